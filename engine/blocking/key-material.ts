@@ -1,0 +1,61 @@
+/**
+ * The values a blocking rule takes from a record's normalised fields. A rule part can be multi-valued
+ * (a family name and its previous family names; several identifiers), so a rule yields the product of
+ * its parts' values, capped so one record can never flood the index.
+ */
+import type { MatchFields } from '../contract/fields.ts';
+import type { BlockingField, BlockingRule, BlockingTransform } from '../contract/profile.ts';
+import { phoneticCodes } from '../comparators/phonetic.ts';
+
+const MAX_KEYS_PER_RULE = 8;
+
+function fieldValues(fields: MatchFields, field: BlockingField): readonly string[] {
+  switch (field) {
+    case 'familyName':
+      return fields.familyName === null ? fields.previousFamilyNames : [fields.familyName, ...fields.previousFamilyNames];
+    case 'identifier':
+      return fields.identifiers.map((id) => `${id.system}|${id.value}`);
+    default: {
+      const value = fields[field];
+      return value === null ? [] : [value];
+    }
+  }
+}
+
+function transform(value: string, how: BlockingTransform): string | null {
+  switch (how) {
+    case 'Exact':
+      return value;
+    case 'Phonetic': {
+      const [primary] = phoneticCodes(value);
+      return primary === '' ? null : primary;
+    }
+    case 'Prefix3':
+      return value.length < 3 ? value : value.slice(0, 3);
+    case 'Year':
+      return /^\d{4}/.test(value) ? value.slice(0, 4) : null;
+    case 'Initial':
+      return value.slice(0, 1);
+  }
+}
+
+/** The distinct key strings (before hashing) that a rule makes from a record; empty when a part is missing. */
+export function ruleKeyMaterial(fields: MatchFields, rule: BlockingRule): string[] {
+  let keys: string[] = [rule.Name];
+  for (const part of rule.Parts) {
+    const values = new Set<string>();
+    for (const value of fieldValues(fields, part.Field)) {
+      const transformed = transform(value, part.Transform);
+      if (transformed !== null && transformed !== '') values.add(transformed);
+    }
+    if (values.size === 0) return [];
+    const next: string[] = [];
+    for (const prefix of keys) {
+      for (const value of values) {
+        if (next.length < MAX_KEYS_PER_RULE) next.push(`${prefix}\u001f${value}`);
+      }
+    }
+    keys = next;
+  }
+  return keys;
+}

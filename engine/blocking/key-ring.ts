@@ -1,0 +1,19 @@
+import type { BlockingConfig } from '../contract/profile.ts';
+import { validationError } from '../contract/errors.ts';
+import { blockingSecret, type Settings } from '../config/settings.ts';
+import type { BlockingKey, KeyRing } from './tags.ts';
+
+/** The profile's key versions resolved against the secrets in the configuration file. */
+export function keyRingFor(blocking: BlockingConfig, settings: Settings, tenantId: string): KeyRing {
+  const versions = [blocking.ActiveKeyVersion, ...(blocking.InactiveKeyVersion === undefined ? [] : [blocking.InactiveKeyVersion])];
+  const keys: BlockingKey[] = versions.map((version) => {
+    const secret = blockingSecret(settings, tenantId, version);
+    if (secret === undefined) {
+      throw validationError(
+        `blocking key version "${version}" of tenant "${tenantId}" is not in the configuration file (BlockingKeys.${tenantId}.${version})`,
+      );
+    }
+    return { version, secret };
+  });
+  return { keys };
+}

@@ -1,0 +1,51 @@
+/**
+ * Blocking tags: HMAC-SHA256 of a rule's key material under a versioned secret, truncated to 128 bits.
+ * Stored tags reveal no demographics; without the secret nobody can test a guess against them. The key
+ * version is part of the MAC input, so tags made under two keys never collide by construction.
+ */
+import { createHmac } from 'node:crypto';
+import type { MatchFields } from '../contract/fields.ts';
+import type { BlockingConfig } from '../contract/profile.ts';
+import { ruleKeyMaterial } from './key-material.ts';
+
+export const TAG_BYTES = 16;
+
+export interface BlockingKey {
+  readonly version: string;
+  readonly secret: Buffer;
+}
+
+/** The keys a profile uses: the active one, then the inactive previous one during a staged key change. */
+export interface KeyRing {
+  readonly keys: readonly BlockingKey[];
+}
+
+export interface BlockingTag {
+  readonly tag: Buffer;
+  readonly ruleName: string;
+  readonly ruleSetVersion: number;
+  readonly keyVersion: string;
+}
+
+export function tagHex(tag: Buffer): string {
+  return tag.toString('hex');
+}
+
+/** Every tag a record yields under every rule and every key of the ring, de-duplicated. */
+export function blockingTags(fields: MatchFields, blocking: BlockingConfig, ring: KeyRing): BlockingTag[] {
+  const out: BlockingTag[] = [];
+  const seen = new Set<string>();
+  for (const rule of blocking.Rules) {
+    const materials = ruleKeyMaterial(fields, rule);
+    for (const key of ring.keys) {
+      for (const material of materials) {
+        const tag = createHmac('sha256', key.secret).update(key.version).update('\u001e').update(material).digest().subarray(0, TAG_BYTES);
+        const hex = tagHex(tag);
+        if (seen.has(hex)) continue;
+        seen.add(hex);
+        out.push({ tag: Buffer.from(tag), ruleName: rule.Name, ruleSetVersion: blocking.Version, keyVersion: key.version });
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// The mpi-console command: loads the TypeScript CLI through tsx (no build step, no stale output).
+import { register } from 'tsx/esm/api';
+
+// A closed pipe (`mpi-console identities | head`) ends the output quietly rather than with a stack trace.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
+register();
+const { main } = await import('./main.ts');
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,46 @@
+import type { CliContext } from '../context.ts';
+import { usage } from '../context.ts';
+import { json, keyValues, table, fixed } from '../format.ts';
+
+function ref(cli: CliContext, name: string): { sourceSystem: string; localId: string } {
+  const value = cli.required(name);
+  const slash = value.indexOf('/');
+  if (slash <= 0 || slash === value.length - 1) throw usage(`--${name} is SYSTEM/ID (a source system, a slash, a local identifier)`);
+  return { sourceSystem: value.slice(0, slash), localId: value.slice(slash + 1) };
+}
+
+export async function explain(cli: CliContext): Promise<number> {
+  const result = await cli.engine.call('matching/explain', { left: ref(cli, 'left'), right: ref(cli, 'right') }, cli.call);
+  if (cli.json) {
+    cli.write(json(result));
+    return 0;
+  }
+  cli.write(
+    keyValues([
+      ['left', `${result.left.sourceSystem}/${result.left.localId} → ${result.left.enterpriseId ?? '(unlinked)'}`],
+      ['right', `${result.right.sourceSystem}/${result.right.localId} → ${result.right.enterpriseId ?? '(unlinked)'}`],
+      ['profile version', String(result.matchingProfileVersion)],
+      ['comparator version', result.comparatorVersion],
+      ['score method', `${result.scoreMethod} (${result.scoreMethodVersion})`],
+      ['score', result.score.toFixed(6)],
+      ['decision', `${result.decision} (by ${result.decidedBy}${result.conflictRule === undefined ? '' : `: ${result.conflictRule}`})`],
+      ['shared blocking rules', result.sharedBlockingRules.length === 0 ? '(none: not candidates of each other)' : result.sharedBlockingRules.join(', ')],
+    ]),
+  );
+  cli.write('\n');
+  const fs = result.scoreMethod === 'fellegi-sunter';
+  cli.write(
+    table(
+      ['field', 'comparator', 'similarity', 'band', fs ? 'ln(m/u)' : 'weight', 'note'],
+      result.evidence.map((e) => [
+        e.field,
+        e.comparator ?? '—',
+        fixed(e.similarity),
+        e.band ?? 'missing (neutral)',
+        fs ? fixed(e.logLikelihood ?? null, 3) : fixed(e.weight ?? null, 2),
+        e.culture === undefined ? '' : `nickname ${e.culture} ${e.dictionaryVersion ?? ''}`.trim(),
+      ]),
+    ),
+  );
+  return 0;
+}

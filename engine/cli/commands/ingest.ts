@@ -1,0 +1,39 @@
+import { createReadStream, existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { CliContext } from '../context.ts';
+import { usage } from '../context.ts';
+import { ingestStream } from '../../operations/ingest.ts';
+import { keyValues, json, table } from '../format.ts';
+
+/** Streams an NDJSON file; exits 1 when any line was rejected (after printing every reject). */
+export async function ingest(cli: CliContext): Promise<number> {
+  const source = cli.required('source');
+  const file = cli.required('ndjson');
+  if (!existsSync(file)) throw usage(`--ndjson file ${file} does not exist`);
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  const report = await ingestStream(cli.engine.env, cli.call, source, lines);
+  if (cli.json) {
+    cli.write(json(report));
+  } else {
+    cli.write(
+      keyValues([
+        ['source system', report.sourceSystem],
+        ['profile version', String(report.matchingProfileVersion)],
+        ['lines', String(report.lines)],
+        ['created', String(report.created)],
+        ['  auto-linked', String(report.autoLinked)],
+        ['  new identities', String(report.newIdentities)],
+        ['review cases created', String(report.reviewCasesCreated)],
+        ['updated', String(report.updated)],
+        ['unchanged (replays)', String(report.unchanged)],
+        ['stale (older versions)', String(report.stale)],
+        ['rejected', String(report.rejected.length)],
+      ]),
+    );
+    if (report.rejected.length > 0) {
+      cli.write('\nRejected lines:\n');
+      cli.write(table(['line', 'field', 'problem'], report.rejected.flatMap((r) => r.issues.map((i) => [String(r.line), i.path, i.message]))));
+    }
+  }
+  return report.rejected.length > 0 ? 1 : 0;
+}

@@ -1,0 +1,44 @@
+/**
+ * Errors are typed data: a closed set of kinds with a message a person can act on.
+ * Messages name fields, lines and paths, never patient values.
+ */
+export type ErrorKind = 'validation' | 'not_found' | 'conflict' | 'forbidden' | 'remote_http' | 'internal';
+
+export interface ErrorIssue {
+  /** Where the problem is: a field path (`name[0].family`), `line 12`, `pairs[3]`, a profile path. */
+  readonly path: string;
+  readonly message: string;
+}
+
+/** The shape an error takes when it crosses a boundary (CLI JSON, IPC, HTTP). */
+export interface ErrorData {
+  readonly type: 'EngineError';
+  readonly kind: ErrorKind;
+  readonly message: string;
+  readonly issues: readonly ErrorIssue[];
+}
+
+export class EngineError extends Error {
+  readonly kind: ErrorKind;
+  readonly issues: readonly ErrorIssue[];
+
+  constructor(kind: ErrorKind, message: string, issues: readonly ErrorIssue[] = []) {
+    super(message);
+    this.name = 'EngineError';
+    this.kind = kind;
+    this.issues = issues;
+  }
+
+  toData(): ErrorData {
+    return { type: 'EngineError', kind: this.kind, message: this.message, issues: this.issues };
+  }
+}
+
+export const validationError = (message: string, issues: readonly ErrorIssue[] = []): EngineError =>
+  new EngineError('validation', message, issues);
+export const notFound = (message: string): EngineError => new EngineError('not_found', message);
+export const conflict = (message: string): EngineError => new EngineError('conflict', message);
+
+export function isEngineError(value: unknown): value is EngineError {
+  return value instanceof EngineError;
+}

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+
+/**
+ * The normalised matching fields of one source record. Every string is already normalised
+ * (see engine/normalise): lower case, no diacritics, no punctuation, single spaces. Null means missing.
+ */
+export interface MatchFields {
+  readonly familyName: string | null;
+  /** Previous family names (R4 name.use = old or maiden), normalised; used for married-name changes. */
+  readonly previousFamilyNames: readonly string[];
+  /** First given name. */
+  readonly givenName: string | null;
+  /** Remaining given names, space separated. */
+  readonly middleNames: string | null;
+  /** ISO date `YYYY-MM-DD`; only a real calendar date. */
+  readonly birthDate: string | null;
+  readonly sex: 'male' | 'female' | 'other' | null;
+  readonly addressLine: string | null;
+  readonly city: string | null;
+  readonly state: string | null;
+  /** Upper-case letters and digits, no spaces. */
+  readonly postalCode: string | null;
+  /** Digits only, national significant number (at most the last 10 digits). */
+  readonly phone: string | null;
+  readonly email: string | null;
+  /** Identifiers other than the record's own local identifier, normalised values. */
+  readonly identifiers: readonly { readonly system: string; readonly value: string }[];
+}
+
+/** The fields compared when scoring a record pair, in evidence order. */
+export const FIELD_NAMES = [
+  'familyName',
+  'givenName',
+  'birthDate',
+  'sex',
+  'addressLine',
+  'city',
+  'state',
+  'postalCode',
+  'phone',
+  'email',
+  'identifier',
+] as const;
+export type FieldName = (typeof FIELD_NAMES)[number];
+export const FieldNameSchema = z.enum(FIELD_NAMES);
+
+export const COMPARATOR_NAMES = [
+  'Exact',
+  'JaroWinkler',
+  'NormalisedDamerauLevenshtein',
+  'DiceCoefficient',
+  'Phonetic',
+  'Nickname',
+] as const;
+export type ComparatorName = (typeof COMPARATOR_NAMES)[number];
+export const ComparatorNameSchema = z.enum(COMPARATOR_NAMES);
+
+/** Similarity bands shared by scoring, evaluation and calibration. */
+export const BANDS = ['Exact', 'Strong', 'Partial', 'Different'] as const;
+export type Band = (typeof BANDS)[number];
+export const BandSchema = z.enum(BANDS);
+
+export const BAND_FLOORS = { Exact: 0.999999, Strong: 0.85, Partial: 0.5 } as const;
+
+export function bandOf(similarity: number): Band {
+  if (similarity >= BAND_FLOORS.Exact) return 'Exact';
+  if (similarity >= BAND_FLOORS.Strong) return 'Strong';
+  if (similarity >= BAND_FLOORS.Partial) return 'Partial';
+  return 'Different';
+}

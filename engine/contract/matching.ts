@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { BandSchema, ComparatorNameSchema, FieldNameSchema } from './fields.ts';
+import { HardConflictRuleSchema } from './profile.ts';
+
+export const SCORE_METHODS = ['fellegi-sunter', 'weighted-similarity'] as const;
+export const ScoreMethodSchema = z.enum(SCORE_METHODS);
+export type ScoreMethod = z.infer<typeof ScoreMethodSchema>;
+
+export const DecisionSchema = z.enum(['certain', 'probable', 'no-match']);
+export type Decision = z.infer<typeof DecisionSchema>;
+
+/** One field's comparison. A missing value (on either side) is neutral: similarity and band are null. */
+export const FieldEvidenceSchema = z.object({
+  field: FieldNameSchema,
+  comparator: ComparatorNameSchema.nullable(),
+  similarity: z.number().min(0).max(1).nullable(),
+  band: BandSchema.nullable(),
+  /** weighted-similarity: the field's weight when present; fellegi-sunter: absent. */
+  weight: z.number().optional(),
+  /** fellegi-sunter: the field's log-likelihood contribution ln(m/u) for its band; 0 when missing. */
+  logLikelihood: z.number().optional(),
+  culture: z.string().optional(),
+  dictionaryVersion: z.string().optional(),
+});
+export type FieldEvidence = z.infer<typeof FieldEvidenceSchema>;
+
+export const DecidedBySchema = z.enum(['trusted-identifier', 'hard-conflict', 'score']);
+
+export const MatchResultSchema = z.object({
+  score: z.number().min(0).max(1),
+  scoreMethod: ScoreMethodSchema,
+  scoreMethodVersion: z.string(),
+  decision: DecisionSchema,
+  decidedBy: DecidedBySchema,
+  /** The hard-conflict rule that decided, when decidedBy is hard-conflict. */
+  conflictRule: HardConflictRuleSchema.optional(),
+  evidence: z.array(FieldEvidenceSchema),
+});
+export type MatchResult = z.infer<typeof MatchResultSchema>;
+
+export const RecordRefSchema = z.strictObject({
+  sourceSystem: z.string().min(1).max(100),
+  localId: z.string().min(1).max(200),
+});
+export type RecordRef = z.infer<typeof RecordRefSchema>;

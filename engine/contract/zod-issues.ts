@@ -1,0 +1,42 @@
+import type { z } from 'zod';
+import type { ErrorIssue } from './errors.ts';
+
+/** `a.b[2].c` from a zod path, prefixed with base. */
+export function dottedPath(base: string, path: readonly PropertyKey[]): string {
+  let out = base;
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${String(part)}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out === '' ? '(root)' : out;
+}
+
+/**
+ * Zod issues as our issues. zod's messages can quote received values; for patient data and secrets we keep
+ * only the rule (code and expectation), so callers choose whether the message may carry the value.
+ */
+export function zodIssues(error: z.ZodError, base = '', mayEchoValues = true): ErrorIssue[] {
+  return error.issues.map((issue) => ({
+    path: dottedPath(base, issue.path),
+    message: mayEchoValues ? issue.message : safeMessage(issue),
+  }));
+}
+
+function safeMessage(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return `expected ${issue.expected}`;
+    case 'unrecognized_keys':
+      return `unknown key(s): ${issue.keys.join(', ')}`;
+    case 'too_small':
+      return `too small (minimum ${String(issue.minimum)})`;
+    case 'too_big':
+      return `too big (maximum ${String(issue.maximum)})`;
+    case 'invalid_value':
+      return 'not one of the allowed values';
+    case 'invalid_format':
+      return `invalid format (${issue.format})`;
+    default:
+      return issue.message;
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Survivorship: the canonical record of an identity, rebuilt from its source records. Each field takes the
+ * value of the most trusted source that has one (SourceTrust order; a source not listed ranks last), then
+ * the most recently updated record, then the oldest record. Identifiers and previous family names are the
+ * union over all records. Provenance names the record each field came from (system/localId).
+ */
+import type { MatchFields } from '../contract/fields.ts';
+
+export interface SurvivorInput {
+  readonly recordId: number;
+  readonly sourceSystem: string;
+  readonly localId: string;
+  readonly fields: MatchFields;
+  readonly sourceLastUpdated: string | null;
+}
+
+type ScalarField = Exclude<keyof MatchFields, 'previousFamilyNames' | 'identifiers'>;
+const SCALAR_FIELDS: readonly ScalarField[] = [
+  'familyName',
+  'givenName',
+  'middleNames',
+  'birthDate',
+  'sex',
+  'addressLine',
+  'city',
+  'state',
+  'postalCode',
+  'phone',
+  'email',
+];
+
+export interface CanonicalRecord {
+  readonly fields: MatchFields;
+  readonly provenance: Partial<Record<ScalarField, string>>;
+  readonly recordCount: number;
+}
+
+export function survivorOrder(records: readonly SurvivorInput[], trustOrder: readonly string[]): SurvivorInput[] {
+  const rank = (system: string): number => {
+    const index = trustOrder.indexOf(system);
+    return index === -1 ? trustOrder.length : index;
+  };
+  return [...records].sort((a, b) => {
+    const byTrust = rank(a.sourceSystem) - rank(b.sourceSystem);
+    if (byTrust !== 0) return byTrust;
+    const la = a.sourceLastUpdated ?? '';
+    const lb = b.sourceLastUpdated ?? '';
+    if (la !== lb) return la < lb ? 1 : -1;
+    return a.recordId - b.recordId;
+  });
+}
+
+export function buildCanonical(records: readonly SurvivorInput[], trustOrder: readonly string[]): CanonicalRecord {
+  const ordered = survivorOrder(records, trustOrder);
+  const fields: Record<string, unknown> = {};
+  const provenance: Partial<Record<ScalarField, string>> = {};
+  for (const field of SCALAR_FIELDS) {
+    fields[field] = null;
+    for (const record of ordered) {
+      const value = record.fields[field];
+      if (value !== null) {
+        fields[field] = value;
+        provenance[field] = `${record.sourceSystem}/${record.localId}`;
+        break;
+      }
+    }
+  }
+  const previous = new Set<string>();
+  const identifiers = new Map<string, { system: string; value: string }>();
+  for (const record of ordered) {
+    for (const name of record.fields.previousFamilyNames) previous.add(name);
+    if (record.fields.familyName !== null && record.fields.familyName !== fields.familyName) previous.add(record.fields.familyName);
+    for (const id of record.fields.identifiers) identifiers.set(`${id.system}\u001f${id.value}`, id);
+  }
+  fields.previousFamilyNames = [...previous].sort();
+  fields.identifiers = [...identifiers.values()].sort((a, b) => (a.system === b.system ? (a.value < b.value ? -1 : 1) : a.system < b.system ? -1 : 1));
+  return { fields: fields as unknown as MatchFields, provenance, recordCount: records.length };
+}

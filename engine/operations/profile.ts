@@ -1,0 +1,87 @@
+import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
+import { isEngineError, validationError } from '../contract/errors.ts';
+import type { MatchingProfile } from '../contract/profile.ts';
+import { parseProfile, profileIssues } from '../profile/validate.ts';
+import { activeProfile, insertActiveProfile } from '../store/profiles.ts';
+import { requireTenant } from '../store/tenants.ts';
+import { writeAudit } from '../store/audit.ts';
+import type { EngineEnv } from './env.ts';
+
+const SECTIONS = ['Comparators', 'MatchingRules', 'Blocking', 'SourceTrust', 'TrustedIdentifierSystems', 'HardConflictRules'];
+
+/**
+ * A profile document is a whole profile, some of its top-level sections (each replaces the active one's),
+ * or a calibrated Fellegi-Sunter model object (it becomes MatchingRules.FellegiSunter).
+ */
+export function mergeDocument(current: MatchingProfile, document: unknown): unknown {
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) {
+    throw validationError('a profile document is a JSON object');
+  }
+  const doc = document as Record<string, unknown>;
+  if (doc.kind === 'fellegi-sunter-model') {
+    return { ...current, MatchingRules: { ...current.MatchingRules, FellegiSunter: doc } };
+  }
+  const unknown = Object.keys(doc).filter((key) => !SECTIONS.includes(key));
+  if (unknown.length > 0) {
+    throw validationError('the profile document has unknown sections', unknown.map((key) => ({ path: key, message: `unknown section; expected one of ${SECTIONS.join(', ')}` })));
+  }
+  return { ...current, ...doc };
+}
+
+function modelConsistencyIssues(profile: MatchingProfile): { path: string; message: string }[] {
+  const model = profile.MatchingRules.FellegiSunter;
+  if (model === null || model.trainedAgainst.comparatorVersion === profile.Comparators.Version) return [];
+  return [
+    {
+      path: 'MatchingRules.FellegiSunter.trainedAgainst.comparatorVersion',
+      message: `the model was trained against comparator version ${JSON.stringify(model.trainedAgainst.comparatorVersion)} but the profile uses ${JSON.stringify(profile.Comparators.Version)}; recalibrate against the profile's comparators`,
+    },
+  ];
+}
+
+export function getProfile(env: EngineEnv, _input: OperationInput<'profile/get'>, ctx: CallContext): OperationOutput<'profile/get'> {
+  requireTenant(env.store, ctx.tenantId);
+  const stored = activeProfile(env.store, ctx.tenantId);
+  return { matchingProfileVersion: stored.version, createdAt: stored.createdAt, reason: stored.reason, active: stored.active, profile: stored.profile };
+}
+
+export function validateProfile(env: EngineEnv, input: OperationInput<'profile/validate'>, ctx: CallContext): OperationOutput<'profile/validate'> {
+  requireTenant(env.store, ctx.tenantId);
+  const current = activeProfile(env.store, ctx.tenantId).profile;
+  let merged: unknown;
+  try {
+    merged = mergeDocument(current, input.document);
+  } catch (error) {
+    if (isEngineError(error)) {
+      return { valid: false, issues: error.issues.length > 0 ? [...error.issues] : [{ path: '(root)', message: error.message }] };
+    }
+    throw error;
+  }
+  const issues = profileIssues(merged);
+  const all = issues.length > 0 ? issues : modelConsistencyIssues(parseProfile(merged));
+  return { valid: all.length === 0, issues: all };
+}
+
+export function applyProfile(env: EngineEnv, input: OperationInput<'profile/apply'>, ctx: CallContext): OperationOutput<'profile/apply'> {
+  requireTenant(env.store, ctx.tenantId);
+  return env.store.write(() => {
+    const current = activeProfile(env.store, ctx.tenantId);
+    const profile = parseProfile(mergeDocument(current.profile, input.document));
+    const consistency = modelConsistencyIssues(profile);
+    if (consistency.length > 0) throw validationError('the matching profile is invalid', consistency);
+    const at = new Date().toISOString();
+    const version = insertActiveProfile(env.store, ctx.tenantId, profile, input.reason, at);
+    writeAudit(env.store, ctx.tenantId, {
+      actor: ctx.actor,
+      action: 'profile.apply',
+      subject: `matching-profile/${String(version)}`,
+      detail: {
+        previousVersion: current.version,
+        comparatorVersion: profile.Comparators.Version,
+        model: profile.MatchingRules.FellegiSunter?.modelVersion ?? null,
+        blockingVersion: profile.Blocking.Version,
+      },
+    }, at);
+    return { matchingProfileVersion: version, previousVersion: current.version };
+  });
+}

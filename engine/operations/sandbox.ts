@@ -1,0 +1,84 @@
+/**
+ * A sandbox tenant: a registry with the demo profile, a fresh HMAC blocking key in the configuration file
+ * and, optionally, a seeded synthetic population ingested source by source (with its ground truth kept
+ * for labelled-pair sampling). Only synthetic records are ever used for the demo.
+ */
+import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
+import { conflict } from '../contract/errors.ts';
+import type { IngestReport } from '../contract/ingest.ts';
+import { newSecret } from '../config/settings.ts';
+import { defaultProfile } from '../profile/default-profile.ts';
+import { parseProfile } from '../profile/validate.ts';
+import { insertActiveProfile } from '../store/profiles.ts';
+import { insertTenant, tenantExists } from '../store/tenants.ts';
+import { writeAudit } from '../store/audit.ts';
+import { generatePopulation, NATIONAL_ID_SYSTEM, SYNTHETIC_SOURCES } from '../synthetic/generate.ts';
+import { Ingestor } from '../ingest/ingestor.ts';
+import { emptyReport, ingestLine, tally as tallyInto, CHUNK_LINES } from '../ingest/ndjson.ts';
+import type { EngineEnv } from './env.ts';
+
+export function sandboxProfile(): ReturnType<typeof defaultProfile> {
+  const profile = defaultProfile(SYNTHETIC_SOURCES.map((s) => ({ SourceSystem: s.sourceSystem, LocalIdentifierSystem: s.localIdentifierSystem })));
+  return { ...profile, TrustedIdentifierSystems: [NATIONAL_ID_SYSTEM] };
+}
+
+/** Registers a tenant with a profile and a blocking key; the caller's profile defaults to the sandbox one. */
+export function createTenant(env: EngineEnv, ctx: CallContext, profile: unknown = sandboxProfile()): number {
+  const parsed = parseProfile(profile);
+  const settings = env.settings();
+  const keys = { ...(settings.BlockingKeys[ctx.tenantId] ?? {}) };
+  keys[parsed.Blocking.ActiveKeyVersion] ??= newSecret();
+  env.saveSettings({ ...settings, BlockingKeys: { ...settings.BlockingKeys, [ctx.tenantId]: keys } });
+  return env.store.write(() => {
+    if (tenantExists(env.store, ctx.tenantId)) throw conflict(`tenant "${ctx.tenantId}" already exists in this database`);
+    const at = new Date().toISOString();
+    insertTenant(env.store, ctx.tenantId, at);
+    const version = insertActiveProfile(env.store, ctx.tenantId, parsed, 'initial profile', at);
+    writeAudit(env.store, ctx.tenantId, { actor: ctx.actor, action: 'tenant.create', subject: `tenant/${ctx.tenantId}`, detail: { matchingProfileVersion: version } }, at);
+    return version;
+  });
+}
+
+export function createSandbox(env: EngineEnv, input: OperationInput<'sandbox/create'>, ctx: CallContext): OperationOutput<'sandbox/create'> {
+  const version = createTenant(env, ctx);
+  const people = input.syntheticPeople ?? 0;
+  const reports = new Map<string, IngestReport>();
+  let records = 0;
+  if (people > 0) {
+    const population = generatePopulation({ people, seed: input.seed ?? 1 });
+    records = population.records.length;
+    const settings = env.settings();
+    const ingestors = new Map(SYNTHETIC_SOURCES.map((s) => [s.sourceSystem, new Ingestor(env.store, ctx.tenantId, s.sourceSystem, settings)]));
+    const lineOf = new Map<string, number>();
+    for (let start = 0; start < population.records.length; start += CHUNK_LINES) {
+      const chunk = population.records.slice(start, start + CHUNK_LINES);
+      env.store.write(() => {
+        const at = new Date().toISOString();
+        for (const record of chunk) {
+          const ingestor = ingestors.get(record.sourceSystem);
+          if (ingestor === undefined) continue;
+          const report = reports.get(record.sourceSystem) ?? emptyReport(record.sourceSystem, version);
+          reports.set(record.sourceSystem, report);
+          const line = (lineOf.get(record.sourceSystem) ?? 0) + 1;
+          lineOf.set(record.sourceSystem, line);
+          report.lines = line;
+          const outcome = ingestLine(ingestor, JSON.stringify(record.patient), at);
+          tallyInto(report, line, outcome);
+          env.store
+            .statement('INSERT INTO synthetic_truth (tenant_id, source_system, local_id, person_id) VALUES (?, ?, ?, ?)')
+            .run(ctx.tenantId, record.sourceSystem, record.localId, record.personId);
+        }
+      });
+    }
+    env.store.write(() => {
+      writeAudit(env.store, ctx.tenantId, {
+        actor: ctx.actor,
+        action: 'sandbox.synthetic-load',
+        subject: `tenant/${ctx.tenantId}`,
+        detail: { people, seed: input.seed ?? 1, records },
+      });
+    });
+  }
+  return { tenantId: ctx.tenantId, matchingProfileVersion: version, syntheticPeople: people, syntheticRecords: records, ingest: [...reports.values()] };
+}
+

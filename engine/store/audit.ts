@@ -1,0 +1,29 @@
+import type { Store } from './db.ts';
+
+/**
+ * Audit records say who did what to which subject. Subjects and details are identifiers of jobs, profiles,
+ * datasets and counts, never patient values.
+ */
+export interface AuditEntry {
+  readonly actor: string;
+  readonly action: string;
+  readonly subject: string;
+  readonly detail: Readonly<Record<string, string | number | boolean | null>>;
+}
+
+export function writeAudit(store: Store, tenantId: string, entry: AuditEntry, at = new Date().toISOString()): void {
+  store
+    .statement('INSERT INTO audit_record (tenant_id, at, actor, action, subject, detail_json) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(tenantId, at, entry.actor, entry.action, entry.subject, JSON.stringify(entry.detail));
+}
+
+export interface AuditRow extends AuditEntry {
+  readonly at: string;
+}
+
+export function listAudit(store: Store, tenantId: string, limit = 1000): AuditRow[] {
+  const rows = store
+    .statement('SELECT at, actor, action, subject, detail_json FROM audit_record WHERE tenant_id = ? ORDER BY audit_id DESC LIMIT ?')
+    .all(tenantId, limit) as { at: string; actor: string; action: string; subject: string; detail_json: string }[];
+  return rows.map((r) => ({ at: r.at, actor: r.actor, action: r.action, subject: r.subject, detail: JSON.parse(r.detail_json) as AuditEntry['detail'] }));
+}

@@ -1,0 +1,112 @@
+import type { Store } from './db.ts';
+import { conflict, notFound } from '../contract/errors.ts';
+import type { CanonicalRecord } from '../ingest/survivorship.ts';
+
+export interface Identity {
+  readonly identityId: number;
+  readonly enterpriseId: string;
+  readonly version: number;
+  readonly canonical: CanonicalRecord;
+  readonly status: 'active' | 'retired';
+}
+
+interface IdentityRow {
+  identity_id: number;
+  enterprise_id: string;
+  logical_version: number;
+  canonical_json: string;
+  status: 'active' | 'retired';
+}
+
+function fromRow(row: IdentityRow): Identity {
+  return {
+    identityId: row.identity_id,
+    enterpriseId: row.enterprise_id,
+    version: row.logical_version,
+    canonical: JSON.parse(row.canonical_json) as CanonicalRecord,
+    status: row.status,
+  };
+}
+
+export function getIdentity(store: Store, tenantId: string, identityId: number): Identity {
+  const row = store
+    .statement('SELECT identity_id, enterprise_id, logical_version, canonical_json, status FROM identity WHERE tenant_id = ? AND identity_id = ?')
+    .get(tenantId, identityId) as IdentityRow | undefined;
+  if (row === undefined) throw notFound(`identity ${String(identityId)} does not exist in this tenant`);
+  return fromRow(row);
+}
+
+export function identityVersions(store: Store, tenantId: string, identityId: number): { version: number; enterpriseId: string } {
+  const row = store
+    .statement('SELECT logical_version, enterprise_id FROM identity WHERE tenant_id = ? AND identity_id = ?')
+    .get(tenantId, identityId) as { logical_version: number; enterprise_id: string } | undefined;
+  if (row === undefined) throw notFound(`identity ${String(identityId)} does not exist in this tenant`);
+  return { version: row.logical_version, enterpriseId: row.enterprise_id };
+}
+
+export function insertIdentity(store: Store, tenantId: string, enterpriseId: string, canonical: CanonicalRecord, at: string): number {
+  const result = store
+    .statement(
+      `INSERT INTO identity (tenant_id, enterprise_id, logical_version, canonical_json, status, created_at, updated_at)
+       VALUES (?, ?, 1, ?, 'active', ?, ?)`,
+    )
+    .run(tenantId, enterpriseId, JSON.stringify(canonical), at, at);
+  return Number(result.lastInsertRowid);
+}
+
+/** Writes the rebuilt canonical record only if the identity is still at expectedVersion. */
+export function updateCanonical(store: Store, tenantId: string, identityId: number, expectedVersion: number, canonical: CanonicalRecord, at: string): number {
+  const result = store
+    .statement(
+      `UPDATE identity SET canonical_json = ?, updated_at = ?, logical_version = logical_version + 1
+       WHERE tenant_id = ? AND identity_id = ? AND logical_version = ?`,
+    )
+    .run(JSON.stringify(canonical), at, tenantId, identityId, expectedVersion);
+  if (result.changes !== 1) {
+    throw conflict(`identity ${String(identityId)} changed since version ${String(expectedVersion)} was read; nothing was written`);
+  }
+  return expectedVersion + 1;
+}
+
+export function linkRecord(
+  store: Store,
+  tenantId: string,
+  recordId: number,
+  identityId: number,
+  kind: 'auto' | 'review' | 'manual',
+  score: number | null,
+  at: string,
+): void {
+  store
+    .statement('INSERT INTO identity_link (tenant_id, record_id, identity_id, link_kind, score, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(tenantId, recordId, identityId, kind, score, at);
+}
+
+export function identityOfRecord(store: Store, tenantId: string, recordId: number): number | undefined {
+  const row = store.statement('SELECT identity_id FROM identity_link WHERE tenant_id = ? AND record_id = ?').get(tenantId, recordId) as
+    | { identity_id: number }
+    | undefined;
+  return row?.identity_id;
+}
+
+export interface IdentityListRow {
+  readonly sourceSystem: string;
+  readonly localId: string;
+  readonly enterpriseId: string;
+}
+
+export function listRecordIdentities(store: Store, tenantId: string, limit: number, offset: number): IdentityListRow[] {
+  return store
+    .statement(
+      `SELECT r.source_system AS sourceSystem, r.local_id AS localId, i.enterprise_id AS enterpriseId
+       FROM source_record r
+       JOIN identity_link l ON l.tenant_id = r.tenant_id AND l.record_id = r.record_id
+       JOIN identity i ON i.tenant_id = l.tenant_id AND i.identity_id = l.identity_id
+       WHERE r.tenant_id = ? ORDER BY r.source_system, r.local_id LIMIT ? OFFSET ?`,
+    )
+    .all(tenantId, limit, offset) as IdentityListRow[];
+}
+
+export function countIdentities(store: Store, tenantId: string): number {
+  return (store.statement("SELECT COUNT(*) AS n FROM identity WHERE tenant_id = ? AND status = 'active'").get(tenantId) as { n: number }).n;
+}

@@ -1,0 +1,64 @@
+import type { Store } from './db.ts';
+import { MatchingProfileSchema, type MatchingProfile } from '../contract/profile.ts';
+import { notFound } from '../contract/errors.ts';
+
+export interface StoredProfile {
+  readonly version: number;
+  readonly profile: MatchingProfile;
+  readonly reason: string;
+  readonly createdAt: string;
+  readonly active: boolean;
+}
+
+interface ProfileRow {
+  profile_version: number;
+  profile_json: string;
+  reason: string;
+  created_at: string;
+  is_active: number;
+}
+
+function fromRow(row: ProfileRow): StoredProfile {
+  return {
+    version: row.profile_version,
+    profile: MatchingProfileSchema.parse(JSON.parse(row.profile_json)),
+    reason: row.reason,
+    createdAt: row.created_at,
+    active: row.is_active === 1,
+  };
+}
+
+export function activeProfile(store: Store, tenantId: string): StoredProfile {
+  const row = store
+    .statement('SELECT profile_version, profile_json, reason, created_at, is_active FROM matching_profile WHERE tenant_id = ? AND is_active = 1')
+    .get(tenantId) as ProfileRow | undefined;
+  if (row === undefined) throw notFound(`tenant "${tenantId}" has no active matching profile`);
+  return fromRow(row);
+}
+
+export function profileVersion(store: Store, tenantId: string, version: number): StoredProfile {
+  const row = store
+    .statement('SELECT profile_version, profile_json, reason, created_at, is_active FROM matching_profile WHERE tenant_id = ? AND profile_version = ?')
+    .get(tenantId, version) as ProfileRow | undefined;
+  if (row === undefined) throw notFound(`matching profile version ${String(version)} does not exist for tenant "${tenantId}"`);
+  return fromRow(row);
+}
+
+export function listProfiles(store: Store, tenantId: string): StoredProfile[] {
+  const rows = store
+    .statement('SELECT profile_version, profile_json, reason, created_at, is_active FROM matching_profile WHERE tenant_id = ? ORDER BY profile_version DESC')
+    .all(tenantId) as ProfileRow[];
+  return rows.map(fromRow);
+}
+
+/** Stores the profile as the next version and makes it the active one. Call inside a write transaction. */
+export function insertActiveProfile(store: Store, tenantId: string, profile: MatchingProfile, reason: string, at: string): number {
+  const { next } = store
+    .statement('SELECT COALESCE(MAX(profile_version), 0) + 1 AS next FROM matching_profile WHERE tenant_id = ?')
+    .get(tenantId) as { next: number };
+  store.statement('UPDATE matching_profile SET is_active = 0 WHERE tenant_id = ? AND is_active = 1').run(tenantId);
+  store
+    .statement('INSERT INTO matching_profile (tenant_id, profile_version, profile_json, reason, created_at, is_active) VALUES (?, ?, ?, ?, ?, 1)')
+    .run(tenantId, next, JSON.stringify(profile), reason, at);
+  return next;
+}

@@ -1,0 +1,116 @@
+import type { Store } from './db.ts';
+import type { MatchFields } from '../contract/fields.ts';
+import { conflict } from '../contract/errors.ts';
+
+export interface SourceRecord {
+  readonly recordId: number;
+  readonly sourceSystem: string;
+  readonly localId: string;
+  readonly fields: MatchFields;
+  readonly payloadDigest: string;
+  readonly version: number;
+  readonly sourceLastUpdated: string | null;
+}
+
+interface RecordRow {
+  record_id: number;
+  source_system: string;
+  local_id: string;
+  fields_json: string;
+  payload_digest: string;
+  logical_version: number;
+  source_last_updated: string | null;
+}
+
+const COLUMNS = 'record_id, source_system, local_id, fields_json, payload_digest, logical_version, source_last_updated';
+
+export function recordFromRow(row: RecordRow): SourceRecord {
+  return {
+    recordId: row.record_id,
+    sourceSystem: row.source_system,
+    localId: row.local_id,
+    fields: JSON.parse(row.fields_json) as MatchFields,
+    payloadDigest: row.payload_digest,
+    version: row.logical_version,
+    sourceLastUpdated: row.source_last_updated,
+  };
+}
+
+export function findRecord(store: Store, tenantId: string, sourceSystem: string, localId: string): SourceRecord | undefined {
+  const row = store
+    .statement(`SELECT ${COLUMNS} FROM source_record WHERE tenant_id = ? AND source_system = ? AND local_id = ?`)
+    .get(tenantId, sourceSystem, localId) as RecordRow | undefined;
+  return row === undefined ? undefined : recordFromRow(row);
+}
+
+export function recordsOfIdentity(store: Store, tenantId: string, identityId: number): SourceRecord[] {
+  const rows = store
+    .statement(
+      `SELECT r.record_id, r.source_system, r.local_id, r.fields_json, r.payload_digest, r.logical_version, r.source_last_updated
+       FROM identity_link l JOIN source_record r ON r.tenant_id = l.tenant_id AND r.record_id = l.record_id
+       WHERE l.tenant_id = ? AND l.identity_id = ? ORDER BY r.record_id`,
+    )
+    .all(tenantId, identityId) as RecordRow[];
+  return rows.map(recordFromRow);
+}
+
+export interface RecordWrite {
+  readonly sourceSystem: string;
+  readonly localId: string;
+  readonly resourceJson: string;
+  readonly fields: MatchFields;
+  readonly payloadDigest: string;
+  readonly sourceLastUpdated: string | null;
+}
+
+export function insertRecord(store: Store, tenantId: string, write: RecordWrite, at: string): number {
+  const result = store
+    .statement(
+      `INSERT INTO source_record (tenant_id, source_system, local_id, resource_json, fields_json, payload_digest, logical_version, source_last_updated, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
+    )
+    .run(tenantId, write.sourceSystem, write.localId, write.resourceJson, JSON.stringify(write.fields), write.payloadDigest, write.sourceLastUpdated, at, at);
+  return Number(result.lastInsertRowid);
+}
+
+/** Writes a new version of a record only if it is still at expectedVersion; a stale write is refused. */
+export function updateRecord(store: Store, tenantId: string, recordId: number, expectedVersion: number, write: RecordWrite, at: string): number {
+  const result = store
+    .statement(
+      `UPDATE source_record SET resource_json = ?, fields_json = ?, payload_digest = ?, source_last_updated = ?, updated_at = ?,
+         logical_version = logical_version + 1
+       WHERE tenant_id = ? AND record_id = ? AND logical_version = ?`,
+    )
+    .run(write.resourceJson, JSON.stringify(write.fields), write.payloadDigest, write.sourceLastUpdated, at, tenantId, recordId, expectedVersion);
+  if (result.changes !== 1) {
+    throw conflict(`source record ${write.sourceSystem}/${write.localId} changed since version ${String(expectedVersion)} was read; nothing was written`);
+  }
+  return expectedVersion + 1;
+}
+
+export function hasReceipt(store: Store, tenantId: string, sourceSystem: string, localId: string, payloadDigest: string): boolean {
+  return (
+    store
+      .statement('SELECT 1 FROM ingestion_receipt WHERE tenant_id = ? AND source_system = ? AND local_id = ? AND payload_digest = ?')
+      .get(tenantId, sourceSystem, localId, payloadDigest) !== undefined
+  );
+}
+
+export function insertReceipt(
+  store: Store,
+  tenantId: string,
+  write: RecordWrite,
+  outcome: 'created' | 'updated',
+  at: string,
+): void {
+  store
+    .statement(
+      `INSERT INTO ingestion_receipt (tenant_id, source_system, local_id, payload_digest, source_last_updated, outcome, received_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(tenantId, write.sourceSystem, write.localId, write.payloadDigest, write.sourceLastUpdated, outcome, at);
+}
+
+export function countRecords(store: Store, tenantId: string): number {
+  return (store.statement('SELECT COUNT(*) AS n FROM source_record WHERE tenant_id = ?').get(tenantId) as { n: number }).n;
+}
