@@ -1,0 +1,373 @@
+import { z } from 'zod';
+import type { ErrorIssue } from '../contract/errors.ts';
+import { MIN_BIRTH_YEAR, isCalendarDate } from '../normalise/date.ts';
+
+/**
+ * Validation of an R4 Patient as received from a source.
+ *
+ * Only the elements the engine reads are checked structurally; everything else passes through
+ * (the caller keeps the original JSON). Every string in the whole resource, known or not, is checked
+ * for control characters and length because all of it is stored and may be displayed. That includes
+ * narrative (`text.div`): XHTML carrying line breaks or tabs inside its string is rejected too.
+ *
+ * Messages name the path and the rule, never the value: values are patient data.
+ */
+
+/** Upper bound on the serialised resource (JSON.stringify, UTF-8). */
+export const MAX_RESOURCE_BYTES = 1024 * 1024;
+/** Upper bound on any one string, in Unicode code points. */
+export const MAX_STRING_LENGTH = 4096;
+/** Real Patients nest well under 20 levels; the cap keeps the string walk's recursion bounded. */
+export const MAX_DEPTH = 100;
+/** A hostile or broken resource can yield an issue per string; the list is cut here. */
+export const MAX_ISSUES = 100;
+/** Path used for issues about the resource as a whole (FHIRPath names the root by its type). */
+export const ROOT_PATH = 'Patient';
+
+export const NAME_USES = ['usual', 'official', 'temp', 'nickname', 'anonymous', 'old', 'maiden'] as const;
+export const GENDERS = ['male', 'female', 'other', 'unknown'] as const;
+export const ADDRESS_USES = ['home', 'work', 'temp', 'old', 'billing'] as const;
+export const CONTACT_SYSTEMS = ['phone', 'fax', 'email', 'pager', 'url', 'sms', 'other'] as const;
+export const CONTACT_USES = ['home', 'work', 'temp', 'old', 'mobile'] as const;
+
+export type NameUse = (typeof NAME_USES)[number];
+export type Gender = (typeof GENDERS)[number];
+export type AddressUse = (typeof ADDRESS_USES)[number];
+export type ContactSystem = (typeof CONTACT_SYSTEMS)[number];
+export type ContactUse = (typeof CONTACT_USES)[number];
+
+export interface R4Identifier {
+  readonly system: string;
+  readonly value: string;
+}
+
+export interface R4HumanName {
+  readonly use?: NameUse;
+  readonly family?: string;
+  readonly given?: readonly string[];
+  readonly text?: string;
+}
+
+export interface R4Address {
+  readonly use?: AddressUse;
+  readonly line?: readonly string[];
+  readonly city?: string;
+  readonly state?: string;
+  readonly postalCode?: string;
+  readonly country?: string;
+}
+
+export interface R4ContactPoint {
+  readonly system?: ContactSystem;
+  readonly value?: string;
+  readonly use?: ContactUse;
+}
+
+/** The subset of an R4 Patient the engine reads. */
+export interface R4Patient {
+  readonly resourceType: 'Patient';
+  readonly id?: string;
+  readonly meta?: { readonly lastUpdated?: string };
+  readonly identifier?: readonly R4Identifier[];
+  readonly name?: readonly R4HumanName[];
+  readonly gender?: Gender;
+  readonly birthDate?: string;
+  readonly address?: readonly R4Address[];
+  readonly telecom?: readonly R4ContactPoint[];
+}
+
+export type PatientValidation = { ok: true; patient: R4Patient } | { ok: false; issues: ErrorIssue[] };
+
+// ---- rules on single values (messages carry no value) ----
+
+const FHIR_ID = /^[A-Za-z0-9.-]{1,64}$/;
+/** An identifier system is a namespace, so it must be absolute: a scheme, a colon, no whitespace. */
+const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:\S+$/;
+const FHIR_DATE = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/;
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|[+-](\d{2}):(\d{2}))$/;
+/** The furthest local time zone is UTC+14; a birth "today" there is not in the future. */
+const LATEST_OFFSET_MS = 14 * 60 * 60 * 1000;
+
+function idProblem(s: string): string | null {
+  return FHIR_ID.test(s) ? null : 'must be a FHIR id: 1-64 letters, digits, "-" or "."';
+}
+
+function systemProblem(s: string): string | null {
+  return ABSOLUTE_URI.test(s) ? null : 'must be an absolute URI (scheme:..., no spaces)';
+}
+
+function identifierValueProblem(s: string): string | null {
+  return s.trim() === '' ? 'must not be empty or blank' : null;
+}
+
+/** Leap seconds (ss = 60) are rejected: JavaScript dates and our stores cannot represent them. */
+function instantProblem(s: string): string | null {
+  const m = INSTANT.exec(s);
+  const ok =
+    m !== null &&
+    Number(m[1]) >= 1 &&
+    isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3])) &&
+    Number(m[4]) <= 23 &&
+    Number(m[5]) <= 59 &&
+    Number(m[6]) <= 59 &&
+    (m[7] === undefined || offsetIsValid(Number(m[7]), Number(m[8])));
+  return ok ? null : 'must be a FHIR instant (YYYY-MM-DDThh:mm:ss[.sss] with Z or ±hh:mm) naming a real date and time';
+}
+
+function offsetIsValid(hours: number, minutes: number): boolean {
+  return minutes <= 59 && (hours < 14 || (hours === 14 && minutes === 0));
+}
+
+/**
+ * Birth dates: FHIR allows `YYYY`, `YYYY-MM` and `YYYY-MM-DD`; all must be plausible (from MIN_BIRTH_YEAR,
+ * real month and day, not after today anywhere on Earth). Partial dates pass here but normalise to null.
+ */
+function birthDateProblem(s: string, nowMs: number): string | null {
+  const m = FHIR_DATE.exec(s);
+  if (m === null) return 'must be a FHIR date (YYYY, YYYY-MM or YYYY-MM-DD)';
+  const year = Number(m[1]);
+  if (year < MIN_BIRTH_YEAR) return `must not be before ${MIN_BIRTH_YEAR}`;
+  if (m[2] !== undefined) {
+    const month = Number(m[2]);
+    if (month < 1 || month > 12) return 'must have a month from 01 to 12';
+    if (m[3] !== undefined && !isCalendarDate(year, month, Number(m[3]))) {
+      return 'must be a real calendar date';
+    }
+  }
+  // Fixed-width ISO strings compare correctly as text, also for the YYYY and YYYY-MM prefixes.
+  const latestToday = new Date(nowMs + LATEST_OFFSET_MS).toISOString().slice(0, s.length);
+  return s > latestToday ? 'must not be in the future' : null;
+}
+
+// ---- structure (zod); every schema carries its own message so no default text leaks through ----
+
+type RawIssue = { readonly input?: unknown };
+const expecting =
+  (what: string) =>
+  (issue: RawIssue): string =>
+    issue.input === undefined ? 'is required' : `must be ${what}`;
+
+const str = z.string({ error: expecting('a string') });
+const strArray = z.array(str, { error: expecting('an array of strings') });
+
+function ruled(schema: z.ZodString, problemOf: (s: string) => string | null): z.ZodString {
+  return schema.superRefine((value, ctx) => {
+    const problem = problemOf(value);
+    if (problem !== null) ctx.addIssue(problem);
+  });
+}
+
+function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: `must be one of ${values.join(', ')}` });
+}
+
+function objectOf<T extends z.core.$ZodLooseShape>(shape: T) {
+  return z.looseObject(shape, { error: expecting('a JSON object') });
+}
+
+function listOf<T extends z.ZodType>(item: T) {
+  return z.array(item, { error: expecting('an array') });
+}
+
+const IdentifierSchema = objectOf({
+  system: ruled(z.string({ error: expecting('a URI string') }), systemProblem),
+  value: ruled(z.string({ error: expecting('a string') }), identifierValueProblem),
+});
+
+const HumanNameSchema = objectOf({
+  use: oneOf(NAME_USES).exactOptional(),
+  family: str.exactOptional(),
+  given: strArray.exactOptional(),
+  text: str.exactOptional(),
+});
+
+const AddressSchema = objectOf({
+  use: oneOf(ADDRESS_USES).exactOptional(),
+  line: strArray.exactOptional(),
+  city: str.exactOptional(),
+  state: str.exactOptional(),
+  postalCode: str.exactOptional(),
+  country: str.exactOptional(),
+});
+
+const ContactPointSchema = objectOf({
+  system: oneOf(CONTACT_SYSTEMS).exactOptional(),
+  value: str.exactOptional(),
+  use: oneOf(CONTACT_USES).exactOptional(),
+});
+
+/** Built once (zod schemas are costly to build); the birth-date rule reads the clock per check. */
+const PatientSchema = objectOf({
+  resourceType: z.literal('Patient', { error: 'must be "Patient"' }),
+  id: ruled(str, idProblem).exactOptional(),
+  meta: objectOf({ lastUpdated: ruled(str, instantProblem).exactOptional() }).exactOptional(),
+  identifier: listOf(IdentifierSchema).exactOptional(),
+  name: listOf(HumanNameSchema).exactOptional(),
+  gender: oneOf(GENDERS).exactOptional(),
+  birthDate: ruled(str, (s) => birthDateProblem(s, Date.now())).exactOptional(),
+  address: listOf(AddressSchema).exactOptional(),
+  telecom: listOf(ContactPointSchema).exactOptional(),
+});
+
+// ---- paths ----
+
+type Segment = string | number;
+/** Keys printed as-is; any other key (unknown elements only) is printed by position, not by content. */
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+function formatPath(segments: readonly Segment[]): string {
+  let out = '';
+  for (const segment of segments) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else out += out === '' ? segment : `.${segment}`;
+  }
+  return out === '' ? ROOT_PATH : out;
+}
+
+function zodPath(path: readonly PropertyKey[]): string {
+  return formatPath(path.filter((s): s is Segment => typeof s === 'string' || typeof s === 'number'));
+}
+
+// ---- issue collection ----
+
+class IssueList {
+  readonly issues: ErrorIssue[] = [];
+  private truncated = false;
+
+  get full(): boolean {
+    return this.truncated;
+  }
+
+  add(path: string, message: string): void {
+    if (this.issues.length >= MAX_ISSUES) this.truncated = true;
+    else this.issues.push({ path, message });
+  }
+
+  finish(): ErrorIssue[] {
+    if (this.truncated) {
+      this.issues.push({ path: ROOT_PATH, message: `more than ${MAX_ISSUES} issues; only the first ${MAX_ISSUES} are listed` });
+    }
+    return this.issues;
+  }
+}
+
+// ---- the string walk ----
+
+function hasControlCharacter(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c <= 0x1f || (c >= 0x7f && c <= 0x9f)) return true;
+  }
+  return false;
+}
+
+/** Counts code points only when the UTF-16 length could exceed the limit (the common case is O(1)). */
+function isTooLong(s: string): boolean {
+  if (s.length <= MAX_STRING_LENGTH) return false;
+  let codePoints = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // A low surrogate continues the code point its high surrogate started.
+    if (c < 0xdc00 || c > 0xdfff) codePoints++;
+  }
+  return codePoints > MAX_STRING_LENGTH;
+}
+
+/** `subject` is '' for a value and 'the element name ' for a key, so both read as one rule. */
+function checkString(s: string, path: readonly Segment[], subject: string, issues: IssueList): void {
+  if (hasControlCharacter(s)) {
+    issues.add(formatPath(path), `${subject}must not contain control characters (U+0000-U+001F, U+007F-U+009F)`);
+  }
+  if (isTooLong(s)) issues.add(formatPath(path), `${subject}must be at most ${MAX_STRING_LENGTH} characters`);
+}
+
+function walkStrings(value: unknown, path: Segment[], issues: IssueList): void {
+  if (issues.full) return;
+  if (typeof value === 'string') {
+    checkString(value, path, '', issues);
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  if (path.length >= MAX_DEPTH) {
+    issues.add(formatPath(path), `elements must not be nested deeper than ${MAX_DEPTH} levels`);
+    return;
+  }
+  if (Array.isArray(value)) {
+    const items = value as readonly unknown[];
+    for (let i = 0; i < items.length; i++) {
+      path.push(i);
+      walkStrings(items[i], path, issues);
+      path.pop();
+    }
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  let position = 0;
+  for (const key of Object.keys(record)) {
+    path.push(PLAIN_KEY.test(key) ? key : `<element ${position}>`);
+    checkString(key, path, 'the element name ', issues);
+    walkStrings(record[key], path, issues);
+    path.pop();
+    position++;
+  }
+}
+
+// ---- cross-element rules ----
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isNonBlankString(value: unknown): boolean {
+  return typeof value === 'string' && value.trim() !== '';
+}
+
+function isUsableName(name: unknown): boolean {
+  if (!isRecord(name)) return false;
+  if (isNonBlankString(name.family)) return true;
+  return Array.isArray(name.given) && (name.given as readonly unknown[]).some(isNonBlankString);
+}
+
+// ---- entry point ----
+
+/**
+ * Validates a parsed JSON value as an R4 Patient. Returns every issue in a stable order: structure of
+ * the read elements (document order of the schema), the name rule, then string content over the whole
+ * resource in document order. A value that is not a Patient object, or is too large, yields just that
+ * one issue: checking the rest would be noise (or unbounded work).
+ */
+export function validatePatient(resource: unknown): PatientValidation {
+  if (!isRecord(resource)) return fail(ROOT_PATH, 'a Patient must be a JSON object');
+
+  let serialised: string;
+  try {
+    serialised = JSON.stringify(resource);
+  } catch {
+    return fail(ROOT_PATH, 'a Patient must be serialisable as JSON');
+  }
+  if (Buffer.byteLength(serialised, 'utf8') > MAX_RESOURCE_BYTES) {
+    return fail(ROOT_PATH, `a serialised Patient must be at most ${MAX_RESOURCE_BYTES} bytes`);
+  }
+  if (resource.resourceType !== 'Patient') return fail('resourceType', 'must be "Patient"');
+
+  const issues = new IssueList();
+  const parsed = PatientSchema.safeParse(resource);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) issues.add(zodPath(issue.path), issue.message);
+  }
+  // A `name` that is not an array already has a structural issue; the content rule would only repeat it.
+  const names = resource.name;
+  const hasUsableName = Array.isArray(names) && (names as readonly unknown[]).some(isUsableName);
+  if ((names === undefined || Array.isArray(names)) && !hasUsableName) {
+    issues.add('name', 'a Patient needs at least one name with a family or given part');
+  }
+  walkStrings(resource, [], issues);
+
+  if (issues.issues.length > 0 || !parsed.success) return { ok: false, issues: issues.finish() };
+  const patient: R4Patient = parsed.data;
+  return { ok: true, patient };
+}
+
+function fail(path: string, message: string): PatientValidation {
+  return { ok: false, issues: [{ path, message }] };
+}

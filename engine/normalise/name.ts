@@ -1,0 +1,89 @@
+import type { R4HumanName } from '../fhir/patient.ts';
+import { normaliseText } from './text.ts';
+
+/**
+ * Name normalisation and selection.
+ *
+ * Honorifics: sources often type titles and generational suffixes into `family` or `given` instead of
+ * `prefix`/`suffix`. Whole tokens from HONORIFICS are removed from either end of a name (never from the
+ * middle, and never part of a word): mr, mrs, ms, miss, mx, dr, prof, jr, sr, ii, iii. The list stays
+ * short on purpose: every entry must be something that is never a real name part.
+ */
+export const HONORIFICS: ReadonlySet<string> = new Set(['mr', 'mrs', 'ms', 'miss', 'mx', 'dr', 'prof', 'jr', 'sr', 'ii', 'iii']);
+
+function stripHonorifics(tokens: string[]): string[] {
+  let start = 0;
+  let end = tokens.length;
+  while (start < end && HONORIFICS.has(tokens[start] ?? '')) start++;
+  while (end > start && HONORIFICS.has(tokens[end - 1] ?? '')) end--;
+  return start === 0 && end === tokens.length ? tokens : tokens.slice(start, end);
+}
+
+function tokensOf(s: string): string[] {
+  const text = normaliseText(s);
+  return text === null ? [] : text.split(' ');
+}
+
+export function normaliseFamilyName(family: string | undefined): string | null {
+  if (family === undefined) return null;
+  const tokens = stripHonorifics(tokensOf(family));
+  return tokens.length === 0 ? null : tokens.join(' ');
+}
+
+export interface GivenNames {
+  readonly givenName: string | null;
+  readonly middleNames: string | null;
+}
+
+const NO_GIVEN_NAMES: GivenNames = { givenName: null, middleNames: null };
+
+/**
+ * All given parts are split into tokens, so ["Mary Ann"] and ["Mary", "Ann"] agree: the first token is
+ * the given name, the rest (space separated) the middle names.
+ */
+export function normaliseGivenNames(given: readonly string[] | undefined): GivenNames {
+  if (given === undefined || given.length === 0) return NO_GIVEN_NAMES;
+  const tokens: string[] = [];
+  for (const part of given) {
+    for (const token of tokensOf(part)) tokens.push(token);
+  }
+  const kept = stripHonorifics(tokens);
+  const [first, ...rest] = kept;
+  if (first === undefined) return NO_GIVEN_NAMES;
+  return { givenName: first, middleNames: rest.length === 0 ? null : rest.join(' ') };
+}
+
+function hasContent(name: R4HumanName): boolean {
+  return (name.family !== undefined && name.family.trim() !== '') || (name.given?.some((g) => g.trim() !== '') ?? false);
+}
+
+const NOT_CURRENT: ReadonlySet<string> = new Set(['old', 'maiden', 'nickname']);
+
+/**
+ * The name to match on: the `official` name, else the `usual`, else the first that is not old, maiden
+ * or a nickname. Names without a family or given part are passed over, since they cannot be compared.
+ */
+export function selectCurrentName(names: readonly R4HumanName[] | undefined): R4HumanName | undefined {
+  if (names === undefined) return undefined;
+  let usual: R4HumanName | undefined;
+  let other: R4HumanName | undefined;
+  for (const name of names) {
+    if (!hasContent(name)) continue;
+    if (name.use === 'official') return name;
+    if (name.use === 'usual') usual ??= name;
+    else if (name.use === undefined || !NOT_CURRENT.has(name.use)) other ??= name;
+  }
+  return usual ?? other;
+}
+
+/** Normalised family names of `old` and `maiden` names, in order, without repeats or the current one. */
+export function previousFamilyNamesOf(names: readonly R4HumanName[] | undefined, current: string | null): string[] {
+  const previous: string[] = [];
+  if (names === undefined) return previous;
+  for (const name of names) {
+    if (name.use !== 'old' && name.use !== 'maiden') continue;
+    const family = normaliseFamilyName(name.family);
+    if (family !== null && family !== current && !previous.includes(family)) previous.push(family);
+  }
+  return previous;
+}

@@ -1,0 +1,40 @@
+import type { MatchFields } from '../contract/fields.ts';
+import type { Gender, R4Patient } from '../fhir/patient.ts';
+import { addressFieldsOf } from './address.ts';
+import { normaliseBirthDate } from './date.ts';
+import { matchIdentifiersOf } from './identifier.ts';
+import { normaliseFamilyName, normaliseGivenNames, previousFamilyNamesOf, selectCurrentName } from './name.ts';
+import { emailOf, phoneOf } from './telecom.ts';
+
+export interface MatchFieldsOptions {
+  /** The source's LocalIdentifierSystem; identifiers in it are the record's own key, not evidence. */
+  readonly localIdentifierSystem?: string | undefined;
+}
+
+/** `unknown` says nothing about the person, so it is missing rather than a value that could conflict. */
+function sexOf(gender: Gender | undefined): MatchFields['sex'] {
+  return gender === undefined || gender === 'unknown' ? null : gender;
+}
+
+/** Assembles the normalised matching fields of a validated Patient (see the normalise/ files for each rule). */
+export function matchFieldsOf(patient: R4Patient, options: MatchFieldsOptions): MatchFields {
+  const current = selectCurrentName(patient.name);
+  const familyName = normaliseFamilyName(current?.family);
+  const { givenName, middleNames } = normaliseGivenNames(current?.given);
+  const address = addressFieldsOf(patient.address);
+  return {
+    familyName,
+    previousFamilyNames: previousFamilyNamesOf(patient.name, familyName),
+    givenName,
+    middleNames,
+    birthDate: normaliseBirthDate(patient.birthDate),
+    sex: sexOf(patient.gender),
+    addressLine: address.addressLine,
+    city: address.city,
+    state: address.state,
+    postalCode: address.postalCode,
+    phone: phoneOf(patient.telecom),
+    email: emailOf(patient.telecom),
+    identifiers: matchIdentifiersOf(patient.identifier, options.localIdentifierSystem),
+  };
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { R4HumanName } from '../../../engine/fhir/patient.ts';
+import {
+  normaliseFamilyName,
+  normaliseGivenNames,
+  previousFamilyNamesOf,
+  selectCurrentName,
+} from '../../../engine/normalise/name.ts';
+
+describe('normaliseFamilyName', () => {
+  it.each([
+    ['Müller', 'muller'],
+    ["O'Brien", 'obrien'],
+    ['Smith-Jones', 'smith jones'],
+    ['van der Berg', 'van der berg'],
+    ['Smith Jr.', 'smith'],
+    ['Smith, III', 'smith'],
+    ['Dr Smith', 'smith'],
+    ['Mrs. Smith Sr', 'smith'],
+    ['Mrsmith', 'mrsmith'],
+    ['Drummond', 'drummond'],
+    ['Smith Dr Jones', 'smith dr jones'],
+  ])('%s → %s', (input, expected) => {
+    expect(normaliseFamilyName(input)).toBe(expected);
+  });
+
+  it.each([undefined, '', '  ', 'Mr', 'Dr.', 'Jr. II'])('null when nothing is left (%j)', (input) => {
+    expect(normaliseFamilyName(input)).toBeNull();
+  });
+});
+
+describe('normaliseGivenNames', () => {
+  it('splits first and middle names', () => {
+    expect(normaliseGivenNames(['José', 'María', 'Luisa'])).toEqual({ givenName: 'jose', middleNames: 'maria luisa' });
+  });
+
+  it('treats one element with spaces like separate elements', () => {
+    expect(normaliseGivenNames(['Mary Ann'])).toEqual(normaliseGivenNames(['Mary', 'Ann']));
+  });
+
+  it('strips honorifics at either end', () => {
+    expect(normaliseGivenNames(['Dr', 'John', 'Paul', 'Jr'])).toEqual({ givenName: 'john', middleNames: 'paul' });
+    expect(normaliseGivenNames(['Miss Anne'])).toEqual({ givenName: 'anne', middleNames: null });
+    expect(normaliseGivenNames(['Prof.', 'Mx', 'Sam'])).toEqual({ givenName: 'sam', middleNames: null });
+  });
+
+  it('skips blank parts', () => {
+    expect(normaliseGivenNames(['', ' Anne ', '-'])).toEqual({ givenName: 'anne', middleNames: null });
+  });
+
+  it.each([undefined, [], [''], ['Mr'], ['Mrs', 'Dr']])('null names when nothing is left (%j)', (given) => {
+    expect(normaliseGivenNames(given)).toEqual({ givenName: null, middleNames: null });
+  });
+});
+
+describe('selectCurrentName', () => {
+  const official: R4HumanName = { use: 'official', family: 'Official' };
+  const usual: R4HumanName = { use: 'usual', family: 'Usual' };
+  const plain: R4HumanName = { family: 'Plain' };
+  const temp: R4HumanName = { use: 'temp', family: 'Temp' };
+  const old: R4HumanName = { use: 'old', family: 'Old' };
+  const maiden: R4HumanName = { use: 'maiden', family: 'Maiden' };
+  const nickname: R4HumanName = { use: 'nickname', given: ['Nick'] };
+
+  it('prefers official, then usual, then the first other current name', () => {
+    expect(selectCurrentName([old, plain, usual, official])).toBe(official);
+    expect(selectCurrentName([old, plain, usual])).toBe(usual);
+    expect(selectCurrentName([maiden, nickname, temp, plain])).toBe(temp);
+    expect(selectCurrentName([old, maiden, nickname, plain])).toBe(plain);
+  });
+
+  it('never picks old, maiden or nickname names', () => {
+    expect(selectCurrentName([old, maiden, nickname])).toBeUndefined();
+    expect(selectCurrentName(undefined)).toBeUndefined();
+    expect(selectCurrentName([])).toBeUndefined();
+  });
+
+  it('passes over names without a family or given part', () => {
+    const emptyOfficial: R4HumanName = { use: 'official', text: 'Anne Smith' };
+    expect(selectCurrentName([emptyOfficial, usual])).toBe(usual);
+    expect(selectCurrentName([{ use: 'usual', family: ' ' }, plain])).toBe(plain);
+  });
+});
+
+describe('previousFamilyNamesOf', () => {
+  it('collects old and maiden family names, normalised, distinct and without the current one', () => {
+    const names: R4HumanName[] = [
+      { use: 'official', family: 'Smith' },
+      { use: 'maiden', family: 'Jones' },
+      { use: 'old', family: 'Müller' },
+      { use: 'old', family: 'JONES' },
+      { use: 'old', family: 'Smith' },
+      { use: 'nickname', family: 'Nick' },
+      { use: 'old', given: ['Anne'] },
+    ];
+    expect(previousFamilyNamesOf(names, 'smith')).toEqual(['jones', 'muller']);
+    expect(previousFamilyNamesOf(names, null)).toEqual(['jones', 'muller', 'smith']);
+    expect(previousFamilyNamesOf(undefined, null)).toEqual([]);
+  });
+});
