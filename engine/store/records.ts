@@ -48,7 +48,7 @@ export function recordsOfIdentity(store: Store, tenantId: string, identityId: nu
     .statement(
       `SELECT r.record_id, r.source_system, r.local_id, r.fields_json, r.payload_digest, r.logical_version, r.source_last_updated
        FROM identity_link l JOIN source_record r ON r.tenant_id = l.tenant_id AND r.record_id = l.record_id
-       WHERE l.tenant_id = ? AND l.identity_id = ? ORDER BY r.record_id`,
+       WHERE l.tenant_id = ? AND l.identity_id = ? ORDER BY l.record_id`,
     )
     .all(tenantId, identityId) as RecordRow[];
   return rows.map(recordFromRow);

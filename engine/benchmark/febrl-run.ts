@@ -1,0 +1,44 @@
+/**
+ * Loads FEBRL files into a tenant (one source system per file) and measures population quality. Used by the
+ * FEBRL test, the bench and the assurance checks.
+ */
+import type { LocalEngine } from '../local-engine.ts';
+import type { CallContext } from '../contract/operations.ts';
+import type { IngestReport } from '../contract/ingest.ts';
+import { createTenant } from '../operations/sandbox.ts';
+import { ingestStream } from '../operations/ingest.ts';
+import { defaultProfile } from '../profile/default-profile.ts';
+import type { MatchingProfile } from '../contract/profile.ts';
+import { readFebrl } from './febrl.ts';
+import { populationQuality, refKey, type PopulationQuality } from './population-quality.ts';
+
+export interface FebrlSource {
+  readonly sourceSystem: string;
+  readonly path: string;
+}
+
+export function febrlProfile(sources: readonly FebrlSource[]): MatchingProfile {
+  return defaultProfile(sources.map((s) => ({ SourceSystem: s.sourceSystem })));
+}
+
+export interface FebrlLoad {
+  readonly truth: Map<string, string>;
+  readonly reports: IngestReport[];
+}
+
+/** Creates the tenant (with the given profile, default: febrlProfile) and ingests the files in order. */
+export async function loadFebrl(engine: LocalEngine, ctx: CallContext, sources: readonly FebrlSource[], profile: unknown = febrlProfile(sources)): Promise<FebrlLoad> {
+  createTenant(engine.env, ctx, profile);
+  const truth = new Map<string, string>();
+  const reports: IngestReport[] = [];
+  for (const source of sources) {
+    const records = readFebrl(source.path);
+    for (const r of records) truth.set(refKey(source.sourceSystem, r.recId), r.entity);
+    reports.push(await ingestStream(engine.env, ctx, source.sourceSystem, records.map((r) => JSON.stringify(r.patient))));
+  }
+  return { truth, reports };
+}
+
+export async function febrlQuality(engine: LocalEngine, ctx: CallContext, truth: ReadonlyMap<string, string>): Promise<PopulationQuality> {
+  return populationQuality(engine, ctx, truth);
+}

@@ -1,0 +1,36 @@
+import type { EngineClient, CallContext } from '../contract/operations.ts';
+import { groupBy, pairKey, pairsOfClusters, pairwiseQuality, type PairwiseQuality } from './pairwise.ts';
+
+export interface PopulationQuality {
+  readonly records: number;
+  readonly identities: number;
+  readonly reviewCases: number;
+  /** Pairs placed in one identity by automatic linking. */
+  readonly autoLinks: PairwiseQuality;
+  /** Auto-links plus every record pair across the two identities of an open review case. */
+  readonly autoLinksAndReviews: PairwiseQuality;
+}
+
+export const refKey = (sourceSystem: string, localId: string): string => `${sourceSystem}/${localId}`;
+
+/** Scores a tenant's identities and open review cases against ground truth (record key → true entity). */
+export async function populationQuality(engine: EngineClient, ctx: CallContext, truth: ReadonlyMap<string, string>): Promise<PopulationQuality> {
+  const { rows } = await engine.call('identities/list', { limit: 1_000_000, offset: 0 }, ctx);
+  const clusters = groupBy(rows.map((r) => [refKey(r.sourceSystem, r.localId), r.enterpriseId] as const));
+  const predicted = pairsOfClusters(clusters.values());
+  const truePairs = pairsOfClusters(groupBy([...truth.entries()]).values());
+  const reviews = (await engine.call('reviews/list', { status: 'open', limit: 1_000_000, offset: 0 }, ctx)).rows;
+  const withReviews = new Set(predicted);
+  for (const c of reviews) {
+    for (const a of clusters.get(c.leftEnterpriseId) ?? []) {
+      for (const b of clusters.get(c.rightEnterpriseId) ?? []) withReviews.add(pairKey(a, b));
+    }
+  }
+  return {
+    records: rows.length,
+    identities: clusters.size,
+    reviewCases: reviews.length,
+    autoLinks: pairwiseQuality(predicted, truePairs),
+    autoLinksAndReviews: pairwiseQuality(withReviews, truePairs),
+  };
+}
