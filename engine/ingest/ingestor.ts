@@ -26,8 +26,9 @@ import { createScorer, type PairOutcome, type Scorer } from '../scoring/scorer.t
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { activeProfile, type StoredProfile } from '../store/profiles.ts';
 import { findRecord, hasReceipt, insertReceipt, insertRecord, recordsOfIdentity, updateRecord, type RecordWrite } from '../store/records.ts';
-import { getIdentity, identityOfRecord, insertIdentity, linkRecord, updateCanonical } from '../store/identities.ts';
-import { addTags, deleteTags } from '../store/tags.ts';
+import { getIdentity, identityOfRecord, insertIdentity, linkRecord } from '../store/identities.ts';
+import { addTags } from '../store/tags.ts';
+import { rebuildCanonical, retagIdentity } from './identity-rebuild.ts';
 import { insertReviewCase } from '../store/reviews.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { buildCanonical } from './survivorship.ts';
@@ -59,7 +60,7 @@ export class Ingestor {
   private readonly source: SourceTrustEntry;
   private readonly ring: KeyRing;
   private readonly trustOrder: string[];
-  private readonly cache: PreparedCache;
+  private cache: PreparedCache;
 
   constructor(
     private readonly store: Store,
@@ -81,8 +82,16 @@ export class Ingestor {
     this.cache = new PreparedCache(this.scorer);
   }
 
-  /** Validates and ingests one resource in its own savepoint: a failure writes nothing for it. */
-  ingestResource(resource: unknown, resourceJson: string, at = new Date().toISOString()): RecordOutcome {
+  /** Forgets prepared records: after a rollback, record IDs can be reused by different rows. */
+  discardCaches(): void {
+    this.cache = new PreparedCache(this.scorer);
+  }
+
+  /**
+   * Validates and ingests one resource. Isolated (the default), it runs in its own savepoint and a failure
+   * writes nothing for it; not isolated, a failure throws and the caller rolls back its whole transaction.
+   */
+  ingestResource(resource: unknown, resourceJson: string, at = new Date().toISOString(), isolated = true): RecordOutcome {
     const validation = validatePatient(resource);
     if (!validation.ok) return { kind: 'rejected', issues: validation.issues };
     const local = localIdentifierOf(validation.patient, this.source.LocalIdentifierSystem);
@@ -96,6 +105,7 @@ export class Ingestor {
       payloadDigest: payloadDigest(resource),
       sourceLastUpdated: validation.patient.meta?.lastUpdated ?? null,
     };
+    if (!isolated) return this.apply(write, at);
     try {
       return this.store.write(() => this.apply(write, at));
     } catch (error) {
@@ -193,12 +203,7 @@ export class Ingestor {
 
   /** Rebuilds an identity's canonical record (version-checked) and, when asked, all its tags. */
   private rebuildIdentity(identityId: number, at: string, retag: boolean): void {
-    const identity = getIdentity(this.store, this.tenantId, identityId);
-    const records = recordsOfIdentity(this.store, this.tenantId, identityId);
-    updateCanonical(this.store, this.tenantId, identityId, identity.version, buildCanonical(records, this.trustOrder), at);
-    if (retag) {
-      deleteTags(this.store, this.tenantId, identityId);
-      for (const record of records) addTags(this.store, this.tenantId, identityId, blockingTags(record.fields, this.profile.profile.Blocking, this.ring));
-    }
+    rebuildCanonical(this.store, this.tenantId, identityId, this.trustOrder, at);
+    if (retag) retagIdentity(this.store, this.tenantId, identityId, this.profile.profile.Blocking, this.ring);
   }
 }

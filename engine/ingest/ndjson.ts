@@ -50,7 +50,7 @@ export function tally(report: IngestReport, line: number, outcome: RecordOutcome
 }
 
 /** Parses one line; JSON errors are reported without the parser's message, which can quote the input. */
-export function ingestLine(ingestor: Ingestor, text: string, at: string): RecordOutcome {
+export function ingestLine(ingestor: Ingestor, text: string, at: string, isolated = true): RecordOutcome {
   if (Buffer.byteLength(text, 'utf8') > MAX_RESOURCE_BYTES) {
     return { kind: 'rejected', issues: [{ path: 'line', message: `the line exceeds ${String(MAX_RESOURCE_BYTES)} bytes` }] };
   }
@@ -60,7 +60,27 @@ export function ingestLine(ingestor: Ingestor, text: string, at: string): Record
   } catch {
     return { kind: 'rejected', issues: [{ path: 'line', message: 'not valid JSON' }] };
   }
-  return ingestor.ingestResource(resource, text, at);
+  return ingestor.ingestResource(resource, text, at, isolated);
+}
+
+/**
+ * Runs a chunk in one transaction without per-record savepoints (they cost more than the record itself).
+ * If any record fails on write, the whole chunk rolls back and is replayed record by record, each in its
+ * own savepoint, so a bad record still writes nothing and the others are kept. Results are reported only
+ * from the run that committed; onRollback lets the caller drop caches that saw rolled-back rows.
+ */
+export function ingestChunk<T, R>(
+  store: Store,
+  items: readonly T[],
+  run: (item: T, isolated: boolean) => R,
+  onRollback: () => void,
+): R[] {
+  try {
+    return store.write(() => items.map((item) => run(item, false)));
+  } catch {
+    onRollback();
+    return store.write(() => items.map((item) => run(item, true)));
+  }
 }
 
 export async function ingestLines(
@@ -76,8 +96,12 @@ export async function ingestLines(
     const at = new Date().toISOString();
     const batch = chunk;
     chunk = [];
-    store.write(() => {
-      for (const { line, text } of batch) tally(report, line, ingestLine(ingestor, text, at));
+    const outcomes = ingestChunk(store, batch, (item, isolated) => ingestLine(ingestor, item.text, at, isolated), () => {
+      ingestor.discardCaches();
+    });
+    batch.forEach((item, index) => {
+      const outcome = outcomes[index];
+      if (outcome !== undefined) tally(report, item.line, outcome);
     });
     onProgress?.(report);
   };

@@ -14,7 +14,7 @@ import { insertTenant, tenantExists } from '../store/tenants.ts';
 import { writeAudit } from '../store/audit.ts';
 import { generatePopulation, NATIONAL_ID_SYSTEM, SYNTHETIC_SOURCES } from '../synthetic/generate.ts';
 import { Ingestor } from '../ingest/ingestor.ts';
-import { emptyReport, ingestLine, tally as tallyInto, CHUNK_LINES } from '../ingest/ndjson.ts';
+import { emptyReport, ingestChunk, ingestLine, tally as tallyInto, CHUNK_LINES } from '../ingest/ndjson.ts';
 import type { EngineEnv } from './env.ts';
 
 export function sandboxProfile(): ReturnType<typeof defaultProfile> {
@@ -52,22 +52,31 @@ export function createSandbox(env: EngineEnv, input: OperationInput<'sandbox/cre
     const lineOf = new Map<string, number>();
     for (let start = 0; start < population.records.length; start += CHUNK_LINES) {
       const chunk = population.records.slice(start, start + CHUNK_LINES);
-      env.store.write(() => {
-        const at = new Date().toISOString();
-        for (const record of chunk) {
+      const at = new Date().toISOString();
+      const outcomes = ingestChunk(
+        env.store,
+        chunk,
+        (record, isolated) => {
           const ingestor = ingestors.get(record.sourceSystem);
-          if (ingestor === undefined) continue;
-          const report = reports.get(record.sourceSystem) ?? emptyReport(record.sourceSystem, version);
-          reports.set(record.sourceSystem, report);
-          const line = (lineOf.get(record.sourceSystem) ?? 0) + 1;
-          lineOf.set(record.sourceSystem, line);
-          report.lines = line;
-          const outcome = ingestLine(ingestor, JSON.stringify(record.patient), at);
-          tallyInto(report, line, outcome);
+          if (ingestor === undefined) throw new Error('unknown synthetic source');
+          const outcome = ingestLine(ingestor, JSON.stringify(record.patient), at, isolated);
           env.store
-            .statement('INSERT INTO synthetic_truth (tenant_id, source_system, local_id, person_id) VALUES (?, ?, ?, ?)')
+            .statement('INSERT OR IGNORE INTO synthetic_truth (tenant_id, source_system, local_id, person_id) VALUES (?, ?, ?, ?)')
             .run(ctx.tenantId, record.sourceSystem, record.localId, record.personId);
-        }
+          return outcome;
+        },
+        () => {
+          for (const ingestor of ingestors.values()) ingestor.discardCaches();
+        },
+      );
+      chunk.forEach((record, index) => {
+        const report = reports.get(record.sourceSystem) ?? emptyReport(record.sourceSystem, version);
+        reports.set(record.sourceSystem, report);
+        const line = (lineOf.get(record.sourceSystem) ?? 0) + 1;
+        lineOf.set(record.sourceSystem, line);
+        report.lines = line;
+        const outcome = outcomes[index];
+        if (outcome !== undefined) tallyInto(report, line, outcome);
       });
     }
     env.store.write(() => {

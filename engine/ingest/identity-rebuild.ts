@@ -1,0 +1,49 @@
+/**
+ * Rebuilding an identity from its source records: the canonical record by survivorship (a version-checked
+ * write) and the blocking tags (the union of its records' tags under the current rules and keys). Shared by
+ * ingestion, reconciliation and re-indexing.
+ */
+import type { Store } from '../store/db.ts';
+import type { BlockingConfig } from '../contract/profile.ts';
+import { blockingTags, type BlockingTag, type KeyRing } from '../blocking/tags.ts';
+import { getIdentity, updateCanonical } from '../store/identities.ts';
+import { recordsOfIdentity, type SourceRecord } from '../store/records.ts';
+import { addTags, deleteTags } from '../store/tags.ts';
+import { buildCanonical } from './survivorship.ts';
+
+/** Rebuilds and writes the canonical record if the identity is still at expectedVersion (default: as read now). */
+export function rebuildCanonical(
+  store: Store,
+  tenantId: string,
+  identityId: number,
+  trustOrder: readonly string[],
+  at: string,
+  expectedVersion?: number,
+): number {
+  const version = expectedVersion ?? getIdentity(store, tenantId, identityId).version;
+  const records = recordsOfIdentity(store, tenantId, identityId);
+  return updateCanonical(store, tenantId, identityId, version, buildCanonical(records, trustOrder), at);
+}
+
+/** The target tag set of an identity: every tag of every linked record under the given rules and keys. */
+export function identityTags(records: readonly SourceRecord[], blocking: BlockingConfig, ring: KeyRing): BlockingTag[] {
+  const seen = new Set<string>();
+  const out: BlockingTag[] = [];
+  for (const record of records) {
+    for (const tag of blockingTags(record.fields, blocking, ring)) {
+      const key = tag.tag.toString('hex');
+      if (!seen.has(key)) {
+        seen.add(key);
+        out.push(tag);
+      }
+    }
+  }
+  return out;
+}
+
+/** Replaces an identity's stored tags with its target tag set. */
+export function retagIdentity(store: Store, tenantId: string, identityId: number, blocking: BlockingConfig, ring: KeyRing): void {
+  const tags = identityTags(recordsOfIdentity(store, tenantId, identityId), blocking, ring);
+  deleteTags(store, tenantId, identityId);
+  addTags(store, tenantId, identityId, tags);
+}
