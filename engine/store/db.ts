@@ -5,7 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import type { Database as Connection, Statement } from 'better-sqlite3';
-import { applyMigrations } from './migrate.ts';
+import { applyMigrations, loadMigrations, type Migration } from './migrate.ts';
 
 export type Row = Record<string, unknown>;
 export type { Statement };
@@ -14,6 +14,8 @@ export interface StoreOptions {
   /** Milliseconds a writer waits for another process's write lock before giving up. */
   readonly busyTimeoutMs?: number;
   readonly readonly?: boolean;
+  /** The migrations to apply (default: the files in migrations/); tests pass an edited list. */
+  readonly migrations?: readonly Migration[];
 }
 
 export class Store {
@@ -38,7 +40,14 @@ export class Store {
     connection.pragma('temp_store = MEMORY');
     connection.pragma('cache_size = -65536');
     const store = new Store(path, connection);
-    if (!(options.readonly ?? false)) applyMigrations(connection);
+    if (!(options.readonly ?? false)) {
+      try {
+        applyMigrations(connection, options.migrations ?? loadMigrations());
+      } catch (error) {
+        connection.close();
+        throw error;
+      }
+    }
     return store;
   }
 

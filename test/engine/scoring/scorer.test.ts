@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { createScorer } from '../../../engine/scoring/scorer.ts';
+import { defaultProfile } from '../../../engine/profile/default-profile.ts';
+import type { MatchFields } from '../../../engine/contract/fields.ts';
+import type { FellegiSunterModel, MatchingProfile } from '../../../engine/contract/profile.ts';
+import { FIELD_WEIGHTS, MINIMUM_EVIDENCE_WEIGHT } from '../../../engine/scoring/weighted-similarity.ts';
+
+const NHI = 'urn:nhi';
+const base: MatchFields = {
+  familyName: 'fairweather',
+  previousFamilyNames: [],
+  givenName: 'annabel',
+  middleNames: null,
+  birthDate: '1984-03-17',
+  sex: 'female',
+  addressLine: '12 harbour road',
+  city: 'portsmouth',
+  state: null,
+  postalCode: 'PO13AX',
+  phone: '2392001122',
+  email: null,
+  identifiers: [],
+};
+
+function profile(extra: Partial<MatchingProfile> = {}): MatchingProfile {
+  return { ...defaultProfile([{ SourceSystem: 'a' }]), TrustedIdentifierSystems: [NHI], ...extra };
+}
+
+describe('scorer precedence', () => {
+  it('an equal trusted identifier is certain even when everything else differs', () => {
+    const s = createScorer(profile());
+    const a = s.prepare({ ...base, identifiers: [{ system: NHI, value: '1' }] });
+    const b = s.prepare({ ...base, familyName: 'zzz', givenName: 'yyy', birthDate: '1900-01-01', identifiers: [{ system: NHI, value: '1' }] });
+    expect(s.outcome(a, b)).toEqual({ score: 1, decision: 'certain', decidedBy: 'trusted-identifier' });
+  });
+
+  it('a hard conflict overrides an otherwise perfect score', () => {
+    const s = createScorer(profile({ HardConflictRules: ['TrustedIdentifierMismatch', 'SexMismatch'] }));
+    const a = s.prepare({ ...base, identifiers: [{ system: NHI, value: '1' }] });
+    const b = s.prepare({ ...base, identifiers: [{ system: NHI, value: '2' }] });
+    expect(s.outcome(a, b)).toMatchObject({ score: 0, decision: 'no-match', decidedBy: 'hard-conflict', conflictRule: 'TrustedIdentifierMismatch' });
+    expect(s.outcome(s.prepare(base), s.prepare({ ...base, sex: 'male' }))).toMatchObject({ conflictRule: 'SexMismatch' });
+    // Without the rules, the same pairs are scored normally.
+    const lenient = createScorer(profile({ HardConflictRules: [] }));
+    expect(lenient.outcome(lenient.prepare(base), lenient.prepare({ ...base, sex: 'male' })).decidedBy).toBe('score');
+  });
+});
+
+describe('weighted-similarity (default method)', () => {
+  it('treats missing fields as neutral and divides by at least the minimum evidence weight', () => {
+    const s = createScorer(profile());
+    const sparse: MatchFields = { ...base, addressLine: null, city: null, postalCode: null, phone: null, sex: null };
+    const r = s.explain(s.prepare(sparse), s.prepare(sparse));
+    const present = FIELD_WEIGHTS.familyName + FIELD_WEIGHTS.givenName + FIELD_WEIGHTS.birthDate;
+    expect(r.score).toBeCloseTo(present / Math.max(present, MINIMUM_EVIDENCE_WEIGHT), 12);
+    expect(r.scoreMethod).toBe('weighted-similarity');
+    const phone = r.evidence.find((e) => e.field === 'phone');
+    expect(phone).toMatchObject({ similarity: null, band: null, comparator: null });
+  });
+
+  it('turns scores into decisions with the thresholds', () => {
+    const s = createScorer(profile());
+    expect(s.outcome(s.prepare(base), s.prepare(base)).decision).toBe('certain');
+    const stranger: MatchFields = { ...base, familyName: 'okonkwo', givenName: 'chidi', birthDate: '1950-10-10', addressLine: '4 mill lane', city: 'leeds', postalCode: 'LS14AB', phone: '1134960000', sex: 'male' };
+    expect(s.outcome(s.prepare(base), s.prepare(stranger)).decision).toBe('no-match');
+  });
+
+  it('compares a family name with the other side\'s previous family names', () => {
+    const s = createScorer(profile());
+    const married = s.explain(s.prepare(base), s.prepare({ ...base, familyName: 'okafor', previousFamilyNames: ['fairweather'] }));
+    expect(married.evidence.find((e) => e.field === 'familyName')?.similarity).toBe(1);
+  });
+});
+
+describe('fellegi-sunter', () => {
+  const model: FellegiSunterModel = {
+    kind: 'fellegi-sunter-model',
+    modelVersion: 'fs-test-1',
+    priorMatchProbability: 0.01,
+    smoothing: 1,
+    fields: {
+      familyName: { m: { Exact: 0.9, Strong: 0.05, Partial: 0.03, Different: 0.02 }, u: { Exact: 0.01, Strong: 0.02, Partial: 0.07, Different: 0.9 } },
+      birthDate: { m: { Exact: 0.95, Strong: 0.03, Partial: 0.01, Different: 0.01 }, u: { Exact: 0.001, Strong: 0.01, Partial: 0.2, Different: 0.789 } },
+    },
+    trainedAgainst: { matchingProfileVersion: 1, comparatorVersion: 'comparators-1', scoreMethodVersion: 'weighted-similarity-1' },
+    datasetId: 'd',
+    datasetDigest: '0'.repeat(64),
+    bands: ['Exact', 'Strong', 'Partial', 'Different'],
+  };
+
+  it('scores the calibrated probability from prior odds and per-field log-likelihood ratios', () => {
+    const p = profile();
+    const s = createScorer({ ...p, MatchingRules: { ...p.MatchingRules, FellegiSunter: model } });
+    const r = s.explain(s.prepare(base), s.prepare({ ...base, birthDate: null }));
+    // ln odds = ln(0.01/0.99) + ln(0.9/0.01); birthDate missing is neutral; fields outside the model add 0.
+    const logOdds = Math.log(0.01 / 0.99) + Math.log(0.9 / 0.01);
+    expect(r.score).toBeCloseTo(1 / (1 + Math.exp(-logOdds)), 12);
+    expect(r.scoreMethod).toBe('fellegi-sunter');
+    expect(r.scoreMethodVersion).toBe('fs-test-1');
+    expect(r.evidence.find((e) => e.field === 'familyName')?.logLikelihood).toBeCloseTo(Math.log(0.9 / 0.01), 12);
+    expect(r.evidence.find((e) => e.field === 'birthDate')?.logLikelihood).toBe(0);
+  });
+});

@@ -1,0 +1,71 @@
+import { join } from 'node:path';
+import { LocalEngine } from '../../engine/local-engine.ts';
+import { createTenant } from '../../engine/operations/sandbox.ts';
+import { defaultProfile } from '../../engine/profile/default-profile.ts';
+import type { CallContext } from '../../engine/contract/operations.ts';
+import type { MatchingProfile } from '../../engine/contract/profile.ts';
+
+export const MRN_SYSTEM = 'urn:test:hospital:mrn';
+export const NHI_SYSTEM = 'urn:test:national-id';
+
+/** Two sources: a hospital with a local identifier system (most trusted) and a clinic keyed by Patient.id. */
+export function testProfile(): MatchingProfile {
+  return {
+    ...defaultProfile([{ SourceSystem: 'hospital', LocalIdentifierSystem: MRN_SYSTEM }, { SourceSystem: 'clinic' }]),
+    TrustedIdentifierSystems: [NHI_SYSTEM],
+  };
+}
+
+export function openRegistry(dir: string, tenants: readonly string[] = ['t1'], profile: MatchingProfile = testProfile()): LocalEngine {
+  const engine = LocalEngine.open({ dbPath: join(dir, 'registry.db') });
+  for (const tenantId of tenants) createTenant(engine.env, ctx(tenantId), profile);
+  return engine;
+}
+
+export function ctx(tenantId = 't1'): CallContext {
+  return { tenantId, actor: 'test' };
+}
+
+export interface PersonSpec {
+  readonly id: string;
+  readonly mrn?: string;
+  readonly family?: string;
+  readonly given?: readonly string[];
+  readonly birthDate?: string;
+  readonly gender?: string;
+  readonly line?: string;
+  readonly city?: string;
+  readonly postalCode?: string;
+  readonly phone?: string;
+  readonly nhi?: string;
+  readonly lastUpdated?: string;
+}
+
+export function patient(p: PersonSpec): Record<string, unknown> {
+  const identifier: Record<string, string>[] = [];
+  if (p.mrn !== undefined) identifier.push({ system: MRN_SYSTEM, value: p.mrn });
+  if (p.nhi !== undefined) identifier.push({ system: NHI_SYSTEM, value: p.nhi });
+  return {
+    resourceType: 'Patient',
+    id: p.id,
+    ...(p.lastUpdated === undefined ? {} : { meta: { lastUpdated: p.lastUpdated } }),
+    ...(identifier.length === 0 ? {} : { identifier }),
+    name: [{ use: 'official', family: p.family ?? 'Fairweather', given: [...(p.given ?? ['Annabel'])] }],
+    gender: p.gender ?? 'female',
+    birthDate: p.birthDate ?? '1984-03-17',
+    address: [{ use: 'home', line: [p.line ?? '12 Harbour Road'], city: p.city ?? 'Portsmouth', postalCode: p.postalCode ?? 'PO1 3AX' }],
+    telecom: [{ system: 'phone', value: p.phone ?? '023 9200 1122' }],
+  };
+}
+
+export function ndjson(...resources: readonly unknown[]): string {
+  return resources.map((r) => JSON.stringify(r)).join('\n') + '\n';
+}
+
+/** Row counts of every registry table for one tenant: a cheap "nothing was written" check. */
+export function tableCounts(engine: LocalEngine, tenantId = 't1'): Record<string, number> {
+  const tables = ['source_record', 'identity', 'identity_link', 'blocking_tag', 'review_case', 'ingestion_receipt', 'audit_record'];
+  return Object.fromEntries(
+    tables.map((t) => [t, (engine.env.store.statement(`SELECT COUNT(*) AS n FROM ${t} WHERE tenant_id = ?`).get(tenantId) as { n: number }).n]),
+  );
+}
