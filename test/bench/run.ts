@@ -1,0 +1,53 @@
+/**
+ * npm run bench [-- --json] [-- --only core,assurance,jobs]: the speed figures of the project, each beside
+ * the ceiling measured in the same run. Speed lives here, never in tests.
+ */
+import { parseArgs } from 'node:util';
+import type { BenchRow } from './rows.ts';
+import { benchComparators, benchIngestion } from './core.bench.ts';
+
+type Suite = () => Promise<BenchRow[]> | BenchRow[];
+
+async function optional(module: string, exportName: string): Promise<Suite | undefined> {
+  try {
+    const loaded = (await import(module)) as Record<string, Suite | undefined>;
+    return loaded[exportName];
+  } catch (error) {
+    if (error instanceof Error && 'code' in error && error.code === 'ERR_MODULE_NOT_FOUND') return undefined;
+    throw error;
+  }
+}
+
+const { values } = parseArgs({ options: { json: { type: 'boolean' }, only: { type: 'string' } } });
+const only = values.only === undefined ? undefined : new Set(values.only.split(','));
+const suites: [string, Suite | undefined][] = [
+  ['core', () => [...benchComparators(), ...benchIngestion()]],
+  ['assurance', await optional('./assurance.bench.ts', 'benchAssurance')],
+  ['jobs', await optional('./jobs.bench.ts', 'benchJobs')],
+];
+
+const rows: (BenchRow & { suite: string })[] = [];
+for (const [name, suite] of suites) {
+  if (suite === undefined || (only !== undefined && !only.has(name))) continue;
+  if (values.json !== true) process.stderr.write(`running ${name}…\n`);
+  for (const row of await suite()) rows.push({ suite: name, ...row });
+}
+
+const number = (n: number): string => (n >= 1000 ? Math.round(n).toLocaleString('en-US') : n.toPrecision(4));
+if (values.json === true) {
+  process.stdout.write(JSON.stringify({ machine: { cpus: (await import('node:os')).cpus().length, node: process.version }, rows }, null, 2) + '\n');
+} else {
+  const table = rows.map((r) => [
+    r.suite,
+    r.name,
+    `${number(r.value)} ${r.unit}`,
+    r.ceiling === undefined ? '' : `${number(r.ceiling)} ${r.unit}`,
+    r.ceiling === undefined ? '' : `${((100 * r.value) / r.ceiling).toFixed(0)}%`,
+    r.ceilingName ?? '',
+    r.note ?? '',
+  ]);
+  const headers = ['suite', 'measure', 'value', 'ceiling', 'ratio', 'ceiling is', 'note'];
+  const widths = headers.map((h, i) => Math.max(h.length, ...table.map((t) => (t[i] ?? '').length)));
+  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  process.stdout.write([line(headers), line(widths.map((w) => '-'.repeat(w))), ...table.map(line)].join('\n') + '\n');
+}
