@@ -22,12 +22,17 @@ function fieldValues(fields: MatchFields, field: BlockingField): readonly string
   }
 }
 
-function transform(value: string, how: BlockingTransform): string | null {
+/** The primary Double Metaphone code of a value ('' when it has none). */
+export function primaryPhoneticCode(value: string): string {
+  return phoneticCodes(value)[0];
+}
+
+function transform(value: string, how: BlockingTransform, phonetic: (value: string) => string): string | null {
   switch (how) {
     case 'Exact':
       return value;
     case 'Phonetic': {
-      const [primary] = phoneticCodes(value);
+      const primary = phonetic(value);
       return primary === '' ? null : primary;
     }
     case 'Prefix3':
@@ -39,13 +44,16 @@ function transform(value: string, how: BlockingTransform): string | null {
   }
 }
 
-/** The distinct key strings (before hashing) that a rule makes from a record; empty when a part is missing. */
-export function ruleKeyMaterial(fields: MatchFields, rule: BlockingRule): string[] {
+/**
+ * The distinct key strings (before hashing) that a rule makes from a record; empty when a part is missing.
+ * `phonetic` may be a memoised primaryPhoneticCode when many records are keyed at once.
+ */
+export function ruleKeyMaterial(fields: MatchFields, rule: BlockingRule, phonetic: (value: string) => string = primaryPhoneticCode): string[] {
   let keys: string[] = [rule.Name];
   for (const part of rule.Parts) {
     const values = new Set<string>();
     for (const value of fieldValues(fields, part.Field)) {
-      const transformed = transform(value, part.Transform);
+      const transformed = transform(value, part.Transform, phonetic);
       if (transformed !== null && transformed !== '') values.add(transformed);
     }
     if (values.size === 0) return [];

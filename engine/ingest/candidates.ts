@@ -10,13 +10,29 @@ import { identitiesWithTag } from '../store/tags.ts';
 export const MAX_BLOCK_SIZE = 500;
 export const MAX_CANDIDATES = 64;
 
-export function candidateIdentities(store: Store, tenantId: string, tags: readonly BlockingTag[], exclude?: number): number[] {
-  const shared = new Map<number, number>();
-  for (const { tag } of tags) {
+export interface Candidates {
+  /** Candidate identities, those sharing the most tags first. */
+  readonly identities: number[];
+  /** For each candidate, the indexes (into the record's tags) of the tags it already holds. */
+  readonly held: ReadonlyMap<number, readonly number[]>;
+}
+
+export function findCandidates(store: Store, tenantId: string, tags: readonly BlockingTag[], exclude?: number): Candidates {
+  const held = new Map<number, number[]>();
+  tags.forEach(({ tag }, index) => {
     const identities = identitiesWithTag(store, tenantId, tag, MAX_BLOCK_SIZE + 1);
-    if (identities.length > MAX_BLOCK_SIZE) continue;
-    for (const id of identities) if (id !== exclude) shared.set(id, (shared.get(id) ?? 0) + 1);
-  }
-  const ranked = [...shared.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  return ranked.slice(0, MAX_CANDIDATES).map(([id]) => id);
+    if (identities.length > MAX_BLOCK_SIZE) return;
+    for (const id of identities) {
+      if (id === exclude) continue;
+      const list = held.get(id);
+      if (list === undefined) held.set(id, [index]);
+      else list.push(index);
+    }
+  });
+  const ranked = [...held.entries()].sort((a, b) => b[1].length - a[1].length || a[0] - b[0]);
+  return { identities: ranked.slice(0, MAX_CANDIDATES).map(([id]) => id), held };
+}
+
+export function candidateIdentities(store: Store, tenantId: string, tags: readonly BlockingTag[], exclude?: number): number[] {
+  return findCandidates(store, tenantId, tags, exclude).identities;
 }

@@ -25,14 +25,14 @@ import { keyRingFor } from '../blocking/key-ring.ts';
 import { createScorer, type PairOutcome, type Scorer } from '../scoring/scorer.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { activeProfile, type StoredProfile } from '../store/profiles.ts';
-import { findRecord, hasReceipt, insertReceipt, insertRecord, recordsOfIdentity, updateRecord, type RecordWrite } from '../store/records.ts';
-import { getIdentity, identityOfRecord, insertIdentity, linkRecord } from '../store/identities.ts';
+import { candidateRowsOfIdentity, findRecord, hasReceipt, insertReceipt, insertRecord, updateRecord, type CandidateRecordRow, type RecordWrite } from '../store/records.ts';
+import { getIdentity, identityOfRecord, identityVersions, insertIdentity, linkRecord, updateCanonical } from '../store/identities.ts';
 import { addTags } from '../store/tags.ts';
 import { rebuildCanonical, retagIdentity } from './identity-rebuild.ts';
 import { insertReviewCase } from '../store/reviews.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { buildCanonical } from './survivorship.ts';
-import { candidateIdentities } from './candidates.ts';
+import { findCandidates } from './candidates.ts';
 import { PreparedCache } from './prepared-cache.ts';
 import { payloadDigest } from './payload-digest.ts';
 import { reviewCaseId } from './review-case-id.ts';
@@ -51,6 +51,8 @@ interface Scored {
   readonly outcome: PairOutcome;
   readonly left: PreparedRecord;
   readonly right: PreparedRecord;
+  /** The candidate identity's records with their prepared fields, reused to rebuild it on an auto-link. */
+  readonly members: readonly { readonly row: CandidateRecordRow; readonly prepared: PreparedRecord }[];
 }
 
 export class Ingestor {
@@ -132,7 +134,8 @@ export class Ingestor {
     const recordId = insertRecord(store, tenantId, write, at);
     const prepared = this.scorer.prepare(write.fields);
     const tags = blockingTags(write.fields, this.profile.profile.Blocking, this.ring);
-    const scored = this.scoreCandidates(prepared, candidateIdentities(store, tenantId, tags));
+    const candidates = findCandidates(store, tenantId, tags);
+    const scored = this.scoreCandidates(prepared, candidates.identities);
     const best = scored[0];
     let identityId: number;
     let linked: 'auto-linked' | 'new-identity';
@@ -140,8 +143,12 @@ export class Ingestor {
     if (best?.outcome.decision === 'certain') {
       identityId = best.identityId;
       linkRecord(store, tenantId, recordId, identityId, 'auto', best.outcome.score, at);
-      this.rebuildIdentity(identityId, at, false);
-      addTags(store, tenantId, identityId, tags);
+      const survivors = [...best.members.map((m) => ({ ...m.row, fields: m.prepared.fields })), { recordId, ...write }];
+      const identity = identityVersions(store, tenantId, identityId);
+      updateCanonical(store, tenantId, identityId, identity.version, buildCanonical(survivors, this.trustOrder), at);
+      // Only the tags the identity does not hold yet: most of a linked record's tags are shared by definition.
+      const held = new Set(candidates.held.get(identityId) ?? []);
+      addTags(store, tenantId, identityId, tags.filter((_, index) => !held.has(index)));
       linked = 'auto-linked';
       reviewCandidates = scored.slice(1);
     } else {
@@ -164,11 +171,11 @@ export class Ingestor {
   private scoreCandidates(prepared: PreparedRecord, identities: readonly number[]): Scored[] {
     const scored: Scored[] = [];
     for (const identityId of identities) {
+      const members = candidateRowsOfIdentity(this.store, this.tenantId, identityId).map((row) => ({ row, prepared: this.cache.get(row) }));
       let best: Scored | undefined;
-      for (const record of recordsOfIdentity(this.store, this.tenantId, identityId)) {
-        const right = this.cache.get(record);
+      for (const { prepared: right } of members) {
         const outcome = this.scorer.outcome(prepared, right);
-        if (best === undefined || outcome.score > best.outcome.score) best = { identityId, outcome, left: prepared, right };
+        if (best === undefined || outcome.score > best.outcome.score) best = { identityId, outcome, left: prepared, right, members };
       }
       if (best !== undefined) scored.push(best);
     }

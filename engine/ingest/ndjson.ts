@@ -8,7 +8,7 @@ import type { IngestReport } from '../contract/ingest.ts';
 import { MAX_RESOURCE_BYTES } from '../fhir/patient.ts';
 import type { Ingestor, RecordOutcome } from './ingestor.ts';
 
-export const CHUNK_LINES = 256;
+export const CHUNK_LINES = 1024;
 
 export function emptyReport(sourceSystem: string, matchingProfileVersion: number): IngestReport {
   return {

@@ -8,7 +8,8 @@
  *   sex, state  Exact
  *   addressLine DiceCoefficient (word order and abbreviations)
  *   city        JaroWinkler
- *   postalCode, phone, email  NormalisedDamerauLevenshtein
+ *   postalCode, phone NormalisedDamerauLevenshtein
+ *   email       Exact (addresses are copied, not typed from speech; a near miss is another mailbox)
  *   identifier  NormalisedDamerauLevenshtein, best over the non-trusted systems both records carry
  * A family name is also compared with the other side's previous family names (married-name changes).
  */
@@ -107,7 +108,7 @@ export function compareFields(a: PreparedRecord, b: PreparedRecord, sets: NameSe
   setPlain(out, 6, fa.state, fb.state, 'Exact', exactFn);
   setPlain(out, 7, fa.postalCode, fb.postalCode, 'NormalisedDamerauLevenshtein', normalisedDamerauLevenshtein);
   setPlain(out, 8, fa.phone, fb.phone, 'NormalisedDamerauLevenshtein', normalisedDamerauLevenshtein);
-  setPlain(out, 9, fa.email, fb.email, 'NormalisedDamerauLevenshtein', normalisedDamerauLevenshtein);
+  setPlain(out, 9, fa.email, fb.email, 'Exact', exactFn);
   const identifier = bestIdentifier(a, b);
   out.similarity[10] = identifier;
   out.comparator[10] = Number.isNaN(identifier) ? null : 'NormalisedDamerauLevenshtein';

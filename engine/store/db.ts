@@ -39,6 +39,7 @@ export class Store {
     connection.pragma('foreign_keys = ON');
     connection.pragma('temp_store = MEMORY');
     connection.pragma('cache_size = -65536');
+    connection.pragma('wal_autocheckpoint = 8192');
     const store = new Store(path, connection);
     if (!(options.readonly ?? false)) {
       try {

@@ -54,6 +54,27 @@ export function recordsOfIdentity(store: Store, tenantId: string, identityId: nu
   return rows.map(recordFromRow);
 }
 
+/** A linked record as candidate matching reads it: fields stay as JSON until a cache miss needs them. */
+export interface CandidateRecordRow {
+  readonly recordId: number;
+  readonly version: number;
+  readonly sourceSystem: string;
+  readonly localId: string;
+  readonly sourceLastUpdated: string | null;
+  readonly fieldsJson: string;
+}
+
+export function candidateRowsOfIdentity(store: Store, tenantId: string, identityId: number): CandidateRecordRow[] {
+  return store
+    .statement(
+      `SELECT r.record_id AS recordId, r.logical_version AS version, r.source_system AS sourceSystem, r.local_id AS localId,
+              r.source_last_updated AS sourceLastUpdated, r.fields_json AS fieldsJson
+       FROM identity_link l JOIN source_record r ON r.tenant_id = l.tenant_id AND r.record_id = l.record_id
+       WHERE l.tenant_id = ? AND l.identity_id = ? ORDER BY l.record_id`,
+    )
+    .all(tenantId, identityId) as CandidateRecordRow[];
+}
+
 export interface RecordWrite {
   readonly sourceSystem: string;
   readonly localId: string;

@@ -3,8 +3,11 @@
  * (in a child process each, so peak RSS is the run's own), each beside the ceiling measured in the same run.
  */
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import jaroWinklerReference from 'talisman/metrics/jaro-winkler.js';
+import { createRequire } from 'node:module';
 import type { BenchRow } from './rows.ts';
 import { opsPerSecond } from './measure.ts';
 import { generatePopulation } from '../../engine/synthetic/generate.ts';
@@ -21,6 +24,9 @@ import { createScorer } from '../../engine/scoring/scorer.ts';
 import { compareFields, newScratch } from '../../engine/scoring/field-comparison.ts';
 import { sandboxProfile } from '../../engine/operations/sandbox.ts';
 import type { MatchFields } from '../../engine/contract/fields.ts';
+
+// talisman is CommonJS without type declarations; its module export is the similarity function itself.
+const jaroWinklerReference = createRequire(import.meta.url)('talisman/metrics/jaro-winkler.js') as (a: string, b: string) => number;
 
 const INGEST_WORKER = fileURLToPath(new URL('./ingest-worker.ts', import.meta.url));
 
@@ -102,7 +108,10 @@ interface IngestFigures {
 export function benchIngestion(sizes: readonly number[] = [10_000, 100_000]): BenchRow[] {
   const rows: BenchRow[] = [];
   for (const size of sizes) {
-    const out = execFileSync(process.execPath, ['--import', 'tsx', INGEST_WORKER, String(size)], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+    const dir = mkdtempSync(join(tmpdir(), 'mpi-bench-'));
+    execFileSync(process.execPath, ['--import', 'tsx', INGEST_WORKER, 'generate', dir, String(size)]);
+    const out = execFileSync(process.execPath, ['--import', 'tsx', INGEST_WORKER, 'ingest', dir], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+    rmSync(dir, { recursive: true, force: true });
     const f = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as IngestFigures;
     rows.push({
       name: `ingest with matching, ${String(size / 1000)}k records`,

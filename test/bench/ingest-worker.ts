@@ -1,10 +1,11 @@
 /**
- * One ingestion bench run in its own process (so peak RSS is its own): N synthetic records written as
- * NDJSON per source, then ingested source by source through the same path as `mpi-console ingest`, then
- * the raw better-sqlite3 rate of inserting the same rows into a fresh database, for comparison.
+ * The ingestion bench in child processes, so peak RSS belongs to the run measured:
+ *   generate DIR N  writes N synthetic records as NDJSON files, one per source;
+ *   ingest DIR      streams those files through the `mpi-console ingest` path (source by source), then
+ *                   inserts the same rows with one raw prepared statement into a fresh database (the ceiling).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createReadStream, readdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { createTenant, sandboxProfile } from '../../engine/operations/sandbox.ts';
@@ -15,25 +16,31 @@ import { Store } from '../../engine/store/db.ts';
 import { payloadDigest } from '../../engine/ingest/payload-digest.ts';
 import { peakRssMiB } from './measure.ts';
 
-const size = Number(process.argv[2] ?? '10000');
-const dir = mkdtempSync(join(tmpdir(), 'mpi-bench-'));
-try {
+const [mode, dir = '', count = '0'] = process.argv.slice(2);
+
+if (mode === 'generate') {
+  const size = Number(count);
   const full = generatePopulation({ people: Math.ceil(size / 2.1), seed: 5 });
-  const population = { ...full, records: full.records.slice(0, size) };
-  const bySource = toNdjsonBySource(population);
+  for (const [source, text] of toNdjsonBySource({ ...full, records: full.records.slice(0, size) })) writeFileSync(join(dir, `${source}.ndjson`), text);
+} else if (mode === 'ingest') {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.ndjson')).sort();
   const engine = LocalEngine.open({ dbPath: join(dir, 'bench.db') });
   const ctx = { tenantId: 'bench', actor: 'bench' };
   createTenant(engine.env, ctx, sandboxProfile());
+  let records = 0;
   let autoLinked = 0;
   let reviewCases = 0;
   const start = performance.now();
-  for (const [source, text] of bySource) {
-    const report = await ingestStream(engine.env, ctx, source, text.split('\n'));
+  for (const file of files) {
+    const lines = createInterface({ input: createReadStream(join(dir, file), { encoding: 'utf8' }), crlfDelay: Infinity });
+    const report = await ingestStream(engine.env, ctx, file.replace(/\.ndjson$/, ''), lines);
+    records += report.created;
     autoLinked += report.autoLinked;
     reviewCases += report.reviewCasesCreated;
   }
   const wallMs = performance.now() - start;
   engine.close();
+  const peak = peakRssMiB();
 
   // Ceiling: the same rows inserted with one prepared statement in one transaction, nothing else.
   const raw = Store.open(join(dir, 'raw.db'));
@@ -42,7 +49,15 @@ try {
     `INSERT INTO source_record (tenant_id, source_system, local_id, resource_json, fields_json, payload_digest, logical_version, source_last_updated, created_at, updated_at)
      VALUES ('bench', ?, ?, ?, '{}', ?, 1, NULL, 'now', 'now')`,
   );
-  const rows = population.records.map((r) => [r.sourceSystem, r.localId, JSON.stringify(r.patient), payloadDigest(r.patient)] as const);
+  const rows = files.flatMap((file) =>
+    readFileSync(join(dir, file), 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => {
+        const patient = JSON.parse(line) as { id: string };
+        return [file, patient.id, line, payloadDigest(patient)] as const;
+      }),
+  );
   const rawStart = performance.now();
   raw.write(() => {
     for (const row of rows) insert.run(...row);
@@ -50,16 +65,6 @@ try {
   const rawMs = performance.now() - rawStart;
   raw.close();
   process.stdout.write(
-    JSON.stringify({
-      records: size,
-      wallMs,
-      recordsPerSecond: (size * 1000) / wallMs,
-      peakRssMiB: peakRssMiB(),
-      rawInsertsPerSecond: (size * 1000) / rawMs,
-      autoLinked,
-      reviewCases,
-    }) + '\n',
+    JSON.stringify({ records, wallMs, recordsPerSecond: (records * 1000) / wallMs, peakRssMiB: peak, rawInsertsPerSecond: (rows.length * 1000) / rawMs, autoLinked, reviewCases }) + '\n',
   );
-} finally {
-  rmSync(dir, { recursive: true, force: true });
 }
