@@ -12,11 +12,25 @@ const WHITESPACE = /\s+/g;
  * Primary and secondary codes. Multi-word names are encoded as one word so that "mary ann" and
  * "maryann" (or a hyphen dropped by normalisation) encode the same.
  */
+/**
+ * Names repeat heavily (common surnames and given names), and ingestion encodes each name twice (blocking and
+ * comparison), so codes are memoised. The memo is bounded: when full it starts again.
+ */
+const MEMO_LIMIT = 100_000;
+const memo = new Map<string, readonly [string, string]>();
+
 export function phoneticCodes(name: string): readonly [string, string] {
+  const known = memo.get(name);
+  if (known !== undefined) return known;
   const joined = name.replace(WHITESPACE, '');
-  if (joined === '') return ['', ''];
-  const [primary, secondary] = doubleMetaphone(joined);
-  return [primary, secondary];
+  let codes: readonly [string, string] = ['', ''];
+  if (joined !== '') {
+    const [primary, secondary] = doubleMetaphone(joined);
+    codes = [primary, secondary];
+  }
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(name, codes);
+  return codes;
 }
 
 export function phoneticCodesAgree(a: readonly [string, string], b: readonly [string, string]): boolean {
