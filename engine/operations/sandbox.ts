@@ -25,6 +25,7 @@ export function sandboxProfile(): ReturnType<typeof defaultProfile> {
 /** Registers a tenant with a profile and a blocking key; the caller's profile defaults to the sandbox one. */
 export function createTenant(env: EngineEnv, ctx: CallContext, profile: unknown = sandboxProfile()): number {
   const parsed = parseProfile(profile);
+  if (tenantExists(env.store, ctx.tenantId)) throw conflict(`tenant "${ctx.tenantId}" already exists in this database`);
   const settings = env.settings();
   const keys = { ...(settings.BlockingKeys[ctx.tenantId] ?? {}) };
   keys[parsed.Blocking.ActiveKeyVersion] ??= newSecret();
