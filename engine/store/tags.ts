@@ -9,12 +9,15 @@ export function addTags(store: Store, tenantId: string, identityId: number, tags
 }
 
 export function deleteTags(store: Store, tenantId: string, identityId: number): void {
-  store.statement('DELETE FROM blocking_tag WHERE tenant_id = ? AND identity_id = ?').run(tenantId, identityId);
+  // INDEXED BY: without statistics the planner prefers the primary key's tenant prefix, a scan of the tenant's tags.
+  store.statement('DELETE FROM blocking_tag INDEXED BY blocking_tag_by_identity WHERE tenant_id = ? AND identity_id = ?').run(tenantId, identityId);
 }
 
 /** Identities holding a tag, at most limit of them (the caller treats a full block as too common). */
 export function identitiesWithTag(store: Store, tenantId: string, tag: Buffer, limit: number): number[] {
-  return (store.statement('SELECT identity_id FROM blocking_tag WHERE tenant_id = ? AND tag = ? LIMIT ?').pluck().all(tenantId, tag, limit) as number[]);
+  // The limit is written into the SQL: a bound LIMIT parameter costs several times the lookup itself here.
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError('limit must be a positive integer');
+  return store.statement(`SELECT identity_id FROM blocking_tag WHERE tenant_id = ? AND tag = ? LIMIT ${String(limit)}`).pluck().all(tenantId, tag) as number[];
 }
 
 export interface StoredTag {
@@ -27,7 +30,9 @@ export interface StoredTag {
 export function tagsOfIdentity(store: Store, tenantId: string, identityId: number): StoredTag[] {
   return store
     .statement(
-      'SELECT tag, rule_name AS ruleName, rule_set_version AS ruleSetVersion, key_version AS keyVersion FROM blocking_tag WHERE tenant_id = ? AND identity_id = ?',
+      // INDEXED BY: see deleteTags (the primary key's tenant prefix would scan every tag of the tenant).
+      `SELECT tag, rule_name AS ruleName, rule_set_version AS ruleSetVersion, key_version AS keyVersion
+       FROM blocking_tag INDEXED BY blocking_tag_by_identity WHERE tenant_id = ? AND identity_id = ?`,
     )
     .all(tenantId, identityId) as StoredTag[];
 }
