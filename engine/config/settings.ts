@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { z } from 'zod';
 import { validationError } from '../contract/errors.ts';
 import { zodIssues } from '../contract/zod-issues.ts';
+import { MaintenanceSettingsSchema } from './maintenance.ts';
 
 const SecretSchema = z
   .string()
@@ -17,6 +18,8 @@ const SecretSchema = z
 export const SettingsSchema = z.strictObject({
   /** tenant → key version → base64 secret. */
   BlockingKeys: z.record(z.string(), z.record(z.string(), SecretSchema)),
+  /** Background worker and scheduled reconciliations (engine/config/maintenance.ts); defaults when absent. */
+  Maintenance: MaintenanceSettingsSchema.optional(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

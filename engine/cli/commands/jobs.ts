@@ -1,0 +1,184 @@
+/**
+ * Maintenance jobs on the command line: `reindex`, `reconcile` (both queue a job and return at once),
+ * `job show ID`, `job cancel ID`, `jobs` (history, newest first) and `worker [--once]`, which runs the
+ * background worker in this process until SIGINT/SIGTERM (or, with --once, until the queue is empty).
+ */
+import type { CliContext } from '../context.ts';
+import { usage } from '../context.ts';
+import { json, keyValues, table } from '../format.ts';
+import type { JobState } from '../../contract/maintenance.ts';
+import { runWorker, type WorkerEvent } from '../../jobs/worker.ts';
+
+const DEFAULT_BATCH_SIZE = 25;
+
+function jobIdArgument(cli: CliContext, command: string): string {
+  const [jobId, ...extra] = cli.positionals;
+  if (jobId === undefined || extra.length > 0) throw usage(`${command} takes one job ID: mpi-console ${command} JOB_ID`);
+  return jobId;
+}
+
+function percent(done: number, total: number | null): string {
+  if (total === null || total === 0) return '—';
+  return `${Math.min(100, Math.floor((100 * done) / total)).toString()}%`;
+}
+
+function statusText(job: JobState): string {
+  return job.status === 'running' && job.cancelRequested ? 'running (cancel requested)' : job.status;
+}
+
+function currentPhase(job: JobState): string {
+  return job.phases.find((p) => p.status === 'running')?.name ?? job.phases.findLast((p) => p.status !== 'pending' && p.status !== 'skipped')?.name ?? '—';
+}
+
+function printQueued(cli: CliContext, label: string, result: { jobId: string; status: string }): void {
+  if (cli.json) {
+    cli.write(json(result));
+    return;
+  }
+  cli.write(`${label} job ${result.jobId} is queued; a worker runs it (\`mpi-console worker\`).\nFollow it with \`mpi-console job show ${result.jobId}\`.\n`);
+}
+
+export async function reindex(cli: CliContext): Promise<number> {
+  const result = await cli.engine.call(
+    'maintenance/reindex',
+    { reason: cli.required('reason'), batchSize: cli.integer('batch-size', DEFAULT_BATCH_SIZE) },
+    cli.call,
+  );
+  printQueued(cli, 'Re-index', result);
+  return 0;
+}
+
+export async function reconcile(cli: CliContext): Promise<number> {
+  const source = cli.string('source');
+  const changedSince = cli.string('changed-since');
+  const result = await cli.engine.call(
+    'maintenance/reconcile',
+    {
+      reason: cli.required('reason'),
+      batchSize: cli.integer('batch-size', DEFAULT_BATCH_SIZE),
+      ...(source === undefined ? {} : { externalSourceSystem: source }),
+      ...(changedSince === undefined ? {} : { changedSince }),
+    },
+    cli.call,
+  );
+  printQueued(cli, 'Reconciliation', result);
+  return 0;
+}
+
+export function formatJob(job: JobState): string {
+  const c = job.counters;
+  const head = keyValues([
+    ['job', job.jobId],
+    ['kind', job.kind],
+    ['status', statusText(job)],
+    ['reason', job.reason],
+    ['requested by', job.requestedBy],
+    ['batch size', String(job.batchSize)],
+    ['schedule', job.scheduleKey ?? '—'],
+    ['profile version', job.matchingProfileVersion === null ? '— (not started)' : String(job.matchingProfileVersion)],
+    ['population', job.populationTotal === null ? '— (unknown: no percentage)' : `${String(job.populationTotal)} active identities at start`],
+    ['created', job.createdAt],
+    ['started', job.startedAt ?? '—'],
+    ['finished', job.finishedAt ?? '—'],
+    ['lease', job.leaseOwner === null || job.status !== 'running' ? '—' : `${job.leaseOwner} until ${job.leaseExpiresAt ?? '?'}`],
+    ['error', job.error ?? '—'],
+  ]);
+  const phases = table(
+    ['phase', 'status', 'processed', 'progress', 'note'],
+    job.phases.map((p) => [p.name, p.status, String(p.processed), p.status === 'skipped' ? '—' : percent(p.processed, job.populationTotal), p.note ?? '']),
+  );
+  const counters = table(
+    ['validated', 'scanned', 'imported', 'updated', 'unchanged', 'review-created', 'warning', 'failure'],
+    [[c.validated, c.scanned, c.imported, c.updated, c.unchanged, c.reviewCreated, c.warning, c.failure].map(String)],
+  );
+  return `${head}\n${phases}\n${counters}`;
+}
+
+/** `job show ID` and `job cancel ID`. */
+export async function jobShow(cli: CliContext): Promise<number> {
+  const job = await cli.engine.call('jobs/get', { jobId: jobIdArgument(cli, 'job show') }, cli.call);
+  cli.write(cli.json ? json(job) : formatJob(job));
+  return 0;
+}
+
+export async function jobCancel(cli: CliContext): Promise<number> {
+  const result = await cli.engine.call('jobs/cancel', { jobId: jobIdArgument(cli, 'job cancel') }, cli.call);
+  if (cli.json) cli.write(json(result));
+  else if (result.status === 'cancelled') cli.write(`Job ${result.jobId} is cancelled.\n`);
+  else cli.write(`Job ${result.jobId} is running; it stops at its next batch boundary.\n`);
+  return 0;
+}
+
+export async function jobsList(cli: CliContext): Promise<number> {
+  const { rows } = await cli.engine.call('jobs/list', { limit: cli.integer('limit', 50) }, cli.call);
+  if (cli.json) {
+    cli.write(json({ rows }));
+    return 0;
+  }
+  if (rows.length === 0) {
+    cli.write('No maintenance jobs yet.\n');
+    return 0;
+  }
+  cli.write(
+    table(
+      ['job', 'kind', 'status', 'phase', 'scanned', 'updated', 'review-created', 'warning', 'failure', 'created'],
+      rows.map((j) => [
+        j.jobId,
+        j.kind,
+        statusText(j),
+        currentPhase(j),
+        String(j.counters.scanned),
+        String(j.counters.updated),
+        String(j.counters.reviewCreated),
+        String(j.counters.warning),
+        String(j.counters.failure),
+        j.createdAt,
+      ]),
+    ),
+  );
+  return 0;
+}
+
+function describe(event: WorkerEvent): string {
+  switch (event.type) {
+    case 'started':
+      return `worker ${event.owner} started for ${event.tenants === 'all' ? 'every tenant' : `tenant ${event.tenants.join(', ')}`}`;
+    case 'scheduled':
+      return `schedule ${event.scheduleKey} (tenant ${event.tenantId}): job ${event.jobId} ${event.created ? 'queued' : 'already exists'}`;
+    case 'claimed':
+      return `${event.resumed ? 'resuming' : 'running'} ${event.kind} job ${event.jobId} (tenant ${event.tenantId})`;
+    case 'finished':
+      return `job ${event.jobId} (tenant ${event.tenantId}): ${event.outcome}`;
+    case 'stopped':
+      return `worker stopped after ${String(event.jobsRun)} job(s)`;
+  }
+}
+
+/**
+ * The tenant is --tenant or $MPI_TENANT when given; with neither, the worker serves every registered tenant.
+ * Output: one line per event (JSON lines with --json).
+ */
+export async function worker(cli: CliContext): Promise<number> {
+  if (cli.positionals.length > 0) throw usage('worker takes no arguments: mpi-console worker [--once]');
+  const tenant = cli.string('tenant') ?? process.env.MPI_TENANT;
+  const controller = new AbortController();
+  const stop = (): void => {
+    controller.abort();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    await runWorker(cli.engine.env, {
+      tenants: tenant === undefined ? 'all' : [tenant],
+      once: cli.values.once === true,
+      signal: controller.signal,
+      onEvent: (event) => {
+        cli.write(cli.json ? JSON.stringify({ at: new Date().toISOString(), ...event }) + '\n' : `${new Date().toISOString()}  ${describe(event)}\n`);
+      },
+    });
+  } finally {
+    process.removeListener('SIGINT', stop);
+    process.removeListener('SIGTERM', stop);
+  }
+  return 0;
+}

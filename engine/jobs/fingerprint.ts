@@ -1,0 +1,67 @@
+/**
+ * The configuration fingerprint of a job: SHA-256 over what the job's results depend on and what the
+ * specification names (matching rules, source trust, blocking rules, key versions) plus, per configured key
+ * version, an HMAC of a fixed label under that key's secret. A changed or rotated secret changes the
+ * fingerprint, yet neither the fingerprint nor the job record reveals or lets anyone test a secret.
+ * Recorded when a job starts and compared at every batch boundary.
+ */
+import { createHash, createHmac } from 'node:crypto';
+import { statSync } from 'node:fs';
+import type { MatchingProfile } from '../contract/profile.ts';
+import { blockingSecret, loadSettings, type Settings } from '../config/settings.ts';
+import { canonicalJson } from '../ingest/payload-digest.ts';
+import type { Store } from '../store/db.ts';
+import { activeProfile } from '../store/profiles.ts';
+
+const KEY_DIGEST_LABEL = 'mpi-console/maintenance/blocking-key-fingerprint/v1';
+
+export function configurationFingerprint(profile: MatchingProfile, settings: Settings, tenantId: string): string {
+  const { Blocking } = profile;
+  const versions = [Blocking.ActiveKeyVersion, ...(Blocking.InactiveKeyVersion === undefined ? [] : [Blocking.InactiveKeyVersion])];
+  const keys = versions.map((version) => {
+    const secret = blockingSecret(settings, tenantId, version);
+    return { version, digest: secret === undefined ? 'missing' : createHmac('sha256', secret).update(KEY_DIGEST_LABEL).digest('hex') };
+  });
+  const material = canonicalJson({
+    matchingRules: profile.MatchingRules,
+    sourceTrust: profile.SourceTrust,
+    blocking: { version: Blocking.Version, rules: Blocking.Rules },
+    keys,
+  });
+  return createHash('sha256').update(material).digest('hex');
+}
+
+/**
+ * The tenant's current fingerprint, recomputed only when the active profile version or the configuration
+ * file (size, modification time, inode) changed since the last call; cheap enough for every batch.
+ */
+export class FingerprintProbe {
+  private cachedKey = '';
+  private cachedValue = '';
+
+  constructor(
+    private readonly store: Store,
+    private readonly tenantId: string,
+    private readonly settingsPath: string,
+  ) {}
+
+  current(): string {
+    const version = this.store
+      .statement('SELECT profile_version FROM matching_profile WHERE tenant_id = ? AND is_active = 1')
+      .pluck()
+      .get(this.tenantId) as number | undefined;
+    let fileKey = 'absent';
+    try {
+      const stat = statSync(this.settingsPath);
+      fileKey = `${String(stat.size)}:${String(stat.mtimeMs)}:${String(stat.ino)}`;
+    } catch {
+      // No configuration file: no secrets, which the digest records as missing keys.
+    }
+    const key = `${String(version)}|${fileKey}`;
+    if (key !== this.cachedKey) {
+      this.cachedValue = configurationFingerprint(activeProfile(this.store, this.tenantId).profile, loadSettings(this.settingsPath), this.tenantId);
+      this.cachedKey = key;
+    }
+    return this.cachedValue;
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * What a phase does per batch. A batch is read (outside the write lock, in one read snapshot) into a plan;
+ * the plan's write runs inside the batch's write transaction, checks the logical versions the read saw and
+ * throws a conflict when anything changed, so the runner can roll back and retry the batch on fresh data.
+ */
+import type { JobCounters } from '../contract/maintenance.ts';
+import type { KeyRing } from '../blocking/tags.ts';
+import type { Store } from '../store/db.ts';
+import type { StoredProfile } from '../store/profiles.ts';
+import type { JobRow } from './job-store.ts';
+
+export interface BatchPlan {
+  /** The phase cursor after this batch: the last identity it read. */
+  readonly lastIdentityId: number;
+  /** Identities in the batch. */
+  readonly items: number;
+  /** Counters known from the read. */
+  readonly counters: Partial<JobCounters>;
+  /** A note for the phase (kept once: the first one wins), never patient values. */
+  readonly note?: string;
+  /** Version-checked registry writes; returns the counters only the write can know (inserted review cases). */
+  write(at: string): Partial<JobCounters>;
+}
+
+export interface PhaseWork {
+  /** The next batch after cursor, or null when the phase has no identity left. */
+  readBatch(cursor: number, batchSize: number): BatchPlan | null;
+  /** At the end of the phase: a message fails the job (without further writes), null lets it go on. */
+  finish?(job: JobRow): string | null;
+}
+
+/** What every phase of one run works with: the profile version recorded at start and the keys of the configuration file. */
+export interface JobContext {
+  readonly store: Store;
+  readonly tenantId: string;
+  readonly profile: StoredProfile;
+  readonly ring: KeyRing;
+}

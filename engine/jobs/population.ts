@@ -1,0 +1,94 @@
+/**
+ * Population reads for jobs: active identities in ascending identity_id after a cursor (the unique
+ * (tenant_id, identity_id) index makes each batch a short range scan, whatever the population size), and
+ * the version checks a batch makes before it writes.
+ */
+import type { Store } from '../store/db.ts';
+import { conflict } from '../contract/errors.ts';
+import { recordFromRow, type SourceRecord } from '../store/records.ts';
+
+export interface IdentityHead {
+  readonly identityId: number;
+  readonly enterpriseId: string;
+  readonly version: number;
+  readonly canonicalJson: string;
+}
+
+export function activeIdentitiesAfter(store: Store, tenantId: string, cursor: number, limit: number): IdentityHead[] {
+  return store
+    .statement(
+      `SELECT identity_id AS identityId, enterprise_id AS enterpriseId, logical_version AS version, canonical_json AS canonicalJson
+       FROM identity WHERE tenant_id = ? AND identity_id > ? AND status = 'active' ORDER BY identity_id LIMIT ?`,
+    )
+    .all(tenantId, cursor, limit) as IdentityHead[];
+}
+
+export function identityHead(store: Store, tenantId: string, identityId: number): (IdentityHead & { readonly active: boolean }) | undefined {
+  const row = store
+    .statement(
+      `SELECT identity_id AS identityId, enterprise_id AS enterpriseId, logical_version AS version, canonical_json AS canonicalJson, status
+       FROM identity WHERE tenant_id = ? AND identity_id = ?`,
+    )
+    .get(tenantId, identityId) as (IdentityHead & { status: string }) | undefined;
+  if (row === undefined) return undefined;
+  return { identityId: row.identityId, enterpriseId: row.enterpriseId, version: row.version, canonicalJson: row.canonicalJson, active: row.status === 'active' };
+}
+
+/**
+ * Refuses the write when the identity is no longer active at the version the batch read. Every change to an
+ * identity's records or links rebuilds its canonical record and so raises its logical version: one check
+ * covers them all.
+ */
+export function expectIdentityVersion(store: Store, tenantId: string, identityId: number, version: number): void {
+  const row = store
+    .statement('SELECT logical_version AS version, status FROM identity WHERE tenant_id = ? AND identity_id = ?')
+    .get(tenantId, identityId) as { version: number; status: string } | undefined;
+  if (row?.version !== version || row.status !== 'active') {
+    throw conflict(`identity ${String(identityId)} changed since version ${String(version)} was read; the batch is retried on fresh data`);
+  }
+}
+
+export function deleteTag(store: Store, tenantId: string, identityId: number, tag: Buffer): void {
+  store.statement('DELETE FROM blocking_tag WHERE tenant_id = ? AND tag = ? AND identity_id = ?').run(tenantId, tag, identityId);
+}
+
+/** Groups rows by identity_id, keeping only the identities asked for. */
+function byIdentity<T>(rows: readonly { identity_id: number }[], wanted: ReadonlySet<number>, value: (row: never) => T): Map<number, T[]> {
+  const out = new Map<number, T[]>();
+  for (const id of wanted) out.set(id, []);
+  for (const row of rows) out.get(row.identity_id)?.push(value(row as never));
+  return out;
+}
+
+/**
+ * The stored tags of a batch's identities in one covering range scan over (tenant_id, identity_id). INDEXED BY:
+ * without statistics the planner would take the primary key's tenant prefix and scan every tag of the tenant.
+ */
+export function storedTagsOf(store: Store, tenantId: string, batch: readonly IdentityHead[]): Map<number, Buffer[]> {
+  const first = batch[0];
+  const last = batch.at(-1);
+  if (first === undefined || last === undefined) return new Map();
+  const rows = store
+    .statement(
+      `SELECT identity_id, tag FROM blocking_tag INDEXED BY blocking_tag_by_identity
+       WHERE tenant_id = ? AND identity_id BETWEEN ? AND ?`,
+    )
+    .all(tenantId, first.identityId, last.identityId) as { identity_id: number; tag: Buffer }[];
+  return byIdentity(rows, new Set(batch.map((i) => i.identityId)), (row: { tag: Buffer }) => row.tag);
+}
+
+/** The linked source records of a batch's identities (by record_id within an identity) in one range scan. */
+export function recordsOf(store: Store, tenantId: string, batch: readonly IdentityHead[]): Map<number, SourceRecord[]> {
+  const first = batch[0];
+  const last = batch.at(-1);
+  if (first === undefined || last === undefined) return new Map();
+  const rows = store
+    .statement(
+      `SELECT l.identity_id, r.record_id, r.source_system, r.local_id, r.fields_json, r.payload_digest, r.logical_version, r.source_last_updated
+       FROM identity_link l INDEXED BY identity_link_by_identity
+       JOIN source_record r ON r.tenant_id = l.tenant_id AND r.record_id = l.record_id
+       WHERE l.tenant_id = ? AND l.identity_id BETWEEN ? AND ? ORDER BY l.identity_id, l.record_id`,
+    )
+    .all(tenantId, first.identityId, last.identityId) as ({ identity_id: number } & Parameters<typeof recordFromRow>[0])[];
+  return byIdentity(rows, new Set(batch.map((i) => i.identityId)), recordFromRow);
+}

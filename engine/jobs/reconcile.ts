@@ -1,0 +1,196 @@
+/**
+ * Registry-only population reconciliation. It never links two existing identities: probable or certain
+ * duplicates become review cases for a person to decide.
+ *
+ * Rebuilding: each active identity's canonical record is rebuilt from its linked source records by
+ * survivorship (SourceTrust order) and written, version-checked, only when it changed. Missing or
+ * inconsistent provenance (an identity with no linked record, a field whose provenance names a record that is
+ * no longer linked, a record count that disagrees) is a warning; nothing is deleted or unlinked, and an
+ * identity without records keeps its canonical record.
+ * Matching: each active identity is scored against its blocking candidates with a higher identity_id (every
+ * unordered pair once; bounded by MAX_BLOCK_SIZE and MAX_CANDIDATES as in ingestion), taking the best
+ * outcome over their source-record pairs. A probable or certain pair becomes a `PopulationReconciliation`
+ * review case whose ID is a digest of the tenant, both identity versions and the profile version, inserted
+ * with INSERT OR IGNORE: retries and overlapping workers never create duplicates.
+ */
+import type { FieldEvidence } from '../contract/matching.ts';
+import { buildCanonical, type CanonicalRecord } from '../ingest/survivorship.ts';
+import { MAX_BLOCK_SIZE, MAX_CANDIDATES } from '../ingest/candidates.ts';
+import { PreparedCache } from '../ingest/prepared-cache.ts';
+import { reviewCaseId } from '../ingest/review-case-id.ts';
+import { createScorer } from '../scoring/scorer.ts';
+import type { PreparedRecord } from '../scoring/prepared-record.ts';
+import { updateCanonical } from '../store/identities.ts';
+import { recordsOfIdentity, type SourceRecord } from '../store/records.ts';
+import { insertReviewCase } from '../store/reviews.ts';
+import { identitiesWithTag } from '../store/tags.ts';
+import { activeIdentitiesAfter, expectIdentityVersion, identityHead, recordsOf, storedTagsOf, type IdentityHead } from './population.ts';
+import type { BatchPlan, JobContext, PhaseWork } from './phase-work.ts';
+
+const REVIEW_KIND = 'PopulationReconciliation';
+const PREPARED_CACHE_RECORDS = 4096;
+
+/** True when the stored canonical record's provenance does not describe the linked records. */
+function provenanceInconsistent(canonicalJson: string, records: readonly SourceRecord[]): boolean {
+  let stored: CanonicalRecord;
+  try {
+    stored = JSON.parse(canonicalJson) as CanonicalRecord;
+  } catch {
+    return true;
+  }
+  if (typeof stored !== 'object' || typeof stored.fields !== 'object' || typeof stored.provenance !== 'object') return true;
+  if (stored.recordCount !== records.length) return true;
+  const linked = new Set(records.map((r) => `${r.sourceSystem}/${r.localId}`));
+  const fields = stored.fields as unknown as Record<string, unknown>;
+  const provenance = stored.provenance as Record<string, string | undefined>;
+  for (const [field, source] of Object.entries(provenance)) {
+    if (source === undefined || !linked.has(source)) return true;
+    if (fields[field] === null || fields[field] === undefined) return true;
+  }
+  for (const [field, value] of Object.entries(fields)) {
+    if (field === 'previousFamilyNames' || field === 'identifiers') continue;
+    if (value !== null && provenance[field] === undefined) return true;
+  }
+  return false;
+}
+
+export function reconcileRebuilding(ctx: JobContext): PhaseWork {
+  const trustOrder = ctx.profile.profile.SourceTrust.map((s) => s.SourceSystem);
+  return {
+    readBatch(cursor, batchSize): BatchPlan | null {
+      const batch = activeIdentitiesAfter(ctx.store, ctx.tenantId, cursor, batchSize);
+      const last = batch.at(-1);
+      if (last === undefined) return null;
+      const rebuilt: { identity: IdentityHead; canonical: CanonicalRecord | null }[] = [];
+      let warning = 0;
+      let updated = 0;
+      let note: string | undefined;
+      const recordsByIdentity = recordsOf(ctx.store, ctx.tenantId, batch);
+      for (const identity of batch) {
+        const records = recordsByIdentity.get(identity.identityId) ?? [];
+        if (records.length === 0) {
+          warning++;
+          note ??= `identity with no linked source record kept as it was: enterprise ID ${identity.enterpriseId}`;
+          rebuilt.push({ identity, canonical: null });
+          continue;
+        }
+        if (provenanceInconsistent(identity.canonicalJson, records)) {
+          warning++;
+          note ??= `canonical provenance disagreed with the linked records (rebuilt; nothing unlinked): enterprise ID ${identity.enterpriseId}`;
+        }
+        const canonical = buildCanonical(records, trustOrder);
+        const changed = JSON.stringify(canonical) !== identity.canonicalJson;
+        if (changed) updated++;
+        rebuilt.push({ identity, canonical: changed ? canonical : null });
+      }
+      return {
+        lastIdentityId: last.identityId,
+        items: batch.length,
+        counters: { scanned: batch.length, updated, unchanged: batch.length - updated, warning },
+        ...(note === undefined ? {} : { note }),
+        write(at) {
+          for (const { identity, canonical } of rebuilt) {
+            if (canonical === null) expectIdentityVersion(ctx.store, ctx.tenantId, identity.identityId, identity.version);
+            else updateCanonical(ctx.store, ctx.tenantId, identity.identityId, identity.version, canonical, at);
+          }
+          return {};
+        },
+      };
+    },
+  };
+}
+
+/** Blocking candidates of an identity with a higher identity_id, those sharing the most stored tags first. */
+export function laterCandidates(ctx: JobContext, identityId: number, tags: readonly Buffer[]): number[] {
+  const shared = new Map<number, number>();
+  for (const tag of tags) {
+    const holders = identitiesWithTag(ctx.store, ctx.tenantId, tag, MAX_BLOCK_SIZE + 1);
+    if (holders.length > MAX_BLOCK_SIZE) continue;
+    for (const id of holders) if (id > identityId) shared.set(id, (shared.get(id) ?? 0) + 1);
+  }
+  return [...shared.entries()]
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, MAX_CANDIDATES)
+    .map(([id]) => id);
+}
+
+interface ReviewPair {
+  readonly left: IdentityHead;
+  readonly right: IdentityHead;
+  readonly score: number;
+  readonly decision: 'certain' | 'probable';
+  readonly evidence: FieldEvidence[];
+}
+
+export function reconcileMatching(ctx: JobContext): PhaseWork {
+  const scorer = createScorer(ctx.profile.profile);
+  // Small on purpose: it serves the candidates met within a few batches; a larger one only grows memory with the population.
+  const cache = new PreparedCache(scorer, PREPARED_CACHE_RECORDS);
+  const prepared = (records: readonly SourceRecord[]): PreparedRecord[] => records.map((r) => cache.get(r));
+  return {
+    readBatch(cursor, batchSize): BatchPlan | null {
+      const batch = activeIdentitiesAfter(ctx.store, ctx.tenantId, cursor, batchSize);
+      const last = batch.at(-1);
+      if (last === undefined) return null;
+      const pairs: ReviewPair[] = [];
+      const tags = storedTagsOf(ctx.store, ctx.tenantId, batch);
+      for (const left of batch) {
+        const candidates = laterCandidates(ctx, left.identityId, tags.get(left.identityId) ?? []);
+        if (candidates.length === 0) continue;
+        const leftRecords = prepared(recordsOfIdentity(ctx.store, ctx.tenantId, left.identityId));
+        for (const candidateId of candidates) {
+          const right = identityHead(ctx.store, ctx.tenantId, candidateId);
+          if (right?.active !== true) continue;
+          const rightRecords = prepared(recordsOfIdentity(ctx.store, ctx.tenantId, candidateId));
+          let best: { score: number; decision: string; a: PreparedRecord; b: PreparedRecord } | undefined;
+          for (const a of leftRecords) {
+            for (const b of rightRecords) {
+              const outcome = scorer.outcome(a, b);
+              if (best === undefined || outcome.score > best.score) best = { score: outcome.score, decision: outcome.decision, a, b };
+            }
+          }
+          if (best === undefined || best.decision === 'no-match') continue;
+          const explained = scorer.explain(best.a, best.b);
+          pairs.push({ left, right, score: explained.score, decision: explained.decision === 'certain' ? 'certain' : 'probable', evidence: explained.evidence });
+        }
+      }
+      return {
+        lastIdentityId: last.identityId,
+        items: batch.length,
+        counters: { scanned: batch.length },
+        write(at) {
+          let reviewCreated = 0;
+          const checked = new Set<number>();
+          const check = (identity: IdentityHead): void => {
+            if (checked.has(identity.identityId)) return;
+            expectIdentityVersion(ctx.store, ctx.tenantId, identity.identityId, identity.version);
+            checked.add(identity.identityId);
+          };
+          for (const pair of pairs) {
+            check(pair.left);
+            check(pair.right);
+            const inserted = insertReviewCase(
+              ctx.store,
+              ctx.tenantId,
+              {
+                caseId: reviewCaseId(ctx.tenantId, REVIEW_KIND, pair.left, pair.right, ctx.profile.version),
+                kind: REVIEW_KIND,
+                leftIdentityId: pair.left.identityId,
+                leftVersion: pair.left.version,
+                rightIdentityId: pair.right.identityId,
+                rightVersion: pair.right.version,
+                profileVersion: ctx.profile.version,
+                score: pair.score,
+                decision: pair.decision,
+                evidence: pair.evidence,
+              },
+              at,
+            );
+            if (inserted) reviewCreated++;
+          }
+          return { reviewCreated };
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * Re-index: refreshes the blocking tags stored on identities after a change of blocking rules, blocking
+ * inputs or HMAC keys. It never merges identities and never re-evaluates matches.
+ *
+ * Validation (no registry write): every active identity must keep at least one stored tag that is also in
+ * its target tag set (the union of its records' tags under the current rules and every configured key), else
+ * candidate discovery would break for it and the job fails before any identity is modified. An identity
+ * with no stored tag has nothing to lose: it passes with a warning.
+ * Writing: per identity, the stored tags become exactly the target set (only the difference is written).
+ */
+import { materialTag, tagHex, type BlockingTag } from '../blocking/tags.ts';
+import { ruleKeyMaterial } from '../blocking/key-material.ts';
+import { identityTags } from '../ingest/identity-rebuild.ts';
+import type { SourceRecord } from '../store/records.ts';
+import { addTags } from '../store/tags.ts';
+import { activeIdentitiesAfter, deleteTag, expectIdentityVersion, recordsOf, storedTagsOf } from './population.ts';
+import type { BatchPlan, JobContext, PhaseWork } from './phase-work.ts';
+
+function targetTags(ctx: JobContext, records: readonly SourceRecord[] | undefined): BlockingTag[] {
+  return identityTags(records ?? [], ctx.profile.profile.Blocking, ctx.ring);
+}
+
+/**
+ * Whether any target tag of the records is among the stored ones, computed lazily and stopping at the first
+ * hit. Keys are tried last-configured first: during a staged change the stored tags are the previous
+ * (inactive) key's, so the common case costs one or two HMACs instead of the identity's whole target set.
+ */
+function sharesTargetTag(ctx: JobContext, records: readonly SourceRecord[], stored: ReadonlySet<string>): boolean {
+  const { Rules } = ctx.profile.profile.Blocking;
+  for (const key of [...ctx.ring.keys].reverse()) {
+    for (const rule of Rules) {
+      for (const record of records) {
+        for (const material of ruleKeyMaterial(record.fields, rule)) {
+          if (stored.has(tagHex(materialTag(key, material)))) return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+export function reindexValidation(ctx: JobContext): PhaseWork {
+  return {
+    readBatch(cursor, batchSize): BatchPlan | null {
+      const batch = activeIdentitiesAfter(ctx.store, ctx.tenantId, cursor, batchSize);
+      const last = batch.at(-1);
+      if (last === undefined) return null;
+      let failure = 0;
+      let warning = 0;
+      let firstFailure: string | undefined;
+      const storedTags = storedTagsOf(ctx.store, ctx.tenantId, batch);
+      const records = recordsOf(ctx.store, ctx.tenantId, batch);
+      for (const identity of batch) {
+        const stored = new Set((storedTags.get(identity.identityId) ?? []).map(tagHex));
+        if (stored.size === 0) {
+          warning++;
+          continue;
+        }
+        if (!sharesTargetTag(ctx, records.get(identity.identityId) ?? [], stored)) {
+          failure++;
+          firstFailure ??= identity.enterpriseId;
+        }
+      }
+      return {
+        lastIdentityId: last.identityId,
+        items: batch.length,
+        counters: { validated: batch.length, failure, warning },
+        ...(firstFailure === undefined ? {} : { note: `first identity with no blocking key in both indexes: enterprise ID ${firstFailure}` }),
+        write: () => ({}),
+      };
+    },
+    finish(job) {
+      const { failure, validated } = job.counters;
+      if (failure === 0) return null;
+      return (
+        `re-index validation failed: ${String(failure)} of ${String(validated)} active identities have no blocking key present in both ` +
+        'the stored and the target index; no identity was changed. Stage the change instead: deploy the union of the old and new ' +
+        'blocking rules, keep the previous HMAC key as InactiveKeyVersion, re-index, then deploy the final rules (docs/maintenance.md)'
+      );
+    },
+  };
+}
+
+export function reindexWriting(ctx: JobContext): PhaseWork {
+  return {
+    readBatch(cursor, batchSize): BatchPlan | null {
+      const batch = activeIdentitiesAfter(ctx.store, ctx.tenantId, cursor, batchSize);
+      const last = batch.at(-1);
+      if (last === undefined) return null;
+      const changes: { identityId: number; version: number; remove: Buffer[]; add: BlockingTag[] }[] = [];
+      const storedTags = storedTagsOf(ctx.store, ctx.tenantId, batch);
+      const records = recordsOf(ctx.store, ctx.tenantId, batch);
+      for (const identity of batch) {
+        const stored = storedTags.get(identity.identityId) ?? [];
+        const target = targetTags(ctx, records.get(identity.identityId));
+        const storedHex = new Set(stored.map(tagHex));
+        const targetHex = new Set(target.map((t) => tagHex(t.tag)));
+        const remove = stored.filter((t) => !targetHex.has(tagHex(t)));
+        const add = target.filter((t) => !storedHex.has(tagHex(t.tag)));
+        if (remove.length > 0 || add.length > 0) changes.push({ identityId: identity.identityId, version: identity.version, remove, add });
+      }
+      return {
+        lastIdentityId: last.identityId,
+        items: batch.length,
+        counters: { scanned: batch.length, updated: changes.length, unchanged: batch.length - changes.length },
+        write() {
+          for (const change of changes) {
+            expectIdentityVersion(ctx.store, ctx.tenantId, change.identityId, change.version);
+            for (const tag of change.remove) deleteTag(ctx.store, ctx.tenantId, change.identityId, tag);
+            addTags(ctx.store, ctx.tenantId, change.identityId, change.add);
+          }
+          return {};
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,279 @@
+/**
+ * Runs one claimed job batch by batch. Per batch:
+ *
+ *   read   (one read snapshot, outside the write lock)  identities after the phase cursor → a plan
+ *   write  (one BEGIN IMMEDIATE transaction)            lease still ours? cancel requested? fingerprint same?
+ *                                                       then the plan's version-checked writes, the phase
+ *                                                       cursor, the counters and the lease renewal
+ *
+ * so a crash never repeats or skips work. A version conflict (an ingestion changed an identity the batch
+ * read) rolls the batch back and retries it on fresh data with a bounded exponential backoff; newer data is
+ * never overwritten. A worker that finds its lease taken writes nothing more.
+ */
+import type { EngineEnv } from '../operations/env.ts';
+import type { JobCounters, PhaseName } from '../contract/maintenance.ts';
+import { isEngineError } from '../contract/errors.ts';
+import { keyRingFor } from '../blocking/key-ring.ts';
+import { countIdentities } from '../store/identities.ts';
+import { activeProfile, profileVersion } from '../store/profiles.ts';
+import { FingerprintProbe } from './fingerprint.ts';
+import { addCounters, advance, emptyCounters, jobRow, phasesOf, recordStart, releaseLease, renewLease, setPhaseNote, setPhaseStatus, type JobRow, type PhaseRow } from './job-store.ts';
+import { finishWithAudit } from './lifecycle.ts';
+import { recordConflictRetry, recordItems, recordJobStatus } from './metrics.ts';
+import type { BatchPlan, JobContext, PhaseWork } from './phase-work.ts';
+import { reconcileMatching, reconcileRebuilding } from './reconcile.ts';
+import { reindexValidation, reindexWriting } from './reindex.ts';
+import type { FinalJobStatus } from './states.ts';
+
+export const MAX_BATCH_ATTEMPTS = 8;
+const BACKOFF_BASE_MS = 20;
+
+export interface BatchInfo {
+  readonly tenantId: string;
+  readonly jobId: string;
+  readonly phase: PhaseName;
+  readonly cursor: number;
+  readonly attempt: number;
+}
+
+export interface RunHooks {
+  /** Called after a batch was read and before its write transaction (tests use it to interleave updates). */
+  beforeWrite?(info: BatchInfo): void | Promise<void>;
+  /** Called after each committed batch. */
+  afterCommit?(info: BatchInfo): void | Promise<void>;
+}
+
+export interface RunOptions {
+  /** This worker's lease owner name. */
+  readonly owner: string;
+  readonly leaseSeconds: number;
+  /** When aborted, the runner stops after the batch in progress and releases its lease. */
+  readonly signal?: AbortSignal;
+  readonly hooks?: RunHooks;
+}
+
+export type RunResult = { readonly outcome: FinalJobStatus } | { readonly outcome: 'released' } | { readonly outcome: 'lease-lost' };
+
+/** The lease belongs to another worker now (or the job ended): this worker must not write. */
+class LeaseLost extends Error {}
+
+type Step = { readonly kind: 'final'; readonly status: FinalJobStatus } | { readonly kind: 'advanced' } | { readonly kind: 'phase-done' };
+
+const STOPPED_MESSAGE =
+  'the configuration changed while the job ran (matching rules, source trust, blocking rules or blocking keys); the job did not continue. Start a new job under the new configuration';
+
+/** An error text without patient values: engine errors are written that way; anything else is named only. */
+function safeErrorText(error: unknown): string {
+  if (isEngineError(error)) return error.message;
+  return `unexpected ${error instanceof Error ? error.name : 'error'}; no details are recorded because they could contain patient values`;
+}
+
+function isRetryable(error: unknown): boolean {
+  if (isEngineError(error)) return error.kind === 'conflict';
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT';
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const nextTick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+function phaseWork(ctx: JobContext, phase: PhaseName): PhaseWork {
+  switch (phase) {
+    case 'validation':
+      return reindexValidation(ctx);
+    case 'writing':
+      return reindexWriting(ctx);
+    case 'rebuilding':
+      return reconcileRebuilding(ctx);
+    case 'matching':
+      return reconcileMatching(ctx);
+    case 'importing':
+      // Jobs with an external source are refused when started; a queued one can only come from a newer version.
+      throw new Error('the importing phase is not supported by this version');
+  }
+}
+
+export class JobRunner {
+  private readonly store;
+  private readonly probe: FingerprintProbe;
+  private readonly works = new Map<PhaseName, PhaseWork>();
+  private context: JobContext | undefined;
+
+  constructor(
+    private readonly env: EngineEnv,
+    private readonly tenantId: string,
+    private readonly jobId: string,
+    private readonly options: RunOptions,
+  ) {
+    this.store = env.store;
+    this.probe = new FingerprintProbe(env.store, tenantId, env.settingsPath);
+  }
+
+  private leaseUntil(): string {
+    return new Date(Date.now() + this.options.leaseSeconds * 1000).toISOString();
+  }
+
+  /** The job row, provided this worker still holds its lease. */
+  private ownJob(): JobRow {
+    const job = jobRow(this.store, this.tenantId, this.jobId);
+    if (job?.status !== 'running' || job.leaseOwner !== this.options.owner) throw new LeaseLost();
+    return job;
+  }
+
+  private finish(job: JobRow, to: FinalJobStatus, actor: string, error: string | null): Step {
+    finishWithAudit(this.store, this.tenantId, job, to, actor, error, new Date().toISOString());
+    return { kind: 'final', status: to };
+  }
+
+  private get actor(): string {
+    return `worker:${this.options.owner}`;
+  }
+
+  async run(): Promise<RunResult> {
+    let step: Step;
+    try {
+      step = this.store.write(() => this.startOrResume());
+      if (step.kind !== 'final') this.context = this.buildContext();
+    } catch (error) {
+      if (error instanceof LeaseLost) return { outcome: 'lease-lost' };
+      return this.failOutside(safeErrorText(error));
+    }
+    while (step.kind !== 'final') {
+      if (this.options.signal?.aborted === true) {
+        this.store.write(() => {
+          releaseLease(this.store, this.tenantId, this.jobId, this.options.owner, new Date().toISOString());
+        });
+        return { outcome: 'released' };
+      }
+      try {
+        step = await this.runBatch();
+      } catch (error) {
+        if (error instanceof LeaseLost) return { outcome: 'lease-lost' };
+        return this.failOutside(safeErrorText(error));
+      }
+      await nextTick();
+    }
+    const job = jobRow(this.store, this.tenantId, this.jobId);
+    if (job !== undefined) recordJobStatus(job.kind, step.status);
+    return { outcome: step.status };
+  }
+
+  /** Records what the job works under on its first start; a resumed job whose configuration changed stops. */
+  private startOrResume(): Step {
+    const job = this.ownJob();
+    const fingerprint = this.probe.current();
+    if (job.fingerprint === null) {
+      const active = activeProfile(this.store, this.tenantId);
+      recordStart(this.store, this.tenantId, this.jobId, {
+        profileVersion: active.version,
+        fingerprint,
+        populationTotal: job.externalSourceSystem === null ? countIdentities(this.store, this.tenantId) : null,
+      });
+      recordJobStatus(job.kind, 'running');
+    } else if (job.fingerprint !== fingerprint) {
+      return this.finish(job, 'stopped', this.actor, STOPPED_MESSAGE);
+    }
+    if (job.cancelRequestedBy !== null) return this.finish(job, 'cancelled', job.cancelRequestedBy, null);
+    const phases = phasesOf(this.store, this.tenantId, this.jobId);
+    if (!phases.some((p) => p.status === 'running')) {
+      const next = phases.find((p) => p.status === 'pending');
+      if (next === undefined) return this.finish(this.ownJob(), 'completed', this.actor, null);
+      setPhaseStatus(this.store, this.tenantId, this.jobId, next, 'running', new Date().toISOString());
+    }
+    return { kind: 'advanced' };
+  }
+
+  private buildContext(): JobContext {
+    const job = jobRow(this.store, this.tenantId, this.jobId);
+    if (job?.profileVersion == null) throw new LeaseLost();
+    const profile = profileVersion(this.store, this.tenantId, job.profileVersion);
+    return { store: this.store, tenantId: this.tenantId, profile, ring: keyRingFor(profile.profile.Blocking, this.env.settings(), this.tenantId) };
+  }
+
+  private work(phase: PhaseName): PhaseWork {
+    let work = this.works.get(phase);
+    if (work === undefined) {
+      if (this.context === undefined) throw new Error('job context missing');
+      work = phaseWork(this.context, phase);
+      this.works.set(phase, work);
+    }
+    return work;
+  }
+
+  private async runBatch(): Promise<Step> {
+    const job = this.store.read(() => jobRow(this.store, this.tenantId, this.jobId));
+    if (job === undefined) throw new LeaseLost();
+    const phase = this.store.read(() => phasesOf(this.store, this.tenantId, this.jobId)).find((p) => p.status === 'running');
+    if (phase === undefined) throw new LeaseLost();
+    const work = this.work(phase.name);
+    for (let attempt = 1; ; attempt++) {
+      const info: BatchInfo = { tenantId: this.tenantId, jobId: this.jobId, phase: phase.name, cursor: phase.cursor, attempt };
+      const plan = this.store.read(() => work.readBatch(phase.cursor, job.batchSize));
+      await this.options.hooks?.beforeWrite?.(info);
+      try {
+        const counters = emptyCounters();
+        const step = this.store.write(() => this.commit(work, phase, plan, counters));
+        if (step.kind === 'advanced') recordItems(job.kind, phase.name, counters);
+        await this.options.hooks?.afterCommit?.(info);
+        return step;
+      } catch (error) {
+        if (error instanceof LeaseLost || !isRetryable(error)) throw error;
+        recordConflictRetry(job.kind, phase.name);
+        if (attempt >= MAX_BATCH_ATTEMPTS) {
+          return this.store.write(() =>
+            this.finish(
+              this.ownJob(),
+              'failed',
+              this.actor,
+              `a batch of the ${phase.name} phase after identity row ${String(phase.cursor)} conflicted with concurrent updates ${String(attempt)} times; nothing of it was written. Start the job again when ingestion is quieter`,
+            ),
+          );
+        }
+        await sleep(BACKOFF_BASE_MS * 2 ** (attempt - 1));
+      }
+    }
+  }
+
+  /** The write transaction of one batch; counters receives what was committed. */
+  private commit(work: PhaseWork, phase: PhaseRow, plan: BatchPlan | null, counters: JobCounters): Step {
+    const job = this.ownJob();
+    const current = phasesOf(this.store, this.tenantId, this.jobId).find((p) => p.ordinal === phase.ordinal);
+    if (current?.status !== 'running' || current.cursor !== phase.cursor) throw new LeaseLost();
+    const at = new Date().toISOString();
+    if (job.cancelRequestedBy !== null) return this.finish(job, 'cancelled', job.cancelRequestedBy, null);
+    if (this.probe.current() !== job.fingerprint) return this.finish(job, 'stopped', this.actor, STOPPED_MESSAGE);
+    if (plan === null) {
+      const failure = work.finish?.(job) ?? null;
+      if (failure !== null) return this.finish(job, 'failed', this.actor, failure);
+      setPhaseStatus(this.store, this.tenantId, this.jobId, current, 'completed', at);
+      const next = phasesOf(this.store, this.tenantId, this.jobId).find((p) => p.ordinal > current.ordinal && p.status === 'pending');
+      if (next === undefined) return this.finish(this.ownJob(), 'completed', this.actor, null);
+      setPhaseStatus(this.store, this.tenantId, this.jobId, next, 'running', at);
+      renewLease(this.store, this.tenantId, this.jobId, this.options.owner, this.leaseUntil());
+      return { kind: 'phase-done' };
+    }
+    addCounters(counters, plan.counters);
+    addCounters(counters, plan.write(at));
+    advance(this.store, this.tenantId, this.jobId, current.ordinal, { cursor: plan.lastIdentityId, processed: plan.items, counters }, this.leaseUntil());
+    if (plan.note !== undefined) setPhaseNote(this.store, this.tenantId, this.jobId, current.ordinal, plan.note);
+    return { kind: 'advanced' };
+  }
+
+  /** Fails the job after an error outside a batch transaction, if this worker still holds it. */
+  private failOutside(message: string): RunResult {
+    try {
+      this.store.write(() => this.finish(this.ownJob(), 'failed', this.actor, message));
+    } catch (error) {
+      if (error instanceof LeaseLost) return { outcome: 'lease-lost' };
+      throw error;
+    }
+    const job = jobRow(this.store, this.tenantId, this.jobId);
+    if (job !== undefined) recordJobStatus(job.kind, 'failed');
+    return { outcome: 'failed' };
+  }
+}
+
+/** Runs a job this worker has claimed until it ends, its lease is lost, or the signal asks the worker to stop. */
+export function runJob(env: EngineEnv, tenantId: string, jobId: string, options: RunOptions): Promise<RunResult> {
+  return new JobRunner(env, tenantId, jobId, options).run();
+}

@@ -1,0 +1,102 @@
+/**
+ * The background worker: enqueues due scheduled reconciliations, claims the oldest claimable job of the
+ * tenants it serves (queued, or running with an expired lease: a crashed worker's job resumes from its
+ * stored cursors), runs it, and polls every PollIntervalSeconds when idle. `once` drains the queue and
+ * returns. Aborting the signal stops it after the batch in progress, releasing the lease for another worker.
+ */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { EngineEnv } from '../operations/env.ts';
+import type { JobKind } from '../contract/maintenance.ts';
+import { validationError } from '../contract/errors.ts';
+import { maintenanceSettings, type MaintenanceSettings } from '../config/maintenance.ts';
+import { claimNextJob, listTenantIds } from './job-store.ts';
+import { runJob, type RunHooks, type RunResult } from './runner.ts';
+import { enqueueScheduled, ScheduleClock } from './schedules.ts';
+
+export type WorkerEvent =
+  | { readonly type: 'started'; readonly owner: string; readonly tenants: readonly string[] | 'all' }
+  | { readonly type: 'scheduled'; readonly tenantId: string; readonly jobId: string; readonly scheduleKey: string; readonly created: boolean }
+  | { readonly type: 'claimed'; readonly tenantId: string; readonly jobId: string; readonly kind: JobKind; readonly resumed: boolean }
+  | { readonly type: 'finished'; readonly tenantId: string; readonly jobId: string; readonly outcome: RunResult['outcome'] }
+  | { readonly type: 'stopped'; readonly jobsRun: number };
+
+export interface WorkerOptions {
+  /** The tenants served; 'all' serves every registered tenant (re-read at each poll). */
+  readonly tenants: readonly string[] | 'all';
+  readonly once?: boolean;
+  readonly signal?: AbortSignal;
+  /** Defaults to the configuration file's Maintenance section. */
+  readonly maintenance?: MaintenanceSettings;
+  readonly owner?: string;
+  readonly onEvent?: (event: WorkerEvent) => void;
+  readonly hooks?: RunHooks;
+}
+
+export function workerOwnerName(): string {
+  return `${hostname()}:${String(process.pid)}:${randomUUID().slice(0, 8)}`;
+}
+
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted === true) {
+      resolve();
+      return;
+    }
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+export async function runWorker(env: EngineEnv, options: WorkerOptions): Promise<{ jobsRun: number }> {
+  const settings = options.maintenance ?? maintenanceSettings(env.settings());
+  if (!settings.WorkerEnabled) {
+    throw validationError(`Maintenance.WorkerEnabled is false in ${env.settingsPath}; set it to true to run the background worker`);
+  }
+  const owner = options.owner ?? workerOwnerName();
+  const emit = options.onEvent ?? ((): void => undefined);
+  const served = (tenantId: string): boolean => options.tenants === 'all' || options.tenants.includes(tenantId);
+  const clock = new ScheduleClock(settings.ReconciliationSchedules.filter((s) => served(s.TenantId)), Date.now());
+  const { store } = env;
+  emit({ type: 'started', owner, tenants: options.tenants });
+  let jobsRun = 0;
+  while (options.signal?.aborted !== true) {
+    for (const { schedule, bucket } of clock.due(Date.now())) {
+      const queued = enqueueScheduled(store, schedule, bucket);
+      if (queued !== undefined) emit({ type: 'scheduled', tenantId: schedule.TenantId, jobId: queued.jobId, scheduleKey: schedule.Key, created: queued.created });
+    }
+    const tenants = options.tenants === 'all' ? listTenantIds(store) : options.tenants;
+    let claimed: { tenantId: string; jobId: string } | undefined;
+    for (const tenantId of tenants) {
+      const now = new Date();
+      const job = store.write(() =>
+        claimNextJob(store, tenantId, owner, now.toISOString(), new Date(now.getTime() + settings.LeaseSeconds * 1000).toISOString()),
+      );
+      if (job !== undefined) {
+        emit({ type: 'claimed', tenantId, jobId: job.jobId, kind: job.kind, resumed: job.claims > 1 });
+        claimed = { tenantId, jobId: job.jobId };
+        break;
+      }
+    }
+    if (claimed !== undefined) {
+      const result = await runJob(env, claimed.tenantId, claimed.jobId, {
+        owner,
+        leaseSeconds: settings.LeaseSeconds,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
+      });
+      jobsRun++;
+      emit({ type: 'finished', tenantId: claimed.tenantId, jobId: claimed.jobId, outcome: result.outcome });
+      continue;
+    }
+    if (options.once === true) break;
+    await pause(settings.PollIntervalSeconds * 1000, options.signal);
+  }
+  emit({ type: 'stopped', jobsRun });
+  return { jobsRun };
+}

@@ -1,0 +1,72 @@
+/**
+ * Maintenance-job figures: re-index and registry-only reconciliation of 20k and 100k identities at batch
+ * size 25 (wall time, identities/s, peak RSS), each beside the raw SQLite rate of the same row writes in one
+ * loop, measured in the same run. Every step runs in its own process (jobs-worker.ts) on a fresh copy of a
+ * registry built once per size, so peak RSS is the step's own; 20k beside 100k shows whether memory stays
+ * flat in the population size.
+ *
+ * Re-index scenario: a staged key change (new key active, previous key inactive), so every identity gains
+ * tags. Reconciliation scenario: reversed source trust, so Rebuilding rewrites most canonical records, then
+ * Matching scores every identity's blocking candidates.
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BenchRow } from './rows.ts';
+
+const WORKER = fileURLToPath(new URL('./jobs-worker.ts', import.meta.url));
+const SIZES = [20_000, 100_000] as const;
+/** Targets on the reference machine for 100k identities (issue 4). */
+const TARGET_SECONDS = { reindex: 10, reconcile: 40 } as const;
+
+interface StepFigures {
+  identities: number;
+  wallMs: number;
+  identitiesPerSecond: number;
+  peakRssMiB: number;
+  counters?: Record<string, number>;
+}
+
+function step(name: string, dbPath: string, extra: readonly string[] = []): StepFigures {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', WORKER, name, dbPath, ...extra], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as StepFigures;
+}
+
+function fresh(dir: string, built: string, name: string): string {
+  const copy = join(dir, `${name}.db`);
+  copyFileSync(built, copy);
+  copyFileSync(built.replace(/\.db$/, '.config.json'), copy.replace(/\.db$/, '.config.json'));
+  return copy;
+}
+
+export function benchJobs(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  for (const size of SIZES) {
+    const dir = mkdtempSync(join(tmpdir(), 'mpi-bench-jobs-'));
+    try {
+      const built = join(dir, 'built.db');
+      step('build', built, [String(size)]);
+      const label = `${String(size / 1000)}k`;
+      for (const kind of ['reindex', 'reconcile'] as const) {
+        const job = step(kind, fresh(dir, built, kind));
+        const raw = step(`raw-${kind}`, fresh(dir, built, `raw-${kind}`));
+        const what = kind === 'reindex' ? 're-index (staged key change)' : 'reconciliation, registry only';
+        rows.push({
+          name: `${what}, ${label} identities, batch 25`,
+          value: job.identitiesPerSecond,
+          unit: 'identities/s',
+          ceiling: raw.identitiesPerSecond,
+          ceilingName: kind === 'reindex' ? 'raw insert of the same tag rows, one loop' : 'raw canonical update of every identity, one loop',
+          note: `wall ${(job.wallMs / 1000).toFixed(1)} s${size === 100_000 ? ` (target ≤ ${String(TARGET_SECONDS[kind])} s)` : ''}; items ${String((job.counters?.validated ?? 0) + (job.counters?.scanned ?? 0))}; updated ${String(job.counters?.updated ?? 0)}; review cases ${String(job.counters?.reviewCreated ?? 0)}`,
+        });
+        rows.push({ name: `${what}, ${label}: wall time`, value: job.wallMs / 1000, unit: 's', ...(size === 100_000 ? { note: `target ≤ ${String(TARGET_SECONDS[kind])} s` } : {}) });
+        rows.push({ name: `${what}, ${label}: peak RSS`, value: job.peakRssMiB, unit: 'MiB', note: 'the job process alone (registry built in another process)' });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return Promise.resolve(rows);
+}
