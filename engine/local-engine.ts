@@ -15,6 +15,11 @@ import { compareStrings } from './operations/compare.ts';
 import { explainPair } from './operations/explain.ts';
 import { listIdentities, listReviews } from './operations/lists.ts';
 import { applyProfile, getProfile, validateProfile } from './operations/profile.ts';
+import { rollbackProfile } from './operations/profile-rollback.ts';
+import { evaluate } from './assurance/evaluate.ts';
+import { calibrate } from './assurance/calibrate.ts';
+import { sampleLabels } from './assurance/sample-labels.ts';
+import { cancelJob, getJob, listJobs, startReconciliation, startReindex } from './operations/maintenance.ts';
 
 type Handler<K extends OperationName> = (
   env: EngineEnv,
@@ -32,6 +37,15 @@ const handlers: { [K in OperationName]: Handler<K> } = {
   'profile/get': getProfile,
   'profile/validate': validateProfile,
   'profile/apply': applyProfile,
+  'profile/rollback': rollbackProfile,
+  'matching/evaluate': evaluate,
+  'matching/calibrate': calibrate,
+  'labels/sample': sampleLabels,
+  'maintenance/reindex': startReindex,
+  'maintenance/reconcile': startReconciliation,
+  'jobs/get': getJob,
+  'jobs/cancel': cancelJob,
+  'jobs/list': listJobs,
 };
 
 const TENANT_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;

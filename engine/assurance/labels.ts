@@ -1,5 +1,6 @@
 import { validationError } from '../contract/errors.ts';
 import type { ErrorIssue } from '../contract/errors.ts';
+import { MAX_DATASET_PAIRS } from '../contract/assurance.ts';
 
 /** A source record, addressed by its source system and its identifier in that system. */
 export interface RecordRef {
@@ -14,18 +15,23 @@ export interface LabelPair {
   readonly isMatch: boolean;
 }
 
-/** At most this many pairs per evaluation or calibration dataset (spec "Limits"). */
-export const MAX_LABEL_PAIRS = 10_000;
+/** At most this many pairs per evaluation or calibration dataset (spec "Limits"); the contract's limit. */
+export const MAX_LABEL_PAIRS = MAX_DATASET_PAIRS;
 
 /** The five columns of the portal's label input, in order (spec "Portal label input"). */
 export const LABEL_COLUMNS = ['leftSource', 'leftLocalId', 'rightSource', 'rightLocalId', 'isMatch'] as const;
 
-/** C0 controls, DEL and C1 controls (Unicode general category Cc). */
-const CONTROL_CHARACTER = /\p{Cc}/u;
-
-/** True when the text contains a control character (Unicode category Cc: U+0000–U+001F, U+007F–U+009F). */
+/**
+ * True when the text contains a control character (Unicode general category Cc: the C0 controls
+ * U+0000–U+001F, DEL U+007F and the C1 controls U+0080–U+009F). A code-unit loop rather than /\p{Cc}/u:
+ * a 10,000-pair dataset checks 40,000 short strings.
+ */
 export function hasControlCharacter(text: string): boolean {
-  return CONTROL_CHARACTER.test(text);
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return true;
+  }
+  return false;
 }
 
 const OUTCOMES: ReadonlyMap<string, boolean> = new Map([

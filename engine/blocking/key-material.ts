@@ -7,7 +7,7 @@ import type { MatchFields } from '../contract/fields.ts';
 import type { BlockingField, BlockingRule, BlockingTransform } from '../contract/profile.ts';
 import { phoneticCodes } from '../comparators/phonetic.ts';
 
-const MAX_KEYS_PER_RULE = 8;
+export const MAX_KEYS_PER_RULE = 8;
 
 function fieldValues(fields: MatchFields, field: BlockingField): readonly string[] {
   switch (field) {
@@ -42,6 +42,28 @@ function transform(value: string, how: BlockingTransform, phonetic: (value: stri
     case 'Initial':
       return value.slice(0, 1);
   }
+}
+
+/**
+ * The distinct transformed values (in first-seen order) one rule part takes from a record, as ruleKeyMaterial
+ * computes them; empty when the field is missing. Two records share a key under a rule exactly when every
+ * part's values intersect, as long as neither side's product of part values exceeds MAX_KEYS_PER_RULE.
+ */
+export function rulePartValues(fields: MatchFields, part: BlockingRule['Parts'][number], phonetic: (value: string) => string = primaryPhoneticCode): string[] {
+  // A part has one or a few values: a linear de-duplication beats a Set here.
+  const values: string[] = [];
+  for (const value of fieldValues(fields, part.Field)) {
+    const transformed = transform(value, part.Transform, phonetic);
+    if (transformed !== null && transformed !== '' && !values.includes(transformed)) values.push(transformed);
+  }
+  return values;
+}
+
+/** The key string of a rule for one value per part (the form ruleKeyMaterial yields). */
+export function ruleKey(ruleName: string, values: readonly string[]): string {
+  let key = ruleName;
+  for (const value of values) key += `\u001f${value}`;
+  return key;
 }
 
 /**

@@ -12,6 +12,9 @@ import { explain } from './commands/explain.ts';
 import { identities, reviews } from './commands/lists.ts';
 import { profile } from './commands/profile.ts';
 import { syntheticGenerate } from './commands/synthetic.ts';
+import { calibrateCommand, evaluateCommand, febrlLoad, labelsSample } from './commands/assurance.ts';
+import { jobCancel, jobShow, jobsList, reconcile, reindex, worker } from './commands/jobs.ts';
+import { blockingKey } from './commands/blocking-keys.ts';
 
 const HELP = `mpi-console — master patient index engine (local SQLite sandbox)
 
@@ -25,6 +28,22 @@ Usage: mpi-console <command> [options]   (global: --db FILE, --tenant ID, --conf
   reviews [--status open|resolved|dismissed]   TSV of review cases
   profile show | validate FILE | apply FILE    the active matching profile; validate; apply as a new version
   synthetic generate --people N --seed S --out DIR   write synthetic NDJSON per source and labels.tsv
+  evaluate --labels FILE.tsv --dataset ID --thresholds 0.5,0.9,0.99 [--max-errors N]
+                                               metrics of the active profile on labelled pairs (TSV: leftSource,
+                                               leftLocalId, rightSource, rightLocalId, isMatch)
+  calibrate --labels FILE.tsv --dataset ID --model-version V --prior P --smoothing S
+            --validation-fraction F --target-precision T [--out model.json]
+                                               train a Fellegi-Sunter model (never activated) and report held-out quality
+  labels sample [--max-pairs N] [--seed S] [--out FILE.tsv]   labelled pairs from a sandbox's ground truth
+  febrl load --dataset 4|3 [--dir DIR]         load a FEBRL benchmark (with its ground truth) into --tenant
+  profile rollback [--reason R]                restore the previous profile version as a new version
+  reindex --reason R [--batch-size N]          queue a re-index of the blocking tags (batch size 1-25, default 25)
+  reconcile --reason R [--batch-size N]        queue a registry-only reconciliation (rebuild canonical records, match)
+  job show ID | job cancel ID                  a maintenance job's phases and counters; cancel a queued or running job
+  jobs [--limit N]                             maintenance job history, newest first
+  worker [--once]                              run queued jobs (of --tenant, or every tenant when no tenant is given);
+                                               --once drains the queue and exits, else polls until SIGINT/SIGTERM
+  blocking-key list | add VERSION | remove VERSION   HMAC blocking key versions in the configuration file
 
 Defaults: --db mpi-sandbox.db (or $MPI_DB), --tenant demo (or $MPI_TENANT),
 --config <db without extension>.config.json (holds the HMAC blocking secrets; never in the database).
@@ -49,6 +68,20 @@ const OPTIONS = {
   reason: { type: 'string' },
   people: { type: 'string' },
   out: { type: 'string' },
+  labels: { type: 'string' },
+  dataset: { type: 'string' },
+  dir: { type: 'string' },
+  thresholds: { type: 'string' },
+  'max-errors': { type: 'string' },
+  'model-version': { type: 'string' },
+  prior: { type: 'string' },
+  smoothing: { type: 'string' },
+  'validation-fraction': { type: 'string' },
+  'target-precision': { type: 'string' },
+  'max-pairs': { type: 'string' },
+  'batch-size': { type: 'string' },
+  'changed-since': { type: 'string' },
+  once: { type: 'boolean' },
 } as const;
 
 type Command = (cli: CliContext) => Promise<number>;
@@ -62,6 +95,17 @@ const COMMANDS: Record<string, Command> = {
   reviews,
   profile,
   'synthetic generate': syntheticGenerate,
+  evaluate: evaluateCommand,
+  calibrate: calibrateCommand,
+  'labels sample': labelsSample,
+  'febrl load': febrlLoad,
+  reindex,
+  reconcile,
+  'job show': jobShow,
+  'job cancel': jobCancel,
+  jobs: jobsList,
+  worker,
+  'blocking-key': blockingKey,
 };
 
 function resolve(positionals: readonly string[]): { command: Command; rest: string[] } | undefined {

@@ -4,3 +4,5 @@ export * from './profile.ts';
 export * from './matching.ts';
 export * from './ingest.ts';
 export * from './operations.ts';
+export * from './maintenance.ts';
+export * from './assurance.ts';

@@ -9,6 +9,17 @@ import { BandSchema, ComparatorNameSchema } from './fields.ts';
 import { IngestInputSchema, IngestReportSchema } from './ingest.ts';
 import { MatchResultSchema, RecordRefSchema } from './matching.ts';
 import { MatchingProfileVersionSchema } from './profile.ts';
+import {
+  CalibrationOutputSchema,
+  CalibrationRequestSchema,
+  EvaluationReportSchema,
+  EvaluationRequestSchema,
+  LabelSampleInputSchema,
+  LabelSampleOutputSchema,
+  ProfileRollbackInputSchema,
+  ProfileRollbackOutputSchema,
+} from './assurance.ts';
+import { maintenanceOperations } from './maintenance.ts';
 
 const IssueSchema = z.object({ path: z.string(), message: z.string() });
 const Page = { limit: z.number().int().min(1).max(1_000_000).default(100_000), offset: z.number().int().min(0).default(0) };
@@ -78,6 +89,11 @@ export const operations = {
     input: z.strictObject({ document: z.unknown(), reason: z.string().min(1).max(500) }),
     output: z.object({ matchingProfileVersion: z.number().int(), previousVersion: z.number().int() }),
   },
+  'profile/rollback': { input: ProfileRollbackInputSchema, output: ProfileRollbackOutputSchema },
+  'matching/evaluate': { input: EvaluationRequestSchema, output: EvaluationReportSchema },
+  'matching/calibrate': { input: CalibrationRequestSchema, output: CalibrationOutputSchema },
+  'labels/sample': { input: LabelSampleInputSchema, output: LabelSampleOutputSchema },
+  ...maintenanceOperations,
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type Operations = typeof operations;

@@ -5,18 +5,38 @@
  */
 import type { Store } from './db.ts';
 
+/** A labelled record's identity and version: enough to tell whether a prepared copy is still current. */
 export interface LabelledRecordRow {
   readonly recordId: number;
   readonly version: number;
-  readonly fieldsJson: string;
+  readonly payloadDigest: string;
+  /** The normalised matching fields as JSON, when asked for. */
+  readonly fieldsJson?: string;
 }
 
 export function findLabelledRecord(store: Store, tenantId: string, sourceSystem: string, localId: string): LabelledRecordRow | undefined {
   return store
     .statement(
-      'SELECT record_id AS recordId, logical_version AS version, fields_json AS fieldsJson FROM source_record WHERE tenant_id = ? AND source_system = ? AND local_id = ?',
+      `SELECT record_id AS recordId, logical_version AS version, payload_digest AS payloadDigest
+       FROM source_record WHERE tenant_id = ? AND source_system = ? AND local_id = ?`,
     )
     .get(tenantId, sourceSystem, localId) as LabelledRecordRow | undefined;
+}
+
+export function findLabelledRecordWithFields(store: Store, tenantId: string, sourceSystem: string, localId: string): LabelledRecordRow | undefined {
+  return store
+    .statement(
+      `SELECT record_id AS recordId, logical_version AS version, payload_digest AS payloadDigest, fields_json AS fieldsJson
+       FROM source_record WHERE tenant_id = ? AND source_system = ? AND local_id = ?`,
+    )
+    .get(tenantId, sourceSystem, localId) as LabelledRecordRow | undefined;
+}
+
+/** The normalised matching fields (JSON) of a record read in the same transaction as its row. */
+export function labelledRecordFields(store: Store, tenantId: string, recordId: number): string {
+  const json = store.statement('SELECT fields_json FROM source_record WHERE tenant_id = ? AND record_id = ?').pluck().get(tenantId, recordId) as string | undefined;
+  if (json === undefined) throw new Error('unreachable: the record was read in this transaction');
+  return json;
 }
 
 /**
@@ -29,30 +49,25 @@ export function recordInOtherTenant(store: Store, tenantId: string, sourceSystem
   return others.some((other) => lookUp.get(other, sourceSystem, localId) !== undefined);
 }
 
-/** How many identities hold the tag, counting no further than limit. */
-export function identitiesHoldingTag(store: Store, tenantId: string, tag: Buffer, limit: number): number {
-  return store
-    .statement('SELECT COUNT(*) FROM (SELECT 1 FROM blocking_tag WHERE tenant_id = ? AND tag = ? LIMIT ?)')
-    .pluck()
-    .get(tenantId, tag, limit) as number;
-}
-
 const TAG_BATCH = 128;
-const TAG_BATCH_SQL = `SELECT tag, COUNT(*) AS n FROM blocking_tag WHERE tenant_id = ? AND tag IN (${new Array(TAG_BATCH).fill('?').join(', ')}) GROUP BY tag`;
+const TAG_BATCH_SQL = `SELECT tag FROM blocking_tag WHERE tenant_id = ? AND tag IN (${new Array(TAG_BATCH).fill('?').join(', ')}) GROUP BY tag HAVING COUNT(*) > ?`;
 
-/** How many identities hold each tag (0 for a tag nobody holds), in batches of one statement per 128 tags. */
-export function identitiesHoldingTags(store: Store, tenantId: string, tags: readonly Buffer[]): number[] {
-  const counts = new Map<string, number>();
-  const statement = store.statement(TAG_BATCH_SQL);
+/**
+ * The tags (as hex) among `tags` that more than `limit` identities hold, one statement per 128 tags. Only
+ * the too-common tags come back, so the usual answer is empty.
+ */
+export function tagsHeldByMoreThan(store: Store, tenantId: string, tags: readonly Buffer[], limit: number): Set<string> {
+  const common = new Set<string>();
+  const statement = store.statement(TAG_BATCH_SQL).pluck();
   for (let start = 0; start < tags.length; start += TAG_BATCH) {
     const batch = tags.slice(start, start + TAG_BATCH);
     // A short last batch repeats its first tag: the statement keeps one shape and IN ignores repeats.
     const first = batch[0];
     if (first === undefined) break;
     while (batch.length < TAG_BATCH) batch.push(first);
-    for (const row of statement.all(tenantId, ...batch) as { tag: Buffer; n: number }[]) counts.set(row.tag.toString('hex'), row.n);
+    for (const tag of statement.all(tenantId, ...batch, limit) as Buffer[]) common.add(tag.toString('hex'));
   }
-  return tags.map((tag) => counts.get(tag.toString('hex')) ?? 0);
+  return common;
 }
 
 export interface TruthRecordRow {

@@ -33,7 +33,17 @@ export async function profile(cli: CliContext): Promise<number> {
       else cli.write(`Matching profile version ${String(result.matchingProfileVersion)} is now active (was ${String(result.previousVersion)}).\n`);
       return 0;
     }
+    case 'rollback': {
+      const result = await cli.engine.call('profile/rollback', { reason: cli.string('reason') ?? 'rollback' }, cli.call);
+      if (cli.json) cli.write(json(result));
+      else {
+        cli.write(
+          `Matching profile version ${String(result.matchingProfileVersion)} is now active: the content of version ${String(result.restoredFrom)} (was ${String(result.previousVersion)}).\n`,
+        );
+      }
+      return 0;
+    }
     default:
-      throw usage('profile show | profile validate FILE | profile apply FILE [--reason TEXT]');
+      throw usage('profile show | profile validate FILE | profile apply FILE [--reason TEXT] | profile rollback [--reason TEXT]');
   }
 }

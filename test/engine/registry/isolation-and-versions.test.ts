@@ -41,7 +41,7 @@ describe('logical versions', () => {
     const write = { sourceSystem: 'hospital', localId: 'A1', resourceJson: '{}', fields: { ...record.fields, phone: '9999999999' }, payloadDigest: 'f'.repeat(64), sourceLastUpdated: null };
     store.write(() => updateRecord(store, 't1', record.recordId, record.version, write, new Date().toISOString()));
     expect(() => store.write(() => updateRecord(store, 't1', record.recordId, record.version, { ...write, fields: { ...record.fields, phone: '1111111111' } }, new Date().toISOString()))).toThrow(
-      expect.objectContaining({ kind: 'conflict' }) as unknown as Error,
+      expect.objectContaining({ kind: 'conflict' }) as unknown,
     );
     const after = findRecord(store, 't1', 'hospital', 'A1');
     expect(after?.version).toBe(2);

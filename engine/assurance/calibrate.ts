@@ -1,0 +1,238 @@
+/**
+ * Fellegi-Sunter calibration from labelled pairs (spec "Calibration request", "Calibration behaviour",
+ * Endpoints rules 4-5, Versioning 4). Fellegi & Sunter 1969, "A Theory for Record Linkage", JASA
+ * 64:1183-1210: with m_b = P(band b | match) and u_b = P(band b | non-match) per field, the log-odds of a
+ * match are ln(prior / (1 - prior)) + the sum over compared fields of ln(m_b / u_b).
+ *
+ * 1. Each class is split deterministically and separately into training and validation (split.ts).
+ * 2. Field similarities fall in the four bands of contract/fields.ts (Exact >= 0.999999, Strong >= 0.85,
+ *    Partial >= 0.5, Different).
+ * 3. m and u are estimated per field from the training pairs with additive (Lidstone) smoothing s:
+ *        m_b = (n_b + s) / (n + 4s)
+ *    where n_b counts the training matches whose similarity falls in band b and n those where both
+ *    records have the field (u likewise over non-matches). Only pairs the model would score are counted:
+ *    pairs decided by a trusted identifier or a hard-conflict rule stay outside the model (the scorer
+ *    decides them before the score method), so they are left out of the estimate and scored 1 or 0.
+ * 4. A missing comparison is neutral: not counted, and it adds ln(m/u) = 0 when scoring.
+ * 5. The prior is the caller's priorMatchProbability (the share of true matches among the pairs the
+ *    scorer meets in production), not the labelled sample's balance.
+ * 6. The report gives held-out Brier score, log loss and threshold metrics, the F1-optimal threshold and
+ *    the lowest threshold meeting targetPrecision, all on the validation pairs.
+ * 7. The result is a complete model object, never activated: calibration writes one audit record only.
+ */
+import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
+import type { CalibrationReport, ThresholdMetrics } from '../contract/assurance.ts';
+import { BANDS, FIELD_NAMES, type Band, type FieldName } from '../contract/fields.ts';
+import type { FellegiSunterModel } from '../contract/profile.ts';
+import { validationError } from '../contract/errors.ts';
+import { bandIndex, compileModel, logistic, matchLogOdds } from '../scoring/fellegi-sunter.ts';
+import { FIELD_COUNT } from '../scoring/field-comparison.ts';
+import { brierScore } from '../stats/brier-score.ts';
+import { logLoss } from '../stats/log-loss.ts';
+import { f1OptimalThreshold, lowestThresholdMeetingPrecision, type ScoredExample } from '../stats/threshold-sweep.ts';
+import { writeAudit } from '../store/audit.ts';
+import type { EngineEnv } from '../operations/env.ts';
+import { DECIDED_BY, loadDataset, type LoadedDataset } from './load-pairs.ts';
+import { splitByClass } from './split.ts';
+import { thresholdMetrics } from './threshold-metrics.ts';
+import type { LabelPair } from './labels.ts';
+
+/** Thresholds always reported on the held-out pairs, beside the profile's own Probable and Certain. */
+export const CALIBRATION_THRESHOLD_GRID = [0.5, 0.8, 0.9, 0.95, 0.99] as const;
+
+export const CONDITIONAL_INDEPENDENCE_CAVEAT =
+  'The model assumes the fields are conditionally independent given the match status. Correlated fields (postcode, city and state; address line and postcode; given name and sex) count the same evidence more than once, so probabilities can be over-confident even when the ranking of pairs is good. Check the held-out Brier score and log loss, and re-evaluate against an independent holdout before applying the model.';
+
+export const ESTIMATION_NOTE =
+  'm_b = (n_b + s) / (n + 4s) per field and band over the training matches (u_b likewise over the training non-matches), where n_b counts pairs whose similarity falls in band b, n counts pairs where both records have the field and s is the smoothing; a missing comparison is not counted and adds ln(m/u) = 0 when scoring. Pairs decided by a trusted identifier or a hard-conflict rule are left out of the estimate (the scorer decides them before the model) and are scored 1 and 0 on validation. Held-out probabilities use priorMatchProbability, not the class balance of the labels.';
+
+type BandProbabilities = Record<Band, number>;
+
+/** Smoothed band probabilities from band counts (in BANDS order); see the module comment, point 3. */
+export function smoothedBandProbabilities(counts: ArrayLike<number>, smoothing: number): BandProbabilities {
+  if (!(smoothing > 0)) throw new RangeError('smoothing must be positive');
+  let n = 0;
+  for (let b = 0; b < BANDS.length; b++) n += counts[b] ?? 0;
+  const denominator = n + BANDS.length * smoothing;
+  const out = {} as BandProbabilities;
+  BANDS.forEach((band, b) => {
+    out[band] = ((counts[b] ?? 0) + smoothing) / denominator;
+  });
+  return out;
+}
+
+/**
+ * Per-field band counts of observed comparisons, by class: index (class * FIELD_COUNT + field) * 4 + band,
+ * class 0 = match, 1 = non-match. Only the pairs for which include(i) holds are counted.
+ */
+export function bandCounts(similarity: Float64Array, isMatch: Uint8Array, include: (index: number) => boolean): Uint32Array {
+  const counts = new Uint32Array(2 * FIELD_COUNT * BANDS.length);
+  for (let i = 0; i < isMatch.length; i++) {
+    if (!include(i)) continue;
+    const klass = isMatch[i] === 1 ? 0 : 1;
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const s = similarity[i * FIELD_COUNT + f] ?? Number.NaN;
+      if (Number.isNaN(s)) continue;
+      const at = (klass * FIELD_COUNT + f) * BANDS.length + bandIndex(s);
+      counts[at] = (counts[at] ?? 0) + 1;
+    }
+  }
+  return counts;
+}
+
+/** The m and u distributions of every field from band counts (bandCounts' layout). */
+export function estimateFields(counts: Uint32Array, smoothing: number): FellegiSunterModel['fields'] {
+  const fields: Partial<Record<FieldName, { m: BandProbabilities; u: BandProbabilities }>> = {};
+  FIELD_NAMES.forEach((field, f) => {
+    const slice = (klass: number): Uint32Array => counts.subarray((klass * FIELD_COUNT + f) * BANDS.length, (klass * FIELD_COUNT + f + 1) * BANDS.length);
+    fields[field] = { m: smoothedBandProbabilities(slice(0), smoothing), u: smoothedBandProbabilities(slice(1), smoothing) };
+  });
+  return fields;
+}
+
+function observations(counts: Uint32Array): CalibrationReport['fieldObservations'] {
+  const total = (klass: number, f: number): number => {
+    let n = 0;
+    for (let b = 0; b < BANDS.length; b++) n += counts[(klass * FIELD_COUNT + f) * BANDS.length + b] ?? 0;
+    return n;
+  };
+  return FIELD_NAMES.map((field, f) => ({ field, matches: total(0, f), nonMatches: total(1, f) }));
+}
+
+/** Which pairs go to validation (1) and which to training (0). */
+function validationMask(pairs: readonly LabelPair[], fraction: number): Uint8Array {
+  const indexOf = new Map<LabelPair, number>();
+  pairs.forEach((pair, index) => indexOf.set(pair, index));
+  const mask = new Uint8Array(pairs.length);
+  for (const pair of splitByClass(pairs, fraction).validation) mask[indexOf.get(pair) ?? 0] = 1;
+  return mask;
+}
+
+function classCounts(data: LoadedDataset, include: (index: number) => boolean): { pairs: number; matches: number; nonMatches: number; decidedOutsideModel: number } {
+  let pairs = 0;
+  let matches = 0;
+  let outside = 0;
+  const scoreCode = DECIDED_BY.indexOf('score');
+  for (let i = 0; i < data.isMatch.length; i++) {
+    if (!include(i)) continue;
+    pairs++;
+    matches += data.isMatch[i] ?? 0;
+    if (data.decidedBy[i] !== scoreCode) outside++;
+  }
+  return { pairs, matches, nonMatches: pairs - matches, decidedOutsideModel: outside };
+}
+
+export function calibrate(env: EngineEnv, input: OperationInput<'matching/calibrate'>, ctx: CallContext): OperationOutput<'matching/calibrate'> {
+  const { store } = env;
+  const data = loadDataset(store, ctx, input, { minimumPerClass: 10, labels: { modelVersion: input.modelVersion } });
+  const { stored, scorer } = data;
+  const inValidation = validationMask(data.pairs, input.validationFraction);
+  const isValidation = (i: number): boolean => inValidation[i] === 1;
+  const isTraining = (i: number): boolean => inValidation[i] === 0;
+  const training = classCounts(data, isTraining);
+  const validation = classCounts(data, isValidation);
+  const emptyParts = [
+    ...(training.matches === 0 || training.nonMatches === 0 ? ['training'] : []),
+    ...(validation.matches === 0 || validation.nonMatches === 0 ? ['validation'] : []),
+  ];
+  if (emptyParts.length > 0) {
+    throw validationError('the validation fraction leaves a class empty', [
+      {
+        path: 'validationFraction',
+        message: `${String(input.validationFraction)} leaves the ${emptyParts.join(' and ')} set without matches or non-matches (${data.matches} matches, ${data.nonMatches} non-matches); choose a fraction that keeps both classes on both sides`,
+      },
+    ]);
+  }
+
+  const scoreCode = DECIDED_BY.indexOf('score');
+  const counts = bandCounts(data.similarity, data.isMatch, (i) => isTraining(i) && data.decidedBy[i] === scoreCode);
+  const trainedAgainst = {
+    matchingProfileVersion: stored.version,
+    comparatorVersion: scorer.comparatorVersion,
+    scoreMethod: scorer.method,
+    scoreMethodVersion: scorer.methodVersion,
+  };
+  const model: FellegiSunterModel = {
+    kind: 'fellegi-sunter-model',
+    modelVersion: input.modelVersion,
+    priorMatchProbability: input.priorMatchProbability,
+    smoothing: input.smoothing,
+    fields: estimateFields(counts, input.smoothing),
+    trainedAgainst: {
+      matchingProfileVersion: trainedAgainst.matchingProfileVersion,
+      comparatorVersion: trainedAgainst.comparatorVersion,
+      scoreMethodVersion: trainedAgainst.scoreMethodVersion,
+    },
+    datasetId: input.datasetId,
+    datasetDigest: data.digest,
+    bands: [...BANDS],
+  };
+
+  // Validation scores under the new model, with the scorer's precedence kept.
+  const compiled = compileModel(model);
+  const heldOutScore = new Float64Array(data.pairs.length);
+  const examples: ScoredExample[] = [];
+  const predictions: { probability: number; isMatch: boolean }[] = [];
+  const trustedCode = DECIDED_BY.indexOf('trusted-identifier');
+  for (let i = 0; i < data.pairs.length; i++) {
+    if (!isValidation(i)) continue;
+    const decided = data.decidedBy[i];
+    const probability =
+      decided === trustedCode ? 1 : decided === scoreCode ? logistic(matchLogOdds(compiled, data.similarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT))) : 0;
+    heldOutScore[i] = probability;
+    const isMatch = data.isMatch[i] === 1;
+    examples.push({ score: probability, isMatch });
+    predictions.push({ probability, isMatch });
+  }
+  const at = (threshold: number): ThresholdMetrics => thresholdMetrics(threshold, heldOutScore, data.isMatch, isValidation);
+  const { Probable, Certain } = stored.profile.MatchingRules.Thresholds;
+  const grid = [...new Set<number>([...CALIBRATION_THRESHOLD_GRID, Probable, Certain])].sort((a, b) => a - b);
+  const best = f1OptimalThreshold(examples);
+  const meeting = lowestThresholdMeetingPrecision(examples, input.targetPrecision);
+
+  const report: CalibrationReport = {
+    datasetId: input.datasetId,
+    datasetDigest: data.digest,
+    modelVersion: input.modelVersion,
+    trainedAgainst,
+    labels: { pairs: data.pairs.length, matches: data.matches, nonMatches: data.nonMatches },
+    training,
+    validation,
+    estimation: ESTIMATION_NOTE,
+    fieldObservations: observations(counts),
+    heldOut: { brierScore: brierScore(predictions), logLoss: logLoss(predictions), thresholds: grid.map(at) },
+    f1Optimal:
+      best === null
+        ? { threshold: null, explanation: 'no labelled match in the validation set, so F1 is undefined', metrics: null }
+        : {
+            threshold: best.threshold,
+            explanation: `the validation score that maximises F1 (${best.f1.toFixed(4)}); ties go to the highest threshold`,
+            metrics: at(best.threshold),
+          },
+    targetPrecision: input.targetPrecision,
+    meetingTargetPrecision:
+      meeting === null
+        ? {
+            threshold: null,
+            explanation: `no validation threshold reaches precision ${String(input.targetPrecision)}: no score separates enough non-matches from the matches above it; lower the target, add labels or review the comparators`,
+            metrics: null,
+          }
+        : {
+            threshold: meeting.threshold,
+            explanation: `the lowest validation score at which precision is at least ${String(input.targetPrecision)} (precision ${meeting.precision.toFixed(4)}, recall ${meeting.recall.toFixed(4)})`,
+            metrics: at(meeting.threshold),
+          },
+    caveat: CONDITIONAL_INDEPENDENCE_CAVEAT,
+    activated: false,
+  };
+
+  store.write(() => {
+    writeAudit(store, ctx.tenantId, {
+      actor: ctx.actor,
+      action: 'matching.calibrate',
+      subject: 'matching-assurance/calibration',
+      detail: { datasetId: input.datasetId, datasetDigest: data.digest, matches: data.matches, nonMatches: data.nonMatches, modelVersion: input.modelVersion },
+    });
+  });
+  return { model, report };
+}

@@ -1,0 +1,94 @@
+/**
+ * Prepared labelled records kept between assurance calls, so that evaluating a dataset again (after a
+ * calibration, after applying a model, from the console page) does not read, parse and prepare the same
+ * records again. One slot per store holds the records of one tenant under one matching-profile version (a
+ * stored profile version never changes, and preparation depends only on it). A remembered record is looked
+ * up by its version only (its fields are not read), and reused only when its record ID, logical version and payload digest are all
+ * unchanged; an updated or re-created record is read and prepared afresh, as is every record of a first
+ * call. The slot is bounded: when full it starts again. Use inside one read transaction.
+ */
+import type { MatchFields } from '../contract/fields.ts';
+import type { PreparedRecord } from '../scoring/prepared-record.ts';
+import { createScorer, type Scorer } from '../scoring/scorer.ts';
+import type { Store } from '../store/db.ts';
+import type { StoredProfile } from '../store/profiles.ts';
+import { findLabelledRecord, findLabelledRecordWithFields, labelledRecordFields, type LabelledRecordRow } from '../store/assurance.ts';
+
+export const MAX_CACHED_RECORDS = 50_000;
+
+export interface LabelledRecord {
+  readonly recordId: number;
+  readonly version: number;
+  readonly payloadDigest: string;
+  readonly fields: MatchFields;
+  readonly prepared: PreparedRecord;
+}
+
+interface Slot {
+  readonly tenantId: string;
+  readonly profileVersion: number;
+  readonly scorer: Scorer;
+  /** Source system → local identifier → record. */
+  readonly byRef: Map<string, Map<string, LabelledRecord>>;
+  size: number;
+}
+
+const slots = new WeakMap<Store, Slot>();
+
+/** A looked-up record: remembered and current, or read (with its fields) and still to be prepared. */
+export type RecordLookup = { readonly record: LabelledRecord } | { readonly row: LabelledRecordRow & { readonly fieldsJson: string } };
+
+export interface PreparedRecords {
+  readonly scorer: Scorer;
+  /** Looks a record up (undefined when the tenant has none by that reference); nothing is parsed yet. */
+  find(sourceSystem: string, localId: string): RecordLookup | undefined;
+  /** The prepared record of a look-up, remembered for later calls. */
+  prepare(sourceSystem: string, localId: string, lookup: RecordLookup): LabelledRecord;
+}
+
+export function preparedRecords(store: Store, tenantId: string, stored: StoredProfile): PreparedRecords {
+  let slot = slots.get(store);
+  if (slot?.tenantId !== tenantId || slot.profileVersion !== stored.version) {
+    slot = { tenantId, profileVersion: stored.version, scorer: createScorer(stored.profile), byRef: new Map(), size: 0 };
+    slots.set(store, slot);
+  }
+  const current = slot;
+  return {
+    scorer: current.scorer,
+    find(sourceSystem, localId) {
+      const known = current.byRef.get(sourceSystem)?.get(localId);
+      if (known === undefined) {
+        const row = findLabelledRecordWithFields(store, tenantId, sourceSystem, localId);
+        // The wide statement always returns the fields.
+        return row === undefined ? undefined : { row: row as LabelledRecordRow & { readonly fieldsJson: string } };
+      }
+      const row = findLabelledRecord(store, tenantId, sourceSystem, localId);
+      if (row === undefined) return undefined;
+      if (row.recordId === known.recordId && row.version === known.version && row.payloadDigest === known.payloadDigest) return { record: known };
+      return { row: { ...row, fieldsJson: labelledRecordFields(store, tenantId, row.recordId) } };
+    },
+    prepare(sourceSystem, localId, lookup) {
+      if ('record' in lookup) return lookup.record;
+      const { row } = lookup;
+      const fields = JSON.parse(row.fieldsJson) as MatchFields;
+      const record: LabelledRecord = { recordId: row.recordId, version: row.version, payloadDigest: row.payloadDigest, fields, prepared: current.scorer.prepare(fields) };
+      if (current.size >= MAX_CACHED_RECORDS) {
+        current.byRef.clear();
+        current.size = 0;
+      }
+      let byLocal = current.byRef.get(sourceSystem);
+      if (byLocal === undefined) {
+        byLocal = new Map();
+        current.byRef.set(sourceSystem, byLocal);
+      }
+      if (!byLocal.has(localId)) current.size++;
+      byLocal.set(localId, record);
+      return record;
+    },
+  };
+}
+
+/** Forgets the prepared records of a store (benches measure a first call with it; nothing else needs it). */
+export function forgetPreparedRecords(store: Store): void {
+  slots.delete(store);
+}

@@ -1,0 +1,124 @@
+/**
+ * Labelled pairs drawn from a tenant's ground truth (the synthetic_truth of a synthetic sandbox or of a
+ * benchmark load): every true pair (two registry records of one person), and hard non-matches drawn from
+ * the blocking candidates, i.e. records of different people that share a usable blocking key (the same
+ * notion of "candidate" as blocking recall, blocking-recall.ts). Non-matches drawn at random from the
+ * whole population would be trivially easy; candidates are the pairs the scorer actually meets.
+ *
+ * Sizes: matches take up to half of maxPairs (rounded up), non-matches the rest; when either class is
+ * short, the other fills the remainder. A class larger than its share is sampled uniformly with a PRNG
+ * seeded by `seed` (the same seed and registry always give the same file). Each pair is written with the
+ * lower record ID on the left, and the pairs are shuffled so the file is not sorted by class.
+ *
+ * The candidate population is reported too: the share of true pairs among all candidate pairs estimates
+ * the priorMatchProbability a calibration should use for ingestion.
+ */
+import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
+import { validationError } from '../contract/errors.ts';
+import type { MatchFields } from '../contract/fields.ts';
+import { keyRingFor } from '../blocking/key-ring.ts';
+import { activeProfile } from '../store/profiles.ts';
+import { hasTruth, truthRecords } from '../store/assurance.ts';
+import { requireTenant } from '../store/tenants.ts';
+import { createRng, deriveSeed, type Rng } from '../synthetic/prng.ts';
+import type { EngineEnv } from '../operations/env.ts';
+import { BlockingKeyOverlap } from './blocking-recall.ts';
+import type { LabelPair } from './labels.ts';
+
+/** Stops enumerating candidate pairs beyond this many (memory bound on very large sandboxes). */
+export const MAX_CANDIDATE_PAIRS = 5_000_000;
+const SAMPLE_STREAM = 41;
+
+/** The first k of a seeded partial Fisher-Yates shuffle (all of them, shuffled, when k >= length). */
+function sample<T>(items: T[], k: number, rng: Rng): T[] {
+  const n = Math.min(k, items.length);
+  for (let i = 0; i < n; i++) {
+    const j = i + rng.int(items.length - i);
+    const tmp = items[i] as T;
+    items[i] = items[j] as T;
+    items[j] = tmp;
+  }
+  return items.slice(0, n);
+}
+
+export function sampleLabels(env: EngineEnv, input: OperationInput<'labels/sample'>, ctx: CallContext): OperationOutput<'labels/sample'> {
+  const { store } = env;
+  requireTenant(store, ctx.tenantId);
+  const maxPairs = input.maxPairs ?? 10_000;
+  const rng = createRng(deriveSeed(input.seed ?? 1, SAMPLE_STREAM));
+  return store.read(() => {
+    if (!hasTruth(store, ctx.tenantId)) {
+      throw validationError(
+        `tenant "${ctx.tenantId}" has no ground truth: labelled pairs can only be sampled from a synthetic sandbox (sandbox init --synthetic N) or a benchmark load`,
+      );
+    }
+    const stored = activeProfile(store, ctx.tenantId);
+    const rows = truthRecords(store, ctx.tenantId);
+    const n = rows.length;
+    const fields: MatchFields[] = rows.map((row) => JSON.parse(row.fieldsJson) as MatchFields);
+    const person = rows.map((row) => row.personId);
+
+    const truePairs: [number, number][] = [];
+    const byPerson = new Map<string, number[]>();
+    person.forEach((p, i) => {
+      const members = byPerson.get(p);
+      if (members === undefined) byPerson.set(p, [i]);
+      else members.push(i);
+    });
+    for (const members of byPerson.values()) {
+      for (let x = 0; x < members.length; x++) for (let y = x + 1; y < members.length; y++) truePairs.push([members[x] ?? 0, members[y] ?? 0]);
+    }
+
+    // Blocking candidates: records sharing a usable key. Keys are grouped as text; only a key shared by
+    // records of two or more people needs its tag's block size.
+    const ring = keyRingFor(stored.profile.Blocking, env.settings(), ctx.tenantId);
+    const overlap = new BlockingKeyOverlap(store, ctx.tenantId, stored.profile.Blocking, ring);
+    const groups = new Map<string, number[]>();
+    fields.forEach((f, i) => {
+      for (const material of overlap.allMaterialsOf(f)) {
+        const group = groups.get(material);
+        if (group === undefined) groups.set(material, [i]);
+        else group.push(i);
+      }
+    });
+    overlap.prefetch([...groups].filter(([, members]) => members.length > 1).map(([material]) => material));
+    const candidates = new Set<number>();
+    let trueCandidates = 0;
+    outer: for (const [material, members] of groups) {
+      if (members.length < 2 || !overlap.isUsable(material)) continue;
+      for (let x = 0; x < members.length; x++) {
+        for (let y = x + 1; y < members.length; y++) {
+          const a = members[x] ?? 0;
+          const b = members[y] ?? 0;
+          const key = a * n + b;
+          if (candidates.has(key)) continue;
+          candidates.add(key);
+          if (person[a] === person[b]) trueCandidates++;
+          if (candidates.size >= MAX_CANDIDATE_PAIRS) break outer;
+        }
+      }
+    }
+    const nonMatches: number[] = [];
+    for (const key of candidates) {
+      if (person[Math.floor(key / n)] !== person[key % n]) nonMatches.push(key);
+    }
+    nonMatches.sort((a, b) => a - b);
+
+    const matchQuota = Math.min(truePairs.length, Math.ceil(maxPairs / 2));
+    const nonMatchCount = Math.min(nonMatches.length, maxPairs - matchQuota);
+    const matchCount = Math.min(truePairs.length, maxPairs - nonMatchCount);
+    const ref = (i: number): LabelPair['left'] => {
+      const row = rows[i];
+      if (row === undefined) throw new Error('unreachable: record index out of range');
+      return { sourceSystem: row.sourceSystem, localId: row.localId };
+    };
+    const pairs: LabelPair[] = [
+      ...sample(truePairs, matchCount, rng).map(([a, b]) => ({ left: ref(a), right: ref(b), isMatch: true })),
+      ...sample(nonMatches, nonMatchCount, rng).map((key) => ({ left: ref(Math.floor(key / n)), right: ref(key % n), isMatch: false })),
+    ];
+    return {
+      pairs: sample(pairs, pairs.length, rng),
+      candidates: { pairs: candidates.size, truePairs: trueCandidates, matchShare: candidates.size === 0 ? null : trueCandidates / candidates.size },
+    };
+  });
+}

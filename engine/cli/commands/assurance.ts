@@ -1,0 +1,237 @@
+/**
+ * Matching assurance on the command line: evaluate and calibrate against a label TSV (the portal's five
+ * columns), draw a label file from a sandbox's ground truth, and load a FEBRL benchmark as a tenant.
+ * Label files are checked line by line first (errors name TSV lines, never cell values); the engine then
+ * checks the dataset rules with the same line numbers.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { CliContext } from '../context.ts';
+import { usage } from '../context.ts';
+import { fixed, json, keyValues, table } from '../format.ts';
+import { parseLabelsTsv, type LabelPair } from '../../assurance/labels.ts';
+import { BANDS, FIELD_NAMES } from '../../contract/fields.ts';
+import type { FieldEvidence } from '../../contract/matching.ts';
+import type { OperationOutput } from '../../contract/operations.ts';
+import type { ThresholdMetrics } from '../../contract/assurance.ts';
+import { loadFebrl, type FebrlSource } from '../../benchmark/febrl-run.ts';
+
+const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
+function numberOption(cli: CliContext, name: string): number {
+  const raw = cli.required(name);
+  if (!NUMBER.test(raw)) throw usage(`--${name} must be a number`);
+  return Number(raw);
+}
+
+function readLabels(cli: CliContext): { pairs: LabelPair[]; rowNumbers: number[] } {
+  const file = cli.required('labels');
+  if (!existsSync(file)) throw usage(`file ${file} does not exist`);
+  const { pairs, lineNumbers } = parseLabelsTsv(readFileSync(file, 'utf8'));
+  return { pairs, rowNumbers: lineNumbers };
+}
+
+function interval(value: { lower: number; upper: number } | null): string {
+  return value === null ? '—' : `[${value.lower.toFixed(3)}, ${value.upper.toFixed(3)}]`;
+}
+
+function metricsTable(rows: readonly ThresholdMetrics[], label = 'threshold'): string {
+  return table(
+    [label, 'TP', 'FP', 'TN', 'FN', 'precision', '95% CI', 'recall', '95% CI', 'specificity', 'NPV', 'F1', 'MCC'],
+    rows.map((m) => [
+      fixed(m.threshold),
+      String(m.tp),
+      String(m.fp),
+      String(m.tn),
+      String(m.fn),
+      fixed(m.precision),
+      interval(m.precisionInterval),
+      fixed(m.recall),
+      interval(m.recallInterval),
+      fixed(m.specificity),
+      fixed(m.npv),
+      fixed(m.f1),
+      fixed(m.mcc),
+    ]),
+  );
+}
+
+/** One letter per field in FIELD_NAMES order: E(xact) S(trong) P(artial) D(ifferent), '.' missing. */
+function bandCode(evidence: readonly FieldEvidence[]): string {
+  const byField = new Map(evidence.map((e) => [e.field, e.band]));
+  return FIELD_NAMES.map((field) => {
+    const band = byField.get(field);
+    return band === null || band === undefined ? '.' : band.slice(0, 1);
+  }).join('');
+}
+
+function examplesTable(examples: OperationOutput<'matching/evaluate'>['errorExamples']['falsePositives']): string {
+  if (examples.length === 0) return '(none)\n';
+  return table(
+    ['left', 'right', 'score', 'decided by', 'bands'],
+    examples.map((e) => [`${e.left.sourceSystem}/${e.left.localId}`, `${e.right.sourceSystem}/${e.right.localId}`, e.score.toFixed(6), e.decidedBy, bandCode(e.evidence)]),
+  );
+}
+
+export async function evaluateCommand(cli: CliContext): Promise<number> {
+  const { pairs, rowNumbers } = readLabels(cli);
+  const thresholds = cli
+    .required('thresholds')
+    .split(',')
+    .map((t) => t.trim());
+  if (thresholds.some((t) => !NUMBER.test(t))) throw usage('--thresholds is a comma-separated list of numbers between 0 and 1, e.g. 0.5,0.9,0.99');
+  const report = await cli.engine.call(
+    'matching/evaluate',
+    { datasetId: cli.required('dataset'), pairs, rowNumbers, thresholds: thresholds.map(Number), maximumErrorExamples: cli.integer('max-errors', 10) },
+    cli.call,
+  );
+  if (cli.json) {
+    cli.write(json(report));
+    return 0;
+  }
+  const r = report.blockingRecall;
+  cli.write(
+    keyValues([
+      ['dataset', `${report.datasetId} (SHA-256 ${report.datasetDigest})`],
+      ['profile version', String(report.versions.matchingProfileVersion)],
+      ['comparator version', report.versions.comparatorVersion],
+      ['score method', `${report.versions.scoreMethod} (${report.versions.scoreMethodVersion})`],
+      ['labels', `${report.labels.pairs} pairs: ${report.labels.matches} matches, ${report.labels.nonMatches} non-matches; ${report.labels.distinctRecords} distinct records`],
+      ['decided by', `trusted identifier ${report.decidedBy.trustedIdentifier}, hard conflict ${report.decidedBy.hardConflict}, score ${report.decidedBy.score}`],
+      ['blocking recall', `${fixed(r.recall)} (${r.found} of ${r.truePairs} true pairs are candidates; ${r.missed} missed)`],
+    ]),
+  );
+  cli.write(`\n${metricsTable(report.thresholds)}`);
+  cli.write(
+    `\nMean similarity by field and class (pairs where both records have the field):\n${table(
+      ['field', 'matches', 'observed', 'non-matches', 'observed'],
+      report.fieldSimilarity.map((f) => [f.field, fixed(f.matchMean), String(f.matchObserved), fixed(f.nonMatchMean), String(f.nonMatchObserved)]),
+    )}`,
+  );
+  cli.write(`\nFalse positives (score >= lowest threshold, highest first):\n${examplesTable(report.errorExamples.falsePositives)}`);
+  cli.write(`\nFalse negatives (score < highest threshold, lowest first):\n${examplesTable(report.errorExamples.falseNegatives)}`);
+  cli.write(`\nbands: one letter per field (${FIELD_NAMES.join(', ')}): ${BANDS.map((b) => `${b.slice(0, 1)} ${b}`).join(', ')}, . missing\n`);
+  cli.write(`${report.scoreNote}\nBlocking recall: ${r.rule}\n`);
+  return 0;
+}
+
+export async function calibrateCommand(cli: CliContext): Promise<number> {
+  const { pairs, rowNumbers } = readLabels(cli);
+  const { model, report } = await cli.engine.call(
+    'matching/calibrate',
+    {
+      datasetId: cli.required('dataset'),
+      modelVersion: cli.required('model-version'),
+      pairs,
+      rowNumbers,
+      priorMatchProbability: numberOption(cli, 'prior'),
+      smoothing: numberOption(cli, 'smoothing'),
+      validationFraction: numberOption(cli, 'validation-fraction'),
+      targetPrecision: numberOption(cli, 'target-precision'),
+    },
+    cli.call,
+  );
+  const out = cli.string('out');
+  if (out !== undefined) writeFileSync(out, json(model));
+  if (cli.json) {
+    cli.write(json({ model, report }));
+    return 0;
+  }
+  cli.write(
+    keyValues([
+      ['dataset', `${report.datasetId} (SHA-256 ${report.datasetDigest})`],
+      ['model version', report.modelVersion],
+      ['trained against', `profile version ${report.trainedAgainst.matchingProfileVersion}, comparators ${report.trainedAgainst.comparatorVersion}, score method ${report.trainedAgainst.scoreMethod} (${report.trainedAgainst.scoreMethodVersion})`],
+      ['labels', `${report.labels.pairs} pairs: ${report.labels.matches} matches, ${report.labels.nonMatches} non-matches`],
+      ['training', `${report.training.matches} matches, ${report.training.nonMatches} non-matches (${report.training.decidedOutsideModel} decided outside the model)`],
+      ['validation', `${report.validation.matches} matches, ${report.validation.nonMatches} non-matches (${report.validation.decidedOutsideModel} decided outside the model)`],
+      ['held-out Brier score', fixed(report.heldOut.brierScore, 6)],
+      ['held-out log loss', fixed(report.heldOut.logLoss, 6)],
+      ['F1-optimal threshold', `${fixed(report.f1Optimal.threshold, 6)}: ${report.f1Optimal.explanation}`],
+      [`precision >= ${String(report.targetPrecision)}`, `${fixed(report.meetingTargetPrecision.threshold, 6)}: ${report.meetingTargetPrecision.explanation}`],
+    ]),
+  );
+  cli.write(`\nHeld-out metrics:\n${metricsTable(report.heldOut.thresholds)}`);
+  const recommended = [report.f1Optimal.metrics, report.meetingTargetPrecision.metrics].filter((m): m is ThresholdMetrics => m !== null);
+  if (recommended.length > 0) cli.write(`\nAt the recommended thresholds:\n${metricsTable(recommended)}`);
+  cli.write(
+    `\nm and u per field and band (${BANDS.join(' / ')}), and ln(m/u):\n${table(
+      ['field', 'm', 'u', 'ln(m/u)', 'training observations (matches / non-matches)'],
+      FIELD_NAMES.map((field) => {
+        const p = model.fields[field];
+        const obs = report.fieldObservations.find((o) => o.field === field);
+        if (p === undefined) return [field, '—', '—', '—', '—'];
+        return [
+          field,
+          BANDS.map((b) => p.m[b].toFixed(3)).join(' '),
+          BANDS.map((b) => p.u[b].toFixed(3)).join(' '),
+          BANDS.map((b) => Math.log(p.m[b] / p.u[b]).toFixed(2)).join(' '),
+          obs === undefined ? '—' : `${obs.matches} / ${obs.nonMatches}`,
+        ];
+      }),
+    )}`,
+  );
+  cli.write(`\n${report.estimation}\n\nCaveat: ${report.caveat}\n`);
+  cli.write(
+    out === undefined
+      ? `\nThe model (not activated; apply it with \`profile apply FILE\` after review):\n${json(model)}`
+      : `\nThe model was written to ${out}. It is not activated: apply it with \`profile apply ${out}\` after review.\n`,
+  );
+  return 0;
+}
+
+export async function labelsSample(cli: CliContext): Promise<number> {
+  const result = await cli.engine.call('labels/sample', { maxPairs: cli.integer('max-pairs', 10_000), seed: cli.integer('seed', 1) }, cli.call);
+  if (cli.json) {
+    cli.write(json(result));
+    return 0;
+  }
+  // No header and outcomes as 1/0: the file is then exactly the dataset digest's serialisation, so
+  // `sha256sum FILE` equals the datasetDigest that evaluation and calibration report.
+  const text = result.pairs.map((p) => `${p.left.sourceSystem}\t${p.left.localId}\t${p.right.sourceSystem}\t${p.right.localId}\t${p.isMatch ? '1' : '0'}\n`).join('');
+  const out = cli.string('out');
+  if (out === undefined) {
+    cli.write(text);
+    return 0;
+  }
+  writeFileSync(out, text);
+  const matches = result.pairs.filter((p) => p.isMatch).length;
+  const c = result.candidates;
+  cli.write(
+    `Wrote ${result.pairs.length} labelled pairs (${matches} matches, ${result.pairs.length - matches} non-matches from blocking candidates) to ${out}.\n` +
+      `Blocking candidates: ${c.pairs} record pairs, ${c.truePairs} of them true (share ${fixed(c.matchShare, 6)}: an estimate of --prior for calibration).\n`,
+  );
+  return 0;
+}
+
+const FEBRL_DIR = fileURLToPath(new URL('../../../../shared/data/febrl/', import.meta.url));
+
+/** `febrl load --dataset 4|3 [--dir DIR]`: a tenant holding a FEBRL benchmark, with its ground truth. */
+export async function febrlLoad(cli: CliContext): Promise<number> {
+  const dir = cli.string('dir') ?? FEBRL_DIR;
+  const dataset = cli.required('dataset');
+  const sources: FebrlSource[] =
+    dataset === '4'
+      ? [
+          { sourceSystem: 'febrl-4a', path: `${dir}/dataset4a.csv` },
+          { sourceSystem: 'febrl-4b', path: `${dir}/dataset4b.csv` },
+        ]
+      : dataset === '3'
+        ? [{ sourceSystem: 'febrl-3', path: `${dir}/dataset3.csv` }]
+        : [];
+  if (sources.length === 0) throw usage('--dataset is 4 (dataset4a + dataset4b, two sources) or 3 (one source, deduplication)');
+  for (const s of sources) if (!existsSync(s.path)) throw usage(`file ${s.path} does not exist (give the FEBRL folder with --dir)`);
+  const { reports } = await loadFebrl(cli.engine, cli.call, sources);
+  if (cli.json) {
+    cli.write(json(reports));
+    return 0;
+  }
+  cli.write(`FEBRL ${dataset} loaded into tenant "${cli.call.tenantId}" of ${cli.dbPath}, with its ground truth:\n`);
+  cli.write(
+    table(
+      ['source', 'records', 'auto-linked', 'new identities', 'review cases', 'rejected'],
+      reports.map((r) => [r.sourceSystem, String(r.created), String(r.autoLinked), String(r.newIdentities), String(r.reviewCasesCreated), String(r.rejected.length)]),
+    ),
+  );
+  return 0;
+}

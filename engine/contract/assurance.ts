@@ -1,0 +1,174 @@
+/**
+ * Matching assurance in the contract: labelled pairs, the evaluation request and report, the calibration
+ * request and its { model, report } answer, profile rollback and labelled-pair sampling from a synthetic
+ * sandbox (spec "Label pair", "Evaluation request", "Evaluation report", "Calibration request",
+ * "Calibration behaviour"). Report field names are ours (the spec shows none); every metric whose
+ * denominator is zero is null, never 0.
+ */
+import { z } from 'zod';
+import { DecidedBySchema, FieldEvidenceSchema, RecordRefSchema, ScoreMethodSchema } from './matching.ts';
+import { FieldNameSchema } from './fields.ts';
+import { FellegiSunterModelSchema } from './profile.ts';
+
+/** At most this many pairs per evaluation or calibration dataset (spec "Limits"). */
+export const MAX_DATASET_PAIRS = 10_000;
+/** A report never carries more error examples than this (spec "Limits"). */
+export const MAX_ERROR_EXAMPLES = 100;
+
+export const LabelPairSchema = z.strictObject({ left: RecordRefSchema, right: RecordRefSchema, isMatch: z.boolean() });
+
+const ProbabilitySchema = z.number().min(0).max(1);
+const IntervalSchema = z.object({ lower: z.number(), upper: z.number() }).nullable();
+
+/** Shared request fields. rowNumbers (same length as pairs) name rows `line N` in errors; without it they are `pairs[i]`. */
+const DatasetFields = {
+  datasetId: z.string().min(1).max(200),
+  pairs: z.array(LabelPairSchema).max(MAX_DATASET_PAIRS),
+  rowNumbers: z.array(z.number().int().min(1)).max(MAX_DATASET_PAIRS).optional(),
+};
+
+export const EvaluationRequestSchema = z.strictObject({
+  ...DatasetFields,
+  thresholds: z.array(ProbabilitySchema).min(1).max(50),
+  maximumErrorExamples: z.number().int().min(0).max(1_000_000).default(10),
+});
+
+export const CalibrationRequestSchema = z.strictObject({
+  ...DatasetFields,
+  modelVersion: z.string().min(1).max(100),
+  priorMatchProbability: z.number().gt(0).lt(1),
+  /** Additive (Laplace/Lidstone) smoothing; positive so that no band probability is 0 or 1. */
+  smoothing: z.number().gt(0).max(1_000),
+  validationFraction: z.number().gt(0).lt(1),
+  targetPrecision: ProbabilitySchema,
+});
+
+export const VersionsSchema = z.object({
+  matchingProfileVersion: z.number().int(),
+  comparatorVersion: z.string(),
+  scoreMethod: ScoreMethodSchema,
+  scoreMethodVersion: z.string(),
+});
+
+export const ThresholdMetricsSchema = z.object({
+  threshold: z.number(),
+  tp: z.number().int(),
+  fp: z.number().int(),
+  tn: z.number().int(),
+  fn: z.number().int(),
+  precision: z.number().nullable(),
+  recall: z.number().nullable(),
+  specificity: z.number().nullable(),
+  npv: z.number().nullable(),
+  f1: z.number().nullable(),
+  mcc: z.number().nullable(),
+  /** Wilson score 95% interval of precision (tp of tp + fp) and of recall (tp of tp + fn). */
+  precisionInterval: IntervalSchema,
+  recallInterval: IntervalSchema,
+});
+export type ThresholdMetrics = z.infer<typeof ThresholdMetricsSchema>;
+
+export const ClassCountsSchema = z.object({ pairs: z.number().int(), matches: z.number().int(), nonMatches: z.number().int() });
+
+export const BlockingRecallSchema = z.object({
+  /** How a true pair counts as found; stated in the report so a reader needs no source code. */
+  rule: z.string(),
+  maximumBlockSize: z.number().int(),
+  truePairs: z.number().int(),
+  found: z.number().int(),
+  missed: z.number().int(),
+  recall: z.number().nullable(),
+});
+
+export const FieldSimilaritySchema = z.object({
+  field: FieldNameSchema,
+  /** Mean similarity over the pairs of the class where both records have the field; null when none has. */
+  matchMean: z.number().nullable(),
+  matchObserved: z.number().int(),
+  nonMatchMean: z.number().nullable(),
+  nonMatchObserved: z.number().int(),
+});
+
+export const ErrorExampleSchema = z.object({
+  left: RecordRefSchema,
+  right: RecordRefSchema,
+  isMatch: z.boolean(),
+  score: z.number(),
+  decidedBy: DecidedBySchema,
+  evidence: z.array(FieldEvidenceSchema),
+});
+
+export const EvaluationReportSchema = z.object({
+  datasetId: z.string(),
+  /** SHA-256 (hex) of the ordered pairs; serialisation in engine/assurance/dataset-digest.ts. */
+  datasetDigest: z.string(),
+  versions: VersionsSchema,
+  labels: ClassCountsSchema.extend({ distinctRecords: z.number().int() }),
+  /** How the pairs were decided by the scorer's precedence (trusted identifier, hard conflict, score). */
+  decidedBy: z.object({ trustedIdentifier: z.number().int(), hardConflict: z.number().int(), score: z.number().int() }),
+  scoreNote: z.string(),
+  blockingRecall: BlockingRecallSchema,
+  thresholds: z.array(ThresholdMetricsSchema),
+  fieldSimilarity: z.array(FieldSimilaritySchema),
+  errorExamples: z.object({
+    rule: z.string(),
+    requested: z.number().int(),
+    falsePositives: z.array(ErrorExampleSchema),
+    falseNegatives: z.array(ErrorExampleSchema),
+  }),
+});
+export type EvaluationReport = z.infer<typeof EvaluationReportSchema>;
+
+export const RecommendedThresholdSchema = z.object({
+  threshold: z.number().nullable(),
+  explanation: z.string(),
+  metrics: ThresholdMetricsSchema.nullable(),
+});
+
+export const CalibrationReportSchema = z.object({
+  datasetId: z.string(),
+  datasetDigest: z.string(),
+  modelVersion: z.string(),
+  trainedAgainst: VersionsSchema,
+  labels: ClassCountsSchema,
+  training: ClassCountsSchema.extend({ decidedOutsideModel: z.number().int() }),
+  validation: ClassCountsSchema.extend({ decidedOutsideModel: z.number().int() }),
+  estimation: z.string(),
+  /** Training observations per field and class (pairs where both records have the field). */
+  fieldObservations: z.array(z.object({ field: FieldNameSchema, matches: z.number().int(), nonMatches: z.number().int() })),
+  heldOut: z.object({
+    brierScore: z.number().nullable(),
+    logLoss: z.number().nullable(),
+    thresholds: z.array(ThresholdMetricsSchema),
+  }),
+  f1Optimal: RecommendedThresholdSchema,
+  targetPrecision: z.number(),
+  meetingTargetPrecision: RecommendedThresholdSchema,
+  caveat: z.string(),
+  activated: z.literal(false),
+});
+export type CalibrationReport = z.infer<typeof CalibrationReportSchema>;
+
+export const CalibrationOutputSchema = z.object({ model: FellegiSunterModelSchema, report: CalibrationReportSchema });
+
+export const ProfileRollbackInputSchema = z.strictObject({ reason: z.string().min(1).max(500).default('rollback') });
+export const ProfileRollbackOutputSchema = z.object({
+  /** The new active version, whose content equals restoredFrom's. */
+  matchingProfileVersion: z.number().int(),
+  restoredFrom: z.number().int(),
+  previousVersion: z.number().int(),
+});
+
+export const LabelSampleInputSchema = z.strictObject({
+  maxPairs: z.number().int().min(2).max(MAX_DATASET_PAIRS).default(MAX_DATASET_PAIRS),
+  seed: z.number().int().default(1),
+});
+export const LabelSampleOutputSchema = z.object({
+  pairs: z.array(LabelPairSchema),
+  /**
+   * The blocking-candidate population the non-matches were drawn from: distinct record pairs sharing a
+   * usable tag, and how many of them are true pairs. Their ratio estimates priorMatchProbability for
+   * the pairs the scorer meets during ingestion.
+   */
+  candidates: z.object({ pairs: z.number().int(), truePairs: z.number().int(), matchShare: z.number().nullable() }),
+});

@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { tempDir } from '../../helpers/temp.ts';
+import { LocalEngine } from '../../../engine/local-engine.ts';
+import { BANDS, FIELD_NAMES } from '../../../engine/contract/fields.ts';
+import { FellegiSunterModelSchema } from '../../../engine/contract/profile.ts';
+import { EngineError } from '../../../engine/contract/errors.ts';
+import { FIELD_COUNT } from '../../../engine/scoring/field-comparison.ts';
+import { bandCounts, estimateFields, smoothedBandProbabilities } from '../../../engine/assurance/calibrate.ts';
+import { listAudit } from '../../../engine/store/audit.ts';
+import { createRng } from '../../../engine/synthetic/prng.ts';
+
+/** A similarity that falls in each band (BANDS order). */
+const BAND_SIMILARITY = [1, 0.9, 0.6, 0.2] as const;
+
+function draw(probabilities: readonly number[], u: number): number {
+  let cumulative = 0;
+  for (let b = 0; b < probabilities.length; b++) {
+    cumulative += probabilities[b] ?? 0;
+    if (u < cumulative) return b;
+  }
+  return probabilities.length - 1;
+}
+
+describe('Fellegi-Sunter estimation', () => {
+  it('smooths band counts additively: (n_b + s) / (n + 4s)', () => {
+    expect(smoothedBandProbabilities([3, 1, 0, 0], 1)).toEqual({ Exact: 4 / 8, Strong: 2 / 8, Partial: 1 / 8, Different: 1 / 8 });
+    expect(smoothedBandProbabilities([0, 0, 0, 0], 0.5)).toEqual({ Exact: 0.25, Strong: 0.25, Partial: 0.25, Different: 0.25 });
+    expect(() => smoothedBandProbabilities([1, 0, 0, 0], 0)).toThrow(RangeError);
+  });
+
+  it('recovers known m and u from observations generated with them, treating missing values as neutral', () => {
+    const m = [0.7, 0.15, 0.1, 0.05];
+    const u = [0.05, 0.1, 0.25, 0.6];
+    const n = 40_000;
+    const rng = createRng(20261121);
+    const similarity = new Float64Array(n * FIELD_COUNT);
+    const isMatch = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      isMatch[i] = i % 2 === 0 ? 1 : 0;
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        // A third of the comparisons are missing: they must not move the estimate.
+        similarity[i * FIELD_COUNT + f] = rng.next() < 1 / 3 ? Number.NaN : (BAND_SIMILARITY[draw(isMatch[i] === 1 ? m : u, rng.next())] ?? 0);
+      }
+    }
+    const fields = estimateFields(bandCounts(similarity, isMatch, () => true), 1);
+    for (const field of FIELD_NAMES) {
+      BANDS.forEach((band, b) => {
+        // About 6,700 observations per class: the standard error of each share is below 0.006.
+        expect(Math.abs((fields[field]?.m[band] ?? 0) - (m[b] ?? 0))).toBeLessThan(0.02);
+        expect(Math.abs((fields[field]?.u[band] ?? 0) - (u[b] ?? 0))).toBeLessThan(0.02);
+      });
+    }
+  });
+});
+
+describe('matching/calibrate on a synthetic sandbox', () => {
+  it('returns a complete model and held-out report, never activates it, and is deterministic in its split', async () => {
+    const engine = LocalEngine.open({ dbPath: join(tempDir(), 's.db') });
+    const ctx = { tenantId: 'demo', actor: 'test' };
+    await engine.call('sandbox/create', { syntheticPeople: 600, seed: 5 }, ctx);
+    const { pairs } = await engine.call('labels/sample', { maxPairs: 2000, seed: 3 }, ctx);
+    const request = { datasetId: 'synthetic-600', modelVersion: 'fs-test-1', pairs, priorMatchProbability: 0.2, smoothing: 1, validationFraction: 0.3, targetPrecision: 0.99 };
+    const profileBefore = await engine.call('profile/get', {}, ctx);
+    const auditBefore = listAudit(engine.env.store, 'demo').length;
+
+    const { model, report } = await engine.call('matching/calibrate', request, ctx);
+
+    expect(FellegiSunterModelSchema.parse(model)).toEqual(model);
+    expect(model).toMatchObject({
+      kind: 'fellegi-sunter-model',
+      modelVersion: 'fs-test-1',
+      priorMatchProbability: 0.2,
+      smoothing: 1,
+      trainedAgainst: { matchingProfileVersion: 1, comparatorVersion: 'comparators-1', scoreMethodVersion: 'weighted-similarity-1' },
+      datasetId: 'synthetic-600',
+      datasetDigest: report.datasetDigest,
+      bands: ['Exact', 'Strong', 'Partial', 'Different'],
+    });
+    expect(Object.keys(model.fields).sort()).toEqual([...FIELD_NAMES].sort());
+    for (const field of FIELD_NAMES) {
+      const p = model.fields[field];
+      expect(BANDS.reduce((sum, b) => sum + (p?.m[b] ?? 0), 0)).toBeCloseTo(1, 12);
+      expect(BANDS.reduce((sum, b) => sum + (p?.u[b] ?? 0), 0)).toBeCloseTo(1, 12);
+    }
+    // Each class split separately: 30% of each held out.
+    const matches = pairs.filter((p) => p.isMatch).length;
+    expect(report.validation.matches).toBe(Math.round(matches * 0.3));
+    expect(report.validation.nonMatches).toBe(Math.round((pairs.length - matches) * 0.3));
+    expect(report.training.matches + report.validation.matches).toBe(matches);
+    expect(report.heldOut.brierScore).toBeGreaterThanOrEqual(0);
+    expect(report.heldOut.logLoss).toBeGreaterThanOrEqual(0);
+    expect(report.heldOut.thresholds.map((t) => t.threshold)).toEqual([0.5, 0.75, 0.8, 0.9, 0.92, 0.95, 0.99]);
+    expect(report.f1Optimal.threshold).not.toBeNull();
+    expect(report.f1Optimal.metrics?.threshold).toBe(report.f1Optimal.threshold);
+    expect(report.caveat).toMatch(/conditionally independent/);
+    expect(report.activated).toBe(false);
+
+    // Never activated: the active profile is unchanged and only an audit record was written.
+    expect(await engine.call('profile/get', {}, ctx)).toEqual(profileBefore);
+    const audit = listAudit(engine.env.store, 'demo');
+    expect(audit.length).toBe(auditBefore + 1);
+    expect(audit[0]).toMatchObject({ action: 'matching.calibrate', detail: { datasetId: 'synthetic-600', datasetDigest: report.datasetDigest, modelVersion: 'fs-test-1' } });
+
+    // The same pairs in another order give the same split, hence the same model (only the order digest differs).
+    const again = await engine.call('matching/calibrate', { ...request, pairs: [...pairs].reverse() }, ctx);
+    expect(again.model.fields).toEqual(model.fields);
+    expect(again.report.heldOut).toEqual(report.heldOut);
+    expect(again.model.datasetDigest).not.toBe(model.datasetDigest);
+
+    // A target nothing meets is reported as null with a sentence.
+    const strict = await engine.call('matching/calibrate', { ...request, targetPrecision: 1 }, ctx);
+    if (strict.report.meetingTargetPrecision.threshold === null) expect(strict.report.meetingTargetPrecision.explanation).toMatch(/no validation threshold/);
+    else expect(strict.report.meetingTargetPrecision.metrics?.precision).toBe(1);
+    engine.close();
+  });
+
+  it('refuses a validation fraction that empties a class on one side', async () => {
+    const engine = LocalEngine.open({ dbPath: join(tempDir(), 's.db') });
+    const ctx = { tenantId: 'demo', actor: 'test' };
+    await engine.call('sandbox/create', { syntheticPeople: 300, seed: 5 }, ctx);
+    const { pairs } = await engine.call('labels/sample', { maxPairs: 2000, seed: 3 }, ctx);
+    const error = await engine
+      .call('matching/calibrate', { datasetId: 'd', modelVersion: 'm', pairs, priorMatchProbability: 0.2, smoothing: 1, validationFraction: 0.0001, targetPrecision: 0.9 }, ctx)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(error).toBeInstanceOf(EngineError);
+    expect((error as EngineError).issues[0]?.path).toBe('validationFraction');
+    engine.close();
+  });
+});
+
+describe('governed apply and rollback', () => {
+  it('applies a calibrated model as a new version; rollback restores the previous content as another new version', async () => {
+    const engine = LocalEngine.open({ dbPath: join(tempDir(), 's.db') });
+    const ctx = { tenantId: 'demo', actor: 'test' };
+    await engine.call('sandbox/create', { syntheticPeople: 300, seed: 9 }, ctx);
+    const { pairs } = await engine.call('labels/sample', { maxPairs: 2000, seed: 1 }, ctx);
+    const { model } = await engine.call(
+      'matching/calibrate',
+      { datasetId: 'd', modelVersion: 'fs-apply-1', pairs, priorMatchProbability: 0.3, smoothing: 1, validationFraction: 0.25, targetPrecision: 0.95 },
+      ctx,
+    );
+    const v1 = await engine.call('profile/get', {}, ctx);
+    const applied = await engine.call('profile/apply', { document: model, reason: 'approved calibration' }, ctx);
+    expect(applied).toEqual({ matchingProfileVersion: 2, previousVersion: 1 });
+    const v2 = await engine.call('profile/get', {}, ctx);
+    expect(v2.profile.MatchingRules.FellegiSunter).toEqual(model);
+
+    // Reports state the versions they ran under.
+    const evaluation = await engine.call('matching/evaluate', { datasetId: 'd', pairs, thresholds: [0.5], maximumErrorExamples: 0 }, ctx);
+    expect(evaluation.versions).toEqual({ matchingProfileVersion: 2, comparatorVersion: 'comparators-1', scoreMethod: 'fellegi-sunter', scoreMethodVersion: 'fs-apply-1' });
+
+    const rolled = await engine.call('profile/rollback', { reason: 'back out the model' }, ctx);
+    expect(rolled).toEqual({ matchingProfileVersion: 3, restoredFrom: 1, previousVersion: 2 });
+    const v3 = await engine.call('profile/get', {}, ctx);
+    expect(v3.profile).toEqual(v1.profile);
+    expect(v3).toMatchObject({ matchingProfileVersion: 3, reason: 'back out the model', active: true });
+    expect(listAudit(engine.env.store, 'demo')[0]).toMatchObject({ action: 'profile.rollback', subject: 'matching-profile/3', detail: { restoredFrom: 1, previousVersion: 2 } });
+
+    // A second rollback undoes the first.
+    await engine.call('profile/rollback', {}, ctx);
+    expect((await engine.call('profile/get', {}, ctx)).profile).toEqual(v2.profile);
+    engine.close();
+  });
+
+  it('refuses to roll back the first version', async () => {
+    const engine = LocalEngine.open({ dbPath: join(tempDir(), 's.db') });
+    const ctx = { tenantId: 'demo', actor: 'test' };
+    await engine.call('sandbox/create', {}, ctx);
+    await expect(engine.call('profile/rollback', {}, ctx)).rejects.toMatchObject({ kind: 'conflict' });
+    engine.close();
+  });
+});
