@@ -5,10 +5,8 @@ import type { LabelPair, RecordRef } from './labels.ts';
 export interface LabelRuleOptions {
   /** Names row `index` in issue paths and messages: `line 12` for TSV input, `pairs[3]` for API input. */
   readonly rowName: (index: number) => string;
-  /** Whether the record exists in the requesting tenant's registry. */
+  /** Whether the record exists in the requesting tenant's registry (another tenant's record does not). */
   readonly recordExists: (ref: RecordRef) => boolean;
-  /** Whether the record exists in some other tenant (only used to word the message; never named). */
-  readonly otherTenantHas?: (ref: RecordRef) => boolean;
   /** Least number of matches and of non-matches: 10 for calibration, 1 (the default) for evaluation. */
   readonly minimumPerClass?: number;
   /**
@@ -62,8 +60,8 @@ function plural(count: number, singular: string, pluralForm: string): string {
  * name the row and the rule, never a patient value or a tenant.
  *
  * Per row: an empty or control-character reference field; a self-pair (left and right the same
- * record); a record missing from the tenant (worded as a cross-tenant reference when
- * `otherTenantHas` finds it elsewhere); a duplicate (the same unordered pair — a pair and its
+ * record); a record missing from the tenant, which is also how a cross-tenant reference shows (the
+ * message is the same, so it reveals nothing of other tenants); a duplicate (the same unordered pair — a pair and its
  * mirror are the same pair — with the same label as an earlier row, which is named); a
  * contradiction (the same unordered pair with the other label than an earlier row, which is
  * named). Dataset: either class missing; fewer than `minimumPerClass` of either class.
@@ -83,13 +81,12 @@ export function labelRuleIssues(pairs: readonly LabelPair[], options: LabelRuleO
   const issues: ErrorIssue[] = [];
   const interner = new RefInterner();
   const idOf = options.refId ?? ((ref: RecordRef): number => interner.idOf(ref));
-  const existence = new Map<number, 'exists' | 'missing' | 'other-tenant'>();
-  const lookUp = (ref: RecordRef): 'exists' | 'missing' | 'other-tenant' => {
+  const existence = new Map<number, boolean>();
+  const exists = (ref: RecordRef): boolean => {
     const key = idOf(ref);
     let found = existence.get(key);
     if (found === undefined) {
-      if (options.recordExists(ref)) found = 'exists';
-      else found = options.otherTenantHas?.(ref) === true ? 'other-tenant' : 'missing';
+      found = options.recordExists(ref);
       existence.set(key, found);
     }
     return found;
@@ -131,12 +128,9 @@ export function labelRuleIssues(pairs: readonly LabelPair[], options: LabelRuleO
 
     for (const side of SIDES) {
       if (!wellFormed[side] || (selfPair && side === 'right')) continue;
-      const found = lookUp(pair[side]);
-      if (found === 'other-tenant') {
-        add(`${side} record: cross-tenant references are not allowed`);
-      } else if (found === 'missing') {
-        add(`${side} record does not exist in this tenant`);
-      }
+      // One message for a missing record and another tenant's record: telling them apart would let a caller
+      // probe which records other tenants hold. Either way the reference is rejected.
+      if (!exists(pair[side])) add(`${side} record does not exist in this tenant (labels may refer only to this tenant's records)`);
     }
 
     const key = unorderedPairKey(leftId, rightId);

@@ -16,7 +16,6 @@ import type { Scorer } from '../scoring/scorer.ts';
 import { FIELD_COUNT, newScratch } from '../scoring/field-comparison.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { activeProfile, type StoredProfile } from '../store/profiles.ts';
-import { recordInOtherTenant } from '../store/assurance.ts';
 import { requireTenant } from '../store/tenants.ts';
 import type { Store } from '../store/db.ts';
 import { datasetDigest } from './dataset-digest.ts';
@@ -124,7 +123,6 @@ export function loadDataset(store: Store, ctx: CallContext, request: DatasetRequ
     const issues = labelRuleIssues(pairs, {
       rowName: rowNamer(request),
       recordExists: exists,
-      otherTenantHas: (ref) => recordInOtherTenant(store, ctx.tenantId, ref.sourceSystem, ref.localId),
       minimumPerClass: options.minimumPerClass,
       refId: (ref) => records.indexOf(ref),
     });

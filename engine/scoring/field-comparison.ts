@@ -11,7 +11,10 @@
  *   postalCode, phone NormalisedDamerauLevenshtein
  *   email       Exact (addresses are copied, not typed from speech; a near miss is another mailbox)
  *   identifier  NormalisedDamerauLevenshtein, best over the non-trusted systems both records carry
- * A family name is also compared with the other side's previous family names (married-name changes).
+ * A family name is also compared with the other side's previous family names (married-name changes), and
+ * when the names do not agree as given, given and family names are also compared crossed: a swap (a
+ * family name keyed as the given name and the reverse) counts when both crossed comparisons are at least
+ * Strong and together beat the straight ones.
  */
 import { FIELD_NAMES, type ComparatorName, type FieldName } from '../contract/fields.ts';
 import { compareNames, type NameComparison, type PreparedName, type NameComparatorSet } from '../comparators/name-comparison.ts';
@@ -96,11 +99,32 @@ function bestIdentifier(a: PreparedRecord, b: PreparedRecord): number {
   return best;
 }
 
+const SWAP_FLOOR = 0.85;
+
+function compareNameParts(a: PreparedRecord, b: PreparedRecord, sets: NameSets, out: FieldScratch): void {
+  const family = bestFamily(a, b, sets.family);
+  const given = a.given === null || b.given === null ? null : compareNames(a.given, b.given, sets.given);
+  if (a.family !== null && b.family !== null && a.given !== null && b.given !== null && (family?.similarity ?? 0) + (given?.similarity ?? 0) < 2 * SWAP_FLOOR) {
+    const familyCrossed = compareNames(a.family, b.given, sets.family);
+    const givenCrossed = compareNames(a.given, b.family, sets.family);
+    if (
+      familyCrossed.similarity >= SWAP_FLOOR &&
+      givenCrossed.similarity >= SWAP_FLOOR &&
+      familyCrossed.similarity + givenCrossed.similarity > (family?.similarity ?? 0) + (given?.similarity ?? 0)
+    ) {
+      setName(out, 0, familyCrossed);
+      setName(out, 1, givenCrossed);
+      return;
+    }
+  }
+  setName(out, 0, family);
+  setName(out, 1, given);
+}
+
 export function compareFields(a: PreparedRecord, b: PreparedRecord, sets: NameSets, out: FieldScratch): void {
   const fa = a.fields;
   const fb = b.fields;
-  setName(out, 0, bestFamily(a, b, sets.family));
-  setName(out, 1, a.given === null || b.given === null ? null : compareNames(a.given, b.given, sets.given));
+  compareNameParts(a, b, sets, out);
   setPlain(out, 2, a.birthDigits, b.birthDigits, 'NormalisedDamerauLevenshtein', normalisedDamerauLevenshtein);
   setPlain(out, 3, fa.sex, fb.sex, 'Exact', exactFn);
   setPlain(out, 4, fa.addressLine, fb.addressLine, 'DiceCoefficient', diceCoefficient);

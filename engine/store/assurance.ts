@@ -39,16 +39,6 @@ export function labelledRecordFields(store: Store, tenantId: string, recordId: n
   return json;
 }
 
-/**
- * Whether a tenant other than tenantId holds the record. One point look-up per other tenant (the unique
- * key starts with the tenant), so it stays cheap however large the registry.
- */
-export function recordInOtherTenant(store: Store, tenantId: string, sourceSystem: string, localId: string): boolean {
-  const others = store.statement('SELECT tenant_id FROM tenant WHERE tenant_id <> ? ORDER BY tenant_id LIMIT 1000').pluck().all(tenantId) as string[];
-  const lookUp = store.statement('SELECT 1 FROM source_record WHERE tenant_id = ? AND source_system = ? AND local_id = ?');
-  return others.some((other) => lookUp.get(other, sourceSystem, localId) !== undefined);
-}
-
 const TAG_BATCH = 128;
 const TAG_BATCH_SQL = `SELECT tag FROM blocking_tag WHERE tenant_id = ? AND tag IN (${new Array(TAG_BATCH).fill('?').join(', ')}) GROUP BY tag HAVING COUNT(*) > ?`;
 

@@ -90,7 +90,7 @@ describe('assurance commands on a synthetic sandbox', () => {
     expect(missing.code).toBe(1);
     const error = JSON.parse(missing.stderr) as { kind: string; issues: { path: string; message: string }[] };
     expect(error.kind).toBe('validation');
-    expect(error.issues).toContainEqual({ path: 'line 3', message: 'right record does not exist in this tenant' });
+    expect(error.issues).toContainEqual({ path: 'line 3', message: "right record does not exist in this tenant (labels may refer only to this tenant's records)" });
     expect(error.issues.every((i) => i.path.startsWith('line '))).toBe(true);
 
     expect((await runCli([...db, 'evaluate', '--labels', labels, '--dataset', 'd', '--thresholds', 'high'])).code).toBe(2);

@@ -25,7 +25,6 @@ function options(overrides: Partial<LabelRuleOptions> = {}): LabelRuleOptions {
   return {
     rowName: (index) => `line ${index + 2}`,
     recordExists: (r) => tenant.has(key(r)),
-    otherTenantHas: (r) => key(r) === key(OTHER),
     ...overrides,
   };
 }
@@ -105,25 +104,18 @@ describe('labelRuleIssues', () => {
 
   it('rejects records missing from the tenant, naming the side', () => {
     expect(labelRuleIssues([...BASE, pair(GHOST, E, false), pair(F, GHOST, false)], options())).toEqual([
-      { path: 'line 4', message: 'left record does not exist in this tenant' },
-      { path: 'line 5', message: 'right record does not exist in this tenant' },
+      { path: 'line 4', message: "left record does not exist in this tenant (labels may refer only to this tenant's records)" },
+      { path: 'line 5', message: "right record does not exist in this tenant (labels may refer only to this tenant's records)" },
     ]);
   });
 
-  it('rejects cross-tenant references without naming the tenant or the record', () => {
-    const issues = labelRuleIssues([...BASE, pair(E, OTHER, false)], options());
-    expect(issues).toEqual([{ path: 'line 4', message: 'right record: cross-tenant references are not allowed' }]);
+  it('rejects a cross-tenant reference exactly as a missing record, naming neither tenant nor record', () => {
+    const issues = labelRuleIssues([...BASE, pair(E, OTHER, false), pair(E, GHOST, false)], options());
+    expect(issues).toEqual([
+      { path: 'line 4', message: "right record does not exist in this tenant (labels may refer only to this tenant's records)" },
+      { path: 'line 5', message: "right record does not exist in this tenant (labels may refer only to this tenant's records)" },
+    ]);
     expect(JSON.stringify(issues)).not.toContain('OTHER-TENANT');
-  });
-
-  it('reports a missing record as missing when no other-tenant check is given', () => {
-    const withoutOtherTenant: LabelRuleOptions = {
-      rowName: (index) => `line ${index + 2}`,
-      recordExists: (r) => tenant.has(key(r)),
-    };
-    expect(labelRuleIssues([...BASE, pair(E, OTHER, false)], withoutOtherTenant)).toEqual([
-      { path: 'line 4', message: 'right record does not exist in this tenant' },
-    ]);
   });
 
   it('looks each distinct record up once', () => {

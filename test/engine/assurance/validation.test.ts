@@ -44,11 +44,12 @@ describe('label dataset validation through matching/evaluate and matching/calibr
     ]);
     expect(error.kind).toBe('validation');
     expect(lines(error)).toEqual([
-      'pairs[1]: right record does not exist in this tenant',
+      "pairs[1]: right record does not exist in this tenant (labels may refer only to this tenant's records)",
       'pairs[2]: self-pair: left and right are the same record',
       'pairs[3]: duplicate pair: duplicates pairs[0]',
       'pairs[5]: contradictory pair: labelled match here and non-match at pairs[4]',
-      'pairs[6]: right record: cross-tenant references are not allowed',
+      // Another tenant's record is rejected exactly like a missing one: nothing is revealed about other tenants.
+      "pairs[6]: right record does not exist in this tenant (labels may refer only to this tenant's records)",
       'pairs[7]: right.localId contains a control character',
     ]);
     const text = JSON.stringify(error.toData());
@@ -61,7 +62,7 @@ describe('label dataset validation through matching/evaluate and matching/calibr
   it('names rows by TSV line when row numbers are given', async () => {
     const engine = await tinyRegistry(tempDir());
     const error = await rejection(engine, [pair('PX01', 'PX02', true), pair('PX01', 'GHOST', false)], { rowNumbers: [2, 5] });
-    expect(lines(error)).toEqual(['line 5: right record does not exist in this tenant']);
+    expect(lines(error)).toEqual(['line 5: right record does not exist in this tenant (labels may refer only to this tenant\'s records)']);
     const mismatch = await rejection(engine, [pair('PX01', 'PX02', true), pair('PX01', 'PX03', false)], { rowNumbers: [2] });
     expect(lines(mismatch)).toEqual(['rowNumbers: must have one entry per pair (2); found 1']);
     engine.close();

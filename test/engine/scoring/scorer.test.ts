@@ -101,3 +101,19 @@ describe('fellegi-sunter', () => {
     expect(r.evidence.find((e) => e.field === 'birthDate')?.logLikelihood).toBe(0);
   });
 });
+
+describe('name swaps', () => {
+  it('recognises given and family names keyed the other way round', () => {
+    const s = createScorer(profile());
+    const swapped = s.explain(s.prepare(base), s.prepare({ ...base, familyName: 'annabel', givenName: 'fairweather' }));
+    expect(swapped.evidence.find((e) => e.field === 'familyName')?.similarity).toBe(1);
+    expect(swapped.evidence.find((e) => e.field === 'givenName')?.similarity).toBe(1);
+  });
+
+  it('does not cross names that merely share one part', () => {
+    const s = createScorer(profile());
+    // A different person whose given name equals the other's family name: only one crossed part agrees.
+    const r = s.explain(s.prepare(base), s.prepare({ ...base, familyName: 'okafor', givenName: 'fairweather' }));
+    expect(r.evidence.find((e) => e.field === 'familyName')?.similarity).toBeLessThan(0.85);
+  });
+});
