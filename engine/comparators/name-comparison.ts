@@ -32,6 +32,8 @@ export interface NameComparatorSet {
   readonly nicknames: NicknameIndex;
   readonly usesPhonetic: boolean;
   readonly usesNickname: boolean;
+  /** The result for two identical names, shared so the commonest comparison allocates nothing. */
+  readonly identical: NameComparison;
 }
 
 export interface NameComparison {
@@ -72,6 +74,7 @@ export function buildNameComparatorSet(
     nicknames: nicknameIndexFor(profile),
     usesPhonetic: comparators.includes('Phonetic'),
     usesNickname: comparators.includes('Nickname'),
+    identical: Object.freeze({ similarity: 1, comparator: comparators[0] as ComparatorName }),
   };
 }
 
@@ -90,8 +93,8 @@ function firstComparator(set: NameComparatorSet): ComparatorName {
 }
 
 export function compareNames(a: PreparedName, b: PreparedName, set: NameComparatorSet): NameComparison {
+  if (a.text === b.text) return set.identical;
   const first = firstComparator(set);
-  if (a.text === b.text) return { similarity: 1, comparator: first };
 
   let bestSimilarity = -1;
   let bestComparator: ComparatorName = first;

@@ -13,15 +13,15 @@
  *   identifier  NormalisedDamerauLevenshtein, best over the non-trusted systems both records carry
  * A family name is also compared with the other side's previous family names (married-name changes), and
  * when the names do not agree as given, given and family names are also compared crossed: a swap (a
- * family name keyed as the given name and the reverse) counts when both crossed comparisons are at least
- * Strong and together beat the straight ones.
+ * family name keyed as the given name and the reverse) counts when the crossed initials agree, both crossed
+ * comparisons are at least Strong and together they beat the straight ones.
  */
 import { FIELD_NAMES, type ComparatorName, type FieldName } from '../contract/fields.ts';
 import { compareNames, type NameComparison, type PreparedName, type NameComparatorSet } from '../comparators/name-comparison.ts';
 import { jaroWinkler } from '../comparators/jaro-winkler.ts';
 import { normalisedDamerauLevenshtein } from '../comparators/damerau-levenshtein.ts';
 import { diceCoefficient } from '../comparators/dice-coefficient.ts';
-import type { NameSets, PreparedRecord } from './prepared-record.ts';
+import { identifierValue, type NameSets, type PreparedRecord } from './prepared-record.ts';
 
 export const FIELD_COUNT = FIELD_NAMES.length;
 export const FIELD_INDEX: Readonly<Record<FieldName, number>> = Object.fromEntries(FIELD_NAMES.map((name, index) => [name, index])) as Record<
@@ -91,7 +91,7 @@ function bestFamily(a: PreparedRecord, b: PreparedRecord, set: NameComparatorSet
 function bestIdentifier(a: PreparedRecord, b: PreparedRecord): number {
   let best = Number.NaN;
   for (const [system, value] of a.otherIdentifiers) {
-    const other = b.otherIdentifiers.get(system);
+    const other = identifierValue(b.otherIdentifiers, system);
     if (other === undefined) continue;
     const similarity = value === other ? 1 : normalisedDamerauLevenshtein(value, other);
     if (!(similarity <= best)) best = similarity;
@@ -104,7 +104,16 @@ const SWAP_FLOOR = 0.85;
 function compareNameParts(a: PreparedRecord, b: PreparedRecord, sets: NameSets, out: FieldScratch): void {
   const family = bestFamily(a, b, sets.family);
   const given = a.given === null || b.given === null ? null : compareNames(a.given, b.given, sets.given);
-  if (a.family !== null && b.family !== null && a.given !== null && b.given !== null && (family?.similarity ?? 0) + (given?.similarity ?? 0) < 2 * SWAP_FLOOR) {
+  if (
+    a.family !== null &&
+    b.family !== null &&
+    a.given !== null &&
+    b.given !== null &&
+    (family?.similarity ?? 0) + (given?.similarity ?? 0) < 2 * SWAP_FLOOR &&
+    // Crossed initials must agree first: this keeps the swap check nearly free for ordinary non-matches.
+    a.family.text.charCodeAt(0) === b.given.text.charCodeAt(0) &&
+    a.given.text.charCodeAt(0) === b.family.text.charCodeAt(0)
+  ) {
     const familyCrossed = compareNames(a.family, b.given, sets.family);
     const givenCrossed = compareNames(a.given, b.family, sets.family);
     if (

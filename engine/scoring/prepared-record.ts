@@ -18,18 +18,26 @@ export interface PreparedRecord {
   readonly previousFamilies: readonly PreparedName[];
   readonly given: PreparedName | null;
   readonly birthDigits: string | null;
-  /** Trusted identifier system → value. */
-  readonly trusted: ReadonlyMap<string, string>;
-  /** Other identifiers, system → value (first value per system). */
-  readonly otherIdentifiers: ReadonlyMap<string, string>;
+  /** Trusted identifiers as [system, value], first value per system. */
+  readonly trusted: readonly IdentifierEntry[];
+  /** Other identifiers as [system, value], first value per system. */
+  readonly otherIdentifiers: readonly IdentifierEntry[];
+}
+
+/** A record has few identifiers: small arrays cost less to build and collect than Maps. */
+export type IdentifierEntry = readonly [system: string, value: string];
+
+export function identifierValue(entries: readonly IdentifierEntry[], system: string): string | undefined {
+  for (const [s, value] of entries) if (s === system) return value;
+  return undefined;
 }
 
 export function prepareRecord(fields: MatchFields, sets: NameSets): PreparedRecord {
-  const trusted = new Map<string, string>();
-  const otherIdentifiers = new Map<string, string>();
+  const trusted: IdentifierEntry[] = [];
+  const otherIdentifiers: IdentifierEntry[] = [];
   for (const { system, value } of fields.identifiers) {
     const target = sets.trustedSystems.has(system) ? trusted : otherIdentifiers;
-    if (!target.has(system)) target.set(system, value);
+    if (identifierValue(target, system) === undefined) target.push([system, value]);
   }
   return {
     fields,

@@ -16,7 +16,7 @@ import { buildNameComparatorSet } from '../comparators/name-comparison.ts';
 import { compareFields, newScratch, type FieldScratch } from './field-comparison.ts';
 import { compileModel, fieldLogRatio, logistic, matchLogOdds, type CompiledModel } from './fellegi-sunter.ts';
 import { FIELD_WEIGHTS, WEIGHTED_SIMILARITY_VERSION, weightedSimilarity } from './weighted-similarity.ts';
-import { prepareRecord, type NameSets, type PreparedRecord } from './prepared-record.ts';
+import { identifierValue, prepareRecord, type NameSets, type PreparedRecord } from './prepared-record.ts';
 
 export interface PairOutcome {
   readonly score: number;
@@ -40,7 +40,7 @@ export interface Scorer {
 function trustedAgreement(a: PreparedRecord, b: PreparedRecord): 'agree' | 'conflict' | 'none' {
   let conflictSeen = false;
   for (const [system, value] of a.trusted) {
-    const other = b.trusted.get(system);
+    const other = identifierValue(b.trusted, system);
     if (other === undefined) continue;
     if (other === value) return 'agree';
     conflictSeen = true;
