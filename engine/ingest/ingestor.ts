@@ -118,10 +118,11 @@ export class Ingestor {
 
   private apply(write: RecordWrite, at: string): RecordOutcome {
     const { store, tenantId } = this;
-    if (hasReceipt(store, tenantId, write.sourceSystem, write.localId, write.payloadDigest)) return { kind: 'unchanged' };
     const existing = findRecord(store, tenantId, write.sourceSystem, write.localId);
     if (existing !== undefined) {
+      // A receipt can only exist for a record that exists: records are never deleted.
       if (existing.payloadDigest === write.payloadDigest) return { kind: 'unchanged' };
+      if (hasReceipt(store, tenantId, write.sourceSystem, write.localId, write.payloadDigest)) return { kind: 'unchanged' };
       if (existing.sourceLastUpdated !== null && write.sourceLastUpdated !== null && write.sourceLastUpdated < existing.sourceLastUpdated) {
         return { kind: 'stale' };
       }

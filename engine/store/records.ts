@@ -87,26 +87,36 @@ export interface RecordWrite {
 export function insertRecord(store: Store, tenantId: string, write: RecordWrite, at: string): number {
   const result = store
     .statement(
-      `INSERT INTO source_record (tenant_id, source_system, local_id, resource_json, fields_json, payload_digest, logical_version, source_last_updated, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
+      `INSERT INTO source_record (tenant_id, source_system, local_id, fields_json, payload_digest, logical_version, source_last_updated, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)`,
     )
-    .run(tenantId, write.sourceSystem, write.localId, write.resourceJson, JSON.stringify(write.fields), write.payloadDigest, write.sourceLastUpdated, at, at);
-  return Number(result.lastInsertRowid);
+    .run(tenantId, write.sourceSystem, write.localId, JSON.stringify(write.fields), write.payloadDigest, write.sourceLastUpdated, at, at);
+  const recordId = Number(result.lastInsertRowid);
+  store.statement('INSERT INTO source_resource (record_id, tenant_id, resource_json) VALUES (?, ?, ?)').run(recordId, tenantId, write.resourceJson);
+  return recordId;
 }
 
 /** Writes a new version of a record only if it is still at expectedVersion; a stale write is refused. */
 export function updateRecord(store: Store, tenantId: string, recordId: number, expectedVersion: number, write: RecordWrite, at: string): number {
   const result = store
     .statement(
-      `UPDATE source_record SET resource_json = ?, fields_json = ?, payload_digest = ?, source_last_updated = ?, updated_at = ?,
+      `UPDATE source_record SET fields_json = ?, payload_digest = ?, source_last_updated = ?, updated_at = ?,
          logical_version = logical_version + 1
        WHERE tenant_id = ? AND record_id = ? AND logical_version = ?`,
     )
-    .run(write.resourceJson, JSON.stringify(write.fields), write.payloadDigest, write.sourceLastUpdated, at, tenantId, recordId, expectedVersion);
+    .run(JSON.stringify(write.fields), write.payloadDigest, write.sourceLastUpdated, at, tenantId, recordId, expectedVersion);
   if (result.changes !== 1) {
     throw conflict(`source record ${write.sourceSystem}/${write.localId} changed since version ${String(expectedVersion)} was read; nothing was written`);
   }
+  store.statement('UPDATE source_resource SET resource_json = ? WHERE tenant_id = ? AND record_id = ?').run(write.resourceJson, tenantId, recordId);
   return expectedVersion + 1;
+}
+
+/** The Patient resource as received for a record (JSON text), or undefined. */
+export function resourceOf(store: Store, tenantId: string, recordId: number): string | undefined {
+  return store.statement('SELECT resource_json FROM source_resource WHERE tenant_id = ? AND record_id = ?').pluck().get(tenantId, recordId) as
+    | string
+    | undefined;
 }
 
 export function hasReceipt(store: Store, tenantId: string, sourceSystem: string, localId: string, payloadDigest: string): boolean {

@@ -46,9 +46,10 @@ if (mode === 'generate') {
   const raw = Store.open(join(dir, 'raw.db'));
   raw.exec("INSERT INTO tenant (tenant_id, created_at) VALUES ('bench', 'now')");
   const insert = raw.statement(
-    `INSERT INTO source_record (tenant_id, source_system, local_id, resource_json, fields_json, payload_digest, logical_version, source_last_updated, created_at, updated_at)
-     VALUES ('bench', ?, ?, ?, '{}', ?, 1, NULL, 'now', 'now')`,
+    `INSERT INTO source_record (tenant_id, source_system, local_id, fields_json, payload_digest, logical_version, source_last_updated, created_at, updated_at)
+     VALUES ('bench', ?, ?, '{}', ?, 1, NULL, 'now', 'now')`,
   );
+  const insertResource = raw.statement("INSERT INTO source_resource (record_id, tenant_id, resource_json) VALUES (?, 'bench', ?)");
   const rows = files.flatMap((file) =>
     readFileSync(join(dir, file), 'utf8')
       .split('\n')
@@ -60,7 +61,7 @@ if (mode === 'generate') {
   );
   const rawStart = performance.now();
   raw.write(() => {
-    for (const row of rows) insert.run(...row);
+    for (const [source, localId, line, digest] of rows) insertResource.run(insert.run(source, localId, digest).lastInsertRowid, line);
   });
   const rawMs = performance.now() - rawStart;
   raw.close();

@@ -64,7 +64,7 @@ export function ndjson(...resources: readonly unknown[]): string {
 
 /** Row counts of every registry table for one tenant: a cheap "nothing was written" check. */
 export function tableCounts(engine: LocalEngine, tenantId = 't1'): Record<string, number> {
-  const tables = ['source_record', 'identity', 'identity_link', 'blocking_tag', 'review_case', 'ingestion_receipt', 'audit_record'];
+  const tables = ['source_record', 'source_resource', 'identity', 'identity_link', 'blocking_tag', 'review_case', 'ingestion_receipt', 'audit_record'];
   return Object.fromEntries(
     tables.map((t) => [t, (engine.env.store.statement(`SELECT COUNT(*) AS n FROM ${t} WHERE tenant_id = ?`).get(tenantId) as { n: number }).n]),
   );

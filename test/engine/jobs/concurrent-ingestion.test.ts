@@ -68,7 +68,7 @@ describe('reconciliation beside concurrent ingestion', () => {
           if (injected !== undefined || info.phase !== 'rebuilding' || info.cursor === 0) return;
           const row = engine.env.store
             .statement(
-              `SELECT i.identity_id, r.record_id, r.source_system, r.resource_json FROM identity i
+              `SELECT i.identity_id, r.record_id, r.source_system, (SELECT resource_json FROM source_resource x WHERE x.record_id = r.record_id) AS resource_json FROM identity i
                JOIN identity_link l ON l.tenant_id = i.tenant_id AND l.identity_id = i.identity_id
                JOIN source_record r ON r.tenant_id = l.tenant_id AND r.record_id = l.record_id
                WHERE i.tenant_id = ? AND i.identity_id > ? AND i.status = 'active' ORDER BY i.identity_id, r.record_id LIMIT 1`,
@@ -111,7 +111,9 @@ describe('reconciliation beside concurrent ingestion', () => {
     await reverseSourceTrust(engine);
     const { jobId } = await engine.call('maintenance/reconcile', { reason: 'concurrent ingestion test', batchSize: 5 }, CTX);
     const targets = engine.env.store
-      .statement('SELECT record_id, source_system, resource_json FROM source_record WHERE tenant_id = ? AND record_id % 9 = 0 ORDER BY record_id DESC')
+      .statement(
+        'SELECT r.record_id, r.source_system, x.resource_json FROM source_record r JOIN source_resource x ON x.record_id = r.record_id WHERE r.tenant_id = ? AND r.record_id % 9 = 0 ORDER BY r.record_id DESC',
+      )
       .all(TENANT) as RecordRow[];
 
     const worker = spawnWorker(db);

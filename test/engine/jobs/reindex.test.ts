@@ -160,7 +160,9 @@ describe('the staged blocking change (docs/maintenance.md)', () => {
     const engine = LocalEngine.open({ dbPath: db });
     try {
       const row = engine.env.store
-        .statement("SELECT source_system, resource_json FROM source_record WHERE tenant_id = ? AND source_system = 'st-marys-hospital' ORDER BY record_id LIMIT 1")
+        .statement(
+          "SELECT r.source_system, x.resource_json FROM source_record r JOIN source_resource x ON x.record_id = r.record_id WHERE r.tenant_id = ? AND r.source_system = 'st-marys-hospital' ORDER BY r.record_id LIMIT 1",
+        )
         .get(TENANT) as { source_system: string; resource_json: string };
       const patient = JSON.parse(row.resource_json) as { id: string; identifier: { system: string; value: string }[] };
       patient.id = 'copy-of-a-known-person';
