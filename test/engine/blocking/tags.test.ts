@@ -3,23 +3,10 @@ import { blockingTags, type KeyRing } from '../../../engine/blocking/tags.ts';
 import { ruleKeyMaterial } from '../../../engine/blocking/key-material.ts';
 import { keyRingFor } from '../../../engine/blocking/key-ring.ts';
 import type { MatchFields } from '../../../engine/contract/fields.ts';
+import { SAMPLE_FIELDS } from '../../helpers/fields.ts';
 import type { BlockingConfig } from '../../../engine/contract/profile.ts';
 
-const fields: MatchFields = {
-  familyName: 'fairweather',
-  previousFamilyNames: ['smith'],
-  givenName: 'annabel',
-  middleNames: null,
-  birthDate: '1984-03-17',
-  sex: 'female',
-  addressLine: '12 harbour road',
-  city: 'portsmouth',
-  state: null,
-  postalCode: 'PO13AX',
-  phone: '2392001122',
-  email: null,
-  identifiers: [{ system: 'urn:x', value: 'A1' }],
-};
+const fields: MatchFields = { ...SAMPLE_FIELDS, previousFamilyNames: ['smith'], identifiers: [{ system: 'urn:x', value: 'A1' }] };
 
 const blocking: BlockingConfig = {
   Version: 3,

@@ -2,25 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { createScorer } from '../../../engine/scoring/scorer.ts';
 import { defaultProfile } from '../../../engine/profile/default-profile.ts';
 import type { MatchFields } from '../../../engine/contract/fields.ts';
+import { SAMPLE_FIELDS } from '../../helpers/fields.ts';
 import type { FellegiSunterModel, MatchingProfile } from '../../../engine/contract/profile.ts';
 import { FIELD_WEIGHTS, MINIMUM_EVIDENCE_WEIGHT } from '../../../engine/scoring/weighted-similarity.ts';
 
 const NHI = 'urn:nhi';
-const base: MatchFields = {
-  familyName: 'fairweather',
-  previousFamilyNames: [],
-  givenName: 'annabel',
-  middleNames: null,
-  birthDate: '1984-03-17',
-  sex: 'female',
-  addressLine: '12 harbour road',
-  city: 'portsmouth',
-  state: null,
-  postalCode: 'PO13AX',
-  phone: '2392001122',
-  email: null,
-  identifiers: [],
-};
+const base: MatchFields = SAMPLE_FIELDS;
 
 function profile(extra: Partial<MatchingProfile> = {}): MatchingProfile {
   return { ...defaultProfile([{ SourceSystem: 'a' }]), TrustedIdentifierSystems: [NHI], ...extra };
