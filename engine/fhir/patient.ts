@@ -7,8 +7,9 @@ import { MIN_BIRTH_YEAR, isCalendarDate } from '../normalise/date.ts';
  *
  * Only the elements the engine reads are checked structurally; everything else passes through
  * (the caller keeps the original JSON). Every string in the whole resource, known or not, is checked
- * for control characters and length because all of it is stored and may be displayed. That includes
- * narrative (`text.div`): XHTML carrying line breaks or tabs inside its string is rejected too.
+ * for control characters and length because all of it is stored and may be displayed. The one exception
+ * is the narrative (`text.div`, XHTML): its markup legitimately spans lines and runs long, so there TAB, LF
+ * and CR are allowed and no per-string length applies (the whole resource stays within MAX_RESOURCE_BYTES).
  *
  * Messages name the path and the rule, never the value: values are patient data.
  */
@@ -253,12 +254,18 @@ class IssueList {
 
 // ---- the string walk ----
 
-function hasControlCharacter(s: string): boolean {
+function hasControlCharacter(s: string, allowLineBreaks = false): boolean {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
+    if (allowLineBreaks && (c === 0x09 || c === 0x0a || c === 0x0d)) continue;
     if (c <= 0x1f || (c >= 0x7f && c <= 0x9f)) return true;
   }
   return false;
+}
+
+/** The narrative's XHTML: Patient.text.div. */
+function isNarrative(path: readonly Segment[]): boolean {
+  return path.length === 2 && path[0] === 'text' && path[1] === 'div';
 }
 
 /** Counts code points only when the UTF-16 length could exceed the limit (the common case is O(1)). */
@@ -275,10 +282,16 @@ function isTooLong(s: string): boolean {
 
 /** `subject` is '' for a value and 'the element name ' for a key, so both read as one rule. */
 function checkString(s: string, path: readonly Segment[], subject: string, issues: IssueList): void {
-  if (hasControlCharacter(s)) {
-    issues.add(formatPath(path), `${subject}must not contain control characters (U+0000-U+001F, U+007F-U+009F)`);
+  const narrative = subject === '' && isNarrative(path);
+  if (hasControlCharacter(s, narrative)) {
+    issues.add(
+      formatPath(path),
+      narrative
+        ? 'must not contain control characters other than tab, line feed and carriage return'
+        : `${subject}must not contain control characters (U+0000-U+001F, U+007F-U+009F)`,
+    );
   }
-  if (isTooLong(s)) issues.add(formatPath(path), `${subject}must be at most ${MAX_STRING_LENGTH} characters`);
+  if (!narrative && isTooLong(s)) issues.add(formatPath(path), `${subject}must be at most ${MAX_STRING_LENGTH} characters`);
 }
 
 function walkStrings(value: unknown, path: Segment[], issues: IssueList): void {

@@ -336,6 +336,14 @@ describe('validatePatient: every string in the resource', () => {
     expect(validatePatient(withField('extension', [{ url: 'http://x', valueString: 'a'.repeat(MAX_STRING_LENGTH) }])).ok).toBe(true);
   });
 
+  it('lets the narrative (text.div) span lines and run long, but not carry other control characters', () => {
+    const div = `<div xmlns="http://www.w3.org/1999/xhtml">\n\t<p>${'Narrative. '.repeat(600)}</p>\r\n</div>`;
+    expect(validatePatient(withField('text', { status: 'generated', div })).ok).toBe(true);
+    expectPaths(withField('text', { status: 'generated', div: `<div>${SECRET}\u0007</div>` }), ['text.div']);
+    // Only the narrative: a line break anywhere else is still refused.
+    expectPaths(withField('text', { status: 'generated', div: '<div/>', extension: [{ url: 'http://x', valueString: 'a\nb' }] }), ['text.extension[0].valueString']);
+  });
+
   it('checks element names, and never prints an unusual one', () => {
     const resource = withField('extension', [{ url: 'http://x', [`${SECRET}\u0002`]: 'v' }]);
     expectPaths(resource, ['extension[0].<element 1>']);
