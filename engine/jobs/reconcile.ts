@@ -22,7 +22,7 @@ import { createScorer } from '../scoring/scorer.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { updateCanonical } from '../store/identities.ts';
 import { recordsOfIdentity, type SourceRecord } from '../store/records.ts';
-import { insertReviewCase } from '../store/reviews.ts';
+import { hasOpenCaseFor, insertReviewCase } from '../store/reviews.ts';
 import { identitiesWithTag } from '../store/tags.ts';
 import { activeIdentitiesAfter, expectIdentityVersion, identityHead, recordsOf, storedTagsOf, type IdentityHead } from './population.ts';
 import type { BatchPlan, JobContext, PhaseWork } from './phase-work.ts';
@@ -169,6 +169,8 @@ export function reconcileMatching(ctx: JobContext): PhaseWork {
           for (const pair of pairs) {
             check(pair.left);
             check(pair.right);
+            // A pair already open for review at these versions (say, from ingestion) is not asked twice.
+            if (hasOpenCaseFor(ctx.store, ctx.tenantId, pair.left, pair.right)) continue;
             const inserted = insertReviewCase(
               ctx.store,
               ctx.tenantId,

@@ -28,6 +28,21 @@ export function insertReviewCase(store: Store, tenantId: string, c: ReviewCaseWr
   return result.changes === 1;
 }
 
+/**
+ * Whether an open case of any kind already asks about these two identities at these versions (left is the
+ * lower identity ID, as cases store them): the reviewer already has that question.
+ */
+export function hasOpenCaseFor(store: Store, tenantId: string, left: { identityId: number; version: number }, right: { identityId: number; version: number }): boolean {
+  return (
+    store
+      .statement(
+        `SELECT 1 FROM review_case WHERE tenant_id = ? AND left_identity_id = ? AND right_identity_id = ? AND status = 'open'
+           AND left_version = ? AND right_version = ?`,
+      )
+      .get(tenantId, left.identityId, right.identityId, left.version, right.version) !== undefined
+  );
+}
+
 export interface ReviewCaseRow {
   readonly caseId: string;
   readonly kind: ReviewKind;
