@@ -34,3 +34,23 @@ describe('migrations', () => {
   });
 });
 
+
+describe('migration 0003 (received resources in their own table)', () => {
+  it('moves the resources of an existing registry and keeps every record', () => {
+    const path = join(tempDir(), 'upgrade.db');
+    const before = Store.open(path, { migrations: loadMigrations().filter((m) => m.id <= 2) });
+    before.exec(`INSERT INTO tenant (tenant_id, created_at) VALUES ('t', 'now');
+      INSERT INTO source_record (tenant_id, source_system, local_id, resource_json, fields_json, payload_digest, logical_version, created_at, updated_at)
+      VALUES ('t', 's', 'a', '{"resourceType":"Patient","id":"a"}', '{}', '${'a'.repeat(64)}', 1, 'now', 'now'),
+             ('t', 's', 'b', '{"resourceType":"Patient","id":"b"}', '{}', '${'b'.repeat(64)}', 1, 'now', 'now')`);
+    before.close();
+    const after = Store.open(path);
+    expect(after.statement('SELECT r.local_id, x.resource_json FROM source_record r JOIN source_resource x ON x.record_id = r.record_id ORDER BY r.local_id').all()).toEqual([
+      { local_id: 'a', resource_json: '{"resourceType":"Patient","id":"a"}' },
+      { local_id: 'b', resource_json: '{"resourceType":"Patient","id":"b"}' },
+    ]);
+    expect(after.statement("SELECT COUNT(*) FROM pragma_table_info('source_record') WHERE name = 'resource_json'").pluck().get()).toBe(0);
+    expect(after.statement('PRAGMA foreign_key_check').all()).toEqual([]);
+    after.close();
+  });
+});
