@@ -27,6 +27,16 @@ export interface MatchFields {
   readonly identifiers: readonly { readonly system: string; readonly value: string }[];
 }
 
+/**
+ * An identity's canonical record, rebuilt by survivorship from its source records: the surviving value of
+ * each field and, per field, the record it came from (`system/localId`).
+ */
+export interface CanonicalRecord {
+  readonly fields: MatchFields;
+  readonly provenance: Partial<Record<Exclude<keyof MatchFields, 'previousFamilyNames' | 'identifiers'>, string>>;
+  readonly recordCount: number;
+}
+
 /** The fields compared when scoring a record pair, in evidence order. */
 export const FIELD_NAMES = [
   'familyName',

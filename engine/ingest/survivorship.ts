@@ -4,7 +4,7 @@
  * the most recently updated record, then the oldest record. Identifiers and previous family names are the
  * union over all records. Provenance names the record each field came from (system/localId).
  */
-import type { MatchFields } from '../contract/fields.ts';
+import type { CanonicalRecord, MatchFields } from '../contract/fields.ts';
 
 export interface SurvivorInput {
   readonly recordId: number;
@@ -15,6 +15,7 @@ export interface SurvivorInput {
 }
 
 type ScalarField = Exclude<keyof MatchFields, 'previousFamilyNames' | 'identifiers'>;
+export type { CanonicalRecord };
 const SCALAR_FIELDS: readonly ScalarField[] = [
   'familyName',
   'givenName',
@@ -28,12 +29,6 @@ const SCALAR_FIELDS: readonly ScalarField[] = [
   'phone',
   'email',
 ];
-
-export interface CanonicalRecord {
-  readonly fields: MatchFields;
-  readonly provenance: Partial<Record<ScalarField, string>>;
-  readonly recordCount: number;
-}
 
 export function survivorOrder(records: readonly SurvivorInput[], trustOrder: readonly string[]): SurvivorInput[] {
   const rank = (system: string): number => {

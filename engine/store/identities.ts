@@ -1,6 +1,6 @@
 import type { Store } from './db.ts';
 import { conflict, notFound } from '../contract/errors.ts';
-import type { CanonicalRecord } from '../ingest/survivorship.ts';
+import type { CanonicalRecord } from '../contract/fields.ts';
 
 export interface Identity {
   readonly identityId: number;
