@@ -23,15 +23,18 @@ export function sandboxProfile(): ReturnType<typeof defaultProfile> {
 }
 
 /** Registers a tenant with a profile and a blocking key; the caller's profile defaults to the sandbox one. */
+const tenantExistsError = (tenantId: string): Error =>
+  conflict(`tenant "${tenantId}" already exists in this database; use it as it is, choose another --tenant, or start a new --db file`);
+
 export function createTenant(env: EngineEnv, ctx: CallContext, profile: unknown = sandboxProfile()): number {
   const parsed = parseProfile(profile);
-  if (tenantExists(env.store, ctx.tenantId)) throw conflict(`tenant "${ctx.tenantId}" already exists in this database`);
+  if (tenantExists(env.store, ctx.tenantId)) throw tenantExistsError(ctx.tenantId);
   const settings = env.settings();
   const keys = { ...(settings.BlockingKeys[ctx.tenantId] ?? {}) };
   keys[parsed.Blocking.ActiveKeyVersion] ??= newSecret();
   env.saveSettings({ ...settings, BlockingKeys: { ...settings.BlockingKeys, [ctx.tenantId]: keys } });
   return env.store.write(() => {
-    if (tenantExists(env.store, ctx.tenantId)) throw conflict(`tenant "${ctx.tenantId}" already exists in this database`);
+    if (tenantExists(env.store, ctx.tenantId)) throw tenantExistsError(ctx.tenantId);
     const at = new Date().toISOString();
     insertTenant(env.store, ctx.tenantId, at);
     const version = insertActiveProfile(env.store, ctx.tenantId, parsed, 'initial profile', at);
