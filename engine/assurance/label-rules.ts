@@ -1,5 +1,6 @@
 import type { ErrorIssue } from '../contract/errors.ts';
-import { hasControlCharacter, MAX_LABEL_PAIRS } from './labels.ts';
+import { MAX_LABEL_PAIRS } from './labels.ts';
+import { hasControlCharacter } from '../normalise/control-characters.ts';
 import type { LabelPair, RecordRef } from './labels.ts';
 
 export interface LabelRuleOptions {

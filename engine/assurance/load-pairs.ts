@@ -19,7 +19,8 @@ import { activeProfile, type StoredProfile } from '../store/profiles.ts';
 import { requireTenant } from '../store/tenants.ts';
 import type { Store } from '../store/db.ts';
 import { datasetDigest } from './dataset-digest.ts';
-import { hasControlCharacter, type LabelPair, type RecordRef } from './labels.ts';
+import type { LabelPair, RecordRef } from './labels.ts';
+import { hasControlCharacter } from '../normalise/control-characters.ts';
 import { labelRuleIssues } from './label-rules.ts';
 import { preparedRecords, type PreparedRecords, type RecordLookup } from './prepared-records.ts';
 

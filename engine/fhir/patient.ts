@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ErrorIssue } from '../contract/errors.ts';
 import { MIN_BIRTH_YEAR, isCalendarDate } from '../normalise/date.ts';
+import { hasControlCharacter } from '../normalise/control-characters.ts';
 
 /**
  * Validation of an R4 Patient as received from a source.
@@ -253,15 +254,6 @@ class IssueList {
 }
 
 // ---- the string walk ----
-
-function hasControlCharacter(s: string, allowLineBreaks = false): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (allowLineBreaks && (c === 0x09 || c === 0x0a || c === 0x0d)) continue;
-    if (c <= 0x1f || (c >= 0x7f && c <= 0x9f)) return true;
-  }
-  return false;
-}
 
 /** The narrative's XHTML: Patient.text.div. */
 function isNarrative(path: readonly Segment[]): boolean {

@@ -32,7 +32,3 @@ export function findCandidates(store: Store, tenantId: string, tags: readonly Bl
   const ranked = [...held.entries()].sort((a, b) => b[1].length - a[1].length || a[0] - b[0]);
   return { identities: ranked.slice(0, MAX_CANDIDATES).map(([id]) => id), held };
 }
-
-export function candidateIdentities(store: Store, tenantId: string, tags: readonly BlockingTag[], exclude?: number): number[] {
-  return findCandidates(store, tenantId, tags, exclude).identities;
-}

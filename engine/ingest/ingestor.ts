@@ -128,7 +128,7 @@ export class Ingestor {
       }
       updateRecord(store, tenantId, existing.recordId, existing.version, write, at);
       const identityId = identityOfRecord(store, tenantId, existing.recordId);
-      if (identityId !== undefined) this.rebuildIdentity(identityId, at, true);
+      if (identityId !== undefined) this.rebuildIdentity(identityId, at);
       insertReceipt(store, tenantId, write, 'updated', at);
       return { kind: 'updated' };
     }
@@ -209,9 +209,9 @@ export class Ingestor {
     );
   }
 
-  /** Rebuilds an identity's canonical record (version-checked) and, when asked, all its tags. */
-  private rebuildIdentity(identityId: number, at: string, retag: boolean): void {
+  /** Rebuilds an updated record's identity: its canonical record (version-checked) and all its tags. */
+  private rebuildIdentity(identityId: number, at: string): void {
     rebuildCanonical(this.store, this.tenantId, identityId, this.trustOrder, at);
-    if (retag) retagIdentity(this.store, this.tenantId, identityId, this.profile.profile.Blocking, this.ring);
+    retagIdentity(this.store, this.tenantId, identityId, this.profile.profile.Blocking, this.ring);
   }
 }

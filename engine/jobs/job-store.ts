@@ -12,7 +12,7 @@ import type { Store } from '../store/db.ts';
 import type { JobCounters, JobKind, JobPhase, JobState, JobStatus, PhaseName, PhaseStatus } from '../contract/maintenance.ts';
 import { COUNTER_NAMES } from '../contract/maintenance.ts';
 import { EngineError } from '../contract/errors.ts';
-import { assertPhaseTransition, assertTransition, isFinal, phaseStatusFor, type FinalJobStatus } from './states.ts';
+import { assertPhaseTransition, assertTransition, phaseStatusFor, type FinalJobStatus } from './states.ts';
 
 export interface JobRow {
   readonly jobId: string;
@@ -350,10 +350,6 @@ export function markCancelRequested(store: Store, tenantId: string, jobId: strin
   store
     .statement("UPDATE maintenance_job SET cancel_requested_by = COALESCE(cancel_requested_by, ?) WHERE tenant_id = ? AND job_id = ? AND status = 'running'")
     .run(actor, tenantId, jobId);
-}
-
-export function isJobFinal(row: JobRow): boolean {
-  return isFinal(row.status);
 }
 
 /** Every registered tenant (a worker with no tenant given serves them all). */

@@ -16,7 +16,7 @@
  * family name keyed as the given name and the reverse) counts when the crossed initials agree, both crossed
  * comparisons are at least Strong and together they beat the straight ones.
  */
-import { FIELD_NAMES, type ComparatorName, type FieldName } from '../contract/fields.ts';
+import { FIELD_NAMES, type ComparatorName } from '../contract/fields.ts';
 import { compareNames, type NameComparison, type PreparedName, type NameComparatorSet } from '../comparators/name-comparison.ts';
 import { jaroWinkler } from '../comparators/jaro-winkler.ts';
 import { normalisedDamerauLevenshtein } from '../comparators/damerau-levenshtein.ts';
@@ -24,11 +24,6 @@ import { diceCoefficient } from '../comparators/dice-coefficient.ts';
 import { identifierValue, type NameSets, type PreparedRecord } from './prepared-record.ts';
 
 export const FIELD_COUNT = FIELD_NAMES.length;
-export const FIELD_INDEX: Readonly<Record<FieldName, number>> = Object.fromEntries(FIELD_NAMES.map((name, index) => [name, index])) as Record<
-  FieldName,
-  number
->;
-
 /** NaN similarity means missing on at least one side (neutral). */
 export interface FieldScratch {
   readonly similarity: Float64Array;

@@ -44,13 +44,6 @@ export function profileVersion(store: Store, tenantId: string, version: number):
   return fromRow(row);
 }
 
-export function listProfiles(store: Store, tenantId: string): StoredProfile[] {
-  const rows = store
-    .statement('SELECT profile_version, profile_json, reason, created_at, is_active FROM matching_profile WHERE tenant_id = ? ORDER BY profile_version DESC')
-    .all(tenantId) as ProfileRow[];
-  return rows.map(fromRow);
-}
-
 /** Stores the profile as the next version and makes it the active one. Call inside a write transaction. */
 export function insertActiveProfile(store: Store, tenantId: string, profile: MatchingProfile, reason: string, at: string): number {
   const { next } = store

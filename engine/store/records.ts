@@ -112,13 +112,6 @@ export function updateRecord(store: Store, tenantId: string, recordId: number, e
   return expectedVersion + 1;
 }
 
-/** The Patient resource as received for a record (JSON text), or undefined. */
-export function resourceOf(store: Store, tenantId: string, recordId: number): string | undefined {
-  return store.statement('SELECT resource_json FROM source_resource WHERE tenant_id = ? AND record_id = ?').pluck().get(tenantId, recordId) as
-    | string
-    | undefined;
-}
-
 export function hasReceipt(store: Store, tenantId: string, sourceSystem: string, localId: string, payloadDigest: string): boolean {
   return (
     store
