@@ -6,22 +6,24 @@
 import type { Store } from '../store/db.ts';
 import type { BlockingConfig } from '../contract/profile.ts';
 import { blockingTags, type BlockingTag, type KeyRing } from '../blocking/tags.ts';
-import { getIdentity, updateCanonical } from '../store/identities.ts';
+import { identityVersions, updateCanonical } from '../store/identities.ts';
 import { recordsOfIdentity, type SourceRecord } from '../store/records.ts';
 import { addTags, deleteTags } from '../store/tags.ts';
-import { buildCanonical } from './survivorship.ts';
+import { buildCanonical, type SurvivorInput } from './survivorship.ts';
 
-/** Rebuilds and writes the canonical record if the identity is still at expectedVersion (default: as read now). */
+/**
+ * Rebuilds and writes an identity's canonical record (version-checked against the version read now). The
+ * caller may pass the identity's records when it has just read them (ingestion's auto-link does).
+ */
 export function rebuildCanonical(
   store: Store,
   tenantId: string,
   identityId: number,
   trustOrder: readonly string[],
   at: string,
-  expectedVersion?: number,
+  records: readonly SurvivorInput[] = recordsOfIdentity(store, tenantId, identityId),
 ): number {
-  const version = expectedVersion ?? getIdentity(store, tenantId, identityId).version;
-  const records = recordsOfIdentity(store, tenantId, identityId);
+  const { version } = identityVersions(store, tenantId, identityId);
   return updateCanonical(store, tenantId, identityId, version, buildCanonical(records, trustOrder), at);
 }
 

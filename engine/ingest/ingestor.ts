@@ -26,7 +26,7 @@ import { createScorer, type PairOutcome, type Scorer } from '../scoring/scorer.t
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { activeProfile, type StoredProfile } from '../store/profiles.ts';
 import { candidateRowsOfIdentity, findRecord, hasReceipt, insertReceipt, insertRecord, updateRecord, type CandidateRecordRow, type RecordWrite } from '../store/records.ts';
-import { getIdentity, identityOfRecord, identityVersions, insertIdentity, linkRecord, updateCanonical } from '../store/identities.ts';
+import { getIdentity, identityOfRecord, insertIdentity, linkRecord } from '../store/identities.ts';
 import { addTags } from '../store/tags.ts';
 import { rebuildCanonical, retagIdentity } from './identity-rebuild.ts';
 import { insertReviewCase } from '../store/reviews.ts';
@@ -145,8 +145,7 @@ export class Ingestor {
       identityId = best.identityId;
       linkRecord(store, tenantId, recordId, identityId, 'auto', best.outcome.score, at);
       const survivors = [...best.members.map((m) => ({ ...m.row, fields: m.prepared.fields })), { recordId, ...write }];
-      const identity = identityVersions(store, tenantId, identityId);
-      updateCanonical(store, tenantId, identityId, identity.version, buildCanonical(survivors, this.trustOrder), at);
+      rebuildCanonical(store, tenantId, identityId, this.trustOrder, at, survivors);
       // Only the tags the identity does not hold yet: most of a linked record's tags are shared by definition.
       const held = new Set(candidates.held.get(identityId) ?? []);
       addTags(store, tenantId, identityId, tags.filter((_, index) => !held.has(index)));
