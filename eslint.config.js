@@ -1,48 +1,97 @@
-// Lint with a layering rule: engine/ is a plain Node library and may not reach into the desktop shell.
+// Lint with layering rules (VS Code style): each folder may import only from the layers below it.
+//
+//   renderer/        React UI: imports only engine/contract (types and browser-safe schemas)
+//   main/electron/   the only place that may import `electron`
+//   main/            the Node side: CLI, registry API server, remote client, console backend, browser host
+//   engine/          plain TypeScript library: no Electron, UI or HTTP server shells
+//     operations/, local-engine.ts, benchmark/   the engine's top layer (what shells call)
+//     everything else                            may not import the top layer
+//     contract/                                  browser-safe: zod and itself only
+//   better-sqlite3   only engine/store/db.ts (one owner for SQLite)
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const engineForbidden = {
-  paths: [{ name: 'electron', message: 'engine/ must not depend on Electron (layering rule).' }],
-  patterns: [
-    { group: ['**/main/**', '**/renderer/**', 'electron/*'], message: 'engine/ may not import main/ or renderer/ (layering rule).' },
-  ],
+const electron = { name: 'electron', message: 'Only main/electron/ may import electron (layering rule).' };
+const sqlite = { name: 'better-sqlite3', message: 'Only engine/store/db.ts opens SQLite (one owner for the connection).' };
+const shellPackages = ['fastify', 'fastify/*', '@fastify/*', 'react', 'react-dom', 'react/*', 'react-dom/*', '@mantine/*', 'pino', 'electron/*'];
+const engineNoShells = { group: ['**/main/**', '**/renderer/**', ...shellPackages], message: 'engine/ may not import main/, renderer/ or a UI/HTTP-server/Electron package (layering rule).' };
+const engineNoTop = {
+  group: ['**/operations/*', '**/local-engine.ts', '**/benchmark/*', '../operations/*', '../local-engine.ts'],
+  message: 'Lower engine layers may not import engine/operations, engine/local-engine.ts or engine/benchmark (the top layer).',
 };
 
+/** One no-restricted-imports rule per file group (a later config for the same files replaces the rule). */
+const restrict = (paths, patterns) => ({ 'no-restricted-imports': ['error', { paths, patterns }] });
+
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'coverage/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'coverage/**', 'renderer/dist/**', 'test-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'engine/cli/*.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'main/cli/*.js'] }, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
+  // engine: the top layer (operations, local engine, benchmark loaders)
   {
     files: ['engine/**/*.ts', 'engine/**/*.js'],
-    rules: { 'no-restricted-imports': ['error', engineForbidden] },
+    rules: restrict([electron, sqlite], [engineNoShells]),
+  },
+  // engine: every lower layer
+  {
+    files: ['engine/**/*.ts'],
+    ignores: ['engine/operations/**', 'engine/local-engine.ts', 'engine/benchmark/**', 'engine/store/db.ts', 'engine/store/migrate.ts'],
+    rules: restrict([electron, sqlite], [engineNoShells, engineNoTop]),
+  },
+  // the store's connection module owns the driver
+  {
+    files: ['engine/store/db.ts', 'engine/store/migrate.ts'],
+    rules: restrict([electron], [engineNoShells, engineNoTop]),
+  },
+  // the contract is shared with the renderer: zod and itself only
+  {
+    files: ['engine/contract/**/*.ts'],
+    rules: restrict(
+      [electron, sqlite],
+      [
+        engineNoShells,
+        { group: ['node:*', '../*', '!../contract/*'], message: 'engine/contract/ is browser-safe: it may import only zod and other contract modules.' },
+      ],
+    ),
+  },
+  // main: everything but the Electron adapter is plain Node
+  {
+    files: ['main/**/*.ts'],
+    ignores: ['main/electron/**'],
+    rules: restrict([electron, sqlite], [{ group: ['**/renderer/**'], message: 'main/ may not import renderer/ (it serves the built files).' }]),
+  },
+  {
+    files: ['main/electron/**/*.ts'],
+    rules: restrict([sqlite], [{ group: ['**/renderer/**'], message: 'main/ may not import renderer/ (it serves the built files).' }]),
+  },
+  // renderer: the contract only, never Node, main/ or the rest of the engine
+  {
+    files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
+    rules: restrict(
+      [electron, sqlite],
+      [
+        { group: ['node:*', '**/main/**'], message: 'renderer/ runs in the browser: no Node modules and no main/ (layering rule).' },
+        { group: ['**/engine/**', '!**/engine/contract/**'], message: 'renderer/ may import only engine/contract (layering rule).' },
+      ],
+    ),
+  },
+  // tests may reach everything but Electron (which cannot run here) and the SQLite driver (one owner)
+  {
+    files: ['test/**/*.ts'],
+    rules: restrict([{ ...electron, message: 'Tests never import electron: the binary cannot run here.' }, sqlite], []),
   },
   {
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
-  },
-  {
-    // One owner for SQLite: only the store's connection module may import the driver.
-    files: ['engine/**/*.ts', 'test/**/*.ts'],
-    ignores: ['engine/store/db.ts', 'engine/store/migrate.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          ...engineForbidden,
-          paths: [...engineForbidden.paths, { name: 'better-sqlite3', message: 'Only engine/store/db.ts opens SQLite (one owner for the connection).' }],
-        },
-      ],
-    },
   },
 );

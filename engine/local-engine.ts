@@ -8,7 +8,7 @@ import { operations, type CallContext, type EngineClient, type OperationInput, t
 import { zodIssues } from './contract/zod-issues.ts';
 import { settingsPathFor } from './config/settings.ts';
 import { Store } from './store/db.ts';
-import { EngineEnv } from './operations/env.ts';
+import { EngineEnv } from './env.ts';
 import { createSandbox } from './operations/sandbox.ts';
 import { ingestNdjson } from './operations/ingest.ts';
 import { compareStrings } from './operations/compare.ts';

@@ -31,7 +31,7 @@ import { brierScore } from '../stats/brier-score.ts';
 import { logLoss } from '../stats/log-loss.ts';
 import { f1OptimalThreshold, lowestThresholdMeetingPrecision, type ScoredExample } from '../stats/threshold-sweep.ts';
 import { writeAudit } from '../store/audit.ts';
-import type { EngineEnv } from '../operations/env.ts';
+import type { EngineEnv } from '../env.ts';
 import { DECIDED_BY, loadDataset, type LoadedDataset } from './load-pairs.ts';
 import { splitByClass } from './split.ts';
 import { thresholdMetrics } from './threshold-metrics.ts';

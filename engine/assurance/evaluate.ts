@@ -25,7 +25,7 @@ import { FIELD_NAMES } from '../contract/fields.ts';
 import { keyRingFor } from '../blocking/key-ring.ts';
 import { FIELD_COUNT } from '../scoring/field-comparison.ts';
 import { writeAudit } from '../store/audit.ts';
-import type { EngineEnv } from '../operations/env.ts';
+import type { EngineEnv } from '../env.ts';
 import { BlockingKeyOverlap, blockingRecall } from './blocking-recall.ts';
 import { DECIDED_BY, loadDataset, type LoadedDataset } from './load-pairs.ts';
 import { thresholdMetrics } from './threshold-metrics.ts';

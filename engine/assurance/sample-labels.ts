@@ -21,7 +21,7 @@ import { activeProfile } from '../store/profiles.ts';
 import { hasTruth, truthRecords } from '../store/assurance.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { createRng, deriveSeed, type Rng } from '../synthetic/prng.ts';
-import type { EngineEnv } from '../operations/env.ts';
+import type { EngineEnv } from '../env.ts';
 import { BlockingKeyOverlap } from './blocking-recall.ts';
 import type { LabelPair } from './labels.ts';
 

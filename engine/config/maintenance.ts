@@ -4,7 +4,6 @@
  * schedule's SourceSystem is refused for now rather than silently ignored.
  */
 import { z } from 'zod';
-import type { Settings } from './settings.ts';
 
 export const MAX_LEASE_SECONDS = 3600;
 export const MAX_POLL_SECONDS = 3600;
@@ -49,6 +48,6 @@ export const MaintenanceSettingsSchema = z
 export type MaintenanceSettings = z.infer<typeof MaintenanceSettingsSchema>;
 
 /** The maintenance section with its defaults filled in (an absent section means all defaults). */
-export function maintenanceSettings(settings: Settings): MaintenanceSettings {
+export function maintenanceSettings(settings: { readonly Maintenance?: MaintenanceSettings | undefined }): MaintenanceSettings {
   return settings.Maintenance ?? MaintenanceSettingsSchema.parse({});
 }

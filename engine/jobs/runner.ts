@@ -10,7 +10,7 @@
  * read) rolls the batch back and retries it on fresh data with a bounded exponential backoff; newer data is
  * never overwritten. A worker that finds its lease taken writes nothing more.
  */
-import type { EngineEnv } from '../operations/env.ts';
+import type { EngineEnv } from '../env.ts';
 import type { JobCounters, PhaseName } from '../contract/maintenance.ts';
 import { isEngineError } from '../contract/errors.ts';
 import { keyRingFor } from '../blocking/key-ring.ts';

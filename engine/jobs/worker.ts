@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { EngineEnv } from '../operations/env.ts';
+import type { EngineEnv } from '../env.ts';
 import type { JobKind } from '../contract/maintenance.ts';
 import { validationError } from '../contract/errors.ts';
 import { maintenanceSettings, type MaintenanceSettings } from '../config/maintenance.ts';

@@ -4,7 +4,7 @@ import { compareWithComparator } from '../comparators/name-comparison.ts';
 import { normaliseText } from '../normalise/text.ts';
 import { activeProfile } from '../store/profiles.ts';
 import { requireTenant } from '../store/tenants.ts';
-import type { EngineEnv } from './env.ts';
+import type { EngineEnv } from '../env.ts';
 
 /** One comparator on two strings, normalised as names are, under the tenant's active comparator profile. */
 export function compareStrings(env: EngineEnv, input: OperationInput<'comparators/compare'>, ctx: CallContext): OperationOutput<'comparators/compare'> {

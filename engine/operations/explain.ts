@@ -7,7 +7,7 @@ import { activeProfile } from '../store/profiles.ts';
 import { findRecord } from '../store/records.ts';
 import { identityOfRecord, identityVersions } from '../store/identities.ts';
 import { requireTenant } from '../store/tenants.ts';
-import type { EngineEnv } from './env.ts';
+import type { EngineEnv } from '../env.ts';
 
 export function explainPair(env: EngineEnv, input: OperationInput<'matching/explain'>, ctx: CallContext): OperationOutput<'matching/explain'> {
   const { store } = env;

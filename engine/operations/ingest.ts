@@ -2,7 +2,7 @@ import type { CallContext, OperationInput, OperationOutput } from '../contract/o
 import type { IngestReport } from '../contract/ingest.ts';
 import { Ingestor } from '../ingest/ingestor.ts';
 import { ingestLines } from '../ingest/ndjson.ts';
-import type { EngineEnv } from './env.ts';
+import type { EngineEnv } from '../env.ts';
 
 /** Streams NDJSON lines from any source (a file, a request body) into the registry. */
 export function ingestStream(

@@ -3,7 +3,7 @@ import { countRecords } from '../store/records.ts';
 import { listRecordIdentities } from '../store/identities.ts';
 import { listReviewCases } from '../store/reviews.ts';
 import { requireTenant } from '../store/tenants.ts';
-import type { EngineEnv } from './env.ts';
+import type { EngineEnv } from '../env.ts';
 
 export function listIdentities(env: EngineEnv, input: OperationInput<'identities/list'>, ctx: CallContext): OperationOutput<'identities/list'> {
   requireTenant(env.store, ctx.tenantId);

@@ -11,7 +11,7 @@ import { activeProfile } from '../store/profiles.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { jobRow, jobState, listJobRows } from '../jobs/job-store.ts';
 import { cancelJob as cancel, enqueueJob } from '../jobs/lifecycle.ts';
-import type { EngineEnv } from './env.ts';
+import type { EngineEnv } from '../env.ts';
 
 function checkStartable(env: EngineEnv, ctx: CallContext): void {
   requireTenant(env.store, ctx.tenantId);

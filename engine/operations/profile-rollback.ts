@@ -9,7 +9,7 @@ import { conflict } from '../contract/errors.ts';
 import { activeProfile, insertActiveProfile, profileVersion } from '../store/profiles.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { writeAudit } from '../store/audit.ts';
-import type { EngineEnv } from './env.ts';
+import type { EngineEnv } from '../env.ts';
 
 export function rollbackProfile(env: EngineEnv, input: OperationInput<'profile/rollback'>, ctx: CallContext): OperationOutput<'profile/rollback'> {
   const { store } = env;

@@ -5,7 +5,7 @@ import { parseProfile, profileIssues } from '../profile/validate.ts';
 import { activeProfile, insertActiveProfile } from '../store/profiles.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { writeAudit } from '../store/audit.ts';
-import type { EngineEnv } from './env.ts';
+import type { EngineEnv } from '../env.ts';
 
 const SECTIONS = ['Comparators', 'MatchingRules', 'Blocking', 'SourceTrust', 'TrustedIdentifierSystems', 'HardConflictRules'];
 

@@ -15,7 +15,7 @@ import { writeAudit } from '../store/audit.ts';
 import { generatePopulation, NATIONAL_ID_SYSTEM, SYNTHETIC_SOURCES } from '../synthetic/generate.ts';
 import { Ingestor } from '../ingest/ingestor.ts';
 import { emptyReport, ingestChunk, ingestLine, tally as tallyInto, CHUNK_LINES } from '../ingest/ndjson.ts';
-import type { EngineEnv } from './env.ts';
+import type { EngineEnv } from '../env.ts';
 
 export function sandboxProfile(): ReturnType<typeof defaultProfile> {
   const profile = defaultProfile(SYNTHETIC_SOURCES.map((s) => ({ SourceSystem: s.sourceSystem, LocalIdentifierSystem: s.localIdentifierSystem })));

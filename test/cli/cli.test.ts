@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { tempDir } from '../helpers/temp.ts';
 import { runCli } from '../helpers/cli.ts';
 
-const bin = fileURLToPath(new URL('../../engine/cli/bin.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../main/cli/bin.js', import.meta.url));
 
 describe('mpi-console CLI on a synthetic sandbox', () => {
   it('sandbox init, identities, reviews, explain, compare and profile work as described', async () => {

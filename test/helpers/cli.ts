@@ -1,4 +1,4 @@
-import { main } from '../../engine/cli/main.ts';
+import { main } from '../../main/cli/main.ts';
 
 export interface CliRun {
   readonly code: number;

@@ -13,7 +13,7 @@ async function messagesFor(filePath: string, code: string): Promise<string[]> {
 describe('layering lint rule', () => {
   it('refuses electron, main/ and renderer/ imports from engine/', async () => {
     const file = 'engine/contract/errors.ts';
-    expect(await messagesFor(file, "import { app } from 'electron';\nexport const x = app;\n")).toEqual([expect.stringMatching(/Electron/)]);
+    expect(await messagesFor(file, "import { app } from 'electron';\nexport const x = app;\n")).toEqual([expect.stringMatching(/Only main\/electron/)]);
     expect(await messagesFor(file, "import { w } from '../../main/window.ts';\nexport const x = w;\n")).toEqual([expect.stringMatching(/main\/ or renderer\//)]);
     expect(await messagesFor(file, "import { p } from '../../renderer/pages/maintenance.tsx';\nexport const x = p;\n")).toEqual([expect.stringMatching(/main\/ or renderer\//)]);
   }, 60_000);
@@ -23,6 +23,31 @@ describe('layering lint rule', () => {
       expect.stringMatching(/Only engine\/store\/db\.ts/),
     ]);
     expect(await messagesFor('engine/store/db.ts', "import Database from 'better-sqlite3';\nexport const x = Database;\n")).toEqual([]);
+  }, 60_000);
+
+  it('keeps the engine top layer above the rest of the engine', async () => {
+    expect(await messagesFor('engine/jobs/runner.ts', "import { getJob } from '../operations/maintenance.ts';\nexport const x = getJob;\n")).toEqual([
+      expect.stringMatching(/top layer/),
+    ]);
+    expect(await messagesFor('engine/assurance/evaluate.ts', "import { LocalEngine } from '../local-engine.ts';\nexport const x = LocalEngine;\n")).toEqual([
+      expect.stringMatching(/top layer/),
+    ]);
+    expect(await messagesFor('engine/operations/maintenance.ts', "import { runJob } from '../jobs/runner.ts';\nexport const x = runJob;\n")).toEqual([]);
+  }, 60_000);
+
+  it('keeps the contract browser-safe and engine/ free of HTTP server and UI packages', async () => {
+    expect(await messagesFor('engine/contract/errors.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n")).toEqual([
+      expect.stringMatching(/browser-safe/),
+    ]);
+    expect(await messagesFor('engine/contract/errors.ts', "import { Store } from '../store/db.ts';\nexport const x = Store;\n")).toEqual([
+      expect.stringMatching(/browser-safe/),
+    ]);
+    expect(await messagesFor('engine/jobs/runner.ts', "import Fastify from 'fastify';\nexport const x = Fastify;\n")).toEqual([expect.stringMatching(/UI\/HTTP-server/)]);
+  }, 60_000);
+
+  it('lets only main/electron import electron', async () => {
+    expect(await messagesFor('main/cli/main.ts', "import { app } from 'electron';\nexport const x = app;\n")).toEqual([expect.stringMatching(/Only main\/electron/)]);
+    expect(await messagesFor('test/lint/layering.test.ts', "import { app } from 'electron';\nexport const x = app;\n")).toEqual([expect.stringMatching(/never import electron/)]);
   }, 60_000);
 
   it('accepts ordinary engine imports', async () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { LocalEngine } from '../../../engine/local-engine.ts';
-import type { EngineEnv } from '../../../engine/operations/env.ts';
+import type { EngineEnv } from '../../../engine/env.ts';
 import { buildCanonical } from '../../../engine/ingest/survivorship.ts';
 import { payloadDigest } from '../../../engine/ingest/payload-digest.ts';
 import { activeProfile } from '../../../engine/store/profiles.ts';

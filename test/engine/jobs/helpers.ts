@@ -13,7 +13,7 @@ import { settingsPathFor } from '../../../engine/config/settings.ts';
 import type { CallContext } from '../../../engine/contract/operations.ts';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
 
-export const BIN = fileURLToPath(new URL('../../../engine/cli/bin.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../../main/cli/bin.js', import.meta.url));
 export const TENANT = 'jobs-test';
 export const CTX: CallContext = { tenantId: TENANT, actor: 'test' };
 

@@ -1,7 +1,7 @@
 import type { CliContext } from '../context.ts';
 import { json } from '../format.ts';
-import { generatePopulation } from '../../synthetic/generate.ts';
-import { writePopulation } from '../../synthetic/write.ts';
+import { generatePopulation } from '../../../engine/synthetic/generate.ts';
+import { writePopulation } from '../../../engine/synthetic/write.ts';
 
 /** Writes a synthetic population as NDJSON per source plus labels.tsv; needs no database. */
 export async function syntheticGenerate(cli: CliContext): Promise<number> {

@@ -1,6 +1,6 @@
-import { LocalEngine } from '../local-engine.ts';
-import type { CallContext } from '../contract/operations.ts';
-import { EngineError } from '../contract/errors.ts';
+import { LocalEngine } from '../../engine/local-engine.ts';
+import type { CallContext } from '../../engine/contract/operations.ts';
+import { EngineError } from '../../engine/contract/errors.ts';
 
 export type OptionValues = Record<string, string | boolean | undefined>;
 

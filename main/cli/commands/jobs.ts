@@ -6,8 +6,8 @@
 import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { json, keyValues, table } from '../format.ts';
-import type { JobState } from '../../contract/maintenance.ts';
-import { runWorker, type WorkerEvent } from '../../jobs/worker.ts';
+import type { JobState } from '../../../engine/contract/maintenance.ts';
+import { runWorker, type WorkerEvent } from '../../../engine/jobs/worker.ts';
 
 const DEFAULT_BATCH_SIZE = 25;
 

@@ -1,5 +1,5 @@
-import type { Store } from '../store/db.ts';
-import { loadSettings, saveSettings, type Settings } from '../config/settings.ts';
+import type { Store } from './store/db.ts';
+import { loadSettings, saveSettings, type Settings } from './config/settings.ts';
 
 /** What every operation handler gets: the store and the configuration file beside it. */
 export class EngineEnv {

@@ -6,11 +6,11 @@
 import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { json, table } from '../format.ts';
-import { EngineError } from '../../contract/errors.ts';
-import { newSecret } from '../../config/settings.ts';
-import { activeProfile } from '../../store/profiles.ts';
-import { requireTenant } from '../../store/tenants.ts';
-import { writeAudit } from '../../store/audit.ts';
+import { EngineError } from '../../../engine/contract/errors.ts';
+import { newSecret } from '../../../engine/config/settings.ts';
+import { activeProfile } from '../../../engine/store/profiles.ts';
+import { requireTenant } from '../../../engine/store/tenants.ts';
+import { writeAudit } from '../../../engine/store/audit.ts';
 
 const VERSION_PATTERN = /^[A-Za-z0-9._-]{1,32}$/;
 

@@ -1,6 +1,6 @@
 import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
-import { COMPARATOR_NAMES, type ComparatorName } from '../../contract/fields.ts';
+import { COMPARATOR_NAMES, type ComparatorName } from '../../../engine/contract/fields.ts';
 import { json, keyValues } from '../format.ts';
 
 export async function compare(cli: CliContext): Promise<number> {

@@ -2,7 +2,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
-import { ingestStream } from '../../operations/ingest.ts';
+import { ingestStream } from '../../../engine/operations/ingest.ts';
 import { keyValues, json, table } from '../format.ts';
 
 /** Streams an NDJSON file; exits 1 when any line was rejected (after printing every reject). */

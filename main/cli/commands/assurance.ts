@@ -9,12 +9,12 @@ import { fileURLToPath } from 'node:url';
 import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { fixed, json, keyValues, table } from '../format.ts';
-import { parseLabelsTsv, type LabelPair } from '../../assurance/labels.ts';
-import { BANDS, FIELD_NAMES } from '../../contract/fields.ts';
-import type { FieldEvidence } from '../../contract/matching.ts';
-import type { OperationOutput } from '../../contract/operations.ts';
-import type { ThresholdMetrics } from '../../contract/assurance.ts';
-import { loadFebrl, type FebrlSource } from '../../benchmark/febrl-run.ts';
+import { parseLabelsTsv, type LabelPair } from '../../../engine/assurance/labels.ts';
+import { BANDS, FIELD_NAMES } from '../../../engine/contract/fields.ts';
+import type { FieldEvidence } from '../../../engine/contract/matching.ts';
+import type { OperationOutput } from '../../../engine/contract/operations.ts';
+import type { ThresholdMetrics } from '../../../engine/contract/assurance.ts';
+import { loadFebrl, type FebrlSource } from '../../../engine/benchmark/febrl-run.ts';
 
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
