@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCAL_ID_MAX_LENGTH, SOURCE_SYSTEM_MAX_LENGTH } from './limits.ts';
 import { BandSchema, ComparatorNameSchema, FieldNameSchema } from './fields.ts';
 import { HardConflictRuleSchema } from './profile.ts';
 
@@ -39,7 +40,7 @@ export const MatchResultSchema = z.object({
 export type MatchResult = z.infer<typeof MatchResultSchema>;
 
 export const RecordRefSchema = z.strictObject({
-  sourceSystem: z.string().min(1).max(100),
-  localId: z.string().min(1).max(200),
+  sourceSystem: z.string().min(1).max(SOURCE_SYSTEM_MAX_LENGTH),
+  localId: z.string().min(1).max(LOCAL_ID_MAX_LENGTH),
 });
 export type RecordRef = z.infer<typeof RecordRefSchema>;
