@@ -26,6 +26,8 @@ export const FieldEvidenceSchema = z.object({
 export type FieldEvidence = z.infer<typeof FieldEvidenceSchema>;
 
 export const DecidedBySchema = z.enum(['trusted-identifier', 'hard-conflict', 'score']);
+export const ScoreLimitSchema = z.enum(['NoNameEvidence']);
+export type ScoreLimit = z.infer<typeof ScoreLimitSchema>;
 
 export const MatchResultSchema = z.object({
   score: z.number().min(0).max(1),
@@ -35,6 +37,11 @@ export const MatchResultSchema = z.object({
   decidedBy: DecidedBySchema,
   /** The hard-conflict rule that decided, when decidedBy is hard-conflict. */
   conflictRule: HardConflictRuleSchema.optional(),
+  /**
+   * Present when a rule held the score method's score down: `NoNameEvidence`, no name part compared on both
+   * sides, so the score is at most Thresholds.Probable and the decision at most probable.
+   */
+  limitedBy: ScoreLimitSchema.optional(),
   evidence: z.array(FieldEvidenceSchema),
 });
 export type MatchResult = z.infer<typeof MatchResultSchema>;
