@@ -6,9 +6,9 @@
  *   its line: between JSON tokens it is whitespace, inside a string the validator reports it as a control
  *   character. So line numbers never shift.
  * - A final line terminator ends the last line; it does not start another.
- * - A line is at most MAX_LINE_BYTES bytes of UTF-8, its terminator excluded. A longer line is reported and
- *   skipped up to the next LF without being held: the byte reader never buffers more than the limit (plus
- *   the chunk it is splitting), whatever the line's length.
+ * - A line is at most MAX_LINE_BYTES bytes of UTF-8, its terminator (and a first line's BOM) excluded. A
+ *   longer line is reported and skipped up to the next LF without being held: the byte reader never buffers
+ *   more than the limit (plus 4 bytes), whatever the line's length.
  * - Bytes must be UTF-8: a line with an invalid sequence (an encoded surrogate included) is rejected, never
  *   repaired with U+FFFD. Text input is already decoded; an unpaired surrogate in it is reported by the
  *   Patient validator on the string that holds it (engine/fhir/patient.ts), like one written as a JSON escape.
@@ -60,8 +60,8 @@ export class NdjsonLineReader implements AsyncIterable<NdjsonLine> {
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<NdjsonLine> {
-    // One byte over the limit is kept so that a CR before the LF can still be dropped.
-    const hold = this.maxLineBytes + 1;
+    // Room for a CR before the LF and a byte-order mark, which do not count towards the limit.
+    const hold = this.maxLineBytes + 4;
     let parts: Buffer[] = [];
     let size = 0;
     let overflow = false;
@@ -98,14 +98,14 @@ export class NdjsonLineReader implements AsyncIterable<NdjsonLine> {
     }
   }
 
+  /** In the same order as textLines: CR, a first line's BOM, length, a misplaced BOM, then UTF-8. */
   private finish(line: number, parts: readonly Buffer[], size: number): NdjsonLine {
     let bytes = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, size);
     if (bytes.length > 0 && bytes[bytes.length - 1] === CR) bytes = bytes.subarray(0, bytes.length - 1);
+    const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+    if (bom && line === 1) bytes = bytes.subarray(3);
     if (bytes.length > this.maxLineBytes) return tooLong(line, this.maxLineBytes);
-    if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
-      if (line !== 1) return misplacedBom(line);
-      bytes = bytes.subarray(3);
-    }
+    if (bom && line !== 1) return misplacedBom(line);
     if (!isUtf8(bytes)) return notUtf8(line);
     return { line, text: bytes.toString('utf8') };
   }
