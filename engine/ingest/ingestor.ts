@@ -35,7 +35,7 @@ import { rebuildCanonical, retagIdentity } from './identity-rebuild.ts';
 import { insertReviewCase } from '../store/reviews.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { buildCanonical } from './survivorship.ts';
-import { findCandidates } from './candidates.ts';
+import { MAX_COMPARED_RECORDS_PER_IDENTITY, findCandidates } from './candidates.ts';
 import { PreparedCache } from './prepared-cache.ts';
 import { payloadDigest } from './payload-digest.ts';
 import { reviewCaseId } from './review-case-id.ts';
@@ -66,8 +66,10 @@ interface Scored {
   readonly outcome: PairOutcome;
   readonly left: PreparedRecord;
   readonly right: PreparedRecord;
-  /** The candidate identity's records with their prepared fields, reused to rebuild it on an auto-link. */
+  /** The candidate identity's records compared, with their prepared fields, reused to rebuild it on an auto-link. */
   readonly members: readonly { readonly row: CandidateRecordRow; readonly prepared: PreparedRecord }[];
+  /** False when the identity has more records than were compared (MAX_COMPARED_RECORDS_PER_IDENTITY). */
+  readonly allMembers: boolean;
 }
 
 export class Ingestor {
@@ -110,6 +112,15 @@ export class Ingestor {
    * lookups, matching and writes.
    */
   prepareResource(resource: unknown, resourceJson: string): PreparedResource {
+    try {
+      return this.prepareValid(resource, resourceJson);
+    } catch (error) {
+      // A fault on one record (a bug, never expected) rejects that record, not the run.
+      return { kind: 'rejected', issues: [{ path: 'record', message: refusalOf(error) }] };
+    }
+  }
+
+  private prepareValid(resource: unknown, resourceJson: string): PreparedResource {
     const validation = validatePatient(resource);
     if (!validation.ok) return { kind: 'rejected', issues: validation.issues };
     const local = localIdentifierOf(validation.patient, this.source.LocalIdentifierSystem);
@@ -180,8 +191,11 @@ export class Ingestor {
     if (best?.outcome.decision === 'certain') {
       identityId = best.identityId;
       linkRecord(store, tenantId, recordId, identityId, 'auto', best.outcome.score, at);
-      const survivors = [...best.members.map((m) => ({ ...m.row, fields: m.prepared.fields })), { recordId, ...write }];
-      rebuildCanonical(store, tenantId, identityId, this.trustOrder, at, survivors);
+      if (best.allMembers) {
+        rebuildCanonical(store, tenantId, identityId, this.trustOrder, at, [...best.members.map((m) => ({ ...m.row, fields: m.prepared.fields })), { recordId, ...write }]);
+      } else {
+        rebuildCanonical(store, tenantId, identityId, this.trustOrder, at);
+      }
       // Only the tags the identity does not hold yet: most of a linked record's tags are shared by definition.
       const held = new Set(candidates.held.get(identityId) ?? []);
       addTags(store, tenantId, identityId, tags.filter((_, index) => !held.has(index)));
@@ -207,11 +221,13 @@ export class Ingestor {
   private scoreCandidates(prepared: PreparedRecord, identities: readonly number[]): Scored[] {
     const scored: Scored[] = [];
     for (const identityId of identities) {
-      const members = candidateRowsOfIdentity(this.store, this.tenantId, identityId).map((row) => ({ row, prepared: this.cache.get(row) }));
+      const rows = candidateRowsOfIdentity(this.store, this.tenantId, identityId, MAX_COMPARED_RECORDS_PER_IDENTITY + 1);
+      const allMembers = rows.length <= MAX_COMPARED_RECORDS_PER_IDENTITY;
+      const members = rows.slice(0, MAX_COMPARED_RECORDS_PER_IDENTITY).map((row) => ({ row, prepared: this.cache.get(row) }));
       let best: Scored | undefined;
       for (const { prepared: right } of members) {
         const outcome = this.scorer.outcome(prepared, right);
-        if (best === undefined || outcome.score > best.outcome.score) best = { identityId, outcome, left: prepared, right, members };
+        if (best === undefined || outcome.score > best.outcome.score) best = { identityId, outcome, left: prepared, right, members, allMembers };
       }
       if (best !== undefined) scored.push(best);
     }

@@ -13,6 +13,8 @@ import { MAX_LINE_BYTES } from '../../../engine/ingest/ndjson-lines.ts';
 import type { MatchFields } from '../../../engine/contract/fields.ts';
 import { tempDir } from '../../helpers/temp.ts';
 import { ctx, ndjson, openRegistry, patient, testProfile } from '../../helpers/registry.ts';
+import { Ingestor } from '../../../engine/ingest/ingestor.ts';
+import { MAX_COMPARED_RECORDS_PER_IDENTITY } from '../../../engine/ingest/candidates.ts';
 
 /** A hostile but valid Patient: hundreds of identifier systems with values of thousands of characters, huge names. */
 function hostile(id: string, seed: string): Record<string, unknown> {
@@ -93,6 +95,29 @@ describe('comparison work per record is bounded', () => {
     const engine = openRegistry(tempDir());
     const report = await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: ndjson(hostile('a', 'QWERTYUIOP'), hostile('b', 'QWERTYUIOX')) }, ctx());
     expect(report).toMatchObject({ created: 2, rejected: [] });
+    engine.close();
+  });
+
+  it('compares at most MAX_COMPARED_RECORDS_PER_IDENTITY records of a candidate identity, and still rebuilds it from all of them', async () => {
+    const engine = openRegistry(tempDir());
+    // A placeholder national ID reused by a source: every record links to one identity through it.
+    const records = Array.from({ length: MAX_COMPARED_RECORDS_PER_IDENTITY + 30 }, (_, i) => patient({ id: `h${String(i)}`, mrn: `H${String(i)}`, nhi: '9999999999' }));
+    const loaded = await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: ndjson(...records) }, ctx());
+    expect(loaded).toMatchObject({ created: records.length, newIdentities: 1, autoLinked: records.length - 1 });
+
+    const ingestor = new Ingestor(engine.env.store, 't1', 'hospital', engine.env.settings());
+    const outcome = ingestor.scorer.outcome;
+    let comparisons = 0;
+    ingestor.scorer.outcome = (a, b, scratch) => {
+      comparisons++;
+      return outcome(a, b, scratch);
+    };
+    const next = patient({ id: 'next', mrn: 'NEXT', nhi: '9999999999' });
+    const result = engine.env.store.write(() => ingestor.ingestResource(next, JSON.stringify(next)));
+    expect(result).toMatchObject({ kind: 'created', linked: 'auto-linked' });
+    expect(comparisons).toBe(MAX_COMPARED_RECORDS_PER_IDENTITY);
+    const canonical = JSON.parse(engine.env.store.statement('SELECT canonical_json FROM identity').pluck().get() as string) as { recordCount: number };
+    expect(canonical.recordCount).toBe(records.length + 1);
     engine.close();
   });
 });
