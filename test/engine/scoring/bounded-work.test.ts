@@ -106,9 +106,10 @@ describe('comparison work per record is bounded', () => {
     expect(loaded).toMatchObject({ created: records.length, newIdentities: 1, autoLinked: records.length - 1 });
 
     const ingestor = new Ingestor(engine.env.store, 't1', 'hospital', engine.env.settings());
-    const outcome = ingestor.scorer.outcome;
+    const { scorer } = ingestor;
+    const outcome = scorer.outcome.bind(scorer);
     let comparisons = 0;
-    ingestor.scorer.outcome = (a, b, scratch) => {
+    scorer.outcome = (a, b, scratch) => {
       comparisons++;
       return outcome(a, b, scratch);
     };
