@@ -31,6 +31,15 @@ function schemaLengthChecks(): { table: string; column: string; min: number; max
   return out;
 }
 
+/** A pronounceable name per number, so people differ phonetically too (blocks stay small, as in real data). */
+function word(n: number): string {
+  const consonants = 'bdfgklmnprstvz';
+  const vowels = 'aeiou';
+  let out = '';
+  for (let k = n + 1; k > 0; k = Math.floor(k / 70)) out += `${consonants[k % 14] ?? ''}${vowels[Math.floor(k / 14) % 5] ?? ''}`;
+  return out.charAt(0).toUpperCase() + out.slice(1);
+}
+
 /** A three-chunk file: every line a distinct person keyed by its MRN; `bad` replaces one line. */
 function threeChunks(badLine: number, bad: Record<string, unknown>): string {
   const lines: string[] = [];
@@ -38,8 +47,8 @@ function threeChunks(badLine: number, bad: Record<string, unknown>): string {
     const p = patient({
       id: `p${String(n)}`,
       mrn: `M${String(n)}`,
-      family: `Family${String(n)}`,
-      given: [`Given${String(n)}`],
+      family: `${word(n)}son`,
+      given: [word(n * 7 + 3)],
       birthDate: `19${String(10 + (n % 80))}-0${String(1 + (n % 9))}-1${String(n % 9)}`,
       line: `${String(n)} Harbour Road`,
       postalCode: `PO${String(n)} 3AX`,
