@@ -121,10 +121,11 @@ export function* textLines(text: string, options: LineOptions = {}): Generator<N
     const end = lf === -1 ? text.length : lf;
     line++;
     let content = text.slice(start, end > start && text.charCodeAt(end - 1) === CR ? end - 1 : end);
-    if (line === 1 && content.startsWith(BOM)) content = content.slice(1);
+    const bom = content.startsWith(BOM);
+    if (bom && line === 1) content = content.slice(1);
     // A UTF-16 unit is at least one byte of UTF-8, so the exact count is needed only near the limit.
     if (content.length > max || Buffer.byteLength(content, 'utf8') > max) yield tooLong(line, max);
-    else if (content.startsWith(BOM)) yield misplacedBom(line);
+    else if (bom && line !== 1) yield misplacedBom(line);
     else yield { line, text: content };
     if (lf === -1) break;
     start = lf + 1;

@@ -244,7 +244,7 @@ describe('NDJSON ingestion under hostile input (property-based)', () => {
           expect(leaks(evidence.join('\n'))).toEqual([]);
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 150 },
     );
     engine.close();
   });
@@ -268,7 +268,7 @@ describe('NDJSON ingestion under hostile input (property-based)', () => {
         expect([...textLines(text, { maxLineBytes: 24 })]).toEqual(whole);
         expect(whole.length).toBe(text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0));
       }),
-      { numRuns: 300 },
+      { numRuns: 1000 },
     );
   });
 });

@@ -42,6 +42,12 @@ describe('NDJSON line reader (bytes and text, one set of rules)', () => {
     }
   });
 
+  it('strips one byte-order mark from the file start only, for bytes and text alike', async () => {
+    const twice = '\uFEFF\uFEFF{}';
+    expect(await collect(new NdjsonLineReader([enc(twice)]))).toEqual([{ line: 1, text: '\uFEFF{}' }]);
+    expect([...textLines(twice)]).toEqual([{ line: 1, text: '\uFEFF{}' }]);
+  });
+
   it('rejects invalid UTF-8 by line and goes on (fatal decoding, never silent replacement)', async () => {
     const bad = [Uint8Array.of(0xc3, 0x28), Uint8Array.of(0xed, 0xa0, 0x80), Uint8Array.of(0xff), Uint8Array.of(0xe2, 0x82)];
     for (const bytes of bad) {
