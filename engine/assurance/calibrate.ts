@@ -27,6 +27,7 @@ import type { FellegiSunterModel } from '../contract/profile.ts';
 import { validationError } from '../contract/errors.ts';
 import { bandIndex, compileModel, logistic, matchLogOdds } from '../scoring/fellegi-sunter.ts';
 import { FIELD_COUNT } from '../scoring/field-comparison.ts';
+import { limitedScore } from '../scoring/scorer.ts';
 import { brierScore } from '../stats/brier-score.ts';
 import { logLoss } from '../stats/log-loss.ts';
 import { f1OptimalThreshold, lowestThresholdMeetingPrecision, type ScoredExample } from '../stats/threshold-sweep.ts';
@@ -169,6 +170,7 @@ export function calibrate(env: EngineEnv, input: OperationInput<'matching/calibr
   };
 
   // Validation scores under the new model, with the scorer's precedence kept.
+  const { Probable, Certain } = stored.profile.MatchingRules.Thresholds;
   const compiled = compileModel(model);
   const heldOutScore = new Float64Array(data.pairs.length);
   const examples: ScoredExample[] = [];
@@ -177,15 +179,15 @@ export function calibrate(env: EngineEnv, input: OperationInput<'matching/calibr
   for (let i = 0; i < data.pairs.length; i++) {
     if (!isValidation(i)) continue;
     const decided = data.decidedBy[i];
-    const probability =
-      decided === trustedCode ? 1 : decided === scoreCode ? logistic(matchLogOdds(compiled, data.similarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT))) : 0;
+    const similarity = data.similarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT);
+    // The scorer's name-evidence rule applies to the new model's score as it would once the model is active.
+    const probability = decided === trustedCode ? 1 : decided === scoreCode ? limitedScore(logistic(matchLogOdds(compiled, similarity)), similarity, Probable).score : 0;
     heldOutScore[i] = probability;
     const isMatch = data.isMatch[i] === 1;
     examples.push({ score: probability, isMatch });
     predictions.push({ probability, isMatch });
   }
   const at = (threshold: number): ThresholdMetrics => thresholdMetrics(threshold, heldOutScore, data.isMatch, isValidation);
-  const { Probable, Certain } = stored.profile.MatchingRules.Thresholds;
   const grid = [...new Set<number>([...CALIBRATION_THRESHOLD_GRID, Probable, Certain])].sort((a, b) => a - b);
   const best = f1OptimalThreshold(examples);
   const meeting = lowestThresholdMeetingPrecision(examples, input.targetPrecision);

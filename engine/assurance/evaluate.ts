@@ -4,7 +4,8 @@
  *
  * The score of a pair is the active scorer's outcome score, precedence included: 1 when a trusted
  * identifier agrees, 0 when a hard-conflict rule fires, otherwise the score method's score (the
- * weighted similarity, or the Fellegi-Sunter probability when a model is configured). A pair is predicted
+ * weighted similarity, or the Fellegi-Sunter probability when a model is configured), held to at most
+ * Thresholds.Probable without name evidence (engine/scoring/scorer.ts). A pair is predicted
  * a match at threshold t when score >= t.
  *
  * Error examples (at most min(maximumErrorExamples, 100) in all): a false positive is a labelled
@@ -31,7 +32,7 @@ import { DECIDED_BY, loadDataset, type LoadedDataset } from './load-pairs.ts';
 import { thresholdMetrics } from './threshold-metrics.ts';
 
 export const EVALUATION_SCORE_NOTE =
-  "The score of a pair is the active scorer's outcome score: 1 when a trusted identifier agrees, 0 when a hard-conflict rule fires, otherwise the score method's score; a pair is predicted a match at threshold t when score >= t.";
+  "The score of a pair is the active scorer's outcome score: 1 when a trusted identifier agrees, 0 when a hard-conflict rule fires, otherwise the score method's score, held to at most the profile's Probable threshold when no name part was compared on both sides; a pair is predicted a match at threshold t when score >= t.";
 
 export const ERROR_EXAMPLE_RULE =
   'False positives: labelled non-matches with score >= the lowest requested threshold, highest score first. False negatives: labelled matches with score < the highest requested threshold, lowest score first. Half of the allowance min(maximumErrorExamples, 100) goes to each kind; a kind with fewer examples leaves its share to the other.';

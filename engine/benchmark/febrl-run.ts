@@ -51,7 +51,7 @@ export async function loadFebrl(engine: LocalEngine, ctx: CallContext, sources: 
   for (const source of sources) {
     const records = readFebrl(source.path);
     for (const r of records) truth.set(refKey(source.sourceSystem, r.recId), r.entity);
-    reports.push(await ingestStream(engine.env, ctx, source.sourceSystem, records.map((r) => JSON.stringify(r.patient))));
+    reports.push(await ingestStream(engine.env, ctx, source.sourceSystem, records.map((r) => JSON.stringify(r.patient)).join('\n')));
     // Kept as the tenant's ground truth (FEBRL people are synthetic), so `labels sample` works on it too.
     engine.env.store.write(() => {
       insertTruth(engine.env.store, ctx.tenantId, records.map((r) => ({ sourceSystem: source.sourceSystem, localId: r.recId, personId: r.entity })));

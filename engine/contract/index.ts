@@ -3,6 +3,7 @@ export * from './fields.ts';
 export * from './profile.ts';
 export * from './matching.ts';
 export * from './ingest.ts';
+export * from './limits.ts';
 export * from './operations.ts';
 export * from './maintenance.ts';
 export * from './assurance.ts';

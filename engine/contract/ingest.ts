@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SOURCE_SYSTEM_MAX_LENGTH } from './limits.ts';
 
 export const RejectedLineSchema = z.object({
   /** 1-based line number in the NDJSON input (1 for a single resource). */
@@ -22,7 +23,7 @@ export const IngestReportSchema = z.object({
 export type IngestReport = z.infer<typeof IngestReportSchema>;
 
 export const IngestInputSchema = z.strictObject({
-  sourceSystem: z.string().min(1).max(100),
+  sourceSystem: z.string().min(1).max(SOURCE_SYSTEM_MAX_LENGTH),
   /** FHIR NDJSON: one R4 Patient per line. */
   ndjson: z.string().max(256 * 1024 * 1024),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCAL_ID_MAX_LENGTH, SOURCE_SYSTEM_MAX_LENGTH } from './limits.ts';
 import { BandSchema, ComparatorNameSchema, FieldNameSchema } from './fields.ts';
 import { HardConflictRuleSchema } from './profile.ts';
 
@@ -25,6 +26,8 @@ export const FieldEvidenceSchema = z.object({
 export type FieldEvidence = z.infer<typeof FieldEvidenceSchema>;
 
 export const DecidedBySchema = z.enum(['trusted-identifier', 'hard-conflict', 'score']);
+export const ScoreLimitSchema = z.enum(['NoNameEvidence']);
+export type ScoreLimit = z.infer<typeof ScoreLimitSchema>;
 
 export const MatchResultSchema = z.object({
   score: z.number().min(0).max(1),
@@ -34,12 +37,17 @@ export const MatchResultSchema = z.object({
   decidedBy: DecidedBySchema,
   /** The hard-conflict rule that decided, when decidedBy is hard-conflict. */
   conflictRule: HardConflictRuleSchema.optional(),
+  /**
+   * Present when a rule held the score method's score down: `NoNameEvidence`, no name part compared on both
+   * sides, so the score is at most Thresholds.Probable and the decision at most probable.
+   */
+  limitedBy: ScoreLimitSchema.optional(),
   evidence: z.array(FieldEvidenceSchema),
 });
 export type MatchResult = z.infer<typeof MatchResultSchema>;
 
 export const RecordRefSchema = z.strictObject({
-  sourceSystem: z.string().min(1).max(100),
-  localId: z.string().min(1).max(200),
+  sourceSystem: z.string().min(1).max(SOURCE_SYSTEM_MAX_LENGTH),
+  localId: z.string().min(1).max(LOCAL_ID_MAX_LENGTH),
 });
 export type RecordRef = z.infer<typeof RecordRefSchema>;

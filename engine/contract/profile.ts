@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BandSchema, FieldNameSchema } from './fields.ts';
+import { SOURCE_SYSTEM_MAX_LENGTH } from './limits.ts';
 
 /**
  * The tenant's matching profile: one document, versioned as a whole (`MatchingProfileVersion`).
@@ -101,7 +102,12 @@ export const MatchingRulesSchema = z.strictObject({
 export type MatchingRules = z.infer<typeof MatchingRulesSchema>;
 
 export const SourceTrustEntrySchema = z.strictObject({
-  SourceSystem: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/, 'a source system is 1-100 letters, digits, dot, colon, dash or underscore'),
+  SourceSystem: z
+    .string()
+    .regex(
+      new RegExp(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,${String(SOURCE_SYSTEM_MAX_LENGTH - 1)}}$`),
+      `a source system is 1-${String(SOURCE_SYSTEM_MAX_LENGTH)} letters, digits, dot, colon, dash or underscore`,
+    ),
   /** Identifier system of the source's local patient identifiers; without it, Patient.id is the local identifier. */
   LocalIdentifierSystem: z.string().min(1).max(500).optional(),
 });

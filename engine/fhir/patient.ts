@@ -2,17 +2,22 @@ import { z } from 'zod';
 import type { ErrorIssue } from '../contract/errors.ts';
 import { MIN_BIRTH_YEAR, isCalendarDate } from '../normalise/date.ts';
 import { hasControlCharacter } from '../normalise/control-characters.ts';
+import { hasUnpairedSurrogate } from '../normalise/unpaired-surrogate.ts';
+import { isR4ElementName } from './element-names.ts';
 
 /**
  * Validation of an R4 Patient as received from a source.
  *
  * Only the elements the engine reads are checked structurally; everything else passes through
- * (the caller keeps the original JSON). Every string in the whole resource, known or not, is checked
- * for control characters and length because all of it is stored and may be displayed. The one exception
+ * (the caller keeps the original JSON). Every string in the whole resource, known or not, values and element
+ * names alike, is checked for control characters, unpaired surrogates and length because all of it is
+ * stored and may be displayed. The one exception
  * is the narrative (`text.div`, XHTML): its markup legitimately spans lines and runs long, so there TAB, LF
  * and CR are allowed and no per-string length applies (the whole resource stays within MAX_RESOURCE_BYTES).
  *
- * Messages name the path and the rule, never the value: values are patient data.
+ * Messages name the path and the rule, never the value: values are patient data. Paths name only FHIR R4
+ * elements (engine/fhir/element-names.ts); any other key is shown as `<unknown element N>`, N its position
+ * (from 1) among its object's keys, because a sender's own keys can carry patient data.
  */
 
 /** Upper bound on the serialised resource (JSON.stringify, UTF-8). */
@@ -214,8 +219,6 @@ const PatientSchema = objectOf({
 // ---- paths ----
 
 type Segment = string | number;
-/** Keys printed as-is; any other key (unknown elements only) is printed by position, not by content. */
-const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 function formatPath(segments: readonly Segment[]): string {
   let out = '';
@@ -283,6 +286,7 @@ function checkString(s: string, path: readonly Segment[], subject: string, issue
         : `${subject}must not contain control characters (U+0000-U+001F, U+007F-U+009F)`,
     );
   }
+  if (hasUnpairedSurrogate(s)) issues.add(formatPath(path), `${subject}must not contain an unpaired surrogate (U+D800-U+DFFF): it is no character`);
   if (!narrative && isTooLong(s)) issues.add(formatPath(path), `${subject}must be at most ${MAX_STRING_LENGTH} characters`);
 }
 
@@ -309,11 +313,11 @@ function walkStrings(value: unknown, path: Segment[], issues: IssueList): void {
   const record = value as Record<string, unknown>;
   let position = 0;
   for (const key of Object.keys(record)) {
-    path.push(PLAIN_KEY.test(key) ? key : `<element ${position}>`);
+    position++;
+    path.push(isR4ElementName(key) ? key : `<unknown element ${String(position)}>`);
     checkString(key, path, 'the element name ', issues);
     walkStrings(record[key], path, issues);
     path.pop();
-    position++;
   }
 }
 

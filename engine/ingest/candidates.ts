@@ -1,7 +1,9 @@
 /**
  * Candidate discovery through blocking tags. Work per record is bounded whatever the population size: a
- * tag shared by more than MAX_BLOCK_SIZE identities is too common to discriminate and is skipped, and at
- * most MAX_CANDIDATES identities (those sharing the most tags) are compared.
+ * tag shared by more than MAX_BLOCK_SIZE identities is too common to discriminate and is skipped, at
+ * most MAX_CANDIDATES identities (those sharing the most tags) are compared, and of each identity at most
+ * MAX_COMPARED_RECORDS_PER_IDENTITY records (its oldest): a real identity has a few records, one a source
+ * keeps reusing for a placeholder identifier can have thousands.
  */
 import type { Store } from '../store/db.ts';
 import type { BlockingTag } from '../blocking/tags.ts';
@@ -9,6 +11,7 @@ import { identitiesWithTag } from '../store/tags.ts';
 
 export const MAX_BLOCK_SIZE = 500;
 export const MAX_CANDIDATES = 64;
+export const MAX_COMPARED_RECORDS_PER_IDENTITY = 100;
 
 export interface Candidates {
   /** Candidate identities, those sharing the most tags first. */

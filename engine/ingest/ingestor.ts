@@ -8,17 +8,20 @@
  *   otherwise               ──► new identity
  *
  * An updated record stays linked where it is (re-matching the population is reconciliation's job); its
- * identity's canonical record and tags are rebuilt. A version older than the stored one is skipped as
- * stale, so newer data is never overwritten. Ingestion is not a job: it runs in the caller's process.
+ * identity's canonical record and tags are rebuilt. A version whose meta.lastUpdated is an earlier instant
+ * than the stored one's is skipped as stale, so newer data is never overwritten. Ingestion is not a job:
+ * it runs in the caller's process.
  */
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/db.ts';
 import type { ErrorIssue } from '../contract/errors.ts';
 import { isEngineError, validationError } from '../contract/errors.ts';
+import { sqliteErrorCode } from '../store/sqlite-error.ts';
 import type { SourceTrustEntry } from '../contract/profile.ts';
 import type { Settings } from '../config/settings.ts';
 import { validatePatient } from '../fhir/patient.ts';
 import { localIdentifierOf } from '../fhir/local-id.ts';
+import { compareInstants } from '../fhir/instant.ts';
 import { matchFieldsOf } from '../normalise/record.ts';
 import { blockingTags, type KeyRing } from '../blocking/tags.ts';
 import { keyRingFor } from '../blocking/key-ring.ts';
@@ -32,12 +35,24 @@ import { rebuildCanonical, retagIdentity } from './identity-rebuild.ts';
 import { insertReviewCase } from '../store/reviews.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { buildCanonical } from './survivorship.ts';
-import { findCandidates } from './candidates.ts';
+import { MAX_COMPARED_RECORDS_PER_IDENTITY, findCandidates } from './candidates.ts';
 import { PreparedCache } from './prepared-cache.ts';
 import { payloadDigest } from './payload-digest.ts';
 import { reviewCaseId } from './review-case-id.ts';
 
 export const MAX_REVIEW_CASES_PER_RECORD = 3;
+
+export type PreparedResource =
+  | { readonly kind: 'ready'; readonly write: RecordWrite }
+  | { readonly kind: 'rejected'; readonly issues: readonly ErrorIssue[] };
+
+/** Why a record's writes failed, in words that carry no value: an engine error's message, else the error's code or class. */
+function refusalOf(error: unknown): string {
+  if (isEngineError(error)) return error.message;
+  const code = sqliteErrorCode(error);
+  if (code !== undefined) return `the database refused this record (${code}); nothing was written for it`;
+  return `this record could not be ingested (internal ${error instanceof Error ? error.name : 'error'}); nothing was written for it`;
+}
 
 export type RecordOutcome =
   | { readonly kind: 'created'; readonly linked: 'auto-linked' | 'new-identity'; readonly reviewCases: number }
@@ -51,8 +66,10 @@ interface Scored {
   readonly outcome: PairOutcome;
   readonly left: PreparedRecord;
   readonly right: PreparedRecord;
-  /** The candidate identity's records with their prepared fields, reused to rebuild it on an auto-link. */
+  /** The candidate identity's records compared, with their prepared fields, reused to rebuild it on an auto-link. */
   readonly members: readonly { readonly row: CandidateRecordRow; readonly prepared: PreparedRecord }[];
+  /** False when the identity has more records than were compared (MAX_COMPARED_RECORDS_PER_IDENTITY). */
+  readonly allMembers: boolean;
 }
 
 export class Ingestor {
@@ -90,40 +107,70 @@ export class Ingestor {
   }
 
   /**
-   * Validates and ingests one resource. Isolated (the default), it runs in its own savepoint and a failure
-   * writes nothing for it; not isolated, a failure throws and the caller rolls back its whole transaction.
+   * The work on one resource that needs no database: validation, the local identifier, normalisation and
+   * the payload digest. Callers run it before taking the write lock, so the lock is held only for the
+   * lookups, matching and writes.
    */
-  ingestResource(resource: unknown, resourceJson: string, at = new Date().toISOString(), isolated = true): RecordOutcome {
+  prepareResource(resource: unknown, resourceJson: string): PreparedResource {
+    try {
+      return this.prepareValid(resource, resourceJson);
+    } catch (error) {
+      // A fault on one record (a bug, never expected) rejects that record, not the run.
+      return { kind: 'rejected', issues: [{ path: 'record', message: refusalOf(error) }] };
+    }
+  }
+
+  private prepareValid(resource: unknown, resourceJson: string): PreparedResource {
     const validation = validatePatient(resource);
     if (!validation.ok) return { kind: 'rejected', issues: validation.issues };
     const local = localIdentifierOf(validation.patient, this.source.LocalIdentifierSystem);
     if (!local.ok) return { kind: 'rejected', issues: [local.issue] };
-    const fields = matchFieldsOf(validation.patient, { localIdentifierSystem: this.source.LocalIdentifierSystem });
-    const write: RecordWrite = {
-      sourceSystem: this.source.SourceSystem,
-      localId: local.localId,
-      resourceJson,
-      fields,
-      payloadDigest: payloadDigest(resource),
-      sourceLastUpdated: validation.patient.meta?.lastUpdated ?? null,
+    return {
+      kind: 'ready',
+      write: {
+        sourceSystem: this.source.SourceSystem,
+        localId: local.localId,
+        resourceJson,
+        fields: matchFieldsOf(validation.patient, { localIdentifierSystem: this.source.LocalIdentifierSystem }),
+        payloadDigest: payloadDigest(resource),
+        sourceLastUpdated: validation.patient.meta?.lastUpdated ?? null,
+      },
     };
-    if (!isolated) return this.apply(write, at);
+  }
+
+  /**
+   * Ingests a prepared resource; runs inside the caller's write transaction. Isolated, it runs in its own
+   * savepoint and any failure of its writes rejects this record alone (named `record`, by the error's code,
+   * never its text, which can quote values) with nothing written for it; not isolated, a failure throws and
+   * the caller rolls back its whole transaction and replays isolated.
+   */
+  apply(prepared: PreparedResource, at: string, isolated: boolean): RecordOutcome {
+    if (prepared.kind === 'rejected') return prepared;
+    if (!isolated) return this.write(prepared.write, at);
+    const inTransaction = (): boolean => this.store.inTransaction;
+    const outer = inTransaction();
     try {
-      return this.store.write(() => this.apply(write, at));
+      return this.store.write(() => this.write(prepared.write, at));
     } catch (error) {
-      if (isEngineError(error)) return { kind: 'rejected', issues: [{ path: 'record', message: error.message }] };
-      throw error;
+      // SQLite rolls back the whole transaction on some errors (disk full, I/O): nothing is left to go on in.
+      if (outer && !inTransaction()) throw error;
+      return { kind: 'rejected', issues: [{ path: 'record', message: refusalOf(error) }] };
     }
   }
 
-  private apply(write: RecordWrite, at: string): RecordOutcome {
+  /** Validates and ingests one resource (prepare, then apply). */
+  ingestResource(resource: unknown, resourceJson: string, at = new Date().toISOString(), isolated = true): RecordOutcome {
+    return this.apply(this.prepareResource(resource, resourceJson), at, isolated);
+  }
+
+  private write(write: RecordWrite, at: string): RecordOutcome {
     const { store, tenantId } = this;
     const existing = findRecord(store, tenantId, write.sourceSystem, write.localId);
     if (existing !== undefined) {
       // A receipt can only exist for a record that exists: records are never deleted.
       if (existing.payloadDigest === write.payloadDigest) return { kind: 'unchanged' };
       if (hasReceipt(store, tenantId, write.sourceSystem, write.localId, write.payloadDigest)) return { kind: 'unchanged' };
-      if (existing.sourceLastUpdated !== null && write.sourceLastUpdated !== null && write.sourceLastUpdated < existing.sourceLastUpdated) {
+      if (existing.sourceLastUpdated !== null && write.sourceLastUpdated !== null && compareInstants(write.sourceLastUpdated, existing.sourceLastUpdated) < 0) {
         return { kind: 'stale' };
       }
       updateRecord(store, tenantId, existing.recordId, existing.version, write, at);
@@ -144,8 +191,11 @@ export class Ingestor {
     if (best?.outcome.decision === 'certain') {
       identityId = best.identityId;
       linkRecord(store, tenantId, recordId, identityId, 'auto', best.outcome.score, at);
-      const survivors = [...best.members.map((m) => ({ ...m.row, fields: m.prepared.fields })), { recordId, ...write }];
-      rebuildCanonical(store, tenantId, identityId, this.trustOrder, at, survivors);
+      if (best.allMembers) {
+        rebuildCanonical(store, tenantId, identityId, this.trustOrder, at, [...best.members.map((m) => ({ ...m.row, fields: m.prepared.fields })), { recordId, ...write }]);
+      } else {
+        rebuildCanonical(store, tenantId, identityId, this.trustOrder, at);
+      }
       // Only the tags the identity does not hold yet: most of a linked record's tags are shared by definition.
       const held = new Set(candidates.held.get(identityId) ?? []);
       addTags(store, tenantId, identityId, tags.filter((_, index) => !held.has(index)));
@@ -171,11 +221,13 @@ export class Ingestor {
   private scoreCandidates(prepared: PreparedRecord, identities: readonly number[]): Scored[] {
     const scored: Scored[] = [];
     for (const identityId of identities) {
-      const members = candidateRowsOfIdentity(this.store, this.tenantId, identityId).map((row) => ({ row, prepared: this.cache.get(row) }));
+      const rows = candidateRowsOfIdentity(this.store, this.tenantId, identityId, MAX_COMPARED_RECORDS_PER_IDENTITY + 1);
+      const allMembers = rows.length <= MAX_COMPARED_RECORDS_PER_IDENTITY;
+      const members = rows.slice(0, MAX_COMPARED_RECORDS_PER_IDENTITY).map((row) => ({ row, prepared: this.cache.get(row) }));
       let best: Scored | undefined;
       for (const { prepared: right } of members) {
         const outcome = this.scorer.outcome(prepared, right);
-        if (best === undefined || outcome.score > best.outcome.score) best = { identityId, outcome, left: prepared, right, members };
+        if (best === undefined || outcome.score > best.outcome.score) best = { identityId, outcome, left: prepared, right, members, allMembers };
       }
       if (best !== undefined) scored.push(best);
     }

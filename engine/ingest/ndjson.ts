@@ -1,12 +1,12 @@
 /**
  * FHIR NDJSON ingestion: one Patient per line. A bad line is reported with its line number and the field
  * at fault and the rest of the file continues. Lines are committed in chunks (one transaction per chunk,
- * one savepoint per record) so a large file is fast and a bad record still writes nothing.
+ * one savepoint per record on a replay) so a large file is fast and a bad record still writes nothing.
  */
 import type { Store } from '../store/db.ts';
 import type { IngestReport } from '../contract/ingest.ts';
-import { MAX_RESOURCE_BYTES } from '../fhir/patient.ts';
-import type { Ingestor, RecordOutcome } from './ingestor.ts';
+import type { Ingestor, PreparedResource, RecordOutcome } from './ingestor.ts';
+import { isBlank, type NdjsonLine } from './ndjson-lines.ts';
 
 export const CHUNK_LINES = 1024;
 
@@ -49,18 +49,18 @@ export function tally(report: IngestReport, line: number, outcome: RecordOutcome
   }
 }
 
-/** Parses one line; JSON errors are reported without the parser's message, which can quote the input. */
-export function ingestLine(ingestor: Ingestor, text: string, at: string, isolated = true): RecordOutcome {
-  if (Buffer.byteLength(text, 'utf8') > MAX_RESOURCE_BYTES) {
-    return { kind: 'rejected', issues: [{ path: 'line', message: `the line exceeds ${String(MAX_RESOURCE_BYTES)} bytes` }] };
-  }
+/**
+ * Parses one line and does the record's database-free work (engine/ingest/ingestor.ts prepareResource). JSON
+ * errors are reported without the parser's message, which can quote the input.
+ */
+export function prepareLine(ingestor: Ingestor, text: string): PreparedResource {
   let resource: unknown;
   try {
     resource = JSON.parse(text);
   } catch {
     return { kind: 'rejected', issues: [{ path: 'line', message: 'not valid JSON' }] };
   }
-  return ingestor.ingestResource(resource, text, at, isolated);
+  return ingestor.prepareResource(resource, text);
 }
 
 /**
@@ -83,20 +83,25 @@ export function ingestChunk<T, R>(
   }
 }
 
+/**
+ * Ingests lines from the NDJSON line reader (engine/ingest/ndjson-lines.ts). Each chunk's lines are parsed,
+ * validated and normalised before the write lock is taken; the lock covers matching and writes only.
+ */
 export async function ingestLines(
   store: Store,
   ingestor: Ingestor,
-  lines: AsyncIterable<string> | Iterable<string>,
+  lines: AsyncIterable<NdjsonLine> | Iterable<NdjsonLine>,
   onProgress?: (report: IngestReport) => void,
 ): Promise<IngestReport> {
   const report = emptyReport(ingestor.sourceSystem, ingestor.profile.version);
-  let chunk: { line: number; text: string }[] = [];
+  let chunk: NdjsonLine[] = [];
   const flush = (): void => {
     if (chunk.length === 0) return;
-    const at = new Date().toISOString();
     const batch = chunk;
     chunk = [];
-    const outcomes = ingestChunk(store, batch, (item, isolated) => ingestLine(ingestor, item.text, at, isolated), () => {
+    const prepared = batch.map((item): PreparedResource => ('rejected' in item ? { kind: 'rejected', issues: [item.rejected] } : prepareLine(ingestor, item.text)));
+    const at = new Date().toISOString();
+    const outcomes = ingestChunk(store, prepared, (item, isolated) => ingestor.apply(item, at, isolated), () => {
       ingestor.discardCaches();
     });
     batch.forEach((item, index) => {
@@ -105,16 +110,12 @@ export async function ingestLines(
     });
     onProgress?.(report);
   };
-  let lineNumber = 0;
-  for await (const raw of lines) {
-    lineNumber++;
-    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (text.trim() === '') continue;
-    report.lines = lineNumber;
-    chunk.push({ line: lineNumber, text });
+  for await (const item of lines) {
+    report.lines = item.line;
+    if ('text' in item && isBlank(item.text)) continue;
+    chunk.push(item);
     if (chunk.length >= CHUNK_LINES) flush();
   }
   flush();
-  report.lines = lineNumber;
   return report;
 }

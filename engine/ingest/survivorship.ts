@@ -1,10 +1,12 @@
 /**
  * Survivorship: the canonical record of an identity, rebuilt from its source records. Each field takes the
  * value of the most trusted source that has one (SourceTrust order; a source not listed ranks last), then
- * the most recently updated record, then the oldest record. Identifiers and previous family names are the
- * union over all records. Provenance names the record each field came from (system/localId).
+ * the most recently updated record (meta.lastUpdated compared as instants), then the oldest record.
+ * Identifiers and previous family names are the union over all records. Provenance names the record each
+ * field came from (system/localId).
  */
 import type { CanonicalRecord, MatchFields } from '../contract/fields.ts';
+import { compareInstants } from '../fhir/instant.ts';
 
 export interface SurvivorInput {
   readonly recordId: number;
@@ -38,9 +40,15 @@ export function survivorOrder(records: readonly SurvivorInput[], trustOrder: rea
   return [...records].sort((a, b) => {
     const byTrust = rank(a.sourceSystem) - rank(b.sourceSystem);
     if (byTrust !== 0) return byTrust;
-    const la = a.sourceLastUpdated ?? '';
-    const lb = b.sourceLastUpdated ?? '';
-    if (la !== lb) return la < lb ? 1 : -1;
+    // A record without meta.lastUpdated ranks after every dated one.
+    const la = a.sourceLastUpdated;
+    const lb = b.sourceLastUpdated;
+    if (la !== lb) {
+      if (la === null) return 1;
+      if (lb === null) return -1;
+      const byRecency = compareInstants(lb, la);
+      if (byRecency !== 0) return byRecency;
+    }
     return a.recordId - b.recordId;
   });
 }

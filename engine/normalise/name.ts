@@ -53,15 +53,20 @@ export function normaliseGivenNames(given: readonly string[] | undefined): Given
   return { givenName: first, middleNames: rest.length === 0 ? null : rest.join(' ') };
 }
 
+/**
+ * A name is usable when a family or given part survives normalisation: "Mrs", "?", "--", zero-width or
+ * pictograph-only parts do not, and a name made only of them is no name for matching.
+ */
 function hasContent(name: R4HumanName): boolean {
-  return (name.family !== undefined && name.family.trim() !== '') || (name.given?.some((g) => g.trim() !== '') ?? false);
+  return normaliseFamilyName(name.family) !== null || normaliseGivenNames(name.given).givenName !== null;
 }
 
 const NOT_CURRENT: ReadonlySet<string> = new Set(['old', 'maiden', 'nickname']);
 
 /**
  * The name to match on: the `official` name, else the `usual`, else the first that is not old, maiden
- * or a nickname. Names without a family or given part are passed over, since they cannot be compared.
+ * or a nickname. Names without a usable family or given part are passed over, since they cannot be
+ * compared; a record left without one is matched as a record without names (see engine/scoring/scorer.ts).
  */
 export function selectCurrentName(names: readonly R4HumanName[] | undefined): R4HumanName | undefined {
   if (names === undefined) return undefined;

@@ -14,7 +14,7 @@ import { insertTenant, tenantExists } from '../store/tenants.ts';
 import { writeAudit } from '../store/audit.ts';
 import { generatePopulation, NATIONAL_ID_SYSTEM, SYNTHETIC_SOURCES } from '../synthetic/generate.ts';
 import { Ingestor } from '../ingest/ingestor.ts';
-import { emptyReport, ingestChunk, ingestLine, tally as tallyInto, CHUNK_LINES } from '../ingest/ndjson.ts';
+import { emptyReport, ingestChunk, prepareLine, tally as tallyInto, CHUNK_LINES } from '../ingest/ndjson.ts';
 import type { EngineEnv } from '../env.ts';
 
 export function sandboxProfile(): ReturnType<typeof defaultProfile> {
@@ -56,14 +56,17 @@ export function createSandbox(env: EngineEnv, input: OperationInput<'sandbox/cre
     const lineOf = new Map<string, number>();
     for (let start = 0; start < population.records.length; start += CHUNK_LINES) {
       const chunk = population.records.slice(start, start + CHUNK_LINES);
+      const prepared = chunk.map((record) => {
+        const ingestor = ingestors.get(record.sourceSystem);
+        if (ingestor === undefined) throw new Error('unknown synthetic source');
+        return { record, ingestor, resource: prepareLine(ingestor, JSON.stringify(record.patient)) };
+      });
       const at = new Date().toISOString();
       const outcomes = ingestChunk(
         env.store,
-        chunk,
-        (record, isolated) => {
-          const ingestor = ingestors.get(record.sourceSystem);
-          if (ingestor === undefined) throw new Error('unknown synthetic source');
-          const outcome = ingestLine(ingestor, JSON.stringify(record.patient), at, isolated);
+        prepared,
+        ({ record, ingestor, resource }, isolated) => {
+          const outcome = ingestor.apply(resource, at, isolated);
           env.store
             .statement('INSERT OR IGNORE INTO synthetic_truth (tenant_id, source_system, local_id, person_id) VALUES (?, ?, ?, ?)')
             .run(ctx.tenantId, record.sourceSystem, record.localId, record.personId);

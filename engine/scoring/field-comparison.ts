@@ -126,8 +126,9 @@ function compareNameParts(a: PreparedRecord, b: PreparedRecord, sets: NameSets, 
 }
 
 export function compareFields(a: PreparedRecord, b: PreparedRecord, sets: NameSets, out: FieldScratch): void {
-  const fa = a.fields;
-  const fb = b.fields;
+  // The capped view (prepared-record.ts): what bounds the work of one comparison.
+  const fa = a.compared;
+  const fb = b.compared;
   compareNameParts(a, b, sets, out);
   setPlain(out, 2, a.birthDigits, b.birthDigits, 'NormalisedDamerauLevenshtein', normalisedDamerauLevenshtein);
   setPlain(out, 3, fa.sex, fb.sex, 'Exact', exactFn);

@@ -2,6 +2,21 @@
  * A record made ready for fast comparison: its name fields prepared for the profile's comparators (phonetic
  * codes, nickname groups), its birth date as 8 digits, and its identifiers split into trusted and other.
  * Preparing once per record keeps per-pair work to plain string comparisons.
+ *
+ * It is also where the work of one comparison is bounded, whatever a source sends. Jaro-Winkler and
+ * Damerau-Levenshtein take time proportional to the product of the lengths, and identifiers are compared
+ * system by system, so comparators see at most:
+ *   - MAX_COMPARED_LENGTH (128) code units of a name, city, postcode, phone, birth date or identifier value;
+ *   - MAX_COMPARED_ADDRESS_LENGTH (512) of the address line (Dice, linear in the length);
+ *   - MAX_COMPARED_IDENTIFIER_SYSTEMS (16) non-trusted identifier systems (the first in system order), one
+ *     value each;
+ *   - MAX_COMPARED_PREVIOUS_FAMILY_NAMES (8) previous family names, in the order received.
+ * No real record reaches these (the longest names are about 40 characters, addresses about 150, records
+ * carry a handful of identifiers), so real comparisons are unchanged; a hostile record costs at most
+ * about 16 + 15 comparisons of 128 × 128. A value cut at the cap is compared on what remains, so two values
+ * that first differ beyond it compare as equal: only values no real record has. Trusted identifiers are
+ * never cut (their equality decides certain) and are bounded by the profile (at most 20 systems). The
+ * record's own fields stay whole: survivorship, blocking and storage use them.
  */
 import type { MatchFields } from '../contract/fields.ts';
 import { prepareName, type NameComparatorSet, type PreparedName } from '../comparators/name-comparison.ts';
@@ -12,8 +27,16 @@ export interface NameSets {
   readonly trustedSystems: ReadonlySet<string>;
 }
 
+export const MAX_COMPARED_LENGTH = 128;
+export const MAX_COMPARED_ADDRESS_LENGTH = 512;
+export const MAX_COMPARED_IDENTIFIER_SYSTEMS = 16;
+export const MAX_COMPARED_PREVIOUS_FAMILY_NAMES = 8;
+
 export interface PreparedRecord {
+  /** The record's fields, whole. */
   readonly fields: MatchFields;
+  /** The fields as comparators see them: strings cut at the caps above (the same object when nothing is cut). */
+  readonly compared: MatchFields;
   readonly family: PreparedName | null;
   readonly previousFamilies: readonly PreparedName[];
   readonly given: PreparedName | null;
@@ -32,18 +55,61 @@ export function identifierValue(entries: readonly IdentifierEntry[], system: str
   return undefined;
 }
 
+/** The first `max` code units, never ending inside a surrogate pair. */
+function cut(text: string, max = MAX_COMPARED_LENGTH): string {
+  if (text.length <= max) return text;
+  const high = text.charCodeAt(max - 1);
+  return text.slice(0, high >= 0xd800 && high <= 0xdbff ? max - 1 : max);
+}
+
+function cutNullable(text: string | null, max = MAX_COMPARED_LENGTH): string | null {
+  return text === null ? null : cut(text, max);
+}
+
+/** The fields comparators see; real records come back as the same object. */
+function comparedFields(fields: MatchFields): MatchFields {
+  const long = (text: string | null, max = MAX_COMPARED_LENGTH): boolean => text !== null && text.length > max;
+  if (
+    !long(fields.familyName) &&
+    !long(fields.givenName) &&
+    !long(fields.addressLine, MAX_COMPARED_ADDRESS_LENGTH) &&
+    !long(fields.city) &&
+    !long(fields.postalCode) &&
+    !long(fields.phone) &&
+    fields.previousFamilyNames.length <= MAX_COMPARED_PREVIOUS_FAMILY_NAMES &&
+    fields.previousFamilyNames.every((name) => !long(name))
+  ) {
+    return fields;
+  }
+  return {
+    ...fields,
+    familyName: cutNullable(fields.familyName),
+    givenName: cutNullable(fields.givenName),
+    previousFamilyNames: fields.previousFamilyNames.slice(0, MAX_COMPARED_PREVIOUS_FAMILY_NAMES).map((name) => cut(name)),
+    addressLine: cutNullable(fields.addressLine, MAX_COMPARED_ADDRESS_LENGTH),
+    city: cutNullable(fields.city),
+    postalCode: cutNullable(fields.postalCode),
+    phone: cutNullable(fields.phone),
+  };
+}
+
 export function prepareRecord(fields: MatchFields, sets: NameSets): PreparedRecord {
   const trusted: IdentifierEntry[] = [];
   const otherIdentifiers: IdentifierEntry[] = [];
   for (const { system, value } of fields.identifiers) {
-    const target = sets.trustedSystems.has(system) ? trusted : otherIdentifiers;
-    if (identifierValue(target, system) === undefined) target.push([system, value]);
+    if (sets.trustedSystems.has(system)) {
+      if (identifierValue(trusted, system) === undefined) trusted.push([system, value]);
+    } else if (otherIdentifiers.length < MAX_COMPARED_IDENTIFIER_SYSTEMS && identifierValue(otherIdentifiers, system) === undefined) {
+      otherIdentifiers.push([system, cut(value)]);
+    }
   }
+  const compared = comparedFields(fields);
   return {
     fields,
-    family: fields.familyName === null ? null : prepareName(fields.familyName, sets.family),
-    previousFamilies: fields.previousFamilyNames.map((name) => prepareName(name, sets.family)),
-    given: fields.givenName === null ? null : prepareName(fields.givenName, sets.given),
+    compared,
+    family: compared.familyName === null ? null : prepareName(compared.familyName, sets.family),
+    previousFamilies: compared.previousFamilyNames.map((name) => prepareName(name, sets.family)),
+    given: compared.givenName === null ? null : prepareName(compared.givenName, sets.given),
     birthDigits: fields.birthDate === null ? null : fields.birthDate.replaceAll('-', ''),
     trusted,
     otherIdentifiers,

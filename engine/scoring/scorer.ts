@@ -4,12 +4,21 @@
  *   trusted identifier equal on both sides ──► certain (score 1)
  *   otherwise a hard-conflict rule fires   ──► no-match (score 0)
  *   otherwise the score method's score     ──► certain ≥ Thresholds.Certain, probable ≥ Thresholds.Probable, else no-match
+ *     without name evidence                ──► the score held to at most Thresholds.Probable, never certain
  *
  * Trusted identifiers and hard conflicts stay outside the probability model. The score method is
  * `fellegi-sunter` when MatchingRules.FellegiSunter holds a model, else `weighted-similarity`.
+ *
+ * Name evidence: a person is told apart by name first. A pair where no name part (family or given) was
+ * compared on both sides — a record without names, or whose names normalised to nothing ("Mrs", "?",
+ * invisible or pictograph-only parts) — has only the fields that relatives, households and reused contact
+ * details share, so it may go to review but is never linked automatically: its score is held to at most
+ * Thresholds.Probable (so evaluation and calibration, which threshold scores, see the same rule) and its
+ * decision is at most probable. Only a trusted identifier (above) links such a record without review. The
+ * rule is on the comparison, not on how the record lost its names, and holds for every score method.
  */
 import { FIELD_NAMES, bandOf, type ComparatorName } from '../contract/fields.ts';
-import type { Decision, FieldEvidence, MatchResult, ScoreMethod } from '../contract/matching.ts';
+import type { Decision, FieldEvidence, MatchResult, ScoreLimit, ScoreMethod } from '../contract/matching.ts';
 import type { HardConflictRule, MatchingProfile } from '../contract/profile.ts';
 import type { MatchFields } from '../contract/fields.ts';
 import { buildNameComparatorSet } from '../comparators/name-comparison.ts';
@@ -23,6 +32,22 @@ export interface PairOutcome {
   readonly decision: Decision;
   readonly decidedBy: 'trusted-identifier' | 'hard-conflict' | 'score';
   readonly conflictRule?: HardConflictRule;
+  readonly limitedBy?: ScoreLimit;
+}
+
+const FAMILY_NAME = FIELD_NAMES.indexOf('familyName');
+const GIVEN_NAME = FIELD_NAMES.indexOf('givenName');
+
+/** True when a family or given name was compared on both sides (a NaN similarity is a missing comparison). */
+export function hasNameEvidence(similarity: Float64Array): boolean {
+  return !Number.isNaN(similarity[FAMILY_NAME] ?? Number.NaN) || !Number.isNaN(similarity[GIVEN_NAME] ?? Number.NaN);
+}
+
+/** The score method's score under the name-evidence rule (see the module comment). */
+export function limitedScore(score: number, similarity: Float64Array, probable: number): { score: number; limitedBy?: ScoreLimit } {
+  // At Probable too: when Probable equals Certain, the score alone would say certain.
+  if (score < probable || hasNameEvidence(similarity)) return { score };
+  return { score: probable, limitedBy: 'NoNameEvidence' };
 }
 
 export interface Scorer {
@@ -73,7 +98,8 @@ export function createScorer(profile: MatchingProfile): Scorer {
     if (trusted === 'agree') return { score: 1, decision: 'certain', decidedBy: 'trusted-identifier' };
     const conflict = hardConflict(a, b, trusted, scratch, rules);
     if (conflict !== undefined) return { score: 0, decision: 'no-match', decidedBy: 'hard-conflict', conflictRule: conflict };
-    const score = methodScore(scratch.similarity);
+    const { score, limitedBy } = limitedScore(methodScore(scratch.similarity), scratch.similarity, Probable);
+    if (limitedBy !== undefined) return { score, decision: 'probable', decidedBy: 'score', limitedBy };
     const decision: Decision = score >= Certain ? 'certain' : score >= Probable ? 'probable' : 'no-match';
     return { score, decision, decidedBy: 'score' };
   };

@@ -64,15 +64,16 @@ export interface CandidateRecordRow {
   readonly fieldsJson: string;
 }
 
-export function candidateRowsOfIdentity(store: Store, tenantId: string, identityId: number): CandidateRecordRow[] {
+/** The identity's first `limit` records by record ID (oldest first). */
+export function candidateRowsOfIdentity(store: Store, tenantId: string, identityId: number, limit: number): CandidateRecordRow[] {
   return store
     .statement(
       `SELECT r.record_id AS recordId, r.logical_version AS version, r.source_system AS sourceSystem, r.local_id AS localId,
               r.source_last_updated AS sourceLastUpdated, r.fields_json AS fieldsJson
        FROM identity_link l JOIN source_record r ON r.tenant_id = l.tenant_id AND r.record_id = l.record_id
-       WHERE l.tenant_id = ? AND l.identity_id = ? ORDER BY l.record_id`,
+       WHERE l.tenant_id = ? AND l.identity_id = ? ORDER BY l.record_id LIMIT ?`,
     )
-    .all(tenantId, identityId) as CandidateRecordRow[];
+    .all(tenantId, identityId, limit) as CandidateRecordRow[];
 }
 
 export interface RecordWrite {

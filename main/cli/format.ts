@@ -1,7 +1,19 @@
 /** Plain-text output: aligned tables for people, TSV for pipes, JSON with --json. */
 
+/** Column widths by a loop: spreading rows into Math.max overflows the stack past about 100k rows. */
+function columnWidths(headers: readonly string[], rows: readonly (readonly string[])[]): number[] {
+  const widths = headers.map((h) => h.length);
+  for (const row of rows) {
+    for (let i = 0; i < widths.length; i++) {
+      const length = row[i]?.length ?? 0;
+      if (length > (widths[i] ?? 0)) widths[i] = length;
+    }
+  }
+  return widths;
+}
+
 export function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const widths = columnWidths(headers, rows);
   const line = (cells: readonly string[]): string =>
     cells
       .map((c, i) => c.padEnd(widths[i] ?? 0))

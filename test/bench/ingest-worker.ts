@@ -5,7 +5,6 @@
  *                   inserts the same rows with one raw prepared statement into a fresh database (the ceiling).
  */
 import { createReadStream, readdirSync, writeFileSync, readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { createTenant, sandboxProfile } from '../../engine/operations/sandbox.ts';
@@ -32,8 +31,7 @@ if (mode === 'generate') {
   let reviewCases = 0;
   const start = performance.now();
   for (const file of files) {
-    const lines = createInterface({ input: createReadStream(join(dir, file), { encoding: 'utf8' }), crlfDelay: Infinity });
-    const report = await ingestStream(engine.env, ctx, file.replace(/\.ndjson$/, ''), lines);
+    const report = await ingestStream(engine.env, ctx, file.replace(/\.ndjson$/, ''), createReadStream(join(dir, file)));
     records += report.created;
     autoLinked += report.autoLinked;
     reviewCases += report.reviewCasesCreated;

@@ -24,6 +24,7 @@ export async function explain(cli: CliContext): Promise<number> {
       ['score method', `${result.scoreMethod} (${result.scoreMethodVersion})`],
       ['score', result.score.toFixed(6)],
       ['decision', `${result.decision} (by ${result.decidedBy}${result.conflictRule === undefined ? '' : `: ${result.conflictRule}`})`],
+      ...(result.limitedBy === undefined ? [] : [['score limited by', `${result.limitedBy} (no name part compared on both sides: at most probable)`] as const]),
       ['shared blocking rules', result.sharedBlockingRules.length === 0 ? '(none: not candidates of each other)' : result.sharedBlockingRules.join(', ')],
     ]),
   );

@@ -1,5 +1,4 @@
 import { createReadStream, existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { ingestStream } from '../../../engine/operations/ingest.ts';
@@ -10,8 +9,7 @@ export async function ingest(cli: CliContext): Promise<number> {
   const source = cli.required('source');
   const file = cli.required('ndjson');
   if (!existsSync(file)) throw usage(`--ndjson file ${file} does not exist`);
-  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  const report = await ingestStream(cli.engine.env, cli.call, source, lines);
+  const report = await ingestStream(cli.engine.env, cli.call, source, createReadStream(file));
   if (cli.json) {
     cli.write(json(report));
   } else {

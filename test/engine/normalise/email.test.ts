@@ -10,3 +10,9 @@ describe('normaliseEmail', () => {
     expect(normaliseEmail(input)).toBeNull();
   });
 });
+
+describe('normaliseEmail and invisible characters', () => {
+  it('removes zero-width and bidi characters like all text does', () => {
+    expect(normaliseEmail('\u200Bann@exa\u200Dmple.org\u202C')).toBe('ann@example.org');
+  });
+});

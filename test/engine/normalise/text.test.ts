@@ -65,3 +65,23 @@ describe('normaliseText', () => {
     }
   });
 });
+
+describe('invisible format characters (bidi controls, zero-width characters): removed before tokenising', () => {
+  it.each([
+    ['Jo\u200Bhn', 'john'],
+    ['Jo\u200Chn', 'john'],
+    ['Jo\u200Dhn', 'john'],
+    ['\u2060John\uFEFF', 'john'],
+    ['Jo\u00ADhn', 'john'],
+    ['\u202EnhoJ\u202C', 'nhoj'],
+    ['\u2067Smith\u2069', 'smith'],
+    ['Smi\u200Eth\u200F', 'smith'],
+    ['O\u200B\u2019Brien', 'obrien'],
+    ['Mary\u200B Ann', 'mary ann'],
+    ['\u0645\u0631\u064A\u0645\u061C', '\u0645\u0631\u064A\u0645'],
+    ['\u0645\u06CC\u200C\u0631\u0627', '\u0645\u06CC\u0631\u0627'],
+    ['\u200B\u200D\u2060', null],
+  ])('%j → %j (never splits a token, never hides a difference)', (input, expected) => {
+    expect(normaliseText(input)).toBe(expected);
+  });
+});
