@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { validationError } from '../contract/errors.ts';
 import { zodIssues } from '../contract/zod-issues.ts';
 import { MaintenanceSettingsSchema } from './maintenance.ts';
+import { ApiSettingsSchema } from './api.ts';
 
 const SecretSchema = z
   .string()
@@ -20,6 +21,8 @@ export const SettingsSchema = z.strictObject({
   BlockingKeys: z.record(z.string(), z.record(z.string(), SecretSchema)),
   /** Background worker and scheduled reconciliations (engine/config/maintenance.ts); defaults when absent. */
   Maintenance: MaintenanceSettingsSchema.optional(),
+  /** Token validation of `mpi-console serve` and the development issuer (engine/config/api.ts). */
+  Api: ApiSettingsSchema.optional(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

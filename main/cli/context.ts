@@ -1,5 +1,7 @@
 import { LocalEngine } from '../../engine/local-engine.ts';
-import type { CallContext } from '../../engine/contract/operations.ts';
+import type { CallContext, EngineClient } from '../../engine/contract/operations.ts';
+import type { RemoteEngine } from '../remote/remote-engine.ts';
+import { remoteClient } from './remote-client.ts';
 import { EngineError } from '../../engine/contract/errors.ts';
 
 export type OptionValues = Record<string, string | boolean | undefined>;
@@ -7,6 +9,7 @@ export type OptionValues = Record<string, string | boolean | undefined>;
 /** What a command gets: its options, its positional words, and a lazily opened engine. */
 export class CliContext {
   private engineInstance: LocalEngine | undefined;
+  private remoteInstance: RemoteEngine | undefined;
 
   constructor(
     readonly values: OptionValues,
@@ -26,7 +29,20 @@ export class CliContext {
     return { tenantId: this.string('tenant') ?? process.env.MPI_TENANT ?? 'demo', actor: 'cli' };
   }
 
+  /** Where the command's operations go: the registry API with --remote URL, else the local database. */
+  get client(): EngineClient {
+    const url = this.string('remote');
+    if (url === undefined) return this.engine;
+    if (this.remoteInstance === undefined) {
+      const remote = remoteClient(this.values, url);
+      if ('usage' in remote) throw usage(remote.usage);
+      this.remoteInstance = remote;
+    }
+    return this.remoteInstance;
+  }
+
   get engine(): LocalEngine {
+    if (this.string('remote') !== undefined) throw usage('this command works on a local database only; the registry API does not offer it (--remote)');
     this.engineInstance ??= LocalEngine.open({ dbPath: this.dbPath, ...(this.string('config') === undefined ? {} : { settingsPath: this.string('config') as string }) });
     return this.engineInstance;
   }
@@ -53,6 +69,7 @@ export class CliContext {
   }
 
   close(): void {
+    void this.remoteInstance?.close();
     this.engineInstance?.close();
   }
 }
