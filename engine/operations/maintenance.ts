@@ -78,7 +78,7 @@ export function listJobs(env: EngineEnv, input: OperationInput<'jobs/list'>, ctx
   return env.store.read(() => {
     if (input.before !== undefined && jobRow(env.store, ctx.tenantId, input.before) === undefined) {
       // Another tenant's job reads exactly like an unknown one.
-      throw validationError('invalid input for jobs/list', [{ path: 'before', message: `job ${input.before} does not exist in this tenant; pass a nextCursor from an earlier page` }]);
+      throw validationError('invalid input for jobs/list', [{ path: 'before', message: 'no job with this ID exists in this tenant; pass the nextCursor of an earlier page' }]);
     }
     const rows = listJobRows(env.store, ctx.tenantId, limit + 1, input.before);
     const page = rows.slice(0, limit);
