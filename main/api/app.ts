@@ -173,6 +173,17 @@ export function buildApi(options: ApiOptions): FastifyInstance {
     else void json(request, body as string, done);
   });
 
+  // While closing, every answer closes its connection: a keep-alive connection whose request was in flight
+  // when close began would otherwise hold the server open until its idle timeout.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     reply.header('cache-control', 'no-store');
