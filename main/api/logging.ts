@@ -8,7 +8,11 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 
 export const REDACTED_PATHS = ['req.headers.authorization', 'headers.authorization', 'authorization', '*.authorization', 'token', '*.token'];
 
+/**
+ * A logger writing to destination, or to standard output through a buffered asynchronous writer (one write
+ * per 4 KiB of lines rather than one per request; call flush() before exiting).
+ */
 export function apiLogger(destination?: DestinationStream, level = 'info'): Logger {
   const options = { level, base: { service: 'mpi-registry-api' }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, timestamp: pino.stdTimeFunctions.isoTime };
-  return destination === undefined ? pino(options) : pino(options, destination);
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096 }));
 }

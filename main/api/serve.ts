@@ -79,6 +79,7 @@ export async function startServe(engine: LocalEngine, options: ServeOptions): Pr
       await app.close();
       await worker;
       logger.info('stopped');
+      logger.flush();
     },
   };
 }
