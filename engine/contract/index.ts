@@ -6,3 +6,4 @@ export * from './ingest.ts';
 export * from './operations.ts';
 export * from './maintenance.ts';
 export * from './assurance.ts';
+export * from './console.ts';

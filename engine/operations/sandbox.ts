@@ -43,14 +43,30 @@ export function createTenant(env: EngineEnv, ctx: CallContext, profile: unknown 
   });
 }
 
-export function createSandbox(env: EngineEnv, input: OperationInput<'sandbox/create'>, ctx: CallContext): OperationOutput<'sandbox/create'> {
+/** How far a sandbox creation is: the population is generated in one step, then ingested chunk by chunk. */
+export interface SandboxProgress {
+  readonly stage: 'generating' | 'ingesting';
+  /** Records ingested so far (0 while generating). */
+  readonly done: number;
+  /** Records to ingest (0 while generating: not known yet). */
+  readonly total: number;
+}
+
+export function createSandbox(
+  env: EngineEnv,
+  input: OperationInput<'sandbox/create'>,
+  ctx: CallContext,
+  onProgress?: (progress: SandboxProgress) => void,
+): OperationOutput<'sandbox/create'> {
   const version = createTenant(env, ctx);
   const people = input.syntheticPeople ?? 0;
   const reports = new Map<string, IngestReport>();
   let records = 0;
   if (people > 0) {
+    onProgress?.({ stage: 'generating', done: 0, total: 0 });
     const population = generatePopulation({ people, seed: input.seed ?? 1 });
     records = population.records.length;
+    onProgress?.({ stage: 'ingesting', done: 0, total: records });
     const settings = env.settings();
     const ingestors = new Map(SYNTHETIC_SOURCES.map((s) => [s.sourceSystem, new Ingestor(env.store, ctx.tenantId, s.sourceSystem, settings)]));
     const lineOf = new Map<string, number>();
@@ -82,6 +98,7 @@ export function createSandbox(env: EngineEnv, input: OperationInput<'sandbox/cre
         const outcome = outcomes[index];
         if (outcome !== undefined) tallyInto(report, line, outcome);
       });
+      onProgress?.({ stage: 'ingesting', done: Math.min(start + CHUNK_LINES, records), total: records });
     }
     env.store.write(() => {
       writeAudit(env.store, ctx.tenantId, {

@@ -1,0 +1,69 @@
+/**
+ * Samples of a running job's work over time, taken from the backend's pushes, for the items-per-second
+ * rate and the throughput chart. Kept in the renderer: they describe what this window has watched.
+ */
+import type { JobState } from '../../engine/contract/maintenance.ts';
+import { itemsDone } from '../pages/maintenance/job-text.ts';
+
+export interface Sample {
+  readonly at: number;
+  readonly items: number;
+}
+
+const MAX_SAMPLES = 600;
+const RATE_WINDOW_MS = 5000;
+
+export class ThroughputSamples {
+  private readonly samples = new Map<string, readonly Sample[]>();
+  private readonly listeners = new Set<() => void>();
+
+  record(job: JobState, at = Date.now()): void {
+    if (job.status !== 'running') return;
+    const items = itemsDone(job);
+    const previous = this.samples.get(job.jobId) ?? [];
+    const last = previous.at(-1);
+    if (last !== undefined && last.items === items) return;
+    this.samples.set(job.jobId, [...previous, { at, items }].slice(-MAX_SAMPLES));
+    for (const listener of this.listeners) listener();
+  }
+
+  of(jobId: string): readonly Sample[] {
+    return this.samples.get(jobId) ?? EMPTY;
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+}
+
+const EMPTY: readonly Sample[] = [];
+
+/** Items per second over the last few seconds of samples; null until two samples exist. */
+export function recentRate(samples: readonly Sample[]): number | null {
+  const last = samples.at(-1);
+  if (last === undefined) return null;
+  const first = samples.find((s) => last.at - s.at <= RATE_WINDOW_MS) ?? last;
+  if (first === last) {
+    const before = samples.at(-2);
+    if (before === undefined || last.at === before.at) return null;
+    return ((last.items - before.items) * 1000) / (last.at - before.at);
+  }
+  return ((last.items - first.items) * 1000) / (last.at - first.at);
+}
+
+/** Points for the chart: seconds since the first sample and the rate between consecutive samples. */
+export function ratePoints(samples: readonly Sample[]): { second: number; rate: number }[] {
+  const first = samples[0];
+  if (first === undefined) return [];
+  const points: { second: number; rate: number }[] = [];
+  for (let i = 1; i < samples.length; i++) {
+    const a = samples[i - 1];
+    const b = samples[i];
+    if (a === undefined || b === undefined || b.at === a.at) continue;
+    points.push({ second: Math.round((b.at - first.at) / 100) / 10, rate: Math.round(((b.items - a.items) * 1000) / (b.at - a.at)) });
+  }
+  return points;
+}
