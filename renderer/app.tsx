@@ -52,7 +52,7 @@ export function App() {
     );
   }
   return (
-    <Shell route={route} connection={status.data.connection}>
+    <Shell route={status.data.connection === null ? { page: 'sandboxes' } : route} connection={status.data.connection}>
       <Page route={route} status={status.data} />
     </Shell>
   );

@@ -9,7 +9,7 @@ import type { ErrorKind } from '../../engine/contract/errors.ts';
 import type { ConsoleBackend } from '../backend/console-backend.ts';
 import { contentSecurityPolicy } from '../backend/content-security-policy.ts';
 import { SessionGuard, type Refusal } from './session-guard.ts';
-import { staticFile } from './static-files.ts';
+import { staticFile } from '../backend/static-files.ts';
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const HEARTBEAT_MS = 15_000;
@@ -22,7 +22,7 @@ const SECURITY_HEADERS = {
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',
   'x-frame-options': 'DENY',
-  'permissions-policy': 'camera=(), microphone=(), geolocation=(), usb=(), serial=(), hid=(), bluetooth=(), payment=()',
+  'permissions-policy': 'camera=(), microphone=(), geolocation=(), usb=(), serial=(), hid=(), payment=()',
 } as const;
 
 export interface BrowserHostOptions {

@@ -54,15 +54,21 @@ export function recentRate(samples: readonly Sample[]): number | null {
   return ((last.items - first.items) * 1000) / (last.at - first.at);
 }
 
-/** Points for the chart: seconds since the first sample and the rate between consecutive samples. */
-export function ratePoints(samples: readonly Sample[]): { second: number; rate: number }[] {
+/**
+ * Points for the chart: seconds since the first sample and the rate over the trailing second (a rate
+ * between two pushes 200 ms apart swings with batch boundaries; a one-second window reads steadily).
+ */
+export function ratePoints(samples: readonly Sample[], windowMs = 1000): { second: number; rate: number }[] {
   const first = samples[0];
   if (first === undefined) return [];
   const points: { second: number; rate: number }[] = [];
+  let from = 0;
   for (let i = 1; i < samples.length; i++) {
-    const a = samples[i - 1];
     const b = samples[i];
-    if (a === undefined || b === undefined || b.at === a.at) continue;
+    if (b === undefined) continue;
+    while (from < i - 1 && b.at - (samples[from + 1]?.at ?? b.at) >= windowMs) from++;
+    const a = samples[from];
+    if (a === undefined || b.at === a.at) continue;
     points.push({ second: Math.round((b.at - first.at) / 100) / 10, rate: Math.round(((b.items - a.items) * 1000) / (b.at - a.at)) });
   }
   return points;

@@ -33,7 +33,7 @@ function Summary({ draft }: { readonly draft: StartJobDraft }) {
   const rows: [string, string][] = [
     ['Job', KIND_LABEL[draft.kind]],
     ['Reason', draft.reason.trim()],
-    ['Batch size', `${String(draft.batchSize)} identities per batch`],
+    ['Batch size', `${String(draft.batchSize)} ${draft.batchSize === 1 ? 'identity' : 'identities'} per batch`],
   ];
   if (draft.kind === 'reconciliation') {
     rows.push(['External source', draft.externalSourceSystem ?? 'None: registry only (the Importing phase is skipped)']);

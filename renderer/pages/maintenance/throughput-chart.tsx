@@ -22,13 +22,14 @@ export default function ThroughputChart({ samples }: { readonly samples: readonl
         data={points}
         dataKey="second"
         series={[{ name: 'rate', label: 'Identities per second', color: 'indigo.6' }]}
-        curveType="monotone"
+        curveType="linear"
         withDots={false}
         xAxisLabel="Seconds since watching began"
         yAxisLabel="Identities / s"
         tooltipAnimationDuration={0}
         areaProps={{ isAnimationActive: false }}
         gridAxis="y"
+        xAxisProps={{ type: 'number', domain: ['dataMin', 'dataMax'], allowDecimals: false, tickFormatter: (value: number) => `${String(Math.round(value))} s` }}
       />
     </figure>
   );

@@ -1,4 +1,4 @@
-/** Serves the built renderer's files, and nothing outside its folder. */
+/** Serves the built renderer's files (browser host and Electron protocol), and nothing outside its folder. */
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 
