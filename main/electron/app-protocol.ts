@@ -14,9 +14,14 @@ export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
 /** The privileges registered for the scheme before the app is ready (protocol.registerSchemesAsPrivileged). */
 export const APP_SCHEME_PRIVILEGES = { standard: true, secure: true, supportFetchAPI: true, codeCache: true } as const;
 
+/** URL.origin is opaque ("null") for a custom scheme outside Chromium, so scheme and host are compared. */
+function isAppLocation(url: URL): boolean {
+  return url.protocol === `${APP_SCHEME}:` && url.host === APP_HOST && url.username === '' && url.password === '' && url.port === '';
+}
+
 export function isAppUrl(url: string): boolean {
   try {
-    return new URL(url).origin === APP_ORIGIN;
+    return isAppLocation(new URL(url));
   } catch {
     return false;
   }
@@ -33,7 +38,7 @@ export async function appResponse(rendererDir: string, requestUrl: string): Prom
   } catch {
     return notFound;
   }
-  if (url.origin !== APP_ORIGIN) return notFound;
+  if (!isAppLocation(url)) return notFound;
   const file: StaticFile | undefined = await staticFile(rendererDir, url.pathname);
   if (file === undefined) return notFound;
   return {
