@@ -60,6 +60,9 @@ export function ConnectionSummary({ connection }: { readonly connection: Connect
   );
 }
 
+/** Mantine dims the description of the active link below AA contrast; it stays at the secondary-text colour. */
+const NAV_STYLES = { description: { color: 'var(--mantine-color-dimmed)', opacity: 1 } } as const;
+
 export function Shell({ route, connection, children }: { readonly route: Route; readonly connection: Connection | null; readonly children: ReactNode }) {
   const [opened, { toggle, close }] = useDisclosure(false);
   const maintenanceActive = route.page === 'maintenance' || route.page === 'job';
@@ -85,6 +88,7 @@ export function Shell({ route, connection, children }: { readonly route: Route; 
           active={maintenanceActive}
           aria-current={maintenanceActive ? 'page' : undefined}
           onClick={close}
+          styles={NAV_STYLES}
         />
         <NavLink
           href={paths.sandboxes}
@@ -94,6 +98,7 @@ export function Shell({ route, connection, children }: { readonly route: Route; 
           active={route.page === 'sandboxes'}
           aria-current={route.page === 'sandboxes' ? 'page' : undefined}
           onClick={close}
+          styles={NAV_STYLES}
         />
       </AppShell.Navbar>
       <AppShell.Main bg="var(--mantine-color-gray-0)">{children}</AppShell.Main>

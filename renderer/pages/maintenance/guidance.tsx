@@ -54,7 +54,7 @@ export function GuidanceTable({ highlight }: { readonly highlight?: JobKind }) {
                 <Text size="sm" fw={applies ? 600 : 400}>
                   {row.run}
                   {applies ? (
-                    <Badge ml={6} size="xs" variant="outline" radius="sm">
+                    <Badge ml={6} size="xs" variant="light" radius="sm">
                       this job
                     </Badge>
                   ) : null}

@@ -112,7 +112,7 @@ function CancelControl({ job, allowed, connectionKey }: { readonly job: JobState
         </Button>
       </Group>
       {error !== null && (
-        <Text size="sm" c="red.8" mt={6} role="alert">
+        <Text size="sm" c="red.9" mt={6} role="alert">
           {error}
         </Text>
       )}

@@ -32,7 +32,7 @@ export function PhasePipeline({ job }: { readonly job: JobState }) {
                   <Text fw={600}>
                     {String(index + 1)}. {PHASE_LABEL[phase.name]}
                   </Text>
-                  <Text size="sm" fw={500} {...(phase.status === 'failed' ? { c: 'red.8' } : {})} data-testid="phase-status">
+                  <Text size="sm" fw={500} {...(phase.status === 'failed' ? { c: 'red.9' } : {})} data-testid="phase-status">
                     {PHASE_STATUS_LABEL[phase.status]}
                   </Text>
                 </Group>

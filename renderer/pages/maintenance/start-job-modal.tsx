@@ -104,7 +104,7 @@ export function StartJobModal({ opened, onClose, connection, canStart }: { reado
 
   const kindLabel = KIND_LABEL[draft.kind].toLowerCase();
   return (
-    <Modal opened={opened} onClose={close} size="xl" title={<Title order={2} size="h3">{step === 'form' ? 'Start a maintenance job' : `Start this ${kindLabel}?`}</Title>}>
+    <Modal opened={opened} onClose={close} size="xl" closeButtonProps={{ 'aria-label': 'Close' }} title={<Title order={2} size="h3">{step === 'form' ? 'Start a maintenance job' : `Start this ${kindLabel}?`}</Title>}>
       {step === 'form' ? (
         <form
           onSubmit={(event) => {
@@ -186,8 +186,7 @@ export function StartJobModal({ opened, onClose, connection, canStart }: { reado
                 />
                 <DateTimePicker
                   label="Changed since"
-                  description={`Inclusive lower bound of the import window; your time zone: ${localTimeZone()} (${offsetLabel()})`}
-                  placeholder={draft.externalSourceSystem === null ? 'Choose an external source first' : 'Pick a date and time'}
+                  description={`${draft.externalSourceSystem === null ? 'Choose an external source first. ' : ''}Inclusive lower bound of the import window, in your time zone: ${localTimeZone()} (${offsetLabel()})`}
                   value={draft.changedSince}
                   onChange={(value) => {
                     update({ changedSince: value }, 'changedSince');
