@@ -12,6 +12,8 @@ export interface Sample {
 
 const MAX_SAMPLES = 600;
 const RATE_WINDOW_MS = 5000;
+/** Two pushes a few milliseconds apart would give a meaningless rate: a rate spans at least this long. */
+const MIN_SPAN_MS = 500;
 
 export class ThroughputSamples {
   private readonly samples = new Map<string, readonly Sample[]>();
@@ -41,16 +43,12 @@ export class ThroughputSamples {
 
 const EMPTY: readonly Sample[] = [];
 
-/** Items per second over the last few seconds of samples; null until two samples exist. */
+/** Items per second over the last few seconds of samples; null until the samples span long enough. */
 export function recentRate(samples: readonly Sample[]): number | null {
   const last = samples.at(-1);
   if (last === undefined) return null;
   const first = samples.find((s) => last.at - s.at <= RATE_WINDOW_MS) ?? last;
-  if (first === last) {
-    const before = samples.at(-2);
-    if (before === undefined || last.at === before.at) return null;
-    return ((last.items - before.items) * 1000) / (last.at - before.at);
-  }
+  if (last.at - first.at < MIN_SPAN_MS) return null;
   return ((last.items - first.items) * 1000) / (last.at - first.at);
 }
 
@@ -68,7 +66,7 @@ export function ratePoints(samples: readonly Sample[], windowMs = 1000): { secon
     if (b === undefined) continue;
     while (from < i - 1 && b.at - (samples[from + 1]?.at ?? b.at) >= windowMs) from++;
     const a = samples[from];
-    if (a === undefined || b.at === a.at) continue;
+    if (a === undefined || b.at - a.at < MIN_SPAN_MS) continue;
     points.push({ second: Math.round((b.at - first.at) / 100) / 10, rate: Math.round(((b.items - a.items) * 1000) / (b.at - a.at)) });
   }
   return points;

@@ -27,9 +27,9 @@ export interface HostProcess {
 export function startHost(args: readonly string[]): Promise<HostProcess> {
   const child: ChildProcess = spawn(process.execPath, [HOST_BIN, '--no-open', ...args], { env: { ...process.env, BROWSER: 'none' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { resolve(code); }));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the browser host printed no address:\n${output}`)), 90_000);
+    const timer = setTimeout(() => { reject(new Error(`the browser host printed no address:\n${output}`)); }, 90_000);
     const read = (chunk: Buffer): void => {
       output += chunk.toString('utf8');
       const match = /MPI Console: (http:\/\/127\.0\.0\.1:\d+\/open\?token=[A-Za-z0-9_-]+)/.exec(output);

@@ -15,7 +15,7 @@ import { formatCount, formatDateTime, formatDuration } from '../../format.ts';
 import { IconAlert, IconArrowLeft, IconBan, IconInfo, IconRefresh } from '../../icons.tsx';
 import { CounterGrid } from './counters.tsx';
 import { JobProgress, useJobSamples } from './job-progress.tsx';
-import { cancelEffect, isActive, KIND_LABEL } from './job-text.ts';
+import { cancelEffect, isActive, isStalled, KIND_LABEL } from './job-text.ts';
 import { PhasePipeline } from './phase-pipeline.tsx';
 import { JobStatusBadge } from './status-badge.tsx';
 
@@ -28,10 +28,10 @@ function Facts({ job }: { readonly job: JobState }) {
     ['Reason', job.reason],
     ['Requested by', job.requestedBy],
     ['Batch size', String(job.batchSize)],
-    ['External source', job.externalSourceSystem ?? 'None (registry only)'],
+    ...(job.kind === 'reconciliation' ? [['External source', job.externalSourceSystem ?? 'None (registry only)'] as [string, string]] : []),
     ...(job.changedSince === null ? [] : [['Changed since', formatDateTime(job.changedSince)] as [string, string]]),
     ...(job.scheduleKey === null ? [] : [['Schedule', job.scheduleKey] as [string, string]]),
-    ['Profile version', job.matchingProfileVersion === null ? 'recorded when the job starts' : String(job.matchingProfileVersion)],
+    ['Profile version', job.matchingProfileVersion !== null ? String(job.matchingProfileVersion) : isActive(job) ? 'recorded when the job starts' : '— (never started)'],
     ['Created', formatDateTime(job.createdAt)],
     ['Started', formatDateTime(job.startedAt)],
     ['Finished', formatDateTime(job.finishedAt)],
@@ -125,9 +125,12 @@ function Throughput({ job }: { readonly job: JobState }) {
   if (job.status !== 'running' && samples.length < 3) return null;
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="throughput-title">
-      <Title order={2} size="h4" id="throughput-title" mb="sm">
+      <Title order={2} size="h4" id="throughput-title">
         Throughput
       </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        Identities processed per second across phases, over the last second, while this page watched the job.
+      </Text>
       <Suspense fallback={<Loader size="sm" aria-label="Loading the chart" />}>
         <ThroughputChart samples={samples} />
       </Suspense>
@@ -188,7 +191,11 @@ export function JobDetailPage({ connection, connectionKey, jobId }: { readonly c
             <JobStatusBadge job={job} size="lg" />
           </Group>
           <Text c="dimmed" mt={4}>
-            {isActive(job) ? 'This page updates by itself while the job is active.' : `Finished ${formatDateTime(job.finishedAt)}. This record stays in the job history.`}
+            {isStalled(job)
+              ? 'No worker holds this job: it waits for a worker to resume it. This page updates by itself.'
+              : isActive(job)
+                ? 'This page updates by itself while the job is active.'
+                : `Finished ${formatDateTime(job.finishedAt)}. This record stays in the job history.`}
           </Text>
         </div>
       </Group>

@@ -8,7 +8,7 @@ import type { JobState } from '../../../engine/contract/maintenance.ts';
 import { useSamples } from '../../client/context.tsx';
 import { recentRate } from '../../hooks/throughput.ts';
 import { formatCount, formatRate } from '../../format.ts';
-import { itemsDone, progressOf } from './job-text.ts';
+import { isActive, isStalled, itemsDone, progressOf } from './job-text.ts';
 
 export function useJobSamples(jobId: string) {
   const samples = useSamples();
@@ -23,6 +23,14 @@ export function JobProgress({ job }: { readonly job: JobState }) {
   const progress = progressOf(job);
   const rate = job.status === 'running' ? recentRate(samples) : null;
   const done = itemsDone(job);
+  if (job.startedAt === null && !isActive(job)) {
+    return (
+      <Text size="sm" c="dimmed" data-testid="job-progress">
+        The job never started: no phase ran.
+      </Text>
+    );
+  }
+  const stalled = isStalled(job);
   return (
     <Stack gap={6} data-testid="job-progress">
       {progress !== null && job.status !== 'queued' ? (
@@ -56,7 +64,9 @@ export function JobProgress({ job }: { readonly job: JobState }) {
         </Text>
         {job.status === 'running' && (
           <Text size="sm" data-testid="job-rate">
-            {rate === null ? (
+            {stalled ? (
+              'No worker is running it now: it resumes from its last committed batch when a worker claims it.'
+            ) : rate === null ? (
               'Rate: measuring…'
             ) : (
               <>

@@ -66,20 +66,34 @@ export function isActive(job: Pick<JobState, 'status'>): boolean {
   return job.status === 'queued' || job.status === 'running';
 }
 
+/** A running job whose lease has expired: its worker stopped, and it waits for a worker to resume it. */
+export function isStalled(job: JobState, now = Date.now()): boolean {
+  return job.status === 'running' && (job.leaseExpiresAt === null || Date.parse(job.leaseExpiresAt) <= now);
+}
+
+/** A phase's status in words; a phase a finished job never reached did not run (it is not still pending). */
+export function phaseStatusText(job: JobState, phase: JobPhase): string {
+  return phase.status === 'pending' && !isActive(job) ? 'Not run' : PHASE_STATUS_LABEL[phase.status];
+}
+
 /** The phase running now, else the last phase the job reached. */
 export function currentPhase(job: JobState): JobPhase | undefined {
   return job.phases.find((p) => p.status === 'running') ?? job.phases.findLast((p) => p.status !== 'pending' && p.status !== 'skipped');
 }
 
-/** What a cancel does for this job now (null: it cannot be cancelled). */
-export function cancelEffect(job: JobState): string | null {
+/**
+ * What a cancel does for this job now (null: it cannot be cancelled). A running job is stopped by its worker
+ * at the next batch boundary; when no worker holds its lease (the worker stopped), it is cancelled at once.
+ */
+export function cancelEffect(job: JobState, now = Date.now()): string | null {
   if (job.status === 'queued') return 'The job has not started: it is cancelled at once.';
-  if (job.status === 'running') {
-    return job.cancelRequested
-      ? 'Cancel requested: the job stops at the next batch boundary; the batch in progress is committed first.'
-      : 'The job is running: it stops at the next batch boundary; the batch in progress is committed first.';
+  if (job.status !== 'running') return null;
+  if (isStalled(job, now)) {
+    return 'No worker holds this job right now: it is cancelled at once, keeping the batches already committed.';
   }
-  return null;
+  return job.cancelRequested
+    ? 'Cancel requested: the job stops at the next batch boundary; the batch in progress is committed first.'
+    : 'The job is running: it stops at the next batch boundary; the batch in progress is committed first.';
 }
 
 /** Identities finished across all phases: the work measure behind the rate and the throughput chart. */

@@ -2,7 +2,7 @@
 import { Box, Group, Paper, Progress, SimpleGrid, Text, ThemeIcon } from '@mantine/core';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
 import { formatCount, formatDateTime } from '../../format.ts';
-import { PHASE_LABEL, PHASE_PURPOSE, PHASE_STATUS_LABEL, progressOf } from './job-text.ts';
+import { PHASE_LABEL, PHASE_PURPOSE, phaseStatusText, progressOf } from './job-text.ts';
 import { PHASE_COLOR, PHASE_ICON } from './status-badge.tsx';
 
 export function PhasePipeline({ job }: { readonly job: JobState }) {
@@ -20,7 +20,7 @@ export function PhasePipeline({ job }: { readonly job: JobState }) {
             radius="md"
             data-phase={phase.name}
             data-phase-status={phase.status}
-            aria-label={`Phase ${String(index + 1)} of ${String(job.phases.length)}: ${PHASE_LABEL[phase.name]}, ${PHASE_STATUS_LABEL[phase.status]}`}
+            aria-label={`Phase ${String(index + 1)} of ${String(job.phases.length)}: ${PHASE_LABEL[phase.name]}, ${phaseStatusText(job, phase)}`}
             style={phase.status === 'running' ? { borderColor: 'var(--mantine-color-blue-6)', borderWidth: 2 } : undefined}
           >
             <Group gap="sm" wrap="nowrap" align="flex-start">
@@ -33,7 +33,7 @@ export function PhasePipeline({ job }: { readonly job: JobState }) {
                     {String(index + 1)}. {PHASE_LABEL[phase.name]}
                   </Text>
                   <Text size="sm" fw={500} {...(phase.status === 'failed' ? { c: 'red.9' } : {})} data-testid="phase-status">
-                    {PHASE_STATUS_LABEL[phase.status]}
+                    {phaseStatusText(job, phase)}
                   </Text>
                 </Group>
                 <Text size="xs" c="dimmed" mt={2}>
@@ -50,7 +50,7 @@ export function PhasePipeline({ job }: { readonly job: JobState }) {
                 {share !== undefined && phase.status !== 'skipped' ? (
                   <Progress value={share * 100} size="sm" mt={6} color={PHASE_COLOR[phase.status] === 'gray' ? 'indigo' : PHASE_COLOR[phase.status]} aria-label={`${PHASE_LABEL[phase.name]} progress`} />
                 ) : null}
-                {phase.note !== null && (
+                {phase.note !== null && phase.status !== 'skipped' && (
                   <Text size="xs" mt={6}>
                     {phase.note}
                   </Text>

@@ -3,7 +3,7 @@ import { Badge } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { JobState, PhaseStatus } from '../../../engine/contract/maintenance.ts';
 import { IconAlert, IconBan, IconCheck, IconCircleDashed, IconClock, IconPause, IconPlay, IconSkip, IconX } from '../../icons.tsx';
-import { PHASE_STATUS_LABEL, STATUS_COLOR, STATUS_LABEL } from './job-text.ts';
+import { STATUS_COLOR, STATUS_LABEL } from './job-text.ts';
 
 const JOB_ICON: Record<JobState['status'], ReactNode> = {
   queued: <IconClock size={12} />,
@@ -49,7 +49,3 @@ export const PHASE_COLOR: Record<PhaseStatus, string> = {
   failed: 'red',
   stopped: 'orange',
 };
-
-export function PhaseStatusText({ status }: { readonly status: PhaseStatus }) {
-  return <>{PHASE_STATUS_LABEL[status]}</>;
-}

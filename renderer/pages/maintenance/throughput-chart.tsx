@@ -25,7 +25,6 @@ export default function ThroughputChart({ samples }: { readonly samples: readonl
         curveType="linear"
         withDots={false}
         xAxisLabel="Seconds since watching began"
-        yAxisLabel="Identities / s"
         tooltipAnimationDuration={0}
         areaProps={{ isAnimationActive: false }}
         gridAxis="y"

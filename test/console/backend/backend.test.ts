@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConsoleBackend } from '../../../main/backend/console-backend.ts';
+import { LocalEngine } from '../../../engine/local-engine.ts';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
 import type { ConsoleEventName, SandboxProgress } from '../../../engine/contract/console.ts';
 
@@ -16,7 +17,7 @@ function setup(): { backend: ConsoleBackend; dir: string; events: { event: Conso
   const backend = new ConsoleBackend({ dataFolder: join(dir, 'data'), actor: 'console:test', watcher: { pollMs: 100, minGapMs: 20, listEveryMs: 200 } });
   const events: { event: ConsoleEventName; payload: unknown }[] = [];
   backend.subscribe((event, payload) => events.push({ event, payload }));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  cleanups.push(() => { rmSync(dir, { recursive: true, force: true }); });
   cleanups.push(() => backend.close());
   return { backend, dir, events };
 }
@@ -60,11 +61,11 @@ describe('console backend over a local sandbox', () => {
 
   it('refuses engine operations without a connection, unknown operations and invalid input, naming the field', async () => {
     const { backend } = setup();
-    expect(await backend.send('jobs/list', {})).toMatchObject({ ok: false, error: { kind: 'conflict', message: expect.stringMatching(/no sandbox is open/) } });
+    expect(await backend.send('jobs/list', {})).toMatchObject({ ok: false, error: { kind: 'conflict', message: expect.stringMatching(/no sandbox is open/) as unknown } });
     expect(await backend.send('system/exec', {})).toMatchObject({ ok: false, error: { kind: 'validation', message: 'unknown operation system/exec' } });
     expect(await backend.send('console/create-sandbox', { folder: 'relative/path', syntheticPeople: -1 })).toMatchObject({
       ok: false,
-      error: { kind: 'validation', issues: expect.arrayContaining([expect.objectContaining({ path: 'folder' }), expect.objectContaining({ path: 'syntheticPeople' })]) },
+      error: { kind: 'validation', issues: expect.arrayContaining([expect.objectContaining({ path: 'folder' }), expect.objectContaining({ path: 'syntheticPeople' })]) as unknown },
     });
   });
 
@@ -72,8 +73,45 @@ describe('console backend over a local sandbox', () => {
     const { backend, dir } = setup();
     const other = join(dir, 'notes.db');
     writeFileSync(other, 'not a database');
-    expect(await backend.send('console/open-sandbox', { path: other })).toMatchObject({ ok: false, error: { kind: 'validation', message: expect.stringMatching(/not an MPI sandbox/) } });
+    expect(await backend.send('console/open-sandbox', { path: other })).toMatchObject({ ok: false, error: { kind: 'validation', message: expect.stringMatching(/not an MPI sandbox/) as unknown } });
     expect(await backend.send('console/open-sandbox', { path: join(dir, 'missing.db') })).toMatchObject({ ok: false, error: { kind: 'not_found' } });
     expect(existsSync(join(dir, 'missing.db'))).toBe(false);
+  });
+});
+
+describe('console backend lifecycle', () => {
+  it('pushes jobs queued by another process (the CLI) and stops its worker cleanly: the batch in progress commits, the lease is released, a reopened console resumes the job', async () => {
+    const { backend, dir, events } = setup();
+    await backend.call('console/create-sandbox', { folder: dir, fileName: 'resume.db', syntheticPeople: 1500, seed: 9 });
+    const path = join(dir, 'resume.db');
+
+    // Another process queues the job; the console notices it through its job list.
+    const cli = LocalEngine.open({ dbPath: path });
+    const { jobId } = await cli.call('maintenance/reconcile', { reason: 'queued from the CLI', batchSize: 1 }, { tenantId: 'demo', actor: 'cli' });
+    const running = await until(
+      () => events.map((e) => (e.event === 'job/updated' ? (e.payload as JobState) : undefined)).find((job) => job?.jobId === jobId && job.status === 'running' && job.counters.scanned > 0),
+      'the CLI job to be pushed while running',
+    );
+    expect(running.requestedBy).toBe('cli');
+
+    await backend.close();
+    const stopped = await cli.call('jobs/get', { jobId }, { tenantId: 'demo', actor: 'cli' });
+    expect(stopped.status).toBe('running');
+    expect(Date.parse(stopped.leaseExpiresAt ?? '')).toBeLessThanOrEqual(Date.now());
+    const cursorAtStop = stopped.phases.reduce((sum, phase) => sum + phase.processed, 0);
+    expect(cursorAtStop).toBeGreaterThan(0);
+
+    const reopened = new ConsoleBackend({ dataFolder: join(dir, 'data'), actor: 'console:test', watcher: { pollMs: 100, minGapMs: 20, listEveryMs: 200 } });
+    cleanups.push(() => reopened.close());
+    const pushed: JobState[] = [];
+    reopened.subscribe((event, payload) => {
+      if (event === 'job/updated') pushed.push(payload as JobState);
+    });
+    await reopened.start(); // the most recent sandbox
+    expect(reopened.status().connection?.path).toBe(path);
+    const done = await until(() => pushed.find((job) => job.jobId === jobId && job.status === 'completed'), 'the resumed job to complete');
+    // Resumed from its cursors: every identity once per phase, none twice.
+    expect(done.counters.scanned).toBe(2 * (done.populationTotal ?? -1));
+    cli.close();
   });
 });

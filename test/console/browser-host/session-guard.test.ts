@@ -24,7 +24,7 @@ function call(method: string, path: string, headers: Record<string, string> = {}
     const req = request({ host: '127.0.0.1', port, method, path, headers: { host: `127.0.0.1:${String(port)}`, ...headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () => { resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }); });
     });
     req.on('error', reject);
     req.end(body);
