@@ -9,5 +9,6 @@ export type ThreadName = 'job-thread' | 'sandbox-thread';
 export function startThread(name: ThreadName, data: Record<string, unknown>): Worker {
   const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
   const entry = new URL(`./threads/${name}${extension}`, import.meta.url).href;
-  return new Worker(new URL('./threads/bootstrap.js', import.meta.url), { workerData: { ...data, entry } });
+  // No inherited Node flags: the thread needs none, and some (--input-type, --eval) would stop it from loading.
+  return new Worker(new URL('./threads/bootstrap.js', import.meta.url), { workerData: { ...data, entry }, execArgv: [] });
 }
