@@ -1,15 +1,27 @@
 /** The console: the frame, the pushes wired into the data cache, and the page for the current route. */
 import { Alert, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ConsoleStatus } from '../engine/contract/console.ts';
 import { useClient, useSamples } from './client/context.tsx';
 import { connectionKey, useConsoleStatus, usePushes } from './hooks/console-data.ts';
 import { useRoute, type Route } from './hooks/route.ts';
 import { Shell } from './layout/shell.tsx';
-import { SandboxesPage } from './pages/connect/sandboxes-page.tsx';
 import { MaintenancePage } from './pages/maintenance/maintenance-page.tsx';
-import { JobDetailPage } from './pages/maintenance/job-detail-page.tsx';
 import { IconAlert, IconRefresh } from './icons.tsx';
+
+// The Maintenance list is the page people land on; the others load as their own chunks when first shown.
+const SandboxesPage = lazy(() => import('./pages/connect/sandboxes-page.tsx'));
+const JobDetailPage = lazy(() => import('./pages/maintenance/job-detail-page.tsx'));
+
+function PageLoading() {
+  return (
+    <Group gap="sm" p="md">
+      <Loader size="sm" />
+      <Text>Loading…</Text>
+    </Group>
+  );
+}
 
 function Page({ route, status }: { readonly route: Route; readonly status: ConsoleStatus }) {
   const connection = status.connection;
@@ -53,7 +65,9 @@ export function App() {
   }
   return (
     <Shell route={status.data.connection === null ? { page: 'sandboxes' } : route} connection={status.data.connection}>
-      <Page route={route} status={status.data} />
+      <Suspense fallback={<PageLoading />}>
+        <Page route={route} status={status.data} />
+      </Suspense>
     </Shell>
   );
 }

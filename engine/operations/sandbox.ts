@@ -12,7 +12,8 @@ import { parseProfile } from '../profile/validate.ts';
 import { insertActiveProfile } from '../store/profiles.ts';
 import { insertTenant, tenantExists } from '../store/tenants.ts';
 import { writeAudit } from '../store/audit.ts';
-import { generatePopulation, NATIONAL_ID_SYSTEM, SYNTHETIC_SOURCES } from '../synthetic/generate.ts';
+import { NATIONAL_ID_SYSTEM } from '../synthetic/national-id.ts';
+import { SYNTHETIC_SOURCES } from '../synthetic/sources.ts';
 import { Ingestor } from '../ingest/ingestor.ts';
 import { emptyReport, ingestChunk, ingestLine, tally as tallyInto, CHUNK_LINES } from '../ingest/ndjson.ts';
 import type { EngineEnv } from '../env.ts';
@@ -52,18 +53,20 @@ export interface SandboxProgress {
   readonly total: number;
 }
 
-export function createSandbox(
+export async function createSandbox(
   env: EngineEnv,
   input: OperationInput<'sandbox/create'>,
   ctx: CallContext,
   onProgress?: (progress: SandboxProgress) => void,
-): OperationOutput<'sandbox/create'> {
+): Promise<OperationOutput<'sandbox/create'>> {
   const version = createTenant(env, ctx);
   const people = input.syntheticPeople ?? 0;
   const reports = new Map<string, IngestReport>();
   let records = 0;
   if (people > 0) {
     onProgress?.({ stage: 'generating', done: 0, total: 0 });
+    // Loaded on demand: the generator pulls in faker, which every process opening the engine would otherwise pay for.
+    const { generatePopulation } = await import('../synthetic/generate.ts');
     const population = generatePopulation({ people, seed: input.seed ?? 1 });
     records = population.records.length;
     onProgress?.({ stage: 'ingesting', done: 0, total: records });

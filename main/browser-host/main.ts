@@ -1,7 +1,7 @@
 /**
- * `npm start`: the console in the user's browser. Builds the renderer if it is missing or stale, starts the
- * backend (reopening the most recent sandbox, or the one given), serves both on 127.0.0.1 behind a
- * per-launch secret, prints the address and opens the browser when there is one.
+ * `npm start`: the console in the user's browser (bin.js has brought the built renderer and this host's
+ * JavaScript up to date). Starts the backend (reopening the most recent sandbox, or the one given), serves
+ * both on 127.0.0.1 behind a per-launch secret, prints the address and opens the browser when there is one.
  *
  *   npm start -- [--port N] [--data-dir DIR] [--sandbox FILE [--tenant ID]] [--no-open]
  */
@@ -15,7 +15,7 @@ import { openBrowser } from './open-browser.ts';
 
 const USAGE = 'usage: npm start -- [--port N] [--data-dir DIR] [--sandbox FILE [--tenant ID]] [--no-open]';
 
-export async function main(argv: readonly string[]): Promise<number> {
+export async function main(argv: readonly string[], options: { readonly staticDir: string }): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
@@ -44,9 +44,6 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   const dataFolder = resolve(values['data-dir'] ?? process.env.MPI_CONSOLE_DATA_DIR ?? defaultDataFolder());
 
-  const { buildRenderer } = await import('../build/renderer.ts');
-  const { outDir } = await buildRenderer({ log: (line) => process.stderr.write(`${line}\n`) });
-
   const backend = new ConsoleBackend({ dataFolder });
   try {
     await backend.start(values.sandbox === undefined ? undefined : { path: resolve(values.sandbox), ...(values.tenant === undefined ? {} : { tenantId: values.tenant }) });
@@ -55,7 +52,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     await backend.close();
     return 1;
   }
-  const host = await startBrowserHost({ backend, staticDir: outDir, port });
+  const host = await startBrowserHost({ backend, staticDir: options.staticDir, port });
 
   const status = backend.status();
   const lines = [

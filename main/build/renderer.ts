@@ -3,47 +3,38 @@
  * build records a digest of its inputs (renderer/, the contract it imports, this file and package.json)
  * and is redone when that digest changes. The built index.html carries the CSP as a meta element too.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { metaContentSecurityPolicy } from '../backend/content-security-policy.ts';
+import { filesUnder, inputsDigest, isCurrent } from './inputs-digest.ts';
 
-export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The folder holding package.json above this module: the same from main/build and from its built copy in dist/host. */
+function findProjectRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
+
+export const PROJECT_ROOT = findProjectRoot(dirname(fileURLToPath(import.meta.url)));
 export const RENDERER_SOURCE = join(PROJECT_ROOT, 'renderer');
 export const RENDERER_OUT = join(PROJECT_ROOT, 'dist', 'renderer');
 const STAMP = '.build-inputs.sha256';
 
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'dist' || entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...filesUnder(path));
-    else out.push(path);
-  }
-  return out;
-}
-
 /** A digest of everything the build reads from the project (file names and contents). */
 export function rendererInputsDigest(root = PROJECT_ROOT): string {
-  const files = [
+  return inputsDigest(root, [
     ...filesUnder(join(root, 'renderer')),
     ...filesUnder(join(root, 'engine', 'contract')),
-    fileURLToPath(import.meta.url),
+    join(root, 'main', 'build', 'renderer.ts'),
     join(root, 'main', 'backend', 'content-security-policy.ts'),
     join(root, 'package.json'),
-  ].sort();
-  const hash = createHash('sha256');
-  for (const file of files) {
-    hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
-  }
-  return hash.digest('hex');
+  ]);
 }
 
 export function rendererIsCurrent(outDir = RENDERER_OUT): boolean {
-  const stamp = join(outDir, STAMP);
-  return existsSync(join(outDir, 'index.html')) && existsSync(stamp) && statSync(stamp).isFile() && readFileSync(stamp, 'utf8') === rendererInputsDigest();
+  return existsSync(join(outDir, 'index.html')) && isCurrent(outDir, rendererInputsDigest(), STAMP);
 }
 
 export interface RendererBuildResult {
@@ -57,6 +48,7 @@ export async function buildRenderer(options: { readonly force?: boolean; readonl
   if (options.force !== true && rendererIsCurrent(outDir)) return { built: false, outDir };
   options.log?.('Building the console (first run, or its sources changed)…');
   const digest = rendererInputsDigest();
+  const partial = `${outDir}.partial-${String(process.pid)}`;
   // Loaded only when a build is needed: Vite and the React plugin are development tools, absent from the packaged app.
   const { build } = await import('vite');
   const { default: react } = await import('@vitejs/plugin-react');
@@ -73,8 +65,11 @@ export async function buildRenderer(options: { readonly force?: boolean; readonl
         transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: metaContentSecurityPolicy() }, injectTo: 'head-prepend' }],
       },
     ],
-    build: { outDir, emptyOutDir: true, sourcemap: false, target: 'es2022', reportCompressedSize: false, chunkSizeWarningLimit: 1500 },
+    // Built beside and swapped in, so a host serving the previous build never serves half of this one.
+    build: { outDir: partial, emptyOutDir: true, sourcemap: false, target: 'es2022', reportCompressedSize: false, chunkSizeWarningLimit: 1500 },
   });
-  writeFileSync(join(outDir, STAMP), digest);
+  writeFileSync(join(partial, STAMP), digest);
+  rmSync(outDir, { recursive: true, force: true });
+  renameSync(partial, outDir);
   return { built: true, outDir };
 }

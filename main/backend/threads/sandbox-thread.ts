@@ -20,7 +20,7 @@ let engine: LocalEngine | undefined;
 try {
   engine = LocalEngine.open({ dbPath: data.dbPath });
   const input = operations['sandbox/create'].input.parse({ syntheticPeople: data.syntheticPeople, seed: data.seed });
-  createSandbox(engine.env, input, { tenantId: data.tenantId, actor: data.actor }, (progress) => {
+  await createSandbox(engine.env, input, { tenantId: data.tenantId, actor: data.actor }, (progress) => {
     post({ type: 'progress', ...progress });
   });
   post({ type: 'done' });

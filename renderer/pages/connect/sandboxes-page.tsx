@@ -273,7 +273,7 @@ function RecentList({
   );
 }
 
-export function SandboxesPage({ status }: { readonly status: ConsoleStatus }) {
+export default function SandboxesPage({ status }: { readonly status: ConsoleStatus }) {
   const firstRun = status.connection === null && status.recent.length === 0;
   return (
     <Stack gap="lg" maw={1200}>

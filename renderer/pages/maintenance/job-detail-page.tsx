@@ -138,7 +138,7 @@ function Throughput({ job }: { readonly job: JobState }) {
   );
 }
 
-export function JobDetailPage({ connection, connectionKey, jobId }: { readonly connection: Connection; readonly connectionKey: string; readonly jobId: string }) {
+export default function JobDetailPage({ connection, connectionKey, jobId }: { readonly connection: Connection; readonly connectionKey: string; readonly jobId: string }) {
   const query = useJob(connectionKey, jobId);
   const back = (
     <Breadcrumbs>

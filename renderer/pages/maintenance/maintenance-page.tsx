@@ -3,14 +3,16 @@
  * themselves), starting a re-index or a reconciliation, and when to run which.
  */
 import { Alert, Button, Card, EmptyState, Group, Stack, Text, Title } from '@mantine/core';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { Connection } from '../../../engine/contract/console.ts';
 import { useJobs } from '../../hooks/console-data.ts';
 import { IconAlert, IconPlus, IconRefresh, IconTool } from '../../icons.tsx';
 import { GuidanceTable } from './guidance.tsx';
 import { isActive } from './job-text.ts';
 import { JobsTable, JobsTableSkeleton } from './jobs-table.tsx';
-import { StartJobModal } from './start-job-modal.tsx';
+
+// The form, its date picker and the contract's schemas load when a job is first started.
+const StartJobModal = lazy(() => import('./start-job-modal.tsx'));
 
 export function MaintenancePage({ connection, connectionKey }: { readonly connection: Connection; readonly connectionKey: string }) {
   const jobs = useJobs(connectionKey);
@@ -83,7 +85,18 @@ export function MaintenancePage({ connection, connectionKey }: { readonly connec
         </Text>
         <GuidanceTable />
       </Card>
-      {mayStart ? <StartJobModal opened={starting} onClose={() => { setStarting(false); }} connection={connectionKey} canStart={canStart} /> : null}
+      {mayStart && starting ? (
+        <Suspense fallback={null}>
+          <StartJobModal
+            opened
+            onClose={() => {
+              setStarting(false);
+            }}
+            connection={connectionKey}
+            canStart={canStart}
+          />
+        </Suspense>
+      ) : null}
     </Stack>
   );
 }

@@ -53,7 +53,7 @@ function Summary({ draft }: { readonly draft: StartJobDraft }) {
   );
 }
 
-export function StartJobModal({ opened, onClose, connection, canStart }: { readonly opened: boolean; readonly onClose: () => void; readonly connection: string; readonly canStart: Record<JobKind, boolean> }) {
+export default function StartJobModal({ opened, onClose, connection, canStart }: { readonly opened: boolean; readonly onClose: () => void; readonly connection: string; readonly canStart: Record<JobKind, boolean> }) {
   const client = useClient();
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<StartJobDraft>(INITIAL);
