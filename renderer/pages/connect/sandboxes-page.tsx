@@ -44,11 +44,21 @@ function CreationProgress({ progress }: { readonly progress: SandboxProgress }) 
   );
 }
 
+/** sandbox.db, else sandbox-2.db, … : the first name no recent sandbox in the default folder uses. */
+function freeFileName(status: ConsoleStatus): string {
+  const taken = new Set(status.recent.filter((entry) => entry.exists).map((entry) => entry.path));
+  const separator = status.defaultFolder.includes('\\') ? '\\' : '/';
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? 'sandbox.db' : `sandbox-${String(n)}.db`;
+    if (!taken.has(`${status.defaultFolder}${separator}${name}`)) return name;
+  }
+}
+
 function CreateSandboxCard({ status }: { readonly status: ConsoleStatus }) {
   const client = useClient();
   const queryClient = useQueryClient();
   const [folder, setFolder] = useState(status.defaultFolder);
-  const [fileName, setFileName] = useState('sandbox.db');
+  const [fileName, setFileName] = useState(() => freeFileName(status));
   const [people, setPeople] = useState<number | string>(1000);
   const [seed, setSeed] = useState<number | string>(7);
   const [error, setError] = useState<ClientError | Error | null>(null);
@@ -256,9 +266,9 @@ function RecentList({
               </Table.Td>
               <Table.Td>
                 {entry.path === current ? (
-                  <Badge variant="outline" radius="sm">
+                  <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
                     Open now
-                  </Badge>
+                  </Text>
                 ) : (
                   <Button size="xs" variant="default" disabled={!entry.exists} loading={busy === entry.path} onClick={() => { onOpen(entry); }} aria-label={`Open ${entry.path}`}>
                     Open

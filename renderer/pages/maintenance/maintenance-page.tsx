@@ -2,10 +2,11 @@
  * The Maintenance page: the jobs of the current tenant (newest first, history kept, active ones updating by
  * themselves), starting a re-index or a reconciliation, and when to run which.
  */
-import { Alert, Button, Card, EmptyState, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, EmptyState, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { lazy, Suspense, useState } from 'react';
 import type { Connection } from '../../../engine/contract/console.ts';
 import { useJobs } from '../../hooks/console-data.ts';
+import { navigate, paths } from '../../hooks/route.ts';
 import { IconAlert, IconPlus, IconRefresh, IconTool } from '../../icons.tsx';
 import { GuidanceTable } from './guidance.tsx';
 import { isActive } from './job-text.ts';
@@ -13,6 +14,41 @@ import { JobsTable, JobsTableSkeleton } from './jobs-table.tsx';
 
 // The form, its date picker and the contract's schemas load when a job is first started.
 const StartJobModal = lazy(() => import('./start-job-modal.tsx'));
+
+const JOB_ID = /^[A-Za-z0-9-]{8,80}$/;
+
+/** Watch any job by its ID (one started elsewhere, or one this list no longer shows). */
+function WatchById() {
+  const [jobId, setJobId] = useState('');
+  const trimmed = jobId.trim();
+  const invalid = trimmed !== '' && !JOB_ID.test(trimmed);
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (trimmed !== '' && !invalid) navigate(paths.job(trimmed));
+      }}
+      aria-label="Watch a job by ID"
+    >
+      <Group gap="xs" align="flex-start" wrap="nowrap">
+        <TextInput
+          aria-label="Job ID"
+          placeholder="job-…"
+          size="xs"
+          value={jobId}
+          onChange={(event) => {
+            setJobId(event.currentTarget.value);
+          }}
+          error={invalid ? 'A job ID is 8–80 letters, digits or dashes' : undefined}
+          w={260}
+        />
+        <Button type="submit" size="xs" variant="default" disabled={trimmed === '' || invalid}>
+          Watch job
+        </Button>
+      </Group>
+    </form>
+  );
+}
 
 export function MaintenancePage({ connection, connectionKey }: { readonly connection: Connection; readonly connectionKey: string }) {
   const jobs = useJobs(connectionKey);
@@ -71,9 +107,12 @@ export function MaintenancePage({ connection, connectionKey }: { readonly connec
         </Alert>
       ) : null}
       <Card withBorder padding="lg" component="section" aria-labelledby="jobs-title">
-        <Title order={2} size="h4" id="jobs-title" mb="sm">
-          Jobs
-        </Title>
+        <Group justify="space-between" align="flex-start" mb="sm">
+          <Title order={2} size="h4" id="jobs-title">
+            Jobs
+          </Title>
+          {offered.includes('jobs/get') ? <WatchById /> : null}
+        </Group>
         {body}
       </Card>
       <Card withBorder padding="lg" component="section" aria-labelledby="guidance-title">
