@@ -31,7 +31,7 @@ const median = (values: number[]): number => {
 function spawnServer(args: readonly string[], pattern: RegExp): Promise<{ url: string; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BROWSER: 'none' } });
   let output = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => { resolve(); }));
   return new Promise((resolve, reject) => {
     const read = (chunk: Buffer): void => {
       output += chunk.toString('utf8');
@@ -48,7 +48,7 @@ function spawnServer(args: readonly string[], pattern: RegExp): Promise<{ url: s
     };
     child.stdout.on('data', read);
     child.stderr.on('data', read);
-    void exited.then(() => reject(new Error(`exited before printing its address:\n${output}`)));
+    void exited.then(() => { reject(new Error(`exited before printing its address:\n${output}`)); });
   });
 }
 
