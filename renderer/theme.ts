@@ -19,6 +19,8 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
   light: {
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     '--mantine-color-error': '#b02525',
+    // Links stay readable on a hovered table row (gray.1) too.
+    '--mantine-color-anchor': 'var(--mantine-color-indigo-9)',
     '--mantine-color-orange-light-color': '#a1360a',
     '--mantine-color-teal-light-color': '#066649',
     '--mantine-color-blue-light-color': '#114a80',

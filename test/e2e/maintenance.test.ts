@@ -25,15 +25,21 @@ let page: Page;
 const pageErrors: string[] = [];
 
 /**
- * A sandbox whose configuration disables the background worker, so jobs started on it stay queued. It holds
- * one reconciliation a worker left mid-run (stopped after three batches, its lease released): a job that
- * stays `running` with counters, for a stable look at the running state.
+ * A sandbox whose configuration disables the background worker, so jobs started on it stay queued. Its history
+ * holds a re-index that failed (a direct, non-overlapping replacement of the blocking rules, refused by the
+ * validation phase before any write) and a reconciliation a worker left mid-run (stopped after three batches,
+ * its lease released): a job that stays `running` with counters, for a stable look at the running state.
  */
 async function queuedOnlySandbox(path: string): Promise<void> {
   const engine = LocalEngine.open({ dbPath: path });
   const ctx = { tenantId: 'queued', actor: 'test' };
   try {
     await engine.call('sandbox/create', { syntheticPeople: 20, seed: 5 }, ctx);
+    const { profile } = await engine.call('profile/get', {}, ctx);
+    const replaced = { ...profile.Blocking, Version: profile.Blocking.Version + 1, Rules: [{ Name: 'given-initial-postcode', Parts: [{ Field: 'givenName', Transform: 'Initial' }, { Field: 'postalCode', Transform: 'Exact' }] }] };
+    await engine.call('profile/apply', { document: { Blocking: replaced }, reason: 'direct replacement of the blocking rules' }, ctx);
+    await engine.call('maintenance/reindex', { reason: 'New blocking rules without the staged union', batchSize: 25 }, ctx);
+    await runWorker(engine.env, { tenants: ['queued'], once: true });
     await engine.call('maintenance/reconcile', { reason: 'Left running by a worker that stopped', batchSize: 1 }, ctx);
     const stop = new AbortController();
     let batches = 0;
@@ -250,6 +256,15 @@ describe('the console in a browser', () => {
     expect(await page.getByTestId('cancel-effect').textContent()).toMatch(/^No worker holds this job right now: it is cancelled at once/);
     await expectAccessible(page, 'job-running-stalled');
     await screenshot(page, '10b-job-running-no-worker');
+    await page.getByRole('link', { name: 'Maintenance' }).first().click();
+
+    // The re-index refused by its validation phase: the job's error, without patient values, and nothing changed.
+    await page.locator('[data-testid="jobs-table"] tbody tr', { hasText: 'Failed' }).getByRole('link').click();
+    await page.locator('[data-testid="job-detail"][data-job-status="failed"]').waitFor();
+    expect(await page.getByTestId('job-error').textContent()).toMatch(/no identity was changed/);
+    expect(await page.getByTestId('phase-status').allTextContents()).toEqual(['Failed', 'Not run']);
+    await expectAccessible(page, 'job-failed');
+    await screenshot(page, '10c-job-failed');
     await page.getByRole('link', { name: 'Maintenance' }).first().click();
 
     await page.getByRole('button', { name: 'Start a job' }).first().click();

@@ -59,7 +59,7 @@ function Outcome({ job }: { readonly job: JobState }) {
           {job.error ?? 'No error was recorded.'}
         </Text>
         <Text size="sm" mt={6}>
-          Work committed before the failure stays; fix the cause and start a new job.
+          Batches committed before a failure stay committed; fix the cause, then start a new job.
         </Text>
       </Alert>
     );

@@ -33,7 +33,7 @@ export function JobProgress({ job }: { readonly job: JobState }) {
   const stalled = isStalled(job);
   return (
     <Stack gap={6} data-testid="job-progress">
-      {progress !== null && job.status !== 'queued' ? (
+      {progress !== null && (job.status === 'running' || job.status === 'completed') ? (
         <>
           <Group justify="space-between">
             <Text size="sm" fw={500}>
@@ -52,7 +52,9 @@ export function JobProgress({ job }: { readonly job: JobState }) {
         <Text size="sm" c="dimmed" data-testid="no-percentage">
           {job.status === 'queued'
             ? 'Waiting for the worker to start this job.'
-            : 'No percentage: the population total is not known for this job, so only the work done and the rate are shown.'}
+            : job.status === 'running' || job.status === 'completed'
+              ? 'No percentage: the population total is not known for this job, so only the work done and the rate are shown.'
+              : `The job ended ${job.status} before its work was done: the counts below are what it did.`}
         </Text>
       )}
       <Group gap="xl">
