@@ -12,7 +12,8 @@ export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
 
 /** The privileges registered for the scheme before the app is ready (protocol.registerSchemesAsPrivileged). */
-export const APP_SCHEME_PRIVILEGES = { standard: true, secure: true, supportFetchAPI: true, codeCache: true } as const;
+// corsEnabled: Vite's module scripts carry crossorigin; without it Chromium refuses to load them from a custom scheme.
+export const APP_SCHEME_PRIVILEGES = { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true, codeCache: true } as const;
 
 /** URL.origin is opaque ("null") for a custom scheme outside Chromium, so scheme and host are compared. */
 function isAppLocation(url: URL): boolean {
