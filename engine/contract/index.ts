@@ -7,3 +7,4 @@ export * from './limits.ts';
 export * from './operations.ts';
 export * from './maintenance.ts';
 export * from './assurance.ts';
+export * from './console.ts';

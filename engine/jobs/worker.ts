@@ -31,13 +31,18 @@ export interface WorkerOptions {
   readonly owner?: string;
   readonly onEvent?: (event: WorkerEvent) => void;
   readonly hooks?: RunHooks;
+  /**
+   * How the worker waits between polls when idle (default: PollIntervalSeconds, cut short by the signal).
+   * The console's embedded worker wakes early when the console queues a job.
+   */
+  readonly idle?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
 }
 
 export function workerOwnerName(): string {
   return `${hostname()}:${String(process.pid)}:${randomUUID().slice(0, 8)}`;
 }
 
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+export function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted === true) {
       resolve();
@@ -95,7 +100,7 @@ export async function runWorker(env: EngineEnv, options: WorkerOptions): Promise
       continue;
     }
     if (options.once === true) break;
-    await pause(settings.PollIntervalSeconds * 1000, options.signal);
+    await (options.idle ?? pause)(settings.PollIntervalSeconds * 1000, options.signal);
   }
   emit({ type: 'stopped', jobsRun });
   return { jobsRun };

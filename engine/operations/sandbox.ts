@@ -12,7 +12,8 @@ import { parseProfile } from '../profile/validate.ts';
 import { insertActiveProfile } from '../store/profiles.ts';
 import { insertTenant, tenantExists } from '../store/tenants.ts';
 import { writeAudit } from '../store/audit.ts';
-import { generatePopulation, NATIONAL_ID_SYSTEM, SYNTHETIC_SOURCES } from '../synthetic/generate.ts';
+import { NATIONAL_ID_SYSTEM } from '../synthetic/national-id.ts';
+import { SYNTHETIC_SOURCES } from '../synthetic/sources.ts';
 import { Ingestor } from '../ingest/ingestor.ts';
 import { emptyReport, ingestChunk, prepareLine, tally as tallyInto, CHUNK_LINES } from '../ingest/ndjson.ts';
 import type { EngineEnv } from '../env.ts';
@@ -43,14 +44,32 @@ export function createTenant(env: EngineEnv, ctx: CallContext, profile: unknown 
   });
 }
 
-export function createSandbox(env: EngineEnv, input: OperationInput<'sandbox/create'>, ctx: CallContext): OperationOutput<'sandbox/create'> {
+/** How far a sandbox creation is: the population is generated in one step, then ingested chunk by chunk. */
+export interface SandboxProgress {
+  readonly stage: 'generating' | 'ingesting';
+  /** Records ingested so far (0 while generating). */
+  readonly done: number;
+  /** Records to ingest (0 while generating: not known yet). */
+  readonly total: number;
+}
+
+export async function createSandbox(
+  env: EngineEnv,
+  input: OperationInput<'sandbox/create'>,
+  ctx: CallContext,
+  onProgress?: (progress: SandboxProgress) => void,
+): Promise<OperationOutput<'sandbox/create'>> {
   const version = createTenant(env, ctx);
   const people = input.syntheticPeople ?? 0;
   const reports = new Map<string, IngestReport>();
   let records = 0;
   if (people > 0) {
+    onProgress?.({ stage: 'generating', done: 0, total: 0 });
+    // Loaded on demand: the generator pulls in faker, which every process opening the engine would otherwise pay for.
+    const { generatePopulation } = await import('../synthetic/generate.ts');
     const population = generatePopulation({ people, seed: input.seed ?? 1 });
     records = population.records.length;
+    onProgress?.({ stage: 'ingesting', done: 0, total: records });
     const settings = env.settings();
     const ingestors = new Map(SYNTHETIC_SOURCES.map((s) => [s.sourceSystem, new Ingestor(env.store, ctx.tenantId, s.sourceSystem, settings)]));
     const lineOf = new Map<string, number>();
@@ -85,6 +104,7 @@ export function createSandbox(env: EngineEnv, input: OperationInput<'sandbox/cre
         const outcome = outcomes[index];
         if (outcome !== undefined) tallyInto(report, line, outcome);
       });
+      onProgress?.({ stage: 'ingesting', done: Math.min(start + CHUNK_LINES, records), total: records });
     }
     env.store.write(() => {
       writeAudit(env.store, ctx.tenantId, {
