@@ -1,7 +1,7 @@
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { CliContext } from '../context.ts';
-import { usage } from '../context.ts';
+import { checkInputFile } from '../files.ts';
 import { ingestStream } from '../../../engine/operations/ingest.ts';
 import { keyValues, json, table } from '../format.ts';
 
@@ -9,7 +9,7 @@ import { keyValues, json, table } from '../format.ts';
 export async function ingest(cli: CliContext): Promise<number> {
   const source = cli.required('source');
   const file = cli.required('ndjson');
-  if (!existsSync(file)) throw usage(`--ndjson file ${file} does not exist`);
+  checkInputFile(file, '--ndjson file');
   const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
   const report = await ingestStream(cli.engine.env, cli.call, source, lines);
   if (cli.json) {
