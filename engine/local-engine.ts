@@ -109,6 +109,8 @@ export class LocalEngine implements EngineClient {
     if (!TENANT_ID_PATTERN.test(context.tenantId)) {
       throw validationError('a tenant ID is 1-64 letters, digits, dot, dash or underscore');
     }
+    // The name may come from a remote caller: only the contract's own operations, never an inherited member.
+    if (!Object.hasOwn(operations, name)) throw validationError('unknown operation', [{ path: 'operation', message: 'not an operation of the contract' }]);
     const schema = operations[name].input;
     const parsed = schema.safeParse(input);
     const rowNumbers = (input as { rowNumbers?: unknown } | null)?.rowNumbers;

@@ -44,6 +44,17 @@ export function isSecret(text: string): boolean {
   return SECRET_PATTERN.test(text) && Buffer.from(text, 'base64').length >= MIN_SECRET_BYTES;
 }
 
+const SECRET_SHAPED = /[A-Za-z0-9+/]{40,}={0,2}/g;
+export const SECRET_NOT_SHOWN = '<not shown: shaped like a blocking secret>';
+
+/**
+ * Text with every run shaped like a blocking secret (base64 of 32 bytes or more) replaced: for messages that
+ * echo configuration values (profile validation), so a secret pasted into the wrong file is never repeated.
+ */
+export function maskSecrets(text: string): string {
+  return text.replace(SECRET_SHAPED, (run) => (isSecret(run) ? SECRET_NOT_SHOWN : run));
+}
+
 /** A key as it may appear in an error: itself when it fits its position and cannot be a secret. */
 function shownKey(key: string, fits: (key: string) => boolean): string {
   return fits(key) && !isSecret(key) ? key : KEY_NOT_SHOWN;
@@ -142,6 +153,15 @@ export function settingsJson(settings: Settings): string {
   return JSON.stringify(document, null, 2) + '\n';
 }
 
+/** Where JSON.parse stopped, as `line L, column C` (never the text there); `(file)` when it does not say. */
+function jsonErrorPlace(text: string, error: unknown): string {
+  const position = /at position (\d+)/.exec(error instanceof Error ? error.message : '');
+  const at = position === null ? text.length : Number(position[1]);
+  const before = text.slice(0, at);
+  const line = before.split('\n').length;
+  return text.trim() === '' ? '(file)' : `line ${String(line)}, column ${String(at - before.lastIndexOf('\n'))}`;
+}
+
 /** Reads and parses a configuration file; an absent file is an empty configuration. */
 export function loadSettings(path: string): Settings {
   let text: string;
@@ -155,8 +175,8 @@ export function loadSettings(path: string): Settings {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
-  } catch {
-    throw validationError(`configuration file ${path} is not valid JSON`);
+  } catch (error) {
+    throw validationError(`configuration file ${path} is not valid JSON`, [{ path: jsonErrorPlace(text, error), message: 'not valid JSON' }]);
   }
   return parseSettings(raw, path);
 }

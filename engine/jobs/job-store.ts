@@ -176,7 +176,8 @@ export function jobRow(store: Store, tenantId: string, jobId: string): JobRow | 
 
 export function requireJob(store: Store, tenantId: string, jobId: string): JobRow {
   const row = jobRow(store, tenantId, jobId);
-  if (row === undefined) throw new EngineError('not_found', `job ${jobId} does not exist in this tenant`);
+  // The ID is the caller's input, so it is not echoed.
+  if (row === undefined) throw new EngineError('not_found', 'no job with this ID exists in this tenant', [{ path: 'jobId', message: 'not found' }]);
   return row;
 }
 

@@ -20,6 +20,7 @@
 import type { EngineEnv } from '../env.ts';
 import type { JobCounters, PhaseName } from '../contract/maintenance.ts';
 import { isBusy, isEngineError } from '../contract/errors.ts';
+import { crashPoint } from '../fault-injection.ts';
 import { keyRingFor } from '../blocking/key-ring.ts';
 import { countIdentities } from '../store/identities.ts';
 import { activeProfile, profileVersion } from '../store/profiles.ts';
@@ -308,7 +309,12 @@ export class JobRunner {
       await this.options.hooks?.beforeWrite?.(info);
       try {
         const counters = emptyCounters();
-        const step = this.store.write(() => this.commit(work, phase, plan, counters));
+        const step = this.store.write(() => {
+          const written = this.commit(work, phase, plan, counters);
+          crashPoint('job:batch-written');
+          return written;
+        });
+        crashPoint('job:batch-committed');
         if (step.kind === 'advanced') recordItems(job.kind, phase.name, counters);
         await this.options.hooks?.afterCommit?.(info);
         return step;

@@ -7,6 +7,8 @@ import { requireTenant } from '../store/tenants.ts';
 import { writeAudit } from '../store/audit.ts';
 import type { EngineEnv } from '../env.ts';
 import { controlCharacterIssues } from '../text/free-text.ts';
+import { crashPoint } from '../fault-injection.ts';
+import { maskSecrets } from '../config/settings.ts';
 import { profileContextIssues } from './profile-checks.ts';
 
 const SECTIONS = ['Comparators', 'MatchingRules', 'Blocking', 'SourceTrust', 'TrustedIdentifierSystems', 'HardConflictRules'];
@@ -53,6 +55,13 @@ export function getProfile(env: EngineEnv, _input: OperationInput<'profile/get'>
  * index. Empty when it may be applied.
  */
 function documentIssues(env: EngineEnv, ctx: CallContext, current: StoredProfile, document: unknown): { issues: ErrorIssue[]; profile?: MatchingProfile } {
+  const { issues, profile } = unmaskedIssues(env, ctx, current, document);
+  // Profile messages quote the offending values (configuration, not patient data), but never a secret.
+  const masked = issues.map((issue) => ({ path: maskSecrets(issue.path), message: maskSecrets(issue.message) }));
+  return profile === undefined ? { issues: masked } : { issues: masked, profile };
+}
+
+function unmaskedIssues(env: EngineEnv, ctx: CallContext, current: StoredProfile, document: unknown): { issues: ErrorIssue[]; profile?: MatchingProfile } {
   const text = controlCharacterIssues(document);
   if (text.length > 0) return { issues: text };
   let merged: unknown;
@@ -91,6 +100,7 @@ export function applyProfile(env: EngineEnv, input: OperationInput<'profile/appl
       }
       const at = new Date().toISOString();
       const version = insertActiveProfile(env.store, ctx.tenantId, profile, input.reason, at);
+      crashPoint('profile:before-commit');
       writeAudit(
         env.store,
         ctx.tenantId,

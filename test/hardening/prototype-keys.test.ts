@@ -85,3 +85,17 @@ describe('names that are Object.prototype members', () => {
     }
   });
 });
+
+describe('operation names that are Object.prototype members', () => {
+  it('are refused as unknown operations by the engine, not crashes', async () => {
+    const dir = tempDir();
+    const engine = LocalEngine.open({ dbPath: join(dir, 'ops.db') });
+    try {
+      for (const name of NAMES) {
+        await expect(engine.call(name as 'profile/get', {}, { tenantId: 't', actor: 'test' })).rejects.toMatchObject({ kind: 'validation', message: 'unknown operation' });
+      }
+    } finally {
+      engine.close();
+    }
+  });
+});
