@@ -4,6 +4,8 @@
  * text it carries, runs the handler and turns any unexpected failure into an internal EngineError whose
  * message carries no data (a lock wait beyond the busy timeout is a busy conflict, not an internal error).
  */
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { EngineError, isEngineError, validationError, type ErrorIssue } from './contract/errors.ts';
 import { operations, type CallContext, type EngineClient, type OperationInput, type OperationName, type OperationOutput } from './contract/operations.ts';
 import { zodIssues } from './contract/zod-issues.ts';
@@ -83,26 +85,28 @@ export class LocalEngine implements EngineClient {
   static open(options: LocalEngineOptions): LocalEngine {
     if (options.dbPath === '') throw validationError('the database path is empty');
     const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
-    const store = Store.open(options.dbPath, { busyTimeoutMs, create: options.create ?? true });
-    try {
-      const config: SettingsSource =
-        options.dbPath === ':memory:' && options.settingsPath === undefined
-          ? new MemorySettings()
-          : new SettingsFile(options.settingsPath ?? settingsPathFor(options.dbPath), {
-              busyTimeoutMs,
-              warn:
-                options.onWarning ??
-                ((message) => {
-                  process.emitWarning(message);
-                }),
-            });
-      // A change a crashed process left half done is settled before anything reads the configuration.
-      config.recover();
-      return new LocalEngine(new EngineEnv(store, config));
-    } catch (error) {
-      store.close();
-      throw error;
+    const inMemory = options.dbPath === ':memory:' && options.settingsPath === undefined;
+    const settingsPath = options.settingsPath ?? settingsPathFor(options.dbPath);
+    // Checked before the database is created, so a bad --config leaves no new database behind.
+    if (!inMemory && (options.create ?? true) && !existsSync(dirname(resolve(settingsPath)))) {
+      throw validationError(`the folder ${dirname(settingsPath)} for the configuration file ${settingsPath} does not exist`);
     }
+    const config: SettingsSource = inMemory
+      ? new MemorySettings()
+      : new SettingsFile(settingsPath, {
+          busyTimeoutMs,
+          warn:
+            options.onWarning ??
+            ((message) => {
+              process.emitWarning(message);
+            }),
+        });
+    // A change a crashed process left half done is settled before anything reads the configuration. An
+    // engine that may create the database reads it first, so a bad configuration creates nothing.
+    config.recover();
+    if (options.create ?? true) config.read();
+    const store = Store.open(options.dbPath, { busyTimeoutMs, create: options.create ?? true });
+    return new LocalEngine(new EngineEnv(store, config));
   }
 
   async call<K extends OperationName>(name: K, input: OperationInput<K>, context: CallContext): Promise<OperationOutput<K>> {

@@ -30,6 +30,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, fstatSync, linkSync, openSync, closeSync, readFileSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { crashPoint } from '../fault-injection.ts';
+import { validationError } from '../contract/errors.ts';
 import { Store, withFileLock } from '../store/db.ts';
 import { auditHasChange } from '../store/audit.ts';
 import { replaceWith, syncDirectory, writeTemporary } from '../files/atomic-file.ts';
@@ -145,6 +146,8 @@ export class SettingsFile implements SettingsSource {
   }
 
   change<T>(store: Store, plan: (current: Settings) => SettingsChange<T>): T {
+    const folder = dirname(this.path);
+    if (!existsSync(folder)) throw validationError(`the folder ${folder} for the configuration file ${this.path} does not exist`);
     return this.locked(() => {
       const current = this.read();
       const { next, commit } = plan(current);
@@ -156,6 +159,7 @@ export class SettingsFile implements SettingsSource {
       crashPoint('config:temporary-written');
       this.writeMarker({ changeId, database: store.path === ':memory:' ? ':memory:' : resolve(store.path), hadFile });
       crashPoint('config:marker-written');
+      removeIfPresent(this.previousPath);
       if (hadFile) linkSync(this.path, this.previousPath);
       crashPoint('config:previous-kept');
       replaceWith(temporary, this.path);

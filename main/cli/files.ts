@@ -4,7 +4,8 @@
  * temporary file with mode 0600 and renamed into place (engine/files/atomic-file.ts): it replaces a regular
  * file, and the command says so, but never a symbolic link, a folder or a device.
  */
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { usage } from './context.ts';
 import { targetKind, writeFileAtomic } from '../../engine/files/atomic-file.ts';
 
@@ -27,6 +28,8 @@ export function checkInputFile(path: string, what = 'file'): void {
 
 /** Refuses (as a usage error naming the path) an output target that is not absent or a regular file. */
 export function checkOutputTarget(path: string): void {
+  const folder = dirname(path);
+  if (targetKind(folder) !== 'directory' && !existsSync(folder)) throw usage(`--out ${path}: the folder ${folder} does not exist`);
   const kind = targetKind(path);
   if (kind !== 'absent' && kind !== 'file') throw usage(`--out ${path} is a ${kind}; give the path of a new or regular file (a symbolic link is never followed)`);
 }

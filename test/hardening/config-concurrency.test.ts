@@ -11,6 +11,7 @@ import { Store } from '../../engine/store/db.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { holdWriteLock, runProcess, startProcess, type ProcessResult } from '../helpers/processes.ts';
 import { waitFor } from '../engine/jobs/helpers.ts';
+import { runCli } from '../helpers/cli.ts';
 
 interface FileKeys {
   readonly BlockingKeys: Record<string, Record<string, string>>;
@@ -75,11 +76,11 @@ describe('parallel configuration changes', () => {
     const dir = tempDir();
     const db = join(dir, 'keys.db');
     const config = join(dir, 'keys.config.json');
-    const init = await runProcess(['--db', db, '--tenant', 'acme', 'sandbox', 'init']);
-    expect(init.status, init.stderr).toBe(0);
+    const init = await runCli(['--db', db, '--tenant', 'acme', 'sandbox', 'init']);
+    expect(init.code, init.stderr).toBe(0);
 
     const watcher = watchValidity(config);
-    const versions = Array.from({ length: 12 }, (_, i) => `k${String(i + 2)}`);
+    const versions = Array.from({ length: 10 }, (_, i) => `k${String(i + 2)}`);
     const results = await Promise.all(versions.map((v) => runProcess(['--db', db, '--tenant', 'acme', 'blocking-key', 'add', v])));
     expect(watcher.stop(), 'a reader saw a partly written configuration file').toBe(0);
 
@@ -99,7 +100,7 @@ describe('parallel configuration changes', () => {
     const dir = tempDir();
     const config = join(dir, 'shared.config.json');
     const dbs = [join(dir, 'a.db'), join(dir, 'b.db')];
-    const runs = dbs.flatMap((db, d) => ['north', 'south', 'east', 'west'].map((t) => ({ db, tenant: `${t}-${String(d)}` })));
+    const runs = dbs.flatMap((db, d) => ['north', 'south', 'east'].map((t) => ({ db, tenant: `${t}-${String(d)}` })));
     const watcher = watchValidity(config);
     const results = await Promise.all(runs.map((r) => runProcess(['--db', r.db, '--config', config, '--tenant', r.tenant, 'sandbox', 'init'])));
     expect(watcher.stop(), 'a reader saw a partly written configuration file').toBe(0);
@@ -110,7 +111,7 @@ describe('parallel configuration changes', () => {
     const file = readConfig(config);
     for (const db of dbs) {
       const registered = tenants(db);
-      expect(registered).toHaveLength(4);
+      expect(registered).toHaveLength(3);
       for (const tenant of registered) expect(Object.keys(file.BlockingKeys[tenant] ?? {}), `tenant ${tenant} has no key`).toEqual(['k1']);
       expect(auditRows(db, 'tenant.create').map((r) => r.tenant).sort()).toEqual(registered);
     }
@@ -125,7 +126,7 @@ describe('a database whose write lock another process holds', () => {
     const dir = tempDir();
     const db = join(dir, 'busy.db');
     const config = join(dir, 'busy.config.json');
-    expect((await runProcess(['--db', db, '--tenant', 'acme', 'sandbox', 'init'])).status).toBe(0);
+    expect((await runCli(['--db', db, '--tenant', 'acme', 'sandbox', 'init'])).code).toBe(0);
     const before = readFileSync(config, 'utf8');
     const holder = await holdWriteLock(db);
     let result: ProcessResult;
@@ -141,8 +142,8 @@ describe('a database whose write lock another process holds', () => {
     expect(auditRows(db, 'blocking-key.add')).toEqual([]);
 
     // Once the lock is free the same command succeeds.
-    const again = await runProcess(['--db', db, '--tenant', 'acme', 'blocking-key', 'add', 'k2'], { env: busy });
-    expect(again.status, again.stderr).toBe(0);
+    const again = await runCli(['--db', db, '--tenant', 'acme', 'blocking-key', 'add', 'k2']);
+    expect(again.code, again.stderr).toBe(0);
     expect(Object.keys(readConfig(config).BlockingKeys.acme ?? {})).toEqual(['k1', 'k2']);
     expect(auditRows(db, 'blocking-key.add')).toHaveLength(1);
   });
@@ -150,8 +151,8 @@ describe('a database whose write lock another process holds', () => {
   it('reports busy as a conflict in JSON, and a worker waits for the lock instead of exiting', { timeout: 120_000 }, async () => {
     const dir = tempDir();
     const db = join(dir, 'worker.db');
-    expect((await runProcess(['--db', db, '--tenant', 'acme', 'sandbox', 'init', '--synthetic', '60'])).status).toBe(0);
-    const queued = await runProcess(['--db', db, '--tenant', 'acme', 'reconcile', '--reason', 'busy test', '--json']);
+    expect((await runCli(['--db', db, '--tenant', 'acme', 'sandbox', 'init', '--synthetic', '60'])).code).toBe(0);
+    const queued = await runCli(['--db', db, '--tenant', 'acme', 'reconcile', '--reason', 'busy test', '--json']);
     const { jobId } = JSON.parse(queued.stdout) as { jobId: string };
 
     const holder = await holdWriteLock(db);

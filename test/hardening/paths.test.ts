@@ -77,6 +77,9 @@ describe('bad paths', () => {
     mkdirSync(folder);
     expectNamed(await runCli(['--db', folder, 'sandbox', 'init']), folder, 1);
     expect((await runCli(['--db', '', 'identities'])).code).toBe(2);
+    const config = join(dir, 'no-config-dir', 'x.config.json');
+    expectNamed(await runCli(['--db', join(dir, 'ok.db'), '--config', config, 'sandbox', 'init']), join(dir, 'no-config-dir'), 1);
+    expect(existsSync(join(dir, 'ok.db'))).toBe(false);
   });
 
   it('name the path of an input file that is a directory or missing', async () => {
@@ -120,6 +123,8 @@ describe('--out', () => {
     expect(readFileSync(plain, 'utf8')).not.toBe('old\n');
     expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
     expect(existsSync(target)).toBe(true);
+    const nowhere = join(dir, 'missing', 'labels.tsv');
+    expectNamed(await runCli([...db, 'labels', 'sample', '--out', nowhere]), join(dir, 'missing'), 2);
   });
 });
 

@@ -55,7 +55,8 @@ describe('a batch slower than the lease', () => {
     const db = await makeSandbox(dir, 'steal', 30, 3);
     setMaintenance(db, { LeaseSeconds: 1, PollIntervalSeconds: 1 });
     const { jobId } = cliJson<{ jobId: string }>(db, ['reindex', '--reason', 'blocked batches', '--batch-size', '25']);
-    const workers = [slowWorker(db, 'spin', 1500), slowWorker(db, 'spin', 1500)];
+    // Blocked for 2.5 s with a 1 s lease and a 1 s poll: the other worker always takes the job mid-batch.
+    const workers = [slowWorker(db, 'spin', 2500), slowWorker(db, 'spin', 2500)];
     const end = await waitFor(
       'the job to end',
       () => {
