@@ -1,6 +1,7 @@
 import { validationError } from '../contract/errors.ts';
 import type { ErrorIssue } from '../contract/errors.ts';
 import { MAX_DATASET_PAIRS } from '../contract/assurance.ts';
+import { RecordRefSchema } from '../contract/matching.ts';
 import { hasControlCharacter } from '../normalise/control-characters.ts';
 
 /** A source record, addressed by its source system and its identifier in that system. */
@@ -33,6 +34,39 @@ const OUTCOMES: ReadonlyMap<string, boolean> = new Map([
 
 const OUTCOME_MESSAGE = 'column isMatch: expected match/non-match, true/false or 1/0';
 
+/** The contract's length limits of each reference column, so the file is checked against them line by line. */
+const MAX_LENGTH: ReadonlyMap<string, number> = new Map([
+  ['leftSource', RecordRefSchema.shape.sourceSystem.maxLength ?? Infinity],
+  ['leftLocalId', RecordRefSchema.shape.localId.maxLength ?? Infinity],
+  ['rightSource', RecordRefSchema.shape.sourceSystem.maxLength ?? Infinity],
+  ['rightLocalId', RecordRefSchema.shape.localId.maxLength ?? Infinity],
+]);
+
+/** The TSV column of a request path below `pairs[i]`. */
+const COLUMN_OF_FIELD: ReadonlyMap<string, string> = new Map([
+  ['left.sourceSystem', 'leftSource'],
+  ['left.localId', 'leftLocalId'],
+  ['right.sourceSystem', 'rightSource'],
+  ['right.localId', 'rightLocalId'],
+  ['isMatch', 'isMatch'],
+]);
+
+/**
+ * Issues whose path is `pairs[i]…` renamed to the caller's row, `line N`, with the TSV column in the message,
+ * when the request numbered its rows (a label file); other issues are returned as they are.
+ */
+export function nameRowsByLine(issues: readonly ErrorIssue[], rowNumbers: unknown): ErrorIssue[] {
+  if (!Array.isArray(rowNumbers)) return [...issues];
+  return issues.map((issue) => {
+    const match = /^pairs\[(\d+)\](?:\.(.+))?$/.exec(issue.path);
+    const line: unknown = match === null ? undefined : rowNumbers[Number(match[1])];
+    if (match === null || !Number.isSafeInteger(line)) return issue;
+    const field = match[2];
+    const column = field === undefined ? undefined : (COLUMN_OF_FIELD.get(field) ?? field);
+    return { path: `line ${String(line)}`, message: column === undefined ? issue.message : `column ${column}: ${issue.message}` };
+  });
+}
+
 function isHeader(cells: readonly string[]): boolean {
   return (
     cells[0]?.trim().toLowerCase() === 'leftsource' && cells[4]?.trim().toLowerCase() === 'ismatch'
@@ -50,8 +84,8 @@ function isHeader(cells: readonly string[]): boolean {
  * - Cells are trimmed of surrounding white space. The outcome is `match`/`non-match`,
  *   `true`/`false` or `1`/`0`, case-insensitive.
  *
- * Every bad row (a column count other than five, an empty cell, a control character in a cell, an
- * unknown outcome spelling) is collected, and then one validation EngineError is thrown listing
+ * Every bad row (a column count other than five, an empty cell, a control character in a cell, a
+ * reference longer than the contract allows, an unknown outcome spelling) is collected, and then one validation EngineError is thrown listing
  * them all, with paths `line N` (1-based line of the file). Messages name the line and the column,
  * never the cell contents, which may be patient identifiers.
  *
@@ -90,6 +124,9 @@ export function parseLabelsTsv(text: string): { pairs: LabelPair[]; lineNumbers:
         rowIsValid = false;
       } else if (value === '') {
         issues.push({ path, message: `column ${column}: empty` });
+        rowIsValid = false;
+      } else if (value.length > (MAX_LENGTH.get(column) ?? Infinity)) {
+        issues.push({ path, message: `column ${column}: longer than ${String(MAX_LENGTH.get(column))} characters` });
         rowIsValid = false;
       } else if (column === 'isMatch' && !OUTCOMES.has(value.toLowerCase())) {
         issues.push({ path, message: OUTCOME_MESSAGE });

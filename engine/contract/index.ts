@@ -8,3 +8,4 @@ export * from './operations.ts';
 export * from './maintenance.ts';
 export * from './assurance.ts';
 export * from './http.ts';
+export * from './console.ts';

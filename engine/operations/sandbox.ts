@@ -6,13 +6,14 @@
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import { conflict } from '../contract/errors.ts';
 import type { IngestReport } from '../contract/ingest.ts';
-import { newSecret } from '../config/settings.ts';
+import { newSecret, withTenantKeys } from '../config/settings.ts';
 import { defaultProfile } from '../profile/default-profile.ts';
 import { parseProfile } from '../profile/validate.ts';
 import { insertActiveProfile } from '../store/profiles.ts';
 import { insertTenant, tenantExists } from '../store/tenants.ts';
 import { writeAudit } from '../store/audit.ts';
-import { generatePopulation, NATIONAL_ID_SYSTEM, SYNTHETIC_SOURCES } from '../synthetic/generate.ts';
+import { NATIONAL_ID_SYSTEM } from '../synthetic/national-id.ts';
+import { SYNTHETIC_SOURCES } from '../synthetic/sources.ts';
 import { Ingestor } from '../ingest/ingestor.ts';
 import { emptyReport, ingestChunk, prepareLine, tally as tallyInto, CHUNK_LINES } from '../ingest/ndjson.ts';
 import type { EngineEnv } from '../env.ts';
@@ -22,35 +23,66 @@ export function sandboxProfile(): ReturnType<typeof defaultProfile> {
   return { ...profile, TrustedIdentifierSystems: [NATIONAL_ID_SYSTEM] };
 }
 
-/** Registers a tenant with a profile and a blocking key; the caller's profile defaults to the sandbox one. */
 const tenantExistsError = (tenantId: string): Error =>
   conflict(`tenant "${tenantId}" already exists in this database; use it as it is, choose another --tenant, or start a new --db file`);
 
+/**
+ * Registers a tenant with a profile (default: the sandbox one) and a fresh blocking key for the profile's
+ * active key version: the key in the configuration file and the tenant, profile and audit rows in the
+ * registry are written together or not at all, under the configuration lock (engine/config/settings-file.ts).
+ * A key the file already holds for this tenant ID (two databases sharing one configuration) is kept.
+ */
 export function createTenant(env: EngineEnv, ctx: CallContext, profile: unknown = sandboxProfile()): number {
   const parsed = parseProfile(profile);
   if (tenantExists(env.store, ctx.tenantId)) throw tenantExistsError(ctx.tenantId);
-  const settings = env.settings();
-  const keys = { ...(settings.BlockingKeys[ctx.tenantId] ?? {}) };
-  keys[parsed.Blocking.ActiveKeyVersion] ??= newSecret();
-  env.saveSettings({ ...settings, BlockingKeys: { ...settings.BlockingKeys, [ctx.tenantId]: keys } });
-  return env.store.write(() => {
-    if (tenantExists(env.store, ctx.tenantId)) throw tenantExistsError(ctx.tenantId);
-    const at = new Date().toISOString();
-    insertTenant(env.store, ctx.tenantId, at);
-    const version = insertActiveProfile(env.store, ctx.tenantId, parsed, 'initial profile', at);
-    writeAudit(env.store, ctx.tenantId, { actor: ctx.actor, action: 'tenant.create', subject: `tenant/${ctx.tenantId}`, detail: { matchingProfileVersion: version } }, at);
-    return version;
+  return env.changeSettings((settings) => {
+    const keys = new Map(settings.BlockingKeys.get(ctx.tenantId));
+    if (!keys.has(parsed.Blocking.ActiveKeyVersion)) keys.set(parsed.Blocking.ActiveKeyVersion, newSecret());
+    return {
+      next: withTenantKeys(settings, ctx.tenantId, keys),
+      commit: (changeId) => {
+        if (tenantExists(env.store, ctx.tenantId)) throw tenantExistsError(ctx.tenantId);
+        const at = new Date().toISOString();
+        insertTenant(env.store, ctx.tenantId, at);
+        const version = insertActiveProfile(env.store, ctx.tenantId, parsed, 'initial profile', at);
+        writeAudit(
+          env.store,
+          ctx.tenantId,
+          { actor: ctx.actor, action: 'tenant.create', subject: `tenant/${ctx.tenantId}`, detail: { matchingProfileVersion: version, changeId } },
+          at,
+        );
+        return version;
+      },
+    };
   });
 }
 
-export function createSandbox(env: EngineEnv, input: OperationInput<'sandbox/create'>, ctx: CallContext): OperationOutput<'sandbox/create'> {
+/** How far a sandbox creation is: the population is generated in one step, then ingested chunk by chunk. */
+export interface SandboxProgress {
+  readonly stage: 'generating' | 'ingesting';
+  /** Records ingested so far (0 while generating). */
+  readonly done: number;
+  /** Records to ingest (0 while generating: not known yet). */
+  readonly total: number;
+}
+
+export async function createSandbox(
+  env: EngineEnv,
+  input: OperationInput<'sandbox/create'>,
+  ctx: CallContext,
+  onProgress?: (progress: SandboxProgress) => void,
+): Promise<OperationOutput<'sandbox/create'>> {
   const version = createTenant(env, ctx);
   const people = input.syntheticPeople ?? 0;
   const reports = new Map<string, IngestReport>();
   let records = 0;
   if (people > 0) {
+    onProgress?.({ stage: 'generating', done: 0, total: 0 });
+    // Loaded on demand: the generator pulls in faker, which every process opening the engine would otherwise pay for.
+    const { generatePopulation } = await import('../synthetic/generate.ts');
     const population = generatePopulation({ people, seed: input.seed ?? 1 });
     records = population.records.length;
+    onProgress?.({ stage: 'ingesting', done: 0, total: records });
     const settings = env.settings();
     const ingestors = new Map(SYNTHETIC_SOURCES.map((s) => [s.sourceSystem, new Ingestor(env.store, ctx.tenantId, s.sourceSystem, settings)]));
     const lineOf = new Map<string, number>();
@@ -85,6 +117,7 @@ export function createSandbox(env: EngineEnv, input: OperationInput<'sandbox/cre
         const outcome = outcomes[index];
         if (outcome !== undefined) tallyInto(report, line, outcome);
       });
+      onProgress?.({ stage: 'ingesting', done: Math.min(start + CHUNK_LINES, records), total: records });
     }
     env.store.write(() => {
       writeAudit(env.store, ctx.tenantId, {

@@ -17,20 +17,9 @@ import { toPatient } from './patient.ts';
  * The same (people, seed) always gives the same records, byte for byte.
  */
 
-export interface SyntheticSource {
-  readonly sourceSystem: string;
-  readonly localIdentifierSystem: string;
-}
+import { MRN_PREFIXES, SYNTHETIC_SOURCES } from './sources.ts';
 
-const SOURCE_NAMES = ['st-marys-hospital', 'riverside-clinic', 'northside-gp', 'community-pharmacy'] as const;
-/** MRN prefixes, parallel to SOURCE_NAMES. */
-const MRN_PREFIXES = ['SM', 'RC', 'NG', 'CP'] as const;
-
-/** Most trusted first. */
-export const SYNTHETIC_SOURCES: readonly SyntheticSource[] = SOURCE_NAMES.map((name) => ({
-  sourceSystem: name,
-  localIdentifierSystem: `urn:mpi-demo:${name}:mrn`,
-}));
+export { SYNTHETIC_SOURCES, type SyntheticSource } from './sources.ts';
 
 // Defined in its own module so that patient.ts can use it without importing this one back.
 export { NATIONAL_ID_SYSTEM } from './national-id.ts';

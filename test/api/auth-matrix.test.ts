@@ -166,7 +166,7 @@ matrix('a real OAuth server (oidc-provider, client credentials)', async (registr
   ]);
   const env = registry.engine.env;
   const api: Partial<ApiSettings> = { Issuer: idp.issuer, Audience: API_AUDIENCE };
-  env.saveSettings({ ...env.settings(), Api: { TenantClaim: 'mpi_tenant', ClockSkewSeconds: 30, AllowInsecureHttp: false, ...api } });
+  env.changeSettings((current) => ({ next: { ...current, Api: { TenantClaim: 'mpi_tenant', ClockSkewSeconds: 30, AllowInsecureHttp: false, ...api } }, commit: () => undefined }));
   const clientOf = (tenant: string | undefined): string => (tenant === undefined ? 'no-tenant' : tenant === 't1' ? 'ops-t1' : tenant === 't2' ? 'ops-t2' : 'ops-elsewhere');
   const served = await serveApi(registry.engine, { authenticator: await (await import('../../main/api/auth/authenticator.ts')).authenticatorFor(env, false) });
   return {

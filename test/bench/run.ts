@@ -24,6 +24,7 @@ const suites: [string, Suite | undefined][] = [
   ['core', () => [...benchComparators(), ...benchIngestion()]],
   ['assurance', await optional('./assurance.bench.ts', 'benchAssurance')],
   ['jobs', await optional('./jobs.bench.ts', 'benchJobs')],
+  ['console', await optional('./console.bench.ts', 'benchConsole')],
   ['api', await optional('./api.bench.ts', 'benchApi')],
 ];
 

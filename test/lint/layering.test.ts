@@ -53,4 +53,26 @@ describe('layering lint rule', () => {
   it('accepts ordinary engine imports', async () => {
     expect(await messagesFor('engine/contract/errors.ts', "import { z } from 'zod';\nexport const x = z;\n")).toEqual([]);
   }, 60_000);
+
+  it('lets renderer/ import engine/contract and nothing else of the engine, Node or main/', async () => {
+    const file = 'renderer/pages/maintenance/job-text.ts';
+    expect(await messagesFor(file, "import type { JobState } from '../../../engine/contract/maintenance.ts';\nexport type X = JobState;\n")).toEqual([]);
+    expect(await messagesFor(file, "import { runJob } from '../../../engine/jobs/runner.ts';\nexport const x = runJob;\n")).toEqual([
+      expect.stringMatching(/renderer\/ may import only engine\/contract/),
+    ]);
+    expect(await messagesFor(file, "import { LocalEngine } from '../../../engine/local-engine.ts';\nexport const x = LocalEngine;\n")).toEqual([
+      expect.stringMatching(/renderer\/ may import only engine\/contract/),
+    ]);
+    expect(await messagesFor(file, "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n")).toEqual([expect.stringMatching(/runs in the browser/)]);
+    expect(await messagesFor(file, "import { ConsoleBackend } from '../../../main/backend/console-backend.ts';\nexport const x = ConsoleBackend;\n")).toEqual([
+      expect.stringMatching(/runs in the browser/),
+    ]);
+  }, 60_000);
+
+  it('keeps electron out of the console backend and the browser host', async () => {
+    for (const file of ['main/backend/console-backend.ts', 'main/browser-host/server.ts']) {
+      expect(await messagesFor(file, "import { ipcMain } from 'electron';\nexport const x = ipcMain;\n"), file).toEqual([expect.stringMatching(/Only main\/electron/)]);
+    }
+    expect(await messagesFor('main/electron/main.ts', "import { ipcMain } from 'electron';\nexport const x = ipcMain;\n")).toEqual([]);
+  }, 60_000);
 });

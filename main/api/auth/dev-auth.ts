@@ -15,10 +15,14 @@ export const DEV_ALGORITHM = 'ES256';
 /** A development token lives at most this long. */
 export const MAX_DEV_TOKEN_SECONDS = 7 * 24 * 3600;
 
-/** The configuration file: an engine's, or one read without opening a database (`mpi-console token`). */
-export type SettingsFile = Pick<EngineEnv, 'settings' | 'saveSettings' | 'settingsPath'>;
+/** The configuration file beside the database. */
+export type SettingsFile = Pick<EngineEnv, 'settings' | 'changeSettings' | 'settingsPath'>;
 
-/** The development signing key, created (and saved to the configuration file) when there is none yet. */
+/**
+ * The development signing key, created (and saved to the configuration file) when there is none yet. The
+ * key is generated first (asynchronously), then kept under the configuration lock only if no other process
+ * saved one meanwhile, so two first runs agree on one key.
+ */
 export async function devSigningKey(env: SettingsFile): Promise<DevAuthSettings> {
   const settings = env.settings();
   const existing = settings.Api?.DevAuth;
@@ -30,9 +34,12 @@ export async function devSigningKey(env: SettingsFile): Promise<DevAuthSettings>
     PrivateKey: { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y, d: jwk.d, kid: randomBytes(12).toString('base64url') },
     CreatedAt: new Date().toISOString(),
   };
-  const api = settings.Api ?? ApiSettingsSchema.parse({});
-  env.saveSettings({ ...settings, Api: { ...api, DevAuth: devAuth } });
-  return devAuth;
+  return env.changeSettings((current) => {
+    const kept = current.Api?.DevAuth;
+    if (kept !== undefined) return { next: current, commit: () => kept };
+    const api = current.Api ?? ApiSettingsSchema.parse({});
+    return { next: { ...current, Api: { ...api, DevAuth: devAuth } }, commit: () => devAuth };
+  });
 }
 
 /** The public half only: what the development server verifies with. */

@@ -1,15 +1,14 @@
 /**
  * `token --scope "mpi.admin mpi.operations" [--ttl 1h] [--client-id ID]`: prints a token that
  * `serve --dev-auth` accepts, for --tenant. It reads (and, the first time, writes) the development signing
- * key in the configuration file; no database is opened.
+ * key in the configuration file beside --db (the sandbox `serve` runs over).
  */
 import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { json } from '../format.ts';
 import { SCOPES } from '../../../engine/contract/http.ts';
-import { loadSettings, saveSettings, settingsPathFor } from '../../../engine/config/settings.ts';
 import { ApiSettingsSchema } from '../../../engine/config/api.ts';
-import { devSigningKey, devToken, MAX_DEV_TOKEN_SECONDS, type SettingsFile } from '../../api/auth/dev-auth.ts';
+import { devSigningKey, devToken, MAX_DEV_TOKEN_SECONDS } from '../../api/auth/dev-auth.ts';
 
 const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400 };
 
@@ -26,8 +25,7 @@ export async function tokenCommand(cli: CliContext): Promise<number> {
   const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (scopes.length === 0 || unknown.length > 0) throw usage(`--scope lists scopes among ${SCOPES.join(', ')}${unknown.length > 0 ? ` (unknown: ${unknown.join(', ')})` : ''}`);
   const ttl = ttlSeconds(cli.string('ttl') ?? '1h');
-  const settingsPath = cli.string('config') ?? settingsPathFor(cli.dbPath);
-  const file: SettingsFile = { settingsPath, settings: () => loadSettings(settingsPath), saveSettings: (s) => { saveSettings(settingsPath, s); } };
+  const file = cli.engine.env;
   const key = await devSigningKey(file);
   const tenantClaim = (file.settings().Api ?? ApiSettingsSchema.parse({})).TenantClaim;
   const token = await devToken(key, { tenantId: cli.call.tenantId, scopes, ttlSeconds: ttl, clientId: cli.string('client-id') ?? 'mpi-console-dev', tenantClaim });

@@ -1,0 +1,164 @@
+/**
+ * The console's own operations and push events, beside the engine operations (operations.ts). The renderer
+ * asks for both through one typed client; the console backend answers console operations itself and routes
+ * engine operations to the EngineClient of the current connection, with the call context the backend owns
+ * (the tenant and the actor never come from the renderer).
+ *
+ *   console/status            the connection (or none), the default sandbox folder, recent sandboxes
+ *   console/open-sandbox      open an existing local sandbox file (one of its tenants)
+ *   console/create-sandbox    create a sandbox file with N synthetic people; progress is pushed meanwhile
+ *   console/close             close the current connection (its embedded worker stops)
+ *   console/watch-job         watch a job by ID: its state now, and pushed updates until it ends
+ *
+ *   pushed: job/updated (a watched job changed), sandbox/progress, connection/changed
+ */
+import { z } from 'zod';
+import { JobStateSchema } from './maintenance.ts';
+import { operations, type OperationInput, type OperationName, type OperationOutput } from './operations.ts';
+import type { ErrorData } from './errors.ts';
+
+const TenantIdSchema = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'a tenant ID is 1-64 letters, digits, dot, dash or underscore');
+/** Absolute paths only: the backend never resolves a path against its own working folder for the renderer. */
+const AbsolutePathSchema = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((path) => path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith('\\\\'), 'give a full path (starting with / or a drive letter)');
+const FileNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,99}\.db$/, 'a file name is letters, digits, space, dot, dash or underscore, ending in .db');
+
+export const ENGINE_OPERATION_NAMES = Object.keys(operations) as OperationName[];
+export const EngineOperationNameSchema = z.enum(ENGINE_OPERATION_NAMES as [OperationName, ...OperationName[]]);
+
+/** What the current connection offers: the renderer shows only what is offered. */
+export const CapabilitiesSchema = z.object({
+  /** The engine operations this connection offers (a local sandbox: all of them). */
+  operations: z.array(EngineOperationNameSchema),
+  /** The scopes granted to this connection (a local sandbox: every scope, it is the user's own file). */
+  scopes: z.array(z.string()),
+});
+export type Capabilities = z.infer<typeof CapabilitiesSchema>;
+
+/** The local sandbox's embedded maintenance worker. */
+export const WorkerStatusSchema = z.object({
+  state: z.enum(['starting', 'running', 'disabled', 'failed', 'stopped']),
+  /** Why it is disabled or failed, and what to do; no patient values. */
+  message: z.string().nullable(),
+});
+export type WorkerStatus = z.infer<typeof WorkerStatusSchema>;
+
+export const LocalSandboxConnectionSchema = z.object({
+  kind: z.literal('local-sandbox'),
+  /** The sandbox database file. */
+  path: z.string(),
+  tenantId: z.string(),
+  /** Recorded as "requested by" on jobs started from the console. */
+  actor: z.string(),
+  capabilities: CapabilitiesSchema,
+  worker: WorkerStatusSchema,
+});
+
+/** One variant per kind of connection; the remote registry adds its own (identity, granted scopes). */
+export const ConnectionSchema = z.discriminatedUnion('kind', [LocalSandboxConnectionSchema]);
+export type Connection = z.infer<typeof ConnectionSchema>;
+
+export const RecentSandboxSchema = z.object({
+  path: z.string(),
+  tenantId: z.string(),
+  openedAt: z.string(),
+  /** False when the file is gone (moved or deleted) since it was last opened. */
+  exists: z.boolean(),
+});
+export type RecentSandbox = z.infer<typeof RecentSandboxSchema>;
+
+export const SandboxProgressSchema = z.object({
+  path: z.string(),
+  stage: z.enum(['preparing', 'generating', 'ingesting', 'finishing', 'done', 'failed']),
+  /** Records ingested so far. */
+  done: z.number().int(),
+  /** Records to ingest; 0 while not yet known. */
+  total: z.number().int(),
+  /** When failed: what went wrong (no patient values). */
+  message: z.string().nullable(),
+});
+export type SandboxProgress = z.infer<typeof SandboxProgressSchema>;
+
+export const ConsoleStatusSchema = z.object({
+  connection: ConnectionSchema.nullable(),
+  /** Where new sandboxes go unless the user chooses another folder (the user's app-data folder). */
+  defaultFolder: z.string(),
+  recent: z.array(RecentSandboxSchema),
+  /** A sandbox creation under way (a reloaded page picks its progress up again). */
+  creating: SandboxProgressSchema.nullable(),
+});
+export type ConsoleStatus = z.infer<typeof ConsoleStatusSchema>;
+
+export const MAX_SYNTHETIC_PEOPLE = 100_000;
+
+export const CreateSandboxInputSchema = z.strictObject({
+  folder: AbsolutePathSchema,
+  fileName: FileNameSchema.default('sandbox.db'),
+  tenantId: TenantIdSchema.default('demo'),
+  syntheticPeople: z.number().int().min(0).max(MAX_SYNTHETIC_PEOPLE).default(1000),
+  seed: z.number().int().min(0).max(2 ** 31 - 1).default(7),
+});
+
+export const consoleOperations = {
+  'console/status': { input: z.strictObject({}), output: ConsoleStatusSchema },
+  'console/open-sandbox': {
+    input: z.strictObject({ path: AbsolutePathSchema, tenantId: TenantIdSchema.optional() }),
+    output: ConsoleStatusSchema,
+  },
+  'console/create-sandbox': { input: CreateSandboxInputSchema, output: ConsoleStatusSchema },
+  'console/close': { input: z.strictObject({}), output: ConsoleStatusSchema },
+  'console/watch-job': { input: operations['jobs/get'].input, output: JobStateSchema },
+} as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
+
+export type ConsoleOperations = typeof consoleOperations;
+export type ConsoleOperationName = keyof ConsoleOperations;
+export const CONSOLE_OPERATION_NAMES = Object.keys(consoleOperations) as ConsoleOperationName[];
+
+export const consoleEvents = {
+  'job/updated': JobStateSchema,
+  'sandbox/progress': SandboxProgressSchema,
+  'connection/changed': ConsoleStatusSchema,
+} as const satisfies Record<string, z.ZodType>;
+
+export type ConsoleEvents = typeof consoleEvents;
+export type ConsoleEventName = keyof ConsoleEvents;
+export type ConsoleEvent<E extends ConsoleEventName> = z.output<ConsoleEvents[E]>;
+export const CONSOLE_EVENT_NAMES = Object.keys(consoleEvents) as ConsoleEventName[];
+
+/** Everything the renderer may ask for: the engine operations and the console's own. */
+export type AnyOperationName = OperationName | ConsoleOperationName;
+export type AnyInput<K extends AnyOperationName> = K extends OperationName
+  ? OperationInput<K>
+  : K extends ConsoleOperationName
+    ? z.input<ConsoleOperations[K]['input']>
+    : never;
+export type AnyOutput<K extends AnyOperationName> = K extends OperationName
+  ? OperationOutput<K>
+  : K extends ConsoleOperationName
+    ? z.output<ConsoleOperations[K]['output']>
+    : never;
+
+export const ALL_OPERATION_NAMES: readonly AnyOperationName[] = [...ENGINE_OPERATION_NAMES, ...CONSOLE_OPERATION_NAMES];
+
+export function isConsoleOperation(name: string): name is ConsoleOperationName {
+  return Object.hasOwn(consoleOperations, name);
+}
+
+export function isEngineOperation(name: string): name is OperationName {
+  return Object.hasOwn(operations, name);
+}
+
+/** The input schema of any operation the renderer may ask for; undefined for an unknown name. */
+export function inputSchemaOf(name: string): z.ZodType | undefined {
+  if (isConsoleOperation(name)) return consoleOperations[name].input;
+  if (isEngineOperation(name)) return operations[name].input;
+  return undefined;
+}
+
+/** What crosses a transport (IPC, HTTP): a value or an error as data, never a thrown object. */
+export type Reply<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ErrorData };

@@ -1,0 +1,24 @@
+/**
+ * One connection at a time: the EngineClient the backend routes engine operations to, the call context it
+ * owns (tenant and actor never come from the renderer) and what the connection offers.
+ *
+ *   kind            client         context                      capabilities
+ *   local-sandbox   LocalEngine    the file's tenant, OS user   every operation, every scope
+ *   remote-registry RemoteEngine   the token's tenant, subject  the operations the granted scopes allow
+ *
+ * A remote registry is one more implementation of this interface (with sign-in and token storage beside
+ * it); nothing else in the backend changes.
+ */
+import type { CallContext, EngineClient } from '../../engine/contract/operations.ts';
+import type { Capabilities, Connection } from '../../engine/contract/console.ts';
+
+export interface ConsoleConnection {
+  readonly client: EngineClient;
+  readonly context: CallContext;
+  readonly capabilities: Capabilities;
+  /** What the renderer may know about the connection (never a token or a secret). */
+  describe(): Connection;
+  /** The console queued a job on this connection (a local worker claims it at once). */
+  jobQueued(): void;
+  close(): Promise<void>;
+}

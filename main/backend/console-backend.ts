@@ -1,0 +1,224 @@
+/**
+ * The console's backend: plain Node, shared by the Electron shell (over IPC) and the browser host (over HTTP
+ * and server-sent events). It holds one connection, answers the console's own operations, routes engine
+ * operations to the connection's EngineClient with the call context it owns, validates every input with the
+ * contract's schema (the renderer is untrusted), and pushes events to its subscribers.
+ */
+import { conflict, EngineError, validationError } from '../../engine/contract/errors.ts';
+import { zodIssues } from '../../engine/contract/zod-issues.ts';
+import {
+  inputSchemaOf,
+  isConsoleOperation,
+  type AnyInput,
+  type AnyOperationName,
+  type AnyOutput,
+  type ConsoleEvent,
+  type ConsoleEventName,
+  type ConsoleOperationName,
+  type ConsoleOperations,
+  type ConsoleStatus,
+  type CreateSandboxInputSchema,
+  type Reply,
+  type SandboxProgress,
+} from '../../engine/contract/console.ts';
+import type { OperationName } from '../../engine/contract/operations.ts';
+import type { JobState } from '../../engine/contract/maintenance.ts';
+import type { z } from 'zod';
+import type { ConsoleConnection } from './connection.ts';
+import { fromErrorData, toErrorData } from './errors.ts';
+import { JobWatcher, type JobWatcherOptions } from './job-watcher.ts';
+import { LocalSandboxConnection, localActor } from './local-sandbox.ts';
+import { RecentSandboxes } from './recent-sandboxes.ts';
+import { SandboxCreation } from './sandbox-creator.ts';
+
+export type ConsoleListener = (event: ConsoleEventName, payload: unknown) => void;
+
+export interface ConsoleBackendOptions {
+  /** The console's own state (recent sandboxes) and the default folder of new sandboxes. */
+  readonly dataFolder: string;
+  readonly actor?: string;
+  readonly watcher?: JobWatcherOptions;
+}
+
+type ConsoleHandlers = { [K in ConsoleOperationName]: (input: z.output<ConsoleOperations[K]['input']>) => Promise<AnyOutput<K>> };
+
+export class ConsoleBackend {
+  private connection: ConsoleConnection | null = null;
+  private creation: SandboxCreation | null = null;
+  private creating: SandboxProgress | null = null;
+  private readonly listeners = new Set<ConsoleListener>();
+  private readonly watcher: JobWatcher;
+  private readonly recent: RecentSandboxes;
+  private readonly actor: string;
+  private closed = false;
+
+  private readonly handlers: ConsoleHandlers = {
+    'console/status': () => Promise.resolve(this.status()),
+    'console/open-sandbox': async (input) => {
+      await this.openSandbox(input.path, input.tenantId);
+      return this.status();
+    },
+    'console/create-sandbox': async (input) => {
+      await this.createSandbox(input);
+      return this.status();
+    },
+    'console/close': async () => {
+      await this.replaceConnection(null);
+      return this.status();
+    },
+    'console/watch-job': (input) => this.watcher.watch(input.jobId),
+  };
+
+  constructor(private readonly options: ConsoleBackendOptions) {
+    this.actor = options.actor ?? localActor();
+    this.recent = new RecentSandboxes(options.dataFolder);
+    this.watcher = new JobWatcher((job) => {
+      this.emit('job/updated', job);
+    }, options.watcher);
+  }
+
+  subscribe(listener: ConsoleListener): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  private emit<E extends ConsoleEventName>(event: E, payload: ConsoleEvent<E>): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event, payload);
+      } catch {
+        // One broken subscriber (a closed window, a dropped stream) must not stop the others.
+      }
+    }
+  }
+
+  status(): ConsoleStatus {
+    return { connection: this.connection?.describe() ?? null, defaultFolder: this.options.dataFolder, recent: this.recent.list(), creating: this.creating };
+  }
+
+  /** Any operation, from an untrusted caller: the input is validated here and errors come back as data. */
+  async send(name: string, input: unknown): Promise<Reply<unknown>> {
+    try {
+      return { ok: true, value: await this.dispatch(name, input) };
+    } catch (error) {
+      return { ok: false, error: toErrorData(error) };
+    }
+  }
+
+  /** Typed form of send for trusted callers (the shells, tests): throws the EngineError. */
+  async call<K extends AnyOperationName>(name: K, input: AnyInput<K>): Promise<AnyOutput<K>> {
+    const reply = await this.send(name, input);
+    if (!reply.ok) throw fromErrorData(reply.error);
+    return reply.value as AnyOutput<K>;
+  }
+
+  private async dispatch(name: string, input: unknown): Promise<unknown> {
+    if (this.closed) throw conflict('the console is closing');
+    const schema = inputSchemaOf(name);
+    if (schema === undefined) throw validationError(`unknown operation ${name}`);
+    const parsed = schema.safeParse(input ?? {});
+    // Inputs can hold patient data (records/ingest): issues name the field and the rule, never the value.
+    if (!parsed.success) throw validationError(`invalid input for ${name}`, zodIssues(parsed.error, '', false));
+    if (isConsoleOperation(name)) return (this.handlers[name] as (input: unknown) => Promise<unknown>)(parsed.data);
+    return this.callEngine(name as OperationName, parsed.data);
+  }
+
+  private async callEngine(name: OperationName, input: unknown): Promise<unknown> {
+    const connection = this.connection;
+    if (connection === null) throw conflict('no sandbox is open: create a sandbox or open an existing one first');
+    if (!connection.capabilities.operations.includes(name)) {
+      throw new EngineError('forbidden', `this connection does not offer ${name} (granted scopes: ${connection.capabilities.scopes.join(', ') || 'none'})`);
+    }
+    const output: unknown = await connection.client.call(name, input as never, connection.context);
+    this.afterEngineCall(connection, name, output);
+    return output;
+  }
+
+  /** Jobs the renderer has just seen or started are watched, so their updates are pushed. */
+  private afterEngineCall(connection: ConsoleConnection, name: OperationName, output: unknown): void {
+    if (name === 'maintenance/reindex' || name === 'maintenance/reconcile') {
+      connection.jobQueued();
+      void this.watcher.watch((output as { jobId: string }).jobId).catch(() => undefined);
+    } else if (name === 'jobs/get') this.watcher.observe(output as JobState);
+    else if (name === 'jobs/list') for (const job of (output as { rows: JobState[] }).rows) this.watcher.observe(job);
+    else if (name === 'jobs/cancel') this.watcher.nudge();
+  }
+
+  /** Opens a sandbox file and makes it the current connection (the previous one closes after). */
+  async openSandbox(path: string, tenantId?: string): Promise<void> {
+    // The hooks run later (thread messages), once `connection` is assigned; a replaced connection is ignored.
+    const connection: LocalSandboxConnection = LocalSandboxConnection.open(path, tenantId, this.actor, {
+      onWorkerStatus: () => {
+        if (this.connection === connection) this.emit('connection/changed', this.status());
+      },
+      onJobActivity: () => {
+        if (this.connection === connection) this.watcher.nudge();
+      },
+    });
+    this.recent.remember(path, connection.context.tenantId);
+    await this.replaceConnection(connection);
+  }
+
+  private async replaceConnection(next: ConsoleConnection | null): Promise<void> {
+    const previous = this.connection;
+    this.connection = next;
+    this.watcher.use(
+      next === null
+        ? undefined
+        : {
+            get: (jobId) => next.client.call('jobs/get', { jobId }, next.context),
+            ...(next.capabilities.operations.includes('jobs/list') ? { list: async () => (await next.client.call('jobs/list', { limit: 50 }, next.context)).rows } : {}),
+          },
+    );
+    this.emit('connection/changed', this.status());
+    await previous?.close();
+  }
+
+  private async createSandbox(input: z.output<typeof CreateSandboxInputSchema>): Promise<void> {
+    if (this.creation !== null) throw conflict(`a sandbox is already being created at ${this.creation.path}; wait for it to finish`);
+    const creation = new SandboxCreation(input, this.actor, (progress) => {
+      this.creating = progress.stage === 'failed' ? null : progress;
+      this.emit('sandbox/progress', progress);
+    });
+    this.creation = creation;
+    try {
+      await creation.run();
+      this.creating = null;
+      await this.openSandbox(creation.path, input.tenantId);
+      this.emit('sandbox/progress', { path: creation.path, stage: 'done', done: 0, total: 0, message: null });
+    } finally {
+      this.creation = null;
+      this.creating = null;
+    }
+  }
+
+  /**
+   * At start: the sandbox named on the command line, else the most recent one that still exists. A recent
+   * sandbox that no longer opens is left for the user to choose again (the console starts unconnected).
+   */
+  async start(sandbox?: { path: string; tenantId?: string }): Promise<void> {
+    if (sandbox !== undefined) {
+      await this.openSandbox(sandbox.path, sandbox.tenantId);
+      return;
+    }
+    const latest = this.recent.list().find((entry) => entry.exists);
+    if (latest === undefined) return;
+    try {
+      await this.openSandbox(latest.path, latest.tenantId);
+    } catch {
+      // Shown as "not connected", with the recent list to choose from.
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.watcher.close();
+    await this.creation?.abandon();
+    await this.connection?.close();
+    this.connection = null;
+    this.listeners.clear();
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The parent side of the local sandbox's maintenance worker thread: its status for the renderer (running,
+ * disabled by configuration, failed), job-activity hints for the watcher, wake-ups when the console queues
+ * a job, and a clean stop (the batch in progress finishes and the lease is released; a thread that does not
+ * stop in time is terminated, and its lease then simply expires).
+ */
+import type { Worker } from 'node:worker_threads';
+import type { WorkerStatus } from '../../engine/contract/console.ts';
+import { startThread } from './thread.ts';
+import type { JobThreadCommand, JobThreadData, JobThreadMessage } from './threads/messages.ts';
+
+export interface EmbeddedWorkerHooks {
+  readonly onStatus: (status: WorkerStatus) => void;
+  readonly onJobActivity: (jobId: string) => void;
+}
+
+const STOP_GRACE_MS = 15_000;
+
+export class EmbeddedWorker {
+  private statusValue: WorkerStatus = { state: 'starting', message: null };
+  private readonly thread: Worker;
+  private readonly exited: Promise<void>;
+
+  constructor(data: JobThreadData, private readonly hooks: EmbeddedWorkerHooks) {
+    this.thread = startThread('job-thread', { ...data });
+    this.thread.on('message', (message: JobThreadMessage) => {
+      this.receive(message);
+    });
+    this.exited = new Promise((resolve) => {
+      this.thread.once('exit', () => {
+        if (this.statusValue.state === 'starting' || this.statusValue.state === 'running') this.setStatus({ state: 'stopped', message: null });
+        resolve();
+      });
+    });
+    this.thread.on('error', (error) => {
+      this.setStatus({ state: 'failed', message: `the maintenance worker stopped unexpectedly (${error.name}); reopen the sandbox to restart it` });
+    });
+  }
+
+  get status(): WorkerStatus {
+    return this.statusValue;
+  }
+
+  private setStatus(status: WorkerStatus): void {
+    this.statusValue = status;
+    this.hooks.onStatus(status);
+  }
+
+  private receive(message: JobThreadMessage): void {
+    switch (message.type) {
+      case 'running':
+        this.setStatus({ state: 'running', message: null });
+        return;
+      case 'disabled':
+        this.setStatus({ state: 'disabled', message: message.message });
+        return;
+      case 'activity':
+        this.hooks.onJobActivity(message.jobId);
+        return;
+      case 'failed':
+        this.setStatus({ state: 'failed', message: `the maintenance worker stopped: ${message.error.message}` });
+        return;
+      case 'stopped':
+        this.setStatus({ state: 'stopped', message: null });
+        return;
+    }
+  }
+
+  private command(command: JobThreadCommand): void {
+    this.thread.postMessage(command);
+  }
+
+  /** A job was queued: claim it now rather than at the next poll. */
+  wake(): void {
+    this.command({ type: 'wake' });
+  }
+
+  async stop(): Promise<void> {
+    this.command({ type: 'stop' });
+    const timer = setTimeout(() => {
+      void this.thread.terminate();
+    }, STOP_GRACE_MS);
+    try {
+      await this.exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * A local sandbox connection: the engine over a SQLite file on this machine, plus its embedded maintenance
+ * worker thread. Opening checks that the file is an MPI registry before the engine (which applies
+ * migrations) touches it, so pointing the console at some other SQLite file never alters that file.
+ */
+import { existsSync, openSync, readSync, closeSync, statSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { EngineError, notFound, validationError } from '../../engine/contract/errors.ts';
+import type { CallContext } from '../../engine/contract/operations.ts';
+import { ENGINE_OPERATION_NAMES, type Capabilities, type Connection, type WorkerStatus } from '../../engine/contract/console.ts';
+import { LocalEngine } from '../../engine/local-engine.ts';
+import { Store } from '../../engine/store/db.ts';
+import { listTenantIds } from '../../engine/jobs/job-store.ts';
+import type { ConsoleConnection } from './connection.ts';
+import { EmbeddedWorker } from './embedded-worker.ts';
+
+/** The local user owns the file: every operation, every scope. */
+export const LOCAL_CAPABILITIES: Capabilities = { operations: [...ENGINE_OPERATION_NAMES], scopes: ['mpi.admin', 'mpi.operations'] };
+
+export function localActor(): string {
+  let name = 'user';
+  try {
+    name = userInfo().username || name;
+  } catch {
+    // No passwd entry (some containers): keep the generic name.
+  }
+  return `console:${name}`;
+}
+
+const SQLITE_HEADER = 'SQLite format 3\u0000';
+
+function hasSqliteHeader(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(16);
+    return readSync(fd, buffer, 0, 16, 0) === 16 && buffer.toString('latin1') === SQLITE_HEADER;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The tenants of a registry file, read without writing to it; refuses a file that is not a registry. */
+export function sandboxTenants(path: string): string[] {
+  if (!existsSync(path)) throw notFound(`there is no file at ${path}; check the path or create a new sandbox`);
+  if (!statSync(path).isFile()) throw validationError(`${path} is a folder; choose the sandbox's .db file inside it`, [{ path: 'path', message: 'not a file' }]);
+  const notRegistry = validationError(`${path} is not an MPI sandbox (a registry SQLite database); choose a file the console or \`mpi-console sandbox init\` created`, [
+    { path: 'path', message: 'not an MPI sandbox' },
+  ]);
+  if (!hasSqliteHeader(path)) throw notRegistry;
+  let store: Store | undefined;
+  try {
+    store = Store.open(path, { readonly: true });
+    const tables = store.statement("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('schema_migration', 'tenant')").pluck().all();
+    if (tables.length !== 2) throw notRegistry;
+    return listTenantIds(store);
+  } catch (error) {
+    if (error instanceof EngineError) throw error;
+    throw notRegistry;
+  } finally {
+    store?.close();
+  }
+}
+
+export function chooseTenant(path: string, tenants: readonly string[], wanted: string | undefined): string {
+  if (wanted !== undefined) {
+    if (!tenants.includes(wanted)) {
+      throw validationError(`tenant "${wanted}" is not in ${path}`, [{ path: 'tenantId', message: `choose one of: ${tenants.join(', ')}` }]);
+    }
+    return wanted;
+  }
+  const [only, ...others] = tenants;
+  if (only === undefined) throw validationError(`${path} holds no tenant yet; create a sandbox instead`, [{ path: 'path', message: 'no tenant' }]);
+  if (others.length > 0) {
+    throw validationError(`${path} holds ${String(tenants.length)} tenants; choose one`, [{ path: 'tenantId', message: `choose one of: ${tenants.join(', ')}` }]);
+  }
+  return only;
+}
+
+export interface LocalSandboxHooks {
+  readonly onWorkerStatus: (status: WorkerStatus) => void;
+  readonly onJobActivity: (jobId: string) => void;
+}
+
+export class LocalSandboxConnection implements ConsoleConnection {
+  readonly capabilities = LOCAL_CAPABILITIES;
+  private readonly worker: EmbeddedWorker;
+
+  private constructor(
+    readonly path: string,
+    readonly client: LocalEngine,
+    readonly context: CallContext,
+    hooks: LocalSandboxHooks,
+  ) {
+    this.worker = new EmbeddedWorker({ dbPath: path, tenantId: context.tenantId }, { onStatus: hooks.onWorkerStatus, onJobActivity: hooks.onJobActivity });
+  }
+
+  static open(path: string, tenantId: string | undefined, actor: string, hooks: LocalSandboxHooks): LocalSandboxConnection {
+    const tenant = chooseTenant(path, sandboxTenants(path), tenantId);
+    return new LocalSandboxConnection(path, LocalEngine.open({ dbPath: path }), { tenantId: tenant, actor }, hooks);
+  }
+
+  describe(): Connection {
+    return { kind: 'local-sandbox', path: this.path, tenantId: this.context.tenantId, actor: this.context.actor, capabilities: this.capabilities, worker: this.worker.status };
+  }
+
+  jobQueued(): void {
+    this.worker.wake();
+  }
+
+  async close(): Promise<void> {
+    await this.worker.stop();
+    this.client.close();
+  }
+}

@@ -1,0 +1,28 @@
+import { createContext, useContext, type ReactNode } from 'react';
+import type { ConsoleClient } from './client.ts';
+import { ThroughputSamples } from '../hooks/throughput.ts';
+
+interface ConsoleServices {
+  readonly client: ConsoleClient;
+  readonly samples: ThroughputSamples;
+}
+
+const ServicesContext = createContext<ConsoleServices | null>(null);
+
+export function ConsoleServicesProvider({ client, samples, children }: ConsoleServices & { readonly children: ReactNode }) {
+  return <ServicesContext.Provider value={{ client, samples }}>{children}</ServicesContext.Provider>;
+}
+
+function useServices(): ConsoleServices {
+  const services = useContext(ServicesContext);
+  if (services === null) throw new Error('ConsoleServicesProvider is missing');
+  return services;
+}
+
+export function useClient(): ConsoleClient {
+  return useServices().client;
+}
+
+export function useSamples(): ThroughputSamples {
+  return useServices().samples;
+}

@@ -1,0 +1,107 @@
+/**
+ * The console's data in React Query's cache: the status (connection), the jobs list and each job. Pushed
+ * events are written straight into the cache, so active jobs refresh without any reload or polling here.
+ */
+import { useEffect } from 'react';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { ConsoleStatus } from '../../engine/contract/console.ts';
+import type { JobState } from '../../engine/contract/maintenance.ts';
+import type { ConsoleClient } from '../client/client.ts';
+import { useClient, useSamples } from '../client/context.tsx';
+import type { ThroughputSamples } from './throughput.ts';
+
+export const JOBS_LIMIT = 100;
+
+export function connectionKey(status: ConsoleStatus | undefined): string {
+  const connection = status?.connection;
+  return connection == null ? 'none' : `${connection.kind}:${connection.path}:${connection.tenantId}`;
+}
+
+export const keys = {
+  status: ['status'] as const,
+  jobs: (connection: string) => ['jobs', connection] as const,
+  job: (connection: string, jobId: string) => ['job', connection, jobId] as const,
+  profile: (connection: string) => ['profile', connection] as const,
+};
+
+function byNewest(a: JobState, b: JobState): number {
+  return b.createdAt.localeCompare(a.createdAt) || b.jobId.localeCompare(a.jobId);
+}
+
+/** Puts a pushed (or just started) job into the list and its own entry. */
+export function storeJob(queryClient: QueryClient, connection: string, job: JobState): void {
+  queryClient.setQueryData<JobState>(keys.job(connection, job.jobId), job);
+  queryClient.setQueryData<{ rows: JobState[] }>(keys.jobs(connection), (old) => {
+    if (old === undefined) return old;
+    const rows = old.rows.some((row) => row.jobId === job.jobId) ? old.rows.map((row) => (row.jobId === job.jobId ? job : row)) : [job, ...old.rows];
+    return { rows: rows.sort(byNewest).slice(0, JOBS_LIMIT) };
+  });
+}
+
+/** Wires the backend's pushes into the cache for as long as the app runs. */
+export function usePushes(client: ConsoleClient, queryClient: QueryClient, samples: ThroughputSamples): void {
+  useEffect(() => {
+    const connection = (): string => connectionKey(queryClient.getQueryData<ConsoleStatus>(keys.status));
+    const offJob = client.subscribe('job/updated', (job) => {
+      samples.record(job);
+      storeJob(queryClient, connection(), job);
+    });
+    const offConnection = client.subscribe('connection/changed', (status) => {
+      queryClient.setQueryData(keys.status, status);
+    });
+    const offProgress = client.subscribe('sandbox/progress', (progress) => {
+      queryClient.setQueryData<ConsoleStatus>(keys.status, (old) =>
+        old === undefined ? old : { ...old, creating: progress.stage === 'done' || progress.stage === 'failed' ? null : progress },
+      );
+    });
+    return () => {
+      offJob();
+      offConnection();
+      offProgress();
+    };
+  }, [client, queryClient, samples]);
+}
+
+/**
+ * The status, with the jobs list asked for at the same time (rather than after the status arrives): the list
+ * is what the landing page shows, and one round trip less is most of a cold start on a fast machine.
+ */
+export function useConsoleStatus() {
+  const client = useClient();
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: keys.status,
+    queryFn: async () => {
+      const [status, jobs] = await Promise.allSettled([client.send('console/status', {}), client.send('jobs/list', { limit: JOBS_LIMIT })]);
+      if (status.status === 'rejected') throw status.reason;
+      if (jobs.status === 'fulfilled' && status.value.connection !== null) queryClient.setQueryData(keys.jobs(connectionKey(status.value)), { rows: jobs.value.rows });
+      return status.value;
+    },
+  });
+}
+
+export function useJobs(connection: string) {
+  const client = useClient();
+  return useQuery({ queryKey: keys.jobs(connection), queryFn: async () => ({ rows: (await client.send('jobs/list', { limit: JOBS_LIMIT })).rows }) });
+}
+
+export function useJob(connection: string, jobId: string) {
+  const client = useClient();
+  const samples = useSamples();
+  return useQuery({
+    queryKey: keys.job(connection, jobId),
+    // Watching (rather than a plain get) makes the backend push this job's changes until it ends.
+    queryFn: async () => {
+      const job = await client.send('console/watch-job', { jobId });
+      samples.record(job);
+      return job;
+    },
+  });
+}
+
+export function useProfile(connection: string, enabled: boolean) {
+  const client = useClient();
+  return useQuery({ queryKey: keys.profile(connection), queryFn: () => client.send('profile/get', {}), enabled });
+}
+
+export { useQueryClient };

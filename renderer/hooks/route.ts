@@ -1,0 +1,34 @@
+/** Hash routes (the app is served from files or a custom protocol, so the path never changes). */
+import { useSyncExternalStore } from 'react';
+
+export type Route = { readonly page: 'maintenance' } | { readonly page: 'job'; readonly jobId: string } | { readonly page: 'sandboxes' };
+
+export function parseRoute(hash: string): Route {
+  const path = hash.replace(/^#/, '');
+  const job = /^\/maintenance\/jobs\/([A-Za-z0-9-]{1,80})$/.exec(path);
+  if (job?.[1] !== undefined) return { page: 'job', jobId: job[1] };
+  if (path === '/sandboxes') return { page: 'sandboxes' };
+  return { page: 'maintenance' };
+}
+
+export const paths = {
+  maintenance: '#/maintenance',
+  job: (jobId: string) => `#/maintenance/jobs/${jobId}`,
+  sandboxes: '#/sandboxes',
+} as const;
+
+function subscribe(listener: () => void): () => void {
+  window.addEventListener('hashchange', listener);
+  return () => {
+    window.removeEventListener('hashchange', listener);
+  };
+}
+
+export function useRoute(): Route {
+  const hash = useSyncExternalStore(subscribe, () => window.location.hash);
+  return parseRoute(hash);
+}
+
+export function navigate(hash: string): void {
+  window.location.hash = hash;
+}

@@ -1,0 +1,73 @@
+/**
+ * Samples of a running job's work over time, taken from the backend's pushes, for the items-per-second
+ * rate and the throughput chart. Kept in the renderer: they describe what this window has watched.
+ */
+import type { JobState } from '../../engine/contract/maintenance.ts';
+import { itemsDone } from '../pages/maintenance/job-text.ts';
+
+export interface Sample {
+  readonly at: number;
+  readonly items: number;
+}
+
+const MAX_SAMPLES = 600;
+const RATE_WINDOW_MS = 5000;
+/** Two pushes a few milliseconds apart would give a meaningless rate: a rate spans at least this long. */
+const MIN_SPAN_MS = 500;
+
+export class ThroughputSamples {
+  private readonly samples = new Map<string, readonly Sample[]>();
+  private readonly listeners = new Set<() => void>();
+
+  record(job: JobState, at = Date.now()): void {
+    if (job.status !== 'running') return;
+    const items = itemsDone(job);
+    const previous = this.samples.get(job.jobId) ?? [];
+    const last = previous.at(-1);
+    if (last !== undefined && last.items === items) return;
+    this.samples.set(job.jobId, [...previous, { at, items }].slice(-MAX_SAMPLES));
+    for (const listener of this.listeners) listener();
+  }
+
+  of(jobId: string): readonly Sample[] {
+    return this.samples.get(jobId) ?? EMPTY;
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+}
+
+const EMPTY: readonly Sample[] = [];
+
+/** Items per second over the last few seconds of samples; null until the samples span long enough. */
+export function recentRate(samples: readonly Sample[]): number | null {
+  const last = samples.at(-1);
+  if (last === undefined) return null;
+  const first = samples.find((s) => last.at - s.at <= RATE_WINDOW_MS) ?? last;
+  if (last.at - first.at < MIN_SPAN_MS) return null;
+  return ((last.items - first.items) * 1000) / (last.at - first.at);
+}
+
+/**
+ * Points for the chart: seconds since the first sample and the rate over the trailing second (a rate
+ * between two pushes 200 ms apart swings with batch boundaries; a one-second window reads steadily).
+ */
+export function ratePoints(samples: readonly Sample[], windowMs = 1000): { second: number; rate: number }[] {
+  const first = samples[0];
+  if (first === undefined) return [];
+  const points: { second: number; rate: number }[] = [];
+  let from = 0;
+  for (let i = 1; i < samples.length; i++) {
+    const b = samples[i];
+    if (b === undefined) continue;
+    while (from < i - 1 && b.at - (samples[from + 1]?.at ?? b.at) >= windowMs) from++;
+    const a = samples[from];
+    if (a === undefined || b.at - a.at < MIN_SPAN_MS) continue;
+    points.push({ second: Math.round((b.at - first.at) / 100) / 10, rate: Math.round(((b.items - a.items) * 1000) / (b.at - a.at)) });
+  }
+  return points;
+}

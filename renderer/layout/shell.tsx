@@ -1,0 +1,107 @@
+/**
+ * The frame of every page: a header naming the product and the current connection (sandbox file, tenant,
+ * worker), and a navigation. The Match assurance page arrives with its own issue; until then it has no entry.
+ */
+import { AppShell, Badge, Box, Burger, Group, NavLink, Text, Tooltip } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import type { ReactNode } from 'react';
+import type { Connection } from '../../engine/contract/console.ts';
+import { IconAlert, IconDatabase, IconTool } from '../icons.tsx';
+import { paths, type Route } from '../hooks/route.ts';
+
+function fileName(path: string): string {
+  return path.split(/[\\/]/).at(-1) ?? path;
+}
+
+function WorkerBadge({ connection }: { readonly connection: Connection }) {
+  const { worker } = connection;
+  if (worker.state === 'running' || worker.state === 'starting') {
+    return (
+      <Badge variant="light" color="teal" radius="sm">
+        Worker {worker.state === 'running' ? 'running' : 'starting'}
+      </Badge>
+    );
+  }
+  const label = worker.state === 'disabled' ? 'Worker disabled' : worker.state === 'failed' ? 'Worker failed' : 'Worker stopped';
+  return (
+    <Tooltip label={worker.message ?? label} multiline w={320} withArrow>
+      <Badge variant="light" color="orange" radius="sm" leftSection={<IconAlert size={12} />} tabIndex={0}>
+        {label}
+      </Badge>
+    </Tooltip>
+  );
+}
+
+export function ConnectionSummary({ connection }: { readonly connection: Connection | null }) {
+  if (connection === null) {
+    return (
+      <Text size="sm" c="dimmed">
+        No sandbox open
+      </Text>
+    );
+  }
+  return (
+    <Group gap="sm" wrap="nowrap" aria-label="Current connection">
+      <Badge variant="outline" radius="sm" leftSection={<IconDatabase size={12} />}>
+        Local sandbox
+      </Badge>
+      <Tooltip label={connection.path} withArrow>
+        <Text size="sm" fw={500} truncate="end" maw={260} tabIndex={0} data-testid="connection-path">
+          {fileName(connection.path)}
+        </Text>
+      </Tooltip>
+      <Text size="sm" c="dimmed" visibleFrom="sm">
+        Tenant <Text span fw={600} c="var(--mantine-color-text)">{connection.tenantId}</Text>
+      </Text>
+      <Box visibleFrom="md">
+        <WorkerBadge connection={connection} />
+      </Box>
+    </Group>
+  );
+}
+
+/** Mantine dims the description of the active link below AA contrast; it stays at the secondary-text colour. */
+const NAV_STYLES = { description: { color: 'var(--mantine-color-dimmed)', opacity: 1 } } as const;
+
+export function Shell({ route, connection, children }: { readonly route: Route; readonly connection: Connection | null; readonly children: ReactNode }) {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const maintenanceActive = route.page === 'maintenance' || route.page === 'job';
+  return (
+    <AppShell header={{ height: 60 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="lg">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Text fw={700} size="lg" component="span">
+              MPI Console
+            </Text>
+          </Group>
+          <ConnectionSummary connection={connection} />
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="sm" aria-label="Pages">
+        <NavLink
+          href={paths.maintenance}
+          label="Maintenance"
+          description="Re-index and reconciliation"
+          leftSection={<IconTool />}
+          active={maintenanceActive}
+          aria-current={maintenanceActive ? 'page' : undefined}
+          onClick={close}
+          styles={NAV_STYLES}
+        />
+        <NavLink
+          href={paths.sandboxes}
+          label="Sandboxes"
+          description="Create, open, switch"
+          leftSection={<IconDatabase />}
+          active={route.page === 'sandboxes'}
+          aria-current={route.page === 'sandboxes' ? 'page' : undefined}
+          onClick={close}
+          styles={NAV_STYLES}
+        />
+      </AppShell.Navbar>
+      <AppShell.Main bg="var(--mantine-color-gray-0)">{children}</AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * How far a job is. A progress bar only when the population total is known (spec item 13: no percentage
+ * without a reliable total); otherwise the work done and an items-per-second rate.
+ */
+import { Group, Progress, Stack, Text } from '@mantine/core';
+import { useSyncExternalStore } from 'react';
+import type { JobState } from '../../../engine/contract/maintenance.ts';
+import { useSamples } from '../../client/context.tsx';
+import { recentRate } from '../../hooks/throughput.ts';
+import { formatCount, formatRate } from '../../format.ts';
+import { isActive, isStalled, itemsDone, progressOf } from './job-text.ts';
+
+export function useJobSamples(jobId: string) {
+  const samples = useSamples();
+  return useSyncExternalStore(
+    (listener) => samples.subscribe(listener),
+    () => samples.of(jobId),
+  );
+}
+
+export function JobProgress({ job }: { readonly job: JobState }) {
+  const samples = useJobSamples(job.jobId);
+  const progress = progressOf(job);
+  const rate = job.status === 'running' ? recentRate(samples) : null;
+  const done = itemsDone(job);
+  if (job.startedAt === null && !isActive(job)) {
+    return (
+      <Text size="sm" c="dimmed" data-testid="job-progress">
+        The job never started: no phase ran.
+      </Text>
+    );
+  }
+  const stalled = isStalled(job);
+  return (
+    <Stack gap={6} data-testid="job-progress">
+      {progress !== null && (job.status === 'running' || job.status === 'completed') ? (
+        <>
+          <Group justify="space-between">
+            <Text size="sm" fw={500}>
+              Overall progress
+            </Text>
+            <Text size="sm" fw={600} data-testid="job-percent">
+              {Math.floor(progress.overall * 100)}%
+            </Text>
+          </Group>
+          <Progress value={progress.overall * 100} size="lg" aria-label="Overall progress" animated={job.status === 'running'} striped={job.status === 'running'} />
+          <Text size="sm" c="dimmed">
+            Of {formatCount(job.populationTotal ?? 0)} active identities when the job started, in each phase.
+          </Text>
+        </>
+      ) : (
+        <Text size="sm" c="dimmed" data-testid="no-percentage">
+          {job.status === 'queued'
+            ? 'Waiting for the worker to start this job.'
+            : job.status === 'running' || job.status === 'completed'
+              ? 'No percentage: the population total is not known for this job, so only the work done and the rate are shown.'
+              : `The job ended ${job.status} before its work was done: the counts below are what it did.`}
+        </Text>
+      )}
+      <Group gap="xl">
+        <Text size="sm">
+          <Text span fw={600}>
+            {formatCount(done)}
+          </Text>{' '}
+          identities processed across phases
+        </Text>
+        {job.status === 'running' && (
+          <Text size="sm" data-testid="job-rate">
+            {stalled ? (
+              'No worker is running it now: it resumes from its last committed batch when a worker claims it.'
+            ) : rate === null ? (
+              'Rate: measuring…'
+            ) : (
+              <>
+                Rate:{' '}
+                <Text span fw={600}>
+                  {formatRate(rate)}
+                </Text>{' '}
+                identities/s
+              </>
+            )}
+          </Text>
+        )}
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,100 @@
+/** The jobs list: newest first, history kept; each job's ID is a link to its detail (keyboard-reachable). */
+import { Anchor, Skeleton, Table, Text } from '@mantine/core';
+import type { JobState } from '../../../engine/contract/maintenance.ts';
+import { formatDateTime } from '../../format.ts';
+import { navigate, paths } from '../../hooks/route.ts';
+import { currentPhase, KIND_LABEL, PHASE_LABEL } from './job-text.ts';
+import { JobStatusBadge } from './status-badge.tsx';
+
+function shortId(jobId: string): string {
+  return jobId.replace(/^job-/, '').slice(0, 8);
+}
+
+function PhaseCell({ job }: { readonly job: JobState }) {
+  const phase = currentPhase(job);
+  if (phase === undefined) return <Text size="sm">Not started</Text>;
+  return <Text size="sm">{PHASE_LABEL[phase.name]}</Text>;
+}
+
+function DateCell({ iso }: { readonly iso: string | null }) {
+  if (iso === null) return <Text size="sm">—</Text>;
+  return (
+    <Text size="sm" component="time" dateTime={iso} style={{ whiteSpace: 'nowrap' }}>
+      {formatDateTime(iso)}
+    </Text>
+  );
+}
+
+export function JobsTableSkeleton() {
+  return (
+    <Table aria-label="Loading jobs" aria-busy="true">
+      <Table.Tbody>
+        {[0, 1, 2].map((row) => (
+          <Table.Tr key={row}>
+            {[0, 1, 2, 3, 4].map((cell) => (
+              <Table.Td key={cell}>
+                <Skeleton height={14} radius="sm" />
+              </Table.Td>
+            ))}
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+export function JobsTable({ jobs }: { readonly jobs: readonly JobState[] }) {
+  return (
+    <Table.ScrollContainer minWidth={760}>
+      <Table highlightOnHover verticalSpacing="sm" aria-label="Maintenance jobs, newest first" data-testid="jobs-table">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Job</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>Kind</Table.Th>
+            <Table.Th>Phase</Table.Th>
+            <Table.Th>Requested by</Table.Th>
+            <Table.Th>Created</Table.Th>
+            <Table.Th>Finished</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {jobs.map((job) => (
+            <Table.Tr
+              key={job.jobId}
+              data-job-id={job.jobId}
+              style={{ cursor: 'pointer' }}
+              onClick={() => {
+                navigate(paths.job(job.jobId));
+              }}
+            >
+              <Table.Td>
+                <Anchor href={paths.job(job.jobId)} ff="monospace" size="sm" aria-label={`${KIND_LABEL[job.kind]} job ${job.jobId}`} onClick={(event) => { event.stopPropagation(); }}>
+                  {shortId(job.jobId)}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>
+                <JobStatusBadge job={job} size="sm" />
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{KIND_LABEL[job.kind]}</Text>
+              </Table.Td>
+              <Table.Td>
+                <PhaseCell job={job} />
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{job.requestedBy}</Text>
+              </Table.Td>
+              <Table.Td>
+                <DateCell iso={job.createdAt} />
+              </Table.Td>
+              <Table.Td>
+                <DateCell iso={job.finishedAt} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

@@ -1,0 +1,141 @@
+/**
+ * The Maintenance page: the jobs of the current tenant (newest first, history kept, active ones updating by
+ * themselves), starting a re-index or a reconciliation, and when to run which.
+ */
+import { Alert, Button, Card, EmptyState, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
+import type { Connection } from '../../../engine/contract/console.ts';
+import { useJobs } from '../../hooks/console-data.ts';
+import { navigate, paths } from '../../hooks/route.ts';
+import { IconAlert, IconPlus, IconRefresh, IconTool } from '../../icons.tsx';
+import { GuidanceTable } from './guidance.tsx';
+import { isActive } from './job-text.ts';
+import { JobsTable, JobsTableSkeleton } from './jobs-table.tsx';
+
+// The form, its date picker and the contract's schemas load when a job is first started.
+const StartJobModal = lazy(() => import('./start-job-modal.tsx'));
+
+const JOB_ID = /^[A-Za-z0-9-]{8,80}$/;
+
+/** Watch any job by its ID (one started elsewhere, or one this list no longer shows). */
+function WatchById() {
+  const [jobId, setJobId] = useState('');
+  const trimmed = jobId.trim();
+  const invalid = trimmed !== '' && !JOB_ID.test(trimmed);
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (trimmed !== '' && !invalid) navigate(paths.job(trimmed));
+      }}
+      aria-label="Watch a job by ID"
+    >
+      <Group gap="xs" align="flex-start" wrap="nowrap">
+        <TextInput
+          aria-label="Job ID"
+          placeholder="job-…"
+          size="xs"
+          value={jobId}
+          onChange={(event) => {
+            setJobId(event.currentTarget.value);
+          }}
+          error={invalid ? 'A job ID is 8–80 letters, digits or dashes' : undefined}
+          w={260}
+        />
+        <Button type="submit" size="xs" variant="default" disabled={trimmed === '' || invalid}>
+          Watch job
+        </Button>
+      </Group>
+    </form>
+  );
+}
+
+export function MaintenancePage({ connection, connectionKey }: { readonly connection: Connection; readonly connectionKey: string }) {
+  const jobs = useJobs(connectionKey);
+  const [starting, setStarting] = useState(false);
+  const offered = connection.capabilities.operations;
+  const canStart = { reindex: offered.includes('maintenance/reindex'), reconciliation: offered.includes('maintenance/reconcile') };
+  const mayStart = canStart.reindex || canStart.reconciliation;
+  const active = jobs.data?.rows.filter(isActive).length ?? 0;
+
+  const startButton = mayStart ? (
+    <Button leftSection={<IconPlus size={16} />} onClick={() => { setStarting(true); }}>
+      Start a job
+    </Button>
+  ) : null;
+
+  let body: React.ReactNode;
+  if (jobs.isPending) body = <JobsTableSkeleton />;
+  else if (jobs.isError) {
+    body = (
+      <Alert color="red" variant="light" icon={<IconAlert />} title="The jobs could not be read">
+        <Text size="sm">{jobs.error.message}</Text>
+        <Button mt="sm" size="xs" variant="light" leftSection={<IconRefresh size={14} />} onClick={() => void jobs.refetch()}>
+          Try again
+        </Button>
+      </Alert>
+    );
+  } else if (jobs.data.rows.length === 0) {
+    body = (
+      <EmptyState
+        icon={<IconTool size={28} />}
+        withIndicatorBackground
+        title="No maintenance jobs yet"
+        description="Run a reconciliation after changing matching settings, or a re-index after changing blocking rules or keys. Jobs you start appear here and stay as history."
+        py="xl"
+      >
+        {startButton !== null ? <EmptyState.Actions>{startButton}</EmptyState.Actions> : null}
+      </EmptyState>
+    );
+  } else body = <JobsTable jobs={jobs.data.rows} />;
+
+  return (
+    <Stack gap="lg" maw={1200}>
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={1}>Maintenance</Title>
+          <Text c="dimmed" mt={4}>
+            Re-index and reconciliation jobs of tenant {connection.tenantId}.{' '}
+            {active > 0 ? `${String(active)} active: they update by themselves.` : 'Active jobs update by themselves.'}
+          </Text>
+        </div>
+        {startButton}
+      </Group>
+      {connection.worker.state === 'disabled' || connection.worker.state === 'failed' ? (
+        <Alert color="orange" variant="light" icon={<IconAlert />} title={connection.worker.state === 'disabled' ? 'The background worker is disabled' : 'The background worker is not running'}>
+          <Text size="sm">{connection.worker.message}</Text>
+        </Alert>
+      ) : null}
+      <Card withBorder padding="lg" component="section" aria-labelledby="jobs-title">
+        <Group justify="space-between" align="flex-start" mb="sm">
+          <Title order={2} size="h4" id="jobs-title">
+            Jobs
+          </Title>
+          {offered.includes('jobs/get') ? <WatchById /> : null}
+        </Group>
+        {body}
+      </Card>
+      <Card withBorder padding="lg" component="section" aria-labelledby="guidance-title">
+        <Title order={2} size="h4" id="guidance-title">
+          When to run which
+        </Title>
+        <Text size="sm" c="dimmed" mb="sm">
+          For blocking changes, follow the staged procedure: deploy the union of old and new rules, keep the previous key inactive, re-index and wait for completed, then deploy the final rules.
+        </Text>
+        <GuidanceTable />
+      </Card>
+      {mayStart && starting ? (
+        <Suspense fallback={null}>
+          <StartJobModal
+            opened
+            onClose={() => {
+              setStarting(false);
+            }}
+            connection={connectionKey}
+            canStart={canStart}
+          />
+        </Suspense>
+      ) : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,256 @@
+/**
+ * Starting a job: a form (kind, reason, batch size, and for reconciliation an external source with a
+ * changed-since window), then a confirmation that says what the job will do and when to run which. The
+ * engine has the last word: a refusal comes back with the field it concerns and is shown there.
+ */
+import { Alert, Button, Group, Modal, NumberInput, SegmentedControl, Select, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import { DateTimePicker } from '@mantine/dates';
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { MAX_BATCH_SIZE, MIN_BATCH_SIZE, type JobKind } from '../../../engine/contract/maintenance.ts';
+import { useClient } from '../../client/context.tsx';
+import { ClientError, errorMessage } from '../../client/errors.ts';
+import { keys, useProfile } from '../../hooks/console-data.ts';
+import { navigate, paths } from '../../hooks/route.ts';
+import { localTimeZone } from '../../format.ts';
+import { IconAlert, IconInfo } from '../../icons.tsx';
+import { GuidanceTable, KIND_EFFECT } from './guidance.tsx';
+import { KIND_LABEL } from './job-text.ts';
+import { toInput, validateDraft, withOffset, type StartJobDraft } from './start-job-form.ts';
+
+type Field = 'reason' | 'batchSize' | 'externalSourceSystem' | 'changedSince';
+
+const INITIAL: StartJobDraft = { kind: 'reconciliation', reason: '', batchSize: 25, externalSourceSystem: null, changedSince: null };
+
+function offsetLabel(): string {
+  const minutes = -new Date().getTimezoneOffset();
+  const sign = minutes >= 0 ? '+' : '−';
+  const abs = Math.abs(minutes);
+  return `UTC${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+function Summary({ draft }: { readonly draft: StartJobDraft }) {
+  const rows: [string, string][] = [
+    ['Job', KIND_LABEL[draft.kind]],
+    ['Reason', draft.reason.trim()],
+    ['Batch size', `${String(draft.batchSize)} ${draft.batchSize === 1 ? 'identity' : 'identities'} per batch`],
+  ];
+  if (draft.kind === 'reconciliation') {
+    rows.push(['External source', draft.externalSourceSystem ?? 'None: registry only (the Importing phase is skipped)']);
+    if (draft.changedSince !== null) rows.push(['Changed since', `${withOffset(draft.changedSince)} (inclusive)`]);
+  }
+  return (
+    <Table variant="vertical" layout="fixed" withTableBorder aria-label="The job you are about to start">
+      <Table.Tbody>
+        {rows.map(([label, value]) => (
+          <Table.Tr key={label}>
+            <Table.Th w={150}>{label}</Table.Th>
+            <Table.Td style={{ wordBreak: 'break-word' }}>{value}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+export default function StartJobModal({ opened, onClose, connection, canStart }: { readonly opened: boolean; readonly onClose: () => void; readonly connection: string; readonly canStart: Record<JobKind, boolean> }) {
+  const client = useClient();
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState<StartJobDraft>(INITIAL);
+  const [step, setStep] = useState<'form' | 'confirm'>('form');
+  const [touched, setTouched] = useState<ReadonlySet<Field>>(new Set());
+  const [refusal, setRefusal] = useState<ClientError | Error | null>(null);
+  const [busy, setBusy] = useState(false);
+  const profile = useProfile(connection, opened && draft.kind === 'reconciliation');
+  const sources = profile.data?.profile.SourceTrust.map((source) => source.SourceSystem) ?? [];
+
+  const errors = validateDraft(draft);
+  const engineIssue = (field: Field): string | undefined => (refusal instanceof ClientError ? refusal.issueFor(field) : undefined);
+  const shown = (field: Field): string | undefined => engineIssue(field) ?? (touched.has(field) ? errors[field] : undefined);
+  const update = (change: Partial<StartJobDraft>, field?: Field): void => {
+    setDraft((current) => ({ ...current, ...change }));
+    if (field !== undefined) setTouched((current) => new Set([...current, field]));
+    setRefusal(null);
+  };
+
+  const close = (): void => {
+    setDraft(INITIAL);
+    setStep('form');
+    setTouched(new Set());
+    setRefusal(null);
+    onClose();
+  };
+
+  const review = (): void => {
+    setTouched(new Set<Field>(['reason', 'batchSize', 'externalSourceSystem', 'changedSince']));
+    if (Object.keys(errors).length === 0) setStep('confirm');
+  };
+
+  const start = async (): Promise<void> => {
+    setBusy(true);
+    try {
+      const request = toInput(draft);
+      const started = request.kind === 'reindex' ? await client.send('maintenance/reindex', request.input) : await client.send('maintenance/reconcile', request.input);
+      await queryClient.invalidateQueries({ queryKey: keys.jobs(connection) });
+      close();
+      navigate(paths.job(started.jobId));
+    } catch (caught) {
+      setRefusal(caught instanceof Error ? caught : new Error(errorMessage(caught)));
+      setStep('form');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const kindLabel = KIND_LABEL[draft.kind].toLowerCase();
+  return (
+    <Modal opened={opened} onClose={close} size="xl" closeButtonProps={{ 'aria-label': 'Close' }} title={<Title order={2} size="h3">{step === 'form' ? 'Start a maintenance job' : `Start this ${kindLabel}?`}</Title>}>
+      {step === 'form' ? (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            review();
+          }}
+          noValidate
+          aria-label="Start a maintenance job"
+        >
+          <Stack gap="md">
+            <div>
+              <Text size="sm" fw={500} mb={6} id="job-kind-label">
+                Job
+              </Text>
+              <SegmentedControl
+                fullWidth
+                aria-labelledby="job-kind-label"
+                value={draft.kind}
+                onChange={(value) => {
+                  update({ kind: value });
+                }}
+                data={[
+                  { value: 'reconciliation', label: 'Reconciliation', disabled: !canStart.reconciliation },
+                  { value: 'reindex', label: 'Re-index', disabled: !canStart.reindex },
+                ]}
+              />
+              <Text size="sm" c="dimmed" mt={6}>
+                {KIND_EFFECT[draft.kind]}
+              </Text>
+            </div>
+            <Textarea
+              label="Reason"
+              description="Why this job runs: recorded with the job and in the audit trail"
+              placeholder={draft.kind === 'reindex' ? 'e.g. new blocking key version 2026-11 staged' : 'e.g. thresholds raised after the November evaluation'}
+              value={draft.reason}
+              onChange={(event) => {
+                update({ reason: event.currentTarget.value });
+              }}
+              onBlur={() => {
+                setTouched((current) => new Set([...current, 'reason']));
+              }}
+              error={shown('reason')}
+              autosize
+              minRows={2}
+              maxLength={500}
+              required
+              data-autofocus
+            />
+            <NumberInput
+              label="Batch size"
+              description={`Identities per batch, ${String(MIN_BATCH_SIZE)}–${String(MAX_BATCH_SIZE)}: each batch commits in one transaction, and a cancel takes effect between batches`}
+              value={draft.batchSize}
+              onChange={(value) => {
+                update({ batchSize: value }, 'batchSize');
+              }}
+              min={MIN_BATCH_SIZE}
+              max={MAX_BATCH_SIZE}
+              clampBehavior="none"
+              allowNegative
+              allowDecimal
+              error={shown('batchSize')}
+              required
+              w={{ base: '100%', sm: 320 }}
+            />
+            {draft.kind === 'reconciliation' && (
+              <Group grow align="flex-start">
+                <Select
+                  label="External source"
+                  description="Import changed patients from this source first (optional)"
+                  placeholder="None: registry only"
+                  data={sources}
+                  value={draft.externalSourceSystem}
+                  onChange={(value) => {
+                    update({ externalSourceSystem: value, ...(value === null ? { changedSince: null } : {}) }, 'externalSourceSystem');
+                  }}
+                  clearable
+                  error={shown('externalSourceSystem') ?? (profile.isError ? `The configured sources could not be read: ${profile.error.message}` : undefined)}
+                  nothingFoundMessage="No sources configured"
+                />
+                <DateTimePicker
+                  label="Changed since"
+                  description={`${draft.externalSourceSystem === null ? 'Choose an external source first. ' : ''}Inclusive lower bound of the import window, in your time zone: ${localTimeZone()} (${offsetLabel()})`}
+                  value={draft.changedSince}
+                  onChange={(value) => {
+                    update({ changedSince: value }, 'changedSince');
+                  }}
+                  disabled={draft.externalSourceSystem === null}
+                  clearable
+                  withSeconds
+                  valueFormat="YYYY-MM-DD HH:mm:ss"
+                  error={shown('changedSince')}
+                />
+              </Group>
+            )}
+            {refusal !== null && (
+              <Alert color="red" variant="light" icon={<IconAlert />} title="The job was not started" role="alert">
+                {refusal.message}
+                {refusal instanceof ClientError && refusal.issues.length > 0 ? (
+                  <ul style={{ margin: '6px 0 0', paddingLeft: 18 }}>
+                    {refusal.issues.map((issue) => (
+                      <li key={`${issue.path}:${issue.message}`}>
+                        <Text span size="sm" fw={600}>
+                          {issue.path}
+                        </Text>
+                        : {issue.message}
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
+              </Alert>
+            )}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={close}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={Object.keys(errors).length > 0}>
+                Review and start
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      ) : (
+        <Stack gap="md">
+          <Summary draft={draft} />
+          <Alert variant="light" color="indigo" icon={<IconInfo />} title="What this job will do">
+            <Text size="sm">{KIND_EFFECT[draft.kind]}</Text>
+            <Text size="sm" mt={6}>
+              It runs in the background: you can leave this page and follow it in the jobs list. Counters count work across phases, not distinct patients.
+            </Text>
+          </Alert>
+          <div>
+            <Title order={3} size="h5" mb={6}>
+              When to run which
+            </Title>
+            <GuidanceTable highlight={draft.kind} />
+          </div>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => { setStep('form'); }} disabled={busy}>
+              Back
+            </Button>
+            <Button onClick={() => void start()} loading={busy}>
+              Start {kindLabel}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,35 @@
+/** The throughput of a running job over time (its own chunk: the chart library loads only when needed). */
+import '@mantine/charts/styles.css';
+import { AreaChart } from '@mantine/charts';
+import { Text } from '@mantine/core';
+import type { Sample } from '../../hooks/throughput.ts';
+import { ratePoints } from '../../hooks/throughput.ts';
+
+export default function ThroughputChart({ samples }: { readonly samples: readonly Sample[] }) {
+  const points = ratePoints(samples);
+  if (points.length < 2) {
+    return (
+      <Text size="sm" c="dimmed">
+        The chart appears after a few batches.
+      </Text>
+    );
+  }
+  const peak = Math.max(...points.map((p) => p.rate));
+  return (
+    <figure style={{ margin: 0 }} aria-label={`Throughput over the last ${String(points.at(-1)?.second ?? 0)} seconds, peak ${String(peak)} identities per second`}>
+      <AreaChart
+        h={180}
+        data={points}
+        dataKey="second"
+        series={[{ name: 'rate', label: 'Identities per second', color: 'indigo.6' }]}
+        curveType="linear"
+        withDots={false}
+        xAxisLabel="Seconds since watching began"
+        tooltipAnimationDuration={0}
+        areaProps={{ isAnimationActive: false }}
+        gridAxis="y"
+        xAxisProps={{ type: 'number', domain: ['dataMin', 'dataMax'], allowDecimals: false, tickFormatter: (value: number) => `${String(Math.round(value))} s` }}
+      />
+    </figure>
+  );
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it, afterEach } from 'vitest';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConsoleBackend } from '../../../main/backend/console-backend.ts';
+import { LocalEngine } from '../../../engine/local-engine.ts';
+import type { JobState } from '../../../engine/contract/maintenance.ts';
+import type { ConsoleEventName, SandboxProgress } from '../../../engine/contract/console.ts';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function setup(): { backend: ConsoleBackend; dir: string; events: { event: ConsoleEventName; payload: unknown }[] } {
+  const dir = mkdtempSync(join(tmpdir(), 'mpi-console-backend-'));
+  const backend = new ConsoleBackend({ dataFolder: join(dir, 'data'), actor: 'console:test', watcher: { pollMs: 100, minGapMs: 20, listEveryMs: 200 } });
+  const events: { event: ConsoleEventName; payload: unknown }[] = [];
+  backend.subscribe((event, payload) => events.push({ event, payload }));
+  cleanups.push(() => { rmSync(dir, { recursive: true, force: true }); });
+  cleanups.push(() => backend.close());
+  return { backend, dir, events };
+}
+
+async function until<T>(read: () => T | undefined, what: string, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('console backend over a local sandbox', () => {
+  it('creates a synthetic sandbox with progress, runs a reconciliation in its worker and pushes the job until it completes', async () => {
+    const { backend, dir, events } = setup();
+    const status = await backend.call('console/create-sandbox', { folder: join(dir, 'sandboxes'), syntheticPeople: 200, seed: 3 });
+    expect(status.connection).toMatchObject({ kind: 'local-sandbox', path: join(dir, 'sandboxes', 'sandbox.db'), tenantId: 'demo', actor: 'console:test' });
+    const progress = events.filter((e) => e.event === 'sandbox/progress').map((e) => e.payload as SandboxProgress);
+    expect(progress.map((p) => p.stage)).toEqual(expect.arrayContaining(['preparing', 'generating', 'ingesting', 'done']));
+    const lastIngest = progress.filter((p) => p.stage === 'ingesting').at(-1);
+    expect(lastIngest?.done).toBe(lastIngest?.total);
+    expect(lastIngest?.total).toBeGreaterThan(200);
+
+    const started = await backend.call('maintenance/reconcile', { reason: 'weights changed', batchSize: 5 });
+    const final = await until(
+      () => events.map((e) => (e.event === 'job/updated' ? (e.payload as JobState) : undefined)).find((job) => job?.jobId === started.jobId && job.status === 'completed'),
+      'the completed job to be pushed',
+    );
+    expect(final.requestedBy).toBe('console:test');
+    expect(final.counters.scanned).toBeGreaterThan(0);
+    expect(final.phases.map((p) => [p.name, p.status])).toEqual([
+      ['importing', 'skipped'],
+      ['rebuilding', 'completed'],
+      ['matching', 'completed'],
+    ]);
+    // Recent sandboxes remember it for the next start.
+    expect((await backend.call('console/status', {})).recent[0]).toMatchObject({ path: join(dir, 'sandboxes', 'sandbox.db'), tenantId: 'demo', exists: true });
+  });
+
+  it('refuses engine operations without a connection, unknown operations and invalid input, naming the field', async () => {
+    const { backend } = setup();
+    expect(await backend.send('jobs/list', {})).toMatchObject({ ok: false, error: { kind: 'conflict', message: expect.stringMatching(/no sandbox is open/) as unknown } });
+    expect(await backend.send('system/exec', {})).toMatchObject({ ok: false, error: { kind: 'validation', message: 'unknown operation system/exec' } });
+    expect(await backend.send('console/create-sandbox', { folder: 'relative/path', syntheticPeople: -1 })).toMatchObject({
+      ok: false,
+      error: { kind: 'validation', issues: expect.arrayContaining([expect.objectContaining({ path: 'folder' }), expect.objectContaining({ path: 'syntheticPeople' })]) as unknown },
+    });
+  });
+
+  it('refuses a file that is not a sandbox and leaves it unchanged', async () => {
+    const { backend, dir } = setup();
+    const other = join(dir, 'notes.db');
+    writeFileSync(other, 'not a database');
+    expect(await backend.send('console/open-sandbox', { path: other })).toMatchObject({ ok: false, error: { kind: 'validation', message: expect.stringMatching(/not an MPI sandbox/) as unknown } });
+    expect(await backend.send('console/open-sandbox', { path: join(dir, 'missing.db') })).toMatchObject({ ok: false, error: { kind: 'not_found' } });
+    expect(existsSync(join(dir, 'missing.db'))).toBe(false);
+  });
+});
+
+describe('console backend lifecycle', () => {
+  it('pushes jobs queued by another process (the CLI) and stops its worker cleanly: the batch in progress commits, the lease is released, a reopened console resumes the job', async () => {
+    const { backend, dir, events } = setup();
+    await backend.call('console/create-sandbox', { folder: dir, fileName: 'resume.db', syntheticPeople: 1500, seed: 9 });
+    const path = join(dir, 'resume.db');
+
+    // Another process queues the job; the console notices it through its job list.
+    const cli = LocalEngine.open({ dbPath: path });
+    const { jobId } = await cli.call('maintenance/reconcile', { reason: 'queued from the CLI', batchSize: 1 }, { tenantId: 'demo', actor: 'cli' });
+    const running = await until(
+      () => events.map((e) => (e.event === 'job/updated' ? (e.payload as JobState) : undefined)).find((job) => job?.jobId === jobId && job.status === 'running' && job.counters.scanned > 0),
+      'the CLI job to be pushed while running',
+    );
+    expect(running.requestedBy).toBe('cli');
+
+    await backend.close();
+    const stopped = await cli.call('jobs/get', { jobId }, { tenantId: 'demo', actor: 'cli' });
+    expect(stopped.status).toBe('running');
+    expect(Date.parse(stopped.leaseExpiresAt ?? '')).toBeLessThanOrEqual(Date.now());
+    const cursorAtStop = stopped.phases.reduce((sum, phase) => sum + phase.processed, 0);
+    expect(cursorAtStop).toBeGreaterThan(0);
+
+    const reopened = new ConsoleBackend({ dataFolder: join(dir, 'data'), actor: 'console:test', watcher: { pollMs: 100, minGapMs: 20, listEveryMs: 200 } });
+    cleanups.push(() => reopened.close());
+    const pushed: JobState[] = [];
+    reopened.subscribe((event, payload) => {
+      if (event === 'job/updated') pushed.push(payload as JobState);
+    });
+    await reopened.start(); // the most recent sandbox
+    expect(reopened.status().connection?.path).toBe(path);
+    const done = await until(() => pushed.find((job) => job.jobId === jobId && job.status === 'completed'), 'the resumed job to complete');
+    // Resumed from its cursors: every identity once per phase, none twice.
+    expect(done.counters.scanned).toBe(2 * (done.populationTotal ?? -1));
+    cli.close();
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * Browser-test helpers: the real browser host as a child process (`node main/browser-host/bin.js`), the shared
+ * Chromium, accessibility checks with axe (no serious or critical violation) and screenshots kept in
+ * test-results/ (ignored by git) for people to look at.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
+const AXE_RESULTS = join(ROOT, 'test-results', 'axe');
+const HOST_BIN = join(ROOT, 'main', 'browser-host', 'bin.js');
+
+export interface HostProcess {
+  readonly launchUrl: string;
+  readonly origin: string;
+  output(): string;
+  stop(): Promise<number | null>;
+}
+
+/** Starts `npm start`'s program with its own data folder; resolves once it prints its address. */
+export function startHost(args: readonly string[]): Promise<HostProcess> {
+  const child: ChildProcess = spawn(process.execPath, [HOST_BIN, '--no-open', ...args], { env: { ...process.env, BROWSER: 'none' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { resolve(code); }));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { reject(new Error(`the browser host printed no address:\n${output}`)); }, 90_000);
+    const read = (chunk: Buffer): void => {
+      output += chunk.toString('utf8');
+      const match = /MPI Console: (http:\/\/127\.0\.0\.1:\d+\/open\?token=[A-Za-z0-9_-]+)/.exec(output);
+      if (match?.[1] !== undefined) {
+        clearTimeout(timer);
+        const launchUrl = match[1];
+        resolve({
+          launchUrl,
+          origin: new URL(launchUrl).origin,
+          output: () => output,
+          stop: async () => {
+            child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
+    };
+    child.stdout?.on('data', read);
+    child.stderr?.on('data', read);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`the browser host exited (${String(code)}) before printing its address:\n${output}`));
+    });
+  });
+}
+
+export function connectBrowser(): Promise<Browser> {
+  return chromium.connect(inject('chromiumEndpoint'));
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const path = join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true, animations: 'disabled' });
+  return path;
+}
+
+/** Runs axe on the page as it is now: no serious or critical violation (every finding is kept for the report). */
+export async function expectAccessible(page: Page, name: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  mkdirSync(AXE_RESULTS, { recursive: true });
+  const summary = results.violations.map((v) => ({
+    id: v.id,
+    impact: v.impact,
+    help: v.help,
+    targets: v.nodes.map((n) => n.target.join(' ')),
+    details: v.nodes.map((n) => n.failureSummary ?? ''),
+  }));
+  writeFileSync(join(AXE_RESULTS, `${name}.json`), JSON.stringify({ passes: results.passes.length, violations: summary }, null, 2));
+  const blocking = summary.filter((v) => v.impact === 'serious' || v.impact === 'critical').map(({ details: _details, ...rest }) => rest);
+  expect(blocking, `axe on ${name}`).toEqual([]);
+}

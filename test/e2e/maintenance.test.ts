@@ -1,0 +1,304 @@
+/**
+ * The console end to end, in real Chromium against the real browser host (`npm start`'s program) and real
+ * SQLite sandboxes: first run creates a synthetic sandbox with progress; a reconciliation started from the
+ * form updates its phases and counters live until it completes and stays in the history; the batch size is
+ * refused as it is typed; the engine's refusal of an external source is shown at its field; a re-index that
+ * is still queued (the sandbox's worker is disabled by its configuration) is cancelled at once. Every page
+ * and state is checked with axe and saved as a screenshot.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { LocalEngine } from '../../engine/local-engine.ts';
+import { MaintenanceSettingsSchema } from '../../engine/config/maintenance.ts';
+import { runWorker } from '../../engine/jobs/worker.ts';
+import { BATCH_SIZE_MESSAGE } from '../../renderer/pages/maintenance/start-job-form.ts';
+import { connectBrowser, expectAccessible, screenshot, SCREENSHOTS, startHost, type HostProcess } from './helpers.ts';
+
+let dir: string;
+let host: HostProcess;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const pageErrors: string[] = [];
+
+/**
+ * A sandbox whose configuration disables the background worker, so jobs started on it stay queued. Its history
+ * holds a re-index that failed (a direct, non-overlapping replacement of the blocking rules, refused by the
+ * validation phase before any write) and a reconciliation a worker left mid-run (stopped after three batches,
+ * its lease released): a job that stays `running` with counters, for a stable look at the running state.
+ */
+async function queuedOnlySandbox(path: string): Promise<void> {
+  const engine = LocalEngine.open({ dbPath: path });
+  const ctx = { tenantId: 'queued', actor: 'test' };
+  try {
+    await engine.call('sandbox/create', { syntheticPeople: 20, seed: 5 }, ctx);
+    const { profile } = await engine.call('profile/get', {}, ctx);
+    const replaced = { ...profile.Blocking, Version: profile.Blocking.Version + 1, Rules: [{ Name: 'given-initial-postcode', Parts: [{ Field: 'givenName', Transform: 'Initial' }, { Field: 'postalCode', Transform: 'Exact' }] }] };
+    await engine.call('profile/apply', { document: { Blocking: replaced }, reason: 'direct replacement of the blocking rules' }, ctx);
+    await engine.call('maintenance/reindex', { reason: 'New blocking rules without the staged union', batchSize: 25 }, ctx);
+    await runWorker(engine.env, { tenants: ['queued'], once: true });
+    await engine.call('maintenance/reconcile', { reason: 'Left running by a worker that stopped', batchSize: 1 }, ctx);
+    const stop = new AbortController();
+    let batches = 0;
+    await runWorker(engine.env, {
+      tenants: ['queued'],
+      signal: stop.signal,
+      hooks: {
+        afterCommit: () => {
+          if (++batches === 3) stop.abort();
+        },
+      },
+    });
+    engine.env.changeSettings((current) => ({
+      next: { ...current, Maintenance: MaintenanceSettingsSchema.parse({ WorkerEnabled: false }) },
+      commit: () => undefined,
+    }));
+  } finally {
+    engine.close();
+  }
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'mpi-e2e-'));
+  await queuedOnlySandbox(join(dir, 'queued-only.db'));
+  host = await startHost(['--data-dir', join(dir, 'data')]);
+  browser = await connectBrowser();
+  context = await browser.newContext({ viewport: { width: 1360, height: 900 }, reducedMotion: 'reduce' });
+  page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) pageErrors.push(message.text());
+  });
+});
+
+afterAll(async () => {
+  await context.close();
+  await browser.close();
+  const code = await host.stop();
+  rmSync(dir, { recursive: true, force: true });
+  expect(code, host.output()).toBe(0);
+});
+
+interface Observed {
+  status: string | undefined;
+  scanned: string | undefined;
+  rate: string | undefined;
+  phases: string;
+}
+
+/** Runs in the page: records the job's status, scanned counter, rate and phase statuses at every DOM change. */
+const RECORD_JOB_RENDERS = `(() => {
+  const seen = [];
+  window.seen = seen;
+  const record = () => {
+    const detail = document.querySelector('[data-testid="job-detail"]');
+    seen.push({
+      status: detail ? detail.getAttribute('data-job-status') : undefined,
+      scanned: document.querySelector('[data-testid="counter-scanned"]')?.textContent,
+      rate: document.querySelector('[data-testid="job-rate"]')?.textContent,
+      phases: [...document.querySelectorAll('[data-phase]')].map((p) => p.getAttribute('data-phase') + ':' + p.getAttribute('data-phase-status')).join(','),
+    });
+  };
+  record();
+  new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+})()`;
+
+describe('the console in a browser', () => {
+  it('refuses the API to a page that has not opened the launch link', async () => {
+    const stranger = await browser.newContext();
+    const other = await stranger.newPage();
+    await other.goto(`${host.origin}/`);
+    await expect.poll(() => other.getByText('This page is not connected to a console session').count()).toBe(1);
+    await stranger.close();
+  });
+
+  it('offers a synthetic sandbox on first run and creates it with progress', async () => {
+    await page.goto(host.launchUrl);
+    await page.getByRole('heading', { name: 'Welcome to the MPI Console' }).waitFor();
+    expect(new URL(page.url()).search).toBe(''); // the token left the address bar
+    await expect.poll(() => page.getByLabel('Folder').inputValue()).toBe(join(dir, 'data'));
+    await expectAccessible(page, 'welcome');
+    await screenshot(page, '01-welcome');
+
+    await page.getByLabel('Synthetic people').fill('3000');
+    await page.getByRole('button', { name: 'Create sandbox' }).click();
+    await page.getByLabel(/Sandbox creation (progress|under way)/).first().waitFor();
+    await screenshot(page, '02-creating-sandbox');
+    await page.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor({ timeout: 120_000 });
+    await page.getByText('No maintenance jobs yet').waitFor();
+    await expect.poll(() => page.getByTestId('connection-path').textContent()).toBe('sandbox.db');
+    await page.getByText('Worker running').waitFor();
+    await expectAccessible(page, 'maintenance-empty');
+    await screenshot(page, '03-maintenance-empty');
+  });
+
+  it('refuses an invalid batch size as it is typed', async () => {
+    await page.getByRole('button', { name: 'Start a job' }).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Reason').fill('Thresholds raised after the November evaluation');
+    const batch = dialog.getByLabel('Batch size');
+    const review = dialog.getByRole('button', { name: 'Review and start' });
+    for (const typed of ['0', '26', '2.5', '-3']) {
+      await batch.fill(typed);
+      await dialog.getByText(BATCH_SIZE_MESSAGE).waitFor();
+      expect(await review.isDisabled(), typed).toBe(true);
+    }
+    await expectAccessible(page, 'start-form-invalid');
+    await screenshot(page, '04-start-form-invalid-batch');
+    await batch.fill('1');
+    await expect.poll(() => dialog.getByText(BATCH_SIZE_MESSAGE).count()).toBe(0);
+    expect(await review.isDisabled()).toBe(false);
+  });
+
+  it("shows the engine's refusal of an external source at that field", async () => {
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('External source').click();
+    await page.getByRole('option', { name: 'st-marys-hospital' }).click();
+    await dialog.getByRole('button', { name: 'Review and start' }).click();
+    await dialog.getByRole('button', { name: 'Start reconciliation' }).click();
+    await dialog.getByText('The job was not started').waitFor();
+    await expect.poll(() => dialog.getByText(/importing from an external FHIR source is not yet supported/).count()).toBeGreaterThan(0);
+    await expectAccessible(page, 'start-form-refused');
+    await screenshot(page, '05-start-form-engine-refusal');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+  });
+
+  it('starts a reconciliation after a confirmation; its phases and counters update live until it completes, and it stays in the history', async () => {
+    await page.getByRole('button', { name: 'Start a job' }).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Reason').fill('Thresholds raised after the November evaluation');
+    await dialog.getByLabel('Batch size').fill('1');
+    await dialog.getByRole('button', { name: 'Review and start' }).click();
+    await dialog.getByText('What this job will do').waitFor();
+    await dialog.getByRole('table', { name: 'When to run which job' }).waitFor();
+    await expectAccessible(page, 'confirm');
+    await screenshot(page, '06-confirm-reconciliation');
+
+    await dialog.getByRole('button', { name: 'Start reconciliation' }).click();
+    await page.getByTestId('job-detail').waitFor();
+    // Every render of the job page is recorded in the page itself, so no pushed state can slip between polls.
+    await page.evaluate(RECORD_JOB_RENDERS);
+    // The job takes seconds: the screenshot is taken of the viewport as soon as counters move.
+    await page.locator('[data-job-status="running"] [data-phase="rebuilding"][data-phase-status="running"]').waitFor({ timeout: 60_000 });
+    await page.screenshot({ path: join(SCREENSHOTS, '07-job-running.png') });
+    await page.locator('[data-job-status="running"] [data-phase="matching"][data-phase-status="running"]').waitFor({ timeout: 60_000 });
+    // The live job may finish while axe runs; the stable running state is checked on the stalled job below.
+    await expectAccessible(page, 'job-running-live');
+    await page.locator('[data-job-status="completed"]').waitFor({ timeout: 120_000 });
+
+    const seen = await page.evaluate<Observed[]>('window.seen');
+    const number = (text: string | undefined): number => Number((text ?? '').replace(/\D/g, ''));
+    const finalScanned = number(seen.at(-1)?.scanned);
+    expect(finalScanned).toBeGreaterThan(3000);
+    // Live: while running, the counters moved through values strictly between zero and the final count...
+    const running = seen.filter((s) => s.status === 'running').map((s) => number(s.scanned));
+    expect(new Set(running.filter((n) => n > 0 && n < finalScanned)).size).toBeGreaterThan(1);
+    // ...and the pipeline moved on by itself: matching running after rebuilding completed, then all completed.
+    expect(seen.some((s) => s.status === 'running' && s.phases === 'importing:skipped,rebuilding:completed,matching:running')).toBe(true);
+    expect(seen.at(-1)?.phases).toBe('importing:skipped,rebuilding:completed,matching:completed');
+    // A rate (items per second, no percentage needed) was shown while it ran.
+    expect(seen.some((s) => s.status === 'running' && /identities\/s/.test(s.rate ?? ''))).toBe(true);
+    expect(await page.getByTestId('job-percent').textContent()).toBe('100%');
+    await expectAccessible(page, 'job-completed');
+    await screenshot(page, '08-job-completed');
+
+    await page.getByRole('link', { name: 'Maintenance' }).first().click();
+    const row = page.locator('[data-testid="jobs-table"] tbody tr');
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.first().textContent()).toMatch(/Completed.*Reconciliation.*Matching.*console:/);
+    await expectAccessible(page, 'jobs-list');
+    await screenshot(page, '09-jobs-list');
+  });
+
+  it('reaches a job by keyboard alone', async () => {
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    let reached = false;
+    for (let i = 0; i < 40 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = (await page.evaluate<string>("document.activeElement?.getAttribute('aria-label') ?? ''")).startsWith('Reconciliation job ');
+    }
+    expect(reached).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('job-detail').waitFor();
+    await page.getByRole('link', { name: 'Maintenance' }).first().click();
+  });
+
+  it('watches a job by its ID, and says plainly when there is no such job', async () => {
+    const jobId = (await page.locator('[data-testid="jobs-table"] tbody tr').first().getAttribute('data-job-id')) ?? '';
+    await page.getByLabel('Job ID').fill(jobId);
+    await page.getByRole('button', { name: 'Watch job' }).click();
+    await page.locator('[data-testid="job-detail"][data-job-status="completed"]').waitFor();
+    await page.getByRole('link', { name: 'Maintenance' }).first().click();
+    await page.getByLabel('Job ID').fill('job-00000000-0000-0000-0000-000000000000');
+    await page.getByRole('button', { name: 'Watch job' }).click();
+    await page.getByText('No such job').waitFor();
+    await page.getByRole('link', { name: 'Back to all jobs' }).waitFor();
+    await expectAccessible(page, 'job-not-found');
+    await screenshot(page, '09b-job-not-found');
+    await page.getByRole('link', { name: 'Back to all jobs' }).click();
+    await page.locator('[data-testid="jobs-table"]').waitFor();
+  });
+
+  it('cancels a queued re-index at once (the sandbox worker is disabled, so the job cannot start first)', async () => {
+    await page.getByRole('link', { name: /Sandboxes/ }).click();
+    await page.getByLabel('Sandbox file').fill(join(dir, 'queued-only.db'));
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    await page.getByText('The background worker is disabled').waitFor();
+    await page.getByText(/Tenant\s*queued/).first().waitFor();
+    await expectAccessible(page, 'maintenance-worker-disabled');
+    await screenshot(page, '10-maintenance-worker-disabled');
+
+    // The job its last worker left running: phases and counters as they were, cancel takes effect at once.
+    await page.locator('[data-testid="jobs-table"] tbody tr', { hasText: 'Running' }).getByRole('link').click();
+    await page.locator('[data-testid="job-detail"][data-job-status="running"] [data-phase="rebuilding"][data-phase-status="running"]').waitFor();
+    expect(await page.getByTestId('counter-scanned').textContent()).toBe('3');
+    expect(await page.getByTestId('cancel-effect').textContent()).toMatch(/^No worker holds this job right now: it is cancelled at once/);
+    await expectAccessible(page, 'job-running-stalled');
+    await screenshot(page, '10b-job-running-no-worker');
+    await page.getByRole('link', { name: 'Maintenance' }).first().click();
+
+    // The re-index refused by its validation phase: the job's error, without patient values, and nothing changed.
+    await page.locator('[data-testid="jobs-table"] tbody tr', { hasText: 'Failed' }).getByRole('link').click();
+    await page.locator('[data-testid="job-detail"][data-job-status="failed"]').waitFor();
+    expect(await page.getByTestId('job-error').textContent()).toMatch(/no identity was changed/);
+    expect(await page.getByTestId('phase-status').allTextContents()).toEqual(['Failed', 'Not run']);
+    await expectAccessible(page, 'job-failed');
+    await screenshot(page, '10c-job-failed');
+    await page.getByRole('link', { name: 'Maintenance' }).first().click();
+
+    await page.getByRole('button', { name: 'Start a job' }).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Re-index', { exact: true }).click();
+    await dialog.getByLabel('Reason').fill('New blocking key version staged');
+    await dialog.getByRole('button', { name: 'Review and start' }).click();
+    await dialog.getByRole('button', { name: 'Start re-index' }).click();
+    await page.locator('[data-testid="job-detail"][data-job-status="queued"]').waitFor();
+    expect(await page.getByTestId('cancel-effect').textContent()).toBe('The job has not started: it is cancelled at once.');
+    await expectAccessible(page, 'job-queued');
+    await screenshot(page, '11-job-queued');
+
+    await page.getByRole('button', { name: 'Cancel job' }).click();
+    await page.locator('[data-testid="job-detail"][data-job-status="cancelled"]').waitFor();
+    await page.getByText('It was cancelled before it started: nothing was changed.').waitFor();
+    const phases = await page.locator('[data-phase]').all();
+    expect(await Promise.all(phases.map((phase) => phase.getAttribute('data-phase-status')))).toEqual(['pending', 'pending']);
+    expect(await page.getByTestId('phase-status').allTextContents()).toEqual(['Not run', 'Not run']);
+    await expectAccessible(page, 'job-cancelled');
+    await screenshot(page, '12-job-cancelled');
+
+    await page.getByRole('link', { name: 'Maintenance' }).first().click();
+    await expect.poll(() => page.locator('[data-testid="jobs-table"] tbody tr').first().textContent()).toMatch(/Cancelled.*Re-index/);
+    await page.getByRole('link', { name: /Sandboxes/ }).click();
+    await page.getByRole('table', { name: 'Recent sandboxes' }).waitFor();
+    await expectAccessible(page, 'sandboxes');
+    await screenshot(page, '13-sandboxes');
+  });
+
+  it('ran without script errors or CSP violations', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
