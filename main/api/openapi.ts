@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { operations } from '../../engine/contract/operations.ts';
 import { pathParameters, ProblemSchema, PROBLEM_CONTENT_TYPE, type HttpRoute } from '../../engine/contract/http.ts';
 import { DEFAULT_TENANT_CLAIM } from '../../engine/config/api.ts';
+import { NicknameEntriesSchema } from '../../engine/contract/profile.ts';
 
 type Json = Record<string, unknown>;
 
@@ -24,9 +25,44 @@ const ERROR_DESCRIPTIONS: Readonly<Record<string, string>> = {
   '503': "The identity provider's keys could not be fetched, or the server is shutting down",
 };
 
+/**
+ * Contract schemas that read user-keyed JSON objects through a Map (a name such as `__proto__` stays data)
+ * and so cannot describe themselves: their JSON shape, written once here.
+ */
+const DESCRIPTIONS: readonly (readonly [z.ZodType, Json])[] = [
+  [NicknameEntriesSchema, { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } }],
+];
+const DESCRIBED: ReadonlyMap<unknown, Json> = new Map<unknown, Json>(DESCRIPTIONS);
+
+/** Every schema inside the described ones (their pipes' parts), which may be unrepresentable on their own. */
+function partsOf(schema: z.ZodType, into: Set<unknown>): Set<unknown> {
+  into.add(schema);
+  for (const value of Object.values(schema._zod.def as unknown as Record<string, unknown>)) {
+    if (value instanceof z.ZodType && !into.has(value)) partsOf(value, into);
+  }
+  return into;
+}
+const DESCRIBED_PARTS: ReadonlySet<unknown> = DESCRIPTIONS.reduce((parts, [schema]) => partsOf(schema, parts), new Set<unknown>());
+
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
   // Each schema sits inside the OpenAPI 3.1 document, whose dialect is already JSON Schema 2020-12.
-  const generated = z.toJSONSchema(schema, { io, unrepresentable: 'throw' }) as Json;
+  // Unrepresentable parts become {} only inside the described schemas, which override replaces whole;
+  // anything else unrepresentable is an error (the OpenAPI test builds the whole document).
+  let unexplained = 0;
+  const generated = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    override: (ctx) => {
+      const described = DESCRIBED.get(ctx.zodSchema);
+      if (described !== undefined) {
+        for (const key of Object.keys(ctx.jsonSchema)) Reflect.deleteProperty(ctx.jsonSchema, key);
+        Object.assign(ctx.jsonSchema, described);
+      } else if (['transform', 'map', 'set', 'custom', 'function', 'bigint', 'symbol', 'date', 'undefined', 'void', 'nan'].includes(ctx.zodSchema._zod.def.type) && !DESCRIBED_PARTS.has(ctx.zodSchema)) {
+        unexplained++;
+      }
+    },
+  }) as Json;
+  if (unexplained > 0) throw new Error(`${String(unexplained)} part(s) of a contract schema cannot be represented in JSON Schema; describe them in DESCRIBED (main/api/openapi.ts)`);
   delete generated.$schema;
   return generated;
 }

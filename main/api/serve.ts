@@ -59,6 +59,8 @@ export async function startServe(engine: LocalEngine, options: ServeOptions): Pr
   });
   const url = await app.listen({ host: options.host, port: options.port });
   logger.info({ url, worker: options.worker, devAuth: options.devAuth }, 'listening');
+  // The line that says where the server is must not wait in the log buffer.
+  logger.flush();
 
   const controller = new AbortController();
   const worker = options.worker

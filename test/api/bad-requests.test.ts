@@ -50,7 +50,8 @@ describe('bad requests', () => {
     const wrongType = await refused(422, 'POST', '/api/v1/maintenance/reindex', { headers: json, body: JSON.stringify({ reason: 'x', batchSize: '5' }) });
     expect(wrongType.issues).toEqual([{ path: 'batchSize', message: 'expected number' }]);
     const unknown = await refused(422, 'POST', '/api/v1/maintenance/reindex', { headers: json, body: JSON.stringify({ reason: 'x', batchSize: 5, tenantId: 't2' }) });
-    expect(unknown.issues[0]?.message).toMatch(/unknown key\(s\): tenantId/);
+    // An unknown key is counted, never echoed (it could hold a value).
+    expect(unknown.issues[0]).toEqual({ path: '(root)', message: expect.stringMatching(/^1 unknown key\(s\), not shown/) as unknown });
     for (const batchSize of [0, 26]) {
       const problem = await refused(422, 'POST', '/api/v1/maintenance/reconciliation', { headers: json, body: JSON.stringify({ reason: 'x', batchSize }) });
       expect(pathsOf(problem)).toEqual(['batchSize']);
@@ -98,7 +99,7 @@ describe('bad requests', () => {
 
   it('path and query problems: a malformed job ID, unknown, repeated or non-numeric query parameters, a body on cancel', async () => {
     expect(pathsOf(await refused(422, 'GET', '/api/v1/maintenance/jobs/not%20a%20job', { headers: auth }))).toEqual(['jobId']);
-    expect((await refused(422, 'GET', '/api/v1/maintenance/jobs', { headers: auth, query: { tenantId: 't2' } })).issues[0]?.message).toMatch(/tenantId/);
+    expect((await refused(422, 'GET', '/api/v1/maintenance/jobs', { headers: auth, query: { tenantId: 't2' } })).issues[0]?.message).toMatch(/unknown key/);
     expect(pathsOf(await refused(422, 'GET', '/api/v1/maintenance/jobs?limit=1&limit=2', { headers: auth }))).toEqual(['limit']);
     expect(pathsOf(await refused(422, 'GET', '/api/v1/maintenance/jobs', { headers: auth, query: { limit: 'ten' } }))).toEqual(['limit']);
     expect(pathsOf(await refused(422, 'GET', '/api/v1/maintenance/jobs', { headers: auth, query: { limit: '0' } }))).toEqual(['limit']);

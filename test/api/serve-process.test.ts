@@ -112,7 +112,7 @@ describe('mpi-console serve, token and --remote as real processes', () => {
     const refused = remote(url, ['jobs'], { env: { MPI_TOKEN: 'not.a.token' } });
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(/forbidden error: the registry refused the access token/);
-  });
+  }, 240_000);
 
   it('on SIGTERM finishes an in-flight request, releases the running job and exits 0; another worker resumes and finishes the job', async () => {
     const token = readFileSync(tokenFile, 'utf8').trim();

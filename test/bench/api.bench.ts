@@ -49,12 +49,12 @@ function serve(dbPath: string): Promise<{ url: string; child: ChildProcess }> {
       const line = text.split('\n').find((l) => l.includes('"listening"'));
       if (line !== undefined) {
         // Keep draining its log lines (one per request) as a log collector would.
-        child.stdout?.removeListener('data', onData);
-        child.stdout?.resume();
+        child.stdout.removeListener('data', onData);
+        child.stdout.resume();
         resolve({ url: (JSON.parse(line) as { url: string }).url, child });
       }
     };
-    child.stdout?.on('data', onData);
+    child.stdout.on('data', onData);
     child.once('exit', (code) => {
       reject(new Error(`serve exited ${String(code)} before listening`));
     });
