@@ -123,5 +123,6 @@ describe('kill -9 during ingestion', () => {
     expect(rerun.created + rerun.unchanged).toBe(lines);
     expect(rerun.unchanged).toBeGreaterThanOrEqual(LAST_KILL * CHUNK_LINES);
     expect(dumpRegistry(crashed, TENANT)).toEqual(expected);
-  });
+    // Spawns several real ingests of a few thousand lines: minutes on a loaded two-core machine.
+  }, 600_000);
 });
