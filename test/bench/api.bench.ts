@@ -14,7 +14,7 @@
  * the speed of refusals.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,14 +83,38 @@ function listening(child: ChildProcess, marker: string, what: string): Promise<s
   });
 }
 
-async function load(url: string, token: string, what: string): Promise<Awaited<ReturnType<typeof autocannon>>> {
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc (Linux), or undefined elsewhere. On a
+ * machine shared with other work a server gets only part of a core, so its CPU time per request says what
+ * it costs better than the rate it reached.
+ */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${String(pid)}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Load {
+  readonly result: Awaited<ReturnType<typeof autocannon>>;
+  /** The server's CPU time per answer, in µs (undefined without /proc). */
+  readonly cpuMicros: number | undefined;
+}
+
+async function load(url: string, token: string, server: ChildProcess, what: string): Promise<Load> {
   const options = { url, headers: { authorization: `Bearer ${token}` }, ...LOAD };
   await autocannon({ ...options, duration: 2 });
+  const before = cpuSeconds(server.pid);
   const result = await autocannon(options);
+  const after = cpuSeconds(server.pid);
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0 || result['2xx'] !== result.requests.total) {
     throw new Error(`${what}: ${String(result.non2xx)} non-2xx, ${String(result.errors)} errors, ${String(result.timeouts)} timeouts of ${String(result.requests.total)} requests`);
   }
-  return result;
+  const cpuMicros = before === undefined || after === undefined ? undefined : ((after - before) * 1e6) / result.requests.total;
+  return { result, cpuMicros };
 }
 
 async function stop(child: ChildProcess | undefined): Promise<void> {
@@ -125,8 +149,12 @@ export async function benchApi(): Promise<BenchRow[]> {
     const bareUrl = await listening(bare, '"url"', 'the bare http server');
 
     const inProcess = await callsPerSecond(() => engine.call('jobs/get', { jobId }, ctx));
-    const api = await load(jobUrl, token, 'serve');
-    const ceiling = await load(`${bareUrl}/api/v1/maintenance/jobs/${jobId}`, token, 'the bare http server');
+    const { result: api, cpuMicros: apiCpu } = await load(jobUrl, token, server, 'serve');
+    const { result: ceiling, cpuMicros: bareCpu } = await load(`${bareUrl}/api/v1/maintenance/jobs/${jobId}`, token, bare, 'the bare http server');
+    const cpu =
+      apiCpu === undefined || bareCpu === undefined
+        ? ''
+        : `; server CPU ${apiCpu.toFixed(0)} µs per answer (${Math.round(1e6 / apiCpu).toLocaleString('en-US')} req/s on one free core), bare ${bareCpu.toFixed(0)} µs`;
     await stop(bare);
 
     // A 10,000-pair evaluation: in-process and through the remote client, alternately.
@@ -147,7 +175,7 @@ export async function benchApi(): Promise<BenchRow[]> {
         unit: 'req/s',
         ceiling: ceiling.requests.average,
         ceilingName: 'bare node:http answering the same bytes, own process, same load',
-        note: `target ≥ 5,000 req/s; ${String(api.requests.total)} answers, all 200; token verified once then remembered; one JSON log line per request; in-process handler (LocalEngine.call('jobs/get'), awaited): ${Math.round(inProcess).toLocaleString('en-US')} calls/s`,
+        note: `target ≥ 5,000 req/s; ${String(api.requests.total)} answers, all 200; token verified once then remembered; one JSON log line per request; in-process handler (LocalEngine.call('jobs/get'), awaited): ${Math.round(inProcess).toLocaleString('en-US')} calls/s${cpu}`,
       },
       {
         name: 'job GET over loopback: p99 latency',
