@@ -9,7 +9,7 @@
  * (SQLite gives its -wal and -shm files the database file's mode), whatever the umask.
  */
 import Database from 'better-sqlite3';
-import type { Database as Connection, Statement } from 'better-sqlite3';
+import type { Database as Connection, Statement, Transaction } from 'better-sqlite3';
 import { closeSync, fchmodSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { BusyError, DATABASE_BUSY, EngineError, notFound, validationError } from '../contract/errors.ts';
@@ -100,10 +100,17 @@ export class Store {
   readonly path: string;
   private readonly connection: Connection;
   private readonly statements = new Map<string, Statement>();
+  /**
+   * One transaction function for every read and write: better-sqlite3 builds a wrapper (and its deferred,
+   * immediate and exclusive variants) per transaction() call, which cost as much as the queries of a small
+   * read such as a job poll.
+   */
+  private readonly transaction: Transaction<(fn: () => unknown) => unknown>;
 
   private constructor(path: string, connection: Connection) {
     this.path = path;
     this.connection = connection;
+    this.transaction = connection.transaction((fn: () => unknown) => fn());
   }
 
   static open(path: string, options: StoreOptions = {}): Store {
@@ -153,7 +160,7 @@ export class Store {
    */
   write<T>(fn: () => T): T {
     try {
-      return this.connection.transaction(fn).immediate();
+      return this.transaction.immediate(fn) as T;
     } catch (error) {
       throw storeFailure(error);
     }
@@ -162,7 +169,7 @@ export class Store {
   /** Runs fn in a read transaction: one consistent snapshot for several queries. */
   read<T>(fn: () => T): T {
     try {
-      return this.connection.transaction(fn).deferred();
+      return this.transaction.deferred(fn) as T;
     } catch (error) {
       throw storeFailure(error);
     }

@@ -77,6 +77,9 @@ export async function startServe(engine: LocalEngine, options: ServeOptions): Pr
   return {
     url,
     stop: async () => {
+      // The operator sees at once that shutdown began (in-flight requests may take a while to finish).
+      logger.info('stopping');
+      logger.flush();
       controller.abort();
       await app.close();
       await worker;
