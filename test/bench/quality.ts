@@ -18,6 +18,7 @@ import { defaultProfile } from '../../engine/profile/default-profile.ts';
 import { populationQuality, refKey, type PopulationQuality } from '../../engine/benchmark/population-quality.ts';
 import { truthRecords } from '../../engine/store/assurance.ts';
 import type { CallContext } from '../../engine/contract/operations.ts';
+import type { MatchingProfile } from '../../engine/contract/profile.ts';
 
 const DATASETS: Record<string, FebrlSource[]> = {
   febrl4: [
@@ -29,7 +30,9 @@ const DATASETS: Record<string, FebrlSource[]> = {
   febrl1: [{ sourceSystem: 'febrl-1', path: febrlFile('dataset1.csv') }],
 };
 
-const { values } = parseArgs({ options: { only: { type: 'string' }, people: { type: 'string' }, calibrated: { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: { only: { type: 'string' }, people: { type: 'string' }, calibrated: { type: 'boolean' }, certain: { type: 'string' }, probable: { type: 'string' } },
+});
 const only = new Set((values.only ?? 'febrl4,febrl3,febrl2,febrl1,synthetic').split(','));
 const people = Number(values.people ?? '2000');
 
@@ -56,11 +59,18 @@ function line(name: string, q: PopulationQuality, b: { pc: number; rr: number; c
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'mpi-quality-'));
+/** --certain / --probable: the default profile's thresholds replaced, to see the trade-off they make. */
+function withThresholds(profile: MatchingProfile): MatchingProfile {
+  const t = profile.MatchingRules.Thresholds;
+  const Thresholds = { Certain: Number(values.certain ?? t.Certain), Probable: Number(values.probable ?? t.Probable) };
+  return { ...profile, MatchingRules: { ...profile.MatchingRules, Thresholds } };
+}
+
 const engine = LocalEngine.open({ dbPath: join(dir, 'quality.db') });
 for (const [name, sources] of Object.entries(DATASETS)) {
   if (!only.has(name)) continue;
   const ctx = { tenantId: `${name}-default`, actor: 'quality' };
-  const load = await loadFebrl(engine, ctx, sources, defaultProfile(sources.map((s) => ({ SourceSystem: s.sourceSystem }))));
+  const load = await loadFebrl(engine, ctx, sources, withThresholds(defaultProfile(sources.map((s) => ({ SourceSystem: s.sourceSystem })))));
   const q = await populationQuality(engine, ctx, load.truth);
   const rejected = load.reports.reduce((sum, r) => sum + r.rejected.length, 0);
   process.stdout.write(line(`${name} default`, q, await blocking(engine, ctx, q.autoLinks.truePairs, q.records), rejected) + '\n');
@@ -73,6 +83,7 @@ for (const [name, sources] of Object.entries(DATASETS)) {
 if (only.has('synthetic')) {
   const ctx = { tenantId: 'synthetic', actor: 'quality' };
   await engine.call('sandbox/create', { syntheticPeople: people, seed: 7 }, ctx);
+  if (values.certain !== undefined || values.probable !== undefined) throw new Error('--certain and --probable apply to FEBRL only');
   const truth = new Map(truthRecords(engine.env.store, ctx.tenantId).map((r) => [refKey(r.sourceSystem, r.localId), r.personId] as const));
   const q = await populationQuality(engine, ctx, truth);
   process.stdout.write(line(`synthetic ${people}`, q, await blocking(engine, ctx, q.autoLinks.truePairs, q.records), 0) + '\n');
