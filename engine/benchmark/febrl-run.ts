@@ -16,6 +16,14 @@ import { populationQuality, refKey, type PopulationQuality } from './population-
 export interface FebrlSource {
   readonly sourceSystem: string;
   readonly path: string;
+  /** Keeps part of each Patient (e.g. names and birth date only, to measure matching on sparse data). */
+  readonly project?: (patient: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/** Names and birth date only: the other columns dropped. */
+export function namesAndBirthDate(patient: Record<string, unknown>): Record<string, unknown> {
+  const { resourceType, id, name, birthDate } = patient;
+  return { resourceType, id, name, ...(birthDate === undefined ? {} : { birthDate }) };
 }
 
 /**
@@ -40,7 +48,8 @@ export async function loadFebrl(engine: LocalEngine, ctx: CallContext, sources: 
   for (const source of sources) {
     const records = readFebrl(source.path);
     for (const r of records) truth.set(refKey(source.sourceSystem, r.recId), r.entity);
-    reports.push(await ingestStream(engine.env, ctx, source.sourceSystem, records.map((r) => JSON.stringify(r.patient)).join('\n')));
+    const project = source.project ?? ((patient: Record<string, unknown>) => patient);
+    reports.push(await ingestStream(engine.env, ctx, source.sourceSystem, records.map((r) => JSON.stringify(project(r.patient))).join('\n')));
     // Kept as the tenant's ground truth (FEBRL people are synthetic), so `labels sample` works on it too.
     engine.env.store.write(() => {
       insertTruth(engine.env.store, ctx.tenantId, records.map((r) => ({ sourceSystem: source.sourceSystem, localId: r.recId, personId: r.entity })));

@@ -22,7 +22,7 @@ export const FieldEvidenceSchema = z.object({
   logLikelihood: z.number().optional(),
   /**
    * fellegi-sunter: present when the field agrees and an agreeing address line already implies it (postcode,
-   * city, state): its contribution (logLikelihood) is then 0, so the address is not counted twice.
+   * city, state, phone): its contribution (logLikelihood) is then 0, so one household is not counted twice.
    */
   impliedBy: z.literal('addressLine').optional(),
   /**

@@ -4,9 +4,11 @@
  * similarity falls in, where m = P(band | match) and u = P(band | non-match). A missing comparison adds 0
  * (neutral). Fields are assumed conditionally independent given the match status, so correlated fields
  * can overstate the evidence. The strongest such dependence is built in and removed: postcode, city and
- * state are coarser parts of the address, so when the address line agrees (Exact or Strong) their agreement
- * is implied by it and adds nothing (their disagreement still counts). Without this, two members of one
- * household (another given name, another birth date) would collect the address's evidence four times over.
+ * state are coarser parts of the address, and a phone is shared by the people of one household (a landline),
+ * so when the address line agrees (Exact or Strong) their agreement is implied by it and adds nothing (their
+ * disagreement still counts): P(phone agrees | address agrees, two people) is near P(phone agrees | one
+ * person), so ln(m/u) given the address is near 0. Without this, two members of one household (another given
+ * name, another birth date) would collect the household's evidence five times over.
  */
 import { BANDS, BAND_FLOORS, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
 import type { FellegiSunterModel } from '../contract/profile.ts';
@@ -47,7 +49,7 @@ export function fieldLogRatio(model: CompiledModel, field: number, similarity: n
 
 const ADDRESS_LINE = FIELD_NAMES.indexOf('addressLine');
 /** The fields whose agreement an agreeing address line implies. */
-export const IMPLIED_BY_ADDRESS: readonly FieldName[] = ['postalCode', 'city', 'state'];
+export const IMPLIED_BY_ADDRESS: readonly FieldName[] = ['postalCode', 'city', 'state', 'phone'];
 const IMPLIED = new Uint8Array(FIELD_NAMES.length);
 for (const field of IMPLIED_BY_ADDRESS) IMPLIED[FIELD_NAMES.indexOf(field)] = 1;
 

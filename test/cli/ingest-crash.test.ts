@@ -22,6 +22,7 @@ import { toNdjsonBySource } from '../../engine/synthetic/write.ts';
 import { settingsPathFor } from '../../engine/config/settings.ts';
 import { Store } from '../../engine/store/db.ts';
 import { CHUNK_LINES } from '../../engine/ingest/ndjson.ts';
+import { isBusy } from '../../engine/contract/errors.ts';
 
 const BIN = fileURLToPath(new URL('../../main/cli/bin.js', import.meta.url));
 const TENANT = 'crash';
@@ -57,7 +58,8 @@ function writeLockHeld(probe: Store): boolean {
     probe.write(() => undefined);
     return false;
   } catch (error) {
-    if (error instanceof Error && 'code' in error && error.code === 'SQLITE_BUSY') return true;
+    // Store.write reports a busy database as a BusyError (engine/store/db.ts storeFailure).
+    if (isBusy(error) || (error instanceof Error && 'code' in error && error.code === 'SQLITE_BUSY')) return true;
     throw error;
   }
 }
