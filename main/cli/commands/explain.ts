@@ -45,7 +45,13 @@ export async function explain(cli: CliContext): Promise<number> {
         fixed(e.similarity),
         e.band ?? 'missing (neutral)',
         fs ? fixed(e.logLikelihood ?? null, 3) : fixed(e.weight ?? null, 2),
-        e.culture === undefined ? '' : `nickname ${e.culture} ${e.dictionaryVersion ?? ''}`.trim(),
+        [
+          e.level ?? '',
+          e.impliedBy === undefined ? '' : `implied by ${e.impliedBy}`,
+          e.culture === undefined ? '' : `nickname ${e.culture} ${e.dictionaryVersion ?? ''}`.trim(),
+        ]
+          .filter((note) => note !== '')
+          .join('; '),
       ]),
     ),
   );
