@@ -30,20 +30,40 @@ export const DATE_LEVEL_SIMILARITY: Readonly<Record<DateLevel, number>> = {
   different: 0,
 };
 
-const DAY_MS = 86_400_000;
+/** The number in characters [from, to) of a digit string (no substring is allocated: this runs per pair). */
+function digits(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) n = n * 10 + (s.charCodeAt(i) - 48);
+  return n;
+}
 
-function dayNumber(digits: string): number {
-  return Date.UTC(Number(digits.slice(0, 4)), Number(digits.slice(4, 6)) - 1, Number(digits.slice(6, 8))) / DAY_MS;
+function sameChars(a: string, b: string, from: number, to: number, bFrom = from): boolean {
+  for (let i = 0; i < to - from; i++) if (a.charCodeAt(from + i) !== b.charCodeAt(bFrom + i)) return false;
+  return true;
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (Hinnant, "chrono-Compatible Low-Level Date Algorithms"). */
+export function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
 }
 
 export function birthDateLevel(a: string, b: string): DateLevel {
   if (a === b) return 'exact';
   if (a.length !== 8 || b.length !== 8) return 'different';
-  const sameYear = a.slice(0, 4) === b.slice(0, 4);
-  if (sameYear && a.slice(4, 6) === b.slice(6, 8) && a.slice(6, 8) === b.slice(4, 6)) return 'day-month-transposed';
+  const sameYear = sameChars(a, b, 0, 4);
+  if (sameYear && sameChars(a, b, 4, 6, 6) && sameChars(a, b, 6, 8, 4)) return 'day-month-transposed';
   if (damerauLevenshteinDistance(a, b) === 1) return 'one-digit';
-  if (sameYear && a.slice(4, 6) === b.slice(4, 6)) return 'same-year-month';
-  const days = Math.abs(dayNumber(a) - dayNumber(b));
+  if (sameYear && sameChars(a, b, 4, 6)) return 'same-year-month';
+  const yearA = digits(a, 0, 4);
+  const yearB = digits(b, 0, 4);
+  // Most pairs of different people are years apart: no day arithmetic for them.
+  if (Math.abs(yearA - yearB) > 1) return 'different';
+  const days = Math.abs(daysFromCivil(yearA, digits(a, 4, 6), digits(a, 6, 8)) - daysFromCivil(yearB, digits(b, 4, 6), digits(b, 6, 8)));
   return days <= 365 ? 'within-year' : 'different';
 }
 

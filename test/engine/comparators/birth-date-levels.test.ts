@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { birthDateLevel, birthDateSimilarity, DATE_LEVELS, DATE_LEVEL_SIMILARITY } from '../../../engine/comparators/birth-date-levels.ts';
+import { birthDateLevel, birthDateSimilarity, daysFromCivil, DATE_LEVELS, DATE_LEVEL_SIMILARITY } from '../../../engine/comparators/birth-date-levels.ts';
 import { bandOf } from '../../../engine/contract/fields.ts';
 
 describe('birth dates compared as dates', () => {
@@ -36,6 +36,19 @@ describe('birth dates compared as dates', () => {
       fc.property(day, day, (a, b) => {
         expect(birthDateLevel(a, b)).toBe(birthDateLevel(b, a));
         expect(birthDateLevel(a, b) === 'exact').toBe(a === b);
+      }),
+    );
+  });
+});
+
+describe('daysFromCivil (Hinnant, chrono-compatible date algorithms)', () => {
+  it('agrees with the calendar on published and boundary dates', () => {
+    expect(daysFromCivil(1970, 1, 1)).toBe(0);
+    expect(daysFromCivil(2000, 3, 1)).toBe(11_017); // the example in Hinnant's paper
+    const day = fc.date({ min: new Date('1800-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true });
+    fc.assert(
+      fc.property(day, (d) => {
+        expect(daysFromCivil(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate())).toBe(Math.floor(d.getTime() / 86_400_000));
       }),
     );
   });
