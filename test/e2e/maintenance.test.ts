@@ -14,6 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { MaintenanceSettingsSchema } from '../../engine/config/maintenance.ts';
 import { runWorker } from '../../engine/jobs/worker.ts';
+import { insertActiveProfile } from '../../engine/store/profiles.ts';
 import { BATCH_SIZE_MESSAGE } from '../../renderer/pages/maintenance/start-job-form.ts';
 import { connectBrowser, expectAccessible, screenshot, SCREENSHOTS, startHost, type HostProcess } from './helpers.ts';
 
@@ -36,8 +37,12 @@ async function queuedOnlySandbox(path: string): Promise<void> {
   try {
     await engine.call('sandbox/create', { syntheticPeople: 20, seed: 5 }, ctx);
     const { profile } = await engine.call('profile/get', {}, ctx);
-    const replaced = { ...profile.Blocking, Version: profile.Blocking.Version + 1, Rules: [{ Name: 'given-initial-postcode', Parts: [{ Field: 'givenName', Transform: 'Initial' }, { Field: 'postalCode', Transform: 'Exact' }] }] };
-    await engine.call('profile/apply', { document: { Blocking: replaced }, reason: 'direct replacement of the blocking rules' }, ctx);
+    const replaced = { ...profile.Blocking, Version: profile.Blocking.Version + 1, Rules: [{ Name: 'given-initial-postcode', Parts: [{ Field: 'givenName' as const, Transform: 'Initial' as const }, { Field: 'postalCode' as const, Transform: 'Exact' as const }] }] };
+    // Stored directly, as a registry written before apply checked the blocking index would hold it: apply now
+    // refuses this replacement itself, and the re-index's validation phase is what must still refuse it.
+    engine.env.store.write(() => {
+      insertActiveProfile(engine.env.store, 'queued', { ...profile, Blocking: replaced }, 'direct replacement of the blocking rules', new Date().toISOString());
+    });
     await engine.call('maintenance/reindex', { reason: 'New blocking rules without the staged union', batchSize: 25 }, ctx);
     await runWorker(engine.env, { tenants: ['queued'], once: true });
     await engine.call('maintenance/reconcile', { reason: 'Left running by a worker that stopped', batchSize: 1 }, ctx);
