@@ -42,7 +42,7 @@ describe('FEBRL quality after calibration', () => {
     expect(run.population.autoLinks.f1).toBeGreaterThanOrEqual(0.998);
     expect(run.population.autoLinksAndReviews.f1).toBeGreaterThanOrEqual(0.9985);
     engine.close();
-  }, 90_000);
+  }, 240_000);
 
   it('FEBRL 3 (deduplication of one source)', async () => {
     const engine = LocalEngine.open({ dbPath: join(tempDir(), 'febrl3.db') });
@@ -55,5 +55,5 @@ describe('FEBRL quality after calibration', () => {
     expect(run.population.autoLinks.f1).toBeGreaterThanOrEqual(0.998);
     expect(run.population.autoLinksAndReviews.f1).toBeGreaterThanOrEqual(0.998);
     engine.close();
-  }, 90_000);
+  }, 240_000);
 });
