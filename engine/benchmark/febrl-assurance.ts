@@ -15,6 +15,7 @@ import { populationQuality, type PopulationQuality } from './population-quality.
 export const FEBRL_VALIDATION_FRACTION = 0.3;
 export const FEBRL_SMOOTHING = 1;
 export const FEBRL_TARGET_PRECISION = 0.99;
+export const CALIBRATED_THRESHOLDS = { Certain: 0.92, Probable: 0.75 } as const;
 
 export interface FebrlAssurance {
   readonly labels: { readonly pairs: number; readonly matches: number; readonly nonMatches: number };
@@ -61,7 +62,13 @@ export async function febrlAssurance(engine: LocalEngine, tenantPrefix: string, 
 
   const fresh = { tenantId: `${tenantPrefix}-calibrated`, actor: 'febrl-assurance' };
   const profile = febrlProfile(sources);
-  const load = await loadFebrl(engine, fresh, sources, { ...profile, MatchingRules: { ...profile.MatchingRules, FellegiSunter: model } });
+  // The calibrated model's prior is the candidate population's match share (about 0.4), not the default
+  // model's random-pair prior (1e-5), so the same probability means far less evidence: it runs at the
+  // thresholds calibrated models were measured at before the default model existed (Certain 0.92,
+  // Probable 0.75). Calibration's own recommendation (lowest threshold meeting the target precision on
+  // sampled pairs) is too low for a population, where non-matches far outnumber the sampled ones.
+  const Thresholds = CALIBRATED_THRESHOLDS;
+  const load = await loadFebrl(engine, fresh, sources, { ...profile, MatchingRules: { Thresholds, FellegiSunter: model } });
   const matches = sample.pairs.filter((p) => p.isMatch).length;
   return {
     labels: { pairs: sample.pairs.length, matches, nonMatches: sample.pairs.length - matches },

@@ -8,7 +8,7 @@ import type { IngestReport } from '../contract/ingest.ts';
 import { createTenant } from '../operations/sandbox.ts';
 import { ingestStream } from '../operations/ingest.ts';
 import { defaultProfile } from '../profile/default-profile.ts';
-import type { BlockingRule, MatchingProfile } from '../contract/profile.ts';
+import type { MatchingProfile } from '../contract/profile.ts';
 import { readFebrl } from './febrl.ts';
 import { insertTruth } from '../store/assurance.ts';
 import { populationQuality, refKey, type PopulationQuality } from './population-quality.ts';
@@ -16,26 +16,23 @@ import { populationQuality, refKey, type PopulationQuality } from './population-
 export interface FebrlSource {
   readonly sourceSystem: string;
   readonly path: string;
+  /** Keeps part of each Patient (e.g. names and birth date only, to measure matching on sparse data). */
+  readonly project?: (patient: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/** Names and birth date only: the other columns dropped. */
+export function namesAndBirthDate(patient: Record<string, unknown>): Record<string, unknown> {
+  const { resourceType, id, name, birthDate } = patient;
+  return { resourceType, id, name, ...(birthDate === undefined ? {} : { birthDate }) };
 }
 
 /**
- * Extra blocking rules for FEBRL, whose duplicates carry several corruptions at once (swapped given and
- * family names, a wrong birth year, a mistyped postcode): with the default rules 91 of FEBRL 3's 6,523 true
- * pairs (and 11 of FEBRL 4's 4,998) share no blocking key; with these, 14 (and 1). Candidate pairs grow
- * from 7,266 to 8,476 (FEBRL 3) and 8,411 to 13,434 (FEBRL 4).
+ * The profile FEBRL loads under: the default profile (whose blocking rules already pair names with dates,
+ * postcodes and cities, so a true pair with several corrupted fields still shares a key) with one source
+ * per file.
  */
-export const FEBRL_EXTRA_BLOCKING_RULES: readonly BlockingRule[] = [
-  { Name: 'birth-date', Parts: [{ Field: 'birthDate', Transform: 'Exact' }] },
-  { Name: 'given-phonetic-postcode', Parts: [{ Field: 'givenName', Transform: 'Phonetic' }, { Field: 'postalCode', Transform: 'Exact' }] },
-  { Name: 'family-phonetic-city', Parts: [{ Field: 'familyName', Transform: 'Phonetic' }, { Field: 'city', Transform: 'Exact' }] },
-  { Name: 'given-phonetic-city', Parts: [{ Field: 'givenName', Transform: 'Phonetic' }, { Field: 'city', Transform: 'Exact' }] },
-  { Name: 'postcode-city', Parts: [{ Field: 'postalCode', Transform: 'Exact' }, { Field: 'city', Transform: 'Exact' }] },
-  { Name: 'given-prefix-birth-year', Parts: [{ Field: 'givenName', Transform: 'Prefix3' }, { Field: 'birthDate', Transform: 'Year' }] },
-];
-
 export function febrlProfile(sources: readonly FebrlSource[]): MatchingProfile {
-  const profile = defaultProfile(sources.map((s) => ({ SourceSystem: s.sourceSystem })));
-  return { ...profile, Blocking: { ...profile.Blocking, Rules: [...profile.Blocking.Rules, ...FEBRL_EXTRA_BLOCKING_RULES] } };
+  return defaultProfile(sources.map((s) => ({ SourceSystem: s.sourceSystem })));
 }
 
 export interface FebrlLoad {
@@ -51,7 +48,8 @@ export async function loadFebrl(engine: LocalEngine, ctx: CallContext, sources: 
   for (const source of sources) {
     const records = readFebrl(source.path);
     for (const r of records) truth.set(refKey(source.sourceSystem, r.recId), r.entity);
-    reports.push(await ingestStream(engine.env, ctx, source.sourceSystem, records.map((r) => JSON.stringify(r.patient)).join('\n')));
+    const project = source.project ?? ((patient: Record<string, unknown>) => patient);
+    reports.push(await ingestStream(engine.env, ctx, source.sourceSystem, records.map((r) => JSON.stringify(project(r.patient))).join('\n')));
     // Kept as the tenant's ground truth (FEBRL people are synthetic), so `labels sample` works on it too.
     engine.env.store.write(() => {
       insertTruth(engine.env.store, ctx.tenantId, records.map((r) => ({ sourceSystem: source.sourceSystem, localId: r.recId, personId: r.entity })));

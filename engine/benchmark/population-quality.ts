@@ -5,6 +5,8 @@ export interface PopulationQuality {
   readonly records: number;
   readonly identities: number;
   readonly reviewCases: number;
+  /** Open review cases that join two identities holding a true pair (a review worth a person's time). */
+  readonly reviewCasesJoiningTruePair: number;
   /** Pairs placed in one identity by automatic linking. */
   readonly autoLinks: PairwiseQuality;
   /** Auto-links plus every record pair across the two identities of an open review case. */
@@ -21,15 +23,22 @@ export async function populationQuality(engine: EngineClient, ctx: CallContext, 
   const truePairs = pairsOfClusters(groupBy([...truth.entries()]).values());
   const reviews = (await engine.call('reviews/list', { status: 'open', limit: 1_000_000, offset: 0 }, ctx)).rows;
   const withReviews = new Set(predicted);
+  let reviewCasesJoiningTruePair = 0;
   for (const c of reviews) {
+    let joinsTruePair = false;
     for (const a of clusters.get(c.leftEnterpriseId) ?? []) {
-      for (const b of clusters.get(c.rightEnterpriseId) ?? []) withReviews.add(pairKey(a, b));
+      for (const b of clusters.get(c.rightEnterpriseId) ?? []) {
+        withReviews.add(pairKey(a, b));
+        if (truePairs.has(pairKey(a, b))) joinsTruePair = true;
+      }
     }
+    if (joinsTruePair) reviewCasesJoiningTruePair++;
   }
   return {
     records: rows.length,
     identities: clusters.size,
     reviewCases: reviews.length,
+    reviewCasesJoiningTruePair,
     autoLinks: pairwiseQuality(predicted, truePairs),
     autoLinksAndReviews: pairwiseQuality(withReviews, truePairs),
   };

@@ -14,6 +14,8 @@ import { exact } from './exact.ts';
 import { jaroWinkler } from './jaro-winkler.ts';
 import { normalisedDamerauLevenshtein } from './damerau-levenshtein.ts';
 import { diceCoefficient } from './dice-coefficient.ts';
+import { birthDateSimilarity } from './birth-date-levels.ts';
+import { editLevelSimilarity } from './edit-levels.ts';
 import { phoneticCodes, phoneticCodesAgree, phoneticSimilarity } from './phonetic.ts';
 import { buildNicknameIndex, nicknameGroup, nicknameSimilarity } from './nickname.ts';
 import type { NicknameIndex, NicknameMembership } from './nickname.ts';
@@ -124,6 +126,13 @@ export function compareNames(a: PreparedName, b: PreparedName, set: NameComparat
       case 'Nickname':
         similarity = a.nickname !== undefined && a.nickname.group === b.nickname?.group ? set.nicknameFloor : 0;
         break;
+      // Refused for names by the validator; kept total so a switch over every comparator stays exhaustive.
+      case 'BirthDateLevels':
+        similarity = birthDateSimilarity(dateDigits(a.text), dateDigits(b.text));
+        break;
+      case 'EditDistanceLevels':
+        similarity = editLevelSimilarity(a.text, b.text);
+        break;
     }
     // Strictly greater: on a tie the comparator listed first in the profile is recorded.
     if (similarity > bestSimilarity) {
@@ -145,6 +154,11 @@ export function compareNames(a: PreparedName, b: PreparedName, set: NameComparat
   return { similarity: bestSimilarity, comparator: bestComparator };
 }
 
+/** A date as its digits (`1980-01-02`, `1980 01 02` → `19800102`). */
+function dateDigits(text: string): string {
+  return text.replace(/\D/g, '');
+}
+
 /** One comparator on two raw values, with the profile's floors and dictionaries (CLI `compare`). */
 export function compareWithComparator(
   name: ComparatorName,
@@ -163,6 +177,10 @@ export function compareWithComparator(
       return { similarity: diceCoefficient(a, b), comparator: name };
     case 'Phonetic':
       return { similarity: phoneticSimilarity(a, b, profile.PhoneticMatchFloor), comparator: name };
+    case 'BirthDateLevels':
+      return { similarity: birthDateSimilarity(dateDigits(a), dateDigits(b)), comparator: name };
+    case 'EditDistanceLevels':
+      return { similarity: editLevelSimilarity(a, b), comparator: name };
     case 'Nickname': {
       const result = nicknameSimilarity(a, b, nicknameIndexFor(profile), profile.NicknameMatchFloor);
       if (result.culture !== undefined && result.dictionaryVersion !== undefined) {

@@ -61,7 +61,12 @@ export const COMPARATOR_NAMES = [
   'DiceCoefficient',
   'Phonetic',
   'Nickname',
+  // Field comparators in comparison levels (birth dates; postcodes, phones, identifiers): not for names.
+  'BirthDateLevels',
+  'EditDistanceLevels',
 ] as const;
+/** Comparators that compare one kind of field in levels; the validator refuses them for names. */
+export const FIELD_LEVEL_COMPARATORS: readonly ComparatorName[] = ['BirthDateLevels', 'EditDistanceLevels'];
 export type ComparatorName = (typeof COMPARATOR_NAMES)[number];
 export const ComparatorNameSchema = z.enum(COMPARATOR_NAMES);
 

@@ -18,15 +18,25 @@ export const FieldEvidenceSchema = z.object({
   band: BandSchema.nullable(),
   /** weighted-similarity: the field's weight when present; fellegi-sunter: absent. */
   weight: z.number().optional(),
-  /** fellegi-sunter: the field's log-likelihood contribution ln(m/u) for its band; 0 when missing. */
+  /** fellegi-sunter: the field's log-likelihood contribution ln(m/u) for its band; 0 when missing or implied. */
   logLikelihood: z.number().optional(),
+  /**
+   * fellegi-sunter: present when the field agrees and an agreeing address line already implies it (postcode,
+   * city, state, phone): its contribution (logLikelihood) is then 0, so one household is not counted twice.
+   */
+  impliedBy: z.literal('addressLine').optional(),
+  /**
+   * The comparison level the comparator found, finer than the band (e.g. `day-month-transposed` or
+   * `one-digit` for birth dates, `one-edit` for a postcode): for explanation; the band is what the model weighs.
+   */
+  level: z.string().optional(),
   culture: z.string().optional(),
   dictionaryVersion: z.string().optional(),
 });
 export type FieldEvidence = z.infer<typeof FieldEvidenceSchema>;
 
 export const DecidedBySchema = z.enum(['trusted-identifier', 'hard-conflict', 'score']);
-export const ScoreLimitSchema = z.enum(['NoNameEvidence']);
+export const ScoreLimitSchema = z.enum(['NoNameEvidence', 'PossibleTwin']);
 export type ScoreLimit = z.infer<typeof ScoreLimitSchema>;
 
 export const MatchResultSchema = z.object({
@@ -38,7 +48,8 @@ export const MatchResultSchema = z.object({
   /** The hard-conflict rule that decided, when decidedBy is hard-conflict. */
   conflictRule: HardConflictRuleSchema.optional(),
   /**
-   * Present when a rule held the score method's score down: `NoNameEvidence`, no name part compared on both
+   * Present when a rule held the score method's score down: `PossibleTwin`, the same family name and birth
+   * date but another given name and another sex (twins: review, never an automatic link); `NoNameEvidence`, no name part compared on both
    * sides, so the score is at most Thresholds.Probable and the decision at most probable.
    */
   limitedBy: ScoreLimitSchema.optional(),

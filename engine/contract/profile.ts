@@ -53,6 +53,7 @@ export const BLOCKING_FIELDS = [
   'phone',
   'city',
   'identifier',
+  'email',
 ] as const;
 export const BlockingFieldSchema = z.enum(BLOCKING_FIELDS);
 export type BlockingField = z.infer<typeof BlockingFieldSchema>;

@@ -1,13 +1,25 @@
 import type { MatchingProfile, SourceTrustEntry } from '../contract/profile.ts';
+import { defaultModel } from '../scoring/default-model.ts';
+
+/** Birth dates and codes compared in levels (comparators/birth-date-levels.ts, edit-levels.ts). */
+export const DEFAULT_COMPARATOR_VERSION = 'comparators-2';
 
 /**
  * The profile a new sandbox starts with. No nickname list is enabled by default (the spec's rule 2);
  * the demo en-US dictionary can be added with `profile apply`.
+ *
+ * Scoring: the default Fellegi-Sunter model (scoring/default-model.ts), so a disagreeing field counts
+ * against a match. Thresholds on its match probability: Certain 0.99 (1 wrong link in 100 at the margin),
+ * Probable 0.5 (a pair more likely one person than two goes to review).
+ *
+ * Blocking: a true pair must share one key, so the rules pair fields whose errors are independent (a name
+ * with a date, a postcode or a city; date with postcode; identifiers, phone and e-mail alone): with one
+ * field wrong or missing, another rule still holds the pair.
  */
 export function defaultProfile(sources: readonly SourceTrustEntry[]): MatchingProfile {
   return {
     Comparators: {
-      Version: 'comparators-1',
+      Version: DEFAULT_COMPARATOR_VERSION,
       FamilyName: ['JaroWinkler', 'Phonetic'],
       GivenNames: ['JaroWinkler', 'Phonetic'],
       PhoneticMatchFloor: 0.88,
@@ -15,8 +27,8 @@ export function defaultProfile(sources: readonly SourceTrustEntry[]): MatchingPr
       NicknameDictionaries: [],
     },
     MatchingRules: {
-      Thresholds: { Certain: 0.92, Probable: 0.75 },
-      FellegiSunter: null,
+      Thresholds: { Certain: 0.99, Probable: 0.5 },
+      FellegiSunter: defaultModel(DEFAULT_COMPARATOR_VERSION),
     },
     Blocking: {
       Version: 1,
@@ -29,6 +41,13 @@ export function defaultProfile(sources: readonly SourceTrustEntry[]): MatchingPr
         { Name: 'family-phonetic-postcode', Parts: [{ Field: 'familyName', Transform: 'Phonetic' }, { Field: 'postalCode', Transform: 'Exact' }] },
         { Name: 'identifier', Parts: [{ Field: 'identifier', Transform: 'Exact' }] },
         { Name: 'phone', Parts: [{ Field: 'phone', Transform: 'Exact' }] },
+        { Name: 'email', Parts: [{ Field: 'email', Transform: 'Exact' }] },
+        { Name: 'birth-date', Parts: [{ Field: 'birthDate', Transform: 'Exact' }] },
+        { Name: 'given-phonetic-postcode', Parts: [{ Field: 'givenName', Transform: 'Phonetic' }, { Field: 'postalCode', Transform: 'Exact' }] },
+        { Name: 'family-phonetic-city', Parts: [{ Field: 'familyName', Transform: 'Phonetic' }, { Field: 'city', Transform: 'Exact' }] },
+        { Name: 'given-phonetic-city', Parts: [{ Field: 'givenName', Transform: 'Phonetic' }, { Field: 'city', Transform: 'Exact' }] },
+        { Name: 'postcode-city', Parts: [{ Field: 'postalCode', Transform: 'Exact' }, { Field: 'city', Transform: 'Exact' }] },
+        { Name: 'given-prefix-birth-year', Parts: [{ Field: 'givenName', Transform: 'Prefix3' }, { Field: 'birthDate', Transform: 'Year' }] },
       ],
     },
     SourceTrust: [...sources],

@@ -8,7 +8,7 @@
  * reports every problem even when the structure is also wrong somewhere else.
  */
 import type { z } from 'zod';
-import { COMPARATOR_NAMES } from '../contract/fields.ts';
+import { COMPARATOR_NAMES, FIELD_LEVEL_COMPARATORS } from '../contract/fields.ts';
 import { ComparatorProfileSchema } from '../contract/profile.ts';
 import type { ErrorIssue } from '../contract/errors.ts';
 import { dottedPath } from '../contract/zod-issues.ts';
@@ -158,6 +158,10 @@ class ProfileChecker {
       const path = this.path(list, i);
       if (!(COMPARATOR_NAMES as readonly string[]).includes(name)) {
         this.add(path, `is an unknown comparator ${quote(name)}; supported comparators are ${COMPARATOR_NAMES.join(', ')}`);
+        return;
+      }
+      if ((FIELD_LEVEL_COMPARATORS as readonly string[]).includes(name)) {
+        this.add(path, `${quote(name)} compares birth dates or codes in levels, not names; name comparators are ${COMPARATOR_NAMES.filter((c) => !FIELD_LEVEL_COMPARATORS.includes(c)).join(', ')}`);
         return;
       }
       const earlier = firstSeen.get(name);

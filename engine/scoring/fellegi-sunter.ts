@@ -3,9 +3,14 @@
  * log-odds of a match are the prior log-odds plus, for each compared field, ln(m/u) of the band the field's
  * similarity falls in, where m = P(band | match) and u = P(band | non-match). A missing comparison adds 0
  * (neutral). Fields are assumed conditionally independent given the match status, so correlated fields
- * (e.g. postcode and city) can overstate the evidence.
+ * can overstate the evidence. The strongest such dependence is built in and removed: postcode, city and
+ * state are coarser parts of the address, and a phone is shared by the people of one household (a landline),
+ * so when the address line agrees (Exact or Strong) their agreement is implied by it and adds nothing (their
+ * disagreement still counts): P(phone agrees | address agrees, two people) is near P(phone agrees | one
+ * person), so ln(m/u) given the address is near 0. Without this, two members of one household (another given
+ * name, another birth date) would collect the household's evidence five times over.
  */
-import { BANDS, BAND_FLOORS, FIELD_NAMES } from '../contract/fields.ts';
+import { BANDS, BAND_FLOORS, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
 import type { FellegiSunterModel } from '../contract/profile.ts';
 
 export interface CompiledModel {
@@ -42,9 +47,25 @@ export function fieldLogRatio(model: CompiledModel, field: number, similarity: n
   return Number.isNaN(ratio) ? 0 : ratio;
 }
 
+const ADDRESS_LINE = FIELD_NAMES.indexOf('addressLine');
+/** The fields whose agreement an agreeing address line implies. */
+export const IMPLIED_BY_ADDRESS: readonly FieldName[] = ['postalCode', 'city', 'state', 'phone'];
+const IMPLIED = new Uint8Array(FIELD_NAMES.length);
+for (const field of IMPLIED_BY_ADDRESS) IMPLIED[FIELD_NAMES.indexOf(field)] = 1;
+
+/** True when the field's agreement is implied by an agreeing address line (its contribution is then 0). */
+export function impliedByAddress(field: number, similarity: Float64Array): boolean {
+  return IMPLIED[field] === 1 && (similarity[ADDRESS_LINE] ?? 0) >= BAND_FLOORS.Strong && (similarity[field] ?? 0) >= BAND_FLOORS.Strong;
+}
+
+/** The field's contribution to the log-odds: ln(m/u) of its band, 0 when missing or implied by the address. */
+export function fieldContribution(model: CompiledModel, field: number, similarity: Float64Array): number {
+  return impliedByAddress(field, similarity) ? 0 : fieldLogRatio(model, field, similarity[field] ?? Number.NaN);
+}
+
 export function matchLogOdds(model: CompiledModel, similarity: Float64Array): number {
   let logOdds = model.priorLogOdds;
-  for (let f = 0; f < similarity.length; f++) logOdds += fieldLogRatio(model, f, similarity[f] ?? Number.NaN);
+  for (let f = 0; f < similarity.length; f++) logOdds += fieldContribution(model, f, similarity);
   return logOdds;
 }
 

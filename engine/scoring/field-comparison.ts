@@ -4,13 +4,13 @@
  *
  * Field comparators: names follow the comparator profile (all configured comparators, highest similarity
  * wins); the other fields use one fixed comparator each, chosen for the kind of error the field carries:
- *   birthDate   NormalisedDamerauLevenshtein over YYYYMMDD (digit typos and transpositions)
+ *   birthDate   BirthDateLevels: compared as dates, in levels (comparators/birth-date-levels.ts)
  *   sex, state  Exact
  *   addressLine DiceCoefficient (word order and abbreviations)
  *   city        JaroWinkler
- *   postalCode, phone NormalisedDamerauLevenshtein
+ *   postalCode, phone EditDistanceLevels: keying errors counted, not a share of the length (edit-levels.ts)
  *   email       Exact (addresses are copied, not typed from speech; a near miss is another mailbox)
- *   identifier  NormalisedDamerauLevenshtein, best over the non-trusted systems both records carry
+ *   identifier  EditDistanceLevels, best over the non-trusted systems both records carry
  * A family name is also compared with the other side's previous family names (married-name changes), and
  * when the names do not agree as given, given and family names are also compared crossed: a swap (a
  * family name keyed as the given name and the reverse) counts when the crossed initials agree, both crossed
@@ -19,7 +19,8 @@
 import { FIELD_NAMES, type ComparatorName } from '../contract/fields.ts';
 import { compareNames, type NameComparison, type PreparedName, type NameComparatorSet } from '../comparators/name-comparison.ts';
 import { jaroWinkler } from '../comparators/jaro-winkler.ts';
-import { normalisedDamerauLevenshtein } from '../comparators/damerau-levenshtein.ts';
+import { birthDateLevel, DATE_LEVEL_SIMILARITY } from '../comparators/birth-date-levels.ts';
+import { editLevel, EDIT_LEVEL_SIMILARITY, type EditLevel } from '../comparators/edit-levels.ts';
 import { diceCoefficient } from '../comparators/dice-coefficient.ts';
 import { identifierValue, type NameSets, type PreparedRecord } from './prepared-record.ts';
 
@@ -30,6 +31,8 @@ export interface FieldScratch {
   readonly comparator: (ComparatorName | null)[];
   readonly culture: (string | undefined)[];
   readonly dictionaryVersion: (string | undefined)[];
+  /** The comparison level of a level comparator (birth date, codes); undefined for the others. */
+  readonly level: (string | undefined)[];
 }
 
 export function newScratch(): FieldScratch {
@@ -38,10 +41,12 @@ export function newScratch(): FieldScratch {
     comparator: new Array<ComparatorName | null>(FIELD_COUNT).fill(null),
     culture: new Array<string | undefined>(FIELD_COUNT).fill(undefined),
     dictionaryVersion: new Array<string | undefined>(FIELD_COUNT).fill(undefined),
+    level: new Array<string | undefined>(FIELD_COUNT).fill(undefined),
   };
 }
 
 function setName(out: FieldScratch, index: number, result: NameComparison | null): void {
+  out.level[index] = undefined;
   if (result === null) {
     out.similarity[index] = Number.NaN;
     out.comparator[index] = null;
@@ -58,6 +63,7 @@ function setName(out: FieldScratch, index: number, result: NameComparison | null
 function setPlain(out: FieldScratch, index: number, a: string | null, b: string | null, comparator: ComparatorName, fn: (x: string, y: string) => number): void {
   out.culture[index] = undefined;
   out.dictionaryVersion[index] = undefined;
+  out.level[index] = undefined;
   if (a === null || b === null) {
     out.similarity[index] = Number.NaN;
     out.comparator[index] = null;
@@ -68,6 +74,30 @@ function setPlain(out: FieldScratch, index: number, a: string | null, b: string 
 }
 
 const exactFn = (): number => 0;
+
+/** A level comparator: the level's name goes to the evidence, its similarity to the score. */
+function setLevel<L extends string>(
+  out: FieldScratch,
+  index: number,
+  a: string | null,
+  b: string | null,
+  comparator: ComparatorName,
+  levelOf: (x: string, y: string) => L,
+  similarityOf: Readonly<Record<L, number>>,
+): void {
+  out.culture[index] = undefined;
+  out.dictionaryVersion[index] = undefined;
+  if (a === null || b === null) {
+    out.similarity[index] = Number.NaN;
+    out.comparator[index] = null;
+    out.level[index] = undefined;
+    return;
+  }
+  const level = levelOf(a, b);
+  out.similarity[index] = similarityOf[level];
+  out.comparator[index] = comparator;
+  out.level[index] = level;
+}
 
 function better(best: NameComparison | null, x: PreparedName | null, y: PreparedName | null, set: NameComparatorSet): NameComparison | null {
   if (x === null || y === null) return best;
@@ -83,13 +113,15 @@ function bestFamily(a: PreparedRecord, b: PreparedRecord, set: NameComparatorSet
   return best;
 }
 
-function bestIdentifier(a: PreparedRecord, b: PreparedRecord): number {
-  let best = Number.NaN;
+/** The best level over the non-trusted systems both records carry (undefined when they share none). */
+function bestIdentifier(a: PreparedRecord, b: PreparedRecord): EditLevel | undefined {
+  let best: EditLevel | undefined;
   for (const [system, value] of a.otherIdentifiers) {
     const other = identifierValue(b.otherIdentifiers, system);
     if (other === undefined) continue;
-    const similarity = value === other ? 1 : normalisedDamerauLevenshtein(value, other);
-    if (!(similarity <= best)) best = similarity;
+    const level = editLevel(value, other);
+    if (best === undefined || EDIT_LEVEL_SIMILARITY[level] > EDIT_LEVEL_SIMILARITY[best]) best = level;
+    if (level === 'exact') break;
   }
   return best;
 }
@@ -130,17 +162,18 @@ export function compareFields(a: PreparedRecord, b: PreparedRecord, sets: NameSe
   const fa = a.compared;
   const fb = b.compared;
   compareNameParts(a, b, sets, out);
-  setPlain(out, 2, a.birthDigits, b.birthDigits, 'NormalisedDamerauLevenshtein', normalisedDamerauLevenshtein);
+  setLevel(out, 2, a.birthDigits, b.birthDigits, 'BirthDateLevels', birthDateLevel, DATE_LEVEL_SIMILARITY);
   setPlain(out, 3, fa.sex, fb.sex, 'Exact', exactFn);
   setPlain(out, 4, fa.addressLine, fb.addressLine, 'DiceCoefficient', diceCoefficient);
   setPlain(out, 5, fa.city, fb.city, 'JaroWinkler', jaroWinkler);
   setPlain(out, 6, fa.state, fb.state, 'Exact', exactFn);
-  setPlain(out, 7, fa.postalCode, fb.postalCode, 'NormalisedDamerauLevenshtein', normalisedDamerauLevenshtein);
-  setPlain(out, 8, fa.phone, fb.phone, 'NormalisedDamerauLevenshtein', normalisedDamerauLevenshtein);
+  setLevel(out, 7, fa.postalCode, fb.postalCode, 'EditDistanceLevels', editLevel, EDIT_LEVEL_SIMILARITY);
+  setLevel(out, 8, fa.phone, fb.phone, 'EditDistanceLevels', editLevel, EDIT_LEVEL_SIMILARITY);
   setPlain(out, 9, fa.email, fb.email, 'Exact', exactFn);
   const identifier = bestIdentifier(a, b);
-  out.similarity[10] = identifier;
-  out.comparator[10] = Number.isNaN(identifier) ? null : 'NormalisedDamerauLevenshtein';
+  out.similarity[10] = identifier === undefined ? Number.NaN : EDIT_LEVEL_SIMILARITY[identifier];
+  out.comparator[10] = identifier === undefined ? null : 'EditDistanceLevels';
+  out.level[10] = identifier;
   out.culture[10] = undefined;
   out.dictionaryVersion[10] = undefined;
 }

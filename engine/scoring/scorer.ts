@@ -17,13 +17,13 @@
  * decision is at most probable. Only a trusted identifier (above) links such a record without review. The
  * rule is on the comparison, not on how the record lost its names, and holds for every score method.
  */
-import { FIELD_NAMES, bandOf, type ComparatorName } from '../contract/fields.ts';
+import { BAND_FLOORS, FIELD_NAMES, bandOf, type ComparatorName } from '../contract/fields.ts';
 import type { Decision, FieldEvidence, MatchResult, ScoreLimit, ScoreMethod } from '../contract/matching.ts';
 import type { HardConflictRule, MatchingProfile } from '../contract/profile.ts';
 import type { MatchFields } from '../contract/fields.ts';
 import { buildNameComparatorSet } from '../comparators/name-comparison.ts';
 import { compareFields, newScratch, type FieldScratch } from './field-comparison.ts';
-import { compileModel, fieldLogRatio, logistic, matchLogOdds, type CompiledModel } from './fellegi-sunter.ts';
+import { compileModel, fieldContribution, impliedByAddress, logistic, matchLogOdds, type CompiledModel } from './fellegi-sunter.ts';
 import { FIELD_WEIGHTS, WEIGHTED_SIMILARITY_VERSION, weightedSimilarity } from './weighted-similarity.ts';
 import { identifierValue, prepareRecord, type NameSets, type PreparedRecord } from './prepared-record.ts';
 
@@ -37,17 +37,39 @@ export interface PairOutcome {
 
 const FAMILY_NAME = FIELD_NAMES.indexOf('familyName');
 const GIVEN_NAME = FIELD_NAMES.indexOf('givenName');
+const BIRTH_DATE = FIELD_NAMES.indexOf('birthDate');
+const SEX = FIELD_NAMES.indexOf('sex');
 
 /** True when a family or given name was compared on both sides (a NaN similarity is a missing comparison). */
 export function hasNameEvidence(similarity: Float64Array): boolean {
   return !Number.isNaN(similarity[FAMILY_NAME] ?? Number.NaN) || !Number.isNaN(similarity[GIVEN_NAME] ?? Number.NaN);
 }
 
-/** The score method's score under the name-evidence rule (see the module comment). */
+/**
+ * Twins: the same family name (at least Strong) and birth date (Exact), but given names that do not agree
+ * (below Strong) and sexes recorded differently. Family, birth date, address and phone then agree because
+ * the two people share them, not because the records are one person, so the independence the score
+ * method assumes overstates the evidence; the pair goes to review. Without a recorded sex on both sides the
+ * rule does not fire (a given-name error alone is common between records of one person).
+ */
+export function possibleTwin(similarity: Float64Array): boolean {
+  const sex = similarity[SEX] ?? Number.NaN;
+  const given = similarity[GIVEN_NAME] ?? Number.NaN;
+  return (
+    (similarity[FAMILY_NAME] ?? 0) >= BAND_FLOORS.Strong &&
+    (similarity[BIRTH_DATE] ?? 0) >= BAND_FLOORS.Exact &&
+    given < BAND_FLOORS.Strong &&
+    sex < BAND_FLOORS.Exact
+  );
+}
+
+/** The score method's score under the name-evidence and twin rules (see the module comment). */
 export function limitedScore(score: number, similarity: Float64Array, probable: number): { score: number; limitedBy?: ScoreLimit } {
   // At Probable too: when Probable equals Certain, the score alone would say certain.
-  if (score < probable || hasNameEvidence(similarity)) return { score };
-  return { score: probable, limitedBy: 'NoNameEvidence' };
+  if (score < probable) return { score };
+  if (!hasNameEvidence(similarity)) return { score: probable, limitedBy: 'NoNameEvidence' };
+  if (possibleTwin(similarity)) return { score: probable, limitedBy: 'PossibleTwin' };
+  return { score };
 }
 
 export interface Scorer {
@@ -147,8 +169,11 @@ export function evidenceOf(scratch: FieldScratch, compiled: CompiledModel | null
       comparator: missing ? null : comparator,
       similarity: missing ? null : similarity,
       band: missing ? null : bandOf(similarity),
-      ...(compiled === null ? { weight: FIELD_WEIGHTS[field] } : { logLikelihood: fieldLogRatio(compiled, index, similarity) }),
+      ...(compiled === null ? { weight: FIELD_WEIGHTS[field] } : { logLikelihood: fieldContribution(compiled, index, scratch.similarity) }),
     };
+    if (compiled !== null && impliedByAddress(index, scratch.similarity)) evidence.impliedBy = 'addressLine';
+    const level = scratch.level[index];
+    if (!missing && level !== undefined) evidence.level = level;
     const culture = scratch.culture[index];
     const dictionaryVersion = scratch.dictionaryVersion[index];
     if (culture !== undefined) evidence.culture = culture;

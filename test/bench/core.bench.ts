@@ -18,6 +18,8 @@ import { jaroWinkler } from '../../engine/comparators/jaro-winkler.ts';
 import { normalisedDamerauLevenshtein } from '../../engine/comparators/damerau-levenshtein.ts';
 import { diceCoefficient } from '../../engine/comparators/dice-coefficient.ts';
 import { phoneticSimilarity } from '../../engine/comparators/phonetic.ts';
+import { birthDateSimilarity } from '../../engine/comparators/birth-date-levels.ts';
+import { editLevelSimilarity } from '../../engine/comparators/edit-levels.ts';
 import { nicknameSimilarity, buildNicknameIndex } from '../../engine/comparators/nickname.ts';
 import { demoNicknameDictionary } from '../../engine/comparators/dictionaries/index.ts';
 import { createScorer } from '../../engine/scoring/scorer.ts';
@@ -101,6 +103,29 @@ export function benchComparators(): BenchRow[] {
       value: opsPerSecond(loop(fn)),
       unit: 'pairs/s',
       ...(name === 'JaroWinkler' ? { ceiling: reference, ceilingName: 'talisman jaro-winkler, same pairs' } : { ceiling: baseline, ceilingName: 'empty loop over the same pairs' }),
+    });
+  }
+  // Level comparators on the fields they compare, beside the text edit similarity they replace (same pairs).
+  const unequal = (pick: (f: MatchFields) => string | null): [string, string][] =>
+    records.map(([a, b]) => [pick(a) ?? '', pick(b) ?? ''] as [string, string]).filter(([a, b]) => a !== '' && b !== '' && a !== b);
+  const fieldLoop = (pairs: [string, string][], fn: (a: string, b: string) => number) => (): number => {
+    let sink = 0;
+    for (const [a, b] of pairs) sink += fn(a, b);
+    if (sink < 0) throw new Error('unreachable');
+    return pairs.length;
+  };
+  const dates = unequal((f) => f.birthDate?.replaceAll('-', '') ?? null);
+  const codes = [...unequal((f) => f.postalCode), ...unequal((f) => f.phone)];
+  for (const [name, pairs, fn] of [
+    ['BirthDateLevels', dates, birthDateSimilarity],
+    ['EditDistanceLevels', codes, editLevelSimilarity],
+  ] as const) {
+    rows.push({
+      name: `comparator ${name}, ${String(pairs.length)} unequal ${name === 'BirthDateLevels' ? 'birth-date' : 'postcode and phone'} pairs`,
+      value: opsPerSecond(fieldLoop(pairs, fn)),
+      unit: 'pairs/s',
+      ceiling: opsPerSecond(fieldLoop(pairs, normalisedDamerauLevenshtein)),
+      ceilingName: 'NormalisedDamerauLevenshtein (text edit similarity), same pairs',
     });
   }
   const scorer = createScorer(sandboxProfile());

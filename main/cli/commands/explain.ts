@@ -1,6 +1,12 @@
 import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { json, keyValues, table, fixed } from '../format.ts';
+import type { ScoreLimit } from '../../../engine/contract/matching.ts';
+
+const LIMIT_MEANING: Readonly<Record<ScoreLimit, string>> = {
+  NoNameEvidence: 'no name part compared on both sides',
+  PossibleTwin: 'same family name and birth date, another given name and sex',
+};
 
 function ref(cli: CliContext, name: string): { sourceSystem: string; localId: string } {
   const value = cli.required(name);
@@ -24,7 +30,7 @@ export async function explain(cli: CliContext): Promise<number> {
       ['score method', `${result.scoreMethod} (${result.scoreMethodVersion})`],
       ['score', result.score.toFixed(6)],
       ['decision', `${result.decision} (by ${result.decidedBy}${result.conflictRule === undefined ? '' : `: ${result.conflictRule}`})`],
-      ...(result.limitedBy === undefined ? [] : [['score limited by', `${result.limitedBy} (no name part compared on both sides: at most probable)`] as const]),
+      ...(result.limitedBy === undefined ? [] : [['score limited by', `${result.limitedBy} (${LIMIT_MEANING[result.limitedBy]}: at most probable)`] as const]),
       ['shared blocking rules', result.sharedBlockingRules.length === 0 ? '(none: not candidates of each other)' : result.sharedBlockingRules.join(', ')],
     ]),
   );
@@ -39,7 +45,13 @@ export async function explain(cli: CliContext): Promise<number> {
         fixed(e.similarity),
         e.band ?? 'missing (neutral)',
         fs ? fixed(e.logLikelihood ?? null, 3) : fixed(e.weight ?? null, 2),
-        e.culture === undefined ? '' : `nickname ${e.culture} ${e.dictionaryVersion ?? ''}`.trim(),
+        [
+          e.level ?? '',
+          e.impliedBy === undefined ? '' : `implied by ${e.impliedBy}`,
+          e.culture === undefined ? '' : `nickname ${e.culture} ${e.dictionaryVersion ?? ''}`.trim(),
+        ]
+          .filter((note) => note !== '')
+          .join('; '),
       ]),
     ),
   );

@@ -72,7 +72,7 @@ describe('matching/calibrate on a synthetic sandbox', () => {
       modelVersion: 'fs-test-1',
       priorMatchProbability: 0.2,
       smoothing: 1,
-      trainedAgainst: { matchingProfileVersion: 1, comparatorVersion: 'comparators-1', scoreMethodVersion: 'weighted-similarity-1' },
+      trainedAgainst: { matchingProfileVersion: 1, comparatorVersion: 'comparators-2', scoreMethodVersion: 'default-fs-1' },
       datasetId: 'synthetic-600',
       datasetDigest: report.datasetDigest,
       bands: ['Exact', 'Strong', 'Partial', 'Different'],
@@ -90,7 +90,7 @@ describe('matching/calibrate on a synthetic sandbox', () => {
     expect(report.training.matches + report.validation.matches).toBe(matches);
     expect(report.heldOut.brierScore).toBeGreaterThanOrEqual(0);
     expect(report.heldOut.logLoss).toBeGreaterThanOrEqual(0);
-    expect(report.heldOut.thresholds.map((t) => t.threshold)).toEqual([0.5, 0.75, 0.8, 0.9, 0.92, 0.95, 0.99]);
+    expect(report.heldOut.thresholds.map((t) => t.threshold)).toEqual([0.5, 0.8, 0.9, 0.95, 0.99]);
     expect(report.f1Optimal.threshold).not.toBeNull();
     expect(report.f1Optimal.metrics?.threshold).toBe(report.f1Optimal.threshold);
     expect(report.caveat).toMatch(/conditionally independent/);
@@ -151,7 +151,7 @@ describe('governed apply and rollback', () => {
 
     // Reports state the versions they ran under.
     const evaluation = await engine.call('matching/evaluate', { datasetId: 'd', pairs, thresholds: [0.5], maximumErrorExamples: 0 }, ctx);
-    expect(evaluation.versions).toEqual({ matchingProfileVersion: 2, comparatorVersion: 'comparators-1', scoreMethod: 'fellegi-sunter', scoreMethodVersion: 'fs-apply-1' });
+    expect(evaluation.versions).toEqual({ matchingProfileVersion: 2, comparatorVersion: 'comparators-2', scoreMethod: 'fellegi-sunter', scoreMethodVersion: 'fs-apply-1' });
 
     const rolled = await engine.call('profile/rollback', { reason: 'back out the model' }, ctx);
     expect(rolled).toEqual({ matchingProfileVersion: 3, restoredFrom: 1, previousVersion: 2 });

@@ -10,13 +10,15 @@ const FEBRL = fileURLToPath(new URL('../../../../shared/data/febrl/', import.met
 /**
  * Calibration on real benchmark data (FEBRL, synthetic people with ground truth). Labels: every true pair plus
  * hard non-matches from blocking candidates (at most 10,000); 30% of each class held out; prior = share of
- * true pairs among blocking-candidate pairs. Measured on 2026-11-21 (published anchors, Splink docs: FEBRL 4
- * best F1 0.9998, FEBRL 3 best F1 0.9954):
+ * true pairs among blocking-candidate pairs; the population run uses Certain 0.92 / Probable 0.75
+ * (CALIBRATED_THRESHOLDS: a candidate-share prior, not the default model's random-pair one). Published
+ * anchors (Splink docs): FEBRL 4 best F1 0.9998, FEBRL 3 best F1 0.9954.
  *
- *   FEBRL 4  held-out F1 at 0.5: 1.0000          population auto-links F1 0.9991 (P 1.0000, R 0.9982),
- *                                                auto-links + reviews F1 0.9995 (R 0.9990)
- *   FEBRL 3  held-out F1 at 0.5: 0.9990          population auto-links F1 0.9983 (P 1.0000, R 0.9966),
- *                                                auto-links + reviews F1 0.9987 (R 0.9974)
+ *   measured 2026-11-21   FEBRL 4 population auto-links F1 0.9991 (P 1.0000, R 0.9982)
+ *                         FEBRL 3 population auto-links F1 0.9983 (P 1.0000, R 0.9966)
+ *   measured 2026-11-23   FEBRL 4 population auto-links F1 0.9991 (P 1.0000, R 0.9982), + reviews 0.9993
+ *   (date and edit levels, FEBRL 3 population auto-links F1 0.9985 (P 1.0000, R 0.9971), + reviews 0.9987
+ *   wider default blocking)
  *
  * FEBRL 4 falls short of its anchor: 3 records without a name are rejected by validation by design (3 true
  * pairs lost: F1 can be at most 0.9997), 2 duplicates have given and family names swapped, 1 pair shares no
@@ -40,7 +42,7 @@ describe('FEBRL quality after calibration', () => {
     expect(run.population.autoLinks.f1).toBeGreaterThanOrEqual(0.998);
     expect(run.population.autoLinksAndReviews.f1).toBeGreaterThanOrEqual(0.9985);
     engine.close();
-  }, 90_000);
+  }, 240_000);
 
   it('FEBRL 3 (deduplication of one source)', async () => {
     const engine = LocalEngine.open({ dbPath: join(tempDir(), 'febrl3.db') });
@@ -50,8 +52,8 @@ describe('FEBRL quality after calibration', () => {
     expect(run.heldOut.blockingRecall.recall).toBeGreaterThanOrEqual(0.995);
     expect(run.heldOut.thresholds[0]?.f1).toBeGreaterThanOrEqual(0.997);
     expect(run.population.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
-    expect(run.population.autoLinks.f1).toBeGreaterThanOrEqual(0.997);
-    expect(run.population.autoLinksAndReviews.f1).toBeGreaterThanOrEqual(0.9975);
+    expect(run.population.autoLinks.f1).toBeGreaterThanOrEqual(0.998);
+    expect(run.population.autoLinksAndReviews.f1).toBeGreaterThanOrEqual(0.998);
     engine.close();
-  }, 90_000);
+  }, 240_000);
 });

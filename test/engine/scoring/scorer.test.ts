@@ -33,9 +33,15 @@ describe('scorer precedence', () => {
   });
 });
 
-describe('weighted-similarity (default method)', () => {
+/** The weighted-similarity method: a profile without a model (the default before the default model). */
+function weightedProfile(): MatchingProfile {
+  const p = profile();
+  return { ...p, MatchingRules: { Thresholds: { Certain: 0.92, Probable: 0.75 }, FellegiSunter: null } };
+}
+
+describe('weighted-similarity (a profile without a model)', () => {
   it('treats missing fields as neutral and divides by at least the minimum evidence weight', () => {
-    const s = createScorer(profile());
+    const s = createScorer(weightedProfile());
     const sparse: MatchFields = { ...base, addressLine: null, city: null, postalCode: null, phone: null, sex: null };
     const r = s.explain(s.prepare(sparse), s.prepare(sparse));
     const present = FIELD_WEIGHTS.familyName + FIELD_WEIGHTS.givenName + FIELD_WEIGHTS.birthDate;

@@ -1,0 +1,93 @@
+/**
+ * npm run quality [-- --only febrl4,febrl3,febrl2,febrl1,febrl3-names-dates,synthetic] [-- --people N] [-- --calibrated]: matching
+ * quality per dataset, measured end to end through ingestion (population-level pairwise precision, recall and F1
+ * of auto-links, and of auto-links plus open review cases), review cases per 1,000 records, and blocking pairs
+ * completeness (true pairs sharing a usable blocking key / all true pairs) and reduction ratio (1 − candidate
+ * pairs / all record pairs). Quality, not speed: the floors are asserted in the tests; this prints every figure
+ * for the closing note. `--calibrated` adds the FEBRL assurance run (a model calibrated on sampled labels).
+ */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { febrlFile } from '../helpers/febrl.ts';
+import { LocalEngine } from '../../engine/local-engine.ts';
+import { loadFebrl, namesAndBirthDate, type FebrlSource } from '../../engine/benchmark/febrl-run.ts';
+import { febrlAssurance } from '../../engine/benchmark/febrl-assurance.ts';
+import { defaultProfile } from '../../engine/profile/default-profile.ts';
+import { populationQuality, refKey, type PopulationQuality } from '../../engine/benchmark/population-quality.ts';
+import { truthRecords } from '../../engine/store/assurance.ts';
+import type { CallContext } from '../../engine/contract/operations.ts';
+import type { MatchingProfile } from '../../engine/contract/profile.ts';
+
+const DATASETS: Record<string, FebrlSource[]> = {
+  febrl4: [
+    { sourceSystem: 'febrl-4a', path: febrlFile('dataset4a.csv') },
+    { sourceSystem: 'febrl-4b', path: febrlFile('dataset4b.csv') },
+  ],
+  febrl3: [{ sourceSystem: 'febrl-3', path: febrlFile('dataset3.csv') }],
+  febrl2: [{ sourceSystem: 'febrl-2', path: febrlFile('dataset2.csv') }],
+  febrl1: [{ sourceSystem: 'febrl-1', path: febrlFile('dataset1.csv') }],
+  'febrl3-names-dates': [{ sourceSystem: 'febrl-3', path: febrlFile('dataset3.csv'), project: namesAndBirthDate }],
+};
+
+const { values } = parseArgs({
+  options: { only: { type: 'string' }, people: { type: 'string' }, calibrated: { type: 'boolean' }, certain: { type: 'string' }, probable: { type: 'string' } },
+});
+const only = new Set((values.only ?? 'febrl4,febrl3,febrl2,febrl1,febrl3-names-dates,synthetic').split(','));
+const people = Number(values.people ?? '2000');
+
+const f = (n: number | null): string => (n === null ? '—' : n.toFixed(4));
+
+async function blocking(engine: LocalEngine, ctx: CallContext, truePairs: number, records: number): Promise<{ pc: number; rr: number; candidates: number }> {
+  const sample = await engine.call('labels/sample', { maxPairs: 2, seed: 1 }, ctx);
+  const all = (records * (records - 1)) / 2;
+  return { pc: sample.candidates.truePairs / truePairs, rr: 1 - sample.candidates.pairs / all, candidates: sample.candidates.pairs };
+}
+
+function line(name: string, q: PopulationQuality, b: { pc: number; rr: number; candidates: number }, rejected: number): string {
+  const a = q.autoLinks;
+  const r = q.autoLinksAndReviews;
+  const reviewShare = r.tp - a.tp;
+  return [
+    name.padEnd(22),
+    `records ${q.records} (rejected ${rejected})`,
+    `auto P ${f(a.precision)} R ${f(a.recall)} F1 ${f(a.f1)}`,
+    `+reviews P ${f(r.precision)} R ${f(r.recall)} F1 ${f(r.f1)}`,
+    `reviews ${q.reviewCases} (${((1000 * q.reviewCases) / Math.max(q.records, 1)).toFixed(1)}/1000; ${q.reviewCasesJoiningTruePair} join a true pair; ${reviewShare} true pairs)`,
+    `blocking PC ${f(b.pc)} RR ${b.rr.toFixed(6)} (${b.candidates} candidate pairs)`,
+  ].join(' | ');
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'mpi-quality-'));
+/** --certain / --probable: the default profile's thresholds replaced, to see the trade-off they make. */
+function withThresholds(profile: MatchingProfile): MatchingProfile {
+  const t = profile.MatchingRules.Thresholds;
+  const Thresholds = { Certain: Number(values.certain ?? t.Certain), Probable: Number(values.probable ?? t.Probable) };
+  return { ...profile, MatchingRules: { ...profile.MatchingRules, Thresholds } };
+}
+
+const engine = LocalEngine.open({ dbPath: join(dir, 'quality.db') });
+for (const [name, sources] of Object.entries(DATASETS)) {
+  if (!only.has(name)) continue;
+  const ctx = { tenantId: `${name}-default`, actor: 'quality' };
+  const load = await loadFebrl(engine, ctx, sources, withThresholds(defaultProfile(sources.map((s) => ({ SourceSystem: s.sourceSystem })))));
+  const q = await populationQuality(engine, ctx, load.truth);
+  const rejected = load.reports.reduce((sum, r) => sum + r.rejected.length, 0);
+  process.stdout.write(line(`${name} default`, q, await blocking(engine, ctx, q.autoLinks.truePairs, q.records), rejected) + '\n');
+  if (values.calibrated === true && !name.includes('names')) {
+    const run = await febrlAssurance(engine, name, sources);
+    const cctx = { tenantId: `${name}-calibrated`, actor: 'quality' };
+    process.stdout.write(line(`${name} calibrated`, run.population, await blocking(engine, cctx, run.population.autoLinks.truePairs, run.population.records), run.rejectedRecords) + '\n');
+  }
+}
+if (only.has('synthetic')) {
+  const ctx = { tenantId: 'synthetic', actor: 'quality' };
+  await engine.call('sandbox/create', { syntheticPeople: people, seed: 7 }, ctx);
+  if (values.certain !== undefined || values.probable !== undefined) throw new Error('--certain and --probable apply to FEBRL only');
+  const truth = new Map(truthRecords(engine.env.store, ctx.tenantId).map((r) => [refKey(r.sourceSystem, r.localId), r.personId] as const));
+  const q = await populationQuality(engine, ctx, truth);
+  process.stdout.write(line(`synthetic ${people}`, q, await blocking(engine, ctx, q.autoLinks.truePairs, q.records), 0) + '\n');
+}
+engine.close();
+rmSync(dir, { recursive: true, force: true });

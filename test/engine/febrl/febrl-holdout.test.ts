@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { tempDir } from '../../helpers/temp.ts';
+import { febrlFile } from '../../helpers/febrl.ts';
+import { LocalEngine } from '../../../engine/local-engine.ts';
+import { loadFebrl, febrlQuality, namesAndBirthDate, type FebrlSource } from '../../../engine/benchmark/febrl-run.ts';
+import type { PopulationQuality } from '../../../engine/benchmark/population-quality.ts';
+
+/**
+ * The default profile on the FEBRL sets it was not tuned on (tuned on FEBRL 4 and the synthetic population),
+ * deduplicated through ingestion with no labels. Measured on 2026-11-23 (before: the weighted-similarity
+ * default of main):
+ *
+ *   set        auto-links P / R / F1          before F1   review cases per 1,000 (before)   joining a true pair
+ *   FEBRL 3    1.0000 / 0.9859 / 0.9929       0.7986      8.4 (290.1)                       42 of 42
+ *   FEBRL 2    1.0000 / 0.9928 / 0.9964       0.8157      2.2 (87.2)                        11 of 11
+ *   FEBRL 1    1.0000 / 0.9940 / 0.9970       0.8764      2.0 (97.0)                        2 of 2
+ *
+ * Published best F1 (Splink, FEBRL 3): 0.9954. The floors sit below the measurements.
+ */
+async function quality(name: string, sources: FebrlSource[]): Promise<PopulationQuality> {
+  const engine = LocalEngine.open({ dbPath: join(tempDir(), `${name}.db`) });
+  const ctx = { tenantId: name, actor: 'test' };
+  const load = await loadFebrl(engine, ctx, sources);
+  const q = await febrlQuality(engine, ctx, load.truth);
+  engine.close();
+  return q;
+}
+
+function expectFloors(q: PopulationQuality, f1: number, reviewsPerThousand: number): void {
+  expect(q.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
+  expect(q.autoLinks.f1).toBeGreaterThanOrEqual(f1);
+  expect((1000 * q.reviewCases) / q.records).toBeLessThanOrEqual(reviewsPerThousand);
+  // A review queue worth working through: most cases join a true pair.
+  expect(q.reviewCasesJoiningTruePair).toBeGreaterThanOrEqual(0.5 * q.reviewCases);
+}
+
+describe('the default profile on FEBRL sets it was not tuned on', () => {
+  it('FEBRL 3 (5,000 records, 6,538 true pairs)', async () => {
+    const q = await quality('febrl3', [{ sourceSystem: 'febrl-3', path: febrlFile('dataset3.csv') }]);
+    expect(q.autoLinks.truePairs).toBe(6538);
+    expectFloors(q, 0.99, 12);
+  }, 180_000);
+
+  it('FEBRL 2 (5,000 records, 1,934 true pairs)', async () => {
+    const q = await quality('febrl2', [{ sourceSystem: 'febrl-2', path: febrlFile('dataset2.csv') }]);
+    expect(q.autoLinks.truePairs).toBe(1934);
+    expectFloors(q, 0.994, 5);
+  }, 180_000);
+
+  it('FEBRL 1 (1,000 records, 500 true pairs)', async () => {
+    const q = await quality('febrl1', [{ sourceSystem: 'febrl-1', path: febrlFile('dataset1.csv') }]);
+    expect(q.autoLinks.truePairs).toBe(500);
+    expectFloors(q, 0.99, 5);
+  }, 180_000);
+
+  /**
+   * FEBRL 3 with names and birth dates only: the precision holds, but with three heavily corrupted fields
+   * the evidence of many true pairs stays below Certain (measured P 1.0000, R 0.6583, F1 0.7939; 208 review
+   * cases per 1,000, 99% joining a true pair). Floors on what holds; the issue's targets (F1 ≥ 0.9, ≤ 30
+   * reviews per 1,000) are not met (see README "Matching quality").
+   */
+  it('FEBRL 3 with names and birth dates only keeps its precision', async () => {
+    const q = await quality('febrl3nd', [{ sourceSystem: 'febrl-3', path: febrlFile('dataset3.csv'), project: namesAndBirthDate }]);
+    expect(q.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
+    expect(q.autoLinks.f1).toBeGreaterThanOrEqual(0.78);
+    expect(q.autoLinksAndReviews.precision).toBeGreaterThanOrEqual(0.99);
+    expect(q.reviewCasesJoiningTruePair).toBeGreaterThanOrEqual(0.9 * q.reviewCases);
+  }, 180_000);
+});
