@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { validationError, type ErrorIssue } from '../contract/errors.ts';
 import { MaintenanceSettingsSchema, ReconciliationScheduleSchema, type MaintenanceSettings } from './maintenance.ts';
+import { FHIR_SOURCE_KEYS } from './fhir-sources.ts';
 
 export const TENANT_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 export const KEY_VERSION_PATTERN = /^[A-Za-z0-9._-]{1,32}$/;
@@ -65,6 +66,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => type
 const MAINTENANCE_KEYS: ReadonlySet<string> = new Set([
   ...Object.keys(MaintenanceSettingsSchema.shape),
   ...Object.keys(ReconciliationScheduleSchema.shape),
+  ...FHIR_SOURCE_KEYS,
 ]);
 
 function maintenanceIssues(error: z.ZodError): ErrorIssue[] {
