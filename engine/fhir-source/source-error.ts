@@ -50,7 +50,7 @@ export function networkFailure(error: unknown, what: string): SourceError {
   const code = codeOf(error);
   const safeCode = code !== undefined && /^[A-Z0-9_]{1,40}$/.test(code) ? code : undefined;
   if (safeCode !== undefined && TRANSIENT_CODES.has(safeCode)) return new SourceError(`${what}: the connection failed (${safeCode})`, true);
-  if (safeCode?.startsWith('ERR_TLS') === true || safeCode?.includes('CERT') === true || safeCode === 'DEPTH_ZERO_SELF_SIGNED_CERT') {
+  if (safeCode !== undefined && /^ERR_TLS|CERT|VERIFY|SELF_SIGNED/.test(safeCode)) {
     return new SourceError(`${what}: the server's TLS certificate was not accepted (${safeCode}); trust its CA with TrustedCaFile`, false);
   }
   return new SourceError(`${what}: the request failed (${safeCode ?? (error instanceof Error ? error.name : 'error')})`, false);

@@ -84,8 +84,8 @@ export class Transport {
   }
 
   /** A fetch for the OAuth client: this pool, redirects returned rather than followed. */
-  readonly fetch = (url: string, init: RequestInit): Promise<Response> =>
-    undiciFetch(url, { ...(init as unknown as Parameters<typeof undiciFetch>[1]), dispatcher: this.agent, redirect: 'manual' });
+  readonly fetch = (url: string, init: Parameters<typeof undiciFetch>[1]): ReturnType<typeof undiciFetch> =>
+    undiciFetch(url, { ...init, dispatcher: this.agent, redirect: 'manual' });
 
   close(): Promise<void> {
     return this.agent.close();
