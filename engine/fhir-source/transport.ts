@@ -61,8 +61,8 @@ export class Transport {
       throw networkFailure(error, what);
     }
     if (response.statusCode >= 300) {
-      // Not read: an error body can carry anything, and it is not needed.
-      response.body.destroy();
+      // Not kept: an error body can carry anything, and it is not needed (dump frees the connection).
+      await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
       return { status: response.statusCode, headers: response.headers, body: '' };
     }
     let size = 0;
