@@ -17,7 +17,7 @@
 import type { JobCounters } from '../contract/maintenance.ts';
 import { EngineError } from '../contract/errors.ts';
 import type { Settings } from '../config/settings.ts';
-import { FhirSourceClient } from '../fhir-source/client.ts';
+import { FhirSourceClient, type CheckedPage } from '../fhir-source/client.ts';
 import { sourceForImport } from '../fhir-source/resolve.ts';
 import type { RetryPolicy } from '../fhir-source/retry.ts';
 import { Ingestor, type PreparedResource } from '../ingest/ingestor.ts';
@@ -42,6 +42,20 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
   const client = new FhirSourceClient(source, { allowInsecureHttp, key, ...(options.retry === undefined ? {} : { retry: options.retry }) });
   const ingestor = new Ingestor(ctx.store, ctx.tenantId, sourceSystem, settings);
   const full = job.changedSince === null;
+  // The next page is fetched while this one is written (the server works meanwhile); the cursor still moves
+  // only when a page commits, so a prefetched page that is never written is simply fetched again on resume.
+  let prefetched: { readonly url: string; readonly page: Promise<CheckedPage> } | undefined;
+  const fetchPage = (url: string): Promise<CheckedPage> => {
+    const ready = prefetched?.url === url ? prefetched.page : client.page(url);
+    prefetched = undefined;
+    return ready;
+  };
+  const prefetch = (url: string): void => {
+    const page = client.page(url);
+    // Observed when the page is awaited; until then a failure must not be an unhandled rejection.
+    page.catch(() => undefined);
+    prefetched = { url, page };
+  };
 
   return {
     readBatch(): BatchPlan | null {
@@ -52,7 +66,8 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
       if (phase.cursorUrl === LAST_PAGE_DONE) return null;
       const first = phase.cursorUrl === null;
       const url = phase.cursorUrl ?? client.firstPageUrl({ changedSince: job.changedSince, upTo, pageSize: source.PageSize });
-      const page = await client.page(url);
+      const page = await fetchPage(url);
+      if (page.nextUrl !== null) prefetch(page.nextUrl);
       const pageNumber = phase.cursor + 1;
       const prepared = page.entries.map((entry) => ({ path: entry.path, prepared: ingestor.prepareResource(entry.resource, JSON.stringify(entry.resource)) }));
       const last = page.nextUrl === null;
