@@ -7,4 +7,5 @@ export * from './limits.ts';
 export * from './operations.ts';
 export * from './maintenance.ts';
 export * from './assurance.ts';
+export * from './http.ts';
 export * from './console.ts';

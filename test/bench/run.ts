@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --json] [-- --only core,assurance,jobs]: the speed figures of the project, each beside
+ * npm run bench [-- --json] [-- --only core,assurance,jobs,api]: the speed figures of the project, each beside
  * the ceiling measured in the same run. Speed lives here, never in tests.
  */
 import { parseArgs } from 'node:util';
@@ -26,6 +26,7 @@ const suites: [string, Suite | undefined][] = [
   ['jobs', await optional('./jobs.bench.ts', 'benchJobs')],
   ['console', await optional('./console.bench.ts', 'benchConsole')],
   ['import', await optional('./import.bench.ts', 'benchImport')],
+  ['api', await optional('./api.bench.ts', 'benchApi')],
 ];
 
 const rows: (BenchRow & { suite: string })[] = [];

@@ -4,6 +4,7 @@
  * server's audience with the granted scope. The FHIR server checks them with `verifier()`: signature,
  * issuer, audience, expiry and scope. It counts the tokens it issued.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify, type JWK } from 'jose';
@@ -73,7 +74,10 @@ export async function startOAuthServer(tls: TestTls, options: OAuthOptions): Pro
   provider.on('client_credentials.issued', () => {
     issued++;
   });
-  server.on('request', provider.callback());
+  const callback = provider.callback();
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    void callback(request, response);
+  });
   const jwks = createLocalJWKSet({ keys: [publicJwk] });
   return {
     issuer,
