@@ -5,7 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import { runWorker } from '../../../engine/jobs/worker.ts';
-import { CTX, makeRegistry, sourcePatients, startWorld, TENANT, type World } from '../../helpers/fhir/world.ts';
+import { TokenSource } from '../../../engine/fhir-source/token.ts';
+import { Transport } from '../../../engine/fhir-source/transport.ts';
+import { FHIR_SCOPE } from '../../helpers/fhir/oauth-server.ts';
+import { CLIENT_ID, CLIENT_SECRET, CTX, makeRegistry, sourcePatients, startWorld, TENANT, type World } from '../../helpers/fhir/world.ts';
 
 const FAST = { attempts: 4, baseMs: 5, capMs: 50, maxRetryAfterMs: 1500 };
 
@@ -56,4 +59,34 @@ describe('import with client credentials', () => {
       engine.close();
     }
   }, 120_000);
+});
+
+describe('client-credentials tokens', () => {
+  it('are cached until shortly before they expire, then fetched again; a wrong secret is refused without being quoted', async () => {
+    const transport = new Transport({ trustedCaFile: world.tls.caFile });
+    let now = 1_000_000;
+    const credentials = { tokenEndpoint: world.oauth.tokenEndpoint, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, scope: FHIR_SCOPE, allowInsecureHttp: false };
+    const tokens = new TokenSource(credentials, transport, () => now);
+    try {
+      const before = world.oauth.tokensIssued();
+      const first = await tokens.token();
+      await world.oauth.verify(first);
+      expect(await tokens.token()).toBe(first);
+      // The server's tokens live 300 s: renewed 30 s before that.
+      now += 269_000;
+      expect(await tokens.token()).toBe(first);
+      now += 2_000;
+      const second = await tokens.token();
+      expect(second).not.toBe(first);
+      tokens.invalidate();
+      await tokens.token();
+      expect(world.oauth.tokensIssued() - before).toBe(3);
+      const wrong = new TokenSource({ ...credentials, clientSecret: 'PLANTED-wrong-secret' }, transport);
+      const refusal = await wrong.token().catch((error: unknown) => error as Error);
+      expect(refusal).toMatchObject({ kind: 'remote_http', message: expect.stringMatching(/refused the client credentials: 40[01] \(invalid_client\)/) as unknown });
+      expect((refusal as Error).message).not.toContain('PLANTED');
+    } finally {
+      await transport.close();
+    }
+  }, 60_000);
 });
