@@ -1,9 +1,10 @@
 /**
- * The `Maintenance` section of the configuration file: the background worker and the scheduled
- * reconciliations. External FHIR sources (`FhirSources`) come with the import phase in a later issue, so a
- * schedule's SourceSystem is refused for now rather than silently ignored.
+ * The `Maintenance` section of the configuration file: the background worker, the scheduled reconciliations
+ * and the external FHIR sources they can import from (engine/config/fhir-sources.ts). `AllowInsecureHttp`
+ * permits plain-HTTP sources for development only: it is refused when NODE_ENV is `production`.
  */
 import { z } from 'zod';
+import { FhirSourceSchema, transportProblem } from './fhir-sources.ts';
 
 export const MAX_LEASE_SECONDS = 3600;
 export const MAX_POLL_SECONDS = 3600;
@@ -13,10 +14,8 @@ const TenantIdSchema = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'a tenant ID i
 export const ReconciliationScheduleSchema = z.strictObject({
   Key: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a schedule key is 1-64 letters, digits, dot, dash or underscore'),
   TenantId: TenantIdSchema,
-  SourceSystem: z
-    .string()
-    .optional()
-    .refine((value) => value === undefined, 'importing from an external source is not yet supported; remove SourceSystem for a registry-only schedule'),
+  /** An external source to import from first: a FhirSources entry of the same tenant. */
+  SourceSystem: z.string().min(1).max(100).optional(),
   IntervalMinutes: z.number().int('IntervalMinutes is a whole number of minutes').min(1).max(525_600),
   BatchSize: z.number().int('BatchSize is a whole number').min(1).max(25),
   RunOnStartup: z.boolean().default(false),
@@ -30,8 +29,33 @@ export const MaintenanceSettingsSchema = z
     /** Longer than the slowest batch: a worker that does not renew its lease in time loses the job. */
     LeaseSeconds: z.number().int('LeaseSeconds is a whole number of seconds').min(1).max(MAX_LEASE_SECONDS).default(60),
     ReconciliationSchedules: z.array(ReconciliationScheduleSchema).max(100).default([]),
+    FhirSources: z.array(FhirSourceSchema).max(100).default([]),
+    /** Development only: permits http:// sources and token endpoints; each job run under it records a warning. */
+    AllowInsecureHttp: z.boolean().default(false),
   })
   .superRefine((section, ctx) => {
+    if (section.AllowInsecureHttp && process.env.NODE_ENV === 'production') {
+      ctx.addIssue({ code: 'custom', path: ['AllowInsecureHttp'], message: 'plain HTTP must not be enabled in production (NODE_ENV=production); use HTTPS sources' });
+    }
+    const sources = new Map<string, number>();
+    section.FhirSources.forEach((source, index) => {
+      const key = `${source.TenantId}\u001f${source.SourceSystem}`;
+      const first = sources.get(key);
+      if (first !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['FhirSources', index, 'SourceSystem'], message: `the same tenant and source system as FhirSources[${String(first)}]` });
+      } else sources.set(key, index);
+      const base = transportProblem(source.BaseUrl, section.AllowInsecureHttp);
+      if (base !== undefined) ctx.addIssue({ code: 'custom', path: ['FhirSources', index, 'BaseUrl'], message: base });
+      if (source.Authentication.Type === 'ClientCredentials') {
+        const token = transportProblem(source.Authentication.TokenEndpoint, section.AllowInsecureHttp);
+        if (token !== undefined) ctx.addIssue({ code: 'custom', path: ['FhirSources', index, 'Authentication', 'TokenEndpoint'], message: token });
+      }
+    });
+    section.ReconciliationSchedules.forEach((schedule, index) => {
+      if (schedule.SourceSystem !== undefined && !sources.has(`${schedule.TenantId}\u001f${schedule.SourceSystem}`)) {
+        ctx.addIssue({ code: 'custom', path: ['ReconciliationSchedules', index, 'SourceSystem'], message: 'no FhirSources entry of this tenant has this source system' });
+      }
+    });
     // Map, not an object: tenant IDs and keys are user-chosen. The message names the other entry, never a
     // value (a configuration error must never echo what could be a secret pasted in the wrong place).
     const seen = new Map<string, number>();

@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { validationError, type ErrorIssue } from '../contract/errors.ts';
 import { MaintenanceSettingsSchema, ReconciliationScheduleSchema, type MaintenanceSettings } from './maintenance.ts';
+import { FHIR_SOURCE_KEYS } from './fhir-sources.ts';
 import { ApiSettingsSchema, DevAuthSettingsSchema, type ApiSettings } from './api.ts';
 
 export const TENANT_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
@@ -68,6 +69,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => type
 const MAINTENANCE_KEYS: ReadonlySet<string> = new Set([
   ...Object.keys(MaintenanceSettingsSchema.shape),
   ...Object.keys(ReconciliationScheduleSchema.shape),
+  ...FHIR_SOURCE_KEYS,
 ]);
 
 const API_KEYS: ReadonlySet<string> = new Set([

@@ -14,7 +14,7 @@ export const JOB_STATUSES = ['queued', 'running', 'completed', 'cancelled', 'fai
 export const JobStatusSchema = z.enum(JOB_STATUSES);
 export type JobStatus = z.infer<typeof JobStatusSchema>;
 
-/** Re-index: validation, writing. Reconciliation: importing (skipped until external import exists), rebuilding, matching. */
+/** Re-index: validation, writing. Reconciliation: importing (skipped without an external source), rebuilding, matching. */
 export const PHASE_NAMES = ['validation', 'writing', 'importing', 'rebuilding', 'matching'] as const;
 export const PhaseNameSchema = z.enum(PHASE_NAMES);
 export type PhaseName = z.infer<typeof PhaseNameSchema>;
@@ -88,7 +88,7 @@ export const ReindexInputSchema = z.strictObject({ reason: ReasonSchema, batchSi
 export const ReconcileInputSchema = z.strictObject({
   reason: ReasonSchema,
   batchSize: BatchSizeSchema,
-  /** Must exist in the tenant's SourceTrust. Import itself comes in a later issue: for now it is refused. */
+  /** Must exist in the tenant's SourceTrust and in Maintenance.FhirSources (the FHIR server to import changed Patients from). */
   externalSourceSystem: z.string().min(1).max(100).optional(),
   /** Inclusive lower bound of an incremental import window (with externalSourceSystem only). */
   changedSince: z.iso.datetime({ offset: true }).optional(),

@@ -44,6 +44,8 @@ export interface JobRow {
 
 export interface PhaseRow extends JobPhase {
   readonly ordinal: number;
+  /** A paged phase's (importing) next-page URL: null before the first page, '' after the last. Never shown. */
+  readonly cursorUrl: string | null;
 }
 
 const JOB_COLUMNS = `job_id, kind, status, reason, requested_by, batch_size, external_source_system, changed_since, schedule_key,
@@ -184,7 +186,7 @@ export function requireJob(store: Store, tenantId: string, jobId: string): JobRo
 export function phasesOf(store: Store, tenantId: string, jobId: string): PhaseRow[] {
   const rows = store
     .statement(
-      `SELECT ordinal, phase, status, cursor_identity_id, processed, note, started_at, finished_at
+      `SELECT ordinal, phase, status, cursor_identity_id, cursor_url, processed, note, started_at, finished_at
        FROM maintenance_job_phase WHERE tenant_id = ? AND job_id = ? ORDER BY ordinal`,
     )
     .all(tenantId, jobId) as {
@@ -192,6 +194,7 @@ export function phasesOf(store: Store, tenantId: string, jobId: string): PhaseRo
     phase: PhaseName;
     status: PhaseStatus;
     cursor_identity_id: number;
+    cursor_url: string | null;
     processed: number;
     note: string | null;
     started_at: string | null;
@@ -202,6 +205,7 @@ export function phasesOf(store: Store, tenantId: string, jobId: string): PhaseRo
     name: r.phase,
     status: r.status,
     cursor: r.cursor_identity_id,
+    cursorUrl: r.cursor_url,
     processed: r.processed,
     note: r.note,
     startedAt: r.started_at,
@@ -222,7 +226,7 @@ export function jobState(store: Store, tenantId: string, row: JobRow): JobState 
     scheduleKey: row.scheduleKey,
     matchingProfileVersion: row.profileVersion,
     populationTotal: row.populationTotal,
-    phases: phasesOf(store, tenantId, row.jobId).map(({ ordinal: _ordinal, ...phase }) => phase),
+    phases: phasesOf(store, tenantId, row.jobId).map(({ ordinal: _ordinal, cursorUrl: _cursorUrl, ...phase }) => phase),
     counters: row.counters,
     cancelRequested: row.cancelRequestedBy !== null,
     leaseOwner: row.leaseOwner,
@@ -309,12 +313,14 @@ export function advance(
   tenantId: string,
   jobId: string,
   ordinal: number,
-  progress: { readonly cursor: number; readonly processed: number; readonly counters: Partial<JobCounters> },
+  progress: { readonly cursor: number; readonly cursorUrl?: string | undefined; readonly processed: number; readonly counters: Partial<JobCounters> },
   leaseExpiresAt: string,
 ): void {
   store
-    .statement('UPDATE maintenance_job_phase SET cursor_identity_id = ?, processed = processed + ? WHERE tenant_id = ? AND job_id = ? AND ordinal = ?')
-    .run(progress.cursor, progress.processed, tenantId, jobId, ordinal);
+    .statement(
+      'UPDATE maintenance_job_phase SET cursor_identity_id = ?, cursor_url = COALESCE(?, cursor_url), processed = processed + ? WHERE tenant_id = ? AND job_id = ? AND ordinal = ?',
+    )
+    .run(progress.cursor, progress.cursorUrl ?? null, progress.processed, tenantId, jobId, ordinal);
   const c = progress.counters;
   store
     .statement(

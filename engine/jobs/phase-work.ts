@@ -7,17 +7,19 @@ import type { JobCounters } from '../contract/maintenance.ts';
 import type { KeyRing } from '../blocking/tags.ts';
 import type { Store } from '../store/db.ts';
 import type { StoredProfile } from '../store/profiles.ts';
-import type { JobRow } from './job-store.ts';
+import type { JobRow, PhaseRow } from './job-store.ts';
 
 export interface BatchPlan {
-  /** The phase cursor after this batch: the last identity it read. */
+  /** The phase cursor after this batch: the last identity it read (a paged phase: the pages committed). */
   readonly lastIdentityId: number;
+  /** A paged phase's next-page URL after this batch ('' when it was the last page). */
+  readonly cursorUrl?: string;
   /** Identities in the batch. */
   readonly items: number;
   /** Counters known from the read. */
   readonly counters: Partial<JobCounters>;
   /** A note for the phase (kept once: the first one wins), never patient values. */
-  readonly note?: string;
+  readonly note?: string | undefined;
   /** Version-checked registry writes; returns the counters only the write can know (inserted review cases). */
   write(at: string): Partial<JobCounters>;
 }
@@ -25,6 +27,13 @@ export interface BatchPlan {
 export interface PhaseWork {
   /** The next batch after cursor, or null when the phase has no identity left. */
   readBatch(cursor: number, batchSize: number): BatchPlan | null;
+  /**
+   * A paged phase (importing) reads its batch from outside the registry: the runner awaits this instead of
+   * readBatch, outside any transaction, with the phase's stored cursor.
+   */
+  readPage?(phase: PhaseRow): Promise<BatchPlan | null>;
+  /** Releases what the phase holds (connections) when the run ends. */
+  dispose?(): Promise<void>;
   /** At the end of the phase: a message fails the job (without further writes), null lets it go on. */
   finish?(job: JobRow): string | null;
 }

@@ -31,6 +31,8 @@ import { recordConflictRetry, recordItems, recordJobStatus } from './metrics.ts'
 import type { BatchPlan, JobContext, PhaseWork } from './phase-work.ts';
 import { reconcileMatching, reconcileRebuilding } from './reconcile.ts';
 import { reindexValidation, reindexWriting } from './reindex.ts';
+import { importPhase } from './import-phase.ts';
+import type { RetryPolicy } from '../fhir-source/retry.ts';
 import type { FinalJobStatus } from './states.ts';
 
 export const MAX_BATCH_ATTEMPTS = 8;
@@ -64,6 +66,8 @@ export interface RunOptions {
   readonly hooks?: RunHooks;
   /** Told when the database stays busy past the busy timeout (once per wait), before the runner retries. */
   readonly onBusy?: (during: string) => void;
+  /** The backoff of an external source's transient failures (tests shorten it). */
+  readonly importRetry?: RetryPolicy;
 }
 
 export type RunResult = { readonly outcome: FinalJobStatus } | { readonly outcome: 'released' } | { readonly outcome: 'lease-lost' };
@@ -93,7 +97,7 @@ function isVersionConflict(error: unknown): boolean {
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const nextTick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-function phaseWork(ctx: JobContext, phase: PhaseName): PhaseWork {
+function phaseWork(ctx: JobContext, phase: PhaseName, importing: () => PhaseWork): PhaseWork {
   switch (phase) {
     case 'validation':
       return reindexValidation(ctx);
@@ -104,8 +108,7 @@ function phaseWork(ctx: JobContext, phase: PhaseName): PhaseWork {
     case 'matching':
       return reconcileMatching(ctx);
     case 'importing':
-      // Jobs with an external source are refused when started; a queued one can only come from a newer version.
-      throw new Error('the importing phase is not supported by this version');
+      return importing();
   }
 }
 
@@ -172,7 +175,22 @@ export class JobRunner {
     return this.options.signal?.aborted === true;
   }
 
+  /** Releases what the phases hold (an external source's connections). */
+  private async dispose(): Promise<void> {
+    const works = [...this.works.values()];
+    this.works.clear();
+    for (const work of works) await work.dispose?.().catch(() => undefined);
+  }
+
   async run(): Promise<RunResult> {
+    try {
+      return await this.runSteps();
+    } finally {
+      await this.dispose();
+    }
+  }
+
+  private async runSteps(): Promise<RunResult> {
     let step: Step | typeof ABORTED;
     try {
       step = await this.whenNotBusy('starting the job', () => this.store.write(() => this.startOrResume()));
@@ -253,8 +271,13 @@ export class JobRunner {
   private work(phase: PhaseName): PhaseWork {
     let work = this.works.get(phase);
     if (work === undefined) {
-      if (this.context === undefined) throw new Error('job context missing');
-      work = phaseWork(this.context, phase);
+      const context = this.context;
+      if (context === undefined) throw new Error('job context missing');
+      work = phaseWork(context, phase, () => {
+        const job = jobRow(this.store, this.tenantId, this.jobId);
+        if (job === undefined) throw new LeaseLost();
+        return importPhase(context, this.env.settings(), job, this.options.importRetry === undefined ? {} : { retry: this.options.importRetry });
+      });
       this.works.set(phase, work);
     }
     return work;
@@ -304,7 +327,10 @@ export class JobRunner {
     let busyWaits = 0;
     for (let attempt = 1; ; ) {
       const info: BatchInfo = { tenantId: this.tenantId, jobId: this.jobId, phase: phase.name, cursor: phase.cursor, attempt };
-      const plan = await this.whenNotBusy('reading a batch', () => this.store.read(() => work.readBatch(phase.cursor, job.batchSize)));
+      const plan =
+        work.readPage === undefined
+          ? await this.whenNotBusy('reading a batch', () => this.store.read(() => work.readBatch(phase.cursor, job.batchSize)))
+          : await work.readPage(phase);
       if (plan === ABORTED) return ABORTED;
       await this.options.hooks?.beforeWrite?.(info);
       try {
@@ -368,7 +394,14 @@ export class JobRunner {
     }
     addCounters(counters, plan.counters);
     addCounters(counters, plan.write(at));
-    advance(this.store, this.tenantId, this.jobId, current.ordinal, { cursor: plan.lastIdentityId, processed: plan.items, counters }, this.leaseUntil());
+    advance(
+      this.store,
+      this.tenantId,
+      this.jobId,
+      current.ordinal,
+      { cursor: plan.lastIdentityId, cursorUrl: plan.cursorUrl, processed: plan.items, counters },
+      this.leaseUntil(),
+    );
     if (plan.note !== undefined) setPhaseNote(this.store, this.tenantId, this.jobId, current.ordinal, plan.note);
     return { kind: 'advanced' };
   }

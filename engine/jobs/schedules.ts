@@ -29,6 +29,7 @@ export function enqueueScheduled(store: Store, schedule: ReconciliationSchedule,
     batchSize: schedule.BatchSize,
     requestedBy: `schedule:${schedule.Key}`,
     schedule: { key: schedule.Key, bucket },
+    ...(schedule.SourceSystem === undefined ? {} : { externalSourceSystem: schedule.SourceSystem }),
     jobId: scheduledJobId(schedule.TenantId, schedule.Key, bucket),
   });
 }

@@ -15,6 +15,7 @@ import { maintenanceSettings, type MaintenanceSettings } from '../config/mainten
 import { claimNextJob, listTenantIds } from './job-store.ts';
 import { runJob, type RunHooks, type RunResult } from './runner.ts';
 import { enqueueScheduled, ScheduleClock } from './schedules.ts';
+import type { RetryPolicy } from '../fhir-source/retry.ts';
 
 export type WorkerEvent =
   | { readonly type: 'started'; readonly owner: string; readonly tenants: readonly string[] | 'all' }
@@ -34,6 +35,8 @@ export interface WorkerOptions {
   readonly owner?: string;
   readonly onEvent?: (event: WorkerEvent) => void;
   readonly hooks?: RunHooks;
+  /** The backoff of an external source's transient failures (tests shorten it). */
+  readonly importRetry?: RetryPolicy;
   /**
    * How the worker waits between polls when idle (default: PollIntervalSeconds, cut short by the signal).
    * The console's embedded worker wakes early when the console queues a job.
@@ -111,6 +114,7 @@ export async function runWorker(env: EngineEnv, options: WorkerOptions): Promise
         },
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
+        ...(options.importRetry === undefined ? {} : { importRetry: options.importRetry }),
       });
       jobsRun++;
       emit({ type: 'finished', tenantId: claimed.tenantId, jobId: claimed.jobId, outcome: result.outcome });

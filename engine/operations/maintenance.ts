@@ -1,14 +1,15 @@
 /**
  * Maintenance operations: starting a job validates what it will need (a registered tenant, an active
- * profile whose blocking keys are in the configuration file) and queues it; the answer comes at once and a
- * worker does the work. External import is a later issue: a reconciliation naming an external source is
- * refused with a validation error rather than queued to do less than was asked.
+ * profile whose blocking keys are in the configuration file and, for an import, a configured FHIR source
+ * whose secret can be read) and queues it; the answer comes at once and a worker does the work.
  */
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import { EngineError, validationError } from '../contract/errors.ts';
 import { keyRingFor } from '../blocking/key-ring.ts';
 import { activeProfile } from '../store/profiles.ts';
 import { requireTenant } from '../store/tenants.ts';
+import { sourceForImport } from '../fhir-source/resolve.ts';
+import { FhirSourceClient } from '../fhir-source/client.ts';
 import { jobRow, jobState, listJobRows } from '../jobs/job-store.ts';
 import { cancelJob as cancel, enqueueJob } from '../jobs/lifecycle.ts';
 import type { EngineEnv } from '../env.ts';
@@ -33,19 +34,21 @@ export function startReconciliation(
 ): OperationOutput<'maintenance/reconcile'> {
   checkStartable(env, ctx);
   if (input.externalSourceSystem !== undefined) {
-    const known = activeProfile(env.store, ctx.tenantId).profile.SourceTrust.some((s) => s.SourceSystem === input.externalSourceSystem);
-    if (!known) {
-      throw validationError('invalid input for maintenance/reconcile', [
-        { path: 'externalSourceSystem', message: "the source system is not in the tenant's SourceTrust configuration" },
-      ]);
+    let configured;
+    try {
+      configured = sourceForImport(env.settings(), activeProfile(env.store, ctx.tenantId).profile, ctx.tenantId, input.externalSourceSystem);
+      // Reads the secret now, so a missing file or variable is said here rather than by a failed job.
+      void new FhirSourceClient(configured.source, { allowInsecureHttp: configured.allowInsecureHttp, key: configured.key }).close();
+    } catch (error) {
+      if (error instanceof EngineError && error.kind === 'validation') {
+        throw validationError('invalid input for maintenance/reconcile', error.issues.length > 0 ? error.issues : [{ path: 'externalSourceSystem', message: error.message }]);
+      }
+      throw error;
     }
-    throw validationError('invalid input for maintenance/reconcile', [
-      { path: 'externalSourceSystem', message: 'importing from an external FHIR source is not yet supported; omit externalSourceSystem for a registry-only reconciliation' },
-    ]);
   }
-  if (input.changedSince !== undefined) {
+  if (input.changedSince !== undefined && input.externalSourceSystem === undefined) {
     throw validationError('invalid input for maintenance/reconcile', [
-      { path: 'changedSince', message: 'changedSince bounds an external import window; it needs externalSourceSystem, which is not yet supported' },
+      { path: 'changedSince', message: 'changedSince bounds an external import window; it needs externalSourceSystem' },
     ]);
   }
   const { jobId } = enqueueJob(env.store, ctx.tenantId, {
@@ -53,6 +56,8 @@ export function startReconciliation(
     reason: input.reason,
     batchSize: input.batchSize,
     requestedBy: ctx.actor,
+    ...(input.externalSourceSystem === undefined ? {} : { externalSourceSystem: input.externalSourceSystem }),
+    ...(input.changedSince === undefined ? {} : { changedSince: input.changedSince }),
   });
   return { jobId, status: 'queued' };
 }

@@ -17,6 +17,7 @@ import { syntheticGenerate } from './commands/synthetic.ts';
 import { calibrateCommand, evaluateCommand, febrlLoad, labelsSample } from './commands/assurance.ts';
 import { jobCancel, jobShow, jobsList, reconcile, reindex, worker } from './commands/jobs.ts';
 import { blockingKey } from './commands/blocking-keys.ts';
+import { sources } from './commands/sources.ts';
 import { API_COMMANDS, API_HELP, API_OPTIONS } from './api-commands.ts';
 
 const HELP = `mpi-console — master patient index engine (local SQLite sandbox)
@@ -41,7 +42,10 @@ Usage: mpi-console <command> [options]   (global: --db FILE, --tenant ID, --conf
   febrl load --dataset 4|3 [--dir DIR]         load a FEBRL benchmark (with its ground truth) into --tenant
   profile rollback [--reason R]                restore the previous profile version as a new version
   reindex --reason R [--batch-size N]          queue a re-index of the blocking tags (batch size 1-25, default 25)
-  reconcile --reason R [--batch-size N]        queue a registry-only reconciliation (rebuild canonical records, match)
+  reconcile --reason R [--batch-size N] [--source SYSTEM [--changed-since INSTANT]]
+                                               queue a reconciliation (import changed Patients from a configured FHIR
+                                               source first, then rebuild canonical records and match)
+  sources list | sources check NAME            the tenant's external FHIR sources; check one (secret, token, first page)
   job show ID | job cancel ID                  a maintenance job's phases and counters; cancel a queued or running job
   jobs [--limit N] [--before JOB_ID]           maintenance job history, newest first (--before: the next page)
   worker [--once]                              run queued jobs (of --tenant, or every tenant when no tenant is given);
@@ -111,6 +115,7 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map(
     jobs: jobsList,
     worker,
     'blocking-key': blockingKey,
+    sources,
     ...API_COMMANDS,
   }),
 );

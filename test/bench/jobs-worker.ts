@@ -101,7 +101,7 @@ async function reverseSourceTrust(engine: LocalEngine): Promise<void> {
 async function runJob(engine: LocalEngine, kind: 'reindex' | 'reconcile'): Promise<object> {
   const { jobId } = await engine.call(kind === 'reindex' ? 'maintenance/reindex' : 'maintenance/reconcile', { reason: 'bench', batchSize: BATCH_SIZE }, CTX);
   const start = performance.now();
-  await runWorker(engine.env, { tenants: [TENANT], once: true, maintenance: { WorkerEnabled: true, PollIntervalSeconds: 1, LeaseSeconds: 300, ReconciliationSchedules: [] } });
+  await runWorker(engine.env, { tenants: [TENANT], once: true, maintenance: { WorkerEnabled: true, PollIntervalSeconds: 1, LeaseSeconds: 300, ReconciliationSchedules: [], FhirSources: [], AllowInsecureHttp: false } });
   const wallMs = performance.now() - start;
   const job = await engine.call('jobs/get', { jobId }, CTX);
   if (job.status !== 'completed') throw new Error(`bench job ended ${job.status}: ${job.error ?? ''}`);

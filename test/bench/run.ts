@@ -25,6 +25,7 @@ const suites: [string, Suite | undefined][] = [
   ['assurance', await optional('./assurance.bench.ts', 'benchAssurance')],
   ['jobs', await optional('./jobs.bench.ts', 'benchJobs')],
   ['console', await optional('./console.bench.ts', 'benchConsole')],
+  ['import', await optional('./import.bench.ts', 'benchImport')],
   ['api', await optional('./api.bench.ts', 'benchApi')],
 ];
 

@@ -167,7 +167,7 @@ describe('the console in a browser', () => {
     await dialog.getByRole('button', { name: 'Review and start' }).click();
     await dialog.getByRole('button', { name: 'Start reconciliation' }).click();
     await dialog.getByText('The job was not started').waitFor();
-    await expect.poll(() => dialog.getByText(/importing from an external FHIR source is not yet supported/).count()).toBeGreaterThan(0);
+    await expect.poll(() => dialog.getByText(/no external FHIR source is configured/).count()).toBeGreaterThan(0);
     await expectAccessible(page, 'start-form-refused');
     await screenshot(page, '05-start-form-engine-refusal');
     await dialog.getByRole('button', { name: 'Cancel' }).click();

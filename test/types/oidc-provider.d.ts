@@ -5,5 +5,6 @@ declare module 'oidc-provider' {
   export default class Provider {
     constructor(issuer: string, configuration?: Record<string, unknown>);
     callback(): (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+    on(event: string, listener: (...args: unknown[]) => void): this;
   }
 }

@@ -75,7 +75,7 @@ describe('starting jobs', () => {
       issues: [{ path: 'externalSourceSystem', message: expect.stringMatching(/not in the tenant's SourceTrust/) as unknown }],
     });
     await expect(engine.call('maintenance/reconcile', { reason: 'r', batchSize: 5, externalSourceSystem: 'northside-gp' }, CTX)).rejects.toMatchObject({
-      issues: [{ path: 'externalSourceSystem', message: expect.stringMatching(/not yet supported/) as unknown }],
+      issues: [{ path: 'externalSourceSystem', message: expect.stringMatching(/no external FHIR source is configured/) as unknown }],
     });
     await expect(engine.call('maintenance/reconcile', { reason: 'r', batchSize: 5, changedSince: '2024-01-01T00:00:00Z' }, CTX)).rejects.toMatchObject({
       issues: [{ path: 'changedSince' }],
@@ -164,7 +164,7 @@ describe('the Maintenance configuration section', () => {
 
   it('fills in defaults when absent', () => {
     const settings = loadSettings(settingsPathFor(db));
-    expect(maintenanceSettings(settings)).toEqual({ WorkerEnabled: true, PollIntervalSeconds: 5, LeaseSeconds: 60, ReconciliationSchedules: [] });
+    expect(maintenanceSettings(settings)).toEqual({ WorkerEnabled: true, PollIntervalSeconds: 5, LeaseSeconds: 60, ReconciliationSchedules: [], FhirSources: [], AllowInsecureHttp: false });
   });
 
   it.each([

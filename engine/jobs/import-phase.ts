@@ -1,0 +1,145 @@
+/**
+ * The Importing phase of a reconciliation with an external FHIR source. Per page:
+ *
+ *   read   (outside any transaction)   GET the stored next-page URL (or the first search URL), with retries;
+ *                                      validate, find the local identifier and normalise each Patient
+ *   write  (the batch's transaction)   the existing ingestion of each Patient (receipts, digests, matching,
+ *                                      survivorship, tags), the seen identifiers, and, with the runner's
+ *                                      advance, the validated next URL and the counters
+ *
+ * so a worker killed mid-import resumes on another worker from the last committed page: nothing imported
+ * twice, nothing skipped (and a page read again is recognised by receipts and digests as unchanged anyway).
+ * Ingestion runs inside the write lock, so a concurrent clinical update is either already committed (then an
+ * older version from the source is recognised as stale and skipped) or waits: newer data is never overwritten.
+ * An invalid resource is a counted failure with its path; the import goes on. After a full import (no
+ * changedSince) the source's records the search did not return are counted as warnings; nothing is unlinked.
+ */
+import type { JobCounters } from '../contract/maintenance.ts';
+import { EngineError } from '../contract/errors.ts';
+import type { Settings } from '../config/settings.ts';
+import { FhirSourceClient, type CheckedPage } from '../fhir-source/client.ts';
+import { sourceForImport } from '../fhir-source/resolve.ts';
+import type { RetryPolicy } from '../fhir-source/retry.ts';
+import { Ingestor, type PreparedResource } from '../ingest/ingestor.ts';
+import { ingestChunk } from '../ingest/ndjson.ts';
+import type { JobRow, PhaseRow } from './job-store.ts';
+import { countUnseen, forgetSeen, markSeen } from './import-seen.ts';
+import type { BatchPlan, JobContext, PhaseWork } from './phase-work.ts';
+
+/** The cursor value of a phase whose last page is committed. */
+export const LAST_PAGE_DONE = '';
+
+export interface ImportOptions {
+  readonly retry?: RetryPolicy;
+}
+
+export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, options: ImportOptions = {}): PhaseWork {
+  const sourceSystem = job.externalSourceSystem;
+  if (sourceSystem === null) throw new EngineError('internal', 'an importing phase without an external source');
+  const upTo = job.startedAt;
+  if (upTo === null) throw new EngineError('internal', 'an importing phase of a job that has not started');
+  const { source, key, allowInsecureHttp } = sourceForImport(settings, ctx.profile.profile, ctx.tenantId, sourceSystem, 'job.externalSourceSystem');
+  const client = new FhirSourceClient(source, { allowInsecureHttp, key, ...(options.retry === undefined ? {} : { retry: options.retry }) });
+  const ingestor = new Ingestor(ctx.store, ctx.tenantId, sourceSystem, settings);
+  const full = job.changedSince === null;
+  // The next page is fetched while this one is written (the server works meanwhile); the cursor still moves
+  // only when a page commits, so a prefetched page that is never written is simply fetched again on resume.
+  let prefetched: { readonly url: string; readonly page: Promise<CheckedPage> } | undefined;
+  const fetchPage = (url: string): Promise<CheckedPage> => {
+    const ready = prefetched?.url === url ? prefetched.page : client.page(url);
+    prefetched = undefined;
+    return ready;
+  };
+  const prefetch = (url: string): void => {
+    const page = client.page(url);
+    // Observed when the page is awaited; until then a failure must not be an unhandled rejection.
+    page.catch(() => undefined);
+    prefetched = { url, page };
+  };
+
+  return {
+    readBatch(): BatchPlan | null {
+      throw new EngineError('internal', 'the importing phase is read page by page');
+    },
+
+    async readPage(phase: PhaseRow): Promise<BatchPlan | null> {
+      if (phase.cursorUrl === LAST_PAGE_DONE) return null;
+      const first = phase.cursorUrl === null;
+      const url = phase.cursorUrl ?? client.firstPageUrl({ changedSince: job.changedSince, upTo, pageSize: source.PageSize });
+      const page = await fetchPage(url);
+      if (page.nextUrl !== null) prefetch(page.nextUrl);
+      const pageNumber = phase.cursor + 1;
+      const prepared = page.entries.map((entry) => ({ path: entry.path, prepared: ingestor.prepareResource(entry.resource, JSON.stringify(entry.resource)) }));
+      const last = page.nextUrl === null;
+      const notes: string[] = [];
+      if (first && client.insecure) notes.push('plain HTTP under AllowInsecureHttp (development only): the source was read without TLS');
+      const failedPaths = page.empty.map((path) => `page ${String(pageNumber)}, ${path}: no resource`);
+      const readCounters: Partial<JobCounters> = {
+        scanned: page.entries.length + page.empty.length,
+        warning: first && client.insecure ? 1 : 0,
+        failure: page.empty.length,
+      };
+      return {
+        lastIdentityId: pageNumber,
+        cursorUrl: page.nextUrl ?? LAST_PAGE_DONE,
+        items: page.entries.length + page.empty.length,
+        counters: readCounters,
+        get note(): string | undefined {
+          return [...notes, ...failedPaths].at(0);
+        },
+        write(at): Partial<JobCounters> {
+          const counters = { imported: 0, updated: 0, unchanged: 0, failure: 0, warning: 0, reviewCreated: 0 };
+          const outcomes = ingestChunk(ctx.store, prepared, (item, isolated) => ingestor.apply(item.prepared, at, isolated), () => {
+            ingestor.discardCaches();
+          });
+          const seen: string[] = [];
+          outcomes.forEach((outcome, index) => {
+            const item = prepared[index];
+            if (item === undefined) return;
+            switch (outcome.kind) {
+              case 'created':
+                counters.imported++;
+                counters.reviewCreated += outcome.reviewCases;
+                break;
+              case 'updated':
+                counters.updated++;
+                break;
+              case 'unchanged':
+              case 'stale':
+                counters.unchanged++;
+                break;
+              case 'rejected': {
+                counters.failure++;
+                const issue = outcome.issues[0];
+                failedPaths.push(`page ${String(pageNumber)}, ${item.path}${issue === undefined ? '' : `.${issue.path}: ${issue.message}`}`);
+                break;
+              }
+            }
+            if (outcome.kind !== 'rejected') seen.push(localIdOf(item.prepared));
+          });
+          if (full) {
+            markSeen(ctx.store, ctx.tenantId, job.jobId, seen);
+            if (last) {
+              const missing = countUnseen(ctx.store, ctx.tenantId, job.jobId, sourceSystem);
+              if (missing > 0) {
+                counters.warning += missing;
+                notes.push(`${String(missing)} record(s) of this source system were not returned by the full import; they stay linked (nothing is unlinked or deleted)`);
+              }
+              forgetSeen(ctx.store, ctx.tenantId, job.jobId);
+            }
+          }
+          return counters;
+        },
+      };
+    },
+
+    dispose(): Promise<void> {
+      return client.close();
+    },
+  };
+}
+
+function localIdOf(prepared: PreparedResource): string {
+  if (prepared.kind !== 'ready') throw new EngineError('internal', 'a rejected resource has no local identifier');
+  return prepared.write.localId;
+}

@@ -1,0 +1,92 @@
+/**
+ * The Importing phase against real servers on loopback (test/helpers/fhir/world.ts): OAuth client
+ * credentials with JWT access tokens, a medplum FHIR server checking them, HTTPS with a test CA.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalEngine } from '../../../engine/local-engine.ts';
+import { runWorker } from '../../../engine/jobs/worker.ts';
+import { TokenSource } from '../../../engine/fhir-source/token.ts';
+import { Transport } from '../../../engine/fhir-source/transport.ts';
+import { FHIR_SCOPE } from '../../helpers/fhir/oauth-server.ts';
+import { CLIENT_ID, CLIENT_SECRET, CTX, makeRegistry, sourcePatients, startWorld, TENANT, type World } from '../../helpers/fhir/world.ts';
+
+const FAST = { attempts: 4, baseMs: 5, capMs: 50, maxRetryAfterMs: 1500 };
+
+let world: World;
+
+beforeAll(async () => {
+  world = await startWorld();
+  await world.fhir.seed(sourcePatients(300));
+}, 60_000);
+
+afterAll(async () => {
+  await world.close();
+});
+
+async function reconcile(engine: LocalEngine, extra: Record<string, unknown> = {}) {
+  const { jobId } = await engine.call('maintenance/reconcile', { reason: 'import test', batchSize: 25, externalSourceSystem: 'st-marys-hospital', ...extra }, CTX);
+  await runWorker(engine.env, { tenants: [TENANT], once: true, importRetry: FAST });
+  return engine.call('jobs/get', { jobId }, CTX);
+}
+
+describe('import with client credentials', () => {
+  it('imports every Patient once, then a rerun finds them all unchanged', async () => {
+    const engine = LocalEngine.open({ dbPath: await makeRegistry(world, 'basic') });
+    try {
+      const before = world.oauth.tokensIssued();
+      const job = await reconcile(engine);
+      expect(job.error).toBeNull();
+      expect(job.status).toBe('completed');
+      expect(job.phases.map((p) => [p.name, p.status])).toEqual([
+        ['importing', 'completed'],
+        ['rebuilding', 'completed'],
+        ['matching', 'completed'],
+      ]);
+      expect(job.counters.imported).toBe(300);
+      expect(job.counters.failure).toBe(0);
+      // 3 pages of 100, one token (cached).
+      expect(world.oauth.tokensIssued() - before).toBe(1);
+      const identities = await engine.call('identities/list', {}, CTX);
+      expect(identities.rows.filter((r) => r.sourceSystem === 'st-marys-hospital')).toHaveLength(300);
+
+      const again = await reconcile(engine);
+      expect(again.status).toBe('completed');
+      // Counters span the phases: the 300 replayed Patients, then every identity rebuilt unchanged.
+      const [importing, rebuilding] = again.phases;
+      expect(importing?.processed).toBe(300);
+      expect(again.counters).toMatchObject({ imported: 0, updated: 0, unchanged: 300 + (rebuilding?.processed ?? NaN), failure: 0, warning: 0 });
+    } finally {
+      engine.close();
+    }
+  }, 120_000);
+});
+
+describe('client-credentials tokens', () => {
+  it('are cached until shortly before they expire, then fetched again; a wrong secret is refused without being quoted', async () => {
+    const transport = new Transport({ trustedCaFile: world.tls.caFile });
+    let now = 1_000_000;
+    const credentials = { tokenEndpoint: world.oauth.tokenEndpoint, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, scope: FHIR_SCOPE, allowInsecureHttp: false };
+    const tokens = new TokenSource(credentials, transport, () => now);
+    try {
+      const before = world.oauth.tokensIssued();
+      const first = await tokens.token();
+      await world.oauth.verify(first);
+      expect(await tokens.token()).toBe(first);
+      // The server's tokens live 300 s: renewed 30 s before that.
+      now += 269_000;
+      expect(await tokens.token()).toBe(first);
+      now += 2_000;
+      const second = await tokens.token();
+      expect(second).not.toBe(first);
+      tokens.invalidate();
+      await tokens.token();
+      expect(world.oauth.tokensIssued() - before).toBe(3);
+      const wrong = new TokenSource({ ...credentials, clientSecret: 'PLANTED-wrong-secret' }, transport);
+      const refusal = await wrong.token().catch((error: unknown) => error as Error);
+      expect(refusal).toMatchObject({ kind: 'remote_http', message: expect.stringMatching(/refused the client credentials: 40[01] \(invalid_client\)/) as unknown });
+      expect((refusal as Error).message).not.toContain('PLANTED');
+    } finally {
+      await transport.close();
+    }
+  }, 60_000);
+});
