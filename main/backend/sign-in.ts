@@ -36,9 +36,14 @@ export interface PendingSignIn {
 
 function providerError(issuer: string, error: unknown): EngineError {
   if (error instanceof EngineError) return error;
-  const cause = (error as { cause?: { code?: unknown } }).cause;
-  const code = typeof cause?.code === 'string' ? cause.code : (error as { code?: unknown }).code;
-  const text = typeof code === 'string' ? code : error instanceof Error ? error.name : 'error';
+  // fetch and openid-client wrap the socket's error: its code is a few causes down.
+  let code: string | undefined;
+  for (let at: unknown = error, depth = 0; at !== undefined && at !== null && depth < 5 && code === undefined; depth++) {
+    const candidate = (at as { code?: unknown }).code;
+    if (typeof candidate === 'string' && /^[A-Z][A-Z0-9_]+$/.test(candidate) && !candidate.startsWith('OAUTH_')) code = candidate;
+    at = (at as { cause?: unknown }).cause;
+  }
+  const text = code ?? (error instanceof Error ? error.name : 'error');
   if (text.includes('CERT') || text.startsWith('ERR_TLS') || text.includes('SELF_SIGNED')) {
     return new EngineError('remote_http', `the TLS certificate of the identity provider ${issuer} is not trusted (${text})`);
   }
