@@ -55,7 +55,7 @@ describe('token claims', () => {
 
   it('refuses a token without a tenant claim, and one that is not a JWT, naming what is missing', async () => {
     expect(() => tokenClaims('opaque-token-value')).toThrow(/not a JWT/);
-    expect(() => tokenClaims(`${'x'}.${'y'}.z`)).toThrow(/not a JWT/);
+    expect(() => tokenClaims('x.y.z')).toThrow(/not a JWT/);
     await expect(sign({ sub: 'a' }, 1e10).then(tokenClaims)).rejects.toThrow(/no tenant claim \(mpi_tenant\)/);
   });
 
