@@ -206,12 +206,13 @@ export class ConsoleBackend {
   }
 
   /** Connects to a remote registry with a session's tokens; the previous connection closes after. */
-  async connectRemote(session: StoredSession): Promise<void> {
+  async connectRemote(session: StoredSession, onConnected: () => void = () => undefined): Promise<void> {
     const connection = await RemoteRegistryConnection.connect({ session, store: this.tokenStore, ...(this.options.registryCa === undefined ? {} : { ca: this.options.registryCa }) });
     if (this.closed) {
       await connection.close();
       return;
     }
+    onConnected();
     await this.replaceConnection(connection);
   }
 
@@ -242,11 +243,10 @@ export class ConsoleBackend {
       try {
         const signedIn = await pending.result;
         if (this.pendingSignIn !== pending) return;
-        await this.connectRemote({ baseUrl: input.baseUrl, method: 'sign-in', ...request, ...signedIn });
-        if (this.pendingSignIn !== pending) return;
-        this.pendingSignIn = null;
-        this.signIn = null;
-        this.emit('connection/changed', this.status());
+        await this.connectRemote({ baseUrl: input.baseUrl, method: 'sign-in', ...request, ...signedIn }, () => {
+          this.pendingSignIn = null;
+          this.signIn = null;
+        });
       } catch (error) {
         if (this.pendingSignIn !== pending || this.closed) return;
         this.pendingSignIn = null;

@@ -10,11 +10,11 @@
  */
 import { EngineError } from '../../engine/contract/errors.ts';
 import type { Capabilities, Connection } from '../../engine/contract/console.ts';
-import type { CallContext } from '../../engine/contract/operations.ts';
+import type { CallContext, EngineClient, OperationInput, OperationName, OperationOutput } from '../../engine/contract/operations.ts';
 import { RemoteEngine } from '../remote/remote-engine.ts';
 import type { ConsoleConnection } from './connection.ts';
 import { remoteCapabilities } from './remote-capabilities.ts';
-import { SessionTokens, signInAgain } from './session-tokens.ts';
+import { SessionTokens, signInAgain, withSignInAdvice } from './session-tokens.ts';
 import type { StoredSession, TokenStore } from './token-store.ts';
 
 const MAX_REMEMBERED = 200;
@@ -30,13 +30,25 @@ export interface RemoteConnectOptions {
 
 export class RemoteRegistryConnection implements ConsoleConnection {
   private readonly remembered: string[] = [];
+  /** The registry client, with "sign in again" (or "paste a new token") added to a refusal of the token. */
+  readonly client: EngineClient;
 
   private constructor(
-    readonly client: RemoteEngine,
+    private readonly remote: RemoteEngine,
     private readonly tokens: SessionTokens,
     readonly capabilities: Capabilities,
     private readonly storage: TokenStore['kind'] | 'memory',
-  ) {}
+  ) {
+    this.client = {
+      call: async <K extends OperationName>(name: K, input: OperationInput<K>, context: CallContext): Promise<OperationOutput<K>> => {
+        try {
+          return await remote.call(name, input, context);
+        } catch (error) {
+          throw withSignInAdvice(error, tokens.session.method);
+        }
+      },
+    };
+  }
 
   get context(): CallContext {
     return { tenantId: this.tokens.claims.tenantId, actor: this.tokens.claims.actor };
@@ -64,10 +76,7 @@ export class RemoteRegistryConnection implements ConsoleConnection {
       return new RemoteRegistryConnection(client, tokens, capabilities, stored ? store.kind : 'memory');
     } catch (error) {
       await client.close();
-      if (error instanceof EngineError && error.kind === 'forbidden' && /refused the access token/.test(error.message)) {
-        throw new EngineError('forbidden', `${error.message}. ${signInAgain(session.method).message}`);
-      }
-      throw error;
+      throw withSignInAdvice(error, session.method);
     }
   }
 
@@ -75,7 +84,7 @@ export class RemoteRegistryConnection implements ConsoleConnection {
     const { claims, session } = this.tokens;
     return {
       kind: 'remote-registry',
-      baseUrl: this.client.url,
+      baseUrl: this.remote.url,
       method: session.method,
       tenantId: claims.tenantId,
       actor: claims.actor,
@@ -103,6 +112,6 @@ export class RemoteRegistryConnection implements ConsoleConnection {
   }
 
   async close(): Promise<void> {
-    await this.client.close();
+    await this.remote.close();
   }
 }

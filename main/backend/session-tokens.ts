@@ -17,9 +17,19 @@ export function signInAgain(method: StoredSession['method']): EngineError {
   );
 }
 
+/** A refusal of the token by the registry, with what to do added. */
+export function withSignInAdvice(error: unknown, method: StoredSession['method']): unknown {
+  if (error instanceof EngineError && error.kind === 'forbidden' && error.message.startsWith('the registry refused the access token')) {
+    return new EngineError('forbidden', `${error.message}. ${method === 'token' ? 'Paste a new token' : 'Sign in again'}`, error.issues);
+  }
+  return error;
+}
+
 export class SessionTokens implements TokenProvider {
   private current: StoredSession;
   private claimsOf: TokenClaims;
+  /** Present only when the sign-in gave a refresh token: otherwise a refused token is reported, not retried. */
+  readonly refresh?: () => Promise<void>;
 
   constructor(
     session: StoredSession,
@@ -27,6 +37,7 @@ export class SessionTokens implements TokenProvider {
   ) {
     this.current = session;
     this.claimsOf = tokenClaims(session.accessToken);
+    if (session.refreshToken !== undefined) this.refresh = () => this.renew();
   }
 
   get session(): StoredSession {
@@ -38,11 +49,11 @@ export class SessionTokens implements TokenProvider {
   }
 
   async token(): Promise<string> {
-    if (isExpired(this.claimsOf)) await this.refresh();
+    if (isExpired(this.claimsOf)) await this.renew();
     return this.current.accessToken;
   }
 
-  async refresh(): Promise<void> {
+  private async renew(): Promise<void> {
     const { refreshToken, issuer, clientId, resource } = this.current;
     if (refreshToken === undefined || issuer === undefined || clientId === undefined) throw signInAgain(this.current.method);
     let next: { accessToken: string; refreshToken?: string };
