@@ -66,13 +66,13 @@ export function MaintenancePage({ connection, connectionKey }: { readonly connec
   ) : null;
   // Said where the button would be: the registry would refuse the start anyway (403, insufficient scope).
   const noStart = mayStart ? null : (
-    <Group gap="xs" maw={420} wrap="nowrap" data-testid="start-not-allowed">
-      <Button leftSection={<IconPlus size={16} />} disabled aria-describedby="start-not-allowed-why">
-        Start a job
-      </Button>
-      <Text size="sm" c="dimmed" id="start-not-allowed-why">
+    <Group gap="sm" maw={520} wrap="nowrap" data-testid="start-not-allowed">
+      <Text size="sm" c="dimmed" id="start-not-allowed-why" ta="right">
         Starting jobs needs the mpi.admin scope; this sign-in grants {connection.capabilities.scopes.join(', ') || 'no scope'}. You can watch jobs.
       </Text>
+      <Button leftSection={<IconPlus size={16} />} disabled aria-describedby="start-not-allowed-why" style={{ flexShrink: 0 }}>
+        Start a job
+      </Button>
     </Group>
   );
 
