@@ -71,4 +71,5 @@ export const IconInfo = icon(
     <path d="M12 8h.01M11 12h1v4h1" />
   </>,
 );
+export const IconCloud = icon(<path d="M7 18a4.5 4.5 0 01-.6-8.96A6 6 0 0118 9.5a4 4 0 01-.5 8.5z" />);
 export const IconFolder = icon(<path d="M3 7a2 2 0 012-2h4l2 2h8a2 2 0 012 2v8a2 2 0 01-2 2H5a2 2 0 01-2-2z" />);

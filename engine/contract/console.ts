@@ -9,6 +9,10 @@
  *   console/create-sandbox    create a sandbox file with N synthetic people; progress is pushed meanwhile
  *   console/close             close the current connection (its embedded worker stops)
  *   console/watch-job         watch a job by ID: its state now, and pushed updates until it ends
+ *   console/sign-in           remote registry: start an OAuth 2.0 sign-in (code + PKCE through the system browser)
+ *   console/cancel-sign-in    abandon a sign-in that is waiting for the browser
+ *   console/use-token         remote registry: connect with a pasted access token (service use)
+ *   console/sign-out          forget the remote registry's tokens (memory and storage) and disconnect
  *
  *   pushed: job/updated (a watched job changed), sandbox/progress, connection/changed
  */
@@ -59,8 +63,30 @@ export const LocalSandboxConnectionSchema = z.object({
   worker: WorkerStatusSchema,
 });
 
-/** One variant per kind of connection; the remote registry adds its own (identity, granted scopes). */
-export const ConnectionSchema = z.discriminatedUnion('kind', [LocalSandboxConnectionSchema]);
+/** A remote registry: what the signed-in token says (never the token itself). */
+export const RemoteRegistryConnectionSchema = z.object({
+  kind: z.literal('remote-registry'),
+  /** The registry's base URL. */
+  baseUrl: z.string(),
+  /** How the token was obtained. */
+  method: z.enum(['sign-in', 'token']),
+  /** The token's tenant claim: the registry takes the tenant from the token, never from the console. */
+  tenantId: z.string(),
+  /** Who the registry records as "requested by" (client_id, azp or sub of the token). */
+  actor: z.string(),
+  /** The signed-in person (ID token `name`, `email` or `sub`); null for a pasted token. */
+  identity: z.string().nullable(),
+  /** When the access token expires (ISO 8601), null when the token does not say. */
+  expiresAt: z.string().nullable(),
+  capabilities: CapabilitiesSchema,
+  /** Jobs started from (or watched in) this console on this registry, newest first: its memory of jobs. */
+  rememberedJobs: z.array(z.string()),
+  /** Whether the tokens are kept across restarts (encrypted) or only in memory. */
+  storage: z.enum(['memory', 'encrypted']),
+});
+
+/** One variant per kind of connection. */
+export const ConnectionSchema = z.discriminatedUnion('kind', [LocalSandboxConnectionSchema, RemoteRegistryConnectionSchema]);
 export type Connection = z.infer<typeof ConnectionSchema>;
 
 export const RecentSandboxSchema = z.object({
@@ -84,6 +110,17 @@ export const SandboxProgressSchema = z.object({
 });
 export type SandboxProgress = z.infer<typeof SandboxProgressSchema>;
 
+/** A sign-in waiting for the browser, or the last one that failed (what to do next). */
+export const SignInStateSchema = z.object({
+  state: z.enum(['waiting', 'failed']),
+  baseUrl: z.string(),
+  /** The identity provider's authorization URL (no secret: PKCE and state protect the code). */
+  authorizationUrl: z.string().nullable(),
+  /** When failed: what went wrong and what to do. */
+  message: z.string().nullable(),
+});
+export type SignInState = z.infer<typeof SignInStateSchema>;
+
 export const ConsoleStatusSchema = z.object({
   connection: ConnectionSchema.nullable(),
   /** Where new sandboxes go unless the user chooses another folder (the user's app-data folder). */
@@ -91,6 +128,8 @@ export const ConsoleStatusSchema = z.object({
   recent: z.array(RecentSandboxSchema),
   /** A sandbox creation under way (a reloaded page picks its progress up again). */
   creating: SandboxProgressSchema.nullable(),
+  /** A remote sign-in under way or failed; null otherwise. */
+  signIn: SignInStateSchema.nullable(),
 });
 export type ConsoleStatus = z.infer<typeof ConsoleStatusSchema>;
 
@@ -104,6 +143,43 @@ export const CreateSandboxInputSchema = z.strictObject({
   seed: z.number().int().min(0).max(2 ** 31 - 1).default(7),
 });
 
+/** https, or http to a loopback host (development); no user:password, query or fragment. */
+const RegistryUrlSchema = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((text) => {
+    try {
+      const url = new URL(text);
+      if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') return false;
+      if (url.protocol === 'https:') return true;
+      const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+      return url.protocol === 'http:' && (host === 'localhost' || host.startsWith('127.') || host === '::1');
+    } catch {
+      return false;
+    }
+  }, 'give an https URL (plain http only to localhost, 127.0.0.1 or ::1), without user name, query or fragment');
+
+export const SignInInputSchema = z.strictObject({
+  baseUrl: RegistryUrlSchema,
+  /** The organisation's identity provider (its issuer identifier; metadata at /.well-known/...). */
+  issuer: RegistryUrlSchema,
+  /** The console's public client ID at that provider (no client secret: PKCE protects the code). */
+  clientId: z.string().trim().min(1, 'give the client ID the identity provider registered for the console').max(200),
+  /** The registry API's resource indicator or audience (RFC 8707), when the provider needs one. */
+  resource: z.string().trim().max(500).optional(),
+});
+
+export const UseTokenInputSchema = z.strictObject({
+  baseUrl: RegistryUrlSchema,
+  token: z
+    .string()
+    .trim()
+    .min(1, 'paste the access token')
+    .max(16_384)
+    .regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'one bearer token: letters, digits and -._~+/ only, no spaces or "Bearer "'),
+});
+
 export const consoleOperations = {
   'console/status': { input: z.strictObject({}), output: ConsoleStatusSchema },
   'console/open-sandbox': {
@@ -113,6 +189,10 @@ export const consoleOperations = {
   'console/create-sandbox': { input: CreateSandboxInputSchema, output: ConsoleStatusSchema },
   'console/close': { input: z.strictObject({}), output: ConsoleStatusSchema },
   'console/watch-job': { input: operations['jobs/get'].input, output: JobStateSchema },
+  'console/sign-in': { input: SignInInputSchema, output: ConsoleStatusSchema },
+  'console/cancel-sign-in': { input: z.strictObject({}), output: ConsoleStatusSchema },
+  'console/use-token': { input: UseTokenInputSchema, output: ConsoleStatusSchema },
+  'console/sign-out': { input: z.strictObject({}), output: ConsoleStatusSchema },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type ConsoleOperations = typeof consoleOperations;

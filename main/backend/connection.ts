@@ -6,8 +6,8 @@
  *   local-sandbox   LocalEngine    the file's tenant, OS user   every operation, every scope
  *   remote-registry RemoteEngine   the token's tenant, subject  the operations the granted scopes allow
  *
- * A remote registry is one more implementation of this interface (with sign-in and token storage beside
- * it); nothing else in the backend changes.
+ * A remote registry (remote-registry.ts) is one more implementation, with sign-in (sign-in.ts) and token
+ * storage (token-store.ts) beside it.
  */
 import type { CallContext, EngineClient } from '../../engine/contract/operations.ts';
 import type { Capabilities, Connection } from '../../engine/contract/console.ts';
@@ -18,7 +18,9 @@ export interface ConsoleConnection {
   readonly capabilities: Capabilities;
   /** What the renderer may know about the connection (never a token or a secret). */
   describe(): Connection;
-  /** The console queued a job on this connection (a local worker claims it at once). */
-  jobQueued(): void;
+  /** The console queued a job on this connection (a local worker claims it at once; a remote one remembers it). */
+  jobQueued(jobId: string): void;
+  /** The user watched a job by ID (a remote connection remembers it). */
+  jobWatched?(jobId: string): void;
   close(): Promise<void>;
 }

@@ -20,6 +20,9 @@ import {
   type CreateSandboxInputSchema,
   type Reply,
   type SandboxProgress,
+  type SignInInputSchema,
+  type SignInState,
+  type UseTokenInputSchema,
 } from '../../engine/contract/console.ts';
 import type { OperationName } from '../../engine/contract/operations.ts';
 import type { JobState } from '../../engine/contract/maintenance.ts';
@@ -30,6 +33,9 @@ import { JobWatcher, type JobWatcherOptions } from './job-watcher.ts';
 import { LocalSandboxConnection, localActor } from './local-sandbox.ts';
 import { RecentSandboxes } from './recent-sandboxes.ts';
 import { SandboxCreation } from './sandbox-creator.ts';
+import { RemoteRegistryConnection } from './remote-registry.ts';
+import { beginSignIn, type PendingSignIn } from './sign-in.ts';
+import { MemoryTokenStore, type StoredSession, type TokenStore } from './token-store.ts';
 
 export type ConsoleListener = (event: ConsoleEventName, payload: unknown) => void;
 
@@ -38,6 +44,14 @@ export interface ConsoleBackendOptions {
   readonly dataFolder: string;
   readonly actor?: string;
   readonly watcher?: JobWatcherOptions;
+  /** Where a remote registry's tokens are kept (default: memory only, for this process). */
+  readonly tokenStore?: TokenStore;
+  /** Opens the identity provider's sign-in page in the system browser; false when none could be opened. */
+  readonly openExternal?: (url: string) => Promise<boolean> | boolean;
+  /** How long a sign-in waits for the browser (default 5 minutes). */
+  readonly signInTimeoutMs?: number;
+  /** Extra trusted CA certificate(s) (PEM) for registries with a private CA. */
+  readonly registryCa?: string | Buffer;
 }
 
 type ConsoleHandlers = { [K in ConsoleOperationName]: (input: z.output<ConsoleOperations[K]['input']>) => Promise<AnyOutput<K>> };
@@ -50,6 +64,9 @@ export class ConsoleBackend {
   private readonly watcher: JobWatcher;
   private readonly recent: RecentSandboxes;
   private readonly actor: string;
+  private readonly tokenStore: TokenStore;
+  private signIn: SignInState | null = null;
+  private pendingSignIn: PendingSignIn | null = null;
   private closed = false;
 
   private readonly handlers: ConsoleHandlers = {
@@ -66,12 +83,39 @@ export class ConsoleBackend {
       await this.replaceConnection(null);
       return this.status();
     },
-    'console/watch-job': (input) => this.watcher.watch(input.jobId),
+    'console/watch-job': async (input) => {
+      const job = await this.watcher.watch(input.jobId);
+      this.connection?.jobWatched?.(job.jobId);
+      return job;
+    },
+    'console/sign-in': async (input) => {
+      await this.startSignIn(input);
+      return this.status();
+    },
+    'console/cancel-sign-in': () => {
+      this.cancelSignIn();
+      this.signIn = null;
+      this.emit('connection/changed', this.status());
+      return Promise.resolve(this.status());
+    },
+    'console/use-token': async (input) => {
+      await this.useToken(input);
+      return this.status();
+    },
+    'console/sign-out': async () => {
+      this.cancelSignIn();
+      this.signIn = null;
+      this.tokenStore.clear();
+      if (this.connection instanceof RemoteRegistryConnection) await this.replaceConnection(null);
+      else this.emit('connection/changed', this.status());
+      return this.status();
+    },
   };
 
   constructor(private readonly options: ConsoleBackendOptions) {
     this.actor = options.actor ?? localActor();
     this.recent = new RecentSandboxes(options.dataFolder);
+    this.tokenStore = options.tokenStore ?? new MemoryTokenStore();
     this.watcher = new JobWatcher((job) => {
       this.emit('job/updated', job);
     }, options.watcher);
@@ -95,7 +139,7 @@ export class ConsoleBackend {
   }
 
   status(): ConsoleStatus {
-    return { connection: this.connection?.describe() ?? null, defaultFolder: this.options.dataFolder, recent: this.recent.list(), creating: this.creating };
+    return { connection: this.connection?.describe() ?? null, defaultFolder: this.options.dataFolder, recent: this.recent.list(), creating: this.creating, signIn: this.signIn };
   }
 
   /** Any operation, from an untrusted caller: the input is validated here and errors come back as data. */
@@ -139,7 +183,7 @@ export class ConsoleBackend {
   /** Jobs the renderer has just seen or started are watched, so their updates are pushed. */
   private afterEngineCall(connection: ConsoleConnection, name: OperationName, output: unknown): void {
     if (name === 'maintenance/reindex' || name === 'maintenance/reconcile') {
-      connection.jobQueued();
+      connection.jobQueued((output as { jobId: string }).jobId);
       void this.watcher.watch((output as { jobId: string }).jobId).catch(() => undefined);
     } else if (name === 'jobs/get') this.watcher.observe(output as JobState);
     else if (name === 'jobs/list') for (const job of (output as { rows: JobState[] }).rows) this.watcher.observe(job);
@@ -159,6 +203,62 @@ export class ConsoleBackend {
     });
     this.recent.remember(path, connection.context.tenantId);
     await this.replaceConnection(connection);
+  }
+
+  /** Connects to a remote registry with a session's tokens; the previous connection closes after. */
+  async connectRemote(session: StoredSession, onConnected: () => void = () => undefined): Promise<void> {
+    const connection = await RemoteRegistryConnection.connect({ session, store: this.tokenStore, ...(this.options.registryCa === undefined ? {} : { ca: this.options.registryCa }) });
+    if (this.closed) {
+      await connection.close();
+      return;
+    }
+    onConnected();
+    await this.replaceConnection(connection);
+  }
+
+  private async useToken(input: z.output<typeof UseTokenInputSchema>): Promise<void> {
+    this.cancelSignIn();
+    this.signIn = null;
+    await this.connectRemote({ baseUrl: input.baseUrl, method: 'token', accessToken: input.token, identity: null });
+  }
+
+  private cancelSignIn(): void {
+    this.pendingSignIn?.cancel();
+    this.pendingSignIn = null;
+  }
+
+  /**
+   * Starts a sign-in: the authorization URL is ready (and the system browser opened on it) when this returns;
+   * the rest happens when the browser comes back, and ends in connection/changed (connected, or the failure
+   * and what to do in status.signIn).
+   */
+  private async startSignIn(input: z.output<typeof SignInInputSchema>): Promise<void> {
+    this.cancelSignIn();
+    const request = { issuer: input.issuer, clientId: input.clientId, ...(input.resource === undefined || input.resource === '' ? {} : { resource: input.resource }) };
+    const pending = await beginSignIn(request, this.options.signInTimeoutMs === undefined ? {} : { timeoutMs: this.options.signInTimeoutMs });
+    this.pendingSignIn = pending;
+    this.signIn = { state: 'waiting', baseUrl: input.baseUrl, authorizationUrl: pending.authorizationUrl, message: null };
+    this.emit('connection/changed', this.status());
+    void (async () => {
+      try {
+        const signedIn = await pending.result;
+        if (this.pendingSignIn !== pending) return;
+        await this.connectRemote({ baseUrl: input.baseUrl, method: 'sign-in', ...request, ...signedIn }, () => {
+          this.pendingSignIn = null;
+          this.signIn = null;
+        });
+      } catch (error) {
+        if (this.pendingSignIn !== pending || this.closed) return;
+        this.pendingSignIn = null;
+        this.signIn = { state: 'failed', baseUrl: input.baseUrl, authorizationUrl: null, message: toErrorData(error).message };
+        this.emit('connection/changed', this.status());
+      }
+    })();
+    try {
+      await this.options.openExternal?.(pending.authorizationUrl);
+    } catch {
+      // The page shows the link to open by hand.
+    }
   }
 
   private async replaceConnection(next: ConsoleConnection | null): Promise<void> {
@@ -203,6 +303,19 @@ export class ConsoleBackend {
       await this.openSandbox(sandbox.path, sandbox.tenantId);
       return;
     }
+    // A remote session kept (encrypted) from the last run comes first; one that cannot be read means sign in again.
+    const kept = this.tokenStore.load();
+    if (kept.state === 'unreadable') {
+      this.tokenStore.clear();
+      this.signIn = { state: 'failed', baseUrl: '', authorizationUrl: null, message: kept.message };
+    } else if (kept.state === 'ok') {
+      try {
+        await this.connectRemote(kept.session);
+        return;
+      } catch (error) {
+        this.signIn = { state: 'failed', baseUrl: kept.session.baseUrl, authorizationUrl: null, message: toErrorData(error).message };
+      }
+    }
     const latest = this.recent.list().find((entry) => entry.exists);
     if (latest === undefined) return;
     try {
@@ -216,6 +329,7 @@ export class ConsoleBackend {
     if (this.closed) return;
     this.closed = true;
     this.watcher.close();
+    this.cancelSignIn();
     await this.creation?.abandon();
     await this.connection?.close();
     this.connection = null;

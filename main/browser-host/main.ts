@@ -44,7 +44,8 @@ export async function main(argv: readonly string[], options: { readonly staticDi
   }
   const dataFolder = resolve(values['data-dir'] ?? process.env.MPI_CONSOLE_DATA_DIR ?? defaultDataFolder());
 
-  const backend = new ConsoleBackend({ dataFolder });
+  // Tokens of a remote registry stay in this process's memory; the sign-in page opens in the user's browser.
+  const backend = new ConsoleBackend({ dataFolder, ...(values['no-open'] === true ? {} : { openExternal: openBrowser }) });
   try {
     await backend.start(values.sandbox === undefined ? undefined : { path: resolve(values.sandbox), ...(values.tenant === undefined ? {} : { tenantId: values.tenant }) });
   } catch (error) {
@@ -59,7 +60,9 @@ export async function main(argv: readonly string[], options: { readonly staticDi
     `MPI Console: ${host.launchUrl}`,
     status.connection === null
       ? `No sandbox yet: open the address to create one with synthetic people (default folder ${dataFolder}).`
-      : `Sandbox: ${status.connection.path} (tenant ${status.connection.tenantId})`,
+      : status.connection.kind === 'local-sandbox'
+        ? `Sandbox: ${status.connection.path} (tenant ${status.connection.tenantId})`
+        : `Registry: ${status.connection.baseUrl} (tenant ${status.connection.tenantId})`,
     'The address holds this launch\'s secret: do not share it. Press Ctrl+C to stop.',
   ];
   process.stdout.write(lines.join('\n') + '\n');

@@ -4,7 +4,7 @@
  * the IPC handlers and event forwarding, the menu and the single-instance lock, around the same backend the
  * browser host uses. Tokens and secrets stay in this process (the renderer only ever sees contract data).
  */
-import { app, BrowserWindow, ipcMain, Menu, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, ipcMain, Menu, protocol, safeStorage, session, shell } from 'electron';
 import { fileURLToPath } from 'node:url';
 import { ConsoleBackend } from '../backend/console-backend.ts';
 import { defaultDataFolder } from '../backend/data-folder.ts';
@@ -14,6 +14,7 @@ import { menuTemplate } from './menu-template.ts';
 import { guardWebContents, isAllowedExternal } from './navigation-guard.ts';
 import { denyAllPermissions } from './permissions.ts';
 import { windowOptions } from './window-options.ts';
+import { SafeStorageTokenStore } from './safe-token-store.ts';
 
 // Built layout: dist/app/main/electron/main.js beside preload.cjs; the renderer in dist/renderer.
 const PRELOAD = fileURLToPath(new URL('./preload.cjs', import.meta.url));
@@ -30,7 +31,16 @@ if (!app.requestSingleInstanceLock()) {
 } else {
   let window: BrowserWindow | null = null;
   // The same data folder as the browser host: both show the same recent sandboxes.
-  const backend = new ConsoleBackend({ dataFolder: defaultDataFolder() });
+  const dataFolder = defaultDataFolder();
+  // A remote registry's sign-in: the provider's page in the system browser; tokens encrypted with safeStorage.
+  const backend = new ConsoleBackend({
+    dataFolder,
+    tokenStore: new SafeStorageTokenStore(safeStorage, dataFolder),
+    openExternal: async (url) => {
+      await shell.openExternal(url);
+      return true;
+    },
+  });
 
   app.on('second-instance', () => {
     if (window === null) return;

@@ -14,7 +14,9 @@ export const JOBS_LIMIT = 100;
 
 export function connectionKey(status: ConsoleStatus | undefined): string {
   const connection = status?.connection;
-  return connection == null ? 'none' : `${connection.kind}:${connection.path}:${connection.tenantId}`;
+  if (connection == null) return 'none';
+  const where = connection.kind === 'local-sandbox' ? connection.path : `${connection.baseUrl}:${connection.actor}`;
+  return `${connection.kind}:${where}:${connection.tenantId}`;
 }
 
 export const keys = {
@@ -80,9 +82,20 @@ export function useConsoleStatus() {
   });
 }
 
-export function useJobs(connection: string) {
+/**
+ * The jobs list: the registry's own (jobs/list) where the connection offers it, else the jobs this console
+ * remembers (started or watched here), each read by ID.
+ */
+export function useJobs(connection: string, remembered?: readonly string[]) {
   const client = useClient();
-  return useQuery({ queryKey: keys.jobs(connection), queryFn: async () => ({ rows: (await client.send('jobs/list', { limit: JOBS_LIMIT })).rows }) });
+  return useQuery({
+    queryKey: keys.jobs(connection),
+    queryFn: async () => {
+      if (remembered === undefined) return { rows: (await client.send('jobs/list', { limit: JOBS_LIMIT })).rows };
+      const rows = await Promise.all(remembered.map((jobId) => client.send('jobs/get', { jobId }).catch(() => null)));
+      return { rows: rows.filter((row): row is JobState => row !== null).sort(byNewest) };
+    },
+  });
 }
 
 export function useJob(connection: string, jobId: string) {

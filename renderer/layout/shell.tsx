@@ -6,14 +6,17 @@ import { AppShell, Badge, Box, Burger, Group, NavLink, Text, Tooltip } from '@ma
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import type { Connection } from '../../engine/contract/console.ts';
-import { IconAlert, IconDatabase, IconTool } from '../icons.tsx';
+import { IconAlert, IconCloud, IconDatabase, IconTool } from '../icons.tsx';
 import { paths, type Route } from '../hooks/route.ts';
 
 function fileName(path: string): string {
   return path.split(/[\\/]/).at(-1) ?? path;
 }
 
-function WorkerBadge({ connection }: { readonly connection: Connection }) {
+type LocalConnection = Extract<Connection, { kind: 'local-sandbox' }>;
+type RemoteConnection = Extract<Connection, { kind: 'remote-registry' }>;
+
+function WorkerBadge({ connection }: { readonly connection: LocalConnection }) {
   const { worker } = connection;
   if (worker.state === 'running' || worker.state === 'starting') {
     return (
@@ -32,14 +35,37 @@ function WorkerBadge({ connection }: { readonly connection: Connection }) {
   );
 }
 
+function RemoteSummary({ connection }: { readonly connection: RemoteConnection }) {
+  const host = new URL(connection.baseUrl).host;
+  return (
+    <Group gap="sm" wrap="nowrap" aria-label="Current connection">
+      <Badge variant="outline" radius="sm" leftSection={<IconCloud size={12} />}>
+        Remote registry
+      </Badge>
+      <Tooltip label={connection.baseUrl} withArrow>
+        <Text size="sm" fw={500} truncate="end" maw={220} tabIndex={0} data-testid="connection-registry">
+          {host}
+        </Text>
+      </Tooltip>
+      <Text size="sm" c="dimmed" visibleFrom="sm">
+        Tenant <Text span fw={600} c="var(--mantine-color-text)">{connection.tenantId}</Text>
+      </Text>
+      <Text size="sm" c="dimmed" visibleFrom="md" data-testid="connection-identity">
+        {connection.identity ?? connection.actor}
+      </Text>
+    </Group>
+  );
+}
+
 export function ConnectionSummary({ connection }: { readonly connection: Connection | null }) {
   if (connection === null) {
     return (
       <Text size="sm" c="dimmed">
-        No sandbox open
+        Not connected
       </Text>
     );
   }
+  if (connection.kind === 'remote-registry') return <RemoteSummary connection={connection} />;
   return (
     <Group gap="sm" wrap="nowrap" aria-label="Current connection">
       <Badge variant="outline" radius="sm" leftSection={<IconDatabase size={12} />}>
@@ -93,7 +119,7 @@ export function Shell({ route, connection, children }: { readonly route: Route; 
         <NavLink
           href={paths.sandboxes}
           label="Sandboxes"
-          description="Create, open, switch"
+          description="Local sandbox or registry"
           leftSection={<IconDatabase />}
           active={route.page === 'sandboxes'}
           aria-current={route.page === 'sandboxes' ? 'page' : undefined}

@@ -12,6 +12,7 @@ import { keys } from '../../hooks/console-data.ts';
 import { navigate, paths } from '../../hooks/route.ts';
 import { formatCount, formatDateTime } from '../../format.ts';
 import { IconAlert, IconFolder, IconPlus } from '../../icons.tsx';
+import { RegistryCard } from './registry-card.tsx';
 
 const STAGE_TEXT: Record<SandboxProgress['stage'], string> = {
   preparing: 'Preparing the sandbox file…',
@@ -213,7 +214,7 @@ function OpenSandboxCard({ status }: { readonly status: ConsoleStatus }) {
             </Group>
           </Stack>
         </form>
-        <RecentList recent={status.recent} current={status.connection?.path ?? null} busy={busy} onOpen={(entry) => void open(entry.path, entry.tenantId)} />
+        <RecentList recent={status.recent} current={status.connection?.kind === 'local-sandbox' ? status.connection.path : null} busy={busy} onOpen={(entry) => void open(entry.path, entry.tenantId)} />
       </Stack>
     </Card>
   );
@@ -292,13 +293,14 @@ export default function SandboxesPage({ status }: { readonly status: ConsoleStat
         <Text c="dimmed" mt={4}>
           {firstRun
             ? 'Start with a local sandbox of synthetic people: create one below, then run and watch maintenance jobs on it.'
-            : 'The console works on one sandbox at a time. Create another, or open one you used before.'}
+            : 'The console works on one connection at a time: a local sandbox (create one, or open one you used before) or a remote registry.'}
         </Text>
       </div>
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
         <CreateSandboxCard status={status} />
         <OpenSandboxCard status={status} />
       </SimpleGrid>
+      <RegistryCard status={status} />
     </Stack>
   );
 }

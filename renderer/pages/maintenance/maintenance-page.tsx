@@ -51,7 +51,8 @@ function WatchById() {
 }
 
 export function MaintenancePage({ connection, connectionKey }: { readonly connection: Connection; readonly connectionKey: string }) {
-  const jobs = useJobs(connectionKey);
+  const remote = connection.kind === 'remote-registry';
+  const jobs = useJobs(connectionKey, remote && !connection.capabilities.operations.includes('jobs/list') ? connection.rememberedJobs : undefined);
   const [starting, setStarting] = useState(false);
   const offered = connection.capabilities.operations;
   const canStart = { reindex: offered.includes('maintenance/reindex'), reconciliation: offered.includes('maintenance/reconcile') };
@@ -63,6 +64,17 @@ export function MaintenancePage({ connection, connectionKey }: { readonly connec
       Start a job
     </Button>
   ) : null;
+  // Said where the button would be: the registry would refuse the start anyway (403, insufficient scope).
+  const noStart = mayStart ? null : (
+    <Group gap="sm" maw={520} wrap="nowrap" data-testid="start-not-allowed">
+      <Text size="sm" c="dimmed" id="start-not-allowed-why" ta="right">
+        Starting jobs needs the mpi.admin scope; this sign-in grants {connection.capabilities.scopes.join(', ') || 'no scope'}. You can watch jobs.
+      </Text>
+      <Button leftSection={<IconPlus size={16} />} disabled aria-describedby="start-not-allowed-why" style={{ flexShrink: 0 }}>
+        Start a job
+      </Button>
+    </Group>
+  );
 
   let body: React.ReactNode;
   if (jobs.isPending) body = <JobsTableSkeleton />;
@@ -99,9 +111,9 @@ export function MaintenancePage({ connection, connectionKey }: { readonly connec
             {active > 0 ? `${String(active)} active: they update by themselves.` : 'Active jobs update by themselves.'}
           </Text>
         </div>
-        {startButton}
+        {startButton ?? noStart}
       </Group>
-      {connection.worker.state === 'disabled' || connection.worker.state === 'failed' ? (
+      {connection.kind === 'local-sandbox' && (connection.worker.state === 'disabled' || connection.worker.state === 'failed') ? (
         <Alert color="orange" variant="light" icon={<IconAlert />} title={connection.worker.state === 'disabled' ? 'The background worker is disabled' : 'The background worker is not running'}>
           <Text size="sm">{connection.worker.message}</Text>
         </Alert>

@@ -108,7 +108,8 @@ describe('console backend lifecycle', () => {
       if (event === 'job/updated') pushed.push(payload as JobState);
     });
     await reopened.start(); // the most recent sandbox
-    expect(reopened.status().connection?.path).toBe(path);
+    const reopenedConnection = reopened.status().connection;
+    expect(reopenedConnection?.kind === 'local-sandbox' ? reopenedConnection.path : undefined).toBe(path);
     const done = await until(() => pushed.find((job) => job.jobId === jobId && job.status === 'completed'), 'the resumed job to complete');
     // Resumed from its cursors: every identity once per phase, none twice.
     expect(done.counters.scanned).toBe(2 * (done.populationTotal ?? -1));
