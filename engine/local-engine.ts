@@ -16,6 +16,7 @@ import { explainPair } from './operations/explain.ts';
 import { listIdentities, listReviews } from './operations/lists.ts';
 import { applyProfile, getProfile, validateProfile } from './operations/profile.ts';
 import { rollbackProfile } from './operations/profile-rollback.ts';
+import { profileSummary } from './operations/profile-summary.ts';
 import { evaluate } from './assurance/evaluate.ts';
 import { calibrate } from './assurance/calibrate.ts';
 import { sampleLabels } from './assurance/sample-labels.ts';
@@ -35,6 +36,7 @@ const handlers: { [K in OperationName]: Handler<K> } = {
   'identities/list': listIdentities,
   'reviews/list': listReviews,
   'profile/get': getProfile,
+  'profile/summary': profileSummary,
   'profile/validate': validateProfile,
   'profile/apply': applyProfile,
   'profile/rollback': rollbackProfile,

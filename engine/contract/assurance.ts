@@ -50,6 +50,13 @@ export const VersionsSchema = z.object({
   scoreMethodVersion: z.string(),
 });
 
+/** The active profile's versions, what the Match assurance page shows before a run (extension `profile/summary`). */
+export const ProfileSummarySchema = VersionsSchema.extend({
+  createdAt: z.string(),
+  reason: z.string(),
+  thresholds: z.object({ certain: z.number(), probable: z.number() }),
+});
+
 export const ThresholdMetricsSchema = z.object({
   threshold: z.number(),
   tp: z.number().int(),

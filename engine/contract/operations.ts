@@ -17,6 +17,7 @@ import {
   LabelSampleInputSchema,
   LabelSampleOutputSchema,
   ProfileRollbackInputSchema,
+  ProfileSummarySchema,
   ProfileRollbackOutputSchema,
 } from './assurance.ts';
 import { maintenanceOperations } from './maintenance.ts';
@@ -84,6 +85,7 @@ export const operations = {
     output: z.object({ rows: z.array(ReviewCaseSchema) }),
   },
   'profile/get': { input: z.strictObject({}), output: MatchingProfileVersionSchema },
+  'profile/summary': { input: z.strictObject({}), output: ProfileSummarySchema },
   'profile/validate': { input: z.strictObject({ document: z.unknown() }), output: z.object({ valid: z.boolean(), issues: z.array(IssueSchema) }) },
   'profile/apply': {
     input: z.strictObject({ document: z.unknown(), reason: z.string().min(1).max(500) }),
