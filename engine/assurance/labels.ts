@@ -1,4 +1,5 @@
 import { validationError } from '../contract/errors.ts';
+import type { ErrorIssue } from '../contract/errors.ts';
 import { MAX_DATASET_PAIRS } from '../contract/assurance.ts';
 import { readLabelTsv, type LabelPair } from '../contract/label-tsv.ts';
 
@@ -13,6 +14,31 @@ export interface RecordRef {
 
 /** At most this many pairs per evaluation or calibration dataset (spec "Limits"); the contract's limit. */
 export const MAX_LABEL_PAIRS = MAX_DATASET_PAIRS;
+
+/** The TSV column of a request path below `pairs[i]`. */
+const COLUMN_OF_FIELD: ReadonlyMap<string, string> = new Map([
+  ['left.sourceSystem', 'leftSource'],
+  ['left.localId', 'leftLocalId'],
+  ['right.sourceSystem', 'rightSource'],
+  ['right.localId', 'rightLocalId'],
+  ['isMatch', 'isMatch'],
+]);
+
+/**
+ * Issues whose path is `pairs[i]…` renamed to the caller's row, `line N`, with the TSV column in the message,
+ * when the request numbered its rows (a label file); other issues are returned as they are.
+ */
+export function nameRowsByLine(issues: readonly ErrorIssue[], rowNumbers: unknown): ErrorIssue[] {
+  if (!Array.isArray(rowNumbers)) return [...issues];
+  return issues.map((issue) => {
+    const match = /^pairs\[(\d+)\](?:\.(.+))?$/.exec(issue.path);
+    const line: unknown = match === null ? undefined : rowNumbers[Number(match[1])];
+    if (match === null || !Number.isSafeInteger(line)) return issue;
+    const field = match[2];
+    const column = field === undefined ? undefined : (COLUMN_OF_FIELD.get(field) ?? field);
+    return { path: `line ${String(line)}`, message: column === undefined ? issue.message : `column ${column}: ${issue.message}` };
+  });
+}
 
 /**
  * Parses the portal's tab-separated label input with the rules of engine/contract/label-tsv.ts (the same

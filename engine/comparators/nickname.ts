@@ -5,6 +5,7 @@
  * and version so a decision can be traced to the exact list that made it.
  */
 import type { NicknameDictionary } from '../contract/profile.ts';
+import { normaliseFamilyName } from '../normalise/name.ts';
 
 export interface NicknameMembership {
   /** Group number, unique within one index. */
@@ -23,8 +24,13 @@ export interface NicknameSimilarity {
   readonly dictionaryVersion?: string;
 }
 
-function lookupKey(name: string): string {
-  return name.trim().toLowerCase();
+/**
+ * A name as a patient name is normalised (engine/normalise: case, diacritics, apostrophes, punctuation,
+ * honorifics), so a dictionary's `José` meets a record's `JOSE`; '' when nothing is left. The validator
+ * groups names with the same function, so it refuses `José` and `Jose` in two groups.
+ */
+export function nicknameKey(name: string): string {
+  return normaliseFamilyName(name) ?? '';
 }
 
 export function buildNicknameIndex(dictionaries: readonly NicknameDictionary[]): NicknameIndex {
@@ -38,7 +44,7 @@ export function buildNicknameIndex(dictionaries: readonly NicknameDictionary[]):
         dictionaryVersion: dictionary.Version,
       };
       for (const name of [canonical, ...aliases]) {
-        const key = lookupKey(name);
+        const key = nicknameKey(name);
         // The validator rejects a name in two groups; should one slip through, the first group wins
         // so the answer never depends on anything but dictionary order.
         if (key !== '' && !members.has(key)) members.set(key, membership);
@@ -49,11 +55,11 @@ export function buildNicknameIndex(dictionaries: readonly NicknameDictionary[]):
 }
 
 export function nicknameGroup(index: NicknameIndex, name: string): NicknameMembership | undefined {
-  return index.members.get(lookupKey(name));
+  return index.members.get(nicknameKey(name));
 }
 
 export function nicknameSimilarity(a: string, b: string, index: NicknameIndex, floor: number): NicknameSimilarity {
-  if (a === b) return { similarity: 1 };
+  if (a === b || (nicknameKey(a) === nicknameKey(b) && nicknameKey(a) !== '')) return { similarity: 1 };
   const left = nicknameGroup(index, a);
   if (left === undefined) return { similarity: 0 };
   const right = nicknameGroup(index, b);

@@ -32,17 +32,19 @@ export const MaintenanceSettingsSchema = z
     ReconciliationSchedules: z.array(ReconciliationScheduleSchema).max(100).default([]),
   })
   .superRefine((section, ctx) => {
-    const seen = new Set<string>();
+    // Map, not an object: tenant IDs and keys are user-chosen. The message names the other entry, never a
+    // value (a configuration error must never echo what could be a secret pasted in the wrong place).
+    const seen = new Map<string, number>();
     section.ReconciliationSchedules.forEach((schedule, index) => {
       const key = `${schedule.TenantId}\u001f${schedule.Key}`;
-      if (seen.has(key)) {
+      const first = seen.get(key);
+      if (first !== undefined) {
         ctx.addIssue({
           code: 'custom',
           path: ['ReconciliationSchedules', index, 'Key'],
-          message: `schedule key "${schedule.Key}" is used twice for tenant "${schedule.TenantId}"`,
+          message: `the same schedule key and tenant as ReconciliationSchedules[${String(first)}]; a schedule key is unique per tenant`,
         });
-      }
-      seen.add(key);
+      } else seen.set(key, index);
     });
   });
 export type MaintenanceSettings = z.infer<typeof MaintenanceSettingsSchema>;

@@ -8,12 +8,14 @@
 import { z } from 'zod';
 import { DecidedBySchema, DecisionSchema, FieldEvidenceSchema, RecordRefSchema, ScoreLimitSchema, ScoreMethodSchema } from './matching.ts';
 import { FieldNameSchema } from './fields.ts';
-import { FellegiSunterModelSchema, HardConflictRuleSchema } from './profile.ts';
+import { FellegiSunterModelSchema, HardConflictRuleSchema, PriorMatchProbabilitySchema } from './profile.ts';
 import { ScoreDistributionSchema } from './score-distribution.ts';
 import { ScoreBasisSchema } from './score-explanation.ts';
 
 /** At most this many pairs per evaluation or calibration dataset (spec "Limits"). */
 export const MAX_DATASET_PAIRS = 10_000;
+/** The least additive smoothing calibration accepts (see CalibrationRequestSchema). */
+export const MIN_SMOOTHING = 1e-4;
 /** A report never carries more error examples than this (spec "Limits"). */
 export const MAX_ERROR_EXAMPLES = 100;
 
@@ -38,9 +40,13 @@ export const EvaluationRequestSchema = z.strictObject({
 export const CalibrationRequestSchema = z.strictObject({
   ...DatasetFields,
   modelVersion: z.string().min(1).max(100),
-  priorMatchProbability: z.number().gt(0).lt(1),
-  /** Additive (Laplace/Lidstone) smoothing; positive so that no band probability is 0 or 1. */
-  smoothing: z.number().gt(0).max(1_000),
+  /** Within the model's bounds (engine/contract/profile.ts), so the calibrated model always validates. */
+  priorMatchProbability: PriorMatchProbabilitySchema,
+  /**
+   * Additive (Laplace/Lidstone) smoothing. At least MIN_SMOOTHING: with at most 10,000 pairs a band's
+   * probability is then at least 1e-4 / (10,000 + 4e-4) ≈ 1e-8 from 0 and from 1, inside the model's bounds.
+   */
+  smoothing: z.number().min(MIN_SMOOTHING).max(1_000),
   validationFraction: z.number().gt(0).lt(1),
   targetPrecision: ProbabilitySchema,
 });

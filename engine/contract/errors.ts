@@ -39,6 +39,23 @@ export const validationError = (message: string, issues: readonly ErrorIssue[] =
 export const notFound = (message: string): EngineError => new EngineError('not_found', message);
 export const conflict = (message: string): EngineError => new EngineError('conflict', message);
 
+/**
+ * Another process holds a lock this call needed (the database's write lock, or the configuration file's)
+ * for longer than the wait allowed. A `conflict` like any other contention, so the closed set of kinds
+ * stays as it is; long-running callers (the worker) recognise it with isBusy and retry.
+ */
+export class BusyError extends EngineError {
+  constructor(message: string) {
+    super('conflict', message);
+  }
+}
+
+export const DATABASE_BUSY = 'the database is busy (another process holds the write lock); try again';
+
+export function isBusy(value: unknown): value is BusyError {
+  return value instanceof BusyError;
+}
+
 export function isEngineError(value: unknown): value is EngineError {
   return value instanceof EngineError;
 }

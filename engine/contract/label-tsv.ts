@@ -10,14 +10,14 @@
  *   `isMatch` (case-insensitive).
  * - Cells are trimmed of surrounding white space. The outcome is `match`/`non-match`, `true`/`false` or
  *   `1`/`0`, case-insensitive.
- * - A bad row (a column count other than five, an empty cell, a control character in a cell, an unknown
- *   outcome spelling) gives one issue per broken rule, path `line N` (1-based line of the file). Messages
+ * - A bad row (a column count other than five, an empty cell, a control character in a cell, a reference
+ *   longer than the contract allows, an unknown outcome spelling) gives one issue per broken rule, path `line N` (1-based line of the file). Messages
  *   name the line and the column, never the cell contents, which may be patient identifiers.
  *
  * The dataset rules (self-pairs, duplicates, contradictions, classes, the pair limit) are label-rules.ts.
  */
 import type { ErrorIssue } from './errors.ts';
-import type { RecordRef } from './matching.ts';
+import { RecordRefSchema, type RecordRef } from './matching.ts';
 import { hasControlCharacter } from './control-characters.ts';
 
 /** A labelled pair of source records (spec "Label pair"): references only, no demographics. */
@@ -37,6 +37,14 @@ const OUTCOMES: ReadonlyMap<string, boolean> = new Map([
   ['false', false],
   ['1', true],
   ['0', false],
+]);
+
+/** The contract's length limits of each reference column, so the file is checked against them line by line. */
+const MAX_LENGTH: ReadonlyMap<string, number> = new Map([
+  ['leftSource', RecordRefSchema.shape.sourceSystem.maxLength ?? Infinity],
+  ['leftLocalId', RecordRefSchema.shape.localId.maxLength ?? Infinity],
+  ['rightSource', RecordRefSchema.shape.sourceSystem.maxLength ?? Infinity],
+  ['rightLocalId', RecordRefSchema.shape.localId.maxLength ?? Infinity],
 ]);
 
 export const OUTCOME_MESSAGE = 'column isMatch: expected match/non-match, true/false or 1/0';
@@ -97,6 +105,9 @@ export function readLabelTsv(text: string): LabelTsvRead {
         rowIsValid = false;
       } else if (value === '') {
         issues.push({ path, message: `column ${column}: empty` });
+        rowIsValid = false;
+      } else if (value.length > (MAX_LENGTH.get(column) ?? Infinity)) {
+        issues.push({ path, message: `column ${column}: longer than ${String(MAX_LENGTH.get(column))} characters` });
         rowIsValid = false;
       } else if (column === 'isMatch' && !OUTCOMES.has(value.toLowerCase())) {
         issues.push({ path, message: OUTCOME_MESSAGE });

@@ -9,10 +9,28 @@ import { SOURCE_SYSTEM_MAX_LENGTH } from './limits.ts';
  * engine/profile/validate.ts so that every message names a path and the offending value.
  */
 
+const isPlainObject = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Canonical name → aliases. Names are user data, so the entries are read as a Map (every own key, even
+ * `__proto__`, which an object literal or z.record would turn into a prototype) and given back as an
+ * object without a prototype: `constructor` or `toString` are names like any other.
+ */
+export const NicknameEntriesSchema = z
+  .preprocess(
+    (raw) => (isPlainObject(raw) ? new Map(Object.keys(raw).map((key) => [key, Object.getOwnPropertyDescriptor(raw, key)?.value as unknown])) : raw),
+    z.map(z.string(), z.array(z.string())),
+  )
+  .transform((entries) => {
+    const out = Object.create(null) as Record<string, string[]>;
+    for (const [name, aliases] of entries) out[name] = aliases;
+    return out;
+  });
+
 export const NicknameDictionarySchema = z.strictObject({
   Version: z.string(),
   Culture: z.string(),
-  Entries: z.record(z.string(), z.array(z.string())),
+  Entries: NicknameEntriesSchema,
 });
 export type NicknameDictionary = z.infer<typeof NicknameDictionarySchema>;
 
@@ -66,18 +84,34 @@ export const BlockingConfigSchema = z.strictObject({
 });
 export type BlockingConfig = z.infer<typeof BlockingConfigSchema>;
 
+/**
+ * m and u stay at least this far from 0 and 1, so every weight ln(m/u) is finite and at most
+ * ln((1 − 1e-9) / 1e-9) ≈ 20.7 in size: no band of one field can decide a pair alone, and a near-zero
+ * u-probability can no longer turn into an infinite weight that auto-links a different person at 1.0.
+ */
+export const MODEL_PROBABILITY_FLOOR = 1e-9;
+/**
+ * The prior match probability stays this far from 0 and 1: its log-odds are at most ln(1e6) ≈ 13.8, so the
+ * prior plus the strongest single field (≈ 20.7) stays below 36.7, the log-odds at which 1 / (1 + e^-x)
+ * rounds to exactly 1 in double precision.
+ */
+export const MODEL_PRIOR_FLOOR = 1e-6;
+
+const ModelProbabilitySchema = z.number().min(MODEL_PROBABILITY_FLOOR).max(1 - MODEL_PROBABILITY_FLOOR);
+export const PriorMatchProbabilitySchema = z.number().min(MODEL_PRIOR_FLOOR).max(1 - MODEL_PRIOR_FLOOR);
+
 const BandProbabilitiesSchema = z.strictObject({
-  Exact: z.number().gt(0).lt(1),
-  Strong: z.number().gt(0).lt(1),
-  Partial: z.number().gt(0).lt(1),
-  Different: z.number().gt(0).lt(1),
+  Exact: ModelProbabilitySchema,
+  Strong: ModelProbabilitySchema,
+  Partial: ModelProbabilitySchema,
+  Different: ModelProbabilitySchema,
 });
 
 /** A complete Fellegi-Sunter model as produced by calibration (never activated by calibration itself). */
 export const FellegiSunterModelSchema = z.strictObject({
   kind: z.literal('fellegi-sunter-model'),
   modelVersion: z.string().min(1).max(100),
-  priorMatchProbability: z.number().gt(0).lt(1),
+  priorMatchProbability: PriorMatchProbabilitySchema,
   smoothing: z.number().min(0),
   fields: z.partialRecord(FieldNameSchema, z.strictObject({ m: BandProbabilitiesSchema, u: BandProbabilitiesSchema })),
   trainedAgainst: z.strictObject({

@@ -27,7 +27,8 @@ function safeMessage(issue: z.core.$ZodIssue): string {
     case 'invalid_type':
       return `expected ${issue.expected}`;
     case 'unrecognized_keys':
-      return `unknown key(s): ${issue.keys.join(', ')}`;
+      // A key outside the schema is the caller's text, which may hold anything: counted, never shown.
+      return `${String(issue.keys.length)} unknown key(s), not shown; only the documented fields are accepted`;
     case 'too_small':
       return `too small (minimum ${String(issue.minimum)})`;
     case 'too_big':

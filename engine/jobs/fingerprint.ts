@@ -6,9 +6,9 @@
  * Recorded when a job starts and compared at every batch boundary.
  */
 import { createHash, createHmac } from 'node:crypto';
-import { statSync } from 'node:fs';
 import type { MatchingProfile } from '../contract/profile.ts';
-import { blockingSecret, loadSettings, type Settings } from '../config/settings.ts';
+import { blockingSecret, type Settings } from '../config/settings.ts';
+import type { SettingsSource } from '../config/settings-file.ts';
 import { canonicalJson } from '../ingest/payload-digest.ts';
 import type { Store } from '../store/db.ts';
 import { activeProfile } from '../store/profiles.ts';
@@ -33,7 +33,8 @@ export function configurationFingerprint(profile: MatchingProfile, settings: Set
 
 /**
  * The tenant's current fingerprint, recomputed only when the active profile version or the configuration
- * file (size, modification time, inode) changed since the last call; cheap enough for every batch.
+ * (its stamp: size, modification time and inode of the file) changed since the last call; cheap enough for
+ * every batch.
  */
 export class FingerprintProbe {
   private cachedKey = '';
@@ -42,7 +43,7 @@ export class FingerprintProbe {
   constructor(
     private readonly store: Store,
     private readonly tenantId: string,
-    private readonly settingsPath: string,
+    private readonly config: SettingsSource,
   ) {}
 
   current(): string {
@@ -50,16 +51,9 @@ export class FingerprintProbe {
       .statement('SELECT profile_version FROM matching_profile WHERE tenant_id = ? AND is_active = 1')
       .pluck()
       .get(this.tenantId) as number | undefined;
-    let fileKey = 'absent';
-    try {
-      const stat = statSync(this.settingsPath);
-      fileKey = `${String(stat.size)}:${String(stat.mtimeMs)}:${String(stat.ino)}`;
-    } catch {
-      // No configuration file: no secrets, which the digest records as missing keys.
-    }
-    const key = `${String(version)}|${fileKey}`;
+    const key = `${String(version)}|${this.config.stamp()}`;
     if (key !== this.cachedKey) {
-      this.cachedValue = configurationFingerprint(activeProfile(this.store, this.tenantId).profile, loadSettings(this.settingsPath), this.tenantId);
+      this.cachedValue = configurationFingerprint(activeProfile(this.store, this.tenantId).profile, this.config.read(), this.tenantId);
       this.cachedKey = key;
     }
     return this.cachedValue;

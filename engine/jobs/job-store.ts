@@ -6,7 +6,9 @@
  * Claim protocol: in one immediate transaction, the oldest job of the tenant that is queued, or running
  * with an expired lease, becomes running with this worker as lease owner and a lease expiring LeaseSeconds
  * from now. Every batch commit checks that the lease owner is still this worker (a worker that lost its lease
- * writes nothing) and renews the lease. A worker stopping on request releases its lease (expires it now).
+ * writes nothing) and renews the lease; while a batch is in progress the runner renews it too. Taking over a
+ * running job (its lease expired) counts a takeover; a committed batch resets the count. A worker stopping on
+ * request releases its lease (expires it now).
  */
 import type { Store } from '../store/db.ts';
 import type { JobCounters, JobKind, JobPhase, JobState, JobStatus, PhaseName, PhaseStatus } from '../contract/maintenance.ts';
@@ -32,6 +34,8 @@ export interface JobRow {
   readonly leaseOwner: string | null;
   readonly leaseExpiresAt: string | null;
   readonly claims: number;
+  /** Takeovers of the running job by another worker since its last committed batch. */
+  readonly takeovers: number;
   readonly error: string | null;
   readonly createdAt: string;
   readonly startedAt: string | null;
@@ -44,7 +48,7 @@ export interface PhaseRow extends JobPhase {
 
 const JOB_COLUMNS = `job_id, kind, status, reason, requested_by, batch_size, external_source_system, changed_since, schedule_key,
   profile_version, fingerprint, population_total, validated, scanned, imported, updated, unchanged, review_created, warning, failure,
-  cancel_requested_by, lease_owner, lease_expires_at, claims, error, created_at, started_at, finished_at`;
+  cancel_requested_by, lease_owner, lease_expires_at, claims, takeovers, error, created_at, started_at, finished_at`;
 
 interface RawJob {
   job_id: string;
@@ -71,6 +75,7 @@ interface RawJob {
   lease_owner: string | null;
   lease_expires_at: string | null;
   claims: number;
+  takeovers: number;
   error: string | null;
   created_at: string;
   started_at: string | null;
@@ -105,6 +110,7 @@ function jobFromRaw(r: RawJob): JobRow {
     leaseOwner: r.lease_owner,
     leaseExpiresAt: r.lease_expires_at,
     claims: r.claims,
+    takeovers: r.takeovers,
     error: r.error,
     createdAt: r.created_at,
     startedAt: r.started_at,
@@ -170,7 +176,8 @@ export function jobRow(store: Store, tenantId: string, jobId: string): JobRow | 
 
 export function requireJob(store: Store, tenantId: string, jobId: string): JobRow {
   const row = jobRow(store, tenantId, jobId);
-  if (row === undefined) throw new EngineError('not_found', `job ${jobId} does not exist in this tenant`);
+  // The ID is the caller's input, so it is not echoed.
+  if (row === undefined) throw new EngineError('not_found', 'no job with this ID exists in this tenant', [{ path: 'jobId', message: 'not found' }]);
   return row;
 }
 
@@ -244,7 +251,7 @@ export function claimNextJob(store: Store, tenantId: string, owner: string, now:
   const raw = store
     .statement(
       `UPDATE maintenance_job SET status = 'running', lease_owner = ?, lease_expires_at = ?, claims = claims + 1,
-         started_at = COALESCE(started_at, ?)
+         takeovers = CASE WHEN status = 'running' THEN takeovers + 1 ELSE takeovers END, started_at = COALESCE(started_at, ?)
        WHERE tenant_id = ? AND job_seq = (
          SELECT job_seq FROM maintenance_job
          WHERE tenant_id = ? AND (status = 'queued' OR (status = 'running' AND lease_expires_at < ?))
@@ -304,7 +311,8 @@ export function advance(
   store
     .statement(
       `UPDATE maintenance_job SET validated = validated + ?, scanned = scanned + ?, imported = imported + ?, updated = updated + ?,
-         unchanged = unchanged + ?, review_created = review_created + ?, warning = warning + ?, failure = failure + ?, lease_expires_at = ?
+         unchanged = unchanged + ?, review_created = review_created + ?, warning = warning + ?, failure = failure + ?, lease_expires_at = ?,
+         takeovers = 0
        WHERE tenant_id = ? AND job_id = ?`,
     )
     .run(
@@ -326,6 +334,11 @@ export function renewLease(store: Store, tenantId: string, jobId: string, owner:
   store
     .statement("UPDATE maintenance_job SET lease_expires_at = ? WHERE tenant_id = ? AND job_id = ? AND lease_owner = ? AND status = 'running'")
     .run(leaseExpiresAt, tenantId, jobId, owner);
+}
+
+/** A phase finished: progress, as a committed batch is. */
+export function markProgress(store: Store, tenantId: string, jobId: string): void {
+  store.statement('UPDATE maintenance_job SET takeovers = 0 WHERE tenant_id = ? AND job_id = ?').run(tenantId, jobId);
 }
 
 /** Lets another worker resume the job at once (a worker stopping on request). */
@@ -355,4 +368,13 @@ export function markCancelRequested(store: Store, tenantId: string, jobId: strin
 /** Every registered tenant (a worker with no tenant given serves them all). */
 export function listTenantIds(store: Store): string[] {
   return store.statement('SELECT tenant_id FROM tenant ORDER BY tenant_id').pluck().all() as string[];
+}
+
+/** The profile version the newest completed re-index ran under, or undefined when none completed. */
+export function lastCompletedReindexVersion(store: Store, tenantId: string): number | undefined {
+  const version = store
+    .statement("SELECT MAX(profile_version) FROM maintenance_job WHERE tenant_id = ? AND kind = 'reindex' AND status = 'completed'")
+    .pluck()
+    .get(tenantId) as number | null;
+  return version ?? undefined;
 }

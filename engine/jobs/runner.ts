@@ -9,15 +9,23 @@
  * so a crash never repeats or skips work. A version conflict (an ingestion changed an identity the batch
  * read) rolls the batch back and retries it on fresh data with a bounded exponential backoff; newer data is
  * never overwritten. A worker that finds its lease taken writes nothing more.
+ *
+ * The lease is renewed while a batch is in progress (every third of the lease, whenever the batch waits), so a
+ * slow batch keeps its job. A batch that blocks its worker longer than the lease cannot renew it: another
+ * worker takes the job over and the slow one's commit finds its lease gone. The job counts such takeovers;
+ * after MAX_TAKEOVERS in a row without a committed batch it fails with the reason, instead of passing between
+ * workers forever. A database that stays locked past the busy timeout (another process's long write) is
+ * waited out with a backoff: the worker reports it and tries again rather than failing the job or exiting.
  */
 import type { EngineEnv } from '../env.ts';
 import type { JobCounters, PhaseName } from '../contract/maintenance.ts';
-import { isEngineError } from '../contract/errors.ts';
+import { isBusy, isEngineError } from '../contract/errors.ts';
+import { crashPoint } from '../fault-injection.ts';
 import { keyRingFor } from '../blocking/key-ring.ts';
 import { countIdentities } from '../store/identities.ts';
 import { activeProfile, profileVersion } from '../store/profiles.ts';
 import { FingerprintProbe } from './fingerprint.ts';
-import { addCounters, advance, emptyCounters, jobRow, phasesOf, recordStart, releaseLease, renewLease, setPhaseNote, setPhaseStatus, type JobRow, type PhaseRow } from './job-store.ts';
+import { addCounters, advance, emptyCounters, jobRow, markProgress, phasesOf, recordStart, releaseLease, renewLease, setPhaseNote, setPhaseStatus, type JobRow, type PhaseRow } from './job-store.ts';
 import { finishWithAudit } from './lifecycle.ts';
 import { recordConflictRetry, recordItems, recordJobStatus } from './metrics.ts';
 import type { BatchPlan, JobContext, PhaseWork } from './phase-work.ts';
@@ -27,6 +35,10 @@ import type { FinalJobStatus } from './states.ts';
 
 export const MAX_BATCH_ATTEMPTS = 8;
 const BACKOFF_BASE_MS = 20;
+/** Takeovers in a row without a committed batch after which a job fails: it cannot progress. */
+export const MAX_TAKEOVERS = 3;
+const BUSY_BACKOFF_MS = 100;
+const BUSY_BACKOFF_MAX_MS = 2000;
 
 export interface BatchInfo {
   readonly tenantId: string;
@@ -50,12 +62,17 @@ export interface RunOptions {
   /** When aborted, the runner stops after the batch in progress and releases its lease. */
   readonly signal?: AbortSignal;
   readonly hooks?: RunHooks;
+  /** Told when the database stays busy past the busy timeout (once per wait), before the runner retries. */
+  readonly onBusy?: (during: string) => void;
 }
 
 export type RunResult = { readonly outcome: FinalJobStatus } | { readonly outcome: 'released' } | { readonly outcome: 'lease-lost' };
 
 /** The lease belongs to another worker now (or the job ended): this worker must not write. */
 class LeaseLost extends Error {}
+
+/** The worker was asked to stop while it waited for a busy database. */
+const ABORTED = Symbol('aborted');
 
 type Step = { readonly kind: 'final'; readonly status: FinalJobStatus } | { readonly kind: 'advanced' } | { readonly kind: 'phase-done' };
 
@@ -68,10 +85,9 @@ function safeErrorText(error: unknown): string {
   return `unexpected ${error instanceof Error ? error.name : 'error'}; no details are recorded because they could contain patient values`;
 }
 
-function isRetryable(error: unknown): boolean {
-  if (isEngineError(error)) return error.kind === 'conflict';
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT';
+/** A version conflict: the batch is read again on fresh data (busy waits are handled apart). */
+function isVersionConflict(error: unknown): boolean {
+  return isEngineError(error) && error.kind === 'conflict' && !isBusy(error);
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -106,7 +122,7 @@ export class JobRunner {
     private readonly options: RunOptions,
   ) {
     this.store = env.store;
-    this.probe = new FingerprintProbe(env.store, tenantId, env.settingsPath);
+    this.probe = new FingerprintProbe(env.store, tenantId, env.config);
   }
 
   private leaseUntil(): string {
@@ -129,10 +145,38 @@ export class JobRunner {
     return `worker:${this.options.owner}`;
   }
 
+  /**
+   * Runs fn, waiting out a busy database with a capped exponential backoff for as long as it takes (the
+   * holder is another process's write, which ends). Gives up only when the worker is asked to stop.
+   */
+  private async whenNotBusy<T>(during: string, fn: () => T): Promise<T | typeof ABORTED> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return fn();
+      } catch (error) {
+        if (!isBusy(error)) throw error;
+        if (!(await this.busyPause(during, attempt))) return ABORTED;
+      }
+    }
+  }
+
+  /** One wait of a busy-database backoff; false when the worker was asked to stop instead. */
+  private async busyPause(during: string, attempt: number): Promise<boolean> {
+    if (attempt === 1) this.options.onBusy?.(during);
+    if (this.stopping()) return false;
+    await sleep(Math.min(BUSY_BACKOFF_MAX_MS, BUSY_BACKOFF_MS * 2 ** (attempt - 1)));
+    return !this.stopping();
+  }
+
+  private stopping(): boolean {
+    return this.options.signal?.aborted === true;
+  }
+
   async run(): Promise<RunResult> {
-    let step: Step;
+    let step: Step | typeof ABORTED;
     try {
-      step = this.store.write(() => this.startOrResume());
+      step = await this.whenNotBusy('starting the job', () => this.store.write(() => this.startOrResume()));
+      if (step === ABORTED) return { outcome: 'released' };
       if (step.kind !== 'final') this.context = this.buildContext();
     } catch (error) {
       if (error instanceof LeaseLost) return { outcome: 'lease-lost' };
@@ -140,9 +184,14 @@ export class JobRunner {
     }
     while (step.kind !== 'final') {
       if (this.options.signal?.aborted === true) {
-        this.store.write(() => {
-          releaseLease(this.store, this.tenantId, this.jobId, this.options.owner, new Date().toISOString());
-        });
+        try {
+          this.store.write(() => {
+            releaseLease(this.store, this.tenantId, this.jobId, this.options.owner, new Date().toISOString());
+          });
+        } catch (error) {
+          // A busy database: the lease simply expires and another worker resumes the job then.
+          if (!isBusy(error)) throw error;
+        }
         return { outcome: 'released' };
       }
       try {
@@ -151,6 +200,7 @@ export class JobRunner {
         if (error instanceof LeaseLost) return { outcome: 'lease-lost' };
         return this.failOutside(safeErrorText(error));
       }
+      if (step === ABORTED) return { outcome: 'released' };
       await nextTick();
     }
     const job = jobRow(this.store, this.tenantId, this.jobId);
@@ -161,6 +211,16 @@ export class JobRunner {
   /** Records what the job works under on its first start; a resumed job whose configuration changed stops. */
   private startOrResume(): Step {
     const job = this.ownJob();
+    if (job.takeovers > MAX_TAKEOVERS) {
+      return this.finish(
+        job,
+        'failed',
+        this.actor,
+        `the job was taken over ${String(job.takeovers)} times without a batch committing: a batch of up to ${String(job.batchSize)} identities takes longer than ` +
+          `the lease (Maintenance.LeaseSeconds (${String(this.options.leaseSeconds)})) and its worker could not renew it, so workers kept taking the job from ` +
+          'each other. Raise Maintenance.LeaseSeconds above the time one batch takes, or start the job again with a smaller --batch-size',
+      );
+    }
     const fingerprint = this.probe.current();
     if (job.fingerprint === null) {
       const active = activeProfile(this.store, this.tenantId);
@@ -200,36 +260,89 @@ export class JobRunner {
     return work;
   }
 
-  private async runBatch(): Promise<Step> {
-    const job = this.store.read(() => jobRow(this.store, this.tenantId, this.jobId));
+  /**
+   * Renews the lease every third of its length while a batch is in progress. The timer runs only while the
+   * batch waits (a hook, a backoff): no transaction is open then. A renewal that finds the lease gone, or
+   * a busy database, does nothing; the batch's commit checks the lease itself.
+   */
+  private startHeartbeat(): () => void {
+    const every = Math.max(100, (this.options.leaseSeconds * 1000) / 3);
+    const timer = setInterval(() => {
+      try {
+        this.store.write(() => {
+          renewLease(this.store, this.tenantId, this.jobId, this.options.owner, this.leaseUntil());
+        });
+      } catch {
+        // Busy, or the store was closed: the commit decides.
+      }
+    }, every);
+    timer.unref();
+    return () => {
+      clearInterval(timer);
+    };
+  }
+
+  private async runBatch(): Promise<Step | typeof ABORTED> {
+    const stop = this.startHeartbeat();
+    try {
+      return await this.batch();
+    } finally {
+      stop();
+    }
+  }
+
+  private async batch(): Promise<Step | typeof ABORTED> {
+    const read = await this.whenNotBusy('reading the job', () =>
+      this.store.read(() => ({ job: jobRow(this.store, this.tenantId, this.jobId), phases: phasesOf(this.store, this.tenantId, this.jobId) })),
+    );
+    if (read === ABORTED) return ABORTED;
+    const { job } = read;
     if (job === undefined) throw new LeaseLost();
-    const phase = this.store.read(() => phasesOf(this.store, this.tenantId, this.jobId)).find((p) => p.status === 'running');
+    const phase = read.phases.find((p) => p.status === 'running');
     if (phase === undefined) throw new LeaseLost();
     const work = this.work(phase.name);
-    for (let attempt = 1; ; attempt++) {
+    let busyWaits = 0;
+    for (let attempt = 1; ; ) {
       const info: BatchInfo = { tenantId: this.tenantId, jobId: this.jobId, phase: phase.name, cursor: phase.cursor, attempt };
-      const plan = this.store.read(() => work.readBatch(phase.cursor, job.batchSize));
+      const plan = await this.whenNotBusy('reading a batch', () => this.store.read(() => work.readBatch(phase.cursor, job.batchSize)));
+      if (plan === ABORTED) return ABORTED;
       await this.options.hooks?.beforeWrite?.(info);
       try {
         const counters = emptyCounters();
-        const step = this.store.write(() => this.commit(work, phase, plan, counters));
+        const step = this.store.write(() => {
+          const written = this.commit(work, phase, plan, counters);
+          crashPoint('job:batch-written');
+          return written;
+        });
+        crashPoint('job:batch-committed');
         if (step.kind === 'advanced') recordItems(job.kind, phase.name, counters);
         await this.options.hooks?.afterCommit?.(info);
         return step;
       } catch (error) {
-        if (error instanceof LeaseLost || !isRetryable(error)) throw error;
+        if (error instanceof LeaseLost) throw error;
+        if (isBusy(error)) {
+          // Not the batch's fault: wait, then read the batch afresh and write it; no conflict attempt is used up.
+          busyWaits++;
+          if (!(await this.busyPause('writing a batch', busyWaits))) return ABORTED;
+          continue;
+        }
+        if (!isVersionConflict(error)) throw error;
         recordConflictRetry(job.kind, phase.name);
         if (attempt >= MAX_BATCH_ATTEMPTS) {
-          return this.store.write(() =>
-            this.finish(
-              this.ownJob(),
-              'failed',
-              this.actor,
-              `a batch of the ${phase.name} phase after identity row ${String(phase.cursor)} conflicted with concurrent updates ${String(attempt)} times; nothing of it was written. Start the job again when ingestion is quieter`,
+          const failed = await this.whenNotBusy('failing the job', () =>
+            this.store.write(() =>
+              this.finish(
+                this.ownJob(),
+                'failed',
+                this.actor,
+                `a batch of the ${phase.name} phase after identity row ${String(phase.cursor)} conflicted with concurrent updates ${String(attempt)} times; nothing of it was written. Start the job again when ingestion is quieter`,
+              ),
             ),
           );
+          return failed;
         }
         await sleep(BACKOFF_BASE_MS * 2 ** (attempt - 1));
+        attempt++;
       }
     }
   }
@@ -250,6 +363,7 @@ export class JobRunner {
       if (next === undefined) return this.finish(this.ownJob(), 'completed', this.actor, null);
       setPhaseStatus(this.store, this.tenantId, this.jobId, next, 'running', at);
       renewLease(this.store, this.tenantId, this.jobId, this.options.owner, this.leaseUntil());
+      markProgress(this.store, this.tenantId, this.jobId);
       return { kind: 'phase-done' };
     }
     addCounters(counters, plan.counters);
@@ -260,9 +374,10 @@ export class JobRunner {
   }
 
   /** Fails the job after an error outside a batch transaction, if this worker still holds it. */
-  private failOutside(message: string): RunResult {
+  private async failOutside(message: string): Promise<RunResult> {
     try {
-      this.store.write(() => this.finish(this.ownJob(), 'failed', this.actor, message));
+      const done = await this.whenNotBusy('failing the job', () => this.store.write(() => this.finish(this.ownJob(), 'failed', this.actor, message)));
+      if (done === ABORTED) return { outcome: 'released' };
     } catch (error) {
       if (error instanceof LeaseLost) return { outcome: 'lease-lost' };
       throw error;

@@ -3,12 +3,14 @@
  * tenants it serves (queued, or running with an expired lease: a crashed worker's job resumes from its
  * stored cursors), runs it, and polls every PollIntervalSeconds when idle. `once` drains the queue and
  * returns. Aborting the signal stops it after the batch in progress, releasing the lease for another worker.
+ * A database that stays locked past the busy timeout is reported (event `busy`) and waited out: a long-running
+ * worker never exits because another process held the write lock for a while.
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { EngineEnv } from '../env.ts';
 import type { JobKind } from '../contract/maintenance.ts';
-import { validationError } from '../contract/errors.ts';
+import { isBusy, validationError } from '../contract/errors.ts';
 import { maintenanceSettings, type MaintenanceSettings } from '../config/maintenance.ts';
 import { claimNextJob, listTenantIds } from './job-store.ts';
 import { runJob, type RunHooks, type RunResult } from './runner.ts';
@@ -19,6 +21,7 @@ export type WorkerEvent =
   | { readonly type: 'scheduled'; readonly tenantId: string; readonly jobId: string; readonly scheduleKey: string; readonly created: boolean }
   | { readonly type: 'claimed'; readonly tenantId: string; readonly jobId: string; readonly kind: JobKind; readonly resumed: boolean }
   | { readonly type: 'finished'; readonly tenantId: string; readonly jobId: string; readonly outcome: RunResult['outcome'] }
+  | { readonly type: 'busy'; readonly during: string }
   | { readonly type: 'stopped'; readonly jobsRun: number };
 
 export interface WorkerOptions {
@@ -37,6 +40,8 @@ export interface WorkerOptions {
    */
   readonly idle?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
 }
+
+const BUSY_PAUSE_MS = 200;
 
 export function workerOwnerName(): string {
   return `${hostname()}:${String(process.pid)}:${randomUUID().slice(0, 8)}`;
@@ -70,28 +75,40 @@ export async function runWorker(env: EngineEnv, options: WorkerOptions): Promise
   const { store } = env;
   emit({ type: 'started', owner, tenants: options.tenants });
   let jobsRun = 0;
+  let busyWaits = 0;
   while (options.signal?.aborted !== true) {
-    for (const { schedule, bucket } of clock.due(Date.now())) {
-      const queued = enqueueScheduled(store, schedule, bucket);
-      if (queued !== undefined) emit({ type: 'scheduled', tenantId: schedule.TenantId, jobId: queued.jobId, scheduleKey: schedule.Key, created: queued.created });
-    }
-    const tenants = options.tenants === 'all' ? listTenantIds(store) : options.tenants;
     let claimed: { tenantId: string; jobId: string } | undefined;
-    for (const tenantId of tenants) {
-      const now = new Date();
-      const job = store.write(() =>
-        claimNextJob(store, tenantId, owner, now.toISOString(), new Date(now.getTime() + settings.LeaseSeconds * 1000).toISOString()),
-      );
-      if (job !== undefined) {
-        emit({ type: 'claimed', tenantId, jobId: job.jobId, kind: job.kind, resumed: job.claims > 1 });
-        claimed = { tenantId, jobId: job.jobId };
-        break;
+    try {
+      for (const { schedule, bucket } of clock.due(Date.now())) {
+        const queued = enqueueScheduled(store, schedule, bucket);
+        if (queued !== undefined) emit({ type: 'scheduled', tenantId: schedule.TenantId, jobId: queued.jobId, scheduleKey: schedule.Key, created: queued.created });
       }
+      const tenants = options.tenants === 'all' ? listTenantIds(store) : options.tenants;
+      for (const tenantId of tenants) {
+        const now = new Date();
+        const job = store.write(() =>
+          claimNextJob(store, tenantId, owner, now.toISOString(), new Date(now.getTime() + settings.LeaseSeconds * 1000).toISOString()),
+        );
+        if (job !== undefined) {
+          emit({ type: 'claimed', tenantId, jobId: job.jobId, kind: job.kind, resumed: job.claims > 1 });
+          claimed = { tenantId, jobId: job.jobId };
+          break;
+        }
+      }
+      busyWaits = 0;
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+      if (busyWaits++ === 0) emit({ type: 'busy', during: 'looking for work' });
+      await pause(Math.min(settings.PollIntervalSeconds * 1000, BUSY_PAUSE_MS * busyWaits), options.signal);
+      continue;
     }
     if (claimed !== undefined) {
       const result = await runJob(env, claimed.tenantId, claimed.jobId, {
         owner,
         leaseSeconds: settings.LeaseSeconds,
+        onBusy: (during) => {
+          emit({ type: 'busy', during });
+        },
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
       });

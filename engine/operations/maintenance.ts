@@ -5,7 +5,7 @@
  * refused with a validation error rather than queued to do less than was asked.
  */
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
-import { notFound, validationError } from '../contract/errors.ts';
+import { EngineError, validationError } from '../contract/errors.ts';
 import { keyRingFor } from '../blocking/key-ring.ts';
 import { activeProfile } from '../store/profiles.ts';
 import { requireTenant } from '../store/tenants.ts';
@@ -36,7 +36,7 @@ export function startReconciliation(
     const known = activeProfile(env.store, ctx.tenantId).profile.SourceTrust.some((s) => s.SourceSystem === input.externalSourceSystem);
     if (!known) {
       throw validationError('invalid input for maintenance/reconcile', [
-        { path: 'externalSourceSystem', message: `source system "${input.externalSourceSystem}" is not in the tenant's SourceTrust configuration` },
+        { path: 'externalSourceSystem', message: "the source system is not in the tenant's SourceTrust configuration" },
       ]);
     }
     throw validationError('invalid input for maintenance/reconcile', [
@@ -61,7 +61,7 @@ export function getJob(env: EngineEnv, input: OperationInput<'jobs/get'>, ctx: C
   requireTenant(env.store, ctx.tenantId);
   return env.store.read(() => {
     const row = jobRow(env.store, ctx.tenantId, input.jobId);
-    if (row === undefined) throw notFound(`job ${input.jobId} does not exist in this tenant`);
+    if (row === undefined) throw new EngineError('not_found', 'no job with this ID exists in this tenant', [{ path: 'jobId', message: 'not found' }]);
     return jobState(env.store, ctx.tenantId, row);
   });
 }

@@ -1,11 +1,15 @@
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
-import { isEngineError, validationError } from '../contract/errors.ts';
+import { isEngineError, validationError, type ErrorIssue } from '../contract/errors.ts';
 import type { MatchingProfile } from '../contract/profile.ts';
 import { parseProfile, profileIssues } from '../profile/validate.ts';
-import { activeProfile, insertActiveProfile } from '../store/profiles.ts';
+import { activeProfile, insertActiveProfile, type StoredProfile } from '../store/profiles.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { writeAudit } from '../store/audit.ts';
 import type { EngineEnv } from '../env.ts';
+import { controlCharacterIssues } from '../text/free-text.ts';
+import { crashPoint } from '../fault-injection.ts';
+import { maskSecrets } from '../config/settings.ts';
+import { profileContextIssues } from './profile-checks.ts';
 
 const SECTIONS = ['Comparators', 'MatchingRules', 'Blocking', 'SourceTrust', 'TrustedIdentifierSystems', 'HardConflictRules'];
 
@@ -45,43 +49,75 @@ export function getProfile(env: EngineEnv, _input: OperationInput<'profile/get'>
   return { matchingProfileVersion: stored.version, createdAt: stored.createdAt, reason: stored.reason, active: stored.active, profile: stored.profile };
 }
 
-export function validateProfile(env: EngineEnv, input: OperationInput<'profile/validate'>, ctx: CallContext): OperationOutput<'profile/validate'> {
-  requireTenant(env.store, ctx.tenantId);
-  const current = activeProfile(env.store, ctx.tenantId).profile;
+/**
+ * Every issue of a document against the active profile: control characters anywhere in the document (its
+ * own paths), the profile's own rules, the model's consistency, then the key versions and the blocking
+ * index. Empty when it may be applied.
+ */
+function documentIssues(env: EngineEnv, ctx: CallContext, current: StoredProfile, document: unknown): { issues: ErrorIssue[]; profile?: MatchingProfile } {
+  const { issues, profile } = unmaskedIssues(env, ctx, current, document);
+  // Profile messages quote the offending values (configuration, not patient data), but never a secret.
+  const masked = issues.map((issue) => ({ path: maskSecrets(issue.path), message: maskSecrets(issue.message) }));
+  return profile === undefined ? { issues: masked } : { issues: masked, profile };
+}
+
+function unmaskedIssues(env: EngineEnv, ctx: CallContext, current: StoredProfile, document: unknown): { issues: ErrorIssue[]; profile?: MatchingProfile } {
+  const text = controlCharacterIssues(document);
+  if (text.length > 0) return { issues: text };
   let merged: unknown;
   try {
-    merged = mergeDocument(current, input.document);
+    merged = mergeDocument(current.profile, document);
   } catch (error) {
-    if (isEngineError(error)) {
-      return { valid: false, issues: error.issues.length > 0 ? [...error.issues] : [{ path: '(root)', message: error.message }] };
-    }
+    if (isEngineError(error)) return { issues: error.issues.length > 0 ? [...error.issues] : [{ path: '(root)', message: error.message }] };
     throw error;
   }
   const issues = profileIssues(merged);
-  const all = issues.length > 0 ? issues : modelConsistencyIssues(parseProfile(merged));
-  return { valid: all.length === 0, issues: all };
+  if (issues.length > 0) return { issues };
+  const profile = parseProfile(merged);
+  const consistency = modelConsistencyIssues(profile);
+  if (consistency.length > 0) return { issues: consistency };
+  return { issues: profileContextIssues(env.store, ctx.tenantId, env.settings(), current, profile), profile };
 }
 
+export function validateProfile(env: EngineEnv, input: OperationInput<'profile/validate'>, ctx: CallContext): OperationOutput<'profile/validate'> {
+  requireTenant(env.store, ctx.tenantId);
+  const { issues } = env.store.read(() => documentIssues(env, ctx, activeProfile(env.store, ctx.tenantId), input.document));
+  return { valid: issues.length === 0, issues };
+}
+
+/**
+ * Applies a document as the next profile version. Under the configuration lock (so no key it names can be
+ * removed meanwhile) and in one registry transaction (so the index it is checked against cannot change).
+ */
 export function applyProfile(env: EngineEnv, input: OperationInput<'profile/apply'>, ctx: CallContext): OperationOutput<'profile/apply'> {
   requireTenant(env.store, ctx.tenantId);
-  return env.store.write(() => {
-    const current = activeProfile(env.store, ctx.tenantId);
-    const profile = parseProfile(mergeDocument(current.profile, input.document));
-    const consistency = modelConsistencyIssues(profile);
-    if (consistency.length > 0) throw validationError('the matching profile is invalid', consistency);
-    const at = new Date().toISOString();
-    const version = insertActiveProfile(env.store, ctx.tenantId, profile, input.reason, at);
-    writeAudit(env.store, ctx.tenantId, {
-      actor: ctx.actor,
-      action: 'profile.apply',
-      subject: `matching-profile/${String(version)}`,
-      detail: {
-        previousVersion: current.version,
-        comparatorVersion: profile.Comparators.Version,
-        model: profile.MatchingRules.FellegiSunter?.modelVersion ?? null,
-        blockingVersion: profile.Blocking.Version,
-      },
-    }, at);
-    return { matchingProfileVersion: version, previousVersion: current.version };
-  });
+  return env.withSettingsLock(() =>
+    env.store.write(() => {
+      const current = activeProfile(env.store, ctx.tenantId);
+      const { issues, profile } = documentIssues(env, ctx, current, input.document);
+      if (profile === undefined || issues.length > 0) {
+        throw validationError(`the matching profile is invalid (${String(issues.length)} issue${issues.length === 1 ? '' : 's'})`, issues);
+      }
+      const at = new Date().toISOString();
+      const version = insertActiveProfile(env.store, ctx.tenantId, profile, input.reason, at);
+      crashPoint('profile:before-commit');
+      writeAudit(
+        env.store,
+        ctx.tenantId,
+        {
+          actor: ctx.actor,
+          action: 'profile.apply',
+          subject: `matching-profile/${String(version)}`,
+          detail: {
+            previousVersion: current.version,
+            comparatorVersion: profile.Comparators.Version,
+            model: profile.MatchingRules.FellegiSunter?.modelVersion ?? null,
+            blockingVersion: profile.Blocking.Version,
+          },
+        },
+        at,
+      );
+      return { matchingProfileVersion: version, previousVersion: current.version };
+    }),
+  );
 }

@@ -6,7 +6,7 @@
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import { conflict } from '../contract/errors.ts';
 import type { IngestReport } from '../contract/ingest.ts';
-import { newSecret } from '../config/settings.ts';
+import { newSecret, withTenantKeys } from '../config/settings.ts';
 import { defaultProfile } from '../profile/default-profile.ts';
 import { parseProfile } from '../profile/validate.ts';
 import { insertActiveProfile } from '../store/profiles.ts';
@@ -23,24 +23,37 @@ export function sandboxProfile(): ReturnType<typeof defaultProfile> {
   return { ...profile, TrustedIdentifierSystems: [NATIONAL_ID_SYSTEM] };
 }
 
-/** Registers a tenant with a profile and a blocking key; the caller's profile defaults to the sandbox one. */
 const tenantExistsError = (tenantId: string): Error =>
   conflict(`tenant "${tenantId}" already exists in this database; use it as it is, choose another --tenant, or start a new --db file`);
 
+/**
+ * Registers a tenant with a profile (default: the sandbox one) and a fresh blocking key for the profile's
+ * active key version: the key in the configuration file and the tenant, profile and audit rows in the
+ * registry are written together or not at all, under the configuration lock (engine/config/settings-file.ts).
+ * A key the file already holds for this tenant ID (two databases sharing one configuration) is kept.
+ */
 export function createTenant(env: EngineEnv, ctx: CallContext, profile: unknown = sandboxProfile()): number {
   const parsed = parseProfile(profile);
   if (tenantExists(env.store, ctx.tenantId)) throw tenantExistsError(ctx.tenantId);
-  const settings = env.settings();
-  const keys = { ...(settings.BlockingKeys[ctx.tenantId] ?? {}) };
-  keys[parsed.Blocking.ActiveKeyVersion] ??= newSecret();
-  env.saveSettings({ ...settings, BlockingKeys: { ...settings.BlockingKeys, [ctx.tenantId]: keys } });
-  return env.store.write(() => {
-    if (tenantExists(env.store, ctx.tenantId)) throw tenantExistsError(ctx.tenantId);
-    const at = new Date().toISOString();
-    insertTenant(env.store, ctx.tenantId, at);
-    const version = insertActiveProfile(env.store, ctx.tenantId, parsed, 'initial profile', at);
-    writeAudit(env.store, ctx.tenantId, { actor: ctx.actor, action: 'tenant.create', subject: `tenant/${ctx.tenantId}`, detail: { matchingProfileVersion: version } }, at);
-    return version;
+  return env.changeSettings((settings) => {
+    const keys = new Map(settings.BlockingKeys.get(ctx.tenantId));
+    if (!keys.has(parsed.Blocking.ActiveKeyVersion)) keys.set(parsed.Blocking.ActiveKeyVersion, newSecret());
+    return {
+      next: withTenantKeys(settings, ctx.tenantId, keys),
+      commit: (changeId) => {
+        if (tenantExists(env.store, ctx.tenantId)) throw tenantExistsError(ctx.tenantId);
+        const at = new Date().toISOString();
+        insertTenant(env.store, ctx.tenantId, at);
+        const version = insertActiveProfile(env.store, ctx.tenantId, parsed, 'initial profile', at);
+        writeAudit(
+          env.store,
+          ctx.tenantId,
+          { actor: ctx.actor, action: 'tenant.create', subject: `tenant/${ctx.tenantId}`, detail: { matchingProfileVersion: version, changeId } },
+          at,
+        );
+        return version;
+      },
+    };
   });
 }
 

@@ -12,6 +12,7 @@ import { COMPARATOR_NAMES } from '../contract/fields.ts';
 import { ComparatorProfileSchema } from '../contract/profile.ts';
 import type { ErrorIssue } from '../contract/errors.ts';
 import { dottedPath } from '../contract/zod-issues.ts';
+import { nicknameKey } from '../comparators/nickname.ts';
 
 export const MAX_NICKNAME_DICTIONARIES = 8;
 /** Groups (canonical names) per dictionary. */
@@ -47,10 +48,12 @@ function isBlank(text: string): boolean {
   return text.trim() === '';
 }
 
-/** Names are grouped case-insensitively after trimming, as the nickname index looks them up. */
+/** Names are grouped as the nickname index looks them up: normalised like patient names. */
 function nameKey(text: string): string {
-  return text.trim().toLowerCase();
+  return nicknameKey(text);
 }
+
+const EMPTY_AFTER_NORMALISATION = 'but nothing is left once normalised like a patient name (case, accents, punctuation and titles are dropped)';
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let current = root;
@@ -66,14 +69,14 @@ function structuralIssue(issue: z.core.$ZodIssue, root: unknown, basePath: strin
   const value = valueAt(root, issue.path);
   const got = `(got ${quote(value)})`;
   switch (issue.code) {
-    case 'invalid_type':
+    case 'invalid_type': {
+      // Entries are read as a map of names; to the author of the document it is an object.
+      const expected = issue.expected === 'map' ? 'object' : issue.expected;
       return {
         path,
-        message:
-          value === undefined
-            ? `${path} is required (expected ${issue.expected})`
-            : `${path} has the wrong type: expected ${issue.expected} ${got}`,
+        message: value === undefined ? `${path} is required (expected ${expected})` : `${path} has the wrong type: expected ${expected} ${got}`,
       };
+    }
     case 'unrecognized_keys':
       return { path, message: `${path} has unknown key(s) ${issue.keys.map((key) => quote(key)).join(', ')}` };
     case 'too_small':
@@ -215,7 +218,7 @@ class ProfileChecker {
         );
       }
       for (const canonical of canonicalNames) {
-        this.checkGroup(d, canonical, entries[canonical], group++, owners);
+        this.checkGroup(d, canonical, Object.getOwnPropertyDescriptor(entries, canonical)?.value, group++, owners);
       }
     });
   }
@@ -232,6 +235,8 @@ class ProfileChecker {
     const inGroup = new Map<string, string>();
     if (isBlank(canonical)) {
       this.add(canonicalPath, `is an empty canonical name (got ${quote(canonical)})`);
+    } else if (nameKey(canonical) === '') {
+      this.add(canonicalPath, `is canonical name ${quote(canonical)} ${EMPTY_AFTER_NORMALISATION}`);
     } else {
       this.claim(canonical, canonicalPath, 'canonical name', group, owners);
       inGroup.set(nameKey(canonical), canonicalPath);
@@ -256,6 +261,10 @@ class ProfileChecker {
         return;
       }
       const key = nameKey(alias);
+      if (key === '') {
+        this.add(path, `is alias ${quote(alias)} ${EMPTY_AFTER_NORMALISATION}`);
+        return;
+      }
       const earlier = inGroup.get(key);
       if (earlier !== undefined) {
         this.add(path, `repeats alias ${quote(alias)} within its own group, already at ${earlier}`);

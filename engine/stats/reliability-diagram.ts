@@ -17,8 +17,12 @@ export function reliabilityBins(predictions: readonly { readonly probability: nu
   const pairs = new Array<number>(bins).fill(0);
   const positives = new Array<number>(bins).fill(0);
   const predicted = new Array<number>(bins).fill(0);
-  predictions.forEach(({ probability, isMatch }, index) => {
+  predictions.forEach(({ probability }, index) => {
     if (!(probability >= 0 && probability <= 1)) throw new RangeError(`predictions[${String(index)}].probability must be between 0 and 1`);
+  });
+  // Summed in ascending order, so the same predictions in any order give the same means to the last bit.
+  const ascending = [...predictions].sort((a, b) => a.probability - b.probability);
+  ascending.forEach(({ probability, isMatch }) => {
     let b = Math.min(bins - 1, Math.floor(probability * bins));
     // Settle against the edges b/n themselves (the product can round across one).
     while (b + 1 < bins && probability >= (b + 1) / bins) b++;

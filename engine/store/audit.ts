@@ -27,3 +27,11 @@ export function listAudit(store: Store, tenantId: string, limit = 1000): AuditRo
     .all(tenantId, limit) as { at: string; actor: string; action: string; subject: string; detail_json: string }[];
   return rows.map((r) => ({ at: r.at, actor: r.actor, action: r.action, subject: r.subject, detail: JSON.parse(r.detail_json) as AuditEntry['detail'] }));
 }
+
+/**
+ * Whether an audit record carries this configuration change ID (its detail's `changeId`): the commit
+ * point of a change that touches the configuration file and the registry (engine/config/settings-file.ts).
+ */
+export function auditHasChange(store: Store, changeId: string): boolean {
+  return store.statement('SELECT 1 FROM audit_record WHERE detail_json LIKE ? LIMIT 1').get(`%"changeId":${JSON.stringify(changeId)}%`) !== undefined;
+}

@@ -2,13 +2,23 @@
  * The one owner of SQLite. Nothing else in the project imports better-sqlite3 (a lint rule enforces it):
  * this module opens the connection, sets its pragmas, applies the hashed migrations, caches prepared
  * statements and runs transactions. Query modules ask it for statements by SQL text.
+ *
+ * It is also the one place where SQLite's failures become engine errors: a lock wait longer than the busy
+ * timeout is a BusyError ("the database is busy … try again"), a path that is a folder, a missing folder or a
+ * file that is not a database is a validation error naming the path. A new database file is created 0600
+ * (SQLite gives its -wal and -shm files the database file's mode), whatever the umask.
  */
 import Database from 'better-sqlite3';
 import type { Database as Connection, Statement } from 'better-sqlite3';
+import { closeSync, fchmodSync, openSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { BusyError, DATABASE_BUSY, EngineError, notFound, validationError } from '../contract/errors.ts';
 import { applyMigrations, loadMigrations, type Migration } from './migrate.ts';
 
 export type Row = Record<string, unknown>;
 export type { Statement };
+
+export const DEFAULT_BUSY_TIMEOUT_MS = 15_000;
 
 export interface StoreOptions {
   /** Milliseconds a writer waits for another process's write lock before giving up. */
@@ -16,6 +26,74 @@ export interface StoreOptions {
   readonly readonly?: boolean;
   /** The migrations to apply (default: the files in migrations/); tests pass an edited list. */
   readonly migrations?: readonly Migration[];
+  /** False: a database that does not exist is not created (a not_found error instead). Default true. */
+  readonly create?: boolean;
+}
+
+const BUSY_CODES = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_RECOVERY', 'SQLITE_BUSY_TIMEOUT', 'SQLITE_LOCKED', 'SQLITE_LOCKED_SHAREDCACHE']);
+
+function sqliteCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** True for SQLite's "database is locked" family of failures. */
+export function isSqliteBusy(error: unknown): boolean {
+  const code = sqliteCode(error);
+  return code !== undefined && BUSY_CODES.has(code);
+}
+
+/**
+ * SQLite's failures as engine errors, for errors that escape a transaction or a statement: busy becomes a
+ * BusyError; anything else is returned unchanged (the caller decides what an unexpected error becomes).
+ */
+export function storeFailure(error: unknown): unknown {
+  return isSqliteBusy(error) ? new BusyError(DATABASE_BUSY) : error;
+}
+
+function openFailure(error: unknown, path: string): unknown {
+  if (error instanceof EngineError) return error;
+  const code = sqliteCode(error);
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') return validationError(`${path} is not a SQLite database (or it is damaged); give the path of a sandbox database`);
+  if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM' || code === 'SQLITE_IOERR') {
+    return validationError(`cannot open the database ${path} (${code}); check that it is a file you may read and write`);
+  }
+  return storeFailure(error);
+}
+
+const isFileDatabase = (path: string): boolean => path !== '' && path !== ':memory:';
+
+/** Checks the path before SQLite sees it, and creates a new database file with mode 0600. */
+function prepareFile(path: string, create: boolean): void {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    stat = undefined;
+  }
+  if (stat?.isDirectory() === true) throw validationError(`${path} is a directory; give the path of a database file`);
+  if (stat !== undefined) return;
+  if (!create) throw notFound(`no database at ${path}`);
+  const folder = dirname(path);
+  let folderStat;
+  try {
+    folderStat = statSync(folder);
+  } catch {
+    folderStat = undefined;
+  }
+  if (folderStat?.isDirectory() !== true) throw validationError(`the folder ${folder} for the database ${path} does not exist`);
+  try {
+    const fd = openSync(path, 'wx', 0o600);
+    try {
+      // The umask can only remove bits; fchmod makes the mode exactly 0600 whatever it is.
+      fchmodSync(fd, 0o600);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    // Another process created it first: it is theirs to have made 0600.
+    if ((error as { code?: unknown }).code !== 'EEXIST') throw validationError(`cannot create the database ${path}`);
+  }
 }
 
 export class Store {
@@ -29,29 +107,34 @@ export class Store {
   }
 
   static open(path: string, options: StoreOptions = {}): Store {
-    const connection = new Database(path, { readonly: options.readonly ?? false });
-    connection.pragma(`busy_timeout = ${String(options.busyTimeoutMs ?? 15_000)}`);
-    if (!(options.readonly ?? false)) {
-      connection.pragma('journal_mode = WAL');
-      // NORMAL in WAL mode stays durable across application crashes; only power loss can lose the last commits.
-      connection.pragma('synchronous = NORMAL');
+    const readonly = options.readonly ?? false;
+    if (isFileDatabase(path)) prepareFile(path, !readonly && (options.create ?? true));
+    let connection: Connection;
+    try {
+      connection = new Database(path, { readonly, fileMustExist: isFileDatabase(path) });
+    } catch (error) {
+      throw openFailure(error, path);
     }
-    connection.pragma('foreign_keys = ON');
-    connection.pragma('temp_store = MEMORY');
-    connection.pragma('cache_size = -65536');
-    // Checkpoint every 32k pages (128 MiB) rather than 1k: batched writers touch many pages, and each
-    // checkpoint copies them back and syncs the database file.
-    connection.pragma('wal_autocheckpoint = 32768');
-    const store = new Store(path, connection);
-    if (!(options.readonly ?? false)) {
-      try {
-        applyMigrations(connection, options.migrations ?? loadMigrations());
-      } catch (error) {
-        connection.close();
-        throw error;
+    try {
+      connection.pragma(`busy_timeout = ${String(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS)}`);
+      if (!readonly) {
+        connection.pragma('journal_mode = WAL');
+        // NORMAL in WAL mode stays durable across application crashes; only power loss can lose the last commits.
+        connection.pragma('synchronous = NORMAL');
       }
+      connection.pragma('foreign_keys = ON');
+      connection.pragma('temp_store = MEMORY');
+      connection.pragma('cache_size = -65536');
+      // Checkpoint every 32k pages (128 MiB) rather than 1k: batched writers touch many pages, and each
+      // checkpoint copies them back and syncs the database file.
+      connection.pragma('wal_autocheckpoint = 32768');
+      if (!readonly) applyMigrations(connection, options.migrations ?? loadMigrations());
+      else connection.prepare('SELECT count(*) FROM sqlite_master').get();
+    } catch (error) {
+      connection.close();
+      throw openFailure(error, path);
     }
-    return store;
+    return new Store(path, connection);
   }
 
   /** A cached prepared statement for this SQL text. */
@@ -69,12 +152,20 @@ export class Store {
    * upgrading a read lock. Nested calls become savepoints: an inner failure rolls back only its own writes.
    */
   write<T>(fn: () => T): T {
-    return this.connection.transaction(fn).immediate();
+    try {
+      return this.connection.transaction(fn).immediate();
+    } catch (error) {
+      throw storeFailure(error);
+    }
   }
 
   /** Runs fn in a read transaction: one consistent snapshot for several queries. */
   read<T>(fn: () => T): T {
-    return this.connection.transaction(fn).deferred();
+    try {
+      return this.connection.transaction(fn).deferred();
+    } catch (error) {
+      throw storeFailure(error);
+    }
   }
 
   get inTransaction(): boolean {
@@ -93,5 +184,52 @@ export class Store {
   close(): void {
     this.statements.clear();
     this.connection.close();
+  }
+}
+
+const heldLocks = new Map<string, number>();
+
+/**
+ * An exclusive lock between processes, held as a write transaction on a lock file (an empty SQLite database
+ * that never holds a table). SQLite takes it with a POSIX advisory lock, which the kernel releases when the
+ * holder exits, however it exits (kill -9 included): a crashed holder never leaves a stale lock, so no
+ * process ID or age heuristics are needed. A waiter waits up to busyTimeoutMs, then gets a BusyError with
+ * busyMessage. Re-entrant within one process. The lock file is created 0600 and must never be deleted
+ * while it may be in use.
+ */
+export function withFileLock<T>(lockPath: string, busyTimeoutMs: number, busyMessage: string, fn: () => T): T {
+  const depth = heldLocks.get(lockPath) ?? 0;
+  if (depth > 0) {
+    heldLocks.set(lockPath, depth + 1);
+    try {
+      return fn();
+    } finally {
+      heldLocks.set(lockPath, depth);
+    }
+  }
+  prepareFile(lockPath, true);
+  let connection: Connection;
+  try {
+    connection = new Database(lockPath, { fileMustExist: true });
+  } catch (error) {
+    throw openFailure(error, lockPath);
+  }
+  try {
+    connection.pragma(`busy_timeout = ${String(busyTimeoutMs)}`);
+    try {
+      connection.exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      if (isSqliteBusy(error)) throw new BusyError(busyMessage);
+      throw openFailure(error, lockPath);
+    }
+    heldLocks.set(lockPath, 1);
+    try {
+      return fn();
+    } finally {
+      heldLocks.delete(lockPath);
+      connection.exec('ROLLBACK');
+    }
+  } finally {
+    connection.close();
   }
 }

@@ -59,6 +59,9 @@ export function applyMigrations(connection: Connection, migrations: readonly Mig
       continue;
     }
     const run = connection.transaction(() => {
+      // Another process opening the same new database may have applied it since the read above.
+      const now = connection.prepare('SELECT sha256 FROM schema_migration WHERE migration_id = ?').pluck().get(migration.id) as string | undefined;
+      if (now === migration.sha256) return;
       connection.exec(migration.sql);
       connection
         .prepare('INSERT INTO schema_migration (migration_id, name, sha256, applied_at) VALUES (?, ?, ?, ?)')

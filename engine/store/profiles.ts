@@ -55,3 +55,11 @@ export function insertActiveProfile(store: Store, tenantId: string, profile: Mat
     .run(tenantId, next, JSON.stringify(profile), reason, at);
   return next;
 }
+
+/** The Blocking sections of every profile version from `from` on, oldest first. */
+export function blockingSince(store: Store, tenantId: string, from: number): { profileVersion: number; blocking: MatchingProfile['Blocking'] }[] {
+  const rows = store
+    .statement("SELECT profile_version, json_extract(profile_json, '$.Blocking') AS blocking FROM matching_profile WHERE tenant_id = ? AND profile_version >= ? ORDER BY profile_version")
+    .all(tenantId, from) as { profile_version: number; blocking: string }[];
+  return rows.map((r) => ({ profileVersion: r.profile_version, blocking: MatchingProfileSchema.shape.Blocking.parse(JSON.parse(r.blocking)) }));
+}

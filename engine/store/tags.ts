@@ -36,3 +36,8 @@ export function tagsOfIdentity(store: Store, tenantId: string, identityId: numbe
     )
     .all(tenantId, identityId) as StoredTag[];
 }
+
+/** Whether the tenant holds any stored blocking tag. */
+export function hasAnyTag(store: Store, tenantId: string): boolean {
+  return store.statement('SELECT 1 FROM blocking_tag WHERE tenant_id = ? LIMIT 1').get(tenantId) !== undefined;
+}

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, unlinkSync } from 'node:fs';
 import type { WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { SYNTHETIC_SOURCES } from './generate.ts';
 import type { SyntheticPopulation } from './generate.ts';
 import { createRng, deriveSeed } from './prng.ts';
+import { checkReplaceable, createPrivateFile, replaceWith, temporaryPathFor } from '../files/atomic-file.ts';
 
 /** A source record, addressed by its source system and local identifier. */
 export interface SyntheticRecordRef {
@@ -127,17 +128,23 @@ export async function writePopulation(pop: SyntheticPopulation, dir: string): Pr
   await mkdir(dir, { recursive: true });
   const files: string[] = [];
   const sinks = new Map<string, ChunkedFile>();
+  const written: ChunkedFile[] = [];
+  const open = async (path: string): Promise<ChunkedFile> => {
+    const file = await ChunkedFile.create(path);
+    written.push(file);
+    return file;
+  };
   try {
     for (const source of SYNTHETIC_SOURCES) {
       const path = join(dir, `${source.sourceSystem}.ndjson`);
-      sinks.set(source.sourceSystem, await ChunkedFile.create(path));
+      sinks.set(source.sourceSystem, await open(path));
       files.push(path);
     }
     for (const record of pop.records) {
       let sink = sinks.get(record.sourceSystem);
       if (sink === undefined) {
         const path = join(dir, `${record.sourceSystem}.ndjson`);
-        sink = await ChunkedFile.create(path);
+        sink = await open(path);
         sinks.set(record.sourceSystem, sink);
         files.push(path);
       }
@@ -147,33 +154,43 @@ export async function writePopulation(pop: SyntheticPopulation, dir: string): Pr
     sinks.clear();
 
     const labelsPath = join(dir, 'labels.tsv');
-    const labels = await ChunkedFile.create(labelsPath);
+    const labels = await open(labelsPath);
     sinks.set('', labels); // so that the finally block closes it on failure
     for (const row of labelRows(groundTruthPairs(pop))) if (labels.add(row)) await labels.flush();
     await labels.close();
     sinks.clear();
+    await Promise.all(written.map((file) => file.commit()));
     files.push(labelsPath);
   } finally {
     for (const sink of sinks.values()) await sink.close();
+    for (const file of written) file.discard();
   }
   return { files };
 }
 
 /**
  * A file written through an in-memory buffer of up to FLUSH_AT characters; a full buffer goes to the
- * stream as one chunk and we wait for the stream to drain, so memory stays bounded.
+ * stream as one chunk and we wait for the stream to drain, so memory stays bounded. It is written to a
+ * temporary file with mode 0600 and renamed over its path by commit() (only over a regular file), so an
+ * interrupted run never leaves a partial file under the final name.
  */
 class ChunkedFile {
   private parts: string[] = [];
   private size = 0;
   private closed = false;
+  private committed = false;
 
-  private constructor(private readonly stream: WriteStream) {}
+  private constructor(
+    private readonly stream: WriteStream,
+    private readonly temporary: string,
+    private readonly path: string,
+  ) {}
 
-  static async create(path: string): Promise<ChunkedFile> {
-    const stream = createWriteStream(path, { encoding: 'utf8' });
-    await once(stream, 'open');
-    return new ChunkedFile(stream);
+  static create(path: string): Promise<ChunkedFile> {
+    checkReplaceable(path);
+    const temporary = temporaryPathFor(path);
+    const stream = createWriteStream(temporary, { encoding: 'utf8', fd: createPrivateFile(temporary) });
+    return Promise.resolve(new ChunkedFile(stream, temporary, path));
   }
 
   /** Buffers text; true when the buffer is full and the caller should `await flush()`. */
@@ -200,5 +217,22 @@ class ChunkedFile {
     this.parts = [];
     this.size = 0;
     if (!this.stream.write(chunk)) await once(this.stream, 'drain');
+  }
+
+  /** Renames the closed file into place. */
+  async commit(): Promise<void> {
+    await this.close();
+    replaceWith(this.temporary, this.path);
+    this.committed = true;
+  }
+
+  /** Removes the temporary file of a file that was not committed. */
+  discard(): void {
+    if (this.committed) return;
+    try {
+      unlinkSync(this.temporary);
+    } catch {
+      // Already gone.
+    }
   }
 }

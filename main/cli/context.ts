@@ -1,10 +1,15 @@
+import { existsSync } from 'node:fs';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import type { CallContext } from '../../engine/contract/operations.ts';
 import { EngineError } from '../../engine/contract/errors.ts';
 
 export type OptionValues = Record<string, string | boolean | undefined>;
 
-/** What a command gets: its options, its positional words, and a lazily opened engine. */
+/**
+ * What a command gets: its options, its positional words, and a lazily opened engine. Only the commands
+ * that create a sandbox (`sandbox init`, `febrl load`) may create a database; every other command on a
+ * path where there is none says so and creates nothing.
+ */
 export class CliContext {
   private engineInstance: LocalEngine | undefined;
 
@@ -12,6 +17,7 @@ export class CliContext {
     readonly values: OptionValues,
     readonly positionals: readonly string[],
     readonly write: (text: string) => void,
+    readonly warn: (text: string) => void = () => undefined,
   ) {}
 
   get json(): boolean {
@@ -19,15 +25,43 @@ export class CliContext {
   }
 
   get dbPath(): string {
-    return this.string('db') ?? process.env.MPI_DB ?? 'mpi-sandbox.db';
+    const path = this.string('db') ?? (process.env.MPI_DB === '' ? undefined : process.env.MPI_DB) ?? 'mpi-sandbox.db';
+    if (path === '') throw usage('--db is empty; give the path of a sandbox database');
+    return path;
   }
 
   get call(): CallContext {
-    return { tenantId: this.string('tenant') ?? process.env.MPI_TENANT ?? 'demo', actor: 'cli' };
+    const env = process.env.MPI_TENANT;
+    return { tenantId: this.string('tenant') ?? (env === undefined || env === '' ? 'demo' : env), actor: 'cli' };
   }
 
+  /** The engine over an existing database. */
   get engine(): LocalEngine {
-    this.engineInstance ??= LocalEngine.open({ dbPath: this.dbPath, ...(this.string('config') === undefined ? {} : { settingsPath: this.string('config') as string }) });
+    return this.openEngine(false);
+  }
+
+  /** The engine, creating the database (and its configuration file) if need be. */
+  get creatingEngine(): LocalEngine {
+    return this.openEngine(true);
+  }
+
+  private openEngine(create: boolean): LocalEngine {
+    if (this.engineInstance !== undefined) return this.engineInstance;
+    const dbPath = this.dbPath;
+    if (!create && dbPath !== ':memory:' && !existsSync(dbPath)) {
+      throw new EngineError('not_found', `no sandbox at ${dbPath}; create one with \`mpi-console sandbox init --db ${dbPath}\``);
+    }
+    const config = this.string('config');
+    const busy = busyTimeoutMs();
+    this.engineInstance = LocalEngine.open({
+      dbPath,
+      create,
+      ...(busy === undefined ? {} : { busyTimeoutMs: busy }),
+      onWarning: (message) => {
+        this.warn(`mpi-console: warning: ${message}\n`);
+      },
+      ...(config === undefined ? {} : { settingsPath: config }),
+    });
     return this.engineInstance;
   }
 
@@ -55,6 +89,14 @@ export class CliContext {
   close(): void {
     this.engineInstance?.close();
   }
+}
+
+/** MPI_BUSY_TIMEOUT_MS: how long a command waits for another process's lock (default 15 s). */
+function busyTimeoutMs(): number | undefined {
+  const raw = process.env.MPI_BUSY_TIMEOUT_MS;
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\d{1,9}$/.test(raw)) throw usage('MPI_BUSY_TIMEOUT_MS is a whole number of milliseconds');
+  return Number(raw);
 }
 
 export class UsageError extends Error {}

@@ -1,4 +1,8 @@
-/** Plain-text output: aligned tables for people, TSV for pipes, JSON with --json. */
+/**
+ * Plain-text output: aligned tables for people, TSV for pipes, JSON with --json. Every cell and every JSON
+ * text goes through printable.ts first: stored text is shown, never obeyed by the terminal.
+ */
+import { printable, printableJson } from './printable.ts';
 
 /** Column widths by a loop: spreading rows into Math.max overflows the stack past about 100k rows. */
 function columnWidths(headers: readonly string[], rows: readonly (readonly string[])[]): number[] {
@@ -12,7 +16,8 @@ function columnWidths(headers: readonly string[], rows: readonly (readonly strin
   return widths;
 }
 
-export function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+export function table(headers: readonly string[], unsafeRows: readonly (readonly string[])[]): string {
+  const rows = unsafeRows.map((r) => r.map(printable));
   const widths = columnWidths(headers, rows);
   const line = (cells: readonly string[]): string =>
     cells
@@ -23,16 +28,16 @@ export function table(headers: readonly string[], rows: readonly (readonly strin
 }
 
 export function tsv(headers: readonly string[], rows: readonly (readonly string[])[]): string {
-  return [headers, ...rows].map((r) => r.join('\t')).join('\n') + '\n';
+  return [headers, ...rows].map((r) => r.map(printable).join('\t')).join('\n') + '\n';
 }
 
 export function keyValues(pairs: readonly (readonly [string, string])[]): string {
   const width = Math.max(...pairs.map(([k]) => k.length));
-  return pairs.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n') + '\n';
+  return pairs.map(([k, v]) => `${k.padEnd(width)}  ${printable(v)}`).join('\n') + '\n';
 }
 
 export function json(value: unknown): string {
-  return JSON.stringify(value, null, 2) + '\n';
+  return printableJson(JSON.stringify(value, null, 2)) + '\n';
 }
 
 export function fixed(value: number | null | undefined, digits = 4): string {

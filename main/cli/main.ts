@@ -5,6 +5,8 @@
  */
 import { parseArgs } from 'node:util';
 import { CliContext, UsageError, asEngineError } from './context.ts';
+import { printable, printableJson } from './printable.ts';
+import { storeFailure } from '../../engine/store/db.ts';
 import { sandboxInit } from './commands/sandbox.ts';
 import { ingest } from './commands/ingest.ts';
 import { compare } from './commands/compare.ts';
@@ -86,34 +88,36 @@ const OPTIONS = {
 
 type Command = (cli: CliContext) => Promise<number>;
 
-const COMMANDS: Record<string, Command> = {
-  'sandbox init': sandboxInit,
-  ingest,
-  compare,
-  explain,
-  identities,
-  reviews,
-  profile,
-  'synthetic generate': syntheticGenerate,
-  evaluate: evaluateCommand,
-  calibrate: calibrateCommand,
-  'labels sample': labelsSample,
-  'febrl load': febrlLoad,
-  reindex,
-  reconcile,
-  'job show': jobShow,
-  'job cancel': jobCancel,
-  jobs: jobsList,
-  worker,
-  'blocking-key': blockingKey,
-};
+const COMMANDS: ReadonlyMap<string, Command> = new Map(
+  Object.entries({
+    'sandbox init': sandboxInit,
+    ingest,
+    compare,
+    explain,
+    identities,
+    reviews,
+    profile,
+    'synthetic generate': syntheticGenerate,
+    evaluate: evaluateCommand,
+    calibrate: calibrateCommand,
+    'labels sample': labelsSample,
+    'febrl load': febrlLoad,
+    reindex,
+    reconcile,
+    'job show': jobShow,
+    'job cancel': jobCancel,
+    jobs: jobsList,
+    worker,
+    'blocking-key': blockingKey,
+  }),
+);
 
 function resolve(positionals: readonly string[]): { command: Command; rest: string[] } | undefined {
   const [first, second, ...others] = positionals;
   if (first === undefined) return undefined;
-  const two = second === undefined ? undefined : COMMANDS[`${first} ${second}`];
+  const two = second === undefined ? undefined : COMMANDS.get(`${first} ${second}`);
   if (two !== undefined) return { command: two, rest: others };
-  const one = COMMANDS[first];
+  const one = COMMANDS.get(first);
   return one === undefined ? undefined : { command: one, rest: positionals.slice(1) };
 }
 
@@ -122,7 +126,7 @@ export async function main(argv: readonly string[], write: (text: string) => voi
   try {
     parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    writeError(`mpi-console: ${error instanceof Error ? error.message : 'invalid arguments'}\n\n${HELP}`);
+    writeError(`mpi-console: ${printable(error instanceof Error ? error.message : 'invalid arguments')}\n\n${HELP}`);
     return 2;
   }
   if (parsed.values.help === true || parsed.positionals.length === 0) {
@@ -131,23 +135,24 @@ export async function main(argv: readonly string[], write: (text: string) => voi
   }
   const resolved = resolve(parsed.positionals);
   if (resolved === undefined) {
-    writeError(`mpi-console: unknown command "${parsed.positionals.join(' ')}"\n\n${HELP}`);
+    writeError(`mpi-console: unknown command "${printable(parsed.positionals.join(' '))}"\n\n${HELP}`);
     return 2;
   }
-  const cli = new CliContext(parsed.values, resolved.rest, write);
+  const cli = new CliContext(parsed.values, resolved.rest, write, writeError);
   try {
     return await resolved.command(cli);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      writeError(`mpi-console: ${error.message}\n`);
+  } catch (caught) {
+    if (caught instanceof UsageError) {
+      writeError(`mpi-console: ${printable(caught.message)}\n`);
       return 2;
     }
+    const error = storeFailure(caught);
     const engineError = asEngineError(error);
     if (engineError !== undefined) {
-      if (cli.json) writeError(JSON.stringify(engineError.toData(), null, 2) + '\n');
+      if (cli.json) writeError(printableJson(JSON.stringify(engineError.toData(), null, 2)) + '\n');
       else {
-        writeError(`mpi-console: ${engineError.kind.replace('_', ' ')} error: ${engineError.message}\n`);
-        for (const issue of engineError.issues) writeError(`  ${issue.path}: ${issue.message}\n`);
+        writeError(`mpi-console: ${engineError.kind.replace('_', ' ')} error: ${printable(engineError.message)}\n`);
+        for (const issue of engineError.issues) writeError(`  ${printable(issue.path)}: ${printable(issue.message)}\n`);
       }
       return 1;
     }

@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { createTenant, sandboxProfile } from '../../engine/operations/sandbox.ts';
-import { newSecret } from '../../engine/config/settings.ts';
+import { addBlockingKey } from '../../engine/operations/blocking-keys.ts';
 import { keyRingFor } from '../../engine/blocking/key-ring.ts';
 import { identityTags } from '../../engine/ingest/identity-rebuild.ts';
 import { buildCanonical } from '../../engine/ingest/survivorship.ts';
@@ -88,8 +88,7 @@ function build(dbPath: string, people: number): object {
 }
 
 function stageKeyChange(engine: LocalEngine): Promise<unknown> {
-  const settings = engine.env.settings();
-  engine.env.saveSettings({ ...settings, BlockingKeys: { ...settings.BlockingKeys, [TENANT]: { ...settings.BlockingKeys[TENANT], k2: newSecret() } } });
+  addBlockingKey(engine.env, CTX, 'k2');
   const { Blocking } = activeProfile(engine.env.store, TENANT).profile;
   return engine.call('profile/apply', { document: { Blocking: { ...Blocking, Version: 2, ActiveKeyVersion: 'k2', InactiveKeyVersion: 'k1' } }, reason: 'bench: stage a key change' }, CTX);
 }

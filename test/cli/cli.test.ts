@@ -97,6 +97,7 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
 
   it('exits non-zero with a clear message on errors', async () => {
     const dir = tempDir();
+    expect((await runCli(['--db', join(dir, 's.db'), 'sandbox', 'init'])).code).toBe(0);
     const unknownTenant = await runCli(['--db', join(dir, 's.db'), '--tenant', 'ghost', 'identities']);
     expect(unknownTenant.code).toBe(1);
     expect(unknownTenant.stderr).toMatch(/tenant "ghost" is not registered/);

@@ -52,7 +52,10 @@ async function queuedOnlySandbox(path: string): Promise<void> {
         },
       },
     });
-    engine.env.saveSettings({ ...engine.env.settings(), Maintenance: MaintenanceSettingsSchema.parse({ WorkerEnabled: false }) });
+    engine.env.changeSettings((current) => ({
+      next: { ...current, Maintenance: MaintenanceSettingsSchema.parse({ WorkerEnabled: false }) },
+      commit: () => undefined,
+    }));
   } finally {
     engine.close();
   }

@@ -4,10 +4,11 @@
  * Label files are checked line by line first (errors name TSV lines, never cell values); the engine then
  * checks the dataset rules with the same line numbers.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
+import { checkInputFile, checkOutputTarget, writeOutput } from '../files.ts';
 import { fixed, json, keyValues, table } from '../format.ts';
 import { parseLabelsTsv, type LabelPair } from '../../../engine/assurance/labels.ts';
 import { BANDS, FIELD_NAMES } from '../../../engine/contract/fields.ts';
@@ -26,7 +27,7 @@ function numberOption(cli: CliContext, name: string): number {
 
 function readLabels(cli: CliContext): { pairs: LabelPair[]; rowNumbers: number[] } {
   const file = cli.required('labels');
-  if (!existsSync(file)) throw usage(`file ${file} does not exist`);
+  checkInputFile(file, '--labels file');
   const { pairs, lineNumbers } = parseLabelsTsv(readFileSync(file, 'utf8'));
   return { pairs, rowNumbers: lineNumbers };
 }
@@ -117,6 +118,8 @@ export async function evaluateCommand(cli: CliContext): Promise<number> {
 
 export async function calibrateCommand(cli: CliContext): Promise<number> {
   const { pairs, rowNumbers } = readLabels(cli);
+  const out = cli.string('out');
+  if (out !== undefined) checkOutputTarget(out);
   const { model, report } = await cli.engine.call(
     'matching/calibrate',
     {
@@ -131,8 +134,7 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
     },
     cli.call,
   );
-  const out = cli.string('out');
-  if (out !== undefined) writeFileSync(out, json(model));
+  const written = out === undefined ? undefined : writeOutput(out, json(model));
   if (cli.json) {
     cli.write(json({ model, report }));
     return 0;
@@ -175,12 +177,14 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
   cli.write(
     out === undefined
       ? `\nThe model (not activated; apply it with \`profile apply FILE\` after review):\n${json(model)}`
-      : `\nThe model was written to ${out}. It is not activated: apply it with \`profile apply ${out}\` after review.\n`,
+      : `\nThe model was written to ${out}${written?.note ?? ''}. It is not activated: apply it with \`profile apply ${out}\` after review.\n`,
   );
   return 0;
 }
 
 export async function labelsSample(cli: CliContext): Promise<number> {
+  const target = cli.string('out');
+  if (target !== undefined) checkOutputTarget(target);
   const result = await cli.engine.call('labels/sample', { maxPairs: cli.integer('max-pairs', 10_000), seed: cli.integer('seed', 1) }, cli.call);
   if (cli.json) {
     cli.write(json(result));
@@ -194,11 +198,11 @@ export async function labelsSample(cli: CliContext): Promise<number> {
     cli.write(text);
     return 0;
   }
-  writeFileSync(out, text);
+  const { note } = writeOutput(out, text);
   const matches = result.pairs.filter((p) => p.isMatch).length;
   const c = result.candidates;
   cli.write(
-    `Wrote ${result.pairs.length} labelled pairs (${matches} matches, ${result.pairs.length - matches} non-matches from blocking candidates) to ${out}.\n` +
+    `Wrote ${result.pairs.length} labelled pairs (${matches} matches, ${result.pairs.length - matches} non-matches from blocking candidates) to ${out}${note}.\n` +
       `Blocking candidates: ${c.pairs} record pairs, ${c.truePairs} of them true (share ${fixed(c.matchShare, 6)}: an estimate of --prior for calibration).\n`,
   );
   return 0;
@@ -221,7 +225,8 @@ export async function febrlLoad(cli: CliContext): Promise<number> {
         : [];
   if (sources.length === 0) throw usage('--dataset is 4 (dataset4a + dataset4b, two sources) or 3 (one source, deduplication)');
   for (const s of sources) if (!existsSync(s.path)) throw usage(`file ${s.path} does not exist (give the FEBRL folder with --dir)`);
-  const { reports } = await loadFebrl(cli.engine, cli.call, sources);
+  for (const s of sources) checkInputFile(s.path, 'FEBRL file');
+  const { reports } = await loadFebrl(cli.creatingEngine, cli.call, sources);
   if (cli.json) {
     cli.write(json(reports));
     return 0;

@@ -1,6 +1,6 @@
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import type { CliContext } from '../context.ts';
-import { usage } from '../context.ts';
+import { checkInputFile } from '../files.ts';
 import { ingestStream } from '../../../engine/operations/ingest.ts';
 import { keyValues, json, table } from '../format.ts';
 
@@ -8,7 +8,7 @@ import { keyValues, json, table } from '../format.ts';
 export async function ingest(cli: CliContext): Promise<number> {
   const source = cli.required('source');
   const file = cli.required('ndjson');
-  if (!existsSync(file)) throw usage(`--ndjson file ${file} does not exist`);
+  checkInputFile(file, '--ndjson file');
   const report = await ingestStream(cli.engine.env, cli.call, source, createReadStream(file));
   if (cli.json) {
     cli.write(json(report));

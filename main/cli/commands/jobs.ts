@@ -151,6 +151,8 @@ function describe(event: WorkerEvent): string {
       return `job ${event.jobId} (tenant ${event.tenantId}): ${event.outcome}`;
     case 'stopped':
       return `worker stopped after ${String(event.jobsRun)} job(s)`;
+    case 'busy':
+      return `the database is busy (another process holds the write lock) while ${event.during}; waiting to try again`;
   }
 }
 
@@ -160,7 +162,8 @@ function describe(event: WorkerEvent): string {
  */
 export async function worker(cli: CliContext): Promise<number> {
   if (cli.positionals.length > 0) throw usage('worker takes no arguments: mpi-console worker [--once]');
-  const tenant = cli.string('tenant') ?? process.env.MPI_TENANT;
+  const fromEnv = process.env.MPI_TENANT;
+  const tenant = cli.string('tenant') ?? (fromEnv === '' ? undefined : fromEnv);
   const controller = new AbortController();
   const stop = (): void => {
     controller.abort();

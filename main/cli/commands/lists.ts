@@ -1,4 +1,5 @@
 import type { CliContext } from '../context.ts';
+import { usage } from '../context.ts';
 import { json, tsv } from '../format.ts';
 
 export async function identities(cli: CliContext): Promise<number> {
@@ -10,7 +11,7 @@ export async function identities(cli: CliContext): Promise<number> {
 
 export async function reviews(cli: CliContext): Promise<number> {
   const status = cli.string('status') ?? 'open';
-  if (status !== 'open' && status !== 'resolved' && status !== 'dismissed') throw new Error('--status is open, resolved or dismissed');
+  if (status !== 'open' && status !== 'resolved' && status !== 'dismissed') throw usage('--status is open, resolved or dismissed');
   const result = await cli.engine.call('reviews/list', { status, limit: cli.integer('limit', 1_000_000), offset: cli.integer('offset', 0) }, cli.call);
   if (cli.json) cli.write(json(result));
   else

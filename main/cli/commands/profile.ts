@@ -1,11 +1,12 @@
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
+import { checkInputFile } from '../files.ts';
 import { json, table } from '../format.ts';
 
 function readDocument(file: string | undefined): unknown {
   if (file === undefined) throw usage('give the profile file: profile validate FILE | profile apply FILE');
-  if (!existsSync(file)) throw usage(`file ${file} does not exist`);
+  checkInputFile(file);
   try {
     return JSON.parse(readFileSync(file, 'utf8'));
   } catch {

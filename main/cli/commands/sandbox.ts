@@ -2,7 +2,7 @@ import type { CliContext } from '../context.ts';
 import { table, json } from '../format.ts';
 
 export async function sandboxInit(cli: CliContext): Promise<number> {
-  const result = await cli.engine.call(
+  const result = await cli.creatingEngine.call(
     'sandbox/create',
     { syntheticPeople: cli.integer('synthetic', 0), seed: cli.integer('seed', 1) },
     cli.call,

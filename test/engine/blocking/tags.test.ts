@@ -1,3 +1,4 @@
+import { settingsFromObject } from '../../../engine/config/settings.ts';
 import { describe, expect, it } from 'vitest';
 import { blockingTags, type KeyRing } from '../../../engine/blocking/tags.ts';
 import { ruleKeyMaterial } from '../../../engine/blocking/key-material.ts';
@@ -63,7 +64,7 @@ describe('blocking tags', () => {
   });
 
   it('resolves key versions from the configuration file and names a missing one', () => {
-    const settings = { BlockingKeys: { t1: { k2: Buffer.alloc(32, 1).toString('base64') } } };
+    const settings = settingsFromObject({ BlockingKeys: { t1: { k2: Buffer.alloc(32, 1).toString('base64') } } });
     expect(keyRingFor({ ...blocking, InactiveKeyVersion: undefined }, settings, 't1').keys.map((k) => k.version)).toEqual(['k2']);
     expect(() => keyRingFor(blocking, settings, 't1')).toThrow(/"k1".*BlockingKeys\.t1\.k1/);
   });

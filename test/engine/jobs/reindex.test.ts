@@ -1,6 +1,8 @@
 /**
  * Re-index: a direct non-overlapping blocking change (new rules, or a new key without the previous one kept
- * inactive) fails in validation with no identity or tag changed; the staged procedure of docs/maintenance.md
+ * inactive) is refused by `profile apply`; should such a profile be active all the same (written before that
+ * check, or by another tool), the re-index fails in validation with no identity or tag changed; the staged
+ * procedure of docs/maintenance.md
  * (union of rules + previous key inactive → re-index → final rules, previous key removed → clean-up
  * re-index), run through the CLI, succeeds and keeps candidate discovery complete throughout.
  */
@@ -15,7 +17,7 @@ import { tagHex } from '../../../engine/blocking/tags.ts';
 import { identityTags } from '../../../engine/ingest/identity-rebuild.ts';
 import { recordsOfIdentity } from '../../../engine/store/records.ts';
 import { tagsOfIdentity } from '../../../engine/store/tags.ts';
-import { activeProfile } from '../../../engine/store/profiles.ts';
+import { activeProfile, insertActiveProfile } from '../../../engine/store/profiles.ts';
 import { CTX, TENANT, cli, cliJson, dumpTables, makeSandbox, tempDir } from './helpers.ts';
 
 const NEW_RULE: BlockingRule = { Name: 'given-initial-postcode', Parts: [{ Field: 'givenName', Transform: 'Initial' }, { Field: 'postalCode', Transform: 'Exact' }] };
@@ -44,6 +46,26 @@ function applyBlocking(blocking: BlockingConfig, name: string): void {
   writeFileSync(file, JSON.stringify({ Blocking: blocking }));
   run(['profile', 'validate', file]);
   run(['profile', 'apply', file, '--reason', name]);
+}
+
+/**
+ * A direct blocking change: refused by validate and apply (naming the staged procedure), then made active
+ * through the store itself, as a profile from before that check would be.
+ */
+async function forceBlocking(blocking: BlockingConfig, name: string): Promise<void> {
+  const engine = LocalEngine.open({ dbPath: db });
+  try {
+    const document = { Blocking: blocking };
+    const validation = await engine.call('profile/validate', { document }, CTX);
+    expect(validation.issues.map((i) => i.message).join()).toMatch(/Stage the change/);
+    await expect(engine.call('profile/apply', { document, reason: name }, CTX)).rejects.toMatchObject({ kind: 'validation' });
+    const { store } = engine.env;
+    store.write(() => {
+      insertActiveProfile(store, TENANT, { ...activeProfile(store, TENANT).profile, Blocking: blocking }, name, new Date().toISOString());
+    });
+  } finally {
+    engine.close();
+  }
 }
 
 function currentBlocking(): BlockingConfig {
@@ -100,10 +122,10 @@ function expectFailedValidation(job: JobState, identities: number): void {
 }
 
 describe('re-index validation', () => {
-  it('fails a direct replacement of the rules before any identity or tag changes', () => {
+  it('fails a direct replacement of the rules before any identity or tag changes', async () => {
     const before = dumpTables(db, ['identity', 'blocking_tag']);
     const old = currentBlocking();
-    applyBlocking({ ...old, Version: 2, Rules: [NEW_RULE] }, 'direct-rules');
+    await forceBlocking({ ...old, Version: 2, Rules: [NEW_RULE] }, 'direct-rules');
     const job = reindexAndDrain();
     expectFailedValidation(job, job.populationTotal ?? -1);
     expect(dumpTables(db, ['identity', 'blocking_tag'])).toEqual(before);
@@ -111,10 +133,10 @@ describe('re-index validation', () => {
     expect(history.rows.map((j) => j.status)).toEqual(['failed']);
   });
 
-  it('fails a new key that does not keep the previous one inactive, with no identity or tag changed', () => {
+  it('fails a new key that does not keep the previous one inactive, with no identity or tag changed', async () => {
     const before = dumpTables(db, ['identity', 'blocking_tag']);
     run(['blocking-key', 'add', 'k2']);
-    applyBlocking({ ...currentBlocking(), ActiveKeyVersion: 'k2' }, 'direct-key');
+    await forceBlocking({ ...currentBlocking(), ActiveKeyVersion: 'k2' }, 'direct-key');
     const job = reindexAndDrain();
     expectFailedValidation(job, job.populationTotal ?? -1);
     expect(job.counters.failure).toBe(job.populationTotal);
@@ -131,7 +153,7 @@ describe('re-index validation', () => {
 });
 
 describe('the staged blocking change (docs/maintenance.md)', () => {
-  it('changes rules and key through a union stage and keeps candidate discovery complete', async () => {
+  it('changes rules and key through a union stage and keeps candidate discovery complete', { timeout: 180_000 }, async () => {
     const old = currentBlocking();
     const finalRules = [...old.Rules.filter((r) => r.Name !== 'phone' && r.Name !== 'birth-date-postcode'), NEW_RULE];
     expect(tagCoverage().missing).toBe(0);
@@ -174,7 +196,7 @@ describe('the staged blocking change (docs/maintenance.md)', () => {
     }
   });
 
-  it('an optional clean-up re-index removes the obsolete tags', () => {
+  it('an optional clean-up re-index removes the obsolete tags', { timeout: 180_000 }, () => {
     const old = currentBlocking();
     run(['blocking-key', 'add', 'k2']);
     applyBlocking({ Version: 2, Rules: [...old.Rules, NEW_RULE], ActiveKeyVersion: 'k2', InactiveKeyVersion: 'k1' }, 'stage');

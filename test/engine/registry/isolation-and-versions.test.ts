@@ -66,9 +66,9 @@ describe('tenant creation', () => {
   it('refuses to create a tenant twice and keeps its blocking key', async () => {
     const dir = tempDir();
     const engine = openRegistry(dir);
-    const before = engine.env.settings().BlockingKeys.t1;
+    const before = engine.env.settings().BlockingKeys.get('t1');
     await expect(engine.call('sandbox/create', { syntheticPeople: 0, seed: 1 }, ctx('t1'))).rejects.toMatchObject({ kind: 'conflict' });
-    expect(engine.env.settings().BlockingKeys.t1).toEqual(before);
+    expect(engine.env.settings().BlockingKeys.get('t1')).toEqual(before);
     engine.close();
   });
 });

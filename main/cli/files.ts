@@ -1,0 +1,42 @@
+/**
+ * Files named on the command line. An input file must be a regular file that can be read (a missing path,
+ * a folder or an unreadable file is a usage error naming it). An output (`--out`) is written whole through a
+ * temporary file with mode 0600 and renamed into place (engine/files/atomic-file.ts): it replaces a regular
+ * file, and the command says so, but never a symbolic link, a folder or a device.
+ */
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { usage } from './context.ts';
+import { targetKind, writeFileAtomic } from '../../engine/files/atomic-file.ts';
+
+/** Refuses (as a usage error naming the path) anything but a readable regular file. */
+export function checkInputFile(path: string, what = 'file'): void {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    throw usage(`${what} ${path} does not exist`);
+  }
+  if (stat.isDirectory()) throw usage(`${what} ${path} is a directory; give a file`);
+  if (!stat.isFile()) throw usage(`${what} ${path} is not a regular file`);
+  try {
+    accessSync(path, constants.R_OK);
+  } catch {
+    throw usage(`${what} ${path} cannot be read (permission denied)`);
+  }
+}
+
+/** Refuses (as a usage error naming the path) an output target that is not absent or a regular file. */
+export function checkOutputTarget(path: string): void {
+  const folder = dirname(path);
+  if (targetKind(folder) !== 'directory' && !existsSync(folder)) throw usage(`--out ${path}: the folder ${folder} does not exist`);
+  const kind = targetKind(path);
+  if (kind !== 'absent' && kind !== 'file') throw usage(`--out ${path} is a ${kind}; give the path of a new or regular file (a symbolic link is never followed)`);
+}
+
+/** Writes an output file atomically with mode 0600; the text to add to the command's report. */
+export function writeOutput(path: string, text: string): { replaced: boolean; note: string } {
+  checkOutputTarget(path);
+  const { replaced } = writeFileAtomic(path, text);
+  return { replaced, note: replaced ? ' (replacing the file that was there)' : '' };
+}

@@ -1,0 +1,83 @@
+/**
+ * Real child processes for the hardening tests: the mpi-console executable run asynchronously (so many can
+ * run at once), and a helper process that holds a database's write lock until it is told to let go.
+ */
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../main/cli/bin.js', import.meta.url));
+const HOLDER = fileURLToPath(new URL('./hold-write-lock.ts', import.meta.url));
+
+export interface ProcessResult {
+  readonly status: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface RunOptions {
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+}
+
+function collect(child: ChildProcess): Promise<ProcessResult> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (status, signal) => {
+      resolve({ status, signal, stdout, stderr });
+    });
+  });
+}
+
+function spawnCli(args: readonly string[], options: RunOptions): ChildProcessByStdio<null, Readable, Readable> {
+  return spawn(process.execPath, [BIN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: options.cwd,
+    env: { ...process.env, MPI_TENANT: '', MPI_DB: '', ...options.env },
+  });
+}
+
+/** Runs `mpi-console args` as its own process; MPI_TENANT and MPI_DB are cleared unless given. */
+export function runProcess(args: readonly string[], options: RunOptions = {}): Promise<ProcessResult> {
+  return collect(spawnCli(args, options));
+}
+
+/** Starts `mpi-console args`; output() is what it printed so far, done its result. */
+export function startProcess(args: readonly string[], options: RunOptions = {}): { output: () => string; done: Promise<ProcessResult> } {
+  const child = spawnCli(args, options);
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { output: () => output, done: collect(child) };
+}
+
+export interface WriteLockHolder {
+  /** Commits the holder's empty transaction and waits for it to exit. */
+  release(): Promise<void>;
+}
+
+/** A separate process that opens dbPath and holds its write lock (BEGIN IMMEDIATE) until released. */
+export async function holdWriteLock(dbPath: string): Promise<WriteLockHolder> {
+  const child = spawn(process.execPath, ['--import', 'tsx', HOLDER, dbPath], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const done = collect(child);
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('held')) resolve();
+    });
+    child.once('exit', (code) => {
+      reject(new Error(`the lock holder exited early (${String(code)})`));
+    });
+  });
+  return {
+    release: async () => {
+      child.stdin.end('release\n');
+      const result = await done;
+      if (result.status !== 0) throw new Error(`the lock holder failed: ${result.stderr}`);
+    },
+  };
+}
