@@ -1,0 +1,34 @@
+/**
+ * Every chart's numbers as CSV (RFC 4180: fields quoted when they hold a comma, quote or line break; a null is
+ * an empty field) or JSON, and saving text as a file from the page (an object URL and a download link).
+ */
+export type Row = Readonly<Record<string, string | number | boolean | null>>;
+
+function csvField(value: string | number | boolean | null): string {
+  if (value === null) return '';
+  const text = String(value);
+  // A leading = + - @ would be read as a formula by spreadsheets; a quote mark keeps it text.
+  const safe = /^[=+\-@]/.test(text) && typeof value === 'string' ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+export function toCsv(rows: readonly Row[]): string {
+  const first = rows[0];
+  if (first === undefined) return '';
+  const columns = Object.keys(first);
+  return [columns.map(csvField).join(','), ...rows.map((row) => columns.map((column) => csvField(row[column] ?? null)).join(','))].join('\r\n') + '\r\n';
+}
+
+export function saveText(fileName: string, text: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.rel = 'noopener';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => {
+    URL.revokeObjectURL(url);
+  }, 1000);
+}
