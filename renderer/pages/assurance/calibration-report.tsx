@@ -154,7 +154,7 @@ export function CalibrationReportView({ output, name }: { readonly output: Calib
             barProps={{ isAnimationActive: false }}
           />
         </figure>
-        <ScrollArea.Autosize mah={320}>
+        <ScrollArea.Autosize mah={320} viewportProps={{ tabIndex: 0, 'aria-label': 'Field weights table, scrollable' }}>
           <Table striped aria-label="m, u and weight per field and band" data-testid="weights-table" style={{ fontVariantNumeric: 'tabular-nums' }}>
             <Table.Thead><Table.Tr><Table.Th>Field</Table.Th><Table.Th>Band</Table.Th><Table.Th>m</Table.Th><Table.Th>u</Table.Th><Table.Th>ln(m/u)</Table.Th></Table.Tr></Table.Thead>
             <Table.Tbody>
@@ -185,8 +185,8 @@ export function CalibrationReportView({ output, name }: { readonly output: Calib
             </Button>
           </Group>
         </Group>
-        <ScrollArea.Autosize mah={360} type="auto">
-          <Code block data-testid="model-json" tabIndex={0} aria-label="The complete model JSON">{json}</Code>
+        <ScrollArea.Autosize mah={360} type="auto" viewportProps={{ tabIndex: 0, 'aria-label': 'Model JSON, scrollable' }}>
+          <Code block data-testid="model-json">{json}</Code>
         </ScrollArea.Autosize>
         <Alert mt="md" color="blue" variant="light" icon={<IconInfo />} title="This page never activates a model" data-testid="governed-procedure">
           <Text size="sm" mb={4}>A calibrated model is applied only through the governed configuration change:</Text>

@@ -221,7 +221,7 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
         </Stack>
       </Card>
 
-      <Modal opened={open !== null} onClose={() => { setOpen(null); }} size="xl" title={open === null ? '' : `Why ${ref(open.left)} and ${ref(open.right)} scored ${open.score.toFixed(4)}`}>
+      <Modal opened={open !== null} onClose={() => { setOpen(null); }} size="xl" closeButtonProps={{ 'aria-label': 'Close the explanation' }} title={open === null ? '' : `Why ${ref(open.left)} and ${ref(open.right)} scored ${open.score.toFixed(4)}`}>
         {open !== null ? <WaterfallView pair={open} basis={report.scoreBasis} name={name} /> : null}
       </Modal>
     </Stack>

@@ -6,7 +6,7 @@
  * threshold-metrics.ts), so a figure here is the figure the engine would give at that threshold.
  * Recharts directly rather than @mantine/charts: Mantine's LineChart cannot draw a range band.
  */
-import { Group, NumberInput, Paper, SimpleGrid, Slider, Stack, Table, Text } from '@mantine/core';
+import { Group, NumberInput, Paper, SimpleGrid, Slider, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceLine, ResponsiveContainer, XAxis, YAxis } from 'recharts';
 import type { ThresholdMetrics } from '../../../engine/contract/assurance.ts';
@@ -70,7 +70,7 @@ function ConfusionMatrix({ metrics }: { readonly metrics: ThresholdMetrics }) {
     <Table withTableBorder withColumnBorders aria-label={`Confusion matrix at threshold ${metrics.threshold.toFixed(3)}`} data-testid="confusion-matrix" style={{ fontVariantNumeric: 'tabular-nums' }}>
       <Table.Thead>
         <Table.Tr>
-          <Table.Th />
+          <Table.Th><VisuallyHidden>Labelled class</VisuallyHidden></Table.Th>
           <Table.Th ta="center">Predicted match (score ≥ {metrics.threshold.toFixed(3)})</Table.Th>
           <Table.Th ta="center">Predicted non-match</Table.Th>
         </Table.Tr>
