@@ -95,7 +95,7 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
           <EvaluationPanel preview={preview} runsKey={runsKey} report={report} onReport={setReport} defaultThresholds={summary.data === undefined ? [] : [summary.data.thresholds.probable, summary.data.thresholds.certain]} />
         </Tabs.Panel>
         <Tabs.Panel value="calibration" pt="md">
-          <CalibrationPanel key={String(estimatedPrior)} preview={preview} runsKey={runsKey} output={calibration} onOutput={setCalibration} estimatedPrior={estimatedPrior} />
+          <CalibrationPanel key={String(estimatedPrior)} preview={preview} runsKey={runsKey} output={calibration} onOutput={setCalibration} estimatedPrior={estimatedPrior} connectionKey={connectionKey} />
         </Tabs.Panel>
         <Tabs.Panel value="runs" pt="md">
           <RunsPanel runsKey={runsKey} onOpen={reopen} />

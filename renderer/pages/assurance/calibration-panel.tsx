@@ -19,12 +19,13 @@ function check(value: NumberValue, ok: (n: number) => boolean, message: string):
   return typeof value === 'number' && ok(value) ? undefined : message;
 }
 
-export function CalibrationPanel({ preview, runsKey, output, onOutput, estimatedPrior }: {
+export function CalibrationPanel({ preview, runsKey, output, onOutput, estimatedPrior, connectionKey }: {
   readonly preview: LabelPreview;
   readonly runsKey: readonly unknown[];
   readonly output: CalibrationOutput | null;
   readonly onOutput: (output: CalibrationOutput) => void;
   readonly estimatedPrior: number | null;
+  readonly connectionKey: string;
 }) {
   const client = useClient();
   const queryClient = useQueryClient();
@@ -99,7 +100,7 @@ export function CalibrationPanel({ preview, runsKey, output, onOutput, estimated
         </form>
         {calibrate.isError ? <div style={{ marginTop: 12 }}><EngineRefusal title="The engine refused the calibration" error={calibrate.error} /></div> : null}
       </Card>
-      {output !== null ? <CalibrationReportView key={output.model.datasetDigest + output.model.modelVersion} output={output} name={output.model.modelVersion} /> : null}
+      {output !== null ? <CalibrationReportView key={output.model.datasetDigest + output.model.modelVersion} output={output} name={output.model.modelVersion} connectionKey={connectionKey} /> : null}
     </Stack>
   );
 }

@@ -16,23 +16,16 @@ import { ExportButtons } from './export-buttons.tsx';
 import { saveText } from './export-data.ts';
 import { fixed3, metricsRow } from './metric-text.ts';
 import { MetricsTable } from './metrics-table.tsx';
+import { ModelDiff } from './model-diff.tsx';
+import { BANDS, fieldWeights } from './model-weights.ts';
 import { ThresholdExplorer, type ReferenceMark } from './threshold-explorer.tsx';
 
 type CalibrationOutput = z.infer<typeof CalibrationOutputSchema>;
-const BANDS = ['Exact', 'Strong', 'Partial', 'Different'] as const;
 
-export function fieldWeights(model: CalibrationOutput['model']): { field: string; band: string; m: number; u: number; weight: number }[] {
-  const rows: { field: string; band: string; m: number; u: number; weight: number }[] = [];
-  for (const [field, probabilities] of Object.entries(model.fields)) {
-    for (const band of BANDS) {
-      const m = probabilities.m[band];
-      const u = probabilities.u[band];
-      rows.push({ field, band, m, u, weight: Math.log(m / u) });
-    }
-  }
-  return rows;
+/** A recommended threshold is any held-out score: four significant digits are what a person can act on. */
+function thresholdText(value: number | null): string {
+  return value === null ? '—' : Number(value.toPrecision(4)).toString();
 }
-
 function ReliabilityDiagram({ bins }: { readonly bins: NonNullable<CalibrationOutput['report']['heldOut']['reliability']> }) {
   const points = bins
     .filter((b) => b.meanPredicted !== null && b.observed !== null)
@@ -56,7 +49,7 @@ function ReliabilityDiagram({ bins }: { readonly bins: NonNullable<CalibrationOu
   );
 }
 
-export function CalibrationReportView({ output, name }: { readonly output: CalibrationOutput; readonly name: string }) {
+export function CalibrationReportView({ output, name, connectionKey }: { readonly output: CalibrationOutput; readonly name: string; readonly connectionKey: string }) {
   const { model, report } = output;
   const json = `${JSON.stringify(model, null, 2)}\n`;
   const weights = fieldWeights(model);
@@ -81,12 +74,12 @@ export function CalibrationReportView({ output, name }: { readonly output: Calib
           </div>
           <div>
             <Text size="xs" c="dimmed" tt="uppercase" fw={600}>F1-optimal threshold</Text>
-            <Text fw={700} size="lg" data-testid="cal-f1-threshold">{report.f1Optimal.threshold ?? '—'}</Text>
+            <Text fw={700} size="lg" data-testid="cal-f1-threshold">{thresholdText(report.f1Optimal.threshold)}</Text>
             <Text size="xs" c="dimmed">{report.f1Optimal.explanation}</Text>
           </div>
           <div>
             <Text size="xs" c="dimmed" tt="uppercase" fw={600}>Lowest meeting precision {report.targetPrecision}</Text>
-            <Text fw={700} size="lg" data-testid="cal-target-threshold">{report.meetingTargetPrecision.threshold ?? '—'}</Text>
+            <Text fw={700} size="lg" data-testid="cal-target-threshold">{thresholdText(report.meetingTargetPrecision.threshold)}</Text>
             <Text size="xs" c="dimmed">{report.meetingTargetPrecision.explanation}</Text>
           </div>
         </SimpleGrid>
@@ -131,7 +124,7 @@ export function CalibrationReportView({ output, name }: { readonly output: Calib
       <Card withBorder padding="lg" component="section" aria-labelledby="cal-weights-title">
         <Group justify="space-between" mb="xs">
           <Title order={2} size="h4" id="cal-weights-title">Field weights: m, u and ln(m/u) by band</Title>
-          <ExportButtons name={`${name}-field-weights`} label="the field weights" rows={() => weights} />
+          <ExportButtons name={`${name}-field-weights`} label="the field weights" rows={() => weights.map((w) => ({ ...w }))} />
         </Group>
         <Text size="sm" c="dimmed" mb="sm">m: share of true matches in the band; u: share of non-matches. Positive weights are evidence for a match, negative against.</Text>
         <figure style={{ margin: 0 }} aria-label="ln(m/u) weight per field and band; the numbers are in the table below.">
@@ -188,6 +181,8 @@ export function CalibrationReportView({ output, name }: { readonly output: Calib
         <ScrollArea.Autosize mah={360} type="auto" viewportProps={{ tabIndex: 0, 'aria-label': 'Model JSON, scrollable' }}>
           <Code block data-testid="model-json">{json}</Code>
         </ScrollArea.Autosize>
+        <Title order={3} size="h5" mt="md" mb="xs">Compared with the active model</Title>
+        <ModelDiff produced={model} connectionKey={connectionKey} />
         <Alert mt="md" color="blue" variant="light" icon={<IconInfo />} title="This page never activates a model" data-testid="governed-procedure">
           <Text size="sm" mb={4}>A calibrated model is applied only through the governed configuration change:</Text>
           <List size="sm" type="ordered">

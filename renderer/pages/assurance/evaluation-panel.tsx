@@ -10,18 +10,7 @@ import { EngineRefusal } from './engine-refusal.tsx';
 import { EvaluationReportView } from './evaluation-report.tsx';
 import type { LabelPreview } from './label-preview.ts';
 import { PreviewSummary } from './labels-panel.tsx';
-
-export function parseThresholds(chips: readonly string[]): { values: number[]; error: string | undefined } {
-  const values: number[] = [];
-  for (const chip of chips) {
-    const value = Number(chip);
-    if (chip.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) return { values, error: `“${chip.slice(0, 12)}” is not a threshold: each is a number from 0 to 1` };
-    values.push(value);
-  }
-  if (values.length === 0) return { values, error: 'Give at least one threshold' };
-  if (values.length > 50) return { values, error: 'At most 50 thresholds' };
-  return { values: [...new Set(values)].sort((a, b) => a - b), error: undefined };
-}
+import { parseThresholds } from './thresholds-input.ts';
 
 export function EvaluationPanel({ preview, runsKey, report, onReport, defaultThresholds }: {
   readonly preview: LabelPreview;

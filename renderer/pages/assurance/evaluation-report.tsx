@@ -9,31 +9,16 @@ import { Alert, Badge, Button, Card, Code, Group, Modal, SimpleGrid, Stack, Tabl
 import { useMemo, useState } from 'react';
 import type { z } from 'zod';
 import type { ErrorExampleSchema, EvaluationReport } from '../../../engine/contract/assurance.ts';
-import type { ScoreDistribution } from '../../../engine/contract/score-distribution.ts';
 import { formatCount } from '../../format.ts';
 import { IconInfo } from '../../icons.tsx';
 import { ExportButtons } from './export-buttons.tsx';
 import { fixed3, metricsRow } from './metric-text.ts';
 import { MetricsTable } from './metrics-table.tsx';
+import { histogram } from './score-curves.ts';
 import { ThresholdExplorer } from './threshold-explorer.tsx';
 import { WaterfallView } from './waterfall.tsx';
 
 type ErrorExample = z.infer<typeof ErrorExampleSchema>;
-
-/** 50 bars of 0.02: the fine bins summed, for a histogram people can read. */
-const HISTOGRAM_BARS = 50;
-
-export function histogram(distribution: ScoreDistribution, bars = HISTOGRAM_BARS): { from: number; matches: number; nonMatches: number }[] {
-  const perBar = distribution.bins / bars;
-  const rows = Array.from({ length: bars }, (_, b) => ({ from: b / bars, matches: 0, nonMatches: 0 }));
-  for (let k = 0; k <= distribution.bins; k++) {
-    const row = rows[Math.min(bars - 1, Math.floor(k / perBar))];
-    if (row === undefined) continue;
-    row.matches += distribution.matches[k] ?? 0;
-    row.nonMatches += distribution.nonMatches[k] ?? 0;
-  }
-  return rows;
-}
 
 function Figure({ label, value, testId, hint }: { readonly label: string; readonly value: string; readonly testId?: string; readonly hint?: string }) {
   return (
@@ -127,7 +112,12 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
       {report.scoreDistribution !== undefined ? (
         <Card withBorder padding="lg" component="section" aria-labelledby="eval-explorer-title">
           <Title order={2} size="h4" id="eval-explorer-title" mb="xs">Threshold explorer</Title>
-          <ThresholdExplorer distribution={report.scoreDistribution} initial={initial} name={name} />
+          <ThresholdExplorer
+            distribution={report.scoreDistribution}
+            initial={initial}
+            name={name}
+            marks={report.scoreBasis === undefined ? [] : [{ threshold: report.scoreBasis.thresholds.probable, label: 'Probable' }, { threshold: report.scoreBasis.thresholds.certain, label: 'Certain' }]}
+          />
         </Card>
       ) : null}
 
@@ -135,9 +125,9 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
         <Card withBorder padding="lg" component="section" aria-labelledby="eval-distribution-title">
           <Group justify="space-between" mb="xs">
             <Title order={2} size="h4" id="eval-distribution-title">Score distribution by class</Title>
-            <ExportButtons name={`${name}-score-histogram`} label="the score histogram" rows={() => bars} />
+            <ExportButtons name={`${name}-score-histogram`} label="the score histogram" rows={() => bars.map((b) => ({ ...b }))} />
           </Group>
-          <Text size="sm" c="dimmed" mb="sm">Labelled pairs per score band of 0.02. Good separation: matches on the right, non-matches on the left, little overlap near the thresholds.</Text>
+          <Text size="sm" c="dimmed" mb="sm">Labelled pairs per score band of 0.02, on a square-root scale so a few pairs stay visible beside many. Good separation: matches on the right, non-matches on the left, little overlap near the thresholds.</Text>
           <figure style={{ margin: 0 }} aria-label="Histogram of scores by labelled class; the numbers are in the CSV.">
             <BarChart
               h={220}
@@ -151,7 +141,8 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
               tooltipAnimationDuration={0}
               barProps={{ isAnimationActive: false }}
               xAxisLabel="Score (band start)"
-              yAxisLabel="Pairs"
+              yAxisLabel="Pairs (square-root scale)"
+              yAxisProps={{ scale: 'sqrt', domain: [0, 'auto'] }}
             />
           </figure>
         </Card>

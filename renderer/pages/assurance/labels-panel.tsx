@@ -70,6 +70,7 @@ export function LabelsPanel({ text, onText, preview, maySample, onPrior }: { rea
   const readFile = (file: File | null): void => {
     if (file !== null) void file.text().then(onText);
   };
+  const badLines = new Set(preview.issues.map((issue) => issue.path));
   const sampleInvalid = typeof samplePairs !== 'number' || !Number.isInteger(samplePairs) || samplePairs < 2 || samplePairs > MAX_DATASET_PAIRS;
 
   return (
@@ -131,6 +132,7 @@ export function LabelsPanel({ text, onText, preview, maySample, onPrior }: { rea
                     <Table.Th>Left record</Table.Th>
                     <Table.Th>Right record</Table.Th>
                     <Table.Th>Label</Table.Th>
+                    <Table.Th>Check</Table.Th>
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
@@ -140,6 +142,7 @@ export function LabelsPanel({ text, onText, preview, maySample, onPrior }: { rea
                       <Table.Td>{pair.left.sourceSystem} / {pair.left.localId}</Table.Td>
                       <Table.Td>{pair.right.sourceSystem} / {pair.right.localId}</Table.Td>
                       <Table.Td>{pair.isMatch ? 'Match' : 'Non-match'}</Table.Td>
+                      <Table.Td>{badLines.has(`line ${String(preview.lineNumbers[index])}`) ? <Badge size="sm" color="red" variant="light" radius="sm">See errors</Badge> : 'OK'}</Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>

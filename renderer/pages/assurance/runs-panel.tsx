@@ -6,28 +6,15 @@
 import { Alert, Button, Card, Checkbox, Code, Group, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { EvaluationReport, ThresholdMetrics } from '../../../engine/contract/assurance.ts';
 import type { SavedRun, SavedRunSummary } from '../../../engine/contract/console.ts';
 import { useClient } from '../../client/context.tsx';
 import { formatCount, formatDateTime } from '../../format.ts';
 import { IconAlert } from '../../icons.tsx';
 import { fixed3 } from './metric-text.ts';
+import { comparisonRows, metricDelta } from './run-comparison.ts';
 
 const COMPARED = ['precision', 'recall', 'f1', 'mcc'] as const;
 const COMPARED_LABEL = { precision: 'Precision', recall: 'Recall', f1: 'F1', mcc: 'MCC' } as const;
-
-function delta(a: number | null, b: number | null): string {
-  if (a === null || b === null) return '— (no value in one run)';
-  const d = b - a;
-  return `${d >= 0 ? '+' : '−'}${Math.abs(d).toFixed(3)}`;
-}
-
-export function comparisonRows(a: EvaluationReport, b: EvaluationReport): { threshold: number; left: ThresholdMetrics; right: ThresholdMetrics }[] {
-  return a.thresholds.flatMap((left) => {
-    const right = b.thresholds.find((m) => m.threshold === left.threshold);
-    return right === undefined ? [] : [{ threshold: left.threshold, left, right }];
-  });
-}
 
 function Comparison({ a, b }: { readonly a: SavedRun & { kind: 'evaluation' }; readonly b: SavedRun & { kind: 'evaluation' } }) {
   const rows = comparisonRows(a.report, b.report);
@@ -50,7 +37,7 @@ function Comparison({ a, b }: { readonly a: SavedRun & { kind: 'evaluation' }; r
             {rows.map(({ threshold, left, right }) => (
               <Table.Tr key={threshold}>
                 <Table.Td>{threshold}</Table.Td>
-                {COMPARED.map((m) => <Table.Td key={m}>{fixed3(left[m])} → {fixed3(right[m])} ({delta(left[m], right[m])})</Table.Td>)}
+                {COMPARED.map((m) => <Table.Td key={m}>{fixed3(left[m])} → {fixed3(right[m])} ({metricDelta(left[m], right[m])})</Table.Td>)}
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -10,42 +10,15 @@ import { Group, NumberInput, Paper, SimpleGrid, Slider, Stack, Table, Text, Visu
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceLine, ResponsiveContainer, XAxis, YAxis } from 'recharts';
 import type { ThresholdMetrics } from '../../../engine/contract/assurance.ts';
-import { countsAtEdge, thresholdCurve, type ScoreDistribution } from '../../../engine/contract/score-distribution.ts';
-import { metricsOfCounts } from '../../../engine/contract/threshold-metrics.ts';
+import { thresholdCurve, type ScoreDistribution } from '../../../engine/contract/score-distribution.ts';
 import { formatCount } from '../../format.ts';
 import { ExportButtons } from './export-buttons.tsx';
 import { fixed3, metricsRow, range } from './metric-text.ts';
-
-/** Curve points every 0.005: 201 points draw fast and look smooth; the matrix itself uses every 0.001 edge. */
-const CURVE_STRIDE = 5;
+import { CURVE_STRIDE, curvePoints, metricsAt } from './score-curves.ts';
 
 export interface ReferenceMark {
   readonly threshold: number;
   readonly label: string;
-}
-
-interface CurvePoint {
-  threshold: number;
-  precision: number | null;
-  recall: number | null;
-  f1: number | null;
-  precisionBand: [number, number] | null;
-  recallBand: [number, number] | null;
-}
-
-function band(interval: ThresholdMetrics['precisionInterval']): [number, number] | null {
-  return interval === null ? null : [interval.lower, interval.upper];
-}
-
-/** The curve the chart draws (also exported as its table). */
-export function curvePoints(distribution: ScoreDistribution): CurvePoint[] {
-  return thresholdCurve(distribution, CURVE_STRIDE).map((m) => ({ threshold: m.threshold, precision: m.precision, recall: m.recall, f1: m.f1, precisionBand: band(m.precisionInterval), recallBand: band(m.recallInterval) }));
-}
-
-/** The metrics at a threshold, snapped to the distribution's grid (exact there: see score-distribution.ts). */
-export function metricsAt(distribution: ScoreDistribution, threshold: number): ThresholdMetrics {
-  const k = Math.min(distribution.bins, Math.max(0, Math.round(threshold * distribution.bins)));
-  return metricsOfCounts(k / distribution.bins, countsAtEdge(distribution, k));
 }
 
 function LegendKey({ colour, dash, text }: { readonly colour: string; readonly dash: string; readonly text: string }) {

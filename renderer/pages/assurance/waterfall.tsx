@@ -56,11 +56,16 @@ export function WaterfallView({ pair, basis, name }: { readonly pair: ScoredEvid
       <figure style={{ margin: 0 }} aria-label={`Waterfall of the score: ${String(waterfall.steps.length)} steps ending on ${waterfall.scale === 'log-odds' ? `log-odds ${waterfall.steps.at(-1)?.to.toFixed(2) ?? ''}` : `score ${waterfall.score.toFixed(3)}`}; the table lists every step.`}>
         <div style={{ width: '100%', height: Math.max(200, 28 * data.length + 40) }}>
           <ResponsiveContainer>
-            <BarChart data={data} layout="vertical" margin={{ top: 4, right: 24, bottom: 4, left: 8 }}>
+            <BarChart data={data} layout="vertical" margin={{ top: 18, right: 24, bottom: 4, left: 8 }}>
               <CartesianGrid strokeDasharray="3 3" horizontal={false} stroke="var(--mantine-color-gray-3)" />
               <XAxis type="number" domain={['auto', 'auto']} />
               <YAxis type="category" dataKey="label" width={170} interval={0} tick={{ fontSize: 12 }} />
               <ReferenceLine x={0} stroke="var(--mantine-color-gray-6)" />
+              {basis === undefined
+                ? null
+                : [['Probable', basis.thresholds.probable] as const, ['Certain', basis.thresholds.certain] as const].map(([label, t]) => (
+                    <ReferenceLine key={label} x={waterfall.scale === 'log-odds' ? Math.log(t / (1 - t)) : t} stroke="var(--mantine-color-gray-7)" strokeDasharray="4 4" label={{ value: label, position: 'top', fontSize: 11 }} />
+                  ))}
               <Bar
                 dataKey="range"
                 isAnimationActive={false}

@@ -8,14 +8,13 @@
 import { Alert, Badge, Button, Card, Group, Kbd, Progress, RangeSlider, SegmentedControl, Stack, Switch, Table, Text, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState, type KeyboardEvent } from 'react';
-import { labelsToTsv, type LabelPair } from '../../../engine/contract/label-tsv.ts';
-import type { CandidateOrder, CandidatePairsOutput, DisplayFields } from '../../../engine/contract/workbench.ts';
+import { labelsToTsv } from '../../../engine/contract/label-tsv.ts';
+import type { CandidateOrder, DisplayFields } from '../../../engine/contract/workbench.ts';
 import { useClient } from '../../client/context.tsx';
 import { formatCount } from '../../format.ts';
 import { IconAlert, IconDownload } from '../../icons.tsx';
 import { saveText } from './export-data.ts';
-
-export type Verdict = 'match' | 'non-match' | 'unsure';
+import { labelledPairs, type Verdict } from './workbench-labels.ts';
 
 const FIELD_ROWS: readonly (readonly [keyof DisplayFields, string])[] = [
   ['familyName', 'Family name'],
@@ -38,18 +37,6 @@ function show(value: DisplayFields[keyof DisplayFields]): string {
   if (typeof value === 'string') return value;
   if (value.length === 0) return '—';
   return value.map((v) => (typeof v === 'string' ? v : `${v.system}: ${v.value}`)).join(', ');
-}
-
-/** The labelled pairs (unsure ones left out), in the order they were shown. */
-export function labelledPairs(pairs: CandidatePairsOutput['pairs'], verdicts: ReadonlyMap<number, Verdict>): LabelPair[] {
-  const out: LabelPair[] = [];
-  pairs.forEach((pair, index) => {
-    const verdict = verdicts.get(index);
-    if (verdict === 'match' || verdict === 'non-match') {
-      out.push({ left: { sourceSystem: pair.left.sourceSystem, localId: pair.left.localId }, right: { sourceSystem: pair.right.sourceSystem, localId: pair.right.localId }, isMatch: verdict === 'match' });
-    }
-  });
-  return out;
 }
 
 const VERDICT_TEXT: Readonly<Record<Verdict, string>> = { match: 'Match', 'non-match': 'Non-match', unsure: 'Unsure' };
