@@ -18,7 +18,7 @@ import { LocalEngine } from '../../engine/local-engine.ts';
 import { labelsToTsv } from '../../engine/contract/label-tsv.ts';
 import type { EvaluationReport } from '../../engine/contract/assurance.ts';
 import { runCli } from '../helpers/cli.ts';
-import { connectBrowser, expectAccessible, screenshot, startHost, type HostProcess } from './helpers.ts';
+import { connectBrowser, expectAccessible, screenshot, SCREENSHOTS, startHost, type HostProcess } from './helpers.ts';
 
 let dir: string;
 let db: string;
@@ -190,7 +190,7 @@ describe('the Match assurance page', () => {
     expect([atNew?.tp, atNew?.fp]).not.toEqual([first?.tp, first?.fp]);
     await page.getByTestId('threshold-explorer').scrollIntoViewIfNeeded();
     await expectAccessible(page, 'assurance-threshold-explorer');
-    await page.getByTestId('threshold-explorer').screenshot({ path: join('test-results', 'screenshots', 'assurance-05-threshold-explorer.png') });
+    await page.getByTestId('threshold-explorer').screenshot({ path: join(SCREENSHOTS, 'assurance-05-threshold-explorer.png') });
   });
 
   it('opens an error example as its per-field explanation, ending on the example’s score', async () => {
@@ -204,7 +204,8 @@ describe('the Match assurance page', () => {
     const steps = await dialog.getByRole('table', { name: 'Contribution of every field to the score' }).locator('tbody tr').count();
     expect(steps).toBe((example?.evidence.length ?? 0) + 1 + (example?.limitedBy === 'NoNameEvidence' ? 1 : 0));
     await expectAccessible(page, 'assurance-waterfall');
-    await screenshot(page, 'assurance-06-waterfall');
+    // The dialog is fixed to the viewport: a full-page picture would cut it; the viewport shows it whole.
+    await page.screenshot({ path: join(SCREENSHOTS, 'assurance-06-waterfall.png') });
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
   });
@@ -227,6 +228,8 @@ describe('the Match assurance page', () => {
     await (await download).saveAs(saved);
     expect(JSON.parse(readFileSync(saved, 'utf8'))).toEqual(shown);
     await page.getByTestId('governed-procedure').waitFor();
+    // The sandbox scores by weighted similarity: no active model to compare with, and the page says so.
+    expect(await page.getByTestId('model-diff').textContent()).toMatch(/has no Fellegi-Sunter model/);
     await expectNoActivationControl();
     await expectAccessible(page, 'assurance-calibration-report');
     await screenshot(page, 'assurance-07-calibration-report');

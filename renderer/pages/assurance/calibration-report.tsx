@@ -13,7 +13,7 @@ import type { CalibrationOutputSchema } from '../../../engine/contract/assurance
 import { formatCount } from '../../format.ts';
 import { IconCopy, IconDownload, IconInfo } from '../../icons.tsx';
 import { ExportButtons } from './export-buttons.tsx';
-import { saveText } from './export-data.ts';
+import { saveText } from './save-file.ts';
 import { fixed3, metricsRow } from './metric-text.ts';
 import { MetricsTable } from './metrics-table.tsx';
 import { ModelDiff } from './model-diff.tsx';

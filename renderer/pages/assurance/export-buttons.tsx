@@ -1,7 +1,8 @@
 /** A chart's or table's numbers, saved as CSV or JSON. */
 import { Button, Group } from '@mantine/core';
 import { IconDownload } from '../../icons.tsx';
-import { saveText, toCsv, type Row } from './export-data.ts';
+import { toCsv, type Row } from './csv.ts';
+import { saveText } from './save-file.ts';
 
 export function ExportButtons({ name, label, rows }: { readonly name: string; readonly label: string; readonly rows: () => readonly Row[] }) {
   return (

@@ -11,7 +11,7 @@ import { MAX_DATASET_PAIRS } from '../../../engine/contract/assurance.ts';
 import { useClient } from '../../client/context.tsx';
 import { formatCount } from '../../format.ts';
 import { IconAlert, IconDownload, IconFolder } from '../../icons.tsx';
-import { saveText } from './export-data.ts';
+import { saveText } from './save-file.ts';
 import type { LabelPreview } from './label-preview.ts';
 
 const SHOWN_ROWS = 12;

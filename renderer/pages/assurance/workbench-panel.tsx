@@ -13,7 +13,7 @@ import type { CandidateOrder, DisplayFields } from '../../../engine/contract/wor
 import { useClient } from '../../client/context.tsx';
 import { formatCount } from '../../format.ts';
 import { IconAlert, IconDownload } from '../../icons.tsx';
-import { saveText } from './export-data.ts';
+import { saveText } from './save-file.ts';
 import { labelledPairs, type Verdict } from './workbench-labels.ts';
 
 const FIELD_ROWS: readonly (readonly [keyof DisplayFields, string])[] = [

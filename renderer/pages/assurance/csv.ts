@@ -1,6 +1,6 @@
 /**
- * Every chart's numbers as CSV (RFC 4180: fields quoted when they hold a comma, quote or line break; a null is
- * an empty field) or JSON, and saving text as a file from the page (an object URL and a download link).
+ * A chart's or table's numbers as CSV (RFC 4180: fields quoted when they hold a comma, quote or line break,
+ * lines ending CRLF; a null is an empty field; a text starting = + - @ is kept text for spreadsheets).
  */
 export type Row = Readonly<Record<string, string | number | boolean | null>>;
 
@@ -17,18 +17,4 @@ export function toCsv(rows: readonly Row[]): string {
   if (first === undefined) return '';
   const columns = Object.keys(first);
   return [columns.map(csvField).join(','), ...rows.map((row) => columns.map((column) => csvField(row[column] ?? null)).join(','))].join('\r\n') + '\r\n';
-}
-
-export function saveText(fileName: string, text: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.rel = 'noopener';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => {
-    URL.revokeObjectURL(url);
-  }, 1000);
 }
