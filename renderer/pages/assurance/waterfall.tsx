@@ -97,7 +97,7 @@ export function WaterfallView({ pair, basis, name }: { readonly pair: ScoredEvid
               <Table.Td>{step.evidence?.comparator ?? '—'}</Table.Td>
               <Table.Td>{step.kind === 'field' ? similarity(step.evidence) : '—'}</Table.Td>
               <Table.Td>{step.evidence?.band ?? '—'}</Table.Td>
-              <Table.Td>{step.delta >= 0 ? `${signed(step.delta, digits)} (raises)` : `${signed(step.delta, digits)} (lowers)`}</Table.Td>
+              <Table.Td>{step.delta === 0 ? (step.kind === 'start' ? '—' : '0 (no effect)') : `${signed(step.delta, digits)} (${step.delta > 0 ? 'raises' : 'lowers'})`}</Table.Td>
               <Table.Td>{step.to.toFixed(digits)}</Table.Td>
             </Table.Tr>
           ))}
