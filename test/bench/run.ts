@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --json] [-- --only core,assurance,jobs,console,assurance-page]: the speed figures of the project, each beside
+ * npm run bench [-- --json] [-- --only core,assurance,jobs,api]: the speed figures of the project, each beside
  * the ceiling measured in the same run. Speed lives here, never in tests.
  */
 import { parseArgs } from 'node:util';
@@ -25,7 +25,7 @@ const suites: [string, Suite | undefined][] = [
   ['assurance', await optional('./assurance.bench.ts', 'benchAssurance')],
   ['jobs', await optional('./jobs.bench.ts', 'benchJobs')],
   ['console', await optional('./console.bench.ts', 'benchConsole')],
-  ['assurance-page', await optional('./assurance-page.bench.ts', 'benchAssurancePage')],
+  ['api', await optional('./api.bench.ts', 'benchApi')],
 ];
 
 const rows: (BenchRow & { suite: string })[] = [];
