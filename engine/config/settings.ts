@@ -17,19 +17,22 @@ import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { validationError, type ErrorIssue } from '../contract/errors.ts';
 import { MaintenanceSettingsSchema, ReconciliationScheduleSchema, type MaintenanceSettings } from './maintenance.ts';
+import { ApiSettingsSchema, DevAuthSettingsSchema, type ApiSettings } from './api.ts';
 
 export const TENANT_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 export const KEY_VERSION_PATTERN = /^[A-Za-z0-9._-]{1,32}$/;
 export const KEY_NOT_SHOWN = '<key not shown>';
 const SECRET_PATTERN = /^[A-Za-z0-9+/]+={0,2}$/;
 const MIN_SECRET_BYTES = 32;
-const SECTIONS = ['BlockingKeys', 'Maintenance'] as const;
+const SECTIONS = ['BlockingKeys', 'Maintenance', 'Api'] as const;
 
 export interface Settings {
   /** tenant → key version → base64 secret. */
   readonly BlockingKeys: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** Background worker and scheduled reconciliations (engine/config/maintenance.ts); defaults when absent. */
   readonly Maintenance?: MaintenanceSettings | undefined;
+  /** Token validation of `mpi-console serve` and the development issuer (engine/config/api.ts). */
+  readonly Api?: ApiSettings | undefined;
 }
 
 export function emptySettings(): Settings {
@@ -67,12 +70,19 @@ const MAINTENANCE_KEYS: ReadonlySet<string> = new Set([
   ...Object.keys(ReconciliationScheduleSchema.shape),
 ]);
 
-function maintenanceIssues(error: z.ZodError): ErrorIssue[] {
+const API_KEYS: ReadonlySet<string> = new Set([
+  ...Object.keys(ApiSettingsSchema.shape),
+  ...Object.keys(DevAuthSettingsSchema.shape),
+  ...Object.keys(DevAuthSettingsSchema.shape.PrivateKey.shape),
+]);
+
+/** A zod error of one section as issues that name schema keys only (engine/config/maintenance.ts, api.ts). */
+function sectionIssues(section: string, knownKeys: ReadonlySet<string>, error: z.ZodError): ErrorIssue[] {
   return error.issues.map((issue) => {
-    const parts = ['Maintenance'];
+    const parts = [section];
     for (const part of issue.path) {
       if (typeof part === 'number') parts.push(`${parts.pop() ?? ''}[${String(part)}]`);
-      else parts.push(shownKey(String(part), (k) => MAINTENANCE_KEYS.has(k)));
+      else parts.push(shownKey(String(part), (k) => knownKeys.has(k)));
     }
     const path = parts.join('.');
     switch (issue.code) {
@@ -122,7 +132,7 @@ function blockingKeyIssues(raw: unknown, keys: Map<string, Map<string, string>>)
 
 /** Settings from the file's parsed JSON; a validation error names every problem (never a value) and the file. */
 export function parseSettings(raw: unknown, path: string): Settings {
-  if (!isPlainObject(raw)) throw validationError(`configuration file ${path} is invalid`, [{ path: '(root)', message: 'expected an object with BlockingKeys and, optionally, Maintenance' }]);
+  if (!isPlainObject(raw)) throw validationError(`configuration file ${path} is invalid`, [{ path: '(root)', message: 'expected an object with BlockingKeys and, optionally, Maintenance and Api' }]);
   const issues: ErrorIssue[] = [];
   const unknown = Object.keys(raw).filter((key) => !(SECTIONS as readonly string[]).includes(key));
   if (unknown.length > 0) {
@@ -135,10 +145,20 @@ export function parseSettings(raw: unknown, path: string): Settings {
   if (Object.hasOwn(raw, 'Maintenance')) {
     const parsed = MaintenanceSettingsSchema.safeParse(raw.Maintenance);
     if (parsed.success) maintenance = parsed.data;
-    else issues.push(...maintenanceIssues(parsed.error));
+    else issues.push(...sectionIssues('Maintenance', MAINTENANCE_KEYS, parsed.error));
+  }
+  let api: ApiSettings | undefined;
+  if (Object.hasOwn(raw, 'Api')) {
+    const parsed = ApiSettingsSchema.safeParse(raw.Api);
+    if (parsed.success) api = parsed.data;
+    else issues.push(...sectionIssues('Api', API_KEYS, parsed.error));
   }
   if (issues.length > 0) throw validationError(`configuration file ${path} is invalid`, issues);
-  return maintenance === undefined ? { BlockingKeys: keys } : { BlockingKeys: keys, Maintenance: maintenance };
+  return {
+    BlockingKeys: keys,
+    ...(maintenance === undefined ? {} : { Maintenance: maintenance }),
+    ...(api === undefined ? {} : { Api: api }),
+  };
 }
 
 /** The file's text: JSON with null-prototype objects, so a tenant named `__proto__` is an own key. */
@@ -149,7 +169,11 @@ export function settingsJson(settings: Settings): string {
     for (const [version, secret] of versions) entry[version] = secret;
     blockingKeys[tenantId] = entry;
   }
-  const document = settings.Maintenance === undefined ? { BlockingKeys: blockingKeys } : { BlockingKeys: blockingKeys, Maintenance: settings.Maintenance };
+  const document = {
+    BlockingKeys: blockingKeys,
+    ...(settings.Maintenance === undefined ? {} : { Maintenance: settings.Maintenance }),
+    ...(settings.Api === undefined ? {} : { Api: settings.Api }),
+  };
   return JSON.stringify(document, null, 2) + '\n';
 }
 

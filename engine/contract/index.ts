@@ -7,6 +7,7 @@ export * from './limits.ts';
 export * from './operations.ts';
 export * from './maintenance.ts';
 export * from './assurance.ts';
+export * from './http.ts';
 export * from './console.ts';
 export * from './label-tsv.ts';
 export * from './label-rules.ts';

@@ -106,7 +106,9 @@ export const maintenanceOperations = {
     output: z.object({ jobId: z.string(), status: JobStatusSchema, cancelRequested: z.boolean() }),
   },
   'jobs/list': {
-    input: z.strictObject({ limit: z.number().int().min(1).max(1000).default(50) }),
-    output: z.object({ rows: z.array(JobStateSchema) }),
+    /** Newest first; `before` (a page's nextCursor) continues after that job, so new jobs never shift a page. */
+    input: z.strictObject({ limit: z.number().int().min(1).max(1000).default(50), before: JobIdSchema.optional() }),
+    /** nextCursor: pass it as `before` for the next (older) page; null on the last page. */
+    output: z.object({ rows: z.array(JobStateSchema), nextCursor: z.string().nullable() }),
   },
 } as const;

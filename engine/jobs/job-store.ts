@@ -234,11 +234,19 @@ export function jobState(store: Store, tenantId: string, row: JobRow): JobState 
   };
 }
 
-/** Newest first. */
-export function listJobRows(store: Store, tenantId: string, limit: number): JobRow[] {
-  const rows = store
-    .statement(`SELECT ${JOB_COLUMNS} FROM maintenance_job WHERE tenant_id = ? ORDER BY job_seq DESC LIMIT ?`)
-    .all(tenantId, limit) as RawJob[];
+/** Newest first; with beforeJobId, only jobs created before that job of the tenant (none if it is not the tenant's). */
+export function listJobRows(store: Store, tenantId: string, limit: number, beforeJobId?: string): JobRow[] {
+  const rows = (
+    beforeJobId === undefined
+      ? store.statement(`SELECT ${JOB_COLUMNS} FROM maintenance_job WHERE tenant_id = ? ORDER BY job_seq DESC LIMIT ?`).all(tenantId, limit)
+      : store
+          .statement(
+            `SELECT ${JOB_COLUMNS} FROM maintenance_job WHERE tenant_id = ?
+               AND job_seq < (SELECT job_seq FROM maintenance_job WHERE tenant_id = ? AND job_id = ?)
+             ORDER BY job_seq DESC LIMIT ?`,
+          )
+          .all(tenantId, tenantId, beforeJobId, limit)
+  ) as RawJob[];
   return rows.map(jobFromRaw);
 }
 

@@ -71,7 +71,20 @@ export function cancelJob(env: EngineEnv, input: OperationInput<'jobs/cancel'>, 
   return cancel(env.store, ctx.tenantId, input.jobId, ctx.actor);
 }
 
+/** One page of the history, newest first; one row more than asked tells whether an older page exists. */
 export function listJobs(env: EngineEnv, input: OperationInput<'jobs/list'>, ctx: CallContext): OperationOutput<'jobs/list'> {
   requireTenant(env.store, ctx.tenantId);
-  return env.store.read(() => ({ rows: listJobRows(env.store, ctx.tenantId, input.limit ?? 50).map((row) => jobState(env.store, ctx.tenantId, row)) }));
+  const limit = input.limit ?? 50;
+  return env.store.read(() => {
+    if (input.before !== undefined && jobRow(env.store, ctx.tenantId, input.before) === undefined) {
+      // Another tenant's job reads exactly like an unknown one.
+      throw validationError('invalid input for jobs/list', [{ path: 'before', message: 'no job with this ID exists in this tenant; pass the nextCursor of an earlier page' }]);
+    }
+    const rows = listJobRows(env.store, ctx.tenantId, limit + 1, input.before);
+    const page = rows.slice(0, limit);
+    return {
+      rows: page.map((row) => jobState(env.store, ctx.tenantId, row)),
+      nextCursor: rows.length > limit ? (page.at(-1)?.jobId ?? null) : null,
+    };
+  });
 }

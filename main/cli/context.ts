@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { LocalEngine } from '../../engine/local-engine.ts';
-import type { CallContext } from '../../engine/contract/operations.ts';
+import type { CallContext, EngineClient } from '../../engine/contract/operations.ts';
+import type { RemoteEngine } from '../remote/remote-engine.ts';
+import { remoteClient } from './remote-client.ts';
 import { EngineError } from '../../engine/contract/errors.ts';
 
 export type OptionValues = Record<string, string | boolean | undefined>;
@@ -12,6 +14,7 @@ export type OptionValues = Record<string, string | boolean | undefined>;
  */
 export class CliContext {
   private engineInstance: LocalEngine | undefined;
+  private remoteInstance: RemoteEngine | undefined;
 
   constructor(
     readonly values: OptionValues,
@@ -35,6 +38,18 @@ export class CliContext {
     return { tenantId: this.string('tenant') ?? (env === undefined || env === '' ? 'demo' : env), actor: 'cli' };
   }
 
+  /** Where the command's operations go: the registry API with --remote URL, else the local database. */
+  get client(): EngineClient {
+    const url = this.string('remote');
+    if (url === undefined) return this.engine;
+    if (this.remoteInstance === undefined) {
+      const remote = remoteClient(this.values, url);
+      if ('usage' in remote) throw usage(remote.usage);
+      this.remoteInstance = remote;
+    }
+    return this.remoteInstance;
+  }
+
   /** The engine over an existing database. */
   get engine(): LocalEngine {
     return this.openEngine(false);
@@ -46,6 +61,7 @@ export class CliContext {
   }
 
   private openEngine(create: boolean): LocalEngine {
+    if (this.string('remote') !== undefined) throw usage('this command works on a local database only; the registry API does not offer it (--remote)');
     if (this.engineInstance !== undefined) return this.engineInstance;
     const dbPath = this.dbPath;
     if (!create && dbPath !== ':memory:' && !existsSync(dbPath)) {
@@ -87,6 +103,7 @@ export class CliContext {
   }
 
   close(): void {
+    void this.remoteInstance?.close();
     this.engineInstance?.close();
   }
 }

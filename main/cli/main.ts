@@ -17,6 +17,7 @@ import { syntheticGenerate } from './commands/synthetic.ts';
 import { calibrateCommand, evaluateCommand, febrlLoad, labelsSample } from './commands/assurance.ts';
 import { jobCancel, jobShow, jobsList, reconcile, reindex, worker } from './commands/jobs.ts';
 import { blockingKey } from './commands/blocking-keys.ts';
+import { API_COMMANDS, API_HELP, API_OPTIONS } from './api-commands.ts';
 
 const HELP = `mpi-console — master patient index engine (local SQLite sandbox)
 
@@ -42,11 +43,11 @@ Usage: mpi-console <command> [options]   (global: --db FILE, --tenant ID, --conf
   reindex --reason R [--batch-size N]          queue a re-index of the blocking tags (batch size 1-25, default 25)
   reconcile --reason R [--batch-size N]        queue a registry-only reconciliation (rebuild canonical records, match)
   job show ID | job cancel ID                  a maintenance job's phases and counters; cancel a queued or running job
-  jobs [--limit N]                             maintenance job history, newest first
+  jobs [--limit N] [--before JOB_ID]           maintenance job history, newest first (--before: the next page)
   worker [--once]                              run queued jobs (of --tenant, or every tenant when no tenant is given);
                                                --once drains the queue and exits, else polls until SIGINT/SIGTERM
   blocking-key list | add VERSION | remove VERSION   HMAC blocking key versions in the configuration file
-
+${API_HELP}
 Defaults: --db mpi-sandbox.db (or $MPI_DB), --tenant demo (or $MPI_TENANT),
 --config <db without extension>.config.json (holds the HMAC blocking secrets; never in the database).
 `;
@@ -84,6 +85,7 @@ const OPTIONS = {
   'batch-size': { type: 'string' },
   'changed-since': { type: 'string' },
   once: { type: 'boolean' },
+  ...API_OPTIONS,
 } as const;
 
 type Command = (cli: CliContext) => Promise<number>;
@@ -109,6 +111,7 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map(
     jobs: jobsList,
     worker,
     'blocking-key': blockingKey,
+    ...API_COMMANDS,
   }),
 );
 

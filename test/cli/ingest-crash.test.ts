@@ -21,6 +21,7 @@ import { generatePopulation } from '../../engine/synthetic/generate.ts';
 import { toNdjsonBySource } from '../../engine/synthetic/write.ts';
 import { settingsPathFor } from '../../engine/config/settings.ts';
 import { Store } from '../../engine/store/db.ts';
+import { BusyError } from '../../engine/contract/errors.ts';
 import { CHUNK_LINES } from '../../engine/ingest/ndjson.ts';
 
 const BIN = fileURLToPath(new URL('../../main/cli/bin.js', import.meta.url));
@@ -57,7 +58,7 @@ function writeLockHeld(probe: Store): boolean {
     probe.write(() => undefined);
     return false;
   } catch (error) {
-    if (error instanceof Error && 'code' in error && error.code === 'SQLITE_BUSY') return true;
+    if (error instanceof BusyError) return true;
     throw error;
   }
 }
@@ -122,5 +123,6 @@ describe('kill -9 during ingestion', () => {
     expect(rerun.created + rerun.unchanged).toBe(lines);
     expect(rerun.unchanged).toBeGreaterThanOrEqual(LAST_KILL * CHUNK_LINES);
     expect(dumpRegistry(crashed, TENANT)).toEqual(expected);
-  });
+    // Spawns several real ingests of a few thousand lines: minutes on a loaded two-core machine.
+  }, 600_000);
 });

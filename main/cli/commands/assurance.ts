@@ -81,7 +81,7 @@ export async function evaluateCommand(cli: CliContext): Promise<number> {
     .split(',')
     .map((t) => t.trim());
   if (thresholds.some((t) => !NUMBER.test(t))) throw usage('--thresholds is a comma-separated list of numbers between 0 and 1, e.g. 0.5,0.9,0.99');
-  const report = await cli.engine.call(
+  const report = await cli.client.call(
     'matching/evaluate',
     { datasetId: cli.required('dataset'), pairs, rowNumbers, thresholds: thresholds.map(Number), maximumErrorExamples: cli.integer('max-errors', 10) },
     cli.call,
@@ -120,7 +120,7 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
   const { pairs, rowNumbers } = readLabels(cli);
   const out = cli.string('out');
   if (out !== undefined) checkOutputTarget(out);
-  const { model, report } = await cli.engine.call(
+  const { model, report } = await cli.client.call(
     'matching/calibrate',
     {
       datasetId: cli.required('dataset'),
@@ -185,7 +185,7 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
 export async function labelsSample(cli: CliContext): Promise<number> {
   const target = cli.string('out');
   if (target !== undefined) checkOutputTarget(target);
-  const result = await cli.engine.call('labels/sample', { maxPairs: cli.integer('max-pairs', 10_000), seed: cli.integer('seed', 1) }, cli.call);
+  const result = await cli.client.call('labels/sample', { maxPairs: cli.integer('max-pairs', 10_000), seed: cli.integer('seed', 1) }, cli.call);
   if (cli.json) {
     cli.write(json(result));
     return 0;

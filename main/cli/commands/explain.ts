@@ -10,7 +10,7 @@ function ref(cli: CliContext, name: string): { sourceSystem: string; localId: st
 }
 
 export async function explain(cli: CliContext): Promise<number> {
-  const result = await cli.engine.call('matching/explain', { left: ref(cli, 'left'), right: ref(cli, 'right') }, cli.call);
+  const result = await cli.client.call('matching/explain', { left: ref(cli, 'left'), right: ref(cli, 'right') }, cli.call);
   if (cli.json) {
     cli.write(json(result));
     return 0;

@@ -1,6 +1,6 @@
 /**
  * Maintenance jobs on the command line: `reindex`, `reconcile` (both queue a job and return at once),
- * `job show ID`, `job cancel ID`, `jobs` (history, newest first) and `worker [--once]`, which runs the
+ * `job show ID`, `job cancel ID`, `jobs [--before JOB_ID]` (history, newest first, paged) and `worker [--once]`, which runs the
  * background worker in this process until SIGINT/SIGTERM (or, with --once, until the queue is empty).
  */
 import type { CliContext } from '../context.ts';
@@ -39,7 +39,7 @@ function printQueued(cli: CliContext, label: string, result: { jobId: string; st
 }
 
 export async function reindex(cli: CliContext): Promise<number> {
-  const result = await cli.engine.call(
+  const result = await cli.client.call(
     'maintenance/reindex',
     { reason: cli.required('reason'), batchSize: cli.integer('batch-size', DEFAULT_BATCH_SIZE) },
     cli.call,
@@ -51,7 +51,7 @@ export async function reindex(cli: CliContext): Promise<number> {
 export async function reconcile(cli: CliContext): Promise<number> {
   const source = cli.string('source');
   const changedSince = cli.string('changed-since');
-  const result = await cli.engine.call(
+  const result = await cli.client.call(
     'maintenance/reconcile',
     {
       reason: cli.required('reason'),
@@ -96,13 +96,13 @@ export function formatJob(job: JobState): string {
 
 /** `job show ID` and `job cancel ID`. */
 export async function jobShow(cli: CliContext): Promise<number> {
-  const job = await cli.engine.call('jobs/get', { jobId: jobIdArgument(cli, 'job show') }, cli.call);
+  const job = await cli.client.call('jobs/get', { jobId: jobIdArgument(cli, 'job show') }, cli.call);
   cli.write(cli.json ? json(job) : formatJob(job));
   return 0;
 }
 
 export async function jobCancel(cli: CliContext): Promise<number> {
-  const result = await cli.engine.call('jobs/cancel', { jobId: jobIdArgument(cli, 'job cancel') }, cli.call);
+  const result = await cli.client.call('jobs/cancel', { jobId: jobIdArgument(cli, 'job cancel') }, cli.call);
   if (cli.json) cli.write(json(result));
   else if (result.status === 'cancelled') cli.write(`Job ${result.jobId} is cancelled.\n`);
   else cli.write(`Job ${result.jobId} is running; it stops at its next batch boundary.\n`);
@@ -110,9 +110,10 @@ export async function jobCancel(cli: CliContext): Promise<number> {
 }
 
 export async function jobsList(cli: CliContext): Promise<number> {
-  const { rows } = await cli.engine.call('jobs/list', { limit: cli.integer('limit', 50) }, cli.call);
+  const before = cli.string('before');
+  const { rows, nextCursor } = await cli.client.call('jobs/list', { limit: cli.integer('limit', 50), ...(before === undefined ? {} : { before }) }, cli.call);
   if (cli.json) {
-    cli.write(json({ rows }));
+    cli.write(json({ rows, nextCursor }));
     return 0;
   }
   if (rows.length === 0) {
@@ -136,6 +137,7 @@ export async function jobsList(cli: CliContext): Promise<number> {
       ]),
     ),
   );
+  if (nextCursor !== null) cli.write(`Older jobs: mpi-console jobs --before ${nextCursor}\n`);
   return 0;
 }
 

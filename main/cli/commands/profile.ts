@@ -18,7 +18,7 @@ export async function profile(cli: CliContext): Promise<number> {
   const [action, file] = cli.positionals;
   switch (action) {
     case 'show': {
-      cli.write(json(await cli.engine.call('profile/get', {}, cli.call)));
+      cli.write(json(await cli.client.call('profile/get', {}, cli.call)));
       return 0;
     }
     case 'validate': {

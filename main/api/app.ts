@@ -1,0 +1,267 @@
+/**
+ * The registry API server (fastify 5): routes registered from the one route table (engine/contract/http.ts)
+ * over an EngineClient (the local engine). One factory for `mpi-console serve` and the tests.
+ *
+ * fastify rather than node:http because what the API needs is built in and well kept: content-type parsing
+ * that refuses other media types (415), a body limit enforced while reading (413, before any parse), request
+ * timeouts, pino logging with a child logger per request id, graceful close (stop accepting, finish
+ * in-flight requests, close idle keep-alive connections, 503 while closing) and `inject` for tests.
+ *
+ * Per request: request id → route → authentication and scope (onRequest, before the body is read: a caller
+ * without a valid token never makes the server parse a large body) → body parse → input from path, query or
+ * body → LocalEngine.call (validates against the contract) → JSON answer, or problem+json.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { EngineError, isEngineError, validationError } from '../../engine/contract/errors.ts';
+import type { EngineClient, OperationName } from '../../engine/contract/operations.ts';
+import { fillPath, HTTP_ROUTES, OPENAPI_PATH, pathParameters, queryInput, routeFor, type HttpRoute } from '../../engine/contract/http.ts';
+import { AuthFailure, type Authenticator, type Principal } from './auth/principal.ts';
+import { challenge } from './auth/bearer.ts';
+import { openApiDocument } from './openapi.ts';
+import { sendProblem, STATUS_OF_KIND } from './problem.ts';
+import { apiLogger } from './logging.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+  interface FastifyContextConfig {
+    operation?: OperationName;
+  }
+}
+
+/** A 10,000-pair dataset with references at their maximum lengths (100 + 200 characters a side) is about 7 MB of JSON. */
+export const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+export interface ApiOptions {
+  readonly engine: EngineClient;
+  readonly authenticator: Authenticator;
+  readonly logger?: Logger;
+  /** The routes served (default: all of HTTP_ROUTES); tests serve the six spec endpoints alone. */
+  readonly routes?: readonly HttpRoute[];
+  readonly bodyLimitBytes?: number;
+  /** Time to receive a whole request (headers and body); slower clients get 408. */
+  readonly requestTimeoutMs?: number;
+  readonly https?: { readonly key: string | Buffer; readonly cert: string | Buffer };
+  readonly tenantClaim?: string;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+}
+
+/** The operation's input: path parameters, plus the query string or the JSON body. */
+function requestInput(route: HttpRoute, request: FastifyRequest): unknown {
+  const params = request.params as Record<string, string>;
+  const clash = (keys: readonly string[]): void => {
+    const both = pathParameters(route.path).filter((p) => keys.includes(p));
+    if (both.length > 0) throw validationError(`invalid input for ${route.operation}`, both.map((p) => ({ path: p, message: 'given in the path; do not repeat it' })));
+  };
+  switch (route.input) {
+    case 'none':
+      if (request.body !== undefined && !isEmptyObject(request.body)) {
+        throw validationError(`invalid input for ${route.operation}`, [{ path: '(body)', message: 'this request takes no body' }]);
+      }
+      if (Object.keys(request.query as object).length > 0) {
+        throw validationError(`invalid input for ${route.operation}`, [{ path: '(query)', message: 'this request takes no query parameters' }]);
+      }
+      return { ...params };
+    case 'query': {
+      const query = queryInput(route.operation, request.query as Record<string, string | string[]>);
+      clash(Object.keys(query));
+      return { ...query, ...params };
+    }
+    case 'body': {
+      const body = request.body;
+      if (Object.keys(params).length === 0 || typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+      clash(Object.keys(body));
+      return { ...body, ...params };
+    }
+  }
+}
+
+function operationOf(request: FastifyRequest): OperationName | undefined {
+  return request.routeOptions.config.operation;
+}
+
+function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const operation = operationOf(request);
+  const op = operation === undefined ? {} : { operation };
+  if (error instanceof AuthFailure) {
+    if (error.status !== 503) reply.header('www-authenticate', challenge(error));
+    const slug = error.status === 503 ? 'identity-provider-unavailable' : (error.error ?? 'authentication-required').replace('_', '-');
+    return sendProblem(reply, { status: error.status, slug, kind: error.status === 503 ? 'remote_http' : 'forbidden', detail: error.message, ...op });
+  }
+  if (isEngineError(error)) {
+    return sendProblem(reply, { status: STATUS_OF_KIND[error.kind], slug: error.kind.replace('_', '-'), kind: error.kind, detail: error.message, issues: error.issues, ...op });
+  }
+  const code = (error as { code?: unknown }).code;
+  switch (code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return sendProblem(reply, {
+        status: 400,
+        slug: 'malformed-json',
+        kind: 'validation',
+        detail: 'the body is not valid JSON',
+        issues: [{ path: '(body)', message: 'not valid JSON (or it holds a __proto__ or constructor.prototype key)' }],
+        ...op,
+      });
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return sendProblem(reply, {
+        status: 413,
+        slug: 'body-too-large',
+        kind: 'validation',
+        detail: `the body is larger than ${String(request.routeOptions.bodyLimit)} bytes`,
+        issues: [{ path: '(body)', message: `at most ${String(request.routeOptions.bodyLimit)} bytes` }],
+        ...op,
+      });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return sendProblem(reply, {
+        status: 415,
+        slug: 'unsupported-media-type',
+        kind: 'validation',
+        detail: 'send the body as Content-Type: application/json',
+        issues: [{ path: '(content-type)', message: 'expected application/json' }],
+        ...op,
+      });
+    default:
+      break;
+  }
+  const status = (error as { statusCode?: unknown }).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return sendProblem(reply, { status, slug: 'bad-request', kind: 'validation', detail: 'the request was refused', ...op });
+  }
+  // Never the message: an unexpected error's text can quote data.
+  request.log.error({ error: { name: error instanceof Error ? error.name : typeof error, code: typeof code === 'string' ? code : undefined } }, 'unexpected failure');
+  return sendProblem(reply, { status: 500, slug: 'internal', kind: 'internal', detail: 'the request failed unexpectedly; the server log has its request id', ...op });
+}
+
+export function buildApi(options: ApiOptions): FastifyInstance {
+  const routes = options.routes ?? HTTP_ROUTES;
+  const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
+  const common = {
+    loggerInstance: options.logger ?? apiLogger(),
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit,
+    requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    requestIdHeader: false as const,
+    genReqId: (raw: IncomingMessage) => {
+      const given = raw.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle' as const,
+  };
+  // The HTTPS variant's instance type differs only in its raw server; the routes use neither.
+  const app = (
+    options.https === undefined ? Fastify(common) : Fastify({ ...common, https: { key: options.https.key, cert: options.https.cert } })
+  ) as unknown as FastifyInstance;
+  app.decorateRequest('principal', null);
+
+  app.removeAllContentTypeParsers();
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (request, body, done) => {
+    // An empty body with the JSON media type is no body (a cancel sent with the header, as the spec allows).
+    if ((body as string).trim() === '') done(null, undefined);
+    else void json(request, body as string, done);
+  });
+
+  // While closing, every answer closes its connection: a keep-alive connection whose request was in flight
+  // when close began would otherwise hold the server open until its idle timeout.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    reply.header('cache-control', 'no-store');
+    reply.header('x-content-type-options', 'nosniff');
+    done();
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? null,
+        operation: operationOf(request) ?? null,
+        status: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 10) / 10,
+        tenant: request.principal?.tenantId ?? null,
+        clientId: request.principal?.clientId ?? null,
+      },
+      'request',
+    );
+    done();
+  });
+  app.setErrorHandler((error, request, reply) => handleError(error, request, reply));
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(reply, { status: 404, slug: 'no-such-route', kind: 'not_found', detail: `no route ${request.method} on this path; see ${OPENAPI_PATH}` }),
+  );
+
+  const document = JSON.stringify(openApiDocument(routes, options.tenantClaim));
+  app.get(OPENAPI_PATH, (_request, reply) => reply.type('application/json').send(document));
+
+  for (const route of routes) {
+    const location = route.location === undefined ? undefined : routeFor(route.location);
+    app.route({
+      method: route.method,
+      url: route.path.replace(/\{([A-Za-z0-9]+)\}/g, ':$1'),
+      config: { operation: route.operation },
+      onRequest: async (request) => {
+        const principal = await options.authenticator.authenticate(request.headers.authorization);
+        if (!principal.scopes.has(route.scope)) {
+          request.principal = principal;
+          throw new AuthFailure(403, 'insufficient_scope', `this operation needs the ${route.scope} scope`, route.scope);
+        }
+        request.principal = principal;
+      },
+      handler: async (request, reply) => {
+        const principal = request.principal;
+        if (principal === null) throw new EngineError('internal', 'no principal');
+        const input = requestInput(route, request);
+        const output = await options.engine.call(route.operation, input as never, { tenantId: principal.tenantId, actor: `api:${principal.clientId}` });
+        if (location !== undefined) reply.header('location', fillPath(location.path, output));
+        return reply.code(route.status).send(output);
+      },
+    });
+  }
+
+  // 405 with Allow for the other methods on every path served.
+  const byPath = new Map<string, Set<string>>([[OPENAPI_PATH, new Set(['GET', 'HEAD'])]]);
+  for (const route of routes) {
+    const methods = byPath.get(route.path) ?? new Set<string>();
+    methods.add(route.method);
+    if (route.method === 'GET') methods.add('HEAD');
+    byPath.set(route.path, methods);
+  }
+  for (const [path, allowed] of byPath) {
+    const others = METHODS.filter((m) => !allowed.has(m));
+    app.route({
+      method: others,
+      url: path.replace(/\{([A-Za-z0-9]+)\}/g, ':$1'),
+      handler: (request, reply) => {
+        reply.header('allow', [...allowed].join(', '));
+        return sendProblem(reply, {
+          status: 405,
+          slug: 'method-not-allowed',
+          kind: 'validation',
+          detail: `${request.method} is not allowed here; allowed: ${[...allowed].join(', ')}`,
+          issues: [{ path: '(method)', message: `one of ${[...allowed].join(', ')}` }],
+        });
+      },
+    });
+  }
+  return app;
+}

@@ -1,0 +1,170 @@
+/**
+ * THE contract suite: one list of calls and expectations, run against every EngineClient (the local engine,
+ * and the remote client over `serve` on loopback). Each run records its answers (job IDs and timestamps
+ * normalised) so the two runs can be compared: the same registry content must give equal answers.
+ */
+import { beforeAll, expect, it } from 'vitest';
+import { isEngineError } from '../../engine/contract/errors.ts';
+import type { CallContext, EngineClient, OperationInput, OperationName, OperationOutput } from '../../engine/contract/operations.ts';
+import type { LabelPair } from '../../engine/assurance/labels.ts';
+
+export interface Backend {
+  readonly client: EngineClient;
+  readonly ctx: CallContext;
+  /** Runs the tenant's queued jobs until none is left: the registry's worker. */
+  drainJobs(): Promise<void>;
+}
+
+export type Recorded = Map<string, unknown>;
+
+const UNKNOWN_JOB = 'job-00000000-0000-4000-8000-000000000000';
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/**
+ * Job IDs become job#1, job#2… in order of appearance, enterprise IDs (random UUIDs) identity#1…;
+ * timestamps and lease owners are dropped.
+ */
+export function normalise(value: unknown, jobIds: Map<string, string>): unknown {
+  return JSON.parse(
+    JSON.stringify(value, (key, v: unknown) => {
+      if (key === 'leaseOwner' || key === 'leaseExpiresAt') return null;
+      if (typeof v !== 'string') return v;
+      if (key === 'enterpriseId') {
+        if (!jobIds.has(v)) jobIds.set(v, `identity#${String(jobIds.size + 1)}`);
+        return jobIds.get(v);
+      }
+      if (TIMESTAMP.test(v)) return '<time>';
+      return v.replace(/job-[0-9a-f-]{36}/g, (id) => {
+        if (!jobIds.has(id)) jobIds.set(id, `job#${String(jobIds.size + 1)}`);
+        return jobIds.get(id) ?? id;
+      });
+    }),
+  );
+}
+
+async function refusal(promise: Promise<unknown>): Promise<{ kind: string; message: string; issues: unknown }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isEngineError(error)) return { kind: error.kind, message: error.message, issues: error.issues };
+    throw error;
+  }
+  throw new Error('expected the call to be refused');
+}
+
+export function contractSuite(setup: () => Promise<Backend>, recorded: Recorded): void {
+  let backend: Backend;
+  const jobIds = new Map<string, string>();
+  const call = <K extends OperationName>(name: K, input: OperationInput<K>): Promise<OperationOutput<K>> => backend.client.call(name, input, backend.ctx);
+  const record = (step: string, value: unknown): void => {
+    recorded.set(step, normalise(value, jobIds));
+  };
+
+  beforeAll(async () => {
+    backend = await setup();
+  });
+
+  it('reads the active profile and the versions a report will state', async () => {
+    const summary = await call('profile/summary', {});
+    const profile = await call('profile/get', {});
+    expect(summary.matchingProfileVersion).toBe(profile.matchingProfileVersion);
+    expect(summary.comparatorVersion).toBe(profile.profile.Comparators.Version);
+    expect(summary.scoreMethod).toBe(profile.profile.MatchingRules.FellegiSunter === null ? 'weighted-similarity' : 'fellegi-sunter');
+    expect(summary.thresholds).toEqual({ certain: profile.profile.MatchingRules.Thresholds.Certain, probable: profile.profile.MatchingRules.Thresholds.Probable });
+    record('profile', { summary, profile });
+  });
+
+  it('runs the job lifecycle: queued → completed by the worker, cancel of a queued job, conflict on a finished one, paged history', async () => {
+    const reindex = await call('maintenance/reindex', { reason: 'contract suite', batchSize: 25 });
+    expect(reindex.status).toBe('queued');
+    const queued = await call('jobs/get', { jobId: reindex.jobId });
+    expect(queued.status).toBe('queued');
+    expect(queued.phases.map((p) => [p.name, p.status])).toEqual([
+      ['validation', 'pending'],
+      ['writing', 'pending'],
+    ]);
+
+    const doomed = await call('maintenance/reconcile', { reason: 'to be cancelled', batchSize: 1 });
+    const cancelled = await call('jobs/cancel', { jobId: doomed.jobId });
+    expect(cancelled).toEqual({ jobId: doomed.jobId, status: 'cancelled', cancelRequested: true });
+
+    await backend.drainJobs();
+    const done = await call('jobs/get', { jobId: reindex.jobId });
+    expect(done.status).toBe('completed');
+    expect(done.counters.validated).toBeGreaterThan(0);
+    expect((await call('jobs/get', { jobId: doomed.jobId })).status).toBe('cancelled');
+
+    const conflict = await refusal(call('jobs/cancel', { jobId: reindex.jobId }));
+    expect(conflict.kind).toBe('conflict');
+
+    const reconcile = await call('maintenance/reconcile', { reason: 'contract suite', batchSize: 10 });
+    await backend.drainJobs();
+    const reconciled = await call('jobs/get', { jobId: reconcile.jobId });
+    expect(reconciled.status).toBe('completed');
+    // Spec "What the service does" 8: each identity is visited in rebuilding and in matching.
+    expect(reconciled.counters.scanned).toBe(2 * (reconciled.populationTotal ?? -1));
+
+    const first = await call('jobs/list', { limit: 2 });
+    expect(first.rows.map((r) => r.jobId)).toEqual([reconcile.jobId, doomed.jobId]);
+    expect(first.nextCursor).toBe(doomed.jobId);
+    const second = await call('jobs/list', { limit: 2, before: first.nextCursor ?? '' });
+    expect(second.rows.map((r) => r.jobId)).toEqual([reindex.jobId]);
+    expect(second.nextCursor).toBeNull();
+    record('jobs', { queued, cancelled, done, conflict, reconciled, first, second });
+  });
+
+  it('refuses bad calls with the same error kinds and issues', async () => {
+    const refusals = {
+      unknownJob: await refusal(call('jobs/get', { jobId: UNKNOWN_JOB })),
+      unknownCancel: await refusal(call('jobs/cancel', { jobId: UNKNOWN_JOB })),
+      badCursor: await refusal(call('jobs/list', { limit: 5, before: UNKNOWN_JOB })),
+      batchTooLarge: await refusal(call('maintenance/reindex', { reason: 'x', batchSize: 26 })),
+      externalSource: await refusal(call('maintenance/reconcile', { reason: 'x', batchSize: 5, externalSourceSystem: 'nowhere' })),
+      missingRecords: await refusal(
+        call('matching/evaluate', {
+          datasetId: 'bad',
+          pairs: [
+            { left: { sourceSystem: 'st-marys-hospital', localId: 'NO-SUCH-1' }, right: { sourceSystem: 'st-marys-hospital', localId: 'NO-SUCH-1' }, isMatch: true },
+            { left: { sourceSystem: 'nowhere', localId: 'A' }, right: { sourceSystem: 'nowhere', localId: 'B' }, isMatch: false },
+          ],
+          thresholds: [0.5],
+        }),
+      ),
+    };
+    expect(refusals.unknownJob.kind).toBe('not_found');
+    expect(refusals.unknownCancel.kind).toBe('not_found');
+    expect(refusals.badCursor).toMatchObject({ kind: 'validation', issues: [{ path: 'before' }] });
+    expect(refusals.batchTooLarge).toMatchObject({ kind: 'validation', issues: [{ path: 'batchSize' }] });
+    expect(refusals.externalSource).toMatchObject({ kind: 'validation', issues: [{ path: 'externalSourceSystem' }] });
+    expect(refusals.missingRecords.kind).toBe('validation');
+    expect(JSON.stringify(refusals.missingRecords.issues)).toContain('pairs[0]');
+    expect(JSON.stringify(refusals)).not.toContain('NO-SUCH-1');
+    record('refusals', refusals);
+  });
+
+  it('samples labels, evaluates and calibrates the active profile', async () => {
+    const sample = await call('labels/sample', { maxPairs: 600, seed: 3 });
+    const pairs: LabelPair[] = sample.pairs;
+    expect(pairs.filter((p) => p.isMatch).length).toBeGreaterThanOrEqual(10);
+    expect(pairs.filter((p) => !p.isMatch).length).toBeGreaterThanOrEqual(10);
+    const evaluation = await call('matching/evaluate', { datasetId: 'contract', pairs, thresholds: [0.5, 0.75, 0.92], maximumErrorExamples: 6 });
+    expect(evaluation.labels.pairs).toBe(pairs.length);
+    expect(evaluation.thresholds).toHaveLength(3);
+    const calibration = await call('matching/calibrate', {
+      datasetId: 'contract',
+      modelVersion: 'contract-1',
+      pairs,
+      priorMatchProbability: 0.05,
+      smoothing: 1,
+      validationFraction: 0.3,
+      targetPrecision: 0.95,
+    });
+    expect(calibration.report.activated).toBe(false);
+    expect(calibration.model.datasetDigest).toBe(evaluation.datasetDigest);
+    const first = pairs.find((p) => p.isMatch);
+    if (first === undefined) throw new Error('no true pair');
+    const explained = await call('matching/explain', { left: first.left, right: first.right });
+    expect(explained.left).toMatchObject(first.left);
+    record('assurance', { sample, evaluation, calibration, explained });
+  });
+}
