@@ -26,6 +26,7 @@ import { profileSummary } from './operations/profile-summary.ts';
 import { evaluate } from './assurance/evaluate.ts';
 import { calibrate } from './assurance/calibrate.ts';
 import { sampleLabels } from './assurance/sample-labels.ts';
+import { candidatePairs } from './assurance/candidate-pairs.ts';
 import { cancelJob, getJob, listJobs, startReconciliation, startReindex } from './operations/maintenance.ts';
 
 type Handler<K extends OperationName> = (
@@ -49,6 +50,7 @@ const handlers: { [K in OperationName]: Handler<K> } = {
   'matching/evaluate': evaluate,
   'matching/calibrate': calibrate,
   'labels/sample': sampleLabels,
+  'labels/candidates': candidatePairs,
   'maintenance/reindex': startReindex,
   'maintenance/reconcile': startReconciliation,
   'jobs/get': getJob,

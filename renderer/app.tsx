@@ -13,6 +13,7 @@ import { IconAlert, IconRefresh } from './icons.tsx';
 // The Maintenance list is the page people land on; the others load as their own chunks when first shown.
 const SandboxesPage = lazy(() => import('./pages/connect/sandboxes-page.tsx'));
 const JobDetailPage = lazy(() => import('./pages/maintenance/job-detail-page.tsx'));
+const AssurancePage = lazy(() => import('./pages/assurance/assurance-page.tsx'));
 
 function PageLoading() {
   return (
@@ -28,6 +29,7 @@ function Page({ route, status }: { readonly route: Route; readonly status: Conso
   // Without a connection there is nothing to maintain: every route leads to the sandboxes page.
   if (connection === null || route.page === 'sandboxes') return <SandboxesPage status={status} />;
   const key = connectionKey(status);
+  if (route.page === 'assurance') return <AssurancePage key={key} connection={connection} connectionKey={key} />;
   if (route.page === 'job') return <JobDetailPage key={`${key}:${route.jobId}`} connection={connection} connectionKey={key} jobId={route.jobId} />;
   return <MaintenancePage connection={connection} connectionKey={key} />;
 }

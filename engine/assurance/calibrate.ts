@@ -36,6 +36,8 @@ import type { EngineEnv } from '../env.ts';
 import { DECIDED_BY, loadDataset, type LoadedDataset } from './load-pairs.ts';
 import { splitByClass } from './split.ts';
 import { thresholdMetrics } from './threshold-metrics.ts';
+import { scoreDistribution } from '../contract/score-distribution.ts';
+import { reliabilityBins } from '../stats/reliability-diagram.ts';
 import type { LabelPair } from './labels.ts';
 
 /** Thresholds always reported on the held-out pairs, beside the profile's own Probable and Certain. */
@@ -202,7 +204,13 @@ export function calibrate(env: EngineEnv, input: OperationInput<'matching/calibr
     validation,
     estimation: ESTIMATION_NOTE,
     fieldObservations: observations(counts),
-    heldOut: { brierScore: brierScore(predictions), logLoss: logLoss(predictions), thresholds: grid.map(at) },
+    heldOut: {
+      brierScore: brierScore(predictions),
+      logLoss: logLoss(predictions),
+      thresholds: grid.map(at),
+      scoreDistribution: scoreDistribution(heldOutScore, data.isMatch, isValidation),
+      reliability: reliabilityBins(predictions),
+    },
     f1Optimal:
       best === null
         ? { threshold: null, explanation: 'no labelled match in the validation set, so F1 is undefined', metrics: null }

@@ -30,6 +30,8 @@ import type { EngineEnv } from '../env.ts';
 import { BlockingKeyOverlap, blockingRecall } from './blocking-recall.ts';
 import { DECIDED_BY, loadDataset, type LoadedDataset } from './load-pairs.ts';
 import { thresholdMetrics } from './threshold-metrics.ts';
+import { scoreDistribution } from '../contract/score-distribution.ts';
+import { scoreBasis } from '../scoring/score-basis.ts';
 
 export const EVALUATION_SCORE_NOTE =
   "The score of a pair is the active scorer's outcome score: 1 when a trusted identifier agrees, 0 when a hard-conflict rule fires, otherwise the score method's score, held to at most the profile's Probable threshold when no name part was compared on both sides; a pair is predicted a match at threshold t when score >= t.";
@@ -102,6 +104,9 @@ function example(data: LoadedDataset, index: number): EvaluationReport['errorExa
     score: data.score[index] ?? explained.score,
     decidedBy: explained.decidedBy,
     evidence: explained.evidence,
+    decision: explained.decision,
+    ...(explained.conflictRule === undefined ? {} : { conflictRule: explained.conflictRule }),
+    ...(explained.limitedBy === undefined ? {} : { limitedBy: explained.limitedBy }),
   };
 }
 
@@ -141,6 +146,8 @@ export function evaluate(env: EngineEnv, input: OperationInput<'matching/evaluat
         falsePositives: examples.falsePositives.map((i) => example(data, i)),
         falseNegatives: examples.falseNegatives.map((i) => example(data, i)),
       },
+      scoreDistribution: scoreDistribution(data.score, data.isMatch),
+      scoreBasis: scoreBasis(stored.profile),
     };
   });
   store.write(() => {

@@ -6,9 +6,11 @@
  * denominator is zero is null, never 0.
  */
 import { z } from 'zod';
-import { DecidedBySchema, FieldEvidenceSchema, RecordRefSchema, ScoreMethodSchema } from './matching.ts';
+import { DecidedBySchema, DecisionSchema, FieldEvidenceSchema, RecordRefSchema, ScoreLimitSchema, ScoreMethodSchema } from './matching.ts';
 import { FieldNameSchema } from './fields.ts';
-import { FellegiSunterModelSchema, PriorMatchProbabilitySchema } from './profile.ts';
+import { FellegiSunterModelSchema, HardConflictRuleSchema, PriorMatchProbabilitySchema } from './profile.ts';
+import { ScoreDistributionSchema } from './score-distribution.ts';
+import { ScoreBasisSchema } from './score-explanation.ts';
 
 /** At most this many pairs per evaluation or calibration dataset (spec "Limits"). */
 export const MAX_DATASET_PAIRS = 10_000;
@@ -109,6 +111,10 @@ export const ErrorExampleSchema = z.object({
   score: z.number(),
   decidedBy: DecidedBySchema,
   evidence: z.array(FieldEvidenceSchema),
+  /** The scorer's decision, the hard-conflict rule that decided and the name-evidence cap (optional: older reports lack them). */
+  decision: DecisionSchema.optional(),
+  conflictRule: HardConflictRuleSchema.optional(),
+  limitedBy: ScoreLimitSchema.optional(),
 });
 
 export const EvaluationReportSchema = z.object({
@@ -129,8 +135,30 @@ export const EvaluationReportSchema = z.object({
     falsePositives: z.array(ErrorExampleSchema),
     falseNegatives: z.array(ErrorExampleSchema),
   }),
+  /**
+   * The scores by class in fine bins, aggregates only (score-distribution.ts): the confusion matrix at any
+   * bin edge and the threshold curves. Optional: a registry running older code reports none.
+   */
+  scoreDistribution: ScoreDistributionSchema.optional(),
+  /** The scorer's constant terms, so that an error example's field contributions add up to its score. */
+  scoreBasis: ScoreBasisSchema.optional(),
 });
 export type EvaluationReport = z.infer<typeof EvaluationReportSchema>;
+
+/** One bin of a reliability diagram: held-out pairs whose predicted probability lies in [lower, upper). */
+export const ReliabilityBinSchema = z.object({
+  lower: z.number(),
+  /** Exclusive, except for the last bin, which holds predictions equal to 1. */
+  upper: z.number(),
+  pairs: z.number().int(),
+  /** Mean predicted probability of the bin's pairs; null for an empty bin. */
+  meanPredicted: z.number().nullable(),
+  /** Share of labelled matches among them; null for an empty bin. */
+  observed: z.number().nullable(),
+  /** Wilson 95% interval of the observed share; null for an empty bin. */
+  observedInterval: IntervalSchema,
+});
+export type ReliabilityBin = z.infer<typeof ReliabilityBinSchema>;
 
 export const RecommendedThresholdSchema = z.object({
   threshold: z.number().nullable(),
@@ -153,6 +181,10 @@ export const CalibrationReportSchema = z.object({
     brierScore: z.number().nullable(),
     logLoss: z.number().nullable(),
     thresholds: z.array(ThresholdMetricsSchema),
+    /** Held-out scores under the new model by class in fine bins (aggregates only); optional as above. */
+    scoreDistribution: ScoreDistributionSchema.optional(),
+    /** Predicted against observed on the held-out pairs (a reliability diagram); optional as above. */
+    reliability: z.array(ReliabilityBinSchema).optional(),
   }),
   f1Optimal: RecommendedThresholdSchema,
   targetPrecision: z.number(),

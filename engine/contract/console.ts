@@ -13,11 +13,16 @@
  *   console/cancel-sign-in    abandon a sign-in that is waiting for the browser
  *   console/use-token         remote registry: connect with a pasted access token (service use)
  *   console/sign-out          forget the remote registry's tokens (memory and storage) and disconnect
+ *   console/runs              the saved assurance runs of this connection (every evaluation and calibration
+ *                             asked through the console is kept on this workstation), newest first
+ *   console/run               one saved run: its request (labels included), its report, versions and time
+ *   console/delete-run        forget one saved run
  *
  *   pushed: job/updated (a watched job changed), sandbox/progress, connection/changed
  */
 import { z } from 'zod';
 import { JobStateSchema } from './maintenance.ts';
+import { CalibrationOutputSchema, CalibrationRequestSchema, EvaluationReportSchema, EvaluationRequestSchema, VersionsSchema } from './assurance.ts';
 import { operations, type OperationInput, type OperationName, type OperationOutput } from './operations.ts';
 import type { ErrorData } from './errors.ts';
 
@@ -179,6 +184,37 @@ export const UseTokenInputSchema = z.strictObject({
     .max(16_384)
     .regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'one bearer token: letters, digits and -._~+/ only, no spaces or "Bearer "'),
 });
+export const RUN_KINDS = ['evaluation', 'calibration'] as const;
+export const RunIdSchema = z.string().regex(/^run-\d{8}T\d{6}Z-[0-9a-f]{8}$/, 'a run ID looks like run-20260101T120000Z-0123abcd');
+
+/** What the saved-runs list shows of a run (no labels, no examples). */
+export const SavedRunSummarySchema = z.object({
+  runId: RunIdSchema,
+  kind: z.enum(RUN_KINDS),
+  createdAt: z.string(),
+  /** Who asked (the connection's actor). */
+  actor: z.string(),
+  datasetId: z.string(),
+  /** SHA-256 of the ordered labelled pairs: two runs on the same labels have the same digest. */
+  datasetDigest: z.string(),
+  pairs: z.number().int(),
+  matches: z.number().int(),
+  nonMatches: z.number().int(),
+  /** The versions the run ran under (calibration: those it was trained against). */
+  versions: VersionsSchema,
+  /** Evaluation: the requested thresholds; calibration: the held-out grid. */
+  thresholds: z.array(z.number()),
+  /** Calibration only: the produced model's version. */
+  modelVersion: z.string().nullable(),
+});
+export type SavedRunSummary = z.infer<typeof SavedRunSummarySchema>;
+
+/** A saved run whole: the request as sent (pairs included, so it can be run again) and its answer. */
+export const SavedRunSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('evaluation'), summary: SavedRunSummarySchema, request: EvaluationRequestSchema, report: EvaluationReportSchema }),
+  z.object({ kind: z.literal('calibration'), summary: SavedRunSummarySchema, request: CalibrationRequestSchema, output: CalibrationOutputSchema }),
+]);
+export type SavedRun = z.infer<typeof SavedRunSchema>;
 
 export const consoleOperations = {
   'console/status': { input: z.strictObject({}), output: ConsoleStatusSchema },
@@ -193,6 +229,9 @@ export const consoleOperations = {
   'console/cancel-sign-in': { input: z.strictObject({}), output: ConsoleStatusSchema },
   'console/use-token': { input: UseTokenInputSchema, output: ConsoleStatusSchema },
   'console/sign-out': { input: z.strictObject({}), output: ConsoleStatusSchema },
+  'console/runs': { input: z.strictObject({}), output: z.object({ runs: z.array(SavedRunSummarySchema) }) },
+  'console/run': { input: z.strictObject({ runId: RunIdSchema }), output: SavedRunSchema },
+  'console/delete-run': { input: z.strictObject({ runId: RunIdSchema }), output: z.object({ runs: z.array(SavedRunSummarySchema) }) },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type ConsoleOperations = typeof consoleOperations;

@@ -9,3 +9,8 @@ export * from './maintenance.ts';
 export * from './assurance.ts';
 export * from './http.ts';
 export * from './console.ts';
+export * from './label-tsv.ts';
+export * from './label-rules.ts';
+export * from './score-distribution.ts';
+export * from './score-explanation.ts';
+export * from './workbench.ts';

@@ -21,6 +21,7 @@ import {
   ProfileRollbackOutputSchema,
 } from './assurance.ts';
 import { maintenanceOperations } from './maintenance.ts';
+import { CandidatePairsInputSchema, CandidatePairsOutputSchema } from './workbench.ts';
 
 const IssueSchema = z.object({ path: z.string(), message: z.string() });
 const Page = { limit: z.number().int().min(1).max(1_000_000).default(100_000), offset: z.number().int().min(0).default(0) };
@@ -95,6 +96,7 @@ export const operations = {
   'matching/evaluate': { input: EvaluationRequestSchema, output: EvaluationReportSchema },
   'matching/calibrate': { input: CalibrationRequestSchema, output: CalibrationOutputSchema },
   'labels/sample': { input: LabelSampleInputSchema, output: LabelSampleOutputSchema },
+  'labels/candidates': { input: CandidatePairsInputSchema, output: CandidatePairsOutputSchema },
   ...maintenanceOperations,
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 

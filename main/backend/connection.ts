@@ -18,6 +18,11 @@ export interface ConsoleConnection {
   readonly capabilities: Capabilities;
   /** What the renderer may know about the connection (never a token or a secret). */
   describe(): Connection;
+  /**
+   * Names this registry and tenant for what the console keeps about it on this workstation (saved assurance
+   * runs): the same registry and tenant give the same key on every launch; no secret, never shown.
+   */
+  storageKey(): string;
   /** The console queued a job on this connection (a local worker claims it at once; a remote one remembers it). */
   jobQueued(jobId: string): void;
   /** The user watched a job by ID (a remote connection remembers it). */

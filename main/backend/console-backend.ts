@@ -36,6 +36,7 @@ import { SandboxCreation } from './sandbox-creator.ts';
 import { RemoteRegistryConnection } from './remote-registry.ts';
 import { beginSignIn, type PendingSignIn } from './sign-in.ts';
 import { MemoryTokenStore, type StoredSession, type TokenStore } from './token-store.ts';
+import { SavedRuns } from './saved-runs.ts';
 
 export type ConsoleListener = (event: ConsoleEventName, payload: unknown) => void;
 
@@ -63,6 +64,7 @@ export class ConsoleBackend {
   private readonly listeners = new Set<ConsoleListener>();
   private readonly watcher: JobWatcher;
   private readonly recent: RecentSandboxes;
+  private readonly runs: SavedRuns;
   private readonly actor: string;
   private readonly tokenStore: TokenStore;
   private signIn: SignInState | null = null;
@@ -110,12 +112,20 @@ export class ConsoleBackend {
       else this.emit('connection/changed', this.status());
       return this.status();
     },
+    'console/runs': () => Promise.resolve({ runs: this.runs.list(this.requireConnection().storageKey()) }),
+    'console/run': (input) => Promise.resolve(this.runs.get(this.requireConnection().storageKey(), input.runId)),
+    'console/delete-run': (input) => {
+      const key = this.requireConnection().storageKey();
+      this.runs.delete(key, input.runId);
+      return Promise.resolve({ runs: this.runs.list(key) });
+    },
   };
 
   constructor(private readonly options: ConsoleBackendOptions) {
     this.actor = options.actor ?? localActor();
     this.recent = new RecentSandboxes(options.dataFolder);
     this.tokenStore = options.tokenStore ?? new MemoryTokenStore();
+    this.runs = new SavedRuns(options.dataFolder);
     this.watcher = new JobWatcher((job) => {
       this.emit('job/updated', job);
     }, options.watcher);
@@ -169,15 +179,33 @@ export class ConsoleBackend {
     return this.callEngine(name as OperationName, parsed.data);
   }
 
+  private requireConnection(): ConsoleConnection {
+    if (this.connection === null) throw conflict('no sandbox is open: create a sandbox or open an existing one first');
+    return this.connection;
+  }
+
   private async callEngine(name: OperationName, input: unknown): Promise<unknown> {
-    const connection = this.connection;
-    if (connection === null) throw conflict('no sandbox is open: create a sandbox or open an existing one first');
+    const connection = this.requireConnection();
     if (!connection.capabilities.operations.includes(name)) {
       throw new EngineError('forbidden', `this connection does not offer ${name} (granted scopes: ${connection.capabilities.scopes.join(', ') || 'none'})`);
     }
     const output: unknown = await connection.client.call(name, input as never, connection.context);
     this.afterEngineCall(connection, name, output);
+    this.keepRun(connection, name, input, output);
     return output;
+  }
+
+  /** Every evaluation and calibration asked through the console is kept (saved-runs.ts). */
+  private keepRun(connection: ConsoleConnection, name: OperationName, input: unknown, output: unknown): void {
+    if (name !== 'matching/evaluate' && name !== 'matching/calibrate') return;
+    try {
+      const key = connection.storageKey();
+      if (name === 'matching/evaluate') this.runs.save(key, { kind: 'evaluation', request: input as never, report: output as never }, connection.context.actor);
+      else this.runs.save(key, { kind: 'calibration', request: input as never, output: output as never }, connection.context.actor);
+    } catch (error) {
+      // The run itself succeeded (and is audited); say so rather than lose the report's existence silently.
+      throw new EngineError('internal', `the ${name === 'matching/evaluate' ? 'evaluation' : 'calibration'} ran, but it could not be kept in the console's data folder (${error instanceof Error ? error.name : 'error'}); check that ${this.options.dataFolder} is writable`);
+    }
   }
 
   /** Jobs the renderer has just seen or started are watched, so their updates are pushed. */

@@ -103,6 +103,10 @@ export class LocalSandboxConnection implements ConsoleConnection {
     return { kind: 'local-sandbox', path: this.path, tenantId: this.context.tenantId, actor: this.context.actor, capabilities: this.capabilities, worker: this.worker.status };
   }
 
+  storageKey(): string {
+    return `local-sandbox\u0000${this.path}\u0000${this.context.tenantId}`;
+  }
+
   jobQueued(): void {
     this.worker.wake();
   }

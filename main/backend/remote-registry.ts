@@ -96,6 +96,11 @@ export class RemoteRegistryConnection implements ConsoleConnection {
     };
   }
 
+  /** The registry and tenant (saved assurance runs are kept per registry and tenant, never per token). */
+  storageKey(): string {
+    return `remote-registry\u0000${this.remote.url}\u0000${this.tokens.claims.tenantId}`;
+  }
+
   jobQueued(jobId: string): void {
     this.remember(jobId);
   }

@@ -1,13 +1,14 @@
 /** Hash routes (the app is served from files or a custom protocol, so the path never changes). */
 import { useSyncExternalStore } from 'react';
 
-export type Route = { readonly page: 'maintenance' } | { readonly page: 'job'; readonly jobId: string } | { readonly page: 'sandboxes' };
+export type Route = { readonly page: 'maintenance' } | { readonly page: 'job'; readonly jobId: string } | { readonly page: 'sandboxes' } | { readonly page: 'assurance' };
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '');
   const job = /^\/maintenance\/jobs\/([A-Za-z0-9-]{1,80})$/.exec(path);
   if (job?.[1] !== undefined) return { page: 'job', jobId: job[1] };
   if (path === '/sandboxes') return { page: 'sandboxes' };
+  if (path === '/assurance') return { page: 'assurance' };
   return { page: 'maintenance' };
 }
 
@@ -15,6 +16,7 @@ export const paths = {
   maintenance: '#/maintenance',
   job: (jobId: string) => `#/maintenance/jobs/${jobId}`,
   sandboxes: '#/sandboxes',
+  assurance: '#/assurance',
 } as const;
 
 function subscribe(listener: () => void): () => void {

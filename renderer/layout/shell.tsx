@@ -1,12 +1,12 @@
 /**
  * The frame of every page: a header naming the product and the current connection (sandbox file, tenant,
- * worker), and a navigation. The Match assurance page arrives with its own issue; until then it has no entry.
+ * worker), and a navigation: Maintenance, Match assurance, Sandboxes.
  */
 import { AppShell, Badge, Box, Burger, Group, NavLink, Text, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import type { Connection } from '../../engine/contract/console.ts';
-import { IconAlert, IconCloud, IconDatabase, IconTool } from '../icons.tsx';
+import { IconAlert, IconChart, IconCloud, IconDatabase, IconTool } from '../icons.tsx';
 import { paths, type Route } from '../hooks/route.ts';
 
 function fileName(path: string): string {
@@ -113,6 +113,16 @@ export function Shell({ route, connection, children }: { readonly route: Route; 
           leftSection={<IconTool />}
           active={maintenanceActive}
           aria-current={maintenanceActive ? 'page' : undefined}
+          onClick={close}
+          styles={NAV_STYLES}
+        />
+        <NavLink
+          href={paths.assurance}
+          label="Match assurance"
+          description="Labels, evaluation, calibration"
+          leftSection={<IconChart />}
+          active={route.page === 'assurance'}
+          aria-current={route.page === 'assurance' ? 'page' : undefined}
           onClick={close}
           styles={NAV_STYLES}
         />

@@ -1,0 +1,119 @@
+/**
+ * A pair's score taken apart field by field: the waterfall the console draws for an error example or a
+ * workbench pair. It is built from the evidence the scorer produced and the scorer's own basis (below), and
+ * it must end on the score the scorer gave (a unit test checks this for many pairs under both methods):
+ *
+ *   fellegi-sunter        log-odds = ln(prior / (1 − prior)) + Σ ln(m/u) of each compared field's band
+ *                         (evidence.logLikelihood; a missing comparison adds 0); score = 1 / (1 + e^−log-odds)
+ *   weighted-similarity   score = Σ wᵢ·sᵢ / max(Σ wᵢ over present fields, minimum evidence weight); field i
+ *                         contributes wᵢ·sᵢ / that denominator (evidence.weight and .similarity)
+ *
+ * then the scorer's precedence: a trusted identifier (score 1) or a hard conflict (score 0) decides before
+ * the score method, and without name evidence the score is held to at most Thresholds.Probable.
+ */
+import { z } from 'zod';
+import type { FieldEvidence, ScoreLimit } from './matching.ts';
+import { ScoreMethodSchema } from './matching.ts';
+
+/** What a waterfall needs beside the evidence: the constant terms of the scorer's formula. */
+export const ScoreBasisSchema = z.object({
+  scoreMethod: ScoreMethodSchema,
+  /** fellegi-sunter: ln(p / (1 − p)) of the model's priorMatchProbability. */
+  priorLogOdds: z.number().optional(),
+  /** weighted-similarity: the floor of the denominator (sparse records cannot reach a certain score). */
+  minimumEvidenceWeight: z.number().optional(),
+  /** The profile's thresholds (the decision, and the cap without name evidence). */
+  thresholds: z.object({ probable: z.number(), certain: z.number() }),
+});
+export type ScoreBasis = z.infer<typeof ScoreBasisSchema>;
+
+/** The parts of a scored pair a waterfall reads (a match result, an error example, a workbench pair). */
+export interface ScoredEvidence {
+  readonly score: number;
+  readonly decidedBy: 'trusted-identifier' | 'hard-conflict' | 'score';
+  readonly limitedBy?: ScoreLimit | undefined;
+  readonly evidence: readonly FieldEvidence[];
+}
+
+export interface WaterfallStep {
+  readonly kind: 'start' | 'field' | 'cap';
+  readonly label: string;
+  /** Running total before and after this step, on the waterfall's scale. */
+  readonly from: number;
+  readonly to: number;
+  /** to − from: the field's contribution on the scale. */
+  readonly delta: number;
+  readonly evidence?: FieldEvidence;
+}
+
+export interface Waterfall {
+  /** log-odds (fellegi-sunter) or score (weighted-similarity). */
+  readonly scale: 'log-odds' | 'score';
+  readonly steps: readonly WaterfallStep[];
+  /** The score method's score from the steps (a probability for fellegi-sunter). */
+  readonly methodScore: number;
+  /** The pair's score after the precedence and the name-evidence cap: equals the scorer's score. */
+  readonly score: number;
+  /** Plain words on how the steps become the score. */
+  readonly note: string;
+}
+
+function logistic(logOdds: number): number {
+  return 1 / (1 + Math.exp(-logOdds));
+}
+
+function precedence(result: ScoredEvidence, basis: ScoreBasis, methodScore: number, steps: WaterfallStep[], scale: Waterfall['scale']): { score: number; note: string } {
+  if (result.decidedBy === 'trusted-identifier') return { score: 1, note: 'A trusted identifier is equal on both records: the pair is certain (score 1) before any field is weighed; the steps show what the fields alone would give.' };
+  if (result.decidedBy === 'hard-conflict') return { score: 0, note: 'A hard-conflict rule fired: the pair is no match (score 0) before any field is weighed; the steps show what the fields alone would give.' };
+  const probable = basis.thresholds.probable;
+  if (methodScore >= probable && result.limitedBy === 'NoNameEvidence') {
+    const last = steps.at(-1)?.to ?? 0;
+    const capped = scale === 'log-odds' ? Math.log(probable / (1 - probable)) : probable;
+    steps.push({ kind: 'cap', label: 'No name evidence: held to Probable', from: last, to: capped, delta: capped - last });
+    return { score: probable, note: `No family or given name was compared on both records, so the score is held to the Probable threshold (${String(probable)}): such a pair may go to review but is never linked automatically.` };
+  }
+  return { score: methodScore, note: '' };
+}
+
+/** The waterfall of a scored pair, or null when the evidence does not carry what the method needs. */
+export function scoreWaterfall(result: ScoredEvidence, basis: ScoreBasis): Waterfall | null {
+  const steps: WaterfallStep[] = [];
+  if (basis.scoreMethod === 'fellegi-sunter') {
+    if (basis.priorLogOdds === undefined) return null;
+    let total = basis.priorLogOdds;
+    steps.push({ kind: 'start', label: 'Prior log-odds', from: 0, to: total, delta: total });
+    for (const evidence of result.evidence) {
+      if (evidence.logLikelihood === undefined) return null;
+      const from = total;
+      total += evidence.logLikelihood;
+      steps.push({ kind: 'field', label: evidence.field, from, to: total, delta: evidence.logLikelihood, evidence });
+    }
+    const methodScore = logistic(total);
+    const { score, note } = precedence(result, basis, methodScore, steps, 'log-odds');
+    return { scale: 'log-odds', steps, methodScore, score, note: note || 'Log-odds: the prior plus ln(m/u) of each compared field’s band; the probability is 1 / (1 + e^−log-odds). A missing comparison adds 0.' };
+  }
+  if (basis.minimumEvidenceWeight === undefined) return null;
+  let present = 0;
+  for (const evidence of result.evidence) {
+    if (evidence.weight === undefined) return null;
+    if (evidence.similarity !== null) present += evidence.weight;
+  }
+  const denominator = Math.max(present, basis.minimumEvidenceWeight);
+  let total = 0;
+  steps.push({ kind: 'start', label: 'Start', from: 0, to: 0, delta: 0 });
+  for (const evidence of result.evidence) {
+    const delta = evidence.similarity === null ? 0 : ((evidence.weight ?? 0) * evidence.similarity) / denominator;
+    const from = total;
+    total += delta;
+    steps.push({ kind: 'field', label: evidence.field, from, to: total, delta, evidence });
+  }
+  const { score, note } = precedence(result, basis, total, steps, 'score');
+  const floorNote = present < basis.minimumEvidenceWeight ? ` The fields present weigh ${String(present)} in all, below the floor of ${String(basis.minimumEvidenceWeight)}, so the floor divides.` : '';
+  return {
+    scale: 'score',
+    steps,
+    methodScore: total,
+    score,
+    note: note || `Each compared field adds weight × similarity / ${String(denominator)} (the larger of the present fields’ weights and ${String(basis.minimumEvidenceWeight)}); a missing field adds nothing.${floorNote}`,
+  };
+}

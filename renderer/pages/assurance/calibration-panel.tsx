@@ -1,0 +1,106 @@
+/** The calibration view: the request, each field with its help text and validation, and the answer. */
+import { Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { MIN_SMOOTHING, type CalibrationOutputSchema } from '../../../engine/contract/assurance.ts';
+import { MODEL_PRIOR_FLOOR } from '../../../engine/contract/profile.ts';
+import { useClient } from '../../client/context.tsx';
+import { formatCount } from '../../format.ts';
+import { CalibrationReportView } from './calibration-report.tsx';
+import { EngineRefusal } from './engine-refusal.tsx';
+import type { LabelPreview } from './label-preview.ts';
+import { PreviewSummary } from './labels-panel.tsx';
+
+type CalibrationOutput = z.infer<typeof CalibrationOutputSchema>;
+type NumberValue = number | string;
+
+function check(value: NumberValue, ok: (n: number) => boolean, message: string): string | undefined {
+  return typeof value === 'number' && ok(value) ? undefined : message;
+}
+
+export function CalibrationPanel({ preview, runsKey, output, onOutput, estimatedPrior, connectionKey }: {
+  readonly preview: LabelPreview;
+  readonly runsKey: readonly unknown[];
+  readonly output: CalibrationOutput | null;
+  readonly onOutput: (output: CalibrationOutput) => void;
+  readonly estimatedPrior: number | null;
+  readonly connectionKey: string;
+}) {
+  const client = useClient();
+  const queryClient = useQueryClient();
+  const [datasetId, setDatasetId] = useState('labels-1');
+  const [modelVersion, setModelVersion] = useState('fs-candidate-1');
+  const [prior, setPrior] = useState<NumberValue>(estimatedPrior ?? 0.01);
+  const [smoothing, setSmoothing] = useState<NumberValue>(1);
+  const [validation, setValidation] = useState<NumberValue>(0.3);
+  const [target, setTarget] = useState<NumberValue>(0.95);
+  const errors = {
+    datasetId: datasetId.trim() === '' ? 'Give the dataset a label' : undefined,
+    modelVersion: modelVersion.trim() === '' ? 'Give the model a version label' : undefined,
+    prior: check(prior, (n) => n >= MODEL_PRIOR_FLOOR && n <= 1 - MODEL_PRIOR_FLOOR, `A probability strictly between 0 and 1 (${String(MODEL_PRIOR_FLOOR)} to ${String(1 - MODEL_PRIOR_FLOOR)})`),
+    smoothing: check(smoothing, (n) => n >= MIN_SMOOTHING && n <= 1000, `From ${String(MIN_SMOOTHING)} to 1000`),
+    validation: check(validation, (n) => n > 0 && n < 1, 'A fraction strictly between 0 and 1'),
+    target: check(target, (n) => n >= 0 && n <= 1, 'From 0 to 1'),
+  };
+  const invalid = Object.values(errors).some((e) => e !== undefined);
+  const labelsReady = preview.pairs.length > 0 && preview.issues.length === 0;
+  const calibrate = useMutation({
+    mutationFn: () =>
+      client.send('matching/calibrate', {
+        datasetId: datasetId.trim(),
+        modelVersion: modelVersion.trim(),
+        pairs: [...preview.pairs],
+        rowNumbers: [...preview.lineNumbers],
+        priorMatchProbability: Number(prior),
+        smoothing: Number(smoothing),
+        validationFraction: Number(validation),
+        targetPrecision: Number(target),
+      }),
+    onSuccess: (answer) => {
+      onOutput(answer);
+      void queryClient.invalidateQueries({ queryKey: runsKey });
+    },
+  });
+
+  return (
+    <Stack gap="lg">
+      <Card withBorder padding="lg" component="section" aria-labelledby="cal-request-title">
+        <Title order={2} size="h4" id="cal-request-title" mb="xs">Calibrate a Fellegi-Sunter model</Title>
+        <Group mb="sm">{preview.rows > 0 ? <PreviewSummary preview={preview} /> : <Text size="sm" c="dimmed">No labels yet: calibration needs at least 10 matches and 10 non-matches.</Text>}</Group>
+        <form
+          aria-label="Calibration request"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (labelsReady && !invalid) calibrate.mutate();
+          }}
+        >
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
+            <TextInput label="Dataset ID" description="The version label of this label set" value={datasetId} onChange={(e) => { setDatasetId(e.currentTarget.value); }} maxLength={100} error={errors.datasetId} />
+            <TextInput label="Model version" description="The label the produced model carries" value={modelVersion} onChange={(e) => { setModelVersion(e.currentTarget.value); }} maxLength={100} error={errors.modelVersion} />
+            <NumberInput
+              label="Prior match probability"
+              description={`The share of true matches among the pairs the scorer meets in production. It must be explicit: labelled samples are usually balanced (about half matches), far from production's share, and the model's probabilities follow the prior.${estimatedPrior === null ? '' : ` This sandbox's estimate: ${estimatedPrior.toFixed(4)}.`}`}
+              value={prior}
+              onChange={setPrior}
+              decimalScale={8}
+              step={0.001}
+              error={errors.prior}
+            />
+            <NumberInput label="Smoothing" description="Added to every band count, so no m or u is 0 or 1 (1 is Laplace smoothing)" value={smoothing} onChange={setSmoothing} decimalScale={4} step={0.5} error={errors.smoothing} />
+            <NumberInput label="Validation fraction" description="The share of each class held out, never trained on, for the quality figures" value={validation} onChange={setValidation} decimalScale={3} step={0.05} error={errors.validation} />
+            <NumberInput label="Target precision" description="The recommended threshold is the lowest whose held-out precision reaches this" value={target} onChange={setTarget} decimalScale={3} step={0.01} error={errors.target} />
+          </SimpleGrid>
+          <Group mt="md">
+            <Button type="submit" loading={calibrate.isPending} disabled={!labelsReady || invalid}>
+              Calibrate on {formatCount(preview.pairs.length)} pairs
+            </Button>
+            <Text size="sm" c="dimmed">The model is returned for review; nothing is activated.</Text>
+          </Group>
+        </form>
+        {calibrate.isError ? <div style={{ marginTop: 12 }}><EngineRefusal title="The engine refused the calibration" error={calibrate.error} /></div> : null}
+      </Card>
+      {output !== null ? <CalibrationReportView key={output.model.datasetDigest + output.model.modelVersion} output={output} name={output.model.modelVersion} connectionKey={connectionKey} /> : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,199 @@
+/**
+ * A calibration's answer: held-out Brier score and log loss, a reliability diagram, threshold metrics with
+ * the F1-optimal threshold and the lowest one meeting the target precision as reference lines, per-field m and
+ * u by band with their ln(m/u) weights, the conditional-independence caveat, and the complete model JSON to
+ * view, copy and save. No activation control: the page states how a model is applied instead.
+ */
+import '@mantine/charts/styles.css';
+import { BarChart } from '@mantine/charts';
+import { Alert, Button, Card, Code, CopyButton, Group, List, ScrollArea, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { CartesianGrid, ComposedChart, ErrorBar, Line, ResponsiveContainer, Scatter, XAxis, YAxis } from 'recharts';
+import type { z } from 'zod';
+import type { CalibrationOutputSchema } from '../../../engine/contract/assurance.ts';
+import { formatCount } from '../../format.ts';
+import { IconCopy, IconDownload, IconInfo } from '../../icons.tsx';
+import { ExportButtons } from './export-buttons.tsx';
+import { saveText } from './save-file.ts';
+import { fixed3, metricsRow } from './metric-text.ts';
+import { MetricsTable } from './metrics-table.tsx';
+import { ModelDiff } from './model-diff.tsx';
+import { BANDS, fieldWeights } from './model-weights.ts';
+import { ThresholdExplorer, type ReferenceMark } from './threshold-explorer.tsx';
+
+type CalibrationOutput = z.infer<typeof CalibrationOutputSchema>;
+
+/** A recommended threshold is any held-out score: four significant digits are what a person can act on. */
+function thresholdText(value: number | null): string {
+  return value === null ? '—' : Number(value.toPrecision(4)).toString();
+}
+function ReliabilityDiagram({ bins }: { readonly bins: NonNullable<CalibrationOutput['report']['heldOut']['reliability']> }) {
+  const points = bins
+    .filter((b) => b.meanPredicted !== null && b.observed !== null)
+    .map((b) => ({ predicted: b.meanPredicted ?? 0, observed: b.observed ?? 0, error: b.observedInterval === null ? [0, 0] : [(b.observed ?? 0) - b.observedInterval.lower, b.observedInterval.upper - (b.observed ?? 0)], pairs: b.pairs }));
+  return (
+    <figure style={{ margin: 0 }} aria-label="Reliability diagram: observed share of matches against mean predicted probability on held-out pairs, with 95% intervals; the table below lists each bin.">
+      <div style={{ width: '100%', height: 280 }}>
+        <ResponsiveContainer>
+          <ComposedChart data={points} margin={{ top: 10, right: 20, bottom: 24, left: 0 }}>
+            <CartesianGrid strokeDasharray="3 3" stroke="var(--mantine-color-gray-3)" />
+            <XAxis dataKey="predicted" type="number" domain={[0, 1]} ticks={[0, 0.2, 0.4, 0.6, 0.8, 1]} label={{ value: 'Mean predicted probability', position: 'insideBottom', offset: -12 }} />
+            <YAxis type="number" domain={[0, 1]} ticks={[0, 0.2, 0.4, 0.6, 0.8, 1]} width={44} label={{ value: 'Observed', angle: -90, position: 'insideLeft' }} />
+            <Line data={[{ predicted: 0, observed: 0 }, { predicted: 1, observed: 1 }]} dataKey="observed" stroke="var(--mantine-color-gray-6)" strokeDasharray="4 4" dot={false} isAnimationActive={false} name="Perfect calibration" />
+            <Scatter dataKey="observed" fill="var(--mantine-color-indigo-7)" isAnimationActive={false} name="Held-out bins">
+              <ErrorBar dataKey="error" width={4} stroke="var(--mantine-color-indigo-4)" direction="y" />
+            </Scatter>
+          </ComposedChart>
+        </ResponsiveContainer>
+      </div>
+    </figure>
+  );
+}
+
+export function CalibrationReportView({ output, name, connectionKey }: { readonly output: CalibrationOutput; readonly name: string; readonly connectionKey: string }) {
+  const { model, report } = output;
+  const json = `${JSON.stringify(model, null, 2)}\n`;
+  const weights = fieldWeights(model);
+  const marks: ReferenceMark[] = [];
+  if (report.f1Optimal.threshold !== null) marks.push({ threshold: report.f1Optimal.threshold, label: 'F1-optimal' });
+  if (report.meetingTargetPrecision.threshold !== null) marks.push({ threshold: report.meetingTargetPrecision.threshold, label: `precision ≥ ${String(report.targetPrecision)}` });
+  const highlight = marks.map((m) => m.threshold);
+  return (
+    <Stack gap="lg" data-testid="calibration-report">
+      <Card withBorder padding="lg" component="section" aria-labelledby="cal-quality-title">
+        <Title order={2} size="h4" id="cal-quality-title" mb="sm">Held-out quality of model {report.modelVersion}</Title>
+        <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md">
+          <div>
+            <Text size="xs" c="dimmed" tt="uppercase" fw={600}>Brier score</Text>
+            <Text fw={700} size="lg" data-testid="cal-brier">{fixed3(report.heldOut.brierScore)}</Text>
+            <Text size="xs" c="dimmed">0 is perfect; lower is better</Text>
+          </div>
+          <div>
+            <Text size="xs" c="dimmed" tt="uppercase" fw={600}>Log loss</Text>
+            <Text fw={700} size="lg" data-testid="cal-logloss">{fixed3(report.heldOut.logLoss)}</Text>
+            <Text size="xs" c="dimmed">Lower is better</Text>
+          </div>
+          <div>
+            <Text size="xs" c="dimmed" tt="uppercase" fw={600}>F1-optimal threshold</Text>
+            <Text fw={700} size="lg" data-testid="cal-f1-threshold">{thresholdText(report.f1Optimal.threshold)}</Text>
+            <Text size="xs" c="dimmed">{report.f1Optimal.explanation}</Text>
+          </div>
+          <div>
+            <Text size="xs" c="dimmed" tt="uppercase" fw={600}>Lowest meeting precision {report.targetPrecision}</Text>
+            <Text fw={700} size="lg" data-testid="cal-target-threshold">{thresholdText(report.meetingTargetPrecision.threshold)}</Text>
+            <Text size="xs" c="dimmed">{report.meetingTargetPrecision.explanation}</Text>
+          </div>
+        </SimpleGrid>
+        <Text size="sm" c="dimmed" mt="sm">
+          Trained on {formatCount(report.training.pairs)} pairs ({formatCount(report.training.matches)} matches), validated on {formatCount(report.validation.pairs)} held-out pairs ({formatCount(report.validation.matches)} matches). {report.estimation}
+        </Text>
+      </Card>
+
+      {report.heldOut.reliability !== undefined ? (
+        <Card withBorder padding="lg" component="section" aria-labelledby="cal-reliability-title">
+          <Group justify="space-between" mb="xs">
+            <Title order={2} size="h4" id="cal-reliability-title">Reliability diagram (held-out pairs)</Title>
+            <ExportButtons name={`${name}-reliability`} label="the reliability bins" rows={() => (report.heldOut.reliability ?? []).map((b) => ({ lower: b.lower, upper: b.upper, pairs: b.pairs, meanPredicted: b.meanPredicted, observed: b.observed, observedLower: b.observedInterval?.lower ?? null, observedUpper: b.observedInterval?.upper ?? null }))} />
+          </Group>
+          <Text size="sm" c="dimmed" mb="sm">A calibrated model's points lie on the dashed diagonal: of the pairs given probability 0.8, about 80% are matches. Bars are 95% intervals.</Text>
+          <ReliabilityDiagram bins={report.heldOut.reliability} />
+          <Table striped aria-label="Reliability bins" style={{ fontVariantNumeric: 'tabular-nums' }}>
+            <Table.Thead><Table.Tr><Table.Th>Predicted</Table.Th><Table.Th>Pairs</Table.Th><Table.Th>Mean predicted</Table.Th><Table.Th>Observed</Table.Th></Table.Tr></Table.Thead>
+            <Table.Tbody>
+              {report.heldOut.reliability.map((b) => (
+                <Table.Tr key={b.lower}>
+                  <Table.Td>{b.lower.toFixed(1)}–{b.upper.toFixed(1)}</Table.Td>
+                  <Table.Td>{formatCount(b.pairs)}</Table.Td>
+                  <Table.Td>{b.meanPredicted === null ? '— (empty bin)' : b.meanPredicted.toFixed(3)}</Table.Td>
+                  <Table.Td>{b.observed === null ? '— (empty bin)' : b.observed.toFixed(3)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Card>
+      ) : null}
+
+      <Card withBorder padding="lg" component="section" aria-labelledby="cal-thresholds-title">
+        <Group justify="space-between" mb="xs">
+          <Title order={2} size="h4" id="cal-thresholds-title">Held-out threshold metrics</Title>
+          <ExportButtons name={`${name}-heldout-metrics`} label="the held-out metrics" rows={() => report.heldOut.thresholds.map(metricsRow)} />
+        </Group>
+        {report.heldOut.scoreDistribution !== undefined ? <ThresholdExplorer distribution={report.heldOut.scoreDistribution} initial={report.f1Optimal.threshold ?? 0.5} marks={marks} name={`${name}-heldout`} /> : null}
+        <MetricsTable rows={report.heldOut.thresholds} label="Held-out metrics per threshold" highlight={highlight} />
+      </Card>
+
+      <Card withBorder padding="lg" component="section" aria-labelledby="cal-weights-title">
+        <Group justify="space-between" mb="xs">
+          <Title order={2} size="h4" id="cal-weights-title">Field weights: m, u and ln(m/u) by band</Title>
+          <ExportButtons name={`${name}-field-weights`} label="the field weights" rows={() => weights.map((w) => ({ ...w }))} />
+        </Group>
+        <Text size="sm" c="dimmed" mb="sm">m: share of true matches in the band; u: share of non-matches. Positive weights are evidence for a match, negative against.</Text>
+        <figure style={{ margin: 0 }} aria-label="ln(m/u) weight per field and band; the numbers are in the table below.">
+          <BarChart
+            h={260}
+            data={Object.keys(model.fields).map((field) => {
+              const row: Record<string, string | number> = { field };
+              for (const band of BANDS) row[band] = weights.find((w) => w.field === field && w.band === band)?.weight ?? 0;
+              return row;
+            })}
+            dataKey="field"
+            series={[
+              { name: 'Exact', color: 'teal.7' },
+              { name: 'Strong', color: 'teal.4' },
+              { name: 'Partial', color: 'orange.5' },
+              { name: 'Different', color: 'red.7' },
+            ]}
+            withLegend
+            tooltipAnimationDuration={0}
+            barProps={{ isAnimationActive: false }}
+          />
+        </figure>
+        <ScrollArea.Autosize mah={320} viewportProps={{ tabIndex: 0, 'aria-label': 'Field weights table, scrollable' }}>
+          <Table striped aria-label="m, u and weight per field and band" data-testid="weights-table" style={{ fontVariantNumeric: 'tabular-nums' }}>
+            <Table.Thead><Table.Tr><Table.Th>Field</Table.Th><Table.Th>Band</Table.Th><Table.Th>m</Table.Th><Table.Th>u</Table.Th><Table.Th>ln(m/u)</Table.Th></Table.Tr></Table.Thead>
+            <Table.Tbody>
+              {weights.map((w) => (
+                <Table.Tr key={`${w.field}:${w.band}`}>
+                  <Table.Td>{w.field}</Table.Td><Table.Td>{w.band}</Table.Td><Table.Td>{w.m.toFixed(4)}</Table.Td><Table.Td>{w.u.toFixed(4)}</Table.Td><Table.Td>{w.weight.toFixed(3)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollArea.Autosize>
+        <Alert mt="sm" color="orange" variant="light" icon={<IconInfo />} title="Fields are assumed independent">
+          <Text size="sm">{report.caveat} In plain words: when two fields tend to agree together (a postcode and a city), the model counts the same evidence twice and can be over-confident.</Text>
+        </Alert>
+      </Card>
+
+      <Card withBorder padding="lg" component="section" aria-labelledby="cal-model-title">
+        <Group justify="space-between" mb="xs">
+          <Title order={2} size="h4" id="cal-model-title">Model JSON</Title>
+          <Group gap="xs">
+            <CopyButton value={json}>
+              {({ copied, copy }) => (
+                <Button size="xs" variant="default" leftSection={<IconCopy size={14} />} onClick={copy}>{copied ? 'Copied' : 'Copy'}</Button>
+              )}
+            </CopyButton>
+            <Button size="xs" variant="default" leftSection={<IconDownload size={14} />} onClick={() => { saveText(`${model.modelVersion}.model.json`, json, 'application/json'); }}>
+              Save as a file
+            </Button>
+          </Group>
+        </Group>
+        <ScrollArea.Autosize mah={360} type="auto" viewportProps={{ tabIndex: 0, 'aria-label': 'Model JSON, scrollable' }}>
+          <Code block data-testid="model-json">{json}</Code>
+        </ScrollArea.Autosize>
+        <Title order={3} size="h5" mt="md" mb="xs">Compared with the active model</Title>
+        <ModelDiff produced={model} connectionKey={connectionKey} />
+        <Alert mt="md" color="blue" variant="light" icon={<IconInfo />} title="This page never activates a model" data-testid="governed-procedure">
+          <Text size="sm" mb={4}>A calibrated model is applied only through the governed configuration change:</Text>
+          <List size="sm" type="ordered">
+            <List.Item>approve the dataset and the thresholds;</List.Item>
+            <List.Item>copy the model to the tenant's MatchingRules:FellegiSunter configuration and assign a new MatchingProfileVersion;</List.Item>
+            <List.Item>deploy the identical profile to the API, portal and MLLP hosts;</List.Item>
+            <List.Item>re-evaluate against an independent holdout;</List.Item>
+            <List.Item>monitor review volumes, errors and drift.</List.Item>
+          </List>
+        </Alert>
+      </Card>
+    </Stack>
+  );
+}

@@ -1,0 +1,75 @@
+/** The evaluation view: the request (dataset ID, thresholds as chips, error examples wanted) and its report. */
+import { Button, Card, Group, NumberInput, Stack, TagsInput, Text, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { EvaluationReport } from '../../../engine/contract/assurance.ts';
+import { MAX_ERROR_EXAMPLES } from '../../../engine/contract/assurance.ts';
+import { useClient } from '../../client/context.tsx';
+import { formatCount } from '../../format.ts';
+import { EngineRefusal } from './engine-refusal.tsx';
+import { EvaluationReportView } from './evaluation-report.tsx';
+import type { LabelPreview } from './label-preview.ts';
+import { PreviewSummary } from './labels-panel.tsx';
+import { parseThresholds } from './thresholds-input.ts';
+
+export function EvaluationPanel({ preview, runsKey, report, onReport, defaultThresholds }: {
+  readonly preview: LabelPreview;
+  readonly runsKey: readonly unknown[];
+  readonly report: EvaluationReport | null;
+  readonly onReport: (report: EvaluationReport) => void;
+  readonly defaultThresholds: readonly number[];
+}) {
+  const client = useClient();
+  const queryClient = useQueryClient();
+  const [datasetId, setDatasetId] = useState('labels-1');
+  const [chips, setChips] = useState<string[]>(() => [...new Set([0.5, ...defaultThresholds, 0.9])].sort((a, b) => a - b).map(String));
+  const [examples, setExamples] = useState<number | string>(20);
+  const thresholds = parseThresholds(chips);
+  const examplesInvalid = typeof examples !== 'number' || !Number.isInteger(examples) || examples < 0 || examples > MAX_ERROR_EXAMPLES;
+  const datasetInvalid = datasetId.trim() === '';
+  const labelsReady = preview.pairs.length > 0 && preview.issues.length === 0;
+  const evaluate = useMutation({
+    mutationFn: () =>
+      client.send('matching/evaluate', {
+        datasetId: datasetId.trim(),
+        pairs: [...preview.pairs],
+        rowNumbers: [...preview.lineNumbers],
+        thresholds: thresholds.values,
+        maximumErrorExamples: typeof examples === 'number' ? examples : 0,
+      }),
+    onSuccess: (output) => {
+      onReport(output);
+      void queryClient.invalidateQueries({ queryKey: runsKey });
+    },
+  });
+
+  return (
+    <Stack gap="lg">
+      <Card withBorder padding="lg" component="section" aria-labelledby="eval-request-title">
+        <Title order={2} size="h4" id="eval-request-title" mb="xs">Evaluate the active profile</Title>
+        <Group mb="sm">{preview.rows > 0 ? <PreviewSummary preview={preview} /> : <Text size="sm" c="dimmed">No labels yet: paste a label set, sample one, or make one in the workbench.</Text>}</Group>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (labelsReady && thresholds.error === undefined && !examplesInvalid && !datasetInvalid) evaluate.mutate();
+          }}
+          aria-label="Evaluation request"
+        >
+          <Group align="flex-start" gap="md">
+            <TextInput label="Dataset ID" description="The version label of this label set" value={datasetId} onChange={(e) => { setDatasetId(e.currentTarget.value); }} maxLength={100} error={datasetInvalid ? 'Give the dataset a label' : undefined} w={200} />
+            <TagsInput label="Thresholds" description="Press Enter after each, 0 to 1" value={chips} onChange={setChips} error={thresholds.error} w={340} clearable />
+            <NumberInput label="Error examples" description={`At most ${String(MAX_ERROR_EXAMPLES)}`} value={examples} onChange={setExamples} min={0} max={MAX_ERROR_EXAMPLES} allowDecimal={false} error={examplesInvalid ? `0 to ${String(MAX_ERROR_EXAMPLES)}` : undefined} w={150} />
+          </Group>
+          <Group mt="md">
+            <Button type="submit" loading={evaluate.isPending} disabled={!labelsReady || thresholds.error !== undefined || examplesInvalid || datasetInvalid}>
+              Evaluate {preview.pairs.length > 0 ? `${formatCount(preview.pairs.length)} pairs` : ''}
+            </Button>
+            {preview.issues.length > 0 ? <Text size="sm" c="red.8">The label set has errors: fix them on the Labels tab first.</Text> : null}
+          </Group>
+        </form>
+        {evaluate.isError ? <div style={{ marginTop: 12 }}><EngineRefusal title="The engine refused the evaluation" error={evaluate.error} /></div> : null}
+      </Card>
+      {report !== null ? <EvaluationReportView key={report.datasetDigest + String(report.thresholds.length)} report={report} name={report.datasetId} /> : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,220 @@
+/**
+ * An evaluation report: dataset digest and class counts, blocking recall and what it means for the figures,
+ * the metrics per threshold, the threshold explorer, the score distribution by class, field diagnostics, and
+ * the error examples (references only), each openable as its per-field explanation.
+ */
+import '@mantine/charts/styles.css';
+import { BarChart } from '@mantine/charts';
+import { Alert, Badge, Button, Card, Code, Group, Modal, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import type { z } from 'zod';
+import type { ErrorExampleSchema, EvaluationReport } from '../../../engine/contract/assurance.ts';
+import { formatCount } from '../../format.ts';
+import { IconInfo } from '../../icons.tsx';
+import { ExportButtons } from './export-buttons.tsx';
+import { fixed3, metricsRow } from './metric-text.ts';
+import { MetricsTable } from './metrics-table.tsx';
+import { histogram } from './score-curves.ts';
+import { ThresholdExplorer } from './threshold-explorer.tsx';
+import { WaterfallView } from './waterfall.tsx';
+
+type ErrorExample = z.infer<typeof ErrorExampleSchema>;
+
+function Figure({ label, value, testId, hint }: { readonly label: string; readonly value: string; readonly testId?: string; readonly hint?: string }) {
+  return (
+    <Stack gap={0}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>{label}</Text>
+      <Text fw={700} size="lg" data-testid={testId}>{value}</Text>
+      {hint !== undefined ? <Text size="xs" c="dimmed">{hint}</Text> : null}
+    </Stack>
+  );
+}
+
+function ref(r: { readonly sourceSystem: string; readonly localId: string }): string {
+  return `${r.sourceSystem} / ${r.localId}`;
+}
+
+function ExamplesTable({ title, examples, onOpen }: { readonly title: string; readonly examples: readonly ErrorExample[]; readonly onOpen: (example: ErrorExample) => void }) {
+  if (examples.length === 0) return <Text size="sm" c="dimmed">No {title.toLowerCase()} among the examples.</Text>;
+  return (
+    <Table.ScrollContainer minWidth={640}>
+      <Table striped aria-label={title} data-testid={`examples-${title.toLowerCase().replace(/\s+/g, '-')}`} style={{ fontVariantNumeric: 'tabular-nums' }}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Left record</Table.Th>
+            <Table.Th>Right record</Table.Th>
+            <Table.Th>Labelled</Table.Th>
+            <Table.Th>Score</Table.Th>
+            <Table.Th>Decided by</Table.Th>
+            <Table.Th>Explanation</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {examples.map((example) => (
+            <Table.Tr key={`${ref(example.left)}|${ref(example.right)}`}>
+              <Table.Td>{ref(example.left)}</Table.Td>
+              <Table.Td>{ref(example.right)}</Table.Td>
+              <Table.Td>{example.isMatch ? 'Match' : 'Non-match'}</Table.Td>
+              <Table.Td>{example.score.toFixed(4)}</Table.Td>
+              <Table.Td>{example.decidedBy}{example.limitedBy === 'NoNameEvidence' ? ' (no name evidence: capped)' : ''}</Table.Td>
+              <Table.Td>
+                <Button size="compact-xs" variant="light" onClick={() => { onOpen(example); }} aria-label={`Explain the score of ${ref(example.left)} and ${ref(example.right)}`}>
+                  Explain
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+export function EvaluationReportView({ report, name }: { readonly report: EvaluationReport; readonly name: string }) {
+  const [open, setOpen] = useState<ErrorExample | null>(null);
+  const bars = useMemo(() => (report.scoreDistribution === undefined ? null : histogram(report.scoreDistribution)), [report.scoreDistribution]);
+  const r = report.blockingRecall;
+  const initial = report.thresholds[0]?.threshold ?? 0.5;
+  return (
+    <Stack gap="lg" data-testid="evaluation-report">
+      <Card withBorder padding="lg" component="section" aria-labelledby="eval-summary-title">
+        <Title order={2} size="h4" id="eval-summary-title" mb="sm">
+          Evaluation of {report.datasetId}
+        </Title>
+        <SimpleGrid cols={{ base: 2, md: 5 }} spacing="md">
+          <Figure label="Pairs" value={formatCount(report.labels.pairs)} testId="eval-pairs" hint={`${formatCount(report.labels.distinctRecords)} distinct records`} />
+          <Figure label="Matches" value={formatCount(report.labels.matches)} testId="eval-matches" />
+          <Figure label="Non-matches" value={formatCount(report.labels.nonMatches)} testId="eval-non-matches" />
+          <Figure label="Blocking recall" value={fixed3(r.recall)} testId="eval-blocking-recall" hint={`${formatCount(r.found)} of ${formatCount(r.truePairs)} true pairs are candidates`} />
+          <Figure label="Profile" value={`v${String(report.versions.matchingProfileVersion)}`} hint={`${report.versions.scoreMethod} ${report.versions.scoreMethodVersion} · comparators ${report.versions.comparatorVersion}`} />
+        </SimpleGrid>
+        <Text size="sm" mt="sm">
+          Dataset digest (SHA-256): <Code data-testid="eval-digest">{report.datasetDigest}</Code>
+        </Text>
+        <Text size="sm" c="dimmed">
+          Decided by trusted identifier {formatCount(report.decidedBy.trustedIdentifier)}, by hard conflict {formatCount(report.decidedBy.hardConflict)}, by score {formatCount(report.decidedBy.score)}. {report.scoreNote}
+        </Text>
+        <Alert mt="sm" color="blue" variant="light" icon={<IconInfo />} title="What blocking recall means for these figures">
+          <Text size="sm">
+            {formatCount(r.missed)} of {formatCount(r.truePairs)} labelled true pairs share no usable blocking key, so in production they would never be compared: the scorer would miss them whatever the threshold. The recall below is the scorer's recall on the labelled pairs; the end-to-end recall is at most blocking recall × that recall. {r.rule}
+          </Text>
+        </Alert>
+      </Card>
+
+      <Card withBorder padding="lg" component="section" aria-labelledby="eval-metrics-title">
+        <Group justify="space-between" mb="xs">
+          <Title order={2} size="h4" id="eval-metrics-title">Metrics per threshold</Title>
+          <ExportButtons name={`${name}-metrics`} label="the metrics table" rows={() => report.thresholds.map(metricsRow)} />
+        </Group>
+        <MetricsTable rows={report.thresholds} label="Metrics per requested threshold" />
+      </Card>
+
+      {report.scoreDistribution !== undefined ? (
+        <Card withBorder padding="lg" component="section" aria-labelledby="eval-explorer-title">
+          <Title order={2} size="h4" id="eval-explorer-title" mb="xs">Threshold explorer</Title>
+          <ThresholdExplorer
+            distribution={report.scoreDistribution}
+            initial={initial}
+            name={name}
+            marks={report.scoreBasis === undefined ? [] : [{ threshold: report.scoreBasis.thresholds.probable, label: 'Probable' }, { threshold: report.scoreBasis.thresholds.certain, label: 'Certain' }]}
+          />
+        </Card>
+      ) : null}
+
+      {bars !== null ? (
+        <Card withBorder padding="lg" component="section" aria-labelledby="eval-distribution-title">
+          <Group justify="space-between" mb="xs">
+            <Title order={2} size="h4" id="eval-distribution-title">Score distribution by class</Title>
+            <ExportButtons name={`${name}-score-histogram`} label="the score histogram" rows={() => bars.map((b) => ({ ...b }))} />
+          </Group>
+          <Text size="sm" c="dimmed" mb="sm">Labelled pairs per score band of 0.02, on a square-root scale so a few pairs stay visible beside many. Good separation: matches on the right, non-matches on the left, little overlap near the thresholds.</Text>
+          <figure style={{ margin: 0 }} aria-label="Histogram of scores by labelled class; the numbers are in the CSV.">
+            <BarChart
+              h={220}
+              data={bars.map((b) => ({ ...b, band: b.from.toFixed(2) }))}
+              dataKey="band"
+              series={[
+                { name: 'nonMatches', label: 'Non-matches', color: 'indigo.5' },
+                { name: 'matches', label: 'Matches', color: 'orange.6' },
+              ]}
+              withLegend
+              tooltipAnimationDuration={0}
+              barProps={{ isAnimationActive: false }}
+              xAxisLabel="Score (band start)"
+              yAxisLabel="Pairs (square-root scale)"
+              yAxisProps={{ scale: 'sqrt', domain: [0, 'auto'] }}
+            />
+          </figure>
+        </Card>
+      ) : null}
+
+      <Card withBorder padding="lg" component="section" aria-labelledby="eval-fields-title">
+        <Group justify="space-between" mb="xs">
+          <Title order={2} size="h4" id="eval-fields-title">Field diagnostics: mean similarity by class</Title>
+          <ExportButtons name={`${name}-field-similarity`} label="the field diagnostics" rows={() => report.fieldSimilarity.map((f) => ({ ...f }))} />
+        </Group>
+        <Text size="sm" c="dimmed" mb="sm">Mean similarity where both records have the field. A field that discriminates well is high for matches and low for non-matches.</Text>
+        <figure style={{ margin: 0 }} aria-label="Mean similarity by field for matches and non-matches; the numbers are in the table below.">
+          <BarChart
+            h={240}
+            data={report.fieldSimilarity.map((f) => ({ field: f.field, matches: f.matchMean ?? 0, nonMatches: f.nonMatchMean ?? 0 }))}
+            dataKey="field"
+            series={[
+              { name: 'matches', label: 'Matches', color: 'orange.6' },
+              { name: 'nonMatches', label: 'Non-matches', color: 'indigo.5' },
+            ]}
+            withLegend
+            yAxisProps={{ domain: [0, 1] }}
+            tooltipAnimationDuration={0}
+            barProps={{ isAnimationActive: false }}
+          />
+        </figure>
+        <Table.ScrollContainer minWidth={560}>
+          <Table striped aria-label="Mean similarity by field and class" data-testid="field-table" style={{ fontVariantNumeric: 'tabular-nums' }}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Field</Table.Th>
+                <Table.Th>Matches: mean</Table.Th>
+                <Table.Th>observed</Table.Th>
+                <Table.Th>Non-matches: mean</Table.Th>
+                <Table.Th>observed</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {report.fieldSimilarity.map((f) => (
+                <Table.Tr key={f.field}>
+                  <Table.Td>{f.field}</Table.Td>
+                  <Table.Td>{f.matchMean === null ? '— (never both present)' : f.matchMean.toFixed(3)}</Table.Td>
+                  <Table.Td>{formatCount(f.matchObserved)}</Table.Td>
+                  <Table.Td>{f.nonMatchMean === null ? '— (never both present)' : f.nonMatchMean.toFixed(3)}</Table.Td>
+                  <Table.Td>{formatCount(f.nonMatchObserved)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Card>
+
+      <Card withBorder padding="lg" component="section" aria-labelledby="eval-errors-title">
+        <Title order={2} size="h4" id="eval-errors-title">Error examples</Title>
+        <Text size="sm" c="dimmed" mb="sm">
+          {report.errorExamples.rule} Record references only; open one to see how each field moved its score.
+        </Text>
+        <Stack gap="md">
+          <div>
+            <Group gap="xs" mb={4}><Text fw={600}>False positives</Text><Badge variant="light" color="gray" radius="sm">{report.errorExamples.falsePositives.length}</Badge></Group>
+            <ExamplesTable title="False positives" examples={report.errorExamples.falsePositives} onOpen={setOpen} />
+          </div>
+          <div>
+            <Group gap="xs" mb={4}><Text fw={600}>False negatives</Text><Badge variant="light" color="gray" radius="sm">{report.errorExamples.falseNegatives.length}</Badge></Group>
+            <ExamplesTable title="False negatives" examples={report.errorExamples.falseNegatives} onOpen={setOpen} />
+          </div>
+        </Stack>
+      </Card>
+
+      <Modal opened={open !== null} onClose={() => { setOpen(null); }} size="xl" closeButtonProps={{ 'aria-label': 'Close the explanation' }} title={open === null ? '' : `Why ${ref(open.left)} and ${ref(open.right)} scored ${open.score.toFixed(4)}`}>
+        {open !== null ? <WaterfallView pair={open} basis={report.scoreBasis} name={name} /> : null}
+      </Modal>
+    </Stack>
+  );
+}

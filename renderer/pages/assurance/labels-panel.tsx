@@ -1,0 +1,184 @@
+/**
+ * Labels: paste or drop a TSV (five columns in the spec's order, optional header), see the preview — rows,
+ * counts per class and every row error with its line and rule — before anything is sent; or sample labels
+ * from this sandbox's ground truth (offline calibration on synthetic data). Any label set saves as TSV.
+ */
+import { Alert, Badge, Button, Card, FileButton, Group, NumberInput, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { labelsToTsv } from '../../../engine/contract/label-tsv.ts';
+import { MAX_DATASET_PAIRS } from '../../../engine/contract/assurance.ts';
+import { useClient } from '../../client/context.tsx';
+import { formatCount } from '../../format.ts';
+import { IconAlert, IconDownload, IconFolder } from '../../icons.tsx';
+import { saveText } from './save-file.ts';
+import type { LabelPreview } from './label-preview.ts';
+
+const SHOWN_ROWS = 12;
+const SHOWN_ISSUES = 200;
+
+export function PreviewSummary({ preview }: { readonly preview: LabelPreview }) {
+  return (
+    <Group gap="xs" aria-label="Label counts" data-testid="label-counts">
+      <Badge variant="light" color="gray" radius="sm">{formatCount(preview.rows)} rows</Badge>
+      <Badge variant="light" color="teal" radius="sm">{formatCount(preview.matches)} matches</Badge>
+      <Badge variant="light" color="indigo" radius="sm">{formatCount(preview.nonMatches)} non-matches</Badge>
+      {preview.badRows > 0 ? (
+        <Badge variant="light" color="red" radius="sm" leftSection={<IconAlert size={12} />}>
+          {formatCount(preview.badRows)} rows with errors
+        </Badge>
+      ) : null}
+      {preview.headerLine !== null ? <Text size="xs" c="dimmed">Header on line {preview.headerLine} skipped.</Text> : null}
+    </Group>
+  );
+}
+
+export function IssuesTable({ issues, label }: { readonly issues: readonly { readonly path: string; readonly message: string }[]; readonly label: string }) {
+  return (
+    <Table.ScrollContainer minWidth={480} mah={320}>
+      <Table striped aria-label={label} data-testid="label-issues">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th w={110}>Where</Table.Th>
+            <Table.Th>Rule broken</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {issues.slice(0, SHOWN_ISSUES).map((issue, index) => (
+            <Table.Tr key={`${issue.path}:${String(index)}`}>
+              <Table.Td>{issue.path === 'pairs' ? 'Dataset' : issue.path.replace(/^line /, 'Line ')}</Table.Td>
+              <Table.Td>{issue.message}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {issues.length > SHOWN_ISSUES ? <Text size="xs" c="dimmed">…and {formatCount(issues.length - SHOWN_ISSUES)} more.</Text> : null}
+    </Table.ScrollContainer>
+  );
+}
+
+export function LabelsPanel({ text, onText, preview, maySample, onPrior }: { readonly text: string; readonly onText: (text: string) => void; readonly preview: LabelPreview; readonly maySample: boolean; readonly onPrior: (prior: number | null) => void }) {
+  const client = useClient();
+  const [samplePairs, setSamplePairs] = useState<number | string>(2000);
+  const sample = useMutation({
+    mutationFn: () => client.send('labels/sample', { maxPairs: typeof samplePairs === 'number' ? samplePairs : 2000, seed: 1 }),
+    onSuccess: (output) => {
+      onText(labelsToTsv(output.pairs, { header: true }));
+      onPrior(output.candidates.matchShare);
+    },
+  });
+  const readFile = (file: File | null): void => {
+    if (file !== null) void file.text().then(onText);
+  };
+  const badLines = new Set(preview.issues.map((issue) => issue.path));
+  const sampleInvalid = typeof samplePairs !== 'number' || !Number.isInteger(samplePairs) || samplePairs < 2 || samplePairs > MAX_DATASET_PAIRS;
+
+  return (
+    <Stack gap="lg">
+      <Card withBorder padding="lg" component="section" aria-labelledby="labels-title">
+        <Group justify="space-between" align="flex-start" mb="xs">
+          <div>
+            <Title order={2} size="h4" id="labels-title">
+              Label set
+            </Title>
+            <Text size="sm" c="dimmed" maw={720}>
+              Tab-separated, five columns in this order: leftSource, leftLocalId, rightSource, rightLocalId, isMatch (match/non-match, true/false or 1/0). The header is optional. Labels refer to records already in this tenant; no demographics are uploaded.
+            </Text>
+          </div>
+          <Group gap="xs">
+            <FileButton onChange={readFile} accept=".tsv,.txt,text/tab-separated-values,text/plain">
+              {(props) => (
+                <Button {...props} variant="default" size="xs" leftSection={<IconFolder size={14} />}>
+                  Open a TSV file
+                </Button>
+              )}
+            </FileButton>
+            <Button variant="default" size="xs" leftSection={<IconDownload size={14} />} disabled={preview.pairs.length === 0} onClick={() => { saveText('labels.tsv', labelsToTsv(preview.pairs, { header: true }), 'text/tab-separated-values'); }}>
+              Save as TSV
+            </Button>
+          </Group>
+        </Group>
+        <Textarea
+          label="Labels (paste, or drop a file here)"
+          value={text}
+          onChange={(event) => { onText(event.currentTarget.value); }}
+          onDrop={(event) => {
+            const file = event.dataTransfer.files[0];
+            if (file !== undefined) {
+              event.preventDefault();
+              readFile(file);
+            }
+          }}
+          autosize
+          minRows={6}
+          maxRows={14}
+          spellCheck={false}
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
+          placeholder={'leftSource\tleftLocalId\trightSource\trightLocalId\tisMatch\nclinic-a\t1001\tlab-b\t77\tmatch'}
+        />
+        <Stack gap="sm" mt="md" aria-live="polite">
+          {text.trim() === '' ? <Text size="sm" c="dimmed">Nothing pasted yet.</Text> : <PreviewSummary preview={preview} />}
+          {preview.issues.length > 0 ? (
+            <Alert color="red" variant="light" icon={<IconAlert />} title={`Fix these before running: ${formatCount(preview.issues.length)} ${preview.issues.length === 1 ? 'error' : 'errors'} (nothing has been sent)`}>
+              <IssuesTable issues={preview.issues} label="Label errors by line" />
+            </Alert>
+          ) : null}
+          {preview.pairs.length > 0 ? (
+            <Table.ScrollContainer minWidth={560}>
+              <Table aria-label={`First rows of the label set (${String(Math.min(SHOWN_ROWS, preview.pairs.length))} of ${String(preview.pairs.length)})`} data-testid="label-rows">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Line</Table.Th>
+                    <Table.Th>Left record</Table.Th>
+                    <Table.Th>Right record</Table.Th>
+                    <Table.Th>Label</Table.Th>
+                    <Table.Th>Check</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {preview.pairs.slice(0, SHOWN_ROWS).map((pair, index) => (
+                    <Table.Tr key={preview.lineNumbers[index]}>
+                      <Table.Td>{preview.lineNumbers[index]}</Table.Td>
+                      <Table.Td>{pair.left.sourceSystem} / {pair.left.localId}</Table.Td>
+                      <Table.Td>{pair.right.sourceSystem} / {pair.right.localId}</Table.Td>
+                      <Table.Td>{pair.isMatch ? 'Match' : 'Non-match'}</Table.Td>
+                      <Table.Td>{badLines.has(`line ${String(preview.lineNumbers[index])}`) ? <Badge size="sm" color="red" variant="light" radius="sm">See errors</Badge> : 'OK'}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          ) : null}
+        </Stack>
+      </Card>
+
+      {maySample ? (
+        <Card withBorder padding="lg" component="section" aria-labelledby="sample-title">
+          <Title order={2} size="h4" id="sample-title">
+            Sample labels from this sandbox
+          </Title>
+          <Text size="sm" c="dimmed" maw={720} mb="sm">
+            A synthetic sandbox knows which records are the same person. This draws true pairs and blocking-candidate non-matches from that ground truth, for offline calibration on synthetic data, and estimates the share of true matches among the pairs the scorer meets (the prior a calibration needs).
+          </Text>
+          <Group align="flex-end">
+            <NumberInput label="Pairs at most" value={samplePairs} onChange={setSamplePairs} min={2} max={MAX_DATASET_PAIRS} step={500} allowDecimal={false} w={160} error={sampleInvalid ? `2 to ${formatCount(MAX_DATASET_PAIRS)}` : undefined} />
+            <Button onClick={() => { sample.mutate(); }} loading={sample.isPending} disabled={sampleInvalid}>
+              Sample labels
+            </Button>
+          </Group>
+          {sample.isError ? (
+            <Alert mt="sm" color="red" variant="light" icon={<IconAlert />} title="No labels were sampled">
+              <Text size="sm">{sample.error.message}</Text>
+            </Alert>
+          ) : null}
+          {sample.data !== undefined ? (
+            <Text size="sm" mt="sm" data-testid="sample-result">
+              {formatCount(sample.data.pairs.length)} pairs sampled into the label set. Among {formatCount(sample.data.candidates.pairs)} blocking candidates, {formatCount(sample.data.candidates.truePairs)} are true pairs: estimated prior{' '}
+              <Text span fw={700}>{sample.data.candidates.matchShare === null ? '— (no candidates)' : sample.data.candidates.matchShare.toFixed(4)}</Text>.
+            </Text>
+          ) : null}
+        </Card>
+      ) : null}
+    </Stack>
+  );
+}

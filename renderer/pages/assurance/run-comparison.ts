@@ -1,0 +1,22 @@
+/** Two evaluations side by side: the thresholds both were asked at, with each run's metrics there. */
+import type { EvaluationReport, ThresholdMetrics } from '../../../engine/contract/assurance.ts';
+
+export interface ComparedThreshold {
+  readonly threshold: number;
+  readonly left: ThresholdMetrics;
+  readonly right: ThresholdMetrics;
+}
+
+export function comparisonRows(a: EvaluationReport, b: EvaluationReport): ComparedThreshold[] {
+  return a.thresholds.flatMap((left) => {
+    const right = b.thresholds.find((m) => m.threshold === left.threshold);
+    return right === undefined ? [] : [{ threshold: left.threshold, left, right }];
+  });
+}
+
+/** B − A with its sign; a metric without a value in either run has no delta. */
+export function metricDelta(a: number | null, b: number | null): string {
+  if (a === null || b === null) return '— (no value in one run)';
+  const d = b - a;
+  return `${d >= 0 ? '+' : '−'}${Math.abs(d).toFixed(3)}`;
+}

@@ -1,0 +1,173 @@
+/**
+ * The threshold explorer: precision, recall and F1 against the threshold with their Wilson 95% bands, and
+ * the confusion matrix and metrics at a threshold chosen by dragging or clicking on the chart, with the
+ * slider (arrow keys step 0.001, Page Up/Down 0.01) or by typing it. Everything is computed in the page from
+ * the report's score distribution by class with the engine's own contract code (score-distribution.ts,
+ * threshold-metrics.ts), so a figure here is the figure the engine would give at that threshold.
+ * Recharts directly rather than @mantine/charts: Mantine's LineChart cannot draw a range band.
+ */
+import { Group, NumberInput, Paper, SimpleGrid, Slider, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { Area, CartesianGrid, ComposedChart, Line, ReferenceLine, ResponsiveContainer, XAxis, YAxis } from 'recharts';
+import type { ThresholdMetrics } from '../../../engine/contract/assurance.ts';
+import { thresholdCurve, type ScoreDistribution } from '../../../engine/contract/score-distribution.ts';
+import { formatCount } from '../../format.ts';
+import { ExportButtons } from './export-buttons.tsx';
+import { fixed3, metricsRow, range } from './metric-text.ts';
+import { CURVE_STRIDE, curvePoints, metricsAt } from './score-curves.ts';
+
+export interface ReferenceMark {
+  readonly threshold: number;
+  readonly label: string;
+}
+
+function LegendKey({ colour, dash, text }: { readonly colour: string; readonly dash: string; readonly text: string }) {
+  return (
+    <Group gap={6} wrap="nowrap">
+      <svg width="28" height="10" aria-hidden="true">
+        <line x1="0" y1="5" x2="28" y2="5" stroke={colour} strokeWidth="2" strokeDasharray={dash} />
+      </svg>
+      <Text size="sm">{text}</Text>
+    </Group>
+  );
+}
+
+function ConfusionMatrix({ metrics }: { readonly metrics: ThresholdMetrics }) {
+  const cell = (label: string, value: number, testId: string, tone: string) => (
+    <Table.Td ta="center" bg={tone} data-testid={testId}>
+      <Text fw={700} size="lg">{formatCount(value)}</Text>
+      <Text size="xs" c="dimmed">{label}</Text>
+    </Table.Td>
+  );
+  return (
+    <Table withTableBorder withColumnBorders aria-label={`Confusion matrix at threshold ${metrics.threshold.toFixed(3)}`} data-testid="confusion-matrix" style={{ fontVariantNumeric: 'tabular-nums' }}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th><VisuallyHidden>Labelled class</VisuallyHidden></Table.Th>
+          <Table.Th ta="center">Predicted match (score ≥ {metrics.threshold.toFixed(3)})</Table.Th>
+          <Table.Th ta="center">Predicted non-match</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        <Table.Tr>
+          <Table.Th scope="row">Labelled match</Table.Th>
+          {cell('true positives', metrics.tp, 'cm-tp', 'var(--mantine-color-teal-0)')}
+          {cell('false negatives', metrics.fn, 'cm-fn', 'var(--mantine-color-orange-0)')}
+        </Table.Tr>
+        <Table.Tr>
+          <Table.Th scope="row">Labelled non-match</Table.Th>
+          {cell('false positives', metrics.fp, 'cm-fp', 'var(--mantine-color-orange-0)')}
+          {cell('true negatives', metrics.tn, 'cm-tn', 'var(--mantine-color-teal-0)')}
+        </Table.Tr>
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+function MetricTile({ label, value, interval, testId }: { readonly label: string; readonly value: number | null; readonly interval?: string; readonly testId: string }) {
+  return (
+    <Paper withBorder p="xs">
+      <Text size="xs" c="dimmed">{label}</Text>
+      <Text fw={700} data-testid={testId}>{fixed3(value)}</Text>
+      {interval !== undefined ? <Text size="xs" c="dimmed">95%: {interval}</Text> : null}
+    </Paper>
+  );
+}
+
+export function ThresholdExplorer({ distribution, initial, marks = [], name }: { readonly distribution: ScoreDistribution; readonly initial: number; readonly marks?: readonly ReferenceMark[]; readonly name: string }) {
+  const points = useMemo(() => curvePoints(distribution), [distribution]);
+  const [threshold, setThreshold] = useState(() => metricsAt(distribution, initial).threshold);
+  const dragging = useRef(false);
+  const metrics = useMemo(() => metricsAt(distribution, threshold), [distribution, threshold]);
+  const step = 1 / distribution.bins;
+  const choose = (value: number): void => {
+    setThreshold(metricsAt(distribution, Math.min(1, Math.max(0, value))).threshold);
+  };
+  const fromChart = (state: { activeIndex?: unknown }): void => {
+    const index = typeof state.activeIndex === 'number' ? state.activeIndex : Number(state.activeIndex);
+    const point = Number.isInteger(index) ? points[index] : undefined;
+    if (point !== undefined) choose(point.threshold);
+  };
+  const onSliderKey = (event: KeyboardEvent<HTMLDivElement>): void => {
+    if (event.key === 'PageUp' || event.key === 'PageDown') {
+      event.preventDefault();
+      choose(threshold + (event.key === 'PageUp' ? 0.01 : -0.01));
+    }
+  };
+
+  return (
+    <Stack gap="md" data-testid="threshold-explorer">
+      <Group justify="space-between">
+        <Text size="sm" c="dimmed" maw={760}>
+          Drag or click on the chart, use the slider (arrow keys 0.001, Page Up/Down 0.01) or type a threshold. Shaded bands are 95% Wilson intervals; a pair is predicted a match when its score is at least the threshold.
+        </Text>
+        <ExportButtons name={`${name}-threshold-curve`} label="the threshold curve" rows={() => thresholdCurve(distribution, CURVE_STRIDE).map(metricsRow)} />
+      </Group>
+      <figure style={{ margin: 0 }} aria-label={`Precision, recall and F1 against the score threshold, with 95% bands; chosen threshold ${threshold.toFixed(3)}. The numbers are in the tables below and in the CSV.`}>
+        <div style={{ width: '100%', height: 300, cursor: 'ew-resize' }}>
+          <ResponsiveContainer>
+            <ComposedChart
+              data={points}
+              margin={{ top: 10, right: 24, bottom: 20, left: 0 }}
+              onMouseDown={(state) => { dragging.current = true; fromChart(state); }}
+              onMouseMove={(state) => { if (dragging.current) fromChart(state); }}
+              onMouseUp={() => { dragging.current = false; }}
+              onMouseLeave={() => { dragging.current = false; }}
+            >
+              <CartesianGrid strokeDasharray="3 3" stroke="var(--mantine-color-gray-3)" />
+              <XAxis dataKey="threshold" type="number" domain={[0, 1]} ticks={[0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]} label={{ value: 'Score threshold', position: 'insideBottom', offset: -10 }} />
+              <YAxis domain={[0, 1]} ticks={[0, 0.25, 0.5, 0.75, 1]} width={44} />
+              <Area dataKey="precisionBand" stroke="none" fill="var(--mantine-color-indigo-3)" fillOpacity={0.35} isAnimationActive={false} name="Precision 95%" legendType="none" />
+              <Area dataKey="recallBand" stroke="none" fill="var(--mantine-color-orange-3)" fillOpacity={0.35} isAnimationActive={false} name="Recall 95%" legendType="none" />
+              <Line dataKey="precision" name="Precision" stroke="var(--mantine-color-indigo-7)" strokeWidth={2} dot={false} isAnimationActive={false} />
+              <Line dataKey="recall" name="Recall" stroke="var(--mantine-color-orange-8)" strokeWidth={2} strokeDasharray="8 4" dot={false} isAnimationActive={false} />
+              <Line dataKey="f1" name="F1" stroke="var(--mantine-color-teal-8)" strokeWidth={2} strokeDasharray="2 3" dot={false} isAnimationActive={false} />
+              {marks.map((mark) => (
+                <ReferenceLine key={mark.label} x={mark.threshold} stroke="var(--mantine-color-gray-7)" strokeDasharray="4 4" label={{ value: mark.label, position: 'insideTopLeft', fontSize: 11 }} />
+              ))}
+              <ReferenceLine x={threshold} stroke="var(--mantine-color-dark-6)" strokeWidth={2} label={{ value: `t = ${threshold.toFixed(3)}`, position: 'top', fontSize: 12 }} />
+            </ComposedChart>
+          </ResponsiveContainer>
+        </div>
+      </figure>
+      <Group gap="lg" aria-label="Chart key">
+        <LegendKey colour="var(--mantine-color-indigo-7)" dash="none" text="Precision (solid line, blue band)" />
+        <LegendKey colour="var(--mantine-color-orange-8)" dash="8 4" text="Recall (dashed line, orange band)" />
+        <LegendKey colour="var(--mantine-color-teal-8)" dash="2 3" text="F1 (dotted line)" />
+      </Group>
+      <Group align="flex-end" gap="lg">
+        <Stack gap={4} style={{ flex: 1, minWidth: 260 }}>
+          <Text size="sm" fw={500} id={`${name}-slider-label`}>
+            Threshold
+          </Text>
+          <Slider
+            value={threshold}
+            onChange={choose}
+            min={0}
+            max={1}
+            step={step}
+            precision={3}
+            label={(value) => value.toFixed(3)}
+            thumbLabel="Threshold"
+            onKeyDown={onSliderKey}
+            data-testid="threshold-slider"
+            marks={[{ value: 0, label: '0' }, { value: 0.5, label: '0.5' }, { value: 1, label: '1' }]}
+            mb="md"
+          />
+        </Stack>
+        <NumberInput label="Threshold value" value={threshold} onChange={(value) => { if (typeof value === 'number') choose(value); }} min={0} max={1} step={step} decimalScale={3} w={140} data-testid="threshold-input" />
+      </Group>
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        <ConfusionMatrix metrics={metrics} />
+        <SimpleGrid cols={3} spacing="xs">
+          <MetricTile label="Precision" value={metrics.precision} interval={range(metrics.precisionInterval)} testId="explorer-precision" />
+          <MetricTile label="Recall" value={metrics.recall} interval={range(metrics.recallInterval)} testId="explorer-recall" />
+          <MetricTile label="F1" value={metrics.f1} testId="explorer-f1" />
+          <MetricTile label="Specificity" value={metrics.specificity} testId="explorer-specificity" />
+          <MetricTile label="NPV" value={metrics.npv} testId="explorer-npv" />
+          <MetricTile label="MCC" value={metrics.mcc} testId="explorer-mcc" />
+        </SimpleGrid>
+      </SimpleGrid>
+    </Stack>
+  );
+}

@@ -1,0 +1,209 @@
+/**
+ * The labelling workbench: candidate pairs of this tenant (pairs the scorer really meets), nearest the
+ * thresholds first or in a chosen score band; both records side by side with each field's evidence; label
+ * with the keyboard (M match, N non-match, U unsure, Backspace or P previous: it undoes that pair's label),
+ * optionally blind (score and evidence hidden); a progress counter; export as TSV or use the labels at once
+ * for evaluation and calibration. The records' values are shown here only (spec: mpi.admin), never logged.
+ */
+import { Alert, Badge, Button, Card, Group, Kbd, Progress, RangeSlider, SegmentedControl, Stack, Switch, Table, Text, Title } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
+import { useRef, useState, type KeyboardEvent } from 'react';
+import { labelsToTsv } from '../../../engine/contract/label-tsv.ts';
+import type { CandidateOrder, DisplayFields } from '../../../engine/contract/workbench.ts';
+import { useClient } from '../../client/context.tsx';
+import { formatCount } from '../../format.ts';
+import { IconAlert, IconDownload } from '../../icons.tsx';
+import { saveText } from './save-file.ts';
+import { labelledPairs, type Verdict } from './workbench-labels.ts';
+
+const FIELD_ROWS: readonly (readonly [keyof DisplayFields, string])[] = [
+  ['familyName', 'Family name'],
+  ['previousFamilyNames', 'Previous family names'],
+  ['givenName', 'Given name'],
+  ['middleNames', 'Middle names'],
+  ['birthDate', 'Birth date'],
+  ['sex', 'Sex'],
+  ['addressLine', 'Address'],
+  ['city', 'City'],
+  ['state', 'State'],
+  ['postalCode', 'Postal code'],
+  ['phone', 'Phone'],
+  ['email', 'Email'],
+  ['identifiers', 'Identifiers'],
+];
+
+function show(value: DisplayFields[keyof DisplayFields]): string {
+  if (value === null) return '—';
+  if (typeof value === 'string') return value;
+  if (value.length === 0) return '—';
+  return value.map((v) => (typeof v === 'string' ? v : `${v.system}: ${v.value}`)).join(', ');
+}
+
+const VERDICT_TEXT: Readonly<Record<Verdict, string>> = { match: 'Match', 'non-match': 'Non-match', unsure: 'Unsure' };
+const VERDICT_COLOR: Readonly<Record<Verdict, string>> = { match: 'teal', 'non-match': 'indigo', unsure: 'gray' };
+
+export function WorkbenchPanel({ onUse }: { readonly onUse: (tsv: string) => void }) {
+  const client = useClient();
+  const [band, setBand] = useState<[number, number]>([0, 1]);
+  const [order, setOrder] = useState<CandidateOrder>('near-thresholds');
+  const [blind, setBlind] = useState(false);
+  const [index, setIndex] = useState(0);
+  const [verdicts, setVerdicts] = useState<Map<number, Verdict>>(new Map());
+  const surface = useRef<HTMLDivElement>(null);
+  const load = useMutation({
+    mutationFn: () => client.send('labels/candidates', { minScore: band[0], maxScore: band[1], order, limit: 50, offset: 0, seed: 1 }),
+    onSuccess: () => {
+      setIndex(0);
+      setVerdicts(new Map());
+      setTimeout(() => surface.current?.focus(), 0);
+    },
+  });
+  const data = load.data;
+  const pair = data?.pairs[index];
+  const total = data?.pairs.length ?? 0;
+  const labelled = [...verdicts.values()].filter((v) => v !== 'unsure').length;
+  const unsure = [...verdicts.values()].filter((v) => v === 'unsure').length;
+
+  const label = (verdict: Verdict): void => {
+    if (pair === undefined) return;
+    setVerdicts((old) => new Map(old).set(index, verdict));
+    setIndex((i) => Math.min(total, i + 1));
+  };
+  const previous = (): void => {
+    if (index === 0) return;
+    const back = index - 1;
+    setVerdicts((old) => {
+      const next = new Map(old);
+      next.delete(back);
+      return next;
+    });
+    setIndex(back);
+  };
+  const onKey = (event: KeyboardEvent<HTMLDivElement>): void => {
+    if (event.target !== event.currentTarget) return;
+    const key = event.key.toLowerCase();
+    if (key === 'm') label('match');
+    else if (key === 'n') label('non-match');
+    else if (key === 'u') label('unsure');
+    else if (key === 'backspace' || key === 'p') previous();
+    else return;
+    event.preventDefault();
+  };
+  const tsv = (): string => labelsToTsv(labelledPairs(data?.pairs ?? [], verdicts), { header: true });
+
+  return (
+    <Stack gap="lg">
+      <Card withBorder padding="lg" component="section" aria-labelledby="wb-title">
+        <Title order={2} size="h4" id="wb-title" mb={4}>Labelling workbench</Title>
+        <Text size="sm" c="dimmed" mb="sm" maw={760}>
+          Candidate pairs of this tenant, the pairs the scorer meets, scored by the active profile. Pairs near the thresholds teach the most. The records' values are shown on this page only.
+        </Text>
+        <Group align="flex-end" gap="xl">
+          <Stack gap={4} w={280}>
+            <Text size="sm" fw={500}>Score band {band[0].toFixed(2)}–{band[1].toFixed(2)}</Text>
+            <RangeSlider value={band} onChange={setBand} min={0} max={1} step={0.01} minRange={0.01} label={(v) => v.toFixed(2)} thumbFromLabel="Lowest score" thumbToLabel="Highest score" />
+          </Stack>
+          <SegmentedControl value={order} onChange={setOrder} data={[{ value: 'near-thresholds', label: 'Near thresholds' }, { value: 'highest-first', label: 'Highest first' }, { value: 'lowest-first', label: 'Lowest first' }]} aria-label="Order" />
+          <Switch label="Blind (hide score and evidence)" checked={blind} onChange={(e) => { setBlind(e.currentTarget.checked); }} />
+          <Button onClick={() => { load.mutate(); }} loading={load.isPending}>Load 50 pairs</Button>
+        </Group>
+        {load.isError ? <Alert mt="sm" color="red" variant="light" icon={<IconAlert />} title="No pairs were loaded"><Text size="sm">{load.error.message}</Text></Alert> : null}
+        {data !== undefined ? (
+          <Text size="xs" c="dimmed" mt="sm">
+            {formatCount(data.population.inRange)} of {formatCount(data.population.scoredPairs)} scored candidate pairs lie in the band ({formatCount(data.population.candidatePairs)}{data.population.truncated ? '+' : ''} candidates among {formatCount(data.population.records)} records).
+          </Text>
+        ) : null}
+      </Card>
+
+      {data !== undefined ? (
+        <Card withBorder padding="lg" component="section" aria-labelledby="wb-pair-title">
+          <Group justify="space-between" mb="sm">
+            <Title order={2} size="h4" id="wb-pair-title">
+              {pair === undefined ? 'All pairs seen' : `Pair ${String(index + 1)} of ${String(total)}`}
+            </Title>
+            <Group gap="xs">
+              <Badge variant="light" radius="sm" data-testid="wb-progress">{labelled} labelled · {unsure} unsure · {total - verdicts.size} to go</Badge>
+              <Button size="xs" variant="default" leftSection={<IconDownload size={14} />} disabled={labelled === 0} onClick={() => { saveText('workbench-labels.tsv', tsv(), 'text/tab-separated-values'); }}>Export TSV</Button>
+              <Button size="xs" disabled={labelled === 0} onClick={() => { onUse(tsv()); }}>Use these labels</Button>
+            </Group>
+          </Group>
+          <Progress value={total === 0 ? 0 : (verdicts.size / total) * 100} aria-label="Labelling progress" mb="sm" />
+          <div
+            ref={surface}
+            tabIndex={0}
+            onKeyDown={onKey}
+            role="group"
+            aria-label="Pair to label: press M for match, N for non-match, U for unsure, Backspace or P to go back and undo"
+            data-testid="wb-surface"
+            style={{ outlineOffset: 4, borderRadius: 8 }}
+          >
+            <Group gap="xs" mb="sm">
+              <Text size="sm">Keys:</Text>
+              <Kbd>M</Kbd><Text size="sm">match</Text>
+              <Kbd>N</Kbd><Text size="sm">non-match</Text>
+              <Kbd>U</Kbd><Text size="sm">unsure</Text>
+              <Kbd>Backspace</Kbd><Text size="sm">previous (undo)</Text>
+            </Group>
+            {pair === undefined ? (
+              <Text size="sm">Every pair of this page is labelled. Export them, use them, or load more with another band.</Text>
+            ) : (
+              <Stack gap="sm">
+                {!blind ? (
+                  <Group gap="xs">
+                    <Badge variant="light" radius="sm" data-testid="wb-score">Score {pair.score.toFixed(4)}</Badge>
+                    <Badge variant="light" color="gray" radius="sm">Decision {pair.decision}</Badge>
+                  </Group>
+                ) : null}
+                <Table withTableBorder withColumnBorders aria-label="The two records side by side" data-testid="wb-records">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Field</Table.Th>
+                      <Table.Th>{pair.left.sourceSystem} / {pair.left.localId}</Table.Th>
+                      <Table.Th>{pair.right.sourceSystem} / {pair.right.localId}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {FIELD_ROWS.map(([field, text]) => {
+                      const left = show(pair.left.fields[field]);
+                      const right = show(pair.right.fields[field]);
+                      return (
+                        <Table.Tr key={field}>
+                          <Table.Th scope="row" fw={500}>{text}</Table.Th>
+                          <Table.Td>{left}</Table.Td>
+                          <Table.Td fw={left !== right && left !== '—' && right !== '—' ? 700 : undefined}>{right}{left !== right && left !== '—' && right !== '—' ? ' (differs)' : ''}</Table.Td>
+                        </Table.Tr>
+                      );
+                    })}
+                  </Table.Tbody>
+                </Table>
+                {!blind ? (
+                  <Table striped aria-label="Field evidence" style={{ fontVariantNumeric: 'tabular-nums' }}>
+                    <Table.Thead><Table.Tr><Table.Th>Field</Table.Th><Table.Th>Comparator</Table.Th><Table.Th>Similarity</Table.Th><Table.Th>Band</Table.Th></Table.Tr></Table.Thead>
+                    <Table.Tbody>
+                      {pair.evidence.map((e) => (
+                        <Table.Tr key={e.field}><Table.Td>{e.field}</Table.Td><Table.Td>{e.comparator ?? '—'}</Table.Td><Table.Td>{e.similarity === null ? 'missing' : e.similarity.toFixed(3)}</Table.Td><Table.Td>{e.band ?? '—'}</Table.Td></Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                ) : null}
+              </Stack>
+            )}
+          </div>
+          <Group gap="xs" mt="md">
+            <Button variant="light" color="teal" onClick={() => { label('match'); }} disabled={pair === undefined}>Match (M)</Button>
+            <Button variant="light" color="indigo" onClick={() => { label('non-match'); }} disabled={pair === undefined}>Non-match (N)</Button>
+            <Button variant="light" color="gray" onClick={() => { label('unsure'); }} disabled={pair === undefined}>Unsure (U)</Button>
+            <Button variant="default" onClick={previous} disabled={index === 0}>Previous (Backspace)</Button>
+          </Group>
+          {verdicts.size > 0 ? (
+            <Group gap={4} mt="sm" aria-label="Labels so far">
+              {[...verdicts.entries()].sort((a, b) => a[0] - b[0]).map(([i, v]) => (
+                <Badge key={i} size="xs" variant="light" color={VERDICT_COLOR[v]} radius="sm">{String(i + 1)}: {VERDICT_TEXT[v]}</Badge>
+              ))}
+            </Group>
+          ) : null}
+        </Card>
+      ) : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,120 @@
+/**
+ * Saved assurance runs over real sandboxes: every evaluation and calibration asked through the console
+ * backend is kept (request with its labels, report, versions, time) in files only this user can read, per
+ * connection; runs reopen whole, list newest first, delete, and old ones are pruned; a damaged or foreign
+ * file is not listed and a bad run ID is refused before any path is built.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConsoleBackend } from '../../../main/backend/console-backend.ts';
+import { MAX_RUNS, SavedRuns } from '../../../main/backend/saved-runs.ts';
+import { LocalEngine } from '../../../engine/local-engine.ts';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function sandbox(path: string, tenants: readonly string[]): Promise<void> {
+  const engine = LocalEngine.open({ dbPath: path });
+  try {
+    for (const tenantId of tenants) await engine.call('sandbox/create', { syntheticPeople: 200, seed: 6 }, { tenantId, actor: 'test' });
+  } finally {
+    engine.close();
+  }
+}
+
+describe('saved assurance runs', () => {
+  it('keeps every evaluation and calibration per connection, reopens them whole, lists newest first and deletes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mpi-runs-'));
+    cleanups.push(() => { rmSync(dir, { recursive: true, force: true }); });
+    const db = join(dir, 'sandbox.db');
+    await sandbox(db, ['demo', 'other']);
+    const backend = new ConsoleBackend({ dataFolder: join(dir, 'data'), actor: 'console:test' });
+    cleanups.push(() => backend.close());
+    await backend.call('console/open-sandbox', { path: db, tenantId: 'demo' });
+    expect((await backend.call('console/runs', {})).runs).toEqual([]);
+
+    const { pairs } = await backend.call('labels/sample', { maxPairs: 300, seed: 1 });
+    const report = await backend.call('matching/evaluate', { datasetId: 'set-a', pairs, thresholds: [0.5, 0.9], maximumErrorExamples: 4 });
+    const { model } = await backend.call('matching/calibrate', {
+      datasetId: 'set-a',
+      modelVersion: 'fs-1',
+      pairs,
+      priorMatchProbability: 0.05,
+      smoothing: 1,
+      validationFraction: 0.3,
+      targetPrecision: 0.9,
+    });
+
+    const { runs } = await backend.call('console/runs', {});
+    expect(runs.map((r) => r.kind)).toEqual(['calibration', 'evaluation']);
+    const [calibration, evaluation] = runs;
+    expect(evaluation).toMatchObject({
+      actor: 'console:test',
+      datasetId: 'set-a',
+      datasetDigest: report.datasetDigest,
+      pairs: pairs.length,
+      versions: report.versions,
+      thresholds: [0.5, 0.9],
+      modelVersion: null,
+    });
+    expect(calibration).toMatchObject({ datasetDigest: report.datasetDigest, modelVersion: 'fs-1' });
+
+    const reopened = await backend.call('console/run', { runId: evaluation?.runId ?? '' });
+    expect(reopened.kind).toBe('evaluation');
+    if (reopened.kind !== 'evaluation') throw new Error('kind');
+    expect(reopened.report).toEqual(report);
+    expect(reopened.request.pairs).toEqual(pairs);
+    const calibrationRun = await backend.call('console/run', { runId: calibration?.runId ?? '' });
+    expect(calibrationRun.kind === 'calibration' ? calibrationRun.output.model : null).toEqual(model);
+
+    // Only this user may read them: they hold record references.
+    const folder = join(dir, 'data', 'runs');
+    const [connectionFolder] = readdirSync(folder);
+    expect(statSync(join(folder, connectionFolder ?? '')).mode & 0o777).toBe(0o700);
+    for (const file of readdirSync(join(folder, connectionFolder ?? ''))) expect(statSync(join(folder, connectionFolder ?? '', file)).mode & 0o777).toBe(0o600);
+
+    // Another tenant is another connection: none of these runs.
+    await backend.call('console/open-sandbox', { path: db, tenantId: 'other' });
+    expect((await backend.call('console/runs', {})).runs).toEqual([]);
+    await backend.call('console/open-sandbox', { path: db, tenantId: 'demo' });
+
+    expect((await backend.call('console/delete-run', { runId: evaluation?.runId ?? '' })).runs.map((r) => r.runId)).toEqual([calibration?.runId]);
+    expect(await backend.send('console/run', { runId: evaluation?.runId ?? '' })).toMatchObject({ ok: false, error: { kind: 'not_found' } });
+    expect(await backend.send('console/run', { runId: '../../etc/passwd' })).toMatchObject({ ok: false, error: { kind: 'validation', issues: [{ path: 'runId' }] } });
+    // A refused evaluation is not kept.
+    expect(await backend.send('matching/evaluate', { datasetId: 'bad', pairs: pairs.slice(0, 1), thresholds: [0.5] })).toMatchObject({ ok: false });
+    expect((await backend.call('console/runs', {})).runs).toHaveLength(1);
+  });
+
+  it('prunes beyond the limit, oldest first, and skips damaged files', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mpi-runs-'));
+    cleanups.push(() => { rmSync(dir, { recursive: true, force: true }); });
+    const db = join(dir, 's.db');
+    await sandbox(db, ['demo']);
+    const engine = LocalEngine.open({ dbPath: db });
+    cleanups.push(() => { engine.close(); });
+    const ctx = { tenantId: 'demo', actor: 't' };
+    const { pairs } = await engine.call('labels/sample', { maxPairs: 20, seed: 1 }, ctx);
+    const request = { datasetId: 'p', pairs, thresholds: [0.5], maximumErrorExamples: 0 };
+    const report = await engine.call('matching/evaluate', request, ctx);
+    const runs = new SavedRuns(join(dir, 'data'));
+    const start = Date.UTC(2026, 0, 1);
+    const saved = Array.from({ length: MAX_RUNS + 3 }, (_, i) => runs.save('key', { kind: 'evaluation', request, report }, 't', new Date(start + i * 1000)));
+    const listed = runs.list('key');
+    expect(listed).toHaveLength(MAX_RUNS);
+    expect(listed[0]?.runId).toBe(saved.at(-1)?.runId);
+    expect(listed.some((r) => r.runId === saved[2]?.runId)).toBe(false);
+    expect(listed.some((r) => r.runId === saved[3]?.runId)).toBe(true);
+
+    const folder = join(dir, 'data', 'runs', readdirSync(join(dir, 'data', 'runs'))[0] ?? '');
+    writeFileSync(join(folder, 'run-20990101T000000Z-00000000.summary.json'), '{not json');
+    expect(runs.list('key')).toHaveLength(MAX_RUNS);
+    writeFileSync(join(folder, `${listed[0]?.runId ?? ''}.run.json`), '{"kind":"evaluation"}');
+    expect(() => runs.get('key', listed[0]?.runId ?? '')).toThrow(/damaged/);
+    expect(runs.list('another key')).toEqual([]);
+  });
+});

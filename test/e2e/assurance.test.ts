@@ -1,0 +1,293 @@
+/**
+ * The Match assurance page end to end, in real Chromium against the real browser host (`npm start`'s program)
+ * on a real synthetic sandbox (local mode; the remote-mode runs against `serve` come with remote mode):
+ * the active versions come first; a TSV with errors shows every row error by line and rule, without a cell
+ * value, and sends nothing; a valid TSV evaluates and the page's numbers equal the CLI's `evaluate --json`
+ * for the same labels; the threshold explorer moves by keyboard and its confusion matrix equals the CLI's at
+ * the new threshold; an error example opens its per-field waterfall ending on the example's score;
+ * calibration shows the model JSON and saves it; no activation control exists anywhere; the workbench labels
+ * 20 pairs by keyboard, undoes one, exports them and they evaluate; saved runs reopen and compare. Every
+ * state is checked with axe and saved as a screenshot.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { LocalEngine } from '../../engine/local-engine.ts';
+import { labelsToTsv } from '../../engine/contract/label-tsv.ts';
+import type { EvaluationReport } from '../../engine/contract/assurance.ts';
+import { runCli } from '../helpers/cli.ts';
+import { connectBrowser, expectAccessible, screenshot, SCREENSHOTS, startHost, type HostProcess } from './helpers.ts';
+
+let dir: string;
+let db: string;
+let labelsFile: string;
+let host: HostProcess;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let summary: { matchingProfileVersion: number; comparatorVersion: string; scoreMethod: string; scoreMethodVersion: string; thresholds: { probable: number; certain: number } };
+const pageErrors: string[] = [];
+/** Every operation the page sent, by name. */
+const sent: string[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'mpi-e2e-assurance-'));
+  db = join(dir, 'assurance.db');
+  labelsFile = join(dir, 'labels.tsv');
+  const engine = LocalEngine.open({ dbPath: db });
+  const ctx = { tenantId: 'demo', actor: 'test' };
+  try {
+    await engine.call('sandbox/create', { syntheticPeople: 600, seed: 3 }, ctx);
+    const { pairs } = await engine.call('labels/sample', { maxPairs: 400, seed: 2 }, ctx);
+    writeFileSync(labelsFile, labelsToTsv(pairs, { header: true }));
+    summary = await engine.call('profile/summary', {}, ctx);
+  } finally {
+    engine.close();
+  }
+  host = await startHost(['--data-dir', join(dir, 'data')]);
+  browser = await connectBrowser();
+  context = await browser.newContext({ viewport: { width: 1360, height: 900 }, reducedMotion: 'reduce', acceptDownloads: true });
+  page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) pageErrors.push(message.text());
+  });
+  page.on('request', (request) => {
+    const match = /\/api\/op\/(.+)$/.exec(new URL(request.url()).pathname);
+    if (match?.[1] !== undefined) sent.push(decodeURIComponent(match[1]));
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await context.close();
+  await browser.close();
+  const code = await host.stop();
+  rmSync(dir, { recursive: true, force: true });
+  expect(code, host.output()).toBe(0);
+});
+
+const digits = (text: string | null): number => Number((text ?? '').replace(/[^\d]/g, ''));
+
+async function cliEvaluate(thresholds: readonly number[], labels = labelsFile, dataset = 'labels-1'): Promise<EvaluationReport> {
+  const run = await runCli(['--db', db, '--tenant', 'demo', 'evaluate', '--labels', labels, '--dataset', dataset, '--thresholds', thresholds.join(','), '--max-errors', '20', '--json']);
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as EvaluationReport;
+}
+
+/** No control on the page could activate or apply a model. */
+async function expectNoActivationControl(): Promise<void> {
+  expect(await page.getByRole('button', { name: /activat|apply|deploy|make active|use this model/i }).count()).toBe(0);
+  expect(await page.getByRole('link', { name: /activat|apply|deploy/i }).count()).toBe(0);
+}
+
+describe('the Match assurance page', () => {
+  it('shows the active versions first, before any input', async () => {
+    await page.goto(host.launchUrl);
+    await page.getByRole('link', { name: /Sandboxes/ }).first().click();
+    await page.getByLabel('Sandbox file').fill(db);
+    await page.getByLabel('Tenant').fill('demo');
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    await page.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor();
+    await page.getByRole('link', { name: /Match assurance/ }).click();
+    await page.getByRole('heading', { name: 'Match assurance', level: 1 }).waitFor();
+    await expect.poll(() => page.getByTestId('profile-version').textContent()).toBe(`version ${String(summary.matchingProfileVersion)}`);
+    expect(await page.getByTestId('comparator-version').textContent()).toBe(summary.comparatorVersion);
+    expect(await page.getByTestId('score-method-version').textContent()).toBe(`${summary.scoreMethod} ${summary.scoreMethodVersion}`);
+    // The versions come before the label input in the page's order.
+    const versionsTop = (await page.getByRole('region', { name: 'Active versions' }).boundingBox())?.y ?? Infinity;
+    const inputTop = (await page.getByLabel('Labels (paste, or drop a file here)').boundingBox())?.y ?? -Infinity;
+    expect(versionsTop).toBeLessThan(inputTop);
+    await expectNoActivationControl();
+    await expectAccessible(page, 'assurance-labels-empty');
+    await screenshot(page, 'assurance-01-labels-empty');
+  });
+
+  it('lists every row error with its line and rule, shows no cell value, and sends nothing', async () => {
+    const good = readFileSync(labelsFile, 'utf8').split('\n').slice(1, 4);
+    const bad = [
+      'leftSource\tleftLocalId\trightSource\trightLocalId\tisMatch',
+      ...good,
+      'clinic-x\tSECRETVALUE1\tclinic-y\t42', // four columns
+      'clinic-x\tSECRETVALUE2\tclinic-y\t43\tmaybe', // unknown outcome
+      'clinic-x\tSECRETVALUE3\tclinic-x\tSECRETVALUE3\tmatch', // self-pair
+      good[0] ?? '', // duplicate of line 2
+    ].join('\n');
+    const before = sent.length;
+    await page.getByLabel('Labels (paste, or drop a file here)').fill(bad);
+    const issues = page.getByTestId('label-issues');
+    await issues.waitFor();
+    const text = (await issues.textContent()) ?? '';
+    expect(text).toMatch(/Line 5.*expected 5 tab-separated columns, found 4/);
+    expect(text).toMatch(/Line 6.*column isMatch: expected match\/non-match, true\/false or 1\/0/);
+    expect(text).toMatch(/Line 7.*self-pair/);
+    expect(text).toMatch(/Line 8.*duplicate pair: duplicates line 2/);
+    expect(text).not.toMatch(/SECRETVALUE|clinic-x/);
+    await page.getByRole('tab', { name: 'Evaluation' }).click();
+    expect(await page.getByRole('button', { name: /^Evaluate/ }).isDisabled()).toBe(true);
+    await page.getByText('The label set has errors').waitFor();
+    expect(sent.slice(before).filter((name) => name.startsWith('matching/'))).toEqual([]);
+    await page.getByRole('tab', { name: 'Labels' }).click();
+    await issues.waitFor();
+    await expectAccessible(page, 'assurance-labels-errors');
+    await screenshot(page, 'assurance-02-label-errors');
+  });
+
+  let report: EvaluationReport;
+
+  it('evaluates a valid TSV, and the numbers on the page equal the CLI evaluate --json for the same labels', async () => {
+    await page.getByLabel('Labels (paste, or drop a file here)').fill(readFileSync(labelsFile, 'utf8'));
+    await expect.poll(() => page.getByTestId('label-issues').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('label-counts').textContent()).toMatch(/400 rows/);
+    await expectAccessible(page, 'assurance-labels-valid');
+    await screenshot(page, 'assurance-03-labels-valid');
+
+    await page.getByRole('tab', { name: 'Evaluation' }).click();
+    await page.getByRole('button', { name: /^Evaluate 400 pairs/ }).click();
+    await page.getByTestId('evaluation-report').waitFor({ timeout: 60_000 });
+    const thresholds = [...new Set([0.5, summary.thresholds.probable, summary.thresholds.certain, 0.9])].sort((a, b) => a - b);
+    report = await cliEvaluate(thresholds);
+    expect(await page.getByTestId('eval-digest').textContent()).toBe(report.datasetDigest);
+    expect(digits(await page.getByTestId('eval-pairs').textContent())).toBe(report.labels.pairs);
+    expect(digits(await page.getByTestId('eval-matches').textContent())).toBe(report.labels.matches);
+    expect(digits(await page.getByTestId('eval-non-matches').textContent())).toBe(report.labels.nonMatches);
+    expect(await page.getByTestId('eval-blocking-recall').textContent()).toBe(report.blockingRecall.recall?.toFixed(3) ?? '—');
+    const rows = page.locator('[data-testid="metrics-table"] tbody tr');
+    expect(await rows.count()).toBe(report.thresholds.length);
+    for (const [i, m] of report.thresholds.entries()) {
+      const cells = await rows.nth(i).locator('td').allTextContents();
+      const fmt = (v: number | null): string => (v === null ? '—' : v.toFixed(3));
+      const range = (r: { lower: number; upper: number } | null): string => (r === null ? '—' : `${r.lower.toFixed(3)}–${r.upper.toFixed(3)}`);
+      expect(cells.map((c, k) => (k >= 1 && k <= 4 ? String(digits(c)) : c))).toEqual([
+        String(m.threshold), String(m.tp), String(m.fp), String(m.tn), String(m.fn),
+        fmt(m.precision), range(m.precisionInterval), fmt(m.recall), range(m.recallInterval), fmt(m.specificity), fmt(m.npv), fmt(m.f1), fmt(m.mcc),
+      ]);
+    }
+    await expectNoActivationControl();
+    await expectAccessible(page, 'assurance-evaluation-report');
+    await screenshot(page, 'assurance-04-evaluation-report');
+  });
+
+  it('moves the threshold explorer by keyboard, and its confusion matrix equals the CLI at the new threshold', async () => {
+    const first = report.thresholds[0];
+    expect(digits(await page.getByTestId('cm-tp').textContent())).toBe(first?.tp);
+    expect(digits(await page.getByTestId('cm-fp').textContent())).toBe(first?.fp);
+    const slider = page.getByRole('slider', { name: 'Threshold' }).first();
+    await slider.focus();
+    for (let i = 0; i < 3; i++) await page.keyboard.press('PageUp');
+    for (let i = 0; i < 7; i++) await page.keyboard.press('ArrowRight');
+    const expected = Number(((first?.threshold ?? 0) + 0.037).toFixed(3));
+    await expect.poll(async () => Number(await page.getByTestId('threshold-input').inputValue())).toBe(expected);
+    const [atNew] = (await cliEvaluate([expected])).thresholds;
+    await expect.poll(async () => digits(await page.getByTestId('cm-tp').textContent())).toBe(atNew?.tp);
+    expect(digits(await page.getByTestId('cm-fp').textContent())).toBe(atNew?.fp);
+    expect(digits(await page.getByTestId('cm-tn').textContent())).toBe(atNew?.tn);
+    expect(digits(await page.getByTestId('cm-fn').textContent())).toBe(atNew?.fn);
+    expect(await page.getByTestId('explorer-precision').textContent()).toBe(atNew?.precision?.toFixed(3) ?? '—');
+    expect(await page.getByTestId('explorer-recall').textContent()).toBe(atNew?.recall?.toFixed(3) ?? '—');
+    // The matrix differs from the first threshold's: it really moved.
+    expect([atNew?.tp, atNew?.fp]).not.toEqual([first?.tp, first?.fp]);
+    await page.getByTestId('threshold-explorer').scrollIntoViewIfNeeded();
+    await expectAccessible(page, 'assurance-threshold-explorer');
+    await page.getByTestId('threshold-explorer').screenshot({ path: join(SCREENSHOTS, 'assurance-05-threshold-explorer.png') });
+  });
+
+  it('opens an error example as its per-field explanation, ending on the example’s score', async () => {
+    const example = report.errorExamples.falsePositives[0] ?? report.errorExamples.falseNegatives[0];
+    expect(example).toBeDefined();
+    const name = `Explain the score of ${example?.left.sourceSystem ?? ''} / ${example?.left.localId ?? ''} and ${example?.right.sourceSystem ?? ''} / ${example?.right.localId ?? ''}`;
+    await page.getByRole('button', { name }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('waterfall').waitFor();
+    expect(await dialog.getByTestId('waterfall-total').textContent()).toContain(`the pair's score: ${example?.score.toFixed(6) ?? ''}`);
+    const steps = await dialog.getByRole('table', { name: 'Contribution of every field to the score' }).locator('tbody tr').count();
+    expect(steps).toBe((example?.evidence.length ?? 0) + 1 + (example?.limitedBy === 'NoNameEvidence' ? 1 : 0));
+    await expectAccessible(page, 'assurance-waterfall');
+    // The dialog is fixed to the viewport: a full-page picture would cut it; the viewport shows it whole.
+    await page.screenshot({ path: join(SCREENSHOTS, 'assurance-06-waterfall.png') });
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+  });
+
+  it('calibrates: the model JSON is shown and saved as a file, and no activation control exists', async () => {
+    await page.getByRole('tab', { name: 'Calibration' }).click();
+    await page.getByLabel('Model version').fill('fs-e2e-1');
+    await page.getByLabel('Prior match probability').fill('0.02');
+    await page.getByLabel('Smoothing').fill('0');
+    await page.getByText('From 0.0001 to 1000').waitFor();
+    expect(await page.getByRole('button', { name: /^Calibrate on/ }).isDisabled()).toBe(true);
+    await page.getByLabel('Smoothing').fill('1');
+    await page.getByRole('button', { name: /^Calibrate on 400 pairs/ }).click();
+    await page.getByTestId('calibration-report').waitFor({ timeout: 60_000 });
+    const shown = JSON.parse((await page.getByTestId('model-json').textContent()) ?? '') as { kind: string; modelVersion: string; priorMatchProbability: number; datasetDigest: string };
+    expect(shown).toMatchObject({ kind: 'fellegi-sunter-model', modelVersion: 'fs-e2e-1', priorMatchProbability: 0.02, datasetDigest: report.datasetDigest });
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Save as a file' }).click();
+    const saved = join(dir, 'saved-model.json');
+    await (await download).saveAs(saved);
+    expect(JSON.parse(readFileSync(saved, 'utf8'))).toEqual(shown);
+    await page.getByTestId('governed-procedure').waitFor();
+    // The sandbox scores by weighted similarity: no active model to compare with, and the page says so.
+    expect(await page.getByTestId('model-diff').textContent()).toMatch(/has no Fellegi-Sunter model/);
+    await expectNoActivationControl();
+    await expectAccessible(page, 'assurance-calibration-report');
+    await screenshot(page, 'assurance-07-calibration-report');
+  });
+
+  it('labels 20 workbench pairs by keyboard, undoes one, exports them, and the export evaluates', async () => {
+    await page.getByRole('tab', { name: 'Workbench' }).click();
+    await page.getByRole('button', { name: 'Load 50 pairs' }).click();
+    const surface = page.getByTestId('wb-surface');
+    await surface.waitFor({ timeout: 60_000 });
+    await page.getByTestId('wb-records').waitFor();
+    await expectAccessible(page, 'assurance-workbench');
+    await screenshot(page, 'assurance-08-workbench');
+    await surface.focus();
+    for (let i = 0; i < 20; i++) await page.keyboard.press(i % 2 === 0 ? 'm' : 'n');
+    await expect.poll(() => page.getByTestId('wb-progress').textContent()).toMatch(/^20 labelled · 0 unsure/);
+    await page.keyboard.press('Backspace');
+    await expect.poll(() => page.getByTestId('wb-progress').textContent()).toMatch(/^19 labelled · 0 unsure · 31 to go/);
+    expect(await page.getByRole('heading', { name: 'Pair 20 of 50' }).count()).toBe(1);
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export TSV' }).click();
+    const exported = join(dir, 'workbench.tsv');
+    await (await download).saveAs(exported);
+    const lines = readFileSync(exported, 'utf8').trimEnd().split('\n');
+    expect(lines[0]).toBe('leftSource\tleftLocalId\trightSource\trightLocalId\tisMatch');
+    expect(lines.slice(1).map((line) => line.split('\t')[4])).toEqual(Array.from({ length: 19 }, (_, i) => (i % 2 === 0 ? '1' : '0')));
+
+    await page.getByRole('button', { name: 'Use these labels' }).click();
+    await expect.poll(() => page.getByTestId('label-counts').textContent()).toMatch(/19 rows.*10 matches.*9 non-matches/);
+    await page.getByRole('tab', { name: 'Evaluation' }).click();
+    await page.getByLabel('Dataset ID').fill('workbench-1');
+    await page.getByRole('button', { name: /^Evaluate 19 pairs/ }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Evaluation of workbench-1' }).count(), { timeout: 60_000 }).toBe(1);
+    const cli = await cliEvaluate([...new Set([0.5, summary.thresholds.probable, summary.thresholds.certain, 0.9])].sort((a, b) => a - b), exported, 'workbench-1');
+    expect(await page.getByTestId('eval-digest').textContent()).toBe(cli.datasetDigest);
+    expect(digits(await page.getByTestId('eval-pairs').textContent())).toBe(19);
+  });
+
+  it('keeps every run: one reopens, two evaluations compare side by side', async () => {
+    await page.getByRole('tab', { name: 'Saved runs' }).click();
+    const rows = page.locator('[data-testid="runs-table"] tbody tr');
+    await expect.poll(() => rows.count()).toBe(3);
+    expect(await rows.allTextContents()).toEqual([expect.stringMatching(/Evaluation.*workbench-1/), expect.stringMatching(/Calibration \(fs-e2e-1\).*labels-1/), expect.stringMatching(/Evaluation.*labels-1/)]);
+    await rows.nth(0).getByRole('checkbox').check();
+    await rows.nth(2).getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Compare the two chosen' }).click();
+    const comparison = page.getByTestId('run-comparison');
+    await comparison.waitFor();
+    expect(await comparison.textContent()).toMatch(/Different labels: the digests differ/);
+    expect(await comparison.locator('tbody tr').count()).toBe(report.thresholds.length);
+    await expectAccessible(page, 'assurance-saved-runs');
+    await screenshot(page, 'assurance-09-saved-runs');
+    await rows.nth(2).getByRole('button', { name: /^Open the evaluation/ }).click();
+    await page.getByRole('heading', { name: 'Evaluation of labels-1' }).waitFor();
+    expect(await page.getByTestId('eval-digest').textContent()).toBe(report.datasetDigest);
+  });
+
+  it('ran without script errors or CSP violations', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});

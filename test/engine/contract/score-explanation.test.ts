@@ -1,0 +1,107 @@
+/**
+ * The waterfall of a pair's score adds up to the score the scorer gave, for many real pairs of a synthetic
+ * sandbox under both score methods (weighted similarity, then a calibrated Fellegi-Sunter model applied as
+ * the profile's), with the scorer's precedence and the name-evidence cap.
+ */
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { tempDir } from '../../helpers/temp.ts';
+import { LocalEngine } from '../../../engine/local-engine.ts';
+import { scoreWaterfall, type ScoreBasis } from '../../../engine/contract/score-explanation.ts';
+import { FIELD_NAMES } from '../../../engine/contract/fields.ts';
+import type { FieldEvidence } from '../../../engine/contract/matching.ts';
+import { scoreBasis } from '../../../engine/scoring/score-basis.ts';
+
+const ctx = { tenantId: 'demo', actor: 'test' };
+
+async function expectWaterfallsAddUp(engine: LocalEngine, expectedMethod: string): Promise<number> {
+  const { profile } = await engine.call('profile/get', {}, ctx);
+  const basis = scoreBasis(profile);
+  expect(basis.scoreMethod).toBe(expectedMethod);
+  const { pairs } = await engine.call('labels/sample', { maxPairs: 400, seed: 3 }, ctx);
+  let checked = 0;
+  for (const pair of pairs) {
+    const result = await engine.call('matching/explain', { left: pair.left, right: pair.right }, ctx);
+    const waterfall = scoreWaterfall(result, basis);
+    expect(waterfall, 'the evidence carries what the method needs').not.toBeNull();
+    if (waterfall === null) continue;
+    expect(waterfall.score).toBeCloseTo(result.score, 12);
+    // The steps chain: each starts where the previous ended, one per field in evidence order.
+    waterfall.steps.forEach((step, i) => {
+      if (i > 0) expect(step.from).toBe(waterfall.steps[i - 1]?.to);
+      expect(step.to - step.from).toBeCloseTo(step.delta, 12);
+    });
+    expect(waterfall.steps.filter((s) => s.kind === 'field').map((s) => s.label)).toEqual([...FIELD_NAMES]);
+    if (result.decidedBy === 'score' && result.limitedBy === undefined) {
+      const end = waterfall.steps.at(-1)?.to ?? Number.NaN;
+      expect(expectedMethod === 'fellegi-sunter' ? 1 / (1 + Math.exp(-end)) : end).toBeCloseTo(result.score, 12);
+    }
+    checked++;
+  }
+  return checked;
+}
+
+describe('the score waterfall', () => {
+  it('adds up to the scorer’s score for hundreds of pairs under weighted similarity and under a calibrated model', async () => {
+    const engine = LocalEngine.open({ dbPath: join(tempDir(), 's.db') });
+    try {
+      await engine.call('sandbox/create', { syntheticPeople: 300, seed: 11 }, ctx);
+      expect(await expectWaterfallsAddUp(engine, 'weighted-similarity')).toBeGreaterThan(300);
+
+      const { pairs } = await engine.call('labels/sample', { maxPairs: 2000, seed: 5 }, ctx);
+      const { model } = await engine.call(
+        'matching/calibrate',
+        { datasetId: 'w', modelVersion: 'fs-test', pairs, priorMatchProbability: 0.05, smoothing: 1, validationFraction: 0.3, targetPrecision: 0.95 },
+        ctx,
+      );
+      await engine.call('profile/apply', { document: model, reason: 'waterfall test' }, ctx);
+      expect(await expectWaterfallsAddUp(engine, 'fellegi-sunter')).toBeGreaterThan(300);
+
+      // The evaluation report carries the basis and the examples' evidence: its waterfalls add up too.
+      const report = await engine.call('matching/evaluate', { datasetId: 'w', pairs, thresholds: [0.5, 0.99], maximumErrorExamples: 100 }, ctx);
+      expect(report.scoreBasis?.scoreMethod).toBe('fellegi-sunter');
+      const examples = [...report.errorExamples.falsePositives, ...report.errorExamples.falseNegatives];
+      expect(examples.length).toBeGreaterThan(0);
+      for (const example of examples) {
+        if (report.scoreBasis === undefined) throw new Error('no basis');
+        expect(scoreWaterfall(example, report.scoreBasis)?.score).toBeCloseTo(example.score, 12);
+      }
+    } finally {
+      engine.close();
+    }
+  });
+
+  const evidence = (similarity: Partial<Record<string, number>>, extra: (field: string) => Partial<FieldEvidence>): FieldEvidence[] =>
+    FIELD_NAMES.map((field) => {
+      const s = similarity[field];
+      return { field, comparator: s === undefined ? null : 'Exact', similarity: s ?? null, band: s === undefined ? null : s >= 0.999999 ? 'Exact' : 'Different', ...extra(field) };
+    });
+
+  it('divides by the floor when the fields present weigh less (hand-worked)', () => {
+    const basis: ScoreBasis = { scoreMethod: 'weighted-similarity', minimumEvidenceWeight: 8, thresholds: { probable: 0.75, certain: 0.92 } };
+    // familyName (w 3) agrees, birthDate (w 3) agrees: 6 / max(6, 8) = 0.75.
+    const weights: Record<string, number> = { familyName: 3, birthDate: 3 };
+    const w = scoreWaterfall({ score: 0.75, decidedBy: 'score', evidence: evidence({ familyName: 1, birthDate: 1 }, (f) => ({ weight: weights[f] ?? 1 })) }, basis);
+    expect(w?.score).toBe(0.75);
+    expect(w?.steps.find((s) => s.label === 'familyName')?.delta).toBe(3 / 8);
+    expect(w?.note).toMatch(/below the floor of 8/);
+  });
+
+  it('holds a nameless pair to Probable and shows the cap as a step; precedence decides 1 or 0 (hand-worked)', () => {
+    const basis: ScoreBasis = { scoreMethod: 'fellegi-sunter', priorLogOdds: Math.log(0.1 / 0.9), thresholds: { probable: 0.75, certain: 0.92 } };
+    const ll = (field: string): Partial<FieldEvidence> => ({ logLikelihood: field === 'birthDate' || field === 'postalCode' ? 3 : 0 });
+    const nameless = evidence({ birthDate: 1, postalCode: 1 }, ll);
+    // ln(1/9) + 6 = 3.80278…: probability 0.97816…, above Probable, so held to 0.75.
+    const capped = scoreWaterfall({ score: 0.75, decidedBy: 'score', limitedBy: 'NoNameEvidence', evidence: nameless }, basis);
+    expect(capped?.methodScore).toBeCloseTo(1 / (1 + Math.exp(-(Math.log(1 / 9) + 6))), 12);
+    expect(capped?.score).toBe(0.75);
+    expect(capped?.steps.at(-1)).toMatchObject({ kind: 'cap', to: Math.log(0.75 / 0.25) });
+    expect(scoreWaterfall({ score: 1, decidedBy: 'trusted-identifier', evidence: nameless }, basis)?.score).toBe(1);
+    expect(scoreWaterfall({ score: 0, decidedBy: 'hard-conflict', evidence: nameless }, basis)?.score).toBe(0);
+  });
+
+  it('gives no waterfall when the evidence lacks the method’s terms', () => {
+    const basis: ScoreBasis = { scoreMethod: 'fellegi-sunter', priorLogOdds: 0, thresholds: { probable: 0.75, certain: 0.92 } };
+    expect(scoreWaterfall({ score: 0.5, decidedBy: 'score', evidence: evidence({ familyName: 1 }, () => ({ weight: 3 })) }, basis)).toBeNull();
+  });
+});
