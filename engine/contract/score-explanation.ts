@@ -52,7 +52,7 @@ export interface Waterfall {
   readonly steps: readonly WaterfallStep[];
   /** The score method's score from the steps (a probability for fellegi-sunter). */
   readonly methodScore: number;
-  /** The pair's score after the precedence and the name-evidence cap: equals the scorer's score. */
+  /** The pair's score after the precedence and the caps (no name evidence, possible twin): equals the scorer's score. */
   readonly score: number;
   /** Plain words on how the steps become the score. */
   readonly note: string;
@@ -66,11 +66,15 @@ function precedence(result: ScoredEvidence, basis: ScoreBasis, methodScore: numb
   if (result.decidedBy === 'trusted-identifier') return { score: 1, note: 'A trusted identifier is equal on both records: the pair is certain (score 1) before any field is weighed; the steps show what the fields alone would give.' };
   if (result.decidedBy === 'hard-conflict') return { score: 0, note: 'A hard-conflict rule fired: the pair is no match (score 0) before any field is weighed; the steps show what the fields alone would give.' };
   const probable = basis.thresholds.probable;
-  if (methodScore >= probable && result.limitedBy === 'NoNameEvidence') {
+  if (methodScore >= probable && result.limitedBy !== undefined) {
     const last = steps.at(-1)?.to ?? 0;
     const capped = scale === 'log-odds' ? Math.log(probable / (1 - probable)) : probable;
-    steps.push({ kind: 'cap', label: 'No name evidence: held to Probable', from: last, to: capped, delta: capped - last });
-    return { score: probable, note: `No family or given name was compared on both records, so the score is held to the Probable threshold (${String(probable)}): such a pair may go to review but is never linked automatically.` };
+    const twin = result.limitedBy === 'PossibleTwin';
+    steps.push({ kind: 'cap', label: twin ? 'Possible twin: held to Probable' : 'No name evidence: held to Probable', from: last, to: capped, delta: capped - last });
+    const why = twin
+      ? 'The records share family name and birth date but differ in given name and sex (possible twins)'
+      : 'No family or given name was compared on both records';
+    return { score: probable, note: `${why}, so the score is held to the Probable threshold (${String(probable)}): such a pair may go to review but is never linked automatically.` };
   }
   return { score: methodScore, note: '' };
 }

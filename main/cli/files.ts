@@ -18,7 +18,8 @@ export function checkInputFile(path: string, what = 'file'): void {
     throw usage(`${what} ${path} does not exist`);
   }
   if (stat.isDirectory()) throw usage(`${what} ${path} is a directory; give a file`);
-  if (!stat.isFile()) throw usage(`${what} ${path} is not a regular file`);
+  // A named pipe is input too (`--ndjson <(zcat big.ndjson.gz)`, or a FIFO another program writes).
+  if (!stat.isFile() && !stat.isFIFO()) throw usage(`${what} ${path} is not a regular file or a pipe`);
   try {
     accessSync(path, constants.R_OK);
   } catch {

@@ -228,8 +228,11 @@ describe('the Match assurance page', () => {
     await (await download).saveAs(saved);
     expect(JSON.parse(readFileSync(saved, 'utf8'))).toEqual(shown);
     await page.getByTestId('governed-procedure').waitFor();
-    // The sandbox scores by weighted similarity: no active model to compare with, and the page says so.
-    expect(await page.getByTestId('model-diff').textContent()).toMatch(/has no Fellegi-Sunter model/);
+    // The sandbox scores with the default Fellegi-Sunter model (issue 12): the new model is compared with it,
+    // setting by setting (prior, smoothing, each field's m and u per band).
+    const diff = (await page.getByTestId('model-diff').textContent()) ?? '';
+    expect(diff).toMatch(/^Against the active profile's model default-fs-1: \d+ differences/);
+    expect(diff).toContain('fs-e2e-1');
     await expectNoActivationControl();
     await expectAccessible(page, 'assurance-calibration-report');
     await screenshot(page, 'assurance-07-calibration-report');

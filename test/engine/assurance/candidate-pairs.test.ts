@@ -27,8 +27,11 @@ describe('labels/candidates', () => {
       expect(first.population.candidatePairs).toBeGreaterThan(first.pairs.length);
       expect(first.population.scoredPairs).toBe(Math.min(first.population.candidatePairs, 20_000));
       expect(first.population.inRange).toBe(first.population.scoredPairs);
-      expect(first.versions).toMatchObject({ matchingProfileVersion: 1, scoreMethod: 'weighted-similarity' });
-      expect(first.scoreBasis).toMatchObject({ scoreMethod: 'weighted-similarity', minimumEvidenceWeight: 8, thresholds: { probable: Probable, certain: Certain } });
+      // The default profile scores with its Fellegi-Sunter model (issue 12): the basis carries its prior.
+      expect(first.versions).toMatchObject({ matchingProfileVersion: 1, scoreMethod: 'fellegi-sunter' });
+      const prior = profile.MatchingRules.FellegiSunter?.priorMatchProbability ?? Number.NaN;
+      expect(first.scoreBasis).toMatchObject({ scoreMethod: 'fellegi-sunter', thresholds: { probable: Probable, certain: Certain } });
+      expect(first.scoreBasis.priorLogOdds).toBeCloseTo(Math.log(prior / (1 - prior)), 9);
       expect(first.pairs).toHaveLength(40);
       const distance = (s: number): number => Math.min(Math.abs(s - Probable), Math.abs(s - Certain));
       const distances = first.pairs.map((p) => distance(p.score));

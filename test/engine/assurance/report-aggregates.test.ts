@@ -27,7 +27,8 @@ describe('evaluation and calibration aggregates', () => {
         if (k === null) throw new Error('threshold off the grid');
         expect(countsAtEdge(distribution, k)).toEqual({ tp: row.tp, fp: row.fp, tn: row.tn, fn: row.fn });
       }
-      expect(report.scoreBasis).toMatchObject({ scoreMethod: 'weighted-similarity', thresholds: { probable: 0.75, certain: 0.92 } });
+      // The default profile (issue 12): its Fellegi-Sunter model and thresholds.
+      expect(report.scoreBasis).toMatchObject({ scoreMethod: 'fellegi-sunter', thresholds: { probable: 0.5, certain: 0.99 } });
       for (const example of [...report.errorExamples.falsePositives, ...report.errorExamples.falseNegatives]) expect(example.decision).toBeDefined();
 
       const { report: calibration } = await engine.call(
