@@ -1,9 +1,9 @@
 /**
- * Bounded exponential backoff with full jitter (AWS Architecture Blog, "Exponential Backoff And Jitter",
- * 2015): attempt n waits a random time in [0, min(cap, base · 2^n)], but never less than the server's
+ * Bounded exponential backoff with full jitter (engine/net/backoff.ts), but never less than the server's
  * Retry-After (RFC 9110 §10.2.3), itself capped. Only transient SourceErrors are retried; after the last
  * attempt the error is thrown with the number of attempts said.
  */
+import { fullJitterBackoff } from '../net/backoff.ts';
 import { isSourceError, SourceError } from './source-error.ts';
 
 export interface RetryPolicy {
@@ -17,7 +17,7 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 6, baseMs: 250, capMs: 8_000, maxRetryAfterMs: 60_000 };
 
 export function backoffDelay(policy: RetryPolicy, attempt: number, retryAfter: number | undefined, random: () => number = Math.random): number {
-  const jittered = random() * Math.min(policy.capMs, policy.baseMs * 2 ** (attempt - 1));
+  const jittered = fullJitterBackoff(attempt - 1, policy.baseMs, policy.capMs, random);
   return Math.max(jittered, Math.min(retryAfter ?? 0, policy.maxRetryAfterMs));
 }
 

@@ -7,7 +7,8 @@
  */
 import * as oauth from 'openid-client';
 import type { Transport } from './transport.ts';
-import { networkFailure, retryAfterMs, SourceError } from './source-error.ts';
+import { retryAfterMs } from '../net/transient.ts';
+import { networkFailure, SourceError } from './source-error.ts';
 
 /** A token is renewed this long before the expiry its server announced. */
 const EXPIRY_MARGIN_MS = 30_000;

@@ -23,7 +23,8 @@ import { operations, type CallContext, type EngineClient, type OperationInput, t
 import { zodIssues } from '../../engine/contract/zod-issues.ts';
 import { HTTP_ROUTES, OPENAPI_PATH, ProblemSchema, routeFor, routeRequest, SPEC_OPERATIONS, type HttpRoute, type RouteRequest } from '../../engine/contract/http.ts';
 import { transportProblem } from '../net/loopback.ts';
-import { backoffMs, errorCode, isRetryableStatus, isTransientNetworkError, retryAfterMs } from './retry.ts';
+import { fullJitterBackoff } from '../../engine/net/backoff.ts';
+import { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs } from '../../engine/net/transient.ts';
 import type { TokenProvider } from './token-provider.ts';
 
 export interface RemoteEngineOptions {
@@ -177,7 +178,7 @@ export class RemoteEngine implements EngineClient {
       } catch (error) {
         if (error instanceof EngineError) throw error;
         if (attempt < retries && isTransientNetworkError(error)) {
-          await wait(backoffMs(attempt, this.options.backoffMs ?? 250));
+          await wait(Math.round(fullJitterBackoff(attempt, this.options.backoffMs ?? 250, 10_000)));
           continue;
         }
         throw this.networkError(error, where);
@@ -188,13 +189,13 @@ export class RemoteEngine implements EngineClient {
         await this.options.tokens.refresh();
         continue;
       }
-      if (attempt < retries && isRetryableStatus(answer.status)) {
+      if (attempt < retries && isTransientStatus(answer.status)) {
         const after = retryAfterMs(answer.headers['retry-after']);
         const limit = this.options.maxRetryAfterMs ?? 30_000;
         if (after !== undefined && after > limit) {
           throw new EngineError('remote_http', `the registry asked to retry ${where} after ${String(Math.ceil(after / 1000))} s (answer ${String(answer.status)}), longer than this client waits`);
         }
-        await wait(after ?? backoffMs(attempt, this.options.backoffMs ?? 250));
+        await wait(after ?? Math.round(fullJitterBackoff(attempt, this.options.backoffMs ?? 250, 10_000)));
         continue;
       }
       if (answer.status >= 300 && answer.status <= 399) {
@@ -220,7 +221,7 @@ export class RemoteEngine implements EngineClient {
   }
 
   private networkError(error: unknown, where: string): EngineError {
-    const code = errorCode(error) ?? 'error';
+    const code = networkErrorCode(error) ?? 'error';
     const at = this.base.origin;
     if (code.includes('TIMEOUT') || code === 'ETIMEDOUT') return new EngineError('remote_http', `the registry at ${at} did not answer ${where} in time (${code})`);
     if (code === 'ECONNREFUSED') return new EngineError('remote_http', `nothing is listening at ${at} (connection refused)`);

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkedNextLink, firstPageUrl } from '../../../engine/fhir-source/search-url.ts';
 import { backoffDelay, withRetries } from '../../../engine/fhir-source/retry.ts';
-import { retryAfterMs, SourceError, statusFailure } from '../../../engine/fhir-source/source-error.ts';
+import { networkFailure, SourceError, statusFailure } from '../../../engine/fhir-source/source-error.ts';
+import { isTransientNetworkError, networkErrorCode, retryAfterMs } from '../../../engine/net/transient.ts';
 import { readSearchPage } from '../../../engine/fhir-source/bundle.ts';
 import { readSecret } from '../../../engine/fhir-source/secrets.ts';
 import { settingsFromObject } from '../../../engine/config/settings.ts';
@@ -67,8 +68,17 @@ describe('transient failures and backoff', () => {
   const policy = { attempts: 5, baseMs: 100, capMs: 1000, maxRetryAfterMs: 30_000 };
 
   it('classifies statuses', () => {
-    for (const status of [408, 429, 500, 502, 503, 504]) expect(statusFailure(status, 'x', undefined).transient).toBe(true);
-    for (const status of [301, 302, 400, 401, 403, 404, 410, 422]) expect(statusFailure(status, 'x', undefined).transient).toBe(false);
+    for (const status of [408, 425, 429, 500, 502, 503, 504]) expect(statusFailure(status, 'x', undefined).transient).toBe(true);
+    for (const status of [301, 302, 400, 401, 403, 404, 410, 422, 501, 505]) expect(statusFailure(status, 'x', undefined).transient).toBe(false);
+  });
+
+  it('reads a connection failure by the code on its cause chain, never by its message', () => {
+    const wrapped = new TypeError('fetch failed https://x.example/?name=Smith', { cause: Object.assign(new Error('socket'), { code: 'ECONNRESET' }) });
+    expect(networkErrorCode(wrapped)).toBe('ECONNRESET');
+    expect(isTransientNetworkError(wrapped)).toBe(true);
+    expect(isTransientNetworkError(Object.assign(new Error('x'), { code: 'ENOTFOUND' }))).toBe(false);
+    expect(networkErrorCode(Object.assign(new Error('x'), { code: 'not a code: Smith' }))).toBeUndefined();
+    expect(networkFailure(wrapped, 'GET Patient').message).toBe('GET Patient: the connection failed (ECONNRESET)');
   });
 
   it('reads Retry-After as seconds or an HTTP date', () => {
