@@ -62,7 +62,18 @@ async function formBody(request: IncomingMessage): Promise<URLSearchParams> {
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }
 
-export async function startLoginProvider(users: Readonly<Record<string, LoginUser>>, services: readonly ServiceClient[] = []): Promise<LoginProvider> {
+export interface LoginProviderOptions {
+  /** Give the console refresh tokens with its sign-ins (rotated on each use), as many providers do. */
+  readonly refreshTokens?: boolean;
+  /** Access token lifetime in seconds (default 600). */
+  readonly accessTokenTtl?: number;
+}
+
+export async function startLoginProvider(
+  users: Readonly<Record<string, LoginUser>>,
+  services: readonly ServiceClient[] = [],
+  options: LoginProviderOptions = {},
+): Promise<LoginProvider> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
@@ -75,7 +86,7 @@ export async function startLoginProvider(users: Readonly<Record<string, LoginUse
         client_id: CONSOLE_CLIENT_ID,
         application_type: 'native',
         token_endpoint_auth_method: 'none',
-        grant_types: ['authorization_code'],
+        grant_types: options.refreshTokens === true ? ['authorization_code', 'refresh_token'] : ['authorization_code'],
         response_types: ['code'],
         redirect_uris: ['http://127.0.0.1/callback'],
       },
@@ -95,7 +106,9 @@ export async function startLoginProvider(users: Readonly<Record<string, LoginUse
         getResourceServerInfo: () => ({ scope: 'mpi.admin mpi.operations', audience: LOGIN_AUDIENCE, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } }),
       },
     },
-    ttl: { ClientCredentials: 600, AccessToken: 600, Interaction: 600, Session: 3600, Grant: 3600 },
+    // Without offline_access (the console does not ask for it) a refresh token is given only when enabled here.
+    issueRefreshToken: (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed('refresh_token'),
+    ttl: { ClientCredentials: 600, AccessToken: options.accessTokenTtl ?? 600, RefreshToken: 3600, IdToken: 600, Interaction: 600, Session: 3600, Grant: 3600 },
     extraTokenClaims: (_ctx: unknown, token: { clientId?: string; accountId?: string }) => {
       const tenant = token.accountId !== undefined ? users[token.accountId]?.tenant : serviceTenants.get(token.clientId ?? '');
       return tenant === undefined ? undefined : { mpi_tenant: tenant };
