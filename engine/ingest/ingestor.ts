@@ -39,11 +39,13 @@ import { MAX_COMPARED_RECORDS_PER_IDENTITY, findCandidates } from './candidates.
 import { PreparedCache } from './prepared-cache.ts';
 import { payloadDigest } from './payload-digest.ts';
 import { reviewCaseId } from './review-case-id.ts';
+import { opensReviewCase } from './review-gate.ts';
 
 export const MAX_REVIEW_CASES_PER_RECORD = 3;
 
 export type PreparedResource =
-  | { readonly kind: 'ready'; readonly write: RecordWrite }
+  /** warnings: fields of a valid record ignored for matching (engine/fhir/patient.ts PatientWarning); no values. */
+  | { readonly kind: 'ready'; readonly write: RecordWrite; readonly warnings: readonly ErrorIssue[] }
   | { readonly kind: 'rejected'; readonly issues: readonly ErrorIssue[] };
 
 /** Why a record's writes failed, in words that carry no value: an engine error's message, else the error's code or class. */
@@ -123,6 +125,7 @@ export class Ingestor {
   private prepareValid(resource: unknown, resourceJson: string): PreparedResource {
     const validation = validatePatient(resource);
     if (!validation.ok) return { kind: 'rejected', issues: validation.issues };
+    const { warnings } = validation;
     const local = localIdentifierOf(validation.patient, this.source.LocalIdentifierSystem);
     if (!local.ok) return { kind: 'rejected', issues: [local.issue] };
     return {
@@ -131,10 +134,14 @@ export class Ingestor {
         sourceSystem: this.source.SourceSystem,
         localId: local.localId,
         resourceJson,
-        fields: matchFieldsOf(validation.patient, { localIdentifierSystem: this.source.LocalIdentifierSystem }),
+        fields: matchFieldsOf(validation.patient, {
+          localIdentifierSystem: this.source.LocalIdentifierSystem,
+          ignoreBirthDate: warnings.some((w) => w.path === 'birthDate'),
+        }),
         payloadDigest: payloadDigest(resource),
         sourceLastUpdated: validation.patient.meta?.lastUpdated ?? null,
       },
+      warnings,
     };
   }
 
@@ -209,8 +216,10 @@ export class Ingestor {
       reviewCandidates = scored;
     }
     let reviewCases = 0;
+    const probable = this.profile.profile.MatchingRules.Thresholds.Probable;
+    // Best first, so the first candidate below Probable ends the list.
     for (const candidate of reviewCandidates) {
-      if (reviewCases >= MAX_REVIEW_CASES_PER_RECORD || candidate.outcome.decision === 'no-match') break;
+      if (reviewCases >= MAX_REVIEW_CASES_PER_RECORD || !opensReviewCase(candidate.outcome, probable)) break;
       if (this.openReviewCase(identityId, candidate, at)) reviewCases++;
     }
     insertReceipt(store, tenantId, write, 'created', at);
