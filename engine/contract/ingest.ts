@@ -37,8 +37,9 @@ export function reviewRate(reviewCases: number, matched: number): ReviewRate {
 /** The rate in words, the same in the CLI and the console: "2.4 per 1,000 matched (12 cases, 5000 matched)". */
 export function reviewRateText(rate: ReviewRate | undefined): string {
   if (rate === undefined) return '— (not reported)';
-  if (rate.perThousand === null) return `— (nothing matched; ${String(rate.reviewCases)} cases)`;
-  return `${rate.perThousand.toFixed(1)} per 1,000 matched (${String(rate.reviewCases)} cases, ${String(rate.matched)} matched)`;
+  const cases = `${String(rate.reviewCases)} ${rate.reviewCases === 1 ? 'case' : 'cases'}`;
+  if (rate.perThousand === null) return `— (nothing matched; ${cases})`;
+  return `${rate.perThousand.toFixed(1)} per 1,000 matched (${cases}, ${String(rate.matched)} matched)`;
 }
 
 export const IngestReportSchema = z.object({
