@@ -66,6 +66,11 @@ describe('import of valid Patients', () => {
         ['SPECIAL-2', false, true],
         ['SPECIAL-3', false, true],
       ]);
+      // Imports and the matching phase open cases only at Probable or above (engine/ingest/review-gate.ts).
+      const { Probable } = (await engine.call('profile/get', {}, CTX)).profile.MatchingRules.Thresholds;
+      const scores = engine.env.store.statement('SELECT score FROM review_case WHERE tenant_id = ?').pluck().all(TENANT) as number[];
+      expect(scores).toHaveLength(job.counters.reviewCreated);
+      for (const score of scores) expect(score).toBeGreaterThanOrEqual(Probable);
       let out = '';
       const status = await main(['--db', db, '--tenant', TENANT, 'job', 'show', jobId], (t) => (out += t), () => undefined);
       expect(status).toBe(0);
