@@ -1,11 +1,15 @@
 /**
  * Ingestion of R4 Patients from one source system. Per record: validate (nothing is written for a bad
- * record), find the local identifier, normalise, recognise a replay (receipt + payload digest), then either
+ * record; a valid record whose birth date cannot be a person's is kept with a warning and the date ignored for
+ * matching), find the local identifier, normalise, recognise a replay (receipt + payload digest), then either
  * update the known record or match the new one against candidates from blocking tags:
  *
  *   best candidate certain  ──► link to it (auto), rebuild its canonical record and tags
  *   best candidate probable ──► new identity + an IngestionMatch review case per probable candidate (≤ 3)
  *   otherwise               ──► new identity
+ *
+ * A review case needs a pair at Probable or above (review-gate.ts), also for the other candidates of an
+ * auto-linked record.
  *
  * An updated record stays linked where it is (re-matching the population is reconciliation's job); its
  * identity's canonical record and tags are rebuilt. A version whose meta.lastUpdated is an earlier instant
