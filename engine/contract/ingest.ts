@@ -7,6 +7,41 @@ export const RejectedLineSchema = z.object({
   issues: z.array(z.object({ path: z.string(), message: z.string() })),
 });
 
+/**
+ * A line that was ingested but has a field the engine ignores for matching (treated as missing): today a birth
+ * date that is impossible (2019-02-30), before 1850 or in the future at ingestion time. Issues name the field
+ * and why, never the value. The record is accepted: a warning is not a rejection.
+ */
+export const WarnedLineSchema = z.object({
+  line: z.number().int().min(1),
+  issues: z.array(z.object({ path: z.string(), message: z.string() })),
+});
+export type WarnedLine = z.infer<typeof WarnedLineSchema>;
+
+/**
+ * Review cases opened per 1,000 records matched. Ingestion matches each new record (`created`); a job matches
+ * the records it imports and the identities its matching phase visits. `perThousand` is null when nothing was
+ * matched.
+ */
+export const ReviewRateSchema = z.object({
+  reviewCases: z.number().int(),
+  matched: z.number().int(),
+  perThousand: z.number().nullable(),
+});
+export type ReviewRate = z.infer<typeof ReviewRateSchema>;
+
+export function reviewRate(reviewCases: number, matched: number): ReviewRate {
+  return { reviewCases, matched, perThousand: matched === 0 ? null : (1000 * reviewCases) / matched };
+}
+
+/** The rate in words, the same in the CLI and the console: "2.4 per 1,000 matched (12 cases, 5000 matched)". */
+export function reviewRateText(rate: ReviewRate | undefined): string {
+  if (rate === undefined) return '— (not reported)';
+  const cases = `${String(rate.reviewCases)} ${rate.reviewCases === 1 ? 'case' : 'cases'}`;
+  if (rate.perThousand === null) return `— (nothing matched; ${cases})`;
+  return `${rate.perThousand.toFixed(1)} per 1,000 matched (${cases}, ${String(rate.matched)} matched)`;
+}
+
 export const IngestReportSchema = z.object({
   sourceSystem: z.string(),
   matchingProfileVersion: z.number().int(),
@@ -19,6 +54,9 @@ export const IngestReportSchema = z.object({
   unchanged: z.number().int(),
   stale: z.number().int(),
   rejected: z.array(RejectedLineSchema),
+  /** Added in issue 12 (optional so an older registry's report still parses); the engine always sends them. */
+  warnings: z.array(WarnedLineSchema).optional(),
+  reviewRate: ReviewRateSchema.optional(),
 });
 export type IngestReport = z.infer<typeof IngestReportSchema>;
 

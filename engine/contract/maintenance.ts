@@ -4,6 +4,7 @@
  * drawn in engine/jobs/states.ts.
  */
 import { z } from 'zod';
+import { ReviewRateSchema } from './ingest.ts';
 
 export const JOB_KINDS = ['reindex', 'reconciliation'] as const;
 export const JobKindSchema = z.enum(JOB_KINDS);
@@ -66,6 +67,11 @@ export const JobStateSchema = z.object({
   populationTotal: z.number().int().nullable(),
   phases: z.array(JobPhaseSchema),
   counters: JobCountersSchema,
+  /**
+   * Review cases this job opened per 1,000 records matched: the records it imported (each matched as in
+   * ingestion) plus the identities its matching phase visited. Optional so an older registry's jobs still parse.
+   */
+  reviewRate: ReviewRateSchema.optional(),
   cancelRequested: z.boolean(),
   leaseOwner: z.string().nullable(),
   leaseExpiresAt: z.string().nullable(),

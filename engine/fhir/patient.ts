@@ -83,14 +83,28 @@ export interface R4Patient {
   readonly telecom?: readonly R4ContactPoint[];
 }
 
-export type PatientValidation = { ok: true; patient: R4Patient } | { ok: false; issues: ErrorIssue[] };
+/**
+ * Something in a valid Patient the engine cannot use, said without the value: the record is accepted and the
+ * field is ignored for matching (treated as missing). Only `birthDate` has one today.
+ */
+export interface PatientWarning {
+  readonly path: string;
+  readonly message: string;
+}
+
+export type PatientValidation = { ok: true; patient: R4Patient; warnings: PatientWarning[] } | { ok: false; issues: ErrorIssue[] };
 
 // ---- rules on single values (messages carry no value) ----
 
 const FHIR_ID = /^[A-Za-z0-9.-]{1,64}$/;
 /** An identifier system is a namespace, so it must be absolute: a scheme, a colon, no whitespace. */
 const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:\S+$/;
-const FHIR_DATE = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/;
+/**
+ * The R4 `date` regular expression (https://hl7.org/fhir/R4/datatypes.html#date), anchored: year 0001-9999,
+ * month 01-12, day 01-31. It admits days no calendar has (2019-02-30); the spec's prose asks for valid dates,
+ * but the shape is what validators check, so such a date is taken as a data-entry error in a valid resource.
+ */
+const FHIR_DATE = /^([0-9]([0-9]([0-9][1-9]|[1-9]0)|[1-9]00)|[1-9]000)(-(0[1-9]|1[0-2])(-(0[1-9]|[1-2][0-9]|3[0-1]))?)?$/;
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|[+-](\d{2}):(\d{2}))$/;
 /** The furthest local time zone is UTC+14; a birth "today" there is not in the future. */
 const LATEST_OFFSET_MS = 14 * 60 * 60 * 1000;
@@ -125,25 +139,27 @@ function offsetIsValid(hours: number, minutes: number): boolean {
   return minutes <= 59 && (hours < 14 || (hours === 14 && minutes === 0));
 }
 
+/** A birth date that does not have the R4 `date` shape is invalid FHIR: the record is rejected. */
+function birthDateProblem(s: string): string | null {
+  return FHIR_DATE.test(s) ? null : 'must be a FHIR date (YYYY, YYYY-MM or YYYY-MM-DD)';
+}
+
 /**
- * Birth dates: FHIR allows `YYYY`, `YYYY-MM` and `YYYY-MM-DD`; all must be plausible (from MIN_BIRTH_YEAR,
- * real month and day, not after today anywhere on Earth). Partial dates pass here but normalise to null.
+ * A birth date of the right shape that cannot be a person's: a day the calendar lacks (1980-02-30), before
+ * MIN_BIRTH_YEAR (placeholders such as 1800-01-01), or after today anywhere on Earth at `nowMs` (ingestion
+ * time). The record is kept and the date ignored for matching; partial dates (YYYY, YYYY-MM) are plausible and
+ * simply too coarse to compare, so they get no warning. Messages never carry the value.
  */
-function birthDateProblem(s: string, nowMs: number): string | null {
-  const m = FHIR_DATE.exec(s);
-  if (m === null) return 'must be a FHIR date (YYYY, YYYY-MM or YYYY-MM-DD)';
-  const year = Number(m[1]);
-  if (year < MIN_BIRTH_YEAR) return `must not be before ${MIN_BIRTH_YEAR}`;
-  if (m[2] !== undefined) {
-    const month = Number(m[2]);
-    if (month < 1 || month > 12) return 'must have a month from 01 to 12';
-    if (m[3] !== undefined && !isCalendarDate(year, month, Number(m[3]))) {
-      return 'must be a real calendar date';
-    }
+export function birthDateWarning(s: string, nowMs: number): string | null {
+  const [yearText, monthText, dayText] = s.split('-');
+  const year = Number(yearText);
+  if (monthText !== undefined && dayText !== undefined && !isCalendarDate(year, Number(monthText), Number(dayText))) {
+    return 'is not a real calendar date; ignored for matching';
   }
+  if (year < MIN_BIRTH_YEAR) return `is before ${String(MIN_BIRTH_YEAR)}; ignored for matching`;
   // Fixed-width ISO strings compare correctly as text, also for the YYYY and YYYY-MM prefixes.
   const latestToday = new Date(nowMs + LATEST_OFFSET_MS).toISOString().slice(0, s.length);
-  return s > latestToday ? 'must not be in the future' : null;
+  return s > latestToday ? 'is in the future; ignored for matching' : null;
 }
 
 // ---- structure (zod); every schema carries its own message so no default text leaks through ----
@@ -203,7 +219,7 @@ const ContactPointSchema = objectOf({
   use: oneOf(CONTACT_USES).exactOptional(),
 });
 
-/** Built once (zod schemas are costly to build); the birth-date rule reads the clock per check. */
+/** Built once (zod schemas are costly to build). */
 const PatientSchema = objectOf({
   resourceType: z.literal('Patient', { error: 'must be "Patient"' }),
   id: ruled(str, idProblem).exactOptional(),
@@ -211,7 +227,7 @@ const PatientSchema = objectOf({
   identifier: listOf(IdentifierSchema).exactOptional(),
   name: listOf(HumanNameSchema).exactOptional(),
   gender: oneOf(GENDERS).exactOptional(),
-  birthDate: ruled(str, (s) => birthDateProblem(s, Date.now())).exactOptional(),
+  birthDate: ruled(str, birthDateProblem).exactOptional(),
   address: listOf(AddressSchema).exactOptional(),
   telecom: listOf(ContactPointSchema).exactOptional(),
 });
@@ -321,31 +337,25 @@ function walkStrings(value: unknown, path: Segment[], issues: IssueList): void {
   }
 }
 
-// ---- cross-element rules ----
+// ---- helpers ----
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isNonBlankString(value: unknown): boolean {
-  return typeof value === 'string' && value.trim() !== '';
-}
-
-function isUsableName(name: unknown): boolean {
-  if (!isRecord(name)) return false;
-  if (isNonBlankString(name.family)) return true;
-  return Array.isArray(name.given) && (name.given as readonly unknown[]).some(isNonBlankString);
 }
 
 // ---- entry point ----
 
 /**
  * Validates a parsed JSON value as an R4 Patient. Returns every issue in a stable order: structure of
- * the read elements (document order of the schema), the name rule, then string content over the whole
- * resource in document order. A value that is not a Patient object, or is too large, yields just that
- * one issue: checking the rest would be noise (or unbounded work).
+ * the read elements (document order of the schema), then string content over the whole resource in
+ * document order. A value that is not a Patient object, or is too large, yields just that one issue:
+ * checking the rest would be noise (or unbounded work).
+ *
+ * A Patient needs no name (R4 has none required: newborns, unknown patients); matching uses what is there
+ * and the scorer holds a record without name evidence back from Certain. A valid Patient can still carry
+ * warnings (birthDateWarning): `nowMs` is the ingestion time the future-date rule is judged against.
  */
-export function validatePatient(resource: unknown): PatientValidation {
+export function validatePatient(resource: unknown, nowMs = Date.now()): PatientValidation {
   if (!isRecord(resource)) return fail(ROOT_PATH, 'a Patient must be a JSON object');
 
   let serialised: string;
@@ -364,17 +374,12 @@ export function validatePatient(resource: unknown): PatientValidation {
   if (!parsed.success) {
     for (const issue of parsed.error.issues) issues.add(zodPath(issue.path), issue.message);
   }
-  // A `name` that is not an array already has a structural issue; the content rule would only repeat it.
-  const names = resource.name;
-  const hasUsableName = Array.isArray(names) && (names as readonly unknown[]).some(isUsableName);
-  if ((names === undefined || Array.isArray(names)) && !hasUsableName) {
-    issues.add('name', 'a Patient needs at least one name with a family or given part');
-  }
   walkStrings(resource, [], issues);
 
   if (issues.issues.length > 0 || !parsed.success) return { ok: false, issues: issues.finish() };
   const patient: R4Patient = parsed.data;
-  return { ok: true, patient };
+  const warning = patient.birthDate === undefined ? null : birthDateWarning(patient.birthDate, nowMs);
+  return { ok: true, patient, warnings: warning === null ? [] : [{ path: 'birthDate', message: warning }] };
 }
 
 function fail(path: string, message: string): PatientValidation {

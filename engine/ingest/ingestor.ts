@@ -1,11 +1,15 @@
 /**
  * Ingestion of R4 Patients from one source system. Per record: validate (nothing is written for a bad
- * record), find the local identifier, normalise, recognise a replay (receipt + payload digest), then either
+ * record; a valid record whose birth date cannot be a person's is kept with a warning and the date ignored for
+ * matching), find the local identifier, normalise, recognise a replay (receipt + payload digest), then either
  * update the known record or match the new one against candidates from blocking tags:
  *
  *   best candidate certain  ──► link to it (auto), rebuild its canonical record and tags
  *   best candidate probable ──► new identity + an IngestionMatch review case per probable candidate (≤ 3)
  *   otherwise               ──► new identity
+ *
+ * A review case needs a pair at Probable or above (review-gate.ts), also for the other candidates of an
+ * auto-linked record.
  *
  * An updated record stays linked where it is (re-matching the population is reconciliation's job); its
  * identity's canonical record and tags are rebuilt. A version whose meta.lastUpdated is an earlier instant
@@ -39,11 +43,13 @@ import { MAX_COMPARED_RECORDS_PER_IDENTITY, findCandidates } from './candidates.
 import { PreparedCache } from './prepared-cache.ts';
 import { payloadDigest } from './payload-digest.ts';
 import { reviewCaseId } from './review-case-id.ts';
+import { opensReviewCase } from './review-gate.ts';
 
 export const MAX_REVIEW_CASES_PER_RECORD = 3;
 
 export type PreparedResource =
-  | { readonly kind: 'ready'; readonly write: RecordWrite }
+  /** warnings: fields of a valid record ignored for matching (engine/fhir/patient.ts PatientWarning); no values. */
+  | { readonly kind: 'ready'; readonly write: RecordWrite; readonly warnings: readonly ErrorIssue[] }
   | { readonly kind: 'rejected'; readonly issues: readonly ErrorIssue[] };
 
 /** Why a record's writes failed, in words that carry no value: an engine error's message, else the error's code or class. */
@@ -123,6 +129,7 @@ export class Ingestor {
   private prepareValid(resource: unknown, resourceJson: string): PreparedResource {
     const validation = validatePatient(resource);
     if (!validation.ok) return { kind: 'rejected', issues: validation.issues };
+    const { warnings } = validation;
     const local = localIdentifierOf(validation.patient, this.source.LocalIdentifierSystem);
     if (!local.ok) return { kind: 'rejected', issues: [local.issue] };
     return {
@@ -131,10 +138,14 @@ export class Ingestor {
         sourceSystem: this.source.SourceSystem,
         localId: local.localId,
         resourceJson,
-        fields: matchFieldsOf(validation.patient, { localIdentifierSystem: this.source.LocalIdentifierSystem }),
+        fields: matchFieldsOf(validation.patient, {
+          localIdentifierSystem: this.source.LocalIdentifierSystem,
+          ignoreBirthDate: warnings.some((w) => w.path === 'birthDate'),
+        }),
         payloadDigest: payloadDigest(resource),
         sourceLastUpdated: validation.patient.meta?.lastUpdated ?? null,
       },
+      warnings,
     };
   }
 
@@ -209,8 +220,10 @@ export class Ingestor {
       reviewCandidates = scored;
     }
     let reviewCases = 0;
+    const probable = this.profile.profile.MatchingRules.Thresholds.Probable;
+    // Best first, so the first candidate below Probable ends the list.
     for (const candidate of reviewCandidates) {
-      if (reviewCases >= MAX_REVIEW_CASES_PER_RECORD || candidate.outcome.decision === 'no-match') break;
+      if (reviewCases >= MAX_REVIEW_CASES_PER_RECORD || !opensReviewCase(candidate.outcome, probable)) break;
       if (this.openReviewCase(identityId, candidate, at)) reviewCases++;
     }
     insertReceipt(store, tenantId, write, 'created', at);

@@ -4,7 +4,7 @@
  * one savepoint per record on a replay) so a large file is fast and a bad record still writes nothing.
  */
 import type { Store } from '../store/db.ts';
-import type { IngestReport } from '../contract/ingest.ts';
+import { reviewRate, type IngestReport } from '../contract/ingest.ts';
 import type { Ingestor, PreparedResource, RecordOutcome } from './ingestor.ts';
 import { isBlank, type NdjsonLine } from './ndjson-lines.ts';
 
@@ -23,16 +23,23 @@ export function emptyReport(sourceSystem: string, matchingProfileVersion: number
     unchanged: 0,
     stale: 0,
     rejected: [],
+    warnings: [],
+    reviewRate: reviewRate(0, 0),
   };
 }
 
-export function tally(report: IngestReport, line: number, outcome: RecordOutcome): void {
+/** Counts one line's outcome; `prepared` brings the warnings of a record that was accepted. */
+export function tally(report: IngestReport, line: number, outcome: RecordOutcome, prepared?: PreparedResource): void {
+  if (outcome.kind !== 'rejected' && prepared?.kind === 'ready' && prepared.warnings.length > 0) {
+    (report.warnings ??= []).push({ line, issues: [...prepared.warnings] });
+  }
   switch (outcome.kind) {
     case 'created':
       report.created++;
       if (outcome.linked === 'auto-linked') report.autoLinked++;
       else report.newIdentities++;
       report.reviewCasesCreated += outcome.reviewCases;
+      report.reviewRate = reviewRate(report.reviewCasesCreated, report.created);
       return;
     case 'updated':
       report.updated++;
@@ -106,7 +113,7 @@ export async function ingestLines(
     });
     batch.forEach((item, index) => {
       const outcome = outcomes[index];
-      if (outcome !== undefined) tally(report, item.line, outcome);
+      if (outcome !== undefined) tally(report, item.line, outcome, prepared[index]);
     });
     onProgress?.(report);
   };

@@ -11,7 +11,8 @@
  * twice, nothing skipped (and a page read again is recognised by receipts and digests as unchanged anyway).
  * Ingestion runs inside the write lock, so a concurrent clinical update is either already committed (then an
  * older version from the source is recognised as stale and skipped) or waits: newer data is never overwritten.
- * An invalid resource is a counted failure with its path; the import goes on. After a full import (no
+ * An invalid resource is a counted failure with its path; the import goes on. A valid one with a field ignored
+ * for matching (an impossible or future birth date) is imported and counted as a warning with its path. After a full import (no
  * changedSince) the source's records the search did not return are counted as warnings; nothing is unlinked.
  */
 import type { JobCounters } from '../contract/maintenance.ts';
@@ -74,6 +75,8 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
       const notes: string[] = [];
       if (first && client.insecure) notes.push('plain HTTP under AllowInsecureHttp (development only): the source was read without TLS');
       const failedPaths = page.empty.map((path) => `page ${String(pageNumber)}, ${path}: no resource`);
+      // A Patient accepted with a field ignored for matching (ingestion's warnings): a counted warning, named by path.
+      const warnedPaths: string[] = [];
       const readCounters: Partial<JobCounters> = {
         scanned: page.entries.length + page.empty.length,
         warning: first && client.insecure ? 1 : 0,
@@ -85,7 +88,7 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
         items: page.entries.length + page.empty.length,
         counters: readCounters,
         get note(): string | undefined {
-          return [...notes, ...failedPaths].at(0);
+          return [...notes, ...failedPaths, ...warnedPaths].at(0);
         },
         write(at): Partial<JobCounters> {
           const counters = { imported: 0, updated: 0, unchanged: 0, failure: 0, warning: 0, reviewCreated: 0 };
@@ -115,7 +118,13 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
                 break;
               }
             }
-            if (outcome.kind !== 'rejected') seen.push(localIdOf(item.prepared));
+            if (outcome.kind !== 'rejected') {
+              seen.push(localIdOf(item.prepared));
+              for (const warning of item.prepared.kind === 'ready' ? item.prepared.warnings : []) {
+                counters.warning++;
+                warnedPaths.push(`page ${String(pageNumber)}, ${item.path}.${warning.path}: ${warning.message}`);
+              }
+            }
           });
           if (full) {
             markSeen(ctx.store, ctx.tenantId, job.jobId, seen);

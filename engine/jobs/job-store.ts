@@ -12,6 +12,7 @@
  */
 import type { Store } from '../store/db.ts';
 import type { JobCounters, JobKind, JobPhase, JobState, JobStatus, PhaseName, PhaseStatus } from '../contract/maintenance.ts';
+import { reviewRate } from '../contract/ingest.ts';
 import { COUNTER_NAMES } from '../contract/maintenance.ts';
 import { EngineError } from '../contract/errors.ts';
 import { assertPhaseTransition, assertTransition, phaseStatusFor, type FinalJobStatus } from './states.ts';
@@ -214,6 +215,8 @@ export function phasesOf(store: Store, tenantId: string, jobId: string): PhaseRo
 }
 
 export function jobState(store: Store, tenantId: string, row: JobRow): JobState {
+  const phases = phasesOf(store, tenantId, row.jobId).map(({ ordinal: _ordinal, cursorUrl: _cursorUrl, ...phase }) => phase);
+  const matchedIdentities = phases.find((p) => p.name === 'matching')?.processed ?? 0;
   return {
     jobId: row.jobId,
     kind: row.kind,
@@ -226,8 +229,9 @@ export function jobState(store: Store, tenantId: string, row: JobRow): JobState 
     scheduleKey: row.scheduleKey,
     matchingProfileVersion: row.profileVersion,
     populationTotal: row.populationTotal,
-    phases: phasesOf(store, tenantId, row.jobId).map(({ ordinal: _ordinal, cursorUrl: _cursorUrl, ...phase }) => phase),
+    phases,
     counters: row.counters,
+    reviewRate: reviewRate(row.counters.reviewCreated, row.counters.imported + matchedIdentities),
     cancelRequested: row.cancelRequestedBy !== null,
     leaseOwner: row.leaseOwner,
     leaseExpiresAt: row.leaseExpiresAt,

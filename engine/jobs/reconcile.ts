@@ -18,7 +18,8 @@ import { buildCanonical, type CanonicalRecord } from '../ingest/survivorship.ts'
 import { MAX_BLOCK_SIZE, MAX_CANDIDATES } from '../ingest/candidates.ts';
 import { PreparedCache } from '../ingest/prepared-cache.ts';
 import { reviewCaseId } from '../ingest/review-case-id.ts';
-import { createScorer } from '../scoring/scorer.ts';
+import { opensReviewCase } from '../ingest/review-gate.ts';
+import { createScorer, type PairOutcome } from '../scoring/scorer.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { updateCanonical } from '../store/identities.ts';
 import { recordsOfIdentity, type SourceRecord } from '../store/records.ts';
@@ -124,6 +125,7 @@ interface ReviewPair {
 
 export function reconcileMatching(ctx: JobContext): PhaseWork {
   const scorer = createScorer(ctx.profile.profile);
+  const probable = ctx.profile.profile.MatchingRules.Thresholds.Probable;
   // Small on purpose: it serves the candidates met within a few batches; a larger one only grows memory with the population.
   const cache = new PreparedCache(scorer, PREPARED_CACHE_RECORDS);
   const prepared = (records: readonly SourceRecord[]): PreparedRecord[] => records.map((r) => cache.get(r));
@@ -142,14 +144,14 @@ export function reconcileMatching(ctx: JobContext): PhaseWork {
           const right = identityHead(ctx.store, ctx.tenantId, candidateId);
           if (right?.active !== true) continue;
           const rightRecords = prepared(recordsOfIdentity(ctx.store, ctx.tenantId, candidateId));
-          let best: { score: number; decision: string; a: PreparedRecord; b: PreparedRecord } | undefined;
+          let best: { score: number; decision: PairOutcome['decision']; a: PreparedRecord; b: PreparedRecord } | undefined;
           for (const a of leftRecords) {
             for (const b of rightRecords) {
               const outcome = scorer.outcome(a, b);
               if (best === undefined || outcome.score > best.score) best = { score: outcome.score, decision: outcome.decision, a, b };
             }
           }
-          if (best === undefined || best.decision === 'no-match') continue;
+          if (best === undefined || !opensReviewCase(best, probable)) continue;
           const explained = scorer.explain(best.a, best.b);
           pairs.push({ left, right, score: explained.score, decision: explained.decision === 'certain' ? 'certain' : 'probable', evidence: explained.evidence });
         }

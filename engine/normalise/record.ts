@@ -9,6 +9,8 @@ import { emailOf, phoneOf } from './telecom.ts';
 export interface MatchFieldsOptions {
   /** The source's LocalIdentifierSystem; identifiers in it are the record's own key, not evidence. */
   readonly localIdentifierSystem?: string | undefined;
+  /** Validation warned about the birth date (impossible, implausible or in the future): match as if it were missing. */
+  readonly ignoreBirthDate?: boolean | undefined;
 }
 
 /** `unknown` says nothing about the person, so it is missing rather than a value that could conflict. */
@@ -27,7 +29,7 @@ export function matchFieldsOf(patient: R4Patient, options: MatchFieldsOptions): 
     previousFamilyNames: previousFamilyNamesOf(patient.name, familyName),
     givenName,
     middleNames,
-    birthDate: normaliseBirthDate(patient.birthDate),
+    birthDate: options.ignoreBirthDate === true ? null : normaliseBirthDate(patient.birthDate),
     sex: sexOf(patient.gender),
     addressLine: address.addressLine,
     city: address.city,

@@ -115,7 +115,7 @@ export async function createSandbox(
         lineOf.set(record.sourceSystem, line);
         report.lines = line;
         const outcome = outcomes[index];
-        if (outcome !== undefined) tallyInto(report, line, outcome);
+        if (outcome !== undefined) tallyInto(report, line, outcome, prepared[index]?.resource);
       });
       onProgress?.({ stage: 'ingesting', done: Math.min(start + CHUNK_LINES, records), total: records });
     }

@@ -207,6 +207,8 @@ describe('the console in a browser', () => {
     // A rate (items per second, no percentage needed) was shown while it ran.
     expect(seen.some((s) => s.status === 'running' && /identities\/s/.test(s.rate ?? ''))).toBe(true);
     expect(await page.getByTestId('job-percent').textContent()).toBe('100%');
+    // The review rate: cases opened per 1,000 identities the matching phase visited (nothing imported here).
+    expect(await page.getByTestId('job-review-rate').textContent()).toMatch(new RegExp(`^\\d+\\.\\d per 1,000 matched \\(\\d+ cases?, ${String(finalScanned / 2)} matched\\)$`));
     await expectAccessible(page, 'job-completed');
     await screenshot(page, '08-job-completed');
 

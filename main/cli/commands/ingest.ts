@@ -3,13 +3,18 @@ import type { CliContext } from '../context.ts';
 import { checkInputFile } from '../files.ts';
 import { ingestStream } from '../../../engine/operations/ingest.ts';
 import { keyValues, json, table } from '../format.ts';
+import { reviewRateText } from '../../../engine/contract/ingest.ts';
 
-/** Streams an NDJSON file; exits 1 when any line was rejected (after printing every reject). */
+/**
+ * Streams an NDJSON file; exits 1 when any line was rejected (after printing every reject). Lines accepted with
+ * a warning (a field ignored for matching) are listed by line and field and do not change the exit code.
+ */
 export async function ingest(cli: CliContext): Promise<number> {
   const source = cli.required('source');
   const file = cli.required('ndjson');
   checkInputFile(file, '--ndjson file');
   const report = await ingestStream(cli.engine.env, cli.call, source, createReadStream(file));
+  const warnings = report.warnings ?? [];
   if (cli.json) {
     cli.write(json(report));
   } else {
@@ -22,12 +27,18 @@ export async function ingest(cli: CliContext): Promise<number> {
         ['  auto-linked', String(report.autoLinked)],
         ['  new identities', String(report.newIdentities)],
         ['review cases created', String(report.reviewCasesCreated)],
+        ['review rate', reviewRateText(report.reviewRate)],
         ['updated', String(report.updated)],
         ['unchanged (replays)', String(report.unchanged)],
         ['stale (older versions)', String(report.stale)],
         ['rejected', String(report.rejected.length)],
+        ['accepted with warnings', String(warnings.length)],
       ]),
     );
+    if (warnings.length > 0) {
+      cli.write('\nAccepted with warnings (the field is ignored for matching):\n');
+      cli.write(table(['line', 'field', 'warning'], warnings.flatMap((w) => w.issues.map((i) => [String(w.line), i.path, i.message]))));
+    }
     if (report.rejected.length > 0) {
       cli.write('\nRejected lines:\n');
       cli.write(table(['line', 'field', 'problem'], report.rejected.flatMap((r) => r.issues.map((i) => [String(r.line), i.path, i.message]))));

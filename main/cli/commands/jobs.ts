@@ -7,6 +7,7 @@ import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { json, keyValues, table } from '../format.ts';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
+import { reviewRateText } from '../../../engine/contract/ingest.ts';
 import { runWorker, type WorkerEvent } from '../../../engine/jobs/worker.ts';
 
 const DEFAULT_BATCH_SIZE = 25;
@@ -20,6 +21,11 @@ function jobIdArgument(cli: CliContext, command: string): string {
 function percent(done: number, total: number | null): string {
   if (total === null || total === 0) return '—';
   return `${Math.min(100, Math.floor((100 * done) / total)).toString()}%`;
+}
+
+function perThousandText(job: JobState): string {
+  const perThousand = job.reviewRate?.perThousand ?? null;
+  return perThousand === null ? '—' : perThousand.toFixed(1);
 }
 
 function statusText(job: JobState): string {
@@ -82,6 +88,7 @@ export function formatJob(job: JobState): string {
     ['finished', job.finishedAt ?? '—'],
     ['lease', job.leaseOwner === null || job.status !== 'running' ? '—' : `${job.leaseOwner} until ${job.leaseExpiresAt ?? '?'}`],
     ['error', job.error ?? '—'],
+    ['review rate', reviewRateText(job.reviewRate)],
   ]);
   const phases = table(
     ['phase', 'status', 'processed', 'progress', 'note'],
@@ -122,7 +129,7 @@ export async function jobsList(cli: CliContext): Promise<number> {
   }
   cli.write(
     table(
-      ['job', 'kind', 'status', 'phase', 'scanned', 'updated', 'review-created', 'warning', 'failure', 'created'],
+      ['job', 'kind', 'status', 'phase', 'scanned', 'updated', 'review-created', 'per-1000', 'warning', 'failure', 'created'],
       rows.map((j) => [
         j.jobId,
         j.kind,
@@ -131,6 +138,7 @@ export async function jobsList(cli: CliContext): Promise<number> {
         String(j.counters.scanned),
         String(j.counters.updated),
         String(j.counters.reviewCreated),
+        perThousandText(j),
         String(j.counters.warning),
         String(j.counters.failure),
         j.createdAt,

@@ -7,6 +7,7 @@ import { Alert, Anchor, Breadcrumbs, Button, Card, Code, Group, Loader, Stack, T
 import { lazy, Suspense, useState } from 'react';
 import type { Connection } from '../../../engine/contract/console.ts';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
+import { reviewRateText } from '../../../engine/contract/ingest.ts';
 import { useClient } from '../../client/context.tsx';
 import { ClientError, errorMessage } from '../../client/errors.ts';
 import { storeJob, useJob, useQueryClient } from '../../hooks/console-data.ts';
@@ -36,6 +37,10 @@ function Facts({ job }: { readonly job: JobState }) {
     ['Started', formatDateTime(job.startedAt)],
     ['Finished', formatDateTime(job.finishedAt)],
     ...(job.startedAt !== null && end !== null ? [['Duration', formatDuration(Date.parse(end) - Date.parse(job.startedAt))] as [string, string]] : []),
+    // Re-index never opens review cases; a reconciliation's rate is per 1,000 records imported and identities matched.
+    ...(job.kind === 'reconciliation'
+      ? [['Review rate', <span key="rate" data-testid="job-review-rate">{reviewRateText(job.reviewRate)}</span>] as [string, React.ReactNode]]
+      : []),
   ];
   return (
     <Table variant="vertical" layout="fixed" aria-label="Job details">

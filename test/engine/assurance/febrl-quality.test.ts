@@ -20,8 +20,8 @@ const FEBRL = fileURLToPath(new URL('../../../../shared/data/febrl/', import.met
  *   (date and edit levels, FEBRL 3 population auto-links F1 0.9985 (P 1.0000, R 0.9971), + reviews 0.9987
  *   wider default blocking)
  *
- * FEBRL 4 falls short of its anchor: 3 records without a name are rejected by validation by design (3 true
- * pairs lost: F1 can be at most 0.9997), 2 duplicates have given and family names swapped, 1 pair shares no
+ * FEBRL 4 falls short of its anchor: 3 records without a name (accepted since issue 12, but held to review at
+ * most without name evidence), 2 duplicates have given and family names swapped, 1 pair shares no
  * blocking key, and a few score between Probable and Certain (review cases). The floors sit a little below.
  */
 describe('FEBRL quality after calibration', () => {
@@ -31,9 +31,9 @@ describe('FEBRL quality after calibration', () => {
       { sourceSystem: 'febrl-4a', path: `${FEBRL}dataset4a.csv` },
       { sourceSystem: 'febrl-4b', path: `${FEBRL}dataset4b.csv` },
     ]);
-    expect(run.rejectedRecords).toBe(3);
+    expect(run.rejectedRecords).toBe(0);
     expect(run.labels.pairs).toBeLessThanOrEqual(10_000);
-    expect(run.labels.matches).toBe(4998);
+    expect(run.labels.matches).toBe(5000);
     expect(run.heldOut.versions.scoreMethod).toBe('fellegi-sunter');
     expect(run.heldOut.blockingRecall.recall).toBeGreaterThanOrEqual(0.999);
     expect(run.heldOut.thresholds[0]?.f1).toBeGreaterThanOrEqual(0.998);
@@ -47,7 +47,7 @@ describe('FEBRL quality after calibration', () => {
   it('FEBRL 3 (deduplication of one source)', async () => {
     const engine = LocalEngine.open({ dbPath: join(tempDir(), 'febrl3.db') });
     const run = await febrlAssurance(engine, 'febrl3', [{ sourceSystem: 'febrl-3', path: `${FEBRL}dataset3.csv` }]);
-    expect(run.rejectedRecords).toBe(6);
+    expect(run.rejectedRecords).toBe(0);
     expect(run.labels.pairs).toBeLessThanOrEqual(10_000);
     expect(run.heldOut.blockingRecall.recall).toBeGreaterThanOrEqual(0.995);
     expect(run.heldOut.thresholds[0]?.f1).toBeGreaterThanOrEqual(0.997);

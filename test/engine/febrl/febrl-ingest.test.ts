@@ -17,8 +17,9 @@ import { readFebrl } from '../../../engine/benchmark/febrl.ts';
  *                                            F1 0.9988; 1.6 review cases per 1,000 records, every one
  *                                            joining a true pair
  *
- * 3 of 10,000 records have no name and are rejected by validation (their pairs count as missed). The
- * floors sit just below the measurements.
+ * 3 of 10,000 records have no name: rejected by validation until issue 12, now accepted and matched on what
+ * they have (held to review at most, never auto-linked without a trusted identifier). The floors sit just
+ * below the measurements.
  */
 describe('FEBRL 4 linkage through ingestion', () => {
   it('links with precision ~1 and the default model\'s recall, with a short review queue of true pairs', async () => {
@@ -28,10 +29,10 @@ describe('FEBRL 4 linkage through ingestion', () => {
       { sourceSystem: 'febrl-4a', path: febrlFile('dataset4a.csv') },
       { sourceSystem: 'febrl-4b', path: febrlFile('dataset4b.csv') },
     ]);
-    expect(load.reports.map((r) => r.created + r.rejected.length)).toEqual([5000, 5000]);
-    for (const report of load.reports) {
-      for (const rejected of report.rejected) expect(rejected.issues.map((i) => i.path)).toEqual(['name']);
-    }
+    expect(load.reports.map((r) => [r.created, r.rejected.length, r.warnings?.length])).toEqual([
+      [5000, 0, 0],
+      [5000, 0, 0],
+    ]);
     const q = await febrlQuality(engine, ctx, load.truth);
     expect(q.autoLinks.truePairs).toBe(5000);
     expect(q.autoLinks.precision).toBeGreaterThanOrEqual(0.999);

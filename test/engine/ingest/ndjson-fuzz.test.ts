@@ -18,7 +18,8 @@ import type { IngestReport } from '../../../engine/contract/ingest.ts';
 const CANARY = { family: 'Qzvfamcanary', given: 'Wkgivcanary', id: 'XJIDCANARY', line: 'Ybstreetcanary', city: 'Vcitycanary', email: 'kcanary@mail.example', key: 'MRNcanaryKey' };
 const CANARY_VALUES = Object.values(CANARY);
 
-type Expect = 'accept' | 'reject' | 'any' | 'blank';
+/** 'warn': accepted with a birthDate warning (a valid Patient whose date cannot be a person's). */
+type Expect = 'accept' | 'warn' | 'reject' | 'any' | 'blank';
 
 const MUTATIONS = [
   'valid',
@@ -144,8 +145,13 @@ function buildLine(spec: LineSpec, i: number, lineNumber: number, textEntry: boo
       (p.identifier as Record<string, unknown>[])[0] = { system: MRN_SYSTEM, value: `${localId}${'9'.repeat(200)}` };
       return { bytes: text(p), expect: 'reject' };
     case 'badDate':
-      p.birthDate = spec.pick % 2 === 0 ? `19x4-${CANARY.given}` : '1984-02-30';
-      return { bytes: text(p), expect: 'reject', localId };
+      // Not the R4 date shape: invalid FHIR. The right shape but no such day, or in the future: a warning.
+      if (spec.pick % 2 === 0) {
+        p.birthDate = `19x4-${CANARY.given}`;
+        return { bytes: text(p), expect: 'reject', localId };
+      }
+      p.birthDate = spec.pick % 4 === 1 ? '1984-02-30' : '2999-01-01';
+      return { bytes: text(p), expect: 'warn', localId };
     case 'overlong':
       return { bytes: Buffer.from(`${JSON.stringify(p)}${' '.repeat(1024 * 1024)}`), expect: 'reject', localId };
     case 'randomBytes':
@@ -208,8 +214,13 @@ describe('NDJSON ingestion under hostile input (property-based)', () => {
 
           expect(report.lines).toBe(lines.length);
           const rejected = new Map(report.rejected.map((r) => [r.line, r.issues]));
+          const warned = new Map((report.warnings ?? []).map((w) => [w.line, w.issues]));
           lines.forEach((l, index) => {
             const line = index + 1;
+            if (l.expect === 'warn') {
+              expect(rejected.has(line), `line ${String(line)} (${specs[index]?.mutation ?? ''}) was rejected`).toBe(false);
+              expect(warned.get(line)?.map((i) => i.path), `line ${String(line)} warnings`).toEqual(['birthDate']);
+            } else if (l.expect !== 'any') expect(warned.has(line), `line ${String(line)} (${specs[index]?.mutation ?? ''}) has a warning`).toBe(false);
             if (l.expect === 'accept') expect(rejected.has(line), `line ${String(line)} (${specs[index]?.mutation ?? ''}) was rejected: ${JSON.stringify(rejected.get(line))}`).toBe(false);
             if (l.expect === 'reject') expect(rejected.has(line), `line ${String(line)} (${specs[index]?.mutation ?? ''}) was accepted`).toBe(true);
             if (l.expect === 'blank') expect(rejected.has(line)).toBe(false);
@@ -237,7 +248,7 @@ describe('NDJSON ingestion under hostile input (property-based)', () => {
           const stored = new Set(engine.env.store.statement('SELECT local_id FROM source_record WHERE tenant_id = ?').pluck().all(tenant) as string[]);
           lines.forEach((l, index) => {
             if (l.localId === undefined) return;
-            if (l.expect === 'accept') expect(stored.has(l.localId)).toBe(true);
+            if (l.expect === 'accept' || l.expect === 'warn') expect(stored.has(l.localId)).toBe(true);
             if (rejected.has(index + 1)) expect(stored.has(l.localId)).toBe(false);
           });
           const evidence = engine.env.store.statement('SELECT evidence_json FROM review_case WHERE tenant_id = ?').pluck().all(tenant) as string[];
