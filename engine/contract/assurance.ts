@@ -95,6 +95,20 @@ export const BlockingRecallSchema = z.object({
   recall: z.number().nullable(),
 });
 
+/**
+ * The metrics per threshold end to end: a pair is predicted a match only when blocking brings its records
+ * together and its score reaches the threshold, so a true pair blocking cannot find is a false negative and
+ * a labelled non-match blocking never compares a true negative (engine/assurance/end-to-end-metrics.ts).
+ */
+export const EndToEndMetricsSchema = z.object({
+  /** What the figures mean, in plain words, so a reader needs no source code. */
+  explanation: z.string(),
+  /** Labelled pairs candidate discovery would never compare, by class. */
+  notCandidates: z.object({ matches: z.number().int(), nonMatches: z.number().int() }),
+  thresholds: z.array(ThresholdMetricsSchema),
+});
+export type EndToEndMetrics = z.infer<typeof EndToEndMetricsSchema>;
+
 export const FieldSimilaritySchema = z.object({
   field: FieldNameSchema,
   /** Mean similarity over the pairs of the class where both records have the field; null when none has. */
@@ -128,6 +142,8 @@ export const EvaluationReportSchema = z.object({
   scoreNote: z.string(),
   blockingRecall: BlockingRecallSchema,
   thresholds: z.array(ThresholdMetricsSchema),
+  /** Beside `thresholds` (the scorer on the labelled pairs): blocking misses counted. Optional: older registries report none. */
+  endToEnd: EndToEndMetricsSchema.optional(),
   fieldSimilarity: z.array(FieldSimilaritySchema),
   errorExamples: z.object({
     rule: z.string(),

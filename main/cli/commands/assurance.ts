@@ -102,7 +102,13 @@ export async function evaluateCommand(cli: CliContext): Promise<number> {
       ['blocking recall', `${fixed(r.recall)} (${r.found} of ${r.truePairs} true pairs are candidates; ${r.missed} missed)`],
     ]),
   );
-  cli.write(`\n${metricsTable(report.thresholds)}`);
+  cli.write(`\nScored pairs (the scorer alone, on every labelled pair):\n${metricsTable(report.thresholds)}`);
+  const e2e = report.endToEnd;
+  if (e2e !== undefined) {
+    cli.write(
+      `\nEnd to end (blocking misses count as false negatives; ${e2e.notCandidates.matches} true pairs and ${e2e.notCandidates.nonMatches} non-matches are never compared):\n${metricsTable(e2e.thresholds)}${e2e.explanation}\n`,
+    );
+  }
   cli.write(
     `\nMean similarity by field and class (pairs where both records have the field):\n${table(
       ['field', 'matches', 'observed', 'non-matches', 'observed'],
