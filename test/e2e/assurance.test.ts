@@ -153,17 +153,26 @@ describe('the Match assurance page', () => {
     expect(digits(await page.getByTestId('eval-matches').textContent())).toBe(report.labels.matches);
     expect(digits(await page.getByTestId('eval-non-matches').textContent())).toBe(report.labels.nonMatches);
     expect(await page.getByTestId('eval-blocking-recall').textContent()).toBe(report.blockingRecall.recall?.toFixed(3) ?? '—');
-    const rows = page.locator('[data-testid="metrics-table"] tbody tr');
-    expect(await rows.count()).toBe(report.thresholds.length);
-    for (const [i, m] of report.thresholds.entries()) {
-      const cells = await rows.nth(i).locator('td').allTextContents();
-      const fmt = (v: number | null): string => (v === null ? '—' : v.toFixed(3));
-      const range = (r: { lower: number; upper: number } | null): string => (r === null ? '—' : `${r.lower.toFixed(3)}–${r.upper.toFixed(3)}`);
-      expect(cells.map((c, k) => (k >= 1 && k <= 4 ? String(digits(c)) : c))).toEqual([
-        String(m.threshold), String(m.tp), String(m.fp), String(m.tn), String(m.fn),
-        fmt(m.precision), range(m.precisionInterval), fmt(m.recall), range(m.recallInterval), fmt(m.specificity), fmt(m.npv), fmt(m.f1), fmt(m.mcc),
-      ]);
-    }
+    const expectTable = async (testId: string, expected: EvaluationReport['thresholds']): Promise<void> => {
+      const rows = page.locator(`[data-testid="${testId}"] tbody tr`);
+      expect(await rows.count()).toBe(expected.length);
+      for (const [i, m] of expected.entries()) {
+        const cells = await rows.nth(i).locator('td').allTextContents();
+        const fmt = (v: number | null): string => (v === null ? '—' : v.toFixed(3));
+        const range = (r: { lower: number; upper: number } | null): string => (r === null ? '—' : `${r.lower.toFixed(3)}–${r.upper.toFixed(3)}`);
+        expect(cells.map((c, k) => (k >= 1 && k <= 4 ? String(digits(c)) : c))).toEqual([
+          String(m.threshold), String(m.tp), String(m.fp), String(m.tn), String(m.fn),
+          fmt(m.precision), range(m.precisionInterval), fmt(m.recall), range(m.recallInterval), fmt(m.specificity), fmt(m.npv), fmt(m.f1), fmt(m.mcc),
+        ]);
+      }
+    };
+    await expectTable('metrics-table', report.thresholds);
+    // The end-to-end table (blocking misses count as false negatives) sits beside it, with its own numbers from the CLI.
+    const endToEnd = report.endToEnd;
+    expect(endToEnd).toBeDefined();
+    await page.getByRole('heading', { name: 'End to end (blocking misses count as false negatives)' }).waitFor();
+    await expectTable('metrics-table-end-to-end', endToEnd?.thresholds ?? []);
+    expect(await page.getByTestId('eval-end-to-end-explanation').textContent()).toContain(`${String(endToEnd?.notCandidates.matches)} labelled true pair`);
     await expectNoActivationControl();
     await expectAccessible(page, 'assurance-evaluation-report');
     await screenshot(page, 'assurance-04-evaluation-report');
