@@ -176,11 +176,27 @@ export const ReliabilityBinSchema = z.object({
 });
 export type ReliabilityBin = z.infer<typeof ReliabilityBinSchema>;
 
+/** The held-out pairs behind a recommended threshold: the gap of observed scores it sits in, and how many pairs it admits. */
+export const ThresholdSupportSchema = z.object({
+  heldOutPairs: z.number().int(),
+  /** Held-out pairs scoring at or above the threshold (predicted matches). */
+  atOrAbove: z.number().int(),
+  /** The threshold is the simplest number in (highestExcludedScore, lowestAdmittedScore]: every value there gives the same held-out figures. */
+  lowestAdmittedScore: z.number(),
+  highestExcludedScore: z.number().nullable(),
+});
+
 export const RecommendedThresholdSchema = z.object({
   threshold: z.number().nullable(),
   explanation: z.string(),
   metrics: ThresholdMetricsSchema.nullable(),
+  /** How the target is judged met (meetingTargetPrecision only; optional: older reports lack it). */
+  criterion: z.enum(['precision-lower-95-bound']).optional(),
+  support: ThresholdSupportSchema.nullable().optional(),
+  /** When no threshold meets the target: the best achievable one (highest lower bound of precision). */
+  bestAchievable: z.object({ threshold: z.number(), metrics: ThresholdMetricsSchema, support: ThresholdSupportSchema }).nullable().optional(),
 });
+export type RecommendedThreshold = z.infer<typeof RecommendedThresholdSchema>;
 
 export const CalibrationReportSchema = z.object({
   datasetId: z.string(),

@@ -69,6 +69,9 @@ describe('assurance commands on a synthetic sandbox', () => {
     ]);
     expect(calibrate.code, calibrate.stderr).toBe(0);
     expect(calibrate.stdout).toMatch(/held-out Brier score/);
+    // The precision target's threshold comes with its margin and the held-out pairs behind it, or says plainly that none meets it.
+    expect(calibrate.stdout).toMatch(/precision >= 0\.99\s+(—: No threshold among the held-out scores reaches precision 0\.99 with 95% confidence|[\d.]+: [\d.]+ is the lowest threshold among the held-out scores at which precision is at least 0\.99 with 95% confidence)/);
+    expect(calibrate.stdout).toMatch(/\d+ held-out pairs? scores? at or above it/);
     expect(calibrate.stdout).toMatch(/Caveat: The model assumes the fields are conditionally independent/);
     expect(calibrate.stdout).toContain(`The model was written to ${model}. It is not activated`);
     expect(JSON.parse(readFileSync(model, 'utf8'))).toMatchObject({ kind: 'fellegi-sunter-model', modelVersion: 'fs-cli-1', datasetDigest: digest });

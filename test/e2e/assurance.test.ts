@@ -173,6 +173,7 @@ describe('the Match assurance page', () => {
     await page.getByRole('heading', { name: 'End to end (blocking misses count as false negatives)' }).waitFor();
     await expectTable('metrics-table-end-to-end', endToEnd?.thresholds ?? []);
     expect(await page.getByTestId('eval-end-to-end-explanation').textContent()).toContain(`${String(endToEnd?.notCandidates.matches)} labelled true pair`);
+    await page.getByRole('region', { name: 'Metrics per threshold' }).screenshot({ path: join(SCREENSHOTS, 'assurance-04b-evaluation-metrics.png') });
     await expectNoActivationControl();
     await expectAccessible(page, 'assurance-evaluation-report');
     await screenshot(page, 'assurance-04-evaluation-report');
@@ -236,6 +237,9 @@ describe('the Match assurance page', () => {
     const saved = join(dir, 'saved-model.json');
     await (await download).saveAs(saved);
     expect(JSON.parse(readFileSync(saved, 'utf8'))).toEqual(shown);
+    // The precision target's threshold comes with its margin (the lower 95% bound) and the held-out pairs behind it.
+    expect(await page.getByTestId('cal-target-explanation').textContent()).toMatch(/with 95% confidence/);
+    expect(await page.getByTestId('cal-target-support').textContent()).toMatch(/held-out pairs at or above it|Best achievable: [\d.]+ \(precision/);
     await page.getByTestId('governed-procedure').waitFor();
     // The sandbox scores with the default Fellegi-Sunter model (issue 12): the new model is compared with it,
     // setting by setting (prior, smoothing, each field's m and u per band).

@@ -156,11 +156,14 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
       ['held-out Brier score', fixed(report.heldOut.brierScore, 6)],
       ['held-out log loss', fixed(report.heldOut.logLoss, 6)],
       ['F1-optimal threshold', `${fixed(report.f1Optimal.threshold, 6)}: ${report.f1Optimal.explanation}`],
-      [`precision >= ${String(report.targetPrecision)}`, `${fixed(report.meetingTargetPrecision.threshold, 6)}: ${report.meetingTargetPrecision.explanation}`],
+      // The threshold is the simplest number in its gap of held-out scores: printed as it is, never padded.
+      [`precision >= ${String(report.targetPrecision)}`, `${report.meetingTargetPrecision.threshold === null ? '—' : String(report.meetingTargetPrecision.threshold)}: ${report.meetingTargetPrecision.explanation}`],
     ]),
   );
   cli.write(`\nHeld-out metrics:\n${metricsTable(report.heldOut.thresholds)}`);
-  const recommended = [report.f1Optimal.metrics, report.meetingTargetPrecision.metrics].filter((m): m is ThresholdMetrics => m !== null);
+  const recommended = [report.f1Optimal.metrics, report.meetingTargetPrecision.metrics, report.meetingTargetPrecision.bestAchievable?.metrics ?? null].filter(
+    (m): m is ThresholdMetrics => m !== null,
+  );
   if (recommended.length > 0) cli.write(`\nAt the recommended thresholds:\n${metricsTable(recommended)}`);
   cli.write(
     `\nm and u per field and band (${BANDS.join(' / ')}), and ln(m/u):\n${table(
