@@ -65,6 +65,22 @@ describe('thresholdMeetingPrecision', () => {
     expect(result.cut.threshold).toBeGreaterThan(0.7);
   });
 
+  it('checks every cut, because precision is not monotone in the threshold', () => {
+    // 100 matches at 0.9; 10 non-matches at 0.8; 300 matches at 0.7; 50 non-matches at 0.1. Target 0.95.
+    // Cut 0.9: 100/100, lower 0.9630, met. Cut 0.8: 100/110, lower 0.8407, not met.
+    // Cut 0.7: 400/410, lower 0.9556, met again (the lowest). Cut 0.1: 400/460, not met.
+    const examples = [...many(100, 0.9, true), ...many(10, 0.8, false), ...many(300, 0.7, true), ...many(50, 0.1, false)];
+    const result = thresholdMeetingPrecision(examples, 0.95);
+    expect(result.met).toBe(true);
+    if (result.met) expect(result.cut).toMatchObject({ threshold: 0.7, tp: 400, fp: 10, highestExcludedScore: 0.1 });
+  });
+
+  it('rejects a target outside [0, 1] and scores that are not finite', () => {
+    expect(() => thresholdMeetingPrecision(many(3, 0.5, true), 1.01)).toThrow(RangeError);
+    expect(() => thresholdMeetingPrecision(many(3, 0.5, true), Number.NaN)).toThrow(RangeError);
+    expect(() => thresholdMeetingPrecision([{ score: Number.NaN, isMatch: true }], 0.5)).toThrow(RangeError);
+  });
+
   it('says a target of 1 cannot be shown, and the pairs a target needs', () => {
     expect(pairsNeededForPrecision(1)).toBeNull();
     expect(pairsNeededForPrecision(0.99)).toBe(381); // 0.99 · 1.96² / 0.01 = 380.3
