@@ -172,7 +172,10 @@ describe('the Match assurance page', () => {
     expect(endToEnd).toBeDefined();
     await page.getByRole('heading', { name: 'End to end (blocking misses count as false negatives)' }).waitFor();
     await expectTable('metrics-table-end-to-end', endToEnd?.thresholds ?? []);
-    expect(await page.getByTestId('eval-end-to-end-explanation').textContent()).toContain(`${String(endToEnd?.notCandidates.matches)} labelled true pair`);
+    const missed = (endToEnd?.notCandidates.matches ?? 0) + (endToEnd?.notCandidates.nonMatches ?? 0);
+    expect(await page.getByTestId('eval-end-to-end-explanation').textContent()).toContain(
+      missed === 0 ? 'Every labelled pair shares a usable blocking key' : `${String(endToEnd?.notCandidates.matches)} labelled true pair`,
+    );
     await page.getByRole('region', { name: 'Metrics per threshold' }).screenshot({ path: join(SCREENSHOTS, 'assurance-04b-evaluation-metrics.png') });
     await expectNoActivationControl();
     await expectAccessible(page, 'assurance-evaluation-report');
@@ -240,6 +243,7 @@ describe('the Match assurance page', () => {
     // The precision target's threshold comes with its margin (the lower 95% bound) and the held-out pairs behind it.
     expect(await page.getByTestId('cal-target-explanation').textContent()).toMatch(/with 95% confidence/);
     expect(await page.getByTestId('cal-target-support').textContent()).toMatch(/held-out pairs at or above it|Best achievable: [\d.]+ \(precision/);
+    await page.getByRole('region', { name: /^Held-out quality of model/ }).screenshot({ path: join(SCREENSHOTS, 'assurance-07b-calibration-quality.png') });
     await page.getByTestId('governed-procedure').waitFor();
     // The sandbox scores with the default Fellegi-Sunter model (issue 12): the new model is compared with it,
     // setting by setting (prior, smoothing, each field's m and u per band).

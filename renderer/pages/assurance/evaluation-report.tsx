@@ -116,7 +116,10 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
               <ExportButtons name={`${name}-end-to-end-metrics`} label="the end-to-end metrics table" rows={() => e2e.thresholds.map(metricsRow)} />
             </Group>
             <Text size="sm" data-testid="eval-end-to-end-explanation">
-              What the registry would achieve on these labels: a pair counts as linked only if blocking brings its two records together and its score reaches the threshold. {formatCount(e2e.notCandidates.matches)} labelled {e2e.notCandidates.matches === 1 ? 'true pair is' : 'true pairs are'} never compared, so {e2e.notCandidates.matches === 1 ? 'it counts' : 'they count'} as missed (false negatives) at every threshold; {formatCount(e2e.notCandidates.nonMatches)} labelled {e2e.notCandidates.nonMatches === 1 ? 'non-match is' : 'non-matches are'} never compared, so {e2e.notCandidates.nonMatches === 1 ? 'it counts' : 'they count'} as correctly kept apart (true negatives).
+              What the registry would achieve on these labels: a pair counts as linked only if blocking brings its two records together and its score reaches the threshold.{' '}
+              {e2e.notCandidates.matches + e2e.notCandidates.nonMatches === 0
+                ? 'Every labelled pair shares a usable blocking key, so here the two tables agree: blocking loses nothing on these labels.'
+                : `${formatCount(e2e.notCandidates.matches)} labelled true ${e2e.notCandidates.matches === 1 ? 'pair is' : 'pairs are'} never compared, so ${e2e.notCandidates.matches === 1 ? 'it counts' : 'they count'} as missed (false negatives) at every threshold; ${formatCount(e2e.notCandidates.nonMatches)} labelled ${e2e.notCandidates.nonMatches === 1 ? 'non-match is' : 'non-matches are'} never compared, so ${e2e.notCandidates.nonMatches === 1 ? 'it counts' : 'they count'} as correctly kept apart (true negatives).`}
             </Text>
             <MetricsTable rows={e2e.thresholds} label="End-to-end metrics per requested threshold (blocking misses count as false negatives)" testId="metrics-table-end-to-end" />
             <Text size="xs" c="dimmed">{e2e.explanation}</Text>
