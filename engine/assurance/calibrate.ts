@@ -35,6 +35,7 @@ import { brierScore } from '../stats/brier-score.ts';
 import { logLoss } from '../stats/log-loss.ts';
 import { f1OptimalThreshold, type ScoredExample } from '../stats/threshold-sweep.ts';
 import { precisionTargetEntry } from './precision-target.ts';
+import { simplestThresholdInGap } from '../stats/simplest-threshold.ts';
 import { writeAudit } from '../store/audit.ts';
 import type { EngineEnv } from '../env.ts';
 import { DECIDED_BY, loadDataset, type LoadedDataset } from './load-pairs.ts';
@@ -196,6 +197,9 @@ export function calibrate(env: EngineEnv, input: OperationInput<'matching/calibr
   const at = (threshold: number): ThresholdMetrics => thresholdMetrics(threshold, heldOutScore, data.isMatch, isValidation);
   const grid = [...new Set<number>([...CALIBRATION_THRESHOLD_GRID, Probable, Certain])].sort((a, b) => a - b);
   const best = f1OptimalThreshold(examples);
+  // Placed, like the precision target's, at the simplest number in its gap of held-out scores: same figures, a number a person can use.
+  const below = best === null ? null : examples.reduce<number | null>((max, e) => (e.score < best.threshold && (max === null || e.score > max) ? e.score : max), null);
+  const f1Threshold = best === null ? null : simplestThresholdInGap(below, best.threshold);
 
   const report: CalibrationReport = {
     datasetId: input.datasetId,
@@ -218,9 +222,9 @@ export function calibrate(env: EngineEnv, input: OperationInput<'matching/calibr
       best === null
         ? { threshold: null, explanation: 'no labelled match in the validation set, so F1 is undefined', metrics: null }
         : {
-            threshold: best.threshold,
-            explanation: `the validation score that maximises F1 (${best.f1.toFixed(4)}); ties go to the highest threshold`,
-            metrics: at(best.threshold),
+            threshold: f1Threshold ?? best.threshold,
+            explanation: `the simplest number between the validation score that maximises F1 (${String(best.threshold)}) and the next lower validation score${below === null ? ' (none: it is the lowest)' : ` (${String(below)})`}: every threshold there gives F1 ${best.f1.toFixed(4)} on the held-out pairs; ties go to the highest threshold`,
+            metrics: at(f1Threshold ?? best.threshold),
           },
     targetPrecision: input.targetPrecision,
     meetingTargetPrecision: precisionTargetEntry(examples, input.targetPrecision, at),

@@ -93,6 +93,9 @@ describe('matching/calibrate on a synthetic sandbox', () => {
     expect(report.heldOut.thresholds.map((t) => t.threshold)).toEqual([0.5, 0.8, 0.9, 0.95, 0.99]);
     expect(report.f1Optimal.threshold).not.toBeNull();
     expect(report.f1Optimal.metrics?.threshold).toBe(report.f1Optimal.threshold);
+    // Placed at the simplest number in its gap of held-out scores, it keeps the optimum: no reported threshold does better.
+    expect(report.f1Optimal.explanation).toMatch(/^the simplest number between the validation score that maximises F1/);
+    for (const row of report.heldOut.thresholds) expect(report.f1Optimal.metrics?.f1 ?? 0).toBeGreaterThanOrEqual(row.f1 ?? 0);
     expect(report.caveat).toMatch(/conditionally independent/);
     expect(report.activated).toBe(false);
 
