@@ -155,7 +155,7 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
       ['validation', `${report.validation.matches} matches, ${report.validation.nonMatches} non-matches (${report.validation.decidedOutsideModel} decided outside the model)`],
       ['held-out Brier score', fixed(report.heldOut.brierScore, 6)],
       ['held-out log loss', fixed(report.heldOut.logLoss, 6)],
-      ['F1-optimal threshold', `${fixed(report.f1Optimal.threshold, 6)}: ${report.f1Optimal.explanation}`],
+      ['F1-optimal threshold', `${report.f1Optimal.threshold === null ? '—' : String(report.f1Optimal.threshold)}: ${report.f1Optimal.explanation}`],
       // The threshold is the simplest number in its gap of held-out scores: printed as it is, never padded.
       [`precision >= ${String(report.targetPrecision)}`, `${report.meetingTargetPrecision.threshold === null ? '—' : String(report.meetingTargetPrecision.threshold)}: ${report.meetingTargetPrecision.explanation}`],
     ]),
