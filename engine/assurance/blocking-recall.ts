@@ -139,13 +139,13 @@ export class BlockingKeyOverlap {
   }
 }
 
-/** True pairs whose every rule is checked to choose the order in which rules are tried for all pairs. */
+/** Pairs of each class whose every rule is checked to choose the order in which rules are tried for that class. */
 const ORDER_SAMPLE = 64;
 
 /**
  * Which labelled pairs candidate discovery could bring together (1) and which it never compares (0): one
- * shared key per pair from the first rule (in most-often-shared order, measured on the first 64 true
- * pairs) that gives one, their block sizes read in batches; then, for the few pairs whose key is too
+ * shared key per pair from the first rule (in most-often-shared order, measured on the first 64 pairs of
+ * its class) that gives one, their block sizes read in batches; then, for the few pairs whose key is too
  * common, every shared key of every rule from there on. Pairs for which include(i) is false are left 0
  * unchecked. The result does not depend on the rule order, only the work does.
  */
@@ -158,21 +158,26 @@ export function blockingCandidateMask(
   include: (index: number) => boolean = () => true,
 ): Uint8Array {
   const recordsOf = (i: number): [MatchFields, MatchFields] => [fields[left[i] ?? 0] as MatchFields, fields[right[i] ?? 0] as MatchFields];
-  const shares = new Array<number>(overlap.ruleCount).fill(0);
-  for (let i = 0, sampled = 0; i < isMatch.length && sampled < ORDER_SAMPLE; i++) {
-    if (isMatch[i] !== 1 || !include(i)) continue;
-    sampled++;
-    const [a, b] = recordsOf(i);
-    for (let rule = 0; rule < overlap.ruleCount; rule++) {
-      if (overlap.oneSharedKey(a, b, rule) !== undefined) shares[rule] = (shares[rule] ?? 0) + 1;
+  // One rule order per class: true pairs and non-matches tend to share keys under different rules.
+  const orders = [0, 1].map((klass) => {
+    const shares = new Array<number>(overlap.ruleCount).fill(0);
+    for (let i = 0, sampled = 0; i < isMatch.length && sampled < ORDER_SAMPLE; i++) {
+      if ((isMatch[i] === 1 ? 1 : 0) !== klass || !include(i)) continue;
+      sampled++;
+      const [a, b] = recordsOf(i);
+      for (let rule = 0; rule < overlap.ruleCount; rule++) {
+        if (overlap.oneSharedKey(a, b, rule) !== undefined) shares[rule] = (shares[rule] ?? 0) + 1;
+      }
     }
-  }
-  const order = shares.map((_, rule) => rule).sort((x, y) => (shares[y] ?? 0) - (shares[x] ?? 0) || x - y);
+    return shares.map((_, rule) => rule).sort((x, y) => (shares[y] ?? 0) - (shares[x] ?? 0) || x - y);
+  });
+  const orderOf = (i: number): number[] => orders[isMatch[i] === 1 ? 1 : 0] ?? [];
 
   const firsts: { pair: number; position: number; key: string }[] = [];
   for (let i = 0; i < isMatch.length; i++) {
     if (!include(i)) continue;
     const [a, b] = recordsOf(i);
+    const order = orderOf(i);
     for (let position = 0; position < order.length; position++) {
       const key = overlap.oneSharedKey(a, b, order[position] ?? 0);
       if (key === undefined) continue;
@@ -188,7 +193,7 @@ export function blockingCandidateMask(
       continue;
     }
     const [a, b] = recordsOf(first.pair);
-    if (order.slice(first.position).some((rule) => overlap.allSharedKeys(a, b, rule).some((key) => overlap.isUsable(key)))) mask[first.pair] = 1;
+    if (orderOf(first.pair).slice(first.position).some((rule) => overlap.allSharedKeys(a, b, rule).some((key) => overlap.isUsable(key)))) mask[first.pair] = 1;
   }
   return mask;
 }
