@@ -139,40 +139,45 @@ export class BlockingKeyOverlap {
   }
 }
 
-/** True pairs whose every rule is checked to choose the order in which rules are tried for all pairs. */
+/** Pairs of each class whose every rule is checked to choose the order in which rules are tried for that class. */
 const ORDER_SAMPLE = 64;
 
 /**
- * Blocking recall over the pairs labelled as matches: one shared key per pair from the first rule (in
- * most-often-shared order, measured on the first 64 true pairs) that gives one, their block sizes read in
- * batches; then, for the few pairs whose key is too common, every shared key of every rule from there on.
- * The result does not depend on the rule order, only the work does.
+ * Which labelled pairs candidate discovery could bring together (1) and which it never compares (0): one
+ * shared key per pair from the first rule (in most-often-shared order, measured on the first 64 pairs of
+ * its class) that gives one, their block sizes read in batches; then, for the few pairs whose key is too
+ * common, every shared key of every rule from there on. Pairs for which include(i) is false are left 0
+ * unchecked. The result does not depend on the rule order, only the work does.
  */
-export function blockingRecall(
+export function blockingCandidateMask(
   overlap: BlockingKeyOverlap,
   fields: readonly MatchFields[],
   left: Uint32Array,
   right: Uint32Array,
   isMatch: Uint8Array,
-): BlockingRecall {
+  include: (index: number) => boolean = () => true,
+): Uint8Array {
   const recordsOf = (i: number): [MatchFields, MatchFields] => [fields[left[i] ?? 0] as MatchFields, fields[right[i] ?? 0] as MatchFields];
-  const shares = new Array<number>(overlap.ruleCount).fill(0);
-  for (let i = 0, sampled = 0; i < isMatch.length && sampled < ORDER_SAMPLE; i++) {
-    if (isMatch[i] !== 1) continue;
-    sampled++;
-    const [a, b] = recordsOf(i);
-    for (let rule = 0; rule < overlap.ruleCount; rule++) {
-      if (overlap.oneSharedKey(a, b, rule) !== undefined) shares[rule] = (shares[rule] ?? 0) + 1;
+  // One rule order per class: true pairs and non-matches tend to share keys under different rules.
+  const orders = [0, 1].map((klass) => {
+    const shares = new Array<number>(overlap.ruleCount).fill(0);
+    for (let i = 0, sampled = 0; i < isMatch.length && sampled < ORDER_SAMPLE; i++) {
+      if ((isMatch[i] === 1 ? 1 : 0) !== klass || !include(i)) continue;
+      sampled++;
+      const [a, b] = recordsOf(i);
+      for (let rule = 0; rule < overlap.ruleCount; rule++) {
+        if (overlap.oneSharedKey(a, b, rule) !== undefined) shares[rule] = (shares[rule] ?? 0) + 1;
+      }
     }
-  }
-  const order = shares.map((_, rule) => rule).sort((x, y) => (shares[y] ?? 0) - (shares[x] ?? 0) || x - y);
+    return shares.map((_, rule) => rule).sort((x, y) => (shares[y] ?? 0) - (shares[x] ?? 0) || x - y);
+  });
+  const orderOf = (i: number): number[] => orders[isMatch[i] === 1 ? 1 : 0] ?? [];
 
   const firsts: { pair: number; position: number; key: string }[] = [];
-  let truePairs = 0;
   for (let i = 0; i < isMatch.length; i++) {
-    if (isMatch[i] !== 1) continue;
-    truePairs++;
+    if (!include(i)) continue;
     const [a, b] = recordsOf(i);
+    const order = orderOf(i);
     for (let position = 0; position < order.length; position++) {
       const key = overlap.oneSharedKey(a, b, order[position] ?? 0);
       if (key === undefined) continue;
@@ -181,14 +186,26 @@ export function blockingRecall(
     }
   }
   overlap.prefetch(firsts.map((f) => f.key));
-  let found = 0;
+  const mask = new Uint8Array(isMatch.length);
   for (const first of firsts) {
     if (overlap.isUsable(first.key)) {
-      found++;
+      mask[first.pair] = 1;
       continue;
     }
     const [a, b] = recordsOf(first.pair);
-    if (order.slice(first.position).some((rule) => overlap.allSharedKeys(a, b, rule).some((key) => overlap.isUsable(key)))) found++;
+    if (orderOf(first.pair).slice(first.position).some((rule) => overlap.allSharedKeys(a, b, rule).some((key) => overlap.isUsable(key)))) mask[first.pair] = 1;
+  }
+  return mask;
+}
+
+/** Blocking recall from a candidate mask (blockingCandidateMask) over the pairs labelled as matches. */
+export function blockingRecallOf(mask: Uint8Array, isMatch: Uint8Array): BlockingRecall {
+  let truePairs = 0;
+  let found = 0;
+  for (let i = 0; i < isMatch.length; i++) {
+    if (isMatch[i] !== 1) continue;
+    truePairs++;
+    found += mask[i] ?? 0;
   }
   return {
     rule: BLOCKING_RECALL_RULE,
@@ -198,4 +215,15 @@ export function blockingRecall(
     missed: truePairs - found,
     recall: truePairs === 0 ? null : found / truePairs,
   };
+}
+
+/** Blocking recall over the pairs labelled as matches (only they are checked). */
+export function blockingRecall(
+  overlap: BlockingKeyOverlap,
+  fields: readonly MatchFields[],
+  left: Uint32Array,
+  right: Uint32Array,
+  isMatch: Uint8Array,
+): BlockingRecall {
+  return blockingRecallOf(blockingCandidateMask(overlap, fields, left, right, isMatch, (i) => isMatch[i] === 1), isMatch);
 }

@@ -17,7 +17,10 @@
  * 5. The prior is the caller's priorMatchProbability (the share of true matches among the pairs the
  *    scorer meets in production), not the labelled sample's balance.
  * 6. The report gives held-out Brier score, log loss and threshold metrics, the F1-optimal threshold and
- *    the lowest threshold meeting targetPrecision, all on the validation pairs.
+ *    the lowest threshold meeting targetPrecision, all on the validation pairs. The latter is one a person
+ *    can use (precision-target.ts): inside the range of held-out scores, met by the lower end of precision's
+ *    95% interval rather than the point estimate, with the pairs behind it; when none meets the target the
+ *    report says so and gives the best achievable.
  * 7. The result is a complete model object, never activated: calibration writes one audit record only.
  */
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
@@ -30,7 +33,9 @@ import { FIELD_COUNT } from '../scoring/field-comparison.ts';
 import { limitedScore } from '../scoring/scorer.ts';
 import { brierScore } from '../stats/brier-score.ts';
 import { logLoss } from '../stats/log-loss.ts';
-import { f1OptimalThreshold, lowestThresholdMeetingPrecision, type ScoredExample } from '../stats/threshold-sweep.ts';
+import { f1OptimalThreshold, type ScoredExample } from '../stats/threshold-sweep.ts';
+import { precisionTargetEntry } from './precision-target.ts';
+import { simplestThresholdInGap } from '../stats/simplest-threshold.ts';
 import { writeAudit } from '../store/audit.ts';
 import type { EngineEnv } from '../env.ts';
 import { DECIDED_BY, loadDataset, type LoadedDataset } from './load-pairs.ts';
@@ -192,7 +197,9 @@ export function calibrate(env: EngineEnv, input: OperationInput<'matching/calibr
   const at = (threshold: number): ThresholdMetrics => thresholdMetrics(threshold, heldOutScore, data.isMatch, isValidation);
   const grid = [...new Set<number>([...CALIBRATION_THRESHOLD_GRID, Probable, Certain])].sort((a, b) => a - b);
   const best = f1OptimalThreshold(examples);
-  const meeting = lowestThresholdMeetingPrecision(examples, input.targetPrecision);
+  // Placed, like the precision target's, at the simplest number in its gap of held-out scores: same figures, a number a person can use.
+  const below = best === null ? null : examples.reduce<number | null>((max, e) => (e.score < best.threshold && (max === null || e.score > max) ? e.score : max), null);
+  const f1Threshold = best === null ? null : simplestThresholdInGap(below, best.threshold);
 
   const report: CalibrationReport = {
     datasetId: input.datasetId,
@@ -215,23 +222,12 @@ export function calibrate(env: EngineEnv, input: OperationInput<'matching/calibr
       best === null
         ? { threshold: null, explanation: 'no labelled match in the validation set, so F1 is undefined', metrics: null }
         : {
-            threshold: best.threshold,
-            explanation: `the validation score that maximises F1 (${best.f1.toFixed(4)}); ties go to the highest threshold`,
-            metrics: at(best.threshold),
+            threshold: f1Threshold ?? best.threshold,
+            explanation: `the simplest number between the validation score that maximises F1 (${String(best.threshold)}) and the next lower validation score${below === null ? ' (none: it is the lowest)' : ` (${String(below)})`}: every threshold there gives F1 ${best.f1.toFixed(4)} on the held-out pairs; ties go to the highest threshold`,
+            metrics: at(f1Threshold ?? best.threshold),
           },
     targetPrecision: input.targetPrecision,
-    meetingTargetPrecision:
-      meeting === null
-        ? {
-            threshold: null,
-            explanation: `no validation threshold reaches precision ${String(input.targetPrecision)}: no score separates enough non-matches from the matches above it; lower the target, add labels or review the comparators`,
-            metrics: null,
-          }
-        : {
-            threshold: meeting.threshold,
-            explanation: `the lowest validation score at which precision is at least ${String(input.targetPrecision)} (precision ${meeting.precision.toFixed(4)}, recall ${meeting.recall.toFixed(4)})`,
-            metrics: at(meeting.threshold),
-          },
+    meetingTargetPrecision: precisionTargetEntry(examples, input.targetPrecision, at),
     caveat: CONDITIONAL_INDEPENDENCE_CAVEAT,
     activated: false,
   };

@@ -8,6 +8,10 @@
  * Thresholds.Probable without name evidence (engine/scoring/scorer.ts). A pair is predicted
  * a match at threshold t when score >= t.
  *
+ * Beside these scored-pairs metrics, `endToEnd` gives the same metrics with blocking counted: a pair is
+ * predicted a match only when blocking finds it and its score reaches the threshold (end-to-end-metrics.ts).
+ * One candidate mask serves blocking recall (over the matches) and the end-to-end counts (over all pairs).
+ *
  * Error examples (at most min(maximumErrorExamples, 100) in all): a false positive is a labelled
  * non-match predicted a match at the LOWEST requested threshold (so it is wrong at one threshold at
  * least); the most confident are those with the highest score. A false negative is a labelled match
@@ -27,7 +31,8 @@ import { keyRingFor } from '../blocking/key-ring.ts';
 import { FIELD_COUNT } from '../scoring/field-comparison.ts';
 import { writeAudit } from '../store/audit.ts';
 import type { EngineEnv } from '../env.ts';
-import { BlockingKeyOverlap, blockingRecall } from './blocking-recall.ts';
+import { BlockingKeyOverlap, blockingCandidateMask, blockingRecallOf } from './blocking-recall.ts';
+import { endToEndMetrics } from './end-to-end-metrics.ts';
 import { DECIDED_BY, loadDataset, type LoadedDataset } from './load-pairs.ts';
 import { thresholdMetrics } from './threshold-metrics.ts';
 import { scoreDistribution } from '../contract/score-distribution.ts';
@@ -120,6 +125,7 @@ export function evaluate(env: EngineEnv, input: OperationInput<'matching/evaluat
     const overlap = new BlockingKeyOverlap(store, ctx.tenantId, stored.profile.Blocking, ring);
     const decided = [0, 0, 0];
     for (const code of data.decidedBy) decided[code] = (decided[code] ?? 0) + 1;
+    const candidate = blockingCandidateMask(overlap, data.fields, data.left, data.right, data.isMatch);
     const examples = errorExampleIndexes(data.score, data.isMatch, input.thresholds, maximumErrorExamples);
     return {
       datasetId: input.datasetId,
@@ -137,8 +143,9 @@ export function evaluate(env: EngineEnv, input: OperationInput<'matching/evaluat
         score: decided[DECIDED_BY.indexOf('score')] ?? 0,
       },
       scoreNote: EVALUATION_SCORE_NOTE,
-      blockingRecall: blockingRecall(overlap, data.fields, data.left, data.right, data.isMatch),
+      blockingRecall: blockingRecallOf(candidate, data.isMatch),
       thresholds: input.thresholds.map((t) => thresholdMetrics(t, data.score, data.isMatch)),
+      endToEnd: endToEndMetrics(input.thresholds, data.score, data.isMatch, candidate),
       fieldSimilarity: fieldSimilarity(data.similarity, data.isMatch),
       errorExamples: {
         rule: ERROR_EXAMPLE_RULE,

@@ -95,6 +95,20 @@ export const BlockingRecallSchema = z.object({
   recall: z.number().nullable(),
 });
 
+/**
+ * The metrics per threshold end to end: a pair is predicted a match only when blocking brings its records
+ * together and its score reaches the threshold, so a true pair blocking cannot find is a false negative and
+ * a labelled non-match blocking never compares a true negative (engine/assurance/end-to-end-metrics.ts).
+ */
+export const EndToEndMetricsSchema = z.object({
+  /** What the figures mean, in plain words, so a reader needs no source code. */
+  explanation: z.string(),
+  /** Labelled pairs candidate discovery would never compare, by class. */
+  notCandidates: z.object({ matches: z.number().int(), nonMatches: z.number().int() }),
+  thresholds: z.array(ThresholdMetricsSchema),
+});
+export type EndToEndMetrics = z.infer<typeof EndToEndMetricsSchema>;
+
 export const FieldSimilaritySchema = z.object({
   field: FieldNameSchema,
   /** Mean similarity over the pairs of the class where both records have the field; null when none has. */
@@ -128,6 +142,8 @@ export const EvaluationReportSchema = z.object({
   scoreNote: z.string(),
   blockingRecall: BlockingRecallSchema,
   thresholds: z.array(ThresholdMetricsSchema),
+  /** Beside `thresholds` (the scorer on the labelled pairs): blocking misses counted. Optional: older registries report none. */
+  endToEnd: EndToEndMetricsSchema.optional(),
   fieldSimilarity: z.array(FieldSimilaritySchema),
   errorExamples: z.object({
     rule: z.string(),
@@ -160,11 +176,27 @@ export const ReliabilityBinSchema = z.object({
 });
 export type ReliabilityBin = z.infer<typeof ReliabilityBinSchema>;
 
+/** The held-out pairs behind a recommended threshold: the gap of observed scores it sits in, and how many pairs it admits. */
+export const ThresholdSupportSchema = z.object({
+  heldOutPairs: z.number().int(),
+  /** Held-out pairs scoring at or above the threshold (predicted matches). */
+  atOrAbove: z.number().int(),
+  /** The threshold is the simplest number in (highestExcludedScore, lowestAdmittedScore]: every value there gives the same held-out figures. */
+  lowestAdmittedScore: z.number(),
+  highestExcludedScore: z.number().nullable(),
+});
+
 export const RecommendedThresholdSchema = z.object({
   threshold: z.number().nullable(),
   explanation: z.string(),
   metrics: ThresholdMetricsSchema.nullable(),
+  /** How the target is judged met (meetingTargetPrecision only; optional: older reports lack it). */
+  criterion: z.enum(['precision-lower-95-bound']).optional(),
+  support: ThresholdSupportSchema.nullable().optional(),
+  /** When no threshold meets the target: the best achievable one (highest lower bound of precision). */
+  bestAchievable: z.object({ threshold: z.number(), metrics: ThresholdMetricsSchema, support: ThresholdSupportSchema }).nullable().optional(),
 });
+export type RecommendedThreshold = z.infer<typeof RecommendedThresholdSchema>;
 
 export const CalibrationReportSchema = z.object({
   datasetId: z.string(),

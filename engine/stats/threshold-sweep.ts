@@ -85,30 +85,3 @@ export function f1OptimalThreshold(examples: readonly ScoredExample[]): { thresh
   }
   return best;
 }
-
-/**
- * The lowest candidate threshold (a distinct score; predicted match when score >= threshold)
- * whose precision tp / (tp + fp) is at least targetPrecision, with its precision and recall.
- * Precision is not monotone in the threshold, so every candidate is checked. Returns null when
- * no candidate meets the target, and when there is no labelled match (recall is then undefined).
- * Throws a RangeError unless targetPrecision is in [0, 1].
- */
-export function lowestThresholdMeetingPrecision(
-  examples: readonly ScoredExample[],
-  targetPrecision: number,
-): { threshold: number; precision: number; recall: number } | null {
-  if (!(targetPrecision >= 0 && targetPrecision <= 1)) {
-    throw new RangeError('targetPrecision must be a number between 0 and 1');
-  }
-  const { points, positives } = sweep(examples);
-  if (positives === 0) return null;
-  let lowest: { threshold: number; precision: number; recall: number } | null = null;
-  for (const point of points) {
-    // Every candidate threshold is some example's score, so tp + fp >= 1.
-    const precision = point.tp / (point.tp + point.fp);
-    if (precision >= targetPrecision) {
-      lowest = { threshold: point.threshold, precision, recall: point.tp / positives };
-    }
-  }
-  return lowest;
-}

@@ -29,13 +29,22 @@ describe('assurance commands on a synthetic sandbox', () => {
     expect(table.stdout).toMatch(/blocking recall\s+\d\.\d{4} \(\d+ of \d+ true pairs are candidates; \d+ missed\)/);
     expect(table.stdout).toMatch(/threshold\s+TP\s+FP\s+TN\s+FN\s+precision\s+95% CI\s+recall/);
     expect(table.stdout).toMatch(/False positives/);
+    expect(table.stdout).toMatch(/End to end \(blocking misses count as false negatives; \d+ true pairs and \d+ non-matches are never compared\):\nthreshold\s+TP\s+FP/);
 
     const evaluation = JSON.parse((await runCli([...db, 'evaluate', '--labels', labels, '--dataset', 'syn-400', '--thresholds', '0.5', '--json'])).stdout) as {
       datasetDigest: string;
-      thresholds: unknown[];
+      thresholds: { tp: number; fn: number }[];
+      blockingRecall: { missed: number };
+      endToEnd: { notCandidates: { matches: number }; thresholds: { tp: number; fn: number }[] };
     };
     expect(evaluation.datasetDigest).toBe(digest);
     expect(evaluation.thresholds).toHaveLength(1);
+    // End to end the true pairs blocking misses join the false negatives; the matches counted stay the same.
+    expect(evaluation.endToEnd.notCandidates.matches).toBe(evaluation.blockingRecall.missed);
+    const [scored] = evaluation.thresholds;
+    const [e2e] = evaluation.endToEnd.thresholds;
+    expect((e2e?.tp ?? 0) + (e2e?.fn ?? 0)).toBe((scored?.tp ?? 0) + (scored?.fn ?? 0));
+    expect(e2e?.tp).toBeLessThanOrEqual(scored?.tp ?? 0);
 
     const model = join(dir, 'model.json');
     const calibrate = await runCli([
@@ -60,6 +69,9 @@ describe('assurance commands on a synthetic sandbox', () => {
     ]);
     expect(calibrate.code, calibrate.stderr).toBe(0);
     expect(calibrate.stdout).toMatch(/held-out Brier score/);
+    // The precision target's threshold comes with its margin and the held-out pairs behind it, or says plainly that none meets it.
+    expect(calibrate.stdout).toMatch(/precision >= 0\.99\s+(—: No threshold among the held-out scores reaches precision 0\.99 with 95% confidence|[\d.]+: [\d.]+ is the lowest threshold among the held-out scores at which precision is at least 0\.99 with 95% confidence)/);
+    expect(calibrate.stdout).toMatch(/\d+ held-out pairs? scores? at or above it/);
     expect(calibrate.stdout).toMatch(/Caveat: The model assumes the fields are conditionally independent/);
     expect(calibrate.stdout).toContain(`The model was written to ${model}. It is not activated`);
     expect(JSON.parse(readFileSync(model, 'utf8'))).toMatchObject({ kind: 'fellegi-sunter-model', modelVersion: 'fs-cli-1', datasetDigest: digest });

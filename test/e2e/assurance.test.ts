@@ -153,17 +153,30 @@ describe('the Match assurance page', () => {
     expect(digits(await page.getByTestId('eval-matches').textContent())).toBe(report.labels.matches);
     expect(digits(await page.getByTestId('eval-non-matches').textContent())).toBe(report.labels.nonMatches);
     expect(await page.getByTestId('eval-blocking-recall').textContent()).toBe(report.blockingRecall.recall?.toFixed(3) ?? '—');
-    const rows = page.locator('[data-testid="metrics-table"] tbody tr');
-    expect(await rows.count()).toBe(report.thresholds.length);
-    for (const [i, m] of report.thresholds.entries()) {
-      const cells = await rows.nth(i).locator('td').allTextContents();
-      const fmt = (v: number | null): string => (v === null ? '—' : v.toFixed(3));
-      const range = (r: { lower: number; upper: number } | null): string => (r === null ? '—' : `${r.lower.toFixed(3)}–${r.upper.toFixed(3)}`);
-      expect(cells.map((c, k) => (k >= 1 && k <= 4 ? String(digits(c)) : c))).toEqual([
-        String(m.threshold), String(m.tp), String(m.fp), String(m.tn), String(m.fn),
-        fmt(m.precision), range(m.precisionInterval), fmt(m.recall), range(m.recallInterval), fmt(m.specificity), fmt(m.npv), fmt(m.f1), fmt(m.mcc),
-      ]);
-    }
+    const expectTable = async (testId: string, expected: EvaluationReport['thresholds']): Promise<void> => {
+      const rows = page.locator(`[data-testid="${testId}"] tbody tr`);
+      expect(await rows.count()).toBe(expected.length);
+      for (const [i, m] of expected.entries()) {
+        const cells = await rows.nth(i).locator('td').allTextContents();
+        const fmt = (v: number | null): string => (v === null ? '—' : v.toFixed(3));
+        const range = (r: { lower: number; upper: number } | null): string => (r === null ? '—' : `${r.lower.toFixed(3)}–${r.upper.toFixed(3)}`);
+        expect(cells.map((c, k) => (k >= 1 && k <= 4 ? String(digits(c)) : c))).toEqual([
+          String(m.threshold), String(m.tp), String(m.fp), String(m.tn), String(m.fn),
+          fmt(m.precision), range(m.precisionInterval), fmt(m.recall), range(m.recallInterval), fmt(m.specificity), fmt(m.npv), fmt(m.f1), fmt(m.mcc),
+        ]);
+      }
+    };
+    await expectTable('metrics-table', report.thresholds);
+    // The end-to-end table (blocking misses count as false negatives) sits beside it, with its own numbers from the CLI.
+    const endToEnd = report.endToEnd;
+    expect(endToEnd).toBeDefined();
+    await page.getByRole('heading', { name: 'End to end (blocking misses count as false negatives)' }).waitFor();
+    await expectTable('metrics-table-end-to-end', endToEnd?.thresholds ?? []);
+    const missed = (endToEnd?.notCandidates.matches ?? 0) + (endToEnd?.notCandidates.nonMatches ?? 0);
+    expect(await page.getByTestId('eval-end-to-end-explanation').textContent()).toContain(
+      missed === 0 ? 'Every labelled pair shares a usable blocking key' : `${String(endToEnd?.notCandidates.matches)} labelled true pair`,
+    );
+    await page.getByRole('region', { name: 'Metrics per threshold' }).screenshot({ path: join(SCREENSHOTS, 'assurance-04b-evaluation-metrics.png') });
     await expectNoActivationControl();
     await expectAccessible(page, 'assurance-evaluation-report');
     await screenshot(page, 'assurance-04-evaluation-report');
@@ -227,6 +240,10 @@ describe('the Match assurance page', () => {
     const saved = join(dir, 'saved-model.json');
     await (await download).saveAs(saved);
     expect(JSON.parse(readFileSync(saved, 'utf8'))).toEqual(shown);
+    // The precision target's threshold comes with its margin (the lower 95% bound) and the held-out pairs behind it.
+    expect(await page.getByTestId('cal-target-explanation').textContent()).toMatch(/with 95% confidence/);
+    expect(await page.getByTestId('cal-target-support').textContent()).toMatch(/held-out pairs at or above it|Best achievable: [\d.]+ \(precision/);
+    await page.getByRole('region', { name: /^Held-out quality of model/ }).screenshot({ path: join(SCREENSHOTS, 'assurance-07b-calibration-quality.png') });
     await page.getByTestId('governed-procedure').waitFor();
     // The sandbox scores with the default Fellegi-Sunter model (issue 12): the new model is compared with it,
     // setting by setting (prior, smoothing, each field's m and u per band).

@@ -102,7 +102,13 @@ export async function evaluateCommand(cli: CliContext): Promise<number> {
       ['blocking recall', `${fixed(r.recall)} (${r.found} of ${r.truePairs} true pairs are candidates; ${r.missed} missed)`],
     ]),
   );
-  cli.write(`\n${metricsTable(report.thresholds)}`);
+  cli.write(`\nScored pairs (the scorer alone, on every labelled pair):\n${metricsTable(report.thresholds)}`);
+  const e2e = report.endToEnd;
+  if (e2e !== undefined) {
+    cli.write(
+      `\nEnd to end (blocking misses count as false negatives; ${e2e.notCandidates.matches} true pairs and ${e2e.notCandidates.nonMatches} non-matches are never compared):\n${metricsTable(e2e.thresholds)}${e2e.explanation}\n`,
+    );
+  }
   cli.write(
     `\nMean similarity by field and class (pairs where both records have the field):\n${table(
       ['field', 'matches', 'observed', 'non-matches', 'observed'],
@@ -149,12 +155,15 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
       ['validation', `${report.validation.matches} matches, ${report.validation.nonMatches} non-matches (${report.validation.decidedOutsideModel} decided outside the model)`],
       ['held-out Brier score', fixed(report.heldOut.brierScore, 6)],
       ['held-out log loss', fixed(report.heldOut.logLoss, 6)],
-      ['F1-optimal threshold', `${fixed(report.f1Optimal.threshold, 6)}: ${report.f1Optimal.explanation}`],
-      [`precision >= ${String(report.targetPrecision)}`, `${fixed(report.meetingTargetPrecision.threshold, 6)}: ${report.meetingTargetPrecision.explanation}`],
+      ['F1-optimal threshold', `${report.f1Optimal.threshold === null ? '—' : String(report.f1Optimal.threshold)}: ${report.f1Optimal.explanation}`],
+      // The threshold is the simplest number in its gap of held-out scores: printed as it is, never padded.
+      [`precision >= ${String(report.targetPrecision)}`, `${report.meetingTargetPrecision.threshold === null ? '—' : String(report.meetingTargetPrecision.threshold)}: ${report.meetingTargetPrecision.explanation}`],
     ]),
   );
   cli.write(`\nHeld-out metrics:\n${metricsTable(report.heldOut.thresholds)}`);
-  const recommended = [report.f1Optimal.metrics, report.meetingTargetPrecision.metrics].filter((m): m is ThresholdMetrics => m !== null);
+  const recommended = [report.f1Optimal.metrics, report.meetingTargetPrecision.metrics, report.meetingTargetPrecision.bestAchievable?.metrics ?? null].filter(
+    (m): m is ThresholdMetrics => m !== null,
+  );
   if (recommended.length > 0) cli.write(`\nAt the recommended thresholds:\n${metricsTable(recommended)}`);
   cli.write(
     `\nm and u per field and band (${BANDS.join(' / ')}), and ln(m/u):\n${table(

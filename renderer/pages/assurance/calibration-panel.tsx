@@ -80,7 +80,7 @@ export function CalibrationPanel({ preview, runsKey, output, onOutput, estimated
             <TextInput label="Model version" description="The label the produced model carries" value={modelVersion} onChange={(e) => { setModelVersion(e.currentTarget.value); }} maxLength={100} error={errors.modelVersion} />
             <NumberInput
               label="Prior match probability"
-              description={`The share of true matches among the pairs the scorer meets in production. It must be explicit: labelled samples are usually balanced (about half matches), far from production's share, and the model's probabilities follow the prior.${estimatedPrior === null ? '' : ` This sandbox's estimate: ${estimatedPrior.toFixed(4)}.`}`}
+              description={`The share of true matches among the pairs the scorer meets in production. It must be explicit: labelled samples are usually balanced (about half matches), far from production's share, and the model's probabilities follow the prior. Estimate it as expected true pairs ÷ pairs compared (the README's "Choosing the prior").${estimatedPrior === null ? '' : ` This sandbox's estimate: ${estimatedPrior.toFixed(4)}.`}`}
               value={prior}
               onChange={setPrior}
               decimalScale={8}
@@ -89,7 +89,7 @@ export function CalibrationPanel({ preview, runsKey, output, onOutput, estimated
             />
             <NumberInput label="Smoothing" description="Added to every band count, so no m or u is 0 or 1 (1 is Laplace smoothing)" value={smoothing} onChange={setSmoothing} decimalScale={4} step={0.5} error={errors.smoothing} />
             <NumberInput label="Validation fraction" description="The share of each class held out, never trained on, for the quality figures" value={validation} onChange={setValidation} decimalScale={3} step={0.05} error={errors.validation} />
-            <NumberInput label="Target precision" description="The recommended threshold is the lowest whose held-out precision reaches this" value={target} onChange={setTarget} decimalScale={3} step={0.01} error={errors.target} />
+            <NumberInput label="Target precision" description="The recommended threshold is the lowest among the held-out scores whose precision reaches this with 95% confidence (the lower end of its interval), so a small held-out set may meet none" value={target} onChange={setTarget} decimalScale={3} step={0.01} error={errors.target} />
           </SimpleGrid>
           <Group mt="md">
             <Button type="submit" loading={calibrate.isPending} disabled={!labelsReady || invalid}>

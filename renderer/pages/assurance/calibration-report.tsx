@@ -55,7 +55,9 @@ export function CalibrationReportView({ output, name, connectionKey }: { readonl
   const weights = fieldWeights(model);
   const marks: ReferenceMark[] = [];
   if (report.f1Optimal.threshold !== null) marks.push({ threshold: report.f1Optimal.threshold, label: 'F1-optimal' });
-  if (report.meetingTargetPrecision.threshold !== null) marks.push({ threshold: report.meetingTargetPrecision.threshold, label: `precision ≥ ${String(report.targetPrecision)}` });
+  const target = report.meetingTargetPrecision;
+  if (target.threshold !== null) marks.push({ threshold: target.threshold, label: `precision ≥ ${String(report.targetPrecision)}` });
+  else if (target.bestAchievable != null) marks.push({ threshold: target.bestAchievable.threshold, label: `best toward precision ${String(report.targetPrecision)}` });
   const highlight = marks.map((m) => m.threshold);
   return (
     <Stack gap="lg" data-testid="calibration-report">
@@ -79,10 +81,21 @@ export function CalibrationReportView({ output, name, connectionKey }: { readonl
           </div>
           <div>
             <Text size="xs" c="dimmed" tt="uppercase" fw={600}>Lowest meeting precision {report.targetPrecision}</Text>
-            <Text fw={700} size="lg" data-testid="cal-target-threshold">{thresholdText(report.meetingTargetPrecision.threshold)}</Text>
-            <Text size="xs" c="dimmed">{report.meetingTargetPrecision.explanation}</Text>
+            {/* Already the simplest number in its gap of held-out scores: shown as it is (four digits could round 0.99999 to 1). */}
+            <Text fw={700} size="lg" data-testid="cal-target-threshold">{target.threshold === null ? '—' : String(target.threshold)}</Text>
+            <Text size="xs" c="dimmed" data-testid="cal-target-support">
+              {target.support != null
+                ? `${formatCount(target.support.atOrAbove)} of ${formatCount(target.support.heldOutPairs)} held-out pairs at or above it; precision's 95% lower bound ${fixed3(target.metrics?.precisionInterval?.lower ?? null)}`
+                : target.bestAchievable != null
+                  ? `Not met with 95% confidence. Best achievable: ${String(target.bestAchievable.threshold)} (precision ${fixed3(target.bestAchievable.metrics.precision)}, 95% interval ${fixed3(target.bestAchievable.metrics.precisionInterval?.lower ?? null)}–${fixed3(target.bestAchievable.metrics.precisionInterval?.upper ?? null)}, ${formatCount(target.bestAchievable.support.atOrAbove)} pairs)`
+                  : 'Not met'}
+            </Text>
           </div>
         </SimpleGrid>
+        <Text size="sm" mt="sm" data-testid="cal-target-explanation">
+          <Text span fw={600}>Precision target {report.targetPrecision}: </Text>
+          {target.explanation}
+        </Text>
         <Text size="sm" c="dimmed" mt="sm">
           Trained on {formatCount(report.training.pairs)} pairs ({formatCount(report.training.matches)} matches), validated on {formatCount(report.validation.pairs)} held-out pairs ({formatCount(report.validation.matches)} matches). {report.estimation}
         </Text>

@@ -74,6 +74,7 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
   const [open, setOpen] = useState<ErrorExample | null>(null);
   const bars = useMemo(() => (report.scoreDistribution === undefined ? null : histogram(report.scoreDistribution)), [report.scoreDistribution]);
   const r = report.blockingRecall;
+  const e2e = report.endToEnd;
   const initial = report.thresholds[0]?.threshold ?? 0.5;
   return (
     <Stack gap="lg" data-testid="evaluation-report">
@@ -96,7 +97,7 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
         </Text>
         <Alert mt="sm" color="blue" variant="light" icon={<IconInfo />} title="What blocking recall means for these figures">
           <Text size="sm">
-            {formatCount(r.missed)} of {formatCount(r.truePairs)} labelled true pairs share no usable blocking key, so in production they would never be compared: the scorer would miss them whatever the threshold. The recall below is the scorer's recall on the labelled pairs; the end-to-end recall is at most blocking recall × that recall. {r.rule}
+            {formatCount(r.missed)} of {formatCount(r.truePairs)} labelled true pairs share no usable blocking key, so in production they would never be compared: the scorer would miss them whatever the threshold. The scored-pairs table below is the scorer's result on every labelled pair; the end-to-end table beside it counts those missed pairs as false negatives. {r.rule}
           </Text>
         </Alert>
       </Card>
@@ -106,7 +107,24 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
           <Title order={2} size="h4" id="eval-metrics-title">Metrics per threshold</Title>
           <ExportButtons name={`${name}-metrics`} label="the metrics table" rows={() => report.thresholds.map(metricsRow)} />
         </Group>
+        <Text size="sm" c="dimmed" mb="xs">Scored pairs: the scorer alone, on every labelled pair, whether or not blocking would bring it to the scorer.</Text>
         <MetricsTable rows={report.thresholds} label="Metrics per requested threshold" />
+        {e2e !== undefined ? (
+          <Stack gap="xs" mt="lg" component="section" aria-labelledby="eval-end-to-end-title" data-testid="eval-end-to-end">
+            <Group justify="space-between">
+              <Title order={3} size="h5" id="eval-end-to-end-title">End to end (blocking misses count as false negatives)</Title>
+              <ExportButtons name={`${name}-end-to-end-metrics`} label="the end-to-end metrics table" rows={() => e2e.thresholds.map(metricsRow)} />
+            </Group>
+            <Text size="sm" data-testid="eval-end-to-end-explanation">
+              What the registry would achieve on these labels: a pair counts as linked only if blocking brings its two records together and its score reaches the threshold.{' '}
+              {e2e.notCandidates.matches + e2e.notCandidates.nonMatches === 0
+                ? 'Every labelled pair shares a usable blocking key, so here the two tables agree: blocking loses nothing on these labels.'
+                : `${formatCount(e2e.notCandidates.matches)} labelled true ${e2e.notCandidates.matches === 1 ? 'pair is' : 'pairs are'} never compared, so ${e2e.notCandidates.matches === 1 ? 'it counts' : 'they count'} as missed (false negatives) at every threshold; ${formatCount(e2e.notCandidates.nonMatches)} labelled ${e2e.notCandidates.nonMatches === 1 ? 'non-match is' : 'non-matches are'} never compared, so ${e2e.notCandidates.nonMatches === 1 ? 'it counts' : 'they count'} as correctly kept apart (true negatives).`}
+            </Text>
+            <MetricsTable rows={e2e.thresholds} label="End-to-end metrics per requested threshold (blocking misses count as false negatives)" testId="metrics-table-end-to-end" />
+            <Text size="xs" c="dimmed">{e2e.explanation}</Text>
+          </Stack>
+        ) : null}
       </Card>
 
       {report.scoreDistribution !== undefined ? (

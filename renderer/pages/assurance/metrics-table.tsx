@@ -16,13 +16,13 @@ function Metric({ metrics, name }: { readonly metrics: ThresholdMetrics; readonl
   );
 }
 
-export function MetricsTable({ rows, label, highlight }: { readonly rows: readonly ThresholdMetrics[]; readonly label: string; readonly highlight?: readonly number[] }) {
+export function MetricsTable({ rows, label, highlight, testId = 'metrics-table' }: { readonly rows: readonly ThresholdMetrics[]; readonly label: string; readonly highlight?: readonly number[]; readonly testId?: string }) {
   const nulls = new Set<MetricName>();
   for (const row of rows) for (const name of Object.keys(METRIC_LABEL) as MetricName[]) if (row[name] === null) nulls.add(name);
   return (
     <>
       <Table.ScrollContainer minWidth={980}>
-        <Table striped aria-label={label} data-testid="metrics-table" style={{ fontVariantNumeric: 'tabular-nums' }}>
+        <Table striped aria-label={label} data-testid={testId} style={{ fontVariantNumeric: 'tabular-nums' }}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Threshold</Table.Th>

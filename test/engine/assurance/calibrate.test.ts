@@ -93,6 +93,9 @@ describe('matching/calibrate on a synthetic sandbox', () => {
     expect(report.heldOut.thresholds.map((t) => t.threshold)).toEqual([0.5, 0.8, 0.9, 0.95, 0.99]);
     expect(report.f1Optimal.threshold).not.toBeNull();
     expect(report.f1Optimal.metrics?.threshold).toBe(report.f1Optimal.threshold);
+    // Placed at the simplest number in its gap of held-out scores, it keeps the optimum: no reported threshold does better.
+    expect(report.f1Optimal.explanation).toMatch(/^the simplest number between the validation score that maximises F1/);
+    for (const row of report.heldOut.thresholds) expect(report.f1Optimal.metrics?.f1 ?? 0).toBeGreaterThanOrEqual(row.f1 ?? 0);
     expect(report.caveat).toMatch(/conditionally independent/);
     expect(report.activated).toBe(false);
 
@@ -108,10 +111,29 @@ describe('matching/calibrate on a synthetic sandbox', () => {
     expect(again.report.heldOut).toEqual(report.heldOut);
     expect(again.model.datasetDigest).not.toBe(model.datasetDigest);
 
-    // A target nothing meets is reported as null with a sentence.
+    // The threshold meeting the target is usable: met by the lower 95% bound of held-out precision, inside
+    // the held-out scores (the simplest number in the gap it stands for), with the pairs behind it.
+    const meeting = report.meetingTargetPrecision;
+    expect(meeting.criterion).toBe('precision-lower-95-bound');
+    if (meeting.threshold === null) {
+      expect(meeting.explanation).toMatch(/^No threshold among the held-out scores reaches precision 0\.99 with 95% confidence/);
+      expect(meeting.bestAchievable?.metrics.precisionInterval?.lower ?? 1).toBeLessThan(0.99);
+    } else {
+      const { metrics, support } = meeting;
+      expect(metrics?.precisionInterval?.lower).toBeGreaterThanOrEqual(0.99);
+      expect(support?.atOrAbove).toBe((metrics?.tp ?? 0) + (metrics?.fp ?? 0));
+      expect(support?.heldOutPairs).toBe(report.validation.pairs);
+      expect(meeting.threshold).toBeLessThanOrEqual(support?.lowestAdmittedScore ?? Number.NaN);
+      expect(meeting.threshold).toBeGreaterThan(support?.highestExcludedScore ?? -1);
+      expect(meeting.threshold).toBeLessThan(1);
+      expect(meeting.explanation).toContain(`${String(support?.atOrAbove)} held-out pairs score at or above it`);
+    }
+
+    // A target nothing meets is reported as null with a sentence and the best achievable.
     const strict = await engine.call('matching/calibrate', { ...request, targetPrecision: 1 }, ctx);
-    if (strict.report.meetingTargetPrecision.threshold === null) expect(strict.report.meetingTargetPrecision.explanation).toMatch(/no validation threshold/);
-    else expect(strict.report.meetingTargetPrecision.metrics?.precision).toBe(1);
+    expect(strict.report.meetingTargetPrecision.threshold).toBeNull();
+    expect(strict.report.meetingTargetPrecision.explanation).toMatch(/^No threshold among the held-out scores reaches precision 1 with 95% confidence.*The best achievable is threshold [\d.]+: .*Precision 1 can never be shown/);
+    expect(strict.report.meetingTargetPrecision.bestAchievable?.support.heldOutPairs).toBe(report.validation.pairs);
     engine.close();
   });
 

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   countsAtThreshold,
   f1OptimalThreshold,
-  lowestThresholdMeetingPrecision,
 } from '../../../engine/stats/threshold-sweep.ts';
 import type { ScoredExample } from '../../../engine/stats/threshold-sweep.ts';
 
@@ -93,52 +92,5 @@ describe('f1OptimalThreshold', () => {
   it('returns null without labelled matches', () => {
     expect(f1OptimalThreshold(make([[0.4, N]]))).toBeNull();
     expect(f1OptimalThreshold([])).toBeNull();
-  });
-});
-
-describe('lowestThresholdMeetingPrecision', () => {
-  it('returns the lowest distinct score meeting the target, with its precision and recall', () => {
-    // From the table, precision >= 0.6 at 0.95, 0.9, 0.8, 0.7 (exactly 0.6) and 0.6; lowest is 0.6.
-    expect(lowestThresholdMeetingPrecision(TEN, 0.6)).toEqual({ threshold: 0.6, precision: 4 / 6, recall: 0.8 });
-    // precision >= 0.7 only at 0.95 and 0.8 (0.9 has 2/3): lowest is 0.8.
-    expect(lowestThresholdMeetingPrecision(TEN, 0.7)).toEqual({ threshold: 0.8, precision: 0.75, recall: 0.6 });
-    // precision >= 0.5 everywhere: lowest is 0.2, which predicts everything a match.
-    expect(lowestThresholdMeetingPrecision(TEN, 0.5)).toEqual({ threshold: 0.2, precision: 0.5, recall: 1 });
-  });
-
-  it('checks every candidate because precision is not monotone', () => {
-    // t=0.9: 1/1; t=0.8: 1/2; t=0.7: 2/3; t=0.6: 3/4; t=0.5: 3/5.
-    // Target 0.75: 0.8 and 0.7 fail but 0.6 meets it, so the answer is 0.6, not 0.9.
-    const examples = make([
-      [0.9, M],
-      [0.8, N],
-      [0.7, M],
-      [0.6, M],
-      [0.5, N],
-    ]);
-    expect(lowestThresholdMeetingPrecision(examples, 0.75)).toEqual({ threshold: 0.6, precision: 0.75, recall: 1 });
-    expect(lowestThresholdMeetingPrecision(examples, 1)).toEqual({ threshold: 0.9, precision: 1, recall: 1 / 3 });
-  });
-
-  it('returns null when no threshold meets the target', () => {
-    // t=0.9: 0/1; t=0.8: 1/2.
-    expect(
-      lowestThresholdMeetingPrecision(
-        make([
-          [0.9, N],
-          [0.8, M],
-        ]),
-        0.6,
-      ),
-    ).toBeNull();
-  });
-
-  it('returns null without labelled matches', () => {
-    expect(lowestThresholdMeetingPrecision(make([[0.9, N]]), 0)).toBeNull();
-  });
-
-  it('rejects a target outside [0, 1]', () => {
-    expect(() => lowestThresholdMeetingPrecision(TEN, 1.01)).toThrow(RangeError);
-    expect(() => lowestThresholdMeetingPrecision(TEN, Number.NaN)).toThrow(RangeError);
   });
 });
