@@ -88,6 +88,35 @@ function bandRecord(values: ArrayLike<number>, offset: number): Record<Band, num
   return out;
 }
 
+/**
+ * A band no pair fell in, neither a candidate nor a random pair (a level the field's comparator never
+ * produces on this data, e.g. Strong for sex): smoothing alone sets its m and u, from different totals (s / (n
+ * + 4s) over thousands of candidates against hundreds of thousands of random pairs), which would give it an
+ * unearned ln(m/u) of several units. It gets equal m and u (the smaller of the two), i.e. no evidence, as the
+ * default model gives such bands; the field's other bands are rescaled so each distribution still sums to 1.
+ */
+export function neutralUnseenBands(m: Float64Array, u: Float64Array, candidateCounts: Float64Array, randomCounts: Float64Array): { m: Float64Array; u: Float64Array } {
+  const outM = Float64Array.from(m);
+  const outU = Float64Array.from(u);
+  for (let f = 0; f < m.length / B; f++) {
+    const unseen: number[] = [];
+    for (let b = 0; b < B; b++) if ((candidateCounts[f * B + b] ?? 0) === 0 && (randomCounts[f * B + b] ?? 0) === 0) unseen.push(b);
+    if (unseen.length === 0 || unseen.length === B) continue;
+    for (const out of [outM, outU]) {
+      let seenMass = 0;
+      let unseenMass = 0;
+      for (let b = 0; b < B; b++) {
+        if (unseen.includes(b)) {
+          out[f * B + b] = Math.min(m[f * B + b] ?? 0, u[f * B + b] ?? 0);
+          unseenMass += out[f * B + b] ?? 0;
+        } else seenMass += out[f * B + b] ?? 0;
+      }
+      for (let b = 0; b < B; b++) if (!unseen.includes(b)) out[f * B + b] = ((out[f * B + b] ?? 0) * (1 - unseenMass)) / seenMass;
+    }
+  }
+  return { m: outM, u: outU };
+}
+
 /** Patterns of the modelled pairs: distinct band vectors (base-5 codes) with their counts. */
 class PatternIndex {
   private readonly byCode = new Map<number, number>();
@@ -186,9 +215,17 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
   const scale = compared > 0 ? enumerated.pairs.size / compared : 1;
   const expectedMatches = (fit.parameters.lambda * modelled + trusted) * scale;
   const prior = priorFromCandidates(expectedMatches, rows.length);
+  const candidateCounts = new Float64Array(FIELD_COUNT * B);
+  for (let p = 0; p < patterns.counts.length; p++) {
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const band = patterns.bands[p * FIELD_COUNT + f] ?? MISSING_BAND;
+      if (band !== MISSING_BAND) candidateCounts[f * B + band] = (candidateCounts[f * B + band] ?? 0) + (patterns.counts[p] ?? 0);
+    }
+  }
+  const { m: modelM, u: modelU } = neutralUnseenBands(fit.parameters.m, randomU, candidateCounts, random.counts);
   const fieldsOut: Partial<Record<FieldName, { m: Record<Band, number>; u: Record<Band, number> }>> = {};
   FIELD_NAMES.forEach((field, f) => {
-    fieldsOut[field] = { m: bandRecord(fit.parameters.m, f * B), u: bandRecord(randomU, f * B) };
+    fieldsOut[field] = { m: bandRecord(modelM, f * B), u: bandRecord(modelU, f * B) };
   });
   const model: FellegiSunterModel = {
     kind: 'fellegi-sunter-model',
@@ -223,13 +260,6 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
     for (let b = 0; b < B; b++) total += counts[f * B + b] ?? 0;
     return total;
   };
-  const candidateCounts = new Float64Array(FIELD_COUNT * B);
-  for (let p = 0; p < patterns.counts.length; p++) {
-    for (let f = 0; f < FIELD_COUNT; f++) {
-      const band = patterns.bands[p * FIELD_COUNT + f] ?? MISSING_BAND;
-      if (band !== MISSING_BAND) candidateCounts[f * B + band] = (candidateCounts[f * B + band] ?? 0) + (patterns.counts[p] ?? 0);
-    }
-  }
   const report: EstimateReport = {
     modelVersion: input.modelVersion,
     trainedAgainst: { matchingProfileVersion: stored.version, comparatorVersion, scoreMethod: scorerVersions.method, scoreMethodVersion: scorerVersions.methodVersion },

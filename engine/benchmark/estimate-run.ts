@@ -4,9 +4,9 @@
  * no labels), apply it with profile/apply as a user would, then re-match. Re-matching is a fresh ingestion:
  * reconciliation never links two existing identities (it opens review cases, engine/jobs/reconcile.ts), so
  * every record is ingested again into a fresh tenant whose profile is the applied one, and population-level
- * pairwise quality is measured against the ground truth. `thresholds: 'suggested'` applies the estimate's
- * suggested thresholds with the model (one profile document, MatchingRules); otherwise the profile keeps its
- * own.
+ * pairwise quality is measured against the ground truth. Each threshold choice is one re-match: 'profile'
+ * applies the model alone (the profile keeps its thresholds), 'suggested' applies the model with the
+ * estimate's suggested thresholds (one MatchingRules document).
  */
 import type { LocalEngine } from '../local-engine.ts';
 import type { CallContext } from '../contract/operations.ts';
@@ -18,12 +18,18 @@ import { SYNTHETIC_SOURCES } from '../synthetic/sources.ts';
 import { loadFebrl, febrlProfile, type FebrlSource } from './febrl-run.ts';
 import { populationQuality, refKey, type PopulationQuality } from './population-quality.ts';
 
-export interface EstimateRun {
-  readonly model: FellegiSunterModel;
-  readonly report: EstimateReport;
+export type ThresholdChoice = 'profile' | 'suggested';
+
+export interface Rematched {
   /** Pairwise quality of the fresh tenant ingested under the applied profile. */
   readonly population: PopulationQuality;
   readonly rejectedRecords: number;
+}
+
+export interface EstimateRun {
+  readonly model: FellegiSunterModel;
+  readonly report: EstimateReport;
+  readonly rematched: Partial<Record<ThresholdChoice, Rematched>>;
 }
 
 /** Loads the data set into a new tenant with the given profile; answers the ground truth and rejected records. */
@@ -56,14 +62,18 @@ export async function syntheticLoader(engine: LocalEngine, people: number, seed:
   };
 }
 
-export async function estimateRun(engine: LocalEngine, tenantPrefix: string, data: { profile: MatchingProfile; load: Loader }, thresholds: 'profile' | 'suggested' = 'profile'): Promise<EstimateRun> {
+export async function estimateRun(engine: LocalEngine, tenantPrefix: string, data: { profile: MatchingProfile; load: Loader }, choices: readonly ThresholdChoice[] = ['profile']): Promise<EstimateRun> {
   const ctx = { tenantId: `${tenantPrefix}-estimate`, actor: 'estimate-run' };
   await data.load(ctx, data.profile);
   const { model, report } = await engine.call('matching/estimate', { modelVersion: `${tenantPrefix}-em-1` }, ctx);
-  const document = thresholds === 'profile' ? model : { MatchingRules: { FellegiSunter: model, Thresholds: report.suggestedThresholds } };
-  await engine.call('profile/apply', { document, reason: 'unsupervised estimate' }, ctx);
-  const applied = (await engine.call('profile/get', {}, ctx)).profile;
-  const fresh = { tenantId: `${tenantPrefix}-estimated-${thresholds}`, actor: 'estimate-run' };
-  const { truth, rejected } = await data.load(fresh, applied);
-  return { model, report, population: await populationQuality(engine, fresh, truth), rejectedRecords: rejected };
+  const rematched: Partial<Record<ThresholdChoice, Rematched>> = {};
+  for (const choice of choices) {
+    const document = choice === 'profile' ? model : { MatchingRules: { FellegiSunter: model, Thresholds: report.suggestedThresholds } };
+    await engine.call('profile/apply', { document, reason: `unsupervised estimate, ${choice} thresholds` }, ctx);
+    const applied = (await engine.call('profile/get', {}, ctx)).profile;
+    const fresh = { tenantId: `${tenantPrefix}-estimated-${choice}`, actor: 'estimate-run' };
+    const { truth, rejected } = await data.load(fresh, applied);
+    rematched[choice] = { population: await populationQuality(engine, fresh, truth), rejectedRecords: rejected };
+  }
+  return { model, report, rematched };
 }

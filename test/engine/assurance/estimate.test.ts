@@ -5,7 +5,7 @@ import { LocalEngine } from '../../../engine/local-engine.ts';
 import { isEngineError } from '../../../engine/contract/errors.ts';
 import { FellegiSunterModelSchema } from '../../../engine/contract/profile.ts';
 import { listAudit } from '../../../engine/store/audit.ts';
-import { priorFromCandidates } from '../../../engine/assurance/estimate.ts';
+import { neutralUnseenBands, priorFromCandidates } from '../../../engine/assurance/estimate.ts';
 import { estimatedThresholdMetrics, suggestThresholds } from '../../../engine/assurance/estimated-metrics.ts';
 
 describe('matching/estimate on a synthetic sandbox', () => {
@@ -104,13 +104,28 @@ describe('model-estimated precision, recall and suggested thresholds', () => {
     expect(estimatedThresholdMetrics(1, score, posterior).precision).toBeNull();
   });
 
-  it('suggests Certain from the precision target (never below 0.5) and Probable from the recall target', () => {
-    // Precision at 0.98: 1.99/2 = 0.995; at 0.7: 2.89/3 = 0.963; at 0.6: 3.39/4 = 0.85.
+  it('narrows the review band from the profile\'s thresholds: Certain down to the precision target (never below 0.5), Probable up to the recall target', () => {
+    // Precision at 0.98: 1.99/2 = 0.995; at 0.7: 2.89/3 = 0.963; at 0.6: 3.39/4 = 0.85. Recall (of 3.59) at 0.6: 0.944; at 0.7: 0.805.
     expect(suggestThresholds(score, posterior, { precision: 0.99, recall: 0.9 }, { Certain: 0.99, Probable: 0.5 })).toMatchObject({ Certain: 0.98, Probable: 0.6 });
     expect(suggestThresholds(score, posterior, { precision: 0.8, recall: 0.5 }, { Certain: 0.99, Probable: 0.5 })).toMatchObject({ Certain: 0.6, Probable: 0.6 });
-    // Unreachable precision: the profile's Certain stays.
+    // The profile's Certain is already lower than the precision target allows, and its Probable already
+    // higher than the recall target needs: neither moves.
     const unsure = Float64Array.from([0.99, 0.99, 0.9, 0.5, 0.2, 0]);
-    expect(suggestThresholds(score, unsure, { precision: 0.995, recall: 0.99 }, { Certain: 0.97, Probable: 0.5 })).toMatchObject({ Certain: 0.97, Probable: 0.3 });
+    expect(suggestThresholds(score, unsure, { precision: 0.995, recall: 0.99 }, { Certain: 0.97, Probable: 0.5 })).toMatchObject({ Certain: 0.97, Probable: 0.5 });
+    expect(suggestThresholds(score, posterior, { precision: 0.99, recall: 0.9 }, { Certain: 0.95, Probable: 0.65 })).toMatchObject({ Certain: 0.95, Probable: 0.65 });
+  });
+
+  it('gives a band that no candidate or random pair fell in no evidence, keeping each distribution summing to 1', () => {
+    // One field: Strong never seen; Partial seen among random pairs only.
+    const m = Float64Array.from([0.9, 1e-4, 1e-4, 0.0998]);
+    const u = Float64Array.from([0.01, 3e-6, 0.2, 0.789997]);
+    const { m: outM, u: outU } = neutralUnseenBands(m, u, Float64Array.from([500, 0, 0, 100]), Float64Array.from([3000, 0, 60000, 237000]));
+    expect(outM[1]).toBe(3e-6);
+    expect(outU[1]).toBe(3e-6);
+    expect(outM[2]).toBeCloseTo(1e-4, 6);
+    expect(outM.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+    expect(outU.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+    expect(Math.log((outM[0] ?? 0) / (outU[0] ?? 1))).toBeCloseTo(Math.log(0.9 / 0.01), 3);
   });
 
   it('turns the candidates\' expected true pairs into a random-pair prior, within the model bounds', () => {
