@@ -15,10 +15,12 @@ import type { FellegiSunterModel, MatchingProfile } from '../contract/profile.ts
 import { createTenant, sandboxProfile } from '../operations/sandbox.ts';
 import { ingestStream } from '../operations/ingest.ts';
 import { SYNTHETIC_SOURCES } from '../synthetic/sources.ts';
+import { insertTruth } from '../store/assurance.ts';
 import { loadFebrl, febrlProfile, type FebrlSource } from './febrl-run.ts';
 import { populationQuality, refKey, type PopulationQuality } from './population-quality.ts';
 
-export type ThresholdChoice = 'profile' | 'suggested';
+/** 'unchanged': re-matched under the profile as loaded (no model applied), the same path's baseline. */
+export type ThresholdChoice = 'unchanged' | 'profile' | 'suggested';
 
 export interface Rematched {
   /** Pairwise quality of the fresh tenant ingested under the applied profile. */
@@ -52,6 +54,9 @@ export async function syntheticLoader(engine: LocalEngine, people: number, seed:
     profile: sandboxProfile(),
     load: async (ctx, profile) => {
       createTenant(engine.env, ctx, profile);
+      engine.env.store.write(() => {
+        insertTruth(engine.env.store, ctx.tenantId, population.records.map((r) => ({ sourceSystem: r.sourceSystem, localId: r.localId, personId: r.personId })));
+      });
       let rejected = 0;
       for (const source of SYNTHETIC_SOURCES) {
         const lines = population.records.filter((r) => r.sourceSystem === source.sourceSystem).map((r) => JSON.stringify(r.patient));
@@ -68,9 +73,12 @@ export async function estimateRun(engine: LocalEngine, tenantPrefix: string, dat
   const { model, report } = await engine.call('matching/estimate', { modelVersion: `${tenantPrefix}-em-1` }, ctx);
   const rematched: Partial<Record<ThresholdChoice, Rematched>> = {};
   for (const choice of choices) {
-    const document = choice === 'profile' ? model : { MatchingRules: { FellegiSunter: model, Thresholds: report.suggestedThresholds } };
-    await engine.call('profile/apply', { document, reason: `unsupervised estimate, ${choice} thresholds` }, ctx);
-    const applied = (await engine.call('profile/get', {}, ctx)).profile;
+    let applied = data.profile;
+    if (choice !== 'unchanged') {
+      const document = choice === 'profile' ? model : { MatchingRules: { FellegiSunter: model, Thresholds: report.suggestedThresholds } };
+      await engine.call('profile/apply', { document, reason: `unsupervised estimate, ${choice} thresholds` }, ctx);
+      applied = (await engine.call('profile/get', {}, ctx)).profile;
+    }
     const fresh = { tenantId: `${tenantPrefix}-estimated-${choice}`, actor: 'estimate-run' };
     const { truth, rejected } = await data.load(fresh, applied);
     rematched[choice] = { population: await populationQuality(engine, fresh, truth), rejectedRecords: rejected };

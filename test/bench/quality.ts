@@ -72,7 +72,7 @@ async function estimatedLines(name: string, run: EstimateRun): Promise<void> {
   for (const [choice, rematched] of Object.entries(run.rematched)) {
     const cctx = { tenantId: `${name}-estimated-${choice}`, actor: 'quality' };
     const q = rematched.population;
-    process.stdout.write(line(`${name} estimated (${choice === 'profile' ? 'profile thr.' : 'suggested thr.'})`, q, await blocking(engine, cctx, q.autoLinks.truePairs, q.records), rematched.rejectedRecords) + '\n');
+    process.stdout.write(line(`${name} ${choice === 'unchanged' ? 're-ingested, no model' : `estimated (${choice === 'profile' ? 'profile thr.' : 'suggested thr.'})`}`, q, await blocking(engine, cctx, q.autoLinks.truePairs, q.records), rematched.rejectedRecords) + '\n');
   }
 }
 
@@ -106,7 +106,7 @@ if (only.has('synthetic')) {
   const truth = new Map(truthRecords(engine.env.store, ctx.tenantId).map((r) => [refKey(r.sourceSystem, r.localId), r.personId] as const));
   const q = await populationQuality(engine, ctx, truth);
   process.stdout.write(line(`synthetic ${people}`, q, await blocking(engine, ctx, q.autoLinks.truePairs, q.records), 0) + '\n');
-  if (values.estimated === true) await estimatedLines('synthetic', await estimateRun(engine, 'synthetic', await syntheticLoader(engine, people, 7), ['profile', 'suggested']));
+  if (values.estimated === true) await estimatedLines('synthetic', await estimateRun(engine, 'synthetic', await syntheticLoader(engine, people, 7), ['unchanged', 'profile', 'suggested']));
 }
 engine.close();
 rmSync(dir, { recursive: true, force: true });
