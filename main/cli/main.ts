@@ -45,6 +45,7 @@ Usage: mpi-console <command> [options]   (global: --db FILE, --tenant ID, --conf
                                                (u from random pairs, m by EM over blocking candidates; never activated)
   labels sample [--max-pairs N] [--seed S] [--out FILE.tsv]   labelled pairs from a sandbox's ground truth
   febrl load --dataset 4|3 [--dir DIR]         load a FEBRL benchmark (with its ground truth) into --tenant
+             [--profile FILE]                  (a new tenant with that profile, e.g. \`profile show\` output)
   profile rollback [--reason R]                restore the previous profile version as a new version
   reindex --reason R [--batch-size N]          queue a re-index of the blocking tags (batch size 1-25, default 25)
   reconcile --reason R [--batch-size N] [--source SYSTEM [--changed-since INSTANT]]
@@ -98,6 +99,7 @@ const OPTIONS = {
   'max-candidates': { type: 'string' },
   'target-recall': { type: 'string' },
   'with-thresholds': { type: 'boolean' },
+  profile: { type: 'string' },
   ...API_OPTIONS,
 } as const;
 
