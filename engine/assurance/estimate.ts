@@ -171,7 +171,8 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
     const n = rows.length;
     const scratch = newScratch();
     const index = new PatternIndex();
-    const similarities: Float64Array[] = [];
+    // Similarities of the modelled pairs at pair * FIELD_COUNT + field (one allocation, not one per pair).
+    const similarities = new Float64Array(keys.length * FIELD_COUNT);
     const pattern: number[] = [];
     let trusted = 0;
     let conflicts = 0;
@@ -180,7 +181,7 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
       if (outcome.decidedBy === 'trusted-identifier') trusted++;
       else if (outcome.decidedBy === 'hard-conflict') conflicts++;
       else {
-        similarities.push(Float64Array.from(scratch.similarity));
+        similarities.set(scratch.similarity, pattern.length * FIELD_COUNT);
         pattern.push(index.add(scratch.similarity));
       }
     }
@@ -246,7 +247,7 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
   const score = new Float64Array(modelled + trusted);
   const posterior = new Float64Array(modelled + trusted);
   for (let i = 0; i < modelled; i++) {
-    const similarity = pairSimilarity[i] as Float64Array;
+    const similarity = pairSimilarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT);
     score[i] = limitedScore(logistic(matchLogOdds(compiled, similarity)), similarity, Probable).score;
     posterior[i] = fit.posterior[pairPattern[i] ?? 0] ?? 0;
   }
