@@ -291,7 +291,7 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
     fieldObservations: FIELD_NAMES.map((field, f) => ({ field, candidatePairs: observed(candidateCounts, f), randomPairs: observed(random.counts, f) })),
     thresholds: grid.map((t) => estimatedThresholdMetrics(t, score, posterior)),
     suggestedThresholds: { Certain: suggested.Certain, Probable: suggested.Probable },
-    suggestedThresholdsAt: [suggested.Probable, suggested.Certain].map((t) => estimatedThresholdMetrics(t, score, posterior)),
+    suggestedThresholdsAt: [...new Set([suggested.Probable, suggested.Certain])].map((t) => estimatedThresholdMetrics(t, score, posterior)),
     suggestion: `${suggested.explanation}. The scores are the estimated model's (with the profile's Probable for the name-evidence and twin limits); apply the thresholds with the model as one profile document {"MatchingRules": {"FellegiSunter": model, "Thresholds": suggestedThresholds}} only after checking them.`,
     estimation: ESTIMATE_NOTE,
     caveat: ESTIMATE_CAVEAT,
