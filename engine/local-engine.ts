@@ -25,6 +25,7 @@ import { rollbackProfile } from './operations/profile-rollback.ts';
 import { profileSummary } from './operations/profile-summary.ts';
 import { evaluate } from './assurance/evaluate.ts';
 import { calibrate } from './assurance/calibrate.ts';
+import { estimate } from './assurance/estimate.ts';
 import { sampleLabels } from './assurance/sample-labels.ts';
 import { candidatePairs } from './assurance/candidate-pairs.ts';
 import { cancelJob, getJob, listJobs, startReconciliation, startReindex } from './operations/maintenance.ts';
@@ -49,6 +50,7 @@ const handlers: { [K in OperationName]: Handler<K> } = {
   'profile/rollback': rollbackProfile,
   'matching/evaluate': evaluate,
   'matching/calibrate': calibrate,
+  'matching/estimate': estimate,
   'labels/sample': sampleLabels,
   'labels/candidates': candidatePairs,
   'maintenance/reindex': startReindex,

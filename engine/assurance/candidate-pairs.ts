@@ -33,7 +33,7 @@ export const MAX_ENUMERATED_CANDIDATES = 1_000_000;
 const SAMPLE_STREAM = 43;
 
 /** A uniform sample of k keys (all when there are fewer), by a seeded partial Fisher-Yates shuffle. */
-function sampleKeys(keys: number[], k: number, seed: number): number[] {
+export function sampleKeys(keys: number[], k: number, seed: number): number[] {
   if (keys.length <= k) return keys;
   const rng = createRng(deriveSeed(seed, SAMPLE_STREAM));
   for (let i = 0; i < k; i++) {

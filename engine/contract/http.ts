@@ -66,6 +66,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
   route('jobs/cancel', 'POST /maintenance/jobs/{jobId}/cancel', 'mpi.admin', 'spec', 'none', 'Cancel a queued or running job'),
   route('matching/evaluate', 'POST /matching/evaluation', 'mpi.admin', 'spec', 'body', 'Evaluate the active matching profile against labelled pairs'),
   route('matching/calibrate', 'POST /matching/calibration/fellegi-sunter', 'mpi.admin', 'spec', 'body', 'Calibrate a Fellegi-Sunter model (never activated)'),
+  route('matching/estimate', 'POST /matching/estimate/fellegi-sunter', 'mpi.admin', 'extension', 'body', 'Estimate a Fellegi-Sunter model from the tenant\'s own records, no labels (never activated)'),
   route('jobs/list', 'GET /maintenance/jobs', 'mpi.operations', 'extension', 'query', 'Job history, newest first, one page at a time'),
   route('profile/summary', 'GET /matching/profile/summary', 'mpi.operations', 'extension', 'none', "The active profile's matching, comparator and score-method versions"),
   route('profile/get', 'GET /matching/profile', 'mpi.operations', 'extension', 'none', 'The active matching profile (model JSON included)'),

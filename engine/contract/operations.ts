@@ -22,6 +22,7 @@ import {
 } from './assurance.ts';
 import { maintenanceOperations } from './maintenance.ts';
 import { CandidatePairsInputSchema, CandidatePairsOutputSchema } from './workbench.ts';
+import { EstimateOutputSchema, EstimateRequestSchema } from './estimate.ts';
 
 const IssueSchema = z.object({ path: z.string(), message: z.string() });
 const Page = { limit: z.number().int().min(1).max(1_000_000).default(100_000), offset: z.number().int().min(0).default(0) };
@@ -95,6 +96,7 @@ export const operations = {
   'profile/rollback': { input: ProfileRollbackInputSchema, output: ProfileRollbackOutputSchema },
   'matching/evaluate': { input: EvaluationRequestSchema, output: EvaluationReportSchema },
   'matching/calibrate': { input: CalibrationRequestSchema, output: CalibrationOutputSchema },
+  'matching/estimate': { input: EstimateRequestSchema, output: EstimateOutputSchema },
   'labels/sample': { input: LabelSampleInputSchema, output: LabelSampleOutputSchema },
   'labels/candidates': { input: CandidatePairsInputSchema, output: CandidatePairsOutputSchema },
   ...maintenanceOperations,

@@ -31,5 +31,5 @@ export const API_HELP = `  serve [--host H] [--port P] [--worker] [--dev-auth] [
                                                print a development token for --tenant (key in the --config file)
 
 Against a registry API: --remote URL with --token-file FILE (or $MPI_TOKEN) on reindex, reconcile, jobs,
-job show, job cancel, evaluate, calibrate, labels sample, explain and profile show (the token names the tenant).
+job show, job cancel, evaluate, calibrate, estimate, labels sample, explain and profile show (the token names the tenant).
 `;

@@ -15,6 +15,7 @@ import { identities, reviews } from './commands/lists.ts';
 import { profile } from './commands/profile.ts';
 import { syntheticGenerate } from './commands/synthetic.ts';
 import { calibrateCommand, evaluateCommand, febrlLoad, labelsSample } from './commands/assurance.ts';
+import { estimateCommand } from './commands/estimate.ts';
 import { jobCancel, jobShow, jobsList, reconcile, reindex, worker } from './commands/jobs.ts';
 import { blockingKey } from './commands/blocking-keys.ts';
 import { sources } from './commands/sources.ts';
@@ -38,8 +39,13 @@ Usage: mpi-console <command> [options]   (global: --db FILE, --tenant ID, --conf
   calibrate --labels FILE.tsv --dataset ID --model-version V --prior P --smoothing S
             --validation-fraction F --target-precision T [--out model.json]
                                                train a Fellegi-Sunter model (never activated) and report held-out quality
+  estimate --model-version V [--seed S] [--random-pairs N] [--max-candidates N] [--smoothing S] [--thresholds LIST]
+           [--target-precision P] [--target-recall R] [--out model.json [--with-thresholds]]
+                                               estimate a Fellegi-Sunter model from the tenant's own records, no labels
+                                               (u from random pairs, m by EM over blocking candidates; never activated)
   labels sample [--max-pairs N] [--seed S] [--out FILE.tsv]   labelled pairs from a sandbox's ground truth
   febrl load --dataset 4|3 [--dir DIR]         load a FEBRL benchmark (with its ground truth) into --tenant
+             [--profile FILE]                  (a new tenant with that profile, e.g. \`profile show\` output)
   profile rollback [--reason R]                restore the previous profile version as a new version
   reindex --reason R [--batch-size N]          queue a re-index of the blocking tags (batch size 1-25, default 25)
   reconcile --reason R [--batch-size N] [--source SYSTEM [--changed-since INSTANT]]
@@ -89,6 +95,11 @@ const OPTIONS = {
   'batch-size': { type: 'string' },
   'changed-since': { type: 'string' },
   once: { type: 'boolean' },
+  'random-pairs': { type: 'string' },
+  'max-candidates': { type: 'string' },
+  'target-recall': { type: 'string' },
+  'with-thresholds': { type: 'boolean' },
+  profile: { type: 'string' },
   ...API_OPTIONS,
 } as const;
 
@@ -106,6 +117,7 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map(
     'synthetic generate': syntheticGenerate,
     evaluate: evaluateCommand,
     calibrate: calibrateCommand,
+    estimate: estimateCommand,
     'labels sample': labelsSample,
     'febrl load': febrlLoad,
     reindex,

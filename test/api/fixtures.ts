@@ -37,6 +37,7 @@ export async function apiRegistry(dir: string): Promise<Registry> {
       'jobs/cancel': { jobId },
       'matching/evaluate': { datasetId: 'auth', pairs, thresholds: [0.5] },
       'matching/calibrate': { datasetId: 'auth', modelVersion: 'm1', pairs, priorMatchProbability: 0.1, smoothing: 1, validationFraction: 0.3, targetPrecision: 0.9 },
+      'matching/estimate': { modelVersion: 'e1', randomPairs: 2000 },
       'jobs/list': { limit: 5 },
       'profile/summary': {},
       'profile/get': {},

@@ -5,6 +5,8 @@
  * completeness (true pairs sharing a usable blocking key / all true pairs) and reduction ratio (1 − candidate
  * pairs / all record pairs). Quality, not speed: the floors are asserted in the tests; this prints every figure
  * for the closing note. `--calibrated` adds the FEBRL assurance run (a model calibrated on sampled labels).
+ * `--estimated` adds the unsupervised estimate (matching/estimate, no labels) applied and re-matched, with the
+ * profile's thresholds and with the estimate's suggested ones.
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -14,6 +16,7 @@ import { febrlFile } from '../helpers/febrl.ts';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { loadFebrl, namesAndBirthDate, type FebrlSource } from '../../engine/benchmark/febrl-run.ts';
 import { febrlAssurance } from '../../engine/benchmark/febrl-assurance.ts';
+import { estimateRun, febrlLoader, syntheticLoader, type EstimateRun } from '../../engine/benchmark/estimate-run.ts';
 import { defaultProfile } from '../../engine/profile/default-profile.ts';
 import { populationQuality, refKey, type PopulationQuality } from '../../engine/benchmark/population-quality.ts';
 import { truthRecords } from '../../engine/store/assurance.ts';
@@ -32,7 +35,7 @@ const DATASETS: Record<string, FebrlSource[]> = {
 };
 
 const { values } = parseArgs({
-  options: { only: { type: 'string' }, people: { type: 'string' }, calibrated: { type: 'boolean' }, certain: { type: 'string' }, probable: { type: 'string' } },
+  options: { only: { type: 'string' }, people: { type: 'string' }, calibrated: { type: 'boolean' }, estimated: { type: 'boolean' }, certain: { type: 'string' }, probable: { type: 'string' } },
 });
 const only = new Set((values.only ?? 'febrl4,febrl3,febrl2,febrl1,febrl3-names-dates,synthetic').split(','));
 const people = Number(values.people ?? '2000');
@@ -59,6 +62,20 @@ function line(name: string, q: PopulationQuality, b: { pc: number; rr: number; c
   ].join(' | ');
 }
 
+async function estimatedLines(name: string, run: EstimateRun): Promise<void> {
+  const r = run.report;
+  process.stdout.write(
+    `${name} estimate`.padEnd(22) +
+      ` | EM ${r.convergence.converged ? 'converged' : 'NOT converged'} in ${r.convergence.iterations} iterations (last log-likelihood change ${r.convergence.finalObjectiveChange.toExponential(1)}) over ${r.candidates.modelled} candidate pairs; λ ${r.candidateMatchShare.toFixed(4)}, prior ${r.priorMatchProbability.toPrecision(3)}; suggested Certain ${r.suggestedThresholds.Certain.toPrecision(4)} Probable ${r.suggestedThresholds.Probable.toPrecision(4)}` +
+      ` | model-estimated P/R at ${r.thresholds.map((t) => `${t.threshold}: ${f(t.precision)}/${f(t.recall)}`).join(', ')}\n`,
+  );
+  for (const [choice, rematched] of Object.entries(run.rematched)) {
+    const cctx = { tenantId: `${name}-estimated-${choice}`, actor: 'quality' };
+    const q = rematched.population;
+    process.stdout.write(line(`${name} ${choice === 'unchanged' ? 're-ingested, no model' : `estimated (${choice === 'profile' ? 'profile thr.' : 'suggested thr.'})`}`, q, await blocking(engine, cctx, q.autoLinks.truePairs, q.records), rematched.rejectedRecords) + '\n');
+  }
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'mpi-quality-'));
 /** --certain / --probable: the default profile's thresholds replaced, to see the trade-off they make. */
 function withThresholds(profile: MatchingProfile): MatchingProfile {
@@ -80,6 +97,7 @@ for (const [name, sources] of Object.entries(DATASETS)) {
     const cctx = { tenantId: `${name}-calibrated`, actor: 'quality' };
     process.stdout.write(line(`${name} calibrated`, run.population, await blocking(engine, cctx, run.population.autoLinks.truePairs, run.population.records), run.rejectedRecords) + '\n');
   }
+  if (values.estimated === true && !name.includes('names')) await estimatedLines(name, await estimateRun(engine, name, febrlLoader(engine, sources), ['profile', 'suggested']));
 }
 if (only.has('synthetic')) {
   const ctx = { tenantId: 'synthetic', actor: 'quality' };
@@ -88,6 +106,7 @@ if (only.has('synthetic')) {
   const truth = new Map(truthRecords(engine.env.store, ctx.tenantId).map((r) => [refKey(r.sourceSystem, r.localId), r.personId] as const));
   const q = await populationQuality(engine, ctx, truth);
   process.stdout.write(line(`synthetic ${people}`, q, await blocking(engine, ctx, q.autoLinks.truePairs, q.records), 0) + '\n');
+  if (values.estimated === true) await estimatedLines('synthetic', await estimateRun(engine, 'synthetic', await syntheticLoader(engine, people, 7), ['unchanged', 'profile', 'suggested']));
 }
 engine.close();
 rmSync(dir, { recursive: true, force: true });

@@ -68,7 +68,7 @@ describe('the contract suite on RemoteEngine → the registry API on loopback', 
 
 describe('both runs', () => {
   it('gave equal answers for every step', () => {
-    expect([...remote.keys()].sort()).toEqual(['assurance', 'jobs', 'profile', 'refusals']);
+    expect([...remote.keys()].sort()).toEqual(['assurance', 'estimate', 'jobs', 'profile', 'refusals']);
     for (const [step, value] of local) expect({ step, value: remote.get(step) }).toEqual({ step, value });
   });
 

@@ -167,4 +167,14 @@ export function contractSuite(setup: () => Promise<Backend>, recorded: Recorded)
     expect(explained.left).toMatchObject(first.left);
     record('assurance', { sample, evaluation, calibration, explained });
   });
+
+  it('estimates a model from the registry\'s own records, without activating it', async () => {
+    const before = await call('profile/get', {});
+    const estimate = await call('matching/estimate', { modelVersion: 'contract-em-1', randomPairs: 20_000, seed: 3 });
+    expect(estimate.report.activated).toBe(false);
+    expect(estimate.report.convergence.converged).toBe(true);
+    expect(estimate.model.trainedAgainst.matchingProfileVersion).toBe(before.matchingProfileVersion);
+    expect((await call('profile/get', {})).matchingProfileVersion).toBe(before.matchingProfileVersion);
+    record('estimate', estimate);
+  });
 }

@@ -235,7 +235,21 @@ export async function febrlLoad(cli: CliContext): Promise<number> {
   if (sources.length === 0) throw usage('--dataset is 4 (dataset4a + dataset4b, two sources) or 3 (one source, deduplication)');
   for (const s of sources) if (!existsSync(s.path)) throw usage(`file ${s.path} does not exist (give the FEBRL folder with --dir)`);
   for (const s of sources) checkInputFile(s.path, 'FEBRL file');
-  const { reports } = await loadFebrl(cli.creatingEngine, cli.call, sources);
+  // --profile FILE: the new tenant starts with that profile (e.g. `profile show` of a tenant where an estimated
+  // or calibrated model was applied), so the benchmark can be re-matched under it from the first record on.
+  const profileFile = cli.string('profile');
+  let profile: unknown;
+  if (profileFile !== undefined) {
+    checkInputFile(profileFile, '--profile file');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(profileFile, 'utf8'));
+    } catch {
+      throw usage(`file ${profileFile} is not valid JSON`);
+    }
+    profile = typeof parsed === 'object' && parsed !== null && 'profile' in parsed ? parsed.profile : parsed;
+  }
+  const { reports } = await loadFebrl(cli.creatingEngine, cli.call, sources, ...(profile === undefined ? [] : [profile]));
   if (cli.json) {
     cli.write(json(reports));
     return 0;

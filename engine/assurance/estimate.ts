@@ -1,0 +1,310 @@
+/**
+ * `matching/estimate`: an unsupervised Fellegi-Sunter model of the tenant's own records, no labels needed.
+ *
+ * 1. u per field and band from random record pairs (random-pair-u.ts).
+ * 2. The blocking candidates (blocking-candidates.ts: the pairs candidate discovery brings to the scorer, as
+ *    `labels/candidates` and `labels sample` use) are compared with the active profile's comparators; at most
+ *    maxCandidatePairs of them, a seeded uniform sample when there are more. Pairs the scorer decides before
+ *    the model (trusted identifier, hard conflict) stay out of the fit, as in calibration.
+ * 3. EM over their band patterns (fellegi-sunter-em.ts) estimates m, the candidates' u and λ, the match share
+ *    among candidates (Winkler 1988; Jaro 1989). The candidates' u is estimated rather than fixed at the
+ *    random-pair u because blocking selects non-matches that agree on the blocking fields (same family name,
+ *    same postcode): random-pair u would read that agreement as evidence of a match and inflate m and λ. It
+ *    describes the candidate population only and stays inside the fit; the model takes u from random pairs,
+ *    so its prior means what the default model's does (see priorFromCandidates).
+ *    Bands are those scoring sees: an agreement that an agreeing address line implies counts as missing, as it
+ *    adds nothing to the score (scoring/fellegi-sunter.ts), so EM fits the model production computes.
+ * 4. The result is calibration's model object (profile apply takes it unchanged), never activated, with the
+ *    model's own estimate of precision and recall per threshold (estimated-metrics.ts). One audit record.
+ */
+import { createHash } from 'node:crypto';
+import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
+import { BANDS, FIELD_NAMES, type Band, type FieldName, type MatchFields } from '../contract/fields.ts';
+import { MODEL_PRIOR_FLOOR, MODEL_PROBABILITY_FLOOR, type FellegiSunterModel } from '../contract/profile.ts';
+import type { EstimateReport } from '../contract/estimate.ts';
+import { validationError } from '../contract/errors.ts';
+import { keyRingFor } from '../blocking/key-ring.ts';
+import { bandIndex, compileModel, impliedByAddress, logistic, matchLogOdds } from '../scoring/fellegi-sunter.ts';
+import { FIELD_COUNT, newScratch } from '../scoring/field-comparison.ts';
+import { defaultModel } from '../scoring/default-model.ts';
+import { createScorer, limitedScore } from '../scoring/scorer.ts';
+import type { PreparedRecord } from '../scoring/prepared-record.ts';
+import { tenantRecordFields } from '../store/candidate-records.ts';
+import { activeProfile } from '../store/profiles.ts';
+import { requireTenant } from '../store/tenants.ts';
+import { writeAudit } from '../store/audit.ts';
+import type { EngineEnv } from '../env.ts';
+import { BlockingKeyOverlap } from './blocking-recall.ts';
+import { blockingCandidatePairs } from './blocking-candidates.ts';
+import { MAX_ENUMERATED_CANDIDATES, sampleKeys } from './candidate-pairs.ts';
+import { smoothedBandProbabilities } from './calibrate.ts';
+import { fitMixture, MISSING_BAND, type BandPatterns, type MixtureParameters } from './fellegi-sunter-em.ts';
+import { randomPairBandCounts } from './random-pair-u.ts';
+import { estimatedThresholdMetrics, suggestThresholds } from './estimated-metrics.ts';
+
+const B = BANDS.length;
+/** EM starts from this share of matches among candidates (any value well inside (0, 1) converges alike). */
+const STARTING_MATCH_SHARE = 0.1;
+/** Fewer modelled candidate pairs than this cannot separate two classes over 11 fields. */
+const MIN_MODELLED_PAIRS = 20;
+
+export const ESTIMATE_NOTE =
+  'u per field and band from random record pairs; m, the candidates\' u and the match share λ among blocking candidates by expectation-maximisation of the Fellegi-Sunter two-class mixture (conditional independence; Winkler 1988, Jaro 1989), with the smoothing added to every band as a pseudo-count; the model keeps the random-pair u and a random-pair prior (see prior). Bands are those scoring sees: a missing comparison, and an agreement implied by an agreeing address line, are not counted. Pairs decided by a trusted identifier or a hard-conflict rule stay out of the fit.';
+
+export const ESTIMATE_CAVEAT =
+  'Precision and recall here are the model\'s own estimate from the mixture posteriors over candidate pairs, not measured against labels: they are only as good as the model\'s assumptions (two classes, fields conditionally independent), and a true pair that blocking never brings together is not counted. Measure with labelled pairs (evaluate) before applying the model, and watch review volumes after.';
+
+/**
+ * The model's prior in the meaning it has everywhere (scoring adds ln(prior / (1 − prior)) to Σ ln(m/u)):
+ * with u = P(band | two records picked at random), Bayes' rule gives a pair's posterior from its bands only
+ * when the prior is P(match) for two records picked at random too (default-model.ts; a blocking candidate's
+ * posterior follows, since blocking selects pairs by the same field values the bands condition on). EM's λ is
+ * P(match | blocking candidate) instead. λ × (candidate pairs) is the expected number of true pairs among the
+ * candidates; when blocking brings together (nearly) every true pair, that is the number of true pairs among
+ * all N(N − 1)/2, so prior = that count / (N(N − 1)/2). Blocking misses make it a slight under-estimate.
+ * Kept within the model's bounds.
+ */
+export function priorFromCandidates(expectedMatches: number, records: number): number {
+  const allPairs = (records * (records - 1)) / 2;
+  return Math.min(1 - MODEL_PRIOR_FLOOR, Math.max(MODEL_PRIOR_FLOOR, allPairs > 0 ? expectedMatches / allPairs : 0));
+}
+
+/** SHA-256 over the records the estimate read: `sourceSystem TAB localId TAB fieldsJson LF`, in record-ID order. */
+function recordsDigest(rows: readonly { sourceSystem: string; localId: string; fieldsJson: string }[]): string {
+  const hash = createHash('sha256');
+  for (const row of rows) hash.update(`${row.sourceSystem}\t${row.localId}\t${row.fieldsJson}\n`, 'utf8');
+  return hash.digest('hex');
+}
+
+function bounded(p: number): number {
+  return Math.min(1 - MODEL_PROBABILITY_FLOOR, Math.max(MODEL_PROBABILITY_FLOOR, p));
+}
+
+function bandRecord(values: ArrayLike<number>, offset: number): Record<Band, number> {
+  const out = {} as Record<Band, number>;
+  BANDS.forEach((band, b) => {
+    out[band] = bounded(values[offset + b] ?? 0);
+  });
+  return out;
+}
+
+/**
+ * A band no pair fell in, neither a candidate nor a random pair (a level the field's comparator never
+ * produces on this data, e.g. Strong for sex): smoothing alone sets its m and u, from different totals (s / (n
+ * + 4s) over thousands of candidates against hundreds of thousands of random pairs), which would give it an
+ * unearned ln(m/u) of several units. It gets equal m and u (the smaller of the two), i.e. no evidence, as the
+ * default model gives such bands; the field's other bands are rescaled so each distribution still sums to 1.
+ */
+export function neutralUnseenBands(m: Float64Array, u: Float64Array, candidateCounts: Float64Array, randomCounts: Float64Array): { m: Float64Array; u: Float64Array } {
+  const outM = Float64Array.from(m);
+  const outU = Float64Array.from(u);
+  for (let f = 0; f < m.length / B; f++) {
+    const unseen: number[] = [];
+    for (let b = 0; b < B; b++) if ((candidateCounts[f * B + b] ?? 0) === 0 && (randomCounts[f * B + b] ?? 0) === 0) unseen.push(b);
+    if (unseen.length === 0 || unseen.length === B) continue;
+    for (const out of [outM, outU]) {
+      let seenMass = 0;
+      let unseenMass = 0;
+      for (let b = 0; b < B; b++) {
+        if (unseen.includes(b)) {
+          out[f * B + b] = Math.min(m[f * B + b] ?? 0, u[f * B + b] ?? 0);
+          unseenMass += out[f * B + b] ?? 0;
+        } else seenMass += out[f * B + b] ?? 0;
+      }
+      for (let b = 0; b < B; b++) if (!unseen.includes(b)) out[f * B + b] = ((out[f * B + b] ?? 0) * (1 - unseenMass)) / seenMass;
+    }
+  }
+  return { m: outM, u: outU };
+}
+
+/** Patterns of the modelled pairs: distinct band vectors (base-5 codes) with their counts. */
+class PatternIndex {
+  private readonly byCode = new Map<number, number>();
+  private readonly bands: number[] = [];
+  private readonly counts: number[] = [];
+
+  add(similarity: Float64Array): number {
+    let code = 0;
+    const row: number[] = [];
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const s = similarity[f] ?? Number.NaN;
+      const band = Number.isNaN(s) || impliedByAddress(f, similarity) ? MISSING_BAND : bandIndex(s);
+      row.push(band);
+      code = code * (B + 1) + (band === MISSING_BAND ? B : band);
+    }
+    let index = this.byCode.get(code);
+    if (index === undefined) {
+      index = this.counts.length;
+      this.byCode.set(code, index);
+      this.bands.push(...row);
+      this.counts.push(0);
+    }
+    this.counts[index] = (this.counts[index] ?? 0) + 1;
+    return index;
+  }
+
+  patterns(): BandPatterns {
+    return { fieldCount: FIELD_COUNT, bands: Uint8Array.from(this.bands), counts: Float64Array.from(this.counts) };
+  }
+}
+
+export function estimate(env: EngineEnv, input: OperationInput<'matching/estimate'>, ctx: CallContext): OperationOutput<'matching/estimate'> {
+  const { store } = env;
+  requireTenant(store, ctx.tenantId);
+  const seed = input.seed ?? 1;
+  const smoothing = input.smoothing ?? 1;
+  const tolerance = input.tolerance ?? 1e-6;
+  const maxIterations = input.maxIterations ?? 1_000;
+  const { stored, scorerVersions, rows, random, enumerated, compared, trusted, conflicts, pairSimilarity, pairPattern, patterns } = store.read(() => {
+    const stored = activeProfile(store, ctx.tenantId);
+    const rows = tenantRecordFields(store, ctx.tenantId);
+    if (rows.length < 2) throw validationError('the tenant has fewer than two records: there is nothing to estimate from', [{ path: 'tenant', message: `${rows.length} records; ingest the registry's records first` }]);
+    const fields = rows.map((row) => JSON.parse(row.fieldsJson) as MatchFields);
+    const scorer = createScorer(stored.profile);
+    const prepared: PreparedRecord[] = fields.map((f) => scorer.prepare(f));
+    const random = randomPairBandCounts(scorer, prepared, input.randomPairs ?? 300_000, seed);
+
+    const ring = keyRingFor(stored.profile.Blocking, env.settings(), ctx.tenantId);
+    const overlap = new BlockingKeyOverlap(store, ctx.tenantId, stored.profile.Blocking, ring);
+    const enumerated = blockingCandidatePairs(overlap, fields, MAX_ENUMERATED_CANDIDATES);
+    const keys = sampleKeys([...enumerated.pairs], input.maxCandidatePairs ?? 300_000, seed);
+    const n = rows.length;
+    const scratch = newScratch();
+    const index = new PatternIndex();
+    // Similarities of the modelled pairs at pair * FIELD_COUNT + field (one allocation, not one per pair).
+    const similarities = new Float64Array(keys.length * FIELD_COUNT);
+    const pattern: number[] = [];
+    let trusted = 0;
+    let conflicts = 0;
+    for (const key of keys) {
+      const outcome = scorer.outcome(prepared[Math.floor(key / n)] as PreparedRecord, prepared[key % n] as PreparedRecord, scratch);
+      if (outcome.decidedBy === 'trusted-identifier') trusted++;
+      else if (outcome.decidedBy === 'hard-conflict') conflicts++;
+      else {
+        similarities.set(scratch.similarity, pattern.length * FIELD_COUNT);
+        pattern.push(index.add(scratch.similarity));
+      }
+    }
+    return { stored, scorerVersions: { method: scorer.method, methodVersion: scorer.methodVersion }, rows, random, enumerated, compared: keys.length, trusted, conflicts, pairSimilarity: similarities, pairPattern: pattern, patterns: index.patterns() };
+  });
+  if (pairPattern.length < MIN_MODELLED_PAIRS) {
+    throw validationError('too few blocking candidates to estimate a model from', [
+      { path: 'tenant', message: `${pairPattern.length} candidate pairs reach the model (at least ${MIN_MODELLED_PAIRS} are needed); ingest more records or widen the blocking rules` },
+    ]);
+  }
+
+  // Starting values: m from the active model (or the default model's reasoned m), u of the candidates from
+  // the random pairs; EM moves both.
+  const comparatorVersion = stored.profile.Comparators.Version;
+  const startModel = stored.profile.MatchingRules.FellegiSunter ?? defaultModel(comparatorVersion);
+  const randomU = new Float64Array(FIELD_COUNT * B);
+  const startM = new Float64Array(FIELD_COUNT * B);
+  const fallback = defaultModel(comparatorVersion);
+  FIELD_NAMES.forEach((field, f) => {
+    const u = smoothedBandProbabilities(random.counts.subarray(f * B, (f + 1) * B), smoothing);
+    const m = (startModel.fields[field] ?? fallback.fields[field])?.m;
+    BANDS.forEach((band, b) => {
+      randomU[f * B + b] = bounded(u[band]);
+      startM[f * B + b] = bounded(m?.[band] ?? 1 / B);
+    });
+  });
+  const start: MixtureParameters = { m: startM, u: Float64Array.from(randomU), lambda: STARTING_MATCH_SHARE };
+  const fit = fitMixture(patterns, start, { smoothing, tolerance, maxIterations, fixU: false, floor: MODEL_PROBABILITY_FLOOR });
+
+  const modelled = pairPattern.length;
+  // The fit ran on a sample when there were more candidates than maxCandidatePairs: scale to all of them.
+  const scale = compared > 0 ? enumerated.pairs.size / compared : 1;
+  const expectedMatches = (fit.parameters.lambda * modelled + trusted) * scale;
+  const prior = priorFromCandidates(expectedMatches, rows.length);
+  const candidateCounts = new Float64Array(FIELD_COUNT * B);
+  for (let p = 0; p < patterns.counts.length; p++) {
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const band = patterns.bands[p * FIELD_COUNT + f] ?? MISSING_BAND;
+      if (band !== MISSING_BAND) candidateCounts[f * B + band] = (candidateCounts[f * B + band] ?? 0) + (patterns.counts[p] ?? 0);
+    }
+  }
+  const { m: modelM, u: modelU } = neutralUnseenBands(fit.parameters.m, randomU, candidateCounts, random.counts);
+  const fieldsOut: Partial<Record<FieldName, { m: Record<Band, number>; u: Record<Band, number> }>> = {};
+  FIELD_NAMES.forEach((field, f) => {
+    fieldsOut[field] = { m: bandRecord(modelM, f * B), u: bandRecord(modelU, f * B) };
+  });
+  const model: FellegiSunterModel = {
+    kind: 'fellegi-sunter-model',
+    modelVersion: input.modelVersion,
+    priorMatchProbability: prior,
+    smoothing,
+    fields: fieldsOut,
+    trainedAgainst: { matchingProfileVersion: stored.version, comparatorVersion, scoreMethodVersion: scorerVersions.methodVersion },
+    datasetId: `unsupervised-estimate:seed-${seed}`,
+    datasetDigest: recordsDigest(rows),
+    bands: [...BANDS],
+  };
+
+  // Each candidate pair's score under the estimated model (with the scorer's name-evidence and twin limits)
+  // beside its posterior under the fitted mixture; trusted-identifier pairs are certain matches.
+  const { Probable, Certain } = stored.profile.MatchingRules.Thresholds;
+  const compiled = compileModel(model);
+  const score = new Float64Array(modelled + trusted);
+  const posterior = new Float64Array(modelled + trusted);
+  for (let i = 0; i < modelled; i++) {
+    const similarity = pairSimilarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT);
+    score[i] = limitedScore(logistic(matchLogOdds(compiled, similarity)), similarity, Probable).score;
+    posterior[i] = fit.posterior[pairPattern[i] ?? 0] ?? 0;
+  }
+  score.fill(1, modelled);
+  posterior.fill(1, modelled);
+  const suggested = suggestThresholds(score, posterior, { precision: input.targetPrecision ?? 0.999, recall: input.targetRecall ?? 0.999 }, { Certain, Probable });
+  const grid = [...new Set<number>([...(input.thresholds ?? []), Probable, Certain])].sort((a, b) => a - b);
+
+  const observed = (counts: ArrayLike<number>, f: number): number => {
+    let total = 0;
+    for (let b = 0; b < B; b++) total += counts[f * B + b] ?? 0;
+    return total;
+  };
+  const report: EstimateReport = {
+    modelVersion: input.modelVersion,
+    trainedAgainst: { matchingProfileVersion: stored.version, comparatorVersion, scoreMethod: scorerVersions.method, scoreMethodVersion: scorerVersions.methodVersion },
+    records: rows.length,
+    randomPairs: { compared: random.compared, decidedOutsideModel: random.decidedOutsideModel, seed },
+    candidates: {
+      enumerated: enumerated.pairs.size,
+      truncated: enumerated.truncated,
+      compared,
+      decidedByTrustedIdentifier: trusted,
+      decidedByHardConflict: conflicts,
+      modelled,
+      distinctPatterns: patterns.counts.length,
+    },
+    convergence: {
+      converged: fit.converged,
+      iterations: fit.iterations,
+      maxIterations,
+      tolerance,
+      logLikelihood: fit.logLikelihood,
+      finalObjectiveChange: fit.lastObjectiveChange,
+      finalParameterChange: fit.lastParameterChange,
+    },
+    candidateMatchShare: fit.parameters.lambda,
+    expectedMatches,
+    priorMatchProbability: prior,
+    prior: `λ ${fit.parameters.lambda.toPrecision(4)} of ${modelled} modelled candidate pairs${trusted > 0 ? ` plus ${trusted} trusted-identifier pairs` : ''}${scale === 1 ? '' : `, scaled to the ${enumerated.pairs.size} candidates`} is about ${expectedMatches.toFixed(0)} true pairs; over all ${rows.length} × ${rows.length - 1} / 2 record pairs that is a random-pair prior of ${prior.toPrecision(4)} (the meaning the model's prior has with random-pair u)${enumerated.truncated ? '; candidate enumeration stopped at its cap, so the prior is an under-estimate' : ''}`,
+    fieldObservations: FIELD_NAMES.map((field, f) => ({ field, candidatePairs: observed(candidateCounts, f), randomPairs: observed(random.counts, f) })),
+    thresholds: grid.map((t) => estimatedThresholdMetrics(t, score, posterior)),
+    suggestedThresholds: { Certain: suggested.Certain, Probable: suggested.Probable },
+    suggestedThresholdsAt: [...new Set([suggested.Probable, suggested.Certain])].map((t) => estimatedThresholdMetrics(t, score, posterior)),
+    suggestion: `${suggested.explanation}. The scores are the estimated model's (with the profile's Probable for the name-evidence and twin limits); apply the thresholds with the model as one profile document {"MatchingRules": {"FellegiSunter": model, "Thresholds": suggestedThresholds}} only after checking them.`,
+    estimation: ESTIMATE_NOTE,
+    caveat: ESTIMATE_CAVEAT,
+    activated: false,
+  };
+
+  store.write(() => {
+    writeAudit(store, ctx.tenantId, {
+      actor: ctx.actor,
+      action: 'matching.estimate',
+      subject: 'matching-assurance/estimate',
+      detail: { modelVersion: input.modelVersion, records: rows.length, candidatePairs: modelled, iterations: fit.iterations, converged: fit.converged, datasetDigest: model.datasetDigest },
+    });
+  });
+  return { model, report };
+}

@@ -1,0 +1,51 @@
+/**
+ * u-probabilities from random record pairs (Splink's `estimate_u_using_random_sampling`; Fellegi & Sunter
+ * 1969 define u over all non-matching pairs, and two records picked at random are almost never one person:
+ * the chance is the random-pair prior, about 1e-4). Pairs are drawn uniformly with replacement from the
+ * N(N−1)/2 distinct pairs by a seeded PRNG, compared with the active profile's comparators and counted per
+ * field and band exactly as scoring sees them: a missing comparison is not counted, nor is an agreement that
+ * an agreeing address line implies (scoring gives it no weight, scoring/fellegi-sunter.ts), and a pair the
+ * scorer decides before the model (trusted identifier, hard conflict) stays out, as in calibration.
+ */
+import { BANDS } from '../contract/fields.ts';
+import { bandIndex, impliedByAddress } from '../scoring/fellegi-sunter.ts';
+import { FIELD_COUNT, newScratch } from '../scoring/field-comparison.ts';
+import type { PreparedRecord } from '../scoring/prepared-record.ts';
+import type { Scorer } from '../scoring/scorer.ts';
+import { createRng, deriveSeed } from '../synthetic/prng.ts';
+
+const RANDOM_PAIR_STREAM = 47;
+
+export interface RandomPairCounts {
+  /** Band counts at field * 4 + band. */
+  readonly counts: Float64Array;
+  readonly compared: number;
+  readonly decidedOutsideModel: number;
+}
+
+export function randomPairBandCounts(scorer: Scorer, records: readonly PreparedRecord[], pairs: number, seed: number): RandomPairCounts {
+  const n = records.length;
+  const counts = new Float64Array(FIELD_COUNT * BANDS.length);
+  if (n < 2) return { counts, compared: 0, decidedOutsideModel: 0 };
+  const rng = createRng(deriveSeed(seed, RANDOM_PAIR_STREAM));
+  const scratch = newScratch();
+  let outside = 0;
+  for (let k = 0; k < pairs; k++) {
+    const a = rng.int(n);
+    let b = rng.int(n - 1);
+    if (b >= a) b++;
+    const outcome = scorer.outcome(records[a] as PreparedRecord, records[b] as PreparedRecord, scratch);
+    if (outcome.decidedBy !== 'score') {
+      outside++;
+      continue;
+    }
+    const { similarity } = scratch;
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const s = similarity[f] ?? Number.NaN;
+      if (Number.isNaN(s) || impliedByAddress(f, similarity)) continue;
+      const at = f * BANDS.length + bandIndex(s);
+      counts[at] = (counts[at] ?? 0) + 1;
+    }
+  }
+  return { counts, compared: pairs, decidedOutsideModel: outside };
+}

@@ -1,0 +1,96 @@
+/**
+ * The unsupervised estimate in the contract (operation `matching/estimate`, CLI `estimate`): a Fellegi-Sunter
+ * model fitted to the tenant's own records without labels (u from random record pairs, m and the candidates'
+ * match share by expectation-maximisation over the blocking candidates), answered as { model, report }
+ * like calibration, so `profile apply` takes the model unchanged. Never activated.
+ */
+import { z } from 'zod';
+import { FieldNameSchema } from './fields.ts';
+import { FellegiSunterModelSchema } from './profile.ts';
+import { MIN_SMOOTHING, VersionsSchema } from './assurance.ts';
+
+/** Bounds on the work of one estimate (random pairs compared; candidate pairs compared and fitted). */
+export const MAX_RANDOM_PAIRS = 5_000_000;
+export const MAX_ESTIMATE_CANDIDATES = 1_000_000;
+
+export const EstimateRequestSchema = z.strictObject({
+  modelVersion: z.string().min(1).max(100),
+  /** Seeds the random pairs and the candidate sample: the same seed on the same records gives the same model. */
+  seed: z.number().int().min(0).max(2 ** 32 - 1).default(1),
+  /** Random record pairs compared for u (almost all are non-matches). */
+  randomPairs: z.number().int().min(1_000).max(MAX_RANDOM_PAIRS).default(300_000),
+  /** At most this many blocking candidates are compared and fitted (a seeded uniform sample when there are more). */
+  maxCandidatePairs: z.number().int().min(100).max(MAX_ESTIMATE_CANDIDATES).default(300_000),
+  /** Additive smoothing (pseudo-count per band) of m and u, as in calibration. */
+  smoothing: z.number().min(MIN_SMOOTHING).max(1_000).default(1),
+  /** EM stops when no parameter changes by more than this in one iteration. */
+  tolerance: z.number().gt(0).max(0.01).default(1e-6),
+  maxIterations: z.number().int().min(1).max(10_000).default(1_000),
+  /** Thresholds at which the model's own precision and recall are estimated (the profile's Probable and Certain are always added). */
+  thresholds: z.array(z.number().min(0).max(1)).max(50).default([0.5, 0.8, 0.9, 0.95, 0.99]),
+  /** Suggested Certain: the lowest score (at least 0.5) whose model-estimated auto-link precision reaches this. */
+  targetPrecision: z.number().gt(0).lt(1).default(0.999),
+  /** Suggested Probable: the highest score (at most Certain) whose model-estimated recall of auto-links and reviews reaches this. */
+  targetRecall: z.number().gt(0).lt(1).default(0.999),
+});
+
+export const EstimatedThresholdSchema = z.object({
+  threshold: z.number(),
+  /** Candidate pairs scoring at or above the threshold under the estimated model. */
+  pairsAtOrAbove: z.number().int(),
+  /** Sums of the mixture's match posteriors: model-estimated, not measured against labels. */
+  expectedTruePositives: z.number(),
+  expectedFalsePositives: z.number(),
+  expectedFalseNegatives: z.number(),
+  precision: z.number().nullable(),
+  recall: z.number().nullable(),
+  f1: z.number().nullable(),
+});
+export type EstimatedThreshold = z.infer<typeof EstimatedThresholdSchema>;
+
+export const EstimateReportSchema = z.object({
+  modelVersion: z.string(),
+  trainedAgainst: VersionsSchema,
+  records: z.number().int(),
+  randomPairs: z.object({ compared: z.number().int(), decidedOutsideModel: z.number().int(), seed: z.number().int() }),
+  candidates: z.object({
+    /** Distinct pairs sharing a usable blocking key (enumeration stops at its cap and says so). */
+    enumerated: z.number().int(),
+    truncated: z.boolean(),
+    compared: z.number().int(),
+    decidedByTrustedIdentifier: z.number().int(),
+    decidedByHardConflict: z.number().int(),
+    /** The pairs the model scores, and the distinct band patterns EM iterated over. */
+    modelled: z.number().int(),
+    distinctPatterns: z.number().int(),
+  }),
+  convergence: z.object({
+    converged: z.boolean(),
+    iterations: z.number().int(),
+    maxIterations: z.number().int(),
+    tolerance: z.number(),
+    logLikelihood: z.number(),
+    /** The objective's change over the last iteration (log-likelihood plus the smoothing's log-prior terms). */
+    finalObjectiveChange: z.number(),
+    finalParameterChange: z.number(),
+  }),
+  /** λ: the mixture's match share among the modelled candidate pairs. */
+  candidateMatchShare: z.number(),
+  /** Expected true pairs among all enumerated candidates: λ × modelled pairs, scaled up to the enumerated ones, plus trusted-identifier pairs. */
+  expectedMatches: z.number(),
+  priorMatchProbability: z.number(),
+  prior: z.string(),
+  fieldObservations: z.array(z.object({ field: FieldNameSchema, candidatePairs: z.number().int(), randomPairs: z.number().int() })),
+  /** Model-estimated precision and recall among candidate pairs; a true pair that blocking misses is not counted. */
+  thresholds: z.array(EstimatedThresholdSchema),
+  /** Thresholds the estimate suggests (apply them with the model as MatchingRules if wanted), with how they were chosen. */
+  suggestedThresholds: z.object({ Certain: z.number().min(0).max(1), Probable: z.number().min(0).max(1) }),
+  suggestedThresholdsAt: z.array(EstimatedThresholdSchema),
+  suggestion: z.string(),
+  estimation: z.string(),
+  caveat: z.string(),
+  activated: z.literal(false),
+});
+export type EstimateReport = z.infer<typeof EstimateReportSchema>;
+
+export const EstimateOutputSchema = z.object({ model: FellegiSunterModelSchema, report: EstimateReportSchema });

@@ -1,0 +1,108 @@
+/**
+ * `estimate`: a Fellegi-Sunter model fitted to the tenant's own records without labels (matching/estimate),
+ * printed with its convergence, its own estimate of precision and recall per threshold and the thresholds it
+ * suggests. Never activated: `--out FILE` writes the model for `profile apply FILE` (with
+ * `--with-thresholds`, a MatchingRules document carrying the model and the suggested thresholds).
+ */
+import type { CliContext } from '../context.ts';
+import { usage } from '../context.ts';
+import { checkOutputTarget, writeOutput } from '../files.ts';
+import { fixed, json, keyValues, table } from '../format.ts';
+import { BANDS, FIELD_NAMES } from '../../../engine/contract/fields.ts';
+import type { EstimatedThreshold } from '../../../engine/contract/estimate.ts';
+
+const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
+function optionalNumber(cli: CliContext, name: string): number | undefined {
+  const raw = cli.string(name);
+  if (raw === undefined) return undefined;
+  if (!NUMBER.test(raw)) throw usage(`--${name} must be a number`);
+  return Number(raw);
+}
+
+function optionalInteger(cli: CliContext, name: string): number | undefined {
+  return cli.string(name) === undefined ? undefined : cli.integer(name);
+}
+
+function thresholdsOption(cli: CliContext): number[] | undefined {
+  const raw = cli.string('thresholds');
+  if (raw === undefined) return undefined;
+  const parts = raw.split(',').map((t) => t.trim());
+  if (parts.some((t) => !NUMBER.test(t))) throw usage('--thresholds is a comma-separated list of numbers between 0 and 1, e.g. 0.5,0.9,0.99');
+  return parts.map(Number);
+}
+
+function estimatedTable(rows: readonly EstimatedThreshold[]): string {
+  return table(
+    ['threshold', 'pairs at or above', 'expected TP', 'expected FP', 'expected FN', 'precision', 'recall', 'F1'],
+    rows.map((r) => [fixed(r.threshold, 6), String(r.pairsAtOrAbove), r.expectedTruePositives.toFixed(1), r.expectedFalsePositives.toFixed(1), r.expectedFalseNegatives.toFixed(1), fixed(r.precision, 5), fixed(r.recall, 5), fixed(r.f1, 5)]),
+  );
+}
+
+export async function estimateCommand(cli: CliContext): Promise<number> {
+  const out = cli.string('out');
+  if (out !== undefined) checkOutputTarget(out);
+  const withThresholds = cli.values['with-thresholds'] === true;
+  if (withThresholds && out === undefined) throw usage('--with-thresholds needs --out FILE');
+  const { model, report } = await cli.client.call(
+    'matching/estimate',
+    {
+      modelVersion: cli.required('model-version'),
+      seed: optionalInteger(cli, 'seed'),
+      randomPairs: optionalInteger(cli, 'random-pairs'),
+      maxCandidatePairs: optionalInteger(cli, 'max-candidates'),
+      smoothing: optionalNumber(cli, 'smoothing'),
+      thresholds: thresholdsOption(cli),
+      targetPrecision: optionalNumber(cli, 'target-precision'),
+      targetRecall: optionalNumber(cli, 'target-recall'),
+    },
+    cli.call,
+  );
+  const document = withThresholds ? { MatchingRules: { FellegiSunter: model, Thresholds: report.suggestedThresholds } } : model;
+  const written = out === undefined ? undefined : writeOutput(out, json(document));
+  if (cli.json) {
+    cli.write(json({ model, report }));
+    return 0;
+  }
+  const c = report.candidates;
+  const v = report.convergence;
+  cli.write(
+    keyValues([
+      ['model version', report.modelVersion],
+      ['estimated against', `profile version ${report.trainedAgainst.matchingProfileVersion}, comparators ${report.trainedAgainst.comparatorVersion}, score method ${report.trainedAgainst.scoreMethod} (${report.trainedAgainst.scoreMethodVersion})`],
+      ['records', String(report.records)],
+      ['random pairs (u)', `${report.randomPairs.compared} compared (seed ${report.randomPairs.seed}); ${report.randomPairs.decidedOutsideModel} decided outside the model`],
+      ['blocking candidates', `${c.enumerated}${c.truncated ? ' (enumeration stopped at its cap)' : ''}; ${c.compared} compared, ${c.modelled} modelled in ${c.distinctPatterns} band patterns; ${c.decidedByTrustedIdentifier} trusted identifier, ${c.decidedByHardConflict} hard conflict`],
+      ['EM', `${v.converged ? 'converged' : 'NOT converged'} after ${v.iterations} of at most ${v.maxIterations} iterations (tolerance ${String(v.tolerance)}); log-likelihood ${v.logLikelihood.toFixed(3)}, last change ${v.finalObjectiveChange.toExponential(2)}, largest parameter change ${v.finalParameterChange.toExponential(2)}`],
+      ['match share among candidates', fixed(report.candidateMatchShare, 6)],
+      ['prior', `${report.priorMatchProbability.toPrecision(4)}: ${report.prior}`],
+      ['suggested thresholds', `Certain ${fixed(report.suggestedThresholds.Certain, 6)}, Probable ${fixed(report.suggestedThresholds.Probable, 6)}`],
+    ]),
+  );
+  cli.write(`\nModel-estimated (not measured) precision and recall among blocking candidates:\n${estimatedTable(report.thresholds)}`);
+  cli.write(`\nAt the suggested thresholds:\n${estimatedTable(report.suggestedThresholdsAt)}\n${report.suggestion}\n`);
+  cli.write(
+    `\nm and u per field and band (${BANDS.join(' / ')}), and ln(m/u):\n${table(
+      ['field', 'm', 'u', 'ln(m/u)', 'observations (candidates / random pairs)'],
+      FIELD_NAMES.map((field) => {
+        const p = model.fields[field];
+        const obs = report.fieldObservations.find((o) => o.field === field);
+        if (p === undefined) return [field, '—', '—', '—', '—'];
+        return [
+          field,
+          BANDS.map((b) => p.m[b].toFixed(4)).join(' '),
+          BANDS.map((b) => p.u[b].toExponential(2)).join(' '),
+          BANDS.map((b) => Math.log(p.m[b] / p.u[b]).toFixed(2)).join(' '),
+          obs === undefined ? '—' : `${obs.candidatePairs} / ${obs.randomPairs}`,
+        ];
+      }),
+    )}`,
+  );
+  cli.write(`\n${report.estimation}\n\nCaveat: ${report.caveat}\n`);
+  cli.write(
+    out === undefined
+      ? `\nThe model (not activated; apply it with \`profile apply FILE\` after review):\n${json(model)}`
+      : `\n${withThresholds ? 'The model and the suggested thresholds were' : 'The model was'} written to ${out}${written?.note ?? ''}. It is not activated: apply it with \`profile apply ${out}\` after review.\n`,
+  );
+  return 0;
+}
