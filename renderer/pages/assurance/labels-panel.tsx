@@ -109,9 +109,10 @@ export function LabelsPanel({ text, onText, preview, maySample, onPrior }: { rea
               readFile(file);
             }
           }}
-          autosize
-          minRows={6}
-          maxRows={14}
+          // A fixed height, not autosize: autosize measures the whole value in a hidden copy on every render,
+          // which took most of a second per render for a 10,000-row file (the bench's preview figure).
+          rows={10}
+          resize="vertical"
           spellCheck={false}
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
           placeholder={'leftSource\tleftLocalId\trightSource\trightLocalId\tisMatch\nclinic-a\t1001\tlab-b\t77\tmatch'}
