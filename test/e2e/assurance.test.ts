@@ -304,6 +304,7 @@ describe('the Match assurance page', () => {
     await expect.poll(async () => digits((await page.getByTestId('label-counts').textContent())?.split('rows')[0] ?? '')).toBe(body.length);
     await page.getByText(/Fix these before running/).waitFor();
     await expectAccessible(page, 'assurance-labels-long-file');
+    await screenshot(page, 'assurance-10-labels-long-file');
     await loaded.getByRole('button', { name: 'Show and edit the text' }).click();
     expect(await page.getByLabel('Labels (paste, or drop a file here)').inputValue()).toBe(big);
   });
