@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --json] [-- --only core,assurance,jobs,api]: the speed figures of the project, each beside
+ * npm run bench [-- --json] [-- --only core,assurance,jobs,api,assurance-page]: the speed figures of the project, each beside
  * the ceiling measured in the same run. Speed lives here, never in tests.
  */
 import { parseArgs } from 'node:util';
@@ -27,6 +27,7 @@ const suites: [string, Suite | undefined][] = [
   ['console', await optional('./console.bench.ts', 'benchConsole')],
   ['import', await optional('./import.bench.ts', 'benchImport')],
   ['api', await optional('./api.bench.ts', 'benchApi')],
+  ['assurance-page', await optional('./assurance-page.bench.ts', 'benchAssurancePage')],
 ];
 
 const rows: (BenchRow & { suite: string })[] = [];

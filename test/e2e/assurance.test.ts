@@ -307,6 +307,25 @@ describe('the Match assurance page', () => {
     expect(await page.getByTestId('eval-digest').textContent()).toBe(report.datasetDigest);
   });
 
+  it('summarises a long label file instead of laying it out as text, and shows the text on request', async () => {
+    await page.getByRole('tab', { name: 'Labels' }).click();
+    const [header = '', ...rows] = readFileSync(labelsFile, 'utf8').trimEnd().split('\n');
+    let body = rows;
+    while (body.join('\n').length <= 100_000) body = [...body, ...rows];
+    const big = [header, ...body].join('\n') + '\n';
+    await page.locator('input[type="file"]').setInputFiles({ name: 'big.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(big) });
+    const loaded = page.getByTestId('labels-loaded');
+    await loaded.waitFor();
+    expect(await page.getByLabel('Labels (paste, or drop a file here)').count()).toBe(0);
+    // The preview still reads every row (the repeats are duplicates, listed as errors).
+    await expect.poll(async () => digits((await page.getByTestId('label-counts').textContent())?.split('rows')[0] ?? '')).toBe(body.length);
+    await page.getByText(/Fix these before running/).waitFor();
+    await expectAccessible(page, 'assurance-labels-long-file');
+    await screenshot(page, 'assurance-10-labels-long-file');
+    await loaded.getByRole('button', { name: 'Show and edit the text' }).click();
+    expect(await page.getByLabel('Labels (paste, or drop a file here)').inputValue()).toBe(big);
+  });
+
   it('ran without script errors or CSP violations', () => {
     expect(pageErrors).toEqual([]);
   });

@@ -3,8 +3,8 @@
  * counts per class and every row error with its line and rule — before anything is sent; or sample labels
  * from this sandbox's ground truth (offline calibration on synthetic data). Any label set saves as TSV.
  */
-import { Alert, Badge, Button, Card, FileButton, Group, NumberInput, Stack, Table, Text, Textarea, Title } from '@mantine/core';
-import { useState } from 'react';
+import { Alert, Badge, Button, Card, FileButton, Group, NumberInput, Paper, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import { useState, type DragEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { labelsToTsv } from '../../../engine/contract/label-tsv.ts';
 import { MAX_DATASET_PAIRS } from '../../../engine/contract/assurance.ts';
@@ -16,6 +16,12 @@ import type { LabelPreview } from './label-preview.ts';
 
 const SHOWN_ROWS = 12;
 const SHOWN_ISSUES = 200;
+/**
+ * A label set this long that came from a file or a sample is summarised rather than put in the text box:
+ * the browser lays out every line of a text box, about a second for 10,000 rows on a busy machine, again
+ * each time the tab is shown. Text typed or pasted into the box stays there whatever its length.
+ */
+const LARGE_TEXT = 100_000;
 
 export function PreviewSummary({ preview }: { readonly preview: LabelPreview }) {
   return (
@@ -63,13 +69,27 @@ export function LabelsPanel({ text, onText, preview, maySample, onPrior }: { rea
   const sample = useMutation({
     mutationFn: () => client.send('labels/sample', { maxPairs: typeof samplePairs === 'number' ? samplePairs : 2000, seed: 1 }),
     onSuccess: (output) => {
+      setEditing(false);
       onText(labelsToTsv(output.pairs, { header: true }));
       onPrior(output.candidates.matchShare);
     },
   });
-  const readFile = (file: File | null): void => {
-    if (file !== null) void file.text().then(onText);
+  // False when the text came from a file or a sample (or was already large when the tab opened): a large one
+  // is then summarised (LARGE_TEXT).
+  const [editing, setEditing] = useState(() => text.length <= LARGE_TEXT);
+  const dropFile = (event: DragEvent<HTMLElement>): void => {
+    const file = event.dataTransfer.files[0];
+    if (file !== undefined) {
+      event.preventDefault();
+      readFile(file);
+    }
   };
+  function readFile(file: File | null): void {
+    if (file === null) return;
+    setEditing(false);
+    void file.text().then(onText);
+  }
+  const summarised = !editing && text.length > LARGE_TEXT;
   const badLines = new Set(preview.issues.map((issue) => issue.path));
   const sampleInvalid = typeof samplePairs !== 'number' || !Number.isInteger(samplePairs) || samplePairs < 2 || samplePairs > MAX_DATASET_PAIRS;
 
@@ -98,24 +118,31 @@ export function LabelsPanel({ text, onText, preview, maySample, onPrior }: { rea
             </Button>
           </Group>
         </Group>
+        {summarised ? (
+          <Paper withBorder p="md" component="section" aria-label="Labels (loaded, not shown as text)" data-testid="labels-loaded" onDragOver={(event) => { event.preventDefault(); }} onDrop={dropFile}>
+            <Text size="sm">
+              {formatCount(text.length)} characters of labels are loaded: too long to show as text here. The preview below checks every row.
+            </Text>
+            <Group gap="xs" mt="xs">
+              <Button size="xs" variant="default" onClick={() => { setEditing(true); }}>Show and edit the text</Button>
+              <Button size="xs" variant="default" onClick={() => { setEditing(true); onText(''); }}>Clear</Button>
+            </Group>
+          </Paper>
+        ) : (
         <Textarea
           label="Labels (paste, or drop a file here)"
           value={text}
-          onChange={(event) => { onText(event.currentTarget.value); }}
-          onDrop={(event) => {
-            const file = event.dataTransfer.files[0];
-            if (file !== undefined) {
-              event.preventDefault();
-              readFile(file);
-            }
-          }}
-          autosize
-          minRows={6}
-          maxRows={14}
+          onChange={(event) => { setEditing(true); onText(event.currentTarget.value); }}
+          onDrop={dropFile}
+          // A fixed height, not autosize: autosize measures the whole value in a hidden copy on every render,
+          // which took most of a second per render for a 10,000-row file (the bench's preview figure).
+          rows={10}
+          resize="vertical"
           spellCheck={false}
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
           placeholder={'leftSource\tleftLocalId\trightSource\trightLocalId\tisMatch\nclinic-a\t1001\tlab-b\t77\tmatch'}
         />
+        )}
         <Stack gap="sm" mt="md" aria-live="polite">
           {text.trim() === '' ? <Text size="sm" c="dimmed">Nothing pasted yet.</Text> : <PreviewSummary preview={preview} />}
           {preview.issues.length > 0 ? (
