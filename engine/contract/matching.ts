@@ -21,6 +21,12 @@ export const FieldEvidenceSchema = z.object({
   /** fellegi-sunter: the field's log-likelihood contribution ln(m/u) for its band; 0 when missing or implied. */
   logLikelihood: z.number().optional(),
   /**
+   * fellegi-sunter: present when the field agrees exactly and the tenant's frequency of the value adjusted its
+   * weight (a rare family or given name counts more, a common one less): the part of logLikelihood that is
+   * ln(u / frequency of the value), so logLikelihood is the band's ln(m/u) plus this.
+   */
+  termFrequencyAdjustment: z.number().optional(),
+  /**
    * fellegi-sunter: present when the field agrees and an agreeing address line already implies it (postcode,
    * city, state, phone): its contribution (logLikelihood) is then 0, so one household is not counted twice.
    */

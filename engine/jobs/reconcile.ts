@@ -19,6 +19,7 @@ import { MAX_BLOCK_SIZE, MAX_CANDIDATES } from '../ingest/candidates.ts';
 import { PreparedCache } from '../ingest/prepared-cache.ts';
 import { reviewCaseId } from '../ingest/review-case-id.ts';
 import { createScorer } from '../scoring/scorer.ts';
+import { storedTermFrequencies } from '../store/term-frequency.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { updateCanonical } from '../store/identities.ts';
 import { recordsOfIdentity, type SourceRecord } from '../store/records.ts';
@@ -123,7 +124,7 @@ interface ReviewPair {
 }
 
 export function reconcileMatching(ctx: JobContext): PhaseWork {
-  const scorer = createScorer(ctx.profile.profile);
+  const scorer = createScorer(ctx.profile.profile, storedTermFrequencies(ctx.store, ctx.tenantId));
   // Small on purpose: it serves the candidates met within a few batches; a larger one only grows memory with the population.
   const cache = new PreparedCache(scorer, PREPARED_CACHE_RECORDS);
   const prepared = (records: readonly SourceRecord[]): PreparedRecord[] => records.map((r) => cache.get(r));
