@@ -55,7 +55,8 @@ export const MatchResultSchema = z.object({
   conflictRule: HardConflictRuleSchema.optional(),
   /**
    * Present when a rule held the score method's score down: `PossibleTwin`, the same family name and birth
-   * date but another given name and another sex (twins: review, never an automatic link); `NoNameEvidence`, no name part compared on both
+   * date but another given name, with another sex or no agreeing personal identifier or e-mail (twins or
+   * household members of one age: review, never an automatic link); `NoNameEvidence`, no name part compared on both
    * sides, so the score is at most Thresholds.Probable and the decision at most probable.
    */
   limitedBy: ScoreLimitSchema.optional(),

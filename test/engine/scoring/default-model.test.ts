@@ -60,8 +60,23 @@ describe('the default profile scores with the default Fellegi-Sunter model', () 
     const twin: MatchFields = { ...base, givenName: 'rupert', sex: 'male' };
     const r = explain(base, twin);
     expect(r).toMatchObject({ decision: 'probable', limitedBy: 'PossibleTwin', score: profile.MatchingRules.Thresholds.Probable });
-    // A given-name error without a different recorded sex is not a twin.
-    expect(explain(base, { ...twin, sex: null }).limitedBy).toBeUndefined();
+  });
+
+  it('holds same-sex twins and household members of one age to review whatever the sex, unless a personal identifier or e-mail agrees', () => {
+    // Same family, birth date, address and phone, another given name (Partial), the same sex: scored alone this is certain.
+    const sister: MatchFields = { ...base, givenName: 'arabella' };
+    const r = explain(base, sister);
+    expect(r.evidence.find((e) => e.field === 'givenName')?.band).toBe('Partial');
+    expect(r).toMatchObject({ decision: 'probable', limitedBy: 'PossibleTwin', score: profile.MatchingRules.Thresholds.Probable });
+    expect(explain(base, { ...sister, sex: null }).limitedBy).toBe('PossibleTwin');
+    // A shared record number (not trusted) or e-mail address is personal: then the given name is a keying error.
+    const mrn = [{ system: 'urn:other:mrn', value: 'A1234567' }];
+    expect(explain({ ...base, identifiers: mrn }, { ...sister, identifiers: mrn })).toMatchObject({ decision: 'certain' });
+    expect(explain({ ...base, email: 'annabel@example.com' }, { ...sister, email: 'annabel@example.com' })).toMatchObject({ decision: 'certain' });
+    // ... but not for a pair whose recorded sexes differ.
+    expect(explain({ ...base, identifiers: mrn }, { ...sister, sex: 'male', identifiers: mrn }).limitedBy).toBe('PossibleTwin');
+    // A typo'd given name (Strong) is not a twin: linked.
+    expect(explain(base, { ...base, givenName: 'anabel' })).toMatchObject({ decision: 'certain' });
   });
 });
 
@@ -82,19 +97,31 @@ describe('field evidence adds up to the score', () => {
     return pairs;
   }
 
-  it('prior + Σ logLikelihood = logit(score) within 1e-9', () => {
+  it('prior + Σ logLikelihood (term-frequency adjustment included) = logit(score) within 1e-9', () => {
     const synthetic = generatePopulation({ people: 300, seed: 5 }).records.map((r) => {
       const source = SYNTHETIC_SOURCES.find((s) => s.sourceSystem === r.sourceSystem);
       return matchFieldsOf(r.patient as unknown as R4Patient, { localIdentifierSystem: source?.localIdentifierSystem });
     });
     const febrl = readFebrl(febrlFile('dataset1.csv')).map((r) => matchFieldsOf(r.patient as unknown as R4Patient, {}));
     const pairs = [...pairsOf(synthetic), ...pairsOf(febrl)];
+    // With the term-frequency adjustment of the records' own name counts, as a tenant scores them.
+    const counts = { familyName: new Map<string, number>(), givenName: new Map<string, number>() };
+    for (const r of [...synthetic, ...febrl]) {
+      for (const field of ['familyName', 'givenName'] as const) {
+        const value = r[field];
+        if (value !== null) counts[field].set(value, (counts[field].get(value) ?? 0) + 1);
+      }
+    }
+    const total = synthetic.length + febrl.length;
+    const tf = createScorer(profile, { count: (field, value) => ({ count: counts[field].get(value) ?? 0, total }) });
     const model = profile.MatchingRules.FellegiSunter;
     if (model === null) throw new Error('the default profile has a model');
     const prior = compileModel(model).priorLogOdds;
     let checked = 0;
+    let adjusted = 0;
     for (const [a, b] of pairs) {
-      const r = explain(a, b);
+      const r = tf.explain(tf.prepare(a), tf.prepare(b));
+      if (r.evidence.some((e) => e.termFrequencyAdjustment !== undefined)) adjusted++;
       if (r.decidedBy !== 'score' || r.limitedBy !== undefined) continue;
       const sum = prior + r.evidence.reduce((total, e) => total + (e.logLikelihood ?? Number.NaN), 0);
       // Beyond |log-odds| 15 a probability in double precision no longer holds its log-odds to 1e-9
@@ -104,5 +131,6 @@ describe('field evidence adds up to the score', () => {
       checked++;
     }
     expect(checked).toBeGreaterThan(500);
+    expect(adjusted).toBeGreaterThan(500);
   });
 });
