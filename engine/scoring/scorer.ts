@@ -111,19 +111,21 @@ function fresher(a: TermCount | undefined, b: TermCount | undefined): TermCount 
  * Fills scratch.termFrequency: the adjustment of an exactly agreeing family or given name by the value's frequency
  * (scoring/term-frequency.ts), NaN for every other field and band. Returns their sum.
  */
-function termFrequencies(a: PreparedRecord, b: PreparedRecord, compiled: CompiledModel, scratch: FieldScratch): number {
+function termFrequencies(a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch): number {
   const tf = scratch.termFrequency;
   tf.fill(Number.NaN);
   let sum = 0;
   const family = fresher(a.familyCount, b.familyCount);
   if (family !== undefined && a.fields.familyName === b.fields.familyName && (scratch.similarity[FAMILY_NAME] ?? 0) >= BAND_FLOORS.Exact) {
-    tf[FAMILY_NAME] = termFrequencyAdjustment(compiled.exactU[FAMILY_NAME] ?? Number.NaN, family);
-    sum += tf[FAMILY_NAME] ?? 0;
+    const adjustment = termFrequencyAdjustment(family);
+    tf[FAMILY_NAME] = adjustment;
+    if (!Number.isNaN(adjustment)) sum += adjustment;
   }
   const given = fresher(a.givenCount, b.givenCount);
   if (given !== undefined && a.fields.givenName === b.fields.givenName && (scratch.similarity[GIVEN_NAME] ?? 0) >= BAND_FLOORS.Exact) {
-    tf[GIVEN_NAME] = termFrequencyAdjustment(compiled.exactU[GIVEN_NAME] ?? Number.NaN, given);
-    sum += tf[GIVEN_NAME] ?? 0;
+    const adjustment = termFrequencyAdjustment(given);
+    tf[GIVEN_NAME] = adjustment;
+    if (!Number.isNaN(adjustment)) sum += adjustment;
   }
   return sum;
 }
@@ -149,7 +151,7 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
   const shared = newScratch();
 
   const methodScore = (a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch): number =>
-    compiled === null ? weightedSimilarity(scratch.similarity) : logistic(matchLogOdds(compiled, scratch.similarity) + termFrequencies(a, b, compiled, scratch));
+    compiled === null ? weightedSimilarity(scratch.similarity) : logistic(matchLogOdds(compiled, scratch.similarity) + termFrequencies(a, b, scratch));
 
   const outcome = (a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch = shared): PairOutcome => {
     compareFields(a, b, sets, scratch);

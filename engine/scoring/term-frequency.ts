@@ -1,21 +1,21 @@
 /**
- * Term-frequency adjustment of exact name agreement (Winkler, "Using the EM algorithm for weight computation in
- * the Fellegi-Sunter model of record linkage", 1988, and "Frequency-based matching in Fellegi-Sunter model of
- * record linkage", 2000; as in Splink's `term_frequency_adjustments`). The model's u of the Exact band is the
- * chance that two people agree on a name whatever the name: Σ p(v)² over the population. Given that two records
- * agree on the value v, the chance that two different people do is p(v), so the Exact band's ln(m/u) becomes
- * ln(m / p(v)) = ln(m/u) + ln(u / p(v)): agreeing on a rare name counts more, on a common one less.
+ * Term-frequency adjustment of exact name agreement (Winkler, "Frequency-based matching in Fellegi-Sunter model
+ * of record linkage", 2000; Splink's `term_frequency_adjustments`). The u of a name's Exact band is the chance
+ * that two different people agree on the name whatever it is: over a population, ū = Σ p(v)². Given that two
+ * records agree on the value v, the chance that two different people do is p(v), so the Exact band's weight
+ * ln(m/u) becomes ln(m/u) + ln(ū / p(v)): agreeing on a rare name counts more, on a common one less.
  *
- * p(v) comes from the tenant's own records (store/term-frequency.ts), shrunk towards the model's u so that a
- * small registry does not turn one sighting into strong evidence: a beta prior with mean u worth 1/u records,
+ * Both p(v) and ū come from the tenant's own records (store/term-frequency.ts keeps count(v), the total and
+ * Σ count²): p(v) = count(v) / total, ū = Σ count² / total². The adjustment is relative to the tenant's own
+ * average name, not to the model's u, because a calibrated model's u is estimated among blocking candidates
+ * (labels sample), where names agree far more often than between random records; for the default model, whose u
+ * is a random-pair u, ū and u agree (Σ p² is how the default u was estimated) and this is Splink's form.
  *
- *   p̂(v) = (count(v) + 1) / (total + 1/u)
- *
- * (with no records p̂ = u and the adjustment is 0; from some thousands of records the tenant's own frequencies
- * dominate). The adjustment is bounded above by ln(MAX_RARITY) (a name at most 50 times rarer than u), so a
- * name seen once in a large registry, often itself a keying error copied between systems, never outweighs the
- * other fields. It applies only to the Exact band of family and given names of one person's values compared
- * straight (not crossed or through a previous family name); every other band keeps its ln(m/u).
+ * Bounds: below MIN_TERM_RECORDS records with the field the counts say too little (one sighting in a few hundred
+ * records is not rarity), so no adjustment; above, it is at most ±ln(MAX_RARITY) (50 times rarer or commoner
+ * than the average name), so a name seen once in a large registry, often itself a keying error, never
+ * outweighs the other fields. Only the Exact band of a family or given name compared straight (not crossed or
+ * through a previous family name) is adjusted; every other band keeps its ln(m/u).
  */
 export const TERM_FREQUENCY_FIELDS = ['familyName', 'givenName'] as const;
 export type TermFrequencyField = (typeof TERM_FREQUENCY_FIELDS)[number];
@@ -25,6 +25,8 @@ export interface TermCount {
   readonly count: number;
   /** Records carrying any value in the field. */
   readonly total: number;
+  /** Σ count² over the field's values. */
+  readonly sumSquares: number;
 }
 
 /** Reads the tenant's counts (store/term-frequency.ts). */
@@ -32,11 +34,16 @@ export interface TermFrequencyReader {
   count(field: TermFrequencyField, value: string): TermCount;
 }
 
+export const MIN_TERM_RECORDS = 1000;
 export const MAX_RARITY = 50;
 
-/** The adjustment ln(u / p̂(v)) added to the Exact band's ln(m/u), for a value with these counts and the model's u. */
-export function termFrequencyAdjustment(exactU: number, counts: TermCount): number {
-  if (!(exactU > 0 && exactU < 1)) return 0;
-  const p = (counts.count + 1) / (counts.total + 1 / exactU);
-  return Math.min(Math.log(exactU / p), Math.log(MAX_RARITY));
+/** ln(ū / p(v)) for a value with these counts, bounded; NaN when the counts are too few to say (no adjustment). */
+export function termFrequencyAdjustment(counts: TermCount): number {
+  const { total, sumSquares } = counts;
+  if (total < MIN_TERM_RECORDS || sumSquares <= 0) return Number.NaN;
+  // A value not yet stored (a record compared before it is written) counts as seen once.
+  const p = Math.max(counts.count, 1) / total;
+  const average = sumSquares / (total * total);
+  const bound = Math.log(MAX_RARITY);
+  return Math.max(-bound, Math.min(bound, Math.log(average / p)));
 }

@@ -9,23 +9,25 @@ import { TERM_FREQUENCY_FIELDS, type TermCount, type TermFrequencyField, type Te
 
 function change(store: Store, tenantId: string, field: TermFrequencyField, value: string | null, delta: 1 | -1): void {
   if (value === null || value === '') return;
-  if (delta === 1) {
+  const row = store.statement('SELECT count FROM term_frequency WHERE tenant_id = ? AND field = ? AND value = ?').get(tenantId, field, value) as { count: number } | undefined;
+  const before = row?.count ?? 0;
+  if (delta === -1 && before === 0) return;
+  const after = before + delta;
+  if (after === 0) {
+    store.statement('DELETE FROM term_frequency WHERE tenant_id = ? AND field = ? AND value = ?').run(tenantId, field, value);
+  } else {
     store
       .statement(
-        `INSERT INTO term_frequency (tenant_id, field, value, count) VALUES (?, ?, ?, 1)
-         ON CONFLICT (tenant_id, field, value) DO UPDATE SET count = count + 1`,
+        `INSERT INTO term_frequency (tenant_id, field, value, count) VALUES (?, ?, ?, ?)
+         ON CONFLICT (tenant_id, field, value) DO UPDATE SET count = excluded.count`,
       )
-      .run(tenantId, field, value);
-    store
-      .statement(
-        `INSERT INTO term_frequency_total (tenant_id, field, total) VALUES (?, ?, 1)
-         ON CONFLICT (tenant_id, field) DO UPDATE SET total = total + 1`,
-      )
-      .run(tenantId, field);
-    return;
+      .run(tenantId, field, value, after);
   }
-  store.statement('UPDATE term_frequency SET count = count - 1 WHERE tenant_id = ? AND field = ? AND value = ? AND count > 0').run(tenantId, field, value);
-  store.statement('UPDATE term_frequency_total SET total = total - 1 WHERE tenant_id = ? AND field = ? AND total > 0').run(tenantId, field);
+  store.statement('INSERT OR IGNORE INTO term_frequency_total (tenant_id, field, total, sum_squares) VALUES (?, ?, 0, 0)').run(tenantId, field);
+  // (c ± 1)² − c² = ±2c + 1
+  store
+    .statement('UPDATE term_frequency_total SET total = total + ?, sum_squares = sum_squares + ? WHERE tenant_id = ? AND field = ?')
+    .run(delta, after * after - before * before, tenantId, field);
 }
 
 /** Counts a written record's names: `before` is the record's previous fields (null for a new record). */
@@ -46,10 +48,10 @@ export function storedTermFrequencies(store: Store, tenantId: string): TermFrequ
       const row = store.statement('SELECT count FROM term_frequency WHERE tenant_id = ? AND field = ? AND value = ?').get(tenantId, field, value) as
         | { count: number }
         | undefined;
-      const total = store.statement('SELECT total FROM term_frequency_total WHERE tenant_id = ? AND field = ?').get(tenantId, field) as
-        | { total: number }
+      const total = store.statement('SELECT total, sum_squares AS sumSquares FROM term_frequency_total WHERE tenant_id = ? AND field = ?').get(tenantId, field) as
+        | { total: number; sumSquares: number }
         | undefined;
-      return { count: row?.count ?? 0, total: total?.total ?? 0 };
+      return { count: row?.count ?? 0, total: total?.total ?? 0, sumSquares: total?.sumSquares ?? 0 };
     },
   };
 }

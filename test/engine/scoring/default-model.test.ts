@@ -113,7 +113,9 @@ describe('field evidence adds up to the score', () => {
       }
     }
     const total = synthetic.length + febrl.length;
-    const tf = createScorer(profile, { count: (field, value) => ({ count: counts[field].get(value) ?? 0, total }) });
+    const squares = (field: 'familyName' | 'givenName'): number => [...counts[field].values()].reduce((sum, c) => sum + c * c, 0);
+    const sumSquares = { familyName: squares('familyName'), givenName: squares('givenName') };
+    const tf = createScorer(profile, { count: (field, value) => ({ count: counts[field].get(value) ?? 0, total, sumSquares: sumSquares[field] }) });
     const model = profile.MatchingRules.FellegiSunter;
     if (model === null) throw new Error('the default profile has a model');
     const prior = compileModel(model).priorLogOdds;
