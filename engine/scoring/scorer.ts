@@ -50,19 +50,22 @@ export function hasNameEvidence(similarity: Float64Array): boolean {
 
 /**
  * Twins and same-age household members: the same family name (at least Strong) and birth date (Exact), but
- * given names that do not agree (below Strong). Family, birth date, address and phone then agree because
- * the two people share them, not because the records are one person, so the independence the score
- * method assumes overstates the evidence; the pair goes to review, never an automatic link. Twins are of
- * either sex (about a third of twin pairs are same-sex fraternal, another third identical), so the sex does
- * not clear a pair. What does: a personal identifier (not shared within a family) agreeing at least Strong, or
- * the same e-mail address,
- * on a pair whose sexes do not differ: then the given name is more likely a keying error of one person's
- * record (a typo'd or replaced given name is common between records of one person; Christen 2012 §2).
- * A pair with a different recorded sex and a different given name is held whatever its identifiers.
+ * given names that do not agree (below Strong), with the sex recorded on both records. Family, birth date,
+ * address and phone then agree because the two people share them, not because the records are one person, so
+ * the independence the score method assumes overstates the evidence; the pair goes to review, never an
+ * automatic link.
+ *  - Another recorded sex: held, whatever else agrees.
+ *  - The same sex (same-sex twins are about half of all twins, or two siblings born in one year): held unless
+ *    personal evidence agrees, a non-trusted identifier at least Strong (not shared within a family) or the same
+ *    e-mail address; then the given name is more likely a keying error of one person's record.
+ *  - No sex recorded on one side: not held. Such data cannot tell a twin from a replaced given name (a common
+ *    error between records of one person, Christen 2012 §2), and holding every such pair would send the
+ *    true pairs of every source without a sex field to review.
  */
 export function possibleTwin(similarity: Float64Array): boolean {
   const sex = similarity[SEX] ?? Number.NaN;
   const given = similarity[GIVEN_NAME] ?? Number.NaN;
+  if (Number.isNaN(sex)) return false;
   if (!((similarity[FAMILY_NAME] ?? 0) >= BAND_FLOORS.Strong && (similarity[BIRTH_DATE] ?? 0) >= BAND_FLOORS.Exact && given < BAND_FLOORS.Strong)) return false;
   if (sex < BAND_FLOORS.Exact) return true;
   return !((similarity[IDENTIFIER] ?? 0) >= BAND_FLOORS.Strong || (similarity[EMAIL] ?? 0) >= BAND_FLOORS.Exact);
