@@ -27,8 +27,9 @@ export const FieldEvidenceSchema = z.object({
    */
   termFrequencyAdjustment: z.number().optional(),
   /**
-   * fellegi-sunter: present when the field agrees and an agreeing address line already implies it (postcode,
-   * city, state, phone): its contribution (logLikelihood) is then 0, so one household is not counted twice.
+   * fellegi-sunter: present when the address line already implies the field's band: it agrees beside an agreeing
+   * address line (postcode, city, state, phone: one household), or city or state does not agree beside a
+   * different address line (one move). Its contribution (logLikelihood) is then 0, so one fact is not counted twice.
    */
   impliedBy: z.literal('addressLine').optional(),
   /**
