@@ -21,6 +21,7 @@ import { newScratch } from '../scoring/field-comparison.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { scoreBasis } from '../scoring/score-basis.ts';
 import { createScorer } from '../scoring/scorer.ts';
+import { storedTermFrequencies } from '../store/term-frequency.ts';
 import { tenantRecordFields } from '../store/candidate-records.ts';
 import { activeProfile } from '../store/profiles.ts';
 import { requireTenant } from '../store/tenants.ts';
@@ -63,7 +64,7 @@ export function candidatePairs(env: EngineEnv, input: OperationInput<'labels/can
     const enumerated = blockingCandidatePairs(overlap, fields, MAX_ENUMERATED_CANDIDATES);
     const keys = sampleKeys([...enumerated.pairs], MAX_SCORED_CANDIDATES, input.seed ?? 1);
 
-    const scorer = createScorer(stored.profile);
+    const scorer = createScorer(stored.profile, storedTermFrequencies(store, ctx.tenantId));
     const prepared = new Map<number, PreparedRecord>();
     const prepare = (index: number): PreparedRecord => {
       let record = prepared.get(index);

@@ -10,6 +10,7 @@
 import type { MatchFields } from '../contract/fields.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { createScorer, type Scorer } from '../scoring/scorer.ts';
+import { storedTermFrequencies } from '../store/term-frequency.ts';
 import type { Store } from '../store/db.ts';
 import type { StoredProfile } from '../store/profiles.ts';
 import { findLabelledRecord, findLabelledRecordWithFields, labelledRecordFields, type LabelledRecordRow } from '../store/assurance.ts';
@@ -49,7 +50,7 @@ export interface PreparedRecords {
 export function preparedRecords(store: Store, tenantId: string, stored: StoredProfile): PreparedRecords {
   let slot = slots.get(store);
   if (slot?.tenantId !== tenantId || slot.profileVersion !== stored.version) {
-    slot = { tenantId, profileVersion: stored.version, scorer: createScorer(stored.profile), byRef: new Map(), size: 0 };
+    slot = { tenantId, profileVersion: stored.version, scorer: createScorer(stored.profile, storedTermFrequencies(store, tenantId)), byRef: new Map(), size: 0 };
     slots.set(store, slot);
   }
   const current = slot;

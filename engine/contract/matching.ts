@@ -21,8 +21,15 @@ export const FieldEvidenceSchema = z.object({
   /** fellegi-sunter: the field's log-likelihood contribution ln(m/u) for its band; 0 when missing or implied. */
   logLikelihood: z.number().optional(),
   /**
-   * fellegi-sunter: present when the field agrees and an agreeing address line already implies it (postcode,
-   * city, state, phone): its contribution (logLikelihood) is then 0, so one household is not counted twice.
+   * fellegi-sunter: present when the field agrees exactly and the tenant's frequency of the value adjusted its
+   * weight (a rare family or given name counts more, a common one less): the part of logLikelihood that is
+   * ln(u / frequency of the value), so logLikelihood is the band's ln(m/u) plus this.
+   */
+  termFrequencyAdjustment: z.number().optional(),
+  /**
+   * fellegi-sunter: present when the address line already implies the field's band: it agrees beside an agreeing
+   * address line (postcode, city, state, phone: one household), or city or state does not agree beside a
+   * different address line (one move). Its contribution (logLikelihood) is then 0, so one fact is not counted twice.
    */
   impliedBy: z.literal('addressLine').optional(),
   /**
@@ -49,7 +56,8 @@ export const MatchResultSchema = z.object({
   conflictRule: HardConflictRuleSchema.optional(),
   /**
    * Present when a rule held the score method's score down: `PossibleTwin`, the same family name and birth
-   * date but another given name and another sex (twins: review, never an automatic link); `NoNameEvidence`, no name part compared on both
+   * date but another given name, with another sex or no agreeing personal identifier or e-mail (twins or
+   * household members of one age: review, never an automatic link); `NoNameEvidence`, no name part compared on both
    * sides, so the score is at most Thresholds.Probable and the decision at most probable.
    */
   limitedBy: ScoreLimitSchema.optional(),

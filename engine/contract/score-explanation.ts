@@ -4,7 +4,9 @@
  * it must end on the score the scorer gave (a unit test checks this for many pairs under both methods):
  *
  *   fellegi-sunter        log-odds = ln(prior / (1 − prior)) + Σ ln(m/u) of each compared field's band
- *                         (evidence.logLikelihood; a missing comparison adds 0); score = 1 / (1 + e^−log-odds)
+ *                         (evidence.logLikelihood; a missing comparison adds 0; an exactly agreeing name's
+ *                         includes its term-frequency adjustment, evidence.termFrequencyAdjustment);
+ *                         score = 1 / (1 + e^−log-odds)
  *   weighted-similarity   score = Σ wᵢ·sᵢ / max(Σ wᵢ over present fields, minimum evidence weight); field i
  *                         contributes wᵢ·sᵢ / that denominator (evidence.weight and .similarity)
  *
@@ -72,7 +74,7 @@ function precedence(result: ScoredEvidence, basis: ScoreBasis, methodScore: numb
     const twin = result.limitedBy === 'PossibleTwin';
     steps.push({ kind: 'cap', label: twin ? 'Possible twin: held to Probable' : 'No name evidence: held to Probable', from: last, to: capped, delta: capped - last });
     const why = twin
-      ? 'The records share family name and birth date but differ in given name and sex (possible twins)'
+      ? 'The records share family name and birth date but not the given name, and no personal identifier or e-mail agrees (possible twins or household members of one age)'
       : 'No family or given name was compared on both records';
     return { score: probable, note: `${why}, so the score is held to the Probable threshold (${String(probable)}): such a pair may go to review but is never linked automatically.` };
   }
@@ -94,7 +96,7 @@ export function scoreWaterfall(result: ScoredEvidence, basis: ScoreBasis): Water
     }
     const methodScore = logistic(total);
     const { score, note } = precedence(result, basis, methodScore, steps, 'log-odds');
-    return { scale: 'log-odds', steps, methodScore, score, note: note || 'Log-odds: the prior plus ln(m/u) of each compared field’s band; the probability is 1 / (1 + e^−log-odds). A missing comparison adds 0.' };
+    return { scale: 'log-odds', steps, methodScore, score, note: note || 'Log-odds: the prior plus ln(m/u) of each compared field’s band (for an exactly agreeing name, adjusted by how common the name is in this registry); the probability is 1 / (1 + e^−log-odds). A missing comparison adds 0.' };
   }
   if (basis.minimumEvidenceWeight === undefined) return null;
   let present = 0;

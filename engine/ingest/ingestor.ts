@@ -30,6 +30,7 @@ import { matchFieldsOf } from '../normalise/record.ts';
 import { blockingTags, type KeyRing } from '../blocking/tags.ts';
 import { keyRingFor } from '../blocking/key-ring.ts';
 import { createScorer, type PairOutcome, type Scorer } from '../scoring/scorer.ts';
+import { storedTermFrequencies } from '../store/term-frequency.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { activeProfile, type StoredProfile } from '../store/profiles.ts';
 import { candidateRowsOfIdentity, findRecord, hasReceipt, insertReceipt, insertRecord, updateRecord, type CandidateRecordRow, type RecordWrite } from '../store/records.ts';
@@ -103,7 +104,7 @@ export class Ingestor {
     this.sourceSystem = source.SourceSystem;
     this.ring = keyRingFor(this.profile.profile.Blocking, settings, tenantId);
     this.trustOrder = this.profile.profile.SourceTrust.map((s) => s.SourceSystem);
-    this.scorer = createScorer(this.profile.profile);
+    this.scorer = createScorer(this.profile.profile, storedTermFrequencies(store, tenantId));
     this.cache = new PreparedCache(this.scorer);
   }
 

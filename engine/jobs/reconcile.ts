@@ -20,6 +20,7 @@ import { PreparedCache } from '../ingest/prepared-cache.ts';
 import { reviewCaseId } from '../ingest/review-case-id.ts';
 import { opensReviewCase } from '../ingest/review-gate.ts';
 import { createScorer, type PairOutcome } from '../scoring/scorer.ts';
+import { storedTermFrequencies } from '../store/term-frequency.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { updateCanonical } from '../store/identities.ts';
 import { recordsOfIdentity, type SourceRecord } from '../store/records.ts';
@@ -124,7 +125,7 @@ interface ReviewPair {
 }
 
 export function reconcileMatching(ctx: JobContext): PhaseWork {
-  const scorer = createScorer(ctx.profile.profile);
+  const scorer = createScorer(ctx.profile.profile, storedTermFrequencies(ctx.store, ctx.tenantId));
   const probable = ctx.profile.profile.MatchingRules.Thresholds.Probable;
   // Small on purpose: it serves the candidates met within a few batches; a larger one only grows memory with the population.
   const cache = new PreparedCache(scorer, PREPARED_CACHE_RECORDS);

@@ -1,6 +1,7 @@
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import { notFound } from '../contract/errors.ts';
 import { createScorer } from '../scoring/scorer.ts';
+import { storedTermFrequencies } from '../store/term-frequency.ts';
 import { blockingTags, tagHex } from '../blocking/tags.ts';
 import { keyRingFor } from '../blocking/key-ring.ts';
 import { activeProfile } from '../store/profiles.ts';
@@ -19,7 +20,7 @@ export function explainPair(env: EngineEnv, input: OperationInput<'matching/expl
     if (left === undefined) throw notFound(`the left record (source system "${input.left.sourceSystem}") does not exist in this tenant`);
     const right = findRecord(store, ctx.tenantId, input.right.sourceSystem, input.right.localId);
     if (right === undefined) throw notFound(`the right record (source system "${input.right.sourceSystem}") does not exist in this tenant`);
-    const scorer = createScorer(stored.profile);
+    const scorer = createScorer(stored.profile, storedTermFrequencies(store, ctx.tenantId));
     const result = scorer.explain(scorer.prepare(left.fields), scorer.prepare(right.fields));
     const ring = keyRingFor(stored.profile.Blocking, env.settings(), ctx.tenantId);
     const leftTags = new Map(blockingTags(left.fields, stored.profile.Blocking, ring).map((t) => [tagHex(t.tag), t.ruleName]));

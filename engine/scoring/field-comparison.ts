@@ -33,6 +33,8 @@ export interface FieldScratch {
   readonly dictionaryVersion: (string | undefined)[];
   /** The comparison level of a level comparator (birth date, codes); undefined for the others. */
   readonly level: (string | undefined)[];
+  /** The term-frequency adjustment of a field's Exact band (scoring/term-frequency.ts); NaN where none applies. */
+  readonly termFrequency: Float64Array;
 }
 
 export function newScratch(): FieldScratch {
@@ -42,6 +44,7 @@ export function newScratch(): FieldScratch {
     culture: new Array<string | undefined>(FIELD_COUNT).fill(undefined),
     dictionaryVersion: new Array<string | undefined>(FIELD_COUNT).fill(undefined),
     level: new Array<string | undefined>(FIELD_COUNT).fill(undefined),
+    termFrequency: new Float64Array(FIELD_COUNT).fill(Number.NaN),
   };
 }
 

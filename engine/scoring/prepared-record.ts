@@ -20,6 +20,7 @@
  */
 import type { MatchFields } from '../contract/fields.ts';
 import { prepareName, type NameComparatorSet, type PreparedName } from '../comparators/name-comparison.ts';
+import type { TermCount, TermFrequencyReader } from './term-frequency.ts';
 
 export interface NameSets {
   readonly family: NameComparatorSet;
@@ -45,6 +46,9 @@ export interface PreparedRecord {
   readonly trusted: readonly IdentifierEntry[];
   /** Other identifiers as [system, value], first value per system. */
   readonly otherIdentifiers: readonly IdentifierEntry[];
+  /** The tenant's counts of the record's family and given name when it was prepared (scoring/term-frequency.ts). */
+  readonly familyCount?: TermCount;
+  readonly givenCount?: TermCount;
 }
 
 /** A record has few identifiers: small arrays cost less to build and collect than Maps. */
@@ -93,7 +97,7 @@ function comparedFields(fields: MatchFields): MatchFields {
   };
 }
 
-export function prepareRecord(fields: MatchFields, sets: NameSets): PreparedRecord {
+export function prepareRecord(fields: MatchFields, sets: NameSets, frequencies?: TermFrequencyReader): PreparedRecord {
   const trusted: IdentifierEntry[] = [];
   const otherIdentifiers: IdentifierEntry[] = [];
   for (const { system, value } of fields.identifiers) {
@@ -113,5 +117,7 @@ export function prepareRecord(fields: MatchFields, sets: NameSets): PreparedReco
     birthDigits: fields.birthDate === null ? null : fields.birthDate.replaceAll('-', ''),
     trusted,
     otherIdentifiers,
+    ...(frequencies === undefined || fields.familyName === null ? {} : { familyCount: frequencies.count('familyName', fields.familyName) }),
+    ...(frequencies === undefined || fields.givenName === null ? {} : { givenCount: frequencies.count('givenName', fields.givenName) }),
   };
 }

@@ -26,6 +26,7 @@ import { compareFields, newScratch, type FieldScratch } from './field-comparison
 import { compileModel, fieldContribution, impliedByAddress, logistic, matchLogOdds, type CompiledModel } from './fellegi-sunter.ts';
 import { FIELD_WEIGHTS, WEIGHTED_SIMILARITY_VERSION, weightedSimilarity } from './weighted-similarity.ts';
 import { identifierValue, prepareRecord, type NameSets, type PreparedRecord } from './prepared-record.ts';
+import { termFrequencyAdjustment, type TermCount, type TermFrequencyReader } from './term-frequency.ts';
 
 export interface PairOutcome {
   readonly score: number;
@@ -39,6 +40,8 @@ const FAMILY_NAME = FIELD_NAMES.indexOf('familyName');
 const GIVEN_NAME = FIELD_NAMES.indexOf('givenName');
 const BIRTH_DATE = FIELD_NAMES.indexOf('birthDate');
 const SEX = FIELD_NAMES.indexOf('sex');
+const IDENTIFIER = FIELD_NAMES.indexOf('identifier');
+const EMAIL = FIELD_NAMES.indexOf('email');
 
 /** True when a family or given name was compared on both sides (a NaN similarity is a missing comparison). */
 export function hasNameEvidence(similarity: Float64Array): boolean {
@@ -46,21 +49,26 @@ export function hasNameEvidence(similarity: Float64Array): boolean {
 }
 
 /**
- * Twins: the same family name (at least Strong) and birth date (Exact), but given names that do not agree
- * (below Strong) and sexes recorded differently. Family, birth date, address and phone then agree because
- * the two people share them, not because the records are one person, so the independence the score
- * method assumes overstates the evidence; the pair goes to review. Without a recorded sex on both sides the
- * rule does not fire (a given-name error alone is common between records of one person).
+ * Twins and same-age household members: the same family name (at least Strong) and birth date (Exact), but
+ * given names that do not agree (below Strong), with the sex recorded on both records. Family, birth date,
+ * address and phone then agree because the two people share them, not because the records are one person, so
+ * the independence the score method assumes overstates the evidence; the pair goes to review, never an
+ * automatic link.
+ *  - Another recorded sex: held, whatever else agrees.
+ *  - The same sex (same-sex twins are about half of all twins, or two siblings born in one year): held unless
+ *    personal evidence agrees, a non-trusted identifier at least Strong (not shared within a family) or the same
+ *    e-mail address; then the given name is more likely a keying error of one person's record.
+ *  - No sex recorded on one side: not held. Such data cannot tell a twin from a replaced given name (a common
+ *    error between records of one person, Christen 2012 §2), and holding every such pair would send the
+ *    true pairs of every source without a sex field to review.
  */
 export function possibleTwin(similarity: Float64Array): boolean {
   const sex = similarity[SEX] ?? Number.NaN;
   const given = similarity[GIVEN_NAME] ?? Number.NaN;
-  return (
-    (similarity[FAMILY_NAME] ?? 0) >= BAND_FLOORS.Strong &&
-    (similarity[BIRTH_DATE] ?? 0) >= BAND_FLOORS.Exact &&
-    given < BAND_FLOORS.Strong &&
-    sex < BAND_FLOORS.Exact
-  );
+  if (Number.isNaN(sex)) return false;
+  if (!((similarity[FAMILY_NAME] ?? 0) >= BAND_FLOORS.Strong && (similarity[BIRTH_DATE] ?? 0) >= BAND_FLOORS.Exact && given < BAND_FLOORS.Strong)) return false;
+  if (sex < BAND_FLOORS.Exact) return true;
+  return !((similarity[IDENTIFIER] ?? 0) >= BAND_FLOORS.Strong || (similarity[EMAIL] ?? 0) >= BAND_FLOORS.Exact);
 }
 
 /** The score method's score under the name-evidence and twin rules (see the module comment). */
@@ -95,7 +103,41 @@ function trustedAgreement(a: PreparedRecord, b: PreparedRecord): 'agree' | 'conf
   return conflictSeen ? 'conflict' : 'none';
 }
 
-export function createScorer(profile: MatchingProfile): Scorer {
+/** The fresher of two readings of one value's counts (a record prepared later saw more records). */
+function fresher(a: TermCount | undefined, b: TermCount | undefined): TermCount | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return b.total > a.total ? b : a;
+}
+
+/**
+ * Fills scratch.termFrequency: the adjustment of an exactly agreeing family or given name by the value's frequency
+ * (scoring/term-frequency.ts), NaN for every other field and band. Returns their sum.
+ */
+function termFrequencies(a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch): number {
+  const tf = scratch.termFrequency;
+  tf.fill(Number.NaN);
+  let sum = 0;
+  const family = fresher(a.familyCount, b.familyCount);
+  if (family !== undefined && a.fields.familyName === b.fields.familyName && (scratch.similarity[FAMILY_NAME] ?? 0) >= BAND_FLOORS.Exact) {
+    const adjustment = termFrequencyAdjustment(family);
+    tf[FAMILY_NAME] = adjustment;
+    if (!Number.isNaN(adjustment)) sum += adjustment;
+  }
+  const given = fresher(a.givenCount, b.givenCount);
+  if (given !== undefined && a.fields.givenName === b.fields.givenName && (scratch.similarity[GIVEN_NAME] ?? 0) >= BAND_FLOORS.Exact) {
+    const adjustment = termFrequencyAdjustment(given);
+    tf[GIVEN_NAME] = adjustment;
+    if (!Number.isNaN(adjustment)) sum += adjustment;
+  }
+  return sum;
+}
+
+/**
+ * `frequencies`: the tenant's name counts (store/term-frequency.ts). With them, a Fellegi-Sunter score adjusts
+ * exact name agreement by the value's frequency; without them (a profile checked outside a tenant) it does not.
+ */
+export function createScorer(profile: MatchingProfile, frequencies?: TermFrequencyReader): Scorer {
   const comparators = profile.Comparators;
   const sets: NameSets = {
     // The validator has checked that every name is a supported comparator.
@@ -111,8 +153,8 @@ export function createScorer(profile: MatchingProfile): Scorer {
   const rules = new Set(profile.HardConflictRules);
   const shared = newScratch();
 
-  const methodScore = (similarity: Float64Array): number =>
-    compiled === null ? weightedSimilarity(similarity) : logistic(matchLogOdds(compiled, similarity));
+  const methodScore = (a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch): number =>
+    compiled === null ? weightedSimilarity(scratch.similarity) : logistic(matchLogOdds(compiled, scratch.similarity) + termFrequencies(a, b, scratch));
 
   const outcome = (a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch = shared): PairOutcome => {
     compareFields(a, b, sets, scratch);
@@ -120,7 +162,7 @@ export function createScorer(profile: MatchingProfile): Scorer {
     if (trusted === 'agree') return { score: 1, decision: 'certain', decidedBy: 'trusted-identifier' };
     const conflict = hardConflict(a, b, trusted, scratch, rules);
     if (conflict !== undefined) return { score: 0, decision: 'no-match', decidedBy: 'hard-conflict', conflictRule: conflict };
-    const { score, limitedBy } = limitedScore(methodScore(scratch.similarity), scratch.similarity, Probable);
+    const { score, limitedBy } = limitedScore(methodScore(a, b, scratch), scratch.similarity, Probable);
     if (limitedBy !== undefined) return { score, decision: 'probable', decidedBy: 'score', limitedBy };
     const decision: Decision = score >= Certain ? 'certain' : score >= Probable ? 'probable' : 'no-match';
     return { score, decision, decidedBy: 'score' };
@@ -137,7 +179,7 @@ export function createScorer(profile: MatchingProfile): Scorer {
     methodVersion,
     comparatorVersion: comparators.Version,
     sets,
-    prepare: (fields) => prepareRecord(fields, sets),
+    prepare: (fields) => prepareRecord(fields, sets, compiled === null ? undefined : frequencies),
     outcome,
     explain,
   };
@@ -163,14 +205,17 @@ export function evidenceOf(scratch: FieldScratch, compiled: CompiledModel | null
   return FIELD_NAMES.map((field, index) => {
     const similarity = scratch.similarity[index] ?? Number.NaN;
     const missing = Number.isNaN(similarity);
+    const termFrequency = scratch.termFrequency[index] ?? Number.NaN;
+    const adjusted = compiled !== null && !Number.isNaN(termFrequency);
     const comparator = scratch.comparator[index] ?? null;
     const evidence: FieldEvidence = {
       field,
       comparator: missing ? null : comparator,
       similarity: missing ? null : similarity,
       band: missing ? null : bandOf(similarity),
-      ...(compiled === null ? { weight: FIELD_WEIGHTS[field] } : { logLikelihood: fieldContribution(compiled, index, scratch.similarity) }),
+      ...(compiled === null ? { weight: FIELD_WEIGHTS[field] } : { logLikelihood: fieldContribution(compiled, index, scratch.similarity) + (adjusted ? termFrequency : 0) }),
     };
+    if (adjusted) evidence.termFrequencyAdjustment = termFrequency;
     if (compiled !== null && impliedByAddress(index, scratch.similarity)) evidence.impliedBy = 'addressLine';
     const level = scratch.level[index];
     if (!missing && level !== undefined) evidence.level = level;

@@ -1,6 +1,7 @@
 import type { Store } from './db.ts';
 import type { MatchFields } from '../contract/fields.ts';
 import { conflict } from '../contract/errors.ts';
+import { countRecordTerms } from './term-frequency.ts';
 
 export interface SourceRecord {
   readonly recordId: number;
@@ -94,11 +95,15 @@ export function insertRecord(store: Store, tenantId: string, write: RecordWrite,
     .run(tenantId, write.sourceSystem, write.localId, JSON.stringify(write.fields), write.payloadDigest, write.sourceLastUpdated, at, at);
   const recordId = Number(result.lastInsertRowid);
   store.statement('INSERT INTO source_resource (record_id, tenant_id, resource_json) VALUES (?, ?, ?)').run(recordId, tenantId, write.resourceJson);
+  countRecordTerms(store, tenantId, null, write.fields);
   return recordId;
 }
 
 /** Writes a new version of a record only if it is still at expectedVersion; a stale write is refused. */
 export function updateRecord(store: Store, tenantId: string, recordId: number, expectedVersion: number, write: RecordWrite, at: string): number {
+  const before = store.statement('SELECT fields_json FROM source_record WHERE tenant_id = ? AND record_id = ? AND logical_version = ?').get(tenantId, recordId, expectedVersion) as
+    | { fields_json: string }
+    | undefined;
   const result = store
     .statement(
       `UPDATE source_record SET fields_json = ?, payload_digest = ?, source_last_updated = ?, updated_at = ?,
@@ -110,6 +115,8 @@ export function updateRecord(store: Store, tenantId: string, recordId: number, e
     throw conflict(`source record ${write.sourceSystem}/${write.localId} changed since version ${String(expectedVersion)} was read; nothing was written`);
   }
   store.statement('UPDATE source_resource SET resource_json = ? WHERE tenant_id = ? AND record_id = ?').run(write.resourceJson, tenantId, recordId);
+  // The row was at expectedVersion (the update above succeeded), so `before` was read.
+  if (before !== undefined) countRecordTerms(store, tenantId, JSON.parse(before.fields_json) as MatchFields, write.fields);
   return expectedVersion + 1;
 }
 

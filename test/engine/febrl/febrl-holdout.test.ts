@@ -16,6 +16,9 @@ import type { PopulationQuality } from '../../../engine/benchmark/population-qua
  *   FEBRL 2    1.0000 / 0.9928 / 0.9964       0.8157      2.2 (87.2)                        11 of 11
  *   FEBRL 1    1.0000 / 0.9940 / 0.9970       0.8764      2.0 (97.0)                        2 of 2
  *
+ * With term frequency, the twin rule on same-sex pairs and a move counted once (2026-11-23): FEBRL 3 1.0000 /
+ * 0.9873 / 0.9936, 7.4 per 1,000 (37 of 37); FEBRL 2 and 1 unchanged.
+ *
  * Published best F1 (Splink, FEBRL 3): 0.9954. The floors sit below the measurements.
  */
 async function quality(name: string, sources: FebrlSource[]): Promise<PopulationQuality> {
@@ -39,7 +42,7 @@ describe('the default profile on FEBRL sets it was not tuned on', () => {
   it('FEBRL 3 (5,000 records, 6,538 true pairs)', async () => {
     const q = await quality('febrl3', [{ sourceSystem: 'febrl-3', path: febrlFile('dataset3.csv') }]);
     expect(q.autoLinks.truePairs).toBe(6538);
-    expectFloors(q, 0.99, 12);
+    expectFloors(q, 0.993, 10);
   }, 180_000);
 
   it('FEBRL 2 (5,000 records, 1,934 true pairs)', async () => {
@@ -57,13 +60,15 @@ describe('the default profile on FEBRL sets it was not tuned on', () => {
   /**
    * FEBRL 3 with names and birth dates only: the precision holds, but with three heavily corrupted fields
    * the evidence of many true pairs stays below Certain (measured P 1.0000, R 0.6583, F1 0.7939; 208 review
-   * cases per 1,000, 99% joining a true pair). Floors on what holds; the issue's targets (F1 ≥ 0.9, ≤ 30
-   * reviews per 1,000) are not met (see README "Matching quality").
+   * cases per 1,000, 99% joining a true pair; with term frequency: R 0.6962, F1 0.8209, 177.4 per 1,000).
+   * Floors on what holds; the issue's targets (F1 ≥ 0.9, ≤ 30 reviews per 1,000) are not met (see README
+   * "Matching quality").
    */
   it('FEBRL 3 with names and birth dates only keeps its precision', async () => {
     const q = await quality('febrl3nd', [{ sourceSystem: 'febrl-3', path: febrlFile('dataset3.csv'), project: namesAndBirthDate }]);
     expect(q.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
-    expect(q.autoLinks.f1).toBeGreaterThanOrEqual(0.78);
+    expect(q.autoLinks.f1).toBeGreaterThanOrEqual(0.815);
+    expect((1000 * q.reviewCases) / q.records).toBeLessThanOrEqual(185);
     expect(q.autoLinksAndReviews.precision).toBeGreaterThanOrEqual(0.99);
     expect(q.reviewCasesJoiningTruePair).toBeGreaterThanOrEqual(0.9 * q.reviewCases);
   }, 180_000);

@@ -7,9 +7,9 @@ describe('reconciliation and open review cases', () => {
   it('does not reopen a pair that is already under review at the same versions, and opens it again once an identity changed', async () => {
     const engine = openRegistry(tempDir());
     await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: ndjson(patient({ id: 'h1', mrn: 'A1' })) }, ctx());
-    // Same family name and birth date, the given name misspelt, moved house, no phone: a probable match, so
-    // ingestion opens a review case.
-    const moved = { ...patient({ id: 'c2', given: ['Anabel'], line: '9 Ocean Drive', city: 'Brighton', postalCode: 'BN2 1TT' }), telecom: [] };
+    // Same birth date, given and family name misspelt, moved house, no phone: a probable match, so ingestion
+    // opens a review case.
+    const moved = { ...patient({ id: 'c2', given: ['Anabel'], family: 'Fairwether', line: '9 Ocean Drive', city: 'Brighton', postalCode: 'BN2 1TT' }), telecom: [] };
     expect((await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: ndjson(moved) }, ctx())).reviewCasesCreated).toBe(1);
 
     const reconcile = async (): Promise<number> => {

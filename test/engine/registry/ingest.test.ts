@@ -25,9 +25,9 @@ describe('ingestion into a real SQLite registry', () => {
         ndjson: ndjson(
           // Same person as h1 with different formatting: certain.
           patient({ id: 'c1', family: 'FAIRWEATHER', given: ['Annabel'], phone: '+44 23 9200 1122', postalCode: 'po13ax' }),
-          // Same family name and birth date as h1, the given name misspelt, moved house and no phone: probable,
-          // not certain (with the given name right, name and birth date outweigh the move: certain).
-          { ...patient({ id: 'c2', given: ['Anabel'], line: '9 Ocean Drive', city: 'Brighton', postalCode: 'BN2 1TT' }), telecom: [] },
+          // Same birth date as h1, given and family name both misspelt, moved house and no phone: probable, not
+          // certain (with one name right, names and birth date outweigh the move, which counts once: certain).
+          { ...patient({ id: 'c2', given: ['Anabel'], family: 'Fairwether', line: '9 Ocean Drive', city: 'Brighton', postalCode: 'BN2 1TT' }), telecom: [] },
         ),
       },
       ctx(),

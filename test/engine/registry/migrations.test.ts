@@ -54,3 +54,34 @@ describe('migration 0003 (received resources in their own table)', () => {
     after.close();
   });
 });
+
+describe('migration 0007 (term frequencies of names)', () => {
+  it('counts the names of the records a registry already holds, per tenant', () => {
+    const path = join(tempDir(), 'tf.db');
+    const before = Store.open(path, { migrations: loadMigrations().filter((m) => m.id <= 6) });
+    const fields = (family: string | null, given: string | null): string => JSON.stringify({ familyName: family, givenName: given });
+    before.exec(`INSERT INTO tenant (tenant_id, created_at) VALUES ('t', 'now'), ('u', 'now');
+      INSERT INTO source_record (tenant_id, source_system, local_id, fields_json, payload_digest, logical_version, created_at, updated_at)
+      VALUES ('t', 's', 'a', '${fields('smith', 'ann')}', '${'a'.repeat(64)}', 1, 'now', 'now'),
+             ('t', 's', 'b', '${fields('smith', 'bo')}', '${'b'.repeat(64)}', 1, 'now', 'now'),
+             ('t', 's', 'c', '${fields('jones', null)}', '${'c'.repeat(64)}', 1, 'now', 'now'),
+             ('u', 's', 'a', '${fields('smith', 'ann')}', '${'d'.repeat(64)}', 1, 'now', 'now')`);
+    before.close();
+    const after = Store.open(path);
+    expect(after.statement('SELECT tenant_id, field, value, count FROM term_frequency ORDER BY tenant_id, field, value').all()).toEqual([
+      { tenant_id: 't', field: 'familyName', value: 'jones', count: 1 },
+      { tenant_id: 't', field: 'familyName', value: 'smith', count: 2 },
+      { tenant_id: 't', field: 'givenName', value: 'ann', count: 1 },
+      { tenant_id: 't', field: 'givenName', value: 'bo', count: 1 },
+      { tenant_id: 'u', field: 'familyName', value: 'smith', count: 1 },
+      { tenant_id: 'u', field: 'givenName', value: 'ann', count: 1 },
+    ]);
+    expect(after.statement('SELECT tenant_id, field, total, sum_squares FROM term_frequency_total ORDER BY tenant_id, field').all()).toEqual([
+      { tenant_id: 't', field: 'familyName', total: 3, sum_squares: 5 },
+      { tenant_id: 't', field: 'givenName', total: 2, sum_squares: 2 },
+      { tenant_id: 'u', field: 'familyName', total: 1, sum_squares: 1 },
+      { tenant_id: 'u', field: 'givenName', total: 1, sum_squares: 1 },
+    ]);
+    after.close();
+  });
+});

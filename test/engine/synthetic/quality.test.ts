@@ -11,9 +11,11 @@ import { truthRecords } from '../../../engine/store/assurance.ts';
  * records): auto-links P 0.9919 R 0.9896 F1 0.9907 (the weighted-similarity default: P 0.9956 R 0.9127 F1
  * 0.9523), 19.2 review cases per 1,000 records (before: 70.8); 10,000 people (npm run quality): F1 0.9919,
  * 17.2 per 1,000. Most review cases are twins held back by the PossibleTwin rule.
+ * With term frequency, the twin rule on same-sex pairs and a move counted once (2026-11-23): 2,000 people
+ * P 1.0000 R 0.9841 F1 0.9920, 25.3 per 1,000; 10,000 people P 0.9993 R 0.9871 F1 0.9931, 20.1 per 1,000.
  */
 describe('synthetic population quality with the default model', () => {
-  it('links with F1 ≥ 0.985 and opens at most 30 review cases per 1,000 records', async () => {
+  it('links with F1 ≥ 0.99 and opens at most 30 review cases per 1,000 records', async () => {
     const engine = LocalEngine.open({ dbPath: join(tempDir(), 'synthetic.db') });
     const ctx = { tenantId: 'synthetic', actor: 'test' };
     await engine.call('sandbox/create', { syntheticPeople: 2000, seed: 7 }, ctx);
@@ -21,9 +23,12 @@ describe('synthetic population quality with the default model', () => {
     const q = await populationQuality(engine, ctx, truth);
     engine.close();
     expect(q.records).toBe(4380);
-    expect(q.autoLinks.precision).toBeGreaterThanOrEqual(0.99);
-    expect(q.autoLinks.recall).toBeGreaterThanOrEqual(0.985);
-    expect(q.autoLinks.f1).toBeGreaterThanOrEqual(0.985);
+    expect(q.autoLinks.precision).toBeGreaterThanOrEqual(0.998);
+    // Lowered from 0.985: same-sex records with one family name and birth date whose given names do not agree
+    // are held to review (twins), and without a nickname dictionary (none by default) that includes one person's
+    // "William" and "Bill"; precision rose from 0.9919 to 1.0000 for it.
+    expect(q.autoLinks.recall).toBeGreaterThanOrEqual(0.98);
+    expect(q.autoLinks.f1).toBeGreaterThanOrEqual(0.99);
     expect((1000 * q.reviewCases) / q.records).toBeLessThanOrEqual(30);
   }, 180_000);
 });

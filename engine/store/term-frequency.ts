@@ -1,0 +1,57 @@
+/**
+ * The tenant's term frequencies (migration 0007): counts of normalised family and given names over its source
+ * records, changed by insertRecord / updateRecord in the same transaction as the record, read when the scorer
+ * prepares a record (scoring/term-frequency.ts). Every statement names the tenant.
+ */
+import type { Store } from './db.ts';
+import type { MatchFields } from '../contract/fields.ts';
+import { TERM_FREQUENCY_FIELDS, type TermCount, type TermFrequencyField, type TermFrequencyReader } from '../scoring/term-frequency.ts';
+
+function change(store: Store, tenantId: string, field: TermFrequencyField, value: string | null, delta: 1 | -1): void {
+  if (value === null || value === '') return;
+  const row = store.statement('SELECT count FROM term_frequency WHERE tenant_id = ? AND field = ? AND value = ?').get(tenantId, field, value) as { count: number } | undefined;
+  const before = row?.count ?? 0;
+  if (delta === -1 && before === 0) return;
+  const after = before + delta;
+  if (after === 0) {
+    store.statement('DELETE FROM term_frequency WHERE tenant_id = ? AND field = ? AND value = ?').run(tenantId, field, value);
+  } else {
+    store
+      .statement(
+        `INSERT INTO term_frequency (tenant_id, field, value, count) VALUES (?, ?, ?, ?)
+         ON CONFLICT (tenant_id, field, value) DO UPDATE SET count = excluded.count`,
+      )
+      .run(tenantId, field, value, after);
+  }
+  store.statement('INSERT OR IGNORE INTO term_frequency_total (tenant_id, field, total, sum_squares) VALUES (?, ?, 0, 0)').run(tenantId, field);
+  // (c ± 1)² − c² = ±2c + 1
+  store
+    .statement('UPDATE term_frequency_total SET total = total + ?, sum_squares = sum_squares + ? WHERE tenant_id = ? AND field = ?')
+    .run(delta, after * after - before * before, tenantId, field);
+}
+
+/** Counts a written record's names: `before` is the record's previous fields (null for a new record). */
+export function countRecordTerms(store: Store, tenantId: string, before: MatchFields | null, after: MatchFields): void {
+  for (const field of TERM_FREQUENCY_FIELDS) {
+    const old = before?.[field] ?? null;
+    const now = after[field];
+    if (old === now) continue;
+    change(store, tenantId, field, old, -1);
+    change(store, tenantId, field, now, 1);
+  }
+}
+
+/** The tenant's counts as the scorer reads them: one indexed lookup per value, totals read once per call. */
+export function storedTermFrequencies(store: Store, tenantId: string): TermFrequencyReader {
+  return {
+    count(field: TermFrequencyField, value: string): TermCount {
+      const row = store.statement('SELECT count FROM term_frequency WHERE tenant_id = ? AND field = ? AND value = ?').get(tenantId, field, value) as
+        | { count: number }
+        | undefined;
+      const total = store.statement('SELECT total, sum_squares AS sumSquares FROM term_frequency_total WHERE tenant_id = ? AND field = ?').get(tenantId, field) as
+        | { total: number; sumSquares: number }
+        | undefined;
+      return { count: row?.count ?? 0, total: total?.total ?? 0, sumSquares: total?.sumSquares ?? 0 };
+    },
+  };
+}
