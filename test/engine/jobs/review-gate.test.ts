@@ -16,8 +16,8 @@ import type { MatchingProfile } from '../../../engine/contract/profile.ts';
 const A = patient({ id: 'h1', mrn: 'A1' });
 /** Same names (so the same blocking keys), another birth date, address and phone: a namesake, not the person. */
 const NAMESAKE = patient({ id: 'c-namesake', birthDate: '1950-11-02', line: '4 Mill Lane', city: 'Leeds', postalCode: 'LS2 9JT', phone: '0113 496 0000' });
-/** The given name misspelt, moved house, no phone: probable under the default thresholds, not certain. */
-const MOVED = { ...patient({ id: 'c-moved', given: ['Anabel'], line: '9 Ocean Drive', city: 'Brighton', postalCode: 'BN2 1TT' }), telecom: [] };
+/** Both names misspelt, moved house, no phone: probable under the default thresholds, not certain. */
+const MOVED = { ...patient({ id: 'c-moved', given: ['Anabel'], family: 'Fairwether', line: '9 Ocean Drive', city: 'Brighton', postalCode: 'BN2 1TT' }), telecom: [] };
 
 function withProbable(probable: number): MatchingProfile {
   const profile = testProfile();
