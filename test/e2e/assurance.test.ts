@@ -326,6 +326,31 @@ describe('the Match assurance page', () => {
     expect(await page.getByLabel('Labels (paste, or drop a file here)').inputValue()).toBe(big);
   });
 
+  it("fills the threshold chips with the profile's thresholds even when they arrive after the panel opens", async () => {
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const isSummary = (url: URL): boolean => decodeURIComponent(url.pathname).endsWith('/api/op/profile/summary');
+    await page.route(isSummary, async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.reload();
+      await page.getByRole('heading', { name: 'Match assurance', level: 1 }).waitFor();
+      await page.getByRole('tab', { name: 'Evaluation' }).click();
+      const chips = page.getByRole('region', { name: 'Evaluate the active profile' }).locator('.mantine-Pill-label');
+      await expect.poll(() => chips.allTextContents()).toEqual(['0.5', '0.9']);
+      release();
+      const expected = [...new Set([0.5, summary.thresholds.probable, summary.thresholds.certain, 0.9])].sort((a, b) => a - b).map(String);
+      await expect.poll(() => chips.allTextContents()).toEqual(expected);
+    } finally {
+      release();
+      await page.unroute(isSummary);
+    }
+  });
+
   it('ran without script errors or CSP violations', () => {
     expect(pageErrors).toEqual([]);
   });

@@ -16,6 +16,11 @@ import { parseThresholds } from './thresholds-input.ts';
 // otherwise redraw every chart and table of the report on screen (some 150 ms each for 10,000 pairs).
 const ReportView = memo(EvaluationReportView);
 
+/** 0.5, the profile's Probable and Certain, and 0.9: the points an analyst compares first. */
+function defaultChips(profileThresholds: readonly number[]): string[] {
+  return [...new Set([0.5, ...profileThresholds, 0.9])].sort((a, b) => a - b).map(String);
+}
+
 export function EvaluationPanel({ preview, runsKey, report, onReport, defaultThresholds }: {
   readonly preview: LabelPreview;
   readonly runsKey: readonly unknown[];
@@ -26,7 +31,14 @@ export function EvaluationPanel({ preview, runsKey, report, onReport, defaultThr
   const client = useClient();
   const queryClient = useQueryClient();
   const [datasetId, setDatasetId] = useState('labels-1');
-  const [chips, setChips] = useState<string[]>(() => [...new Set([0.5, ...defaultThresholds, 0.9])].sort((a, b) => a - b).map(String));
+  const [chips, setChips] = useState<string[]>(() => defaultChips(defaultThresholds));
+  // The profile's thresholds can arrive after the panel opens: until the analyst edits the chips, they follow.
+  const defaultsKey = defaultThresholds.join(' ');
+  const [chipsFollow, setChipsFollow] = useState({ key: defaultsKey, edited: false });
+  if (chipsFollow.key !== defaultsKey) {
+    setChipsFollow({ key: defaultsKey, edited: chipsFollow.edited });
+    if (!chipsFollow.edited) setChips(defaultChips(defaultThresholds));
+  }
   const [examples, setExamples] = useState<number | string>(20);
   const thresholds = parseThresholds(chips);
   const examplesInvalid = typeof examples !== 'number' || !Number.isInteger(examples) || examples < 0 || examples > MAX_ERROR_EXAMPLES;
@@ -61,7 +73,7 @@ export function EvaluationPanel({ preview, runsKey, report, onReport, defaultThr
         >
           <Group align="flex-start" gap="md">
             <TextInput label="Dataset ID" description="The version label of this label set" value={datasetId} onChange={(e) => { setDatasetId(e.currentTarget.value); }} maxLength={100} error={datasetInvalid ? 'Give the dataset a label' : undefined} w={200} />
-            <TagsInput label="Thresholds" description="Press Enter after each, 0 to 1" value={chips} onChange={setChips} error={thresholds.error} w={340} clearable />
+            <TagsInput label="Thresholds" description="Press Enter after each, 0 to 1" value={chips} onChange={(next) => { setChips(next); setChipsFollow({ key: defaultsKey, edited: true }); }} error={thresholds.error} w={340} clearable />
             <NumberInput label="Error examples" description={`At most ${String(MAX_ERROR_EXAMPLES)}`} value={examples} onChange={setExamples} min={0} max={MAX_ERROR_EXAMPLES} allowDecimal={false} error={examplesInvalid ? `0 to ${String(MAX_ERROR_EXAMPLES)}` : undefined} w={150} />
           </Group>
           <Group mt="md">
