@@ -27,9 +27,9 @@ export const FieldEvidenceSchema = z.object({
    */
   termFrequencyAdjustment: z.number().optional(),
   /**
-   * fellegi-sunter: present when the address line already implies the field's band: it agrees beside an agreeing
-   * address line (postcode, city, state, phone: one household), or city or state does not agree beside a
-   * different address line (one move). Its contribution (logLikelihood) is then 0, so one fact is not counted twice.
+   * fellegi-sunter: present when the address line already implies the field's agreement: postcode, city, state or
+   * phone agreeing beside an agreeing address line (one household). Its contribution (logLikelihood) is then 0, so
+   * one fact is not counted twice.
    */
   impliedBy: z.literal('addressLine').optional(),
   /**

@@ -16,8 +16,8 @@ import type { PopulationQuality } from '../../../engine/benchmark/population-qua
  *   FEBRL 2    1.0000 / 0.9928 / 0.9964       0.8157      2.2 (87.2)                        11 of 11
  *   FEBRL 1    1.0000 / 0.9940 / 0.9970       0.8764      2.0 (97.0)                        2 of 2
  *
- * With term frequency, the twin rule on same-sex pairs and a move counted once (2026-11-23): FEBRL 3 1.0000 /
- * 0.9873 / 0.9936, 7.4 per 1,000 (37 of 37); FEBRL 2 and 1 unchanged.
+ * With term frequency, the twin rule on same-sex pairs and every valid Patient accepted (2026-11-23): FEBRL 3
+ * 1.0000 / 0.9867 / 0.9933, 10.2 per 1,000 (51 of 51); FEBRL 2 and 1 unchanged.
  *
  * Published best F1 (Splink, FEBRL 3): 0.9954. The floors sit below the measurements.
  */
@@ -42,7 +42,8 @@ describe('the default profile on FEBRL sets it was not tuned on', () => {
   it('FEBRL 3 (5,000 records, 6,538 true pairs)', async () => {
     const q = await quality('febrl3', [{ sourceSystem: 'febrl-3', path: febrlFile('dataset3.csv') }]);
     expect(q.autoLinks.truePairs).toBe(6538);
-    expectFloors(q, 0.993, 10);
+    // Reviews ≤ 12 (measured 10.2): the 6 records without a name are accepted now, and their pairs go to review.
+    expectFloors(q, 0.993, 12);
   }, 180_000);
 
   it('FEBRL 2 (5,000 records, 1,934 true pairs)', async () => {

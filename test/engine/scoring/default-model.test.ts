@@ -56,22 +56,17 @@ describe('the default profile scores with the default Fellegi-Sunter model', () 
     expect(postcode?.logLikelihood).toBeGreaterThan(0);
   });
 
-  it('counts a move once: city and state that differ beside a different address line add nothing, the postcode still counts', () => {
+  it('counts a differing city and state against a match beside a different address line too (no gate on a field by its own value)', () => {
+    // A rule that dropped them here was withdrawn: it made a field's being counted depend on its own band, which
+    // biases m and u estimated on what scoring counts (README, "The matching method").
     const moved: MatchFields = { ...base, state: 'hampshire', addressLine: '4 mill lane', city: 'leeds', postalCode: 'LS14AB', phone: null };
     const r = explain({ ...base, state: 'hampshire' }, { ...moved, state: 'west yorkshire' });
     expect(r.evidence.find((e) => e.field === 'addressLine')).toMatchObject({ band: 'Different' });
-    expect(r.evidence.find((e) => e.field === 'addressLine')?.logLikelihood).toBeLessThan(0);
-    for (const field of ['city', 'state'] as const) {
-      expect(r.evidence.find((e) => e.field === field)).toMatchObject({ band: 'Different', logLikelihood: 0, impliedBy: 'addressLine' });
+    for (const field of ['addressLine', 'city', 'state', 'postalCode'] as const) {
+      const evidence = r.evidence.find((e) => e.field === field);
+      expect(evidence?.impliedBy, field).toBeUndefined();
+      expect(evidence?.logLikelihood, field).toBeLessThan(0);
     }
-    expect(r.evidence.find((e) => e.field === 'postalCode')?.impliedBy).toBeUndefined();
-    expect(r.evidence.find((e) => e.field === 'postalCode')?.logLikelihood).toBeLessThan(0);
-    // Names, birth date and sex agree: one person who moved is still linked.
-    expect(r.decision).toBe('certain');
-    // Without an address line on one side, a different city counts against as before.
-    const noLine = explain(base, { ...moved, addressLine: null });
-    expect(noLine.evidence.find((e) => e.field === 'city')?.impliedBy).toBeUndefined();
-    expect(noLine.evidence.find((e) => e.field === 'city')?.logLikelihood).toBeLessThan(0);
   });
 
   it('sends twins (same family and birth date, another given name and sex) to review, never links them', () => {
