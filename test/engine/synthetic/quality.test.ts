@@ -11,8 +11,8 @@ import { truthRecords } from '../../../engine/store/assurance.ts';
  * records): auto-links P 0.9919 R 0.9896 F1 0.9907 (the weighted-similarity default: P 0.9956 R 0.9127 F1
  * 0.9523), 19.2 review cases per 1,000 records (before: 70.8); 10,000 people (npm run quality): F1 0.9919,
  * 17.2 per 1,000. Most review cases are twins held back by the PossibleTwin rule.
- * With term frequency, the twin rule on same-sex pairs and a move counted once (2026-11-23): 2,000 people
- * P 1.0000 R 0.9841 F1 0.9920, 25.3 per 1,000; 10,000 people P 0.9993 R 0.9871 F1 0.9931, 20.1 per 1,000.
+ * With term frequency and the twin rule on same-sex pairs (2026-11-23): 10,000 people P 0.9992 R 0.9805
+ * F1 0.9898, 23.5 per 1,000 (53% of cases join a true pair).
  */
 describe('synthetic population quality with the default model', () => {
   it('links with F1 ≥ 0.99 and opens at most 30 review cases per 1,000 records', async () => {
