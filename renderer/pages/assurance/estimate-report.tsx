@@ -31,8 +31,9 @@ function EstimatedCurves({ rows, certain, probable }: { readonly rows: readonly 
             <Legend height={24} wrapperStyle={{ top: 0 }} />
             <Line type="linear" dataKey="precision" name="Precision (estimated)" stroke="var(--mantine-color-indigo-7)" strokeWidth={2} dot={{ r: 3 }} connectNulls isAnimationActive={false} />
             <Line type="linear" dataKey="recall" name="Recall (estimated)" stroke="var(--mantine-color-orange-7)" strokeWidth={2} strokeDasharray="6 3" dot={{ r: 3, strokeDasharray: '' }} connectNulls isAnimationActive={false} />
-            <ReferenceLine x={probable} stroke="var(--mantine-color-gray-7)" strokeDasharray="4 4" label={{ value: `Probable ${String(probable)}`, position: 'insideBottomLeft', fontSize: 11 }} />
-            <ReferenceLine x={certain} stroke="var(--mantine-color-dark-6)" strokeDasharray="4 4" label={{ value: `Certain ${String(certain)}`, position: 'insideTopRight', fontSize: 11 }} />
+            {/* One line when the suggestion closes the review band, so the two labels never overlap. */}
+            {probable === certain ? null : <ReferenceLine x={probable} stroke="var(--mantine-color-gray-7)" strokeDasharray="4 4" label={{ value: `Probable ${String(probable)}`, position: 'insideBottomRight', fontSize: 11 }} />}
+            <ReferenceLine x={certain} stroke="var(--mantine-color-dark-6)" strokeDasharray="4 4" label={{ value: probable === certain ? `Certain = Probable ${String(certain)}` : `Certain ${String(certain)}`, position: 'insideTopRight', fontSize: 11 }} />
           </ComposedChart>
         </ResponsiveContainer>
       </div>
