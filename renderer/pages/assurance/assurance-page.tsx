@@ -1,6 +1,6 @@
 /**
  * The Match assurance page: the active versions first; then labels (paste, drop, sample, workbench),
- * evaluation, calibration and saved runs. The same on a local sandbox and a remote registry: it offers only
+ * evaluation, calibration, the unsupervised estimate (no labels) and saved runs. The same on a local sandbox and a remote registry: it offers only
  * what the connection grants (spec "Authentication": the page needs mpi.admin), and talks to the backend only
  * through the contract's operations.
  */
@@ -78,7 +78,7 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
       <div>
         <Title order={1}>Match assurance</Title>
         <Text c="dimmed" mt={4}>
-          Ground-truth labels, evaluation and calibration of matching for tenant {connection.tenantId}. These are the versions every run below uses:
+          Ground-truth labels, evaluation, calibration and the estimate without labels of matching for tenant {connection.tenantId}. These are the versions every run below uses:
         </Text>
       </div>
       <VersionsCard summary={summary.data} error={summary.error} />
