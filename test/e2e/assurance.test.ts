@@ -128,7 +128,7 @@ describe('the Match assurance page', () => {
     expect(await page.getByRole('button', { name: /^Evaluate/ }).isDisabled()).toBe(true);
     await page.getByText('The label set has errors').waitFor();
     expect(sent.slice(before).filter((name) => name.startsWith('matching/'))).toEqual([]);
-    await page.getByRole('tab', { name: 'Labels' }).click();
+    await page.getByRole('tab', { name: 'Labels', exact: true }).click();
     await issues.waitFor();
     await expectAccessible(page, 'assurance-labels-errors');
     await screenshot(page, 'assurance-02-label-errors');

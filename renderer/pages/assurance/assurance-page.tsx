@@ -1,6 +1,6 @@
 /**
  * The Match assurance page: the active versions first; then labels (paste, drop, sample, workbench),
- * evaluation, calibration and saved runs. The same on a local sandbox and a remote registry: it offers only
+ * evaluation, calibration, the unsupervised estimate (no labels) and saved runs. The same on a local sandbox and a remote registry: it offers only
  * what the connection grants (spec "Authentication": the page needs mpi.admin), and talks to the backend only
  * through the contract's operations.
  */
@@ -10,9 +10,11 @@ import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { CalibrationOutputSchema, EvaluationReport } from '../../../engine/contract/assurance.ts';
 import type { Connection, SavedRun } from '../../../engine/contract/console.ts';
+import type { EstimateOutputSchema } from '../../../engine/contract/estimate.ts';
 import { useClient } from '../../client/context.tsx';
 import { IconAlert } from '../../icons.tsx';
 import { CalibrationPanel } from './calibration-panel.tsx';
+import { EstimatePanel } from './estimate-panel.tsx';
 import { EvaluationPanel } from './evaluation-panel.tsx';
 import { previewLabels } from './label-preview.ts';
 import { LabelsPanel } from './labels-panel.tsx';
@@ -21,7 +23,8 @@ import { VersionsCard } from './versions-card.tsx';
 import { WorkbenchPanel } from './workbench-panel.tsx';
 
 type CalibrationOutput = z.infer<typeof CalibrationOutputSchema>;
-type Tab = 'labels' | 'workbench' | 'evaluation' | 'calibration' | 'runs';
+type EstimateOutput = z.infer<typeof EstimateOutputSchema>;
+type Tab = 'labels' | 'workbench' | 'evaluation' | 'calibration' | 'estimate' | 'runs';
 
 export default function AssurancePage({ connection, connectionKey }: { readonly connection: Connection; readonly connectionKey: string }) {
   const client = useClient();
@@ -29,11 +32,12 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
   const may = {
     evaluate: offered.includes('matching/evaluate'),
     calibrate: offered.includes('matching/calibrate'),
+    estimate: offered.includes('matching/estimate'),
     sample: offered.includes('labels/sample'),
     candidates: offered.includes('labels/candidates'),
     summary: offered.includes('profile/summary'),
   };
-  const allowed = may.evaluate || may.calibrate;
+  const allowed = may.evaluate || may.calibrate || may.estimate;
   const summary = useQuery({ queryKey: ['profile-summary', connectionKey], queryFn: () => client.send('profile/summary', {}), enabled: allowed && may.summary });
   const [tab, setTab] = useState<Tab>('labels');
   const [text, setText] = useState('');
@@ -41,6 +45,7 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
   const preview = useMemo(() => previewLabels(deferred), [deferred]);
   const [report, setReport] = useState<EvaluationReport | null>(null);
   const [calibration, setCalibration] = useState<CalibrationOutput | null>(null);
+  const [estimate, setEstimate] = useState<EstimateOutput | null>(null);
   const runsKey = useMemo(() => ['runs', connectionKey] as const, [connectionKey]);
   // The sandbox's estimate of the prior, from the last sampling: offered beside the calibration's prior.
   const [estimatedPrior, setEstimatedPrior] = useState<number | null>(null);
@@ -73,7 +78,7 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
       <div>
         <Title order={1}>Match assurance</Title>
         <Text c="dimmed" mt={4}>
-          Ground-truth labels, evaluation and calibration of matching for tenant {connection.tenantId}. These are the versions every run below uses:
+          Ground-truth labels, evaluation, calibration and the estimate without labels of matching for tenant {connection.tenantId}. These are the versions every run below uses:
         </Text>
       </div>
       <VersionsCard summary={summary.data} error={summary.error} />
@@ -83,6 +88,7 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
           {may.candidates ? <Tabs.Tab value="workbench">Workbench</Tabs.Tab> : null}
           {may.evaluate ? <Tabs.Tab value="evaluation">Evaluation</Tabs.Tab> : null}
           {may.calibrate ? <Tabs.Tab value="calibration">Calibration</Tabs.Tab> : null}
+          {may.estimate ? <Tabs.Tab value="estimate">Estimate without labels</Tabs.Tab> : null}
           <Tabs.Tab value="runs">Saved runs</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="labels" pt="md">
@@ -96,6 +102,9 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
         </Tabs.Panel>
         <Tabs.Panel value="calibration" pt="md">
           <CalibrationPanel key={String(estimatedPrior)} preview={preview} runsKey={runsKey} output={calibration} onOutput={setCalibration} estimatedPrior={estimatedPrior} connectionKey={connectionKey} />
+        </Tabs.Panel>
+        <Tabs.Panel value="estimate" pt="md">
+          <EstimatePanel output={estimate} onOutput={setEstimate} connectionKey={connectionKey} />
         </Tabs.Panel>
         <Tabs.Panel value="runs" pt="md">
           <RunsPanel runsKey={runsKey} onOpen={reopen} />

@@ -5,19 +5,16 @@
  * view, copy and save. No activation control: the page states how a model is applied instead.
  */
 import '@mantine/charts/styles.css';
-import { BarChart } from '@mantine/charts';
-import { Alert, Button, Card, Code, CopyButton, Group, List, ScrollArea, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { CartesianGrid, ComposedChart, ErrorBar, Line, ResponsiveContainer, Scatter, XAxis, YAxis } from 'recharts';
 import type { z } from 'zod';
 import type { CalibrationOutputSchema } from '../../../engine/contract/assurance.ts';
 import { formatCount } from '../../format.ts';
-import { IconCopy, IconDownload, IconInfo } from '../../icons.tsx';
 import { ExportButtons } from './export-buttons.tsx';
-import { saveText } from './save-file.ts';
+import { FieldWeightsCard } from './field-weights-card.tsx';
 import { fixed3, metricsRow } from './metric-text.ts';
 import { MetricsTable } from './metrics-table.tsx';
-import { ModelDiff } from './model-diff.tsx';
-import { BANDS, fieldWeights } from './model-weights.ts';
+import { ModelJsonCard } from './model-json-card.tsx';
 import { ThresholdExplorer, type ReferenceMark } from './threshold-explorer.tsx';
 
 type CalibrationOutput = z.infer<typeof CalibrationOutputSchema>;
@@ -51,8 +48,6 @@ function ReliabilityDiagram({ bins }: { readonly bins: NonNullable<CalibrationOu
 
 export function CalibrationReportView({ output, name, connectionKey }: { readonly output: CalibrationOutput; readonly name: string; readonly connectionKey: string }) {
   const { model, report } = output;
-  const json = `${JSON.stringify(model, null, 2)}\n`;
-  const weights = fieldWeights(model);
   const marks: ReferenceMark[] = [];
   if (report.f1Optimal.threshold !== null) marks.push({ threshold: report.f1Optimal.threshold, label: 'F1-optimal' });
   const target = report.meetingTargetPrecision;
@@ -134,79 +129,9 @@ export function CalibrationReportView({ output, name, connectionKey }: { readonl
         <MetricsTable rows={report.heldOut.thresholds} label="Held-out metrics per threshold" highlight={highlight} />
       </Card>
 
-      <Card withBorder padding="lg" component="section" aria-labelledby="cal-weights-title">
-        <Group justify="space-between" mb="xs">
-          <Title order={2} size="h4" id="cal-weights-title">Field weights: m, u and ln(m/u) by band</Title>
-          <ExportButtons name={`${name}-field-weights`} label="the field weights" rows={() => weights.map((w) => ({ ...w }))} />
-        </Group>
-        <Text size="sm" c="dimmed" mb="sm">m: share of true matches in the band; u: share of non-matches. Positive weights are evidence for a match, negative against.</Text>
-        <figure style={{ margin: 0 }} aria-label="ln(m/u) weight per field and band; the numbers are in the table below.">
-          <BarChart
-            h={260}
-            data={Object.keys(model.fields).map((field) => {
-              const row: Record<string, string | number> = { field };
-              for (const band of BANDS) row[band] = weights.find((w) => w.field === field && w.band === band)?.weight ?? 0;
-              return row;
-            })}
-            dataKey="field"
-            series={[
-              { name: 'Exact', color: 'teal.7' },
-              { name: 'Strong', color: 'teal.4' },
-              { name: 'Partial', color: 'orange.5' },
-              { name: 'Different', color: 'red.7' },
-            ]}
-            withLegend
-            tooltipAnimationDuration={0}
-            barProps={{ isAnimationActive: false }}
-          />
-        </figure>
-        <ScrollArea.Autosize mah={320} viewportProps={{ tabIndex: 0, 'aria-label': 'Field weights table, scrollable' }}>
-          <Table striped aria-label="m, u and weight per field and band" data-testid="weights-table" style={{ fontVariantNumeric: 'tabular-nums' }}>
-            <Table.Thead><Table.Tr><Table.Th>Field</Table.Th><Table.Th>Band</Table.Th><Table.Th>m</Table.Th><Table.Th>u</Table.Th><Table.Th>ln(m/u)</Table.Th></Table.Tr></Table.Thead>
-            <Table.Tbody>
-              {weights.map((w) => (
-                <Table.Tr key={`${w.field}:${w.band}`}>
-                  <Table.Td>{w.field}</Table.Td><Table.Td>{w.band}</Table.Td><Table.Td>{w.m.toFixed(4)}</Table.Td><Table.Td>{w.u.toFixed(4)}</Table.Td><Table.Td>{w.weight.toFixed(3)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollArea.Autosize>
-        <Alert mt="sm" color="orange" variant="light" icon={<IconInfo />} title="Fields are assumed independent">
-          <Text size="sm">{report.caveat} In plain words: when two fields tend to agree together (a postcode and a city), the model counts the same evidence twice and can be over-confident.</Text>
-        </Alert>
-      </Card>
+      <FieldWeightsCard model={model} name={name} idPrefix="cal" caveat={report.caveat} />
 
-      <Card withBorder padding="lg" component="section" aria-labelledby="cal-model-title">
-        <Group justify="space-between" mb="xs">
-          <Title order={2} size="h4" id="cal-model-title">Model JSON</Title>
-          <Group gap="xs">
-            <CopyButton value={json}>
-              {({ copied, copy }) => (
-                <Button size="xs" variant="default" leftSection={<IconCopy size={14} />} onClick={copy}>{copied ? 'Copied' : 'Copy'}</Button>
-              )}
-            </CopyButton>
-            <Button size="xs" variant="default" leftSection={<IconDownload size={14} />} onClick={() => { saveText(`${model.modelVersion}.model.json`, json, 'application/json'); }}>
-              Save as a file
-            </Button>
-          </Group>
-        </Group>
-        <ScrollArea.Autosize mah={360} type="auto" viewportProps={{ tabIndex: 0, 'aria-label': 'Model JSON, scrollable' }}>
-          <Code block data-testid="model-json">{json}</Code>
-        </ScrollArea.Autosize>
-        <Title order={3} size="h5" mt="md" mb="xs">Compared with the active model</Title>
-        <ModelDiff produced={model} connectionKey={connectionKey} />
-        <Alert mt="md" color="blue" variant="light" icon={<IconInfo />} title="This page never activates a model" data-testid="governed-procedure">
-          <Text size="sm" mb={4}>A calibrated model is applied only through the governed configuration change:</Text>
-          <List size="sm" type="ordered">
-            <List.Item>approve the dataset and the thresholds;</List.Item>
-            <List.Item>copy the model to the tenant's MatchingRules:FellegiSunter configuration and assign a new MatchingProfileVersion;</List.Item>
-            <List.Item>deploy the identical profile to the API, portal and MLLP hosts;</List.Item>
-            <List.Item>re-evaluate against an independent holdout;</List.Item>
-            <List.Item>monitor review volumes, errors and drift.</List.Item>
-          </List>
-        </Alert>
-      </Card>
+      <ModelJsonCard model={model} connectionKey={connectionKey} idPrefix="cal" produced="A calibrated model" />
     </Stack>
   );
 }

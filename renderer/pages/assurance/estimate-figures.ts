@@ -1,0 +1,41 @@
+/**
+ * The unsupervised estimate's report in words and rows: the EM convergence facts as sentences a person can
+ * read, and the model-estimated precision/recall per threshold as ordered rows (one per distinct threshold,
+ * the suggested ones included) for the curves, the table and its export.
+ */
+import type { EstimatedThreshold, EstimateReport } from '../../../engine/contract/estimate.ts';
+
+export interface EstimatedRow {
+  readonly threshold: number;
+  readonly pairsAtOrAbove: number;
+  readonly expectedTruePositives: number;
+  readonly expectedFalsePositives: number;
+  readonly expectedFalseNegatives: number;
+  readonly precision: number | null;
+  readonly recall: number | null;
+  readonly f1: number | null;
+  /** Which suggested threshold this row is, if any. */
+  readonly suggested: 'Certain' | 'Probable' | 'Certain and Probable' | null;
+}
+
+/** The report's thresholds and the suggested ones, one row per distinct threshold, ascending. */
+export function estimatedRows(report: Pick<EstimateReport, 'thresholds' | 'suggestedThresholdsAt' | 'suggestedThresholds'>): EstimatedRow[] {
+  const byThreshold = new Map<number, EstimatedThreshold>();
+  for (const row of [...report.thresholds, ...report.suggestedThresholdsAt]) if (!byThreshold.has(row.threshold)) byThreshold.set(row.threshold, row);
+  const { Certain, Probable } = report.suggestedThresholds;
+  return [...byThreshold.values()]
+    .sort((a, b) => a.threshold - b.threshold)
+    .map((row) => ({
+      ...row,
+      suggested: row.threshold === Certain && row.threshold === Probable ? 'Certain and Probable' : row.threshold === Certain ? 'Certain' : row.threshold === Probable ? 'Probable' : null,
+    }));
+}
+
+/** EM's convergence in plain words: whether it settled, how fast, and what the last step still moved. */
+export function convergenceText(convergence: EstimateReport['convergence']): string {
+  const { converged, iterations, maxIterations, tolerance, finalParameterChange } = convergence;
+  const steps = `${String(iterations)} iteration${iterations === 1 ? '' : 's'}`;
+  return converged
+    ? `Converged after ${steps} (of at most ${String(maxIterations)}): in the last iteration no m, u or match share moved by more than ${String(tolerance)} (largest change ${finalParameterChange.toExponential(2)}).`
+    : `Did not converge: stopped at the limit of ${String(maxIterations)} iterations while a parameter still moved by ${finalParameterChange.toExponential(2)}, more than the tolerance ${String(tolerance)}. Treat the model with caution: raise the iteration limit or the smoothing, or compare more candidates.`;
+}

@@ -1,0 +1,93 @@
+/**
+ * "Estimate without labels": the request for an unsupervised Fellegi-Sunter estimate on the connection's own
+ * records (matching/estimate), each field with its help text and the contract's bounds, and the answer.
+ */
+import { Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { z } from 'zod';
+import { MIN_SMOOTHING } from '../../../engine/contract/assurance.ts';
+import { MAX_ESTIMATE_CANDIDATES, MAX_RANDOM_PAIRS, type EstimateOutputSchema } from '../../../engine/contract/estimate.ts';
+import { useClient } from '../../client/context.tsx';
+import { EngineRefusal } from './engine-refusal.tsx';
+import { EstimateReportView } from './estimate-report.tsx';
+
+type EstimateOutput = z.infer<typeof EstimateOutputSchema>;
+type NumberValue = number | string;
+
+function check(value: NumberValue, ok: (n: number) => boolean, message: string): string | undefined {
+  return typeof value === 'number' && ok(value) ? undefined : message;
+}
+const integer = (low: number, high: number) => (n: number): boolean => Number.isInteger(n) && n >= low && n <= high;
+
+export function EstimatePanel({ output, onOutput, connectionKey }: {
+  readonly output: EstimateOutput | null;
+  readonly onOutput: (output: EstimateOutput) => void;
+  readonly connectionKey: string;
+}) {
+  const client = useClient();
+  const [modelVersion, setModelVersion] = useState('fs-estimate-1');
+  const [seed, setSeed] = useState<NumberValue>(1);
+  const [randomPairs, setRandomPairs] = useState<NumberValue>(300_000);
+  const [maxCandidates, setMaxCandidates] = useState<NumberValue>(300_000);
+  const [smoothing, setSmoothing] = useState<NumberValue>(1);
+  const [targetPrecision, setTargetPrecision] = useState<NumberValue>(0.999);
+  const [targetRecall, setTargetRecall] = useState<NumberValue>(0.999);
+  const errors = {
+    modelVersion: modelVersion.trim() === '' ? 'Give the model a version label' : undefined,
+    seed: check(seed, integer(0, 2 ** 32 - 1), `A whole number from 0 to ${String(2 ** 32 - 1)}`),
+    randomPairs: check(randomPairs, integer(1_000, MAX_RANDOM_PAIRS), `A whole number from 1,000 to ${MAX_RANDOM_PAIRS.toLocaleString('en')}`),
+    maxCandidates: check(maxCandidates, integer(100, MAX_ESTIMATE_CANDIDATES), `A whole number from 100 to ${MAX_ESTIMATE_CANDIDATES.toLocaleString('en')}`),
+    smoothing: check(smoothing, (n) => n >= MIN_SMOOTHING && n <= 1000, `From ${String(MIN_SMOOTHING)} to 1000`),
+    targetPrecision: check(targetPrecision, (n) => n > 0 && n < 1, 'A share strictly between 0 and 1'),
+    targetRecall: check(targetRecall, (n) => n > 0 && n < 1, 'A share strictly between 0 and 1'),
+  };
+  const invalid = Object.values(errors).some((e) => e !== undefined);
+  const estimate = useMutation({
+    mutationFn: () =>
+      client.send('matching/estimate', {
+        modelVersion: modelVersion.trim(),
+        seed: Number(seed),
+        randomPairs: Number(randomPairs),
+        maxCandidatePairs: Number(maxCandidates),
+        smoothing: Number(smoothing),
+        targetPrecision: Number(targetPrecision),
+        targetRecall: Number(targetRecall),
+      }),
+    onSuccess: onOutput,
+  });
+
+  return (
+    <Stack gap="lg">
+      <Card withBorder padding="lg" component="section" aria-labelledby="est-request-title">
+        <Title order={2} size="h4" id="est-request-title" mb="xs">Estimate a Fellegi-Sunter model without labels</Title>
+        <Text size="sm" c="dimmed" mb="sm">
+          Fits a model to this connection's own records: u from random record pairs (almost all non-matches), m and the share of matches among the blocking candidates by expectation-maximisation. No labels are needed, and the precision and recall it reports are the model's own estimate, not a measurement. With labels, Calibration and Evaluation measure instead.
+        </Text>
+        <form
+          aria-label="Estimate request"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!invalid) estimate.mutate();
+          }}
+        >
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
+            <TextInput label="Model version" description="The label the produced model carries" value={modelVersion} onChange={(e) => { setModelVersion(e.currentTarget.value); }} maxLength={100} error={errors.modelVersion} />
+            <NumberInput label="Seed" description="Seeds the random pairs and the candidate sample: the same seed on the same records gives the same model" value={seed} onChange={setSeed} allowDecimal={false} min={0} error={errors.seed} />
+            <NumberInput label="Random pairs" description="Record pairs drawn at random and compared for u; more pairs estimate rare agreements better and take longer" value={randomPairs} onChange={setRandomPairs} allowDecimal={false} thousandSeparator="," step={10_000} error={errors.randomPairs} />
+            <NumberInput label="Max candidate pairs" description="At most this many blocking candidates are compared and fitted (a seeded sample when there are more)" value={maxCandidates} onChange={setMaxCandidates} allowDecimal={false} thousandSeparator="," step={10_000} error={errors.maxCandidates} />
+            <NumberInput label="Smoothing" description="Added to every band count, so no m or u is 0 or 1 (1 is Laplace smoothing)" value={smoothing} onChange={setSmoothing} decimalScale={4} step={0.5} error={errors.smoothing} />
+            <NumberInput label="Target precision" description="Suggested Certain: the lowest score (at least 0.5) whose model-estimated auto-link precision reaches this" value={targetPrecision} onChange={setTargetPrecision} decimalScale={6} step={0.001} error={errors.targetPrecision} />
+            <NumberInput label="Target recall" description="Suggested Probable: the highest score (at most Certain) whose model-estimated recall of auto-links and reviews reaches this" value={targetRecall} onChange={setTargetRecall} decimalScale={6} step={0.001} error={errors.targetRecall} />
+          </SimpleGrid>
+          <Group mt="md">
+            <Button type="submit" loading={estimate.isPending} disabled={invalid}>Estimate from this registry's records</Button>
+            <Text size="sm" c="dimmed">The model is returned for review; nothing is activated.</Text>
+          </Group>
+        </form>
+        {estimate.isError ? <div style={{ marginTop: 12 }}><EngineRefusal title="The engine refused the estimate" error={estimate.error} /></div> : null}
+      </Card>
+      {output !== null ? <EstimateReportView key={output.model.modelVersion + String(output.report.randomPairs.seed)} output={output} connectionKey={connectionKey} /> : null}
+    </Stack>
+  );
+}

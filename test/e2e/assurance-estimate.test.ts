@@ -1,0 +1,161 @@
+/**
+ * "Estimate without labels" on the Match assurance page, in real Chromium against the real browser host on a
+ * real synthetic sandbox: the request's bounds are enforced before anything is sent; the estimate's figures on
+ * the page (convergence, match share, suggested thresholds, every model-estimated row) and its model JSON equal
+ * the CLI's `estimate --json` for the same seed and options on the same database; the model saves as a file;
+ * the figures say they are estimated, not measured; no activation control exists; axe finds no serious or
+ * critical violation. Screenshots go to test-results/screenshots/.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { LocalEngine } from '../../engine/local-engine.ts';
+import type { EstimateOutputSchema } from '../../engine/contract/estimate.ts';
+import type { z } from 'zod';
+import { estimatedRows } from '../../renderer/pages/assurance/estimate-figures.ts';
+import { runCli } from '../helpers/cli.ts';
+import { connectBrowser, expectAccessible, screenshot, SCREENSHOTS, startHost, type HostProcess } from './helpers.ts';
+
+type EstimateOutput = z.infer<typeof EstimateOutputSchema>;
+
+let dir: string;
+let db: string;
+let host: HostProcess;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const pageErrors: string[] = [];
+const sent: string[] = [];
+const OPTIONS = { modelVersion: 'fs-est-e2e', seed: 11, randomPairs: 20_000, maxCandidates: 50_000, smoothing: 0.5, targetPrecision: 0.995, targetRecall: 0.99 };
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'mpi-e2e-estimate-'));
+  db = join(dir, 'estimate.db');
+  const engine = LocalEngine.open({ dbPath: db });
+  try {
+    await engine.call('sandbox/create', { syntheticPeople: 600, seed: 3 }, { tenantId: 'demo', actor: 'test' });
+  } finally {
+    engine.close();
+  }
+  host = await startHost(['--data-dir', join(dir, 'data')]);
+  browser = await connectBrowser();
+  context = await browser.newContext({ viewport: { width: 1360, height: 900 }, reducedMotion: 'reduce', acceptDownloads: true });
+  page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) pageErrors.push(message.text());
+  });
+  page.on('request', (request) => {
+    const match = /\/api\/op\/(.+)$/.exec(new URL(request.url()).pathname);
+    if (match?.[1] !== undefined) sent.push(decodeURIComponent(match[1]));
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await context.close();
+  await browser.close();
+  const code = await host.stop();
+  rmSync(dir, { recursive: true, force: true });
+  expect(code, host.output()).toBe(0);
+});
+
+async function cliEstimate(): Promise<EstimateOutput> {
+  const run = await runCli([
+    '--db', db, '--tenant', 'demo', 'estimate', '--model-version', OPTIONS.modelVersion, '--seed', String(OPTIONS.seed),
+    '--random-pairs', String(OPTIONS.randomPairs), '--max-candidates', String(OPTIONS.maxCandidates), '--smoothing', String(OPTIONS.smoothing),
+    '--target-precision', String(OPTIONS.targetPrecision), '--target-recall', String(OPTIONS.targetRecall), '--json',
+  ]);
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as EstimateOutput;
+}
+
+async function expectNoActivationControl(): Promise<void> {
+  expect(await page.getByRole('button', { name: /activat|apply|deploy|make active|use this model/i }).count()).toBe(0);
+  expect(await page.getByRole('link', { name: /activat|apply|deploy/i }).count()).toBe(0);
+}
+
+describe('Estimate without labels on the Match assurance page', () => {
+  it('refuses out-of-bounds options before sending anything', async () => {
+    await page.goto(host.launchUrl);
+    await page.getByRole('link', { name: /Sandboxes/ }).first().click();
+    await page.getByLabel('Sandbox file').fill(db);
+    await page.getByLabel('Tenant').fill('demo');
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    await page.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor();
+    await page.getByRole('link', { name: /Match assurance/ }).click();
+    await page.getByRole('tab', { name: 'Estimate without labels' }).click();
+    const before = sent.length;
+    await page.getByLabel('Random pairs').fill('999');
+    await page.getByText('A whole number from 1,000 to 5,000,000').waitFor();
+    await page.getByLabel('Target recall').fill('1');
+    await page.getByText('A share strictly between 0 and 1').waitFor();
+    expect(await page.getByRole('button', { name: 'Estimate from this registry\'s records' }).isDisabled()).toBe(true);
+    expect(sent.slice(before).filter((name) => name.startsWith('matching/'))).toEqual([]);
+    await expectNoActivationControl();
+    await expectAccessible(page, 'assurance-estimate-request');
+    await screenshot(page, 'assurance-10-estimate-request');
+  });
+
+  it('estimates, and the page shows exactly what the CLI estimate --json gives for the same seed and options', async () => {
+    await page.getByLabel('Model version').fill(OPTIONS.modelVersion);
+    await page.getByLabel('Seed').fill(String(OPTIONS.seed));
+    await page.getByLabel('Random pairs').fill(String(OPTIONS.randomPairs));
+    await page.getByLabel('Max candidate pairs').fill(String(OPTIONS.maxCandidates));
+    await page.getByLabel('Smoothing').fill(String(OPTIONS.smoothing));
+    await page.getByLabel('Target precision').fill(String(OPTIONS.targetPrecision));
+    await page.getByLabel('Target recall').fill(String(OPTIONS.targetRecall));
+    await page.getByRole('button', { name: 'Estimate from this registry\'s records' }).click();
+    await page.getByTestId('estimate-report').waitFor({ timeout: 120_000 });
+    const cli = await cliEstimate();
+    const { report, model } = cli;
+
+    const shown = JSON.parse((await page.getByTestId('model-json').textContent()) ?? '') as unknown;
+    expect(shown).toEqual(model);
+    expect(await page.getByTestId('est-certain').textContent()).toBe(String(report.suggestedThresholds.Certain));
+    expect(await page.getByTestId('est-probable').textContent()).toBe(String(report.suggestedThresholds.Probable));
+    expect(await page.getByTestId('est-match-share').textContent()).toBe(report.candidateMatchShare.toFixed(6));
+    expect(Number((await page.getByTestId('est-records').textContent())?.replace(/[^\d]/g, ''))).toBe(report.records);
+    expect(Number((await page.getByTestId('est-modelled').textContent())?.replace(/[^\d]/g, ''))).toBe(report.candidates.modelled);
+    expect(await page.getByTestId('est-suggestion').textContent()).toBe(report.suggestion);
+    const convergence = (await page.getByTestId('est-convergence').textContent()) ?? '';
+    expect(convergence).toContain(report.convergence.converged ? `Converged after ${String(report.convergence.iterations)} iteration` : 'Did not converge');
+
+    const expected = estimatedRows(report);
+    // Every threshold the CLI reports, and both suggested ones, are rows of the page's table.
+    expect(expected.map((r) => r.threshold)).toEqual(expect.arrayContaining([...report.thresholds.map((t) => t.threshold), report.suggestedThresholds.Certain, report.suggestedThresholds.Probable]));
+    const rows = page.locator('[data-testid="estimate-table"] tbody tr');
+    expect(await rows.count()).toBe(expected.length);
+    const fmt = (v: number | null): string => (v === null ? '—' : v.toFixed(4));
+    for (const [i, r] of expected.entries()) {
+      const cells = await rows.nth(i).locator('td').allTextContents();
+      expect(cells[0]?.replace(/suggested.*$/, '')).toBe(String(r.threshold));
+      expect(Number(cells[1]?.replace(/[^\d]/g, ''))).toBe(r.pairsAtOrAbove);
+      expect(cells.slice(2)).toEqual([r.expectedTruePositives.toFixed(1), r.expectedFalsePositives.toFixed(1), r.expectedFalseNegatives.toFixed(1), fmt(r.precision), fmt(r.recall), fmt(r.f1)]);
+    }
+    expect(await page.getByTestId('est-not-measured').textContent()).toMatch(/not measured against labels.*blocking never proposes/);
+
+    // The field weights table is the model's m, u and ln(m/u), one row per field and band.
+    expect(await page.locator('[data-testid="weights-table"] tbody tr').count()).toBe(Object.keys(model.fields).length * 4);
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Save as a file' }).click();
+    const saved = join(dir, 'estimated-model.json');
+    await (await download).saveAs(saved);
+    expect(JSON.parse(readFileSync(saved, 'utf8'))).toEqual(model);
+
+    const diff = (await page.getByTestId('model-diff').textContent()) ?? '';
+    expect(diff).toMatch(/^Against the active profile's model default-fs-1: \d+ differences/);
+    await page.getByTestId('governed-procedure').waitFor();
+    expect(await page.getByTestId('governed-procedure').textContent()).toContain('profile apply');
+    await expectNoActivationControl();
+    await expectAccessible(page, 'assurance-estimate-report');
+    await screenshot(page, 'assurance-11-estimate-report');
+    await page.getByRole('region', { name: 'Precision and recall per threshold, estimated by the model' }).screenshot({ path: join(SCREENSHOTS, 'assurance-11b-estimate-curves.png') });
+  });
+
+  it('ran without script errors or CSP violations', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
