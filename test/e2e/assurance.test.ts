@@ -308,7 +308,7 @@ describe('the Match assurance page', () => {
   });
 
   it('summarises a long label file instead of laying it out as text, and shows the text on request', async () => {
-    await page.getByRole('tab', { name: 'Labels' }).click();
+    await page.getByRole('tab', { name: 'Labels', exact: true }).click();
     const [header = '', ...rows] = readFileSync(labelsFile, 'utf8').trimEnd().split('\n');
     let body = rows;
     while (body.join('\n').length <= 100_000) body = [...body, ...rows];
