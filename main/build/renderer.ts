@@ -52,22 +52,31 @@ export async function buildRenderer(options: { readonly force?: boolean; readonl
   // Loaded only when a build is needed: Vite and the React plugin are development tools, absent from the packaged app.
   const { build } = await import('vite');
   const { default: react } = await import('@vitejs/plugin-react');
-  await build({
-    root: RENDERER_SOURCE,
-    base: './',
-    configFile: false,
-    envDir: false,
-    logLevel: 'warn',
-    plugins: [
-      react(),
-      {
-        name: 'mpi-console-csp',
-        transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: metaContentSecurityPolicy() }, injectTo: 'head-prepend' }],
-      },
-    ],
-    // Built beside and swapped in, so a host serving the previous build never serves half of this one.
-    build: { outDir: partial, emptyOutDir: true, sourcemap: false, target: 'es2022', reportCompressedSize: false, chunkSizeWarningLimit: 1500 },
-  });
+  // Vite takes the mode of the bundle from NODE_ENV when it is set: under vitest (NODE_ENV=test) it bundled React's
+  // development build, several times slower, and the stamp below would then have kept serving it to `npm start`.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({
+      root: RENDERER_SOURCE,
+      base: './',
+      configFile: false,
+      envDir: false,
+      logLevel: 'warn',
+      plugins: [
+        react(),
+        {
+          name: 'mpi-console-csp',
+          transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: metaContentSecurityPolicy() }, injectTo: 'head-prepend' }],
+        },
+      ],
+      // Built beside and swapped in, so a host serving the previous build never serves half of this one.
+      build: { outDir: partial, emptyOutDir: true, sourcemap: false, target: 'es2022', reportCompressedSize: false, chunkSizeWarningLimit: 1500 },
+    });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
   writeFileSync(join(partial, STAMP), digest);
   rmSync(outDir, { recursive: true, force: true });
   renameSync(partial, outDir);
