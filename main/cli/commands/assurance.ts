@@ -10,6 +10,7 @@ import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { checkInputFile, checkOutputTarget, writeOutput } from '../files.ts';
 import { fixed, json, keyValues, table } from '../format.ts';
+import { modelWeightsTable } from '../model-weights.ts';
 import { parseLabelsTsv, type LabelPair } from '../../../engine/assurance/labels.ts';
 import { BANDS, FIELD_NAMES } from '../../../engine/contract/fields.ts';
 import type { FieldEvidence } from '../../../engine/contract/matching.ts';
@@ -166,21 +167,10 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
   );
   if (recommended.length > 0) cli.write(`\nAt the recommended thresholds:\n${metricsTable(recommended)}`);
   cli.write(
-    `\nm and u per field and band (${BANDS.join(' / ')}), and ln(m/u):\n${table(
-      ['field', 'm', 'u', 'ln(m/u)', 'training observations (matches / non-matches)'],
-      FIELD_NAMES.map((field) => {
-        const p = model.fields[field];
-        const obs = report.fieldObservations.find((o) => o.field === field);
-        if (p === undefined) return [field, '—', '—', '—', '—'];
-        return [
-          field,
-          BANDS.map((b) => p.m[b].toFixed(3)).join(' '),
-          BANDS.map((b) => p.u[b].toFixed(3)).join(' '),
-          BANDS.map((b) => Math.log(p.m[b] / p.u[b]).toFixed(2)).join(' '),
-          obs === undefined ? '—' : `${obs.matches} / ${obs.nonMatches}`,
-        ];
-      }),
-    )}`,
+    `\n${modelWeightsTable(model, 'training observations (matches / non-matches)', (field) => {
+      const obs = report.fieldObservations.find((o) => o.field === field);
+      return obs === undefined ? undefined : `${obs.matches} / ${obs.nonMatches}`;
+    })}`,
   );
   cli.write(`\n${report.estimation}\n\nCaveat: ${report.caveat}\n`);
   cli.write(

@@ -8,7 +8,7 @@ import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { checkOutputTarget, writeOutput } from '../files.ts';
 import { fixed, json, keyValues, table } from '../format.ts';
-import { BANDS, FIELD_NAMES } from '../../../engine/contract/fields.ts';
+import { modelWeightsTable } from '../model-weights.ts';
 import type { EstimatedThreshold } from '../../../engine/contract/estimate.ts';
 
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
@@ -82,21 +82,10 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
   cli.write(`\nModel-estimated (not measured) precision and recall among blocking candidates:\n${estimatedTable(report.thresholds)}`);
   cli.write(`\nAt the suggested thresholds:\n${estimatedTable(report.suggestedThresholdsAt)}\n${report.suggestion}\n`);
   cli.write(
-    `\nm and u per field and band (${BANDS.join(' / ')}), and ln(m/u):\n${table(
-      ['field', 'm', 'u', 'ln(m/u)', 'observations (candidates / random pairs)'],
-      FIELD_NAMES.map((field) => {
-        const p = model.fields[field];
-        const obs = report.fieldObservations.find((o) => o.field === field);
-        if (p === undefined) return [field, '—', '—', '—', '—'];
-        return [
-          field,
-          BANDS.map((b) => p.m[b].toFixed(4)).join(' '),
-          BANDS.map((b) => p.u[b].toExponential(2)).join(' '),
-          BANDS.map((b) => Math.log(p.m[b] / p.u[b]).toFixed(2)).join(' '),
-          obs === undefined ? '—' : `${obs.candidatePairs} / ${obs.randomPairs}`,
-        ];
-      }),
-    )}`,
+    `\n${modelWeightsTable(model, 'observations (candidates / random pairs)', (field) => {
+      const obs = report.fieldObservations.find((o) => o.field === field);
+      return obs === undefined ? undefined : `${obs.candidatePairs} / ${obs.randomPairs}`;
+    })}`,
   );
   cli.write(`\n${report.estimation}\n\nCaveat: ${report.caveat}\n`);
   cli.write(
