@@ -43,27 +43,9 @@ function writeAtomically(path: string, text: string): void {
 }
 
 function summaryOf(run: SavedRunInput, runId: string, createdAt: string, actor: string): SavedRunSummary {
-  if (run.kind === 'evaluation') {
-    const { report } = run;
-    return {
-      runId,
-      kind: 'evaluation',
-      createdAt,
-      actor,
-      datasetId: report.datasetId,
-      datasetDigest: report.datasetDigest,
-      pairs: report.labels.pairs,
-      matches: report.labels.matches,
-      nonMatches: report.labels.nonMatches,
-      versions: report.versions,
-      thresholds: report.thresholds.map((t) => t.threshold),
-      modelVersion: null,
-    };
-  }
-  const { report } = run.output;
-  return {
+  const report = run.kind === 'evaluation' ? run.report : run.output.report;
+  const common = {
     runId,
-    kind: 'calibration',
     createdAt,
     actor,
     datasetId: report.datasetId,
@@ -71,10 +53,12 @@ function summaryOf(run: SavedRunInput, runId: string, createdAt: string, actor: 
     pairs: report.labels.pairs,
     matches: report.labels.matches,
     nonMatches: report.labels.nonMatches,
-    versions: report.trainedAgainst,
-    thresholds: report.heldOut.thresholds.map((t) => t.threshold),
-    modelVersion: report.modelVersion,
   };
+  if (run.kind === 'evaluation') {
+    return { ...common, kind: 'evaluation', versions: run.report.versions, thresholds: run.report.thresholds.map((t) => t.threshold), modelVersion: null };
+  }
+  const calibration = run.output.report;
+  return { ...common, kind: 'calibration', versions: calibration.trainedAgainst, thresholds: calibration.heldOut.thresholds.map((t) => t.threshold), modelVersion: calibration.modelVersion };
 }
 
 export class SavedRuns {
