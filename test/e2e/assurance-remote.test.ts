@@ -20,7 +20,7 @@ import { RemoteEngine } from '../../main/remote/remote-engine.ts';
 import { StaticTokenProvider } from '../../main/remote/token-provider.ts';
 import { runCli } from '../helpers/cli.ts';
 import { BIN } from '../helpers/processes.ts';
-import { connectBrowser, expectAccessible, screenshot, startHost, type HostProcess } from './helpers.ts';
+import { collectPageErrors, connectBrowser, expectAccessible, type HostProcess, screenshot, startHost } from './helpers.ts';
 
 const TENANT = 'r1';
 let dir: string;
@@ -83,10 +83,7 @@ beforeAll(async () => {
   browser = await connectBrowser();
   context = await browser.newContext({ viewport: { width: 1360, height: 900 }, reducedMotion: 'reduce' });
   page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) pageErrors.push(message.text());
-  });
+  collectPageErrors(page, pageErrors);
 }, 300_000);
 
 afterAll(async () => {

@@ -18,7 +18,7 @@ import { LocalEngine } from '../../engine/local-engine.ts';
 import { labelsToTsv } from '../../engine/contract/label-tsv.ts';
 import type { EvaluationReport } from '../../engine/contract/assurance.ts';
 import { runCli } from '../helpers/cli.ts';
-import { connectBrowser, expectAccessible, screenshot, SCREENSHOTS, startHost, type HostProcess } from './helpers.ts';
+import { collectPageErrors, connectBrowser, expectAccessible, type HostProcess, recordOperations, screenshot, SCREENSHOTS, startHost } from './helpers.ts';
 
 let dir: string;
 let db: string;
@@ -50,14 +50,8 @@ beforeAll(async () => {
   browser = await connectBrowser();
   context = await browser.newContext({ viewport: { width: 1360, height: 900 }, reducedMotion: 'reduce', acceptDownloads: true });
   page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) pageErrors.push(message.text());
-  });
-  page.on('request', (request) => {
-    const match = /\/api\/op\/(.+)$/.exec(new URL(request.url()).pathname);
-    if (match?.[1] !== undefined) sent.push(decodeURIComponent(match[1]));
-  });
+  collectPageErrors(page, pageErrors);
+  recordOperations(page, sent);
 }, 180_000);
 
 afterAll(async () => {

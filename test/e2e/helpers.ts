@@ -82,3 +82,19 @@ export async function expectAccessible(page: Page, name: string): Promise<void> 
   const blocking = summary.filter((v) => v.impact === 'serious' || v.impact === 'critical').map(({ details: _details, ...rest }) => rest);
   expect(blocking, `axe on ${name}`).toEqual([]);
 }
+
+/** Script errors and Content-Security-Policy violations of the page, as they happen, into `errors`. */
+export function collectPageErrors(page: Page, errors: string[]): void {
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) errors.push(message.text());
+  });
+}
+
+/** The name of every engine operation the page sends (`/api/op/NAME`), in order, into `sent`. */
+export function recordOperations(page: Page, sent: string[]): void {
+  page.on('request', (request) => {
+    const match = /\/api\/op\/(.+)$/.exec(new URL(request.url()).pathname);
+    if (match?.[1] !== undefined) sent.push(decodeURIComponent(match[1]));
+  });
+}

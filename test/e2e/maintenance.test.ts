@@ -16,7 +16,7 @@ import { EngineError } from '../../engine/contract/errors.ts';
 import { MaintenanceSettingsSchema } from '../../engine/config/maintenance.ts';
 import { runWorker } from '../../engine/jobs/worker.ts';
 import { BATCH_SIZE_MESSAGE } from '../../renderer/pages/maintenance/start-job-form.ts';
-import { connectBrowser, expectAccessible, screenshot, startHost, type HostProcess } from './helpers.ts';
+import { collectPageErrors, connectBrowser, expectAccessible, type HostProcess, screenshot, startHost } from './helpers.ts';
 
 let dir: string;
 let host: HostProcess;
@@ -75,10 +75,7 @@ beforeAll(async () => {
   browser = await connectBrowser();
   context = await browser.newContext({ viewport: { width: 1360, height: 900 }, reducedMotion: 'reduce' });
   page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) pageErrors.push(message.text());
-  });
+  collectPageErrors(page, pageErrors);
 });
 
 afterAll(async () => {
