@@ -16,6 +16,7 @@
  * contract/fields.ts); the level's name travels in the field evidence. Input: the 8 digits YYYYMMDD of a
  * real calendar date (normalise/date.ts only keeps real dates).
  */
+import { daysFromCivil } from '../fhir/civil-days.ts';
 import { damerauLevenshteinDistance } from './damerau-levenshtein.ts';
 
 export const DATE_LEVELS = ['exact', 'day-month-transposed', 'one-digit', 'same-year-month', 'within-year', 'different'] as const;
@@ -42,15 +43,6 @@ function sameChars(a: string, b: string, from: number, to: number, bFrom = from)
   return true;
 }
 
-/** Days since 1970-01-01 of a proleptic Gregorian date (Hinnant, "chrono-Compatible Low-Level Date Algorithms"). */
-export function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yearOfEra = y - era * 400;
-  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
-  return era * 146_097 + dayOfEra - 719_468;
-}
 
 export function birthDateLevel(a: string, b: string): DateLevel {
   if (a === b) return 'exact';

@@ -7,6 +7,7 @@
  * Days are counted with the proleptic Gregorian calendar ("days from civil", H. Hinnant,
  * https://howardhinnant.github.io/date_algorithms.html), not Date.UTC, which maps years 0-99 to 1900-1999.
  */
+import { daysFromCivil } from './civil-days.ts';
 
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:Z|([+-])(\d{2}):(\d{2}))$/;
 
@@ -17,14 +18,6 @@ export interface Instant {
   readonly nanos: number;
 }
 
-function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yearOfEra = y - era * 400;
-  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
-  return era * 146097 + dayOfEra - 719468;
-}
 
 /** The moment a FHIR instant names, or undefined when the text is not one (shape only: validation checks ranges). */
 export function parseInstant(text: string): Instant | undefined {

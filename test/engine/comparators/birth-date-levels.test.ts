@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { birthDateLevel, birthDateSimilarity, daysFromCivil, DATE_LEVELS, DATE_LEVEL_SIMILARITY } from '../../../engine/comparators/birth-date-levels.ts';
+import { birthDateLevel, birthDateSimilarity, DATE_LEVELS, DATE_LEVEL_SIMILARITY } from '../../../engine/comparators/birth-date-levels.ts';
+import { daysFromCivil } from '../../../engine/fhir/civil-days.ts';
 import { bandOf } from '../../../engine/contract/fields.ts';
 
 describe('birth dates compared as dates', () => {
