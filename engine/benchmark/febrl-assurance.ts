@@ -15,11 +15,26 @@ import { populationQuality, type PopulationQuality } from './population-quality.
 export const FEBRL_VALIDATION_FRACTION = 0.3;
 export const FEBRL_SMOOTHING = 1;
 export const FEBRL_TARGET_PRECISION = 0.99;
-export const CALIBRATED_THRESHOLDS = { Certain: 0.92, Probable: 0.75 } as const;
+/** A link needs the pair more likely one person than two: Probable, and the floor under Certain. */
+export const CALIBRATED_PROBABLE = 0.5;
+
+/**
+ * The thresholds an analyst takes from a calibration report: Certain at its F1-optimal threshold (measured on the
+ * held-out labels, which come from the blocking candidates the population run scores), never below Probable 0.5.
+ * The calibrated model's prior is the candidates' match share (about 0.4), not the default model's random-pair
+ * prior, so its probabilities are read against that population. The lowest threshold meeting the target
+ * precision is no choice for Certain: held-out non-matches are a sample, and its lower bound sits far below 0.5.
+ */
+export function calibratedThresholds(report: CalibrationReport): { Certain: number; Probable: number } {
+  const f1Optimal = report.f1Optimal.threshold;
+  return { Certain: Math.max(f1Optimal ?? 1, CALIBRATED_PROBABLE), Probable: CALIBRATED_PROBABLE };
+}
 
 export interface FebrlAssurance {
   readonly labels: { readonly pairs: number; readonly matches: number; readonly nonMatches: number };
   readonly prior: number;
+  /** The thresholds of the population run (calibratedThresholds). */
+  readonly thresholds: { readonly Certain: number; readonly Probable: number };
   readonly model: FellegiSunterModel;
   readonly calibration: CalibrationReport;
   /** The held-out pairs evaluated through matching/evaluate with the model applied. */
@@ -62,17 +77,13 @@ export async function febrlAssurance(engine: LocalEngine, tenantPrefix: string, 
 
   const fresh = { tenantId: `${tenantPrefix}-calibrated`, actor: 'febrl-assurance' };
   const profile = febrlProfile(sources);
-  // The calibrated model's prior is the candidate population's match share (about 0.4), not the default
-  // model's random-pair prior (1e-5), so the same probability means far less evidence: it runs at the
-  // thresholds calibrated models were measured at before the default model existed (Certain 0.92,
-  // Probable 0.75). Calibration's own recommendation (lowest threshold meeting the target precision on
-  // sampled pairs) is too low for a population, where non-matches far outnumber the sampled ones.
-  const Thresholds = CALIBRATED_THRESHOLDS;
+  const Thresholds = calibratedThresholds(calibration);
   const load = await loadFebrl(engine, fresh, sources, { ...profile, MatchingRules: { Thresholds, FellegiSunter: model } });
   const matches = sample.pairs.filter((p) => p.isMatch).length;
   return {
     labels: { pairs: sample.pairs.length, matches, nonMatches: sample.pairs.length - matches },
     prior,
+    thresholds: Thresholds,
     model,
     calibration,
     heldOut,

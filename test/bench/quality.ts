@@ -95,7 +95,7 @@ for (const [name, sources] of Object.entries(DATASETS)) {
   if (values.calibrated === true && !name.includes('names')) {
     const run = await febrlAssurance(engine, name, sources);
     const cctx = { tenantId: `${name}-calibrated`, actor: 'quality' };
-    process.stdout.write(line(`${name} calibrated`, run.population, await blocking(engine, cctx, run.population.autoLinks.truePairs, run.population.records), run.rejectedRecords) + '\n');
+    process.stdout.write(line(`${name} calibrated ${run.thresholds.Certain}/${run.thresholds.Probable}`, run.population, await blocking(engine, cctx, run.population.autoLinks.truePairs, run.population.records), run.rejectedRecords) + '\n');
   }
   if (values.estimated === true && !name.includes('names')) await estimatedLines(name, await estimateRun(engine, name, febrlLoader(engine, sources), ['profile', 'suggested']));
 }

@@ -90,7 +90,8 @@ describe('matching/calibrate on a synthetic sandbox', () => {
     expect(report.training.matches + report.validation.matches).toBe(matches);
     expect(report.heldOut.brierScore).toBeGreaterThanOrEqual(0);
     expect(report.heldOut.logLoss).toBeGreaterThanOrEqual(0);
-    expect(report.heldOut.thresholds.map((t) => t.threshold)).toEqual([0.5, 0.8, 0.9, 0.95, 0.99]);
+    // The grid and the active profile's thresholds (Probable 0.5, Certain 0.97).
+    expect(report.heldOut.thresholds.map((t) => t.threshold)).toEqual([0.5, 0.8, 0.9, 0.95, 0.97, 0.99]);
     expect(report.f1Optimal.threshold).not.toBeNull();
     expect(report.f1Optimal.metrics?.threshold).toBe(report.f1Optimal.threshold);
     // Placed at the simplest number in its gap of held-out scores, it keeps the optimum: no reported threshold does better.

@@ -10,8 +10,8 @@ const FEBRL = fileURLToPath(new URL('../../../../shared/data/febrl/', import.met
 /**
  * Calibration on real benchmark data (FEBRL, synthetic people with ground truth). Labels: every true pair plus
  * hard non-matches from blocking candidates (at most 10,000); 30% of each class held out; prior = share of
- * true pairs among blocking-candidate pairs; the population run uses Certain 0.92 / Probable 0.75
- * (CALIBRATED_THRESHOLDS: a candidate-share prior, not the default model's random-pair one). Published
+ * true pairs among blocking-candidate pairs; the population run takes Certain at the calibration's F1-optimal
+ * threshold, never below Probable 0.5 (calibratedThresholds; until 2026-11-23 fixed at 0.92 / 0.75). Published
  * anchors (Splink docs): FEBRL 4 best F1 0.9998, FEBRL 3 best F1 0.9954.
  *
  *   measured 2026-11-21   FEBRL 4 population auto-links F1 0.9991 (P 1.0000, R 0.9982)

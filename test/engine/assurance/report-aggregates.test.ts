@@ -28,7 +28,7 @@ describe('evaluation and calibration aggregates', () => {
         expect(countsAtEdge(distribution, k)).toEqual({ tp: row.tp, fp: row.fp, tn: row.tn, fn: row.fn });
       }
       // The default profile (issue 12): its Fellegi-Sunter model and thresholds.
-      expect(report.scoreBasis).toMatchObject({ scoreMethod: 'fellegi-sunter', thresholds: { probable: 0.5, certain: 0.99 } });
+      expect(report.scoreBasis).toMatchObject({ scoreMethod: 'fellegi-sunter', thresholds: { probable: 0.5, certain: 0.97 } });
       for (const example of [...report.errorExamples.falsePositives, ...report.errorExamples.falseNegatives]) expect(example.decision).toBeDefined();
 
       const { report: calibration } = await engine.call(

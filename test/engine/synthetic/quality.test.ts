@@ -13,16 +13,17 @@ import { truthRecords } from '../../../engine/store/assurance.ts';
  * 17.2 per 1,000. Most review cases are twins held back by the PossibleTwin rule.
  * With term frequency and the twin rule on same-sex pairs (2026-11-23): 10,000 people P 0.9992 R 0.9805
  * F1 0.9898, 23.5 per 1,000 (53% of cases join a true pair).
+ * Certain 0.97 instead of 0.99 (2026-11-23): measured here on the issue's 10,000 people, not on 2,000.
  */
 describe('synthetic population quality with the default model', () => {
   it('links with F1 ≥ 0.99 and opens at most 30 review cases per 1,000 records', async () => {
     const engine = LocalEngine.open({ dbPath: join(tempDir(), 'synthetic.db') });
     const ctx = { tenantId: 'synthetic', actor: 'test' };
-    await engine.call('sandbox/create', { syntheticPeople: 2000, seed: 7 }, ctx);
+    await engine.call('sandbox/create', { syntheticPeople: 10_000, seed: 7 }, ctx);
     const truth = new Map(truthRecords(engine.env.store, ctx.tenantId).map((r) => [refKey(r.sourceSystem, r.localId), r.personId] as const));
     const q = await populationQuality(engine, ctx, truth);
     engine.close();
-    expect(q.records).toBe(4380);
+    expect(q.records).toBe(22_053);
     expect(q.autoLinks.precision).toBeGreaterThanOrEqual(0.998);
     // Lowered from 0.985: same-sex records with one family name and birth date whose given names do not agree
     // are held to review (twins), and without a nickname dictionary (none by default) that includes one person's
@@ -30,5 +31,5 @@ describe('synthetic population quality with the default model', () => {
     expect(q.autoLinks.recall).toBeGreaterThanOrEqual(0.98);
     expect(q.autoLinks.f1).toBeGreaterThanOrEqual(0.99);
     expect((1000 * q.reviewCases) / q.records).toBeLessThanOrEqual(30);
-  }, 180_000);
+  }, 400_000);
 });
