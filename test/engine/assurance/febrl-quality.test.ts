@@ -22,6 +22,9 @@ const FEBRL = fileURLToPath(new URL('../../../../shared/data/febrl/', import.met
  *   measured 2026-11-23   FEBRL 4 population auto-links F1 0.9991 (P 1.0000, R 0.9982), + reviews 0.9997
  *   (every Patient kept,  FEBRL 3 population auto-links F1 0.9981 (P 1.0000, R 0.9962), + reviews 0.9999
  *   term frequency, twin rule)
+ *   measured 2026-11-23   FEBRL 4 population auto-links F1 0.9995 (P 1.0000, R 0.9990) at Certain 0.7 (F1-optimal)
+ *   (thresholds from the  FEBRL 3 population auto-links F1 0.9988 (P 1.0000, R 0.9976) at Certain 0.5 (F1-optimal 0.1)
+ *   calibration report)
  *
  * FEBRL 4 falls short of its anchor: 3 records without a name (accepted since issue 12, but held to review at
  * most without name evidence), 2 duplicates have given and family names swapped, 1 pair shares no
@@ -42,7 +45,7 @@ describe('FEBRL quality after calibration', () => {
     expect(run.heldOut.thresholds[0]?.f1).toBeGreaterThanOrEqual(0.998);
     expect(run.calibration.heldOut.thresholds.find((t) => t.threshold === 0.5)?.f1).toBeGreaterThanOrEqual(0.998);
     expect(run.population.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
-    expect(run.population.autoLinks.f1).toBeGreaterThanOrEqual(0.998);
+    expect(run.population.autoLinks.f1).toBeGreaterThanOrEqual(0.9994);
     expect(run.population.autoLinksAndReviews.f1).toBeGreaterThanOrEqual(0.999);
     engine.close();
   }, 240_000);
@@ -55,7 +58,7 @@ describe('FEBRL quality after calibration', () => {
     expect(run.heldOut.blockingRecall.recall).toBeGreaterThanOrEqual(0.995);
     expect(run.heldOut.thresholds[0]?.f1).toBeGreaterThanOrEqual(0.997);
     expect(run.population.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
-    expect(run.population.autoLinks.f1).toBeGreaterThanOrEqual(0.998);
+    expect(run.population.autoLinks.f1).toBeGreaterThanOrEqual(0.9985);
     expect(run.population.autoLinksAndReviews.f1).toBeGreaterThanOrEqual(0.998);
     engine.close();
   }, 240_000);

@@ -43,7 +43,8 @@ describe('the default profile on FEBRL sets it was not tuned on', () => {
     const q = await quality('febrl3', [{ sourceSystem: 'febrl-3', path: febrlFile('dataset3.csv') }]);
     expect(q.autoLinks.truePairs).toBe(6538);
     // Reviews ≤ 12 (measured 10.2): the 6 records without a name are accepted now, and their pairs go to review.
-    expectFloors(q, 0.993, 12);
+    // Certain 0.97 (2026-11-23): F1 0.9943, 8.2 reviews per 1,000.
+    expectFloors(q, 0.994, 10);
   }, 180_000);
 
   it('FEBRL 2 (5,000 records, 1,934 true pairs)', async () => {
@@ -55,7 +56,8 @@ describe('the default profile on FEBRL sets it was not tuned on', () => {
   it('FEBRL 1 (1,000 records, 500 true pairs)', async () => {
     const q = await quality('febrl1', [{ sourceSystem: 'febrl-1', path: febrlFile('dataset1.csv') }]);
     expect(q.autoLinks.truePairs).toBe(500);
-    expectFloors(q, 0.99, 5);
+    // Certain 0.97 (2026-11-23): F1 0.9980.
+    expectFloors(q, 0.997, 5);
   }, 180_000);
 
   /**
@@ -63,13 +65,13 @@ describe('the default profile on FEBRL sets it was not tuned on', () => {
    * the evidence of many true pairs stays below Certain (measured P 1.0000, R 0.6583, F1 0.7939; 208 review
    * cases per 1,000, 99% joining a true pair; with term frequency: R 0.6962, F1 0.8209, 177.4 per 1,000).
    * Floors on what holds; the issue's targets (F1 ≥ 0.9, ≤ 30 reviews per 1,000) are not met (see README
-   * "Matching quality").
+   * "Matching quality"). Certain 0.97 (2026-11-23): R 0.7634, F1 0.8658, 114.0 per 1,000.
    */
   it('FEBRL 3 with names and birth dates only keeps its precision', async () => {
     const q = await quality('febrl3nd', [{ sourceSystem: 'febrl-3', path: febrlFile('dataset3.csv'), project: namesAndBirthDate }]);
     expect(q.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
-    expect(q.autoLinks.f1).toBeGreaterThanOrEqual(0.815);
-    expect((1000 * q.reviewCases) / q.records).toBeLessThanOrEqual(185);
+    expect(q.autoLinks.f1).toBeGreaterThanOrEqual(0.86);
+    expect((1000 * q.reviewCases) / q.records).toBeLessThanOrEqual(120);
     expect(q.autoLinksAndReviews.precision).toBeGreaterThanOrEqual(0.99);
     expect(q.reviewCasesJoiningTruePair).toBeGreaterThanOrEqual(0.9 * q.reviewCases);
   }, 180_000);

@@ -38,8 +38,9 @@ describe('FEBRL 4 linkage through ingestion', () => {
     const q = await febrlQuality(engine, ctx, load.truth);
     expect(q.autoLinks.truePairs).toBe(5000);
     expect(q.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
-    expect(q.autoLinks.recall).toBeGreaterThanOrEqual(0.994);
-    expect(q.autoLinks.f1).toBeGreaterThanOrEqual(0.997);
+    // Certain 0.97 (2026-11-23): measured R 0.9964, F1 0.9982 (0.99: 0.9946, 0.9973).
+    expect(q.autoLinks.recall).toBeGreaterThanOrEqual(0.996);
+    expect(q.autoLinks.f1).toBeGreaterThanOrEqual(0.998);
     expect(q.autoLinksAndReviews.precision).toBeGreaterThanOrEqual(0.999);
     expect(q.autoLinksAndReviews.f1).toBeGreaterThanOrEqual(0.998);
     expect((1000 * q.reviewCases) / q.records).toBeLessThanOrEqual(5);
