@@ -24,7 +24,7 @@ import { MODEL_PRIOR_FLOOR, MODEL_PROBABILITY_FLOOR, type FellegiSunterModel } f
 import type { EstimateReport } from '../contract/estimate.ts';
 import { validationError } from '../contract/errors.ts';
 import { keyRingFor } from '../blocking/key-ring.ts';
-import { bandIndex, compileModel, impliedByAddress, logistic, matchLogOdds } from '../scoring/fellegi-sunter.ts';
+import { compileModel, logistic, matchLogOdds } from '../scoring/fellegi-sunter.ts';
 import { FIELD_COUNT, newScratch } from '../scoring/field-comparison.ts';
 import { defaultModel } from '../scoring/default-model.ts';
 import { createScorer, limitedScore } from '../scoring/scorer.ts';
@@ -38,8 +38,10 @@ import { BlockingKeyOverlap } from './blocking-recall.ts';
 import { blockingCandidatePairs } from './blocking-candidates.ts';
 import { MAX_ENUMERATED_CANDIDATES, sampleKeys } from './candidate-pairs.ts';
 import { smoothedBandProbabilities } from './calibrate.ts';
-import { fitMixture, MISSING_BAND, type BandPatterns, type MixtureParameters } from './fellegi-sunter-em.ts';
+import { fitMixture, MISSING_BAND, type MixtureParameters } from './fellegi-sunter-em.ts';
 import { randomPairBandCounts } from './random-pair-u.ts';
+import { nonMatchU } from './non-match-u.ts';
+import { PatternIndex } from './pattern-index.ts';
 import { estimatedThresholdMetrics, suggestThresholds } from './estimated-metrics.ts';
 
 const B = BANDS.length;
@@ -49,7 +51,7 @@ const STARTING_MATCH_SHARE = 0.1;
 const MIN_MODELLED_PAIRS = 20;
 
 export const ESTIMATE_NOTE =
-  'u per field and band from random record pairs; m, the candidates\' u and the match share λ among blocking candidates by expectation-maximisation of the Fellegi-Sunter two-class mixture (conditional independence; Winkler 1988, Jaro 1989), with the smoothing added to every band as a pseudo-count; the model keeps the random-pair u and a random-pair prior (see prior). Bands are those scoring sees: a missing comparison, and an agreement implied by an agreeing address line, are not counted. Pairs decided by a trusted identifier or a hard-conflict rule stay out of the fit.';
+  'u per field and band from random record pairs, each counted by 1 − its posterior of being one person under the fitted m and the model\'s prior (EM over the random pairs with m and the prior held), so the random pairs that are one person do not count as non-matches; m, the candidates\' u and the match share λ among blocking candidates by expectation-maximisation of the Fellegi-Sunter two-class mixture (conditional independence; Winkler 1988, Jaro 1989), with the smoothing added to every band as a pseudo-count; the model keeps the random-pair u and a random-pair prior (see prior). Bands are those scoring sees: a missing comparison, and an agreement implied by an agreeing address line, are not counted. Pairs decided by a trusted identifier or a hard-conflict rule stay out of the fit.';
 
 export const ESTIMATE_CAVEAT =
   'Precision and recall here are the model\'s own estimate from the mixture posteriors over candidate pairs, not measured against labels: they are only as good as the model\'s assumptions (two classes, fields conditionally independent), and a true pair that blocking never brings together is not counted. Measure with labelled pairs (evaluate) before applying the model, and watch review volumes after.';
@@ -115,37 +117,6 @@ export function neutralUnseenBands(m: Float64Array, u: Float64Array, candidateCo
     }
   }
   return { m: outM, u: outU };
-}
-
-/** Patterns of the modelled pairs: distinct band vectors (base-5 codes) with their counts. */
-class PatternIndex {
-  private readonly byCode = new Map<number, number>();
-  private readonly bands: number[] = [];
-  private readonly counts: number[] = [];
-
-  add(similarity: Float64Array): number {
-    let code = 0;
-    const row: number[] = [];
-    for (let f = 0; f < FIELD_COUNT; f++) {
-      const s = similarity[f] ?? Number.NaN;
-      const band = Number.isNaN(s) || impliedByAddress(f, similarity) ? MISSING_BAND : bandIndex(s);
-      row.push(band);
-      code = code * (B + 1) + (band === MISSING_BAND ? B : band);
-    }
-    let index = this.byCode.get(code);
-    if (index === undefined) {
-      index = this.counts.length;
-      this.byCode.set(code, index);
-      this.bands.push(...row);
-      this.counts.push(0);
-    }
-    this.counts[index] = (this.counts[index] ?? 0) + 1;
-    return index;
-  }
-
-  patterns(): BandPatterns {
-    return { fieldCount: FIELD_COUNT, bands: Uint8Array.from(this.bands), counts: Float64Array.from(this.counts) };
-  }
 }
 
 export function estimate(env: EngineEnv, input: OperationInput<'matching/estimate'>, ctx: CallContext): OperationOutput<'matching/estimate'> {
@@ -223,7 +194,9 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
       if (band !== MISSING_BAND) candidateCounts[f * B + band] = (candidateCounts[f * B + band] ?? 0) + (patterns.counts[p] ?? 0);
     }
   }
-  const { m: modelM, u: modelU } = neutralUnseenBands(fit.parameters.m, randomU, candidateCounts, random.counts);
+  // u over non-matches: the random pairs the fitted model takes for one person weighted out (non-match-u.ts).
+  const nonMatch = nonMatchU(random.patterns, fit.parameters.m, randomU, prior, { smoothing, tolerance, maxIterations, floor: MODEL_PROBABILITY_FLOOR });
+  const { m: modelM, u: modelU } = neutralUnseenBands(fit.parameters.m, nonMatch.u, candidateCounts, random.counts);
   const fieldsOut: Partial<Record<FieldName, { m: Record<Band, number>; u: Record<Band, number> }>> = {};
   FIELD_NAMES.forEach((field, f) => {
     fieldsOut[field] = { m: bandRecord(modelM, f * B), u: bandRecord(modelU, f * B) };
@@ -265,7 +238,7 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
     modelVersion: input.modelVersion,
     trainedAgainst: { matchingProfileVersion: stored.version, comparatorVersion, scoreMethod: scorerVersions.method, scoreMethodVersion: scorerVersions.methodVersion },
     records: rows.length,
-    randomPairs: { compared: random.compared, decidedOutsideModel: random.decidedOutsideModel, seed },
+    randomPairs: { compared: random.compared, decidedOutsideModel: random.decidedOutsideModel, seed, matchesWeightedOut: nonMatch.matchesWeightedOut },
     candidates: {
       enumerated: enumerated.pairs.size,
       truncated: enumerated.truncated,

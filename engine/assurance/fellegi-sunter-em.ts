@@ -9,7 +9,8 @@
  *     P(γ) = λ Π_f m_f,γf + (1 − λ) Π_f u_f,γf      (missing fields left out of both products).
  * E-step: the posterior g(γ) = λ Π m / P(γ) of every distinct pattern. M-step: expected band counts
  *     m_fb = (Σ_γ n_γ g(γ) [γf = b] + s) / (Σ_γ n_γ g(γ) [γf observed] + 4s),    λ = Σ n_γ g(γ) / Σ n_γ
- * (u likewise with 1 − g, unless u is held fixed, as Splink does with u from random pairs). The pseudo-count s
+ * (u likewise with 1 − g, unless u is held fixed, as Splink does with u from random pairs; m and λ can be held
+ * too, which leaves EM estimating u alone: non-match-u.ts). The pseudo-count s
  * is the additive smoothing of calibration (calibrate.ts), so no m or u reaches 0 or 1; with it EM maximises
  * the log-likelihood plus s Σ ln m (+ s Σ ln u when u is estimated), i.e. the posterior under a Dirichlet(1 + s)
  * prior, and that objective never decreases from one iteration to the next (Dempster, Laird & Rubin 1977).
@@ -49,6 +50,10 @@ export interface EmOptions {
   readonly maxIterations: number;
   /** Hold u at its starting value (estimated elsewhere, e.g. from random pairs) and estimate m and λ only. */
   readonly fixU: boolean;
+  /** Hold m at its starting value (default: estimated). */
+  readonly fixM?: boolean;
+  /** Hold λ at its starting value (default: estimated). */
+  readonly fixLambda?: boolean;
   /** Every probability is kept within [floor, 1 − floor] (the model's bounds). */
   readonly floor: number;
 }
@@ -103,10 +108,10 @@ export function expectation(patterns: BandPatterns, params: MixtureParameters, p
   return logLikelihood;
 }
 
-/** The smoothing's log-prior terms: s Σ ln m (+ s Σ ln u when u is estimated). */
+/** The smoothing's log-prior terms of the estimated parameters: s Σ ln m (unless m is held) + s Σ ln u (unless u is held). */
 function logPrior(params: MixtureParameters, options: EmOptions): number {
   let sum = 0;
-  for (let i = 0; i < params.m.length; i++) sum += Math.log(params.m[i] ?? 1) + (options.fixU ? 0 : Math.log(params.u[i] ?? 1));
+  for (let i = 0; i < params.m.length; i++) sum += (options.fixM === true ? 0 : Math.log(params.m[i] ?? 1)) + (options.fixU ? 0 : Math.log(params.u[i] ?? 1));
   return options.smoothing * sum;
 }
 
@@ -140,9 +145,9 @@ function maximisation(patterns: BandPatterns, posterior: Float64Array, current: 
     }
   }
   return {
-    m: normalise(em, F, options),
+    m: options.fixM === true ? current.m : normalise(em, F, options),
     u: options.fixU ? current.u : normalise(eu, F, options),
-    lambda: clamp(total === 0 ? current.lambda : matches / total, options.floor),
+    lambda: options.fixLambda === true || total === 0 ? current.lambda : clamp(matches / total, options.floor),
   };
 }
 

@@ -5,10 +5,13 @@
  * N(N−1)/2 distinct pairs by a seeded PRNG, compared with the active profile's comparators and counted per
  * field and band exactly as scoring sees them: a missing comparison is not counted, nor is an agreement that
  * an agreeing address line implies (scoring gives it no weight, scoring/fellegi-sunter.ts), and a pair the
- * scorer decides before the model (trusted identifier, hard conflict) stays out, as in calibration.
+ * scorer decides before the model (trusted identifier, hard conflict) stays out, as in calibration. The pairs'
+ * band patterns are kept too, so the pairs of one person among them can be weighted out (non-match-u.ts).
  */
 import { BANDS } from '../contract/fields.ts';
 import { bandIndex, impliedByAddress } from '../scoring/fellegi-sunter.ts';
+import type { BandPatterns } from './fellegi-sunter-em.ts';
+import { PatternIndex } from './pattern-index.ts';
 import { FIELD_COUNT, newScratch } from '../scoring/field-comparison.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import type { Scorer } from '../scoring/scorer.ts';
@@ -19,6 +22,8 @@ const RANDOM_PAIR_STREAM = 47;
 export interface RandomPairCounts {
   /** Band counts at field * 4 + band. */
   readonly counts: Float64Array;
+  /** The compared pairs (those scored by the model) by band pattern. */
+  readonly patterns: BandPatterns;
   readonly compared: number;
   readonly decidedOutsideModel: number;
 }
@@ -26,7 +31,8 @@ export interface RandomPairCounts {
 export function randomPairBandCounts(scorer: Scorer, records: readonly PreparedRecord[], pairs: number, seed: number): RandomPairCounts {
   const n = records.length;
   const counts = new Float64Array(FIELD_COUNT * BANDS.length);
-  if (n < 2) return { counts, compared: 0, decidedOutsideModel: 0 };
+  const index = new PatternIndex();
+  if (n < 2) return { counts, patterns: index.patterns(), compared: 0, decidedOutsideModel: 0 };
   const rng = createRng(deriveSeed(seed, RANDOM_PAIR_STREAM));
   const scratch = newScratch();
   let outside = 0;
@@ -40,6 +46,7 @@ export function randomPairBandCounts(scorer: Scorer, records: readonly PreparedR
       continue;
     }
     const { similarity } = scratch;
+    index.add(similarity);
     for (let f = 0; f < FIELD_COUNT; f++) {
       const s = similarity[f] ?? Number.NaN;
       if (Number.isNaN(s) || impliedByAddress(f, similarity)) continue;
@@ -47,5 +54,5 @@ export function randomPairBandCounts(scorer: Scorer, records: readonly PreparedR
       counts[at] = (counts[at] ?? 0) + 1;
     }
   }
-  return { counts, compared: pairs, decidedOutsideModel: outside };
+  return { counts, patterns: index.patterns(), compared: pairs, decidedOutsideModel: outside };
 }

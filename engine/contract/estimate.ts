@@ -52,7 +52,8 @@ export const EstimateReportSchema = z.object({
   modelVersion: z.string(),
   trainedAgainst: VersionsSchema,
   records: z.number().int(),
-  randomPairs: z.object({ compared: z.number().int(), decidedOutsideModel: z.number().int(), seed: z.number().int() }),
+  /** matchesWeightedOut: Σ over the random pairs of their posterior of being one person, left out of u. */
+  randomPairs: z.object({ compared: z.number().int(), decidedOutsideModel: z.number().int(), seed: z.number().int(), matchesWeightedOut: z.number() }),
   candidates: z.object({
     /** Distinct pairs sharing a usable blocking key (enumeration stops at its cap and says so). */
     enumerated: z.number().int(),

@@ -97,7 +97,7 @@ for (const [name, sources] of Object.entries(DATASETS)) {
     const cctx = { tenantId: `${name}-calibrated`, actor: 'quality' };
     process.stdout.write(line(`${name} calibrated ${run.thresholds.Certain}/${run.thresholds.Probable}`, run.population, await blocking(engine, cctx, run.population.autoLinks.truePairs, run.population.records), run.rejectedRecords) + '\n');
   }
-  if (values.estimated === true && !name.includes('names')) await estimatedLines(name, await estimateRun(engine, name, febrlLoader(engine, sources), ['profile', 'suggested']));
+  if (values.estimated === true) await estimatedLines(name, await estimateRun(engine, name, febrlLoader(engine, sources), ['profile', 'suggested']));
 }
 if (only.has('synthetic')) {
   const ctx = { tenantId: 'synthetic', actor: 'quality' };

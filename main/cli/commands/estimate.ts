@@ -71,7 +71,7 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
       ['model version', report.modelVersion],
       ['estimated against', `profile version ${report.trainedAgainst.matchingProfileVersion}, comparators ${report.trainedAgainst.comparatorVersion}, score method ${report.trainedAgainst.scoreMethod} (${report.trainedAgainst.scoreMethodVersion})`],
       ['records', String(report.records)],
-      ['random pairs (u)', `${report.randomPairs.compared} compared (seed ${report.randomPairs.seed}); ${report.randomPairs.decidedOutsideModel} decided outside the model`],
+      ['random pairs (u)', `${report.randomPairs.compared} compared (seed ${report.randomPairs.seed}); ${report.randomPairs.decidedOutsideModel} decided outside the model; about ${Math.round(report.randomPairs.matchesWeightedOut)} taken for one person and weighted out of u`],
       ['blocking candidates', `${c.enumerated}${c.truncated ? ' (enumeration stopped at its cap)' : ''}; ${c.compared} compared, ${c.modelled} modelled in ${c.distinctPatterns} band patterns; ${c.decidedByTrustedIdentifier} trusted identifier, ${c.decidedByHardConflict} hard conflict`],
       ['EM', `${v.converged ? 'converged' : 'NOT converged'} after ${v.iterations} of at most ${v.maxIterations} iterations (tolerance ${String(v.tolerance)}); log-likelihood ${v.logLikelihood.toFixed(3)}, last change ${v.finalObjectiveChange.toExponential(2)}, largest parameter change ${v.finalParameterChange.toExponential(2)}`],
       ['match share among candidates', fixed(report.candidateMatchShare, 6)],

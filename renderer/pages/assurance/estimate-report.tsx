@@ -76,7 +76,7 @@ export function EstimateReportView({ output, connectionKey }: { readonly output:
           </div>
         </SimpleGrid>
         <Text size="sm" c="dimmed" mt="sm">
-          u from {formatCount(report.randomPairs.compared)} random pairs (seed {report.randomPairs.seed}; {formatCount(report.randomPairs.decidedOutsideModel)} decided outside the model). {formatCount(c.decidedByTrustedIdentifier)} candidate pairs were decided by a trusted identifier and {formatCount(c.decidedByHardConflict)} by a hard conflict. Log-likelihood {report.convergence.logLikelihood.toFixed(3)}. {report.estimation}
+          u from {formatCount(report.randomPairs.compared)} random pairs (seed {report.randomPairs.seed}; {formatCount(report.randomPairs.decidedOutsideModel)} decided outside the model; about {formatCount(Math.round(report.randomPairs.matchesWeightedOut))} taken for one person and weighted out of u). {formatCount(c.decidedByTrustedIdentifier)} candidate pairs were decided by a trusted identifier and {formatCount(c.decidedByHardConflict)} by a hard conflict. Log-likelihood {report.convergence.logLikelihood.toFixed(3)}. {report.estimation}
         </Text>
       </Card>
 

@@ -30,6 +30,9 @@ describe('matching/estimate on a synthetic sandbox', () => {
     expect(report.candidateMatchShare).toBeLessThan(0.95);
     expect(report.candidates.modelled + report.candidates.decidedByTrustedIdentifier + report.candidates.decidedByHardConflict).toBe(report.candidates.compared);
     expect(report.randomPairs.compared).toBe(50_000);
+    // About prior × compared random pairs are one person, and u leaves them out: a few here (500 people).
+    expect(report.randomPairs.matchesWeightedOut).toBeGreaterThan(0);
+    expect(report.randomPairs.matchesWeightedOut).toBeLessThan(10 * report.priorMatchProbability * 50_000 + 5);
     // The prior is a random-pair prior: expected true pairs over all record pairs.
     expect(report.priorMatchProbability).toBeCloseTo(report.expectedMatches / ((report.records * (report.records - 1)) / 2), 12);
 

@@ -112,13 +112,20 @@ describe('Fellegi-Sunter EM (Winkler 1988; Jaro 1989)', () => {
             lambda: fc.double({ min: 0.01, max: 0.99, noNaN: true }),
             smoothing: fc.double({ min: 1e-3, max: 5, noNaN: true }),
             fixU: fc.boolean(),
+            fixM: fc.boolean(),
+            fixLambda: fc.boolean(),
           }),
         ),
-        ({ fields, rows, m, u, lambda, smoothing, fixU }) => {
+        ({ fields, rows, m, u, lambda, smoothing, fixU, fixM, fixLambda }) => {
           const patterns: BandPatterns = { fieldCount: fields, bands: Uint8Array.from(rows.flatMap(([bands]) => bands)), counts: Float64Array.from(rows.map(([, n]) => n)) };
-          const fit = fitMixture(patterns, { m: Float64Array.from(m.flat()), u: Float64Array.from(u.flat()), lambda }, { smoothing, tolerance: 0, maxIterations: 30, fixU, floor: 1e-12 });
+          const start = { m: Float64Array.from(m.flat()), u: Float64Array.from(u.flat()), lambda };
+          const fit = fitMixture(patterns, start, { smoothing, tolerance: 0, maxIterations: 30, fixU, fixM, fixLambda, floor: 1e-12 });
           const history = fit.objectiveHistory;
           for (let i = 1; i < history.length; i++) expect(history[i] ?? 0).toBeGreaterThanOrEqual((history[i - 1] ?? 0) - 1e-7 * Math.abs(history[i - 1] ?? 1));
+          // What is held stays exactly where it started.
+          if (fixM) expect([...fit.parameters.m]).toEqual([...start.m]);
+          if (fixU) expect([...fit.parameters.u]).toEqual([...start.u]);
+          if (fixLambda) expect(fit.parameters.lambda).toBe(lambda);
         },
       ),
       { numRuns: 200 },

@@ -16,11 +16,14 @@ import { estimateRun, febrlLoader } from '../../../engine/benchmark/estimate-run
  *               P 1.0000 R 0.9956 F1 0.9978; with the suggested thresholds (Certain 0.63): P 1.0000
  *               R 0.9990 F1 0.9995 (published best for a leading library: 0.9998)
  *               FEBRL 3 (held out): model alone F1 0.9959; suggested thresholds (Certain 0.5) F1 0.9985
+ *   2026-11-23  u over non-matches (random pairs the fitted model takes for one person weighted out,
+ *               non-match-u.ts), default Certain 0.97: FEBRL 4 model alone P 1.0000 R 0.9990 F1 0.9995,
+ *               suggested thresholds (0.5 / 0.5) F1 0.9997; FEBRL 3 model alone F1 0.9985, suggested 0.9988
  *
  * The floors sit just below the measurements.
  */
 describe('the unsupervised estimate on FEBRL, applied and re-matched', () => {
-  it('FEBRL 4: recovers the number of true pairs and links at F1 >= 0.999 with its suggested thresholds', async () => {
+  it('FEBRL 4: recovers the number of true pairs and links at F1 >= 0.999, alone and with its suggested thresholds', async () => {
     const engine = LocalEngine.open({ dbPath: join(tempDir(), 'febrl-estimate.db') });
     const run = await estimateRun(
       engine,
@@ -43,10 +46,10 @@ describe('the unsupervised estimate on FEBRL, applied and re-matched', () => {
 
     const alone = run.rematched.profile?.population;
     expect(alone?.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
-    expect(alone?.autoLinks.f1).toBeGreaterThanOrEqual(0.997);
+    expect(alone?.autoLinks.f1).toBeGreaterThanOrEqual(0.999);
     const suggested = run.rematched.suggested?.population;
     expect(suggested?.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
-    expect(suggested?.autoLinks.f1).toBeGreaterThanOrEqual(0.999);
+    expect(suggested?.autoLinks.f1).toBeGreaterThanOrEqual(0.9995);
     expect((1000 * (suggested?.reviewCases ?? Infinity)) / (suggested?.records ?? 1)).toBeLessThanOrEqual(5);
     engine.close();
   }, 400_000);
@@ -55,7 +58,7 @@ describe('the unsupervised estimate on FEBRL, applied and re-matched', () => {
     const engine = LocalEngine.open({ dbPath: join(tempDir(), 'febrl-estimate.db') });
     const run = await estimateRun(engine, 'febrl3', febrlLoader(engine, [{ sourceSystem: 'febrl-3', path: febrlFile('dataset3.csv') }]), ['profile', 'suggested']);
     expect(run.report.convergence.converged).toBe(true);
-    expect(run.rematched.profile?.population.autoLinks.f1).toBeGreaterThanOrEqual(0.995);
+    expect(run.rematched.profile?.population.autoLinks.f1).toBeGreaterThanOrEqual(0.998);
     const suggested = run.rematched.suggested?.population;
     expect(suggested?.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
     expect(suggested?.autoLinks.f1).toBeGreaterThanOrEqual(0.998);
