@@ -1,37 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MISSING_BAND, type BandPatterns, type MixtureParameters } from '../../../engine/assurance/fellegi-sunter-em.ts';
 import { nonMatchU } from '../../../engine/assurance/non-match-u.ts';
-import { createRng } from '../../../engine/synthetic/prng.ts';
+import { drawPatterns } from '../../helpers/mixture.ts';
 
 const OPTIONS = { smoothing: 1, tolerance: 1e-10, maxIterations: 1000, floor: 1e-9 };
-
-/** Random pairs drawn from a known mixture (λ = the share of one person among them), grouped by pattern. */
-function randomPairs(truth: MixtureParameters, fields: number, pairs: number, seed: number): BandPatterns {
-  const rng = createRng(seed);
-  const draw = (p: Float64Array, f: number): number => {
-    let x = rng.next();
-    for (let b = 0; b < 4; b++) {
-      x -= p[f * 4 + b] ?? 0;
-      if (x < 0) return b;
-    }
-    return 3;
-  };
-  const byKey = new Map<string, number>();
-  const rows: number[][] = [];
-  const counts: number[] = [];
-  for (let i = 0; i < pairs; i++) {
-    const match = rng.next() < truth.lambda;
-    const row = Array.from({ length: fields }, (_, f) => draw(match ? truth.m : truth.u, f));
-    const key = row.join(',');
-    const at = byKey.get(key);
-    if (at === undefined) {
-      byKey.set(key, rows.length);
-      rows.push(row);
-      counts.push(1);
-    } else counts[at] = (counts[at] ?? 0) + 1;
-  }
-  return { fieldCount: fields, bands: Uint8Array.from(rows.flat()), counts: Float64Array.from(counts) };
-}
 
 /** u counted from the pairs as if every one were a non-match (what random-pair u does), smoothed alike. */
 function countedU(patterns: BandPatterns): Float64Array {
@@ -60,7 +32,8 @@ describe('u over non-matches from random pairs (the pairs of one person weighted
     u: Float64Array.from([5e-5, 1e-3, 2e-2, 1 - 5e-5 - 1e-3 - 2e-2, 3e-3, 3e-3, 0.35, 1 - 0.356, 4e-3, 5e-3, 0.39, 1 - 0.399]),
     lambda: 0.005,
   };
-  const patterns = randomPairs(truth, fields, 400_000, 7);
+  // Random pairs: λ is the share of one person among them.
+  const patterns = drawPatterns(truth, fields, 400_000, 7);
 
   it('recovers the non-matches\' u where counting every random pair as a non-match overstates it', () => {
     const counted = countedU(patterns);
