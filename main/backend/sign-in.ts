@@ -14,6 +14,16 @@ import { listenForRedirect } from './loopback-redirect.ts';
 
 export const REQUESTED_SCOPES = ['openid', 'mpi.admin', 'mpi.operations'] as const;
 
+/**
+ * The scopes asked for: the registry's, plus `offline_access` (OpenID Connect Core §11) when the provider lists it
+ * in its discovery document. Several providers give a native app a refresh token only for that scope; without one
+ * the console would ask the user to sign in again each time the access token expires. A provider that does not
+ * list it is not asked (some refuse an unknown scope).
+ */
+export function requestedScopes(supported: readonly string[] | undefined): string {
+  return [...REQUESTED_SCOPES, ...(supported?.includes('offline_access') === true ? ['offline_access'] : [])].join(' ');
+}
+
 export interface SignInRequest {
   readonly issuer: string;
   readonly clientId: string;
@@ -85,7 +95,7 @@ export async function beginSignIn(request: SignInRequest, options: { readonly ti
   const resource = request.resource === undefined || request.resource === '' ? {} : { resource: request.resource };
   const authorizationUrl = oidc.buildAuthorizationUrl(config, {
     redirect_uri: redirect.redirectUri,
-    scope: REQUESTED_SCOPES.join(' '),
+    scope: requestedScopes(config.serverMetadata().scopes_supported),
     code_challenge: pkce.challenge,
     code_challenge_method: 'S256',
     state: pkce.state,

@@ -106,7 +106,7 @@ export async function startLoginProvider(
         getResourceServerInfo: () => ({ scope: 'mpi.admin mpi.operations', audience: LOGIN_AUDIENCE, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } }),
       },
     },
-    // Without offline_access (the console does not ask for it) a refresh token is given only when enabled here.
+    // A refresh token only for a client allowed the grant (enabled by the option), offline_access asked or not.
     issueRefreshToken: (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed('refresh_token'),
     ttl: { ClientCredentials: 600, AccessToken: options.accessTokenTtl ?? 600, RefreshToken: 3600, IdToken: 600, Interaction: 600, Session: 3600, Grant: 3600 },
     extraTokenClaims: (_ctx: unknown, token: { clientId?: string; accountId?: string }) => {
@@ -126,7 +126,8 @@ export async function startLoginProvider(
         return;
       }
       const grant = new provider.Grant({ accountId: username, clientId: String(details.params.client_id) });
-      grant.addOIDCScope('openid');
+      // offline_access is granted when asked (the console asks for it when the discovery document lists it).
+      grant.addOIDCScope(String(details.params.scope ?? '').split(' ').includes('offline_access') ? 'openid offline_access' : 'openid');
       grant.addResourceScope(LOGIN_AUDIENCE, user.scopes.join(' '));
       // The scopes this user may not have are refused (not asked again): the token carries only the others.
       const refused = ['mpi.admin', 'mpi.operations'].filter((scope) => !user.scopes.includes(scope));

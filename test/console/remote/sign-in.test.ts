@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import * as oidc from 'openid-client';
-import { beginSignIn, pkceParameters } from '../../../main/backend/sign-in.ts';
+import { beginSignIn, pkceParameters, requestedScopes } from '../../../main/backend/sign-in.ts';
 import { CONSOLE_CLIENT_ID, LOGIN_AUDIENCE, startLoginProvider, type LoginProvider } from '../../helpers/login-provider.ts';
 
 let idp: LoginProvider;
@@ -44,6 +44,15 @@ describe('PKCE and state', () => {
     expect(a.challenge).toBe(await oidc.calculatePKCECodeChallenge(a.verifier));
   });
 
+  it('asks for offline_access only from a provider whose discovery document lists it', async () => {
+    expect(requestedScopes(undefined)).toBe('openid mpi.admin mpi.operations');
+    expect(requestedScopes(['openid', 'profile'])).toBe('openid mpi.admin mpi.operations');
+    expect(requestedScopes(['openid', 'offline_access'])).toBe('openid mpi.admin mpi.operations offline_access');
+    // The test provider (oidc-provider) lists it.
+    const discovered = (await (await fetch(`${idp.issuer}/.well-known/openid-configuration`)).json()) as { scopes_supported?: string[] };
+    expect(discovered.scopes_supported).toContain('offline_access');
+  });
+
   it('asks for the code with an S256 challenge, a state, the registry scopes and a 127.0.0.1 redirect; no secret', async () => {
     const first = await beginSignIn({ issuer: idp.issuer, clientId: CONSOLE_CLIENT_ID, resource: LOGIN_AUDIENCE });
     const second = await beginSignIn({ issuer: idp.issuer, clientId: CONSOLE_CLIENT_ID });
@@ -51,7 +60,7 @@ describe('PKCE and state', () => {
       const url = new URL(first.authorizationUrl);
       expect(url.origin).toBe(idp.issuer);
       const params = Object.fromEntries(url.searchParams);
-      expect(params).toMatchObject({ response_type: 'code', client_id: CONSOLE_CLIENT_ID, code_challenge_method: 'S256', scope: 'openid mpi.admin mpi.operations', resource: LOGIN_AUDIENCE });
+      expect(params).toMatchObject({ response_type: 'code', client_id: CONSOLE_CLIENT_ID, code_challenge_method: 'S256', scope: 'openid mpi.admin mpi.operations offline_access', resource: LOGIN_AUDIENCE });
       expect(params.code_challenge).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(params.redirect_uri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
       expect(params).not.toHaveProperty('client_secret');
