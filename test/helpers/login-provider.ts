@@ -127,7 +127,8 @@ export async function startLoginProvider(
       }
       const grant = new provider.Grant({ accountId: username, clientId: String(details.params.client_id) });
       // offline_access is granted when asked (the console asks for it when the discovery document lists it).
-      grant.addOIDCScope(String(details.params.scope ?? '').split(' ').includes('offline_access') ? 'openid offline_access' : 'openid');
+      const asked = typeof details.params.scope === 'string' ? details.params.scope.split(' ') : [];
+      grant.addOIDCScope(asked.includes('offline_access') ? 'openid offline_access' : 'openid');
       grant.addResourceScope(LOGIN_AUDIENCE, user.scopes.join(' '));
       // The scopes this user may not have are refused (not asked again): the token carries only the others.
       const refused = ['mpi.admin', 'mpi.operations'].filter((scope) => !user.scopes.includes(scope));
