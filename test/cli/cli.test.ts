@@ -23,6 +23,10 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
     const rows = identities.stdout.trim().split('\n');
     expect(rows[0]).toBe('sourceSystem\tlocalId\tenterpriseId');
     expect(rows.length - 1).toBeGreaterThan(300);
+    // The review rate over every record loaded, as ingest reports it.
+    const rate = /Review cases: ([\d.]+) per 1,000 records matched \((\d+) of (\d+)\)/.exec(init.stdout);
+    expect(Number(rate?.[3])).toBe(rows.length - 1);
+    expect(Number(rate?.[1])).toBeCloseTo((1000 * Number(rate?.[2])) / Number(rate?.[3]), 1);
     const cells = rows.slice(1).map((r) => r.split('\t'));
     expect(cells.every((c) => c.length === 3)).toBe(true);
 

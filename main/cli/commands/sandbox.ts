@@ -1,5 +1,6 @@
 import type { CliContext } from '../context.ts';
 import { table, json } from '../format.ts';
+import { reviewRate } from '../../../engine/contract/ingest.ts';
 
 export async function sandboxInit(cli: CliContext): Promise<number> {
   const result = await cli.creatingEngine.call(
@@ -16,10 +17,19 @@ export async function sandboxInit(cli: CliContext): Promise<number> {
     cli.write(`Loaded ${String(result.syntheticPeople)} synthetic people as ${String(result.syntheticRecords)} records:\n`);
     cli.write(
       table(
-        ['source', 'records', 'auto-linked', 'new identities', 'review cases', 'rejected'],
-        result.ingest.map((r) => [r.sourceSystem, String(r.created), String(r.autoLinked), String(r.newIdentities), String(r.reviewCasesCreated), String(r.rejected.length)]),
+        ['source', 'records', 'auto-linked', 'new identities', 'review cases', 'per 1,000', 'rejected'],
+        result.ingest.map((r) => [r.sourceSystem, String(r.created), String(r.autoLinked), String(r.newIdentities), String(r.reviewCasesCreated), perThousand(r.reviewCasesCreated, r.created), String(r.rejected.length)]),
       ),
     );
+    const cases = result.ingest.reduce((sum, r) => sum + r.reviewCasesCreated, 0);
+    const matched = result.ingest.reduce((sum, r) => sum + r.created, 0);
+    cli.write(`Review cases: ${perThousand(cases, matched)} per 1,000 records matched (${String(cases)} of ${String(matched)}).\n`);
   }
   return 0;
+}
+
+/** Review cases per 1,000 records matched, one decimal; — when nothing was matched. */
+function perThousand(cases: number, matched: number): string {
+  const rate = reviewRate(cases, matched).perThousand;
+  return rate === null ? '—' : rate.toFixed(1);
 }
