@@ -16,7 +16,7 @@ import type { EstimateOutputSchema } from '../../engine/contract/estimate.ts';
 import type { z } from 'zod';
 import { estimatedRows } from '../../renderer/pages/assurance/estimate-figures.ts';
 import { runCli } from '../helpers/cli.ts';
-import { collectPageErrors, connectBrowser, expectAccessible, type HostProcess, recordOperations, screenshot, SCREENSHOTS, startHost } from './helpers.ts';
+import { closeBrowserAndHost, collectPageErrors, connectBrowser, expectAccessible, expectNoActivationControl, type HostProcess, openMatchAssurance, recordOperations, screenshot, SCREENSHOTS, startHost } from './helpers.ts';
 
 type EstimateOutput = z.infer<typeof EstimateOutputSchema>;
 
@@ -48,9 +48,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await context.close();
-  await browser.close();
-  const code = await host.stop();
+  const code = await closeBrowserAndHost(context, browser, host);
   rmSync(dir, { recursive: true, force: true });
   expect(code, host.output()).toBe(0);
 });
@@ -65,20 +63,9 @@ async function cliEstimate(): Promise<EstimateOutput> {
   return JSON.parse(run.stdout) as EstimateOutput;
 }
 
-async function expectNoActivationControl(): Promise<void> {
-  expect(await page.getByRole('button', { name: /activat|apply|deploy|make active|use this model/i }).count()).toBe(0);
-  expect(await page.getByRole('link', { name: /activat|apply|deploy/i }).count()).toBe(0);
-}
-
 describe('Estimate without labels on the Match assurance page', () => {
   it('refuses out-of-bounds options before sending anything', async () => {
-    await page.goto(host.launchUrl);
-    await page.getByRole('link', { name: /Sandboxes/ }).first().click();
-    await page.getByLabel('Sandbox file').fill(db);
-    await page.getByLabel('Tenant').fill('demo');
-    await page.getByRole('button', { name: 'Open', exact: true }).click();
-    await page.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor();
-    await page.getByRole('link', { name: /Match assurance/ }).click();
+    await openMatchAssurance(page, host.launchUrl, db, 'demo');
     await page.getByRole('tab', { name: 'Estimate without labels' }).click();
     const before = sent.length;
     await page.getByLabel('Random pairs').fill('999');
@@ -87,7 +74,7 @@ describe('Estimate without labels on the Match assurance page', () => {
     await page.getByText('A share strictly between 0 and 1').waitFor();
     expect(await page.getByRole('button', { name: 'Estimate from this registry\'s records' }).isDisabled()).toBe(true);
     expect(sent.slice(before).filter((name) => name.startsWith('matching/'))).toEqual([]);
-    await expectNoActivationControl();
+    await expectNoActivationControl(page);
     await expectAccessible(page, 'assurance-estimate-request');
     await screenshot(page, 'assurance-10-estimate-request');
   });
@@ -143,7 +130,7 @@ describe('Estimate without labels on the Match assurance page', () => {
     expect(diff).toMatch(/^Against the active profile's model default-fs-1: \d+ differences/);
     await page.getByTestId('governed-procedure').waitFor();
     expect(await page.getByTestId('governed-procedure').textContent()).toContain('profile apply');
-    await expectNoActivationControl();
+    await expectNoActivationControl(page);
     await expectAccessible(page, 'assurance-estimate-report');
     await screenshot(page, 'assurance-11-estimate-report');
     await page.getByRole('region', { name: 'Precision and recall per threshold, estimated by the model' }).screenshot({ path: join(SCREENSHOTS, 'assurance-11b-estimate-curves.png') });

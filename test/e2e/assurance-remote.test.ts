@@ -7,7 +7,6 @@
  * control that would fail (no Evaluate, Calibrate or sampling button), and the registry itself refuses an
  * evaluation with that token. axe on each state; screenshots in test-results/screenshots/.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,15 +18,13 @@ import type { EvaluationReport } from '../../engine/contract/assurance.ts';
 import { RemoteEngine } from '../../main/remote/remote-engine.ts';
 import { StaticTokenProvider } from '../../main/remote/token-provider.ts';
 import { runCli } from '../helpers/cli.ts';
-import { BIN } from '../helpers/processes.ts';
-import { collectPageErrors, connectBrowser, expectAccessible, type HostProcess, screenshot, startHost } from './helpers.ts';
+import { closeBrowserAndHost, collectPageErrors, connectBrowser, expectAccessible, type HostProcess, type RegistryProcess, screenshot, startHost, startRegistry, stopChild } from './helpers.ts';
 
 const TENANT = 'r1';
 let dir: string;
 let db: string;
 let labelsFile: string;
-let registry: ChildProcess;
-let registryOutput = '';
+let registry: RegistryProcess;
 let registryUrl: string;
 let adminToken: string;
 let operationsToken: string;
@@ -42,21 +39,6 @@ async function token(scope: string): Promise<string> {
   const run = await runCli(['--db', db, '--tenant', TENANT, 'token', '--scope', scope, '--ttl', '1h']);
   expect(run.code, run.stderr).toBe(0);
   return run.stdout.trim();
-}
-
-async function startRegistry(): Promise<string> {
-  registry = spawn(process.execPath, [BIN, 'serve', '--db', db, '--dev-auth', '--host', '127.0.0.1', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MPI_TENANT: '', MPI_DB: '' } });
-  const read = (chunk: Buffer): void => {
-    registryOutput += chunk.toString('utf8');
-  };
-  registry.stdout?.on('data', read);
-  registry.stderr?.on('data', read);
-  for (let i = 0; i < 1200; i++) {
-    for (const line of registryOutput.split('\n')) if (line.includes('"listening"')) return (JSON.parse(line) as { url: string }).url;
-    if (registry.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`serve did not start:\n${registryOutput}`);
 }
 
 beforeAll(async () => {
@@ -78,7 +60,8 @@ beforeAll(async () => {
   // The tokens first: the first one creates the development signing key that `serve --dev-auth` then reads.
   adminToken = await token('mpi.admin mpi.operations');
   operationsToken = await token('mpi.operations');
-  registryUrl = await startRegistry();
+  registry = await startRegistry(['--db', db, '--dev-auth']);
+  registryUrl = registry.url;
   host = await startHost(['--data-dir', join(dir, 'console')]);
   browser = await connectBrowser();
   context = await browser.newContext({ viewport: { width: 1360, height: 900 }, reducedMotion: 'reduce' });
@@ -87,14 +70,8 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await context.close();
-  await browser.close();
-  const code = await host.stop();
-  registry.kill('SIGTERM');
-  await new Promise((resolve) => {
-    if (registry.exitCode !== null) resolve(undefined);
-    else registry.once('exit', resolve);
-  });
+  const code = await closeBrowserAndHost(context, browser, host);
+  await stopChild(registry.child);
   rmSync(dir, { recursive: true, force: true });
   expect(code, host.output()).toBe(0);
   expect(pageErrors).toEqual([]);
@@ -162,7 +139,7 @@ describe('the Match assurance page on a remote registry (serve --dev-auth)', () 
     expect(digits(await page.getByTestId('cm-tp').textContent())).toBe(report.thresholds[0]?.tp);
     expect(digits(await page.getByTestId('cm-fp').textContent())).toBe(report.thresholds[0]?.fp);
     // The registry ran it: serve logs each request once answered (its output may arrive after the page shows it).
-    await expect.poll(() => registryOutput).toMatch(/"route":"\/api\/v1\/matching\/evaluation","operation":"matching\/evaluate","status":200/);
+    await expect.poll(() => registry.output()).toMatch(/"route":"\/api\/v1\/matching\/evaluation","operation":"matching\/evaluate","status":200/);
     await expectAccessible(page, 'assurance-remote-evaluation');
     await screenshot(page, 'assurance-remote-01-evaluation');
   });

@@ -18,7 +18,7 @@ import { LocalEngine } from '../../engine/local-engine.ts';
 import { labelsToTsv } from '../../engine/contract/label-tsv.ts';
 import type { EvaluationReport } from '../../engine/contract/assurance.ts';
 import { runCli } from '../helpers/cli.ts';
-import { collectPageErrors, connectBrowser, expectAccessible, type HostProcess, recordOperations, screenshot, SCREENSHOTS, startHost } from './helpers.ts';
+import { closeBrowserAndHost, collectPageErrors, connectBrowser, expectAccessible, expectNoActivationControl, type HostProcess, openMatchAssurance, recordOperations, screenshot, SCREENSHOTS, startHost } from './helpers.ts';
 
 let dir: string;
 let db: string;
@@ -55,9 +55,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await context.close();
-  await browser.close();
-  const code = await host.stop();
+  const code = await closeBrowserAndHost(context, browser, host);
   rmSync(dir, { recursive: true, force: true });
   expect(code, host.output()).toBe(0);
 });
@@ -70,21 +68,9 @@ async function cliEvaluate(thresholds: readonly number[], labels = labelsFile, d
   return JSON.parse(run.stdout) as EvaluationReport;
 }
 
-/** No control on the page could activate or apply a model. */
-async function expectNoActivationControl(): Promise<void> {
-  expect(await page.getByRole('button', { name: /activat|apply|deploy|make active|use this model/i }).count()).toBe(0);
-  expect(await page.getByRole('link', { name: /activat|apply|deploy/i }).count()).toBe(0);
-}
-
 describe('the Match assurance page', () => {
   it('shows the active versions first, before any input', async () => {
-    await page.goto(host.launchUrl);
-    await page.getByRole('link', { name: /Sandboxes/ }).first().click();
-    await page.getByLabel('Sandbox file').fill(db);
-    await page.getByLabel('Tenant').fill('demo');
-    await page.getByRole('button', { name: 'Open', exact: true }).click();
-    await page.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor();
-    await page.getByRole('link', { name: /Match assurance/ }).click();
+    await openMatchAssurance(page, host.launchUrl, db, 'demo');
     await page.getByRole('heading', { name: 'Match assurance', level: 1 }).waitFor();
     await expect.poll(() => page.getByTestId('profile-version').textContent()).toBe(`version ${String(summary.matchingProfileVersion)}`);
     expect(await page.getByTestId('comparator-version').textContent()).toBe(summary.comparatorVersion);
@@ -93,7 +79,7 @@ describe('the Match assurance page', () => {
     const versionsTop = (await page.getByRole('region', { name: 'Active versions' }).boundingBox())?.y ?? Infinity;
     const inputTop = (await page.getByLabel('Labels (paste, or drop a file here)').boundingBox())?.y ?? -Infinity;
     expect(versionsTop).toBeLessThan(inputTop);
-    await expectNoActivationControl();
+    await expectNoActivationControl(page);
     await expectAccessible(page, 'assurance-labels-empty');
     await screenshot(page, 'assurance-01-labels-empty');
   });
@@ -171,7 +157,7 @@ describe('the Match assurance page', () => {
       missed === 0 ? 'Every labelled pair shares a usable blocking key' : `${String(endToEnd?.notCandidates.matches)} labelled true pair`,
     );
     await page.getByRole('region', { name: 'Metrics per threshold' }).screenshot({ path: join(SCREENSHOTS, 'assurance-04b-evaluation-metrics.png') });
-    await expectNoActivationControl();
+    await expectNoActivationControl(page);
     await expectAccessible(page, 'assurance-evaluation-report');
     await screenshot(page, 'assurance-04-evaluation-report');
   });
@@ -244,7 +230,7 @@ describe('the Match assurance page', () => {
     const diff = (await page.getByTestId('model-diff').textContent()) ?? '';
     expect(diff).toMatch(/^Against the active profile's model default-fs-1: \d+ differences/);
     expect(diff).toContain('fs-e2e-1');
-    await expectNoActivationControl();
+    await expectNoActivationControl(page);
     await expectAccessible(page, 'assurance-calibration-report');
     await screenshot(page, 'assurance-07-calibration-report');
   });

@@ -8,8 +8,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
+import { BIN } from '../helpers/processes.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
@@ -97,4 +98,60 @@ export function recordOperations(page: Page, sent: string[]): void {
     const match = /\/api\/op\/(.+)$/.exec(new URL(request.url()).pathname);
     if (match?.[1] !== undefined) sent.push(decodeURIComponent(match[1]));
   });
+}
+
+export interface RegistryProcess {
+  readonly child: ChildProcess;
+  readonly url: string;
+  /** Everything serve printed so far (its JSON log lines). */
+  output(): string;
+}
+
+/** Starts `mpi-console serve args… --host 127.0.0.1 --port 0` (MPI_TENANT and MPI_DB cleared); resolves with its URL once it listens. */
+export async function startRegistry(args: readonly string[]): Promise<RegistryProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args, '--host', '127.0.0.1', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MPI_TENANT: '', MPI_DB: '' } });
+  let output = '';
+  const read = (chunk: Buffer): void => {
+    output += chunk.toString('utf8');
+  };
+  child.stdout.on('data', read);
+  child.stderr.on('data', read);
+  for (let i = 0; i < 1200; i++) {
+    for (const line of output.split('\n')) if (line.includes('"listening"')) return { child, url: (JSON.parse(line) as { url: string }).url, output: () => output };
+    if (child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`serve did not start:\n${output}`);
+}
+
+/** Sends SIGTERM (when the child is still running) and waits for it to exit. */
+export async function stopChild(child: ChildProcess | undefined): Promise<void> {
+  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** Closes the page's context and the browser, stops the browser host; answers the host's exit code. */
+export async function closeBrowserAndHost(context: BrowserContext, browser: Browser, host: HostProcess): Promise<number | null> {
+  await context.close();
+  await browser.close();
+  return host.stop();
+}
+
+/** Opens a sandbox file (and tenant) from the Sandboxes page, then goes to Match assurance. */
+export async function openMatchAssurance(page: Page, launchUrl: string, file: string, tenant: string): Promise<void> {
+  await page.goto(launchUrl);
+  await page.getByRole('link', { name: /Sandboxes/ }).first().click();
+  await page.getByLabel('Sandbox file').fill(file);
+  await page.getByLabel('Tenant').fill(tenant);
+  await page.getByRole('button', { name: 'Open', exact: true }).click();
+  await page.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor();
+  await page.getByRole('link', { name: /Match assurance/ }).click();
+}
+
+/** No control on the page could activate or apply a model. */
+export async function expectNoActivationControl(page: Page): Promise<void> {
+  expect(await page.getByRole('button', { name: /activat|apply|deploy|make active|use this model/i }).count()).toBe(0);
+  expect(await page.getByRole('link', { name: /activat|apply|deploy/i }).count()).toBe(0);
 }

@@ -16,7 +16,7 @@ import { EngineError } from '../../engine/contract/errors.ts';
 import { MaintenanceSettingsSchema } from '../../engine/config/maintenance.ts';
 import { runWorker } from '../../engine/jobs/worker.ts';
 import { BATCH_SIZE_MESSAGE } from '../../renderer/pages/maintenance/start-job-form.ts';
-import { collectPageErrors, connectBrowser, expectAccessible, type HostProcess, screenshot, startHost } from './helpers.ts';
+import { closeBrowserAndHost, collectPageErrors, connectBrowser, expectAccessible, type HostProcess, screenshot, startHost } from './helpers.ts';
 
 let dir: string;
 let host: HostProcess;
@@ -79,9 +79,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await context.close();
-  await browser.close();
-  const code = await host.stop();
+  const code = await closeBrowserAndHost(context, browser, host);
   rmSync(dir, { recursive: true, force: true });
   expect(code, host.output()).toBe(0);
 });

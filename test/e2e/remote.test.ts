@@ -19,37 +19,21 @@ import { RemoteEngine } from '../../main/remote/remote-engine.ts';
 import { StaticTokenProvider } from '../../main/remote/token-provider.ts';
 import { BIN } from '../helpers/processes.ts';
 import { CONSOLE_CLIENT_ID, LOGIN_AUDIENCE, startLoginProvider, type LoginProvider } from '../helpers/login-provider.ts';
-import { collectPageErrors, connectBrowser, expectAccessible, type HostProcess, screenshot, startHost } from './helpers.ts';
+import { closeBrowserAndHost, collectPageErrors, connectBrowser, expectAccessible, type HostProcess, type RegistryProcess, screenshot, startHost, startRegistry, stopChild } from './helpers.ts';
 
 const TENANT = 't1';
 let dir: string;
 let idp: LoginProvider;
-let registry: ChildProcess;
+let registry: RegistryProcess;
 /** The maintenance worker, started once the console is watching a queued job (so its whole life is seen). */
 let worker: ChildProcess | undefined;
 let dbPath: string;
-let registryOutput = '';
 let registryUrl: string;
 let host: HostProcess;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 const pageErrors: string[] = [];
-
-async function startRegistry(dbPath: string): Promise<string> {
-  registry = spawn(process.execPath, [BIN, 'serve', '--db', dbPath, '--host', '127.0.0.1', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const read = (chunk: Buffer): void => {
-    registryOutput += chunk.toString('utf8');
-  };
-  registry.stdout?.on('data', read);
-  registry.stderr?.on('data', read);
-  for (let i = 0; i < 1200; i++) {
-    for (const line of registryOutput.split('\n')) if (line.includes('"listening"')) return (JSON.parse(line) as { url: string }).url;
-    if (registry.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`serve did not start:\n${registryOutput}`);
-}
 
 function remoteWith(token: string): RemoteEngine {
   return new RemoteEngine({ baseUrl: registryUrl, tokens: new StaticTokenProvider(token) });
@@ -76,7 +60,8 @@ beforeAll(async () => {
   } finally {
     engine.close();
   }
-  registryUrl = await startRegistry(dbPath);
+  registry = await startRegistry(['--db', dbPath]);
+  registryUrl = registry.url;
   host = await startHost(['--data-dir', join(dir, 'console')]);
   browser = await connectBrowser();
   context = await browser.newContext({ viewport: { width: 1360, height: 900 }, reducedMotion: 'reduce' });
@@ -85,18 +70,8 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await context.close();
-  await browser.close();
-  const code = await host.stop();
-  for (const child of [registry, worker]) child?.kill('SIGTERM');
-  await new Promise((resolve) => {
-    if (worker === undefined || worker.exitCode !== null) resolve(undefined);
-    else worker.once('exit', resolve);
-  });
-  await new Promise((resolve) => {
-    if (registry.exitCode !== null) resolve(undefined);
-    else registry.once('exit', resolve);
-  });
+  const code = await closeBrowserAndHost(context, browser, host);
+  await Promise.all([stopChild(registry.child), stopChild(worker)]);
   await idp.close();
   rmSync(dir, { recursive: true, force: true });
   expect(code, host.output()).toBe(0);
