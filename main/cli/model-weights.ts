@@ -5,7 +5,7 @@
  */
 import { BANDS, FIELD_NAMES, type FieldName } from '../../engine/contract/fields.ts';
 import type { FellegiSunterModel } from '../../engine/contract/profile.ts';
-import { table } from './format.ts';
+import { json, table } from './format.ts';
 
 export function modelWeightsTable(model: FellegiSunterModel, observationsHeading: string, observations: (field: FieldName) => string | undefined): string {
   return `m and u per field and band (${BANDS.join(' / ')}), and ln(m/u):\n${table(
@@ -22,4 +22,21 @@ export function modelWeightsTable(model: FellegiSunterModel, observationsHeading
       ];
     }),
   )}`;
+}
+
+/**
+ * What calibrate and estimate print after their own figures: the weights table, how the model was estimated, its
+ * caveat, and the model itself, or where it was written (`written`: the file, what it holds, the writer's note).
+ */
+export function modelClosingText(
+  model: FellegiSunterModel,
+  weights: { readonly heading: string; readonly observations: (field: FieldName) => string | undefined },
+  report: { readonly estimation: string; readonly caveat: string },
+  written: { readonly out: string; readonly what: string; readonly note: string } | undefined,
+): string {
+  const saved =
+    written === undefined
+      ? `\nThe model (not activated; apply it with \`profile apply FILE\` after review):\n${json(model)}`
+      : `\n${written.what} written to ${written.out}${written.note}. It is not activated: apply it with \`profile apply ${written.out}\` after review.\n`;
+  return `\n${modelWeightsTable(model, weights.heading, weights.observations)}\n${report.estimation}\n\nCaveat: ${report.caveat}\n${saved}`;
 }

@@ -10,7 +10,7 @@ import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { checkInputFile, checkOutputTarget, writeOutput } from '../files.ts';
 import { fixed, json, keyValues, table } from '../format.ts';
-import { modelWeightsTable } from '../model-weights.ts';
+import { modelClosingText } from '../model-weights.ts';
 import { parseLabelsTsv, type LabelPair } from '../../../engine/assurance/labels.ts';
 import { BANDS, FIELD_NAMES } from '../../../engine/contract/fields.ts';
 import type { FieldEvidence } from '../../../engine/contract/matching.ts';
@@ -167,16 +167,18 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
   );
   if (recommended.length > 0) cli.write(`\nAt the recommended thresholds:\n${metricsTable(recommended)}`);
   cli.write(
-    `\n${modelWeightsTable(model, 'training observations (matches / non-matches)', (field) => {
-      const obs = report.fieldObservations.find((o) => o.field === field);
-      return obs === undefined ? undefined : `${obs.matches} / ${obs.nonMatches}`;
-    })}`,
-  );
-  cli.write(`\n${report.estimation}\n\nCaveat: ${report.caveat}\n`);
-  cli.write(
-    out === undefined
-      ? `\nThe model (not activated; apply it with \`profile apply FILE\` after review):\n${json(model)}`
-      : `\nThe model was written to ${out}${written?.note ?? ''}. It is not activated: apply it with \`profile apply ${out}\` after review.\n`,
+    modelClosingText(
+      model,
+      {
+        heading: 'training observations (matches / non-matches)',
+        observations: (field) => {
+          const obs = report.fieldObservations.find((o) => o.field === field);
+          return obs === undefined ? undefined : `${obs.matches} / ${obs.nonMatches}`;
+        },
+      },
+      report,
+      out === undefined || written === undefined ? undefined : { out, what: 'The model was', note: written.note },
+    ),
   );
   return 0;
 }

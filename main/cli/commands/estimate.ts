@@ -8,7 +8,7 @@ import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { checkOutputTarget, writeOutput } from '../files.ts';
 import { fixed, json, keyValues, table } from '../format.ts';
-import { modelWeightsTable } from '../model-weights.ts';
+import { modelClosingText } from '../model-weights.ts';
 import type { EstimatedThreshold } from '../../../engine/contract/estimate.ts';
 
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
@@ -82,16 +82,18 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
   cli.write(`\nModel-estimated (not measured) precision and recall among blocking candidates:\n${estimatedTable(report.thresholds)}`);
   cli.write(`\nAt the suggested thresholds:\n${estimatedTable(report.suggestedThresholdsAt)}\n${report.suggestion}\n`);
   cli.write(
-    `\n${modelWeightsTable(model, 'observations (candidates / random pairs)', (field) => {
-      const obs = report.fieldObservations.find((o) => o.field === field);
-      return obs === undefined ? undefined : `${obs.candidatePairs} / ${obs.randomPairs}`;
-    })}`,
-  );
-  cli.write(`\n${report.estimation}\n\nCaveat: ${report.caveat}\n`);
-  cli.write(
-    out === undefined
-      ? `\nThe model (not activated; apply it with \`profile apply FILE\` after review):\n${json(model)}`
-      : `\n${withThresholds ? 'The model and the suggested thresholds were' : 'The model was'} written to ${out}${written?.note ?? ''}. It is not activated: apply it with \`profile apply ${out}\` after review.\n`,
+    modelClosingText(
+      model,
+      {
+        heading: 'observations (candidates / random pairs)',
+        observations: (field) => {
+          const obs = report.fieldObservations.find((o) => o.field === field);
+          return obs === undefined ? undefined : `${obs.candidatePairs} / ${obs.randomPairs}`;
+        },
+      },
+      report,
+      out === undefined || written === undefined ? undefined : { out, what: withThresholds ? 'The model and the suggested thresholds were' : 'The model was', note: written.note },
+    ),
   );
   return 0;
 }
