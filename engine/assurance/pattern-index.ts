@@ -11,6 +11,12 @@ import { MISSING_BAND, type BandPatterns } from './fellegi-sunter-em.ts';
 
 const B = BANDS.length;
 
+/** The field's band index, or B (the code's digit for missing) when scoring does not count it. */
+function bandOf(field: number, similarity: Float64Array): number {
+  const s = similarity[field] ?? Number.NaN;
+  return Number.isNaN(s) || impliedByAddress(field, similarity) ? B : bandIndex(s);
+}
+
 export class PatternIndex {
   private readonly byCode = new Map<number, number>();
   private readonly bands: number[] = [];
@@ -18,18 +24,16 @@ export class PatternIndex {
 
   add(similarity: Float64Array): number {
     let code = 0;
-    const row: number[] = [];
-    for (let f = 0; f < FIELD_COUNT; f++) {
-      const s = similarity[f] ?? Number.NaN;
-      const band = Number.isNaN(s) || impliedByAddress(f, similarity) ? MISSING_BAND : bandIndex(s);
-      row.push(band);
-      code = code * (B + 1) + (band === MISSING_BAND ? B : band);
-    }
+    for (let f = 0; f < FIELD_COUNT; f++) code = code * (B + 1) + bandOf(f, similarity);
     let index = this.byCode.get(code);
     if (index === undefined) {
+      // Only a new pattern stores its bands (most pairs repeat one already seen).
       index = this.counts.length;
       this.byCode.set(code, index);
-      this.bands.push(...row);
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        const band = bandOf(f, similarity);
+        this.bands.push(band === B ? MISSING_BAND : band);
+      }
       this.counts.push(0);
     }
     this.counts[index] = (this.counts[index] ?? 0) + 1;
