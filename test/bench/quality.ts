@@ -92,7 +92,7 @@ for (const [name, sources] of Object.entries(DATASETS)) {
   const q = await populationQuality(engine, ctx, load.truth);
   const rejected = load.reports.reduce((sum, r) => sum + r.rejected.length, 0);
   process.stdout.write(line(`${name} default`, q, await blocking(engine, ctx, q.autoLinks.truePairs, q.records), rejected) + '\n');
-  if (values.calibrated === true && !name.includes('names')) {
+  if (values.calibrated === true) {
     const run = await febrlAssurance(engine, name, sources);
     const cctx = { tenantId: `${name}-calibrated`, actor: 'quality' };
     process.stdout.write(line(`${name} calibrated ${run.thresholds.Certain}/${run.thresholds.Probable}`, run.population, await blocking(engine, cctx, run.population.autoLinks.truePairs, run.population.records), run.rejectedRecords) + '\n');
