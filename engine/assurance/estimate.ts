@@ -6,8 +6,11 @@
  *    `labels/candidates` and `labels sample` use) are compared with the active profile's comparators; at most
  *    maxCandidatePairs of them, a seeded uniform sample when there are more. Pairs the scorer decides before
  *    the model (trusted identifier, hard conflict) stay out of the fit, as in calibration.
- * 3. EM over their band patterns (fellegi-sunter-em.ts) estimates m, the candidates' u and λ, the match share
- *    among candidates (Winkler 1988; Jaro 1989). The candidates' u is estimated rather than fixed at the
+ * 3. m per field from one EM session per blocking rule over fields of the person (session-m.ts: the rule's fields
+ *    left out, u held at the random-pair u), where the sessions estimate it; then EM over all the candidates'
+ *    band patterns (fellegi-sunter-em.ts) with that m held estimates the candidates' u and λ, the match share
+ *    among candidates (Winkler 1988; Jaro 1989). Fields no session estimates take m from the same EM run
+ *    first with m free. The candidates' u is estimated rather than fixed at the
  *    random-pair u because blocking selects non-matches that agree on the blocking fields (same family name,
  *    same postcode): random-pair u would read that agreement as evidence of a match and inflate m and λ. It
  *    describes the candidate population only and stays inside the fit; the model takes u from random pairs,
@@ -42,6 +45,7 @@ import { fitMixture, MISSING_BAND, type MixtureParameters } from './fellegi-sunt
 import { randomPairBandCounts } from './random-pair-u.ts';
 import { nonMatchU } from './non-match-u.ts';
 import { PatternIndex } from './pattern-index.ts';
+import { isPersonRule, ruleFields, sessionM, type Session } from './session-m.ts';
 import { estimatedThresholdMetrics, suggestThresholds } from './estimated-metrics.ts';
 
 const B = BANDS.length;
@@ -51,7 +55,7 @@ const STARTING_MATCH_SHARE = 0.1;
 const MIN_MODELLED_PAIRS = 20;
 
 export const ESTIMATE_NOTE =
-  'u per field and band from random record pairs, each counted by 1 − its posterior of being one person under the fitted m and the model\'s prior (EM over the random pairs with m and the prior held), so the random pairs that are one person do not count as non-matches; m, the candidates\' u and the match share λ among blocking candidates by expectation-maximisation of the Fellegi-Sunter two-class mixture (conditional independence; Winkler 1988, Jaro 1989), with the smoothing added to every band as a pseudo-count; the model keeps the u from random pairs (not the candidates\') and a random-pair prior (see prior). Bands are those scoring sees: a missing comparison, and an agreement implied by an agreeing address line, are not counted. Pairs decided by a trusted identifier or a hard-conflict rule stay out of the fit.';
+  'u per field and band from random record pairs, each counted by 1 − its posterior of being one person under the fitted m and the model\'s prior (EM over the random pairs with m and the prior held), so the random pairs that are one person do not count as non-matches; m per field from one expectation-maximisation session per blocking rule over names, birth date or identifier (the pairs sharing a key of the rule, the rule\'s fields left out because they agree by construction, u held at the random-pair u; each field\'s m averaged over the sessions not blocking on it, weighted by their expected matches), as Splink trains; then the candidates\' u and the match share λ among blocking candidates by EM of the Fellegi-Sunter two-class mixture over all candidates with that m held (conditional independence; Winkler 1988, Jaro 1989); a field no session estimates takes its m from that EM with m free; the smoothing is added to every band as a pseudo-count; the model keeps the u from random pairs (not the candidates\') and a random-pair prior (see prior). Bands are those scoring sees: a missing comparison, and an agreement implied by an agreeing address line, are not counted. Pairs decided by a trusted identifier or a hard-conflict rule stay out of the fit.';
 
 export const ESTIMATE_CAVEAT =
   'Precision and recall here are the model\'s own estimate from the mixture posteriors over candidate pairs, not measured against labels: they are only as good as the model\'s assumptions (two classes, fields conditionally independent), and a true pair that blocking never brings together is not counted. Measure with labelled pairs (evaluate) before applying the model, and watch review volumes after.';
@@ -69,6 +73,20 @@ export const ESTIMATE_CAVEAT =
 export function priorFromCandidates(expectedMatches: number, records: number): number {
   const allPairs = (records * (records - 1)) / 2;
   return Math.min(1 - MODEL_PRIOR_FLOOR, Math.max(MODEL_PRIOR_FLOOR, allPairs > 0 ? expectedMatches / allPairs : 0));
+}
+
+/** Whether the two records share a key of the rule whose block is not too common (as candidate discovery needs). */
+function sharesUsableKey(overlap: BlockingKeyOverlap, a: MatchFields, b: MatchFields, rule: number): boolean {
+  const one = overlap.oneSharedKey(a, b, rule);
+  if (one === undefined) return false;
+  return overlap.isUsable(one) || overlap.allSharedKeys(a, b, rule).some((key) => overlap.isUsable(key));
+}
+
+/** The sessions' m for the fields they estimated, the joint fit's for the rest. */
+function mixedM(bySession: ReturnType<typeof sessionM>, jointM: Float64Array): Float64Array {
+  const m = Float64Array.from(jointM);
+  for (let f = 0; f < FIELD_COUNT; f++) if (bySession.estimated[f] === 1) m.set(bySession.m.subarray(f * B, (f + 1) * B), f * B);
+  return m;
 }
 
 /** SHA-256 over the records the estimate read: `sourceSystem TAB localId TAB fieldsJson LF`, in record-ID order. */
@@ -126,7 +144,7 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
   const smoothing = input.smoothing ?? 1;
   const tolerance = input.tolerance ?? 1e-6;
   const maxIterations = input.maxIterations ?? 1_000;
-  const { stored, scorerVersions, rows, random, enumerated, compared, trusted, conflicts, pairSimilarity, pairPattern, patterns } = store.read(() => {
+  const { stored, scorerVersions, rows, random, enumerated, compared, trusted, conflicts, pairSimilarity, pairPattern, patterns, sessions } = store.read(() => {
     const stored = activeProfile(store, ctx.tenantId);
     const rows = tenantRecordFields(store, ctx.tenantId);
     if (rows.length < 2) throw validationError('the tenant has fewer than two records: there is nothing to estimate from', [{ path: 'tenant', message: `${rows.length} records; ingest the registry's records first` }]);
@@ -147,16 +165,29 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
     const pattern: number[] = [];
     let trusted = 0;
     let conflicts = 0;
+    // One session per rule over fields of the person (session-m.ts): the modelled pairs sharing a usable key of
+    // the rule, with the rule's fields left out.
+    const sessionRules = stored.profile.Blocking.Rules.flatMap((rule, r) => (isPersonRule(rule) ? [{ rule, r, blocked: ruleFields(rule), index: new PatternIndex() }] : []));
+    const masked = new Float64Array(FIELD_COUNT);
     for (const key of keys) {
-      const outcome = scorer.outcome(prepared[Math.floor(key / n)] as PreparedRecord, prepared[key % n] as PreparedRecord, scratch);
+      const a = Math.floor(key / n);
+      const b = key % n;
+      const outcome = scorer.outcome(prepared[a] as PreparedRecord, prepared[b] as PreparedRecord, scratch);
       if (outcome.decidedBy === 'trusted-identifier') trusted++;
       else if (outcome.decidedBy === 'hard-conflict') conflicts++;
       else {
         similarities.set(scratch.similarity, pattern.length * FIELD_COUNT);
         pattern.push(index.add(scratch.similarity));
+        for (const session of sessionRules) {
+          if (!sharesUsableKey(overlap, fields[a] as MatchFields, fields[b] as MatchFields, session.r)) continue;
+          masked.set(scratch.similarity);
+          for (const f of session.blocked) masked[f] = Number.NaN;
+          session.index.add(masked);
+        }
       }
     }
-    return { stored, scorerVersions: { method: scorer.method, methodVersion: scorer.methodVersion }, rows, random, enumerated, compared: keys.length, trusted, conflicts, pairSimilarity: similarities, pairPattern: pattern, patterns: index.patterns() };
+    const sessions: Session[] = sessionRules.map((s) => ({ rule: s.rule.Name, blocked: s.blocked, patterns: s.index.patterns() }));
+    return { stored, scorerVersions: { method: scorer.method, methodVersion: scorer.methodVersion }, rows, random, enumerated, compared: keys.length, trusted, conflicts, pairSimilarity: similarities, pairPattern: pattern, patterns: index.patterns(), sessions };
   });
   if (pairPattern.length < MIN_MODELLED_PAIRS) {
     throw validationError('too few blocking candidates to estimate a model from', [
@@ -180,7 +211,15 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
     });
   });
   const start: MixtureParameters = { m: startM, u: Float64Array.from(randomU), lambda: STARTING_MATCH_SHARE };
-  const fit = fitMixture(patterns, start, { smoothing, tolerance, maxIterations, fixU: false, floor: MODEL_PROBABILITY_FLOOR });
+  const emOptions = { smoothing, tolerance, maxIterations, floor: MODEL_PROBABILITY_FLOOR };
+  const joint = fitMixture(patterns, start, { ...emOptions, fixU: false });
+  // m from the person-rule sessions where they estimate it; λ and the candidates' u fitted again with m held.
+  const bySession = sessionM(sessions, randomU, startM, emOptions);
+  const sessionFields = FIELD_NAMES.filter((_, f) => bySession.estimated[f] === 1);
+  const fit =
+    sessionFields.length === 0
+      ? joint
+      : fitMixture(patterns, { m: mixedM(bySession, joint.parameters.m), u: joint.parameters.u, lambda: joint.parameters.lambda }, { ...emOptions, fixU: false, fixM: true });
 
   const modelled = pairPattern.length;
   // The fit ran on a sample when there were more candidates than maxCandidatePairs: scale to all of them.
@@ -257,6 +296,7 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
       finalObjectiveChange: fit.lastObjectiveChange,
       finalParameterChange: fit.lastParameterChange,
     },
+    mSessions: { fields: sessionFields, sessions: [...bySession.fits] },
     candidateMatchShare: fit.parameters.lambda,
     expectedMatches,
     priorMatchProbability: prior,

@@ -9,7 +9,7 @@ import { usage } from '../context.ts';
 import { checkOutputTarget, writeOutput } from '../files.ts';
 import { fixed, json, keyValues, table } from '../format.ts';
 import { modelClosingText } from '../model-weights.ts';
-import type { EstimatedThreshold } from '../../../engine/contract/estimate.ts';
+import type { EstimatedThreshold, EstimateReport } from '../../../engine/contract/estimate.ts';
 
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
@@ -37,6 +37,14 @@ function estimatedTable(rows: readonly EstimatedThreshold[]): string {
     ['threshold', 'pairs at or above', 'expected TP', 'expected FP', 'expected FN', 'precision', 'recall', 'F1'],
     rows.map((r) => [fixed(r.threshold, 6), String(r.pairsAtOrAbove), r.expectedTruePositives.toFixed(1), r.expectedFalsePositives.toFixed(1), r.expectedFalseNegatives.toFixed(1), fixed(r.precision, 5), fixed(r.recall, 5), fixed(r.f1, 5)]),
   );
+}
+
+/** Which fields took m from the person-rule sessions, and how each session went. */
+function sessionsText(report: EstimateReport): string {
+  const { fields, sessions } = report.mSessions;
+  if (sessions.length === 0) return 'none (no blocking rule over names, birth date or identifier only); m from EM over all candidates';
+  const each = sessions.map((s) => (s.matchShare === null ? `${s.rule} (${s.pairs} pairs, too few to fit)` : `${s.rule} (${s.pairs} pairs, λ ${fixed(s.matchShare, 3)}, ${s.converged ? 'converged' : 'NOT converged'} after ${s.iterations})`));
+  return `${fields.length === 0 ? 'no field' : fields.join(', ')}; sessions: ${each.join('; ')}`;
 }
 
 export async function estimateCommand(cli: CliContext): Promise<number> {
@@ -74,6 +82,7 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
       ['random pairs (u)', `${report.randomPairs.compared} compared (seed ${report.randomPairs.seed}); ${report.randomPairs.decidedOutsideModel} decided outside the model; about ${Math.round(report.randomPairs.matchesWeightedOut)} taken for one person and weighted out of u`],
       ['blocking candidates', `${c.enumerated}${c.truncated ? ' (enumeration stopped at its cap)' : ''}; ${c.compared} compared, ${c.modelled} modelled in ${c.distinctPatterns} band patterns; ${c.decidedByTrustedIdentifier} trusted identifier, ${c.decidedByHardConflict} hard conflict`],
       ['EM', `${v.converged ? 'converged' : 'NOT converged'} after ${v.iterations} of at most ${v.maxIterations} iterations (tolerance ${String(v.tolerance)}); log-likelihood ${v.logLikelihood.toFixed(3)}, last change ${v.finalObjectiveChange.toExponential(2)}, largest parameter change ${v.finalParameterChange.toExponential(2)}`],
+      ['m from sessions', sessionsText(report)],
       ['match share among candidates', fixed(report.candidateMatchShare, 6)],
       ['prior', `${report.priorMatchProbability.toPrecision(4)}: ${report.prior}`],
       ['suggested thresholds', `Certain ${fixed(report.suggestedThresholds.Certain, 6)}, Probable ${fixed(report.suggestedThresholds.Probable, 6)}`],

@@ -39,3 +39,10 @@ export function convergenceText(convergence: EstimateReport['convergence']): str
     ? `Converged after ${steps} (of at most ${String(maxIterations)}): in the last iteration no m, u or match share moved by more than ${String(tolerance)} (largest change ${finalParameterChange.toExponential(2)}).`
     : `Did not converge: stopped at the limit of ${String(maxIterations)} iterations while a parameter still moved by ${finalParameterChange.toExponential(2)}, more than the tolerance ${String(tolerance)}. Treat the model with caution: raise the iteration limit or the smoothing, or compare more candidates.`;
 }
+
+/** Which fields took m from the EM sessions over person blocking rules (engine/assurance/session-m.ts), in one sentence. */
+export function sessionsText(sessions: EstimateReport['mSessions']): string {
+  const fitted = sessions.sessions.filter((s) => s.matchShare !== null);
+  if (sessions.fields.length === 0) return 'm from EM over all candidate pairs: no blocking rule over names, birth date or identifier alone had enough pairs for a session of its own.';
+  return `m of ${sessions.fields.join(', ')} from ${String(fitted.length)} EM session${fitted.length === 1 ? '' : 's'}, one per blocking rule over names, birth date or identifier, each leaving its rule's fields out (${fitted.map((s) => `${s.rule}: ${s.pairs.toLocaleString('en')} pairs`).join('; ')}); the other fields' m from EM over all candidate pairs.`;
+}

@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import type { EstimateOutputSchema } from '../../../engine/contract/estimate.ts';
 import { formatCount } from '../../format.ts';
 import { IconAlert, IconInfo } from '../../icons.tsx';
-import { convergenceText, estimatedRows, type EstimatedRow } from './estimate-figures.ts';
+import { convergenceText, estimatedRows, sessionsText, type EstimatedRow } from './estimate-figures.ts';
 import { ExportButtons } from './export-buttons.tsx';
 import { FieldWeightsCard } from './field-weights-card.tsx';
 import { ModelJsonCard } from './model-json-card.tsx';
@@ -76,7 +76,7 @@ export function EstimateReportView({ output, connectionKey }: { readonly output:
           </div>
         </SimpleGrid>
         <Text size="sm" c="dimmed" mt="sm">
-          u from {formatCount(report.randomPairs.compared)} random pairs (seed {report.randomPairs.seed}; {formatCount(report.randomPairs.decidedOutsideModel)} decided outside the model; about {formatCount(Math.round(report.randomPairs.matchesWeightedOut))} taken for one person and weighted out of u). {formatCount(c.decidedByTrustedIdentifier)} candidate pairs were decided by a trusted identifier and {formatCount(c.decidedByHardConflict)} by a hard conflict. Log-likelihood {report.convergence.logLikelihood.toFixed(3)}. {report.estimation}
+          u from {formatCount(report.randomPairs.compared)} random pairs (seed {report.randomPairs.seed}; {formatCount(report.randomPairs.decidedOutsideModel)} decided outside the model; about {formatCount(Math.round(report.randomPairs.matchesWeightedOut))} taken for one person and weighted out of u). {formatCount(c.decidedByTrustedIdentifier)} candidate pairs were decided by a trusted identifier and {formatCount(c.decidedByHardConflict)} by a hard conflict. Log-likelihood {report.convergence.logLikelihood.toFixed(3)}. <span data-testid="est-sessions">{sessionsText(report.mSessions)}</span> {report.estimation}
         </Text>
       </Card>
 

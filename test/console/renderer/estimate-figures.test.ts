@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { EstimatedThreshold, EstimateReport } from '../../../engine/contract/estimate.ts';
-import { convergenceText, estimatedRows } from '../../../renderer/pages/assurance/estimate-figures.ts';
+import { convergenceText, estimatedRows, sessionsText } from '../../../renderer/pages/assurance/estimate-figures.ts';
 
 const at = (threshold: number, precision: number | null, recall: number | null): EstimatedThreshold => ({
   threshold, pairsAtOrAbove: Math.round((1 - threshold) * 1000), expectedTruePositives: 10, expectedFalsePositives: 1, expectedFalseNegatives: 2, precision, recall, f1: null,
@@ -38,5 +38,24 @@ describe('convergenceText', () => {
   it('warns when the fit stopped at its limit', () => {
     const text = convergenceText({ ...base, converged: false, iterations: 1000, finalParameterChange: 0.003 });
     expect(text).toMatch(/^Did not converge: stopped at the limit of 1000 iterations while a parameter still moved by 3.00e-3, more than the tolerance 0.000001/);
+  });
+});
+
+describe('sessionsText', () => {
+  it('names the fields whose m came from sessions and the sessions that were fitted, with their pairs', () => {
+    const text = sessionsText({
+      fields: ['familyName', 'givenName'],
+      sessions: [
+        { rule: 'birth-date', pairs: 5966, matchShare: 0.92, iterations: 12, converged: true },
+        { rule: 'identifier', pairs: 3, matchShare: null, iterations: 0, converged: false },
+      ],
+    });
+    expect(text).toContain('m of familyName, givenName from 1 EM session,');
+    expect(text).toContain('birth-date: 5,966 pairs');
+    expect(text).not.toContain('identifier:');
+  });
+
+  it('says when no session had enough pairs and m came from EM over all candidates', () => {
+    expect(sessionsText({ fields: [], sessions: [] })).toMatch(/^m from EM over all candidate pairs/);
   });
 });
