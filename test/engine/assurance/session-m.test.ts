@@ -1,51 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { fitMixture, MISSING_BAND, type BandPatterns } from '../../../engine/assurance/fellegi-sunter-em.ts';
+import { fitMixture, MISSING_BAND } from '../../../engine/assurance/fellegi-sunter-em.ts';
 import { isPersonRule, MIN_SESSION_PAIRS, sessionM, type Session } from '../../../engine/assurance/session-m.ts';
-import { createRng } from '../../../engine/synthetic/prng.ts';
+import { drawPairs, groupPatterns } from '../../helpers/mixture.ts';
 
 const FIELDS = 3;
 const M = Float64Array.from([0.8, 0.1, 0.05, 0.05, 0.8, 0.1, 0.05, 0.05, 0.8, 0.1, 0.05, 0.05]);
 const U = Float64Array.from([0.01, 0.04, 0.15, 0.8, 0.01, 0.04, 0.15, 0.8, 0.01, 0.04, 0.15, 0.8]);
 const OPTIONS = { smoothing: 1, tolerance: 1e-8, maxIterations: 5_000, floor: 1e-6 };
 
-/** Record pairs drawn from the mixture (one in 100 a match); each row is its bands, field by field. */
-function population(pairs: number, seed: number): number[][] {
-  const rng = createRng(seed);
-  const draw = (p: Float64Array, f: number): number => {
-    let x = rng.next();
-    for (let b = 0; b < 4; b++) {
-      x -= p[f * 4 + b] ?? 0;
-      if (x < 0) return b;
-    }
-    return 3;
-  };
-  const rows: number[][] = [];
-  for (let i = 0; i < pairs; i++) {
-    const match = rng.next() < 0.01;
-    rows.push(Array.from({ length: FIELDS }, (_, f) => draw(match ? M : U, f)));
-  }
-  return rows;
-}
-
-function grouped(rows: readonly number[][]): BandPatterns {
-  const at = new Map<string, number>();
-  const bands: number[] = [];
-  const counts: number[] = [];
-  for (const row of rows) {
-    const key = row.join(',');
-    const i = at.get(key);
-    if (i === undefined) {
-      at.set(key, counts.length);
-      bands.push(...row);
-      counts.push(1);
-    } else counts[i] = (counts[i] ?? 0) + 1;
-  }
-  return { fieldCount: FIELDS, bands: Uint8Array.from(bands), counts: Float64Array.from(counts) };
-}
-
 /** Blocking rule r brings together the pairs agreeing exactly on field r; its session leaves field r out. */
-function sessionOf(rows: readonly number[][], r: number): Session {
-  return { rule: `field-${r}`, blocked: [r], patterns: grouped(rows.filter((row) => row[r] === 0).map((row) => row.map((b, f) => (f === r ? MISSING_BAND : b)))) };
+function sessionOf(rows: readonly (readonly number[])[], r: number): Session {
+  return { rule: `field-${r}`, blocked: [r], patterns: groupPatterns(rows.filter((row) => row[r] === 0).map((row) => row.map((b, f) => (f === r ? MISSING_BAND : b))), FIELDS) };
 }
 
 function largestError(m: Float64Array): number {
@@ -53,7 +18,8 @@ function largestError(m: Float64Array): number {
 }
 
 describe('m from one EM session per blocking rule', () => {
-  const rows = population(2_000_000, 7);
+  // Record pairs of a population, one in 100 a match.
+  const rows = drawPairs({ m: M, u: U, lambda: 0.01 }, FIELDS, 2_000_000, 7);
   const candidates = rows.filter((row) => row.includes(0));
   const start = Float64Array.from({ length: 12 }, () => 0.25);
 
@@ -68,7 +34,7 @@ describe('m from one EM session per blocking rule', () => {
     }
     // The same candidates in one fit, u free (how estimate fitted before sessions): every candidate non-match
     // agrees on some field, which two independent classes cannot express.
-    const joint = fitMixture(grouped(candidates), { m: Float64Array.from(M), u: Float64Array.from(U), lambda: 0.5 }, { ...OPTIONS, fixU: false });
+    const joint = fitMixture(groupPatterns(candidates, FIELDS), { m: Float64Array.from(M), u: Float64Array.from(U), lambda: 0.5 }, { ...OPTIONS, fixU: false });
     expect(largestError(joint.parameters.m)).toBeGreaterThan(3 * largestError(bySession.m));
     // Each field's m is still a distribution.
     for (let f = 0; f < FIELDS; f++) expect(bySession.m.subarray(f * 4, f * 4 + 4).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
