@@ -23,6 +23,7 @@
 import { z } from 'zod';
 import { JobStateSchema } from './maintenance.ts';
 import { CalibrationOutputSchema, CalibrationRequestSchema, EvaluationReportSchema, EvaluationRequestSchema, VersionsSchema } from './assurance.ts';
+import { EstimateOutputSchema, EstimateRequestSchema } from './estimate.ts';
 import { operations, type OperationInput, type OperationName, type OperationOutput } from './operations.ts';
 import type { ErrorData } from './errors.ts';
 
@@ -184,7 +185,8 @@ export const UseTokenInputSchema = z.strictObject({
     .max(16_384)
     .regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'one bearer token: letters, digits and -._~+/ only, no spaces or "Bearer "'),
 });
-export const RUN_KINDS = ['evaluation', 'calibration'] as const;
+export const RUN_KINDS = ['evaluation', 'calibration', 'estimate'] as const;
+export type SavedRunKind = (typeof RUN_KINDS)[number];
 export const RunIdSchema = z.string().regex(/^run-\d{8}T\d{6}Z-[0-9a-f]{8}$/, 'a run ID looks like run-20260101T120000Z-0123abcd');
 
 /** What the saved-runs list shows of a run (no labels, no examples). */
@@ -194,17 +196,23 @@ export const SavedRunSummarySchema = z.object({
   createdAt: z.string(),
   /** Who asked (the connection's actor). */
   actor: z.string(),
+  /** Estimate: the model's dataset ID (`unsupervised-estimate:seed-S`). */
   datasetId: z.string(),
-  /** SHA-256 of the ordered labelled pairs: two runs on the same labels have the same digest. */
+  /**
+   * SHA-256 of the ordered labelled pairs: two runs on the same labels have the same digest. Estimate: of the
+   * records it read, so two estimates of the same records have the same digest.
+   */
   datasetDigest: z.string(),
+  /** Labelled pairs; estimate: the candidate pairs it modelled. */
   pairs: z.number().int(),
+  /** Labelled matches and non-matches; estimate: the expected true pairs among them (rounded) and the rest. */
   matches: z.number().int(),
   nonMatches: z.number().int(),
   /** The versions the run ran under (calibration: those it was trained against). */
   versions: VersionsSchema,
-  /** Evaluation: the requested thresholds; calibration: the held-out grid. */
+  /** Evaluation: the requested thresholds; calibration: the held-out grid; estimate: its threshold grid. */
   thresholds: z.array(z.number()),
-  /** Calibration only: the produced model's version. */
+  /** Calibration and estimate: the produced model's version. */
   modelVersion: z.string().nullable(),
 });
 export type SavedRunSummary = z.infer<typeof SavedRunSummarySchema>;
@@ -213,6 +221,7 @@ export type SavedRunSummary = z.infer<typeof SavedRunSummarySchema>;
 export const SavedRunSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('evaluation'), summary: SavedRunSummarySchema, request: EvaluationRequestSchema, report: EvaluationReportSchema }),
   z.object({ kind: z.literal('calibration'), summary: SavedRunSummarySchema, request: CalibrationRequestSchema, output: CalibrationOutputSchema }),
+  z.object({ kind: z.literal('estimate'), summary: SavedRunSummarySchema, request: EstimateRequestSchema, output: EstimateOutputSchema }),
 ]);
 export type SavedRun = z.infer<typeof SavedRunSchema>;
 

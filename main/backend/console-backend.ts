@@ -20,6 +20,7 @@ import {
   type CreateSandboxInputSchema,
   type Reply,
   type SandboxProgress,
+  type SavedRunKind,
   type SignInInputSchema,
   type SignInState,
   type UseTokenInputSchema,
@@ -39,6 +40,9 @@ import { MemoryTokenStore, type StoredSession, type TokenStore } from './token-s
 import { SavedRuns } from './saved-runs.ts';
 
 export type ConsoleListener = (event: ConsoleEventName, payload: unknown) => void;
+
+/** The operations whose runs the console keeps, and the kind each is kept as. */
+const KEPT_RUNS: Partial<Record<OperationName, SavedRunKind>> = { 'matching/evaluate': 'evaluation', 'matching/calibrate': 'calibration', 'matching/estimate': 'estimate' };
 
 export interface ConsoleBackendOptions {
   /** The console's own state (recent sandboxes) and the default folder of new sandboxes. */
@@ -195,16 +199,18 @@ export class ConsoleBackend {
     return output;
   }
 
-  /** Every evaluation and calibration asked through the console is kept (saved-runs.ts). */
+  /** Every evaluation, calibration and estimate asked through the console is kept (saved-runs.ts). */
   private keepRun(connection: ConsoleConnection, name: OperationName, input: unknown, output: unknown): void {
-    if (name !== 'matching/evaluate' && name !== 'matching/calibrate') return;
+    const kind = KEPT_RUNS[name];
+    if (kind === undefined) return;
     try {
       const key = connection.storageKey();
-      if (name === 'matching/evaluate') this.runs.save(key, { kind: 'evaluation', request: input as never, report: output as never }, connection.context.actor);
-      else this.runs.save(key, { kind: 'calibration', request: input as never, output: output as never }, connection.context.actor);
+      const actor = connection.context.actor;
+      if (kind === 'evaluation') this.runs.save(key, { kind, request: input as never, report: output as never }, actor);
+      else this.runs.save(key, { kind, request: input as never, output: output as never }, actor);
     } catch (error) {
       // The run itself succeeded (and is audited); say so rather than lose the report's existence silently.
-      throw new EngineError('internal', `the ${name === 'matching/evaluate' ? 'evaluation' : 'calibration'} ran, but it could not be kept in the console's data folder (${error instanceof Error ? error.name : 'error'}); check that ${this.options.dataFolder} is writable`);
+      throw new EngineError('internal', `the ${kind} ran, but it could not be kept in the console's data folder (${error instanceof Error ? error.name : 'error'}); check that ${this.options.dataFolder} is writable`);
     }
   }
 

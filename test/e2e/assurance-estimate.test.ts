@@ -136,6 +136,29 @@ describe('Estimate without labels on the Match assurance page', () => {
     await page.getByRole('region', { name: 'Precision and recall per threshold, estimated by the model' }).screenshot({ path: join(SCREENSHOTS, 'assurance-11b-estimate-curves.png') });
   });
 
+  it('keeps the estimate among the saved runs, and reopens it whole after the view was left', async () => {
+    const model = JSON.parse((await page.getByTestId('model-json').textContent()) ?? '') as { modelVersion: string; datasetDigest: string };
+    await page.getByRole('tab', { name: 'Saved runs' }).click();
+    const row = page.locator('[data-testid="runs-table"] tbody tr').filter({ hasText: 'Estimate without labels' });
+    await row.waitFor();
+    expect(await row.count()).toBe(1);
+    const text = (await row.textContent()) ?? '';
+    expect(text).toContain(`Estimate without labels (${model.modelVersion})`);
+    expect(text).toContain(model.datasetDigest.slice(0, 12));
+    expect(text).toMatch(/candidate pairs \(about [\d,]+ true, estimated\)/);
+    // The saved-runs list has no comparison box for an estimate (only evaluations compare).
+    expect(await row.getByRole('checkbox').count()).toBe(0);
+    await expectAccessible(page, 'assurance-estimate-saved');
+    await screenshot(page, 'assurance-12-estimate-saved');
+    // Leave the estimate view empty, then reopen the saved run: the same model comes back.
+    await page.reload();
+    await page.getByRole('link', { name: /Match assurance/ }).click();
+    await page.getByRole('tab', { name: 'Saved runs' }).click();
+    await page.getByRole('button', { name: /^Open the estimate of / }).click();
+    await page.getByTestId('estimate-report').waitFor();
+    expect(JSON.parse((await page.getByTestId('model-json').textContent()) ?? '')).toEqual(model);
+  });
+
   it('ran without script errors or CSP violations', () => {
     expect(pageErrors).toEqual([]);
   });

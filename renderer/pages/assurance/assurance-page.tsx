@@ -67,9 +67,12 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
     if (run.kind === 'evaluation') {
       setReport(run.report);
       setTab('evaluation');
-    } else {
+    } else if (run.kind === 'calibration') {
       setCalibration(run.output);
       setTab('calibration');
+    } else {
+      setEstimate(run.output);
+      setTab('estimate');
     }
   };
 
@@ -104,7 +107,7 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
           <CalibrationPanel key={String(estimatedPrior)} preview={preview} runsKey={runsKey} output={calibration} onOutput={setCalibration} estimatedPrior={estimatedPrior} connectionKey={connectionKey} />
         </Tabs.Panel>
         <Tabs.Panel value="estimate" pt="md">
-          <EstimatePanel output={estimate} onOutput={setEstimate} connectionKey={connectionKey} />
+          <EstimatePanel output={estimate} onOutput={setEstimate} connectionKey={connectionKey} runsKey={runsKey} />
         </Tabs.Panel>
         <Tabs.Panel value="runs" pt="md">
           <RunsPanel runsKey={runsKey} onOpen={reopen} />

@@ -3,7 +3,7 @@
  * records (matching/estimate), each field with its help text and the contract's bounds, and the answer.
  */
 import { Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { MIN_SMOOTHING } from '../../../engine/contract/assurance.ts';
@@ -20,12 +20,15 @@ function check(value: NumberValue, ok: (n: number) => boolean, message: string):
 }
 const integer = (low: number, high: number) => (n: number): boolean => Number.isInteger(n) && n >= low && n <= high;
 
-export function EstimatePanel({ output, onOutput, connectionKey }: {
+export function EstimatePanel({ output, onOutput, connectionKey, runsKey }: {
   readonly output: EstimateOutput | null;
   readonly onOutput: (output: EstimateOutput) => void;
   readonly connectionKey: string;
+  /** The saved-runs list, refreshed once the console has kept this estimate. */
+  readonly runsKey: readonly unknown[];
 }) {
   const client = useClient();
+  const queryClient = useQueryClient();
   const [modelVersion, setModelVersion] = useState('fs-estimate-1');
   const [seed, setSeed] = useState<NumberValue>(1);
   const [randomPairs, setRandomPairs] = useState<NumberValue>(300_000);
@@ -54,7 +57,10 @@ export function EstimatePanel({ output, onOutput, connectionKey }: {
         targetPrecision: Number(targetPrecision),
         targetRecall: Number(targetRecall),
       }),
-    onSuccess: onOutput,
+    onSuccess: (result) => {
+      onOutput(result);
+      void queryClient.invalidateQueries({ queryKey: runsKey });
+    },
   });
 
   return (

@@ -1,5 +1,5 @@
 /**
- * Saved assurance runs over real sandboxes: every evaluation and calibration asked through the console
+ * Saved assurance runs over real sandboxes: every evaluation, calibration and estimate asked through the console
  * backend is kept (request with its labels, report, versions, time) in files only this user can read, per
  * connection; runs reopen whole, list newest first, delete, and old ones are pruned; a damaged or foreign
  * file is not listed and a bad run ID is refused before any path is built.
@@ -87,6 +87,42 @@ describe('saved assurance runs', () => {
     expect(await backend.send('console/run', { runId: '../../etc/passwd' })).toMatchObject({ ok: false, error: { kind: 'validation', issues: [{ path: 'runId' }] } });
     // A refused evaluation is not kept.
     expect(await backend.send('matching/evaluate', { datasetId: 'bad', pairs: pairs.slice(0, 1), thresholds: [0.5] })).toMatchObject({ ok: false });
+    expect((await backend.call('console/runs', {})).runs).toHaveLength(1);
+  });
+
+  it('keeps an estimate without labels: its records digest, candidate pairs and model version, reopened whole', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mpi-runs-'));
+    cleanups.push(() => { rmSync(dir, { recursive: true, force: true }); });
+    const db = join(dir, 'sandbox.db');
+    await sandbox(db, ['demo']);
+    const backend = new ConsoleBackend({ dataFolder: join(dir, 'data'), actor: 'console:test' });
+    cleanups.push(() => backend.close());
+    await backend.call('console/open-sandbox', { path: db, tenantId: 'demo' });
+
+    const output = await backend.call('matching/estimate', { modelVersion: 'fs-est-1', seed: 3, randomPairs: 20_000 });
+    const { runs } = await backend.call('console/runs', {});
+    expect(runs).toHaveLength(1);
+    const expected = Math.round(output.report.expectedMatches);
+    expect(runs[0]).toMatchObject({
+      kind: 'estimate',
+      actor: 'console:test',
+      datasetId: 'unsupervised-estimate:seed-3',
+      datasetDigest: output.model.datasetDigest,
+      pairs: output.report.candidates.modelled,
+      matches: expected,
+      nonMatches: output.report.candidates.modelled - expected,
+      versions: output.report.trainedAgainst,
+      thresholds: output.report.thresholds.map((t) => t.threshold),
+      modelVersion: 'fs-est-1',
+    });
+    const reopened = await backend.call('console/run', { runId: runs[0]?.runId ?? '' });
+    expect(reopened.kind).toBe('estimate');
+    if (reopened.kind !== 'estimate') throw new Error('kind');
+    expect(reopened.output).toEqual(output);
+    expect(reopened.request).toMatchObject({ modelVersion: 'fs-est-1', seed: 3, randomPairs: 20_000 });
+
+    // A refused estimate is not kept.
+    expect(await backend.send('matching/estimate', { modelVersion: 'x', randomPairs: 10 })).toMatchObject({ ok: false, error: { kind: 'validation' } });
     expect((await backend.call('console/runs', {})).runs).toHaveLength(1);
   });
 
