@@ -78,12 +78,15 @@ export const EstimateReportSchema = z.object({
   /**
    * m of these fields from one EM session per blocking rule over fields of the person (the rule's fields left out,
    * u held at the random-pair u; assurance/session-m.ts); the other fields' m from EM over all candidates. A
-   * session with too few pairs is listed with a null match share.
+   * session with too few pairs is listed with a null match share. Optional so that an older registry's report
+   * still parses; the engine always sends it.
    */
-  mSessions: z.object({
-    fields: z.array(FieldNameSchema),
-    sessions: z.array(z.object({ rule: z.string(), pairs: z.number().int(), matchShare: z.number().nullable(), iterations: z.number().int(), converged: z.boolean() })),
-  }),
+  mSessions: z
+    .object({
+      fields: z.array(FieldNameSchema),
+      sessions: z.array(z.object({ rule: z.string(), pairs: z.number().int(), matchShare: z.number().nullable(), iterations: z.number().int(), converged: z.boolean() })),
+    })
+    .optional(),
   /** λ: the mixture's match share among the modelled candidate pairs. */
   candidateMatchShare: z.number(),
   /** Expected true pairs among all enumerated candidates: λ × modelled pairs, scaled up to the enumerated ones, plus trusted-identifier pairs. */

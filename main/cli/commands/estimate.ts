@@ -41,6 +41,7 @@ function estimatedTable(rows: readonly EstimatedThreshold[]): string {
 
 /** Which fields took m from the person-rule sessions, and how each session went. */
 function sessionsText(report: EstimateReport): string {
+  if (report.mSessions === undefined) return 'not reported (an older registry): m from EM over all candidates';
   const { fields, sessions } = report.mSessions;
   if (sessions.length === 0) return 'none (no blocking rule over names, birth date or identifier only); m from EM over all candidates';
   const each = sessions.map((s) => (s.matchShare === null ? `${s.rule} (${s.pairs} pairs, too few to fit)` : `${s.rule} (${s.pairs} pairs, λ ${fixed(s.matchShare, 3)}, ${s.converged ? 'converged' : 'NOT converged'} after ${s.iterations})`));

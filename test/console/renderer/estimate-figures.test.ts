@@ -57,5 +57,7 @@ describe('sessionsText', () => {
 
   it('says when no session had enough pairs and m came from EM over all candidates', () => {
     expect(sessionsText({ fields: [], sessions: [] })).toMatch(/^m from EM over all candidate pairs/);
+    // An older registry sends no sessions at all.
+    expect(sessionsText(undefined)).toMatch(/did not say how m was estimated/);
   });
 });

@@ -73,8 +73,8 @@ describe('the unsupervised estimate on FEBRL, applied and re-matched', () => {
     const engine = LocalEngine.open({ dbPath: join(tempDir(), 'febrl-estimate.db') });
     const run = await estimateRun(engine, 'febrl3-names', febrlLoader(engine, [{ sourceSystem: 'febrl-3', path: febrlFile('dataset3.csv'), project: namesAndBirthDate }]), ['profile']);
     // Every rule of the default profile that these fields can key is over the person, so every field's m comes from sessions.
-    expect(run.report.mSessions.fields).toEqual(['familyName', 'givenName', 'birthDate']);
-    expect(run.report.mSessions.sessions.filter((s) => s.matchShare !== null).length).toBeGreaterThanOrEqual(4);
+    expect(run.report.mSessions?.fields).toEqual(['familyName', 'givenName', 'birthDate']);
+    expect(run.report.mSessions?.sessions.filter((s) => s.matchShare !== null).length).toBeGreaterThanOrEqual(4);
     const alone = run.rematched.profile?.population;
     expect(alone?.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
     expect(alone?.autoLinks.f1).toBeGreaterThanOrEqual(0.915);
