@@ -42,7 +42,7 @@ Usage: mpi-console <command> [options]   (global: --db FILE, --tenant ID, --conf
   estimate --model-version V [--seed S] [--random-pairs N] [--max-candidates N] [--smoothing S] [--thresholds LIST]
            [--target-precision P] [--target-recall R] [--out model.json [--with-thresholds]]
                                                estimate a Fellegi-Sunter model from the tenant's own records, no labels
-                                               (u from random pairs, m by EM over blocking candidates; never activated)
+                                               (u from random pairs, m by EM per blocking rule on names and dates; never activated)
   labels sample [--max-pairs N] [--seed S] [--out FILE.tsv]   labelled pairs from a sandbox's ground truth
   febrl load --dataset 4|3 [--dir DIR]         load a FEBRL benchmark (with its ground truth) into --tenant
              [--profile FILE]                  (a new tenant with that profile, e.g. \`profile show\` output)
