@@ -119,7 +119,7 @@ export function Shell({ route, connection, children }: { readonly route: Route; 
         <NavLink
           href={paths.assurance}
           label="Match assurance"
-          description="Labels, evaluation, calibration"
+          description="Labels, evaluation, calibration, estimate"
           leftSection={<IconChart />}
           active={route.page === 'assurance'}
           aria-current={route.page === 'assurance' ? 'page' : undefined}
