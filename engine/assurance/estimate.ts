@@ -41,11 +41,11 @@ import { BlockingKeyOverlap } from './blocking-recall.ts';
 import { blockingCandidatePairs } from './blocking-candidates.ts';
 import { MAX_ENUMERATED_CANDIDATES, sampleKeys } from './candidate-pairs.ts';
 import { smoothedBandProbabilities } from './calibrate.ts';
-import { fitMixture, MISSING_BAND, type MixtureParameters } from './fellegi-sunter-em.ts';
+import { fitMixture, type MixtureParameters } from './fellegi-sunter-em.ts';
 import { randomPairBandCounts } from './random-pair-u.ts';
 import { nonMatchU } from './non-match-u.ts';
-import { PatternIndex } from './pattern-index.ts';
-import { isPersonRule, ruleFields, sessionM, type Session } from './session-m.ts';
+import { bandCounts, observedPairs, PatternIndex } from './pattern-index.ts';
+import { isPersonRule, ruleFields, sessionM, type Session, type SessionM } from './session-m.ts';
 import { estimatedThresholdMetrics, suggestThresholds } from './estimated-metrics.ts';
 
 const B = BANDS.length;
@@ -83,7 +83,7 @@ function sharesUsableKey(overlap: BlockingKeyOverlap, a: MatchFields, b: MatchFi
 }
 
 /** The sessions' m for the fields they estimated, the joint fit's for the rest. */
-function mixedM(bySession: ReturnType<typeof sessionM>, jointM: Float64Array): Float64Array {
+function mixedM(bySession: SessionM, jointM: Float64Array): Float64Array {
   const m = Float64Array.from(jointM);
   for (let f = 0; f < FIELD_COUNT; f++) if (bySession.estimated[f] === 1) m.set(bySession.m.subarray(f * B, (f + 1) * B), f * B);
   return m;
@@ -226,15 +226,9 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
   const scale = compared > 0 ? enumerated.pairs.size / compared : 1;
   const expectedMatches = (fit.parameters.lambda * modelled + trusted) * scale;
   const prior = priorFromCandidates(expectedMatches, rows.length);
-  const candidateCounts = new Float64Array(FIELD_COUNT * B);
-  for (let p = 0; p < patterns.counts.length; p++) {
-    for (let f = 0; f < FIELD_COUNT; f++) {
-      const band = patterns.bands[p * FIELD_COUNT + f] ?? MISSING_BAND;
-      if (band !== MISSING_BAND) candidateCounts[f * B + band] = (candidateCounts[f * B + band] ?? 0) + (patterns.counts[p] ?? 0);
-    }
-  }
+  const candidateCounts = bandCounts(patterns);
   // u over non-matches: the random pairs the fitted model takes for one person weighted out (non-match-u.ts).
-  const nonMatch = nonMatchU(random.patterns, fit.parameters.m, randomU, prior, { smoothing, tolerance, maxIterations, floor: MODEL_PROBABILITY_FLOOR });
+  const nonMatch = nonMatchU(random.patterns, fit.parameters.m, randomU, prior, emOptions);
   const { m: modelM, u: modelU } = neutralUnseenBands(fit.parameters.m, nonMatch.u, candidateCounts, random.counts);
   const fieldsOut: Partial<Record<FieldName, { m: Record<Band, number>; u: Record<Band, number> }>> = {};
   FIELD_NAMES.forEach((field, f) => {
@@ -268,11 +262,6 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
   const suggested = suggestThresholds(score, posterior, { precision: input.targetPrecision ?? 0.999, recall: input.targetRecall ?? 0.999 }, { Certain, Probable });
   const grid = [...new Set<number>([...(input.thresholds ?? []), Probable, Certain])].sort((a, b) => a - b);
 
-  const observed = (counts: ArrayLike<number>, f: number): number => {
-    let total = 0;
-    for (let b = 0; b < B; b++) total += counts[f * B + b] ?? 0;
-    return total;
-  };
   const report: EstimateReport = {
     modelVersion: input.modelVersion,
     trainedAgainst: { matchingProfileVersion: stored.version, comparatorVersion, scoreMethod: scorerVersions.method, scoreMethodVersion: scorerVersions.methodVersion },
@@ -301,7 +290,7 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
     expectedMatches,
     priorMatchProbability: prior,
     prior: `λ ${fit.parameters.lambda.toPrecision(4)} of ${modelled} modelled candidate pairs${trusted > 0 ? ` plus ${trusted} trusted-identifier pairs` : ''}${scale === 1 ? '' : `, scaled to the ${enumerated.pairs.size} candidates`} is about ${expectedMatches.toFixed(0)} true pairs; over all ${rows.length} × ${rows.length - 1} / 2 record pairs that is a random-pair prior of ${prior.toPrecision(4)} (the meaning the model's prior has with random-pair u)${enumerated.truncated ? '; candidate enumeration stopped at its cap, so the prior is an under-estimate' : ''}`,
-    fieldObservations: FIELD_NAMES.map((field, f) => ({ field, candidatePairs: observed(candidateCounts, f), randomPairs: observed(random.counts, f) })),
+    fieldObservations: FIELD_NAMES.map((field, f) => ({ field, candidatePairs: observedPairs(candidateCounts, f), randomPairs: observedPairs(random.counts, f) })),
     thresholds: grid.map((t) => estimatedThresholdMetrics(t, score, posterior)),
     suggestedThresholds: { Certain: suggested.Certain, Probable: suggested.Probable },
     suggestedThresholdsAt: [...new Set([suggested.Probable, suggested.Certain])].map((t) => estimatedThresholdMetrics(t, score, posterior)),

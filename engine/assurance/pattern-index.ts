@@ -44,3 +44,23 @@ export class PatternIndex {
     return { fieldCount: FIELD_COUNT, bands: Uint8Array.from(this.bands), counts: Float64Array.from(this.counts) };
   }
 }
+
+/** The pairs with the field compared, from bandCounts. */
+export function observedPairs(counts: ArrayLike<number>, field: number): number {
+  let total = 0;
+  for (let b = 0; b < B; b++) total += counts[field * B + b] ?? 0;
+  return total;
+}
+
+/** How many pairs fell in each field's band, at field * 4 + band (missing comparisons are not counted). */
+export function bandCounts(patterns: BandPatterns): Float64Array {
+  const { fieldCount: F, bands, counts } = patterns;
+  const out = new Float64Array(F * B);
+  for (let p = 0; p < counts.length; p++) {
+    for (let f = 0; f < F; f++) {
+      const band = bands[p * F + f] ?? MISSING_BAND;
+      if (band !== MISSING_BAND) out[f * B + band] = (out[f * B + band] ?? 0) + (counts[p] ?? 0);
+    }
+  }
+  return out;
+}

@@ -9,9 +9,8 @@
  * band patterns are kept too, so the pairs of one person among them can be weighted out (non-match-u.ts).
  */
 import { BANDS } from '../contract/fields.ts';
-import { bandIndex, impliedByAddress } from '../scoring/fellegi-sunter.ts';
 import type { BandPatterns } from './fellegi-sunter-em.ts';
-import { PatternIndex } from './pattern-index.ts';
+import { bandCounts, PatternIndex } from './pattern-index.ts';
 import { FIELD_COUNT, newScratch } from '../scoring/field-comparison.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import type { Scorer } from '../scoring/scorer.ts';
@@ -30,9 +29,8 @@ export interface RandomPairCounts {
 
 export function randomPairBandCounts(scorer: Scorer, records: readonly PreparedRecord[], pairs: number, seed: number): RandomPairCounts {
   const n = records.length;
-  const counts = new Float64Array(FIELD_COUNT * BANDS.length);
   const index = new PatternIndex();
-  if (n < 2) return { counts, patterns: index.patterns(), compared: 0, decidedOutsideModel: 0 };
+  if (n < 2) return { counts: new Float64Array(FIELD_COUNT * BANDS.length), patterns: index.patterns(), compared: 0, decidedOutsideModel: 0 };
   const rng = createRng(deriveSeed(seed, RANDOM_PAIR_STREAM));
   const scratch = newScratch();
   let outside = 0;
@@ -45,14 +43,8 @@ export function randomPairBandCounts(scorer: Scorer, records: readonly PreparedR
       outside++;
       continue;
     }
-    const { similarity } = scratch;
-    index.add(similarity);
-    for (let f = 0; f < FIELD_COUNT; f++) {
-      const s = similarity[f] ?? Number.NaN;
-      if (Number.isNaN(s) || impliedByAddress(f, similarity)) continue;
-      const at = f * BANDS.length + bandIndex(s);
-      counts[at] = (counts[at] ?? 0) + 1;
-    }
+    index.add(scratch.similarity);
   }
-  return { counts, patterns: index.patterns(), compared: pairs, decidedOutsideModel: outside };
+  const patterns = index.patterns();
+  return { counts: bandCounts(patterns), patterns, compared: pairs, decidedOutsideModel: outside };
 }

@@ -23,7 +23,8 @@
  */
 import { BANDS, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
 import type { BlockingRule } from '../contract/profile.ts';
-import { fitMixture, MISSING_BAND, type BandPatterns } from './fellegi-sunter-em.ts';
+import { fitMixture, type BandPatterns } from './fellegi-sunter-em.ts';
+import { bandCounts, observedPairs } from './pattern-index.ts';
 
 const B = BANDS.length;
 
@@ -79,14 +80,6 @@ function pairCount(patterns: BandPatterns): number {
   return n;
 }
 
-/** Pairs of the session with the field compared. */
-function observations(patterns: BandPatterns, field: number): number {
-  const { fieldCount: F, bands, counts } = patterns;
-  let n = 0;
-  for (let p = 0; p < counts.length; p++) if ((bands[p * F + field] ?? MISSING_BAND) !== MISSING_BAND) n += counts[p] ?? 0;
-  return n;
-}
-
 /** `u`: the random-pair u (held); `startM`: where each session's m starts. */
 export function sessionM(sessions: readonly Session[], u: Float64Array, startM: Float64Array, options: SessionOptions): SessionM {
   const F = startM.length / B;
@@ -101,9 +94,10 @@ export function sessionM(sessions: readonly Session[], u: Float64Array, startM: 
     }
     const fit = fitMixture(session.patterns, { m: Float64Array.from(startM), u: Float64Array.from(u), lambda: 0.5 }, { ...options, fixU: true });
     fits.push({ rule: session.rule, pairs, matchShare: fit.parameters.lambda, iterations: fit.iterations, converged: fit.converged });
+    const counts = bandCounts(session.patterns);
     for (let f = 0; f < F; f++) {
       if (session.blocked.includes(f)) continue;
-      const observed = observations(session.patterns, f);
+      const observed = observedPairs(counts, f);
       if (observed < MIN_FIELD_OBSERVATIONS) continue;
       const w = fit.parameters.lambda * observed;
       weight[f] = (weight[f] ?? 0) + w;
