@@ -4,6 +4,7 @@
  * the suggested ones included) for the curves, the table and its export.
  */
 import type { EstimatedThreshold, EstimateReport } from '../../../engine/contract/estimate.ts';
+import { formatCount } from '../../format.ts';
 
 export interface EstimatedRow {
   readonly threshold: number;
@@ -45,5 +46,5 @@ export function sessionsText(sessions: EstimateReport['mSessions']): string {
   if (sessions === undefined) return 'The registry did not say how m was estimated (an older version).';
   const fitted = sessions.sessions.filter((s) => s.matchShare !== null);
   if (sessions.fields.length === 0) return 'm from EM over all candidate pairs: no blocking rule over names, birth date or identifier alone had enough pairs for a session of its own.';
-  return `m of ${sessions.fields.join(', ')} from ${String(fitted.length)} EM session${fitted.length === 1 ? '' : 's'}, one per blocking rule over names, birth date or identifier, each leaving its rule's fields out (${fitted.map((s) => `${s.rule}: ${s.pairs.toLocaleString('en')} pairs`).join('; ')}); the other fields' m from EM over all candidate pairs.`;
+  return `m of ${sessions.fields.join(', ')} from ${String(fitted.length)} EM session${fitted.length === 1 ? '' : 's'}, one per blocking rule over names, birth date or identifier, each leaving its rule's fields out (${fitted.map((s) => `${s.rule}: ${formatCount(s.pairs)} pairs`).join('; ')}); the other fields' m from EM over all candidate pairs.`;
 }
