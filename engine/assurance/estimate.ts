@@ -251,15 +251,27 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
   const { Probable, Certain } = stored.profile.MatchingRules.Thresholds;
   const compiled = compileModel(model);
   const score = new Float64Array(modelled + trusted);
+  const rawScore = new Float64Array(modelled + trusted);
+  const limited = new Uint8Array(modelled + trusted);
   const posterior = new Float64Array(modelled + trusted);
   for (let i = 0; i < modelled; i++) {
     const similarity = pairSimilarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT);
-    score[i] = limitedScore(logistic(matchLogOdds(compiled, similarity)), similarity, Probable).score;
+    rawScore[i] = logistic(matchLogOdds(compiled, similarity));
+    // Whether the name-evidence or twin limit holds the pair, asked at a Probable of 0 (any score reaches it).
+    limited[i] = limitedScore(rawScore[i] ?? 0, similarity, 0).limitedBy === undefined ? 0 : 1;
+    score[i] = limited[i] === 1 && (rawScore[i] ?? 0) >= Probable ? Probable : (rawScore[i] ?? 0);
     posterior[i] = fit.posterior[pairPattern[i] ?? 0] ?? 0;
   }
   score.fill(1, modelled);
+  rawScore.fill(1, modelled);
   posterior.fill(1, modelled);
-  const suggested = suggestThresholds(score, posterior, { precision: input.targetPrecision ?? 0.999, recall: input.targetRecall ?? 0.999 }, { Certain, Probable });
+  const suggested = suggestThresholds(score, posterior, { precision: input.targetPrecision ?? 0.999, recall: input.targetRecall ?? 0.999 }, { Certain, Probable }, {
+    perThousandRecords: input.reviewBudget ?? 30,
+    records: rows.length,
+    pairsPerScoredPair: scale,
+    rawScore,
+    limited,
+  });
   const grid = [...new Set<number>([...(input.thresholds ?? []), Probable, Certain])].sort((a, b) => a - b);
 
   const report: EstimateReport = {

@@ -40,6 +40,22 @@ export interface SuggestedThresholds {
 }
 
 /**
+ * How many review cases the suggested thresholds may open: at most `perThousandRecords` candidate pairs in the
+ * review band per 1,000 of the tenant's `records` (each review case holds one or more pairs, so the cases stay
+ * within it too). `pairsPerScoredPair` scales the scored pairs to all candidates when the estimate scored a sample.
+ * `rawScore` is each pair's score before the scorer's limits and `limited` marks the pairs the name-evidence or
+ * twin limit holds at Probable whenever they reach it (scoring/scorer.ts): at a raised Probable p such a pair is
+ * reviewed when its raw score is at least p, whatever Certain is.
+ */
+export interface ReviewBudget {
+  readonly perThousandRecords: number;
+  readonly records: number;
+  readonly pairsPerScoredPair: number;
+  readonly rawScore: Float64Array;
+  readonly limited: Uint8Array;
+}
+
+/**
  * Thresholds from the model's own estimates, in the spirit of Fellegi & Sunter's rule (link above an upper
  * threshold set by the admissible false-link rate, review between, non-link below one set by the admissible
  * missed-link rate), starting from the profile's thresholds and only ever narrowing the review band:
@@ -49,13 +65,24 @@ export interface SuggestedThresholds {
  *    ≈ 0.5: Lipton, Elkan & Naryanaswamy 2014, "Optimal thresholding of classifiers to maximize F1 measure").
  *  - Probable moves up to the highest pair score at which the estimated recall of auto-links and reviews
  *    together is still at least targetRecall, never above Certain.
+ *  - Then, when the band between them would hold more candidate pairs than the review budget allows, Probable
+ *    moves up again to the lowest score at which it does not: the pairs reviewed are the ones the model holds
+ *    most likely to be one person, and the explanation says how many true pairs the model expects to leave
+ *    below Probable, neither linked nor reviewed. A queue nobody can work through finds no duplicates either
+ *    (Fellegi & Sunter's rule bounds the clerical-review region by the same trade-off).
  * Neither moves the other way: the estimates are the model's own, and where correlated fields (a household's
  * shared address, phone and family name) make the mixture less sure of itself than the profile's thresholds
  * assume, widening the band on its word alone floods the review queue (measured on the synthetic population:
  * Certain 0.9999999 and Probable 0.10 took auto-link recall from 0.997 to 0.927 and reviews from 9 to 60 per
  * 1,000 records).
  */
-export function suggestThresholds(score: Float64Array, posterior: Float64Array, targets: { precision: number; recall: number }, profile: { Certain: number; Probable: number }): SuggestedThresholds {
+export function suggestThresholds(
+  score: Float64Array,
+  posterior: Float64Array,
+  targets: { precision: number; recall: number },
+  profile: { Certain: number; Probable: number },
+  budget?: ReviewBudget,
+): SuggestedThresholds {
   const order = Array.from(score.keys()).sort((a, b) => (score[b] ?? 0) - (score[a] ?? 0));
   let total = 0;
   for (const g of posterior) total += g;
@@ -75,7 +102,9 @@ export function suggestThresholds(score: Float64Array, posterior: Float64Array, 
     if (probable === undefined && total > 0 && tp / total >= targets.recall) probable = s;
   }
   const Certain = Math.min(certain ?? profile.Certain, profile.Certain);
-  const Probable = Math.min(Math.max(probable ?? profile.Probable, profile.Probable), Certain);
+  const fromRecall = Math.min(Math.max(probable ?? profile.Probable, profile.Probable), Certain);
+  const capped = budget === undefined ? null : withinBudget(posterior, Certain, fromRecall, budget);
+  const Probable = capped?.Probable ?? fromRecall;
   const explanation = [
     certain === undefined
       ? `Certain stays at the profile's ${String(profile.Certain)}: no score of at least 0.5 reaches the model-estimated precision ${String(targets.precision)}`
@@ -83,8 +112,63 @@ export function suggestThresholds(score: Float64Array, posterior: Float64Array, 
         ? `Certain stays at the profile's ${String(profile.Certain)}: the model-estimated precision reaches ${String(targets.precision)} only from ${certain.toPrecision(6)} up`
         : `Certain ${Certain.toPrecision(6)}: the lowest score (at least 0.5) at which the model-estimated precision of auto-links is at least ${String(targets.precision)}`,
     probable === undefined || probable <= profile.Probable
-      ? `Probable stays at the profile's ${String(profile.Probable)}${Probable < profile.Probable ? `, capped at Certain (${Probable.toPrecision(6)})` : ''}: above it the model-estimated recall of auto-links and reviews would fall below ${String(targets.recall)}`
-      : `Probable ${Probable.toPrecision(6)}: the highest score at which the model-estimated recall of auto-links and reviews together is at least ${String(targets.recall)}${probable > Certain ? ', capped at Certain' : ''}`,
+      ? `Probable ${capped === null ? 'stays at' : 'would stay at'} the profile's ${String(profile.Probable)}${fromRecall < profile.Probable ? `, capped at Certain (${fromRecall.toPrecision(6)})` : ''}: above it the model-estimated recall of auto-links and reviews would fall below ${String(targets.recall)}`
+      : `Probable ${capped === null ? '' : 'would be '}${fromRecall.toPrecision(6)}: the highest score at which the model-estimated recall of auto-links and reviews together is at least ${String(targets.recall)}${probable > Certain ? ', capped at Certain' : ''}`,
+    ...(capped === null ? [] : [capped.explanation]),
   ].join('; ');
   return { Certain, Probable, explanation };
+}
+
+/**
+ * Probable raised, when needed, to the lowest raw pair score p below Certain at which the pairs a Probable of p
+ * sends to review fit the review budget: the unlimited pairs scoring in [p, Certain) and the limited pairs whose raw
+ * score is at least p. Certain itself when not even the highest of them fit. Null when the band from the recall
+ * target already fits.
+ */
+function withinBudget(
+  posterior: Float64Array,
+  Certain: number,
+  Probable: number,
+  budget: ReviewBudget,
+): { Probable: number; explanation: string } | null {
+  const { rawScore, limited, pairsPerScoredPair } = budget;
+  const allowed = (budget.perThousandRecords * budget.records) / 1000;
+  // A pair's place in the band: its raw score, or none when the score alone links it.
+  const reviewed = (i: number): boolean => limited[i] === 1 || (rawScore[i] ?? 0) < Certain;
+  const inBandAt = (p: number): number => {
+    let n = 0;
+    for (let i = 0; i < rawScore.length; i++) if ((rawScore[i] ?? 0) >= p && reviewed(i)) n++;
+    return n * pairsPerScoredPair;
+  };
+  const before = inBandAt(Probable);
+  if (before <= allowed) return null;
+  const order = Array.from(rawScore.keys())
+    .filter(reviewed)
+    .sort((a, b) => (rawScore[b] ?? 0) - (rawScore[a] ?? 0));
+  let raised = Certain;
+  let inBand = 0;
+  for (let k = 0; k < order.length; k++) {
+    const s = rawScore[order[k] ?? 0] ?? 0;
+    inBand += pairsPerScoredPair;
+    // Only at the last pair of a run of equal scores, and only below Certain (limited pairs above it are always reviewed).
+    if (k + 1 < order.length && rawScore[order[k + 1] ?? 0] === s) continue;
+    if (inBand > allowed) break;
+    if (s < Certain) raised = s;
+  }
+  let leftOut = 0;
+  for (let i = 0; i < rawScore.length; i++) {
+    const s = rawScore[i] ?? 0;
+    if (reviewed(i) && s >= Probable && s < raised) leftOut += posterior[i] ?? 0;
+  }
+  leftOut *= pairsPerScoredPair;
+  const rate = (pairs: number): string => ((1000 * pairs) / budget.records).toFixed(1);
+  const budgetText = `${String(budget.perThousandRecords)} per 1,000 of the ${String(budget.records)} records`;
+  const left = `the model expects about ${leftOut.toFixed(0)} true pairs among the pairs it leaves below Probable, neither linked nor reviewed`;
+  return {
+    Probable: raised,
+    explanation:
+      raised >= Certain
+        ? `Probable raised to Certain (${raised.toPrecision(6)}): even the highest-scoring pairs below Certain exceed the review budget (${budgetText}), so only the pairs the name-evidence and twin limits hold go to review (${rate(inBandAt(raised))} per 1,000 records); ${left}`
+        : `Probable raised to ${raised.toPrecision(6)} to keep the review band within the review budget (${budgetText}): ${rate(inBandAt(raised))} candidate pairs per 1,000 records instead of ${rate(before)}; ${left}`,
+  };
 }

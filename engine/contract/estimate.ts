@@ -32,6 +32,12 @@ export const EstimateRequestSchema = z.strictObject({
   targetPrecision: z.number().gt(0).lt(1).default(0.999),
   /** Suggested Probable: the highest score (at most Certain) whose model-estimated recall of auto-links and reviews reaches this. */
   targetRecall: z.number().gt(0).lt(1).default(0.999),
+  /**
+   * Suggested Probable is raised further, when needed, so that at most this many candidate pairs per 1,000 records
+   * fall between Probable and Certain (a review queue people can work through; each review case holds one or more
+   * pairs). A budget at least the candidate pairs per 1,000 records leaves Probable where the recall target puts it.
+   */
+  reviewBudget: z.number().min(0).max(100_000).default(30),
 });
 
 export const EstimatedThresholdSchema = z.object({

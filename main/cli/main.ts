@@ -40,9 +40,10 @@ Usage: mpi-console <command> [options]   (global: --db FILE, --tenant ID, --conf
             --validation-fraction F --target-precision T [--out model.json]
                                                train a Fellegi-Sunter model (never activated) and report held-out quality
   estimate --model-version V [--seed S] [--random-pairs N] [--max-candidates N] [--smoothing S] [--thresholds LIST]
-           [--target-precision P] [--target-recall R] [--out model.json [--with-thresholds]]
+           [--target-precision P] [--target-recall R] [--review-budget N] [--out model.json [--with-thresholds]]
                                                estimate a Fellegi-Sunter model from the tenant's own records, no labels
-                                               (u from random pairs, m by EM per blocking rule on names and dates; never activated)
+                                               (u from random pairs, m by EM per blocking rule on names and dates; never activated);
+                                               its suggested thresholds keep at most N review pairs per 1,000 records (default 30)
   labels sample [--max-pairs N] [--seed S] [--out FILE.tsv]   labelled pairs from a sandbox's ground truth
   febrl load --dataset 4|3 [--dir DIR]         load a FEBRL benchmark (with its ground truth) into --tenant
              [--profile FILE]                  (a new tenant with that profile, e.g. \`profile show\` output)
@@ -98,6 +99,7 @@ const OPTIONS = {
   'random-pairs': { type: 'string' },
   'max-candidates': { type: 'string' },
   'target-recall': { type: 'string' },
+  'review-budget': { type: 'string' },
   'with-thresholds': { type: 'boolean' },
   profile: { type: 'string' },
   ...API_OPTIONS,

@@ -64,6 +64,7 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
       thresholds: thresholdsOption(cli),
       targetPrecision: optionalNumber(cli, 'target-precision'),
       targetRecall: optionalNumber(cli, 'target-recall'),
+      reviewBudget: optionalNumber(cli, 'review-budget'),
     },
     cli.call,
   );

@@ -36,6 +36,7 @@ export function EstimatePanel({ output, onOutput, connectionKey, runsKey }: {
   const [smoothing, setSmoothing] = useState<NumberValue>(1);
   const [targetPrecision, setTargetPrecision] = useState<NumberValue>(0.999);
   const [targetRecall, setTargetRecall] = useState<NumberValue>(0.999);
+  const [reviewBudget, setReviewBudget] = useState<NumberValue>(30);
   const errors = {
     modelVersion: modelVersion.trim() === '' ? 'Give the model a version label' : undefined,
     seed: check(seed, integer(0, 2 ** 32 - 1), `A whole number from 0 to ${String(2 ** 32 - 1)}`),
@@ -44,6 +45,7 @@ export function EstimatePanel({ output, onOutput, connectionKey, runsKey }: {
     smoothing: check(smoothing, (n) => n >= MIN_SMOOTHING && n <= 1000, `From ${String(MIN_SMOOTHING)} to 1000`),
     targetPrecision: check(targetPrecision, (n) => n > 0 && n < 1, 'A share strictly between 0 and 1'),
     targetRecall: check(targetRecall, (n) => n > 0 && n < 1, 'A share strictly between 0 and 1'),
+    reviewBudget: check(reviewBudget, (n) => n >= 0 && n <= 100_000, 'From 0 to 100,000 pairs per 1,000 records'),
   };
   const invalid = Object.values(errors).some((e) => e !== undefined);
   const estimate = useMutation({
@@ -56,6 +58,7 @@ export function EstimatePanel({ output, onOutput, connectionKey, runsKey }: {
         smoothing: Number(smoothing),
         targetPrecision: Number(targetPrecision),
         targetRecall: Number(targetRecall),
+        reviewBudget: Number(reviewBudget),
       }),
     onSuccess: (result) => {
       onOutput(result);
@@ -85,6 +88,7 @@ export function EstimatePanel({ output, onOutput, connectionKey, runsKey }: {
             <NumberInput label="Smoothing" description="Added to every band count, so no m or u is 0 or 1 (1 is Laplace smoothing)" value={smoothing} onChange={setSmoothing} decimalScale={4} step={0.5} error={errors.smoothing} />
             <NumberInput label="Target precision" description="Suggested Certain: the lowest score (at least 0.5) whose model-estimated auto-link precision reaches this" value={targetPrecision} onChange={setTargetPrecision} decimalScale={6} step={0.001} error={errors.targetPrecision} />
             <NumberInput label="Target recall" description="Suggested Probable: the highest score (at most Certain) whose model-estimated recall of auto-links and reviews reaches this" value={targetRecall} onChange={setTargetRecall} decimalScale={6} step={0.001} error={errors.targetRecall} />
+            <NumberInput label="Review budget per 1,000 records" description="Suggested Probable rises further, if needed, so that at most this many candidate pairs per 1,000 records fall in the review band" value={reviewBudget} onChange={setReviewBudget} decimalScale={2} step={5} error={errors.reviewBudget} />
           </SimpleGrid>
           <Group mt="md">
             <Button type="submit" loading={estimate.isPending} disabled={invalid}>Estimate from this registry's records</Button>

@@ -118,6 +118,35 @@ describe('model-estimated precision, recall and suggested thresholds', () => {
     expect(suggestThresholds(score, posterior, { precision: 0.99, recall: 0.9 }, { Certain: 0.95, Probable: 0.65 })).toMatchObject({ Certain: 0.95, Probable: 0.65 });
   });
 
+  it('raises Probable to keep the review band within the review budget, saying how many true pairs that leaves unreviewed', () => {
+    // The profile band [0.5, 0.99) holds 0.98, 0.7 and 0.6: 3 pairs. 1,000 records at 2 per 1,000 allow 2.
+    const budget = (perThousandRecords: number, pairsPerScoredPair = 1, rawScore = score, limited = new Uint8Array(rawScore.length)) => ({ perThousandRecords, records: 1000, pairsPerScoredPair, rawScore, limited });
+    const two = suggestThresholds(score, posterior, { precision: 0.9999, recall: 0.9999 }, { Certain: 0.99, Probable: 0.5 }, budget(2));
+    expect(two).toMatchObject({ Certain: 0.99, Probable: 0.7 });
+    // Left below Probable: the 0.6 pair, posterior 0.5.
+    expect(two.explanation).toMatch(/Probable raised to 0\.700000 .*2\.0 candidate pairs per 1,000 records instead of 3\.0; the model expects about 1 true pairs/);
+    // A budget the band fits leaves Probable where the recall target put it, and says nothing of the budget.
+    const roomy = suggestThresholds(score, posterior, { precision: 0.9999, recall: 0.9999 }, { Certain: 0.99, Probable: 0.5 }, budget(3));
+    expect(roomy).toMatchObject({ Certain: 0.99, Probable: 0.5 });
+    expect(roomy.explanation).not.toMatch(/budget/);
+    // Scored pairs standing for 2 candidates each (a sample of half): the band of 3 is 6 pairs; 2 allowed keeps only 0.98.
+    expect(suggestThresholds(score, posterior, { precision: 0.9999, recall: 0.9999 }, { Certain: 0.99, Probable: 0.5 }, budget(2, 2))).toMatchObject({ Probable: 0.98 });
+    // A budget of 0 closes the band: Probable goes to Certain.
+    const none = suggestThresholds(score, posterior, { precision: 0.9999, recall: 0.9999 }, { Certain: 0.99, Probable: 0.5 }, budget(0));
+    expect(none).toMatchObject({ Certain: 0.99, Probable: 0.99 });
+    expect(none.explanation).toMatch(/only the pairs the name-evidence and twin limits hold go to review \(0\.0 per 1,000 records\)/);
+    // A pair the twin or name-evidence limit holds is reviewed whenever its raw score reaches Probable, even above
+    // Certain: with the 0.999 pair limited, it and the 0.98 pair fill a budget of 2.
+    const limited = Uint8Array.from([1, 0, 0, 0, 0, 0]);
+    const heldScore = Float64Array.from([0.5, 0.98, 0.7, 0.6, 0.3, 0.1]);
+    const held = suggestThresholds(heldScore, posterior, { precision: 0.9999, recall: 0.9999 }, { Certain: 0.99, Probable: 0.5 }, budget(2, 1, score, limited));
+    expect(held).toMatchObject({ Certain: 0.99, Probable: 0.98 });
+    expect(held.explanation).toMatch(/2\.0 candidate pairs per 1,000 records instead of 4\.0/);
+    // Ties move together: two pairs at 0.7 with room for one put Probable above both.
+    const tied = Float64Array.from([0.999, 0.8, 0.7, 0.7, 0.3]);
+    expect(suggestThresholds(tied, Float64Array.from([1, 0.9, 0.6, 0.6, 0]), { precision: 0.9999, recall: 0.9999 }, { Certain: 0.99, Probable: 0.5 }, budget(2, 1, tied))).toMatchObject({ Probable: 0.8 });
+  });
+
   it('gives a band that no candidate or random pair fell in no evidence, keeping each distribution summing to 1', () => {
     // One field: Strong never seen; Partial seen among random pairs only.
     const m = Float64Array.from([0.9, 1e-4, 1e-4, 0.0998]);

@@ -23,6 +23,8 @@ import { namesAndBirthDate } from '../../../engine/benchmark/febrl-run.ts';
  *   2026-11-23  m from one EM session per blocking rule over names, birth date or identifier (session-m.ts):
  *               FEBRL 4 and 3 unchanged; FEBRL 3 with names and birth dates only: model alone P 1.0000
  *               R 0.8515 F1 0.9198 (was 0.8632), 72.8 review cases per 1,000 (was 146.4)
+ *   2026-11-23  review budget (30 candidate pairs per 1,000 records) on the suggested Probable: names and dates,
+ *               suggested 0.97 / 0.9609: F1 0.9198, 12.8 review cases per 1,000 (64, all joining a true pair)
  *
  * The floors sit just below the measurements.
  */
@@ -69,9 +71,9 @@ describe('the unsupervised estimate on FEBRL, applied and re-matched', () => {
     engine.close();
   }, 300_000);
 
-  it('FEBRL 3 with names and birth dates only: m from the person-rule sessions links at F1 >= 0.9', async () => {
+  it('FEBRL 3 with names and birth dates only: m from the person-rule sessions links at F1 >= 0.9, and its suggested thresholds keep reviews within 30 per 1,000', async () => {
     const engine = LocalEngine.open({ dbPath: join(tempDir(), 'febrl-estimate.db') });
-    const run = await estimateRun(engine, 'febrl3-names', febrlLoader(engine, [{ sourceSystem: 'febrl-3', path: febrlFile('dataset3.csv'), project: namesAndBirthDate }]), ['profile']);
+    const run = await estimateRun(engine, 'febrl3-names', febrlLoader(engine, [{ sourceSystem: 'febrl-3', path: febrlFile('dataset3.csv'), project: namesAndBirthDate }]), ['profile', 'suggested']);
     // Every rule of the default profile that these fields can key is over the person, so every field's m comes from sessions.
     expect(run.report.mSessions?.fields).toEqual(['familyName', 'givenName', 'birthDate']);
     expect(run.report.mSessions?.sessions.filter((s) => s.matchShare !== null).length).toBeGreaterThanOrEqual(4);
@@ -79,6 +81,15 @@ describe('the unsupervised estimate on FEBRL, applied and re-matched', () => {
     expect(alone?.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
     expect(alone?.autoLinks.f1).toBeGreaterThanOrEqual(0.915);
     expect((1000 * (alone?.reviewCases ?? Infinity)) / (alone?.records ?? 1)).toBeLessThanOrEqual(80);
+    // The default review budget (30 candidate pairs per 1,000 records) raises Probable; Certain, and so F1, stay.
+    expect(run.report.suggestedThresholds.Probable).toBeGreaterThan(0.5);
+    expect(run.report.suggestion).toMatch(/review budget \(30 per 1,000 of the 5000 records\)/);
+    const suggested = run.rematched.suggested?.population;
+    expect(suggested?.autoLinks.f1).toBeGreaterThanOrEqual(0.915);
+    const reviewRate = (1000 * (suggested?.reviewCases ?? Infinity)) / (suggested?.records ?? 1);
+    expect(reviewRate).toBeLessThanOrEqual(20);
+    // The pairs kept for review are the ones most likely one person: at least half of the cases join a true pair.
+    expect(suggested?.reviewCasesJoiningTruePair ?? 0).toBeGreaterThanOrEqual(0.5 * (suggested?.reviewCases ?? Infinity));
     engine.close();
   }, 300_000);
 });
