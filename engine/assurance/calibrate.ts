@@ -187,8 +187,10 @@ export function calibrate(env: EngineEnv, input: OperationInput<'matching/calibr
     if (!isValidation(i)) continue;
     const decided = data.decidedBy[i];
     const similarity = data.similarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT);
-    // The scorer's name-evidence rule applies to the new model's score as it would once the model is active.
-    const probability = decided === trustedCode ? 1 : decided === scoreCode ? limitedScore(logistic(matchLogOdds(compiled, similarity)), similarity, Probable).score : 0;
+    // Scored as the live scorer will once the model is active: its term-frequency adjustment of agreeing names, and
+    // the name-evidence and twin limits.
+    const logOdds = matchLogOdds(compiled, similarity) + (data.termFrequency[i] ?? 0);
+    const probability = decided === trustedCode ? 1 : decided === scoreCode ? limitedScore(logistic(logOdds), similarity, Probable).score : 0;
     heldOutScore[i] = probability;
     const isMatch = data.isMatch[i] === 1;
     examples.push({ score: probability, isMatch });
@@ -197,9 +199,13 @@ export function calibrate(env: EngineEnv, input: OperationInput<'matching/calibr
   const at = (threshold: number): ThresholdMetrics => thresholdMetrics(threshold, heldOutScore, data.isMatch, isValidation);
   const grid = [...new Set<number>([...CALIBRATION_THRESHOLD_GRID, Probable, Certain])].sort((a, b) => a - b);
   const best = f1OptimalThreshold(examples);
-  // Placed, like the precision target's, at the simplest number in its gap of held-out scores: same figures, a number a person can use.
+  // Placed, like the precision target's, at a simplest number in its gap of held-out scores: same figures, a number a
+  // person can use. Every threshold in the gap gives the same held-out F1, so the sample cannot choose among them;
+  // theory can: a calibrated model's expected F1 peaks at half the best F1 (Lipton, Elkan & Naryanaswamy 2014,
+  // "Optimal thresholding of classifiers to maximize F1 measure"), and the model's probabilities are calibrated to
+  // the labels' population, the blocking candidates. So of the simplest numbers in the gap the one nearest F1 / 2.
   const below = best === null ? null : examples.reduce<number | null>((max, e) => (e.score < best.threshold && (max === null || e.score > max) ? e.score : max), null);
-  const f1Threshold = best === null ? null : simplestThresholdInGap(below, best.threshold);
+  const f1Threshold = best === null ? null : simplestThresholdInGap(below, best.threshold, best.f1 / 2);
 
   const report: CalibrationReport = {
     datasetId: input.datasetId,
@@ -223,7 +229,7 @@ export function calibrate(env: EngineEnv, input: OperationInput<'matching/calibr
         ? { threshold: null, explanation: 'no labelled match in the validation set, so F1 is undefined', metrics: null }
         : {
             threshold: f1Threshold ?? best.threshold,
-            explanation: `the simplest number between the validation score that maximises F1 (${String(best.threshold)}) and the next lower validation score${below === null ? ' (none: it is the lowest)' : ` (${String(below)})`}: every threshold there gives F1 ${best.f1.toFixed(4)} on the held-out pairs; ties go to the highest threshold`,
+            explanation: `the simplest number between the validation score that maximises F1 (${String(best.threshold)}) and the next lower validation score${below === null ? ' (none: it is the lowest)' : ` (${String(below)})`} nearest half the best F1 (${(best.f1 / 2).toFixed(4)}, where a calibrated model's expected F1 peaks): every threshold there gives F1 ${best.f1.toFixed(4)} on the held-out pairs; ties between such ranges go to the highest`,
             metrics: at(f1Threshold ?? best.threshold),
           },
     targetPrecision: input.targetPrecision,

@@ -24,13 +24,14 @@ import { createHash } from 'node:crypto';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import { BANDS, FIELD_NAMES, type Band, type FieldName, type MatchFields } from '../contract/fields.ts';
 import { MODEL_PRIOR_FLOOR, MODEL_PROBABILITY_FLOOR, type FellegiSunterModel } from '../contract/profile.ts';
-import type { EstimateReport } from '../contract/estimate.ts';
+import { DEFAULT_REVIEW_BUDGET, type EstimateReport } from '../contract/estimate.ts';
 import { validationError } from '../contract/errors.ts';
 import { keyRingFor } from '../blocking/key-ring.ts';
 import { compileModel, logistic, matchLogOdds } from '../scoring/fellegi-sunter.ts';
 import { FIELD_COUNT, newScratch } from '../scoring/field-comparison.ts';
 import { defaultModel } from '../scoring/default-model.ts';
-import { createScorer, limitedScore } from '../scoring/scorer.ts';
+import { createScorer, limitedScore, scoredTermFrequency } from '../scoring/scorer.ts';
+import { storedTermFrequencies } from '../store/term-frequency.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { tenantRecordFields } from '../store/candidate-records.ts';
 import { activeProfile } from '../store/profiles.ts';
@@ -144,12 +145,12 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
   const smoothing = input.smoothing ?? 1;
   const tolerance = input.tolerance ?? 1e-6;
   const maxIterations = input.maxIterations ?? 1_000;
-  const { stored, scorerVersions, rows, random, enumerated, compared, trusted, conflicts, pairSimilarity, pairPattern, patterns, sessions } = store.read(() => {
+  const { stored, scorerVersions, rows, random, enumerated, compared, trusted, conflicts, pairSimilarity, pairTermFrequency, pairPattern, patterns, sessions } = store.read(() => {
     const stored = activeProfile(store, ctx.tenantId);
     const rows = tenantRecordFields(store, ctx.tenantId);
     if (rows.length < 2) throw validationError('the tenant has fewer than two records: there is nothing to estimate from', [{ path: 'tenant', message: `${rows.length} records; ingest the registry's records first` }]);
     const fields = rows.map((row) => JSON.parse(row.fieldsJson) as MatchFields);
-    const scorer = createScorer(stored.profile);
+    const scorer = createScorer(stored.profile, storedTermFrequencies(store, ctx.tenantId));
     const prepared: PreparedRecord[] = fields.map((f) => scorer.prepare(f));
     const random = randomPairBandCounts(scorer, prepared, input.randomPairs ?? 300_000, seed);
 
@@ -162,6 +163,8 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
     const index = new PatternIndex();
     // Similarities of the modelled pairs at pair * FIELD_COUNT + field (one allocation, not one per pair).
     const similarities = new Float64Array(keys.length * FIELD_COUNT);
+    // The live scorer's term-frequency adjustment of each modelled pair (log-odds), added to the model's score.
+    const termFrequencies = new Float64Array(keys.length);
     const pattern: number[] = [];
     let trusted = 0;
     let conflicts = 0;
@@ -177,6 +180,7 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
       else if (outcome.decidedBy === 'hard-conflict') conflicts++;
       else {
         similarities.set(scratch.similarity, pattern.length * FIELD_COUNT);
+        termFrequencies[pattern.length] = scoredTermFrequency(scratch);
         pattern.push(index.add(scratch.similarity));
         for (const session of sessionRules) {
           if (!sharesUsableKey(overlap, fields[a] as MatchFields, fields[b] as MatchFields, session.r)) continue;
@@ -187,7 +191,7 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
       }
     }
     const sessions: Session[] = sessionRules.map((s) => ({ rule: s.rule.Name, blocked: s.blocked, patterns: s.index.patterns() }));
-    return { stored, scorerVersions: { method: scorer.method, methodVersion: scorer.methodVersion }, rows, random, enumerated, compared: keys.length, trusted, conflicts, pairSimilarity: similarities, pairPattern: pattern, patterns: index.patterns(), sessions };
+    return { stored, scorerVersions: { method: scorer.method, methodVersion: scorer.methodVersion }, rows, random, enumerated, compared: keys.length, trusted, conflicts, pairSimilarity: similarities, pairTermFrequency: termFrequencies, pairPattern: pattern, patterns: index.patterns(), sessions };
   });
   if (pairPattern.length < MIN_MODELLED_PAIRS) {
     throw validationError('too few blocking candidates to estimate a model from', [
@@ -246,8 +250,8 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
     bands: [...BANDS],
   };
 
-  // Each candidate pair's score under the estimated model (with the scorer's name-evidence and twin limits)
-  // beside its posterior under the fitted mixture; trusted-identifier pairs are certain matches.
+  // Each candidate pair's score under the estimated model as the live scorer will give it (its term-frequency
+  // adjustment of agreeing names, its name-evidence and twin limits) beside its posterior under the fitted mixture; trusted-identifier pairs are certain matches.
   const { Probable, Certain } = stored.profile.MatchingRules.Thresholds;
   const compiled = compileModel(model);
   const score = new Float64Array(modelled + trusted);
@@ -256,7 +260,7 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
   const posterior = new Float64Array(modelled + trusted);
   for (let i = 0; i < modelled; i++) {
     const similarity = pairSimilarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT);
-    rawScore[i] = logistic(matchLogOdds(compiled, similarity));
+    rawScore[i] = logistic(matchLogOdds(compiled, similarity) + (pairTermFrequency[i] ?? 0));
     // Whether the name-evidence or twin limit holds the pair, asked at a Probable of 0 (any score reaches it).
     limited[i] = limitedScore(rawScore[i] ?? 0, similarity, 0).limitedBy === undefined ? 0 : 1;
     score[i] = limited[i] === 1 && (rawScore[i] ?? 0) >= Probable ? Probable : (rawScore[i] ?? 0);
@@ -266,7 +270,7 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
   rawScore.fill(1, modelled);
   posterior.fill(1, modelled);
   const suggested = suggestThresholds(score, posterior, { precision: input.targetPrecision ?? 0.999, recall: input.targetRecall ?? 0.999 }, { Certain, Probable }, {
-    perThousandRecords: input.reviewBudget ?? 30,
+    perThousandRecords: input.reviewBudget ?? DEFAULT_REVIEW_BUDGET,
     records: rows.length,
     pairsPerScoredPair: scale,
     rawScore,
@@ -306,7 +310,7 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
     thresholds: grid.map((t) => estimatedThresholdMetrics(t, score, posterior)),
     suggestedThresholds: { Certain: suggested.Certain, Probable: suggested.Probable },
     suggestedThresholdsAt: [...new Set([suggested.Probable, suggested.Certain])].map((t) => estimatedThresholdMetrics(t, score, posterior)),
-    suggestion: `${suggested.explanation}. The scores are the estimated model's (with the profile's Probable for the name-evidence and twin limits); apply the thresholds with the model as one profile document {"MatchingRules": {"FellegiSunter": model, "Thresholds": suggestedThresholds}} only after checking them.`,
+    suggestion: `${suggested.explanation}. The scores are the estimated model's as live matching will give them (with the tenant's name frequencies, and the profile's Probable for the name-evidence and twin limits); apply the thresholds with the model as one profile document {"MatchingRules": {"FellegiSunter": model, "Thresholds": suggestedThresholds}} only after checking them.`,
     estimation: ESTIMATE_NOTE,
     caveat: ESTIMATE_CAVEAT,
     activated: false,

@@ -12,7 +12,7 @@ import type { ErrorIssue } from '../contract/errors.ts';
 import { validationError } from '../contract/errors.ts';
 import type { CallContext } from '../contract/operations.ts';
 import type { MatchFields } from '../contract/fields.ts';
-import type { Scorer } from '../scoring/scorer.ts';
+import { scoredTermFrequency, type Scorer } from '../scoring/scorer.ts';
 import { FIELD_COUNT, newScratch } from '../scoring/field-comparison.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { activeProfile, type StoredProfile } from '../store/profiles.ts';
@@ -60,6 +60,8 @@ export interface LoadedDataset {
   readonly score: Float64Array;
   /** Index into DECIDED_BY. */
   readonly decidedBy: Uint8Array;
+  /** The term-frequency adjustment (log-odds) the active scorer added to the pair's score (scoredTermFrequency). */
+  readonly termFrequency: Float64Array;
 }
 
 function rowNamer(request: DatasetRequest): (index: number) => string {
@@ -149,6 +151,7 @@ export function loadDataset(store: Store, ctx: CallContext, request: DatasetRequ
     const similarity = new Float64Array(pairs.length * FIELD_COUNT);
     const score = new Float64Array(pairs.length);
     const decidedBy = new Uint8Array(pairs.length);
+    const termFrequency = new Float64Array(pairs.length);
     const scratch = newScratch();
     let matches = 0;
     for (let i = 0; i < pairs.length; i++) {
@@ -158,6 +161,7 @@ export function loadDataset(store: Store, ctx: CallContext, request: DatasetRequ
       const outcome = scorer.outcome(a, b, scratch);
       score[i] = outcome.score;
       decidedBy[i] = DECIDED_CODE[outcome.decidedBy];
+      termFrequency[i] = scoredTermFrequency(scratch);
       similarity.set(scratch.similarity, i * FIELD_COUNT);
       matches += isMatch[i] ?? 0;
     }
@@ -176,6 +180,7 @@ export function loadDataset(store: Store, ctx: CallContext, request: DatasetRequ
       similarity,
       score,
       decidedBy,
+      termFrequency,
     };
   });
 }

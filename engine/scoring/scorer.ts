@@ -134,6 +134,17 @@ function termFrequencies(a: PreparedRecord, b: PreparedRecord, scratch: FieldScr
 }
 
 /**
+ * The term-frequency adjustments outcome() added to a Fellegi-Sunter score, summed (0 when it decided otherwise,
+ * scored by weighted similarity or the counts said too little). Assurance adds it to a model's log-odds so that a
+ * model it fits is scored as the live scorer will score it.
+ */
+export function scoredTermFrequency(scratch: FieldScratch): number {
+  let sum = 0;
+  for (const adjustment of scratch.termFrequency) if (!Number.isNaN(adjustment)) sum += adjustment;
+  return sum;
+}
+
+/**
  * `frequencies`: the tenant's name counts (store/term-frequency.ts). With them, a Fellegi-Sunter score adjusts
  * exact name agreement by the value's frequency; without them (a profile checked outside a tenant) it does not.
  */
@@ -158,6 +169,8 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
 
   const outcome = (a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch = shared): PairOutcome => {
     compareFields(a, b, sets, scratch);
+    // Only a score by a Fellegi-Sunter model fills it (termFrequencies); never a previous pair's.
+    scratch.termFrequency.fill(Number.NaN);
     const trusted = trustedAgreement(a, b);
     if (trusted === 'agree') return { score: 1, decision: 'certain', decidedBy: 'trusted-identifier' };
     const conflict = hardConflict(a, b, trusted, scratch, rules);

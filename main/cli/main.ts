@@ -43,7 +43,7 @@ Usage: mpi-console <command> [options]   (global: --db FILE, --tenant ID, --conf
            [--target-precision P] [--target-recall R] [--review-budget N] [--out model.json [--with-thresholds]]
                                                estimate a Fellegi-Sunter model from the tenant's own records, no labels
                                                (u from random pairs, m by EM per blocking rule on names and dates; never activated);
-                                               its suggested thresholds keep at most N review pairs per 1,000 records (default 30)
+                                               its suggested thresholds keep at most N review pairs per 1,000 records (default 20)
   labels sample [--max-pairs N] [--seed S] [--out FILE.tsv]   labelled pairs from a sandbox's ground truth
   febrl load --dataset 4|3 [--dir DIR]         load a FEBRL benchmark (with its ground truth) into --tenant
              [--profile FILE]                  (a new tenant with that profile, e.g. \`profile show\` output)

@@ -7,7 +7,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { MIN_SMOOTHING } from '../../../engine/contract/assurance.ts';
-import { MAX_ESTIMATE_CANDIDATES, MAX_RANDOM_PAIRS, type EstimateOutputSchema } from '../../../engine/contract/estimate.ts';
+import { DEFAULT_REVIEW_BUDGET, MAX_ESTIMATE_CANDIDATES, MAX_RANDOM_PAIRS, type EstimateOutputSchema } from '../../../engine/contract/estimate.ts';
 import { useClient } from '../../client/context.tsx';
 import { EngineRefusal } from './engine-refusal.tsx';
 import { EstimateReportView } from './estimate-report.tsx';
@@ -36,7 +36,7 @@ export function EstimatePanel({ output, onOutput, connectionKey, runsKey }: {
   const [smoothing, setSmoothing] = useState<NumberValue>(1);
   const [targetPrecision, setTargetPrecision] = useState<NumberValue>(0.999);
   const [targetRecall, setTargetRecall] = useState<NumberValue>(0.999);
-  const [reviewBudget, setReviewBudget] = useState<NumberValue>(30);
+  const [reviewBudget, setReviewBudget] = useState<NumberValue>(DEFAULT_REVIEW_BUDGET);
   const errors = {
     modelVersion: modelVersion.trim() === '' ? 'Give the model a version label' : undefined,
     seed: check(seed, integer(0, 2 ** 32 - 1), `A whole number from 0 to ${String(2 ** 32 - 1)}`),

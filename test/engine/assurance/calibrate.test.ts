@@ -9,6 +9,7 @@ import { FIELD_COUNT } from '../../../engine/scoring/field-comparison.ts';
 import { bandCounts, estimateFields, smoothedBandProbabilities } from '../../../engine/assurance/calibrate.ts';
 import { listAudit } from '../../../engine/store/audit.ts';
 import { createRng } from '../../../engine/synthetic/prng.ts';
+import { splitByClass } from '../../../engine/assurance/split.ts';
 
 /** A similarity that falls in each band (BANDS order). */
 const BAND_SIMILARITY = [1, 0.9, 0.6, 0.2] as const;
@@ -153,6 +154,28 @@ describe('matching/calibrate on a synthetic sandbox', () => {
     expect((error as EngineError).issues[0]?.path).toBe('validationFraction');
     engine.close();
   });
+});
+
+describe('calibration scores held-out pairs as live matching will', () => {
+  it('gives the held-out figures that evaluation measures on the same pairs once the model is applied (term-frequency adjustment included)', async () => {
+    const engine = LocalEngine.open({ dbPath: join(tempDir(), 's.db') });
+    const ctx = { tenantId: 'demo', actor: 'test' };
+    // 1,300 records: enough (MIN_TERM_RECORDS) for the live scorer to adjust agreeing names by their frequency.
+    await engine.call('sandbox/create', { syntheticPeople: 600, seed: 5 }, ctx);
+    const { pairs } = await engine.call('labels/sample', { maxPairs: 2000, seed: 3 }, ctx);
+    const { model, report } = await engine.call(
+      'matching/calibrate',
+      { datasetId: 'tf', modelVersion: 'fs-tf-1', pairs, priorMatchProbability: 0.2, smoothing: 1, validationFraction: 0.3, targetPrecision: 0.99 },
+      ctx,
+    );
+    await engine.call('profile/apply', { document: model, reason: 'calibrated' }, ctx);
+    const thresholds = report.heldOut.thresholds.map((t) => t.threshold);
+    const evaluation = await engine.call('matching/evaluate', { datasetId: 'tf-held-out', pairs: splitByClass(pairs, 0.3).validation, thresholds, maximumErrorExamples: 0 }, ctx);
+    const counts = (rows: readonly { threshold: number; tp: number; fp: number; fn: number; tn: number }[]) => rows.map(({ threshold, tp, fp, fn, tn }) => ({ threshold, tp, fp, fn, tn }));
+    expect(counts(evaluation.thresholds)).toEqual(counts(report.heldOut.thresholds));
+    expect(evaluation.scoreDistribution).toEqual(report.heldOut.scoreDistribution);
+    engine.close();
+  }, 60_000);
 });
 
 describe('governed apply and rollback', () => {

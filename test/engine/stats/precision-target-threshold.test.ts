@@ -14,6 +14,20 @@ describe('simplestThresholdInGap', () => {
     expect(simplestThresholdInGap(0.123, 0.1234)).toBe(0.1234);
   });
 
+  it('takes, of equally short decimals, the one nearest a preferred point (ties to the larger), never leaving the gap', () => {
+    // Calibration's F1-optimal gap on FEBRL 4: every threshold in (0.5911, 0.9135] gives held-out F1 1; toward F1 / 2.
+    expect(simplestThresholdInGap(0.5911, 0.9135, 0.5)).toBe(0.6);
+    expect(simplestThresholdInGap(0.5911, 0.9135, 0.74)).toBe(0.7);
+    expect(simplestThresholdInGap(0.5911, 0.9135, 0.75)).toBe(0.8);
+    expect(simplestThresholdInGap(0.41, 0.97, 0.5)).toBe(0.5);
+    // No one-digit decimal in the gap: the two-digit one nearest the gap's low end.
+    expect(simplestThresholdInGap(0.93, 0.9999, 0.5)).toBe(0.94);
+    // Toward a point above the gap is the default: the largest.
+    expect(simplestThresholdInGap(0.41, 0.97, 2)).toBe(simplestThresholdInGap(0.41, 0.97));
+    expect(simplestThresholdInGap(0.95, 1, 0.2)).toBe(0.96);
+    expect(() => simplestThresholdInGap(0.1, 0.2, Number.NaN)).toThrow(RangeError);
+  });
+
   it('never returns 1 when the admitted score is 1 and anything below fits, and never goes below the scores seen', () => {
     expect(simplestThresholdInGap(0.95, 1)).toBe(0.99);
     expect(simplestThresholdInGap(0.9999993, 1)).toBe(0.9999999);
