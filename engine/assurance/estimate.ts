@@ -251,7 +251,8 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
   };
 
   // Each candidate pair's score under the estimated model as the live scorer will give it (its term-frequency
-  // adjustment of agreeing names, its name-evidence and twin limits) beside its posterior under the fitted mixture; trusted-identifier pairs are certain matches.
+  // adjustment of agreeing names, its name-evidence and twin limits) beside its posterior under the fitted
+  // mixture; trusted-identifier pairs are certain matches.
   const { Probable, Certain } = stored.profile.MatchingRules.Thresholds;
   const compiled = compileModel(model);
   const score = new Float64Array(modelled + trusted);
