@@ -311,6 +311,7 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
     thresholds: grid.map((t) => estimatedThresholdMetrics(t, score, posterior)),
     suggestedThresholds: { Certain: suggested.Certain, Probable: suggested.Probable },
     suggestedThresholdsAt: [...new Set([suggested.Probable, suggested.Certain])].map((t) => estimatedThresholdMetrics(t, score, posterior)),
+    ...(suggested.reviewBand === undefined ? {} : { reviewBand: suggested.reviewBand }),
     suggestion: `${suggested.explanation}. The scores are the estimated model's as live matching will give them (with the tenant's name frequencies, and the profile's Probable for the name-evidence and twin limits); apply the thresholds with the model as one profile document {"MatchingRules": {"FellegiSunter": model, "Thresholds": suggestedThresholds}} only after checking them.`,
     estimation: ESTIMATE_NOTE,
     caveat: ESTIMATE_CAVEAT,

@@ -37,6 +37,8 @@ export interface SuggestedThresholds {
   readonly Certain: number;
   readonly Probable: number;
   readonly explanation: string;
+  /** With a review budget: the band at the suggested thresholds (EstimateReport.reviewBand). */
+  readonly reviewBand?: { readonly budgetPerThousandRecords: number; readonly pairsPerThousandRecords: number; readonly budgetRaisedProbable: boolean; readonly expectedTruePairsLeftOut: number };
 }
 
 /**
@@ -105,6 +107,15 @@ export function suggestThresholds(
   const fromRecall = Math.min(Math.max(probable ?? profile.Probable, profile.Probable), Certain);
   const capped = budget === undefined ? null : withinBudget(posterior, Certain, fromRecall, budget);
   const Probable = capped?.Probable ?? fromRecall;
+  const reviewBand =
+    budget === undefined
+      ? undefined
+      : {
+          budgetPerThousandRecords: budget.perThousandRecords,
+          pairsPerThousandRecords: (1000 * reviewPairs(budget, Certain, Probable)) / budget.records,
+          budgetRaisedProbable: capped !== null,
+          expectedTruePairsLeftOut: capped?.leftOut ?? 0,
+        };
   const explanation = [
     certain === undefined
       ? `Certain stays at the profile's ${String(profile.Certain)}: no score of at least 0.5 reaches the model-estimated precision ${String(targets.precision)}`
@@ -116,7 +127,19 @@ export function suggestThresholds(
       : `Probable ${capped === null ? '' : 'would be '}${fromRecall.toPrecision(6)}: the highest score at which the model-estimated recall of auto-links and reviews together is at least ${String(targets.recall)}${probable > Certain ? ', capped at Certain' : ''}`,
     ...(capped === null ? [] : [capped.explanation]),
   ].join('; ');
-  return { Certain, Probable, explanation };
+  return { Certain, Probable, explanation, ...(reviewBand === undefined ? {} : { reviewBand }) };
+}
+
+/** Whether a Probable below Certain would leave the pair to review: a limited pair always, else one the score alone does not link. */
+function reviewable(budget: ReviewBudget, Certain: number, i: number): boolean {
+  return budget.limited[i] === 1 || (budget.rawScore[i] ?? 0) < Certain;
+}
+
+/** The candidate pairs (scaled to all candidates) a Probable of p sends to review. */
+function reviewPairs(budget: ReviewBudget, Certain: number, p: number): number {
+  let n = 0;
+  for (let i = 0; i < budget.rawScore.length; i++) if ((budget.rawScore[i] ?? 0) >= p && reviewable(budget, Certain, i)) n++;
+  return n * budget.pairsPerScoredPair;
 }
 
 /**
@@ -130,16 +153,11 @@ function withinBudget(
   Certain: number,
   Probable: number,
   budget: ReviewBudget,
-): { Probable: number; explanation: string } | null {
-  const { rawScore, limited, pairsPerScoredPair } = budget;
+): { Probable: number; explanation: string; leftOut: number } | null {
+  const { rawScore, pairsPerScoredPair } = budget;
   const allowed = (budget.perThousandRecords * budget.records) / 1000;
-  // A pair's place in the band: its raw score, or none when the score alone links it.
-  const reviewed = (i: number): boolean => limited[i] === 1 || (rawScore[i] ?? 0) < Certain;
-  const inBandAt = (p: number): number => {
-    let n = 0;
-    for (let i = 0; i < rawScore.length; i++) if ((rawScore[i] ?? 0) >= p && reviewed(i)) n++;
-    return n * pairsPerScoredPair;
-  };
+  const reviewed = (i: number): boolean => reviewable(budget, Certain, i);
+  const inBandAt = (p: number): number => reviewPairs(budget, Certain, p);
   const before = inBandAt(Probable);
   if (before <= allowed) return null;
   const order = Array.from(rawScore.keys())
@@ -166,6 +184,7 @@ function withinBudget(
   const left = `the model expects about ${leftOut.toFixed(0)} true pairs among the pairs it leaves below Probable, neither linked nor reviewed`;
   return {
     Probable: raised,
+    leftOut,
     explanation:
       raised >= Certain
         ? `Probable raised to Certain (${raised.toPrecision(6)}): even the highest-scoring pairs below Certain exceed the review budget (${budgetText}), so only the pairs the name-evidence and twin limits hold go to review (${rate(inBandAt(raised))} per 1,000 records); ${left}`

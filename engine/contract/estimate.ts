@@ -112,6 +112,19 @@ export const EstimateReportSchema = z.object({
   /** Thresholds the estimate suggests (apply them with the model as MatchingRules if wanted), with how they were chosen. */
   suggestedThresholds: z.object({ Certain: z.number().min(0).max(1), Probable: z.number().min(0).max(1) }),
   suggestedThresholdsAt: z.array(EstimatedThresholdSchema),
+  /**
+   * The review band at the suggested thresholds, counted over the candidate pairs: how many per 1,000 records it
+   * holds against the request's review budget, whether the budget raised Probable, and the true pairs the model
+   * expects among those the raise left below Probable. Optional: older registries report none.
+   */
+  reviewBand: z
+    .object({
+      budgetPerThousandRecords: z.number(),
+      pairsPerThousandRecords: z.number(),
+      budgetRaisedProbable: z.boolean(),
+      expectedTruePairsLeftOut: z.number(),
+    })
+    .optional(),
   suggestion: z.string(),
   estimation: z.string(),
   caveat: z.string(),

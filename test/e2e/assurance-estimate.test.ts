@@ -14,7 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import type { EstimateOutputSchema } from '../../engine/contract/estimate.ts';
 import type { z } from 'zod';
-import { estimatedRows } from '../../renderer/pages/assurance/estimate-figures.ts';
+import { estimatedRows, reviewBandText } from '../../renderer/pages/assurance/estimate-figures.ts';
 import { runCli } from '../helpers/cli.ts';
 import { closeBrowserAndHost, collectPageErrors, connectBrowser, expectAccessible, expectNoActivationControl, type HostProcess, openMatchAssurance, recordOperations, screenshot, SCREENSHOTS, startHost } from './helpers.ts';
 
@@ -28,7 +28,7 @@ let context: BrowserContext;
 let page: Page;
 const pageErrors: string[] = [];
 const sent: string[] = [];
-const OPTIONS = { modelVersion: 'fs-est-e2e', seed: 11, randomPairs: 20_000, maxCandidates: 50_000, smoothing: 0.5, targetPrecision: 0.995, targetRecall: 0.99 };
+const OPTIONS = { modelVersion: 'fs-est-e2e', seed: 11, randomPairs: 20_000, maxCandidates: 50_000, smoothing: 0.5, targetPrecision: 0.995, targetRecall: 0.99, reviewBudget: 40 };
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mpi-e2e-estimate-'));
@@ -57,7 +57,8 @@ async function cliEstimate(): Promise<EstimateOutput> {
   const run = await runCli([
     '--db', db, '--tenant', 'demo', 'estimate', '--model-version', OPTIONS.modelVersion, '--seed', String(OPTIONS.seed),
     '--random-pairs', String(OPTIONS.randomPairs), '--max-candidates', String(OPTIONS.maxCandidates), '--smoothing', String(OPTIONS.smoothing),
-    '--target-precision', String(OPTIONS.targetPrecision), '--target-recall', String(OPTIONS.targetRecall), '--json',
+    '--target-precision', String(OPTIONS.targetPrecision), '--target-recall', String(OPTIONS.targetRecall),
+    '--review-budget', String(OPTIONS.reviewBudget), '--json',
   ]);
   expect(run.code, run.stderr).toBe(0);
   return JSON.parse(run.stdout) as EstimateOutput;
@@ -87,6 +88,7 @@ describe('Estimate without labels on the Match assurance page', () => {
     await page.getByLabel('Smoothing').fill(String(OPTIONS.smoothing));
     await page.getByLabel('Target precision').fill(String(OPTIONS.targetPrecision));
     await page.getByLabel('Target recall').fill(String(OPTIONS.targetRecall));
+    await page.getByLabel('Review budget per 1,000 records').fill(String(OPTIONS.reviewBudget));
     await page.getByRole('button', { name: 'Estimate from this registry\'s records' }).click();
     await page.getByTestId('estimate-report').waitFor({ timeout: 120_000 });
     const cli = await cliEstimate();
@@ -100,6 +102,8 @@ describe('Estimate without labels on the Match assurance page', () => {
     expect(Number((await page.getByTestId('est-records').textContent())?.replace(/[^\d]/g, ''))).toBe(report.records);
     expect(Number((await page.getByTestId('est-modelled').textContent())?.replace(/[^\d]/g, ''))).toBe(report.candidates.modelled);
     expect(await page.getByTestId('est-suggestion').textContent()).toBe(report.suggestion);
+    expect(report.reviewBand?.budgetPerThousandRecords).toBe(OPTIONS.reviewBudget);
+    expect(await page.getByTestId('est-review-band').textContent()).toBe(reviewBandText(report.reviewBand));
     const convergence = (await page.getByTestId('est-convergence').textContent()) ?? '';
     expect(convergence).toContain(report.convergence.converged ? `Converged after ${String(report.convergence.iterations)} iteration` : 'Did not converge');
 

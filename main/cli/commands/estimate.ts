@@ -48,6 +48,14 @@ function sessionsText(report: EstimateReport): string {
   return `${fields.length === 0 ? 'no field' : fields.join(', ')}; sessions: ${each.join('; ')}`;
 }
 
+/** The review band at the suggested thresholds against the review budget. */
+function reviewBandText(report: EstimateReport): string {
+  const band = report.reviewBand;
+  if (band === undefined) return 'not reported (an older registry)';
+  const raised = band.budgetRaisedProbable ? `; the budget raised Probable, leaving about ${band.expectedTruePairsLeftOut.toFixed(0)} expected true pairs neither linked nor reviewed` : '';
+  return `${band.pairsPerThousandRecords.toFixed(1)} candidate pairs per 1,000 records (budget ${String(band.budgetPerThousandRecords)})${raised}`;
+}
+
 export async function estimateCommand(cli: CliContext): Promise<number> {
   const out = cli.string('out');
   if (out !== undefined) checkOutputTarget(out);
@@ -88,6 +96,7 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
       ['match share among candidates', fixed(report.candidateMatchShare, 6)],
       ['prior', `${report.priorMatchProbability.toPrecision(4)}: ${report.prior}`],
       ['suggested thresholds', `Certain ${fixed(report.suggestedThresholds.Certain, 6)}, Probable ${fixed(report.suggestedThresholds.Probable, 6)}`],
+      ['review band', reviewBandText(report)],
     ]),
   );
   cli.write(`\nModel-estimated (not measured) precision and recall among blocking candidates:\n${estimatedTable(report.thresholds)}`);

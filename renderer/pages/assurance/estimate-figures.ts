@@ -48,3 +48,12 @@ export function sessionsText(sessions: EstimateReport['mSessions']): string {
   if (sessions.fields.length === 0) return 'm from EM over all candidate pairs: no blocking rule over names, birth date or identifier alone had enough pairs for a session of its own.';
   return `m of ${sessions.fields.join(', ')} from ${String(fitted.length)} EM session${fitted.length === 1 ? '' : 's'}, one per blocking rule over names, birth date or identifier, each leaving its rule's fields out (${fitted.map((s) => `${s.rule}: ${formatCount(s.pairs)} pairs`).join('; ')}); the other fields' m from EM over all candidate pairs.`;
 }
+
+/** The review band at the suggested thresholds against the review budget, in one sentence. */
+export function reviewBandText(band: EstimateReport['reviewBand']): string {
+  if (band === undefined) return 'The registry did not report the review band against a budget (an older version).';
+  const size = `The suggested thresholds leave ${band.pairsPerThousandRecords.toFixed(1)} candidate pairs per 1,000 records for review (budget ${String(band.budgetPerThousandRecords)}).`;
+  return band.budgetRaisedProbable
+    ? `${size} The budget raised Probable: the model expects about ${formatCount(Math.round(band.expectedTruePairsLeftOut))} true pairs among the pairs it leaves below, neither linked nor reviewed.`
+    : size;
+}

@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import type { EstimateOutputSchema } from '../../../engine/contract/estimate.ts';
 import { formatCount } from '../../format.ts';
 import { IconAlert, IconInfo } from '../../icons.tsx';
-import { convergenceText, estimatedRows, sessionsText, type EstimatedRow } from './estimate-figures.ts';
+import { convergenceText, estimatedRows, reviewBandText, sessionsText, type EstimatedRow } from './estimate-figures.ts';
 import { ExportButtons } from './export-buttons.tsx';
 import { FieldWeightsCard } from './field-weights-card.tsx';
 import { ModelJsonCard } from './model-json-card.tsx';
@@ -124,6 +124,7 @@ export function EstimateReportView({ output, connectionKey }: { readonly output:
             <Text fw={700} size="lg" data-testid="est-probable">{String(suggested.Probable)}</Text>
           </div>
         </Group>
+        <Text size="sm" fw={600} mb={4} data-testid="est-review-band">{reviewBandText(report.reviewBand)}</Text>
         <Text size="sm" data-testid="est-suggestion">{report.suggestion}</Text>
       </Card>
 

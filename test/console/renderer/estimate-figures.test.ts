@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { EstimatedThreshold, EstimateReport } from '../../../engine/contract/estimate.ts';
-import { convergenceText, estimatedRows, sessionsText } from '../../../renderer/pages/assurance/estimate-figures.ts';
+import { convergenceText, estimatedRows, reviewBandText, sessionsText } from '../../../renderer/pages/assurance/estimate-figures.ts';
 
 const at = (threshold: number, precision: number | null, recall: number | null): EstimatedThreshold => ({
   threshold, pairsAtOrAbove: Math.round((1 - threshold) * 1000), expectedTruePositives: 10, expectedFalsePositives: 1, expectedFalseNegatives: 2, precision, recall, f1: null,
@@ -59,5 +59,17 @@ describe('sessionsText', () => {
     expect(sessionsText({ fields: [], sessions: [] })).toMatch(/^m from EM over all candidate pairs/);
     // An older registry sends no sessions at all.
     expect(sessionsText(undefined)).toMatch(/did not say how m was estimated/);
+  });
+});
+
+describe('reviewBandText', () => {
+  it('gives the band against the budget, and when the budget raised Probable what the model expects it left out', () => {
+    expect(reviewBandText({ budgetPerThousandRecords: 20, pairsPerThousandRecords: 12.34, budgetRaisedProbable: false, expectedTruePairsLeftOut: 0 })).toBe(
+      'The suggested thresholds leave 12.3 candidate pairs per 1,000 records for review (budget 20).',
+    );
+    expect(reviewBandText({ budgetPerThousandRecords: 20, pairsPerThousandRecords: 19.8, budgetRaisedProbable: true, expectedTruePairsLeftOut: 1234.4 })).toMatch(
+      /budget 20\)\. The budget raised Probable: the model expects about 1,234 true pairs among the pairs it leaves below/,
+    );
+    expect(reviewBandText(undefined)).toMatch(/older version/);
   });
 });

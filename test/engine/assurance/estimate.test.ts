@@ -129,6 +129,9 @@ describe('model-estimated precision, recall and suggested thresholds', () => {
     const roomy = suggestThresholds(score, posterior, { precision: 0.9999, recall: 0.9999 }, { Certain: 0.99, Probable: 0.5 }, budget(3));
     expect(roomy).toMatchObject({ Certain: 0.99, Probable: 0.5 });
     expect(roomy.explanation).not.toMatch(/budget/);
+    expect(two.reviewBand).toEqual({ budgetPerThousandRecords: 2, pairsPerThousandRecords: 2, budgetRaisedProbable: true, expectedTruePairsLeftOut: 0.5 });
+    expect(roomy.reviewBand).toEqual({ budgetPerThousandRecords: 3, pairsPerThousandRecords: 3, budgetRaisedProbable: false, expectedTruePairsLeftOut: 0 });
+    expect(suggestThresholds(score, posterior, { precision: 0.9999, recall: 0.9999 }, { Certain: 0.99, Probable: 0.5 }).reviewBand).toBeUndefined();
     // Scored pairs standing for 2 candidates each (a sample of half): the band of 3 is 6 pairs; 2 allowed keeps only 0.98.
     expect(suggestThresholds(score, posterior, { precision: 0.9999, recall: 0.9999 }, { Certain: 0.99, Probable: 0.5 }, budget(2, 2))).toMatchObject({ Probable: 0.98 });
     // A budget of 0 closes the band: Probable goes to Certain.

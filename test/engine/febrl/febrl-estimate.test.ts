@@ -85,6 +85,9 @@ describe('the unsupervised estimate on FEBRL, applied and re-matched', () => {
     // The default review budget (20 candidate pairs per 1,000 records) raises Probable; Certain, and so F1, stay.
     expect(run.report.suggestedThresholds.Probable).toBeGreaterThan(0.5);
     expect(run.report.suggestion).toMatch(/review budget \(20 per 1,000 of the 5000 records\)/);
+    expect(run.report.reviewBand).toMatchObject({ budgetPerThousandRecords: 20, budgetRaisedProbable: true });
+    expect(run.report.reviewBand?.pairsPerThousandRecords).toBeLessThanOrEqual(20);
+    expect(run.report.reviewBand?.expectedTruePairsLeftOut).toBeGreaterThan(0);
     const suggested = run.rematched.suggested?.population;
     expect(suggested?.autoLinks.f1).toBeGreaterThanOrEqual(0.915);
     const reviewRate = (1000 * (suggested?.reviewCases ?? Infinity)) / (suggested?.records ?? 1);
