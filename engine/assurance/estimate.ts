@@ -31,7 +31,7 @@ import { compileModel, logistic, matchLogOdds } from '../scoring/fellegi-sunter.
 import { FIELD_COUNT, newScratch } from '../scoring/field-comparison.ts';
 import { defaultModel } from '../scoring/default-model.ts';
 import { createScorer, limitedScore, scoredTermFrequency } from '../scoring/scorer.ts';
-import { storedTermFrequencies } from '../store/term-frequency.ts';
+import { termFrequencySnapshot } from '../store/term-frequency.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { tenantRecordFields } from '../store/candidate-records.ts';
 import { activeProfile } from '../store/profiles.ts';
@@ -150,7 +150,7 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
     const rows = tenantRecordFields(store, ctx.tenantId);
     if (rows.length < 2) throw validationError('the tenant has fewer than two records: there is nothing to estimate from', [{ path: 'tenant', message: `${rows.length} records; ingest the registry's records first` }]);
     const fields = rows.map((row) => JSON.parse(row.fieldsJson) as MatchFields);
-    const scorer = createScorer(stored.profile, storedTermFrequencies(store, ctx.tenantId));
+    const scorer = createScorer(stored.profile, termFrequencySnapshot(store, ctx.tenantId));
     const prepared: PreparedRecord[] = fields.map((f) => scorer.prepare(f));
     const random = randomPairBandCounts(scorer, prepared, input.randomPairs ?? 300_000, seed);
 

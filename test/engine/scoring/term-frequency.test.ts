@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_RARITY, MIN_TERM_RECORDS, termFrequencyAdjustment, type TermCount, type TermFrequencyField, type TermFrequencyReader } from '../../../engine/scoring/term-frequency.ts';
-import { storedTermFrequencies } from '../../../engine/store/term-frequency.ts';
+import { storedTermFrequencies, termFrequencySnapshot } from '../../../engine/store/term-frequency.ts';
 import { createScorer } from '../../../engine/scoring/scorer.ts';
 import { compileModel } from '../../../engine/scoring/fellegi-sunter.ts';
 import { defaultProfile } from '../../../engine/profile/default-profile.ts';
@@ -90,6 +90,13 @@ describe('term-frequency adjustment (Winkler 2000; Splink term_frequency_adjustm
     expect(t1.count('familyName', 'x')).toMatchObject({ total: counted.n, sumSquares: counted.squares });
     const records = engine.env.store.statement("SELECT COUNT(*) AS n FROM source_record WHERE tenant_id = 't1'").get() as { n: number };
     expect(counted.n).toBe(records.n);
+
+    // The snapshot the estimate reads once gives the same answers, per tenant, for stored and unseen values.
+    const snapshot = termFrequencySnapshot(engine.env.store, 't1');
+    for (const [field, value] of [['familyName', 'okonkwo'], ['familyName', 'fairweather'], ['givenName', 'chidi'], ['givenName', 'nobody']] as const) {
+      expect(snapshot.count(field, value)).toEqual(t1.count(field, value));
+    }
+    expect(termFrequencySnapshot(engine.env.store, 't2').count('familyName', 'okonkwo')).toEqual({ count: 0, total: 0, sumSquares: 0 });
     engine.close();
   });
 });
