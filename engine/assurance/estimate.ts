@@ -30,7 +30,7 @@ import { keyRingFor } from '../blocking/key-ring.ts';
 import { compileModel, logistic, matchLogOdds } from '../scoring/fellegi-sunter.ts';
 import { FIELD_COUNT, newScratch } from '../scoring/field-comparison.ts';
 import { defaultModel } from '../scoring/default-model.ts';
-import { createScorer, limitedScore, scoredTermFrequency } from '../scoring/scorer.ts';
+import { createScorer, limitedScore, scoreLimit, scoredTermFrequency } from '../scoring/scorer.ts';
 import { termFrequencySnapshot } from '../store/term-frequency.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { tenantRecordFields } from '../store/candidate-records.ts';
@@ -261,10 +261,10 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
   const posterior = new Float64Array(modelled + trusted);
   for (let i = 0; i < modelled; i++) {
     const similarity = pairSimilarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT);
-    rawScore[i] = logistic(matchLogOdds(compiled, similarity) + (pairTermFrequency[i] ?? 0));
-    // Whether the name-evidence or twin limit holds the pair, asked at a Probable of 0 (any score reaches it).
-    limited[i] = limitedScore(rawScore[i] ?? 0, similarity, 0).limitedBy === undefined ? 0 : 1;
-    score[i] = limited[i] === 1 && (rawScore[i] ?? 0) >= Probable ? Probable : (rawScore[i] ?? 0);
+    const raw = logistic(matchLogOdds(compiled, similarity) + (pairTermFrequency[i] ?? 0));
+    rawScore[i] = raw;
+    limited[i] = scoreLimit(similarity) === undefined ? 0 : 1;
+    score[i] = limitedScore(raw, similarity, Probable).score;
     posterior[i] = fit.posterior[pairPattern[i] ?? 0] ?? 0;
   }
   score.fill(1, modelled);

@@ -71,13 +71,19 @@ export function possibleTwin(similarity: Float64Array): boolean {
   return !((similarity[IDENTIFIER] ?? 0) >= BAND_FLOORS.Strong || (similarity[EMAIL] ?? 0) >= BAND_FLOORS.Exact);
 }
 
+/** Which of the name-evidence and twin rules holds the pair at Probable once its score reaches it, if either. */
+export function scoreLimit(similarity: Float64Array): ScoreLimit | undefined {
+  if (!hasNameEvidence(similarity)) return 'NoNameEvidence';
+  if (possibleTwin(similarity)) return 'PossibleTwin';
+  return undefined;
+}
+
 /** The score method's score under the name-evidence and twin rules (see the module comment). */
 export function limitedScore(score: number, similarity: Float64Array, probable: number): { score: number; limitedBy?: ScoreLimit } {
   // At Probable too: when Probable equals Certain, the score alone would say certain.
   if (score < probable) return { score };
-  if (!hasNameEvidence(similarity)) return { score: probable, limitedBy: 'NoNameEvidence' };
-  if (possibleTwin(similarity)) return { score: probable, limitedBy: 'PossibleTwin' };
-  return { score };
+  const limitedBy = scoreLimit(similarity);
+  return limitedBy === undefined ? { score } : { score: probable, limitedBy };
 }
 
 export interface Scorer {
