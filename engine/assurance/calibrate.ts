@@ -189,8 +189,8 @@ export function calibrate(env: EngineEnv, input: OperationInput<'matching/calibr
     const similarity = data.similarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT);
     // Scored as the live scorer will once the model is active: its term-frequency adjustment of agreeing names, and
     // the name-evidence and twin limits.
-    const logOdds = matchLogOdds(compiled, similarity) + (data.termFrequency[i] ?? 0);
-    const probability = decided === trustedCode ? 1 : decided === scoreCode ? limitedScore(logistic(logOdds), similarity, Probable).score : 0;
+    const probability =
+      decided === trustedCode ? 1 : decided === scoreCode ? limitedScore(logistic(matchLogOdds(compiled, similarity) + (data.termFrequency[i] ?? 0)), similarity, Probable).score : 0;
     heldOutScore[i] = probability;
     const isMatch = data.isMatch[i] === 1;
     examples.push({ score: probability, isMatch });

@@ -118,11 +118,10 @@ function fresher(a: TermCount | undefined, b: TermCount | undefined): TermCount 
 
 /**
  * Fills scratch.termFrequency: the adjustment of an exactly agreeing family or given name by the value's frequency
- * (scoring/term-frequency.ts), NaN for every other field and band. Returns their sum.
+ * (scoring/term-frequency.ts); every other field stays NaN, as outcome() cleared it. Returns their sum.
  */
 function termFrequencies(a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch): number {
   const tf = scratch.termFrequency;
-  tf.fill(Number.NaN);
   let sum = 0;
   const family = fresher(a.familyCount, b.familyCount);
   if (family !== undefined && a.fields.familyName === b.fields.familyName && (scratch.similarity[FAMILY_NAME] ?? 0) >= BAND_FLOORS.Exact) {
