@@ -105,14 +105,15 @@ export function suggestThresholds(
   }
   const Certain = Math.min(certain ?? profile.Certain, profile.Certain);
   const fromRecall = Math.min(Math.max(probable ?? profile.Probable, profile.Probable), Certain);
-  const capped = budget === undefined ? null : withinBudget(posterior, Certain, fromRecall, budget);
+  const band = budget === undefined ? null : withinBudget(posterior, Certain, fromRecall, budget);
+  const capped = band?.raised ?? null;
   const Probable = capped?.Probable ?? fromRecall;
   const reviewBand =
-    budget === undefined
+    budget === undefined || band === null
       ? undefined
       : {
           budgetPerThousandRecords: budget.perThousandRecords,
-          pairsPerThousandRecords: (1000 * reviewPairs(budget, Certain, Probable)) / budget.records,
+          pairsPerThousandRecords: (1000 * band.pairs) / budget.records,
           budgetRaisedProbable: capped !== null,
           expectedTruePairsLeftOut: capped?.leftOut ?? 0,
         };
@@ -143,23 +144,22 @@ function reviewPairs(budget: ReviewBudget, Certain: number, p: number): number {
 }
 
 /**
- * Probable raised, when needed, to the lowest raw pair score p below Certain at which the pairs a Probable of p
- * sends to review fit the review budget: the unlimited pairs scoring in [p, Certain) and the limited pairs whose raw
- * score is at least p. Certain itself when not even the highest of them fit. Null when the band from the recall
- * target already fits.
+ * The review band within the budget: `pairs` a Probable sends to review (scaled to all candidates), and `raised`
+ * when the band from the recall target did not fit: Probable moved to the lowest raw pair score p below Certain at
+ * which the pairs a Probable of p sends to review fit the budget (the unlimited pairs scoring in [p, Certain) and
+ * the limited pairs whose raw score is at least p), Certain itself when not even the highest of them fit.
  */
 function withinBudget(
   posterior: Float64Array,
   Certain: number,
   Probable: number,
   budget: ReviewBudget,
-): { Probable: number; explanation: string; leftOut: number } | null {
+): { pairs: number; raised: { Probable: number; explanation: string; leftOut: number } | null } {
   const { rawScore, pairsPerScoredPair } = budget;
   const allowed = (budget.perThousandRecords * budget.records) / 1000;
   const reviewed = (i: number): boolean => reviewable(budget, Certain, i);
-  const inBandAt = (p: number): number => reviewPairs(budget, Certain, p);
-  const before = inBandAt(Probable);
-  if (before <= allowed) return null;
+  const before = reviewPairs(budget, Certain, Probable);
+  if (before <= allowed) return { pairs: before, raised: null };
   const order = Array.from(rawScore.keys())
     .filter(reviewed)
     .sort((a, b) => (rawScore[b] ?? 0) - (rawScore[a] ?? 0));
@@ -179,15 +179,19 @@ function withinBudget(
     if (reviewed(i) && s >= Probable && s < raised) leftOut += posterior[i] ?? 0;
   }
   leftOut *= pairsPerScoredPair;
-  const rate = (pairs: number): string => ((1000 * pairs) / budget.records).toFixed(1);
+  const pairs = reviewPairs(budget, Certain, raised);
+  const rate = (n: number): string => ((1000 * n) / budget.records).toFixed(1);
   const budgetText = `${String(budget.perThousandRecords)} per 1,000 of the ${String(budget.records)} records`;
   const left = `the model expects about ${leftOut.toFixed(0)} true pairs among the pairs it leaves below Probable, neither linked nor reviewed`;
   return {
-    Probable: raised,
-    leftOut,
-    explanation:
-      raised >= Certain
-        ? `Probable raised to Certain (${raised.toPrecision(6)}): even the highest-scoring pairs below Certain exceed the review budget (${budgetText}), so only the pairs the name-evidence and twin limits hold go to review (${rate(inBandAt(raised))} per 1,000 records); ${left}`
-        : `Probable raised to ${raised.toPrecision(6)} to keep the review band within the review budget (${budgetText}): ${rate(inBandAt(raised))} candidate pairs per 1,000 records instead of ${rate(before)}; ${left}`,
+    pairs,
+    raised: {
+      Probable: raised,
+      leftOut,
+      explanation:
+        raised >= Certain
+          ? `Probable raised to Certain (${raised.toPrecision(6)}): even the highest-scoring pairs below Certain exceed the review budget (${budgetText}), so only the pairs the name-evidence and twin limits hold go to review (${rate(pairs)} per 1,000 records); ${left}`
+          : `Probable raised to ${raised.toPrecision(6)} to keep the review band within the review budget (${budgetText}): ${rate(pairs)} candidate pairs per 1,000 records instead of ${rate(before)}; ${left}`,
+    },
   };
 }
