@@ -190,7 +190,7 @@ export function calibrate(env: EngineEnv, input: OperationInput<'matching/calibr
     // Scored as the live scorer will once the model is active: its term-frequency adjustment of agreeing names, and
     // the name-evidence and twin limits.
     const probability =
-      decided === trustedCode ? 1 : decided === scoreCode ? limitedScore(logistic(matchLogOdds(compiled, similarity) + (data.termFrequency[i] ?? 0)), similarity, Probable).score : 0;
+      decided === trustedCode ? 1 : decided === scoreCode ? limitedScore(logistic(matchLogOdds(compiled, similarity, data.personalIdentifier[i] === 1) + (data.termFrequency[i] ?? 0)), similarity, Probable).score : 0;
     heldOutScore[i] = probability;
     const isMatch = data.isMatch[i] === 1;
     examples.push({ score: probability, isMatch });

@@ -145,7 +145,7 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
   const smoothing = input.smoothing ?? 1;
   const tolerance = input.tolerance ?? 1e-6;
   const maxIterations = input.maxIterations ?? 1_000;
-  const { stored, scorerVersions, rows, random, enumerated, compared, trusted, conflicts, pairSimilarity, pairTermFrequency, pairPattern, patterns, sessions } = store.read(() => {
+  const { stored, scorerVersions, rows, random, enumerated, compared, trusted, conflicts, pairSimilarity, pairTermFrequency, pairPersonalIdentifier, pairPattern, patterns, sessions } = store.read(() => {
     const stored = activeProfile(store, ctx.tenantId);
     const rows = tenantRecordFields(store, ctx.tenantId);
     if (rows.length < 2) throw validationError('the tenant has fewer than two records: there is nothing to estimate from', [{ path: 'tenant', message: `${rows.length} records; ingest the registry's records first` }]);
@@ -165,6 +165,8 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
     const similarities = new Float64Array(keys.length * FIELD_COUNT);
     // The live scorer's term-frequency adjustment of each modelled pair (log-odds), added to the model's score.
     const termFrequencies = new Float64Array(keys.length);
+    // Which modelled pairs compared a personal identifier system (household-evidence.ts).
+    const personalIdentifiers = new Uint8Array(keys.length);
     const pattern: number[] = [];
     let trusted = 0;
     let conflicts = 0;
@@ -181,6 +183,7 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
       else {
         similarities.set(scratch.similarity, pattern.length * FIELD_COUNT);
         termFrequencies[pattern.length] = scoredTermFrequency(scratch);
+        personalIdentifiers[pattern.length] = scratch.personalIdentifier ? 1 : 0;
         pattern.push(index.add(scratch.similarity));
         for (const session of sessionRules) {
           if (!sharesUsableKey(overlap, fields[a] as MatchFields, fields[b] as MatchFields, session.r)) continue;
@@ -191,7 +194,7 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
       }
     }
     const sessions: Session[] = sessionRules.map((s) => ({ rule: s.rule.Name, blocked: s.blocked, patterns: s.index.patterns() }));
-    return { stored, scorerVersions: { method: scorer.method, methodVersion: scorer.methodVersion }, rows, random, enumerated, compared: keys.length, trusted, conflicts, pairSimilarity: similarities, pairTermFrequency: termFrequencies, pairPattern: pattern, patterns: index.patterns(), sessions };
+    return { stored, scorerVersions: { method: scorer.method, methodVersion: scorer.methodVersion }, rows, random, enumerated, compared: keys.length, trusted, conflicts, pairSimilarity: similarities, pairTermFrequency: termFrequencies, pairPersonalIdentifier: personalIdentifiers, pairPattern: pattern, patterns: index.patterns(), sessions };
   });
   if (pairPattern.length < MIN_MODELLED_PAIRS) {
     throw validationError('too few blocking candidates to estimate a model from', [
@@ -261,7 +264,7 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
   const posterior = new Float64Array(modelled + trusted);
   for (let i = 0; i < modelled; i++) {
     const similarity = pairSimilarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT);
-    const raw = logistic(matchLogOdds(compiled, similarity) + (pairTermFrequency[i] ?? 0));
+    const raw = logistic(matchLogOdds(compiled, similarity, pairPersonalIdentifier[i] === 1) + (pairTermFrequency[i] ?? 0));
     rawScore[i] = raw;
     limited[i] = scoreLimit(similarity) === undefined ? 0 : 1;
     score[i] = limitedScore(raw, similarity, Probable).score;

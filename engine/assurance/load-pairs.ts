@@ -62,6 +62,8 @@ export interface LoadedDataset {
   readonly decidedBy: Uint8Array;
   /** The term-frequency adjustment (log-odds) the active scorer added to the pair's score (scoredTermFrequency). */
   readonly termFrequency: Float64Array;
+  /** 1 where the identifier field compared a personal system (FieldScratch.personalIdentifier). */
+  readonly personalIdentifier: Uint8Array;
 }
 
 function rowNamer(request: DatasetRequest): (index: number) => string {
@@ -152,6 +154,7 @@ export function loadDataset(store: Store, ctx: CallContext, request: DatasetRequ
     const score = new Float64Array(pairs.length);
     const decidedBy = new Uint8Array(pairs.length);
     const termFrequency = new Float64Array(pairs.length);
+    const personalIdentifier = new Uint8Array(pairs.length);
     const scratch = newScratch();
     let matches = 0;
     for (let i = 0; i < pairs.length; i++) {
@@ -162,6 +165,7 @@ export function loadDataset(store: Store, ctx: CallContext, request: DatasetRequ
       score[i] = outcome.score;
       decidedBy[i] = DECIDED_CODE[outcome.decidedBy];
       termFrequency[i] = scoredTermFrequency(scratch);
+      personalIdentifier[i] = scratch.personalIdentifier ? 1 : 0;
       similarity.set(scratch.similarity, i * FIELD_COUNT);
       matches += isMatch[i] ?? 0;
     }
@@ -181,6 +185,7 @@ export function loadDataset(store: Store, ctx: CallContext, request: DatasetRequ
       score,
       decidedBy,
       termFrequency,
+      personalIdentifier,
     };
   });
 }

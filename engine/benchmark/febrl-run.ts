@@ -9,7 +9,7 @@ import { createTenant } from '../operations/sandbox.ts';
 import { ingestStream } from '../operations/ingest.ts';
 import { defaultProfile } from '../profile/default-profile.ts';
 import type { MatchingProfile } from '../contract/profile.ts';
-import { readFebrl } from './febrl.ts';
+import { FEBRL_SSN_SYSTEM, readFebrl } from './febrl.ts';
 import { insertTruth } from '../store/assurance.ts';
 import { populationQuality, refKey, type PopulationQuality } from './population-quality.ts';
 
@@ -29,10 +29,11 @@ export function namesAndBirthDate(patient: Record<string, unknown>): Record<stri
 /**
  * The profile FEBRL loads under: the default profile (whose blocking rules already pair names with dates,
  * postcodes and cities, so a true pair with several corrupted fields still shares a key) with one source
- * per file.
+ * per file, and the social-security number named personal (PersonalIdentifierSystems): one person's number,
+ * never a family's, though not trusted to decide alone (the generator corrupts it like any field).
  */
 export function febrlProfile(sources: readonly FebrlSource[]): MatchingProfile {
-  return defaultProfile(sources.map((s) => ({ SourceSystem: s.sourceSystem })));
+  return { ...defaultProfile(sources.map((s) => ({ SourceSystem: s.sourceSystem }))), PersonalIdentifierSystems: [FEBRL_SSN_SYSTEM] };
 }
 
 export interface FebrlLoad {

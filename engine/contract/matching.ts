@@ -33,6 +33,13 @@ export const FieldEvidenceSchema = z.object({
    */
   impliedBy: z.literal('addressLine').optional(),
   /**
+   * Present when the field is one a household shares (address, city, state, postcode, phone, e-mail, a
+   * non-personal identifier), it agrees, and the given names or birth dates tell two people apart: its agreement
+   * then counts for nothing (logLikelihood 0; weighted similarity adds nothing for it). Household evidence is not
+   * identity evidence.
+   */
+  householdOnly: z.literal(true).optional(),
+  /**
    * The comparison level the comparator found, finer than the band (e.g. `day-month-transposed` or
    * `one-digit` for birth dates, `one-edit` for a postcode): for explanation; the band is what the model weighs.
    */
@@ -56,8 +63,8 @@ export const MatchResultSchema = z.object({
   conflictRule: HardConflictRuleSchema.optional(),
   /**
    * Present when a rule held the score method's score down: `PossibleTwin`, the same family name and birth
-   * date but another given name, with another sex or no agreeing personal identifier or e-mail (twins or
-   * household members of one age: review, never an automatic link); `NoNameEvidence`, no name part compared on both
+   * date but another given name, both records carrying a sex (twins or household members of one age: review,
+   * never an automatic link, whatever contact details or non-trusted identifiers agree); `NoNameEvidence`, no name part compared on both
    * sides, so the score is at most Thresholds.Probable and the decision at most probable.
    */
   limitedBy: ScoreLimitSchema.optional(),

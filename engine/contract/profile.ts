@@ -160,6 +160,13 @@ export const MatchingProfileSchema = z.strictObject({
   SourceTrust: z.array(SourceTrustEntrySchema).min(1).max(100),
   /** Identifier systems whose equal values make a match certain (and, with the rule, whose different values conflict). */
   TrustedIdentifierSystems: z.array(z.string().min(1).max(500)).max(20),
+  /**
+   * Identifier systems that are personal (a national or social-security number) but not trusted to decide alone:
+   * their agreement is identity evidence. Any other non-trusted system may be shared by a family (an insurance
+   * plan's member number), so its agreement counts only beside an agreeing given name or birth date.
+   * Optional: a profile without it names none.
+   */
+  PersonalIdentifierSystems: z.array(z.string().min(1).max(500)).max(20).optional(),
   HardConflictRules: z.array(HardConflictRuleSchema),
 });
 export type MatchingProfile = z.infer<typeof MatchingProfileSchema>;

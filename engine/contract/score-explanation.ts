@@ -10,6 +10,9 @@
  *   weighted-similarity   score = Σ wᵢ·sᵢ / max(Σ wᵢ over present fields, minimum evidence weight); field i
  *                         contributes wᵢ·sᵢ / that denominator (evidence.weight and .similarity)
  *
+ * A household field (address, contact details, a non-personal identifier) whose agreement the given names or birth
+ * dates leave uncounted (evidence.householdOnly) adds nothing under either method.
+ *
  * then the scorer's precedence: a trusted identifier (score 1) or a hard conflict (score 0) decides before
  * the score method, and without name evidence the score is held to at most Thresholds.Probable.
  */
@@ -74,7 +77,7 @@ function precedence(result: ScoredEvidence, basis: ScoreBasis, methodScore: numb
     const twin = result.limitedBy === 'PossibleTwin';
     steps.push({ kind: 'cap', label: twin ? 'Possible twin: held to Probable' : 'No name evidence: held to Probable', from: last, to: capped, delta: capped - last });
     const why = twin
-      ? 'The records share family name and birth date but not the given name, and no personal identifier or e-mail agrees (possible twins or household members of one age)'
+      ? 'The records share family name and birth date but not the given name, and both carry a sex (possible twins or household members of one age; shared contact details and family numbers do not tell them apart)'
       : 'No family or given name was compared on both records';
     return { score: probable, note: `${why}, so the score is held to the Probable threshold (${String(probable)}): such a pair may go to review but is never linked automatically.` };
   }
@@ -108,7 +111,7 @@ export function scoreWaterfall(result: ScoredEvidence, basis: ScoreBasis): Water
   let total = 0;
   steps.push({ kind: 'start', label: 'Start', from: 0, to: 0, delta: 0 });
   for (const evidence of result.evidence) {
-    const delta = evidence.similarity === null ? 0 : ((evidence.weight ?? 0) * evidence.similarity) / denominator;
+    const delta = evidence.similarity === null || evidence.householdOnly === true ? 0 : ((evidence.weight ?? 0) * evidence.similarity) / denominator;
     const from = total;
     total += delta;
     steps.push({ kind: 'field', label: evidence.field, from, to: total, delta, evidence });

@@ -22,9 +22,16 @@ export function configurationFingerprint(profile: MatchingProfile, settings: Set
     const secret = blockingSecret(settings, tenantId, version);
     return { version, digest: secret === undefined ? 'missing' : createHmac('sha256', secret).update(KEY_DIGEST_LABEL).digest('hex') };
   });
+  // Which identifiers are trusted or personal changes what matches: in the material when set (a profile without
+  // them keeps the fingerprint it had before they were counted).
+  const identifiers =
+    profile.TrustedIdentifierSystems.length === 0 && (profile.PersonalIdentifierSystems ?? []).length === 0
+      ? {}
+      : { identifierSystems: { trusted: profile.TrustedIdentifierSystems, personal: profile.PersonalIdentifierSystems ?? [] } };
   const material = canonicalJson({
     matchingRules: profile.MatchingRules,
     sourceTrust: profile.SourceTrust,
+    ...identifiers,
     blocking: { version: Blocking.Version, rules: Blocking.Rules },
     keys,
   });

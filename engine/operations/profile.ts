@@ -6,12 +6,12 @@ import { activeProfile, insertActiveProfile, type StoredProfile } from '../store
 import { requireTenant } from '../store/tenants.ts';
 import { writeAudit } from '../store/audit.ts';
 import type { EngineEnv } from '../env.ts';
-import { controlCharacterIssues } from '../text/free-text.ts';
+import { freeTextIssues } from '../text/free-text.ts';
 import { crashPoint } from '../fault-injection.ts';
 import { maskSecrets } from '../config/settings.ts';
 import { profileContextIssues } from './profile-checks.ts';
 
-const SECTIONS = ['Comparators', 'MatchingRules', 'Blocking', 'SourceTrust', 'TrustedIdentifierSystems', 'HardConflictRules'];
+const SECTIONS = ['Comparators', 'MatchingRules', 'Blocking', 'SourceTrust', 'TrustedIdentifierSystems', 'PersonalIdentifierSystems', 'HardConflictRules'];
 
 /**
  * A profile document is a whole profile, some of its top-level sections (each replaces the active one's),
@@ -62,7 +62,7 @@ function documentIssues(env: EngineEnv, ctx: CallContext, current: StoredProfile
 }
 
 function unmaskedIssues(env: EngineEnv, ctx: CallContext, current: StoredProfile, document: unknown): { issues: ErrorIssue[]; profile?: MatchingProfile } {
-  const text = controlCharacterIssues(document);
+  const text = freeTextIssues(document);
   if (text.length > 0) return { issues: text };
   let merged: unknown;
   try {

@@ -27,6 +27,7 @@ function semanticIssues(profile: MatchingProfile): ErrorIssue[] {
   issues.push(...duplicates(profile.SourceTrust.map((s) => s.SourceSystem), 'SourceTrust', 'source system'));
   issues.push(...duplicates(profile.Blocking.Rules.map((r) => r.Name), 'Blocking.Rules', 'rule name'));
   issues.push(...duplicates(profile.TrustedIdentifierSystems, 'TrustedIdentifierSystems', 'identifier system'));
+  issues.push(...duplicates(profile.PersonalIdentifierSystems ?? [], 'PersonalIdentifierSystems', 'identifier system'));
   issues.push(...duplicates(profile.HardConflictRules, 'HardConflictRules', 'rule'));
   if (profile.Blocking.InactiveKeyVersion === profile.Blocking.ActiveKeyVersion) {
     issues.push({

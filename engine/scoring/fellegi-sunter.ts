@@ -8,10 +8,12 @@
  * so when the address line agrees (Exact or Strong) their agreement is implied by it and adds nothing (their
  * disagreement still counts): P(phone agrees | address agrees, two people) is near P(phone agrees | one
  * person), so ln(m/u) given the address is near 0. Without this, two members of one household (another given
- * name, another birth date) would collect the household's evidence five times over.
+ * name, another birth date) would collect the household's evidence five times over. And when the given names or
+ * birth dates disagree, no household field's agreement counts at all (household-evidence.ts).
  */
 import { BANDS, BAND_FLOORS, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
 import type { FellegiSunterModel } from '../contract/profile.ts';
+import { householdGate, notCounted } from './household-evidence.ts';
 
 export interface CompiledModel {
   readonly priorLogOdds: number;
@@ -67,14 +69,33 @@ export function impliedByAddress(field: number, similarity: Float64Array): boole
   return IMPLIED[field] === 1 && (similarity[ADDRESS_LINE] ?? 0) >= BAND_FLOORS.Strong && (similarity[field] ?? 0) >= BAND_FLOORS.Strong;
 }
 
-/** The field's contribution to the log-odds: ln(m/u) of its band, 0 when missing or implied by the address. */
-export function fieldContribution(model: CompiledModel, field: number, similarity: Float64Array): number {
-  return impliedByAddress(field, similarity) ? 0 : fieldLogRatio(model, field, similarity[field] ?? Number.NaN);
+/**
+ * True when a household field's agreement is not counted because the given names or birth dates tell two people
+ * apart (household-evidence.ts): its contribution is then 0 instead of a positive ln(m/u).
+ */
+export function householdOnly(model: CompiledModel, field: number, similarity: Float64Array, personalIdentifier = false): boolean {
+  return notCounted(field, householdGate(similarity, personalIdentifier)) && fieldLogRatio(model, field, similarity[field] ?? Number.NaN) > 0;
 }
 
-export function matchLogOdds(model: CompiledModel, similarity: Float64Array): number {
+function contribution(model: CompiledModel, field: number, similarity: Float64Array, gate: number): number {
+  if (impliedByAddress(field, similarity)) return 0;
+  const ratio = fieldLogRatio(model, field, similarity[field] ?? Number.NaN);
+  return ratio > 0 && notCounted(field, gate) ? 0 : ratio;
+}
+
+/**
+ * The field's contribution to the log-odds: ln(m/u) of its band; 0 when missing or implied by the address, and at
+ * most 0 for a household field when the given names or birth dates disagree.
+ */
+export function fieldContribution(model: CompiledModel, field: number, similarity: Float64Array, personalIdentifier = false): number {
+  return contribution(model, field, similarity, householdGate(similarity, personalIdentifier));
+}
+
+/** `personalIdentifier`: the identifier field compared a personal system (FieldScratch.personalIdentifier). */
+export function matchLogOdds(model: CompiledModel, similarity: Float64Array, personalIdentifier = false): number {
+  const gate = householdGate(similarity, personalIdentifier);
   let logOdds = model.priorLogOdds;
-  for (let f = 0; f < similarity.length; f++) logOdds += fieldContribution(model, f, similarity);
+  for (let f = 0; f < similarity.length; f++) logOdds += contribution(model, f, similarity, gate);
   return logOdds;
 }
 

@@ -35,6 +35,11 @@ export interface FieldScratch {
   readonly level: (string | undefined)[];
   /** The term-frequency adjustment of a field's Exact band (scoring/term-frequency.ts); NaN where none applies. */
   readonly termFrequency: Float64Array;
+  /**
+   * True when the identifier field compared a system of the profile's PersonalIdentifierSystems: its agreement is
+   * then identity evidence, not a household's (household-evidence.ts).
+   */
+  personalIdentifier: boolean;
 }
 
 export function newScratch(): FieldScratch {
@@ -45,6 +50,7 @@ export function newScratch(): FieldScratch {
     dictionaryVersion: new Array<string | undefined>(FIELD_COUNT).fill(undefined),
     level: new Array<string | undefined>(FIELD_COUNT).fill(undefined),
     termFrequency: new Float64Array(FIELD_COUNT).fill(Number.NaN),
+    personalIdentifier: false,
   };
 }
 
@@ -116,17 +122,27 @@ function bestFamily(a: PreparedRecord, b: PreparedRecord, set: NameComparatorSet
   return best;
 }
 
-/** The best level over the non-trusted systems both records carry (undefined when they share none). */
-function bestIdentifier(a: PreparedRecord, b: PreparedRecord): EditLevel | undefined {
+/**
+ * The best level over the non-trusted systems both records carry (undefined when they share none). When they share
+ * a personal system (PersonalIdentifierSystems), only personal systems are compared: a personal number that
+ * disagrees is evidence against, whatever a family's shared number says.
+ */
+function bestIdentifier(a: PreparedRecord, b: PreparedRecord, personal: ReadonlySet<string>): { level: EditLevel; personal: boolean } | undefined {
   let best: EditLevel | undefined;
+  let bestPersonal = false;
   for (const [system, value] of a.otherIdentifiers) {
     const other = identifierValue(b.otherIdentifiers, system);
     if (other === undefined) continue;
+    const isPersonal = personal.has(system);
+    if (bestPersonal && !isPersonal) continue;
     const level = editLevel(value, other);
-    if (best === undefined || EDIT_LEVEL_SIMILARITY[level] > EDIT_LEVEL_SIMILARITY[best]) best = level;
-    if (level === 'exact') break;
+    if (best === undefined || (isPersonal && !bestPersonal) || EDIT_LEVEL_SIMILARITY[level] > EDIT_LEVEL_SIMILARITY[best]) {
+      best = level;
+      bestPersonal = isPersonal;
+    }
+    if (best === 'exact' && (bestPersonal || personal.size === 0)) break;
   }
-  return best;
+  return best === undefined ? undefined : { level: best, personal: bestPersonal };
 }
 
 const SWAP_FLOOR = 0.85;
@@ -173,10 +189,11 @@ export function compareFields(a: PreparedRecord, b: PreparedRecord, sets: NameSe
   setLevel(out, 7, fa.postalCode, fb.postalCode, 'EditDistanceLevels', editLevel, EDIT_LEVEL_SIMILARITY);
   setLevel(out, 8, fa.phone, fb.phone, 'EditDistanceLevels', editLevel, EDIT_LEVEL_SIMILARITY);
   setPlain(out, 9, fa.email, fb.email, 'Exact', exactFn);
-  const identifier = bestIdentifier(a, b);
-  out.similarity[10] = identifier === undefined ? Number.NaN : EDIT_LEVEL_SIMILARITY[identifier];
+  const identifier = bestIdentifier(a, b, sets.personalSystems);
+  out.similarity[10] = identifier === undefined ? Number.NaN : EDIT_LEVEL_SIMILARITY[identifier.level];
   out.comparator[10] = identifier === undefined ? null : 'EditDistanceLevels';
-  out.level[10] = identifier;
+  out.level[10] = identifier?.level;
+  out.personalIdentifier = identifier?.personal ?? false;
   out.culture[10] = undefined;
   out.dictionaryVersion[10] = undefined;
 }

@@ -26,6 +26,8 @@ export interface NameSets {
   readonly family: NameComparatorSet;
   readonly given: NameComparatorSet;
   readonly trustedSystems: ReadonlySet<string>;
+  /** Non-trusted identifier systems that are personal (household-evidence.ts); the others may be shared by a family. */
+  readonly personalSystems: ReadonlySet<string>;
 }
 
 export const MAX_COMPARED_LENGTH = 128;

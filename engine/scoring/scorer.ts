@@ -23,7 +23,8 @@ import type { HardConflictRule, MatchingProfile } from '../contract/profile.ts';
 import type { MatchFields } from '../contract/fields.ts';
 import { buildNameComparatorSet } from '../comparators/name-comparison.ts';
 import { compareFields, newScratch, type FieldScratch } from './field-comparison.ts';
-import { compileModel, fieldContribution, impliedByAddress, logistic, matchLogOdds, type CompiledModel } from './fellegi-sunter.ts';
+import { compileModel, fieldContribution, fieldLogRatio, impliedByAddress, logistic, matchLogOdds, type CompiledModel } from './fellegi-sunter.ts';
+import { householdGate, notCounted } from './household-evidence.ts';
 import { FIELD_WEIGHTS, WEIGHTED_SIMILARITY_VERSION, weightedSimilarity } from './weighted-similarity.ts';
 import { identifierValue, prepareRecord, type NameSets, type PreparedRecord } from './prepared-record.ts';
 import { termFrequencyAdjustment, type TermCount, type TermFrequencyReader } from './term-frequency.ts';
@@ -40,8 +41,6 @@ const FAMILY_NAME = FIELD_NAMES.indexOf('familyName');
 const GIVEN_NAME = FIELD_NAMES.indexOf('givenName');
 const BIRTH_DATE = FIELD_NAMES.indexOf('birthDate');
 const SEX = FIELD_NAMES.indexOf('sex');
-const IDENTIFIER = FIELD_NAMES.indexOf('identifier');
-const EMAIL = FIELD_NAMES.indexOf('email');
 
 /** True when a family or given name was compared on both sides (a NaN similarity is a missing comparison). */
 export function hasNameEvidence(similarity: Float64Array): boolean {
@@ -53,22 +52,17 @@ export function hasNameEvidence(similarity: Float64Array): boolean {
  * given names that do not agree (below Strong), with the sex recorded on both records. Family, birth date,
  * address and phone then agree because the two people share them, not because the records are one person, so
  * the independence the score method assumes overstates the evidence; the pair goes to review, never an
- * automatic link.
- *  - Another recorded sex: held, whatever else agrees.
- *  - The same sex (same-sex twins are about half of all twins, or two siblings born in one year): held unless
- *    personal evidence agrees, a non-trusted identifier at least Strong (not shared within a family) or the same
- *    e-mail address; then the given name is more likely a keying error of one person's record.
+ * automatic link, whatever else agrees. A shared e-mail address, phone or non-trusted identifier does not lift
+ * the hold: children's records carry a parent's contact details and a family plan's member number, so those
+ * are household evidence (household-evidence.ts). Only a trusted identifier, personal by configuration, links
+ * such a pair, and it decides before any score.
  *  - No sex recorded on one side: not held. Such data cannot tell a twin from a replaced given name (a common
  *    error between records of one person, Christen 2012 §2), and holding every such pair would send the
  *    true pairs of every source without a sex field to review.
  */
 export function possibleTwin(similarity: Float64Array): boolean {
-  const sex = similarity[SEX] ?? Number.NaN;
-  const given = similarity[GIVEN_NAME] ?? Number.NaN;
-  if (Number.isNaN(sex)) return false;
-  if (!((similarity[FAMILY_NAME] ?? 0) >= BAND_FLOORS.Strong && (similarity[BIRTH_DATE] ?? 0) >= BAND_FLOORS.Exact && given < BAND_FLOORS.Strong)) return false;
-  if (sex < BAND_FLOORS.Exact) return true;
-  return !((similarity[IDENTIFIER] ?? 0) >= BAND_FLOORS.Strong || (similarity[EMAIL] ?? 0) >= BAND_FLOORS.Exact);
+  if (Number.isNaN(similarity[SEX] ?? Number.NaN)) return false;
+  return (similarity[FAMILY_NAME] ?? 0) >= BAND_FLOORS.Strong && (similarity[BIRTH_DATE] ?? 0) >= BAND_FLOORS.Exact && (similarity[GIVEN_NAME] ?? Number.NaN) < BAND_FLOORS.Strong;
 }
 
 /** Which of the name-evidence and twin rules holds the pair at Probable once its score reaches it, if either. */
@@ -160,6 +154,7 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
     family: buildNameComparatorSet(comparators.FamilyName as readonly ComparatorName[], comparators),
     given: buildNameComparatorSet(comparators.GivenNames as readonly ComparatorName[], comparators),
     trustedSystems: new Set(profile.TrustedIdentifierSystems),
+    personalSystems: new Set(profile.PersonalIdentifierSystems ?? []),
   };
   const model = profile.MatchingRules.FellegiSunter;
   const compiled: CompiledModel | null = model === null ? null : compileModel(model);
@@ -170,7 +165,7 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
   const shared = newScratch();
 
   const methodScore = (a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch): number =>
-    compiled === null ? weightedSimilarity(scratch.similarity) : logistic(matchLogOdds(compiled, scratch.similarity) + termFrequencies(a, b, scratch));
+    compiled === null ? weightedSimilarity(scratch.similarity, scratch.personalIdentifier) : logistic(matchLogOdds(compiled, scratch.similarity, scratch.personalIdentifier) + termFrequencies(a, b, scratch));
 
   const outcome = (a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch = shared): PairOutcome => {
     compareFields(a, b, sets, scratch);
@@ -220,6 +215,7 @@ function hardConflict(
 }
 
 export function evidenceOf(scratch: FieldScratch, compiled: CompiledModel | null): FieldEvidence[] {
+  const gate = householdGate(scratch.similarity, scratch.personalIdentifier);
   return FIELD_NAMES.map((field, index) => {
     const similarity = scratch.similarity[index] ?? Number.NaN;
     const missing = Number.isNaN(similarity);
@@ -231,10 +227,11 @@ export function evidenceOf(scratch: FieldScratch, compiled: CompiledModel | null
       comparator: missing ? null : comparator,
       similarity: missing ? null : similarity,
       band: missing ? null : bandOf(similarity),
-      ...(compiled === null ? { weight: FIELD_WEIGHTS[field] } : { logLikelihood: fieldContribution(compiled, index, scratch.similarity) + (adjusted ? termFrequency : 0) }),
+      ...(compiled === null ? { weight: FIELD_WEIGHTS[field] } : { logLikelihood: fieldContribution(compiled, index, scratch.similarity, scratch.personalIdentifier) + (adjusted ? termFrequency : 0) }),
     };
     if (adjusted) evidence.termFrequencyAdjustment = termFrequency;
     if (compiled !== null && impliedByAddress(index, scratch.similarity)) evidence.impliedBy = 'addressLine';
+    else if (!missing && notCounted(index, gate) && (compiled === null ? similarity > 0 : fieldLogRatio(compiled, index, similarity) > 0)) evidence.householdOnly = true;
     const level = scratch.level[index];
     if (!missing && level !== undefined) evidence.level = level;
     const culture = scratch.culture[index];

@@ -6,6 +6,7 @@
  * are not calibrated: calibrate a Fellegi-Sunter model for probabilities.
  */
 import { FIELD_NAMES, type FieldName } from '../contract/fields.ts';
+import { householdGate, notCounted } from './household-evidence.ts';
 
 export const WEIGHTED_SIMILARITY_VERSION = 'weighted-similarity-1';
 
@@ -27,14 +28,16 @@ export const MINIMUM_EVIDENCE_WEIGHT = 8;
 
 const WEIGHTS = Float64Array.from(FIELD_NAMES.map((name) => FIELD_WEIGHTS[name]));
 
-export function weightedSimilarity(similarity: Float64Array): number {
+/** A household field's agreement counts for nothing when the given names or birth dates disagree (household-evidence.ts). */
+export function weightedSimilarity(similarity: Float64Array, personalIdentifier = false): number {
+  const gate = householdGate(similarity, personalIdentifier);
   let weighted = 0;
   let present = 0;
   for (let i = 0; i < WEIGHTS.length; i++) {
     const s = similarity[i] ?? Number.NaN;
     if (Number.isNaN(s)) continue;
     const w = WEIGHTS[i] ?? 0;
-    weighted += w * s;
+    if (!notCounted(i, gate)) weighted += w * s;
     present += w;
   }
   return weighted / Math.max(present, MINIMUM_EVIDENCE_WEIGHT);

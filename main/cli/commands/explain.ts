@@ -5,7 +5,7 @@ import type { ScoreLimit } from '../../../engine/contract/matching.ts';
 
 const LIMIT_MEANING: Readonly<Record<ScoreLimit, string>> = {
   NoNameEvidence: 'no name part compared on both sides',
-  PossibleTwin: 'same family name and birth date, another given name and sex',
+  PossibleTwin: 'same family name and birth date, another given name, both records carry a sex',
 };
 
 function ref(cli: CliContext, name: string): { sourceSystem: string; localId: string } {
@@ -48,6 +48,7 @@ export async function explain(cli: CliContext): Promise<number> {
         [
           e.level ?? '',
           e.impliedBy === undefined ? '' : `implied by ${e.impliedBy}`,
+          e.householdOnly === true ? 'household evidence: not counted (given name or birth date disagrees)' : '',
           e.culture === undefined ? '' : `nickname ${e.culture} ${e.dictionaryVersion ?? ''}`.trim(),
         ]
           .filter((note) => note !== '')

@@ -19,6 +19,13 @@ function similarity(evidence: FieldEvidence | undefined): string {
   return evidence?.similarity == null ? 'missing' : evidence.similarity.toFixed(3);
 }
 
+/** Why an agreeing field adds nothing: one household's evidence, counted once or not at all. */
+function noEffect(evidence: FieldEvidence | undefined): string {
+  if (evidence?.householdOnly === true) return '0 (household evidence: the given name or birth date disagrees)';
+  if (evidence?.impliedBy !== undefined) return '0 (implied by the agreeing address line)';
+  return '0 (no effect)';
+}
+
 export function WaterfallView({ pair, basis, name }: { readonly pair: ScoredEvidence; readonly basis: ScoreBasis | undefined; readonly name: string }) {
   const waterfall: Waterfall | null = basis === undefined ? null : scoreWaterfall(pair, basis);
   if (waterfall === null) {
@@ -97,7 +104,7 @@ export function WaterfallView({ pair, basis, name }: { readonly pair: ScoredEvid
               <Table.Td>{step.evidence?.comparator ?? '—'}</Table.Td>
               <Table.Td>{step.kind === 'field' ? similarity(step.evidence) : '—'}</Table.Td>
               <Table.Td>{step.evidence?.band ?? '—'}</Table.Td>
-              <Table.Td>{step.delta === 0 ? (step.kind === 'start' ? '—' : '0 (no effect)') : `${signed(step.delta, digits)} (${step.delta > 0 ? 'raises' : 'lowers'})`}</Table.Td>
+              <Table.Td>{step.delta === 0 ? (step.kind === 'start' ? '—' : noEffect(step.evidence)) : `${signed(step.delta, digits)} (${step.delta > 0 ? 'raises' : 'lowers'})`}</Table.Td>
               <Table.Td>{step.to.toFixed(digits)}</Table.Td>
             </Table.Tr>
           ))}

@@ -26,6 +26,10 @@ import { namesAndBirthDate } from '../../../engine/benchmark/febrl-run.ts';
  *   2026-11-23  review budget (20 candidate pairs per 1,000 records) on the suggested Probable, the estimate's scores
  *               with the live term-frequency adjustment: names and dates, suggested 0.97 / 0.9242: F1 0.9198,
  *               25.4 review cases per 1,000 (125 of 127 joining a true pair)
+ *   2026-11-25  household evidence (address, contact details, non-personal identifiers) not counted when the given
+ *               name or birth date disagrees, twin hold lifted by a trusted identifier only: FEBRL 4 model alone
+ *               F1 0.9969, suggested 0.9980; FEBRL 3 model alone 0.9948, suggested 0.9959 (FEBRL has no households:
+ *               the pairs it loses look like two household members)
  *
  * The floors sit just below the measurements.
  */
@@ -53,10 +57,10 @@ describe('the unsupervised estimate on FEBRL, applied and re-matched', () => {
 
     const alone = run.rematched.profile?.population;
     expect(alone?.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
-    expect(alone?.autoLinks.f1).toBeGreaterThanOrEqual(0.999);
+    expect(alone?.autoLinks.f1).toBeGreaterThanOrEqual(0.9965);
     const suggested = run.rematched.suggested?.population;
     expect(suggested?.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
-    expect(suggested?.autoLinks.f1).toBeGreaterThanOrEqual(0.9995);
+    expect(suggested?.autoLinks.f1).toBeGreaterThanOrEqual(0.9975);
     expect((1000 * (suggested?.reviewCases ?? Infinity)) / (suggested?.records ?? 1)).toBeLessThanOrEqual(5);
     engine.close();
   }, 400_000);
@@ -65,10 +69,10 @@ describe('the unsupervised estimate on FEBRL, applied and re-matched', () => {
     const engine = LocalEngine.open({ dbPath: join(tempDir(), 'febrl-estimate.db') });
     const run = await estimateRun(engine, 'febrl3', febrlLoader(engine, [{ sourceSystem: 'febrl-3', path: febrlFile('dataset3.csv') }]), ['profile', 'suggested']);
     expect(run.report.convergence.converged).toBe(true);
-    expect(run.rematched.profile?.population.autoLinks.f1).toBeGreaterThanOrEqual(0.998);
+    expect(run.rematched.profile?.population.autoLinks.f1).toBeGreaterThanOrEqual(0.994);
     const suggested = run.rematched.suggested?.population;
     expect(suggested?.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
-    expect(suggested?.autoLinks.f1).toBeGreaterThanOrEqual(0.998);
+    expect(suggested?.autoLinks.f1).toBeGreaterThanOrEqual(0.9955);
     engine.close();
   }, 300_000);
 

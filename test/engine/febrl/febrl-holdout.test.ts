@@ -44,7 +44,8 @@ describe('the default profile on FEBRL sets it was not tuned on', () => {
     expect(q.autoLinks.truePairs).toBe(6538);
     // Reviews ≤ 12 (measured 10.2): the 6 records without a name are accepted now, and their pairs go to review.
     // Certain 0.97 (2026-11-23): F1 0.9943, 8.2 reviews per 1,000.
-    expectFloors(q, 0.994, 10);
+    // Household evidence not counted when the given name or birth date disagrees (2026-11-25): F1 0.9891, 12.2 per 1,000.
+    expectFloors(q, 0.988, 13);
   }, 180_000);
 
   it('FEBRL 2 (5,000 records, 1,934 true pairs)', async () => {
@@ -57,7 +58,8 @@ describe('the default profile on FEBRL sets it was not tuned on', () => {
     const q = await quality('febrl1', [{ sourceSystem: 'febrl-1', path: febrlFile('dataset1.csv') }]);
     expect(q.autoLinks.truePairs).toBe(500);
     // Certain 0.97 (2026-11-23): F1 0.9980.
-    expectFloors(q, 0.997, 5);
+    // Household evidence (2026-11-25): F1 0.9950.
+    expectFloors(q, 0.994, 5);
   }, 180_000);
 
   /**

@@ -39,10 +39,11 @@ describe('FEBRL 4 linkage through ingestion', () => {
     expect(q.autoLinks.truePairs).toBe(5000);
     expect(q.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
     // Certain 0.97 (2026-11-23): measured R 0.9964, F1 0.9982 (0.99: 0.9946, 0.9973).
-    expect(q.autoLinks.recall).toBeGreaterThanOrEqual(0.996);
-    expect(q.autoLinks.f1).toBeGreaterThanOrEqual(0.998);
+    // Household evidence not counted when the given name or birth date disagrees (2026-11-25): R 0.9914, F1 0.9957.
+    expect(q.autoLinks.recall).toBeGreaterThanOrEqual(0.991);
+    expect(q.autoLinks.f1).toBeGreaterThanOrEqual(0.995);
     expect(q.autoLinksAndReviews.precision).toBeGreaterThanOrEqual(0.999);
-    expect(q.autoLinksAndReviews.f1).toBeGreaterThanOrEqual(0.998);
+    expect(q.autoLinksAndReviews.f1).toBeGreaterThanOrEqual(0.997);
     expect((1000 * q.reviewCases) / q.records).toBeLessThanOrEqual(5);
     expect(q.reviewCasesJoiningTruePair).toBeGreaterThanOrEqual(0.9 * q.reviewCases);
     engine.close();

@@ -24,12 +24,15 @@ describe('synthetic population quality with the default model', () => {
     const q = await populationQuality(engine, ctx, truth);
     engine.close();
     expect(q.records).toBe(22_053);
-    expect(q.autoLinks.precision).toBeGreaterThanOrEqual(0.998);
+    // No wrong link since household evidence stopped counting beside another given name or birth date (2026-11-25).
+    expect(q.autoLinks.precision).toBeGreaterThanOrEqual(0.9995);
     // Lowered from 0.985: same-sex records with one family name and birth date whose given names do not agree
     // are held to review (twins), and without a nickname dictionary (none by default) that includes one person's
     // "William" and "Bill"; precision rose from 0.9919 to 1.0000 for it.
-    expect(q.autoLinks.recall).toBeGreaterThanOrEqual(0.98);
-    expect(q.autoLinks.f1).toBeGreaterThanOrEqual(0.99);
+    // 2026-11-25, household evidence and the twin hold no longer lifted by a shared e-mail: P 1.0000 R 0.9770 F1 0.9884
+    // (was P 0.9989 R 0.9849 F1 0.9918): the wrong links went; nickname pairs of one sex now wait in review as possible twins.
+    expect(q.autoLinks.recall).toBeGreaterThanOrEqual(0.975);
+    expect(q.autoLinks.f1).toBeGreaterThanOrEqual(0.987);
     expect((1000 * q.reviewCases) / q.records).toBeLessThanOrEqual(30);
   }, 400_000);
 });

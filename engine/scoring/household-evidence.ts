@@ -1,0 +1,59 @@
+/**
+ * Household evidence is not identity evidence. An address (line, city, state, postcode), a phone, an e-mail
+ * address and a non-trusted identifier that is not known to be personal (an insurance plan's member number, an
+ * account number, a parent's number copied onto a child's record) are shared by the people of one household or
+ * family. Their agreement says the two records belong to one household; within a household, people are told
+ * apart by given name and birth date. So when the given names or the birth dates disagree (compared on both
+ * sides and below Strong: another given name, another birth date), the household fields' agreement counts for
+ * nothing. Their disagreement still counts against a match, and a missing given name or birth date is neutral as
+ * everywhere else.
+ *
+ * Without this, a model's weights for a shared e-mail (+11), identifier (+14) or address (+9) outweighed another
+ * given name and birth date: a parent and a child, two spouses, or a father and son of one name at one address
+ * linked at a score of 1. Twins share a birth date and a family name too; the twin rule (scorer.ts) holds them,
+ * and a shared e-mail or family number no longer lifts it. Only a trusted identifier (TrustedIdentifierSystems,
+ * personal by configuration) links two records whatever their names, and it decides before any score.
+ *
+ * A personal identifier (PersonalIdentifierSystems: a national or social-security number, one person's, but not
+ * trusted to decide alone) is identity evidence: its agreement always counts, and when it agrees exactly it says
+ * who the person is, so the household fields' agreement counts beside it too. That is what keeps a true pair with
+ * a replaced given name or a corrupted birth date linked where records carry such a number (the FEBRL sets).
+ *
+ * The rule gates the household fields on other fields' bands, never on their own, so the m and u an estimate or a
+ * calibration fits for them stay unbiased (a gate on a field's own value was withdrawn for that reason: see
+ * fellegi-sunter.ts). A mistyped given name or birth date (Strong) keeps the household evidence.
+ */
+import { BAND_FLOORS, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
+
+/** The fields a household or family shares (the identifier field when its system is not personal). */
+export const HOUSEHOLD_FIELDS: readonly FieldName[] = ['addressLine', 'city', 'state', 'postalCode', 'phone', 'email', 'identifier'];
+const HOUSEHOLD = new Uint8Array(FIELD_NAMES.length);
+for (const field of HOUSEHOLD_FIELDS) HOUSEHOLD[FIELD_NAMES.indexOf(field)] = 1;
+
+const GIVEN_NAME = FIELD_NAMES.indexOf('givenName');
+const BIRTH_DATE = FIELD_NAMES.indexOf('birthDate');
+const IDENTIFIER = FIELD_NAMES.indexOf('identifier');
+
+/** The gate's values: every agreement counts, or the household fields' agreement does not. */
+export const ALL_COUNTED = 0;
+export const HOUSEHOLD_NOT_COUNTED = 1;
+/** As HOUSEHOLD_NOT_COUNTED, except the identifier field, which compared a personal system. */
+export const HOUSEHOLD_NOT_COUNTED_BUT_PERSONAL_IDENTIFIER = 2;
+
+/**
+ * Whether the pair's given names and birth dates leave the household fields' agreement uncounted.
+ * `personalIdentifier`: the identifier field compared a system of PersonalIdentifierSystems.
+ */
+export function householdGate(similarity: Float64Array, personalIdentifier = false): number {
+  // NaN (missing) compares false: a missing given name or birth date does not disagree.
+  if (!((similarity[GIVEN_NAME] ?? Number.NaN) < BAND_FLOORS.Strong || (similarity[BIRTH_DATE] ?? Number.NaN) < BAND_FLOORS.Strong)) return ALL_COUNTED;
+  if (!personalIdentifier) return HOUSEHOLD_NOT_COUNTED;
+  // A personal number that agrees exactly says who the person is: the household's agreement then corroborates it.
+  return (similarity[IDENTIFIER] ?? 0) >= BAND_FLOORS.Exact ? ALL_COUNTED : HOUSEHOLD_NOT_COUNTED_BUT_PERSONAL_IDENTIFIER;
+}
+
+/** True when the gate leaves the field's agreement uncounted. */
+export function notCounted(field: number, gate: number): boolean {
+  if (gate === ALL_COUNTED || HOUSEHOLD[field] !== 1) return false;
+  return !(field === IDENTIFIER && gate === HOUSEHOLD_NOT_COUNTED_BUT_PERSONAL_IDENTIFIER);
+}

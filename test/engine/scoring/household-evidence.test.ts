@@ -1,0 +1,152 @@
+/**
+ * Household evidence is not identity evidence (engine/scoring/household-evidence.ts) and the twin rule is lifted by
+ * nothing but a trusted identifier (scorer.ts). Every household member here is two people: none may be linked
+ * automatically, under the default model and under weighted similarity, whatever contact details or non-trusted
+ * identifiers they share. The controls are one person each, and must still link.
+ */
+import { describe, expect, it } from 'vitest';
+import { createScorer } from '../../../engine/scoring/scorer.ts';
+import { defaultProfile } from '../../../engine/profile/default-profile.ts';
+import type { MatchFields } from '../../../engine/contract/fields.ts';
+import type { MatchingProfile } from '../../../engine/contract/profile.ts';
+import { scoreWaterfall } from '../../../engine/contract/score-explanation.ts';
+import { scoreBasis } from '../../../engine/scoring/score-basis.ts';
+import { SAMPLE_FIELDS } from '../../helpers/fields.ts';
+
+const NHI = 'urn:nhi';
+const MEMBER = 'urn:insurer:member-number';
+const SSN = 'urn:ssn';
+const child: MatchFields = { ...SAMPLE_FIELDS, email: null, identifiers: [] };
+
+const modelProfile: MatchingProfile = { ...defaultProfile([{ SourceSystem: 'a' }]), TrustedIdentifierSystems: [NHI] };
+const weightedProfile: MatchingProfile = { ...modelProfile, MatchingRules: { Thresholds: { Certain: 0.92, Probable: 0.75 }, FellegiSunter: null } };
+
+/** What a household shares: each alone, and all together. */
+const SHARED: Record<string, Partial<MatchFields>> = {
+  'a parent e-mail': { email: 'parent@example.org' },
+  'a parent phone': { phone: '7700900123' },
+  'a family member ID': { identifiers: [{ system: MEMBER, value: 'FAM-0042-7' }] },
+  'a shared address': { addressLine: '9 orchard close', city: 'winchester', postalCode: 'SO238QT' },
+  'all of them': {
+    email: 'parent@example.org',
+    phone: '7700900123',
+    identifiers: [{ system: MEMBER, value: 'FAM-0042-7' }],
+    addressLine: '9 orchard close',
+    city: 'winchester',
+    postalCode: 'SO238QT',
+  },
+};
+
+/** Two people of one household, as [left, right] before the shared details are added to both. */
+const HOUSEHOLD: Record<string, [MatchFields, MatchFields]> = {
+  'same-sex twins': [child, { ...child, givenName: 'emma' }],
+  'opposite-sex twins': [child, { ...child, givenName: 'oliver', sex: 'male' }],
+  'same-sex twins, similar given names (Partial)': [child, { ...child, givenName: 'arabella' }],
+  'adult spouses sharing a household e-mail': [
+    { ...child, givenName: 'sarah', birthDate: '1979-05-02' },
+    { ...child, givenName: 'james', birthDate: '1977-11-23', sex: 'male' },
+  ],
+  'adult same-sex partners': [
+    { ...child, givenName: 'sarah', birthDate: '1979-05-02' },
+    { ...child, givenName: 'claire', birthDate: '1982-10-02' },
+  ],
+  'a mother and her adult daughter': [{ ...child, givenName: 'mary', birthDate: '1956-01-14' }, child],
+  'adult siblings, no sex recorded': [
+    { ...child, sex: null },
+    { ...child, givenName: 'lucy', birthDate: '1987-05-11', sex: null },
+  ],
+  'a father and son of one name (Sr and Jr)': [
+    { ...child, givenName: 'thomas', sex: 'male', birthDate: '1951-07-30' },
+    { ...child, givenName: 'thomas', sex: 'male' },
+  ],
+  'a newborn without a given name and the mother': [
+    { ...child, givenName: 'annabel', birthDate: '1990-02-11' },
+    { ...child, givenName: null, birthDate: '2026-11-01' },
+  ],
+};
+
+const decide = (profile: MatchingProfile, a: MatchFields, b: MatchFields) => {
+  const scorer = createScorer(profile);
+  return scorer.explain(scorer.prepare(a), scorer.prepare(b));
+};
+
+describe('two people of one household are never linked through what the household shares', () => {
+  for (const [method, profile] of [
+    ['default model', modelProfile],
+    ['weighted similarity', weightedProfile],
+  ] as const) {
+    for (const [who, [left, right]] of Object.entries(HOUSEHOLD)) {
+      for (const [what, shared] of Object.entries(SHARED)) {
+        it(`${method}: ${who} with ${what}`, () => {
+          const result = decide(profile, { ...left, ...shared }, { ...right, ...shared });
+          expect(result.decision).not.toBe('certain');
+          if (method === 'default model' && left.sex !== null && right.sex !== null && left.birthDate === right.birthDate) expect(result.limitedBy).toBe('PossibleTwin');
+        });
+      }
+    }
+  }
+
+  it('the shared details add nothing to such a pair: its score is the one it has without them', () => {
+    const none: Partial<MatchFields> = { addressLine: null, city: null, state: null, postalCode: null, phone: null, email: null, identifiers: [] };
+    for (const profile of [modelProfile, weightedProfile]) {
+      for (const [left, right] of Object.values(HOUSEHOLD)) {
+        if (left.birthDate === right.birthDate) continue; // twins: held by the twin rule either way
+        const withAll = decide(profile, { ...left, ...SHARED['all of them'] }, { ...right, ...SHARED['all of them'] });
+        const without = decide(profile, { ...left, ...none }, { ...right, ...none });
+        if (profile === modelProfile) expect(withAll.score).toBeCloseTo(without.score, 12);
+        else expect(withAll.score).toBeLessThanOrEqual(without.score);
+      }
+    }
+  });
+
+  it('marks the uncounted fields in the evidence, and the waterfall still ends on the score', () => {
+    const [left, right] = HOUSEHOLD['adult spouses sharing a household e-mail'] as [MatchFields, MatchFields];
+    const shared = SHARED['all of them'] ?? {};
+    for (const profile of [modelProfile, weightedProfile]) {
+      const result = decide(profile, { ...left, ...shared }, { ...right, ...shared });
+      const marked = result.evidence.filter((e) => e.householdOnly === true).map((e) => e.field);
+      expect(marked).toEqual(expect.arrayContaining(['addressLine', 'email', 'identifier']));
+      for (const e of result.evidence.filter((x) => x.householdOnly === true)) if (e.logLikelihood !== undefined) expect(e.logLikelihood).toBe(0);
+      const waterfall = scoreWaterfall(result, scoreBasis(profile));
+      expect(waterfall?.score).toBeCloseTo(result.score, 9);
+    }
+  });
+});
+
+describe('one person still links', () => {
+  const shared = SHARED['all of them'] ?? {};
+  it('a mistyped given name or birth date (Strong) keeps the household evidence', () => {
+    expect(decide(modelProfile, { ...child, ...shared }, { ...child, ...shared, givenName: 'anabel' }).decision).toBe('certain');
+    expect(decide(modelProfile, { ...child, ...shared }, { ...child, ...shared, birthDate: '1984-03-18' }).decision).toBe('certain');
+    expect(decide(modelProfile, { ...child, ...shared }, { ...child, ...shared, birthDate: '1984-17-03'.replace('17-03', '03-17') }).evidence.find((e) => e.householdOnly === true)).toBeUndefined();
+  });
+
+  it('a trusted identifier links twins (it decides before any score)', () => {
+    const nhi = { identifiers: [{ system: NHI, value: 'ZZZ0016' }] };
+    const [left, right] = HOUSEHOLD['same-sex twins'] as [MatchFields, MatchFields];
+    expect(decide(modelProfile, { ...left, ...nhi }, { ...right, ...nhi })).toMatchObject({ decision: 'certain', decidedBy: 'trusted-identifier' });
+  });
+
+  it('a personal identifier (PersonalIdentifierSystems) keeps its weight when the given name was replaced, a family number does not', () => {
+    const replaced: [MatchFields, MatchFields] = [
+      { ...child, sex: null, identifiers: [{ system: SSN, value: '4471093' }] },
+      { ...child, sex: null, givenName: 'sophie', birthDate: '1984-09-30', identifiers: [{ system: SSN, value: '4471093' }] },
+    ];
+    const personal: MatchingProfile = { ...modelProfile, PersonalIdentifierSystems: [SSN] };
+    const asPersonal = decide(personal, ...replaced);
+    expect(asPersonal.evidence.find((e) => e.field === 'identifier')).toMatchObject({ band: 'Exact' });
+    expect(asPersonal.evidence.find((e) => e.householdOnly === true)).toBeUndefined();
+    expect(asPersonal.decision).toBe('certain');
+    // The same number under a system not named personal may be a family's: it counts for nothing here.
+    const asFamily = decide(modelProfile, ...replaced);
+    expect(asFamily.evidence.find((e) => e.field === 'identifier')?.householdOnly).toBe(true);
+    expect(asFamily.decision).not.toBe('certain');
+  });
+
+  it('a personal number that disagrees is compared, not hidden behind an agreeing family number', () => {
+    const personal: MatchingProfile = { ...modelProfile, PersonalIdentifierSystems: [SSN] };
+    const family = { system: MEMBER, value: 'FAM-0042-7' };
+    const result = decide(personal, { ...child, identifiers: [family, { system: SSN, value: '4471093' }] }, { ...child, identifiers: [family, { system: SSN, value: '9930115' }] });
+    expect(result.evidence.find((e) => e.field === 'identifier')).toMatchObject({ band: 'Different' });
+  });
+});
