@@ -9,6 +9,12 @@ import { z } from 'zod';
 
 export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 200;
+/** The longest one request to a source or its token endpoint may take, headers and body together. */
+export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 120;
+/** Pages one import may read: 20 million Patients at the default PageSize. */
+export const DEFAULT_MAX_PAGES = 100_000;
+/** Requests a second to one source (pages and tokens): a source is somebody else's production server. */
+export const DEFAULT_MAX_REQUESTS_PER_SECOND = 10;
 const SOURCE_SYSTEM_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
 const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 /** Search parameters the import sets itself: a configured one would change the window or the paging. */
@@ -65,6 +71,12 @@ export const FhirSourceSchema = z.strictObject({
     .default({}),
   /** The `_count` asked for per page (the server may return fewer). */
   PageSize: z.number().int('PageSize is a whole number').min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  /** The overall deadline of one request (page or token), headers and body together; a slower answer is a transient failure. */
+  RequestTimeoutSeconds: z.number().int('RequestTimeoutSeconds is a whole number').min(1).max(3600).default(DEFAULT_REQUEST_TIMEOUT_SECONDS),
+  /** The most pages one import reads; a source that pages on past it fails the job. */
+  MaxPages: z.number().int('MaxPages is a whole number').min(1).max(10_000_000).default(DEFAULT_MAX_PAGES),
+  /** The most requests a second the import sends to this source and its token endpoint. */
+  MaxRequestsPerSecond: z.number().min(0.1).max(1000).default(DEFAULT_MAX_REQUESTS_PER_SECOND),
   /** A PEM file of CA certificates trusted for this source besides the system's (an internal CA). */
   TrustedCaFile: z.string().min(1).max(4096).optional(),
   Authentication: FhirSourceAuthenticationSchema,

@@ -45,7 +45,15 @@ export const JobPhaseSchema = z.object({
   processed: z.number().int(),
   /** The last identity row this phase finished (0: none); the phase resumes after it. */
   cursor: z.number().int(),
+  /** The phase's most important note (what it concluded), or its first; null without one. */
   note: z.string().nullable(),
+  /**
+   * Every note the phase kept, the important ones (what it concluded) first, then one per item in order, never
+   * patient values. Optional: an older registry reports `note` alone.
+   */
+  notes: z.array(z.string()).optional(),
+  /** Notes made beyond the phase's bounds (20 important, 50 others) and not kept. */
+  notesNotKept: z.number().int().optional(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
 });

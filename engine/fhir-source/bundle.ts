@@ -2,6 +2,10 @@
  * Reading a search page: a FHIR R4 Bundle of type `searchset`. Entries whose search mode is `include` or
  * `outcome` are not matches and are passed over; an entry without a resource is reported by its path. Nothing
  * here quotes the body: a page that is not a searchset Bundle is a permanent error naming the rule.
+ *
+ * A page holds at most what was asked for: `_count` (PageSize) matches and a few other entries
+ * (OTHER_ENTRIES_ALLOWED: an OperationOutcome, say). A source that answers a `_count` of 25 with 208,000 entries
+ * fails the job before any of them is prepared: paging it any further cannot be trusted either.
  */
 import { SourceError } from './source-error.ts';
 
@@ -23,7 +27,10 @@ export interface SearchPage {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-export function readSearchPage(body: string): SearchPage {
+/** Entries a page may carry beyond the matches asked for. */
+export const OTHER_ENTRIES_ALLOWED = 10;
+
+export function readSearchPage(body: string, pageSize: number = Number.MAX_SAFE_INTEGER): SearchPage {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -34,6 +41,12 @@ export function readSearchPage(body: string): SearchPage {
   if (parsed.type !== 'searchset') throw new SourceError('the FHIR server sent a Bundle that is not a searchset (Bundle.type)', false);
   const rawEntries = parsed.entry ?? [];
   if (!Array.isArray(rawEntries)) throw new SourceError('the FHIR server sent a Bundle whose entry is not an array (Bundle.entry)', false);
+  if (rawEntries.length > pageSize + OTHER_ENTRIES_ALLOWED) {
+    throw new SourceError(
+      `the FHIR server sent ${rawEntries.length.toLocaleString('en-US')} entries in one page; ${String(pageSize)} were asked for (_count, PageSize). Nothing of the page was imported`,
+      false,
+    );
+  }
   const rawLinks = parsed.link ?? [];
   if (!Array.isArray(rawLinks)) throw new SourceError('the FHIR server sent a Bundle whose link is not an array (Bundle.link)', false);
   const nexts = rawLinks.filter((link): link is Record<string, unknown> => isObject(link) && link.relation === 'next');
@@ -57,5 +70,8 @@ export function readSearchPage(body: string): SearchPage {
     if (entry.resource === undefined) empty.push(`${path}.resource`);
     else entries.push({ path: `${path}.resource`, resource: entry.resource });
   });
+  if (entries.length + empty.length > pageSize) {
+    throw new SourceError(`the FHIR server sent ${String(entries.length + empty.length)} matches in one page; ${String(pageSize)} were asked for (_count, PageSize). Nothing of the page was imported`, false);
+  }
   return { entries, passedOver, next: typeof nextUrl === 'string' ? nextUrl : null, empty };
 }

@@ -4,7 +4,7 @@
  * attempt the error is thrown with the number of attempts said.
  */
 import { fullJitterBackoff } from '../net/backoff.ts';
-import { isSourceError, SourceError } from './source-error.ts';
+import { isSourceError, SourceAborted, SourceError } from './source-error.ts';
 
 export interface RetryPolicy {
   readonly attempts: number;
@@ -22,6 +22,26 @@ export function backoffDelay(policy: RetryPolicy, attempt: number, retryAfter: n
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A wait that ends early, with SourceAborted, when the signal aborts: a cancelled job or a stopping worker never
+ * sits out a backoff (a Retry-After of hours among them).
+ */
+export function abortableWait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (signal === undefined) return sleep(ms);
+  if (signal.aborted) return Promise.reject(new SourceAborted());
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new SourceAborted());
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
 
 export async function withRetries<T>(
   fn: () => Promise<T>,

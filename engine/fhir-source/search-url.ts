@@ -30,6 +30,25 @@ export function firstPageUrl(baseUrl: string, parameters: Readonly<Record<string
   return url.href;
 }
 
+/**
+ * The path's segments, percent-decoded, or undefined when one holds a malformed escape, decodes to a slash or a
+ * backslash, or is a dot segment once decoded (`%2e%2e`).
+ */
+function decodedSegments(pathname: string): string[] | undefined {
+  const out: string[] = [];
+  for (const raw of pathname.split('/')) {
+    let segment: string;
+    try {
+      segment = decodeURIComponent(raw);
+    } catch {
+      return undefined;
+    }
+    if (segment.includes('/') || segment.includes('\\') || segment === '.' || segment === '..') return undefined;
+    out.push(segment);
+  }
+  return out;
+}
+
 /** The next link as a URL to follow, or a permanent SourceError naming the rule it breaks. */
 export function checkedNextLink(next: string, baseUrl: string): string {
   const fail = (rule: string): never => {
@@ -45,9 +64,13 @@ export function checkedNextLink(next: string, baseUrl: string): string {
   if (url.protocol !== base.protocol) fail('it changes the scheme of BaseUrl');
   if (url.host !== base.host) fail('it leaves the authority (host and port) of BaseUrl');
   if (url.username !== '' || url.password !== '') fail('it carries user information');
-  const path = basePath(base);
-  if (!(url.pathname === path.slice(0, -1) || url.pathname.startsWith(path))) fail('it leaves the base path of BaseUrl');
-  // Dot segments are resolved by the URL parser, so a path that starts with the base path stays under it.
+  // Compared segment by segment, decoded: the URL parser resolves dot segments but not encoded ones, and a server
+  // behind a proxy may decode `..%2f` into a step out of the base path.
+  const segments = decodedSegments(url.pathname) ?? fail('it holds an encoded slash, backslash or dot segment, or a malformed escape');
+  const baseSegments = decodedSegments(basePath(base)) ?? fail('BaseUrl holds an encoded slash or dot segment');
+  const under = baseSegments.filter((segment) => segment !== '');
+  const given = segments.filter((segment, index) => segment !== '' || index === segments.length - 1);
+  if (!under.every((segment, index) => given[index] === segment)) fail('it leaves the base path of BaseUrl');
   if (url.href.length > 8192) fail('it is longer than 8,192 characters');
   url.hash = '';
   return url.href;

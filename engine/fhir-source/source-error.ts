@@ -17,6 +17,16 @@ export class SourceError extends EngineError {
   }
 }
 
+/**
+ * A request abandoned because its caller's signal aborted (the job was cancelled, the worker is stopping): not a
+ * failure of the source, never retried, and the job is not failed for it.
+ */
+export class SourceAborted extends SourceError {
+  constructor() {
+    super('the request to the source was abandoned: the job was cancelled or the worker is stopping', false);
+  }
+}
+
 export function isSourceError(value: unknown): value is SourceError {
   return value instanceof SourceError;
 }

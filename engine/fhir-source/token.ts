@@ -7,8 +7,8 @@
  */
 import * as oauth from 'openid-client';
 import type { Transport } from './transport.ts';
-import { retryAfterMs } from '../net/transient.ts';
-import { networkFailure, SourceError } from './source-error.ts';
+import { isTransientStatus, retryAfterMs } from '../net/transient.ts';
+import { networkFailure, SourceAborted, SourceError } from './source-error.ts';
 
 /** A token is renewed this long before the expiry its server announced. */
 const EXPIRY_MARGIN_MS = 30_000;
@@ -25,18 +25,41 @@ export interface ClientCredentials {
 
 const WHAT = 'the token endpoint';
 
-function tokenFailure(error: unknown): SourceError {
+/** True when the error (or one it wraps) is an AbortSignal.timeout firing: the request's deadline passed. */
+function timedOut(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; typeof current === 'object' && current !== null && depth < 4; depth++) {
+    if ((current as { name?: unknown }).name === 'TimeoutError') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** The HTTP response an error carries: openid-client puts it on `response`, oauth4webapi on `cause`. */
+function responseOf(error: unknown): { readonly status: number; readonly headers?: Headers } | undefined {
+  for (let current: unknown = error, depth = 0; typeof current === 'object' && current !== null && depth < 4; depth++) {
+    const candidate = current as { status?: unknown; headers?: unknown; response?: unknown; cause?: unknown };
+    const response = candidate.response as { status?: unknown; headers?: unknown } | undefined;
+    if (typeof response?.status === 'number') return { status: response.status, ...(response.headers instanceof Headers ? { headers: response.headers } : {}) };
+    if (typeof candidate.status === 'number') return { status: candidate.status, ...(candidate.headers instanceof Headers ? { headers: candidate.headers } : {}) };
+    current = candidate.cause;
+  }
+  return undefined;
+}
+
+function tokenFailure(error: unknown, timedOut: boolean, aborted: boolean): SourceError {
+  if (aborted) return new SourceAborted();
+  if (timedOut) return new SourceError(`${WHAT}: no complete answer in time (RequestTimeoutSeconds) (transient)`, true);
   if (error instanceof oauth.ResponseBodyError || error instanceof oauth.AuthorizationResponseError) {
     const code = /^[a-z_]{1,40}$/.test(error.error) ? ` (${error.error})` : '';
     const status = error instanceof oauth.ResponseBodyError ? error.status : 400;
-    if (status === 429 || status >= 500) return new SourceError(`${WHAT} answered ${String(status)}${code} (transient)`, true);
+    if (isTransientStatus(status)) return new SourceError(`${WHAT} answered ${String(status)}${code} (transient)`, true);
     return new SourceError(`${WHAT} refused the client credentials: ${String(status)}${code}; check ClientId, the client secret and Scope`, false);
   }
-  const status = (error as { status?: unknown; response?: { status?: unknown; headers?: Headers } }).response?.status ?? (error as { status?: unknown }).status;
-  if (typeof status === 'number') {
-    if (status === 408 || status === 429 || status >= 500) {
-      const after = (error as { response?: { headers?: Headers } }).response?.headers?.get('retry-after') ?? undefined;
-      return new SourceError(`${WHAT} answered ${String(status)} (transient)`, true, retryAfterMs(after ?? undefined));
+  const response = responseOf(error);
+  if (response !== undefined) {
+    const { status } = response;
+    if (isTransientStatus(status)) {
+      return new SourceError(`${WHAT} answered ${String(status)} (transient)`, true, retryAfterMs(response.headers?.get('retry-after') ?? undefined));
     }
     if (status >= 300 && status < 400) return new SourceError(`${WHAT} answered with a redirect (${String(status)}); redirects are never followed`, false);
     return new SourceError(`${WHAT} answered ${String(status)}; check TokenEndpoint, ClientId, the client secret and Scope`, false);
@@ -48,6 +71,9 @@ function tokenFailure(error: unknown): SourceError {
 export class TokenSource {
   private readonly config: oauth.Configuration;
   private cached: { readonly token: string; readonly renewAt: number } | undefined;
+  /** The token request in flight, shared by concurrent callers, and the signal that abandons it. */
+  private pending: Promise<string> | undefined;
+  private signal: AbortSignal | undefined;
 
   constructor(
     private readonly credentials: ClientCredentials,
@@ -57,20 +83,32 @@ export class TokenSource {
     const endpoint = new URL(credentials.tokenEndpoint);
     // No discovery: the token endpoint is configured, and client credentials need nothing else of the issuer.
     this.config = new oauth.Configuration({ issuer: endpoint.origin, token_endpoint: endpoint.href }, credentials.clientId, undefined, oauth.ClientSecretPost(credentials.clientSecret));
-    this.config[oauth.customFetch] = transport.fetch as unknown as oauth.CustomFetch;
+    this.config[oauth.customFetch] = transport.fetchFor(() => this.signal) as unknown as oauth.CustomFetch;
+    // openid-client's own timeout (seconds) matches the transport's deadline; the transport enforces it too.
+    this.config.timeout = Math.ceil(transport.requestTimeoutMs / 1000);
     // Development only, and refused in production by the configuration (AllowInsecureHttp).
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated only to stand out; this is that development switch
     if (credentials.allowInsecureHttp && endpoint.protocol === 'http:') oauth.allowInsecureRequests(this.config);
   }
 
-  /** A valid access token: the cached one, or a new one from the token endpoint. */
-  async token(): Promise<string> {
+  /** A valid access token: the cached one, or a new one from the token endpoint (abandoned when `signal` aborts). */
+  async token(signal?: AbortSignal): Promise<string> {
     if (this.cached !== undefined && this.now() < this.cached.renewAt) return this.cached.token;
+    if (signal?.aborted === true) throw new SourceAborted();
+    this.pending ??= this.fetchToken(signal).finally(() => {
+      this.pending = undefined;
+      this.signal = undefined;
+    });
+    return this.pending;
+  }
+
+  private async fetchToken(signal: AbortSignal | undefined): Promise<string> {
+    this.signal = signal;
     let response;
     try {
       response = await oauth.clientCredentialsGrant(this.config, { scope: this.credentials.scope });
     } catch (error) {
-      throw tokenFailure(error);
+      throw tokenFailure(error, timedOut(error), signal?.aborted === true);
     }
     if (typeof response.access_token !== 'string' || response.access_token === '' || response.token_type.toLowerCase() !== 'bearer') {
       throw new SourceError(`${WHAT} did not return a bearer access token`, false);
@@ -78,6 +116,11 @@ export class TokenSource {
     const lifetime = typeof response.expires_in === 'number' && response.expires_in > 0 ? response.expires_in * 1000 : DEFAULT_LIFETIME_MS;
     this.cached = { token: response.access_token, renewAt: this.now() + Math.max(0, lifetime - Math.min(EXPIRY_MARGIN_MS, lifetime / 2)) };
     return response.access_token;
+  }
+
+  /** The cached token while it is valid, without a request. */
+  cachedToken(): string | undefined {
+    return this.cached !== undefined && this.now() < this.cached.renewAt ? this.cached.token : undefined;
   }
 
   /** Forgets the cached token (the FHIR server answered 401). */

@@ -4,6 +4,7 @@ import { MIN_BIRTH_YEAR, isCalendarDate } from '../normalise/date.ts';
 import { hasControlCharacter } from '../normalise/control-characters.ts';
 import { hasUnpairedSurrogate } from '../normalise/unpaired-surrogate.ts';
 import { isR4ElementName } from './element-names.ts';
+import { compareInstants } from './instant.ts';
 
 /**
  * Validation of an R4 Patient as received from a source.
@@ -85,7 +86,7 @@ export interface R4Patient {
 
 /**
  * Something in a valid Patient the engine cannot use, said without the value: the record is accepted and the
- * field is ignored for matching (treated as missing). Only `birthDate` has one today.
+ * field is ignored for matching (treated as missing): `birthDate`; or for ordering versions: `meta.lastUpdated`.
  */
 export interface PatientWarning {
   readonly path: string;
@@ -108,6 +109,11 @@ const FHIR_DATE = /^([0-9]([0-9]([0-9][1-9]|[1-9]0)|[1-9]00)|[1-9]000)(-(0[1-9]|
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|[+-](\d{2}):(\d{2}))$/;
 /** The furthest local time zone is UTC+14; a birth "today" there is not in the future. */
 const LATEST_OFFSET_MS = 14 * 60 * 60 * 1000;
+/**
+ * How far a source's clock may run ahead of ours: a meta.lastUpdated later than now plus this is not believed
+ * (lastUpdatedWarning).
+ */
+export const MAX_CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 function idProblem(s: string): string | null {
   return FHIR_ID.test(s) ? null : 'must be a FHIR id: 1-64 letters, digits, "-" or "."';
@@ -160,6 +166,21 @@ export function birthDateWarning(s: string, nowMs: number): string | null {
   // Fixed-width ISO strings compare correctly as text, also for the YYYY and YYYY-MM prefixes.
   const latestToday = new Date(nowMs + LATEST_OFFSET_MS).toISOString().slice(0, s.length);
   return s > latestToday ? 'is in the future; ignored for matching' : null;
+}
+
+/**
+ * A meta.lastUpdated beyond now plus the clock skew allowed cannot be when the source last changed the resource.
+ * Believed, it would decide the order of every later version (each real correction skipped as stale), so it is
+ * ignored for ordering, as an impossible birth date is ignored for matching: the record is kept, the instant
+ * treated as unknown, and a warning names the field, never the value.
+ */
+export function lastUpdatedWarning(instant: string, nowMs: number): string | null {
+  return compareInstants(instant, new Date(nowMs + MAX_CLOCK_SKEW_MS).toISOString()) > 0 ? 'is in the future; ignored for ordering versions' : null;
+}
+
+/** True when a stored instant lies beyond now plus the clock skew allowed (kept before the rule above existed). */
+export function isFutureInstant(instant: string, nowMs: number): boolean {
+  return lastUpdatedWarning(instant, nowMs) !== null;
 }
 
 // ---- structure (zod); every schema carries its own message so no default text leaks through ----
@@ -378,8 +399,12 @@ export function validatePatient(resource: unknown, nowMs = Date.now()): PatientV
 
   if (issues.issues.length > 0 || !parsed.success) return { ok: false, issues: issues.finish() };
   const patient: R4Patient = parsed.data;
-  const warning = patient.birthDate === undefined ? null : birthDateWarning(patient.birthDate, nowMs);
-  return { ok: true, patient, warnings: warning === null ? [] : [{ path: 'birthDate', message: warning }] };
+  const warnings: PatientWarning[] = [];
+  const birth = patient.birthDate === undefined ? null : birthDateWarning(patient.birthDate, nowMs);
+  if (birth !== null) warnings.push({ path: 'birthDate', message: birth });
+  const updated = patient.meta?.lastUpdated === undefined ? null : lastUpdatedWarning(patient.meta.lastUpdated, nowMs);
+  if (updated !== null) warnings.push({ path: 'meta.lastUpdated', message: updated });
+  return { ok: true, patient, warnings };
 }
 
 function fail(path: string, message: string): PatientValidation {

@@ -23,7 +23,7 @@ import { isEngineError, validationError } from '../contract/errors.ts';
 import { sqliteErrorCode } from '../store/sqlite-error.ts';
 import type { SourceTrustEntry } from '../contract/profile.ts';
 import type { Settings } from '../config/settings.ts';
-import { validatePatient } from '../fhir/patient.ts';
+import { isFutureInstant, validatePatient } from '../fhir/patient.ts';
 import { localIdentifierOf } from '../fhir/local-id.ts';
 import { compareInstants } from '../fhir/instant.ts';
 import { matchFieldsOf } from '../normalise/record.ts';
@@ -144,7 +144,8 @@ export class Ingestor {
           ignoreBirthDate: warnings.some((w) => w.path === 'birthDate'),
         }),
         payloadDigest: payloadDigest(resource),
-        sourceLastUpdated: validation.patient.meta?.lastUpdated ?? null,
+        // A future instant (a warning) is unknown for ordering, as if absent.
+        sourceLastUpdated: warnings.some((w) => w.path === 'meta.lastUpdated') ? null : (validation.patient.meta?.lastUpdated ?? null),
       },
       warnings,
     };
@@ -182,7 +183,9 @@ export class Ingestor {
       // A receipt can only exist for a record that exists: records are never deleted.
       if (existing.payloadDigest === write.payloadDigest) return { kind: 'unchanged' };
       if (hasReceipt(store, tenantId, write.sourceSystem, write.localId, write.payloadDigest)) return { kind: 'unchanged' };
-      if (existing.sourceLastUpdated !== null && write.sourceLastUpdated !== null && compareInstants(write.sourceLastUpdated, existing.sourceLastUpdated) < 0) {
+      // A stored instant beyond now (kept before such instants were refused for ordering) decides nothing either.
+      const stored = existing.sourceLastUpdated !== null && !isFutureInstant(existing.sourceLastUpdated, Date.parse(at)) ? existing.sourceLastUpdated : null;
+      if (stored !== null && write.sourceLastUpdated !== null && compareInstants(write.sourceLastUpdated, stored) < 0) {
         return { kind: 'stale' };
       }
       updateRecord(store, tenantId, existing.recordId, existing.version, write, at);

@@ -11,9 +11,17 @@
  * twice, nothing skipped (and a page read again is recognised by receipts and digests as unchanged anyway).
  * Ingestion runs inside the write lock, so a concurrent clinical update is either already committed (then an
  * older version from the source is recognised as stale and skipped) or waits: newer data is never overwritten.
- * An invalid resource is a counted failure with its path; the import goes on. A valid one with a field ignored
- * for matching (an impossible or future birth date) is imported and counted as a warning with its path. After a full import (no
- * changedSince) the source's records the search did not return are counted as warnings; nothing is unlinked.
+ * An invalid resource is a counted failure with its path; the import goes on. So is one whose meta.lastUpdated
+ * lies outside the import's own window (before changedSince, or after the job started beyond the clock skew
+ * allowed): the search asked the source for that window, so such an entry is not what was asked for, and a far
+ * future instant would otherwise decide the order of every later correction. A valid one with a field ignored
+ * for matching or ordering (an impossible or future birth date, a future meta.lastUpdated) is imported and counted
+ * as a warning with its path. After a full import (no changedSince) the source's records the search did not
+ * return are counted as warnings; nothing is unlinked.
+ *
+ * Bounds: at most MaxPages pages (the page count is the durable cursor); each request's deadline, the request rate
+ * and the size of a page are the client's (engine/fhir-source/client.ts). A page is read under the runner's
+ * signal, so a cancelled job or a stopping worker abandons it at once.
  */
 import type { JobCounters } from '../contract/maintenance.ts';
 import { EngineError } from '../contract/errors.ts';
@@ -22,8 +30,11 @@ import { FhirSourceClient, type CheckedPage } from '../fhir-source/client.ts';
 import { sourceForImport } from '../fhir-source/resolve.ts';
 import type { RetryPolicy } from '../fhir-source/retry.ts';
 import { Ingestor, type PreparedResource } from '../ingest/ingestor.ts';
+import { compareInstants } from '../fhir/instant.ts';
+import { MAX_CLOCK_SKEW_MS } from '../fhir/patient.ts';
+import { SourceError } from '../fhir-source/source-error.ts';
 import { ingestChunk } from '../ingest/ndjson.ts';
-import type { JobRow, PhaseRow } from './job-store.ts';
+import type { JobRow, PhaseNote, PhaseRow } from './job-store.ts';
 import { countUnseen, forgetSeen, markSeen } from './import-seen.ts';
 import type { BatchPlan, JobContext, PhaseWork } from './phase-work.ts';
 
@@ -43,16 +54,17 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
   const client = new FhirSourceClient(source, { allowInsecureHttp, key, ...(options.retry === undefined ? {} : { retry: options.retry }) });
   const ingestor = new Ingestor(ctx.store, ctx.tenantId, sourceSystem, settings);
   const full = job.changedSince === null;
+  const window: ImportWindow = { from: job.changedSince, upTo: new Date(Date.parse(upTo) + MAX_CLOCK_SKEW_MS).toISOString() };
   // The next page is fetched while this one is written (the server works meanwhile); the cursor still moves
   // only when a page commits, so a prefetched page that is never written is simply fetched again on resume.
   let prefetched: { readonly url: string; readonly page: Promise<CheckedPage> } | undefined;
-  const fetchPage = (url: string): Promise<CheckedPage> => {
-    const ready = prefetched?.url === url ? prefetched.page : client.page(url);
+  const fetchPage = (url: string, signal: AbortSignal | undefined): Promise<CheckedPage> => {
+    const ready = prefetched?.url === url ? prefetched.page : client.page(url, signal);
     prefetched = undefined;
     return ready;
   };
-  const prefetch = (url: string): void => {
-    const page = client.page(url);
+  const prefetch = (url: string, signal: AbortSignal | undefined): void => {
+    const page = client.page(url, signal);
     // Observed when the page is awaited; until then a failure must not be an unhandled rejection.
     page.catch(() => undefined);
     prefetched = { url, page };
@@ -63,20 +75,23 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
       throw new EngineError('internal', 'the importing phase is read page by page');
     },
 
-    async readPage(phase: PhaseRow): Promise<BatchPlan | null> {
+    async readPage(phase: PhaseRow, signal?: AbortSignal): Promise<BatchPlan | null> {
       if (phase.cursorUrl === LAST_PAGE_DONE) return null;
       const first = phase.cursorUrl === null;
-      const url = phase.cursorUrl ?? client.firstPageUrl({ changedSince: job.changedSince, upTo, pageSize: source.PageSize });
-      const page = await fetchPage(url);
-      if (page.nextUrl !== null) prefetch(page.nextUrl);
       const pageNumber = phase.cursor + 1;
-      const prepared = page.entries.map((entry) => ({ path: entry.path, prepared: ingestor.prepareResource(entry.resource, JSON.stringify(entry.resource)) }));
+      if (pageNumber > source.MaxPages) {
+        throw new SourceError(`the source paged on past ${source.MaxPages.toLocaleString('en-US')} pages (MaxPages of ${key}); the import stopped. Raise MaxPages if the source really holds that many Patients`, false);
+      }
+      const url = phase.cursorUrl ?? client.firstPageUrl({ changedSince: job.changedSince, upTo, pageSize: source.PageSize });
+      const page = await fetchPage(url, signal);
+      if (page.nextUrl !== null && pageNumber < source.MaxPages) prefetch(page.nextUrl, signal);
+      const prepared = page.entries.map((entry) => ({ path: entry.path, prepared: prepareEntry(ingestor, entry.resource, window) }));
       const last = page.nextUrl === null;
-      const notes: string[] = [];
-      if (first && client.insecure) notes.push('plain HTTP under AllowInsecureHttp (development only): the source was read without TLS');
-      const failedPaths = page.empty.map((path) => `page ${String(pageNumber)}, ${path}: no resource`);
+      const notes: PhaseNote[] = [];
+      if (first && client.insecure) notes.push({ text: 'plain HTTP under AllowInsecureHttp (development only): the source was read without TLS', important: true });
+      const failedPaths: PhaseNote[] = page.empty.map((path) => ({ text: `page ${String(pageNumber)}, ${path}: no resource` }));
       // A Patient accepted with a field ignored for matching (ingestion's warnings): a counted warning, named by path.
-      const warnedPaths: string[] = [];
+      const warnedPaths: PhaseNote[] = [];
       const readCounters: Partial<JobCounters> = {
         scanned: page.entries.length + page.empty.length,
         warning: first && client.insecure ? 1 : 0,
@@ -87,8 +102,8 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
         cursorUrl: page.nextUrl ?? LAST_PAGE_DONE,
         items: page.entries.length + page.empty.length,
         counters: readCounters,
-        get note(): string | undefined {
-          return [...notes, ...failedPaths, ...warnedPaths].at(0);
+        get notes(): readonly PhaseNote[] {
+          return [...notes, ...failedPaths, ...warnedPaths];
         },
         write(at): Partial<JobCounters> {
           const counters = { imported: 0, updated: 0, unchanged: 0, failure: 0, warning: 0, reviewCreated: 0 };
@@ -114,7 +129,7 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
               case 'rejected': {
                 counters.failure++;
                 const issue = outcome.issues[0];
-                failedPaths.push(`page ${String(pageNumber)}, ${item.path}${issue === undefined ? '' : `.${issue.path}: ${issue.message}`}`);
+                failedPaths.push({ text: `page ${String(pageNumber)}, ${item.path}${issue === undefined ? '' : `.${issue.path}: ${issue.message}`}` });
                 break;
               }
             }
@@ -122,7 +137,7 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
               seen.push(localIdOf(item.prepared));
               for (const warning of item.prepared.kind === 'ready' ? item.prepared.warnings : []) {
                 counters.warning++;
-                warnedPaths.push(`page ${String(pageNumber)}, ${item.path}.${warning.path}: ${warning.message}`);
+                warnedPaths.push({ text: `page ${String(pageNumber)}, ${item.path}.${warning.path}: ${warning.message}` });
               }
             }
           });
@@ -132,7 +147,7 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
               const missing = countUnseen(ctx.store, ctx.tenantId, job.jobId, sourceSystem);
               if (missing > 0) {
                 counters.warning += missing;
-                notes.push(`${String(missing)} record(s) of this source system were not returned by the full import; they stay linked (nothing is unlinked or deleted)`);
+                notes.push({ text: `${String(missing)} record(s) of this source system were not returned by the full import; they stay linked (nothing is unlinked or deleted)`, important: true });
               }
               forgetSeen(ctx.store, ctx.tenantId, job.jobId);
             }
@@ -146,6 +161,39 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
       return client.close();
     },
   };
+}
+
+/** The instants an import asked the source for: changedSince (inclusive, or none) to the job's start plus the skew allowed. */
+interface ImportWindow {
+  readonly from: string | null;
+  readonly upTo: string;
+}
+
+/**
+ * One entry made ready for ingestion, or rejected alone with its reason: a resource that cannot be serialised
+ * (nested thousands of levels deep) or whose meta.lastUpdated lies outside the import's window. Never the whole
+ * page: the rest of it is imported.
+ */
+function prepareEntry(ingestor: Ingestor, resource: unknown, window: ImportWindow): PreparedResource {
+  let json: string;
+  try {
+    json = JSON.stringify(resource);
+  } catch {
+    return { kind: 'rejected', issues: [{ path: 'record', message: 'cannot be serialised as JSON (nested too deeply); not imported' }] };
+  }
+  const prepared = ingestor.prepareResource(resource, json);
+  if (prepared.kind !== 'ready') return prepared;
+  // As received: a far-future instant is ignored for ordering by ingestion (a warning), but refused here.
+  const lastUpdated = (resource as { meta?: { lastUpdated?: unknown } }).meta?.lastUpdated;
+  if (typeof lastUpdated === 'string') {
+    if (window.from !== null && compareInstants(lastUpdated, window.from) < 0) {
+      return { kind: 'rejected', issues: [{ path: 'meta.lastUpdated', message: 'is before the import window asked for (changedSince); not imported' }] };
+    }
+    if (compareInstants(lastUpdated, window.upTo) > 0) {
+      return { kind: 'rejected', issues: [{ path: 'meta.lastUpdated', message: 'is after the instant the job started, the end of the window asked for; not imported' }] };
+    }
+  }
+  return prepared;
 }
 
 function localIdOf(prepared: PreparedResource): string {

@@ -215,7 +215,13 @@ export function phasesOf(store: Store, tenantId: string, jobId: string): PhaseRo
 }
 
 export function jobState(store: Store, tenantId: string, row: JobRow): JobState {
-  const phases = phasesOf(store, tenantId, row.jobId).map(({ ordinal: _ordinal, cursorUrl: _cursorUrl, ...phase }) => phase);
+  const notes = phaseNotes(store, tenantId, row.jobId);
+  const phases = phasesOf(store, tenantId, row.jobId).map(({ ordinal, cursorUrl: _cursorUrl, ...phase }) => {
+    const kept = notes.get(ordinal);
+    // A phase from before notes were kept (or one marked at creation, "not requested") has its note alone.
+    const all = kept === undefined || kept.notes.length === 0 ? (phase.note === null ? [] : [phase.note]) : kept.notes;
+    return { ...phase, notes: all, notesNotKept: kept?.notKept ?? 0 };
+  });
   const matchedIdentities = phases.find((p) => p.name === 'matching')?.processed ?? 0;
   return {
     jobId: row.jobId,
@@ -305,10 +311,61 @@ export function setPhaseStatus(store: Store, tenantId: string, jobId: string, ph
     .run(to, to, at, to, at, tenantId, jobId, phase.ordinal, phase.status);
 }
 
-export function setPhaseNote(store: Store, tenantId: string, jobId: string, ordinal: number, note: string): void {
+/** A phase note: important ones say what the phase concluded; the others name one item each. Never patient values. */
+export interface PhaseNote {
+  readonly text: string;
+  readonly important?: boolean;
+}
+
+/** How many notes of each kind a phase keeps; the rest are counted (notes_not_kept). */
+export const PHASE_NOTE_BOUNDS = { important: 20, other: 50 } as const;
+
+/** Adds a batch's notes to its phase within the bounds, and keeps the phase's `note` the most important one. */
+export function addPhaseNotes(store: Store, tenantId: string, jobId: string, ordinal: number, notes: readonly PhaseNote[]): void {
+  if (notes.length === 0) return;
+  const kept = store
+    .statement(
+      `SELECT COALESCE(MAX(seq), 0) AS last, COALESCE(SUM(important), 0) AS important, COUNT(*) - COALESCE(SUM(important), 0) AS other
+       FROM maintenance_job_phase_note WHERE tenant_id = ? AND job_id = ? AND ordinal = ?`,
+    )
+    .get(tenantId, jobId, ordinal) as { last: number; important: number; other: number };
+  const insert = store.statement('INSERT INTO maintenance_job_phase_note (tenant_id, job_id, ordinal, seq, important, note) VALUES (?, ?, ?, ?, ?, ?)');
+  let { last, important, other } = kept;
+  let dropped = 0;
+  for (const note of notes) {
+    const text = note.text.slice(0, 500);
+    if (text === '') continue;
+    const isImportant = note.important === true;
+    if (isImportant ? important >= PHASE_NOTE_BOUNDS.important : other >= PHASE_NOTE_BOUNDS.other) {
+      dropped++;
+      continue;
+    }
+    if (isImportant) important++;
+    else other++;
+    insert.run(tenantId, jobId, ordinal, ++last, isImportant ? 1 : 0, text);
+  }
   store
-    .statement('UPDATE maintenance_job_phase SET note = COALESCE(note, ?) WHERE tenant_id = ? AND job_id = ? AND ordinal = ?')
-    .run(note.slice(0, 500), tenantId, jobId, ordinal);
+    .statement(
+      `UPDATE maintenance_job_phase SET notes_not_kept = notes_not_kept + ?,
+         note = (SELECT note FROM maintenance_job_phase_note n WHERE n.tenant_id = maintenance_job_phase.tenant_id AND n.job_id = maintenance_job_phase.job_id
+                   AND n.ordinal = maintenance_job_phase.ordinal ORDER BY important DESC, seq LIMIT 1)
+       WHERE tenant_id = ? AND job_id = ? AND ordinal = ?`,
+    )
+    .run(dropped, tenantId, jobId, ordinal);
+}
+
+/** Every kept note of a job's phases, by ordinal (important first, then in order), and how many were not kept. */
+export function phaseNotes(store: Store, tenantId: string, jobId: string): Map<number, { notes: string[]; notKept: number }> {
+  const out = new Map<number, { notes: string[]; notKept: number }>();
+  const counts = store
+    .statement('SELECT ordinal, notes_not_kept FROM maintenance_job_phase WHERE tenant_id = ? AND job_id = ?')
+    .all(tenantId, jobId) as { ordinal: number; notes_not_kept: number }[];
+  for (const c of counts) out.set(c.ordinal, { notes: [], notKept: c.notes_not_kept });
+  const rows = store
+    .statement('SELECT ordinal, note FROM maintenance_job_phase_note WHERE tenant_id = ? AND job_id = ? ORDER BY ordinal, important DESC, seq')
+    .all(tenantId, jobId) as { ordinal: number; note: string }[];
+  for (const row of rows) out.get(row.ordinal)?.notes.push(row.note);
+  return out;
 }
 
 /** One batch's progress: the phase cursor, the counters and a renewed lease. */

@@ -7,7 +7,7 @@ import type { JobCounters } from '../contract/maintenance.ts';
 import type { KeyRing } from '../blocking/tags.ts';
 import type { Store } from '../store/db.ts';
 import type { StoredProfile } from '../store/profiles.ts';
-import type { JobRow, PhaseRow } from './job-store.ts';
+import type { JobRow, PhaseNote, PhaseRow } from './job-store.ts';
 
 export interface BatchPlan {
   /** The phase cursor after this batch: the last identity it read (a paged phase: the pages committed). */
@@ -18,8 +18,8 @@ export interface BatchPlan {
   readonly items: number;
   /** Counters known from the read. */
   readonly counters: Partial<JobCounters>;
-  /** A note for the phase (kept once: the first one wins), never patient values. */
-  readonly note?: string | undefined;
+  /** Notes for the phase (job-store.ts addPhaseNotes: bounded, the important ones first), never patient values. */
+  readonly notes?: readonly PhaseNote[];
   /** Version-checked registry writes; returns the counters only the write can know (inserted review cases). */
   write(at: string): Partial<JobCounters>;
 }
@@ -29,9 +29,10 @@ export interface PhaseWork {
   readBatch(cursor: number, batchSize: number): BatchPlan | null;
   /**
    * A paged phase (importing) reads its batch from outside the registry: the runner awaits this instead of
-   * readBatch, outside any transaction, with the phase's stored cursor.
+   * readBatch, outside any transaction, with the phase's stored cursor. The signal aborts when the job is
+   * cancelled or the worker is asked to stop: the read is then abandoned (SourceAborted), nothing written.
    */
-  readPage?(phase: PhaseRow): Promise<BatchPlan | null>;
+  readPage?(phase: PhaseRow, signal?: AbortSignal): Promise<BatchPlan | null>;
   /** Releases what the phase holds (connections) when the run ends. */
   dispose?(): Promise<void>;
   /** At the end of the phase: a message fails the job (without further writes), null lets it go on. */

@@ -28,6 +28,7 @@ import { hasOpenCaseFor, insertReviewCase } from '../store/reviews.ts';
 import { identitiesWithTag } from '../store/tags.ts';
 import { activeIdentitiesAfter, expectIdentityVersion, identityHead, recordsOf, storedTagsOf, type IdentityHead } from './population.ts';
 import type { BatchPlan, JobContext, PhaseWork } from './phase-work.ts';
+import type { PhaseNote } from './job-store.ts';
 
 const REVIEW_KIND = 'PopulationReconciliation';
 const PREPARED_CACHE_RECORDS = 4096;
@@ -66,19 +67,19 @@ export function reconcileRebuilding(ctx: JobContext): PhaseWork {
       const rebuilt: { identity: IdentityHead; canonical: CanonicalRecord | null }[] = [];
       let warning = 0;
       let updated = 0;
-      let note: string | undefined;
+      const notes: PhaseNote[] = [];
       const recordsByIdentity = recordsOf(ctx.store, ctx.tenantId, batch);
       for (const identity of batch) {
         const records = recordsByIdentity.get(identity.identityId) ?? [];
         if (records.length === 0) {
           warning++;
-          note ??= `identity with no linked source record kept as it was: enterprise ID ${identity.enterpriseId}`;
+          notes.push({ text: `identity with no linked source record kept as it was: enterprise ID ${identity.enterpriseId}` });
           rebuilt.push({ identity, canonical: null });
           continue;
         }
         if (provenanceInconsistent(identity.canonicalJson, records)) {
           warning++;
-          note ??= `canonical provenance disagreed with the linked records (rebuilt; nothing unlinked): enterprise ID ${identity.enterpriseId}`;
+          notes.push({ text: `canonical provenance disagreed with the linked records (rebuilt; nothing unlinked): enterprise ID ${identity.enterpriseId}` });
         }
         const canonical = buildCanonical(records, trustOrder);
         const changed = JSON.stringify(canonical) !== identity.canonicalJson;
@@ -89,7 +90,7 @@ export function reconcileRebuilding(ctx: JobContext): PhaseWork {
         lastIdentityId: last.identityId,
         items: batch.length,
         counters: { scanned: batch.length, updated, unchanged: batch.length - updated, warning },
-        ...(note === undefined ? {} : { note }),
+        notes,
         write(at) {
           for (const { identity, canonical } of rebuilt) {
             if (canonical === null) expectIdentityVersion(ctx.store, ctx.tenantId, identity.identityId, identity.version);

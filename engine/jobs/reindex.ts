@@ -65,7 +65,7 @@ export function reindexValidation(ctx: JobContext): PhaseWork {
         lastIdentityId: last.identityId,
         items: batch.length,
         counters: { validated: batch.length, failure, warning },
-        ...(firstFailure === undefined ? {} : { note: `first identity with no blocking key in both indexes: enterprise ID ${firstFailure}` }),
+        ...(firstFailure === undefined ? {} : { notes: [{ text: `first identity with no blocking key in both indexes: enterprise ID ${firstFailure}`, important: true }] }),
         write: () => ({}),
       };
     },

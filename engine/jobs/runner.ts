@@ -25,7 +25,7 @@ import { keyRingFor } from '../blocking/key-ring.ts';
 import { countIdentities } from '../store/identities.ts';
 import { activeProfile, profileVersion } from '../store/profiles.ts';
 import { FingerprintProbe } from './fingerprint.ts';
-import { addCounters, advance, emptyCounters, jobRow, markProgress, phasesOf, recordStart, releaseLease, renewLease, setPhaseNote, setPhaseStatus, type JobRow, type PhaseRow } from './job-store.ts';
+import { addCounters, advance, emptyCounters, jobRow, markProgress, phasesOf, recordStart, releaseLease, renewLease, addPhaseNotes, setPhaseStatus, type JobRow, type PhaseRow } from './job-store.ts';
 import { finishWithAudit } from './lifecycle.ts';
 import { recordConflictRetry, recordItems, recordJobStatus } from './metrics.ts';
 import type { BatchPlan, JobContext, PhaseWork } from './phase-work.ts';
@@ -33,6 +33,7 @@ import { reconcileMatching, reconcileRebuilding } from './reconcile.ts';
 import { reindexValidation, reindexWriting } from './reindex.ts';
 import { importPhase } from './import-phase.ts';
 import type { RetryPolicy } from '../fhir-source/retry.ts';
+import { SourceAborted } from '../fhir-source/source-error.ts';
 import type { FinalJobStatus } from './states.ts';
 
 export const MAX_BATCH_ATTEMPTS = 8;
@@ -41,6 +42,8 @@ const BACKOFF_BASE_MS = 20;
 export const MAX_TAKEOVERS = 3;
 const BUSY_BACKOFF_MS = 100;
 const BUSY_BACKOFF_MAX_MS = 2000;
+/** How often a batch waiting on an outside read looks for a recorded cancel. */
+const CANCEL_POLL_MS = 500;
 
 export interface BatchInfo {
   readonly tenantId: string;
@@ -71,6 +74,13 @@ export interface RunOptions {
 }
 
 export type RunResult = { readonly outcome: FinalJobStatus } | { readonly outcome: 'released' } | { readonly outcome: 'lease-lost' };
+
+interface RunWatch {
+  readonly signal: AbortSignal;
+  /** True when the signal aborted for a recorded cancel (not for a stopping worker). */
+  cancelled(): boolean;
+  stop(): void;
+}
 
 /** The lease belongs to another worker now (or the job ended): this worker must not write. */
 class LeaseLost extends Error {}
@@ -117,6 +127,7 @@ export class JobRunner {
   private readonly probe: FingerprintProbe;
   private readonly works = new Map<PhaseName, PhaseWork>();
   private context: JobContext | undefined;
+  private watch: RunWatch | undefined;
 
   constructor(
     private readonly env: EngineEnv,
@@ -183,9 +194,11 @@ export class JobRunner {
   }
 
   async run(): Promise<RunResult> {
+    this.watch = this.watchRun();
     try {
       return await this.runSteps();
     } finally {
+      this.watch.stop();
       await this.dispose();
     }
   }
@@ -218,7 +231,12 @@ export class JobRunner {
         if (error instanceof LeaseLost) return { outcome: 'lease-lost' };
         return this.failOutside(safeErrorText(error));
       }
-      if (step === ABORTED) return { outcome: 'released' };
+      // Asked to stop (a busy wait or an outside read abandoned): the loop's top releases the lease.
+      if (step === ABORTED) {
+        if (!this.stopping()) return { outcome: 'released' };
+        step = { kind: 'advanced' };
+        continue;
+      }
       await nextTick();
     }
     const job = jobRow(this.store, this.tenantId, this.jobId);
@@ -305,16 +323,64 @@ export class JobRunner {
     };
   }
 
+  /**
+   * The signal of the run's outside reads (an import's pages, the one prefetched included): it aborts when the
+   * worker is asked to stop, or when a cancel of the job is recorded (looked for every CANCEL_POLL_MS, one indexed
+   * read), so neither waits on a slow or hostile source.
+   */
+  private watchRun(): RunWatch {
+    const controller = new AbortController();
+    let cancelled = false;
+    const onStop = (): void => {
+      controller.abort();
+    };
+    this.options.signal?.addEventListener('abort', onStop, { once: true });
+    if (this.options.signal?.aborted === true) controller.abort();
+    const timer = setInterval(() => {
+      try {
+        if (jobRow(this.store, this.tenantId, this.jobId)?.cancelRequestedBy != null) {
+          cancelled = true;
+          controller.abort();
+        }
+      } catch {
+        // Busy, or the store was closed: the batch's commit looks again.
+      }
+    }, CANCEL_POLL_MS);
+    timer.unref();
+    return {
+      signal: controller.signal,
+      cancelled: () => cancelled,
+      stop: () => {
+        clearInterval(timer);
+        this.options.signal?.removeEventListener('abort', onStop);
+      },
+    };
+  }
+
   private async runBatch(): Promise<Step | typeof ABORTED> {
     const stop = this.startHeartbeat();
+    const watch = this.watch ?? this.watchRun();
     try {
-      return await this.batch();
+      return await this.batch(watch.signal);
+    } catch (error) {
+      if (!(error instanceof SourceAborted)) throw error;
+      if (watch.cancelled()) {
+        // Cancelled while a page was being read: the cancel is observed now, nothing of the page written.
+        const done = await this.whenNotBusy('cancelling the job', () =>
+          this.store.write(() => {
+            const job = this.ownJob();
+            return job.cancelRequestedBy === null ? ({ kind: 'advanced' } as const) : this.finish(job, 'cancelled', job.cancelRequestedBy, null);
+          }),
+        );
+        return done;
+      }
+      return ABORTED;
     } finally {
       stop();
     }
   }
 
-  private async batch(): Promise<Step | typeof ABORTED> {
+  private async batch(signal: AbortSignal): Promise<Step | typeof ABORTED> {
     const read = await this.whenNotBusy('reading the job', () =>
       this.store.read(() => ({ job: jobRow(this.store, this.tenantId, this.jobId), phases: phasesOf(this.store, this.tenantId, this.jobId) })),
     );
@@ -330,7 +396,7 @@ export class JobRunner {
       const plan =
         work.readPage === undefined
           ? await this.whenNotBusy('reading a batch', () => this.store.read(() => work.readBatch(phase.cursor, job.batchSize)))
-          : await work.readPage(phase);
+          : await work.readPage(phase, signal);
       if (plan === ABORTED) return ABORTED;
       await this.options.hooks?.beforeWrite?.(info);
       try {
@@ -402,7 +468,7 @@ export class JobRunner {
       { cursor: plan.lastIdentityId, cursorUrl: plan.cursorUrl, processed: plan.items, counters },
       this.leaseUntil(),
     );
-    if (plan.note !== undefined) setPhaseNote(this.store, this.tenantId, this.jobId, current.ordinal, plan.note);
+    addPhaseNotes(this.store, this.tenantId, this.jobId, current.ordinal, plan.notes ?? []);
     return { kind: 'advanced' };
   }
 

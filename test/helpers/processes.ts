@@ -47,13 +47,13 @@ export function runProcess(args: readonly string[], options: RunOptions = {}): P
   return collect(spawnCli(args, options));
 }
 
-/** Starts `mpi-console args`; output() is what it printed so far, done its result. */
-export function startProcess(args: readonly string[], options: RunOptions = {}): { output: () => string; done: Promise<ProcessResult> } {
+/** Starts `mpi-console args`; output() is what it printed so far, done its result, child the process (to signal it). */
+export function startProcess(args: readonly string[], options: RunOptions = {}): { output: () => string; done: Promise<ProcessResult>; child: ChildProcess } {
   const child = spawnCli(args, options);
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { output: () => output, done: collect(child) };
+  return { output: () => output, done: collect(child), child };
 }
 
 export interface WriteLockHolder {

@@ -98,7 +98,13 @@ export function formatJob(job: JobState): string {
     ['validated', 'scanned', 'imported', 'updated', 'unchanged', 'review-created', 'warning', 'failure'],
     [[c.validated, c.scanned, c.imported, c.updated, c.unchanged, c.reviewCreated, c.warning, c.failure].map(String)],
   );
-  return `${head}\n${phases}\n${counters}`;
+  const notes = job.phases.flatMap((p) => {
+    const all = p.notes ?? (p.note === null ? [] : [p.note]);
+    if (p.status === 'skipped' || all.length <= 1) return [];
+    const more = (p.notesNotKept ?? 0) > 0 ? [`  … and ${String(p.notesNotKept)} more not kept`] : [];
+    return [`${p.name} notes:`, ...all.map((note) => `  ${note}`), ...more];
+  });
+  return `${head}\n${phases}\n${counters}${notes.length === 0 ? '' : `\n${notes.join('\n')}\n`}`;
 }
 
 /** `job show ID` and `job cancel ID`. */

@@ -1,9 +1,13 @@
 /** The phase pipeline: each phase in order with its status (icon and word), its work done and, when the population total is known, its share. */
-import { Box, Group, Paper, Progress, SimpleGrid, Text, ThemeIcon } from '@mantine/core';
-import type { JobState } from '../../../engine/contract/maintenance.ts';
+import { useState } from 'react';
+import { Anchor, Box, Group, Paper, Progress, SimpleGrid, Text, ThemeIcon } from '@mantine/core';
+import type { JobPhase, JobState } from '../../../engine/contract/maintenance.ts';
 import { formatCount, formatDateTime } from '../../format.ts';
 import { PHASE_LABEL, PHASE_PURPOSE, phaseStatusText, progressOf } from './job-text.ts';
 import { PHASE_COLOR, PHASE_ICON } from './status-badge.tsx';
+
+/** Notes shown before "show all". */
+const NOTES_SHOWN = 3;
 
 export function PhasePipeline({ job }: { readonly job: JobState }) {
   const progress = progressOf(job);
@@ -50,11 +54,7 @@ export function PhasePipeline({ job }: { readonly job: JobState }) {
                 {share !== undefined && phase.status !== 'skipped' ? (
                   <Progress value={share * 100} size="sm" mt={6} color={PHASE_COLOR[phase.status] === 'gray' ? 'indigo' : PHASE_COLOR[phase.status]} aria-label={`${PHASE_LABEL[phase.name]} progress`} />
                 ) : null}
-                {phase.note !== null && phase.status !== 'skipped' && (
-                  <Text size="xs" mt={6}>
-                    {phase.note}
-                  </Text>
-                )}
+                {phase.status !== 'skipped' && <PhaseNotes phase={phase} />}
                 {phase.startedAt !== null && (
                   <Text size="xs" c="dimmed" mt={6}>
                     {formatDateTime(phase.startedAt)}
@@ -67,5 +67,35 @@ export function PhasePipeline({ job }: { readonly job: JobState }) {
         );
       })}
     </SimpleGrid>
+  );
+}
+
+/** A phase's notes: the first few shown, the rest behind "show all"; what the phase concluded comes first. */
+function PhaseNotes({ phase }: { readonly phase: JobPhase }) {
+  const [all, setAll] = useState(false);
+  const notes = phase.notes ?? (phase.note === null ? [] : [phase.note]);
+  if (notes.length === 0) return null;
+  const shown = all ? notes : notes.slice(0, NOTES_SHOWN);
+  const hidden = notes.length - shown.length;
+  return (
+    <Box mt={6} data-testid="phase-notes">
+      {shown.map((note, index) => (
+        <Text key={`${String(index)}:${note}`} size="xs" style={{ unicodeBidi: 'isolate' }}>
+          {note}
+        </Text>
+      ))}
+      {hidden > 0 ? (
+        <Anchor component="button" type="button" size="xs" onClick={() => {
+            setAll(true);
+          }}>
+          Show all {String(notes.length)} notes
+        </Anchor>
+      ) : null}
+      {(phase.notesNotKept ?? 0) > 0 ? (
+        <Text size="xs" c="dimmed">
+          {formatCount(phase.notesNotKept ?? 0)} more notes were not kept (a phase keeps 20 conclusions and 50 item notes).
+        </Text>
+      ) : null}
+    </Box>
   );
 }

@@ -105,7 +105,9 @@ describe('a concurrent clinical update', () => {
     const engine = LocalEngine.open({ dbPath: db });
     const target = seeded[5];
     const mrn = target?.identifier?.[0]?.value ?? '';
-    const newer = { ...target, meta: { lastUpdated: '2999-01-01T00:00:00Z' }, telecom: [{ system: 'phone', value: '555 0199' }] };
+    // Later than the source's version (seeded before this test), and not in the future (a future instant orders nothing).
+    const newerAt = new Date().toISOString();
+    const newer = { ...target, meta: { lastUpdated: newerAt }, telecom: [{ system: 'phone', value: '555 0199' }] };
     try {
       const { jobId } = await engine.call('maintenance/reconcile', { reason: 'concurrent', batchSize: 25, externalSourceSystem: SOURCE }, CTX);
       let interleaved = 0;
@@ -129,7 +131,7 @@ describe('a concurrent clinical update', () => {
       const stored = engine.env.store
         .statement('SELECT r.source_last_updated, s.resource_json FROM source_record r JOIN source_resource s ON s.tenant_id = r.tenant_id AND s.record_id = r.record_id WHERE r.tenant_id = ? AND r.local_id = ?')
         .get(TENANT, mrn) as { source_last_updated: string; resource_json: string };
-      expect(stored.source_last_updated).toBe('2999-01-01T00:00:00Z');
+      expect(stored.source_last_updated).toBe(newerAt);
       expect(stored.resource_json).toContain('555 0199');
     } finally {
       engine.close();

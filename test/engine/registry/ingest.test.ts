@@ -104,6 +104,24 @@ describe('ingestion into a real SQLite registry', () => {
     engine.close();
   });
 
+  it('a meta.lastUpdated in the future is a warning, not an order: the next real correction is applied', async () => {
+    const engine = openRegistry(tempDir());
+    const future = patient({ id: 'h1', mrn: 'A1', lastUpdated: '2999-01-01T00:00:00Z', phone: '01000 000001' });
+    const first = await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: ndjson(future) }, ctx());
+    expect(first.created).toBe(1);
+    expect(first.warnings).toEqual([{ line: 1, issues: [{ path: 'meta.lastUpdated', message: 'is in the future; ignored for ordering versions' }] }]);
+    expect(JSON.stringify(first)).not.toContain('2999');
+    const correction = patient({ id: 'h1', mrn: 'A1', lastUpdated: new Date(Date.now() - 60_000).toISOString(), phone: '01000 000002' });
+    expect((await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: ndjson(correction) }, ctx())).updated).toBe(1);
+    // A future instant stored before the rule existed decides nothing either.
+    engine.env.store.write(() => engine.env.store.statement("UPDATE source_record SET source_last_updated = '2999-01-01T00:00:00Z' WHERE local_id = 'A1'").run());
+    const later = patient({ id: 'h1', mrn: 'A1', lastUpdated: new Date().toISOString(), phone: '01000 000003' });
+    expect((await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: ndjson(later) }, ctx())).updated).toBe(1);
+    const row = engine.env.store.statement("SELECT fields_json FROM source_record WHERE local_id = 'A1'").get() as { fields_json: string };
+    expect((JSON.parse(row.fields_json) as { phone: string }).phone).toBe('1000000003');
+    engine.close();
+  });
+
   it('links on an equal trusted identifier even when demographics disagree', async () => {
     const engine = openRegistry(tempDir());
     await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: ndjson(patient({ id: 'h1', mrn: 'A1', nhi: '9434765919' })) }, ctx());
