@@ -13,7 +13,7 @@ import { settingsPathFor, TENANT_ID_PATTERN } from './config/settings.ts';
 import { MemorySettings, SettingsFile, type SettingsSource } from './config/settings-file.ts';
 import { DEFAULT_BUSY_TIMEOUT_MS, Store, storeFailure } from './store/db.ts';
 import { EngineEnv } from './env.ts';
-import { controlCharacterIssues } from './text/free-text.ts';
+import { freeTextIssues } from './text/free-text.ts';
 import { nameRowsByLine } from './assurance/labels.ts';
 import { createSandbox } from './operations/sandbox.ts';
 import { ingestNdjson } from './operations/ingest.ts';
@@ -125,7 +125,7 @@ export class LocalEngine implements EngineClient {
     const parsed = schema.safeParse(input);
     const rowNumbers = (input as { rowNumbers?: unknown } | null)?.rowNumbers;
     if (!parsed.success) throw validationError(`invalid input for ${name}`, nameRowsByLine(zodIssues(parsed.error, '', false), rowNumbers));
-    const text: ErrorIssue[] = controlCharacterIssues(parsed.data, (path) => path.length === 1 && OWN_RULES.has(String(path[0])));
+    const text: ErrorIssue[] = freeTextIssues(parsed.data, (path) => path.length === 1 && OWN_RULES.has(String(path[0])));
     if (text.length > 0) throw validationError(`invalid input for ${name}`, text);
     const handler = handlers[name] as Handler<K>;
     try {

@@ -45,11 +45,19 @@ export function nameRowsByLine(issues: readonly ErrorIssue[], rowNumbers: unknow
  * code the console's preview runs). Every bad row is collected, and then one validation EngineError is
  * thrown listing them all, with paths `line N`, never the cell contents.
  *
- * The pair limit and the other dataset rules are checked by `labelRuleIssues`, not here.
+ * A file of more pairs than a dataset may hold is refused as such, before its rows are looked at. The other
+ * dataset rules are checked by `labelRuleIssues`, not here.
  * `lineNumbers[i]` is the file line of `pairs[i]`.
  */
 export function parseLabelsTsv(text: string): { pairs: LabelPair[]; lineNumbers: number[] } {
-  const { pairs, lineNumbers, issues } = readLabelTsv(text);
+  const { pairs, lineNumbers, issues, rows } = readLabelTsv(text);
+  if (rows > MAX_DATASET_PAIRS) {
+    const count = rows.toLocaleString('en-US');
+    const max = MAX_DATASET_PAIRS.toLocaleString('en-US');
+    throw validationError(`the label file has ${count} pairs; at most ${max} are accepted in one dataset: split it into files of at most ${max} pairs`, [
+      { path: 'label file', message: `${count} pairs; at most ${max}` },
+    ]);
+  }
   if (issues.length > 0) {
     const rows = new Set(issues.map((issue) => issue.path)).size;
     throw validationError(`label file has ${String(rows)} invalid ${rows === 1 ? 'row' : 'rows'}`, issues);

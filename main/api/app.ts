@@ -21,7 +21,7 @@ import { fillPath, HTTP_ROUTES, OPENAPI_PATH, pathParameters, queryInput, routeF
 import { AuthFailure, type Authenticator, type Principal } from './auth/principal.ts';
 import { challenge } from './auth/bearer.ts';
 import { openApiDocument } from './openapi.ts';
-import { sendProblem, STATUS_OF_KIND } from './problem.ts';
+import { COMMON_HEADERS, rawProblem, sendProblem, STATUS_OF_KIND, type ProblemSpec } from './problem.ts';
 import { apiLogger } from './logging.ts';
 
 declare module 'fastify' {
@@ -143,6 +143,45 @@ function handleError(error: unknown, request: FastifyRequest, reply: FastifyRepl
   return sendProblem(reply, { status: 500, slug: 'internal', kind: 'internal', detail: 'the request failed unexpectedly; the server log has its request id', ...op });
 }
 
+/**
+ * Refusals fastify makes before routing (no route, hence no onRequest hook): as problem+json with the usual
+ * headers, never quoting the path back (it is the caller's input, and an unauthenticated one at that).
+ */
+function frameworkRefusal(error: { code?: string }, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  reply.header('x-request-id', request.id).headers(COMMON_HEADERS);
+  switch (error.code) {
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return sendProblem(reply, {
+        status: 414,
+        slug: 'path-parameter-too-long',
+        kind: 'validation',
+        detail: `a path parameter is longer than ${String(MAX_PARAM_LENGTH)} characters`,
+        issues: [{ path: '(path)', message: `each parameter at most ${String(MAX_PARAM_LENGTH)} characters` }],
+      });
+    case 'FST_ERR_BAD_URL':
+      return sendProblem(reply, { status: 400, slug: 'malformed-url', kind: 'validation', detail: 'the path is not a valid URL path (a malformed percent-encoding)', issues: [{ path: '(path)', message: 'malformed percent-encoding' }] });
+    default:
+      return sendProblem(reply, { status: 400, slug: 'bad-request', kind: 'validation', detail: 'the request was refused' });
+  }
+}
+
+/** What Node's HTTP parser refused, by its error code (https://nodejs.org/api/http.html#event-clienterror). */
+function clientErrorSpec(code: string | undefined): ProblemSpec {
+  switch (code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, slug: 'request-timeout', kind: 'validation', detail: 'the request did not arrive whole in time' };
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, slug: 'headers-too-large', kind: 'validation', detail: 'the request headers are larger than the server accepts', issues: [{ path: '(headers)', message: 'too large' }] };
+    case 'HPE_INVALID_EOF_STATE':
+      return { status: 400, slug: 'incomplete-body', kind: 'validation', detail: 'the request ended before the length its Content-Length announced', issues: [{ path: '(body)', message: 'shorter than Content-Length' }] };
+    default:
+      return { status: 400, slug: 'malformed-request', kind: 'validation', detail: 'the request is not valid HTTP/1.1' };
+  }
+}
+
+/** Longest path parameter accepted (a job ID is at most 80 characters). */
+const MAX_PARAM_LENGTH = 100;
+
 export function buildApi(options: ApiOptions): FastifyInstance {
   const routes = options.routes ?? HTTP_ROUTES;
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
@@ -158,6 +197,13 @@ export function buildApi(options: ApiOptions): FastifyInstance {
     },
     return503OnClosing: true,
     forceCloseConnections: 'idle' as const,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: frameworkRefusal,
+    clientErrorHandler: (error: Error & { code?: string }, socket: import('node:net').Socket) => {
+      if (error.code === 'ECONNRESET' || socket.destroyed) return;
+      if (socket.writable) socket.write(rawProblem(clientErrorSpec(error.code), randomUUID()));
+      socket.destroy();
+    },
   };
   // The HTTPS variant's instance type differs only in its raw server; the routes use neither.
   const app = (

@@ -23,10 +23,13 @@ const TITLES: Readonly<Record<number, string>> = {
   403: 'Forbidden',
   404: 'Not found',
   405: 'Method not allowed',
+  408: 'Request timeout',
   409: 'Conflict',
   413: 'Content too large',
+  414: 'URI too long',
   415: 'Unsupported media type',
   422: 'Invalid request',
+  431: 'Request header fields too large',
   500: 'Internal error',
   502: 'Upstream failure',
   503: 'Service unavailable',
@@ -53,6 +56,27 @@ export function problemBody(spec: ProblemSpec, requestId: string): Problem {
     issues: [...(spec.issues ?? [])],
     ...(spec.operation === undefined ? {} : { operation: spec.operation }),
   };
+}
+
+/** The headers every answer carries (the API's onRequest hook sets them; refusals made before it need them too). */
+export const COMMON_HEADERS: Readonly<Record<string, string>> = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+
+/**
+ * A problem answer written straight to a socket, for refusals made by Node's HTTP parser before any request
+ * exists (a header block too large, a body shorter than its Content-Length, a client too slow): the same
+ * problem+json and headers as every other answer, a fresh request id, nothing of the request quoted back.
+ */
+export function rawProblem(spec: ProblemSpec, requestId: string): string {
+  const body = JSON.stringify(problemBody(spec, requestId));
+  const headers = [
+    `HTTP/1.1 ${String(spec.status)} ${TITLES[spec.status] ?? 'Error'}`,
+    `Content-Type: ${PROBLEM_CONTENT_TYPE}`,
+    `Content-Length: ${String(Buffer.byteLength(body))}`,
+    ...Object.entries(COMMON_HEADERS).map(([name, value]) => `${name}: ${value}`),
+    `X-Request-Id: ${requestId}`,
+    'Connection: close',
+  ];
+  return `${headers.join('\r\n')}\r\n\r\n${body}`;
 }
 
 export function sendProblem(reply: FastifyReply, spec: ProblemSpec): FastifyReply {

@@ -2,6 +2,7 @@
  * Bad requests over real HTTP (no client-side checks): each gets the documented status, a problem+json body
  * whose issues name the field, and nothing is written.
  */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProblemSchema, type Problem } from '../../engine/contract/http.ts';
 import { devTokenFor, serveApi, type ServedApi } from '../helpers/api.ts';
@@ -117,5 +118,70 @@ describe('bad requests', () => {
     const answer = await send(api.url, 'POST', `/api/v1/maintenance/jobs/${registry.jobId}/cancel`, { headers: json, body: '' });
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual({ jobId: registry.jobId, status: 'cancelled', cancelRequested: true });
+  });
+
+  /** One raw HTTP/1.1 exchange on a socket of its own: what undici would refuse to send. */
+  function rawExchange(text: string, halfClose = false): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const url = new URL(api.url);
+      const socket = connect(Number(url.port), url.hostname, () => {
+        socket.write(text);
+        if (halfClose) socket.end();
+      });
+      let out = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (out += chunk));
+      socket.on('close', () => {
+        resolve(out);
+      });
+      socket.on('error', reject);
+    });
+  }
+
+  /** Status, headers and problem body of a raw answer. */
+  function parseRaw(text: string): { status: number; headers: Record<string, string>; problem: Problem } {
+    const [head = '', body = ''] = text.split('\r\n\r\n');
+    const [statusLine = '', ...lines] = head.split('\r\n');
+    const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+    const length = Number(headers['content-length']);
+    return { status: Number(statusLine.split(' ')[1]), headers, problem: ProblemSchema.parse(JSON.parse(Buffer.from(body).subarray(0, length).toString('utf8'))) };
+  }
+
+  it('refusals made by the HTTP framework are problem+json with the usual headers and never quote the request back', async () => {
+    const planted = 'PLANTED-PATH-VALUE';
+    const cases: [string, string, number, boolean][] = [
+      ['a malformed percent-encoding (unauthenticated)', `GET /api/v1/${planted}/%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, 400, false],
+      ['an over-long path parameter', `GET /api/v1/maintenance/jobs/${planted}${'a'.repeat(300)} HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth.authorization ?? ''}\r\nConnection: close\r\n\r\n`, 414, false],
+      ['an over-large header block', `GET /api/v1/maintenance/jobs HTTP/1.1\r\nHost: x\r\nX-Planted: ${planted}${'b'.repeat(40_000)}\r\nConnection: close\r\n\r\n`, 431, false],
+      ['a body shorter than its Content-Length', `POST /api/v1/maintenance/reindex HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth.authorization ?? ''}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"reason":"${planted}"}`, 400, true],
+    ];
+    for (const [name, request, status, halfClose] of cases) {
+      const before = databaseDigest(registry.engine.env.store);
+      const text = await rawExchange(request, halfClose);
+      const answer = parseRaw(text);
+      expect(answer.status, name).toBe(status);
+      expect(answer.headers['content-type'], name).toMatch(/^application\/problem\+json/);
+      expect(answer.headers['cache-control'], name).toBe('no-store');
+      expect(answer.headers['x-content-type-options'], name).toBe('nosniff');
+      expect(answer.headers['x-request-id'], name).toMatch(/^[0-9a-f-]{36}$/);
+      expect(answer.problem.status, name).toBe(status);
+      expect(answer.problem.kind, name).toBe('validation');
+      expect(text, name).not.toContain(planted);
+      expect(databaseDigest(registry.engine.env.store)).toBe(before);
+    }
+  });
+
+  it('free text with an unpaired surrogate or a bidirectional control is refused with the field named, nothing stored', async () => {
+    const bodies: [string, string, string][] = [
+      ['/api/v1/maintenance/reindex', '{"reason":"rotate \\ud800 keys","batchSize":5}', 'reason'],
+      ['/api/v1/maintenance/reindex', `{"reason":"rotate \u202esyek","batchSize":5}`, 'reason'],
+      ['/api/v1/maintenance/reconciliation', `{"reason":"nightly \u2066x\u2069","batchSize":5}`, 'reason'],
+      ['/api/v1/matching/evaluation', `{"datasetId":"set \u200f","pairs":[],"thresholds":[0.5],"maximumErrorExamples":1}`, 'datasetId'],
+    ];
+    for (const [path, body, field] of bodies) {
+      const problem = await refused(422, 'POST', path, { headers: json, body });
+      expect(problem.issues.map((i) => i.path), body).toContain(field);
+      expect(problem.issues.find((i) => i.path === field)?.message).toMatch(/unpaired surrogate|bidirectional control/);
+    }
   });
 });

@@ -114,4 +114,23 @@ describe('assurance commands on a synthetic sandbox', () => {
     expect(noTruth.code).toBe(1);
     expect(noTruth.stderr).toMatch(/no ground truth/);
   });
+
+  it('refuses a label file of 10,001 pairs as a label file, not with schema paths', async () => {
+    const dir = tempDir();
+    const db = ['--db', join(dir, 's.db'), '--tenant', 'demo'];
+    expect((await runCli([...db, 'sandbox', 'init'])).code).toBe(0);
+    const labels = join(dir, 'big.tsv');
+    const rows = Array.from({ length: 10_001 }, (_, i) => `northside-gp\tNG${String(i)}\tnorthside-gp\tNG${String(i + 1)}-b\tmatch`);
+    writeFileSync(labels, `${rows.join('\n')}\n`);
+    for (const command of [
+      ['evaluate', '--labels', labels, '--dataset', 'd', '--thresholds', '0.5'],
+      ['calibrate', '--labels', labels, '--dataset', 'd', '--model-version', 'm', '--prior', '0.01', '--smoothing', '1', '--validation-fraction', '0.3', '--target-precision', '0.9'],
+    ]) {
+      const run = await runCli([...db, ...command, '--json']);
+      expect(run.code).toBe(1);
+      const error = JSON.parse(run.stderr) as { message: string; issues: { path: string; message: string }[] };
+      expect(error.message).toMatch(/the label file has 10,001 pairs; at most 10,000/);
+      expect(error.issues).toEqual([{ path: 'label file', message: '10,001 pairs; at most 10,000' }]);
+    }
+  });
 });
