@@ -156,6 +156,19 @@ describe('the console on a remote registry', () => {
     // No cancel for a token without mpi.admin.
     expect(await page.getByTestId('cancel-effect').count()).toBe(0);
     worker = spawn(process.execPath, [BIN, 'worker', '--db', dbPath], { stdio: 'ignore', env: { ...process.env, MPI_TENANT: '' } });
+    // The job runs in seconds here: the worker is paused (SIGSTOP) once a batch of the matching phase has committed,
+    // so the page must show the job running by the order of events, not by how fast the machine is; then it goes on.
+    const probe = LocalEngine.open({ dbPath });
+    try {
+      await expect
+        .poll(() => (probe.env.store.statement("SELECT processed FROM maintenance_job_phase WHERE job_id = ? AND phase = 'matching'").pluck().get(jobId) as number | undefined) ?? 0, { timeout: 120_000, interval: 5 })
+        .toBeGreaterThan(0);
+    } finally {
+      probe.close();
+    }
+    worker.kill('SIGSTOP');
+    await page.locator('[data-job-status="running"]').waitFor({ timeout: 60_000 });
+    worker.kill('SIGCONT');
     await page.locator('[data-job-status="completed"]').waitFor({ timeout: 300_000 });
     const seen = await page.evaluate<{ status: string | null; scanned: string }[]>('window.seen');
     const scanned = (text: string): number => Number(text.replace(/\D/g, ''));
