@@ -29,7 +29,7 @@ export default tseslint.config(
   ...tseslint.configs.strictTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'main/cli/*.js', 'main/browser-host/*.js', 'main/backend/threads/*.js', 'main/electron/*.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'main/cli/*.js', 'main/browser-host/*.js', 'main/engine-host/*.js', 'main/electron/*.js'] }, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],

@@ -29,15 +29,40 @@ import { estimate } from './assurance/estimate.ts';
 import { sampleLabels } from './assurance/sample-labels.ts';
 import { candidatePairs } from './assurance/candidate-pairs.ts';
 import { cancelJob, getJob, listJobs, startReconciliation, startReindex } from './operations/maintenance.ts';
+import { NO_CONTROL, RunCancelled, type RunControl } from './run-control.ts';
+import { RunRegistry, type RunHooks } from './runs/registry.ts';
+import { isRunOperation, type RunOperation } from './contract/runs.ts';
+
+const RUN_PROGRESS_EVERY_MS = 200;
+
+/** A control over a run's hooks: progress at most every RUN_PROGRESS_EVERY_MS, RunCancelled once the signal aborts. */
+export function hooksControl(hooks: RunHooks): RunControl {
+  let last = 0;
+  let lastPhase = '';
+  return {
+    step(phase, done, total = null) {
+      if (hooks.signal.aborted) throw new RunCancelled();
+      const now = Date.now();
+      if (phase !== lastPhase || now - last >= RUN_PROGRESS_EVERY_MS) {
+        last = now;
+        lastPhase = phase;
+        hooks.progress({ phase, done, total });
+      }
+    },
+  };
+}
 
 type Handler<K extends OperationName> = (
   env: EngineEnv,
   input: OperationInput<K>,
   ctx: CallContext,
+  control: RunControl,
 ) => OperationOutput<K> | Promise<OperationOutput<K>>;
 
-const handlers: { [K in OperationName]: Handler<K> } = {
-  'sandbox/create': createSandbox,
+type RunOperationName = 'runs/start' | 'runs/get' | 'runs/cancel' | 'runs/list';
+
+const handlers: { [K in Exclude<OperationName, RunOperationName>]: Handler<K> } = {
+  'sandbox/create': (env, input, ctx) => createSandbox(env, input, ctx),
   'records/ingest': ingestNdjson,
   'comparators/compare': compareStrings,
   'matching/explain': explainPair,
@@ -62,9 +87,10 @@ const handlers: { [K in OperationName]: Handler<K> } = {
 
 /**
  * Input subtrees checked by their own rules, with better paths: NDJSON lines by FHIR validation (line and
- * field), profile documents by profile validation (profile paths), labelled pairs by the label rules (rows).
+ * field), profile documents by profile validation (profile paths), labelled pairs by the label rules (rows), a
+ * run's input by the call of its operation.
  */
-const OWN_RULES: ReadonlySet<string> = new Set(['ndjson', 'document', 'pairs']);
+const OWN_RULES: ReadonlySet<string> = new Set(['ndjson', 'document', 'pairs', 'input']);
 
 export interface LocalEngineOptions {
   readonly dbPath: string;
@@ -83,9 +109,15 @@ export interface LocalEngineOptions {
 
 export class LocalEngine implements EngineClient {
   readonly env: EngineEnv;
+  /**
+   * This engine's runs (runs/*), computed in this process: a run started here has ended before `runs/start`
+   * returns. A server computes them in worker threads instead (main/engine-host).
+   */
+  private readonly runs: RunRegistry;
 
   private constructor(env: EngineEnv) {
     this.env = env;
+    this.runs = new RunRegistry((operation, input, ctx, hooks) => this.call(operation, input as never, ctx, hooksControl(hooks)));
   }
 
   static open(options: LocalEngineOptions): LocalEngine {
@@ -115,7 +147,7 @@ export class LocalEngine implements EngineClient {
     return new LocalEngine(new EngineEnv(store, config));
   }
 
-  async call<K extends OperationName>(name: K, input: OperationInput<K>, context: CallContext): Promise<OperationOutput<K>> {
+  async call<K extends OperationName>(name: K, input: OperationInput<K>, context: CallContext, control: RunControl = NO_CONTROL): Promise<OperationOutput<K>> {
     if (!TENANT_ID_PATTERN.test(context.tenantId)) {
       throw validationError('a tenant ID is 1-64 letters, digits, dot, dash or underscore');
     }
@@ -127,9 +159,10 @@ export class LocalEngine implements EngineClient {
     if (!parsed.success) throw validationError(`invalid input for ${name}`, nameRowsByLine(zodIssues(parsed.error, '', false), rowNumbers));
     const text: ErrorIssue[] = freeTextIssues(parsed.data, (path) => path.length === 1 && OWN_RULES.has(String(path[0])));
     if (text.length > 0) throw validationError(`invalid input for ${name}`, text);
-    const handler = handlers[name] as Handler<K>;
+    if (name.startsWith('runs/')) return (await this.callRuns(name as RunOperationName, parsed.data, context)) as OperationOutput<K>;
+    const handler = handlers[name as Exclude<OperationName, RunOperationName>] as unknown as Handler<K>;
     try {
-      return await handler(this.env, parsed.data as OperationInput<K>, context);
+      return await handler(this.env, parsed.data as OperationInput<K>, context, control);
     } catch (error) {
       if (isEngineError(error)) throw error;
       const mapped = storeFailure(error);
@@ -138,7 +171,26 @@ export class LocalEngine implements EngineClient {
     }
   }
 
+  private async callRuns(name: RunOperationName, input: unknown, context: CallContext): Promise<unknown> {
+    switch (name) {
+      case 'runs/start': {
+        const { operation, input: runInput } = input as { operation: RunOperation; input: unknown };
+        if (!isRunOperation(operation)) throw validationError('not an operation that runs as a run');
+        const started = this.runs.start(operation, runInput, context);
+        // In this process the run has ended by the time its promise settles: answer with its final state.
+        return this.runs.wait(started.runId, context.tenantId);
+      }
+      case 'runs/get':
+        return this.runs.get((input as { runId: string }).runId, context.tenantId);
+      case 'runs/cancel':
+        return this.runs.cancel((input as { runId: string }).runId, context.tenantId);
+      case 'runs/list':
+        return { rows: this.runs.list(context.tenantId) };
+    }
+  }
+
   close(): void {
+    void this.runs.close();
     this.env.store.close();
   }
 }

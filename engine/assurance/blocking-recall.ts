@@ -21,7 +21,7 @@ import { MAX_BLOCK_SIZE, MAX_CANDIDATES } from '../ingest/candidates.ts';
 import { tagsHeldByMoreThan } from '../store/assurance.ts';
 import type { Store } from '../store/db.ts';
 
-export const BLOCKING_RECALL_RULE = `a true pair is found when its two records share at least one blocking key (same rule, same key material) whose tag is held by at most ${MAX_BLOCK_SIZE} identities in the registry (commoner tags are skipped by candidate discovery); a true pair with no shared key, or sharing only too-common keys, is a missed candidate. Candidate discovery also compares at most ${MAX_CANDIDATES} candidate identities per record (those sharing the most tags), which this figure does not model.`;
+export const BLOCKING_RECALL_RULE = `a true pair is found when its two records share at least one blocking key (same rule, same key material) whose tag is held by at most ${MAX_BLOCK_SIZE} identities in the registry (commoner tags are skipped by candidate discovery); a true pair with no shared key, or sharing only too-common keys, is a missed candidate. Candidate discovery also compares at most ${MAX_CANDIDATES} candidate identities per record (those whose shared tags are rarest), which this figure does not model.`;
 
 export interface BlockingRecall {
   readonly rule: string;
@@ -118,6 +118,15 @@ export class BlockingKeyOverlap {
     if (definition === undefined) return [];
     const left = ruleKeyMaterial(a, definition);
     return left.length === 0 ? [] : ruleKeyMaterial(b, definition).filter((key) => left.includes(key));
+  }
+
+  /**
+   * Records that a key is shared by `records` records of the tenant. Every identity holding its tag holds one of
+   * those records, so a key shared by at most MAX_BLOCK_SIZE records is usable without reading its block size (no
+   * tag is computed, no row read): only the few larger groups need the store (prefetch).
+   */
+  knownGroup(material: string, records: number): void {
+    if (records <= MAX_BLOCK_SIZE && !this.usable.has(material)) this.usable.set(material, true);
   }
 
   /** Reads the block sizes of many keys at once; later isUsable calls for them are cache hits. */

@@ -23,6 +23,7 @@
  *    report says so and gives the best achievable.
  * 7. The result is a complete model object, never activated: calibration writes one audit record only.
  */
+import { NO_CONTROL, type RunControl } from '../run-control.ts';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import type { CalibrationReport, ThresholdMetrics } from '../contract/assurance.ts';
 import { BANDS, FIELD_NAMES, type Band, type FieldName } from '../contract/fields.ts';
@@ -130,9 +131,10 @@ function classCounts(data: LoadedDataset, include: (index: number) => boolean): 
   return { pairs, matches, nonMatches: pairs - matches, decidedOutsideModel: outside };
 }
 
-export function calibrate(env: EngineEnv, input: OperationInput<'matching/calibrate'>, ctx: CallContext): OperationOutput<'matching/calibrate'> {
+export function calibrate(env: EngineEnv, input: OperationInput<'matching/calibrate'>, ctx: CallContext, control: RunControl = NO_CONTROL): OperationOutput<'matching/calibrate'> {
   const { store } = env;
-  const data = loadDataset(store, ctx, input, { minimumPerClass: 10, labels: { modelVersion: input.modelVersion } });
+  const data = loadDataset(store, ctx, input, { minimumPerClass: 10, labels: { modelVersion: input.modelVersion } }, control);
+  control.step('estimating m and u', 0, null);
   const { stored, scorer } = data;
   const inValidation = validationMask(data.pairs, input.validationFraction);
   const isValidation = (i: number): boolean => inValidation[i] === 1;

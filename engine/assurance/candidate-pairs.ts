@@ -13,6 +13,7 @@
  * Reads only; writes nothing (no audit record: nothing is evaluated and no label is stored). The output holds
  * the records' normalised fields for display: never logged, never in an error.
  */
+import { NO_CONTROL, type RunControl } from '../run-control.ts';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import type { MatchFields } from '../contract/fields.ts';
 import { MAX_SCORED_CANDIDATES, type CandidatePair } from '../contract/workbench.ts';
@@ -46,7 +47,7 @@ export function sampleKeys(keys: number[], k: number, seed: number): number[] {
   return keys.slice(0, k);
 }
 
-export function candidatePairs(env: EngineEnv, input: OperationInput<'labels/candidates'>, ctx: CallContext): OperationOutput<'labels/candidates'> {
+export function candidatePairs(env: EngineEnv, input: OperationInput<'labels/candidates'>, ctx: CallContext, control: RunControl = NO_CONTROL): OperationOutput<'labels/candidates'> {
   const { store } = env;
   requireTenant(store, ctx.tenantId);
   const minScore = input.minScore ?? 0;
@@ -61,7 +62,7 @@ export function candidatePairs(env: EngineEnv, input: OperationInput<'labels/can
     const n = rows.length;
     const ring = keyRingFor(stored.profile.Blocking, env.settings(), ctx.tenantId);
     const overlap = new BlockingKeyOverlap(store, ctx.tenantId, stored.profile.Blocking, ring);
-    const enumerated = blockingCandidatePairs(overlap, fields, MAX_ENUMERATED_CANDIDATES);
+    const enumerated = blockingCandidatePairs(overlap, fields, MAX_ENUMERATED_CANDIDATES, control);
     const keys = sampleKeys([...enumerated.pairs], MAX_SCORED_CANDIDATES, input.seed ?? 1);
 
     const scorer = createScorer(stored.profile, storedTermFrequencies(store, ctx.tenantId));
@@ -77,14 +78,15 @@ export function candidatePairs(env: EngineEnv, input: OperationInput<'labels/can
     const { Probable, Certain } = stored.profile.MatchingRules.Thresholds;
     const scratch = newScratch();
     const inRange: { key: number; score: number; rank: number }[] = [];
-    for (const key of keys) {
+    keys.forEach((key, k) => {
+      if ((k & 4095) === 0) control.step('scoring candidate pairs', k, keys.length);
       const a = Math.floor(key / n);
       const b = key % n;
       const { score } = scorer.outcome(prepare(a), prepare(b), scratch);
-      if (score < minScore || score > maxScore) continue;
+      if (score < minScore || score > maxScore) return;
       const rank = order === 'near-thresholds' ? Math.min(Math.abs(score - Probable), Math.abs(score - Certain)) : order === 'highest-first' ? -score : score;
       inRange.push({ key, score, rank });
-    }
+    });
     // Keys order ties: a * n + b follows the records' IDs (rows are in record-ID order).
     inRange.sort((x, y) => x.rank - y.rank || x.key - y.key);
 

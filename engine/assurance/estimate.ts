@@ -32,6 +32,7 @@ import { FIELD_COUNT, newScratch } from '../scoring/field-comparison.ts';
 import { defaultModel } from '../scoring/default-model.ts';
 import { createScorer, limitedScore, scoreLimit, scoredTermFrequency } from '../scoring/scorer.ts';
 import { termFrequencySnapshot } from '../store/term-frequency.ts';
+import { NO_CONTROL, type RunControl } from '../run-control.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { tenantRecordFields } from '../store/candidate-records.ts';
 import { activeProfile } from '../store/profiles.ts';
@@ -138,7 +139,7 @@ export function neutralUnseenBands(m: Float64Array, u: Float64Array, candidateCo
   return { m: outM, u: outU };
 }
 
-export function estimate(env: EngineEnv, input: OperationInput<'matching/estimate'>, ctx: CallContext): OperationOutput<'matching/estimate'> {
+export function estimate(env: EngineEnv, input: OperationInput<'matching/estimate'>, ctx: CallContext, control: RunControl = NO_CONTROL): OperationOutput<'matching/estimate'> {
   const { store } = env;
   requireTenant(store, ctx.tenantId);
   const seed = input.seed ?? 1;
@@ -147,16 +148,23 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
   const maxIterations = input.maxIterations ?? 1_000;
   const { stored, scorerVersions, rows, random, enumerated, compared, trusted, conflicts, pairSimilarity, pairTermFrequency, pairPersonalIdentifier, pairPattern, patterns, sessions } = store.read(() => {
     const stored = activeProfile(store, ctx.tenantId);
+    control.step('reading the records', 0, null);
     const rows = tenantRecordFields(store, ctx.tenantId);
     if (rows.length < 2) throw validationError('the tenant has fewer than two records: there is nothing to estimate from', [{ path: 'tenant', message: `${rows.length} records; ingest the registry's records first` }]);
-    const fields = rows.map((row) => JSON.parse(row.fieldsJson) as MatchFields);
     const scorer = createScorer(stored.profile, termFrequencySnapshot(store, ctx.tenantId));
-    const prepared: PreparedRecord[] = fields.map((f) => scorer.prepare(f));
-    const random = randomPairBandCounts(scorer, prepared, input.randomPairs ?? 300_000, seed);
+    const fields: MatchFields[] = new Array<MatchFields>(rows.length);
+    const prepared: PreparedRecord[] = new Array<PreparedRecord>(rows.length);
+    rows.forEach((row, i) => {
+      if ((i & 4095) === 0) control.step('preparing the records', i, rows.length);
+      const f = JSON.parse(row.fieldsJson) as MatchFields;
+      fields[i] = f;
+      prepared[i] = scorer.prepare(f);
+    });
+    const random = randomPairBandCounts(scorer, prepared, input.randomPairs ?? 300_000, seed, control);
 
     const ring = keyRingFor(stored.profile.Blocking, env.settings(), ctx.tenantId);
     const overlap = new BlockingKeyOverlap(store, ctx.tenantId, stored.profile.Blocking, ring);
-    const enumerated = blockingCandidatePairs(overlap, fields, MAX_ENUMERATED_CANDIDATES);
+    const enumerated = blockingCandidatePairs(overlap, fields, MAX_ENUMERATED_CANDIDATES, control);
     const keys = sampleKeys([...enumerated.pairs], input.maxCandidatePairs ?? 300_000, seed);
     const n = rows.length;
     const scratch = newScratch();
@@ -174,7 +182,8 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
     // the rule, with the rule's fields left out.
     const sessionRules = stored.profile.Blocking.Rules.flatMap((rule, r) => (isPersonRule(rule) ? [{ rule, r, blocked: ruleFields(rule), index: new PatternIndex() }] : []));
     const masked = new Float64Array(FIELD_COUNT);
-    for (const key of keys) {
+    keys.forEach((key, k) => {
+      if ((k & 4095) === 0) control.step('comparing candidate pairs', k, keys.length);
       const a = Math.floor(key / n);
       const b = key % n;
       const outcome = scorer.outcome(prepared[a] as PreparedRecord, prepared[b] as PreparedRecord, scratch);
@@ -192,7 +201,7 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
           session.index.add(masked);
         }
       }
-    }
+    });
     const sessions: Session[] = sessionRules.map((s) => ({ rule: s.rule.Name, blocked: s.blocked, patterns: s.index.patterns() }));
     return { stored, scorerVersions: { method: scorer.method, methodVersion: scorer.methodVersion }, rows, random, enumerated, compared: keys.length, trusted, conflicts, pairSimilarity: similarities, pairTermFrequency: termFrequencies, pairPersonalIdentifier: personalIdentifiers, pairPattern: pattern, patterns: index.patterns(), sessions };
   });
@@ -218,6 +227,7 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
     });
   });
   const start: MixtureParameters = { m: startM, u: Float64Array.from(randomU), lambda: STARTING_MATCH_SHARE };
+  control.step('fitting the model (EM)', 0, null);
   const emOptions = { smoothing, tolerance, maxIterations, floor: MODEL_PROBABILITY_FLOOR };
   const joint = fitMixture(patterns, start, { ...emOptions, fixU: false });
   // m from the person-rule sessions where they estimate it; λ and the candidates' u fitted again with m held.
@@ -263,6 +273,7 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
   const limited = new Uint8Array(modelled + trusted);
   const posterior = new Float64Array(modelled + trusted);
   for (let i = 0; i < modelled; i++) {
+    if ((i & 8191) === 0) control.step('scoring candidate pairs under the model', i, modelled);
     const similarity = pairSimilarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT);
     const raw = logistic(matchLogOdds(compiled, similarity, pairPersonalIdentifier[i] === 1) + (pairTermFrequency[i] ?? 0));
     rawScore[i] = raw;

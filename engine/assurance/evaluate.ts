@@ -24,6 +24,7 @@
  * Evaluation changes no patient, link or configuration. It writes one audit record holding only the
  * dataset ID, the dataset digest, the class counts and the action: no record identifier.
  */
+import { NO_CONTROL, type RunControl } from '../run-control.ts';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import { MAX_ERROR_EXAMPLES, type EvaluationReport } from '../contract/assurance.ts';
 import { FIELD_NAMES } from '../contract/fields.ts';
@@ -115,17 +116,19 @@ function example(data: LoadedDataset, index: number): EvaluationReport['errorExa
   };
 }
 
-export function evaluate(env: EngineEnv, input: OperationInput<'matching/evaluate'>, ctx: CallContext): OperationOutput<'matching/evaluate'> {
+export function evaluate(env: EngineEnv, input: OperationInput<'matching/evaluate'>, ctx: CallContext, control: RunControl = NO_CONTROL): OperationOutput<'matching/evaluate'> {
   const { store } = env;
   const maximumErrorExamples = input.maximumErrorExamples ?? 10;
   const report = store.read((): EvaluationReport => {
-    const data = loadDataset(store, ctx, input, { minimumPerClass: 1 });
+    const data = loadDataset(store, ctx, input, { minimumPerClass: 1 }, control);
     const { stored, scorer } = data;
     const ring = keyRingFor(stored.profile.Blocking, env.settings(), ctx.tenantId);
     const overlap = new BlockingKeyOverlap(store, ctx.tenantId, stored.profile.Blocking, ring);
     const decided = [0, 0, 0];
     for (const code of data.decidedBy) decided[code] = (decided[code] ?? 0) + 1;
+    control.step('checking blocking recall', 0, null);
     const candidate = blockingCandidateMask(overlap, data.fields, data.left, data.right, data.isMatch);
+    control.step('computing the metrics', 0, null);
     const examples = errorExampleIndexes(data.score, data.isMatch, input.thresholds, maximumErrorExamples);
     return {
       datasetId: input.datasetId,

@@ -8,6 +8,7 @@
  * results go into typed arrays (similarities at pair * FIELD_COUNT + field), so 10,000 pairs cost one
  * comparator pass and no per-pair allocation of their own.
  */
+import { NO_CONTROL, type RunControl } from '../run-control.ts';
 import type { ErrorIssue } from '../contract/errors.ts';
 import { validationError } from '../contract/errors.ts';
 import type { CallContext } from '../contract/operations.ts';
@@ -100,7 +101,7 @@ class RecordIndex {
  * Validates the dataset (one validation EngineError listing every issue, with rows named `line N` or
  * `pairs[i]` and no patient values), then loads, prepares and compares every pair. Writes nothing.
  */
-export function loadDataset(store: Store, ctx: CallContext, request: DatasetRequest, options: LoadOptions): LoadedDataset {
+export function loadDataset(store: Store, ctx: CallContext, request: DatasetRequest, options: LoadOptions, control: RunControl = NO_CONTROL): LoadedDataset {
   requireTenant(store, ctx.tenantId);
   const { pairs } = request;
   const shapeIssues: ErrorIssue[] = [];
@@ -143,6 +144,7 @@ export function loadDataset(store: Store, ctx: CallContext, request: DatasetRequ
     const fields: MatchFields[] = [];
     const prepared: PreparedRecord[] = [];
     records.lookups.forEach((lookup, index) => {
+      if ((index & 1023) === 0) control.step('preparing the labelled records', index, records.lookups.length);
       const ref = records.refs[index];
       if (lookup === undefined || ref === undefined) throw new Error('unreachable: validated records exist');
       const record = cache.prepare(ref.sourceSystem, ref.localId, lookup);
@@ -158,6 +160,7 @@ export function loadDataset(store: Store, ctx: CallContext, request: DatasetRequ
     const scratch = newScratch();
     let matches = 0;
     for (let i = 0; i < pairs.length; i++) {
+      if ((i & 1023) === 0) control.step('scoring the labelled pairs', i, pairs.length);
       const a = prepared[left[i] ?? 0];
       const b = prepared[right[i] ?? 0];
       if (a === undefined || b === undefined) throw new Error('unreachable: every pair has two prepared records');

@@ -15,6 +15,7 @@ import { FIELD_COUNT, newScratch } from '../scoring/field-comparison.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import type { Scorer } from '../scoring/scorer.ts';
 import { createRng, deriveSeed } from '../synthetic/prng.ts';
+import { NO_CONTROL, type RunControl } from '../run-control.ts';
 
 const RANDOM_PAIR_STREAM = 47;
 
@@ -27,7 +28,7 @@ export interface RandomPairCounts {
   readonly decidedOutsideModel: number;
 }
 
-export function randomPairBandCounts(scorer: Scorer, records: readonly PreparedRecord[], pairs: number, seed: number): RandomPairCounts {
+export function randomPairBandCounts(scorer: Scorer, records: readonly PreparedRecord[], pairs: number, seed: number, control: RunControl = NO_CONTROL): RandomPairCounts {
   const n = records.length;
   const index = new PatternIndex();
   if (n < 2) return { counts: new Float64Array(FIELD_COUNT * BANDS.length), patterns: index.patterns(), compared: 0, decidedOutsideModel: 0 };
@@ -35,6 +36,7 @@ export function randomPairBandCounts(scorer: Scorer, records: readonly PreparedR
   const scratch = newScratch();
   let outside = 0;
   for (let k = 0; k < pairs; k++) {
+    if ((k & 8191) === 0) control.step('comparing random pairs', k, pairs);
     const a = rng.int(n);
     let b = rng.int(n - 1);
     if (b >= a) b++;

@@ -13,6 +13,7 @@
  * The candidate population is reported too: the share of true pairs among all candidate pairs estimates
  * the priorMatchProbability a calibration should use for ingestion.
  */
+import { NO_CONTROL, type RunControl } from '../run-control.ts';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import { validationError } from '../contract/errors.ts';
 import type { MatchFields } from '../contract/fields.ts';
@@ -41,7 +42,7 @@ function sample<T>(items: T[], k: number, rng: Rng): T[] {
   return items.slice(0, n);
 }
 
-export function sampleLabels(env: EngineEnv, input: OperationInput<'labels/sample'>, ctx: CallContext): OperationOutput<'labels/sample'> {
+export function sampleLabels(env: EngineEnv, input: OperationInput<'labels/sample'>, ctx: CallContext, control: RunControl = NO_CONTROL): OperationOutput<'labels/sample'> {
   const { store } = env;
   requireTenant(store, ctx.tenantId);
   const maxPairs = input.maxPairs ?? 10_000;
@@ -75,16 +76,20 @@ export function sampleLabels(env: EngineEnv, input: OperationInput<'labels/sampl
     const overlap = new BlockingKeyOverlap(store, ctx.tenantId, stored.profile.Blocking, ring);
     const groups = new Map<string, number[]>();
     fields.forEach((f, i) => {
+      if ((i & 4095) === 0) control.step('finding blocking candidates', i, n);
       for (const material of overlap.allMaterialsOf(f)) {
         const group = groups.get(material);
         if (group === undefined) groups.set(material, [i]);
         else group.push(i);
       }
     });
+    for (const [material, members] of groups) overlap.knownGroup(material, members.length);
     overlap.prefetch([...groups].filter(([, members]) => members.length > 1).map(([material]) => material));
     const candidates = new Set<number>();
     let trueCandidates = 0;
+    let group = 0;
     outer: for (const [material, members] of groups) {
+      if ((++group & 4095) === 0) control.step('pairing blocking candidates', candidates.size, null);
       if (members.length < 2 || !overlap.isUsable(material)) continue;
       for (let x = 0; x < members.length; x++) {
         for (let y = x + 1; y < members.length; y++) {

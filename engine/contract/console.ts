@@ -17,8 +17,14 @@
  *                             asked through the console is kept on this workstation), newest first
  *   console/run               one saved run: its request (labels included), its report, versions and time
  *   console/delete-run        forget one saved run
+ *   console/start-task        start a long engine operation (estimate, evaluation, calibration, label sample,
+ *                             candidate draw) as a task: it runs off the backend's thread, its progress is pushed
+ *                             (task/updated) and its output arrives with its end; evaluations, calibrations and
+ *                             estimates are kept among the saved runs as before
+ *   console/cancel-task       cancel a task; it ends cancelled at its next step, nothing written
+ *   console/tasks             the tasks of this connection (a reloaded page picks them up again)
  *
- *   pushed: job/updated (a watched job changed), sandbox/progress, connection/changed
+ *   pushed: job/updated (a watched job changed), sandbox/progress, connection/changed, task/updated
  */
 import { z } from 'zod';
 import { JobStateSchema } from './maintenance.ts';
@@ -26,6 +32,7 @@ import { CalibrationOutputSchema, CalibrationRequestSchema, EvaluationReportSche
 import { EstimateOutputSchema, EstimateRequestSchema } from './estimate.ts';
 import { operations, type OperationInput, type OperationName, type OperationOutput } from './operations.ts';
 import type { ErrorData } from './errors.ts';
+import { RunOperationSchema, RunStateSchema } from './runs.ts';
 
 const TenantIdSchema = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'a tenant ID is 1-64 letters, digits, dot, dash or underscore');
 /** Absolute paths only: the backend never resolves a path against its own working folder for the renderer. */
@@ -241,6 +248,9 @@ export const consoleOperations = {
   'console/runs': { input: z.strictObject({}), output: z.object({ runs: z.array(SavedRunSummarySchema) }) },
   'console/run': { input: z.strictObject({ runId: RunIdSchema }), output: SavedRunSchema },
   'console/delete-run': { input: z.strictObject({ runId: RunIdSchema }), output: z.object({ runs: z.array(SavedRunSummarySchema) }) },
+  'console/start-task': { input: z.strictObject({ operation: RunOperationSchema, input: z.unknown() }), output: RunStateSchema },
+  'console/cancel-task': { input: z.strictObject({ runId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) }), output: RunStateSchema },
+  'console/tasks': { input: z.strictObject({}), output: z.object({ rows: z.array(RunStateSchema) }) },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type ConsoleOperations = typeof consoleOperations;
@@ -251,6 +261,8 @@ export const consoleEvents = {
   'job/updated': JobStateSchema,
   'sandbox/progress': SandboxProgressSchema,
   'connection/changed': ConsoleStatusSchema,
+  /** A task's status or progress changed; at its end, a completed task carries its output. */
+  'task/updated': RunStateSchema,
 } as const satisfies Record<string, z.ZodType>;
 
 export type ConsoleEvents = typeof consoleEvents;

@@ -72,6 +72,13 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
   route('profile/get', 'GET /matching/profile', 'mpi.operations', 'extension', 'none', 'The active matching profile (model JSON included)'),
   route('labels/sample', 'GET /matching/labels/sample', 'mpi.admin', 'extension', 'query', "Labelled pairs from a synthetic sandbox's ground truth"),
   route('matching/explain', 'POST /matching/explain', 'mpi.admin', 'extension', 'body', 'Field evidence, score and decision for two source records'),
+  route('runs/start', 'POST /runs', 'mpi.admin', 'extension', 'body', 'Start a long assurance operation (estimate, evaluation, calibration, label sample, candidate draw) as a tracked run', {
+    status: 202,
+    location: 'runs/get',
+  }),
+  route('runs/get', 'GET /runs/{runId}', 'mpi.admin', 'extension', 'none', "A run's status and progress, and its output once completed"),
+  route('runs/cancel', 'POST /runs/{runId}/cancel', 'mpi.admin', 'extension', 'none', 'Cancel a queued or running run'),
+  route('runs/list', 'GET /runs', 'mpi.admin', 'extension', 'none', "The tenant's runs of the last 30 minutes, newest first (without outputs)"),
 ];
 
 const BY_OPERATION = new Map<OperationName, HttpRoute>(HTTP_ROUTES.map((r) => [r.operation, r]));

@@ -23,6 +23,7 @@ import {
 import { maintenanceOperations } from './maintenance.ts';
 import { CandidatePairsInputSchema, CandidatePairsOutputSchema } from './workbench.ts';
 import { EstimateOutputSchema, EstimateRequestSchema } from './estimate.ts';
+import { runOperations } from './runs.ts';
 
 const IssueSchema = z.object({ path: z.string(), message: z.string() });
 const Page = { limit: z.number().int().min(1).max(1_000_000).default(100_000), offset: z.number().int().min(0).default(0) };
@@ -100,6 +101,7 @@ export const operations = {
   'labels/sample': { input: LabelSampleInputSchema, output: LabelSampleOutputSchema },
   'labels/candidates': { input: CandidatePairsInputSchema, output: CandidatePairsOutputSchema },
   ...maintenanceOperations,
+  ...runOperations,
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type Operations = typeof operations;

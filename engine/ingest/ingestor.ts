@@ -19,7 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/db.ts';
 import type { ErrorIssue } from '../contract/errors.ts';
-import { isEngineError, validationError } from '../contract/errors.ts';
+import { EngineError, isEngineError, validationError } from '../contract/errors.ts';
 import { sqliteErrorCode } from '../store/sqlite-error.ts';
 import type { SourceTrustEntry } from '../contract/profile.ts';
 import type { Settings } from '../config/settings.ts';
@@ -33,7 +33,8 @@ import { createScorer, type PairOutcome, type Scorer } from '../scoring/scorer.t
 import { storedTermFrequencies } from '../store/term-frequency.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { activeProfile, type StoredProfile } from '../store/profiles.ts';
-import { candidateRowsOfIdentity, findRecord, hasReceipt, insertReceipt, insertRecord, updateRecord, type CandidateRecordRow, type RecordWrite } from '../store/records.ts';
+import type { MatchFields } from '../contract/fields.ts';
+import { candidateMembers, fieldsJsonOf, findRecord, hasReceipt, insertReceipt, insertRecord, updateRecord, type CandidateMember, type RecordWrite } from '../store/records.ts';
 import { getIdentity, identityOfRecord, insertIdentity, linkRecord } from '../store/identities.ts';
 import { addTags } from '../store/tags.ts';
 import { rebuildCanonical, retagIdentity } from './identity-rebuild.ts';
@@ -74,7 +75,7 @@ interface Scored {
   readonly left: PreparedRecord;
   readonly right: PreparedRecord;
   /** The candidate identity's records compared, with their prepared fields, reused to rebuild it on an auto-link. */
-  readonly members: readonly { readonly row: CandidateRecordRow; readonly prepared: PreparedRecord }[];
+  readonly members: readonly { readonly row: CandidateMember; readonly prepared: PreparedRecord }[];
   /** False when the identity has more records than were compared (MAX_COMPARED_RECORDS_PER_IDENTITY). */
   readonly allMembers: boolean;
 }
@@ -237,10 +238,23 @@ export class Ingestor {
   /** Best outcome per candidate identity (over its source records), best first. */
   private scoreCandidates(prepared: PreparedRecord, identities: readonly number[]): Scored[] {
     const scored: Scored[] = [];
+    const byIdentity = candidateMembers(this.store, this.tenantId, identities, MAX_COMPARED_RECORDS_PER_IDENTITY + 1);
+    // Fields are read only for the members the prepared cache does not hold at their version.
+    const misses: number[] = [];
+    for (const rows of byIdentity.values()) for (const row of rows) if (this.cache.lookup(row.recordId, row.version) === undefined) misses.push(row.recordId);
+    const missing = misses.length === 0 ? undefined : fieldsJsonOf(this.store, this.tenantId, misses);
+    const preparedOf = (row: CandidateMember): PreparedRecord => {
+      const cached = this.cache.lookup(row.recordId, row.version);
+      if (cached !== undefined) return cached;
+      const json = missing?.get(row.recordId);
+      // Read in the same transaction as the member list: a member without its row cannot happen.
+      if (json === undefined) throw new EngineError('internal', 'a candidate record vanished within one transaction');
+      return this.cache.put(row.recordId, row.version, JSON.parse(json) as MatchFields);
+    };
     for (const identityId of identities) {
-      const rows = candidateRowsOfIdentity(this.store, this.tenantId, identityId, MAX_COMPARED_RECORDS_PER_IDENTITY + 1);
+      const rows = byIdentity.get(identityId) ?? [];
       const allMembers = rows.length <= MAX_COMPARED_RECORDS_PER_IDENTITY;
-      const members = rows.slice(0, MAX_COMPARED_RECORDS_PER_IDENTITY).map((row) => ({ row, prepared: this.cache.get(row) }));
+      const members = rows.slice(0, MAX_COMPARED_RECORDS_PER_IDENTITY).map((row) => ({ row, prepared: preparedOf(row) }));
       let best: Scored | undefined;
       for (const { prepared: right } of members) {
         const outcome = this.scorer.outcome(prepared, right);

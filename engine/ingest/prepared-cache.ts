@@ -4,24 +4,45 @@ import type { CandidateRecordRow, SourceRecord } from '../store/records.ts';
 import type { MatchFields } from '../contract/fields.ts';
 
 /**
- * Prepared records by record ID and version, for one scorer. Bounded: when full it starts again, which
- * keeps memory flat in the population size (a miss only costs re-preparing).
+ * Prepared records by record ID and version, for one scorer. Bounded in two generations: when the young one is
+ * full it becomes the old one and the oldest is dropped, so records met again stay (a hit in the old generation
+ * moves up) while memory stays flat in the population size; a miss only costs re-preparing.
  */
 export class PreparedCache {
-  private readonly entries = new Map<number, { version: number; prepared: PreparedRecord }>();
+  private young = new Map<number, { version: number; prepared: PreparedRecord }>();
+  private old = new Map<number, { version: number; prepared: PreparedRecord }>();
   constructor(
     private readonly scorer: Scorer,
-    private readonly capacity = 50_000,
+    private readonly capacity = 100_000,
   ) {}
+
+  /** The cached prepared record at this version, if any. */
+  lookup(recordId: number, version: number): PreparedRecord | undefined {
+    const hit = this.young.get(recordId);
+    if (hit?.version === version) return hit.prepared;
+    const older = this.old.get(recordId);
+    if (older?.version !== version) return undefined;
+    this.remember(recordId, older);
+    return older.prepared;
+  }
+
+  /** Prepares and keeps a record's fields at this version. */
+  put(recordId: number, version: number, fields: MatchFields): PreparedRecord {
+    const prepared = this.scorer.prepare(fields);
+    this.remember(recordId, { version, prepared });
+    return prepared;
+  }
 
   /** The prepared record; a row's fields JSON is parsed only on a miss. */
   get(record: CandidateRecordRow | SourceRecord): PreparedRecord {
-    const hit = this.entries.get(record.recordId);
-    if (hit?.version === record.version) return hit.prepared;
-    if (this.entries.size >= this.capacity) this.entries.clear();
-    const fields = 'fields' in record ? record.fields : (JSON.parse(record.fieldsJson) as MatchFields);
-    const prepared = this.scorer.prepare(fields);
-    this.entries.set(record.recordId, { version: record.version, prepared });
-    return prepared;
+    return this.lookup(record.recordId, record.version) ?? this.put(record.recordId, record.version, 'fields' in record ? record.fields : (JSON.parse(record.fieldsJson) as MatchFields));
+  }
+
+  private remember(recordId: number, entry: { version: number; prepared: PreparedRecord }): void {
+    if (this.young.size >= this.capacity / 2) {
+      this.old = this.young;
+      this.young = new Map();
+    }
+    this.young.set(recordId, entry);
   }
 }

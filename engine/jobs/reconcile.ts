@@ -15,7 +15,7 @@
  */
 import type { FieldEvidence } from '../contract/matching.ts';
 import { buildCanonical, type CanonicalRecord } from '../ingest/survivorship.ts';
-import { MAX_BLOCK_SIZE, MAX_CANDIDATES } from '../ingest/candidates.ts';
+import { MAX_BLOCK_SIZE, rankCandidates } from '../ingest/candidates.ts';
 import { PreparedCache } from '../ingest/prepared-cache.ts';
 import { reviewCaseId } from '../ingest/review-case-id.ts';
 import { opensReviewCase } from '../ingest/review-gate.ts';
@@ -25,7 +25,7 @@ import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { updateCanonical } from '../store/identities.ts';
 import { recordsOfIdentity, type SourceRecord } from '../store/records.ts';
 import { hasOpenCaseFor, insertReviewCase } from '../store/reviews.ts';
-import { identitiesWithTag } from '../store/tags.ts';
+import { identitiesWithTags } from '../store/tags.ts';
 import { activeIdentitiesAfter, expectIdentityVersion, identityHead, recordsOf, storedTagsOf, type IdentityHead } from './population.ts';
 import type { BatchPlan, JobContext, PhaseWork } from './phase-work.ts';
 import type { PhaseNote } from './job-store.ts';
@@ -103,18 +103,9 @@ export function reconcileRebuilding(ctx: JobContext): PhaseWork {
   };
 }
 
-/** Blocking candidates of an identity with a higher identity_id, those sharing the most stored tags first. */
+/** Blocking candidates of an identity with a higher identity_id, ranked as ingestion ranks them (candidates.ts). */
 export function laterCandidates(ctx: JobContext, identityId: number, tags: readonly Buffer[]): number[] {
-  const shared = new Map<number, number>();
-  for (const tag of tags) {
-    const holders = identitiesWithTag(ctx.store, ctx.tenantId, tag, MAX_BLOCK_SIZE + 1);
-    if (holders.length > MAX_BLOCK_SIZE) continue;
-    for (const id of holders) if (id > identityId) shared.set(id, (shared.get(id) ?? 0) + 1);
-  }
-  return [...shared.entries()]
-    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-    .slice(0, MAX_CANDIDATES)
-    .map(([id]) => id);
+  return rankCandidates(identitiesWithTags(ctx.store, ctx.tenantId, tags, MAX_BLOCK_SIZE + 1), (id) => id > identityId);
 }
 
 interface ReviewPair {

@@ -65,6 +65,55 @@ export interface CandidateRecordRow {
   readonly fieldsJson: string;
 }
 
+/** A candidate identity's member record, without its fields (read only for the prepared cache's misses). */
+export interface CandidateMember {
+  readonly identityId: number;
+  readonly recordId: number;
+  readonly version: number;
+  readonly sourceSystem: string;
+  readonly localId: string;
+  readonly sourceLastUpdated: string | null;
+}
+
+const IDENTITIES_PER_STATEMENT = 32;
+
+/**
+ * The first `limit` member records (oldest first) of each identity, in one statement per 32 identities (a UNION ALL
+ * of per-identity lookups, each with its own inline LIMIT: an identity a source floods with one placeholder is never
+ * read whole). Fields are left out: most candidates' prepared records are cached, and fieldsJsonOf reads the rest.
+ */
+export function candidateMembers(store: Store, tenantId: string, identityIds: readonly number[], limit: number): Map<number, CandidateMember[]> {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError('limit must be a positive integer');
+  const out = new Map<number, CandidateMember[]>(identityIds.map((id) => [id, []]));
+  for (let start = 0; start < identityIds.length; start += IDENTITIES_PER_STATEMENT) {
+    const part = identityIds.slice(start, start + IDENTITIES_PER_STATEMENT);
+    const branch = `SELECT * FROM (SELECT l.identity_id, r.record_id, r.logical_version, r.source_system, r.local_id, r.source_last_updated
+       FROM identity_link l JOIN source_record r ON r.tenant_id = l.tenant_id AND r.record_id = l.record_id
+       WHERE l.tenant_id = ? AND l.identity_id = ? ORDER BY l.record_id LIMIT ${String(limit)})`;
+    const sql = part.map(() => branch).join(' UNION ALL ');
+    const args: (string | number)[] = [];
+    for (const id of part) args.push(tenantId, id);
+    for (const [identityId, recordId, version, sourceSystem, localId, sourceLastUpdated] of store.statement(sql).raw().all(...args) as [number, number, number, string, string, string | null][]) {
+      out.get(identityId)?.push({ identityId, recordId, version, sourceSystem, localId, sourceLastUpdated });
+    }
+  }
+  return out;
+}
+
+/** The fields JSON of records, by record ID (one statement per 64 records). */
+export function fieldsJsonOf(store: Store, tenantId: string, recordIds: readonly number[]): Map<number, string> {
+  const out = new Map<number, string>();
+  for (let start = 0; start < recordIds.length; start += 64) {
+    const part = recordIds.slice(start, start + 64);
+    const rows = store
+      .statement(`SELECT record_id, fields_json FROM source_record WHERE tenant_id = ? AND record_id IN (${part.map(() => '?').join(', ')})`)
+      .raw()
+      .all(tenantId, ...part) as [number, string][];
+    for (const [recordId, fieldsJson] of rows) out.set(recordId, fieldsJson);
+  }
+  return out;
+}
+
 /** The identity's first `limit` records by record ID (oldest first). */
 export function candidateRowsOfIdentity(store: Store, tenantId: string, identityId: number, limit: number): CandidateRecordRow[] {
   return store

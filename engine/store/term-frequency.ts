@@ -9,25 +9,36 @@ import { TERM_FREQUENCY_FIELDS, type TermCount, type TermFrequencyField, type Te
 
 function change(store: Store, tenantId: string, field: TermFrequencyField, value: string | null, delta: 1 | -1): void {
   if (value === null || value === '') return;
-  const row = store.statement('SELECT count FROM term_frequency WHERE tenant_id = ? AND field = ? AND value = ?').get(tenantId, field, value) as { count: number } | undefined;
-  const before = row?.count ?? 0;
-  if (delta === -1 && before === 0) return;
-  const after = before + delta;
-  if (after === 0) {
-    store.statement('DELETE FROM term_frequency WHERE tenant_id = ? AND field = ? AND value = ?').run(tenantId, field, value);
+  let after: number;
+  if (delta === 1) {
+    // One statement: the count after, from which the count before follows.
+    after = store
+      .statement(
+        `INSERT INTO term_frequency (tenant_id, field, value, count) VALUES (?, ?, ?, 1)
+         ON CONFLICT (tenant_id, field, value) DO UPDATE SET count = count + 1 RETURNING count`,
+      )
+      .pluck()
+      .get(tenantId, field, value) as number;
   } else {
+    const before = store.statement('SELECT count FROM term_frequency WHERE tenant_id = ? AND field = ? AND value = ?').pluck().get(tenantId, field, value) as number | undefined;
+    if (before === undefined) return;
+    after = before - 1;
+    if (after === 0) store.statement('DELETE FROM term_frequency WHERE tenant_id = ? AND field = ? AND value = ?').run(tenantId, field, value);
+    else store.statement('UPDATE term_frequency SET count = ? WHERE tenant_id = ? AND field = ? AND value = ?').run(after, tenantId, field, value);
+  }
+  const before = after - delta;
+  // (c ± 1)² − c² = ±2c + 1. A decrement follows an increment, so its totals row exists (and the CHECKs on an
+  // upsert's inserted values would refuse negative ones).
+  if (delta === 1) {
     store
       .statement(
-        `INSERT INTO term_frequency (tenant_id, field, value, count) VALUES (?, ?, ?, ?)
-         ON CONFLICT (tenant_id, field, value) DO UPDATE SET count = excluded.count`,
+        `INSERT INTO term_frequency_total (tenant_id, field, total, sum_squares) VALUES (?, ?, 1, ?)
+         ON CONFLICT (tenant_id, field) DO UPDATE SET total = total + 1, sum_squares = sum_squares + excluded.sum_squares`,
       )
-      .run(tenantId, field, value, after);
+      .run(tenantId, field, after * after - before * before);
+  } else {
+    store.statement('UPDATE term_frequency_total SET total = total - 1, sum_squares = sum_squares + ? WHERE tenant_id = ? AND field = ?').run(after * after - before * before, tenantId, field);
   }
-  store.statement('INSERT OR IGNORE INTO term_frequency_total (tenant_id, field, total, sum_squares) VALUES (?, ?, 0, 0)').run(tenantId, field);
-  // (c ± 1)² − c² = ±2c + 1
-  store
-    .statement('UPDATE term_frequency_total SET total = total + ?, sum_squares = sum_squares + ? WHERE tenant_id = ? AND field = ?')
-    .run(delta, after * after - before * before, tenantId, field);
 }
 
 /** Counts a written record's names: `before` is the record's previous fields (null for a new record). */
@@ -41,17 +52,19 @@ export function countRecordTerms(store: Store, tenantId: string, before: MatchFi
   }
 }
 
-/** The tenant's counts as the scorer reads them: one indexed lookup per value, totals read once per call. */
+/** The tenant's counts as the scorer reads them: one statement per value (its count and the field's totals). */
 export function storedTermFrequencies(store: Store, tenantId: string): TermFrequencyReader {
   return {
     count(field: TermFrequencyField, value: string): TermCount {
-      const row = store.statement('SELECT count FROM term_frequency WHERE tenant_id = ? AND field = ? AND value = ?').get(tenantId, field, value) as
-        | { count: number }
-        | undefined;
-      const total = store.statement('SELECT total, sum_squares AS sumSquares FROM term_frequency_total WHERE tenant_id = ? AND field = ?').get(tenantId, field) as
-        | { total: number; sumSquares: number }
-        | undefined;
-      return { count: row?.count ?? 0, total: total?.total ?? 0, sumSquares: total?.sumSquares ?? 0 };
+      // One statement for the value's count and the field's totals.
+      const row = store
+        .statement(
+          `SELECT (SELECT count FROM term_frequency WHERE tenant_id = t.tenant_id AND field = t.field AND value = ?), total, sum_squares
+           FROM term_frequency_total t WHERE t.tenant_id = ? AND t.field = ?`,
+        )
+        .raw()
+        .get(value, tenantId, field) as [number | null, number, number] | undefined;
+      return { count: row?.[0] ?? 0, total: row?.[1] ?? 0, sumSquares: row?.[2] ?? 0 };
     },
   };
 }

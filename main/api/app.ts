@@ -16,7 +16,7 @@ import type { IncomingMessage } from 'node:http';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { EngineError, isEngineError, validationError } from '../../engine/contract/errors.ts';
-import type { EngineClient, OperationName } from '../../engine/contract/operations.ts';
+import type { CallContext, EngineClient, OperationInput, OperationName, OperationOutput } from '../../engine/contract/operations.ts';
 import { fillPath, HTTP_ROUTES, OPENAPI_PATH, pathParameters, queryInput, routeFor, type HttpRoute } from '../../engine/contract/http.ts';
 import { AuthFailure, type Authenticator, type Principal } from './auth/principal.ts';
 import { challenge } from './auth/bearer.ts';
@@ -37,7 +37,17 @@ declare module 'fastify' {
 export const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
+/** An engine that can also be told that the caller went away (the engine pool: a run it waits for is cancelled). */
+export interface CancellableEngine extends EngineClient {
+  callWith<K extends OperationName>(name: K, input: OperationInput<K>, context: CallContext, signal?: AbortSignal): Promise<OperationOutput<K>>;
+}
+
+function isCancellable(engine: EngineClient): engine is CancellableEngine {
+  return typeof (engine as Partial<CancellableEngine>).callWith === 'function';
+}
+
 export interface ApiOptions {
+  /** The engine pool in a server (main/engine-host/pool.ts): engine work never runs on the thread that answers. */
   readonly engine: EngineClient;
   readonly authenticator: Authenticator;
   readonly logger?: Logger;
@@ -277,7 +287,17 @@ export function buildApi(options: ApiOptions): FastifyInstance {
         const principal = request.principal;
         if (principal === null) throw new EngineError('internal', 'no principal');
         const input = requestInput(route, request);
-        const output = await options.engine.call(route.operation, input as never, { tenantId: principal.tenantId, actor: `api:${principal.clientId}` });
+        const ctx = { tenantId: principal.tenantId, actor: `api:${principal.clientId}` };
+        // A caller that disconnects before the answer (a synchronous evaluation it gave up on) cancels the run.
+        const gone = new AbortController();
+        const onClose = (): void => {
+          if (!reply.raw.writableFinished) gone.abort();
+        };
+        reply.raw.once('close', onClose);
+        const output = isCancellable(options.engine)
+          ? await options.engine.callWith(route.operation, input as never, ctx, gone.signal)
+          : await options.engine.call(route.operation, input as never, ctx);
+        reply.raw.off('close', onClose);
         if (location !== undefined) reply.header('location', fillPath(location.path, output));
         return reply.code(route.status).send(output);
       },

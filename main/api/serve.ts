@@ -1,15 +1,18 @@
 /**
- * `mpi-console serve`: the registry API over the local engine, with the job worker in the same process
+ * `mpi-console serve`: the registry API over the engine pool (main/engine-host/pool.ts: engine threads, so the
+ * thread answering requests only authenticates, routes and sends), with the job worker in a thread of its own
  * when asked (`--worker`; a separate `mpi-console worker` on the same database works as well). stop() is the
- * graceful shutdown: the server stops accepting and finishes in-flight requests while the worker stops after
- * the batch in progress and releases its lease, so a running job resumes under the next worker.
+ * graceful shutdown: the server stops accepting and finishes in-flight requests, then cancels the tracked runs
+ * nobody waits for, while the worker stops after the batch in progress and releases its lease, so a running job resumes under the
+ * next worker.
  */
 import type { Logger } from 'pino';
 import type { LocalEngine } from '../../engine/local-engine.ts';
 import { validationError } from '../../engine/contract/errors.ts';
 import { maintenanceSettings } from '../../engine/config/maintenance.ts';
 import { ApiSettingsSchema } from '../../engine/config/api.ts';
-import { runWorker } from '../../engine/jobs/worker.ts';
+import { EnginePool } from '../engine-host/pool.ts';
+import { EmbeddedWorker } from '../engine-host/embedded-worker.ts';
 import { isLoopbackHost } from '../net/loopback.ts';
 import { buildApi } from './app.ts';
 import { authenticatorFor } from './auth/authenticator.ts';
@@ -24,6 +27,8 @@ export interface ServeOptions {
   /** Development only: plain http on an address other than loopback. */
   readonly allowInsecureHttp: boolean;
   readonly logger?: Logger;
+  /** Engine threads for long calls (default: by the machine's cores). */
+  readonly longThreads?: number;
 }
 
 export interface RunningApi {
@@ -50,8 +55,10 @@ export async function startServe(engine: LocalEngine, options: ServeOptions): Pr
   }
   const logger = options.logger ?? apiLogger();
   const authenticator = await authenticatorFor(engine.env, options.devAuth);
+  if (engine.env.store.path === ':memory:') throw validationError('serve needs a database file: an in-memory database cannot be shared with the engine threads', [{ path: '--db', message: 'give a file' }]);
+  const pool = await EnginePool.open({ dbPath: engine.env.store.path, settingsPath: engine.env.settingsPath, ...(options.longThreads === undefined ? {} : { longThreads: options.longThreads }) });
   const app = buildApi({
-    engine,
+    engine: pool,
     authenticator,
     logger,
     tenantClaim: (settings.Api ?? ApiSettingsSchema.parse({})).TenantClaim,
@@ -62,27 +69,31 @@ export async function startServe(engine: LocalEngine, options: ServeOptions): Pr
   // The line that says where the server is must not wait in the log buffer.
   logger.flush();
 
-  const controller = new AbortController();
   const worker = options.worker
-    ? runWorker(engine.env, {
-        tenants: 'all',
-        signal: controller.signal,
-        onEvent: (event) => {
-          logger.info({ worker: event }, `worker ${event.type}`);
+    ? new EmbeddedWorker(
+        { dbPath: engine.env.store.path, tenants: 'all', settingsPath: engine.env.settingsPath },
+        {
+          onStatus: (status) => {
+            if (status.state === 'failed') logger.error({ worker: status }, 'the worker stopped on an error; jobs wait for another worker');
+          },
+          onJobActivity: () => undefined,
+          onEvent: (event) => {
+            logger.info({ worker: event }, `worker ${event.type}`);
+          },
         },
-      }).catch((error: unknown) => {
-        logger.error({ error: { name: error instanceof Error ? error.name : 'error' } }, 'the worker stopped on an error; jobs wait for another worker');
-      })
-    : Promise.resolve();
+      )
+    : undefined;
   return {
     url,
     stop: async () => {
       // The operator sees at once that shutdown began (in-flight requests may take a while to finish).
       logger.info('stopping');
       logger.flush();
-      controller.abort();
+      const stopping = worker?.stop();
+      // In-flight requests finish (a synchronous evaluation included); then the runs nobody waits for are cancelled.
       await app.close();
-      await worker;
+      await pool.close();
+      await stopping;
       logger.info('stopped');
       logger.flush();
     },

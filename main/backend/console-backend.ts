@@ -4,7 +4,10 @@
  * operations to the connection's EngineClient with the call context it owns, validates every input with the
  * contract's schema (the renderer is untrusted), and pushes events to its subscribers.
  */
-import { conflict, EngineError, validationError } from '../../engine/contract/errors.ts';
+import { randomBytes } from 'node:crypto';
+import { conflict, EngineError, notFound, validationError } from '../../engine/contract/errors.ts';
+import { operations } from '../../engine/contract/operations.ts';
+import type { RunOperation, RunState } from '../../engine/contract/runs.ts';
 import { zodIssues } from '../../engine/contract/zod-issues.ts';
 import {
   inputSchemaOf,
@@ -29,7 +32,7 @@ import type { OperationName } from '../../engine/contract/operations.ts';
 import type { JobState } from '../../engine/contract/maintenance.ts';
 import type { z } from 'zod';
 import type { ConsoleConnection } from './connection.ts';
-import { fromErrorData, toErrorData } from './errors.ts';
+import { fromErrorData, toErrorData } from '../engine-host/errors.ts';
 import { JobWatcher, type JobWatcherOptions } from './job-watcher.ts';
 import { LocalSandboxConnection, localActor } from './local-sandbox.ts';
 import { RecentSandboxes } from './recent-sandboxes.ts';
@@ -59,6 +62,13 @@ export interface ConsoleBackendOptions {
   readonly registryCa?: string | Buffer;
 }
 
+/** A long operation the console follows for the page (console/start-task). */
+interface Task {
+  readonly connection: ConsoleConnection;
+  readonly abort: AbortController;
+  state: RunState;
+}
+
 type ConsoleHandlers = { [K in ConsoleOperationName]: (input: z.output<ConsoleOperations[K]['input']>) => Promise<AnyOutput<K>> };
 
 export class ConsoleBackend {
@@ -72,6 +82,7 @@ export class ConsoleBackend {
   private readonly actor: string;
   private readonly tokenStore: TokenStore;
   private signIn: SignInState | null = null;
+  private readonly tasks = new Map<string, Task>();
   private pendingSignIn: PendingSignIn | null = null;
   private closed = false;
 
@@ -123,7 +134,70 @@ export class ConsoleBackend {
       this.runs.delete(key, input.runId);
       return Promise.resolve({ runs: this.runs.list(key) });
     },
+    'console/start-task': (input) => Promise.resolve(this.startTask(input.operation, input.input)),
+    'console/cancel-task': (input) => {
+      const task = this.tasks.get(input.runId);
+      // A task of another connection (or one forgotten) is as unknown as one that never was.
+      if (task === undefined || task.connection !== this.connection) throw notFound('no such task on this connection');
+      task.abort.abort();
+      return Promise.resolve(task.state);
+    },
+    'console/tasks': () => Promise.resolve({ rows: [...this.tasks.values()].filter((t) => t.connection === this.connection).map((t) => t.state) }),
   };
+
+  /**
+   * A long operation as a task: validated here, run by the connection off this thread (runTask), its progress and
+   * end pushed as task/updated; an evaluation, calibration or estimate that completes is kept among the saved runs.
+   */
+  private startTask(operation: RunOperation, rawInput: unknown): RunState {
+    const connection = this.requireConnection();
+    if (!connection.capabilities.operations.includes(operation)) {
+      throw new EngineError('forbidden', `this connection does not offer ${operation} (granted scopes: ${connection.capabilities.scopes.join(', ') || 'none'})`);
+    }
+    const parsed = operations[operation].input.safeParse(rawInput ?? {});
+    if (!parsed.success) throw validationError(`invalid input for ${operation}`, zodIssues(parsed.error, '', false));
+    const runId = randomBytes(16).toString('base64url');
+    const abort = new AbortController();
+    const task: Task = {
+      connection,
+      abort,
+      state: { runId, operation, status: 'running', progress: null, startedAt: new Date().toISOString(), finishedAt: null, error: null },
+    };
+    this.tasks.set(runId, task);
+    this.forgetEndedTasks();
+    const update = (next: Partial<RunState>): void => {
+      task.state = { ...task.state, ...next };
+      this.emit('task/updated', task.state);
+    };
+    this.emit('task/updated', task.state);
+    const onProgress = (progress: RunState['progress']): void => {
+      update({ progress });
+    };
+    void connection.runTask(operation, parsed.data, { signal: abort.signal, onProgress }).then(
+      (output) => {
+        let error: RunState['error'] = null;
+        try {
+          this.keepRun(connection, operation, parsed.data, output);
+        } catch (keptError) {
+          const data = toErrorData(keptError);
+          error = { kind: data.kind, message: data.message, issues: [...data.issues] };
+        }
+        // The output goes to the page with the task's end; the kept copy is read back from the saved runs.
+        update({ status: 'completed', finishedAt: new Date().toISOString(), error, output });
+        task.state = { ...task.state, output: undefined };
+      },
+      (failure: unknown) => {
+        const data = toErrorData(failure);
+        update({ status: abort.signal.aborted ? 'cancelled' : 'failed', finishedAt: new Date().toISOString(), error: { kind: data.kind, message: data.message, issues: [...data.issues] } });
+      },
+    );
+    return task.state;
+  }
+
+  private forgetEndedTasks(): void {
+    const ended = [...this.tasks.entries()].filter(([, t]) => t.state.finishedAt !== null);
+    for (const [runId] of ended.slice(0, Math.max(0, ended.length - 20))) this.tasks.delete(runId);
+  }
 
   constructor(private readonly options: ConsoleBackendOptions) {
     this.actor = options.actor ?? localActor();
@@ -227,7 +301,7 @@ export class ConsoleBackend {
   /** Opens a sandbox file and makes it the current connection (the previous one closes after). */
   async openSandbox(path: string, tenantId?: string): Promise<void> {
     // The hooks run later (thread messages), once `connection` is assigned; a replaced connection is ignored.
-    const connection: LocalSandboxConnection = LocalSandboxConnection.open(path, tenantId, this.actor, {
+    const connection: LocalSandboxConnection = await LocalSandboxConnection.open(path, tenantId, this.actor, {
       onWorkerStatus: () => {
         if (this.connection === connection) this.emit('connection/changed', this.status());
       },

@@ -11,8 +11,10 @@ import { ENGINE_OPERATION_NAMES, type Capabilities, type Connection, type Worker
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { Store } from '../../engine/store/db.ts';
 import { listTenantIds } from '../../engine/jobs/job-store.ts';
-import type { ConsoleConnection } from './connection.ts';
-import { EmbeddedWorker } from './embedded-worker.ts';
+import type { ConsoleConnection, TaskOptions } from './connection.ts';
+import { EnginePool } from '../engine-host/pool.ts';
+import type { RunOperation } from '../../engine/contract/runs.ts';
+import { EmbeddedWorker } from '../engine-host/embedded-worker.ts';
 
 /** The local user owns the file: every operation, every scope. */
 export const LOCAL_CAPABILITIES: Capabilities = { operations: [...ENGINE_OPERATION_NAMES], scopes: ['mpi.admin', 'mpi.operations'] };
@@ -87,16 +89,44 @@ export class LocalSandboxConnection implements ConsoleConnection {
 
   private constructor(
     readonly path: string,
-    readonly client: LocalEngine,
+    readonly client: EnginePool,
     readonly context: CallContext,
     hooks: LocalSandboxHooks,
   ) {
-    this.worker = new EmbeddedWorker({ dbPath: path, tenantId: context.tenantId }, { onStatus: hooks.onWorkerStatus, onJobActivity: hooks.onJobActivity });
+    this.worker = new EmbeddedWorker({ dbPath: path, tenants: [context.tenantId] }, { onStatus: hooks.onWorkerStatus, onJobActivity: hooks.onJobActivity });
   }
 
-  static open(path: string, tenantId: string | undefined, actor: string, hooks: LocalSandboxHooks): LocalSandboxConnection {
+  /**
+   * Opens the sandbox behind an engine pool (engine threads with their own connections), so no engine call ever
+   * runs on the thread that answers the window. The file is checked (a registry, its tenants) before any thread
+   * opens it; the first engine to open it applies the migrations.
+   */
+  static async open(path: string, tenantId: string | undefined, actor: string, hooks: LocalSandboxHooks): Promise<LocalSandboxConnection> {
     const tenant = chooseTenant(path, sandboxTenants(path), tenantId);
-    return new LocalSandboxConnection(path, LocalEngine.open({ dbPath: path }), { tenantId: tenant, actor }, hooks);
+    // Migrations applied once here, before several threads open the file at the same moment.
+    LocalEngine.open({ dbPath: path, create: false }).close();
+    const pool = await EnginePool.open({ dbPath: path });
+    return new LocalSandboxConnection(path, pool, { tenantId: tenant, actor }, hooks);
+  }
+
+  async runTask(operation: RunOperation, input: unknown, options: TaskOptions): Promise<unknown> {
+    const started = await this.client.call('runs/start', { operation, input }, this.context);
+    const unsubscribe = this.client.runs.subscribe((tenantId, state) => {
+      if (tenantId === this.context.tenantId && state.runId === started.runId && state.progress !== null) options.onProgress(state.progress);
+    });
+    const cancel = (): void => {
+      void this.client.call('runs/cancel', { runId: started.runId }, this.context).catch(() => undefined);
+    };
+    options.signal.addEventListener('abort', cancel, { once: true });
+    try {
+      const ended = await this.client.runs.wait(started.runId, this.context.tenantId);
+      if (ended.status === 'completed') return ended.output;
+      const error = ended.error ?? { kind: 'internal' as const, message: 'the run ended without an answer', issues: [] };
+      throw new EngineError(error.kind, error.message, error.issues);
+    } finally {
+      unsubscribe();
+      options.signal.removeEventListener('abort', cancel);
+    }
   }
 
   describe(): Connection {
@@ -112,7 +142,6 @@ export class LocalSandboxConnection implements ConsoleConnection {
   }
 
   async close(): Promise<void> {
-    await this.worker.stop();
-    this.client.close();
+    await Promise.all([this.worker.stop(), this.client.close()]);
   }
 }

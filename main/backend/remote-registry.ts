@@ -12,7 +12,8 @@ import { EngineError } from '../../engine/contract/errors.ts';
 import type { Capabilities, Connection } from '../../engine/contract/console.ts';
 import type { CallContext, EngineClient, OperationInput, OperationName, OperationOutput } from '../../engine/contract/operations.ts';
 import { RemoteEngine } from '../remote/remote-engine.ts';
-import type { ConsoleConnection } from './connection.ts';
+import type { ConsoleConnection, TaskOptions } from './connection.ts';
+import type { RunOperation } from '../../engine/contract/runs.ts';
 import { remoteCapabilities } from './remote-capabilities.ts';
 import { SessionTokens, signInAgain, withSignInAdvice } from './session-tokens.ts';
 import type { StoredSession, TokenStore } from './token-store.ts';
@@ -77,6 +78,14 @@ export class RemoteRegistryConnection implements ConsoleConnection {
     } catch (error) {
       await client.close();
       throw withSignInAdvice(error, session.method);
+    }
+  }
+
+  async runTask(operation: RunOperation, input: unknown, options: TaskOptions): Promise<unknown> {
+    try {
+      return await this.remote.callWith(operation, input as never, this.context, options);
+    } catch (error) {
+      throw withSignInAdvice(error, this.tokens.session.method);
     }
   }
 

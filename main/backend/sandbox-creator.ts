@@ -10,9 +10,9 @@ import { conflict, validationError } from '../../engine/contract/errors.ts';
 import { settingsPathFor } from '../../engine/config/settings.ts';
 import type { CreateSandboxInputSchema, SandboxProgress } from '../../engine/contract/console.ts';
 import type { z } from 'zod';
-import { fromErrorData } from './errors.ts';
-import { startThread } from './thread.ts';
-import type { SandboxThreadMessage } from './threads/messages.ts';
+import { fromErrorData } from '../engine-host/errors.ts';
+import { startThread } from '../engine-host/threads.ts';
+import type { SandboxThreadMessage } from '../engine-host/messages.ts';
 
 export type CreateSandboxInput = z.output<typeof CreateSandboxInputSchema>;
 

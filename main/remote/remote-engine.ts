@@ -12,7 +12,11 @@
  *   reset or refused connection, a timeout) with exponential backoff, honouring Retry-After; POSTs never;
  * - an operation without a route, or an extension this registry does not list in its OpenAPI document (read
  *   once), fails with "not offered by this registry" before any request; a registry with only the six spec
- *   endpoints offers no extension.
+ *   endpoints offers no extension;
+ * - a long assurance operation (estimate, evaluation, calibration, label sample, candidate draw) goes as a tracked
+ *   run where the registry offers runs: started, then its state read every RUN_POLL_MS until it ends, so no request
+ *   stays open while it computes and none can time out under it; progress is reported and a cancel (the caller's
+ *   signal) reaches the run. A registry without runs gets the synchronous endpoint.
  *
  * The tenant is the token's: CallContext.tenantId and actor are not sent (the registry takes both from the
  * token).
@@ -21,6 +25,7 @@ import { Agent, request } from 'undici';
 import { EngineError, validationError } from '../../engine/contract/errors.ts';
 import { operations, type CallContext, type EngineClient, type OperationInput, type OperationName, type OperationOutput } from '../../engine/contract/operations.ts';
 import { zodIssues } from '../../engine/contract/zod-issues.ts';
+import { isFinalRunStatus, isRunOperation, type RunOperation, type RunProgress } from '../../engine/contract/runs.ts';
 import { HTTP_ROUTES, OPENAPI_PATH, ProblemSchema, routeFor, routeRequest, SPEC_OPERATIONS, type HttpRoute, type RouteRequest } from '../../engine/contract/http.ts';
 import { transportProblem } from '../net/loopback.ts';
 import { fullJitterBackoff } from '../../engine/net/backoff.ts';
@@ -56,6 +61,18 @@ interface Answer {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How often a run's state is read while it computes. */
+const RUN_POLL_MS = 500;
+
+export interface RemoteCallOptions {
+  /** A run's progress, as the registry reports it. */
+  readonly onProgress?: (progress: RunProgress) => void;
+  /** Aborting it cancels the run on the registry. */
+  readonly signal?: AbortSignal;
+  /** Told the run's ID as soon as it is started. */
+  readonly onStarted?: (runId: string) => void;
+}
 
 export function notOffered(name: OperationName, why: string): EngineError {
   return new EngineError('remote_http', `${name} is not offered by this registry (${why})`, [{ path: '(operation)', message: 'not offered by this registry' }]);
@@ -109,7 +126,49 @@ export class RemoteEngine implements EngineClient {
     return this.offered;
   }
 
-  async call<K extends OperationName>(name: K, input: OperationInput<K>, _context: CallContext): Promise<OperationOutput<K>> {
+  async call<K extends OperationName>(name: K, input: OperationInput<K>, context: CallContext): Promise<OperationOutput<K>> {
+    return this.callWith(name, input, context);
+  }
+
+  /** A call whose run, if it is one, reports progress and is cancelled when the signal aborts. */
+  async callWith<K extends OperationName>(name: K, input: OperationInput<K>, _context: CallContext, options: RemoteCallOptions | AbortSignal = {}): Promise<OperationOutput<K>> {
+    const callOptions: RemoteCallOptions = options instanceof AbortSignal ? { signal: options } : options;
+    if (isRunOperation(name) && (await this.offeredOperations()).has('runs/start')) return (await this.viaRun(name, input, callOptions)) as OperationOutput<K>;
+    return this.direct(name, input);
+  }
+
+  /** The operation as a tracked run: start, poll until it ends, the output checked against the operation's schema. */
+  private async viaRun(operation: RunOperation, input: unknown, options: RemoteCallOptions): Promise<unknown> {
+    let state = await this.direct('runs/start', { operation, input });
+    options.onStarted?.(state.runId);
+    const wait = this.options.sleep ?? sleep;
+    let cancelled = false;
+    const cancel = (): void => {
+      if (cancelled) return;
+      cancelled = true;
+      void this.direct('runs/cancel', { runId: state.runId }).catch(() => undefined);
+    };
+    options.signal?.addEventListener('abort', cancel, { once: true });
+    if (options.signal?.aborted === true) cancel();
+    try {
+      while (!isFinalRunStatus(state.status)) {
+        if (state.progress !== null) options.onProgress?.(state.progress);
+        await wait(RUN_POLL_MS);
+        state = await this.direct('runs/get', { runId: state.runId });
+      }
+    } finally {
+      options.signal?.removeEventListener('abort', cancel);
+    }
+    if (state.status !== 'completed') {
+      const error = state.error ?? { kind: 'remote_http' as const, message: `the run ended ${state.status} without a reason`, issues: [] };
+      throw new EngineError(error.kind, error.message, error.issues);
+    }
+    const output = operations[operation].output.safeParse(state.output);
+    if (!output.success) throw new EngineError('remote_http', `the registry's answer to ${operation} does not match the contract`, zodIssues(output.error, '', false));
+    return output.data;
+  }
+
+  private async direct<K extends OperationName>(name: K, input: OperationInput<K>): Promise<OperationOutput<K>> {
     const route = routeFor(name);
     if (route === undefined) throw notOffered(name, 'the registry API has no route for it');
     if (route.extension && !(await this.offeredOperations()).has(name)) throw notOffered(name, `an extension that ${OPENAPI_PATH} does not list`);

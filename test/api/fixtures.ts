@@ -43,6 +43,11 @@ export async function apiRegistry(dir: string): Promise<Registry> {
       'profile/get': {},
       'labels/sample': { maxPairs: 20, seed: 1 },
       'matching/explain': { left: first.left, right: first.right },
+      'runs/start': { operation: 'labels/sample', input: { maxPairs: 20, seed: 1 } },
+      'runs/list': {},
+      // Filled with the run the last successful runs/start of callRoute started (runs live in the serving process).
+      'runs/get': { runId: 'no-run-started-yet-0000' },
+      'runs/cancel': { runId: 'no-run-started-yet-0000' },
     },
   };
 }
@@ -75,15 +80,22 @@ export async function send(
 }
 
 /** A route called with its valid input and the given Authorization header (or none). */
-export function callRoute(base: string, registry: Registry, route: HttpRoute, authorization: string | undefined): Promise<RawAnswer> {
+export async function callRoute(base: string, registry: Registry, route: HttpRoute, authorization: string | undefined): Promise<RawAnswer> {
   const input = registry.inputs[route.operation];
   if (input === undefined) throw new Error(`no fixture input for ${route.operation}`);
   const routed = routeRequest(route, input);
-  return send(base, route.method, routed.path, {
+  const answer = await send(base, route.method, routed.path, {
     headers: { ...(authorization === undefined ? {} : { authorization }), ...(routed.body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(routed.body === undefined ? {} : { body: JSON.stringify(routed.body) }),
     ...(routed.query === undefined ? {} : { query: routed.query }),
   });
+  if (route.operation === 'runs/start' && answer.status === 202) {
+    const { runId } = answer.json as { runId: string };
+    const inputs = registry.inputs as Record<string, unknown>;
+    inputs['runs/get'] = { runId };
+    inputs['runs/cancel'] = { runId };
+  }
+  return answer;
 }
 
 export const ROUTES = HTTP_ROUTES;

@@ -15,6 +15,7 @@ import { RemoteEngine } from '../../main/remote/remote-engine.ts';
 import { StaticTokenProvider } from '../../main/remote/token-provider.ts';
 import { devTokenFor, serveApi, type ServedApi } from '../helpers/api.ts';
 import { contractSuite, type Backend, type Recorded } from './suite.ts';
+import type { LabelPair } from '../../engine/assurance/labels.ts';
 
 const TENANT = 't1';
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -43,6 +44,7 @@ const local: Recorded = new Map();
 const remote: Recorded = new Map();
 let served: ServedApi | undefined;
 let remoteClient: RemoteEngine | undefined;
+let remoteRegistry: LocalEngine | undefined;
 
 describe('the contract suite on LocalEngine', () => {
   contractSuite(async (): Promise<Backend> => {
@@ -55,6 +57,7 @@ describe('the contract suite on LocalEngine', () => {
 describe('the contract suite on RemoteEngine → the registry API on loopback', () => {
   contractSuite(async (): Promise<Backend> => {
     const engine = await registry();
+    remoteRegistry = engine;
     served = await serveApi(engine);
     const api = served;
     cleanup.push(() => api.stop());
@@ -75,8 +78,27 @@ describe('both runs', () => {
   it('went over HTTP in the remote run (one log line per request, with the route and the tenant of the token)', () => {
     const lines = (served?.logs.lines ?? []).map((l) => JSON.parse(l) as { route?: string; tenant?: string; status?: number });
     const routes = new Set(lines.filter((l) => l.tenant === TENANT).map((l) => l.route));
-    for (const route of ['/api/v1/maintenance/reindex', '/api/v1/maintenance/jobs/:jobId', '/api/v1/matching/evaluation', '/api/v1/matching/calibration/fellegi-sunter', '/api/v1/maintenance/jobs']) {
+    // Evaluation, calibration and the estimate went as tracked runs (started, then read until they ended).
+    for (const route of ['/api/v1/maintenance/reindex', '/api/v1/maintenance/jobs/:jobId', '/api/v1/runs', '/api/v1/runs/:runId', '/api/v1/maintenance/jobs']) {
       expect(routes).toContain(route);
+    }
+  });
+
+  it("answers the specification's synchronous endpoints as before: the same report as the run gave", async () => {
+    const assurance = remote.get('assurance') as { evaluation: { datasetDigest: string }; sample: { pairs: LabelPair[] } } | undefined;
+    expect(assurance?.evaluation).toBeDefined();
+    if (remoteRegistry === undefined || assurance === undefined) throw new Error('the remote run did not happen');
+    const sync = new RemoteEngine({ baseUrl: served?.url ?? '', tokens: new StaticTokenProvider(await devTokenFor(remoteRegistry, ['mpi.admin'], { tenantId: TENANT })) });
+    try {
+      // Listed without runs, the registry is asked the specification's way (POST /matching/evaluation, waited for).
+      (sync as unknown as { offered: Promise<ReadonlySet<string>> }).offered = Promise.resolve(new Set(['matching/evaluate']));
+      const request = { datasetId: 'contract', pairs: assurance.sample.pairs, thresholds: [0.5, 0.75, 0.92], maximumErrorExamples: 6 };
+      const report = await sync.call('matching/evaluate', request, { tenantId: TENANT, actor: 'sync' });
+      expect(report.datasetDigest).toBe(assurance.evaluation.datasetDigest);
+      const lines = (served?.logs.lines ?? []).map((l) => JSON.parse(l) as { route?: string; status?: number });
+      expect(lines.some((l) => l.route === '/api/v1/matching/evaluation' && l.status === 200)).toBe(true);
+    } finally {
+      await sync.close();
     }
   });
 

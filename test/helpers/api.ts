@@ -7,6 +7,7 @@ import { devSigningKey, devToken } from '../../main/api/auth/dev-auth.ts';
 import type { Authenticator } from '../../main/api/auth/principal.ts';
 import { apiLogger } from '../../main/api/logging.ts';
 import { startServe, type RunningApi } from '../../main/api/serve.ts';
+import { EnginePool, type EnginePoolOptions } from '../../main/engine-host/pool.ts';
 
 /** Every log line the server wrote, as text (JSON lines). */
 export class LogLines extends Writable {
@@ -45,18 +46,34 @@ export async function devTokenFor(engine: LocalEngine, scopes: readonly string[]
   });
 }
 
-/** The API on a loopback port over this engine (dev-auth unless an authenticator is given). */
-export async function serveApi(engine: LocalEngine, options: { routes?: readonly HttpRoute[]; authenticator?: Authenticator; bodyLimitBytes?: number } = {}): Promise<ServedApi> {
+/**
+ * The API on a loopback port over this engine's registry, as `serve` runs it: behind an engine pool (its own
+ * threads and connections on the same database file), dev-auth unless an authenticator is given.
+ */
+export async function serveApi(
+  engine: LocalEngine,
+  options: { routes?: readonly HttpRoute[]; authenticator?: Authenticator; bodyLimitBytes?: number; pool?: Partial<EnginePoolOptions> } = {},
+): Promise<ServedApi & { pool: EnginePool }> {
   const logs = new LogLines();
+  const pool = await EnginePool.open({ dbPath: engine.env.store.path, settingsPath: engine.env.settingsPath, ...options.pool });
   const app = buildApi({
-    engine,
+    engine: pool,
     authenticator: options.authenticator ?? (await authenticatorFor(engine.env, true)),
     logger: apiLogger(logs),
     ...(options.routes === undefined ? {} : { routes: options.routes }),
     ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
   });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
-  return { url, logs, stop: () => app.close() };
+  return {
+    url,
+    logs,
+    pool,
+    stop: async () => {
+      const closing = pool.close();
+      await app.close();
+      await closing;
+    },
+  };
 }
 
 /** `serve --dev-auth [--worker]` in this process. */

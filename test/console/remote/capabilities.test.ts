@@ -15,8 +15,11 @@ describe('scopes → capabilities', () => {
     expect(operations.sort()).toEqual(['jobs/get', 'jobs/list', 'profile/get', 'profile/summary']);
   });
 
-  it('mpi.admin and mpi.operations: every route of the registry', () => {
-    expect(remoteCapabilities(['mpi.operations', 'mpi.admin', 'openid'], ALL_OFFERED).operations.sort()).toEqual([...ALL_OFFERED].sort());
+  it('mpi.admin and mpi.operations: every route of the registry, and every run operation through runs', () => {
+    expect(remoteCapabilities(['mpi.operations', 'mpi.admin', 'openid'], ALL_OFFERED).operations.sort()).toEqual([...ALL_OFFERED, 'labels/candidates'].sort());
+    // Without runs, an operation without a route of its own is not offered.
+    const withoutRuns = new Set([...ALL_OFFERED].filter((name) => !name.startsWith('runs/')));
+    expect(remoteCapabilities(['mpi.operations', 'mpi.admin'], withoutRuns).operations).not.toContain('labels/candidates');
   });
 
   it('mpi.admin alone: the state changes but not the reads that need mpi.operations', () => {

@@ -1,14 +1,14 @@
 /**
- * The local sandbox's maintenance worker, in a worker thread: the engine's own worker loop (the same code as
- * `mpi-console worker`) on its own SQLite connection, serving the sandbox's tenant. It reports job activity so
+ * The maintenance worker in a worker thread: the engine's own worker loop (the same code as `mpi-console worker`)
+ * on its own SQLite connection, serving a sandbox's tenant (the console) or every tenant (`serve --worker`). It reports job activity so
  * the backend's watcher pushes fresh state at once, wakes early when the console queues a job, and on `stop`
  * finishes the batch in progress and releases its lease, so nothing is left half-claimed.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { LocalEngine } from '../../../engine/local-engine.ts';
-import { runWorker } from '../../../engine/jobs/worker.ts';
-import { maintenanceSettings } from '../../../engine/config/maintenance.ts';
-import { toErrorData } from '../errors.ts';
+import { LocalEngine } from '../../engine/local-engine.ts';
+import { runWorker } from '../../engine/jobs/worker.ts';
+import { maintenanceSettings } from '../../engine/config/maintenance.ts';
+import { toErrorData } from './errors.ts';
 import type { JobThreadCommand, JobThreadData, JobThreadMessage } from './messages.ts';
 
 const port = parentPort;
@@ -50,7 +50,7 @@ function idle(ms: number, signal: AbortSignal | undefined): Promise<void> {
 
 let engine: LocalEngine | undefined;
 try {
-  engine = LocalEngine.open({ dbPath: data.dbPath });
+  engine = LocalEngine.open({ dbPath: data.dbPath, create: false, ...(data.settingsPath === undefined ? {} : { settingsPath: data.settingsPath }) });
   const settings = maintenanceSettings(engine.env.settings());
   if (!settings.WorkerEnabled) {
     post({
@@ -59,11 +59,12 @@ try {
     });
   } else {
     await runWorker(engine.env, {
-      tenants: [data.tenantId],
+      tenants: data.tenants,
       maintenance: settings,
       signal: controller.signal,
       idle,
       onEvent: (event) => {
+        post({ type: 'event', event });
         if (event.type === 'started') post({ type: 'running' });
         else if (event.type === 'claimed' || event.type === 'finished' || event.type === 'scheduled') post({ type: 'activity', jobId: event.jobId });
       },

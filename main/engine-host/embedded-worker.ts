@@ -1,17 +1,19 @@
 /**
- * The parent side of the local sandbox's maintenance worker thread: its status for the renderer (running,
- * disabled by configuration, failed), job-activity hints for the watcher, wake-ups when the console queues
- * a job, and a clean stop (the batch in progress finishes and the lease is released; a thread that does not
+ * The parent side of a maintenance worker thread (a sandbox's in the console, a registry's under `serve --worker`):
+ * its status (running, disabled by configuration, failed), job-activity hints for a watcher, the worker's events
+ * for a log, wake-ups when a job is queued here, and a clean stop (the batch in progress finishes and the lease is released; a thread that does not
  * stop in time is terminated, and its lease then simply expires).
  */
 import type { Worker } from 'node:worker_threads';
 import type { WorkerStatus } from '../../engine/contract/console.ts';
-import { startThread } from './thread.ts';
-import type { JobThreadCommand, JobThreadData, JobThreadMessage } from './threads/messages.ts';
+import type { WorkerEvent } from '../../engine/jobs/worker.ts';
+import { startThread } from './threads.ts';
+import type { JobThreadCommand, JobThreadData, JobThreadMessage } from './messages.ts';
 
 export interface EmbeddedWorkerHooks {
   readonly onStatus: (status: WorkerStatus) => void;
   readonly onJobActivity: (jobId: string) => void;
+  readonly onEvent?: (event: WorkerEvent) => void;
 }
 
 const STOP_GRACE_MS = 15_000;
@@ -62,6 +64,9 @@ export class EmbeddedWorker {
         return;
       case 'stopped':
         this.setStatus({ state: 'stopped', message: null });
+        return;
+      case 'event':
+        this.hooks.onEvent?.(message.event);
         return;
     }
   }

@@ -1,0 +1,298 @@
+/**
+ * The engine behind one front door, off the thread that answers requests (Actual Budget's shape: the engine in its
+ * own thread, the host only relays). A small pool of engine threads (engine-thread.ts), each with its own SQLite
+ * connection, in two lanes:
+ *
+ *   short  one thread (or more) kept for quick calls: a job's state, a job list, the profile, a cancel, a start.
+ *          A long run can never take it, so a job GET is answered while an estimate computes.
+ *   long   the other threads: the tracked runs (estimate, evaluation, calibration, label sample, candidate draw)
+ *          and the calls that read a whole tenant (ingestion, identity and review lists). A quick call may use an
+ *          idle long thread too.
+ *
+ * Calls wait in their lane's queue when every thread that may take them is busy. The runs/* operations are this
+ * pool's run registry (engine/runs/registry.ts); a run operation called directly (the specification's synchronous
+ * evaluation and calibration) is a run the pool waits for. A thread that crashes or runs out of memory fails its
+ * call with an internal error that says so, and is replaced; the pool stays up.
+ */
+import { availableParallelism } from 'node:os';
+import type { Worker } from 'node:worker_threads';
+import { EngineError } from '../../engine/contract/errors.ts';
+import type { CallContext, EngineClient, OperationInput, OperationName, OperationOutput } from '../../engine/contract/operations.ts';
+import { isRunOperation, type RunOperation, type RunProgress } from '../../engine/contract/runs.ts';
+import { operations } from '../../engine/contract/operations.ts';
+import { zodIssues } from '../../engine/contract/zod-issues.ts';
+import { RunRegistry, type RunHooks } from '../../engine/runs/registry.ts';
+import { fromErrorData } from './errors.ts';
+import type { EngineCallMessage, EngineThreadData, EngineThreadMessage } from './messages.ts';
+import { startThread } from './threads.ts';
+
+type Lane = 'short' | 'long';
+
+/** Calls that read or write a whole tenant: never on the short lane. */
+const LONG_CALLS: ReadonlySet<string> = new Set(['records/ingest', 'sandbox/create', 'identities/list', 'reviews/list']);
+
+export function laneOf(name: string): Lane {
+  return isRunOperation(name) || LONG_CALLS.has(name) ? 'long' : 'short';
+}
+
+export interface EnginePoolOptions extends EngineThreadData {
+  /** Threads for long calls (default: the machine's cores less one, 1 to 3). */
+  readonly longThreads?: number;
+  /** Threads kept for quick calls (default 1). */
+  readonly shortThreads?: number;
+  /** The run registry's orphan delay (tests shorten it). */
+  readonly orphanMs?: number;
+  /** The heap limit of each long thread, in MiB (default: Node's); a run beyond it fails and its thread is replaced. */
+  readonly longThreadHeapMb?: number;
+}
+
+interface Task {
+  readonly id: number;
+  readonly message: EngineCallMessage;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+  readonly onProgress?: (progress: RunProgress) => void;
+}
+
+interface Slot {
+  readonly lane: Lane;
+  readonly worker: Worker;
+  busy: Task | undefined;
+  readonly ready: Promise<void>;
+  dead: boolean;
+}
+
+function deferred(): { promise: Promise<unknown>; resolve: (value: unknown) => void; reject: (error: unknown) => void } {
+  let resolve: (value: unknown) => void = () => undefined;
+  let reject: (error: unknown) => void = () => undefined;
+  const promise = new Promise<unknown>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+export interface PoolStats {
+  readonly threads: { readonly lane: Lane; readonly busy: boolean }[];
+  readonly queued: { readonly short: number; readonly long: number };
+}
+
+export class EnginePool implements EngineClient {
+  readonly runs: RunRegistry;
+  private readonly slots: Slot[] = [];
+  private readonly queues: Record<Lane, Task[]> = { short: [], long: [] };
+  private nextId = 1;
+  private closing = false;
+
+  private constructor(private readonly options: EnginePoolOptions) {
+    this.runs = new RunRegistry((operation, input, ctx, hooks) => this.runOnThread(operation, input, ctx, hooks), Date.now, options.orphanMs);
+    const cores = availableParallelism();
+    const long = options.longThreads ?? Math.max(1, Math.min(3, cores - 1));
+    const short = options.shortThreads ?? 1;
+    for (let i = 0; i < short; i++) this.slots.push(this.spawn('short'));
+    for (let i = 0; i < long; i++) this.slots.push(this.spawn('long'));
+  }
+
+  /** Starts the threads; resolves once each has opened the registry (or rejects with why the first could not). */
+  static async open(options: EnginePoolOptions): Promise<EnginePool> {
+    const pool = new EnginePool(options);
+    try {
+      await Promise.all(pool.slots.map((slot) => slot.ready));
+    } catch (error) {
+      await pool.close();
+      throw error;
+    }
+    return pool;
+  }
+
+  async call<K extends OperationName>(name: K, input: OperationInput<K>, context: CallContext): Promise<OperationOutput<K>> {
+    return this.callWith(name, input, context);
+  }
+
+  /**
+   * A call, with a signal for the caller going away: a run it waits for is then cancelled (an HTTP client that
+   * disconnected from a synchronous evaluation leaves nothing computing).
+   */
+  async callWith<K extends OperationName>(name: K, input: OperationInput<K>, context: CallContext, signal?: AbortSignal): Promise<OperationOutput<K>> {
+    if (this.closing) throw new EngineError('conflict', 'the engine is stopping; try again once it has restarted');
+    switch (name) {
+      case 'runs/start': {
+        const parsed = operations['runs/start'].input.safeParse(input);
+        if (!parsed.success) throw new EngineError('validation', 'invalid input for runs/start', zodIssues(parsed.error, '', false));
+        const { operation, input: runInput } = parsed.data;
+        // Refused at once when the operation's own input does not fit its schema (the engine checks the rest).
+        const inner = operations[operation].input.safeParse(runInput);
+        if (!inner.success) throw new EngineError('validation', `invalid input for ${operation}`, zodIssues(inner.error, 'input', false));
+        await this.requireTenant(context);
+        return this.runs.start(operation, runInput, context) as OperationOutput<K>;
+      }
+      case 'runs/get':
+        await this.requireTenant(context);
+        return this.runs.get(this.runIdOf(input), context.tenantId) as OperationOutput<K>;
+      case 'runs/cancel':
+        await this.requireTenant(context);
+        return this.runs.cancel(this.runIdOf(input), context.tenantId) as OperationOutput<K>;
+      case 'runs/list':
+        await this.requireTenant(context);
+        return { rows: this.runs.list(context.tenantId) } as OperationOutput<K>;
+      default:
+        break;
+    }
+    if (isRunOperation(name)) {
+      const started = this.runs.start(name, input, context);
+      const ended = await this.runs.wait(started.runId, context.tenantId, signal);
+      if (ended.status === 'completed') return ended.output as OperationOutput<K>;
+      const error = ended.error ?? { kind: 'internal' as const, message: 'the run ended without an answer', issues: [] };
+      throw new EngineError(error.kind, error.message, error.issues);
+    }
+    return (await this.submit(laneOf(name), name, input, context)) as OperationOutput<K>;
+  }
+
+  /** What the threads are doing (the bench and the console show it). */
+  stats(): PoolStats {
+    return { threads: this.slots.map((s) => ({ lane: s.lane, busy: s.busy !== undefined })), queued: { short: this.queues.short.length, long: this.queues.long.length } };
+  }
+
+  /** Cancels every run, lets each thread finish its call, then stops the threads. */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    await this.runs.close();
+    for (const lane of ['short', 'long'] as const) {
+      for (const task of this.queues[lane].splice(0)) task.reject(new EngineError('conflict', 'the engine stopped before this call ran'));
+    }
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        while (slot.busy !== undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+        slot.worker.postMessage({ type: 'close' });
+        await slot.worker.terminate();
+      }),
+    );
+  }
+
+  /** A tenant this registry does not hold is refused as the engine refuses it (not found), before any run is touched. */
+  private async requireTenant(context: CallContext): Promise<void> {
+    await this.submit('short', 'profile/summary', {}, context);
+  }
+
+  private runIdOf(input: unknown): string {
+    const parsed = operations['runs/get'].input.safeParse(input);
+    if (!parsed.success) throw new EngineError('validation', 'invalid input for a run', zodIssues(parsed.error, '', false));
+    return parsed.data.runId;
+  }
+
+  private runOnThread(operation: RunOperation, input: unknown, ctx: CallContext, hooks: RunHooks): Promise<unknown> {
+    const cancel = new SharedArrayBuffer(4);
+    const { promise, resolve, reject } = deferred();
+    const task: Task = { id: this.nextId++, message: { type: 'call', id: 0, name: operation, input, ctx: { tenantId: ctx.tenantId, actor: ctx.actor }, cancel }, resolve, reject, onProgress: hooks.progress };
+    const onAbort = (): void => {
+      Atomics.store(new Int32Array(cancel), 0, 1);
+      // A run still queued never reaches a thread.
+      this.dequeue(task);
+    };
+    hooks.signal.addEventListener('abort', onAbort, { once: true });
+    this.enqueue('long', task);
+    return promise.finally(() => {
+      hooks.signal.removeEventListener('abort', onAbort);
+    });
+  }
+
+  private submit(lane: Lane, name: string, input: unknown, ctx: CallContext): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      this.enqueue(lane, { id: this.nextId++, message: { type: 'call', id: 0, name, input, ctx: { tenantId: ctx.tenantId, actor: ctx.actor } }, resolve, reject });
+    });
+  }
+
+  private enqueue(lane: Lane, task: Task): void {
+    const slot = this.slots.find((s) => s.busy === undefined && (s.lane === lane || (lane === 'short' && s.lane === 'long')));
+    if (slot === undefined) this.queues[lane].push(task);
+    else this.dispatch(slot, task);
+  }
+
+  private dequeue(task: Task): void {
+    const index = this.queues.long.indexOf(task);
+    if (index < 0) return;
+    this.queues.long.splice(index, 1);
+    task.reject(new EngineError('conflict', 'the run was cancelled before it started'));
+  }
+
+  private dispatch(slot: Slot, task: Task): void {
+    slot.busy = task;
+    slot.worker.postMessage({ ...task.message, id: task.id });
+  }
+
+  /** The next task for a freed slot: its own lane first; a long thread also takes quick calls. */
+  private next(slot: Slot): void {
+    const task = slot.lane === 'short' ? this.queues.short.shift() : (this.queues.long.shift() ?? this.queues.short.shift());
+    if (task !== undefined) this.dispatch(slot, task);
+  }
+
+  private spawn(lane: Lane): Slot {
+    const data: EngineThreadData = {
+      dbPath: this.options.dbPath,
+      ...(this.options.settingsPath === undefined ? {} : { settingsPath: this.options.settingsPath }),
+      ...(this.options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: this.options.busyTimeoutMs }),
+    };
+    const heap = lane === 'long' ? this.options.longThreadHeapMb : undefined;
+    const worker = startThread('engine-thread', { ...data }, heap === undefined ? undefined : { maxOldGenerationSizeMb: heap });
+    const opening = deferred();
+    const opened = (): void => {
+      opening.resolve(undefined);
+    };
+    const failedToOpen = opening.reject;
+    const slot: Slot = { lane, worker, busy: undefined, ready: opening.promise.then(() => undefined), dead: false };
+    worker.on('message', (message: EngineThreadMessage) => {
+      switch (message.type) {
+        case 'ready':
+          opened();
+          return;
+        case 'open-failed':
+          failedToOpen(fromErrorData(message.error));
+          return;
+        case 'progress':
+          if (slot.busy?.id === message.id) slot.busy.onProgress?.({ phase: message.phase, done: message.done, total: message.total });
+          return;
+        case 'done':
+        case 'failed': {
+          const task = slot.busy;
+          if (task?.id !== message.id) return;
+          slot.busy = undefined;
+          if (message.type === 'done') task.resolve(message.value);
+          else task.reject(fromErrorData(message.error));
+          if (!this.closing) this.next(slot);
+          return;
+        }
+      }
+    });
+    const crashed = (why: string): void => {
+      // 'error' and then 'exit' both come for one crash.
+      if (slot.dead) return;
+      slot.dead = true;
+      const task = slot.busy;
+      slot.busy = undefined;
+      failedToOpen(new EngineError('internal', `the engine thread could not start (${why})`));
+      const advice =
+        why === 'out of memory'
+          ? 'ask for less at once (fewer random or candidate pairs, a smaller label set), or run it with the CLI on the registry machine'
+          : 'try again; if it happens again, the server log has the request';
+      task?.reject(new EngineError('internal', `the engine thread running ${task.message.name} stopped (${why}); it was replaced. ${advice}`));
+      if (this.closing) return;
+      const replacement = this.spawn(lane);
+      const index = this.slots.indexOf(slot);
+      if (index >= 0) this.slots[index] = replacement;
+      void replacement.ready.then(
+        () => {
+          this.next(replacement);
+        },
+        () => undefined,
+      );
+    };
+    worker.on('error', (error: Error & { code?: string }) => {
+      crashed(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'out of memory' : error.code ?? error.name);
+    });
+    worker.on('exit', (code) => {
+      if (code !== 0 && !this.closing) crashed(`exit code ${String(code)}`);
+    });
+    return slot;
+  }
+}
