@@ -28,6 +28,9 @@ const isActive = (job: JobState): boolean => job.status === 'queued' || job.stat
 
 export class JobWatcher {
   private readonly pushed = new Map<string, string>();
+  /** Every job this connection's list has shown: a job first seen already ended (queued and run between two reads) is pushed once. */
+  private readonly known = new Set<string>();
+  private listed = false;
   private source: JobSource | undefined;
   private generation = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -53,6 +56,8 @@ export class JobWatcher {
   use(source: JobSource | undefined): void {
     this.generation++;
     this.pushed.clear();
+    this.known.clear();
+    this.listed = false;
     this.source = source;
     this.lastList = 0;
     if (source === undefined) this.cancelTimer();
@@ -129,8 +134,14 @@ export class JobWatcher {
         this.lastList = this.lastRead;
         const rows = await source.list();
         if (generation !== this.generation) return;
-        // A job queued elsewhere: push it once, then watch it like the others.
-        for (const job of rows) if (isActive(job) && !this.pushed.has(job.jobId)) this.publish(job);
+        // A job queued elsewhere: push it once, then watch it like the others. One that ran whole between two
+        // reads is pushed once too, or the page would never hear of it.
+        for (const job of rows) {
+          const isNew = this.listed && !this.known.has(job.jobId);
+          this.known.add(job.jobId);
+          if ((isActive(job) && !this.pushed.has(job.jobId)) || (isNew && !isActive(job))) this.publish(job);
+        }
+        this.listed = true;
       }
       for (const jobId of [...this.pushed.keys()]) {
         let job: JobState;

@@ -1,11 +1,12 @@
 /** The calibration view: the request, each field with its help text and validation, and the answer. */
 import { Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTask } from '../../hooks/task.ts';
+import { TaskProgress } from './task-progress.tsx';
 import type { z } from 'zod';
 import { MIN_SMOOTHING, type CalibrationOutputSchema } from '../../../engine/contract/assurance.ts';
 import { MODEL_PRIOR_FLOOR } from '../../../engine/contract/profile.ts';
-import { useClient } from '../../client/context.tsx';
 import { formatCount } from '../../format.ts';
 import { CalibrationReportView } from './calibration-report.tsx';
 import { EngineRefusal } from './engine-refusal.tsx';
@@ -27,7 +28,6 @@ export function CalibrationPanel({ preview, runsKey, output, onOutput, estimated
   readonly estimatedPrior: number | null;
   readonly connectionKey: string;
 }) {
-  const client = useClient();
   const queryClient = useQueryClient();
   const [datasetId, setDatasetId] = useState('labels-1');
   const [modelVersion, setModelVersion] = useState('fs-candidate-1');
@@ -45,22 +45,19 @@ export function CalibrationPanel({ preview, runsKey, output, onOutput, estimated
   };
   const invalid = Object.values(errors).some((e) => e !== undefined);
   const labelsReady = preview.pairs.length > 0 && preview.issues.length === 0;
-  const calibrate = useMutation({
-    mutationFn: () =>
-      client.send('matching/calibrate', {
-        datasetId: datasetId.trim(),
-        modelVersion: modelVersion.trim(),
-        pairs: [...preview.pairs],
-        rowNumbers: [...preview.lineNumbers],
-        priorMatchProbability: Number(prior),
-        smoothing: Number(smoothing),
-        validationFraction: Number(validation),
-        targetPrecision: Number(target),
-      }),
-    onSuccess: (answer) => {
-      onOutput(answer);
-      void queryClient.invalidateQueries({ queryKey: runsKey });
-    },
+  const calibrate = useTask('matching/calibrate', (answer) => {
+    onOutput(answer);
+    void queryClient.invalidateQueries({ queryKey: runsKey });
+  });
+  const request = () => ({
+    datasetId: datasetId.trim(),
+    modelVersion: modelVersion.trim(),
+    pairs: [...preview.pairs],
+    rowNumbers: [...preview.lineNumbers],
+    priorMatchProbability: Number(prior),
+    smoothing: Number(smoothing),
+    validationFraction: Number(validation),
+    targetPrecision: Number(target),
   });
 
   return (
@@ -72,7 +69,7 @@ export function CalibrationPanel({ preview, runsKey, output, onOutput, estimated
           aria-label="Calibration request"
           onSubmit={(event) => {
             event.preventDefault();
-            if (labelsReady && !invalid) calibrate.mutate();
+            if (labelsReady && !invalid) calibrate.start(request());
           }}
         >
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
@@ -98,7 +95,8 @@ export function CalibrationPanel({ preview, runsKey, output, onOutput, estimated
             <Text size="sm" c="dimmed">The model is returned for review; nothing is activated.</Text>
           </Group>
         </form>
-        {calibrate.isError ? <div style={{ marginTop: 12 }}><EngineRefusal title="The engine refused the calibration" error={calibrate.error} /></div> : null}
+        <div style={{ marginTop: 12 }}><TaskProgress task={calibrate} what="calibration" /></div>
+        {calibrate.error !== null ? <div style={{ marginTop: 12 }}><EngineRefusal title={calibrate.error.kind === 'validation' ? 'The engine refused the calibration' : 'The calibration did not complete'} error={calibrate.error} /></div> : null}
       </Card>
       {output !== null ? <CalibrationReportView key={output.model.datasetDigest + output.model.modelVersion} output={output} name={output.model.modelVersion} connectionKey={connectionKey} /> : null}
     </Stack>

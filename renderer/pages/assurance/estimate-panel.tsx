@@ -3,12 +3,13 @@
  * records (matching/estimate), each field with its help text and the contract's bounds, and the answer.
  */
 import { Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { MIN_SMOOTHING } from '../../../engine/contract/assurance.ts';
 import { DEFAULT_REVIEW_BUDGET, MAX_ESTIMATE_CANDIDATES, MAX_RANDOM_PAIRS, type EstimateOutputSchema } from '../../../engine/contract/estimate.ts';
-import { useClient } from '../../client/context.tsx';
+import { useTask } from '../../hooks/task.ts';
+import { TaskProgress } from './task-progress.tsx';
 import { EngineRefusal } from './engine-refusal.tsx';
 import { EstimateReportView } from './estimate-report.tsx';
 
@@ -27,7 +28,6 @@ export function EstimatePanel({ output, onOutput, connectionKey, runsKey }: {
   /** The saved-runs list, refreshed once the console has kept this estimate. */
   readonly runsKey: readonly unknown[];
 }) {
-  const client = useClient();
   const queryClient = useQueryClient();
   const [modelVersion, setModelVersion] = useState('fs-estimate-1');
   const [seed, setSeed] = useState<NumberValue>(1);
@@ -48,22 +48,19 @@ export function EstimatePanel({ output, onOutput, connectionKey, runsKey }: {
     reviewBudget: check(reviewBudget, (n) => n >= 0 && n <= 100_000, 'From 0 to 100,000 pairs per 1,000 records'),
   };
   const invalid = Object.values(errors).some((e) => e !== undefined);
-  const estimate = useMutation({
-    mutationFn: () =>
-      client.send('matching/estimate', {
-        modelVersion: modelVersion.trim(),
-        seed: Number(seed),
-        randomPairs: Number(randomPairs),
-        maxCandidatePairs: Number(maxCandidates),
-        smoothing: Number(smoothing),
-        targetPrecision: Number(targetPrecision),
-        targetRecall: Number(targetRecall),
-        reviewBudget: Number(reviewBudget),
-      }),
-    onSuccess: (result) => {
-      onOutput(result);
-      void queryClient.invalidateQueries({ queryKey: runsKey });
-    },
+  const estimate = useTask('matching/estimate', (result) => {
+    onOutput(result);
+    void queryClient.invalidateQueries({ queryKey: runsKey });
+  });
+  const request = () => ({
+    modelVersion: modelVersion.trim(),
+    seed: Number(seed),
+    randomPairs: Number(randomPairs),
+    maxCandidatePairs: Number(maxCandidates),
+    smoothing: Number(smoothing),
+    targetPrecision: Number(targetPrecision),
+    targetRecall: Number(targetRecall),
+    reviewBudget: Number(reviewBudget),
   });
 
   return (
@@ -77,7 +74,7 @@ export function EstimatePanel({ output, onOutput, connectionKey, runsKey }: {
           aria-label="Estimate request"
           onSubmit={(event) => {
             event.preventDefault();
-            if (!invalid) estimate.mutate();
+            if (!invalid) estimate.start(request());
           }}
         >
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
@@ -95,7 +92,8 @@ export function EstimatePanel({ output, onOutput, connectionKey, runsKey }: {
             <Text size="sm" c="dimmed">The model is returned for review; nothing is activated.</Text>
           </Group>
         </form>
-        {estimate.isError ? <div style={{ marginTop: 12 }}><EngineRefusal title="The engine refused the estimate" error={estimate.error} /></div> : null}
+        <div style={{ marginTop: 12 }}><TaskProgress task={estimate} what="estimate" /></div>
+        {estimate.error !== null ? <div style={{ marginTop: 12 }}><EngineRefusal title={estimate.error.kind === 'validation' ? 'The engine refused the estimate' : 'The estimate did not complete'} error={estimate.error} /></div> : null}
       </Card>
       {output !== null ? <EstimateReportView key={output.model.modelVersion + String(output.report.randomPairs.seed)} output={output} connectionKey={connectionKey} /> : null}
     </Stack>

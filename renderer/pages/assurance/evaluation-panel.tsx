@@ -1,10 +1,11 @@
 /** The evaluation view: the request (dataset ID, thresholds as chips, error examples wanted) and its report. */
 import { Button, Card, Group, NumberInput, Stack, TagsInput, Text, TextInput, Title } from '@mantine/core';
 import { memo, useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTask } from '../../hooks/task.ts';
+import { TaskProgress } from './task-progress.tsx';
 import type { EvaluationReport } from '../../../engine/contract/assurance.ts';
 import { MAX_ERROR_EXAMPLES } from '../../../engine/contract/assurance.ts';
-import { useClient } from '../../client/context.tsx';
 import { formatCount } from '../../format.ts';
 import { EngineRefusal } from './engine-refusal.tsx';
 import { EvaluationReportView } from './evaluation-report.tsx';
@@ -28,7 +29,6 @@ export function EvaluationPanel({ preview, runsKey, report, onReport, defaultThr
   readonly onReport: (report: EvaluationReport) => void;
   readonly defaultThresholds: readonly number[];
 }) {
-  const client = useClient();
   const queryClient = useQueryClient();
   const [datasetId, setDatasetId] = useState('labels-1');
   const [chips, setChips] = useState<string[]>(() => defaultChips(defaultThresholds));
@@ -44,19 +44,16 @@ export function EvaluationPanel({ preview, runsKey, report, onReport, defaultThr
   const examplesInvalid = typeof examples !== 'number' || !Number.isInteger(examples) || examples < 0 || examples > MAX_ERROR_EXAMPLES;
   const datasetInvalid = datasetId.trim() === '';
   const labelsReady = preview.pairs.length > 0 && preview.issues.length === 0;
-  const evaluate = useMutation({
-    mutationFn: () =>
-      client.send('matching/evaluate', {
-        datasetId: datasetId.trim(),
-        pairs: [...preview.pairs],
-        rowNumbers: [...preview.lineNumbers],
-        thresholds: thresholds.values,
-        maximumErrorExamples: typeof examples === 'number' ? examples : 0,
-      }),
-    onSuccess: (output) => {
-      onReport(output);
-      void queryClient.invalidateQueries({ queryKey: runsKey });
-    },
+  const evaluate = useTask('matching/evaluate', (output) => {
+    onReport(output);
+    void queryClient.invalidateQueries({ queryKey: runsKey });
+  });
+  const request = () => ({
+    datasetId: datasetId.trim(),
+    pairs: [...preview.pairs],
+    rowNumbers: [...preview.lineNumbers],
+    thresholds: thresholds.values,
+    maximumErrorExamples: typeof examples === 'number' ? examples : 0,
   });
 
   return (
@@ -67,7 +64,7 @@ export function EvaluationPanel({ preview, runsKey, report, onReport, defaultThr
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            if (labelsReady && thresholds.error === undefined && !examplesInvalid && !datasetInvalid) evaluate.mutate();
+            if (labelsReady && thresholds.error === undefined && !examplesInvalid && !datasetInvalid) evaluate.start(request());
           }}
           aria-label="Evaluation request"
         >
@@ -83,7 +80,8 @@ export function EvaluationPanel({ preview, runsKey, report, onReport, defaultThr
             {preview.issues.length > 0 ? <Text size="sm" c="red.8">The label set has errors: fix them on the Labels tab first.</Text> : null}
           </Group>
         </form>
-        {evaluate.isError ? <div style={{ marginTop: 12 }}><EngineRefusal title="The engine refused the evaluation" error={evaluate.error} /></div> : null}
+        <div style={{ marginTop: 12 }}><TaskProgress task={evaluate} what="evaluation" /></div>
+        {evaluate.error !== null ? <div style={{ marginTop: 12 }}><EngineRefusal title={evaluate.error.kind === 'validation' ? 'The engine refused the evaluation' : 'The evaluation did not complete'} error={evaluate.error} /></div> : null}
       </Card>
       {report !== null ? <ReportView key={report.datasetDigest + String(report.thresholds.length)} report={report} name={report.datasetId} /> : null}
     </Stack>

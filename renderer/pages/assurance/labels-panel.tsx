@@ -5,10 +5,10 @@
  */
 import { Alert, Badge, Button, Card, FileButton, Group, NumberInput, Paper, Stack, Table, Text, Textarea, Title } from '@mantine/core';
 import { useState, type DragEvent } from 'react';
-import { useMutation } from '@tanstack/react-query';
+import { useTask } from '../../hooks/task.ts';
+import { TaskProgress } from './task-progress.tsx';
 import { labelsToTsv } from '../../../engine/contract/label-tsv.ts';
 import { MAX_DATASET_PAIRS } from '../../../engine/contract/assurance.ts';
-import { useClient } from '../../client/context.tsx';
 import { formatCount } from '../../format.ts';
 import { IconAlert, IconDownload, IconFolder } from '../../icons.tsx';
 import { saveText } from './save-file.ts';
@@ -64,15 +64,11 @@ export function IssuesTable({ issues, label }: { readonly issues: readonly { rea
 }
 
 export function LabelsPanel({ text, onText, preview, maySample, onPrior }: { readonly text: string; readonly onText: (text: string) => void; readonly preview: LabelPreview; readonly maySample: boolean; readonly onPrior: (prior: number | null) => void }) {
-  const client = useClient();
   const [samplePairs, setSamplePairs] = useState<number | string>(2000);
-  const sample = useMutation({
-    mutationFn: () => client.send('labels/sample', { maxPairs: typeof samplePairs === 'number' ? samplePairs : 2000, seed: 1 }),
-    onSuccess: (output) => {
-      setEditing(false);
-      onText(labelsToTsv(output.pairs, { header: true }));
-      onPrior(output.candidates.matchShare);
-    },
+  const sample = useTask('labels/sample', (output) => {
+    setEditing(false);
+    onText(labelsToTsv(output.pairs, { header: true }));
+    onPrior(output.candidates.matchShare);
   });
   // False when the text came from a file or a sample (or was already large when the tab opened): a large one
   // is then summarised (LARGE_TEXT).
@@ -189,11 +185,12 @@ export function LabelsPanel({ text, onText, preview, maySample, onPrior }: { rea
           </Text>
           <Group align="flex-end">
             <NumberInput label="Pairs at most" value={samplePairs} onChange={setSamplePairs} min={2} max={MAX_DATASET_PAIRS} step={500} allowDecimal={false} w={160} error={sampleInvalid ? `2 to ${formatCount(MAX_DATASET_PAIRS)}` : undefined} />
-            <Button onClick={() => { sample.mutate(); }} loading={sample.isPending} disabled={sampleInvalid}>
+            <Button onClick={() => { sample.start({ maxPairs: typeof samplePairs === 'number' ? samplePairs : 2000, seed: 1 }); }} loading={sample.isPending} disabled={sampleInvalid}>
               Sample labels
             </Button>
           </Group>
-          {sample.isError ? (
+          <TaskProgress task={sample} what="label sample" />
+          {sample.error !== null ? (
             <Alert mt="sm" color="red" variant="light" icon={<IconAlert />} title="No labels were sampled">
               <Text size="sm">{sample.error.message}</Text>
             </Alert>

@@ -6,11 +6,11 @@
  * for evaluation and calibration. The records' values are shown here only (spec: mpi.admin), never logged.
  */
 import { Alert, Badge, Button, Card, Group, Kbd, Progress, RangeSlider, SegmentedControl, Stack, Switch, Table, Text, Title } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
+import { useTask } from '../../hooks/task.ts';
+import { TaskProgress } from './task-progress.tsx';
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { labelsToTsv } from '../../../engine/contract/label-tsv.ts';
 import type { CandidateOrder, DisplayFields } from '../../../engine/contract/workbench.ts';
-import { useClient } from '../../client/context.tsx';
 import { formatCount } from '../../format.ts';
 import { IconAlert, IconDownload } from '../../icons.tsx';
 import { saveText } from './save-file.ts';
@@ -43,20 +43,16 @@ const VERDICT_TEXT: Readonly<Record<Verdict, string>> = { match: 'Match', 'non-m
 const VERDICT_COLOR: Readonly<Record<Verdict, string>> = { match: 'teal', 'non-match': 'indigo', unsure: 'gray' };
 
 export function WorkbenchPanel({ onUse }: { readonly onUse: (tsv: string) => void }) {
-  const client = useClient();
   const [band, setBand] = useState<[number, number]>([0, 1]);
   const [order, setOrder] = useState<CandidateOrder>('near-thresholds');
   const [blind, setBlind] = useState(false);
   const [index, setIndex] = useState(0);
   const [verdicts, setVerdicts] = useState<Map<number, Verdict>>(new Map());
   const surface = useRef<HTMLDivElement>(null);
-  const load = useMutation({
-    mutationFn: () => client.send('labels/candidates', { minScore: band[0], maxScore: band[1], order, limit: 50, offset: 0, seed: 1 }),
-    onSuccess: () => {
-      setIndex(0);
-      setVerdicts(new Map());
-      setTimeout(() => surface.current?.focus(), 0);
-    },
+  const load = useTask('labels/candidates', () => {
+    setIndex(0);
+    setVerdicts(new Map());
+    setTimeout(() => surface.current?.focus(), 0);
   });
   const data = load.data;
   const pair = data?.pairs[index];
@@ -105,9 +101,10 @@ export function WorkbenchPanel({ onUse }: { readonly onUse: (tsv: string) => voi
           </Stack>
           <SegmentedControl value={order} onChange={setOrder} data={[{ value: 'near-thresholds', label: 'Near thresholds' }, { value: 'highest-first', label: 'Highest first' }, { value: 'lowest-first', label: 'Lowest first' }]} aria-label="Order" />
           <Switch label="Blind (hide score and evidence)" checked={blind} onChange={(e) => { setBlind(e.currentTarget.checked); }} />
-          <Button onClick={() => { load.mutate(); }} loading={load.isPending}>Load 50 pairs</Button>
+          <Button onClick={() => { load.start({ minScore: band[0], maxScore: band[1], order, limit: 50, offset: 0, seed: 1 }); }} loading={load.isPending}>Load 50 pairs</Button>
         </Group>
-        {load.isError ? <Alert mt="sm" color="red" variant="light" icon={<IconAlert />} title="No pairs were loaded"><Text size="sm">{load.error.message}</Text></Alert> : null}
+        <TaskProgress task={load} what="candidate draw" />
+        {load.error !== null ? <Alert mt="sm" color="red" variant="light" icon={<IconAlert />} title="No pairs were loaded"><Text size="sm">{load.error.message}</Text></Alert> : null}
         {data !== undefined ? (
           <Text size="xs" c="dimmed" mt="sm">
             {formatCount(data.population.inRange)} of {formatCount(data.population.scoredPairs)} scored candidate pairs lie in the band ({formatCount(data.population.candidatePairs)}{data.population.truncated ? '+' : ''} candidates among {formatCount(data.population.records)} records).

@@ -1,0 +1,88 @@
+/**
+ * A long estimate does not hold the console: in real Chromium against the browser host, an estimate runs as a task
+ * in the sandbox's engine threads with its progress on the page, while a second tab's job list picks up a job queued
+ * by another process and follows it to completion; then the estimate is cancelled from its page. Order of events:
+ * the job completes while the estimate still shows its progress. axe on each state.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { LocalEngine } from '../../engine/local-engine.ts';
+import { runCli } from '../helpers/cli.ts';
+import { closeBrowserAndHost, collectPageErrors, connectBrowser, expectAccessible, type HostProcess, openMatchAssurance, screenshot, startHost } from './helpers.ts';
+
+let dir: string;
+let db: string;
+let host: HostProcess;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'mpi-e2e-long-'));
+  db = join(dir, 'long.db');
+  const engine = LocalEngine.open({ dbPath: db });
+  try {
+    await engine.call('sandbox/create', { syntheticPeople: 1500, seed: 4 }, { tenantId: 'demo', actor: 'test' });
+  } finally {
+    engine.close();
+  }
+  host = await startHost(['--data-dir', join(dir, 'data')]);
+  browser = await connectBrowser();
+  context = await browser.newContext({ viewport: { width: 1360, height: 900 }, reducedMotion: 'reduce' });
+  page = await context.newPage();
+  collectPageErrors(page, pageErrors);
+}, 180_000);
+
+afterAll(async () => {
+  const code = await closeBrowserAndHost(context, browser, host);
+  rmSync(dir, { recursive: true, force: true });
+  expect(code, host.output()).toBe(0);
+});
+
+describe('a long estimate beside the maintenance page', () => {
+  it('shows its progress, the job list keeps updating meanwhile, and Cancel stops it', async () => {
+    await openMatchAssurance(page, host.launchUrl, db, 'demo');
+    await page.getByRole('tab', { name: 'Estimate without labels' }).click();
+    // Five million random pairs: many seconds of work unless it is cancelled.
+    await page.getByLabel('Random pairs').fill('5000000');
+    await page.getByRole('button', { name: "Estimate from this registry's records" }).click();
+    const progress = page.getByTestId('task-progress');
+    await progress.getByText(/Comparing random pairs · [\d,]+ of 5,000,000/).waitFor({ timeout: 60_000 });
+    await expectAccessible(page, 'long-estimate-progress');
+    await screenshot(page, 'long-01-estimate-progress');
+
+    // A second window on the Maintenance page, and a job queued by another process (the CLI).
+    const other = await context.newPage();
+    collectPageErrors(other, pageErrors);
+    await other.goto(host.origin);
+    await other.getByRole('link', { name: 'Maintenance' }).first().click();
+    await other.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor();
+    const queued = await runCli(['--db', db, '--tenant', 'demo', 'reindex', '--reason', 'during an estimate', '--batch-size', '25', '--json']);
+    expect(queued.code, queued.stderr).toBe(0);
+    const { jobId } = JSON.parse(queued.stdout) as { jobId: string };
+    const row = other.locator(`[data-testid="jobs-table"] tbody tr[data-job-id="${jobId}"]`);
+    await row.waitFor({ timeout: 60_000 });
+    await expect.poll(() => row.textContent(), { timeout: 60_000 }).toMatch(/Completed/);
+    // The job started and finished while the estimate was still computing in the first window.
+    expect(await progress.isVisible()).toBe(true);
+    expect(await progress.textContent()).toMatch(/Comparing random pairs/);
+    await expectAccessible(other, 'long-job-list-during-estimate');
+    await screenshot(other, 'long-02-job-list-during-estimate');
+    await other.close();
+
+    await progress.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByTestId('task-cancelled').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('task-cancelled').textContent()).toBe('The estimate was cancelled; nothing was written.');
+    expect(await page.getByTestId('engine-refusal').count()).toBe(0);
+    await expectAccessible(page, 'long-estimate-cancelled');
+    await screenshot(page, 'long-03-estimate-cancelled');
+  }, 240_000);
+
+  it('ran without script errors or CSP violations', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
