@@ -2,9 +2,10 @@
 //
 //   renderer/        React UI: imports only engine/contract (types and browser-safe schemas)
 //   main/electron/   the only place that may import `electron`
-//   main/            the Node side: CLI, registry API server, remote client, console backend, browser host
+//   main/            the Node side: CLI, registry API server, remote client, console backend, browser host;
+//                    it reaches the engine through engine/index.ts (its front door) and engine/contract only
 //   engine/          plain TypeScript library: no Electron, UI or HTTP server shells
-//     operations/, local-engine.ts, benchmark/   the engine's top layer (what shells call)
+//     index.ts, operations/, local-engine.ts, benchmark/   the engine's top layer (what shells call)
 //     everything else                            may not import the top layer
 //     contract/                                  browser-safe: zod and itself only
 //   better-sqlite3   only engine/store/db.ts (one owner for SQLite)
@@ -16,8 +17,13 @@ const sqlite = { name: 'better-sqlite3', message: 'Only engine/store/db.ts opens
 const shellPackages = ['fastify', 'fastify/*', '@fastify/*', 'react', 'react-dom', 'react/*', 'react-dom/*', '@mantine/*', 'pino', 'electron/*'];
 const engineNoShells = { group: ['**/main/**', '**/renderer/**', ...shellPackages], message: 'engine/ may not import main/, renderer/ or a UI/HTTP-server/Electron package (layering rule).' };
 const engineNoTop = {
-  group: ['**/operations/*', '**/local-engine.ts', '**/benchmark/*', '../operations/*', '../local-engine.ts'],
-  message: 'Lower engine layers may not import engine/operations, engine/local-engine.ts or engine/benchmark (the top layer).',
+  group: ['**/operations/*', '**/local-engine.ts', '**/benchmark/*', '../operations/*', '../local-engine.ts', '../index.ts', '**/engine/index.ts'],
+  message: 'Lower engine layers may not import engine/index.ts, engine/operations, engine/local-engine.ts or engine/benchmark (the top layer).',
+};
+// A regex, not a group: gitignore-style groups cannot re-include engine/index.ts and engine/contract once engine/ is excluded.
+const mainThroughFrontDoor = {
+  regex: '(^|/)engine/(?!index\\.ts$)(?!contract/)',
+  message: 'main/ reaches the engine through engine/index.ts (its front door) or engine/contract/ only: no import of engine internals.',
 };
 
 /** One no-restricted-imports rule per file group (a later config for the same files replaces the rule). */
@@ -44,7 +50,7 @@ export default tseslint.config(
   // engine: every lower layer
   {
     files: ['engine/**/*.ts'],
-    ignores: ['engine/operations/**', 'engine/local-engine.ts', 'engine/benchmark/**', 'engine/store/db.ts', 'engine/store/migrate.ts'],
+    ignores: ['engine/index.ts', 'engine/operations/**', 'engine/local-engine.ts', 'engine/benchmark/**', 'engine/store/db.ts', 'engine/store/migrate.ts'],
     rules: restrict([electron, sqlite], [engineNoShells, engineNoTop]),
   },
   // the store's connection module owns the driver
@@ -67,11 +73,11 @@ export default tseslint.config(
   {
     files: ['main/**/*.ts'],
     ignores: ['main/electron/**'],
-    rules: restrict([electron, sqlite], [{ group: ['**/renderer/**'], message: 'main/ may not import renderer/ (it serves the built files).' }]),
+    rules: restrict([electron, sqlite], [{ group: ['**/renderer/**'], message: 'main/ may not import renderer/ (it serves the built files).' }, mainThroughFrontDoor]),
   },
   {
     files: ['main/electron/**/*.ts'],
-    rules: restrict([sqlite], [{ group: ['**/renderer/**'], message: 'main/ may not import renderer/ (it serves the built files).' }]),
+    rules: restrict([sqlite], [{ group: ['**/renderer/**'], message: 'main/ may not import renderer/ (it serves the built files).' }, mainThroughFrontDoor]),
   },
   // renderer: the contract only, never Node, main/ or the rest of the engine
   {

@@ -7,10 +7,8 @@
  * next worker.
  */
 import type { Logger } from 'pino';
-import type { LocalEngine } from '../../engine/local-engine.ts';
+import { maintenanceSettings, ApiSettingsSchema, type LocalEngine } from '../../engine/index.ts';
 import { validationError } from '../../engine/contract/errors.ts';
-import { maintenanceSettings } from '../../engine/config/maintenance.ts';
-import { ApiSettingsSchema } from '../../engine/config/api.ts';
 import { EnginePool } from '../engine-host/pool.ts';
 import { EmbeddedWorker } from '../engine-host/embedded-worker.ts';
 import { isLoopbackHost } from '../net/loopback.ts';

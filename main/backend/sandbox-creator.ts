@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { conflict, validationError } from '../../engine/contract/errors.ts';
-import { settingsPathFor } from '../../engine/config/settings.ts';
+import { settingsPathFor } from '../../engine/index.ts';
 import type { CreateSandboxInputSchema, SandboxProgress } from '../../engine/contract/console.ts';
 import type { z } from 'zod';
 import { fromErrorData } from '../engine-host/errors.ts';

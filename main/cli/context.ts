@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { LocalEngine } from '../../engine/local-engine.ts';
+import { LocalEngine } from '../../engine/index.ts';
 import type { CallContext, EngineClient } from '../../engine/contract/operations.ts';
 import type { RemoteEngine } from '../remote/remote-engine.ts';
 import { remoteClient } from './remote-client.ts';

@@ -7,7 +7,7 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { usage } from './context.ts';
-import { targetKind, writeFileAtomic } from '../../engine/files/atomic-file.ts';
+import { targetKind, writeFileAtomic } from '../../engine/index.ts';
 
 /** Refuses (as a usage error naming the path) anything but a readable regular file. */
 export function checkInputFile(path: string, what = 'file'): void {

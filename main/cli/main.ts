@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { CliContext, UsageError, asEngineError } from './context.ts';
 import { printable, printableJson } from './printable.ts';
-import { storeFailure } from '../../engine/store/db.ts';
+import { storeFailure } from '../../engine/index.ts';
 import { sandboxInit } from './commands/sandbox.ts';
 import { ingest } from './commands/ingest.ts';
 import { compare } from './commands/compare.ts';

@@ -6,7 +6,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import type { WorkerStatus } from '../../engine/contract/console.ts';
-import type { WorkerEvent } from '../../engine/jobs/worker.ts';
+import type { WorkerEvent } from '../../engine/index.ts';
 import { startThread } from './threads.ts';
 import type { JobThreadCommand, JobThreadData, JobThreadMessage } from './messages.ts';
 

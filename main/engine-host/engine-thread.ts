@@ -4,8 +4,7 @@
  * reports progress and stops at its next step once the host sets its cancel flag (engine/run-control.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { LocalEngine } from '../../engine/local-engine.ts';
-import { flagControl, NO_CONTROL } from '../../engine/run-control.ts';
+import { LocalEngine, flagControl, NO_CONTROL } from '../../engine/index.ts';
 import type { OperationName } from '../../engine/contract/operations.ts';
 import { toErrorData } from './errors.ts';
 import type { EngineCallMessage, EngineThreadData, EngineThreadMessage } from './messages.ts';

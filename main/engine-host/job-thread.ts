@@ -5,9 +5,7 @@
  * finishes the batch in progress and releases its lease, so nothing is left half-claimed.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { LocalEngine } from '../../engine/local-engine.ts';
-import { runWorker } from '../../engine/jobs/worker.ts';
-import { maintenanceSettings } from '../../engine/config/maintenance.ts';
+import { LocalEngine, runWorker, maintenanceSettings } from '../../engine/index.ts';
 import { toErrorData } from './errors.ts';
 import type { JobThreadCommand, JobThreadData, JobThreadMessage } from './messages.ts';
 

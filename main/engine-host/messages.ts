@@ -1,6 +1,6 @@
 /** The messages between the backend and its worker threads (structured-clone data only). */
 import type { ErrorData } from '../../engine/contract/errors.ts';
-import type { WorkerEvent } from '../../engine/jobs/worker.ts';
+import type { WorkerEvent } from '../../engine/index.ts';
 
 export interface JobThreadData {
   readonly dbPath: string;

@@ -21,7 +21,7 @@ import type { CallContext, EngineClient, OperationInput, OperationName, Operatio
 import { isRunOperation, type RunOperation, type RunProgress } from '../../engine/contract/runs.ts';
 import { operations } from '../../engine/contract/operations.ts';
 import { zodIssues } from '../../engine/contract/zod-issues.ts';
-import { RunRegistry, type RunHooks } from '../../engine/runs/registry.ts';
+import { RunRegistry, type RunHooks } from '../../engine/index.ts';
 import { fromErrorData } from './errors.ts';
 import type { EngineCallMessage, EngineThreadData, EngineThreadMessage } from './messages.ts';
 import { startThread } from './threads.ts';

@@ -3,8 +3,7 @@
  * progress chunk by chunk. The parent deletes the files if this fails, so nothing partial is left.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { LocalEngine } from '../../engine/local-engine.ts';
-import { createSandbox } from '../../engine/operations/sandbox.ts';
+import { LocalEngine, createSandbox } from '../../engine/index.ts';
 import { operations } from '../../engine/contract/operations.ts';
 import { toErrorData } from './errors.ts';
 import type { SandboxThreadData, SandboxThreadMessage } from './messages.ts';

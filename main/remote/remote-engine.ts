@@ -28,8 +28,7 @@ import { zodIssues } from '../../engine/contract/zod-issues.ts';
 import { isFinalRunStatus, isRunOperation, type RunOperation, type RunProgress } from '../../engine/contract/runs.ts';
 import { HTTP_ROUTES, OPENAPI_PATH, ProblemSchema, routeFor, routeRequest, SPEC_OPERATIONS, type HttpRoute, type RouteRequest } from '../../engine/contract/http.ts';
 import { transportProblem } from '../net/loopback.ts';
-import { fullJitterBackoff } from '../../engine/net/backoff.ts';
-import { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs } from '../../engine/net/transient.ts';
+import { fullJitterBackoff, isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs } from '../../engine/index.ts';
 import type { TokenProvider } from './token-provider.ts';
 
 export interface RemoteEngineOptions {

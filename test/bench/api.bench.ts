@@ -10,6 +10,11 @@
  *   ≤ 1.2 × the in-process time); the two alternate run by run so that a change in the machine's load
  *   during the run weighs on both alike.
  *
+ * - job GET while an estimate runs (`--only api-estimate`, part of the default run): a registry of 100,000 records
+ *   served by `mpi-console serve`, an estimate started as a run (POST /runs, five million random pairs so that it
+ *   outlasts the load), then the same autocannon load on the job GET (target ≥ 1,000 req/s, p99 ≤ 50 ms, no error)
+ *   beside the same server idle just before; the run must still be running when the load ends.
+ *
  * Every load answer must be a 200: a run with any other status, error or timeout fails rather than report
  * the speed of refusals.
  */
@@ -198,6 +203,59 @@ export async function benchApi(): Promise<BenchRow[]> {
     await stop(bare);
     await stop(server);
     engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** job GET on a 100,000-record registry, idle and while an estimate computes in the server's engine pool. */
+export async function benchApiDuringEstimate(records = 100_000): Promise<BenchRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'mpi-bench-api-estimate-'));
+  const dbPath = join(dir, 'api.db');
+  const ctx = { tenantId: 'bench', actor: 'api:bench' };
+  const engine = LocalEngine.open({ dbPath });
+  let server: ChildProcess | undefined;
+  try {
+    // About 2.2 records a person in the synthetic population.
+    await engine.call('sandbox/create', { syntheticPeople: Math.round(records / 2.2), seed: 1 }, ctx);
+    const population = engine.env.store.statement('SELECT count(*) FROM source_record WHERE tenant_id = ?').pluck().get(ctx.tenantId) as number;
+    const { jobId } = await engine.call('maintenance/reindex', { reason: 'bench', batchSize: 25 }, ctx);
+    const token = await devToken(await devSigningKey(engine.env), { tenantId: ctx.tenantId, scopes: ['mpi.admin', 'mpi.operations'], ttlSeconds: 3600, clientId: 'bench' });
+    engine.close();
+    server = spawn(process.execPath, [BIN, 'serve', '--db', dbPath, '--dev-auth', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const url = await listening(server, '"msg":"listening"', 'serve');
+    const jobUrl = `${url}/api/v1/maintenance/jobs/${jobId}`;
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const { result: idle } = await load(jobUrl, token, server, 'serve, idle');
+
+    const started = await fetch(`${url}/api/v1/runs`, { method: 'POST', headers, body: JSON.stringify({ operation: 'matching/estimate', input: { modelVersion: 'bench', randomPairs: 5_000_000 } }) });
+    if (started.status !== 202) throw new Error(`the estimate run was refused: ${String(started.status)} ${await started.text()}`);
+    const { runId } = (await started.json()) as { runId: string };
+    const runState = async (): Promise<string> => ((await (await fetch(`${url}/api/v1/runs/${runId}`, { headers })).json()) as { status: string }).status;
+    while ((await runState()) !== 'running') await new Promise((resolve) => setTimeout(resolve, 100));
+    const { result: busy } = await load(jobUrl, token, server, 'serve, during the estimate');
+    const stillRunning = (await runState()) === 'running';
+    await fetch(`${url}/api/v1/runs/${runId}/cancel`, { method: 'POST', headers });
+    const settings = `autocannon ${String(LOAD.connections)} connections, ${String(LOAD.duration)} s after 2 s warm-up`;
+    return [
+      {
+        name: `job GET while an estimate runs on a ${population.toLocaleString('en-US')}-record registry (${settings})`,
+        value: busy.requests.average,
+        unit: 'req/s',
+        ceiling: idle.requests.average,
+        ceilingName: 'the same server and load, idle just before',
+        note: `target ≥ 1,000 req/s; ${String(busy.requests.total)} answers, all 200; the estimate was ${stillRunning ? 'still running' : 'no longer running (the load outlasted it)'} when the load ended`,
+      },
+      {
+        name: 'job GET while an estimate runs: p99 latency',
+        value: busy.latency.p99,
+        unit: 'ms',
+        ceiling: idle.latency.p99,
+        ceilingName: 'p99 of the same server idle',
+        note: `target ≤ 50 ms; p50 ${String(busy.latency.p50)} ms, max ${String(busy.latency.max)} ms (idle: p50 ${String(idle.latency.p50)} ms)`,
+      },
+    ];
+  } finally {
+    await stop(server);
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,8 +1,11 @@
 /**
  * The ingestion bench in child processes, so peak RSS belongs to the run measured:
- *   generate DIR N  writes N synthetic records as NDJSON files, one per source;
+ *   generate DIR N  writes N synthetic records as NDJSON files, one per source, and their ground truth
+ *                   (truth.tsv: source, local ID, person) for the scale bench's label sample;
  *   ingest DIR      streams those files through the `mpi-console ingest` path (source by source), then
  *                   inserts the same rows with one raw prepared statement into a fresh database (the ceiling).
+ *                   It reports the cost per record of the first and the last tenth of the records too, so
+ *                   the scale bench can say whether matching gets dearer as the registry grows.
  */
 import { createReadStream, readdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +23,9 @@ const [mode, dir = '', count = '0'] = process.argv.slice(2);
 if (mode === 'generate') {
   const size = Number(count);
   const full = generatePopulation({ people: Math.ceil(size / 2.1), seed: 5 });
-  for (const [source, text] of toNdjsonBySource({ ...full, records: full.records.slice(0, size) })) writeFileSync(join(dir, `${source}.ndjson`), text);
+  const records = full.records.slice(0, size);
+  for (const [source, text] of toNdjsonBySource({ ...full, records })) writeFileSync(join(dir, `${source}.ndjson`), text);
+  writeFileSync(join(dir, 'truth.tsv'), records.map((r) => `${r.sourceSystem}\t${r.localId}\t${r.personId}`).join('\n') + '\n');
 } else if (mode === 'ingest') {
   const files = readdirSync(dir).filter((f) => f.endsWith('.ndjson')).sort();
   const engine = LocalEngine.open({ dbPath: join(dir, 'bench.db') });
@@ -29,14 +34,24 @@ if (mode === 'generate') {
   let records = 0;
   let autoLinked = 0;
   let reviewCases = 0;
+  // Records ingested and the time, at every chunk: the cost of the first and last tenth is read off them.
+  const marks: [number, number][] = [];
+  const total = files.reduce((sum, file) => sum + readFileSync(join(dir, file), 'utf8').split('\n').filter((l) => l !== '').length, 0);
   const start = performance.now();
   for (const file of files) {
-    const report = await ingestStream(engine.env, ctx, file.replace(/\.ndjson$/, ''), createReadStream(join(dir, file)));
+    const before = records;
+    const report = await ingestStream(engine.env, ctx, file.replace(/\.ndjson$/, ''), createReadStream(join(dir, file)), (progress) => {
+      marks.push([before + progress.created, performance.now()]);
+    });
     records += report.created;
     autoLinked += report.autoLinked;
     reviewCases += report.reviewCasesCreated;
   }
   const wallMs = performance.now() - start;
+  const at = (n: number): number => marks.find(([done]) => done >= n)?.[1] ?? start;
+  const tenth = Math.max(1, Math.floor(total / 10));
+  const firstTenthMicros = ((at(tenth) - start) * 1000) / tenth;
+  const lastTenthMicros = ((at(total) - at(total - tenth)) * 1000) / tenth;
   engine.close();
   const peak = peakRssMiB();
 
@@ -64,6 +79,6 @@ if (mode === 'generate') {
   const rawMs = performance.now() - rawStart;
   raw.close();
   process.stdout.write(
-    JSON.stringify({ records, wallMs, recordsPerSecond: (records * 1000) / wallMs, peakRssMiB: peak, rawInsertsPerSecond: (rows.length * 1000) / rawMs, autoLinked, reviewCases }) + '\n',
+    JSON.stringify({ records, wallMs, recordsPerSecond: (records * 1000) / wallMs, peakRssMiB: peak, rawInsertsPerSecond: (rows.length * 1000) / rawMs, autoLinked, reviewCases, firstTenthMicros, lastTenthMicros }) + '\n',
   );
 }

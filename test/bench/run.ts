@@ -1,6 +1,7 @@
 /**
  * npm run bench [-- --json] [-- --only core,assurance,jobs,api,assurance-page]: the speed figures of the project, each beside
  * the ceiling measured in the same run. Speed lives here, never in tests.
+ * npm run bench -- --scale [--sizes 10000,100000,1000000]: how cost grows to a million records (long; scale.bench.ts).
  */
 import { parseArgs } from 'node:util';
 import type { BenchRow } from './rows.ts';
@@ -18,15 +19,23 @@ async function optional(module: string, exportName: string): Promise<Suite | und
   }
 }
 
-const { values } = parseArgs({ options: { json: { type: 'boolean' }, only: { type: 'string' } } });
-const only = values.only === undefined ? undefined : new Set(values.only.split(','));
+const { values } = parseArgs({ options: { json: { type: 'boolean' }, only: { type: 'string' }, scale: { type: 'boolean' }, sizes: { type: 'string' } } });
+const only = values.scale === true ? new Set(['scale']) : values.only === undefined ? undefined : new Set(values.only.split(','));
+const sizes = values.sizes === undefined ? undefined : values.sizes.split(',').map(Number);
 const suites: [string, Suite | undefined][] = [
+  [
+    'scale',
+    values.scale === true
+      ? async () => (await import('./scale.bench.ts')).benchScale(sizes, (line) => process.stderr.write(`${line}\n`))
+      : undefined,
+  ],
   ['core', () => [...benchComparators(), ...benchIngestion()]],
   ['assurance', await optional('./assurance.bench.ts', 'benchAssurance')],
   ['jobs', await optional('./jobs.bench.ts', 'benchJobs')],
   ['console', await optional('./console.bench.ts', 'benchConsole')],
   ['import', await optional('./import.bench.ts', 'benchImport')],
   ['api', await optional('./api.bench.ts', 'benchApi')],
+  ['api-estimate', await optional('./api.bench.ts', 'benchApiDuringEstimate')],
   ['assurance-page', await optional('./assurance-page.bench.ts', 'benchAssurancePage')],
 ];
 

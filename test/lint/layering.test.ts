@@ -50,6 +50,16 @@ describe('layering lint rule', () => {
     expect(await messagesFor('test/lint/layering.test.ts', "import { app } from 'electron';\nexport const x = app;\n")).toEqual([expect.stringMatching(/never import electron/)]);
   }, 60_000);
 
+  it('lets main/ reach the engine only through its front door (engine/index.ts) and the contract', async () => {
+    const file = 'main/api/serve.ts';
+    expect(await messagesFor(file, "import { runJob } from '../../engine/jobs/runner.ts';\nexport const x = runJob;\n")).toEqual([expect.stringMatching(/front door/)]);
+    expect(await messagesFor(file, "import { Store } from '../../engine/store/db.ts';\nexport const x = Store;\n")).toEqual([expect.stringMatching(/front door/)]);
+    expect(await messagesFor(file, "import { LocalEngine } from '../../engine/index.ts';\nexport const x = LocalEngine;\n")).toEqual([]);
+    expect(await messagesFor(file, "import type { JobState } from '../../engine/contract/maintenance.ts';\nexport type X = JobState;\n")).toEqual([]);
+    // Inside the engine, the front door is the top layer: a lower layer may not import it.
+    expect(await messagesFor('engine/jobs/runner.ts', "import { LocalEngine } from '../index.ts';\nexport const x = LocalEngine;\n")).toEqual([expect.stringMatching(/top layer/)]);
+  }, 60_000);
+
   it('accepts ordinary engine imports', async () => {
     expect(await messagesFor('engine/contract/errors.ts', "import { z } from 'zod';\nexport const x = z;\n")).toEqual([]);
   }, 60_000);

@@ -2,9 +2,8 @@
  * The server's authenticator from the configuration file: the identity provider named in Api (Issuer,
  * Audience, optional JwksUri), or the development issuer with `serve --dev-auth`.
  */
-import type { EngineEnv } from '../../../engine/env.ts';
+import { ApiSettingsSchema, ASYMMETRIC_ALGORITHMS, type EngineEnv } from '../../../engine/index.ts';
 import { validationError } from '../../../engine/contract/errors.ts';
-import { ApiSettingsSchema, ASYMMETRIC_ALGORITHMS } from '../../../engine/config/api.ts';
 import { bearerToken } from './bearer.ts';
 import { DEV_ALGORITHM, DEV_AUDIENCE, DEV_ISSUER, devSigningKey, devVerificationKeys } from './dev-auth.ts';
 import { issuerKeys } from './issuer-keys.ts';

@@ -6,8 +6,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createLocalJWKSet, exportJWK, generateKeyPair, importJWK, SignJWT, type JWTVerifyGetKey } from 'jose';
-import type { EngineEnv } from '../../../engine/env.ts';
-import { ApiSettingsSchema, DEFAULT_TENANT_CLAIM, type DevAuthSettings } from '../../../engine/config/api.ts';
+import { ApiSettingsSchema, DEFAULT_TENANT_CLAIM, type EngineEnv, type DevAuthSettings } from '../../../engine/index.ts';
 
 export const DEV_ISSUER = 'urn:mpi-console:dev-auth';
 export const DEV_AUDIENCE = 'urn:mpi-console:registry-api';

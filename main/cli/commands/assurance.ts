@@ -11,12 +11,11 @@ import { usage } from '../context.ts';
 import { checkInputFile, checkOutputTarget, writeOutput } from '../files.ts';
 import { fixed, json, keyValues, table } from '../format.ts';
 import { modelClosingText } from '../model-weights.ts';
-import { parseLabelsTsv, type LabelPair } from '../../../engine/assurance/labels.ts';
+import { parseLabelsTsv, loadFebrl, type LabelPair, type FebrlSource } from '../../../engine/index.ts';
 import { BANDS, FIELD_NAMES } from '../../../engine/contract/fields.ts';
 import type { FieldEvidence } from '../../../engine/contract/matching.ts';
 import type { OperationOutput } from '../../../engine/contract/operations.ts';
 import type { ThresholdMetrics } from '../../../engine/contract/assurance.ts';
-import { loadFebrl, type FebrlSource } from '../../../engine/benchmark/febrl-run.ts';
 
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 

@@ -6,7 +6,7 @@
 import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { json, table } from '../format.ts';
-import { addBlockingKey, listBlockingKeys, removeBlockingKey } from '../../../engine/operations/blocking-keys.ts';
+import { addBlockingKey, listBlockingKeys, removeBlockingKey } from '../../../engine/index.ts';
 
 const VERSION_PATTERN = /^[A-Za-z0-9._-]{1,32}$/;
 

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { CliContext } from '../context.ts';
 import { checkInputFile } from '../files.ts';
-import { ingestStream } from '../../../engine/operations/ingest.ts';
+import { ingestStream } from '../../../engine/index.ts';
 import { keyValues, json, table } from '../format.ts';
 import { reviewRateText } from '../../../engine/contract/ingest.ts';
 

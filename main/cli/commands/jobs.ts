@@ -8,7 +8,7 @@ import { usage } from '../context.ts';
 import { json, keyValues, table } from '../format.ts';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
 import { reviewRateText } from '../../../engine/contract/ingest.ts';
-import { runWorker, type WorkerEvent } from '../../../engine/jobs/worker.ts';
+import { runWorker, type WorkerEvent } from '../../../engine/index.ts';
 
 const DEFAULT_BATCH_SIZE = 25;
 

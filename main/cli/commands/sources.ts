@@ -6,7 +6,7 @@
 import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { json, keyValues, table } from '../format.ts';
-import { checkSource, listSources } from '../../../engine/operations/sources.ts';
+import { checkSource, listSources } from '../../../engine/index.ts';
 
 export async function sources(cli: CliContext): Promise<number> {
   const [action, name, ...extra] = cli.positionals;

@@ -1,7 +1,6 @@
 import type { CliContext } from '../context.ts';
 import { json } from '../format.ts';
-import { generatePopulation } from '../../../engine/synthetic/generate.ts';
-import { writePopulation } from '../../../engine/synthetic/write.ts';
+import { generatePopulation, writePopulation } from '../../../engine/index.ts';
 
 /** Writes a synthetic population as NDJSON per source plus labels.tsv; needs no database. */
 export async function syntheticGenerate(cli: CliContext): Promise<number> {

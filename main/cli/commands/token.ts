@@ -7,7 +7,7 @@ import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { json } from '../format.ts';
 import { SCOPES } from '../../../engine/contract/http.ts';
-import { ApiSettingsSchema } from '../../../engine/config/api.ts';
+import { ApiSettingsSchema } from '../../../engine/index.ts';
 import { devSigningKey, devToken, MAX_DEV_TOKEN_SECONDS } from '../../api/auth/dev-auth.ts';
 
 const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400 };

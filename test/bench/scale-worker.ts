@@ -1,0 +1,78 @@
+/**
+ * The scale bench's operations on a registry the ingestion bench filled (in a child process, so its peak RSS is
+ * its own): `ops DIR` loads the ground truth written beside the NDJSON files, then times a re-index, a
+ * reconciliation (each phase), the unsupervised estimate, a sample of 10,000 labels and their evaluation, and
+ * prints one JSON line.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LocalEngine } from '../../engine/local-engine.ts';
+import { runWorker } from '../../engine/jobs/worker.ts';
+import { MaintenanceSettingsSchema } from '../../engine/config/maintenance.ts';
+import { insertTruth } from '../../engine/store/assurance.ts';
+import type { JobState } from '../../engine/contract/maintenance.ts';
+import { peakRssMiB } from './measure.ts';
+
+const [mode, dir = ''] = process.argv.slice(2);
+if (mode !== 'ops') throw new Error('usage: scale-worker ops DIR');
+
+const engine = LocalEngine.open({ dbPath: join(dir, 'bench.db'), create: false });
+const ctx = { tenantId: 'bench', actor: 'bench' };
+const truth = readFileSync(join(dir, 'truth.tsv'), 'utf8')
+  .split('\n')
+  .filter((line) => line !== '')
+  .map((line) => {
+    const [sourceSystem = '', localId = '', personId = ''] = line.split('\t');
+    return { sourceSystem, localId, personId };
+  });
+engine.env.store.write(() => {
+  insertTruth(engine.env.store, ctx.tenantId, truth);
+});
+
+const maintenance = MaintenanceSettingsSchema.parse({ LeaseSeconds: 3600 });
+const seconds = (from: number): number => (performance.now() - from) / 1000;
+const phaseSeconds = (job: JobState, name: string): number | null => {
+  const phase = job.phases.find((p) => p.name === name);
+  return phase?.startedAt == null || phase.finishedAt == null ? null : (Date.parse(phase.finishedAt) - Date.parse(phase.startedAt)) / 1000;
+};
+
+async function job(kind: 'maintenance/reindex' | 'maintenance/reconcile'): Promise<{ seconds: number; job: JobState }> {
+  const { jobId } = await engine.call(kind, { reason: 'scale bench', batchSize: 25 }, ctx);
+  const start = performance.now();
+  await runWorker(engine.env, { tenants: [ctx.tenantId], once: true, maintenance });
+  const state = await engine.call('jobs/get', { jobId }, ctx);
+  if (state.status !== 'completed') throw new Error(`${kind} ended ${state.status}: ${state.error ?? ''}`);
+  return { seconds: seconds(start), job: state };
+}
+
+const identities = engine.env.store.statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'").pluck().get(ctx.tenantId) as number;
+const reindex = await job('maintenance/reindex');
+const reconcile = await job('maintenance/reconcile');
+let start = performance.now();
+const estimate = await engine.call('matching/estimate', { modelVersion: 'scale' }, ctx);
+const estimateSeconds = seconds(start);
+start = performance.now();
+const sample = await engine.call('labels/sample', { maxPairs: 10_000, seed: 1 }, ctx);
+const sampleSeconds = seconds(start);
+start = performance.now();
+await engine.call('matching/evaluate', { datasetId: 'scale', pairs: sample.pairs, thresholds: [0.5, 0.9, 0.97] }, ctx);
+const evaluateSeconds = seconds(start);
+engine.close();
+process.stdout.write(
+  JSON.stringify({
+    identities,
+    reindexSeconds: reindex.seconds,
+    validationSeconds: phaseSeconds(reindex.job, 'validation'),
+    writingSeconds: phaseSeconds(reindex.job, 'writing'),
+    reconcileSeconds: reconcile.seconds,
+    rebuildingSeconds: phaseSeconds(reconcile.job, 'rebuilding'),
+    matchingSeconds: phaseSeconds(reconcile.job, 'matching'),
+    reviewCreated: reconcile.job.counters.reviewCreated,
+    estimateSeconds,
+    estimateCandidates: estimate.report.candidates.modelled,
+    sampleSeconds,
+    labels: sample.pairs.length,
+    evaluateSeconds,
+    peakRssMiB: peakRssMiB(),
+  }) + '\n',
+);

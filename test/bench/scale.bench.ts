@@ -1,0 +1,107 @@
+/**
+ * npm run bench -- --scale [--sizes 10000,100000,1000000]: how cost grows with the registry, from 10,000 to a
+ * million records. For each size, in child processes (so each peak RSS is its own run's): the synthetic records
+ * are generated; ingested with matching (records/s beside the raw insert of the same rows, and the cost per record
+ * of the first and the last tenth: flat cost means the last tenth costs what the first did); then a re-index and a
+ * reconciliation (each phase), the unsupervised estimate, a sample of 10,000 labels and their evaluation. Long: the
+ * million takes tens of minutes, so it is an option, never part of `npm run bench`'s default.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BenchRow } from './rows.ts';
+
+const INGEST_WORKER = fileURLToPath(new URL('./ingest-worker.ts', import.meta.url));
+const SCALE_WORKER = fileURLToPath(new URL('./scale-worker.ts', import.meta.url));
+
+interface Ingested {
+  records: number;
+  wallMs: number;
+  recordsPerSecond: number;
+  peakRssMiB: number;
+  rawInsertsPerSecond: number;
+  firstTenthMicros: number;
+  lastTenthMicros: number;
+}
+
+interface Operated {
+  identities: number;
+  reindexSeconds: number;
+  validationSeconds: number | null;
+  writingSeconds: number | null;
+  reconcileSeconds: number;
+  rebuildingSeconds: number | null;
+  matchingSeconds: number | null;
+  reviewCreated: number;
+  estimateSeconds: number;
+  estimateCandidates: number;
+  sampleSeconds: number;
+  labels: number;
+  evaluateSeconds: number;
+  peakRssMiB: number;
+}
+
+/** The last JSON line a bench child process printed. */
+function child(script: string, args: readonly string[]): unknown {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', script, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '{}');
+}
+
+const k = (n: number): string => (n >= 1_000_000 ? `${String(n / 1_000_000)}M` : `${String(n / 1000)}k`);
+const s = (n: number | null): string => (n === null ? '—' : `${n.toFixed(1)} s`);
+
+export function benchScale(sizes: readonly number[] = [10_000, 100_000, 1_000_000], log: (line: string) => void = () => undefined): BenchRow[] {
+  const rows: BenchRow[] = [];
+  let base: Ingested | undefined;
+  for (const size of sizes) {
+    const dir = mkdtempSync(join(tmpdir(), 'mpi-bench-scale-'));
+    try {
+      log(`scale ${k(size)}: generating`);
+      execFileSync(process.execPath, ['--import', 'tsx', INGEST_WORKER, 'generate', dir, String(size)], { stdio: ['ignore', 'ignore', 'inherit'] });
+      log(`scale ${k(size)}: ingesting with matching`);
+      const ingest = child(INGEST_WORKER, ['ingest', dir]) as Ingested;
+      // The cost of a record late in a 100k ingest is the yardstick (the issue's): a larger registry should match it.
+      if (base === undefined || size === 100_000) base = ingest;
+      log(`scale ${k(size)}: re-index, reconciliation, estimate, labels`);
+      const ops = child(SCALE_WORKER, ['ops', dir]) as Operated;
+      const per = (seconds: number): string => `${((seconds * 1e6) / ops.identities).toFixed(0)} µs per identity`;
+      rows.push(
+        {
+          name: `scale ${k(size)}: ingest with matching`,
+          value: ingest.recordsPerSecond,
+          unit: 'records/s',
+          ceiling: ingest.rawInsertsPerSecond,
+          ceilingName: 'raw better-sqlite3 insert of the same rows',
+          note: `wall ${(ingest.wallMs / 1000).toFixed(1)} s; ${ingest.firstTenthMicros.toFixed(0)} µs/record for the first tenth, ${ingest.lastTenthMicros.toFixed(0)} µs/record for the last (${(ingest.lastTenthMicros / ingest.firstTenthMicros).toFixed(2)} ×); peak RSS ${ingest.peakRssMiB.toFixed(0)} MiB`,
+        },
+        {
+          name: `scale ${k(size)}: cost per record of the last tenth of the ingest`,
+          value: ingest.lastTenthMicros,
+          unit: 'µs/record',
+          ceiling: base.lastTenthMicros,
+          ceilingName: `the last tenth of the ${base === ingest ? 'same' : '100k'} ingest (target: within +20% at 1M)`,
+        },
+        {
+          name: `scale ${k(size)}: re-index of ${ops.identities.toLocaleString('en-US')} identities`,
+          value: ops.reindexSeconds,
+          unit: 's',
+          note: `validation ${s(ops.validationSeconds)}, writing ${s(ops.writingSeconds)}; ${per(ops.reindexSeconds)}`,
+        },
+        {
+          name: `scale ${k(size)}: reconciliation of ${ops.identities.toLocaleString('en-US')} identities`,
+          value: ops.reconcileSeconds,
+          unit: 's',
+          note: `rebuilding ${s(ops.rebuildingSeconds)}, matching ${s(ops.matchingSeconds)}; ${per(ops.reconcileSeconds)}; ${String(ops.reviewCreated)} review cases`,
+        },
+        { name: `scale ${k(size)}: estimate without labels`, value: ops.estimateSeconds, unit: 's', note: `${ops.estimateCandidates.toLocaleString('en-US')} candidate pairs modelled; peak RSS of the operations process ${ops.peakRssMiB.toFixed(0)} MiB` },
+        { name: `scale ${k(size)}: sample ${ops.labels.toLocaleString('en-US')} labels`, value: ops.sampleSeconds, unit: 's' },
+        { name: `scale ${k(size)}: evaluate ${ops.labels.toLocaleString('en-US')} labels`, value: ops.evaluateSeconds, unit: 's' },
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return rows;
+}
