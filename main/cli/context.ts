@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { LocalEngine } from '../../engine/index.ts';
-import type { CallContext, EngineClient } from '../../engine/contract/operations.ts';
+import { LocalEngine, RunCancelled } from '../../engine/index.ts';
+import type { CallContext, EngineClient, OperationInput, OperationOutput } from '../../engine/contract/operations.ts';
+import type { RunOperation, RunProgress } from '../../engine/contract/runs.ts';
 import type { RemoteEngine } from '../remote/remote-engine.ts';
 import { remoteClient } from './remote-client.ts';
 import { EngineError } from '../../engine/contract/errors.ts';
@@ -48,6 +49,43 @@ export class CliContext {
       this.remoteInstance = remote;
     }
     return this.remoteInstance;
+  }
+
+  /**
+   * A long operation (estimate, evaluation, calibration, label sample): on a terminal its progress is written to
+   * standard error as it goes, and Ctrl-C cancels it (on the registry too, with --remote) instead of leaving it
+   * computing. Remotely it goes as a run where the registry offers runs.
+   */
+  async longCall<K extends RunOperation>(name: K, input: OperationInput<K>): Promise<OperationOutput<K>> {
+    const tty = process.stderr.isTTY;
+    let shown = '';
+    const show = (progress: RunProgress): void => {
+      if (!tty) return;
+      const text = `${progress.phase}${progress.total === null ? '' : ` ${progress.done.toLocaleString('en-US')} of ${progress.total.toLocaleString('en-US')}`}`;
+      if (text === shown) return;
+      shown = text;
+      process.stderr.write(`\r\u001b[2K${text}`);
+    };
+    const interrupted = new AbortController();
+    const onInterrupt = (): void => {
+      interrupted.abort();
+    };
+    process.once('SIGINT', onInterrupt);
+    try {
+      const client = this.client;
+      if (client !== this.engineInstance && 'callWith' in client) {
+        return await (client as { callWith: RemoteEngine['callWith'] }).callWith(name, input, this.call, { onProgress: show, signal: interrupted.signal });
+      }
+      return await this.engine.call(name, input, this.call, {
+        step: (phase, done, total = null) => {
+          if (interrupted.signal.aborted) throw new RunCancelled();
+          show({ phase, done, total });
+        },
+      });
+    } finally {
+      process.off('SIGINT', onInterrupt);
+      if (tty && shown !== '') process.stderr.write('\r\u001b[2K');
+    }
   }
 
   /** The engine over an existing database. */

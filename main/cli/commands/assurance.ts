@@ -81,10 +81,9 @@ export async function evaluateCommand(cli: CliContext): Promise<number> {
     .split(',')
     .map((t) => t.trim());
   if (thresholds.some((t) => !NUMBER.test(t))) throw usage('--thresholds is a comma-separated list of numbers between 0 and 1, e.g. 0.5,0.9,0.99');
-  const report = await cli.client.call(
+  const report = await cli.longCall(
     'matching/evaluate',
     { datasetId: cli.required('dataset'), pairs, rowNumbers, thresholds: thresholds.map(Number), maximumErrorExamples: cli.integer('max-errors', 10) },
-    cli.call,
   );
   if (cli.json) {
     cli.write(json(report));
@@ -126,7 +125,7 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
   const { pairs, rowNumbers } = readLabels(cli);
   const out = cli.string('out');
   if (out !== undefined) checkOutputTarget(out);
-  const { model, report } = await cli.client.call(
+  const { model, report } = await cli.longCall(
     'matching/calibrate',
     {
       datasetId: cli.required('dataset'),
@@ -138,7 +137,6 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
       validationFraction: numberOption(cli, 'validation-fraction'),
       targetPrecision: numberOption(cli, 'target-precision'),
     },
-    cli.call,
   );
   const written = out === undefined ? undefined : writeOutput(out, json(model));
   if (cli.json) {
@@ -185,7 +183,7 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
 export async function labelsSample(cli: CliContext): Promise<number> {
   const target = cli.string('out');
   if (target !== undefined) checkOutputTarget(target);
-  const result = await cli.client.call('labels/sample', { maxPairs: cli.integer('max-pairs', 10_000), seed: cli.integer('seed', 1) }, cli.call);
+  const result = await cli.longCall('labels/sample', { maxPairs: cli.integer('max-pairs', 10_000), seed: cli.integer('seed', 1) });
   if (cli.json) {
     cli.write(json(result));
     return 0;

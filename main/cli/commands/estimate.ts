@@ -61,7 +61,7 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
   if (out !== undefined) checkOutputTarget(out);
   const withThresholds = cli.values['with-thresholds'] === true;
   if (withThresholds && out === undefined) throw usage('--with-thresholds needs --out FILE');
-  const { model, report } = await cli.client.call(
+  const { model, report } = await cli.longCall(
     'matching/estimate',
     {
       modelVersion: cli.required('model-version'),
@@ -74,7 +74,6 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
       targetRecall: optionalNumber(cli, 'target-recall'),
       reviewBudget: optionalNumber(cli, 'review-budget'),
     },
-    cli.call,
   );
   const document = withThresholds ? { MatchingRules: { FellegiSunter: model, Thresholds: report.suggestedThresholds } } : model;
   const written = out === undefined ? undefined : writeOutput(out, json(document));
