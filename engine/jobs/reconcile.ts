@@ -14,8 +14,10 @@
  * with INSERT OR IGNORE: retries and overlapping workers never create duplicates.
  */
 import type { FieldEvidence } from '../contract/matching.ts';
+import type { MatchFields } from '../contract/fields.ts';
+import { EngineError } from '../contract/errors.ts';
 import { buildCanonical, type CanonicalRecord } from '../ingest/survivorship.ts';
-import { MAX_BLOCK_SIZE, rankCandidates } from '../ingest/candidates.ts';
+import { MAX_BLOCK_SIZE, MAX_COMPARED_RECORDS_PER_IDENTITY, rankCandidates } from '../ingest/candidates.ts';
 import { PreparedCache } from '../ingest/prepared-cache.ts';
 import { reviewCaseId } from '../ingest/review-case-id.ts';
 import { opensReviewCase } from '../ingest/review-gate.ts';
@@ -23,15 +25,15 @@ import { createScorer, type PairOutcome } from '../scoring/scorer.ts';
 import { storedTermFrequencies } from '../store/term-frequency.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { updateCanonical } from '../store/identities.ts';
-import { recordsOfIdentity, type SourceRecord } from '../store/records.ts';
+import { candidateMembers, fieldsJsonOf, type SourceRecord } from '../store/records.ts';
 import { hasOpenCaseFor, insertReviewCase } from '../store/reviews.ts';
 import { identitiesWithTags } from '../store/tags.ts';
-import { activeIdentitiesAfter, expectIdentityVersion, identityHead, recordsOf, storedTagsOf, type IdentityHead } from './population.ts';
+import { activeIdentitiesAfter, expectIdentityVersion, identityHeads, recordsOf, storedTagsOf, type IdentityHead } from './population.ts';
 import type { BatchPlan, JobContext, PhaseWork } from './phase-work.ts';
 import type { PhaseNote } from './job-store.ts';
 
 const REVIEW_KIND = 'PopulationReconciliation';
-const PREPARED_CACHE_RECORDS = 4096;
+const PREPARED_CACHE_RECORDS = 50_000;
 
 /** True when the stored canonical record's provenance does not describe the linked records. */
 function provenanceInconsistent(canonicalJson: string, records: readonly SourceRecord[]): boolean {
@@ -119,24 +121,42 @@ interface ReviewPair {
 export function reconcileMatching(ctx: JobContext): PhaseWork {
   const scorer = createScorer(ctx.profile.profile, storedTermFrequencies(ctx.store, ctx.tenantId));
   const probable = ctx.profile.profile.MatchingRules.Thresholds.Probable;
-  // Small on purpose: it serves the candidates met within a few batches; a larger one only grows memory with the population.
+  // Candidates met within a few batches are met again (neighbours in identity order share blocks); bounded, so
+  // memory stays flat in the population size.
   const cache = new PreparedCache(scorer, PREPARED_CACHE_RECORDS);
-  const prepared = (records: readonly SourceRecord[]): PreparedRecord[] => records.map((r) => cache.get(r));
   return {
     readBatch(cursor, batchSize): BatchPlan | null {
       const batch = activeIdentitiesAfter(ctx.store, ctx.tenantId, cursor, batchSize);
       const last = batch.at(-1);
       if (last === undefined) return null;
       const pairs: ReviewPair[] = [];
+      // The whole batch's reads in a few statements: its tags, every candidate of every identity, then the heads
+      // and the records (fields only for the prepared cache's misses) of all of them at once.
       const tags = storedTagsOf(ctx.store, ctx.tenantId, batch);
+      const candidatesOf = new Map<number, number[]>();
+      for (const left of batch) candidatesOf.set(left.identityId, laterCandidates(ctx, left.identityId, tags.get(left.identityId) ?? []));
+      const involved = [...new Set([...batch.map((b) => b.identityId), ...[...candidatesOf.values()].flat()])];
+      const heads = identityHeads(ctx.store, ctx.tenantId, [...new Set([...candidatesOf.values()].flat())]);
+      const members = candidateMembers(ctx.store, ctx.tenantId, involved, MAX_COMPARED_RECORDS_PER_IDENTITY);
+      const misses: number[] = [];
+      for (const rows of members.values()) for (const row of rows) if (cache.lookup(row.recordId, row.version) === undefined) misses.push(row.recordId);
+      const fields = misses.length === 0 ? new Map<number, string>() : fieldsJsonOf(ctx.store, ctx.tenantId, misses);
+      const prepared = (identityId: number): PreparedRecord[] =>
+        (members.get(identityId) ?? []).map((row) => {
+          const cached = cache.lookup(row.recordId, row.version);
+          if (cached !== undefined) return cached;
+          const json = fields.get(row.recordId);
+          if (json === undefined) throw new EngineError('internal', 'a candidate record vanished within one read');
+          return cache.put(row.recordId, row.version, JSON.parse(json) as MatchFields);
+        });
       for (const left of batch) {
-        const candidates = laterCandidates(ctx, left.identityId, tags.get(left.identityId) ?? []);
+        const candidates = candidatesOf.get(left.identityId) ?? [];
         if (candidates.length === 0) continue;
-        const leftRecords = prepared(recordsOfIdentity(ctx.store, ctx.tenantId, left.identityId));
+        const leftRecords = prepared(left.identityId);
         for (const candidateId of candidates) {
-          const right = identityHead(ctx.store, ctx.tenantId, candidateId);
+          const right = heads.get(candidateId);
           if (right?.active !== true) continue;
-          const rightRecords = prepared(recordsOfIdentity(ctx.store, ctx.tenantId, candidateId));
+          const rightRecords = prepared(candidateId);
           let best: { score: number; decision: PairOutcome['decision']; a: PreparedRecord; b: PreparedRecord } | undefined;
           for (const a of leftRecords) {
             for (const b of rightRecords) {
