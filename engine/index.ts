@@ -9,7 +9,8 @@
  *   jobs                runWorker and its events, the tenants a registry holds
  *   configuration       the Api and Maintenance sections, where a database's configuration file is
  *   operations the CLI runs in-process    ingestion from a stream, sandbox creation, FHIR sources, blocking keys,
- *                       the FEBRL loader, synthetic populations, label files
+ *                       synthetic populations, label files (the FEBRL loader has its own door,
+ *                       engine/benchmark/index.ts, since the console is built without engine/benchmark/)
  *   shared helpers      transient HTTP failures and backoff (the remote client retries as the engine does), atomic
  *                       file writes, the store (opened read-only to check a file before a sandbox is opened)
  */
@@ -26,7 +27,6 @@ export { ingestStream } from './operations/ingest.ts';
 export { createSandbox } from './operations/sandbox.ts';
 export { checkSource, listSources } from './operations/sources.ts';
 export { addBlockingKey, listBlockingKeys, removeBlockingKey } from './operations/blocking-keys.ts';
-export { loadFebrl, type FebrlSource } from './benchmark/febrl-run.ts';
 export { generatePopulation } from './synthetic/generate.ts';
 export { writePopulation } from './synthetic/write.ts';
 export { parseLabelsTsv, type LabelPair } from './assurance/labels.ts';

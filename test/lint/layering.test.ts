@@ -56,6 +56,10 @@ describe('layering lint rule', () => {
     expect(await messagesFor(file, "import { Store } from '../../engine/store/db.ts';\nexport const x = Store;\n")).toEqual([expect.stringMatching(/front door/)]);
     expect(await messagesFor(file, "import { LocalEngine } from '../../engine/index.ts';\nexport const x = LocalEngine;\n")).toEqual([]);
     expect(await messagesFor(file, "import type { JobState } from '../../engine/contract/maintenance.ts';\nexport type X = JobState;\n")).toEqual([]);
+    expect(await messagesFor('main/cli/commands/assurance.ts', "import { loadFebrl } from '../../../engine/benchmark/index.ts';\nexport const x = loadFebrl;\n")).toEqual([]);
+    expect(await messagesFor('main/cli/commands/assurance.ts', "import { loadFebrl } from '../../../engine/benchmark/febrl-run.ts';\nexport const x = loadFebrl;\n")).toEqual([
+      expect.stringMatching(/front door/),
+    ]);
     // Inside the engine, the front door is the top layer: a lower layer may not import it.
     expect(await messagesFor('engine/jobs/runner.ts', "import { LocalEngine } from '../index.ts';\nexport const x = LocalEngine;\n")).toEqual([expect.stringMatching(/top layer/)]);
   }, 60_000);
