@@ -1,6 +1,7 @@
 // Lint with layering rules (VS Code style): each folder may import only from the layers below it.
 //
-//   renderer/        React UI: imports only engine/contract (types and browser-safe schemas)
+//   renderer/        React UI: imports only engine/contract (types and browser-safe schemas) and console-protocol/
+//   console-protocol/ the console's own operations and events (backend <-> pages): zod and engine/contract only
 //   main/electron/   the only place that may import `electron`
 //   main/            the Node side: CLI, registry API server, remote client, console backend, browser host;
 //                    it reaches the engine through engine/index.ts (its front door), engine/benchmark/index.ts
@@ -9,6 +10,7 @@
 //     index.ts, operations/, local-engine.ts, benchmark/   the engine's top layer (what shells call)
 //     everything else                            may not import the top layer
 //     contract/                                  browser-safe: zod and itself only
+//     contract/statistics/                       the metrics the console draws with: zod and each other only
 //   better-sqlite3   only engine/store/db.ts (one owner for SQLite)
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -16,7 +18,10 @@ import tseslint from 'typescript-eslint';
 const electron = { name: 'electron', message: 'Only main/electron/ may import electron (layering rule).' };
 const sqlite = { name: 'better-sqlite3', message: 'Only engine/store/db.ts opens SQLite (one owner for the connection).' };
 const shellPackages = ['fastify', 'fastify/*', '@fastify/*', 'react', 'react-dom', 'react/*', 'react-dom/*', '@mantine/*', 'pino', 'electron/*'];
-const engineNoShells = { group: ['**/main/**', '**/renderer/**', ...shellPackages], message: 'engine/ may not import main/, renderer/ or a UI/HTTP-server/Electron package (layering rule).' };
+const engineNoShells = {
+  group: ['**/main/**', '**/renderer/**', '**/console-protocol/**', ...shellPackages],
+  message: 'engine/ may not import main/, renderer/, console-protocol/ or a UI/HTTP-server/Electron package (layering rule).',
+};
 const engineNoTop = {
   group: ['**/operations/*', '**/local-engine.ts', '**/benchmark/*', '../operations/*', '../local-engine.ts', '../index.ts', '**/engine/index.ts'],
   message: 'Lower engine layers may not import engine/index.ts, engine/operations, engine/local-engine.ts or engine/benchmark (the top layer).',
@@ -70,6 +75,28 @@ export default tseslint.config(
       ],
     ),
   },
+  // the statistics the contract's reports and the console's curves share: nothing above them
+  {
+    files: ['engine/contract/statistics/**/*.ts'],
+    rules: restrict(
+      [electron, sqlite],
+      [
+        engineNoShells,
+        { group: ['node:*', '../*'], message: 'engine/contract/statistics/ may import only zod and other statistics modules (the reports build on it, not the reverse).' },
+      ],
+    ),
+  },
+  // the console's protocol is shared with the renderer: zod and the contract only
+  {
+    files: ['console-protocol/**/*.ts'],
+    rules: restrict(
+      [electron, sqlite],
+      [
+        { group: ['node:*', '**/main/**', '**/renderer/**', ...shellPackages], message: 'console-protocol/ is browser-safe: it may import only zod and engine/contract.' },
+        { regex: '(^|/)engine/(?!contract/)', message: 'console-protocol/ may import only zod and engine/contract.' },
+      ],
+    ),
+  },
   // main: everything but the Electron adapter is plain Node
   {
     files: ['main/**/*.ts'],
@@ -88,7 +115,7 @@ export default tseslint.config(
       [
         { group: ['node:*', '**/main/**'], message: 'renderer/ runs in the browser: no Node modules and no main/ (layering rule).' },
         // A regex, not a group: gitignore-style groups cannot re-include engine/contract once engine/ is excluded.
-        { regex: '(^|/)engine/(?!contract/)', message: 'renderer/ may import only engine/contract (layering rule).' },
+        { regex: '(^|/)engine/(?!contract/)', message: 'renderer/ may import only engine/contract and console-protocol/ (layering rule).' },
       ],
     ),
   },

@@ -2,7 +2,7 @@
 import { Alert, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { ConsoleStatus } from '../engine/contract/console.ts';
+import type { ConsoleStatus } from '../console-protocol/protocol.ts';
 import { useClient, useSamples } from './client/context.tsx';
 import { connectionKey, useConsoleStatus, usePushes } from './hooks/console-data.ts';
 import { useRoute, type Route } from './hooks/route.ts';

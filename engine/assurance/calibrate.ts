@@ -42,7 +42,7 @@ import type { EngineEnv } from '../env.ts';
 import { DECIDED_BY, loadDataset, type LoadedDataset } from './load-pairs.ts';
 import { splitByClass } from './split.ts';
 import { thresholdMetrics } from './threshold-metrics.ts';
-import { scoreDistribution } from '../contract/score-distribution.ts';
+import { scoreDistribution } from '../contract/statistics/score-distribution.ts';
 import { reliabilityBins } from '../stats/reliability-diagram.ts';
 import type { LabelPair } from './labels.ts';
 

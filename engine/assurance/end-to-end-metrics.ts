@@ -4,7 +4,7 @@
  * predicted a match at threshold t exactly when blocking finds it AND its score >= t. A labelled true pair
  * blocking cannot find is then a false negative at every threshold, and a labelled non-match blocking never
  * compares a true negative. The counts feed the same metrics, Wilson intervals and null rules as the
- * scored-pairs table (contract/threshold-metrics.ts).
+ * scored-pairs table (contract/statistics/threshold-metrics.ts).
  *
  * This answers a known gap of scored-pairs-only evaluation (the common practice of linkage libraries, which
  * report recall among the pairs blocking produced, so a blocking miss never shows): recall here is at most

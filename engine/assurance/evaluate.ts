@@ -36,7 +36,7 @@ import { BlockingKeyOverlap, blockingCandidateMask, blockingRecallOf } from './b
 import { endToEndMetrics } from './end-to-end-metrics.ts';
 import { DECIDED_BY, loadDataset, type LoadedDataset } from './load-pairs.ts';
 import { thresholdMetrics } from './threshold-metrics.ts';
-import { scoreDistribution } from '../contract/score-distribution.ts';
+import { scoreDistribution } from '../contract/statistics/score-distribution.ts';
 import { scoreBasis } from '../scoring/score-basis.ts';
 
 export const EVALUATION_SCORE_NOTE =

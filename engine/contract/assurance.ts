@@ -9,7 +9,8 @@ import { z } from 'zod';
 import { DecidedBySchema, DecisionSchema, FieldEvidenceSchema, RecordRefSchema, ScoreLimitSchema, ScoreMethodSchema } from './matching.ts';
 import { FieldNameSchema } from './fields.ts';
 import { FellegiSunterModelSchema, HardConflictRuleSchema, PriorMatchProbabilitySchema } from './profile.ts';
-import { ScoreDistributionSchema } from './score-distribution.ts';
+import { ScoreDistributionSchema } from './statistics/score-distribution.ts';
+import { IntervalSchema, ThresholdMetricsSchema, type ThresholdMetrics } from './statistics/threshold-metrics.ts';
 import { ScoreBasisSchema } from './score-explanation.ts';
 
 /** At most this many pairs per evaluation or calibration dataset (spec "Limits"). */
@@ -22,7 +23,6 @@ export const MAX_ERROR_EXAMPLES = 100;
 export const LabelPairSchema = z.strictObject({ left: RecordRefSchema, right: RecordRefSchema, isMatch: z.boolean() });
 
 const ProbabilitySchema = z.number().min(0).max(1);
-const IntervalSchema = z.object({ lower: z.number(), upper: z.number() }).nullable();
 
 /** Shared request fields. rowNumbers (same length as pairs) name rows `line N` in errors; without it they are `pairs[i]`. */
 const DatasetFields = {
@@ -65,23 +65,6 @@ export const ProfileSummarySchema = VersionsSchema.extend({
   thresholds: z.object({ certain: z.number(), probable: z.number() }),
 });
 
-export const ThresholdMetricsSchema = z.object({
-  threshold: z.number(),
-  tp: z.number().int(),
-  fp: z.number().int(),
-  tn: z.number().int(),
-  fn: z.number().int(),
-  precision: z.number().nullable(),
-  recall: z.number().nullable(),
-  specificity: z.number().nullable(),
-  npv: z.number().nullable(),
-  f1: z.number().nullable(),
-  mcc: z.number().nullable(),
-  /** Wilson score 95% interval of precision (tp of tp + fp) and of recall (tp of tp + fn). */
-  precisionInterval: IntervalSchema,
-  recallInterval: IntervalSchema,
-});
-export type ThresholdMetrics = z.infer<typeof ThresholdMetricsSchema>;
 
 export const ClassCountsSchema = z.object({ pairs: z.number().int(), matches: z.number().int(), nonMatches: z.number().int() });
 
@@ -249,3 +232,5 @@ export const LabelSampleOutputSchema = z.object({
    */
   candidates: z.object({ pairs: z.number().int(), truePairs: z.number().int(), matchShare: z.number().nullable() }),
 });
+
+export { IntervalSchema, ThresholdMetricsSchema, type ThresholdMetrics };

@@ -1,2 +1,2 @@
 /** The one implementation lives in the contract, which the renderer shares (threshold curves): see there. */
-export { assertConfusionCounts, type ConfusionCounts } from '../contract/confusion-counts.ts';
+export { assertConfusionCounts, type ConfusionCounts } from '../contract/statistics/confusion-counts.ts';

@@ -1,2 +1,2 @@
 /** The one implementation lives in the contract, which the renderer shares (threshold curves): see there. */
-export { f1Score } from '../contract/f1-score.ts';
+export { f1Score } from '../contract/statistics/f1-score.ts';

@@ -1,2 +1,2 @@
 /** The one implementation lives in the contract, which the renderer shares (threshold curves): see there. */
-export { matthewsCorrelation } from '../contract/matthews-correlation.ts';
+export { matthewsCorrelation } from '../contract/statistics/matthews-correlation.ts';

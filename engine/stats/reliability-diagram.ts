@@ -10,7 +10,7 @@
  * null means (no denominator), never 0.
  */
 import type { ReliabilityBin } from '../contract/assurance.ts';
-import { wilsonInterval } from '../contract/wilson-interval.ts';
+import { wilsonInterval } from '../contract/statistics/wilson-interval.ts';
 
 export function reliabilityBins(predictions: readonly { readonly probability: number; readonly isMatch: boolean }[], bins = 10): ReliabilityBin[] {
   if (!Number.isInteger(bins) || bins < 1) throw new RangeError('bins must be a positive integer');

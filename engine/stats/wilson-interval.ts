@@ -1,2 +1,2 @@
 /** The one implementation lives in the contract, which the renderer shares (threshold curves): see there. */
-export { wilsonInterval } from '../contract/wilson-interval.ts';
+export { wilsonInterval } from '../contract/statistics/wilson-interval.ts';

@@ -1,5 +1,5 @@
 /**
- * The registry API server (fastify 5): routes registered from the one route table (engine/contract/http.ts)
+ * The registry API server (fastify 5): routes registered from the one route table (main/net/api-routes.ts)
  * over an EngineClient (the local engine). One factory for `mpi-console serve` and the tests.
  *
  * fastify rather than node:http because what the API needs is built in and well kept: content-type parsing
@@ -17,7 +17,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import type { Logger } from 'pino';
 import { EngineError, isEngineError, validationError } from '../../engine/contract/errors.ts';
 import type { CallContext, EngineClient, OperationInput, OperationName, OperationOutput } from '../../engine/contract/operations.ts';
-import { fillPath, HTTP_ROUTES, OPENAPI_PATH, pathParameters, queryInput, routeFor, type HttpRoute } from '../../engine/contract/http.ts';
+import { fillPath, HTTP_ROUTES, OPENAPI_PATH, pathParameters, queryInput, routeFor, type HttpRoute } from '../net/api-routes.ts';
 import { AuthFailure, type Authenticator, type Principal } from './auth/principal.ts';
 import { challenge } from './auth/bearer.ts';
 import { openApiDocument } from './openapi.ts';

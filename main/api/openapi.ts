@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { operations } from '../../engine/contract/operations.ts';
-import { pathParameters, ProblemSchema, PROBLEM_CONTENT_TYPE, type HttpRoute } from '../../engine/contract/http.ts';
+import { pathParameters, ProblemSchema, PROBLEM_CONTENT_TYPE, type HttpRoute } from '../net/api-routes.ts';
 import { DEFAULT_TENANT_CLAIM } from '../../engine/index.ts';
 import { NicknameEntriesSchema } from '../../engine/contract/profile.ts';
 

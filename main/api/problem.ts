@@ -5,7 +5,7 @@
  */
 import type { FastifyReply } from 'fastify';
 import type { ErrorIssue, ErrorKind } from '../../engine/contract/errors.ts';
-import { PROBLEM_CONTENT_TYPE, type Problem } from '../../engine/contract/http.ts';
+import { PROBLEM_CONTENT_TYPE, type Problem } from '../net/api-routes.ts';
 
 /** The status of an engine error of each kind. */
 export const STATUS_OF_KIND: Readonly<Record<ErrorKind, number>> = {

@@ -10,7 +10,7 @@
  * storage (token-store.ts) beside it.
  */
 import type { CallContext, EngineClient } from '../../engine/contract/operations.ts';
-import type { Capabilities, Connection } from '../../engine/contract/console.ts';
+import type { Capabilities, Connection } from '../../console-protocol/protocol.ts';
 import type { RunOperation, RunProgress } from '../../engine/contract/runs.ts';
 
 /** How a long operation is followed: its progress as it goes, and the signal that cancels it. */

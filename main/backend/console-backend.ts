@@ -27,7 +27,7 @@ import {
   type SignInInputSchema,
   type SignInState,
   type UseTokenInputSchema,
-} from '../../engine/contract/console.ts';
+} from '../../console-protocol/protocol.ts';
 import type { OperationName } from '../../engine/contract/operations.ts';
 import type { JobState } from '../../engine/contract/maintenance.ts';
 import type { z } from 'zod';

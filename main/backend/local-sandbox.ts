@@ -7,7 +7,7 @@ import { existsSync, openSync, readSync, closeSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { EngineError, notFound, validationError } from '../../engine/contract/errors.ts';
 import type { CallContext } from '../../engine/contract/operations.ts';
-import { ENGINE_OPERATION_NAMES, type Capabilities, type Connection, type WorkerStatus } from '../../engine/contract/console.ts';
+import { ENGINE_OPERATION_NAMES, type Capabilities, type Connection, type WorkerStatus } from '../../console-protocol/protocol.ts';
 import { LocalEngine, Store, listTenantIds } from '../../engine/index.ts';
 import type { ConsoleConnection, TaskOptions } from './connection.ts';
 import { EnginePool } from '../engine-host/pool.ts';

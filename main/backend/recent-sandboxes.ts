@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { RecentSandbox } from '../../engine/contract/console.ts';
+import type { RecentSandbox } from '../../console-protocol/protocol.ts';
 
 const MAX_RECENT = 8;
 const StoredSchema = z.object({ recent: z.array(z.object({ path: z.string(), tenantId: z.string(), openedAt: z.string() })).max(100) });

@@ -5,8 +5,8 @@
  * what the registry would accept: `mpi.operations` alone reads jobs and profiles, nothing else. Where the registry
  * offers runs, every run operation is offered through them (the remote client sends it as a run).
  */
-import { HTTP_ROUTES, type HttpRoute } from '../../engine/contract/http.ts';
-import type { Capabilities } from '../../engine/contract/console.ts';
+import { HTTP_ROUTES, type HttpRoute } from '../net/api-routes.ts';
+import type { Capabilities } from '../../console-protocol/protocol.ts';
 import type { OperationName } from '../../engine/contract/operations.ts';
 import { RUN_OPERATIONS } from '../../engine/contract/runs.ts';
 

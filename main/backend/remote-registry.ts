@@ -9,7 +9,7 @@
  * expired, and, where the registry offers the job list and the scopes allow it, that it accepts the token.
  */
 import { EngineError } from '../../engine/contract/errors.ts';
-import type { Capabilities, Connection } from '../../engine/contract/console.ts';
+import type { Capabilities, Connection } from '../../console-protocol/protocol.ts';
 import type { CallContext, EngineClient, OperationInput, OperationName, OperationOutput } from '../../engine/contract/operations.ts';
 import { RemoteEngine } from '../remote/remote-engine.ts';
 import type { ConsoleConnection, TaskOptions } from './connection.ts';

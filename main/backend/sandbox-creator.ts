@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { conflict, validationError } from '../../engine/contract/errors.ts';
 import { settingsPathFor } from '../../engine/index.ts';
-import type { CreateSandboxInputSchema, SandboxProgress } from '../../engine/contract/console.ts';
+import type { CreateSandboxInputSchema, SandboxProgress } from '../../console-protocol/protocol.ts';
 import type { z } from 'zod';
 import { fromErrorData } from '../engine-host/errors.ts';
 import { startThread } from '../engine-host/threads.ts';

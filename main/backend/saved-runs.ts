@@ -17,7 +17,7 @@ import {
   SavedRunSummarySchema,
   type SavedRun,
   type SavedRunSummary,
-} from '../../engine/contract/console.ts';
+} from '../../console-protocol/protocol.ts';
 import type { OperationOutput } from '../../engine/contract/operations.ts';
 import type { z } from 'zod';
 import type { EvaluationRequestSchema, CalibrationRequestSchema } from '../../engine/contract/assurance.ts';

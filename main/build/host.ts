@@ -12,7 +12,7 @@ import { PROJECT_ROOT } from './renderer.ts';
 export const HOST_OUT = join(PROJECT_ROOT, 'dist', 'host');
 export const HOST_ENTRY = join(HOST_OUT, 'main', 'browser-host', 'main.js');
 // main/build comes along so that the next start checks staleness without loading TypeScript (bin.js).
-const SOURCE_DIRS = ['engine', 'main/backend', 'main/engine-host', 'main/browser-host', 'main/build', 'main/remote', 'main/net'];
+const SOURCE_DIRS = ['engine', 'console-protocol', 'main/backend', 'main/engine-host', 'main/browser-host', 'main/build', 'main/remote', 'main/net'];
 const BUILD_FILES = new Set(['inputs-digest.ts', 'renderer.ts', 'host.ts', 'prepare.ts']);
 const RUNTIME = /\.(sql|json)$|^bootstrap\.js$/;
 

@@ -1,6 +1,6 @@
 /**
  * Builds the renderer with Vite's JavaScript API into dist/renderer, only when it is missing or stale: the
- * build records a digest of its inputs (renderer/, the contract it imports, this file and package.json)
+ * build records a digest of its inputs (renderer/, the contract and the console protocol it imports, this file and package.json)
  * and is redone when that digest changes. The built index.html carries the CSP as a meta element too.
  */
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +27,7 @@ export function rendererInputsDigest(root = PROJECT_ROOT): string {
   return inputsDigest(root, [
     ...filesUnder(join(root, 'renderer')),
     ...filesUnder(join(root, 'engine', 'contract')),
+    ...filesUnder(join(root, 'console-protocol')),
     join(root, 'main', 'build', 'renderer.ts'),
     join(root, 'main', 'backend', 'content-security-policy.ts'),
     join(root, 'package.json'),

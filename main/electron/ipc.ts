@@ -4,7 +4,7 @@
  * elsewhere), then validates its argument with the operation's schema, and only then asks the backend.
  * Replies are data (a Reply); nothing is thrown across the boundary.
  */
-import { ALL_OPERATION_NAMES, CONSOLE_EVENT_NAMES, inputSchemaOf, type AnyOperationName, type ConsoleEventName, type Reply } from '../../engine/contract/console.ts';
+import { ALL_OPERATION_NAMES, CONSOLE_EVENT_NAMES, inputSchemaOf, type AnyOperationName, type ConsoleEventName, type Reply } from '../../console-protocol/protocol.ts';
 import { zodIssues } from '../../engine/contract/zod-issues.ts';
 import { isAppUrl } from './app-protocol.ts';
 import { eventChannel, operationChannel } from './channels.ts';

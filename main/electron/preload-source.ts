@@ -4,7 +4,7 @@
  * reaches the page. Generated (not hand-written) so it cannot drift from the contract; a sandboxed preload
  * cannot import the contract at run time, so the names are written into the file.
  */
-import { ALL_OPERATION_NAMES, CONSOLE_EVENT_NAMES, type AnyOperationName, type ConsoleEventName } from '../../engine/contract/console.ts';
+import { ALL_OPERATION_NAMES, CONSOLE_EVENT_NAMES, type AnyOperationName, type ConsoleEventName } from '../../console-protocol/protocol.ts';
 import { eventChannel, operationChannel } from './channels.ts';
 
 export const PRELOAD_GLOBAL = 'mpiConsole';

@@ -5,7 +5,7 @@
  * stop in time is terminated, and its lease then simply expires).
  */
 import type { Worker } from 'node:worker_threads';
-import type { WorkerStatus } from '../../engine/contract/console.ts';
+import type { WorkerStatus } from '../../console-protocol/protocol.ts';
 import type { WorkerEvent } from '../../engine/index.ts';
 import { startThread } from './threads.ts';
 import type { JobThreadCommand, JobThreadData, JobThreadMessage } from './messages.ts';

@@ -1,6 +1,6 @@
 /**
  * The remote registry client: the contract's operations over the registry API (undici 7), through the one
- * route table (engine/contract/http.ts). What it guarantees:
+ * route table (main/net/api-routes.ts). What it guarantees:
  *
  * - https only, except to a loopback host or with the explicit development switch; no user:password in the
  *   URL; redirects are never followed (a 3xx is an error), so the bearer token never reaches another origin;
@@ -26,7 +26,7 @@ import { EngineError, validationError } from '../../engine/contract/errors.ts';
 import { operations, type CallContext, type EngineClient, type OperationInput, type OperationName, type OperationOutput } from '../../engine/contract/operations.ts';
 import { zodIssues } from '../../engine/contract/zod-issues.ts';
 import { isFinalRunStatus, isRunOperation, type RunOperation, type RunProgress } from '../../engine/contract/runs.ts';
-import { HTTP_ROUTES, OPENAPI_PATH, ProblemSchema, routeFor, routeRequest, SPEC_OPERATIONS, type HttpRoute, type RouteRequest } from '../../engine/contract/http.ts';
+import { HTTP_ROUTES, OPENAPI_PATH, ProblemSchema, routeFor, routeRequest, SPEC_OPERATIONS, type HttpRoute, type RouteRequest } from '../net/api-routes.ts';
 import { transportProblem } from '../net/loopback.ts';
 import { fullJitterBackoff, isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs } from '../../engine/index.ts';
 import type { TokenProvider } from './token-provider.ts';

@@ -3,7 +3,7 @@
  * events from /api/events. The session cookie (HttpOnly, set by the host when the launch link was opened)
  * travels with every same-origin request; the page never sees it.
  */
-import type { ConsoleEventName, Reply } from '../../engine/contract/console.ts';
+import type { ConsoleEventName, Reply } from '../../console-protocol/protocol.ts';
 import type { Transport } from './transport.ts';
 
 const NOT_SIGNED_IN: Reply<never> = {

@@ -2,7 +2,7 @@
  * The Electron transport: the preload exposes one function per operation and one subscriber per event
  * (generated from the contract, no generic invoke), as `window.mpiConsole`.
  */
-import type { AnyOperationName, ConsoleEventName, Reply } from '../../engine/contract/console.ts';
+import type { AnyOperationName, ConsoleEventName, Reply } from '../../console-protocol/protocol.ts';
 import type { Transport } from './transport.ts';
 
 export interface PreloadApi {

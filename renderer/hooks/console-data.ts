@@ -4,7 +4,7 @@
  */
 import { useEffect } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { ConsoleStatus } from '../../engine/contract/console.ts';
+import type { ConsoleStatus } from '../../console-protocol/protocol.ts';
 import type { JobState } from '../../engine/contract/maintenance.ts';
 import type { ConsoleClient } from '../client/client.ts';
 import { useClient, useSamples } from '../client/context.tsx';

@@ -5,7 +5,7 @@
 import { AppShell, Badge, Box, Burger, Group, NavLink, Text, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
-import type { Connection } from '../../engine/contract/console.ts';
+import type { Connection } from '../../console-protocol/protocol.ts';
 import { IconAlert, IconChart, IconCloud, IconDatabase, IconTool } from '../icons.tsx';
 import { paths, type Route } from '../hooks/route.ts';
 

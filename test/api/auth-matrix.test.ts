@@ -12,7 +12,7 @@ import { serveApi, type ServedApi } from '../helpers/api.ts';
 import { databaseDigest } from '../helpers/db-digest.ts';
 import { suiteDir } from '../helpers/temp.ts';
 import { apiRegistry, callRoute, ROUTES, type Registry } from './fixtures.ts';
-import { ProblemSchema } from '../../engine/contract/http.ts';
+import { ProblemSchema } from '../../main/net/api-routes.ts';
 import { DEV_AUDIENCE, DEV_ISSUER, devSigningKey, devToken } from '../../main/api/auth/dev-auth.ts';
 import type { ApiSettings } from '../../engine/config/api.ts';
 

@@ -4,7 +4,7 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProblemSchema, type Problem } from '../../engine/contract/http.ts';
+import { ProblemSchema, type Problem } from '../../main/net/api-routes.ts';
 import { devTokenFor, serveApi, type ServedApi } from '../helpers/api.ts';
 import { databaseDigest } from '../helpers/db-digest.ts';
 import { suiteDir } from '../helpers/temp.ts';

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { request } from 'undici';
 import { LocalEngine } from '../../engine/local-engine.ts';
-import { HTTP_ROUTES, routeRequest, type HttpRoute } from '../../engine/contract/http.ts';
+import { HTTP_ROUTES, routeRequest, type HttpRoute } from '../../main/net/api-routes.ts';
 import type { OperationInput, OperationName } from '../../engine/contract/operations.ts';
 import type { LabelPair } from '../../engine/assurance/labels.ts';
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { HTTP_ROUTES, OPENAPI_PATH, pathParameters, type HttpRoute } from '../../engine/contract/http.ts';
+import { HTTP_ROUTES, OPENAPI_PATH, pathParameters, type HttpRoute } from '../../main/net/api-routes.ts';
 import { runWorker } from '../../engine/jobs/worker.ts';
 import { MaintenanceSettingsSchema } from '../../engine/config/maintenance.ts';
 import { devTokenFor, serveApi, type ServedApi } from '../helpers/api.ts';

@@ -132,9 +132,12 @@ describe('the engine pool', () => {
 
 describe('a thread that runs out of memory', () => {
   it('fails its call with a typed error, is replaced, and the pool keeps answering', async () => {
-    const pool = await EnginePool.open({ dbPath, longThreads: 1, shortThreads: 1, longThreadHeapMb: 32 });
+    // A heap that holds the engine with room to spare, and a request several times larger than it: the thread
+    // runs out of memory receiving it, whatever the machine's load (a real estimate's peak depends on the data).
+    const pool = await EnginePool.open({ dbPath, longThreads: 1, shortThreads: 1, longThreadHeapMb: 96 });
     try {
-      const error = await pool.call('matching/estimate', { modelVersion: 'oom', randomPairs: 1_000_000, maxCandidatePairs: 1_000_000 }, CTX).catch((e: unknown) => e);
+      const huge = Array.from({ length: 5_000_000 }, (_, i) => ({ label: i }));
+      const error = await pool.call('matching/estimate', { modelVersion: 'oom', extra: huge } as never, CTX).catch((e: unknown) => e);
       expect(isEngineError(error) && error.kind === 'internal').toBe(true);
       expect(isEngineError(error) ? error.message : '').toMatch(/stopped \(out of memory\); it was replaced\. ask for less at once/);
       expect((await pool.call('jobs/get', { jobId }, CTX)).jobId).toBe(jobId);

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import type { LocalEngine } from '../../engine/local-engine.ts';
-import type { HttpRoute } from '../../engine/contract/http.ts';
+import type { HttpRoute } from '../../main/net/api-routes.ts';
 import { buildApi } from '../../main/api/app.ts';
 import { authenticatorFor } from '../../main/api/auth/authenticator.ts';
 import { devSigningKey, devToken } from '../../main/api/auth/dev-auth.ts';

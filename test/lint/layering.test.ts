@@ -64,6 +64,21 @@ describe('layering lint rule', () => {
     expect(await messagesFor('engine/jobs/runner.ts', "import { LocalEngine } from '../index.ts';\nexport const x = LocalEngine;\n")).toEqual([expect.stringMatching(/top layer/)]);
   }, 60_000);
 
+  it('keeps the statistics below the reports and the console protocol beside the contract', async () => {
+    expect(await messagesFor('engine/contract/statistics/threshold-metrics.ts', "import type { EvaluationReport } from '../assurance.ts';\nexport type X = EvaluationReport;\n")).toEqual([
+      expect.stringMatching(/statistics\/ may import only zod/),
+    ]);
+    expect(await messagesFor('engine/contract/assurance.ts', "import { thresholdMetrics } from './statistics/threshold-metrics.ts';\nexport const x = thresholdMetrics;\n")).toEqual([]);
+    expect(await messagesFor('console-protocol/protocol.ts', "import { runJob } from '../engine/jobs/runner.ts';\nexport const x = runJob;\n")).toEqual([
+      expect.stringMatching(/console-protocol\/ may import only zod and engine\/contract/),
+    ]);
+    expect(await messagesFor('console-protocol/protocol.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n")).toEqual([expect.stringMatching(/browser-safe/)]);
+    expect(await messagesFor('engine/jobs/runner.ts', "import { ConsoleStatusSchema } from '../../console-protocol/protocol.ts';\nexport const x = ConsoleStatusSchema;\n")).toEqual([
+      expect.stringMatching(/may not import main\/, renderer\/, console-protocol\//),
+    ]);
+    expect(await messagesFor('renderer/app.tsx', "import type { ConsoleStatus } from '../console-protocol/protocol.ts';\nexport type X = ConsoleStatus;\n")).toEqual([]);
+  }, 60_000);
+
   it('accepts ordinary engine imports', async () => {
     expect(await messagesFor('engine/contract/errors.ts', "import { z } from 'zod';\nexport const x = z;\n")).toEqual([]);
   }, 60_000);

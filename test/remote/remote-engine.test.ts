@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from 'selfsigned';
 import { EngineError, isEngineError } from '../../engine/contract/errors.ts';
-import { HTTP_ROUTES, SPEC_OPERATIONS } from '../../engine/contract/http.ts';
+import { HTTP_ROUTES, SPEC_OPERATIONS } from '../../main/net/api-routes.ts';
 import type { JobState } from '../../engine/contract/maintenance.ts';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { buildApi } from '../../main/api/app.ts';

@@ -6,7 +6,7 @@
 import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { json } from '../format.ts';
-import { SCOPES } from '../../../engine/contract/http.ts';
+import { SCOPES } from '../../net/api-routes.ts';
 import { ApiSettingsSchema } from '../../../engine/index.ts';
 import { devSigningKey, devToken, MAX_DEV_TOKEN_SECONDS } from '../../api/auth/dev-auth.ts';
 

@@ -9,7 +9,7 @@ import { useDeferredValue, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { CalibrationOutputSchema, EvaluationReport } from '../../../engine/contract/assurance.ts';
-import type { Connection, SavedRun } from '../../../engine/contract/console.ts';
+import type { Connection, SavedRun } from '../../../console-protocol/protocol.ts';
 import type { EstimateOutputSchema } from '../../../engine/contract/estimate.ts';
 import { useClient } from '../../client/context.tsx';
 import { IconAlert } from '../../icons.tsx';

@@ -6,7 +6,7 @@
 import { Alert, Button, Card, Checkbox, Code, Group, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { SavedRun, SavedRunSummary } from '../../../engine/contract/console.ts';
+import type { SavedRun, SavedRunSummary } from '../../../console-protocol/protocol.ts';
 import { useClient } from '../../client/context.tsx';
 import { formatCount, formatDateTime } from '../../format.ts';
 import { IconAlert } from '../../icons.tsx';

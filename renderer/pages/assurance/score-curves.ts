@@ -1,12 +1,12 @@
 /**
  * What the threshold explorer and the histogram draw, from a report's score distribution by class
- * (engine/contract/score-distribution.ts): the curve points with their Wilson bands, the metrics at a chosen
+ * (engine/contract/statistics/score-distribution.ts): the curve points with their Wilson bands, the metrics at a chosen
  * threshold snapped to the distribution's grid (exact there), and the fine bins summed into readable bars.
  * All counts and metrics come from the contract's code, the engine's own.
  */
 import type { ThresholdMetrics } from '../../../engine/contract/assurance.ts';
-import { countsAtEdge, thresholdCurve, type ScoreDistribution } from '../../../engine/contract/score-distribution.ts';
-import { metricsOfCounts } from '../../../engine/contract/threshold-metrics.ts';
+import { countsAtEdge, thresholdCurve, type ScoreDistribution } from '../../../engine/contract/statistics/score-distribution.ts';
+import { metricsOfCounts } from '../../../engine/contract/statistics/threshold-metrics.ts';
 
 /** Curve points every 0.005 (1,000 bins): 201 points draw fast and look smooth; the matrix uses every edge. */
 export const CURVE_STRIDE = 5;

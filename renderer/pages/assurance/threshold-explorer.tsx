@@ -10,7 +10,7 @@ import { Group, NumberInput, Paper, SimpleGrid, Slider, Stack, Table, Text, Visu
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceLine, ResponsiveContainer, XAxis, YAxis } from 'recharts';
 import type { ThresholdMetrics } from '../../../engine/contract/assurance.ts';
-import { thresholdCurve, type ScoreDistribution } from '../../../engine/contract/score-distribution.ts';
+import { thresholdCurve, type ScoreDistribution } from '../../../engine/contract/statistics/score-distribution.ts';
 import { formatCount } from '../../format.ts';
 import { ExportButtons } from './export-buttons.tsx';
 import { fixed3, metricsRow, range } from './metric-text.ts';

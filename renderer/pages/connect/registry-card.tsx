@@ -7,7 +7,7 @@
 import { Alert, Anchor, Badge, Button, Card, Group, Loader, PasswordInput, SegmentedControl, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState, type SyntheticEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { Connection, ConsoleStatus } from '../../../engine/contract/console.ts';
+import type { Connection, ConsoleStatus } from '../../../console-protocol/protocol.ts';
 import { useClient } from '../../client/context.tsx';
 import { ClientError, errorMessage } from '../../client/errors.ts';
 import { keys } from '../../hooks/console-data.ts';

@@ -5,7 +5,7 @@
 import { Alert, Badge, Button, Card, Group, NumberInput, Progress, SimpleGrid, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useState, type SyntheticEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { MAX_SYNTHETIC_PEOPLE, type ConsoleStatus, type RecentSandbox, type SandboxProgress } from '../../../engine/contract/console.ts';
+import { MAX_SYNTHETIC_PEOPLE, type ConsoleStatus, type RecentSandbox, type SandboxProgress } from '../../../console-protocol/protocol.ts';
 import { useClient } from '../../client/context.tsx';
 import { ClientError, errorMessage } from '../../client/errors.ts';
 import { keys } from '../../hooks/console-data.ts';

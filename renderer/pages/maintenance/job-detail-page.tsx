@@ -5,7 +5,7 @@
  */
 import { Alert, Anchor, Breadcrumbs, Button, Card, Code, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { lazy, Suspense, useState } from 'react';
-import type { Connection } from '../../../engine/contract/console.ts';
+import type { Connection } from '../../../console-protocol/protocol.ts';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
 import { reviewRateText } from '../../../engine/contract/ingest.ts';
 import { useClient } from '../../client/context.tsx';

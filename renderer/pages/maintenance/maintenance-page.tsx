@@ -4,7 +4,7 @@
  */
 import { Alert, Button, Card, EmptyState, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { lazy, Suspense, useState } from 'react';
-import type { Connection } from '../../../engine/contract/console.ts';
+import type { Connection } from '../../../console-protocol/protocol.ts';
 import { useJobs } from '../../hooks/console-data.ts';
 import { navigate, paths } from '../../hooks/route.ts';
 import { IconAlert, IconPlus, IconRefresh, IconTool } from '../../icons.tsx';

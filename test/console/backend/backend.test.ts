@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ConsoleBackend } from '../../../main/backend/console-backend.ts';
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
-import type { ConsoleEventName, SandboxProgress } from '../../../engine/contract/console.ts';
+import type { ConsoleEventName, SandboxProgress } from '../../../console-protocol/protocol.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConsoleBackend } from '../../../main/backend/console-backend.ts';
 import { forwardEvents, isAppMainFrame, registerIpc, type IpcInvokeEventLike, type IpcMainLike } from '../../../main/electron/ipc.ts';
-import { ALL_OPERATION_NAMES, CONSOLE_EVENT_NAMES, type Reply } from '../../../engine/contract/console.ts';
+import { ALL_OPERATION_NAMES, CONSOLE_EVENT_NAMES, type Reply } from '../../../console-protocol/protocol.ts';
 import { operationChannel } from '../../../main/electron/channels.ts';
 
 type Handler = (event: IpcInvokeEventLike, ...args: unknown[]) => Promise<unknown>;

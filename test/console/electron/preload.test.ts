@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runInNewContext } from 'node:vm';
-import { ALL_OPERATION_NAMES, CONSOLE_EVENT_NAMES } from '../../../engine/contract/console.ts';
+import { ALL_OPERATION_NAMES, CONSOLE_EVENT_NAMES } from '../../../console-protocol/protocol.ts';
 import { PRELOAD_GLOBAL, preloadSource } from '../../../main/electron/preload-source.ts';
 
 interface Exposed {

@@ -1,7 +1,7 @@
 /** Granted scopes → what the console offers, from the registry's own route table; and the claims the console reads. */
 import { describe, expect, it } from 'vitest';
 import { SignJWT, generateKeyPair } from 'jose';
-import { HTTP_ROUTES, SPEC_OPERATIONS } from '../../../engine/contract/http.ts';
+import { HTTP_ROUTES, SPEC_OPERATIONS } from '../../../main/net/api-routes.ts';
 import type { OperationName } from '../../../engine/contract/operations.ts';
 import { remoteCapabilities } from '../../../main/backend/remote-capabilities.ts';
 import { isExpired, tokenClaims } from '../../../main/backend/token-claims.ts';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPair, SignJWT } from 'jose';
 import { LocalEngine } from '../../../engine/local-engine.ts';
-import type { ConsoleStatus } from '../../../engine/contract/console.ts';
+import type { ConsoleStatus } from '../../../console-protocol/protocol.ts';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
 import { authenticatorFor } from '../../../main/api/auth/authenticator.ts';
 import { ConsoleBackend } from '../../../main/backend/console-backend.ts';

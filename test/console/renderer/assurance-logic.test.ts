@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import { EngineError } from '../../../engine/contract/errors.ts';
 import { labelsToTsv } from '../../../engine/contract/label-tsv.ts';
-import { scoreDistribution } from '../../../engine/contract/score-distribution.ts';
+import { scoreDistribution } from '../../../engine/contract/statistics/score-distribution.ts';
 import type { EvaluationReport, ThresholdMetrics } from '../../../engine/contract/assurance.ts';
 import type { FellegiSunterModel } from '../../../engine/contract/profile.ts';
 import { previewLabels } from '../../../renderer/pages/assurance/label-preview.ts';

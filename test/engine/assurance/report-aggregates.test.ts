@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/temp.ts';
 import { LocalEngine } from '../../../engine/local-engine.ts';
-import { countsAtEdge, edgeOf } from '../../../engine/contract/score-distribution.ts';
+import { countsAtEdge, edgeOf } from '../../../engine/contract/statistics/score-distribution.ts';
 
 const ctx = { tenantId: 'demo', actor: 'test' };
 

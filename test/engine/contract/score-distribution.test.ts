@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { binEdge, countsAtEdge, edgeOf, scoreBin, scoreDistribution, thresholdCurve } from '../../../engine/contract/score-distribution.ts';
-import { countsAt, thresholdMetrics } from '../../../engine/contract/threshold-metrics.ts';
+import { binEdge, countsAtEdge, edgeOf, scoreBin, scoreDistribution, thresholdCurve } from '../../../engine/contract/statistics/score-distribution.ts';
+import { countsAt, thresholdMetrics } from '../../../engine/contract/statistics/threshold-metrics.ts';
 
 // Ten bins, worked by hand: matches score 0.95, 0.95, 0.85, 0.45, 1; non-matches 0.85, 0.3, 0.05, 0.
 const SCORES = [0.95, 0.95, 0.85, 0.45, 1, 0.85, 0.3, 0.05, 0];

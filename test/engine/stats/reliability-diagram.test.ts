@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reliabilityBins } from '../../../engine/stats/reliability-diagram.ts';
-import { wilsonInterval } from '../../../engine/contract/wilson-interval.ts';
+import { wilsonInterval } from '../../../engine/contract/statistics/wilson-interval.ts';
 
 describe('reliability diagram bins', () => {
   it('groups predictions by probability and compares the mean prediction with the observed share (hand-worked)', () => {

@@ -11,9 +11,8 @@
  * k/B (the same doubles the console uses), never against a product that rounding could move across an edge.
  */
 import { z } from 'zod';
-import type { ThresholdMetrics } from './assurance.ts';
 import type { ConfusionCounts } from './confusion-counts.ts';
-import { metricsOfCounts } from './threshold-metrics.ts';
+import { metricsOfCounts, type ThresholdMetrics } from './threshold-metrics.ts';
 
 /** 1,000 bins: thresholds on a 0.001 grid are exact, and the histogram stays a few kilobytes. */
 export const SCORE_BINS = 1000;

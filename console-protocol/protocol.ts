@@ -1,8 +1,9 @@
 /**
- * The console's own operations and push events, beside the engine operations (operations.ts). The renderer
- * asks for both through one typed client; the console backend answers console operations itself and routes
- * engine operations to the EngineClient of the current connection, with the call context the backend owns
- * (the tenant and the actor never come from the renderer).
+ * The console's own operations and push events, beside the engine operations (engine/contract/operations.ts).
+ * It lives beside the contract, not in it: only the console speaks it (its backend in main/ and its pages in
+ * renderer/); the registry API does not. The renderer asks for both through one typed client; the console
+ * backend answers console operations itself and routes engine operations to the EngineClient of the current
+ * connection, with the call context the backend owns (the tenant and the actor never come from the renderer).
  *
  *   console/status            the connection (or none), the default sandbox folder, recent sandboxes
  *   console/open-sandbox      open an existing local sandbox file (one of its tenants)
@@ -27,12 +28,12 @@
  *   pushed: job/updated (a watched job changed), sandbox/progress, connection/changed, task/updated
  */
 import { z } from 'zod';
-import { JobStateSchema } from './maintenance.ts';
-import { CalibrationOutputSchema, CalibrationRequestSchema, EvaluationReportSchema, EvaluationRequestSchema, VersionsSchema } from './assurance.ts';
-import { EstimateOutputSchema, EstimateRequestSchema } from './estimate.ts';
-import { operations, type OperationInput, type OperationName, type OperationOutput } from './operations.ts';
-import type { ErrorData } from './errors.ts';
-import { RunOperationSchema, RunStateSchema } from './runs.ts';
+import { JobStateSchema } from '../engine/contract/maintenance.ts';
+import { CalibrationOutputSchema, CalibrationRequestSchema, EvaluationReportSchema, EvaluationRequestSchema, VersionsSchema } from '../engine/contract/assurance.ts';
+import { EstimateOutputSchema, EstimateRequestSchema } from '../engine/contract/estimate.ts';
+import { operations, type OperationInput, type OperationName, type OperationOutput } from '../engine/contract/operations.ts';
+import type { ErrorData } from '../engine/contract/errors.ts';
+import { RunOperationSchema, RunStateSchema } from '../engine/contract/runs.ts';
 
 const TenantIdSchema = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'a tenant ID is 1-64 letters, digits, dot, dash or underscore');
 /** Absolute paths only: the backend never resolves a path against its own working folder for the renderer. */

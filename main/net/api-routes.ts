@@ -1,7 +1,8 @@
 /**
  * The registry API (`/api/v1`) as data: ONE route table that the server registers its routes from, the
  * OpenAPI document is generated from and the remote client calls through. Bodies are the operations'
- * schemas (engine/contract/operations.ts); nothing here is copied by hand elsewhere. Browser-safe: zod only.
+ * schemas (engine/contract/operations.ts); nothing here is copied by hand elsewhere. Shared by
+ * main/api (the server), main/remote (the client), the console backend and the CLI.
  *
  * A route names its operation, method and path (`{name}` is a path parameter filled from the input field of
  * that name), the scope a caller's token must carry, whether the spec shows it ("Endpoints") or it is an
@@ -9,8 +10,8 @@
  * the success status. Adding an operation to the API is one line in HTTP_ROUTES.
  */
 import { z } from 'zod';
-import type { ErrorKind } from './errors.ts';
-import { operations, type OperationName } from './operations.ts';
+import type { ErrorKind } from '../../engine/contract/errors.ts';
+import { operations, type OperationName } from '../../engine/contract/operations.ts';
 
 export const API_PREFIX = '/api/v1';
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;

@@ -4,10 +4,31 @@
  * null when a denominator is zero) and Wilson 95% score intervals for precision and recall
  * (wilson-interval.ts). In the contract because the console draws threshold curves with the same code.
  */
-import type { ThresholdMetrics } from './assurance.ts';
+import { z } from 'zod';
 import type { ConfusionCounts } from './confusion-counts.ts';
 import { confusionMetrics } from './confusion-metrics.ts';
 import { wilsonInterval } from './wilson-interval.ts';
+
+/** A two-sided interval; null when its sample is empty. */
+export const IntervalSchema = z.object({ lower: z.number(), upper: z.number() }).nullable();
+
+export const ThresholdMetricsSchema = z.object({
+  threshold: z.number(),
+  tp: z.number().int(),
+  fp: z.number().int(),
+  tn: z.number().int(),
+  fn: z.number().int(),
+  precision: z.number().nullable(),
+  recall: z.number().nullable(),
+  specificity: z.number().nullable(),
+  npv: z.number().nullable(),
+  f1: z.number().nullable(),
+  mcc: z.number().nullable(),
+  /** Wilson score 95% interval of precision (tp of tp + fp) and of recall (tp of tp + fn). */
+  precisionInterval: IntervalSchema,
+  recallInterval: IntervalSchema,
+});
+export type ThresholdMetrics = z.infer<typeof ThresholdMetricsSchema>;
 
 export function metricsOfCounts(threshold: number, counts: ConfusionCounts): ThresholdMetrics {
   const { tp, fp, tn, fn } = counts;
