@@ -138,8 +138,10 @@ describe('the Match assurance page on a remote registry (serve --dev-auth)', () 
     // The confusion matrix at the explorer's first threshold is the CLI's too.
     expect(digits(await page.getByTestId('cm-tp').textContent())).toBe(report.thresholds[0]?.tp);
     expect(digits(await page.getByTestId('cm-fp').textContent())).toBe(report.thresholds[0]?.fp);
-    // The registry ran it: serve logs each request once answered (its output may arrive after the page shows it).
-    await expect.poll(() => registry.output()).toMatch(/"route":"\/api\/v1\/matching\/evaluation","operation":"matching\/evaluate","status":200/);
+    // The registry ran it, as a tracked run the console followed: serve logs each request once answered (its
+    // output may arrive after the page shows it).
+    await expect.poll(() => registry.output()).toMatch(/"route":"\/api\/v1\/runs","operation":"runs\/start","status":202/);
+    await expect.poll(() => registry.output()).toMatch(/"route":"\/api\/v1\/runs\/:runId","operation":"runs\/get","status":200/);
     await expectAccessible(page, 'assurance-remote-evaluation');
     await screenshot(page, 'assurance-remote-01-evaluation');
   });
