@@ -173,7 +173,10 @@ export async function benchAssurancePage(): Promise<BenchRow[]> {
       await page.getByRole('tab', { name: 'Evaluation' }).click();
       const captured: { body?: string | null } = {};
       const keep = (request: Request): void => {
-        if (request.url().endsWith('/api/op/matching/evaluate')) captured.body = request.postData();
+        // The page runs an evaluation as a task (console/start-task) and follows it to its end.
+        if (!request.url().endsWith('/api/op/console/start-task')) return;
+        const task = JSON.parse(request.postData() ?? 'null') as { operation?: string; input?: unknown } | null;
+        if (task?.operation === 'matching/evaluate') captured.body = JSON.stringify(task.input);
       };
       page.on('request', keep);
       const warmUp = await evaluateOnce(page, 'warm-up');
