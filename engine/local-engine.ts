@@ -180,8 +180,10 @@ export class LocalEngine implements EngineClient {
         // In this process the run has ended by the time its promise settles: answer with its final state.
         return this.runs.wait(started.runId, context.tenantId);
       }
-      case 'runs/get':
-        return this.runs.get((input as { runId: string }).runId, context.tenantId);
+      case 'runs/get': {
+        const { runId, waitMs } = input as { runId: string; waitMs?: number };
+        return this.runs.getWhenEnded(runId, context.tenantId, waitMs ?? 0);
+      }
       case 'runs/cancel':
         return this.runs.cancel((input as { runId: string }).runId, context.tenantId);
       case 'runs/list':

@@ -15,6 +15,8 @@ import type { FellegiSunterModel, MatchingProfile } from '../contract/profile.ts
 import { createTenant, sandboxProfile } from '../operations/sandbox.ts';
 import { ingestStream } from '../operations/ingest.ts';
 import { SYNTHETIC_SOURCES } from '../synthetic/sources.ts';
+import type { ExtractOptions } from '../synthetic/extract.ts';
+import { defaultProfile } from '../profile/default-profile.ts';
 import { insertTruth } from '../store/assurance.ts';
 import { loadFebrl, febrlProfile, type FebrlSource } from './febrl-run.ts';
 import { populationQuality, refKey, type PopulationQuality } from './population-quality.ts';
@@ -63,6 +65,24 @@ export async function syntheticLoader(engine: LocalEngine, people: number, seed:
         rejected += (await ingestStream(engine.env, ctx, source.sourceSystem, lines.join('\n'))).rejected.length;
       }
       return { truth: new Map(population.records.map((r) => [refKey(r.sourceSystem, r.localId), r.personId] as const)), rejected };
+    },
+  };
+}
+
+/** A generated extract (synthetic/extract.ts) in one source, under the default profile. */
+export async function extractLoader(engine: LocalEngine, options: ExtractOptions): Promise<{ profile: MatchingProfile; load: Loader }> {
+  const { generateExtract, EXTRACT_IDENTIFIER_SYSTEM, EXTRACT_SOURCE } = await import('../synthetic/extract.ts');
+  const extract = generateExtract(options);
+  const profile: MatchingProfile = { ...defaultProfile([{ SourceSystem: EXTRACT_SOURCE }]), PersonalIdentifierSystems: [EXTRACT_IDENTIFIER_SYSTEM] };
+  return {
+    profile,
+    load: async (ctx, applied) => {
+      createTenant(engine.env, ctx, applied);
+      engine.env.store.write(() => {
+        insertTruth(engine.env.store, ctx.tenantId, extract.records.map((r) => ({ sourceSystem: EXTRACT_SOURCE, localId: r.localId, personId: r.personId })));
+      });
+      const report = await ingestStream(engine.env, ctx, EXTRACT_SOURCE, extract.records.map((r) => JSON.stringify(r.patient)).join('\n'));
+      return { truth: new Map(extract.records.map((r) => [refKey(EXTRACT_SOURCE, r.localId), r.personId] as const)), rejected: report.rejected.length };
     },
   };
 }

@@ -30,6 +30,9 @@ export function isFinalRunStatus(status: RunStatus): boolean {
   return status === 'completed' || status === 'failed' || status === 'cancelled';
 }
 
+/** The longest a runs/get may wait for its run to end. */
+export const MAX_RUN_WAIT_MS = 20_000;
+
 /** How long an ended run stays readable. */
 export const RUN_KEPT_MS = 30 * 60 * 1000;
 
@@ -70,7 +73,11 @@ export const runOperations = {
     input: z.strictObject({ operation: RunOperationSchema, input: z.unknown() }),
     output: RunStateSchema,
   },
-  'runs/get': { input: z.strictObject({ runId: RUN_ID }), output: RunStateSchema },
+  /**
+   * waitMs: answer as soon as the run ends, or after this long with its state then (a long poll: a follower learns
+   * of the end at once without asking many times). 0 or absent answers at once.
+   */
+  'runs/get': { input: z.strictObject({ runId: RUN_ID, waitMs: z.number().int().min(0).max(MAX_RUN_WAIT_MS).optional() }), output: RunStateSchema },
   'runs/cancel': { input: z.strictObject({ runId: RUN_ID }), output: RunStateSchema },
   'runs/list': { input: z.strictObject({}), output: z.object({ rows: z.array(RunStateSchema) }) },
 } as const;

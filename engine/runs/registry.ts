@@ -124,6 +124,23 @@ export class RunRegistry {
     return run.state;
   }
 
+  /** As get, once the run has ended or `waitMs` has passed, whichever comes first. */
+  async getWhenEnded(runId: string, tenantId: string, waitMs: number): Promise<RunState> {
+    const run = this.own(runId, tenantId);
+    if (waitMs > 0 && !isFinalRunStatus(run.state.status)) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, waitMs);
+      });
+      try {
+        await Promise.race([run.settled, timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    return this.get(runId, tenantId);
+  }
+
   cancel(runId: string, tenantId: string, reason = 'cancelled on request'): RunState {
     const run = this.own(runId, tenantId);
     this.abort(run, reason);

@@ -126,9 +126,11 @@ export class EnginePool implements EngineClient {
         await this.requireTenant(context);
         return this.runs.start(operation, runInput, context) as OperationOutput<K>;
       }
-      case 'runs/get':
+      case 'runs/get': {
         await this.requireTenant(context);
-        return this.runs.get(this.runIdOf(input), context.tenantId) as OperationOutput<K>;
+        const { runId, waitMs } = this.runInput(input);
+        return (await this.runs.getWhenEnded(runId, context.tenantId, waitMs ?? 0)) as OperationOutput<K>;
+      }
       case 'runs/cancel':
         await this.requireTenant(context);
         return this.runs.cancel(this.runIdOf(input), context.tenantId) as OperationOutput<K>;
@@ -175,10 +177,14 @@ export class EnginePool implements EngineClient {
     await this.submit('short', 'profile/summary', {}, context);
   }
 
-  private runIdOf(input: unknown): string {
+  private runInput(input: unknown): OperationInput<'runs/get'> {
     const parsed = operations['runs/get'].input.safeParse(input);
     if (!parsed.success) throw new EngineError('validation', 'invalid input for a run', zodIssues(parsed.error, '', false));
-    return parsed.data.runId;
+    return parsed.data;
+  }
+
+  private runIdOf(input: unknown): string {
+    return this.runInput(input).runId;
   }
 
   private runOnThread(operation: RunOperation, input: unknown, ctx: CallContext, hooks: RunHooks): Promise<unknown> {

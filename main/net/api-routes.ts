@@ -77,7 +77,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     status: 202,
     location: 'runs/get',
   }),
-  route('runs/get', 'GET /runs/{runId}', 'mpi.admin', 'extension', 'none', "A run's status and progress, and its output once completed"),
+  route('runs/get', 'GET /runs/{runId}', 'mpi.admin', 'extension', 'query', "A run's status and progress, and its output once completed; ?waitMs=N answers as soon as the run ends or after N ms (at most 20,000)"),
   route('runs/cancel', 'POST /runs/{runId}/cancel', 'mpi.admin', 'extension', 'none', 'Cancel a queued or running run'),
   route('runs/list', 'GET /runs', 'mpi.admin', 'extension', 'none', "The tenant's runs of the last 30 minutes, newest first (without outputs)"),
 ];

@@ -14,7 +14,7 @@
  *   once), fails with "not offered by this registry" before any request; a registry with only the six spec
  *   endpoints offers no extension;
  * - a long assurance operation (estimate, evaluation, calibration, label sample, candidate draw) goes as a tracked
- *   run where the registry offers runs: started, then its state read every RUN_POLL_MS until it ends, so no request
+ *   run where the registry offers runs: started, then its state read with a long poll (RUN_WAIT_MS) until it ends, so no request
  *   stays open while it computes and none can time out under it; progress is reported and a cancel (the caller's
  *   signal) reaches the run. A registry without runs gets the synchronous endpoint.
  *
@@ -61,8 +61,8 @@ interface Answer {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** How often a run's state is read while it computes. */
-const RUN_POLL_MS = 500;
+/** How long one read of a run's state waits for the run to end (a long poll; progress is shown at least this often). */
+const RUN_WAIT_MS = 1_000;
 
 export interface RemoteCallOptions {
   /** A run's progress, as the registry reports it. */
@@ -140,7 +140,6 @@ export class RemoteEngine implements EngineClient {
   private async viaRun(operation: RunOperation, input: unknown, options: RemoteCallOptions): Promise<unknown> {
     let state = await this.direct('runs/start', { operation, input });
     options.onStarted?.(state.runId);
-    const wait = this.options.sleep ?? sleep;
     let cancelled = false;
     const cancel = (): void => {
       if (cancelled) return;
@@ -152,8 +151,7 @@ export class RemoteEngine implements EngineClient {
     try {
       while (!isFinalRunStatus(state.status)) {
         if (state.progress !== null) options.onProgress?.(state.progress);
-        await wait(RUN_POLL_MS);
-        state = await this.direct('runs/get', { runId: state.runId });
+        state = await this.direct('runs/get', { runId: state.runId, waitMs: RUN_WAIT_MS });
       }
     } finally {
       options.signal?.removeEventListener('abort', cancel);

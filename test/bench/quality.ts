@@ -1,5 +1,5 @@
 /**
- * npm run quality [-- --only febrl4,febrl3,febrl2,febrl1,febrl3-names-dates,synthetic] [-- --people N] [-- --calibrated]: matching
+ * npm run quality [-- --only febrl4,febrl3,febrl2,febrl1,febrl3-names-dates,names-dates,names-dates-heavy,heavy-typos,synthetic] [-- --people N] [-- --calibrated]: matching
  * quality per dataset, measured end to end through ingestion (population-level pairwise precision, recall and F1
  * of auto-links, and of auto-links plus open review cases), review cases per 1,000 records, and blocking pairs
  * completeness (true pairs sharing a usable blocking key / all true pairs) and reduction ratio (1 − candidate
@@ -16,7 +16,8 @@ import { febrlFile } from '../helpers/febrl.ts';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { febrlProfile, loadFebrl, namesAndBirthDate, type FebrlSource } from '../../engine/benchmark/febrl-run.ts';
 import { febrlAssurance } from '../../engine/benchmark/febrl-assurance.ts';
-import { estimateRun, febrlLoader, syntheticLoader, type EstimateRun } from '../../engine/benchmark/estimate-run.ts';
+import { estimateRun, extractLoader, febrlLoader, syntheticLoader, type EstimateRun } from '../../engine/benchmark/estimate-run.ts';
+import type { ExtractOptions } from '../../engine/synthetic/extract.ts';
 import { populationQuality, refKey, type PopulationQuality } from '../../engine/benchmark/population-quality.ts';
 import { truthRecords } from '../../engine/store/assurance.ts';
 import type { CallContext } from '../../engine/contract/operations.ts';
@@ -33,10 +34,17 @@ const DATASETS: Record<string, FebrlSource[]> = {
   'febrl3-names-dates': [{ sourceSystem: 'febrl-3', path: febrlFile('dataset3.csv'), project: namesAndBirthDate }],
 };
 
+/** Generated extracts (engine/synthetic/extract.ts): 10,000 records, 10% duplicates. */
+const EXTRACTS: Record<string, ExtractOptions> = {
+  'names-dates': { records: 10_000, duplicateShare: 0.1, seed: 21, fields: 'names-dates', errors: 'typical' },
+  'names-dates-heavy': { records: 10_000, duplicateShare: 0.1, seed: 22, fields: 'names-dates', errors: 'heavy' },
+  'heavy-typos': { records: 10_000, duplicateShare: 0.1, seed: 23, fields: 'all', errors: 'heavy' },
+};
+
 const { values } = parseArgs({
   options: { only: { type: 'string' }, people: { type: 'string' }, calibrated: { type: 'boolean' }, estimated: { type: 'boolean' }, certain: { type: 'string' }, probable: { type: 'string' } },
 });
-const only = new Set((values.only ?? 'febrl4,febrl3,febrl2,febrl1,febrl3-names-dates,synthetic').split(','));
+const only = new Set((values.only ?? 'febrl4,febrl3,febrl2,febrl1,febrl3-names-dates,names-dates,names-dates-heavy,heavy-typos,synthetic').split(','));
 const people = Number(values.people ?? '2000');
 
 const f = (n: number | null): string => (n === null ? '—' : n.toFixed(4));
@@ -97,6 +105,15 @@ for (const [name, sources] of Object.entries(DATASETS)) {
     process.stdout.write(line(`${name} calibrated ${run.thresholds.Certain}/${run.thresholds.Probable}`, run.population, await blocking(engine, cctx, run.population.autoLinks.truePairs, run.population.records), run.rejectedRecords) + '\n');
   }
   if (values.estimated === true) await estimatedLines(name, await estimateRun(engine, name, febrlLoader(engine, sources), ['profile', 'suggested']));
+}
+for (const [name, options] of Object.entries(EXTRACTS)) {
+  if (!only.has(name)) continue;
+  const data = await extractLoader(engine, options);
+  const ctx = { tenantId: `${name}-default`, actor: 'quality' };
+  const { truth, rejected } = await data.load(ctx, withThresholds(data.profile));
+  const q = await populationQuality(engine, ctx, truth);
+  process.stdout.write(line(`${name} default`, q, await blocking(engine, ctx, q.autoLinks.truePairs, q.records), rejected) + '\n');
+  if (values.estimated === true) await estimatedLines(name, await estimateRun(engine, name, data, ['profile', 'suggested']));
 }
 if (only.has('synthetic')) {
   const ctx = { tenantId: 'synthetic', actor: 'quality' };

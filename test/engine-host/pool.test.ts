@@ -75,6 +75,18 @@ describe('the engine pool', () => {
     expect(events).toEqual(['run running', 'job answered', 'job list answered', 'run cancelled']);
   }, 120_000);
 
+  it('answers a long-polling runs/get as soon as its run ends', async () => {
+    const started = await pool.call('runs/start', { operation: 'labels/sample', input: { maxPairs: 300, seed: 4 } }, CTX);
+    expect(started.status).toBe('queued');
+    // One read waiting up to 20 s: it comes back with the run ended (completed), not with the state of the moment.
+    const ended = await pool.call('runs/get', { runId: started.runId, waitMs: 20_000 }, CTX);
+    expect(ended.status).toBe('completed');
+    expect((ended.output as { pairs: unknown[] }).pairs).toHaveLength(300);
+    // An ended run answers at once, and waitMs is bounded.
+    expect((await pool.call('runs/get', { runId: started.runId, waitMs: 20_000 }, CTX)).status).toBe('completed');
+    await expect(pool.call('runs/get', { runId: started.runId, waitMs: 20_001 }, CTX)).rejects.toMatchObject({ kind: 'validation' });
+  }, 120_000);
+
   it('reports progress, and completes a run with its output', async () => {
     const progress: RunState['progress'][] = [];
     const unsubscribe = pool.runs.subscribe((_tenant, state) => {
