@@ -43,21 +43,28 @@ import { BlockingKeyOverlap } from './blocking-recall.ts';
 import { blockingCandidatePairs } from './blocking-candidates.ts';
 import { MAX_ENUMERATED_CANDIDATES, sampleKeys } from './candidate-pairs.ts';
 import { smoothedBandProbabilities } from './calibrate.ts';
-import { fitMixture, type MixtureParameters } from './fellegi-sunter-em.ts';
+import { fitMixture } from './fellegi-sunter-em.ts';
+import { deterministicAnchor } from './deterministic-anchor.ts';
+import { anchorShare, robustFit, type FitAttempt } from './robust-fit.ts';
 import { randomPairBandCounts } from './random-pair-u.ts';
 import { nonMatchU } from './non-match-u.ts';
 import { bandCounts, observedPairs, PatternIndex } from './pattern-index.ts';
-import { isPersonRule, ruleFields, sessionM, type Session, type SessionM } from './session-m.ts';
+import { isPersonRule, ruleFields, type Session } from './session-m.ts';
 import { estimatedThresholdMetrics, suggestThresholds } from './estimated-metrics.ts';
 
 const B = BANDS.length;
-/** EM starts from this share of matches among candidates (any value well inside (0, 1) converges alike). */
-const STARTING_MATCH_SHARE = 0.1;
 /** Fewer modelled candidate pairs than this cannot separate two classes over 11 fields. */
 const MIN_MODELLED_PAIRS = 20;
 
 export const ESTIMATE_NOTE =
   'u per field and band from random record pairs, each counted by 1 − its posterior of being one person under the fitted m and the model\'s prior (EM over the random pairs with m and the prior held), so the random pairs that are one person do not count as non-matches; m per field from one expectation-maximisation session per blocking rule over names, birth date or identifier (the pairs sharing a key of the rule, the rule\'s fields left out because they agree by construction, u held at the random-pair u; each field\'s m averaged over the sessions not blocking on it, weighted by their expected matches), as Splink trains; then the candidates\' u and the match share λ among blocking candidates by EM of the Fellegi-Sunter two-class mixture over all candidates with that m held (conditional independence; Winkler 1988, Jaro 1989); a field no session estimates takes its m from that EM with m free; the smoothing is added to every band as a pseudo-count; the model keeps the u from random pairs (not the candidates\') and a random-pair prior (see prior). Bands are those scoring sees: a missing comparison, and an agreement implied by an agreeing address line, are not counted. Pairs decided by a trusted identifier or a hard-conflict rule stay out of the fit.';
+
+export const FALLBACK_NOTE = "the default model's m, which a new tenant matches with, with the u estimated from this tenant's random pairs and a prior from the λ fitted with that m held, never below what exact agreement on full name and birth date proves";
+
+/** The checks that failed, by start: "profile model: anchor-lower, converged; deterministic anchor: band-order". */
+function failedChecksText(attempts: readonly FitAttempt[]): string {
+  return attempts.map((a) => `${a.start}: ${a.checks.filter((c) => !c.passed).map((c) => c.check).join(', ')}`).join('; ');
+}
 
 export const ESTIMATE_CAVEAT =
   'Precision and recall here are the model\'s own estimate from the mixture posteriors over candidate pairs, not measured against labels: they are only as good as the model\'s assumptions (two classes, fields conditionally independent), and a true pair that blocking never brings together is not counted. Measure with labelled pairs (evaluate) before applying the model, and watch review volumes after.';
@@ -82,13 +89,6 @@ function sharesUsableKey(overlap: BlockingKeyOverlap, a: MatchFields, b: MatchFi
   const one = overlap.oneSharedKey(a, b, rule);
   if (one === undefined) return false;
   return overlap.isUsable(one) || overlap.allSharedKeys(a, b, rule).some((key) => overlap.isUsable(key));
-}
-
-/** The sessions' m for the fields they estimated, the joint fit's for the rest. */
-function mixedM(bySession: SessionM, jointM: Float64Array): Float64Array {
-  const m = Float64Array.from(jointM);
-  for (let f = 0; f < FIELD_COUNT; f++) if (bySession.estimated[f] === 1) m.set(bySession.m.subarray(f * B, (f + 1) * B), f * B);
-  return m;
 }
 
 /** SHA-256 over the records the estimate read: `sourceSystem TAB localId TAB fieldsJson LF`, in record-ID order. */
@@ -226,22 +226,49 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
       startM[f * B + b] = bounded(m?.[band] ?? 1 / B);
     });
   });
-  const start: MixtureParameters = { m: startM, u: Float64Array.from(randomU), lambda: STARTING_MATCH_SHARE };
   control.step('fitting the model (EM)', 0, null);
   const emOptions = { smoothing, tolerance, maxIterations, floor: MODEL_PROBABILITY_FLOOR };
-  const joint = fitMixture(patterns, start, { ...emOptions, fixU: false });
-  // m from the person-rule sessions where they estimate it; λ and the candidates' u fitted again with m held.
-  const bySession = sessionM(sessions, randomU, startM, emOptions);
-  const sessionFields = FIELD_NAMES.filter((_, f) => bySession.estimated[f] === 1);
+  const modelledPairs = pairPattern.length;
+  // The fit ran on a sample when there were more candidates than maxCandidatePairs: the anchor's coincidences are
+  // counted over the sample's share of all pairs.
+  const sampleShare = enumerated.pairs.size > 0 ? compared / enumerated.pairs.size : 1;
+  const allPairs = (rows.length * (rows.length - 1)) / 2;
+  const anchor = deterministicAnchor(patterns, randomU, allPairs * sampleShare);
+  const { attempts, best } = robustFit({
+    patterns,
+    sessions,
+    randomU,
+    startM,
+    anchor,
+    modelled: modelledPairs,
+    seed,
+    em: emOptions,
+    onStart: (i, of) => {
+      control.step('fitting the model (EM, several starts)', i, of);
+    },
+  });
+  // No start passed the checks: the default model's m (what a new tenant matches with) with the estimated u, and
+  // λ fitted with that m held, never below what the deterministic anchor proves.
+  const fallbackM = new Float64Array(FIELD_COUNT * B);
+  FIELD_NAMES.forEach((field, f) => {
+    const m = fallback.fields[field]?.m;
+    BANDS.forEach((band, b) => {
+      fallbackM[f * B + b] = bounded(m?.[band] ?? 1 / B);
+    });
+  });
   const fit =
-    sessionFields.length === 0
-      ? joint
-      : fitMixture(patterns, { m: mixedM(bySession, joint.parameters.m), u: joint.parameters.u, lambda: joint.parameters.lambda }, { ...emOptions, fixU: false, fixM: true });
+    best?.fit ??
+    fitMixture(patterns, { m: fallbackM, u: Float64Array.from(randomU), lambda: anchorShare(anchor, fallbackM, modelledPairs) }, { ...emOptions, fixU: false, fixM: true });
+  const fitLambda = best === undefined ? Math.max(fit.parameters.lambda, modelledPairs > 0 ? anchor.lowerBound / modelledPairs : 0) : fit.parameters.lambda;
+  const chosen = best ?? attempts[0];
+  const bySession = chosen?.bySession ?? { m: startM, estimated: new Uint8Array(FIELD_COUNT), fits: [] };
+  const sessionFields = FIELD_NAMES.filter((_, f) => bySession.estimated[f] === 1);
+  const allConverged = best !== undefined && (best.checks.find((c) => c.check === 'converged')?.passed ?? false);
 
   const modelled = pairPattern.length;
   // The fit ran on a sample when there were more candidates than maxCandidatePairs: scale to all of them.
   const scale = compared > 0 ? enumerated.pairs.size / compared : 1;
-  const expectedMatches = (fit.parameters.lambda * modelled + trusted) * scale;
+  const expectedMatches = (fitLambda * modelled + trusted) * scale;
   const prior = priorFromCandidates(expectedMatches, rows.length);
   const candidateCounts = bandCounts(patterns);
   // u over non-matches: the random pairs the fitted model takes for one person weighted out (non-match-u.ts).
@@ -308,7 +335,7 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
       distinctPatterns: patterns.counts.length,
     },
     convergence: {
-      converged: fit.converged,
+      converged: allConverged,
       iterations: fit.iterations,
       maxIterations,
       tolerance,
@@ -317,16 +344,33 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
       finalParameterChange: fit.lastParameterChange,
     },
     mSessions: { fields: sessionFields, sessions: [...bySession.fits] },
-    candidateMatchShare: fit.parameters.lambda,
+    candidateMatchShare: fitLambda,
+    fit: {
+      status: best === undefined ? 'fallback' : 'fitted',
+      start: best?.start ?? null,
+      checks: [...(best ?? attempts.find((a) => a.start === 'profile model') ?? attempts[0])?.checks ?? []],
+      attempts: attempts.map((a) => ({ start: a.start, passed: a.passed, logLikelihood: a.fit.logLikelihood, failedChecks: a.checks.filter((c) => !c.passed).map((c) => c.check) })),
+      anchor: { fields: [...anchor.fields], applies: anchor.applies, exactPairs: anchor.exactPairs, coincidences: anchor.coincidences, lowerBound: anchor.lowerBound },
+      ...(best === undefined ? { fallback: FALLBACK_NOTE } : {}),
+    },
     expectedMatches,
     priorMatchProbability: prior,
-    prior: `λ ${fit.parameters.lambda.toPrecision(4)} of ${modelled} modelled candidate pairs${trusted > 0 ? ` plus ${trusted} trusted-identifier pairs` : ''}${scale === 1 ? '' : `, scaled to the ${enumerated.pairs.size} candidates`} is about ${expectedMatches.toFixed(0)} true pairs; over all ${rows.length} × ${rows.length - 1} / 2 record pairs that is a random-pair prior of ${prior.toPrecision(4)} (the meaning the model's prior has with random-pair u)${enumerated.truncated ? '; candidate enumeration stopped at its cap, so the prior is an under-estimate' : ''}`,
+    prior: `λ ${fitLambda.toPrecision(4)} of ${modelled} modelled candidate pairs${trusted > 0 ? ` plus ${trusted} trusted-identifier pairs` : ''}${scale === 1 ? '' : `, scaled to the ${enumerated.pairs.size} candidates`} is about ${expectedMatches.toFixed(0)} true pairs; over all ${rows.length} × ${rows.length - 1} / 2 record pairs that is a random-pair prior of ${prior.toPrecision(4)} (the meaning the model's prior has with random-pair u)${enumerated.truncated ? '; candidate enumeration stopped at its cap, so the prior is an under-estimate' : ''}`,
     fieldObservations: FIELD_NAMES.map((field, f) => ({ field, candidatePairs: observedPairs(candidateCounts, f), randomPairs: observedPairs(random.counts, f) })),
     thresholds: grid.map((t) => estimatedThresholdMetrics(t, score, posterior)),
-    suggestedThresholds: { Certain: suggested.Certain, Probable: suggested.Probable },
-    suggestedThresholdsAt: [...new Set([suggested.Probable, suggested.Certain])].map((t) => estimatedThresholdMetrics(t, score, posterior)),
-    ...(suggested.reviewBand === undefined ? {} : { reviewBand: suggested.reviewBand }),
-    suggestion: `${suggested.explanation}. The scores are the estimated model's as live matching will give them (with the tenant's name frequencies, and the profile's Probable for the name-evidence and twin limits); apply the thresholds with the model as one profile document {"MatchingRules": {"FellegiSunter": model, "Thresholds": suggestedThresholds}} only after checking them.`,
+    ...(best === undefined
+      ? {
+          // A failed fit supports no thresholds of its own: the profile's stay, and the report says why.
+          suggestedThresholds: { Certain, Probable },
+          suggestedThresholdsAt: [...new Set([Probable, Certain])].map((t) => estimatedThresholdMetrics(t, score, posterior)),
+          suggestion: `No thresholds are suggested: the fit did not pass its checks (${failedChecksText(attempts)}), so the model is the fallback (${FALLBACK_NOTE}) and the suggested thresholds are the profile's own (Certain ${String(Certain)}, Probable ${String(Probable)}). Label a few hundred pairs and calibrate, or keep the default profile.`,
+        }
+      : {
+          suggestedThresholds: { Certain: suggested.Certain, Probable: suggested.Probable },
+          suggestedThresholdsAt: [...new Set([suggested.Probable, suggested.Certain])].map((t) => estimatedThresholdMetrics(t, score, posterior)),
+          ...(suggested.reviewBand === undefined ? {} : { reviewBand: suggested.reviewBand }),
+          suggestion: `${suggested.explanation}. The scores are the estimated model's as live matching will give them (with the tenant's name frequencies, and the profile's Probable for the name-evidence and twin limits); apply the thresholds with the model as one profile document {"MatchingRules": {"FellegiSunter": model, "Thresholds": suggestedThresholds}} only after checking them.`,
+        }),
     estimation: ESTIMATE_NOTE,
     caveat: ESTIMATE_CAVEAT,
     activated: false,
@@ -337,7 +381,7 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
       actor: ctx.actor,
       action: 'matching.estimate',
       subject: 'matching-assurance/estimate',
-      detail: { modelVersion: input.modelVersion, records: rows.length, candidatePairs: modelled, iterations: fit.iterations, converged: fit.converged, datasetDigest: model.datasetDigest },
+      detail: { modelVersion: input.modelVersion, records: rows.length, candidatePairs: modelled, iterations: fit.iterations, converged: allConverged, fit: best === undefined ? 'fallback' : 'fitted', datasetDigest: model.datasetDigest },
     });
   });
   return { model, report };

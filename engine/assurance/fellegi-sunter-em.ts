@@ -10,7 +10,8 @@
  * E-step: the posterior g(γ) = λ Π m / P(γ) of every distinct pattern. M-step: expected band counts
  *     m_fb = (Σ_γ n_γ g(γ) [γf = b] + s) / (Σ_γ n_γ g(γ) [γf observed] + 4s),    λ = Σ n_γ g(γ) / Σ n_γ
  * (u likewise with 1 − g, unless u is held fixed, as Splink does with u from random pairs; m and λ can be held
- * too, which leaves EM estimating u alone: non-match-u.ts). The pseudo-count s
+ * too, which leaves EM estimating u alone: non-match-u.ts). An optional weak Dirichlet prior on m (mPrior) adds
+ * strength × m0_fb pseudo-pairs to m's counts. The pseudo-count s
  * is the additive smoothing of calibration (calibrate.ts), so no m or u reaches 0 or 1; with it EM maximises
  * the log-likelihood plus s Σ ln m (+ s Σ ln u when u is estimated), i.e. the posterior under a Dirichlet(1 + s)
  * prior, and that objective never decreases from one iteration to the next (Dempster, Laird & Rubin 1977).
@@ -56,6 +57,13 @@ export interface EmOptions {
   readonly fixLambda?: boolean;
   /** Every probability is kept within [floor, 1 − floor] (the model's bounds). */
   readonly floor: number;
+  /**
+   * A weak Dirichlet prior on m: `strength` pseudo-pairs per field spread as `m` says (the default model's m). It
+   * keeps a field's m sensible when few pairs are expected matches (a fit drifting towards λ ≈ 0 otherwise takes m
+   * from a handful of pairs) and is negligible once hundreds of pairs are (Enamorado, Fifield and Imai 2019 use such
+   * priors for the same reason).
+   */
+  readonly mPrior?: { readonly m: Float64Array; readonly strength: number };
 }
 
 export interface EmResult {
@@ -111,17 +119,25 @@ export function expectation(patterns: BandPatterns, params: MixtureParameters, p
 /** The smoothing's log-prior terms of the estimated parameters: s Σ ln m (unless m is held) + s Σ ln u (unless u is held). */
 function logPrior(params: MixtureParameters, options: EmOptions): number {
   let sum = 0;
-  for (let i = 0; i < params.m.length; i++) sum += (options.fixM === true ? 0 : Math.log(params.m[i] ?? 1)) + (options.fixU ? 0 : Math.log(params.u[i] ?? 1));
-  return options.smoothing * sum;
+  let prior = 0;
+  for (let i = 0; i < params.m.length; i++) {
+    sum += (options.fixM === true ? 0 : Math.log(params.m[i] ?? 1)) + (options.fixU ? 0 : Math.log(params.u[i] ?? 1));
+    if (options.mPrior !== undefined && options.fixM !== true) prior += options.mPrior.strength * (options.mPrior.m[i] ?? 0) * Math.log(params.m[i] ?? 1);
+  }
+  return options.smoothing * sum + prior;
 }
 
-/** Smoothed, bounded band probabilities from expected counts, per field. */
-function normalise(expected: Float64Array, fieldCount: number, options: EmOptions): Float64Array {
+/** Smoothed, bounded band probabilities from expected counts, per field (with the prior's pseudo-pairs, when given). */
+function normalise(expected: Float64Array, fieldCount: number, options: EmOptions, prior?: EmOptions['mPrior']): Float64Array {
   const out = new Float64Array(expected.length);
+  const strength = prior?.strength ?? 0;
   for (let f = 0; f < fieldCount; f++) {
     let n = 0;
     for (let b = 0; b < B; b++) n += expected[f * B + b] ?? 0;
-    for (let b = 0; b < B; b++) out[f * B + b] = clamp(((expected[f * B + b] ?? 0) + options.smoothing) / (n + B * options.smoothing), options.floor);
+    for (let b = 0; b < B; b++) {
+      const pseudo = strength * (prior?.m[f * B + b] ?? 0);
+      out[f * B + b] = clamp(((expected[f * B + b] ?? 0) + options.smoothing + pseudo) / (n + B * options.smoothing + strength), options.floor);
+    }
   }
   return out;
 }
@@ -145,7 +161,7 @@ function maximisation(patterns: BandPatterns, posterior: Float64Array, current: 
     }
   }
   return {
-    m: options.fixM === true ? current.m : normalise(em, F, options),
+    m: options.fixM === true ? current.m : normalise(em, F, options, options.mPrior),
     u: options.fixU ? current.u : normalise(eu, F, options),
     lambda: options.fixLambda === true || total === 0 ? current.lambda : clamp(matches / total, options.floor),
   };

@@ -23,7 +23,7 @@
  */
 import { BANDS, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
 import type { BlockingRule } from '../contract/profile.ts';
-import { fitMixture, type BandPatterns } from './fellegi-sunter-em.ts';
+import { fitMixture, type BandPatterns, type EmOptions } from './fellegi-sunter-em.ts';
 import { bandCounts, observedPairs } from './pattern-index.ts';
 
 const B = BANDS.length;
@@ -65,6 +65,7 @@ export interface SessionOptions {
   readonly tolerance: number;
   readonly maxIterations: number;
   readonly floor: number;
+  readonly mPrior?: NonNullable<EmOptions['mPrior']>;
 }
 
 export interface SessionM {

@@ -79,6 +79,7 @@ export const EstimateReportSchema = z.object({
     distinctPatterns: z.number().int(),
   }),
   convergence: z.object({
+    /** True only when every EM run behind the model converged (the joint fit, each m session, the final fit). */
     converged: z.boolean(),
     iterations: z.number().int(),
     maxIterations: z.number().int(),
@@ -102,6 +103,22 @@ export const EstimateReportSchema = z.object({
     .optional(),
   /** λ: the mixture's match share among the modelled candidate pairs. */
   candidateMatchShare: z.number(),
+  /**
+   * Whether the fit can be trusted (assurance/fit-checks.ts): EM ran from several seeded starts, each checked; the
+   * model is the best start that passed every check ('fitted'), or, when none did, the fallback it names
+   * ('fallback': no thresholds are suggested beyond the profile's). `checks` are the chosen start's (or, on
+   * fallback, the first start's). Optional so that an older registry's report still parses.
+   */
+  fit: z
+    .object({
+      status: z.enum(['fitted', 'fallback']),
+      start: z.string().nullable(),
+      checks: z.array(z.object({ check: z.string(), passed: z.boolean(), detail: z.string() })),
+      attempts: z.array(z.object({ start: z.string(), passed: z.boolean(), logLikelihood: z.number(), failedChecks: z.array(z.string()) })),
+      anchor: z.object({ fields: z.array(FieldNameSchema), applies: z.boolean(), exactPairs: z.number(), coincidences: z.number(), lowerBound: z.number() }),
+      fallback: z.string().optional(),
+    })
+    .optional(),
   /** Expected true pairs among all enumerated candidates: λ × modelled pairs, scaled up to the enumerated ones, plus trusted-identifier pairs. */
   expectedMatches: z.number(),
   priorMatchProbability: z.number(),

@@ -48,6 +48,18 @@ function sessionsText(report: EstimateReport): string {
   return `${fields.length === 0 ? 'no field' : fields.join(', ')}; sessions: ${each.join('; ')}`;
 }
 
+/** The fit's verdict in one line, and each check on its own line. */
+function fitText(report: EstimateReport): { verdict: string; checks: string } {
+  const fit = report.fit;
+  if (fit === undefined) return { verdict: 'not checked (an older registry)', checks: '' };
+  const verdict =
+    fit.status === 'fitted'
+      ? `passed every check (from the ${fit.start ?? ''} start, best of ${String(fit.attempts.length)} starts)`
+      : `FAILED its checks from all ${String(fit.attempts.length)} starts: the model is a fallback, ${fit.fallback ?? ''}; no thresholds are suggested beyond the profile's`;
+  const checks = fit.checks.map((c) => `  ${c.passed ? 'ok    ' : 'FAILED'} ${c.check}: ${c.detail}`).join('\n');
+  return { verdict, checks };
+}
+
 /** The review band at the suggested thresholds against the review budget. */
 function reviewBandText(report: EstimateReport): string {
   const band = report.reviewBand;
@@ -83,6 +95,8 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
   }
   const c = report.candidates;
   const v = report.convergence;
+  const fit = fitText(report);
+  if (report.fit?.status === 'fallback') cli.write(`The estimate did not pass its checks: do not apply it as a fitted model. ${report.suggestion}\n\n`);
   cli.write(
     keyValues([
       ['model version', report.modelVersion],
@@ -90,6 +104,7 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
       ['records', String(report.records)],
       ['random pairs (u)', `${report.randomPairs.compared} compared (seed ${report.randomPairs.seed}); ${report.randomPairs.decidedOutsideModel} decided outside the model; about ${Math.round(report.randomPairs.matchesWeightedOut)} taken for one person and weighted out of u`],
       ['blocking candidates', `${c.enumerated}${c.truncated ? ' (enumeration stopped at its cap)' : ''}; ${c.compared} compared, ${c.modelled} modelled in ${c.distinctPatterns} band patterns; ${c.decidedByTrustedIdentifier} trusted identifier, ${c.decidedByHardConflict} hard conflict`],
+      ['fit', fit.verdict],
       ['EM', `${v.converged ? 'converged' : 'NOT converged'} after ${v.iterations} of at most ${v.maxIterations} iterations (tolerance ${String(v.tolerance)}); log-likelihood ${v.logLikelihood.toFixed(3)}, last change ${v.finalObjectiveChange.toExponential(2)}, largest parameter change ${v.finalParameterChange.toExponential(2)}`],
       ['m from sessions', sessionsText(report)],
       ['match share among candidates', fixed(report.candidateMatchShare, 6)],
@@ -98,6 +113,7 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
       ['review band', reviewBandText(report)],
     ]),
   );
+  if (fit.checks !== '') cli.write(`\nFit checks:\n${fit.checks}\n`);
   cli.write(`\nModel-estimated (not measured) precision and recall among blocking candidates:\n${estimatedTable(report.thresholds)}`);
   cli.write(`\nAt the suggested thresholds:\n${estimatedTable(report.suggestedThresholdsAt)}\n${report.suggestion}\n`);
   cli.write(

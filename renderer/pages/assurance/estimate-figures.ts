@@ -57,3 +57,20 @@ export function reviewBandText(band: EstimateReport['reviewBand']): string {
     ? `${size} The budget raised Probable: the model expects about ${formatCount(Math.round(band.expectedTruePairsLeftOut))} true pairs among the pairs it leaves below, neither linked nor reviewed.`
     : size;
 }
+
+/** The fit checks' verdict for the page: a title, whether it failed, and one sentence. */
+export function fitVerdict(fit: EstimateReport['fit']): { readonly title: string; readonly failed: boolean; readonly text: string } {
+  if (fit === undefined) return { title: 'Fit not checked', failed: false, text: 'The registry did not check the fit (an older version): treat the model with caution and measure it with labels.' };
+  if (fit.status === 'fitted') {
+    return {
+      title: 'The fit passed every check',
+      failed: false,
+      text: `EM ran from ${String(fit.attempts.length)} starts; the model is the best of those that passed every check (the ${fit.start ?? ''} start).`,
+    };
+  }
+  return {
+    title: 'The estimate failed its checks: do not apply it as a fitted model',
+    failed: true,
+    text: `None of the ${String(fit.attempts.length)} starts passed every check, so the model is a fallback: ${fit.fallback ?? ''}. No thresholds are suggested beyond the profile's own. Label a few hundred pairs and calibrate, or keep the default profile.`,
+  };
+}

@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import type { EstimateOutputSchema } from '../../../engine/contract/estimate.ts';
 import { formatCount } from '../../format.ts';
 import { IconAlert, IconInfo } from '../../icons.tsx';
-import { convergenceText, estimatedRows, reviewBandText, sessionsText, type EstimatedRow } from './estimate-figures.ts';
+import { convergenceText, estimatedRows, fitVerdict, reviewBandText, sessionsText, type EstimatedRow } from './estimate-figures.ts';
 import { ExportButtons } from './export-buttons.tsx';
 import { FieldWeightsCard } from './field-weights-card.tsx';
 import { ModelJsonCard } from './model-json-card.tsx';
@@ -41,6 +41,25 @@ function EstimatedCurves({ rows, certain, probable }: { readonly rows: readonly 
   );
 }
 
+/** Whether the fit can be trusted: the verdict first, then each check in words. */
+function FitChecks({ fit }: { readonly fit: EstimateOutput['report']['fit'] }) {
+  const verdict = fitVerdict(fit);
+  return (
+    <Alert color={verdict.failed ? 'red' : 'teal'} variant="light" icon={verdict.failed ? <IconAlert /> : <IconInfo />} title={verdict.title} data-testid="est-fit">
+      <Text size="sm">{verdict.text}</Text>
+      {fit === undefined ? null : (
+        <List size="sm" mt="xs" spacing={2} aria-label="Fit checks">
+          {fit.checks.map((c) => (
+            <List.Item key={c.check}>
+              <Text span fw={600} size="sm">{c.passed ? 'Passed' : 'Failed'}: {c.check}.</Text> {c.detail}
+            </List.Item>
+          ))}
+        </List>
+      )}
+    </Alert>
+  );
+}
+
 export function EstimateReportView({ output, connectionKey }: { readonly output: EstimateOutput; readonly connectionKey: string }) {
   const { model, report } = output;
   const name = model.modelVersion;
@@ -51,7 +70,8 @@ export function EstimateReportView({ output, connectionKey }: { readonly output:
     <Stack gap="lg" data-testid="estimate-report">
       <Card withBorder padding="lg" component="section" aria-labelledby="est-convergence-title">
         <Title order={2} size="h4" id="est-convergence-title" mb="sm">Estimate of model {report.modelVersion}</Title>
-        <Alert color={report.convergence.converged ? 'teal' : 'orange'} variant="light" icon={report.convergence.converged ? <IconInfo /> : <IconAlert />} title={report.convergence.converged ? 'EM converged' : 'EM did not converge'} data-testid="est-convergence">
+        <FitChecks fit={report.fit} />
+        <Alert mt="sm" color={report.convergence.converged ? 'teal' : 'orange'} variant="light" icon={report.convergence.converged ? <IconInfo /> : <IconAlert />} title={report.convergence.converged ? 'EM converged' : 'EM did not converge'} data-testid="est-convergence">
           <Text size="sm">{convergenceText(report.convergence)}</Text>
         </Alert>
         <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md" mt="md">

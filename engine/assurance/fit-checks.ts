@@ -1,0 +1,139 @@
+/**
+ * Whether an unsupervised fit can be trusted, checked before anything is suggested from it. EM always returns
+ * numbers; on sparse data (names and birth dates only) it can settle on a degenerate split that explains the
+ * candidates as almost all non-matches (λ ≈ 0) or models something other than "one person" (siblings, a common
+ * family name), and the numbers look like any other. Each check is one sentence a person can act on:
+ *
+ *   converged          every EM run behind the model stopped because its parameters settled, not at maxIterations
+ *   band-order         for names and birth date, true pairs agree exactly more often than they differ or agree
+ *                      partly (m(Exact) is their largest band), exact agreement is evidence for a match and a
+ *                      different value evidence against (ln m/u > 0 for Exact, < 0 for Different)
+ *   m-apart-from-u     on the fields of the person, the fitted true pairs look unlike random pairs (total variation
+ *                      distance of m and u at least MIN_SEPARATION): a field whose m is close to u tells nothing
+ *   anchor-lower       the fit expects at least half of the true pairs that exact agreement on full name and birth
+ *                      date proves (deterministic-anchor.ts)
+ *   anchor-consistent  the fit's own m does not promise far more exact agreements than the candidates hold (a fit
+ *                      of non-matches only would)
+ *
+ * A check that cannot apply (too few pairs, no anchor fields) passes and says why.
+ */
+import { BANDS, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
+import { anchorRecall, type DeterministicAnchor } from './deterministic-anchor.ts';
+import { observedPairs } from './pattern-index.ts';
+
+const B = BANDS.length;
+const EXACT = BANDS.indexOf('Exact');
+const PARTIAL = BANDS.indexOf('Partial');
+const DIFFERENT = BANDS.indexOf('Different');
+
+export const FIT_CHECKS = ['converged', 'band-order', 'm-apart-from-u', 'anchor-lower', 'anchor-consistent'] as const;
+export type FitCheckName = (typeof FIT_CHECKS)[number];
+
+export interface FitCheck {
+  readonly check: FitCheckName;
+  readonly passed: boolean;
+  /** What was found, in words (field names and counts, never values). */
+  readonly detail: string;
+}
+
+/** Fields whose bands must rank and whose m must stand apart from u. */
+const PERSON_FIELDS: readonly FieldName[] = ['familyName', 'givenName', 'birthDate'];
+/** Fewer candidate pairs comparing a field than this say too little to check it. */
+const MIN_FIELD_PAIRS = 50;
+/** Total variation distance below which a field's m is "close to u". */
+export const MIN_SEPARATION = 0.2;
+/** The fit must expect at least this share of the anchor's lower bound. */
+const ANCHOR_LOWER_SHARE = 0.5;
+/** ... and promise at most this many times the exact agreements observed (plus a margin for small counts). */
+const ANCHOR_UPPER_FACTOR = 3;
+const ANCHOR_MARGIN = 10;
+
+export interface FitUnderCheck {
+  /** m and u of the model at field * 4 + band (u: over non-matches, from random pairs). */
+  readonly m: Float64Array;
+  readonly u: Float64Array;
+  /** Candidate band counts at field * 4 + band (pattern-index.ts bandCounts). */
+  readonly candidateCounts: Float64Array;
+  /** True pairs the fit expects among the modelled candidates (λ × modelled). */
+  readonly expectedMatches: number;
+  readonly anchor: DeterministicAnchor;
+  /** Every EM run behind the model: its name and whether it converged. */
+  readonly runs: readonly { readonly name: string; readonly converged: boolean }[];
+}
+
+const round = (n: number): string => (n >= 100 ? n.toFixed(0) : n.toPrecision(2));
+
+function convergence(fit: FitUnderCheck): FitCheck {
+  const stuck = fit.runs.filter((r) => !r.converged).map((r) => r.name);
+  return stuck.length === 0
+    ? { check: 'converged', passed: true, detail: `all ${String(fit.runs.length)} EM runs converged` }
+    : { check: 'converged', passed: false, detail: `${stuck.join(', ')} stopped at the iteration limit without converging` };
+}
+
+function checkedFields(fit: FitUnderCheck): number[] {
+  return PERSON_FIELDS.map((name) => FIELD_NAMES.indexOf(name)).filter((f) => observedPairs(fit.candidateCounts, f) >= MIN_FIELD_PAIRS);
+}
+
+function bandOrder(fit: FitUnderCheck): FitCheck {
+  const fields = checkedFields(fit);
+  if (fields.length === 0) return { check: 'band-order', passed: true, detail: 'no name or birth date is compared in enough candidate pairs to check' };
+  const wrong: string[] = [];
+  for (const f of fields) {
+    const m = (b: number): number => fit.m[f * B + b] ?? 0;
+    const w = (b: number): number => Math.log(m(b) / (fit.u[f * B + b] ?? 1));
+    const name = FIELD_NAMES[f] ?? '';
+    if (m(EXACT) < m(PARTIAL) || m(EXACT) < m(DIFFERENT)) wrong.push(`${name}: m(Exact) ${m(EXACT).toFixed(3)} is below m(Partial) ${m(PARTIAL).toFixed(3)} or m(Different) ${m(DIFFERENT).toFixed(3)}`);
+    else if (!(w(EXACT) > 0) || !(w(DIFFERENT) < 0)) wrong.push(`${name}: exact agreement weighs ${w(EXACT).toFixed(2)} and a different value ${w(DIFFERENT).toFixed(2)} (expected > 0 and < 0)`);
+  }
+  return wrong.length === 0
+    ? { check: 'band-order', passed: true, detail: `the bands of ${fields.map((f) => FIELD_NAMES[f]).join(', ')} rank as expected` }
+    : { check: 'band-order', passed: false, detail: wrong.join('; ') };
+}
+
+function separation(fit: FitUnderCheck): FitCheck {
+  const fields = checkedFields(fit);
+  if (fields.length === 0) return { check: 'm-apart-from-u', passed: true, detail: 'no name or birth date is compared in enough candidate pairs to check' };
+  const close: string[] = [];
+  for (const f of fields) {
+    let distance = 0;
+    for (let b = 0; b < B; b++) distance += Math.abs((fit.m[f * B + b] ?? 0) - (fit.u[f * B + b] ?? 0));
+    distance /= 2;
+    if (distance < MIN_SEPARATION) close.push(`${FIELD_NAMES[f] ?? ''} (distance ${distance.toFixed(2)})`);
+  }
+  return close.length === 0
+    ? { check: 'm-apart-from-u', passed: true, detail: `m stands apart from u on ${fields.map((f) => FIELD_NAMES[f]).join(', ')}` }
+    : { check: 'm-apart-from-u', passed: false, detail: `m is close to u (total variation below ${String(MIN_SEPARATION)}) on ${close.join(', ')}: the fit does not tell true pairs from random ones there` };
+}
+
+function anchorLower(fit: FitUnderCheck): FitCheck {
+  const { anchor } = fit;
+  if (!anchor.applies) return { check: 'anchor-lower', passed: true, detail: 'fewer than two of family name, given name and birth date are compared in most candidate pairs: no deterministic anchor' };
+  const what = anchor.fields.join(', ');
+  if (anchor.lowerBound < ANCHOR_MARGIN) return { check: 'anchor-lower', passed: true, detail: `${round(anchor.exactPairs)} candidate pairs agree exactly on ${what}: too few to bound the fit` };
+  const passed = fit.expectedMatches >= ANCHOR_LOWER_SHARE * anchor.lowerBound;
+  return {
+    check: 'anchor-lower',
+    passed,
+    detail: `${round(anchor.exactPairs)} candidate pairs agree exactly on ${what} (about ${round(anchor.coincidences)} by coincidence), so at least ${round(anchor.lowerBound)} are true pairs; the fit expects ${round(fit.expectedMatches)} true pairs in all${passed ? '' : ', far fewer'}`,
+  };
+}
+
+function anchorConsistent(fit: FitUnderCheck): FitCheck {
+  const { anchor } = fit;
+  if (!anchor.applies) return { check: 'anchor-consistent', passed: true, detail: 'no deterministic anchor' };
+  const promised = fit.expectedMatches * anchorRecall(anchor, fit.m);
+  const passed = promised <= ANCHOR_UPPER_FACTOR * anchor.exactPairs + ANCHOR_MARGIN;
+  return {
+    check: 'anchor-consistent',
+    passed,
+    detail: `the fit's m says ${round(promised)} of its true pairs agree exactly on ${anchor.fields.join(', ')}; the candidates hold ${round(anchor.exactPairs)} such pairs${passed ? '' : ': the fit describes pairs that are not there'}`,
+  };
+}
+
+export function fitChecks(fit: FitUnderCheck): FitCheck[] {
+  return [convergence(fit), bandOrder(fit), separation(fit), anchorLower(fit), anchorConsistent(fit)];
+}
+
+export function fitPasses(checks: readonly FitCheck[]): boolean {
+  return checks.every((c) => c.passed);
+}
