@@ -59,7 +59,7 @@ const MIN_MODELLED_PAIRS = 20;
 export const ESTIMATE_NOTE =
   'u per field and band from random record pairs, each counted by 1 − its posterior of being one person under the fitted m and the model\'s prior (EM over the random pairs with m and the prior held), so the random pairs that are one person do not count as non-matches; m per field from one expectation-maximisation session per blocking rule over names, birth date or identifier (the pairs sharing a key of the rule, the rule\'s fields left out because they agree by construction, u held at the random-pair u; each field\'s m averaged over the sessions not blocking on it, weighted by their expected matches), as Splink trains; then the candidates\' u and the match share λ among blocking candidates by EM of the Fellegi-Sunter two-class mixture over all candidates with that m held (conditional independence; Winkler 1988, Jaro 1989); a field no session estimates takes its m from that EM with m free; the smoothing is added to every band as a pseudo-count; the model keeps the u from random pairs (not the candidates\') and a random-pair prior (see prior). Bands are those scoring sees: a missing comparison, and an agreement implied by an agreeing address line, are not counted. Pairs decided by a trusted identifier or a hard-conflict rule stay out of the fit.';
 
-export const FALLBACK_NOTE = "the default model's m, which a new tenant matches with, with the u estimated from this tenant's random pairs and a prior from the λ fitted with that m held, never below what exact agreement on full name and birth date proves";
+export const FALLBACK_NOTE = "the default model's m, which a new tenant matches with, with the u estimated from this tenant's random pairs and the prior of the profile's model, never below what exact agreement on full name and birth date proves";
 
 /** The checks that failed, by start: "profile model: anchor-lower, converged; deterministic anchor: band-order". */
 function failedChecksText(attempts: readonly FitAttempt[]): string {
@@ -259,7 +259,10 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
   const fit =
     best?.fit ??
     fitMixture(patterns, { m: fallbackM, u: Float64Array.from(randomU), lambda: anchorShare(anchor, fallbackM, modelledPairs) }, { ...emOptions, fixU: false, fixM: true });
-  const fitLambda = best === undefined ? Math.max(fit.parameters.lambda, modelledPairs > 0 ? anchor.lowerBound / modelledPairs : 0) : fit.parameters.lambda;
+  // A failed fit's λ is not evidence either: the fallback keeps the prior the tenant matches with today (the
+  // profile's model), never below what exact agreement on full name and birth date proves.
+  const fallbackLambda = Math.max(startModel.priorMatchProbability * allPairs * sampleShare, anchor.lowerBound) / Math.max(1, modelledPairs);
+  const fitLambda = best === undefined ? Math.min(1, fallbackLambda) : fit.parameters.lambda;
   const chosen = best ?? attempts[0];
   const bySession = chosen?.bySession ?? { m: startM, estimated: new Uint8Array(FIELD_COUNT), fits: [] };
   const sessionFields = FIELD_NAMES.filter((_, f) => bySession.estimated[f] === 1);

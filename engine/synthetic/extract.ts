@@ -10,7 +10,8 @@
  *   some share a full name.
  * - Families: about 30% of people are relatives of an earlier person: the same family name, a sibling's birth
  *   date (1 to 10 years apart), a parent's or child's (20 to 40 years apart; one in five of them with the same
- *   given name, a Junior and a Senior) or a twin's (the same birth date, another given name).
+ *   given name, a Junior and a Senior) or, for one relative in twenty, a twin's (the same birth date, another
+ *   given name): 1.5% of people are a later twin, about the 3% of births that are twins.
  * - Errors a clerk makes: typos and adjacent transpositions in names, spelling variants that sound alike,
  *   nicknames, given and family name swapped, a family name changed by marriage, day and month transposed,
  *   a mistyped digit or year of birth, and missing values.
@@ -226,7 +227,7 @@ class People {
   relative(of: Person): Person {
     const sex: Sex = this.rng.chance(0.5) ? 'female' : 'male';
     const roll = this.rng.next();
-    if (roll < 0.1) return this.make(sex, this.given(sex, of.given), of.family, of.birthDate);
+    if (roll < 0.05) return this.make(sex, this.given(sex, of.given), of.family, of.birthDate);
     if (roll < 0.4) {
       const years = (20 + this.rng.int(21)) * (this.rng.chance(0.5) ? 1 : -1);
       const birthDate = shiftYears(dateOf(Date.parse(`${of.birthDate}T00:00:00Z`) + (this.rng.int(365) - 182) * DAY_MS), years);
