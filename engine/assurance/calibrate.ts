@@ -36,6 +36,8 @@ import { brierScore } from '../stats/brier-score.ts';
 import { logLoss } from '../stats/log-loss.ts';
 import { f1OptimalThreshold, type ScoredExample } from '../stats/threshold-sweep.ts';
 import { precisionTargetEntry } from './precision-target.ts';
+import { liveThresholds } from './live-thresholds.ts';
+import { liveThresholdsText } from './calibration-text.ts';
 import { simplestThresholdInGap } from '../stats/simplest-threshold.ts';
 import { writeAudit } from '../store/audit.ts';
 import type { EngineEnv } from '../env.ts';
@@ -209,6 +211,8 @@ export function calibrate(env: EngineEnv, input: OperationInput<'matching/calibr
   const below = best === null ? null : examples.reduce<number | null>((max, e) => (e.score < best.threshold && (max === null || e.score > max) ? e.score : max), null);
   const f1Threshold = best === null ? null : simplestThresholdInGap(below, best.threshold, best.f1 / 2);
 
+  const live = liveThresholds(examples, input.priorMatchProbability, input.targetPrecision);
+
   const report: CalibrationReport = {
     datasetId: input.datasetId,
     datasetDigest: data.digest,
@@ -236,6 +240,7 @@ export function calibrate(env: EngineEnv, input: OperationInput<'matching/calibr
           },
     targetPrecision: input.targetPrecision,
     meetingTargetPrecision: precisionTargetEntry(examples, input.targetPrecision, at),
+    liveThresholds: live === null ? null : { ...live, explanation: liveThresholdsText(live, input.targetPrecision, { Certain, Probable }) },
     caveat: CONDITIONAL_INDEPENDENCE_CAVEAT,
     activated: false,
   };

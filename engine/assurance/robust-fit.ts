@@ -98,9 +98,9 @@ function attempt(input: RobustFitInput, start: string, m: Float64Array, lambda: 
     ? fitMixture(input.patterns, { m: mixedM(bySession, joint.parameters.m), u: joint.parameters.u, lambda: joint.parameters.lambda }, { ...options, fixU: false, fixM: true })
     : joint;
   const runs = [
-    { name: 'the EM over all candidates', converged: joint.converged },
-    ...bySession.fits.filter((s) => s.matchShare !== null).map((s) => ({ name: `the m session of rule ${s.rule}`, converged: s.converged })),
-    ...(sessionFields ? [{ name: 'the EM for λ with m held', converged: fit.converged }] : []),
+    { name: 'the EM over all candidates', converged: joint.converged, lastChange: joint.lastObjectiveChange },
+    ...bySession.fits.filter((s) => s.matchShare !== null).map((s) => ({ name: `the m session of rule ${s.rule}`, converged: s.converged, lastChange: s.lastLogLikelihoodChange ?? Number.POSITIVE_INFINITY })),
+    ...(sessionFields ? [{ name: 'the EM for λ with m held', converged: fit.converged, lastChange: fit.lastObjectiveChange }] : []),
   ];
   const candidateCounts = bandCounts(input.patterns);
   const checks = fitChecks({ m: fit.parameters.m, u: input.randomU, candidateCounts, expectedMatches: fit.parameters.lambda * input.modelled, anchor: input.anchor, runs });

@@ -58,6 +58,8 @@ export interface SessionFit {
   readonly matchShare: number | null;
   readonly iterations: number;
   readonly converged: boolean;
+  /** The change of the objective in the last iteration (null when not fitted). */
+  readonly lastLogLikelihoodChange: number | null;
 }
 
 export interface SessionOptions {
@@ -90,11 +92,11 @@ export function sessionM(sessions: readonly Session[], u: Float64Array, startM: 
   for (const session of sessions) {
     const pairs = pairCount(session.patterns);
     if (pairs < MIN_SESSION_PAIRS) {
-      fits.push({ rule: session.rule, pairs, matchShare: null, iterations: 0, converged: false });
+      fits.push({ rule: session.rule, pairs, matchShare: null, iterations: 0, converged: false, lastLogLikelihoodChange: null });
       continue;
     }
     const fit = fitMixture(session.patterns, { m: Float64Array.from(startM), u: Float64Array.from(u), lambda: 0.5 }, { ...options, fixU: true });
-    fits.push({ rule: session.rule, pairs, matchShare: fit.parameters.lambda, iterations: fit.iterations, converged: fit.converged });
+    fits.push({ rule: session.rule, pairs, matchShare: fit.parameters.lambda, iterations: fit.iterations, converged: fit.converged, lastLogLikelihoodChange: fit.lastObjectiveChange });
     const counts = bandCounts(session.patterns);
     for (let f = 0; f < F; f++) {
       if (session.blocked.includes(f)) continue;

@@ -19,13 +19,13 @@ export const FEBRL_TARGET_PRECISION = 0.99;
 export const CALIBRATED_PROBABLE = 0.5;
 
 /**
- * The thresholds an analyst takes from a calibration report: Certain at its F1-optimal threshold (measured on the
- * held-out labels, which come from the blocking candidates the population run scores), never below Probable 0.5.
- * The calibrated model's prior is the candidates' match share (about 0.4), not the default model's random-pair
- * prior, so its probabilities are read against that population. The lowest threshold meeting the target
- * precision is no choice for Certain: held-out non-matches are a sample, and its lower bound sits far below 0.5.
+ * The thresholds an analyst takes from a calibration report: its live thresholds (live-thresholds.ts: held-out
+ * recall and false-positive rate, precision reweighted to the candidates' share of true pairs, which is the
+ * calibrated model's prior), as `calibrate --with-thresholds` writes them; a report without them (a held-out set
+ * lacking a class) keeps the F1-optimal threshold, never below Probable 0.5.
  */
 export function calibratedThresholds(report: CalibrationReport): { Certain: number; Probable: number } {
+  if (report.liveThresholds != null) return { Certain: report.liveThresholds.Certain, Probable: report.liveThresholds.Probable };
   const f1Optimal = report.f1Optimal.threshold;
   return { Certain: Math.max(f1Optimal ?? 1, CALIBRATED_PROBABLE), Probable: CALIBRATED_PROBABLE };
 }

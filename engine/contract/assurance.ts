@@ -181,6 +181,25 @@ export const RecommendedThresholdSchema = z.object({
 });
 export type RecommendedThreshold = z.infer<typeof RecommendedThresholdSchema>;
 
+const LiveOperatingPointSchema = z.object({ threshold: z.number(), precision: z.number().nullable(), recall: z.number().nullable() });
+
+/**
+ * The thresholds to apply with a calibrated model in live matching (engine/assurance/live-thresholds.ts): held-out
+ * recall and false-positive rate, with precision corrected from the labels' balance of classes to the live share of
+ * true pairs (the model's prior). Optional: older reports lack it.
+ */
+export const LiveThresholdsSchema = z.object({
+  Certain: z.number(),
+  Probable: z.number(),
+  /** The live share of true pairs among the pairs the scorer meets: the model's priorMatchProbability. */
+  prior: z.number(),
+  targetPrecisionMet: z.boolean(),
+  atCertain: LiveOperatingPointSchema,
+  atProbable: LiveOperatingPointSchema,
+  explanation: z.string(),
+});
+export type LiveThresholds = z.infer<typeof LiveThresholdsSchema>;
+
 export const CalibrationReportSchema = z.object({
   datasetId: z.string(),
   datasetDigest: z.string(),
@@ -204,6 +223,7 @@ export const CalibrationReportSchema = z.object({
   f1Optimal: RecommendedThresholdSchema,
   targetPrecision: z.number(),
   meetingTargetPrecision: RecommendedThresholdSchema,
+  liveThresholds: LiveThresholdsSchema.nullable().optional(),
   caveat: z.string(),
   activated: z.literal(false),
 });

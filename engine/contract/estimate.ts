@@ -98,7 +98,7 @@ export const EstimateReportSchema = z.object({
   mSessions: z
     .object({
       fields: z.array(FieldNameSchema),
-      sessions: z.array(z.object({ rule: z.string(), pairs: z.number().int(), matchShare: z.number().nullable(), iterations: z.number().int(), converged: z.boolean() })),
+      sessions: z.array(z.object({ rule: z.string(), pairs: z.number().int(), matchShare: z.number().nullable(), iterations: z.number().int(), converged: z.boolean(), lastLogLikelihoodChange: z.number().nullable().optional() })),
     })
     .optional(),
   /** λ: the mixture's match share among the modelled candidate pairs. */

@@ -37,7 +37,7 @@ Usage: mpi-console <command> [options]   (global: --db FILE, --tenant ID, --conf
                                                metrics of the active profile on labelled pairs (TSV: leftSource,
                                                leftLocalId, rightSource, rightLocalId, isMatch)
   calibrate --labels FILE.tsv --dataset ID --model-version V --prior P --smoothing S
-            --validation-fraction F --target-precision T [--out model.json]
+            --validation-fraction F --target-precision T [--out model.json [--with-thresholds]]
                                                train a Fellegi-Sunter model (never activated) and report held-out quality
   estimate --model-version V [--seed S] [--random-pairs N] [--max-candidates N] [--smoothing S] [--thresholds LIST]
            [--target-precision P] [--target-recall R] [--review-budget N] [--out model.json [--with-thresholds]]

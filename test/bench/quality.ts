@@ -74,6 +74,7 @@ async function estimatedLines(name: string, run: EstimateRun): Promise<void> {
   process.stdout.write(
     `${name} estimate`.padEnd(22) +
       ` | fit ${r.fit === undefined ? '?' : r.fit.status === 'fitted' ? `passed its checks (start: ${r.fit.start ?? '?'})` : `FAILED (${r.fit.attempts.map((a) => a.failedChecks.join('+')).join(', ')}): fallback`}` +
+      (r.fit !== undefined && r.fit.status === 'fallback' ? ` (${r.fit.checks.filter((c) => !c.passed).map((c) => c.detail).join('; ')})` : '') +
       ` | EM ${r.convergence.converged ? 'converged' : 'NOT converged'} in ${r.convergence.iterations} iterations (last log-likelihood change ${r.convergence.finalObjectiveChange.toExponential(1)}) over ${r.candidates.modelled} candidate pairs; λ ${r.candidateMatchShare.toFixed(4)}, prior ${r.priorMatchProbability.toPrecision(3)}; suggested Certain ${r.suggestedThresholds.Certain.toPrecision(4)} Probable ${r.suggestedThresholds.Probable.toPrecision(4)}` +
       ` | model-estimated P/R at ${r.thresholds.map((t) => `${t.threshold}: ${f(t.precision)}/${f(t.recall)}`).join(', ')}\n`,
   );

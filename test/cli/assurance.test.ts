@@ -83,6 +83,25 @@ describe('assurance commands on a synthetic sandbox', () => {
     const rollback = await runCli([...db, 'profile', 'rollback', '--reason', 'undo']);
     expect(rollback.code, rollback.stderr).toBe(0);
     expect(rollback.stdout).toBe('Matching profile version 3 is now active: the content of version 1 (was 2).\n');
+
+    // --with-thresholds: the model with the thresholds the report measured for live matching, one document for profile apply.
+    const rules = join(dir, 'rules.json');
+    const common = ['calibrate', '--labels', labels, '--dataset', 'syn-400', '--model-version', 'fs-cli-2', '--prior', '0.2', '--smoothing', '1', '--validation-fraction', '0.3', '--target-precision', '0.99'];
+    const withThresholds = await runCli([...db, ...common, '--out', rules, '--with-thresholds', '--json']);
+    expect(withThresholds.code, withThresholds.stderr).toBe(0);
+    const answer = JSON.parse(withThresholds.stdout) as { report: { liveThresholds: { Certain: number; Probable: number; prior: number; explanation: string } } };
+    const live = answer.report.liveThresholds;
+    expect(live.prior).toBe(0.2);
+    expect(live.Probable).toBeGreaterThan(0);
+    expect(live.Probable).toBeLessThanOrEqual(live.Certain);
+    expect(live.explanation).toMatch(/^Apply these with the model/);
+    expect(JSON.parse(readFileSync(rules, 'utf8'))).toMatchObject({ MatchingRules: { FellegiSunter: { modelVersion: 'fs-cli-2' }, Thresholds: { Certain: live.Certain, Probable: live.Probable } } });
+    expect((await runCli([...db, 'profile', 'apply', rules, '--reason', 'calibrated with its live thresholds'])).stdout).toMatch(/version 4 is now active/);
+    const shown = JSON.parse((await runCli([...db, 'profile', 'show'])).stdout) as { profile: { MatchingRules: { Thresholds: unknown } } };
+    expect(shown.profile.MatchingRules.Thresholds).toEqual({ Certain: live.Certain, Probable: live.Probable });
+    const report = await runCli([...db, ...common]);
+    expect(report.stdout).toMatch(/live thresholds\s+Certain [\d.]+, Probable [\d.]+: Apply these with the model/);
+    expect((await runCli([...db, ...common, '--with-thresholds'])).code).toBe(2);
   });
 
   it('names TSV lines in errors, exits non-zero, and rejects bad options as usage errors', async () => {

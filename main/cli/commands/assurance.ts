@@ -126,6 +126,8 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
   const { pairs, rowNumbers } = readLabels(cli);
   const out = cli.string('out');
   if (out !== undefined) checkOutputTarget(out);
+  const withThresholds = cli.values['with-thresholds'] === true;
+  if (withThresholds && out === undefined) throw usage('--with-thresholds needs --out FILE');
   const { model, report } = await cli.longCall(
     'matching/calibrate',
     {
@@ -139,7 +141,12 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
       targetPrecision: numberOption(cli, 'target-precision'),
     },
   );
-  const written = out === undefined ? undefined : writeOutput(out, json(model));
+  const live = report.liveThresholds ?? null;
+  if (withThresholds && live === null) {
+    throw usage('--with-thresholds: the held-out pairs lack matches or non-matches, so no live thresholds can be measured; write the model alone and choose thresholds after an evaluation');
+  }
+  const document = withThresholds && live !== null ? { MatchingRules: { FellegiSunter: model, Thresholds: { Certain: live.Certain, Probable: live.Probable } } } : model;
+  const written = out === undefined ? undefined : writeOutput(out, json(document));
   if (cli.json) {
     cli.write(json({ model, report }));
     return 0;
@@ -157,6 +164,7 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
       ['F1-optimal threshold', `${report.f1Optimal.threshold === null ? '—' : String(report.f1Optimal.threshold)}: ${report.f1Optimal.explanation}`],
       // The threshold is the simplest number in its gap of held-out scores: printed as it is, never padded.
       [`precision >= ${String(report.targetPrecision)}`, `${report.meetingTargetPrecision.threshold === null ? '—' : String(report.meetingTargetPrecision.threshold)}: ${report.meetingTargetPrecision.explanation}`],
+      ['live thresholds', live === null ? '— (the held-out pairs lack a class)' : `Certain ${String(live.Certain)}, Probable ${String(live.Probable)}: ${live.explanation}`],
     ]),
   );
   cli.write(`\nHeld-out metrics:\n${metricsTable(report.heldOut.thresholds)}`);
@@ -175,7 +183,7 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
         },
       },
       report,
-      out === undefined || written === undefined ? undefined : { out, what: 'The model was', note: written.note },
+      out === undefined || written === undefined ? undefined : { out, what: withThresholds ? 'The model and its live thresholds were' : 'The model was', note: written.note },
     ),
   );
   return 0;

@@ -26,6 +26,10 @@ const FEBRL = fileURLToPath(new URL('../../../../shared/data/febrl/', import.met
  *   measured 2026-11-23   FEBRL 4 population auto-links F1 0.9995 (P 1.0000, R 0.9990) at Certain 0.7 (F1-optimal)
  *   (thresholds from the  FEBRL 3 population auto-links F1 0.9988 (P 1.0000, R 0.9976) at Certain 0.5 (F1-optimal 0.1)
  *   calibration report)
+ *   measured 2026-11-26   FEBRL 4 F1 0.9992 (P 1.0000, R 0.9984) at the report's live thresholds 0.006 / 0.006
+ *   (live thresholds:     FEBRL 3 F1 0.9976 (P 0.9977, R 0.9976) at 0.0005 / 0.0005; names and dates 0.9237
+ *   calibrate           (P 0.9821) at 0.796 / 0.796, 20.6 review cases per 1,000 (was 100 with Probable 0.5).
+ *   --with-thresholds)   The no-labels estimate on the same sets: 0.9980, 0.9959, 0.9192.
  *   measured 2026-11-23   FEBRL 4 population auto-links F1 0.9996 (P 1.0000, R 0.9992) at Certain 0.6: of the
  *   (held-out scores     thresholds in the F1-optimal gap (0.5911, 0.9135] the simplest nearest F1 / 2 (was the
  *   with term frequency;  largest, 0.7 then 0.9); FEBRL 3 unchanged (0.9988 at Certain 0.5)
@@ -51,9 +55,10 @@ describe('FEBRL quality after calibration', () => {
     expect(run.heldOut.thresholds[0]?.f1).toBeGreaterThanOrEqual(0.9935);
     expect(run.calibration.heldOut.thresholds.find((t) => t.threshold === 0.5)?.f1).toBeGreaterThanOrEqual(0.997);
     expect(run.population.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
-    // Issue 12's row: F1 >= 0.9995 with a calibrated model (4,996 of 5,000 true pairs, no wrong link).
-    expect(run.thresholds.Certain).toBeLessThanOrEqual(0.7);
-    expect(run.population.autoLinks.f1).toBeGreaterThanOrEqual(0.997);
+    // Issue 12's row: F1 >= 0.9995 with a calibrated model (4,996 of 5,000 true pairs, no wrong link); issue 22's: at
+    // the report's live thresholds, at least the no-labels F1 (0.9980).
+    expect(run.thresholds).toEqual({ Certain: run.calibration.liveThresholds?.Certain, Probable: run.calibration.liveThresholds?.Probable });
+    expect(run.population.autoLinks.f1).toBeGreaterThanOrEqual(0.9985);
     expect(run.population.autoLinksAndReviews.f1).toBeGreaterThanOrEqual(0.9965);
     engine.close();
   }, 240_000);
@@ -65,8 +70,10 @@ describe('FEBRL quality after calibration', () => {
     expect(run.labels.pairs).toBeLessThanOrEqual(10_000);
     expect(run.heldOut.blockingRecall.recall).toBeGreaterThanOrEqual(0.995);
     expect(run.heldOut.thresholds[0]?.f1).toBeGreaterThanOrEqual(0.9935);
-    expect(run.population.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
-    expect(run.population.autoLinks.f1).toBeGreaterThanOrEqual(0.994);
+    // At the live thresholds (target precision 0.99) the held-out pairs show no wrong link; the population, where a
+    // link joins whole identities, a few (0.9977). At least the no-labels F1 (0.9959).
+    expect(run.population.autoLinks.precision).toBeGreaterThanOrEqual(0.997);
+    expect(run.population.autoLinks.f1).toBeGreaterThanOrEqual(0.996);
     expect(run.population.autoLinksAndReviews.f1).toBeGreaterThanOrEqual(0.9965);
     engine.close();
   }, 240_000);
@@ -84,8 +91,7 @@ describe('FEBRL quality after calibration', () => {
     const run = await febrlAssurance(engine, 'febrl3-names', [{ sourceSystem: 'febrl-3', path: `${FEBRL}dataset3.csv`, project: namesAndBirthDate }]);
     expect(run.rejectedRecords).toBe(0);
     expect(run.population.records).toBe(5000);
-    // Certain sits where F1 is best on the held-out labels; a link still needs "more likely one person than two".
-    expect(run.thresholds.Certain).toBeGreaterThanOrEqual(0.5);
+    // The live thresholds: at least the no-labels F1 (0.9192), and a review queue a team can staff.
     expect(run.population.autoLinks.f1).toBeGreaterThanOrEqual(0.92);
     expect(run.population.autoLinks.precision).toBeGreaterThanOrEqual(0.92);
     expect((1000 * run.population.reviewCases) / run.population.records).toBeLessThanOrEqual(25);

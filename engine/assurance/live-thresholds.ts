@@ -1,0 +1,120 @@
+/**
+ * The thresholds to use with a calibrated model in live matching, on the score scale the live scorer gives.
+ *
+ * Held-out labels are not a sample of what live matching meets: a label set holds every true pair it could find
+ * and a chosen number of hard non-matches, so its balance of classes is the analyst's, not the registry's. Precision
+ * measured on it says little about live precision. Recall and the false-positive rate do not depend on the balance
+ * (each is measured within one class), so live precision follows from them and the live share of true pairs among
+ * the pairs the scorer meets, π (the model's priorMatchProbability, which calibration asks for as that share):
+ *
+ *   precision_live(t) = π · TPR(t) / (π · TPR(t) + (1 − π) · FPR(t))
+ *
+ * (the standard correction of precision for a class prior different from the sample's; Brabec et al. 2020, "On
+ * model evaluation under non-constant class imbalance"). From it:
+ *  - Certain: the higher of the cut that maximises live F1 and the lowest cut whose live precision reaches the
+ *    target; so automatic links are at least as precise as asked, and no more cautious than the best F1 needs.
+ *  - Probable: the lowest cut that keeps the review band (from Probable up to Certain) at a live precision of at
+ *    least 0.5: a reviewer meets at least as many pairs that are one person as pairs that are two. Never above
+ *    Certain (then there is no review band).
+ * The thresholds are on the model's score, which need not read as a probability of the live population: a model
+ * calibrated on labels whose non-matches were drawn hard (the closest candidates) weighs agreement less than the
+ * live population warrants, and its Certain can sit far below 0.5 while live precision stays above the target.
+ * Each is placed at the simplest number in its gap of held-out scores (simplest-threshold.ts).
+ */
+import { simplestThresholdInGap } from '../stats/simplest-threshold.ts';
+import type { ScoredExample } from '../stats/threshold-sweep.ts';
+
+export interface LiveOperatingPoint {
+  readonly threshold: number;
+  /** Live precision and recall at the threshold (held-out recall; precision corrected to the live share π). */
+  readonly precision: number | null;
+  readonly recall: number | null;
+}
+
+export interface LiveThresholds {
+  readonly Certain: number;
+  readonly Probable: number;
+  readonly prior: number;
+  readonly targetPrecisionMet: boolean;
+  readonly atCertain: LiveOperatingPoint;
+  readonly atProbable: LiveOperatingPoint;
+}
+
+interface Cut {
+  readonly score: number;
+  readonly below: number | null;
+  readonly tpr: number;
+  readonly fpr: number;
+}
+
+function livePrecision(prior: number, tpr: number, fpr: number): number | null {
+  const positive = prior * tpr + (1 - prior) * fpr;
+  return positive > 0 ? (prior * tpr) / positive : null;
+}
+
+function liveF1(prior: number, cut: Cut): number {
+  const precision = livePrecision(prior, cut.tpr, cut.fpr);
+  return precision === null || precision + cut.tpr === 0 ? 0 : (2 * precision * cut.tpr) / (precision + cut.tpr);
+}
+
+/** Every distinct held-out score as a cut "score ≥ t", highest first, with the next lower score and the rates. */
+function cutsOf(examples: readonly ScoredExample[]): Cut[] {
+  const sorted = [...examples].sort((a, b) => b.score - a.score);
+  const positives = sorted.filter((e) => e.isMatch).length;
+  const negatives = sorted.length - positives;
+  const cuts: Cut[] = [];
+  let tp = 0;
+  let fp = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    const e = sorted[i] as ScoredExample;
+    if (e.isMatch) tp++;
+    else fp++;
+    const next = sorted[i + 1];
+    if (next !== undefined && next.score === e.score) continue;
+    cuts.push({ score: e.score, below: next?.score ?? null, tpr: positives > 0 ? tp / positives : 0, fpr: negatives > 0 ? fp / negatives : 0 });
+  }
+  return cuts;
+}
+
+function point(prior: number, cut: Cut, threshold: number): LiveOperatingPoint {
+  return { threshold, precision: livePrecision(prior, cut.tpr, cut.fpr), recall: cut.tpr };
+}
+
+/**
+ * Live thresholds from held-out scores, or null when the held-out pairs lack a class (no rate can be measured).
+ * `prior`: the live share of true pairs among the pairs the scorer meets, strictly between 0 and 1.
+ */
+export function liveThresholds(examples: readonly ScoredExample[], prior: number, targetPrecision: number): LiveThresholds | null {
+  if (!(prior > 0 && prior < 1)) throw new RangeError('prior must be strictly between 0 and 1');
+  if (!examples.some((e) => e.isMatch) || !examples.some((e) => !e.isMatch)) return null;
+  const cuts = cutsOf(examples);
+  let bestF1: Cut | undefined;
+  let lowestMeeting: Cut | undefined;
+  for (const cut of cuts) {
+    const precision = livePrecision(prior, cut.tpr, cut.fpr) ?? 0;
+    if (bestF1 === undefined || liveF1(prior, cut) > liveF1(prior, bestF1)) bestF1 = cut;
+    // Cuts run from the highest score down, so the last that meets the target is the lowest.
+    if (precision >= targetPrecision) lowestMeeting = cut;
+  }
+  const top = cuts[0] as Cut;
+  const f1Cut = bestF1 ?? top;
+  const certainCut = lowestMeeting === undefined ? top : lowestMeeting.score > f1Cut.score ? lowestMeeting : f1Cut;
+  const certain = simplestThresholdInGap(certainCut.below, certainCut.score);
+  // The review band [cut, Certain): its pairs are those above the cut less those at or above Certain.
+  let probableCut = certainCut;
+  for (const cut of cuts) {
+    if (cut.score >= certainCut.score) continue;
+    const bandPrecision = livePrecision(prior, cut.tpr - certainCut.tpr, cut.fpr - certainCut.fpr);
+    if (bandPrecision !== null && bandPrecision >= 0.5) probableCut = cut;
+    else break;
+  }
+  const probable = Math.min(certain, simplestThresholdInGap(probableCut.below, probableCut.score));
+  return {
+    Certain: certain,
+    Probable: probable,
+    prior,
+    targetPrecisionMet: lowestMeeting !== undefined,
+    atCertain: point(prior, certainCut, certain),
+    atProbable: point(prior, probableCut, probable),
+  };
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { liveThresholds } from '../../../engine/assurance/live-thresholds.ts';
+import type { ScoredExample } from '../../../engine/stats/threshold-sweep.ts';
+
+function examples(scores: readonly (readonly [number, number, number])[]): ScoredExample[] {
+  // [score, matches, non-matches] at that score.
+  const out: ScoredExample[] = [];
+  for (const [score, matches, nonMatches] of scores) {
+    for (let i = 0; i < matches; i++) out.push({ score, isMatch: true });
+    for (let i = 0; i < nonMatches; i++) out.push({ score, isMatch: false });
+  }
+  return out;
+}
+
+describe('live thresholds from held-out labels', () => {
+  // 100 matches and 100 non-matches, drawn half and half; live, one candidate pair in ten is a true pair.
+  const heldOut = examples([
+    [0.9, 60, 0],
+    [0.7, 20, 1],
+    [0.4, 10, 4],
+    [0.2, 6, 20],
+    [0.05, 4, 75],
+  ]);
+
+  it('reweights precision to the live share of true pairs: the labels’ balance would overstate it', () => {
+    const live = liveThresholds(heldOut, 0.1, 0.95);
+    expect(live).not.toBeNull();
+    if (live === null) return;
+    // At 0.7: TPR 0.8, FPR 0.01 → precision 0.1·0.8 / (0.1·0.8 + 0.9·0.01) = 0.08 / 0.089 = 0.8989 < 0.95: not Certain.
+    // At 0.9: TPR 0.6, FPR 0 → precision 1. Best live F1: 0.9 (F1 0.75) vs 0.7 (F1 2·0.8989·0.8/1.6989 = 0.8466) → 0.7,
+    // but the target needs 0.9, and Certain is the higher of the two.
+    expect(live.Certain).toBeGreaterThan(0.7);
+    expect(live.Certain).toBeLessThanOrEqual(0.9);
+    expect(live.targetPrecisionMet).toBe(true);
+    expect(live.atCertain.precision).toBe(1);
+    expect(live.atCertain.recall).toBeCloseTo(0.6, 12);
+    // The review band below it: [0.7, 0.9) holds 20 matches and 1 non-match → 0.1·0.2 / (0.1·0.2 + 0.9·0.01) = 0.69 ≥ 0.5;
+    // [0.4, 0.9) adds 10 and 4 → 0.1·0.3 / (0.03 + 0.9·0.05) = 0.4 < 0.5. So Probable sits in (0.4, 0.7].
+    expect(live.Probable).toBeGreaterThan(0.4);
+    expect(live.Probable).toBeLessThanOrEqual(0.7);
+    expect(live.atProbable.recall).toBeCloseTo(0.8, 12);
+    // On the labels' own balance (prior 0.5) the same cut at 0.7 reaches 80 / 81 = 0.988 ≥ 0.95: the labels would
+    // have said 0.7 is safe; live it is 0.899.
+    const balanced = liveThresholds(heldOut, 0.5, 0.95);
+    expect(balanced?.Certain).toBeLessThanOrEqual(0.7);
+  });
+
+  it('says so when no cut reaches the target, and keeps Certain at the highest held-out score', () => {
+    const noisy = examples([
+      [0.95, 5, 1],
+      [0.5, 5, 5],
+    ]);
+    const live = liveThresholds(noisy, 0.01, 0.99);
+    expect(live?.targetPrecisionMet).toBe(false);
+    expect(live?.Certain).toBeGreaterThan(0.5);
+    expect(live?.Certain).toBeLessThanOrEqual(0.95);
+    expect(live?.Probable).toBe(live?.Certain);
+  });
+
+  it('answers null without both classes, and refuses a prior outside (0, 1)', () => {
+    expect(liveThresholds(examples([[0.9, 3, 0]]), 0.1, 0.99)).toBeNull();
+    expect(() => liveThresholds(heldOut, 0, 0.99)).toThrow(RangeError);
+    expect(() => liveThresholds(heldOut, 1, 0.99)).toThrow(RangeError);
+  });
+});
