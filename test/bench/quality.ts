@@ -17,6 +17,7 @@ import { LocalEngine } from '../../engine/local-engine.ts';
 import { febrlProfile, loadFebrl, namesAndBirthDate, type FebrlSource } from '../../engine/benchmark/febrl-run.ts';
 import { febrlAssurance } from '../../engine/benchmark/febrl-assurance.ts';
 import { estimateRun, extractLoader, febrlLoader, syntheticLoader, type EstimateRun } from '../../engine/benchmark/estimate-run.ts';
+import { QUALITY_EXTRACTS } from '../../engine/benchmark/extracts.ts';
 import type { ExtractOptions } from '../../engine/synthetic/extract.ts';
 import { populationQuality, refKey, type PopulationQuality } from '../../engine/benchmark/population-quality.ts';
 import { truthRecords } from '../../engine/store/assurance.ts';
@@ -35,11 +36,7 @@ const DATASETS: Record<string, FebrlSource[]> = {
 };
 
 /** Generated extracts (engine/synthetic/extract.ts): 10,000 records, 10% duplicates. */
-const EXTRACTS: Record<string, ExtractOptions> = {
-  'names-dates': { records: 10_000, duplicateShare: 0.1, seed: 21, fields: 'names-dates', errors: 'typical' },
-  'names-dates-heavy': { records: 10_000, duplicateShare: 0.1, seed: 22, fields: 'names-dates', errors: 'heavy' },
-  'heavy-typos': { records: 10_000, duplicateShare: 0.1, seed: 23, fields: 'all', errors: 'heavy' },
-};
+const EXTRACTS: Record<string, ExtractOptions> = QUALITY_EXTRACTS;
 
 const { values } = parseArgs({
   options: { only: { type: 'string' }, people: { type: 'string' }, calibrated: { type: 'boolean' }, estimated: { type: 'boolean' }, certain: { type: 'string' }, probable: { type: 'string' } },

@@ -120,6 +120,9 @@ describe('Estimate without labels on the Match assurance page', () => {
       expect(cells.slice(2)).toEqual([r.expectedTruePositives.toFixed(1), r.expectedFalsePositives.toFixed(1), r.expectedFalseNegatives.toFixed(1), fmt(r.precision), fmt(r.recall), fmt(r.f1)]);
     }
     expect(await page.getByTestId('est-not-measured').textContent()).toMatch(/not measured against labels.*blocking never proposes/);
+    // The fit's checks, and what its prior means beside the profile's and a calibration's.
+    expect(await page.getByTestId('est-fit').textContent()).toMatch(/converged/);
+    expect(await page.getByTestId('priors-note').textContent()).toMatch(/The estimate \([\d.e-]+ here\): λ, the share of true pairs among the blocking candidates/);
 
     // The field weights table is the model's m, u and ln(m/u), one row per field and band.
     expect(await page.locator('[data-testid="weights-table"] tbody tr').count()).toBe(Object.keys(model.fields).length * 4);

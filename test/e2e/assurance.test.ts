@@ -225,6 +225,19 @@ describe('the Match assurance page', () => {
     expect(await page.getByTestId('cal-target-explanation').textContent()).toMatch(/with 95% confidence/);
     expect(await page.getByTestId('cal-target-support').textContent()).toMatch(/held-out pairs at or above it|Best achievable: [\d.]+ \(precision/);
     await page.getByRole('region', { name: /^Held-out quality of model/ }).screenshot({ path: join(SCREENSHOTS, 'assurance-07b-calibration-quality.png') });
+    // The thresholds that belong with the model in live matching, and the one document that carries both.
+    const liveCard = page.getByRole('region', { name: 'Thresholds to apply with this model' });
+    expect(await liveCard.textContent()).toMatch(/Apply these with the model/);
+    expect(await page.getByTestId('priors-note').textContent()).toMatch(/A calibration \(0\.020 here\): the share of true pairs among the pairs the scorer meets/);
+    const certain = Number(await page.getByTestId('cal-live-certain').textContent());
+    const probable = Number(await page.getByTestId('cal-live-probable').textContent());
+    expect(probable).toBeLessThanOrEqual(certain);
+    const withThresholds = page.waitForEvent('download');
+    await page.getByTestId('cal-save-with-thresholds').click();
+    const savedRules = join(dir, 'saved-rules.json');
+    await (await withThresholds).saveAs(savedRules);
+    expect(JSON.parse(readFileSync(savedRules, 'utf8'))).toEqual({ MatchingRules: { FellegiSunter: shown, Thresholds: { Certain: certain, Probable: probable } } });
+    await liveCard.screenshot({ path: join(SCREENSHOTS, 'assurance-07c-calibration-live-thresholds.png') });
     await page.getByTestId('governed-procedure').waitFor();
     // The sandbox scores with the default Fellegi-Sunter model (issue 12): the new model is compared with it,
     // setting by setting (prior, smoothing, each field's m and u per band).

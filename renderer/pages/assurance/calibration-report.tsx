@@ -15,6 +15,7 @@ import { FieldWeightsCard } from './field-weights-card.tsx';
 import { fixed3, metricsRow } from './metric-text.ts';
 import { MetricsTable } from './metrics-table.tsx';
 import { ModelJsonCard } from './model-json-card.tsx';
+import { PriorsNote } from './priors-note.tsx';
 import { ThresholdExplorer, type ReferenceMark } from './threshold-explorer.tsx';
 
 type CalibrationOutput = z.infer<typeof CalibrationOutputSchema>;
@@ -53,6 +54,8 @@ export function CalibrationReportView({ output, name, connectionKey }: { readonl
   const target = report.meetingTargetPrecision;
   if (target.threshold !== null) marks.push({ threshold: target.threshold, label: `precision ≥ ${String(report.targetPrecision)}` });
   else if (target.bestAchievable != null) marks.push({ threshold: target.bestAchievable.threshold, label: `best toward precision ${String(report.targetPrecision)}` });
+  const live = report.liveThresholds ?? null;
+  if (live !== null) marks.push({ threshold: live.Certain, label: 'live Certain' });
   const highlight = marks.map((m) => m.threshold);
   return (
     <Stack gap="lg" data-testid="calibration-report">
@@ -96,6 +99,35 @@ export function CalibrationReportView({ output, name, connectionKey }: { readonl
         </Text>
       </Card>
 
+      <Card withBorder padding="lg" component="section" aria-labelledby="cal-live-title" data-testid="cal-live">
+        <Title order={2} size="h4" id="cal-live-title" mb="sm">Thresholds to apply with this model</Title>
+        {live === null ? (
+          <Text size="sm">The held-out pairs lack matches or non-matches, so no live thresholds can be measured: evaluate the model on labels holding both before applying it.</Text>
+        ) : (
+          <>
+            <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md" mb="sm">
+              <div>
+                <Text size="xs" c="dimmed" tt="uppercase" fw={600}>Certain (automatic link)</Text>
+                <Text fw={700} size="lg" data-testid="cal-live-certain">{String(live.Certain)}</Text>
+                <Text size="xs" c="dimmed">Live precision {fixed3(live.atCertain.precision)}, recall {fixed3(live.atCertain.recall)}</Text>
+              </div>
+              <div>
+                <Text size="xs" c="dimmed" tt="uppercase" fw={600}>Probable (review)</Text>
+                <Text fw={700} size="lg" data-testid="cal-live-probable">{String(live.Probable)}</Text>
+                <Text size="xs" c="dimmed">Recall with reviews {fixed3(live.atProbable.recall)}</Text>
+              </div>
+              <div>
+                <Text size="xs" c="dimmed" tt="uppercase" fw={600}>Target precision</Text>
+                <Text fw={700} size="lg">{report.targetPrecision}</Text>
+                <Text size="xs" c="dimmed">{live.targetPrecisionMet ? 'Met in live matching' : 'Not met by any held-out cut'}</Text>
+              </div>
+            </SimpleGrid>
+            <Text size="sm" mb="sm" data-testid="cal-live-explanation">{live.explanation}</Text>
+          </>
+        )}
+        <PriorsNote which="calibration" prior={model.priorMatchProbability} />
+      </Card>
+
       {report.heldOut.reliability !== undefined ? (
         <Card withBorder padding="lg" component="section" aria-labelledby="cal-reliability-title">
           <Group justify="space-between" mb="xs">
@@ -131,7 +163,7 @@ export function CalibrationReportView({ output, name, connectionKey }: { readonl
 
       <FieldWeightsCard model={model} name={name} idPrefix="cal" caveat={report.caveat} />
 
-      <ModelJsonCard model={model} connectionKey={connectionKey} idPrefix="cal" produced="A calibrated model" />
+      <ModelJsonCard model={model} connectionKey={connectionKey} idPrefix="cal" produced="A calibrated model" thresholds={live === null ? undefined : { Certain: live.Certain, Probable: live.Probable }} />
     </Stack>
   );
 }

@@ -4,7 +4,7 @@
  * labelled as the model's own estimate and why it is not a measurement, the per-field weights, the model JSON
  * with its diff against the active model, and how the suggested thresholds are applied. No activation control.
  */
-import { Alert, Badge, Card, Code, Group, List, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Box, Card, Code, Group, List, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { CartesianGrid, ComposedChart, Legend, Line, ReferenceLine, ResponsiveContainer, XAxis, YAxis } from 'recharts';
 import type { z } from 'zod';
 import type { EstimateOutputSchema } from '../../../engine/contract/estimate.ts';
@@ -14,6 +14,7 @@ import { convergenceText, estimatedRows, fitVerdict, reviewBandText, sessionsTex
 import { ExportButtons } from './export-buttons.tsx';
 import { FieldWeightsCard } from './field-weights-card.tsx';
 import { ModelJsonCard } from './model-json-card.tsx';
+import { PriorsNote } from './priors-note.tsx';
 
 type EstimateOutput = z.infer<typeof EstimateOutputSchema>;
 
@@ -98,6 +99,7 @@ export function EstimateReportView({ output, connectionKey }: { readonly output:
         <Text size="sm" c="dimmed" mt="sm">
           u from {formatCount(report.randomPairs.compared)} random pairs (seed {report.randomPairs.seed}; {formatCount(report.randomPairs.decidedOutsideModel)} decided outside the model; about {formatCount(Math.round(report.randomPairs.matchesWeightedOut))} taken for one person and weighted out of u). {formatCount(c.decidedByTrustedIdentifier)} candidate pairs were decided by a trusted identifier and {formatCount(c.decidedByHardConflict)} by a hard conflict. Log-likelihood {report.convergence.logLikelihood.toFixed(3)}. <span data-testid="est-sessions">{sessionsText(report.mSessions)}</span> {report.estimation}
         </Text>
+        <Box mt="sm"><PriorsNote which="estimate" prior={report.priorMatchProbability} /></Box>
       </Card>
 
       <Card withBorder padding="lg" component="section" aria-labelledby="est-thresholds-title">
@@ -152,7 +154,7 @@ export function EstimateReportView({ output, connectionKey }: { readonly output:
         <ObservationsLine observations={report.fieldObservations} />
       </FieldWeightsCard>
 
-      <ModelJsonCard model={model} connectionKey={connectionKey} idPrefix="est" produced="An estimated model">
+      <ModelJsonCard model={model} connectionKey={connectionKey} idPrefix="est" produced="An estimated model" thresholds={report.suggestedThresholds}>
         <Text size="sm" mt="xs">
           To apply the model with the suggested thresholds, run <Code>mpi-console estimate --model-version {model.modelVersion} --seed {String(report.randomPairs.seed)} --out model.json --with-thresholds</Code> with the options used here (the same seed on the same records gives the same model), review the file, then <Code>mpi-console profile apply model.json</Code>. For the model alone, save it above and <Code>profile apply</Code> that file; the active thresholds then stay as they are.
         </Text>

@@ -10,8 +10,10 @@ import { IconCopy, IconDownload, IconInfo } from '../../icons.tsx';
 import { ModelDiff } from './model-diff.tsx';
 import { saveText } from './save-file.ts';
 
-export function ModelJsonCard({ model, connectionKey, idPrefix, produced, children }: {
+export function ModelJsonCard({ model, connectionKey, idPrefix, produced, thresholds, children }: {
   readonly model: FellegiSunterModel;
+  /** The thresholds that belong with the model: offered as one profile document with it. */
+  readonly thresholds?: { readonly Certain: number; readonly Probable: number } | undefined;
   readonly connectionKey: string;
   readonly idPrefix: string;
   /** What produced the model, as the sentence's subject ("A calibrated model"). */
@@ -33,6 +35,20 @@ export function ModelJsonCard({ model, connectionKey, idPrefix, produced, childr
             <Button size="xs" variant="default" leftSection={<IconDownload size={14} />} onClick={() => { saveText(`${model.modelVersion}.model.json`, json, 'application/json'); }}>
               Save as a file
             </Button>
+            {thresholds === undefined ? null : (
+              <Button
+                size="xs"
+                variant="default"
+                leftSection={<IconDownload size={14} />}
+                data-testid={`${idPrefix}-save-with-thresholds`}
+                onClick={() => {
+                  const document = { MatchingRules: { FellegiSunter: model, Thresholds: { Certain: thresholds.Certain, Probable: thresholds.Probable } } };
+                  saveText(`${model.modelVersion}.with-thresholds.json`, `${JSON.stringify(document, null, 2)}\n`, 'application/json');
+                }}
+              >
+                Save with its thresholds (Certain {String(thresholds.Certain)}, Probable {String(thresholds.Probable)})
+              </Button>
+            )}
           </Group>
         </Group>
         <ScrollArea.Autosize mah={360} type="auto" viewportProps={{ tabIndex: 0, 'aria-label': 'Model JSON, scrollable' }}>
