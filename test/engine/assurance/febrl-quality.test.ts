@@ -91,8 +91,9 @@ describe('FEBRL quality after calibration', () => {
     const run = await febrlAssurance(engine, 'febrl3-names', [{ sourceSystem: 'febrl-3', path: `${FEBRL}dataset3.csv`, project: namesAndBirthDate }]);
     expect(run.rejectedRecords).toBe(0);
     expect(run.population.records).toBe(5000);
-    // The live thresholds: at least the no-labels F1 (0.9192), and a review queue a team can staff.
-    expect(run.population.autoLinks.f1).toBeGreaterThanOrEqual(0.92);
+    // The live thresholds: at least the no-labels F1 (0.857), and a review queue a team can staff.
+    // 2026-11-26: without a recorded sex, a twin's pattern (another given name, the same birth date) no longer counts the family name (household-evidence.ts); FEBRL replaces given names exactly so: 0.9130.
+    expect(run.population.autoLinks.f1).toBeGreaterThanOrEqual(0.905);
     expect(run.population.autoLinks.precision).toBeGreaterThanOrEqual(0.92);
     expect((1000 * run.population.reviewCases) / run.population.records).toBeLessThanOrEqual(25);
     engine.close();

@@ -60,7 +60,8 @@ describe('the unsupervised estimate on FEBRL, applied and re-matched', () => {
     expect(alone?.autoLinks.f1).toBeGreaterThanOrEqual(0.9965);
     const suggested = run.rematched.suggested?.population;
     expect(suggested?.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
-    expect(suggested?.autoLinks.f1).toBeGreaterThanOrEqual(0.9975);
+    // 2026-11-26: without a recorded sex, a twin's pattern (another given name, the same birth date) no longer counts the family name (household-evidence.ts); FEBRL replaces given names exactly so: 0.9968.
+    expect(suggested?.autoLinks.f1).toBeGreaterThanOrEqual(0.996);
     expect((1000 * (suggested?.reviewCases ?? Infinity)) / (suggested?.records ?? 1)).toBeLessThanOrEqual(5);
     engine.close();
   }, 400_000);
@@ -69,10 +70,11 @@ describe('the unsupervised estimate on FEBRL, applied and re-matched', () => {
     const engine = LocalEngine.open({ dbPath: join(tempDir(), 'febrl-estimate.db') });
     const run = await estimateRun(engine, 'febrl3', febrlLoader(engine, [{ sourceSystem: 'febrl-3', path: febrlFile('dataset3.csv') }]), ['profile', 'suggested']);
     expect(run.report.convergence.converged).toBe(true);
-    expect(run.rematched.profile?.population.autoLinks.f1).toBeGreaterThanOrEqual(0.994);
+    // 2026-11-26: without a recorded sex, a twin's pattern (another given name, the same birth date) no longer counts the family name (household-evidence.ts); FEBRL replaces given names exactly so: 0.9928, with its thresholds 0.9935.
+    expect(run.rematched.profile?.population.autoLinks.f1).toBeGreaterThanOrEqual(0.992);
     const suggested = run.rematched.suggested?.population;
     expect(suggested?.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
-    expect(suggested?.autoLinks.f1).toBeGreaterThanOrEqual(0.9955);
+    expect(suggested?.autoLinks.f1).toBeGreaterThanOrEqual(0.993);
     engine.close();
   }, 300_000);
 
@@ -84,8 +86,11 @@ describe('the unsupervised estimate on FEBRL, applied and re-matched', () => {
     expect(run.report.mSessions?.sessions.filter((s) => s.matchShare !== null).length).toBeGreaterThanOrEqual(4);
     const alone = run.rematched.profile?.population;
     expect(alone?.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
-    expect(alone?.autoLinks.f1).toBeGreaterThanOrEqual(0.915);
-    expect((1000 * (alone?.reviewCases ?? Infinity)) / (alone?.records ?? 1)).toBeLessThanOrEqual(80);
+    // 2026-11-26: without a recorded sex, a twin's pattern (another given name, the same birth date) no longer counts the family name (household-evidence.ts); FEBRL replaces given names exactly so: 0.857 (0.919 before).
+    expect(alone?.autoLinks.f1).toBeGreaterThanOrEqual(0.85);
+    // With the profile's thresholds (not the suggested ones) the review band is wide: 147 per 1,000 since twins without a sex stopped
+    // counting the family name (2026-11-26; 80 before). The suggested thresholds below keep it within 30.
+    expect((1000 * (alone?.reviewCases ?? Infinity)) / (alone?.records ?? 1)).toBeLessThanOrEqual(155);
     // The default review budget (20 candidate pairs per 1,000 records) raises Probable; Certain, and so F1, stay.
     expect(run.report.suggestedThresholds.Probable).toBeGreaterThan(0.5);
     expect(run.report.suggestion).toMatch(/review budget \(20 per 1,000 of the 5000 records\)/);
@@ -93,7 +98,7 @@ describe('the unsupervised estimate on FEBRL, applied and re-matched', () => {
     expect(run.report.reviewBand?.pairsPerThousandRecords).toBeLessThanOrEqual(20);
     expect(run.report.reviewBand?.expectedTruePairsLeftOut).toBeGreaterThan(0);
     const suggested = run.rematched.suggested?.population;
-    expect(suggested?.autoLinks.f1).toBeGreaterThanOrEqual(0.915);
+    expect(suggested?.autoLinks.f1).toBeGreaterThanOrEqual(0.85);
     const reviewRate = (1000 * (suggested?.reviewCases ?? Infinity)) / (suggested?.records ?? 1);
     expect(reviewRate).toBeLessThanOrEqual(30);
     // The pairs kept for review are the ones most likely one person: at least half of the cases join a true pair.

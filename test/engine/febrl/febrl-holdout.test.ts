@@ -45,13 +45,15 @@ describe('the default profile on FEBRL sets it was not tuned on', () => {
     // Reviews ≤ 12 (measured 10.2): the 6 records without a name are accepted now, and their pairs go to review.
     // Certain 0.97 (2026-11-23): F1 0.9943, 8.2 reviews per 1,000.
     // Household evidence not counted when the given name or birth date disagrees (2026-11-25): F1 0.9891, 12.2 per 1,000.
-    expectFloors(q, 0.988, 13);
+    // 2026-11-26: without a recorded sex, a twin's pattern (another given name, the same birth date) no longer counts the family name (household-evidence.ts); FEBRL replaces given names exactly so: 0.9872.
+    expectFloors(q, 0.986, 13);
   }, 180_000);
 
   it('FEBRL 2 (5,000 records, 1,934 true pairs)', async () => {
     const q = await quality('febrl2', [{ sourceSystem: 'febrl-2', path: febrlFile('dataset2.csv') }]);
     expect(q.autoLinks.truePairs).toBe(1934);
-    expectFloors(q, 0.994, 5);
+    // 2026-11-26: without a recorded sex, a twin's pattern (another given name, the same birth date) no longer counts the family name (household-evidence.ts); FEBRL replaces given names exactly so: 0.9917.
+    expectFloors(q, 0.99, 5);
   }, 180_000);
 
   it('FEBRL 1 (1,000 records, 500 true pairs)', async () => {
@@ -59,7 +61,8 @@ describe('the default profile on FEBRL sets it was not tuned on', () => {
     expect(q.autoLinks.truePairs).toBe(500);
     // Certain 0.97 (2026-11-23): F1 0.9980.
     // Household evidence (2026-11-25): F1 0.9950.
-    expectFloors(q, 0.994, 5);
+    // 2026-11-26: without a recorded sex, a twin's pattern (another given name, the same birth date) no longer counts the family name (household-evidence.ts); FEBRL replaces given names exactly so: 0.9919.
+    expectFloors(q, 0.99, 5);
   }, 180_000);
 
   /**
@@ -72,7 +75,8 @@ describe('the default profile on FEBRL sets it was not tuned on', () => {
   it('FEBRL 3 with names and birth dates only keeps its precision', async () => {
     const q = await quality('febrl3nd', [{ sourceSystem: 'febrl-3', path: febrlFile('dataset3.csv'), project: namesAndBirthDate }]);
     expect(q.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
-    expect(q.autoLinks.f1).toBeGreaterThanOrEqual(0.86);
+    // 2026-11-26: without a recorded sex, a twin's pattern (another given name, the same birth date) no longer counts the family name (household-evidence.ts); FEBRL replaces given names exactly so: 0.8267 (78.8 review cases per 1,000, was 114).
+    expect(q.autoLinks.f1).toBeGreaterThanOrEqual(0.82);
     expect((1000 * q.reviewCases) / q.records).toBeLessThanOrEqual(120);
     expect(q.autoLinksAndReviews.precision).toBeGreaterThanOrEqual(0.99);
     expect(q.reviewCasesJoiningTruePair).toBeGreaterThanOrEqual(0.9 * q.reviewCases);

@@ -201,10 +201,12 @@ describe('imports that never end', () => {
     expect(job.status).toBe('completed');
     const starts = hostile.requests.slice(before).map((r) => r.at);
     expect(starts).toHaveLength(6);
-    // A lower bound the limiter guarantees (requests start at least 200 ms apart), not a speed; arrivals at the
-    // server can bunch by a connection's set-up time, so each gap is checked loosely and the whole span tightly.
+    // A lower bound the limiter guarantees (requests start at least 200 ms apart), not a speed. Arrivals at the
+    // server lag the client's start by a connection's set-up, which the first request pays alone (58 ms was seen on a
+    // loaded machine), so each gap is checked loosely and the whole span allows one interval for it; without the
+    // limiter the six requests arrive within a few milliseconds.
     for (let i = 1; i < starts.length; i++) expect((starts[i] ?? 0) - (starts[i - 1] ?? 0)).toBeGreaterThanOrEqual(100);
-    expect((starts.at(-1) ?? 0) - (starts[0] ?? 0)).toBeGreaterThanOrEqual(5 * 200 - 50);
+    expect((starts.at(-1) ?? 0) - (starts[0] ?? 0)).toBeGreaterThanOrEqual(4 * 200);
   });
 });
 

@@ -42,6 +42,7 @@ const HOUSEHOLD: Record<string, [MatchFields, MatchFields]> = {
   'same-sex twins': [child, { ...child, givenName: 'emma' }],
   'opposite-sex twins': [child, { ...child, givenName: 'oliver', sex: 'male' }],
   'same-sex twins, similar given names (Partial)': [child, { ...child, givenName: 'arabella' }],
+  'twins without a recorded sex': [{ ...child, sex: null }, { ...child, sex: null, givenName: 'emma' }],
   'adult spouses sharing a household e-mail': [
     { ...child, givenName: 'sarah', birthDate: '1979-05-02' },
     { ...child, givenName: 'james', birthDate: '1977-11-23', sex: 'male' },
@@ -148,5 +149,40 @@ describe('one person still links', () => {
     const family = { system: MEMBER, value: 'FAM-0042-7' };
     const result = decide(personal, { ...child, identifiers: [family, { system: SSN, value: '4471093' }] }, { ...child, identifiers: [family, { system: SSN, value: '9930115' }] });
     expect(result.evidence.find((e) => e.field === 'identifier')).toMatchObject({ band: 'Different' });
+  });
+});
+
+describe('twins without a recorded sex: the family name is what the household shares', () => {
+  const namesAndDate = (fields: MatchFields): MatchFields => ({ ...fields, sex: null, addressLine: null, city: null, state: null, postalCode: null, phone: null, email: null, identifiers: [] });
+  const olivia = namesAndDate(child);
+
+  it('another given name and the same birth date: the family name counts for nothing, and the pair is not linked', () => {
+    for (const given of ['emma', 'arabella']) {
+      const result = decide(modelProfile, olivia, { ...olivia, givenName: given });
+      expect(result.decision).not.toBe('certain');
+      const family = result.evidence.find((e) => e.field === 'familyName');
+      expect(family).toMatchObject({ band: 'Exact', householdOnly: true, logLikelihood: 0 });
+    }
+    // With the family name counted (as before 2026-11-26) the same pair scored above Certain on names and date alone.
+    expect(decide(modelProfile, olivia, { ...olivia, givenName: 'emma' }).score).toBeLessThan(modelProfile.MatchingRules.Thresholds.Probable);
+  });
+
+  it('one person still links: a mistyped given name, or the same given name and a mistyped date', () => {
+    expect(decide(modelProfile, olivia, { ...olivia, givenName: 'anabel' }).decision).toBe('certain');
+    const typo = decide(modelProfile, olivia, { ...olivia, birthDate: '1984-03-18' });
+    expect(typo.evidence.find((e) => e.field === 'familyName')?.householdOnly).toBeUndefined();
+  });
+
+  it('a personal identifier that agrees says who the person is: the family name counts again', () => {
+    const personal: MatchingProfile = { ...modelProfile, PersonalIdentifierSystems: [SSN] };
+    const ssn = { identifiers: [{ system: SSN, value: '4471093' }] };
+    const result = decide(personal, { ...olivia, ...ssn }, { ...olivia, ...ssn, givenName: 'emma' });
+    expect(result.evidence.find((e) => e.field === 'familyName')?.householdOnly).toBeUndefined();
+    expect(result.decision).toBe('certain');
+  });
+
+  it('with the sex recorded on both sides the twin hold sends the pair to review, as before', () => {
+    const result = decide(modelProfile, { ...olivia, sex: 'female' }, { ...olivia, sex: 'female', givenName: 'emma' });
+    expect(result).toMatchObject({ decision: 'probable', limitedBy: 'PossibleTwin' });
   });
 });
