@@ -228,12 +228,22 @@ describe('the console in a browser', () => {
     await page.getByRole('link', { name: 'Maintenance' }).first().click();
   });
 
-  it('watches a job by its ID, and says plainly when there is no such job', async () => {
+  it('watches a job by its ID, full or as the list shows it, and says plainly when there is no such job', async () => {
     const jobId = (await page.locator('[data-testid="jobs-table"] tbody tr').first().getAttribute('data-job-id')) ?? '';
     await page.getByLabel('Job ID').fill(jobId);
     await page.getByRole('button', { name: 'Watch job' }).click();
     await page.locator('[data-testid="job-detail"][data-job-status="completed"]').waitFor();
     await page.getByRole('link', { name: 'Maintenance' }).first().click();
+    // The short ID the list and the job page show is resolved against the listed jobs.
+    const short = jobId.replace(/^job-/, '').slice(0, 8);
+    await page.getByLabel('Job ID').fill(short);
+    await page.getByRole('button', { name: 'Watch job' }).click();
+    await page.locator(`[data-testid="job-detail"][data-job-status="completed"]`).waitFor();
+    expect(page.url()).toContain(jobId);
+    await page.getByRole('link', { name: 'Maintenance' }).first().click();
+    await page.getByLabel('Job ID').fill('zzzzzzzz');
+    await page.getByRole('button', { name: 'Watch job' }).click();
+    await page.getByText('No listed job starts with zzzzzzzz: paste the full ID').waitFor();
     await page.getByLabel('Job ID').fill('job-00000000-0000-0000-0000-000000000000');
     await page.getByRole('button', { name: 'Watch job' }).click();
     await page.getByText('No such job').waitFor();

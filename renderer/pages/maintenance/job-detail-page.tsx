@@ -3,6 +3,7 @@
  * a failed job, and cancel with its meaning (at once for a queued job, at the next batch boundary for a
  * running one). It refreshes from the backend's pushes while the job is active.
  */
+import { shortJobId } from './job-id.ts';
 import { Alert, Anchor, Breadcrumbs, Button, Card, Code, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { lazy, Suspense, useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
@@ -150,7 +151,7 @@ export default function JobDetailPage({ connection, connectionKey, jobId }: { re
       <Anchor href={paths.maintenance} size="sm">
         Maintenance
       </Anchor>
-      <Text size="sm">Job {jobId.replace(/^job-/, '').slice(0, 8)}</Text>
+      <Text size="sm">Job {shortJobId(jobId)}</Text>
     </Breadcrumbs>
   );
   if (query.isPending) {

@@ -1,4 +1,5 @@
 /** The jobs list: newest first, history kept; each job's ID is a link to its detail (keyboard-reachable). */
+import { shortJobId } from './job-id.ts';
 import { Anchor, Skeleton, Table, Text } from '@mantine/core';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
 import { formatDateTime } from '../../format.ts';
@@ -6,9 +7,7 @@ import { navigate, paths } from '../../hooks/route.ts';
 import { currentPhase, KIND_LABEL, PHASE_LABEL } from './job-text.ts';
 import { JobStatusBadge } from './status-badge.tsx';
 
-function shortId(jobId: string): string {
-  return jobId.replace(/^job-/, '').slice(0, 8);
-}
+
 
 function PhaseCell({ job }: { readonly job: JobState }) {
   const phase = currentPhase(job);
@@ -70,7 +69,7 @@ export function JobsTable({ jobs }: { readonly jobs: readonly JobState[] }) {
             >
               <Table.Td>
                 <Anchor href={paths.job(job.jobId)} ff="monospace" size="sm" aria-label={`${KIND_LABEL[job.kind]} job ${job.jobId}`} onClick={(event) => { event.stopPropagation(); }}>
-                  {shortId(job.jobId)}
+                  {shortJobId(job.jobId)}
                 </Anchor>
               </Table.Td>
               <Table.Td>

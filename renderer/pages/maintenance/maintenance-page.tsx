@@ -2,6 +2,7 @@
  * The Maintenance page: the jobs of the current tenant (newest first, history kept, active ones updating by
  * themselves), starting a re-index or a reconciliation, and when to run which.
  */
+import { resolveJobId } from './job-id.ts';
 import { Alert, Button, Card, EmptyState, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { lazy, Suspense, useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
@@ -15,18 +16,21 @@ import { JobsTable, JobsTableSkeleton } from './jobs-table.tsx';
 // The form, its date picker and the contract's schemas load when a job is first started.
 const StartJobModal = lazy(() => import('./start-job-modal.tsx'));
 
-const JOB_ID = /^[A-Za-z0-9-]{8,80}$/;
 
 /** Watch any job by its ID (one started elsewhere, or one this list no longer shows). */
-function WatchById() {
+function WatchById({ known }: { readonly known: readonly string[] }) {
   const [jobId, setJobId] = useState('');
+  // Said after a submit, never while typing.
+  const [problem, setProblem] = useState<string | undefined>(undefined);
   const trimmed = jobId.trim();
-  const invalid = trimmed !== '' && !JOB_ID.test(trimmed);
   return (
     <form
       onSubmit={(event) => {
         event.preventDefault();
-        if (trimmed !== '' && !invalid) navigate(paths.job(trimmed));
+        if (trimmed === '') return;
+        const resolved = resolveJobId(trimmed, known);
+        if (resolved.kind === 'job') navigate(paths.job(resolved.jobId));
+        else setProblem(resolved.message);
       }}
       aria-label="Watch a job by ID"
     >
@@ -38,11 +42,12 @@ function WatchById() {
           value={jobId}
           onChange={(event) => {
             setJobId(event.currentTarget.value);
+            setProblem(undefined);
           }}
-          error={invalid ? 'A job ID is 8–80 letters, digits or dashes' : undefined}
+          error={problem}
           w={260}
         />
-        <Button type="submit" size="xs" variant="default" disabled={trimmed === '' || invalid}>
+        <Button type="submit" size="xs" variant="default" disabled={trimmed === ''}>
           Watch job
         </Button>
       </Group>
@@ -123,7 +128,7 @@ export function MaintenancePage({ connection, connectionKey }: { readonly connec
           <Title order={2} size="h4" id="jobs-title">
             Jobs
           </Title>
-          {offered.includes('jobs/get') ? <WatchById /> : null}
+          {offered.includes('jobs/get') ? <WatchById known={jobs.data?.rows.map((job) => job.jobId) ?? []} /> : null}
         </Group>
         {body}
       </Card>
