@@ -249,37 +249,68 @@ describe('the Match assurance page', () => {
     await screenshot(page, 'assurance-07-calibration-report');
   });
 
-  it('labels 20 workbench pairs by keyboard, undoes one, exports them, and the export evaluates', async () => {
+  it('labels 60 workbench pairs by keyboard across two draws, keeps them across navigation and reload, and the export evaluates', async () => {
     await page.getByRole('tab', { name: 'Workbench' }).click();
     await page.getByRole('button', { name: 'Load 50 pairs' }).click();
-    const surface = page.getByTestId('wb-surface');
-    await surface.waitFor({ timeout: 60_000 });
-    await page.getByTestId('wb-records').waitFor();
+    await page.getByTestId('wb-records').waitFor({ timeout: 60_000 });
     await expectAccessible(page, 'assurance-workbench');
     await screenshot(page, 'assurance-08-workbench');
-    await surface.focus();
-    for (let i = 0; i < 20; i++) await page.keyboard.press(i % 2 === 0 ? 'm' : 'n');
-    await expect.poll(() => page.getByTestId('wb-progress').textContent()).toMatch(/^20 labelled · 0 unsure/);
+    // No focus by hand: the pair has it after the draw. Pair n gets m when n is odd, n otherwise.
+    const key = (n: number): string => (n % 2 === 1 ? 'm' : 'n');
+    for (let n = 1; n <= 20; n++) await page.keyboard.press(key(n));
+    await expect.poll(() => page.getByTestId('wb-progress').textContent()).toMatch(/^20 labelled · 0 unsure · 30 to go/);
     await page.keyboard.press('Backspace');
     await expect.poll(() => page.getByTestId('wb-progress').textContent()).toMatch(/^19 labelled · 0 unsure · 31 to go/);
     expect(await page.getByRole('heading', { name: 'Pair 20 of 50' }).count()).toBe(1);
+    // A verdict by button: the pair keeps the focus, so the keys go on working.
+    await page.getByRole('button', { name: 'Non-match (N)' }).click();
+    for (let n = 21; n <= 50; n++) await page.keyboard.press(key(n));
+    await expect.poll(() => page.getByTestId('wb-progress').textContent()).toMatch(/^50 labelled · 0 unsure · 0 to go/);
+    // The next draw continues the same band: 50 new pairs, none already labelled.
+    await page.getByRole('button', { name: 'Load 50 more' }).click();
+    await page.getByRole('heading', { name: /^Pair 51 of \d+$/ }).waitFor({ timeout: 60_000 });
+    for (let n = 51; n <= 60; n++) await page.keyboard.press(key(n));
+    await expect.poll(() => page.getByTestId('wb-progress').textContent()).toMatch(/^60 labelled · 0 unsure/);
+    await screenshot(page, 'assurance-08b-workbench-second-draw');
+
+    // Away to Maintenance and back: the tab, the pairs and the verdicts are as they were.
+    await page.getByRole('link', { name: 'Maintenance' }).first().click();
+    await page.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor();
+    await page.getByRole('link', { name: /Match assurance/ }).click();
+    await expect.poll(() => page.getByTestId('wb-progress').textContent()).toMatch(/^60 labelled · 0 unsure/);
+    expect(await page.getByRole('heading', { name: /^Pair 61 of \d+$/ }).count()).toBe(1);
+    // Reload: the verdicts come back (the records' values are never written down, so the pairs are drawn again on demand).
+    await page.reload();
+    await page.getByTestId('wb-kept').waitFor();
+    expect(await page.getByTestId('wb-kept').textContent()).toMatch(/^60 verdicts are kept from before \(60 labels\)/);
+    await expectAccessible(page, 'assurance-workbench-kept');
+    await screenshot(page, 'assurance-08c-workbench-after-reload');
+
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export TSV' }).click();
     const exported = join(dir, 'workbench.tsv');
     await (await download).saveAs(exported);
     const lines = readFileSync(exported, 'utf8').trimEnd().split('\n');
     expect(lines[0]).toBe('leftSource\tleftLocalId\trightSource\trightLocalId\tisMatch');
-    expect(lines.slice(1).map((line) => line.split('\t')[4])).toEqual(Array.from({ length: 19 }, (_, i) => (i % 2 === 0 ? '1' : '0')));
+    // In the order given: pair n was a match when n is odd.
+    expect(lines.slice(1).map((line) => line.split('\t')[4])).toEqual(Array.from({ length: 60 }, (_, i) => (key(i + 1) === 'm' ? '1' : '0')));
 
+    // The Labels tab already holds the label file of the first tests: the workbench asks before touching it.
     await page.getByRole('button', { name: 'Use these labels' }).click();
-    await expect.poll(() => page.getByTestId('label-counts').textContent()).toMatch(/19 rows.*10 matches.*9 non-matches/);
+    await page.getByTestId('merge-question').waitFor();
+    // Once the dialog has faded in (axe reads colours as they are drawn).
+    await expect.poll(() => page.locator('.mantine-Modal-content').evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+    expect(await page.getByTestId('merge-question').textContent()).toMatch(/holds 400 rows\. Add the workbench's \d+ new labels to them \(rows already there are not repeated\)/);
+    await expectAccessible(page, 'assurance-merge-labels');
+    await page.getByRole('button', { name: 'Replace them' }).click();
+    await expect.poll(() => page.getByTestId('label-counts').textContent()).toMatch(/60 rows.*30 matches.*30 non-matches/);
     await page.getByRole('tab', { name: 'Evaluation' }).click();
     await page.getByLabel('Dataset ID').fill('workbench-1');
-    await page.getByRole('button', { name: /^Evaluate 19 pairs/ }).click();
+    await page.getByRole('button', { name: /^Evaluate 60 pairs/ }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Evaluation of workbench-1' }).count(), { timeout: 60_000 }).toBe(1);
     const cli = await cliEvaluate([...new Set([0.5, summary.thresholds.probable, summary.thresholds.certain, 0.9])].sort((a, b) => a - b), exported, 'workbench-1');
     expect(await page.getByTestId('eval-digest').textContent()).toBe(cli.datasetDigest);
-    expect(digits(await page.getByTestId('eval-pairs').textContent())).toBe(19);
+    expect(digits(await page.getByTestId('eval-pairs').textContent())).toBe(60);
   });
 
   it('keeps every run: one reopens, two evaluations compare side by side', async () => {

@@ -4,13 +4,13 @@
  * what the connection grants (spec "Authentication": the page needs mpi.admin), and talks to the backend only
  * through the contract's operations.
  */
-import { Alert, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { CalibrationOutputSchema, EvaluationReport } from '../../../engine/contract/assurance.ts';
+import { CalibrationOutputSchema, EvaluationReportSchema, type EvaluationReport } from '../../../engine/contract/assurance.ts';
 import type { Connection, SavedRun } from '../../../console-protocol/protocol.ts';
-import type { EstimateOutputSchema } from '../../../engine/contract/estimate.ts';
+import { EstimateOutputSchema } from '../../../engine/contract/estimate.ts';
 import { useClient } from '../../client/context.tsx';
 import { IconAlert } from '../../icons.tsx';
 import { CalibrationPanel } from './calibration-panel.tsx';
@@ -18,13 +18,24 @@ import { EstimatePanel } from './estimate-panel.tsx';
 import { EvaluationPanel } from './evaluation-panel.tsx';
 import { previewLabels } from './label-preview.ts';
 import { LabelsPanel } from './labels-panel.tsx';
+import { schemaCodec, usePageState, type Codec } from './page-state.ts';
 import { RunsPanel } from './runs-panel.tsx';
 import { VersionsCard } from './versions-card.tsx';
 import { WorkbenchPanel } from './workbench-panel.tsx';
+import { mergeLabelText } from './workbench-labels.ts';
 
 type CalibrationOutput = z.infer<typeof CalibrationOutputSchema>;
 type EstimateOutput = z.infer<typeof EstimateOutputSchema>;
 type Tab = 'labels' | 'workbench' | 'evaluation' | 'calibration' | 'estimate' | 'runs';
+const TABS: readonly Tab[] = ['labels', 'workbench', 'evaluation', 'calibration', 'estimate', 'runs'];
+
+// What the page keeps across reload (page-state.ts): each item checked again when it is read back.
+const TAB_CODEC: Codec<Tab> = { write: (tab) => tab, read: (stored) => TABS.find((t) => t === stored) };
+const TEXT_CODEC: Codec<string> = { write: (text) => text, read: (stored) => (typeof stored === 'string' ? stored : undefined) };
+const PRIOR_CODEC: Codec<number | null> = { write: (prior) => prior, read: (stored) => (typeof stored === 'number' && stored > 0 && stored < 1 ? stored : null) };
+const REPORT_CODEC = schemaCodec<EvaluationReport | null>((stored) => (stored === null ? { success: true, data: null } : EvaluationReportSchema.safeParse(stored)));
+const CALIBRATION_CODEC = schemaCodec<CalibrationOutput | null>((stored) => (stored === null ? { success: true, data: null } : CalibrationOutputSchema.safeParse(stored)));
+const ESTIMATE_CODEC = schemaCodec<EstimateOutput | null>((stored) => (stored === null ? { success: true, data: null } : EstimateOutputSchema.safeParse(stored)));
 
 export default function AssurancePage({ connection, connectionKey }: { readonly connection: Connection; readonly connectionKey: string }) {
   const client = useClient();
@@ -39,16 +50,17 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
   };
   const allowed = may.evaluate || may.calibrate || may.estimate;
   const summary = useQuery({ queryKey: ['profile-summary', connectionKey], queryFn: () => client.send('profile/summary', {}), enabled: allowed && may.summary });
-  const [tab, setTab] = useState<Tab>('labels');
-  const [text, setText] = useState('');
+  const [tab, setTab] = usePageState<Tab>(connectionKey, 'tab', 'labels', TAB_CODEC);
+  const [text, setText] = usePageState(connectionKey, 'labels', '', TEXT_CODEC);
   const deferred = useDeferredValue(text);
   const preview = useMemo(() => previewLabels(deferred), [deferred]);
-  const [report, setReport] = useState<EvaluationReport | null>(null);
-  const [calibration, setCalibration] = useState<CalibrationOutput | null>(null);
-  const [estimate, setEstimate] = useState<EstimateOutput | null>(null);
+  const [report, setReport] = usePageState<EvaluationReport | null>(connectionKey, 'evaluation', null, REPORT_CODEC);
+  const [calibration, setCalibration] = usePageState<CalibrationOutput | null>(connectionKey, 'calibration', null, CALIBRATION_CODEC);
+  const [estimate, setEstimate] = usePageState<EstimateOutput | null>(connectionKey, 'estimate', null, ESTIMATE_CODEC);
   const runsKey = useMemo(() => ['runs', connectionKey] as const, [connectionKey]);
   // The sandbox's estimate of the prior, from the last sampling: offered beside the calibration's prior.
-  const [estimatedPrior, setEstimatedPrior] = useState<number | null>(null);
+  const [estimatedPrior, setEstimatedPrior] = usePageState<number | null>(connectionKey, 'estimated-prior', null, PRIOR_CODEC);
+  const [incoming, setIncoming] = useState<string | null>(null);
 
   if (!allowed) {
     return (
@@ -62,6 +74,20 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
       </Stack>
     );
   }
+
+  // Workbench labels offered to a label set that already holds rows: added or replacing, never silently.
+  const useWorkbenchLabels = (tsv: string): void => {
+    if (text.trim() === '') {
+      setText(tsv);
+      setTab('labels');
+    } else setIncoming(tsv);
+  };
+  const settle = (how: 'add' | 'replace'): void => {
+    if (incoming === null) return;
+    setText(how === 'replace' ? incoming : mergeLabelText(text, incoming).text);
+    setIncoming(null);
+    setTab('labels');
+  };
 
   const reopen = (run: SavedRun): void => {
     if (run.kind === 'evaluation') {
@@ -98,7 +124,7 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
           <LabelsPanel text={text} onText={setText} preview={preview} maySample={may.sample} onPrior={setEstimatedPrior} />
         </Tabs.Panel>
         <Tabs.Panel value="workbench" pt="md">
-          <WorkbenchPanel onUse={(tsv) => { setText(tsv); setTab('labels'); }} />
+          <WorkbenchPanel connectionKey={connectionKey} onUse={useWorkbenchLabels} />
         </Tabs.Panel>
         <Tabs.Panel value="evaluation" pt="md">
           <EvaluationPanel preview={preview} runsKey={runsKey} report={report} onReport={setReport} defaultThresholds={summary.data === undefined ? [] : [summary.data.thresholds.probable, summary.data.thresholds.certain]} />
@@ -113,6 +139,16 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
           <RunsPanel runsKey={runsKey} onOpen={reopen} />
         </Tabs.Panel>
       </Tabs>
+      <Modal opened={incoming !== null} onClose={() => { setIncoming(null); }} title="The label set already holds rows" centered closeButtonProps={{ 'aria-label': 'Close' }}>
+        <Text size="sm" mb="md" data-testid="merge-question">
+          The Labels tab holds {preview.rows} rows. Add the workbench's {incoming === null ? 0 : mergeLabelText(text, incoming).added} new labels to them (rows already there are not repeated), or replace them with the workbench's labels?
+        </Text>
+        <Group justify="flex-end" gap="xs">
+          <Button variant="default" onClick={() => { setIncoming(null); }}>Cancel</Button>
+          <Button variant="default" onClick={() => { settle('replace'); }}>Replace them</Button>
+          <Button onClick={() => { settle('add'); }} data-autofocus>Add to them</Button>
+        </Group>
+      </Modal>
     </Stack>
   );
 }

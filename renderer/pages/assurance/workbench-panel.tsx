@@ -3,18 +3,31 @@
  * thresholds first or in a chosen score band; both records side by side with each field's evidence; label
  * with the keyboard (M match, N non-match, U unsure, Backspace or P previous: it undoes that pair's label),
  * optionally blind (score and evidence hidden); a progress counter; export as TSV or use the labels at once
- * for evaluation and calibration. The records' values are shown here only (spec: mpi.admin), never logged.
+ * for evaluation and calibration. The records' values are shown here only (spec: mpi.admin), never logged and never
+ * written down: the verdicts are kept by pair (workbench-labels.ts) across draws, navigation and reload, and "Load 50
+ * more" draws the next page of the same band, skipping pairs already labelled. Focus returns to the pair after every
+ * draw and verdict, and the keys work wherever focus is inside it.
  */
 import { Alert, Badge, Button, Card, Group, Kbd, Progress, RangeSlider, SegmentedControl, Stack, Switch, Table, Text, Title } from '@mantine/core';
 import { useTask } from '../../hooks/task.ts';
 import { TaskProgress } from './task-progress.tsx';
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { labelsToTsv } from '../../../engine/contract/label-tsv.ts';
-import type { CandidateOrder, DisplayFields } from '../../../engine/contract/workbench.ts';
+import type { CandidateOrder, CandidatePair, CandidatePairsOutput, DisplayFields } from '../../../engine/contract/workbench.ts';
+
+type CandidatePairsPopulation = CandidatePairsOutput['population'];
 import { formatCount } from '../../format.ts';
 import { IconAlert, IconDownload } from '../../icons.tsx';
 import { saveText } from './save-file.ts';
-import { labelledPairs, type Verdict } from './workbench-labels.ts';
+import { usePageState, type Codec } from './page-state.ts';
+import { VERDICTS_CODEC, appendNew, labelledPairs, nextUnlabelled, pairKey, withVerdict, withoutVerdict, type KeptVerdict, type Verdict } from './workbench-labels.ts';
+
+const BAND_CODEC: Codec<[number, number]> = {
+  write: (band) => band,
+  read: (stored) => (Array.isArray(stored) && stored.length === 2 && stored.every((v) => typeof v === 'number' && v >= 0 && v <= 1) && (stored[0] as number) <= (stored[1] as number) ? [stored[0] as number, stored[1] as number] : undefined),
+};
+const ORDER_CODEC: Codec<CandidateOrder> = { write: (order) => order, read: (stored) => (stored === 'near-thresholds' || stored === 'highest-first' || stored === 'lowest-first' ? stored : undefined) };
+const PAGE = 50;
 
 const FIELD_ROWS: readonly (readonly [keyof DisplayFields, string])[] = [
   ['familyName', 'Family name'],
@@ -42,41 +55,60 @@ function show(value: DisplayFields[keyof DisplayFields]): string {
 const VERDICT_TEXT: Readonly<Record<Verdict, string>> = { match: 'Match', 'non-match': 'Non-match', unsure: 'Unsure' };
 const VERDICT_COLOR: Readonly<Record<Verdict, string>> = { match: 'teal', 'non-match': 'indigo', unsure: 'gray' };
 
-export function WorkbenchPanel({ onUse }: { readonly onUse: (tsv: string) => void }) {
-  const [band, setBand] = useState<[number, number]>([0, 1]);
-  const [order, setOrder] = useState<CandidateOrder>('near-thresholds');
-  const [blind, setBlind] = useState(false);
-  const [index, setIndex] = useState(0);
-  const [verdicts, setVerdicts] = useState<Map<number, Verdict>>(new Map());
+export function WorkbenchPanel({ connectionKey, onUse }: { readonly connectionKey: string; readonly onUse: (tsv: string) => void }) {
+  const [band, setBand] = usePageState<[number, number]>(connectionKey, 'workbench-band', [0, 1], BAND_CODEC);
+  const [order, setOrder] = usePageState<CandidateOrder>(connectionKey, 'workbench-order', 'near-thresholds', ORDER_CODEC);
+  const [blind, setBlind] = usePageState(connectionKey, 'workbench-blind', false);
+  // The pairs drawn (records' values: kept in memory only), how far each band and order was drawn, where we are.
+  const [pairs, setPairs] = usePageState<CandidatePair[]>(connectionKey, 'workbench-pairs', []);
+  const [drawn, setDrawn] = usePageState<Record<string, number>>(connectionKey, 'workbench-drawn', {});
+  const [index, setIndex] = usePageState(connectionKey, 'workbench-index', 0);
+  const [verdicts, setVerdicts] = usePageState<Map<string, KeptVerdict>>(connectionKey, 'workbench-verdicts', new Map(), VERDICTS_CODEC);
+  const [population, setPopulation] = usePageState<CandidatePairsPopulation | null>(connectionKey, 'workbench-population', null);
   const surface = useRef<HTMLDivElement>(null);
-  const load = useTask('labels/candidates', () => {
-    setIndex(0);
-    setVerdicts(new Map());
-    setTimeout(() => surface.current?.focus(), 0);
+  const query = `${band[0].toFixed(2)}-${band[1].toFixed(2)}-${order}`;
+  const offset = drawn[query] ?? 0;
+  // The band and order a draw was asked for (the slider may move while it runs).
+  const asked = useRef(query);
+  const load = useTask('labels/candidates', (output) => {
+    const drawnFor = asked.current;
+    setDrawn((old) => ({ ...old, [drawnFor]: (old[drawnFor] ?? 0) + output.pairs.length }));
+    setPopulation(output.population);
+    const next = appendNew(pairs, output.pairs);
+    setPairs(next);
+    setIndex(nextUnlabelled(next, verdicts, 0));
   });
-  const data = load.data;
-  const pair = data?.pairs[index];
-  const total = data?.pairs.length ?? 0;
-  const labelled = [...verdicts.values()].filter((v) => v !== 'unsure').length;
-  const unsure = [...verdicts.values()].filter((v) => v === 'unsure').length;
+  const pair = pairs[index];
+  const total = pairs.length;
+  const given = [...verdicts.values()];
+  const labelled = given.filter((v) => v.verdict !== 'unsure').length;
+  const unsure = given.length - labelled;
+  const toGo = pairs.filter((p) => !verdicts.has(pairKey(p))).length;
+
+  // Focus on the pair after every draw and every verdict, so the keys work at once.
+  useEffect(() => {
+    if (pair !== undefined) surface.current?.focus();
+  }, [pairs.length, index, pair]);
 
   const label = (verdict: Verdict): void => {
     if (pair === undefined) return;
-    setVerdicts((old) => new Map(old).set(index, verdict));
-    setIndex((i) => Math.min(total, i + 1));
+    const next = withVerdict(verdicts, pair, verdict);
+    setVerdicts(next);
+    setIndex(nextUnlabelled(pairs, next, index + 1));
+    surface.current?.focus();
   };
   const previous = (): void => {
     if (index === 0) return;
     const back = index - 1;
-    setVerdicts((old) => {
-      const next = new Map(old);
-      next.delete(back);
-      return next;
-    });
+    const earlier = pairs[back];
+    if (earlier !== undefined) setVerdicts((old) => withoutVerdict(old, earlier));
     setIndex(back);
+    surface.current?.focus();
   };
   const onKey = (event: KeyboardEvent<HTMLDivElement>): void => {
-    if (event.target !== event.currentTarget) return;
+    // Anywhere inside the pair, but not while typing in a field or with a modifier (browser and screen-reader keys).
+    const target = event.target as HTMLElement;
+    if (event.altKey || event.ctrlKey || event.metaKey || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.isContentEditable) return;
     const key = event.key.toLowerCase();
     if (key === 'm') label('match');
     else if (key === 'n') label('non-match');
@@ -85,7 +117,7 @@ export function WorkbenchPanel({ onUse }: { readonly onUse: (tsv: string) => voi
     else return;
     event.preventDefault();
   };
-  const tsv = (): string => labelsToTsv(labelledPairs(data?.pairs ?? [], verdicts), { header: true });
+  const tsv = (): string => labelsToTsv(labelledPairs(verdicts), { header: true });
 
   return (
     <Stack gap="lg">
@@ -101,30 +133,35 @@ export function WorkbenchPanel({ onUse }: { readonly onUse: (tsv: string) => voi
           </Stack>
           <SegmentedControl value={order} onChange={setOrder} data={[{ value: 'near-thresholds', label: 'Near thresholds' }, { value: 'highest-first', label: 'Highest first' }, { value: 'lowest-first', label: 'Lowest first' }]} aria-label="Order" />
           <Switch label="Blind (hide score and evidence)" checked={blind} onChange={(e) => { setBlind(e.currentTarget.checked); }} />
-          <Button onClick={() => { load.start({ minScore: band[0], maxScore: band[1], order, limit: 50, offset: 0, seed: 1 }); }} loading={load.isPending}>Load 50 pairs</Button>
+          <Button onClick={() => { asked.current = query; load.start({ minScore: band[0], maxScore: band[1], order, limit: PAGE, offset, seed: 1 }); }} loading={load.isPending}>{offset === 0 ? `Load ${String(PAGE)} pairs` : `Load ${String(PAGE)} more`}</Button>
         </Group>
         <TaskProgress task={load} what="candidate draw" />
         {load.error !== null ? <Alert mt="sm" color="red" variant="light" icon={<IconAlert />} title="No pairs were loaded"><Text size="sm">{load.error.message}</Text></Alert> : null}
-        {data !== undefined ? (
+        {population !== null ? (
           <Text size="xs" c="dimmed" mt="sm">
-            {formatCount(data.population.inRange)} of {formatCount(data.population.scoredPairs)} scored candidate pairs lie in the band ({formatCount(data.population.candidatePairs)}{data.population.truncated ? '+' : ''} candidates among {formatCount(data.population.records)} records).
+            {formatCount(population.inRange)} of {formatCount(population.scoredPairs)} scored candidate pairs lie in the band ({formatCount(population.candidatePairs)}{population.truncated ? '+' : ''} candidates among {formatCount(population.records)} records); {formatCount(offset)} drawn from it so far.
+          </Text>
+        ) : null}
+        {pairs.length === 0 && verdicts.size > 0 ? (
+          <Text size="sm" mt="sm" data-testid="wb-kept">
+            {formatCount(verdicts.size)} verdicts are kept from before ({formatCount(labelled)} labels). Load pairs to go on: the pairs already labelled are skipped.
           </Text>
         ) : null}
       </Card>
 
-      {data !== undefined ? (
+      {pairs.length > 0 || verdicts.size > 0 ? (
         <Card withBorder padding="lg" component="section" aria-labelledby="wb-pair-title">
           <Group justify="space-between" mb="sm">
             <Title order={2} size="h4" id="wb-pair-title">
-              {pair === undefined ? 'All pairs seen' : `Pair ${String(index + 1)} of ${String(total)}`}
+              {total === 0 ? 'Labels kept from before' : pair === undefined ? 'All pairs seen' : `Pair ${String(index + 1)} of ${String(total)}`}
             </Title>
             <Group gap="xs">
-              <Badge variant="light" radius="sm" data-testid="wb-progress">{labelled} labelled · {unsure} unsure · {total - verdicts.size} to go</Badge>
+              <Badge variant="light" radius="sm" data-testid="wb-progress">{labelled} labelled · {unsure} unsure · {toGo} to go</Badge>
               <Button size="xs" variant="default" leftSection={<IconDownload size={14} />} disabled={labelled === 0} onClick={() => { saveText('workbench-labels.tsv', tsv(), 'text/tab-separated-values'); }}>Export TSV</Button>
               <Button size="xs" disabled={labelled === 0} onClick={() => { onUse(tsv()); }}>Use these labels</Button>
             </Group>
           </Group>
-          <Progress value={total === 0 ? 0 : (verdicts.size / total) * 100} aria-label="Labelling progress" mb="sm" />
+          <Progress value={total === 0 ? 0 : ((total - toGo) / total) * 100} aria-label="Labelling progress" mb="sm" />
           <div
             ref={surface}
             tabIndex={0}
@@ -142,7 +179,7 @@ export function WorkbenchPanel({ onUse }: { readonly onUse: (tsv: string) => voi
               <Kbd>Backspace</Kbd><Text size="sm">previous (undo)</Text>
             </Group>
             {pair === undefined ? (
-              <Text size="sm">Every pair of this page is labelled. Export them, use them, or load more with another band.</Text>
+              <Text size="sm">{total === 0 ? `Load pairs to go on; the ${String(verdicts.size)} pairs already given a verdict are skipped.` : `Every pair drawn so far is labelled. Export them, use them, or load ${String(PAGE)} more.`}</Text>
             ) : (
               <Stack gap="sm">
                 {!blind ? (
@@ -192,11 +229,12 @@ export function WorkbenchPanel({ onUse }: { readonly onUse: (tsv: string) => voi
             <Button variant="light" color="gray" onClick={() => { label('unsure'); }} disabled={pair === undefined}>Unsure (U)</Button>
             <Button variant="default" onClick={previous} disabled={index === 0}>Previous (Backspace)</Button>
           </Group>
-          {verdicts.size > 0 ? (
-            <Group gap={4} mt="sm" aria-label="Labels so far">
-              {[...verdicts.entries()].sort((a, b) => a[0] - b[0]).map(([i, v]) => (
-                <Badge key={i} size="xs" variant="light" color={VERDICT_COLOR[v]} radius="sm">{String(i + 1)}: {VERDICT_TEXT[v]}</Badge>
-              ))}
+          {verdicts.size > 0 && pairs.length > 0 ? (
+            <Group gap={4} mt="sm" role="group" aria-label="Labels so far">
+              {pairs.map((p, i) => {
+                const kept = verdicts.get(pairKey(p));
+                return kept === undefined ? null : <Badge key={pairKey(p)} size="xs" variant="light" color={VERDICT_COLOR[kept.verdict]} radius="sm">{String(i + 1)}: {VERDICT_TEXT[kept.verdict]}</Badge>;
+              })}
             </Group>
           ) : null}
         </Card>

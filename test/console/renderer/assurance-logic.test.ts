@@ -18,7 +18,7 @@ import { previewLabels } from '../../../renderer/pages/assurance/label-preview.t
 import { curvePoints, histogram, metricsAt } from '../../../renderer/pages/assurance/score-curves.ts';
 import { parseThresholds } from '../../../renderer/pages/assurance/thresholds-input.ts';
 import { toCsv } from '../../../renderer/pages/assurance/csv.ts';
-import { labelledPairs } from '../../../renderer/pages/assurance/workbench-labels.ts';
+import { VERDICTS_CODEC, appendNew, labelledPairs, nextUnlabelled, pairKey, withVerdict, withoutVerdict } from '../../../renderer/pages/assurance/workbench-labels.ts';
 import { comparisonRows, metricDelta } from '../../../renderer/pages/assurance/run-comparison.ts';
 import { fieldWeights, modelChanges } from '../../../renderer/pages/assurance/model-weights.ts';
 import { fixed3, NULL_REASON, range } from '../../../renderer/pages/assurance/metric-text.ts';
@@ -143,13 +143,30 @@ describe('the page’s small rules', () => {
     expect(toCsv([])).toBe('');
   });
 
-  it('turns workbench verdicts into labels, in order, leaving unsure ones out', () => {
+  it('keeps workbench verdicts by pair, whichever side each record is on, and turns them into labels in the order given', () => {
     const pair = (n: number) => ({ left: { sourceSystem: 's', localId: `l${String(n)}` }, right: { sourceSystem: 's', localId: `r${String(n)}` } });
-    const verdicts = new Map([[0, 'match'], [1, 'unsure'], [3, 'non-match']] as const);
-    expect(labelledPairs([pair(0), pair(1), pair(2), pair(3)], verdicts)).toEqual([
-      { left: { sourceSystem: 's', localId: 'l0' }, right: { sourceSystem: 's', localId: 'r0' }, isMatch: true },
+    let verdicts = withVerdict(new Map(), pair(3), 'non-match');
+    verdicts = withVerdict(verdicts, pair(0), 'match');
+    verdicts = withVerdict(verdicts, pair(1), 'unsure');
+    expect(labelledPairs(verdicts)).toEqual([
       { left: { sourceSystem: 's', localId: 'l3' }, right: { sourceSystem: 's', localId: 'r3' }, isMatch: false },
+      { left: { sourceSystem: 's', localId: 'l0' }, right: { sourceSystem: 's', localId: 'r0' }, isMatch: true },
     ]);
+    // The same pair drawn the other way round is the same pair.
+    const swapped = { left: pair(0).right, right: pair(0).left };
+    expect(pairKey(swapped)).toBe(pairKey(pair(0)));
+    expect(withVerdict(verdicts, swapped, 'non-match').size).toBe(3);
+    expect(withoutVerdict(verdicts, swapped).size).toBe(2);
+    // A new draw appends only pairs not already listed; the next pair to label skips labelled ones.
+    const listed = appendNew([pair(0), pair(1)], [pair(1), pair(2), pair(3), swapped]);
+    expect(listed.map(pairKey)).toEqual([pair(0), pair(1), pair(2), pair(3)].map(pairKey));
+    expect(nextUnlabelled(listed, verdicts, 0)).toBe(2);
+    expect(nextUnlabelled(listed, verdicts, 3)).toBe(4);
+    // Written down as references and verdicts only; a tampered entry is dropped when read back.
+    const written = JSON.parse(JSON.stringify(VERDICTS_CODEC.write(verdicts))) as unknown[];
+    expect(JSON.stringify(written)).not.toMatch(/familyName|givenName|birthDate/);
+    expect(VERDICTS_CODEC.read([...written, { left: 1, right: {}, verdict: 'match' }, { ...pair(9), verdict: 'maybe' }])).toEqual(verdicts);
+    expect(VERDICTS_CODEC.read('nope')).toBeUndefined();
   });
 
   it('compares two evaluations at the thresholds both asked for', () => {

@@ -1,0 +1,95 @@
+/**
+ * The Match assurance page's state, kept while the analyst works elsewhere: in memory for the whole session (leaving
+ * for Maintenance and coming back finds the tab, the label set, the reports and the workbench as they were), and in
+ * the tab's sessionStorage for what may be written down (reload finds them too). What may be written down is decided
+ * per item by its codec: labels are record references, reports are aggregates and record references, and a
+ * workbench verdict is two record references; the records' values (the workbench's pairs) are never written, only
+ * kept in memory and drawn again on demand. A stored item that no longer parses is dropped, never trusted.
+ */
+import { useCallback, useState } from 'react';
+
+export interface Codec<T> {
+  readonly write: (value: T) => unknown;
+  readonly read: (stored: unknown) => T | undefined;
+}
+
+const memory = new Map<string, unknown>();
+
+/** The browser's sessionStorage (absent where the code runs outside a page). */
+interface KeyValueStorage {
+  readonly length: number;
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+  key(index: number): string | null;
+}
+function session(): KeyValueStorage | undefined {
+  return (globalThis as { sessionStorage?: KeyValueStorage }).sessionStorage;
+}
+
+function storageKey(scope: string, name: string): string {
+  return `mpi-console:assurance:${scope}:${name}`;
+}
+
+function readStored<T>(key: string, codec: Codec<T>): T | undefined {
+  try {
+    const raw = session()?.getItem(key) ?? null;
+    if (raw === null) return undefined;
+    return codec.read(JSON.parse(raw));
+  } catch {
+    return undefined;
+  }
+}
+
+function writeStored<T>(key: string, codec: Codec<T>, value: T): void {
+  try {
+    session()?.setItem(key, JSON.stringify(codec.write(value)));
+  } catch {
+    // Storage full or refused: the in-memory copy still serves this session.
+  }
+}
+
+/** Like useState, but kept per connection (`scope`) across navigation, and across reload when a codec is given. */
+export function usePageState<T>(scope: string, name: string, initial: T, codec?: Codec<T>): [T, (next: T | ((old: T) => T)) => void] {
+  const key = storageKey(scope, name);
+  const [value, setValue] = useState<T>(() => {
+    if (memory.has(key)) return memory.get(key) as T;
+    const stored = codec === undefined ? undefined : readStored(key, codec);
+    return stored ?? initial;
+  });
+  const set = useCallback(
+    (next: T | ((old: T) => T)) => {
+      setValue((old) => {
+        const resolved = typeof next === 'function' ? (next as (o: T) => T)(old) : next;
+        memory.set(key, resolved);
+        if (codec !== undefined) writeStored(key, codec, resolved);
+        return resolved;
+      });
+    },
+    [key, codec],
+  );
+  return [value, set];
+}
+
+/** A codec for JSON values checked by a schema's safeParse (zod), or by any guard. */
+export function schemaCodec<T>(parse: (stored: unknown) => { success: true; data: T } | { success: false }): Codec<T> {
+  return { write: (value) => value, read: (stored) => {
+    const result = parse(stored);
+    return result.success ? result.data : undefined;
+  } };
+}
+
+/** Forgets every kept item (tests; and a sign-out, which ends the session's work). */
+export function forgetPageState(): void {
+  memory.clear();
+  try {
+    const storage = session();
+    if (storage === undefined) return;
+    for (let i = storage.length - 1; i >= 0; i--) {
+      const k = storage.key(i);
+      if (k?.startsWith('mpi-console:assurance:') === true) storage.removeItem(k);
+    }
+  } catch {
+    // Nothing kept to forget.
+  }
+}
