@@ -299,7 +299,7 @@ describe('the Match assurance page', () => {
     await page.getByRole('button', { name: 'Use these labels' }).click();
     await page.getByTestId('merge-question').waitFor();
     // Once the dialog has faded in (axe reads colours as they are drawn).
-    await expect.poll(() => page.locator('.mantine-Modal-content').evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+    await expect.poll(() => page.evaluate<string>("getComputedStyle(document.querySelector('.mantine-Modal-content')).opacity")).toBe('1');
     expect(await page.getByTestId('merge-question').textContent()).toMatch(/holds 400 rows\. Add the workbench's \d+ new labels to them \(rows already there are not repeated\)/);
     await expectAccessible(page, 'assurance-merge-labels');
     await page.getByRole('button', { name: 'Replace them' }).click();
