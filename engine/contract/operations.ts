@@ -21,7 +21,7 @@ import {
   ProfileRollbackOutputSchema,
 } from './assurance.ts';
 import { maintenanceOperations } from './maintenance.ts';
-import { CandidatePairsInputSchema, CandidatePairsOutputSchema } from './workbench.ts';
+import { CandidatePairsInputSchema, CandidatePairsOutputSchema, DisplayFieldsSchema } from './workbench.ts';
 import { EstimateOutputSchema, EstimateRequestSchema } from './estimate.ts';
 import { runOperations } from './runs.ts';
 
@@ -43,6 +43,11 @@ export const ExplainOutputSchema = MatchResultSchema.extend({
   comparatorVersion: z.string(),
   /** Names of the blocking rules under which the two records share a key (empty: not candidates of each other). */
   sharedBlockingRules: z.array(z.string()),
+  /**
+   * Both records' normalised values, only when asked (withValues) by a caller allowed to see them (the registry API
+   * grants the operation to mpi.admin only). Never logged, never in an error.
+   */
+  values: z.object({ left: DisplayFieldsSchema, right: DisplayFieldsSchema }).optional(),
 });
 export type ExplainOutput = z.infer<typeof ExplainOutputSchema>;
 
@@ -78,7 +83,7 @@ export const operations = {
       dictionaryVersion: z.string().optional(),
     }),
   },
-  'matching/explain': { input: z.strictObject({ left: RecordRefSchema, right: RecordRefSchema }), output: ExplainOutputSchema },
+  'matching/explain': { input: z.strictObject({ left: RecordRefSchema, right: RecordRefSchema, withValues: z.boolean().optional() }), output: ExplainOutputSchema },
   'identities/list': {
     input: z.strictObject(Page),
     output: z.object({ total: z.number().int(), rows: z.array(z.object({ sourceSystem: z.string(), localId: z.string(), enterpriseId: z.string() })) }),

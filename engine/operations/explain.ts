@@ -9,6 +9,7 @@ import { findRecord } from '../store/records.ts';
 import { identityOfRecord, identityVersions } from '../store/identities.ts';
 import { requireTenant } from '../store/tenants.ts';
 import type { EngineEnv } from '../env.ts';
+import type { DisplayFields } from '../contract/workbench.ts';
 
 export function explainPair(env: EngineEnv, input: OperationInput<'matching/explain'>, ctx: CallContext): OperationOutput<'matching/explain'> {
   const { store } = env;
@@ -40,6 +41,8 @@ export function explainPair(env: EngineEnv, input: OperationInput<'matching/expl
       matchingProfileVersion: stored.version,
       comparatorVersion: stored.profile.Comparators.Version,
       sharedBlockingRules: [...shared].sort(),
+      // The normalised fields, as the workbench shows them (candidate-pairs.ts); only when asked.
+      ...(input.withValues === true ? { values: { left: left.fields as DisplayFields, right: right.fields as DisplayFields } } : {}),
     };
   });
 }

@@ -186,13 +186,23 @@ describe('the Match assurance page', () => {
     await page.getByTestId('threshold-explorer').screenshot({ path: join(SCREENSHOTS, 'assurance-05-threshold-explorer.png') });
   });
 
-  it('opens an error example as its per-field explanation, ending on the example’s score', async () => {
+  it('opens an error example on both records’ values beside the weights, and its per-field explanation ending on the example’s score', async () => {
     const example = report.errorExamples.falsePositives[0] ?? report.errorExamples.falseNegatives[0];
     expect(example).toBeDefined();
     const name = `Explain the score of ${example?.left.sourceSystem ?? ''} / ${example?.left.localId ?? ''} and ${example?.right.sourceSystem ?? ''} / ${example?.right.localId ?? ''}`;
     await page.getByRole('button', { name }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByTestId('waterfall').waitFor();
+    // The comparison viewer: both records' values, field by field, beside each field's band and weight.
+    await dialog.getByTestId('pair-records').waitFor();
+    const reader = LocalEngine.open({ dbPath: db });
+    const truth = await reader.call('matching/explain', { left: { sourceSystem: example?.left.sourceSystem ?? '', localId: example?.left.localId ?? '' }, right: { sourceSystem: example?.right.sourceSystem ?? '', localId: example?.right.localId ?? '' }, withValues: true }, { tenantId: 'demo', actor: 'test' });
+    reader.close();
+    const family = dialog.getByRole('table', { name: /^The two records side by side/ }).getByRole('row', { name: /^Family name/ });
+    expect(await family.textContent()).toContain(truth.values?.left.familyName ?? 'missing');
+    expect(await family.textContent()).toContain(truth.values?.right.familyName ?? 'missing');
+    expect(await family.textContent()).toContain(truth.evidence.find((e) => e.field === 'familyName')?.band ?? 'missing');
+    expect(await dialog.getByTestId('pair-records-note').textContent()).toMatch(/, as in the report\.$/);
     expect(await dialog.getByTestId('waterfall-total').textContent()).toContain(`the pair's score: ${example?.score.toFixed(6) ?? ''}`);
     const steps = await dialog.getByRole('table', { name: 'Contribution of every field to the score' }).locator('tbody tr').count();
     // A limit (no name evidence, possible twin) holding the score adds its cap step.

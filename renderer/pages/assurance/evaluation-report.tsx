@@ -17,6 +17,7 @@ import { MetricsTable } from './metrics-table.tsx';
 import { histogram } from './score-curves.ts';
 import { ThresholdExplorer } from './threshold-explorer.tsx';
 import { WaterfallView } from './waterfall.tsx';
+import { PairRecords } from './pair-records.tsx';
 
 type ErrorExample = z.infer<typeof ErrorExampleSchema>;
 
@@ -231,7 +232,12 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
       </Card>
 
       <Modal opened={open !== null} onClose={() => { setOpen(null); }} size="xl" closeButtonProps={{ 'aria-label': 'Close the explanation' }} title={open === null ? '' : `Why ${ref(open.left)} and ${ref(open.right)} scored ${open.score.toFixed(4)}`}>
-        {open !== null ? <WaterfallView pair={open} basis={report.scoreBasis} name={name} /> : null}
+        {open !== null ? (
+          <Stack gap="md">
+            <PairRecords left={open.left} right={open.right} scoreThen={open.score} />
+            <WaterfallView pair={open} basis={report.scoreBasis} name={name} />
+          </Stack>
+        ) : null}
       </Modal>
     </Stack>
   );

@@ -13,7 +13,8 @@ import { useTask } from '../../hooks/task.ts';
 import { TaskProgress } from './task-progress.tsx';
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { labelsToTsv } from '../../../engine/contract/label-tsv.ts';
-import type { CandidateOrder, CandidatePair, CandidatePairsOutput, DisplayFields } from '../../../engine/contract/workbench.ts';
+import type { CandidateOrder, CandidatePair, CandidatePairsOutput } from '../../../engine/contract/workbench.ts';
+import { FIELD_ROWS, showValue } from './record-fields.ts';
 
 type CandidatePairsPopulation = CandidatePairsOutput['population'];
 import { formatCount } from '../../format.ts';
@@ -28,29 +29,6 @@ const BAND_CODEC: Codec<[number, number]> = {
 };
 const ORDER_CODEC: Codec<CandidateOrder> = { write: (order) => order, read: (stored) => (stored === 'near-thresholds' || stored === 'highest-first' || stored === 'lowest-first' ? stored : undefined) };
 const PAGE = 50;
-
-const FIELD_ROWS: readonly (readonly [keyof DisplayFields, string])[] = [
-  ['familyName', 'Family name'],
-  ['previousFamilyNames', 'Previous family names'],
-  ['givenName', 'Given name'],
-  ['middleNames', 'Middle names'],
-  ['birthDate', 'Birth date'],
-  ['sex', 'Sex'],
-  ['addressLine', 'Address'],
-  ['city', 'City'],
-  ['state', 'State'],
-  ['postalCode', 'Postal code'],
-  ['phone', 'Phone'],
-  ['email', 'Email'],
-  ['identifiers', 'Identifiers'],
-];
-
-function show(value: DisplayFields[keyof DisplayFields]): string {
-  if (value === null) return '—';
-  if (typeof value === 'string') return value;
-  if (value.length === 0) return '—';
-  return value.map((v) => (typeof v === 'string' ? v : `${v.system}: ${v.value}`)).join(', ');
-}
 
 const VERDICT_TEXT: Readonly<Record<Verdict, string>> = { match: 'Match', 'non-match': 'Non-match', unsure: 'Unsure' };
 const VERDICT_COLOR: Readonly<Record<Verdict, string>> = { match: 'teal', 'non-match': 'indigo', unsure: 'gray' };
@@ -198,8 +176,8 @@ export function WorkbenchPanel({ connectionKey, onUse }: { readonly connectionKe
                   </Table.Thead>
                   <Table.Tbody>
                     {FIELD_ROWS.map(([field, text]) => {
-                      const left = show(pair.left.fields[field]);
-                      const right = show(pair.right.fields[field]);
+                      const left = showValue(pair.left.fields[field]);
+                      const right = showValue(pair.right.fields[field]);
                       return (
                         <Table.Tr key={field}>
                           <Table.Th scope="row" fw={500}>{text}</Table.Th>

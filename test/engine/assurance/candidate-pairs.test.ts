@@ -47,6 +47,11 @@ describe('labels/candidates', () => {
         expect(pair.score).toBe(explained.score);
         // A candidate: the two records share a blocking rule.
         expect(explained.sharedBlockingRules.length).toBeGreaterThan(0);
+        // The records' values come only when asked, and are the ones the workbench shows.
+        expect(explained.values).toBeUndefined();
+        const withValues = await engine.call('matching/explain', { left: ref(pair.left), right: ref(pair.right), withValues: true }, ctx);
+        expect(withValues.values).toEqual({ left: pair.left.fields, right: pair.right.fields });
+        expect(withValues.score).toBe(explained.score);
       }
 
       // Pages continue the same order; the same seed gives the same list.

@@ -1,0 +1,76 @@
+/**
+ * The comparison viewer's records: both records' values field by field beside the field's band and its
+ * contribution to the score, read from the registry when the pair is opened (matching/explain with values; the
+ * registry grants it to mpi.admin only). Values are shown, never logged, and isolated from the page's text
+ * direction (<bdi>) so a right-to-left value cannot reorder its neighbours.
+ */
+import { Alert, Skeleton, Table, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { RecordRef } from '../../../engine/contract/matching.ts';
+import { useClient } from '../../client/context.tsx';
+import { IconAlert } from '../../icons.tsx';
+import { EVIDENCE_FIELD, FIELD_ROWS, showValue } from './record-fields.ts';
+
+function contribution(value: number | undefined): string {
+  if (value === undefined) return '—';
+  return `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(2)}`;
+}
+
+export function PairRecords({ left, right, scoreThen }: { readonly left: RecordRef; readonly right: RecordRef; readonly scoreThen: number }) {
+  const client = useClient();
+  const pair = { left: { sourceSystem: left.sourceSystem, localId: left.localId }, right: { sourceSystem: right.sourceSystem, localId: right.localId } };
+  const explained = useQuery({
+    queryKey: ['pair-records', pair.left.sourceSystem, pair.left.localId, pair.right.sourceSystem, pair.right.localId],
+    queryFn: () => client.send('matching/explain', { ...pair, withValues: true }),
+    // Read afresh each time the pair is opened, and forgotten when it closes: values are not kept in the page.
+    gcTime: 0,
+    staleTime: 0,
+    retry: false,
+  });
+  if (explained.isPending) return <Skeleton height={180} data-testid="pair-records-loading" />;
+  if (explained.error !== null || explained.data.values === undefined) {
+    return (
+      <Alert color="orange" variant="light" icon={<IconAlert />} title="The records' values cannot be shown">
+        <Text size="sm">{explained.error?.message ?? 'The registry did not return them.'} The weights below are still the pair's.</Text>
+      </Alert>
+    );
+  }
+  const { values, evidence, score } = explained.data;
+  const byField = new Map(evidence.map((e) => [e.field as string, e]));
+  return (
+    <div data-testid="pair-records">
+      <Table withTableBorder withColumnBorders aria-label="The two records side by side, with each field's band and contribution" style={{ fontVariantNumeric: 'tabular-nums' }}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Field</Table.Th>
+            <Table.Th><bdi>{pair.left.sourceSystem} / {pair.left.localId}</bdi></Table.Th>
+            <Table.Th><bdi>{pair.right.sourceSystem} / {pair.right.localId}</bdi></Table.Th>
+            <Table.Th>Band</Table.Th>
+            <Table.Th>ln(m/u)</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {FIELD_ROWS.map(([field, label]) => {
+            const evidenceField = EVIDENCE_FIELD[field];
+            const e = evidenceField === undefined ? undefined : byField.get(evidenceField);
+            const a = showValue(values.left[field]);
+            const b = showValue(values.right[field]);
+            if (a === '—' && b === '—') return null;
+            return (
+              <Table.Tr key={field}>
+                <Table.Th scope="row" fw={500}>{label}</Table.Th>
+                <Table.Td><bdi>{a}</bdi></Table.Td>
+                <Table.Td><bdi>{b}</bdi></Table.Td>
+                <Table.Td>{e?.band ?? (evidenceField === undefined ? '(compared with the name)' : 'missing')}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{e?.householdOnly === true ? '0 (household)' : e?.impliedBy !== undefined ? '0 (with the address)' : contribution(e?.logLikelihood)}</Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+      <Text size="xs" c="dimmed" mt={4} data-testid="pair-records-note">
+        The records as they are now, scored by the active profile: {score.toFixed(4)}{Math.abs(score - scoreThen) > 5e-5 ? ` (the report scored them ${scoreThen.toFixed(4)}: a record or the profile changed since)` : ', as in the report'}.
+      </Text>
+    </div>
+  );
+}
