@@ -95,6 +95,10 @@ describe('patient values through the API', () => {
     expect(refusals.map((r) => r.status)).toEqual([422, 400, 415, 422, 422, 404, 404, 422, 422, 401]);
 
     for (const answer of answers) expect(leaks(answer.text + JSON.stringify(answer.headers)), answer.text.slice(0, 300)).toEqual([]);
+    // The comparison viewer asks for the values (mpi.admin): they are in that answer, and still never in the log.
+    const withValues = await send(api.url, 'POST', '/api/v1/matching/explain', { headers: json, body: JSON.stringify({ left: pairs[0]?.left, right: pairs[0]?.right, withValues: true }) });
+    expect(withValues.status).toBe(200);
+    expect(leaks(withValues.text).length).toBeGreaterThan(0);
     expect(leaks(api.logs.text)).toEqual([]);
     const rows = (table: string): string => JSON.stringify(engine.env.store.statement(`SELECT * FROM ${table} WHERE tenant_id = ?`).all('t1'));
     expect(leaks(rows('audit_record'))).toEqual([]);
