@@ -7,6 +7,7 @@ import { useClient, useSamples } from './client/context.tsx';
 import { connectionKey, useConsoleStatus, usePushes } from './hooks/console-data.ts';
 import { useRoute, type Route } from './hooks/route.ts';
 import { Shell } from './layout/shell.tsx';
+import { PageErrorBoundary } from './layout/page-error-boundary.tsx';
 import { MaintenancePage } from './pages/maintenance/maintenance-page.tsx';
 import { IconAlert, IconRefresh } from './icons.tsx';
 
@@ -67,9 +68,12 @@ export function App() {
   }
   return (
     <Shell route={status.data.connection === null ? { page: 'sandboxes' } : route} connection={status.data.connection}>
-      <Suspense fallback={<PageLoading />}>
-        <Page route={route} status={status.data} />
-      </Suspense>
+      {/* Keyed by the route: choosing another page after a failure tries again. */}
+      <PageErrorBoundary key={route.page === 'job' ? `job:${route.jobId}` : route.page}>
+        <Suspense fallback={<PageLoading />}>
+          <Page route={route} status={status.data} />
+        </Suspense>
+      </PageErrorBoundary>
     </Shell>
   );
 }

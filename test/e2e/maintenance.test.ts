@@ -312,4 +312,17 @@ describe('the console in a browser', () => {
   it('ran without script errors or CSP violations', () => {
     expect(pageErrors).toEqual([]);
   });
+
+  // Last: it stops the console's backend under the open window.
+  it('says in plain words that a page cannot be shown when the backend has stopped, and keeps the frame', async () => {
+    await page.getByRole('link', { name: 'Maintenance' }).first().click();
+    await page.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor();
+    expect(await host.stop()).toBe(0);
+    // Match assurance has not been opened in this window: its code is fetched now, from a backend that is gone.
+    await page.getByRole('link', { name: /Match assurance/ }).click();
+    await page.getByTestId('page-failed').waitFor();
+    expect(await page.getByTestId('page-failed').textContent()).toMatch(/This page could not be shown.*start it again/);
+    expect(await page.getByRole('link', { name: 'Maintenance' }).count()).toBeGreaterThan(0);
+    await screenshot(page, '14-page-failed');
+  });
 });
