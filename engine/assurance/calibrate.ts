@@ -235,7 +235,7 @@ export function calibrate(env: EngineEnv, input: OperationInput<'matching/calibr
         ? { threshold: null, explanation: 'no labelled match in the validation set, so F1 is undefined', metrics: null }
         : {
             threshold: f1Threshold ?? best.threshold,
-            explanation: `the simplest number between the validation score that maximises F1 (${String(best.threshold)}) and the next lower validation score${below === null ? ' (none: it is the lowest)' : ` (${String(below)})`} nearest half the best F1 (${(best.f1 / 2).toFixed(4)}, where a calibrated model's expected F1 peaks): every threshold there gives F1 ${best.f1.toFixed(4)} on the held-out pairs; ties between such ranges go to the highest`,
+            explanation: `the simplest number between the validation score that maximises F1 (${best.threshold.toPrecision(6).replace(/\.?0+$/, '')}) and the next lower validation score${below === null ? ' (none: it is the lowest)' : ` (${below.toPrecision(6).replace(/\.?0+$/, '')})`} nearest half the best F1 (${(best.f1 / 2).toFixed(4)}, where a calibrated model's expected F1 peaks): every threshold there gives F1 ${best.f1.toFixed(4)} on the held-out pairs; ties between such ranges go to the highest`,
             metrics: at(f1Threshold ?? best.threshold),
           },
     targetPrecision: input.targetPrecision,

@@ -38,7 +38,7 @@ export function precisionTargetEntry(examples: readonly ScoredExample[], targetP
   const pointNote = (cut: PrecisionCut | null, chosen: number | null): string =>
     cut === null || cut.threshold === chosen
       ? ''
-      : ` The point estimate alone reaches ${target} from threshold ${String(cut.threshold)} (precision ${four(cut.precision)} on ${cut.tp + cut.fp} pairs), but there its 95% interval, ${four(cut.precisionInterval.lower)}–${four(cut.precisionInterval.upper)}, still reaches below ${target}.`;
+      : ` The point estimate alone reaches ${target} from threshold ${score(cut.threshold)} (precision ${four(cut.precision)} on ${cut.tp + cut.fp} pairs), but there its 95% interval, ${four(cut.precisionInterval.lower)}–${four(cut.precisionInterval.upper)}, still reaches below ${target}.`;
   if (result.met) {
     const { cut } = result;
     return {
@@ -58,7 +58,7 @@ export function precisionTargetEntry(examples: readonly ScoredExample[], targetP
   const bestText =
     best === null
       ? ' There are no held-out pairs.'
-      : ` The best achievable is threshold ${String(best.threshold)}: ${figures(best, result.matches)} So precision there could be as low as ${four(best.precisionInterval.lower)}.`;
+      : ` The best achievable is threshold ${score(best.threshold)}: ${figures(best, result.matches)} So precision there could be as low as ${four(best.precisionInterval.lower)}.`;
   return {
     threshold: null,
     criterion: 'precision-lower-95-bound',
