@@ -63,6 +63,12 @@ export const ProfileSummarySchema = VersionsSchema.extend({
   createdAt: z.string(),
   reason: z.string(),
   thresholds: z.object({ certain: z.number(), probable: z.number() }),
+  /**
+   * The tenant's source systems (SourceTrust) with an external FHIR source configured to import from
+   * (Maintenance.FhirSources): what a reconciliation may name as externalSourceSystem. Names only. Optional: older
+   * engines lack it.
+   */
+  importSources: z.array(z.string()).optional(),
 });
 
 

@@ -1,3 +1,4 @@
+import { configuredSources } from '../fhir-source/resolve.ts';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import { activeProfile } from '../store/profiles.ts';
 import { requireTenant } from '../store/tenants.ts';
@@ -22,5 +23,8 @@ export function profileSummary(env: EngineEnv, _input: OperationInput<'profile/s
     createdAt: stored.createdAt,
     reason: stored.reason,
     thresholds: { certain: MatchingRules.Thresholds.Certain, probable: MatchingRules.Thresholds.Probable },
+    importSources: configuredSources(env.settings(), ctx.tenantId)
+      .map((c) => c.source.SourceSystem)
+      .filter((name) => stored.profile.SourceTrust.some((s) => s.SourceSystem === name)),
   };
 }

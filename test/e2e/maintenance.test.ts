@@ -155,16 +155,14 @@ describe('the console in a browser', () => {
     expect(await review.isDisabled()).toBe(false);
   });
 
-  it("shows the engine's refusal of an external source at that field", async () => {
+  it('offers only external sources the tenant can import from, and says why there are none', async () => {
     const dialog = page.getByRole('dialog');
-    await dialog.getByLabel('External source').click();
-    await page.getByRole('option', { name: 'st-marys-hospital' }).click();
-    await dialog.getByRole('button', { name: 'Review and start' }).click();
-    await dialog.getByRole('button', { name: 'Start reconciliation' }).click();
-    await dialog.getByText('The job was not started').waitFor();
-    await expect.poll(() => dialog.getByText(/no external FHIR source is configured/).count()).toBeGreaterThan(0);
-    await expectAccessible(page, 'start-form-refused');
-    await screenshot(page, '05-start-form-engine-refusal');
+    // The sandbox configures no external FHIR source: the field says so instead of offering sources it would refuse.
+    const field = dialog.getByLabel('External source');
+    await expect.poll(() => field.isDisabled()).toBe(true);
+    await dialog.getByText(/No external FHIR source is configured for this tenant \(Maintenance\.FhirSources in the configuration file\)/).waitFor();
+    await expectAccessible(page, 'start-form-no-sources');
+    await screenshot(page, '05-start-form-no-external-source');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
   });

@@ -6,7 +6,7 @@
 import { Alert, Button, Group, Modal, NumberInput, SegmentedControl, Select, Stack, Table, Text, Textarea, Title } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { MAX_BATCH_SIZE, MIN_BATCH_SIZE, type JobKind } from '../../../engine/contract/maintenance.ts';
 import { useClient } from '../../client/context.tsx';
 import { ClientError, errorMessage } from '../../client/errors.ts';
@@ -62,7 +62,12 @@ export default function StartJobModal({ opened, onClose, connection, canStart }:
   const [refusal, setRefusal] = useState<ClientError | Error | null>(null);
   const [busy, setBusy] = useState(false);
   const profile = useProfile(connection, opened && draft.kind === 'reconciliation');
-  const sources = profile.data?.profile.SourceTrust.map((source) => source.SourceSystem) ?? [];
+  // Only the sources a reconciliation can import from (an external FHIR source configured for this tenant); an engine
+  // that does not say which offers its SourceTrust, and refuses an unconfigured one at the field.
+  const summary = useQuery({ queryKey: ['profile-summary', connection], queryFn: () => client.send('profile/summary', {}), enabled: opened && draft.kind === 'reconciliation', retry: false });
+  const importable = summary.data?.importSources;
+  const sources = importable ?? profile.data?.profile.SourceTrust.map((source) => source.SourceSystem) ?? [];
+  const noneConfigured = importable !== undefined && importable.length === 0;
 
   const errors = validateDraft(draft);
   const engineIssue = (field: Field): string | undefined => (refusal instanceof ClientError ? refusal.issueFor(field) : undefined);
@@ -173,8 +178,9 @@ export default function StartJobModal({ opened, onClose, connection, canStart }:
               <Group grow align="flex-start">
                 <Select
                   label="External source"
-                  description="Import changed patients from this source first (optional)"
+                  description={noneConfigured ? 'No external FHIR source is configured for this tenant (Maintenance.FhirSources in the configuration file): the reconciliation uses the registry only.' : 'Import changed patients from this source first (optional)'}
                   placeholder="None: registry only"
+                  disabled={noneConfigured}
                   data={sources}
                   value={draft.externalSourceSystem}
                   onChange={(value) => {

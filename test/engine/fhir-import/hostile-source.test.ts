@@ -76,6 +76,21 @@ async function until(check: () => boolean | Promise<boolean>, what: string): Pro
   throw new Error(`timed out waiting for ${what}`);
 }
 
+describe('the sources a reconciliation can import from', () => {
+  it('are the SourceTrust systems with an external FHIR source configured for the tenant (names only)', async () => {
+    const engine = LocalEngine.open({ dbPath: await registry() });
+    try {
+      const summary = await engine.call('profile/summary', {}, CTX);
+      expect(summary.importSources).toEqual(['st-marys-hospital']);
+      expect(JSON.stringify(summary)).not.toContain(hostile.origin);
+      await engine.call('sandbox/create', { syntheticPeople: 10, seed: 1 }, { tenantId: 'no-sources', actor: 'test' });
+      expect((await engine.call('profile/summary', {}, { tenantId: 'no-sources', actor: 'test' })).importSources).toEqual([]);
+    } finally {
+      engine.close();
+    }
+  });
+});
+
 describe('imports that never end', () => {
   it('a page trickled a byte at a time is abandoned at once when the job is cancelled', async () => {
     hostile.handle((_request, response) => {
