@@ -184,6 +184,24 @@ describe('the Match assurance page', () => {
     await page.getByTestId('threshold-explorer').scrollIntoViewIfNeeded();
     await expectAccessible(page, 'assurance-threshold-explorer');
     await page.getByTestId('threshold-explorer').screenshot({ path: join(SCREENSHOTS, 'assurance-05-threshold-explorer.png') });
+
+    // Zoomed to 0.9–1, where Certain lives: the threshold comes to the range, and the keys step through it at full resolution.
+    await page.getByTestId('explorer-range').getByText('0.9–1').click();
+    await expect.poll(async () => Number(await page.getByTestId('threshold-input').inputValue())).toBe(0.9);
+    let onSlider = false;
+    for (let i = 0; i < 12 && !onSlider; i++) {
+      await page.keyboard.press('Tab');
+      onSlider = (await page.evaluate<string>("document.activeElement?.getAttribute('role') ?? ''")) === 'slider';
+    }
+    expect(onSlider).toBe(true);
+    for (let i = 0; i < 75; i++) await page.keyboard.press('ArrowRight');
+    await expect.poll(async () => Number(await page.getByTestId('threshold-input').inputValue())).toBe(0.975);
+    const [atZoomed] = (await cliEvaluate([0.975])).thresholds;
+    await expect.poll(async () => digits(await page.getByTestId('cm-tp').textContent())).toBe(atZoomed?.tp);
+    expect(digits(await page.getByTestId('cm-fp').textContent())).toBe(atZoomed?.fp);
+    await expectAccessible(page, 'assurance-threshold-explorer-zoomed');
+    await page.getByTestId('threshold-explorer').screenshot({ path: join(SCREENSHOTS, 'assurance-05b-threshold-explorer-zoomed.png') });
+    await page.getByTestId('explorer-range').getByText('0–1', { exact: true }).click();
   });
 
   it('opens an error example on both records’ values beside the weights, and its per-field explanation ending on the example’s score', async () => {

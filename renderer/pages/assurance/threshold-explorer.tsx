@@ -5,8 +5,11 @@
  * the report's score distribution by class with the engine's own contract code (score-distribution.ts,
  * threshold-metrics.ts), so a figure here is the figure the engine would give at that threshold.
  * Recharts directly rather than @mantine/charts: Mantine's LineChart cannot draw a range band.
+ * Everything decisive for a linkage model happens close to 1 (Certain is 0.97 by default): the range control zooms
+ * the chart and the slider to 0.9–1 or 0.99–1, drawn at the distribution's full resolution (every bin edge), so the
+ * Certain line and the recall cliff get the width of the chart instead of its last few pixels.
  */
-import { Group, NumberInput, Paper, SimpleGrid, Slider, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Group, NumberInput, Paper, SegmentedControl, SimpleGrid, Slider, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceLine, ResponsiveContainer, XAxis, YAxis } from 'recharts';
 import type { ThresholdMetrics } from '../../../engine/contract/assurance.ts';
@@ -74,14 +77,31 @@ function MetricTile({ label, value, interval, testId }: { readonly label: string
   );
 }
 
+const RANGES = { whole: [0, 1], high: [0.9, 1], top: [0.99, 1] } as const satisfies Record<string, readonly [number, number]>;
+type RangeName = keyof typeof RANGES;
+
+function ticksOf([from, to]: readonly [number, number]): number[] {
+  const step = (to - from) / 10;
+  return Array.from({ length: 11 }, (_, i) => Number((from + i * step).toFixed(4)));
+}
+
 export function ThresholdExplorer({ distribution, initial, marks = [], name }: { readonly distribution: ScoreDistribution; readonly initial: number; readonly marks?: readonly ReferenceMark[]; readonly name: string }) {
-  const points = useMemo(() => curvePoints(distribution), [distribution]);
+  const [rangeName, setRangeName] = useState<RangeName>('whole');
+  const domain = RANGES[rangeName];
+  // The whole range every 0.005; a zoomed one at every bin edge inside it.
+  const points = useMemo(() => (rangeName === 'whole' ? curvePoints(distribution) : curvePoints(distribution, 1).filter((p) => p.threshold >= domain[0] - 1e-9)), [distribution, rangeName, domain]);
   const [threshold, setThreshold] = useState(() => metricsAt(distribution, initial).threshold);
   const dragging = useRef(false);
   const metrics = useMemo(() => metricsAt(distribution, threshold), [distribution, threshold]);
   const step = 1 / distribution.bins;
   const choose = (value: number): void => {
     setThreshold(metricsAt(distribution, Math.min(1, Math.max(0, value))).threshold);
+  };
+  const zoom = (next: RangeName): void => {
+    setRangeName(next);
+    // A threshold outside the new range is brought to its nearest end.
+    const [from, to] = RANGES[next];
+    if (threshold < from || threshold > to) choose(Math.min(to, Math.max(from, threshold)));
   };
   const fromChart = (state: { activeIndex?: unknown }): void => {
     const index = typeof state.activeIndex === 'number' ? state.activeIndex : Number(state.activeIndex);
@@ -103,6 +123,17 @@ export function ThresholdExplorer({ distribution, initial, marks = [], name }: {
         </Text>
         <ExportButtons name={`${name}-threshold-curve`} label="the threshold curve" rows={() => thresholdCurve(distribution, CURVE_STRIDE).map(metricsRow)} />
       </Group>
+      <Group gap="sm">
+        <Text size="sm" fw={500} id={`${name}-range-label`}>Score range shown</Text>
+        <SegmentedControl
+          size="xs"
+          value={rangeName}
+          onChange={(value) => { zoom(value); }}
+          aria-labelledby={`${name}-range-label`}
+          data={[{ value: 'whole', label: '0–1' }, { value: 'high', label: '0.9–1' }, { value: 'top', label: '0.99–1' }]}
+          data-testid="explorer-range"
+        />
+      </Group>
       <figure style={{ margin: 0 }} aria-label={`Precision, recall and F1 against the score threshold, with 95% bands; chosen threshold ${threshold.toFixed(3)}. The numbers are in the tables below and in the CSV.`}>
         <div style={{ width: '100%', height: 300, cursor: 'ew-resize' }}>
           <ResponsiveContainer>
@@ -115,14 +146,14 @@ export function ThresholdExplorer({ distribution, initial, marks = [], name }: {
               onMouseLeave={() => { dragging.current = false; }}
             >
               <CartesianGrid strokeDasharray="3 3" stroke="var(--mantine-color-gray-3)" />
-              <XAxis dataKey="threshold" type="number" domain={[0, 1]} ticks={[0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]} label={{ value: 'Score threshold', position: 'insideBottom', offset: -10 }} />
+              <XAxis dataKey="threshold" type="number" domain={[domain[0], domain[1]]} ticks={ticksOf(domain)} allowDataOverflow label={{ value: rangeName === 'whole' ? 'Score threshold' : `Score threshold (${String(domain[0])}–1)`, position: 'insideBottom', offset: -10 }} />
               <YAxis domain={[0, 1]} ticks={[0, 0.25, 0.5, 0.75, 1]} width={44} />
               <Area dataKey="precisionBand" stroke="none" fill="var(--mantine-color-indigo-3)" fillOpacity={0.35} isAnimationActive={false} name="Precision 95%" legendType="none" />
               <Area dataKey="recallBand" stroke="none" fill="var(--mantine-color-orange-3)" fillOpacity={0.35} isAnimationActive={false} name="Recall 95%" legendType="none" />
               <Line dataKey="precision" name="Precision" stroke="var(--mantine-color-indigo-7)" strokeWidth={2} dot={false} isAnimationActive={false} />
               <Line dataKey="recall" name="Recall" stroke="var(--mantine-color-orange-8)" strokeWidth={2} strokeDasharray="8 4" dot={false} isAnimationActive={false} />
               <Line dataKey="f1" name="F1" stroke="var(--mantine-color-teal-8)" strokeWidth={2} strokeDasharray="2 3" dot={false} isAnimationActive={false} />
-              {marks.map((mark) => (
+              {marks.filter((mark) => mark.threshold >= domain[0]).map((mark) => (
                 <ReferenceLine key={mark.label} x={mark.threshold} stroke="var(--mantine-color-gray-7)" strokeDasharray="4 4" label={{ value: mark.label, position: 'insideTopLeft', fontSize: 11 }} />
               ))}
               <ReferenceLine x={threshold} stroke="var(--mantine-color-dark-6)" strokeWidth={2} label={{ value: `t = ${threshold.toFixed(3)}`, position: 'top', fontSize: 12 }} />
@@ -143,19 +174,24 @@ export function ThresholdExplorer({ distribution, initial, marks = [], name }: {
           <Slider
             value={threshold}
             onChange={choose}
-            min={0}
-            max={1}
+            min={domain[0]}
+            max={domain[1]}
             step={step}
             precision={3}
             label={(value) => value.toFixed(3)}
             thumbLabel="Threshold"
             onKeyDown={onSliderKey}
             data-testid="threshold-slider"
-            marks={[{ value: 0, label: '0' }, { value: 0.5, label: '0.5' }, { value: 1, label: '1' }]}
+            marks={[domain[0], (domain[0] + domain[1]) / 2, domain[1]].map((value) => ({ value, label: String(Number(value.toFixed(3))) }))}
             mb="md"
           />
         </Stack>
-        <NumberInput label="Threshold value" value={threshold} onChange={(value) => { if (typeof value === 'number') choose(value); }} min={0} max={1} step={step} decimalScale={3} w={140} data-testid="threshold-input" />
+        <NumberInput label="Threshold value" value={threshold} onChange={(value) => {
+            if (typeof value !== 'number') return;
+            // A value typed outside the range shown widens the view to the whole range.
+            if (value < domain[0]) setRangeName('whole');
+            choose(value);
+          }} min={0} max={1} step={step} decimalScale={3} w={140} data-testid="threshold-input" />
       </Group>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <ConfusionMatrix metrics={metrics} />
