@@ -153,8 +153,9 @@ describe('the console on a remote registry', () => {
       new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
     })()`);
     await page.locator('[data-job-status="queued"]').waitFor();
-    // No cancel for a token without mpi.admin.
+    // No cancel for a token without mpi.admin, and the page says why where the button would be.
     expect(await page.getByTestId('cancel-effect').count()).toBe(0);
+    expect(await page.getByTestId('cancel-not-allowed').textContent()).toBe('Cancelling a job needs the mpi.admin scope; this sign-in grants mpi.operations. Ask an administrator to cancel it if it must stop.');
     worker = spawn(process.execPath, [BIN, 'worker', '--db', dbPath], { stdio: 'ignore', env: { ...process.env, MPI_TENANT: '' } });
     // The job runs in seconds here: the worker is paused (SIGSTOP) once a batch of the matching phase has committed,
     // so the page must show the job running by the order of events, not by how fast the machine is; then it goes on.

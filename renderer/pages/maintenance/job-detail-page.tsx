@@ -87,13 +87,21 @@ function Outcome({ job }: { readonly job: JobState }) {
   return null;
 }
 
-function CancelControl({ job, allowed, connectionKey }: { readonly job: JobState; readonly allowed: boolean; readonly connectionKey: string }) {
+function CancelControl({ job, allowed, scopes, connectionKey }: { readonly job: JobState; readonly allowed: boolean; readonly scopes: readonly string[]; readonly connectionKey: string }) {
   const client = useClient();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const effect = cancelEffect(job);
-  if (effect === null || !allowed) return null;
+  if (effect === null) return null;
+  if (!allowed) {
+    // Said where the button would be, so nobody looks for it.
+    return (
+      <Text size="sm" c="dimmed" data-testid="cancel-not-allowed">
+        Cancelling a job needs the mpi.admin scope; this sign-in grants {scopes.join(', ') || 'no scope'}. Ask an administrator to cancel it if it must stop.
+      </Text>
+    );
+  }
   const cancel = async (): Promise<void> => {
     setBusy(true);
     setError(null);
@@ -138,7 +146,7 @@ function Throughput({ job }: { readonly job: JobState }) {
         Identities processed per second across phases, over the last second, while this page watched the job.
       </Text>
       <Suspense fallback={<Loader size="sm" aria-label="Loading the chart" />}>
-        <ThroughputChart samples={samples} />
+        <ThroughputChart samples={samples} running={job.status === 'running'} />
       </Suspense>
     </Card>
   );
@@ -205,7 +213,7 @@ export default function JobDetailPage({ connection, connectionKey, jobId }: { re
           </Text>
         </div>
       </Group>
-      <CancelControl job={job} allowed={connection.capabilities.operations.includes('jobs/cancel')} connectionKey={connectionKey} />
+      <CancelControl job={job} allowed={connection.capabilities.operations.includes('jobs/cancel')} scopes={connection.capabilities.scopes} connectionKey={connectionKey} />
       <Outcome job={job} />
       <Card withBorder padding="lg" component="section" aria-labelledby="pipeline-title">
         <Stack gap="md">

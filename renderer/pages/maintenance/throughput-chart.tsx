@@ -5,12 +5,12 @@ import { Text } from '@mantine/core';
 import type { Sample } from '../../hooks/throughput.ts';
 import { ratePoints } from '../../hooks/throughput.ts';
 
-export default function ThroughputChart({ samples }: { readonly samples: readonly Sample[] }) {
+export default function ThroughputChart({ samples, running }: { readonly samples: readonly Sample[]; readonly running: boolean }) {
   const points = ratePoints(samples);
   if (points.length < 2) {
     return (
-      <Text size="sm" c="dimmed">
-        The chart appears after a few batches.
+      <Text size="sm" c="dimmed" data-testid="throughput-empty">
+        {running ? 'The chart appears after a few batches.' : 'The job ended before this page saw enough batches to draw a chart.'}
       </Text>
     );
   }
