@@ -114,7 +114,7 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
       <Tabs value={tab} onChange={(value) => { if (value !== null) setTab(value as Tab); }} keepMounted={false}>
         <Tabs.List aria-label="Match assurance views">
           <Tabs.Tab value="labels">Labels</Tabs.Tab>
-          {may.candidates ? <Tabs.Tab value="workbench">Workbench</Tabs.Tab> : null}
+          <Tabs.Tab value="workbench">Workbench</Tabs.Tab>
           {may.evaluate ? <Tabs.Tab value="evaluation">Evaluation</Tabs.Tab> : null}
           {may.calibrate ? <Tabs.Tab value="calibration">Calibration</Tabs.Tab> : null}
           {may.estimate ? <Tabs.Tab value="estimate">Estimate without labels</Tabs.Tab> : null}
@@ -124,7 +124,15 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
           <LabelsPanel text={text} onText={setText} preview={preview} maySample={may.sample} onPrior={setEstimatedPrior} />
         </Tabs.Panel>
         <Tabs.Panel value="workbench" pt="md">
-          <WorkbenchPanel connectionKey={connectionKey} onUse={useWorkbenchLabels} />
+          {may.candidates ? (
+            <WorkbenchPanel connectionKey={connectionKey} onUse={useWorkbenchLabels} />
+          ) : (
+            <Alert color="blue" variant="light" icon={<IconAlert />} title="The workbench is not available on this registry" data-testid="workbench-unavailable">
+              <Text size="sm">
+                The workbench draws candidate pairs as a tracked run, and this registry does not offer runs (an older registry version). Draw labels with the command line instead (mpi-console labels sample, then paste the file under Labels), or ask for the registry to be upgraded.
+              </Text>
+            </Alert>
+          )}
         </Tabs.Panel>
         <Tabs.Panel value="evaluation" pt="md">
           <EvaluationPanel preview={preview} runsKey={runsKey} report={report} onReport={setReport} defaultThresholds={summary.data === undefined ? [] : [summary.data.thresholds.probable, summary.data.thresholds.certain]} />
