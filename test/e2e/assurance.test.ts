@@ -398,6 +398,15 @@ describe('the Match assurance page', () => {
       release();
       const expected = [...new Set([0.5, summary.thresholds.probable, summary.thresholds.certain, 0.9])].sort((a, b) => a - b).map(String);
       await expect.poll(() => chips.allTextContents()).toEqual(expected);
+      // A chip that is not a threshold is refused as it is typed, and the field says why.
+      const field = page.getByRole('region', { name: 'Evaluate the active profile' }).getByLabel('Thresholds');
+      for (const bad of ['1.5', 'abc', '-0.1']) {
+        await field.click();
+        await page.keyboard.type(bad);
+        await page.keyboard.press('Enter');
+        await page.getByText(`“${bad}” is not a threshold: each is a number from 0 to 1`).waitFor();
+        expect(await chips.allTextContents()).toEqual(expected);
+      }
     } finally {
       release();
       await page.unroute(isSummary);

@@ -40,6 +40,8 @@ export function EvaluationPanel({ preview, runsKey, report, onReport, defaultThr
     if (!chipsFollow.edited) setChips(defaultChips(defaultThresholds));
   }
   const [examples, setExamples] = useState<number | string>(20);
+  // A chip that is not a threshold is refused as it is entered (never kept), and the field says why.
+  const [refusedChip, setRefusedChip] = useState<string | undefined>(undefined);
   const thresholds = parseThresholds(chips);
   const examplesInvalid = typeof examples !== 'number' || !Number.isInteger(examples) || examples < 0 || examples > MAX_ERROR_EXAMPLES;
   const datasetInvalid = datasetId.trim() === '';
@@ -70,7 +72,12 @@ export function EvaluationPanel({ preview, runsKey, report, onReport, defaultThr
         >
           <Group align="flex-start" gap="md">
             <TextInput label="Dataset ID" description="The version label of this label set" value={datasetId} onChange={(e) => { setDatasetId(e.currentTarget.value); }} maxLength={100} error={datasetInvalid ? 'Give the dataset a label' : undefined} w={200} />
-            <TagsInput label="Thresholds" description="Press Enter after each, 0 to 1" value={chips} onChange={(next) => { setChips(next); setChipsFollow({ key: defaultsKey, edited: true }); }} error={thresholds.error} w={340} clearable />
+            <TagsInput label="Thresholds" description="Press Enter after each, 0 to 1" value={chips} onChange={(next) => {
+              const refused = next.find((chip) => parseThresholds([chip]).error !== undefined);
+              setRefusedChip(refused === undefined ? undefined : parseThresholds([refused]).error);
+              setChips(next.filter((chip) => parseThresholds([chip]).error === undefined));
+              setChipsFollow({ key: defaultsKey, edited: true });
+            }} error={refusedChip ?? thresholds.error} w={340} clearable />
             <NumberInput label="Error examples" description={`At most ${String(MAX_ERROR_EXAMPLES)}`} value={examples} onChange={setExamples} min={0} max={MAX_ERROR_EXAMPLES} allowDecimal={false} error={examplesInvalid ? `0 to ${String(MAX_ERROR_EXAMPLES)}` : undefined} w={150} />
           </Group>
           <Group mt="md">
