@@ -205,10 +205,14 @@ describe('the console in a browser', () => {
     await expectAccessible(page, 'job-completed');
     await screenshot(page, '08-job-completed');
 
+    const cases = Number(/\((\d+) cases?,/.exec((await page.getByTestId('job-review-rate').textContent()) ?? '')?.[1]);
+
     await page.getByRole('link', { name: 'Maintenance' }).first().click();
     const row = page.locator('[data-testid="jobs-table"] tbody tr');
     await expect.poll(() => row.count()).toBe(1);
-    expect(await row.first().textContent()).toMatch(/Completed.*Reconciliation.*Matching.*console:/);
+    // The list carries the reason, the review cases the job opened and how long it ran.
+    expect(await row.first().textContent()).toMatch(/Completed.*Reconciliation.*Matching.*\d+ (s|min)/);
+    expect(Number(await row.first().getByTestId('job-reviews').textContent())).toBe(cases);
     await expectAccessible(page, 'jobs-list');
     await screenshot(page, '09-jobs-list');
   }, 300_000);

@@ -2,7 +2,7 @@
 import { shortJobId } from './job-id.ts';
 import { Anchor, Skeleton, Table, Text } from '@mantine/core';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
-import { formatDateTime } from '../../format.ts';
+import { formatCount, formatDateTime, formatDuration } from '../../format.ts';
 import { navigate, paths } from '../../hooks/route.ts';
 import { currentPhase, KIND_LABEL, PHASE_LABEL } from './job-text.ts';
 import { JobStatusBadge } from './status-badge.tsx';
@@ -30,7 +30,7 @@ export function JobsTableSkeleton() {
       <Table.Tbody>
         {[0, 1, 2].map((row) => (
           <Table.Tr key={row}>
-            {[0, 1, 2, 3, 4].map((cell) => (
+            {[0, 1, 2, 3, 4, 5].map((cell) => (
               <Table.Td key={cell}>
                 <Skeleton height={14} radius="sm" />
               </Table.Td>
@@ -44,15 +44,17 @@ export function JobsTableSkeleton() {
 
 export function JobsTable({ jobs }: { readonly jobs: readonly JobState[] }) {
   return (
-    <Table.ScrollContainer minWidth={760}>
+    <Table.ScrollContainer minWidth={1040}>
       <Table highlightOnHover verticalSpacing="sm" aria-label="Maintenance jobs, newest first" data-testid="jobs-table">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Job</Table.Th>
-            <Table.Th>Status</Table.Th>
+            <Table.Th miw={120}>Status</Table.Th>
             <Table.Th>Kind</Table.Th>
             <Table.Th>Phase</Table.Th>
-            <Table.Th>Requested by</Table.Th>
+            <Table.Th>Reason</Table.Th>
+            <Table.Th>Review cases</Table.Th>
+            <Table.Th>Duration</Table.Th>
             <Table.Th>Created</Table.Th>
             <Table.Th>Finished</Table.Th>
           </Table.Tr>
@@ -81,8 +83,14 @@ export function JobsTable({ jobs }: { readonly jobs: readonly JobState[] }) {
               <Table.Td>
                 <PhaseCell job={job} />
               </Table.Td>
+              <Table.Td maw={220}>
+                <Text size="sm" lineClamp={2} title={job.reason}>{job.reason}</Text>
+              </Table.Td>
               <Table.Td>
-                <Text size="sm">{job.requestedBy}</Text>
+                <Text size="sm" data-testid="job-reviews">{job.startedAt === null ? '—' : formatCount(job.counters.reviewCreated)}</Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{job.startedAt === null ? '—' : `${formatDuration(Date.parse(job.finishedAt ?? new Date().toISOString()) - Date.parse(job.startedAt))}${job.finishedAt === null ? ' so far' : ''}`}</Text>
               </Table.Td>
               <Table.Td>
                 <DateCell iso={job.createdAt} />

@@ -24,6 +24,8 @@ export function JobStatusBadge({ job, size = 'md' }: { readonly job: Pick<JobSta
       color={cancelling ? 'orange' : STATUS_COLOR[job.status]}
       leftSection={cancelling ? <IconAlert size={12} /> : JOB_ICON[job.status]}
       data-status={job.status}
+      style={{ overflow: 'visible', flexShrink: 0 }}
+      styles={{ label: { overflow: 'visible' } }}
     >
       {cancelling ? 'Cancelling' : STATUS_LABEL[job.status]}
     </Badge>
