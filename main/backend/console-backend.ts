@@ -252,7 +252,11 @@ export class ConsoleBackend {
     if (schema === undefined) throw validationError(`unknown operation ${name}`);
     const parsed = schema.safeParse(input ?? {});
     // Inputs can hold patient data (records/ingest): issues name the field and the rule, never the value.
-    if (!parsed.success) throw validationError(`invalid input for ${name}`, zodIssues(parsed.error, '', false));
+    if (!parsed.success) {
+      // The console's own requests come from its forms: said as the form's refusal, not the protocol's name.
+      const what = isConsoleOperation(name) ? 'the values given were refused' : `invalid input for ${name}`;
+      throw validationError(what, zodIssues(parsed.error, '', false));
+    }
     if (isConsoleOperation(name)) return (this.handlers[name] as (input: unknown) => Promise<unknown>)(parsed.data);
     return this.callEngine(name as OperationName, parsed.data);
   }

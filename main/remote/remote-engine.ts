@@ -279,13 +279,15 @@ export class RemoteEngine implements EngineClient {
   private networkError(error: unknown, where: string): EngineError {
     const code = networkErrorCode(error) ?? 'error';
     const at = this.base.origin;
-    if (code.includes('TIMEOUT') || code === 'ETIMEDOUT') return new EngineError('remote_http', `the registry at ${at} did not answer ${where} in time (${code})`);
+    if (code.includes('TIMEOUT') || code === 'ETIMEDOUT') {
+      return new EngineError('remote_http', `the registry at ${at} did not answer ${where} in time: it may be busy or out of reach. Try again in a minute, or ask its administrator whether it is up (technical detail: ${code})`);
+    }
     if (code === 'ECONNREFUSED') return new EngineError('remote_http', `nothing is listening at ${at} (connection refused)`);
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new EngineError('remote_http', `the registry host of ${at} cannot be resolved (${code})`);
     if (code.startsWith('ERR_TLS') || code.includes('CERT') || code.includes('SELF_SIGNED')) {
       return new EngineError('remote_http', `the TLS certificate of ${at} is not trusted (${code}); give the registry's CA certificate`);
     }
-    return new EngineError('remote_http', `the request ${where} to ${at} failed (${code})`);
+    return new EngineError('remote_http', `the request ${where} to ${at} failed: check the network and the registry URL, then try again (technical detail: ${code})`);
   }
 
   private json(answer: Answer, route: HttpRoute): unknown {

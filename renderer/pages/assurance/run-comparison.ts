@@ -14,6 +14,13 @@ export function comparisonRows(a: EvaluationReport, b: EvaluationReport): Compar
   });
 }
 
+/** The thresholds only one of the two runs asked for: left out of the comparison, and said so. */
+export function unsharedThresholds(a: EvaluationReport, b: EvaluationReport): { onlyA: number[]; onlyB: number[] } {
+  const inA = new Set(a.thresholds.map((m) => m.threshold));
+  const inB = new Set(b.thresholds.map((m) => m.threshold));
+  return { onlyA: [...inA].filter((t) => !inB.has(t)).sort((x, y) => x - y), onlyB: [...inB].filter((t) => !inA.has(t)).sort((x, y) => x - y) };
+}
+
 /** B − A with its sign; a metric without a value in either run has no delta. */
 export function metricDelta(a: number | null, b: number | null): string {
   if (a === null || b === null) return '— (no value in one run)';

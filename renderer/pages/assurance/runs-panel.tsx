@@ -11,7 +11,7 @@ import { useClient } from '../../client/context.tsx';
 import { formatCount, formatDateTime } from '../../format.ts';
 import { IconAlert } from '../../icons.tsx';
 import { fixed3 } from './metric-text.ts';
-import { comparisonRows, metricDelta } from './run-comparison.ts';
+import { comparisonRows, metricDelta, unsharedThresholds } from './run-comparison.ts';
 
 const COMPARED = ['precision', 'recall', 'f1', 'mcc'] as const;
 const KIND_LABEL = { evaluation: 'Evaluation', calibration: 'Calibration', estimate: 'Estimate without labels' } as const;
@@ -19,6 +19,8 @@ const COMPARED_LABEL = { precision: 'Precision', recall: 'Recall', f1: 'F1', mcc
 
 function Comparison({ a, b }: { readonly a: SavedRun & { kind: 'evaluation' }; readonly b: SavedRun & { kind: 'evaluation' } }) {
   const rows = comparisonRows(a.report, b.report);
+  const { onlyA, onlyB } = unsharedThresholds(a.report, b.report);
+  const unshared = [onlyA.length > 0 ? `${onlyA.join(', ')} only in A` : '', onlyB.length > 0 ? `${onlyB.join(', ')} only in B` : ''].filter((t) => t !== '').join('; ');
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="cmp-title" data-testid="run-comparison">
       <Title order={2} size="h4" id="cmp-title" mb={4}>Comparison: B − A</Title>
@@ -26,6 +28,11 @@ function Comparison({ a, b }: { readonly a: SavedRun & { kind: 'evaluation' }; r
         A: profile v{a.summary.versions.matchingProfileVersion}, {formatDateTime(a.summary.createdAt)}. B: profile v{b.summary.versions.matchingProfileVersion}, {formatDateTime(b.summary.createdAt)}.{' '}
         {a.summary.datasetDigest === b.summary.datasetDigest ? 'Same labels (same digest).' : 'Different labels: the digests differ, so the deltas mix a change of labels with any change of profile.'}
       </Text>
+      {unshared === '' ? null : (
+        <Text size="sm" mb="sm" data-testid="cmp-unshared">
+          Compared at the thresholds both runs asked for; left out: {unshared}. Evaluate again with the same thresholds to compare those.
+        </Text>
+      )}
       {rows.length === 0 ? <Text size="sm">The two runs share no threshold.</Text> : (
         <Table striped aria-label="Metric deltas per threshold" style={{ fontVariantNumeric: 'tabular-nums' }}>
           <Table.Thead>

@@ -19,7 +19,7 @@ import { curvePoints, histogram, metricsAt } from '../../../renderer/pages/assur
 import { parseThresholds } from '../../../renderer/pages/assurance/thresholds-input.ts';
 import { toCsv } from '../../../renderer/pages/assurance/csv.ts';
 import { VERDICTS_CODEC, appendNew, labelledPairs, nextUnlabelled, pairKey, withVerdict, withoutVerdict } from '../../../renderer/pages/assurance/workbench-labels.ts';
-import { comparisonRows, metricDelta } from '../../../renderer/pages/assurance/run-comparison.ts';
+import { comparisonRows, unsharedThresholds, metricDelta } from '../../../renderer/pages/assurance/run-comparison.ts';
 import { fieldWeights, modelChanges } from '../../../renderer/pages/assurance/model-weights.ts';
 import { fixed3, NULL_REASON, range } from '../../../renderer/pages/assurance/metric-text.ts';
 
@@ -174,6 +174,8 @@ describe('the page’s small rules', () => {
     const a = { thresholds: [m(0.5, 0.8), m(0.9, 0.9)] } as EvaluationReport;
     const b = { thresholds: [m(0.7, 0.1), m(0.9, 0.95)] } as EvaluationReport;
     expect(comparisonRows(a, b).map((r) => r.threshold)).toEqual([0.9]);
+    // The ones left out are named, never dropped silently.
+    expect(unsharedThresholds(a, b)).toEqual({ onlyA: [0.5], onlyB: [0.7] });
     expect(metricDelta(0.9, 0.95)).toBe('+0.050');
     expect(metricDelta(0.9, 0.8)).toBe('−0.100');
     expect(metricDelta(null, 0.8)).toMatch(/^—/);
