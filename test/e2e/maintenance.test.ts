@@ -178,7 +178,11 @@ describe('the console in a browser', () => {
     await expectAccessible(page, 'confirm');
     await screenshot(page, '06-confirm-reconciliation');
 
-    await dialog.getByRole('button', { name: 'Start reconciliation' }).click();
+    // The decision has the focus and is in view: Enter starts the job.
+    await expect.poll(() => page.evaluate<string>("document.activeElement?.getAttribute('data-testid') ?? ''")).toBe('confirm-start');
+    const box = await dialog.getByTestId('confirm-start').boundingBox();
+    expect((box?.y ?? Infinity) + (box?.height ?? 0)).toBeLessThanOrEqual(900);
+    await page.keyboard.press('Enter');
     await page.getByTestId('job-detail').waitFor();
     // Every render of the job page is recorded in the page itself, so no pushed state can slip between polls.
     await page.evaluate(RECORD_JOB_RENDERS);

@@ -5,7 +5,7 @@
  */
 import { Alert, Button, Group, Modal, NumberInput, SegmentedControl, Select, Stack, Table, Text, Textarea, Title } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { MAX_BATCH_SIZE, MIN_BATCH_SIZE, type JobKind } from '../../../engine/contract/maintenance.ts';
 import { useClient } from '../../client/context.tsx';
@@ -61,6 +61,11 @@ export default function StartJobModal({ opened, onClose, connection, canStart }:
   const [touched, setTouched] = useState<ReadonlySet<Field>>(new Set());
   const [refusal, setRefusal] = useState<ClientError | Error | null>(null);
   const [busy, setBusy] = useState(false);
+  const startButton = useRef<HTMLButtonElement>(null);
+  // The confirmation takes the focus to its Start button, so Enter starts and a screen reader lands on the decision.
+  useEffect(() => {
+    if (step === 'confirm') startButton.current?.focus();
+  }, [step]);
   const profile = useProfile(connection, opened && draft.kind === 'reconciliation');
   // Only the sources a reconciliation can import from (an external FHIR source configured for this tenant); an engine
   // that does not say which offers its SourceTrust, and refuses an unconfigured one at the field.
@@ -241,20 +246,21 @@ export default function StartJobModal({ opened, onClose, connection, canStart }:
               It runs in the background: you can leave this page and follow it in the jobs list. Counters count work across phases, not distinct patients.
             </Text>
           </Alert>
+          {/* The decision first, with the focus on it; the guidance below for whoever wants to check. */}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => { setStep('form'); }} disabled={busy}>
+              Back
+            </Button>
+            <Button ref={startButton} onClick={() => void start()} loading={busy} data-testid="confirm-start">
+              Start {kindLabel}
+            </Button>
+          </Group>
           <div>
             <Title order={3} size="h5" mb={6}>
               When to run which
             </Title>
             <GuidanceTable highlight={draft.kind} />
           </div>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => { setStep('form'); }} disabled={busy}>
-              Back
-            </Button>
-            <Button onClick={() => void start()} loading={busy}>
-              Start {kindLabel}
-            </Button>
-          </Group>
         </Stack>
       )}
     </Modal>
