@@ -112,6 +112,15 @@ describe('the Match assurance page', () => {
     await issues.waitFor();
     await expectAccessible(page, 'assurance-labels-errors');
     await screenshot(page, 'assurance-02-label-errors');
+    // Rows with errors count as neither class; one click drops them, keeping the header and the good rows.
+    const counts = page.getByTestId('label-counts');
+    expect(await counts.textContent()).toMatch(/^7 rows.*?(\d+) matches.*?(\d+) non-matches.*4 rows with errors/);
+    const [, m, n] = /(\d+) matches.*?(\d+) non-matches/.exec((await counts.textContent()) ?? '') ?? [];
+    expect(Number(m) + Number(n)).toBe(3);
+    await page.getByTestId('drop-bad-rows').click();
+    await expect.poll(() => counts.textContent()).toMatch(/^3 rows/);
+    expect(await issues.count()).toBe(0);
+    expect(await page.getByLabel('Labels (paste, or drop a file here)').inputValue()).toBe([bad.split('\n')[0], ...good].join('\n'));
   });
 
   let report: EvaluationReport;

@@ -15,6 +15,7 @@ export interface LabelPreview {
   /** Non-blank rows other than the header, valid or not. */
   readonly rows: number;
   readonly headerLine: number | null;
+  /** Matches and non-matches among the rows without an error (a row with an error counts as neither). */
   readonly matches: number;
   readonly nonMatches: number;
   /** Row errors then dataset errors (path `line N` or `pairs`), never a cell value. */
@@ -31,17 +32,26 @@ export function previewLabels(text: string, minimumPerClass = 1): LabelPreview {
   // exactly as the engine would once they are fixed.
   const ruleIssues = read.pairs.length === 0 ? [] : labelRuleIssues(read.pairs, { rowName: lineOf, recordExists: () => true, minimumPerClass });
   const issues = [...read.issues, ...ruleIssues].sort((a, b) => lineNumber(a.path) - lineNumber(b.path));
-  const matches = read.pairs.filter((pair) => pair.isMatch).length;
+  const badLines = new Set(issues.filter((issue) => issue.path.startsWith('line ')).map((issue) => lineNumber(issue.path)));
+  const good = read.pairs.filter((_, i) => !badLines.has(read.lineNumbers[i] ?? i + 1));
+  const matches = good.filter((pair) => pair.isMatch).length;
   return {
     pairs: read.pairs,
     lineNumbers: read.lineNumbers,
     rows: read.rows,
     headerLine: read.headerLine,
     matches,
-    nonMatches: read.pairs.length - matches,
+    nonMatches: good.length - matches,
     issues,
-    badRows: new Set(issues.filter((issue) => issue.path.startsWith('line ')).map((issue) => issue.path)).size,
+    badRows: badLines.size,
   };
+}
+
+/** The text without the lines that have an error (the header and every good row kept, in order). */
+export function withoutBadRows(text: string, preview: LabelPreview): string {
+  const bad = new Set(preview.issues.filter((issue) => issue.path.startsWith('line ')).map((issue) => lineNumber(issue.path)));
+  const lines = text.split(/\r?\n/);
+  return lines.filter((_, i) => !bad.has(i + 1)).join('\n');
 }
 
 /** Sorts `line N` issues by N; dataset issues (`pairs`) last. */

@@ -12,7 +12,7 @@ import { MAX_DATASET_PAIRS } from '../../../engine/contract/assurance.ts';
 import { formatCount } from '../../format.ts';
 import { IconAlert, IconDownload, IconFolder } from '../../icons.tsx';
 import { saveText } from './save-file.ts';
-import type { LabelPreview } from './label-preview.ts';
+import { previewLabels, withoutBadRows, type LabelPreview } from './label-preview.ts';
 
 const SHOWN_ROWS = 12;
 const SHOWN_ISSUES = 200;
@@ -144,6 +144,23 @@ export function LabelsPanel({ text, onText, preview, maySample, onPrior }: { rea
           {preview.issues.length > 0 ? (
             <Alert color="red" variant="light" icon={<IconAlert />} title={`Fix these before running: ${formatCount(preview.issues.length)} ${preview.issues.length === 1 ? 'error' : 'errors'} (nothing has been sent)`}>
               <IssuesTable issues={preview.issues} label="Label errors by line" />
+              {preview.badRows > 0 ? (
+                <Button
+                  mt="sm"
+                  size="xs"
+                  variant="light"
+                  color="red"
+                  data-testid="drop-bad-rows"
+                  onClick={() => {
+                    // Read afresh: the preview shown may lag the text by a keystroke.
+                    const fresh = previewLabels(text);
+                    setEditing(true);
+                    onText(withoutBadRows(text, fresh));
+                  }}
+                >
+                  Drop the {formatCount(preview.badRows)} {preview.badRows === 1 ? 'row' : 'rows'} with errors
+                </Button>
+              ) : null}
             </Alert>
           ) : null}
           {preview.pairs.length > 0 ? (
