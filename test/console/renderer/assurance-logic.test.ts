@@ -14,7 +14,7 @@ import { labelsToTsv } from '../../../engine/contract/label-tsv.ts';
 import { scoreDistribution } from '../../../engine/contract/statistics/score-distribution.ts';
 import type { EvaluationReport, ThresholdMetrics } from '../../../engine/contract/assurance.ts';
 import type { FellegiSunterModel } from '../../../engine/contract/profile.ts';
-import { previewLabels } from '../../../renderer/pages/assurance/label-preview.ts';
+import { previewLabels, withoutBadRows } from '../../../renderer/pages/assurance/label-preview.ts';
 import { curvePoints, histogram, metricsAt } from '../../../renderer/pages/assurance/score-curves.ts';
 import { parseThresholds } from '../../../renderer/pages/assurance/thresholds-input.ts';
 import { toCsv } from '../../../renderer/pages/assurance/csv.ts';
@@ -46,7 +46,8 @@ describe('the label preview', () => {
     expect(preview.rows).toBe(7);
     expect(preview.pairs).toHaveLength(5);
     expect(preview.lineNumbers).toEqual([2, 6, 7, 8, 9]);
-    expect([preview.matches, preview.nonMatches]).toEqual([3, 2]);
+    // Counted among the rows without an error only: line 2 (match) and line 9 (non-match).
+    expect([preview.matches, preview.nonMatches]).toEqual([1, 1]);
     expect(preview.issues).toEqual([
       { path: 'line 4', message: 'expected 5 tab-separated columns, found 3' },
       { path: 'line 5', message: 'column isMatch: expected match/non-match, true/false or 1/0' },
@@ -56,6 +57,9 @@ describe('the label preview', () => {
     ]);
     expect(preview.badRows).toBe(5);
     expect(JSON.stringify(preview.issues)).not.toContain('SECRET');
+    // Dropping the rows with errors keeps the header, the blank line and the good rows, in order.
+    expect(withoutBadRows(text, preview)).toBe(['leftSource\tleftLocalId\trightSource\trightLocalId\tisMatch', 'a\t1\tb\t2\tmatch', '', 'c\t7\td\t8\t0'].join('\n'));
+    expect(previewLabels(withoutBadRows(text, preview)).issues).toEqual([]);
     // Calibration needs ten of each class: a dataset-level error, last.
     expect(previewLabels(text, 10).issues.at(-1)).toEqual({ path: 'pairs', message: expect.stringMatching(/at least 10/) as unknown });
   });
