@@ -71,3 +71,16 @@ export function ratePoints(samples: readonly Sample[], windowMs = 1000): { secon
   }
   return points;
 }
+
+/**
+ * The top of the throughput chart's axis: it follows the steady rate, not one burst (a batch committed just as the
+ * watch began can read ten times the rest). The 90th percentile with half again of room, never above the peak; a
+ * burst is drawn to the top edge, its value in the chart's label and tooltip.
+ */
+export function rateAxisTop(rates: readonly number[]): number {
+  if (rates.length === 0) return 1;
+  const sorted = [...rates].sort((a, b) => a - b);
+  const peak = sorted.at(-1) ?? 1;
+  const typical = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.9))] ?? peak;
+  return Math.max(1, Math.min(peak, typical * 1.5));
+}

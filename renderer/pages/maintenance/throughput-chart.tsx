@@ -3,7 +3,7 @@ import '@mantine/charts/styles.css';
 import { AreaChart } from '@mantine/charts';
 import { Text } from '@mantine/core';
 import type { Sample } from '../../hooks/throughput.ts';
-import { ratePoints } from '../../hooks/throughput.ts';
+import { rateAxisTop, ratePoints } from '../../hooks/throughput.ts';
 
 export default function ThroughputChart({ samples, running }: { readonly samples: readonly Sample[]; readonly running: boolean }) {
   const points = ratePoints(samples);
@@ -15,6 +15,7 @@ export default function ThroughputChart({ samples, running }: { readonly samples
     );
   }
   const peak = Math.max(...points.map((p) => p.rate));
+  const top = rateAxisTop(points.map((p) => p.rate));
   return (
     <figure style={{ margin: 0 }} aria-label={`Throughput over the last ${String(points.at(-1)?.second ?? 0)} seconds, peak ${String(peak)} identities per second`}>
       <AreaChart
@@ -28,6 +29,7 @@ export default function ThroughputChart({ samples, running }: { readonly samples
         tooltipAnimationDuration={0}
         areaProps={{ isAnimationActive: false }}
         gridAxis="y"
+        yAxisProps={{ domain: [0, top], allowDataOverflow: true }}
         xAxisProps={{ type: 'number', domain: ['dataMin', 'dataMax'], allowDecimals: false, tickFormatter: (value: number) => `${String(Math.round(value))} s` }}
       />
     </figure>
