@@ -367,6 +367,11 @@ describe('the Match assurance page', () => {
     await rows.nth(2).getByRole('button', { name: /^Open the evaluation/ }).click();
     await page.getByRole('heading', { name: 'Evaluation of labels-1' }).waitFor();
     expect(await page.getByTestId('eval-digest').textContent()).toBe(report.datasetDigest);
+    // A reopened run says so; a report computed before the labels changed says that.
+    expect(await page.getByTestId('report-origin').textContent()).toMatch(/^A saved run, reopened.*shown as it was/);
+    await page.getByRole('tab', { name: 'Calibration' }).click();
+    expect(await page.getByTestId('report-origin').textContent()).toMatch(/^The labels changed since this report/);
+    await expectAccessible(page, 'assurance-stale-calibration');
   });
 
   it('summarises a long label file instead of laying it out as text, and shows the text on request', async () => {

@@ -12,6 +12,7 @@ import { CalibrationOutputSchema, EvaluationReportSchema, type EvaluationReport 
 import type { Connection, SavedRun } from '../../../console-protocol/protocol.ts';
 import { EstimateOutputSchema } from '../../../engine/contract/estimate.ts';
 import { useClient } from '../../client/context.tsx';
+import { formatDateTime } from '../../format.ts';
 import { IconAlert } from '../../icons.tsx';
 import { CalibrationPanel } from './calibration-panel.tsx';
 import { EstimatePanel } from './estimate-panel.tsx';
@@ -35,6 +36,41 @@ const TEXT_CODEC: Codec<string> = { write: (text) => text, read: (stored) => (ty
 const PRIOR_CODEC: Codec<number | null> = { write: (prior) => prior, read: (stored) => (typeof stored === 'number' && stored > 0 && stored < 1 ? stored : null) };
 const REPORT_CODEC = schemaCodec<EvaluationReport | null>((stored) => (stored === null ? { success: true, data: null } : EvaluationReportSchema.safeParse(stored)));
 const CALIBRATION_CODEC = schemaCodec<CalibrationOutput | null>((stored) => (stored === null ? { success: true, data: null } : CalibrationOutputSchema.safeParse(stored)));
+/** Where each shown report came from: a run of this session (with the label text it used) or a saved run reopened. */
+interface ReportOrigin {
+  readonly reopened: string | null;
+  readonly labels: string | null;
+}
+const NO_ORIGIN: ReportOrigin = { reopened: null, labels: null };
+const ORIGIN_CODEC: Codec<ReportOrigin> = {
+  write: (origin) => origin,
+  read: (stored) => {
+    if (typeof stored !== 'object' || stored === null) return undefined;
+    const { reopened, labels } = stored as Record<string, unknown>;
+    return { reopened: typeof reopened === 'string' ? reopened : null, labels: typeof labels === 'string' ? labels : null };
+  },
+};
+
+/** A short fingerprint of the label text (FNV-1a), to tell whether the labels changed since a report: not a digest. */
+function fingerprint(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return `${hash.toString(16)}:${String(text.length)}`;
+}
+
+function OriginNote({ origin, labels }: { readonly origin: ReportOrigin; readonly labels: string }) {
+  if (origin.reopened !== null) {
+    return <Alert color="gray" variant="light" mb="md" data-testid="report-origin" title="A saved run, reopened"><Text size="sm">This report is the saved run of {formatDateTime(origin.reopened)}, shown as it was; running again replaces it.</Text></Alert>;
+  }
+  if (origin.labels !== null && origin.labels !== fingerprint(labels)) {
+    return <Alert color="orange" variant="light" mb="md" data-testid="report-origin" title="The labels changed since this report"><Text size="sm">The report below was computed on the label set as it was before; run again to see the figures of the labels now on the Labels tab.</Text></Alert>;
+  }
+  return null;
+}
+
 const ESTIMATE_CODEC = schemaCodec<EstimateOutput | null>((stored) => (stored === null ? { success: true, data: null } : EstimateOutputSchema.safeParse(stored)));
 
 export default function AssurancePage({ connection, connectionKey }: { readonly connection: Connection; readonly connectionKey: string }) {
@@ -56,6 +92,8 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
   const preview = useMemo(() => previewLabels(deferred), [deferred]);
   const [report, setReport] = usePageState<EvaluationReport | null>(connectionKey, 'evaluation', null, REPORT_CODEC);
   const [calibration, setCalibration] = usePageState<CalibrationOutput | null>(connectionKey, 'calibration', null, CALIBRATION_CODEC);
+  const [evaluationOrigin, setEvaluationOrigin] = usePageState<ReportOrigin>(connectionKey, 'evaluation-origin', NO_ORIGIN, ORIGIN_CODEC);
+  const [calibrationOrigin, setCalibrationOrigin] = usePageState<ReportOrigin>(connectionKey, 'calibration-origin', NO_ORIGIN, ORIGIN_CODEC);
   const [estimate, setEstimate] = usePageState<EstimateOutput | null>(connectionKey, 'estimate', null, ESTIMATE_CODEC);
   const runsKey = useMemo(() => ['runs', connectionKey] as const, [connectionKey]);
   // The sandbox's estimate of the prior, from the last sampling: offered beside the calibration's prior.
@@ -92,9 +130,11 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
   const reopen = (run: SavedRun): void => {
     if (run.kind === 'evaluation') {
       setReport(run.report);
+      setEvaluationOrigin({ reopened: run.summary.createdAt, labels: null });
       setTab('evaluation');
     } else if (run.kind === 'calibration') {
       setCalibration(run.output);
+      setCalibrationOrigin({ reopened: run.summary.createdAt, labels: null });
       setTab('calibration');
     } else {
       setEstimate(run.output);
@@ -135,10 +175,12 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
           )}
         </Tabs.Panel>
         <Tabs.Panel value="evaluation" pt="md">
-          <EvaluationPanel preview={preview} runsKey={runsKey} report={report} onReport={setReport} defaultThresholds={summary.data === undefined ? [] : [summary.data.thresholds.probable, summary.data.thresholds.certain]} />
+          {report !== null ? <OriginNote origin={evaluationOrigin} labels={text} /> : null}
+          <EvaluationPanel preview={preview} runsKey={runsKey} report={report} onReport={(next) => { setReport(next); setEvaluationOrigin({ reopened: null, labels: fingerprint(text) }); }} defaultThresholds={summary.data === undefined ? [] : [summary.data.thresholds.probable, summary.data.thresholds.certain]} />
         </Tabs.Panel>
         <Tabs.Panel value="calibration" pt="md">
-          <CalibrationPanel key={String(estimatedPrior)} preview={preview} runsKey={runsKey} output={calibration} onOutput={setCalibration} estimatedPrior={estimatedPrior} connectionKey={connectionKey} />
+          {calibration !== null ? <OriginNote origin={calibrationOrigin} labels={text} /> : null}
+          <CalibrationPanel key={String(estimatedPrior)} preview={preview} runsKey={runsKey} output={calibration} onOutput={(next) => { setCalibration(next); setCalibrationOrigin({ reopened: null, labels: fingerprint(text) }); }} estimatedPrior={estimatedPrior} connectionKey={connectionKey} />
         </Tabs.Panel>
         <Tabs.Panel value="estimate" pt="md">
           <EstimatePanel output={estimate} onOutput={setEstimate} connectionKey={connectionKey} runsKey={runsKey} />
