@@ -33,8 +33,9 @@ describe('mpi-console serve, token and --remote as real processes', () => {
   let url: string;
 
   beforeAll(async () => {
-    // Large enough that a batch-size-1 reconciliation is still running when the server is stopped.
-    dbPath = await makeSandbox(dir, 'registry', 1500, 4);
+    // Large enough that a batch-size-1 reconciliation is still running when the server is stopped: 1,500 people
+    // once finished first on a fast run (reconciliation batches got cheaper), so several times the time it needs.
+    dbPath = await makeSandbox(dir, 'registry', 5000, 4);
     setMaintenance(dbPath, { PollIntervalSeconds: 1, LeaseSeconds: 30 });
   });
   afterAll(async () => {
