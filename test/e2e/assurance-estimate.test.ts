@@ -16,7 +16,7 @@ import type { EstimateOutputSchema } from '../../engine/contract/estimate.ts';
 import type { z } from 'zod';
 import { estimatedRows, reviewBandText } from '../../renderer/pages/assurance/estimate-figures.ts';
 import { runCli } from '../helpers/cli.ts';
-import { closeBrowserAndHost, collectPageErrors, connectBrowser, expectAccessible, expectNoActivationControl, type HostProcess, openMatchAssurance, recordOperations, screenshot, SCREENSHOTS, startHost } from './helpers.ts';
+import { closeBrowserAndHost, expectAccessible, expectNoActivationControl, type HostProcess, openConsole, openMatchAssurance, recordOperations, screenshot, SCREENSHOTS } from './helpers.ts';
 
 type EstimateOutput = z.infer<typeof EstimateOutputSchema>;
 
@@ -39,11 +39,7 @@ beforeAll(async () => {
   } finally {
     engine.close();
   }
-  host = await startHost(['--data-dir', join(dir, 'data')]);
-  browser = await connectBrowser();
-  context = await browser.newContext({ viewport: { width: 1360, height: 900 }, reducedMotion: 'reduce', acceptDownloads: true });
-  page = await context.newPage();
-  collectPageErrors(page, pageErrors);
+  ({ host, browser, context, page } = await openConsole(join(dir, 'data'), pageErrors, { acceptDownloads: true }));
   recordOperations(page, sent);
 }, 180_000);
 

@@ -18,7 +18,7 @@ import type { EvaluationReport } from '../../engine/contract/assurance.ts';
 import { RemoteEngine } from '../../main/remote/remote-engine.ts';
 import { StaticTokenProvider } from '../../main/remote/token-provider.ts';
 import { runCli } from '../helpers/cli.ts';
-import { closeBrowserAndHost, collectPageErrors, connectBrowser, expectAccessible, type HostProcess, type RegistryProcess, screenshot, startHost, startRegistry, stopChild } from './helpers.ts';
+import { closeBrowserAndHost, expectAccessible, type HostProcess, openConsole, type RegistryProcess, screenshot, startRegistry, stopChild } from './helpers.ts';
 
 const TENANT = 'r1';
 let dir: string;
@@ -62,11 +62,7 @@ beforeAll(async () => {
   operationsToken = await token('mpi.operations');
   registry = await startRegistry(['--db', db, '--dev-auth']);
   registryUrl = registry.url;
-  host = await startHost(['--data-dir', join(dir, 'console')]);
-  browser = await connectBrowser();
-  context = await browser.newContext({ viewport: { width: 1360, height: 900 }, reducedMotion: 'reduce' });
-  page = await context.newPage();
-  collectPageErrors(page, pageErrors);
+  ({ host, browser, context, page } = await openConsole(join(dir, 'console'), pageErrors));
 }, 300_000);
 
 afterAll(async () => {
@@ -82,10 +78,13 @@ const digits = (text: string | null): number => Number((text ?? '').replace(/[^\
 /** Connects the console to the registry with a pasted token (signing out of any earlier connection first). */
 async function connectWith(accessToken: string, scopesShown: RegExp): Promise<void> {
   await page.getByRole('link', { name: /Sandboxes/ }).first().click();
-  const signOut = page.getByRole('button', { name: 'Sign out' });
-  if ((await signOut.count()) > 0) await signOut.click();
   const card = page.getByRole('region', { name: 'Remote registry' });
-  await card.getByText('Paste a token').click();
+  // The card shows either the connection (with Sign out) or the form: wait for one before choosing.
+  const signOut = card.getByRole('button', { name: 'Sign out' });
+  const pasteToken = card.getByText('Paste a token');
+  await signOut.or(pasteToken).first().waitFor();
+  if ((await signOut.count()) > 0) await signOut.click();
+  await pasteToken.click();
   await card.getByLabel('Registry URL').fill(registryUrl);
   await card.getByLabel('Access token').fill(accessToken);
   await card.getByRole('button', { name: 'Connect' }).click();

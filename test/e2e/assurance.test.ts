@@ -18,7 +18,7 @@ import { LocalEngine } from '../../engine/local-engine.ts';
 import { labelsToTsv } from '../../engine/contract/label-tsv.ts';
 import type { EvaluationReport } from '../../engine/contract/assurance.ts';
 import { runCli } from '../helpers/cli.ts';
-import { closeBrowserAndHost, collectPageErrors, connectBrowser, expectAccessible, expectNoActivationControl, type HostProcess, openMatchAssurance, recordOperations, screenshot, SCREENSHOTS, startHost } from './helpers.ts';
+import { closeBrowserAndHost, expectAccessible, expectNoActivationControl, type HostProcess, openConsole, openMatchAssurance, recordOperations, screenshot, SCREENSHOTS } from './helpers.ts';
 
 let dir: string;
 let db: string;
@@ -46,11 +46,7 @@ beforeAll(async () => {
   } finally {
     engine.close();
   }
-  host = await startHost(['--data-dir', join(dir, 'data')]);
-  browser = await connectBrowser();
-  context = await browser.newContext({ viewport: { width: 1360, height: 900 }, reducedMotion: 'reduce', acceptDownloads: true });
-  page = await context.newPage();
-  collectPageErrors(page, pageErrors);
+  ({ host, browser, context, page } = await openConsole(join(dir, 'data'), pageErrors, { acceptDownloads: true }));
   recordOperations(page, sent);
 }, 180_000);
 

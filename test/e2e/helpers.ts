@@ -61,6 +61,26 @@ export function connectBrowser(): Promise<Browser> {
   return chromium.connect(inject('chromiumEndpoint'));
 }
 
+export interface ConsoleSession {
+  readonly host: HostProcess;
+  readonly browser: Browser;
+  readonly context: BrowserContext;
+  readonly page: Page;
+}
+
+/**
+ * The browser host started with its own data folder, and one page of the shared Chromium at the size the screenshots
+ * use (reduced motion), whose script errors and CSP refusals are collected into `pageErrors`.
+ */
+export async function openConsole(dataDir: string, pageErrors: string[], options: { readonly acceptDownloads?: boolean } = {}): Promise<ConsoleSession> {
+  const host = await startHost(['--data-dir', dataDir]);
+  const browser = await connectBrowser();
+  const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, reducedMotion: 'reduce', ...(options.acceptDownloads === true ? { acceptDownloads: true } : {}) });
+  const page = await context.newPage();
+  collectPageErrors(page, pageErrors);
+  return { host, browser, context, page };
+}
+
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const path = join(SCREENSHOTS, `${name}.png`);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { runCli } from '../helpers/cli.ts';
-import { closeBrowserAndHost, collectPageErrors, connectBrowser, expectAccessible, type HostProcess, openMatchAssurance, screenshot, startHost } from './helpers.ts';
+import { closeBrowserAndHost, collectPageErrors, expectAccessible, type HostProcess, openConsole, openMatchAssurance, screenshot } from './helpers.ts';
 
 let dir: string;
 let db: string;
@@ -30,11 +30,7 @@ beforeAll(async () => {
   } finally {
     engine.close();
   }
-  host = await startHost(['--data-dir', join(dir, 'data')]);
-  browser = await connectBrowser();
-  context = await browser.newContext({ viewport: { width: 1360, height: 900 }, reducedMotion: 'reduce' });
-  page = await context.newPage();
-  collectPageErrors(page, pageErrors);
+  ({ host, browser, context, page } = await openConsole(join(dir, 'data'), pageErrors));
 }, 180_000);
 
 afterAll(async () => {

@@ -16,7 +16,7 @@ import { EngineError } from '../../engine/contract/errors.ts';
 import { MaintenanceSettingsSchema } from '../../engine/config/maintenance.ts';
 import { runWorker } from '../../engine/jobs/worker.ts';
 import { BATCH_SIZE_MESSAGE } from '../../renderer/pages/maintenance/start-job-form.ts';
-import { closeBrowserAndHost, collectPageErrors, connectBrowser, expectAccessible, type HostProcess, screenshot, startHost } from './helpers.ts';
+import { closeBrowserAndHost, expectAccessible, type HostProcess, openConsole, screenshot } from './helpers.ts';
 
 let dir: string;
 let host: HostProcess;
@@ -71,11 +71,7 @@ async function queuedOnlySandbox(path: string): Promise<void> {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mpi-e2e-'));
   await queuedOnlySandbox(join(dir, 'queued-only.db'));
-  host = await startHost(['--data-dir', join(dir, 'data')]);
-  browser = await connectBrowser();
-  context = await browser.newContext({ viewport: { width: 1360, height: 900 }, reducedMotion: 'reduce' });
-  page = await context.newPage();
-  collectPageErrors(page, pageErrors);
+  ({ host, browser, context, page } = await openConsole(join(dir, 'data'), pageErrors));
 });
 
 afterAll(async () => {

@@ -19,7 +19,7 @@ import { RemoteEngine } from '../../main/remote/remote-engine.ts';
 import { StaticTokenProvider } from '../../main/remote/token-provider.ts';
 import { BIN } from '../helpers/processes.ts';
 import { CONSOLE_CLIENT_ID, LOGIN_AUDIENCE, startLoginProvider, type LoginProvider } from '../helpers/login-provider.ts';
-import { closeBrowserAndHost, collectPageErrors, connectBrowser, expectAccessible, type HostProcess, type RegistryProcess, screenshot, startHost, startRegistry, stopChild } from './helpers.ts';
+import { closeBrowserAndHost, expectAccessible, type HostProcess, openConsole, type RegistryProcess, screenshot, startRegistry, stopChild } from './helpers.ts';
 
 const TENANT = 't1';
 let dir: string;
@@ -62,11 +62,7 @@ beforeAll(async () => {
   }
   registry = await startRegistry(['--db', dbPath]);
   registryUrl = registry.url;
-  host = await startHost(['--data-dir', join(dir, 'console')]);
-  browser = await connectBrowser();
-  context = await browser.newContext({ viewport: { width: 1360, height: 900 }, reducedMotion: 'reduce' });
-  page = await context.newPage();
-  collectPageErrors(page, pageErrors);
+  ({ host, browser, context, page } = await openConsole(join(dir, 'console'), pageErrors));
 }, 300_000);
 
 afterAll(async () => {
