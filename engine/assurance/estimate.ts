@@ -234,8 +234,10 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
   const sampleShare = enumerated.pairs.size > 0 ? compared / enumerated.pairs.size : 1;
   const allPairs = (rows.length * (rows.length - 1)) / 2;
   const anchor = deterministicAnchor(patterns, randomU, allPairs * sampleShare);
+  const candidateCounts = bandCounts(patterns);
   const { attempts, best } = robustFit({
     patterns,
+    candidateCounts,
     sessions,
     randomU,
     startM,
@@ -266,14 +268,13 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
   const chosen = best ?? attempts[0];
   const bySession = chosen?.bySession ?? { m: startM, estimated: new Uint8Array(FIELD_COUNT), fits: [] };
   const sessionFields = FIELD_NAMES.filter((_, f) => bySession.estimated[f] === 1);
-  const allConverged = best !== undefined && (best.checks.find((c) => c.check === 'converged')?.passed ?? false);
+  const allConverged = best?.converged ?? false;
 
   const modelled = pairPattern.length;
   // The fit ran on a sample when there were more candidates than maxCandidatePairs: scale to all of them.
   const scale = compared > 0 ? enumerated.pairs.size / compared : 1;
   const expectedMatches = (fitLambda * modelled + trusted) * scale;
   const prior = priorFromCandidates(expectedMatches, rows.length);
-  const candidateCounts = bandCounts(patterns);
   // u over non-matches: the random pairs the fitted model takes for one person weighted out (non-match-u.ts).
   const nonMatch = nonMatchU(random.patterns, fit.parameters.m, randomU, prior, emOptions);
   const { m: modelM, u: modelU } = neutralUnseenBands(fit.parameters.m, nonMatch.u, candidateCounts, random.counts);

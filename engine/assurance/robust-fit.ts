@@ -21,7 +21,6 @@ import { anchorRecall, type DeterministicAnchor } from './deterministic-anchor.t
 import { fitMixture, type BandPatterns, type EmOptions, type EmResult } from './fellegi-sunter-em.ts';
 import { fitChecks, fitPasses, type FitCheck } from './fit-checks.ts';
 import { sessionM, type Session, type SessionM } from './session-m.ts';
-import { bandCounts } from './pattern-index.ts';
 import { FIELD_COUNT } from '../scoring/field-comparison.ts';
 
 const B = BANDS.length;
@@ -40,10 +39,14 @@ export interface FitAttempt {
   readonly fit: EmResult;
   readonly checks: readonly FitCheck[];
   readonly passed: boolean;
+  /** Every EM run behind this attempt met its tolerance (the converged check also passes a run whose likelihood settled). */
+  readonly converged: boolean;
 }
 
 export interface RobustFitInput {
   readonly patterns: BandPatterns;
+  /** Band counts over the candidates (pattern-index.ts bandCounts of `patterns`), the same for every start. */
+  readonly candidateCounts: Float64Array;
   readonly sessions: readonly Session[];
   readonly randomU: Float64Array;
   /** The starting model's m (the active model's, else the default model's). */
@@ -102,9 +105,8 @@ function attempt(input: RobustFitInput, start: string, m: Float64Array, lambda: 
     ...bySession.fits.filter((s) => s.matchShare !== null).map((s) => ({ name: `the m session of rule ${s.rule}`, converged: s.converged, lastChange: s.lastLogLikelihoodChange ?? Number.POSITIVE_INFINITY })),
     ...(sessionFields ? [{ name: 'the EM for λ with m held', converged: fit.converged, lastChange: fit.lastObjectiveChange }] : []),
   ];
-  const candidateCounts = bandCounts(input.patterns);
-  const checks = fitChecks({ m: fit.parameters.m, u: input.randomU, candidateCounts, expectedMatches: fit.parameters.lambda * input.modelled, anchor: input.anchor, runs });
-  return { start, joint, bySession, fit, checks, passed: fitPasses(checks) };
+  const checks = fitChecks({ m: fit.parameters.m, u: input.randomU, candidateCounts: input.candidateCounts, expectedMatches: fit.parameters.lambda * input.modelled, anchor: input.anchor, runs });
+  return { start, joint, bySession, fit, checks, passed: fitPasses(checks), converged: runs.every((r) => r.converged) };
 }
 
 export function robustFit(input: RobustFitInput): { attempts: FitAttempt[]; best: FitAttempt | undefined } {
