@@ -22,7 +22,7 @@
  * Each is placed at the simplest number in its gap of held-out scores (simplest-threshold.ts).
  */
 import { simplestThresholdInGap } from '../stats/simplest-threshold.ts';
-import type { ScoredExample } from '../stats/threshold-sweep.ts';
+import { sweep, type ScoredExample } from '../stats/threshold-sweep.ts';
 
 export interface LiveOperatingPoint {
   readonly threshold: number;
@@ -59,21 +59,9 @@ function liveF1(prior: number, cut: Cut): number {
 
 /** Every distinct held-out score as a cut "score ≥ t", highest first, with the next lower score and the rates. */
 function cutsOf(examples: readonly ScoredExample[]): Cut[] {
-  const sorted = [...examples].sort((a, b) => b.score - a.score);
-  const positives = sorted.filter((e) => e.isMatch).length;
-  const negatives = sorted.length - positives;
-  const cuts: Cut[] = [];
-  let tp = 0;
-  let fp = 0;
-  for (let i = 0; i < sorted.length; i++) {
-    const e = sorted[i] as ScoredExample;
-    if (e.isMatch) tp++;
-    else fp++;
-    const next = sorted[i + 1];
-    if (next !== undefined && next.score === e.score) continue;
-    cuts.push({ score: e.score, below: next?.score ?? null, tpr: positives > 0 ? tp / positives : 0, fpr: negatives > 0 ? fp / negatives : 0 });
-  }
-  return cuts;
+  const { points, positives } = sweep(examples);
+  const negatives = examples.length - positives;
+  return points.map((p, i) => ({ score: p.threshold, below: points[i + 1]?.threshold ?? null, tpr: positives > 0 ? p.tp / positives : 0, fpr: negatives > 0 ? p.fp / negatives : 0 }));
 }
 
 function point(prior: number, cut: Cut, threshold: number): LiveOperatingPoint {

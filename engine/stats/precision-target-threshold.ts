@@ -18,7 +18,7 @@
  * the target: n / (n + z²) >= target, so n >= z² · target / (1 - target); none for a target of 1, which no
  * finite sample shows.
  */
-import type { ScoredExample } from './threshold-sweep.ts';
+import { sweep, type ScoredExample } from './threshold-sweep.ts';
 import { wilsonInterval } from './wilson-interval.ts';
 import { simplestThresholdInGap } from './simplest-threshold.ts';
 
@@ -62,31 +62,21 @@ export function thresholdMeetingPrecision(examples: readonly ScoredExample[], ta
   examples.forEach((example, index) => {
     if (!Number.isFinite(example.score)) throw new RangeError(`examples[${index}].score must be a finite number`);
   });
-  const sorted = [...examples].sort((a, b) => b.score - a.score);
-  const matches = sorted.filter((e) => e.isMatch).length;
-  // Cuts from the highest score down, with cumulative counts.
-  const cuts: PrecisionCut[] = [];
-  let tp = 0;
-  let fp = 0;
-  for (let i = 0; i < sorted.length; i++) {
-    const example = sorted[i] as ScoredExample;
-    if (example.isMatch) tp++;
-    else fp++;
-    const next = sorted[i + 1];
-    if (next !== undefined && next.score === example.score) continue;
-    const below = next?.score ?? null;
-    const interval = wilsonInterval(tp, tp + fp) as { lower: number; upper: number };
-    cuts.push({
-      threshold: simplestThresholdInGap(below, example.score),
-      lowestAdmittedScore: example.score,
+  // Cuts from the highest score down, with cumulative counts (threshold-sweep.ts).
+  const { points, positives: matches } = sweep(examples);
+  const cuts: PrecisionCut[] = points.map(({ threshold: score, tp, fp }, i) => {
+    const below = points[i + 1]?.threshold ?? null;
+    return {
+      threshold: simplestThresholdInGap(below, score),
+      lowestAdmittedScore: score,
       highestExcludedScore: below,
       tp,
       fp,
       precision: tp / (tp + fp),
-      precisionInterval: interval,
+      precisionInterval: wilsonInterval(tp, tp + fp) as { lower: number; upper: number },
       recall: matches === 0 ? null : tp / matches,
-    });
-  }
+    };
+  });
   let met: PrecisionCut | null = null;
   let pointEstimateCut: PrecisionCut | null = null;
   let best: PrecisionCut | null = null;
@@ -95,7 +85,7 @@ export function thresholdMeetingPrecision(examples: readonly ScoredExample[], ta
     if (cut.precision >= targetPrecision) pointEstimateCut = cut;
     if (best === null || cut.precisionInterval.lower >= best.precisionInterval.lower) best = cut;
   }
-  const pairs = sorted.length;
+  const pairs = examples.length;
   if (met !== null) return { met: true, cut: met, pointEstimateCut, pairs, matches };
   return { met: false, best, pointEstimateCut, pairsNeeded: pairsNeededForPrecision(targetPrecision), pairs, matches };
 }

@@ -33,7 +33,7 @@ export function countsAtThreshold(examples: readonly ScoredExample[], threshold:
 }
 
 /** One candidate threshold of a sweep, with the counts of the pairs predicted as matches. */
-interface SweepPoint {
+export interface SweepPoint {
   readonly threshold: number;
   /** Matches with score >= threshold. */
   readonly tp: number;
@@ -47,7 +47,7 @@ interface SweepPoint {
  * Fawcett 2006, "An introduction to ROC analysis", Pattern Recognition Letters 27:861–874,
  * section 5, where equal scores are taken together so that ties cannot be split).
  */
-function sweep(examples: readonly ScoredExample[]): { points: SweepPoint[]; positives: number } {
+export function sweep(examples: readonly ScoredExample[]): { points: SweepPoint[]; positives: number } {
   assertScores(examples);
   // A comparison rather than a subtraction, so that infinite scores sort too.
   const sorted = [...examples].sort((a, b) => (a.score === b.score ? 0 : a.score < b.score ? 1 : -1));
