@@ -17,11 +17,8 @@ const memory = new Map<string, unknown>();
 
 /** The browser's sessionStorage (absent where the code runs outside a page). */
 interface KeyValueStorage {
-  readonly length: number;
   getItem(key: string): string | null;
   setItem(key: string, value: string): void;
-  removeItem(key: string): void;
-  key(index: number): string | null;
 }
 function session(): KeyValueStorage | undefined {
   return (globalThis as { sessionStorage?: KeyValueStorage }).sessionStorage;
@@ -77,19 +74,4 @@ export function schemaCodec<T>(parse: (stored: unknown) => { success: true; data
     const result = parse(stored);
     return result.success ? result.data : undefined;
   } };
-}
-
-/** Forgets every kept item (tests; and a sign-out, which ends the session's work). */
-export function forgetPageState(): void {
-  memory.clear();
-  try {
-    const storage = session();
-    if (storage === undefined) return;
-    for (let i = storage.length - 1; i >= 0; i--) {
-      const k = storage.key(i);
-      if (k?.startsWith('mpi-console:assurance:') === true) storage.removeItem(k);
-    }
-  } catch {
-    // Nothing kept to forget.
-  }
 }
