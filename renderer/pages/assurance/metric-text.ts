@@ -25,6 +25,11 @@ export const NULL_REASON: Readonly<Record<MetricName, string>> = {
   mcc: 'a row or column of the confusion matrix is empty',
 };
 
+/** A value with its sign (a true minus), to `digits` decimals: +0.50, −1.25. */
+export function signed(value: number, digits: number): string {
+  return `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(digits)}`;
+}
+
 export function fixed3(value: number | null): string {
   return value === null ? '—' : value.toFixed(3);
 }

@@ -9,11 +9,11 @@ import { useQuery } from '@tanstack/react-query';
 import type { RecordRef } from '../../../engine/contract/matching.ts';
 import { useClient } from '../../client/context.tsx';
 import { IconAlert } from '../../icons.tsx';
+import { signed } from './metric-text.ts';
 import { EVIDENCE_FIELD, FIELD_ROWS, showValue } from './record-fields.ts';
 
 function contribution(value: number | undefined): string {
-  if (value === undefined) return '—';
-  return `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(2)}`;
+  return value === undefined ? '—' : signed(value, 2);
 }
 
 export function PairRecords({ left, right, scoreThen }: { readonly left: RecordRef; readonly right: RecordRef; readonly scoreThen: number }) {

@@ -1,4 +1,5 @@
 /** Two evaluations side by side: the thresholds both were asked at, with each run's metrics there. */
+import { signed } from './metric-text.ts';
 import type { EvaluationReport, ThresholdMetrics } from '../../../engine/contract/assurance.ts';
 
 export interface ComparedThreshold {
@@ -24,6 +25,5 @@ export function unsharedThresholds(a: EvaluationReport, b: EvaluationReport): { 
 /** B − A with its sign; a metric without a value in either run has no delta. */
 export function metricDelta(a: number | null, b: number | null): string {
   if (a === null || b === null) return '— (no value in one run)';
-  const d = b - a;
-  return `${d >= 0 ? '+' : '−'}${Math.abs(d).toFixed(3)}`;
+  return signed(b - a, 3);
 }

@@ -10,10 +10,8 @@ import type { FieldEvidence } from '../../../engine/contract/matching.ts';
 import { scoreWaterfall, type ScoreBasis, type ScoredEvidence, type Waterfall } from '../../../engine/contract/score-explanation.ts';
 import { IconAlert } from '../../icons.tsx';
 import { ExportButtons } from './export-buttons.tsx';
+import { signed } from './metric-text.ts';
 
-function signed(value: number, digits: number): string {
-  return `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(digits)}`;
-}
 
 function similarity(evidence: FieldEvidence | undefined): string {
   return evidence?.similarity == null ? 'missing' : evidence.similarity.toFixed(3);
