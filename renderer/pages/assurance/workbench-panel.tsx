@@ -63,17 +63,17 @@ export function WorkbenchPanel({ connectionKey, onUse }: { readonly connectionKe
   const unsure = given.length - labelled;
   const toGo = pairs.filter((p) => !verdicts.has(pairKey(p))).length;
 
-  // Focus on the pair after every draw and every verdict, so the keys work at once.
+  // Focus on the pair after every draw and every verdict (each moves to another pair), so the keys work at once,
+  // also after a verdict given with a button.
   useEffect(() => {
     if (pair !== undefined) surface.current?.focus();
-  }, [pairs.length, index, pair]);
+  }, [pairs.length, pair]);
 
   const label = (verdict: Verdict): void => {
     if (pair === undefined) return;
     const next = withVerdict(verdicts, pair, verdict);
     setVerdicts(next);
     setIndex(nextUnlabelled(pairs, next, index + 1));
-    surface.current?.focus();
   };
   const previous = (): void => {
     if (index === 0) return;
@@ -81,7 +81,6 @@ export function WorkbenchPanel({ connectionKey, onUse }: { readonly connectionKe
     const earlier = pairs[back];
     if (earlier !== undefined) setVerdicts((old) => withoutVerdict(old, earlier));
     setIndex(back);
-    surface.current?.focus();
   };
   const onKey = (event: KeyboardEvent<HTMLDivElement>): void => {
     // Anywhere inside the pair, but not while typing in a field or with a modifier (browser and screen-reader keys).
