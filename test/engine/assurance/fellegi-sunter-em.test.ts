@@ -92,7 +92,9 @@ describe('Fellegi-Sunter EM (Winkler 1988; Jaro 1989)', () => {
           const start = { m: Float64Array.from(m.flat()), u: Float64Array.from(u.flat()), lambda };
           const fit = fitMixture(patterns, start, { smoothing, tolerance: 0, maxIterations: 30, fixU, fixM, fixLambda, floor: 1e-12 });
           const history = fit.objectiveHistory;
-          for (let i = 1; i < history.length; i++) expect(history[i] ?? 0).toBeGreaterThanOrEqual((history[i - 1] ?? 0) - 1e-7 * Math.abs(history[i - 1] ?? 1));
+          // Relative to the objective, with an absolute floor for rounding where the objective is about 0 (every field
+          // missing: a fast-check run found a "decrease" of 1.4e-16 there).
+          for (let i = 1; i < history.length; i++) expect(history[i] ?? 0).toBeGreaterThanOrEqual((history[i - 1] ?? 0) - Math.max(1e-12, 1e-7 * Math.abs(history[i - 1] ?? 1)));
           // What is held stays exactly where it started.
           if (fixM) expect([...fit.parameters.m]).toEqual([...start.m]);
           if (fixU) expect([...fit.parameters.u]).toEqual([...start.u]);
