@@ -3,27 +3,16 @@
  * Stored tags reveal no demographics; without the secret nobody can test a guess against them. The key
  * version is part of the MAC input, so tags made under two keys never collide by construction.
  */
+import { createHmac } from 'node:crypto';
 import type { MatchFields } from '../contract/fields.ts';
 import type { BlockingConfig } from '../contract/profile.ts';
 import { ruleKeyMaterial } from './key-material.ts';
-import { hmacKey, hmacSha256, type HmacKey } from './hmac-sha256.ts';
 
 export const TAG_BYTES = 16;
 
 export interface BlockingKey {
   readonly version: string;
   readonly secret: Buffer;
-}
-
-const hmacKeys = new WeakMap<Buffer, HmacKey>();
-
-function hmacKeyOf(secret: Buffer): HmacKey {
-  let key = hmacKeys.get(secret);
-  if (key === undefined) {
-    key = hmacKey(secret);
-    hmacKeys.set(secret, key);
-  }
-  return key;
 }
 
 /** The keys a profile uses: the active one, then the inactive previous one during a staged key change. */
@@ -44,7 +33,8 @@ export function tagHex(tag: Buffer): string {
 
 /** The tag of one rule key material (see key-material.ts) under one key. */
 export function materialTag(key: BlockingKey, material: string): Buffer {
-  return hmacSha256(hmacKeyOf(key.secret), key.version, '\u001e', material).subarray(0, TAG_BYTES);
+  // Node's createHmac per tag: on Node 20 it is faster than copying precomputed pad states (measured, 2026-11).
+  return createHmac('sha256', key.secret).update(key.version).update('\u001e').update(material).digest().subarray(0, TAG_BYTES);
 }
 
 /** Every tag a record yields under every rule and every key of the ring, de-duplicated. */

@@ -7,10 +7,14 @@ import type { Store } from '../store/db.ts';
 import { conflict } from '../contract/errors.ts';
 import { recordFromRow, type SourceRecord } from '../store/records.ts';
 
-export interface IdentityHead {
+/** An identity's keys and version: what a batch needs to name it and to check its version at write time. */
+export interface IdentityKey {
   readonly identityId: number;
   readonly enterpriseId: string;
   readonly version: number;
+}
+
+export interface IdentityHead extends IdentityKey {
   readonly canonicalJson: string;
 }
 
@@ -23,18 +27,16 @@ export function activeIdentitiesAfter(store: Store, tenantId: string, cursor: nu
     .all(tenantId, cursor, limit) as IdentityHead[];
 }
 
-/** The heads of many identities (active or not), by identity ID, in one statement per 64 identities. */
-export function identityHeads(store: Store, tenantId: string, identityIds: readonly number[]): Map<number, IdentityHead & { readonly active: boolean }> {
-  const out = new Map<number, IdentityHead & { readonly active: boolean }>();
+/** The keys of many identities (active or not), by identity ID, in one statement per 64 identities. */
+export function identityKeys(store: Store, tenantId: string, identityIds: readonly number[]): Map<number, IdentityKey & { readonly active: boolean }> {
+  const out = new Map<number, IdentityKey & { readonly active: boolean }>();
   for (let start = 0; start < identityIds.length; start += 64) {
     const part = identityIds.slice(start, start + 64);
     const rows = store
-      .statement(
-        `SELECT identity_id AS identityId, enterprise_id AS enterpriseId, logical_version AS version, canonical_json AS canonicalJson, status
-         FROM identity WHERE tenant_id = ? AND identity_id IN (${part.map(() => '?').join(', ')})`,
-      )
-      .all(tenantId, ...part) as (IdentityHead & { status: string })[];
-    for (const row of rows) out.set(row.identityId, { identityId: row.identityId, enterpriseId: row.enterpriseId, version: row.version, canonicalJson: row.canonicalJson, active: row.status === 'active' });
+      .statement(`SELECT identity_id, enterprise_id, logical_version, status FROM identity WHERE tenant_id = ? AND identity_id IN (${part.map(() => '?').join(', ')})`)
+      .raw()
+      .all(tenantId, ...part) as [number, string, number, string][];
+    for (const [identityId, enterpriseId, version, status] of rows) out.set(identityId, { identityId, enterpriseId, version, active: status === 'active' });
   }
   return out;
 }

@@ -23,17 +23,18 @@ import { reviewCaseId } from '../ingest/review-case-id.ts';
 import { opensReviewCase } from '../ingest/review-gate.ts';
 import { createScorer, type PairOutcome } from '../scoring/scorer.ts';
 import { storedTermFrequencies } from '../store/term-frequency.ts';
+import { rememberedTermFrequencies } from '../scoring/term-frequency.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { updateCanonical } from '../store/identities.ts';
 import { candidateMembers, fieldsJsonOf, type SourceRecord } from '../store/records.ts';
 import { hasOpenCaseFor, insertReviewCase } from '../store/reviews.ts';
 import { identitiesWithTags } from '../store/tags.ts';
-import { activeIdentitiesAfter, expectIdentityVersion, identityHeads, recordsOf, storedTagsOf, type IdentityHead } from './population.ts';
+import { activeIdentitiesAfter, expectIdentityVersion, identityKeys, recordsOf, storedTagsOf, type IdentityHead, type IdentityKey } from './population.ts';
 import type { BatchPlan, JobContext, PhaseWork } from './phase-work.ts';
 import type { PhaseNote } from './job-store.ts';
 
 const REVIEW_KIND = 'PopulationReconciliation';
-const PREPARED_CACHE_RECORDS = 50_000;
+const PREPARED_CACHE_RECORDS = 250_000;
 
 /** True when the stored canonical record's provenance does not describe the linked records. */
 function provenanceInconsistent(canonicalJson: string, records: readonly SourceRecord[]): boolean {
@@ -111,15 +112,15 @@ export function laterCandidates(ctx: JobContext, identityId: number, tags: reado
 }
 
 interface ReviewPair {
-  readonly left: IdentityHead;
-  readonly right: IdentityHead;
+  readonly left: IdentityKey;
+  readonly right: IdentityKey;
   readonly score: number;
   readonly decision: 'certain' | 'probable';
   readonly evidence: FieldEvidence[];
 }
 
 export function reconcileMatching(ctx: JobContext): PhaseWork {
-  const scorer = createScorer(ctx.profile.profile, storedTermFrequencies(ctx.store, ctx.tenantId));
+  const scorer = createScorer(ctx.profile.profile, rememberedTermFrequencies(storedTermFrequencies(ctx.store, ctx.tenantId)));
   const probable = ctx.profile.profile.MatchingRules.Thresholds.Probable;
   // Candidates met within a few batches are met again (neighbours in identity order share blocks); bounded, so
   // memory stays flat in the population size.
@@ -129,14 +130,13 @@ export function reconcileMatching(ctx: JobContext): PhaseWork {
       const batch = activeIdentitiesAfter(ctx.store, ctx.tenantId, cursor, batchSize);
       const last = batch.at(-1);
       if (last === undefined) return null;
-      const pairs: ReviewPair[] = [];
-      // The whole batch's reads in a few statements: its tags, every candidate of every identity, then the heads
-      // and the records (fields only for the prepared cache's misses) of all of them at once.
+      // The whole batch's reads in a few statements: its tags, every candidate of every identity, the records
+      // (fields only for the prepared cache's misses) of all of them at once, and after scoring the keys of the
+      // few candidates that open a case. All within the batch's one read snapshot.
       const tags = storedTagsOf(ctx.store, ctx.tenantId, batch);
       const candidatesOf = new Map<number, number[]>();
       for (const left of batch) candidatesOf.set(left.identityId, laterCandidates(ctx, left.identityId, tags.get(left.identityId) ?? []));
       const involved = [...new Set([...batch.map((b) => b.identityId), ...[...candidatesOf.values()].flat()])];
-      const heads = identityHeads(ctx.store, ctx.tenantId, [...new Set([...candidatesOf.values()].flat())]);
       const members = candidateMembers(ctx.store, ctx.tenantId, involved, MAX_COMPARED_RECORDS_PER_IDENTITY);
       const misses: number[] = [];
       for (const rows of members.values()) for (const row of rows) if (cache.lookup(row.recordId, row.version) === undefined) misses.push(row.recordId);
@@ -149,13 +149,12 @@ export function reconcileMatching(ctx: JobContext): PhaseWork {
           if (json === undefined) throw new EngineError('internal', 'a candidate record vanished within one read');
           return cache.put(row.recordId, row.version, JSON.parse(json) as MatchFields);
         });
+      const found: { left: IdentityHead; candidateId: number; a: PreparedRecord; b: PreparedRecord }[] = [];
       for (const left of batch) {
         const candidates = candidatesOf.get(left.identityId) ?? [];
         if (candidates.length === 0) continue;
         const leftRecords = prepared(left.identityId);
         for (const candidateId of candidates) {
-          const right = heads.get(candidateId);
-          if (right?.active !== true) continue;
           const rightRecords = prepared(candidateId);
           let best: { score: number; decision: PairOutcome['decision']; a: PreparedRecord; b: PreparedRecord } | undefined;
           for (const a of leftRecords) {
@@ -164,10 +163,16 @@ export function reconcileMatching(ctx: JobContext): PhaseWork {
               if (best === undefined || outcome.score > best.score) best = { score: outcome.score, decision: outcome.decision, a, b };
             }
           }
-          if (best === undefined || !opensReviewCase(best, probable)) continue;
-          const explained = scorer.explain(best.a, best.b);
-          pairs.push({ left, right, score: explained.score, decision: explained.decision === 'certain' ? 'certain' : 'probable', evidence: explained.evidence });
+          if (best !== undefined && opensReviewCase(best, probable)) found.push({ left, candidateId, a: best.a, b: best.b });
         }
+      }
+      const keys = identityKeys(ctx.store, ctx.tenantId, [...new Set(found.map((f) => f.candidateId))]);
+      const pairs: ReviewPair[] = [];
+      for (const { left, candidateId, a, b } of found) {
+        const right = keys.get(candidateId);
+        if (right?.active !== true) continue;
+        const explained = scorer.explain(a, b);
+        pairs.push({ left, right, score: explained.score, decision: explained.decision === 'certain' ? 'certain' : 'probable', evidence: explained.evidence });
       }
       return {
         lastIdentityId: last.identityId,
@@ -176,7 +181,7 @@ export function reconcileMatching(ctx: JobContext): PhaseWork {
         write(at) {
           let reviewCreated = 0;
           const checked = new Set<number>();
-          const check = (identity: IdentityHead): void => {
+          const check = (identity: IdentityKey): void => {
             if (checked.has(identity.identityId)) return;
             expectIdentityVersion(ctx.store, ctx.tenantId, identity.identityId, identity.version);
             checked.add(identity.identityId);

@@ -47,3 +47,28 @@ export function termFrequencyAdjustment(counts: TermCount): number {
   const bound = Math.log(MAX_RARITY);
   return Math.max(-bound, Math.min(bound, Math.log(average / p)));
 }
+
+/**
+ * A reader that remembers the counts it has read (bounded in two generations: when the young one is full it
+ * becomes the old one and the oldest is dropped), for a long read-only pass such as reconciliation's matching
+ * phase: common names are read once instead of once per record. The counts are those first read in the pass,
+ * as the pass's prepared records already are.
+ */
+export function rememberedTermFrequencies(reader: TermFrequencyReader, capacity = 200_000): TermFrequencyReader {
+  let young = new Map<string, TermCount>();
+  let old = new Map<string, TermCount>();
+  return {
+    count(field, value) {
+      const key = `${field}\u0000${value}`;
+      let counts = young.get(key) ?? old.get(key);
+      if (counts === undefined) counts = reader.count(field, value);
+      else if (young.has(key)) return counts;
+      if (young.size >= capacity / 2) {
+        old = young;
+        young = new Map();
+      }
+      young.set(key, counts);
+      return counts;
+    },
+  };
+}

@@ -1,6 +1,6 @@
 import { settingsFromObject } from '../../../engine/config/settings.ts';
 import { describe, expect, it } from 'vitest';
-import { blockingTags, type KeyRing } from '../../../engine/blocking/tags.ts';
+import { blockingTags, materialTag, type KeyRing } from '../../../engine/blocking/tags.ts';
 import { ruleKeyMaterial } from '../../../engine/blocking/key-material.ts';
 import { keyRingFor } from '../../../engine/blocking/key-ring.ts';
 import type { MatchFields } from '../../../engine/contract/fields.ts';
@@ -46,6 +46,11 @@ describe('blocking tags', () => {
       expect(t.ruleSetVersion).toBe(3);
     }
     expect(new Set(tags.map((t) => t.keyVersion))).toEqual(new Set(['k1', 'k2']));
+  });
+
+  it('keep the stored tag format: the first 16 bytes of HMAC-SHA256(secret, version ‖ 0x1E ‖ material)', () => {
+    // Pinned: tags already stored in registries must stay findable, whatever computes the HMAC.
+    expect(materialTag({ version: 'k1', secret: Buffer.from('a'.repeat(32)) }, 'SMITH|1980-01-02').toString('hex')).toBe('981b29ef0289d739f85ac954a2a02c57');
   });
 
   it('are deterministic for one key and differ between keys', () => {

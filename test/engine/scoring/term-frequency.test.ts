@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_RARITY, MIN_TERM_RECORDS, termFrequencyAdjustment, type TermCount, type TermFrequencyField, type TermFrequencyReader } from '../../../engine/scoring/term-frequency.ts';
+import { MAX_RARITY, MIN_TERM_RECORDS, rememberedTermFrequencies, termFrequencyAdjustment, type TermCount, type TermFrequencyField, type TermFrequencyReader } from '../../../engine/scoring/term-frequency.ts';
 import { storedTermFrequencies, termFrequencySnapshot } from '../../../engine/store/term-frequency.ts';
 import { createScorer } from '../../../engine/scoring/scorer.ts';
 import { compileModel } from '../../../engine/scoring/fellegi-sunter.ts';
@@ -98,5 +98,40 @@ describe('term-frequency adjustment (Winkler 2000; Splink term_frequency_adjustm
     }
     expect(termFrequencySnapshot(engine.env.store, 't2').count('familyName', 'okonkwo')).toEqual({ count: 0, total: 0, sumSquares: 0 });
     engine.close();
+  });
+});
+
+describe('rememberedTermFrequencies', () => {
+  const counting = (): { reader: TermFrequencyReader; reads: string[] } => {
+    const reads: string[] = [];
+    return {
+      reads,
+      reader: {
+        count(field, value) {
+          reads.push(`${field}:${value}`);
+          return { count: value.length, total: 100, sumSquares: 1000 };
+        },
+      },
+    };
+  };
+
+  it('answers as the reader does and reads each value once', () => {
+    const { reader, reads } = counting();
+    const remembered = rememberedTermFrequencies(reader);
+    for (const value of ['smith', 'jones', 'smith', 'smith', 'jones']) expect(remembered.count('familyName', value)).toEqual(reader.count('familyName', value));
+    expect(remembered.count('givenName', 'smith')).toEqual({ count: 5, total: 100, sumSquares: 1000 });
+    // Five reads by the test itself, two by the remembered reader for the family names, one for the given name.
+    expect(reads.filter((r) => r === 'familyName:smith')).toHaveLength(4);
+    expect(reads.filter((r) => r === 'givenName:smith')).toHaveLength(1);
+  });
+
+  it('stays bounded: beyond its capacity the oldest values are read again', () => {
+    const { reader, reads } = counting();
+    const remembered = rememberedTermFrequencies(reader, 4);
+    for (const value of ['a', 'b', 'c', 'd', 'e', 'f']) remembered.count('familyName', value);
+    remembered.count('familyName', 'f');
+    expect(reads).toHaveLength(6);
+    remembered.count('familyName', 'a');
+    expect(reads).toHaveLength(7);
   });
 });
