@@ -19,7 +19,8 @@ import { createSandbox } from './operations/sandbox.ts';
 import { ingestNdjson } from './operations/ingest.ts';
 import { compareStrings } from './operations/compare.ts';
 import { explainPair } from './operations/explain.ts';
-import { listIdentities, listReviews } from './operations/lists.ts';
+import { listIdentities } from './operations/lists.ts';
+import { decideReview, getReview, listReviews, reviewLabels } from './operations/reviews.ts';
 import { applyProfile, getProfile, validateProfile } from './operations/profile.ts';
 import { rollbackProfile } from './operations/profile-rollback.ts';
 import { profileSummary } from './operations/profile-summary.ts';
@@ -68,6 +69,9 @@ const handlers: { [K in Exclude<OperationName, RunOperationName>]: Handler<K> } 
   'matching/explain': explainPair,
   'identities/list': listIdentities,
   'reviews/list': listReviews,
+  'reviews/get': getReview,
+  'reviews/decide': decideReview,
+  'reviews/labels': reviewLabels,
   'profile/get': getProfile,
   'profile/summary': profileSummary,
   'profile/validate': validateProfile,

@@ -13,6 +13,8 @@ export interface PopulationQuality {
   readonly autoLinksAndReviews: PairwiseQuality;
 }
 
+const REVIEW_PAGE = 1000;
+
 export const refKey = (sourceSystem: string, localId: string): string => `${sourceSystem}/${localId}`;
 
 /** Scores a tenant's identities and open review cases against ground truth (record key → true entity). */
@@ -21,7 +23,12 @@ export async function populationQuality(engine: EngineClient, ctx: CallContext, 
   const clusters = groupBy(rows.map((r) => [refKey(r.sourceSystem, r.localId), r.enterpriseId] as const));
   const predicted = pairsOfClusters(clusters.values());
   const truePairs = pairsOfClusters(groupBy([...truth.entries()]).values());
-  const reviews = (await engine.call('reviews/list', { status: 'open', limit: 1_000_000, offset: 0 }, ctx)).rows;
+  const reviews = [];
+  for (let offset = 0; ; offset += REVIEW_PAGE) {
+    const page = await engine.call('reviews/list', { status: 'open', limit: REVIEW_PAGE, offset }, ctx);
+    reviews.push(...page.rows);
+    if (page.rows.length < REVIEW_PAGE) break;
+  }
   const withReviews = new Set(predicted);
   let reviewCasesJoiningTruePair = 0;
   for (const c of reviews) {

@@ -12,3 +12,4 @@ export * from './label-rules.ts';
 export * from './statistics/score-distribution.ts';
 export * from './score-explanation.ts';
 export * from './workbench.ts';
+export * from './reviews.ts';

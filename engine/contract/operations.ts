@@ -24,6 +24,7 @@ import { maintenanceOperations } from './maintenance.ts';
 import { CandidatePairsInputSchema, CandidatePairsOutputSchema, DisplayFieldsSchema } from './workbench.ts';
 import { EstimateOutputSchema, EstimateRequestSchema } from './estimate.ts';
 import { runOperations } from './runs.ts';
+import { reviewOperations } from './reviews.ts';
 
 const IssueSchema = z.object({ path: z.string(), message: z.string() });
 const Page = { limit: z.number().int().min(1).max(1_000_000).default(100_000), offset: z.number().int().min(0).default(0) };
@@ -51,21 +52,6 @@ export const ExplainOutputSchema = MatchResultSchema.extend({
 });
 export type ExplainOutput = z.infer<typeof ExplainOutputSchema>;
 
-export const ReviewCaseSchema = z.object({
-  caseId: z.string(),
-  kind: z.enum(['IngestionMatch', 'PopulationReconciliation']),
-  status: z.string(),
-  leftEnterpriseId: z.string(),
-  leftVersion: z.number().int(),
-  rightEnterpriseId: z.string(),
-  rightVersion: z.number().int(),
-  matchingProfileVersion: z.number().int(),
-  score: z.number(),
-  decision: z.enum(['certain', 'probable']),
-  evidence: MatchResultSchema.shape.evidence,
-  createdAt: z.string(),
-});
-
 export const operations = {
   'sandbox/create': {
     input: z.strictObject({ syntheticPeople: z.number().int().min(0).max(1_000_000).default(0), seed: z.number().int().default(1) }),
@@ -88,10 +74,6 @@ export const operations = {
     input: z.strictObject(Page),
     output: z.object({ total: z.number().int(), rows: z.array(z.object({ sourceSystem: z.string(), localId: z.string(), enterpriseId: z.string() })) }),
   },
-  'reviews/list': {
-    input: z.strictObject({ status: z.enum(['open', 'resolved', 'dismissed']).default('open'), ...Page }),
-    output: z.object({ rows: z.array(ReviewCaseSchema) }),
-  },
   'profile/get': { input: z.strictObject({}), output: MatchingProfileVersionSchema },
   'profile/summary': { input: z.strictObject({}), output: ProfileSummarySchema },
   'profile/validate': { input: z.strictObject({ document: z.unknown() }), output: z.object({ valid: z.boolean(), issues: z.array(IssueSchema) }) },
@@ -106,6 +88,7 @@ export const operations = {
   'labels/sample': { input: LabelSampleInputSchema, output: LabelSampleOutputSchema },
   'labels/candidates': { input: CandidatePairsInputSchema, output: CandidatePairsOutputSchema },
   ...maintenanceOperations,
+  ...reviewOperations,
   ...runOperations,
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 

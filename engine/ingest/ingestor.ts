@@ -38,7 +38,7 @@ import { candidateMembers, fieldsJsonOf, findRecord, hasReceipt, insertReceipt, 
 import { getIdentity, identityOfRecord, insertIdentity, linkRecord } from '../store/identities.ts';
 import { addTags } from '../store/tags.ts';
 import { rebuildCanonical, retagIdentity } from './identity-rebuild.ts';
-import { insertReviewCase } from '../store/reviews.ts';
+import { decidedDistinct, insertReviewCase } from '../store/reviews.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { buildCanonical } from './survivorship.ts';
 import { MAX_COMPARED_RECORDS_PER_IDENTITY, findCandidates } from './candidates.ts';
@@ -94,6 +94,8 @@ export class Ingestor {
     private readonly tenantId: string,
     sourceSystem: string,
     settings: Settings,
+    /** The job this ingestion runs in (a reconciliation's import), named on the review cases it opens. */
+    private readonly jobId: string | null = null,
   ) {
     requireTenant(store, tenantId);
     this.profile = activeProfile(store, tenantId);
@@ -270,6 +272,8 @@ export class Ingestor {
     const a = getIdentity(this.store, this.tenantId, identityId);
     const b = getIdentity(this.store, this.tenantId, candidate.identityId);
     const [left, right] = a.identityId < b.identityId ? [a, b] : [b, a];
+    // A pair a reviewer decided are different people is not asked again while neither identity's records changed.
+    if (decidedDistinct(this.store, this.tenantId, left.identityId, right.identityId)) return false;
     const kind = 'IngestionMatch';
     const explained = this.scorer.explain(candidate.left, candidate.right);
     return insertReviewCase(
@@ -286,6 +290,8 @@ export class Ingestor {
         score: candidate.outcome.score,
         decision: candidate.outcome.decision === 'certain' ? 'certain' : 'probable',
         evidence: explained.evidence,
+        jobId: this.jobId,
+        sourceSystem: this.sourceSystem,
       },
       at,
     );

@@ -52,7 +52,7 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
   if (upTo === null) throw new EngineError('internal', 'an importing phase of a job that has not started');
   const { source, key, allowInsecureHttp } = sourceForImport(settings, ctx.profile.profile, ctx.tenantId, sourceSystem, 'job.externalSourceSystem');
   const client = new FhirSourceClient(source, { allowInsecureHttp, key, ...(options.retry === undefined ? {} : { retry: options.retry }) });
-  const ingestor = new Ingestor(ctx.store, ctx.tenantId, sourceSystem, settings);
+  const ingestor = new Ingestor(ctx.store, ctx.tenantId, sourceSystem, settings, ctx.jobId);
   const full = job.changedSince === null;
   const window: ImportWindow = { from: job.changedSince, upTo: new Date(Date.parse(upTo) + MAX_CLOCK_SKEW_MS).toISOString() };
   // The next page is fetched while this one is written (the server works meanwhile); the cursor still moves

@@ -43,6 +43,8 @@ export interface PhaseWork {
 export interface JobContext {
   readonly store: Store;
   readonly tenantId: string;
+  /** The job's ID: review cases it opens name it. */
+  readonly jobId: string;
   readonly profile: StoredProfile;
   readonly ring: KeyRing;
 }

@@ -27,7 +27,7 @@ import { rememberedTermFrequencies } from '../scoring/term-frequency.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { updateCanonical } from '../store/identities.ts';
 import { candidateMembers, fieldsJsonOf, type SourceRecord } from '../store/records.ts';
-import { hasOpenCaseFor, insertReviewCase } from '../store/reviews.ts';
+import { decidedDistinct, hasOpenCaseFor, insertReviewCase } from '../store/reviews.ts';
 import { identitiesWithTags } from '../store/tags.ts';
 import { activeIdentitiesAfter, expectIdentityVersion, identityKeys, recordsOf, storedTagsOf, type IdentityHead, type IdentityKey } from './population.ts';
 import type { BatchPlan, JobContext, PhaseWork } from './phase-work.ts';
@@ -191,6 +191,8 @@ export function reconcileMatching(ctx: JobContext): PhaseWork {
             check(pair.right);
             // A pair already open for review at these versions (say, from ingestion) is not asked twice.
             if (hasOpenCaseFor(ctx.store, ctx.tenantId, pair.left, pair.right)) continue;
+            // Nor a pair a reviewer decided are different people, while neither identity's records changed.
+            if (decidedDistinct(ctx.store, ctx.tenantId, pair.left.identityId, pair.right.identityId)) continue;
             const inserted = insertReviewCase(
               ctx.store,
               ctx.tenantId,
@@ -205,6 +207,7 @@ export function reconcileMatching(ctx: JobContext): PhaseWork {
                 score: pair.score,
                 decision: pair.decision,
                 evidence: pair.evidence,
+                jobId: ctx.jobId,
               },
               at,
             );

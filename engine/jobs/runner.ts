@@ -283,7 +283,7 @@ export class JobRunner {
     const job = jobRow(this.store, this.tenantId, this.jobId);
     if (job?.profileVersion == null) throw new LeaseLost();
     const profile = profileVersion(this.store, this.tenantId, job.profileVersion);
-    return { store: this.store, tenantId: this.tenantId, profile, ring: keyRingFor(profile.profile.Blocking, this.env.settings(), this.tenantId) };
+    return { store: this.store, tenantId: this.tenantId, jobId: this.jobId, profile, ring: keyRingFor(profile.profile.Blocking, this.env.settings(), this.tenantId) };
   }
 
   private work(phase: PhaseName): PhaseWork {

@@ -1,7 +1,6 @@
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import { countRecords } from '../store/records.ts';
 import { listRecordIdentities } from '../store/identities.ts';
-import { listReviewCases } from '../store/reviews.ts';
 import { requireTenant } from '../store/tenants.ts';
 import type { EngineEnv } from '../env.ts';
 
@@ -11,9 +10,4 @@ export function listIdentities(env: EngineEnv, input: OperationInput<'identities
     total: countRecords(env.store, ctx.tenantId),
     rows: listRecordIdentities(env.store, ctx.tenantId, input.limit ?? 100_000, input.offset ?? 0),
   }));
-}
-
-export function listReviews(env: EngineEnv, input: OperationInput<'reviews/list'>, ctx: CallContext): OperationOutput<'reviews/list'> {
-  requireTenant(env.store, ctx.tenantId);
-  return { rows: listReviewCases(env.store, ctx.tenantId, input.status ?? 'open', input.limit ?? 100_000, input.offset ?? 0) };
 }

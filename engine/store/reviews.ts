@@ -1,5 +1,11 @@
+/**
+ * Review cases, the decisions reviewers record on them and the pairs decided to be different people. Every
+ * statement names the tenant. Decisions keep the reviewer's reason here; audit records never carry it.
+ */
+import { createHash } from 'node:crypto';
 import type { Store } from './db.ts';
 import type { FieldEvidence } from '../contract/matching.ts';
+import type { ReviewDecision } from '../contract/reviews.ts';
 
 export type ReviewKind = 'IngestionMatch' | 'PopulationReconciliation';
 
@@ -14,6 +20,10 @@ export interface ReviewCaseWrite {
   readonly score: number;
   readonly decision: 'certain' | 'probable';
   readonly evidence: readonly FieldEvidence[];
+  /** The job that opens the case, if any. */
+  readonly jobId?: string | null;
+  /** For ingestion, the source system of the record that opens the case. */
+  readonly sourceSystem?: string | null;
 }
 
 /** Inserts the case unless one with the same deterministic ID exists; true when it was new. */
@@ -21,10 +31,25 @@ export function insertReviewCase(store: Store, tenantId: string, c: ReviewCaseWr
   const result = store
     .statement(
       `INSERT OR IGNORE INTO review_case (tenant_id, case_id, kind, left_identity_id, left_version, right_identity_id, right_version,
-         profile_version, score, decision, evidence_json, status, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?)`,
+         profile_version, score, decision, evidence_json, status, created_at, job_id, source_system)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?)`,
     )
-    .run(tenantId, c.caseId, c.kind, c.leftIdentityId, c.leftVersion, c.rightIdentityId, c.rightVersion, c.profileVersion, c.score, c.decision, JSON.stringify(c.evidence), at);
+    .run(
+      tenantId,
+      c.caseId,
+      c.kind,
+      c.leftIdentityId,
+      c.leftVersion,
+      c.rightIdentityId,
+      c.rightVersion,
+      c.profileVersion,
+      c.score,
+      c.decision,
+      JSON.stringify(c.evidence),
+      at,
+      c.jobId ?? null,
+      c.sourceSystem ?? null,
+    );
   return result.changes === 1;
 }
 
@@ -46,9 +71,11 @@ export function hasOpenCaseFor(store: Store, tenantId: string, left: { identityI
 export interface ReviewCaseRow {
   readonly caseId: string;
   readonly kind: ReviewKind;
-  readonly status: string;
+  readonly status: 'open' | 'resolved' | 'dismissed';
+  readonly leftIdentityId: number;
   readonly leftEnterpriseId: string;
   readonly leftVersion: number;
+  readonly rightIdentityId: number;
   readonly rightEnterpriseId: string;
   readonly rightVersion: number;
   readonly matchingProfileVersion: number;
@@ -56,38 +83,68 @@ export interface ReviewCaseRow {
   readonly decision: 'certain' | 'probable';
   readonly evidence: FieldEvidence[];
   readonly createdAt: string;
+  readonly jobId: string | null;
+  readonly sourceSystem: string | null;
+  readonly review: { readonly decision: ReviewDecision; readonly actor: string; readonly decidedAt: string } | null;
 }
 
-export function listReviewCases(store: Store, tenantId: string, status: string, limit: number, offset: number): ReviewCaseRow[] {
-  const rows = store
-    .statement(
-      `SELECT c.case_id, c.kind, c.status, li.enterprise_id AS left_eid, c.left_version, ri.enterprise_id AS right_eid, c.right_version,
-              c.profile_version, c.score, c.decision, c.evidence_json, c.created_at
-       FROM review_case c
-       JOIN identity li ON li.tenant_id = c.tenant_id AND li.identity_id = c.left_identity_id
-       JOIN identity ri ON ri.tenant_id = c.tenant_id AND ri.identity_id = c.right_identity_id
-       WHERE c.tenant_id = ? AND c.status = ? ORDER BY c.created_at, c.case_id LIMIT ? OFFSET ?`,
-    )
-    .all(tenantId, status, limit, offset) as {
-    case_id: string;
-    kind: ReviewKind;
-    status: string;
-    left_eid: string;
-    left_version: number;
-    right_eid: string;
-    right_version: number;
-    profile_version: number;
-    score: number;
-    decision: 'certain' | 'probable';
-    evidence_json: string;
-    created_at: string;
-  }[];
-  return rows.map((r) => ({
+export interface ReviewFilter {
+  readonly status: 'open' | 'resolved' | 'dismissed' | 'all';
+  readonly kind?: ReviewKind | undefined;
+  readonly jobId?: string | undefined;
+  readonly sourceSystem?: string | undefined;
+}
+
+export type ReviewSort = 'newest' | 'oldest' | 'score-high' | 'score-low';
+
+const ORDER: Record<ReviewSort, string> = {
+  newest: 'c.created_at DESC, c.case_id DESC',
+  oldest: 'c.created_at, c.case_id',
+  'score-high': 'c.score DESC, c.case_id',
+  'score-low': 'c.score, c.case_id',
+};
+
+const CASE_COLUMNS = `c.case_id, c.kind, c.status, c.left_identity_id, li.enterprise_id AS left_eid, c.left_version, c.right_identity_id,
+  ri.enterprise_id AS right_eid, c.right_version, c.profile_version, c.score, c.decision, c.evidence_json, c.created_at, c.job_id,
+  c.source_system, d.decision AS review_decision, d.actor AS review_actor, d.decided_at AS review_at`;
+
+const CASE_FROM = `review_case c
+  JOIN identity li ON li.tenant_id = c.tenant_id AND li.identity_id = c.left_identity_id
+  JOIN identity ri ON ri.tenant_id = c.tenant_id AND ri.identity_id = c.right_identity_id
+  LEFT JOIN review_decision d ON d.tenant_id = c.tenant_id AND d.case_id = c.case_id
+    AND d.seq = (SELECT max(seq) FROM review_decision x WHERE x.tenant_id = c.tenant_id AND x.case_id = c.case_id)`;
+
+interface CaseSqlRow {
+  case_id: string;
+  kind: ReviewKind;
+  status: ReviewCaseRow['status'];
+  left_identity_id: number;
+  left_eid: string;
+  left_version: number;
+  right_identity_id: number;
+  right_eid: string;
+  right_version: number;
+  profile_version: number;
+  score: number;
+  decision: 'certain' | 'probable';
+  evidence_json: string;
+  created_at: string;
+  job_id: string | null;
+  source_system: string | null;
+  review_decision: ReviewDecision | null;
+  review_actor: string | null;
+  review_at: string | null;
+}
+
+function caseFromRow(r: CaseSqlRow): ReviewCaseRow {
+  return {
     caseId: r.case_id,
     kind: r.kind,
     status: r.status,
+    leftIdentityId: r.left_identity_id,
     leftEnterpriseId: r.left_eid,
     leftVersion: r.left_version,
+    rightIdentityId: r.right_identity_id,
     rightEnterpriseId: r.right_eid,
     rightVersion: r.right_version,
     matchingProfileVersion: r.profile_version,
@@ -95,5 +152,130 @@ export function listReviewCases(store: Store, tenantId: string, status: string, 
     decision: r.decision,
     evidence: JSON.parse(r.evidence_json) as FieldEvidence[],
     createdAt: r.created_at,
-  }));
+    jobId: r.job_id,
+    sourceSystem: r.source_system,
+    review: r.review_decision === null ? null : { decision: r.review_decision, actor: r.review_actor ?? '', decidedAt: r.review_at ?? '' },
+  };
+}
+
+function filterSql(filter: ReviewFilter): { where: string; args: (string | number)[] } {
+  const clauses = ['c.tenant_id = ?'];
+  const args: (string | number)[] = [];
+  if (filter.status !== 'all') {
+    clauses.push('c.status = ?');
+    args.push(filter.status);
+  }
+  if (filter.kind !== undefined) {
+    clauses.push('c.kind = ?');
+    args.push(filter.kind);
+  }
+  if (filter.jobId !== undefined) {
+    clauses.push('c.job_id = ?');
+    args.push(filter.jobId);
+  }
+  if (filter.sourceSystem !== undefined) {
+    clauses.push('c.source_system = ?');
+    args.push(filter.sourceSystem);
+  }
+  return { where: clauses.join(' AND '), args };
+}
+
+/** One page of the tenant's cases matching the filter, and how many match in all. */
+export function listReviewCases(store: Store, tenantId: string, filter: ReviewFilter, sort: ReviewSort, limit: number, offset: number): { total: number; rows: ReviewCaseRow[] } {
+  const { where, args } = filterSql(filter);
+  const total = store.statement(`SELECT count(*) FROM review_case c WHERE ${where}`).pluck().get(tenantId, ...args) as number;
+  const rows = store
+    .statement(`SELECT ${CASE_COLUMNS} FROM ${CASE_FROM} WHERE ${where} ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?`)
+    .all(tenantId, ...args, limit, offset) as CaseSqlRow[];
+  return { total, rows: rows.map(caseFromRow) };
+}
+
+export function reviewCase(store: Store, tenantId: string, caseId: string): ReviewCaseRow | undefined {
+  const row = store.statement(`SELECT ${CASE_COLUMNS} FROM ${CASE_FROM} WHERE c.tenant_id = ? AND c.case_id = ?`).get(tenantId, caseId) as CaseSqlRow | undefined;
+  return row === undefined ? undefined : caseFromRow(row);
+}
+
+export interface DecisionRow {
+  readonly decision: ReviewDecision;
+  readonly reason: string;
+  readonly actor: string;
+  readonly decidedAt: string;
+}
+
+export function caseDecisions(store: Store, tenantId: string, caseId: string): DecisionRow[] {
+  return store
+    .statement('SELECT decision, reason, actor, decided_at AS decidedAt FROM review_decision WHERE tenant_id = ? AND case_id = ? ORDER BY seq')
+    .all(tenantId, caseId) as DecisionRow[];
+}
+
+/** Appends a decision and sets the case's status (same person and different people resolve it). */
+export function recordDecision(store: Store, tenantId: string, caseId: string, decision: DecisionRow): void {
+  const seq = store.statement('SELECT coalesce(max(seq), 0) + 1 FROM review_decision WHERE tenant_id = ? AND case_id = ?').pluck().get(tenantId, caseId) as number;
+  store
+    .statement('INSERT INTO review_decision (tenant_id, case_id, seq, decision, reason, actor, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .run(tenantId, caseId, seq, decision.decision, decision.reason, decision.actor, decision.decidedAt);
+  store.statement('UPDATE review_case SET status = ? WHERE tenant_id = ? AND case_id = ?').run(decision.decision === 'unsure' ? 'open' : 'resolved', tenantId, caseId);
+}
+
+/** A digest of an identity's linked records at their versions: it changes whenever one is linked, unlinked or updated. */
+export function identityRecordsDigest(store: Store, tenantId: string, identityId: number): string {
+  const rows = store
+    .statement(
+      `SELECT r.record_id, r.logical_version FROM identity_link l JOIN source_record r ON r.tenant_id = l.tenant_id AND r.record_id = l.record_id
+       WHERE l.tenant_id = ? AND l.identity_id = ? ORDER BY r.record_id`,
+    )
+    .raw()
+    .all(tenantId, identityId) as [number, number][];
+  return createHash('sha256').update(rows.map(([id, version]) => `${String(id)}:${String(version)}`).join(',')).digest('hex');
+}
+
+interface PairSide {
+  readonly identityId: number;
+  readonly records: string;
+}
+
+/** Remembers that a reviewer decided these identities (left: the lower identity ID) are different people. */
+export function rememberDistinct(store: Store, tenantId: string, left: PairSide, right: PairSide, caseId: string, at: string): void {
+  store
+    .statement(
+      `INSERT OR IGNORE INTO distinct_pair (tenant_id, left_identity_id, left_records, right_identity_id, right_records, case_id, decided_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(tenantId, left.identityId, left.records, right.identityId, right.records, caseId, at);
+}
+
+/**
+ * Whether a reviewer decided these two identities are different people and neither identity's records changed
+ * since: the pair is not asked again. Reads the digests only when a decision exists for the pair.
+ */
+export function decidedDistinct(store: Store, tenantId: string, a: number, b: number): boolean {
+  const [left, right] = a < b ? [a, b] : [b, a];
+  const decided = store
+    .statement('SELECT left_records, right_records FROM distinct_pair WHERE tenant_id = ? AND left_identity_id = ? AND right_identity_id = ?')
+    .raw()
+    .all(tenantId, left, right) as [string, string][];
+  if (decided.length === 0) return false;
+  const leftNow = identityRecordsDigest(store, tenantId, left);
+  const rightNow = identityRecordsDigest(store, tenantId, right);
+  return decided.some(([l, r]) => l === leftNow && r === rightNow);
+}
+
+export interface DecidedPair {
+  readonly caseId: string;
+  readonly decision: 'same-person' | 'different-people';
+  readonly leftIdentityId: number;
+  readonly rightIdentityId: number;
+}
+
+/** Cases whose latest decision is same person or different people, oldest first (optionally one job's). */
+export function decidedCases(store: Store, tenantId: string, jobId?: string): DecidedPair[] {
+  return store
+    .statement(
+      `SELECT c.case_id AS caseId, d.decision, c.left_identity_id AS leftIdentityId, c.right_identity_id AS rightIdentityId
+       FROM review_case c JOIN review_decision d ON d.tenant_id = c.tenant_id AND d.case_id = c.case_id
+         AND d.seq = (SELECT max(seq) FROM review_decision x WHERE x.tenant_id = c.tenant_id AND x.case_id = c.case_id)
+       WHERE c.tenant_id = ? AND d.decision IN ('same-person', 'different-people') ${jobId === undefined ? '' : 'AND c.job_id = ?'}
+       ORDER BY c.created_at, c.case_id`,
+    )
+    .all(...(jobId === undefined ? [tenantId] : [tenantId, jobId])) as DecidedPair[];
 }

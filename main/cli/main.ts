@@ -11,7 +11,8 @@ import { sandboxInit } from './commands/sandbox.ts';
 import { ingest } from './commands/ingest.ts';
 import { compare } from './commands/compare.ts';
 import { explain } from './commands/explain.ts';
-import { identities, reviews } from './commands/lists.ts';
+import { identities } from './commands/lists.ts';
+import { reviewDecide, reviewLabels, reviews, reviewShow } from './commands/reviews.ts';
 import { profile } from './commands/profile.ts';
 import { syntheticGenerate } from './commands/synthetic.ts';
 import { calibrateCommand, evaluateCommand, febrlLoad, labelsSample } from './commands/assurance.ts';
@@ -30,7 +31,12 @@ Usage: mpi-console <command> [options]   (global: --db FILE, --tenant ID, --conf
   compare --comparator NAME A B                similarity of two strings under one comparator
   explain --left SYSTEM/ID --right SYSTEM/ID   field evidence, bands and score for two source records
   identities                                   TSV: source system, local identifier, enterprise ID
-  reviews [--status open|resolved|dismissed]   TSV of review cases
+  reviews [--status open|resolved|all] [--kind K] [--job ID] [--source S] [--sort oldest|newest|score-high|score-low]
+                                               TSV of review cases (--limit, default 1000; --offset)
+  review show CASE                             a review case: score, evidence, both identities, decisions
+  review decide CASE --decision same-person|different-people|unsure --reason TEXT
+                                               record a reviewer's decision (never merges; stale cases are refused)
+  reviews labels --out FILE.tsv [--job ID]     decided cases as five-column labels (review-queue labels: biased to hard pairs)
   profile show | validate FILE | apply FILE    the active matching profile; validate; apply as a new version
   synthetic generate --people N --seed S --out DIR   write synthetic NDJSON per source and labels.tsv
   evaluate --labels FILE.tsv --dataset ID --thresholds 0.5,0.9,0.99 [--max-errors N]
@@ -77,6 +83,10 @@ const OPTIONS = {
   left: { type: 'string' },
   right: { type: 'string' },
   status: { type: 'string' },
+  kind: { type: 'string' },
+  job: { type: 'string' },
+  sort: { type: 'string' },
+  decision: { type: 'string' },
   limit: { type: 'string' },
   offset: { type: 'string' },
   reason: { type: 'string' },
@@ -115,6 +125,9 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map(
     explain,
     identities,
     reviews,
+    'review show': reviewShow,
+    'review decide': reviewDecide,
+    'reviews labels': reviewLabels,
     profile,
     'synthetic generate': syntheticGenerate,
     evaluate: evaluateCommand,

@@ -29,7 +29,7 @@ import { startThread } from './threads.ts';
 type Lane = 'short' | 'long';
 
 /** Calls that read or write a whole tenant: never on the short lane. */
-const LONG_CALLS: ReadonlySet<string> = new Set(['records/ingest', 'sandbox/create', 'identities/list', 'reviews/list']);
+const LONG_CALLS: ReadonlySet<string> = new Set(['records/ingest', 'sandbox/create', 'identities/list', 'reviews/list', 'reviews/labels']);
 
 export function laneOf(name: string): Lane {
   return isRunOperation(name) || LONG_CALLS.has(name) ? 'long' : 'short';

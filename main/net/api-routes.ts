@@ -79,6 +79,10 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
   }),
   route('runs/get', 'GET /runs/{runId}', 'mpi.admin', 'extension', 'query', "A run's status and progress, and its output once completed; ?waitMs=N answers as soon as the run ends or after N ms (at most 20,000)"),
   route('runs/cancel', 'POST /runs/{runId}/cancel', 'mpi.admin', 'extension', 'none', 'Cancel a queued or running run'),
+  route('reviews/list', 'GET /review-cases', 'mpi.admin', 'extension', 'query', "The tenant's review cases (filters: status, kind, jobId, sourceSystem; sort; limit and offset), with the total that match"),
+  route('reviews/get', 'GET /review-cases/{caseId}', 'mpi.admin', 'extension', 'none', "A review case beside both identities' record references, the best-scoring record pair and its decisions"),
+  route('reviews/decide', 'POST /review-cases/{caseId}/decision', 'mpi.admin', 'extension', 'body', 'Record a reviewer\'s decision (same person, different people, unsure) with a reason; refused when the case is stale or decided; never merges'),
+  route('reviews/labels', 'GET /review-labels', 'mpi.admin', 'extension', 'query', 'Decided review cases as five-column TSV labels (review-queue labels: biased toward hard pairs)'),
   route('runs/list', 'GET /runs', 'mpi.admin', 'extension', 'none', "The tenant's runs of the last 30 minutes, newest first (without outputs)"),
 ];
 

@@ -26,6 +26,15 @@ export async function apiRegistry(dir: string): Promise<Registry> {
   const { pairs } = await engine.call('labels/sample', { maxPairs: 2000, seed: 2 }, t1);
   const [first] = pairs;
   if (first === undefined) throw new Error('no labelled pairs');
+  // A case a decision can be recorded on: neither identity changed since it was opened.
+  let caseId: string | undefined;
+  for (const row of (await engine.call('reviews/list', { limit: 1000 }, t1)).rows) {
+    if (!(await engine.call('reviews/get', { caseId: row.caseId }, t1)).stale) {
+      caseId = row.caseId;
+      break;
+    }
+  }
+  if (caseId === undefined) throw new Error('the fixture sandbox has no current review case');
   return {
     engine,
     jobId,
@@ -45,6 +54,11 @@ export async function apiRegistry(dir: string): Promise<Registry> {
       'matching/explain': { left: first.left, right: first.right },
       'runs/start': { operation: 'labels/sample', input: { maxPairs: 20, seed: 1 } },
       'runs/list': {},
+      'reviews/list': { status: 'all', limit: 5 },
+      'reviews/get': { caseId },
+      // Unsure keeps the case open, so every call of the matrix that gets through can record it again.
+      'reviews/decide': { caseId, decision: 'unsure', reason: 'auth matrix' },
+      'reviews/labels': {},
       // Filled with the run the last successful runs/start of callRoute started (runs live in the serving process).
       'runs/get': { runId: 'no-run-started-yet-0000' },
       'runs/cancel': { runId: 'no-run-started-yet-0000' },

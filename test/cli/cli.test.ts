@@ -46,7 +46,15 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
 
     const reviews = await runCli([...db, 'reviews']);
     expect(reviews.code).toBe(0);
-    expect(reviews.stdout.split('\n')[0]).toMatch(/^caseId\tkind\tleftEnterpriseId/);
+    expect(reviews.stdout.split('\n')[0]).toMatch(/^caseId\tkind\tstatus\tleftEnterpriseId/);
+    const caseId = reviews.stdout.split('\n')[1]?.split('\t')[0] ?? '';
+    const shown = await runCli([...db, 'review', 'show', caseId]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(`case     ${caseId}`);
+    expect(shown.stdout).toMatch(/compare\s+mpi-console explain --left /);
+    const badDecision = await runCli([...db, 'review', 'decide', caseId, '--decision', 'maybe', '--reason', 'x']);
+    expect(badDecision.code).toBe(2);
+    expect(badDecision.stderr).toContain('--decision is one of same-person, different-people, unsure');
 
     const compare = await runCli([...db, 'compare', '--comparator', 'JaroWinkler', 'MARTHA', 'MARHTA', '--json']);
     expect(JSON.parse(compare.stdout)).toMatchObject({ comparator: 'JaroWinkler', band: 'Strong' });

@@ -71,7 +71,7 @@ describe('the contract suite on RemoteEngine → the registry API on loopback', 
 
 describe('both runs', () => {
   it('gave equal answers for every step', () => {
-    expect([...remote.keys()].sort()).toEqual(['assurance', 'estimate', 'jobs', 'profile', 'refusals']);
+    expect([...remote.keys()].sort()).toEqual(['assurance', 'estimate', 'jobs', 'profile', 'refusals', 'reviews']);
     for (const [step, value] of local) expect({ step, value: remote.get(step) }).toEqual({ step, value });
   });
 
@@ -79,7 +79,7 @@ describe('both runs', () => {
     const lines = (served?.logs.lines ?? []).map((l) => JSON.parse(l) as { route?: string; tenant?: string; status?: number });
     const routes = new Set(lines.filter((l) => l.tenant === TENANT).map((l) => l.route));
     // Evaluation, calibration and the estimate went as tracked runs (started, then read until they ended).
-    for (const route of ['/api/v1/maintenance/reindex', '/api/v1/maintenance/jobs/:jobId', '/api/v1/runs', '/api/v1/runs/:runId', '/api/v1/maintenance/jobs']) {
+    for (const route of ['/api/v1/maintenance/reindex', '/api/v1/maintenance/jobs/:jobId', '/api/v1/runs', '/api/v1/runs/:runId', '/api/v1/maintenance/jobs', '/api/v1/review-cases', '/api/v1/review-cases/:caseId/decision']) {
       expect(routes).toContain(route);
     }
   });

@@ -113,6 +113,33 @@ export function contractSuite(setup: () => Promise<Backend>, recorded: Recorded)
     record('jobs', { queued, cancelled, done, conflict, reconciled, first, second });
   });
 
+  it('lists, reads and decides review cases, and exports the decided ones as labels', async () => {
+    const listed = await call('reviews/list', { status: 'all', sort: 'score-high', limit: 1000 });
+    expect(listed.total).toBeGreaterThan(0);
+    expect(listed.rows.map((r) => r.score)).toEqual(listed.rows.map((r) => r.score).sort((a, b) => b - a));
+    let current: OperationOutput<'reviews/get'> | undefined;
+    for (const row of listed.rows) {
+      const detail = await call('reviews/get', { caseId: row.caseId });
+      if (!detail.stale) {
+        current = detail;
+        break;
+      }
+    }
+    if (current === undefined) throw new Error('no current review case to decide');
+    const { caseId } = current.case;
+    const decided = await call('reviews/decide', { caseId, decision: 'different-people', reason: 'contract suite' });
+    expect(decided.case).toMatchObject({ caseId, status: 'resolved', review: { decision: 'different-people' } });
+    const again = await refusal(call('reviews/decide', { caseId, decision: 'same-person', reason: 'again' }));
+    expect(again.kind).toBe('conflict');
+    const unknown = await refusal(call('reviews/get', { caseId: 'rc-00000000000000000000000000000000' }));
+    expect(unknown.kind).toBe('not_found');
+    const badId = await refusal(call('reviews/get', { caseId: 'not-a-case' }));
+    expect(badId).toMatchObject({ kind: 'validation', issues: [{ path: 'caseId' }] });
+    const labels = await call('reviews/labels', {});
+    expect(labels.labels).toBe(1);
+    record('reviews', { total: listed.total, kinds: [...new Set(listed.rows.map((r) => r.kind))].sort(), decided: { kind: decided.case.kind, score: decided.case.score }, again: again.kind, unknown, badId, labels: labels.labels });
+  });
+
   it('refuses bad calls with the same error kinds and issues', async () => {
     const refusals = {
       unknownJob: await refusal(call('jobs/get', { jobId: UNKNOWN_JOB })),

@@ -1,0 +1,97 @@
+/**
+ * Review cases as the console, the CLI and the registry API read and decide them. A case asks whether two
+ * enterprise identities are one person; a job or an ingestion opened it. A reviewer records a decision (same
+ * person, different people, unsure) with a reason; the registry never merges on it: a merge stays with the
+ * organisation's governed process. "Different people" is remembered while neither identity's records change.
+ * Browser-safe: zod only.
+ */
+import { z } from 'zod';
+import { MatchResultSchema, RecordRefSchema } from './matching.ts';
+
+export const REVIEW_KINDS = ['IngestionMatch', 'PopulationReconciliation'] as const;
+export const ReviewKindSchema = z.enum(REVIEW_KINDS);
+
+export const REVIEW_DECISIONS = ['same-person', 'different-people', 'unsure'] as const;
+export const ReviewDecisionSchema = z.enum(REVIEW_DECISIONS);
+export type ReviewDecision = z.infer<typeof ReviewDecisionSchema>;
+
+/** open: no final decision yet (an "unsure" keeps a case open); resolved: same person or different people. */
+export const ReviewStatusSchema = z.enum(['open', 'resolved', 'dismissed']);
+
+export const REVIEW_SORTS = ['newest', 'oldest', 'score-high', 'score-low'] as const;
+
+const CaseIdSchema = z.string().regex(/^rc-[0-9a-f]{32}$/, 'a review case ID is rc- and 32 hexadecimal digits');
+
+export const ReviewCaseSchema = z.object({
+  caseId: z.string(),
+  kind: ReviewKindSchema,
+  status: ReviewStatusSchema,
+  leftEnterpriseId: z.string(),
+  leftVersion: z.number().int(),
+  rightEnterpriseId: z.string(),
+  rightVersion: z.number().int(),
+  matchingProfileVersion: z.number().int(),
+  score: z.number(),
+  /** The matching decision that opened the case (not a reviewer's). */
+  decision: z.enum(['certain', 'probable']),
+  evidence: MatchResultSchema.shape.evidence,
+  createdAt: z.string(),
+  /** The job that opened the case; null for an ingestion outside a job and for cases older than this field. */
+  jobId: z.string().nullable(),
+  /** For an ingestion case, the source system of the record that opened it. */
+  sourceSystem: z.string().nullable(),
+  /** The reviewer's latest decision, if any. */
+  review: z.object({ decision: ReviewDecisionSchema, actor: z.string(), decidedAt: z.string() }).nullable(),
+});
+export type ReviewCase = z.infer<typeof ReviewCaseSchema>;
+
+export const ReviewListInputSchema = z.strictObject({
+  status: z.enum(['open', 'resolved', 'dismissed', 'all']).default('open'),
+  kind: ReviewKindSchema.optional(),
+  jobId: z.string().min(1).max(80).optional(),
+  sourceSystem: z.string().min(1).max(100).optional(),
+  sort: z.enum(REVIEW_SORTS).default('oldest'),
+  limit: z.number().int().min(1).max(1000).default(50),
+  offset: z.number().int().min(0).default(0),
+});
+
+const IdentityRecordsSchema = z.object({
+  enterpriseId: z.string(),
+  /** The identity's logical version now (a case whose versions differ is stale: its identities changed). */
+  version: z.number().int(),
+  active: z.boolean(),
+  /** Its linked source records, oldest first (at most 100). */
+  records: z.array(RecordRefSchema),
+});
+
+export const ReviewDecisionRowSchema = z.object({ decision: ReviewDecisionSchema, reason: z.string(), actor: z.string(), decidedAt: z.string() });
+
+export const ReviewCaseDetailSchema = z.object({
+  case: ReviewCaseSchema,
+  left: IdentityRecordsSchema,
+  right: IdentityRecordsSchema,
+  /** The two records that scored best under the active profile: the pair to compare first. */
+  bestPair: z.object({ left: RecordRefSchema, right: RecordRefSchema, score: z.number() }).nullable(),
+  /** True when either identity changed since the case was opened: a decision would be refused. */
+  stale: z.boolean(),
+  decisions: z.array(ReviewDecisionRowSchema),
+});
+export type ReviewCaseDetail = z.infer<typeof ReviewCaseDetailSchema>;
+
+export const reviewOperations = {
+  'reviews/list': {
+    input: ReviewListInputSchema,
+    /** total: the cases that match the filters (for paging). */
+    output: z.object({ total: z.number().int(), rows: z.array(ReviewCaseSchema) }),
+  },
+  'reviews/get': { input: z.strictObject({ caseId: CaseIdSchema }), output: ReviewCaseDetailSchema },
+  'reviews/decide': {
+    input: z.strictObject({ caseId: CaseIdSchema, decision: ReviewDecisionSchema, reason: z.string().trim().min(1).max(500) }),
+    output: z.object({ case: ReviewCaseSchema }),
+  },
+  'reviews/labels': {
+    /** Decided cases as five-column TSV labels (same person → match, different people → non-match). */
+    input: z.strictObject({ jobId: z.string().min(1).max(80).optional() }),
+    output: z.object({ tsv: z.string(), labels: z.number().int(), note: z.string() }),
+  },
+} as const;

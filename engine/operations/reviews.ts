@@ -1,0 +1,163 @@
+/**
+ * Review cases for a reviewer: list with filters and paging, read one beside both identities' records, record a
+ * decision, export decided cases as labels. A decision is checked against the identity versions the case names:
+ * a case whose identities changed since it was opened is stale and refused with nothing written. Nothing here
+ * links, unlinks or merges: a "same person" decision is recorded for the organisation's governed merge process.
+ */
+import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
+import { conflict, notFound } from '../contract/errors.ts';
+import type { ReviewCase } from '../contract/reviews.ts';
+import { labelsToTsv, type LabelPair } from '../contract/label-tsv.ts';
+import type { EngineEnv } from '../env.ts';
+import type { Store } from '../store/db.ts';
+import { writeAudit } from '../store/audit.ts';
+import { activeProfile } from '../store/profiles.ts';
+import { recordsOfIdentity, type SourceRecord } from '../store/records.ts';
+import {
+  caseDecisions,
+  decidedCases,
+  identityRecordsDigest,
+  listReviewCases,
+  recordDecision,
+  rememberDistinct,
+  reviewCase,
+  type ReviewCaseRow,
+} from '../store/reviews.ts';
+import { storedTermFrequencies } from '../store/term-frequency.ts';
+import { requireTenant } from '../store/tenants.ts';
+import { createScorer } from '../scoring/scorer.ts';
+
+/** Records of each identity compared when a case is opened (its oldest). */
+const RECORDS_SHOWN = 100;
+
+export const REVIEW_LABELS_NOTE =
+  'These labels come from the review queue: pairs the model already found uncertain, so they over-represent hard cases. ' +
+  'Use them to check thresholds near the review band; figures computed on them are not the registry’s accuracy.';
+
+/** The case as callers see it: enterprise IDs, never the registry's internal identity IDs. */
+function publicCase(row: ReviewCaseRow): ReviewCase {
+  return Object.fromEntries(Object.entries(row).filter(([key]) => key !== 'leftIdentityId' && key !== 'rightIdentityId')) as ReviewCase;
+}
+
+function identityState(store: Store, tenantId: string, identityId: number): { version: number; active: boolean } {
+  const row = store.statement('SELECT logical_version, status FROM identity WHERE tenant_id = ? AND identity_id = ?').raw().get(tenantId, identityId) as
+    | [number, string]
+    | undefined;
+  return { version: row?.[0] ?? 0, active: row?.[1] === 'active' };
+}
+
+function isStale(store: Store, tenantId: string, row: ReviewCaseRow): boolean {
+  const left = identityState(store, tenantId, row.leftIdentityId);
+  const right = identityState(store, tenantId, row.rightIdentityId);
+  return !left.active || !right.active || left.version !== row.leftVersion || right.version !== row.rightVersion;
+}
+
+const refOf = (r: SourceRecord): { sourceSystem: string; localId: string } => ({ sourceSystem: r.sourceSystem, localId: r.localId });
+
+/** The best-scoring record pair of two identities under the active profile. */
+function bestPair(store: Store, tenantId: string, left: readonly SourceRecord[], right: readonly SourceRecord[]): { left: SourceRecord; right: SourceRecord; score: number } | null {
+  const scorer = createScorer(activeProfile(store, tenantId).profile, storedTermFrequencies(store, tenantId));
+  const rights = right.map((r) => ({ record: r, prepared: scorer.prepare(r.fields) }));
+  let best: { left: SourceRecord; right: SourceRecord; score: number } | null = null;
+  for (const l of left) {
+    const prepared = scorer.prepare(l.fields);
+    for (const r of rights) {
+      const { score } = scorer.outcome(prepared, r.prepared);
+      if (best === null || score > best.score) best = { left: l, right: r.record, score };
+    }
+  }
+  return best;
+}
+
+function requireCase(store: Store, tenantId: string, caseId: string): ReviewCaseRow {
+  const row = reviewCase(store, tenantId, caseId);
+  if (row === undefined) throw notFound(`review case ${caseId} does not exist in this tenant`);
+  return row;
+}
+
+export function listReviews(env: EngineEnv, input: OperationInput<'reviews/list'>, ctx: CallContext): OperationOutput<'reviews/list'> {
+  requireTenant(env.store, ctx.tenantId);
+  return env.store.read(() => {
+    const { total, rows } = listReviewCases(
+      env.store,
+      ctx.tenantId,
+      { status: input.status ?? 'open', kind: input.kind, jobId: input.jobId, sourceSystem: input.sourceSystem },
+      input.sort ?? 'oldest',
+      input.limit ?? 50,
+      input.offset ?? 0,
+    );
+    return { total, rows: rows.map(publicCase) };
+  });
+}
+
+export function getReview(env: EngineEnv, input: OperationInput<'reviews/get'>, ctx: CallContext): OperationOutput<'reviews/get'> {
+  const { store } = env;
+  requireTenant(store, ctx.tenantId);
+  return store.read(() => {
+    const row = requireCase(store, ctx.tenantId, input.caseId);
+    const leftRecords = recordsOfIdentity(store, ctx.tenantId, row.leftIdentityId).slice(0, RECORDS_SHOWN);
+    const rightRecords = recordsOfIdentity(store, ctx.tenantId, row.rightIdentityId).slice(0, RECORDS_SHOWN);
+    const best = bestPair(store, ctx.tenantId, leftRecords, rightRecords);
+    const left = identityState(store, ctx.tenantId, row.leftIdentityId);
+    const right = identityState(store, ctx.tenantId, row.rightIdentityId);
+    return {
+      case: publicCase(row),
+      left: { enterpriseId: row.leftEnterpriseId, ...left, records: leftRecords.map(refOf) },
+      right: { enterpriseId: row.rightEnterpriseId, ...right, records: rightRecords.map(refOf) },
+      bestPair: best === null ? null : { left: refOf(best.left), right: refOf(best.right), score: best.score },
+      stale: isStale(store, ctx.tenantId, row),
+      decisions: caseDecisions(store, ctx.tenantId, row.caseId),
+    };
+  });
+}
+
+export function decideReview(env: EngineEnv, input: OperationInput<'reviews/decide'>, ctx: CallContext): OperationOutput<'reviews/decide'> {
+  const { store } = env;
+  requireTenant(store, ctx.tenantId);
+  return store.write(() => {
+    const row = requireCase(store, ctx.tenantId, input.caseId);
+    if (row.status !== 'open') {
+      const last = row.review === null ? '' : ` (${row.review.decision}, by ${row.review.actor} at ${row.review.decidedAt})`;
+      throw conflict(`review case ${row.caseId} is already decided${last}; reload it to see the decision`);
+    }
+    if (isStale(store, ctx.tenantId, row)) {
+      throw conflict(
+        `review case ${row.caseId} is stale: one of its identities changed since the case was opened (or was retired); nothing was recorded. ` +
+          'A reconciliation opens a new case for the pair if it still needs review',
+      );
+    }
+    const at = new Date().toISOString();
+    recordDecision(store, ctx.tenantId, row.caseId, { decision: input.decision, reason: input.reason, actor: ctx.actor, decidedAt: at });
+    if (input.decision === 'different-people') {
+      rememberDistinct(
+        store,
+        ctx.tenantId,
+        { identityId: row.leftIdentityId, records: identityRecordsDigest(store, ctx.tenantId, row.leftIdentityId) },
+        { identityId: row.rightIdentityId, records: identityRecordsDigest(store, ctx.tenantId, row.rightIdentityId) },
+        row.caseId,
+        at,
+      );
+    }
+    // The decision, never the reviewer's reason (free text that could hold patient values).
+    writeAudit(store, ctx.tenantId, { actor: ctx.actor, action: 'review.decide', subject: row.caseId, detail: { decision: input.decision, kind: row.kind } }, at);
+    return { case: publicCase(requireCase(store, ctx.tenantId, row.caseId)) };
+  });
+}
+
+export function reviewLabels(env: EngineEnv, input: OperationInput<'reviews/labels'>, ctx: CallContext): OperationOutput<'reviews/labels'> {
+  const { store } = env;
+  requireTenant(store, ctx.tenantId);
+  return store.read(() => {
+    const pairs: LabelPair[] = [];
+    for (const decided of decidedCases(store, ctx.tenantId, input.jobId)) {
+      const best = bestPair(
+        store,
+        ctx.tenantId,
+        recordsOfIdentity(store, ctx.tenantId, decided.leftIdentityId).slice(0, RECORDS_SHOWN),
+        recordsOfIdentity(store, ctx.tenantId, decided.rightIdentityId).slice(0, RECORDS_SHOWN),
+      );
+      if (best !== null) pairs.push({ left: refOf(best.left), right: refOf(best.right), isMatch: decided.decision === 'same-person' });
+    }
+    return { tsv: labelsToTsv(pairs, { header: true }), labels: pairs.length, note: REVIEW_LABELS_NOTE };
+  });
+}

@@ -1,0 +1,113 @@
+/** Review cases on the command line: list with filters, show one, record a decision, export decisions as labels. */
+import type { CliContext } from '../context.ts';
+import { usage } from '../context.ts';
+import { json, keyValues, table, tsv } from '../format.ts';
+import { writeOutput } from '../files.ts';
+import { REVIEW_DECISIONS, REVIEW_KINDS, REVIEW_SORTS, type ReviewDecision } from '../../../engine/contract/reviews.ts';
+
+const STATUSES = ['open', 'resolved', 'dismissed', 'all'] as const;
+
+function oneOf<T extends string>(cli: CliContext, option: string, allowed: readonly T[]): T | undefined {
+  const value = cli.string(option);
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) throw usage(`--${option} is one of ${allowed.join(', ')}`);
+  return value as T;
+}
+
+function caseArgument(cli: CliContext, command: string): string {
+  const [caseId, ...extra] = cli.positionals;
+  if (caseId === undefined || extra.length > 0) throw usage(`${command} takes one review case ID: mpi-console ${command} CASE_ID`);
+  return caseId;
+}
+
+export async function reviews(cli: CliContext): Promise<number> {
+  const kind = oneOf(cli, 'kind', REVIEW_KINDS);
+  const jobId = cli.string('job');
+  const sourceSystem = cli.string('source');
+  const result = await cli.client.call(
+    'reviews/list',
+    {
+      status: oneOf(cli, 'status', STATUSES) ?? 'open',
+      sort: oneOf(cli, 'sort', REVIEW_SORTS) ?? 'oldest',
+      limit: cli.integer('limit', 1000),
+      offset: cli.integer('offset', 0),
+      ...(kind === undefined ? {} : { kind }),
+      ...(jobId === undefined ? {} : { jobId }),
+      ...(sourceSystem === undefined ? {} : { sourceSystem }),
+    },
+    cli.call,
+  );
+  if (cli.json) {
+    cli.write(json(result));
+    return 0;
+  }
+  cli.write(
+    tsv(
+      ['caseId', 'kind', 'status', 'leftEnterpriseId', 'leftVersion', 'rightEnterpriseId', 'rightVersion', 'profileVersion', 'score', 'decision', 'jobId', 'review', 'createdAt'],
+      result.rows.map((r) => [
+        r.caseId,
+        r.kind,
+        r.status,
+        r.leftEnterpriseId,
+        String(r.leftVersion),
+        r.rightEnterpriseId,
+        String(r.rightVersion),
+        String(r.matchingProfileVersion),
+        r.score.toFixed(6),
+        r.decision,
+        r.jobId ?? '',
+        r.review?.decision ?? '',
+        r.createdAt,
+      ]),
+    ),
+  );
+  if (result.total > result.rows.length) process.stderr.write(`${String(result.rows.length)} of ${String(result.total)} cases shown; --offset N for more\n`);
+  return 0;
+}
+
+export async function reviewShow(cli: CliContext): Promise<number> {
+  const detail = await cli.client.call('reviews/get', { caseId: caseArgument(cli, 'review show') }, cli.call);
+  if (cli.json) {
+    cli.write(json(detail));
+    return 0;
+  }
+  const c = detail.case;
+  cli.write(
+    keyValues([
+      ['case', c.caseId],
+      ['kind', c.kind],
+      ['status', c.review === null ? c.status : `${c.status} (${c.review.decision}, ${c.review.actor}, ${c.review.decidedAt})`],
+      ['opened', `${c.createdAt}${c.jobId === null ? '' : ` by job ${c.jobId}`}${c.sourceSystem === null ? '' : ` from ${c.sourceSystem}`}`],
+      ['score', `${c.score.toFixed(6)} (${c.decision}, profile version ${String(c.matchingProfileVersion)})`],
+      ['left', `${c.leftEnterpriseId} v${String(c.leftVersion)}: ${String(detail.left.records.length)} records`],
+      ['right', `${c.rightEnterpriseId} v${String(c.rightVersion)}: ${String(detail.right.records.length)} records`],
+      ['stale', detail.stale ? 'yes: an identity changed since the case was opened; a decision would be refused' : 'no'],
+      ...(detail.bestPair === null
+        ? []
+        : [['compare', `mpi-console explain --left ${detail.bestPair.left.sourceSystem}/${detail.bestPair.left.localId} --right ${detail.bestPair.right.sourceSystem}/${detail.bestPair.right.localId}`] as const]),
+    ]),
+  );
+  cli.write('\n' + table(['field', 'band', 'weight'], c.evidence.map((e) => [e.field, e.band ?? 'missing', (e.logLikelihood ?? e.weight ?? 0).toFixed(3)])));
+  if (detail.decisions.length > 0) cli.write('\n' + table(['decided at', 'by', 'decision', 'reason'], detail.decisions.map((d) => [d.decidedAt, d.actor, d.decision, d.reason])));
+  return 0;
+}
+
+export async function reviewDecide(cli: CliContext): Promise<number> {
+  const caseId = caseArgument(cli, 'review decide');
+  const decision: ReviewDecision | undefined = oneOf(cli, 'decision', REVIEW_DECISIONS);
+  if (decision === undefined) throw usage(`review decide needs --decision ${REVIEW_DECISIONS.join('|')} and --reason TEXT`);
+  const result = await cli.client.call('reviews/decide', { caseId, decision, reason: cli.required('reason') }, cli.call);
+  if (cli.json) cli.write(json(result));
+  else cli.write(`Recorded "${decision}" on ${caseId}; the case is ${result.case.status}. Nothing was merged or unlinked.\n`);
+  return 0;
+}
+
+export async function reviewLabels(cli: CliContext): Promise<number> {
+  const jobId = cli.string('job');
+  const out = cli.required('out');
+  const result = await cli.client.call('reviews/labels', jobId === undefined ? {} : { jobId }, cli.call);
+  const { note } = writeOutput(out, result.tsv);
+  if (cli.json) cli.write(json({ labels: result.labels, out, note: result.note }));
+  else cli.write(`Wrote ${String(result.labels)} labels to ${out}${note}.\n${result.note}\n`);
+  return 0;
+}
