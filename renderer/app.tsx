@@ -15,6 +15,8 @@ import { IconAlert, IconRefresh } from './icons.tsx';
 const SandboxesPage = lazy(() => import('./pages/connect/sandboxes-page.tsx'));
 const JobDetailPage = lazy(() => import('./pages/maintenance/job-detail-page.tsx'));
 const AssurancePage = lazy(() => import('./pages/assurance/assurance-page.tsx'));
+const ReviewsPage = lazy(() => import('./pages/reviews/reviews-page.tsx'));
+const ReviewCasePage = lazy(() => import('./pages/reviews/review-case-page.tsx'));
 
 function PageLoading() {
   return (
@@ -31,6 +33,8 @@ function Page({ route, status }: { readonly route: Route; readonly status: Conso
   if (connection === null || route.page === 'sandboxes') return <SandboxesPage status={status} />;
   const key = connectionKey(status);
   if (route.page === 'assurance') return <AssurancePage key={key} connection={connection} connectionKey={key} />;
+  if (route.page === 'reviews') return <ReviewsPage key={`${key}:${route.jobId ?? ''}`} connection={connection} connectionKey={key} jobId={route.jobId} />;
+  if (route.page === 'review') return <ReviewCasePage key={`${key}:${route.caseId}`} connection={connection} connectionKey={key} caseId={route.caseId} />;
   if (route.page === 'job') return <JobDetailPage key={`${key}:${route.jobId}`} connection={connection} connectionKey={key} jobId={route.jobId} />;
   return <MaintenancePage connection={connection} connectionKey={key} />;
 }
@@ -69,7 +73,7 @@ export function App() {
   return (
     <Shell route={status.data.connection === null ? { page: 'sandboxes' } : route} connection={status.data.connection}>
       {/* Keyed by the route: choosing another page after a failure tries again. */}
-      <PageErrorBoundary key={route.page === 'job' ? `job:${route.jobId}` : route.page}>
+      <PageErrorBoundary key={route.page === 'job' ? `job:${route.jobId}` : route.page === 'review' ? `review:${route.caseId}` : route.page}>
         <Suspense fallback={<PageLoading />}>
           <Page route={route} status={status.data} />
         </Suspense>

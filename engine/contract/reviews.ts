@@ -40,6 +40,8 @@ export const ReviewCaseSchema = z.object({
   jobId: z.string().nullable(),
   /** For an ingestion case, the source system of the record that opened it. */
   sourceSystem: z.string().nullable(),
+  /** True when either identity changed (or was retired) since the case was opened: a decision would be refused. */
+  stale: z.boolean(),
   /** The reviewer's latest decision, if any. */
   review: z.object({ decision: ReviewDecisionSchema, actor: z.string(), decidedAt: z.string() }).nullable(),
 });
@@ -50,6 +52,8 @@ export const ReviewListInputSchema = z.strictObject({
   kind: ReviewKindSchema.optional(),
   jobId: z.string().min(1).max(80).optional(),
   sourceSystem: z.string().min(1).max(100).optional(),
+  /** Only cases whose identities are still at the versions the case names (decidable now). */
+  currentOnly: z.boolean().default(false),
   sort: z.enum(REVIEW_SORTS).default('oldest'),
   limit: z.number().int().min(1).max(1000).default(50),
   offset: z.number().int().min(0).default(0),
@@ -72,8 +76,6 @@ export const ReviewCaseDetailSchema = z.object({
   right: IdentityRecordsSchema,
   /** The two records that scored best under the active profile: the pair to compare first. */
   bestPair: z.object({ left: RecordRefSchema, right: RecordRefSchema, score: z.number() }).nullable(),
-  /** True when either identity changed since the case was opened: a decision would be refused. */
-  stale: z.boolean(),
   decisions: z.array(ReviewDecisionRowSchema),
 });
 export type ReviewCaseDetail = z.infer<typeof ReviewCaseDetailSchema>;

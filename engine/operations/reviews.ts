@@ -46,12 +46,6 @@ function identityState(store: Store, tenantId: string, identityId: number): { ve
   return { version: row?.[0] ?? 0, active: row?.[1] === 'active' };
 }
 
-function isStale(store: Store, tenantId: string, row: ReviewCaseRow): boolean {
-  const left = identityState(store, tenantId, row.leftIdentityId);
-  const right = identityState(store, tenantId, row.rightIdentityId);
-  return !left.active || !right.active || left.version !== row.leftVersion || right.version !== row.rightVersion;
-}
-
 const refOf = (r: SourceRecord): { sourceSystem: string; localId: string } => ({ sourceSystem: r.sourceSystem, localId: r.localId });
 
 /** The best-scoring record pair of two identities under the active profile. */
@@ -81,7 +75,7 @@ export function listReviews(env: EngineEnv, input: OperationInput<'reviews/list'
     const { total, rows } = listReviewCases(
       env.store,
       ctx.tenantId,
-      { status: input.status ?? 'open', kind: input.kind, jobId: input.jobId, sourceSystem: input.sourceSystem },
+      { status: input.status ?? 'open', kind: input.kind, jobId: input.jobId, sourceSystem: input.sourceSystem, currentOnly: input.currentOnly },
       input.sort ?? 'oldest',
       input.limit ?? 50,
       input.offset ?? 0,
@@ -105,7 +99,6 @@ export function getReview(env: EngineEnv, input: OperationInput<'reviews/get'>, 
       left: { enterpriseId: row.leftEnterpriseId, ...left, records: leftRecords.map(refOf) },
       right: { enterpriseId: row.rightEnterpriseId, ...right, records: rightRecords.map(refOf) },
       bestPair: best === null ? null : { left: refOf(best.left), right: refOf(best.right), score: best.score },
-      stale: isStale(store, ctx.tenantId, row),
       decisions: caseDecisions(store, ctx.tenantId, row.caseId),
     };
   });
@@ -120,7 +113,7 @@ export function decideReview(env: EngineEnv, input: OperationInput<'reviews/deci
       const last = row.review === null ? '' : ` (${row.review.decision}, by ${row.review.actor} at ${row.review.decidedAt})`;
       throw conflict(`review case ${row.caseId} is already decided${last}; reload it to see the decision`);
     }
-    if (isStale(store, ctx.tenantId, row)) {
+    if (row.stale) {
       throw conflict(
         `review case ${row.caseId} is stale: one of its identities changed since the case was opened (or was retired); nothing was recorded. ` +
           'A reconciliation opens a new case for the pair if it still needs review',

@@ -85,6 +85,7 @@ export interface ReviewCaseRow {
   readonly createdAt: string;
   readonly jobId: string | null;
   readonly sourceSystem: string | null;
+  readonly stale: boolean;
   readonly review: { readonly decision: ReviewDecision; readonly actor: string; readonly decidedAt: string } | null;
 }
 
@@ -93,6 +94,7 @@ export interface ReviewFilter {
   readonly kind?: ReviewKind | undefined;
   readonly jobId?: string | undefined;
   readonly sourceSystem?: string | undefined;
+  readonly currentOnly?: boolean | undefined;
 }
 
 export type ReviewSort = 'newest' | 'oldest' | 'score-high' | 'score-low';
@@ -104,9 +106,12 @@ const ORDER: Record<ReviewSort, string> = {
   'score-low': 'c.score, c.case_id',
 };
 
+/** Either identity no longer at the version the case names, or retired: the case cannot be decided. */
+const STALE = `(li.logical_version <> c.left_version OR ri.logical_version <> c.right_version OR li.status <> 'active' OR ri.status <> 'active')`;
+
 const CASE_COLUMNS = `c.case_id, c.kind, c.status, c.left_identity_id, li.enterprise_id AS left_eid, c.left_version, c.right_identity_id,
   ri.enterprise_id AS right_eid, c.right_version, c.profile_version, c.score, c.decision, c.evidence_json, c.created_at, c.job_id,
-  c.source_system, d.decision AS review_decision, d.actor AS review_actor, d.decided_at AS review_at`;
+  c.source_system, ${STALE} AS stale, d.decision AS review_decision, d.actor AS review_actor, d.decided_at AS review_at`;
 
 const CASE_FROM = `review_case c
   JOIN identity li ON li.tenant_id = c.tenant_id AND li.identity_id = c.left_identity_id
@@ -131,6 +136,7 @@ interface CaseSqlRow {
   created_at: string;
   job_id: string | null;
   source_system: string | null;
+  stale: number;
   review_decision: ReviewDecision | null;
   review_actor: string | null;
   review_at: string | null;
@@ -154,6 +160,7 @@ function caseFromRow(r: CaseSqlRow): ReviewCaseRow {
     createdAt: r.created_at,
     jobId: r.job_id,
     sourceSystem: r.source_system,
+    stale: r.stale === 1,
     review: r.review_decision === null ? null : { decision: r.review_decision, actor: r.review_actor ?? '', decidedAt: r.review_at ?? '' },
   };
 }
@@ -177,13 +184,15 @@ function filterSql(filter: ReviewFilter): { where: string; args: (string | numbe
     clauses.push('c.source_system = ?');
     args.push(filter.sourceSystem);
   }
+  if (filter.currentOnly === true) clauses.push(`NOT ${STALE}`);
   return { where: clauses.join(' AND '), args };
 }
 
 /** One page of the tenant's cases matching the filter, and how many match in all. */
 export function listReviewCases(store: Store, tenantId: string, filter: ReviewFilter, sort: ReviewSort, limit: number, offset: number): { total: number; rows: ReviewCaseRow[] } {
   const { where, args } = filterSql(filter);
-  const total = store.statement(`SELECT count(*) FROM review_case c WHERE ${where}`).pluck().get(tenantId, ...args) as number;
+  const from = filter.currentOnly === true ? CASE_FROM : 'review_case c';
+  const total = store.statement(`SELECT count(*) FROM ${from} WHERE ${where}`).pluck().get(tenantId, ...args) as number;
   const rows = store
     .statement(`SELECT ${CASE_COLUMNS} FROM ${CASE_FROM} WHERE ${where} ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?`)
     .all(tenantId, ...args, limit, offset) as CaseSqlRow[];

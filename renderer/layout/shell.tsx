@@ -1,12 +1,12 @@
 /**
  * The frame of every page: a header naming the product and the current connection (sandbox file, tenant,
- * worker), and a navigation: Maintenance, Match assurance, Sandboxes.
+ * worker), and a navigation: Maintenance, Review cases, Match assurance, Sandboxes.
  */
 import { AppShell, Badge, Box, Burger, Group, NavLink, Text, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import type { Connection } from '../../console-protocol/protocol.ts';
-import { IconAlert, IconChart, IconCloud, IconDatabase, IconTool } from '../icons.tsx';
+import { IconAlert, IconChart, IconCloud, IconDatabase, IconTool, IconUsers } from '../icons.tsx';
 import { paths, type Route } from '../hooks/route.ts';
 
 function fileName(path: string): string {
@@ -113,6 +113,16 @@ export function Shell({ route, connection, children }: { readonly route: Route; 
           leftSection={<IconTool />}
           active={maintenanceActive}
           aria-current={maintenanceActive ? 'page' : undefined}
+          onClick={close}
+          styles={NAV_STYLES}
+        />
+        <NavLink
+          href={paths.reviews()}
+          label="Review cases"
+          description="Pairs waiting for a person"
+          leftSection={<IconUsers />}
+          active={route.page === 'reviews' || route.page === 'review'}
+          aria-current={route.page === 'reviews' || route.page === 'review' ? 'page' : undefined}
           onClick={close}
           styles={NAV_STYLES}
         />

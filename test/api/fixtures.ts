@@ -29,7 +29,7 @@ export async function apiRegistry(dir: string): Promise<Registry> {
   // A case a decision can be recorded on: neither identity changed since it was opened.
   let caseId: string | undefined;
   for (const row of (await engine.call('reviews/list', { limit: 1000 }, t1)).rows) {
-    if (!(await engine.call('reviews/get', { caseId: row.caseId }, t1)).stale) {
+    if (!(await engine.call('reviews/get', { caseId: row.caseId }, t1)).case.stale) {
       caseId = row.caseId;
       break;
     }

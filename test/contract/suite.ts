@@ -120,7 +120,7 @@ export function contractSuite(setup: () => Promise<Backend>, recorded: Recorded)
     let current: OperationOutput<'reviews/get'> | undefined;
     for (const row of listed.rows) {
       const detail = await call('reviews/get', { caseId: row.caseId });
-      if (!detail.stale) {
+      if (!detail.case.stale) {
         current = detail;
         break;
       }

@@ -81,7 +81,7 @@ export async function reviewShow(cli: CliContext): Promise<number> {
       ['score', `${c.score.toFixed(6)} (${c.decision}, profile version ${String(c.matchingProfileVersion)})`],
       ['left', `${c.leftEnterpriseId} v${String(c.leftVersion)}: ${String(detail.left.records.length)} records`],
       ['right', `${c.rightEnterpriseId} v${String(c.rightVersion)}: ${String(detail.right.records.length)} records`],
-      ['stale', detail.stale ? 'yes: an identity changed since the case was opened; a decision would be refused' : 'no'],
+      ['stale', detail.case.stale ? 'yes: an identity changed since the case was opened; a decision would be refused' : 'no'],
       ...(detail.bestPair === null
         ? []
         : [['compare', `mpi-console explain --left ${detail.bestPair.left.sourceSystem}/${detail.bestPair.left.localId} --right ${detail.bestPair.right.sourceSystem}/${detail.bestPair.right.localId}`] as const]),

@@ -16,7 +16,8 @@ function contribution(value: number | undefined): string {
   return value === undefined ? '—' : signed(value, 2);
 }
 
-export function PairRecords({ left, right, scoreThen }: { readonly left: RecordRef; readonly right: RecordRef; readonly scoreThen: number }) {
+/** scoreThen: the score the pair had where it was shown before (a report, or a review case as it was opened: `then` names it). */
+export function PairRecords({ left, right, scoreThen, then = 'the report' }: { readonly left: RecordRef; readonly right: RecordRef; readonly scoreThen: number; readonly then?: string }) {
   const client = useClient();
   const pair = { left: { sourceSystem: left.sourceSystem, localId: left.localId }, right: { sourceSystem: right.sourceSystem, localId: right.localId } };
   const explained = useQuery({
@@ -69,7 +70,7 @@ export function PairRecords({ left, right, scoreThen }: { readonly left: RecordR
         </Table.Tbody>
       </Table>
       <Text size="xs" c="dimmed" mt={4} data-testid="pair-records-note">
-        The records as they are now, scored by the active profile: {score.toFixed(4)}{Math.abs(score - scoreThen) > 5e-5 ? ` (the report scored them ${scoreThen.toFixed(4)}: a record or the profile changed since)` : ', as in the report'}.
+        The records as they are now, scored by the active profile: {score.toFixed(4)}{Math.abs(score - scoreThen) > 5e-5 ? ` (${then} scored them ${scoreThen.toFixed(4)}: a record or the profile changed since)` : `, as in ${then}`}.
       </Text>
     </div>
   );

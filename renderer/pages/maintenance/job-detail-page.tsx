@@ -40,7 +40,19 @@ function Facts({ job }: { readonly job: JobState }) {
     ...(job.startedAt !== null && end !== null ? [['Duration', formatDuration(Date.parse(end) - Date.parse(job.startedAt))] as [string, string]] : []),
     // Re-index never opens review cases; a reconciliation's rate is per 1,000 records imported and identities matched.
     ...(job.kind === 'reconciliation'
-      ? [['Review rate', <span key="rate" data-testid="job-review-rate">{reviewRateText(job.reviewRate)}</span>] as [string, React.ReactNode]]
+      ? [
+          ['Review rate', <span key="rate" data-testid="job-review-rate">{reviewRateText(job.reviewRate)}</span>] as [string, React.ReactNode],
+          [
+            'Review cases',
+            job.counters.reviewCreated === 0 ? (
+              'None opened'
+            ) : (
+              <Anchor key="cases" href={paths.reviews(job.jobId)} data-testid="job-review-cases">
+                {formatCount(job.counters.reviewCreated)} review case{job.counters.reviewCreated === 1 ? '' : 's'}
+              </Anchor>
+            ),
+          ] as [string, React.ReactNode],
+        ]
       : []),
   ];
   return (

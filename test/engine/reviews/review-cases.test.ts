@@ -45,7 +45,7 @@ describe('review cases', () => {
     const caseId = first?.caseId ?? '';
 
     const detail = await engine.call('reviews/get', { caseId }, ctx());
-    expect(detail.stale).toBe(false);
+    expect(detail.case.stale).toBe(false);
     expect([...detail.left.records, ...detail.right.records].map((r) => r.localId).sort()).toEqual(['A1', 'c1']);
     expect(detail.bestPair?.score).toBeCloseTo(first?.score ?? -1, 6);
     expect(detail.decisions).toEqual([]);
@@ -92,7 +92,9 @@ describe('review cases', () => {
       { sourceSystem: 'hospital', ndjson: ndjson(patient({ id: 'h2', mrn: 'B2', given: ['Rosalind'], family: 'Whitcombe', birthDate: '1971-11-02', phone: '020 7946 0000', lastUpdated: '2026-02-01T00:00:00Z' })) },
       ctx(),
     );
-    expect((await engine.call('reviews/get', { caseId: staleId }, ctx())).stale).toBe(true);
+    expect((await engine.call('reviews/get', { caseId: staleId }, ctx())).case.stale).toBe(true);
+    expect((await engine.call('reviews/list', { jobId }, ctx())).rows.map((r) => r.stale)).toEqual([true]);
+    expect((await engine.call('reviews/list', { jobId, currentOnly: true }, ctx())).total).toBe(0);
     const stale = await refusal(engine.call('reviews/decide', { caseId: staleId, decision: 'same-person', reason: 'same NHS letter' }, ctx()));
     expect(stale.kind).toBe('conflict');
     expect(stale.message).toContain('stale');

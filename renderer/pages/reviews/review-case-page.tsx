@@ -1,0 +1,273 @@
+/**
+ * One review case: what opened it, both identities (their records, the pair to compare, values beside bands and
+ * weights), the decisions recorded, and the form to record one. A stale case (an identity changed since it was
+ * opened) is shown as such and cannot be decided. Recording a decision never merges or unlinks.
+ */
+import { Alert, Anchor, Badge, Breadcrumbs, Button, Card, Code, Group, Radio, Select, Skeleton, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { Connection } from '../../../console-protocol/protocol.ts';
+import type { RecordRef } from '../../../engine/contract/matching.ts';
+import { REVIEW_DECISIONS, type ReviewCaseDetail, type ReviewDecision } from '../../../engine/contract/reviews.ts';
+import { useClient } from '../../client/context.tsx';
+import { paths } from '../../hooks/route.ts';
+import { formatDateTime } from '../../format.ts';
+import { IconAlert, IconArrowLeft, IconCheck } from '../../icons.tsx';
+import { shortJobId } from '../maintenance/job-id.ts';
+import { PairRecords } from '../assurance/pair-records.tsx';
+import { DECISION_COLOR, DECISION_TEXT, KIND_TEXT, shortCaseId } from './review-text.ts';
+import { unavailableReason } from './reviews-page.tsx';
+
+const REASON_MAX = 500;
+
+const refKey = (ref: RecordRef): string => `${ref.sourceSystem}\u0000${ref.localId}`;
+
+function fromKey(key: string): RecordRef {
+  const [sourceSystem = '', localId = ''] = key.split('\u0000');
+  return { sourceSystem, localId };
+}
+
+function Facts({ detail }: { readonly detail: ReviewCaseDetail }) {
+  const c = detail.case;
+  const side = (label: string, caseVersion: number, now: ReviewCaseDetail['left']): [string, React.ReactNode] => [
+    label,
+    <span key={label}>
+      <Code>{now.enterpriseId}</Code> · {now.records.length} record{now.records.length === 1 ? '' : 's'} · version {caseVersion}
+      {now.version !== caseVersion ? ` when opened, ${String(now.version)} now` : ''}
+      {now.active ? '' : ' · retired'}
+    </span>,
+  ];
+  const rows: [string, React.ReactNode][] = [
+    ['Kind', KIND_TEXT[c.kind]],
+    ['Score', `${c.score.toFixed(4)} (${c.decision === 'certain' ? 'certain' : 'probable'} under profile version ${String(c.matchingProfileVersion)})`],
+    [
+      'Opened',
+      <span key="opened">
+        {formatDateTime(c.createdAt)}
+        {c.jobId !== null ? (
+          <>
+            {' by '}
+            <Anchor href={paths.job(c.jobId)}>job {shortJobId(c.jobId)}</Anchor>
+          </>
+        ) : c.sourceSystem !== null ? (
+          ` by an ingest from ${c.sourceSystem}`
+        ) : null}
+      </span>,
+    ],
+    side('First identity', c.leftVersion, detail.left),
+    side('Second identity', c.rightVersion, detail.right),
+  ];
+  return (
+    <Table variant="vertical" layout="fixed" aria-label="Case details">
+      <Table.Tbody>
+        {rows.map(([label, value]) => (
+          <Table.Tr key={label}>
+            <Table.Th w={160}>{label}</Table.Th>
+            <Table.Td style={{ wordBreak: 'break-word' }}>{value}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+function Comparison({ detail }: { readonly detail: ReviewCaseDetail }) {
+  const best = detail.bestPair;
+  const [left, setLeft] = useState(best === null ? undefined : refKey(best.left));
+  const [right, setRight] = useState(best === null ? undefined : refKey(best.right));
+  const options = (records: readonly RecordRef[]) => records.map((r) => ({ value: refKey(r), label: `${r.sourceSystem} / ${r.localId}` }));
+  if (best === null || left === undefined || right === undefined) {
+    return <Text size="sm">One of the identities has no linked record left to compare.</Text>;
+  }
+  return (
+    <Stack gap="sm">
+      <Text size="sm" c="dimmed">
+        The pair that scores best under the active profile is shown first; choose other records of either identity to compare them.
+      </Text>
+      <Group gap="sm" grow>
+        <Select label="Record of the first identity" data={options(detail.left.records)} value={left} onChange={(v) => { setLeft(v ?? left); }} allowDeselect={false} />
+        <Select label="Record of the second identity" data={options(detail.right.records)} value={right} onChange={(v) => { setRight(v ?? right); }} allowDeselect={false} />
+      </Group>
+      <PairRecords left={fromKey(left)} right={fromKey(right)} scoreThen={detail.case.score} then="the case when it was opened" />
+    </Stack>
+  );
+}
+
+function DecisionForm({ detail, connectionKey }: { readonly detail: ReviewCaseDetail; readonly connectionKey: string }) {
+  const client = useClient();
+  const queryClient = useQueryClient();
+  const [decision, setDecision] = useState<ReviewDecision | null>(null);
+  const [reason, setReason] = useState('');
+  const [tried, setTried] = useState(false);
+  const record = useMutation({
+    mutationFn: (input: { decision: ReviewDecision; reason: string }) => client.send('reviews/decide', { caseId: detail.case.caseId, ...input }),
+    onSuccess: async () => {
+      setDecision(null);
+      setReason('');
+      setTried(false);
+      await queryClient.invalidateQueries({ queryKey: ['review', connectionKey, detail.case.caseId] });
+      await queryClient.invalidateQueries({ queryKey: ['reviews', connectionKey] });
+    },
+  });
+  const trimmed = reason.trim();
+  const reasonError = tried && trimmed === '' ? 'Say why, in a few words (the evidence you relied on); it is kept with the decision.' : undefined;
+  const decisionError = tried && decision === null ? 'Choose a decision.' : undefined;
+  return (
+    <form
+      aria-label="Record a decision"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setTried(true);
+        if (decision === null || trimmed === '') return;
+        record.mutate({ decision, reason: trimmed });
+      }}
+    >
+      <Stack gap="sm">
+        <Radio.Group label="Decision" value={decision} onChange={(v) => { setDecision(v); }} error={decisionError} withAsterisk>
+          <Group gap="lg" mt={6}>
+            {REVIEW_DECISIONS.map((d) => (
+              <Radio key={d} value={d} label={DECISION_TEXT[d]} />
+            ))}
+          </Group>
+        </Radio.Group>
+        <Textarea
+          label="Reason"
+          description={`Up to ${String(REASON_MAX)} characters. Kept with the decision for other reviewers; never copied into the audit log.`}
+          value={reason}
+          onChange={(event) => { setReason(event.currentTarget.value); }}
+          maxLength={REASON_MAX}
+          autosize
+          minRows={2}
+          error={reasonError}
+          withAsterisk
+        />
+        <Text size="xs" c="dimmed">
+          Same person resolves the case for your organisation&apos;s merge process (the console does not merge). Different people resolves it and is
+          remembered: the pair is not asked again while neither identity&apos;s records change. Unsure keeps it open.
+        </Text>
+        {record.error !== null ? (
+          <Alert color="red" variant="light" icon={<IconAlert />} title="The decision was not recorded" role="alert">
+            <Text size="sm">{record.error.message}</Text>
+          </Alert>
+        ) : null}
+        {record.isSuccess ? (
+          <Text size="sm" c="teal.8" role="status" data-testid="decision-recorded">
+            Recorded: {DECISION_TEXT[record.data.case.review?.decision ?? 'unsure']}.
+          </Text>
+        ) : null}
+        <Group>
+          <Button type="submit" loading={record.isPending} leftSection={<IconCheck size={16} />}>
+            Record decision
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function Decisions({ detail }: { readonly detail: ReviewCaseDetail }) {
+  if (detail.decisions.length === 0) return <Text size="sm" c="dimmed">No decision recorded yet.</Text>;
+  return (
+    <Table aria-label="Decisions recorded on this case">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>When</Table.Th>
+          <Table.Th>Who</Table.Th>
+          <Table.Th>Decision</Table.Th>
+          <Table.Th>Reason</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {detail.decisions.map((d) => (
+          <Table.Tr key={`${d.decidedAt}-${d.decision}`}>
+            <Table.Td>{formatDateTime(d.decidedAt)}</Table.Td>
+            <Table.Td>{d.actor}</Table.Td>
+            <Table.Td>
+              <Badge color={DECISION_COLOR[d.decision]} variant="light">
+                {DECISION_TEXT[d.decision]}
+              </Badge>
+            </Table.Td>
+            <Table.Td style={{ wordBreak: 'break-word' }}>{d.reason}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+export default function ReviewCasePage({ connection, connectionKey, caseId }: { readonly connection: Connection; readonly connectionKey: string; readonly caseId: string }) {
+  const client = useClient();
+  const unavailable = unavailableReason(connection);
+  const detail = useQuery({
+    queryKey: ['review', connectionKey, caseId],
+    queryFn: () => client.send('reviews/get', { caseId }),
+    enabled: unavailable === null,
+    retry: false,
+  });
+  return (
+    <Stack gap="lg" maw={1200}>
+      <Breadcrumbs>
+        <Anchor href={paths.reviews()} size="sm">
+          <Group gap={4} component="span">
+            <IconArrowLeft size={14} /> Review cases
+          </Group>
+        </Anchor>
+        <Text size="sm">Case {shortCaseId(caseId)}</Text>
+      </Breadcrumbs>
+      <Group gap="sm" align="center">
+        <Title order={1} size="h2">
+          Review case {shortCaseId(caseId)}
+        </Title>
+        {detail.data === undefined ? null : detail.data.case.review !== null ? (
+          <Badge color={DECISION_COLOR[detail.data.case.review.decision]} variant="light" size="lg">
+            {DECISION_TEXT[detail.data.case.review.decision]}
+          </Badge>
+        ) : (
+          <Badge color="blue" variant="light" size="lg">
+            Waiting for a decision
+          </Badge>
+        )}
+      </Group>
+      {unavailable !== null ? (
+        <Alert color="gray" variant="light" title="Review cases are not available here">
+          <Text size="sm">{unavailable}</Text>
+        </Alert>
+      ) : detail.isPending ? (
+        <Skeleton height={320} />
+      ) : detail.isError ? (
+        <Alert color="red" variant="light" icon={<IconAlert />} title="This case could not be read" role="alert">
+          <Text size="sm">{detail.error.message}</Text>
+        </Alert>
+      ) : (
+        <>
+          <Card withBorder padding="md" bg="var(--mantine-color-white)">
+            <Facts detail={detail.data} />
+          </Card>
+          {detail.data.case.stale ? (
+            <Alert color="orange" variant="light" icon={<IconAlert />} title="This case is out of date" data-testid="stale-case">
+              <Text size="sm">
+                One of these identities changed since the case was opened (a record arrived, changed or was rebuilt), so a decision would be refused. Run a
+                reconciliation on the Maintenance page: it asks about the pair again at the identities&apos; current versions if it still needs a person.
+              </Text>
+            </Alert>
+          ) : null}
+          <Card withBorder padding="md" bg="var(--mantine-color-white)">
+            <Title order={2} size="h4" mb="sm">
+              Compare the records
+            </Title>
+            <Comparison detail={detail.data} />
+          </Card>
+          <Card withBorder padding="md" bg="var(--mantine-color-white)">
+            <Title order={2} size="h4" mb="sm">
+              Decisions
+            </Title>
+            <Stack gap="md">
+              <Decisions detail={detail.data} />
+              {detail.data.case.status === 'open' && !detail.data.case.stale ? <DecisionForm detail={detail.data} connectionKey={connectionKey} /> : null}
+            </Stack>
+          </Card>
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,42 @@
+/** Words for review cases: kinds, decisions, ages. Pure, so it is tested without a browser. */
+import type { ReviewCase, ReviewDecision } from '../../../engine/contract/reviews.ts';
+
+export const KIND_TEXT: Record<ReviewCase['kind'], string> = {
+  IngestionMatch: 'Ingestion',
+  PopulationReconciliation: 'Reconciliation',
+};
+
+export const DECISION_TEXT: Record<ReviewDecision, string> = {
+  'same-person': 'Same person',
+  'different-people': 'Different people',
+  unsure: 'Unsure',
+};
+
+export const DECISION_COLOR: Record<ReviewDecision, string> = {
+  'same-person': 'teal',
+  'different-people': 'grape',
+  unsure: 'yellow',
+};
+
+/** How long ago, in the largest whole unit: "just now", "5 min", "3 h", "2 days". */
+export function ageText(iso: string, now: number): string {
+  const seconds = Math.max(0, Math.floor((now - Date.parse(iso)) / 1000));
+  if (!Number.isFinite(seconds)) return '—';
+  if (seconds < 60) return 'just now';
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${String(minutes)} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${String(hours)} h`;
+  return `${String(Math.floor(hours / 24))} days`;
+}
+
+/** "rc-1a2b3c4d…" → "1a2b3c4d": enough to tell cases apart on a screen. */
+export function shortCaseId(caseId: string): string {
+  return caseId.replace(/^rc-/, '').slice(0, 8);
+}
+
+/** "Cases 51–100 of 263", or "No cases". */
+export function pageText(offset: number, shown: number, total: number): string {
+  if (total === 0 || shown === 0) return 'No cases';
+  return `Cases ${(offset + 1).toLocaleString()}–${(offset + shown).toLocaleString()} of ${total.toLocaleString()}`;
+}

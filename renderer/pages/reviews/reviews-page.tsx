@@ -1,0 +1,213 @@
+/**
+ * Review cases: the pairs of identities the jobs and ingestion asked a person about, with filters (status, kind,
+ * the job that opened them), sort and paging. A case opens on its own page beside both identities' records.
+ */
+import { Alert, Anchor, Badge, Button, Card, CloseButton, Group, Select, Skeleton, Stack, Switch, Table, Text, Title } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { Connection } from '../../../console-protocol/protocol.ts';
+import { REVIEW_KINDS, REVIEW_SORTS, type ReviewCase } from '../../../engine/contract/reviews.ts';
+import { useClient } from '../../client/context.tsx';
+import { navigate, paths } from '../../hooks/route.ts';
+import { formatDateTime } from '../../format.ts';
+import { IconAlert, IconInfo } from '../../icons.tsx';
+import { shortJobId } from '../maintenance/job-id.ts';
+import { ageText, DECISION_COLOR, DECISION_TEXT, KIND_TEXT, pageText, shortCaseId } from './review-text.ts';
+
+const PAGE_SIZE = 50;
+
+type StatusFilter = 'open' | 'resolved' | 'all';
+const STATUS_OPTIONS = [
+  { value: 'open', label: 'Waiting for a decision' },
+  { value: 'resolved', label: 'Decided' },
+  { value: 'all', label: 'All' },
+];
+const KIND_OPTIONS = [{ value: 'any', label: 'Any kind' }, ...REVIEW_KINDS.map((k) => ({ value: k, label: KIND_TEXT[k] }))];
+const SORT_LABEL: Record<(typeof REVIEW_SORTS)[number], string> = {
+  oldest: 'Oldest first',
+  newest: 'Newest first',
+  'score-high': 'Highest score first',
+  'score-low': 'Lowest score first',
+};
+const SORT_OPTIONS = REVIEW_SORTS.map((s) => ({ value: s, label: SORT_LABEL[s] }));
+
+/** Why the page cannot list cases on this connection, in words that say what to do; null when it can. */
+export function unavailableReason(connection: Connection): string | null {
+  if (!connection.capabilities.operations.includes('reviews/list')) {
+    return 'This registry does not offer review cases: its API is older than this console. On the registry host, `mpi-console reviews` lists them.';
+  }
+  if (!connection.capabilities.scopes.includes('mpi.admin')) {
+    return `Review cases show record-level evidence, so reading them needs the mpi.admin scope; this sign-in grants ${connection.capabilities.scopes.join(', ') || 'no scope'}. Ask an administrator for access.`;
+  }
+  return null;
+}
+
+function Origin({ row }: { readonly row: ReviewCase }) {
+  if (row.jobId !== null) {
+    return (
+      <Anchor href={paths.job(row.jobId)} size="sm">
+        Job {shortJobId(row.jobId)}
+      </Anchor>
+    );
+  }
+  return <Text size="sm">{row.sourceSystem === null ? '—' : `Ingest from ${row.sourceSystem}`}</Text>;
+}
+
+function CasesTable({ rows, now }: { readonly rows: readonly ReviewCase[]; readonly now: number }) {
+  return (
+    <Table.ScrollContainer minWidth={760}>
+      <Table highlightOnHover aria-label="Review cases" style={{ fontVariantNumeric: 'tabular-nums' }}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Case</Table.Th>
+            <Table.Th>Kind</Table.Th>
+            <Table.Th>Score</Table.Th>
+            <Table.Th>Matched as</Table.Th>
+            <Table.Th>Profile</Table.Th>
+            <Table.Th>Opened by</Table.Th>
+            <Table.Th>Age</Table.Th>
+            <Table.Th>Reviewer</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((row) => (
+            <Table.Tr key={row.caseId} data-testid="review-row">
+              <Table.Td>
+                <Anchor href={paths.review(row.caseId)} size="sm" ff="monospace" aria-label={`Open case ${shortCaseId(row.caseId)}`}>
+                  {shortCaseId(row.caseId)}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>{KIND_TEXT[row.kind]}</Table.Td>
+              <Table.Td>{row.score.toFixed(4)}</Table.Td>
+              <Table.Td>{row.decision === 'certain' ? 'Certain' : 'Probable'}</Table.Td>
+              <Table.Td>v{row.matchingProfileVersion}</Table.Td>
+              <Table.Td>
+                <Origin row={row} />
+              </Table.Td>
+              <Table.Td title={formatDateTime(row.createdAt)}>{ageText(row.createdAt, now)}</Table.Td>
+              <Table.Td>
+                {row.review === null ? (
+                  row.stale && row.status === 'open' ? (
+                    <Badge color="orange" variant="light" title="An identity changed since the case was opened: a reconciliation asks again">
+                      Out of date
+                    </Badge>
+                  ) : (
+                    <Text size="sm" c="dimmed">
+                      —
+                    </Text>
+                  )
+                ) : (
+                  <Badge color={DECISION_COLOR[row.review.decision]} variant="light">
+                    {DECISION_TEXT[row.review.decision]}
+                  </Badge>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+export default function ReviewsPage({ connection, connectionKey, jobId }: { readonly connection: Connection; readonly connectionKey: string; readonly jobId: string | null }) {
+  const client = useClient();
+  const [status, setStatus] = useState<StatusFilter>('open');
+  const [kind, setKind] = useState<string>('any');
+  const [sort, setSort] = useState<(typeof REVIEW_SORTS)[number]>('oldest');
+  const [currentOnly, setCurrentOnly] = useState(false);
+  const [offset, setOffset] = useState(0);
+  const unavailable = unavailableReason(connection);
+  const input = {
+    status,
+    sort,
+    limit: PAGE_SIZE,
+    offset,
+    currentOnly,
+    ...(kind === 'any' ? {} : { kind: kind as ReviewCase['kind'] }),
+    ...(jobId === null ? {} : { jobId }),
+  };
+  const cases = useQuery({
+    queryKey: ['reviews', connectionKey, input],
+    queryFn: () => client.send('reviews/list', input),
+    enabled: unavailable === null,
+    placeholderData: keepPreviousData,
+  });
+  const filter = (apply: () => void): void => {
+    apply();
+    setOffset(0);
+  };
+  const total = cases.data?.total ?? 0;
+  const shown = cases.data?.rows.length ?? 0;
+  return (
+    <Stack gap="lg" maw={1200}>
+      <div>
+        <Title order={1} size="h2">
+          Review cases
+        </Title>
+        <Text c="dimmed" size="sm" mt={4}>
+          Pairs of identities that may be one person: opened by ingestion and by reconciliation for a person to decide. Recording a decision never merges
+          or unlinks anything.
+        </Text>
+      </div>
+      {unavailable !== null ? (
+        <Alert color="gray" variant="light" icon={<IconInfo />} title="Review cases are not available here">
+          <Text size="sm">{unavailable}</Text>
+        </Alert>
+      ) : (
+        <Card withBorder padding="md" bg="var(--mantine-color-white)">
+          <Stack gap="md">
+            <Group gap="sm" align="flex-end" wrap="wrap">
+              <Select label="Status" data={STATUS_OPTIONS} value={status} onChange={(v) => { filter(() => { setStatus((v ?? 'open') as StatusFilter); }); }} allowDeselect={false} w={220} />
+              <Select label="Kind" data={KIND_OPTIONS} value={kind} onChange={(v) => { filter(() => { setKind(v ?? 'any'); }); }} allowDeselect={false} w={180} />
+              <Select label="Order" data={SORT_OPTIONS} value={sort} onChange={(v) => { filter(() => { setSort((v ?? 'oldest')); }); }} allowDeselect={false} w={200} />
+              <Switch
+                label="Only cases that can be decided now"
+                checked={currentOnly}
+                onChange={(event) => {
+                  const checked = event.currentTarget.checked;
+                  filter(() => { setCurrentOnly(checked); });
+                }}
+                mb={8}
+              />
+              {jobId === null ? null : (
+                <Badge size="lg" variant="light" rightSection={<CloseButton size="xs" aria-label="Show the cases of every job" onClick={() => { navigate(paths.reviews()); }} />} data-testid="job-filter">
+                  Opened by job {shortJobId(jobId)}
+                </Badge>
+              )}
+            </Group>
+            {cases.isPending ? (
+              <Skeleton height={240} />
+            ) : cases.isError ? (
+              <Alert color="red" variant="light" icon={<IconAlert />} title="The review cases could not be read">
+                <Text size="sm">{cases.error.message}</Text>
+                <Button size="xs" variant="light" mt="sm" onClick={() => void cases.refetch()}>
+                  Try again
+                </Button>
+              </Alert>
+            ) : shown === 0 ? (
+              <Text size="sm" c="dimmed" data-testid="no-cases">
+                {status === 'open' ? 'No case is waiting for a decision with these filters.' : 'No case matches these filters.'}
+              </Text>
+            ) : (
+              <CasesTable rows={cases.data.rows} now={Date.now()} />
+            )}
+            <Group justify="space-between">
+              <Text size="sm" aria-live="polite" data-testid="page-text">
+                {pageText(offset, shown, total)}
+              </Text>
+              <Group gap="xs">
+                <Button size="xs" variant="default" disabled={offset === 0} onClick={() => { setOffset(Math.max(0, offset - PAGE_SIZE)); }}>
+                  Previous
+                </Button>
+                <Button size="xs" variant="default" disabled={offset + shown >= total} onClick={() => { setOffset(offset + PAGE_SIZE); }}>
+                  Next
+                </Button>
+              </Group>
+            </Group>
+          </Stack>
+        </Card>
+      )}
+    </Stack>
+  );
+}

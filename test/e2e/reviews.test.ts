@@ -1,0 +1,126 @@
+/**
+ * Review cases in the console, as a reviewer works: from a finished reconciliation's page to the cases it opened,
+ * one case beside both identities' records (values, bands and weights), a decision refused until it is complete,
+ * then recorded, and the list's filters. Real Chromium, the real browser host, a real SQLite sandbox; axe and a
+ * screenshot on every state.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { LocalEngine } from '../../engine/local-engine.ts';
+import { runWorker } from '../../engine/jobs/worker.ts';
+import { closeBrowserAndHost, expectAccessible, type HostProcess, openConsole, screenshot } from './helpers.ts';
+
+let dir: string;
+let host: HostProcess;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const pageErrors: string[] = [];
+let reconciliation: { jobId: string; cases: number };
+
+/** A synthetic sandbox whose reconciliation has run: its cases name the job and are current. */
+async function reconciledSandbox(path: string): Promise<{ jobId: string; cases: number }> {
+  const engine = LocalEngine.open({ dbPath: path });
+  const ctx = { tenantId: 'reviews', actor: 'setup' };
+  try {
+    await engine.call('sandbox/create', { syntheticPeople: 400, seed: 7 }, ctx);
+    const { jobId } = await engine.call('maintenance/reconcile', { reason: 'Monthly reconciliation', batchSize: 25 }, ctx);
+    await runWorker(engine.env, { tenants: ['reviews'], once: true });
+    const job = await engine.call('jobs/get', { jobId }, ctx);
+    return { jobId, cases: job.counters.reviewCreated };
+  } finally {
+    engine.close();
+  }
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'mpi-e2e-reviews-'));
+  reconciliation = await reconciledSandbox(join(dir, 'reviews.db'));
+  ({ host, browser, context, page } = await openConsole(join(dir, 'data'), pageErrors));
+});
+
+afterAll(async () => {
+  const code = await closeBrowserAndHost(context, browser, host);
+  rmSync(dir, { recursive: true, force: true });
+  expect(code, host.output()).toBe(0);
+});
+
+describe('review cases in the console', () => {
+  it("opens a reconciliation's cases from its page, compares a case's records and records a decision", async () => {
+    expect(reconciliation.cases).toBeGreaterThan(1);
+    await page.goto(host.launchUrl);
+    await page.getByLabel('Sandbox file').fill(join(dir, 'reviews.db'));
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    await page.locator('[data-testid="jobs-table"] tbody tr', { hasText: 'Monthly reconciliation' }).getByRole('link').click();
+    const link = page.getByTestId('job-review-cases');
+    expect(await link.textContent()).toBe(`${String(reconciliation.cases)} review cases`);
+    await link.click();
+
+    // The list, filtered to the job: every row says it came from that job.
+    await page.getByTestId('job-filter').waitFor();
+    const rows = page.getByTestId('review-row');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(Math.min(50, reconciliation.cases));
+    expect(await page.getByTestId('page-text').textContent()).toBe(`Cases 1–${String(Math.min(50, reconciliation.cases))} of ${String(reconciliation.cases)}`);
+    for (const kind of await rows.locator('td:nth-child(2)').allTextContents()) expect(kind).toBe('Reconciliation');
+    await expectAccessible(page, 'reviews-of-a-job');
+    await screenshot(page, '40-reviews-of-a-job');
+
+    // Highest score first, then the first case.
+    await page.getByLabel('Order', { exact: true }).first().click();
+    await page.getByRole('option', { name: 'Highest score first' }).click();
+    const scores = (await rows.locator('td:nth-child(3)').allTextContents()).map(Number);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    await rows.first().getByRole('link', { name: /^Open case/ }).click();
+
+    await page.getByRole('table', { name: 'Case details' }).waitFor();
+    await page.getByTestId('pair-records').waitFor();
+    expect(await page.getByTestId('stale-case').count()).toBe(0);
+    await expectAccessible(page, 'review-case');
+    await screenshot(page, '41-review-case');
+
+    // A decision needs a choice and a reason; both are said at once, nothing is sent.
+    await page.getByRole('button', { name: 'Record decision' }).click();
+    await page.getByText('Choose a decision.').waitFor();
+    await page.getByText('Say why, in a few words').waitFor();
+    await expectAccessible(page, 'review-decision-incomplete');
+    await page.getByLabel('Different people').click();
+    await page.getByLabel('Reason').fill('Twins: different NHS numbers on the GP letters');
+    await page.getByRole('button', { name: 'Record decision' }).click();
+    await page.getByRole('table', { name: 'Decisions recorded on this case' }).waitFor();
+    expect(await page.getByRole('table', { name: 'Decisions recorded on this case' }).locator('tbody tr').allTextContents()).toEqual([
+      expect.stringContaining('Different people'),
+    ]);
+    // Decided: the form is gone, the badge says the decision.
+    expect(await page.getByRole('button', { name: 'Record decision' }).count()).toBe(0);
+    await page.locator('h1 + .mantine-Badge-root', { hasText: 'Different people' }).waitFor();
+    await expectAccessible(page, 'review-case-decided');
+    await screenshot(page, '42-review-case-decided');
+
+    // Back to the job's cases: waiting cases are one fewer; the decided one is under Decided.
+    await page.goBack();
+    await page.getByTestId('page-text').filter({ hasText: `of ${String(reconciliation.cases - 1)}` }).waitFor();
+    await page.getByLabel('Status', { exact: true }).first().click();
+    await page.getByRole('option', { name: 'Decided' }).click();
+    await page.getByTestId('page-text').filter({ hasText: 'Cases 1–1 of 1' }).waitFor();
+    expect(await rows.first().locator('td:last-child').textContent()).toBe('Different people');
+    await expectAccessible(page, 'reviews-decided');
+    await screenshot(page, '43-reviews-decided');
+
+    // Every job's and every ingest's waiting cases: ingestion's older cases are out of date (their identities took
+    // on records since); the switch keeps only the ones that can be decided now.
+    await page.getByRole('link', { name: /^Review cases/ }).first().click();
+    await page.getByTestId('page-text').filter({ hasText: /^Cases 1–/ }).waitFor();
+    const everything = await page.getByTestId('page-text').textContent();
+    expect(await page.getByText('Out of date').count()).toBeGreaterThan(0);
+    await screenshot(page, '44-reviews-all');
+    await page.getByRole('switch', { name: 'Only cases that can be decided now' }).check();
+    await page.getByTestId('page-text').filter({ hasNotText: everything ?? '' }).waitFor();
+    expect(await page.getByText('Out of date').count()).toBe(0);
+    await expectAccessible(page, 'reviews-current-only');
+    expect(pageErrors).toEqual([]);
+  });
+});
