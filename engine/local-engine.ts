@@ -29,6 +29,7 @@ import { calibrate } from './assurance/calibrate.ts';
 import { estimate } from './assurance/estimate.ts';
 import { sampleLabels } from './assurance/sample-labels.ts';
 import { candidatePairs } from './assurance/candidate-pairs.ts';
+import { scanLinkQuality } from './assurance/link-quality.ts';
 import { cancelJob, getJob, listJobs, startReconciliation, startReindex } from './operations/maintenance.ts';
 import { NO_CONTROL, RunCancelled, type RunControl } from './run-control.ts';
 import { RunRegistry, type RunHooks } from './runs/registry.ts';
@@ -82,6 +83,7 @@ const handlers: { [K in Exclude<OperationName, RunOperationName>]: Handler<K> } 
   'matching/estimate': estimate,
   'labels/sample': sampleLabels,
   'labels/candidates': candidatePairs,
+  'links/scan': scanLinkQuality,
   'maintenance/reindex': startReindex,
   'maintenance/reconcile': startReconciliation,
   'jobs/get': getJob,

@@ -13,3 +13,4 @@ export * from './statistics/score-distribution.ts';
 export * from './score-explanation.ts';
 export * from './workbench.ts';
 export * from './reviews.ts';
+export * from './link-quality.ts';

@@ -25,6 +25,7 @@ import { CandidatePairsInputSchema, CandidatePairsOutputSchema, DisplayFieldsSch
 import { EstimateOutputSchema, EstimateRequestSchema } from './estimate.ts';
 import { runOperations } from './runs.ts';
 import { reviewOperations } from './reviews.ts';
+import { linkQualityOperations } from './link-quality.ts';
 
 const IssueSchema = z.object({ path: z.string(), message: z.string() });
 const Page = { limit: z.number().int().min(1).max(1_000_000).default(100_000), offset: z.number().int().min(0).default(0) };
@@ -89,6 +90,7 @@ export const operations = {
   'labels/candidates': { input: CandidatePairsInputSchema, output: CandidatePairsOutputSchema },
   ...maintenanceOperations,
   ...reviewOperations,
+  ...linkQualityOperations,
   ...runOperations,
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 

@@ -13,6 +13,7 @@ import { compare } from './commands/compare.ts';
 import { explain } from './commands/explain.ts';
 import { identities } from './commands/lists.ts';
 import { reviewDecide, reviewLabels, reviews, reviewShow } from './commands/reviews.ts';
+import { linkQualityScan } from './commands/link-quality.ts';
 import { profile } from './commands/profile.ts';
 import { syntheticGenerate } from './commands/synthetic.ts';
 import { calibrateCommand, evaluateCommand, febrlLoad, labelsSample } from './commands/assurance.ts';
@@ -37,6 +38,8 @@ Usage: mpi-console <command> [options]   (global: --db FILE, --tenant ID, --conf
   review decide CASE --decision same-person|different-people|unsure --reason TEXT
                                                record a reviewer's decision (never merges; stale cases are refused)
   reviews labels --out FILE.tsv [--job ID]     decided cases as five-column labels (review-queue labels: biased to hard pairs)
+  link-quality scan [--max-records N] [--limit N]   flag identities that look like wrong links (weak bridge, same
+                                               source twice, sex or birth-date conflict, too large); never unlinks
   profile show | validate FILE | apply FILE    the active matching profile; validate; apply as a new version
   synthetic generate --people N --seed S --out DIR   write synthetic NDJSON per source and labels.tsv
   evaluate --labels FILE.tsv --dataset ID --thresholds 0.5,0.9,0.99 [--max-errors N]
@@ -87,6 +90,7 @@ const OPTIONS = {
   job: { type: 'string' },
   sort: { type: 'string' },
   decision: { type: 'string' },
+  'max-records': { type: 'string' },
   limit: { type: 'string' },
   offset: { type: 'string' },
   reason: { type: 'string' },
@@ -128,6 +132,7 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map(
     'review show': reviewShow,
     'review decide': reviewDecide,
     'reviews labels': reviewLabels,
+    'link-quality scan': linkQualityScan,
     profile,
     'synthetic generate': syntheticGenerate,
     evaluate: evaluateCommand,

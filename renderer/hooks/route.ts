@@ -1,36 +1,8 @@
-/** Hash routes (the app is served from files or a custom protocol, so the path never changes). */
+/** The current hash route as React state, and navigation. */
 import { useSyncExternalStore } from 'react';
+import { parseRoute, type Route } from './route-paths.ts';
 
-export type Route =
-  | { readonly page: 'maintenance' }
-  | { readonly page: 'job'; readonly jobId: string }
-  | { readonly page: 'sandboxes' }
-  | { readonly page: 'assurance' }
-  /** jobId: the cases one job opened (from a job's page). */
-  | { readonly page: 'reviews'; readonly jobId: string | null }
-  | { readonly page: 'review'; readonly caseId: string };
-
-export function parseRoute(hash: string): Route {
-  const path = hash.replace(/^#/, '');
-  const job = /^\/maintenance\/jobs\/([A-Za-z0-9-]{1,80})$/.exec(path);
-  if (job?.[1] !== undefined) return { page: 'job', jobId: job[1] };
-  const reviewCase = /^\/reviews\/(rc-[0-9a-f]{32})$/.exec(path);
-  if (reviewCase?.[1] !== undefined) return { page: 'review', caseId: reviewCase[1] };
-  const reviews = /^\/reviews(?:\?job=([A-Za-z0-9-]{1,80}))?$/.exec(path);
-  if (reviews !== null) return { page: 'reviews', jobId: reviews[1] ?? null };
-  if (path === '/sandboxes') return { page: 'sandboxes' };
-  if (path === '/assurance') return { page: 'assurance' };
-  return { page: 'maintenance' };
-}
-
-export const paths = {
-  maintenance: '#/maintenance',
-  job: (jobId: string) => `#/maintenance/jobs/${jobId}`,
-  sandboxes: '#/sandboxes',
-  assurance: '#/assurance',
-  reviews: (jobId?: string) => (jobId === undefined ? '#/reviews' : `#/reviews?job=${jobId}`),
-  review: (caseId: string) => `#/reviews/${caseId}`,
-} as const;
+export { parseRoute, paths, type Route } from './route-paths.ts';
 
 function subscribe(listener: () => void): () => void {
   window.addEventListener('hashchange', listener);

@@ -59,6 +59,7 @@ export async function apiRegistry(dir: string): Promise<Registry> {
       // Unsure keeps the case open, so every call of the matrix that gets through can record it again.
       'reviews/decide': { caseId, decision: 'unsure', reason: 'auth matrix' },
       'reviews/labels': {},
+      'links/scan': { maxListed: 5 },
       // Filled with the run the last successful runs/start of callRoute started (runs live in the serving process).
       'runs/get': { runId: 'no-run-started-yet-0000' },
       'runs/cancel': { runId: 'no-run-started-yet-0000' },

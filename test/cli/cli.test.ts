@@ -52,6 +52,11 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toContain(`case     ${caseId}`);
     expect(shown.stdout).toMatch(/compare\s+mpi-console explain --left /);
+    const scan = await runCli([...db, 'link-quality', 'scan', '--json']);
+    expect(scan.code, scan.stderr).toBe(0);
+    const scanned = JSON.parse(scan.stdout) as { identitiesWithSeveralRecords: number; pairsScored: number; flagged: number };
+    expect(scanned.identitiesWithSeveralRecords).toBeGreaterThan(0);
+    expect(scanned.pairsScored).toBeGreaterThanOrEqual(scanned.identitiesWithSeveralRecords);
     const badDecision = await runCli([...db, 'review', 'decide', caseId, '--decision', 'maybe', '--reason', 'x']);
     expect(badDecision.code).toBe(2);
     expect(badDecision.stderr).toContain('--decision is one of same-person, different-people, unsure');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRoute, paths } from '../../../renderer/hooks/route.ts';
+import { parseRoute, paths } from '../../../renderer/hooks/route-paths.ts';
 
 describe('console routes', () => {
   it('reads every page from its hash and writes the hash back', () => {

@@ -1,0 +1,199 @@
+/**
+ * The link-quality scan: each active identity holding two or more records, every pair of its records scored under
+ * the active profile (at most maxIdentityRecords of them, its oldest). Flags:
+ *
+ *   weak-bridge          the records fall apart into groups that no pair scoring at or above Probable joins: the
+ *                        identity holds together only through a link the model would not make today. This is the
+ *                        transitive false link (one weak edge chaining two people) seen from inside the identity.
+ *   same-source          two records of one source system (a source keeps one record per patient)
+ *   sex-conflict         two records state different sexes
+ *   birth-date-conflict  two birth dates at the "different" level (beyond a typo, a swap or a near date)
+ *   too-large            more records than maxIdentityRecords
+ *
+ * The groups are the connected components of the record graph whose edges are the pairs at or above Probable
+ * (union-find, Kruskal order over the scores descending); the weakest link is the lowest score Kruskal needed
+ * to join every record, so it is below Probable exactly when there are several groups. Read-only: nothing is
+ * unlinked, and one read snapshot covers the scan.
+ */
+import { NO_CONTROL, type RunControl } from '../run-control.ts';
+import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
+import type { MatchFields } from '../contract/fields.ts';
+import { LINK_FLAGS, type FlaggedIdentity, type LinkFlag } from '../contract/link-quality.ts';
+import { birthDateLevel } from '../comparators/birth-date-levels.ts';
+import type { EngineEnv } from '../env.ts';
+import type { Store } from '../store/db.ts';
+import { activeProfile } from '../store/profiles.ts';
+import { candidateMembers, fieldsJsonOf, type CandidateMember } from '../store/records.ts';
+import { termFrequencySnapshot } from '../store/term-frequency.ts';
+import { requireTenant } from '../store/tenants.ts';
+import { createScorer, type Scorer } from '../scoring/scorer.ts';
+import type { PreparedRecord } from '../scoring/prepared-record.ts';
+
+const BATCH = 500;
+
+interface Several {
+  readonly identityId: number;
+  readonly enterpriseId: string;
+  readonly version: number;
+  readonly records: number;
+}
+
+/** Active identities holding at least two records, after a cursor, in identity order. */
+function identitiesWithSeveral(store: Store, tenantId: string, after: number, limit: number): Several[] {
+  return store
+    .statement(
+      `SELECT l.identity_id AS identityId, i.enterprise_id AS enterpriseId, i.logical_version AS version, count(*) AS records
+       FROM identity_link l JOIN identity i ON i.tenant_id = l.tenant_id AND i.identity_id = l.identity_id
+       WHERE l.tenant_id = ? AND l.identity_id > ? AND i.status = 'active'
+       GROUP BY l.identity_id HAVING count(*) >= 2 ORDER BY l.identity_id LIMIT ?`,
+    )
+    .all(tenantId, after, limit) as Several[];
+}
+
+function countSeveral(store: Store, tenantId: string): number {
+  return store
+    .statement(
+      `SELECT count(*) FROM (SELECT 1 FROM identity_link l JOIN identity i ON i.tenant_id = l.tenant_id AND i.identity_id = l.identity_id
+       WHERE l.tenant_id = ? AND i.status = 'active' GROUP BY l.identity_id HAVING count(*) >= 2)`,
+    )
+    .pluck()
+    .get(tenantId) as number;
+}
+
+class UnionFind {
+  private readonly parent: number[];
+  groups: number;
+  constructor(n: number) {
+    this.parent = Array.from({ length: n }, (_, i) => i);
+    this.groups = n;
+  }
+  find(i: number): number {
+    let root = i;
+    while (this.parent[root] !== root) root = this.parent[root] ?? root;
+    for (let j = i; this.parent[j] !== root; ) {
+      const next = this.parent[j] ?? root;
+      this.parent[j] = root;
+      j = next;
+    }
+    return root;
+  }
+  /** True when a and b were in different groups (now joined). */
+  join(a: number, b: number): boolean {
+    const ra = this.find(a);
+    const rb = this.find(b);
+    if (ra === rb) return false;
+    this.parent[ra] = rb;
+    this.groups--;
+    return true;
+  }
+}
+
+const digits = (date: string | null): string | null => (date === null ? null : date.replaceAll('-', ''));
+
+/** The flags, record graph, groups and weakest link of one identity's records. */
+export function judgeIdentity(
+  scorer: Scorer,
+  members: readonly { readonly member: CandidateMember; readonly prepared: PreparedRecord }[],
+  totalRecords: number,
+  maxRecords: number,
+  probable: number,
+): { flags: LinkFlag[]; edges: { a: number; b: number; score: number }[]; groups: number; weakestLink: number | null } {
+  const flags = new Set<LinkFlag>();
+  const edges: { a: number; b: number; score: number }[] = [];
+  for (let i = 0; i < members.length; i++) {
+    const a = members[i];
+    if (a === undefined) continue;
+    for (let j = i + 1; j < members.length; j++) {
+      const b = members[j];
+      if (b === undefined) continue;
+      edges.push({ a: i, b: j, score: scorer.outcome(a.prepared, b.prepared).score });
+      if (a.member.sourceSystem === b.member.sourceSystem) flags.add('same-source');
+      const fa: MatchFields = a.prepared.fields;
+      const fb: MatchFields = b.prepared.fields;
+      if (fa.sex !== null && fb.sex !== null && fa.sex !== fb.sex) flags.add('sex-conflict');
+      const da = digits(fa.birthDate);
+      const db = digits(fb.birthDate);
+      if (da !== null && db !== null && birthDateLevel(da, db) === 'different') flags.add('birth-date-conflict');
+    }
+  }
+  const groups = new UnionFind(members.length);
+  let weakestLink: number | null = null;
+  for (const edge of [...edges].sort((x, y) => y.score - x.score)) {
+    if (groups.join(edge.a, edge.b)) weakestLink = edge.score;
+  }
+  const strong = new UnionFind(members.length);
+  for (const edge of edges) if (edge.score >= probable) strong.join(edge.a, edge.b);
+  if (strong.groups > 1) flags.add('weak-bridge');
+  if (totalRecords > maxRecords) flags.add('too-large');
+  return { flags: LINK_FLAGS.filter((f) => flags.has(f)), edges, groups: strong.groups, weakestLink };
+}
+
+export function scanLinkQuality(env: EngineEnv, input: OperationInput<'links/scan'>, ctx: CallContext, control: RunControl = NO_CONTROL): OperationOutput<'links/scan'> {
+  const { store } = env;
+  requireTenant(store, ctx.tenantId);
+  const maxRecords = input.maxIdentityRecords ?? 20;
+  const maxListed = input.maxListed ?? 1000;
+  return store.read(() => {
+    const stored = activeProfile(store, ctx.tenantId);
+    const probable = stored.profile.MatchingRules.Thresholds.Probable;
+    const scorer = createScorer(stored.profile, termFrequencySnapshot(store, ctx.tenantId));
+    const total = countSeveral(store, ctx.tenantId);
+    const identitiesScanned = store.statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'").pluck().get(ctx.tenantId) as number;
+    const byFlag = Object.fromEntries(LINK_FLAGS.map((f) => [f, 0])) as Record<LinkFlag, number>;
+    const bySource = new Map<string, number>();
+    const listed: FlaggedIdentity[] = [];
+    let flagged = 0;
+    let pairsScored = 0;
+    let done = 0;
+    control.step('comparing the records within each identity', 0, total);
+    for (let cursor = 0; ; ) {
+      const batch = identitiesWithSeveral(store, ctx.tenantId, cursor, BATCH);
+      const last = batch.at(-1);
+      if (last === undefined) break;
+      cursor = last.identityId;
+      const members = candidateMembers(store, ctx.tenantId, batch.map((b) => b.identityId), maxRecords);
+      const fields = fieldsJsonOf(store, ctx.tenantId, [...members.values()].flat().map((m) => m.recordId));
+      for (const identity of batch) {
+        const rows = (members.get(identity.identityId) ?? []).flatMap((member) => {
+          const json = fields.get(member.recordId);
+          return json === undefined ? [] : [{ member, prepared: scorer.prepare(JSON.parse(json) as MatchFields) }];
+        });
+        const judged = judgeIdentity(scorer, rows, identity.records, maxRecords, probable);
+        pairsScored += judged.edges.length;
+        if (judged.flags.length > 0) {
+          flagged++;
+          for (const flag of judged.flags) byFlag[flag]++;
+          for (const source of new Set(rows.map((r) => r.member.sourceSystem))) bySource.set(source, (bySource.get(source) ?? 0) + 1);
+          if (listed.length < maxListed) {
+            listed.push({
+              enterpriseId: identity.enterpriseId,
+              version: identity.version,
+              flags: judged.flags,
+              records: rows.map((r) => ({ sourceSystem: r.member.sourceSystem, localId: r.member.localId })),
+              edges: judged.edges,
+              groups: judged.groups,
+              weakestLink: judged.weakestLink,
+            });
+          }
+        }
+        done++;
+      }
+      control.step('comparing the records within each identity', done, total);
+    }
+    // Most doubtful first: split identities, then by their weakest link.
+    listed.sort((a, b) => b.groups - a.groups || (a.weakestLink ?? 1) - (b.weakestLink ?? 1) || a.enterpriseId.localeCompare(b.enterpriseId));
+    return {
+      matchingProfileVersion: stored.version,
+      probableThreshold: probable,
+      identitiesScanned,
+      identitiesWithSeveralRecords: total,
+      pairsScored,
+      flagged,
+      flaggedPerThousand: total === 0 ? null : (1000 * flagged) / total,
+      byFlag,
+      bySource: Object.fromEntries([...bySource.entries()].sort((a, b) => a[0].localeCompare(b[0]))),
+      identities: listed,
+      notListed: flagged - listed.length,
+    };
+  });
+}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { LocalEngine } from '../../../engine/local-engine.ts';
+import { createRng } from '../../../engine/synthetic/prng.ts';
+import { tempDir } from '../../helpers/temp.ts';
+
+const ctx = { tenantId: 'lq', actor: 'test' };
+
+interface IdentityTruth {
+  readonly identityId: number;
+  readonly enterpriseId: string;
+  readonly persons: Set<string>;
+  readonly records: number;
+}
+
+function identities(engine: LocalEngine): Map<number, IdentityTruth> {
+  const rows = engine.env.store
+    .statement(
+      `SELECT l.identity_id AS identityId, i.enterprise_id AS enterpriseId, t.person_id AS personId
+       FROM identity_link l JOIN identity i ON i.tenant_id = l.tenant_id AND i.identity_id = l.identity_id
+       JOIN source_record r ON r.tenant_id = l.tenant_id AND r.record_id = l.record_id
+       JOIN synthetic_truth t ON t.tenant_id = r.tenant_id AND t.source_system = r.source_system AND t.local_id = r.local_id
+       WHERE l.tenant_id = ? AND i.status = 'active'`,
+    )
+    .all(ctx.tenantId) as { identityId: number; enterpriseId: string; personId: string }[];
+  const out = new Map<number, IdentityTruth>();
+  for (const row of rows) {
+    const entry = out.get(row.identityId) ?? { identityId: row.identityId, enterpriseId: row.enterpriseId, persons: new Set<string>(), records: 0 };
+    entry.persons.add(row.personId);
+    out.set(row.identityId, { ...entry, records: entry.records + 1 });
+  }
+  return out;
+}
+
+/** Links every record of `from` into `into` and retires `from`: a false link made by hand. */
+function falselyLink(engine: LocalEngine, into: number, from: number): void {
+  const { store } = engine.env;
+  store.write(() => {
+    store.statement('UPDATE identity_link SET identity_id = ? WHERE tenant_id = ? AND identity_id = ?').run(into, ctx.tenantId, from);
+    store.statement("UPDATE identity SET status = 'retired' WHERE tenant_id = ? AND identity_id = ?").run(ctx.tenantId, from);
+  });
+}
+
+describe('the link-quality scan', () => {
+  it('flags at least 95% of injected false links and at most 2 of every 1,000 true identities', async () => {
+    const engine = LocalEngine.open({ dbPath: join(tempDir(), 'lq.db') });
+    await engine.call('sandbox/create', { syntheticPeople: 1500, seed: 3 }, ctx);
+    const before = identities(engine);
+    const pure = [...before.values()].filter((i) => i.persons.size === 1);
+    // Pairs of true identities of different people, each identity used once: half at random, half sharing a family
+    // name or a birth date with the identity they are linked into (the false links a weak edge would make).
+    const rng = createRng(9);
+    const used = new Set<number>();
+    const injected: string[] = [];
+    const byPerson = (i: IdentityTruth): string => [...i.persons][0] ?? '';
+    const facts = new Map(
+      (
+        engine.env.store
+          .statement(
+            "SELECT identity_id AS id, json_extract(canonical_json, '$.fields.familyName') AS family, json_extract(canonical_json, '$.fields.birthDate') AS born FROM identity WHERE tenant_id = ?",
+          )
+          .all(ctx.tenantId) as { id: number; family: string | null; born: string | null }[]
+      ).map((r) => [r.id, r]),
+    );
+    const alike = (a: IdentityTruth, b: IdentityTruth): boolean => {
+      const fa = facts.get(a.identityId);
+      const fb = facts.get(b.identityId);
+      return (fa?.family != null && fa.family === fb?.family) || (fa?.born != null && fa.born === fb?.born);
+    };
+    let attempts = 0;
+    while (injected.length < 40 && attempts++ < 10_000_000) {
+      const a = pure[rng.int(pure.length)];
+      const b = pure[rng.int(pure.length)];
+      if (a === undefined || b === undefined || a === b || used.has(a.identityId) || used.has(b.identityId) || byPerson(a) === byPerson(b)) continue;
+      if (injected.length % 2 === 1 && !alike(a, b)) continue;
+      used.add(a.identityId);
+      used.add(b.identityId);
+      falselyLink(engine, a.identityId, b.identityId);
+      injected.push(a.enterpriseId);
+    }
+    const report = await engine.call('links/scan', { maxListed: 10_000 }, ctx);
+    const flagged = new Set(report.identities.map((i) => i.enterpriseId));
+    const caught = injected.filter((id) => flagged.has(id)).length;
+    expect(caught / injected.length).toBeGreaterThanOrEqual(0.95);
+
+    const after = identities(engine);
+    const trueIdentities = [...after.values()].filter((i) => i.persons.size === 1);
+    const falseFlags = trueIdentities.filter((i) => flagged.has(i.enterpriseId));
+    const perThousand = (1000 * falseFlags.length) / trueIdentities.length;
+    console.log(JSON.stringify({ injected: injected.length, caught, trueIdentities: trueIdentities.length, falseFlags: falseFlags.length, perThousand, byFlag: report.byFlag, flagged: report.flagged }));
+    expect(perThousand).toBeLessThanOrEqual(2);
+    // The report's own figures agree with what it lists.
+    expect(report.flagged).toBe(report.identities.length + report.notListed);
+    expect(report.identitiesWithSeveralRecords).toBe([...after.values()].filter((i) => i.records >= 2).length);
+    engine.close();
+  });
+});
