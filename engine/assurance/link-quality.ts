@@ -12,8 +12,9 @@
  *
  * The groups are the connected components of the record graph whose edges are the pairs at or above Probable
  * (union-find, Kruskal order over the scores descending); the weakest link is the lowest score Kruskal needed
- * to join every record, so it is below Probable exactly when there are several groups. Read-only: nothing is
- * unlinked, and one read snapshot covers the scan.
+ * to join every record, so it is below Probable exactly when there are several groups. Nothing is unlinked: one
+ * read snapshot covers the scan, then each flagged identity becomes a LinkQuality review case (written in batches,
+ * each checked against the identity's version as read).
  */
 import { NO_CONTROL, type RunControl } from '../run-control.ts';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
@@ -28,6 +29,11 @@ import { termFrequencySnapshot } from '../store/term-frequency.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { createScorer, type Scorer } from '../scoring/scorer.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
+import type { FieldEvidence } from '../contract/matching.ts';
+import { hasDecidedCaseAt, hasOpenCaseFor, insertReviewCase } from '../store/reviews.ts';
+import { reviewCaseId } from '../ingest/review-case-id.ts';
+
+const LINK_QUALITY = 'LinkQuality';
 
 const BATCH = 500;
 
@@ -88,6 +94,14 @@ class UnionFind {
   }
 }
 
+/** The edge Kruskal needs last to join every record (scores descending): the identity's weakest link. */
+export function weakestLinkEdge<E extends { readonly a: number; readonly b: number; readonly score: number }>(size: number, edges: readonly E[]): E | null {
+  const groups = new UnionFind(size);
+  let weakest: E | null = null;
+  for (const edge of [...edges].sort((x, y) => y.score - x.score)) if (groups.join(edge.a, edge.b)) weakest = edge;
+  return weakest;
+}
+
 const digits = (date: string | null): string | null => (date === null ? null : date.replaceAll('-', ''));
 
 /** The flags, record graph, groups and weakest link of one identity's records. */
@@ -97,7 +111,7 @@ export function judgeIdentity(
   totalRecords: number,
   maxRecords: number,
   probable: number,
-): { flags: LinkFlag[]; edges: { a: number; b: number; score: number }[]; groups: number; weakestLink: number | null } {
+): { flags: LinkFlag[]; edges: { a: number; b: number; score: number }[]; groups: number; weakest: { a: number; b: number; score: number } | null } {
   const flags = new Set<LinkFlag>();
   const edges: { a: number; b: number; score: number }[] = [];
   for (let i = 0; i < members.length; i++) {
@@ -116,16 +130,12 @@ export function judgeIdentity(
       if (da !== null && db !== null && birthDateLevel(da, db) === 'different') flags.add('birth-date-conflict');
     }
   }
-  const groups = new UnionFind(members.length);
-  let weakestLink: number | null = null;
-  for (const edge of [...edges].sort((x, y) => y.score - x.score)) {
-    if (groups.join(edge.a, edge.b)) weakestLink = edge.score;
-  }
+  const weakest = weakestLinkEdge(members.length, edges);
   const strong = new UnionFind(members.length);
   for (const edge of edges) if (edge.score >= probable) strong.join(edge.a, edge.b);
   if (strong.groups > 1) flags.add('weak-bridge');
   if (totalRecords > maxRecords) flags.add('too-large');
-  return { flags: LINK_FLAGS.filter((f) => flags.has(f)), edges, groups: strong.groups, weakestLink };
+  return { flags: LINK_FLAGS.filter((f) => flags.has(f)), edges, groups: strong.groups, weakest };
 }
 
 export function scanLinkQuality(env: EngineEnv, input: OperationInput<'links/scan'>, ctx: CallContext, control: RunControl = NO_CONTROL): OperationOutput<'links/scan'> {
@@ -133,7 +143,8 @@ export function scanLinkQuality(env: EngineEnv, input: OperationInput<'links/sca
   requireTenant(store, ctx.tenantId);
   const maxRecords = input.maxIdentityRecords ?? 20;
   const maxListed = input.maxListed ?? 1000;
-  return store.read(() => {
+  const openCases = input.openCases ?? true;
+  const scanned = store.read(() => {
     const stored = activeProfile(store, ctx.tenantId);
     const probable = stored.profile.MatchingRules.Thresholds.Probable;
     const scorer = createScorer(stored.profile, termFrequencySnapshot(store, ctx.tenantId));
@@ -144,6 +155,7 @@ export function scanLinkQuality(env: EngineEnv, input: OperationInput<'links/sca
     const listed: FlaggedIdentity[] = [];
     let flagged = 0;
     let pairsScored = 0;
+    const toOpen: LinkCase[] = [];
     let done = 0;
     control.step('comparing the records within each identity', 0, total);
     for (let cursor = 0; ; ) {
@@ -162,6 +174,14 @@ export function scanLinkQuality(env: EngineEnv, input: OperationInput<'links/sca
         pairsScored += judged.edges.length;
         if (judged.flags.length > 0) {
           flagged++;
+          const weakest = judged.weakest === null ? undefined : [rows[judged.weakest.a], rows[judged.weakest.b]];
+          if (openCases) {
+            toOpen.push({
+              identity,
+              score: judged.weakest?.score ?? 0,
+              evidence: weakest?.[0] === undefined || weakest[1] === undefined ? [] : scorer.explain(weakest[0].prepared, weakest[1].prepared).evidence,
+            });
+          }
           for (const flag of judged.flags) byFlag[flag]++;
           for (const source of new Set(rows.map((r) => r.member.sourceSystem))) bySource.set(source, (bySource.get(source) ?? 0) + 1);
           if (listed.length < maxListed) {
@@ -172,7 +192,7 @@ export function scanLinkQuality(env: EngineEnv, input: OperationInput<'links/sca
               records: rows.map((r) => ({ sourceSystem: r.member.sourceSystem, localId: r.member.localId })),
               edges: judged.edges,
               groups: judged.groups,
-              weakestLink: judged.weakestLink,
+              weakestLink: judged.weakest?.score ?? null,
             });
           }
         }
@@ -183,6 +203,8 @@ export function scanLinkQuality(env: EngineEnv, input: OperationInput<'links/sca
     // Most doubtful first: split identities, then by their weakest link.
     listed.sort((a, b) => b.groups - a.groups || (a.weakestLink ?? 1) - (b.weakestLink ?? 1) || a.enterpriseId.localeCompare(b.enterpriseId));
     return {
+      toOpen,
+      profileVersion: stored.version,
       matchingProfileVersion: stored.version,
       probableThreshold: probable,
       identitiesScanned,
@@ -196,4 +218,56 @@ export function scanLinkQuality(env: EngineEnv, input: OperationInput<'links/sca
       notListed: flagged - listed.length,
     };
   });
+  const { toOpen, profileVersion, ...report } = scanned;
+  control.step('opening review cases for the flagged identities', 0, toOpen.length);
+  let casesOpened = 0;
+  for (let start = 0; start < toOpen.length; start += CASES_PER_WRITE) {
+    casesOpened += store.write(() => openLinkCases(store, ctx.tenantId, toOpen.slice(start, start + CASES_PER_WRITE), profileVersion, new Date().toISOString()));
+    control.step('opening review cases for the flagged identities', Math.min(toOpen.length, start + CASES_PER_WRITE), toOpen.length);
+  }
+  return { ...report, casesOpened };
+}
+
+interface LinkCase {
+  readonly identity: Several;
+  readonly score: number;
+  readonly evidence: FieldEvidence[];
+}
+
+const CASES_PER_WRITE = 500;
+
+/**
+ * One LinkQuality case per flagged identity (its deterministic ID names the identity, its version and the profile
+ * version), unless the identity changed since the scan read it, a case about it is open at this version, or a
+ * reviewer already decided one at this version. Returns how many were opened.
+ */
+function openLinkCases(store: Store, tenantId: string, cases: readonly LinkCase[], profileVersion: number, at: string): number {
+  let opened = 0;
+  for (const { identity, score, evidence } of cases) {
+    const now = store.statement('SELECT logical_version, status FROM identity WHERE tenant_id = ? AND identity_id = ?').raw().get(tenantId, identity.identityId) as
+      | [number, string]
+      | undefined;
+    if (now?.[0] !== identity.version || now[1] !== 'active') continue;
+    const side = { identityId: identity.identityId, version: identity.version };
+    if (hasOpenCaseFor(store, tenantId, side, side) || hasDecidedCaseAt(store, tenantId, side)) continue;
+    const inserted = insertReviewCase(
+      store,
+      tenantId,
+      {
+        caseId: reviewCaseId(tenantId, LINK_QUALITY, identity, identity, profileVersion),
+        kind: LINK_QUALITY,
+        leftIdentityId: identity.identityId,
+        leftVersion: identity.version,
+        rightIdentityId: identity.identityId,
+        rightVersion: identity.version,
+        profileVersion,
+        score,
+        decision: 'probable',
+        evidence,
+      },
+      at,
+    );
+    if (inserted) opened++;
+  }
+  return opened;
 }

@@ -1,7 +1,7 @@
 /**
  * The link-quality scan of existing identities: every identity holding two or more records, each record compared
  * with the identity's other records under the active profile. It flags what looks like a wrong link; it never
- * unlinks anything. Browser-safe: zod only.
+ * unlinks anything; each flagged identity becomes a LinkQuality review case. Browser-safe: zod only.
  */
 import { z } from 'zod';
 
@@ -23,6 +23,8 @@ export const LinkQualityInputSchema = z.strictObject({
   maxIdentityRecords: z.number().int().min(2).max(1000).default(20),
   /** Flagged identities listed in the report (all are counted). */
   maxListed: z.number().int().min(0).max(10_000).default(1000),
+  /** Open a LinkQuality review case for each flagged identity (false: a look only, nothing written). */
+  openCases: z.boolean().default(true),
 });
 
 export const LinkEdgeSchema = z.object({ a: z.number().int(), b: z.number().int(), score: z.number() });
@@ -57,6 +59,8 @@ export const LinkQualityReportSchema = z.object({
   identities: z.array(FlaggedIdentitySchema),
   /** Flagged identities not listed (beyond maxListed). */
   notListed: z.number().int(),
+  /** LinkQuality review cases opened (not for an identity already open or decided at its version). */
+  casesOpened: z.number().int(),
 });
 export type LinkQualityReport = z.infer<typeof LinkQualityReportSchema>;
 

@@ -8,7 +8,8 @@
 import { z } from 'zod';
 import { MatchResultSchema, RecordRefSchema } from './matching.ts';
 
-export const REVIEW_KINDS = ['IngestionMatch', 'PopulationReconciliation'] as const;
+/** LinkQuality: one identity whose records look wrongly linked (the link-quality scan); both sides name it. */
+export const REVIEW_KINDS = ['IngestionMatch', 'PopulationReconciliation', 'LinkQuality'] as const;
 export const ReviewKindSchema = z.enum(REVIEW_KINDS);
 
 export const REVIEW_DECISIONS = ['same-person', 'different-people', 'unsure'] as const;
@@ -77,6 +78,8 @@ export const ReviewCaseDetailSchema = z.object({
   /** The two records that scored best under the active profile: the pair to compare first. */
   bestPair: z.object({ left: RecordRefSchema, right: RecordRefSchema, score: z.number() }).nullable(),
   decisions: z.array(ReviewDecisionRowSchema),
+  /** LinkQuality: every pair of the identity's records with its score (indexes into left.records); else null. */
+  graph: z.array(z.object({ a: z.number().int(), b: z.number().int(), score: z.number() })).nullable(),
 });
 export type ReviewCaseDetail = z.infer<typeof ReviewCaseDetailSchema>;
 

@@ -26,6 +26,7 @@ import {
 import { storedTermFrequencies } from '../store/term-frequency.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { createScorer } from '../scoring/scorer.ts';
+import { weakestLinkEdge } from '../assurance/link-quality.ts';
 
 /** Records of each identity compared when a case is opened (its oldest). */
 const RECORDS_SHOWN = 100;
@@ -48,11 +49,48 @@ function identityState(store: Store, tenantId: string, identityId: number): { ve
 
 const refOf = (r: SourceRecord): { sourceSystem: string; localId: string } => ({ sourceSystem: r.sourceSystem, localId: r.localId });
 
-/** The best-scoring record pair of two identities under the active profile. */
-function bestPair(store: Store, tenantId: string, left: readonly SourceRecord[], right: readonly SourceRecord[]): { left: SourceRecord; right: SourceRecord; score: number } | null {
+interface ShownPair {
+  readonly left: SourceRecord;
+  readonly right: SourceRecord;
+  readonly score: number;
+}
+
+type Edge = { a: number; b: number; score: number };
+
+/** Every pair of one identity's records with its score under the active profile. */
+function recordGraph(store: Store, tenantId: string, records: readonly SourceRecord[]): Edge[] {
+  const scorer = createScorer(activeProfile(store, tenantId).profile, storedTermFrequencies(store, tenantId));
+  const prepared = records.map((r) => scorer.prepare(r.fields));
+  const edges: Edge[] = [];
+  for (let a = 0; a < prepared.length; a++) {
+    for (let b = a + 1; b < prepared.length; b++) {
+      const [pa, pb] = [prepared[a], prepared[b]];
+      if (pa !== undefined && pb !== undefined) edges.push({ a, b, score: scorer.outcome(pa, pb).score });
+    }
+  }
+  return edges;
+}
+
+/**
+ * The pair a reviewer compares first, under the active profile: for two identities, their best-scoring record pair;
+ * for a LinkQuality case (one identity), its weakest link (the pair the identity's records hold together by last).
+ */
+function pairToShow(
+  store: Store,
+  tenantId: string,
+  kind: ReviewCaseRow['kind'],
+  left: readonly SourceRecord[],
+  right: readonly SourceRecord[],
+  graph: readonly Edge[] | null = kind === 'LinkQuality' ? recordGraph(store, tenantId, left) : null,
+): ShownPair | null {
+  if (graph !== null) {
+    const weakest = weakestLinkEdge(left.length, graph);
+    const [l, r] = weakest === null ? [] : [left[weakest.a], left[weakest.b]];
+    return weakest === null || l === undefined || r === undefined ? null : { left: l, right: r, score: weakest.score };
+  }
   const scorer = createScorer(activeProfile(store, tenantId).profile, storedTermFrequencies(store, tenantId));
   const rights = right.map((r) => ({ record: r, prepared: scorer.prepare(r.fields) }));
-  let best: { left: SourceRecord; right: SourceRecord; score: number } | null = null;
+  let best: ShownPair | null = null;
   for (const l of left) {
     const prepared = scorer.prepare(l.fields);
     for (const r of rights) {
@@ -91,7 +129,8 @@ export function getReview(env: EngineEnv, input: OperationInput<'reviews/get'>, 
     const row = requireCase(store, ctx.tenantId, input.caseId);
     const leftRecords = recordsOfIdentity(store, ctx.tenantId, row.leftIdentityId).slice(0, RECORDS_SHOWN);
     const rightRecords = recordsOfIdentity(store, ctx.tenantId, row.rightIdentityId).slice(0, RECORDS_SHOWN);
-    const best = bestPair(store, ctx.tenantId, leftRecords, rightRecords);
+    const graph = row.kind === 'LinkQuality' ? recordGraph(store, ctx.tenantId, leftRecords) : null;
+    const best = pairToShow(store, ctx.tenantId, row.kind, leftRecords, rightRecords, graph);
     const left = identityState(store, ctx.tenantId, row.leftIdentityId);
     const right = identityState(store, ctx.tenantId, row.rightIdentityId);
     return {
@@ -100,6 +139,7 @@ export function getReview(env: EngineEnv, input: OperationInput<'reviews/get'>, 
       right: { enterpriseId: row.rightEnterpriseId, ...right, records: rightRecords.map(refOf) },
       bestPair: best === null ? null : { left: refOf(best.left), right: refOf(best.right), score: best.score },
       decisions: caseDecisions(store, ctx.tenantId, row.caseId),
+      graph,
     };
   });
 }
@@ -121,7 +161,8 @@ export function decideReview(env: EngineEnv, input: OperationInput<'reviews/deci
     }
     const at = new Date().toISOString();
     recordDecision(store, ctx.tenantId, row.caseId, { decision: input.decision, reason: input.reason, actor: ctx.actor, decidedAt: at });
-    if (input.decision === 'different-people') {
+    // Remembered for a pair of identities; a LinkQuality case (one identity) goes to the governed unlink process.
+    if (input.decision === 'different-people' && row.kind !== 'LinkQuality') {
       rememberDistinct(
         store,
         ctx.tenantId,
@@ -143,9 +184,10 @@ export function reviewLabels(env: EngineEnv, input: OperationInput<'reviews/labe
   return store.read(() => {
     const pairs: LabelPair[] = [];
     for (const decided of decidedCases(store, ctx.tenantId, input.jobId)) {
-      const best = bestPair(
+      const best = pairToShow(
         store,
         ctx.tenantId,
+        decided.kind,
         recordsOfIdentity(store, ctx.tenantId, decided.leftIdentityId).slice(0, RECORDS_SHOWN),
         recordsOfIdentity(store, ctx.tenantId, decided.rightIdentityId).slice(0, RECORDS_SHOWN),
       );

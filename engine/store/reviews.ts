@@ -7,7 +7,7 @@ import type { Store } from './db.ts';
 import type { FieldEvidence } from '../contract/matching.ts';
 import type { ReviewDecision } from '../contract/reviews.ts';
 
-export type ReviewKind = 'IngestionMatch' | 'PopulationReconciliation';
+export type ReviewKind = 'IngestionMatch' | 'PopulationReconciliation' | 'LinkQuality';
 
 export interface ReviewCaseWrite {
   readonly caseId: string;
@@ -65,6 +65,18 @@ export function hasOpenCaseFor(store: Store, tenantId: string, left: { identityI
            AND left_version = ? AND right_version = ?`,
       )
       .get(tenantId, left.identityId, right.identityId, left.version, right.version) !== undefined
+  );
+}
+
+/** Whether a reviewer decided (same person or different people) a LinkQuality case about this identity at this version. */
+export function hasDecidedCaseAt(store: Store, tenantId: string, identity: { identityId: number; version: number }): boolean {
+  return (
+    store
+      .statement(
+        `SELECT 1 FROM review_case WHERE tenant_id = ? AND kind = 'LinkQuality' AND left_identity_id = ? AND right_identity_id = ? AND left_version = ?
+           AND status = 'resolved' LIMIT 1`,
+      )
+      .get(tenantId, identity.identityId, identity.identityId, identity.version) !== undefined
   );
 }
 
@@ -271,6 +283,7 @@ export function decidedDistinct(store: Store, tenantId: string, a: number, b: nu
 
 export interface DecidedPair {
   readonly caseId: string;
+  readonly kind: ReviewKind;
   readonly decision: 'same-person' | 'different-people';
   readonly leftIdentityId: number;
   readonly rightIdentityId: number;
@@ -280,7 +293,7 @@ export interface DecidedPair {
 export function decidedCases(store: Store, tenantId: string, jobId?: string): DecidedPair[] {
   return store
     .statement(
-      `SELECT c.case_id AS caseId, d.decision, c.left_identity_id AS leftIdentityId, c.right_identity_id AS rightIdentityId
+      `SELECT c.case_id AS caseId, c.kind, d.decision, c.left_identity_id AS leftIdentityId, c.right_identity_id AS rightIdentityId
        FROM review_case c JOIN review_decision d ON d.tenant_id = c.tenant_id AND d.case_id = c.case_id
          AND d.seq = (SELECT max(seq) FROM review_decision x WHERE x.tenant_id = c.tenant_id AND x.case_id = c.case_id)
        WHERE c.tenant_id = ? AND d.decision IN ('same-person', 'different-people') ${jobId === undefined ? '' : 'AND c.job_id = ?'}

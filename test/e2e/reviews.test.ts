@@ -30,6 +30,20 @@ async function reconciledSandbox(path: string): Promise<{ jobId: string; cases: 
     const { jobId } = await engine.call('maintenance/reconcile', { reason: 'Monthly reconciliation', batchSize: 25 }, ctx);
     await runWorker(engine.env, { tenants: ['reviews'], once: true });
     const job = await engine.call('jobs/get', { jobId }, ctx);
+    // Then a false link made by hand: the records of one person's identity moved into another person's.
+    const { store } = engine.env;
+    const [into, from] = store
+      .statement(
+        `SELECT identity_id FROM identity i WHERE tenant_id = 'reviews' AND status = 'active'
+           AND (SELECT count(*) FROM identity_link l WHERE l.tenant_id = i.tenant_id AND l.identity_id = i.identity_id) = 2
+         ORDER BY identity_id LIMIT 2`,
+      )
+      .pluck()
+      .all() as number[];
+    store.write(() => {
+      store.statement("UPDATE identity_link SET identity_id = ? WHERE tenant_id = 'reviews' AND identity_id = ?").run(into, from);
+      store.statement("UPDATE identity SET status = 'retired' WHERE tenant_id = 'reviews' AND identity_id = ?").run(from);
+    });
     return { jobId, cases: job.counters.reviewCreated };
   } finally {
     engine.close();
@@ -121,6 +135,30 @@ describe('review cases in the console', () => {
     await page.getByTestId('page-text').filter({ hasNotText: everything ?? '' }).waitFor();
     expect(await page.getByText('Out of date').count()).toBe(0);
     await expectAccessible(page, 'reviews-current-only');
+
+    // The link-quality scan finds the false link; its case opens on the identity's record graph.
+    await page.getByRole('button', { name: 'Scan identities' }).click();
+    await page.getByTestId('link-quality-report').waitFor();
+    expect(await page.getByTestId('link-quality-report').getByRole('status').textContent()).toMatch(/ 1 flagged .* 1 new case opened/);
+    await page.getByTestId('record-graph').waitFor();
+    await expectAccessible(page, 'link-quality-scanned');
+    await screenshot(page, '45-link-quality-scanned');
+    await page.getByRole('button', { name: 'Show the link quality cases' }).click();
+    await page.getByTestId('page-text').filter({ hasText: 'Cases 1–1 of 1' }).waitFor();
+    await rows.first().getByRole('link', { name: /^Open case/ }).click();
+    await page.getByRole('table', { name: 'Case details' }).waitFor();
+    const graph = page.getByTestId('record-graph');
+    await graph.waitFor();
+    // Four records, six pairs; the ones that hold two people together are below Probable.
+    expect(await graph.locator('[data-edge]').count()).toBe(6);
+    const weak = graph.locator('[data-strong="false"]');
+    expect(await weak.count()).toBeGreaterThan(0);
+    const firstRecord = await page.getByLabel('First record', { exact: true }).first().inputValue();
+    await weak.last().click();
+    await page.getByTestId('pair-records').waitFor();
+    await expectAccessible(page, 'link-quality-case');
+    await screenshot(page, '46-link-quality-case');
+    expect(typeof firstRecord).toBe('string');
     expect(pageErrors).toEqual([]);
   });
 });

@@ -16,8 +16,11 @@ function contribution(value: number | undefined): string {
   return value === undefined ? '—' : signed(value, 2);
 }
 
-/** scoreThen: the score the pair had where it was shown before (a report, or a review case as it was opened: `then` names it). */
-export function PairRecords({ left, right, scoreThen, then = 'the report' }: { readonly left: RecordRef; readonly right: RecordRef; readonly scoreThen: number; readonly then?: string }) {
+/**
+ * scoreThen: the score the pair had where it was shown before (a report, or a review case as it was opened: `then`
+ * names it); absent for a pair chosen here, which had no earlier score.
+ */
+export function PairRecords({ left, right, scoreThen, then = 'the report' }: { readonly left: RecordRef; readonly right: RecordRef; readonly scoreThen?: number | undefined; readonly then?: string }) {
   const client = useClient();
   const pair = { left: { sourceSystem: left.sourceSystem, localId: left.localId }, right: { sourceSystem: right.sourceSystem, localId: right.localId } };
   const explained = useQuery({
@@ -70,7 +73,8 @@ export function PairRecords({ left, right, scoreThen, then = 'the report' }: { r
         </Table.Tbody>
       </Table>
       <Text size="xs" c="dimmed" mt={4} data-testid="pair-records-note">
-        The records as they are now, scored by the active profile: {score.toFixed(4)}{Math.abs(score - scoreThen) > 5e-5 ? ` (${then} scored them ${scoreThen.toFixed(4)}: a record or the profile changed since)` : `, as in ${then}`}.
+        The records as they are now, scored by the active profile: {score.toFixed(4)}
+        {scoreThen === undefined ? '' : Math.abs(score - scoreThen) > 5e-5 ? ` (${then} scored them ${scoreThen.toFixed(4)}: a record or the profile changed since)` : `, as in ${then}`}.
       </Text>
     </div>
   );

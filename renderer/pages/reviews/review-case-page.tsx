@@ -11,6 +11,8 @@ import type { RecordRef } from '../../../engine/contract/matching.ts';
 import { REVIEW_DECISIONS, type ReviewCaseDetail, type ReviewDecision } from '../../../engine/contract/reviews.ts';
 import { useClient } from '../../client/context.tsx';
 import { paths } from '../../hooks/route.ts';
+import { useProfile } from '../../hooks/console-data.ts';
+import { RecordGraph } from './record-graph.tsx';
 import { formatDateTime } from '../../format.ts';
 import { IconAlert, IconArrowLeft, IconCheck } from '../../icons.tsx';
 import { shortJobId } from '../maintenance/job-id.ts';
@@ -39,7 +41,9 @@ function Facts({ detail }: { readonly detail: ReviewCaseDetail }) {
   ];
   const rows: [string, React.ReactNode][] = [
     ['Kind', KIND_TEXT[c.kind]],
-    ['Score', `${c.score.toFixed(4)} (${c.decision === 'certain' ? 'certain' : 'probable'} under profile version ${String(c.matchingProfileVersion)})`],
+    c.kind === 'LinkQuality'
+      ? ['Weakest link', `${c.score.toFixed(4)} under profile version ${String(c.matchingProfileVersion)} (the lowest score that holds the records together)`]
+      : ['Score', `${c.score.toFixed(4)} (${c.decision === 'certain' ? 'certain' : 'probable'} under profile version ${String(c.matchingProfileVersion)})`],
     [
       'Opened',
       <span key="opened">
@@ -54,8 +58,9 @@ function Facts({ detail }: { readonly detail: ReviewCaseDetail }) {
         ) : null}
       </span>,
     ],
-    side('First identity', c.leftVersion, detail.left),
-    side('Second identity', c.rightVersion, detail.right),
+    ...(c.kind === 'LinkQuality'
+      ? [side('Identity', c.leftVersion, detail.left)]
+      : [side('First identity', c.leftVersion, detail.left), side('Second identity', c.rightVersion, detail.right)]),
   ];
   return (
     <Table variant="vertical" layout="fixed" aria-label="Case details">
@@ -71,7 +76,7 @@ function Facts({ detail }: { readonly detail: ReviewCaseDetail }) {
   );
 }
 
-function Comparison({ detail }: { readonly detail: ReviewCaseDetail }) {
+function Comparison({ detail, probable }: { readonly detail: ReviewCaseDetail; readonly probable: number | undefined }) {
   const best = detail.bestPair;
   const [left, setLeft] = useState(best === null ? undefined : refKey(best.left));
   const [right, setRight] = useState(best === null ? undefined : refKey(best.right));
@@ -79,16 +84,52 @@ function Comparison({ detail }: { readonly detail: ReviewCaseDetail }) {
   if (best === null || left === undefined || right === undefined) {
     return <Text size="sm">One of the identities has no linked record left to compare.</Text>;
   }
+  const oneIdentity = detail.graph !== null;
+  const records = detail.left.records;
+  const indexOf = (key: string): number => records.findIndex((r) => refKey(r) === key);
+  const [a, b] = [indexOf(left), indexOf(right)].sort((x, y) => x - y);
   return (
     <Stack gap="sm">
+      {detail.graph !== null && probable !== undefined ? (
+        <RecordGraph
+          records={records}
+          edges={detail.graph}
+          probable={probable}
+          selected={a === undefined || b === undefined ? undefined : { a, b }}
+          onSelect={(edge) => {
+            const [from, to] = [records[edge.a], records[edge.b]];
+            if (from === undefined || to === undefined) return;
+            setLeft(refKey(from));
+            setRight(refKey(to));
+          }}
+        />
+      ) : null}
       <Text size="sm" c="dimmed">
-        The pair that scores best under the active profile is shown first; choose other records of either identity to compare them.
+        {oneIdentity
+          ? 'The weakest link of the identity (the pair its records hold together by last) is shown first; choose an edge or two records to compare others.'
+          : 'The pair that scores best under the active profile is shown first; choose other records of either identity to compare them.'}
       </Text>
       <Group gap="sm" grow>
-        <Select label="Record of the first identity" data={options(detail.left.records)} value={left} onChange={(v) => { setLeft(v ?? left); }} allowDeselect={false} />
-        <Select label="Record of the second identity" data={options(detail.right.records)} value={right} onChange={(v) => { setRight(v ?? right); }} allowDeselect={false} />
+        <Select
+          label={oneIdentity ? 'First record' : 'Record of the first identity'}
+          data={options(detail.left.records)}
+          value={left}
+          onChange={(v) => {
+            setLeft(v ?? left);
+          }}
+          allowDeselect={false}
+        />
+        <Select
+          label={oneIdentity ? 'Second record' : 'Record of the second identity'}
+          data={options(detail.right.records)}
+          value={right}
+          onChange={(v) => {
+            setRight(v ?? right);
+          }}
+          allowDeselect={false}
+        />
       </Group>
-      <PairRecords left={fromKey(left)} right={fromKey(right)} scoreThen={detail.case.score} then="the case when it was opened" />
+      <PairRecords left={fromKey(left)} right={fromKey(right)} scoreThen={left === refKey(best.left) && right === refKey(best.right) ? detail.case.score : undefined} then="the case when it was opened" />
     </Stack>
   );
 }
@@ -142,8 +183,9 @@ function DecisionForm({ detail, connectionKey }: { readonly detail: ReviewCaseDe
           withAsterisk
         />
         <Text size="xs" c="dimmed">
-          Same person resolves the case for your organisation&apos;s merge process (the console does not merge). Different people resolves it and is
-          remembered: the pair is not asked again while neither identity&apos;s records change. Unsure keeps it open.
+          {detail.case.kind === 'LinkQuality'
+            ? 'Same person: the identity’s links are right, and it is not asked again while its records stay as they are. Different people: the identity holds more than one person; unlink it through your organisation’s governed process (the console does not unlink). Unsure keeps the case open.'
+            : 'Same person resolves the case for your organisation’s merge process (the console does not merge). Different people resolves it and is remembered: the pair is not asked again while neither identity’s records change. Unsure keeps it open.'}
         </Text>
         {record.error !== null ? (
           <Alert color="red" variant="light" icon={<IconAlert />} title="The decision was not recorded" role="alert">
@@ -204,6 +246,7 @@ export default function ReviewCasePage({ connection, connectionKey, caseId }: { 
     enabled: unavailable === null,
     retry: false,
   });
+  const profile = useProfile(connectionKey, detail.data?.case.kind === 'LinkQuality');
   return (
     <Stack gap="lg" maw={1200}>
       <Breadcrumbs>
@@ -255,7 +298,7 @@ export default function ReviewCasePage({ connection, connectionKey, caseId }: { 
             <Title order={2} size="h4" mb="sm">
               Compare the records
             </Title>
-            <Comparison detail={detail.data} />
+            <Comparison detail={detail.data} probable={profile.data?.profile.MatchingRules.Thresholds.Probable} />
           </Card>
           <Card withBorder padding="md" bg="var(--mantine-color-white)">
             <Title order={2} size="h4" mb="sm">

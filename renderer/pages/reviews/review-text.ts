@@ -4,6 +4,7 @@ import type { ReviewCase, ReviewDecision } from '../../../engine/contract/review
 export const KIND_TEXT: Record<ReviewCase['kind'], string> = {
   IngestionMatch: 'Ingestion',
   PopulationReconciliation: 'Reconciliation',
+  LinkQuality: 'Link quality',
 };
 
 export const DECISION_TEXT: Record<ReviewDecision, string> = {

@@ -12,6 +12,7 @@ import { navigate, paths } from '../../hooks/route.ts';
 import { formatDateTime } from '../../format.ts';
 import { IconAlert, IconInfo } from '../../icons.tsx';
 import { shortJobId } from '../maintenance/job-id.ts';
+import { LinkQualityCard } from './link-quality-card.tsx';
 import { ageText, DECISION_COLOR, DECISION_TEXT, KIND_TEXT, pageText, shortCaseId } from './review-text.ts';
 
 const PAGE_SIZE = 50;
@@ -150,6 +151,17 @@ export default function ReviewsPage({ connection, connectionKey, jobId }: { read
           or unlinks anything.
         </Text>
       </div>
+      {unavailable === null && jobId === null && connection.capabilities.operations.includes('links/scan') ? (
+        <LinkQualityCard
+          connectionKey={connectionKey}
+          onShowCases={() => {
+            filter(() => {
+              setKind('LinkQuality');
+              setStatus('open');
+            });
+          }}
+        />
+      ) : null}
       {unavailable !== null ? (
         <Alert color="gray" variant="light" icon={<IconInfo />} title="Review cases are not available here">
           <Text size="sm">{unavailable}</Text>

@@ -92,6 +92,20 @@ describe('the link-quality scan', () => {
     // The report's own figures agree with what it lists.
     expect(report.flagged).toBe(report.identities.length + report.notListed);
     expect(report.identitiesWithSeveralRecords).toBe([...after.values()].filter((i) => i.records >= 2).length);
+
+    // Each flagged identity is a LinkQuality case opening on its weakest link; a second scan asks nothing again.
+    expect(report.casesOpened).toBe(report.flagged);
+    const cases = await engine.call('reviews/list', { kind: 'LinkQuality', limit: 1000 }, ctx);
+    expect(cases.total).toBe(report.flagged);
+    const [first] = cases.rows;
+    if (first === undefined) throw new Error('no LinkQuality case');
+    expect(first.leftEnterpriseId).toBe(first.rightEnterpriseId);
+    const detail = await engine.call('reviews/get', { caseId: first.caseId }, ctx);
+    expect(detail.bestPair?.score).toBeLessThan(report.probableThreshold);
+    expect(detail.bestPair?.score).toBeCloseTo(first.score, 6);
+    await engine.call('reviews/decide', { caseId: first.caseId, decision: 'different-people', reason: 'two patients in one identity' }, ctx);
+    const again = await engine.call('links/scan', { maxListed: 0 }, ctx);
+    expect(again).toMatchObject({ flagged: report.flagged, casesOpened: 0 });
     engine.close();
   });
 });

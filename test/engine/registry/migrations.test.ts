@@ -85,3 +85,32 @@ describe('migration 0007 (term frequencies of names)', () => {
     after.close();
   });
 });
+
+describe('migration 0009 (review cases rebuilt: origin, LinkQuality, decisions)', () => {
+  it('keeps every existing case, with no origin, and accepts the new kind for one identity only', () => {
+    const path = join(tempDir(), 'reviews.db');
+    const before = Store.open(path, { migrations: loadMigrations().filter((m) => m.id <= 8) });
+    before.exec(`INSERT INTO tenant (tenant_id, created_at) VALUES ('t', 'now');
+      INSERT INTO matching_profile (tenant_id, profile_version, profile_json, created_at, reason, is_active) VALUES ('t', 1, '{}', 'now', 'test', 1);
+      INSERT INTO identity (identity_id, tenant_id, enterprise_id, logical_version, canonical_json, status, created_at, updated_at)
+        VALUES (1, 't', 'e1', 1, '{}', 'active', 'now', 'now'), (2, 't', 'e2', 1, '{}', 'active', 'now', 'now');
+      INSERT INTO review_case (tenant_id, case_id, kind, left_identity_id, left_version, right_identity_id, right_version, profile_version, score,
+        decision, evidence_json, status, created_at)
+        VALUES ('t', 'rc-00000000000000000000000000000001', 'IngestionMatch', 1, 1, 2, 1, 1, 0.9, 'probable', '[]', 'open', 'then')`);
+    before.close();
+    const after = Store.open(path);
+    expect(after.statement('SELECT case_id, kind, job_id, source_system, status FROM review_case').all()).toEqual([
+      { case_id: 'rc-00000000000000000000000000000001', kind: 'IngestionMatch', job_id: null, source_system: null, status: 'open' },
+    ]);
+    const insert = (kind: string, left: number, right: number): void => {
+      after.exec(`INSERT INTO review_case (tenant_id, case_id, kind, left_identity_id, left_version, right_identity_id, right_version, profile_version,
+        score, decision, evidence_json, status, created_at) VALUES ('t', 'rc-${kind}-${String(left)}-${String(right)}', '${kind}', ${String(left)}, 1,
+        ${String(right)}, 1, 1, 0.2, 'probable', '[]', 'open', 'now')`);
+    };
+    insert('LinkQuality', 1, 1);
+    expect(() => insert('PopulationReconciliation', 2, 2)).toThrow(/CHECK/);
+    expect(() => insert('LinkQuality', 2, 1)).toThrow(/CHECK/);
+    expect(after.statement('PRAGMA foreign_key_check').all()).toEqual([]);
+    after.close();
+  });
+});
