@@ -108,8 +108,8 @@ describe('migration 0009 (review cases rebuilt: origin, LinkQuality, decisions)'
         ${String(right)}, 1, 1, 0.2, 'probable', '[]', 'open', 'now')`);
     };
     insert('LinkQuality', 1, 1);
-    expect(() => insert('PopulationReconciliation', 2, 2)).toThrow(/CHECK/);
-    expect(() => insert('LinkQuality', 2, 1)).toThrow(/CHECK/);
+    expect(() => { insert('PopulationReconciliation', 2, 2); }).toThrow(/CHECK/);
+    expect(() => { insert('LinkQuality', 2, 1); }).toThrow(/CHECK/);
     expect(after.statement('PRAGMA foreign_key_check').all()).toEqual([]);
     after.close();
   });
