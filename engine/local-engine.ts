@@ -20,6 +20,7 @@ import { ingestNdjson } from './operations/ingest.ts';
 import { compareStrings } from './operations/compare.ts';
 import { explainPair } from './operations/explain.ts';
 import { listIdentities } from './operations/lists.ts';
+import { identityHistory } from './operations/identity-history.ts';
 import { decideReview, getReview, listReviews, reviewLabels } from './operations/reviews.ts';
 import { applyProfile, getProfile, validateProfile } from './operations/profile.ts';
 import { rollbackProfile } from './operations/profile-rollback.ts';
@@ -69,6 +70,7 @@ const handlers: { [K in Exclude<OperationName, RunOperationName>]: Handler<K> } 
   'comparators/compare': compareStrings,
   'matching/explain': explainPair,
   'identities/list': listIdentities,
+  'identities/history': identityHistory,
   'reviews/list': listReviews,
   'reviews/get': getReview,
   'reviews/decide': decideReview,

@@ -14,3 +14,4 @@ export * from './score-explanation.ts';
 export * from './workbench.ts';
 export * from './reviews.ts';
 export * from './link-quality.ts';
+export * from './identity-history.ts';

@@ -26,6 +26,7 @@ import { EstimateOutputSchema, EstimateRequestSchema } from './estimate.ts';
 import { runOperations } from './runs.ts';
 import { reviewOperations } from './reviews.ts';
 import { linkQualityOperations } from './link-quality.ts';
+import { identityHistoryOperations } from './identity-history.ts';
 
 const IssueSchema = z.object({ path: z.string(), message: z.string() });
 const Page = { limit: z.number().int().min(1).max(1_000_000).default(100_000), offset: z.number().int().min(0).default(0) };
@@ -91,6 +92,7 @@ export const operations = {
   ...maintenanceOperations,
   ...reviewOperations,
   ...linkQualityOperations,
+  ...identityHistoryOperations,
   ...runOperations,
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 

@@ -39,6 +39,7 @@ import { getIdentity, identityOfRecord, insertIdentity, linkRecord } from '../st
 import { addTags } from '../store/tags.ts';
 import { rebuildCanonical, retagIdentity } from './identity-rebuild.ts';
 import { decidedDistinct, insertReviewCase } from '../store/reviews.ts';
+import { recordIdentityEvent } from '../store/identity-events.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { buildCanonical } from './survivorship.ts';
 import { MAX_COMPARED_RECORDS_PER_IDENTITY, findCandidates } from './candidates.ts';
@@ -193,7 +194,10 @@ export class Ingestor {
       }
       updateRecord(store, tenantId, existing.recordId, existing.version, write, at);
       const identityId = identityOfRecord(store, tenantId, existing.recordId);
-      if (identityId !== undefined) this.rebuildIdentity(identityId, at);
+      if (identityId !== undefined) {
+        this.rebuildIdentity(identityId, at);
+        recordIdentityEvent(store, tenantId, { identityId, recordId: existing.recordId, kind: 'record-updated', profileVersion: this.profile.version, jobId: this.jobId }, at);
+      }
       insertReceipt(store, tenantId, write, 'updated', at);
       return { kind: 'updated' };
     }
@@ -233,6 +237,22 @@ export class Ingestor {
       if (reviewCases >= MAX_REVIEW_CASES_PER_RECORD || !opensReviewCase(candidate.outcome, probable)) break;
       if (this.openReviewCase(identityId, candidate, at)) reviewCases++;
     }
+    recordIdentityEvent(
+      store,
+      tenantId,
+      {
+        identityId,
+        recordId,
+        kind: linked === 'auto-linked' ? 'record-joined' : 'identity-created',
+        // How an auto-link was decided; a new identity records its best candidate's score (below Certain), if any.
+        decidedBy: linked === 'auto-linked' ? (best?.outcome.decidedBy === 'trusted-identifier' ? 'trusted-identifier' : 'score') : null,
+        score: best?.outcome.score ?? null,
+        profileVersion: this.profile.version,
+        jobId: this.jobId,
+        reviewCases,
+      },
+      at,
+    );
     insertReceipt(store, tenantId, write, 'created', at);
     return { kind: 'created', linked, reviewCases };
   }

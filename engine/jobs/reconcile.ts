@@ -28,6 +28,7 @@ import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { updateCanonical } from '../store/identities.ts';
 import { candidateMembers, fieldsJsonOf, type SourceRecord } from '../store/records.ts';
 import { decidedDistinct, hasOpenCaseFor, insertReviewCase } from '../store/reviews.ts';
+import { recordIdentityEvent } from '../store/identity-events.ts';
 import { identitiesWithTags } from '../store/tags.ts';
 import { activeIdentitiesAfter, expectIdentityVersion, identityKeys, recordsOf, storedTagsOf, type IdentityHead, type IdentityKey } from './population.ts';
 import type { BatchPlan, JobContext, PhaseWork } from './phase-work.ts';
@@ -97,7 +98,10 @@ export function reconcileRebuilding(ctx: JobContext): PhaseWork {
         write(at) {
           for (const { identity, canonical } of rebuilt) {
             if (canonical === null) expectIdentityVersion(ctx.store, ctx.tenantId, identity.identityId, identity.version);
-            else updateCanonical(ctx.store, ctx.tenantId, identity.identityId, identity.version, canonical, at);
+            else {
+              updateCanonical(ctx.store, ctx.tenantId, identity.identityId, identity.version, canonical, at);
+              recordIdentityEvent(ctx.store, ctx.tenantId, { identityId: identity.identityId, recordId: null, kind: 'canonical-rebuilt', profileVersion: ctx.profile.version, jobId: ctx.jobId }, at);
+            }
           }
           return {};
         },

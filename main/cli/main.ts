@@ -14,6 +14,7 @@ import { explain } from './commands/explain.ts';
 import { identities } from './commands/lists.ts';
 import { reviewDecide, reviewLabels, reviews, reviewShow } from './commands/reviews.ts';
 import { linkQualityScan } from './commands/link-quality.ts';
+import { identityShow } from './commands/identity.ts';
 import { profile } from './commands/profile.ts';
 import { syntheticGenerate } from './commands/synthetic.ts';
 import { calibrateCommand, evaluateCommand, febrlLoad, labelsSample } from './commands/assurance.ts';
@@ -38,6 +39,8 @@ Usage: mpi-console <command> [options]   (global: --db FILE, --tenant ID, --conf
   review decide CASE --decision same-person|different-people|unsure --reason TEXT
                                                record a reviewer's decision (never merges; stale cases are refused)
   reviews labels --out FILE.tsv [--job ID]     decided cases as five-column labels (review-queue labels: biased to hard pairs)
+  identity show ID [--history]                 an identity's records; --history: how each arrived (decided by a trusted
+                                               identifier or by score, profile version, job), updates, rebuilds, cases
   link-quality scan [--max-records N] [--limit N]   flag identities that look like wrong links (weak bridge, same
                                                source twice, sex or birth-date conflict, too large); never unlinks
   profile show | validate FILE | apply FILE    the active matching profile; validate; apply as a new version
@@ -91,6 +94,7 @@ const OPTIONS = {
   sort: { type: 'string' },
   decision: { type: 'string' },
   'max-records': { type: 'string' },
+  history: { type: 'boolean' },
   limit: { type: 'string' },
   offset: { type: 'string' },
   reason: { type: 'string' },
@@ -133,6 +137,7 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map(
     'review decide': reviewDecide,
     'reviews labels': reviewLabels,
     'link-quality scan': linkQualityScan,
+    'identity show': identityShow,
     profile,
     'synthetic generate': syntheticGenerate,
     evaluate: evaluateCommand,

@@ -83,6 +83,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
   route('reviews/get', 'GET /review-cases/{caseId}', 'mpi.admin', 'extension', 'none', "A review case beside both identities' record references, the best-scoring record pair and its decisions"),
   route('reviews/decide', 'POST /review-cases/{caseId}/decision', 'mpi.admin', 'extension', 'body', 'Record a reviewer\'s decision (same person, different people, unsure) with a reason; refused when the case is stale or decided; never merges'),
   route('reviews/labels', 'GET /review-labels', 'mpi.admin', 'extension', 'query', 'Decided review cases as five-column TSV labels (review-queue labels: biased toward hard pairs)'),
+  route('identities/history', 'GET /identities/{enterpriseId}/history', 'mpi.admin', 'extension', 'none', "An identity's history: record arrivals (how decided, score, profile version, job), updates, rebuilds, review cases and decisions"),
   route('links/scan', 'POST /link-quality/scan', 'mpi.admin', 'extension', 'body', 'Scan identities with two or more records for links that look wrong (read-only; best started as a run)'),
   route('runs/list', 'GET /runs', 'mpi.admin', 'extension', 'none', "The tenant's runs of the last 30 minutes, newest first (without outputs)"),
 ];

@@ -35,6 +35,7 @@ export async function apiRegistry(dir: string): Promise<Registry> {
     }
   }
   if (caseId === undefined) throw new Error('the fixture sandbox has no current review case');
+  const enterpriseId = (await engine.call('identities/list', { limit: 1 }, t1)).rows[0]?.enterpriseId ?? '';
   return {
     engine,
     jobId,
@@ -59,7 +60,8 @@ export async function apiRegistry(dir: string): Promise<Registry> {
       // Unsure keeps the case open, so every call of the matrix that gets through can record it again.
       'reviews/decide': { caseId, decision: 'unsure', reason: 'auth matrix' },
       'reviews/labels': {},
-      'links/scan': { maxListed: 5 },
+      'links/scan': { maxListed: 5, openCases: false },
+      'identities/history': { enterpriseId },
       // Filled with the run the last successful runs/start of callRoute started (runs live in the serving process).
       'runs/get': { runId: 'no-run-started-yet-0000' },
       'runs/cancel': { runId: 'no-run-started-yet-0000' },

@@ -57,6 +57,10 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
     const scanned = JSON.parse(scan.stdout) as { identitiesWithSeveralRecords: number; pairsScored: number; flagged: number };
     expect(scanned.identitiesWithSeveralRecords).toBeGreaterThan(0);
     expect(scanned.pairsScored).toBeGreaterThanOrEqual(scanned.identitiesWithSeveralRecords);
+    const eid = (JSON.parse((await runCli([...db, 'identities', '--json'])).stdout) as { rows: { enterpriseId: string }[] }).rows[0]?.enterpriseId ?? '';
+    const history = await runCli([...db, 'identity', 'show', eid, '--history']);
+    expect(history.code, history.stderr).toBe(0);
+    expect(history.stdout).toMatch(/arrived; no candidate was Certain, so a new identity/);
     const badDecision = await runCli([...db, 'review', 'decide', caseId, '--decision', 'maybe', '--reason', 'x']);
     expect(badDecision.code).toBe(2);
     expect(badDecision.stderr).toContain('--decision is one of same-person, different-people, unsure');

@@ -1,0 +1,56 @@
+/**
+ * An identity's history: why each record is where it is. Record arrivals (how they were decided, with what score,
+ * under which profile version, by which job), record updates, canonical rebuilds, review cases and the decisions
+ * on them, in time order. References and figures only. Browser-safe: zod only.
+ */
+import { z } from 'zod';
+import { ReviewDecisionSchema, ReviewKindSchema } from './reviews.ts';
+
+export const HISTORY_KINDS = [
+  'identity-created',
+  'record-joined',
+  'record-linked',
+  'record-updated',
+  'canonical-rebuilt',
+  'review-case-opened',
+  'review-decided',
+] as const;
+
+export const HistoryEventSchema = z.object({
+  at: z.string(),
+  /**
+   * identity-created: its first record arrived and no candidate was Certain; record-joined: a record was linked to
+   * it as Certain (decidedBy says how); record-linked: a link older than the event log (time, kind and score only);
+   * record-updated: a linked record changed; canonical-rebuilt: a reconciliation rebuilt its canonical record;
+   * review-case-opened / review-decided: a review case about it, and a reviewer's decision on one.
+   */
+  kind: z.enum(HISTORY_KINDS),
+  record: z.object({ sourceSystem: z.string(), localId: z.string() }).nullable(),
+  decidedBy: z.enum(['trusted-identifier', 'score']).nullable(),
+  score: z.number().nullable(),
+  profileVersion: z.number().int().nullable(),
+  jobId: z.string().nullable(),
+  /** record-joined / identity-created: review cases the arrival opened. */
+  reviewCases: z.number().int(),
+  caseId: z.string().nullable(),
+  caseKind: ReviewKindSchema.nullable(),
+  decision: ReviewDecisionSchema.nullable(),
+  actor: z.string().nullable(),
+});
+export type HistoryEvent = z.infer<typeof HistoryEventSchema>;
+
+export const IdentityHistorySchema = z.object({
+  enterpriseId: z.string(),
+  version: z.number().int(),
+  status: z.enum(['active', 'retired']),
+  createdAt: z.string(),
+  records: z.array(z.object({ sourceSystem: z.string(), localId: z.string(), linkedAt: z.string(), linkKind: z.string(), score: z.number().nullable() })),
+  events: z.array(HistoryEventSchema),
+  /** Records linked before the event log was kept (their link's time, kind and score are all there is). */
+  recordsWithoutDetail: z.number().int(),
+});
+export type IdentityHistory = z.infer<typeof IdentityHistorySchema>;
+
+export const identityHistoryOperations = {
+  'identities/history': { input: z.strictObject({ enterpriseId: z.string().min(1).max(64) }), output: IdentityHistorySchema },
+} as const;

@@ -1,0 +1,83 @@
+/**
+ * The identity_event table (migration 0010): what happened to an identity, written in the same transaction as the
+ * change itself. References and figures only. Every statement names the tenant.
+ */
+import type { Store } from './db.ts';
+
+export type IdentityEventKind = 'record-joined' | 'identity-created' | 'record-updated' | 'canonical-rebuilt';
+
+export interface IdentityEventWrite {
+  readonly identityId: number;
+  readonly recordId: number | null;
+  readonly kind: IdentityEventKind;
+  readonly decidedBy?: 'trusted-identifier' | 'score' | null;
+  readonly score?: number | null;
+  readonly profileVersion: number;
+  readonly jobId?: string | null;
+  readonly reviewCases?: number;
+}
+
+export function recordIdentityEvent(store: Store, tenantId: string, event: IdentityEventWrite, at: string): void {
+  store
+    .statement(
+      `INSERT INTO identity_event (tenant_id, identity_id, record_id, at, kind, decided_by, score, profile_version, job_id, review_cases)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      tenantId,
+      event.identityId,
+      event.recordId,
+      at,
+      event.kind,
+      event.decidedBy ?? null,
+      event.score ?? null,
+      event.profileVersion,
+      event.jobId ?? null,
+      event.reviewCases ?? 0,
+    );
+}
+
+export interface IdentityEventRow {
+  readonly at: string;
+  readonly kind: IdentityEventKind;
+  readonly sourceSystem: string | null;
+  readonly localId: string | null;
+  readonly decidedBy: 'trusted-identifier' | 'score' | null;
+  readonly score: number | null;
+  readonly profileVersion: number | null;
+  readonly jobId: string | null;
+  readonly reviewCases: number;
+}
+
+export function identityEvents(store: Store, tenantId: string, identityId: number): IdentityEventRow[] {
+  return store
+    .statement(
+      `SELECT e.at, e.kind, r.source_system AS sourceSystem, r.local_id AS localId, e.decided_by AS decidedBy, e.score, e.profile_version AS profileVersion,
+              e.job_id AS jobId, e.review_cases AS reviewCases
+       FROM identity_event e LEFT JOIN source_record r ON r.tenant_id = e.tenant_id AND r.record_id = e.record_id
+       WHERE e.tenant_id = ? AND e.identity_id = ? ORDER BY e.event_id`,
+    )
+    .all(tenantId, identityId) as IdentityEventRow[];
+}
+
+export interface LinkRow {
+  readonly sourceSystem: string;
+  readonly localId: string;
+  readonly linkedAt: string;
+  readonly linkKind: string;
+  readonly score: number | null;
+  readonly recordUpdatedAt: string;
+  readonly recordVersion: number;
+}
+
+/** The identity's links as identity_link keeps them (for every identity, including those older than identity_event). */
+export function identityLinks(store: Store, tenantId: string, identityId: number): LinkRow[] {
+  return store
+    .statement(
+      `SELECT r.source_system AS sourceSystem, r.local_id AS localId, l.created_at AS linkedAt, l.link_kind AS linkKind, l.score,
+              r.updated_at AS recordUpdatedAt, r.logical_version AS recordVersion
+       FROM identity_link l JOIN source_record r ON r.tenant_id = l.tenant_id AND r.record_id = l.record_id
+       WHERE l.tenant_id = ? AND l.identity_id = ? ORDER BY l.created_at, l.record_id`,
+    )
+    .all(tenantId, identityId) as LinkRow[];
+}
