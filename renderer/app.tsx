@@ -17,6 +17,7 @@ const JobDetailPage = lazy(() => import('./pages/maintenance/job-detail-page.tsx
 const AssurancePage = lazy(() => import('./pages/assurance/assurance-page.tsx'));
 const ReviewsPage = lazy(() => import('./pages/reviews/reviews-page.tsx'));
 const ReviewCasePage = lazy(() => import('./pages/reviews/review-case-page.tsx'));
+const IdentityPage = lazy(() => import('./pages/reviews/identity-page.tsx'));
 
 function PageLoading() {
   return (
@@ -35,6 +36,7 @@ function Page({ route, status }: { readonly route: Route; readonly status: Conso
   if (route.page === 'assurance') return <AssurancePage key={key} connection={connection} connectionKey={key} />;
   if (route.page === 'reviews') return <ReviewsPage key={`${key}:${route.jobId ?? ''}`} connection={connection} connectionKey={key} jobId={route.jobId} />;
   if (route.page === 'review') return <ReviewCasePage key={`${key}:${route.caseId}`} connection={connection} connectionKey={key} caseId={route.caseId} />;
+  if (route.page === 'identity') return <IdentityPage key={`${key}:${route.enterpriseId}`} connection={connection} connectionKey={key} enterpriseId={route.enterpriseId} />;
   if (route.page === 'job') return <JobDetailPage key={`${key}:${route.jobId}`} connection={connection} connectionKey={key} jobId={route.jobId} />;
   return <MaintenancePage connection={connection} connectionKey={key} />;
 }
@@ -73,7 +75,7 @@ export function App() {
   return (
     <Shell route={status.data.connection === null ? { page: 'sandboxes' } : route} connection={status.data.connection}>
       {/* Keyed by the route: choosing another page after a failure tries again. */}
-      <PageErrorBoundary key={route.page === 'job' ? `job:${route.jobId}` : route.page === 'review' ? `review:${route.caseId}` : route.page}>
+      <PageErrorBoundary key={route.page === 'job' ? `job:${route.jobId}` : route.page === 'review' ? `review:${route.caseId}` : route.page === 'identity' ? `identity:${route.enterpriseId}` : route.page}>
         <Suspense fallback={<PageLoading />}>
           <Page route={route} status={status.data} />
         </Suspense>

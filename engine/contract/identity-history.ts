@@ -54,3 +54,26 @@ export type IdentityHistory = z.infer<typeof IdentityHistorySchema>;
 export const identityHistoryOperations = {
   'identities/history': { input: z.strictObject({ enterpriseId: z.string().min(1).max(64) }), output: IdentityHistorySchema },
 } as const;
+
+/** One event in words (the CLI's and the console's), without patient values. */
+export function historyText(e: HistoryEvent): string {
+  const record = e.record === null ? '' : `${e.record.sourceSystem}/${e.record.localId} `;
+  const score = e.score === null ? '' : ` score ${e.score.toFixed(4)}`;
+  const under = e.profileVersion === null ? '' : ` (profile v${String(e.profileVersion)}${e.jobId === null ? '' : `, job ${e.jobId}`})`;
+  switch (e.kind) {
+    case 'identity-created':
+      return `${record}arrived; no candidate was Certain, so a new identity${score === '' ? '' : ` (best candidate${score})`}${under}`;
+    case 'record-joined':
+      return `${record}joined: certain by ${e.decidedBy === 'trusted-identifier' ? 'a trusted identifier' : 'score'}${e.score === null ? '' : ` (${e.score.toFixed(4)})`}${under}`;
+    case 'record-linked':
+      return `${record}linked${score} (before the history was kept: how it was decided is not recorded)`;
+    case 'record-updated':
+      return `${record}updated by its source${under}`;
+    case 'canonical-rebuilt':
+      return `canonical record rebuilt by reconciliation${under}`;
+    case 'review-case-opened':
+      return `${e.caseKind ?? 'review'} case ${e.caseId ?? ''} opened${score}${under}`;
+    case 'review-decided':
+      return `case ${e.caseId ?? ''} decided: ${e.decision ?? ''} by ${e.actor ?? ''}`;
+  }
+}

@@ -7,7 +7,8 @@ export type Route =
   | { readonly page: 'assurance' }
   /** jobId: the cases one job opened (from a job's page). */
   | { readonly page: 'reviews'; readonly jobId: string | null }
-  | { readonly page: 'review'; readonly caseId: string };
+  | { readonly page: 'review'; readonly caseId: string }
+  | { readonly page: 'identity'; readonly enterpriseId: string };
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '');
@@ -15,6 +16,8 @@ export function parseRoute(hash: string): Route {
   if (job?.[1] !== undefined) return { page: 'job', jobId: job[1] };
   const reviewCase = /^\/reviews\/(rc-[0-9a-f]{32})$/.exec(path);
   if (reviewCase?.[1] !== undefined) return { page: 'review', caseId: reviewCase[1] };
+  const identity = /^\/identities\/([A-Za-z0-9-]{1,64})$/.exec(path);
+  if (identity?.[1] !== undefined) return { page: 'identity', enterpriseId: identity[1] };
   const reviews = /^\/reviews(?:\?job=([A-Za-z0-9-]{1,80}))?$/.exec(path);
   if (reviews !== null) return { page: 'reviews', jobId: reviews[1] ?? null };
   if (path === '/sandboxes') return { page: 'sandboxes' };
@@ -29,5 +32,6 @@ export const paths = {
   assurance: '#/assurance',
   reviews: (jobId?: string) => (jobId === undefined ? '#/reviews' : `#/reviews?job=${jobId}`),
   review: (caseId: string) => `#/reviews/${caseId}`,
+  identity: (enterpriseId: string) => `#/identities/${enterpriseId}`,
 } as const;
 

@@ -121,8 +121,8 @@ export function Shell({ route, connection, children }: { readonly route: Route; 
           label="Review cases"
           description="Pairs waiting for a person"
           leftSection={<IconUsers />}
-          active={route.page === 'reviews' || route.page === 'review'}
-          aria-current={route.page === 'reviews' || route.page === 'review' ? 'page' : undefined}
+          active={route.page === 'reviews' || route.page === 'review' || route.page === 'identity'}
+          aria-current={route.page === 'reviews' || route.page === 'review' || route.page === 'identity' ? 'page' : undefined}
           onClick={close}
           styles={NAV_STYLES}
         />

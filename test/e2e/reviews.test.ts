@@ -158,6 +158,15 @@ describe('review cases in the console', () => {
     await page.getByTestId('pair-records').waitFor();
     await expectAccessible(page, 'link-quality-case');
     await screenshot(page, '46-link-quality-case');
+
+    // The identity's history: its four records arrived as two identities' worth, then the scan's case.
+    await page.getByRole('link', { name: /^History of identity / }).first().click();
+    const history = page.getByTestId('identity-history');
+    await history.waitFor();
+    expect(await history.locator('[data-kind="review-case-opened"]').count()).toBe(1);
+    expect(await history.locator('[data-kind="identity-created"], [data-kind="record-joined"]').count()).toBe(2);
+    await expectAccessible(page, 'identity-history');
+    await screenshot(page, '47-identity-history');
     expect(typeof firstRecord).toBe('string');
     expect(pageErrors).toEqual([]);
   });

@@ -3,7 +3,7 @@
  * weights), the decisions recorded, and the form to record one. A stale case (an identity changed since it was
  * opened) is shown as such and cannot be decided. Recording a decision never merges or unlinks.
  */
-import { Alert, Anchor, Badge, Breadcrumbs, Button, Card, Code, Group, Radio, Select, Skeleton, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Breadcrumbs, Button, Card, Group, Radio, Select, Skeleton, Stack, Table, Text, Textarea, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
@@ -34,7 +34,10 @@ function Facts({ detail }: { readonly detail: ReviewCaseDetail }) {
   const side = (label: string, caseVersion: number, now: ReviewCaseDetail['left']): [string, React.ReactNode] => [
     label,
     <span key={label}>
-      <Code>{now.enterpriseId}</Code> · {now.records.length} record{now.records.length === 1 ? '' : 's'} · version {caseVersion}
+      <Anchor href={paths.identity(now.enterpriseId)} ff="monospace" size="sm" aria-label={`History of identity ${now.enterpriseId}`}>
+        {now.enterpriseId}
+      </Anchor>{' '}
+      · {now.records.length} record{now.records.length === 1 ? '' : 's'} · version {caseVersion}
       {now.version !== caseVersion ? ` when opened, ${String(now.version)} now` : ''}
       {now.active ? '' : ' · retired'}
     </span>,

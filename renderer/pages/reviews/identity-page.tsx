@@ -1,0 +1,150 @@
+/**
+ * One enterprise identity: its records and its history in time order (how each record arrived and was decided,
+ * updates, rebuilds, review cases and decisions), reached from a review case. References and figures only.
+ */
+import { Alert, Anchor, Badge, Breadcrumbs, Card, Code, Group, Skeleton, Stack, Table, Text, Timeline, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { Connection } from '../../../console-protocol/protocol.ts';
+import { historyText, type HistoryEvent } from '../../../engine/contract/identity-history.ts';
+import { useClient } from '../../client/context.tsx';
+import { paths } from '../../hooks/route.ts';
+import { formatDateTime } from '../../format.ts';
+import { IconAlert, IconArrowLeft, IconInfo } from '../../icons.tsx';
+import { unavailableReason } from './reviews-page.tsx';
+
+const COLOR: Record<HistoryEvent['kind'], string> = {
+  'identity-created': 'blue',
+  'record-joined': 'teal',
+  'record-linked': 'gray',
+  'record-updated': 'cyan',
+  'canonical-rebuilt': 'violet',
+  'review-case-opened': 'orange',
+  'review-decided': 'grape',
+};
+
+const TITLE: Record<HistoryEvent['kind'], string> = {
+  'identity-created': 'Identity created',
+  'record-joined': 'Record joined',
+  'record-linked': 'Record linked',
+  'record-updated': 'Record updated',
+  'canonical-rebuilt': 'Canonical record rebuilt',
+  'review-case-opened': 'Review case opened',
+  'review-decided': 'Review decision',
+};
+
+export default function IdentityPage({ connection, connectionKey, enterpriseId }: { readonly connection: Connection; readonly connectionKey: string; readonly enterpriseId: string }) {
+  const client = useClient();
+  const unavailable = connection.capabilities.operations.includes('identities/history') ? unavailableReason(connection) : 'This registry does not offer identity histories: its API is older than this console.';
+  const history = useQuery({
+    queryKey: ['identity-history', connectionKey, enterpriseId],
+    queryFn: () => client.send('identities/history', { enterpriseId }),
+    enabled: unavailable === null,
+    retry: false,
+  });
+  return (
+    <Stack gap="lg" maw={1100}>
+      <Breadcrumbs>
+        <Anchor href={paths.reviews()} size="sm">
+          <Group gap={4} component="span">
+            <IconArrowLeft size={14} /> Review cases
+          </Group>
+        </Anchor>
+        <Text size="sm">Identity</Text>
+      </Breadcrumbs>
+      <div>
+        <Title order={1} size="h2">
+          Identity history
+        </Title>
+        <Code mt={4}>{enterpriseId}</Code>
+      </div>
+      {unavailable !== null ? (
+        <Alert color="gray" variant="light" icon={<IconInfo />} title="Identity histories are not available here">
+          <Text size="sm">{unavailable}</Text>
+        </Alert>
+      ) : history.isPending ? (
+        <Skeleton height={320} />
+      ) : history.isError ? (
+        <Alert color="red" variant="light" icon={<IconAlert />} title="This identity could not be read" role="alert">
+          <Text size="sm">{history.error.message}</Text>
+        </Alert>
+      ) : (
+        <>
+          <Card withBorder padding="md" bg="var(--mantine-color-white)">
+            <Group gap="sm" mb="sm">
+              <Badge color={history.data.status === 'active' ? 'teal' : 'gray'} variant="light">
+                {history.data.status === 'active' ? 'Active' : 'Retired'}
+              </Badge>
+              <Text size="sm">
+                Version {history.data.version} · created {formatDateTime(history.data.createdAt)} · {history.data.records.length} record
+                {history.data.records.length === 1 ? '' : 's'}
+              </Text>
+            </Group>
+            <Table aria-label="The identity's records">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Source</Table.Th>
+                  <Table.Th>Local ID</Table.Th>
+                  <Table.Th>Linked</Table.Th>
+                  <Table.Th>Link</Table.Th>
+                  <Table.Th>Score</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {history.data.records.map((r) => (
+                  <Table.Tr key={`${r.sourceSystem}/${r.localId}`}>
+                    <Table.Td>{r.sourceSystem}</Table.Td>
+                    <Table.Td>
+                      <bdi>{r.localId}</bdi>
+                    </Table.Td>
+                    <Table.Td>{formatDateTime(r.linkedAt)}</Table.Td>
+                    <Table.Td>{r.linkKind}</Table.Td>
+                    <Table.Td>{r.score === null ? '—' : r.score.toFixed(4)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Card>
+          <Card withBorder padding="md" bg="var(--mantine-color-white)" component="section" aria-labelledby="history-title">
+            <Title order={2} size="h4" id="history-title" mb="sm">
+              What happened, in order
+            </Title>
+            {history.data.recordsWithoutDetail > 0 ? (
+              <Text size="sm" c="dimmed" mb="sm">
+                {history.data.recordsWithoutDetail} record{history.data.recordsWithoutDetail === 1 ? ' was' : 's were'} linked before the history was kept: their
+                link time, kind and score are shown, not how the link was decided.
+              </Text>
+            ) : null}
+            <Timeline bulletSize={14} lineWidth={2} data-testid="identity-history">
+              {history.data.events.map((e, i) => (
+                <Timeline.Item key={`${e.at}-${String(i)}`} color={COLOR[e.kind]} title={TITLE[e.kind]} data-kind={e.kind}>
+                  <Text size="sm">
+                    {historyText(e)}
+                    {e.caseId === null || e.kind !== 'review-case-opened' ? null : (
+                      <>
+                        {' · '}
+                        <Anchor href={paths.review(e.caseId)} size="sm">
+                          open the case
+                        </Anchor>
+                      </>
+                    )}
+                    {e.jobId === null ? null : (
+                      <>
+                        {' · '}
+                        <Anchor href={paths.job(e.jobId)} size="sm">
+                          the job
+                        </Anchor>
+                      </>
+                    )}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {formatDateTime(e.at)}
+                  </Text>
+                </Timeline.Item>
+              ))}
+            </Timeline>
+          </Card>
+        </>
+      )}
+    </Stack>
+  );
+}
