@@ -8,6 +8,8 @@
  *   same-source          two records of one source system (a source keeps one record per patient)
  *   sex-conflict         two records state different sexes
  *   birth-date-conflict  two birth dates at the "different" level (beyond a typo, a swap or a near date)
+ *                        (both conflicts only between records no chain of Certain pairs joins: inside such a chain
+ *                        a conflict is a data error in one person's records, not a wrong link)
  *   too-large            more records than maxIdentityRecords
  *
  * The groups are the connected components of the record graph whose edges are the pairs at or above Probable
@@ -114,22 +116,29 @@ export function judgeIdentity(
 ): { flags: LinkFlag[]; edges: { a: number; b: number; score: number }[]; groups: number; weakest: { a: number; b: number; score: number } | null } {
   const flags = new Set<LinkFlag>();
   const edges: { a: number; b: number; score: number }[] = [];
+  const certain = new UnionFind(members.length);
+  const conflicts: { a: number; b: number; flag: LinkFlag }[] = [];
   for (let i = 0; i < members.length; i++) {
     const a = members[i];
     if (a === undefined) continue;
     for (let j = i + 1; j < members.length; j++) {
       const b = members[j];
       if (b === undefined) continue;
-      edges.push({ a: i, b: j, score: scorer.outcome(a.prepared, b.prepared).score });
+      const outcome = scorer.outcome(a.prepared, b.prepared);
+      edges.push({ a: i, b: j, score: outcome.score });
       if (a.member.sourceSystem === b.member.sourceSystem) flags.add('same-source');
+      if (outcome.decision === 'certain') certain.join(i, j);
       const fa: MatchFields = a.prepared.fields;
       const fb: MatchFields = b.prepared.fields;
-      if (fa.sex !== null && fb.sex !== null && fa.sex !== fb.sex) flags.add('sex-conflict');
+      if (fa.sex !== null && fb.sex !== null && fa.sex !== fb.sex) conflicts.push({ a: i, b: j, flag: 'sex-conflict' });
       const da = digits(fa.birthDate);
       const db = digits(fb.birthDate);
-      if (da !== null && db !== null && birthDateLevel(da, db) === 'different') flags.add('birth-date-conflict');
+      if (da !== null && db !== null && birthDateLevel(da, db) === 'different') conflicts.push({ a: i, b: j, flag: 'birth-date-conflict' });
     }
   }
+  // A conflict between two records that a chain of Certain pairs joins (a trusted identifier, or everything else
+  // agreeing) is a data error inside one person's records, not a sign of a wrong link.
+  for (const conflict of conflicts) if (certain.find(conflict.a) !== certain.find(conflict.b)) flags.add(conflict.flag);
   const weakest = weakestLinkEdge(members.length, edges);
   const strong = new UnionFind(members.length);
   for (const edge of edges) if (edge.score >= probable) strong.join(edge.a, edge.b);

@@ -8,6 +8,7 @@
  *   raw-reindex DB         the same tag rows inserted in one loop: no HMAC, no validation, no job machinery
  *   reconcile DB           change survivorship (reversed source trust), registry-only reconciliation at batch size 25
  *   raw-reconcile DB       the same canonical-record update statement for every identity in one loop
+ *   scan DB                the link-quality scan of every identity with two or more records (cases opened)
  *
  * Prints one JSON line.
  */
@@ -149,8 +150,16 @@ function rawReconcile(engine: LocalEngine): object {
   return { identities: ids.length, wallMs, identitiesPerSecond: (ids.length * 1000) / wallMs };
 }
 
+async function scan(engine: LocalEngine): Promise<object> {
+  const start = performance.now();
+  const report = await engine.call('links/scan', { maxListed: 0 }, CTX);
+  const wallMs = performance.now() - start;
+  const identities = report.identitiesWithSeveralRecords;
+  return { identities, wallMs, identitiesPerSecond: (identities * 1000) / wallMs, counters: { scanned: identities, flagged: report.flagged, pairs: report.pairsScored } };
+}
+
 const [step, dbPath, people] = process.argv.slice(2);
-if (dbPath === undefined) throw new Error('usage: jobs-worker.ts build|reindex|raw-reindex|reconcile|raw-reconcile DB [PEOPLE]');
+if (dbPath === undefined) throw new Error('usage: jobs-worker.ts build|reindex|raw-reindex|reconcile|raw-reconcile|scan DB [PEOPLE]');
 let result: object;
 if (step === 'build') {
   result = build(dbPath, Number(people ?? '1000'));
@@ -158,7 +167,7 @@ if (step === 'build') {
   const engine = LocalEngine.open({ dbPath });
   try {
     if (step === 'reindex' || step === 'raw-reindex') await stageKeyChange(engine);
-    else await reverseSourceTrust(engine);
+    else if (step !== 'scan') await reverseSourceTrust(engine);
     switch (step) {
       case 'reindex':
         result = await runJob(engine, 'reindex');
@@ -171,6 +180,9 @@ if (step === 'build') {
         break;
       case 'raw-reconcile':
         result = rawReconcile(engine);
+        break;
+      case 'scan':
+        result = await scan(engine);
         break;
       default:
         throw new Error(`unknown step ${String(step)}`);

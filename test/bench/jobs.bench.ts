@@ -49,9 +49,11 @@ export function benchJobs(): Promise<BenchRow[]> {
       const built = join(dir, 'built.db');
       step('build', built, [String(size)]);
       const label = `${String(size / 1000)}k`;
+      let reconcileRate = 0;
       for (const kind of ['reindex', 'reconcile'] as const) {
         const job = step(kind, fresh(dir, built, kind));
         const raw = step(`raw-${kind}`, fresh(dir, built, `raw-${kind}`));
+        if (kind === 'reconcile') reconcileRate = job.identitiesPerSecond;
         const what = kind === 'reindex' ? 're-index (staged key change)' : 'reconciliation, registry only';
         rows.push({
           name: `${what}, ${label} identities, batch 25`,
@@ -64,6 +66,15 @@ export function benchJobs(): Promise<BenchRow[]> {
         rows.push({ name: `${what}, ${label}: wall time`, value: job.wallMs / 1000, unit: 's', ...(size === 100_000 ? { note: `target ≤ ${String(TARGET_SECONDS[kind])} s` } : {}) });
         rows.push({ name: `${what}, ${label}: peak RSS`, value: job.peakRssMiB, unit: 'MiB', note: 'the job process alone (registry built in another process)' });
       }
+      const scanned = step('scan', fresh(dir, built, 'scan'));
+      rows.push({
+        name: `link-quality scan, ${label} identities`,
+        value: scanned.identitiesPerSecond,
+        unit: 'identities/s',
+        ceiling: reconcileRate,
+        ceilingName: 'reconciliation of the same registry (identities/s, both phases)',
+        note: `wall ${(scanned.wallMs / 1000).toFixed(1)} s for ${String(scanned.identities)} identities with two or more records; pairs ${String(scanned.counters?.pairs ?? 0)}; flagged ${String(scanned.counters?.flagged ?? 0)}; peak RSS ${scanned.peakRssMiB.toFixed(0)} MiB`,
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
