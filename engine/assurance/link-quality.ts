@@ -107,7 +107,7 @@ export function weakestLinkEdge<E extends { readonly a: number; readonly b: numb
 const digits = (date: string | null): string | null => (date === null ? null : date.replaceAll('-', ''));
 
 /** The flags, record graph, groups and weakest link of one identity's records. */
-export function judgeIdentity(
+function judgeIdentity(
   scorer: Scorer,
   members: readonly { readonly member: CandidateMember; readonly prepared: PreparedRecord }[],
   totalRecords: number,

@@ -5,9 +5,9 @@
 import { createHash } from 'node:crypto';
 import type { Store } from './db.ts';
 import type { FieldEvidence } from '../contract/matching.ts';
-import type { ReviewDecision } from '../contract/reviews.ts';
+import type { ReviewCase, ReviewDecision } from '../contract/reviews.ts';
 
-export type ReviewKind = 'IngestionMatch' | 'PopulationReconciliation' | 'LinkQuality';
+export type ReviewKind = ReviewCase['kind'];
 
 export interface ReviewCaseWrite {
   readonly caseId: string;

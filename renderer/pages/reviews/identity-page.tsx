@@ -2,14 +2,15 @@
  * One enterprise identity: its records and its history in time order (how each record arrived and was decided,
  * updates, rebuilds, review cases and decisions), reached from a review case. References and figures only.
  */
-import { Alert, Anchor, Badge, Breadcrumbs, Card, Code, Group, Skeleton, Stack, Table, Text, Timeline, Title } from '@mantine/core';
+import { Anchor, Badge, Breadcrumbs, Card, Code, Group, Stack, Table, Text, Timeline, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { Connection } from '../../../console-protocol/protocol.ts';
 import { historyText, type HistoryEvent } from '../../../engine/contract/identity-history.ts';
 import { useClient } from '../../client/context.tsx';
 import { paths } from '../../hooks/route.ts';
 import { formatDateTime } from '../../format.ts';
-import { IconAlert, IconArrowLeft, IconInfo } from '../../icons.tsx';
+import { IconArrowLeft } from '../../icons.tsx';
+import { QueryState } from './query-state.tsx';
 import { unavailableReason } from './reviews-page.tsx';
 
 const COLOR: Record<HistoryEvent['kind'], string> = {
@@ -57,26 +58,17 @@ export default function IdentityPage({ connection, connectionKey, enterpriseId }
         </Title>
         <Code mt={4}>{enterpriseId}</Code>
       </div>
-      {unavailable !== null ? (
-        <Alert color="gray" variant="light" icon={<IconInfo />} title="Identity histories are not available here">
-          <Text size="sm">{unavailable}</Text>
-        </Alert>
-      ) : history.isPending ? (
-        <Skeleton height={320} />
-      ) : history.isError ? (
-        <Alert color="red" variant="light" icon={<IconAlert />} title="This identity could not be read" role="alert">
-          <Text size="sm">{history.error.message}</Text>
-        </Alert>
-      ) : (
+      <QueryState unavailable={unavailable} unavailableTitle="Identity histories are not available here" failureTitle="This identity could not be read" query={history}>
+        {(data) => (
         <>
           <Card withBorder padding="md" bg="var(--mantine-color-white)">
             <Group gap="sm" mb="sm">
-              <Badge color={history.data.status === 'active' ? 'teal' : 'gray'} variant="light">
-                {history.data.status === 'active' ? 'Active' : 'Retired'}
+              <Badge color={data.status === 'active' ? 'teal' : 'gray'} variant="light">
+                {data.status === 'active' ? 'Active' : 'Retired'}
               </Badge>
               <Text size="sm">
-                Version {history.data.version} · created {formatDateTime(history.data.createdAt)} · {history.data.records.length} record
-                {history.data.records.length === 1 ? '' : 's'}
+                Version {data.version} · created {formatDateTime(data.createdAt)} · {data.records.length} record
+                {data.records.length === 1 ? '' : 's'}
               </Text>
             </Group>
             <Table aria-label="The identity's records">
@@ -90,7 +82,7 @@ export default function IdentityPage({ connection, connectionKey, enterpriseId }
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {history.data.records.map((r) => (
+                {data.records.map((r) => (
                   <Table.Tr key={`${r.sourceSystem}/${r.localId}`}>
                     <Table.Td>{r.sourceSystem}</Table.Td>
                     <Table.Td>
@@ -108,14 +100,14 @@ export default function IdentityPage({ connection, connectionKey, enterpriseId }
             <Title order={2} size="h4" id="history-title" mb="sm">
               What happened, in order
             </Title>
-            {history.data.recordsWithoutDetail > 0 ? (
+            {data.recordsWithoutDetail > 0 ? (
               <Text size="sm" c="dimmed" mb="sm">
-                {history.data.recordsWithoutDetail} record{history.data.recordsWithoutDetail === 1 ? ' was' : 's were'} linked before the history was kept: their
+                {data.recordsWithoutDetail} record{data.recordsWithoutDetail === 1 ? ' was' : 's were'} linked before the history was kept: their
                 link time, kind and score are shown, not how the link was decided.
               </Text>
             ) : null}
             <Timeline bulletSize={14} lineWidth={2} data-testid="identity-history">
-              {history.data.events.map((e, i) => (
+              {data.events.map((e, i) => (
                 <Timeline.Item key={`${e.at}-${String(i)}`} color={COLOR[e.kind]} title={TITLE[e.kind]} data-kind={e.kind}>
                   <Text size="sm">
                     {historyText(e)}
@@ -144,7 +136,8 @@ export default function IdentityPage({ connection, connectionKey, enterpriseId }
             </Timeline>
           </Card>
         </>
-      )}
+        )}
+      </QueryState>
     </Stack>
   );
 }

@@ -3,7 +3,7 @@
  * weights), the decisions recorded, and the form to record one. A stale case (an identity changed since it was
  * opened) is shown as such and cannot be decided. Recording a decision never merges or unlinks.
  */
-import { Alert, Anchor, Badge, Breadcrumbs, Button, Card, Group, Radio, Select, Skeleton, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Breadcrumbs, Button, Card, Group, Radio, Select, Stack, Table, Text, Textarea, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
@@ -13,6 +13,7 @@ import { useClient } from '../../client/context.tsx';
 import { paths } from '../../hooks/route.ts';
 import { useProfile } from '../../hooks/console-data.ts';
 import { RecordGraph } from './record-graph.tsx';
+import { QueryState } from './query-state.tsx';
 import { formatDateTime } from '../../format.ts';
 import { IconAlert, IconArrowLeft, IconCheck } from '../../icons.tsx';
 import { shortJobId } from '../maintenance/job-id.ts';
@@ -274,22 +275,13 @@ export default function ReviewCasePage({ connection, connectionKey, caseId }: { 
           </Badge>
         )}
       </Group>
-      {unavailable !== null ? (
-        <Alert color="gray" variant="light" title="Review cases are not available here">
-          <Text size="sm">{unavailable}</Text>
-        </Alert>
-      ) : detail.isPending ? (
-        <Skeleton height={320} />
-      ) : detail.isError ? (
-        <Alert color="red" variant="light" icon={<IconAlert />} title="This case could not be read" role="alert">
-          <Text size="sm">{detail.error.message}</Text>
-        </Alert>
-      ) : (
+      <QueryState unavailable={unavailable} unavailableTitle="Review cases are not available here" failureTitle="This case could not be read" query={detail}>
+        {(data) => (
         <>
           <Card withBorder padding="md" bg="var(--mantine-color-white)">
-            <Facts detail={detail.data} />
+            <Facts detail={data} />
           </Card>
-          {detail.data.case.stale ? (
+          {data.case.stale ? (
             <Alert color="orange" variant="light" icon={<IconAlert />} title="This case is out of date" data-testid="stale-case">
               <Text size="sm">
                 One of these identities changed since the case was opened (a record arrived, changed or was rebuilt), so a decision would be refused. Run a
@@ -301,19 +293,20 @@ export default function ReviewCasePage({ connection, connectionKey, caseId }: { 
             <Title order={2} size="h4" mb="sm">
               Compare the records
             </Title>
-            <Comparison detail={detail.data} probable={profile.data?.profile.MatchingRules.Thresholds.Probable} />
+            <Comparison detail={data} probable={profile.data?.profile.MatchingRules.Thresholds.Probable} />
           </Card>
           <Card withBorder padding="md" bg="var(--mantine-color-white)">
             <Title order={2} size="h4" mb="sm">
               Decisions
             </Title>
             <Stack gap="md">
-              <Decisions detail={detail.data} />
-              {detail.data.case.status === 'open' && !detail.data.case.stale ? <DecisionForm detail={detail.data} connectionKey={connectionKey} /> : null}
+              <Decisions detail={data} />
+              {data.case.status === 'open' && !data.case.stale ? <DecisionForm detail={data} connectionKey={connectionKey} /> : null}
             </Stack>
           </Card>
         </>
-      )}
+        )}
+      </QueryState>
     </Stack>
   );
 }
