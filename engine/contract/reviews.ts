@@ -83,6 +83,10 @@ export const ReviewCaseDetailSchema = z.object({
 });
 export type ReviewCaseDetail = z.infer<typeof ReviewCaseDetailSchema>;
 
+/** What review-queue labels are, said wherever they are used. */
+export const REVIEW_QUEUE_NOTE =
+  'They are reviewers’ decisions on pairs the model already found uncertain, so they over-represent hard cases: use them to check thresholds near the review band. Precision, recall and F1 computed on them are not the registry’s accuracy.';
+
 export const reviewOperations = {
   'reviews/list': {
     input: ReviewListInputSchema,

@@ -6,7 +6,7 @@
  */
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import { conflict, notFound } from '../contract/errors.ts';
-import type { ReviewCase } from '../contract/reviews.ts';
+import { REVIEW_QUEUE_NOTE, type ReviewCase } from '../contract/reviews.ts';
 import { labelsToTsv, type LabelPair } from '../contract/label-tsv.ts';
 import type { EngineEnv } from '../env.ts';
 import type { Store } from '../store/db.ts';
@@ -31,9 +31,7 @@ import { weakestLinkEdge } from '../assurance/link-quality.ts';
 /** Records of each identity compared when a case is opened (its oldest). */
 const RECORDS_SHOWN = 100;
 
-export const REVIEW_LABELS_NOTE =
-  'These labels come from the review queue: pairs the model already found uncertain, so they over-represent hard cases. ' +
-  'Use them to check thresholds near the review band; figures computed on them are not the registry’s accuracy.';
+export const REVIEW_LABELS_NOTE = `These labels come from the review queue. ${REVIEW_QUEUE_NOTE}`;
 
 /** The case as callers see it: enterprise IDs, never the registry's internal identity IDs. */
 function publicCase(row: ReviewCaseRow): ReviewCase {

@@ -124,6 +124,15 @@ describe('review cases in the console', () => {
     await expectAccessible(page, 'reviews-decided');
     await screenshot(page, '43-reviews-decided');
 
+    // The job's decided case as labels on Match assurance, marked there as review-queue labels.
+    await page.getByRole('button', { name: 'Use decided cases as labels' }).click();
+    await page.getByTestId('review-queue-labels').waitFor();
+    await screenshot(page, '43b-assurance-review-queue-labels');
+    await expectAccessible(page, 'assurance-review-queue-labels');
+    await screenshot(page, '43b-assurance-review-queue-labels');
+    await page.goBack();
+    await page.getByTestId('job-filter').waitFor();
+
     // Every job's and every ingest's waiting cases: ingestion's older cases are out of date (their identities took
     // on records since); the switch keeps only the ones that can be decided now.
     await page.getByRole('link', { name: /^Review cases/ }).first().click();

@@ -13,13 +13,14 @@ import type { Connection, SavedRun } from '../../../console-protocol/protocol.ts
 import { EstimateOutputSchema } from '../../../engine/contract/estimate.ts';
 import { useClient } from '../../client/context.tsx';
 import { formatDateTime } from '../../format.ts';
-import { IconAlert } from '../../icons.tsx';
+import { IconAlert, IconInfo } from '../../icons.tsx';
 import { CalibrationPanel } from './calibration-panel.tsx';
 import { EstimatePanel } from './estimate-panel.tsx';
 import { EvaluationPanel } from './evaluation-panel.tsx';
 import { previewLabels } from './label-preview.ts';
 import { LabelsPanel } from './labels-panel.tsx';
-import { schemaCodec, usePageState, type Codec } from './page-state.ts';
+import { LABELS_STATE, REVIEW_QUEUE_LABELS_STATE, schemaCodec, TAB_STATE, TEXT_CODEC, usePageState, type Codec } from './page-state.ts';
+import { REVIEW_QUEUE_NOTE } from '../../../engine/contract/reviews.ts';
 import { RunsPanel } from './runs-panel.tsx';
 import { VersionsCard } from './versions-card.tsx';
 import { WorkbenchPanel } from './workbench-panel.tsx';
@@ -32,7 +33,6 @@ const TABS: readonly Tab[] = ['labels', 'workbench', 'evaluation', 'calibration'
 
 // What the page keeps across reload (page-state.ts): each item checked again when it is read back.
 const TAB_CODEC: Codec<Tab> = { write: (tab) => tab, read: (stored) => TABS.find((t) => t === stored) };
-const TEXT_CODEC: Codec<string> = { write: (text) => text, read: (stored) => (typeof stored === 'string' ? stored : undefined) };
 const PRIOR_CODEC: Codec<number | null> = { write: (prior) => prior, read: (stored) => (typeof stored === 'number' && stored > 0 && stored < 1 ? stored : null) };
 const REPORT_CODEC = schemaCodec<EvaluationReport | null>((stored) => (stored === null ? { success: true, data: null } : EvaluationReportSchema.safeParse(stored)));
 const CALIBRATION_CODEC = schemaCodec<CalibrationOutput | null>((stored) => (stored === null ? { success: true, data: null } : CalibrationOutputSchema.safeParse(stored)));
@@ -86,8 +86,10 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
   };
   const allowed = may.evaluate || may.calibrate || may.estimate;
   const summary = useQuery({ queryKey: ['profile-summary', connectionKey], queryFn: () => client.send('profile/summary', {}), enabled: allowed && may.summary });
-  const [tab, setTab] = usePageState<Tab>(connectionKey, 'tab', 'labels', TAB_CODEC);
-  const [text, setText] = usePageState(connectionKey, 'labels', '', TEXT_CODEC);
+  const [tab, setTab] = usePageState<Tab>(connectionKey, TAB_STATE, 'labels', TAB_CODEC);
+  const [text, setText] = usePageState(connectionKey, LABELS_STATE, '', TEXT_CODEC);
+  // The text of a label set handed over from the Review cases page: while the labels are that text, say where they came from.
+  const [reviewQueueText] = usePageState(connectionKey, REVIEW_QUEUE_LABELS_STATE, '', TEXT_CODEC);
   const deferred = useDeferredValue(text);
   const preview = useMemo(() => previewLabels(deferred), [deferred]);
   const [report, setReport] = usePageState<EvaluationReport | null>(connectionKey, 'evaluation', null, REPORT_CODEC);
@@ -151,6 +153,11 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
         </Text>
       </div>
       <VersionsCard summary={summary.data} error={summary.error} />
+      {reviewQueueText !== '' && reviewQueueText === text ? (
+        <Alert color="orange" variant="light" icon={<IconInfo />} title="These labels come from the review queue" data-testid="review-queue-labels">
+          <Text size="sm">{REVIEW_QUEUE_NOTE}</Text>
+        </Alert>
+      ) : null}
       <Tabs value={tab} onChange={(value) => { if (value !== null) setTab(value as Tab); }} keepMounted={false}>
         <Tabs.List aria-label="Match assurance views">
           <Tabs.Tab value="labels">Labels</Tabs.Tab>

@@ -68,6 +68,21 @@ export function usePageState<T>(scope: string, name: string, initial: T, codec?:
   return [value, set];
 }
 
+/** Text as it is (the label set). */
+export const TEXT_CODEC: Codec<string> = { write: (text) => text, read: (stored) => (typeof stored === 'string' ? stored : undefined) };
+
+/** The names other pages write under: the label set, the label set's review-queue origin (its text), the open tab. */
+export const LABELS_STATE = 'labels';
+export const REVIEW_QUEUE_LABELS_STATE = 'labels-review-queue';
+export const TAB_STATE = 'tab';
+
+/** Sets a kept value from outside the page (another page handing it labels): the page finds it when it opens. */
+export function putPageState<T>(scope: string, name: string, value: T, codec?: Codec<T>): void {
+  const key = storageKey(scope, name);
+  memory.set(key, value);
+  if (codec !== undefined) writeStored(key, codec, value);
+}
+
 /** A codec for JSON values checked by a schema's safeParse (zod), or by any guard. */
 export function schemaCodec<T>(parse: (stored: unknown) => { success: true; data: T } | { success: false }): Codec<T> {
   return { write: (value) => value, read: (stored) => {

@@ -16,7 +16,7 @@ export const DECISION_TEXT: Record<ReviewDecision, string> = {
 export const DECISION_COLOR: Record<ReviewDecision, string> = {
   'same-person': 'teal',
   'different-people': 'grape',
-  unsure: 'yellow',
+  unsure: 'orange',
 };
 
 /** How long ago, in the largest whole unit: "just now", "5 min", "3 h", "2 days". */

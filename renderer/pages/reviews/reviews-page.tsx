@@ -3,7 +3,7 @@
  * the job that opened them), sort and paging. A case opens on its own page beside both identities' records.
  */
 import { Alert, Anchor, Badge, Button, Card, CloseButton, Group, Select, Skeleton, Stack, Switch, Table, Text, Title } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
 import { REVIEW_KINDS, REVIEW_SORTS, type ReviewCase } from '../../../engine/contract/reviews.ts';
@@ -13,6 +13,7 @@ import { formatDateTime } from '../../format.ts';
 import { IconAlert, IconInfo } from '../../icons.tsx';
 import { shortJobId } from '../maintenance/job-id.ts';
 import { LinkQualityCard } from './link-quality-card.tsx';
+import { LABELS_STATE, putPageState, REVIEW_QUEUE_LABELS_STATE, TAB_STATE, TEXT_CODEC } from '../assurance/page-state.ts';
 import { ageText, DECISION_COLOR, DECISION_TEXT, KIND_TEXT, pageText, shortCaseId } from './review-text.ts';
 
 const PAGE_SIZE = 50;
@@ -134,6 +135,17 @@ export default function ReviewsPage({ connection, connectionKey, jobId }: { read
     enabled: unavailable === null,
     placeholderData: keepPreviousData,
   });
+  // Decided cases as the Match assurance page's label set, marked there as review-queue labels.
+  const useAsLabels = useMutation({
+    mutationFn: () => client.send('reviews/labels', jobId === null ? {} : { jobId }),
+    onSuccess: (labels) => {
+      if (labels.labels === 0) return;
+      putPageState(connectionKey, LABELS_STATE, labels.tsv, TEXT_CODEC);
+      putPageState(connectionKey, REVIEW_QUEUE_LABELS_STATE, labels.tsv, TEXT_CODEC);
+      putPageState(connectionKey, TAB_STATE, 'labels', TEXT_CODEC);
+      navigate(paths.assurance);
+    },
+  });
   const filter = (apply: () => void): void => {
     apply();
     setOffset(0);
@@ -204,11 +216,26 @@ export default function ReviewsPage({ connection, connectionKey, jobId }: { read
             ) : (
               <CasesTable rows={cases.data.rows} now={Date.now()} />
             )}
+            {useAsLabels.data?.labels === 0 ? (
+              <Text size="sm" role="status">
+                No case {jobId === null ? '' : 'of this job '}is decided yet: decide some first, then use them as labels.
+              </Text>
+            ) : null}
+            {useAsLabels.error !== null ? (
+              <Text size="sm" c="red.8" role="alert">
+                The decided cases could not be read as labels: {useAsLabels.error.message}
+              </Text>
+            ) : null}
             <Group justify="space-between">
               <Text size="sm" aria-live="polite" data-testid="page-text">
                 {pageText(offset, shown, total)}
               </Text>
               <Group gap="xs">
+                {connection.capabilities.operations.includes('reviews/labels') ? (
+                  <Button size="xs" variant="light" loading={useAsLabels.isPending} onClick={() => { useAsLabels.mutate(); }}>
+                    Use decided cases as labels
+                  </Button>
+                ) : null}
                 <Button size="xs" variant="default" disabled={offset === 0} onClick={() => { setOffset(Math.max(0, offset - PAGE_SIZE)); }}>
                   Previous
                 </Button>
