@@ -135,7 +135,7 @@ describe('usage and label messages', () => {
     expect((await runCli([...db, 'sandbox', 'init'])).code).toBe(0);
     const run = await runCli([...db, 'reviews', '--status', 'bogus']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/--status is open, resolved or dismissed/);
+    expect(run.stderr).toMatch(/--status is one of open, resolved, dismissed, all/);
   });
 
   it('label errors from the command line name the TSV line, never pairs[i]', async () => {
