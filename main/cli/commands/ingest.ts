@@ -35,6 +35,9 @@ export async function ingest(cli: CliContext): Promise<number> {
         ['accepted with warnings', String(warnings.length)],
       ]),
     );
+    if (report.reviewCasesCreated > 0) {
+      cli.write(`\nSee the review cases: mpi-console reviews --kind IngestionMatch --source ${report.sourceSystem} (or the console's Review cases page).\n`);
+    }
     if (warnings.length > 0) {
       cli.write('\nAccepted with warnings (the field is ignored for matching):\n');
       cli.write(table(['line', 'field', 'warning'], warnings.flatMap((w) => w.issues.map((i) => [String(w.line), i.path, i.message]))));

@@ -9,6 +9,7 @@ import type { Connection } from '../../../console-protocol/protocol.ts';
 import { REVIEW_KINDS, REVIEW_SORTS, type ReviewCase } from '../../../engine/contract/reviews.ts';
 import { useClient } from '../../client/context.tsx';
 import { navigate, paths } from '../../hooks/route.ts';
+import { useProfile } from '../../hooks/console-data.ts';
 import { formatDateTime } from '../../format.ts';
 import { IconAlert, IconInfo } from '../../icons.tsx';
 import { shortJobId } from '../maintenance/job-id.ts';
@@ -118,6 +119,9 @@ export default function ReviewsPage({ connection, connectionKey, jobId }: { read
   const [kind, setKind] = useState<string>('any');
   const [sort, setSort] = useState<(typeof REVIEW_SORTS)[number]>('oldest');
   const [currentOnly, setCurrentOnly] = useState(false);
+  const [source, setSource] = useState<string>('any');
+  const profile = useProfile(connectionKey, true);
+  const sourceOptions = [{ value: 'any', label: 'Any source' }, ...(profile.data?.profile.SourceTrust ?? []).map((s) => ({ value: s.SourceSystem, label: s.SourceSystem }))];
   const [offset, setOffset] = useState(0);
   const unavailable = unavailableReason(connection);
   const input = {
@@ -127,6 +131,7 @@ export default function ReviewsPage({ connection, connectionKey, jobId }: { read
     offset,
     currentOnly,
     ...(kind === 'any' ? {} : { kind: kind as ReviewCase['kind'] }),
+    ...(source === 'any' ? {} : { sourceSystem: source }),
     ...(jobId === null ? {} : { jobId }),
   };
   const cases = useQuery({
@@ -184,6 +189,18 @@ export default function ReviewsPage({ connection, connectionKey, jobId }: { read
             <Group gap="sm" align="flex-end" wrap="wrap">
               <Select label="Status" data={STATUS_OPTIONS} value={status} onChange={(v) => { filter(() => { setStatus((v ?? 'open') as StatusFilter); }); }} allowDeselect={false} w={220} />
               <Select label="Kind" data={KIND_OPTIONS} value={kind} onChange={(v) => { filter(() => { setKind(v ?? 'any'); }); }} allowDeselect={false} w={180} />
+              <Select
+                label="Ingested from"
+                data={sourceOptions}
+                value={source}
+                onChange={(v) => {
+                  filter(() => {
+                    setSource(v ?? 'any');
+                  });
+                }}
+                allowDeselect={false}
+                w={200}
+              />
               <Select label="Order" data={SORT_OPTIONS} value={sort} onChange={(v) => { filter(() => { setSort((v ?? 'oldest')); }); }} allowDeselect={false} w={200} />
               <Switch
                 label="Only cases that can be decided now"
