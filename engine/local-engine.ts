@@ -31,6 +31,7 @@ import { estimate } from './assurance/estimate.ts';
 import { sampleLabels } from './assurance/sample-labels.ts';
 import { candidatePairs } from './assurance/candidate-pairs.ts';
 import { scanLinkQuality } from './assurance/link-quality.ts';
+import { previewProfile } from './operations/profile-preview.ts';
 import { cancelJob, getJob, listJobs, startReconciliation, startReindex } from './operations/maintenance.ts';
 import { NO_CONTROL, RunCancelled, type RunControl } from './run-control.ts';
 import { RunRegistry, type RunHooks } from './runs/registry.ts';
@@ -86,6 +87,7 @@ const handlers: { [K in Exclude<OperationName, RunOperationName>]: Handler<K> } 
   'labels/sample': sampleLabels,
   'labels/candidates': candidatePairs,
   'links/scan': scanLinkQuality,
+  'profile/preview': previewProfile,
   'maintenance/reindex': startReindex,
   'maintenance/reconcile': startReconciliation,
   'jobs/get': getJob,

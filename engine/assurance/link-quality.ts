@@ -39,7 +39,7 @@ const LINK_QUALITY = 'LinkQuality';
 
 const BATCH = 500;
 
-interface Several {
+export interface Several {
   readonly identityId: number;
   readonly enterpriseId: string;
   readonly version: number;
@@ -47,7 +47,7 @@ interface Several {
 }
 
 /** Active identities holding at least two records, after a cursor, in identity order. */
-function identitiesWithSeveral(store: Store, tenantId: string, after: number, limit: number): Several[] {
+export function identitiesWithSeveral(store: Store, tenantId: string, after: number, limit: number): Several[] {
   return store
     .statement(
       `SELECT l.identity_id AS identityId, i.enterprise_id AS enterpriseId, i.logical_version AS version, count(*) AS records
@@ -58,7 +58,7 @@ function identitiesWithSeveral(store: Store, tenantId: string, after: number, li
     .all(tenantId, after, limit) as Several[];
 }
 
-function countSeveral(store: Store, tenantId: string): number {
+export function countSeveral(store: Store, tenantId: string): number {
   return store
     .statement(
       `SELECT count(*) FROM (SELECT 1 FROM identity_link l JOIN identity i ON i.tenant_id = l.tenant_id AND i.identity_id = l.identity_id

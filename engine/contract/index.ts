@@ -15,3 +15,4 @@ export * from './workbench.ts';
 export * from './reviews.ts';
 export * from './link-quality.ts';
 export * from './identity-history.ts';
+export * from './impact-preview.ts';

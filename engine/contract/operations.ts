@@ -27,6 +27,7 @@ import { runOperations } from './runs.ts';
 import { reviewOperations } from './reviews.ts';
 import { linkQualityOperations } from './link-quality.ts';
 import { identityHistoryOperations } from './identity-history.ts';
+import { impactPreviewOperations } from './impact-preview.ts';
 
 const IssueSchema = z.object({ path: z.string(), message: z.string() });
 const Page = { limit: z.number().int().min(1).max(1_000_000).default(100_000), offset: z.number().int().min(0).default(0) };
@@ -93,6 +94,7 @@ export const operations = {
   ...reviewOperations,
   ...linkQualityOperations,
   ...identityHistoryOperations,
+  ...impactPreviewOperations,
   ...runOperations,
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 

@@ -79,6 +79,15 @@ function unmaskedIssues(env: EngineEnv, ctx: CallContext, current: StoredProfile
   return { issues: profileContextIssues(env.store, ctx.tenantId, env.settings(), current, profile), profile };
 }
 
+/** The active profile with a candidate document merged and checked, refused with its issues when it could not be applied. */
+export function checkedCandidate(env: EngineEnv, ctx: CallContext, current: StoredProfile, document: unknown): MatchingProfile {
+  const { issues, profile } = documentIssues(env, ctx, current, document);
+  if (profile === undefined || issues.length > 0) {
+    throw validationError(`the matching profile is invalid (${String(issues.length)} issue${issues.length === 1 ? '' : 's'})`, issues);
+  }
+  return profile;
+}
+
 export function validateProfile(env: EngineEnv, input: OperationInput<'profile/validate'>, ctx: CallContext): OperationOutput<'profile/validate'> {
   requireTenant(env.store, ctx.tenantId);
   const { issues } = env.store.read(() => documentIssues(env, ctx, activeProfile(env.store, ctx.tenantId), input.document));

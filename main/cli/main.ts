@@ -44,6 +44,7 @@ Usage: mpi-console <command> [options]   (global: --db FILE, --tenant ID, --conf
   link-quality scan [--max-records N] [--limit N]   flag identities that look like wrong links (weak bridge, same
                                                source twice, sex or birth-date conflict, too large); never unlinks
   profile show | validate FILE | apply FILE    the active matching profile; validate; apply as a new version
+  profile apply FILE --preview                 what the candidate would change on the registry (a dry run; nothing applied)
   synthetic generate --people N --seed S --out DIR   write synthetic NDJSON per source and labels.tsv
   evaluate --labels FILE.tsv --dataset ID --thresholds 0.5,0.9,0.99 [--max-errors N]
                                                metrics of the active profile on labelled pairs (TSV: leftSource,
@@ -95,6 +96,7 @@ const OPTIONS = {
   decision: { type: 'string' },
   'max-records': { type: 'string' },
   history: { type: 'boolean' },
+  preview: { type: 'boolean' },
   limit: { type: 'string' },
   offset: { type: 'string' },
   reason: { type: 'string' },

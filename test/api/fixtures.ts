@@ -62,6 +62,7 @@ export async function apiRegistry(dir: string): Promise<Registry> {
       'reviews/labels': {},
       'links/scan': { maxListed: 5, openCases: false },
       'identities/history': { enterpriseId },
+      'profile/preview': { document: {}, maxExamples: 1 },
       // Filled with the run the last successful runs/start of callRoute started (runs live in the serving process).
       'runs/get': { runId: 'no-run-started-yet-0000' },
       'runs/cancel': { runId: 'no-run-started-yet-0000' },

@@ -9,6 +9,7 @@
  *   reconcile DB           change survivorship (reversed source trust), registry-only reconciliation at batch size 25
  *   raw-reconcile DB       the same canonical-record update statement for every identity in one loop
  *   scan DB                the link-quality scan of every identity with two or more records (cases opened)
+ *   preview DB             the impact preview of the active profile with Certain raised to 0.999 (writes nothing)
  *
  * Prints one JSON line.
  */
@@ -158,8 +159,23 @@ async function scan(engine: LocalEngine): Promise<object> {
   return { identities, wallMs, identitiesPerSecond: (identities * 1000) / wallMs, counters: { scanned: identities, flagged: report.flagged, pairs: report.pairsScored } };
 }
 
+async function preview(engine: LocalEngine): Promise<object> {
+  const { profile } = await engine.call('profile/get', {}, CTX);
+  const document = { MatchingRules: { ...profile.MatchingRules, Thresholds: { ...profile.MatchingRules.Thresholds, Certain: 0.999 } } };
+  const start = performance.now();
+  const report = await engine.call('profile/preview', { document, maxExamples: 0 }, CTX);
+  const wallMs = performance.now() - start;
+  const pairs = report.linkedRecordsCompared + report.candidatePairsCompared;
+  return {
+    identities: report.identitiesCompared,
+    wallMs,
+    identitiesPerSecond: (report.identitiesCompared * 1000) / wallMs,
+    counters: { pairs, pairsPerSecond: Math.round((pairs * 1000) / wallMs), linkBelowCertain: report.changes['link-below-certain'] },
+  };
+}
+
 const [step, dbPath, people] = process.argv.slice(2);
-if (dbPath === undefined) throw new Error('usage: jobs-worker.ts build|reindex|raw-reindex|reconcile|raw-reconcile|scan DB [PEOPLE]');
+if (dbPath === undefined) throw new Error('usage: jobs-worker.ts build|reindex|raw-reindex|reconcile|raw-reconcile|scan|preview DB [PEOPLE]');
 let result: object;
 if (step === 'build') {
   result = build(dbPath, Number(people ?? '1000'));
@@ -167,7 +183,7 @@ if (step === 'build') {
   const engine = LocalEngine.open({ dbPath });
   try {
     if (step === 'reindex' || step === 'raw-reindex') await stageKeyChange(engine);
-    else if (step !== 'scan') await reverseSourceTrust(engine);
+    else if (step !== 'scan' && step !== 'preview') await reverseSourceTrust(engine);
     switch (step) {
       case 'reindex':
         result = await runJob(engine, 'reindex');
@@ -183,6 +199,9 @@ if (step === 'build') {
         break;
       case 'scan':
         result = await scan(engine);
+        break;
+      case 'preview':
+        result = await preview(engine);
         break;
       default:
         throw new Error(`unknown step ${String(step)}`);

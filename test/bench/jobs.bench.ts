@@ -66,6 +66,15 @@ export function benchJobs(): Promise<BenchRow[]> {
         rows.push({ name: `${what}, ${label}: wall time`, value: job.wallMs / 1000, unit: 's', ...(size === 100_000 ? { note: `target ≤ ${String(TARGET_SECONDS[kind])} s` } : {}) });
         rows.push({ name: `${what}, ${label}: peak RSS`, value: job.peakRssMiB, unit: 'MiB', note: 'the job process alone (registry built in another process)' });
       }
+      const previewed = step('preview', fresh(dir, built, 'preview'));
+      rows.push({
+        name: `impact preview (Certain raised), ${label} identities`,
+        value: previewed.identitiesPerSecond,
+        unit: 'identities/s',
+        ceiling: reconcileRate,
+        ceilingName: 'reconciliation of the same registry (identities/s, both phases)',
+        note: `wall ${(previewed.wallMs / 1000).toFixed(1)} s; ${String(previewed.counters?.pairs ?? 0)} pairs scored under both profiles (${String(previewed.counters?.pairsPerSecond ?? 0)} pairs/s); links below the raised Certain ${String(previewed.counters?.linkBelowCertain ?? 0)}; peak RSS ${previewed.peakRssMiB.toFixed(0)} MiB`,
+      });
       const scanned = step('scan', fresh(dir, built, 'scan'));
       rows.push({
         name: `link-quality scan, ${label} identities`,

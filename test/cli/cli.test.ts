@@ -61,6 +61,13 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
     const history = await runCli([...db, 'identity', 'show', eid, '--history']);
     expect(history.code, history.stderr).toBe(0);
     expect(history.stdout).toMatch(/arrived; no candidate was Certain, so a new identity/);
+    const unchanged = join(dir, 'unchanged.json');
+    writeFileSync(unchanged, '{}');
+    const preview = await runCli([...db, 'profile', 'apply', unchanged, '--preview', '--json']);
+    expect(preview.code, preview.stderr).toBe(0);
+    expect((JSON.parse(preview.stdout) as { changes: Record<string, number> }).changes).toEqual({ 'link-below-certain': 0, 'new-certain': 0, 'new-review': 0, 'leaves-review': 0 });
+    const previewText = await runCli([...db, 'profile', 'apply', unchanged, '--preview']);
+    expect(previewText.stdout).toContain('Nothing was applied.');
     const badDecision = await runCli([...db, 'review', 'decide', caseId, '--decision', 'maybe', '--reason', 'x']);
     expect(badDecision.code).toBe(2);
     expect(badDecision.stderr).toContain('--decision is one of same-person, different-people, unsure');

@@ -1,0 +1,207 @@
+/**
+ * Impact preview: what a candidate profile would change, scored against the active one on the same registry in one
+ * read snapshot, writing nothing.
+ *
+ *   Links: in every identity holding two or more records, each record's best score to the identity's other records
+ *   (the score that made or would make it join: ingestion links a record when its best candidate is Certain). A
+ *   record Certain under the active profile and not under the candidate is a link the candidate would not make.
+ *   Pairs: every active identity against its blocking candidates with a higher identity ID (reconciliation's pairs,
+ *   from the stored index), each pair's best record pair under either profile; a change of decision between them is
+ *   counted (new Certain, new review, leaving review), and the pairs the candidate scores at or above Probable that no
+ *   open case asks about are the cases a reconciliation would open.
+ *
+ * Decisions are the scorers' own (holds and hard conflicts included), so the active profile previewed against
+ * itself changes nothing.
+ */
+import type { RunControl } from '../run-control.ts';
+import type { Decision } from '../contract/matching.ts';
+import type { MatchFields } from '../contract/fields.ts';
+import type { MatchingProfile } from '../contract/profile.ts';
+import { IMPACT_KINDS, type ImpactKind, type ImpactPreview } from '../contract/impact-preview.ts';
+import type { Store } from '../store/db.ts';
+import type { StoredProfile } from '../store/profiles.ts';
+import { candidateMembers, fieldsJsonOf, type CandidateMember } from '../store/records.ts';
+import { identitiesWithTags } from '../store/tags.ts';
+import { termFrequencySnapshot } from '../store/term-frequency.ts';
+import { createScorer, type Scorer } from '../scoring/scorer.ts';
+import type { PreparedRecord } from '../scoring/prepared-record.ts';
+import { MAX_BLOCK_SIZE, MAX_COMPARED_RECORDS_PER_IDENTITY, rankCandidates } from '../ingest/candidates.ts';
+import { activeIdentitiesAfter, identityKeys, storedTagsOf, type IdentityHead } from '../jobs/population.ts';
+import { opensReviewCase } from '../ingest/review-gate.ts';
+import { decidedDistinct, hasOpenCaseFor } from '../store/reviews.ts';
+import { countSeveral, identitiesWithSeveral } from './link-quality.ts';
+
+const BATCH = 200;
+
+interface Both {
+  readonly member: CandidateMember;
+  readonly now: PreparedRecord;
+  readonly candidate: PreparedRecord;
+}
+
+interface Scored {
+  readonly score: number;
+  readonly decision: Decision;
+}
+
+function better(a: Scored | undefined, b: Scored): Scored {
+  return a === undefined || b.score > a.score ? b : a;
+}
+
+export function previewImpact(store: Store, tenantId: string, active: StoredProfile, candidate: MatchingProfile, maxExamples: number, control: RunControl): ImpactPreview {
+  const tf = termFrequencySnapshot(store, tenantId);
+  const now = createScorer(active.profile, tf);
+  const next = createScorer(candidate, tf);
+  const changes = Object.fromEntries(IMPACT_KINDS.map((k) => [k, 0])) as Record<ImpactKind, number>;
+  const bySource = new Map<string, Record<ImpactKind, number>>();
+  const examples: ImpactPreview['examples'] = [];
+  const examplesOf = new Map<ImpactKind, number>();
+  const note = (kind: ImpactKind, a: CandidateMember, b: CandidateMember, scoreNow: Scored, scoreCandidate: Scored): void => {
+    changes[kind]++;
+    for (const source of new Set([a.sourceSystem, b.sourceSystem])) {
+      const counts = bySource.get(source) ?? (Object.fromEntries(IMPACT_KINDS.map((k) => [k, 0])) as Record<ImpactKind, number>);
+      counts[kind]++;
+      bySource.set(source, counts);
+    }
+    if ((examplesOf.get(kind) ?? 0) >= maxExamples) return;
+    examplesOf.set(kind, (examplesOf.get(kind) ?? 0) + 1);
+    examples.push({
+      kind,
+      left: { sourceSystem: a.sourceSystem, localId: a.localId },
+      right: { sourceSystem: b.sourceSystem, localId: b.localId },
+      scoreNow: scoreNow.score,
+      scoreCandidate: scoreCandidate.score,
+      decisionNow: scoreNow.decision,
+      decisionCandidate: scoreCandidate.decision,
+    });
+  };
+  const prepareAll = (members: Map<number, CandidateMember[]>): Map<number, Both[]> => {
+    const fields = fieldsJsonOf(store, tenantId, [...members.values()].flat().map((m) => m.recordId));
+    const out = new Map<number, Both[]>();
+    for (const [identityId, rows] of members) {
+      out.set(
+        identityId,
+        rows.flatMap((member) => {
+          const json = fields.get(member.recordId);
+          if (json === undefined) return [];
+          const parsed = JSON.parse(json) as MatchFields;
+          return [{ member, now: now.prepare(parsed), candidate: next.prepare(parsed) }];
+        }),
+      );
+    }
+    return out;
+  };
+  const outcome = (scorer: Scorer, a: PreparedRecord, b: PreparedRecord): Scored => {
+    const { score, decision } = scorer.outcome(a, b);
+    return { score, decision };
+  };
+
+  // Links inside identities.
+  const several = countSeveral(store, tenantId);
+  let linkedRecordsCompared = 0;
+  let done = 0;
+  control.step('scoring the records inside each identity', 0, several);
+  for (let cursor = 0; ; ) {
+    const batch = identitiesWithSeveral(store, tenantId, cursor, BATCH);
+    const last = batch.at(-1);
+    if (last === undefined) break;
+    cursor = last.identityId;
+    const prepared = prepareAll(candidateMembers(store, tenantId, batch.map((b) => b.identityId), MAX_COMPARED_RECORDS_PER_IDENTITY));
+    for (const records of prepared.values()) {
+      for (const record of records) {
+        let bestNow: Scored | undefined;
+        let bestNext: Scored | undefined;
+        let partner: CandidateMember | undefined;
+        for (const other of records) {
+          if (other === record) continue;
+          const scoredNow = outcome(now, record.now, other.now);
+          if (bestNow === undefined || scoredNow.score > bestNow.score) partner = other.member;
+          bestNow = better(bestNow, scoredNow);
+          bestNext = better(bestNext, outcome(next, record.candidate, other.candidate));
+        }
+        if (bestNow === undefined || bestNext === undefined || partner === undefined) continue;
+        linkedRecordsCompared++;
+        if (bestNow.decision === 'certain' && bestNext.decision !== 'certain') note('link-below-certain', record.member, partner, bestNow, bestNext);
+      }
+    }
+    done += batch.length;
+    control.step('scoring the records inside each identity', done, several);
+  }
+
+  // Pairs of identities.
+  const identities = store.statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'").pluck().get(tenantId) as number;
+  const candidateProbable = candidate.MatchingRules.Thresholds.Probable;
+  let candidatePairsCompared = 0;
+  let wouldOpen = 0;
+  done = 0;
+  control.step('scoring each identity against its blocking candidates', 0, identities);
+  for (let cursor = 0; ; ) {
+    const batch = activeIdentitiesAfter(store, tenantId, cursor, BATCH);
+    const last = batch.at(-1);
+    if (last === undefined) break;
+    cursor = last.identityId;
+    const tags = storedTagsOf(store, tenantId, batch);
+    const candidatesOf = new Map<number, number[]>();
+    for (const left of batch) {
+      const blocks = identitiesWithTags(store, tenantId, tags.get(left.identityId) ?? [], MAX_BLOCK_SIZE + 1);
+      candidatesOf.set(left.identityId, rankCandidates(blocks, (id) => id > left.identityId));
+    }
+    const involved = [...new Set([...batch.map((b) => b.identityId), ...[...candidatesOf.values()].flat()])];
+    const prepared = prepareAll(candidateMembers(store, tenantId, involved, MAX_COMPARED_RECORDS_PER_IDENTITY));
+    const opening: { left: IdentityHead; rightId: number }[] = [];
+    for (const left of batch) {
+      const leftRecords = prepared.get(left.identityId) ?? [];
+      for (const rightId of candidatesOf.get(left.identityId) ?? []) {
+        const rightRecords = prepared.get(rightId) ?? [];
+        let bestNow: Scored | undefined;
+        let bestNext: Scored | undefined;
+        let pair: [CandidateMember, CandidateMember] | undefined;
+        for (const a of leftRecords) {
+          for (const b of rightRecords) {
+            const scoredNow = outcome(now, a.now, b.now);
+            const scoredNext = outcome(next, a.candidate, b.candidate);
+            if (bestNext === undefined || scoredNext.score > bestNext.score) pair = [a.member, b.member];
+            bestNow = better(bestNow, scoredNow);
+            bestNext = better(bestNext, scoredNext);
+          }
+        }
+        if (bestNow === undefined || bestNext === undefined || pair === undefined) continue;
+        candidatePairsCompared++;
+        if (bestNext.decision === 'certain' && bestNow.decision !== 'certain') note('new-certain', pair[0], pair[1], bestNow, bestNext);
+        else if (bestNext.decision === 'probable' && bestNow.decision === 'no-match') note('new-review', pair[0], pair[1], bestNow, bestNext);
+        else if (bestNext.decision === 'no-match' && bestNow.decision === 'probable') note('leaves-review', pair[0], pair[1], bestNow, bestNext);
+        if (opensReviewCase(bestNext, candidateProbable)) opening.push({ left, rightId });
+      }
+    }
+    // As reconciliation decides (jobs/reconcile.ts): not a pair already open at these versions, nor one decided
+    // different people while neither identity's records changed.
+    const keys = identityKeys(store, tenantId, [...new Set(opening.map((o) => o.rightId))]);
+    for (const { left, rightId } of opening) {
+      const right = keys.get(rightId);
+      if (right?.active !== true || hasOpenCaseFor(store, tenantId, left, right) || decidedDistinct(store, tenantId, left.identityId, rightId)) continue;
+      wouldOpen++;
+    }
+    done += batch.length;
+    control.step('scoring each identity against its blocking candidates', done, identities);
+  }
+
+  const sameBlocking = JSON.stringify(active.profile.Blocking) === JSON.stringify(candidate.Blocking);
+  return {
+    activeVersion: active.version,
+    thresholds: {
+      active: { probable: active.profile.MatchingRules.Thresholds.Probable, certain: active.profile.MatchingRules.Thresholds.Certain },
+      candidate: { probable: candidateProbable, certain: candidate.MatchingRules.Thresholds.Certain },
+    },
+    identitiesWithSeveralRecords: several,
+    linkedRecordsCompared,
+    identitiesCompared: identities,
+    candidatePairsCompared,
+    changes,
+    bySource: Object.fromEntries([...bySource.entries()].sort((a, b) => a[0].localeCompare(b[0]))),
+    reviewCasesReconciliationWouldOpen: wouldOpen,
+    examples,
+    blockingNote: sameBlocking
+      ? null
+      : 'The candidate changes blocking: its pairs here are those of the stored index (the active rules and keys). After applying it, a re-index builds the new index; a reconciliation then meets the candidate’s own pairs.',
+  };
+}
