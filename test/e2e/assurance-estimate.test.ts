@@ -137,6 +137,20 @@ describe('Estimate without labels on the Match assurance page', () => {
     await expectAccessible(page, 'assurance-estimate-report');
     await screenshot(page, 'assurance-11-estimate-report');
     await page.getByRole('region', { name: 'Precision and recall per threshold, estimated by the model' }).screenshot({ path: join(SCREENSHOTS, 'assurance-11b-estimate-curves.png') });
+
+    // What the model with its thresholds would change on the registry: a dry run, examples open in the viewer.
+    await page.getByRole('button', { name: 'Preview the impact' }).click();
+    const impact = page.getByTestId('impact-preview-report');
+    await impact.waitFor();
+    expect(await impact.getByRole('status').textContent()).toMatch(/linked records and [\d,]+ candidate pairs compared\. A reconciliation under this model would open [\d,]+ review cases\./);
+    expect(await impact.getByRole('table', { name: 'Changes by kind' }).locator('tbody tr').count()).toBe(4);
+    const compare = impact.getByRole('button', { name: 'Compare' });
+    if ((await compare.count()) > 0) {
+      await compare.first().click();
+      await impact.getByTestId('pair-records').waitFor();
+    }
+    await expectAccessible(page, 'assurance-estimate-impact');
+    await impact.screenshot({ path: join(SCREENSHOTS, 'assurance-11c-estimate-impact.png') });
   });
 
   it('keeps the estimate among the saved runs, and reopens it whole after the view was left', async () => {

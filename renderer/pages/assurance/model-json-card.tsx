@@ -8,6 +8,7 @@ import type { ReactNode } from 'react';
 import type { FellegiSunterModel } from '../../../engine/contract/profile.ts';
 import { IconCopy, IconDownload, IconInfo } from '../../icons.tsx';
 import { ModelDiff } from './model-diff.tsx';
+import { ImpactPreviewPanel } from './impact-preview.tsx';
 import { saveText } from './save-file.ts';
 
 export function ModelJsonCard({ model, connectionKey, idPrefix, produced, thresholds, children }: {
@@ -56,6 +57,7 @@ export function ModelJsonCard({ model, connectionKey, idPrefix, produced, thresh
         </ScrollArea.Autosize>
         <Title order={3} size="h5" mt="md" mb="xs">Compared with the active model</Title>
         <ModelDiff produced={model} connectionKey={connectionKey} />
+        <ImpactPreviewPanel document={thresholds === undefined ? model : { MatchingRules: { FellegiSunter: model, Thresholds: { Certain: thresholds.Certain, Probable: thresholds.Probable } } }} />
         <Alert mt="md" color="blue" variant="light" icon={<IconInfo />} title="This page never activates a model" data-testid="governed-procedure">
           <Text size="sm" mb={4}>{produced} is applied only through the governed configuration change:</Text>
           <List size="sm" type="ordered">
