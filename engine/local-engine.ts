@@ -32,6 +32,7 @@ import { sampleLabels } from './assurance/sample-labels.ts';
 import { candidatePairs } from './assurance/candidate-pairs.ts';
 import { scanLinkQuality } from './assurance/link-quality.ts';
 import { previewProfile } from './operations/profile-preview.ts';
+import { estimateAudit, sampleAudit } from './operations/audit.ts';
 import { cancelJob, getJob, listJobs, startReconciliation, startReindex } from './operations/maintenance.ts';
 import { NO_CONTROL, RunCancelled, type RunControl } from './run-control.ts';
 import { RunRegistry, type RunHooks } from './runs/registry.ts';
@@ -88,6 +89,8 @@ const handlers: { [K in Exclude<OperationName, RunOperationName>]: Handler<K> } 
   'labels/candidates': candidatePairs,
   'links/scan': scanLinkQuality,
   'profile/preview': previewProfile,
+  'audit/sample': sampleAudit,
+  'audit/estimate': estimateAudit,
   'maintenance/reindex': startReindex,
   'maintenance/reconcile': startReconciliation,
   'jobs/get': getJob,

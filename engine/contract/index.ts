@@ -16,3 +16,4 @@ export * from './reviews.ts';
 export * from './link-quality.ts';
 export * from './identity-history.ts';
 export * from './impact-preview.ts';
+export * from './audit.ts';

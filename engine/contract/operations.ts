@@ -28,6 +28,7 @@ import { reviewOperations } from './reviews.ts';
 import { linkQualityOperations } from './link-quality.ts';
 import { identityHistoryOperations } from './identity-history.ts';
 import { impactPreviewOperations } from './impact-preview.ts';
+import { auditOperations } from './audit.ts';
 
 const IssueSchema = z.object({ path: z.string(), message: z.string() });
 const Page = { limit: z.number().int().min(1).max(1_000_000).default(100_000), offset: z.number().int().min(0).default(0) };
@@ -95,6 +96,7 @@ export const operations = {
   ...linkQualityOperations,
   ...identityHistoryOperations,
   ...impactPreviewOperations,
+  ...auditOperations,
   ...runOperations,
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 

@@ -14,7 +14,7 @@
 import { z } from 'zod';
 
 /** The operations that run as tracked runs. */
-export const RUN_OPERATIONS = ['matching/estimate', 'matching/evaluate', 'matching/calibrate', 'labels/sample', 'labels/candidates', 'links/scan', 'profile/preview'] as const;
+export const RUN_OPERATIONS = ['matching/estimate', 'matching/evaluate', 'matching/calibrate', 'labels/sample', 'labels/candidates', 'links/scan', 'profile/preview', 'audit/sample'] as const;
 export type RunOperation = (typeof RUN_OPERATIONS)[number];
 export const RunOperationSchema = z.enum(RUN_OPERATIONS);
 

@@ -15,6 +15,7 @@ import { identities } from './commands/lists.ts';
 import { reviewDecide, reviewLabels, reviews, reviewShow } from './commands/reviews.ts';
 import { linkQualityScan } from './commands/link-quality.ts';
 import { identityShow } from './commands/identity.ts';
+import { auditEstimate, auditSample } from './commands/audit.ts';
 import { profile } from './commands/profile.ts';
 import { syntheticGenerate } from './commands/synthetic.ts';
 import { calibrateCommand, evaluateCommand, febrlLoad, labelsSample } from './commands/assurance.ts';
@@ -41,6 +42,8 @@ Usage: mpi-console <command> [options]   (global: --db FILE, --tenant ID, --conf
   reviews labels --out FILE.tsv [--job ID]     decided cases as five-column labels (review-queue labels: biased to hard pairs)
   identity show ID [--history]                 an identity's records; --history: how each arrived (decided by a trusted
                                                identifier or by score, profile version, job), updates, rebuilds, cases
+  audit sample --out SAMPLE.json [--labels N] [--seed S]   a stratified sample of the registry's decisions to label
+  audit estimate --sample SAMPLE.json --labels FILE.tsv    precision, recall and F1 of the registry's links, 95% bounds
   link-quality scan [--max-records N] [--limit N]   flag identities that look like wrong links (weak bridge, same
                                                source twice, sex or birth-date conflict, too large); never unlinks
   profile show | validate FILE | apply FILE    the active matching profile; validate; apply as a new version
@@ -97,6 +100,7 @@ const OPTIONS = {
   'max-records': { type: 'string' },
   history: { type: 'boolean' },
   preview: { type: 'boolean' },
+  sample: { type: 'string' },
   limit: { type: 'string' },
   offset: { type: 'string' },
   reason: { type: 'string' },
@@ -140,6 +144,8 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map(
     'reviews labels': reviewLabels,
     'link-quality scan': linkQualityScan,
     'identity show': identityShow,
+    'audit sample': auditSample,
+    'audit estimate': auditEstimate,
     profile,
     'synthetic generate': syntheticGenerate,
     evaluate: evaluateCommand,

@@ -85,6 +85,8 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
   route('reviews/labels', 'GET /review-labels', 'mpi.admin', 'extension', 'query', 'Decided review cases as five-column TSV labels (review-queue labels: biased toward hard pairs)'),
   route('identities/history', 'GET /identities/{enterpriseId}/history', 'mpi.admin', 'extension', 'none', "An identity's history: record arrivals (how decided, score, profile version, job), updates, rebuilds, review cases and decisions"),
   route('profile/preview', 'POST /matching/profile/preview', 'mpi.admin', 'extension', 'body', 'What a candidate profile would change on the registry: links it would not make, new Certain and review pairs, the cases a reconciliation would open (a dry run; best started as a run)'),
+  route('audit/sample', 'POST /matching/audit/sample', 'mpi.admin', 'extension', 'body', "A stratified sample of the registry's decisions (linked pairs; candidate pairs by score band) to label for an accuracy audit (best started as a run)"),
+  route('audit/estimate', 'POST /matching/audit/estimate', 'mpi.admin', 'extension', 'body', "The registry's precision, recall and F1 of links from a labelled audit sample, with conservative 95% intervals"),
   route('links/scan', 'POST /link-quality/scan', 'mpi.admin', 'extension', 'body', 'Scan identities with two or more records for links that look wrong (read-only; best started as a run)'),
   route('runs/list', 'GET /runs', 'mpi.admin', 'extension', 'none', "The tenant's runs of the last 30 minutes, newest first (without outputs)"),
 ];

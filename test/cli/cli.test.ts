@@ -68,6 +68,16 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
     expect((JSON.parse(preview.stdout) as { changes: Record<string, number> }).changes).toEqual({ 'link-below-certain': 0, 'new-certain': 0, 'new-review': 0, 'leaves-review': 0 });
     const previewText = await runCli([...db, 'profile', 'apply', unchanged, '--preview']);
     expect(previewText.stdout).toContain('Nothing was applied.');
+    const audit = await runCli([...db, 'audit', 'sample', '--out', join(dir, 'audit.json'), '--labels', '40', '--seed', '3']);
+    expect(audit.code, audit.stderr).toBe(0);
+    const toLabel = readFileSync(join(dir, 'audit.tsv'), 'utf8').split('\n').filter((line) => line !== '');
+    expect(toLabel[0]).toBe('leftSource\tleftLocalId\trightSource\trightLocalId\tisMatch');
+    // A person labels every pair (here: all the same way); the estimate names its method and bounds.
+    writeFileSync(join(dir, 'audit-labels.tsv'), toLabel.map((line, i) => (i === 0 ? line : `${line}non-match`)).join('\n') + '\n');
+    const estimated = await runCli([...db, 'audit', 'estimate', '--sample', join(dir, 'audit.json'), '--labels', join(dir, 'audit-labels.tsv')]);
+    expect(estimated.code, estimated.stderr).toBe(0);
+    expect(estimated.stdout).toMatch(/precision of links\s+0\.0000 \(95%: 0\.0000 to /);
+    expect(estimated.stdout).toContain('Stratified expansion estimator');
     const badDecision = await runCli([...db, 'review', 'decide', caseId, '--decision', 'maybe', '--reason', 'x']);
     expect(badDecision.code).toBe(2);
     expect(badDecision.stderr).toContain('--decision is one of same-person, different-people, unsure');

@@ -1,0 +1,59 @@
+/**
+ * Registry-wide accuracy from an audit sample: a stratified sample of the registry's decisions (linked record pairs,
+ * and non-linked candidate pairs by score band) for a person to label, then precision, recall and F1 of the
+ * registry's links with conservative 95% intervals (engine/stats/audit-estimate.ts). Audit labels are kept apart from
+ * review-queue decisions, which are biased toward the uncertain band. Browser-safe: zod only.
+ */
+import { z } from 'zod';
+import { RecordRefSchema } from './matching.ts';
+
+export const AUDIT_STRATA = ['linked', 'review-band', 'near', 'far'] as const;
+export const AuditStratumNameSchema = z.enum(AUDIT_STRATA);
+export type AuditStratumName = z.infer<typeof AuditStratumNameSchema>;
+
+export const AUDIT_STRATUM_TEXT: Record<AuditStratumName, string> = {
+  linked: 'record pairs the registry links (two records of one identity)',
+  'review-band': 'record pairs of two identities sharing a blocking key, scored at or above Probable',
+  near: 'record pairs of two identities sharing a blocking key, scored from 0.01 to below Probable',
+  far: 'record pairs of two identities sharing a blocking key, scored below 0.01',
+};
+
+const StratumSchema = z.object({ name: AuditStratumNameSchema, linked: z.boolean(), population: z.number().int().min(0) });
+
+export const AuditSampleInputSchema = z.strictObject({
+  labels: z.number().int().min(40).max(10_000).default(400),
+  seed: z.number().int().default(1),
+});
+
+export const AuditSampleSchema = z.object({
+  matchingProfileVersion: z.number().int(),
+  strata: z.array(StratumSchema.extend({ sampled: z.number().int() })),
+  /** The pairs to label, each with its stratum (what the estimate weighs it by). */
+  pairs: z.array(z.object({ stratum: AuditStratumNameSchema, left: RecordRefSchema, right: RecordRefSchema })),
+  /** Candidate pairs beyond this bound were not enumerated (the far stratum is then a lower bound). */
+  candidatePairsCapped: z.boolean(),
+});
+export type AuditSample = z.infer<typeof AuditSampleSchema>;
+
+export const AuditEstimateInputSchema = z.strictObject({
+  strata: z.array(StratumSchema).min(1).max(AUDIT_STRATA.length),
+  labels: z.array(z.object({ stratum: AuditStratumNameSchema, left: RecordRefSchema, right: RecordRefSchema, isMatch: z.boolean() })).max(10_000),
+});
+
+const BoundedSchema = z.object({ estimate: z.number().nullable(), lower: z.number().nullable(), upper: z.number().nullable() });
+
+export const AuditEstimateSchema = z.object({
+  precision: BoundedSchema,
+  recall: BoundedSchema,
+  f1: BoundedSchema,
+  trueMatches: z.object({ linked: z.number(), notLinked: z.number() }),
+  confidence: z.number(),
+  labelsToHalveInterval: z.number().int(),
+  byStratum: z.array(StratumSchema.extend({ labelled: z.number().int(), matches: z.number().int() })),
+  method: z.string(),
+});
+
+export const auditOperations = {
+  'audit/sample': { input: AuditSampleInputSchema, output: AuditSampleSchema },
+  'audit/estimate': { input: AuditEstimateInputSchema, output: AuditEstimateSchema },
+} as const;
