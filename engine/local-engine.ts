@@ -33,6 +33,7 @@ import { candidatePairs } from './assurance/candidate-pairs.ts';
 import { scanLinkQuality } from './assurance/link-quality.ts';
 import { previewProfile } from './operations/profile-preview.ts';
 import { estimateAudit, sampleAudit } from './operations/audit.ts';
+import { healthSeries } from './operations/health.ts';
 import { cancelJob, getJob, listJobs, startReconciliation, startReindex } from './operations/maintenance.ts';
 import { NO_CONTROL, RunCancelled, type RunControl } from './run-control.ts';
 import { RunRegistry, type RunHooks } from './runs/registry.ts';
@@ -91,6 +92,7 @@ const handlers: { [K in Exclude<OperationName, RunOperationName>]: Handler<K> } 
   'profile/preview': previewProfile,
   'audit/sample': sampleAudit,
   'audit/estimate': estimateAudit,
+  'health/series': healthSeries,
   'maintenance/reindex': startReindex,
   'maintenance/reconcile': startReconciliation,
   'jobs/get': getJob,

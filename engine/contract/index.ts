@@ -17,3 +17,4 @@ export * from './link-quality.ts';
 export * from './identity-history.ts';
 export * from './impact-preview.ts';
 export * from './audit.ts';
+export * from './health.ts';

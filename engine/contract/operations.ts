@@ -29,6 +29,7 @@ import { linkQualityOperations } from './link-quality.ts';
 import { identityHistoryOperations } from './identity-history.ts';
 import { impactPreviewOperations } from './impact-preview.ts';
 import { auditOperations } from './audit.ts';
+import { healthOperations } from './health.ts';
 
 const IssueSchema = z.object({ path: z.string(), message: z.string() });
 const Page = { limit: z.number().int().min(1).max(1_000_000).default(100_000), offset: z.number().int().min(0).default(0) };
@@ -97,6 +98,7 @@ export const operations = {
   ...identityHistoryOperations,
   ...impactPreviewOperations,
   ...auditOperations,
+  ...healthOperations,
   ...runOperations,
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 

@@ -3,6 +3,7 @@
  * at fault and the rest of the file continues. Lines are committed in chunks (one transaction per chunk,
  * one savepoint per record on a replay) so a large file is fast and a bad record still writes nothing.
  */
+import type { MatchFields } from '../contract/fields.ts';
 import type { Store } from '../store/db.ts';
 import { reviewRate, type IngestReport } from '../contract/ingest.ts';
 import type { Ingestor, PreparedResource, RecordOutcome } from './ingestor.ts';
@@ -99,6 +100,8 @@ export async function ingestLines(
   ingestor: Ingestor,
   lines: AsyncIterable<NdjsonLine> | Iterable<NdjsonLine>,
   onProgress?: (report: IngestReport) => void,
+  /** Told of every record written as new, with its matching fields (health figures count their completeness). */
+  onCreated?: (fields: MatchFields) => void,
 ): Promise<IngestReport> {
   const report = emptyReport(ingestor.sourceSystem, ingestor.profile.version);
   let chunk: NdjsonLine[] = [];
@@ -113,7 +116,10 @@ export async function ingestLines(
     });
     batch.forEach((item, index) => {
       const outcome = outcomes[index];
-      if (outcome !== undefined) tally(report, item.line, outcome, prepared[index]);
+      if (outcome === undefined) return;
+      tally(report, item.line, outcome, prepared[index]);
+      const ready = prepared[index];
+      if (outcome.kind === 'created' && ready?.kind === 'ready') onCreated?.(ready.write.fields);
     });
     onProgress?.(report);
   };

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/db.ts';
 import type { JobKind, JobStatus, PhaseName } from '../contract/maintenance.ts';
 import { EngineError } from '../contract/errors.ts';
+import { recordHealthSample } from '../store/health.ts';
 import { writeAudit } from '../store/audit.ts';
 import { finishJob, insertJob, markCancelRequested, requireJob, type JobRow } from './job-store.ts';
 import type { FinalJobStatus } from './states.ts';
@@ -87,6 +88,22 @@ const ACTION_OF: { readonly [S in FinalJobStatus]: string } = {
 export function finishWithAudit(store: Store, tenantId: string, job: JobRow, to: FinalJobStatus, actor: string, error: string | null, at: string): void {
   finishJob(store, tenantId, job, to, error, at);
   const after = requireJob(store, tenantId, job.jobId);
+  recordHealthSample(store, tenantId, {
+    at,
+    origin: 'job',
+    sourceSystem: job.externalSourceSystem,
+    jobId: job.jobId,
+    jobKind: job.kind,
+    jobStatus: to,
+    profileVersion: after.profileVersion,
+    records: after.counters.scanned + after.counters.imported,
+    created: after.counters.imported,
+    autoLinked: 0,
+    reviewCases: after.counters.reviewCreated,
+    rejected: after.counters.failure,
+    fieldPresent: {},
+    durationMs: after.startedAt === null ? 0 : Date.parse(at) - Date.parse(after.startedAt),
+  });
   writeAudit(
     store,
     tenantId,

@@ -4,9 +4,11 @@ import { Ingestor } from '../ingest/ingestor.ts';
 import { ingestLines } from '../ingest/ndjson.ts';
 import { ndjsonLines, type NdjsonSource } from '../ingest/ndjson-lines.ts';
 import type { EngineEnv } from '../env.ts';
+import { recordHealthSample } from '../store/health.ts';
+import { FieldCompleteness } from '../ingest/field-completeness.ts';
 
 /** Ingests NDJSON from any source (a file's bytes, a request body, text) through the one line reader. */
-export function ingestStream(
+export async function ingestStream(
   env: EngineEnv,
   ctx: CallContext,
   sourceSystem: string,
@@ -14,7 +16,30 @@ export function ingestStream(
   onProgress?: (report: IngestReport) => void,
 ): Promise<IngestReport> {
   const ingestor = new Ingestor(env.store, ctx.tenantId, sourceSystem, env.settings());
-  return ingestLines(env.store, ingestor, ndjsonLines(input), onProgress);
+  const started = performance.now();
+  const present = new FieldCompleteness();
+  const report = await ingestLines(env.store, ingestor, ndjsonLines(input), onProgress, (fields) => {
+    present.count(fields);
+  });
+  env.store.write(() => {
+    recordHealthSample(env.store, ctx.tenantId, {
+      at: new Date().toISOString(),
+      origin: 'ingest',
+      sourceSystem,
+      jobId: null,
+      jobKind: null,
+      jobStatus: null,
+      profileVersion: report.matchingProfileVersion,
+      records: report.lines,
+      created: report.created,
+      autoLinked: report.autoLinked,
+      reviewCases: report.reviewCasesCreated,
+      rejected: report.rejected.length,
+      fieldPresent: present.counts,
+      durationMs: performance.now() - started,
+    });
+  });
+  return report;
 }
 
 export function ingestNdjson(env: EngineEnv, input: OperationInput<'records/ingest'>, ctx: CallContext): Promise<OperationOutput<'records/ingest'>> {

@@ -16,6 +16,7 @@ import { reviewDecide, reviewLabels, reviews, reviewShow } from './commands/revi
 import { linkQualityScan } from './commands/link-quality.ts';
 import { identityShow } from './commands/identity.ts';
 import { auditEstimate, auditSample } from './commands/audit.ts';
+import { health } from './commands/health.ts';
 import { profile } from './commands/profile.ts';
 import { syntheticGenerate } from './commands/synthetic.ts';
 import { calibrateCommand, evaluateCommand, febrlLoad, labelsSample } from './commands/assurance.ts';
@@ -42,6 +43,8 @@ Usage: mpi-console <command> [options]   (global: --db FILE, --tenant ID, --conf
   reviews labels --out FILE.tsv [--job ID]     decided cases as five-column labels (review-queue labels: biased to hard pairs)
   identity show ID [--history]                 an identity's records; --history: how each arrived (decided by a trusted
                                                identifier or by score, profile version, job), updates, rebuilds, cases
+  health [--source S] [--limit N]              health figures of every ingest and job over time, drift flags on the latest
+                                               (exit 1 when something is flagged)
   audit sample --out SAMPLE.json [--labels N] [--seed S]   a stratified sample of the registry's decisions to label
   audit estimate --sample SAMPLE.json --labels FILE.tsv    precision, recall and F1 of the registry's links, 95% bounds
   link-quality scan [--max-records N] [--limit N]   flag identities that look like wrong links (weak bridge, same
@@ -145,6 +148,7 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map(
     'link-quality scan': linkQualityScan,
     'identity show': identityShow,
     'audit sample': auditSample,
+    health,
     'audit estimate': auditEstimate,
     profile,
     'synthetic generate': syntheticGenerate,

@@ -87,6 +87,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
   route('profile/preview', 'POST /matching/profile/preview', 'mpi.admin', 'extension', 'body', 'What a candidate profile would change on the registry: links it would not make, new Certain and review pairs, the cases a reconciliation would open (a dry run; best started as a run)'),
   route('audit/sample', 'POST /matching/audit/sample', 'mpi.admin', 'extension', 'body', "A stratified sample of the registry's decisions (linked pairs; candidate pairs by score band) to label for an accuracy audit (best started as a run)"),
   route('audit/estimate', 'POST /matching/audit/estimate', 'mpi.admin', 'extension', 'body', "The registry's precision, recall and F1 of links from a labelled audit sample, with conservative 95% intervals"),
+  route('health/series', 'GET /health', 'mpi.operations', 'extension', 'query', 'Health figures of every ingest and finished job (records, auto-link and review rates, field completeness, durations, failures) with drift flags on the latest'),
   route('links/scan', 'POST /link-quality/scan', 'mpi.admin', 'extension', 'body', 'Scan identities with two or more records for links that look wrong (read-only; best started as a run)'),
   route('runs/list', 'GET /runs', 'mpi.admin', 'extension', 'none', "The tenant's runs of the last 30 minutes, newest first (without outputs)"),
 ];

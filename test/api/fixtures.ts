@@ -63,6 +63,7 @@ export async function apiRegistry(dir: string): Promise<Registry> {
       'links/scan': { maxListed: 5, openCases: false },
       'identities/history': { enterpriseId },
       'profile/preview': { document: {}, maxExamples: 1 },
+      'health/series': { limit: 5 },
       'audit/sample': { labels: 40, seed: 1 },
       'audit/estimate': { strata: [{ name: 'linked', linked: true, population: 10 }], labels: [{ stratum: 'linked', left: first.left, right: first.right, isMatch: true }] },
       // Filled with the run the last successful runs/start of callRoute started (runs live in the serving process).

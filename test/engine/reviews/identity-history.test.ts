@@ -36,6 +36,9 @@ describe('identity history', () => {
     history = await engine.call('identities/history', { enterpriseId: eid }, ctx());
     const kinds = history.events.map((e) => e.kind);
     expect(kinds.slice(0, 4)).toEqual(['identity-created', 'record-joined', 'review-case-opened', 'record-updated']);
+    // The finished job is among the health figures, with its review cases.
+    const jobSample = (await engine.call('health/series', {}, ctx())).samples.find((s) => s.jobId === jobId);
+    expect(jobSample).toMatchObject({ origin: 'job', jobKind: 'reconciliation', jobStatus: 'completed', profileVersion: 2 });
     const rebuilt = history.events.find((e) => e.kind === 'canonical-rebuilt');
     expect(rebuilt).toMatchObject({ jobId, profileVersion: 2 });
     const times = history.events.map((e) => e.at);
