@@ -119,8 +119,10 @@ describe('review cases in the console', () => {
     await page.getByTestId('page-text').filter({ hasText: `of ${String(reconciliation.cases - 1)}` }).waitFor();
     await page.getByLabel('Status', { exact: true }).first().click();
     await page.getByRole('option', { name: 'Decided' }).click();
-    await page.getByTestId('page-text').filter({ hasText: 'Cases 1–1 of 1' }).waitFor();
-    expect(await rows.first().locator('td:last-child').textContent()).toBe('Different people');
+    // The list shows the decided case once the new page has arrived (the previous one stays on screen meanwhile).
+    await rows.first().locator('td:last-child', { hasText: 'Different people' }).waitFor();
+    await page.locator('[data-testid="review-cases"][aria-busy="false"]').waitFor();
+    expect(await page.getByTestId('page-text').textContent()).toBe('Cases 1–1 of 1');
     await expectAccessible(page, 'reviews-decided');
     await screenshot(page, '43-reviews-decided');
 

@@ -231,7 +231,10 @@ export default function ReviewsPage({ connection, connectionKey, jobId }: { read
                 {status === 'open' ? 'No case is waiting for a decision with these filters.' : 'No case matches these filters.'}
               </Text>
             ) : (
-              <CasesTable rows={cases.data.rows} now={Date.now()} />
+              // Busy while a new filter's page is on its way (the previous page stays on screen meanwhile).
+              <div data-testid="review-cases" aria-busy={cases.isPlaceholderData}>
+                <CasesTable rows={cases.data.rows} now={Date.now()} />
+              </div>
             )}
             {useAsLabels.data?.labels === 0 ? (
               <Text size="sm" role="status">
