@@ -18,6 +18,7 @@ const AssurancePage = lazy(() => import('./pages/assurance/assurance-page.tsx'))
 const ReviewsPage = lazy(() => import('./pages/reviews/reviews-page.tsx'));
 const ReviewCasePage = lazy(() => import('./pages/reviews/review-case-page.tsx'));
 const IdentityPage = lazy(() => import('./pages/reviews/identity-page.tsx'));
+const HealthPage = lazy(() => import('./pages/health/health-page.tsx'));
 
 function PageLoading() {
   return (
@@ -36,6 +37,7 @@ function Page({ route, status }: { readonly route: Route; readonly status: Conso
   if (route.page === 'assurance') return <AssurancePage key={key} connection={connection} connectionKey={key} />;
   if (route.page === 'reviews') return <ReviewsPage key={`${key}:${route.jobId ?? ''}`} connection={connection} connectionKey={key} jobId={route.jobId} />;
   if (route.page === 'review') return <ReviewCasePage key={`${key}:${route.caseId}`} connection={connection} connectionKey={key} caseId={route.caseId} />;
+  if (route.page === 'health') return <HealthPage key={key} connection={connection} connectionKey={key} />;
   if (route.page === 'identity') return <IdentityPage key={`${key}:${route.enterpriseId}`} connection={connection} connectionKey={key} enterpriseId={route.enterpriseId} />;
   if (route.page === 'job') return <JobDetailPage key={`${key}:${route.jobId}`} connection={connection} connectionKey={key} jobId={route.jobId} />;
   return <MaintenancePage connection={connection} connectionKey={key} />;

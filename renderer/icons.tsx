@@ -74,6 +74,7 @@ export const IconInfo = icon(
 export const IconCloud = icon(<path d="M7 18a4.5 4.5 0 01-.6-8.96A6 6 0 0118 9.5a4 4 0 01-.5 8.5z" />);
 export const IconFolder = icon(<path d="M3 7a2 2 0 012-2h4l2 2h8a2 2 0 012 2v8a2 2 0 01-2 2H5a2 2 0 01-2-2z" />);
 export const IconUsers = icon(<path d="M9 11a4 4 0 100-8 4 4 0 000 8zM2 21v-1a6 6 0 0112 0v1M16 3.1a4 4 0 010 7.8M22 21v-1a6 6 0 00-4-5.6" />);
+export const IconHeart = icon(<path d="M3 12h4l2-5 4 10 2-5h6" />);
 export const IconChart = icon(<path d="M4 20V4M4 20h16M8 16l4-5 3 3 5-7" />);
 export const IconDownload = icon(<path d="M12 4v11M7 10l5 5 5-5M5 20h14" />);
 export const IconCopy = icon(<path d="M9 9h10v11H9zM5 15V4h10" />);

@@ -8,7 +8,8 @@ export type Route =
   /** jobId: the cases one job opened (from a job's page). */
   | { readonly page: 'reviews'; readonly jobId: string | null }
   | { readonly page: 'review'; readonly caseId: string }
-  | { readonly page: 'identity'; readonly enterpriseId: string };
+  | { readonly page: 'identity'; readonly enterpriseId: string }
+  | { readonly page: 'health' };
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '');
@@ -22,6 +23,7 @@ export function parseRoute(hash: string): Route {
   if (reviews !== null) return { page: 'reviews', jobId: reviews[1] ?? null };
   if (path === '/sandboxes') return { page: 'sandboxes' };
   if (path === '/assurance') return { page: 'assurance' };
+  if (path === '/health') return { page: 'health' };
   return { page: 'maintenance' };
 }
 
@@ -30,6 +32,7 @@ export const paths = {
   job: (jobId: string) => `#/maintenance/jobs/${jobId}`,
   sandboxes: '#/sandboxes',
   assurance: '#/assurance',
+  health: '#/health',
   reviews: (jobId?: string) => (jobId === undefined ? '#/reviews' : `#/reviews?job=${jobId}`),
   review: (caseId: string) => `#/reviews/${caseId}`,
   identity: (enterpriseId: string) => `#/identities/${enterpriseId}`,

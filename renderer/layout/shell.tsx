@@ -1,12 +1,12 @@
 /**
  * The frame of every page: a header naming the product and the current connection (sandbox file, tenant,
- * worker), and a navigation: Maintenance, Review cases, Match assurance, Sandboxes.
+ * worker), and a navigation: Maintenance, Review cases, Match assurance, Health, Sandboxes.
  */
 import { AppShell, Badge, Box, Burger, Group, NavLink, Text, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import type { Connection } from '../../console-protocol/protocol.ts';
-import { IconAlert, IconChart, IconCloud, IconDatabase, IconTool, IconUsers } from '../icons.tsx';
+import { IconAlert, IconChart, IconCloud, IconDatabase, IconHeart, IconTool, IconUsers } from '../icons.tsx';
 import { paths, type Route } from '../hooks/route.ts';
 
 function fileName(path: string): string {
@@ -133,6 +133,16 @@ export function Shell({ route, connection, children }: { readonly route: Route; 
           leftSection={<IconChart />}
           active={route.page === 'assurance'}
           aria-current={route.page === 'assurance' ? 'page' : undefined}
+          onClick={close}
+          styles={NAV_STYLES}
+        />
+        <NavLink
+          href={paths.health}
+          label="Health"
+          description="Figures over time, drift"
+          leftSection={<IconHeart />}
+          active={route.page === 'health'}
+          aria-current={route.page === 'health' ? 'page' : undefined}
           onClick={close}
           styles={NAV_STYLES}
         />

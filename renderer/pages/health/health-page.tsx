@@ -1,0 +1,133 @@
+/**
+ * Health: the figures recorded with every ingest and every finished job, as charts over time with the profile
+ * versions marked, the drift flags on the latest ingest, and how a shift is judged.
+ */
+import { Alert, Card, Group, SegmentedControl, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
+import type { Connection } from '../../../console-protocol/protocol.ts';
+import { HEALTH_FIELDS } from '../../../engine/contract/health.ts';
+import { useClient } from '../../client/context.tsx';
+import { formatDateTime } from '../../format.ts';
+import { IconAlert, IconCheck, IconInfo } from '../../icons.tsx';
+import { metricValue } from './health-series.ts';
+
+const HealthChart = lazy(() => import('./health-chart.tsx'));
+
+export default function HealthPage({ connection, connectionKey }: { readonly connection: Connection; readonly connectionKey: string }) {
+  const client = useClient();
+  const offered = connection.capabilities.operations.includes('health/series');
+  const [field, setField] = useState<string>('birthDate');
+  const health = useQuery({ queryKey: ['health', connectionKey], queryFn: () => client.send('health/series', {}), enabled: offered });
+  return (
+    <Stack gap="lg" maw={1200}>
+      <div>
+        <Title order={1} size="h2">
+          Health
+        </Title>
+        <Text c="dimmed" size="sm" mt={4}>
+          What every ingest and every maintenance job recorded, over time: how many records, how many linked, how many review cases, which fields the
+          sources send. Shifts against a source&apos;s own earlier ingests are flagged.
+        </Text>
+      </div>
+      {!offered ? (
+        <Alert color="gray" variant="light" icon={<IconInfo />} title="Health figures are not available here">
+          <Text size="sm">This registry does not offer health figures: its API is older than this console. On the registry host, `mpi-console health` lists them.</Text>
+        </Alert>
+      ) : health.isPending ? (
+        <Skeleton height={320} />
+      ) : health.isError ? (
+        <Alert color="red" variant="light" icon={<IconAlert />} title="The health figures could not be read" role="alert">
+          <Text size="sm">{health.error.message}</Text>
+        </Alert>
+      ) : (
+        <>
+          {health.data.flags.length === 0 ? (
+            <Alert color="teal" variant="light" icon={<IconCheck />} title="No drift flagged on the latest figures" data-testid="health-flags">
+              <Text size="sm">{health.data.rule}</Text>
+            </Alert>
+          ) : (
+            <Alert color="orange" variant="light" icon={<IconAlert />} title={`${String(health.data.flags.length)} shift${health.data.flags.length === 1 ? '' : 's'} flagged`} data-testid="health-flags">
+              <Stack gap={4}>
+                {health.data.flags.map((f) => (
+                  <Text size="sm" key={`${f.metric}:${f.sourceSystem ?? ''}`}>
+                    {f.text}
+                  </Text>
+                ))}
+                <Text size="xs" c="dimmed" mt={4}>
+                  {health.data.rule}
+                </Text>
+              </Stack>
+            </Alert>
+          )}
+          {health.data.samples.some((s) => s.origin === 'ingest') ? (
+            <Suspense fallback={<Skeleton height={220} />}>
+              <Card withBorder padding="md" bg="var(--mantine-color-white)">
+                <Title order={2} size="h4" mb="sm">
+                  Review cases per 1,000 records created
+                </Title>
+                <HealthChart samples={health.data.samples} metric="review-rate" label="Review cases per 1,000 records created" unit="" />
+              </Card>
+              <Card withBorder padding="md" bg="var(--mantine-color-white)">
+                <Title order={2} size="h4" mb="sm">
+                  Records auto-linked
+                </Title>
+                <HealthChart samples={health.data.samples} metric="auto-link-rate" label="Share of records created that were auto-linked, in percent" unit="%" />
+              </Card>
+              <Card withBorder padding="md" bg="var(--mantine-color-white)">
+                <Group justify="space-between" mb="sm">
+                  <Title order={2} size="h4">
+                    Records carrying a field
+                  </Title>
+                  <SegmentedControl size="xs" value={field} onChange={setField} data={HEALTH_FIELDS.map((f) => ({ value: f, label: f }))} aria-label="Field" />
+                </Group>
+                <HealthChart samples={health.data.samples} metric={`completeness:${field}`} label={`Share of records created carrying ${field}, in percent`} unit="%" />
+              </Card>
+            </Suspense>
+          ) : (
+            <Text size="sm" c="dimmed">
+              No ingest recorded yet: figures appear with the next ingest (`mpi-console ingest`) or job.
+            </Text>
+          )}
+          <Card withBorder padding="md" bg="var(--mantine-color-white)">
+            <Title order={2} size="h4" mb="sm">
+              Latest figures
+            </Title>
+            <Table aria-label="Health figures, newest first" style={{ fontVariantNumeric: 'tabular-nums' }}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>When</Table.Th>
+                  <Table.Th>What</Table.Th>
+                  <Table.Th>Profile</Table.Th>
+                  <Table.Th>Records</Table.Th>
+                  <Table.Th>Review cases / 1,000</Table.Th>
+                  <Table.Th>Auto-linked</Table.Th>
+                  <Table.Th>Birth date</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {[...health.data.samples]
+                  .reverse()
+                  .slice(0, 50)
+                  .map((s, i) => {
+                    const percent = (value: number | null): string => (value === null ? '—' : `${value.toFixed(1)}%`);
+                    return (
+                      <Table.Tr key={`${s.at}-${String(i)}`}>
+                        <Table.Td>{formatDateTime(s.at)}</Table.Td>
+                        <Table.Td>{s.origin === 'ingest' ? `Ingest from ${s.sourceSystem ?? '—'}` : `${s.jobKind ?? 'Job'} ${s.jobStatus ?? ''}`}</Table.Td>
+                        <Table.Td>{s.profileVersion === null ? '—' : `v${String(s.profileVersion)}`}</Table.Td>
+                        <Table.Td>{s.records}</Table.Td>
+                        <Table.Td>{s.origin === 'ingest' ? (metricValue(s, 'review-rate')?.toFixed(1) ?? '—') : s.reviewCases}</Table.Td>
+                        <Table.Td>{s.origin === 'ingest' ? percent(metricValue(s, 'auto-link-rate')) : '—'}</Table.Td>
+                        <Table.Td>{s.origin === 'ingest' ? percent(metricValue(s, 'completeness:birthDate')) : '—'}</Table.Td>
+                      </Table.Tr>
+                    );
+                  })}
+              </Table.Tbody>
+            </Table>
+          </Card>
+        </>
+      )}
+    </Stack>
+  );
+}
