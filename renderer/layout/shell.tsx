@@ -89,9 +89,17 @@ export function ConnectionSummary({ connection }: { readonly connection: Connect
 /** Mantine dims the description of the active link below AA contrast; it stays at the secondary-text colour. */
 const NAV_STYLES = { description: { color: 'var(--mantine-color-dimmed)', opacity: 1 } } as const;
 
+/** The navigation, in order: each entry with the routes it stays highlighted on. */
+const PAGES: readonly { href: string; label: string; description: string; icon: ReactNode; pages: readonly Route['page'][] }[] = [
+  { href: paths.maintenance, label: 'Maintenance', description: 'Re-index and reconciliation', icon: <IconTool />, pages: ['maintenance', 'job'] },
+  { href: paths.reviews(), label: 'Review cases', description: 'Pairs waiting for a person', icon: <IconUsers />, pages: ['reviews', 'review', 'identity'] },
+  { href: paths.assurance, label: 'Match assurance', description: 'Labels, evaluation, calibration, estimate', icon: <IconChart />, pages: ['assurance'] },
+  { href: paths.health, label: 'Health', description: 'Figures over time, drift', icon: <IconHeart />, pages: ['health'] },
+  { href: paths.sandboxes, label: 'Sandboxes', description: 'Local sandbox or registry', icon: <IconDatabase />, pages: ['sandboxes'] },
+];
+
 export function Shell({ route, connection, children }: { readonly route: Route; readonly connection: Connection | null; readonly children: ReactNode }) {
   const [opened, { toggle, close }] = useDisclosure(false);
-  const maintenanceActive = route.page === 'maintenance' || route.page === 'job';
   return (
     <AppShell header={{ height: 60 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="lg">
       <AppShell.Header>
@@ -106,56 +114,22 @@ export function Shell({ route, connection, children }: { readonly route: Route; 
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="sm" aria-label="Pages">
-        <NavLink
-          href={paths.maintenance}
-          label="Maintenance"
-          description="Re-index and reconciliation"
-          leftSection={<IconTool />}
-          active={maintenanceActive}
-          aria-current={maintenanceActive ? 'page' : undefined}
-          onClick={close}
-          styles={NAV_STYLES}
-        />
-        <NavLink
-          href={paths.reviews()}
-          label="Review cases"
-          description="Pairs waiting for a person"
-          leftSection={<IconUsers />}
-          active={route.page === 'reviews' || route.page === 'review' || route.page === 'identity'}
-          aria-current={route.page === 'reviews' || route.page === 'review' || route.page === 'identity' ? 'page' : undefined}
-          onClick={close}
-          styles={NAV_STYLES}
-        />
-        <NavLink
-          href={paths.assurance}
-          label="Match assurance"
-          description="Labels, evaluation, calibration, estimate"
-          leftSection={<IconChart />}
-          active={route.page === 'assurance'}
-          aria-current={route.page === 'assurance' ? 'page' : undefined}
-          onClick={close}
-          styles={NAV_STYLES}
-        />
-        <NavLink
-          href={paths.health}
-          label="Health"
-          description="Figures over time, drift"
-          leftSection={<IconHeart />}
-          active={route.page === 'health'}
-          aria-current={route.page === 'health' ? 'page' : undefined}
-          onClick={close}
-          styles={NAV_STYLES}
-        />
-        <NavLink
-          href={paths.sandboxes}
-          label="Sandboxes"
-          description="Local sandbox or registry"
-          leftSection={<IconDatabase />}
-          active={route.page === 'sandboxes'}
-          aria-current={route.page === 'sandboxes' ? 'page' : undefined}
-          onClick={close}
-          styles={NAV_STYLES}
-        />
+        {PAGES.map((page) => {
+          const active = page.pages.includes(route.page);
+          return (
+            <NavLink
+              key={page.label}
+              href={page.href}
+              label={page.label}
+              description={page.description}
+              leftSection={page.icon}
+              active={active}
+              aria-current={active ? 'page' : undefined}
+              onClick={close}
+              styles={NAV_STYLES}
+            />
+          );
+        })}
       </AppShell.Navbar>
       <AppShell.Main bg="var(--mantine-color-gray-0)">{children}</AppShell.Main>
     </AppShell>

@@ -2,15 +2,15 @@
  * One enterprise identity: its records and its history in time order (how each record arrived and was decided,
  * updates, rebuilds, review cases and decisions), reached from a review case. References and figures only.
  */
-import { Anchor, Badge, Breadcrumbs, Card, Code, Group, Stack, Table, Text, Timeline, Title } from '@mantine/core';
+import { Anchor, Badge, Card, Code, Group, Stack, Table, Text, Timeline, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { Connection } from '../../../console-protocol/protocol.ts';
 import { historyText, type HistoryEvent } from '../../../engine/contract/identity-history.ts';
 import { useClient } from '../../client/context.tsx';
 import { paths } from '../../hooks/route.ts';
 import { formatDateTime } from '../../format.ts';
-import { IconArrowLeft } from '../../icons.tsx';
 import { QueryState } from './query-state.tsx';
+import { ReviewsBreadcrumb } from './reviews-breadcrumb.tsx';
 import { unavailableReason } from './reviews-page.tsx';
 
 const COLOR: Record<HistoryEvent['kind'], string> = {
@@ -44,14 +44,7 @@ export default function IdentityPage({ connection, connectionKey, enterpriseId }
   });
   return (
     <Stack gap="lg" maw={1100}>
-      <Breadcrumbs>
-        <Anchor href={paths.reviews()} size="sm">
-          <Group gap={4} component="span">
-            <IconArrowLeft size={14} /> Review cases
-          </Group>
-        </Anchor>
-        <Text size="sm">Identity</Text>
-      </Breadcrumbs>
+      <ReviewsBreadcrumb current="Identity" />
       <div>
         <Title order={1} size="h2">
           Identity history

@@ -3,7 +3,7 @@
  * weights), the decisions recorded, and the form to record one. A stale case (an identity changed since it was
  * opened) is shown as such and cannot be decided. Recording a decision never merges or unlinks.
  */
-import { Alert, Anchor, Badge, Breadcrumbs, Button, Card, Group, Radio, Select, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Group, Radio, Select, Stack, Table, Text, Textarea, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
@@ -14,8 +14,9 @@ import { paths } from '../../hooks/route.ts';
 import { useProfile } from '../../hooks/console-data.ts';
 import { RecordGraph } from './record-graph.tsx';
 import { QueryState } from './query-state.tsx';
+import { ReviewsBreadcrumb } from './reviews-breadcrumb.tsx';
 import { formatDateTime } from '../../format.ts';
-import { IconAlert, IconArrowLeft, IconCheck } from '../../icons.tsx';
+import { IconAlert, IconCheck } from '../../icons.tsx';
 import { shortJobId } from '../maintenance/job-id.ts';
 import { PairRecords } from '../assurance/pair-records.tsx';
 import { DECISION_COLOR, DECISION_TEXT, KIND_TEXT, shortCaseId } from './review-text.ts';
@@ -253,14 +254,7 @@ export default function ReviewCasePage({ connection, connectionKey, caseId }: { 
   const profile = useProfile(connectionKey, detail.data?.case.kind === 'LinkQuality');
   return (
     <Stack gap="lg" maw={1200}>
-      <Breadcrumbs>
-        <Anchor href={paths.reviews()} size="sm">
-          <Group gap={4} component="span">
-            <IconArrowLeft size={14} /> Review cases
-          </Group>
-        </Anchor>
-        <Text size="sm">Case {shortCaseId(caseId)}</Text>
-      </Breadcrumbs>
+      <ReviewsBreadcrumb current={`Case ${shortCaseId(caseId)}`} />
       <Group gap="sm" align="center">
         <Title order={1} size="h2">
           Review case {shortCaseId(caseId)}
