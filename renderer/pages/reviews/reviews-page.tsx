@@ -82,7 +82,7 @@ function CasesTable({ rows, now }: { readonly rows: readonly ReviewCase[]; reado
               </Table.Td>
               <Table.Td>{KIND_TEXT[row.kind]}</Table.Td>
               <Table.Td>{row.score.toFixed(4)}</Table.Td>
-              <Table.Td>{row.decision === 'certain' ? 'Certain' : 'Probable'}</Table.Td>
+              <Table.Td>{row.kind === 'LinkQuality' ? '— (one identity)' : row.decision === 'certain' ? 'Certain' : 'Probable'}</Table.Td>
               <Table.Td>v{row.matchingProfileVersion}</Table.Td>
               <Table.Td>
                 <Origin row={row} />
