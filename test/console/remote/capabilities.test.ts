@@ -9,10 +9,10 @@ import { isExpired, tokenClaims } from '../../../main/backend/token-claims.ts';
 const ALL_OFFERED = new Set<OperationName>(HTTP_ROUTES.map((route) => route.operation));
 
 describe('scopes → capabilities', () => {
-  it('mpi.operations alone: watch jobs and read profiles, nothing that starts, cancels or reads evidence', () => {
+  it('mpi.operations alone: watch jobs, read profiles and health figures (counts), nothing that starts, cancels or reads evidence', () => {
     const { operations, scopes } = remoteCapabilities(['mpi.operations'], ALL_OFFERED);
     expect(scopes).toEqual(['mpi.operations']);
-    expect(operations.sort()).toEqual(['jobs/get', 'jobs/list', 'profile/get', 'profile/summary']);
+    expect(operations.sort()).toEqual(['health/series', 'jobs/get', 'jobs/list', 'profile/get', 'profile/summary']);
   });
 
   it('mpi.admin and mpi.operations: every route of the registry, and every run operation through runs', () => {

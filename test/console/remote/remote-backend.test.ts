@@ -119,7 +119,7 @@ describe('remote registry mode of the console backend', () => {
     try {
       const status = await backend.call('console/use-token', { baseUrl: api.url, token });
       expect(status.connection).toMatchObject({ kind: 'remote-registry', method: 'token', identity: null, actor: 'svc-t1', tenantId: 't1' });
-      expect(status.connection?.capabilities.operations.sort()).toEqual(['jobs/get', 'jobs/list', 'profile/get', 'profile/summary']);
+      expect(status.connection?.capabilities.operations.sort()).toEqual(['health/series', 'jobs/get', 'jobs/list', 'profile/get', 'profile/summary']);
       await expect(backend.call('maintenance/reindex', { reason: 'not allowed', batchSize: 5 })).rejects.toThrow(/does not offer maintenance\/reindex \(granted scopes: mpi\.operations\)/);
       // Past the console, straight to the registry with the same token: 403, nothing queued.
       const before = (await engine.call('jobs/list', { limit: 100 }, { tenantId: 't1', actor: 'check' })).rows.length;
