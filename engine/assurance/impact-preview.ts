@@ -26,12 +26,14 @@ import { termFrequencySnapshot } from '../store/term-frequency.ts';
 import { createScorer, type Scorer } from '../scoring/scorer.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { MAX_BLOCK_SIZE, MAX_COMPARED_RECORDS_PER_IDENTITY, rankCandidates } from '../ingest/candidates.ts';
+import { PreparedCache } from '../ingest/prepared-cache.ts';
 import { activeIdentitiesAfter, identityKeys, storedTagsOf, type IdentityHead } from '../jobs/population.ts';
 import { opensReviewCase } from '../ingest/review-gate.ts';
 import { decidedDistinct, hasOpenCaseFor } from '../store/reviews.ts';
 import { countSeveral, identitiesWithSeveral } from './link-quality.ts';
 
 const BATCH = 200;
+const PREPARED_CACHE_RECORDS = 100_000;
 
 interface Both {
   readonly member: CandidateMember;
@@ -75,17 +77,27 @@ export function previewImpact(store: Store, tenantId: string, active: StoredProf
       decisionCandidate: scoreCandidate.decision,
     });
   };
+  // Records met again in later batches (candidates are spread over the population) are prepared once per scorer,
+  // in bounded caches, as reconciliation's matching phase keeps them.
+  const cacheNow = new PreparedCache(now, PREPARED_CACHE_RECORDS);
+  const cacheNext = new PreparedCache(next, PREPARED_CACHE_RECORDS);
   const prepareAll = (members: Map<number, CandidateMember[]>): Map<number, Both[]> => {
-    const fields = fieldsJsonOf(store, tenantId, [...members.values()].flat().map((m) => m.recordId));
+    const misses = [...members.values()].flat().filter((m) => cacheNow.lookup(m.recordId, m.version) === undefined || cacheNext.lookup(m.recordId, m.version) === undefined);
+    const fields = misses.length === 0 ? new Map<number, string>() : fieldsJsonOf(store, tenantId, misses.map((m) => m.recordId));
+    const preparedOf = (cache: PreparedCache, member: CandidateMember): PreparedRecord | undefined => {
+      const hit = cache.lookup(member.recordId, member.version);
+      if (hit !== undefined) return hit;
+      const json = fields.get(member.recordId);
+      return json === undefined ? undefined : cache.put(member.recordId, member.version, JSON.parse(json) as MatchFields);
+    };
     const out = new Map<number, Both[]>();
     for (const [identityId, rows] of members) {
       out.set(
         identityId,
         rows.flatMap((member) => {
-          const json = fields.get(member.recordId);
-          if (json === undefined) return [];
-          const parsed = JSON.parse(json) as MatchFields;
-          return [{ member, now: now.prepare(parsed), candidate: next.prepare(parsed) }];
+          const preparedNow = preparedOf(cacheNow, member);
+          const preparedNext = preparedOf(cacheNext, member);
+          return preparedNow === undefined || preparedNext === undefined ? [] : [{ member, now: preparedNow, candidate: preparedNext }];
         }),
       );
     }
