@@ -25,7 +25,8 @@ import {
 } from '../store/reviews.ts';
 import { storedTermFrequencies } from '../store/term-frequency.ts';
 import { requireTenant } from '../store/tenants.ts';
-import { createScorer } from '../scoring/scorer.ts';
+import { createScorer, type Scorer } from '../scoring/scorer.ts';
+import { identityKeys } from '../jobs/population.ts';
 import { weakestLinkEdge } from '../assurance/link-quality.ts';
 
 /** Records of each identity compared when a case is opened (its oldest). */
@@ -38,13 +39,6 @@ function publicCase(row: ReviewCaseRow): ReviewCase {
   return Object.fromEntries(Object.entries(row).filter(([key]) => key !== 'leftIdentityId' && key !== 'rightIdentityId')) as ReviewCase;
 }
 
-function identityState(store: Store, tenantId: string, identityId: number): { version: number; active: boolean } {
-  const row = store.statement('SELECT logical_version, status FROM identity WHERE tenant_id = ? AND identity_id = ?').raw().get(tenantId, identityId) as
-    | [number, string]
-    | undefined;
-  return { version: row?.[0] ?? 0, active: row?.[1] === 'active' };
-}
-
 const refOf = (r: SourceRecord): { sourceSystem: string; localId: string } => ({ sourceSystem: r.sourceSystem, localId: r.localId });
 
 interface ShownPair {
@@ -55,9 +49,13 @@ interface ShownPair {
 
 type Edge = { a: number; b: number; score: number };
 
-/** Every pair of one identity's records with its score under the active profile. */
-function recordGraph(store: Store, tenantId: string, records: readonly SourceRecord[]): Edge[] {
-  const scorer = createScorer(activeProfile(store, tenantId).profile, storedTermFrequencies(store, tenantId));
+/** The active profile's scorer, made once per operation (the loops below reuse it). */
+function activeScorer(store: Store, tenantId: string): Scorer {
+  return createScorer(activeProfile(store, tenantId).profile, storedTermFrequencies(store, tenantId));
+}
+
+/** Every pair of one identity's records with its score. */
+function recordGraph(scorer: Scorer, records: readonly SourceRecord[]): Edge[] {
   const prepared = records.map((r) => scorer.prepare(r.fields));
   const edges: Edge[] = [];
   for (let a = 0; a < prepared.length; a++) {
@@ -74,19 +72,17 @@ function recordGraph(store: Store, tenantId: string, records: readonly SourceRec
  * for a LinkQuality case (one identity), its weakest link (the pair the identity's records hold together by last).
  */
 function pairToShow(
-  store: Store,
-  tenantId: string,
+  scorer: Scorer,
   kind: ReviewCaseRow['kind'],
   left: readonly SourceRecord[],
   right: readonly SourceRecord[],
-  graph: readonly Edge[] | null = kind === 'LinkQuality' ? recordGraph(store, tenantId, left) : null,
+  graph: readonly Edge[] | null = kind === 'LinkQuality' ? recordGraph(scorer, left) : null,
 ): ShownPair | null {
   if (graph !== null) {
     const weakest = weakestLinkEdge(left.length, graph);
     const [l, r] = weakest === null ? [] : [left[weakest.a], left[weakest.b]];
     return weakest === null || l === undefined || r === undefined ? null : { left: l, right: r, score: weakest.score };
   }
-  const scorer = createScorer(activeProfile(store, tenantId).profile, storedTermFrequencies(store, tenantId));
   const rights = right.map((r) => ({ record: r, prepared: scorer.prepare(r.fields) }));
   let best: ShownPair | null = null;
   for (const l of left) {
@@ -127,10 +123,16 @@ export function getReview(env: EngineEnv, input: OperationInput<'reviews/get'>, 
     const row = requireCase(store, ctx.tenantId, input.caseId);
     const leftRecords = recordsOfIdentity(store, ctx.tenantId, row.leftIdentityId).slice(0, RECORDS_SHOWN);
     const rightRecords = recordsOfIdentity(store, ctx.tenantId, row.rightIdentityId).slice(0, RECORDS_SHOWN);
-    const graph = row.kind === 'LinkQuality' ? recordGraph(store, ctx.tenantId, leftRecords) : null;
-    const best = pairToShow(store, ctx.tenantId, row.kind, leftRecords, rightRecords, graph);
-    const left = identityState(store, ctx.tenantId, row.leftIdentityId);
-    const right = identityState(store, ctx.tenantId, row.rightIdentityId);
+    const scorer = activeScorer(store, ctx.tenantId);
+    const graph = row.kind === 'LinkQuality' ? recordGraph(scorer, leftRecords) : null;
+    const best = pairToShow(scorer, row.kind, leftRecords, rightRecords, graph);
+    const keys = identityKeys(store, ctx.tenantId, [row.leftIdentityId, row.rightIdentityId]);
+    const stateOf = (identityId: number): { version: number; active: boolean } => {
+      const key = keys.get(identityId);
+      return { version: key?.version ?? 0, active: key?.active === true };
+    };
+    const left = stateOf(row.leftIdentityId);
+    const right = stateOf(row.rightIdentityId);
     return {
       case: publicCase(row),
       left: { enterpriseId: row.leftEnterpriseId, ...left, records: leftRecords.map(refOf) },
@@ -181,10 +183,10 @@ export function reviewLabels(env: EngineEnv, input: OperationInput<'reviews/labe
   requireTenant(store, ctx.tenantId);
   return store.read(() => {
     const pairs: LabelPair[] = [];
+    const scorer = activeScorer(store, ctx.tenantId);
     for (const decided of decidedCases(store, ctx.tenantId, input.jobId)) {
       const best = pairToShow(
-        store,
-        ctx.tenantId,
+        scorer,
         decided.kind,
         recordsOfIdentity(store, ctx.tenantId, decided.leftIdentityId).slice(0, RECORDS_SHOWN),
         recordsOfIdentity(store, ctx.tenantId, decided.rightIdentityId).slice(0, RECORDS_SHOWN),
