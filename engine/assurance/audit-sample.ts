@@ -6,9 +6,9 @@
  *   near          the same, scored from 0.01 to below Probable
  *   far           the same, scored below 0.01
  *
- * Candidate pairs are found as sample-labels.ts finds them (records sharing a usable key material), without ground
- * truth. A seeded simple random sample without replacement is drawn in each stratum: 40% of the labels for the linked
- * pairs (precision), the rest shared equally by the three candidate strata (recall), each capped at its population.
+ * Candidate pairs are blocking-candidates.ts's (records sharing a usable key material), without ground truth. A
+ * seeded simple random sample without replacement is drawn in each stratum: 40% of the labels for the linked pairs
+ * (precision), the rest shared equally by the three candidate strata (recall), each capped at its population.
  */
 import type { MatchFields } from '../contract/fields.ts';
 import type { AuditSample, AuditStratumName } from '../contract/audit.ts';
@@ -22,6 +22,7 @@ import type { KeyRing } from '../blocking/tags.ts';
 import { createScorer } from '../scoring/scorer.ts';
 import { createRng, deriveSeed } from '../synthetic/prng.ts';
 import { BlockingKeyOverlap } from './blocking-recall.ts';
+import { blockingCandidatePairs } from './blocking-candidates.ts';
 
 export const MAX_AUDIT_CANDIDATE_PAIRS = 5_000_000;
 const FAR = 0.01;
@@ -64,46 +65,23 @@ export function auditPopulation(store: Store, tenantId: string, stored: StoredPr
 
   const fields = rows.map((r) => JSON.parse(r.fieldsJson) as MatchFields);
   const overlap = new BlockingKeyOverlap(store, tenantId, stored.profile.Blocking, ring);
-  const groups = new Map<string, number[]>();
-  fields.forEach((f, i) => {
-    if ((i & 4095) === 0) control.step('finding blocking candidates', i, rows.length);
-    for (const material of overlap.allMaterialsOf(f)) {
-      const group = groups.get(material);
-      if (group === undefined) groups.set(material, [i]);
-      else group.push(i);
-    }
-  });
-  for (const [material, list] of groups) overlap.knownGroup(material, list.length);
-  overlap.prefetch([...groups].filter(([, list]) => list.length > 1).map(([material]) => material));
-  const seen = new Set<number>();
-  const n = rows.length;
-  let capped = false;
+  const { pairs, truncated: capped } = blockingCandidatePairs(overlap, fields, MAX_AUDIT_CANDIDATE_PAIRS, control);
   const scorer = createScorer(stored.profile, termFrequencySnapshot(store, tenantId));
   const prepared = fields.map((f) => scorer.prepare(f));
   const probable = stored.profile.MatchingRules.Thresholds.Probable;
-  outer: for (const [material, list] of groups) {
-    if (list.length < 2 || !overlap.isUsable(material)) continue;
-    for (let x = 0; x < list.length; x++) {
-      for (let y = x + 1; y < list.length; y++) {
-        const a = list[x] ?? 0;
-        const b = list[y] ?? 0;
-        if (identityOf[a] === identityOf[b]) continue;
-        const key = a * n + b;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        const pa = prepared[a];
-        const pb = prepared[b];
-        if (pa === undefined || pb === undefined) continue;
-        const score = scorer.outcome(pa, pb).score;
-        const stratum: AuditStratumName = score >= probable ? 'review-band' : score >= FAR ? 'near' : 'far';
-        strata.get(stratum)?.push([a, b]);
-        if (seen.size % 65536 === 0) control.step('scoring blocking candidates', seen.size, null);
-        if (seen.size >= MAX_AUDIT_CANDIDATE_PAIRS) {
-          capped = true;
-          break outer;
-        }
-      }
-    }
+  const n = rows.length;
+  let scored = 0;
+  for (const key of pairs) {
+    const a = Math.floor(key / n);
+    const b = key % n;
+    if (identityOf[a] === identityOf[b]) continue;
+    const pa = prepared[a];
+    const pb = prepared[b];
+    if (pa === undefined || pb === undefined) continue;
+    const score = scorer.outcome(pa, pb).score;
+    const stratum: AuditStratumName = score >= probable ? 'review-band' : score >= FAR ? 'near' : 'far';
+    strata.get(stratum)?.push([a, b]);
+    if (++scored % 65536 === 0) control.step('scoring blocking candidates', scored, null);
   }
   return { records: rows.map((r) => ({ sourceSystem: r.sourceSystem, localId: r.localId })), strata, capped };
 }
