@@ -24,6 +24,7 @@ import { requireTenant } from '../store/tenants.ts';
 import { createRng, deriveSeed, type Rng } from '../synthetic/prng.ts';
 import type { EngineEnv } from '../env.ts';
 import { BlockingKeyOverlap } from './blocking-recall.ts';
+import { blockingCandidatePairs } from './blocking-candidates.ts';
 import type { LabelPair } from './labels.ts';
 
 /** Stops enumerating candidate pairs beyond this many (memory bound on very large sandboxes). */
@@ -74,35 +75,9 @@ export function sampleLabels(env: EngineEnv, input: OperationInput<'labels/sampl
     // records of two or more people needs its tag's block size.
     const ring = keyRingFor(stored.profile.Blocking, env.settings(), ctx.tenantId);
     const overlap = new BlockingKeyOverlap(store, ctx.tenantId, stored.profile.Blocking, ring);
-    const groups = new Map<string, number[]>();
-    fields.forEach((f, i) => {
-      if ((i & 4095) === 0) control.step('finding blocking candidates', i, n);
-      for (const material of overlap.allMaterialsOf(f)) {
-        const group = groups.get(material);
-        if (group === undefined) groups.set(material, [i]);
-        else group.push(i);
-      }
-    });
-    for (const [material, members] of groups) overlap.knownGroup(material, members.length);
-    overlap.prefetch([...groups].filter(([, members]) => members.length > 1).map(([material]) => material));
-    const candidates = new Set<number>();
+    const { pairs: candidates } = blockingCandidatePairs(overlap, fields, MAX_CANDIDATE_PAIRS, control);
     let trueCandidates = 0;
-    let group = 0;
-    outer: for (const [material, members] of groups) {
-      if ((++group & 4095) === 0) control.step('pairing blocking candidates', candidates.size, null);
-      if (members.length < 2 || !overlap.isUsable(material)) continue;
-      for (let x = 0; x < members.length; x++) {
-        for (let y = x + 1; y < members.length; y++) {
-          const a = members[x] ?? 0;
-          const b = members[y] ?? 0;
-          const key = a * n + b;
-          if (candidates.has(key)) continue;
-          candidates.add(key);
-          if (person[a] === person[b]) trueCandidates++;
-          if (candidates.size >= MAX_CANDIDATE_PAIRS) break outer;
-        }
-      }
-    }
+    for (const key of candidates) if (person[Math.floor(key / n)] === person[key % n]) trueCandidates++;
     const nonMatches: number[] = [];
     for (const key of candidates) {
       if (person[Math.floor(key / n)] !== person[key % n]) nonMatches.push(key);
