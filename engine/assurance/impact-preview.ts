@@ -21,11 +21,11 @@ import { IMPACT_KINDS, type ImpactKind, type ImpactPreview } from '../contract/i
 import type { Store } from '../store/db.ts';
 import type { StoredProfile } from '../store/profiles.ts';
 import { candidateMembers, fieldsJsonOf, type CandidateMember } from '../store/records.ts';
-import { identitiesWithTags } from '../store/tags.ts';
 import { termFrequencySnapshot } from '../store/term-frequency.ts';
 import { createScorer, type Scorer } from '../scoring/scorer.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
-import { MAX_BLOCK_SIZE, MAX_COMPARED_RECORDS_PER_IDENTITY, rankCandidates } from '../ingest/candidates.ts';
+import { MAX_COMPARED_RECORDS_PER_IDENTITY } from '../ingest/candidates.ts';
+import { laterCandidates } from '../jobs/reconcile.ts';
 import { PreparedCache } from '../ingest/prepared-cache.ts';
 import { activeIdentitiesAfter, identityKeys, storedTagsOf, type IdentityHead } from '../jobs/population.ts';
 import { opensReviewCase } from '../ingest/review-gate.ts';
@@ -154,10 +154,7 @@ export function previewImpact(store: Store, tenantId: string, active: StoredProf
     cursor = last.identityId;
     const tags = storedTagsOf(store, tenantId, batch);
     const candidatesOf = new Map<number, number[]>();
-    for (const left of batch) {
-      const blocks = identitiesWithTags(store, tenantId, tags.get(left.identityId) ?? [], MAX_BLOCK_SIZE + 1);
-      candidatesOf.set(left.identityId, rankCandidates(blocks, (id) => id > left.identityId));
-    }
+    for (const left of batch) candidatesOf.set(left.identityId, laterCandidates(store, tenantId, left.identityId, tags.get(left.identityId) ?? []));
     const involved = [...new Set([...batch.map((b) => b.identityId), ...[...candidatesOf.values()].flat()])];
     const prepared = prepareAll(candidateMembers(store, tenantId, involved, MAX_COMPARED_RECORDS_PER_IDENTITY));
     const opening: { left: IdentityHead; rightId: number }[] = [];

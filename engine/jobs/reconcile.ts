@@ -13,6 +13,7 @@
  * review case whose ID is a digest of the tenant, both identity versions and the profile version, inserted
  * with INSERT OR IGNORE: retries and overlapping workers never create duplicates.
  */
+import type { Store } from '../store/db.ts';
 import type { FieldEvidence } from '../contract/matching.ts';
 import type { MatchFields } from '../contract/fields.ts';
 import { EngineError } from '../contract/errors.ts';
@@ -111,8 +112,8 @@ export function reconcileRebuilding(ctx: JobContext): PhaseWork {
 }
 
 /** Blocking candidates of an identity with a higher identity_id, ranked as ingestion ranks them (candidates.ts). */
-export function laterCandidates(ctx: JobContext, identityId: number, tags: readonly Buffer[]): number[] {
-  return rankCandidates(identitiesWithTags(ctx.store, ctx.tenantId, tags, MAX_BLOCK_SIZE + 1), (id) => id > identityId);
+export function laterCandidates(store: Store, tenantId: string, identityId: number, tags: readonly Buffer[]): number[] {
+  return rankCandidates(identitiesWithTags(store, tenantId, tags, MAX_BLOCK_SIZE + 1), (id) => id > identityId);
 }
 
 interface ReviewPair {
@@ -139,7 +140,7 @@ export function reconcileMatching(ctx: JobContext): PhaseWork {
       // few candidates that open a case. All within the batch's one read snapshot.
       const tags = storedTagsOf(ctx.store, ctx.tenantId, batch);
       const candidatesOf = new Map<number, number[]>();
-      for (const left of batch) candidatesOf.set(left.identityId, laterCandidates(ctx, left.identityId, tags.get(left.identityId) ?? []));
+      for (const left of batch) candidatesOf.set(left.identityId, laterCandidates(ctx.store, ctx.tenantId, left.identityId, tags.get(left.identityId) ?? []));
       const involved = [...new Set([...batch.map((b) => b.identityId), ...[...candidatesOf.values()].flat()])];
       const members = candidateMembers(ctx.store, ctx.tenantId, involved, MAX_COMPARED_RECORDS_PER_IDENTITY);
       const misses: number[] = [];
