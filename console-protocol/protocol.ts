@@ -31,6 +31,7 @@ import { z } from 'zod';
 import { JobStateSchema } from '../engine/contract/maintenance.ts';
 import { CalibrationOutputSchema, CalibrationRequestSchema, EvaluationReportSchema, EvaluationRequestSchema, VersionsSchema } from '../engine/contract/assurance.ts';
 import { EstimateOutputSchema, EstimateRequestSchema } from '../engine/contract/estimate.ts';
+import { AuditEstimateInputSchema, AuditEstimateSchema } from '../engine/contract/audit.ts';
 import { operations, type OperationInput, type OperationName, type OperationOutput } from '../engine/contract/operations.ts';
 import type { ErrorData } from '../engine/contract/errors.ts';
 import { RunOperationSchema, RunStateSchema } from '../engine/contract/runs.ts';
@@ -193,7 +194,7 @@ export const UseTokenInputSchema = z.strictObject({
     .max(16_384)
     .regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'one bearer token: letters, digits and -._~+/ only, no spaces or "Bearer "'),
 });
-export const RUN_KINDS = ['evaluation', 'calibration', 'estimate'] as const;
+export const RUN_KINDS = ['evaluation', 'calibration', 'estimate', 'audit'] as const;
 export type SavedRunKind = (typeof RUN_KINDS)[number];
 export const RunIdSchema = z.string().regex(/^run-\d{8}T\d{6}Z-[0-9a-f]{8}$/, 'a run ID looks like run-20260101T120000Z-0123abcd');
 
@@ -230,6 +231,7 @@ export const SavedRunSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('evaluation'), summary: SavedRunSummarySchema, request: EvaluationRequestSchema, report: EvaluationReportSchema }),
   z.object({ kind: z.literal('calibration'), summary: SavedRunSummarySchema, request: CalibrationRequestSchema, output: CalibrationOutputSchema }),
   z.object({ kind: z.literal('estimate'), summary: SavedRunSummarySchema, request: EstimateRequestSchema, output: EstimateOutputSchema }),
+  z.object({ kind: z.literal('audit'), summary: SavedRunSummarySchema, request: AuditEstimateInputSchema, output: AuditEstimateSchema }),
 ]);
 export type SavedRun = z.infer<typeof SavedRunSchema>;
 

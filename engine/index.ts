@@ -30,6 +30,7 @@ export { addBlockingKey, listBlockingKeys, removeBlockingKey } from './operation
 export { generatePopulation } from './synthetic/generate.ts';
 export { writePopulation } from './synthetic/write.ts';
 export { parseLabelsTsv, type LabelPair } from './assurance/labels.ts';
+export { datasetDigest } from './assurance/dataset-digest.ts';
 export { fullJitterBackoff } from './net/backoff.ts';
 export { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs } from './net/transient.ts';
 export { targetKind, writeFileAtomic } from './files/atomic-file.ts';

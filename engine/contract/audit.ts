@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { RecordRefSchema } from './matching.ts';
+import { VersionsSchema } from './assurance.ts';
 
 export const AUDIT_STRATA = ['linked', 'review-band', 'near', 'far'] as const;
 export const AuditStratumNameSchema = z.enum(AUDIT_STRATA);
@@ -51,7 +52,11 @@ export const AuditEstimateSchema = z.object({
   labelsToHalveInterval: z.number().int(),
   byStratum: z.array(StratumSchema.extend({ labelled: z.number().int(), matches: z.number().int() })),
   method: z.string(),
+  /** The versions in force when the estimate was made: the registry's links it judges are those they made. */
+  versions: VersionsSchema,
 });
+export type AuditEstimateOutput = z.infer<typeof AuditEstimateSchema>;
+export type AuditEstimateRequest = z.output<typeof AuditEstimateInputSchema>;
 
 export const auditOperations = {
   'audit/sample': { input: AuditSampleInputSchema, output: AuditSampleSchema },

@@ -9,6 +9,7 @@ import { activeProfile } from '../store/profiles.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { allocate, auditPopulation, drawAuditSample } from '../assurance/audit-sample.ts';
 import { auditEstimate } from '../stats/audit-estimate.ts';
+import { profileSummary } from './profile-summary.ts';
 
 export const AUDIT_METHOD =
   'Stratified expansion estimator (Cochran, Sampling Techniques, 1977, §5.3): each stratum’s share of true matches in its labelled pairs, ' +
@@ -43,5 +44,6 @@ export function estimateAudit(env: EngineEnv, input: OperationInput<'audit/estim
   });
   const over = byStratum.filter((s) => s.labelled > s.population);
   if (over.length > 0) throw validationError('a stratum has more labels than pairs', over.map((s) => ({ path: `strata.${s.name}`, message: 'more labels than the stratum’s population' })));
-  return { ...auditEstimate(byStratum), byStratum, method: AUDIT_METHOD };
+  const { matchingProfileVersion, comparatorVersion, scoreMethod, scoreMethodVersion } = profileSummary(env, {}, ctx);
+  return { ...auditEstimate(byStratum), byStratum, method: AUDIT_METHOD, versions: { matchingProfileVersion, comparatorVersion, scoreMethod, scoreMethodVersion } };
 }

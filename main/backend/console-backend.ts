@@ -45,7 +45,7 @@ import { SavedRuns } from './saved-runs.ts';
 export type ConsoleListener = (event: ConsoleEventName, payload: unknown) => void;
 
 /** The operations whose runs the console keeps, and the kind each is kept as. */
-const KEPT_RUNS: Partial<Record<OperationName, SavedRunKind>> = { 'matching/evaluate': 'evaluation', 'matching/calibrate': 'calibration', 'matching/estimate': 'estimate' };
+const KEPT_RUNS: Partial<Record<OperationName, SavedRunKind>> = { 'matching/evaluate': 'evaluation', 'matching/calibrate': 'calibration', 'matching/estimate': 'estimate', 'audit/estimate': 'audit' };
 
 export interface ConsoleBackendOptions {
   /** The console's own state (recent sandboxes) and the default folder of new sandboxes. */
@@ -277,7 +277,7 @@ export class ConsoleBackend {
     return output;
   }
 
-  /** Every evaluation, calibration and estimate asked through the console is kept (saved-runs.ts). */
+  /** Every evaluation, calibration, estimate and audit estimate asked through the console is kept (saved-runs.ts). */
   private keepRun(connection: ConsoleConnection, name: OperationName, input: unknown, output: unknown): void {
     const kind = KEPT_RUNS[name];
     if (kind === undefined) return;

@@ -1,6 +1,6 @@
 /**
- * Saved assurance runs, kept on this workstation in the console's data folder: every evaluation, calibration
- * and estimate asked through the console, with its request (the labelled pairs: record references), its
+ * Saved assurance runs, kept on this workstation in the console's data folder: every evaluation, calibration, estimate and registry audit
+ * asked through the console, with its request (the labelled pairs: record references), its
  * report, the versions it ran under and its time, so it can be reopened and compared with another. One
  * folder per connection (a local sandbox and tenant, or a remote registry and tenant), named by a digest of
  * the connection's storage key; folders 0700, files 0600 (they hold record references). Each run is two
@@ -22,6 +22,8 @@ import type { OperationOutput } from '../../engine/contract/operations.ts';
 import type { z } from 'zod';
 import type { EvaluationRequestSchema, CalibrationRequestSchema } from '../../engine/contract/assurance.ts';
 import type { EstimateRequestSchema } from '../../engine/contract/estimate.ts';
+import type { AuditEstimateOutput, AuditEstimateRequest } from '../../engine/contract/audit.ts';
+import { datasetDigest } from '../../engine/index.ts';
 
 export const MAX_RUNS = 200;
 const SUMMARY = '.summary.json';
@@ -30,7 +32,8 @@ const RUN = '.run.json';
 export type SavedRunInput =
   | { readonly kind: 'evaluation'; readonly request: z.output<typeof EvaluationRequestSchema>; readonly report: OperationOutput<'matching/evaluate'> }
   | { readonly kind: 'calibration'; readonly request: z.output<typeof CalibrationRequestSchema>; readonly output: OperationOutput<'matching/calibrate'> }
-  | { readonly kind: 'estimate'; readonly request: z.output<typeof EstimateRequestSchema>; readonly output: OperationOutput<'matching/estimate'> };
+  | { readonly kind: 'estimate'; readonly request: z.output<typeof EstimateRequestSchema>; readonly output: OperationOutput<'matching/estimate'> }
+  | { readonly kind: 'audit'; readonly request: AuditEstimateRequest; readonly output: AuditEstimateOutput };
 
 /** A sortable, unguessable run ID: the UTC time to the second and 32 random bits. */
 export function newRunId(at: Date = new Date()): string {
@@ -45,6 +48,24 @@ function writeAtomically(path: string, text: string): void {
 }
 
 function summaryOf(run: SavedRunInput, runId: string, createdAt: string, actor: string): SavedRunSummary {
+  if (run.kind === 'audit') {
+    const { labels } = run.request;
+    const matches = labels.filter((l) => l.isMatch).length;
+    return {
+      runId,
+      createdAt,
+      actor,
+      kind: 'audit',
+      datasetId: 'registry-audit-sample',
+      datasetDigest: datasetDigest(labels),
+      pairs: labels.length,
+      matches,
+      nonMatches: labels.length - matches,
+      versions: run.output.versions,
+      thresholds: [],
+      modelVersion: null,
+    };
+  }
   if (run.kind === 'estimate') {
     const { model, report } = run.output;
     const expected = Math.min(report.candidates.modelled, Math.round(report.expectedMatches));
@@ -81,6 +102,19 @@ function summaryOf(run: SavedRunInput, runId: string, createdAt: string, actor: 
   return { ...common, kind: 'calibration', versions: calibration.trainedAgainst, thresholds: calibration.heldOut.thresholds.map((t) => t.threshold), modelVersion: calibration.modelVersion };
 }
 
+function wholeRun(run: SavedRunInput, summary: SavedRunSummary): SavedRun {
+  switch (run.kind) {
+    case 'evaluation':
+      return { kind: 'evaluation', summary, request: run.request, report: run.report };
+    case 'calibration':
+      return { kind: 'calibration', summary, request: run.request, output: run.output };
+    case 'estimate':
+      return { kind: 'estimate', summary, request: run.request, output: run.output };
+    case 'audit':
+      return { kind: 'audit', summary, request: run.request, output: run.output };
+  }
+}
+
 export class SavedRuns {
   constructor(private readonly dataFolder: string) {}
 
@@ -94,12 +128,7 @@ export class SavedRuns {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     const runId = newRunId(at);
     const summary = summaryOf(run, runId, at.toISOString(), actor);
-    const whole: SavedRun =
-      run.kind === 'evaluation'
-        ? { kind: 'evaluation', summary, request: run.request, report: run.report }
-        : run.kind === 'calibration'
-          ? { kind: 'calibration', summary, request: run.request, output: run.output }
-          : { kind: 'estimate', summary, request: run.request, output: run.output };
+    const whole = wholeRun(run, summary);
     // The whole run first: a summary is listed only once its run can be opened.
     writeAtomically(join(folder, `${runId}${RUN}`), JSON.stringify(whole));
     writeAtomically(join(folder, `${runId}${SUMMARY}`), JSON.stringify(summary));

@@ -1,6 +1,6 @@
 /**
  * The Match assurance page: the active versions first; then labels (paste, drop, sample, workbench),
- * evaluation, calibration, the unsupervised estimate (no labels) and saved runs. The same on a local sandbox and a remote registry: it offers only
+ * evaluation, calibration, the unsupervised estimate (no labels), the registry audit and saved runs. The same on a local sandbox and a remote registry: it offers only
  * what the connection grants (spec "Authentication": the page needs mpi.admin), and talks to the backend only
  * through the contract's operations.
  */
@@ -19,17 +19,19 @@ import { EstimatePanel } from './estimate-panel.tsx';
 import { EvaluationPanel } from './evaluation-panel.tsx';
 import { previewLabels } from './label-preview.ts';
 import { LabelsPanel } from './labels-panel.tsx';
-import { LABELS_STATE, REVIEW_QUEUE_LABELS_STATE, schemaCodec, TAB_STATE, TEXT_CODEC, usePageState, type Codec } from './page-state.ts';
+import { LABELS_STATE, putPageState, REVIEW_QUEUE_LABELS_STATE, schemaCodec, TAB_STATE, TEXT_CODEC, usePageState, type Codec } from './page-state.ts';
 import { REVIEW_QUEUE_NOTE } from '../../../engine/contract/reviews.ts';
 import { RunsPanel } from './runs-panel.tsx';
 import { VersionsCard } from './versions-card.tsx';
 import { WorkbenchPanel } from './workbench-panel.tsx';
+import { AUDIT_CODECS, AUDIT_STATE, AuditPanel } from './audit-panel.tsx';
+import { reopenedAudit } from './audit-labels.ts';
 import { mergeLabelText } from './workbench-labels.ts';
 
 type CalibrationOutput = z.infer<typeof CalibrationOutputSchema>;
 type EstimateOutput = z.infer<typeof EstimateOutputSchema>;
-type Tab = 'labels' | 'workbench' | 'evaluation' | 'calibration' | 'estimate' | 'runs';
-const TABS: readonly Tab[] = ['labels', 'workbench', 'evaluation', 'calibration', 'estimate', 'runs'];
+type Tab = 'labels' | 'workbench' | 'evaluation' | 'calibration' | 'estimate' | 'audit' | 'runs';
+const TABS: readonly Tab[] = ['labels', 'workbench', 'evaluation', 'calibration', 'estimate', 'audit', 'runs'];
 
 // What the page keeps across reload (page-state.ts): each item checked again when it is read back.
 const TAB_CODEC: Codec<Tab> = { write: (tab) => tab, read: (stored) => TABS.find((t) => t === stored) };
@@ -83,6 +85,7 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
     sample: offered.includes('labels/sample'),
     candidates: offered.includes('labels/candidates'),
     summary: offered.includes('profile/summary'),
+    audit: offered.includes('audit/sample') && offered.includes('audit/estimate') && offered.includes('matching/explain'),
   };
   const allowed = may.evaluate || may.calibrate || may.estimate;
   const summary = useQuery({ queryKey: ['profile-summary', connectionKey], queryFn: () => client.send('profile/summary', {}), enabled: allowed && may.summary });
@@ -138,9 +141,17 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
       setCalibration(run.output);
       setCalibrationOrigin({ reopened: run.summary.createdAt, labels: null });
       setTab('calibration');
-    } else {
+    } else if (run.kind === 'estimate') {
       setEstimate(run.output);
       setTab('estimate');
+    } else {
+      const { sample, verdicts } = reopenedAudit(run.request, run.output.versions.matchingProfileVersion);
+      putPageState(connectionKey, AUDIT_STATE.sample, sample, AUDIT_CODECS.sample);
+      putPageState(connectionKey, AUDIT_STATE.verdicts, verdicts, AUDIT_CODECS.verdicts);
+      putPageState(connectionKey, AUDIT_STATE.index, sample.pairs.length, AUDIT_CODECS.index);
+      putPageState(connectionKey, AUDIT_STATE.estimate, run.output, AUDIT_CODECS.estimate);
+      putPageState(connectionKey, AUDIT_STATE.reopened, run.summary.createdAt, AUDIT_CODECS.reopened);
+      setTab('audit');
     }
   };
 
@@ -165,6 +176,7 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
           {may.evaluate ? <Tabs.Tab value="evaluation">Evaluation</Tabs.Tab> : null}
           {may.calibrate ? <Tabs.Tab value="calibration">Calibration</Tabs.Tab> : null}
           {may.estimate ? <Tabs.Tab value="estimate">Estimate without labels</Tabs.Tab> : null}
+          {may.audit ? <Tabs.Tab value="audit">Registry audit</Tabs.Tab> : null}
           <Tabs.Tab value="runs">Saved runs</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="labels" pt="md">
@@ -191,6 +203,9 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
         </Tabs.Panel>
         <Tabs.Panel value="estimate" pt="md">
           <EstimatePanel output={estimate} onOutput={setEstimate} connectionKey={connectionKey} runsKey={runsKey} />
+        </Tabs.Panel>
+        <Tabs.Panel value="audit" pt="md">
+          <AuditPanel connectionKey={connectionKey} runsKey={runsKey} />
         </Tabs.Panel>
         <Tabs.Panel value="runs" pt="md">
           <RunsPanel runsKey={runsKey} onOpen={reopen} />

@@ -1,5 +1,5 @@
 /**
- * Saved runs: every evaluation, calibration and estimate asked from this console, with its dataset digest, versions,
+ * Saved runs: every evaluation, calibration, estimate and registry audit asked from this console, with its dataset digest, versions,
  * thresholds and time; each reopens whole. Two evaluations compare side by side: metric deltas per threshold
  * both were asked at (for example two profile versions on the same labels).
  */
@@ -14,7 +14,7 @@ import { fixed3 } from './metric-text.ts';
 import { comparisonRows, metricDelta, unsharedThresholds } from './run-comparison.ts';
 
 const COMPARED = ['precision', 'recall', 'f1', 'mcc'] as const;
-const KIND_LABEL = { evaluation: 'Evaluation', calibration: 'Calibration', estimate: 'Estimate without labels' } as const;
+const KIND_LABEL = { evaluation: 'Evaluation', calibration: 'Calibration', estimate: 'Estimate without labels', audit: 'Registry audit' } as const;
 const COMPARED_LABEL = { precision: 'Precision', recall: 'Recall', f1: 'F1', mcc: 'MCC' } as const;
 
 function Comparison({ a, b }: { readonly a: SavedRun & { kind: 'evaluation' }; readonly b: SavedRun & { kind: 'evaluation' } }) {
@@ -83,7 +83,7 @@ export function RunsPanel({ runsKey, onOpen }: { readonly runsKey: readonly unkn
           <Title order={2} size="h4" id="runs-title">Saved runs</Title>
           <Button size="xs" disabled={picked.length !== 2} onClick={() => { compare.mutate(picked); }} loading={compare.isPending}>Compare the two chosen</Button>
         </Group>
-        <Text size="sm" c="dimmed" mb="sm">Every evaluation, calibration and estimate run from this console on this connection and tenant is kept on this computer. Choose two evaluations to compare them.</Text>
+        <Text size="sm" c="dimmed" mb="sm">Every evaluation, calibration, estimate and registry audit run from this console on this connection and tenant is kept on this computer. Choose two evaluations to compare them.</Text>
         {runs.isPending ? <Skeleton height={80} /> : runs.isError ? (
           <Alert color="red" variant="light" icon={<IconAlert />} title="The saved runs could not be read"><Text size="sm">{runs.error.message}</Text></Alert>
         ) : runs.data.runs.length === 0 ? <Text size="sm">No runs yet.</Text> : (
@@ -112,7 +112,7 @@ export function RunsPanel({ runsKey, onOpen }: { readonly runsKey: readonly unkn
                     <Table.Td>{run.datasetId} <Code>{run.datasetDigest.slice(0, 12)}</Code></Table.Td>
                     <Table.Td>{run.kind === 'estimate' ? `${formatCount(run.pairs)} candidate pairs (about ${formatCount(run.matches)} true, estimated)` : `${formatCount(run.pairs)} (${formatCount(run.matches)} matches)`}</Table.Td>
                     <Table.Td>v{run.versions.matchingProfileVersion} · {run.versions.scoreMethod}</Table.Td>
-                    <Table.Td>{run.thresholds.join(', ')}</Table.Td>
+                    <Table.Td>{run.thresholds.length === 0 ? '—' : run.thresholds.join(', ')}</Table.Td>
                     <Table.Td>
                       <Group gap={4} wrap="nowrap">
                         <Button size="compact-xs" variant="light" onClick={() => { open.mutate(run.runId); }} aria-label={`Open the ${run.kind} of ${formatDateTime(run.createdAt)}`}>Open</Button>

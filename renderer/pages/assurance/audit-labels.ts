@@ -1,0 +1,50 @@
+/**
+ * The registry audit's labels: the verdicts given to the audit sample's pairs (kept by pair, workbench-labels.ts),
+ * turned into the audit estimate's request (each label with its pair's stratum; unsure ones left out), and a saved
+ * audit turned back into a sample and verdicts so the analyst can read it again or go on labelling.
+ */
+import type { z } from 'zod';
+import type { AuditEstimateInputSchema, AuditSample, AuditStratumName } from '../../../engine/contract/audit.ts';
+import { pairKey, withVerdict, type KeptVerdict } from './workbench-labels.ts';
+
+export type AuditRequest = z.input<typeof AuditEstimateInputSchema>;
+
+/** The estimate's request: the sample's strata and, in the sample's order, each pair given a match or non-match. */
+export function auditRequest(sample: AuditSample, verdicts: ReadonlyMap<string, KeptVerdict>): AuditRequest {
+  const labels: AuditRequest['labels'] = [];
+  for (const pair of sample.pairs) {
+    const kept = verdicts.get(pairKey(pair));
+    if (kept === undefined || kept.verdict === 'unsure') continue;
+    labels.push({ stratum: pair.stratum, left: pair.left, right: pair.right, isMatch: kept.verdict === 'match' });
+  }
+  return { strata: sample.strata.map(({ name, linked, population }) => ({ name, linked, population })), labels };
+}
+
+/** Labels so far per stratum (matches and non-matches; unsure ones are not labels). */
+export function labelledByStratum(sample: AuditSample, verdicts: ReadonlyMap<string, KeptVerdict>): Map<AuditStratumName, number> {
+  const counts = new Map<AuditStratumName, number>();
+  for (const pair of sample.pairs) {
+    const kept = verdicts.get(pairKey(pair));
+    if (kept !== undefined && kept.verdict !== 'unsure') counts.set(pair.stratum, (counts.get(pair.stratum) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/**
+ * A saved audit as a sample (its labelled pairs, each stratum's sampled count being those labelled) and its verdicts.
+ * The pairs drawn but not labelled are not saved: drawing again with the same size and seed on an unchanged registry
+ * gives the same sample, and the verdicts, kept by pair, attach to it again.
+ */
+export function reopenedAudit(request: AuditRequest, matchingProfileVersion: number): { sample: AuditSample; verdicts: Map<string, KeptVerdict> } {
+  let verdicts = new Map<string, KeptVerdict>();
+  for (const label of request.labels) verdicts = withVerdict(verdicts, label, label.isMatch ? 'match' : 'non-match');
+  return {
+    sample: {
+      matchingProfileVersion,
+      strata: request.strata.map((s) => ({ ...s, sampled: request.labels.filter((l) => l.stratum === s.name).length })),
+      pairs: request.labels.map(({ stratum, left, right }) => ({ stratum, left, right })),
+      candidatePairsCapped: false,
+    },
+    verdicts,
+  };
+}

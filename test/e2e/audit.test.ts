@@ -1,0 +1,150 @@
+/**
+ * The registry audit on the Match assurance page, in real Chromium against the browser host on a synthetic sandbox,
+ * as an analyst uses it: draw a stratified sample, label every pair by keyboard (blind: no score, no band, no link
+ * shown), leave and come back, estimate; the page's precision, recall and F1 with their intervals equal the
+ * engine's audit/estimate of the same labels; the run is kept in Saved runs and reopens with its labels. The truth
+ * the test labels by is the synthetic population's (synthetic_truth). Every state is checked with axe and saved as
+ * a screenshot.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { LocalEngine } from '../../engine/local-engine.ts';
+import type { AuditSample } from '../../engine/contract/audit.ts';
+import type { OperationOutput } from '../../engine/contract/operations.ts';
+import { closeBrowserAndHost, expectAccessible, type HostProcess, openConsole, openMatchAssurance, screenshot } from './helpers.ts';
+
+const SIZE = 40;
+const SEED = 5;
+let dir: string;
+let db: string;
+let host: HostProcess;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let sample: AuditSample;
+let truth: boolean[];
+let expected: OperationOutput<'audit/estimate'>;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'mpi-e2e-audit-'));
+  db = join(dir, 'audit.db');
+  const engine = LocalEngine.open({ dbPath: db });
+  const ctx = { tenantId: 'demo', actor: 'test' };
+  try {
+    await engine.call('sandbox/create', { syntheticPeople: 400, seed: 4 }, ctx);
+    sample = await engine.call('audit/sample', { labels: SIZE, seed: SEED }, ctx);
+    const rows = engine.env.store.statement('SELECT source_system, local_id, person_id FROM synthetic_truth WHERE tenant_id = ?').raw().all('demo') as [string, string, string][];
+    const person = new Map(rows.map(([s, l, p]) => [`${s}/${l}`, p]));
+    truth = sample.pairs.map((p) => person.get(`${p.left.sourceSystem}/${p.left.localId}`) === person.get(`${p.right.sourceSystem}/${p.right.localId}`));
+    // What the page must show: the estimate of the labels a person would give (the truth), pair 3 left unsure.
+    const labels = sample.pairs.flatMap((p, i) => (i === 2 ? [] : [{ ...p, isMatch: truth[i] === true }]));
+    expected = await engine.call('audit/estimate', { strata: sample.strata.map(({ name, linked, population }) => ({ name, linked, population })), labels }, ctx);
+  } finally {
+    engine.close();
+  }
+  ({ host, browser, context, page } = await openConsole(join(dir, 'data'), pageErrors));
+}, 180_000);
+
+afterAll(async () => {
+  const code = await closeBrowserAndHost(context, browser, host);
+  rmSync(dir, { recursive: true, force: true });
+  expect(code, host.output()).toBe(0);
+});
+
+/** The record references the page shows in the pair's column headers. */
+async function shownPair(): Promise<string[]> {
+  return page.getByTestId('pair-records').locator('thead th').allTextContents();
+}
+
+describe('the registry audit', () => {
+  it('draws the stratified sample and labels it blind, by keyboard, keeping the verdicts across navigation', async () => {
+    await openMatchAssurance(page, host.launchUrl, db, 'demo');
+    await page.getByRole('tab', { name: 'Registry audit' }).click();
+    await page.getByLabel('Pairs to label').fill(String(SIZE));
+    await page.getByLabel('Seed').fill(String(SEED));
+    await expectAccessible(page, 'audit-empty');
+    await screenshot(page, 'audit-01-empty');
+    await page.getByRole('button', { name: 'Draw the audit sample' }).click();
+    await page.getByTestId('audit-strata').waitFor({ timeout: 60_000 });
+    // The strata as the engine drew them: pairs in the registry and in the sample.
+    const strata = await page.getByTestId('audit-strata').locator('tbody tr').allTextContents();
+    expect(strata).toHaveLength(sample.strata.length);
+    sample.strata.forEach((s, i) => {
+      expect(strata[i]).toContain(s.population.toLocaleString('en'));
+    });
+    await page.getByTestId('pair-records').waitFor();
+    // Blind: the records' values only.
+    expect(await page.getByRole('columnheader', { name: 'ln(m/u)' }).count()).toBe(0);
+    expect(await page.getByTestId('pair-records-note').count()).toBe(0);
+    await expectAccessible(page, 'audit-labelling');
+    await screenshot(page, 'audit-02-labelling');
+
+    // No focus by hand: the pair has it after the draw and after each verdict. The third pair is left unsure.
+    for (let i = 0; i < 20; i++) {
+      const pair = sample.pairs[i];
+      if (pair === undefined) throw new Error('short sample');
+      await page.getByRole('heading', { name: `Audit pair ${String(i + 1)} of ${String(sample.pairs.length)}` }).waitFor();
+      await expect.poll(shownPair).toEqual(['Field', `${pair.left.sourceSystem} / ${pair.left.localId}`, `${pair.right.sourceSystem} / ${pair.right.localId}`]);
+      await page.keyboard.press(i === 2 ? 'u' : truth[i] === true ? 'm' : 'n');
+    }
+    await expect.poll(() => page.getByTestId('audit-progress').textContent()).toBe(`19 labelled · 1 unsure · ${String(sample.pairs.length - 20)} to go`);
+
+    // Away to Maintenance and back: the sample and the verdicts are as they were.
+    await page.getByRole('link', { name: 'Maintenance' }).first().click();
+    await page.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor();
+    await page.getByRole('link', { name: /Match assurance/ }).click();
+    await expect.poll(() => page.getByTestId('audit-progress').textContent()).toBe(`19 labelled · 1 unsure · ${String(sample.pairs.length - 20)} to go`);
+    await page.getByRole('heading', { name: `Audit pair 21 of ${String(sample.pairs.length)}` }).waitFor();
+
+    // A verdict by button, then the keys again (the pair keeps the focus).
+    for (let i = 20; i < sample.pairs.length; i++) {
+      const pair = sample.pairs[i];
+      if (pair === undefined) throw new Error('short sample');
+      await expect.poll(shownPair).toEqual(['Field', `${pair.left.sourceSystem} / ${pair.left.localId}`, `${pair.right.sourceSystem} / ${pair.right.localId}`]);
+      if (i === 20) await page.getByRole('button', { name: truth[i] === true ? 'Same person (M)' : 'Different people (N)' }).click();
+      else await page.keyboard.press(truth[i] === true ? 'm' : 'n');
+    }
+    await expect.poll(() => page.getByTestId('audit-progress').textContent()).toBe(`${String(sample.pairs.length - 1)} labelled · 1 unsure · 0 to go`);
+  });
+
+  it('estimates precision, recall and F1 with intervals equal to the engine’s, and keeps the run', async () => {
+    await page.getByRole('button', { name: /^Estimate accuracy from \d+ labels$/ }).click();
+    const report = page.getByTestId('audit-report');
+    await report.waitFor({ timeout: 60_000 });
+    const rows = await page.getByTestId('audit-figures').locator('tbody tr').allTextContents();
+    const figure = (b: { estimate: number | null; lower: number | null; upper: number | null }): string =>
+      `${b.estimate?.toFixed(3) ?? '—'}${b.lower === null || b.upper === null ? '—' : `${b.lower.toFixed(3)} – ${b.upper.toFixed(3)}`}`;
+    expect(rows[0]).toContain(`Precision${figure(expected.precision)}`);
+    expect(rows[1]).toContain(`Recall${figure(expected.recall)}`);
+    expect(rows[2]).toContain(`F1${figure(expected.f1)}`);
+    expect(await page.getByTestId('audit-halve').textContent()).toContain(`About ${expected.labelsToHalveInterval.toLocaleString('en')} labels`);
+    expect(await report.textContent()).toContain('Cochran');
+    await expectAccessible(page, 'audit-report');
+    await screenshot(page, 'audit-03-report');
+
+    await page.getByRole('tab', { name: 'Saved runs' }).click();
+    const runs = page.locator('[data-testid="runs-table"] tbody tr');
+    await expect.poll(() => runs.count()).toBe(1);
+    expect(await runs.nth(0).textContent()).toMatch(/Registry audit.*registry-audit-sample/);
+    expect(await runs.nth(0).textContent()).toContain(`${String(sample.pairs.length - 1)} (`);
+    // Reload, then reopen: the report and its labels come back from the saved run.
+    await page.reload();
+    await page.getByRole('tab', { name: 'Saved runs' }).click();
+    await runs.nth(0).getByRole('button', { name: /^Open the audit/ }).click();
+    await page.getByTestId('audit-report').waitFor();
+    expect(await page.getByTestId('audit-report').textContent()).toContain('A saved audit, reopened');
+    expect(await page.getByTestId('audit-progress').textContent()).toBe(`${String(sample.pairs.length - 1)} labelled · 0 unsure · 0 to go`);
+    const reopened = await page.getByTestId('audit-figures').locator('tbody tr').allTextContents();
+    expect(reopened).toEqual(rows);
+    await expectAccessible(page, 'audit-reopened');
+    await screenshot(page, 'audit-04-reopened');
+  });
+
+  it('ran without script errors or CSP violations', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
