@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { ConsoleBackend } from '../../../main/backend/console-backend.ts';
 import { MAX_RUNS, SavedRuns } from '../../../main/backend/saved-runs.ts';
 import { LocalEngine } from '../../../engine/local-engine.ts';
+import { datasetDigest } from '../../../engine/assurance/dataset-digest.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -87,6 +88,44 @@ describe('saved assurance runs', () => {
     expect(await backend.send('console/run', { runId: '../../etc/passwd' })).toMatchObject({ ok: false, error: { kind: 'validation', issues: [{ path: 'runId' }] } });
     // A refused evaluation is not kept.
     expect(await backend.send('matching/evaluate', { datasetId: 'bad', pairs: pairs.slice(0, 1), thresholds: [0.5] })).toMatchObject({ ok: false });
+    expect((await backend.call('console/runs', {})).runs).toHaveLength(1);
+  });
+
+  it('keeps a registry audit: its labels, their digest and the versions it judged, reopened whole', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mpi-runs-'));
+    cleanups.push(() => { rmSync(dir, { recursive: true, force: true }); });
+    const db = join(dir, 'sandbox.db');
+    await sandbox(db, ['demo']);
+    const backend = new ConsoleBackend({ dataFolder: join(dir, 'data'), actor: 'console:test' });
+    cleanups.push(() => backend.close());
+    await backend.call('console/open-sandbox', { path: db, tenantId: 'demo' });
+
+    const sample = await backend.call('audit/sample', { labels: 40, seed: 2 });
+    const labels = sample.pairs.map((p, i) => ({ ...p, isMatch: p.stratum === 'linked' && i % 7 !== 0 }));
+    const strata = sample.strata.map(({ name, linked, population }) => ({ name, linked, population }));
+    const output = await backend.call('audit/estimate', { strata, labels });
+    const summary = await backend.call('profile/summary', {});
+    expect(output.versions).toEqual({ matchingProfileVersion: summary.matchingProfileVersion, comparatorVersion: summary.comparatorVersion, scoreMethod: summary.scoreMethod, scoreMethodVersion: summary.scoreMethodVersion });
+    // Drawing a sample is not a run the console keeps; the estimate is.
+    const { runs } = await backend.call('console/runs', {});
+    expect(runs).toHaveLength(1);
+    const matches = labels.filter((l) => l.isMatch).length;
+    expect(runs[0]).toMatchObject({
+      kind: 'audit',
+      datasetId: 'registry-audit-sample',
+      datasetDigest: datasetDigest(labels),
+      pairs: labels.length,
+      matches,
+      nonMatches: labels.length - matches,
+      versions: output.versions,
+      thresholds: [],
+    });
+    const reopened = await backend.call('console/run', { runId: runs[0]?.runId ?? '' });
+    if (reopened.kind !== 'audit') throw new Error(`kind ${reopened.kind}`);
+    expect(reopened.output).toEqual(output);
+    expect(reopened.request.labels).toEqual(labels);
+    // A refused estimate is not kept.
+    expect(await backend.send('audit/estimate', { strata: strata.slice(0, 1), labels })).toMatchObject({ ok: false, error: { kind: 'validation' } });
     expect((await backend.call('console/runs', {})).runs).toHaveLength(1);
   });
 
