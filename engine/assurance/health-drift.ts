@@ -1,22 +1,40 @@
 /**
  * Drift of a source's latest sample against its baseline: the samples of the same source before it under the same
  * profile version, or, at a version's first sample, those under the version before (so a new model's effect on the
- * rates is itself flagged, and later samples are compared afresh within the new version). For each share (review
- * cases per created record, auto-links per created record, and each field's completeness), a two-proportion z-test of
- * latest against the pooled baseline: flagged when |z| ≥ 3.29 (two-sided α = 0.001, few false alarms over many
- * metrics and days) and the share moved by at least 0.05 in absolute terms or half of itself (a stated tolerance, so
- * huge batches do not flag trivia). A failed job is flagged.
+ * rates is itself flagged, and later samples are compared afresh within the new version).
+ *
+ * - Shares (review cases and auto-links per record created, each field's completeness): a two-proportion z-test of
+ *   latest against the pooled baseline, flagged when |z| ≥ 3.29 (two-sided α = 0.001, few false alarms over many metrics and days) and the
+ *   share moved by at least 0.05 in absolute terms or half of itself (a stated tolerance, so huge batches do not
+ *   flag trivia).
+ * - What matching met depends on the registry as it was, which grows: blocks of the broad rules grow with it. So
+ *   these are compared with the baseline's last ingest only (the registry most like today's), not pooled: the
+ *   shares of compared pairs scored 0.5 or above and of records whose candidates hit the cap by the share rule,
+ *   and each blocking rule's candidates per record, flagged when they explode: at least three times the earlier
+ *   rate (which found some) and two or more candidates per record more, with 50 records or more on both sides
+ *   (candidates are not independent trials, so a ratio with a stated tolerance instead of a test; a rule that finds
+ *   fewer is not flagged itself: the field it reads, whose completeness fell, is).
+ * - Identities of 5 records or more, on jobs and daily samples (snapshots of the whole registry): against the
+ *   snapshot before, by the share rule.
+ * - A failed job is flagged.
  */
 import { HEALTH_FIELDS, type DriftFlag, type HealthSample } from '../contract/health.ts';
 
 const Z_LIMIT = 3.29;
 const MIN_ABSOLUTE = 0.05;
 const MIN_RELATIVE = 0.5;
+const RATE_RATIO = 3;
+const MIN_RATE_CHANGE = 2;
+const MIN_RECORDS = 50;
+/** Score bands at or above 0.5 (contract/health.ts SCORE_BAND_EDGES: 0.5 is the fourth edge). */
+const HIGH_BANDS_FROM = 4;
 
 export const DRIFT_RULE =
   'A source’s latest ingest is compared with its earlier ingests under the same profile version (or, at a version’s first ingest, with those under the version before): ' +
   'a share (review cases or auto-links per record created, each field’s completeness) is flagged when a two-proportion z-test gives |z| ≥ 3.29 ' +
-  '(two-sided 0.001) and it moved by at least 0.05 or by half of itself. A failed job is always flagged.';
+  '(two-sided 0.001) and it moved by at least 0.05 or by half of itself. What matching met is compared with the ingest just before (the registry grows): ' +
+  'the shares of compared pairs scored 0.5 or above and of records whose candidates hit the cap by the same rule, and a blocking rule’s candidates per record when they at least tripled, by two or more. ' +
+  'The share of identities with 5 or more records is compared between the last two registry snapshots (jobs and daily samples) by the same share rule. A failed job is always flagged.';
 
 interface Share {
   readonly metric: string;
@@ -25,6 +43,9 @@ interface Share {
   readonly words: string;
 }
 
+const sum = (values: readonly number[] | undefined, from = 0): number => (values ?? []).slice(from).reduce((a, b) => a + b, 0);
+
+/** The source's own data: judged against the pooled baseline. */
 const SHARES: readonly Share[] = [
   { metric: 'review-rate', hits: (s) => s.reviewCases, trials: (s) => s.created, words: 'review cases per record created' },
   { metric: 'auto-link-rate', hits: (s) => s.autoLinked, trials: (s) => s.created, words: 'records auto-linked per record created' },
@@ -35,6 +56,19 @@ const SHARES: readonly Share[] = [
     words: `share of records carrying ${field}`,
   })),
 ];
+
+/** What matching met: judged against the baseline's last ingest. */
+const MATCHING_SHARES: readonly Share[] = [
+  { metric: 'high-scores', hits: (s) => sum(s.matching?.scoreBands, HIGH_BANDS_FROM), trials: (s) => s.matching?.comparedPairs ?? 0, words: 'share of compared pairs scored 0.5 or above' },
+  { metric: 'capped', hits: (s) => s.matching?.capped ?? 0, trials: (s) => (s.matching === null ? 0 : s.created), words: 'share of records whose candidates hit the cap' },
+];
+
+const LARGE_IDENTITIES: Share = {
+  metric: 'large-identities',
+  hits: (s) => sum(s.identitySizes ?? [], 4),
+  trials: (s) => sum(s.identitySizes ?? []),
+  words: 'share of identities with 5 or more records',
+};
 
 function zTest(x1: number, n1: number, x2: number, n2: number): number | null {
   if (n1 === 0 || n2 === 0) return null;
@@ -51,6 +85,48 @@ function baselineOf(earlier: readonly HealthSample[], latest: HealthSample): Hea
   return earlier.filter((s) => s.profileVersion === lastVersion);
 }
 
+function shareFlag(share: Share, baseline: readonly HealthSample[], latest: HealthSample, who: string | null): DriftFlag | undefined {
+  const x1 = baseline.reduce((total, s) => total + share.hits(s), 0);
+  const n1 = baseline.reduce((total, s) => total + share.trials(s), 0);
+  const x2 = share.hits(latest);
+  const n2 = share.trials(latest);
+  const z = zTest(x1, n1, x2, n2);
+  if (z === null) return undefined;
+  const before = x1 / n1;
+  const now = x2 / n2;
+  const moved = Math.abs(now - before);
+  if (Math.abs(z) < Z_LIMIT || (moved < MIN_ABSOLUTE && moved < MIN_RELATIVE * before)) return undefined;
+  return {
+    metric: share.metric,
+    sourceSystem: who,
+    baseline: before,
+    latest: now,
+    z,
+    text: `${who ?? 'registry'}: the ${share.words} ${now > before ? 'rose' : 'fell'} from ${before.toFixed(3)} to ${now.toFixed(3)} (z ${z.toFixed(1)})`,
+  };
+}
+
+function candidateFlags(previous: HealthSample, latest: HealthSample, who: string | null): DriftFlag[] {
+  if (latest.matching === null || previous.matching === null || latest.created < MIN_RECORDS || previous.created < MIN_RECORDS) return [];
+  const flags: DriftFlag[] = [];
+  for (const [rule, figures] of Object.entries(latest.matching.rules)) {
+    const before = (previous.matching.rules[rule]?.candidates ?? 0) / previous.created;
+    const now = figures.candidates / latest.created;
+    if (before === 0) continue;
+    const ratio = now / before;
+    if (now - before < MIN_RATE_CHANGE || ratio < RATE_RATIO) continue;
+    flags.push({
+      metric: `candidates:${rule}`,
+      sourceSystem: who,
+      baseline: before,
+      latest: now,
+      z: null,
+      text: `${who ?? 'registry'}: blocking rule ${rule} found ${now.toFixed(1)} candidates per record, against ${before.toFixed(1)} on the ingest before (×${ratio.toFixed(1)})`,
+    });
+  }
+  return flags;
+}
+
 export function driftFlags(samples: readonly HealthSample[]): DriftFlag[] {
   const flags: DriftFlag[] = [];
   const ingests = samples.filter((s) => s.origin === 'ingest');
@@ -61,25 +137,22 @@ export function driftFlags(samples: readonly HealthSample[]): DriftFlag[] {
     const baseline = baselineOf(series.slice(0, -1), latest);
     if (baseline.length === 0) continue;
     for (const share of SHARES) {
-      const x1 = baseline.reduce((sum, s) => sum + share.hits(s), 0);
-      const n1 = baseline.reduce((sum, s) => sum + share.trials(s), 0);
-      const x2 = share.hits(latest);
-      const n2 = share.trials(latest);
-      const z = zTest(x1, n1, x2, n2);
-      if (z === null) continue;
-      const before = x1 / n1;
-      const now = x2 / n2;
-      const moved = Math.abs(now - before);
-      if (Math.abs(z) < Z_LIMIT || (moved < MIN_ABSOLUTE && moved < MIN_RELATIVE * before)) continue;
-      flags.push({
-        metric: share.metric,
-        sourceSystem: source,
-        baseline: before,
-        latest: now,
-        z,
-        text: `${source ?? 'ingest'}: the ${share.words} ${now > before ? 'rose' : 'fell'} from ${before.toFixed(3)} to ${now.toFixed(3)} (z ${z.toFixed(1)})`,
-      });
+      const flag = shareFlag(share, baseline, latest, source);
+      if (flag !== undefined) flags.push(flag);
     }
+    const previous = baseline.at(-1);
+    if (previous === undefined) continue;
+    for (const share of MATCHING_SHARES) {
+      const flag = shareFlag(share, [previous], latest, source);
+      if (flag !== undefined) flags.push(flag);
+    }
+    flags.push(...candidateFlags(previous, latest, source));
+  }
+  const snapshots = samples.filter((s) => s.identitySizes !== null);
+  const [before, latest] = snapshots.slice(-2);
+  if (before !== undefined && latest !== undefined) {
+    const flag = shareFlag(LARGE_IDENTITIES, [before], latest, null);
+    if (flag !== undefined) flags.push(flag);
   }
   const lastJob = samples.filter((s) => s.origin === 'job').at(-1);
   if (lastJob?.jobStatus === 'failed') {

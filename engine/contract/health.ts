@@ -1,6 +1,7 @@
 /**
  * Health over time: figures recorded with every ingest and every finished maintenance job (records in, auto-link
- * rate, review cases per 1,000 records, field completeness, duration, failures), with the profile version in force,
+ * rate, review cases per 1,000 records, field completeness, what matching met, identity sizes, duration, failures),
+ * and daily for a quiet registry, with the profile version in force,
  * and the drift flags raised on the latest sample against its baseline. Counts and shares only. Browser-safe.
  */
 import { z } from 'zod';
@@ -8,9 +9,28 @@ import { z } from 'zod';
 export const HEALTH_FIELDS = ['familyName', 'givenName', 'birthDate', 'sex', 'addressLine', 'postalCode', 'phone', 'email', 'identifiers'] as const;
 export type HealthField = (typeof HEALTH_FIELDS)[number];
 
+/** Upper edges of the score bands compared pairs are counted in (the last band runs to 1): fine where decisions are made. */
+export const SCORE_BAND_EDGES = [0.001, 0.01, 0.1, 0.5, 0.9, 0.99, 0.999] as const;
+/** Identities counted by their records: 1, 2, 3, 4, 5–9, 10 or more. */
+export const IDENTITY_SIZE_BINS = ['1', '2', '3', '4', '5–9', '10+'] as const;
+
+/** What matching met during an ingest. */
+export const MatchingFiguresSchema = z.object({
+  /** Candidate identities scored (each against the record's best-scoring record of it). */
+  comparedPairs: z.number().int(),
+  /** Compared pairs per score band (SCORE_BAND_EDGES: one more band than edges). */
+  scoreBands: z.array(z.number().int()),
+  /** Records whose candidates were more than the cap, so the rarest-sharing ones were kept. */
+  capped: z.number().int(),
+  /** Per blocking rule: candidate identities its blocks held, and blocks skipped as too common. */
+  rules: z.record(z.string(), z.object({ candidates: z.number().int(), overCap: z.number().int() })),
+});
+export type MatchingFigures = z.infer<typeof MatchingFiguresSchema>;
+
 export const HealthSampleSchema = z.object({
   at: z.string(),
-  origin: z.enum(['ingest', 'job']),
+  /** ingest: one ingest call; job: a finished maintenance job; daily: the registry once a day (a quiet registry). */
+  origin: z.enum(['ingest', 'job', 'daily']),
   sourceSystem: z.string().nullable(),
   jobId: z.string().nullable(),
   jobKind: z.string().nullable(),
@@ -24,16 +44,23 @@ export const HealthSampleSchema = z.object({
   /** For each matching field, how many of the records written carried it. */
   fieldPresent: z.record(z.string(), z.number().int()),
   durationMs: z.number().int(),
+  /** Ingests: what matching met (null on samples that do not compare). */
+  matching: MatchingFiguresSchema.nullable(),
+  /** Jobs and daily samples: identities per IDENTITY_SIZE_BINS (null on ingests). */
+  identitySizes: z.array(z.number().int()).nullable(),
 });
 export type HealthSample = z.infer<typeof HealthSampleSchema>;
 
 export const DriftFlagSchema = z.object({
-  /** What moved: `review-rate`, `auto-link-rate`, `completeness:<field>`, `job-failed`. */
+  /**
+   * What moved: `review-rate`, `auto-link-rate`, `completeness:<field>`, `high-scores` (compared pairs at 0.5 or
+   * above), `capped`, `candidates:<rule>`, `large-identities` (identities of 5 records or more), `job-failed`.
+   */
   metric: z.string(),
   sourceSystem: z.string().nullable(),
   baseline: z.number(),
   latest: z.number(),
-  /** Two-proportion z statistic of latest against baseline (null for a failed job). */
+  /** Two-proportion z statistic of latest against baseline (null for a failed job and a candidate-rate ratio). */
   z: z.number().nullable(),
   text: z.string(),
 });

@@ -24,6 +24,10 @@ export interface Candidates {
   readonly identities: number[];
   /** For each candidate, the indexes (into the record's tags) of the tags it already holds. */
   readonly held: ReadonlyMap<number, readonly number[]>;
+  /** Each tag's block size as read (at most MAX_BLOCK_SIZE + 1: more is "too common"), for the health figures. */
+  readonly blockSizes: readonly number[];
+  /** Identities found in the usable blocks, before the cap of MAX_CANDIDATES. */
+  readonly found: number;
 }
 
 /**
@@ -59,5 +63,6 @@ export function findCandidates(store: Store, tenantId: string, tags: readonly Bl
     tags.map((t) => t.tag),
     MAX_BLOCK_SIZE + 1,
   );
-  return { identities: rankCandidates(blocks, (id) => id !== exclude, held), held };
+  const identities = rankCandidates(blocks, (id) => id !== exclude, held);
+  return { identities, held, blockSizes: blocks.map((b) => b.length), found: held.size };
 }

@@ -43,6 +43,7 @@ import { recordIdentityEvent } from '../store/identity-events.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { buildCanonical } from './survivorship.ts';
 import { MAX_COMPARED_RECORDS_PER_IDENTITY, findCandidates } from './candidates.ts';
+import { MatchingTally } from './matching-tally.ts';
 import { PreparedCache } from './prepared-cache.ts';
 import { payloadDigest } from './payload-digest.ts';
 import { reviewCaseId } from './review-case-id.ts';
@@ -84,6 +85,8 @@ interface Scored {
 export class Ingestor {
   readonly profile: StoredProfile;
   readonly scorer: Scorer;
+  /** What matching met, for the ingest's health figures. */
+  readonly tally: MatchingTally;
   readonly sourceSystem: string;
   private readonly source: SourceTrustEntry;
   private readonly ring: KeyRing;
@@ -110,6 +113,7 @@ export class Ingestor {
     this.trustOrder = this.profile.profile.SourceTrust.map((s) => s.SourceSystem);
     this.scorer = createScorer(this.profile.profile, storedTermFrequencies(store, tenantId));
     this.cache = new PreparedCache(this.scorer);
+    this.tally = new MatchingTally(this.profile.profile.Blocking.Rules.map((r) => r.Name));
   }
 
   /** Forgets prepared records: after a rollback, record IDs can be reused by different rows. */
@@ -206,6 +210,8 @@ export class Ingestor {
     const tags = blockingTags(write.fields, this.profile.profile.Blocking, this.ring);
     const candidates = findCandidates(store, tenantId, tags);
     const scored = this.scoreCandidates(prepared, candidates.identities);
+    this.tally.candidates(tags, candidates.blockSizes, candidates.found);
+    for (const candidate of scored) this.tally.scored(candidate.outcome.score);
     const best = scored[0];
     let identityId: number;
     let linked: 'auto-linked' | 'new-identity';

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/db.ts';
 import type { JobKind, JobStatus, PhaseName } from '../contract/maintenance.ts';
 import { EngineError } from '../contract/errors.ts';
-import { recordHealthSample } from '../store/health.ts';
+import { identitySizes, recordHealthSample } from '../store/health.ts';
 import { writeAudit } from '../store/audit.ts';
 import { finishJob, insertJob, markCancelRequested, requireJob, type JobRow } from './job-store.ts';
 import type { FinalJobStatus } from './states.ts';
@@ -103,6 +103,8 @@ export function finishWithAudit(store: Store, tenantId: string, job: JobRow, to:
     rejected: after.counters.failure,
     fieldPresent: {},
     durationMs: after.startedAt === null ? 0 : Date.parse(at) - Date.parse(after.startedAt),
+    matching: null,
+    identitySizes: identitySizes(store, tenantId),
   });
   writeAudit(
     store,

@@ -1,5 +1,5 @@
 /**
- * The background worker: enqueues due scheduled reconciliations, claims the oldest claimable job of the
+ * The background worker: takes the daily health sample (daily-health.ts), enqueues due scheduled reconciliations, claims the oldest claimable job of the
  * tenants it serves (queued, or running with an expired lease: a crashed worker's job resumes from its
  * stored cursors), runs it, and polls every PollIntervalSeconds when idle. `once` drains the queue and
  * returns. Aborting the signal stops it after the batch in progress, releasing the lease for another worker.
@@ -15,6 +15,7 @@ import { maintenanceSettings, type MaintenanceSettings } from '../config/mainten
 import { claimNextJob, listTenantIds } from './job-store.ts';
 import { runJob, type RunHooks, type RunResult } from './runner.ts';
 import { enqueueScheduled, ScheduleClock } from './schedules.ts';
+import { dailySampleDue, recordDailySample } from './daily-health.ts';
 import type { RetryPolicy } from '../fhir-source/retry.ts';
 
 export type WorkerEvent =
@@ -89,6 +90,11 @@ export async function runWorker(env: EngineEnv, options: WorkerOptions): Promise
       const tenants = options.tenants === 'all' ? listTenantIds(store) : options.tenants;
       for (const tenantId of tenants) {
         const now = new Date();
+        if (store.read(() => dailySampleDue(store, tenantId, now))) {
+          store.write(() => {
+            if (dailySampleDue(store, tenantId, now)) recordDailySample(store, tenantId, now);
+          });
+        }
         const job = store.write(() =>
           claimNextJob(store, tenantId, owner, now.toISOString(), new Date(now.getTime() + settings.LeaseSeconds * 1000).toISOString()),
         );

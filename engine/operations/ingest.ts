@@ -37,6 +37,8 @@ export async function ingestStream(
       rejected: report.rejected.length,
       fieldPresent: present.counts,
       durationMs: performance.now() - started,
+      matching: ingestor.tally.figures(),
+      identitySizes: null,
     });
   });
   return report;

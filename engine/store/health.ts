@@ -1,12 +1,12 @@
-/** The health_sample table (migration 0011): written after each ingest and each finished job; read in time order. */
+/** The health_sample table (migrations 0011, 0012): written after each ingest, each finished job and daily; read in time order. */
 import type { Store } from './db.ts';
-import type { HealthSample } from '../contract/health.ts';
+import { IDENTITY_SIZE_BINS, type HealthSample, type MatchingFigures } from '../contract/health.ts';
 
 export function recordHealthSample(store: Store, tenantId: string, sample: HealthSample): void {
   store
     .statement(
       `INSERT INTO health_sample (tenant_id, at, origin, source_system, job_id, job_kind, job_status, profile_version, records, created, auto_linked,
-         review_cases, rejected, field_present_json, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         review_cases, rejected, field_present_json, duration_ms, matching_json, identity_sizes_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       tenantId,
@@ -24,7 +24,16 @@ export function recordHealthSample(store: Store, tenantId: string, sample: Healt
       sample.rejected,
       JSON.stringify(sample.fieldPresent),
       Math.max(0, Math.round(sample.durationMs)),
+      sample.matching === null ? null : JSON.stringify(sample.matching),
+      sample.identitySizes === null ? null : JSON.stringify(sample.identitySizes),
     );
+}
+
+interface SampleRow extends Omit<HealthSample, 'fieldPresent' | 'matching' | 'identitySizes'> {
+  readonly field_present_json: string;
+  readonly matching_json: string | null;
+  readonly identity_sizes_json: string | null;
+  readonly sample_id: number;
 }
 
 /** The tenant's latest samples (optionally of one source), oldest first. */
@@ -33,9 +42,34 @@ export function healthSamples(store: Store, tenantId: string, sourceSystem: stri
     .statement(
       `SELECT * FROM (SELECT at, origin, source_system AS sourceSystem, job_id AS jobId, job_kind AS jobKind, job_status AS jobStatus,
          profile_version AS profileVersion, records, created, auto_linked AS autoLinked, review_cases AS reviewCases, rejected,
-         field_present_json, duration_ms AS durationMs, sample_id
+         field_present_json, duration_ms AS durationMs, matching_json, identity_sizes_json, sample_id
        FROM health_sample WHERE tenant_id = ? ${sourceSystem === undefined ? '' : 'AND source_system = ?'} ORDER BY sample_id DESC LIMIT ?) ORDER BY sample_id`,
     )
-    .all(...(sourceSystem === undefined ? [tenantId, limit] : [tenantId, sourceSystem, limit])) as (Omit<HealthSample, 'fieldPresent'> & { field_present_json: string; sample_id: number })[];
-  return rows.map(({ field_present_json, sample_id: _id, ...row }) => ({ ...row, fieldPresent: JSON.parse(field_present_json) as Record<string, number> }));
+    .all(...(sourceSystem === undefined ? [tenantId, limit] : [tenantId, sourceSystem, limit])) as SampleRow[];
+  return rows.map(({ field_present_json, matching_json, identity_sizes_json, sample_id: _id, ...row }) => ({
+    ...row,
+    fieldPresent: JSON.parse(field_present_json) as Record<string, number>,
+    matching: matching_json === null ? null : (JSON.parse(matching_json) as MatchingFigures),
+    identitySizes: identity_sizes_json === null ? null : (JSON.parse(identity_sizes_json) as number[]),
+  }));
+}
+
+/** Identities by record count (IDENTITY_SIZE_BINS: 1, 2, 3, 4, 5–9, 10+), from the links (one pass over its index). */
+export function identitySizes(store: Store, tenantId: string): number[] {
+  const rows = store
+    .statement('SELECT size, COUNT(*) AS identities FROM (SELECT COUNT(*) AS size FROM identity_link WHERE tenant_id = ? GROUP BY identity_id) GROUP BY size')
+    .raw()
+    .all(tenantId) as [number, number][];
+  const bins: number[] = IDENTITY_SIZE_BINS.map(() => 0);
+  for (const [size, identities] of rows) {
+    const bin = size >= 10 ? 5 : size >= 5 ? 4 : size - 1;
+    bins[bin] = (bins[bin] ?? 0) + identities;
+  }
+  return bins;
+}
+
+/** When the tenant's last daily sample was taken (ISO 8601), if ever. */
+export function lastDailySample(store: Store, tenantId: string): string | undefined {
+  const row = store.statement("SELECT MAX(at) AS at FROM health_sample WHERE tenant_id = ? AND origin = 'daily'").get(tenantId) as { at: string | null } | undefined;
+  return row?.at ?? undefined;
 }

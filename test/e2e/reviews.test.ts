@@ -191,13 +191,21 @@ describe('review cases in the console', () => {
     await expectAccessible(page, 'identity-history');
     await screenshot(page, '47-identity-history');
 
-    // Health: eight ingests (two a source) and the reconciliation, charts with a line per source.
+    // Health: eight ingests (two a source), the reconciliation and the worker's daily sample; charts with a line per source.
     await page.getByRole('link', { name: /^Health/ }).click();
     await page.getByTestId('health-flags').waitFor();
-    await page.getByRole('table', { name: 'Health figures, newest first' }).waitFor();
-    expect(await page.getByRole('table', { name: 'Health figures, newest first' }).locator('tbody tr').count()).toBe(9);
+    const figures = page.getByRole('table', { name: 'Health figures, newest first' });
+    await figures.waitFor();
+    expect(await figures.locator('tbody tr').count()).toBe(10);
+    expect(await figures.getByText('Daily figures').count()).toBe(1);
     await page.locator('figure[aria-label^="Review cases per 1,000"] .recharts-line-curve').first().waitFor();
-    await page.getByText('phone', { exact: true }).click();
+    await page.getByRole('radiogroup', { name: 'Field' }).getByText('phone', { exact: true }).click();
+    // What matching met: the last ingest's pairs by score band, a rule's candidates per record, identities by size.
+    await page.locator('figure[aria-label^="Compared pairs of the last ingest by score band"] .recharts-bar-rectangle').first().waitFor({ state: 'attached' });
+    await page.getByRole('combobox', { name: 'Blocking rule' }).click();
+    await page.getByRole('option', { name: 'phone', exact: true }).click();
+    await page.locator('figure[aria-label^="Candidate identities per record created found by blocking rule phone"]').waitFor();
+    expect(await page.locator('figure[aria-label^="Identities by their number of records"]').getAttribute('aria-label')).toMatch(/^Identities by their number of records, in percent: 1: [\d.]+% \(\d+\), 2: /);
     await expectAccessible(page, 'health');
     await screenshot(page, '48-health');
     expect(typeof firstRecord).toBe('string');

@@ -1,8 +1,28 @@
 /** `health [--source S] [--json]`: health figures over time and the drift flags on the latest (engine/assurance/health-drift.ts). */
 import type { CliContext } from '../context.ts';
 import { json, table } from '../format.ts';
+import type { HealthSample } from '../../../engine/contract/health.ts';
 
 const share = (x: number, n: number): string => (n === 0 ? '—' : (x / n).toFixed(3));
+
+function what(s: HealthSample): string {
+  if (s.origin === 'ingest') return `ingest ${s.sourceSystem ?? ''}`;
+  if (s.origin === 'daily') return 'daily';
+  return `${s.jobKind ?? 'job'} ${s.jobStatus ?? ''}`;
+}
+
+/** Ingests: compared pairs per record and the share scored 0.5 or above; snapshots: identities and those of 5+ records. */
+function matched(s: HealthSample): string {
+  if (s.matching !== null) {
+    const high = s.matching.scoreBands.slice(4).reduce((a, b) => a + b, 0);
+    return `${s.created === 0 ? '—' : (s.matching.comparedPairs / s.created).toFixed(1)} pairs/record, ${share(high, s.matching.comparedPairs)} ≥ 0.5, ${String(s.matching.capped)} capped`;
+  }
+  if (s.identitySizes !== null) {
+    const all = s.identitySizes.reduce((a, b) => a + b, 0);
+    return `${String(all)} identities, ${String((s.identitySizes[4] ?? 0) + (s.identitySizes[5] ?? 0))} of 5+ records`;
+  }
+  return '—';
+}
 
 export async function health(cli: CliContext): Promise<number> {
   const source = cli.string('source');
@@ -13,16 +33,17 @@ export async function health(cli: CliContext): Promise<number> {
   }
   cli.write(
     table(
-      ['at', 'what', 'profile', 'records', 'created', 'auto-link rate', 'review cases / 1,000', 'birth dates', 'duration'],
+      ['at', 'what', 'profile', 'records', 'created', 'auto-link rate', 'review cases / 1,000', 'birth dates', 'matching / identities', 'duration'],
       result.samples.map((s) => [
         s.at,
-        s.origin === 'ingest' ? `ingest ${s.sourceSystem ?? ''}` : `${s.jobKind ?? 'job'} ${s.jobStatus ?? ''}`,
+        what(s),
         s.profileVersion === null ? '—' : `v${String(s.profileVersion)}`,
         String(s.records),
         String(s.created),
         share(s.autoLinked, s.created),
         s.created === 0 ? '—' : ((1000 * s.reviewCases) / s.created).toFixed(1),
         s.origin === 'ingest' ? share(s.fieldPresent['birthDate'] ?? 0, s.created) : '—',
+        matched(s),
         `${(s.durationMs / 1000).toFixed(1)} s`,
       ]),
     ),

@@ -2,22 +2,35 @@
  * Health: the figures recorded with every ingest and every finished job, as charts over time with the profile
  * versions marked, the drift flags on the latest ingest, and how a shift is judged.
  */
-import { Alert, Card, Group, SegmentedControl, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Card, Group, SegmentedControl, Select, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
-import { HEALTH_FIELDS } from '../../../engine/contract/health.ts';
+import { HEALTH_FIELDS, type HealthSample } from '../../../engine/contract/health.ts';
 import { useClient } from '../../client/context.tsx';
 import { formatDateTime } from '../../format.ts';
 import { IconAlert, IconCheck, IconInfo } from '../../icons.tsx';
-import { metricValue } from './health-series.ts';
+import { blockingRules, metricValue } from './health-series.ts';
 
 const HealthChart = lazy(() => import('./health-chart.tsx'));
+const ScoreBandChart = lazy(() => import('./health-bars.tsx').then((m) => ({ default: m.ScoreBandChart })));
+const IdentitySizeChart = lazy(() => import('./health-bars.tsx').then((m) => ({ default: m.IdentitySizeChart })));
+
+function what(s: HealthSample): string {
+  if (s.origin === 'ingest') return `Ingest from ${s.sourceSystem ?? '—'}`;
+  if (s.origin === 'daily') return 'Daily figures';
+  return `${s.jobKind ?? 'Job'} ${s.jobStatus ?? ''}`;
+}
+
+function duration(ms: number): string {
+  return ms < 1000 ? `${String(ms)} ms` : ms < 120_000 ? `${(ms / 1000).toFixed(1)} s` : `${(ms / 60_000).toFixed(1)} min`;
+}
 
 export default function HealthPage({ connection, connectionKey }: { readonly connection: Connection; readonly connectionKey: string }) {
   const client = useClient();
   const offered = connection.capabilities.operations.includes('health/series');
   const [field, setField] = useState<string>('birthDate');
+  const [rule, setRule] = useState<string | null>(null);
   const health = useQuery({ queryKey: ['health', connectionKey], queryFn: () => client.send('health/series', {}), enabled: offered });
   return (
     <Stack gap="lg" maw={1200}>
@@ -83,12 +96,26 @@ export default function HealthPage({ connection, connectionKey }: { readonly con
                 </Group>
                 <HealthChart samples={health.data.samples} metric={`completeness:${field}`} label={`Share of records created carrying ${field}, in percent`} unit="%" />
               </Card>
+              <MatchingCards samples={health.data.samples} rule={rule} onRule={setRule} />
             </Suspense>
           ) : (
             <Text size="sm" c="dimmed">
               No ingest recorded yet: figures appear with the next ingest (`mpi-console ingest`) or job.
             </Text>
           )}
+          {health.data.samples.some((s) => s.identitySizes !== null) ? (
+            <Suspense fallback={<Skeleton height={220} />}>
+              <Card withBorder padding="md" bg="var(--mantine-color-white)">
+                <Title order={2} size="h4" mb={4}>
+                  Identities by number of records
+                </Title>
+                <Text size="sm" c="dimmed" mb="sm">
+                  The registry as the last job or daily sample found it. A growing share of large identities can mean wrong links: open them from Review cases with a link-quality scan.
+                </Text>
+                <IdentitySizeChart samples={health.data.samples} />
+              </Card>
+            </Suspense>
+          ) : null}
           <Card withBorder padding="md" bg="var(--mantine-color-white)">
             <Title order={2} size="h4" mb="sm">
               Latest figures
@@ -103,6 +130,7 @@ export default function HealthPage({ connection, connectionKey }: { readonly con
                   <Table.Th>Review cases / 1,000</Table.Th>
                   <Table.Th>Auto-linked</Table.Th>
                   <Table.Th>Birth date</Table.Th>
+                  <Table.Th>Duration</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -114,12 +142,13 @@ export default function HealthPage({ connection, connectionKey }: { readonly con
                     return (
                       <Table.Tr key={`${s.at}-${String(i)}`}>
                         <Table.Td>{formatDateTime(s.at)}</Table.Td>
-                        <Table.Td>{s.origin === 'ingest' ? `Ingest from ${s.sourceSystem ?? '—'}` : `${s.jobKind ?? 'Job'} ${s.jobStatus ?? ''}`}</Table.Td>
+                        <Table.Td>{what(s)}</Table.Td>
                         <Table.Td>{s.profileVersion === null ? '—' : `v${String(s.profileVersion)}`}</Table.Td>
                         <Table.Td>{s.records}</Table.Td>
                         <Table.Td>{s.origin === 'ingest' ? (metricValue(s, 'review-rate')?.toFixed(1) ?? '—') : s.reviewCases}</Table.Td>
                         <Table.Td>{s.origin === 'ingest' ? percent(metricValue(s, 'auto-link-rate')) : '—'}</Table.Td>
                         <Table.Td>{s.origin === 'ingest' ? percent(metricValue(s, 'completeness:birthDate')) : '—'}</Table.Td>
+                        <Table.Td>{duration(s.durationMs)}</Table.Td>
                       </Table.Tr>
                     );
                   })}
@@ -129,5 +158,46 @@ export default function HealthPage({ connection, connectionKey }: { readonly con
         </>
       )}
     </Stack>
+  );
+}
+
+/** What matching met on the ingests: high scores, each blocking rule's candidates, cap hits, the score distribution. */
+function MatchingCards({ samples, rule, onRule }: { readonly samples: readonly HealthSample[]; readonly rule: string | null; readonly onRule: (rule: string | null) => void }) {
+  const rules = blockingRules(samples);
+  if (rules.length === 0) return null;
+  const shown = rule !== null && rules.includes(rule) ? rule : (rules[0] ?? '');
+  return (
+    <>
+      <Card withBorder padding="md" bg="var(--mantine-color-white)">
+        <Title order={2} size="h4" mb="sm">
+          Compared pairs by score band
+        </Title>
+        <ScoreBandChart samples={samples} />
+      </Card>
+      <Card withBorder padding="md" bg="var(--mantine-color-white)">
+        <Title order={2} size="h4" mb="sm">
+          Compared pairs scored 0.5 or above
+        </Title>
+        <HealthChart samples={samples} metric="high-scores" label="Share of compared pairs scored 0.5 or above, in percent" unit="%" />
+      </Card>
+      <Card withBorder padding="md" bg="var(--mantine-color-white)">
+        <Group justify="space-between" mb="sm">
+          <Title order={2} size="h4">
+            Candidates per record by blocking rule
+          </Title>
+          <Select size="xs" w={260} label="Blocking rule" value={shown} onChange={onRule} data={rules} allowDeselect={false} />
+        </Group>
+        <HealthChart samples={samples} metric={`candidates:${shown}`} label={`Candidate identities per record created found by blocking rule ${shown}`} unit="" />
+      </Card>
+      <Card withBorder padding="md" bg="var(--mantine-color-white)">
+        <Title order={2} size="h4" mb={4}>
+          Records whose candidates hit the cap
+        </Title>
+        <Text size="sm" c="dimmed" mb="sm">
+          Each record is compared with a few candidate identities at most: those sharing its rarest blocking keys. Many records over that cap means blocking keys have become too common to tell people apart.
+        </Text>
+        <HealthChart samples={samples} metric="capped" label="Share of records created whose candidates were more than the cap, in percent" unit="%" />
+      </Card>
+    </>
   );
 }

@@ -1,15 +1,57 @@
 /** The Health page's chart data from health samples: pure, so it is tested without a browser. */
-import type { HealthSample } from '../../../engine/contract/health.ts';
+import { IDENTITY_SIZE_BINS, SCORE_BAND_EDGES, type HealthSample } from '../../../engine/contract/health.ts';
 
-export type HealthMetric = 'review-rate' | 'auto-link-rate' | `completeness:${string}`;
+export type HealthMetric = 'review-rate' | 'auto-link-rate' | 'high-scores' | 'capped' | `completeness:${string}` | `candidates:${string}`;
 
-/** The metric's value of one ingest sample, or null when nothing was created (no share to show). */
+/** Score bands at or above 0.5 (SCORE_BAND_EDGES[3] is 0.5). */
+const HIGH_BANDS_FROM = 4;
+
+/** The metric's value of one ingest sample, or null when it has none (nothing created, no matching figures). */
 export function metricValue(sample: HealthSample, metric: HealthMetric): number | null {
   if (sample.created === 0) return null;
   if (metric === 'review-rate') return (1000 * sample.reviewCases) / sample.created;
   if (metric === 'auto-link-rate') return (100 * sample.autoLinked) / sample.created;
-  const field = metric.slice('completeness:'.length);
-  return (100 * (sample.fieldPresent[field] ?? 0)) / sample.created;
+  if (metric.startsWith('completeness:')) return (100 * (sample.fieldPresent[metric.slice('completeness:'.length)] ?? 0)) / sample.created;
+  const { matching } = sample;
+  if (matching === null) return null;
+  if (metric === 'capped') return (100 * matching.capped) / sample.created;
+  if (metric === 'high-scores') return matching.comparedPairs === 0 ? null : (100 * matching.scoreBands.slice(HIGH_BANDS_FROM).reduce((a, b) => a + b, 0)) / matching.comparedPairs;
+  const rule = matching.rules[metric.slice('candidates:'.length)];
+  return rule === undefined ? null : rule.candidates / sample.created;
+}
+
+/** The blocking rules the ingests name, in name order. */
+export function blockingRules(samples: readonly HealthSample[]): string[] {
+  return [...new Set(samples.flatMap((s) => (s.matching === null ? [] : Object.keys(s.matching.rules))))].sort();
+}
+
+/** A score band's name: its lower and upper edge. */
+export function scoreBandName(band: number): string {
+  const low = band === 0 ? 0 : SCORE_BAND_EDGES[band - 1];
+  const high = SCORE_BAND_EDGES[band];
+  return high === undefined ? `${String(low)}–1` : `${String(low)}–${String(high)}`;
+}
+
+/** The last ingest's compared pairs by score band, beside the ingest before it of the same source (shares in percent). */
+export function scoreBandBars(samples: readonly HealthSample[]): { band: string; latest: number; before: number | null }[] {
+  const ingests = samples.filter((s) => s.origin === 'ingest' && s.matching !== null && s.matching.comparedPairs > 0);
+  const latest = ingests.at(-1);
+  if (latest?.matching == null) return [];
+  const before = ingests.filter((s) => s !== latest && s.sourceSystem === latest.sourceSystem).at(-1)?.matching ?? null;
+  const percent = (count: number | undefined, total: number): number => (100 * (count ?? 0)) / total;
+  return latest.matching.scoreBands.map((count, band) => ({
+    band: scoreBandName(band),
+    latest: percent(count, latest.matching?.comparedPairs ?? 1),
+    before: before === null ? null : percent(before.scoreBands[band], before.comparedPairs),
+  }));
+}
+
+/** The last registry snapshot's identities by size (job or daily sample), in percent of identities. */
+export function identitySizeBars(samples: readonly HealthSample[]): { size: string; identities: number; percent: number }[] {
+  const sizes = samples.filter((s) => s.identitySizes !== null).at(-1)?.identitySizes ?? null;
+  if (sizes === null) return [];
+  const total = sizes.reduce((a, b) => a + b, 0);
+  return IDENTITY_SIZE_BINS.map((size, i) => ({ size, identities: sizes[i] ?? 0, percent: total === 0 ? 0 : (100 * (sizes[i] ?? 0)) / total }));
 }
 
 export interface SeriesPoint {

@@ -17,6 +17,8 @@ const base: HealthSample = {
   rejected: 0,
   fieldPresent: { birthDate: 150 },
   durationMs: 10,
+  matching: null,
+  identitySizes: null,
 };
 
 describe('health chart data', () => {

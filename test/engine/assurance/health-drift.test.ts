@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/temp.ts';
 import { ctx, ndjson, openRegistry, patient } from '../../helpers/registry.ts';
 import { driftFlags } from '../../../engine/assurance/health-drift.ts';
-import type { HealthSample } from '../../../engine/contract/health.ts';
+import { SCORE_BAND_EDGES, type HealthSample, type MatchingFigures } from '../../../engine/contract/health.ts';
+import { activeProfile } from '../../../engine/store/profiles.ts';
+import { MaintenanceSettingsSchema } from '../../../engine/config/maintenance.ts';
+import { runWorker } from '../../../engine/jobs/worker.ts';
 
 /** A letters-only name for person i (distinct people, no shared names by accident). */
 function name(prefix: string, i: number): string {
@@ -41,6 +44,8 @@ function sample(overrides: Partial<HealthSample>): HealthSample {
     rejected: 0,
     fieldPresent: { birthDate: 990, familyName: 1000 },
     durationMs: 1000,
+    matching: null,
+    identitySizes: null,
     ...overrides,
   };
 }
@@ -56,10 +61,19 @@ describe('health figures and drift', () => {
 
     await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: batch(400, 80, false) }, ctx());
     health = await engine.call('health/series', {}, ctx());
-    // Without birth dates these look-alike test names match far more: the review and auto-link rates move too.
+    // Without birth dates these look-alike test names match far more: the review and auto-link rates move too, more
+    // compared pairs score high, and more records meet more candidates than the cap.
     const flagged = new Map(health.flags.map((f) => [f.metric, f.text]));
     expect(flagged.get('completeness:birthDate')).toMatch(/^hospital: the share of records carrying birthDate fell from 1\.000 to 0\.000/);
-    expect([...flagged.keys()].sort()).toEqual(['auto-link-rate', 'completeness:birthDate', 'review-rate']);
+    expect([...flagged.keys()].sort()).toEqual(['auto-link-rate', 'capped', 'completeness:birthDate', 'high-scores', 'review-rate']);
+    // What matching met is recorded with each ingest: every compared pair in one score band, every blocking rule named.
+    for (const s of health.samples) {
+      if (s.matching === null) throw new Error('an ingest without its matching figures');
+      expect(s.matching.scoreBands).toHaveLength(SCORE_BAND_EDGES.length + 1);
+      expect(s.matching.scoreBands.reduce((a, b) => a + b, 0)).toBe(s.matching.comparedPairs);
+      expect(Object.keys(s.matching.rules).sort()).toEqual(activeProfile(engine.env.store, 't1').profile.Blocking.Rules.map((r) => r.Name).sort());
+      expect(s.identitySizes).toBeNull();
+    }
     // Another tenant sees none of it.
     expect(await engine.call('health/series', {}, ctx('t2'))).toMatchObject({ samples: [], flags: [] });
     engine.close();
@@ -75,5 +89,42 @@ describe('health figures and drift', () => {
     expect(driftFlags([week(1, 20), week(1, 22), week(2, 44), week(2, 42)])).toEqual([]);
     // A failed job is always said.
     expect(driftFlags([week(1, 20), sample({ origin: 'job', jobId: 'job-1', jobKind: 'reconciliation', jobStatus: 'failed' })]).map((f) => f.metric)).toEqual(['job-failed']);
+  });
+
+  it('flags a blocking rule whose candidates explode against the ingest before, not a steady or a falling one', () => {
+    const matching = (candidates: number, capped = 10): MatchingFigures => ({ comparedPairs: 4000, scoreBands: [3000, 500, 200, 100, 50, 50, 50, 50], capped, rules: { 'name-birth': { candidates, overCap: 0 }, phone: { candidates: 300, overCap: 0 } } });
+    const week = (candidates: number, capped?: number): HealthSample => sample({ matching: matching(candidates, capped) });
+    expect(driftFlags([week(3000), week(3200), week(3100)])).toEqual([]);
+    const exploded = driftFlags([week(3000), week(3100), week(12_000)]);
+    expect(exploded.map((f) => f.metric)).toEqual(['candidates:name-birth']);
+    expect(exploded[0]?.text).toBe('hospital: blocking rule name-birth found 12.0 candidates per record, against 3.1 on the ingest before (×3.9)');
+    // Compared with the ingest just before, not the pool: a registry that grew steadily is not flagged.
+    expect(driftFlags([week(500), week(1000), week(2000), week(3500)])).toEqual([]);
+    expect(driftFlags([week(3000), week(3100), week(600)])).toEqual([]);
+    // Candidates hitting the cap on far more records.
+    expect(driftFlags([week(3000, 10), week(3000, 12), week(3000, 200)]).map((f) => f.metric)).toEqual(['capped']);
+  });
+
+  it('flags identities of 5 or more records growing between two registry snapshots', () => {
+    const snapshot = (sizes: number[], origin: 'job' | 'daily' = 'daily'): HealthSample => sample({ origin, sourceSystem: null, jobStatus: origin === 'job' ? 'completed' : null, identitySizes: sizes });
+    expect(driftFlags([snapshot([8000, 1500, 300, 100, 60, 5]), snapshot([8100, 1510, 300, 100, 61, 5], 'job')])).toEqual([]);
+    const grown = driftFlags([snapshot([8000, 1500, 300, 100, 60, 5]), snapshot([7000, 1500, 300, 100, 900, 200])]);
+    expect(grown.map((f) => f.metric)).toEqual(['large-identities']);
+    expect(grown[0]?.text).toMatch(/^registry: the share of identities with 5 or more records rose from 0\.007 to 0\.110/);
+  });
+
+  it('takes a daily sample of a quiet registry once a day: its records and identities by size', async () => {
+    const engine = openRegistry(tempDir(), ['t1']);
+    await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: batch(0, 60, true) }, ctx());
+    const work = { tenants: ['t1'], once: true, maintenance: MaintenanceSettingsSchema.parse({}) };
+    await runWorker(engine.env, work);
+    await runWorker(engine.env, work);
+    const health = await engine.call('health/series', {}, ctx());
+    const daily = health.samples.filter((s) => s.origin === 'daily');
+    expect(daily).toHaveLength(1);
+    expect(daily[0]?.records).toBe(60);
+    // 60 distinct people: 60 identities of one record.
+    expect(daily[0]?.identitySizes).toEqual([60, 0, 0, 0, 0, 0]);
+    engine.close();
   });
 });
