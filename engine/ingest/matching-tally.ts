@@ -4,14 +4,8 @@
  * more than the cap, and the compared pairs per score band. Counts only; a few additions per record.
  */
 import type { BlockingTag } from '../blocking/tags.ts';
-import { SCORE_BAND_EDGES, type MatchingFigures } from '../contract/health.ts';
+import { SCORE_BAND_EDGES, scoreBand, type MatchingFigures } from '../contract/health.ts';
 import { MAX_BLOCK_SIZE, MAX_CANDIDATES } from './candidates.ts';
-
-export function scoreBand(score: number): number {
-  let band = 0;
-  while (band < SCORE_BAND_EDGES.length && score >= (SCORE_BAND_EDGES[band] ?? 1)) band++;
-  return band;
-}
 
 export class MatchingTally {
   private comparedPairs = 0;

@@ -3,6 +3,8 @@
  * records, its identities by size, the profile version in force), so the Health page shows it alive and a shift
  * in identity sizes is seen. Taken by the worker when the tenant's last daily sample is a day old or absent.
  */
+import { emitHealthMetrics } from '../assurance/health-metrics.ts';
+import type { HealthSample } from '../contract/health.ts';
 import type { Store } from '../store/db.ts';
 import { identitySizes, lastDailySample, recordHealthSample } from '../store/health.ts';
 import { countRecords } from '../store/records.ts';
@@ -20,7 +22,7 @@ export function recordDailySample(store: Store, tenantId: string, now: Date): vo
   const started = performance.now();
   const records = countRecords(store, tenantId);
   const sizes = identitySizes(store, tenantId);
-  recordHealthSample(store, tenantId, {
+  const sample: HealthSample = {
     at: now.toISOString(),
     origin: 'daily',
     sourceSystem: null,
@@ -37,5 +39,7 @@ export function recordDailySample(store: Store, tenantId: string, now: Date): vo
     durationMs: performance.now() - started,
     matching: null,
     identitySizes: sizes,
-  });
+  };
+  recordHealthSample(store, tenantId, sample);
+  emitHealthMetrics(sample);
 }

@@ -2,6 +2,8 @@
  * Creating and cancelling jobs, and the audit records of their final transitions. Starting a job only
  * queues it: a worker (`mpi-console worker`, later the API host) does the work asynchronously.
  */
+import { emitHealthMetrics } from '../assurance/health-metrics.ts';
+import type { HealthSample } from '../contract/health.ts';
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/db.ts';
 import type { JobKind, JobStatus, PhaseName } from '../contract/maintenance.ts';
@@ -88,7 +90,7 @@ const ACTION_OF: { readonly [S in FinalJobStatus]: string } = {
 export function finishWithAudit(store: Store, tenantId: string, job: JobRow, to: FinalJobStatus, actor: string, error: string | null, at: string): void {
   finishJob(store, tenantId, job, to, error, at);
   const after = requireJob(store, tenantId, job.jobId);
-  recordHealthSample(store, tenantId, {
+  const sample: HealthSample = {
     at,
     origin: 'job',
     sourceSystem: job.externalSourceSystem,
@@ -105,7 +107,9 @@ export function finishWithAudit(store: Store, tenantId: string, job: JobRow, to:
     durationMs: after.startedAt === null ? 0 : Date.parse(at) - Date.parse(after.startedAt),
     matching: null,
     identitySizes: identitySizes(store, tenantId),
-  });
+  };
+  recordHealthSample(store, tenantId, sample);
+  emitHealthMetrics(sample);
   writeAudit(
     store,
     tenantId,

@@ -1,3 +1,5 @@
+import { emitHealthMetrics } from '../assurance/health-metrics.ts';
+import type { HealthSample } from '../contract/health.ts';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import type { IngestReport } from '../contract/ingest.ts';
 import { Ingestor } from '../ingest/ingestor.ts';
@@ -21,26 +23,28 @@ export async function ingestStream(
   const report = await ingestLines(env.store, ingestor, ndjsonLines(input), onProgress, (fields) => {
     present.count(fields);
   });
+  const sample: HealthSample = {
+    at: new Date().toISOString(),
+    origin: 'ingest',
+    sourceSystem,
+    jobId: null,
+    jobKind: null,
+    jobStatus: null,
+    profileVersion: report.matchingProfileVersion,
+    records: report.lines,
+    created: report.created,
+    autoLinked: report.autoLinked,
+    reviewCases: report.reviewCasesCreated,
+    rejected: report.rejected.length,
+    fieldPresent: present.counts,
+    durationMs: performance.now() - started,
+    matching: ingestor.tally.figures(),
+    identitySizes: null,
+  };
   env.store.write(() => {
-    recordHealthSample(env.store, ctx.tenantId, {
-      at: new Date().toISOString(),
-      origin: 'ingest',
-      sourceSystem,
-      jobId: null,
-      jobKind: null,
-      jobStatus: null,
-      profileVersion: report.matchingProfileVersion,
-      records: report.lines,
-      created: report.created,
-      autoLinked: report.autoLinked,
-      reviewCases: report.reviewCasesCreated,
-      rejected: report.rejected.length,
-      fieldPresent: present.counts,
-      durationMs: performance.now() - started,
-      matching: ingestor.tally.figures(),
-      identitySizes: null,
-    });
+    recordHealthSample(env.store, ctx.tenantId, sample);
   });
+  emitHealthMetrics(sample);
   return report;
 }
 

@@ -10,4 +10,9 @@ process.stdout.on('error', (error) => {
 
 register();
 const { main } = await import('./main.ts');
+// OpenTelemetry metrics of what this process does in-process (an ingest's health figures, a worker's jobs), when the
+// OTLP environment names a collector; flushed before the process ends.
+const { startMetricsExport } = await import('../engine-host/telemetry.ts');
+const stopMetrics = startMetricsExport('cli');
 process.exitCode = await main(process.argv.slice(2));
+await stopMetrics?.();

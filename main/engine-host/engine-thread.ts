@@ -8,6 +8,7 @@ import { LocalEngine, flagControl, NO_CONTROL } from '../../engine/index.ts';
 import type { OperationName } from '../../engine/contract/operations.ts';
 import { toErrorData } from './errors.ts';
 import type { EngineCallMessage, EngineThreadData, EngineThreadMessage } from './messages.ts';
+import { startMetricsExport } from './telemetry.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('engine-thread runs as a worker thread');
@@ -16,6 +17,7 @@ const post = (message: EngineThreadMessage): void => {
   port.postMessage(message);
 };
 
+const stopMetrics = startMetricsExport('engine');
 let engine: LocalEngine;
 try {
   engine = LocalEngine.open({
@@ -35,7 +37,10 @@ try {
 port.on('message', (message: EngineCallMessage | { readonly type: 'close' }) => {
   if (message.type === 'close') {
     engine.close();
-    port.close();
+    // The last figures reach the collector before the thread goes.
+    void (stopMetrics?.() ?? Promise.resolve()).finally(() => {
+      port.close();
+    });
     return;
   }
   const { id } = message;

@@ -8,6 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { LocalEngine, runWorker, maintenanceSettings } from '../../engine/index.ts';
 import { toErrorData } from './errors.ts';
 import type { JobThreadCommand, JobThreadData, JobThreadMessage } from './messages.ts';
+import { startMetricsExport } from './telemetry.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('job-thread runs as a worker thread');
@@ -46,6 +47,7 @@ function idle(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+const stopMetrics = startMetricsExport('jobs');
 let engine: LocalEngine | undefined;
 try {
   engine = LocalEngine.open({ dbPath: data.dbPath, create: false, ...(data.settingsPath === undefined ? {} : { settingsPath: data.settingsPath }) });
@@ -78,6 +80,7 @@ try {
   post({ type: 'failed', error: toErrorData(error) });
 } finally {
   engine?.close();
+  await stopMetrics?.();
   // The command listener would keep the thread alive: with the worker loop over, let it exit.
   port.unref();
 }

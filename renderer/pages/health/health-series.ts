@@ -1,5 +1,5 @@
 /** The Health page's chart data from health samples: pure, so it is tested without a browser. */
-import { IDENTITY_SIZE_BINS, SCORE_BAND_EDGES, type HealthSample } from '../../../engine/contract/health.ts';
+import { IDENTITY_SIZE_BINS, scoreBandName, type HealthSample } from '../../../engine/contract/health.ts';
 
 export type HealthMetric = 'review-rate' | 'auto-link-rate' | 'high-scores' | 'capped' | `completeness:${string}` | `candidates:${string}`;
 
@@ -23,13 +23,6 @@ export function metricValue(sample: HealthSample, metric: HealthMetric): number 
 /** The blocking rules the ingests name, in name order. */
 export function blockingRules(samples: readonly HealthSample[]): string[] {
   return [...new Set(samples.flatMap((s) => (s.matching === null ? [] : Object.keys(s.matching.rules))))].sort();
-}
-
-/** A score band's name: its lower and upper edge. */
-export function scoreBandName(band: number): string {
-  const low = band === 0 ? 0 : SCORE_BAND_EDGES[band - 1];
-  const high = SCORE_BAND_EDGES[band];
-  return high === undefined ? `${String(low)}–1` : `${String(low)}–${String(high)}`;
 }
 
 /** The last ingest's compared pairs by score band, beside the ingest before it of the same source (shares in percent). */
