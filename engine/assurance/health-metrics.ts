@@ -14,7 +14,8 @@
  *   service.health.duration         ms         histogram: ingest and job durations, by origin, job kind and status
  */
 import { metrics, type Counter, type Gauge, type Histogram, type MeterProvider } from '@opentelemetry/api';
-import { IDENTITY_SIZE_BINS, scoreBandName, type HealthSample } from '../contract/health.ts';
+import { IDENTITY_SIZE_BINS, type HealthSample } from '../contract/health.ts';
+import { scoreBandName } from '../contract/score-bands.ts';
 
 interface Instruments {
   readonly provider: MeterProvider;

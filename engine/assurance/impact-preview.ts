@@ -13,6 +13,7 @@
  * Decisions are the scorers' own (holds and hard conflicts included), so the active profile previewed against
  * itself changes nothing.
  */
+import { SCORE_BAND_EDGES, scoreBand } from '../contract/score-bands.ts';
 import type { RunControl } from '../run-control.ts';
 import type { Decision } from '../contract/matching.ts';
 import type { MatchFields } from '../contract/fields.ts';
@@ -56,10 +57,13 @@ export function previewImpact(store: Store, tenantId: string, active: StoredProf
   const next = createScorer(candidate, tf);
   const changes = Object.fromEntries(IMPACT_KINDS.map((k) => [k, 0])) as Record<ImpactKind, number>;
   const bySource = new Map<string, Record<ImpactKind, number>>();
+  const byScoreBand = Object.fromEntries(IMPACT_KINDS.map((k) => [k, [...SCORE_BAND_EDGES.map(() => 0), 0]])) as Record<ImpactKind, number[]>;
   const examples: ImpactPreview['examples'] = [];
   const examplesOf = new Map<ImpactKind, number>();
   const note = (kind: ImpactKind, a: CandidateMember, b: CandidateMember, scoreNow: Scored, scoreCandidate: Scored): void => {
     changes[kind]++;
+    const band = scoreBand(scoreCandidate.score);
+    byScoreBand[kind][band] = (byScoreBand[kind][band] ?? 0) + 1;
     for (const source of new Set([a.sourceSystem, b.sourceSystem])) {
       const counts = bySource.get(source) ?? (Object.fromEntries(IMPACT_KINDS.map((k) => [k, 0])) as Record<ImpactKind, number>);
       counts[kind]++;
@@ -207,6 +211,7 @@ export function previewImpact(store: Store, tenantId: string, active: StoredProf
     candidatePairsCompared,
     changes,
     bySource: Object.fromEntries([...bySource.entries()].sort((a, b) => a[0].localeCompare(b[0]))),
+    byScoreBand,
     reviewCasesReconciliationWouldOpen: wouldOpen,
     examples,
     blockingNote: sameBlocking

@@ -9,22 +9,6 @@ import { z } from 'zod';
 export const HEALTH_FIELDS = ['familyName', 'givenName', 'birthDate', 'sex', 'addressLine', 'postalCode', 'phone', 'email', 'identifiers'] as const;
 export type HealthField = (typeof HEALTH_FIELDS)[number];
 
-/** Upper edges of the score bands compared pairs are counted in (the last band runs to 1): fine where decisions are made. */
-export const SCORE_BAND_EDGES = [0.001, 0.01, 0.1, 0.5, 0.9, 0.99, 0.999] as const;
-/** The band a score falls in: the number of edges at or below it. */
-export function scoreBand(score: number): number {
-  let band = 0;
-  while (band < SCORE_BAND_EDGES.length && score >= (SCORE_BAND_EDGES[band] ?? 1)) band++;
-  return band;
-}
-
-/** A band's name from its lower and upper edge ("0.5–0.9", the last "0.999–1"). */
-export function scoreBandName(band: number): string {
-  const low = band === 0 ? 0 : SCORE_BAND_EDGES[band - 1];
-  const high = SCORE_BAND_EDGES[band];
-  return high === undefined ? `${String(low)}–1` : `${String(low)}–${String(high)}`;
-}
-
 /** Identities counted by their records: 1, 2, 3, 4, 5–9, 10 or more. */
 export const IDENTITY_SIZE_BINS = ['1', '2', '3', '4', '5–9', '10+'] as const;
 
@@ -32,7 +16,7 @@ export const IDENTITY_SIZE_BINS = ['1', '2', '3', '4', '5–9', '10+'] as const;
 export const MatchingFiguresSchema = z.object({
   /** Candidate identities scored (each against the record's best-scoring record of it). */
   comparedPairs: z.number().int(),
-  /** Compared pairs per score band (SCORE_BAND_EDGES: one more band than edges). */
+  /** Compared pairs per score band (contract/score-bands.ts: one more band than edges). */
   scoreBands: z.array(z.number().int()),
   /** Records whose candidates were more than the cap, so the rarest-sharing ones were kept. */
   capped: z.number().int(),

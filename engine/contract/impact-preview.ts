@@ -46,6 +46,8 @@ export const ImpactPreviewSchema = z.object({
   changes: z.record(ImpactKindSchema, z.number().int()),
   /** Changes by the source systems of the records involved (a pair counts once for each of its two sources). */
   bySource: z.record(z.string(), z.record(ImpactKindSchema, z.number().int())),
+  /** Changes by the band of the candidate's score (contract/score-bands.ts: one count per band). */
+  byScoreBand: z.record(ImpactKindSchema, z.array(z.number().int())),
   /** Pairs of two identities the candidate scores at or above Probable: the cases a reconciliation would open, less those already open. */
   reviewCasesReconciliationWouldOpen: z.number().int(),
   examples: z.array(ImpactExampleSchema),

@@ -4,7 +4,8 @@
  * more than the cap, and the compared pairs per score band. Counts only; a few additions per record.
  */
 import type { BlockingTag } from '../blocking/tags.ts';
-import { SCORE_BAND_EDGES, scoreBand, type MatchingFigures } from '../contract/health.ts';
+import type { MatchingFigures } from '../contract/health.ts';
+import { SCORE_BAND_EDGES, scoreBand } from '../contract/score-bands.ts';
 import { MAX_BLOCK_SIZE, MAX_CANDIDATES } from './candidates.ts';
 
 export class MatchingTally {

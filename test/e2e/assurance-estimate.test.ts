@@ -144,6 +144,11 @@ describe('Estimate without labels on the Match assurance page', () => {
     await impact.waitFor();
     expect(await impact.getByRole('status').textContent()).toMatch(/linked records and [\d,]+ candidate pairs compared\. A reconciliation under this model would open [\d,]+ review cases\./);
     expect(await impact.getByRole('table', { name: 'Changes by kind' }).locator('tbody tr').count()).toBe(4);
+    // The same changes by the candidate's score band: each kind's row adds up to its count.
+    const counts = await impact.getByRole('table', { name: 'Changes by kind' }).locator('tbody tr').evaluateAll((rows) => rows.map((r) => [r.children[0]?.textContent ?? '', Number((r.children[1]?.textContent ?? '').replace(/,/g, ''))] as const));
+    const byBand = await impact.getByRole('table', { name: "Changes by the candidate's score band" }).locator('tbody tr').evaluateAll((rows) => rows.map((r) => [r.children[0]?.textContent ?? '', [...r.children].slice(1).reduce((sum, c) => sum + Number((c.textContent ?? '').replace(/,/g, '')), 0)] as const));
+    expect(byBand).toEqual(counts.filter(([, count]) => count > 0));
+    expect(await impact.getByRole('table', { name: 'Changes by source' }).locator('tbody tr').count()).toBeGreaterThan(0);
     const compare = impact.getByRole('button', { name: 'Compare' });
     if ((await compare.count()) > 0) {
       await compare.first().click();

@@ -1,11 +1,12 @@
 /**
  * What a produced model would change on the registry, before anyone applies it: the impact preview (a tracked dry run
- * that writes nothing) of the model as the saved document would apply it. Counts by kind of change, the cases a
- * reconciliation would open, and examples that open in the comparison viewer.
+ * that writes nothing) of the model as the saved document would apply it. Counts by kind of change, by score band and
+ * by source, the cases a reconciliation would open, and examples that open in the comparison viewer.
  */
 import { Alert, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { IMPACT_KINDS, IMPACT_TEXT, type ImpactPreview } from '../../../engine/contract/impact-preview.ts';
+import { SCORE_BAND_EDGES, scoreBandName } from '../../../engine/contract/score-bands.ts';
 import { useTask } from '../../hooks/task.ts';
 import { formatCount } from '../../format.ts';
 import { IconAlert, IconInfo } from '../../icons.tsx';
@@ -55,6 +56,52 @@ function Examples({ examples }: { readonly examples: readonly Example[] }) {
       </Table>
       {open === null ? null : <PairRecords key={`${open.left.localId}-${open.right.localId}`} left={open.left} right={open.right} />}
     </Stack>
+  );
+}
+
+/** The changes by the candidate's score band (fine near 0 and 1) and by the sources of the records involved. */
+function BreakDown({ report }: { readonly report: ImpactPreview }) {
+  const kinds = IMPACT_KINDS.filter((kind) => report.changes[kind] > 0);
+  if (kinds.length === 0) return null;
+  const bands = SCORE_BAND_EDGES.map((_, i) => i).concat(SCORE_BAND_EDGES.length).filter((band) => kinds.some((kind) => (report.byScoreBand[kind][band] ?? 0) > 0));
+  const sources = Object.entries(report.bySource);
+  return (
+    <>
+      <Table aria-label="Changes by the candidate's score band" maw={900} style={{ fontVariantNumeric: 'tabular-nums' }}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Change, by the candidate&apos;s score</Table.Th>
+            {bands.map((band) => <Table.Th key={band}>{scoreBandName(band)}</Table.Th>)}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {kinds.map((kind) => (
+            <Table.Tr key={kind}>
+              <Table.Td>{kind}</Table.Td>
+              {bands.map((band) => <Table.Td key={band}>{formatCount(report.byScoreBand[kind][band] ?? 0)}</Table.Td>)}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {sources.length > 0 ? (
+        <Table aria-label="Changes by source" maw={900} style={{ fontVariantNumeric: 'tabular-nums' }}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Source (a pair counts for each of its sources)</Table.Th>
+              {kinds.map((kind) => <Table.Th key={kind}>{kind}</Table.Th>)}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {sources.map(([source, counts]) => (
+              <Table.Tr key={source}>
+                <Table.Td>{source}</Table.Td>
+                {kinds.map((kind) => <Table.Td key={kind}>{formatCount(counts[kind])}</Table.Td>)}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      ) : null}
+    </>
   );
 }
 
@@ -112,6 +159,7 @@ export function ImpactPreviewPanel({ document }: { readonly document: unknown })
               <Text size="sm">{report.blockingNote}</Text>
             </Alert>
           )}
+          <BreakDown report={report} />
           <Examples examples={report.examples} />
         </Stack>
       )}

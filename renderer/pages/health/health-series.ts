@@ -1,5 +1,6 @@
 /** The Health page's chart data from health samples: pure, so it is tested without a browser. */
-import { IDENTITY_SIZE_BINS, scoreBandName, type HealthSample } from '../../../engine/contract/health.ts';
+import { IDENTITY_SIZE_BINS, type HealthSample } from '../../../engine/contract/health.ts';
+import { scoreBandName } from '../../../engine/contract/score-bands.ts';
 
 export type HealthMetric = 'review-rate' | 'auto-link-rate' | 'high-scores' | 'capped' | `completeness:${string}` | `candidates:${string}`;
 

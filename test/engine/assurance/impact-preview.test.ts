@@ -1,3 +1,4 @@
+import { scoreBand } from '../../../engine/contract/score-bands.ts';
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { LocalEngine } from '../../../engine/local-engine.ts';
@@ -46,6 +47,13 @@ describe('the impact preview of a candidate profile', () => {
     expect(preview.changes['new-certain']).toBe(0);
     expect(preview.thresholds.candidate.certain).toBe(raised);
     for (const example of preview.examples) expect(example.scoreCandidate).toBeLessThan(raised);
+    // By the candidate's score band (the same score: only a threshold moved): no removed link lies below the old
+    // Certain's band.
+    const bands = preview.byScoreBand['link-below-certain'];
+    expect(bands.reduce((a, b) => a + b, 0)).toBe(expected);
+    const lowest = scoreBand(profile.MatchingRules.Thresholds.Certain);
+    expect(bands.slice(0, lowest)).toEqual(bands.slice(0, lowest).map(() => 0));
+    expect(Object.values(same.byScoreBand).flat().every((count) => count === 0)).toBe(true);
 
     // Nothing was written by either preview.
     expect(engine.env.store.statement('SELECT count(*) FROM review_case').pluck().get()).toBe(before);
