@@ -145,8 +145,13 @@ describe('Estimate without labels on the Match assurance page', () => {
     expect(await impact.getByRole('status').textContent()).toMatch(/linked records and [\d,]+ candidate pairs compared\. A reconciliation under this model would open [\d,]+ review cases\./);
     expect(await impact.getByRole('table', { name: 'Changes by kind' }).locator('tbody tr').count()).toBe(4);
     // The same changes by the candidate's score band: each kind's row adds up to its count.
-    const counts = await impact.getByRole('table', { name: 'Changes by kind' }).locator('tbody tr').evaluateAll((rows) => rows.map((r) => [r.children[0]?.textContent ?? '', Number((r.children[1]?.textContent ?? '').replace(/,/g, ''))] as const));
-    const byBand = await impact.getByRole('table', { name: "Changes by the candidate's score band" }).locator('tbody tr').evaluateAll((rows) => rows.map((r) => [r.children[0]?.textContent ?? '', [...r.children].slice(1).reduce((sum, c) => sum + Number((c.textContent ?? '').replace(/,/g, '')), 0)] as const));
+    const cells = async (name: string): Promise<string[][]> => {
+      const rows = impact.getByRole('table', { name }).locator('tbody tr');
+      return Promise.all((await rows.all()).map((row) => row.locator('td').allTextContents()));
+    };
+    const number = (text: string): number => Number(text.replace(/,/g, ''));
+    const counts = (await cells('Changes by kind')).map(([kind = '', count = '']) => [kind, number(count)] as const);
+    const byBand = (await cells("Changes by the candidate's score band")).map(([kind = '', ...bands]) => [kind, bands.reduce((sum, c) => sum + number(c), 0)] as const);
     expect(byBand).toEqual(counts.filter(([, count]) => count > 0));
     expect(await impact.getByRole('table', { name: 'Changes by source' }).locator('tbody tr').count()).toBeGreaterThan(0);
     const compare = impact.getByRole('button', { name: 'Compare' });

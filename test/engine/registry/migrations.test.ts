@@ -122,8 +122,8 @@ describe('migration 0012 (health samples: matching figures, identity sizes, dail
     before.exec(`INSERT INTO tenant (tenant_id, created_at) VALUES ('t', 'now');
       INSERT INTO health_sample (tenant_id, at, origin, source_system, profile_version, records, created, auto_linked, review_cases, rejected, field_present_json, duration_ms)
         VALUES ('t', '2026-11-01T00:00:00Z', 'ingest', 'clinic', 1, 10, 9, 3, 1, 1, '{"birthDate":9}', 12)`);
-    expect(() => before.exec(`INSERT INTO health_sample (tenant_id, at, origin, records, created, auto_linked, review_cases, rejected, field_present_json, duration_ms)
-      VALUES ('t', 'now', 'daily', 0, 0, 0, 0, 0, '{}', 0)`)).toThrow(/CHECK/);
+    expect(() => { before.exec(`INSERT INTO health_sample (tenant_id, at, origin, records, created, auto_linked, review_cases, rejected, field_present_json, duration_ms)
+      VALUES ('t', 'now', 'daily', 0, 0, 0, 0, 0, '{}', 0)`); }).toThrow(/CHECK/);
     before.close();
     const after = Store.open(path);
     expect(after.statement('SELECT tenant_id, origin, source_system, records, created, field_present_json, matching_json, identity_sizes_json FROM health_sample').all()).toEqual([
@@ -131,8 +131,8 @@ describe('migration 0012 (health samples: matching figures, identity sizes, dail
     ]);
     after.exec(`INSERT INTO health_sample (tenant_id, at, origin, records, created, auto_linked, review_cases, rejected, field_present_json, duration_ms, identity_sizes_json)
       VALUES ('t', 'now', 'daily', 10, 0, 0, 0, 0, '{}', 0, '[1,2,3,0,0,0]')`);
-    expect(() => after.exec(`INSERT INTO health_sample (tenant_id, at, origin, records, created, auto_linked, review_cases, rejected, field_present_json, duration_ms, matching_json)
-      VALUES ('t', 'now', 'ingest', 1, 1, 0, 0, 0, '{}', 0, 'not json')`)).toThrow(/CHECK/);
+    expect(() => { after.exec(`INSERT INTO health_sample (tenant_id, at, origin, records, created, auto_linked, review_cases, rejected, field_present_json, duration_ms, matching_json)
+      VALUES ('t', 'now', 'ingest', 1, 1, 0, 0, 0, '{}', 0, 'not json')`); }).toThrow(/CHECK/);
     after.close();
   });
 });
