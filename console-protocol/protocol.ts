@@ -29,7 +29,7 @@
  */
 import { z } from 'zod';
 import { JobStateSchema } from '../engine/contract/maintenance.ts';
-import { CalibrationOutputSchema, CalibrationRequestSchema, EvaluationReportSchema, EvaluationRequestSchema, VersionsSchema } from '../engine/contract/assurance.ts';
+import { CalibrationOutputSchema, CalibrationRequestSchema, EvaluationReportSchema, EvaluationRequestSchema, LabelPairSchema, MAX_DATASET_PAIRS, VersionsSchema } from '../engine/contract/assurance.ts';
 import { EstimateOutputSchema, EstimateRequestSchema } from '../engine/contract/estimate.ts';
 import { AuditEstimateInputSchema, AuditEstimateSchema } from '../engine/contract/audit.ts';
 import { operations, type OperationInput, type OperationName, type OperationOutput } from '../engine/contract/operations.ts';
@@ -136,11 +136,24 @@ export const SignInStateSchema = z.object({
 });
 export type SignInState = z.infer<typeof SignInStateSchema>;
 
+/** A registry connected to before: where, and how it was reached (never a token). */
+export const RecentRegistrySchema = z.object({
+  baseUrl: z.string(),
+  method: z.enum(['sign-in', 'token']),
+  issuer: z.string().nullable(),
+  clientId: z.string().nullable(),
+  resource: z.string().nullable(),
+  connectedAt: z.string(),
+});
+export type RecentRegistry = z.infer<typeof RecentRegistrySchema>;
+
 export const ConsoleStatusSchema = z.object({
   connection: ConnectionSchema.nullable(),
   /** Where new sandboxes go unless the user chooses another folder (the user's app-data folder). */
   defaultFolder: z.string(),
   recent: z.array(RecentSandboxSchema),
+  /** Remote registries connected to before, newest first (optional: an older backend does not send them). */
+  recentRegistries: z.array(RecentRegistrySchema).optional(),
   /** A sandbox creation under way (a reloaded page picks its progress up again). */
   creating: SandboxProgressSchema.nullable(),
   /** A remote sign-in under way or failed; null otherwise. */
@@ -194,7 +207,7 @@ export const UseTokenInputSchema = z.strictObject({
     .max(16_384)
     .regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'one bearer token: letters, digits and -._~+/ only, no spaces or "Bearer "'),
 });
-export const RUN_KINDS = ['evaluation', 'calibration', 'estimate', 'audit'] as const;
+export const RUN_KINDS = ['evaluation', 'calibration', 'estimate', 'audit', 'labels'] as const;
 export type SavedRunKind = (typeof RUN_KINDS)[number];
 export const RunIdSchema = z.string().regex(/^run-\d{8}T\d{6}Z-[0-9a-f]{8}$/, 'a run ID looks like run-20260101T120000Z-0123abcd');
 
@@ -205,7 +218,7 @@ export const SavedRunSummarySchema = z.object({
   createdAt: z.string(),
   /** Who asked (the connection's actor). */
   actor: z.string(),
-  /** Estimate: the model's dataset ID (`unsupervised-estimate:seed-S`). */
+  /** Estimate: the model's dataset ID (`unsupervised-estimate:seed-S`); a label set: its name. */
   datasetId: z.string(),
   /**
    * SHA-256 of the ordered labelled pairs: two runs on the same labels have the same digest. Estimate: of the
@@ -217,7 +230,7 @@ export const SavedRunSummarySchema = z.object({
   /** Labelled matches and non-matches; estimate: the expected true pairs among them (rounded) and the rest. */
   matches: z.number().int(),
   nonMatches: z.number().int(),
-  /** The versions the run ran under (calibration: those it was trained against). */
+  /** The versions the run ran under (calibration: those it was trained against; a label set: those active when kept). */
   versions: VersionsSchema,
   /** Evaluation: the requested thresholds; calibration: the held-out grid; estimate: its threshold grid. */
   thresholds: z.array(z.number()),
@@ -226,12 +239,19 @@ export const SavedRunSummarySchema = z.object({
 });
 export type SavedRunSummary = z.infer<typeof SavedRunSummarySchema>;
 
+/** A label set kept by name (console/save-labels): its pairs as record references, the valid rows only. */
+export const SaveLabelsInputSchema = z.strictObject({
+  name: z.string().trim().min(1, 'give the label set a name').max(100, 'at most 100 characters').regex(/^[^\t\n\r]*$/, 'one line, no tabs'),
+  pairs: z.array(LabelPairSchema).min(1, 'the label set has no valid row to keep').max(MAX_DATASET_PAIRS),
+});
+
 /** A saved run whole: the request as sent (pairs included, so it can be run again) and its answer. */
 export const SavedRunSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('evaluation'), summary: SavedRunSummarySchema, request: EvaluationRequestSchema, report: EvaluationReportSchema }),
   z.object({ kind: z.literal('calibration'), summary: SavedRunSummarySchema, request: CalibrationRequestSchema, output: CalibrationOutputSchema }),
   z.object({ kind: z.literal('estimate'), summary: SavedRunSummarySchema, request: EstimateRequestSchema, output: EstimateOutputSchema }),
   z.object({ kind: z.literal('audit'), summary: SavedRunSummarySchema, request: AuditEstimateInputSchema, output: AuditEstimateSchema }),
+  z.object({ kind: z.literal('labels'), summary: SavedRunSummarySchema, request: SaveLabelsInputSchema }),
 ]);
 export type SavedRun = z.infer<typeof SavedRunSchema>;
 
@@ -251,6 +271,7 @@ export const consoleOperations = {
   'console/runs': { input: z.strictObject({}), output: z.object({ runs: z.array(SavedRunSummarySchema) }) },
   'console/run': { input: z.strictObject({ runId: RunIdSchema }), output: SavedRunSchema },
   'console/delete-run': { input: z.strictObject({ runId: RunIdSchema }), output: z.object({ runs: z.array(SavedRunSummarySchema) }) },
+  'console/save-labels': { input: SaveLabelsInputSchema, output: SavedRunSummarySchema },
   'console/start-task': { input: z.strictObject({ operation: RunOperationSchema, input: z.unknown() }), output: RunStateSchema },
   'console/cancel-task': { input: z.strictObject({ runId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) }), output: RunStateSchema },
   'console/tasks': { input: z.strictObject({}), output: z.object({ rows: z.array(RunStateSchema) }) },

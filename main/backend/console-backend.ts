@@ -36,6 +36,7 @@ import { fromErrorData, toErrorData } from '../engine-host/errors.ts';
 import { JobWatcher, type JobWatcherOptions } from './job-watcher.ts';
 import { LocalSandboxConnection, localActor } from './local-sandbox.ts';
 import { RecentSandboxes } from './recent-sandboxes.ts';
+import { RecentRegistries } from './recent-registries.ts';
 import { SandboxCreation } from './sandbox-creator.ts';
 import { RemoteRegistryConnection } from './remote-registry.ts';
 import { beginSignIn, type PendingSignIn } from './sign-in.ts';
@@ -45,7 +46,7 @@ import { SavedRuns } from './saved-runs.ts';
 export type ConsoleListener = (event: ConsoleEventName, payload: unknown) => void;
 
 /** The operations whose runs the console keeps, and the kind each is kept as. */
-const KEPT_RUNS: Partial<Record<OperationName, SavedRunKind>> = { 'matching/evaluate': 'evaluation', 'matching/calibrate': 'calibration', 'matching/estimate': 'estimate', 'audit/estimate': 'audit' };
+const KEPT_RUNS: Partial<Record<OperationName, Exclude<SavedRunKind, 'labels'>>> = { 'matching/evaluate': 'evaluation', 'matching/calibrate': 'calibration', 'matching/estimate': 'estimate', 'audit/estimate': 'audit' };
 
 export interface ConsoleBackendOptions {
   /** The console's own state (recent sandboxes) and the default folder of new sandboxes. */
@@ -78,6 +79,7 @@ export class ConsoleBackend {
   private readonly listeners = new Set<ConsoleListener>();
   private readonly watcher: JobWatcher;
   private readonly recent: RecentSandboxes;
+  private readonly recentRegistries: RecentRegistries;
   private readonly runs: SavedRuns;
   private readonly actor: string;
   private readonly tokenStore: TokenStore;
@@ -133,6 +135,11 @@ export class ConsoleBackend {
       const key = this.requireConnection().storageKey();
       this.runs.delete(key, input.runId);
       return Promise.resolve({ runs: this.runs.list(key) });
+    },
+    'console/save-labels': async (input) => {
+      const connection = this.requireConnection();
+      const { matchingProfileVersion, comparatorVersion, scoreMethod, scoreMethodVersion } = await connection.client.call('profile/summary', {}, connection.context);
+      return this.runs.save(connection.storageKey(), { kind: 'labels', request: input, versions: { matchingProfileVersion, comparatorVersion, scoreMethod, scoreMethodVersion } }, connection.context.actor);
     },
     'console/start-task': (input) => Promise.resolve(this.startTask(input.operation, input.input)),
     'console/cancel-task': (input) => {
@@ -202,6 +209,7 @@ export class ConsoleBackend {
   constructor(private readonly options: ConsoleBackendOptions) {
     this.actor = options.actor ?? localActor();
     this.recent = new RecentSandboxes(options.dataFolder);
+    this.recentRegistries = new RecentRegistries(options.dataFolder);
     this.tokenStore = options.tokenStore ?? new MemoryTokenStore();
     this.runs = new SavedRuns(options.dataFolder);
     this.watcher = new JobWatcher((job) => {
@@ -227,7 +235,14 @@ export class ConsoleBackend {
   }
 
   status(): ConsoleStatus {
-    return { connection: this.connection?.describe() ?? null, defaultFolder: this.options.dataFolder, recent: this.recent.list(), creating: this.creating, signIn: this.signIn };
+    return {
+      connection: this.connection?.describe() ?? null,
+      defaultFolder: this.options.dataFolder,
+      recent: this.recent.list(),
+      recentRegistries: this.recentRegistries.list(),
+      creating: this.creating,
+      signIn: this.signIn,
+    };
   }
 
   /** Any operation, from an untrusted caller: the input is validated here and errors come back as data. */
@@ -325,6 +340,11 @@ export class ConsoleBackend {
       return;
     }
     onConnected();
+    try {
+      this.recentRegistries.remember({ baseUrl: session.baseUrl, method: session.method, issuer: session.issuer ?? null, clientId: session.clientId ?? null, resource: session.resource ?? null });
+    } catch {
+      // Not remembering where we connected is no reason to refuse the connection.
+    }
     await this.replaceConnection(connection);
   }
 

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { notFound, EngineError } from '../../engine/contract/errors.ts';
 import {
   RunIdSchema,
+  type SaveLabelsInputSchema,
   SavedRunSchema,
   SavedRunSummarySchema,
   type SavedRun,
@@ -23,6 +24,7 @@ import type { z } from 'zod';
 import type { EvaluationRequestSchema, CalibrationRequestSchema } from '../../engine/contract/assurance.ts';
 import type { EstimateRequestSchema } from '../../engine/contract/estimate.ts';
 import type { AuditEstimateOutput, AuditEstimateRequest } from '../../engine/contract/audit.ts';
+import type { VersionsSchema } from '../../engine/contract/assurance.ts';
 import { datasetDigest } from '../../engine/index.ts';
 
 export const MAX_RUNS = 200;
@@ -33,7 +35,8 @@ export type SavedRunInput =
   | { readonly kind: 'evaluation'; readonly request: z.output<typeof EvaluationRequestSchema>; readonly report: OperationOutput<'matching/evaluate'> }
   | { readonly kind: 'calibration'; readonly request: z.output<typeof CalibrationRequestSchema>; readonly output: OperationOutput<'matching/calibrate'> }
   | { readonly kind: 'estimate'; readonly request: z.output<typeof EstimateRequestSchema>; readonly output: OperationOutput<'matching/estimate'> }
-  | { readonly kind: 'audit'; readonly request: AuditEstimateRequest; readonly output: AuditEstimateOutput };
+  | { readonly kind: 'audit'; readonly request: AuditEstimateRequest; readonly output: AuditEstimateOutput }
+  | { readonly kind: 'labels'; readonly request: z.output<typeof SaveLabelsInputSchema>; readonly versions: z.output<typeof VersionsSchema> };
 
 /** A sortable, unguessable run ID: the UTC time to the second and 32 random bits. */
 export function newRunId(at: Date = new Date()): string {
@@ -48,20 +51,20 @@ function writeAtomically(path: string, text: string): void {
 }
 
 function summaryOf(run: SavedRunInput, runId: string, createdAt: string, actor: string): SavedRunSummary {
-  if (run.kind === 'audit') {
-    const { labels } = run.request;
+  if (run.kind === 'audit' || run.kind === 'labels') {
+    const labels = run.kind === 'audit' ? run.request.labels : run.request.pairs;
     const matches = labels.filter((l) => l.isMatch).length;
     return {
       runId,
       createdAt,
       actor,
-      kind: 'audit',
-      datasetId: 'registry-audit-sample',
+      kind: run.kind,
+      datasetId: run.kind === 'audit' ? 'registry-audit-sample' : run.request.name,
       datasetDigest: datasetDigest(labels),
       pairs: labels.length,
       matches,
       nonMatches: labels.length - matches,
-      versions: run.output.versions,
+      versions: run.kind === 'audit' ? run.output.versions : run.versions,
       thresholds: [],
       modelVersion: null,
     };
@@ -112,6 +115,8 @@ function wholeRun(run: SavedRunInput, summary: SavedRunSummary): SavedRun {
       return { kind: 'estimate', summary, request: run.request, output: run.output };
     case 'audit':
       return { kind: 'audit', summary, request: run.request, output: run.output };
+    case 'labels':
+      return { kind: 'labels', summary, request: run.request };
   }
 }
 

@@ -30,13 +30,19 @@ function byNewest(a: JobState, b: JobState): number {
   return b.createdAt.localeCompare(a.createdAt) || b.jobId.localeCompare(a.jobId);
 }
 
+/** The newest jobs, and where the older ones continue (jobs/list's cursor; null: no older job, or not known). */
+export interface JobsPage {
+  readonly rows: JobState[];
+  readonly nextCursor: string | null;
+}
+
 /** Puts a pushed (or just started) job into the list and its own entry. */
 export function storeJob(queryClient: QueryClient, connection: string, job: JobState): void {
   queryClient.setQueryData<JobState>(keys.job(connection, job.jobId), job);
-  queryClient.setQueryData<{ rows: JobState[] }>(keys.jobs(connection), (old) => {
+  queryClient.setQueryData<JobsPage>(keys.jobs(connection), (old) => {
     if (old === undefined) return old;
     const rows = old.rows.some((row) => row.jobId === job.jobId) ? old.rows.map((row) => (row.jobId === job.jobId ? job : row)) : [job, ...old.rows];
-    return { rows: rows.sort(byNewest).slice(0, JOBS_LIMIT) };
+    return { ...old, rows: rows.sort(byNewest).slice(0, JOBS_LIMIT) };
   });
 }
 
@@ -76,7 +82,7 @@ export function useConsoleStatus() {
     queryFn: async () => {
       const [status, jobs] = await Promise.allSettled([client.send('console/status', {}), client.send('jobs/list', { limit: JOBS_LIMIT })]);
       if (status.status === 'rejected') throw status.reason;
-      if (jobs.status === 'fulfilled' && status.value.connection !== null) queryClient.setQueryData(keys.jobs(connectionKey(status.value)), { rows: jobs.value.rows });
+      if (jobs.status === 'fulfilled' && status.value.connection !== null) queryClient.setQueryData(keys.jobs(connectionKey(status.value)), jobs.value);
       return status.value;
     },
   });
@@ -91,9 +97,9 @@ export function useJobs(connection: string, remembered?: readonly string[]) {
   return useQuery({
     queryKey: keys.jobs(connection),
     queryFn: async () => {
-      if (remembered === undefined) return { rows: (await client.send('jobs/list', { limit: JOBS_LIMIT })).rows };
+      if (remembered === undefined) return client.send('jobs/list', { limit: JOBS_LIMIT });
       const rows = await Promise.all(remembered.map((jobId) => client.send('jobs/get', { jobId }).catch(() => null)));
-      return { rows: rows.filter((row): row is JobState => row !== null).sort(byNewest) };
+      return { rows: rows.filter((row): row is JobState => row !== null).sort(byNewest), nextCursor: null };
     },
   });
 }

@@ -211,6 +211,25 @@ describe('the Match assurance page', () => {
     expect(digits(await page.getByTestId('cm-fp').textContent())).toBe(atZoomed?.fp);
     await expectAccessible(page, 'assurance-threshold-explorer-zoomed');
     await page.getByTestId('threshold-explorer').screenshot({ path: join(SCREENSHOTS, 'assurance-05b-threshold-explorer-zoomed.png') });
+
+    // On the match-weight axis (log2 odds): a click halfway between the ticks 4 and 6 picks the score of weight 5.
+    await page.getByTestId('explorer-range').getByText('Match weight').click();
+    const tick = async (label: string): Promise<{ x: number; y: number }> => {
+      const box = await page.locator('.recharts-cartesian-axis-tick-value').filter({ hasText: label }).first().boundingBox();
+      if (box === null) throw new Error(`no tick ${label}`);
+      return { x: box.x + box.width / 2, y: box.y };
+    };
+    const four = await tick('4 (0.941)');
+    const six = await tick('6 (0.985)');
+    await page.mouse.click((four.x + six.x) / 2, four.y - 120);
+    await expect.poll(async () => Number(await page.getByTestId('threshold-input').inputValue())).not.toBe(0.975);
+    const picked = Number(await page.getByTestId('threshold-input').inputValue());
+    expect(Math.abs(Math.log2(picked / (1 - picked)) - 5), `picked ${String(picked)}`).toBeLessThan(0.25);
+    const [atPicked] = (await cliEvaluate([picked])).thresholds;
+    await expect.poll(async () => digits(await page.getByTestId('cm-tp').textContent())).toBe(atPicked?.tp);
+    expect(digits(await page.getByTestId('cm-fp').textContent())).toBe(atPicked?.fp);
+    await expectAccessible(page, 'assurance-threshold-explorer-weight');
+    await page.getByTestId('threshold-explorer').screenshot({ path: join(SCREENSHOTS, 'assurance-05c-threshold-explorer-weight.png') });
     await page.getByTestId('explorer-range').getByText('0–1', { exact: true }).click();
   });
 
@@ -338,7 +357,7 @@ describe('the Match assurance page', () => {
     await page.getByTestId('merge-question').waitFor();
     // Once the dialog has faded in (axe reads colours as they are drawn).
     await expect.poll(() => page.evaluate<string>("getComputedStyle(document.querySelector('.mantine-Modal-content')).opacity")).toBe('1');
-    expect(await page.getByTestId('merge-question').textContent()).toMatch(/holds 400 rows\. Add the workbench's \d+ new labels to them \(rows already there are not repeated\)/);
+    expect(await page.getByTestId('merge-question').textContent()).toMatch(/holds 400 rows\. Add the \d+ new labels of the workbench to them \(rows already there are not repeated\)/);
     await expectAccessible(page, 'assurance-merge-labels');
     await page.getByRole('button', { name: 'Replace them' }).click();
     await expect.poll(() => page.getByTestId('label-counts').textContent()).toMatch(/60 rows.*30 matches.*30 non-matches/);
@@ -373,6 +392,30 @@ describe('the Match assurance page', () => {
     await page.getByRole('tab', { name: 'Calibration' }).click();
     expect(await page.getByTestId('report-origin').textContent()).toMatch(/^The labels changed since this report/);
     await expectAccessible(page, 'assurance-stale-calibration');
+  });
+
+  it('keeps a label set by name, and after a reload reopens it whole into an emptied Labels tab', async () => {
+    await page.getByRole('tab', { name: 'Labels', exact: true }).click();
+    await expect.poll(() => page.getByTestId('label-counts').textContent()).toMatch(/60 rows.*30 matches.*30 non-matches/);
+    await page.getByLabel('Keep as').fill('workbench sixty');
+    await page.getByRole('button', { name: 'Keep this label set' }).click();
+    await expect.poll(() => page.getByTestId('labels-kept').textContent()).toMatch(/^Kept as “workbench sixty”: 60 rows\. Reopen it from Saved runs\./);
+    await expectAccessible(page, 'assurance-labels-kept');
+    await page.reload();
+    // Emptied as a person would: select the text and delete it.
+    await page.getByRole('tab', { name: 'Labels', exact: true }).click();
+    const box = page.getByLabel('Labels (paste, or drop a file here)');
+    await box.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    await expect.poll(() => box.inputValue()).toBe('');
+    await page.getByRole('tab', { name: 'Saved runs' }).click();
+    const row = page.locator('[data-testid="runs-table"] tbody tr').filter({ hasText: 'Label set' });
+    expect(await row.textContent()).toMatch(/Label set.*workbench sixty.*60 \(30 matches\)/);
+    await row.getByRole('button', { name: 'Open the label set workbench sixty' }).click();
+    await expect.poll(() => page.getByTestId('label-counts').textContent()).toMatch(/60 rows.*30 matches.*30 non-matches/);
+    expect(await page.getByRole('tab', { name: 'Labels', exact: true }).getAttribute('aria-selected')).toBe('true');
+    await screenshot(page, 'assurance-09b-label-set-reopened');
   });
 
   it('summarises a long label file instead of laying it out as text, and shows the text on request', async () => {

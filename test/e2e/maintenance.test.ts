@@ -84,6 +84,7 @@ interface Observed {
   status: string | undefined;
   scanned: string | undefined;
   rate: string | undefined;
+  eta: string | undefined;
   phases: string;
 }
 
@@ -97,6 +98,7 @@ const RECORD_JOB_RENDERS = `(() => {
       status: detail ? detail.getAttribute('data-job-status') : undefined,
       scanned: document.querySelector('[data-testid="counter-scanned"]')?.textContent,
       rate: document.querySelector('[data-testid="job-rate"]')?.textContent,
+      eta: document.querySelector('[data-testid="job-eta"]')?.textContent,
       phases: [...document.querySelectorAll('[data-phase]')].map((p) => p.getAttribute('data-phase') + ':' + p.getAttribute('data-phase-status')).join(','),
     });
   };
@@ -199,6 +201,9 @@ describe('the console in a browser', () => {
     expect(seen.at(-1)?.phases).toBe('importing:skipped,rebuilding:completed,matching:completed');
     // A rate (items per second, no percentage needed) was shown while it ran.
     expect(seen.some((s) => s.status === 'running' && /identities\/s/.test(s.rate ?? ''))).toBe(true);
+    // And the running phase's time left at its own pace (rebuilding is often over before a render shows it; the
+    // phases still to come are named: test/console/renderer/job-eta.test.ts).
+    expect(seen.some((s) => s.status === 'running' && /^(Rebuilding|Matching): (about \d+ (s|min \d+ s)|under a second) left at its pace so far/.test(s.eta ?? ''))).toBe(true);
     expect(await page.getByTestId('job-percent').textContent()).toBe('100%');
     // The review rate: cases opened per 1,000 identities the matching phase visited (nothing imported here).
     expect(await page.getByTestId('job-review-rate').textContent()).toMatch(new RegExp(`^\\d+\\.\\d per 1,000 matched \\(\\d+ cases?, ${String(finalScanned / 2)} matched\\)$`));
@@ -305,6 +310,19 @@ describe('the console in a browser', () => {
 
     await page.getByRole('link', { name: 'Maintenance' }).first().click();
     await expect.poll(() => page.locator('[data-testid="jobs-table"] tbody tr').first().textContent()).toMatch(/Cancelled.*Re-index/);
+    // The list's filters: by status group and by kind.
+    const rows = page.locator('[data-testid="jobs-table"] tbody tr');
+    await page.getByRole('radiogroup', { name: 'Status' }).getByText('Failed, stopped or cancelled').click();
+    await expect.poll(async () => (await rows.allTextContents()).map((t) => /Failed|Cancelled/.test(t))).toEqual([true, true]);
+    expect(await page.getByTestId('jobs-shown').textContent()).toBe('2 of 3 jobs');
+    await page.getByRole('radiogroup', { name: 'Status' }).getByText('Queued or running').click();
+    await expect.poll(async () => (await rows.allTextContents()).map((t) => /Running/.test(t))).toEqual([true]);
+    await expectAccessible(page, 'jobs-list-filtered');
+    await screenshot(page, '12b-jobs-list-filtered');
+    await page.getByRole('radiogroup', { name: 'Status' }).getByText('All', { exact: true }).click();
+    await page.getByRole('combobox', { name: 'Kind' }).click();
+    await page.getByRole('option', { name: 'Reconciliation' }).click();
+    await expect.poll(async () => (await rows.allTextContents()).every((t) => t.includes('Reconciliation'))).toBe(true);
     await page.getByRole('link', { name: /Sandboxes/ }).click();
     await page.getByRole('table', { name: 'Recent sandboxes' }).waitFor();
     await expectAccessible(page, 'sandboxes');

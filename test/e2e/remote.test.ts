@@ -190,6 +190,14 @@ describe('the console on a remote registry', () => {
     await page.getByRole('link', { name: /Sandboxes/ }).click();
     await page.getByRole('button', { name: 'Sign out' }).click();
     const card = page.getByRole('region', { name: 'Remote registry' });
+    // Signed out, after a reload: the registry and how it was reached are remembered (never the token).
+    await page.reload();
+    await card.getByLabel('Registry URL').waitFor();
+    expect(await card.getByLabel('Registry URL').inputValue()).toBe(registryUrl);
+    expect(await card.getByTestId('recent-registries').getByRole('button').allTextContents()).toEqual([registryUrl]);
+    expect(await card.getByLabel('Identity provider').inputValue()).not.toBe('');
+    await expectAccessible(page, 'registry-signed-out-remembered');
+    await screenshot(page, '29b-registry-signed-out-remembered');
     await card.getByText('Paste a token').click();
     await card.getByLabel('Registry URL').fill(registryUrl);
     const token = await idp.serviceToken('svc-admin', 'mpi.admin mpi.operations');

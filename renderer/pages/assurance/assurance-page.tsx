@@ -27,6 +27,7 @@ import { WorkbenchPanel } from './workbench-panel.tsx';
 import { AUDIT_CODECS, AUDIT_STATE, AuditPanel } from './audit-panel.tsx';
 import { reopenedAudit } from './audit-labels.ts';
 import { mergeLabelText } from './workbench-labels.ts';
+import { labelsToTsv } from '../../../engine/contract/label-tsv.ts';
 
 type CalibrationOutput = z.infer<typeof CalibrationOutputSchema>;
 type EstimateOutput = z.infer<typeof EstimateOutputSchema>;
@@ -103,7 +104,8 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
   const runsKey = useMemo(() => ['runs', connectionKey] as const, [connectionKey]);
   // The sandbox's estimate of the prior, from the last sampling: offered beside the calibration's prior.
   const [estimatedPrior, setEstimatedPrior] = usePageState<number | null>(connectionKey, 'estimated-prior', null, PRIOR_CODEC);
-  const [incoming, setIncoming] = useState<string | null>(null);
+  // Labels arriving while the label set holds rows (from the workbench or a kept label set): added or replacing, never silently.
+  const [incoming, setIncoming] = useState<{ readonly tsv: string; readonly from: string } | null>(null);
 
   if (!allowed) {
     return (
@@ -118,16 +120,18 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
     );
   }
 
-  // Workbench labels offered to a label set that already holds rows: added or replacing, never silently.
-  const useWorkbenchLabels = (tsv: string): void => {
-    if (text.trim() === '') {
+  const offerLabels = (tsv: string, from: string): void => {
+    if (text.trim() === '' || text === tsv) {
       setText(tsv);
       setTab('labels');
-    } else setIncoming(tsv);
+    } else setIncoming({ tsv, from });
+  };
+  const useWorkbenchLabels = (tsv: string): void => {
+    offerLabels(tsv, 'the workbench');
   };
   const settle = (how: 'add' | 'replace'): void => {
     if (incoming === null) return;
-    setText(how === 'replace' ? incoming : mergeLabelText(text, incoming).text);
+    setText(how === 'replace' ? incoming.tsv : mergeLabelText(text, incoming.tsv).text);
     setIncoming(null);
     setTab('labels');
   };
@@ -141,6 +145,8 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
       setCalibration(run.output);
       setCalibrationOrigin({ reopened: run.summary.createdAt, labels: null });
       setTab('calibration');
+    } else if (run.kind === 'labels') {
+      offerLabels(labelsToTsv(run.request.pairs, { header: true }), `the kept label set "${run.request.name}"`);
     } else if (run.kind === 'estimate') {
       setEstimate(run.output);
       setTab('estimate');
@@ -180,7 +186,7 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
           <Tabs.Tab value="runs">Saved runs</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="labels" pt="md">
-          <LabelsPanel text={text} onText={setText} preview={preview} maySample={may.sample} onPrior={setEstimatedPrior} />
+          <LabelsPanel text={text} onText={setText} preview={preview} maySample={may.sample} onPrior={setEstimatedPrior} runsKey={runsKey} />
         </Tabs.Panel>
         <Tabs.Panel value="workbench" pt="md">
           {may.candidates ? (
@@ -213,7 +219,7 @@ export default function AssurancePage({ connection, connectionKey }: { readonly 
       </Tabs>
       <Modal opened={incoming !== null} onClose={() => { setIncoming(null); }} title="The label set already holds rows" centered closeButtonProps={{ 'aria-label': 'Close' }}>
         <Text size="sm" mb="md" data-testid="merge-question">
-          The Labels tab holds {preview.rows} rows. Add the workbench's {incoming === null ? 0 : mergeLabelText(text, incoming).added} new labels to them (rows already there are not repeated), or replace them with the workbench's labels?
+          The Labels tab holds {preview.rows} rows. Add the {incoming === null ? 0 : mergeLabelText(text, incoming.tsv).added} new labels of {incoming?.from ?? ''} to them (rows already there are not repeated), or replace them with those labels?
         </Text>
         <Group justify="flex-end" gap="xs">
           <Button variant="default" onClick={() => { setIncoming(null); }}>Cancel</Button>

@@ -1,10 +1,13 @@
 /**
  * Labels: paste or drop a TSV (five columns in the spec's order, optional header), see the preview — rows,
  * counts per class and every row error with its line and rule — before anything is sent; or sample labels
- * from this sandbox's ground truth (offline calibration on synthetic data). Any label set saves as TSV.
+ * from this sandbox's ground truth (offline calibration on synthetic data). Any label set saves as TSV, and is kept
+ * by name among the saved runs on request.
  */
-import { Alert, Badge, Button, Card, FileButton, Group, NumberInput, Paper, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, FileButton, Group, NumberInput, Paper, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type DragEvent } from 'react';
+import { useClient } from '../../client/context.tsx';
 import { useTask } from '../../hooks/task.ts';
 import { TaskProgress } from './task-progress.tsx';
 import { labelsToTsv } from '../../../engine/contract/label-tsv.ts';
@@ -63,7 +66,42 @@ export function IssuesTable({ issues, label }: { readonly issues: readonly { rea
   );
 }
 
-export function LabelsPanel({ text, onText, preview, maySample, onPrior }: { readonly text: string; readonly onText: (text: string) => void; readonly preview: LabelPreview; readonly maySample: boolean; readonly onPrior: (prior: number | null) => void }) {
+/** Keeps the label set's valid rows by name among the saved runs, to reopen later (console/save-labels). */
+function KeepLabels({ preview, runsKey }: { readonly preview: LabelPreview; readonly runsKey: readonly unknown[] }) {
+  const client = useClient();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const keep = useMutation({
+    mutationFn: () => client.send('console/save-labels', { name: name.trim(), pairs: preview.pairs }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: runsKey });
+    },
+  });
+  return (
+    <form
+      aria-label="Keep this label set"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (name.trim() !== '' && preview.pairs.length > 0) keep.mutate();
+      }}
+    >
+      <Group align="flex-end" gap="xs" mt="md">
+        <TextInput label="Keep as" description="A name to find it by under Saved runs" placeholder="e.g. ward-7 review, November" value={name} onChange={(e) => { setName(e.currentTarget.value); keep.reset(); }} maxLength={100} w={320} />
+        <Button type="submit" variant="light" size="sm" loading={keep.isPending} disabled={name.trim() === '' || preview.pairs.length === 0}>
+          Keep this label set
+        </Button>
+        {keep.isSuccess ? (
+          <Text size="sm" role="status" data-testid="labels-kept">
+            Kept as “{keep.data.datasetId}”: {formatCount(keep.data.pairs)} rows{preview.badRows > 0 ? ` (the ${formatCount(preview.badRows)} rows with errors were left out)` : ''}. Reopen it from Saved runs.
+          </Text>
+        ) : null}
+      </Group>
+      {keep.error !== null ? <Alert mt="xs" color="red" variant="light" icon={<IconAlert />} title="The label set was not kept"><Text size="sm">{keep.error.message}</Text></Alert> : null}
+    </form>
+  );
+}
+
+export function LabelsPanel({ text, onText, preview, maySample, onPrior, runsKey }: { readonly text: string; readonly onText: (text: string) => void; readonly preview: LabelPreview; readonly maySample: boolean; readonly onPrior: (prior: number | null) => void; readonly runsKey: readonly unknown[] }) {
   const [samplePairs, setSamplePairs] = useState<number | string>(2000);
   const sample = useTask('labels/sample', (output) => {
     setEditing(false);
@@ -190,6 +228,7 @@ export function LabelsPanel({ text, onText, preview, maySample, onPrior }: { rea
             </Table.ScrollContainer>
           ) : null}
         </Stack>
+        {preview.pairs.length > 0 ? <KeepLabels preview={preview} runsKey={runsKey} /> : null}
       </Card>
 
       {maySample ? (

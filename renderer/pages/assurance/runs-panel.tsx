@@ -14,7 +14,7 @@ import { fixed3 } from './metric-text.ts';
 import { comparisonRows, metricDelta, unsharedThresholds } from './run-comparison.ts';
 
 const COMPARED = ['precision', 'recall', 'f1', 'mcc'] as const;
-const KIND_LABEL = { evaluation: 'Evaluation', calibration: 'Calibration', estimate: 'Estimate without labels', audit: 'Registry audit' } as const;
+const KIND_LABEL = { evaluation: 'Evaluation', calibration: 'Calibration', estimate: 'Estimate without labels', audit: 'Registry audit', labels: 'Label set' } as const;
 const COMPARED_LABEL = { precision: 'Precision', recall: 'Recall', f1: 'F1', mcc: 'MCC' } as const;
 
 function Comparison({ a, b }: { readonly a: SavedRun & { kind: 'evaluation' }; readonly b: SavedRun & { kind: 'evaluation' } }) {
@@ -83,7 +83,7 @@ export function RunsPanel({ runsKey, onOpen }: { readonly runsKey: readonly unkn
           <Title order={2} size="h4" id="runs-title">Saved runs</Title>
           <Button size="xs" disabled={picked.length !== 2} onClick={() => { compare.mutate(picked); }} loading={compare.isPending}>Compare the two chosen</Button>
         </Group>
-        <Text size="sm" c="dimmed" mb="sm">Every evaluation, calibration, estimate and registry audit run from this console on this connection and tenant is kept on this computer. Choose two evaluations to compare them.</Text>
+        <Text size="sm" c="dimmed" mb="sm">Every evaluation, calibration, estimate and registry audit run from this console on this connection and tenant is kept on this computer, with the label sets you keep. Choose two evaluations to compare them.</Text>
         {runs.isPending ? <Skeleton height={80} /> : runs.isError ? (
           <Alert color="red" variant="light" icon={<IconAlert />} title="The saved runs could not be read"><Text size="sm">{runs.error.message}</Text></Alert>
         ) : runs.data.runs.length === 0 ? <Text size="sm">No runs yet.</Text> : (
@@ -115,8 +115,8 @@ export function RunsPanel({ runsKey, onOpen }: { readonly runsKey: readonly unkn
                     <Table.Td>{run.thresholds.length === 0 ? '—' : run.thresholds.join(', ')}</Table.Td>
                     <Table.Td>
                       <Group gap={4} wrap="nowrap">
-                        <Button size="compact-xs" variant="light" onClick={() => { open.mutate(run.runId); }} aria-label={`Open the ${run.kind} of ${formatDateTime(run.createdAt)}`}>Open</Button>
-                        <Button size="compact-xs" variant="subtle" color="red" onClick={() => { remove.mutate(run.runId); }} aria-label={`Forget the ${run.kind} of ${formatDateTime(run.createdAt)}`}>Forget</Button>
+                        <Button size="compact-xs" variant="light" onClick={() => { open.mutate(run.runId); }} aria-label={run.kind === 'labels' ? `Open the label set ${run.datasetId}` : `Open the ${run.kind} of ${formatDateTime(run.createdAt)}`}>Open</Button>
+                        <Button size="compact-xs" variant="subtle" color="red" onClick={() => { remove.mutate(run.runId); }} aria-label={run.kind === 'labels' ? `Forget the label set ${run.datasetId}` : `Forget the ${run.kind} of ${formatDateTime(run.createdAt)}`}>Forget</Button>
                       </Group>
                     </Table.Td>
                   </Table.Tr>

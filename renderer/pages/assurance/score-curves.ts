@@ -53,3 +53,27 @@ export function histogram(distribution: ScoreDistribution, bars = 50): Histogram
   }
   return rows;
 }
+
+/** Match weight: the score's log2 odds (Splink's threshold axis), so 0.5 is 0, 0.97 is about 5, 0.999 about 10. */
+export function matchWeight(probability: number): number {
+  return Math.log2(probability / (1 - probability));
+}
+
+/** The probability of a match weight (its inverse). */
+export function probabilityOfWeight(weight: number): number {
+  return 1 / (1 + 2 ** -weight);
+}
+
+/** Curve points at every bin edge strictly between 0 and 1 (their weight is finite), each with its match weight. */
+export function weightPoints(distribution: ScoreDistribution): (CurvePoint & { weight: number })[] {
+  return curvePoints(distribution, 1)
+    .filter((p) => p.threshold > 0 && p.threshold < 1)
+    .map((p) => ({ ...p, weight: matchWeight(p.threshold) }));
+}
+
+/** A weight tick's label with the probability beside it: "5 (0.970)"; near 1, more digits so ticks stay distinct. */
+export function weightTick(weight: number): string {
+  const p = probabilityOfWeight(weight);
+  const digits = p >= 0.999 || p <= 0.001 ? 4 : 3;
+  return `${String(Math.round(weight))} (${p.toFixed(digits)})`;
+}

@@ -7,17 +7,19 @@
  * Recharts directly rather than @mantine/charts: Mantine's LineChart cannot draw a range band.
  * Everything decisive for a linkage model happens close to 1 (Certain is 0.97 by default): the range control zooms
  * the chart and the slider to 0.9–1 or 0.99–1, drawn at the distribution's full resolution (every bin edge), so the
- * Certain line and the recall cliff get the width of the chart instead of its last few pixels.
+ * Certain line and the recall cliff get the width of the chart instead of its last few pixels. Or the axis is the match
+ * weight (log2 odds of the score, Splink's threshold axis): every bin edge, each tick with its probability beside it,
+ * so 0.5, 0.97 and 0.999 are evenly apart; the threshold picked there is the same score the profile uses.
  */
 import { Group, NumberInput, Paper, SegmentedControl, SimpleGrid, Slider, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceLine, ResponsiveContainer, XAxis, YAxis } from 'recharts';
 import type { ThresholdMetrics } from '../../../engine/contract/assurance.ts';
 import { thresholdCurve, type ScoreDistribution } from '../../../engine/contract/statistics/score-distribution.ts';
 import { formatCount } from '../../format.ts';
 import { ExportButtons } from './export-buttons.tsx';
 import { fixed3, metricsRow, range } from './metric-text.ts';
-import { CURVE_STRIDE, curvePoints, metricsAt } from './score-curves.ts';
+import { CURVE_STRIDE, curvePoints, matchWeight, metricsAt, probabilityOfWeight, weightPoints, weightTick } from './score-curves.ts';
 
 export interface ReferenceMark {
   readonly threshold: number;
@@ -77,8 +79,15 @@ function MetricTile({ label, value, interval, testId }: { readonly label: string
   );
 }
 
-const RANGES = { whole: [0, 1], high: [0.9, 1], top: [0.99, 1] } as const satisfies Record<string, readonly [number, number]>;
+const RANGES = { whole: [0, 1], high: [0.9, 1], top: [0.99, 1], weight: [0, 1] } as const satisfies Record<string, readonly [number, number]>;
 type RangeName = keyof typeof RANGES;
+/** The match-weight axis: log2 odds from −10 (0.001) to 10 (0.999), ticks every 2. */
+const WEIGHT_DOMAIN = [-10, 10] as const;
+const WEIGHT_TICKS = [-10, -8, -6, -4, -2, 0, 2, 4, 6, 8, 10];
+const onWeightAxis = (range: RangeName): boolean => range === 'weight';
+/** The plot's insets in the chart: the y axis's width on the left, the margin on the right. */
+const PLOT_LEFT = 44;
+const PLOT_RIGHT = 24;
 
 function ticksOf([from, to]: readonly [number, number]): number[] {
   const step = (to - from) / 10;
@@ -89,7 +98,13 @@ export function ThresholdExplorer({ distribution, initial, marks = [], name }: {
   const [rangeName, setRangeName] = useState<RangeName>('whole');
   const domain = RANGES[rangeName];
   // The whole range every 0.005; a zoomed one at every bin edge inside it.
-  const points = useMemo(() => (rangeName === 'whole' ? curvePoints(distribution) : curvePoints(distribution, 1).filter((p) => p.threshold >= domain[0] - 1e-9)), [distribution, rangeName, domain]);
+  const points = useMemo(
+    () => (onWeightAxis(rangeName) ? weightPoints(distribution) : rangeName === 'whole' ? curvePoints(distribution) : curvePoints(distribution, 1).filter((p) => p.threshold >= domain[0] - 1e-9)),
+    [distribution, rangeName, domain],
+  );
+  const weighted = onWeightAxis(rangeName);
+  // Where a score sits on the x axis: itself, or its match weight clamped into the weight axis.
+  const x = (score: number): number => (weighted ? Math.min(WEIGHT_DOMAIN[1], Math.max(WEIGHT_DOMAIN[0], matchWeight(score))) : score);
   const [threshold, setThreshold] = useState(() => metricsAt(distribution, initial).threshold);
   const dragging = useRef(false);
   const metrics = useMemo(() => metricsAt(distribution, threshold), [distribution, threshold]);
@@ -103,10 +118,14 @@ export function ThresholdExplorer({ distribution, initial, marks = [], name }: {
     const [from, to] = RANGES[next];
     if (threshold < from || threshold > to) choose(Math.min(to, Math.max(from, threshold)));
   };
-  const fromChart = (state: { activeIndex?: unknown }): void => {
-    const index = typeof state.activeIndex === 'number' ? state.activeIndex : Number(state.activeIndex);
-    const point = Number.isInteger(index) ? points[index] : undefined;
-    if (point !== undefined) choose(point.threshold);
+  // The pointer's place on the plot, read from the event itself (not the chart's hover state, which a click made
+  // without a prior move does not have yet): its share of the plot's width on the axis shown.
+  const fromPointer = (event: PointerEvent<HTMLDivElement>): void => {
+    const box = event.currentTarget.getBoundingClientRect();
+    const share = (event.clientX - box.left - PLOT_LEFT) / Math.max(1, box.width - PLOT_LEFT - PLOT_RIGHT);
+    if (share < 0 || share > 1) return;
+    if (weighted) choose(probabilityOfWeight(WEIGHT_DOMAIN[0] + share * (WEIGHT_DOMAIN[1] - WEIGHT_DOMAIN[0])));
+    else choose(domain[0] + share * (domain[1] - domain[0]));
   };
   const onSliderKey = (event: KeyboardEvent<HTMLDivElement>): void => {
     if (event.key === 'PageUp' || event.key === 'PageDown') {
@@ -130,33 +149,40 @@ export function ThresholdExplorer({ distribution, initial, marks = [], name }: {
           value={rangeName}
           onChange={(value) => { zoom(value); }}
           aria-labelledby={`${name}-range-label`}
-          data={[{ value: 'whole', label: '0–1' }, { value: 'high', label: '0.9–1' }, { value: 'top', label: '0.99–1' }]}
+          data={[{ value: 'whole', label: '0–1' }, { value: 'high', label: '0.9–1' }, { value: 'top', label: '0.99–1' }, { value: 'weight', label: 'Match weight' }]}
           data-testid="explorer-range"
         />
       </Group>
-      <figure style={{ margin: 0 }} aria-label={`Precision, recall and F1 against the score threshold, with 95% bands; chosen threshold ${threshold.toFixed(3)}. The numbers are in the tables below and in the CSV.`}>
-        <div style={{ width: '100%', height: 300, cursor: 'ew-resize' }}>
-          <ResponsiveContainer>
+      <figure style={{ margin: 0 }} aria-label={`Precision, recall and F1 against the ${weighted ? 'match weight of the score threshold' : 'score threshold'}, with 95% bands; chosen threshold ${threshold.toFixed(3)}. The numbers are in the tables below and in the CSV.`}>
+        <div
+          style={{ width: '100%', height: 300, cursor: 'ew-resize', touchAction: 'none' }}
+          onPointerDown={(event) => { dragging.current = true; event.currentTarget.setPointerCapture(event.pointerId); fromPointer(event); }}
+          onPointerMove={(event) => { if (dragging.current) fromPointer(event); }}
+          onPointerUp={() => { dragging.current = false; }}
+          onPointerCancel={() => { dragging.current = false; }}
+        >
+          {/* A new chart when the axis changes: recharts keeps the old axis's pointer geometry otherwise. */}
+          <ResponsiveContainer key={weighted ? 'weight' : 'score'}>
             <ComposedChart
               data={points}
-              margin={{ top: 10, right: 24, bottom: 20, left: 0 }}
-              onMouseDown={(state) => { dragging.current = true; fromChart(state); }}
-              onMouseMove={(state) => { if (dragging.current) fromChart(state); }}
-              onMouseUp={() => { dragging.current = false; }}
-              onMouseLeave={() => { dragging.current = false; }}
+              margin={{ top: 24, right: PLOT_RIGHT, bottom: 20, left: 0 }}
             >
               <CartesianGrid strokeDasharray="3 3" stroke="var(--mantine-color-gray-3)" />
-              <XAxis dataKey="threshold" type="number" domain={[domain[0], domain[1]]} ticks={ticksOf(domain)} allowDataOverflow label={{ value: rangeName === 'whole' ? 'Score threshold' : `Score threshold (${String(domain[0])}–1)`, position: 'insideBottom', offset: -10 }} />
-              <YAxis domain={[0, 1]} ticks={[0, 0.25, 0.5, 0.75, 1]} width={44} />
+              {weighted ? (
+                <XAxis dataKey="weight" type="number" domain={[WEIGHT_DOMAIN[0], WEIGHT_DOMAIN[1]]} ticks={WEIGHT_TICKS} tickFormatter={weightTick} allowDataOverflow fontSize={11} label={{ value: 'Match weight, log2 odds (score threshold)', position: 'insideBottom', offset: -10 }} />
+              ) : (
+                <XAxis dataKey="threshold" type="number" domain={[domain[0], domain[1]]} ticks={ticksOf(domain)} allowDataOverflow label={{ value: rangeName === 'whole' ? 'Score threshold' : `Score threshold (${String(domain[0])}–1)`, position: 'insideBottom', offset: -10 }} />
+              )}
+              <YAxis domain={[0, 1]} ticks={[0, 0.25, 0.5, 0.75, 1]} width={PLOT_LEFT} />
               <Area dataKey="precisionBand" stroke="none" fill="var(--mantine-color-indigo-3)" fillOpacity={0.35} isAnimationActive={false} name="Precision 95%" legendType="none" />
               <Area dataKey="recallBand" stroke="none" fill="var(--mantine-color-orange-3)" fillOpacity={0.35} isAnimationActive={false} name="Recall 95%" legendType="none" />
               <Line dataKey="precision" name="Precision" stroke="var(--mantine-color-indigo-7)" strokeWidth={2} dot={false} isAnimationActive={false} />
               <Line dataKey="recall" name="Recall" stroke="var(--mantine-color-orange-8)" strokeWidth={2} strokeDasharray="8 4" dot={false} isAnimationActive={false} />
               <Line dataKey="f1" name="F1" stroke="var(--mantine-color-teal-8)" strokeWidth={2} strokeDasharray="2 3" dot={false} isAnimationActive={false} />
               {marks.filter((mark) => mark.threshold >= domain[0]).map((mark) => (
-                <ReferenceLine key={mark.label} x={mark.threshold} stroke="var(--mantine-color-gray-7)" strokeDasharray="4 4" label={{ value: mark.label, position: 'insideTopLeft', fontSize: 11 }} />
+                <ReferenceLine key={mark.label} x={x(mark.threshold)} stroke="var(--mantine-color-gray-7)" strokeDasharray="4 4" label={{ value: mark.label, position: 'insideTopLeft', fontSize: 11 }} />
               ))}
-              <ReferenceLine x={threshold} stroke="var(--mantine-color-dark-6)" strokeWidth={2} label={{ value: `t = ${threshold.toFixed(3)}`, position: 'top', fontSize: 12 }} />
+              <ReferenceLine x={x(threshold)} stroke="var(--mantine-color-dark-6)" strokeWidth={2} label={{ value: weighted ? `t = ${threshold.toFixed(3)} (weight ${Number.isFinite(matchWeight(threshold)) ? matchWeight(threshold).toFixed(1) : '∞'})` : `t = ${threshold.toFixed(3)}`, position: 'top', fontSize: 12 }} />
             </ComposedChart>
           </ResponsiveContainer>
         </div>

@@ -7,7 +7,7 @@
 import { Alert, Anchor, Badge, Button, Card, Group, Loader, PasswordInput, SegmentedControl, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState, type SyntheticEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { Connection, ConsoleStatus } from '../../../console-protocol/protocol.ts';
+import type { Connection, ConsoleStatus, RecentRegistry } from '../../../console-protocol/protocol.ts';
 import { useClient } from '../../client/context.tsx';
 import { ClientError, errorMessage } from '../../client/errors.ts';
 import { keys } from '../../hooks/console-data.ts';
@@ -73,11 +73,22 @@ export function RegistryCard({ status }: { readonly status: ConsoleStatus }) {
   const client = useClient();
   const queryClient = useQueryClient();
   const remote = status.connection?.kind === 'remote-registry' ? status.connection : null;
-  const [mode, setMode] = useState<'sign-in' | 'token'>('sign-in');
-  const [baseUrl, setBaseUrl] = useState(status.signIn?.baseUrl ?? '');
-  const [issuer, setIssuer] = useState('');
-  const [clientId, setClientId] = useState('mpi-console');
-  const [resource, setResource] = useState('');
+  // The form starts from the registry reached last (never a token: the backend does not keep one for the form).
+  const recent = status.recentRegistries ?? [];
+  const last = recent[0];
+  const [mode, setMode] = useState<'sign-in' | 'token'>(last?.method ?? 'sign-in');
+  const [baseUrl, setBaseUrl] = useState(status.signIn?.baseUrl ?? last?.baseUrl ?? '');
+  const [issuer, setIssuer] = useState(last?.issuer ?? '');
+  const [clientId, setClientId] = useState(last?.clientId ?? 'mpi-console');
+  const [resource, setResource] = useState(last?.resource ?? '');
+  const useRecent = (entry: RecentRegistry): void => {
+    setMode(entry.method);
+    setBaseUrl(entry.baseUrl);
+    setIssuer(entry.issuer ?? '');
+    setClientId(entry.clientId ?? 'mpi-console');
+    setResource(entry.resource ?? '');
+    setError(null);
+  };
   const [token, setToken] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ClientError | Error | null>(null);
@@ -124,6 +135,16 @@ export function RegistryCard({ status }: { readonly status: ConsoleStatus }) {
               <Text size="sm" c="dimmed">
                 Connect to your organisation&apos;s registry API. Sign in through your identity provider in your browser, or paste an access token for service use.
               </Text>
+              {recent.length > 0 ? (
+                <Group gap="xs" role="group" aria-label="Registries connected to before" data-testid="recent-registries">
+                  <Text size="sm">Before:</Text>
+                  {recent.map((entry) => (
+                    <Button key={entry.baseUrl} size="compact-xs" variant={entry.baseUrl === baseUrl ? 'light' : 'default'} onClick={() => { useRecent(entry); }} title={`${entry.method === 'sign-in' ? 'Signed in' : 'Token'}, last ${formatDateTime(entry.connectedAt)}`}>
+                      {entry.baseUrl}
+                    </Button>
+                  ))}
+                </Group>
+              ) : null}
               <SegmentedControl
                 value={mode}
                 onChange={(value) => {

@@ -7,8 +7,8 @@ import { useSyncExternalStore } from 'react';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
 import { useSamples } from '../../client/context.tsx';
 import { recentRate } from '../../hooks/throughput.ts';
-import { formatCount, formatRate } from '../../format.ts';
-import { isActive, isStalled, itemsDone, progressOf } from './job-text.ts';
+import { formatCount, formatDuration, formatRate } from '../../format.ts';
+import { isActive, isStalled, itemsDone, PHASE_LABEL, phaseEstimate, progressOf } from './job-text.ts';
 
 export function useJobSamples(jobId: string) {
   const samples = useSamples();
@@ -31,13 +31,14 @@ export function JobProgress({ job }: { readonly job: JobState }) {
     );
   }
   const stalled = isStalled(job);
+  const estimate = stalled ? null : phaseEstimate(job);
   return (
     <Stack gap={6} data-testid="job-progress">
       {progress !== null && (job.status === 'running' || job.status === 'completed') ? (
         <>
           <Group justify="space-between">
             <Text size="sm" fw={500}>
-              Overall progress
+              Overall progress (identities, all phases)
             </Text>
             <Text size="sm" fw={600} data-testid="job-percent">
               {Math.floor(progress.overall * 100)}%
@@ -45,8 +46,16 @@ export function JobProgress({ job }: { readonly job: JobState }) {
           </Group>
           <Progress value={progress.overall * 100} size="lg" aria-label="Overall progress" animated={job.status === 'running'} striped={job.status === 'running'} />
           <Text size="sm" c="dimmed">
-            Of {formatCount(job.populationTotal ?? 0)} active identities when the job started, in each phase.
+            Of {formatCount(job.populationTotal ?? 0)} active identities when the job started, in each phase. Phases differ in cost per identity, so this is work done, not time.
           </Text>
+          {estimate === null ? null : (
+            <Text size="sm" data-testid="job-eta">
+              {estimate.remainingMs === null
+                ? `${PHASE_LABEL[estimate.phase]}: measuring its pace…`
+                : `${PHASE_LABEL[estimate.phase]}: ${estimate.remainingMs < 1000 ? 'under a second' : `about ${formatDuration(estimate.remainingMs)}`} left at its pace so far`}
+              {estimate.later.length === 0 ? ', the last phase.' : `; then ${estimate.later.map((p) => PHASE_LABEL[p].toLowerCase()).join(' and ')}, whose pace shows once it starts.`}
+            </Text>
+          )}
         </>
       ) : (
         <Text size="sm" c="dimmed" data-testid="no-percentage">

@@ -113,3 +113,30 @@ export function progressOf(job: JobState): { overall: number; phases: Map<PhaseN
   const overall = job.status === 'completed' ? 1 : counted.length === 0 ? 0 : [...phases.values()].reduce((a, b) => a + b, 0) / counted.length;
   return { overall, phases };
 }
+
+export interface PhaseEstimate {
+  readonly phase: PhaseName;
+  /** Milliseconds left in the running phase at its pace so far; null until it has finished some identities. */
+  readonly remainingMs: number | null;
+  /** The phases still to run after it (their pace is not known until they run). */
+  readonly later: readonly PhaseName[];
+}
+
+/**
+ * How long the running phase has left, from its own pace since it started (time per identity so far × identities
+ * left of the population total). Phases cost very different amounts per identity (matching compares, rebuilding
+ * rewrites), so no estimate is made for the whole job: the phases still to come are named instead. Null when no
+ * phase is running or the total is unknown.
+ */
+export function phaseEstimate(job: JobState, now = Date.now()): PhaseEstimate | null {
+  const total = job.populationTotal;
+  if (job.status !== 'running' || total === null) return null;
+  const index = job.phases.findIndex((p) => p.status === 'running');
+  const phase = job.phases[index];
+  if (phase === undefined) return null;
+  const later = job.phases.slice(index + 1).filter((p) => p.status === 'pending').map((p) => p.name);
+  const started = phase.startedAt === null ? Number.NaN : Date.parse(phase.startedAt);
+  if (phase.processed <= 0 || !Number.isFinite(started) || now <= started) return { phase: phase.name, remainingMs: null, later };
+  const perIdentity = (now - started) / phase.processed;
+  return { phase: phase.name, remainingMs: Math.max(0, total - phase.processed) * perIdentity, later };
+}

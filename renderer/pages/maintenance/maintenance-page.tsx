@@ -3,10 +3,14 @@
  * themselves), starting a re-index or a reconciliation, and when to run which.
  */
 import { resolveJobId } from './job-id.ts';
-import { Alert, Button, Card, EmptyState, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, EmptyState, Group, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
+import type { JobState } from '../../../engine/contract/maintenance.ts';
+import { useClient } from '../../client/context.tsx';
 import type { Connection } from '../../../console-protocol/protocol.ts';
-import { useJobs } from '../../hooks/console-data.ts';
+import { JOBS_LIMIT, useJobs } from '../../hooks/console-data.ts';
+import { filterJobs, STATUS_FILTERS, type KindFilter, type StatusFilter } from './job-filters.ts';
 import { navigate, paths } from '../../hooks/route.ts';
 import { IconAlert, IconPlus, IconRefresh, IconTool } from '../../icons.tsx';
 import { GuidanceTable } from './guidance.tsx';
@@ -52,6 +56,47 @@ function WatchById({ known }: { readonly known: readonly string[] }) {
         </Button>
       </Group>
     </form>
+  );
+}
+
+/** The jobs list with its filters, and older jobs page by page (jobs/list's cursor) below the newest. */
+function JobsList({ newest, nextCursor }: { readonly newest: readonly JobState[]; readonly nextCursor: string | null }) {
+  const client = useClient();
+  const [status, setStatus] = useState<StatusFilter>('all');
+  const [kind, setKind] = useState<KindFilter>('all');
+  const [older, setOlder] = useState<{ rows: JobState[]; nextCursor: string | null } | null>(null);
+  const more = useMutation({
+    mutationFn: (before: string) => client.send('jobs/list', { limit: JOBS_LIMIT, before }),
+    onSuccess: (page) => {
+      setOlder((old) => ({ rows: [...(old?.rows ?? []), ...page.rows], nextCursor: page.nextCursor }));
+    },
+  });
+  const cursor = older === null ? nextCursor : older.nextCursor;
+  const shown = filterJobs([newest, older?.rows ?? []], status, kind);
+  const loaded = filterJobs([newest, older?.rows ?? []], 'all', 'all').length;
+  return (
+    <Stack gap="sm">
+      <Group gap="md" align="flex-end">
+        <Stack gap={4}>
+          <Text size="sm" fw={500} id="job-status-filter">Status</Text>
+          <SegmentedControl size="xs" value={status} onChange={(value) => { setStatus(value); }} data={STATUS_FILTERS.map((f) => ({ ...f }))} aria-labelledby="job-status-filter" />
+        </Stack>
+        <Select size="xs" label="Kind" w={200} value={kind} onChange={(value) => { setKind((value ?? 'all')); }} allowDeselect={false} data={[{ value: 'all', label: 'All kinds' }, { value: 'reindex', label: 'Re-index' }, { value: 'reconciliation', label: 'Reconciliation' }]} />
+        <Text size="sm" c="dimmed" data-testid="jobs-shown">
+          {shown.length === loaded ? `${String(loaded)} jobs` : `${String(shown.length)} of ${String(loaded)} jobs`}
+          {cursor === null ? '' : ' loaded; older ones below'}
+        </Text>
+      </Group>
+      {shown.length === 0 ? <Text size="sm">No job {status === 'all' && kind === 'all' ? 'yet' : 'matches these filters among those loaded'}.</Text> : <JobsTable jobs={shown} />}
+      {cursor === null ? null : (
+        <Group>
+          <Button size="xs" variant="default" loading={more.isPending} onClick={() => { more.mutate(cursor); }}>
+            Show {JOBS_LIMIT} older jobs
+          </Button>
+          {more.error !== null ? <Text size="sm" c="red.8">The older jobs could not be read: {more.error.message}</Text> : null}
+        </Group>
+      )}
+    </Stack>
   );
 }
 
@@ -104,7 +149,7 @@ export function MaintenancePage({ connection, connectionKey }: { readonly connec
         {startButton !== null ? <EmptyState.Actions>{startButton}</EmptyState.Actions> : null}
       </EmptyState>
     );
-  } else body = <JobsTable jobs={jobs.data.rows} />;
+  } else body = <JobsList newest={jobs.data.rows} nextCursor={jobs.data.nextCursor} />;
 
   return (
     <Stack gap="lg" maw={1200}>

@@ -129,6 +129,26 @@ describe('saved assurance runs', () => {
     expect((await backend.call('console/runs', {})).runs).toHaveLength(1);
   });
 
+  it('keeps a label set by name with the versions active then, reopened whole; a bad name or an empty set is refused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mpi-runs-'));
+    cleanups.push(() => { rmSync(dir, { recursive: true, force: true }); });
+    const db = join(dir, 'sandbox.db');
+    await sandbox(db, ['demo']);
+    const backend = new ConsoleBackend({ dataFolder: join(dir, 'data'), actor: 'console:test' });
+    cleanups.push(() => backend.close());
+    await backend.call('console/open-sandbox', { path: db, tenantId: 'demo' });
+    const { pairs } = await backend.call('labels/sample', { maxPairs: 50, seed: 3 });
+    const summary = await backend.call('console/save-labels', { name: '  ward 7  ', pairs });
+    const versions = await backend.call('profile/summary', {});
+    expect(summary).toMatchObject({ kind: 'labels', datasetId: 'ward 7', datasetDigest: datasetDigest(pairs), pairs: pairs.length, versions: { matchingProfileVersion: versions.matchingProfileVersion } });
+    const reopened = await backend.call('console/run', { runId: summary.runId });
+    if (reopened.kind !== 'labels') throw new Error(`kind ${reopened.kind}`);
+    expect(reopened.request).toEqual({ name: 'ward 7', pairs });
+    expect(await backend.send('console/save-labels', { name: 'a\tb', pairs })).toMatchObject({ ok: false, error: { kind: 'validation', issues: [{ path: 'name' }] } });
+    expect(await backend.send('console/save-labels', { name: 'empty', pairs: [] })).toMatchObject({ ok: false, error: { kind: 'validation', issues: [{ path: 'pairs' }] } });
+    expect((await backend.call('console/runs', {})).runs).toHaveLength(1);
+  });
+
   it('keeps an estimate without labels: its records digest, candidate pairs and model version, reopened whole', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mpi-runs-'));
     cleanups.push(() => { rmSync(dir, { recursive: true, force: true }); });

@@ -207,3 +207,15 @@ describe('the page’s small rules', () => {
     expect(modelChanges(model(0.01, 0.7), model(0.01, 0.7))).toEqual([]);
   });
 });
+
+describe('the match-weight axis', () => {
+  it('is the log2 odds of the score and back, with the probability beside each tick', async () => {
+    const { matchWeight, probabilityOfWeight, weightTick } = await import('../../../renderer/pages/assurance/score-curves.ts');
+    expect(matchWeight(0.5)).toBe(0);
+    expect(matchWeight(0.8)).toBeCloseTo(2, 12);
+    expect(probabilityOfWeight(matchWeight(0.97))).toBeCloseTo(0.97, 12);
+    expect(weightTick(5)).toBe('5 (0.970)');
+    expect(weightTick(10)).toBe('10 (0.9990)');
+    expect(weightTick(-10)).toBe('-10 (0.0010)');
+  });
+});
