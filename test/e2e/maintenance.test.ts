@@ -68,9 +68,25 @@ async function queuedOnlySandbox(path: string): Promise<void> {
   }
 }
 
+/** A sandbox whose history holds 105 jobs (each re-index cancelled while queued): more than one page of the list. */
+async function manyJobsSandbox(path: string): Promise<void> {
+  const engine = LocalEngine.open({ dbPath: path });
+  const ctx = { tenantId: 'history', actor: 'test' };
+  try {
+    await engine.call('sandbox/create', { syntheticPeople: 5, seed: 5 }, ctx);
+    for (let i = 0; i < 105; i++) {
+      const { jobId } = await engine.call('maintenance/reindex', { reason: `Staged key ${String(i)}`, batchSize: 25 }, ctx);
+      await engine.call('jobs/cancel', { jobId }, ctx);
+    }
+  } finally {
+    engine.close();
+  }
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mpi-e2e-'));
   await queuedOnlySandbox(join(dir, 'queued-only.db'));
+  await manyJobsSandbox(join(dir, 'many-jobs.db'));
   ({ host, browser, context, page } = await openConsole(join(dir, 'data'), pageErrors));
 });
 
@@ -327,6 +343,24 @@ describe('the console in a browser', () => {
     await page.getByRole('table', { name: 'Recent sandboxes' }).waitFor();
     await expectAccessible(page, 'sandboxes');
     await screenshot(page, '13-sandboxes');
+  });
+
+  it('lists a long history page by page: the newest 100, then the older ones on request', async () => {
+    await page.getByRole('link', { name: /Sandboxes/ }).click();
+    await page.getByLabel('Sandbox file').fill(join(dir, 'many-jobs.db'));
+    await page.getByLabel('Tenant').fill('history');
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    await page.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor();
+    const rows = page.locator('[data-testid="jobs-table"] tbody tr');
+    await expect.poll(() => rows.count()).toBe(100);
+    expect(await page.getByTestId('jobs-shown').textContent()).toBe('100 jobs loaded; older ones below');
+    await page.getByRole('button', { name: 'Show 100 older jobs' }).click();
+    await expect.poll(() => rows.count()).toBe(105);
+    expect(await page.getByTestId('jobs-shown').textContent()).toBe('105 jobs');
+    expect(await page.getByRole('button', { name: 'Show 100 older jobs' }).count()).toBe(0);
+    // Newest first across the pages: the last row is the first job started.
+    expect(await rows.last().textContent()).toContain('Staged key 0');
+    expect(await rows.first().textContent()).toContain('Staged key 104');
   });
 
   it('ran without script errors or CSP violations', () => {

@@ -72,7 +72,7 @@ function KeepLabels({ preview, runsKey }: { readonly preview: LabelPreview; read
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const keep = useMutation({
-    mutationFn: () => client.send('console/save-labels', { name: name.trim(), pairs: preview.pairs }),
+    mutationFn: () => client.send('console/save-labels', { name: name.trim(), pairs: [...preview.pairs] }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: runsKey });
     },
