@@ -13,12 +13,12 @@
  *   service.health.identities       {identity} gauge: identities by size (records per identity), at each job and daily sample
  *   service.health.duration         ms         histogram: ingest and job durations, by origin, job kind and status
  */
-import { metrics, type Counter, type Gauge, type Histogram, type MeterProvider } from '@opentelemetry/api';
+import type { Counter, Gauge, Histogram } from '@opentelemetry/api';
 import { IDENTITY_SIZE_BINS, type HealthSample } from '../contract/health.ts';
 import { scoreBandName } from '../contract/score-bands.ts';
+import { instrumentsOf } from '../telemetry.ts';
 
 interface Instruments {
-  readonly provider: MeterProvider;
   readonly records: Counter;
   readonly reviewCases: Counter;
   readonly fieldPresent: Counter;
@@ -30,27 +30,19 @@ interface Instruments {
   readonly duration: Histogram;
 }
 
-let instruments: Instruments | undefined;
-
-function current(): Instruments {
-  const provider = metrics.getMeterProvider();
-  if (instruments?.provider !== provider) {
-    const meter = provider.getMeter('mpi-console');
-    instruments = {
-      provider,
-      records: meter.createCounter('service.health.records', { description: 'Records written, by outcome', unit: '{record}' }),
-      reviewCases: meter.createCounter('service.health.review_cases', { description: 'Review cases opened', unit: '{case}' }),
-      fieldPresent: meter.createCounter('service.health.field_present', { description: 'Records created carrying a matching field', unit: '{record}' }),
-      comparedPairs: meter.createCounter('service.health.compared_pairs', { description: 'Pairs compared in ingestion, by score band', unit: '{pair}' }),
-      candidates: meter.createCounter('service.health.candidates', { description: 'Candidate identities a blocking rule found', unit: '{identity}' }),
-      overCap: meter.createCounter('service.health.blocks_over_cap', { description: 'Blocks skipped as too common to use', unit: '{block}' }),
-      capped: meter.createCounter('service.health.capped_records', { description: 'Records whose candidates were more than the cap', unit: '{record}' }),
-      identities: meter.createGauge('service.health.identities', { description: 'Identities by their number of records', unit: '{identity}' }),
-      duration: meter.createHistogram('service.health.duration', { description: 'Ingest and job durations', unit: 'ms' }),
-    };
-  }
-  return instruments;
-}
+const current = instrumentsOf(
+  (meter): Instruments => ({
+    records: meter.createCounter('service.health.records', { description: 'Records written, by outcome', unit: '{record}' }),
+    reviewCases: meter.createCounter('service.health.review_cases', { description: 'Review cases opened', unit: '{case}' }),
+    fieldPresent: meter.createCounter('service.health.field_present', { description: 'Records created carrying a matching field', unit: '{record}' }),
+    comparedPairs: meter.createCounter('service.health.compared_pairs', { description: 'Pairs compared in ingestion, by score band', unit: '{pair}' }),
+    candidates: meter.createCounter('service.health.candidates', { description: 'Candidate identities a blocking rule found', unit: '{identity}' }),
+    overCap: meter.createCounter('service.health.blocks_over_cap', { description: 'Blocks skipped as too common to use', unit: '{block}' }),
+    capped: meter.createCounter('service.health.capped_records', { description: 'Records whose candidates were more than the cap', unit: '{record}' }),
+    identities: meter.createGauge('service.health.identities', { description: 'Identities by their number of records', unit: '{identity}' }),
+    duration: meter.createHistogram('service.health.duration', { description: 'Ingest and job durations', unit: 'ms' }),
+  }),
+);
 
 export function emitHealthMetrics(sample: HealthSample): void {
   const m = current();

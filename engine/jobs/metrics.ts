@@ -4,31 +4,15 @@
  * `service.maintenance.items` counts work items by kind, phase and outcome (the job counters, plus
  * `conflict-retry` for a batch retried after a concurrent update). Attributes carry no tenant or patient data.
  */
-import { metrics, type Counter, type MeterProvider } from '@opentelemetry/api';
+import type { Counter } from '@opentelemetry/api';
 import type { JobCounters, JobKind, JobStatus, PhaseName } from '../contract/maintenance.ts';
 import { COUNTER_NAMES } from '../contract/maintenance.ts';
+import { instrumentsOf } from '../telemetry.ts';
 
-interface Instruments {
-  readonly provider: MeterProvider;
-  readonly jobs: Counter;
-  readonly items: Counter;
-}
-
-let instruments: Instruments | undefined;
-
-/** Instruments of the current global provider (re-created if the host registered one after the first use). */
-function current(): Instruments {
-  const provider = metrics.getMeterProvider();
-  if (instruments?.provider !== provider) {
-    const meter = provider.getMeter('mpi-console');
-    instruments = {
-      provider,
-      jobs: meter.createCounter('service.maintenance.jobs', { description: 'Maintenance jobs entering a status', unit: '{job}' }),
-      items: meter.createCounter('service.maintenance.items', { description: 'Maintenance work items by phase and outcome', unit: '{item}' }),
-    };
-  }
-  return instruments;
-}
+const current = instrumentsOf((meter): { readonly jobs: Counter; readonly items: Counter } => ({
+  jobs: meter.createCounter('service.maintenance.jobs', { description: 'Maintenance jobs entering a status', unit: '{job}' }),
+  items: meter.createCounter('service.maintenance.items', { description: 'Maintenance work items by phase and outcome', unit: '{item}' }),
+}));
 
 const OUTCOME_OF: { readonly [C in keyof JobCounters]: string } = {
   validated: 'validated',
