@@ -12,11 +12,13 @@
 //     contract/                                  browser-safe: zod and itself only
 //     contract/statistics/                       the metrics the console draws with: zod and each other only
 //   better-sqlite3   only engine/store/db.ts (one owner for SQLite)
+//   pg               only engine/store/pg/db.ts (one owner for PostgreSQL)
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const electron = { name: 'electron', message: 'Only main/electron/ may import electron (layering rule).' };
 const sqlite = { name: 'better-sqlite3', message: 'Only engine/store/db.ts opens SQLite (one owner for the connection).' };
+const postgres = { name: 'pg', message: 'Only engine/store/pg/db.ts opens PostgreSQL (one owner for the pool).' };
 const shellPackages = ['fastify', 'fastify/*', '@fastify/*', 'react', 'react-dom', 'react/*', 'react-dom/*', '@mantine/*', 'pino', 'electron/*'];
 const engineNoShells = {
   group: ['**/main/**', '**/renderer/**', '**/console-protocol/**', ...shellPackages],
@@ -51,24 +53,28 @@ export default tseslint.config(
   // engine: the top layer (operations, local engine, benchmark loaders)
   {
     files: ['engine/**/*.ts', 'engine/**/*.js'],
-    rules: restrict([electron, sqlite], [engineNoShells]),
+    rules: restrict([electron, sqlite, postgres], [engineNoShells]),
   },
   // engine: every lower layer
   {
     files: ['engine/**/*.ts'],
-    ignores: ['engine/index.ts', 'engine/operations/**', 'engine/local-engine.ts', 'engine/benchmark/**', 'engine/store/db.ts', 'engine/store/migrate.ts'],
-    rules: restrict([electron, sqlite], [engineNoShells, engineNoTop]),
+    ignores: ['engine/index.ts', 'engine/operations/**', 'engine/local-engine.ts', 'engine/benchmark/**', 'engine/store/db.ts', 'engine/store/migrate.ts', 'engine/store/pg/db.ts'],
+    rules: restrict([electron, sqlite, postgres], [engineNoShells, engineNoTop]),
   },
-  // the store's connection module owns the driver
+  // the store's connection modules own their drivers
   {
     files: ['engine/store/db.ts', 'engine/store/migrate.ts'],
-    rules: restrict([electron], [engineNoShells, engineNoTop]),
+    rules: restrict([electron, postgres], [engineNoShells, engineNoTop]),
+  },
+  {
+    files: ['engine/store/pg/db.ts'],
+    rules: restrict([electron, sqlite], [engineNoShells, engineNoTop]),
   },
   // the contract is shared with the renderer: zod and itself only
   {
     files: ['engine/contract/**/*.ts'],
     rules: restrict(
-      [electron, sqlite],
+      [electron, sqlite, postgres],
       [
         engineNoShells,
         { group: ['node:*', '../*', '!../contract/*'], message: 'engine/contract/ is browser-safe: it may import only zod and other contract modules.' },
@@ -79,7 +85,7 @@ export default tseslint.config(
   {
     files: ['engine/contract/statistics/**/*.ts'],
     rules: restrict(
-      [electron, sqlite],
+      [electron, sqlite, postgres],
       [
         engineNoShells,
         { group: ['node:*', '../*'], message: 'engine/contract/statistics/ may import only zod and other statistics modules (the reports build on it, not the reverse).' },
@@ -90,7 +96,7 @@ export default tseslint.config(
   {
     files: ['console-protocol/**/*.ts'],
     rules: restrict(
-      [electron, sqlite],
+      [electron, sqlite, postgres],
       [
         { group: ['node:*', '**/main/**', '**/renderer/**', ...shellPackages], message: 'console-protocol/ is browser-safe: it may import only zod and engine/contract.' },
         { regex: '(^|/)engine/(?!contract/)', message: 'console-protocol/ may import only zod and engine/contract.' },
@@ -101,17 +107,17 @@ export default tseslint.config(
   {
     files: ['main/**/*.ts'],
     ignores: ['main/electron/**'],
-    rules: restrict([electron, sqlite], [{ group: ['**/renderer/**'], message: 'main/ may not import renderer/ (it serves the built files).' }, mainThroughFrontDoor]),
+    rules: restrict([electron, sqlite, postgres], [{ group: ['**/renderer/**'], message: 'main/ may not import renderer/ (it serves the built files).' }, mainThroughFrontDoor]),
   },
   {
     files: ['main/electron/**/*.ts'],
-    rules: restrict([sqlite], [{ group: ['**/renderer/**'], message: 'main/ may not import renderer/ (it serves the built files).' }, mainThroughFrontDoor]),
+    rules: restrict([sqlite, postgres], [{ group: ['**/renderer/**'], message: 'main/ may not import renderer/ (it serves the built files).' }, mainThroughFrontDoor]),
   },
   // renderer: the contract only, never Node, main/ or the rest of the engine
   {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
     rules: restrict(
-      [electron, sqlite],
+      [electron, sqlite, postgres],
       [
         { group: ['node:*', '**/main/**'], message: 'renderer/ runs in the browser: no Node modules and no main/ (layering rule).' },
         // A regex, not a group: gitignore-style groups cannot re-include engine/contract once engine/ is excluded.
@@ -122,7 +128,7 @@ export default tseslint.config(
   // tests may reach everything but Electron (which cannot run here) and the SQLite driver (one owner)
   {
     files: ['test/**/*.ts'],
-    rules: restrict([{ ...electron, message: 'Tests never import electron: the binary cannot run here.' }, sqlite], []),
+    rules: restrict([{ ...electron, message: 'Tests never import electron: the binary cannot run here.' }, sqlite, postgres], []),
   },
   {
     files: ['**/*.js'],

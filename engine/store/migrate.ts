@@ -26,6 +26,34 @@ export function loadMigrations(dir: URL = MIGRATIONS_DIR): Migration[] {
     });
 }
 
+/**
+ * The migrations still to apply, given those a database recorded: refused when the database knows a migration this
+ * version does not (a newer program wrote it), or when an applied one was edited since. The rule for every store.
+ */
+export function pendingMigrations(applied: ReadonlyMap<number, { readonly name: string; readonly sha256: string }>, migrations: readonly Migration[]): Migration[] {
+  const known = new Set(migrations.map((m) => m.id));
+  for (const id of applied.keys()) {
+    if (!known.has(id)) {
+      throw new EngineError('internal', `the database has migration ${String(id)} which this version does not know; use a newer version of the program`);
+    }
+  }
+  const pending: Migration[] = [];
+  for (const migration of migrations) {
+    const recorded = applied.get(migration.id);
+    if (recorded === undefined) {
+      pending.push(migration);
+      continue;
+    }
+    if (recorded.sha256 !== migration.sha256 || recorded.name !== migration.name) {
+      throw new EngineError(
+        'internal',
+        `migration ${migration.name} differs from the one applied to this database (recorded sha256 ${recorded.sha256.slice(0, 12)}…, file ${migration.sha256.slice(0, 12)}…); applied migrations must never be edited`,
+      );
+    }
+  }
+  return pending;
+}
+
 export function applyMigrations(connection: Connection, migrations: readonly Migration[] = loadMigrations()): void {
   connection.exec(`CREATE TABLE IF NOT EXISTS schema_migration (
     migration_id INTEGER PRIMARY KEY,
@@ -41,23 +69,7 @@ export function applyMigrations(connection: Connection, migrations: readonly Mig
   }[]) {
     applied.set(row.migration_id, { name: row.name, sha256: row.sha256 });
   }
-  const known = new Set(migrations.map((m) => m.id));
-  for (const id of applied.keys()) {
-    if (!known.has(id)) {
-      throw new EngineError('internal', `the database has migration ${String(id)} which this version does not know; use a newer version of the program`);
-    }
-  }
-  for (const migration of migrations) {
-    const recorded = applied.get(migration.id);
-    if (recorded !== undefined) {
-      if (recorded.sha256 !== migration.sha256 || recorded.name !== migration.name) {
-        throw new EngineError(
-          'internal',
-          `migration ${migration.name} differs from the one applied to this database (recorded sha256 ${recorded.sha256.slice(0, 12)}…, file ${migration.sha256.slice(0, 12)}…); applied migrations must never be edited`,
-        );
-      }
-      continue;
-    }
+  for (const migration of pendingMigrations(applied, migrations)) {
     const run = connection.transaction(() => {
       // Another process opening the same new database may have applied it since the read above.
       const now = connection.prepare('SELECT sha256 FROM schema_migration WHERE migration_id = ?').pluck().get(migration.id) as string | undefined;

@@ -25,6 +25,13 @@ describe('layering lint rule', () => {
     expect(await messagesFor('engine/store/db.ts', "import Database from 'better-sqlite3';\nexport const x = Database;\n")).toEqual([]);
   }, 60_000);
 
+  it('lets only the PostgreSQL store own the pg driver', async () => {
+    for (const file of ['engine/jobs/runner.ts', 'engine/store/db.ts', 'main/api/serve.ts', 'test/engine/registry/migrations.test.ts']) {
+      expect(await messagesFor(file, "import pg from 'pg';\nexport const x = pg;\n")).toEqual([expect.stringMatching(/Only engine\/store\/pg\/db\.ts/)]);
+    }
+    expect(await messagesFor('engine/store/pg/db.ts', "import pg from 'pg';\nexport const x = pg;\n")).toEqual([]);
+  }, 60_000);
+
   it('keeps the engine top layer above the rest of the engine', async () => {
     expect(await messagesFor('engine/jobs/runner.ts', "import { getJob } from '../operations/maintenance.ts';\nexport const x = getJob;\n")).toEqual([
       expect.stringMatching(/top layer/),
