@@ -7,7 +7,6 @@
  */
 import { Alert, Badge, Button, Card, Group, Kbd, NumberInput, Progress, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { AUDIT_STRATUM_TEXT, AuditEstimateSchema, AuditSampleSchema, type AuditEstimateOutput, type AuditSample } from '../../../engine/contract/audit.ts';
 import { useClient } from '../../client/context.tsx';
 import { formatCount } from '../../format.ts';
@@ -19,7 +18,8 @@ import { EngineRefusal } from './engine-refusal.tsx';
 import { schemaCodec, usePageState, type Codec } from './page-state.ts';
 import { PairRecords } from './pair-records.tsx';
 import { TaskProgress } from './task-progress.tsx';
-import { VERDICTS_CODEC, nextUnlabelled, pairKey, withVerdict, withoutVerdict, type KeptVerdict, type Verdict } from './workbench-labels.ts';
+import { VERDICTS_CODEC, nextUnlabelled, pairKey, type KeptVerdict } from './workbench-labels.ts';
+import { useLabelling } from './use-labelling.ts';
 
 type NumberValue = number | string;
 const SAMPLE_CODEC = schemaCodec<AuditSample | null>((stored) => (stored === null ? { success: true, data: null } : AuditSampleSchema.safeParse(stored)));
@@ -41,7 +41,6 @@ export function AuditPanel({ connectionKey, runsKey }: { readonly connectionKey:
   const [index, setIndex] = usePageState(connectionKey, AUDIT_STATE.index, 0, INDEX_CODEC);
   const [estimate, setEstimate] = usePageState<AuditEstimateOutput | null>(connectionKey, AUDIT_STATE.estimate, null, ESTIMATE_CODEC);
   const [reopened, setReopened] = usePageState<string | null>(connectionKey, AUDIT_STATE.reopened, null, REOPENED_CODEC);
-  const surface = useRef<HTMLDivElement>(null);
   const sizeError = typeof size === 'number' && Number.isInteger(size) && size >= 40 && size <= 10_000 ? undefined : 'A whole number from 40 to 10,000';
   const seedError = typeof seed === 'number' && Number.isInteger(seed) && seed >= 0 ? undefined : 'A whole number from 0';
 
@@ -62,38 +61,11 @@ export function AuditPanel({ connectionKey, runsKey }: { readonly connectionKey:
   });
 
   const pairs = sample?.pairs ?? [];
-  const pair = pairs[index];
+  const { pair, surface, label, previous, onKey } = useLabelling(pairs, verdicts, setVerdicts, index, setIndex);
   const given = pairs.filter((p) => verdicts.has(pairKey(p)));
   const unsure = given.filter((p) => verdicts.get(pairKey(p))?.verdict === 'unsure').length;
   const labelled = given.length - unsure;
   const perStratum = sample === null ? new Map<string, number>() : labelledByStratum(sample, verdicts);
-
-  useEffect(() => {
-    if (pair !== undefined) surface.current?.focus();
-  }, [pair]);
-
-  const label = (verdict: Verdict): void => {
-    if (pair === undefined) return;
-    const next = withVerdict(verdicts, pair, verdict);
-    setVerdicts(next);
-    setIndex(nextUnlabelled(pairs, next, index + 1));
-  };
-  const previous = (): void => {
-    if (index === 0) return;
-    const earlier = pairs[index - 1];
-    if (earlier !== undefined) setVerdicts((old) => withoutVerdict(old, earlier));
-    setIndex(index - 1);
-  };
-  const onKey = (event: KeyboardEvent<HTMLDivElement>): void => {
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const key = event.key.toLowerCase();
-    if (key === 'm') label('match');
-    else if (key === 'n') label('non-match');
-    else if (key === 'u') label('unsure');
-    else if (key === 'backspace' || key === 'p') previous();
-    else return;
-    event.preventDefault();
-  };
 
   return (
     <Stack gap="lg">

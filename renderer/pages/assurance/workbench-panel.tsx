@@ -11,7 +11,8 @@
 import { Alert, Badge, Button, Card, Group, Kbd, Progress, RangeSlider, SegmentedControl, Stack, Switch, Table, Text, Title } from '@mantine/core';
 import { useTask } from '../../hooks/task.ts';
 import { TaskProgress } from './task-progress.tsx';
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useRef } from 'react';
+import { useLabelling } from './use-labelling.ts';
 import { labelsToTsv } from '../../../engine/contract/label-tsv.ts';
 import type { CandidateOrder, CandidatePair, CandidatePairsOutput } from '../../../engine/contract/workbench.ts';
 import { FIELD_ROWS, showValue } from './record-fields.ts';
@@ -21,7 +22,7 @@ import { formatCount } from '../../format.ts';
 import { IconAlert, IconDownload } from '../../icons.tsx';
 import { saveText } from './save-file.ts';
 import { usePageState, type Codec } from './page-state.ts';
-import { VERDICTS_CODEC, appendNew, labelledPairs, nextUnlabelled, pairKey, withVerdict, withoutVerdict, type KeptVerdict, type Verdict } from './workbench-labels.ts';
+import { VERDICTS_CODEC, appendNew, labelledPairs, nextUnlabelled, pairKey, type KeptVerdict, type Verdict } from './workbench-labels.ts';
 
 const BAND_CODEC: Codec<[number, number]> = {
   write: (band) => band,
@@ -43,7 +44,6 @@ export function WorkbenchPanel({ connectionKey, onUse }: { readonly connectionKe
   const [index, setIndex] = usePageState(connectionKey, 'workbench-index', 0);
   const [verdicts, setVerdicts] = usePageState<Map<string, KeptVerdict>>(connectionKey, 'workbench-verdicts', new Map(), VERDICTS_CODEC);
   const [population, setPopulation] = usePageState<CandidatePairsPopulation | null>(connectionKey, 'workbench-population', null);
-  const surface = useRef<HTMLDivElement>(null);
   const query = `${band[0].toFixed(2)}-${band[1].toFixed(2)}-${order}`;
   const offset = drawn[query] ?? 0;
   // The band and order a draw was asked for (the slider may move while it runs).
@@ -56,44 +56,13 @@ export function WorkbenchPanel({ connectionKey, onUse }: { readonly connectionKe
     setPairs(next);
     setIndex(nextUnlabelled(next, verdicts, 0));
   });
-  const pair = pairs[index];
+  const { pair, surface, label, previous, onKey } = useLabelling(pairs, verdicts, setVerdicts, index, setIndex);
   const total = pairs.length;
   const given = [...verdicts.values()];
   const labelled = given.filter((v) => v.verdict !== 'unsure').length;
   const unsure = given.length - labelled;
   const toGo = pairs.filter((p) => !verdicts.has(pairKey(p))).length;
 
-  // Focus on the pair after every draw and every verdict (each moves to another pair), so the keys work at once,
-  // also after a verdict given with a button.
-  useEffect(() => {
-    if (pair !== undefined) surface.current?.focus();
-  }, [pairs.length, pair]);
-
-  const label = (verdict: Verdict): void => {
-    if (pair === undefined) return;
-    const next = withVerdict(verdicts, pair, verdict);
-    setVerdicts(next);
-    setIndex(nextUnlabelled(pairs, next, index + 1));
-  };
-  const previous = (): void => {
-    if (index === 0) return;
-    const back = index - 1;
-    const earlier = pairs[back];
-    if (earlier !== undefined) setVerdicts((old) => withoutVerdict(old, earlier));
-    setIndex(back);
-  };
-  const onKey = (event: KeyboardEvent<HTMLDivElement>): void => {
-    // Anywhere inside the pair, but not while typing in a field or with a modifier (browser and screen-reader keys).
-    const target = event.target as HTMLElement;
-    if (event.altKey || event.ctrlKey || event.metaKey || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.isContentEditable) return;
-    const key = event.key.toLowerCase();
-    if (key === 'm') label('match');
-    else if (key === 'n') label('non-match');
-    else if (key === 'u') label('unsure');
-    else if (key === 'backspace' || key === 'p') previous();
-    else return;
-    event.preventDefault();
-  };
   const tsv = (): string => labelsToTsv(labelledPairs(verdicts), { header: true });
 
   return (

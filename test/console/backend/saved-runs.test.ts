@@ -27,15 +27,21 @@ async function sandbox(path: string, tenants: readonly string[]): Promise<void> 
   }
 }
 
+/** A sandbox with these tenants in a temporary folder, opened by a console backend on its first tenant. */
+async function openedSandbox(tenants: readonly string[]): Promise<{ dir: string; db: string; backend: ConsoleBackend }> {
+  const dir = mkdtempSync(join(tmpdir(), 'mpi-runs-'));
+  cleanups.push(() => { rmSync(dir, { recursive: true, force: true }); });
+  const db = join(dir, 'sandbox.db');
+  await sandbox(db, tenants);
+  const backend = new ConsoleBackend({ dataFolder: join(dir, 'data'), actor: 'console:test' });
+  cleanups.push(() => backend.close());
+  await backend.call('console/open-sandbox', { path: db, tenantId: tenants[0] ?? 'demo' });
+  return { dir, db, backend };
+}
+
 describe('saved assurance runs', () => {
   it('keeps every evaluation and calibration per connection, reopens them whole, lists newest first and deletes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mpi-runs-'));
-    cleanups.push(() => { rmSync(dir, { recursive: true, force: true }); });
-    const db = join(dir, 'sandbox.db');
-    await sandbox(db, ['demo', 'other']);
-    const backend = new ConsoleBackend({ dataFolder: join(dir, 'data'), actor: 'console:test' });
-    cleanups.push(() => backend.close());
-    await backend.call('console/open-sandbox', { path: db, tenantId: 'demo' });
+    const { dir, db, backend } = await openedSandbox(['demo', 'other']);
     expect((await backend.call('console/runs', {})).runs).toEqual([]);
 
     const { pairs } = await backend.call('labels/sample', { maxPairs: 300, seed: 1 });
@@ -92,13 +98,7 @@ describe('saved assurance runs', () => {
   });
 
   it('keeps a registry audit: its labels, their digest and the versions it judged, reopened whole', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mpi-runs-'));
-    cleanups.push(() => { rmSync(dir, { recursive: true, force: true }); });
-    const db = join(dir, 'sandbox.db');
-    await sandbox(db, ['demo']);
-    const backend = new ConsoleBackend({ dataFolder: join(dir, 'data'), actor: 'console:test' });
-    cleanups.push(() => backend.close());
-    await backend.call('console/open-sandbox', { path: db, tenantId: 'demo' });
+    const { backend } = await openedSandbox(['demo']);
 
     const sample = await backend.call('audit/sample', { labels: 40, seed: 2 });
     const labels = sample.pairs.map((p, i) => ({ ...p, isMatch: p.stratum === 'linked' && i % 7 !== 0 }));
@@ -130,13 +130,7 @@ describe('saved assurance runs', () => {
   });
 
   it('keeps a label set by name with the versions active then, reopened whole; a bad name or an empty set is refused', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mpi-runs-'));
-    cleanups.push(() => { rmSync(dir, { recursive: true, force: true }); });
-    const db = join(dir, 'sandbox.db');
-    await sandbox(db, ['demo']);
-    const backend = new ConsoleBackend({ dataFolder: join(dir, 'data'), actor: 'console:test' });
-    cleanups.push(() => backend.close());
-    await backend.call('console/open-sandbox', { path: db, tenantId: 'demo' });
+    const { backend } = await openedSandbox(['demo']);
     const { pairs } = await backend.call('labels/sample', { maxPairs: 50, seed: 3 });
     const summary = await backend.call('console/save-labels', { name: '  ward 7  ', pairs });
     const versions = await backend.call('profile/summary', {});
@@ -150,13 +144,7 @@ describe('saved assurance runs', () => {
   });
 
   it('keeps an estimate without labels: its records digest, candidate pairs and model version, reopened whole', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mpi-runs-'));
-    cleanups.push(() => { rmSync(dir, { recursive: true, force: true }); });
-    const db = join(dir, 'sandbox.db');
-    await sandbox(db, ['demo']);
-    const backend = new ConsoleBackend({ dataFolder: join(dir, 'data'), actor: 'console:test' });
-    cleanups.push(() => backend.close());
-    await backend.call('console/open-sandbox', { path: db, tenantId: 'demo' });
+    const { backend } = await openedSandbox(['demo']);
 
     const output = await backend.call('matching/estimate', { modelVersion: 'fs-est-1', seed: 3, randomPairs: 20_000 });
     const { runs } = await backend.call('console/runs', {});
