@@ -10,6 +10,8 @@
  *   raw-reconcile DB       the same canonical-record update statement for every identity in one loop
  *   scan DB                the link-quality scan of every identity with two or more records (cases opened)
  *   preview DB             the impact preview of the active profile with Certain raised to 0.999 (writes nothing)
+ *   health DB              the daily health sample (records, identities by size): what every finished job adds
+ *   audit DB               the registry audit's stratified sample of 400 pairs (every linked and candidate pair scored)
  *
  * Prints one JSON line.
  */
@@ -29,6 +31,7 @@ import { insertRecord, type SourceRecord } from '../../engine/store/records.ts';
 import { addTags } from '../../engine/store/tags.ts';
 import { activeProfile } from '../../engine/store/profiles.ts';
 import { runWorker } from '../../engine/jobs/worker.ts';
+import { recordDailySample } from '../../engine/jobs/daily-health.ts';
 import type { JobCounters } from '../../engine/contract/maintenance.ts';
 import { peakRssMiB } from './measure.ts';
 
@@ -174,8 +177,29 @@ async function preview(engine: LocalEngine): Promise<object> {
   };
 }
 
+/** The daily health sample, in its write transaction (a finished job takes the same identity-size query). */
+function healthSample(engine: LocalEngine): object {
+  const { store } = engine.env;
+  const start = performance.now();
+  store.write(() => {
+    recordDailySample(store, TENANT, new Date());
+  });
+  const wallMs = performance.now() - start;
+  const identities = store.statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'").pluck().get(TENANT) as number;
+  return { identities, wallMs, identitiesPerSecond: (identities * 1000) / wallMs };
+}
+
+async function auditSample(engine: LocalEngine): Promise<object> {
+  const start = performance.now();
+  const sample = await engine.call('audit/sample', { labels: 400, seed: 1 }, CTX);
+  const wallMs = performance.now() - start;
+  const pairs = sample.strata.reduce((sum, s) => sum + s.population, 0);
+  const identities = engine.env.store.statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'").pluck().get(TENANT) as number;
+  return { identities, wallMs, identitiesPerSecond: (identities * 1000) / wallMs, counters: { pairs, pairsPerSecond: Math.round((pairs * 1000) / wallMs), sampled: sample.pairs.length } };
+}
+
 const [step, dbPath, people] = process.argv.slice(2);
-if (dbPath === undefined) throw new Error('usage: jobs-worker.ts build|reindex|raw-reindex|reconcile|raw-reconcile|scan|preview DB [PEOPLE]');
+if (dbPath === undefined) throw new Error('usage: jobs-worker.ts build|reindex|raw-reindex|reconcile|raw-reconcile|scan|preview|health|audit DB [PEOPLE]');
 let result: object;
 if (step === 'build') {
   result = build(dbPath, Number(people ?? '1000'));
@@ -183,7 +207,7 @@ if (step === 'build') {
   const engine = LocalEngine.open({ dbPath });
   try {
     if (step === 'reindex' || step === 'raw-reindex') await stageKeyChange(engine);
-    else if (step !== 'scan' && step !== 'preview') await reverseSourceTrust(engine);
+    else if (step !== 'scan' && step !== 'preview' && step !== 'health' && step !== 'audit') await reverseSourceTrust(engine);
     switch (step) {
       case 'reindex':
         result = await runJob(engine, 'reindex');
@@ -202,6 +226,12 @@ if (step === 'build') {
         break;
       case 'preview':
         result = await preview(engine);
+        break;
+      case 'health':
+        result = healthSample(engine);
+        break;
+      case 'audit':
+        result = await auditSample(engine);
         break;
       default:
         throw new Error(`unknown step ${String(step)}`);

@@ -75,6 +75,24 @@ export function benchJobs(): Promise<BenchRow[]> {
         ceilingName: 'reconciliation of the same registry (identities/s, both phases)',
         note: `wall ${(previewed.wallMs / 1000).toFixed(1)} s; ${String(previewed.counters?.pairs ?? 0)} pairs scored under both profiles (${String(previewed.counters?.pairsPerSecond ?? 0)} pairs/s); links below the raised Certain ${String(previewed.counters?.linkBelowCertain ?? 0)}; peak RSS ${previewed.peakRssMiB.toFixed(0)} MiB`,
       });
+      const sampled = step('health', fresh(dir, built, 'health'));
+      rows.push({
+        name: `daily health sample (records, identities by size), ${label} identities`,
+        value: sampled.wallMs,
+        unit: 'ms',
+        ceiling: (size * 1000) / reconcileRate,
+        ceilingName: 'the reconciliation of the same registry it is taken beside (ms)',
+        note: 'also taken when every job finishes',
+      });
+      const audited = step('audit', fresh(dir, built, 'audit'));
+      rows.push({
+        name: `registry audit sample of 400 pairs, ${label} identities`,
+        value: audited.counters?.pairsPerSecond ?? 0,
+        unit: 'pairs/s',
+        ceiling: previewed.counters?.pairsPerSecond ?? 0,
+        ceilingName: 'impact preview of the same registry (pairs scored under two profiles, pairs/s)',
+        note: `wall ${(audited.wallMs / 1000).toFixed(1)} s; ${String(audited.counters?.pairs ?? 0)} linked and candidate pairs stratified; peak RSS ${audited.peakRssMiB.toFixed(0)} MiB`,
+      });
       const scanned = step('scan', fresh(dir, built, 'scan'));
       rows.push({
         name: `link-quality scan, ${label} identities`,
