@@ -1,94 +1,110 @@
 /**
  * The audit sample's population and draw. Strata of record pairs:
  *
- *   linked        every pair of records of one identity (the registry's links)
- *   review-band   pairs of records of two identities sharing a usable blocking key, scored ≥ Probable
+ *   linked        every pair of records of one identity (the registry's links; an identity's first 100 records)
+ *   review-band   pairs of records of two identities that are blocking candidates of each other, as reconciliation
+ *                 meets them (jobs/reconcile.ts laterCandidates: rarest shared keys first, at most 8 a identity),
+ *                 scored ≥ Probable
  *   near          the same, scored from 0.01 to below Probable
  *   far           the same, scored below 0.01
  *
- * Candidate pairs are blocking-candidates.ts's (records sharing a usable key material), without ground truth. A
- * seeded simple random sample without replacement is drawn in each stratum: 40% of the labels for the linked pairs
- * (precision), the rest shared equally by the three candidate strata (recall), each capped at its population.
+ * The registry is read in batches of identities with a bounded cache of prepared records, never whole: every pair
+ * is counted in its stratum and offered to a seeded reservoir (stats/stratified-reservoir.ts) holding at most as
+ * many pairs as labels are asked for, so memory is bounded by the labels, not the registry. The draw is a simple
+ * random sample without replacement in each stratum: 40% of the labels for the linked pairs (precision), the rest
+ * shared equally by the three candidate strata (recall), each capped at its population.
  */
-import type { MatchFields } from '../contract/fields.ts';
-import type { AuditSample, AuditStratumName } from '../contract/audit.ts';
+import type { AuditStratumName } from '../contract/audit.ts';
 import { AUDIT_STRATA } from '../contract/audit.ts';
 import type { RunControl } from '../run-control.ts';
 import type { Store } from '../store/db.ts';
 import type { StoredProfile } from '../store/profiles.ts';
-import { tenantRecordFields } from '../store/candidate-records.ts';
+import { candidateMembers, type CandidateMember } from '../store/records.ts';
 import { termFrequencySnapshot } from '../store/term-frequency.ts';
-import type { KeyRing } from '../blocking/tags.ts';
 import { createScorer } from '../scoring/scorer.ts';
 import { createRng, deriveSeed } from '../synthetic/prng.ts';
-import { BlockingKeyOverlap } from './blocking-recall.ts';
-import { blockingCandidatePairs } from './blocking-candidates.ts';
+import { MAX_COMPARED_RECORDS_PER_IDENTITY } from '../ingest/candidates.ts';
+import { PreparedCache, preparedMembers } from '../ingest/prepared-cache.ts';
+import { laterCandidates } from '../jobs/reconcile.ts';
+import { activeIdentitiesAfter, storedTagsOf } from '../jobs/population.ts';
+import { StratifiedReservoir } from '../stats/stratified-reservoir.ts';
+import { countSeveral, identitiesWithSeveral } from './link-quality.ts';
 
-export const MAX_AUDIT_CANDIDATE_PAIRS = 5_000_000;
 const FAR = 0.01;
 const LINKED_SHARE = 0.4;
 const AUDIT_STREAM = 53;
+const BATCH = 200;
+const PREPARED_CACHE_RECORDS = 100_000;
 
 export interface AuditRecord {
   readonly sourceSystem: string;
   readonly localId: string;
 }
 
-/** Every pair of every stratum (record indexes), with the records they index. */
-export interface AuditPopulation {
-  readonly records: readonly AuditRecord[];
-  readonly strata: ReadonlyMap<AuditStratumName, readonly (readonly [number, number])[]>;
-  readonly capped: boolean;
-}
+export type AuditVisit = (stratum: AuditStratumName, left: AuditRecord, right: AuditRecord) => void;
 
-export function auditPopulation(store: Store, tenantId: string, stored: StoredProfile, ring: KeyRing, control: RunControl): AuditPopulation {
-  const rows = tenantRecordFields(store, tenantId);
-  const index = new Map(rows.map((r, i) => [r.recordId, i]));
-  const identityOf = new Int32Array(rows.length).fill(-1);
-  for (const [recordId, identityId] of store
-    .statement("SELECT l.record_id, l.identity_id FROM identity_link l JOIN identity i ON i.tenant_id = l.tenant_id AND i.identity_id = l.identity_id WHERE l.tenant_id = ? AND i.status = 'active'")
-    .raw()
-    .all(tenantId) as [number, number][]) {
-    const i = index.get(recordId);
-    if (i !== undefined) identityOf[i] = identityId;
+const ref = (m: CandidateMember): AuditRecord => ({ sourceSystem: m.sourceSystem, localId: m.localId });
+
+/** Every pair of every stratum, in a fixed order (identities ascending), to `visit`. Use inside one read transaction. */
+export function forEachAuditPair(store: Store, tenantId: string, stored: StoredProfile, control: RunControl, visit: AuditVisit): void {
+  const several = countSeveral(store, tenantId);
+  let done = 0;
+  control.step('listing the records each identity links', 0, several);
+  for (let cursor = 0; ; ) {
+    const batch = identitiesWithSeveral(store, tenantId, cursor, BATCH);
+    const last = batch.at(-1);
+    if (last === undefined) break;
+    cursor = last.identityId;
+    for (const members of candidateMembers(store, tenantId, batch.map((b) => b.identityId), MAX_COMPARED_RECORDS_PER_IDENTITY).values()) {
+      for (let x = 0; x < members.length; x++) {
+        for (let y = x + 1; y < members.length; y++) {
+          const a = members[x];
+          const b = members[y];
+          if (a !== undefined && b !== undefined) visit('linked', ref(a), ref(b));
+        }
+      }
+    }
+    done += batch.length;
+    control.step('listing the records each identity links', done, several);
   }
-  const strata = new Map<AuditStratumName, [number, number][]>(AUDIT_STRATA.map((s) => [s, []]));
-  const linked = strata.get('linked') ?? [];
-  const members = new Map<number, number[]>();
-  identityOf.forEach((identity, i) => {
-    if (identity < 0) return;
-    const list = members.get(identity);
-    if (list === undefined) members.set(identity, [i]);
-    else list.push(i);
-  });
-  for (const list of members.values()) for (let x = 0; x < list.length; x++) for (let y = x + 1; y < list.length; y++) linked.push([list[x] ?? 0, list[y] ?? 0]);
 
-  const fields = rows.map((r) => JSON.parse(r.fieldsJson) as MatchFields);
-  const overlap = new BlockingKeyOverlap(store, tenantId, stored.profile.Blocking, ring);
-  const { pairs, truncated: capped } = blockingCandidatePairs(overlap, fields, MAX_AUDIT_CANDIDATE_PAIRS, control);
   const scorer = createScorer(stored.profile, termFrequencySnapshot(store, tenantId));
-  const prepared = fields.map((f) => scorer.prepare(f));
+  const cache = new PreparedCache(scorer, PREPARED_CACHE_RECORDS);
   const probable = stored.profile.MatchingRules.Thresholds.Probable;
-  const n = rows.length;
-  let scored = 0;
-  for (const key of pairs) {
-    const a = Math.floor(key / n);
-    const b = key % n;
-    if (identityOf[a] === identityOf[b]) continue;
-    const pa = prepared[a];
-    const pb = prepared[b];
-    if (pa === undefined || pb === undefined) continue;
-    const score = scorer.outcome(pa, pb).score;
-    const stratum: AuditStratumName = score >= probable ? 'review-band' : score >= FAR ? 'near' : 'far';
-    strata.get(stratum)?.push([a, b]);
-    if (++scored % 65536 === 0) control.step('scoring blocking candidates', scored, null);
+  const identities = store.statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'").pluck().get(tenantId) as number;
+  done = 0;
+  control.step('scoring each identity against its blocking candidates', 0, identities);
+  for (let cursor = 0; ; ) {
+    const batch = activeIdentitiesAfter(store, tenantId, cursor, BATCH);
+    const last = batch.at(-1);
+    if (last === undefined) break;
+    cursor = last.identityId;
+    const tags = storedTagsOf(store, tenantId, batch);
+    const candidatesOf = new Map(batch.map((left) => [left.identityId, laterCandidates(store, tenantId, left.identityId, tags.get(left.identityId) ?? [])]));
+    const involved = [...new Set([...batch.map((b) => b.identityId), ...[...candidatesOf.values()].flat()])];
+    const prepared = preparedMembers(store, tenantId, [cache], candidateMembers(store, tenantId, involved, MAX_COMPARED_RECORDS_PER_IDENTITY));
+    for (const left of batch) {
+      const leftRecords = prepared.get(left.identityId) ?? [];
+      for (const rightId of candidatesOf.get(left.identityId) ?? []) {
+        for (const a of leftRecords) {
+          for (const b of prepared.get(rightId) ?? []) {
+            const [pa] = a.prepared;
+            const [pb] = b.prepared;
+            if (pa === undefined || pb === undefined) continue;
+            const score = scorer.outcome(pa, pb).score;
+            visit(score >= probable ? 'review-band' : score >= FAR ? 'near' : 'far', ref(a.member), ref(b.member));
+          }
+        }
+      }
+    }
+    done += batch.length;
+    control.step('scoring each identity against its blocking candidates', done, identities);
   }
-  return { records: rows.map((r) => ({ sourceSystem: r.sourceSystem, localId: r.localId })), strata, capped };
 }
 
 /** How many labels each stratum gets: 40% linked, the rest shared by the candidate strata, each capped at its size. */
-export function allocate(population: AuditPopulation, labels: number): Map<AuditStratumName, number> {
-  const size = (s: AuditStratumName): number => population.strata.get(s)?.length ?? 0;
+export function allocate(sizes: ReadonlyMap<AuditStratumName, number>, labels: number): Map<AuditStratumName, number> {
+  const size = (s: AuditStratumName): number => sizes.get(s) ?? 0;
   const out = new Map<AuditStratumName, number>();
   out.set('linked', Math.min(size('linked'), Math.round(labels * LINKED_SHARE)));
   let left = labels - (out.get('linked') ?? 0);
@@ -101,25 +117,39 @@ export function allocate(population: AuditPopulation, labels: number): Map<Audit
   return out;
 }
 
-/** A seeded simple random sample without replacement in each stratum (partial Fisher-Yates over indexes). */
-export function drawAuditSample(population: AuditPopulation, labels: number, seed: number): AuditSample['pairs'] {
-  const rng = createRng(deriveSeed(seed, AUDIT_STREAM));
-  const quota = allocate(population, labels);
-  const pairs: AuditSample['pairs'] = [];
-  for (const stratum of AUDIT_STRATA) {
-    const all = population.strata.get(stratum) ?? [];
-    const k = quota.get(stratum) ?? 0;
-    const order = Array.from({ length: all.length }, (_, i) => i);
-    for (let i = 0; i < k; i++) {
-      const j = i + rng.int(order.length - i);
-      const pick = order[j] ?? 0;
-      order[j] = order[i] ?? 0;
-      order[i] = pick;
-      const [a, b] = all[pick] ?? [0, 0];
-      const left = population.records[a];
-      const right = population.records[b];
-      if (left !== undefined && right !== undefined) pairs.push({ stratum, left, right });
-    }
+export interface DrawnAuditSample {
+  /** Pairs in each stratum. */
+  readonly sizes: Map<AuditStratumName, number>;
+  /** Labels allocated to each stratum. */
+  readonly quota: Map<AuditStratumName, number>;
+  readonly pairs: { readonly stratum: AuditStratumName; readonly left: AuditRecord; readonly right: AuditRecord }[];
+}
+
+/** A sampler of the pair stream: offer each pair, then draw. The same seed over the same stream draws the same sample. */
+export class AuditSampler {
+  private readonly reservoir;
+  constructor(
+    private readonly labels: number,
+    seed: number,
+  ) {
+    this.reservoir = new StratifiedReservoir<AuditStratumName, readonly [AuditRecord, AuditRecord]>(labels, createRng(deriveSeed(seed, AUDIT_STREAM)));
   }
-  return pairs;
+
+  readonly visit: AuditVisit = (stratum, left, right) => {
+    this.reservoir.offer(stratum, [left, right]);
+  };
+
+  draw(): DrawnAuditSample {
+    const sizes = new Map(AUDIT_STRATA.map((s) => [s, this.reservoir.size(s)]));
+    const quota = allocate(sizes, this.labels);
+    const pairs = AUDIT_STRATA.flatMap((stratum) => this.reservoir.take(stratum, quota.get(stratum) ?? 0).map(([left, right]) => ({ stratum, left, right })));
+    return { sizes, quota, pairs };
+  }
+}
+
+/** The seeded stratified sample of `labels` pairs of the registry's decisions. Use inside one read transaction. */
+export function drawAuditSample(store: Store, tenantId: string, stored: StoredProfile, labels: number, seed: number, control: RunControl): DrawnAuditSample {
+  const sampler = new AuditSampler(labels, seed);
+  forEachAuditPair(store, tenantId, stored, control, sampler.visit);
+  return sampler.draw();
 }

@@ -16,18 +16,17 @@
 import { SCORE_BAND_EDGES, scoreBand } from '../contract/score-bands.ts';
 import type { RunControl } from '../run-control.ts';
 import type { Decision } from '../contract/matching.ts';
-import type { MatchFields } from '../contract/fields.ts';
 import type { MatchingProfile } from '../contract/profile.ts';
 import { IMPACT_KINDS, type ImpactKind, type ImpactPreview } from '../contract/impact-preview.ts';
 import type { Store } from '../store/db.ts';
 import type { StoredProfile } from '../store/profiles.ts';
-import { candidateMembers, fieldsJsonOf, type CandidateMember } from '../store/records.ts';
+import { candidateMembers, type CandidateMember } from '../store/records.ts';
 import { termFrequencySnapshot } from '../store/term-frequency.ts';
 import { createScorer, type Scorer } from '../scoring/scorer.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { MAX_COMPARED_RECORDS_PER_IDENTITY } from '../ingest/candidates.ts';
 import { laterCandidates } from '../jobs/reconcile.ts';
-import { PreparedCache } from '../ingest/prepared-cache.ts';
+import { PreparedCache, preparedMembers } from '../ingest/prepared-cache.ts';
 import { activeIdentitiesAfter, identityKeys, storedTagsOf, type IdentityHead } from '../jobs/population.ts';
 import { opensReviewCase } from '../ingest/review-gate.ts';
 import { decidedDistinct, hasOpenCaseFor } from '../store/reviews.ts';
@@ -85,28 +84,13 @@ export function previewImpact(store: Store, tenantId: string, active: StoredProf
   // in bounded caches, as reconciliation's matching phase keeps them.
   const cacheNow = new PreparedCache(now, PREPARED_CACHE_RECORDS);
   const cacheNext = new PreparedCache(next, PREPARED_CACHE_RECORDS);
-  const prepareAll = (members: Map<number, CandidateMember[]>): Map<number, Both[]> => {
-    const misses = [...members.values()].flat().filter((m) => cacheNow.lookup(m.recordId, m.version) === undefined || cacheNext.lookup(m.recordId, m.version) === undefined);
-    const fields = misses.length === 0 ? new Map<number, string>() : fieldsJsonOf(store, tenantId, misses.map((m) => m.recordId));
-    const preparedOf = (cache: PreparedCache, member: CandidateMember): PreparedRecord | undefined => {
-      const hit = cache.lookup(member.recordId, member.version);
-      if (hit !== undefined) return hit;
-      const json = fields.get(member.recordId);
-      return json === undefined ? undefined : cache.put(member.recordId, member.version, JSON.parse(json) as MatchFields);
-    };
-    const out = new Map<number, Both[]>();
-    for (const [identityId, rows] of members) {
-      out.set(
+  const prepareAll = (members: Map<number, CandidateMember[]>): Map<number, Both[]> =>
+    new Map(
+      [...preparedMembers(store, tenantId, [cacheNow, cacheNext], members)].map(([identityId, rows]) => [
         identityId,
-        rows.flatMap((member) => {
-          const preparedNow = preparedOf(cacheNow, member);
-          const preparedNext = preparedOf(cacheNext, member);
-          return preparedNow === undefined || preparedNext === undefined ? [] : [{ member, now: preparedNow, candidate: preparedNext }];
-        }),
-      );
-    }
-    return out;
-  };
+        rows.map(({ member, prepared: [preparedNow, preparedNext] }) => ({ member, now: preparedNow as PreparedRecord, candidate: preparedNext as PreparedRecord })),
+      ]),
+    );
   const outcome = (scorer: Scorer, a: PreparedRecord, b: PreparedRecord): Scored => {
     const { score, decision } = scorer.outcome(a, b);
     return { score, decision };

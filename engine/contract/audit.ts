@@ -14,9 +14,9 @@ export type AuditStratumName = z.infer<typeof AuditStratumNameSchema>;
 
 export const AUDIT_STRATUM_TEXT: Record<AuditStratumName, string> = {
   linked: 'record pairs the registry links (two records of one identity)',
-  'review-band': 'record pairs of two identities sharing a blocking key, scored at or above Probable',
-  near: 'record pairs of two identities sharing a blocking key, scored from 0.01 to below Probable',
-  far: 'record pairs of two identities sharing a blocking key, scored below 0.01',
+  'review-band': 'record pairs of two identities blocking makes candidates of each other, scored at or above Probable',
+  near: 'record pairs of two identities blocking makes candidates of each other, scored from 0.01 to below Probable',
+  far: 'record pairs of two identities blocking makes candidates of each other, scored below 0.01',
 };
 
 const StratumSchema = z.object({ name: AuditStratumNameSchema, linked: z.boolean(), population: z.number().int().min(0) });

@@ -1,6 +1,7 @@
 import type { Scorer } from '../scoring/scorer.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
-import type { CandidateRecordRow, SourceRecord } from '../store/records.ts';
+import { fieldsJsonOf, type CandidateMember, type CandidateRecordRow, type SourceRecord } from '../store/records.ts';
+import type { Store } from '../store/db.ts';
 import type { MatchFields } from '../contract/fields.ts';
 
 /**
@@ -45,4 +46,36 @@ export class PreparedCache {
     }
     this.young.set(recordId, entry);
   }
+}
+
+/** A candidate identity's record with its prepared form from each cache, in the caches' order. */
+export interface PreparedMember {
+  readonly member: CandidateMember;
+  readonly prepared: readonly PreparedRecord[];
+}
+
+/**
+ * Every member's prepared record from each cache (one per scorer), reading in one go the fields of the members any
+ * cache misses; a member whose fields cannot be read (it vanished) is left out.
+ */
+export function preparedMembers(store: Store, tenantId: string, caches: readonly PreparedCache[], members: ReadonlyMap<number, readonly CandidateMember[]>): Map<number, PreparedMember[]> {
+  const misses = [...members.values()].flat().filter((m) => caches.some((cache) => cache.lookup(m.recordId, m.version) === undefined));
+  const fields = misses.length === 0 ? new Map<number, string>() : fieldsJsonOf(store, tenantId, misses.map((m) => m.recordId));
+  const preparedBy = (cache: PreparedCache, member: CandidateMember): PreparedRecord | undefined => {
+    const hit = cache.lookup(member.recordId, member.version);
+    if (hit !== undefined) return hit;
+    const json = fields.get(member.recordId);
+    return json === undefined ? undefined : cache.put(member.recordId, member.version, JSON.parse(json) as MatchFields);
+  };
+  const out = new Map<number, PreparedMember[]>();
+  for (const [identityId, rows] of members) {
+    out.set(
+      identityId,
+      rows.flatMap((member) => {
+        const prepared = caches.map((cache) => preparedBy(cache, member));
+        return prepared.every((p) => p !== undefined) ? [{ member, prepared }] : [];
+      }),
+    );
+  }
+  return out;
 }

@@ -4,10 +4,9 @@ import { validationError } from '../contract/errors.ts';
 import { AUDIT_STRATA } from '../contract/audit.ts';
 import type { EngineEnv } from '../env.ts';
 import { NO_CONTROL, type RunControl } from '../run-control.ts';
-import { keyRingFor } from '../blocking/key-ring.ts';
 import { activeProfile } from '../store/profiles.ts';
 import { requireTenant } from '../store/tenants.ts';
-import { allocate, auditPopulation, drawAuditSample } from '../assurance/audit-sample.ts';
+import { drawAuditSample } from '../assurance/audit-sample.ts';
 import { auditEstimate } from '../stats/audit-estimate.ts';
 import { profileSummary } from './profile-summary.ts';
 
@@ -21,14 +20,13 @@ export function sampleAudit(env: EngineEnv, input: OperationInput<'audit/sample'
   requireTenant(store, ctx.tenantId);
   return store.read(() => {
     const stored = activeProfile(store, ctx.tenantId);
-    const population = auditPopulation(store, ctx.tenantId, stored, keyRingFor(stored.profile.Blocking, env.settings(), ctx.tenantId), control);
-    const labels = input.labels ?? 400;
-    const quota = allocate(population, labels);
+    const { sizes, quota, pairs } = drawAuditSample(store, ctx.tenantId, stored, input.labels ?? 400, input.seed ?? 1, control);
     return {
       matchingProfileVersion: stored.version,
-      strata: AUDIT_STRATA.map((name) => ({ name, linked: name === 'linked', population: population.strata.get(name)?.length ?? 0, sampled: quota.get(name) ?? 0 })),
-      pairs: drawAuditSample(population, labels, input.seed ?? 1),
-      candidatePairsCapped: population.capped,
+      strata: AUDIT_STRATA.map((name) => ({ name, linked: name === 'linked', population: sizes.get(name) ?? 0, sampled: quota.get(name) ?? 0 })),
+      pairs,
+      // Every candidate pair is enumerated (identity by identity, bounded as reconciliation bounds its candidates).
+      candidatePairsCapped: false,
     };
   });
 }
