@@ -31,7 +31,10 @@ export const AuditSampleSchema = z.object({
   strata: z.array(StratumSchema.extend({ sampled: z.number().int() })),
   /** The pairs to label, each with its stratum (what the estimate weighs it by). */
   pairs: z.array(z.object({ stratum: AuditStratumNameSchema, left: RecordRefSchema, right: RecordRefSchema })),
-  /** Candidate pairs beyond this bound were not enumerated (the far stratum is then a lower bound). */
+  /**
+   * True when candidate pairs beyond a bound were not enumerated (the far stratum is then a lower bound). The sample
+   * now streams every candidate pair, so this registry answers false; the field stays for the clients that read it.
+   */
   candidatePairsCapped: z.boolean(),
 });
 export type AuditSample = z.infer<typeof AuditSampleSchema>;
