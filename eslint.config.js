@@ -17,21 +17,46 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const electron = { name: 'electron', message: 'Only main/electron/ may import electron (layering rule).' };
-const sqlite = { name: 'better-sqlite3', message: 'Only engine/store/db.ts opens SQLite (one owner for the connection).' };
+const sqlite = {
+  name: 'better-sqlite3',
+  message: 'Only engine/store/db.ts opens SQLite (one owner for the connection).',
+};
 const postgres = { name: 'pg', message: 'Only engine/store/pg/db.ts opens PostgreSQL (one owner for the pool).' };
-const shellPackages = ['fastify', 'fastify/*', '@fastify/*', 'react', 'react-dom', 'react/*', 'react-dom/*', '@mantine/*', 'pino', 'electron/*'];
+const shellPackages = [
+  'fastify',
+  'fastify/*',
+  '@fastify/*',
+  'react',
+  'react-dom',
+  'react/*',
+  'react-dom/*',
+  '@mantine/*',
+  'pino',
+  'electron/*',
+];
 const engineNoShells = {
   group: ['**/main/**', '**/renderer/**', '**/console-protocol/**', ...shellPackages],
-  message: 'engine/ may not import main/, renderer/, console-protocol/ or a UI/HTTP-server/Electron package (layering rule).',
+  message:
+    'engine/ may not import main/, renderer/, console-protocol/ or a UI/HTTP-server/Electron package (layering rule).',
 };
 const engineNoTop = {
-  group: ['**/operations/*', '**/local-engine.ts', '**/benchmark/*', '../operations/*', '../local-engine.ts', '../index.ts', '**/engine/index.ts'],
-  message: 'Lower engine layers may not import engine/index.ts, engine/operations, engine/local-engine.ts or engine/benchmark (the top layer).',
+  group: [
+    '**/operations/*',
+    '**/local-engine.ts',
+    '**/benchmark/*',
+    '../operations/*',
+    '../local-engine.ts',
+    '../index.ts',
+    '**/engine/index.ts',
+  ],
+  message:
+    'Lower engine layers may not import engine/index.ts, engine/operations, engine/local-engine.ts or engine/benchmark (the top layer).',
 };
 // A regex, not a group: gitignore-style groups cannot re-include engine/index.ts and engine/contract once engine/ is excluded.
 const mainThroughFrontDoor = {
   regex: '(^|/)engine/(?!index\\.ts$)(?!benchmark/index\\.ts$)(?!contract/)',
-  message: 'main/ reaches the engine through engine/index.ts (its front door), engine/benchmark/index.ts (the FEBRL loader) or engine/contract/ only: no import of engine internals.',
+  message:
+    'main/ reaches the engine through engine/index.ts (its front door), engine/benchmark/index.ts (the FEBRL loader) or engine/contract/ only: no import of engine internals.',
 };
 
 /** One no-restricted-imports rule per file group (a later config for the same files replaces the rule). */
@@ -43,7 +68,18 @@ export default tseslint.config(
   ...tseslint.configs.strictTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'main/cli/*.js', 'main/browser-host/*.js', 'main/engine-host/*.js', 'main/electron/*.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: {
+          allowDefaultProject: [
+            '*.js',
+            'main/cli/*.js',
+            'main/browser-host/*.js',
+            'main/engine-host/*.js',
+            'main/electron/*.js',
+          ],
+        },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
@@ -58,7 +94,15 @@ export default tseslint.config(
   // engine: every lower layer
   {
     files: ['engine/**/*.ts'],
-    ignores: ['engine/index.ts', 'engine/operations/**', 'engine/local-engine.ts', 'engine/benchmark/**', 'engine/store/db.ts', 'engine/store/migrate.ts', 'engine/store/pg/db.ts'],
+    ignores: [
+      'engine/index.ts',
+      'engine/operations/**',
+      'engine/local-engine.ts',
+      'engine/benchmark/**',
+      'engine/store/db.ts',
+      'engine/store/migrate.ts',
+      'engine/store/pg/db.ts',
+    ],
     rules: restrict([electron, sqlite, postgres], [engineNoShells, engineNoTop]),
   },
   // the store's connection modules own their drivers
@@ -77,7 +121,10 @@ export default tseslint.config(
       [electron, sqlite, postgres],
       [
         engineNoShells,
-        { group: ['node:*', '../*', '!../contract/*'], message: 'engine/contract/ is browser-safe: it may import only zod and other contract modules.' },
+        {
+          group: ['node:*', '../*', '!../contract/*'],
+          message: 'engine/contract/ is browser-safe: it may import only zod and other contract modules.',
+        },
       ],
     ),
   },
@@ -88,7 +135,11 @@ export default tseslint.config(
       [electron, sqlite, postgres],
       [
         engineNoShells,
-        { group: ['node:*', '../*'], message: 'engine/contract/statistics/ may import only zod and other statistics modules (the reports build on it, not the reverse).' },
+        {
+          group: ['node:*', '../*'],
+          message:
+            'engine/contract/statistics/ may import only zod and other statistics modules (the reports build on it, not the reverse).',
+        },
       ],
     ),
   },
@@ -98,7 +149,10 @@ export default tseslint.config(
     rules: restrict(
       [electron, sqlite, postgres],
       [
-        { group: ['node:*', '**/main/**', '**/renderer/**', ...shellPackages], message: 'console-protocol/ is browser-safe: it may import only zod and engine/contract.' },
+        {
+          group: ['node:*', '**/main/**', '**/renderer/**', ...shellPackages],
+          message: 'console-protocol/ is browser-safe: it may import only zod and engine/contract.',
+        },
         { regex: '(^|/)engine/(?!contract/)', message: 'console-protocol/ may import only zod and engine/contract.' },
       ],
     ),
@@ -107,11 +161,23 @@ export default tseslint.config(
   {
     files: ['main/**/*.ts'],
     ignores: ['main/electron/**'],
-    rules: restrict([electron, sqlite, postgres], [{ group: ['**/renderer/**'], message: 'main/ may not import renderer/ (it serves the built files).' }, mainThroughFrontDoor]),
+    rules: restrict(
+      [electron, sqlite, postgres],
+      [
+        { group: ['**/renderer/**'], message: 'main/ may not import renderer/ (it serves the built files).' },
+        mainThroughFrontDoor,
+      ],
+    ),
   },
   {
     files: ['main/electron/**/*.ts'],
-    rules: restrict([sqlite, postgres], [{ group: ['**/renderer/**'], message: 'main/ may not import renderer/ (it serves the built files).' }, mainThroughFrontDoor]),
+    rules: restrict(
+      [sqlite, postgres],
+      [
+        { group: ['**/renderer/**'], message: 'main/ may not import renderer/ (it serves the built files).' },
+        mainThroughFrontDoor,
+      ],
+    ),
   },
   // renderer: the contract only, never Node, main/ or the rest of the engine
   {
@@ -119,16 +185,25 @@ export default tseslint.config(
     rules: restrict(
       [electron, sqlite, postgres],
       [
-        { group: ['node:*', '**/main/**'], message: 'renderer/ runs in the browser: no Node modules and no main/ (layering rule).' },
+        {
+          group: ['node:*', '**/main/**'],
+          message: 'renderer/ runs in the browser: no Node modules and no main/ (layering rule).',
+        },
         // A regex, not a group: gitignore-style groups cannot re-include engine/contract once engine/ is excluded.
-        { regex: '(^|/)engine/(?!contract/)', message: 'renderer/ may import only engine/contract and console-protocol/ (layering rule).' },
+        {
+          regex: '(^|/)engine/(?!contract/)',
+          message: 'renderer/ may import only engine/contract and console-protocol/ (layering rule).',
+        },
       ],
     ),
   },
   // tests may reach everything but Electron (which cannot run here) and the SQLite driver (one owner)
   {
     files: ['test/**/*.ts'],
-    rules: restrict([{ ...electron, message: 'Tests never import electron: the binary cannot run here.' }, sqlite, postgres], []),
+    rules: restrict(
+      [{ ...electron, message: 'Tests never import electron: the binary cannot run here.' }, sqlite, postgres],
+      [],
+    ),
   },
   {
     files: ['**/*.js'],

@@ -9,9 +9,20 @@ export default defineConfig({
     hookTimeout: 120_000,
     projects: [
       // A throwaway PostgreSQL cluster for the tests of the PostgreSQL store (test/postgres/cluster.ts).
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**'], globalSetup: ['test/postgres/global-setup.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/e2e/**'],
+          globalSetup: ['test/postgres/global-setup.ts'],
+        },
+      },
       // Browser and packaging tests: the renderer is built once and one Chromium is shared by every file.
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/e2e/global-setup.ts'] } },
+      {
+        extends: true,
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/e2e/global-setup.ts'] },
+      },
     ],
   },
 });

@@ -29,23 +29,44 @@
  */
 import { z } from 'zod';
 import { JobStateSchema } from '../engine/contract/maintenance.ts';
-import { CalibrationOutputSchema, CalibrationRequestSchema, EvaluationReportSchema, EvaluationRequestSchema, LabelPairSchema, MAX_DATASET_PAIRS, VersionsSchema } from '../engine/contract/assurance.ts';
+import {
+  CalibrationOutputSchema,
+  CalibrationRequestSchema,
+  EvaluationReportSchema,
+  EvaluationRequestSchema,
+  LabelPairSchema,
+  MAX_DATASET_PAIRS,
+  VersionsSchema,
+} from '../engine/contract/assurance.ts';
 import { EstimateOutputSchema, EstimateRequestSchema } from '../engine/contract/estimate.ts';
 import { AuditEstimateInputSchema, AuditEstimateSchema } from '../engine/contract/audit.ts';
-import { operations, type OperationInput, type OperationName, type OperationOutput } from '../engine/contract/operations.ts';
+import {
+  operations,
+  type OperationInput,
+  type OperationName,
+  type OperationOutput,
+} from '../engine/contract/operations.ts';
 import type { ErrorData } from '../engine/contract/errors.ts';
 import { RunOperationSchema, RunStateSchema } from '../engine/contract/runs.ts';
 
-const TenantIdSchema = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'a tenant ID is 1-64 letters, digits, dot, dash or underscore');
+const TenantIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]{1,64}$/, 'a tenant ID is 1-64 letters, digits, dot, dash or underscore');
 /** Absolute paths only: the backend never resolves a path against its own working folder for the renderer. */
 const AbsolutePathSchema = z
   .string()
   .min(1)
   .max(4096)
-  .refine((path) => path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith('\\\\'), 'give a full path (starting with / or a drive letter)');
+  .refine(
+    (path) => path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith('\\\\'),
+    'give a full path (starting with / or a drive letter)',
+  );
 const FileNameSchema = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,99}\.db$/, 'a file name is letters, digits, space, dot, dash or underscore, ending in .db');
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,99}\.db$/,
+    'a file name is letters, digits, space, dot, dash or underscore, ending in .db',
+  );
 
 export const ENGINE_OPERATION_NAMES = Object.keys(operations) as OperationName[];
 export const EngineOperationNameSchema = z.enum(ENGINE_OPERATION_NAMES as [OperationName, ...OperationName[]]);
@@ -101,7 +122,10 @@ export const RemoteRegistryConnectionSchema = z.object({
 });
 
 /** One variant per kind of connection. */
-export const ConnectionSchema = z.discriminatedUnion('kind', [LocalSandboxConnectionSchema, RemoteRegistryConnectionSchema]);
+export const ConnectionSchema = z.discriminatedUnion('kind', [
+  LocalSandboxConnectionSchema,
+  RemoteRegistryConnectionSchema,
+]);
 export type Connection = z.infer<typeof ConnectionSchema>;
 
 export const RecentSandboxSchema = z.object({
@@ -168,7 +192,12 @@ export const CreateSandboxInputSchema = z.strictObject({
   fileName: FileNameSchema.default('sandbox.db'),
   tenantId: TenantIdSchema.default('demo'),
   syntheticPeople: z.number().int().min(0).max(MAX_SYNTHETIC_PEOPLE).default(1000),
-  seed: z.number().int().min(0).max(2 ** 31 - 1).default(7),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .default(7),
 });
 
 /** https, or http to a loopback host (development); no user:password, query or fragment. */
@@ -209,7 +238,9 @@ export const UseTokenInputSchema = z.strictObject({
 });
 export const RUN_KINDS = ['evaluation', 'calibration', 'estimate', 'audit', 'labels'] as const;
 export type SavedRunKind = (typeof RUN_KINDS)[number];
-export const RunIdSchema = z.string().regex(/^run-\d{8}T\d{6}Z-[0-9a-f]{8}$/, 'a run ID looks like run-20260101T120000Z-0123abcd');
+export const RunIdSchema = z
+  .string()
+  .regex(/^run-\d{8}T\d{6}Z-[0-9a-f]{8}$/, 'a run ID looks like run-20260101T120000Z-0123abcd');
 
 /** What the saved-runs list shows of a run (no labels, no examples). */
 export const SavedRunSummarySchema = z.object({
@@ -241,16 +272,41 @@ export type SavedRunSummary = z.infer<typeof SavedRunSummarySchema>;
 
 /** A label set kept by name (console/save-labels): its pairs as record references, the valid rows only. */
 export const SaveLabelsInputSchema = z.strictObject({
-  name: z.string().trim().min(1, 'give the label set a name').max(100, 'at most 100 characters').regex(/^[^\t\n\r]*$/, 'one line, no tabs'),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'give the label set a name')
+    .max(100, 'at most 100 characters')
+    .regex(/^[^\t\n\r]*$/, 'one line, no tabs'),
   pairs: z.array(LabelPairSchema).min(1, 'the label set has no valid row to keep').max(MAX_DATASET_PAIRS),
 });
 
 /** A saved run whole: the request as sent (pairs included, so it can be run again) and its answer. */
 export const SavedRunSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('evaluation'), summary: SavedRunSummarySchema, request: EvaluationRequestSchema, report: EvaluationReportSchema }),
-  z.object({ kind: z.literal('calibration'), summary: SavedRunSummarySchema, request: CalibrationRequestSchema, output: CalibrationOutputSchema }),
-  z.object({ kind: z.literal('estimate'), summary: SavedRunSummarySchema, request: EstimateRequestSchema, output: EstimateOutputSchema }),
-  z.object({ kind: z.literal('audit'), summary: SavedRunSummarySchema, request: AuditEstimateInputSchema, output: AuditEstimateSchema }),
+  z.object({
+    kind: z.literal('evaluation'),
+    summary: SavedRunSummarySchema,
+    request: EvaluationRequestSchema,
+    report: EvaluationReportSchema,
+  }),
+  z.object({
+    kind: z.literal('calibration'),
+    summary: SavedRunSummarySchema,
+    request: CalibrationRequestSchema,
+    output: CalibrationOutputSchema,
+  }),
+  z.object({
+    kind: z.literal('estimate'),
+    summary: SavedRunSummarySchema,
+    request: EstimateRequestSchema,
+    output: EstimateOutputSchema,
+  }),
+  z.object({
+    kind: z.literal('audit'),
+    summary: SavedRunSummarySchema,
+    request: AuditEstimateInputSchema,
+    output: AuditEstimateSchema,
+  }),
   z.object({ kind: z.literal('labels'), summary: SavedRunSummarySchema, request: SaveLabelsInputSchema }),
 ]);
 export type SavedRun = z.infer<typeof SavedRunSchema>;
@@ -270,10 +326,19 @@ export const consoleOperations = {
   'console/sign-out': { input: z.strictObject({}), output: ConsoleStatusSchema },
   'console/runs': { input: z.strictObject({}), output: z.object({ runs: z.array(SavedRunSummarySchema) }) },
   'console/run': { input: z.strictObject({ runId: RunIdSchema }), output: SavedRunSchema },
-  'console/delete-run': { input: z.strictObject({ runId: RunIdSchema }), output: z.object({ runs: z.array(SavedRunSummarySchema) }) },
+  'console/delete-run': {
+    input: z.strictObject({ runId: RunIdSchema }),
+    output: z.object({ runs: z.array(SavedRunSummarySchema) }),
+  },
   'console/save-labels': { input: SaveLabelsInputSchema, output: SavedRunSummarySchema },
-  'console/start-task': { input: z.strictObject({ operation: RunOperationSchema, input: z.unknown() }), output: RunStateSchema },
-  'console/cancel-task': { input: z.strictObject({ runId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) }), output: RunStateSchema },
+  'console/start-task': {
+    input: z.strictObject({ operation: RunOperationSchema, input: z.unknown() }),
+    output: RunStateSchema,
+  },
+  'console/cancel-task': {
+    input: z.strictObject({ runId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) }),
+    output: RunStateSchema,
+  },
   'console/tasks': { input: z.strictObject({}), output: z.object({ rows: z.array(RunStateSchema) }) },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 

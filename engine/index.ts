@@ -20,7 +20,13 @@ export { flagControl, isRunCancelled, NO_CONTROL, RunCancelled, type RunControl 
 export { RunRegistry, type RunExecutor, type RunHooks, type RunListener } from './runs/registry.ts';
 export { runWorker, workerOwnerName, type WorkerEvent, type WorkerOptions } from './jobs/worker.ts';
 export { listTenantIds } from './jobs/job-store.ts';
-export { ApiSettingsSchema, ASYMMETRIC_ALGORITHMS, DEFAULT_TENANT_CLAIM, type ApiSettings, type DevAuthSettings } from './config/api.ts';
+export {
+  ApiSettingsSchema,
+  ASYMMETRIC_ALGORITHMS,
+  DEFAULT_TENANT_CLAIM,
+  type ApiSettings,
+  type DevAuthSettings,
+} from './config/api.ts';
 export { maintenanceSettings, MaintenanceSettingsSchema, type MaintenanceSettings } from './config/maintenance.ts';
 export { settingsPathFor } from './config/settings.ts';
 export { ingestStream } from './operations/ingest.ts';

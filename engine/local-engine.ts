@@ -7,7 +7,14 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { EngineError, isEngineError, validationError, type ErrorIssue } from './contract/errors.ts';
-import { operations, type CallContext, type EngineClient, type OperationInput, type OperationName, type OperationOutput } from './contract/operations.ts';
+import {
+  operations,
+  type CallContext,
+  type EngineClient,
+  type OperationInput,
+  type OperationName,
+  type OperationOutput,
+} from './contract/operations.ts';
 import { zodIssues } from './contract/zod-issues.ts';
 import { settingsPathFor, TENANT_ID_PATTERN } from './config/settings.ts';
 import { MemorySettings, SettingsFile, type SettingsSource } from './config/settings-file.ts';
@@ -132,7 +139,9 @@ export class LocalEngine implements EngineClient {
 
   private constructor(env: EngineEnv) {
     this.env = env;
-    this.runs = new RunRegistry((operation, input, ctx, hooks) => this.call(operation, input as never, ctx, hooksControl(hooks)));
+    this.runs = new RunRegistry((operation, input, ctx, hooks) =>
+      this.call(operation, input as never, ctx, hooksControl(hooks)),
+    );
   }
 
   static open(options: LocalEngineOptions): LocalEngine {
@@ -142,7 +151,9 @@ export class LocalEngine implements EngineClient {
     const settingsPath = options.settingsPath ?? settingsPathFor(options.dbPath);
     // Checked before the database is created, so a bad --config leaves no new database behind.
     if (!inMemory && (options.create ?? true) && !existsSync(dirname(resolve(settingsPath)))) {
-      throw validationError(`the folder ${dirname(settingsPath)} for the configuration file ${settingsPath} does not exist`);
+      throw validationError(
+        `the folder ${dirname(settingsPath)} for the configuration file ${settingsPath} does not exist`,
+      );
     }
     const config: SettingsSource = inMemory
       ? new MemorySettings()
@@ -162,19 +173,33 @@ export class LocalEngine implements EngineClient {
     return new LocalEngine(new EngineEnv(store, config));
   }
 
-  async call<K extends OperationName>(name: K, input: OperationInput<K>, context: CallContext, control: RunControl = NO_CONTROL): Promise<OperationOutput<K>> {
+  async call<K extends OperationName>(
+    name: K,
+    input: OperationInput<K>,
+    context: CallContext,
+    control: RunControl = NO_CONTROL,
+  ): Promise<OperationOutput<K>> {
     if (!TENANT_ID_PATTERN.test(context.tenantId)) {
       throw validationError('a tenant ID is 1-64 letters, digits, dot, dash or underscore');
     }
     // The name may come from a remote caller: only the contract's own operations, never an inherited member.
-    if (!Object.hasOwn(operations, name)) throw validationError('unknown operation', [{ path: 'operation', message: 'not an operation of the contract' }]);
+    if (!Object.hasOwn(operations, name))
+      throw validationError('unknown operation', [{ path: 'operation', message: 'not an operation of the contract' }]);
     const schema = operations[name].input;
     const parsed = schema.safeParse(input);
     const rowNumbers = (input as { rowNumbers?: unknown } | null)?.rowNumbers;
-    if (!parsed.success) throw validationError(`invalid input for ${name}`, nameRowsByLine(zodIssues(parsed.error, '', false), rowNumbers));
-    const text: ErrorIssue[] = freeTextIssues(parsed.data, (path) => path.length === 1 && OWN_RULES.has(String(path[0])));
+    if (!parsed.success)
+      throw validationError(
+        `invalid input for ${name}`,
+        nameRowsByLine(zodIssues(parsed.error, '', false), rowNumbers),
+      );
+    const text: ErrorIssue[] = freeTextIssues(
+      parsed.data,
+      (path) => path.length === 1 && OWN_RULES.has(String(path[0])),
+    );
     if (text.length > 0) throw validationError(`invalid input for ${name}`, text);
-    if (name.startsWith('runs/')) return (await this.callRuns(name as RunOperationName, parsed.data, context)) as OperationOutput<K>;
+    if (name.startsWith('runs/'))
+      return (await this.callRuns(name as RunOperationName, parsed.data, context)) as OperationOutput<K>;
     const handler = handlers[name as Exclude<OperationName, RunOperationName>] as unknown as Handler<K>;
     try {
       return await handler(this.env, parsed.data as OperationInput<K>, context, control);
@@ -182,7 +207,10 @@ export class LocalEngine implements EngineClient {
       if (isEngineError(error)) throw error;
       const mapped = storeFailure(error);
       if (isEngineError(mapped)) throw mapped;
-      throw new EngineError('internal', `${name} failed unexpectedly (${error instanceof Error ? error.name : 'error'})`);
+      throw new EngineError(
+        'internal',
+        `${name} failed unexpectedly (${error instanceof Error ? error.name : 'error'})`,
+      );
     }
   }
 

@@ -32,7 +32,10 @@ const PROGRESS_EVERY_MS = 200;
  * A control over a cancel flag (an Int32Array whose element 0 becomes 1 to cancel) and a progress sink; the sink
  * is called at most every PROGRESS_EVERY_MS and always for a new phase.
  */
-export function flagControl(flag: Int32Array, report: (phase: string, done: number, total: number | null) => void): RunControl {
+export function flagControl(
+  flag: Int32Array,
+  report: (phase: string, done: number, total: number | null) => void,
+): RunControl {
   let last = 0;
   let lastPhase = '';
   return {

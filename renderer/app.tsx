@@ -35,11 +35,38 @@ function Page({ route, status }: { readonly route: Route; readonly status: Conso
   if (connection === null || route.page === 'sandboxes') return <SandboxesPage status={status} />;
   const key = connectionKey(status);
   if (route.page === 'assurance') return <AssurancePage key={key} connection={connection} connectionKey={key} />;
-  if (route.page === 'reviews') return <ReviewsPage key={`${key}:${route.jobId ?? ''}`} connection={connection} connectionKey={key} jobId={route.jobId} />;
-  if (route.page === 'review') return <ReviewCasePage key={`${key}:${route.caseId}`} connection={connection} connectionKey={key} caseId={route.caseId} />;
+  if (route.page === 'reviews')
+    return (
+      <ReviewsPage
+        key={`${key}:${route.jobId ?? ''}`}
+        connection={connection}
+        connectionKey={key}
+        jobId={route.jobId}
+      />
+    );
+  if (route.page === 'review')
+    return (
+      <ReviewCasePage
+        key={`${key}:${route.caseId}`}
+        connection={connection}
+        connectionKey={key}
+        caseId={route.caseId}
+      />
+    );
   if (route.page === 'health') return <HealthPage key={key} connection={connection} connectionKey={key} />;
-  if (route.page === 'identity') return <IdentityPage key={`${key}:${route.enterpriseId}`} connection={connection} connectionKey={key} enterpriseId={route.enterpriseId} />;
-  if (route.page === 'job') return <JobDetailPage key={`${key}:${route.jobId}`} connection={connection} connectionKey={key} jobId={route.jobId} />;
+  if (route.page === 'identity')
+    return (
+      <IdentityPage
+        key={`${key}:${route.enterpriseId}`}
+        connection={connection}
+        connectionKey={key}
+        enterpriseId={route.enterpriseId}
+      />
+    );
+  if (route.page === 'job')
+    return (
+      <JobDetailPage key={`${key}:${route.jobId}`} connection={connection} connectionKey={key} jobId={route.jobId} />
+    );
   return <MaintenancePage connection={connection} connectionKey={key} />;
 }
 
@@ -67,7 +94,12 @@ export function App() {
           <Alert color="red" variant="light" icon={<IconAlert />} title="The console is not reachable">
             <Text size="sm">{status.error.message}</Text>
           </Alert>
-          <Button variant="light" leftSection={<IconRefresh size={16} />} onClick={() => void status.refetch()} w="fit-content">
+          <Button
+            variant="light"
+            leftSection={<IconRefresh size={16} />}
+            onClick={() => void status.refetch()}
+            w="fit-content"
+          >
             Try again
           </Button>
         </Stack>
@@ -77,7 +109,17 @@ export function App() {
   return (
     <Shell route={status.data.connection === null ? { page: 'sandboxes' } : route} connection={status.data.connection}>
       {/* Keyed by the route: choosing another page after a failure tries again. */}
-      <PageErrorBoundary key={route.page === 'job' ? `job:${route.jobId}` : route.page === 'review' ? `review:${route.caseId}` : route.page === 'identity' ? `identity:${route.enterpriseId}` : route.page}>
+      <PageErrorBoundary
+        key={
+          route.page === 'job'
+            ? `job:${route.jobId}`
+            : route.page === 'review'
+              ? `review:${route.caseId}`
+              : route.page === 'identity'
+                ? `identity:${route.enterpriseId}`
+                : route.page
+        }
+      >
         <Suspense fallback={<PageLoading />}>
           <Page route={route} status={status.data} />
         </Suspense>

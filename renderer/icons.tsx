@@ -52,7 +52,9 @@ export const IconPause = icon(
     <path d="M10 9v6M14 9v6" />
   </>,
 );
-export const IconCircleDashed = icon(<path d="M8.56 3.69a9 9 0 00-2.92 1.95M3.69 8.56A9 9 0 003 12M3.69 15.44a9 9 0 001.95 2.92M8.56 20.31A9 9 0 0012 21M15.44 20.31a9 9 0 002.92-1.95M20.31 15.44A9 9 0 0021 12M20.31 8.56a9 9 0 00-1.95-2.92M15.44 3.69A9 9 0 0012 3" />);
+export const IconCircleDashed = icon(
+  <path d="M8.56 3.69a9 9 0 00-2.92 1.95M3.69 8.56A9 9 0 003 12M3.69 15.44a9 9 0 001.95 2.92M8.56 20.31A9 9 0 0012 21M15.44 20.31a9 9 0 002.92-1.95M20.31 15.44A9 9 0 0021 12M20.31 8.56a9 9 0 00-1.95-2.92M15.44 3.69A9 9 0 0012 3" />,
+);
 export const IconSkip = icon(<path d="M5 12h12M13 8l4 4-4 4M19 6v12" />);
 export const IconPlay = icon(<path d="M7 4v16l13-8z" />);
 export const IconDatabase = icon(
@@ -61,7 +63,9 @@ export const IconDatabase = icon(
     <path d="M4 6v6c0 1.66 3.58 3 8 3s8-1.34 8-3V6M4 12v6c0 1.66 3.58 3 8 3s8-1.34 8-3v-6" />
   </>,
 );
-export const IconTool = icon(<path d="M14.7 6.3a4 4 0 00-5.4 5.4L3 18l3 3 6.3-6.3a4 4 0 005.4-5.4l-2.5 2.5-2.4-.6-.6-2.4z" />);
+export const IconTool = icon(
+  <path d="M14.7 6.3a4 4 0 00-5.4 5.4L3 18l3 3 6.3-6.3a4 4 0 005.4-5.4l-2.5 2.5-2.4-.6-.6-2.4z" />,
+);
 export const IconPlus = icon(<path d="M12 5v14M5 12h14" />);
 export const IconArrowLeft = icon(<path d="M19 12H5M11 6l-6 6 6 6" />);
 export const IconRefresh = icon(<path d="M20 11a8 8 0 10-2.3 5.7M20 4v7h-7" />);
@@ -73,7 +77,9 @@ export const IconInfo = icon(
 );
 export const IconCloud = icon(<path d="M7 18a4.5 4.5 0 01-.6-8.96A6 6 0 0118 9.5a4 4 0 01-.5 8.5z" />);
 export const IconFolder = icon(<path d="M3 7a2 2 0 012-2h4l2 2h8a2 2 0 012 2v8a2 2 0 01-2 2H5a2 2 0 01-2-2z" />);
-export const IconUsers = icon(<path d="M9 11a4 4 0 100-8 4 4 0 000 8zM2 21v-1a6 6 0 0112 0v1M16 3.1a4 4 0 010 7.8M22 21v-1a6 6 0 00-4-5.6" />);
+export const IconUsers = icon(
+  <path d="M9 11a4 4 0 100-8 4 4 0 000 8zM2 21v-1a6 6 0 0112 0v1M16 3.1a4 4 0 010 7.8M22 21v-1a6 6 0 00-4-5.6" />,
+);
 export const IconHeart = icon(<path d="M3 12h4l2-5 4 10 2-5h6" />);
 export const IconChart = icon(<path d="M4 20V4M4 20h16M8 16l4-5 3 3 5-7" />);
 export const IconDownload = icon(<path d="M12 4v11M7 10l5 5 5-5M5 20h14" />);

@@ -15,7 +15,9 @@ import { cssVariablesResolver, theme } from './theme.ts';
 
 const client = new ConsoleClient(window.mpiConsole === undefined ? httpTransport() : ipcTransport(window.mpiConsole));
 // Pushes keep the data fresh: no refetching on focus, and errors are shown at once with a way to retry.
-const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, refetchOnWindowFocus: false, retry: false } } });
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { staleTime: Infinity, refetchOnWindowFocus: false, retry: false } },
+});
 
 const root = document.getElementById('root');
 if (root === null) throw new Error('#root is missing from index.html');

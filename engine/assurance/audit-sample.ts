@@ -46,16 +46,27 @@ export type AuditVisit = (stratum: AuditStratumName, left: AuditRecord, right: A
 const ref = (m: CandidateMember): AuditRecord => ({ sourceSystem: m.sourceSystem, localId: m.localId });
 
 /** Every pair of every stratum, in a fixed order (identities ascending), to `visit`. Use inside one read transaction. */
-export function forEachAuditPair(store: Store, tenantId: string, stored: StoredProfile, control: RunControl, visit: AuditVisit): void {
+export function forEachAuditPair(
+  store: Store,
+  tenantId: string,
+  stored: StoredProfile,
+  control: RunControl,
+  visit: AuditVisit,
+): void {
   const several = countSeveral(store, tenantId);
   let done = 0;
   control.step('listing the records each identity links', 0, several);
-  for (let cursor = 0; ; ) {
+  for (let cursor = 0; ;) {
     const batch = identitiesWithSeveral(store, tenantId, cursor, BATCH);
     const last = batch.at(-1);
     if (last === undefined) break;
     cursor = last.identityId;
-    for (const members of candidateMembers(store, tenantId, batch.map((b) => b.identityId), MAX_COMPARED_RECORDS_PER_IDENTITY).values()) {
+    for (const members of candidateMembers(
+      store,
+      tenantId,
+      batch.map((b) => b.identityId),
+      MAX_COMPARED_RECORDS_PER_IDENTITY,
+    ).values()) {
       for (let x = 0; x < members.length; x++) {
         for (let y = x + 1; y < members.length; y++) {
           const a = members[x];
@@ -71,18 +82,31 @@ export function forEachAuditPair(store: Store, tenantId: string, stored: StoredP
   const scorer = createScorer(stored.profile, termFrequencySnapshot(store, tenantId));
   const cache = new PreparedCache(scorer, PREPARED_CACHE_RECORDS);
   const probable = stored.profile.MatchingRules.Thresholds.Probable;
-  const identities = store.statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'").pluck().get(tenantId) as number;
+  const identities = store
+    .statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'")
+    .pluck()
+    .get(tenantId) as number;
   done = 0;
   control.step('scoring each identity against its blocking candidates', 0, identities);
-  for (let cursor = 0; ; ) {
+  for (let cursor = 0; ;) {
     const batch = activeIdentitiesAfter(store, tenantId, cursor, BATCH);
     const last = batch.at(-1);
     if (last === undefined) break;
     cursor = last.identityId;
     const tags = storedTagsOf(store, tenantId, batch);
-    const candidatesOf = new Map(batch.map((left) => [left.identityId, laterCandidates(store, tenantId, left.identityId, tags.get(left.identityId) ?? [])]));
+    const candidatesOf = new Map(
+      batch.map((left) => [
+        left.identityId,
+        laterCandidates(store, tenantId, left.identityId, tags.get(left.identityId) ?? []),
+      ]),
+    );
     const involved = [...new Set([...batch.map((b) => b.identityId), ...[...candidatesOf.values()].flat()])];
-    const prepared = preparedMembers(store, tenantId, [cache], candidateMembers(store, tenantId, involved, MAX_COMPARED_RECORDS_PER_IDENTITY));
+    const prepared = preparedMembers(
+      store,
+      tenantId,
+      [cache],
+      candidateMembers(store, tenantId, involved, MAX_COMPARED_RECORDS_PER_IDENTITY),
+    );
     for (const left of batch) {
       const leftRecords = prepared.get(left.identityId) ?? [];
       for (const rightId of candidatesOf.get(left.identityId) ?? []) {
@@ -132,7 +156,10 @@ export class AuditSampler {
     private readonly labels: number,
     seed: number,
   ) {
-    this.reservoir = new StratifiedReservoir<AuditStratumName, readonly [AuditRecord, AuditRecord]>(labels, createRng(deriveSeed(seed, AUDIT_STREAM)));
+    this.reservoir = new StratifiedReservoir<AuditStratumName, readonly [AuditRecord, AuditRecord]>(
+      labels,
+      createRng(deriveSeed(seed, AUDIT_STREAM)),
+    );
   }
 
   readonly visit: AuditVisit = (stratum, left, right) => {
@@ -142,13 +169,22 @@ export class AuditSampler {
   draw(): DrawnAuditSample {
     const sizes = new Map(AUDIT_STRATA.map((s) => [s, this.reservoir.size(s)]));
     const quota = allocate(sizes, this.labels);
-    const pairs = AUDIT_STRATA.flatMap((stratum) => this.reservoir.take(stratum, quota.get(stratum) ?? 0).map(([left, right]) => ({ stratum, left, right })));
+    const pairs = AUDIT_STRATA.flatMap((stratum) =>
+      this.reservoir.take(stratum, quota.get(stratum) ?? 0).map(([left, right]) => ({ stratum, left, right })),
+    );
     return { sizes, quota, pairs };
   }
 }
 
 /** The seeded stratified sample of `labels` pairs of the registry's decisions. Use inside one read transaction. */
-export function drawAuditSample(store: Store, tenantId: string, stored: StoredProfile, labels: number, seed: number, control: RunControl): DrawnAuditSample {
+export function drawAuditSample(
+  store: Store,
+  tenantId: string,
+  stored: StoredProfile,
+  labels: number,
+  seed: number,
+  control: RunControl,
+): DrawnAuditSample {
   const sampler = new AuditSampler(labels, seed);
   forEachAuditPair(store, tenantId, stored, control, sampler.visit);
   return sampler.draw();

@@ -13,7 +13,12 @@ import { NO_CONTROL, type RunControl } from '../run-control.ts';
 
 const PHASE = 'finding blocking candidates';
 
-export function blockingCandidatePairs(overlap: BlockingKeyOverlap, fields: readonly MatchFields[], cap: number, control: RunControl = NO_CONTROL): { pairs: Set<number>; truncated: boolean } {
+export function blockingCandidatePairs(
+  overlap: BlockingKeyOverlap,
+  fields: readonly MatchFields[],
+  cap: number,
+  control: RunControl = NO_CONTROL,
+): { pairs: Set<number>; truncated: boolean } {
   const n = fields.length;
   const groups = new Map<string, number[]>();
   fields.forEach((f, i) => {

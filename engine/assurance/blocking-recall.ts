@@ -166,7 +166,10 @@ export function blockingCandidateMask(
   isMatch: Uint8Array,
   include: (index: number) => boolean = () => true,
 ): Uint8Array {
-  const recordsOf = (i: number): [MatchFields, MatchFields] => [fields[left[i] ?? 0] as MatchFields, fields[right[i] ?? 0] as MatchFields];
+  const recordsOf = (i: number): [MatchFields, MatchFields] => [
+    fields[left[i] ?? 0] as MatchFields,
+    fields[right[i] ?? 0] as MatchFields,
+  ];
   // One rule order per class: true pairs and non-matches tend to share keys under different rules.
   const orders = [0, 1].map((klass) => {
     const shares = new Array<number>(overlap.ruleCount).fill(0);
@@ -202,7 +205,12 @@ export function blockingCandidateMask(
       continue;
     }
     const [a, b] = recordsOf(first.pair);
-    if (orderOf(first.pair).slice(first.position).some((rule) => overlap.allSharedKeys(a, b, rule).some((key) => overlap.isUsable(key)))) mask[first.pair] = 1;
+    if (
+      orderOf(first.pair)
+        .slice(first.position)
+        .some((rule) => overlap.allSharedKeys(a, b, rule).some((key) => overlap.isUsable(key)))
+    )
+      mask[first.pair] = 1;
   }
   return mask;
 }
@@ -234,5 +242,8 @@ export function blockingRecall(
   right: Uint32Array,
   isMatch: Uint8Array,
 ): BlockingRecall {
-  return blockingRecallOf(blockingCandidateMask(overlap, fields, left, right, isMatch, (i) => isMatch[i] === 1), isMatch);
+  return blockingRecallOf(
+    blockingCandidateMask(overlap, fields, left, right, isMatch, (i) => isMatch[i] === 1),
+    isMatch,
+  );
 }

@@ -76,7 +76,11 @@ export function smoothedBandProbabilities(counts: ArrayLike<number>, smoothing: 
  * Per-field band counts of observed comparisons, by class: index (class * FIELD_COUNT + field) * 4 + band,
  * class 0 = match, 1 = non-match. Only the pairs for which include(i) holds are counted.
  */
-export function bandCounts(similarity: Float64Array, isMatch: Uint8Array, include: (index: number) => boolean): Uint32Array {
+export function bandCounts(
+  similarity: Float64Array,
+  isMatch: Uint8Array,
+  include: (index: number) => boolean,
+): Uint32Array {
   const counts = new Uint32Array(2 * FIELD_COUNT * BANDS.length);
   for (let i = 0; i < isMatch.length; i++) {
     if (!include(i)) continue;
@@ -95,8 +99,12 @@ export function bandCounts(similarity: Float64Array, isMatch: Uint8Array, includ
 export function estimateFields(counts: Uint32Array, smoothing: number): FellegiSunterModel['fields'] {
   const fields: Partial<Record<FieldName, { m: BandProbabilities; u: BandProbabilities }>> = {};
   FIELD_NAMES.forEach((field, f) => {
-    const slice = (klass: number): Uint32Array => counts.subarray((klass * FIELD_COUNT + f) * BANDS.length, (klass * FIELD_COUNT + f + 1) * BANDS.length);
-    fields[field] = { m: smoothedBandProbabilities(slice(0), smoothing), u: smoothedBandProbabilities(slice(1), smoothing) };
+    const slice = (klass: number): Uint32Array =>
+      counts.subarray((klass * FIELD_COUNT + f) * BANDS.length, (klass * FIELD_COUNT + f + 1) * BANDS.length);
+    fields[field] = {
+      m: smoothedBandProbabilities(slice(0), smoothing),
+      u: smoothedBandProbabilities(slice(1), smoothing),
+    };
   });
   return fields;
 }
@@ -119,7 +127,10 @@ function validationMask(pairs: readonly LabelPair[], fraction: number): Uint8Arr
   return mask;
 }
 
-function classCounts(data: LoadedDataset, include: (index: number) => boolean): { pairs: number; matches: number; nonMatches: number; decidedOutsideModel: number } {
+function classCounts(
+  data: LoadedDataset,
+  include: (index: number) => boolean,
+): { pairs: number; matches: number; nonMatches: number; decidedOutsideModel: number } {
   let pairs = 0;
   let matches = 0;
   let outside = 0;
@@ -133,9 +144,20 @@ function classCounts(data: LoadedDataset, include: (index: number) => boolean): 
   return { pairs, matches, nonMatches: pairs - matches, decidedOutsideModel: outside };
 }
 
-export function calibrate(env: EngineEnv, input: OperationInput<'matching/calibrate'>, ctx: CallContext, control: RunControl = NO_CONTROL): OperationOutput<'matching/calibrate'> {
+export function calibrate(
+  env: EngineEnv,
+  input: OperationInput<'matching/calibrate'>,
+  ctx: CallContext,
+  control: RunControl = NO_CONTROL,
+): OperationOutput<'matching/calibrate'> {
   const { store } = env;
-  const data = loadDataset(store, ctx, input, { minimumPerClass: 10, labels: { modelVersion: input.modelVersion } }, control);
+  const data = loadDataset(
+    store,
+    ctx,
+    input,
+    { minimumPerClass: 10, labels: { modelVersion: input.modelVersion } },
+    control,
+  );
   control.step('estimating m and u', 0, null);
   const { stored, scorer } = data;
   const inValidation = validationMask(data.pairs, input.validationFraction);
@@ -194,13 +216,24 @@ export function calibrate(env: EngineEnv, input: OperationInput<'matching/calibr
     // Scored as the live scorer will once the model is active: its term-frequency adjustment of agreeing names, and
     // the name-evidence and twin limits.
     const probability =
-      decided === trustedCode ? 1 : decided === scoreCode ? limitedScore(logistic(matchLogOdds(compiled, similarity, data.personalIdentifier[i] === 1) + (data.termFrequency[i] ?? 0)), similarity, Probable).score : 0;
+      decided === trustedCode
+        ? 1
+        : decided === scoreCode
+          ? limitedScore(
+              logistic(
+                matchLogOdds(compiled, similarity, data.personalIdentifier[i] === 1) + (data.termFrequency[i] ?? 0),
+              ),
+              similarity,
+              Probable,
+            ).score
+          : 0;
     heldOutScore[i] = probability;
     const isMatch = data.isMatch[i] === 1;
     examples.push({ score: probability, isMatch });
     predictions.push({ probability, isMatch });
   }
-  const at = (threshold: number): ThresholdMetrics => thresholdMetrics(threshold, heldOutScore, data.isMatch, isValidation);
+  const at = (threshold: number): ThresholdMetrics =>
+    thresholdMetrics(threshold, heldOutScore, data.isMatch, isValidation);
   const grid = [...new Set<number>([...CALIBRATION_THRESHOLD_GRID, Probable, Certain])].sort((a, b) => a - b);
   const best = f1OptimalThreshold(examples);
   // Placed, like the precision target's, at a simplest number in its gap of held-out scores: same figures, a number a
@@ -208,7 +241,13 @@ export function calibrate(env: EngineEnv, input: OperationInput<'matching/calibr
   // theory can: a calibrated model's expected F1 peaks at half the best F1 (Lipton, Elkan & Naryanaswamy 2014,
   // "Optimal thresholding of classifiers to maximize F1 measure"), and the model's probabilities are calibrated to
   // the labels' population, the blocking candidates. So of the simplest numbers in the gap the one nearest F1 / 2.
-  const below = best === null ? null : examples.reduce<number | null>((max, e) => (e.score < best.threshold && (max === null || e.score > max) ? e.score : max), null);
+  const below =
+    best === null
+      ? null
+      : examples.reduce<number | null>(
+          (max, e) => (e.score < best.threshold && (max === null || e.score > max) ? e.score : max),
+          null,
+        );
   const f1Threshold = best === null ? null : simplestThresholdInGap(below, best.threshold, best.f1 / 2);
 
   const live = liveThresholds(examples, input.priorMatchProbability, input.targetPrecision);
@@ -240,7 +279,10 @@ export function calibrate(env: EngineEnv, input: OperationInput<'matching/calibr
           },
     targetPrecision: input.targetPrecision,
     meetingTargetPrecision: precisionTargetEntry(examples, input.targetPrecision, at),
-    liveThresholds: live === null ? null : { ...live, explanation: liveThresholdsText(live, input.targetPrecision, { Certain, Probable }) },
+    liveThresholds:
+      live === null
+        ? null
+        : { ...live, explanation: liveThresholdsText(live, input.targetPrecision, { Certain, Probable }) },
     caveat: CONDITIONAL_INDEPENDENCE_CAVEAT,
     activated: false,
   };
@@ -250,7 +292,13 @@ export function calibrate(env: EngineEnv, input: OperationInput<'matching/calibr
       actor: ctx.actor,
       action: 'matching.calibrate',
       subject: 'matching-assurance/calibration',
-      detail: { datasetId: input.datasetId, datasetDigest: data.digest, matches: data.matches, nonMatches: data.nonMatches, modelVersion: input.modelVersion },
+      detail: {
+        datasetId: input.datasetId,
+        datasetDigest: data.digest,
+        matches: data.matches,
+        nonMatches: data.nonMatches,
+        modelVersion: input.modelVersion,
+      },
     });
   });
   return { model, report };

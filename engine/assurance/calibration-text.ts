@@ -11,7 +11,11 @@ function prior(value: number): string {
   return value >= 0.01 ? value.toFixed(3) : value.toPrecision(2);
 }
 
-export function liveThresholdsText(live: LiveThresholds, targetPrecision: number, profile: { Certain: number; Probable: number }): string {
+export function liveThresholdsText(
+  live: LiveThresholds,
+  targetPrecision: number,
+  profile: { Certain: number; Probable: number },
+): string {
   const target = live.targetPrecisionMet
     ? `Certain ${String(live.Certain)} is the higher of the cut with the best live F1 and the lowest cut whose live precision reaches the target ${String(targetPrecision)}`
     : `no held-out cut reaches the target precision ${String(targetPrecision)} in live matching, so Certain ${String(live.Certain)} is the highest held-out score (it links almost nothing automatically: label more pairs)`;
@@ -22,7 +26,9 @@ export function liveThresholdsText(live: LiveThresholds, targetPrecision: number
     `Held-out labels hold the classes in the proportion they were drawn, not that share, so live precision is held-out recall and false-positive rate reweighted to it: ` +
     `${target}, where the live precision is ${share(live.atCertain.precision)} and recall ${share(live.atCertain.recall)}; ` +
     `Probable ${String(live.Probable)} is the lowest cut that keeps the review band between it and Certain more often one person than two (live recall with reviews ${share(live.atProbable.recall)}). ` +
-    (live.Certain < 0.5 ? `Certain is below 0.5: the model's score understates the live chance of a match (its u came from labelled non-matches drawn among the closest candidates), yet at this cut live precision meets the target. ` : '') +
+    (live.Certain < 0.5
+      ? `Certain is below 0.5: the model's score understates the live chance of a match (its u came from labelled non-matches drawn among the closest candidates), yet at this cut live precision meets the target. `
+      : '') +
     `Recall counts the true pairs among the labels: a true pair blocking never brings together is missed at every threshold (see evaluation's end-to-end figures).`
   );
 }

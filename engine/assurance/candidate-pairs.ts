@@ -47,7 +47,12 @@ export function sampleKeys(keys: number[], k: number, seed: number): number[] {
   return keys.slice(0, k);
 }
 
-export function candidatePairs(env: EngineEnv, input: OperationInput<'labels/candidates'>, ctx: CallContext, control: RunControl = NO_CONTROL): OperationOutput<'labels/candidates'> {
+export function candidatePairs(
+  env: EngineEnv,
+  input: OperationInput<'labels/candidates'>,
+  ctx: CallContext,
+  control: RunControl = NO_CONTROL,
+): OperationOutput<'labels/candidates'> {
   const { store } = env;
   requireTenant(store, ctx.tenantId);
   const minScore = input.minScore ?? 0;
@@ -84,7 +89,12 @@ export function candidatePairs(env: EngineEnv, input: OperationInput<'labels/can
       const b = key % n;
       const { score } = scorer.outcome(prepare(a), prepare(b), scratch);
       if (score < minScore || score > maxScore) return;
-      const rank = order === 'near-thresholds' ? Math.min(Math.abs(score - Probable), Math.abs(score - Certain)) : order === 'highest-first' ? -score : score;
+      const rank =
+        order === 'near-thresholds'
+          ? Math.min(Math.abs(score - Probable), Math.abs(score - Certain))
+          : order === 'highest-first'
+            ? -score
+            : score;
       inRange.push({ key, score, rank });
     });
     // Keys order ties: a * n + b follows the records' IDs (rows are in record-ID order).
@@ -93,7 +103,11 @@ export function candidatePairs(env: EngineEnv, input: OperationInput<'labels/can
     const record = (index: number): CandidatePair['left'] => {
       const row = rows[index];
       if (row === undefined) throw new Error('unreachable: record index out of range');
-      return { sourceSystem: row.sourceSystem, localId: row.localId, fields: fields[index] as CandidatePair['left']['fields'] };
+      return {
+        sourceSystem: row.sourceSystem,
+        localId: row.localId,
+        fields: fields[index] as CandidatePair['left']['fields'],
+      };
     };
     const pairs = inRange.slice(offset, offset + limit).map(({ key }): CandidatePair => {
       const a = Math.floor(key / n);
@@ -118,7 +132,13 @@ export function candidatePairs(env: EngineEnv, input: OperationInput<'labels/can
         scoreMethodVersion: scorer.methodVersion,
       },
       scoreBasis: scoreBasis(stored.profile),
-      population: { records: n, candidatePairs: enumerated.pairs.size, truncated: enumerated.truncated, scoredPairs: keys.length, inRange: inRange.length },
+      population: {
+        records: n,
+        candidatePairs: enumerated.pairs.size,
+        truncated: enumerated.truncated,
+        scoredPairs: keys.length,
+        inRange: inRange.length,
+      },
       order,
       offset,
       pairs,

@@ -37,16 +37,23 @@ export interface DeterministicAnchor {
 }
 
 /** `randomU`: P(band | random pair) at field * 4 + band. `allPairs`: N(N − 1)/2 for the tenant's N records. */
-export function deterministicAnchor(patterns: BandPatterns, randomU: Float64Array, allPairs: number): DeterministicAnchor {
+export function deterministicAnchor(
+  patterns: BandPatterns,
+  randomU: Float64Array,
+  allPairs: number,
+): DeterministicAnchor {
   const counts = bandCounts(patterns);
   let total = 0;
   for (const c of patterns.counts) total += c;
-  const indexes = ANCHOR_FIELDS.map((name) => FIELD_NAMES.indexOf(name)).filter((f) => total > 0 && observedPairs(counts, f) >= MIN_OBSERVED_SHARE * total);
+  const indexes = ANCHOR_FIELDS.map((name) => FIELD_NAMES.indexOf(name)).filter(
+    (f) => total > 0 && observedPairs(counts, f) >= MIN_OBSERVED_SHARE * total,
+  );
   const fields = indexes.map((f) => FIELD_NAMES[f] as FieldName);
   if (indexes.length < 2) return { fields, applies: false, exactPairs: 0, coincidences: 0, lowerBound: 0 };
   let exactPairs = 0;
   for (let p = 0; p < patterns.counts.length; p++) {
-    if (indexes.every((f) => patterns.bands[p * patterns.fieldCount + f] === EXACT)) exactPairs += patterns.counts[p] ?? 0;
+    if (indexes.every((f) => patterns.bands[p * patterns.fieldCount + f] === EXACT))
+      exactPairs += patterns.counts[p] ?? 0;
   }
   let chance = 1;
   for (const f of indexes) chance *= randomU[f * B + EXACT] ?? 1;

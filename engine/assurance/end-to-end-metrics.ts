@@ -20,7 +20,12 @@ export const END_TO_END_EXPLANATION = `End to end, a labelled pair counts as pre
  * candidate[i] is 1 when blocking finds pair i (blocking-recall.ts, blockingCandidateMask). A pair blocking
  * misses gets score -Infinity, below every threshold in [0, 1].
  */
-export function endToEndMetrics(thresholds: readonly number[], score: Float64Array, isMatch: Uint8Array, candidate: Uint8Array): EndToEndMetrics {
+export function endToEndMetrics(
+  thresholds: readonly number[],
+  score: Float64Array,
+  isMatch: Uint8Array,
+  candidate: Uint8Array,
+): EndToEndMetrics {
   const endToEndScore = new Float64Array(score.length);
   let missedMatches = 0;
   let missedNonMatches = 0;

@@ -57,17 +57,26 @@ const B = BANDS.length;
 const MIN_MODELLED_PAIRS = 20;
 
 export const ESTIMATE_NOTE =
-  'u per field and band from random record pairs, each counted by 1 − its posterior of being one person under the fitted m and the model\'s prior (EM over the random pairs with m and the prior held), so the random pairs that are one person do not count as non-matches; m per field from one expectation-maximisation session per blocking rule over names, birth date or identifier (the pairs sharing a key of the rule, the rule\'s fields left out because they agree by construction, u held at the random-pair u; each field\'s m averaged over the sessions not blocking on it, weighted by their expected matches), as Splink trains; then the candidates\' u and the match share λ among blocking candidates by EM of the Fellegi-Sunter two-class mixture over all candidates with that m held (conditional independence; Winkler 1988, Jaro 1989); a field no session estimates takes its m from that EM with m free; the smoothing is added to every band as a pseudo-count; the model keeps the u from random pairs (not the candidates\') and a random-pair prior (see prior). Bands are those scoring sees: a missing comparison, and an agreement implied by an agreeing address line, are not counted. Pairs decided by a trusted identifier or a hard-conflict rule stay out of the fit.';
+  "u per field and band from random record pairs, each counted by 1 − its posterior of being one person under the fitted m and the model's prior (EM over the random pairs with m and the prior held), so the random pairs that are one person do not count as non-matches; m per field from one expectation-maximisation session per blocking rule over names, birth date or identifier (the pairs sharing a key of the rule, the rule's fields left out because they agree by construction, u held at the random-pair u; each field's m averaged over the sessions not blocking on it, weighted by their expected matches), as Splink trains; then the candidates' u and the match share λ among blocking candidates by EM of the Fellegi-Sunter two-class mixture over all candidates with that m held (conditional independence; Winkler 1988, Jaro 1989); a field no session estimates takes its m from that EM with m free; the smoothing is added to every band as a pseudo-count; the model keeps the u from random pairs (not the candidates') and a random-pair prior (see prior). Bands are those scoring sees: a missing comparison, and an agreement implied by an agreeing address line, are not counted. Pairs decided by a trusted identifier or a hard-conflict rule stay out of the fit.";
 
-export const FALLBACK_NOTE = "the default model's m, which a new tenant matches with, with the u estimated from this tenant's random pairs and the prior of the profile's model, never below what exact agreement on full name and birth date proves";
+export const FALLBACK_NOTE =
+  "the default model's m, which a new tenant matches with, with the u estimated from this tenant's random pairs and the prior of the profile's model, never below what exact agreement on full name and birth date proves";
 
 /** The checks that failed, by start: "profile model: anchor-lower, converged; deterministic anchor: band-order". */
 function failedChecksText(attempts: readonly FitAttempt[]): string {
-  return attempts.map((a) => `${a.start}: ${a.checks.filter((c) => !c.passed).map((c) => c.check).join(', ')}`).join('; ');
+  return attempts
+    .map(
+      (a) =>
+        `${a.start}: ${a.checks
+          .filter((c) => !c.passed)
+          .map((c) => c.check)
+          .join(', ')}`,
+    )
+    .join('; ');
 }
 
 export const ESTIMATE_CAVEAT =
-  'Precision and recall here are the model\'s own estimate from the mixture posteriors over candidate pairs, not measured against labels: they are only as good as the model\'s assumptions (two classes, fields conditionally independent), and a true pair that blocking never brings together is not counted. Measure with labelled pairs (evaluate) before applying the model, and watch review volumes after.';
+  "Precision and recall here are the model's own estimate from the mixture posteriors over candidate pairs, not measured against labels: they are only as good as the model's assumptions (two classes, fields conditionally independent), and a true pair that blocking never brings together is not counted. Measure with labelled pairs (evaluate) before applying the model, and watch review volumes after.";
 
 /**
  * The model's prior in the meaning it has everywhere (scoring adds ln(prior / (1 − prior)) to Σ ln(m/u)):
@@ -117,12 +126,18 @@ function bandRecord(values: ArrayLike<number>, offset: number): Record<Band, num
  * unearned ln(m/u) of several units. It gets equal m and u (the smaller of the two), i.e. no evidence, as the
  * default model gives such bands; the field's other bands are rescaled so each distribution still sums to 1.
  */
-export function neutralUnseenBands(m: Float64Array, u: Float64Array, candidateCounts: Float64Array, randomCounts: Float64Array): { m: Float64Array; u: Float64Array } {
+export function neutralUnseenBands(
+  m: Float64Array,
+  u: Float64Array,
+  candidateCounts: Float64Array,
+  randomCounts: Float64Array,
+): { m: Float64Array; u: Float64Array } {
   const outM = Float64Array.from(m);
   const outU = Float64Array.from(u);
   for (let f = 0; f < m.length / B; f++) {
     const unseen: number[] = [];
-    for (let b = 0; b < B; b++) if ((candidateCounts[f * B + b] ?? 0) === 0 && (randomCounts[f * B + b] ?? 0) === 0) unseen.push(b);
+    for (let b = 0; b < B; b++)
+      if ((candidateCounts[f * B + b] ?? 0) === 0 && (randomCounts[f * B + b] ?? 0) === 0) unseen.push(b);
     if (unseen.length === 0 || unseen.length === B) continue;
     for (const out of [outM, outU]) {
       let seenMass = 0;
@@ -133,24 +148,48 @@ export function neutralUnseenBands(m: Float64Array, u: Float64Array, candidateCo
           unseenMass += out[f * B + b] ?? 0;
         } else seenMass += out[f * B + b] ?? 0;
       }
-      for (let b = 0; b < B; b++) if (!unseen.includes(b)) out[f * B + b] = ((out[f * B + b] ?? 0) * (1 - unseenMass)) / seenMass;
+      for (let b = 0; b < B; b++)
+        if (!unseen.includes(b)) out[f * B + b] = ((out[f * B + b] ?? 0) * (1 - unseenMass)) / seenMass;
     }
   }
   return { m: outM, u: outU };
 }
 
-export function estimate(env: EngineEnv, input: OperationInput<'matching/estimate'>, ctx: CallContext, control: RunControl = NO_CONTROL): OperationOutput<'matching/estimate'> {
+export function estimate(
+  env: EngineEnv,
+  input: OperationInput<'matching/estimate'>,
+  ctx: CallContext,
+  control: RunControl = NO_CONTROL,
+): OperationOutput<'matching/estimate'> {
   const { store } = env;
   requireTenant(store, ctx.tenantId);
   const seed = input.seed ?? 1;
   const smoothing = input.smoothing ?? 1;
   const tolerance = input.tolerance ?? 1e-6;
   const maxIterations = input.maxIterations ?? 1_000;
-  const { stored, scorerVersions, rows, random, enumerated, compared, trusted, conflicts, pairSimilarity, pairTermFrequency, pairPersonalIdentifier, pairPattern, patterns, sessions } = store.read(() => {
+  const {
+    stored,
+    scorerVersions,
+    rows,
+    random,
+    enumerated,
+    compared,
+    trusted,
+    conflicts,
+    pairSimilarity,
+    pairTermFrequency,
+    pairPersonalIdentifier,
+    pairPattern,
+    patterns,
+    sessions,
+  } = store.read(() => {
     const stored = activeProfile(store, ctx.tenantId);
     control.step('reading the records', 0, null);
     const rows = tenantRecordFields(store, ctx.tenantId);
-    if (rows.length < 2) throw validationError('the tenant has fewer than two records: there is nothing to estimate from', [{ path: 'tenant', message: `${rows.length} records; ingest the registry's records first` }]);
+    if (rows.length < 2)
+      throw validationError('the tenant has fewer than two records: there is nothing to estimate from', [
+        { path: 'tenant', message: `${rows.length} records; ingest the registry's records first` },
+      ]);
     const scorer = createScorer(stored.profile, termFrequencySnapshot(store, ctx.tenantId));
     const fields: MatchFields[] = new Array<MatchFields>(rows.length);
     const prepared: PreparedRecord[] = new Array<PreparedRecord>(rows.length);
@@ -180,7 +219,9 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
     let conflicts = 0;
     // One session per rule over fields of the person (session-m.ts): the modelled pairs sharing a usable key of
     // the rule, with the rule's fields left out.
-    const sessionRules = stored.profile.Blocking.Rules.flatMap((rule, r) => (isPersonRule(rule) ? [{ rule, r, blocked: ruleFields(rule), index: new PatternIndex() }] : []));
+    const sessionRules = stored.profile.Blocking.Rules.flatMap((rule, r) =>
+      isPersonRule(rule) ? [{ rule, r, blocked: ruleFields(rule), index: new PatternIndex() }] : [],
+    );
     const masked = new Float64Array(FIELD_COUNT);
     keys.forEach((key, k) => {
       if ((k & 4095) === 0) control.step('comparing candidate pairs', k, keys.length);
@@ -202,12 +243,34 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
         }
       }
     });
-    const sessions: Session[] = sessionRules.map((s) => ({ rule: s.rule.Name, blocked: s.blocked, patterns: s.index.patterns() }));
-    return { stored, scorerVersions: { method: scorer.method, methodVersion: scorer.methodVersion }, rows, random, enumerated, compared: keys.length, trusted, conflicts, pairSimilarity: similarities, pairTermFrequency: termFrequencies, pairPersonalIdentifier: personalIdentifiers, pairPattern: pattern, patterns: index.patterns(), sessions };
+    const sessions: Session[] = sessionRules.map((s) => ({
+      rule: s.rule.Name,
+      blocked: s.blocked,
+      patterns: s.index.patterns(),
+    }));
+    return {
+      stored,
+      scorerVersions: { method: scorer.method, methodVersion: scorer.methodVersion },
+      rows,
+      random,
+      enumerated,
+      compared: keys.length,
+      trusted,
+      conflicts,
+      pairSimilarity: similarities,
+      pairTermFrequency: termFrequencies,
+      pairPersonalIdentifier: personalIdentifiers,
+      pairPattern: pattern,
+      patterns: index.patterns(),
+      sessions,
+    };
   });
   if (pairPattern.length < MIN_MODELLED_PAIRS) {
     throw validationError('too few blocking candidates to estimate a model from', [
-      { path: 'tenant', message: `${pairPattern.length} candidate pairs reach the model (at least ${MIN_MODELLED_PAIRS} are needed); ingest more records or widen the blocking rules` },
+      {
+        path: 'tenant',
+        message: `${pairPattern.length} candidate pairs reach the model (at least ${MIN_MODELLED_PAIRS} are needed); ingest more records or widen the blocking rules`,
+      },
     ]);
   }
 
@@ -260,10 +323,15 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
   });
   const fit =
     best?.fit ??
-    fitMixture(patterns, { m: fallbackM, u: Float64Array.from(randomU), lambda: anchorShare(anchor, fallbackM, modelledPairs) }, { ...emOptions, fixU: false, fixM: true });
+    fitMixture(
+      patterns,
+      { m: fallbackM, u: Float64Array.from(randomU), lambda: anchorShare(anchor, fallbackM, modelledPairs) },
+      { ...emOptions, fixU: false, fixM: true },
+    );
   // A failed fit's λ is not evidence either: the fallback keeps the prior the tenant matches with today (the
   // profile's model), never below what exact agreement on full name and birth date proves.
-  const fallbackLambda = Math.max(startModel.priorMatchProbability * allPairs * sampleShare, anchor.lowerBound) / Math.max(1, modelledPairs);
+  const fallbackLambda =
+    Math.max(startModel.priorMatchProbability * allPairs * sampleShare, anchor.lowerBound) / Math.max(1, modelledPairs);
   const fitLambda = best === undefined ? Math.min(1, fallbackLambda) : fit.parameters.lambda;
   const chosen = best ?? attempts[0];
   const bySession = chosen?.bySession ?? { m: startM, estimated: new Uint8Array(FIELD_COUNT), fits: [] };
@@ -288,7 +356,11 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
     priorMatchProbability: prior,
     smoothing,
     fields: fieldsOut,
-    trainedAgainst: { matchingProfileVersion: stored.version, comparatorVersion, scoreMethodVersion: scorerVersions.methodVersion },
+    trainedAgainst: {
+      matchingProfileVersion: stored.version,
+      comparatorVersion,
+      scoreMethodVersion: scorerVersions.methodVersion,
+    },
     datasetId: `unsupervised-estimate:seed-${seed}`,
     datasetDigest: recordsDigest(rows),
     bands: [...BANDS],
@@ -306,7 +378,9 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
   for (let i = 0; i < modelled; i++) {
     if ((i & 8191) === 0) control.step('scoring candidate pairs under the model', i, modelled);
     const similarity = pairSimilarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT);
-    const raw = logistic(matchLogOdds(compiled, similarity, pairPersonalIdentifier[i] === 1) + (pairTermFrequency[i] ?? 0));
+    const raw = logistic(
+      matchLogOdds(compiled, similarity, pairPersonalIdentifier[i] === 1) + (pairTermFrequency[i] ?? 0),
+    );
     rawScore[i] = raw;
     limited[i] = scoreLimit(similarity) === undefined ? 0 : 1;
     score[i] = limitedScore(raw, similarity, Probable).score;
@@ -315,20 +389,36 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
   score.fill(1, modelled);
   rawScore.fill(1, modelled);
   posterior.fill(1, modelled);
-  const suggested = suggestThresholds(score, posterior, { precision: input.targetPrecision ?? 0.999, recall: input.targetRecall ?? 0.999 }, { Certain, Probable }, {
-    perThousandRecords: input.reviewBudget ?? DEFAULT_REVIEW_BUDGET,
-    records: rows.length,
-    pairsPerScoredPair: scale,
-    rawScore,
-    limited,
-  });
+  const suggested = suggestThresholds(
+    score,
+    posterior,
+    { precision: input.targetPrecision ?? 0.999, recall: input.targetRecall ?? 0.999 },
+    { Certain, Probable },
+    {
+      perThousandRecords: input.reviewBudget ?? DEFAULT_REVIEW_BUDGET,
+      records: rows.length,
+      pairsPerScoredPair: scale,
+      rawScore,
+      limited,
+    },
+  );
   const grid = [...new Set<number>([...(input.thresholds ?? []), Probable, Certain])].sort((a, b) => a - b);
 
   const report: EstimateReport = {
     modelVersion: input.modelVersion,
-    trainedAgainst: { matchingProfileVersion: stored.version, comparatorVersion, scoreMethod: scorerVersions.method, scoreMethodVersion: scorerVersions.methodVersion },
+    trainedAgainst: {
+      matchingProfileVersion: stored.version,
+      comparatorVersion,
+      scoreMethod: scorerVersions.method,
+      scoreMethodVersion: scorerVersions.methodVersion,
+    },
     records: rows.length,
-    randomPairs: { compared: random.compared, decidedOutsideModel: random.decidedOutsideModel, seed, matchesWeightedOut: nonMatch.matchesWeightedOut },
+    randomPairs: {
+      compared: random.compared,
+      decidedOutsideModel: random.decidedOutsideModel,
+      seed,
+      matchesWeightedOut: nonMatch.matchesWeightedOut,
+    },
     candidates: {
       enumerated: enumerated.pairs.size,
       truncated: enumerated.truncated,
@@ -352,26 +442,45 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
     fit: {
       status: best === undefined ? 'fallback' : 'fitted',
       start: best?.start ?? null,
-      checks: [...(best ?? attempts.find((a) => a.start === 'profile model') ?? attempts[0])?.checks ?? []],
-      attempts: attempts.map((a) => ({ start: a.start, passed: a.passed, logLikelihood: a.fit.logLikelihood, failedChecks: a.checks.filter((c) => !c.passed).map((c) => c.check) })),
-      anchor: { fields: [...anchor.fields], applies: anchor.applies, exactPairs: anchor.exactPairs, coincidences: anchor.coincidences, lowerBound: anchor.lowerBound },
+      checks: [...((best ?? attempts.find((a) => a.start === 'profile model') ?? attempts[0])?.checks ?? [])],
+      attempts: attempts.map((a) => ({
+        start: a.start,
+        passed: a.passed,
+        logLikelihood: a.fit.logLikelihood,
+        failedChecks: a.checks.filter((c) => !c.passed).map((c) => c.check),
+      })),
+      anchor: {
+        fields: [...anchor.fields],
+        applies: anchor.applies,
+        exactPairs: anchor.exactPairs,
+        coincidences: anchor.coincidences,
+        lowerBound: anchor.lowerBound,
+      },
       ...(best === undefined ? { fallback: FALLBACK_NOTE } : {}),
     },
     expectedMatches,
     priorMatchProbability: prior,
     prior: `λ ${fitLambda.toPrecision(4)} of ${modelled} modelled candidate pairs${trusted > 0 ? ` plus ${trusted} trusted-identifier pairs` : ''}${scale === 1 ? '' : `, scaled to the ${enumerated.pairs.size} candidates`} is about ${expectedMatches.toFixed(0)} true pairs; over all ${rows.length} × ${rows.length - 1} / 2 record pairs that is a random-pair prior of ${prior.toPrecision(4)} (the meaning the model's prior has with random-pair u)${enumerated.truncated ? '; candidate enumeration stopped at its cap, so the prior is an under-estimate' : ''}`,
-    fieldObservations: FIELD_NAMES.map((field, f) => ({ field, candidatePairs: observedPairs(candidateCounts, f), randomPairs: observedPairs(random.counts, f) })),
+    fieldObservations: FIELD_NAMES.map((field, f) => ({
+      field,
+      candidatePairs: observedPairs(candidateCounts, f),
+      randomPairs: observedPairs(random.counts, f),
+    })),
     thresholds: grid.map((t) => estimatedThresholdMetrics(t, score, posterior)),
     ...(best === undefined
       ? {
           // A failed fit supports no thresholds of its own: the profile's stay, and the report says why.
           suggestedThresholds: { Certain, Probable },
-          suggestedThresholdsAt: [...new Set([Probable, Certain])].map((t) => estimatedThresholdMetrics(t, score, posterior)),
+          suggestedThresholdsAt: [...new Set([Probable, Certain])].map((t) =>
+            estimatedThresholdMetrics(t, score, posterior),
+          ),
           suggestion: `No thresholds are suggested: the fit did not pass its checks (${failedChecksText(attempts)}), so the model is the fallback (${FALLBACK_NOTE}) and the suggested thresholds are the profile's own (Certain ${String(Certain)}, Probable ${String(Probable)}). Label a few hundred pairs and calibrate, or keep the default profile.`,
         }
       : {
           suggestedThresholds: { Certain: suggested.Certain, Probable: suggested.Probable },
-          suggestedThresholdsAt: [...new Set([suggested.Probable, suggested.Certain])].map((t) => estimatedThresholdMetrics(t, score, posterior)),
+          suggestedThresholdsAt: [...new Set([suggested.Probable, suggested.Certain])].map((t) =>
+            estimatedThresholdMetrics(t, score, posterior),
+          ),
           ...(suggested.reviewBand === undefined ? {} : { reviewBand: suggested.reviewBand }),
           suggestion: `${suggested.explanation}. The scores are the estimated model's as live matching will give them (with the tenant's name frequencies, and the profile's Probable for the name-evidence and twin limits); apply the thresholds with the model as one profile document {"MatchingRules": {"FellegiSunter": model, "Thresholds": suggestedThresholds}} only after checking them.`,
         }),
@@ -385,7 +494,15 @@ export function estimate(env: EngineEnv, input: OperationInput<'matching/estimat
       actor: ctx.actor,
       action: 'matching.estimate',
       subject: 'matching-assurance/estimate',
-      detail: { modelVersion: input.modelVersion, records: rows.length, candidatePairs: modelled, iterations: fit.iterations, converged: allConverged, fit: best === undefined ? 'fallback' : 'fitted', datasetDigest: model.datasetDigest },
+      detail: {
+        modelVersion: input.modelVersion,
+        records: rows.length,
+        candidatePairs: modelled,
+        iterations: fit.iterations,
+        converged: allConverged,
+        fit: best === undefined ? 'fallback' : 'fitted',
+        datasetDigest: model.datasetDigest,
+      },
     });
   });
   return { model, report };

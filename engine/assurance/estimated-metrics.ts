@@ -14,7 +14,11 @@ function ratio(numerator: number, denominator: number): number | null {
 }
 
 /** score[i] is pair i's score under the model, posterior[i] its match posterior under the mixture. */
-export function estimatedThresholdMetrics(threshold: number, score: Float64Array, posterior: Float64Array): EstimatedThreshold {
+export function estimatedThresholdMetrics(
+  threshold: number,
+  score: Float64Array,
+  posterior: Float64Array,
+): EstimatedThreshold {
   let tp = 0;
   let fp = 0;
   let fn = 0;
@@ -29,8 +33,20 @@ export function estimatedThresholdMetrics(threshold: number, score: Float64Array
   }
   const precision = ratio(tp, tp + fp);
   const recall = ratio(tp, tp + fn);
-  const f1 = precision === null || recall === null || precision + recall === 0 ? null : (2 * precision * recall) / (precision + recall);
-  return { threshold, pairsAtOrAbove: above, expectedTruePositives: tp, expectedFalsePositives: fp, expectedFalseNegatives: fn, precision, recall, f1 };
+  const f1 =
+    precision === null || recall === null || precision + recall === 0
+      ? null
+      : (2 * precision * recall) / (precision + recall);
+  return {
+    threshold,
+    pairsAtOrAbove: above,
+    expectedTruePositives: tp,
+    expectedFalsePositives: fp,
+    expectedFalseNegatives: fn,
+    precision,
+    recall,
+    f1,
+  };
 }
 
 export interface SuggestedThresholds {
@@ -38,7 +54,12 @@ export interface SuggestedThresholds {
   readonly Probable: number;
   readonly explanation: string;
   /** With a review budget: the band at the suggested thresholds (EstimateReport.reviewBand). */
-  readonly reviewBand?: { readonly budgetPerThousandRecords: number; readonly pairsPerThousandRecords: number; readonly budgetRaisedProbable: boolean; readonly expectedTruePairsLeftOut: number };
+  readonly reviewBand?: {
+    readonly budgetPerThousandRecords: number;
+    readonly pairsPerThousandRecords: number;
+    readonly budgetRaisedProbable: boolean;
+    readonly expectedTruePairsLeftOut: number;
+  };
 }
 
 /**
@@ -139,7 +160,8 @@ function reviewable(budget: ReviewBudget, Certain: number, i: number): boolean {
 /** The candidate pairs (scaled to all candidates) a Probable of p sends to review. */
 function reviewPairs(budget: ReviewBudget, Certain: number, p: number): number {
   let n = 0;
-  for (let i = 0; i < budget.rawScore.length; i++) if ((budget.rawScore[i] ?? 0) >= p && reviewable(budget, Certain, i)) n++;
+  for (let i = 0; i < budget.rawScore.length; i++)
+    if ((budget.rawScore[i] ?? 0) >= p && reviewable(budget, Certain, i)) n++;
   return n * budget.pairsPerScoredPair;
 }
 

@@ -101,7 +101,8 @@ function example(data: LoadedDataset, index: number): EvaluationReport['errorExa
   const pair = data.pairs[index];
   const a = data.prepared[data.left[index] ?? 0];
   const b = data.prepared[data.right[index] ?? 0];
-  if (pair === undefined || a === undefined || b === undefined) throw new Error('unreachable: example index out of range');
+  if (pair === undefined || a === undefined || b === undefined)
+    throw new Error('unreachable: example index out of range');
   const explained = data.scorer.explain(a, b);
   return {
     left: { sourceSystem: pair.left.sourceSystem, localId: pair.left.localId },
@@ -116,7 +117,12 @@ function example(data: LoadedDataset, index: number): EvaluationReport['errorExa
   };
 }
 
-export function evaluate(env: EngineEnv, input: OperationInput<'matching/evaluate'>, ctx: CallContext, control: RunControl = NO_CONTROL): OperationOutput<'matching/evaluate'> {
+export function evaluate(
+  env: EngineEnv,
+  input: OperationInput<'matching/evaluate'>,
+  ctx: CallContext,
+  control: RunControl = NO_CONTROL,
+): OperationOutput<'matching/evaluate'> {
   const { store } = env;
   const maximumErrorExamples = input.maximumErrorExamples ?? 10;
   const report = store.read((): EvaluationReport => {
@@ -139,7 +145,12 @@ export function evaluate(env: EngineEnv, input: OperationInput<'matching/evaluat
         scoreMethod: scorer.method,
         scoreMethodVersion: scorer.methodVersion,
       },
-      labels: { pairs: data.pairs.length, matches: data.matches, nonMatches: data.nonMatches, distinctRecords: data.prepared.length },
+      labels: {
+        pairs: data.pairs.length,
+        matches: data.matches,
+        nonMatches: data.nonMatches,
+        distinctRecords: data.prepared.length,
+      },
       decidedBy: {
         trustedIdentifier: decided[DECIDED_BY.indexOf('trusted-identifier')] ?? 0,
         hardConflict: decided[DECIDED_BY.indexOf('hard-conflict')] ?? 0,
@@ -165,7 +176,12 @@ export function evaluate(env: EngineEnv, input: OperationInput<'matching/evaluat
       actor: ctx.actor,
       action: 'matching.evaluate',
       subject: 'matching-assurance/evaluation',
-      detail: { datasetId: report.datasetId, datasetDigest: report.datasetDigest, matches: report.labels.matches, nonMatches: report.labels.nonMatches },
+      detail: {
+        datasetId: report.datasetId,
+        datasetDigest: report.datasetDigest,
+        matches: report.labels.matches,
+        nonMatches: report.labels.nonMatches,
+      },
     });
   });
   return report;

@@ -122,13 +122,19 @@ function logPrior(params: MixtureParameters, options: EmOptions): number {
   let prior = 0;
   for (let i = 0; i < params.m.length; i++) {
     sum += (options.fixM === true ? 0 : Math.log(params.m[i] ?? 1)) + (options.fixU ? 0 : Math.log(params.u[i] ?? 1));
-    if (options.mPrior !== undefined && options.fixM !== true) prior += options.mPrior.strength * (options.mPrior.m[i] ?? 0) * Math.log(params.m[i] ?? 1);
+    if (options.mPrior !== undefined && options.fixM !== true)
+      prior += options.mPrior.strength * (options.mPrior.m[i] ?? 0) * Math.log(params.m[i] ?? 1);
   }
   return options.smoothing * sum + prior;
 }
 
 /** Smoothed, bounded band probabilities from expected counts, per field (with the prior's pseudo-pairs, when given). */
-function normalise(expected: Float64Array, fieldCount: number, options: EmOptions, prior?: EmOptions['mPrior']): Float64Array {
+function normalise(
+  expected: Float64Array,
+  fieldCount: number,
+  options: EmOptions,
+  prior?: EmOptions['mPrior'],
+): Float64Array {
   const out = new Float64Array(expected.length);
   const strength = prior?.strength ?? 0;
   for (let f = 0; f < fieldCount; f++) {
@@ -136,13 +142,21 @@ function normalise(expected: Float64Array, fieldCount: number, options: EmOption
     for (let b = 0; b < B; b++) n += expected[f * B + b] ?? 0;
     for (let b = 0; b < B; b++) {
       const pseudo = strength * (prior?.m[f * B + b] ?? 0);
-      out[f * B + b] = clamp(((expected[f * B + b] ?? 0) + options.smoothing + pseudo) / (n + B * options.smoothing + strength), options.floor);
+      out[f * B + b] = clamp(
+        ((expected[f * B + b] ?? 0) + options.smoothing + pseudo) / (n + B * options.smoothing + strength),
+        options.floor,
+      );
     }
   }
   return out;
 }
 
-function maximisation(patterns: BandPatterns, posterior: Float64Array, current: MixtureParameters, options: EmOptions): MixtureParameters {
+function maximisation(
+  patterns: BandPatterns,
+  posterior: Float64Array,
+  current: MixtureParameters,
+  options: EmOptions,
+): MixtureParameters {
   const { fieldCount: F, bands, counts } = patterns;
   const em = new Float64Array(F * B);
   const eu = new Float64Array(F * B);
@@ -169,15 +183,21 @@ function maximisation(patterns: BandPatterns, posterior: Float64Array, current: 
 
 function largestChange(a: MixtureParameters, b: MixtureParameters): number {
   let change = Math.abs(a.lambda - b.lambda);
-  for (let i = 0; i < a.m.length; i++) change = Math.max(change, Math.abs((a.m[i] ?? 0) - (b.m[i] ?? 0)), Math.abs((a.u[i] ?? 0) - (b.u[i] ?? 0)));
+  for (let i = 0; i < a.m.length; i++)
+    change = Math.max(change, Math.abs((a.m[i] ?? 0) - (b.m[i] ?? 0)), Math.abs((a.u[i] ?? 0) - (b.u[i] ?? 0)));
   return change;
 }
 
 export function fitMixture(patterns: BandPatterns, start: MixtureParameters, options: EmOptions): EmResult {
   if (!(options.smoothing > 0)) throw new RangeError('smoothing must be positive');
-  if (start.m.length !== patterns.fieldCount * B || start.u.length !== patterns.fieldCount * B) throw new RangeError('m and u need 4 bands per field');
+  if (start.m.length !== patterns.fieldCount * B || start.u.length !== patterns.fieldCount * B)
+    throw new RangeError('m and u need 4 bands per field');
   const posterior = new Float64Array(patterns.counts.length);
-  let params: MixtureParameters = { m: Float64Array.from(start.m), u: Float64Array.from(start.u), lambda: clamp(start.lambda, options.floor) };
+  let params: MixtureParameters = {
+    m: Float64Array.from(start.m),
+    u: Float64Array.from(start.u),
+    lambda: clamp(start.lambda, options.floor),
+  };
   let logLikelihood = expectation(patterns, params, posterior);
   let objective = logLikelihood + logPrior(params, options);
   const history = [objective];
@@ -200,5 +220,15 @@ export function fitMixture(patterns: BandPatterns, start: MixtureParameters, opt
       break;
     }
   }
-  return { parameters: params, iterations, converged, objective, logLikelihood, lastObjectiveChange, lastParameterChange, objectiveHistory: history, posterior };
+  return {
+    parameters: params,
+    iterations,
+    converged,
+    objective,
+    logLikelihood,
+    lastObjectiveChange,
+    lastParameterChange,
+    objectiveHistory: history,
+    posterior,
+  };
 }

@@ -72,9 +72,18 @@ export const SETTLED_CHANGE = 1e-4;
 
 function convergence(fit: FitUnderCheck): FitCheck {
   const notConverged = fit.runs.filter((r) => !r.converged);
-  const stuck = notConverged.filter((r) => !(Math.abs(r.lastChange ?? Number.POSITIVE_INFINITY) < SETTLED_CHANGE)).map((r) => r.name);
-  const settled = notConverged.filter((r) => Math.abs(r.lastChange ?? Number.POSITIVE_INFINITY) < SETTLED_CHANGE).map((r) => r.name);
-  if (stuck.length > 0) return { check: 'converged', passed: false, detail: `${stuck.join(', ')} stopped at the iteration limit with the likelihood still rising, without converging` };
+  const stuck = notConverged
+    .filter((r) => !(Math.abs(r.lastChange ?? Number.POSITIVE_INFINITY) < SETTLED_CHANGE))
+    .map((r) => r.name);
+  const settled = notConverged
+    .filter((r) => Math.abs(r.lastChange ?? Number.POSITIVE_INFINITY) < SETTLED_CHANGE)
+    .map((r) => r.name);
+  if (stuck.length > 0)
+    return {
+      check: 'converged',
+      passed: false,
+      detail: `${stuck.join(', ')} stopped at the iteration limit with the likelihood still rising, without converging`,
+    };
   return settled.length === 0
     ? { check: 'converged', passed: true, detail: `all ${String(fit.runs.length)} EM runs converged` }
     : {
@@ -85,28 +94,50 @@ function convergence(fit: FitUnderCheck): FitCheck {
 }
 
 function checkedFields(fit: FitUnderCheck): number[] {
-  return PERSON_FIELDS.map((name) => FIELD_NAMES.indexOf(name)).filter((f) => observedPairs(fit.candidateCounts, f) >= MIN_FIELD_PAIRS);
+  return PERSON_FIELDS.map((name) => FIELD_NAMES.indexOf(name)).filter(
+    (f) => observedPairs(fit.candidateCounts, f) >= MIN_FIELD_PAIRS,
+  );
 }
 
 function bandOrder(fit: FitUnderCheck): FitCheck {
   const fields = checkedFields(fit);
-  if (fields.length === 0) return { check: 'band-order', passed: true, detail: 'no name or birth date is compared in enough candidate pairs to check' };
+  if (fields.length === 0)
+    return {
+      check: 'band-order',
+      passed: true,
+      detail: 'no name or birth date is compared in enough candidate pairs to check',
+    };
   const wrong: string[] = [];
   for (const f of fields) {
     const m = (b: number): number => fit.m[f * B + b] ?? 0;
     const w = (b: number): number => Math.log(m(b) / (fit.u[f * B + b] ?? 1));
     const name = FIELD_NAMES[f] ?? '';
-    if (m(EXACT) < m(PARTIAL) || m(EXACT) < m(DIFFERENT)) wrong.push(`${name}: m(Exact) ${m(EXACT).toFixed(3)} is below m(Partial) ${m(PARTIAL).toFixed(3)} or m(Different) ${m(DIFFERENT).toFixed(3)}`);
-    else if (!(w(EXACT) > 0) || !(w(DIFFERENT) < 0)) wrong.push(`${name}: exact agreement weighs ${w(EXACT).toFixed(2)} and a different value ${w(DIFFERENT).toFixed(2)} (expected > 0 and < 0)`);
+    if (m(EXACT) < m(PARTIAL) || m(EXACT) < m(DIFFERENT))
+      wrong.push(
+        `${name}: m(Exact) ${m(EXACT).toFixed(3)} is below m(Partial) ${m(PARTIAL).toFixed(3)} or m(Different) ${m(DIFFERENT).toFixed(3)}`,
+      );
+    else if (!(w(EXACT) > 0) || !(w(DIFFERENT) < 0))
+      wrong.push(
+        `${name}: exact agreement weighs ${w(EXACT).toFixed(2)} and a different value ${w(DIFFERENT).toFixed(2)} (expected > 0 and < 0)`,
+      );
   }
   return wrong.length === 0
-    ? { check: 'band-order', passed: true, detail: `the bands of ${fields.map((f) => FIELD_NAMES[f]).join(', ')} rank as expected` }
+    ? {
+        check: 'band-order',
+        passed: true,
+        detail: `the bands of ${fields.map((f) => FIELD_NAMES[f]).join(', ')} rank as expected`,
+      }
     : { check: 'band-order', passed: false, detail: wrong.join('; ') };
 }
 
 function separation(fit: FitUnderCheck): FitCheck {
   const fields = checkedFields(fit);
-  if (fields.length === 0) return { check: 'm-apart-from-u', passed: true, detail: 'no name or birth date is compared in enough candidate pairs to check' };
+  if (fields.length === 0)
+    return {
+      check: 'm-apart-from-u',
+      passed: true,
+      detail: 'no name or birth date is compared in enough candidate pairs to check',
+    };
   const close: string[] = [];
   for (const f of fields) {
     let distance = 0;
@@ -115,15 +146,34 @@ function separation(fit: FitUnderCheck): FitCheck {
     if (distance < MIN_SEPARATION) close.push(`${FIELD_NAMES[f] ?? ''} (distance ${distance.toFixed(2)})`);
   }
   return close.length === 0
-    ? { check: 'm-apart-from-u', passed: true, detail: `m stands apart from u on ${fields.map((f) => FIELD_NAMES[f]).join(', ')}` }
-    : { check: 'm-apart-from-u', passed: false, detail: `m is close to u (total variation below ${String(MIN_SEPARATION)}) on ${close.join(', ')}: the fit does not tell true pairs from random ones there` };
+    ? {
+        check: 'm-apart-from-u',
+        passed: true,
+        detail: `m stands apart from u on ${fields.map((f) => FIELD_NAMES[f]).join(', ')}`,
+      }
+    : {
+        check: 'm-apart-from-u',
+        passed: false,
+        detail: `m is close to u (total variation below ${String(MIN_SEPARATION)}) on ${close.join(', ')}: the fit does not tell true pairs from random ones there`,
+      };
 }
 
 function anchorLower(fit: FitUnderCheck): FitCheck {
   const { anchor } = fit;
-  if (!anchor.applies) return { check: 'anchor-lower', passed: true, detail: 'fewer than two of family name, given name and birth date are compared in most candidate pairs: no deterministic anchor' };
+  if (!anchor.applies)
+    return {
+      check: 'anchor-lower',
+      passed: true,
+      detail:
+        'fewer than two of family name, given name and birth date are compared in most candidate pairs: no deterministic anchor',
+    };
   const what = anchor.fields.join(', ');
-  if (anchor.lowerBound < ANCHOR_MARGIN) return { check: 'anchor-lower', passed: true, detail: `${round(anchor.exactPairs)} candidate pairs agree exactly on ${what}: too few to bound the fit` };
+  if (anchor.lowerBound < ANCHOR_MARGIN)
+    return {
+      check: 'anchor-lower',
+      passed: true,
+      detail: `${round(anchor.exactPairs)} candidate pairs agree exactly on ${what}: too few to bound the fit`,
+    };
   const passed = fit.expectedMatches >= ANCHOR_LOWER_SHARE * anchor.lowerBound;
   return {
     check: 'anchor-lower',

@@ -43,12 +43,23 @@ interface Share {
   readonly words: string;
 }
 
-const sum = (values: readonly number[] | undefined, from = 0): number => (values ?? []).slice(from).reduce((a, b) => a + b, 0);
+const sum = (values: readonly number[] | undefined, from = 0): number =>
+  (values ?? []).slice(from).reduce((a, b) => a + b, 0);
 
 /** The source's own data: judged against the pooled baseline. */
 const SHARES: readonly Share[] = [
-  { metric: 'review-rate', hits: (s) => s.reviewCases, trials: (s) => s.created, words: 'review cases per record created' },
-  { metric: 'auto-link-rate', hits: (s) => s.autoLinked, trials: (s) => s.created, words: 'records auto-linked per record created' },
+  {
+    metric: 'review-rate',
+    hits: (s) => s.reviewCases,
+    trials: (s) => s.created,
+    words: 'review cases per record created',
+  },
+  {
+    metric: 'auto-link-rate',
+    hits: (s) => s.autoLinked,
+    trials: (s) => s.created,
+    words: 'records auto-linked per record created',
+  },
   ...HEALTH_FIELDS.map((field) => ({
     metric: `completeness:${field}`,
     hits: (s: HealthSample) => s.fieldPresent[field] ?? 0,
@@ -59,8 +70,18 @@ const SHARES: readonly Share[] = [
 
 /** What matching met: judged against the baseline's last ingest. */
 const MATCHING_SHARES: readonly Share[] = [
-  { metric: 'high-scores', hits: (s) => sum(s.matching?.scoreBands, HIGH_BANDS_FROM), trials: (s) => s.matching?.comparedPairs ?? 0, words: 'share of compared pairs scored 0.5 or above' },
-  { metric: 'capped', hits: (s) => s.matching?.capped ?? 0, trials: (s) => (s.matching === null ? 0 : s.created), words: 'share of records whose candidates hit the cap' },
+  {
+    metric: 'high-scores',
+    hits: (s) => sum(s.matching?.scoreBands, HIGH_BANDS_FROM),
+    trials: (s) => s.matching?.comparedPairs ?? 0,
+    words: 'share of compared pairs scored 0.5 or above',
+  },
+  {
+    metric: 'capped',
+    hits: (s) => s.matching?.capped ?? 0,
+    trials: (s) => (s.matching === null ? 0 : s.created),
+    words: 'share of records whose candidates hit the cap',
+  },
 ];
 
 const LARGE_IDENTITIES: Share = {
@@ -85,7 +106,12 @@ function baselineOf(earlier: readonly HealthSample[], latest: HealthSample): Hea
   return earlier.filter((s) => s.profileVersion === lastVersion);
 }
 
-function shareFlag(share: Share, baseline: readonly HealthSample[], latest: HealthSample, who: string | null): DriftFlag | undefined {
+function shareFlag(
+  share: Share,
+  baseline: readonly HealthSample[],
+  latest: HealthSample,
+  who: string | null,
+): DriftFlag | undefined {
   const x1 = baseline.reduce((total, s) => total + share.hits(s), 0);
   const n1 = baseline.reduce((total, s) => total + share.trials(s), 0);
   const x2 = share.hits(latest);
@@ -107,7 +133,13 @@ function shareFlag(share: Share, baseline: readonly HealthSample[], latest: Heal
 }
 
 function candidateFlags(previous: HealthSample, latest: HealthSample, who: string | null): DriftFlag[] {
-  if (latest.matching === null || previous.matching === null || latest.created < MIN_RECORDS || previous.created < MIN_RECORDS) return [];
+  if (
+    latest.matching === null ||
+    previous.matching === null ||
+    latest.created < MIN_RECORDS ||
+    previous.created < MIN_RECORDS
+  )
+    return [];
   const flags: DriftFlag[] = [];
   for (const [rule, figures] of Object.entries(latest.matching.rules)) {
     const before = (previous.matching.rules[rule]?.candidates ?? 0) / previous.created;
@@ -156,7 +188,14 @@ export function driftFlags(samples: readonly HealthSample[]): DriftFlag[] {
   }
   const lastJob = samples.filter((s) => s.origin === 'job').at(-1);
   if (lastJob?.jobStatus === 'failed') {
-    flags.push({ metric: 'job-failed', sourceSystem: null, baseline: 0, latest: 1, z: null, text: `the last ${lastJob.jobKind ?? ''} job failed (${lastJob.jobId ?? ''})` });
+    flags.push({
+      metric: 'job-failed',
+      sourceSystem: null,
+      baseline: 0,
+      latest: 1,
+      z: null,
+      text: `the last ${lastJob.jobKind ?? ''} job failed (${lastJob.jobId ?? ''})`,
+    });
   }
   return flags;
 }

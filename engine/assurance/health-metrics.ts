@@ -30,19 +30,41 @@ interface Instruments {
   readonly duration: Histogram;
 }
 
-const current = instrumentsOf(
-  (meter): Instruments => ({
-    records: meter.createCounter('service.health.records', { description: 'Records written, by outcome', unit: '{record}' }),
-    reviewCases: meter.createCounter('service.health.review_cases', { description: 'Review cases opened', unit: '{case}' }),
-    fieldPresent: meter.createCounter('service.health.field_present', { description: 'Records created carrying a matching field', unit: '{record}' }),
-    comparedPairs: meter.createCounter('service.health.compared_pairs', { description: 'Pairs compared in ingestion, by score band', unit: '{pair}' }),
-    candidates: meter.createCounter('service.health.candidates', { description: 'Candidate identities a blocking rule found', unit: '{identity}' }),
-    overCap: meter.createCounter('service.health.blocks_over_cap', { description: 'Blocks skipped as too common to use', unit: '{block}' }),
-    capped: meter.createCounter('service.health.capped_records', { description: 'Records whose candidates were more than the cap', unit: '{record}' }),
-    identities: meter.createGauge('service.health.identities', { description: 'Identities by their number of records', unit: '{identity}' }),
-    duration: meter.createHistogram('service.health.duration', { description: 'Ingest and job durations', unit: 'ms' }),
+const current = instrumentsOf((meter): Instruments => ({
+  records: meter.createCounter('service.health.records', {
+    description: 'Records written, by outcome',
+    unit: '{record}',
   }),
-);
+  reviewCases: meter.createCounter('service.health.review_cases', {
+    description: 'Review cases opened',
+    unit: '{case}',
+  }),
+  fieldPresent: meter.createCounter('service.health.field_present', {
+    description: 'Records created carrying a matching field',
+    unit: '{record}',
+  }),
+  comparedPairs: meter.createCounter('service.health.compared_pairs', {
+    description: 'Pairs compared in ingestion, by score band',
+    unit: '{pair}',
+  }),
+  candidates: meter.createCounter('service.health.candidates', {
+    description: 'Candidate identities a blocking rule found',
+    unit: '{identity}',
+  }),
+  overCap: meter.createCounter('service.health.blocks_over_cap', {
+    description: 'Blocks skipped as too common to use',
+    unit: '{block}',
+  }),
+  capped: meter.createCounter('service.health.capped_records', {
+    description: 'Records whose candidates were more than the cap',
+    unit: '{record}',
+  }),
+  identities: meter.createGauge('service.health.identities', {
+    description: 'Identities by their number of records',
+    unit: '{identity}',
+  }),
+  duration: meter.createHistogram('service.health.duration', { description: 'Ingest and job durations', unit: 'ms' }),
+}));
 
 export function emitHealthMetrics(sample: HealthSample): void {
   const m = current();
@@ -53,7 +75,11 @@ export function emitHealthMetrics(sample: HealthSample): void {
     m.records.add(sample.autoLinked, { ...by, outcome: 'auto-linked' });
     m.records.add(sample.rejected, { ...by, outcome: 'rejected' });
     m.reviewCases.add(sample.reviewCases, by);
-    m.duration.record(sample.durationMs, { origin: sample.origin, job_kind: sample.jobKind ?? 'none', status: sample.jobStatus ?? 'completed' });
+    m.duration.record(sample.durationMs, {
+      origin: sample.origin,
+      job_kind: sample.jobKind ?? 'none',
+      status: sample.jobStatus ?? 'completed',
+    });
   }
   for (const [field, count] of Object.entries(sample.fieldPresent)) m.fieldPresent.add(count, { source, field });
   if (sample.matching !== null) {

@@ -50,21 +50,38 @@ function better(a: Scored | undefined, b: Scored): Scored {
   return a === undefined || b.score > a.score ? b : a;
 }
 
-export function previewImpact(store: Store, tenantId: string, active: StoredProfile, candidate: MatchingProfile, maxExamples: number, control: RunControl): ImpactPreview {
+export function previewImpact(
+  store: Store,
+  tenantId: string,
+  active: StoredProfile,
+  candidate: MatchingProfile,
+  maxExamples: number,
+  control: RunControl,
+): ImpactPreview {
   const tf = termFrequencySnapshot(store, tenantId);
   const now = createScorer(active.profile, tf);
   const next = createScorer(candidate, tf);
   const changes = Object.fromEntries(IMPACT_KINDS.map((k) => [k, 0])) as Record<ImpactKind, number>;
   const bySource = new Map<string, Record<ImpactKind, number>>();
-  const byScoreBand = Object.fromEntries(IMPACT_KINDS.map((k) => [k, [...SCORE_BAND_EDGES.map(() => 0), 0]])) as Record<ImpactKind, number[]>;
+  const byScoreBand = Object.fromEntries(IMPACT_KINDS.map((k) => [k, [...SCORE_BAND_EDGES.map(() => 0), 0]])) as Record<
+    ImpactKind,
+    number[]
+  >;
   const examples: ImpactPreview['examples'] = [];
   const examplesOf = new Map<ImpactKind, number>();
-  const note = (kind: ImpactKind, a: CandidateMember, b: CandidateMember, scoreNow: Scored, scoreCandidate: Scored): void => {
+  const note = (
+    kind: ImpactKind,
+    a: CandidateMember,
+    b: CandidateMember,
+    scoreNow: Scored,
+    scoreCandidate: Scored,
+  ): void => {
     changes[kind]++;
     const band = scoreBand(scoreCandidate.score);
     byScoreBand[kind][band] = (byScoreBand[kind][band] ?? 0) + 1;
     for (const source of new Set([a.sourceSystem, b.sourceSystem])) {
-      const counts = bySource.get(source) ?? (Object.fromEntries(IMPACT_KINDS.map((k) => [k, 0])) as Record<ImpactKind, number>);
+      const counts =
+        bySource.get(source) ?? (Object.fromEntries(IMPACT_KINDS.map((k) => [k, 0])) as Record<ImpactKind, number>);
       counts[kind]++;
       bySource.set(source, counts);
     }
@@ -88,7 +105,11 @@ export function previewImpact(store: Store, tenantId: string, active: StoredProf
     new Map(
       [...preparedMembers(store, tenantId, [cacheNow, cacheNext], members)].map(([identityId, rows]) => [
         identityId,
-        rows.map(({ member, prepared: [preparedNow, preparedNext] }) => ({ member, now: preparedNow as PreparedRecord, candidate: preparedNext as PreparedRecord })),
+        rows.map(({ member, prepared: [preparedNow, preparedNext] }) => ({
+          member,
+          now: preparedNow as PreparedRecord,
+          candidate: preparedNext as PreparedRecord,
+        })),
       ]),
     );
   const outcome = (scorer: Scorer, a: PreparedRecord, b: PreparedRecord): Scored => {
@@ -101,12 +122,19 @@ export function previewImpact(store: Store, tenantId: string, active: StoredProf
   let linkedRecordsCompared = 0;
   let done = 0;
   control.step('scoring the records inside each identity', 0, several);
-  for (let cursor = 0; ; ) {
+  for (let cursor = 0; ;) {
     const batch = identitiesWithSeveral(store, tenantId, cursor, BATCH);
     const last = batch.at(-1);
     if (last === undefined) break;
     cursor = last.identityId;
-    const prepared = prepareAll(candidateMembers(store, tenantId, batch.map((b) => b.identityId), MAX_COMPARED_RECORDS_PER_IDENTITY));
+    const prepared = prepareAll(
+      candidateMembers(
+        store,
+        tenantId,
+        batch.map((b) => b.identityId),
+        MAX_COMPARED_RECORDS_PER_IDENTITY,
+      ),
+    );
     for (const records of prepared.values()) {
       for (const record of records) {
         let bestNow: Scored | undefined;
@@ -121,7 +149,8 @@ export function previewImpact(store: Store, tenantId: string, active: StoredProf
         }
         if (bestNow === undefined || bestNext === undefined || partner === undefined) continue;
         linkedRecordsCompared++;
-        if (bestNow.decision === 'certain' && bestNext.decision !== 'certain') note('link-below-certain', record.member, partner, bestNow, bestNext);
+        if (bestNow.decision === 'certain' && bestNext.decision !== 'certain')
+          note('link-below-certain', record.member, partner, bestNow, bestNext);
       }
     }
     done += batch.length;
@@ -129,20 +158,27 @@ export function previewImpact(store: Store, tenantId: string, active: StoredProf
   }
 
   // Pairs of identities.
-  const identities = store.statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'").pluck().get(tenantId) as number;
+  const identities = store
+    .statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'")
+    .pluck()
+    .get(tenantId) as number;
   const candidateProbable = candidate.MatchingRules.Thresholds.Probable;
   let candidatePairsCompared = 0;
   let wouldOpen = 0;
   done = 0;
   control.step('scoring each identity against its blocking candidates', 0, identities);
-  for (let cursor = 0; ; ) {
+  for (let cursor = 0; ;) {
     const batch = activeIdentitiesAfter(store, tenantId, cursor, BATCH);
     const last = batch.at(-1);
     if (last === undefined) break;
     cursor = last.identityId;
     const tags = storedTagsOf(store, tenantId, batch);
     const candidatesOf = new Map<number, number[]>();
-    for (const left of batch) candidatesOf.set(left.identityId, laterCandidates(store, tenantId, left.identityId, tags.get(left.identityId) ?? []));
+    for (const left of batch)
+      candidatesOf.set(
+        left.identityId,
+        laterCandidates(store, tenantId, left.identityId, tags.get(left.identityId) ?? []),
+      );
     const involved = [...new Set([...batch.map((b) => b.identityId), ...[...candidatesOf.values()].flat()])];
     const prepared = prepareAll(candidateMembers(store, tenantId, involved, MAX_COMPARED_RECORDS_PER_IDENTITY));
     const opening: { left: IdentityHead; rightId: number }[] = [];
@@ -164,9 +200,12 @@ export function previewImpact(store: Store, tenantId: string, active: StoredProf
         }
         if (bestNow === undefined || bestNext === undefined || pair === undefined) continue;
         candidatePairsCompared++;
-        if (bestNext.decision === 'certain' && bestNow.decision !== 'certain') note('new-certain', pair[0], pair[1], bestNow, bestNext);
-        else if (bestNext.decision === 'probable' && bestNow.decision === 'no-match') note('new-review', pair[0], pair[1], bestNow, bestNext);
-        else if (bestNext.decision === 'no-match' && bestNow.decision === 'probable') note('leaves-review', pair[0], pair[1], bestNow, bestNext);
+        if (bestNext.decision === 'certain' && bestNow.decision !== 'certain')
+          note('new-certain', pair[0], pair[1], bestNow, bestNext);
+        else if (bestNext.decision === 'probable' && bestNow.decision === 'no-match')
+          note('new-review', pair[0], pair[1], bestNow, bestNext);
+        else if (bestNext.decision === 'no-match' && bestNow.decision === 'probable')
+          note('leaves-review', pair[0], pair[1], bestNow, bestNext);
         if (opensReviewCase(bestNext, candidateProbable)) opening.push({ left, rightId });
       }
     }
@@ -175,7 +214,12 @@ export function previewImpact(store: Store, tenantId: string, active: StoredProf
     const keys = identityKeys(store, tenantId, [...new Set(opening.map((o) => o.rightId))]);
     for (const { left, rightId } of opening) {
       const right = keys.get(rightId);
-      if (right?.active !== true || hasOpenCaseFor(store, tenantId, left, right) || decidedDistinct(store, tenantId, left.identityId, rightId)) continue;
+      if (
+        right?.active !== true ||
+        hasOpenCaseFor(store, tenantId, left, right) ||
+        decidedDistinct(store, tenantId, left.identityId, rightId)
+      )
+        continue;
       wouldOpen++;
     }
     done += batch.length;
@@ -186,7 +230,10 @@ export function previewImpact(store: Store, tenantId: string, active: StoredProf
   return {
     activeVersion: active.version,
     thresholds: {
-      active: { probable: active.profile.MatchingRules.Thresholds.Probable, certain: active.profile.MatchingRules.Thresholds.Certain },
+      active: {
+        probable: active.profile.MatchingRules.Thresholds.Probable,
+        certain: active.profile.MatchingRules.Thresholds.Certain,
+      },
       candidate: { probable: candidateProbable, certain: candidate.MatchingRules.Thresholds.Certain },
     },
     identitiesWithSeveralRecords: several,

@@ -36,7 +36,10 @@ export function nameRowsByLine(issues: readonly ErrorIssue[], rowNumbers: unknow
     if (match === null || !Number.isSafeInteger(line)) return issue;
     const field = match[2];
     const column = field === undefined ? undefined : (COLUMN_OF_FIELD.get(field) ?? field);
-    return { path: `line ${String(line)}`, message: column === undefined ? issue.message : `column ${column}: ${issue.message}` };
+    return {
+      path: `line ${String(line)}`,
+      message: column === undefined ? issue.message : `column ${column}: ${issue.message}`,
+    };
   });
 }
 
@@ -54,9 +57,10 @@ export function parseLabelsTsv(text: string): { pairs: LabelPair[]; lineNumbers:
   if (rows > MAX_DATASET_PAIRS) {
     const count = rows.toLocaleString('en-US');
     const max = MAX_DATASET_PAIRS.toLocaleString('en-US');
-    throw validationError(`the label file has ${count} pairs; at most ${max} are accepted in one dataset: split it into files of at most ${max} pairs`, [
-      { path: 'label file', message: `${count} pairs; at most ${max}` },
-    ]);
+    throw validationError(
+      `the label file has ${count} pairs; at most ${max} are accepted in one dataset: split it into files of at most ${max} pairs`,
+      [{ path: 'label file', message: `${count} pairs; at most ${max}` }],
+    );
   }
   if (issues.length > 0) {
     const rows = new Set(issues.map((issue) => issue.path)).size;

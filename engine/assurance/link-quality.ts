@@ -78,7 +78,7 @@ class UnionFind {
   find(i: number): number {
     let root = i;
     while (this.parent[root] !== root) root = this.parent[root] ?? root;
-    for (let j = i; this.parent[j] !== root; ) {
+    for (let j = i; this.parent[j] !== root;) {
       const next = this.parent[j] ?? root;
       this.parent[j] = root;
       j = next;
@@ -97,7 +97,10 @@ class UnionFind {
 }
 
 /** The edge Kruskal needs last to join every record (scores descending): the identity's weakest link. */
-export function weakestLinkEdge<E extends { readonly a: number; readonly b: number; readonly score: number }>(size: number, edges: readonly E[]): E | null {
+export function weakestLinkEdge<E extends { readonly a: number; readonly b: number; readonly score: number }>(
+  size: number,
+  edges: readonly E[],
+): E | null {
   const groups = new UnionFind(size);
   let weakest: E | null = null;
   for (const edge of [...edges].sort((x, y) => y.score - x.score)) if (groups.join(edge.a, edge.b)) weakest = edge;
@@ -113,7 +116,12 @@ function judgeIdentity(
   totalRecords: number,
   maxRecords: number,
   probable: number,
-): { flags: LinkFlag[]; edges: { a: number; b: number; score: number }[]; groups: number; weakest: { a: number; b: number; score: number } | null } {
+): {
+  flags: LinkFlag[];
+  edges: { a: number; b: number; score: number }[];
+  groups: number;
+  weakest: { a: number; b: number; score: number } | null;
+} {
   const flags = new Set<LinkFlag>();
   const edges: { a: number; b: number; score: number }[] = [];
   const certain = new UnionFind(members.length);
@@ -133,7 +141,8 @@ function judgeIdentity(
       if (fa.sex !== null && fb.sex !== null && fa.sex !== fb.sex) conflicts.push({ a: i, b: j, flag: 'sex-conflict' });
       const da = digits(fa.birthDate);
       const db = digits(fb.birthDate);
-      if (da !== null && db !== null && birthDateLevel(da, db) === 'different') conflicts.push({ a: i, b: j, flag: 'birth-date-conflict' });
+      if (da !== null && db !== null && birthDateLevel(da, db) === 'different')
+        conflicts.push({ a: i, b: j, flag: 'birth-date-conflict' });
     }
   }
   // A conflict between two records that a chain of Certain pairs joins (a trusted identifier, or everything else
@@ -147,7 +156,12 @@ function judgeIdentity(
   return { flags: LINK_FLAGS.filter((f) => flags.has(f)), edges, groups: strong.groups, weakest };
 }
 
-export function scanLinkQuality(env: EngineEnv, input: OperationInput<'links/scan'>, ctx: CallContext, control: RunControl = NO_CONTROL): OperationOutput<'links/scan'> {
+export function scanLinkQuality(
+  env: EngineEnv,
+  input: OperationInput<'links/scan'>,
+  ctx: CallContext,
+  control: RunControl = NO_CONTROL,
+): OperationOutput<'links/scan'> {
   const { store } = env;
   requireTenant(store, ctx.tenantId);
   const maxRecords = input.maxIdentityRecords ?? 20;
@@ -158,7 +172,10 @@ export function scanLinkQuality(env: EngineEnv, input: OperationInput<'links/sca
     const probable = stored.profile.MatchingRules.Thresholds.Probable;
     const scorer = createScorer(stored.profile, termFrequencySnapshot(store, ctx.tenantId));
     const total = countSeveral(store, ctx.tenantId);
-    const identitiesScanned = store.statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'").pluck().get(ctx.tenantId) as number;
+    const identitiesScanned = store
+      .statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'")
+      .pluck()
+      .get(ctx.tenantId) as number;
     const byFlag = Object.fromEntries(LINK_FLAGS.map((f) => [f, 0])) as Record<LinkFlag, number>;
     const bySource = new Map<string, number>();
     const listed: FlaggedIdentity[] = [];
@@ -167,13 +184,22 @@ export function scanLinkQuality(env: EngineEnv, input: OperationInput<'links/sca
     const toOpen: LinkCase[] = [];
     let done = 0;
     control.step('comparing the records within each identity', 0, total);
-    for (let cursor = 0; ; ) {
+    for (let cursor = 0; ;) {
       const batch = identitiesWithSeveral(store, ctx.tenantId, cursor, BATCH);
       const last = batch.at(-1);
       if (last === undefined) break;
       cursor = last.identityId;
-      const members = candidateMembers(store, ctx.tenantId, batch.map((b) => b.identityId), maxRecords);
-      const fields = fieldsJsonOf(store, ctx.tenantId, [...members.values()].flat().map((m) => m.recordId));
+      const members = candidateMembers(
+        store,
+        ctx.tenantId,
+        batch.map((b) => b.identityId),
+        maxRecords,
+      );
+      const fields = fieldsJsonOf(
+        store,
+        ctx.tenantId,
+        [...members.values()].flat().map((m) => m.recordId),
+      );
       for (const identity of batch) {
         const rows = (members.get(identity.identityId) ?? []).flatMap((member) => {
           const json = fields.get(member.recordId);
@@ -188,11 +214,15 @@ export function scanLinkQuality(env: EngineEnv, input: OperationInput<'links/sca
             toOpen.push({
               identity,
               score: judged.weakest?.score ?? 0,
-              evidence: weakest?.[0] === undefined || weakest[1] === undefined ? [] : scorer.explain(weakest[0].prepared, weakest[1].prepared).evidence,
+              evidence:
+                weakest?.[0] === undefined || weakest[1] === undefined
+                  ? []
+                  : scorer.explain(weakest[0].prepared, weakest[1].prepared).evidence,
             });
           }
           for (const flag of judged.flags) byFlag[flag]++;
-          for (const source of new Set(rows.map((r) => r.member.sourceSystem))) bySource.set(source, (bySource.get(source) ?? 0) + 1);
+          for (const source of new Set(rows.map((r) => r.member.sourceSystem)))
+            bySource.set(source, (bySource.get(source) ?? 0) + 1);
           if (listed.length < maxListed) {
             listed.push({
               enterpriseId: identity.enterpriseId,
@@ -210,7 +240,12 @@ export function scanLinkQuality(env: EngineEnv, input: OperationInput<'links/sca
       control.step('comparing the records within each identity', done, total);
     }
     // Most doubtful first: split identities, then by their weakest link.
-    listed.sort((a, b) => b.groups - a.groups || (a.weakestLink ?? 1) - (b.weakestLink ?? 1) || a.enterpriseId.localeCompare(b.enterpriseId));
+    listed.sort(
+      (a, b) =>
+        b.groups - a.groups ||
+        (a.weakestLink ?? 1) - (b.weakestLink ?? 1) ||
+        a.enterpriseId.localeCompare(b.enterpriseId),
+    );
     return {
       toOpen,
       profileVersion: stored.version,
@@ -231,8 +266,20 @@ export function scanLinkQuality(env: EngineEnv, input: OperationInput<'links/sca
   control.step('opening review cases for the flagged identities', 0, toOpen.length);
   let casesOpened = 0;
   for (let start = 0; start < toOpen.length; start += CASES_PER_WRITE) {
-    casesOpened += store.write(() => openLinkCases(store, ctx.tenantId, toOpen.slice(start, start + CASES_PER_WRITE), profileVersion, new Date().toISOString()));
-    control.step('opening review cases for the flagged identities', Math.min(toOpen.length, start + CASES_PER_WRITE), toOpen.length);
+    casesOpened += store.write(() =>
+      openLinkCases(
+        store,
+        ctx.tenantId,
+        toOpen.slice(start, start + CASES_PER_WRITE),
+        profileVersion,
+        new Date().toISOString(),
+      ),
+    );
+    control.step(
+      'opening review cases for the flagged identities',
+      Math.min(toOpen.length, start + CASES_PER_WRITE),
+      toOpen.length,
+    );
   }
   return { ...report, casesOpened };
 }
@@ -250,12 +297,19 @@ const CASES_PER_WRITE = 500;
  * version), unless the identity changed since the scan read it, a case about it is open at this version, or a
  * reviewer already decided one at this version. Returns how many were opened.
  */
-function openLinkCases(store: Store, tenantId: string, cases: readonly LinkCase[], profileVersion: number, at: string): number {
+function openLinkCases(
+  store: Store,
+  tenantId: string,
+  cases: readonly LinkCase[],
+  profileVersion: number,
+  at: string,
+): number {
   let opened = 0;
   for (const { identity, score, evidence } of cases) {
-    const now = store.statement('SELECT logical_version, status FROM identity WHERE tenant_id = ? AND identity_id = ?').raw().get(tenantId, identity.identityId) as
-      | [number, string]
-      | undefined;
+    const now = store
+      .statement('SELECT logical_version, status FROM identity WHERE tenant_id = ? AND identity_id = ?')
+      .raw()
+      .get(tenantId, identity.identityId) as [number, string] | undefined;
     if (now?.[0] !== identity.version || now[1] !== 'active') continue;
     const side = { identityId: identity.identityId, version: identity.version };
     if (hasOpenCaseFor(store, tenantId, side, side) || hasDecidedCaseAt(store, tenantId, side)) continue;

@@ -61,7 +61,12 @@ function liveF1(prior: number, cut: Cut): number {
 function cutsOf(examples: readonly ScoredExample[]): Cut[] {
   const { points, positives } = sweep(examples);
   const negatives = examples.length - positives;
-  return points.map((p, i) => ({ score: p.threshold, below: points[i + 1]?.threshold ?? null, tpr: positives > 0 ? p.tp / positives : 0, fpr: negatives > 0 ? p.fp / negatives : 0 }));
+  return points.map((p, i) => ({
+    score: p.threshold,
+    below: points[i + 1]?.threshold ?? null,
+    tpr: positives > 0 ? p.tp / positives : 0,
+    fpr: negatives > 0 ? p.fp / negatives : 0,
+  }));
 }
 
 function point(prior: number, cut: Cut, threshold: number): LiveOperatingPoint {
@@ -72,7 +77,11 @@ function point(prior: number, cut: Cut, threshold: number): LiveOperatingPoint {
  * Live thresholds from held-out scores, or null when the held-out pairs lack a class (no rate can be measured).
  * `prior`: the live share of true pairs among the pairs the scorer meets, strictly between 0 and 1.
  */
-export function liveThresholds(examples: readonly ScoredExample[], prior: number, targetPrecision: number): LiveThresholds | null {
+export function liveThresholds(
+  examples: readonly ScoredExample[],
+  prior: number,
+  targetPrecision: number,
+): LiveThresholds | null {
   if (!(prior > 0 && prior < 1)) throw new RangeError('prior must be strictly between 0 and 1');
   if (!examples.some((e) => e.isMatch) || !examples.some((e) => !e.isMatch)) return null;
   const cuts = cutsOf(examples);

@@ -101,12 +101,21 @@ class RecordIndex {
  * Validates the dataset (one validation EngineError listing every issue, with rows named `line N` or
  * `pairs[i]` and no patient values), then loads, prepares and compares every pair. Writes nothing.
  */
-export function loadDataset(store: Store, ctx: CallContext, request: DatasetRequest, options: LoadOptions, control: RunControl = NO_CONTROL): LoadedDataset {
+export function loadDataset(
+  store: Store,
+  ctx: CallContext,
+  request: DatasetRequest,
+  options: LoadOptions,
+  control: RunControl = NO_CONTROL,
+): LoadedDataset {
   requireTenant(store, ctx.tenantId);
   const { pairs } = request;
   const shapeIssues: ErrorIssue[] = [];
   if (request.rowNumbers !== undefined && request.rowNumbers.length !== pairs.length) {
-    shapeIssues.push({ path: 'rowNumbers', message: `must have one entry per pair (${pairs.length}); found ${request.rowNumbers.length}` });
+    shapeIssues.push({
+      path: 'rowNumbers',
+      message: `must have one entry per pair (${pairs.length}); found ${request.rowNumbers.length}`,
+    });
   }
   for (const [name, value] of Object.entries({ datasetId: request.datasetId, ...options.labels })) {
     if (hasControlCharacter(value)) shapeIssues.push({ path: name, message: 'contains a control character' });

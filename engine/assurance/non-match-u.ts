@@ -30,8 +30,18 @@ export interface NonMatchU {
  * `randomPairs`: the random pairs' band patterns; `m`: the fitted m; `startU`: u counted from the random pairs
  * (every pair a non-match); `prior`: the model's random-pair prior.
  */
-export function nonMatchU(randomPairs: BandPatterns, m: Float64Array, startU: Float64Array, prior: number, options: Pick<EmOptions, 'smoothing' | 'tolerance' | 'maxIterations' | 'floor'>): NonMatchU {
-  const fit = fitMixture(randomPairs, { m, u: startU, lambda: prior }, { ...options, fixU: false, fixM: true, fixLambda: true });
+export function nonMatchU(
+  randomPairs: BandPatterns,
+  m: Float64Array,
+  startU: Float64Array,
+  prior: number,
+  options: Pick<EmOptions, 'smoothing' | 'tolerance' | 'maxIterations' | 'floor'>,
+): NonMatchU {
+  const fit = fitMixture(
+    randomPairs,
+    { m, u: startU, lambda: prior },
+    { ...options, fixU: false, fixM: true, fixLambda: true },
+  );
   let matches = 0;
   for (let p = 0; p < randomPairs.counts.length; p++) matches += (randomPairs.counts[p] ?? 0) * (fit.posterior[p] ?? 0);
   return { u: fit.parameters.u, matchesWeightedOut: matches, iterations: fit.iterations, converged: fit.converged };

@@ -29,10 +29,19 @@ function gap(cut: PrecisionCut): string {
 }
 
 function support(cut: PrecisionCut, heldOutPairs: number): NonNullable<RecommendedThreshold['support']> {
-  return { heldOutPairs, atOrAbove: cut.tp + cut.fp, lowestAdmittedScore: cut.lowestAdmittedScore, highestExcludedScore: cut.highestExcludedScore };
+  return {
+    heldOutPairs,
+    atOrAbove: cut.tp + cut.fp,
+    lowestAdmittedScore: cut.lowestAdmittedScore,
+    highestExcludedScore: cut.highestExcludedScore,
+  };
 }
 
-export function precisionTargetEntry(examples: readonly ScoredExample[], targetPrecision: number, at: (threshold: number) => ThresholdMetrics): RecommendedThreshold {
+export function precisionTargetEntry(
+  examples: readonly ScoredExample[],
+  targetPrecision: number,
+  at: (threshold: number) => ThresholdMetrics,
+): RecommendedThreshold {
   const result = thresholdMeetingPrecision(examples, targetPrecision);
   const target = String(targetPrecision);
   const pointNote = (cut: PrecisionCut | null, chosen: number | null): string =>
@@ -65,6 +74,9 @@ export function precisionTargetEntry(examples: readonly ScoredExample[], targetP
     explanation: `No threshold among the held-out scores reaches precision ${target} with 95% confidence (the lower end of its Wilson interval).${bestText}${pointNote(result.pointEstimateCut, null)}${needed} Add labels (more held-out pairs near the threshold), lower the target or review the comparators.`,
     metrics: null,
     support: null,
-    bestAchievable: best === null ? null : { threshold: best.threshold, metrics: at(best.threshold), support: support(best, result.pairs) },
+    bestAchievable:
+      best === null
+        ? null
+        : { threshold: best.threshold, metrics: at(best.threshold), support: support(best, result.pairs) },
   };
 }

@@ -13,7 +13,12 @@ import { createScorer, type Scorer } from '../scoring/scorer.ts';
 import { storedTermFrequencies } from '../store/term-frequency.ts';
 import type { Store } from '../store/db.ts';
 import type { StoredProfile } from '../store/profiles.ts';
-import { findLabelledRecord, findLabelledRecordWithFields, labelledRecordFields, type LabelledRecordRow } from '../store/assurance.ts';
+import {
+  findLabelledRecord,
+  findLabelledRecordWithFields,
+  labelledRecordFields,
+  type LabelledRecordRow,
+} from '../store/assurance.ts';
 
 export const MAX_CACHED_RECORDS = 50_000;
 
@@ -37,7 +42,8 @@ interface Slot {
 const slots = new WeakMap<Store, Slot>();
 
 /** A looked-up record: remembered and current, or read (with its fields) and still to be prepared. */
-export type RecordLookup = { readonly record: LabelledRecord } | { readonly row: LabelledRecordRow & { readonly fieldsJson: string } };
+export type RecordLookup =
+  { readonly record: LabelledRecord } | { readonly row: LabelledRecordRow & { readonly fieldsJson: string } };
 
 export interface PreparedRecords {
   readonly scorer: Scorer;
@@ -50,7 +56,13 @@ export interface PreparedRecords {
 export function preparedRecords(store: Store, tenantId: string, stored: StoredProfile): PreparedRecords {
   let slot = slots.get(store);
   if (slot?.tenantId !== tenantId || slot.profileVersion !== stored.version) {
-    slot = { tenantId, profileVersion: stored.version, scorer: createScorer(stored.profile, storedTermFrequencies(store, tenantId)), byRef: new Map(), size: 0 };
+    slot = {
+      tenantId,
+      profileVersion: stored.version,
+      scorer: createScorer(stored.profile, storedTermFrequencies(store, tenantId)),
+      byRef: new Map(),
+      size: 0,
+    };
     slots.set(store, slot);
   }
   const current = slot;
@@ -65,14 +77,21 @@ export function preparedRecords(store: Store, tenantId: string, stored: StoredPr
       }
       const row = findLabelledRecord(store, tenantId, sourceSystem, localId);
       if (row === undefined) return undefined;
-      if (row.recordId === known.recordId && row.version === known.version && row.payloadDigest === known.payloadDigest) return { record: known };
+      if (row.recordId === known.recordId && row.version === known.version && row.payloadDigest === known.payloadDigest)
+        return { record: known };
       return { row: { ...row, fieldsJson: labelledRecordFields(store, tenantId, row.recordId) } };
     },
     prepare(sourceSystem, localId, lookup) {
       if ('record' in lookup) return lookup.record;
       const { row } = lookup;
       const fields = JSON.parse(row.fieldsJson) as MatchFields;
-      const record: LabelledRecord = { recordId: row.recordId, version: row.version, payloadDigest: row.payloadDigest, fields, prepared: current.scorer.prepare(fields) };
+      const record: LabelledRecord = {
+        recordId: row.recordId,
+        version: row.version,
+        payloadDigest: row.payloadDigest,
+        fields,
+        prepared: current.scorer.prepare(fields),
+      };
       if (current.size >= MAX_CACHED_RECORDS) {
         current.byRef.clear();
         current.size = 0;

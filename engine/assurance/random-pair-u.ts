@@ -28,10 +28,22 @@ export interface RandomPairCounts {
   readonly decidedOutsideModel: number;
 }
 
-export function randomPairBandCounts(scorer: Scorer, records: readonly PreparedRecord[], pairs: number, seed: number, control: RunControl = NO_CONTROL): RandomPairCounts {
+export function randomPairBandCounts(
+  scorer: Scorer,
+  records: readonly PreparedRecord[],
+  pairs: number,
+  seed: number,
+  control: RunControl = NO_CONTROL,
+): RandomPairCounts {
   const n = records.length;
   const index = new PatternIndex();
-  if (n < 2) return { counts: new Float64Array(FIELD_COUNT * BANDS.length), patterns: index.patterns(), compared: 0, decidedOutsideModel: 0 };
+  if (n < 2)
+    return {
+      counts: new Float64Array(FIELD_COUNT * BANDS.length),
+      patterns: index.patterns(),
+      compared: 0,
+      decidedOutsideModel: 0,
+    };
   const rng = createRng(deriveSeed(seed, RANDOM_PAIR_STREAM));
   const scratch = newScratch();
   let outside = 0;

@@ -62,7 +62,8 @@ export interface RobustFitInput {
 /** The sessions' m for the fields they estimated, the joint fit's for the rest. */
 export function mixedM(bySession: SessionM, jointM: Float64Array): Float64Array {
   const m = Float64Array.from(jointM);
-  for (let f = 0; f < FIELD_COUNT; f++) if (bySession.estimated[f] === 1) m.set(bySession.m.subarray(f * B, (f + 1) * B), f * B);
+  for (let f = 0; f < FIELD_COUNT; f++)
+    if (bySession.estimated[f] === 1) m.set(bySession.m.subarray(f * B, (f + 1) * B), f * B);
   return m;
 }
 
@@ -94,28 +95,58 @@ function perturbed(m: Float64Array, next: () => number, floor: number): Float64A
 function attempt(input: RobustFitInput, start: string, m: Float64Array, lambda: number): FitAttempt {
   const mPrior = { m, strength: M_PRIOR_STRENGTH };
   const options = { ...input.em, mPrior };
-  const joint = fitMixture(input.patterns, { m, u: Float64Array.from(input.randomU), lambda }, { ...options, fixU: false });
+  const joint = fitMixture(
+    input.patterns,
+    { m, u: Float64Array.from(input.randomU), lambda },
+    { ...options, fixU: false },
+  );
   const bySession = sessionM(input.sessions, input.randomU, m, options);
   const sessionFields = bySession.estimated.some((e) => e === 1);
   const fit = sessionFields
-    ? fitMixture(input.patterns, { m: mixedM(bySession, joint.parameters.m), u: joint.parameters.u, lambda: joint.parameters.lambda }, { ...options, fixU: false, fixM: true })
+    ? fitMixture(
+        input.patterns,
+        { m: mixedM(bySession, joint.parameters.m), u: joint.parameters.u, lambda: joint.parameters.lambda },
+        { ...options, fixU: false, fixM: true },
+      )
     : joint;
   const runs = [
     { name: 'the EM over all candidates', converged: joint.converged, lastChange: joint.lastObjectiveChange },
-    ...bySession.fits.filter((s) => s.matchShare !== null).map((s) => ({ name: `the m session of rule ${s.rule}`, converged: s.converged, lastChange: s.lastLogLikelihoodChange ?? Number.POSITIVE_INFINITY })),
-    ...(sessionFields ? [{ name: 'the EM for λ with m held', converged: fit.converged, lastChange: fit.lastObjectiveChange }] : []),
+    ...bySession.fits
+      .filter((s) => s.matchShare !== null)
+      .map((s) => ({
+        name: `the m session of rule ${s.rule}`,
+        converged: s.converged,
+        lastChange: s.lastLogLikelihoodChange ?? Number.POSITIVE_INFINITY,
+      })),
+    ...(sessionFields
+      ? [{ name: 'the EM for λ with m held', converged: fit.converged, lastChange: fit.lastObjectiveChange }]
+      : []),
   ];
-  const checks = fitChecks({ m: fit.parameters.m, u: input.randomU, candidateCounts: input.candidateCounts, expectedMatches: fit.parameters.lambda * input.modelled, anchor: input.anchor, runs });
+  const checks = fitChecks({
+    m: fit.parameters.m,
+    u: input.randomU,
+    candidateCounts: input.candidateCounts,
+    expectedMatches: fit.parameters.lambda * input.modelled,
+    anchor: input.anchor,
+    runs,
+  });
   return { start, joint, bySession, fit, checks, passed: fitPasses(checks), converged: runs.every((r) => r.converged) };
 }
 
 export function robustFit(input: RobustFitInput): { attempts: FitAttempt[]; best: FitAttempt | undefined } {
   const rng = createRng(deriveSeed(input.seed, 41));
   const anchored = anchorShare(input.anchor, input.startM, input.modelled);
-  const starts: { name: string; m: Float64Array; lambda: number }[] = [{ name: 'profile model', m: input.startM, lambda: STARTING_MATCH_SHARE }];
-  if (anchored !== STARTING_MATCH_SHARE) starts.push({ name: 'deterministic anchor', m: input.startM, lambda: anchored });
+  const starts: { name: string; m: Float64Array; lambda: number }[] = [
+    { name: 'profile model', m: input.startM, lambda: STARTING_MATCH_SHARE },
+  ];
+  if (anchored !== STARTING_MATCH_SHARE)
+    starts.push({ name: 'deterministic anchor', m: input.startM, lambda: anchored });
   for (let k = 1; k <= SEEDED_STARTS; k++) {
-    starts.push({ name: `seeded start ${String(k)}`, m: perturbed(input.startM, () => rng.next(), input.em.floor), lambda: clampShare(anchored * Math.exp((2 * rng.next() - 1) * 1.5)) });
+    starts.push({
+      name: `seeded start ${String(k)}`,
+      m: perturbed(input.startM, () => rng.next(), input.em.floor),
+      lambda: clampShare(anchored * Math.exp((2 * rng.next() - 1) * 1.5)),
+    });
   }
   const attempts: FitAttempt[] = [];
   starts.forEach((start, i) => {
@@ -123,6 +154,7 @@ export function robustFit(input: RobustFitInput): { attempts: FitAttempt[]; best
     attempts.push(attempt(input, start.name, start.m, start.lambda));
   });
   let best: FitAttempt | undefined;
-  for (const a of attempts) if (a.passed && (best === undefined || a.fit.logLikelihood > best.fit.logLikelihood)) best = a;
+  for (const a of attempts)
+    if (a.passed && (best === undefined || a.fit.logLikelihood > best.fit.logLikelihood)) best = a;
   return { attempts, best };
 }

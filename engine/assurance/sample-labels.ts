@@ -43,7 +43,12 @@ function sample<T>(items: T[], k: number, rng: Rng): T[] {
   return items.slice(0, n);
 }
 
-export function sampleLabels(env: EngineEnv, input: OperationInput<'labels/sample'>, ctx: CallContext, control: RunControl = NO_CONTROL): OperationOutput<'labels/sample'> {
+export function sampleLabels(
+  env: EngineEnv,
+  input: OperationInput<'labels/sample'>,
+  ctx: CallContext,
+  control: RunControl = NO_CONTROL,
+): OperationOutput<'labels/sample'> {
   const { store } = env;
   requireTenant(store, ctx.tenantId);
   const maxPairs = input.maxPairs ?? 10_000;
@@ -68,7 +73,8 @@ export function sampleLabels(env: EngineEnv, input: OperationInput<'labels/sampl
       else members.push(i);
     });
     for (const members of byPerson.values()) {
-      for (let x = 0; x < members.length; x++) for (let y = x + 1; y < members.length; y++) truePairs.push([members[x] ?? 0, members[y] ?? 0]);
+      for (let x = 0; x < members.length; x++)
+        for (let y = x + 1; y < members.length; y++) truePairs.push([members[x] ?? 0, members[y] ?? 0]);
     }
 
     // Blocking candidates: records sharing a usable key. Keys are grouped as text; only a key shared by
@@ -94,11 +100,19 @@ export function sampleLabels(env: EngineEnv, input: OperationInput<'labels/sampl
     };
     const pairs: LabelPair[] = [
       ...sample(truePairs, matchCount, rng).map(([a, b]) => ({ left: ref(a), right: ref(b), isMatch: true })),
-      ...sample(nonMatches, nonMatchCount, rng).map((key) => ({ left: ref(Math.floor(key / n)), right: ref(key % n), isMatch: false })),
+      ...sample(nonMatches, nonMatchCount, rng).map((key) => ({
+        left: ref(Math.floor(key / n)),
+        right: ref(key % n),
+        isMatch: false,
+      })),
     ];
     return {
       pairs: sample(pairs, pairs.length, rng),
-      candidates: { pairs: candidates.size, truePairs: trueCandidates, matchShare: candidates.size === 0 ? null : trueCandidates / candidates.size },
+      candidates: {
+        pairs: candidates.size,
+        truePairs: trueCandidates,
+        matchShare: candidates.size === 0 ? null : trueCandidates / candidates.size,
+      },
     };
   });
 }

@@ -28,7 +28,12 @@ import { bandCounts, observedPairs } from './pattern-index.ts';
 
 const B = BANDS.length;
 
-export const PERSON_FIELDS: ReadonlySet<FieldName> = new Set<FieldName>(['familyName', 'givenName', 'birthDate', 'identifier']);
+export const PERSON_FIELDS: ReadonlySet<FieldName> = new Set<FieldName>([
+  'familyName',
+  'givenName',
+  'birthDate',
+  'identifier',
+]);
 /** A session with fewer pairs says too little to fit m over the other fields. */
 export const MIN_SESSION_PAIRS = 50;
 /** A field compared in fewer of a session's pairs takes no m from that session. */
@@ -84,7 +89,12 @@ function pairCount(patterns: BandPatterns): number {
 }
 
 /** `u`: the random-pair u (held); `startM`: where each session's m starts. */
-export function sessionM(sessions: readonly Session[], u: Float64Array, startM: Float64Array, options: SessionOptions): SessionM {
+export function sessionM(
+  sessions: readonly Session[],
+  u: Float64Array,
+  startM: Float64Array,
+  options: SessionOptions,
+): SessionM {
   const F = startM.length / B;
   const sum = new Float64Array(F * B);
   const weight = new Float64Array(F);
@@ -92,11 +102,29 @@ export function sessionM(sessions: readonly Session[], u: Float64Array, startM: 
   for (const session of sessions) {
     const pairs = pairCount(session.patterns);
     if (pairs < MIN_SESSION_PAIRS) {
-      fits.push({ rule: session.rule, pairs, matchShare: null, iterations: 0, converged: false, lastLogLikelihoodChange: null });
+      fits.push({
+        rule: session.rule,
+        pairs,
+        matchShare: null,
+        iterations: 0,
+        converged: false,
+        lastLogLikelihoodChange: null,
+      });
       continue;
     }
-    const fit = fitMixture(session.patterns, { m: Float64Array.from(startM), u: Float64Array.from(u), lambda: 0.5 }, { ...options, fixU: true });
-    fits.push({ rule: session.rule, pairs, matchShare: fit.parameters.lambda, iterations: fit.iterations, converged: fit.converged, lastLogLikelihoodChange: fit.lastObjectiveChange });
+    const fit = fitMixture(
+      session.patterns,
+      { m: Float64Array.from(startM), u: Float64Array.from(u), lambda: 0.5 },
+      { ...options, fixU: true },
+    );
+    fits.push({
+      rule: session.rule,
+      pairs,
+      matchShare: fit.parameters.lambda,
+      iterations: fit.iterations,
+      converged: fit.converged,
+      lastLogLikelihoodChange: fit.lastObjectiveChange,
+    });
     const counts = bandCounts(session.patterns);
     for (let f = 0; f < F; f++) {
       if (session.blocked.includes(f)) continue;

@@ -37,9 +37,15 @@ export interface EstimateRun {
 }
 
 /** Loads the data set into a new tenant with the given profile; answers the ground truth and rejected records. */
-export type Loader = (ctx: CallContext, profile: MatchingProfile) => Promise<{ truth: Map<string, string>; rejected: number }>;
+export type Loader = (
+  ctx: CallContext,
+  profile: MatchingProfile,
+) => Promise<{ truth: Map<string, string>; rejected: number }>;
 
-export function febrlLoader(engine: LocalEngine, sources: readonly FebrlSource[]): { profile: MatchingProfile; load: Loader } {
+export function febrlLoader(
+  engine: LocalEngine,
+  sources: readonly FebrlSource[],
+): { profile: MatchingProfile; load: Loader } {
   return {
     profile: febrlProfile(sources),
     load: async (ctx, profile) => {
@@ -49,7 +55,11 @@ export function febrlLoader(engine: LocalEngine, sources: readonly FebrlSource[]
   };
 }
 
-export async function syntheticLoader(engine: LocalEngine, people: number, seed: number): Promise<{ profile: MatchingProfile; load: Loader }> {
+export async function syntheticLoader(
+  engine: LocalEngine,
+  people: number,
+  seed: number,
+): Promise<{ profile: MatchingProfile; load: Loader }> {
   const { generatePopulation } = await import('../synthetic/generate.ts');
   const population = generatePopulation({ people, seed });
   return {
@@ -57,37 +67,69 @@ export async function syntheticLoader(engine: LocalEngine, people: number, seed:
     load: async (ctx, profile) => {
       createTenant(engine.env, ctx, profile);
       engine.env.store.write(() => {
-        insertTruth(engine.env.store, ctx.tenantId, population.records.map((r) => ({ sourceSystem: r.sourceSystem, localId: r.localId, personId: r.personId })));
+        insertTruth(
+          engine.env.store,
+          ctx.tenantId,
+          population.records.map((r) => ({ sourceSystem: r.sourceSystem, localId: r.localId, personId: r.personId })),
+        );
       });
       let rejected = 0;
       for (const source of SYNTHETIC_SOURCES) {
-        const lines = population.records.filter((r) => r.sourceSystem === source.sourceSystem).map((r) => JSON.stringify(r.patient));
+        const lines = population.records
+          .filter((r) => r.sourceSystem === source.sourceSystem)
+          .map((r) => JSON.stringify(r.patient));
         rejected += (await ingestStream(engine.env, ctx, source.sourceSystem, lines.join('\n'))).rejected.length;
       }
-      return { truth: new Map(population.records.map((r) => [refKey(r.sourceSystem, r.localId), r.personId] as const)), rejected };
+      return {
+        truth: new Map(population.records.map((r) => [refKey(r.sourceSystem, r.localId), r.personId] as const)),
+        rejected,
+      };
     },
   };
 }
 
 /** A generated extract (synthetic/extract.ts) in one source, under the default profile. */
-export async function extractLoader(engine: LocalEngine, options: ExtractOptions): Promise<{ profile: MatchingProfile; load: Loader }> {
+export async function extractLoader(
+  engine: LocalEngine,
+  options: ExtractOptions,
+): Promise<{ profile: MatchingProfile; load: Loader }> {
   const { generateExtract, EXTRACT_IDENTIFIER_SYSTEM, EXTRACT_SOURCE } = await import('../synthetic/extract.ts');
   const extract = generateExtract(options);
-  const profile: MatchingProfile = { ...defaultProfile([{ SourceSystem: EXTRACT_SOURCE }]), PersonalIdentifierSystems: [EXTRACT_IDENTIFIER_SYSTEM] };
+  const profile: MatchingProfile = {
+    ...defaultProfile([{ SourceSystem: EXTRACT_SOURCE }]),
+    PersonalIdentifierSystems: [EXTRACT_IDENTIFIER_SYSTEM],
+  };
   return {
     profile,
     load: async (ctx, applied) => {
       createTenant(engine.env, ctx, applied);
       engine.env.store.write(() => {
-        insertTruth(engine.env.store, ctx.tenantId, extract.records.map((r) => ({ sourceSystem: EXTRACT_SOURCE, localId: r.localId, personId: r.personId })));
+        insertTruth(
+          engine.env.store,
+          ctx.tenantId,
+          extract.records.map((r) => ({ sourceSystem: EXTRACT_SOURCE, localId: r.localId, personId: r.personId })),
+        );
       });
-      const report = await ingestStream(engine.env, ctx, EXTRACT_SOURCE, extract.records.map((r) => JSON.stringify(r.patient)).join('\n'));
-      return { truth: new Map(extract.records.map((r) => [refKey(EXTRACT_SOURCE, r.localId), r.personId] as const)), rejected: report.rejected.length };
+      const report = await ingestStream(
+        engine.env,
+        ctx,
+        EXTRACT_SOURCE,
+        extract.records.map((r) => JSON.stringify(r.patient)).join('\n'),
+      );
+      return {
+        truth: new Map(extract.records.map((r) => [refKey(EXTRACT_SOURCE, r.localId), r.personId] as const)),
+        rejected: report.rejected.length,
+      };
     },
   };
 }
 
-export async function estimateRun(engine: LocalEngine, tenantPrefix: string, data: { profile: MatchingProfile; load: Loader }, choices: readonly ThresholdChoice[] = ['profile']): Promise<EstimateRun> {
+export async function estimateRun(
+  engine: LocalEngine,
+  tenantPrefix: string,
+  data: { profile: MatchingProfile; load: Loader },
+  choices: readonly ThresholdChoice[] = ['profile'],
+): Promise<EstimateRun> {
   const ctx = { tenantId: `${tenantPrefix}-estimate`, actor: 'estimate-run' };
   await data.load(ctx, data.profile);
   const { model, report } = await engine.call('matching/estimate', { modelVersion: `${tenantPrefix}-em-1` }, ctx);
@@ -95,7 +137,10 @@ export async function estimateRun(engine: LocalEngine, tenantPrefix: string, dat
   for (const choice of choices) {
     let applied = data.profile;
     if (choice !== 'unchanged') {
-      const document = choice === 'profile' ? model : { MatchingRules: { FellegiSunter: model, Thresholds: report.suggestedThresholds } };
+      const document =
+        choice === 'profile'
+          ? model
+          : { MatchingRules: { FellegiSunter: model, Thresholds: report.suggestedThresholds } };
       await engine.call('profile/apply', { document, reason: `unsupervised estimate, ${choice} thresholds` }, ctx);
       applied = (await engine.call('profile/get', {}, ctx)).profile;
     }

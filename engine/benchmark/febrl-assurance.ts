@@ -25,7 +25,8 @@ export const CALIBRATED_PROBABLE = 0.5;
  * lacking a class) keeps the F1-optimal threshold, never below Probable 0.5.
  */
 export function calibratedThresholds(report: CalibrationReport): { Certain: number; Probable: number } {
-  if (report.liveThresholds != null) return { Certain: report.liveThresholds.Certain, Probable: report.liveThresholds.Probable };
+  if (report.liveThresholds != null)
+    return { Certain: report.liveThresholds.Certain, Probable: report.liveThresholds.Probable };
   const f1Optimal = report.f1Optimal.threshold;
   return { Certain: Math.max(f1Optimal ?? 1, CALIBRATED_PROBABLE), Probable: CALIBRATED_PROBABLE };
 }
@@ -44,7 +45,11 @@ export interface FebrlAssurance {
   readonly rejectedRecords: number;
 }
 
-export async function febrlAssurance(engine: LocalEngine, tenantPrefix: string, sources: readonly FebrlSource[]): Promise<FebrlAssurance> {
+export async function febrlAssurance(
+  engine: LocalEngine,
+  tenantPrefix: string,
+  sources: readonly FebrlSource[],
+): Promise<FebrlAssurance> {
   const ctx = { tenantId: `${tenantPrefix}-labels`, actor: 'febrl-assurance' };
   await loadFebrl(engine, ctx, sources);
   const sample = await engine.call('labels/sample', { maxPairs: 10_000, seed: 1 }, ctx);
@@ -78,7 +83,10 @@ export async function febrlAssurance(engine: LocalEngine, tenantPrefix: string, 
   const fresh = { tenantId: `${tenantPrefix}-calibrated`, actor: 'febrl-assurance' };
   const profile = febrlProfile(sources);
   const Thresholds = calibratedThresholds(calibration);
-  const load = await loadFebrl(engine, fresh, sources, { ...profile, MatchingRules: { Thresholds, FellegiSunter: model } });
+  const load = await loadFebrl(engine, fresh, sources, {
+    ...profile,
+    MatchingRules: { Thresholds, FellegiSunter: model },
+  });
   const matches = sample.pairs.filter((p) => p.isMatch).length;
   return {
     labels: { pairs: sample.pairs.length, matches, nonMatches: sample.pairs.length - matches },

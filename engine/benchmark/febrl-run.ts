@@ -33,7 +33,10 @@ export function namesAndBirthDate(patient: Record<string, unknown>): Record<stri
  * never a family's, though not trusted to decide alone (the generator corrupts it like any field).
  */
 export function febrlProfile(sources: readonly FebrlSource[]): MatchingProfile {
-  return { ...defaultProfile(sources.map((s) => ({ SourceSystem: s.sourceSystem }))), PersonalIdentifierSystems: [FEBRL_SSN_SYSTEM] };
+  return {
+    ...defaultProfile(sources.map((s) => ({ SourceSystem: s.sourceSystem }))),
+    PersonalIdentifierSystems: [FEBRL_SSN_SYSTEM],
+  };
 }
 
 export interface FebrlLoad {
@@ -42,7 +45,12 @@ export interface FebrlLoad {
 }
 
 /** Creates the tenant (with the given profile, default: febrlProfile) and ingests the files in order. */
-export async function loadFebrl(engine: LocalEngine, ctx: CallContext, sources: readonly FebrlSource[], profile: unknown = febrlProfile(sources)): Promise<FebrlLoad> {
+export async function loadFebrl(
+  engine: LocalEngine,
+  ctx: CallContext,
+  sources: readonly FebrlSource[],
+  profile: unknown = febrlProfile(sources),
+): Promise<FebrlLoad> {
   createTenant(engine.env, ctx, profile);
   const truth = new Map<string, string>();
   const reports: IngestReport[] = [];
@@ -50,15 +58,30 @@ export async function loadFebrl(engine: LocalEngine, ctx: CallContext, sources: 
     const records = readFebrl(source.path);
     for (const r of records) truth.set(refKey(source.sourceSystem, r.recId), r.entity);
     const project = source.project ?? ((patient: Record<string, unknown>) => patient);
-    reports.push(await ingestStream(engine.env, ctx, source.sourceSystem, records.map((r) => JSON.stringify(project(r.patient))).join('\n')));
+    reports.push(
+      await ingestStream(
+        engine.env,
+        ctx,
+        source.sourceSystem,
+        records.map((r) => JSON.stringify(project(r.patient))).join('\n'),
+      ),
+    );
     // Kept as the tenant's ground truth (FEBRL people are synthetic), so `labels sample` works on it too.
     engine.env.store.write(() => {
-      insertTruth(engine.env.store, ctx.tenantId, records.map((r) => ({ sourceSystem: source.sourceSystem, localId: r.recId, personId: r.entity })));
+      insertTruth(
+        engine.env.store,
+        ctx.tenantId,
+        records.map((r) => ({ sourceSystem: source.sourceSystem, localId: r.recId, personId: r.entity })),
+      );
     });
   }
   return { truth, reports };
 }
 
-export async function febrlQuality(engine: LocalEngine, ctx: CallContext, truth: ReadonlyMap<string, string>): Promise<PopulationQuality> {
+export async function febrlQuality(
+  engine: LocalEngine,
+  ctx: CallContext,
+  truth: ReadonlyMap<string, string>,
+): Promise<PopulationQuality> {
   return populationQuality(engine, ctx, truth);
 }

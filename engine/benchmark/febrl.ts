@@ -35,7 +35,9 @@ export function febrlToPatient(row: Readonly<Record<string, string>>): Record<st
   patient.name = [name];
   const ssn = get('soc_sec_id');
   if (ssn !== '') patient.identifier = [{ system: FEBRL_SSN_SYSTEM, value: ssn }];
-  const line = [[get('street_number'), get('address_1')].filter((s) => s !== '').join(' '), get('address_2')].filter((s) => s !== '');
+  const line = [[get('street_number'), get('address_1')].filter((s) => s !== '').join(' '), get('address_2')].filter(
+    (s) => s !== '',
+  );
   const address: Record<string, unknown> = { use: 'home' };
   if (line.length > 0) address.line = line;
   if (get('suburb') !== '') address.city = get('suburb');

@@ -46,7 +46,16 @@ export function pairwiseQuality(predicted: ReadonlySet<string>, truth: ReadonlyS
   const fp = predicted.size - tp;
   const fn = truth.size - tp;
   const metrics = confusionMetrics({ tp, fp, fn, tn: 0 });
-  return { truePairs: truth.size, predictedPairs: predicted.size, tp, fp, fn, precision: metrics.precision, recall: metrics.recall, f1: metrics.f1 };
+  return {
+    truePairs: truth.size,
+    predictedPairs: predicted.size,
+    tp,
+    fp,
+    fn,
+    precision: metrics.precision,
+    recall: metrics.recall,
+    f1: metrics.f1,
+  };
 }
 
 export { pairKey };

@@ -18,7 +18,11 @@ const REVIEW_PAGE = 1000;
 export const refKey = (sourceSystem: string, localId: string): string => `${sourceSystem}/${localId}`;
 
 /** Scores a tenant's identities and open review cases against ground truth (record key → true entity). */
-export async function populationQuality(engine: EngineClient, ctx: CallContext, truth: ReadonlyMap<string, string>): Promise<PopulationQuality> {
+export async function populationQuality(
+  engine: EngineClient,
+  ctx: CallContext,
+  truth: ReadonlyMap<string, string>,
+): Promise<PopulationQuality> {
   const { rows } = await engine.call('identities/list', { limit: 1_000_000, offset: 0 }, ctx);
   const clusters = groupBy(rows.map((r) => [refKey(r.sourceSystem, r.localId), r.enterpriseId] as const));
   const predicted = pairsOfClusters(clusters.values());

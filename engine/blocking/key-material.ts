@@ -12,7 +12,9 @@ export const MAX_KEYS_PER_RULE = 8;
 function fieldValues(fields: MatchFields, field: BlockingField): readonly string[] {
   switch (field) {
     case 'familyName':
-      return fields.familyName === null ? fields.previousFamilyNames : [fields.familyName, ...fields.previousFamilyNames];
+      return fields.familyName === null
+        ? fields.previousFamilyNames
+        : [fields.familyName, ...fields.previousFamilyNames];
     case 'identifier':
       return fields.identifiers.map((id) => `${id.system}|${id.value}`);
     default: {
@@ -49,7 +51,11 @@ function transform(value: string, how: BlockingTransform, phonetic: (value: stri
  * computes them; empty when the field is missing. Two records share a key under a rule exactly when every
  * part's values intersect, as long as neither side's product of part values exceeds MAX_KEYS_PER_RULE.
  */
-export function rulePartValues(fields: MatchFields, part: BlockingRule['Parts'][number], phonetic: (value: string) => string = primaryPhoneticCode): string[] {
+export function rulePartValues(
+  fields: MatchFields,
+  part: BlockingRule['Parts'][number],
+  phonetic: (value: string) => string = primaryPhoneticCode,
+): string[] {
   // A part has one or a few values: a linear de-duplication beats a Set here.
   const values: string[] = [];
   for (const value of fieldValues(fields, part.Field)) {
@@ -70,7 +76,11 @@ export function ruleKey(ruleName: string, values: readonly string[]): string {
  * The distinct key strings (before hashing) that a rule makes from a record; empty when a part is missing.
  * `phonetic` may be a memoised primaryPhoneticCode when many records are keyed at once.
  */
-export function ruleKeyMaterial(fields: MatchFields, rule: BlockingRule, phonetic: (value: string) => string = primaryPhoneticCode): string[] {
+export function ruleKeyMaterial(
+  fields: MatchFields,
+  rule: BlockingRule,
+  phonetic: (value: string) => string = primaryPhoneticCode,
+): string[] {
   let keys: string[] = [rule.Name];
   for (const part of rule.Parts) {
     const values = new Set<string>();

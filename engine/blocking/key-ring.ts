@@ -5,7 +5,10 @@ import type { BlockingKey, KeyRing } from './tags.ts';
 
 /** The profile's key versions resolved against the secrets in the configuration file. */
 export function keyRingFor(blocking: BlockingConfig, settings: Settings, tenantId: string): KeyRing {
-  const versions = [blocking.ActiveKeyVersion, ...(blocking.InactiveKeyVersion === undefined ? [] : [blocking.InactiveKeyVersion])];
+  const versions = [
+    blocking.ActiveKeyVersion,
+    ...(blocking.InactiveKeyVersion === undefined ? [] : [blocking.InactiveKeyVersion]),
+  ];
   const keys: BlockingKey[] = versions.map((version) => {
     const secret = blockingSecret(settings, tenantId, version);
     if (secret === undefined) {

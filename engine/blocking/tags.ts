@@ -34,7 +34,12 @@ export function tagHex(tag: Buffer): string {
 /** The tag of one rule key material (see key-material.ts) under one key. */
 export function materialTag(key: BlockingKey, material: string): Buffer {
   // Node's createHmac per tag: on Node 20 it is faster than copying precomputed pad states (measured, 2026-11).
-  return createHmac('sha256', key.secret).update(key.version).update('\u001e').update(material).digest().subarray(0, TAG_BYTES);
+  return createHmac('sha256', key.secret)
+    .update(key.version)
+    .update('\u001e')
+    .update(material)
+    .digest()
+    .subarray(0, TAG_BYTES);
 }
 
 /** Every tag a record yields under every rule and every key of the ring, de-duplicated. */
@@ -49,7 +54,12 @@ export function blockingTags(fields: MatchFields, blocking: BlockingConfig, ring
         const hex = tagHex(tag);
         if (seen.has(hex)) continue;
         seen.add(hex);
-        out.push({ tag: Buffer.from(tag), ruleName: rule.Name, ruleSetVersion: blocking.Version, keyVersion: key.version });
+        out.push({
+          tag: Buffer.from(tag),
+          ruleName: rule.Name,
+          ruleSetVersion: blocking.Version,
+          keyVersion: key.version,
+        });
       }
     }
   }

@@ -19,7 +19,14 @@
 import { daysFromCivil } from '../fhir/civil-days.ts';
 import { damerauLevenshteinDistance } from './damerau-levenshtein.ts';
 
-export const DATE_LEVELS = ['exact', 'day-month-transposed', 'one-digit', 'same-year-month', 'within-year', 'different'] as const;
+export const DATE_LEVELS = [
+  'exact',
+  'day-month-transposed',
+  'one-digit',
+  'same-year-month',
+  'within-year',
+  'different',
+] as const;
 export type DateLevel = (typeof DATE_LEVELS)[number];
 
 export const DATE_LEVEL_SIMILARITY: Readonly<Record<DateLevel, number>> = {
@@ -43,7 +50,6 @@ function sameChars(a: string, b: string, from: number, to: number, bFrom = from)
   return true;
 }
 
-
 export function birthDateLevel(a: string, b: string): DateLevel {
   if (a === b) return 'exact';
   if (a.length !== 8 || b.length !== 8) return 'different';
@@ -55,7 +61,9 @@ export function birthDateLevel(a: string, b: string): DateLevel {
   const yearB = digits(b, 0, 4);
   // Most pairs of different people are years apart: no day arithmetic for them.
   if (Math.abs(yearA - yearB) > 1) return 'different';
-  const days = Math.abs(daysFromCivil(yearA, digits(a, 4, 6), digits(a, 6, 8)) - daysFromCivil(yearB, digits(b, 4, 6), digits(b, 6, 8)));
+  const days = Math.abs(
+    daysFromCivil(yearA, digits(a, 4, 6), digits(a, 6, 8)) - daysFromCivil(yearB, digits(b, 4, 6), digits(b, 6, 8)),
+  );
   return days <= 365 ? 'within-year' : 'different';
 }
 

@@ -39,7 +39,10 @@ function closeEqualLengthDistance(a: string, b: string): number {
     }
   }
   if (second === -1) return first === -1 ? 0 : 1;
-  const swapped = second === first + 1 && a.charCodeAt(first) === b.charCodeAt(second) && a.charCodeAt(second) === b.charCodeAt(first);
+  const swapped =
+    second === first + 1 &&
+    a.charCodeAt(first) === b.charCodeAt(second) &&
+    a.charCodeAt(second) === b.charCodeAt(first);
   return swapped ? 1 : 2;
 }
 

@@ -16,7 +16,12 @@ import { damerauLevenshteinDistance } from './damerau-levenshtein.ts';
 export const EDIT_LEVELS = ['exact', 'one-edit', 'two-edits', 'different'] as const;
 export type EditLevel = (typeof EDIT_LEVELS)[number];
 
-export const EDIT_LEVEL_SIMILARITY: Readonly<Record<EditLevel, number>> = { exact: 1, 'one-edit': 0.9, 'two-edits': 0.6, different: 0 };
+export const EDIT_LEVEL_SIMILARITY: Readonly<Record<EditLevel, number>> = {
+  exact: 1,
+  'one-edit': 0.9,
+  'two-edits': 0.6,
+  different: 0,
+};
 
 /** Codes shorter than this have no two-edits level: two errors in a short code leave too little of it. */
 export const TWO_EDITS_MIN_LENGTH = 6;

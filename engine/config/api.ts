@@ -8,7 +8,18 @@
 import { z } from 'zod';
 
 /** Asymmetric JWS algorithms only: `none` and HMAC (a shared secret an API could be tricked into using) are never accepted. */
-export const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
+export const ASYMMETRIC_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+] as const;
 export const DEFAULT_TENANT_CLAIM = 'mpi_tenant';
 export const DEFAULT_CLOCK_SKEW_SECONDS = 30;
 
@@ -16,7 +27,14 @@ const Base64Url = z.string().regex(/^[A-Za-z0-9_-]+$/, 'base64url');
 
 export const DevAuthSettingsSchema = z.strictObject({
   /** ES256 private key (JWK) of the development issuer. */
-  PrivateKey: z.strictObject({ kty: z.literal('EC'), crv: z.literal('P-256'), x: Base64Url, y: Base64Url, d: Base64Url, kid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) }),
+  PrivateKey: z.strictObject({
+    kty: z.literal('EC'),
+    crv: z.literal('P-256'),
+    x: Base64Url,
+    y: Base64Url,
+    d: Base64Url,
+    kid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  }),
   CreatedAt: z.string(),
 });
 export type DevAuthSettings = z.infer<typeof DevAuthSettingsSchema>;
@@ -28,7 +46,10 @@ export const ApiSettingsSchema = z.strictObject({
   Audience: z.string().min(1).max(500).optional(),
   /** Where the issuer's signing keys are, when its metadata does not say. */
   JwksUri: z.url().optional(),
-  TenantClaim: z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'a claim name is 1-100 letters, digits, dot, colon, dash or underscore').default(DEFAULT_TENANT_CLAIM),
+  TenantClaim: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'a claim name is 1-100 letters, digits, dot, colon, dash or underscore')
+    .default(DEFAULT_TENANT_CLAIM),
   /** A subset of the asymmetric algorithms; default: all of them. */
   Algorithms: z.array(z.enum(ASYMMETRIC_ALGORITHMS)).min(1).optional(),
   ClockSkewSeconds: z.number().int().min(0).max(300).default(DEFAULT_CLOCK_SKEW_SECONDS),

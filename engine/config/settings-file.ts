@@ -27,7 +27,17 @@
  * so nothing is reported that did not persist.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, fstatSync, linkSync, openSync, closeSync, readFileSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
+import {
+  existsSync,
+  fstatSync,
+  linkSync,
+  openSync,
+  closeSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  unlinkSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { crashPoint } from '../fault-injection.ts';
 import { validationError } from '../contract/errors.ts';
@@ -135,10 +145,15 @@ export class SettingsFile implements SettingsSource {
   }
 
   locked<T>(fn: () => T): T {
-    return withFileLock(this.lockPath, this.options.busyTimeoutMs, `the configuration file ${this.path} is busy (another process is changing it); try again`, () => {
-      this.recoverLocked();
-      return fn();
-    });
+    return withFileLock(
+      this.lockPath,
+      this.options.busyTimeoutMs,
+      `the configuration file ${this.path} is busy (another process is changing it); try again`,
+      () => {
+        this.recoverLocked();
+        return fn();
+      },
+    );
   }
 
   recover(): void {
@@ -147,7 +162,8 @@ export class SettingsFile implements SettingsSource {
 
   change<T>(store: Store, plan: (current: Settings) => SettingsChange<T>): T {
     const folder = dirname(this.path);
-    if (!existsSync(folder)) throw validationError(`the folder ${folder} for the configuration file ${this.path} does not exist`);
+    if (!existsSync(folder))
+      throw validationError(`the folder ${folder} for the configuration file ${this.path} does not exist`);
     return this.locked(() => {
       const current = this.read();
       const { next, commit } = plan(current);

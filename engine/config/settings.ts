@@ -64,7 +64,8 @@ function shownKey(key: string, fits: (key: string) => boolean): string {
   return fits(key) && !isSecret(key) ? key : KEY_NOT_SHOWN;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const MAINTENANCE_KEYS: ReadonlySet<string> = new Set([
   ...Object.keys(MaintenanceSettingsSchema.shape),
@@ -89,7 +90,10 @@ function sectionIssues(section: string, knownKeys: ReadonlySet<string>, error: z
     const path = parts.join('.');
     switch (issue.code) {
       case 'unrecognized_keys':
-        return { path, message: `${String(issue.keys.length)} unknown key(s), not shown (a key outside the schema may hold a secret)` };
+        return {
+          path,
+          message: `${String(issue.keys.length)} unknown key(s), not shown (a key outside the schema may hold a secret)`,
+        };
       case 'invalid_type':
         return { path, message: `expected ${issue.expected}` };
       case 'too_small':
@@ -106,7 +110,8 @@ function sectionIssues(section: string, knownKeys: ReadonlySet<string>, error: z
 }
 
 function blockingKeyIssues(raw: unknown, keys: Map<string, Map<string, string>>): ErrorIssue[] {
-  if (!isPlainObject(raw)) return [{ path: 'BlockingKeys', message: 'expected an object: tenant ID → key version → base64 secret' }];
+  if (!isPlainObject(raw))
+    return [{ path: 'BlockingKeys', message: 'expected an object: tenant ID → key version → base64 secret' }];
   const issues: ErrorIssue[] = [];
   for (const tenantId of Object.keys(raw)) {
     const tenantPath = `BlockingKeys.${shownKey(tenantId, (k) => TENANT_ID_PATTERN.test(k))}`;
@@ -123,8 +128,10 @@ function blockingKeyIssues(raw: unknown, keys: Map<string, Map<string, string>>)
     for (const version of Object.keys(versions)) {
       const path = `${tenantPath}.${shownKey(version, (k) => KEY_VERSION_PATTERN.test(k))}`;
       const secret = Object.getOwnPropertyDescriptor(versions, version)?.value as unknown;
-      if (!KEY_VERSION_PATTERN.test(version)) issues.push({ path, message: 'a key version is 1-32 letters, digits, dot, dash or underscore' });
-      else if (typeof secret !== 'string' || !isSecret(secret)) issues.push({ path, message: `a secret is the base64 of at least ${String(MIN_SECRET_BYTES)} random bytes` });
+      if (!KEY_VERSION_PATTERN.test(version))
+        issues.push({ path, message: 'a key version is 1-32 letters, digits, dot, dash or underscore' });
+      else if (typeof secret !== 'string' || !isSecret(secret))
+        issues.push({ path, message: `a secret is the base64 of at least ${String(MIN_SECRET_BYTES)} random bytes` });
       else tenantKeys.set(version, secret);
     }
     keys.set(tenantId, tenantKeys);
@@ -134,11 +141,17 @@ function blockingKeyIssues(raw: unknown, keys: Map<string, Map<string, string>>)
 
 /** Settings from the file's parsed JSON; a validation error names every problem (never a value) and the file. */
 export function parseSettings(raw: unknown, path: string): Settings {
-  if (!isPlainObject(raw)) throw validationError(`configuration file ${path} is invalid`, [{ path: '(root)', message: 'expected an object with BlockingKeys and, optionally, Maintenance and Api' }]);
+  if (!isPlainObject(raw))
+    throw validationError(`configuration file ${path} is invalid`, [
+      { path: '(root)', message: 'expected an object with BlockingKeys and, optionally, Maintenance and Api' },
+    ]);
   const issues: ErrorIssue[] = [];
   const unknown = Object.keys(raw).filter((key) => !(SECTIONS as readonly string[]).includes(key));
   if (unknown.length > 0) {
-    issues.push({ path: '(root)', message: `${String(unknown.length)} unknown key(s), not shown (a key outside the schema may hold a secret); the known keys are ${SECTIONS.join(' and ')}` });
+    issues.push({
+      path: '(root)',
+      message: `${String(unknown.length)} unknown key(s), not shown (a key outside the schema may hold a secret); the known keys are ${SECTIONS.join(' and ')}`,
+    });
   }
   const keys = new Map<string, Map<string, string>>();
   if (Object.hasOwn(raw, 'BlockingKeys')) issues.push(...blockingKeyIssues(raw.BlockingKeys, keys));
@@ -165,7 +178,10 @@ export function parseSettings(raw: unknown, path: string): Settings {
 
 /** The file's text: JSON with null-prototype objects, so a tenant named `__proto__` is an own key. */
 export function settingsJson(settings: Settings): string {
-  const blockingKeys: Record<string, Record<string, string>> = Object.create(null) as Record<string, Record<string, string>>;
+  const blockingKeys: Record<string, Record<string, string>> = Object.create(null) as Record<
+    string,
+    Record<string, string>
+  >;
   for (const [tenantId, versions] of settings.BlockingKeys) {
     const entry: Record<string, string> = Object.create(null) as Record<string, string>;
     for (const [version, secret] of versions) entry[version] = secret;
@@ -195,14 +211,17 @@ export function loadSettings(path: string): Settings {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ENOENT') return emptySettings();
-    if ((error as { code?: unknown }).code === 'EISDIR') throw validationError(`configuration file ${path} is a directory`);
+    if ((error as { code?: unknown }).code === 'EISDIR')
+      throw validationError(`configuration file ${path} is a directory`);
     throw validationError(`configuration file ${path} cannot be read`);
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw validationError(`configuration file ${path} is not valid JSON`, [{ path: jsonErrorPlace(text, error), message: 'not valid JSON' }]);
+    throw validationError(`configuration file ${path} is not valid JSON`, [
+      { path: jsonErrorPlace(text, error), message: 'not valid JSON' },
+    ]);
   }
   return parseSettings(raw, path);
 }

@@ -6,7 +6,14 @@
  * denominator is zero is null, never 0.
  */
 import { z } from 'zod';
-import { DecidedBySchema, DecisionSchema, FieldEvidenceSchema, RecordRefSchema, ScoreLimitSchema, ScoreMethodSchema } from './matching.ts';
+import {
+  DecidedBySchema,
+  DecisionSchema,
+  FieldEvidenceSchema,
+  RecordRefSchema,
+  ScoreLimitSchema,
+  ScoreMethodSchema,
+} from './matching.ts';
 import { FieldNameSchema } from './fields.ts';
 import { FellegiSunterModelSchema, HardConflictRuleSchema, PriorMatchProbabilitySchema } from './profile.ts';
 import { ScoreDistributionSchema } from './statistics/score-distribution.ts';
@@ -71,8 +78,11 @@ export const ProfileSummarySchema = VersionsSchema.extend({
   importSources: z.array(z.string()).optional(),
 });
 
-
-export const ClassCountsSchema = z.object({ pairs: z.number().int(), matches: z.number().int(), nonMatches: z.number().int() });
+export const ClassCountsSchema = z.object({
+  pairs: z.number().int(),
+  matches: z.number().int(),
+  nonMatches: z.number().int(),
+});
 
 export const BlockingRecallSchema = z.object({
   /** How a true pair counts as found; stated in the report so a reader needs no source code. */
@@ -183,11 +193,18 @@ export const RecommendedThresholdSchema = z.object({
   criterion: z.enum(['precision-lower-95-bound']).optional(),
   support: ThresholdSupportSchema.nullable().optional(),
   /** When no threshold meets the target: the best achievable one (highest lower bound of precision). */
-  bestAchievable: z.object({ threshold: z.number(), metrics: ThresholdMetricsSchema, support: ThresholdSupportSchema }).nullable().optional(),
+  bestAchievable: z
+    .object({ threshold: z.number(), metrics: ThresholdMetricsSchema, support: ThresholdSupportSchema })
+    .nullable()
+    .optional(),
 });
 export type RecommendedThreshold = z.infer<typeof RecommendedThresholdSchema>;
 
-const LiveOperatingPointSchema = z.object({ threshold: z.number(), precision: z.number().nullable(), recall: z.number().nullable() });
+const LiveOperatingPointSchema = z.object({
+  threshold: z.number(),
+  precision: z.number().nullable(),
+  recall: z.number().nullable(),
+});
 
 /**
  * The thresholds to apply with a calibrated model in live matching (engine/assurance/live-thresholds.ts): held-out
@@ -216,7 +233,9 @@ export const CalibrationReportSchema = z.object({
   validation: ClassCountsSchema.extend({ decidedOutsideModel: z.number().int() }),
   estimation: z.string(),
   /** Training observations per field and class (pairs where both records have the field). */
-  fieldObservations: z.array(z.object({ field: FieldNameSchema, matches: z.number().int(), nonMatches: z.number().int() })),
+  fieldObservations: z.array(
+    z.object({ field: FieldNameSchema, matches: z.number().int(), nonMatches: z.number().int() }),
+  ),
   heldOut: z.object({
     brierScore: z.number().nullable(),
     logLoss: z.number().nullable(),

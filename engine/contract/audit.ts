@@ -19,7 +19,11 @@ export const AUDIT_STRATUM_TEXT: Record<AuditStratumName, string> = {
   far: 'record pairs of two identities blocking makes candidates of each other, scored below 0.01',
 };
 
-const StratumSchema = z.object({ name: AuditStratumNameSchema, linked: z.boolean(), population: z.number().int().min(0) });
+const StratumSchema = z.object({
+  name: AuditStratumNameSchema,
+  linked: z.boolean(),
+  population: z.number().int().min(0),
+});
 
 export const AuditSampleInputSchema = z.strictObject({
   labels: z.number().int().min(40).max(10_000).default(400),
@@ -41,10 +45,23 @@ export type AuditSample = z.infer<typeof AuditSampleSchema>;
 
 export const AuditEstimateInputSchema = z.strictObject({
   strata: z.array(StratumSchema).min(1).max(AUDIT_STRATA.length),
-  labels: z.array(z.object({ stratum: AuditStratumNameSchema, left: RecordRefSchema, right: RecordRefSchema, isMatch: z.boolean() })).max(10_000),
+  labels: z
+    .array(
+      z.object({
+        stratum: AuditStratumNameSchema,
+        left: RecordRefSchema,
+        right: RecordRefSchema,
+        isMatch: z.boolean(),
+      }),
+    )
+    .max(10_000),
 });
 
-const BoundedSchema = z.object({ estimate: z.number().nullable(), lower: z.number().nullable(), upper: z.number().nullable() });
+const BoundedSchema = z.object({
+  estimate: z.number().nullable(),
+  lower: z.number().nullable(),
+  upper: z.number().nullable(),
+});
 
 export const AuditEstimateSchema = z.object({
   precision: BoundedSchema,

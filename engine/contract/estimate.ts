@@ -23,7 +23,12 @@ export const DEFAULT_REVIEW_BUDGET = 20;
 export const EstimateRequestSchema = z.strictObject({
   modelVersion: z.string().min(1).max(100),
   /** Seeds the random pairs and the candidate sample: the same seed on the same records gives the same model. */
-  seed: z.number().int().min(0).max(2 ** 32 - 1).default(1),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 32 - 1)
+    .default(1),
   /** Random record pairs compared for u (almost all are non-matches). */
   randomPairs: z.number().int().min(1_000).max(MAX_RANDOM_PAIRS).default(300_000),
   /** At most this many blocking candidates are compared and fitted (a seeded uniform sample when there are more). */
@@ -66,7 +71,12 @@ export const EstimateReportSchema = z.object({
   trainedAgainst: VersionsSchema,
   records: z.number().int(),
   /** matchesWeightedOut: Σ over the random pairs of their posterior of being one person, left out of u. */
-  randomPairs: z.object({ compared: z.number().int(), decidedOutsideModel: z.number().int(), seed: z.number().int(), matchesWeightedOut: z.number() }),
+  randomPairs: z.object({
+    compared: z.number().int(),
+    decidedOutsideModel: z.number().int(),
+    seed: z.number().int(),
+    matchesWeightedOut: z.number(),
+  }),
   candidates: z.object({
     /** Distinct pairs sharing a usable blocking key (enumeration stops at its cap and says so). */
     enumerated: z.number().int(),
@@ -98,7 +108,16 @@ export const EstimateReportSchema = z.object({
   mSessions: z
     .object({
       fields: z.array(FieldNameSchema),
-      sessions: z.array(z.object({ rule: z.string(), pairs: z.number().int(), matchShare: z.number().nullable(), iterations: z.number().int(), converged: z.boolean(), lastLogLikelihoodChange: z.number().nullable().optional() })),
+      sessions: z.array(
+        z.object({
+          rule: z.string(),
+          pairs: z.number().int(),
+          matchShare: z.number().nullable(),
+          iterations: z.number().int(),
+          converged: z.boolean(),
+          lastLogLikelihoodChange: z.number().nullable().optional(),
+        }),
+      ),
     })
     .optional(),
   /** λ: the mixture's match share among the modelled candidate pairs. */
@@ -114,8 +133,21 @@ export const EstimateReportSchema = z.object({
       status: z.enum(['fitted', 'fallback']),
       start: z.string().nullable(),
       checks: z.array(z.object({ check: z.string(), passed: z.boolean(), detail: z.string() })),
-      attempts: z.array(z.object({ start: z.string(), passed: z.boolean(), logLikelihood: z.number(), failedChecks: z.array(z.string()) })),
-      anchor: z.object({ fields: z.array(FieldNameSchema), applies: z.boolean(), exactPairs: z.number(), coincidences: z.number(), lowerBound: z.number() }),
+      attempts: z.array(
+        z.object({
+          start: z.string(),
+          passed: z.boolean(),
+          logLikelihood: z.number(),
+          failedChecks: z.array(z.string()),
+        }),
+      ),
+      anchor: z.object({
+        fields: z.array(FieldNameSchema),
+        applies: z.boolean(),
+        exactPairs: z.number(),
+        coincidences: z.number(),
+        lowerBound: z.number(),
+      }),
       fallback: z.string().optional(),
     })
     .optional(),
@@ -123,7 +155,9 @@ export const EstimateReportSchema = z.object({
   expectedMatches: z.number(),
   priorMatchProbability: z.number(),
   prior: z.string(),
-  fieldObservations: z.array(z.object({ field: FieldNameSchema, candidatePairs: z.number().int(), randomPairs: z.number().int() })),
+  fieldObservations: z.array(
+    z.object({ field: FieldNameSchema, candidatePairs: z.number().int(), randomPairs: z.number().int() }),
+  ),
   /** Model-estimated precision and recall among candidate pairs; a true pair that blocking misses is not counted. */
   thresholds: z.array(EstimatedThresholdSchema),
   /** Thresholds the estimate suggests (apply them with the model as MatchingRules if wanted), with how they were chosen. */

@@ -6,7 +6,17 @@
  */
 import { z } from 'zod';
 
-export const HEALTH_FIELDS = ['familyName', 'givenName', 'birthDate', 'sex', 'addressLine', 'postalCode', 'phone', 'email', 'identifiers'] as const;
+export const HEALTH_FIELDS = [
+  'familyName',
+  'givenName',
+  'birthDate',
+  'sex',
+  'addressLine',
+  'postalCode',
+  'phone',
+  'email',
+  'identifiers',
+] as const;
 export type HealthField = (typeof HEALTH_FIELDS)[number];
 
 /** Identities counted by their records: 1, 2, 3, 4, 5–9, 10 or more. */

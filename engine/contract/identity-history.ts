@@ -44,7 +44,15 @@ export const IdentityHistorySchema = z.object({
   version: z.number().int(),
   status: z.enum(['active', 'retired']),
   createdAt: z.string(),
-  records: z.array(z.object({ sourceSystem: z.string(), localId: z.string(), linkedAt: z.string(), linkKind: z.string(), score: z.number().nullable() })),
+  records: z.array(
+    z.object({
+      sourceSystem: z.string(),
+      localId: z.string(),
+      linkedAt: z.string(),
+      linkKind: z.string(),
+      score: z.number().nullable(),
+    }),
+  ),
   events: z.array(HistoryEventSchema),
   /** Records linked before the event log was kept (their link's time, kind and score are all there is). */
   recordsWithoutDetail: z.number().int(),
@@ -52,14 +60,20 @@ export const IdentityHistorySchema = z.object({
 export type IdentityHistory = z.infer<typeof IdentityHistorySchema>;
 
 export const identityHistoryOperations = {
-  'identities/history': { input: z.strictObject({ enterpriseId: z.string().min(1).max(64) }), output: IdentityHistorySchema },
+  'identities/history': {
+    input: z.strictObject({ enterpriseId: z.string().min(1).max(64) }),
+    output: IdentityHistorySchema,
+  },
 } as const;
 
 /** One event in words (the CLI's and the console's), without patient values. */
 export function historyText(e: HistoryEvent): string {
   const record = e.record === null ? '' : `${e.record.sourceSystem}/${e.record.localId} `;
   const score = e.score === null ? '' : ` score ${e.score.toFixed(4)}`;
-  const under = e.profileVersion === null ? '' : ` (profile v${String(e.profileVersion)}${e.jobId === null ? '' : `, job ${e.jobId}`})`;
+  const under =
+    e.profileVersion === null
+      ? ''
+      : ` (profile v${String(e.profileVersion)}${e.jobId === null ? '' : `, job ${e.jobId}`})`;
   switch (e.kind) {
     case 'identity-created':
       return `${record}arrived; no candidate was Certain, so a new identity${score === '' ? '' : ` (best candidate${score})`}${under}`;

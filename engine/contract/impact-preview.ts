@@ -20,9 +20,11 @@ export const ImpactKindSchema = z.enum(IMPACT_KINDS);
 export type ImpactKind = z.infer<typeof ImpactKindSchema>;
 
 export const IMPACT_TEXT: Record<ImpactKind, string> = {
-  'link-below-certain': 'records linked today whose best score inside their identity would fall below Certain (a link the candidate would not make)',
+  'link-below-certain':
+    'records linked today whose best score inside their identity would fall below Certain (a link the candidate would not make)',
   'new-certain': 'pairs of two identities the candidate would score Certain that the active profile does not',
-  'new-review': 'pairs of two identities the candidate would put in the review band that the active profile scores below it',
+  'new-review':
+    'pairs of two identities the candidate would put in the review band that the active profile scores below it',
   'leaves-review': 'pairs of two identities in the review band today that the candidate scores below Probable',
 };
 
@@ -38,7 +40,10 @@ export const ImpactExampleSchema = z.object({
 
 export const ImpactPreviewSchema = z.object({
   activeVersion: z.number().int(),
-  thresholds: z.object({ active: z.object({ probable: z.number(), certain: z.number() }), candidate: z.object({ probable: z.number(), certain: z.number() }) }),
+  thresholds: z.object({
+    active: z.object({ probable: z.number(), certain: z.number() }),
+    candidate: z.object({ probable: z.number(), certain: z.number() }),
+  }),
   identitiesWithSeveralRecords: z.number().int(),
   linkedRecordsCompared: z.number().int(),
   identitiesCompared: z.number().int(),

@@ -117,7 +117,8 @@ export function labelRuleIssues(pairs: readonly LabelPair[], options: LabelRuleO
     for (const side of SIDES) {
       for (const field of FIELDS) {
         const value = pair[side][field];
-        const problem = value === '' ? 'is empty' : hasControlCharacter(value) ? 'contains a control character' : undefined;
+        const problem =
+          value === '' ? 'is empty' : hasControlCharacter(value) ? 'contains a control character' : undefined;
         if (problem === undefined) continue;
         add(`${side}.${field} ${problem}`);
         if (side === 'left') leftWellFormed = false;
@@ -137,7 +138,8 @@ export function labelRuleIssues(pairs: readonly LabelPair[], options: LabelRuleO
       if (!wellFormed[side] || (selfPair && side === 'right')) continue;
       // One message for a missing record and another tenant's record: telling them apart would let a caller
       // probe which records other tenants hold. Either way the reference is rejected.
-      if (!exists(pair[side])) add(`${side} record does not exist in this tenant (labels may refer only to this tenant's records)`);
+      if (!exists(pair[side]))
+        add(`${side} record does not exist in this tenant (labels may refer only to this tenant's records)`);
     }
 
     const key = unorderedPairKey(leftId, rightId);
@@ -148,7 +150,9 @@ export function labelRuleIssues(pairs: readonly LabelPair[], options: LabelRuleO
       add(`duplicate pair: duplicates ${options.rowName(sameLabelRow)}`);
     }
     if (otherLabelRow !== undefined) {
-      add(`contradictory pair: labelled ${pair.isMatch ? 'match' : 'non-match'} here and ${pair.isMatch ? 'non-match' : 'match'} at ${options.rowName(otherLabelRow)}`);
+      add(
+        `contradictory pair: labelled ${pair.isMatch ? 'match' : 'non-match'} here and ${pair.isMatch ? 'non-match' : 'match'} at ${options.rowName(otherLabelRow)}`,
+      );
     }
     if (sameLabelRow === undefined) sameLabelRows.set(key, index);
   });

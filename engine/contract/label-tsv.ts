@@ -91,7 +91,10 @@ export function readLabelTsv(text: string): LabelTsvRead {
     rows++;
     const path = `line ${String(lineNumber)}`;
     if (cells.length !== LABEL_COLUMNS.length) {
-      issues.push({ path, message: `expected ${String(LABEL_COLUMNS.length)} tab-separated columns, found ${String(cells.length)}` });
+      issues.push({
+        path,
+        message: `expected ${String(LABEL_COLUMNS.length)} tab-separated columns, found ${String(cells.length)}`,
+      });
       return;
     }
     const values: string[] = [];
@@ -116,8 +119,20 @@ export function readLabelTsv(text: string): LabelTsvRead {
     }
     const [leftSource, leftLocalId, rightSource, rightLocalId, outcome] = values;
     const isMatch = outcome === undefined ? undefined : OUTCOMES.get(outcome.toLowerCase());
-    if (!rowIsValid || leftSource === undefined || leftLocalId === undefined || rightSource === undefined || rightLocalId === undefined || isMatch === undefined) return;
-    pairs.push({ left: { sourceSystem: leftSource, localId: leftLocalId }, right: { sourceSystem: rightSource, localId: rightLocalId }, isMatch });
+    if (
+      !rowIsValid ||
+      leftSource === undefined ||
+      leftLocalId === undefined ||
+      rightSource === undefined ||
+      rightLocalId === undefined ||
+      isMatch === undefined
+    )
+      return;
+    pairs.push({
+      left: { sourceSystem: leftSource, localId: leftLocalId },
+      right: { sourceSystem: rightSource, localId: rightLocalId },
+      isMatch,
+    });
     lineNumbers.push(lineNumber);
   });
   return { pairs, lineNumbers, issues, headerLine, rows };
@@ -129,6 +144,9 @@ export function readLabelTsv(text: string): LabelTsvRead {
  * dataset digest. With `header`, the column names come first (the engine skips them when reading).
  */
 export function labelsToTsv(pairs: readonly LabelPair[], options: { readonly header?: boolean } = {}): string {
-  const lines = pairs.map(({ left, right, isMatch }) => `${left.sourceSystem}\t${left.localId}\t${right.sourceSystem}\t${right.localId}\t${isMatch ? '1' : '0'}\n`);
+  const lines = pairs.map(
+    ({ left, right, isMatch }) =>
+      `${left.sourceSystem}\t${left.localId}\t${right.sourceSystem}\t${right.localId}\t${isMatch ? '1' : '0'}\n`,
+  );
   return (options.header === true ? `${LABEL_COLUMNS.join('\t')}\n` : '') + lines.join('');
 }

@@ -11,10 +11,12 @@ export type LinkFlag = z.infer<typeof LinkFlagSchema>;
 
 /** What each flag means, in words for the report, the CLI and the console. */
 export const LINK_FLAG_TEXT: Record<LinkFlag, string> = {
-  'weak-bridge': 'records fall apart into groups that no Probable score joins: the identity holds together only through a weak link',
+  'weak-bridge':
+    'records fall apart into groups that no Probable score joins: the identity holds together only through a weak link',
   'same-source': 'two records of one source system in one identity',
   'sex-conflict': 'two records that no chain of Certain pairs joins state different sexes',
-  'birth-date-conflict': 'two records that no chain of Certain pairs joins have birth dates further apart than a typo, a swap or a near date',
+  'birth-date-conflict':
+    'two records that no chain of Certain pairs joins have birth dates further apart than a typo, a swap or a near date',
   'too-large': 'more records than the bound for one person',
 };
 

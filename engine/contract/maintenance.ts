@@ -24,7 +24,16 @@ export const PHASE_STATUSES = ['pending', 'running', 'completed', 'skipped', 'ca
 export const PhaseStatusSchema = z.enum(PHASE_STATUSES);
 export type PhaseStatus = z.infer<typeof PhaseStatusSchema>;
 
-export const COUNTER_NAMES = ['validated', 'scanned', 'imported', 'updated', 'unchanged', 'reviewCreated', 'warning', 'failure'] as const;
+export const COUNTER_NAMES = [
+  'validated',
+  'scanned',
+  'imported',
+  'updated',
+  'unchanged',
+  'reviewCreated',
+  'warning',
+  'failure',
+] as const;
 export type CounterName = (typeof COUNTER_NAMES)[number];
 export const JobCountersSchema = z.object({
   validated: z.number().int(),

@@ -32,7 +32,10 @@ import { auditOperations } from './audit.ts';
 import { healthOperations } from './health.ts';
 
 const IssueSchema = z.object({ path: z.string(), message: z.string() });
-const Page = { limit: z.number().int().min(1).max(1_000_000).default(100_000), offset: z.number().int().min(0).default(0) };
+const Page = {
+  limit: z.number().int().min(1).max(1_000_000).default(100_000),
+  offset: z.number().int().min(0).default(0),
+};
 
 export const SandboxCreateOutputSchema = z.object({
   tenantId: z.string(),
@@ -59,12 +62,19 @@ export type ExplainOutput = z.infer<typeof ExplainOutputSchema>;
 
 export const operations = {
   'sandbox/create': {
-    input: z.strictObject({ syntheticPeople: z.number().int().min(0).max(1_000_000).default(0), seed: z.number().int().default(1) }),
+    input: z.strictObject({
+      syntheticPeople: z.number().int().min(0).max(1_000_000).default(0),
+      seed: z.number().int().default(1),
+    }),
     output: SandboxCreateOutputSchema,
   },
   'records/ingest': { input: IngestInputSchema, output: IngestReportSchema },
   'comparators/compare': {
-    input: z.strictObject({ comparator: ComparatorNameSchema, left: z.string().max(1000), right: z.string().max(1000) }),
+    input: z.strictObject({
+      comparator: ComparatorNameSchema,
+      left: z.string().max(1000),
+      right: z.string().max(1000),
+    }),
     output: z.object({
       comparator: ComparatorNameSchema,
       comparatorVersion: z.string(),
@@ -74,14 +84,23 @@ export const operations = {
       dictionaryVersion: z.string().optional(),
     }),
   },
-  'matching/explain': { input: z.strictObject({ left: RecordRefSchema, right: RecordRefSchema, withValues: z.boolean().optional() }), output: ExplainOutputSchema },
+  'matching/explain': {
+    input: z.strictObject({ left: RecordRefSchema, right: RecordRefSchema, withValues: z.boolean().optional() }),
+    output: ExplainOutputSchema,
+  },
   'identities/list': {
     input: z.strictObject(Page),
-    output: z.object({ total: z.number().int(), rows: z.array(z.object({ sourceSystem: z.string(), localId: z.string(), enterpriseId: z.string() })) }),
+    output: z.object({
+      total: z.number().int(),
+      rows: z.array(z.object({ sourceSystem: z.string(), localId: z.string(), enterpriseId: z.string() })),
+    }),
   },
   'profile/get': { input: z.strictObject({}), output: MatchingProfileVersionSchema },
   'profile/summary': { input: z.strictObject({}), output: ProfileSummarySchema },
-  'profile/validate': { input: z.strictObject({ document: z.unknown() }), output: z.object({ valid: z.boolean(), issues: z.array(IssueSchema) }) },
+  'profile/validate': {
+    input: z.strictObject({ document: z.unknown() }),
+    output: z.object({ valid: z.boolean(), issues: z.array(IssueSchema) }),
+  },
   'profile/apply': {
     input: z.strictObject({ document: z.unknown(), reason: z.string().min(1).max(500) }),
     output: z.object({ matchingProfileVersion: z.number().int(), previousVersion: z.number().int() }),

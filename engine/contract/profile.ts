@@ -9,7 +9,8 @@ import { SOURCE_SYSTEM_MAX_LENGTH } from './limits.ts';
  * engine/profile/validate.ts so that every message names a path and the offending value.
  */
 
-const isPlainObject = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is object =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Canonical name → aliases. Names are user data, so the entries are read as a Map (every own key, even
@@ -18,7 +19,10 @@ const isPlainObject = (value: unknown): value is object => typeof value === 'obj
  */
 export const NicknameEntriesSchema = z
   .preprocess(
-    (raw) => (isPlainObject(raw) ? new Map(Object.keys(raw).map((key) => [key, Object.getOwnPropertyDescriptor(raw, key)?.value as unknown])) : raw),
+    (raw) =>
+      isPlainObject(raw)
+        ? new Map(Object.keys(raw).map((key) => [key, Object.getOwnPropertyDescriptor(raw, key)?.value as unknown]))
+        : raw,
     z.map(z.string(), z.array(z.string())),
   )
   .transform((entries) => {
@@ -72,7 +76,9 @@ export const BlockingRuleSchema = z.strictObject({
 });
 export type BlockingRule = z.infer<typeof BlockingRuleSchema>;
 
-const KeyVersionSchema = z.string().regex(/^[A-Za-z0-9._-]{1,32}$/, 'a key version is 1-32 letters, digits, dot, dash or underscore');
+const KeyVersionSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]{1,32}$/, 'a key version is 1-32 letters, digits, dot, dash or underscore');
 
 export const BlockingConfigSchema = z.strictObject({
   /** Version of the rule set; recorded on every stored tag. */
@@ -98,8 +104,14 @@ export const MODEL_PROBABILITY_FLOOR = 1e-9;
  */
 export const MODEL_PRIOR_FLOOR = 1e-6;
 
-const ModelProbabilitySchema = z.number().min(MODEL_PROBABILITY_FLOOR).max(1 - MODEL_PROBABILITY_FLOOR);
-export const PriorMatchProbabilitySchema = z.number().min(MODEL_PRIOR_FLOOR).max(1 - MODEL_PRIOR_FLOOR);
+const ModelProbabilitySchema = z
+  .number()
+  .min(MODEL_PROBABILITY_FLOOR)
+  .max(1 - MODEL_PROBABILITY_FLOOR);
+export const PriorMatchProbabilitySchema = z
+  .number()
+  .min(MODEL_PRIOR_FLOOR)
+  .max(1 - MODEL_PRIOR_FLOOR);
 
 const BandProbabilitiesSchema = z.strictObject({
   Exact: ModelProbabilitySchema,

@@ -69,7 +69,12 @@ const IdentityRecordsSchema = z.object({
   records: z.array(RecordRefSchema),
 });
 
-export const ReviewDecisionRowSchema = z.object({ decision: ReviewDecisionSchema, reason: z.string(), actor: z.string(), decidedAt: z.string() });
+export const ReviewDecisionRowSchema = z.object({
+  decision: ReviewDecisionSchema,
+  reason: z.string(),
+  actor: z.string(),
+  decidedAt: z.string(),
+});
 
 export const ReviewCaseDetailSchema = z.object({
   case: ReviewCaseSchema,
@@ -95,7 +100,11 @@ export const reviewOperations = {
   },
   'reviews/get': { input: z.strictObject({ caseId: CaseIdSchema }), output: ReviewCaseDetailSchema },
   'reviews/decide': {
-    input: z.strictObject({ caseId: CaseIdSchema, decision: ReviewDecisionSchema, reason: z.string().trim().min(1).max(500) }),
+    input: z.strictObject({
+      caseId: CaseIdSchema,
+      decision: ReviewDecisionSchema,
+      reason: z.string().trim().min(1).max(500),
+    }),
     output: z.object({ case: ReviewCaseSchema }),
   },
   'reviews/labels': {

@@ -14,7 +14,16 @@
 import { z } from 'zod';
 
 /** The operations that run as tracked runs. */
-export const RUN_OPERATIONS = ['matching/estimate', 'matching/evaluate', 'matching/calibrate', 'labels/sample', 'labels/candidates', 'links/scan', 'profile/preview', 'audit/sample'] as const;
+export const RUN_OPERATIONS = [
+  'matching/estimate',
+  'matching/evaluate',
+  'matching/calibrate',
+  'labels/sample',
+  'labels/candidates',
+  'links/scan',
+  'profile/preview',
+  'audit/sample',
+] as const;
 export type RunOperation = (typeof RUN_OPERATIONS)[number];
 export const RunOperationSchema = z.enum(RUN_OPERATIONS);
 
@@ -77,7 +86,10 @@ export const runOperations = {
    * waitMs: answer as soon as the run ends, or after this long with its state then (a long poll: a follower learns
    * of the end at once without asking many times). 0 or absent answers at once.
    */
-  'runs/get': { input: z.strictObject({ runId: RUN_ID, waitMs: z.number().int().min(0).max(MAX_RUN_WAIT_MS).optional() }), output: RunStateSchema },
+  'runs/get': {
+    input: z.strictObject({ runId: RUN_ID, waitMs: z.number().int().min(0).max(MAX_RUN_WAIT_MS).optional() }),
+    output: RunStateSchema,
+  },
   'runs/cancel': { input: z.strictObject({ runId: RUN_ID }), output: RunStateSchema },
   'runs/list': { input: z.strictObject({}), output: z.object({ rows: z.array(RunStateSchema) }) },
 } as const;

@@ -17,4 +17,3 @@ export function scoreBandName(band: number): string {
   const high = SCORE_BAND_EDGES[band];
   return high === undefined ? `${String(low)}–1` : `${String(low)}–${String(high)}`;
 }
-

@@ -67,19 +67,42 @@ function logistic(logOdds: number): number {
   return 1 / (1 + Math.exp(-logOdds));
 }
 
-function precedence(result: ScoredEvidence, basis: ScoreBasis, methodScore: number, steps: WaterfallStep[], scale: Waterfall['scale']): { score: number; note: string } {
-  if (result.decidedBy === 'trusted-identifier') return { score: 1, note: 'A trusted identifier is equal on both records: the pair is certain (score 1) before any field is weighed; the steps show what the fields alone would give.' };
-  if (result.decidedBy === 'hard-conflict') return { score: 0, note: 'A hard-conflict rule fired: the pair is no match (score 0) before any field is weighed; the steps show what the fields alone would give.' };
+function precedence(
+  result: ScoredEvidence,
+  basis: ScoreBasis,
+  methodScore: number,
+  steps: WaterfallStep[],
+  scale: Waterfall['scale'],
+): { score: number; note: string } {
+  if (result.decidedBy === 'trusted-identifier')
+    return {
+      score: 1,
+      note: 'A trusted identifier is equal on both records: the pair is certain (score 1) before any field is weighed; the steps show what the fields alone would give.',
+    };
+  if (result.decidedBy === 'hard-conflict')
+    return {
+      score: 0,
+      note: 'A hard-conflict rule fired: the pair is no match (score 0) before any field is weighed; the steps show what the fields alone would give.',
+    };
   const probable = basis.thresholds.probable;
   if (methodScore >= probable && result.limitedBy !== undefined) {
     const last = steps.at(-1)?.to ?? 0;
     const capped = scale === 'log-odds' ? Math.log(probable / (1 - probable)) : probable;
     const twin = result.limitedBy === 'PossibleTwin';
-    steps.push({ kind: 'cap', label: twin ? 'Possible twin: held to Probable' : 'No name evidence: held to Probable', from: last, to: capped, delta: capped - last });
+    steps.push({
+      kind: 'cap',
+      label: twin ? 'Possible twin: held to Probable' : 'No name evidence: held to Probable',
+      from: last,
+      to: capped,
+      delta: capped - last,
+    });
     const why = twin
       ? 'The records share family name and birth date but not the given name, and both carry a sex (possible twins or household members of one age; shared contact details and family numbers do not tell them apart)'
       : 'No family or given name was compared on both records';
-    return { score: probable, note: `${why}, so the score is held to the Probable threshold (${String(probable)}): such a pair may go to review but is never linked automatically.` };
+    return {
+      score: probable,
+      note: `${why}, so the score is held to the Probable threshold (${String(probable)}): such a pair may go to review but is never linked automatically.`,
+    };
   }
   return { score: methodScore, note: '' };
 }
@@ -99,7 +122,15 @@ export function scoreWaterfall(result: ScoredEvidence, basis: ScoreBasis): Water
     }
     const methodScore = logistic(total);
     const { score, note } = precedence(result, basis, methodScore, steps, 'log-odds');
-    return { scale: 'log-odds', steps, methodScore, score, note: note || 'Log-odds: the prior plus ln(m/u) of each compared field’s band (for an exactly agreeing name, adjusted by how common the name is in this registry); the probability is 1 / (1 + e^−log-odds). A missing comparison adds 0.' };
+    return {
+      scale: 'log-odds',
+      steps,
+      methodScore,
+      score,
+      note:
+        note ||
+        'Log-odds: the prior plus ln(m/u) of each compared field’s band (for an exactly agreeing name, adjusted by how common the name is in this registry); the probability is 1 / (1 + e^−log-odds). A missing comparison adds 0.',
+    };
   }
   if (basis.minimumEvidenceWeight === undefined) return null;
   let present = 0;
@@ -111,18 +142,26 @@ export function scoreWaterfall(result: ScoredEvidence, basis: ScoreBasis): Water
   let total = 0;
   steps.push({ kind: 'start', label: 'Start', from: 0, to: 0, delta: 0 });
   for (const evidence of result.evidence) {
-    const delta = evidence.similarity === null || evidence.householdOnly === true ? 0 : ((evidence.weight ?? 0) * evidence.similarity) / denominator;
+    const delta =
+      evidence.similarity === null || evidence.householdOnly === true
+        ? 0
+        : ((evidence.weight ?? 0) * evidence.similarity) / denominator;
     const from = total;
     total += delta;
     steps.push({ kind: 'field', label: evidence.field, from, to: total, delta, evidence });
   }
   const { score, note } = precedence(result, basis, total, steps, 'score');
-  const floorNote = present < basis.minimumEvidenceWeight ? ` The fields present weigh ${String(present)} in all, below the floor of ${String(basis.minimumEvidenceWeight)}, so the floor divides.` : '';
+  const floorNote =
+    present < basis.minimumEvidenceWeight
+      ? ` The fields present weigh ${String(present)} in all, below the floor of ${String(basis.minimumEvidenceWeight)}, so the floor divides.`
+      : '';
   return {
     scale: 'score',
     steps,
     methodScore: total,
     score,
-    note: note || `Each compared field adds weight × similarity / ${String(denominator)} (the larger of the present fields’ weights and ${String(basis.minimumEvidenceWeight)}); a missing field adds nothing.${floorNote}`,
+    note:
+      note ||
+      `Each compared field adds weight × similarity / ${String(denominator)} (the larger of the present fields’ weights and ${String(basis.minimumEvidenceWeight)}); a missing field adds nothing.${floorNote}`,
   };
 }

@@ -30,9 +30,17 @@ export const CandidatePairsInputSchema = z
     offset: z.number().int().min(0).max(MAX_SCORED_CANDIDATES).default(0),
     limit: z.number().int().min(1).max(MAX_CANDIDATES_PER_PAGE).default(50),
     /** Chooses the sample when there are more candidates than are scored; the same seed gives the same pairs. */
-    seed: z.number().int().min(0).max(2 ** 31 - 1).default(1),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .default(1),
   })
-  .refine((input) => input.minScore <= input.maxScore, { message: 'minScore must not exceed maxScore', path: ['minScore'] });
+  .refine((input) => input.minScore <= input.maxScore, {
+    message: 'minScore must not exceed maxScore',
+    path: ['minScore'],
+  });
 
 /** The normalised matching fields of a record (engine/contract/fields.ts MatchFields), for display. */
 export const DisplayFieldsSchema = z.object({

@@ -25,7 +25,8 @@ export interface SearchPage {
   readonly empty: readonly string[];
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Entries a page may carry beyond the matches asked for. */
 export const OTHER_ENTRIES_ALLOWED = 10;
@@ -37,10 +38,13 @@ export function readSearchPage(body: string, pageSize: number = Number.MAX_SAFE_
   } catch {
     throw new SourceError('the FHIR server sent a page that is not valid JSON', false);
   }
-  if (!isObject(parsed) || parsed.resourceType !== 'Bundle') throw new SourceError('the FHIR server sent a page that is not a Bundle (resourceType)', false);
-  if (parsed.type !== 'searchset') throw new SourceError('the FHIR server sent a Bundle that is not a searchset (Bundle.type)', false);
+  if (!isObject(parsed) || parsed.resourceType !== 'Bundle')
+    throw new SourceError('the FHIR server sent a page that is not a Bundle (resourceType)', false);
+  if (parsed.type !== 'searchset')
+    throw new SourceError('the FHIR server sent a Bundle that is not a searchset (Bundle.type)', false);
   const rawEntries = parsed.entry ?? [];
-  if (!Array.isArray(rawEntries)) throw new SourceError('the FHIR server sent a Bundle whose entry is not an array (Bundle.entry)', false);
+  if (!Array.isArray(rawEntries))
+    throw new SourceError('the FHIR server sent a Bundle whose entry is not an array (Bundle.entry)', false);
   if (rawEntries.length > pageSize + OTHER_ENTRIES_ALLOWED) {
     throw new SourceError(
       `the FHIR server sent ${rawEntries.length.toLocaleString('en-US')} entries in one page; ${String(pageSize)} were asked for (_count, PageSize). Nothing of the page was imported`,
@@ -48,11 +52,14 @@ export function readSearchPage(body: string, pageSize: number = Number.MAX_SAFE_
     );
   }
   const rawLinks = parsed.link ?? [];
-  if (!Array.isArray(rawLinks)) throw new SourceError('the FHIR server sent a Bundle whose link is not an array (Bundle.link)', false);
+  if (!Array.isArray(rawLinks))
+    throw new SourceError('the FHIR server sent a Bundle whose link is not an array (Bundle.link)', false);
   const nexts = rawLinks.filter((link): link is Record<string, unknown> => isObject(link) && link.relation === 'next');
-  if (nexts.length > 1) throw new SourceError('the FHIR server sent a Bundle with more than one next link (Bundle.link)', false);
+  if (nexts.length > 1)
+    throw new SourceError('the FHIR server sent a Bundle with more than one next link (Bundle.link)', false);
   const nextUrl = nexts[0]?.url;
-  if (nexts.length === 1 && (typeof nextUrl !== 'string' || nextUrl === '')) throw new SourceError('the FHIR server sent a next link without a URL (Bundle.link.url)', false);
+  if (nexts.length === 1 && (typeof nextUrl !== 'string' || nextUrl === ''))
+    throw new SourceError('the FHIR server sent a next link without a URL (Bundle.link.url)', false);
   const entries: PageEntry[] = [];
   const empty: string[] = [];
   let passedOver = 0;
@@ -71,7 +78,10 @@ export function readSearchPage(body: string, pageSize: number = Number.MAX_SAFE_
     else entries.push({ path: `${path}.resource`, resource: entry.resource });
   });
   if (entries.length + empty.length > pageSize) {
-    throw new SourceError(`the FHIR server sent ${String(entries.length + empty.length)} matches in one page; ${String(pageSize)} were asked for (_count, PageSize). Nothing of the page was imported`, false);
+    throw new SourceError(
+      `the FHIR server sent ${String(entries.length + empty.length)} matches in one page; ${String(pageSize)} were asked for (_count, PageSize). Nothing of the page was imported`,
+      false,
+    );
   }
   return { entries, passedOver, next: typeof nextUrl === 'string' ? nextUrl : null, empty };
 }

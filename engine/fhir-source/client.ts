@@ -35,7 +35,10 @@ export interface CheckedPage extends SearchPage {
   readonly nextUrl: string | null;
 }
 
-type Authorizer = { readonly kind: 'none' } | { readonly kind: 'bearer'; readonly token: string } | { readonly kind: 'client-credentials'; readonly tokens: TokenSource };
+type Authorizer =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'bearer'; readonly token: string }
+  | { readonly kind: 'client-credentials'; readonly tokens: TokenSource };
 
 const WHAT = 'the FHIR server';
 /** What a Bundle entry carries beside its resource (fullUrl, search), and the Bundle's own envelope. */
@@ -56,13 +59,24 @@ export class FhirSourceClient {
   ) {
     const auth = source.Authentication;
     const authKey = `${options.key}.Authentication`;
-    this.transport = new Transport({ trustedCaFile: source.TrustedCaFile, caKey: `${options.key}.TrustedCaFile`, requestTimeoutMs: source.RequestTimeoutSeconds * 1000 });
+    this.transport = new Transport({
+      trustedCaFile: source.TrustedCaFile,
+      caKey: `${options.key}.TrustedCaFile`,
+      requestTimeoutMs: source.RequestTimeoutSeconds * 1000,
+    });
     switch (auth.Type) {
       case 'None':
         this.authorizer = { kind: 'none' };
         break;
       case 'BearerToken':
-        this.authorizer = { kind: 'bearer', token: readSecret({ key: `${authKey}.${auth.TokenFile === undefined ? 'TokenEnv' : 'TokenFile'}`, file: auth.TokenFile, env: auth.TokenEnv }) };
+        this.authorizer = {
+          kind: 'bearer',
+          token: readSecret({
+            key: `${authKey}.${auth.TokenFile === undefined ? 'TokenEnv' : 'TokenFile'}`,
+            file: auth.TokenFile,
+            env: auth.TokenEnv,
+          }),
+        };
         break;
       case 'ClientCredentials': {
         const clientSecret = readSecret({
@@ -73,7 +87,13 @@ export class FhirSourceClient {
         this.authorizer = {
           kind: 'client-credentials',
           tokens: new TokenSource(
-            { tokenEndpoint: auth.TokenEndpoint, clientId: auth.ClientId, clientSecret, scope: auth.Scope, allowInsecureHttp: options.allowInsecureHttp },
+            {
+              tokenEndpoint: auth.TokenEndpoint,
+              clientId: auth.ClientId,
+              clientSecret,
+              scope: auth.Scope,
+              allowInsecureHttp: options.allowInsecureHttp,
+            },
             this.transport,
           ),
         };
@@ -138,7 +158,10 @@ export class FhirSourceClient {
 
   /** The largest page body PageSize entries can make: each at most a Patient's size limit, plus the envelope. */
   private get maxPageBytes(): number {
-    return Math.min(MAX_BODY_BYTES, (this.source.PageSize + OTHER_ENTRIES_ALLOWED) * (MAX_RESOURCE_BYTES + ENTRY_OVERHEAD_BYTES) + ENVELOPE_BYTES);
+    return Math.min(
+      MAX_BODY_BYTES,
+      (this.source.PageSize + OTHER_ENTRIES_ALLOWED) * (MAX_RESOURCE_BYTES + ENTRY_OVERHEAD_BYTES) + ENVELOPE_BYTES,
+    );
   }
 
   private async fetchOnce(url: string, signal: AbortSignal | undefined): Promise<string> {
@@ -156,7 +179,8 @@ export class FhirSourceClient {
       // The token may have been revoked or expired early: one new token, once.
       response = await request(true);
     }
-    if (response.status !== 200) throw statusFailure(response.status, WHAT, retryAfterMs(response.headers['retry-after']));
+    if (response.status !== 200)
+      throw statusFailure(response.status, WHAT, retryAfterMs(response.headers['retry-after']));
     return response.body;
   }
 
@@ -170,17 +194,24 @@ export class FhirSourceClient {
     const body = await withRetries(
       () => this.fetchOnce(url, signal),
       this.options.retry ?? DEFAULT_RETRY,
-      onRetry === undefined ? undefined : (error, attempt, delay) => {
-        onRetry(error.message, attempt, delay);
-      },
+      onRetry === undefined
+        ? undefined
+        : (error, attempt, delay) => {
+            onRetry(error.message, attempt, delay);
+          },
       (ms) => abortableWait(ms, signal),
     );
     if (signal?.aborted === true) throw new SourceAborted();
     const page = readSearchPage(body, this.source.PageSize);
     if (page.next === null) return { ...page, nextUrl: null };
     const nextUrl = checkedNextLink(page.next, this.source.BaseUrl);
-    if (nextUrl === url) throw new SourceError("the server's next-page link was not followed: it names the page just read", false);
-    if (this.pagesRead.has(digest(nextUrl))) throw new SourceError("the server's next-page link was not followed: it names a page this import already read (the pages loop)", false);
+    if (nextUrl === url)
+      throw new SourceError("the server's next-page link was not followed: it names the page just read", false);
+    if (this.pagesRead.has(digest(nextUrl)))
+      throw new SourceError(
+        "the server's next-page link was not followed: it names a page this import already read (the pages loop)",
+        false,
+      );
     return { ...page, nextUrl };
   }
 

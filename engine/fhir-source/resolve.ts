@@ -20,14 +20,25 @@ export interface ConfiguredSource {
 export function configuredSources(settings: Settings, tenantId: string): ConfiguredSource[] {
   const maintenance = maintenanceSettings(settings);
   return maintenance.FhirSources.flatMap((source, index) =>
-    source.TenantId === tenantId ? [{ source, key: `Maintenance.FhirSources[${String(index)}]`, allowInsecureHttp: maintenance.AllowInsecureHttp }] : [],
+    source.TenantId === tenantId
+      ? [{ source, key: `Maintenance.FhirSources[${String(index)}]`, allowInsecureHttp: maintenance.AllowInsecureHttp }]
+      : [],
   );
 }
 
 /** The source for an import; `path` names the request field for errors (the name itself is not repeated). */
-export function sourceForImport(settings: Settings, profile: MatchingProfile, tenantId: string, sourceSystem: string, path = 'externalSourceSystem'): ConfiguredSource {
+export function sourceForImport(
+  settings: Settings,
+  profile: MatchingProfile,
+  tenantId: string,
+  sourceSystem: string,
+  path = 'externalSourceSystem',
+): ConfiguredSource {
   const trust = profile.SourceTrust.find((s) => s.SourceSystem === sourceSystem);
-  if (trust === undefined) throw validationError('invalid external source', [{ path, message: "the source system is not in the tenant's SourceTrust configuration" }]);
+  if (trust === undefined)
+    throw validationError('invalid external source', [
+      { path, message: "the source system is not in the tenant's SourceTrust configuration" },
+    ]);
   const configured = configuredSources(settings, tenantId).find((c) => c.source.SourceSystem === sourceSystem);
   if (configured === undefined) {
     throw validationError('invalid external source', [
@@ -42,7 +53,8 @@ export function sourceForImport(settings: Settings, profile: MatchingProfile, te
     throw validationError('invalid external source', [
       {
         path: `${configured.key}.LocalIdentifierSystem`,
-        message: "must be the LocalIdentifierSystem of the source system's SourceTrust entry in the matching profile, so its records keep one local identifier",
+        message:
+          "must be the LocalIdentifierSystem of the source system's SourceTrust entry in the matching profile, so its records keep one local identifier",
       },
     ]);
   }

@@ -16,7 +16,12 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 6, baseMs: 250, capMs: 8_000, maxRetryAfterMs: 60_000 };
 
-export function backoffDelay(policy: RetryPolicy, attempt: number, retryAfter: number | undefined, random: () => number = Math.random): number {
+export function backoffDelay(
+  policy: RetryPolicy,
+  attempt: number,
+  retryAfter: number | undefined,
+  random: () => number = Math.random,
+): number {
   const jittered = fullJitterBackoff(attempt - 1, policy.baseMs, policy.capMs, random);
   return Math.max(jittered, Math.min(retryAfter ?? 0, policy.maxRetryAfterMs));
 }

@@ -20,7 +20,11 @@ function basePath(base: URL): string {
   return base.pathname.endsWith('/') ? base.pathname : `${base.pathname}/`;
 }
 
-export function firstPageUrl(baseUrl: string, parameters: Readonly<Record<string, string>>, window: SearchWindow): string {
+export function firstPageUrl(
+  baseUrl: string,
+  parameters: Readonly<Record<string, string>>,
+  window: SearchWindow,
+): string {
   const base = new URL(baseUrl);
   const url = new URL(`${basePath(base)}Patient`, base.origin);
   for (const [name, value] of Object.entries(parameters)) url.searchParams.append(name, value);
@@ -66,7 +70,8 @@ export function checkedNextLink(next: string, baseUrl: string): string {
   if (url.username !== '' || url.password !== '') fail('it carries user information');
   // Compared segment by segment, decoded: the URL parser resolves dot segments but not encoded ones, and a server
   // behind a proxy may decode `..%2f` into a step out of the base path.
-  const segments = decodedSegments(url.pathname) ?? fail('it holds an encoded slash, backslash or dot segment, or a malformed escape');
+  const segments =
+    decodedSegments(url.pathname) ?? fail('it holds an encoded slash, backslash or dot segment, or a malformed escape');
   const baseSegments = decodedSegments(basePath(base)) ?? fail('BaseUrl holds an encoded slash or dot segment');
   const under = baseSegments.filter((segment) => segment !== '');
   const given = segments.filter((segment, index) => segment !== '' || index === segments.length - 1);

@@ -22,8 +22,12 @@ export interface SecretReference {
 function checked(value: string, where: string, key: string): string {
   const secret = value.replace(/\r?\n$/, '');
   if (secret.trim() === '') throw validationError(`${key}: ${where} is empty`);
-  if (PLACEHOLDER.test(secret.trim())) throw validationError(`${key}: ${where} still holds a placeholder such as <CLIENT_SECRET>; put the real secret there`);
-  if (hasControlCharacter(secret)) throw validationError(`${key}: ${where} holds a control character or more than one line`);
+  if (PLACEHOLDER.test(secret.trim()))
+    throw validationError(
+      `${key}: ${where} still holds a placeholder such as <CLIENT_SECRET>; put the real secret there`,
+    );
+  if (hasControlCharacter(secret))
+    throw validationError(`${key}: ${where} holds a control character or more than one line`);
   return secret;
 }
 
@@ -40,9 +44,12 @@ function fromFile(path: string, key: string): string {
     if (!stat.isFile()) throw validationError(`${key}: ${path} is not a regular file`);
     // Windows has no POSIX modes: its ACLs are the file's protection there.
     if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
-      throw validationError(`${key}: the secret file ${path} can be read by group or others; make it owner-only (chmod 600)`);
+      throw validationError(
+        `${key}: the secret file ${path} can be read by group or others; make it owner-only (chmod 600)`,
+      );
     }
-    if (stat.size > MAX_SECRET_BYTES) throw validationError(`${key}: the secret file ${path} is larger than ${String(MAX_SECRET_BYTES)} bytes`);
+    if (stat.size > MAX_SECRET_BYTES)
+      throw validationError(`${key}: the secret file ${path} is larger than ${String(MAX_SECRET_BYTES)} bytes`);
     return checked(readFileSync(fd, 'utf8'), `the secret file ${path}`, key);
   } finally {
     closeSync(fd);
@@ -54,7 +61,8 @@ export function readSecret(reference: SecretReference, env: NodeJS.ProcessEnv = 
   if (reference.file !== undefined) return fromFile(reference.file, reference.key);
   if (reference.env !== undefined) {
     const value = env[reference.env];
-    if (value === undefined) throw validationError(`${reference.key}: the environment variable ${reference.env} is not set`);
+    if (value === undefined)
+      throw validationError(`${reference.key}: the environment variable ${reference.env} is not set`);
     return checked(value, `the environment variable ${reference.env}`, reference.key);
   }
   throw validationError(`${reference.key}: no secret file or environment variable is named`);

@@ -37,9 +37,15 @@ export function networkFailure(error: unknown, what: string): SourceError {
   const safeCode = networkErrorCode(error);
   if (isTransientNetworkError(error)) return new SourceError(`${what}: the connection failed (${safeCode})`, true);
   if (safeCode !== undefined && /^ERR_TLS|CERT|VERIFY|SELF_SIGNED/.test(safeCode)) {
-    return new SourceError(`${what}: the server's TLS certificate was not accepted (${safeCode}); trust its CA with TrustedCaFile`, false);
+    return new SourceError(
+      `${what}: the server's TLS certificate was not accepted (${safeCode}); trust its CA with TrustedCaFile`,
+      false,
+    );
   }
-  return new SourceError(`${what}: the request failed (${safeCode ?? (error instanceof Error ? error.name : 'error')})`, false);
+  return new SourceError(
+    `${what}: the request failed (${safeCode ?? (error instanceof Error ? error.name : 'error')})`,
+    false,
+  );
 }
 
 /** What a status means for the import. */
@@ -54,6 +60,7 @@ export function statusFailure(status: number, what: string, retryAfter: number |
     );
   }
   if (status === 401) return new SourceError(`${what}: the server refused the credentials (401)`, false);
-  if (status === 403) return new SourceError(`${what}: the server refused access (403); check the client's scope`, false);
+  if (status === 403)
+    return new SourceError(`${what}: the server refused access (403); check the client's scope`, false);
   return new SourceError(`${what}: the server answered ${String(status)}`, false);
 }

@@ -39,8 +39,13 @@ function responseOf(error: unknown): { readonly status: number; readonly headers
   for (let current: unknown = error, depth = 0; typeof current === 'object' && current !== null && depth < 4; depth++) {
     const candidate = current as { status?: unknown; headers?: unknown; response?: unknown; cause?: unknown };
     const response = candidate.response as { status?: unknown; headers?: unknown } | undefined;
-    if (typeof response?.status === 'number') return { status: response.status, ...(response.headers instanceof Headers ? { headers: response.headers } : {}) };
-    if (typeof candidate.status === 'number') return { status: candidate.status, ...(candidate.headers instanceof Headers ? { headers: candidate.headers } : {}) };
+    if (typeof response?.status === 'number')
+      return { status: response.status, ...(response.headers instanceof Headers ? { headers: response.headers } : {}) };
+    if (typeof candidate.status === 'number')
+      return {
+        status: candidate.status,
+        ...(candidate.headers instanceof Headers ? { headers: candidate.headers } : {}),
+      };
     current = candidate.cause;
   }
   return undefined;
@@ -52,19 +57,35 @@ function tokenFailure(error: unknown, timedOut: boolean, aborted: boolean): Sour
   if (error instanceof oauth.ResponseBodyError || error instanceof oauth.AuthorizationResponseError) {
     const code = /^[a-z_]{1,40}$/.test(error.error) ? ` (${error.error})` : '';
     const status = error instanceof oauth.ResponseBodyError ? error.status : 400;
-    if (isTransientStatus(status)) return new SourceError(`${WHAT} answered ${String(status)}${code} (transient)`, true);
-    return new SourceError(`${WHAT} refused the client credentials: ${String(status)}${code}; check ClientId, the client secret and Scope`, false);
+    if (isTransientStatus(status))
+      return new SourceError(`${WHAT} answered ${String(status)}${code} (transient)`, true);
+    return new SourceError(
+      `${WHAT} refused the client credentials: ${String(status)}${code}; check ClientId, the client secret and Scope`,
+      false,
+    );
   }
   const response = responseOf(error);
   if (response !== undefined) {
     const { status } = response;
     if (isTransientStatus(status)) {
-      return new SourceError(`${WHAT} answered ${String(status)} (transient)`, true, retryAfterMs(response.headers?.get('retry-after') ?? undefined));
+      return new SourceError(
+        `${WHAT} answered ${String(status)} (transient)`,
+        true,
+        retryAfterMs(response.headers?.get('retry-after') ?? undefined),
+      );
     }
-    if (status >= 300 && status < 400) return new SourceError(`${WHAT} answered with a redirect (${String(status)}); redirects are never followed`, false);
-    return new SourceError(`${WHAT} answered ${String(status)}; check TokenEndpoint, ClientId, the client secret and Scope`, false);
+    if (status >= 300 && status < 400)
+      return new SourceError(
+        `${WHAT} answered with a redirect (${String(status)}); redirects are never followed`,
+        false,
+      );
+    return new SourceError(
+      `${WHAT} answered ${String(status)}; check TokenEndpoint, ClientId, the client secret and Scope`,
+      false,
+    );
   }
-  if (error instanceof oauth.ClientError) return new SourceError(`${WHAT}: the response was not a usable token response (${error.code ?? 'invalid'})`, false);
+  if (error instanceof oauth.ClientError)
+    return new SourceError(`${WHAT}: the response was not a usable token response (${error.code ?? 'invalid'})`, false);
   return networkFailure(error, WHAT);
 }
 
@@ -82,7 +103,12 @@ export class TokenSource {
   ) {
     const endpoint = new URL(credentials.tokenEndpoint);
     // No discovery: the token endpoint is configured, and client credentials need nothing else of the issuer.
-    this.config = new oauth.Configuration({ issuer: endpoint.origin, token_endpoint: endpoint.href }, credentials.clientId, undefined, oauth.ClientSecretPost(credentials.clientSecret));
+    this.config = new oauth.Configuration(
+      { issuer: endpoint.origin, token_endpoint: endpoint.href },
+      credentials.clientId,
+      undefined,
+      oauth.ClientSecretPost(credentials.clientSecret),
+    );
     this.config[oauth.customFetch] = transport.fetchFor(() => this.signal) as unknown as oauth.CustomFetch;
     // openid-client's own timeout (seconds) matches the transport's deadline; the transport enforces it too.
     this.config.timeout = Math.ceil(transport.requestTimeoutMs / 1000);
@@ -110,11 +136,21 @@ export class TokenSource {
     } catch (error) {
       throw tokenFailure(error, timedOut(error), signal?.aborted === true);
     }
-    if (typeof response.access_token !== 'string' || response.access_token === '' || response.token_type.toLowerCase() !== 'bearer') {
+    if (
+      typeof response.access_token !== 'string' ||
+      response.access_token === '' ||
+      response.token_type.toLowerCase() !== 'bearer'
+    ) {
       throw new SourceError(`${WHAT} did not return a bearer access token`, false);
     }
-    const lifetime = typeof response.expires_in === 'number' && response.expires_in > 0 ? response.expires_in * 1000 : DEFAULT_LIFETIME_MS;
-    this.cached = { token: response.access_token, renewAt: this.now() + Math.max(0, lifetime - Math.min(EXPIRY_MARGIN_MS, lifetime / 2)) };
+    const lifetime =
+      typeof response.expires_in === 'number' && response.expires_in > 0
+        ? response.expires_in * 1000
+        : DEFAULT_LIFETIME_MS;
+    this.cached = {
+      token: response.access_token,
+      renewAt: this.now() + Math.max(0, lifetime - Math.min(EXPIRY_MARGIN_MS, lifetime / 2)),
+    };
     return response.access_token;
   }
 

@@ -53,14 +53,21 @@ function trustedCas(options: TransportOptions): string[] | undefined {
   } catch {
     throw validationError(`${options.caKey ?? 'TrustedCaFile'}: the CA file ${options.trustedCaFile} cannot be read`);
   }
-  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw validationError(`${options.caKey ?? 'TrustedCaFile'}: ${options.trustedCaFile} holds no PEM certificate`);
+  if (!pem.includes('-----BEGIN CERTIFICATE-----'))
+    throw validationError(`${options.caKey ?? 'TrustedCaFile'}: ${options.trustedCaFile} holds no PEM certificate`);
   return [...rootCertificates, pem];
 }
 
 /** A signal that aborts with the caller's, or when the deadline passes; `timedOut` tells which. */
-export function deadlineSignal(signal: AbortSignal | undefined, timeoutMs: number): { readonly signal: AbortSignal; readonly timedOut: () => boolean } {
+export function deadlineSignal(
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+): { readonly signal: AbortSignal; readonly timedOut: () => boolean } {
   const deadline = AbortSignal.timeout(timeoutMs);
-  return { signal: signal === undefined ? deadline : AbortSignal.any([signal, deadline]), timedOut: () => deadline.aborted && signal?.aborted !== true };
+  return {
+    signal: signal === undefined ? deadline : AbortSignal.any([signal, deadline]),
+    timedOut: () => deadline.aborted && signal?.aborted !== true,
+  };
 }
 
 export class Transport {
@@ -79,11 +86,19 @@ export class Transport {
   }
 
   private timeout(what: string): SourceError {
-    return new SourceError(`${what}: no complete answer within ${String(this.requestTimeoutMs / 1000)} s (RequestTimeoutSeconds) (transient)`, true);
+    return new SourceError(
+      `${what}: no complete answer within ${String(this.requestTimeoutMs / 1000)} s (RequestTimeoutSeconds) (transient)`,
+      true,
+    );
   }
 
   /** One GET; what is a network failure becomes a SourceError (transient or not), never with the URL in it. */
-  async get(url: string, headers: Record<string, string>, what: string, options: GetOptions = {}): Promise<HttpResponse> {
+  async get(
+    url: string,
+    headers: Record<string, string>,
+    what: string,
+    options: GetOptions = {},
+  ): Promise<HttpResponse> {
     if (options.signal?.aborted === true) throw new SourceAborted();
     const limit = options.maxBodyBytes ?? MAX_BODY_BYTES;
     const { signal, timedOut } = deadlineSignal(options.signal, this.requestTimeoutMs);
@@ -111,7 +126,10 @@ export class Transport {
         size += buffer.length;
         if (size > limit) {
           response.body.destroy();
-          throw new SourceError(`${what}: ${options.tooLarge ?? `the response is larger than ${String(Math.round(limit / 1024 / 1024))} MiB; lower PageSize`}`, false);
+          throw new SourceError(
+            `${what}: ${options.tooLarge ?? `the response is larger than ${String(Math.round(limit / 1024 / 1024))} MiB; lower PageSize`}`,
+            false,
+          );
         }
         chunks.push(buffer);
       }
@@ -122,7 +140,10 @@ export class Transport {
     try {
       body = STRICT_UTF8.decode(Buffer.concat(chunks));
     } catch {
-      throw new SourceError(`${what}: the response is not valid UTF-8; nothing of it was imported (invalid bytes are refused, never repaired)`, false);
+      throw new SourceError(
+        `${what}: the response is not valid UTF-8; nothing of it was imported (invalid bytes are refused, never repaired)`,
+        false,
+      );
     }
     return { status: response.statusCode, headers: response.headers, body };
   }
@@ -131,11 +152,22 @@ export class Transport {
    * A fetch for the OAuth client: this pool, redirects returned rather than followed, the same overall deadline,
    * and abandoned when `signal()` aborts (the token source's caller).
    */
-  fetchFor(signal: () => AbortSignal | undefined): (url: string, init: Parameters<typeof undiciFetch>[1]) => ReturnType<typeof undiciFetch> {
+  fetchFor(
+    signal: () => AbortSignal | undefined,
+  ): (url: string, init: Parameters<typeof undiciFetch>[1]) => ReturnType<typeof undiciFetch> {
     return (url, init) => {
       const caller = signal();
-      const signals = [AbortSignal.timeout(this.requestTimeoutMs), ...(caller === undefined ? [] : [caller]), ...(init?.signal == null ? [] : [init.signal])];
-      return undiciFetch(url, { ...init, dispatcher: this.agent, redirect: 'manual', signal: AbortSignal.any(signals) });
+      const signals = [
+        AbortSignal.timeout(this.requestTimeoutMs),
+        ...(caller === undefined ? [] : [caller]),
+        ...(init?.signal == null ? [] : [init.signal]),
+      ];
+      return undiciFetch(url, {
+        ...init,
+        dispatcher: this.agent,
+        redirect: 'manual',
+        signal: AbortSignal.any(signals),
+      });
     };
   }
 

@@ -18,14 +18,19 @@ export interface Instant {
   readonly nanos: number;
 }
 
-
 /** The moment a FHIR instant names, or undefined when the text is not one (shape only: validation checks ranges). */
 export function parseInstant(text: string): Instant | undefined {
   const m = INSTANT.exec(text);
   if (m === null) return undefined;
   const [, year, month, day, hour, minute, second, fraction, sign, offsetHours, offsetMinutes] = m;
-  const offset = sign === undefined ? 0 : (sign === '-' ? -1 : 1) * (Number(offsetHours) * 3600 + Number(offsetMinutes) * 60);
-  const seconds = daysFromCivil(Number(year), Number(month), Number(day)) * 86400 + Number(hour) * 3600 + Number(minute) * 60 + Number(second) - offset;
+  const offset =
+    sign === undefined ? 0 : (sign === '-' ? -1 : 1) * (Number(offsetHours) * 3600 + Number(offsetMinutes) * 60);
+  const seconds =
+    daysFromCivil(Number(year), Number(month), Number(day)) * 86400 +
+    Number(hour) * 3600 +
+    Number(minute) * 60 +
+    Number(second) -
+    offset;
   return { seconds, nanos: fraction === undefined ? 0 : Number(fraction.padEnd(9, '0')) };
 }
 

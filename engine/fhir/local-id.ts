@@ -26,15 +26,22 @@ export function isLocalIdentifier(identifier: R4Identifier, localIdentifierSyste
   return localIdentifierSystem !== undefined && identifier.system.trim() === localIdentifierSystem.trim();
 }
 
-export function localIdentifierOf(patient: R4Patient, localIdentifierSystem: string | undefined): LocalIdentifierResult {
-  const index = patient.identifier?.findIndex((identifier) => isLocalIdentifier(identifier, localIdentifierSystem)) ?? -1;
+export function localIdentifierOf(
+  patient: R4Patient,
+  localIdentifierSystem: string | undefined,
+): LocalIdentifierResult {
+  const index =
+    patient.identifier?.findIndex((identifier) => isLocalIdentifier(identifier, localIdentifierSystem)) ?? -1;
   const local = patient.identifier?.[index];
   if (local !== undefined) {
     const localId = local.value.trim();
     if (codePoints(localId) > LOCAL_ID_MAX_LENGTH) {
       return {
         ok: false,
-        issue: { path: `identifier[${String(index)}].value`, message: `the local identifier must be at most ${String(LOCAL_ID_MAX_LENGTH)} characters (after trimming)` },
+        issue: {
+          path: `identifier[${String(index)}].value`,
+          message: `the local identifier must be at most ${String(LOCAL_ID_MAX_LENGTH)} characters (after trimming)`,
+        },
       };
     }
     return { ok: true, localId };
@@ -55,7 +62,8 @@ export function localIdentifierOf(patient: R4Patient, localIdentifierSystem: str
     ok: false,
     issue: {
       path: 'identifier',
-      message: 'Patient.id is missing and the source has no LocalIdentifierSystem, so the record has no local identifier',
+      message:
+        'Patient.id is missing and the source has no LocalIdentifierSystem, so the record has no local identifier',
     },
   };
 }

@@ -93,7 +93,8 @@ export interface PatientWarning {
   readonly message: string;
 }
 
-export type PatientValidation = { ok: true; patient: R4Patient; warnings: PatientWarning[] } | { ok: false; issues: ErrorIssue[] };
+export type PatientValidation =
+  { ok: true; patient: R4Patient; warnings: PatientWarning[] } | { ok: false; issues: ErrorIssue[] };
 
 // ---- rules on single values (messages carry no value) ----
 
@@ -105,7 +106,8 @@ const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:\S+$/;
  * month 01-12, day 01-31. It admits days no calendar has (2019-02-30); the spec's prose asks for valid dates,
  * but the shape is what validators check, so such a date is taken as a data-entry error in a valid resource.
  */
-const FHIR_DATE = /^([0-9]([0-9]([0-9][1-9]|[1-9]0)|[1-9]00)|[1-9]000)(-(0[1-9]|1[0-2])(-(0[1-9]|[1-2][0-9]|3[0-1]))?)?$/;
+const FHIR_DATE =
+  /^([0-9]([0-9]([0-9][1-9]|[1-9]0)|[1-9]00)|[1-9]000)(-(0[1-9]|1[0-2])(-(0[1-9]|[1-2][0-9]|3[0-1]))?)?$/;
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|[+-](\d{2}):(\d{2}))$/;
 /** The furthest local time zone is UTC+14; a birth "today" there is not in the future. */
 const LATEST_OFFSET_MS = 14 * 60 * 60 * 1000;
@@ -175,7 +177,9 @@ export function birthDateWarning(s: string, nowMs: number): string | null {
  * treated as unknown, and a warning names the field, never the value.
  */
 export function lastUpdatedWarning(instant: string, nowMs: number): string | null {
-  return compareInstants(instant, new Date(nowMs + MAX_CLOCK_SKEW_MS).toISOString()) > 0 ? 'is in the future; ignored for ordering versions' : null;
+  return compareInstants(instant, new Date(nowMs + MAX_CLOCK_SKEW_MS).toISOString()) > 0
+    ? 'is in the future; ignored for ordering versions'
+    : null;
 }
 
 /** True when a stored instant lies beyond now plus the clock skew allowed (kept before the rule above existed). */
@@ -287,7 +291,10 @@ class IssueList {
 
   finish(): ErrorIssue[] {
     if (this.truncated) {
-      this.issues.push({ path: ROOT_PATH, message: `more than ${MAX_ISSUES} issues; only the first ${MAX_ISSUES} are listed` });
+      this.issues.push({
+        path: ROOT_PATH,
+        message: `more than ${MAX_ISSUES} issues; only the first ${MAX_ISSUES} are listed`,
+      });
     }
     return this.issues;
   }
@@ -323,8 +330,13 @@ function checkString(s: string, path: readonly Segment[], subject: string, issue
         : `${subject}must not contain control characters (U+0000-U+001F, U+007F-U+009F)`,
     );
   }
-  if (hasUnpairedSurrogate(s)) issues.add(formatPath(path), `${subject}must not contain an unpaired surrogate (U+D800-U+DFFF): it is no character`);
-  if (!narrative && isTooLong(s)) issues.add(formatPath(path), `${subject}must be at most ${MAX_STRING_LENGTH} characters`);
+  if (hasUnpairedSurrogate(s))
+    issues.add(
+      formatPath(path),
+      `${subject}must not contain an unpaired surrogate (U+D800-U+DFFF): it is no character`,
+    );
+  if (!narrative && isTooLong(s))
+    issues.add(formatPath(path), `${subject}must be at most ${MAX_STRING_LENGTH} characters`);
 }
 
 function walkStrings(value: unknown, path: Segment[], issues: IssueList): void {

@@ -35,7 +35,11 @@ export interface Candidates {
  * `keep` accepts, ranked by the rarity of the tags it shares, at most MAX_CANDIDATES. `held` gets, for each
  * identity, the indexes of the tags it holds.
  */
-export function rankCandidates(blocks: readonly (readonly number[])[], keep: (identityId: number) => boolean, held?: Map<number, number[]>): number[] {
+export function rankCandidates(
+  blocks: readonly (readonly number[])[],
+  keep: (identityId: number) => boolean,
+  held?: Map<number, number[]>,
+): number[] {
   const weight = new Map<number, number>();
   blocks.forEach((identities, index) => {
     if (identities.length > MAX_BLOCK_SIZE) return;
@@ -55,7 +59,12 @@ export function rankCandidates(blocks: readonly (readonly number[])[], keep: (id
     .map(([id]) => id);
 }
 
-export function findCandidates(store: Store, tenantId: string, tags: readonly BlockingTag[], exclude?: number): Candidates {
+export function findCandidates(
+  store: Store,
+  tenantId: string,
+  tags: readonly BlockingTag[],
+  exclude?: number,
+): Candidates {
   const held = new Map<number, number[]>();
   const blocks = identitiesWithTags(
     store,

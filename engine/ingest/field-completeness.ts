@@ -3,7 +3,10 @@ import type { MatchFields } from '../contract/fields.ts';
 import { HEALTH_FIELDS, type HealthField } from '../contract/health.ts';
 
 export class FieldCompleteness {
-  readonly counts: Record<HealthField, number> = Object.fromEntries(HEALTH_FIELDS.map((f) => [f, 0])) as Record<HealthField, number>;
+  readonly counts: Record<HealthField, number> = Object.fromEntries(HEALTH_FIELDS.map((f) => [f, 0])) as Record<
+    HealthField,
+    number
+  >;
 
   count(fields: MatchFields): void {
     for (const field of HEALTH_FIELDS) {

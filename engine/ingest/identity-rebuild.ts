@@ -44,7 +44,13 @@ export function identityTags(records: readonly SourceRecord[], blocking: Blockin
 }
 
 /** Replaces an identity's stored tags with its target tag set. */
-export function retagIdentity(store: Store, tenantId: string, identityId: number, blocking: BlockingConfig, ring: KeyRing): void {
+export function retagIdentity(
+  store: Store,
+  tenantId: string,
+  identityId: number,
+  blocking: BlockingConfig,
+  ring: KeyRing,
+): void {
   const tags = identityTags(recordsOfIdentity(store, tenantId, identityId), blocking, ring);
   deleteTags(store, tenantId, identityId);
   addTags(store, tenantId, identityId, tags);

@@ -34,7 +34,17 @@ import { storedTermFrequencies } from '../store/term-frequency.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { activeProfile, type StoredProfile } from '../store/profiles.ts';
 import type { MatchFields } from '../contract/fields.ts';
-import { candidateMembers, fieldsJsonOf, findRecord, hasReceipt, insertReceipt, insertRecord, updateRecord, type CandidateMember, type RecordWrite } from '../store/records.ts';
+import {
+  candidateMembers,
+  fieldsJsonOf,
+  findRecord,
+  hasReceipt,
+  insertReceipt,
+  insertRecord,
+  updateRecord,
+  type CandidateMember,
+  type RecordWrite,
+} from '../store/records.ts';
 import { getIdentity, identityOfRecord, insertIdentity, linkRecord } from '../store/identities.ts';
 import { addTags } from '../store/tags.ts';
 import { rebuildCanonical, retagIdentity } from './identity-rebuild.ts';
@@ -105,7 +115,9 @@ export class Ingestor {
     this.profile = activeProfile(store, tenantId);
     const source = this.profile.profile.SourceTrust.find((s) => s.SourceSystem === sourceSystem);
     if (source === undefined) {
-      throw validationError(`source system "${sourceSystem}" is not configured in the tenant's SourceTrust; add it to the matching profile first`);
+      throw validationError(
+        `source system "${sourceSystem}" is not configured in the tenant's SourceTrust; add it to the matching profile first`,
+      );
     }
     this.source = source;
     this.sourceSystem = source.SourceSystem;
@@ -153,7 +165,9 @@ export class Ingestor {
         }),
         payloadDigest: payloadDigest(resource),
         // A future instant (a warning) is unknown for ordering, as if absent.
-        sourceLastUpdated: warnings.some((w) => w.path === 'meta.lastUpdated') ? null : (validation.patient.meta?.lastUpdated ?? null),
+        sourceLastUpdated: warnings.some((w) => w.path === 'meta.lastUpdated')
+          ? null
+          : (validation.patient.meta?.lastUpdated ?? null),
       },
       warnings,
     };
@@ -180,7 +194,12 @@ export class Ingestor {
   }
 
   /** Validates and ingests one resource (prepare, then apply). */
-  ingestResource(resource: unknown, resourceJson: string, at = new Date().toISOString(), isolated = true): RecordOutcome {
+  ingestResource(
+    resource: unknown,
+    resourceJson: string,
+    at = new Date().toISOString(),
+    isolated = true,
+  ): RecordOutcome {
     return this.apply(this.prepareResource(resource, resourceJson), at, isolated);
   }
 
@@ -190,9 +209,13 @@ export class Ingestor {
     if (existing !== undefined) {
       // A receipt can only exist for a record that exists: records are never deleted.
       if (existing.payloadDigest === write.payloadDigest) return { kind: 'unchanged' };
-      if (hasReceipt(store, tenantId, write.sourceSystem, write.localId, write.payloadDigest)) return { kind: 'unchanged' };
+      if (hasReceipt(store, tenantId, write.sourceSystem, write.localId, write.payloadDigest))
+        return { kind: 'unchanged' };
       // A stored instant beyond now (kept before such instants were refused for ordering) decides nothing either.
-      const stored = existing.sourceLastUpdated !== null && !isFutureInstant(existing.sourceLastUpdated, Date.parse(at)) ? existing.sourceLastUpdated : null;
+      const stored =
+        existing.sourceLastUpdated !== null && !isFutureInstant(existing.sourceLastUpdated, Date.parse(at))
+          ? existing.sourceLastUpdated
+          : null;
       if (stored !== null && write.sourceLastUpdated !== null && compareInstants(write.sourceLastUpdated, stored) < 0) {
         return { kind: 'stale' };
       }
@@ -200,7 +223,18 @@ export class Ingestor {
       const identityId = identityOfRecord(store, tenantId, existing.recordId);
       if (identityId !== undefined) {
         this.rebuildIdentity(identityId, at);
-        recordIdentityEvent(store, tenantId, { identityId, recordId: existing.recordId, kind: 'record-updated', profileVersion: this.profile.version, jobId: this.jobId }, at);
+        recordIdentityEvent(
+          store,
+          tenantId,
+          {
+            identityId,
+            recordId: existing.recordId,
+            kind: 'record-updated',
+            profileVersion: this.profile.version,
+            jobId: this.jobId,
+          },
+          at,
+        );
       }
       insertReceipt(store, tenantId, write, 'updated', at);
       return { kind: 'updated' };
@@ -220,17 +254,31 @@ export class Ingestor {
       identityId = best.identityId;
       linkRecord(store, tenantId, recordId, identityId, 'auto', best.outcome.score, at);
       if (best.allMembers) {
-        rebuildCanonical(store, tenantId, identityId, this.trustOrder, at, [...best.members.map((m) => ({ ...m.row, fields: m.prepared.fields })), { recordId, ...write }]);
+        rebuildCanonical(store, tenantId, identityId, this.trustOrder, at, [
+          ...best.members.map((m) => ({ ...m.row, fields: m.prepared.fields })),
+          { recordId, ...write },
+        ]);
       } else {
         rebuildCanonical(store, tenantId, identityId, this.trustOrder, at);
       }
       // Only the tags the identity does not hold yet: most of a linked record's tags are shared by definition.
       const held = new Set(candidates.held.get(identityId) ?? []);
-      addTags(store, tenantId, identityId, tags.filter((_, index) => !held.has(index)));
+      addTags(
+        store,
+        tenantId,
+        identityId,
+        tags.filter((_, index) => !held.has(index)),
+      );
       linked = 'auto-linked';
       reviewCandidates = scored.slice(1);
     } else {
-      identityId = insertIdentity(store, tenantId, randomUUID(), buildCanonical([{ recordId, ...write }], this.trustOrder), at);
+      identityId = insertIdentity(
+        store,
+        tenantId,
+        randomUUID(),
+        buildCanonical([{ recordId, ...write }], this.trustOrder),
+        at,
+      );
       linkRecord(store, tenantId, recordId, identityId, 'auto', null, at);
       addTags(store, tenantId, identityId, tags);
       linked = 'new-identity';
@@ -251,7 +299,12 @@ export class Ingestor {
         recordId,
         kind: linked === 'auto-linked' ? 'record-joined' : 'identity-created',
         // How an auto-link was decided; a new identity records its best candidate's score (below Certain), if any.
-        decidedBy: linked === 'auto-linked' ? (best?.outcome.decidedBy === 'trusted-identifier' ? 'trusted-identifier' : 'score') : null,
+        decidedBy:
+          linked === 'auto-linked'
+            ? best?.outcome.decidedBy === 'trusted-identifier'
+              ? 'trusted-identifier'
+              : 'score'
+            : null,
         score: best?.outcome.score ?? null,
         profileVersion: this.profile.version,
         jobId: this.jobId,
@@ -269,7 +322,8 @@ export class Ingestor {
     const byIdentity = candidateMembers(this.store, this.tenantId, identities, MAX_COMPARED_RECORDS_PER_IDENTITY + 1);
     // Fields are read only for the members the prepared cache does not hold at their version.
     const misses: number[] = [];
-    for (const rows of byIdentity.values()) for (const row of rows) if (this.cache.lookup(row.recordId, row.version) === undefined) misses.push(row.recordId);
+    for (const rows of byIdentity.values())
+      for (const row of rows) if (this.cache.lookup(row.recordId, row.version) === undefined) misses.push(row.recordId);
     const missing = misses.length === 0 ? undefined : fieldsJsonOf(this.store, this.tenantId, misses);
     const preparedOf = (row: CandidateMember): PreparedRecord => {
       const cached = this.cache.lookup(row.recordId, row.version);
@@ -282,11 +336,14 @@ export class Ingestor {
     for (const identityId of identities) {
       const rows = byIdentity.get(identityId) ?? [];
       const allMembers = rows.length <= MAX_COMPARED_RECORDS_PER_IDENTITY;
-      const members = rows.slice(0, MAX_COMPARED_RECORDS_PER_IDENTITY).map((row) => ({ row, prepared: preparedOf(row) }));
+      const members = rows
+        .slice(0, MAX_COMPARED_RECORDS_PER_IDENTITY)
+        .map((row) => ({ row, prepared: preparedOf(row) }));
       let best: Scored | undefined;
       for (const { prepared: right } of members) {
         const outcome = this.scorer.outcome(prepared, right);
-        if (best === undefined || outcome.score > best.outcome.score) best = { identityId, outcome, left: prepared, right, members, allMembers };
+        if (best === undefined || outcome.score > best.outcome.score)
+          best = { identityId, outcome, left: prepared, right, members, allMembers };
       }
       if (best !== undefined) scored.push(best);
     }

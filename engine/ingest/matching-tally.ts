@@ -41,6 +41,11 @@ export class MatchingTally {
   }
 
   figures(): MatchingFigures {
-    return { comparedPairs: this.comparedPairs, scoreBands: [...this.scoreBands], capped: this.capped, rules: Object.fromEntries([...this.rules].sort(([a], [b]) => a.localeCompare(b))) };
+    return {
+      comparedPairs: this.comparedPairs,
+      scoreBands: [...this.scoreBands],
+      capped: this.capped,
+      rules: Object.fromEntries([...this.rules].sort(([a], [b]) => a.localeCompare(b))),
+    };
   }
 }

@@ -22,7 +22,8 @@ import { MAX_RESOURCE_BYTES } from '../fhir/patient.ts';
 
 export const MAX_LINE_BYTES = MAX_RESOURCE_BYTES;
 
-export type NdjsonLine = { readonly line: number; readonly text: string } | { readonly line: number; readonly rejected: ErrorIssue };
+export type NdjsonLine =
+  { readonly line: number; readonly text: string } | { readonly line: number; readonly rejected: ErrorIssue };
 
 /** What NDJSON arrives as: decoded text, or a stream of bytes (a file, a request body). */
 export type NdjsonSource = string | AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
@@ -35,12 +36,18 @@ const LF = 0x0a;
 const CR = 0x0d;
 const BOM = '\uFEFF';
 
-const tooLong = (line: number, max: number): NdjsonLine => ({ line, rejected: { path: 'line', message: `the line exceeds ${String(max)} bytes` } });
+const tooLong = (line: number, max: number): NdjsonLine => ({
+  line,
+  rejected: { path: 'line', message: `the line exceeds ${String(max)} bytes` },
+});
 const misplacedBom = (line: number): NdjsonLine => ({
   line,
   rejected: { path: 'line', message: 'starts with a byte-order mark, which is accepted only at the start of the file' },
 });
-const notUtf8 = (line: number): NdjsonLine => ({ line, rejected: { path: 'line', message: 'not valid UTF-8: the file must be UTF-8 encoded' } });
+const notUtf8 = (line: number): NdjsonLine => ({
+  line,
+  rejected: { path: 'line', message: 'not valid UTF-8: the file must be UTF-8 encoded' },
+});
 
 function asBuffer(chunk: Uint8Array): Buffer {
   return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
@@ -132,7 +139,10 @@ export function* textLines(text: string, options: LineOptions = {}): Generator<N
   }
 }
 
-export function ndjsonLines(source: NdjsonSource, options: LineOptions = {}): AsyncIterable<NdjsonLine> | Iterable<NdjsonLine> {
+export function ndjsonLines(
+  source: NdjsonSource,
+  options: LineOptions = {},
+): AsyncIterable<NdjsonLine> | Iterable<NdjsonLine> {
   return typeof source === 'string' ? textLines(source, options) : new NdjsonLineReader(source, options);
 }
 

@@ -109,11 +109,18 @@ export async function ingestLines(
     if (chunk.length === 0) return;
     const batch = chunk;
     chunk = [];
-    const prepared = batch.map((item): PreparedResource => ('rejected' in item ? { kind: 'rejected', issues: [item.rejected] } : prepareLine(ingestor, item.text)));
+    const prepared = batch.map((item): PreparedResource =>
+      'rejected' in item ? { kind: 'rejected', issues: [item.rejected] } : prepareLine(ingestor, item.text),
+    );
     const at = new Date().toISOString();
-    const outcomes = ingestChunk(store, prepared, (item, isolated) => ingestor.apply(item, at, isolated), () => {
-      ingestor.discardCaches();
-    });
+    const outcomes = ingestChunk(
+      store,
+      prepared,
+      (item, isolated) => ingestor.apply(item, at, isolated),
+      () => {
+        ingestor.discardCaches();
+      },
+    );
     batch.forEach((item, index) => {
       const outcome = outcomes[index];
       if (outcome === undefined) return;

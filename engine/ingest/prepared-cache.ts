@@ -36,7 +36,14 @@ export class PreparedCache {
 
   /** The prepared record; a row's fields JSON is parsed only on a miss. */
   get(record: CandidateRecordRow | SourceRecord): PreparedRecord {
-    return this.lookup(record.recordId, record.version) ?? this.put(record.recordId, record.version, 'fields' in record ? record.fields : (JSON.parse(record.fieldsJson) as MatchFields));
+    return (
+      this.lookup(record.recordId, record.version) ??
+      this.put(
+        record.recordId,
+        record.version,
+        'fields' in record ? record.fields : (JSON.parse(record.fieldsJson) as MatchFields),
+      )
+    );
   }
 
   private remember(recordId: number, entry: { version: number; prepared: PreparedRecord }): void {
@@ -58,9 +65,23 @@ export interface PreparedMember {
  * Every member's prepared record from each cache (one per scorer), reading in one go the fields of the members any
  * cache misses; a member whose fields cannot be read (it vanished) is left out.
  */
-export function preparedMembers(store: Store, tenantId: string, caches: readonly PreparedCache[], members: ReadonlyMap<number, readonly CandidateMember[]>): Map<number, PreparedMember[]> {
-  const misses = [...members.values()].flat().filter((m) => caches.some((cache) => cache.lookup(m.recordId, m.version) === undefined));
-  const fields = misses.length === 0 ? new Map<number, string>() : fieldsJsonOf(store, tenantId, misses.map((m) => m.recordId));
+export function preparedMembers(
+  store: Store,
+  tenantId: string,
+  caches: readonly PreparedCache[],
+  members: ReadonlyMap<number, readonly CandidateMember[]>,
+): Map<number, PreparedMember[]> {
+  const misses = [...members.values()]
+    .flat()
+    .filter((m) => caches.some((cache) => cache.lookup(m.recordId, m.version) === undefined));
+  const fields =
+    misses.length === 0
+      ? new Map<number, string>()
+      : fieldsJsonOf(
+          store,
+          tenantId,
+          misses.map((m) => m.recordId),
+        );
   const preparedBy = (cache: PreparedCache, member: CandidateMember): PreparedRecord | undefined => {
     const hit = cache.lookup(member.recordId, member.version);
     if (hit !== undefined) return hit;

@@ -72,10 +72,13 @@ export function buildCanonical(records: readonly SurvivorInput[], trustOrder: re
   const identifiers = new Map<string, { system: string; value: string }>();
   for (const record of ordered) {
     for (const name of record.fields.previousFamilyNames) previous.add(name);
-    if (record.fields.familyName !== null && record.fields.familyName !== fields.familyName) previous.add(record.fields.familyName);
+    if (record.fields.familyName !== null && record.fields.familyName !== fields.familyName)
+      previous.add(record.fields.familyName);
     for (const id of record.fields.identifiers) identifiers.set(`${id.system}\u001f${id.value}`, id);
   }
   fields.previousFamilyNames = [...previous].sort();
-  fields.identifiers = [...identifiers.values()].sort((a, b) => (a.system === b.system ? (a.value < b.value ? -1 : 1) : a.system < b.system ? -1 : 1));
+  fields.identifiers = [...identifiers.values()].sort((a, b) =>
+    a.system === b.system ? (a.value < b.value ? -1 : 1) : a.system < b.system ? -1 : 1,
+  );
   return { fields: fields as unknown as MatchFields, provenance, recordCount: records.length };
 }

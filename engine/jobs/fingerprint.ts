@@ -17,17 +17,28 @@ const KEY_DIGEST_LABEL = 'mpi-console/maintenance/blocking-key-fingerprint/v1';
 
 export function configurationFingerprint(profile: MatchingProfile, settings: Settings, tenantId: string): string {
   const { Blocking } = profile;
-  const versions = [Blocking.ActiveKeyVersion, ...(Blocking.InactiveKeyVersion === undefined ? [] : [Blocking.InactiveKeyVersion])];
+  const versions = [
+    Blocking.ActiveKeyVersion,
+    ...(Blocking.InactiveKeyVersion === undefined ? [] : [Blocking.InactiveKeyVersion]),
+  ];
   const keys = versions.map((version) => {
     const secret = blockingSecret(settings, tenantId, version);
-    return { version, digest: secret === undefined ? 'missing' : createHmac('sha256', secret).update(KEY_DIGEST_LABEL).digest('hex') };
+    return {
+      version,
+      digest: secret === undefined ? 'missing' : createHmac('sha256', secret).update(KEY_DIGEST_LABEL).digest('hex'),
+    };
   });
   // Which identifiers are trusted or personal changes what matches: in the material when set (a profile without
   // them keeps the fingerprint it had before they were counted).
   const identifiers =
     profile.TrustedIdentifierSystems.length === 0 && (profile.PersonalIdentifierSystems ?? []).length === 0
       ? {}
-      : { identifierSystems: { trusted: profile.TrustedIdentifierSystems, personal: profile.PersonalIdentifierSystems ?? [] } };
+      : {
+          identifierSystems: {
+            trusted: profile.TrustedIdentifierSystems,
+            personal: profile.PersonalIdentifierSystems ?? [],
+          },
+        };
   const material = canonicalJson({
     matchingRules: profile.MatchingRules,
     sourceTrust: profile.SourceTrust,
@@ -60,7 +71,11 @@ export class FingerprintProbe {
       .get(this.tenantId) as number | undefined;
     const key = `${String(version)}|${this.config.stamp()}`;
     if (key !== this.cachedKey) {
-      this.cachedValue = configurationFingerprint(activeProfile(this.store, this.tenantId).profile, this.config.read(), this.tenantId);
+      this.cachedValue = configurationFingerprint(
+        activeProfile(this.store, this.tenantId).profile,
+        this.config.read(),
+        this.tenantId,
+      );
       this.cachedKey = key;
     }
     return this.cachedValue;

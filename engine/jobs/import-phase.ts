@@ -50,11 +50,24 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
   if (sourceSystem === null) throw new EngineError('internal', 'an importing phase without an external source');
   const upTo = job.startedAt;
   if (upTo === null) throw new EngineError('internal', 'an importing phase of a job that has not started');
-  const { source, key, allowInsecureHttp } = sourceForImport(settings, ctx.profile.profile, ctx.tenantId, sourceSystem, 'job.externalSourceSystem');
-  const client = new FhirSourceClient(source, { allowInsecureHttp, key, ...(options.retry === undefined ? {} : { retry: options.retry }) });
+  const { source, key, allowInsecureHttp } = sourceForImport(
+    settings,
+    ctx.profile.profile,
+    ctx.tenantId,
+    sourceSystem,
+    'job.externalSourceSystem',
+  );
+  const client = new FhirSourceClient(source, {
+    allowInsecureHttp,
+    key,
+    ...(options.retry === undefined ? {} : { retry: options.retry }),
+  });
   const ingestor = new Ingestor(ctx.store, ctx.tenantId, sourceSystem, settings, ctx.jobId);
   const full = job.changedSince === null;
-  const window: ImportWindow = { from: job.changedSince, upTo: new Date(Date.parse(upTo) + MAX_CLOCK_SKEW_MS).toISOString() };
+  const window: ImportWindow = {
+    from: job.changedSince,
+    upTo: new Date(Date.parse(upTo) + MAX_CLOCK_SKEW_MS).toISOString(),
+  };
   // The next page is fetched while this one is written (the server works meanwhile); the cursor still moves
   // only when a page commits, so a prefetched page that is never written is simply fetched again on resume.
   let prefetched: { readonly url: string; readonly page: Promise<CheckedPage> } | undefined;
@@ -80,16 +93,29 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
       const first = phase.cursorUrl === null;
       const pageNumber = phase.cursor + 1;
       if (pageNumber > source.MaxPages) {
-        throw new SourceError(`the source paged on past ${source.MaxPages.toLocaleString('en-US')} pages (MaxPages of ${key}); the import stopped. Raise MaxPages if the source really holds that many Patients`, false);
+        throw new SourceError(
+          `the source paged on past ${source.MaxPages.toLocaleString('en-US')} pages (MaxPages of ${key}); the import stopped. Raise MaxPages if the source really holds that many Patients`,
+          false,
+        );
       }
-      const url = phase.cursorUrl ?? client.firstPageUrl({ changedSince: job.changedSince, upTo, pageSize: source.PageSize });
+      const url =
+        phase.cursorUrl ?? client.firstPageUrl({ changedSince: job.changedSince, upTo, pageSize: source.PageSize });
       const page = await fetchPage(url, signal);
       if (page.nextUrl !== null && pageNumber < source.MaxPages) prefetch(page.nextUrl, signal);
-      const prepared = page.entries.map((entry) => ({ path: entry.path, prepared: prepareEntry(ingestor, entry.resource, window) }));
+      const prepared = page.entries.map((entry) => ({
+        path: entry.path,
+        prepared: prepareEntry(ingestor, entry.resource, window),
+      }));
       const last = page.nextUrl === null;
       const notes: PhaseNote[] = [];
-      if (first && client.insecure) notes.push({ text: 'plain HTTP under AllowInsecureHttp (development only): the source was read without TLS', important: true });
-      const failedPaths: PhaseNote[] = page.empty.map((path) => ({ text: `page ${String(pageNumber)}, ${path}: no resource` }));
+      if (first && client.insecure)
+        notes.push({
+          text: 'plain HTTP under AllowInsecureHttp (development only): the source was read without TLS',
+          important: true,
+        });
+      const failedPaths: PhaseNote[] = page.empty.map((path) => ({
+        text: `page ${String(pageNumber)}, ${path}: no resource`,
+      }));
       // A Patient accepted with a field ignored for matching (ingestion's warnings): a counted warning, named by path.
       const warnedPaths: PhaseNote[] = [];
       const readCounters: Partial<JobCounters> = {
@@ -107,9 +133,14 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
         },
         write(at): Partial<JobCounters> {
           const counters = { imported: 0, updated: 0, unchanged: 0, failure: 0, warning: 0, reviewCreated: 0 };
-          const outcomes = ingestChunk(ctx.store, prepared, (item, isolated) => ingestor.apply(item.prepared, at, isolated), () => {
-            ingestor.discardCaches();
-          });
+          const outcomes = ingestChunk(
+            ctx.store,
+            prepared,
+            (item, isolated) => ingestor.apply(item.prepared, at, isolated),
+            () => {
+              ingestor.discardCaches();
+            },
+          );
           const seen: string[] = [];
           outcomes.forEach((outcome, index) => {
             const item = prepared[index];
@@ -129,7 +160,9 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
               case 'rejected': {
                 counters.failure++;
                 const issue = outcome.issues[0];
-                failedPaths.push({ text: `page ${String(pageNumber)}, ${item.path}${issue === undefined ? '' : `.${issue.path}: ${issue.message}`}` });
+                failedPaths.push({
+                  text: `page ${String(pageNumber)}, ${item.path}${issue === undefined ? '' : `.${issue.path}: ${issue.message}`}`,
+                });
                 break;
               }
             }
@@ -137,7 +170,9 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
               seen.push(localIdOf(item.prepared));
               for (const warning of item.prepared.kind === 'ready' ? item.prepared.warnings : []) {
                 counters.warning++;
-                warnedPaths.push({ text: `page ${String(pageNumber)}, ${item.path}.${warning.path}: ${warning.message}` });
+                warnedPaths.push({
+                  text: `page ${String(pageNumber)}, ${item.path}.${warning.path}: ${warning.message}`,
+                });
               }
             }
           });
@@ -147,7 +182,10 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
               const missing = countUnseen(ctx.store, ctx.tenantId, job.jobId, sourceSystem);
               if (missing > 0) {
                 counters.warning += missing;
-                notes.push({ text: `${String(missing)} record(s) of this source system were not returned by the full import; they stay linked (nothing is unlinked or deleted)`, important: true });
+                notes.push({
+                  text: `${String(missing)} record(s) of this source system were not returned by the full import; they stay linked (nothing is unlinked or deleted)`,
+                  important: true,
+                });
               }
               forgetSeen(ctx.store, ctx.tenantId, job.jobId);
             }
@@ -179,7 +217,10 @@ function prepareEntry(ingestor: Ingestor, resource: unknown, window: ImportWindo
   try {
     json = JSON.stringify(resource);
   } catch {
-    return { kind: 'rejected', issues: [{ path: 'record', message: 'cannot be serialised as JSON (nested too deeply); not imported' }] };
+    return {
+      kind: 'rejected',
+      issues: [{ path: 'record', message: 'cannot be serialised as JSON (nested too deeply); not imported' }],
+    };
   }
   const prepared = ingestor.prepareResource(resource, json);
   if (prepared.kind !== 'ready') return prepared;
@@ -187,10 +228,23 @@ function prepareEntry(ingestor: Ingestor, resource: unknown, window: ImportWindo
   const lastUpdated = (resource as { meta?: { lastUpdated?: unknown } }).meta?.lastUpdated;
   if (typeof lastUpdated === 'string') {
     if (window.from !== null && compareInstants(lastUpdated, window.from) < 0) {
-      return { kind: 'rejected', issues: [{ path: 'meta.lastUpdated', message: 'is before the import window asked for (changedSince); not imported' }] };
+      return {
+        kind: 'rejected',
+        issues: [
+          { path: 'meta.lastUpdated', message: 'is before the import window asked for (changedSince); not imported' },
+        ],
+      };
     }
     if (compareInstants(lastUpdated, window.upTo) > 0) {
-      return { kind: 'rejected', issues: [{ path: 'meta.lastUpdated', message: 'is after the instant the job started, the end of the window asked for; not imported' }] };
+      return {
+        kind: 'rejected',
+        issues: [
+          {
+            path: 'meta.lastUpdated',
+            message: 'is after the instant the job started, the end of the window asked for; not imported',
+          },
+        ],
+      };
     }
   }
   return prepared;

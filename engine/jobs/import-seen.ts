@@ -6,7 +6,9 @@
 import type { Store } from '../store/db.ts';
 
 export function markSeen(store: Store, tenantId: string, jobId: string, localIds: readonly string[]): void {
-  const insert = store.statement('INSERT OR IGNORE INTO maintenance_import_seen (tenant_id, job_id, local_id) VALUES (?, ?, ?)');
+  const insert = store.statement(
+    'INSERT OR IGNORE INTO maintenance_import_seen (tenant_id, job_id, local_id) VALUES (?, ?, ?)',
+  );
   for (const localId of localIds) insert.run(tenantId, jobId, localId);
 }
 

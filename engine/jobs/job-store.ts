@@ -11,7 +11,15 @@
  * request releases its lease (expires it now).
  */
 import type { Store } from '../store/db.ts';
-import type { JobCounters, JobKind, JobPhase, JobState, JobStatus, PhaseName, PhaseStatus } from '../contract/maintenance.ts';
+import type {
+  JobCounters,
+  JobKind,
+  JobPhase,
+  JobState,
+  JobStatus,
+  PhaseName,
+  PhaseStatus,
+} from '../contract/maintenance.ts';
 import { reviewRate } from '../contract/ingest.ts';
 import { COUNTER_NAMES } from '../contract/maintenance.ts';
 import { EngineError } from '../contract/errors.ts';
@@ -167,20 +175,32 @@ export function insertJob(store: Store, tenantId: string, job: NewJob, at: strin
     'INSERT INTO maintenance_job_phase (tenant_id, job_id, ordinal, phase, status, note) VALUES (?, ?, ?, ?, ?, ?)',
   );
   job.phases.forEach((phase, index) => {
-    insertPhase.run(tenantId, job.jobId, index + 1, phase.name, phase.status, phase.status === 'skipped' ? 'not requested' : null);
+    insertPhase.run(
+      tenantId,
+      job.jobId,
+      index + 1,
+      phase.name,
+      phase.status,
+      phase.status === 'skipped' ? 'not requested' : null,
+    );
   });
   return true;
 }
 
 export function jobRow(store: Store, tenantId: string, jobId: string): JobRow | undefined {
-  const raw = store.statement(`SELECT ${JOB_COLUMNS} FROM maintenance_job WHERE tenant_id = ? AND job_id = ?`).get(tenantId, jobId) as RawJob | undefined;
+  const raw = store
+    .statement(`SELECT ${JOB_COLUMNS} FROM maintenance_job WHERE tenant_id = ? AND job_id = ?`)
+    .get(tenantId, jobId) as RawJob | undefined;
   return raw === undefined ? undefined : jobFromRaw(raw);
 }
 
 export function requireJob(store: Store, tenantId: string, jobId: string): JobRow {
   const row = jobRow(store, tenantId, jobId);
   // The ID is the caller's input, so it is not echoed.
-  if (row === undefined) throw new EngineError('not_found', 'no job with this ID exists in this tenant', [{ path: 'jobId', message: 'not found' }]);
+  if (row === undefined)
+    throw new EngineError('not_found', 'no job with this ID exists in this tenant', [
+      { path: 'jobId', message: 'not found' },
+    ]);
   return row;
 }
 
@@ -252,7 +272,9 @@ export function jobState(store: Store, tenantId: string, row: JobRow): JobState 
 export function listJobRows(store: Store, tenantId: string, limit: number, beforeJobId?: string): JobRow[] {
   const rows = (
     beforeJobId === undefined
-      ? store.statement(`SELECT ${JOB_COLUMNS} FROM maintenance_job WHERE tenant_id = ? ORDER BY job_seq DESC LIMIT ?`).all(tenantId, limit)
+      ? store
+          .statement(`SELECT ${JOB_COLUMNS} FROM maintenance_job WHERE tenant_id = ? ORDER BY job_seq DESC LIMIT ?`)
+          .all(tenantId, limit)
       : store
           .statement(
             `SELECT ${JOB_COLUMNS} FROM maintenance_job WHERE tenant_id = ?
@@ -269,7 +291,13 @@ export function listJobRows(store: Store, tenantId: string, limit: number, befor
  * leaseExpiresAt. One statement; call it inside a write transaction (BEGIN IMMEDIATE) so two workers never
  * claim the same job.
  */
-export function claimNextJob(store: Store, tenantId: string, owner: string, now: string, leaseExpiresAt: string): JobRow | undefined {
+export function claimNextJob(
+  store: Store,
+  tenantId: string,
+  owner: string,
+  now: string,
+  leaseExpiresAt: string,
+): JobRow | undefined {
   const raw = store
     .statement(
       `UPDATE maintenance_job SET status = 'running', lease_owner = ?, lease_expires_at = ?, claims = claims + 1,
@@ -299,7 +327,14 @@ export function recordStart(
     .run(start.profileVersion, start.fingerprint, start.populationTotal, tenantId, jobId);
 }
 
-export function setPhaseStatus(store: Store, tenantId: string, jobId: string, phase: PhaseRow, to: PhaseStatus, at: string): void {
+export function setPhaseStatus(
+  store: Store,
+  tenantId: string,
+  jobId: string,
+  phase: PhaseRow,
+  to: PhaseStatus,
+  at: string,
+): void {
   assertPhaseTransition(phase.status, to);
   store
     .statement(
@@ -321,7 +356,13 @@ export interface PhaseNote {
 export const PHASE_NOTE_BOUNDS = { important: 20, other: 50 } as const;
 
 /** Adds a batch's notes to its phase within the bounds, and keeps the phase's `note` the most important one. */
-export function addPhaseNotes(store: Store, tenantId: string, jobId: string, ordinal: number, notes: readonly PhaseNote[]): void {
+export function addPhaseNotes(
+  store: Store,
+  tenantId: string,
+  jobId: string,
+  ordinal: number,
+  notes: readonly PhaseNote[],
+): void {
   if (notes.length === 0) return;
   const kept = store
     .statement(
@@ -329,7 +370,9 @@ export function addPhaseNotes(store: Store, tenantId: string, jobId: string, ord
        FROM maintenance_job_phase_note WHERE tenant_id = ? AND job_id = ? AND ordinal = ?`,
     )
     .get(tenantId, jobId, ordinal) as { last: number; important: number; other: number };
-  const insert = store.statement('INSERT INTO maintenance_job_phase_note (tenant_id, job_id, ordinal, seq, important, note) VALUES (?, ?, ?, ?, ?, ?)');
+  const insert = store.statement(
+    'INSERT INTO maintenance_job_phase_note (tenant_id, job_id, ordinal, seq, important, note) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   let { last, important, other } = kept;
   let dropped = 0;
   for (const note of notes) {
@@ -355,14 +398,20 @@ export function addPhaseNotes(store: Store, tenantId: string, jobId: string, ord
 }
 
 /** Every kept note of a job's phases, by ordinal (important first, then in order), and how many were not kept. */
-export function phaseNotes(store: Store, tenantId: string, jobId: string): Map<number, { notes: string[]; notKept: number }> {
+export function phaseNotes(
+  store: Store,
+  tenantId: string,
+  jobId: string,
+): Map<number, { notes: string[]; notKept: number }> {
   const out = new Map<number, { notes: string[]; notKept: number }>();
   const counts = store
     .statement('SELECT ordinal, notes_not_kept FROM maintenance_job_phase WHERE tenant_id = ? AND job_id = ?')
     .all(tenantId, jobId) as { ordinal: number; notes_not_kept: number }[];
   for (const c of counts) out.set(c.ordinal, { notes: [], notKept: c.notes_not_kept });
   const rows = store
-    .statement('SELECT ordinal, note FROM maintenance_job_phase_note WHERE tenant_id = ? AND job_id = ? ORDER BY ordinal, important DESC, seq')
+    .statement(
+      'SELECT ordinal, note FROM maintenance_job_phase_note WHERE tenant_id = ? AND job_id = ? ORDER BY ordinal, important DESC, seq',
+    )
     .all(tenantId, jobId) as { ordinal: number; note: string }[];
   for (const row of rows) out.get(row.ordinal)?.notes.push(row.note);
   return out;
@@ -374,7 +423,12 @@ export function advance(
   tenantId: string,
   jobId: string,
   ordinal: number,
-  progress: { readonly cursor: number; readonly cursorUrl?: string | undefined; readonly processed: number; readonly counters: Partial<JobCounters> },
+  progress: {
+    readonly cursor: number;
+    readonly cursorUrl?: string | undefined;
+    readonly processed: number;
+    readonly counters: Partial<JobCounters>;
+  },
   leaseExpiresAt: string,
 ): void {
   store
@@ -407,7 +461,9 @@ export function advance(
 
 export function renewLease(store: Store, tenantId: string, jobId: string, owner: string, leaseExpiresAt: string): void {
   store
-    .statement("UPDATE maintenance_job SET lease_expires_at = ? WHERE tenant_id = ? AND job_id = ? AND lease_owner = ? AND status = 'running'")
+    .statement(
+      "UPDATE maintenance_job SET lease_expires_at = ? WHERE tenant_id = ? AND job_id = ? AND lease_owner = ? AND status = 'running'",
+    )
     .run(leaseExpiresAt, tenantId, jobId, owner);
 }
 
@@ -422,12 +478,22 @@ export function releaseLease(store: Store, tenantId: string, jobId: string, owne
 }
 
 /** Moves a job to a final status; its running phase takes the same status (completed phases keep theirs). */
-export function finishJob(store: Store, tenantId: string, job: JobRow, to: FinalJobStatus, error: string | null, at: string): void {
+export function finishJob(
+  store: Store,
+  tenantId: string,
+  job: JobRow,
+  to: FinalJobStatus,
+  error: string | null,
+  at: string,
+): void {
   assertTransition(job.status, to);
   const result = store
-    .statement('UPDATE maintenance_job SET status = ?, error = ?, finished_at = ? WHERE tenant_id = ? AND job_id = ? AND status = ?')
+    .statement(
+      'UPDATE maintenance_job SET status = ?, error = ?, finished_at = ? WHERE tenant_id = ? AND job_id = ? AND status = ?',
+    )
     .run(to, error === null ? null : error.slice(0, 2000), at, tenantId, job.jobId, job.status);
-  if (result.changes !== 1) throw new EngineError('conflict', `job ${job.jobId} changed status while it was being ${to}`);
+  if (result.changes !== 1)
+    throw new EngineError('conflict', `job ${job.jobId} changed status while it was being ${to}`);
   if (to === 'completed') return;
   for (const phase of phasesOf(store, tenantId, job.jobId)) {
     if (phase.status === 'running') setPhaseStatus(store, tenantId, job.jobId, phase, phaseStatusFor(to), at);
@@ -436,7 +502,9 @@ export function finishJob(store: Store, tenantId: string, job: JobRow, to: Final
 
 export function markCancelRequested(store: Store, tenantId: string, jobId: string, actor: string): void {
   store
-    .statement("UPDATE maintenance_job SET cancel_requested_by = COALESCE(cancel_requested_by, ?) WHERE tenant_id = ? AND job_id = ? AND status = 'running'")
+    .statement(
+      "UPDATE maintenance_job SET cancel_requested_by = COALESCE(cancel_requested_by, ?) WHERE tenant_id = ? AND job_id = ? AND status = 'running'",
+    )
     .run(actor, tenantId, jobId);
 }
 
@@ -448,7 +516,9 @@ export function listTenantIds(store: Store): string[] {
 /** The profile version the newest completed re-index ran under, or undefined when none completed. */
 export function lastCompletedReindexVersion(store: Store, tenantId: string): number | undefined {
   const version = store
-    .statement("SELECT MAX(profile_version) FROM maintenance_job WHERE tenant_id = ? AND kind = 'reindex' AND status = 'completed'")
+    .statement(
+      "SELECT MAX(profile_version) FROM maintenance_job WHERE tenant_id = ? AND kind = 'reindex' AND status = 'completed'",
+    )
     .pluck()
     .get(tenantId) as number | null;
   return version ?? undefined;

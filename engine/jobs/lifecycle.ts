@@ -26,7 +26,10 @@ export interface JobRequest {
   readonly jobId?: string;
 }
 
-export function phasesFor(kind: JobKind, externalSourceSystem: string | undefined): { name: PhaseName; status: 'pending' | 'skipped' }[] {
+export function phasesFor(
+  kind: JobKind,
+  externalSourceSystem: string | undefined,
+): { name: PhaseName; status: 'pending' | 'skipped' }[] {
   if (kind === 'reindex') {
     return [
       { name: 'validation', status: 'pending' },
@@ -41,7 +44,12 @@ export function phasesFor(kind: JobKind, externalSourceSystem: string | undefine
 }
 
 /** Queues a job; created is false when a job with the same ID (the same schedule bucket) already exists. */
-export function enqueueJob(store: Store, tenantId: string, request: JobRequest, at = new Date().toISOString()): { jobId: string; created: boolean } {
+export function enqueueJob(
+  store: Store,
+  tenantId: string,
+  request: JobRequest,
+  at = new Date().toISOString(),
+): { jobId: string; created: boolean } {
   const jobId = request.jobId ?? `job-${randomUUID()}`;
   const created = store.write(() => {
     const inserted = insertJob(
@@ -87,7 +95,15 @@ const ACTION_OF: { readonly [S in FinalJobStatus]: string } = {
 };
 
 /** Moves the job to a final status with its audit record, in the caller's write transaction. */
-export function finishWithAudit(store: Store, tenantId: string, job: JobRow, to: FinalJobStatus, actor: string, error: string | null, at: string): void {
+export function finishWithAudit(
+  store: Store,
+  tenantId: string,
+  job: JobRow,
+  to: FinalJobStatus,
+  actor: string,
+  error: string | null,
+  at: string,
+): void {
   finishJob(store, tenantId, job, to, error, at);
   const after = requireJob(store, tenantId, job.jobId);
   const sample: HealthSample = {
@@ -142,7 +158,13 @@ export interface CancelOutcome {
  * running job with a live lease is marked and stops at its next batch boundary. Cancelling a cancelled job
  * is acknowledged again; a completed, failed or stopped job cannot be cancelled.
  */
-export function cancelJob(store: Store, tenantId: string, jobId: string, actor: string, now = new Date()): CancelOutcome {
+export function cancelJob(
+  store: Store,
+  tenantId: string,
+  jobId: string,
+  actor: string,
+  now = new Date(),
+): CancelOutcome {
   const at = now.toISOString();
   const outcome = store.write((): CancelOutcome & { finished: boolean; kind: JobKind } => {
     const job = requireJob(store, tenantId, jobId);
@@ -152,7 +174,10 @@ export function cancelJob(store: Store, tenantId: string, jobId: string, actor: 
       case 'completed':
       case 'failed':
       case 'stopped':
-        throw new EngineError('conflict', `job ${jobId} is already ${job.status}; only a queued or running job can be cancelled`);
+        throw new EngineError(
+          'conflict',
+          `job ${jobId} is already ${job.status}; only a queued or running job can be cancelled`,
+        );
       case 'queued':
         finishWithAudit(store, tenantId, job, 'cancelled', actor, null, at);
         return { jobId, status: 'cancelled', cancelRequested: true, finished: true, kind: job.kind };

@@ -10,8 +10,14 @@ import { COUNTER_NAMES } from '../contract/maintenance.ts';
 import { instrumentsOf } from '../telemetry.ts';
 
 const current = instrumentsOf((meter): { readonly jobs: Counter; readonly items: Counter } => ({
-  jobs: meter.createCounter('service.maintenance.jobs', { description: 'Maintenance jobs entering a status', unit: '{job}' }),
-  items: meter.createCounter('service.maintenance.items', { description: 'Maintenance work items by phase and outcome', unit: '{item}' }),
+  jobs: meter.createCounter('service.maintenance.jobs', {
+    description: 'Maintenance jobs entering a status',
+    unit: '{job}',
+  }),
+  items: meter.createCounter('service.maintenance.items', {
+    description: 'Maintenance work items by phase and outcome',
+    unit: '{item}',
+  }),
 }));
 
 const OUTCOME_OF: { readonly [C in keyof JobCounters]: string } = {

@@ -28,15 +28,22 @@ export function activeIdentitiesAfter(store: Store, tenantId: string, cursor: nu
 }
 
 /** The keys of many identities (active or not), by identity ID, in one statement per 64 identities. */
-export function identityKeys(store: Store, tenantId: string, identityIds: readonly number[]): Map<number, IdentityKey & { readonly active: boolean }> {
+export function identityKeys(
+  store: Store,
+  tenantId: string,
+  identityIds: readonly number[],
+): Map<number, IdentityKey & { readonly active: boolean }> {
   const out = new Map<number, IdentityKey & { readonly active: boolean }>();
   for (let start = 0; start < identityIds.length; start += 64) {
     const part = identityIds.slice(start, start + 64);
     const rows = store
-      .statement(`SELECT identity_id, enterprise_id, logical_version, status FROM identity WHERE tenant_id = ? AND identity_id IN (${part.map(() => '?').join(', ')})`)
+      .statement(
+        `SELECT identity_id, enterprise_id, logical_version, status FROM identity WHERE tenant_id = ? AND identity_id IN (${part.map(() => '?').join(', ')})`,
+      )
       .raw()
       .all(tenantId, ...part) as [number, string, number, string][];
-    for (const [identityId, enterpriseId, version, status] of rows) out.set(identityId, { identityId, enterpriseId, version, active: status === 'active' });
+    for (const [identityId, enterpriseId, version, status] of rows)
+      out.set(identityId, { identityId, enterpriseId, version, active: status === 'active' });
   }
   return out;
 }
@@ -51,16 +58,24 @@ export function expectIdentityVersion(store: Store, tenantId: string, identityId
     .statement('SELECT logical_version AS version, status FROM identity WHERE tenant_id = ? AND identity_id = ?')
     .get(tenantId, identityId) as { version: number; status: string } | undefined;
   if (row?.version !== version || row.status !== 'active') {
-    throw conflict(`identity ${String(identityId)} changed since version ${String(version)} was read; the batch is retried on fresh data`);
+    throw conflict(
+      `identity ${String(identityId)} changed since version ${String(version)} was read; the batch is retried on fresh data`,
+    );
   }
 }
 
 export function deleteTag(store: Store, tenantId: string, identityId: number, tag: Buffer): void {
-  store.statement('DELETE FROM blocking_tag WHERE tenant_id = ? AND tag = ? AND identity_id = ?').run(tenantId, tag, identityId);
+  store
+    .statement('DELETE FROM blocking_tag WHERE tenant_id = ? AND tag = ? AND identity_id = ?')
+    .run(tenantId, tag, identityId);
 }
 
 /** Groups rows by identity_id, keeping only the identities asked for. */
-function byIdentity<T>(rows: readonly { identity_id: number }[], wanted: ReadonlySet<number>, value: (row: never) => T): Map<number, T[]> {
+function byIdentity<T>(
+  rows: readonly { identity_id: number }[],
+  wanted: ReadonlySet<number>,
+  value: (row: never) => T,
+): Map<number, T[]> {
   const out = new Map<number, T[]>();
   for (const id of wanted) out.set(id, []);
   for (const row of rows) out.get(row.identity_id)?.push(value(row as never));
@@ -96,6 +111,8 @@ export function recordsOf(store: Store, tenantId: string, batch: readonly Identi
        JOIN source_record r ON r.tenant_id = l.tenant_id AND r.record_id = l.record_id
        WHERE l.tenant_id = ? AND l.identity_id BETWEEN ? AND ? ORDER BY l.identity_id, l.record_id`,
     )
-    .all(tenantId, first.identityId, last.identityId) as ({ identity_id: number } & Parameters<typeof recordFromRow>[0])[];
+    .all(tenantId, first.identityId, last.identityId) as ({ identity_id: number } & Parameters<
+    typeof recordFromRow
+  >[0])[];
   return byIdentity(rows, new Set(batch.map((i) => i.identityId)), recordFromRow);
 }

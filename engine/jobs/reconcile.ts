@@ -31,7 +31,15 @@ import { candidateMembers, fieldsJsonOf, type SourceRecord } from '../store/reco
 import { decidedDistinct, hasOpenCaseFor, insertReviewCase } from '../store/reviews.ts';
 import { recordIdentityEvent } from '../store/identity-events.ts';
 import { identitiesWithTags } from '../store/tags.ts';
-import { activeIdentitiesAfter, expectIdentityVersion, identityKeys, recordsOf, storedTagsOf, type IdentityHead, type IdentityKey } from './population.ts';
+import {
+  activeIdentitiesAfter,
+  expectIdentityVersion,
+  identityKeys,
+  recordsOf,
+  storedTagsOf,
+  type IdentityHead,
+  type IdentityKey,
+} from './population.ts';
 import type { BatchPlan, JobContext, PhaseWork } from './phase-work.ts';
 import type { PhaseNote } from './job-store.ts';
 
@@ -46,7 +54,8 @@ function provenanceInconsistent(canonicalJson: string, records: readonly SourceR
   } catch {
     return true;
   }
-  if (typeof stored !== 'object' || typeof stored.fields !== 'object' || typeof stored.provenance !== 'object') return true;
+  if (typeof stored !== 'object' || typeof stored.fields !== 'object' || typeof stored.provenance !== 'object')
+    return true;
   if (stored.recordCount !== records.length) return true;
   const linked = new Set(records.map((r) => `${r.sourceSystem}/${r.localId}`));
   const fields = stored.fields as unknown as Record<string, unknown>;
@@ -78,13 +87,17 @@ export function reconcileRebuilding(ctx: JobContext): PhaseWork {
         const records = recordsByIdentity.get(identity.identityId) ?? [];
         if (records.length === 0) {
           warning++;
-          notes.push({ text: `identity with no linked source record kept as it was: enterprise ID ${identity.enterpriseId}` });
+          notes.push({
+            text: `identity with no linked source record kept as it was: enterprise ID ${identity.enterpriseId}`,
+          });
           rebuilt.push({ identity, canonical: null });
           continue;
         }
         if (provenanceInconsistent(identity.canonicalJson, records)) {
           warning++;
-          notes.push({ text: `canonical provenance disagreed with the linked records (rebuilt; nothing unlinked): enterprise ID ${identity.enterpriseId}` });
+          notes.push({
+            text: `canonical provenance disagreed with the linked records (rebuilt; nothing unlinked): enterprise ID ${identity.enterpriseId}`,
+          });
         }
         const canonical = buildCanonical(records, trustOrder);
         const changed = JSON.stringify(canonical) !== identity.canonicalJson;
@@ -98,10 +111,22 @@ export function reconcileRebuilding(ctx: JobContext): PhaseWork {
         notes,
         write(at) {
           for (const { identity, canonical } of rebuilt) {
-            if (canonical === null) expectIdentityVersion(ctx.store, ctx.tenantId, identity.identityId, identity.version);
+            if (canonical === null)
+              expectIdentityVersion(ctx.store, ctx.tenantId, identity.identityId, identity.version);
             else {
               updateCanonical(ctx.store, ctx.tenantId, identity.identityId, identity.version, canonical, at);
-              recordIdentityEvent(ctx.store, ctx.tenantId, { identityId: identity.identityId, recordId: null, kind: 'canonical-rebuilt', profileVersion: ctx.profile.version, jobId: ctx.jobId }, at);
+              recordIdentityEvent(
+                ctx.store,
+                ctx.tenantId,
+                {
+                  identityId: identity.identityId,
+                  recordId: null,
+                  kind: 'canonical-rebuilt',
+                  profileVersion: ctx.profile.version,
+                  jobId: ctx.jobId,
+                },
+                at,
+              );
             }
           }
           return {};
@@ -125,7 +150,10 @@ interface ReviewPair {
 }
 
 export function reconcileMatching(ctx: JobContext): PhaseWork {
-  const scorer = createScorer(ctx.profile.profile, rememberedTermFrequencies(storedTermFrequencies(ctx.store, ctx.tenantId)));
+  const scorer = createScorer(
+    ctx.profile.profile,
+    rememberedTermFrequencies(storedTermFrequencies(ctx.store, ctx.tenantId)),
+  );
   const probable = ctx.profile.profile.MatchingRules.Thresholds.Probable;
   // Candidates met within a few batches are met again (neighbours in identity order share blocks); bounded, so
   // memory stays flat in the population size.
@@ -140,11 +168,16 @@ export function reconcileMatching(ctx: JobContext): PhaseWork {
       // few candidates that open a case. All within the batch's one read snapshot.
       const tags = storedTagsOf(ctx.store, ctx.tenantId, batch);
       const candidatesOf = new Map<number, number[]>();
-      for (const left of batch) candidatesOf.set(left.identityId, laterCandidates(ctx.store, ctx.tenantId, left.identityId, tags.get(left.identityId) ?? []));
+      for (const left of batch)
+        candidatesOf.set(
+          left.identityId,
+          laterCandidates(ctx.store, ctx.tenantId, left.identityId, tags.get(left.identityId) ?? []),
+        );
       const involved = [...new Set([...batch.map((b) => b.identityId), ...[...candidatesOf.values()].flat()])];
       const members = candidateMembers(ctx.store, ctx.tenantId, involved, MAX_COMPARED_RECORDS_PER_IDENTITY);
       const misses: number[] = [];
-      for (const rows of members.values()) for (const row of rows) if (cache.lookup(row.recordId, row.version) === undefined) misses.push(row.recordId);
+      for (const rows of members.values())
+        for (const row of rows) if (cache.lookup(row.recordId, row.version) === undefined) misses.push(row.recordId);
       const fields = misses.length === 0 ? new Map<number, string>() : fieldsJsonOf(ctx.store, ctx.tenantId, misses);
       const prepared = (identityId: number): PreparedRecord[] =>
         (members.get(identityId) ?? []).map((row) => {
@@ -161,14 +194,17 @@ export function reconcileMatching(ctx: JobContext): PhaseWork {
         const leftRecords = prepared(left.identityId);
         for (const candidateId of candidates) {
           const rightRecords = prepared(candidateId);
-          let best: { score: number; decision: PairOutcome['decision']; a: PreparedRecord; b: PreparedRecord } | undefined;
+          let best:
+            { score: number; decision: PairOutcome['decision']; a: PreparedRecord; b: PreparedRecord } | undefined;
           for (const a of leftRecords) {
             for (const b of rightRecords) {
               const outcome = scorer.outcome(a, b);
-              if (best === undefined || outcome.score > best.score) best = { score: outcome.score, decision: outcome.decision, a, b };
+              if (best === undefined || outcome.score > best.score)
+                best = { score: outcome.score, decision: outcome.decision, a, b };
             }
           }
-          if (best !== undefined && opensReviewCase(best, probable)) found.push({ left, candidateId, a: best.a, b: best.b });
+          if (best !== undefined && opensReviewCase(best, probable))
+            found.push({ left, candidateId, a: best.a, b: best.b });
         }
       }
       const keys = identityKeys(ctx.store, ctx.tenantId, [...new Set(found.map((f) => f.candidateId))]);
@@ -177,7 +213,13 @@ export function reconcileMatching(ctx: JobContext): PhaseWork {
         const right = keys.get(candidateId);
         if (right?.active !== true) continue;
         const explained = scorer.explain(a, b);
-        pairs.push({ left, right, score: explained.score, decision: explained.decision === 'certain' ? 'certain' : 'probable', evidence: explained.evidence });
+        pairs.push({
+          left,
+          right,
+          score: explained.score,
+          decision: explained.decision === 'certain' ? 'certain' : 'probable',
+          evidence: explained.evidence,
+        });
       }
       return {
         lastIdentityId: last.identityId,

@@ -65,7 +65,16 @@ export function reindexValidation(ctx: JobContext): PhaseWork {
         lastIdentityId: last.identityId,
         items: batch.length,
         counters: { validated: batch.length, failure, warning },
-        ...(firstFailure === undefined ? {} : { notes: [{ text: `first identity with no blocking key in both indexes: enterprise ID ${firstFailure}`, important: true }] }),
+        ...(firstFailure === undefined
+          ? {}
+          : {
+              notes: [
+                {
+                  text: `first identity with no blocking key in both indexes: enterprise ID ${firstFailure}`,
+                  important: true,
+                },
+              ],
+            }),
         write: () => ({}),
       };
     },
@@ -97,7 +106,8 @@ export function reindexWriting(ctx: JobContext): PhaseWork {
         const targetHex = new Set(target.map((t) => tagHex(t.tag)));
         const remove = stored.filter((t) => !targetHex.has(tagHex(t)));
         const add = target.filter((t) => !storedHex.has(tagHex(t.tag)));
-        if (remove.length > 0 || add.length > 0) changes.push({ identityId: identity.identityId, version: identity.version, remove, add });
+        if (remove.length > 0 || add.length > 0)
+          changes.push({ identityId: identity.identityId, version: identity.version, remove, add });
       }
       return {
         lastIdentityId: last.identityId,

@@ -25,7 +25,21 @@ import { keyRingFor } from '../blocking/key-ring.ts';
 import { countIdentities } from '../store/identities.ts';
 import { activeProfile, profileVersion } from '../store/profiles.ts';
 import { FingerprintProbe } from './fingerprint.ts';
-import { addCounters, advance, emptyCounters, jobRow, markProgress, phasesOf, recordStart, releaseLease, renewLease, addPhaseNotes, setPhaseStatus, type JobRow, type PhaseRow } from './job-store.ts';
+import {
+  addCounters,
+  advance,
+  emptyCounters,
+  jobRow,
+  markProgress,
+  phasesOf,
+  recordStart,
+  releaseLease,
+  renewLease,
+  addPhaseNotes,
+  setPhaseStatus,
+  type JobRow,
+  type PhaseRow,
+} from './job-store.ts';
 import { finishWithAudit } from './lifecycle.ts';
 import { recordConflictRetry, recordItems, recordJobStatus } from './metrics.ts';
 import type { BatchPlan, JobContext, PhaseWork } from './phase-work.ts';
@@ -73,7 +87,8 @@ export interface RunOptions {
   readonly importRetry?: RetryPolicy;
 }
 
-export type RunResult = { readonly outcome: FinalJobStatus } | { readonly outcome: 'released' } | { readonly outcome: 'lease-lost' };
+export type RunResult =
+  { readonly outcome: FinalJobStatus } | { readonly outcome: 'released' } | { readonly outcome: 'lease-lost' };
 
 interface RunWatch {
   readonly signal: AbortSignal;
@@ -88,7 +103,10 @@ class LeaseLost extends Error {}
 /** The worker was asked to stop while it waited for a busy database. */
 const ABORTED = Symbol('aborted');
 
-type Step = { readonly kind: 'final'; readonly status: FinalJobStatus } | { readonly kind: 'advanced' } | { readonly kind: 'phase-done' };
+type Step =
+  | { readonly kind: 'final'; readonly status: FinalJobStatus }
+  | { readonly kind: 'advanced' }
+  | { readonly kind: 'phase-done' };
 
 const STOPPED_MESSAGE =
   'the configuration changed while the job ran (matching rules, source trust, blocking rules or blocking keys); the job did not continue. Start a new job under the new configuration';
@@ -283,7 +301,13 @@ export class JobRunner {
     const job = jobRow(this.store, this.tenantId, this.jobId);
     if (job?.profileVersion == null) throw new LeaseLost();
     const profile = profileVersion(this.store, this.tenantId, job.profileVersion);
-    return { store: this.store, tenantId: this.tenantId, jobId: this.jobId, profile, ring: keyRingFor(profile.profile.Blocking, this.env.settings(), this.tenantId) };
+    return {
+      store: this.store,
+      tenantId: this.tenantId,
+      jobId: this.jobId,
+      profile,
+      ring: keyRingFor(profile.profile.Blocking, this.env.settings(), this.tenantId),
+    };
   }
 
   private work(phase: PhaseName): PhaseWork {
@@ -294,7 +318,12 @@ export class JobRunner {
       work = phaseWork(context, phase, () => {
         const job = jobRow(this.store, this.tenantId, this.jobId);
         if (job === undefined) throw new LeaseLost();
-        return importPhase(context, this.env.settings(), job, this.options.importRetry === undefined ? {} : { retry: this.options.importRetry });
+        return importPhase(
+          context,
+          this.env.settings(),
+          job,
+          this.options.importRetry === undefined ? {} : { retry: this.options.importRetry },
+        );
       });
       this.works.set(phase, work);
     }
@@ -369,7 +398,9 @@ export class JobRunner {
         const done = await this.whenNotBusy('cancelling the job', () =>
           this.store.write(() => {
             const job = this.ownJob();
-            return job.cancelRequestedBy === null ? ({ kind: 'advanced' } as const) : this.finish(job, 'cancelled', job.cancelRequestedBy, null);
+            return job.cancelRequestedBy === null
+              ? ({ kind: 'advanced' } as const)
+              : this.finish(job, 'cancelled', job.cancelRequestedBy, null);
           }),
         );
         return done;
@@ -382,7 +413,10 @@ export class JobRunner {
 
   private async batch(signal: AbortSignal): Promise<Step | typeof ABORTED> {
     const read = await this.whenNotBusy('reading the job', () =>
-      this.store.read(() => ({ job: jobRow(this.store, this.tenantId, this.jobId), phases: phasesOf(this.store, this.tenantId, this.jobId) })),
+      this.store.read(() => ({
+        job: jobRow(this.store, this.tenantId, this.jobId),
+        phases: phasesOf(this.store, this.tenantId, this.jobId),
+      })),
     );
     if (read === ABORTED) return ABORTED;
     const { job } = read;
@@ -391,11 +425,19 @@ export class JobRunner {
     if (phase === undefined) throw new LeaseLost();
     const work = this.work(phase.name);
     let busyWaits = 0;
-    for (let attempt = 1; ; ) {
-      const info: BatchInfo = { tenantId: this.tenantId, jobId: this.jobId, phase: phase.name, cursor: phase.cursor, attempt };
+    for (let attempt = 1; ;) {
+      const info: BatchInfo = {
+        tenantId: this.tenantId,
+        jobId: this.jobId,
+        phase: phase.name,
+        cursor: phase.cursor,
+        attempt,
+      };
       const plan =
         work.readPage === undefined
-          ? await this.whenNotBusy('reading a batch', () => this.store.read(() => work.readBatch(phase.cursor, job.batchSize)))
+          ? await this.whenNotBusy('reading a batch', () =>
+              this.store.read(() => work.readBatch(phase.cursor, job.batchSize)),
+            )
           : await work.readPage(phase, signal);
       if (plan === ABORTED) return ABORTED;
       await this.options.hooks?.beforeWrite?.(info);
@@ -451,7 +493,9 @@ export class JobRunner {
       const failure = work.finish?.(job) ?? null;
       if (failure !== null) return this.finish(job, 'failed', this.actor, failure);
       setPhaseStatus(this.store, this.tenantId, this.jobId, current, 'completed', at);
-      const next = phasesOf(this.store, this.tenantId, this.jobId).find((p) => p.ordinal > current.ordinal && p.status === 'pending');
+      const next = phasesOf(this.store, this.tenantId, this.jobId).find(
+        (p) => p.ordinal > current.ordinal && p.status === 'pending',
+      );
       if (next === undefined) return this.finish(this.ownJob(), 'completed', this.actor, null);
       setPhaseStatus(this.store, this.tenantId, this.jobId, next, 'running', at);
       renewLease(this.store, this.tenantId, this.jobId, this.options.owner, this.leaseUntil());
@@ -475,7 +519,9 @@ export class JobRunner {
   /** Fails the job after an error outside a batch transaction, if this worker still holds it. */
   private async failOutside(message: string): Promise<RunResult> {
     try {
-      const done = await this.whenNotBusy('failing the job', () => this.store.write(() => this.finish(this.ownJob(), 'failed', this.actor, message)));
+      const done = await this.whenNotBusy('failing the job', () =>
+        this.store.write(() => this.finish(this.ownJob(), 'failed', this.actor, message)),
+      );
       if (done === ABORTED) return { outcome: 'released' };
     } catch (error) {
       if (error instanceof LeaseLost) return { outcome: 'lease-lost' };

@@ -16,12 +16,18 @@ export function scheduleBucket(schedule: Pick<ReconciliationSchedule, 'IntervalM
 }
 
 export function scheduledJobId(tenantId: string, scheduleKey: string, bucket: number): string {
-  const digest = createHash('sha256').update([tenantId, scheduleKey, String(bucket)].join('\u001f')).digest('hex');
+  const digest = createHash('sha256')
+    .update([tenantId, scheduleKey, String(bucket)].join('\u001f'))
+    .digest('hex');
   return `sched-${digest.slice(0, 32)}`;
 }
 
 /** Queues the schedule's job for the bucket unless it exists; undefined when the tenant is not registered. */
-export function enqueueScheduled(store: Store, schedule: ReconciliationSchedule, bucket: number): { jobId: string; created: boolean } | undefined {
+export function enqueueScheduled(
+  store: Store,
+  schedule: ReconciliationSchedule,
+  bucket: number,
+): { jobId: string; created: boolean } | undefined {
   if (!tenantExists(store, schedule.TenantId)) return undefined;
   return enqueueJob(store, schedule.TenantId, {
     kind: 'reconciliation',

@@ -20,9 +20,26 @@ import type { RetryPolicy } from '../fhir-source/retry.ts';
 
 export type WorkerEvent =
   | { readonly type: 'started'; readonly owner: string; readonly tenants: readonly string[] | 'all' }
-  | { readonly type: 'scheduled'; readonly tenantId: string; readonly jobId: string; readonly scheduleKey: string; readonly created: boolean }
-  | { readonly type: 'claimed'; readonly tenantId: string; readonly jobId: string; readonly kind: JobKind; readonly resumed: boolean }
-  | { readonly type: 'finished'; readonly tenantId: string; readonly jobId: string; readonly outcome: RunResult['outcome'] }
+  | {
+      readonly type: 'scheduled';
+      readonly tenantId: string;
+      readonly jobId: string;
+      readonly scheduleKey: string;
+      readonly created: boolean;
+    }
+  | {
+      readonly type: 'claimed';
+      readonly tenantId: string;
+      readonly jobId: string;
+      readonly kind: JobKind;
+      readonly resumed: boolean;
+    }
+  | {
+      readonly type: 'finished';
+      readonly tenantId: string;
+      readonly jobId: string;
+      readonly outcome: RunResult['outcome'];
+    }
   | { readonly type: 'busy'; readonly during: string }
   | { readonly type: 'stopped'; readonly jobsRun: number };
 
@@ -70,12 +87,17 @@ export function pause(ms: number, signal: AbortSignal | undefined): Promise<void
 export async function runWorker(env: EngineEnv, options: WorkerOptions): Promise<{ jobsRun: number }> {
   const settings = options.maintenance ?? maintenanceSettings(env.settings());
   if (!settings.WorkerEnabled) {
-    throw validationError(`Maintenance.WorkerEnabled is false in ${env.settingsPath}; set it to true to run the background worker`);
+    throw validationError(
+      `Maintenance.WorkerEnabled is false in ${env.settingsPath}; set it to true to run the background worker`,
+    );
   }
   const owner = options.owner ?? workerOwnerName();
   const emit = options.onEvent ?? ((): void => undefined);
   const served = (tenantId: string): boolean => options.tenants === 'all' || options.tenants.includes(tenantId);
-  const clock = new ScheduleClock(settings.ReconciliationSchedules.filter((s) => served(s.TenantId)), Date.now());
+  const clock = new ScheduleClock(
+    settings.ReconciliationSchedules.filter((s) => served(s.TenantId)),
+    Date.now(),
+  );
   const { store } = env;
   emit({ type: 'started', owner, tenants: options.tenants });
   let jobsRun = 0;
@@ -85,7 +107,14 @@ export async function runWorker(env: EngineEnv, options: WorkerOptions): Promise
     try {
       for (const { schedule, bucket } of clock.due(Date.now())) {
         const queued = enqueueScheduled(store, schedule, bucket);
-        if (queued !== undefined) emit({ type: 'scheduled', tenantId: schedule.TenantId, jobId: queued.jobId, scheduleKey: schedule.Key, created: queued.created });
+        if (queued !== undefined)
+          emit({
+            type: 'scheduled',
+            tenantId: schedule.TenantId,
+            jobId: queued.jobId,
+            scheduleKey: schedule.Key,
+            created: queued.created,
+          });
       }
       const tenants = options.tenants === 'all' ? listTenantIds(store) : options.tenants;
       for (const tenantId of tenants) {
@@ -96,7 +125,13 @@ export async function runWorker(env: EngineEnv, options: WorkerOptions): Promise
           });
         }
         const job = store.write(() =>
-          claimNextJob(store, tenantId, owner, now.toISOString(), new Date(now.getTime() + settings.LeaseSeconds * 1000).toISOString()),
+          claimNextJob(
+            store,
+            tenantId,
+            owner,
+            now.toISOString(),
+            new Date(now.getTime() + settings.LeaseSeconds * 1000).toISOString(),
+          ),
         );
         if (job !== undefined) {
           emit({ type: 'claimed', tenantId, jobId: job.jobId, kind: job.kind, resumed: job.claims > 1 });

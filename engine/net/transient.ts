@@ -5,7 +5,12 @@
 
 /** 408, 425, 429 and 5xx are transient (RFC 9110); 501 and 505 are answers about the server, not about this moment. */
 export function isTransientStatus(status: number): boolean {
-  return status === 408 || status === 425 || status === 429 || (status >= 500 && status <= 599 && status !== 501 && status !== 505);
+  return (
+    status === 408 ||
+    status === 425 ||
+    status === 429 ||
+    (status >= 500 && status <= 599 && status !== 501 && status !== 505)
+  );
 }
 
 /** Connection-level failures worth another attempt (Node socket and undici codes). */

@@ -9,7 +9,19 @@ import { normaliseText } from './text.ts';
  * middle, and never part of a word): mr, mrs, ms, miss, mx, dr, prof, jr, sr, ii, iii. The list stays
  * short on purpose: every entry must be something that is never a real name part.
  */
-export const HONORIFICS: ReadonlySet<string> = new Set(['mr', 'mrs', 'ms', 'miss', 'mx', 'dr', 'prof', 'jr', 'sr', 'ii', 'iii']);
+export const HONORIFICS: ReadonlySet<string> = new Set([
+  'mr',
+  'mrs',
+  'ms',
+  'miss',
+  'mx',
+  'dr',
+  'prof',
+  'jr',
+  'sr',
+  'ii',
+  'iii',
+]);
 
 function stripHonorifics(tokens: string[]): string[] {
   let start = 0;

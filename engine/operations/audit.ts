@@ -15,15 +15,32 @@ export const AUDIT_METHOD =
   'weighted by the stratum’s size. Bounds: a Wilson score interval per stratum at the Bonferroni level 1 − 0.05/k (k strata), combined at ' +
   'their extremes: conservative, at least 95%. Recall is of the true matches among blocking candidates (pairs no blocking key joins are not counted).';
 
-export function sampleAudit(env: EngineEnv, input: OperationInput<'audit/sample'>, ctx: CallContext, control: RunControl = NO_CONTROL): OperationOutput<'audit/sample'> {
+export function sampleAudit(
+  env: EngineEnv,
+  input: OperationInput<'audit/sample'>,
+  ctx: CallContext,
+  control: RunControl = NO_CONTROL,
+): OperationOutput<'audit/sample'> {
   const { store } = env;
   requireTenant(store, ctx.tenantId);
   return store.read(() => {
     const stored = activeProfile(store, ctx.tenantId);
-    const { sizes, quota, pairs } = drawAuditSample(store, ctx.tenantId, stored, input.labels ?? 400, input.seed ?? 1, control);
+    const { sizes, quota, pairs } = drawAuditSample(
+      store,
+      ctx.tenantId,
+      stored,
+      input.labels ?? 400,
+      input.seed ?? 1,
+      control,
+    );
     return {
       matchingProfileVersion: stored.version,
-      strata: AUDIT_STRATA.map((name) => ({ name, linked: name === 'linked', population: sizes.get(name) ?? 0, sampled: quota.get(name) ?? 0 })),
+      strata: AUDIT_STRATA.map((name) => ({
+        name,
+        linked: name === 'linked',
+        population: sizes.get(name) ?? 0,
+        sampled: quota.get(name) ?? 0,
+      })),
       pairs,
       // Every candidate pair is enumerated (identity by identity, bounded as reconciliation bounds its candidates).
       candidatePairsCapped: false,
@@ -31,17 +48,34 @@ export function sampleAudit(env: EngineEnv, input: OperationInput<'audit/sample'
   });
 }
 
-export function estimateAudit(env: EngineEnv, input: OperationInput<'audit/estimate'>, ctx: CallContext): OperationOutput<'audit/estimate'> {
+export function estimateAudit(
+  env: EngineEnv,
+  input: OperationInput<'audit/estimate'>,
+  ctx: CallContext,
+): OperationOutput<'audit/estimate'> {
   requireTenant(env.store, ctx.tenantId);
   const named = new Map(input.strata.map((s) => [s.name, s]));
-  const issues = input.labels.flatMap((label, i) => (named.has(label.stratum) ? [] : [{ path: `labels[${String(i)}].stratum`, message: 'a stratum not among the sample\'s strata' }]));
-  if (issues.length > 0) throw validationError('every label must belong to one of the sample\'s strata', issues);
+  const issues = input.labels.flatMap((label, i) =>
+    named.has(label.stratum)
+      ? []
+      : [{ path: `labels[${String(i)}].stratum`, message: "a stratum not among the sample's strata" }],
+  );
+  if (issues.length > 0) throw validationError("every label must belong to one of the sample's strata", issues);
   const byStratum = input.strata.map((s) => {
     const labels = input.labels.filter((l) => l.stratum === s.name);
     return { ...s, labelled: labels.length, matches: labels.filter((l) => l.isMatch).length };
   });
   const over = byStratum.filter((s) => s.labelled > s.population);
-  if (over.length > 0) throw validationError('a stratum has more labels than pairs', over.map((s) => ({ path: `strata.${s.name}`, message: 'more labels than the stratum’s population' })));
+  if (over.length > 0)
+    throw validationError(
+      'a stratum has more labels than pairs',
+      over.map((s) => ({ path: `strata.${s.name}`, message: 'more labels than the stratum’s population' })),
+    );
   const { matchingProfileVersion, comparatorVersion, scoreMethod, scoreMethodVersion } = profileSummary(env, {}, ctx);
-  return { ...auditEstimate(byStratum), byStratum, method: AUDIT_METHOD, versions: { matchingProfileVersion, comparatorVersion, scoreMethod, scoreMethodVersion } };
+  return {
+    ...auditEstimate(byStratum),
+    byStratum,
+    method: AUDIT_METHOD,
+    versions: { matchingProfileVersion, comparatorVersion, scoreMethod, scoreMethodVersion },
+  };
 }

@@ -31,7 +31,8 @@ export function listBlockingKeys(env: EngineEnv, ctx: CallContext): { version: s
 }
 
 function checkVersion(version: string): void {
-  if (!KEY_VERSION_PATTERN.test(version)) throw validationError('a key version is 1-32 letters, digits, dot, dash or underscore');
+  if (!KEY_VERSION_PATTERN.test(version))
+    throw validationError('a key version is 1-32 letters, digits, dot, dash or underscore');
 }
 
 export function addBlockingKey(env: EngineEnv, ctx: CallContext, version: string): void {
@@ -39,13 +40,22 @@ export function addBlockingKey(env: EngineEnv, ctx: CallContext, version: string
   requireTenant(env.store, ctx.tenantId);
   env.changeSettings((settings) => {
     const keys = new Map(settings.BlockingKeys.get(ctx.tenantId));
-    if (keys.has(version)) throw new EngineError('conflict', `blocking key version "${version}" already exists for tenant "${ctx.tenantId}"`);
+    if (keys.has(version))
+      throw new EngineError(
+        'conflict',
+        `blocking key version "${version}" already exists for tenant "${ctx.tenantId}"`,
+      );
     keys.set(version, newSecret());
     return {
       next: withTenantKeys(settings, ctx.tenantId, keys),
       commit: (changeId) => {
         requireTenant(env.store, ctx.tenantId);
-        writeAudit(env.store, ctx.tenantId, { actor: ctx.actor, action: 'blocking-key.add', subject: `blocking-key/${version}`, detail: { keyVersion: version, changeId } });
+        writeAudit(env.store, ctx.tenantId, {
+          actor: ctx.actor,
+          action: 'blocking-key.add',
+          subject: `blocking-key/${version}`,
+          detail: { keyVersion: version, changeId },
+        });
       },
     };
   });
@@ -56,7 +66,11 @@ export function removeBlockingKey(env: EngineEnv, ctx: CallContext, version: str
   requireTenant(env.store, ctx.tenantId);
   env.changeSettings((settings) => {
     const keys = new Map(settings.BlockingKeys.get(ctx.tenantId));
-    if (!keys.has(version)) throw new EngineError('not_found', `blocking key version "${version}" does not exist for tenant "${ctx.tenantId}"`);
+    if (!keys.has(version))
+      throw new EngineError(
+        'not_found',
+        `blocking key version "${version}" does not exist for tenant "${ctx.tenantId}"`,
+      );
     keys.delete(version);
     return {
       next: withTenantKeys(settings, ctx.tenantId, keys),
@@ -64,9 +78,17 @@ export function removeBlockingKey(env: EngineEnv, ctx: CallContext, version: str
         const { Blocking } = activeProfile(env.store, ctx.tenantId).profile;
         const role = roleOf(Blocking, version);
         if (role !== 'not used by the active profile') {
-          throw new EngineError('conflict', `blocking key version "${version}" is the ${role} key of the active profile; apply a Blocking section without it first`);
+          throw new EngineError(
+            'conflict',
+            `blocking key version "${version}" is the ${role} key of the active profile; apply a Blocking section without it first`,
+          );
         }
-        writeAudit(env.store, ctx.tenantId, { actor: ctx.actor, action: 'blocking-key.remove', subject: `blocking-key/${version}`, detail: { keyVersion: version, changeId } });
+        writeAudit(env.store, ctx.tenantId, {
+          actor: ctx.actor,
+          action: 'blocking-key.remove',
+          subject: `blocking-key/${version}`,
+          detail: { keyVersion: version, changeId },
+        });
       },
     };
   });

@@ -7,10 +7,19 @@ import { requireTenant } from '../store/tenants.ts';
 import type { EngineEnv } from '../env.ts';
 
 /** One comparator on two strings, normalised as names are, under the tenant's active comparator profile. */
-export function compareStrings(env: EngineEnv, input: OperationInput<'comparators/compare'>, ctx: CallContext): OperationOutput<'comparators/compare'> {
+export function compareStrings(
+  env: EngineEnv,
+  input: OperationInput<'comparators/compare'>,
+  ctx: CallContext,
+): OperationOutput<'comparators/compare'> {
   requireTenant(env.store, ctx.tenantId);
   const comparators = activeProfile(env.store, ctx.tenantId).profile.Comparators;
-  const result = compareWithComparator(input.comparator, normaliseText(input.left) ?? '', normaliseText(input.right) ?? '', comparators);
+  const result = compareWithComparator(
+    input.comparator,
+    normaliseText(input.left) ?? '',
+    normaliseText(input.right) ?? '',
+    comparators,
+  );
   return {
     comparator: result.comparator,
     comparatorVersion: comparators.Version,

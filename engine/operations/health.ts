@@ -5,7 +5,11 @@ import { healthSamples } from '../store/health.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { DRIFT_RULE, driftFlags } from '../assurance/health-drift.ts';
 
-export function healthSeries(env: EngineEnv, input: OperationInput<'health/series'>, ctx: CallContext): OperationOutput<'health/series'> {
+export function healthSeries(
+  env: EngineEnv,
+  input: OperationInput<'health/series'>,
+  ctx: CallContext,
+): OperationOutput<'health/series'> {
   requireTenant(env.store, ctx.tenantId);
   const samples = env.store.read(() => healthSamples(env.store, ctx.tenantId, input.sourceSystem, input.limit ?? 500));
   return { samples, flags: driftFlags(samples), rule: DRIFT_RULE };

@@ -7,26 +7,49 @@ import type { EngineEnv } from '../env.ts';
 import { identityEvents, identityLinks } from '../store/identity-events.ts';
 import { requireTenant } from '../store/tenants.ts';
 
-const EMPTY = { record: null, decidedBy: null, score: null, profileVersion: null, jobId: null, reviewCases: 0, caseId: null, caseKind: null, decision: null, actor: null } as const;
+const EMPTY = {
+  record: null,
+  decidedBy: null,
+  score: null,
+  profileVersion: null,
+  jobId: null,
+  reviewCases: 0,
+  caseId: null,
+  caseKind: null,
+  decision: null,
+  actor: null,
+} as const;
 
-export function identityHistory(env: EngineEnv, input: OperationInput<'identities/history'>, ctx: CallContext): OperationOutput<'identities/history'> {
+export function identityHistory(
+  env: EngineEnv,
+  input: OperationInput<'identities/history'>,
+  ctx: CallContext,
+): OperationOutput<'identities/history'> {
   const { store } = env;
   requireTenant(store, ctx.tenantId);
   return store.read(() => {
     const identity = store
-      .statement('SELECT identity_id AS identityId, logical_version AS version, status, created_at AS createdAt FROM identity WHERE tenant_id = ? AND enterprise_id = ?')
-      .get(ctx.tenantId, input.enterpriseId) as { identityId: number; version: number; status: 'active' | 'retired'; createdAt: string } | undefined;
+      .statement(
+        'SELECT identity_id AS identityId, logical_version AS version, status, created_at AS createdAt FROM identity WHERE tenant_id = ? AND enterprise_id = ?',
+      )
+      .get(ctx.tenantId, input.enterpriseId) as
+      { identityId: number; version: number; status: 'active' | 'retired'; createdAt: string } | undefined;
     // The enterprise ID is an identifier the caller gave, not a patient value; it is not echoed anyway.
     if (identity === undefined) throw notFound('no identity with this enterprise ID in this tenant');
     const events: HistoryEvent[] = [];
     const logged = identityEvents(store, ctx.tenantId, identity.identityId);
-    const withEvent = new Set(logged.filter((e) => e.kind === 'record-joined' || e.kind === 'identity-created').map((e) => `${e.sourceSystem ?? ''}/${e.localId ?? ''}`));
+    const withEvent = new Set(
+      logged
+        .filter((e) => e.kind === 'record-joined' || e.kind === 'identity-created')
+        .map((e) => `${e.sourceSystem ?? ''}/${e.localId ?? ''}`),
+    );
     for (const e of logged) {
       events.push({
         ...EMPTY,
         at: e.at,
         kind: e.kind,
-        record: e.sourceSystem === null || e.localId === null ? null : { sourceSystem: e.sourceSystem, localId: e.localId },
+        record:
+          e.sourceSystem === null || e.localId === null ? null : { sourceSystem: e.sourceSystem, localId: e.localId },
         decidedBy: e.decidedBy,
         score: e.score,
         profileVersion: e.profileVersion,
@@ -39,30 +62,78 @@ export function identityHistory(env: EngineEnv, input: OperationInput<'identitie
     for (const link of links) {
       if (withEvent.has(`${link.sourceSystem}/${link.localId}`)) continue;
       recordsWithoutDetail++;
-      events.push({ ...EMPTY, at: link.linkedAt, kind: 'record-linked', record: { sourceSystem: link.sourceSystem, localId: link.localId }, score: link.score });
+      events.push({
+        ...EMPTY,
+        at: link.linkedAt,
+        kind: 'record-linked',
+        record: { sourceSystem: link.sourceSystem, localId: link.localId },
+        score: link.score,
+      });
     }
     const cases = store
       .statement(
         `SELECT case_id AS caseId, kind, created_at AS at, score, profile_version AS profileVersion, job_id AS jobId FROM review_case
          WHERE tenant_id = ? AND (left_identity_id = ? OR right_identity_id = ?)`,
       )
-      .all(ctx.tenantId, identity.identityId, identity.identityId) as { caseId: string; kind: ReviewCase['kind']; at: string; score: number; profileVersion: number; jobId: string | null }[];
+      .all(ctx.tenantId, identity.identityId, identity.identityId) as {
+      caseId: string;
+      kind: ReviewCase['kind'];
+      at: string;
+      score: number;
+      profileVersion: number;
+      jobId: string | null;
+    }[];
     for (const c of cases) {
-      events.push({ ...EMPTY, at: c.at, kind: 'review-case-opened', score: c.score, profileVersion: c.profileVersion, jobId: c.jobId, caseId: c.caseId, caseKind: c.kind });
+      events.push({
+        ...EMPTY,
+        at: c.at,
+        kind: 'review-case-opened',
+        score: c.score,
+        profileVersion: c.profileVersion,
+        jobId: c.jobId,
+        caseId: c.caseId,
+        caseKind: c.kind,
+      });
       const decisions = store
-        .statement('SELECT decision, actor, decided_at AS at FROM review_decision WHERE tenant_id = ? AND case_id = ? ORDER BY seq')
+        .statement(
+          'SELECT decision, actor, decided_at AS at FROM review_decision WHERE tenant_id = ? AND case_id = ? ORDER BY seq',
+        )
         .all(ctx.tenantId, c.caseId) as { decision: ReviewDecision; actor: string; at: string }[];
-      for (const d of decisions) events.push({ ...EMPTY, at: d.at, kind: 'review-decided', caseId: c.caseId, caseKind: c.kind, decision: d.decision, actor: d.actor });
+      for (const d of decisions)
+        events.push({
+          ...EMPTY,
+          at: d.at,
+          kind: 'review-decided',
+          caseId: c.caseId,
+          caseKind: c.kind,
+          decision: d.decision,
+          actor: d.actor,
+        });
     }
     // Time order; at one instant, an arrival before the cases it opened.
-    const rank = (kind: HistoryEvent['kind']): number => ['identity-created', 'record-linked', 'record-joined', 'record-updated', 'canonical-rebuilt', 'review-case-opened', 'review-decided'].indexOf(kind);
+    const rank = (kind: HistoryEvent['kind']): number =>
+      [
+        'identity-created',
+        'record-linked',
+        'record-joined',
+        'record-updated',
+        'canonical-rebuilt',
+        'review-case-opened',
+        'review-decided',
+      ].indexOf(kind);
     events.sort((a, b) => a.at.localeCompare(b.at) || rank(a.kind) - rank(b.kind));
     return {
       enterpriseId: input.enterpriseId,
       version: identity.version,
       status: identity.status,
       createdAt: identity.createdAt,
-      records: links.map((l) => ({ sourceSystem: l.sourceSystem, localId: l.localId, linkedAt: l.linkedAt, linkKind: l.linkKind, score: l.score })),
+      records: links.map((l) => ({
+        sourceSystem: l.sourceSystem,
+        localId: l.localId,
+        linkedAt: l.linkedAt,
+        linkKind: l.linkKind,
+        score: l.score,
+      })),
       events,
       recordsWithoutDetail,
     };

@@ -48,6 +48,10 @@ export async function ingestStream(
   return report;
 }
 
-export function ingestNdjson(env: EngineEnv, input: OperationInput<'records/ingest'>, ctx: CallContext): Promise<OperationOutput<'records/ingest'>> {
+export function ingestNdjson(
+  env: EngineEnv,
+  input: OperationInput<'records/ingest'>,
+  ctx: CallContext,
+): Promise<OperationOutput<'records/ingest'>> {
   return ingestStream(env, ctx, input.sourceSystem, input.ndjson);
 }

@@ -4,7 +4,11 @@ import { listRecordIdentities } from '../store/identities.ts';
 import { requireTenant } from '../store/tenants.ts';
 import type { EngineEnv } from '../env.ts';
 
-export function listIdentities(env: EngineEnv, input: OperationInput<'identities/list'>, ctx: CallContext): OperationOutput<'identities/list'> {
+export function listIdentities(
+  env: EngineEnv,
+  input: OperationInput<'identities/list'>,
+  ctx: CallContext,
+): OperationOutput<'identities/list'> {
   requireTenant(env.store, ctx.tenantId);
   return env.store.read(() => ({
     total: countRecords(env.store, ctx.tenantId),

@@ -12,9 +12,22 @@ import { blockingSince, type StoredProfile } from '../store/profiles.ts';
 import { hasAnyTag } from '../store/tags.ts';
 import type { Store } from '../store/db.ts';
 
-export function profileContextIssues(store: Store, tenantId: string, settings: Settings, current: StoredProfile, next: MatchingProfile): ErrorIssue[] {
+export function profileContextIssues(
+  store: Store,
+  tenantId: string,
+  settings: Settings,
+  current: StoredProfile,
+  next: MatchingProfile,
+): ErrorIssue[] {
   const issues = keyVersionIssues(next.Blocking, settings, tenantId);
   if (!hasAnyTag(store, tenantId)) return issues;
   const indexed = blockingSince(store, tenantId, lastCompletedReindexVersion(store, tenantId) ?? 1);
-  return [...issues, ...blockingChangeIssues(next.Blocking, { profileVersion: current.version, blocking: current.profile.Blocking }, indexed)];
+  return [
+    ...issues,
+    ...blockingChangeIssues(
+      next.Blocking,
+      { profileVersion: current.version, blocking: current.profile.Blocking },
+      indexed,
+    ),
+  ];
 }

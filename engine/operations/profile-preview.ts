@@ -7,7 +7,12 @@ import { requireTenant } from '../store/tenants.ts';
 import { previewImpact } from '../assurance/impact-preview.ts';
 import { checkedCandidate } from './profile.ts';
 
-export function previewProfile(env: EngineEnv, input: OperationInput<'profile/preview'>, ctx: CallContext, control: RunControl = NO_CONTROL): OperationOutput<'profile/preview'> {
+export function previewProfile(
+  env: EngineEnv,
+  input: OperationInput<'profile/preview'>,
+  ctx: CallContext,
+  control: RunControl = NO_CONTROL,
+): OperationOutput<'profile/preview'> {
   requireTenant(env.store, ctx.tenantId);
   return env.store.read(() => {
     const active = activeProfile(env.store, ctx.tenantId);

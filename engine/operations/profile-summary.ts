@@ -10,7 +10,11 @@ import type { EngineEnv } from '../env.ts';
  * "Portal label input"). The score method follows the scorer's rule (engine/scoring/scorer.ts): the
  * Fellegi-Sunter model's version when the profile holds one, else the weighted-similarity version.
  */
-export function profileSummary(env: EngineEnv, _input: OperationInput<'profile/summary'>, ctx: CallContext): OperationOutput<'profile/summary'> {
+export function profileSummary(
+  env: EngineEnv,
+  _input: OperationInput<'profile/summary'>,
+  ctx: CallContext,
+): OperationOutput<'profile/summary'> {
   requireTenant(env.store, ctx.tenantId);
   const stored = activeProfile(env.store, ctx.tenantId);
   const { Comparators, MatchingRules } = stored.profile;

@@ -11,7 +11,15 @@ import { crashPoint } from '../fault-injection.ts';
 import { maskSecrets } from '../config/settings.ts';
 import { profileContextIssues } from './profile-checks.ts';
 
-const SECTIONS = ['Comparators', 'MatchingRules', 'Blocking', 'SourceTrust', 'TrustedIdentifierSystems', 'PersonalIdentifierSystems', 'HardConflictRules'];
+const SECTIONS = [
+  'Comparators',
+  'MatchingRules',
+  'Blocking',
+  'SourceTrust',
+  'TrustedIdentifierSystems',
+  'PersonalIdentifierSystems',
+  'HardConflictRules',
+];
 
 /**
  * A profile document is a whole profile, some of its top-level sections (each replaces the active one's),
@@ -27,7 +35,10 @@ export function mergeDocument(current: MatchingProfile, document: unknown): unkn
   }
   const unknown = Object.keys(doc).filter((key) => !SECTIONS.includes(key));
   if (unknown.length > 0) {
-    throw validationError('the profile document has unknown sections', unknown.map((key) => ({ path: key, message: `unknown section; expected one of ${SECTIONS.join(', ')}` })));
+    throw validationError(
+      'the profile document has unknown sections',
+      unknown.map((key) => ({ path: key, message: `unknown section; expected one of ${SECTIONS.join(', ')}` })),
+    );
   }
   return { ...current, ...doc };
 }
@@ -43,10 +54,20 @@ function modelConsistencyIssues(profile: MatchingProfile): { path: string; messa
   ];
 }
 
-export function getProfile(env: EngineEnv, _input: OperationInput<'profile/get'>, ctx: CallContext): OperationOutput<'profile/get'> {
+export function getProfile(
+  env: EngineEnv,
+  _input: OperationInput<'profile/get'>,
+  ctx: CallContext,
+): OperationOutput<'profile/get'> {
   requireTenant(env.store, ctx.tenantId);
   const stored = activeProfile(env.store, ctx.tenantId);
-  return { matchingProfileVersion: stored.version, createdAt: stored.createdAt, reason: stored.reason, active: stored.active, profile: stored.profile };
+  return {
+    matchingProfileVersion: stored.version,
+    createdAt: stored.createdAt,
+    reason: stored.reason,
+    active: stored.active,
+    profile: stored.profile,
+  };
 }
 
 /**
@@ -54,21 +75,32 @@ export function getProfile(env: EngineEnv, _input: OperationInput<'profile/get'>
  * own paths), the profile's own rules, the model's consistency, then the key versions and the blocking
  * index. Empty when it may be applied.
  */
-function documentIssues(env: EngineEnv, ctx: CallContext, current: StoredProfile, document: unknown): { issues: ErrorIssue[]; profile?: MatchingProfile } {
+function documentIssues(
+  env: EngineEnv,
+  ctx: CallContext,
+  current: StoredProfile,
+  document: unknown,
+): { issues: ErrorIssue[]; profile?: MatchingProfile } {
   const { issues, profile } = unmaskedIssues(env, ctx, current, document);
   // Profile messages quote the offending values (configuration, not patient data), but never a secret.
   const masked = issues.map((issue) => ({ path: maskSecrets(issue.path), message: maskSecrets(issue.message) }));
   return profile === undefined ? { issues: masked } : { issues: masked, profile };
 }
 
-function unmaskedIssues(env: EngineEnv, ctx: CallContext, current: StoredProfile, document: unknown): { issues: ErrorIssue[]; profile?: MatchingProfile } {
+function unmaskedIssues(
+  env: EngineEnv,
+  ctx: CallContext,
+  current: StoredProfile,
+  document: unknown,
+): { issues: ErrorIssue[]; profile?: MatchingProfile } {
   const text = freeTextIssues(document);
   if (text.length > 0) return { issues: text };
   let merged: unknown;
   try {
     merged = mergeDocument(current.profile, document);
   } catch (error) {
-    if (isEngineError(error)) return { issues: error.issues.length > 0 ? [...error.issues] : [{ path: '(root)', message: error.message }] };
+    if (isEngineError(error))
+      return { issues: error.issues.length > 0 ? [...error.issues] : [{ path: '(root)', message: error.message }] };
     throw error;
   }
   const issues = profileIssues(merged);
@@ -80,17 +112,31 @@ function unmaskedIssues(env: EngineEnv, ctx: CallContext, current: StoredProfile
 }
 
 /** The active profile with a candidate document merged and checked, refused with its issues when it could not be applied. */
-export function checkedCandidate(env: EngineEnv, ctx: CallContext, current: StoredProfile, document: unknown): MatchingProfile {
+export function checkedCandidate(
+  env: EngineEnv,
+  ctx: CallContext,
+  current: StoredProfile,
+  document: unknown,
+): MatchingProfile {
   const { issues, profile } = documentIssues(env, ctx, current, document);
   if (profile === undefined || issues.length > 0) {
-    throw validationError(`the matching profile is invalid (${String(issues.length)} issue${issues.length === 1 ? '' : 's'})`, issues);
+    throw validationError(
+      `the matching profile is invalid (${String(issues.length)} issue${issues.length === 1 ? '' : 's'})`,
+      issues,
+    );
   }
   return profile;
 }
 
-export function validateProfile(env: EngineEnv, input: OperationInput<'profile/validate'>, ctx: CallContext): OperationOutput<'profile/validate'> {
+export function validateProfile(
+  env: EngineEnv,
+  input: OperationInput<'profile/validate'>,
+  ctx: CallContext,
+): OperationOutput<'profile/validate'> {
   requireTenant(env.store, ctx.tenantId);
-  const { issues } = env.store.read(() => documentIssues(env, ctx, activeProfile(env.store, ctx.tenantId), input.document));
+  const { issues } = env.store.read(() =>
+    documentIssues(env, ctx, activeProfile(env.store, ctx.tenantId), input.document),
+  );
   return { valid: issues.length === 0, issues };
 }
 
@@ -98,14 +144,21 @@ export function validateProfile(env: EngineEnv, input: OperationInput<'profile/v
  * Applies a document as the next profile version. Under the configuration lock (so no key it names can be
  * removed meanwhile) and in one registry transaction (so the index it is checked against cannot change).
  */
-export function applyProfile(env: EngineEnv, input: OperationInput<'profile/apply'>, ctx: CallContext): OperationOutput<'profile/apply'> {
+export function applyProfile(
+  env: EngineEnv,
+  input: OperationInput<'profile/apply'>,
+  ctx: CallContext,
+): OperationOutput<'profile/apply'> {
   requireTenant(env.store, ctx.tenantId);
   return env.withSettingsLock(() =>
     env.store.write(() => {
       const current = activeProfile(env.store, ctx.tenantId);
       const { issues, profile } = documentIssues(env, ctx, current, input.document);
       if (profile === undefined || issues.length > 0) {
-        throw validationError(`the matching profile is invalid (${String(issues.length)} issue${issues.length === 1 ? '' : 's'})`, issues);
+        throw validationError(
+          `the matching profile is invalid (${String(issues.length)} issue${issues.length === 1 ? '' : 's'})`,
+          issues,
+        );
       }
       const at = new Date().toISOString();
       const version = insertActiveProfile(env.store, ctx.tenantId, profile, input.reason, at);

@@ -36,10 +36,15 @@ export const REVIEW_LABELS_NOTE = `These labels come from the review queue. ${RE
 
 /** The case as callers see it: enterprise IDs, never the registry's internal identity IDs. */
 function publicCase(row: ReviewCaseRow): ReviewCase {
-  return Object.fromEntries(Object.entries(row).filter(([key]) => key !== 'leftIdentityId' && key !== 'rightIdentityId')) as ReviewCase;
+  return Object.fromEntries(
+    Object.entries(row).filter(([key]) => key !== 'leftIdentityId' && key !== 'rightIdentityId'),
+  ) as ReviewCase;
 }
 
-const refOf = (r: SourceRecord): { sourceSystem: string; localId: string } => ({ sourceSystem: r.sourceSystem, localId: r.localId });
+const refOf = (r: SourceRecord): { sourceSystem: string; localId: string } => ({
+  sourceSystem: r.sourceSystem,
+  localId: r.localId,
+});
 
 interface ShownPair {
   readonly left: SourceRecord;
@@ -101,13 +106,23 @@ function requireCase(store: Store, tenantId: string, caseId: string): ReviewCase
   return row;
 }
 
-export function listReviews(env: EngineEnv, input: OperationInput<'reviews/list'>, ctx: CallContext): OperationOutput<'reviews/list'> {
+export function listReviews(
+  env: EngineEnv,
+  input: OperationInput<'reviews/list'>,
+  ctx: CallContext,
+): OperationOutput<'reviews/list'> {
   requireTenant(env.store, ctx.tenantId);
   return env.store.read(() => {
     const { total, rows } = listReviewCases(
       env.store,
       ctx.tenantId,
-      { status: input.status ?? 'open', kind: input.kind, jobId: input.jobId, sourceSystem: input.sourceSystem, currentOnly: input.currentOnly },
+      {
+        status: input.status ?? 'open',
+        kind: input.kind,
+        jobId: input.jobId,
+        sourceSystem: input.sourceSystem,
+        currentOnly: input.currentOnly,
+      },
       input.sort ?? 'oldest',
       input.limit ?? 50,
       input.offset ?? 0,
@@ -116,7 +131,11 @@ export function listReviews(env: EngineEnv, input: OperationInput<'reviews/list'
   });
 }
 
-export function getReview(env: EngineEnv, input: OperationInput<'reviews/get'>, ctx: CallContext): OperationOutput<'reviews/get'> {
+export function getReview(
+  env: EngineEnv,
+  input: OperationInput<'reviews/get'>,
+  ctx: CallContext,
+): OperationOutput<'reviews/get'> {
   const { store } = env;
   requireTenant(store, ctx.tenantId);
   return store.read(() => {
@@ -144,13 +163,18 @@ export function getReview(env: EngineEnv, input: OperationInput<'reviews/get'>, 
   });
 }
 
-export function decideReview(env: EngineEnv, input: OperationInput<'reviews/decide'>, ctx: CallContext): OperationOutput<'reviews/decide'> {
+export function decideReview(
+  env: EngineEnv,
+  input: OperationInput<'reviews/decide'>,
+  ctx: CallContext,
+): OperationOutput<'reviews/decide'> {
   const { store } = env;
   requireTenant(store, ctx.tenantId);
   return store.write(() => {
     const row = requireCase(store, ctx.tenantId, input.caseId);
     if (row.status !== 'open') {
-      const last = row.review === null ? '' : ` (${row.review.decision}, by ${row.review.actor} at ${row.review.decidedAt})`;
+      const last =
+        row.review === null ? '' : ` (${row.review.decision}, by ${row.review.actor} at ${row.review.decidedAt})`;
       throw conflict(`review case ${row.caseId} is already decided${last}; reload it to see the decision`);
     }
     if (row.stale) {
@@ -160,7 +184,12 @@ export function decideReview(env: EngineEnv, input: OperationInput<'reviews/deci
       );
     }
     const at = new Date().toISOString();
-    recordDecision(store, ctx.tenantId, row.caseId, { decision: input.decision, reason: input.reason, actor: ctx.actor, decidedAt: at });
+    recordDecision(store, ctx.tenantId, row.caseId, {
+      decision: input.decision,
+      reason: input.reason,
+      actor: ctx.actor,
+      decidedAt: at,
+    });
     // Remembered for a pair of identities; a LinkQuality case (one identity) goes to the governed unlink process.
     if (input.decision === 'different-people' && row.kind !== 'LinkQuality') {
       rememberDistinct(
@@ -173,12 +202,26 @@ export function decideReview(env: EngineEnv, input: OperationInput<'reviews/deci
       );
     }
     // The decision, never the reviewer's reason (free text that could hold patient values).
-    writeAudit(store, ctx.tenantId, { actor: ctx.actor, action: 'review.decide', subject: row.caseId, detail: { decision: input.decision, kind: row.kind } }, at);
+    writeAudit(
+      store,
+      ctx.tenantId,
+      {
+        actor: ctx.actor,
+        action: 'review.decide',
+        subject: row.caseId,
+        detail: { decision: input.decision, kind: row.kind },
+      },
+      at,
+    );
     return { case: publicCase(requireCase(store, ctx.tenantId, row.caseId)) };
   });
 }
 
-export function reviewLabels(env: EngineEnv, input: OperationInput<'reviews/labels'>, ctx: CallContext): OperationOutput<'reviews/labels'> {
+export function reviewLabels(
+  env: EngineEnv,
+  input: OperationInput<'reviews/labels'>,
+  ctx: CallContext,
+): OperationOutput<'reviews/labels'> {
   const { store } = env;
   requireTenant(store, ctx.tenantId);
   return store.read(() => {
@@ -191,7 +234,8 @@ export function reviewLabels(env: EngineEnv, input: OperationInput<'reviews/labe
         recordsOfIdentity(store, ctx.tenantId, decided.leftIdentityId).slice(0, RECORDS_SHOWN),
         recordsOfIdentity(store, ctx.tenantId, decided.rightIdentityId).slice(0, RECORDS_SHOWN),
       );
-      if (best !== null) pairs.push({ left: refOf(best.left), right: refOf(best.right), isMatch: decided.decision === 'same-person' });
+      if (best !== null)
+        pairs.push({ left: refOf(best.left), right: refOf(best.right), isMatch: decided.decision === 'same-person' });
     }
     return { tsv: labelsToTsv(pairs, { header: true }), labels: pairs.length, note: REVIEW_LABELS_NOTE };
   });

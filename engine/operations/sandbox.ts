@@ -19,12 +19,16 @@ import { emptyReport, ingestChunk, prepareLine, tally as tallyInto, CHUNK_LINES 
 import type { EngineEnv } from '../env.ts';
 
 export function sandboxProfile(): ReturnType<typeof defaultProfile> {
-  const profile = defaultProfile(SYNTHETIC_SOURCES.map((s) => ({ SourceSystem: s.sourceSystem, LocalIdentifierSystem: s.localIdentifierSystem })));
+  const profile = defaultProfile(
+    SYNTHETIC_SOURCES.map((s) => ({ SourceSystem: s.sourceSystem, LocalIdentifierSystem: s.localIdentifierSystem })),
+  );
   return { ...profile, TrustedIdentifierSystems: [NATIONAL_ID_SYSTEM] };
 }
 
 const tenantExistsError = (tenantId: string): Error =>
-  conflict(`tenant "${tenantId}" already exists in this database; use it as it is, choose another --tenant, or start a new --db file`);
+  conflict(
+    `tenant "${tenantId}" already exists in this database; use it as it is, choose another --tenant, or start a new --db file`,
+  );
 
 /**
  * Registers a tenant with a profile (default: the sandbox one) and a fresh blocking key for the profile's
@@ -48,7 +52,12 @@ export function createTenant(env: EngineEnv, ctx: CallContext, profile: unknown 
         writeAudit(
           env.store,
           ctx.tenantId,
-          { actor: ctx.actor, action: 'tenant.create', subject: `tenant/${ctx.tenantId}`, detail: { matchingProfileVersion: version, changeId } },
+          {
+            actor: ctx.actor,
+            action: 'tenant.create',
+            subject: `tenant/${ctx.tenantId}`,
+            detail: { matchingProfileVersion: version, changeId },
+          },
           at,
         );
         return version;
@@ -84,7 +93,9 @@ export async function createSandbox(
     records = population.records.length;
     onProgress?.({ stage: 'ingesting', done: 0, total: records });
     const settings = env.settings();
-    const ingestors = new Map(SYNTHETIC_SOURCES.map((s) => [s.sourceSystem, new Ingestor(env.store, ctx.tenantId, s.sourceSystem, settings)]));
+    const ingestors = new Map(
+      SYNTHETIC_SOURCES.map((s) => [s.sourceSystem, new Ingestor(env.store, ctx.tenantId, s.sourceSystem, settings)]),
+    );
     const lineOf = new Map<string, number>();
     for (let start = 0; start < population.records.length; start += CHUNK_LINES) {
       const chunk = population.records.slice(start, start + CHUNK_LINES);
@@ -100,7 +111,9 @@ export async function createSandbox(
         ({ record, ingestor, resource }, isolated) => {
           const outcome = ingestor.apply(resource, at, isolated);
           env.store
-            .statement('INSERT OR IGNORE INTO synthetic_truth (tenant_id, source_system, local_id, person_id) VALUES (?, ?, ?, ?)')
+            .statement(
+              'INSERT OR IGNORE INTO synthetic_truth (tenant_id, source_system, local_id, person_id) VALUES (?, ?, ?, ?)',
+            )
             .run(ctx.tenantId, record.sourceSystem, record.localId, record.personId);
           return outcome;
         },
@@ -128,6 +141,11 @@ export async function createSandbox(
       });
     });
   }
-  return { tenantId: ctx.tenantId, matchingProfileVersion: version, syntheticPeople: people, syntheticRecords: records, ingest: [...reports.values()] };
+  return {
+    tenantId: ctx.tenantId,
+    matchingProfileVersion: version,
+    syntheticPeople: people,
+    syntheticRecords: records,
+    ingest: [...reports.values()],
+  };
 }
-

@@ -31,7 +31,9 @@ function secretFrom(source: FhirSource): string | null {
     case 'BearerToken':
       return auth.TokenFile !== undefined ? `file ${auth.TokenFile}` : `environment variable ${auth.TokenEnv ?? '?'}`;
     case 'ClientCredentials':
-      return auth.ClientSecretFile !== undefined ? `file ${auth.ClientSecretFile}` : `environment variable ${auth.ClientSecretEnv ?? '?'}`;
+      return auth.ClientSecretFile !== undefined
+        ? `file ${auth.ClientSecretFile}`
+        : `environment variable ${auth.ClientSecretEnv ?? '?'}`;
   }
 }
 
@@ -40,7 +42,10 @@ export function listSources(env: EngineEnv, ctx: CallContext): SourceSummary[] {
   return configuredSources(env.settings(), ctx.tenantId).map(({ source }) => ({
     sourceSystem: source.SourceSystem,
     baseUrl: source.BaseUrl,
-    authentication: source.Authentication.Type === 'ClientCredentials' ? `ClientCredentials (${source.Authentication.ClientId} at ${source.Authentication.TokenEndpoint})` : source.Authentication.Type,
+    authentication:
+      source.Authentication.Type === 'ClientCredentials'
+        ? `ClientCredentials (${source.Authentication.ClientId} at ${source.Authentication.TokenEndpoint})`
+        : source.Authentication.Type,
     secretFrom: secretFrom(source),
     localIdentifierSystem: source.LocalIdentifierSystem,
     pageSize: source.PageSize,
@@ -67,16 +72,36 @@ function messageOf(error: unknown): string {
 
 export async function checkSource(env: EngineEnv, ctx: CallContext, sourceSystem: string): Promise<SourceCheck> {
   requireTenant(env.store, ctx.tenantId);
-  const result = { sourceSystem, configuration: 'not run', token: 'not run', firstPage: 'not run', entries: null, hasNextPage: null, error: null } as {
+  const result = {
+    sourceSystem,
+    configuration: 'not run',
+    token: 'not run',
+    firstPage: 'not run',
+    entries: null,
+    hasNextPage: null,
+    error: null,
+  } as {
     -readonly [K in keyof SourceCheck]: SourceCheck[K];
   };
   if (!configuredSources(env.settings(), ctx.tenantId).some((c) => c.source.SourceSystem === sourceSystem)) {
-    throw validationError('no external FHIR source of this tenant has this source system; `mpi-console sources list` shows them', [{ path: 'NAME', message: 'not configured' }]);
+    throw validationError(
+      'no external FHIR source of this tenant has this source system; `mpi-console sources list` shows them',
+      [{ path: 'NAME', message: 'not configured' }],
+    );
   }
   let client: FhirSourceClient;
   try {
-    const configured = sourceForImport(env.settings(), activeProfile(env.store, ctx.tenantId).profile, ctx.tenantId, sourceSystem, 'NAME');
-    client = new FhirSourceClient(configured.source, { allowInsecureHttp: configured.allowInsecureHttp, key: configured.key });
+    const configured = sourceForImport(
+      env.settings(),
+      activeProfile(env.store, ctx.tenantId).profile,
+      ctx.tenantId,
+      sourceSystem,
+      'NAME',
+    );
+    client = new FhirSourceClient(configured.source, {
+      allowInsecureHttp: configured.allowInsecureHttp,
+      key: configured.key,
+    });
     result.configuration = 'ok';
   } catch (error) {
     result.configuration = 'failed';
@@ -90,7 +115,9 @@ export async function checkSource(env: EngineEnv, ctx: CallContext, sourceSystem
       result.token = 'ok';
     } else result.token = 'not needed';
     result.firstPage = 'failed';
-    const page = await client.page(client.firstPageUrl({ changedSince: null, upTo: new Date().toISOString(), pageSize: 1 }));
+    const page = await client.page(
+      client.firstPageUrl({ changedSince: null, upTo: new Date().toISOString(), pageSize: 1 }),
+    );
     result.firstPage = 'ok';
     result.entries = page.entries.length;
     result.hasNextPage = page.nextUrl !== null;

@@ -29,7 +29,9 @@ export interface IndexedBlocking {
 }
 
 export function blockingKeyVersions(blocking: BlockingConfig): string[] {
-  return blocking.InactiveKeyVersion === undefined ? [blocking.ActiveKeyVersion] : [blocking.ActiveKeyVersion, blocking.InactiveKeyVersion];
+  return blocking.InactiveKeyVersion === undefined
+    ? [blocking.ActiveKeyVersion]
+    : [blocking.ActiveKeyVersion, blocking.InactiveKeyVersion];
 }
 
 /** Issues for key versions of the section that have no secret for the tenant in the configuration file. */
@@ -56,7 +58,10 @@ function sameRule(a: BlockingRule, b: BlockingRule): boolean {
 /** Whether two sections make some tag the same way: a shared rule under a shared key version. */
 export function overlaps(a: BlockingConfig, b: BlockingConfig): boolean {
   const keys = blockingKeyVersions(b);
-  return blockingKeyVersions(a).some((k) => keys.includes(k)) && a.Rules.some((rule) => b.Rules.some((other) => sameRule(rule, other)));
+  return (
+    blockingKeyVersions(a).some((k) => keys.includes(k)) &&
+    a.Rules.some((rule) => b.Rules.some((other) => sameRule(rule, other)))
+  );
 }
 
 /** Same rules and key versions: the section makes exactly the same tags. */
@@ -72,7 +77,11 @@ function sameTags(a: BlockingConfig, b: BlockingConfig): boolean {
  * Issues (path `Blocking`) when the next section does not overlap every indexed one; none when it makes the
  * same tags as the current section or when nothing is indexed (no identity has a tag yet).
  */
-export function blockingChangeIssues(next: BlockingConfig, current: IndexedBlocking, indexed: readonly IndexedBlocking[]): ErrorIssue[] {
+export function blockingChangeIssues(
+  next: BlockingConfig,
+  current: IndexedBlocking,
+  indexed: readonly IndexedBlocking[],
+): ErrorIssue[] {
   if (sameTags(next, current.blocking)) return [];
   const apart = indexed.find((section) => !overlaps(next, section.blocking));
   if (apart === undefined) return [];

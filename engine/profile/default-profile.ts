@@ -38,20 +38,80 @@ export function defaultProfile(sources: readonly SourceTrustEntry[]): MatchingPr
       Version: 1,
       ActiveKeyVersion: 'k1',
       Rules: [
-        { Name: 'family-phonetic-birth-year', Parts: [{ Field: 'familyName', Transform: 'Phonetic' }, { Field: 'birthDate', Transform: 'Year' }] },
-        { Name: 'given-phonetic-birth-date', Parts: [{ Field: 'givenName', Transform: 'Phonetic' }, { Field: 'birthDate', Transform: 'Exact' }] },
-        { Name: 'birth-date-postcode', Parts: [{ Field: 'birthDate', Transform: 'Exact' }, { Field: 'postalCode', Transform: 'Exact' }] },
-        { Name: 'family-given-phonetic', Parts: [{ Field: 'familyName', Transform: 'Phonetic' }, { Field: 'givenName', Transform: 'Phonetic' }] },
-        { Name: 'family-phonetic-postcode', Parts: [{ Field: 'familyName', Transform: 'Phonetic' }, { Field: 'postalCode', Transform: 'Exact' }] },
+        {
+          Name: 'family-phonetic-birth-year',
+          Parts: [
+            { Field: 'familyName', Transform: 'Phonetic' },
+            { Field: 'birthDate', Transform: 'Year' },
+          ],
+        },
+        {
+          Name: 'given-phonetic-birth-date',
+          Parts: [
+            { Field: 'givenName', Transform: 'Phonetic' },
+            { Field: 'birthDate', Transform: 'Exact' },
+          ],
+        },
+        {
+          Name: 'birth-date-postcode',
+          Parts: [
+            { Field: 'birthDate', Transform: 'Exact' },
+            { Field: 'postalCode', Transform: 'Exact' },
+          ],
+        },
+        {
+          Name: 'family-given-phonetic',
+          Parts: [
+            { Field: 'familyName', Transform: 'Phonetic' },
+            { Field: 'givenName', Transform: 'Phonetic' },
+          ],
+        },
+        {
+          Name: 'family-phonetic-postcode',
+          Parts: [
+            { Field: 'familyName', Transform: 'Phonetic' },
+            { Field: 'postalCode', Transform: 'Exact' },
+          ],
+        },
         { Name: 'identifier', Parts: [{ Field: 'identifier', Transform: 'Exact' }] },
         { Name: 'phone', Parts: [{ Field: 'phone', Transform: 'Exact' }] },
         { Name: 'email', Parts: [{ Field: 'email', Transform: 'Exact' }] },
         { Name: 'birth-date', Parts: [{ Field: 'birthDate', Transform: 'Exact' }] },
-        { Name: 'given-phonetic-postcode', Parts: [{ Field: 'givenName', Transform: 'Phonetic' }, { Field: 'postalCode', Transform: 'Exact' }] },
-        { Name: 'family-phonetic-city', Parts: [{ Field: 'familyName', Transform: 'Phonetic' }, { Field: 'city', Transform: 'Exact' }] },
-        { Name: 'given-phonetic-city', Parts: [{ Field: 'givenName', Transform: 'Phonetic' }, { Field: 'city', Transform: 'Exact' }] },
-        { Name: 'postcode-city', Parts: [{ Field: 'postalCode', Transform: 'Exact' }, { Field: 'city', Transform: 'Exact' }] },
-        { Name: 'given-prefix-birth-year', Parts: [{ Field: 'givenName', Transform: 'Prefix3' }, { Field: 'birthDate', Transform: 'Year' }] },
+        {
+          Name: 'given-phonetic-postcode',
+          Parts: [
+            { Field: 'givenName', Transform: 'Phonetic' },
+            { Field: 'postalCode', Transform: 'Exact' },
+          ],
+        },
+        {
+          Name: 'family-phonetic-city',
+          Parts: [
+            { Field: 'familyName', Transform: 'Phonetic' },
+            { Field: 'city', Transform: 'Exact' },
+          ],
+        },
+        {
+          Name: 'given-phonetic-city',
+          Parts: [
+            { Field: 'givenName', Transform: 'Phonetic' },
+            { Field: 'city', Transform: 'Exact' },
+          ],
+        },
+        {
+          Name: 'postcode-city',
+          Parts: [
+            { Field: 'postalCode', Transform: 'Exact' },
+            { Field: 'city', Transform: 'Exact' },
+          ],
+        },
+        {
+          Name: 'given-prefix-birth-year',
+          Parts: [
+            { Field: 'givenName', Transform: 'Prefix3' },
+            { Field: 'birthDate', Transform: 'Year' },
+          ],
+        },
       ],
     },
     SourceTrust: [...sources],

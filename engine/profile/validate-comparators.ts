@@ -53,7 +53,8 @@ function nameKey(text: string): string {
   return nicknameKey(text);
 }
 
-const EMPTY_AFTER_NORMALISATION = 'but nothing is left once normalised like a patient name (case, accents, punctuation and titles are dropped)';
+const EMPTY_AFTER_NORMALISATION =
+  'but nothing is left once normalised like a patient name (case, accents, punctuation and titles are dropped)';
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let current = root;
@@ -74,7 +75,10 @@ function structuralIssue(issue: z.core.$ZodIssue, root: unknown, basePath: strin
       const expected = issue.expected === 'map' ? 'object' : issue.expected;
       return {
         path,
-        message: value === undefined ? `${path} is required (expected ${expected})` : `${path} has the wrong type: expected ${expected} ${got}`,
+        message:
+          value === undefined
+            ? `${path} is required (expected ${expected})`
+            : `${path} has the wrong type: expected ${expected} ${got}`,
       };
     }
     case 'unrecognized_keys':
@@ -157,11 +161,17 @@ class ProfileChecker {
       if (typeof name !== 'string') return;
       const path = this.path(list, i);
       if (!(COMPARATOR_NAMES as readonly string[]).includes(name)) {
-        this.add(path, `is an unknown comparator ${quote(name)}; supported comparators are ${COMPARATOR_NAMES.join(', ')}`);
+        this.add(
+          path,
+          `is an unknown comparator ${quote(name)}; supported comparators are ${COMPARATOR_NAMES.join(', ')}`,
+        );
         return;
       }
       if ((FIELD_LEVEL_COMPARATORS as readonly string[]).includes(name)) {
-        this.add(path, `${quote(name)} compares birth dates or codes in levels, not names; name comparators are ${COMPARATOR_NAMES.filter((c) => !FIELD_LEVEL_COMPARATORS.includes(c)).join(', ')}`);
+        this.add(
+          path,
+          `${quote(name)} compares birth dates or codes in levels, not names; name comparators are ${COMPARATOR_NAMES.filter((c) => !FIELD_LEVEL_COMPARATORS.includes(c)).join(', ')}`,
+        );
         return;
       }
       const earlier = firstSeen.get(name);
@@ -288,7 +298,10 @@ class ProfileChecker {
       return;
     }
     if (owner.group !== group) {
-      this.add(path, `assigns ${role} ${quote(name)} to a second nickname group; it already belongs to the group at ${owner.path}`);
+      this.add(
+        path,
+        `assigns ${role} ${quote(name)} to a second nickname group; it already belongs to the group at ${owner.path}`,
+      );
     }
   }
 }

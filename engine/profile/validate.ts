@@ -17,15 +17,31 @@ function duplicates(values: readonly string[], path: string, what: string): Erro
   values.forEach((value, index) => {
     const first = seen.get(value);
     if (first === undefined) seen.set(value, index);
-    else issues.push({ path: `${path}[${String(index)}]`, message: `duplicate ${what} ${JSON.stringify(value)} (also at ${path}[${String(first)}])` });
+    else
+      issues.push({
+        path: `${path}[${String(index)}]`,
+        message: `duplicate ${what} ${JSON.stringify(value)} (also at ${path}[${String(first)}])`,
+      });
   });
   return issues;
 }
 
 function semanticIssues(profile: MatchingProfile): ErrorIssue[] {
   const issues: ErrorIssue[] = [];
-  issues.push(...duplicates(profile.SourceTrust.map((s) => s.SourceSystem), 'SourceTrust', 'source system'));
-  issues.push(...duplicates(profile.Blocking.Rules.map((r) => r.Name), 'Blocking.Rules', 'rule name'));
+  issues.push(
+    ...duplicates(
+      profile.SourceTrust.map((s) => s.SourceSystem),
+      'SourceTrust',
+      'source system',
+    ),
+  );
+  issues.push(
+    ...duplicates(
+      profile.Blocking.Rules.map((r) => r.Name),
+      'Blocking.Rules',
+      'rule name',
+    ),
+  );
   issues.push(...duplicates(profile.TrustedIdentifierSystems, 'TrustedIdentifierSystems', 'identifier system'));
   issues.push(...duplicates(profile.PersonalIdentifierSystems ?? [], 'PersonalIdentifierSystems', 'identifier system'));
   issues.push(...duplicates(profile.HardConflictRules, 'HardConflictRules', 'rule'));
@@ -70,6 +86,10 @@ export function profileIssues(raw: unknown): ErrorIssue[] {
 /** The profile, or a validation error listing every issue. */
 export function parseProfile(raw: unknown): MatchingProfile {
   const issues = profileIssues(raw);
-  if (issues.length > 0) throw validationError(`the matching profile is invalid (${String(issues.length)} issue${issues.length === 1 ? '' : 's'})`, issues);
+  if (issues.length > 0)
+    throw validationError(
+      `the matching profile is invalid (${String(issues.length)} issue${issues.length === 1 ? '' : 's'})`,
+      issues,
+    );
   return MatchingProfileSchema.parse(raw);
 }

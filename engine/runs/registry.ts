@@ -26,7 +26,12 @@ export interface RunHooks {
   readonly signal: AbortSignal;
 }
 
-export type RunExecutor = (operation: RunOperation, input: unknown, ctx: CallContext, hooks: RunHooks) => Promise<unknown>;
+export type RunExecutor = (
+  operation: RunOperation,
+  input: unknown,
+  ctx: CallContext,
+  hooks: RunHooks,
+) => Promise<unknown>;
 
 interface Run {
   state: RunState;
@@ -43,7 +48,12 @@ export type RunListener = (tenantId: string, state: RunState) => void;
 function errorOf(error: unknown): NonNullable<RunState['error']> {
   const data: ErrorData = isEngineError(error)
     ? error.toData()
-    : { type: 'EngineError', kind: 'internal', message: `the run failed unexpectedly (${error instanceof Error ? error.name : 'error'})`, issues: [] };
+    : {
+        type: 'EngineError',
+        kind: 'internal',
+        message: `the run failed unexpectedly (${error instanceof Error ? error.name : 'error'})`,
+        issues: [],
+      };
   return { kind: data.kind, message: data.message, issues: [...data.issues] };
 }
 
@@ -82,18 +92,39 @@ export class RunRegistry {
 
   start(operation: RunOperation, input: unknown, ctx: CallContext): RunState {
     if (this.closed) throw conflict('the server is stopping: no new run is started');
-    const active = [...this.runs.values()].filter((r) => r.tenantId === ctx.tenantId && !isFinalRunStatus(r.state.status)).length;
+    const active = [...this.runs.values()].filter(
+      (r) => r.tenantId === ctx.tenantId && !isFinalRunStatus(r.state.status),
+    ).length;
     if (active >= MAX_ACTIVE_PER_TENANT) {
-      throw new EngineError('conflict', `this tenant already has ${String(active)} runs queued or running (at most ${String(MAX_ACTIVE_PER_TENANT)}); wait for one to end or cancel one`);
+      throw new EngineError(
+        'conflict',
+        `this tenant already has ${String(active)} runs queued or running (at most ${String(MAX_ACTIVE_PER_TENANT)}); wait for one to end or cancel one`,
+      );
     }
     const runId = randomBytes(16).toString('base64url');
     const controller = new AbortController();
-    const state: RunState = { runId, operation, status: 'queued', progress: null, startedAt: new Date(this.now()).toISOString(), finishedAt: null, error: null };
+    const state: RunState = {
+      runId,
+      operation,
+      status: 'queued',
+      progress: null,
+      startedAt: new Date(this.now()).toISOString(),
+      finishedAt: null,
+      error: null,
+    };
     let settle: () => void = () => undefined;
     const settled = new Promise<void>((resolve) => {
       settle = resolve;
     });
-    const run: Run = { state, tenantId: ctx.tenantId, controller, settled, lastReadAt: this.now(), waiters: 0, cancelReason: null };
+    const run: Run = {
+      state,
+      tenantId: ctx.tenantId,
+      controller,
+      settled,
+      lastReadAt: this.now(),
+      waiters: 0,
+      cancelReason: null,
+    };
     this.runs.set(runId, run);
     this.forgetOld(ctx.tenantId);
     this.emit(run);
@@ -106,11 +137,21 @@ export class RunRegistry {
       },
     }).then(
       (output) => {
-        this.finish(run, controller.signal.aborted ? { status: 'cancelled', error: this.cancelError(run) } : { status: 'completed', output });
+        this.finish(
+          run,
+          controller.signal.aborted
+            ? { status: 'cancelled', error: this.cancelError(run) }
+            : { status: 'completed', output },
+        );
         settle();
       },
       (error: unknown) => {
-        this.finish(run, controller.signal.aborted ? { status: 'cancelled', error: this.cancelError(run) } : { status: 'failed', error: errorOf(error) });
+        this.finish(
+          run,
+          controller.signal.aborted
+            ? { status: 'cancelled', error: this.cancelError(run) }
+            : { status: 'failed', error: errorOf(error) },
+        );
         settle();
       },
     );
@@ -148,7 +189,10 @@ export class RunRegistry {
   }
 
   list(tenantId: string): RunState[] {
-    return [...this.runs.values()].filter((r) => r.tenantId === tenantId).map((r) => summary(r.state)).reverse();
+    return [...this.runs.values()]
+      .filter((r) => r.tenantId === tenantId)
+      .map((r) => summary(r.state))
+      .reverse();
   }
 
   /**
@@ -185,7 +229,8 @@ export class RunRegistry {
   private own(runId: string, tenantId: string): Run {
     const run = this.runs.get(runId);
     // Another tenant's run is indistinguishable from none.
-    if (run?.tenantId !== tenantId) throw notFound('no run with this ID exists in this tenant (ended runs are kept 30 minutes)');
+    if (run?.tenantId !== tenantId)
+      throw notFound('no run with this ID exists in this tenant (ended runs are kept 30 minutes)');
     return run;
   }
 
@@ -196,10 +241,19 @@ export class RunRegistry {
   }
 
   private cancelError(run: Run): NonNullable<RunState['error']> {
-    return { kind: 'conflict', message: `the run was ${run.cancelReason ?? 'cancelled'}; nothing was written`, issues: [] };
+    return {
+      kind: 'conflict',
+      message: `the run was ${run.cancelReason ?? 'cancelled'}; nothing was written`,
+      issues: [],
+    };
   }
 
-  private finish(run: Run, end: { status: 'completed'; output: unknown } | { status: 'failed' | 'cancelled'; error: NonNullable<RunState['error']> }): void {
+  private finish(
+    run: Run,
+    end:
+      | { status: 'completed'; output: unknown }
+      | { status: 'failed' | 'cancelled'; error: NonNullable<RunState['error']> },
+  ): void {
     const finishedAt = new Date(this.now()).toISOString();
     run.state =
       end.status === 'completed'
@@ -226,13 +280,18 @@ export class RunRegistry {
       if (isFinalRunStatus(run.state.status)) {
         if (now - run.lastReadAt > RUN_KEPT_MS) this.runs.delete(runId);
       } else if (run.waiters === 0 && now - run.lastReadAt > this.orphanMs) {
-        this.abort(run, `cancelled: nobody followed it for ${String(Math.round(this.orphanMs / 1000))} s (the caller went away)`);
+        this.abort(
+          run,
+          `cancelled: nobody followed it for ${String(Math.round(this.orphanMs / 1000))} s (the caller went away)`,
+        );
       }
     }
   }
 
   private forgetOld(tenantId: string): void {
-    const ended = [...this.runs.entries()].filter(([, r]) => r.tenantId === tenantId && isFinalRunStatus(r.state.status));
+    const ended = [...this.runs.entries()].filter(
+      ([, r]) => r.tenantId === tenantId && isFinalRunStatus(r.state.status),
+    );
     for (const [runId] of ended.slice(0, Math.max(0, ended.length - KEPT_PER_TENANT))) this.runs.delete(runId);
   }
 }

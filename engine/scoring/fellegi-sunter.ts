@@ -66,15 +66,27 @@ for (const field of IMPLIED_BY_ADDRESS) IMPLIED[FIELD_NAMES.indexOf(field)] = 1;
  * within a town; neither paid for itself on the benchmarks (README, "The matching method").
  */
 export function impliedByAddress(field: number, similarity: Float64Array): boolean {
-  return IMPLIED[field] === 1 && (similarity[ADDRESS_LINE] ?? 0) >= BAND_FLOORS.Strong && (similarity[field] ?? 0) >= BAND_FLOORS.Strong;
+  return (
+    IMPLIED[field] === 1 &&
+    (similarity[ADDRESS_LINE] ?? 0) >= BAND_FLOORS.Strong &&
+    (similarity[field] ?? 0) >= BAND_FLOORS.Strong
+  );
 }
 
 /**
  * True when a household field's agreement is not counted because the given names or birth dates tell two people
  * apart (household-evidence.ts): its contribution is then 0 instead of a positive ln(m/u).
  */
-export function householdOnly(model: CompiledModel, field: number, similarity: Float64Array, personalIdentifier = false): boolean {
-  return notCounted(field, householdGate(similarity, personalIdentifier)) && fieldLogRatio(model, field, similarity[field] ?? Number.NaN) > 0;
+export function householdOnly(
+  model: CompiledModel,
+  field: number,
+  similarity: Float64Array,
+  personalIdentifier = false,
+): boolean {
+  return (
+    notCounted(field, householdGate(similarity, personalIdentifier)) &&
+    fieldLogRatio(model, field, similarity[field] ?? Number.NaN) > 0
+  );
 }
 
 function contribution(model: CompiledModel, field: number, similarity: Float64Array, gate: number): number {
@@ -87,7 +99,12 @@ function contribution(model: CompiledModel, field: number, similarity: Float64Ar
  * The field's contribution to the log-odds: ln(m/u) of its band; 0 when missing or implied by the address, and at
  * most 0 for a household field when the given names or birth dates disagree.
  */
-export function fieldContribution(model: CompiledModel, field: number, similarity: Float64Array, personalIdentifier = false): number {
+export function fieldContribution(
+  model: CompiledModel,
+  field: number,
+  similarity: Float64Array,
+  personalIdentifier = false,
+): number {
   return contribution(model, field, similarity, householdGate(similarity, personalIdentifier));
 }
 

@@ -17,7 +17,12 @@
  * comparisons are at least Strong and together they beat the straight ones.
  */
 import { FIELD_NAMES, type ComparatorName } from '../contract/fields.ts';
-import { compareNames, type NameComparison, type PreparedName, type NameComparatorSet } from '../comparators/name-comparison.ts';
+import {
+  compareNames,
+  type NameComparison,
+  type PreparedName,
+  type NameComparatorSet,
+} from '../comparators/name-comparison.ts';
 import { jaroWinkler } from '../comparators/jaro-winkler.ts';
 import { birthDateLevel, DATE_LEVEL_SIMILARITY } from '../comparators/birth-date-levels.ts';
 import { editLevel, EDIT_LEVEL_SIMILARITY, type EditLevel } from '../comparators/edit-levels.ts';
@@ -69,7 +74,14 @@ function setName(out: FieldScratch, index: number, result: NameComparison | null
   out.dictionaryVersion[index] = result.dictionaryVersion;
 }
 
-function setPlain(out: FieldScratch, index: number, a: string | null, b: string | null, comparator: ComparatorName, fn: (x: string, y: string) => number): void {
+function setPlain(
+  out: FieldScratch,
+  index: number,
+  a: string | null,
+  b: string | null,
+  comparator: ComparatorName,
+  fn: (x: string, y: string) => number,
+): void {
   out.culture[index] = undefined;
   out.dictionaryVersion[index] = undefined;
   out.level[index] = undefined;
@@ -108,7 +120,12 @@ function setLevel<L extends string>(
   out.level[index] = level;
 }
 
-function better(best: NameComparison | null, x: PreparedName | null, y: PreparedName | null, set: NameComparatorSet): NameComparison | null {
+function better(
+  best: NameComparison | null,
+  x: PreparedName | null,
+  y: PreparedName | null,
+  set: NameComparatorSet,
+): NameComparison | null {
   if (x === null || y === null) return best;
   const result = compareNames(x, y, set);
   return best === null || result.similarity > best.similarity ? result : best;
@@ -127,7 +144,11 @@ function bestFamily(a: PreparedRecord, b: PreparedRecord, set: NameComparatorSet
  * a personal system (PersonalIdentifierSystems), only personal systems are compared: a personal number that
  * disagrees is evidence against, whatever a family's shared number says.
  */
-function bestIdentifier(a: PreparedRecord, b: PreparedRecord, personal: ReadonlySet<string>): { level: EditLevel; personal: boolean } | undefined {
+function bestIdentifier(
+  a: PreparedRecord,
+  b: PreparedRecord,
+  personal: ReadonlySet<string>,
+): { level: EditLevel; personal: boolean } | undefined {
   let best: EditLevel | undefined;
   let bestPersonal = false;
   for (const [system, value] of a.otherIdentifiers) {
@@ -136,7 +157,11 @@ function bestIdentifier(a: PreparedRecord, b: PreparedRecord, personal: Readonly
     const isPersonal = personal.has(system);
     if (bestPersonal && !isPersonal) continue;
     const level = editLevel(value, other);
-    if (best === undefined || (isPersonal && !bestPersonal) || EDIT_LEVEL_SIMILARITY[level] > EDIT_LEVEL_SIMILARITY[best]) {
+    if (
+      best === undefined ||
+      (isPersonal && !bestPersonal) ||
+      EDIT_LEVEL_SIMILARITY[level] > EDIT_LEVEL_SIMILARITY[best]
+    ) {
       best = level;
       bestPersonal = isPersonal;
     }

@@ -34,7 +34,15 @@
 import { BAND_FLOORS, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
 
 /** The fields a household or family shares (the identifier field when its system is not personal). */
-export const HOUSEHOLD_FIELDS: readonly FieldName[] = ['addressLine', 'city', 'state', 'postalCode', 'phone', 'email', 'identifier'];
+export const HOUSEHOLD_FIELDS: readonly FieldName[] = [
+  'addressLine',
+  'city',
+  'state',
+  'postalCode',
+  'phone',
+  'email',
+  'identifier',
+];
 const HOUSEHOLD = new Uint8Array(FIELD_NAMES.length);
 for (const field of HOUSEHOLD_FIELDS) HOUSEHOLD[FIELD_NAMES.indexOf(field)] = 1;
 
@@ -65,8 +73,12 @@ export function householdGate(similarity: Float64Array, personalIdentifier = fal
   // Twins share a family name and a birth date and differ by given name. With the sex recorded on both sides the
   // twin hold (scorer.ts) sends such a pair to review; without it the family name is one more thing the household
   // shares, and counts for nothing either.
-  const twinWithoutSex = givenDisagrees && (similarity[BIRTH_DATE] ?? 0) >= BAND_FLOORS.Exact && Number.isNaN(similarity[SEX] ?? Number.NaN);
-  return (personalIdentifier ? HOUSEHOLD_NOT_COUNTED_BUT_PERSONAL_IDENTIFIER : HOUSEHOLD_NOT_COUNTED) | (twinWithoutSex ? FAMILY_NOT_COUNTED : 0);
+  const twinWithoutSex =
+    givenDisagrees && (similarity[BIRTH_DATE] ?? 0) >= BAND_FLOORS.Exact && Number.isNaN(similarity[SEX] ?? Number.NaN);
+  return (
+    (personalIdentifier ? HOUSEHOLD_NOT_COUNTED_BUT_PERSONAL_IDENTIFIER : HOUSEHOLD_NOT_COUNTED) |
+    (twinWithoutSex ? FAMILY_NOT_COUNTED : 0)
+  );
 }
 
 /** True when the gate leaves the field's agreement uncounted. */

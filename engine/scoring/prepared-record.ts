@@ -91,7 +91,9 @@ function comparedFields(fields: MatchFields): MatchFields {
     ...fields,
     familyName: cutNullable(fields.familyName),
     givenName: cutNullable(fields.givenName),
-    previousFamilyNames: fields.previousFamilyNames.slice(0, MAX_COMPARED_PREVIOUS_FAMILY_NAMES).map((name) => cut(name)),
+    previousFamilyNames: fields.previousFamilyNames
+      .slice(0, MAX_COMPARED_PREVIOUS_FAMILY_NAMES)
+      .map((name) => cut(name)),
     addressLine: cutNullable(fields.addressLine, MAX_COMPARED_ADDRESS_LENGTH),
     city: cutNullable(fields.city),
     postalCode: cutNullable(fields.postalCode),
@@ -105,7 +107,10 @@ export function prepareRecord(fields: MatchFields, sets: NameSets, frequencies?:
   for (const { system, value } of fields.identifiers) {
     if (sets.trustedSystems.has(system)) {
       if (identifierValue(trusted, system) === undefined) trusted.push([system, value]);
-    } else if (otherIdentifiers.length < MAX_COMPARED_IDENTIFIER_SYSTEMS && identifierValue(otherIdentifiers, system) === undefined) {
+    } else if (
+      otherIdentifiers.length < MAX_COMPARED_IDENTIFIER_SYSTEMS &&
+      identifierValue(otherIdentifiers, system) === undefined
+    ) {
       otherIdentifiers.push([system, cut(value)]);
     }
   }
@@ -119,7 +124,11 @@ export function prepareRecord(fields: MatchFields, sets: NameSets, frequencies?:
     birthDigits: fields.birthDate === null ? null : fields.birthDate.replaceAll('-', ''),
     trusted,
     otherIdentifiers,
-    ...(frequencies === undefined || fields.familyName === null ? {} : { familyCount: frequencies.count('familyName', fields.familyName) }),
-    ...(frequencies === undefined || fields.givenName === null ? {} : { givenCount: frequencies.count('givenName', fields.givenName) }),
+    ...(frequencies === undefined || fields.familyName === null
+      ? {}
+      : { familyCount: frequencies.count('familyName', fields.familyName) }),
+    ...(frequencies === undefined || fields.givenName === null
+      ? {}
+      : { givenCount: frequencies.count('givenName', fields.givenName) }),
   };
 }

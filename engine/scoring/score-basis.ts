@@ -10,7 +10,10 @@ import { MINIMUM_EVIDENCE_WEIGHT } from './weighted-similarity.ts';
 
 export function scoreBasis(profile: MatchingProfile): ScoreBasis {
   const model = profile.MatchingRules.FellegiSunter;
-  const thresholds = { probable: profile.MatchingRules.Thresholds.Probable, certain: profile.MatchingRules.Thresholds.Certain };
+  const thresholds = {
+    probable: profile.MatchingRules.Thresholds.Probable,
+    certain: profile.MatchingRules.Thresholds.Certain,
+  };
   return model === null
     ? { scoreMethod: 'weighted-similarity', minimumEvidenceWeight: MINIMUM_EVIDENCE_WEIGHT, thresholds }
     : { scoreMethod: 'fellegi-sunter', priorLogOdds: compileModel(model).priorLogOdds, thresholds };

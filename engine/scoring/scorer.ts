@@ -23,7 +23,15 @@ import type { HardConflictRule, MatchingProfile } from '../contract/profile.ts';
 import type { MatchFields } from '../contract/fields.ts';
 import { buildNameComparatorSet } from '../comparators/name-comparison.ts';
 import { compareFields, newScratch, type FieldScratch } from './field-comparison.ts';
-import { compileModel, fieldContribution, fieldLogRatio, impliedByAddress, logistic, matchLogOdds, type CompiledModel } from './fellegi-sunter.ts';
+import {
+  compileModel,
+  fieldContribution,
+  fieldLogRatio,
+  impliedByAddress,
+  logistic,
+  matchLogOdds,
+  type CompiledModel,
+} from './fellegi-sunter.ts';
 import { householdGate, notCounted } from './household-evidence.ts';
 import { FIELD_WEIGHTS, WEIGHTED_SIMILARITY_VERSION, weightedSimilarity } from './weighted-similarity.ts';
 import { identifierValue, prepareRecord, type NameSets, type PreparedRecord } from './prepared-record.ts';
@@ -62,7 +70,11 @@ export function hasNameEvidence(similarity: Float64Array): boolean {
  */
 export function possibleTwin(similarity: Float64Array): boolean {
   if (Number.isNaN(similarity[SEX] ?? Number.NaN)) return false;
-  return (similarity[FAMILY_NAME] ?? 0) >= BAND_FLOORS.Strong && (similarity[BIRTH_DATE] ?? 0) >= BAND_FLOORS.Exact && (similarity[GIVEN_NAME] ?? Number.NaN) < BAND_FLOORS.Strong;
+  return (
+    (similarity[FAMILY_NAME] ?? 0) >= BAND_FLOORS.Strong &&
+    (similarity[BIRTH_DATE] ?? 0) >= BAND_FLOORS.Exact &&
+    (similarity[GIVEN_NAME] ?? Number.NaN) < BAND_FLOORS.Strong
+  );
 }
 
 /** Which of the name-evidence and twin rules holds the pair at Probable once its score reaches it, if either. */
@@ -73,7 +85,11 @@ export function scoreLimit(similarity: Float64Array): ScoreLimit | undefined {
 }
 
 /** The score method's score under the name-evidence and twin rules (see the module comment). */
-export function limitedScore(score: number, similarity: Float64Array, probable: number): { score: number; limitedBy?: ScoreLimit } {
+export function limitedScore(
+  score: number,
+  similarity: Float64Array,
+  probable: number,
+): { score: number; limitedBy?: ScoreLimit } {
   // At Probable too: when Probable equals Certain, the score alone would say certain.
   if (score < probable) return { score };
   const limitedBy = scoreLimit(similarity);
@@ -118,13 +134,21 @@ function termFrequencies(a: PreparedRecord, b: PreparedRecord, scratch: FieldScr
   const tf = scratch.termFrequency;
   let sum = 0;
   const family = fresher(a.familyCount, b.familyCount);
-  if (family !== undefined && a.fields.familyName === b.fields.familyName && (scratch.similarity[FAMILY_NAME] ?? 0) >= BAND_FLOORS.Exact) {
+  if (
+    family !== undefined &&
+    a.fields.familyName === b.fields.familyName &&
+    (scratch.similarity[FAMILY_NAME] ?? 0) >= BAND_FLOORS.Exact
+  ) {
     const adjustment = termFrequencyAdjustment(family);
     tf[FAMILY_NAME] = adjustment;
     if (!Number.isNaN(adjustment)) sum += adjustment;
   }
   const given = fresher(a.givenCount, b.givenCount);
-  if (given !== undefined && a.fields.givenName === b.fields.givenName && (scratch.similarity[GIVEN_NAME] ?? 0) >= BAND_FLOORS.Exact) {
+  if (
+    given !== undefined &&
+    a.fields.givenName === b.fields.givenName &&
+    (scratch.similarity[GIVEN_NAME] ?? 0) >= BAND_FLOORS.Exact
+  ) {
     const adjustment = termFrequencyAdjustment(given);
     tf[GIVEN_NAME] = adjustment;
     if (!Number.isNaN(adjustment)) sum += adjustment;
@@ -165,7 +189,11 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
   const shared = newScratch();
 
   const methodScore = (a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch): number =>
-    compiled === null ? weightedSimilarity(scratch.similarity, scratch.personalIdentifier) : logistic(matchLogOdds(compiled, scratch.similarity, scratch.personalIdentifier) + termFrequencies(a, b, scratch));
+    compiled === null
+      ? weightedSimilarity(scratch.similarity, scratch.personalIdentifier)
+      : logistic(
+          matchLogOdds(compiled, scratch.similarity, scratch.personalIdentifier) + termFrequencies(a, b, scratch),
+        );
 
   const outcome = (a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch = shared): PairOutcome => {
     compareFields(a, b, sets, scratch);
@@ -174,7 +202,8 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
     const trusted = trustedAgreement(a, b);
     if (trusted === 'agree') return { score: 1, decision: 'certain', decidedBy: 'trusted-identifier' };
     const conflict = hardConflict(a, b, trusted, scratch, rules);
-    if (conflict !== undefined) return { score: 0, decision: 'no-match', decidedBy: 'hard-conflict', conflictRule: conflict };
+    if (conflict !== undefined)
+      return { score: 0, decision: 'no-match', decidedBy: 'hard-conflict', conflictRule: conflict };
     const { score, limitedBy } = limitedScore(methodScore(a, b, scratch), scratch.similarity, Probable);
     if (limitedBy !== undefined) return { score, decision: 'probable', decidedBy: 'score', limitedBy };
     const decision: Decision = score >= Certain ? 'certain' : score >= Probable ? 'probable' : 'no-match';
@@ -184,7 +213,12 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
   const explain = (a: PreparedRecord, b: PreparedRecord): MatchResult => {
     const scratch = newScratch();
     const result = outcome(a, b, scratch);
-    return { ...result, scoreMethod: method, scoreMethodVersion: methodVersion, evidence: evidenceOf(scratch, compiled) };
+    return {
+      ...result,
+      scoreMethod: method,
+      scoreMethodVersion: methodVersion,
+      evidence: evidenceOf(scratch, compiled),
+    };
   };
 
   return {
@@ -206,7 +240,8 @@ function hardConflict(
   rules: ReadonlySet<HardConflictRule>,
 ): HardConflictRule | undefined {
   if (rules.has('TrustedIdentifierMismatch') && trusted === 'conflict') return 'TrustedIdentifierMismatch';
-  if (rules.has('SexMismatch') && a.fields.sex !== null && b.fields.sex !== null && a.fields.sex !== b.fields.sex) return 'SexMismatch';
+  if (rules.has('SexMismatch') && a.fields.sex !== null && b.fields.sex !== null && a.fields.sex !== b.fields.sex)
+    return 'SexMismatch';
   if (rules.has('BirthDateMismatch')) {
     const similarity = scratch.similarity[2] ?? Number.NaN;
     if (!Number.isNaN(similarity) && similarity < 0.5) return 'BirthDateMismatch';
@@ -227,11 +262,22 @@ export function evidenceOf(scratch: FieldScratch, compiled: CompiledModel | null
       comparator: missing ? null : comparator,
       similarity: missing ? null : similarity,
       band: missing ? null : bandOf(similarity),
-      ...(compiled === null ? { weight: FIELD_WEIGHTS[field] } : { logLikelihood: fieldContribution(compiled, index, scratch.similarity, scratch.personalIdentifier) + (adjusted ? termFrequency : 0) }),
+      ...(compiled === null
+        ? { weight: FIELD_WEIGHTS[field] }
+        : {
+            logLikelihood:
+              fieldContribution(compiled, index, scratch.similarity, scratch.personalIdentifier) +
+              (adjusted ? termFrequency : 0),
+          }),
     };
     if (adjusted) evidence.termFrequencyAdjustment = termFrequency;
     if (compiled !== null && impliedByAddress(index, scratch.similarity)) evidence.impliedBy = 'addressLine';
-    else if (!missing && notCounted(index, gate) && (compiled === null ? similarity > 0 : fieldLogRatio(compiled, index, similarity) > 0)) evidence.householdOnly = true;
+    else if (
+      !missing &&
+      notCounted(index, gate) &&
+      (compiled === null ? similarity > 0 : fieldLogRatio(compiled, index, similarity) > 0)
+    )
+      evidence.householdOnly = true;
     const level = scratch.level[index];
     if (!missing && level !== undefined) evidence.level = level;
     const culture = scratch.culture[index];
@@ -241,4 +287,3 @@ export function evidenceOf(scratch: FieldScratch, compiled: CompiledModel | null
     return evidence;
   });
 }
-

@@ -54,25 +54,53 @@ const f1Of = (p: number, r: number): number => (p + r === 0 ? 0 : (2 * p * r) / 
 
 export function auditEstimate(strata: readonly AuditStratum[], alpha = 0.05): AuditEstimate {
   for (const s of strata) {
-    if (!(Number.isSafeInteger(s.population) && s.population >= 0 && Number.isSafeInteger(s.labelled) && s.labelled >= 0 && s.labelled <= s.population)) {
+    if (!(
+      Number.isSafeInteger(s.population) &&
+      s.population >= 0 &&
+      Number.isSafeInteger(s.labelled) &&
+      s.labelled >= 0 &&
+      s.labelled <= s.population
+    )) {
       throw new RangeError(`stratum ${s.name}: 0 ≤ labelled ≤ population, as integers`);
     }
-    if (!(Number.isSafeInteger(s.matches) && s.matches >= 0 && s.matches <= s.labelled)) throw new RangeError(`stratum ${s.name}: 0 ≤ matches ≤ labelled`);
+    if (!(Number.isSafeInteger(s.matches) && s.matches >= 0 && s.matches <= s.labelled))
+      throw new RangeError(`stratum ${s.name}: 0 ≤ matches ≤ labelled`);
   }
   const sampled = strata.filter((s) => s.population > 0);
   const z = normalQuantile(1 - alpha / (2 * Math.max(1, sampled.length)));
-  const totals = (pick: (s: AuditStratum, p: { estimate: number; lower: number; upper: number }) => number, linked: boolean): number =>
-    sampled.filter((s) => s.linked === linked).reduce((sum, s) => {
-      const interval = wilsonInterval(s.matches, s.labelled, z) ?? { lower: 0, upper: 1 };
-      const estimate = s.labelled === 0 ? 0.5 : s.matches / s.labelled;
-      return sum + s.population * pick(s, { estimate, ...interval });
-    }, 0);
+  const totals = (
+    pick: (s: AuditStratum, p: { estimate: number; lower: number; upper: number }) => number,
+    linked: boolean,
+  ): number =>
+    sampled
+      .filter((s) => s.linked === linked)
+      .reduce((sum, s) => {
+        const interval = wilsonInterval(s.matches, s.labelled, z) ?? { lower: 0, upper: 1 };
+        const estimate = s.labelled === 0 ? 0.5 : s.matches / s.labelled;
+        return sum + s.population * pick(s, { estimate, ...interval });
+      }, 0);
   const linkedPairs = sampled.filter((s) => s.linked).reduce((sum, s) => sum + s.population, 0);
-  const t = { est: totals((_, p) => p.estimate, true), lo: totals((_, p) => p.lower, true), hi: totals((_, p) => p.upper, true) };
-  const u = { est: totals((_, p) => p.estimate, false), lo: totals((_, p) => p.lower, false), hi: totals((_, p) => p.upper, false) };
+  const t = {
+    est: totals((_, p) => p.estimate, true),
+    lo: totals((_, p) => p.lower, true),
+    hi: totals((_, p) => p.upper, true),
+  };
+  const u = {
+    est: totals((_, p) => p.estimate, false),
+    lo: totals((_, p) => p.lower, false),
+    hi: totals((_, p) => p.upper, false),
+  };
   const ratio = (a: number, b: number): number | null => (b === 0 ? null : a / b);
-  const precision: Bounded = { estimate: ratio(t.est, linkedPairs), lower: ratio(t.lo, linkedPairs), upper: ratio(t.hi, linkedPairs) };
-  const recall: Bounded = { estimate: ratio(t.est, t.est + u.est), lower: ratio(t.lo, t.lo + u.hi), upper: ratio(t.hi, t.hi + u.lo) };
+  const precision: Bounded = {
+    estimate: ratio(t.est, linkedPairs),
+    lower: ratio(t.lo, linkedPairs),
+    upper: ratio(t.hi, linkedPairs),
+  };
+  const recall: Bounded = {
+    estimate: ratio(t.est, t.est + u.est),
+    lower: ratio(t.lo, t.lo + u.hi),
+    upper: ratio(t.hi, t.hi + u.lo),
+  };
   const both = (pick: (b: Bounded) => number | null): number | null => {
     const p = pick(precision);
     const r = pick(recall);

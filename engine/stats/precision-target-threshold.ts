@@ -40,7 +40,13 @@ export interface PrecisionCut {
 }
 
 export type PrecisionTarget =
-  | { readonly met: true; readonly cut: PrecisionCut; readonly pointEstimateCut: PrecisionCut | null; readonly pairs: number; readonly matches: number }
+  | {
+      readonly met: true;
+      readonly cut: PrecisionCut;
+      readonly pointEstimateCut: PrecisionCut | null;
+      readonly pairs: number;
+      readonly matches: number;
+    }
   | {
       readonly met: false;
       readonly best: PrecisionCut | null;
@@ -57,8 +63,12 @@ export function pairsNeededForPrecision(target: number, z = Z_95): number | null
   return Math.ceil((z * z * target) / (1 - target));
 }
 
-export function thresholdMeetingPrecision(examples: readonly ScoredExample[], targetPrecision: number): PrecisionTarget {
-  if (!(targetPrecision >= 0 && targetPrecision <= 1)) throw new RangeError('targetPrecision must be a number between 0 and 1');
+export function thresholdMeetingPrecision(
+  examples: readonly ScoredExample[],
+  targetPrecision: number,
+): PrecisionTarget {
+  if (!(targetPrecision >= 0 && targetPrecision <= 1))
+    throw new RangeError('targetPrecision must be a number between 0 and 1');
   examples.forEach((example, index) => {
     if (!Number.isFinite(example.score)) throw new RangeError(`examples[${index}].score must be a finite number`);
   });

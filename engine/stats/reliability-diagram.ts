@@ -12,13 +12,17 @@
 import type { ReliabilityBin } from '../contract/assurance.ts';
 import { wilsonInterval } from '../contract/statistics/wilson-interval.ts';
 
-export function reliabilityBins(predictions: readonly { readonly probability: number; readonly isMatch: boolean }[], bins = 10): ReliabilityBin[] {
+export function reliabilityBins(
+  predictions: readonly { readonly probability: number; readonly isMatch: boolean }[],
+  bins = 10,
+): ReliabilityBin[] {
   if (!Number.isInteger(bins) || bins < 1) throw new RangeError('bins must be a positive integer');
   const pairs = new Array<number>(bins).fill(0);
   const positives = new Array<number>(bins).fill(0);
   const predicted = new Array<number>(bins).fill(0);
   predictions.forEach(({ probability }, index) => {
-    if (!(probability >= 0 && probability <= 1)) throw new RangeError(`predictions[${String(index)}].probability must be between 0 and 1`);
+    if (!(probability >= 0 && probability <= 1))
+      throw new RangeError(`predictions[${String(index)}].probability must be between 0 and 1`);
   });
   // Summed in ascending order, so the same predictions in any order give the same means to the last bit.
   const ascending = [...predictions].sort((a, b) => a.probability - b.probability);

@@ -44,7 +44,8 @@ export class StratifiedReservoir<S, T> {
   /** k items of the stratum drawn uniformly without replacement (k at most the capacity and the stratum's size). */
   take(stratum: S, k: number): T[] {
     const kept = [...(this.kept.get(stratum) ?? [])];
-    if (!Number.isSafeInteger(k) || k < 0 || k > kept.length) throw new RangeError(`cannot take ${String(k)} of ${String(kept.length)} kept items`);
+    if (!Number.isSafeInteger(k) || k < 0 || k > kept.length)
+      throw new RangeError(`cannot take ${String(k)} of ${String(kept.length)} kept items`);
     for (let i = 0; i < k; i++) {
       const j = i + this.rng.int(kept.length - i);
       const pick = kept[j] as T;

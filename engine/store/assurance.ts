@@ -14,7 +14,12 @@ export interface LabelledRecordRow {
   readonly fieldsJson?: string;
 }
 
-export function findLabelledRecord(store: Store, tenantId: string, sourceSystem: string, localId: string): LabelledRecordRow | undefined {
+export function findLabelledRecord(
+  store: Store,
+  tenantId: string,
+  sourceSystem: string,
+  localId: string,
+): LabelledRecordRow | undefined {
   return store
     .statement(
       `SELECT record_id AS recordId, logical_version AS version, payload_digest AS payloadDigest
@@ -23,7 +28,12 @@ export function findLabelledRecord(store: Store, tenantId: string, sourceSystem:
     .get(tenantId, sourceSystem, localId) as LabelledRecordRow | undefined;
 }
 
-export function findLabelledRecordWithFields(store: Store, tenantId: string, sourceSystem: string, localId: string): LabelledRecordRow | undefined {
+export function findLabelledRecordWithFields(
+  store: Store,
+  tenantId: string,
+  sourceSystem: string,
+  localId: string,
+): LabelledRecordRow | undefined {
   return store
     .statement(
       `SELECT record_id AS recordId, logical_version AS version, payload_digest AS payloadDigest, fields_json AS fieldsJson
@@ -34,7 +44,10 @@ export function findLabelledRecordWithFields(store: Store, tenantId: string, sou
 
 /** The normalised matching fields (JSON) of a record read in the same transaction as its row. */
 export function labelledRecordFields(store: Store, tenantId: string, recordId: number): string {
-  const json = store.statement('SELECT fields_json FROM source_record WHERE tenant_id = ? AND record_id = ?').pluck().get(tenantId, recordId) as string | undefined;
+  const json = store
+    .statement('SELECT fields_json FROM source_record WHERE tenant_id = ? AND record_id = ?')
+    .pluck()
+    .get(tenantId, recordId) as string | undefined;
   if (json === undefined) throw new Error('unreachable: the record was read in this transaction');
   return json;
 }
@@ -46,7 +59,12 @@ const TAG_BATCH_SQL = `SELECT tag FROM blocking_tag WHERE tenant_id = ? AND tag 
  * The tags (as hex) among `tags` that more than `limit` identities hold, one statement per 128 tags. Only
  * the too-common tags come back, so the usual answer is empty.
  */
-export function tagsHeldByMoreThan(store: Store, tenantId: string, tags: readonly Buffer[], limit: number): Set<string> {
+export function tagsHeldByMoreThan(
+  store: Store,
+  tenantId: string,
+  tags: readonly Buffer[],
+  limit: number,
+): Set<string> {
   const common = new Set<string>();
   const statement = store.statement(TAG_BATCH_SQL).pluck();
   for (let start = 0; start < tags.length; start += TAG_BATCH) {
@@ -85,7 +103,13 @@ export function hasTruth(store: Store, tenantId: string): boolean {
 }
 
 /** Records the ground truth of a benchmark or synthetic load (which person each record belongs to). Call inside a write. */
-export function insertTruth(store: Store, tenantId: string, rows: Iterable<{ sourceSystem: string; localId: string; personId: string }>): void {
-  const insert = store.statement('INSERT OR IGNORE INTO synthetic_truth (tenant_id, source_system, local_id, person_id) VALUES (?, ?, ?, ?)');
+export function insertTruth(
+  store: Store,
+  tenantId: string,
+  rows: Iterable<{ sourceSystem: string; localId: string; personId: string }>,
+): void {
+  const insert = store.statement(
+    'INSERT OR IGNORE INTO synthetic_truth (tenant_id, source_system, local_id, person_id) VALUES (?, ?, ?, ?)',
+  );
   for (const row of rows) insert.run(tenantId, row.sourceSystem, row.localId, row.personId);
 }

@@ -13,7 +13,9 @@ export interface AuditEntry {
 
 export function writeAudit(store: Store, tenantId: string, entry: AuditEntry, at = new Date().toISOString()): void {
   store
-    .statement('INSERT INTO audit_record (tenant_id, at, actor, action, subject, detail_json) VALUES (?, ?, ?, ?, ?, ?)')
+    .statement(
+      'INSERT INTO audit_record (tenant_id, at, actor, action, subject, detail_json) VALUES (?, ?, ?, ?, ?, ?)',
+    )
     .run(tenantId, at, entry.actor, entry.action, entry.subject, JSON.stringify(entry.detail));
 }
 
@@ -23,9 +25,17 @@ export interface AuditRow extends AuditEntry {
 
 export function listAudit(store: Store, tenantId: string, limit = 1000): AuditRow[] {
   const rows = store
-    .statement('SELECT at, actor, action, subject, detail_json FROM audit_record WHERE tenant_id = ? ORDER BY audit_id DESC LIMIT ?')
+    .statement(
+      'SELECT at, actor, action, subject, detail_json FROM audit_record WHERE tenant_id = ? ORDER BY audit_id DESC LIMIT ?',
+    )
     .all(tenantId, limit) as { at: string; actor: string; action: string; subject: string; detail_json: string }[];
-  return rows.map((r) => ({ at: r.at, actor: r.actor, action: r.action, subject: r.subject, detail: JSON.parse(r.detail_json) as AuditEntry['detail'] }));
+  return rows.map((r) => ({
+    at: r.at,
+    actor: r.actor,
+    action: r.action,
+    subject: r.subject,
+    detail: JSON.parse(r.detail_json) as AuditEntry['detail'],
+  }));
 }
 
 /**
@@ -33,5 +43,9 @@ export function listAudit(store: Store, tenantId: string, limit = 1000): AuditRo
  * point of a change that touches the configuration file and the registry (engine/config/settings-file.ts).
  */
 export function auditHasChange(store: Store, changeId: string): boolean {
-  return store.statement('SELECT 1 FROM audit_record WHERE detail_json LIKE ? LIMIT 1').get(`%"changeId":${JSON.stringify(changeId)}%`) !== undefined;
+  return (
+    store
+      .statement('SELECT 1 FROM audit_record WHERE detail_json LIKE ? LIMIT 1')
+      .get(`%"changeId":${JSON.stringify(changeId)}%`) !== undefined
+  );
 }

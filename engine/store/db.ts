@@ -30,7 +30,14 @@ export interface StoreOptions {
   readonly create?: boolean;
 }
 
-const BUSY_CODES = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_RECOVERY', 'SQLITE_BUSY_TIMEOUT', 'SQLITE_LOCKED', 'SQLITE_LOCKED_SHAREDCACHE']);
+const BUSY_CODES = new Set([
+  'SQLITE_BUSY',
+  'SQLITE_BUSY_SNAPSHOT',
+  'SQLITE_BUSY_RECOVERY',
+  'SQLITE_BUSY_TIMEOUT',
+  'SQLITE_LOCKED',
+  'SQLITE_LOCKED_SHAREDCACHE',
+]);
 
 function sqliteCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
@@ -54,9 +61,12 @@ export function storeFailure(error: unknown): unknown {
 function openFailure(error: unknown, path: string): unknown {
   if (error instanceof EngineError) return error;
   const code = sqliteCode(error);
-  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') return validationError(`${path} is not a SQLite database (or it is damaged); give the path of a sandbox database`);
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
+    return validationError(`${path} is not a SQLite database (or it is damaged); give the path of a sandbox database`);
   if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM' || code === 'SQLITE_IOERR') {
-    return validationError(`cannot open the database ${path} (${code}); check that it is a file you may read and write`);
+    return validationError(
+      `cannot open the database ${path} (${code}); check that it is a file you may read and write`,
+    );
   }
   return storeFailure(error);
 }
@@ -81,7 +91,8 @@ function prepareFile(path: string, create: boolean): void {
   } catch {
     folderStat = undefined;
   }
-  if (folderStat?.isDirectory() !== true) throw validationError(`the folder ${folder} for the database ${path} does not exist`);
+  if (folderStat?.isDirectory() !== true)
+    throw validationError(`the folder ${folder} for the database ${path} does not exist`);
   try {
     const fd = openSync(path, 'wx', 0o600);
     try {

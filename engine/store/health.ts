@@ -37,7 +37,12 @@ interface SampleRow extends Omit<HealthSample, 'fieldPresent' | 'matching' | 'id
 }
 
 /** The tenant's latest samples (optionally of one source), oldest first. */
-export function healthSamples(store: Store, tenantId: string, sourceSystem: string | undefined, limit: number): HealthSample[] {
+export function healthSamples(
+  store: Store,
+  tenantId: string,
+  sourceSystem: string | undefined,
+  limit: number,
+): HealthSample[] {
   const rows = store
     .statement(
       `SELECT * FROM (SELECT at, origin, source_system AS sourceSystem, job_id AS jobId, job_kind AS jobKind, job_status AS jobStatus,
@@ -57,7 +62,9 @@ export function healthSamples(store: Store, tenantId: string, sourceSystem: stri
 /** Identities by record count (IDENTITY_SIZE_BINS: 1, 2, 3, 4, 5–9, 10+), from the links (one pass over its index). */
 export function identitySizes(store: Store, tenantId: string): number[] {
   const rows = store
-    .statement('SELECT size, COUNT(*) AS identities FROM (SELECT COUNT(*) AS size FROM identity_link WHERE tenant_id = ? GROUP BY identity_id) GROUP BY size')
+    .statement(
+      'SELECT size, COUNT(*) AS identities FROM (SELECT COUNT(*) AS size FROM identity_link WHERE tenant_id = ? GROUP BY identity_id) GROUP BY size',
+    )
     .raw()
     .all(tenantId) as [number, number][];
   const bins: number[] = IDENTITY_SIZE_BINS.map(() => 0);
@@ -70,6 +77,8 @@ export function identitySizes(store: Store, tenantId: string): number[] {
 
 /** When the tenant's last daily sample was taken (ISO 8601), if ever. */
 export function lastDailySample(store: Store, tenantId: string): string | undefined {
-  const row = store.statement("SELECT MAX(at) AS at FROM health_sample WHERE tenant_id = ? AND origin = 'daily'").get(tenantId) as { at: string | null } | undefined;
+  const row = store
+    .statement("SELECT MAX(at) AS at FROM health_sample WHERE tenant_id = ? AND origin = 'daily'")
+    .get(tenantId) as { at: string | null } | undefined;
   return row?.at ?? undefined;
 }

@@ -30,13 +30,19 @@ function fromRow(row: IdentityRow): Identity {
 
 export function getIdentity(store: Store, tenantId: string, identityId: number): Identity {
   const row = store
-    .statement('SELECT identity_id, enterprise_id, logical_version, canonical_json, status FROM identity WHERE tenant_id = ? AND identity_id = ?')
+    .statement(
+      'SELECT identity_id, enterprise_id, logical_version, canonical_json, status FROM identity WHERE tenant_id = ? AND identity_id = ?',
+    )
     .get(tenantId, identityId) as IdentityRow | undefined;
   if (row === undefined) throw notFound(`identity ${String(identityId)} does not exist in this tenant`);
   return fromRow(row);
 }
 
-export function identityVersions(store: Store, tenantId: string, identityId: number): { version: number; enterpriseId: string } {
+export function identityVersions(
+  store: Store,
+  tenantId: string,
+  identityId: number,
+): { version: number; enterpriseId: string } {
   const row = store
     .statement('SELECT logical_version, enterprise_id FROM identity WHERE tenant_id = ? AND identity_id = ?')
     .get(tenantId, identityId) as { logical_version: number; enterprise_id: string } | undefined;
@@ -44,7 +50,13 @@ export function identityVersions(store: Store, tenantId: string, identityId: num
   return { version: row.logical_version, enterpriseId: row.enterprise_id };
 }
 
-export function insertIdentity(store: Store, tenantId: string, enterpriseId: string, canonical: CanonicalRecord, at: string): number {
+export function insertIdentity(
+  store: Store,
+  tenantId: string,
+  enterpriseId: string,
+  canonical: CanonicalRecord,
+  at: string,
+): number {
   const result = store
     .statement(
       `INSERT INTO identity (tenant_id, enterprise_id, logical_version, canonical_json, status, created_at, updated_at)
@@ -55,7 +67,14 @@ export function insertIdentity(store: Store, tenantId: string, enterpriseId: str
 }
 
 /** Writes the rebuilt canonical record only if the identity is still at expectedVersion. */
-export function updateCanonical(store: Store, tenantId: string, identityId: number, expectedVersion: number, canonical: CanonicalRecord, at: string): number {
+export function updateCanonical(
+  store: Store,
+  tenantId: string,
+  identityId: number,
+  expectedVersion: number,
+  canonical: CanonicalRecord,
+  at: string,
+): number {
   const result = store
     .statement(
       `UPDATE identity SET canonical_json = ?, updated_at = ?, logical_version = logical_version + 1
@@ -63,7 +82,9 @@ export function updateCanonical(store: Store, tenantId: string, identityId: numb
     )
     .run(JSON.stringify(canonical), at, tenantId, identityId, expectedVersion);
   if (result.changes !== 1) {
-    throw conflict(`identity ${String(identityId)} changed since version ${String(expectedVersion)} was read; nothing was written`);
+    throw conflict(
+      `identity ${String(identityId)} changed since version ${String(expectedVersion)} was read; nothing was written`,
+    );
   }
   return expectedVersion + 1;
 }
@@ -78,14 +99,16 @@ export function linkRecord(
   at: string,
 ): void {
   store
-    .statement('INSERT INTO identity_link (tenant_id, record_id, identity_id, link_kind, score, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+    .statement(
+      'INSERT INTO identity_link (tenant_id, record_id, identity_id, link_kind, score, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    )
     .run(tenantId, recordId, identityId, kind, score, at);
 }
 
 export function identityOfRecord(store: Store, tenantId: string, recordId: number): number | undefined {
-  const row = store.statement('SELECT identity_id FROM identity_link WHERE tenant_id = ? AND record_id = ?').get(tenantId, recordId) as
-    | { identity_id: number }
-    | undefined;
+  const row = store
+    .statement('SELECT identity_id FROM identity_link WHERE tenant_id = ? AND record_id = ?')
+    .get(tenantId, recordId) as { identity_id: number } | undefined;
   return row?.identity_id;
 }
 
@@ -108,5 +131,9 @@ export function listRecordIdentities(store: Store, tenantId: string, limit: numb
 }
 
 export function countIdentities(store: Store, tenantId: string): number {
-  return (store.statement("SELECT COUNT(*) AS n FROM identity WHERE tenant_id = ? AND status = 'active'").get(tenantId) as { n: number }).n;
+  return (
+    store.statement("SELECT COUNT(*) AS n FROM identity WHERE tenant_id = ? AND status = 'active'").get(tenantId) as {
+      n: number;
+    }
+  ).n;
 }

@@ -30,11 +30,17 @@ export function loadMigrations(dir: URL = MIGRATIONS_DIR): Migration[] {
  * The migrations still to apply, given those a database recorded: refused when the database knows a migration this
  * version does not (a newer program wrote it), or when an applied one was edited since. The rule for every store.
  */
-export function pendingMigrations(applied: ReadonlyMap<number, { readonly name: string; readonly sha256: string }>, migrations: readonly Migration[]): Migration[] {
+export function pendingMigrations(
+  applied: ReadonlyMap<number, { readonly name: string; readonly sha256: string }>,
+  migrations: readonly Migration[],
+): Migration[] {
   const known = new Set(migrations.map((m) => m.id));
   for (const id of applied.keys()) {
     if (!known.has(id)) {
-      throw new EngineError('internal', `the database has migration ${String(id)} which this version does not know; use a newer version of the program`);
+      throw new EngineError(
+        'internal',
+        `the database has migration ${String(id)} which this version does not know; use a newer version of the program`,
+      );
     }
   }
   const pending: Migration[] = [];
@@ -72,7 +78,10 @@ export function applyMigrations(connection: Connection, migrations: readonly Mig
   for (const migration of pendingMigrations(applied, migrations)) {
     const run = connection.transaction(() => {
       // Another process opening the same new database may have applied it since the read above.
-      const now = connection.prepare('SELECT sha256 FROM schema_migration WHERE migration_id = ?').pluck().get(migration.id) as string | undefined;
+      const now = connection
+        .prepare('SELECT sha256 FROM schema_migration WHERE migration_id = ?')
+        .pluck()
+        .get(migration.id) as string | undefined;
       if (now === migration.sha256) return;
       connection.exec(migration.sql);
       connection

@@ -30,7 +30,9 @@ function fromRow(row: ProfileRow): StoredProfile {
 
 export function activeProfile(store: Store, tenantId: string): StoredProfile {
   const row = store
-    .statement('SELECT profile_version, profile_json, reason, created_at, is_active FROM matching_profile WHERE tenant_id = ? AND is_active = 1')
+    .statement(
+      'SELECT profile_version, profile_json, reason, created_at, is_active FROM matching_profile WHERE tenant_id = ? AND is_active = 1',
+    )
     .get(tenantId) as ProfileRow | undefined;
   if (row === undefined) throw notFound(`tenant "${tenantId}" has no active matching profile`);
   return fromRow(row);
@@ -38,28 +40,48 @@ export function activeProfile(store: Store, tenantId: string): StoredProfile {
 
 export function profileVersion(store: Store, tenantId: string, version: number): StoredProfile {
   const row = store
-    .statement('SELECT profile_version, profile_json, reason, created_at, is_active FROM matching_profile WHERE tenant_id = ? AND profile_version = ?')
+    .statement(
+      'SELECT profile_version, profile_json, reason, created_at, is_active FROM matching_profile WHERE tenant_id = ? AND profile_version = ?',
+    )
     .get(tenantId, version) as ProfileRow | undefined;
-  if (row === undefined) throw notFound(`matching profile version ${String(version)} does not exist for tenant "${tenantId}"`);
+  if (row === undefined)
+    throw notFound(`matching profile version ${String(version)} does not exist for tenant "${tenantId}"`);
   return fromRow(row);
 }
 
 /** Stores the profile as the next version and makes it the active one. Call inside a write transaction. */
-export function insertActiveProfile(store: Store, tenantId: string, profile: MatchingProfile, reason: string, at: string): number {
+export function insertActiveProfile(
+  store: Store,
+  tenantId: string,
+  profile: MatchingProfile,
+  reason: string,
+  at: string,
+): number {
   const { next } = store
     .statement('SELECT COALESCE(MAX(profile_version), 0) + 1 AS next FROM matching_profile WHERE tenant_id = ?')
     .get(tenantId) as { next: number };
   store.statement('UPDATE matching_profile SET is_active = 0 WHERE tenant_id = ? AND is_active = 1').run(tenantId);
   store
-    .statement('INSERT INTO matching_profile (tenant_id, profile_version, profile_json, reason, created_at, is_active) VALUES (?, ?, ?, ?, ?, 1)')
+    .statement(
+      'INSERT INTO matching_profile (tenant_id, profile_version, profile_json, reason, created_at, is_active) VALUES (?, ?, ?, ?, ?, 1)',
+    )
     .run(tenantId, next, JSON.stringify(profile), reason, at);
   return next;
 }
 
 /** The Blocking sections of every profile version from `from` on, oldest first. */
-export function blockingSince(store: Store, tenantId: string, from: number): { profileVersion: number; blocking: MatchingProfile['Blocking'] }[] {
+export function blockingSince(
+  store: Store,
+  tenantId: string,
+  from: number,
+): { profileVersion: number; blocking: MatchingProfile['Blocking'] }[] {
   const rows = store
-    .statement("SELECT profile_version, json_extract(profile_json, '$.Blocking') AS blocking FROM matching_profile WHERE tenant_id = ? AND profile_version >= ? ORDER BY profile_version")
+    .statement(
+      "SELECT profile_version, json_extract(profile_json, '$.Blocking') AS blocking FROM matching_profile WHERE tenant_id = ? AND profile_version >= ? ORDER BY profile_version",
+    )
     .all(tenantId, from) as { profile_version: number; blocking: string }[];
-  return rows.map((r) => ({ profileVersion: r.profile_version, blocking: MatchingProfileSchema.shape.Blocking.parse(JSON.parse(r.blocking)) }));
+  return rows.map((r) => ({
+    profileVersion: r.profile_version,
+    blocking: MatchingProfileSchema.shape.Blocking.parse(JSON.parse(r.blocking)),
+  }));
 }

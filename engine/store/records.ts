@@ -37,7 +37,12 @@ export function recordFromRow(row: RecordRow): SourceRecord {
   };
 }
 
-export function findRecord(store: Store, tenantId: string, sourceSystem: string, localId: string): SourceRecord | undefined {
+export function findRecord(
+  store: Store,
+  tenantId: string,
+  sourceSystem: string,
+  localId: string,
+): SourceRecord | undefined {
   const row = store
     .statement(`SELECT ${COLUMNS} FROM source_record WHERE tenant_id = ? AND source_system = ? AND local_id = ?`)
     .get(tenantId, sourceSystem, localId) as RecordRow | undefined;
@@ -82,7 +87,12 @@ const IDENTITIES_PER_STATEMENT = 32;
  * of per-identity lookups, each with its own inline LIMIT: an identity a source floods with one placeholder is never
  * read whole). Fields are left out: most candidates' prepared records are cached, and fieldsJsonOf reads the rest.
  */
-export function candidateMembers(store: Store, tenantId: string, identityIds: readonly number[], limit: number): Map<number, CandidateMember[]> {
+export function candidateMembers(
+  store: Store,
+  tenantId: string,
+  identityIds: readonly number[],
+  limit: number,
+): Map<number, CandidateMember[]> {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError('limit must be a positive integer');
   const out = new Map<number, CandidateMember[]>(identityIds.map((id) => [id, []]));
   for (let start = 0; start < identityIds.length; start += IDENTITIES_PER_STATEMENT) {
@@ -93,7 +103,10 @@ export function candidateMembers(store: Store, tenantId: string, identityIds: re
     const sql = part.map(() => branch).join(' UNION ALL ');
     const args: (string | number)[] = [];
     for (const id of part) args.push(tenantId, id);
-    for (const [identityId, recordId, version, sourceSystem, localId, sourceLastUpdated] of store.statement(sql).raw().all(...args) as [number, number, number, string, string, string | null][]) {
+    for (const [identityId, recordId, version, sourceSystem, localId, sourceLastUpdated] of store
+      .statement(sql)
+      .raw()
+      .all(...args) as [number, number, number, string, string, string | null][]) {
       out.get(identityId)?.push({ identityId, recordId, version, sourceSystem, localId, sourceLastUpdated });
     }
   }
@@ -106,7 +119,9 @@ export function fieldsJsonOf(store: Store, tenantId: string, recordIds: readonly
   for (let start = 0; start < recordIds.length; start += 64) {
     const part = recordIds.slice(start, start + 64);
     const rows = store
-      .statement(`SELECT record_id, fields_json FROM source_record WHERE tenant_id = ? AND record_id IN (${part.map(() => '?').join(', ')})`)
+      .statement(
+        `SELECT record_id, fields_json FROM source_record WHERE tenant_id = ? AND record_id IN (${part.map(() => '?').join(', ')})`,
+      )
       .raw()
       .all(tenantId, ...part) as [number, string][];
     for (const [recordId, fieldsJson] of rows) out.set(recordId, fieldsJson);
@@ -115,7 +130,12 @@ export function fieldsJsonOf(store: Store, tenantId: string, recordIds: readonly
 }
 
 /** The identity's first `limit` records by record ID (oldest first). */
-export function candidateRowsOfIdentity(store: Store, tenantId: string, identityId: number, limit: number): CandidateRecordRow[] {
+export function candidateRowsOfIdentity(
+  store: Store,
+  tenantId: string,
+  identityId: number,
+  limit: number,
+): CandidateRecordRow[] {
   return store
     .statement(
       `SELECT r.record_id AS recordId, r.logical_version AS version, r.source_system AS sourceSystem, r.local_id AS localId,
@@ -141,38 +161,77 @@ export function insertRecord(store: Store, tenantId: string, write: RecordWrite,
       `INSERT INTO source_record (tenant_id, source_system, local_id, fields_json, payload_digest, logical_version, source_last_updated, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)`,
     )
-    .run(tenantId, write.sourceSystem, write.localId, JSON.stringify(write.fields), write.payloadDigest, write.sourceLastUpdated, at, at);
+    .run(
+      tenantId,
+      write.sourceSystem,
+      write.localId,
+      JSON.stringify(write.fields),
+      write.payloadDigest,
+      write.sourceLastUpdated,
+      at,
+      at,
+    );
   const recordId = Number(result.lastInsertRowid);
-  store.statement('INSERT INTO source_resource (record_id, tenant_id, resource_json) VALUES (?, ?, ?)').run(recordId, tenantId, write.resourceJson);
+  store
+    .statement('INSERT INTO source_resource (record_id, tenant_id, resource_json) VALUES (?, ?, ?)')
+    .run(recordId, tenantId, write.resourceJson);
   countRecordTerms(store, tenantId, null, write.fields);
   return recordId;
 }
 
 /** Writes a new version of a record only if it is still at expectedVersion; a stale write is refused. */
-export function updateRecord(store: Store, tenantId: string, recordId: number, expectedVersion: number, write: RecordWrite, at: string): number {
-  const before = store.statement('SELECT fields_json FROM source_record WHERE tenant_id = ? AND record_id = ? AND logical_version = ?').get(tenantId, recordId, expectedVersion) as
-    | { fields_json: string }
-    | undefined;
+export function updateRecord(
+  store: Store,
+  tenantId: string,
+  recordId: number,
+  expectedVersion: number,
+  write: RecordWrite,
+  at: string,
+): number {
+  const before = store
+    .statement('SELECT fields_json FROM source_record WHERE tenant_id = ? AND record_id = ? AND logical_version = ?')
+    .get(tenantId, recordId, expectedVersion) as { fields_json: string } | undefined;
   const result = store
     .statement(
       `UPDATE source_record SET fields_json = ?, payload_digest = ?, source_last_updated = ?, updated_at = ?,
          logical_version = logical_version + 1
        WHERE tenant_id = ? AND record_id = ? AND logical_version = ?`,
     )
-    .run(JSON.stringify(write.fields), write.payloadDigest, write.sourceLastUpdated, at, tenantId, recordId, expectedVersion);
+    .run(
+      JSON.stringify(write.fields),
+      write.payloadDigest,
+      write.sourceLastUpdated,
+      at,
+      tenantId,
+      recordId,
+      expectedVersion,
+    );
   if (result.changes !== 1) {
-    throw conflict(`source record ${write.sourceSystem}/${write.localId} changed since version ${String(expectedVersion)} was read; nothing was written`);
+    throw conflict(
+      `source record ${write.sourceSystem}/${write.localId} changed since version ${String(expectedVersion)} was read; nothing was written`,
+    );
   }
-  store.statement('UPDATE source_resource SET resource_json = ? WHERE tenant_id = ? AND record_id = ?').run(write.resourceJson, tenantId, recordId);
+  store
+    .statement('UPDATE source_resource SET resource_json = ? WHERE tenant_id = ? AND record_id = ?')
+    .run(write.resourceJson, tenantId, recordId);
   // The row was at expectedVersion (the update above succeeded), so `before` was read.
-  if (before !== undefined) countRecordTerms(store, tenantId, JSON.parse(before.fields_json) as MatchFields, write.fields);
+  if (before !== undefined)
+    countRecordTerms(store, tenantId, JSON.parse(before.fields_json) as MatchFields, write.fields);
   return expectedVersion + 1;
 }
 
-export function hasReceipt(store: Store, tenantId: string, sourceSystem: string, localId: string, payloadDigest: string): boolean {
+export function hasReceipt(
+  store: Store,
+  tenantId: string,
+  sourceSystem: string,
+  localId: string,
+  payloadDigest: string,
+): boolean {
   return (
     store
-      .statement('SELECT 1 FROM ingestion_receipt WHERE tenant_id = ? AND source_system = ? AND local_id = ? AND payload_digest = ?')
+      .statement(
+        'SELECT 1 FROM ingestion_receipt WHERE tenant_id = ? AND source_system = ? AND local_id = ? AND payload_digest = ?',
+      )
       .get(tenantId, sourceSystem, localId, payloadDigest) !== undefined
   );
 }
@@ -193,5 +252,6 @@ export function insertReceipt(
 }
 
 export function countRecords(store: Store, tenantId: string): number {
-  return (store.statement('SELECT COUNT(*) AS n FROM source_record WHERE tenant_id = ?').get(tenantId) as { n: number }).n;
+  return (store.statement('SELECT COUNT(*) AS n FROM source_record WHERE tenant_id = ?').get(tenantId) as { n: number })
+    .n;
 }

@@ -57,7 +57,12 @@ export function insertReviewCase(store: Store, tenantId: string, c: ReviewCaseWr
  * Whether an open case of any kind already asks about these two identities at these versions (left is the
  * lower identity ID, as cases store them): the reviewer already has that question.
  */
-export function hasOpenCaseFor(store: Store, tenantId: string, left: { identityId: number; version: number }, right: { identityId: number; version: number }): boolean {
+export function hasOpenCaseFor(
+  store: Store,
+  tenantId: string,
+  left: { identityId: number; version: number },
+  right: { identityId: number; version: number },
+): boolean {
   return (
     store
       .statement(
@@ -69,7 +74,11 @@ export function hasOpenCaseFor(store: Store, tenantId: string, left: { identityI
 }
 
 /** Whether a reviewer decided (same person or different people) a LinkQuality case about this identity at this version. */
-export function hasDecidedCaseAt(store: Store, tenantId: string, identity: { identityId: number; version: number }): boolean {
+export function hasDecidedCaseAt(
+  store: Store,
+  tenantId: string,
+  identity: { identityId: number; version: number },
+): boolean {
   return (
     store
       .statement(
@@ -173,7 +182,10 @@ function caseFromRow(r: CaseSqlRow): ReviewCaseRow {
     jobId: r.job_id,
     sourceSystem: r.source_system,
     stale: r.stale === 1,
-    review: r.review_decision === null ? null : { decision: r.review_decision, actor: r.review_actor ?? '', decidedAt: r.review_at ?? '' },
+    review:
+      r.review_decision === null
+        ? null
+        : { decision: r.review_decision, actor: r.review_actor ?? '', decidedAt: r.review_at ?? '' },
   };
 }
 
@@ -201,10 +213,20 @@ function filterSql(filter: ReviewFilter): { where: string; args: (string | numbe
 }
 
 /** One page of the tenant's cases matching the filter, and how many match in all. */
-export function listReviewCases(store: Store, tenantId: string, filter: ReviewFilter, sort: ReviewSort, limit: number, offset: number): { total: number; rows: ReviewCaseRow[] } {
+export function listReviewCases(
+  store: Store,
+  tenantId: string,
+  filter: ReviewFilter,
+  sort: ReviewSort,
+  limit: number,
+  offset: number,
+): { total: number; rows: ReviewCaseRow[] } {
   const { where, args } = filterSql(filter);
   const from = filter.currentOnly === true ? CASE_FROM : 'review_case c';
-  const total = store.statement(`SELECT count(*) FROM ${from} WHERE ${where}`).pluck().get(tenantId, ...args) as number;
+  const total = store
+    .statement(`SELECT count(*) FROM ${from} WHERE ${where}`)
+    .pluck()
+    .get(tenantId, ...args) as number;
   const rows = store
     .statement(`SELECT ${CASE_COLUMNS} FROM ${CASE_FROM} WHERE ${where} ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?`)
     .all(tenantId, ...args, limit, offset) as CaseSqlRow[];
@@ -212,7 +234,9 @@ export function listReviewCases(store: Store, tenantId: string, filter: ReviewFi
 }
 
 export function reviewCase(store: Store, tenantId: string, caseId: string): ReviewCaseRow | undefined {
-  const row = store.statement(`SELECT ${CASE_COLUMNS} FROM ${CASE_FROM} WHERE c.tenant_id = ? AND c.case_id = ?`).get(tenantId, caseId) as CaseSqlRow | undefined;
+  const row = store
+    .statement(`SELECT ${CASE_COLUMNS} FROM ${CASE_FROM} WHERE c.tenant_id = ? AND c.case_id = ?`)
+    .get(tenantId, caseId) as CaseSqlRow | undefined;
   return row === undefined ? undefined : caseFromRow(row);
 }
 
@@ -225,17 +249,26 @@ export interface DecisionRow {
 
 export function caseDecisions(store: Store, tenantId: string, caseId: string): DecisionRow[] {
   return store
-    .statement('SELECT decision, reason, actor, decided_at AS decidedAt FROM review_decision WHERE tenant_id = ? AND case_id = ? ORDER BY seq')
+    .statement(
+      'SELECT decision, reason, actor, decided_at AS decidedAt FROM review_decision WHERE tenant_id = ? AND case_id = ? ORDER BY seq',
+    )
     .all(tenantId, caseId) as DecisionRow[];
 }
 
 /** Appends a decision and sets the case's status (same person and different people resolve it). */
 export function recordDecision(store: Store, tenantId: string, caseId: string, decision: DecisionRow): void {
-  const seq = store.statement('SELECT coalesce(max(seq), 0) + 1 FROM review_decision WHERE tenant_id = ? AND case_id = ?').pluck().get(tenantId, caseId) as number;
+  const seq = store
+    .statement('SELECT coalesce(max(seq), 0) + 1 FROM review_decision WHERE tenant_id = ? AND case_id = ?')
+    .pluck()
+    .get(tenantId, caseId) as number;
   store
-    .statement('INSERT INTO review_decision (tenant_id, case_id, seq, decision, reason, actor, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .statement(
+      'INSERT INTO review_decision (tenant_id, case_id, seq, decision, reason, actor, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    )
     .run(tenantId, caseId, seq, decision.decision, decision.reason, decision.actor, decision.decidedAt);
-  store.statement('UPDATE review_case SET status = ? WHERE tenant_id = ? AND case_id = ?').run(decision.decision === 'unsure' ? 'open' : 'resolved', tenantId, caseId);
+  store
+    .statement('UPDATE review_case SET status = ? WHERE tenant_id = ? AND case_id = ?')
+    .run(decision.decision === 'unsure' ? 'open' : 'resolved', tenantId, caseId);
 }
 
 /** A digest of an identity's linked records at their versions: it changes whenever one is linked, unlinked or updated. */
@@ -247,7 +280,9 @@ export function identityRecordsDigest(store: Store, tenantId: string, identityId
     )
     .raw()
     .all(tenantId, identityId) as [number, number][];
-  return createHash('sha256').update(rows.map(([id, version]) => `${String(id)}:${String(version)}`).join(',')).digest('hex');
+  return createHash('sha256')
+    .update(rows.map(([id, version]) => `${String(id)}:${String(version)}`).join(','))
+    .digest('hex');
 }
 
 interface PairSide {
@@ -256,7 +291,14 @@ interface PairSide {
 }
 
 /** Remembers that a reviewer decided these identities (left: the lower identity ID) are different people. */
-export function rememberDistinct(store: Store, tenantId: string, left: PairSide, right: PairSide, caseId: string, at: string): void {
+export function rememberDistinct(
+  store: Store,
+  tenantId: string,
+  left: PairSide,
+  right: PairSide,
+  caseId: string,
+  at: string,
+): void {
   store
     .statement(
       `INSERT OR IGNORE INTO distinct_pair (tenant_id, left_identity_id, left_records, right_identity_id, right_records, case_id, decided_at)
@@ -272,7 +314,9 @@ export function rememberDistinct(store: Store, tenantId: string, left: PairSide,
 export function decidedDistinct(store: Store, tenantId: string, a: number, b: number): boolean {
   const [left, right] = a < b ? [a, b] : [b, a];
   const decided = store
-    .statement('SELECT left_records, right_records FROM distinct_pair WHERE tenant_id = ? AND left_identity_id = ? AND right_identity_id = ?')
+    .statement(
+      'SELECT left_records, right_records FROM distinct_pair WHERE tenant_id = ? AND left_identity_id = ? AND right_identity_id = ?',
+    )
     .raw()
     .all(tenantId, left, right) as [string, string][];
   if (decided.length === 0) return false;

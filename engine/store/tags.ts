@@ -10,14 +10,19 @@ export function addTags(store: Store, tenantId: string, identityId: number, tags
 
 export function deleteTags(store: Store, tenantId: string, identityId: number): void {
   // INDEXED BY: without statistics the planner prefers the primary key's tenant prefix, a scan of the tenant's tags.
-  store.statement('DELETE FROM blocking_tag INDEXED BY blocking_tag_by_identity WHERE tenant_id = ? AND identity_id = ?').run(tenantId, identityId);
+  store
+    .statement('DELETE FROM blocking_tag INDEXED BY blocking_tag_by_identity WHERE tenant_id = ? AND identity_id = ?')
+    .run(tenantId, identityId);
 }
 
 /** Identities holding a tag, at most limit of them (the caller treats a full block as too common). */
 export function identitiesWithTag(store: Store, tenantId: string, tag: Buffer, limit: number): number[] {
   // The limit is written into the SQL: a bound LIMIT parameter costs several times the lookup itself here.
   if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError('limit must be a positive integer');
-  return store.statement(`SELECT identity_id FROM blocking_tag WHERE tenant_id = ? AND tag = ? LIMIT ${String(limit)}`).pluck().all(tenantId, tag) as number[];
+  return store
+    .statement(`SELECT identity_id FROM blocking_tag WHERE tenant_id = ? AND tag = ? LIMIT ${String(limit)}`)
+    .pluck()
+    .all(tenantId, tag) as number[];
 }
 
 /** Branches per statement of identitiesWithTags (SQLite allows 500 compound terms; a record has a few dozen tags). */
@@ -34,11 +39,18 @@ export function identitiesWithTags(store: Store, tenantId: string, tags: readonl
   for (let start = 0; start < tags.length; start += TAGS_PER_STATEMENT) {
     const part = tags.slice(start, start + TAGS_PER_STATEMENT);
     const sql = part
-      .map((_, i) => `SELECT ${String(start + i)} AS k, identity_id FROM (SELECT identity_id FROM blocking_tag WHERE tenant_id = ? AND tag = ? LIMIT ${String(limit)})`)
+      .map(
+        (_, i) =>
+          `SELECT ${String(start + i)} AS k, identity_id FROM (SELECT identity_id FROM blocking_tag WHERE tenant_id = ? AND tag = ? LIMIT ${String(limit)})`,
+      )
       .join(' UNION ALL ');
     const args: (string | Buffer)[] = [];
     for (const tag of part) args.push(tenantId, tag);
-    for (const row of store.statement(sql).raw().all(...args) as [number, number][]) out[row[0]]?.push(row[1]);
+    for (const row of store
+      .statement(sql)
+      .raw()
+      .all(...args) as [number, number][])
+      out[row[0]]?.push(row[1]);
   }
   return out;
 }

@@ -7,7 +7,9 @@ export function tenantExists(store: Store, tenantId: string): boolean {
 
 export function requireTenant(store: Store, tenantId: string): void {
   if (!tenantExists(store, tenantId)) {
-    throw notFound(`tenant "${tenantId}" is not registered in this database (create it with \`sandbox init --tenant ${tenantId}\`)`);
+    throw notFound(
+      `tenant "${tenantId}" is not registered in this database (create it with \`sandbox init --tenant ${tenantId}\`)`,
+    );
   }
 }
 

@@ -5,7 +5,12 @@
  */
 import type { Store } from './db.ts';
 import type { MatchFields } from '../contract/fields.ts';
-import { TERM_FREQUENCY_FIELDS, type TermCount, type TermFrequencyField, type TermFrequencyReader } from '../scoring/term-frequency.ts';
+import {
+  TERM_FREQUENCY_FIELDS,
+  type TermCount,
+  type TermFrequencyField,
+  type TermFrequencyReader,
+} from '../scoring/term-frequency.ts';
 
 function change(store: Store, tenantId: string, field: TermFrequencyField, value: string | null, delta: 1 | -1): void {
   if (value === null || value === '') return;
@@ -20,11 +25,20 @@ function change(store: Store, tenantId: string, field: TermFrequencyField, value
       .pluck()
       .get(tenantId, field, value) as number;
   } else {
-    const before = store.statement('SELECT count FROM term_frequency WHERE tenant_id = ? AND field = ? AND value = ?').pluck().get(tenantId, field, value) as number | undefined;
+    const before = store
+      .statement('SELECT count FROM term_frequency WHERE tenant_id = ? AND field = ? AND value = ?')
+      .pluck()
+      .get(tenantId, field, value) as number | undefined;
     if (before === undefined) return;
     after = before - 1;
-    if (after === 0) store.statement('DELETE FROM term_frequency WHERE tenant_id = ? AND field = ? AND value = ?').run(tenantId, field, value);
-    else store.statement('UPDATE term_frequency SET count = ? WHERE tenant_id = ? AND field = ? AND value = ?').run(after, tenantId, field, value);
+    if (after === 0)
+      store
+        .statement('DELETE FROM term_frequency WHERE tenant_id = ? AND field = ? AND value = ?')
+        .run(tenantId, field, value);
+    else
+      store
+        .statement('UPDATE term_frequency SET count = ? WHERE tenant_id = ? AND field = ? AND value = ?')
+        .run(after, tenantId, field, value);
   }
   const before = after - delta;
   // (c ± 1)² − c² = ±2c + 1. A decrement follows an increment, so its totals row exists (and the CHECKs on an
@@ -37,7 +51,11 @@ function change(store: Store, tenantId: string, field: TermFrequencyField, value
       )
       .run(tenantId, field, after * after - before * before);
   } else {
-    store.statement('UPDATE term_frequency_total SET total = total - 1, sum_squares = sum_squares + ? WHERE tenant_id = ? AND field = ?').run(after * after - before * before, tenantId, field);
+    store
+      .statement(
+        'UPDATE term_frequency_total SET total = total - 1, sum_squares = sum_squares + ? WHERE tenant_id = ? AND field = ?',
+      )
+      .run(after * after - before * before, tenantId, field);
   }
 }
 
@@ -76,15 +94,25 @@ export function storedTermFrequencies(store: Store, tenantId: string): TermFrequ
  */
 export function termFrequencySnapshot(store: Store, tenantId: string): TermFrequencyReader {
   const counts = new Map<string, number>();
-  const rows = store.statement('SELECT field, value, count FROM term_frequency WHERE tenant_id = ?').all(tenantId) as { field: string; value: string; count: number }[];
+  const rows = store.statement('SELECT field, value, count FROM term_frequency WHERE tenant_id = ?').all(tenantId) as {
+    field: string;
+    value: string;
+    count: number;
+  }[];
   for (const row of rows) counts.set(`${row.field}\u0000${row.value}`, row.count);
   const totals = new Map<string, { total: number; sumSquares: number }>();
-  const totalRows = store.statement('SELECT field, total, sum_squares AS sumSquares FROM term_frequency_total WHERE tenant_id = ?').all(tenantId) as { field: string; total: number; sumSquares: number }[];
+  const totalRows = store
+    .statement('SELECT field, total, sum_squares AS sumSquares FROM term_frequency_total WHERE tenant_id = ?')
+    .all(tenantId) as { field: string; total: number; sumSquares: number }[];
   for (const row of totalRows) totals.set(row.field, { total: row.total, sumSquares: row.sumSquares });
   return {
     count(field: TermFrequencyField, value: string): TermCount {
       const total = totals.get(field);
-      return { count: counts.get(`${field}\u0000${value}`) ?? 0, total: total?.total ?? 0, sumSquares: total?.sumSquares ?? 0 };
+      return {
+        count: counts.get(`${field}\u0000${value}`) ?? 0,
+        total: total?.total ?? 0,
+        sumSquares: total?.sumSquares ?? 0,
+      };
     },
   };
 }

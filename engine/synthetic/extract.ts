@@ -81,10 +81,57 @@ interface Draft {
   identifier: string | null;
 }
 
-const COMMON_FAMILY = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Rodriguez', 'Martinez', 'Hernandez', 'Lopez', 'Wilson', 'Anderson', 'Thomas', 'Taylor', 'Moore', 'Jackson', 'Martin', 'Lee'];
+const COMMON_FAMILY = [
+  'Smith',
+  'Johnson',
+  'Williams',
+  'Brown',
+  'Jones',
+  'Garcia',
+  'Miller',
+  'Davis',
+  'Rodriguez',
+  'Martinez',
+  'Hernandez',
+  'Lopez',
+  'Wilson',
+  'Anderson',
+  'Thomas',
+  'Taylor',
+  'Moore',
+  'Jackson',
+  'Martin',
+  'Lee',
+];
 const COMMON_GIVEN: Record<Sex, readonly string[]> = {
-  male: ['James', 'John', 'Robert', 'Michael', 'William', 'David', 'Richard', 'Joseph', 'Thomas', 'Charles', 'Daniel', 'Matthew'],
-  female: ['Mary', 'Patricia', 'Jennifer', 'Linda', 'Elizabeth', 'Barbara', 'Susan', 'Jessica', 'Sarah', 'Karen', 'Margaret', 'Emily'],
+  male: [
+    'James',
+    'John',
+    'Robert',
+    'Michael',
+    'William',
+    'David',
+    'Richard',
+    'Joseph',
+    'Thomas',
+    'Charles',
+    'Daniel',
+    'Matthew',
+  ],
+  female: [
+    'Mary',
+    'Patricia',
+    'Jennifer',
+    'Linda',
+    'Elizabeth',
+    'Barbara',
+    'Susan',
+    'Jessica',
+    'Sarah',
+    'Karen',
+    'Margaret',
+    'Emily',
+  ],
 };
 const COMMON_FAMILY_SHARE = 0.2;
 const COMMON_GIVEN_SHARE = 0.25;
@@ -92,11 +139,44 @@ const RELATIVE_SHARE = 0.3;
 
 /** Spelling variants that sound alike (both directions are tried). */
 const SOUNDS_ALIKE: readonly (readonly [string, string])[] = [
-  ['ph', 'f'], ['ck', 'k'], ['c', 'k'], ['y', 'ie'], ['ie', 'y'], ['ll', 'l'], ['tt', 't'], ['nn', 'n'], ['ss', 's'],
-  ['son', 'sen'], ['ey', 'y'], ['ai', 'ay'], ['ei', 'ie'], ['z', 's'], ['mm', 'm'], ['th', 't'], ['ou', 'ow'],
+  ['ph', 'f'],
+  ['ck', 'k'],
+  ['c', 'k'],
+  ['y', 'ie'],
+  ['ie', 'y'],
+  ['ll', 'l'],
+  ['tt', 't'],
+  ['nn', 'n'],
+  ['ss', 's'],
+  ['son', 'sen'],
+  ['ey', 'y'],
+  ['ai', 'ay'],
+  ['ei', 'ie'],
+  ['z', 's'],
+  ['mm', 'm'],
+  ['th', 't'],
+  ['ou', 'ow'],
 ];
 
-type Modification = 'nameTypo' | 'nameTransposition' | 'soundsAlike' | 'nickname' | 'nameSwap' | 'missingGiven' | 'marriedName' | 'dayMonthSwap' | 'birthDateDigit' | 'birthYear' | 'missingBirthDate' | 'addressTypo' | 'missingAddress' | 'postcodeDigit' | 'phoneDigit' | 'missingPhone' | 'identifierDigit' | 'missingIdentifier';
+type Modification =
+  | 'nameTypo'
+  | 'nameTransposition'
+  | 'soundsAlike'
+  | 'nickname'
+  | 'nameSwap'
+  | 'missingGiven'
+  | 'marriedName'
+  | 'dayMonthSwap'
+  | 'birthDateDigit'
+  | 'birthYear'
+  | 'missingBirthDate'
+  | 'addressTypo'
+  | 'missingAddress'
+  | 'postcodeDigit'
+  | 'phoneDigit'
+  | 'missingPhone'
+  | 'identifierDigit'
+  | 'missingIdentifier';
 
 /** Relative weights of the modifications (those that cannot apply to a record are skipped). */
 const WEIGHTS: readonly (readonly [Modification, number, 'names-dates' | 'all'])[] = [
@@ -122,20 +202,47 @@ const WEIGHTS: readonly (readonly [Modification, number, 'names-dates' | 'all'])
 
 /** The field a modification touches: at most two modifications per field (FEBRL's limit). */
 const FIELD_OF: Record<Modification, keyof Draft> = {
-  nameTypo: 'family', nameTransposition: 'family', soundsAlike: 'family', nickname: 'given', nameSwap: 'given', missingGiven: 'given',
-  marriedName: 'family', dayMonthSwap: 'birthDate', birthDateDigit: 'birthDate', birthYear: 'birthDate', missingBirthDate: 'birthDate',
-  addressTypo: 'line', missingAddress: 'line', postcodeDigit: 'postalCode', phoneDigit: 'phone', missingPhone: 'phone',
-  identifierDigit: 'identifier', missingIdentifier: 'identifier',
+  nameTypo: 'family',
+  nameTransposition: 'family',
+  soundsAlike: 'family',
+  nickname: 'given',
+  nameSwap: 'given',
+  missingGiven: 'given',
+  marriedName: 'family',
+  dayMonthSwap: 'birthDate',
+  birthDateDigit: 'birthDate',
+  birthYear: 'birthDate',
+  missingBirthDate: 'birthDate',
+  addressTypo: 'line',
+  missingAddress: 'line',
+  postcodeDigit: 'postalCode',
+  phoneDigit: 'phone',
+  missingPhone: 'phone',
+  identifierDigit: 'identifier',
+  missingIdentifier: 'identifier',
 };
 
 /** P(number of modifications of a duplicate): typical 0–3 (mostly 1), heavy 2–4. */
 const MODIFICATION_COUNTS: Record<ExtractOptions['errors'], readonly (readonly [number, number])[]> = {
-  typical: [[0, 0.1], [1, 0.55], [2, 0.3], [3, 0.05]],
-  heavy: [[2, 0.45], [3, 0.35], [4, 0.2]],
+  typical: [
+    [0, 0.1],
+    [1, 0.55],
+    [2, 0.3],
+    [3, 0.05],
+  ],
+  heavy: [
+    [2, 0.45],
+    [3, 0.35],
+    [4, 0.2],
+  ],
 };
 
 /** Duplicates per duplicated person: 1 (0.8), 2 (0.15), 3 (0.05). */
-const DUPLICATES_PER_PERSON: readonly (readonly [number, number])[] = [[1, 0.8], [2, 0.15], [3, 0.05]];
+const DUPLICATES_PER_PERSON: readonly (readonly [number, number])[] = [
+  [1, 0.8],
+  [2, 0.15],
+  [3, 0.05],
+];
 
 const DAY_MS = 86_400_000;
 const OLDEST_MS = Date.UTC(1930, 0, 1);
@@ -173,20 +280,27 @@ function shiftYears(date: string, years: number): string {
   const year = Math.min(2023, Math.max(1900, Number(date.slice(0, 4)) + years));
   const shifted = `${String(year)}${date.slice(4)}`;
   // 29 February in a year without it becomes 28 February.
-  return shifted.endsWith('-02-29') && !(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)) ? `${String(year)}-02-28` : shifted;
+  return shifted.endsWith('-02-29') && !(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0))
+    ? `${String(year)}-02-28`
+    : shifted;
 }
 
 class People {
   private readonly faker = new Faker({ locale: [en_US, en] });
   private count = 0;
 
-  constructor(private readonly rng: Rng, seed: number) {
+  constructor(
+    private readonly rng: Rng,
+    seed: number,
+  ) {
     this.faker.seed(seed);
   }
 
   private given(sex: Sex, avoid?: string): string {
     for (;;) {
-      const name = this.rng.chance(COMMON_GIVEN_SHARE) ? zipf(this.rng, COMMON_GIVEN[sex]) : this.faker.person.firstName(sex);
+      const name = this.rng.chance(COMMON_GIVEN_SHARE)
+        ? zipf(this.rng, COMMON_GIVEN[sex])
+        : this.faker.person.firstName(sex);
       if (name !== avoid && /^[A-Za-z]+$/.test(name)) return name;
     }
   }
@@ -230,7 +344,10 @@ class People {
     if (roll < 0.05) return this.make(sex, this.given(sex, of.given), of.family, of.birthDate);
     if (roll < 0.4) {
       const years = (20 + this.rng.int(21)) * (this.rng.chance(0.5) ? 1 : -1);
-      const birthDate = shiftYears(dateOf(Date.parse(`${of.birthDate}T00:00:00Z`) + (this.rng.int(365) - 182) * DAY_MS), years);
+      const birthDate = shiftYears(
+        dateOf(Date.parse(`${of.birthDate}T00:00:00Z`) + (this.rng.int(365) - 182) * DAY_MS),
+        years,
+      );
       const junior = this.rng.chance(0.2) && sex === of.sex;
       return this.make(sex, junior ? of.given : this.given(sex, of.given), of.family, birthDate);
     }
@@ -379,12 +496,17 @@ function cleanDraft(person: Person, fields: ExtractOptions['fields']): Draft {
 function noisyDraft(rng: Rng, people: People, person: Person, options: ExtractOptions): Draft {
   const draft = cleanDraft(person, options.fields);
   const wanted = draw(rng, MODIFICATION_COUNTS[options.errors]);
-  const table = WEIGHTS.filter(([, , scope]) => scope === 'names-dates' || options.fields === 'all').map(([kind, weight]) => [kind, weight] as const);
+  const table = WEIGHTS.filter(([, , scope]) => scope === 'names-dates' || options.fields === 'all').map(
+    ([kind, weight]) => [kind, weight] as const,
+  );
   const total = table.reduce((sum, [, w]) => sum + w, 0);
   const perField = new Map<keyof Draft, number>();
   let applied = 0;
   for (let attempt = 0; applied < wanted && attempt < 50; attempt++) {
-    const kind = draw(rng, table.map(([k, w]) => [k, w / total] as const));
+    const kind = draw(
+      rng,
+      table.map(([k, w]) => [k, w / total] as const),
+    );
     const field = FIELD_OF[kind];
     if ((perField.get(field) ?? 0) >= 2) continue;
     if (!modify(rng, people, person, draft, kind)) continue;
@@ -396,16 +518,24 @@ function noisyDraft(rng: Rng, people: People, person: Person, options: ExtractOp
 
 function toPatient(draft: Draft, localId: string): Record<string, unknown> {
   const patient: Record<string, unknown> = { resourceType: 'Patient', id: localId };
-  if (draft.identifier !== null) patient['identifier'] = [{ system: EXTRACT_IDENTIFIER_SYSTEM, value: draft.identifier }];
+  if (draft.identifier !== null)
+    patient['identifier'] = [{ system: EXTRACT_IDENTIFIER_SYSTEM, value: draft.identifier }];
   const name: Record<string, unknown> = {};
   if (draft.family !== null) name['family'] = draft.family;
   if (draft.given !== null) name['given'] = [draft.given];
   patient['name'] = [name];
-  if (draft.phone !== null) patient['telecom'] = [{ system: 'phone', value: canonicalPhone(draft.phone.padStart(10, '2').slice(-10)) }];
+  if (draft.phone !== null)
+    patient['telecom'] = [{ system: 'phone', value: canonicalPhone(draft.phone.padStart(10, '2').slice(-10)) }];
   if (draft.sex !== null) patient['gender'] = draft.sex;
   if (draft.birthDate !== null) patient['birthDate'] = draft.birthDate;
   if (draft.line !== null) {
-    patient['address'] = [{ line: [draft.line], ...(draft.city === null ? {} : { city: draft.city }), ...(draft.postalCode === null ? {} : { postalCode: draft.postalCode }) }];
+    patient['address'] = [
+      {
+        line: [draft.line],
+        ...(draft.city === null ? {} : { city: draft.city }),
+        ...(draft.postalCode === null ? {} : { postalCode: draft.postalCode }),
+      },
+    ];
   }
   return patient;
 }
@@ -413,8 +543,14 @@ function toPatient(draft: Draft, localId: string): Record<string, unknown> {
 /** A seeded extract; records are in a shuffled order (a duplicate never next to its original by construction). */
 export function generateExtract(options: ExtractOptions): Extract {
   const { records, duplicateShare, seed } = options;
-  if (!Number.isSafeInteger(records) || records < 2 || records > 2_000_000) throw validationError('records must be an integer from 2 to 2,000,000', [{ path: 'records', message: 'out of range' }]);
-  if (!(duplicateShare >= 0 && duplicateShare <= 0.9)) throw validationError('duplicateShare must be from 0 to 0.9', [{ path: 'duplicateShare', message: 'out of range' }]);
+  if (!Number.isSafeInteger(records) || records < 2 || records > 2_000_000)
+    throw validationError('records must be an integer from 2 to 2,000,000', [
+      { path: 'records', message: 'out of range' },
+    ]);
+  if (!(duplicateShare >= 0 && duplicateShare <= 0.9))
+    throw validationError('duplicateShare must be from 0 to 0.9', [
+      { path: 'duplicateShare', message: 'out of range' },
+    ]);
   const rng = createRng(deriveSeed(seed, 11));
   const people = new People(createRng(deriveSeed(seed, 12)), seed);
   const originals = Math.max(1, Math.round(records * (1 - duplicateShare)));
@@ -423,7 +559,10 @@ export function generateExtract(options: ExtractOptions): Extract {
     const last = persons.at(-1 - rng.int(Math.min(persons.length, 50)));
     persons.push(last !== undefined && rng.chance(RELATIVE_SHARE) ? people.relative(last) : people.stranger());
   }
-  const drafts: { person: Person; draft: Draft }[] = persons.map((person) => ({ person, draft: cleanDraft(person, options.fields) }));
+  const drafts: { person: Person; draft: Draft }[] = persons.map((person) => ({
+    person,
+    draft: cleanDraft(person, options.fields),
+  }));
   let truePairs = 0;
   const perPerson = new Map<string, number>();
   while (drafts.length < records) {

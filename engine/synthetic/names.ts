@@ -57,14 +57,45 @@ export const FORMAL_MALE: readonly string[] = [...NICKNAMES_MALE.keys()];
 export const FORMAL_FEMALE: readonly string[] = [...NICKNAMES_FEMALE.keys()];
 
 export const ACCENTED_GIVEN_MALE: readonly string[] = [
-  'José', 'Jesús', 'Ramón', 'Raúl', 'André', 'François', 'Joël', 'Noël', 'Andrés', 'Tomás',
+  'José',
+  'Jesús',
+  'Ramón',
+  'Raúl',
+  'André',
+  'François',
+  'Joël',
+  'Noël',
+  'Andrés',
+  'Tomás',
 ];
 export const ACCENTED_GIVEN_FEMALE: readonly string[] = [
-  'Zoë', 'Renée', 'Chloé', 'Inés', 'Léa', 'Mónica', 'Sofía', 'Hélène', 'Begoña', 'Anaïs',
+  'Zoë',
+  'Renée',
+  'Chloé',
+  'Inés',
+  'Léa',
+  'Mónica',
+  'Sofía',
+  'Hélène',
+  'Begoña',
+  'Anaïs',
 ];
 export const ACCENTED_FAMILY: readonly string[] = [
-  'Muñoz', 'Peña', 'Núñez', 'Ibáñez', 'Gómez', 'Rodríguez', 'Hernández', 'Martínez', 'Pérez', 'Sánchez',
-  'López', 'García', 'González', 'Müller', 'Jiménez',
+  'Muñoz',
+  'Peña',
+  'Núñez',
+  'Ibáñez',
+  'Gómez',
+  'Rodríguez',
+  'Hernández',
+  'Martínez',
+  'Pérez',
+  'Sánchez',
+  'López',
+  'García',
+  'González',
+  'Müller',
+  'Jiménez',
 ];
 
 const COMBINING_MARKS = /\p{M}/gu;

@@ -5,7 +5,12 @@ import type { RecordDraft } from './record.ts';
  * Writes a draft as an R4 Patient JSON object. Keys are always added in the same order, so that
  * JSON.stringify gives byte-identical output for the same seed. Absent data is left out, never null.
  */
-export function toPatient(draft: RecordDraft, id: string, localSystem: string, localId: string): Record<string, unknown> {
+export function toPatient(
+  draft: RecordDraft,
+  id: string,
+  localSystem: string,
+  localId: string,
+): Record<string, unknown> {
   const identifier: { system: string; value: string }[] = [{ system: localSystem, value: localId }];
   if (draft.hasNationalId) identifier.push({ system: NATIONAL_ID_SYSTEM, value: draft.person.nationalId });
 

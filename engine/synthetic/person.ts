@@ -183,8 +183,12 @@ export class PersonFactory {
    * so that no generated address can reach a real mailbox, and it is several times faster.
    */
   private email(given: string, family: string): string {
-    const first = stripDiacritics(given).toLowerCase().replace(/[^a-z]/g, '');
-    const last = stripDiacritics(family).toLowerCase().replace(/[^a-z]/g, '');
+    const first = stripDiacritics(given)
+      .toLowerCase()
+      .replace(/[^a-z]/g, '');
+    const last = stripDiacritics(family)
+      .toLowerCase()
+      .replace(/[^a-z]/g, '');
     const separator = this.rng.pick(EMAIL_SEPARATORS);
     const suffix = this.rng.chance(0.5) ? String(this.rng.int(100)) : '';
     return `${first}${separator}${last}${suffix}@${this.rng.pick(EMAIL_DOMAINS)}`;

@@ -17,7 +17,8 @@ import { hasUnpairedSurrogate } from '../normalise/unpaired-surrogate.ts';
 
 export const CONTROL_CHARACTER_MESSAGE = 'contains a control character';
 export const UNPAIRED_SURROGATE_MESSAGE = 'contains an unpaired surrogate (not a character)';
-export const BIDI_CONTROL_MESSAGE = 'contains a bidirectional control character (it would reorder how the text is shown)';
+export const BIDI_CONTROL_MESSAGE =
+  'contains a bidirectional control character (it would reorder how the text is shown)';
 
 const BIDI_CONTROL = /\p{Bidi_Control}/u;
 
@@ -30,7 +31,11 @@ export function freeTextProblem(text: string): string | null {
 }
 
 /** Issues for every string or key holding a control character; skip(path) leaves a subtree to its own rules. */
-export function freeTextIssues(value: unknown, skip: (path: readonly PropertyKey[]) => boolean = () => false, base = ''): ErrorIssue[] {
+export function freeTextIssues(
+  value: unknown,
+  skip: (path: readonly PropertyKey[]) => boolean = () => false,
+  base = '',
+): ErrorIssue[] {
   const issues: ErrorIssue[] = [];
   const visit = (node: unknown, path: PropertyKey[]): void => {
     if (skip(path)) return;

@@ -16,8 +16,22 @@ import type { IncomingMessage } from 'node:http';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { EngineError, isEngineError, validationError } from '../../engine/contract/errors.ts';
-import type { CallContext, EngineClient, OperationInput, OperationName, OperationOutput } from '../../engine/contract/operations.ts';
-import { fillPath, HTTP_ROUTES, OPENAPI_PATH, pathParameters, queryInput, routeFor, type HttpRoute } from '../net/api-routes.ts';
+import type {
+  CallContext,
+  EngineClient,
+  OperationInput,
+  OperationName,
+  OperationOutput,
+} from '../../engine/contract/operations.ts';
+import {
+  fillPath,
+  HTTP_ROUTES,
+  OPENAPI_PATH,
+  pathParameters,
+  queryInput,
+  routeFor,
+  type HttpRoute,
+} from '../net/api-routes.ts';
 import { AuthFailure, type Authenticator, type Principal } from './auth/principal.ts';
 import { challenge } from './auth/bearer.ts';
 import { openApiDocument } from './openapi.ts';
@@ -39,7 +53,12 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 /** An engine that can also be told that the caller went away (the engine pool: a run it waits for is cancelled). */
 export interface CancellableEngine extends EngineClient {
-  callWith<K extends OperationName>(name: K, input: OperationInput<K>, context: CallContext, signal?: AbortSignal): Promise<OperationOutput<K>>;
+  callWith<K extends OperationName>(
+    name: K,
+    input: OperationInput<K>,
+    context: CallContext,
+    signal?: AbortSignal,
+  ): Promise<OperationOutput<K>>;
 }
 
 function isCancellable(engine: EngineClient): engine is CancellableEngine {
@@ -72,15 +91,23 @@ function requestInput(route: HttpRoute, request: FastifyRequest): unknown {
   const params = request.params as Record<string, string>;
   const clash = (keys: readonly string[]): void => {
     const both = pathParameters(route.path).filter((p) => keys.includes(p));
-    if (both.length > 0) throw validationError(`invalid input for ${route.operation}`, both.map((p) => ({ path: p, message: 'given in the path; do not repeat it' })));
+    if (both.length > 0)
+      throw validationError(
+        `invalid input for ${route.operation}`,
+        both.map((p) => ({ path: p, message: 'given in the path; do not repeat it' })),
+      );
   };
   switch (route.input) {
     case 'none':
       if (request.body !== undefined && !isEmptyObject(request.body)) {
-        throw validationError(`invalid input for ${route.operation}`, [{ path: '(body)', message: 'this request takes no body' }]);
+        throw validationError(`invalid input for ${route.operation}`, [
+          { path: '(body)', message: 'this request takes no body' },
+        ]);
       }
       if (Object.keys(request.query as object).length > 0) {
-        throw validationError(`invalid input for ${route.operation}`, [{ path: '(query)', message: 'this request takes no query parameters' }]);
+        throw validationError(`invalid input for ${route.operation}`, [
+          { path: '(query)', message: 'this request takes no query parameters' },
+        ]);
       }
       return { ...params };
     case 'query': {
@@ -90,7 +117,8 @@ function requestInput(route: HttpRoute, request: FastifyRequest): unknown {
     }
     case 'body': {
       const body = request.body;
-      if (Object.keys(params).length === 0 || typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+      if (Object.keys(params).length === 0 || typeof body !== 'object' || body === null || Array.isArray(body))
+        return body;
       clash(Object.keys(body));
       return { ...body, ...params };
     }
@@ -106,11 +134,27 @@ function handleError(error: unknown, request: FastifyRequest, reply: FastifyRepl
   const op = operation === undefined ? {} : { operation };
   if (error instanceof AuthFailure) {
     if (error.status !== 503) reply.header('www-authenticate', challenge(error));
-    const slug = error.status === 503 ? 'identity-provider-unavailable' : (error.error ?? 'authentication-required').replace('_', '-');
-    return sendProblem(reply, { status: error.status, slug, kind: error.status === 503 ? 'remote_http' : 'forbidden', detail: error.message, ...op });
+    const slug =
+      error.status === 503
+        ? 'identity-provider-unavailable'
+        : (error.error ?? 'authentication-required').replace('_', '-');
+    return sendProblem(reply, {
+      status: error.status,
+      slug,
+      kind: error.status === 503 ? 'remote_http' : 'forbidden',
+      detail: error.message,
+      ...op,
+    });
   }
   if (isEngineError(error)) {
-    return sendProblem(reply, { status: STATUS_OF_KIND[error.kind], slug: error.kind.replace('_', '-'), kind: error.kind, detail: error.message, issues: error.issues, ...op });
+    return sendProblem(reply, {
+      status: STATUS_OF_KIND[error.kind],
+      slug: error.kind.replace('_', '-'),
+      kind: error.kind,
+      detail: error.message,
+      issues: error.issues,
+      ...op,
+    });
   }
   const code = (error as { code?: unknown }).code;
   switch (code) {
@@ -146,11 +190,31 @@ function handleError(error: unknown, request: FastifyRequest, reply: FastifyRepl
   }
   const status = (error as { statusCode?: unknown }).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return sendProblem(reply, { status, slug: 'bad-request', kind: 'validation', detail: 'the request was refused', ...op });
+    return sendProblem(reply, {
+      status,
+      slug: 'bad-request',
+      kind: 'validation',
+      detail: 'the request was refused',
+      ...op,
+    });
   }
   // Never the message: an unexpected error's text can quote data.
-  request.log.error({ error: { name: error instanceof Error ? error.name : typeof error, code: typeof code === 'string' ? code : undefined } }, 'unexpected failure');
-  return sendProblem(reply, { status: 500, slug: 'internal', kind: 'internal', detail: 'the request failed unexpectedly; the server log has its request id', ...op });
+  request.log.error(
+    {
+      error: {
+        name: error instanceof Error ? error.name : typeof error,
+        code: typeof code === 'string' ? code : undefined,
+      },
+    },
+    'unexpected failure',
+  );
+  return sendProblem(reply, {
+    status: 500,
+    slug: 'internal',
+    kind: 'internal',
+    detail: 'the request failed unexpectedly; the server log has its request id',
+    ...op,
+  });
 }
 
 /**
@@ -169,9 +233,20 @@ function frameworkRefusal(error: { code?: string }, request: FastifyRequest, rep
         issues: [{ path: '(path)', message: `each parameter at most ${String(MAX_PARAM_LENGTH)} characters` }],
       });
     case 'FST_ERR_BAD_URL':
-      return sendProblem(reply, { status: 400, slug: 'malformed-url', kind: 'validation', detail: 'the path is not a valid URL path (a malformed percent-encoding)', issues: [{ path: '(path)', message: 'malformed percent-encoding' }] });
+      return sendProblem(reply, {
+        status: 400,
+        slug: 'malformed-url',
+        kind: 'validation',
+        detail: 'the path is not a valid URL path (a malformed percent-encoding)',
+        issues: [{ path: '(path)', message: 'malformed percent-encoding' }],
+      });
     default:
-      return sendProblem(reply, { status: 400, slug: 'bad-request', kind: 'validation', detail: 'the request was refused' });
+      return sendProblem(reply, {
+        status: 400,
+        slug: 'bad-request',
+        kind: 'validation',
+        detail: 'the request was refused',
+      });
   }
 }
 
@@ -179,13 +254,35 @@ function frameworkRefusal(error: { code?: string }, request: FastifyRequest, rep
 function clientErrorSpec(code: string | undefined): ProblemSpec {
   switch (code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, slug: 'request-timeout', kind: 'validation', detail: 'the request did not arrive whole in time' };
+      return {
+        status: 408,
+        slug: 'request-timeout',
+        kind: 'validation',
+        detail: 'the request did not arrive whole in time',
+      };
     case 'HPE_HEADER_OVERFLOW':
-      return { status: 431, slug: 'headers-too-large', kind: 'validation', detail: 'the request headers are larger than the server accepts', issues: [{ path: '(headers)', message: 'too large' }] };
+      return {
+        status: 431,
+        slug: 'headers-too-large',
+        kind: 'validation',
+        detail: 'the request headers are larger than the server accepts',
+        issues: [{ path: '(headers)', message: 'too large' }],
+      };
     case 'HPE_INVALID_EOF_STATE':
-      return { status: 400, slug: 'incomplete-body', kind: 'validation', detail: 'the request ended before the length its Content-Length announced', issues: [{ path: '(body)', message: 'shorter than Content-Length' }] };
+      return {
+        status: 400,
+        slug: 'incomplete-body',
+        kind: 'validation',
+        detail: 'the request ended before the length its Content-Length announced',
+        issues: [{ path: '(body)', message: 'shorter than Content-Length' }],
+      };
     default:
-      return { status: 400, slug: 'malformed-request', kind: 'validation', detail: 'the request is not valid HTTP/1.1' };
+      return {
+        status: 400,
+        slug: 'malformed-request',
+        kind: 'validation',
+        detail: 'the request is not valid HTTP/1.1',
+      };
   }
 }
 
@@ -216,9 +313,12 @@ export function buildApi(options: ApiOptions): FastifyInstance {
     },
   };
   // The HTTPS variant's instance type differs only in its raw server; the routes use neither.
-  const app = (
-    options.https === undefined ? Fastify(common) : Fastify({ ...common, https: { key: options.https.key, cert: options.https.cert } })
-  ) as unknown as FastifyInstance;
+  const app = (options.https === undefined
+    ? Fastify(common)
+    : Fastify({
+        ...common,
+        https: { key: options.https.key, cert: options.https.cert },
+      })) as unknown as FastifyInstance;
   app.decorateRequest('principal', null);
 
   app.removeAllContentTypeParsers();
@@ -263,7 +363,12 @@ export function buildApi(options: ApiOptions): FastifyInstance {
   });
   app.setErrorHandler((error, request, reply) => handleError(error, request, reply));
   app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, { status: 404, slug: 'no-such-route', kind: 'not_found', detail: `no route ${request.method} on this path; see ${OPENAPI_PATH}` }),
+    sendProblem(reply, {
+      status: 404,
+      slug: 'no-such-route',
+      kind: 'not_found',
+      detail: `no route ${request.method} on this path; see ${OPENAPI_PATH}`,
+    }),
   );
 
   const document = JSON.stringify(openApiDocument(routes, options.tenantClaim));
@@ -279,7 +384,12 @@ export function buildApi(options: ApiOptions): FastifyInstance {
         const principal = await options.authenticator.authenticate(request.headers.authorization);
         if (!principal.scopes.has(route.scope)) {
           request.principal = principal;
-          throw new AuthFailure(403, 'insufficient_scope', `this operation needs the ${route.scope} scope`, route.scope);
+          throw new AuthFailure(
+            403,
+            'insufficient_scope',
+            `this operation needs the ${route.scope} scope`,
+            route.scope,
+          );
         }
         request.principal = principal;
       },

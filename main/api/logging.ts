@@ -6,7 +6,14 @@
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
 
-export const REDACTED_PATHS = ['req.headers.authorization', 'headers.authorization', 'authorization', '*.authorization', 'token', '*.token'];
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'headers.authorization',
+  'authorization',
+  '*.authorization',
+  'token',
+  '*.token',
+];
 
 /** The longest a line waits in the standard-output buffer before an operator (or a log collector) sees it. */
 export const LOG_FLUSH_INTERVAL_MS = 1000;
@@ -25,7 +32,12 @@ const ERROR_LEVEL = 50;
  * line that must be seen now (the listening address, shutdown).
  */
 export function apiLogger(destination?: DestinationStream, level = 'info'): Logger {
-  const options = { level, base: { service: 'mpi-registry-api' }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, timestamp: pino.stdTimeFunctions.isoTime };
+  const options = {
+    level,
+    base: { service: 'mpi-registry-api' },
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  };
   if (destination !== undefined) return pino(options, destination);
 
   const stdout = pino.destination({ dest: 1, sync: false, minLength: 4096 });

@@ -42,7 +42,10 @@ function partsOf(schema: z.ZodType, into: Set<unknown>): Set<unknown> {
   }
   return into;
 }
-const DESCRIBED_PARTS: ReadonlySet<unknown> = DESCRIPTIONS.reduce((parts, [schema]) => partsOf(schema, parts), new Set<unknown>());
+const DESCRIBED_PARTS: ReadonlySet<unknown> = DESCRIPTIONS.reduce(
+  (parts, [schema]) => partsOf(schema, parts),
+  new Set<unknown>(),
+);
 
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
   // Each schema sits inside the OpenAPI 3.1 document, whose dialect is already JSON Schema 2020-12.
@@ -57,12 +60,30 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
       if (described !== undefined) {
         for (const key of Object.keys(ctx.jsonSchema)) Reflect.deleteProperty(ctx.jsonSchema, key);
         Object.assign(ctx.jsonSchema, described);
-      } else if (['transform', 'map', 'set', 'custom', 'function', 'bigint', 'symbol', 'date', 'undefined', 'void', 'nan'].includes(ctx.zodSchema._zod.def.type) && !DESCRIBED_PARTS.has(ctx.zodSchema)) {
+      } else if (
+        [
+          'transform',
+          'map',
+          'set',
+          'custom',
+          'function',
+          'bigint',
+          'symbol',
+          'date',
+          'undefined',
+          'void',
+          'nan',
+        ].includes(ctx.zodSchema._zod.def.type) &&
+        !DESCRIBED_PARTS.has(ctx.zodSchema)
+      ) {
         unexplained++;
       }
     },
   }) as Json;
-  if (unexplained > 0) throw new Error(`${String(unexplained)} part(s) of a contract schema cannot be represented in JSON Schema; describe them in DESCRIBED (main/api/openapi.ts)`);
+  if (unexplained > 0)
+    throw new Error(
+      `${String(unexplained)} part(s) of a contract schema cannot be represented in JSON Schema; describe them in DESCRIBED (main/api/openapi.ts)`,
+    );
   delete generated.$schema;
   return generated;
 }
@@ -75,7 +96,12 @@ function parametersOf(route: HttpRoute, input: Json): Json[] {
   const properties = (input.properties ?? {}) as Record<string, Json>;
   const required = new Set((input.required ?? []) as string[]);
   const inPath = pathParameters(route.path);
-  const parameters: Json[] = inPath.map((name) => ({ name, in: 'path', required: true, schema: properties[name] ?? { type: 'string' } }));
+  const parameters: Json[] = inPath.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: properties[name] ?? { type: 'string' },
+  }));
   if (route.input === 'query') {
     for (const [name, schema] of Object.entries(properties)) {
       if (!inPath.includes(name)) parameters.push({ name, in: 'query', required: required.has(name), schema });
@@ -98,12 +124,17 @@ function operationObject(route: HttpRoute, schemas: Json): Json {
   const responses: Json = {
     [String(route.status)]: {
       description: route.status === 202 ? 'Accepted: a worker runs the job; follow it at the Location' : 'OK',
-      ...(route.location === undefined ? {} : { headers: { Location: { description: 'The job', schema: { type: 'string' } } } }),
+      ...(route.location === undefined
+        ? {}
+        : { headers: { Location: { description: 'The job', schema: { type: 'string' } } } }),
       content: { 'application/json': { schema: { $ref: `#/components/schemas/${id}Output` } } },
     },
   };
   for (const status of errorStatuses(route)) {
-    responses[status] = { description: ERROR_DESCRIPTIONS[status], content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } } };
+    responses[status] = {
+      description: ERROR_DESCRIPTIONS[status],
+      content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } },
+    };
   }
   if (route.input === 'body') schemas[`${id}Input`] = input;
   return {
@@ -116,7 +147,12 @@ function operationObject(route: HttpRoute, schemas: Json): Json {
     security: [{ bearerAuth: [route.scope] }],
     parameters: parametersOf(route, input),
     ...(route.input === 'body'
-      ? { requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${id}Input` } } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: `#/components/schemas/${id}Input` } } },
+          },
+        }
       : {}),
     responses,
   };

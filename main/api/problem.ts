@@ -59,7 +59,10 @@ export function problemBody(spec: ProblemSpec, requestId: string): Problem {
 }
 
 /** The headers every answer carries (the API's onRequest hook sets them; refusals made before it need them too). */
-export const COMMON_HEADERS: Readonly<Record<string, string>> = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+export const COMMON_HEADERS: Readonly<Record<string, string>> = {
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
 
 /**
  * A problem answer written straight to a socket, for refusals made by Node's HTTP parser before any request
@@ -80,5 +83,8 @@ export function rawProblem(spec: ProblemSpec, requestId: string): string {
 }
 
 export function sendProblem(reply: FastifyReply, spec: ProblemSpec): FastifyReply {
-  return reply.code(spec.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problemBody(spec, reply.request.id)));
+  return reply
+    .code(spec.status)
+    .type(PROBLEM_CONTENT_TYPE)
+    .send(JSON.stringify(problemBody(spec, reply.request.id)));
 }

@@ -39,22 +39,43 @@ export async function startServe(engine: LocalEngine, options: ServeOptions): Pr
   const loopback = isLoopbackHost(options.host);
   if (options.devAuth && !loopback) {
     throw validationError('--dev-auth is refused unless the server is bound to a loopback address', [
-      { path: '--host', message: 'use 127.0.0.1, ::1 or localhost with --dev-auth; configure Api.Issuer and Api.Audience for any other address' },
+      {
+        path: '--host',
+        message:
+          'use 127.0.0.1, ::1 or localhost with --dev-auth; configure Api.Issuer and Api.Audience for any other address',
+      },
     ]);
   }
   if (options.tls === undefined && !loopback && !options.allowInsecureHttp) {
-    throw validationError('plain http is refused on an address other than loopback: bearer tokens would cross the network in clear', [
-      { path: '--host', message: 'give --tls-cert and --tls-key, bind 127.0.0.1 behind a TLS proxy, or (development only) --allow-insecure-http' },
-    ]);
+    throw validationError(
+      'plain http is refused on an address other than loopback: bearer tokens would cross the network in clear',
+      [
+        {
+          path: '--host',
+          message:
+            'give --tls-cert and --tls-key, bind 127.0.0.1 behind a TLS proxy, or (development only) --allow-insecure-http',
+        },
+      ],
+    );
   }
   const settings = engine.env.settings();
   if (options.worker && !maintenanceSettings(settings).WorkerEnabled) {
-    throw validationError(`Maintenance.WorkerEnabled is false in ${engine.env.settingsPath}; set it to true or serve without --worker`);
+    throw validationError(
+      `Maintenance.WorkerEnabled is false in ${engine.env.settingsPath}; set it to true or serve without --worker`,
+    );
   }
   const logger = options.logger ?? apiLogger();
   const authenticator = await authenticatorFor(engine.env, options.devAuth);
-  if (engine.env.store.path === ':memory:') throw validationError('serve needs a database file: an in-memory database cannot be shared with the engine threads', [{ path: '--db', message: 'give a file' }]);
-  const pool = await EnginePool.open({ dbPath: engine.env.store.path, settingsPath: engine.env.settingsPath, ...(options.longThreads === undefined ? {} : { longThreads: options.longThreads }) });
+  if (engine.env.store.path === ':memory:')
+    throw validationError(
+      'serve needs a database file: an in-memory database cannot be shared with the engine threads',
+      [{ path: '--db', message: 'give a file' }],
+    );
+  const pool = await EnginePool.open({
+    dbPath: engine.env.store.path,
+    settingsPath: engine.env.settingsPath,
+    ...(options.longThreads === undefined ? {} : { longThreads: options.longThreads }),
+  });
   const app = buildApi({
     engine: pool,
     authenticator,
@@ -72,7 +93,8 @@ export async function startServe(engine: LocalEngine, options: ServeOptions): Pr
         { dbPath: engine.env.store.path, tenants: 'all', settingsPath: engine.env.settingsPath },
         {
           onStatus: (status) => {
-            if (status.state === 'failed') logger.error({ worker: status }, 'the worker stopped on an error; jobs wait for another worker');
+            if (status.state === 'failed')
+              logger.error({ worker: status }, 'the worker stopped on an error; jobs wait for another worker');
           },
           onJobActivity: () => undefined,
           onEvent: (event) => {

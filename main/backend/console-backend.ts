@@ -46,7 +46,12 @@ import { SavedRuns } from './saved-runs.ts';
 export type ConsoleListener = (event: ConsoleEventName, payload: unknown) => void;
 
 /** The operations whose runs the console keeps, and the kind each is kept as. */
-const KEPT_RUNS: Partial<Record<OperationName, Exclude<SavedRunKind, 'labels'>>> = { 'matching/evaluate': 'evaluation', 'matching/calibrate': 'calibration', 'matching/estimate': 'estimate', 'audit/estimate': 'audit' };
+const KEPT_RUNS: Partial<Record<OperationName, Exclude<SavedRunKind, 'labels'>>> = {
+  'matching/evaluate': 'evaluation',
+  'matching/calibrate': 'calibration',
+  'matching/estimate': 'estimate',
+  'audit/estimate': 'audit',
+};
 
 export interface ConsoleBackendOptions {
   /** The console's own state (recent sandboxes) and the default folder of new sandboxes. */
@@ -70,7 +75,9 @@ interface Task {
   state: RunState;
 }
 
-type ConsoleHandlers = { [K in ConsoleOperationName]: (input: z.output<ConsoleOperations[K]['input']>) => Promise<AnyOutput<K>> };
+type ConsoleHandlers = {
+  [K in ConsoleOperationName]: (input: z.output<ConsoleOperations[K]['input']>) => Promise<AnyOutput<K>>;
+};
 
 export class ConsoleBackend {
   private connection: ConsoleConnection | null = null;
@@ -138,8 +145,17 @@ export class ConsoleBackend {
     },
     'console/save-labels': async (input) => {
       const connection = this.requireConnection();
-      const { matchingProfileVersion, comparatorVersion, scoreMethod, scoreMethodVersion } = await connection.client.call('profile/summary', {}, connection.context);
-      return this.runs.save(connection.storageKey(), { kind: 'labels', request: input, versions: { matchingProfileVersion, comparatorVersion, scoreMethod, scoreMethodVersion } }, connection.context.actor);
+      const { matchingProfileVersion, comparatorVersion, scoreMethod, scoreMethodVersion } =
+        await connection.client.call('profile/summary', {}, connection.context);
+      return this.runs.save(
+        connection.storageKey(),
+        {
+          kind: 'labels',
+          request: input,
+          versions: { matchingProfileVersion, comparatorVersion, scoreMethod, scoreMethodVersion },
+        },
+        connection.context.actor,
+      );
     },
     'console/start-task': (input) => Promise.resolve(this.startTask(input.operation, input.input)),
     'console/cancel-task': (input) => {
@@ -149,7 +165,10 @@ export class ConsoleBackend {
       task.abort.abort();
       return Promise.resolve(task.state);
     },
-    'console/tasks': () => Promise.resolve({ rows: [...this.tasks.values()].filter((t) => t.connection === this.connection).map((t) => t.state) }),
+    'console/tasks': () =>
+      Promise.resolve({
+        rows: [...this.tasks.values()].filter((t) => t.connection === this.connection).map((t) => t.state),
+      }),
   };
 
   /**
@@ -159,7 +178,10 @@ export class ConsoleBackend {
   private startTask(operation: RunOperation, rawInput: unknown): RunState {
     const connection = this.requireConnection();
     if (!connection.capabilities.operations.includes(operation)) {
-      throw new EngineError('forbidden', `this connection does not offer ${operation} (granted scopes: ${connection.capabilities.scopes.join(', ') || 'none'})`);
+      throw new EngineError(
+        'forbidden',
+        `this connection does not offer ${operation} (granted scopes: ${connection.capabilities.scopes.join(', ') || 'none'})`,
+      );
     }
     const parsed = operations[operation].input.safeParse(rawInput ?? {});
     if (!parsed.success) throw validationError(`invalid input for ${operation}`, zodIssues(parsed.error, '', false));
@@ -168,7 +190,15 @@ export class ConsoleBackend {
     const task: Task = {
       connection,
       abort,
-      state: { runId, operation, status: 'running', progress: null, startedAt: new Date().toISOString(), finishedAt: null, error: null },
+      state: {
+        runId,
+        operation,
+        status: 'running',
+        progress: null,
+        startedAt: new Date().toISOString(),
+        finishedAt: null,
+        error: null,
+      },
     };
     this.tasks.set(runId, task);
     this.forgetEndedTasks();
@@ -195,7 +225,11 @@ export class ConsoleBackend {
       },
       (failure: unknown) => {
         const data = toErrorData(failure);
-        update({ status: abort.signal.aborted ? 'cancelled' : 'failed', finishedAt: new Date().toISOString(), error: { kind: data.kind, message: data.message, issues: [...data.issues] } });
+        update({
+          status: abort.signal.aborted ? 'cancelled' : 'failed',
+          finishedAt: new Date().toISOString(),
+          error: { kind: data.kind, message: data.message, issues: [...data.issues] },
+        });
       },
     );
     return task.state;
@@ -284,7 +318,10 @@ export class ConsoleBackend {
   private async callEngine(name: OperationName, input: unknown): Promise<unknown> {
     const connection = this.requireConnection();
     if (!connection.capabilities.operations.includes(name)) {
-      throw new EngineError('forbidden', `this connection does not offer ${name} (granted scopes: ${connection.capabilities.scopes.join(', ') || 'none'})`);
+      throw new EngineError(
+        'forbidden',
+        `this connection does not offer ${name} (granted scopes: ${connection.capabilities.scopes.join(', ') || 'none'})`,
+      );
     }
     const output: unknown = await connection.client.call(name, input as never, connection.context);
     this.afterEngineCall(connection, name, output);
@@ -303,7 +340,10 @@ export class ConsoleBackend {
       else this.runs.save(key, { kind, request: input as never, output: output as never }, actor);
     } catch (error) {
       // The run itself succeeded (and is audited); say so rather than lose the report's existence silently.
-      throw new EngineError('internal', `the ${kind} ran, but it could not be kept in the console's data folder (${error instanceof Error ? error.name : 'error'}); check that ${this.options.dataFolder} is writable`);
+      throw new EngineError(
+        'internal',
+        `the ${kind} ran, but it could not be kept in the console's data folder (${error instanceof Error ? error.name : 'error'}); check that ${this.options.dataFolder} is writable`,
+      );
     }
   }
 
@@ -334,14 +374,24 @@ export class ConsoleBackend {
 
   /** Connects to a remote registry with a session's tokens; the previous connection closes after. */
   async connectRemote(session: StoredSession, onConnected: () => void = () => undefined): Promise<void> {
-    const connection = await RemoteRegistryConnection.connect({ session, store: this.tokenStore, ...(this.options.registryCa === undefined ? {} : { ca: this.options.registryCa }) });
+    const connection = await RemoteRegistryConnection.connect({
+      session,
+      store: this.tokenStore,
+      ...(this.options.registryCa === undefined ? {} : { ca: this.options.registryCa }),
+    });
     if (this.closed) {
       await connection.close();
       return;
     }
     onConnected();
     try {
-      this.recentRegistries.remember({ baseUrl: session.baseUrl, method: session.method, issuer: session.issuer ?? null, clientId: session.clientId ?? null, resource: session.resource ?? null });
+      this.recentRegistries.remember({
+        baseUrl: session.baseUrl,
+        method: session.method,
+        issuer: session.issuer ?? null,
+        clientId: session.clientId ?? null,
+        resource: session.resource ?? null,
+      });
     } catch {
       // Not remembering where we connected is no reason to refuse the connection.
     }
@@ -366,10 +416,22 @@ export class ConsoleBackend {
    */
   private async startSignIn(input: z.output<typeof SignInInputSchema>): Promise<void> {
     this.cancelSignIn();
-    const request = { issuer: input.issuer, clientId: input.clientId, ...(input.resource === undefined || input.resource === '' ? {} : { resource: input.resource }) };
-    const pending = await beginSignIn(request, this.options.signInTimeoutMs === undefined ? {} : { timeoutMs: this.options.signInTimeoutMs });
+    const request = {
+      issuer: input.issuer,
+      clientId: input.clientId,
+      ...(input.resource === undefined || input.resource === '' ? {} : { resource: input.resource }),
+    };
+    const pending = await beginSignIn(
+      request,
+      this.options.signInTimeoutMs === undefined ? {} : { timeoutMs: this.options.signInTimeoutMs },
+    );
     this.pendingSignIn = pending;
-    this.signIn = { state: 'waiting', baseUrl: input.baseUrl, authorizationUrl: pending.authorizationUrl, message: null };
+    this.signIn = {
+      state: 'waiting',
+      baseUrl: input.baseUrl,
+      authorizationUrl: pending.authorizationUrl,
+      message: null,
+    };
     this.emit('connection/changed', this.status());
     void (async () => {
       try {
@@ -382,7 +444,12 @@ export class ConsoleBackend {
       } catch (error) {
         if (this.pendingSignIn !== pending || this.closed) return;
         this.pendingSignIn = null;
-        this.signIn = { state: 'failed', baseUrl: input.baseUrl, authorizationUrl: null, message: toErrorData(error).message };
+        this.signIn = {
+          state: 'failed',
+          baseUrl: input.baseUrl,
+          authorizationUrl: null,
+          message: toErrorData(error).message,
+        };
         this.emit('connection/changed', this.status());
       }
     })();
@@ -401,7 +468,9 @@ export class ConsoleBackend {
         ? undefined
         : {
             get: (jobId) => next.client.call('jobs/get', { jobId }, next.context),
-            ...(next.capabilities.operations.includes('jobs/list') ? { list: async () => (await next.client.call('jobs/list', { limit: 50 }, next.context)).rows } : {}),
+            ...(next.capabilities.operations.includes('jobs/list')
+              ? { list: async () => (await next.client.call('jobs/list', { limit: 50 }, next.context)).rows }
+              : {}),
           },
     );
     this.emit('connection/changed', this.status());
@@ -409,7 +478,8 @@ export class ConsoleBackend {
   }
 
   private async createSandbox(input: z.output<typeof CreateSandboxInputSchema>): Promise<void> {
-    if (this.creation !== null) throw conflict(`a sandbox is already being created at ${this.creation.path}; wait for it to finish`);
+    if (this.creation !== null)
+      throw conflict(`a sandbox is already being created at ${this.creation.path}; wait for it to finish`);
     const creation = new SandboxCreation(input, this.actor, (progress) => {
       this.creating = progress.stage === 'failed' ? null : progress;
       this.emit('sandbox/progress', progress);
@@ -445,7 +515,12 @@ export class ConsoleBackend {
         await this.connectRemote(kept.session);
         return;
       } catch (error) {
-        this.signIn = { state: 'failed', baseUrl: kept.session.baseUrl, authorizationUrl: null, message: toErrorData(error).message };
+        this.signIn = {
+          state: 'failed',
+          baseUrl: kept.session.baseUrl,
+          authorizationUrl: null,
+          message: toErrorData(error).message,
+        };
       }
     }
     const latest = this.recent.list().find((entry) => entry.exists);

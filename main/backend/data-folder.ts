@@ -7,7 +7,11 @@ import { isAbsolute, join } from 'node:path';
 
 export const APP_FOLDER_NAME = 'mpi-console';
 
-export function defaultDataFolder(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+export function defaultDataFolder(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home: string = homedir(),
+): string {
   if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), APP_FOLDER_NAME);
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', APP_FOLDER_NAME);
   // XDG Base Directory: a relative XDG_DATA_HOME is invalid and must be ignored.

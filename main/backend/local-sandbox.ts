@@ -7,7 +7,12 @@ import { existsSync, openSync, readSync, closeSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { EngineError, notFound, validationError } from '../../engine/contract/errors.ts';
 import type { CallContext } from '../../engine/contract/operations.ts';
-import { ENGINE_OPERATION_NAMES, type Capabilities, type Connection, type WorkerStatus } from '../../console-protocol/protocol.ts';
+import {
+  ENGINE_OPERATION_NAMES,
+  type Capabilities,
+  type Connection,
+  type WorkerStatus,
+} from '../../console-protocol/protocol.ts';
 import { LocalEngine, Store, listTenantIds } from '../../engine/index.ts';
 import type { ConsoleConnection, TaskOptions } from './connection.ts';
 import { EnginePool } from '../engine-host/pool.ts';
@@ -15,7 +20,10 @@ import type { RunOperation } from '../../engine/contract/runs.ts';
 import { EmbeddedWorker } from '../engine-host/embedded-worker.ts';
 
 /** The local user owns the file: every operation, every scope. */
-export const LOCAL_CAPABILITIES: Capabilities = { operations: [...ENGINE_OPERATION_NAMES], scopes: ['mpi.admin', 'mpi.operations'] };
+export const LOCAL_CAPABILITIES: Capabilities = {
+  operations: [...ENGINE_OPERATION_NAMES],
+  scopes: ['mpi.admin', 'mpi.operations'],
+};
 
 export function localActor(): string {
   let name = 'user';
@@ -42,15 +50,22 @@ function hasSqliteHeader(path: string): boolean {
 /** The tenants of a registry file, read without writing to it; refuses a file that is not a registry. */
 export function sandboxTenants(path: string): string[] {
   if (!existsSync(path)) throw notFound(`there is no file at ${path}; check the path or create a new sandbox`);
-  if (!statSync(path).isFile()) throw validationError(`${path} is a folder; choose the sandbox's .db file inside it`, [{ path: 'path', message: 'not a file' }]);
-  const notRegistry = validationError(`${path} is not an MPI sandbox (a registry SQLite database); choose a file the console or \`mpi-console sandbox init\` created`, [
-    { path: 'path', message: 'not an MPI sandbox' },
-  ]);
+  if (!statSync(path).isFile())
+    throw validationError(`${path} is a folder; choose the sandbox's .db file inside it`, [
+      { path: 'path', message: 'not a file' },
+    ]);
+  const notRegistry = validationError(
+    `${path} is not an MPI sandbox (a registry SQLite database); choose a file the console or \`mpi-console sandbox init\` created`,
+    [{ path: 'path', message: 'not an MPI sandbox' }],
+  );
   if (!hasSqliteHeader(path)) throw notRegistry;
   let store: Store | undefined;
   try {
     store = Store.open(path, { readonly: true });
-    const tables = store.statement("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('schema_migration', 'tenant')").pluck().all();
+    const tables = store
+      .statement("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('schema_migration', 'tenant')")
+      .pluck()
+      .all();
     if (tables.length !== 2) throw notRegistry;
     return listTenantIds(store);
   } catch (error) {
@@ -64,14 +79,21 @@ export function sandboxTenants(path: string): string[] {
 export function chooseTenant(path: string, tenants: readonly string[], wanted: string | undefined): string {
   if (wanted !== undefined) {
     if (!tenants.includes(wanted)) {
-      throw validationError(`tenant "${wanted}" is not in ${path}`, [{ path: 'tenantId', message: `choose one of: ${tenants.join(', ')}` }]);
+      throw validationError(`tenant "${wanted}" is not in ${path}`, [
+        { path: 'tenantId', message: `choose one of: ${tenants.join(', ')}` },
+      ]);
     }
     return wanted;
   }
   const [only, ...others] = tenants;
-  if (only === undefined) throw validationError(`${path} holds no tenant yet; create a sandbox instead`, [{ path: 'path', message: 'no tenant' }]);
+  if (only === undefined)
+    throw validationError(`${path} holds no tenant yet; create a sandbox instead`, [
+      { path: 'path', message: 'no tenant' },
+    ]);
   if (others.length > 0) {
-    throw validationError(`${path} holds ${String(tenants.length)} tenants; choose one`, [{ path: 'tenantId', message: `choose one of: ${tenants.join(', ')}` }]);
+    throw validationError(`${path} holds ${String(tenants.length)} tenants; choose one`, [
+      { path: 'tenantId', message: `choose one of: ${tenants.join(', ')}` },
+    ]);
   }
   return only;
 }
@@ -91,7 +113,10 @@ export class LocalSandboxConnection implements ConsoleConnection {
     readonly context: CallContext,
     hooks: LocalSandboxHooks,
   ) {
-    this.worker = new EmbeddedWorker({ dbPath: path, tenants: [context.tenantId] }, { onStatus: hooks.onWorkerStatus, onJobActivity: hooks.onJobActivity });
+    this.worker = new EmbeddedWorker(
+      { dbPath: path, tenants: [context.tenantId] },
+      { onStatus: hooks.onWorkerStatus, onJobActivity: hooks.onJobActivity },
+    );
   }
 
   /**
@@ -99,7 +124,12 @@ export class LocalSandboxConnection implements ConsoleConnection {
    * runs on the thread that answers the window. The file is checked (a registry, its tenants) before any thread
    * opens it; the first engine to open it applies the migrations.
    */
-  static async open(path: string, tenantId: string | undefined, actor: string, hooks: LocalSandboxHooks): Promise<LocalSandboxConnection> {
+  static async open(
+    path: string,
+    tenantId: string | undefined,
+    actor: string,
+    hooks: LocalSandboxHooks,
+  ): Promise<LocalSandboxConnection> {
     const tenant = chooseTenant(path, sandboxTenants(path), tenantId);
     // Migrations applied once here, before several threads open the file at the same moment.
     LocalEngine.open({ dbPath: path, create: false }).close();
@@ -110,7 +140,8 @@ export class LocalSandboxConnection implements ConsoleConnection {
   async runTask(operation: RunOperation, input: unknown, options: TaskOptions): Promise<unknown> {
     const started = await this.client.call('runs/start', { operation, input }, this.context);
     const unsubscribe = this.client.runs.subscribe((tenantId, state) => {
-      if (tenantId === this.context.tenantId && state.runId === started.runId && state.progress !== null) options.onProgress(state.progress);
+      if (tenantId === this.context.tenantId && state.runId === started.runId && state.progress !== null)
+        options.onProgress(state.progress);
     });
     const cancel = (): void => {
       void this.client.call('runs/cancel', { runId: started.runId }, this.context).catch(() => undefined);
@@ -119,7 +150,11 @@ export class LocalSandboxConnection implements ConsoleConnection {
     try {
       const ended = await this.client.runs.wait(started.runId, this.context.tenantId);
       if (ended.status === 'completed') return ended.output;
-      const error = ended.error ?? { kind: 'internal' as const, message: 'the run ended without an answer', issues: [] };
+      const error = ended.error ?? {
+        kind: 'internal' as const,
+        message: 'the run ended without an answer',
+        issues: [],
+      };
       throw new EngineError(error.kind, error.message, error.issues);
     } finally {
       unsubscribe();
@@ -128,7 +163,14 @@ export class LocalSandboxConnection implements ConsoleConnection {
   }
 
   describe(): Connection {
-    return { kind: 'local-sandbox', path: this.path, tenantId: this.context.tenantId, actor: this.context.actor, capabilities: this.capabilities, worker: this.worker.status };
+    return {
+      kind: 'local-sandbox',
+      path: this.path,
+      tenantId: this.context.tenantId,
+      actor: this.context.actor,
+      capabilities: this.capabilities,
+      worker: this.worker.status,
+    };
   }
 
   storageKey(): string {

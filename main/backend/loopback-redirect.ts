@@ -54,28 +54,57 @@ export async function listenForRedirect(expectedState: string, timeoutMs: number
     else reject(outcome.error);
   };
   const timer = setTimeout(() => {
-    finish({ error: new EngineError('forbidden', `the sign-in was not completed within ${String(Math.round(timeoutMs / 1000))} s; sign in again`) });
+    finish({
+      error: new EngineError(
+        'forbidden',
+        `the sign-in was not completed within ${String(Math.round(timeoutMs / 1000))} s; sign in again`,
+      ),
+    });
   }, timeoutMs);
   timer.unref();
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', redirectUri);
-    const headers = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close', 'referrer-policy': 'no-referrer' };
+    const headers = {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'close',
+      'referrer-policy': 'no-referrer',
+    };
     if (request.method !== 'GET' || url.pathname !== CALLBACK_PATH || settle === undefined) {
       response.writeHead(404, headers).end(PAGE('Not found', 'This address only receives one sign-in.'));
       return;
     }
     const state = url.searchParams.get('state');
     if (state !== expectedState) {
-      response.writeHead(400, headers).end(PAGE('Sign-in refused', 'This answer does not belong to the sign-in the console started. Return to the console and sign in again.'));
-      finish({ error: new EngineError('forbidden', 'the sign-in answer did not carry the state the console sent (a stale or forged answer); sign in again') });
+      response
+        .writeHead(400, headers)
+        .end(
+          PAGE(
+            'Sign-in refused',
+            'This answer does not belong to the sign-in the console started. Return to the console and sign in again.',
+          ),
+        );
+      finish({
+        error: new EngineError(
+          'forbidden',
+          'the sign-in answer did not carry the state the console sent (a stale or forged answer); sign in again',
+        ),
+      });
       return;
     }
     const error = url.searchParams.get('error');
     if (error !== null) {
-      response.writeHead(200, headers).end(PAGE('Sign-in not completed', 'Return to the console: it says what happened.'));
+      response
+        .writeHead(200, headers)
+        .end(PAGE('Sign-in not completed', 'Return to the console: it says what happened.'));
       // The error code is a registered OAuth value; its free-text description is not echoed.
-      finish({ error: new EngineError('forbidden', `the identity provider ended the sign-in (${/^[a-z_]{1,64}$/.test(error) ? error : 'error'}); sign in again`) });
+      finish({
+        error: new EngineError(
+          'forbidden',
+          `the identity provider ended the sign-in (${/^[a-z_]{1,64}$/.test(error) ? error : 'error'}); sign in again`,
+        ),
+      });
       return;
     }
     response.writeHead(200, headers).end(PAGE('Signed in', 'You can close this tab and return to the MPI Console.'));

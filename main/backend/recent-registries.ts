@@ -30,7 +30,10 @@ export class RecentRegistries {
   }
 
   remember(entry: Omit<RecentRegistry, 'connectedAt'>, at = new Date().toISOString()): void {
-    const recent = [{ ...entry, connectedAt: at }, ...this.list().filter((e) => e.baseUrl !== entry.baseUrl)].slice(0, MAX_RECENT);
+    const recent = [{ ...entry, connectedAt: at }, ...this.list().filter((e) => e.baseUrl !== entry.baseUrl)].slice(
+      0,
+      MAX_RECENT,
+    );
     mkdirSync(this.dataFolder, { recursive: true, mode: 0o700 });
     // Written beside and renamed, so a crash never leaves half a file.
     const partial = `${this.file}.partial`;

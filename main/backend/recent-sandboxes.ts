@@ -8,7 +8,9 @@ import { z } from 'zod';
 import type { RecentSandbox } from '../../console-protocol/protocol.ts';
 
 const MAX_RECENT = 8;
-const StoredSchema = z.object({ recent: z.array(z.object({ path: z.string(), tenantId: z.string(), openedAt: z.string() })).max(100) });
+const StoredSchema = z.object({
+  recent: z.array(z.object({ path: z.string(), tenantId: z.string(), openedAt: z.string() })).max(100),
+});
 type Stored = z.infer<typeof StoredSchema>;
 
 export class RecentSandboxes {
@@ -33,7 +35,10 @@ export class RecentSandboxes {
   }
 
   remember(path: string, tenantId: string, at = new Date().toISOString()): void {
-    const recent = [{ path, tenantId, openedAt: at }, ...this.read().filter((e) => e.path !== path)].slice(0, MAX_RECENT);
+    const recent = [{ path, tenantId, openedAt: at }, ...this.read().filter((e) => e.path !== path)].slice(
+      0,
+      MAX_RECENT,
+    );
     mkdirSync(this.dataFolder, { recursive: true, mode: 0o700 });
     // Written beside and renamed, so a crash never leaves half a file.
     const partial = `${this.file}.partial`;

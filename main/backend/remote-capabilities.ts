@@ -10,9 +10,15 @@ import type { Capabilities } from '../../console-protocol/protocol.ts';
 import type { OperationName } from '../../engine/contract/operations.ts';
 import { RUN_OPERATIONS } from '../../engine/contract/runs.ts';
 
-export function remoteCapabilities(grantedScopes: Iterable<string>, offered: ReadonlySet<OperationName>, routes: readonly HttpRoute[] = HTTP_ROUTES): Capabilities {
+export function remoteCapabilities(
+  grantedScopes: Iterable<string>,
+  offered: ReadonlySet<OperationName>,
+  routes: readonly HttpRoute[] = HTTP_ROUTES,
+): Capabilities {
   const scopes = [...new Set(grantedScopes)].sort();
-  const operations = routes.filter((route) => offered.has(route.operation) && scopes.includes(route.scope)).map((route) => route.operation);
+  const operations = routes
+    .filter((route) => offered.has(route.operation) && scopes.includes(route.scope))
+    .map((route) => route.operation);
   // A run operation without a route of its own (the workbench's candidate draw) goes as a run where runs are offered.
   const runs = routes.find((route) => route.operation === 'runs/start');
   if (runs !== undefined && operations.includes('runs/start')) {

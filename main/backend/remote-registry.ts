@@ -10,7 +10,13 @@
  */
 import { EngineError } from '../../engine/contract/errors.ts';
 import type { Capabilities, Connection } from '../../console-protocol/protocol.ts';
-import type { CallContext, EngineClient, OperationInput, OperationName, OperationOutput } from '../../engine/contract/operations.ts';
+import type {
+  CallContext,
+  EngineClient,
+  OperationInput,
+  OperationName,
+  OperationOutput,
+} from '../../engine/contract/operations.ts';
 import { RemoteEngine } from '../remote/remote-engine.ts';
 import type { ConsoleConnection, TaskOptions } from './connection.ts';
 import type { RunOperation } from '../../engine/contract/runs.ts';
@@ -41,7 +47,11 @@ export class RemoteRegistryConnection implements ConsoleConnection {
     private readonly storage: TokenStore['kind'] | 'memory',
   ) {
     this.client = {
-      call: async <K extends OperationName>(name: K, input: OperationInput<K>, context: CallContext): Promise<OperationOutput<K>> => {
+      call: async <K extends OperationName>(
+        name: K,
+        input: OperationInput<K>,
+        context: CallContext,
+      ): Promise<OperationOutput<K>> => {
         try {
           return await remote.call(name, input, context);
         } catch (error) {
@@ -61,13 +71,26 @@ export class RemoteRegistryConnection implements ConsoleConnection {
     const tokens = new SessionTokens(session, (next) => {
       stored = store.save(next);
     });
-    const client = new RemoteEngine({ baseUrl: session.baseUrl, tokens, timeoutMs: options.timeoutMs ?? 30_000, ...(options.ca === undefined ? {} : { ca: options.ca }) });
+    const client = new RemoteEngine({
+      baseUrl: session.baseUrl,
+      tokens,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      ...(options.ca === undefined ? {} : { ca: options.ca }),
+    });
     try {
-      if (tokens.claims.expiresAt !== undefined && tokens.claims.expiresAt <= Date.now() / 1000 && session.refreshToken === undefined) throw signInAgain(session.method);
+      if (
+        tokens.claims.expiresAt !== undefined &&
+        tokens.claims.expiresAt <= Date.now() / 1000 &&
+        session.refreshToken === undefined
+      )
+        throw signInAgain(session.method);
       const offered = await client.offeredOperations();
       const capabilities = remoteCapabilities(tokens.claims.scopes, offered);
       if (capabilities.operations.length === 0) {
-        throw new EngineError('forbidden', `the token grants none of the registry's scopes (it has: ${tokens.claims.scopes.join(', ') || 'none'}); ask for mpi.operations or mpi.admin`);
+        throw new EngineError(
+          'forbidden',
+          `the token grants none of the registry's scopes (it has: ${tokens.claims.scopes.join(', ') || 'none'}); ask for mpi.operations or mpi.admin`,
+        );
       }
       if (capabilities.operations.includes('jobs/list')) {
         // The registry checks the signature, issuer, audience and tenant: a refusal here is clearer than later.

@@ -42,9 +42,10 @@ export class SandboxCreation {
     try {
       mkdirSync(this.input.folder, { recursive: true, mode: 0o700 });
     } catch (error) {
-      throw validationError(`the folder ${this.input.folder} cannot be created (${(error as NodeJS.ErrnoException).code ?? 'error'}); choose a folder you can write to`, [
-        { path: 'folder', message: 'cannot be created' },
-      ]);
+      throw validationError(
+        `the folder ${this.input.folder} cannot be created (${(error as NodeJS.ErrnoException).code ?? 'error'}); choose a folder you can write to`,
+        [{ path: 'folder', message: 'cannot be created' }],
+      );
     }
     this.report('preparing', 0, 0, null);
     try {

@@ -32,15 +32,34 @@ const SUMMARY = '.summary.json';
 const RUN = '.run.json';
 
 export type SavedRunInput =
-  | { readonly kind: 'evaluation'; readonly request: z.output<typeof EvaluationRequestSchema>; readonly report: OperationOutput<'matching/evaluate'> }
-  | { readonly kind: 'calibration'; readonly request: z.output<typeof CalibrationRequestSchema>; readonly output: OperationOutput<'matching/calibrate'> }
-  | { readonly kind: 'estimate'; readonly request: z.output<typeof EstimateRequestSchema>; readonly output: OperationOutput<'matching/estimate'> }
+  | {
+      readonly kind: 'evaluation';
+      readonly request: z.output<typeof EvaluationRequestSchema>;
+      readonly report: OperationOutput<'matching/evaluate'>;
+    }
+  | {
+      readonly kind: 'calibration';
+      readonly request: z.output<typeof CalibrationRequestSchema>;
+      readonly output: OperationOutput<'matching/calibrate'>;
+    }
+  | {
+      readonly kind: 'estimate';
+      readonly request: z.output<typeof EstimateRequestSchema>;
+      readonly output: OperationOutput<'matching/estimate'>;
+    }
   | { readonly kind: 'audit'; readonly request: AuditEstimateRequest; readonly output: AuditEstimateOutput }
-  | { readonly kind: 'labels'; readonly request: z.output<typeof SaveLabelsInputSchema>; readonly versions: z.output<typeof VersionsSchema> };
+  | {
+      readonly kind: 'labels';
+      readonly request: z.output<typeof SaveLabelsInputSchema>;
+      readonly versions: z.output<typeof VersionsSchema>;
+    };
 
 /** A sortable, unguessable run ID: the UTC time to the second and 32 random bits. */
 export function newRunId(at: Date = new Date()): string {
-  const stamp = at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `run-${stamp}-${randomBytes(4).toString('hex')}`;
 }
 
@@ -99,10 +118,22 @@ function summaryOf(run: SavedRunInput, runId: string, createdAt: string, actor: 
     nonMatches: report.labels.nonMatches,
   };
   if (run.kind === 'evaluation') {
-    return { ...common, kind: 'evaluation', versions: run.report.versions, thresholds: run.report.thresholds.map((t) => t.threshold), modelVersion: null };
+    return {
+      ...common,
+      kind: 'evaluation',
+      versions: run.report.versions,
+      thresholds: run.report.thresholds.map((t) => t.threshold),
+      modelVersion: null,
+    };
   }
   const calibration = run.output.report;
-  return { ...common, kind: 'calibration', versions: calibration.trainedAgainst, thresholds: calibration.heldOut.thresholds.map((t) => t.threshold), modelVersion: calibration.modelVersion };
+  return {
+    ...common,
+    kind: 'calibration',
+    versions: calibration.trainedAgainst,
+    thresholds: calibration.heldOut.thresholds.map((t) => t.threshold),
+    modelVersion: calibration.modelVersion,
+  };
 }
 
 function wholeRun(run: SavedRunInput, summary: SavedRunSummary): SavedRun {
@@ -177,13 +208,15 @@ export class SavedRuns {
     } catch {
       parsed = undefined;
     }
-    if (parsed?.success !== true) throw new EngineError('internal', `saved run ${id} is damaged and cannot be opened; delete it`);
+    if (parsed?.success !== true)
+      throw new EngineError('internal', `saved run ${id} is damaged and cannot be opened; delete it`);
     return parsed.data;
   }
 
   delete(storageKey: string, runId: string): void {
     const id = RunIdSchema.parse(runId);
-    if (!this.list(storageKey).some((run) => run.runId === id)) throw notFound(`there is no saved run ${id} for this connection`);
+    if (!this.list(storageKey).some((run) => run.runId === id))
+      throw notFound(`there is no saved run ${id} for this connection`);
     this.remove(this.folder(storageKey), id);
   }
 

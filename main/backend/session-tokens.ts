@@ -13,14 +13,24 @@ import { isExpired, tokenClaims, type TokenClaims } from './token-claims.ts';
 export function signInAgain(method: StoredSession['method']): EngineError {
   return new EngineError(
     'forbidden',
-    method === 'token' ? 'the access token has expired or was refused by the registry: paste a new token' : 'your sign-in has expired or was refused by the registry: sign in again',
+    method === 'token'
+      ? 'the access token has expired or was refused by the registry: paste a new token'
+      : 'your sign-in has expired or was refused by the registry: sign in again',
   );
 }
 
 /** A refusal of the token by the registry, with what to do added. */
 export function withSignInAdvice(error: unknown, method: StoredSession['method']): unknown {
-  if (error instanceof EngineError && error.kind === 'forbidden' && error.message.startsWith('the registry refused the access token')) {
-    return new EngineError('forbidden', `${error.message}. ${method === 'token' ? 'Paste a new token' : 'Sign in again'}`, error.issues);
+  if (
+    error instanceof EngineError &&
+    error.kind === 'forbidden' &&
+    error.message.startsWith('the registry refused the access token')
+  ) {
+    return new EngineError(
+      'forbidden',
+      `${error.message}. ${method === 'token' ? 'Paste a new token' : 'Sign in again'}`,
+      error.issues,
+    );
   }
   return error;
 }
@@ -55,7 +65,8 @@ export class SessionTokens implements TokenProvider {
 
   private async renew(): Promise<void> {
     const { refreshToken, issuer, clientId, resource } = this.current;
-    if (refreshToken === undefined || issuer === undefined || clientId === undefined) throw signInAgain(this.current.method);
+    if (refreshToken === undefined || issuer === undefined || clientId === undefined)
+      throw signInAgain(this.current.method);
     let next: { accessToken: string; refreshToken?: string };
     try {
       next = await refreshSignIn({ issuer, clientId, ...(resource === undefined ? {} : { resource }) }, refreshToken);

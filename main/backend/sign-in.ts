@@ -48,20 +48,35 @@ function providerError(issuer: string, error: unknown): EngineError {
   if (error instanceof EngineError) return error;
   // fetch and openid-client wrap the socket's error: its code is a few causes down.
   let code: string | undefined;
-  for (let at: unknown = error, depth = 0; at !== undefined && at !== null && depth < 5 && code === undefined; depth++) {
+  for (
+    let at: unknown = error, depth = 0;
+    at !== undefined && at !== null && depth < 5 && code === undefined;
+    depth++
+  ) {
     const candidate = (at as { code?: unknown }).code;
-    if (typeof candidate === 'string' && /^[A-Z][A-Z0-9_]+$/.test(candidate) && !candidate.startsWith('OAUTH_')) code = candidate;
+    if (typeof candidate === 'string' && /^[A-Z][A-Z0-9_]+$/.test(candidate) && !candidate.startsWith('OAUTH_'))
+      code = candidate;
     at = (at as { cause?: unknown }).cause;
   }
   const text = code ?? (error instanceof Error ? error.name : 'error');
   if (text.includes('CERT') || text.startsWith('ERR_TLS') || text.includes('SELF_SIGNED')) {
-    return new EngineError('remote_http', `the TLS certificate of the identity provider ${issuer} is not trusted (${text})`);
+    return new EngineError(
+      'remote_http',
+      `the TLS certificate of the identity provider ${issuer} is not trusted (${text})`,
+    );
   }
   if (text === 'ECONNREFUSED' || text === 'ENOTFOUND' || text === 'EAI_AGAIN' || text.includes('TIMEOUT')) {
-    return new EngineError('remote_http', `the identity provider ${issuer} cannot be reached (${text}); check its address and your network`);
+    return new EngineError(
+      'remote_http',
+      `the identity provider ${issuer} cannot be reached (${text}); check its address and your network`,
+    );
   }
-  if (error instanceof oidc.ResponseBodyError) return new EngineError('forbidden', `the identity provider refused the sign-in (${error.error}); sign in again`);
-  return new EngineError('remote_http', `the sign-in with ${issuer} failed (${text}); check the identity provider's address and the client ID`);
+  if (error instanceof oidc.ResponseBodyError)
+    return new EngineError('forbidden', `the identity provider refused the sign-in (${error.error}); sign in again`);
+  return new EngineError(
+    'remote_http',
+    `the sign-in with ${issuer} failed (${text}); check the identity provider's address and the client ID`,
+  );
 }
 
 async function discover(request: SignInRequest): Promise<oidc.Configuration> {
@@ -69,8 +84,14 @@ async function discover(request: SignInRequest): Promise<oidc.Configuration> {
   // openid-client refuses plain http; a loopback provider (development) is the one exception.
   const insecure = issuer.protocol === 'http:' && isLoopbackHost(issuer.hostname);
   try {
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- marked so only to stand out: used for a loopback provider only
-    return await oidc.discovery(issuer, request.clientId, undefined, oidc.None(), insecure ? { execute: [oidc.allowInsecureRequests] } : {});
+    return await oidc.discovery(
+      issuer,
+      request.clientId,
+      undefined,
+      oidc.None(),
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- marked so only to stand out: used for a loopback provider only
+      insecure ? { execute: [oidc.allowInsecureRequests] } : {},
+    );
   } catch (error) {
     throw providerError(request.issuer, error);
   }
@@ -88,7 +109,10 @@ export async function pkceParameters(): Promise<PkceParameters> {
   return { state: oidc.randomState(), verifier, challenge: await oidc.calculatePKCECodeChallenge(verifier) };
 }
 
-export async function beginSignIn(request: SignInRequest, options: { readonly timeoutMs?: number } = {}): Promise<PendingSignIn> {
+export async function beginSignIn(
+  request: SignInRequest,
+  options: { readonly timeoutMs?: number } = {},
+): Promise<PendingSignIn> {
   const config = await discover(request);
   const pkce = await pkceParameters();
   const redirect = await listenForRedirect(pkce.state, options.timeoutMs ?? 5 * 60_000);
@@ -105,13 +129,25 @@ export async function beginSignIn(request: SignInRequest, options: { readonly ti
     const callback = await redirect.callback;
     let tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers;
     try {
-      tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: pkce.verifier, expectedState: pkce.state }, resource);
+      tokens = await oidc.authorizationCodeGrant(
+        config,
+        callback,
+        { pkceCodeVerifier: pkce.verifier, expectedState: pkce.state },
+        resource,
+      );
     } catch (error) {
       throw providerError(request.issuer, error);
     }
     const claims = tokens.claims();
-    const identity = [claims?.name, claims?.email, claims?.sub].find((value): value is string => typeof value === 'string' && value !== '') ?? null;
-    return { accessToken: tokens.access_token, ...(tokens.refresh_token === undefined ? {} : { refreshToken: tokens.refresh_token }), identity };
+    const identity =
+      [claims?.name, claims?.email, claims?.sub].find(
+        (value): value is string => typeof value === 'string' && value !== '',
+      ) ?? null;
+    return {
+      accessToken: tokens.access_token,
+      ...(tokens.refresh_token === undefined ? {} : { refreshToken: tokens.refresh_token }),
+      identity,
+    };
   })();
   result.catch(() => undefined);
   return {
@@ -124,11 +160,21 @@ export async function beginSignIn(request: SignInRequest, options: { readonly ti
 }
 
 /** A new access token from a refresh token (the provider may rotate the refresh token too). */
-export async function refreshSignIn(request: SignInRequest, refreshToken: string): Promise<{ accessToken: string; refreshToken?: string }> {
+export async function refreshSignIn(
+  request: SignInRequest,
+  refreshToken: string,
+): Promise<{ accessToken: string; refreshToken?: string }> {
   const config = await discover(request);
   try {
-    const tokens = await oidc.refreshTokenGrant(config, refreshToken, request.resource === undefined ? undefined : { resource: request.resource });
-    return { accessToken: tokens.access_token, ...(tokens.refresh_token === undefined ? {} : { refreshToken: tokens.refresh_token }) };
+    const tokens = await oidc.refreshTokenGrant(
+      config,
+      refreshToken,
+      request.resource === undefined ? undefined : { resource: request.resource },
+    );
+    return {
+      accessToken: tokens.access_token,
+      ...(tokens.refresh_token === undefined ? {} : { refreshToken: tokens.refresh_token }),
+    };
   } catch (error) {
     throw providerError(request.issuer, error);
   }

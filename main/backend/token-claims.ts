@@ -36,13 +36,21 @@ export function tokenClaims(token: string, tenantClaim = DEFAULT_TENANT_CLAIM): 
   }
   const tenant = (payload as Record<string, unknown>)[tenantClaim];
   if (typeof tenant !== 'string' || tenant === '') {
-    throw validationError(`the access token has no tenant claim (${tenantClaim}); ask the identity provider's administrator to add it`, [
-      { path: 'token', message: `no ${tenantClaim} claim` },
-    ]);
+    throw validationError(
+      `the access token has no tenant claim (${tenantClaim}); ask the identity provider's administrator to add it`,
+      [{ path: 'token', message: `no ${tenantClaim} claim` }],
+    );
   }
   const { client_id: clientId, azp } = payload as { client_id?: unknown; azp?: unknown };
-  const actor = [clientId, azp, payload.sub].find((value): value is string => typeof value === 'string' && value !== '') ?? 'unknown';
-  return { tenantId: tenant, actor, scopes: scopesOf(payload), expiresAt: typeof payload.exp === 'number' ? payload.exp : undefined };
+  const actor =
+    [clientId, azp, payload.sub].find((value): value is string => typeof value === 'string' && value !== '') ??
+    'unknown';
+  return {
+    tenantId: tenant,
+    actor,
+    scopes: scopesOf(payload),
+    expiresAt: typeof payload.exp === 'number' ? payload.exp : undefined,
+  };
 }
 
 /** True when the token's `exp` has passed (a token without `exp` is left to the registry). */

@@ -66,6 +66,7 @@ export function parseStoredSession(text: string): StoredSession | undefined {
   if (typeof record.baseUrl !== 'string' || typeof record.accessToken !== 'string') return undefined;
   if (record.method !== 'sign-in' && record.method !== 'token') return undefined;
   if (record.identity !== null && typeof record.identity !== 'string') return undefined;
-  for (const field of STRING_FIELDS) if (record[field] !== undefined && typeof record[field] !== 'string') return undefined;
+  for (const field of STRING_FIELDS)
+    if (record[field] !== undefined && typeof record[field] !== 'string') return undefined;
   return record as unknown as StoredSession;
 }

@@ -45,11 +45,20 @@ export async function main(argv: readonly string[], options: { readonly staticDi
   const dataFolder = resolve(values['data-dir'] ?? process.env.MPI_CONSOLE_DATA_DIR ?? defaultDataFolder());
 
   // Tokens of a remote registry stay in this process's memory; the sign-in page opens in the user's browser.
-  const backend = new ConsoleBackend({ dataFolder, ...(values['no-open'] === true ? {} : { openExternal: openBrowser }) });
+  const backend = new ConsoleBackend({
+    dataFolder,
+    ...(values['no-open'] === true ? {} : { openExternal: openBrowser }),
+  });
   try {
-    await backend.start(values.sandbox === undefined ? undefined : { path: resolve(values.sandbox), ...(values.tenant === undefined ? {} : { tenantId: values.tenant }) });
+    await backend.start(
+      values.sandbox === undefined
+        ? undefined
+        : { path: resolve(values.sandbox), ...(values.tenant === undefined ? {} : { tenantId: values.tenant }) },
+    );
   } catch (error) {
-    process.stderr.write(`The sandbox could not be opened: ${isEngineError(error) ? error.message : 'unexpected error'}\n`);
+    process.stderr.write(
+      `The sandbox could not be opened: ${isEngineError(error) ? error.message : 'unexpected error'}\n`,
+    );
     await backend.close();
     return 1;
   }
@@ -63,7 +72,7 @@ export async function main(argv: readonly string[], options: { readonly staticDi
       : status.connection.kind === 'local-sandbox'
         ? `Sandbox: ${status.connection.path} (tenant ${status.connection.tenantId})`
         : `Registry: ${status.connection.baseUrl} (tenant ${status.connection.tenantId})`,
-    'The address holds this launch\'s secret: do not share it. Press Ctrl+C to stop.',
+    "The address holds this launch's secret: do not share it. Press Ctrl+C to stop.",
   ];
   process.stdout.write(lines.join('\n') + '\n');
   if (values['no-open'] !== true && !(await openBrowser(host.launchUrl))) {

@@ -1,7 +1,11 @@
 /** Opens the user's browser at the console's address when there is one to open (a desktop session). */
 import { spawn } from 'node:child_process';
 
-export function browserCommand(url: string, platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): [string, string[]] | null {
+export function browserCommand(
+  url: string,
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+): [string, string[]] | null {
   // $BROWSER is the usual way to choose (and, set to "none" or empty, to refuse) a browser.
   if (env.BROWSER !== undefined) return env.BROWSER === '' || env.BROWSER === 'none' ? null : [env.BROWSER, [url]];
   if (platform === 'darwin') return ['open', [url]];

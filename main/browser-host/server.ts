@@ -14,7 +14,14 @@ import { staticFile } from '../backend/static-files.ts';
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const HEARTBEAT_MS = 15_000;
 
-const STATUS_OF: Record<ErrorKind, number> = { validation: 400, not_found: 404, conflict: 409, forbidden: 403, remote_http: 502, internal: 500 };
+const STATUS_OF: Record<ErrorKind, number> = {
+  validation: 400,
+  not_found: 404,
+  conflict: 409,
+  forbidden: 403,
+  remote_http: 502,
+  internal: 500,
+};
 
 const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -48,10 +55,19 @@ function send(response: ServerResponse, status: number, headers: Record<string, 
 
 function refuse(response: ServerResponse, refusal: Refusal): void {
   const kind: ErrorKind = refusal.status === 400 ? 'validation' : 'forbidden';
-  send(response, refusal.status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, JSON.stringify({ ok: false, error: { type: 'EngineError', kind, message: refusal.reason, issues: [] } }));
+  send(
+    response,
+    refusal.status,
+    { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+    JSON.stringify({ ok: false, error: { type: 'EngineError', kind, message: refusal.reason, issues: [] } }),
+  );
 }
 
-async function readJson(request: IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false; refusal: Refusal & { status: 400 } } | { ok: false; tooLarge: true }> {
+async function readJson(
+  request: IncomingMessage,
+): Promise<
+  { ok: true; value: unknown } | { ok: false; refusal: Refusal & { status: 400 } } | { ok: false; tooLarge: true }
+> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
@@ -103,12 +119,23 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
         }
         const body = await readJson(request);
         if (!body.ok) {
-          if ('tooLarge' in body) send(response, 413, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }, 'request body too large');
+          if ('tooLarge' in body)
+            send(
+              response,
+              413,
+              { 'content-type': 'text/plain; charset=utf-8', connection: 'close' },
+              'request body too large',
+            );
           else refuse(response, body.refusal);
           return;
         }
         const reply = await backend.send(url.pathname.slice('/api/op/'.length), body.value);
-        send(response, reply.ok ? 200 : STATUS_OF[reply.error.kind], { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, JSON.stringify(reply));
+        send(
+          response,
+          reply.ok ? 200 : STATUS_OF[reply.error.kind],
+          { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+          JSON.stringify(reply),
+        );
         return;
       }
       send(response, 404, { 'content-type': 'text/plain; charset=utf-8' }, 'no such API route');
@@ -126,7 +153,12 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     }
     if (url.pathname === '/open') {
       if (!guard.acceptsToken(url.searchParams.get('token'))) {
-        send(response, 403, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, 'This link is not valid for this console. Open the address printed by `npm start`.');
+        send(
+          response,
+          403,
+          { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+          'This link is not valid for this console. Open the address printed by `npm start`.',
+        );
         return;
       }
       // 303 to the app: the token leaves the address bar and the history.
@@ -151,7 +183,12 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   };
 
   const openStream = (response: ServerResponse): void => {
-    response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+    response.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+    });
     response.write('retry: 2000\n\n');
     streams.add(response);
     const unsubscribe = backend.subscribe((event, payload) => {
@@ -182,7 +219,11 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     close: async () => {
       for (const stream of streams) stream.end();
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+      await new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      );
     },
   };
 }

@@ -70,11 +70,13 @@ export class SessionGuard {
     if (host !== null) return host;
     const origin = headers.origin;
     if (origin !== undefined && origin !== this.origin) return { status: 403, reason: 'cross-origin request' };
-    if (method !== 'GET' && origin === undefined) return { status: 403, reason: 'a request that changes something must carry an Origin header' };
+    if (method !== 'GET' && origin === undefined)
+      return { status: 403, reason: 'a request that changes something must carry an Origin header' };
     const site = headers['sec-fetch-site'];
     if (site !== undefined && site !== 'same-origin') return { status: 403, reason: 'cross-site request' };
     const cookie = cookieValue(headers.cookie, this.cookieName);
-    if (cookie === undefined || !sameSecret(cookie, this.session)) return { status: 401, reason: 'no console session: open the address printed by npm start' };
+    if (cookie === undefined || !sameSecret(cookie, this.session))
+      return { status: 401, reason: 'no console session: open the address printed by npm start' };
     return null;
   }
 }

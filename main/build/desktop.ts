@@ -25,7 +25,10 @@ export async function buildDesktop(log: (line: string) => void = () => undefined
   log('Compiling the main process and the engine…');
   rmSync(APP_OUT, { recursive: true, force: true });
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', join(PROJECT_ROOT, 'tsconfig.build.json')], { stdio: 'inherit', cwd: PROJECT_ROOT });
+  execFileSync(process.execPath, [tsc, '-p', join(PROJECT_ROOT, 'tsconfig.build.json')], {
+    stdio: 'inherit',
+    cwd: PROJECT_ROOT,
+  });
   for (const { dir, pattern } of RUNTIME_FILES) {
     for (const name of readdirSync(join(PROJECT_ROOT, dir)).filter((file) => pattern.test(file))) {
       const target = join(APP_OUT, dir, name);

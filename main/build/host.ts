@@ -12,7 +12,16 @@ import { PROJECT_ROOT } from './renderer.ts';
 export const HOST_OUT = join(PROJECT_ROOT, 'dist', 'host');
 export const HOST_ENTRY = join(HOST_OUT, 'main', 'browser-host', 'main.js');
 // main/build comes along so that the next start checks staleness without loading TypeScript (bin.js).
-const SOURCE_DIRS = ['engine', 'console-protocol', 'main/backend', 'main/engine-host', 'main/browser-host', 'main/build', 'main/remote', 'main/net'];
+const SOURCE_DIRS = [
+  'engine',
+  'console-protocol',
+  'main/backend',
+  'main/engine-host',
+  'main/browser-host',
+  'main/build',
+  'main/remote',
+  'main/net',
+];
 const BUILD_FILES = new Set(['inputs-digest.ts', 'renderer.ts', 'host.ts', 'prepare.ts']);
 const RUNTIME = /\.(sql|json)$|^bootstrap\.js$/;
 
@@ -38,7 +47,9 @@ export function hostIsCurrent(): boolean {
   return isCurrent(HOST_OUT, digest(sources()));
 }
 
-export async function buildHost(options: { readonly force?: boolean; readonly log?: (line: string) => void } = {}): Promise<{ built: boolean }> {
+export async function buildHost(
+  options: { readonly force?: boolean; readonly log?: (line: string) => void } = {},
+): Promise<{ built: boolean }> {
   const files = sources();
   const current = digest(files);
   if (options.force !== true && isCurrent(HOST_OUT, current)) return { built: false };

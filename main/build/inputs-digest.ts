@@ -17,7 +17,8 @@ export function filesUnder(dir: string, keep: (name: string) => boolean = () => 
 
 export function inputsDigest(root: string, files: readonly string[]): string {
   const hash = createHash('sha256');
-  for (const file of [...files].sort()) hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
+  for (const file of [...files].sort())
+    hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
   return hash.digest('hex');
 }
 

@@ -44,7 +44,9 @@ export interface RendererBuildResult {
 }
 
 /** Builds the renderer unless the built files match the sources; `force` rebuilds regardless. */
-export async function buildRenderer(options: { readonly force?: boolean; readonly outDir?: string; readonly log?: (line: string) => void } = {}): Promise<RendererBuildResult> {
+export async function buildRenderer(
+  options: { readonly force?: boolean; readonly outDir?: string; readonly log?: (line: string) => void } = {},
+): Promise<RendererBuildResult> {
   const outDir = options.outDir ?? RENDERER_OUT;
   if (options.force !== true && rendererIsCurrent(outDir)) return { built: false, outDir };
   options.log?.('Building the console (first run, or its sources changed)…');
@@ -68,11 +70,24 @@ export async function buildRenderer(options: { readonly force?: boolean; readonl
         react(),
         {
           name: 'mpi-console-csp',
-          transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: metaContentSecurityPolicy() }, injectTo: 'head-prepend' }],
+          transformIndexHtml: () => [
+            {
+              tag: 'meta',
+              attrs: { 'http-equiv': 'Content-Security-Policy', content: metaContentSecurityPolicy() },
+              injectTo: 'head-prepend',
+            },
+          ],
         },
       ],
       // Built beside and swapped in, so a host serving the previous build never serves half of this one.
-      build: { outDir: partial, emptyOutDir: true, sourcemap: false, target: 'es2022', reportCompressedSize: false, chunkSizeWarningLimit: 1500 },
+      build: {
+        outDir: partial,
+        emptyOutDir: true,
+        sourcemap: false,
+        target: 'es2022',
+        reportCompressedSize: false,
+        chunkSizeWarningLimit: 1500,
+      },
     });
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;

@@ -74,7 +74,10 @@ export class CliContext {
     try {
       const client = this.client;
       if (client !== this.engineInstance && 'callWith' in client) {
-        return await (client as { callWith: RemoteEngine['callWith'] }).callWith(name, input, this.call, { onProgress: show, signal: interrupted.signal });
+        return await (client as { callWith: RemoteEngine['callWith'] }).callWith(name, input, this.call, {
+          onProgress: show,
+          signal: interrupted.signal,
+        });
       }
       return await this.engine.call(name, input, this.call, {
         step: (phase, done, total = null) => {
@@ -99,11 +102,15 @@ export class CliContext {
   }
 
   private openEngine(create: boolean): LocalEngine {
-    if (this.string('remote') !== undefined) throw usage('this command works on a local database only; the registry API does not offer it (--remote)');
+    if (this.string('remote') !== undefined)
+      throw usage('this command works on a local database only; the registry API does not offer it (--remote)');
     if (this.engineInstance !== undefined) return this.engineInstance;
     const dbPath = this.dbPath;
     if (!create && dbPath !== ':memory:' && !existsSync(dbPath)) {
-      throw new EngineError('not_found', `no sandbox at ${dbPath}; create one with \`mpi-console sandbox init --db ${dbPath}\``);
+      throw new EngineError(
+        'not_found',
+        `no sandbox at ${dbPath}; create one with \`mpi-console sandbox init --db ${dbPath}\``,
+      );
     }
     const config = this.string('config');
     const busy = busyTimeoutMs();

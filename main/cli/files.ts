@@ -30,9 +30,13 @@ export function checkInputFile(path: string, what = 'file'): void {
 /** Refuses (as a usage error naming the path) an output target that is not absent or a regular file. */
 export function checkOutputTarget(path: string): void {
   const folder = dirname(path);
-  if (targetKind(folder) !== 'directory' && !existsSync(folder)) throw usage(`--out ${path}: the folder ${folder} does not exist`);
+  if (targetKind(folder) !== 'directory' && !existsSync(folder))
+    throw usage(`--out ${path}: the folder ${folder} does not exist`);
   const kind = targetKind(path);
-  if (kind !== 'absent' && kind !== 'file') throw usage(`--out ${path} is a ${kind}; give the path of a new or regular file (a symbolic link is never followed)`);
+  if (kind !== 'absent' && kind !== 'file')
+    throw usage(
+      `--out ${path} is a ${kind}; give the path of a new or regular file (a symbolic link is never followed)`,
+    );
 }
 
 /** Writes an output file atomically with mode 0600; the text to add to the command's report. */

@@ -178,7 +178,11 @@ function resolve(positionals: readonly string[]): { command: Command; rest: stri
   return one === undefined ? undefined : { command: one, rest: positionals.slice(1) };
 }
 
-export async function main(argv: readonly string[], write: (text: string) => void = (t) => process.stdout.write(t), writeError: (text: string) => void = (t) => process.stderr.write(t)): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  write: (text: string) => void = (t) => process.stdout.write(t),
+  writeError: (text: string) => void = (t) => process.stderr.write(t),
+): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
@@ -213,7 +217,9 @@ export async function main(argv: readonly string[], write: (text: string) => voi
       }
       return 1;
     }
-    writeError(`mpi-console: unexpected failure (${error instanceof Error ? error.name : 'error'}); no patient data is shown\n`);
+    writeError(
+      `mpi-console: unexpected failure (${error instanceof Error ? error.name : 'error'}); no patient data is shown\n`,
+    );
     return 1;
   } finally {
     cli.close();

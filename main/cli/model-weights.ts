@@ -7,7 +7,11 @@ import { BANDS, FIELD_NAMES, type FieldName } from '../../engine/contract/fields
 import type { FellegiSunterModel } from '../../engine/contract/profile.ts';
 import { json, table } from './format.ts';
 
-export function modelWeightsTable(model: FellegiSunterModel, observationsHeading: string, observations: (field: FieldName) => string | undefined): string {
+export function modelWeightsTable(
+  model: FellegiSunterModel,
+  observationsHeading: string,
+  observations: (field: FieldName) => string | undefined,
+): string {
   return `m and u per field and band (${BANDS.join(' / ')}), and ln(m/u):\n${table(
     ['field', 'm', 'u', 'ln(m/u)', observationsHeading],
     FIELD_NAMES.map((field) => {

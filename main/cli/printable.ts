@@ -8,7 +8,12 @@
 
 /** Invisible format characters that can reorder or hide what a terminal shows. */
 function isInvisibleFormat(code: number): boolean {
-  return (code >= 0x200b && code <= 0x200f) || (code >= 0x2028 && code <= 0x202e) || (code >= 0x2060 && code <= 0x2069) || code === 0xfeff;
+  return (
+    (code >= 0x200b && code <= 0x200f) ||
+    (code >= 0x2028 && code <= 0x202e) ||
+    (code >= 0x2060 && code <= 0x2069) ||
+    code === 0xfeff
+  );
 }
 
 function isControl(code: number): boolean {
@@ -43,5 +48,9 @@ export function printable(text: string): string {
  * already escapes C0). Still valid JSON for the same value: such characters occur only inside strings.
  */
 export function printableJson(json: string): string {
-  return replaceUnsafe(json, (code) => (code >= 0x7f && code <= 0x9f) || isInvisibleFormat(code), (code) => `\\u${code.toString(16).padStart(4, '0')}`);
+  return replaceUnsafe(
+    json,
+    (code) => (code >= 0x7f && code <= 0x9f) || isInvisibleFormat(code),
+    (code) => `\\u${code.toString(16).padStart(4, '0')}`,
+  );
 }

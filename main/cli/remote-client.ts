@@ -8,8 +8,12 @@ import { RemoteEngine } from '../remote/remote-engine.ts';
 import { StaticTokenProvider, TokenFileProvider, type TokenProvider } from '../remote/token-provider.ts';
 
 /** A remote client, or the usage problem that prevents one. */
-export function remoteClient(values: Readonly<Record<string, string | boolean | undefined>>, url: string): RemoteEngine | { readonly usage: string } {
-  if (typeof values.tenant === 'string') return { usage: '--tenant does not apply with --remote: the registry acts for the tenant named in the token' };
+export function remoteClient(
+  values: Readonly<Record<string, string | boolean | undefined>>,
+  url: string,
+): RemoteEngine | { readonly usage: string } {
+  if (typeof values.tenant === 'string')
+    return { usage: '--tenant does not apply with --remote: the registry acts for the tenant named in the token' };
   const file = values['token-file'];
   const fromEnv = process.env.MPI_TOKEN;
   let tokens: TokenProvider;

@@ -13,11 +13,23 @@ export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
 
 /** The privileges registered for the scheme before the app is ready (protocol.registerSchemesAsPrivileged). */
 // corsEnabled: Vite's module scripts carry crossorigin; without it Chromium refuses to load them from a custom scheme.
-export const APP_SCHEME_PRIVILEGES = { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true, codeCache: true } as const;
+export const APP_SCHEME_PRIVILEGES = {
+  standard: true,
+  secure: true,
+  supportFetchAPI: true,
+  corsEnabled: true,
+  codeCache: true,
+} as const;
 
 /** URL.origin is opaque ("null") for a custom scheme outside Chromium, so scheme and host are compared. */
 function isAppLocation(url: URL): boolean {
-  return url.protocol === `${APP_SCHEME}:` && url.host === APP_HOST && url.username === '' && url.password === '' && url.port === '';
+  return (
+    url.protocol === `${APP_SCHEME}:` &&
+    url.host === APP_HOST &&
+    url.username === '' &&
+    url.password === '' &&
+    url.port === ''
+  );
 }
 
 export function isAppUrl(url: string): boolean {
@@ -28,11 +40,17 @@ export function isAppUrl(url: string): boolean {
   }
 }
 
-export type AppResponse = { readonly status: 200; readonly body: Buffer; readonly headers: Record<string, string> } | { readonly status: 404; readonly body: string; readonly headers: Record<string, string> };
+export type AppResponse =
+  | { readonly status: 200; readonly body: Buffer; readonly headers: Record<string, string> }
+  | { readonly status: 404; readonly body: string; readonly headers: Record<string, string> };
 
 /** The answer to one app:// request: a built file with its type and the CSP, or 404 for anything else. */
 export async function appResponse(rendererDir: string, requestUrl: string): Promise<AppResponse> {
-  const notFound: AppResponse = { status: 404, body: 'not found', headers: { 'content-type': 'text/plain; charset=utf-8' } };
+  const notFound: AppResponse = {
+    status: 404,
+    body: 'not found',
+    headers: { 'content-type': 'text/plain; charset=utf-8' },
+  };
   let url: URL;
   try {
     url = new URL(requestUrl);
@@ -45,6 +63,10 @@ export async function appResponse(rendererDir: string, requestUrl: string): Prom
   return {
     status: 200,
     body: file.body,
-    headers: { 'content-type': file.type, 'content-security-policy': contentSecurityPolicy(), 'x-content-type-options': 'nosniff' },
+    headers: {
+      'content-type': file.type,
+      'content-security-policy': contentSecurityPolicy(),
+      'x-content-type-options': 'nosniff',
+    },
   };
 }

@@ -4,7 +4,14 @@
  * elsewhere), then validates its argument with the operation's schema, and only then asks the backend.
  * Replies are data (a Reply); nothing is thrown across the boundary.
  */
-import { ALL_OPERATION_NAMES, CONSOLE_EVENT_NAMES, inputSchemaOf, type AnyOperationName, type ConsoleEventName, type Reply } from '../../console-protocol/protocol.ts';
+import {
+  ALL_OPERATION_NAMES,
+  CONSOLE_EVENT_NAMES,
+  inputSchemaOf,
+  type AnyOperationName,
+  type ConsoleEventName,
+  type Reply,
+} from '../../console-protocol/protocol.ts';
 import { zodIssues } from '../../engine/contract/zod-issues.ts';
 import { isAppUrl } from './app-protocol.ts';
 import { eventChannel, operationChannel } from './channels.ts';
@@ -37,20 +44,36 @@ export function isAppMainFrame(event: IpcInvokeEventLike, windowWebContentsId: n
   return event.sender.id === windowWebContentsId && frame !== null && frame.parent === null && isAppUrl(frame.url);
 }
 
-const refused = (message: string, kind: 'forbidden' | 'validation'): Reply<never> => ({ ok: false, error: { type: 'EngineError', kind, message, issues: [] } });
+const refused = (message: string, kind: 'forbidden' | 'validation'): Reply<never> => ({
+  ok: false,
+  error: { type: 'EngineError', kind, message, issues: [] },
+});
 
 /** Registers every operation's handler; returns the function that removes them again. */
-export function registerIpc(ipcMain: IpcMainLike, backend: BackendLike, isTrustedSender: (event: IpcInvokeEventLike) => boolean): () => void {
+export function registerIpc(
+  ipcMain: IpcMainLike,
+  backend: BackendLike,
+  isTrustedSender: (event: IpcInvokeEventLike) => boolean,
+): () => void {
   const names: readonly AnyOperationName[] = ALL_OPERATION_NAMES;
   for (const name of names) {
     const schema = inputSchemaOf(name);
     if (schema === undefined) throw new Error(`no schema for ${name}`);
     ipcMain.handle(operationChannel(name), async (event, ...args) => {
-      if (!isTrustedSender(event)) return refused(`${name} was refused: the request did not come from the console's own window`, 'forbidden');
+      if (!isTrustedSender(event))
+        return refused(`${name} was refused: the request did not come from the console's own window`, 'forbidden');
       if (args.length > 1) return refused(`${name} takes one argument`, 'validation');
       const parsed = schema.safeParse(args[0] ?? {});
       if (!parsed.success) {
-        return { ok: false, error: { type: 'EngineError', kind: 'validation', message: `invalid input for ${name}`, issues: zodIssues(parsed.error, '', false) } } satisfies Reply<never>;
+        return {
+          ok: false,
+          error: {
+            type: 'EngineError',
+            kind: 'validation',
+            message: `invalid input for ${name}`,
+            issues: zodIssues(parsed.error, '', false),
+          },
+        } satisfies Reply<never>;
       }
       return backend.send(name, parsed.data);
     });

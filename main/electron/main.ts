@@ -57,7 +57,9 @@ if (!app.requestSingleInstanceLock()) {
       const answer = await appResponse(RENDERER_DIR, request.url);
       return new Response(answer.body, { status: answer.status, headers: answer.headers });
     });
-    Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate({ platform: process.platform, packaged: app.isPackaged, openExternal })));
+    Menu.setApplicationMenu(
+      Menu.buildFromTemplate(menuTemplate({ platform: process.platform, packaged: app.isPackaged, openExternal })),
+    );
     await backend.start();
 
     const created = new BrowserWindow(windowOptions({ preloadPath: PRELOAD, devTools: !app.isPackaged }));

@@ -13,7 +13,12 @@ export function isAllowedExternal(url: string): boolean {
   } catch {
     return false;
   }
-  return parsed.protocol === 'https:' && parsed.username === '' && parsed.password === '' && EXTERNAL_ORIGINS.includes(parsed.origin);
+  return (
+    parsed.protocol === 'https:' &&
+    parsed.username === '' &&
+    parsed.password === '' &&
+    EXTERNAL_ORIGINS.includes(parsed.origin)
+  );
 }
 
 export interface PreventableEvent {

@@ -23,7 +23,10 @@ export interface SafeStorageLike {
 
 export const TOKEN_FILE = 'registry-session.bin';
 
-export function secureStorageProblem(storage: SafeStorageLike, platform: NodeJS.Platform = process.platform): string | undefined {
+export function secureStorageProblem(
+  storage: SafeStorageLike,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
   if (!storage.isEncryptionAvailable()) return 'the operating system offers no encryption for saved sign-ins';
   if (platform === 'linux' && storage.getSelectedStorageBackend?.() === 'basic_text') {
     return 'only the plain-text storage backend is available (no keyring): sign-ins are not saved';
@@ -60,7 +63,10 @@ export class SafeStorageTokenStore implements TokenStore {
   load(): LoadedSession {
     if (this.memory !== undefined) return { state: 'ok', session: this.memory };
     if (!existsSync(this.path)) return { state: 'none' };
-    const unreadable: LoadedSession = { state: 'unreadable', message: 'the saved sign-in could not be decrypted on this computer: sign in again' };
+    const unreadable: LoadedSession = {
+      state: 'unreadable',
+      message: 'the saved sign-in could not be decrypted on this computer: sign in again',
+    };
     if (secureStorageProblem(this.storage, this.platform) !== undefined) {
       rmSync(this.path, { force: true });
       return unreadable;

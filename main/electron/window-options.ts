@@ -1,7 +1,10 @@
 /** The main window's options: the renderer is untrusted content with no Node, no webview and a sandbox. */
 import type { BrowserWindowConstructorOptions } from 'electron';
 
-export function windowOptions(options: { readonly preloadPath: string; readonly devTools: boolean }): BrowserWindowConstructorOptions {
+export function windowOptions(options: {
+  readonly preloadPath: string;
+  readonly devTools: boolean;
+}): BrowserWindowConstructorOptions {
   return {
     width: 1320,
     height: 880,

@@ -23,19 +23,26 @@ export class EmbeddedWorker {
   private readonly thread: Worker;
   private readonly exited: Promise<void>;
 
-  constructor(data: JobThreadData, private readonly hooks: EmbeddedWorkerHooks) {
+  constructor(
+    data: JobThreadData,
+    private readonly hooks: EmbeddedWorkerHooks,
+  ) {
     this.thread = startThread('job-thread', { ...data });
     this.thread.on('message', (message: JobThreadMessage) => {
       this.receive(message);
     });
     this.exited = new Promise((resolve) => {
       this.thread.once('exit', () => {
-        if (this.statusValue.state === 'starting' || this.statusValue.state === 'running') this.setStatus({ state: 'stopped', message: null });
+        if (this.statusValue.state === 'starting' || this.statusValue.state === 'running')
+          this.setStatus({ state: 'stopped', message: null });
         resolve();
       });
     });
     this.thread.on('error', (error) => {
-      this.setStatus({ state: 'failed', message: `the maintenance worker stopped unexpectedly (${error.name}); reopen the sandbox to restart it` });
+      this.setStatus({
+        state: 'failed',
+        message: `the maintenance worker stopped unexpectedly (${error.name}); reopen the sandbox to restart it`,
+      });
     });
   }
 

@@ -4,7 +4,12 @@ import { EngineError, isEngineError, type ErrorData } from '../../engine/contrac
 export function toErrorData(error: unknown): ErrorData {
   if (isEngineError(error)) return error.toData();
   // Unexpected errors are not echoed: their text could carry paths or values the renderer should not see.
-  return { type: 'EngineError', kind: 'internal', message: `the console failed unexpectedly (${error instanceof Error ? error.name : 'error'})`, issues: [] };
+  return {
+    type: 'EngineError',
+    kind: 'internal',
+    message: `the console failed unexpectedly (${error instanceof Error ? error.name : 'error'})`,
+    issues: [],
+  };
 }
 
 export function fromErrorData(data: ErrorData): EngineError {

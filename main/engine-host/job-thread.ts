@@ -50,7 +50,11 @@ function idle(ms: number, signal: AbortSignal | undefined): Promise<void> {
 const stopMetrics = startMetricsExport('jobs');
 let engine: LocalEngine | undefined;
 try {
-  engine = LocalEngine.open({ dbPath: data.dbPath, create: false, ...(data.settingsPath === undefined ? {} : { settingsPath: data.settingsPath }) });
+  engine = LocalEngine.open({
+    dbPath: data.dbPath,
+    create: false,
+    ...(data.settingsPath === undefined ? {} : { settingsPath: data.settingsPath }),
+  });
   const settings = maintenanceSettings(engine.env.settings());
   if (!settings.WorkerEnabled) {
     post({
@@ -66,7 +70,8 @@ try {
       onEvent: (event) => {
         post({ type: 'event', event });
         if (event.type === 'started') post({ type: 'running' });
-        else if (event.type === 'claimed' || event.type === 'finished' || event.type === 'scheduled') post({ type: 'activity', jobId: event.jobId });
+        else if (event.type === 'claimed' || event.type === 'finished' || event.type === 'scheduled')
+          post({ type: 'activity', jobId: event.jobId });
       },
       hooks: {
         afterCommit: (info) => {

@@ -31,7 +31,12 @@ export interface SandboxThreadData {
 }
 
 export type SandboxThreadMessage =
-  | { readonly type: 'progress'; readonly stage: 'generating' | 'ingesting'; readonly done: number; readonly total: number }
+  | {
+      readonly type: 'progress';
+      readonly stage: 'generating' | 'ingesting';
+      readonly done: number;
+      readonly total: number;
+    }
   | { readonly type: 'done' }
   | { readonly type: 'failed'; readonly error: ErrorData };
 
@@ -55,6 +60,12 @@ export interface EngineCallMessage {
 export type EngineThreadMessage =
   | { readonly type: 'ready' }
   | { readonly type: 'open-failed'; readonly error: ErrorData }
-  | { readonly type: 'progress'; readonly id: number; readonly phase: string; readonly done: number; readonly total: number | null }
+  | {
+      readonly type: 'progress';
+      readonly id: number;
+      readonly phase: string;
+      readonly done: number;
+      readonly total: number | null;
+    }
   | { readonly type: 'done'; readonly id: number; readonly value: unknown }
   | { readonly type: 'failed'; readonly id: number; readonly error: ErrorData };

@@ -17,7 +17,13 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { EngineError } from '../../engine/contract/errors.ts';
-import type { CallContext, EngineClient, OperationInput, OperationName, OperationOutput } from '../../engine/contract/operations.ts';
+import type {
+  CallContext,
+  EngineClient,
+  OperationInput,
+  OperationName,
+  OperationOutput,
+} from '../../engine/contract/operations.ts';
 import { isRunOperation, type RunOperation, type RunProgress } from '../../engine/contract/runs.ts';
 import { operations } from '../../engine/contract/operations.ts';
 import { zodIssues } from '../../engine/contract/zod-issues.ts';
@@ -29,7 +35,13 @@ import { startThread } from './threads.ts';
 type Lane = 'short' | 'long';
 
 /** Calls that read or write a whole tenant: never on the short lane. */
-const LONG_CALLS: ReadonlySet<string> = new Set(['records/ingest', 'sandbox/create', 'identities/list', 'reviews/list', 'reviews/labels']);
+const LONG_CALLS: ReadonlySet<string> = new Set([
+  'records/ingest',
+  'sandbox/create',
+  'identities/list',
+  'reviews/list',
+  'reviews/labels',
+]);
 
 export function laneOf(name: string): Lane {
   return isRunOperation(name) || LONG_CALLS.has(name) ? 'long' : 'short';
@@ -62,7 +74,11 @@ interface Slot {
   dead: boolean;
 }
 
-function deferred(): { promise: Promise<unknown>; resolve: (value: unknown) => void; reject: (error: unknown) => void } {
+function deferred(): {
+  promise: Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+} {
   let resolve: (value: unknown) => void = () => undefined;
   let reject: (error: unknown) => void = () => undefined;
   const promise = new Promise<unknown>((res, rej) => {
@@ -85,7 +101,11 @@ export class EnginePool implements EngineClient {
   private closing = false;
 
   private constructor(private readonly options: EnginePoolOptions) {
-    this.runs = new RunRegistry((operation, input, ctx, hooks) => this.runOnThread(operation, input, ctx, hooks), Date.now, options.orphanMs);
+    this.runs = new RunRegistry(
+      (operation, input, ctx, hooks) => this.runOnThread(operation, input, ctx, hooks),
+      Date.now,
+      options.orphanMs,
+    );
     const cores = availableParallelism();
     const long = options.longThreads ?? Math.max(1, Math.min(3, cores - 1));
     const short = options.shortThreads ?? 1;
@@ -105,7 +125,11 @@ export class EnginePool implements EngineClient {
     return pool;
   }
 
-  async call<K extends OperationName>(name: K, input: OperationInput<K>, context: CallContext): Promise<OperationOutput<K>> {
+  async call<K extends OperationName>(
+    name: K,
+    input: OperationInput<K>,
+    context: CallContext,
+  ): Promise<OperationOutput<K>> {
     return this.callWith(name, input, context);
   }
 
@@ -113,16 +137,23 @@ export class EnginePool implements EngineClient {
    * A call, with a signal for the caller going away: a run it waits for is then cancelled (an HTTP client that
    * disconnected from a synchronous evaluation leaves nothing computing).
    */
-  async callWith<K extends OperationName>(name: K, input: OperationInput<K>, context: CallContext, signal?: AbortSignal): Promise<OperationOutput<K>> {
+  async callWith<K extends OperationName>(
+    name: K,
+    input: OperationInput<K>,
+    context: CallContext,
+    signal?: AbortSignal,
+  ): Promise<OperationOutput<K>> {
     if (this.closing) throw new EngineError('conflict', 'the engine is stopping; try again once it has restarted');
     switch (name) {
       case 'runs/start': {
         const parsed = operations['runs/start'].input.safeParse(input);
-        if (!parsed.success) throw new EngineError('validation', 'invalid input for runs/start', zodIssues(parsed.error, '', false));
+        if (!parsed.success)
+          throw new EngineError('validation', 'invalid input for runs/start', zodIssues(parsed.error, '', false));
         const { operation, input: runInput } = parsed.data;
         // Refused at once when the operation's own input does not fit its schema (the engine checks the rest).
         const inner = operations[operation].input.safeParse(runInput);
-        if (!inner.success) throw new EngineError('validation', `invalid input for ${operation}`, zodIssues(inner.error, 'input', false));
+        if (!inner.success)
+          throw new EngineError('validation', `invalid input for ${operation}`, zodIssues(inner.error, 'input', false));
         await this.requireTenant(context);
         return this.runs.start(operation, runInput, context) as OperationOutput<K>;
       }
@@ -144,7 +175,11 @@ export class EnginePool implements EngineClient {
       const started = this.runs.start(name, input, context);
       const ended = await this.runs.wait(started.runId, context.tenantId, signal);
       if (ended.status === 'completed') return ended.output as OperationOutput<K>;
-      const error = ended.error ?? { kind: 'internal' as const, message: 'the run ended without an answer', issues: [] };
+      const error = ended.error ?? {
+        kind: 'internal' as const,
+        message: 'the run ended without an answer',
+        issues: [],
+      };
       throw new EngineError(error.kind, error.message, error.issues);
     }
     return (await this.submit(laneOf(name), name, input, context)) as OperationOutput<K>;
@@ -152,7 +187,10 @@ export class EnginePool implements EngineClient {
 
   /** What the threads are doing (the bench and the console show it). */
   stats(): PoolStats {
-    return { threads: this.slots.map((s) => ({ lane: s.lane, busy: s.busy !== undefined })), queued: { short: this.queues.short.length, long: this.queues.long.length } };
+    return {
+      threads: this.slots.map((s) => ({ lane: s.lane, busy: s.busy !== undefined })),
+      queued: { short: this.queues.short.length, long: this.queues.long.length },
+    };
   }
 
   /** Cancels every run, lets each thread finish its call, then stops the threads. */
@@ -161,7 +199,8 @@ export class EnginePool implements EngineClient {
     this.closing = true;
     await this.runs.close();
     for (const lane of ['short', 'long'] as const) {
-      for (const task of this.queues[lane].splice(0)) task.reject(new EngineError('conflict', 'the engine stopped before this call ran'));
+      for (const task of this.queues[lane].splice(0))
+        task.reject(new EngineError('conflict', 'the engine stopped before this call ran'));
     }
     await Promise.all(
       this.slots.map(async (slot) => {
@@ -179,7 +218,8 @@ export class EnginePool implements EngineClient {
 
   private runInput(input: unknown): OperationInput<'runs/get'> {
     const parsed = operations['runs/get'].input.safeParse(input);
-    if (!parsed.success) throw new EngineError('validation', 'invalid input for a run', zodIssues(parsed.error, '', false));
+    if (!parsed.success)
+      throw new EngineError('validation', 'invalid input for a run', zodIssues(parsed.error, '', false));
     return parsed.data;
   }
 
@@ -190,7 +230,20 @@ export class EnginePool implements EngineClient {
   private runOnThread(operation: RunOperation, input: unknown, ctx: CallContext, hooks: RunHooks): Promise<unknown> {
     const cancel = new SharedArrayBuffer(4);
     const { promise, resolve, reject } = deferred();
-    const task: Task = { id: this.nextId++, message: { type: 'call', id: 0, name: operation, input, ctx: { tenantId: ctx.tenantId, actor: ctx.actor }, cancel }, resolve, reject, onProgress: hooks.progress };
+    const task: Task = {
+      id: this.nextId++,
+      message: {
+        type: 'call',
+        id: 0,
+        name: operation,
+        input,
+        ctx: { tenantId: ctx.tenantId, actor: ctx.actor },
+        cancel,
+      },
+      resolve,
+      reject,
+      onProgress: hooks.progress,
+    };
     const onAbort = (): void => {
       Atomics.store(new Int32Array(cancel), 0, 1);
       // A run still queued never reaches a thread.
@@ -205,12 +258,19 @@ export class EnginePool implements EngineClient {
 
   private submit(lane: Lane, name: string, input: unknown, ctx: CallContext): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      this.enqueue(lane, { id: this.nextId++, message: { type: 'call', id: 0, name, input, ctx: { tenantId: ctx.tenantId, actor: ctx.actor } }, resolve, reject });
+      this.enqueue(lane, {
+        id: this.nextId++,
+        message: { type: 'call', id: 0, name, input, ctx: { tenantId: ctx.tenantId, actor: ctx.actor } },
+        resolve,
+        reject,
+      });
     });
   }
 
   private enqueue(lane: Lane, task: Task): void {
-    const slot = this.slots.find((s) => s.busy === undefined && (s.lane === lane || (lane === 'short' && s.lane === 'long')));
+    const slot = this.slots.find(
+      (s) => s.busy === undefined && (s.lane === lane || (lane === 'short' && s.lane === 'long')),
+    );
     if (slot === undefined) this.queues[lane].push(task);
     else this.dispatch(slot, task);
   }
@@ -229,7 +289,8 @@ export class EnginePool implements EngineClient {
 
   /** The next task for a freed slot: its own lane first; a long thread also takes quick calls. */
   private next(slot: Slot): void {
-    const task = slot.lane === 'short' ? this.queues.short.shift() : (this.queues.long.shift() ?? this.queues.short.shift());
+    const task =
+      slot.lane === 'short' ? this.queues.short.shift() : (this.queues.long.shift() ?? this.queues.short.shift());
     if (task !== undefined) this.dispatch(slot, task);
   }
 
@@ -240,7 +301,11 @@ export class EnginePool implements EngineClient {
       ...(this.options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: this.options.busyTimeoutMs }),
     };
     const heap = lane === 'long' ? this.options.longThreadHeapMb : undefined;
-    const worker = startThread('engine-thread', { ...data }, heap === undefined ? undefined : { maxOldGenerationSizeMb: heap });
+    const worker = startThread(
+      'engine-thread',
+      { ...data },
+      heap === undefined ? undefined : { maxOldGenerationSizeMb: heap },
+    );
     const opening = deferred();
     const opened = (): void => {
       opening.resolve(undefined);
@@ -256,7 +321,8 @@ export class EnginePool implements EngineClient {
           failedToOpen(fromErrorData(message.error));
           return;
         case 'progress':
-          if (slot.busy?.id === message.id) slot.busy.onProgress?.({ phase: message.phase, done: message.done, total: message.total });
+          if (slot.busy?.id === message.id)
+            slot.busy.onProgress?.({ phase: message.phase, done: message.done, total: message.total });
           return;
         case 'done':
         case 'failed': {
@@ -281,7 +347,12 @@ export class EnginePool implements EngineClient {
         why === 'out of memory'
           ? 'ask for less at once (fewer random or candidate pairs, a smaller label set), or run it with the CLI on the registry machine'
           : 'try again; if it happens again, the server log has the request';
-      task?.reject(new EngineError('internal', `the engine thread running ${task.message.name} stopped (${why}); it was replaced. ${advice}`));
+      task?.reject(
+        new EngineError(
+          'internal',
+          `the engine thread running ${task.message.name} stopped (${why}); it was replaced. ${advice}`,
+        ),
+      );
       if (this.closing) return;
       const replacement = this.spawn(lane);
       const index = this.slots.indexOf(slot);
@@ -294,7 +365,7 @@ export class EnginePool implements EngineClient {
       );
     };
     worker.on('error', (error: Error & { code?: string }) => {
-      crashed(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'out of memory' : error.code ?? error.name);
+      crashed(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'out of memory' : (error.code ?? error.name));
     });
     worker.on('exit', (code) => {
       if (code !== 0 && !this.closing) crashed(`exit code ${String(code)}`);

@@ -17,12 +17,19 @@ import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk
 const DEFAULT_INTERVAL_MS = 60_000;
 
 /** Starts the export when configured; answers a function that flushes and stops it (undefined when not configured). */
-export function startMetricsExport(thread: string, env: NodeJS.ProcessEnv = process.env): (() => Promise<void>) | undefined {
+export function startMetricsExport(
+  thread: string,
+  env: NodeJS.ProcessEnv = process.env,
+): (() => Promise<void>) | undefined {
   const endpoint = env['OTEL_EXPORTER_OTLP_METRICS_ENDPOINT'] ?? env['OTEL_EXPORTER_OTLP_ENDPOINT'];
   if (endpoint === undefined || endpoint.trim() === '' || env['OTEL_SDK_DISABLED'] === 'true') return undefined;
   const interval = Number(env['OTEL_METRIC_EXPORT_INTERVAL'] ?? DEFAULT_INTERVAL_MS);
   const provider = new MeterProvider({
-    resource: resourceFromAttributes({ 'service.name': env['OTEL_SERVICE_NAME'] ?? 'mpi-console', 'service.instance.id': randomUUID(), 'thread.name': thread }),
+    resource: resourceFromAttributes({
+      'service.name': env['OTEL_SERVICE_NAME'] ?? 'mpi-console',
+      'service.instance.id': randomUUID(),
+      'thread.name': thread,
+    }),
     readers: [
       new PeriodicExportingMetricReader({
         exporter: new OTLPMetricExporter(),

@@ -10,5 +10,9 @@ export function startThread(name: ThreadName, data: Record<string, unknown>, res
   const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
   const entry = new URL(`./${name}${extension}`, import.meta.url).href;
   // No inherited Node flags: the thread needs none, and some (--input-type, --eval) would stop it from loading.
-  return new Worker(new URL('./bootstrap.js', import.meta.url), { workerData: { ...data, entry }, execArgv: [], ...(resourceLimits === undefined ? {} : { resourceLimits }) });
+  return new Worker(new URL('./bootstrap.js', import.meta.url), {
+    workerData: { ...data, entry },
+    execArgv: [],
+    ...(resourceLimits === undefined ? {} : { resourceLimits }),
+  });
 }

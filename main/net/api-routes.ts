@@ -53,7 +53,17 @@ function route(
   options: RouteOptions = {},
 ): HttpRoute {
   const [method, path] = request.split(' ') as [HttpMethod, string];
-  return { operation, method, path: `${API_PREFIX}${path}`, scope, extension: origin === 'extension', input, status: options.status ?? 200, summary, ...(options.location === undefined ? {} : { location: options.location }) };
+  return {
+    operation,
+    method,
+    path: `${API_PREFIX}${path}`,
+    scope,
+    extension: origin === 'extension',
+    input,
+    status: options.status ?? 200,
+    summary,
+    ...(options.location === undefined ? {} : { location: options.location }),
+  };
 }
 
 /**
@@ -61,35 +71,208 @@ function route(
  * pairs, field evidence of two records), like evaluation; `mpi.operations` for job and profile reads.
  */
 export const HTTP_ROUTES: readonly HttpRoute[] = [
-  route('maintenance/reindex', 'POST /maintenance/reindex', 'mpi.admin', 'spec', 'body', 'Start a re-index job', { status: 202, location: 'jobs/get' }),
-  route('maintenance/reconcile', 'POST /maintenance/reconciliation', 'mpi.admin', 'spec', 'body', 'Start a population reconciliation job', { status: 202, location: 'jobs/get' }),
-  route('jobs/get', 'GET /maintenance/jobs/{jobId}', 'mpi.operations', 'spec', 'none', "A job's state, phases and counters"),
-  route('jobs/cancel', 'POST /maintenance/jobs/{jobId}/cancel', 'mpi.admin', 'spec', 'none', 'Cancel a queued or running job'),
-  route('matching/evaluate', 'POST /matching/evaluation', 'mpi.admin', 'spec', 'body', 'Evaluate the active matching profile against labelled pairs'),
-  route('matching/calibrate', 'POST /matching/calibration/fellegi-sunter', 'mpi.admin', 'spec', 'body', 'Calibrate a Fellegi-Sunter model (never activated)'),
-  route('matching/estimate', 'POST /matching/estimate/fellegi-sunter', 'mpi.admin', 'extension', 'body', 'Estimate a Fellegi-Sunter model from the tenant\'s own records, no labels (never activated)'),
-  route('jobs/list', 'GET /maintenance/jobs', 'mpi.operations', 'extension', 'query', 'Job history, newest first, one page at a time'),
-  route('profile/summary', 'GET /matching/profile/summary', 'mpi.operations', 'extension', 'none', "The active profile's matching, comparator and score-method versions"),
-  route('profile/get', 'GET /matching/profile', 'mpi.operations', 'extension', 'none', 'The active matching profile (model JSON included)'),
-  route('labels/sample', 'GET /matching/labels/sample', 'mpi.admin', 'extension', 'query', "Labelled pairs from a synthetic sandbox's ground truth"),
-  route('matching/explain', 'POST /matching/explain', 'mpi.admin', 'extension', 'body', 'Field evidence, score and decision for two source records'),
-  route('runs/start', 'POST /runs', 'mpi.admin', 'extension', 'body', 'Start a long assurance operation (estimate, evaluation, calibration, label sample, candidate draw) as a tracked run', {
+  route('maintenance/reindex', 'POST /maintenance/reindex', 'mpi.admin', 'spec', 'body', 'Start a re-index job', {
     status: 202,
-    location: 'runs/get',
+    location: 'jobs/get',
   }),
-  route('runs/get', 'GET /runs/{runId}', 'mpi.admin', 'extension', 'query', "A run's status and progress, and its output once completed; ?waitMs=N answers as soon as the run ends or after N ms (at most 20,000)"),
+  route(
+    'maintenance/reconcile',
+    'POST /maintenance/reconciliation',
+    'mpi.admin',
+    'spec',
+    'body',
+    'Start a population reconciliation job',
+    { status: 202, location: 'jobs/get' },
+  ),
+  route(
+    'jobs/get',
+    'GET /maintenance/jobs/{jobId}',
+    'mpi.operations',
+    'spec',
+    'none',
+    "A job's state, phases and counters",
+  ),
+  route(
+    'jobs/cancel',
+    'POST /maintenance/jobs/{jobId}/cancel',
+    'mpi.admin',
+    'spec',
+    'none',
+    'Cancel a queued or running job',
+  ),
+  route(
+    'matching/evaluate',
+    'POST /matching/evaluation',
+    'mpi.admin',
+    'spec',
+    'body',
+    'Evaluate the active matching profile against labelled pairs',
+  ),
+  route(
+    'matching/calibrate',
+    'POST /matching/calibration/fellegi-sunter',
+    'mpi.admin',
+    'spec',
+    'body',
+    'Calibrate a Fellegi-Sunter model (never activated)',
+  ),
+  route(
+    'matching/estimate',
+    'POST /matching/estimate/fellegi-sunter',
+    'mpi.admin',
+    'extension',
+    'body',
+    "Estimate a Fellegi-Sunter model from the tenant's own records, no labels (never activated)",
+  ),
+  route(
+    'jobs/list',
+    'GET /maintenance/jobs',
+    'mpi.operations',
+    'extension',
+    'query',
+    'Job history, newest first, one page at a time',
+  ),
+  route(
+    'profile/summary',
+    'GET /matching/profile/summary',
+    'mpi.operations',
+    'extension',
+    'none',
+    "The active profile's matching, comparator and score-method versions",
+  ),
+  route(
+    'profile/get',
+    'GET /matching/profile',
+    'mpi.operations',
+    'extension',
+    'none',
+    'The active matching profile (model JSON included)',
+  ),
+  route(
+    'labels/sample',
+    'GET /matching/labels/sample',
+    'mpi.admin',
+    'extension',
+    'query',
+    "Labelled pairs from a synthetic sandbox's ground truth",
+  ),
+  route(
+    'matching/explain',
+    'POST /matching/explain',
+    'mpi.admin',
+    'extension',
+    'body',
+    'Field evidence, score and decision for two source records',
+  ),
+  route(
+    'runs/start',
+    'POST /runs',
+    'mpi.admin',
+    'extension',
+    'body',
+    'Start a long assurance operation (estimate, evaluation, calibration, label sample, candidate draw) as a tracked run',
+    {
+      status: 202,
+      location: 'runs/get',
+    },
+  ),
+  route(
+    'runs/get',
+    'GET /runs/{runId}',
+    'mpi.admin',
+    'extension',
+    'query',
+    "A run's status and progress, and its output once completed; ?waitMs=N answers as soon as the run ends or after N ms (at most 20,000)",
+  ),
   route('runs/cancel', 'POST /runs/{runId}/cancel', 'mpi.admin', 'extension', 'none', 'Cancel a queued or running run'),
-  route('reviews/list', 'GET /review-cases', 'mpi.admin', 'extension', 'query', "The tenant's review cases (filters: status, kind, jobId, sourceSystem; sort; limit and offset), with the total that match"),
-  route('reviews/get', 'GET /review-cases/{caseId}', 'mpi.admin', 'extension', 'none', "A review case beside both identities' record references, the best-scoring record pair and its decisions"),
-  route('reviews/decide', 'POST /review-cases/{caseId}/decision', 'mpi.admin', 'extension', 'body', 'Record a reviewer\'s decision (same person, different people, unsure) with a reason; refused when the case is stale or decided; never merges'),
-  route('reviews/labels', 'GET /review-labels', 'mpi.admin', 'extension', 'query', 'Decided review cases as five-column TSV labels (review-queue labels: biased toward hard pairs)'),
-  route('identities/history', 'GET /identities/{enterpriseId}/history', 'mpi.admin', 'extension', 'none', "An identity's history: record arrivals (how decided, score, profile version, job), updates, rebuilds, review cases and decisions"),
-  route('profile/preview', 'POST /matching/profile/preview', 'mpi.admin', 'extension', 'body', 'What a candidate profile would change on the registry: links it would not make, new Certain and review pairs, the cases a reconciliation would open (a dry run; best started as a run)'),
-  route('audit/sample', 'POST /matching/audit/sample', 'mpi.admin', 'extension', 'body', "A stratified sample of the registry's decisions (linked pairs; candidate pairs by score band) to label for an accuracy audit (best started as a run)"),
-  route('audit/estimate', 'POST /matching/audit/estimate', 'mpi.admin', 'extension', 'body', "The registry's precision, recall and F1 of links from a labelled audit sample, with conservative 95% intervals"),
-  route('health/series', 'GET /health', 'mpi.operations', 'extension', 'query', 'Health figures of every ingest and finished job (records, auto-link and review rates, field completeness, durations, failures) with drift flags on the latest'),
-  route('links/scan', 'POST /link-quality/scan', 'mpi.admin', 'extension', 'body', 'Scan identities with two or more records for links that look wrong (read-only; best started as a run)'),
-  route('runs/list', 'GET /runs', 'mpi.admin', 'extension', 'none', "The tenant's runs of the last 30 minutes, newest first (without outputs)"),
+  route(
+    'reviews/list',
+    'GET /review-cases',
+    'mpi.admin',
+    'extension',
+    'query',
+    "The tenant's review cases (filters: status, kind, jobId, sourceSystem; sort; limit and offset), with the total that match",
+  ),
+  route(
+    'reviews/get',
+    'GET /review-cases/{caseId}',
+    'mpi.admin',
+    'extension',
+    'none',
+    "A review case beside both identities' record references, the best-scoring record pair and its decisions",
+  ),
+  route(
+    'reviews/decide',
+    'POST /review-cases/{caseId}/decision',
+    'mpi.admin',
+    'extension',
+    'body',
+    "Record a reviewer's decision (same person, different people, unsure) with a reason; refused when the case is stale or decided; never merges",
+  ),
+  route(
+    'reviews/labels',
+    'GET /review-labels',
+    'mpi.admin',
+    'extension',
+    'query',
+    'Decided review cases as five-column TSV labels (review-queue labels: biased toward hard pairs)',
+  ),
+  route(
+    'identities/history',
+    'GET /identities/{enterpriseId}/history',
+    'mpi.admin',
+    'extension',
+    'none',
+    "An identity's history: record arrivals (how decided, score, profile version, job), updates, rebuilds, review cases and decisions",
+  ),
+  route(
+    'profile/preview',
+    'POST /matching/profile/preview',
+    'mpi.admin',
+    'extension',
+    'body',
+    'What a candidate profile would change on the registry: links it would not make, new Certain and review pairs, the cases a reconciliation would open (a dry run; best started as a run)',
+  ),
+  route(
+    'audit/sample',
+    'POST /matching/audit/sample',
+    'mpi.admin',
+    'extension',
+    'body',
+    "A stratified sample of the registry's decisions (linked pairs; candidate pairs by score band) to label for an accuracy audit (best started as a run)",
+  ),
+  route(
+    'audit/estimate',
+    'POST /matching/audit/estimate',
+    'mpi.admin',
+    'extension',
+    'body',
+    "The registry's precision, recall and F1 of links from a labelled audit sample, with conservative 95% intervals",
+  ),
+  route(
+    'health/series',
+    'GET /health',
+    'mpi.operations',
+    'extension',
+    'query',
+    'Health figures of every ingest and finished job (records, auto-link and review rates, field completeness, durations, failures) with drift flags on the latest',
+  ),
+  route(
+    'links/scan',
+    'POST /link-quality/scan',
+    'mpi.admin',
+    'extension',
+    'body',
+    'Scan identities with two or more records for links that look wrong (read-only; best started as a run)',
+  ),
+  route(
+    'runs/list',
+    'GET /runs',
+    'mpi.admin',
+    'extension',
+    'none',
+    "The tenant's runs of the last 30 minutes, newest first (without outputs)",
+  ),
 ];
 
 const BY_OPERATION = new Map<OperationName, HttpRoute>(HTTP_ROUTES.map((r) => [r.operation, r]));
@@ -99,7 +282,9 @@ export function routeFor(operation: OperationName): HttpRoute | undefined {
 }
 
 /** The spec's six endpoints: what every registry offers. */
-export const SPEC_OPERATIONS: ReadonlySet<OperationName> = new Set(HTTP_ROUTES.filter((r) => !r.extension).map((r) => r.operation));
+export const SPEC_OPERATIONS: ReadonlySet<OperationName> = new Set(
+  HTTP_ROUTES.filter((r) => !r.extension).map((r) => r.operation),
+);
 
 const PARAMETER = /\{([A-Za-z][A-Za-z0-9]*)\}/g;
 
@@ -124,7 +309,9 @@ export interface RouteRequest {
  */
 export function routeRequest(route: HttpRoute, input: Readonly<Record<string, unknown>>): RouteRequest {
   const parameters = new Set(pathParameters(route.path));
-  const rest = Object.fromEntries(Object.entries(input).filter(([key, value]) => !parameters.has(key) && value !== undefined));
+  const rest = Object.fromEntries(
+    Object.entries(input).filter(([key, value]) => !parameters.has(key) && value !== undefined),
+  );
   const path = fillPath(route.path, input);
   switch (route.input) {
     case 'body':
@@ -151,7 +338,8 @@ function baseType(schema: z.ZodType): string {
   let current: z.core.$ZodType = schema;
   for (;;) {
     const def = current._zod.def as { type: string; innerType?: z.core.$ZodType };
-    if ((def.type === 'optional' || def.type === 'default' || def.type === 'nullable') && def.innerType !== undefined) current = def.innerType;
+    if ((def.type === 'optional' || def.type === 'default' || def.type === 'nullable') && def.innerType !== undefined)
+      current = def.innerType;
     else return def.type;
   }
 }
@@ -161,7 +349,10 @@ function baseType(schema: z.ZodType): string {
  * where the text is a number or `true`/`false`; anything else is left as it came so that validation names
  * the field. Repeated parameters stay arrays (and fail validation).
  */
-export function queryInput(operation: OperationName, query: Readonly<Record<string, string | string[] | undefined>>): Record<string, unknown> {
+export function queryInput(
+  operation: OperationName,
+  query: Readonly<Record<string, string | string[] | undefined>>,
+): Record<string, unknown> {
   const schema = operations[operation].input as unknown as z.ZodObject;
   const shape = schema.shape as Record<string, z.ZodType>;
   const input: Record<string, unknown> = {};
@@ -170,13 +361,21 @@ export function queryInput(operation: OperationName, query: Readonly<Record<stri
     const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
     const type = field === undefined ? undefined : baseType(field);
     if (typeof value === 'string' && type === 'number' && NUMBER_TEXT.test(value)) input[key] = Number(value);
-    else if (typeof value === 'string' && type === 'boolean' && (value === 'true' || value === 'false')) input[key] = value === 'true';
+    else if (typeof value === 'string' && type === 'boolean' && (value === 'true' || value === 'false'))
+      input[key] = value === 'true';
     else input[key] = value;
   }
   return input;
 }
 
-const ERROR_KINDS = ['validation', 'not_found', 'conflict', 'forbidden', 'remote_http', 'internal'] as const satisfies readonly ErrorKind[];
+const ERROR_KINDS = [
+  'validation',
+  'not_found',
+  'conflict',
+  'forbidden',
+  'remote_http',
+  'internal',
+] as const satisfies readonly ErrorKind[];
 /** Fails to compile when ErrorKind gains a kind that ERROR_KINDS lacks. */
 export const EVERY_ERROR_KIND: [Exclude<ErrorKind, (typeof ERROR_KINDS)[number]>] extends [never] ? true : never = true;
 

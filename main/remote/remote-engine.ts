@@ -23,12 +23,34 @@
  */
 import { Agent, request } from 'undici';
 import { EngineError, validationError } from '../../engine/contract/errors.ts';
-import { operations, type CallContext, type EngineClient, type OperationInput, type OperationName, type OperationOutput } from '../../engine/contract/operations.ts';
+import {
+  operations,
+  type CallContext,
+  type EngineClient,
+  type OperationInput,
+  type OperationName,
+  type OperationOutput,
+} from '../../engine/contract/operations.ts';
 import { zodIssues } from '../../engine/contract/zod-issues.ts';
 import { isFinalRunStatus, isRunOperation, type RunOperation, type RunProgress } from '../../engine/contract/runs.ts';
-import { HTTP_ROUTES, OPENAPI_PATH, ProblemSchema, routeFor, routeRequest, SPEC_OPERATIONS, type HttpRoute, type RouteRequest } from '../net/api-routes.ts';
+import {
+  HTTP_ROUTES,
+  OPENAPI_PATH,
+  ProblemSchema,
+  routeFor,
+  routeRequest,
+  SPEC_OPERATIONS,
+  type HttpRoute,
+  type RouteRequest,
+} from '../net/api-routes.ts';
 import { transportProblem } from '../net/loopback.ts';
-import { fullJitterBackoff, isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs } from '../../engine/index.ts';
+import {
+  fullJitterBackoff,
+  isTransientNetworkError,
+  isTransientStatus,
+  networkErrorCode,
+  retryAfterMs,
+} from '../../engine/index.ts';
 import type { TokenProvider } from './token-provider.ts';
 
 export interface RemoteEngineOptions {
@@ -74,7 +96,9 @@ export interface RemoteCallOptions {
 }
 
 export function notOffered(name: OperationName, why: string): EngineError {
-  return new EngineError('remote_http', `${name} is not offered by this registry (${why})`, [{ path: '(operation)', message: 'not offered by this registry' }]);
+  return new EngineError('remote_http', `${name} is not offered by this registry (${why})`, [
+    { path: '(operation)', message: 'not offered by this registry' },
+  ]);
 }
 
 function header(headers: Answer['headers'], name: string): string | undefined {
@@ -93,11 +117,17 @@ export class RemoteEngine implements EngineClient {
     try {
       base = new URL(options.baseUrl);
     } catch {
-      throw validationError('the registry URL is not a URL', [{ path: 'remote', message: 'expected an absolute https URL' }]);
+      throw validationError('the registry URL is not a URL', [
+        { path: 'remote', message: 'expected an absolute https URL' },
+      ]);
     }
     const problem = transportProblem(base, options.allowInsecureHttp ?? false);
-    if (problem !== undefined) throw validationError(`the registry URL is refused: ${problem}`, [{ path: 'remote', message: problem }]);
-    if (base.search !== '' || base.hash !== '') throw validationError('the registry URL must not carry a query or fragment', [{ path: 'remote', message: 'no ? or #' }]);
+    if (problem !== undefined)
+      throw validationError(`the registry URL is refused: ${problem}`, [{ path: 'remote', message: problem }]);
+    if (base.search !== '' || base.hash !== '')
+      throw validationError('the registry URL must not carry a query or fragment', [
+        { path: 'remote', message: 'no ? or #' },
+      ]);
     this.base = base;
     this.options = options;
     const timeout = options.timeoutMs ?? 60_000;
@@ -125,14 +155,24 @@ export class RemoteEngine implements EngineClient {
     return this.offered;
   }
 
-  async call<K extends OperationName>(name: K, input: OperationInput<K>, context: CallContext): Promise<OperationOutput<K>> {
+  async call<K extends OperationName>(
+    name: K,
+    input: OperationInput<K>,
+    context: CallContext,
+  ): Promise<OperationOutput<K>> {
     return this.callWith(name, input, context);
   }
 
   /** A call whose run, if it is one, reports progress and is cancelled when the signal aborts. */
-  async callWith<K extends OperationName>(name: K, input: OperationInput<K>, _context: CallContext, options: RemoteCallOptions | AbortSignal = {}): Promise<OperationOutput<K>> {
+  async callWith<K extends OperationName>(
+    name: K,
+    input: OperationInput<K>,
+    _context: CallContext,
+    options: RemoteCallOptions | AbortSignal = {},
+  ): Promise<OperationOutput<K>> {
     const callOptions: RemoteCallOptions = options instanceof AbortSignal ? { signal: options } : options;
-    if (isRunOperation(name) && (await this.offeredOperations()).has('runs/start')) return (await this.viaRun(name, input, callOptions)) as OperationOutput<K>;
+    if (isRunOperation(name) && (await this.offeredOperations()).has('runs/start'))
+      return (await this.viaRun(name, input, callOptions)) as OperationOutput<K>;
     return this.direct(name, input);
   }
 
@@ -157,26 +197,39 @@ export class RemoteEngine implements EngineClient {
       options.signal?.removeEventListener('abort', cancel);
     }
     if (state.status !== 'completed') {
-      const error = state.error ?? { kind: 'remote_http' as const, message: `the run ended ${state.status} without a reason`, issues: [] };
+      const error = state.error ?? {
+        kind: 'remote_http' as const,
+        message: `the run ended ${state.status} without a reason`,
+        issues: [],
+      };
       throw new EngineError(error.kind, error.message, error.issues);
     }
     const output = operations[operation].output.safeParse(state.output);
-    if (!output.success) throw new EngineError('remote_http', `the registry's answer to ${operation} does not match the contract`, zodIssues(output.error, '', false));
+    if (!output.success)
+      throw new EngineError(
+        'remote_http',
+        `the registry's answer to ${operation} does not match the contract`,
+        zodIssues(output.error, '', false),
+      );
     return output.data;
   }
 
   private async direct<K extends OperationName>(name: K, input: OperationInput<K>): Promise<OperationOutput<K>> {
     const route = routeFor(name);
     if (route === undefined) throw notOffered(name, 'the registry API has no route for it');
-    if (route.extension && !(await this.offeredOperations()).has(name)) throw notOffered(name, `an extension that ${OPENAPI_PATH} does not list`);
+    if (route.extension && !(await this.offeredOperations()).has(name))
+      throw notOffered(name, `an extension that ${OPENAPI_PATH} does not list`);
     // Typed callers pass an object; untyped ones (IPC, JavaScript) may not.
     const raw: unknown = input;
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw validationError(`invalid input for ${name}`, [{ path: '(root)', message: 'expected object' }]);
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+      throw validationError(`invalid input for ${name}`, [{ path: '(root)', message: 'expected object' }]);
     let routed: RouteRequest;
     try {
       routed = routeRequest(route, input);
     } catch {
-      throw validationError(`invalid input for ${name}`, [{ path: '(query)', message: 'query inputs are strings, numbers or booleans' }]);
+      throw validationError(`invalid input for ${name}`, [
+        { path: '(query)', message: 'query inputs are strings, numbers or booleans' },
+      ]);
     }
     // The registry validates the input with the same schema and answers with the same issues; checking it here
     // too would only add its cost (13 ms for 10,000 pairs) to every valid call.
@@ -184,7 +237,11 @@ export class RemoteEngine implements EngineClient {
     if (answer.status < 200 || answer.status > 299) throw this.errorOf(route, answer);
     const output = operations[name].output.safeParse(this.json(answer, route));
     if (!output.success) {
-      throw new EngineError('remote_http', `the registry's answer to ${name} does not match the contract`, zodIssues(output.error, '', false));
+      throw new EngineError(
+        'remote_http',
+        `the registry's answer to ${name} does not match the contract`,
+        zodIssues(output.error, '', false),
+      );
     }
     return output.data as OperationOutput<K>;
   }
@@ -204,7 +261,8 @@ export class RemoteEngine implements EngineClient {
       return offered;
     }
     for (const route of HTTP_ROUTES) {
-      if (route.extension && typeof paths[route.path]?.[route.method.toLowerCase()] === 'object') offered.add(route.operation);
+      if (route.extension && typeof paths[route.path]?.[route.method.toLowerCase()] === 'object')
+        offered.add(route.operation);
     }
     return offered;
   }
@@ -216,7 +274,11 @@ export class RemoteEngine implements EngineClient {
     return url;
   }
 
-  private async send(route: Pick<HttpRoute, 'method' | 'path'>, routed: RouteRequest, authorised: boolean): Promise<Answer> {
+  private async send(
+    route: Pick<HttpRoute, 'method' | 'path'>,
+    routed: RouteRequest,
+    authorised: boolean,
+  ): Promise<Answer> {
     const idempotent = route.method === 'GET';
     const retries = idempotent ? (this.options.retries ?? 3) : 0;
     const wait = this.options.sleep ?? sleep;
@@ -229,8 +291,17 @@ export class RemoteEngine implements EngineClient {
       if (body !== undefined) headers['content-type'] = 'application/json';
       let answer: Answer;
       try {
-        const response = await request(this.target(routed), { method: route.method, headers, body: body ?? null, dispatcher: this.dispatcher });
-        answer = { status: response.statusCode, headers: response.headers, text: await this.readBody(response.body, where) };
+        const response = await request(this.target(routed), {
+          method: route.method,
+          headers,
+          body: body ?? null,
+          dispatcher: this.dispatcher,
+        });
+        answer = {
+          status: response.statusCode,
+          headers: response.headers,
+          text: await this.readBody(response.body, where),
+        };
       } catch (error) {
         if (error instanceof EngineError) throw error;
         if (attempt < retries && isTransientNetworkError(error)) {
@@ -249,13 +320,19 @@ export class RemoteEngine implements EngineClient {
         const after = retryAfterMs(answer.headers['retry-after']);
         const limit = this.options.maxRetryAfterMs ?? 30_000;
         if (after !== undefined && after > limit) {
-          throw new EngineError('remote_http', `the registry asked to retry ${where} after ${String(Math.ceil(after / 1000))} s (answer ${String(answer.status)}), longer than this client waits`);
+          throw new EngineError(
+            'remote_http',
+            `the registry asked to retry ${where} after ${String(Math.ceil(after / 1000))} s (answer ${String(answer.status)}), longer than this client waits`,
+          );
         }
         await wait(after ?? Math.round(fullJitterBackoff(attempt, this.options.backoffMs ?? 250, 10_000)));
         continue;
       }
       if (answer.status >= 300 && answer.status <= 399) {
-        throw new EngineError('remote_http', `the registry answered ${where} with a redirect (${String(answer.status)}); redirects are not followed, so credentials never reach another origin. Use the registry's final URL`);
+        throw new EngineError(
+          'remote_http',
+          `the registry answered ${where} with a redirect (${String(answer.status)}); redirects are not followed, so credentials never reach another origin. Use the registry's final URL`,
+        );
       }
       return answer;
     }
@@ -280,21 +357,35 @@ export class RemoteEngine implements EngineClient {
     const code = networkErrorCode(error) ?? 'error';
     const at = this.base.origin;
     if (code.includes('TIMEOUT') || code === 'ETIMEDOUT') {
-      return new EngineError('remote_http', `the registry at ${at} did not answer ${where} in time: it may be busy or out of reach. Try again in a minute, or ask its administrator whether it is up (technical detail: ${code})`);
+      return new EngineError(
+        'remote_http',
+        `the registry at ${at} did not answer ${where} in time: it may be busy or out of reach. Try again in a minute, or ask its administrator whether it is up (technical detail: ${code})`,
+      );
     }
-    if (code === 'ECONNREFUSED') return new EngineError('remote_http', `nothing is listening at ${at} (connection refused)`);
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new EngineError('remote_http', `the registry host of ${at} cannot be resolved (${code})`);
+    if (code === 'ECONNREFUSED')
+      return new EngineError('remote_http', `nothing is listening at ${at} (connection refused)`);
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+      return new EngineError('remote_http', `the registry host of ${at} cannot be resolved (${code})`);
     if (code.startsWith('ERR_TLS') || code.includes('CERT') || code.includes('SELF_SIGNED')) {
-      return new EngineError('remote_http', `the TLS certificate of ${at} is not trusted (${code}); give the registry's CA certificate`);
+      return new EngineError(
+        'remote_http',
+        `the TLS certificate of ${at} is not trusted (${code}); give the registry's CA certificate`,
+      );
     }
-    return new EngineError('remote_http', `the request ${where} to ${at} failed: check the network and the registry URL, then try again (technical detail: ${code})`);
+    return new EngineError(
+      'remote_http',
+      `the request ${where} to ${at} failed: check the network and the registry URL, then try again (technical detail: ${code})`,
+    );
   }
 
   private json(answer: Answer, route: HttpRoute): unknown {
     try {
       return JSON.parse(answer.text);
     } catch {
-      throw new EngineError('remote_http', `the registry's answer to ${route.operation} is not JSON (status ${String(answer.status)})`);
+      throw new EngineError(
+        'remote_http',
+        `the registry's answer to ${route.operation} is not JSON (status ${String(answer.status)})`,
+      );
     }
   }
 
@@ -308,11 +399,21 @@ export class RemoteEngine implements EngineClient {
     }
     const problem = ProblemSchema.safeParse(parsed);
     // A 404 or 405 that no operation answered: the registry does not know this route.
-    if (route.extension && (answer.status === 404 || answer.status === 405) && (!problem.success || problem.data.operation === undefined)) {
-      return notOffered(route.operation, `the registry answered ${String(answer.status)} for ${route.method} ${route.path}`);
+    if (
+      route.extension &&
+      (answer.status === 404 || answer.status === 405) &&
+      (!problem.success || problem.data.operation === undefined)
+    ) {
+      return notOffered(
+        route.operation,
+        `the registry answered ${String(answer.status)} for ${route.method} ${route.path}`,
+      );
     }
     if (answer.status === 401) {
-      const detail = problem.success ? problem.data.detail : (/error_description="([^"]*)"/.exec(header(answer.headers, 'www-authenticate') ?? '')?.[1] ?? 'no reason given');
+      const detail = problem.success
+        ? problem.data.detail
+        : (/error_description="([^"]*)"/.exec(header(answer.headers, 'www-authenticate') ?? '')?.[1] ??
+          'no reason given');
       return new EngineError('forbidden', `the registry refused the access token: ${detail}`);
     }
     if (problem.success) return new EngineError(problem.data.kind, problem.data.detail, problem.data.issues);

@@ -15,7 +15,11 @@ export interface TokenProvider {
 const TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 function checked(token: string, source: string): string {
-  if (!TOKEN.test(token)) throw new EngineError('validation', `${source} does not hold one bearer token (letters, digits and -._~+/ only, no spaces)`);
+  if (!TOKEN.test(token))
+    throw new EngineError(
+      'validation',
+      `${source} does not hold one bearer token (letters, digits and -._~+/ only, no spaces)`,
+    );
   return token;
 }
 
@@ -41,7 +45,12 @@ export class TokenFileProvider implements TokenProvider {
       text = readFileSync(this.path, 'utf8');
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      return Promise.reject(new EngineError('validation', `token file ${this.path} cannot be read (${typeof code === 'string' ? code : 'error'})`));
+      return Promise.reject(
+        new EngineError(
+          'validation',
+          `token file ${this.path} cannot be read (${typeof code === 'string' ? code : 'error'})`,
+        ),
+      );
     }
     try {
       return Promise.resolve(checked(text.trim(), `token file ${this.path}`));

@@ -2,7 +2,13 @@
  * The renderer's one typed client: `send(name, input)` for every engine and console operation,
  * `subscribe(event, handler)` for the backend's pushes. Typed from the contract; blind to the transport.
  */
-import type { AnyInput, AnyOperationName, AnyOutput, ConsoleEvent, ConsoleEventName } from '../../console-protocol/protocol.ts';
+import type {
+  AnyInput,
+  AnyOperationName,
+  AnyOutput,
+  ConsoleEvent,
+  ConsoleEventName,
+} from '../../console-protocol/protocol.ts';
 import { ClientError } from './errors.ts';
 import type { Transport } from './transport.ts';
 

@@ -9,7 +9,11 @@ interface ConsoleServices {
 
 const ServicesContext = createContext<ConsoleServices | null>(null);
 
-export function ConsoleServicesProvider({ client, samples, children }: ConsoleServices & { readonly children: ReactNode }) {
+export function ConsoleServicesProvider({
+  client,
+  samples,
+  children,
+}: ConsoleServices & { readonly children: ReactNode }) {
   return <ServicesContext.Provider value={{ client, samples }}>{children}</ServicesContext.Provider>;
 }
 

@@ -11,7 +11,8 @@ const NOT_SIGNED_IN: Reply<never> = {
   error: {
     type: 'EngineError',
     kind: 'forbidden',
-    message: 'This page is not connected to a console session. Open the address printed in the terminal where `npm start` runs.',
+    message:
+      'This page is not connected to a console session. Open the address printed in the terminal where `npm start` runs.',
     issues: [],
   },
 };

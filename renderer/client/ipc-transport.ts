@@ -21,7 +21,10 @@ export function ipcTransport(api: PreloadApi): Transport {
     send(name, input) {
       const operation = (api.operations as Partial<Record<string, (input: unknown) => Promise<Reply<unknown>>>>)[name];
       if (operation === undefined) {
-        return Promise.resolve({ ok: false, error: { type: 'EngineError', kind: 'validation', message: `unknown operation ${name}`, issues: [] } });
+        return Promise.resolve({
+          ok: false,
+          error: { type: 'EngineError', kind: 'validation', message: `unknown operation ${name}`, issues: [] },
+        });
       }
       return operation(input ?? {});
     },

@@ -41,7 +41,9 @@ export function storeJob(queryClient: QueryClient, connection: string, job: JobS
   queryClient.setQueryData<JobState>(keys.job(connection, job.jobId), job);
   queryClient.setQueryData<JobsPage>(keys.jobs(connection), (old) => {
     if (old === undefined) return old;
-    const rows = old.rows.some((row) => row.jobId === job.jobId) ? old.rows.map((row) => (row.jobId === job.jobId ? job : row)) : [job, ...old.rows];
+    const rows = old.rows.some((row) => row.jobId === job.jobId)
+      ? old.rows.map((row) => (row.jobId === job.jobId ? job : row))
+      : [job, ...old.rows];
     return { ...old, rows: rows.sort(byNewest).slice(0, JOBS_LIMIT) };
   });
 }
@@ -59,7 +61,9 @@ export function usePushes(client: ConsoleClient, queryClient: QueryClient, sampl
     });
     const offProgress = client.subscribe('sandbox/progress', (progress) => {
       queryClient.setQueryData<ConsoleStatus>(keys.status, (old) =>
-        old === undefined ? old : { ...old, creating: progress.stage === 'done' || progress.stage === 'failed' ? null : progress },
+        old === undefined
+          ? old
+          : { ...old, creating: progress.stage === 'done' || progress.stage === 'failed' ? null : progress },
       );
     });
     return () => {
@@ -80,9 +84,13 @@ export function useConsoleStatus() {
   return useQuery({
     queryKey: keys.status,
     queryFn: async () => {
-      const [status, jobs] = await Promise.allSettled([client.send('console/status', {}), client.send('jobs/list', { limit: JOBS_LIMIT })]);
+      const [status, jobs] = await Promise.allSettled([
+        client.send('console/status', {}),
+        client.send('jobs/list', { limit: JOBS_LIMIT }),
+      ]);
       if (status.status === 'rejected') throw status.reason;
-      if (jobs.status === 'fulfilled' && status.value.connection !== null) queryClient.setQueryData(keys.jobs(connectionKey(status.value)), jobs.value);
+      if (jobs.status === 'fulfilled' && status.value.connection !== null)
+        queryClient.setQueryData(keys.jobs(connectionKey(status.value)), jobs.value);
       return status.value;
     },
   });

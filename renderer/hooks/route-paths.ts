@@ -37,4 +37,3 @@ export const paths = {
   review: (caseId: string) => `#/reviews/${caseId}`,
   identity: (enterpriseId: string) => `#/identities/${enterpriseId}`,
 } as const;
-

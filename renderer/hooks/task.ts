@@ -23,7 +23,10 @@ export interface Task<K extends RunOperation> {
   readonly cancelled: boolean;
 }
 
-export function useTask<K extends RunOperation>(operation: K, onSuccess?: (output: OperationOutput<K>) => void): Task<K> {
+export function useTask<K extends RunOperation>(
+  operation: K,
+  onSuccess?: (output: OperationOutput<K>) => void,
+): Task<K> {
   const client = useClient();
   const [state, setState] = useState<RunState | null>(null);
   const [error, setError] = useState<ClientError | null>(null);
@@ -65,7 +68,15 @@ export function useTask<K extends RunOperation>(operation: K, onSuccess?: (outpu
       setData(undefined);
       current.current = null;
       early.current.clear();
-      setState({ runId: '', operation, status: 'queued', progress: null, startedAt: new Date().toISOString(), finishedAt: null, error: null });
+      setState({
+        runId: '',
+        operation,
+        status: 'queued',
+        progress: null,
+        startedAt: new Date().toISOString(),
+        finishedAt: null,
+        error: null,
+      });
       client.send('console/start-task', { operation, input }).then(
         (started) => {
           current.current = started.runId;
@@ -75,7 +86,15 @@ export function useTask<K extends RunOperation>(operation: K, onSuccess?: (outpu
         },
         (failure: unknown) => {
           setState(null);
-          setError(failure instanceof ClientError ? failure : new ClientError({ kind: 'internal', message: failure instanceof Error ? failure.message : 'the task could not start', issues: [] }));
+          setError(
+            failure instanceof ClientError
+              ? failure
+              : new ClientError({
+                  kind: 'internal',
+                  message: failure instanceof Error ? failure.message : 'the task could not start',
+                  issues: [],
+                }),
+          );
         },
       );
     },

@@ -67,7 +67,10 @@ export function ratePoints(samples: readonly Sample[], windowMs = 1000): { secon
     while (from < i - 1 && b.at - (samples[from + 1]?.at ?? b.at) >= windowMs) from++;
     const a = samples[from];
     if (a === undefined || b.at - a.at < MIN_SPAN_MS) continue;
-    points.push({ second: Math.round((b.at - first.at) / 100) / 10, rate: Math.round(((b.items - a.items) * 1000) / (b.at - a.at)) });
+    points.push({
+      second: Math.round((b.at - first.at) / 100) / 10,
+      rate: Math.round(((b.items - a.items) * 1000) / (b.at - a.at)),
+    });
   }
   return points;
 }

@@ -28,10 +28,18 @@ export class PageErrorBoundary extends Component<{ readonly children: ReactNode 
       <Stack maw={640} data-testid="page-failed">
         <Alert color="red" variant="light" icon={<IconAlert />} title="This page could not be shown">
           <Text size="sm">
-            The console's backend may have stopped, or the page met a fault. If you closed the console's window or its terminal, start it again (npm start, or the app), then reload. Other pages can still be chosen on the left.
+            The console's backend may have stopped, or the page met a fault. If you closed the console's window or its
+            terminal, start it again (npm start, or the app), then reload. Other pages can still be chosen on the left.
           </Text>
         </Alert>
-        <Button variant="light" leftSection={<IconRefresh size={16} />} w="fit-content" onClick={() => { globalThis.location.reload(); }}>
+        <Button
+          variant="light"
+          leftSection={<IconRefresh size={16} />}
+          w="fit-content"
+          onClick={() => {
+            globalThis.location.reload();
+          }}
+        >
           Reload
         </Button>
       </Stack>

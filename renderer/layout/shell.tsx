@@ -25,7 +25,8 @@ function WorkerBadge({ connection }: { readonly connection: LocalConnection }) {
       </Badge>
     );
   }
-  const label = worker.state === 'disabled' ? 'Worker disabled' : worker.state === 'failed' ? 'Worker failed' : 'Worker stopped';
+  const label =
+    worker.state === 'disabled' ? 'Worker disabled' : worker.state === 'failed' ? 'Worker failed' : 'Worker stopped';
   return (
     <Tooltip label={worker.message ?? label} multiline w={320} withArrow>
       <Badge variant="light" color="orange" radius="sm" leftSection={<IconAlert size={12} />} tabIndex={0}>
@@ -48,7 +49,10 @@ function RemoteSummary({ connection }: { readonly connection: RemoteConnection }
         </Text>
       </Tooltip>
       <Text size="sm" c="dimmed" visibleFrom="sm">
-        Tenant <Text span fw={600} c="var(--mantine-color-text)">{connection.tenantId}</Text>
+        Tenant{' '}
+        <Text span fw={600} c="var(--mantine-color-text)">
+          {connection.tenantId}
+        </Text>
       </Text>
       <Text size="sm" c="dimmed" visibleFrom="md" data-testid="connection-identity">
         {connection.identity ?? connection.actor}
@@ -77,7 +81,10 @@ export function ConnectionSummary({ connection }: { readonly connection: Connect
         </Text>
       </Tooltip>
       <Text size="sm" c="dimmed" visibleFrom="sm">
-        Tenant <Text span fw={600} c="var(--mantine-color-text)">{connection.tenantId}</Text>
+        Tenant{' '}
+        <Text span fw={600} c="var(--mantine-color-text)">
+          {connection.tenantId}
+        </Text>
       </Text>
       <Box visibleFrom="md">
         <WorkerBadge connection={connection} />
@@ -90,18 +97,66 @@ export function ConnectionSummary({ connection }: { readonly connection: Connect
 const NAV_STYLES = { description: { color: 'var(--mantine-color-dimmed)', opacity: 1 } } as const;
 
 /** The navigation, in order: each entry with the routes it stays highlighted on. */
-const PAGES: readonly { href: string; label: string; description: string; icon: ReactNode; pages: readonly Route['page'][] }[] = [
-  { href: paths.maintenance, label: 'Maintenance', description: 'Re-index and reconciliation', icon: <IconTool />, pages: ['maintenance', 'job'] },
-  { href: paths.reviews(), label: 'Review cases', description: 'Pairs waiting for a person', icon: <IconUsers />, pages: ['reviews', 'review', 'identity'] },
-  { href: paths.assurance, label: 'Match assurance', description: 'Labels, evaluation, calibration, estimate', icon: <IconChart />, pages: ['assurance'] },
-  { href: paths.health, label: 'Health', description: 'Figures over time, drift', icon: <IconHeart />, pages: ['health'] },
-  { href: paths.sandboxes, label: 'Sandboxes', description: 'Local sandbox or registry', icon: <IconDatabase />, pages: ['sandboxes'] },
+const PAGES: readonly {
+  href: string;
+  label: string;
+  description: string;
+  icon: ReactNode;
+  pages: readonly Route['page'][];
+}[] = [
+  {
+    href: paths.maintenance,
+    label: 'Maintenance',
+    description: 'Re-index and reconciliation',
+    icon: <IconTool />,
+    pages: ['maintenance', 'job'],
+  },
+  {
+    href: paths.reviews(),
+    label: 'Review cases',
+    description: 'Pairs waiting for a person',
+    icon: <IconUsers />,
+    pages: ['reviews', 'review', 'identity'],
+  },
+  {
+    href: paths.assurance,
+    label: 'Match assurance',
+    description: 'Labels, evaluation, calibration, estimate',
+    icon: <IconChart />,
+    pages: ['assurance'],
+  },
+  {
+    href: paths.health,
+    label: 'Health',
+    description: 'Figures over time, drift',
+    icon: <IconHeart />,
+    pages: ['health'],
+  },
+  {
+    href: paths.sandboxes,
+    label: 'Sandboxes',
+    description: 'Local sandbox or registry',
+    icon: <IconDatabase />,
+    pages: ['sandboxes'],
+  },
 ];
 
-export function Shell({ route, connection, children }: { readonly route: Route; readonly connection: Connection | null; readonly children: ReactNode }) {
+export function Shell({
+  route,
+  connection,
+  children,
+}: {
+  readonly route: Route;
+  readonly connection: Connection | null;
+  readonly children: ReactNode;
+}) {
   const [opened, { toggle, close }] = useDisclosure(false);
   return (
-    <AppShell header={{ height: 60 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="lg">
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="lg"
+    >
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">

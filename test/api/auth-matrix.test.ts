@@ -29,7 +29,11 @@ interface Issuer {
 const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
 const now = (): number => Math.floor(Date.now() / 1000);
 
-async function forged(issuer: Issuer, claims: Record<string, unknown>, header: Record<string, unknown> = {}): Promise<string> {
+async function forged(
+  issuer: Issuer,
+  claims: Record<string, unknown>,
+  header: Record<string, unknown> = {},
+): Promise<string> {
   const key = await importJWK(issuer.key, issuer.alg);
   return new SignJWT({ scope: 'mpi.admin mpi.operations', mpi_tenant: 't1', client_id: 'forger', ...claims })
     .setProtectedHeader({ alg: issuer.alg, kid: issuer.key.kid ?? '', typ: 'at+jwt', ...header })
@@ -41,11 +45,16 @@ async function forged(issuer: Issuer, claims: Record<string, unknown>, header: R
 }
 
 /** The token cases of the matrix: name → Authorization header (undefined: none) and the expected refusal. */
-async function badTokens(issuer: Issuer): Promise<{ name: string; header: string | undefined; status: number; error: string | null }[]> {
+async function badTokens(
+  issuer: Issuer,
+): Promise<{ name: string; header: string | undefined; status: number; error: string | null }[]> {
   const valid = await issuer.genuine('mpi.admin mpi.operations', 't1');
   const [head, payload, signature] = valid.split('.') as [string, string, string];
   const flipped = signature.slice(0, 10) + (signature[10] === 'A' ? 'B' : 'A') + signature.slice(11);
-  const publicPem = createPublicKey({ key: issuer.key as never, format: 'jwk' }).export({ type: 'spki', format: 'pem' });
+  const publicPem = createPublicKey({ key: issuer.key as never, format: 'jwk' }).export({
+    type: 'spki',
+    format: 'pem',
+  });
   const hmac = await new SignJWT({ scope: 'mpi.admin mpi.operations', mpi_tenant: 't1' })
     .setProtectedHeader({ alg: 'HS256', kid: issuer.key.kid ?? '' })
     .setIssuer(issuer.iss)
@@ -56,15 +65,45 @@ async function badTokens(issuer: Issuer): Promise<{ name: string; header: string
   return [
     { name: 'no token', header: undefined, status: 401, error: null },
     { name: 'malformed', header: 'Bearer not-a-token', status: 401, error: 'invalid_token' },
-    { name: 'expired', header: `Bearer ${await forged(issuer, { iat: now() - 7200, exp: now() - 3600 })}`, status: 401, error: 'invalid_token' },
-    { name: 'not yet valid', header: `Bearer ${await forged(issuer, { nbf: now() + 3600, exp: now() + 7200 })}`, status: 401, error: 'invalid_token' },
-    { name: 'wrong issuer', header: `Bearer ${await forged(issuer, { iss: 'https://issuer.invalid' })}`, status: 401, error: 'invalid_token' },
-    { name: 'wrong audience', header: `Bearer ${await forged(issuer, { aud: 'https://another-api.invalid' })}`, status: 401, error: 'invalid_token' },
+    {
+      name: 'expired',
+      header: `Bearer ${await forged(issuer, { iat: now() - 7200, exp: now() - 3600 })}`,
+      status: 401,
+      error: 'invalid_token',
+    },
+    {
+      name: 'not yet valid',
+      header: `Bearer ${await forged(issuer, { nbf: now() + 3600, exp: now() + 7200 })}`,
+      status: 401,
+      error: 'invalid_token',
+    },
+    {
+      name: 'wrong issuer',
+      header: `Bearer ${await forged(issuer, { iss: 'https://issuer.invalid' })}`,
+      status: 401,
+      error: 'invalid_token',
+    },
+    {
+      name: 'wrong audience',
+      header: `Bearer ${await forged(issuer, { aud: 'https://another-api.invalid' })}`,
+      status: 401,
+      error: 'invalid_token',
+    },
     { name: 'bad signature', header: `Bearer ${head}.${payload}.${flipped}`, status: 401, error: 'invalid_token' },
     { name: 'alg none', header: `Bearer ${unsigned}`, status: 401, error: 'invalid_token' },
     { name: 'HMAC-signed with the public key', header: `Bearer ${hmac}`, status: 401, error: 'invalid_token' },
-    { name: 'no tenant claim', header: `Bearer ${await issuer.genuine('mpi.admin mpi.operations', undefined)}`, status: 401, error: 'invalid_token' },
-    { name: 'other tenant (not registered here)', header: `Bearer ${await issuer.genuine('mpi.admin mpi.operations', 't-elsewhere')}`, status: 404, error: null },
+    {
+      name: 'no tenant claim',
+      header: `Bearer ${await issuer.genuine('mpi.admin mpi.operations', undefined)}`,
+      status: 401,
+      error: 'invalid_token',
+    },
+    {
+      name: 'other tenant (not registered here)',
+      header: `Bearer ${await issuer.genuine('mpi.admin mpi.operations', 't-elsewhere')}`,
+      status: 404,
+      error: null,
+    },
   ];
 }
 
@@ -103,7 +142,11 @@ function matrix(name: string, start: (registry: Registry) => Promise<Started>): 
           const problem = ProblemSchema.parse(answer.json);
           expect(problem.status, where).toBe(c.status);
           if (c.status === 401) {
-            expect(answer.headers['www-authenticate'], where).toMatch(c.error === null ? /^Bearer realm="mpi-registry"$/ : new RegExp(`^Bearer realm="mpi-registry", error="${c.error}"`));
+            expect(answer.headers['www-authenticate'], where).toMatch(
+              c.error === null
+                ? /^Bearer realm="mpi-registry"$/
+                : new RegExp(`^Bearer realm="mpi-registry", error="${c.error}"`),
+            );
           } else {
             expect(problem, where).toMatchObject({ kind: 'not_found' });
             expect(problem.detail, where).toMatch(/tenant "t-elsewhere" is not registered/);
@@ -118,9 +161,16 @@ function matrix(name: string, start: (registry: Registry) => Promise<Started>): 
       const onlyOperations = `Bearer ${await issuer.genuine('mpi.operations', 't1')}`;
       const onlyAdmin = `Bearer ${await issuer.genuine('mpi.admin', 't1')}`;
       for (const route of ROUTES) {
-        const answer = await callRoute(api.url, registry, route, route.scope === 'mpi.admin' ? onlyOperations : onlyAdmin);
+        const answer = await callRoute(
+          api.url,
+          registry,
+          route,
+          route.scope === 'mpi.admin' ? onlyOperations : onlyAdmin,
+        );
         expect(answer.status, route.path).toBe(403);
-        expect(answer.headers['www-authenticate']).toBe(`Bearer realm="mpi-registry", error="insufficient_scope", error_description="this operation needs the ${route.scope} scope", scope="${route.scope}"`);
+        expect(answer.headers['www-authenticate']).toBe(
+          `Bearer realm="mpi-registry", error="insufficient_scope", error_description="this operation needs the ${route.scope} scope", scope="${route.scope}"`,
+        );
         expect(ProblemSchema.parse(answer.json).kind).toBe('forbidden');
       }
       expect(databaseDigest(registry.engine.env.store)).toBe(before);
@@ -134,11 +184,18 @@ function matrix(name: string, start: (registry: Registry) => Promise<Started>): 
       const cancel = ROUTES.find((r) => r.operation === 'jobs/cancel');
       const evaluate = ROUTES.find((r) => r.operation === 'matching/evaluate');
       if (get === undefined || cancel === undefined || evaluate === undefined) throw new Error('routes');
-      const unknown = { ...registry, inputs: { ...registry.inputs, 'jobs/get': { jobId: 'job-00000000-0000-4000-8000-000000000000' } } };
+      const unknown = {
+        ...registry,
+        inputs: { ...registry.inputs, 'jobs/get': { jobId: 'job-00000000-0000-4000-8000-000000000000' } },
+      };
       const foreign = await callRoute(api.url, registry, get, t2);
       const missing = await callRoute(api.url, unknown, get, t1);
       expect(foreign.status).toBe(404);
-      const strip = (json: unknown): unknown => ({ ...(json as object), instance: null, detail: (json as { detail: string }).detail.replace(/job-[0-9a-f-]+/, 'JOB') });
+      const strip = (json: unknown): unknown => ({
+        ...(json as object),
+        instance: null,
+        detail: (json as { detail: string }).detail.replace(/job-[0-9a-f-]+/, 'JOB'),
+      });
       expect(strip(foreign.json)).toEqual(strip(missing.json));
       expect((await callRoute(api.url, registry, cancel, t2)).status).toBe(404);
       const evaluation = await callRoute(api.url, registry, evaluate, t2);
@@ -166,9 +223,15 @@ matrix('a real OAuth server (oidc-provider, client credentials)', async (registr
   ]);
   const env = registry.engine.env;
   const api: Partial<ApiSettings> = { Issuer: idp.issuer, Audience: API_AUDIENCE };
-  env.changeSettings((current) => ({ next: { ...current, Api: { TenantClaim: 'mpi_tenant', ClockSkewSeconds: 30, AllowInsecureHttp: false, ...api } }, commit: () => undefined }));
-  const clientOf = (tenant: string | undefined): string => (tenant === undefined ? 'no-tenant' : tenant === 't1' ? 'ops-t1' : tenant === 't2' ? 'ops-t2' : 'ops-elsewhere');
-  const served = await serveApi(registry.engine, { authenticator: await (await import('../../main/api/auth/authenticator.ts')).authenticatorFor(env, false) });
+  env.changeSettings((current) => ({
+    next: { ...current, Api: { TenantClaim: 'mpi_tenant', ClockSkewSeconds: 30, AllowInsecureHttp: false, ...api } },
+    commit: () => undefined,
+  }));
+  const clientOf = (tenant: string | undefined): string =>
+    tenant === undefined ? 'no-tenant' : tenant === 't1' ? 'ops-t1' : tenant === 't2' ? 'ops-t2' : 'ops-elsewhere';
+  const served = await serveApi(registry.engine, {
+    authenticator: await (await import('../../main/api/auth/authenticator.ts')).authenticatorFor(env, false),
+  });
   return {
     api: served,
     issuer: {

@@ -29,7 +29,11 @@ describe('parallel starts, reads and cancels while workers run', () => {
     engine = LocalEngine.open({ dbPath });
     api = await serveWithWorker(engine);
     worker = spawnWorker(dbPath);
-    client = new RemoteEngine({ baseUrl: api.url, tokens: new StaticTokenProvider(await devTokenFor(engine, ['mpi.admin', 'mpi.operations'], { tenantId: TENANT })), retries: 0 });
+    client = new RemoteEngine({
+      baseUrl: api.url,
+      tokens: new StaticTokenProvider(await devTokenFor(engine, ['mpi.admin', 'mpi.operations'], { tenantId: TENANT })),
+      retries: 0,
+    });
   });
   afterAll(async () => {
     await client.close();
@@ -43,7 +47,9 @@ describe('parallel starts, reads and cancels while workers run', () => {
   it('never lets SQLITE_BUSY or a 5xx reach a caller, and every cancel is consistent with the final status', async () => {
     const starts = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        i % 2 === 0 ? client.call('maintenance/reindex', { reason: `parallel ${String(i)}`, batchSize: 5 }, ctx) : client.call('maintenance/reconcile', { reason: `parallel ${String(i)}`, batchSize: 5 }, ctx),
+        i % 2 === 0
+          ? client.call('maintenance/reindex', { reason: `parallel ${String(i)}`, batchSize: 5 }, ctx)
+          : client.call('maintenance/reconcile', { reason: `parallel ${String(i)}`, batchSize: 5 }, ctx),
       ),
     );
     expect(new Set(starts.map((s) => s.jobId)).size).toBe(10);
@@ -52,13 +58,20 @@ describe('parallel starts, reads and cancels while workers run', () => {
     for (let round = 0; round < 8; round++) {
       for (const { jobId } of starts) calls.push(client.call('jobs/get', { jobId }, ctx));
       calls.push(client.call('jobs/list', { limit: 20 }, ctx));
-      if (round === 2) for (const jobId of cancelled) calls.push(client.call('jobs/cancel', { jobId }, ctx).catch((e: unknown) => ({ refused: e, jobId })));
+      if (round === 2)
+        for (const jobId of cancelled)
+          calls.push(client.call('jobs/cancel', { jobId }, ctx).catch((e: unknown) => ({ refused: e, jobId })));
     }
     const settled = await Promise.allSettled(calls);
-    const failures = settled.filter((s) => s.status === 'rejected').map((s) => String((s).reason));
+    const failures = settled.filter((s) => s.status === 'rejected').map((s) => String(s.reason));
     expect(failures).toEqual([]);
-    const cancelAnswers = settled.flatMap((s) => (s.status === 'fulfilled' && typeof s.value === 'object' && s.value !== null && 'refused' in s.value ? [s.value as { refused: unknown; jobId: string }] : []));
-    for (const { refused } of cancelAnswers) expect(isEngineError(refused) && refused.kind === 'conflict', String(refused)).toBe(true);
+    const cancelAnswers = settled.flatMap((s) =>
+      s.status === 'fulfilled' && typeof s.value === 'object' && s.value !== null && 'refused' in s.value
+        ? [s.value as { refused: unknown; jobId: string }]
+        : [],
+    );
+    for (const { refused } of cancelAnswers)
+      expect(isEngineError(refused) && refused.kind === 'conflict', String(refused)).toBe(true);
 
     const final = new Map<string, string>();
     await waitForAsync(async () => {

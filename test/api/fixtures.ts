@@ -46,7 +46,15 @@ export async function apiRegistry(dir: string): Promise<Registry> {
       'jobs/get': { jobId },
       'jobs/cancel': { jobId },
       'matching/evaluate': { datasetId: 'auth', pairs, thresholds: [0.5] },
-      'matching/calibrate': { datasetId: 'auth', modelVersion: 'm1', pairs, priorMatchProbability: 0.1, smoothing: 1, validationFraction: 0.3, targetPrecision: 0.9 },
+      'matching/calibrate': {
+        datasetId: 'auth',
+        modelVersion: 'm1',
+        pairs,
+        priorMatchProbability: 0.1,
+        smoothing: 1,
+        validationFraction: 0.3,
+        targetPrecision: 0.9,
+      },
       'matching/estimate': { modelVersion: 'e1', randomPairs: 2000 },
       'jobs/list': { limit: 5 },
       'profile/summary': {},
@@ -65,7 +73,10 @@ export async function apiRegistry(dir: string): Promise<Registry> {
       'profile/preview': { document: {}, maxExamples: 1 },
       'health/series': { limit: 5 },
       'audit/sample': { labels: 40, seed: 1 },
-      'audit/estimate': { strata: [{ name: 'linked', linked: true, population: 10 }], labels: [{ stratum: 'linked', left: first.left, right: first.right, isMatch: true }] },
+      'audit/estimate': {
+        strata: [{ name: 'linked', linked: true, population: 10 }],
+        labels: [{ stratum: 'linked', left: first.left, right: first.right, isMatch: true }],
+      },
       // Filled with the run the last successful runs/start of callRoute started (runs live in the serving process).
       'runs/get': { runId: 'no-run-started-yet-0000' },
       'runs/cancel': { runId: 'no-run-started-yet-0000' },
@@ -89,7 +100,11 @@ export async function send(
 ): Promise<RawAnswer> {
   const url = new URL(path, base);
   for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, value);
-  const response = await request(url, { method: method as 'GET', headers: options.headers ?? {}, body: options.body ?? null });
+  const response = await request(url, {
+    method: method as 'GET',
+    headers: options.headers ?? {},
+    body: options.body ?? null,
+  });
   const text = await response.body.text();
   let json: unknown;
   try {
@@ -101,12 +116,20 @@ export async function send(
 }
 
 /** A route called with its valid input and the given Authorization header (or none). */
-export async function callRoute(base: string, registry: Registry, route: HttpRoute, authorization: string | undefined): Promise<RawAnswer> {
+export async function callRoute(
+  base: string,
+  registry: Registry,
+  route: HttpRoute,
+  authorization: string | undefined,
+): Promise<RawAnswer> {
   const input = registry.inputs[route.operation];
   if (input === undefined) throw new Error(`no fixture input for ${route.operation}`);
   const routed = routeRequest(route, input);
   const answer = await send(base, route.method, routed.path, {
-    headers: { ...(authorization === undefined ? {} : { authorization }), ...(routed.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(authorization === undefined ? {} : { authorization }),
+      ...(routed.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(routed.body === undefined ? {} : { body: JSON.stringify(routed.body) }),
     ...(routed.query === undefined ? {} : { query: routed.query }),
   });

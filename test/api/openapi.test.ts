@@ -60,15 +60,20 @@ describe('the OpenAPI document', () => {
 
   it('is OpenAPI 3.1, served without a token, and lists exactly the routes of the table with their scopes and extension marks', () => {
     expect(doc.openapi).toBe('3.1.0');
-    const listed = Object.entries(doc.paths as Record<string, Record<string, Json>>).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
+    const listed = Object.entries(doc.paths as Record<string, Record<string, Json>>).flatMap(([path, methods]) =>
+      Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect(listed.sort()).toEqual(HTTP_ROUTES.map((r) => `${r.method} ${r.path}`).sort());
     for (const route of HTTP_ROUTES) {
-      const operation = (doc.paths as Record<string, Record<string, Json>>)[route.path]?.[route.method.toLowerCase()] ?? {};
+      const operation =
+        (doc.paths as Record<string, Record<string, Json>>)[route.path]?.[route.method.toLowerCase()] ?? {};
       expect(operation['x-operation']).toBe(route.operation);
       expect(operation['x-required-scope']).toBe(route.scope);
       expect(operation.security).toEqual([{ bearerAuth: [route.scope] }]);
       expect(operation['x-extension'] === true).toBe(route.extension);
-      const parameters = (operation.parameters as { name: string; in: string }[]).filter((p) => p.in === 'path').map((p) => p.name);
+      const parameters = (operation.parameters as { name: string; in: string }[])
+        .filter((p) => p.in === 'path')
+        .map((p) => p.name);
       expect(parameters).toEqual(pathParameters(route.path));
       expect(operation.requestBody !== undefined).toBe(route.input === 'body');
       expect(Object.keys(operation.responses as Json)).toContain(String(route.status));
@@ -115,15 +120,46 @@ describe('the OpenAPI document', () => {
     }
     const token = { authorization: full };
     const json = { ...token, 'content-type': 'application/json' };
-    check(routeOf('jobs/get'), await send(api.url, 'GET', '/api/v1/maintenance/jobs/job-00000000-0000-4000-8000-000000000000', { headers: token }));
+    check(
+      routeOf('jobs/get'),
+      await send(api.url, 'GET', '/api/v1/maintenance/jobs/job-00000000-0000-4000-8000-000000000000', {
+        headers: token,
+      }),
+    );
     check(routeOf('jobs/get'), await send(api.url, 'GET', '/api/v1/maintenance/jobs/bad%20id', { headers: token }));
-    check(routeOf('maintenance/reindex'), await send(api.url, 'POST', '/api/v1/maintenance/reindex', { headers: json, body: '{' }));
-    check(routeOf('maintenance/reindex'), await send(api.url, 'POST', '/api/v1/maintenance/reindex', { headers: { ...token, 'content-type': 'text/plain' }, body: 'x' }));
-    check(routeOf('matching/evaluate'), await send(api.url, 'POST', '/api/v1/matching/evaluation', { headers: json, body: JSON.stringify({ pad: 'x'.repeat(17 * 1024 * 1024) }) }));
-    check(routeOf('jobs/list'), await send(api.url, 'GET', '/api/v1/maintenance/jobs', { headers: token, query: { limit: '2' } }));
+    check(
+      routeOf('maintenance/reindex'),
+      await send(api.url, 'POST', '/api/v1/maintenance/reindex', { headers: json, body: '{' }),
+    );
+    check(
+      routeOf('maintenance/reindex'),
+      await send(api.url, 'POST', '/api/v1/maintenance/reindex', {
+        headers: { ...token, 'content-type': 'text/plain' },
+        body: 'x',
+      }),
+    );
+    check(
+      routeOf('matching/evaluate'),
+      await send(api.url, 'POST', '/api/v1/matching/evaluation', {
+        headers: json,
+        body: JSON.stringify({ pad: 'x'.repeat(17 * 1024 * 1024) }),
+      }),
+    );
+    check(
+      routeOf('jobs/list'),
+      await send(api.url, 'GET', '/api/v1/maintenance/jobs', { headers: token, query: { limit: '2' } }),
+    );
     // 409: cancelling a finished job.
-    const { jobId } = await registry.engine.call('maintenance/reindex', { reason: 'finish me', batchSize: 25 }, { tenantId: 't1', actor: 'test' });
-    await runWorker(registry.engine.env, { tenants: ['t1'], once: true, maintenance: MaintenanceSettingsSchema.parse({}) });
+    const { jobId } = await registry.engine.call(
+      'maintenance/reindex',
+      { reason: 'finish me', batchSize: 25 },
+      { tenantId: 't1', actor: 'test' },
+    );
+    await runWorker(registry.engine.env, {
+      tenants: ['t1'],
+      once: true,
+      maintenance: MaintenanceSettingsSchema.parse({}),
+    });
     const conflict = await send(api.url, 'POST', `/api/v1/maintenance/jobs/${jobId}/cancel`, { headers: token });
     expect(conflict.status).toBe(409);
     check(routeOf('jobs/cancel'), conflict);

@@ -34,11 +34,17 @@ describe('serve logs reach standard output while the server runs', () => {
     const minted = cli(dbPath, ['token', '--scope', 'mpi.operations']);
     expect(minted.status, minted.stderr).toBe(0);
     token = minted.stdout.trim();
-    const child = spawn(process.execPath, [BIN, 'serve', '--db', dbPath, '--dev-auth', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'serve', '--db', dbPath, '--dev-auth', '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     server = child;
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    url = await waitFor('the server to listen', () => lines(output).find((l) => l.msg === 'listening')?.url as string | undefined, 120_000);
+    url = await waitFor(
+      'the server to listen',
+      () => lines(output).find((l) => l.msg === 'listening')?.url as string | undefined,
+      120_000,
+    );
   }, 180_000);
 
   afterAll(async () => {
@@ -57,10 +63,21 @@ describe('serve logs reach standard output while the server runs', () => {
     await answer.body.dump();
 
     // Generous: the line is due within a second, but the machine may be loaded.
-    const line = await waitFor('the request log line', () => lines(output).find((l) => l.reqId === 'log-probe-1' && l.msg === 'request'), 30_000, 20);
+    const line = await waitFor(
+      'the request log line',
+      () => lines(output).find((l) => l.reqId === 'log-probe-1' && l.msg === 'request'),
+      30_000,
+      20,
+    );
     expect(server?.exitCode).toBeNull();
     expect(server?.signalCode).toBeNull();
-    expect(line).toMatchObject({ route: '/api/v1/maintenance/jobs/:jobId', operation: 'jobs/get', status: 404, tenant: TENANT, method: 'GET' });
+    expect(line).toMatchObject({
+      route: '/api/v1/maintenance/jobs/:jobId',
+      operation: 'jobs/get',
+      status: 404,
+      tenant: TENANT,
+      method: 'GET',
+    });
     expect(output).not.toContain(token);
     expect(output).not.toContain('no-such-job-for-the-log');
   }, 60_000);

@@ -15,12 +15,20 @@ import { BIN, cli, exited, makeSandbox, readJob, setMaintenance, tempDir, waitFo
 
 const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
-function remote(url: string, args: readonly string[], options: { tokenFile?: string; env?: Record<string, string> } = {}): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [BIN, '--remote', url, ...(options.tokenFile === undefined ? [] : ['--token-file', options.tokenFile]), ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, MPI_TENANT: '', MPI_TOKEN: '', ...options.env },
-    timeout: 120_000,
-  });
+function remote(
+  url: string,
+  args: readonly string[],
+  options: { tokenFile?: string; env?: Record<string, string> } = {},
+): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(
+    process.execPath,
+    [BIN, '--remote', url, ...(options.tokenFile === undefined ? [] : ['--token-file', options.tokenFile]), ...args],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, MPI_TENANT: '', MPI_TOKEN: '', ...options.env },
+      timeout: 120_000,
+    },
+  );
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -50,12 +58,20 @@ describe('mpi-console serve, token and --remote as real processes', () => {
     const result = cli(dbPath, ['token', '--scope', 'mpi.admin mpi.operations', '--ttl', '2h']);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout.trim()).toMatch(JWT);
-    const payload = JSON.parse(Buffer.from(result.stdout.trim().split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
-    expect(payload).toMatchObject({ mpi_tenant: 'jobs-test', scope: 'mpi.admin mpi.operations', iss: 'urn:mpi-console:dev-auth' });
+    const payload = JSON.parse(Buffer.from(result.stdout.trim().split('.')[1] ?? '', 'base64url').toString()) as Record<
+      string,
+      unknown
+    >;
+    expect(payload).toMatchObject({
+      mpi_tenant: 'jobs-test',
+      scope: 'mpi.admin mpi.operations',
+      iss: 'urn:mpi-console:dev-auth',
+    });
     expect(Number(payload.exp) - Number(payload.iat)).toBe(7200);
     const config = settingsPathFor(dbPath);
     expect(statSync(config).mode & 0o777).toBe(0o600);
-    const key = (JSON.parse(readFileSync(config, 'utf8')) as { Api: { DevAuth: { PrivateKey: { d: string } } } }).Api.DevAuth.PrivateKey.d;
+    const key = (JSON.parse(readFileSync(config, 'utf8')) as { Api: { DevAuth: { PrivateKey: { d: string } } } }).Api
+      .DevAuth.PrivateKey.d;
     expect(key.length).toBeGreaterThan(20);
     expect(result.stdout).not.toContain(key);
     tokenFile = join(dir, 'token');
@@ -74,7 +90,9 @@ describe('mpi-console serve, token and --remote as real processes', () => {
   });
 
   it('serve --dev-auth --worker answers the CLI with --remote, and its worker runs the jobs', async () => {
-    server = spawn(process.execPath, [BIN, 'serve', '--db', dbPath, '--dev-auth', '--worker', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    server = spawn(process.execPath, [BIN, 'serve', '--db', dbPath, '--dev-auth', '--worker', '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     url = await waitFor('the server to listen', () => {
@@ -88,13 +106,22 @@ describe('mpi-console serve, token and --remote as real processes', () => {
     const started = remote(url, ['reindex', '--reason', 'over the API', '--batch-size', '25', '--json'], { tokenFile });
     expect(started.status, started.stderr).toBe(0);
     const { jobId } = JSON.parse(started.stdout) as { jobId: string };
-    await waitFor('the server worker to finish the job', () => (readJob(dbPath, jobId).status === 'completed' ? true : undefined), 120_000, 50);
-    const shown = remote(url, ['job', 'show', jobId, '--json'], { env: { MPI_TOKEN: readFileSync(tokenFile, 'utf8').trim() } });
+    await waitFor(
+      'the server worker to finish the job',
+      () => (readJob(dbPath, jobId).status === 'completed' ? true : undefined),
+      120_000,
+      50,
+    );
+    const shown = remote(url, ['job', 'show', jobId, '--json'], {
+      env: { MPI_TOKEN: readFileSync(tokenFile, 'utf8').trim() },
+    });
     expect(shown.status, shown.stderr).toBe(0);
     expect(JSON.parse(shown.stdout)).toMatchObject({ jobId, status: 'completed', requestedBy: 'api:mpi-console-dev' });
     const listed = remote(url, ['jobs'], { tokenFile });
     expect(listed.stdout).toContain(jobId);
-    expect(JSON.parse(remote(url, ['profile', 'show'], { tokenFile }).stdout)).toMatchObject({ matchingProfileVersion: 1 });
+    expect(JSON.parse(remote(url, ['profile', 'show'], { tokenFile }).stdout)).toMatchObject({
+      matchingProfileVersion: 1,
+    });
 
     // Evaluation over the API equals the local one.
     const labels = join(dir, 'labels.tsv');
@@ -130,7 +157,11 @@ describe('mpi-console serve, token and --remote as real processes', () => {
     const body = new PassThrough();
     const inFlight = request(`${url}/api/v1/matching/evaluation`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(payload)),
+      },
       body,
     });
     body.write(payload.slice(0, 1));

@@ -80,7 +80,10 @@ describe('token verification', () => {
 
   it('reads scopes from scope or scp (string or array)', async () => {
     const v = verifier(idp, 0);
-    expect([...(await v.verify(await signed({ scp: ['mpi.admin', 'mpi.operations'] }))).scopes].sort()).toEqual(['mpi.admin', 'mpi.operations']);
+    expect([...(await v.verify(await signed({ scp: ['mpi.admin', 'mpi.operations'] }))).scopes].sort()).toEqual([
+      'mpi.admin',
+      'mpi.operations',
+    ]);
     expect([...(await v.verify(await signed({ scp: 'mpi.operations' }))).scopes]).toEqual(['mpi.operations']);
     expect([...(await v.verify(await signed({}))).scopes]).toEqual([]);
   });
@@ -112,7 +115,8 @@ describe('token verification', () => {
 
   it('refuses metadata naming another issuer, an issuer without metadata, and a plain-http issuer that is not loopback', async () => {
     const liar = await stubServer((req, res) => {
-      if (req.url === '/.well-known/openid-configuration') json(res, 200, { issuer: 'https://someone-else.example', jwks_uri: `${idp.issuer}/jwks` });
+      if (req.url === '/.well-known/openid-configuration')
+        json(res, 200, { issuer: 'https://someone-else.example', jwks_uri: `${idp.issuer}/jwks` });
       else json(res, 404, {});
     });
     const silent = await stubServer((_req, res) => {
@@ -120,11 +124,25 @@ describe('token verification', () => {
     });
     const token = await idp.token('c1', 'mpi.admin');
     for (const issuer of [liar.url, silent.url]) {
-      const v = new TokenVerifier({ issuer, audience: API_AUDIENCE, keys: issuerKeys({ issuer, allowInsecureHttp: false }), algorithms: ['RS256'], clockSkewSeconds: 0, tenantClaim: 'mpi_tenant' });
+      const v = new TokenVerifier({
+        issuer,
+        audience: API_AUDIENCE,
+        keys: issuerKeys({ issuer, allowInsecureHttp: false }),
+        algorithms: ['RS256'],
+        clockSkewSeconds: 0,
+        tenantClaim: 'mpi_tenant',
+      });
       expect((await refusal(v.verify(token))).status).toBe(503);
     }
     const remote = 'http://192.0.2.1';
-    const v = new TokenVerifier({ issuer: remote, audience: API_AUDIENCE, keys: issuerKeys({ issuer: remote, allowInsecureHttp: false }), algorithms: ['RS256'], clockSkewSeconds: 0, tenantClaim: 'mpi_tenant' });
+    const v = new TokenVerifier({
+      issuer: remote,
+      audience: API_AUDIENCE,
+      keys: issuerKeys({ issuer: remote, allowInsecureHttp: false }),
+      algorithms: ['RS256'],
+      clockSkewSeconds: 0,
+      tenantClaim: 'mpi_tenant',
+    });
     expect((await refusal(v.verify(token))).status).toBe(503);
     expect(silent.received).toHaveLength(2);
     await liar.close();

@@ -95,7 +95,10 @@ function listening(child: ChildProcess, marker: string, what: string): Promise<s
  */
 function cpuSeconds(pid: number | undefined): number | undefined {
   try {
-    const fields = readFileSync(`/proc/${String(pid)}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const fields =
+      readFileSync(`/proc/${String(pid)}/stat`, 'utf8')
+        .split(') ')[1]
+        ?.split(' ') ?? [];
     // utime and stime are fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
@@ -116,9 +119,12 @@ async function load(url: string, token: string, server: ChildProcess, what: stri
   const result = await autocannon(options);
   const after = cpuSeconds(server.pid);
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0 || result['2xx'] !== result.requests.total) {
-    throw new Error(`${what}: ${String(result.non2xx)} non-2xx, ${String(result.errors)} errors, ${String(result.timeouts)} timeouts of ${String(result.requests.total)} requests`);
+    throw new Error(
+      `${what}: ${String(result.non2xx)} non-2xx, ${String(result.errors)} errors, ${String(result.timeouts)} timeouts of ${String(result.requests.total)} requests`,
+    );
   }
-  const cpuMicros = before === undefined || after === undefined ? undefined : ((after - before) * 1e6) / result.requests.total;
+  const cpuMicros =
+    before === undefined || after === undefined ? undefined : ((after - before) * 1e6) / result.requests.total;
   return { result, cpuMicros };
 }
 
@@ -140,8 +146,15 @@ export async function benchApi(): Promise<BenchRow[]> {
     await engine.call('sandbox/create', { syntheticPeople: 5000, seed: 1 }, ctx);
     const { pairs } = await engine.call('labels/sample', { maxPairs: 10_000, seed: 1 }, ctx);
     const { jobId } = await engine.call('maintenance/reindex', { reason: 'bench', batchSize: 25 }, ctx);
-    const token = await devToken(await devSigningKey(engine.env), { tenantId: ctx.tenantId, scopes: ['mpi.admin', 'mpi.operations'], ttlSeconds: 3600, clientId: 'bench' });
-    server = spawn(process.execPath, [BIN, 'serve', '--db', dbPath, '--dev-auth', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const token = await devToken(await devSigningKey(engine.env), {
+      tenantId: ctx.tenantId,
+      scopes: ['mpi.admin', 'mpi.operations'],
+      ttlSeconds: 3600,
+      clientId: 'bench',
+    });
+    server = spawn(process.execPath, [BIN, 'serve', '--db', dbPath, '--dev-auth', '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const url = await listening(server, '"msg":"listening"', 'serve');
     const jobUrl = `${url}/api/v1/maintenance/jobs/${jobId}`;
 
@@ -155,7 +168,12 @@ export async function benchApi(): Promise<BenchRow[]> {
 
     const inProcess = await callsPerSecond(() => engine.call('jobs/get', { jobId }, ctx));
     const { result: api, cpuMicros: apiCpu } = await load(jobUrl, token, server, 'serve');
-    const { result: ceiling, cpuMicros: bareCpu } = await load(`${bareUrl}/api/v1/maintenance/jobs/${jobId}`, token, bare, 'the bare http server');
+    const { result: ceiling, cpuMicros: bareCpu } = await load(
+      `${bareUrl}/api/v1/maintenance/jobs/${jobId}`,
+      token,
+      bare,
+      'the bare http server',
+    );
     const cpu =
       apiCpu === undefined || bareCpu === undefined
         ? ''
@@ -217,20 +235,39 @@ export async function benchApiDuringEstimate(records = 100_000): Promise<BenchRo
   try {
     // About 2.2 records a person in the synthetic population.
     await engine.call('sandbox/create', { syntheticPeople: Math.round(records / 2.2), seed: 1 }, ctx);
-    const population = engine.env.store.statement('SELECT count(*) FROM source_record WHERE tenant_id = ?').pluck().get(ctx.tenantId) as number;
+    const population = engine.env.store
+      .statement('SELECT count(*) FROM source_record WHERE tenant_id = ?')
+      .pluck()
+      .get(ctx.tenantId) as number;
     const { jobId } = await engine.call('maintenance/reindex', { reason: 'bench', batchSize: 25 }, ctx);
-    const token = await devToken(await devSigningKey(engine.env), { tenantId: ctx.tenantId, scopes: ['mpi.admin', 'mpi.operations'], ttlSeconds: 3600, clientId: 'bench' });
+    const token = await devToken(await devSigningKey(engine.env), {
+      tenantId: ctx.tenantId,
+      scopes: ['mpi.admin', 'mpi.operations'],
+      ttlSeconds: 3600,
+      clientId: 'bench',
+    });
     engine.close();
-    server = spawn(process.execPath, [BIN, 'serve', '--db', dbPath, '--dev-auth', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    server = spawn(process.execPath, [BIN, 'serve', '--db', dbPath, '--dev-auth', '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const url = await listening(server, '"msg":"listening"', 'serve');
     const jobUrl = `${url}/api/v1/maintenance/jobs/${jobId}`;
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const { result: idle } = await load(jobUrl, token, server, 'serve, idle');
 
-    const started = await fetch(`${url}/api/v1/runs`, { method: 'POST', headers, body: JSON.stringify({ operation: 'matching/estimate', input: { modelVersion: 'bench', randomPairs: 5_000_000 } }) });
-    if (started.status !== 202) throw new Error(`the estimate run was refused: ${String(started.status)} ${await started.text()}`);
+    const started = await fetch(`${url}/api/v1/runs`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        operation: 'matching/estimate',
+        input: { modelVersion: 'bench', randomPairs: 5_000_000 },
+      }),
+    });
+    if (started.status !== 202)
+      throw new Error(`the estimate run was refused: ${String(started.status)} ${await started.text()}`);
     const { runId } = (await started.json()) as { runId: string };
-    const runState = async (): Promise<string> => ((await (await fetch(`${url}/api/v1/runs/${runId}`, { headers })).json()) as { status: string }).status;
+    const runState = async (): Promise<string> =>
+      ((await (await fetch(`${url}/api/v1/runs/${runId}`, { headers })).json()) as { status: string }).status;
     while ((await runState()) !== 'running') await new Promise((resolve) => setTimeout(resolve, 100));
     const { result: busy } = await load(jobUrl, token, server, 'serve, during the estimate');
     const stillRunning = (await runState()) === 'running';

@@ -39,22 +39,40 @@ const median = (values: number[]): number => {
 };
 
 function progress(started: number): (what: string) => void {
-  return (what) => { process.stderr.write(`  assurance-page ${((performance.now() - started) / 1000).toFixed(1)} s: ${what}\n`); };
+  return (what) => {
+    process.stderr.write(`  assurance-page ${((performance.now() - started) / 1000).toFixed(1)} s: ${what}\n`);
+  };
 }
 
 function startHost(args: readonly string[]): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [HOST_BIN, '--no-open', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BROWSER: 'none' } });
+  const child = spawn(process.execPath, [HOST_BIN, '--no-open', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, BROWSER: 'none' },
+  });
   let output = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => { resolve(); }));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      resolve();
+    }),
+  );
   return new Promise((resolve, reject) => {
     const read = (chunk: Buffer): void => {
       output += chunk.toString('utf8');
       const url = /MPI Console: (\S+)/.exec(output)?.[1];
-      if (url !== undefined) resolve({ url, stop: async () => { child.kill('SIGTERM'); await exited; } });
+      if (url !== undefined)
+        resolve({
+          url,
+          stop: async () => {
+            child.kill('SIGTERM');
+            await exited;
+          },
+        });
     };
     child.stdout.on('data', read);
     child.stderr.on('data', read);
-    void exited.then(() => { reject(new Error(`the host exited before printing its address:\n${output}`)); });
+    void exited.then(() => {
+      reject(new Error(`the host exited before printing its address:\n${output}`));
+    });
   });
 }
 
@@ -121,7 +139,9 @@ const MEASURE_IDLE_KEY = `() => new Promise((resolve) => {
 
 /** Starts `fn(arg)` in the page (its listeners are armed when this returns); the returned function awaits its result. */
 async function arm(page: Page, fn: string, ...args: unknown[]): Promise<() => Promise<number>> {
-  await page.evaluate(`window.__measured = (${fn})(${args.map((a) => JSON.stringify(a)).join(', ')}); window.__measured.catch(() => {}); true`);
+  await page.evaluate(
+    `window.__measured = (${fn})(${args.map((a) => JSON.stringify(a)).join(', ')}); window.__measured.catch(() => {}); true`,
+  );
   return () => page.evaluate<number>('window.__measured');
 }
 
@@ -150,11 +170,14 @@ export async function benchAssurancePage(): Promise<BenchRow[]> {
     } finally {
       engine.close();
     }
-    if (pairs.length !== PAIRS) throw new Error(`the sandbox gave ${String(pairs.length)} labelled pairs, not ${String(PAIRS)}`);
+    if (pairs.length !== PAIRS)
+      throw new Error(`the sandbox gave ${String(pairs.length)} labelled pairs, not ${String(PAIRS)}`);
     const host = await startHost(['--data-dir', join(dir, 'data'), '--sandbox', sandbox, '--tenant', 'demo']);
     const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     try {
-      const page = await (await browser.newContext({ viewport: { width: 1360, height: 900 }, locale: 'en-US' })).newPage();
+      const page = await (
+        await browser.newContext({ viewport: { width: 1360, height: 900 }, locale: 'en-US' })
+      ).newPage();
       await page.goto(host.url);
       await page.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor({ timeout: 60_000 });
       await page.getByRole('link', { name: /Match assurance/ }).click();
@@ -165,7 +188,9 @@ export async function benchAssurancePage(): Promise<BenchRow[]> {
       const rowsText = `${PAIRS.toLocaleString('en-US')} rows`;
       const preview = await arm(page, MEASURE_PREVIEW, rowsText);
       const tsv = labelsToTsv(pairs, { header: true });
-      await page.locator('input[type="file"]').setInputFiles({ name: 'labels.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(tsv) });
+      await page
+        .locator('input[type="file"]')
+        .setInputFiles({ name: 'labels.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(tsv) });
       const previewTime = await preview();
       const readTime = await page.evaluate<number>(`(${READ_AS_FILE})(${JSON.stringify(tsv)})`);
       step(`preview shown in ${previewTime.toFixed(0)} ms`);
@@ -189,7 +214,11 @@ export async function benchAssurancePage(): Promise<BenchRow[]> {
       const fetchTimes: number[] = [];
       for (let i = 0; i < 7; i++) {
         pageTimes.push(await evaluateOnce(page, `bench-${String(i)}`));
-        fetchTimes.push(await page.evaluate<number>(`(${FETCH_EVALUATION})(${JSON.stringify(JSON.stringify({ ...sent, datasetId: `fetch-${String(i)}` }))})`));
+        fetchTimes.push(
+          await page.evaluate<number>(
+            `(${FETCH_EVALUATION})(${JSON.stringify(JSON.stringify({ ...sent, datasetId: `fetch-${String(i)}` }))})`,
+          ),
+        );
       }
       step('evaluations measured');
       const load = `load average ${loadavg()[0]?.toFixed(1) ?? '?'} at the time`;
@@ -215,7 +244,7 @@ export async function benchAssurancePage(): Promise<BenchRow[]> {
           value: median(pageTimes),
           unit: 'ms',
           ceiling: median(fetchTimes),
-          ceilingName: 'the page\'s request replayed by fetch from the page (engine + transport + JSON)',
+          ceilingName: "the page's request replayed by fetch from the page (engine + transport + JSON)",
           note: `budget ≤ 1000 ms; runs ${pageTimes.map((t) => t.toFixed(0)).join(', ')} ms; by fetch ${fetchTimes.map((t) => t.toFixed(0)).join(', ')} ms; ${load}`,
         },
         {

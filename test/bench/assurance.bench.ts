@@ -53,12 +53,30 @@ async function firstCall(engine: LocalEngine, fn: () => Promise<unknown>): Promi
   return median(times);
 }
 
-async function speedRows(engine: LocalEngine, ctx: CallContext, label: string, pairs: LabelPair[]): Promise<BenchRow[]> {
-  const evaluate = (): Promise<unknown> => engine.call('matching/evaluate', { datasetId: label, pairs, thresholds: [0.5, 0.75, 0.92], maximumErrorExamples: 20 }, ctx);
+async function speedRows(
+  engine: LocalEngine,
+  ctx: CallContext,
+  label: string,
+  pairs: LabelPair[],
+): Promise<BenchRow[]> {
+  const evaluate = (): Promise<unknown> =>
+    engine.call(
+      'matching/evaluate',
+      { datasetId: label, pairs, thresholds: [0.5, 0.75, 0.92], maximumErrorExamples: 20 },
+      ctx,
+    );
   const calibrate = (): Promise<unknown> =>
     engine.call(
       'matching/calibrate',
-      { datasetId: label, modelVersion: 'bench', pairs, priorMatchProbability: 0.1, smoothing: 1, validationFraction: 0.3, targetPrecision: 0.99 },
+      {
+        datasetId: label,
+        modelVersion: 'bench',
+        pairs,
+        priorMatchProbability: 0.1,
+        smoothing: 1,
+        validationFraction: 0.3,
+        targetPrecision: 0.99,
+      },
       ctx,
     );
   const coldEvaluation = await firstCall(engine, evaluate);
@@ -82,10 +100,38 @@ async function speedRows(engine: LocalEngine, ctx: CallContext, label: string, p
   const repeat = `median of ${RUNS} repeat calls (prepared records and blocking tags remembered from the previous call)`;
   const first = 'first call: median of 5 calls each with nothing remembered from earlier calls (the JIT is warm)';
   return [
-    { name: `evaluate ${n} labelled pairs (${label})`, value: evaluation, unit: 'ms', ceiling, ceilingName, note: `target ≤ 200 ms; ${repeat}; input validation, record look-ups, scoring, blocking recall, report, one audit write` },
-    { name: `evaluate ${n} labelled pairs (${label}), first call`, value: coldEvaluation, unit: 'ms', ceiling, ceilingName, note: `target ≤ 200 ms; ${first}` },
-    { name: `calibrate ${n} labelled pairs (${label})`, value: calibration, unit: 'ms', ceiling, ceilingName, note: `target ≤ 300 ms; ${repeat}` },
-    { name: `calibrate ${n} labelled pairs (${label}), first call`, value: coldCalibration, unit: 'ms', ceiling, ceilingName, note: `target ≤ 300 ms; ${first}` },
+    {
+      name: `evaluate ${n} labelled pairs (${label})`,
+      value: evaluation,
+      unit: 'ms',
+      ceiling,
+      ceilingName,
+      note: `target ≤ 200 ms; ${repeat}; input validation, record look-ups, scoring, blocking recall, report, one audit write`,
+    },
+    {
+      name: `evaluate ${n} labelled pairs (${label}), first call`,
+      value: coldEvaluation,
+      unit: 'ms',
+      ceiling,
+      ceilingName,
+      note: `target ≤ 200 ms; ${first}`,
+    },
+    {
+      name: `calibrate ${n} labelled pairs (${label})`,
+      value: calibration,
+      unit: 'ms',
+      ceiling,
+      ceilingName,
+      note: `target ≤ 300 ms; ${repeat}`,
+    },
+    {
+      name: `calibrate ${n} labelled pairs (${label}), first call`,
+      value: coldCalibration,
+      unit: 'ms',
+      ceiling,
+      ceilingName,
+      note: `target ≤ 300 ms; ${first}`,
+    },
   ];
 }
 
@@ -139,7 +185,11 @@ export async function benchAssurance(): Promise<BenchRow[]> {
       { sourceSystem: 'febrl-4b', path: `${FEBRL}dataset4b.csv` },
     ];
     const run4 = await febrlAssurance(engine, 'febrl4', febrl4);
-    const labels4 = await engine.call('labels/sample', { maxPairs: 10_000, seed: 1 }, { tenantId: 'febrl4-labels', actor: 'bench' });
+    const labels4 = await engine.call(
+      'labels/sample',
+      { maxPairs: 10_000, seed: 1 },
+      { tenantId: 'febrl4-labels', actor: 'bench' },
+    );
     rows.push(...(await speedRows(engine, { tenantId: 'febrl4-labels', actor: 'bench' }, 'FEBRL 4', labels4.pairs)));
     rows.push(...qualityRows('FEBRL 4', run4, 0.9998));
 

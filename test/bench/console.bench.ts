@@ -29,9 +29,16 @@ const median = (values: number[]): number => {
 
 /** Spawns a process, resolves with its URL (from the first line matching) and a stop function. */
 function spawnServer(args: readonly string[], pattern: RegExp): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BROWSER: 'none' } });
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, BROWSER: 'none' },
+  });
   let output = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => { resolve(); }));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      resolve();
+    }),
+  );
   return new Promise((resolve, reject) => {
     const read = (chunk: Buffer): void => {
       output += chunk.toString('utf8');
@@ -48,11 +55,17 @@ function spawnServer(args: readonly string[], pattern: RegExp): Promise<{ url: s
     };
     child.stdout.on('data', read);
     child.stderr.on('data', read);
-    void exited.then(() => { reject(new Error(`exited before printing its address:\n${output}`)); });
+    void exited.then(() => {
+      reject(new Error(`exited before printing its address:\n${output}`));
+    });
   });
 }
 
-async function coldStart(browser: Browser, start: () => Promise<{ url: string; stop: () => Promise<void> }>, ready: string): Promise<number> {
+async function coldStart(
+  browser: Browser,
+  start: () => Promise<{ url: string; stop: () => Promise<void> }>,
+  ready: string,
+): Promise<number> {
   const context = await browser.newContext();
   const page = await context.newPage();
   const t0 = performance.now();
@@ -78,13 +91,21 @@ async function benchColdStart(): Promise<BenchRow> {
     const sandbox = join(dir, 'sandbox.db');
     const engine = LocalEngine.open({ dbPath: sandbox });
     await engine.call('sandbox/create', { syntheticPeople: 1000, seed: 7 }, { tenantId: 'demo', actor: 'bench' });
-    await engine.call('maintenance/reconcile', { reason: 'history for the jobs list', batchSize: 25 }, { tenantId: 'demo', actor: 'bench' });
+    await engine.call(
+      'maintenance/reconcile',
+      { reason: 'history for the jobs list', batchSize: 25 },
+      { tenantId: 'demo', actor: 'bench' },
+    );
     engine.close();
     const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     try {
       const host = (): Promise<{ url: string; stop: () => Promise<void> }> =>
-        spawnServer([HOST_BIN, '--no-open', '--data-dir', join(dir, 'data'), '--sandbox', sandbox], /MPI Console: (\S+)/);
-      const blank = (): Promise<{ url: string; stop: () => Promise<void> }> => spawnServer(['-e', BLANK_SERVER], /URL (\S+)/);
+        spawnServer(
+          [HOST_BIN, '--no-open', '--data-dir', join(dir, 'data'), '--sandbox', sandbox],
+          /MPI Console: (\S+)/,
+        );
+      const blank = (): Promise<{ url: string; stop: () => Promise<void> }> =>
+        spawnServer(['-e', BLANK_SERVER], /URL (\S+)/);
       // The page is interactive when the jobs table is shown and its Start button can be used.
       const hostReady = '[data-testid="jobs-table"] >> nth=0';
       await coldStart(browser, host, hostReady); // warm the file-system cache, as a second launch would be
@@ -114,7 +135,9 @@ async function benchColdStart(): Promise<BenchRow> {
 /** The gzip size of the JavaScript a browser loads before the first render: the entry and its preloads. */
 function initialJsGzipBytes(outDir: string): { bytes: number; files: string[] } {
   const html = readFileSync(join(outDir, 'index.html'), 'utf8');
-  const files = [...html.matchAll(/<script[^>]+src="\.\/([^"]+\.js)"|<link[^>]+rel="modulepreload"[^>]+href="\.\/([^"]+\.js)"/g)].map((m) => m[1] ?? m[2] ?? '');
+  const files = [
+    ...html.matchAll(/<script[^>]+src="\.\/([^"]+\.js)"|<link[^>]+rel="modulepreload"[^>]+href="\.\/([^"]+\.js)"/g),
+  ].map((m) => m[1] ?? m[2] ?? '');
   const bytes = files.reduce((sum, file) => sum + gzipSync(readFileSync(join(outDir, file))).length, 0);
   return { bytes, files };
 }
@@ -126,7 +149,10 @@ async function benchBundle(): Promise<BenchRow> {
   const baselineRoot = join(ROOT, 'dist', 'bench-baseline');
   rmSync(baselineRoot, { recursive: true, force: true });
   mkdirSync(baselineRoot, { recursive: true });
-  writeFileSync(join(baselineRoot, 'index.html'), '<!doctype html><div id="root"></div><script type="module" src="./main.tsx"></script>');
+  writeFileSync(
+    join(baselineRoot, 'index.html'),
+    '<!doctype html><div id="root"></div><script type="module" src="./main.tsx"></script>',
+  );
   writeFileSync(
     join(baselineRoot, 'main.tsx'),
     "import { MantineProvider, Button } from '@mantine/core';\nimport { createRoot } from 'react-dom/client';\ncreateRoot(document.getElementById('root')!).render(<MantineProvider><Button>ok</Button></MantineProvider>);\n",
@@ -140,7 +166,13 @@ async function benchBundle(): Promise<BenchRow> {
     envDir: false,
     logLevel: 'silent',
     plugins: [react()],
-    build: { outDir: join(baselineRoot, 'out'), emptyOutDir: true, sourcemap: false, target: 'es2022', reportCompressedSize: false },
+    build: {
+      outDir: join(baselineRoot, 'out'),
+      emptyOutDir: true,
+      sourcemap: false,
+      target: 'es2022',
+      reportCompressedSize: false,
+    },
   });
   const floor = initialJsGzipBytes(join(baselineRoot, 'out'));
   rmSync(baselineRoot, { recursive: true, force: true });

@@ -29,7 +29,10 @@ import type { MatchFields } from '../../engine/contract/fields.ts';
 import { blockingTags } from '../../engine/blocking/tags.ts';
 
 // talisman is CommonJS without type declarations; its module export is the similarity function itself.
-const jaroWinklerReference = createRequire(import.meta.url)('talisman/metrics/jaro-winkler.js') as (a: string, b: string) => number;
+const jaroWinklerReference = createRequire(import.meta.url)('talisman/metrics/jaro-winkler.js') as (
+  a: string,
+  b: string,
+) => number;
 
 const INGEST_WORKER = fileURLToPath(new URL('./ingest-worker.ts', import.meta.url));
 
@@ -102,12 +105,16 @@ export function benchComparators(): BenchRow[] {
       name: `comparator ${name}, ${String(names.length)} unequal name pairs`,
       value: opsPerSecond(loop(fn)),
       unit: 'pairs/s',
-      ...(name === 'JaroWinkler' ? { ceiling: reference, ceilingName: 'talisman jaro-winkler, same pairs' } : { ceiling: baseline, ceilingName: 'empty loop over the same pairs' }),
+      ...(name === 'JaroWinkler'
+        ? { ceiling: reference, ceilingName: 'talisman jaro-winkler, same pairs' }
+        : { ceiling: baseline, ceilingName: 'empty loop over the same pairs' }),
     });
   }
   // Level comparators on the fields they compare, beside the text edit similarity they replace (same pairs).
   const unequal = (pick: (f: MatchFields) => string | null): [string, string][] =>
-    records.map(([a, b]) => [pick(a) ?? '', pick(b) ?? ''] as [string, string]).filter(([a, b]) => a !== '' && b !== '' && a !== b);
+    records
+      .map(([a, b]) => [pick(a) ?? '', pick(b) ?? ''] as [string, string])
+      .filter(([a, b]) => a !== '' && b !== '' && a !== b);
   const fieldLoop = (pairs: [string, string][], fn: (a: string, b: string) => number) => (): number => {
     let sink = 0;
     for (const [a, b] of pairs) sink += fn(a, b);
@@ -141,7 +148,13 @@ export function benchComparators(): BenchRow[] {
     if (sink < 0) throw new Error('unreachable');
     return prepared.length;
   });
-  rows.push({ name: `full record-pair comparison, ${String(prepared.length)} blocking-candidate pairs (11 fields, score, decision)`, value: full, unit: 'pairs/s', ceiling: rawLoop, ceilingName: 'raw comparator loop (field comparisons only)' });
+  rows.push({
+    name: `full record-pair comparison, ${String(prepared.length)} blocking-candidate pairs (11 fields, score, decision)`,
+    value: full,
+    unit: 'pairs/s',
+    ceiling: rawLoop,
+    ceilingName: 'raw comparator loop (field comparisons only)',
+  });
   return rows;
 }
 
@@ -160,7 +173,10 @@ export function benchIngestion(sizes: readonly number[] = [10_000, 100_000]): Be
   for (const size of sizes) {
     const dir = mkdtempSync(join(tmpdir(), 'mpi-bench-'));
     execFileSync(process.execPath, ['--import', 'tsx', INGEST_WORKER, 'generate', dir, String(size)]);
-    const out = execFileSync(process.execPath, ['--import', 'tsx', INGEST_WORKER, 'ingest', dir], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+    const out = execFileSync(process.execPath, ['--import', 'tsx', INGEST_WORKER, 'ingest', dir], {
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+    });
     rmSync(dir, { recursive: true, force: true });
     const f = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as IngestFigures;
     rows.push({

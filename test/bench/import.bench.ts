@@ -47,7 +47,9 @@ export async function benchImport(): Promise<BenchRow[]> {
     writeFileSync(ndjson, served.map((p) => JSON.stringify(p)).join('\n') + '\n');
 
     const fhirDb = await makeRegistry(world, 'bench-fhir');
-    setMaintenance(fhirDb, { FhirSources: [sourceEntry(world, { BaseUrl: `${world.fhir.origin}${BASE_PATH}`, PageSize: PAGE_SIZE })] });
+    setMaintenance(fhirDb, {
+      FhirSources: [sourceEntry(world, { BaseUrl: `${world.fhir.origin}${BASE_PATH}`, PageSize: PAGE_SIZE })],
+    });
     const fhir = await child(['fhir', fhirDb]);
     const fileDb = await makeRegistry(world, 'bench-file');
     const file = await child(['ndjson', fileDb, ndjson]);
@@ -63,7 +65,13 @@ export async function benchImport(): Promise<BenchRow[]> {
         ceilingName: 'the same Patients ingested from an NDJSON file',
         note: `target ≥ ${String(TARGET)} patients/s; importing phase ${(fhir.wallMs / 1000).toFixed(1)} s; imported ${String(fhir.counters?.imported ?? 0)}; review cases ${String(fhir.counters?.reviewCreated ?? 0)}`,
       },
-      { name: 'FHIR import, 10k: peak RSS', value: fhir.peakRssMiB, unit: 'MiB', ceiling: file.peakRssMiB, ceilingName: 'NDJSON ingest of the same Patients' },
+      {
+        name: 'FHIR import, 10k: peak RSS',
+        value: fhir.peakRssMiB,
+        unit: 'MiB',
+        ceiling: file.peakRssMiB,
+        ceilingName: 'NDJSON ingest of the same Patients',
+      },
     ];
   } finally {
     await world.close();

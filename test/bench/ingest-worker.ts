@@ -24,10 +24,16 @@ if (mode === 'generate') {
   const size = Number(count);
   const full = generatePopulation({ people: Math.ceil(size / 2.1), seed: 5 });
   const records = full.records.slice(0, size);
-  for (const [source, text] of toNdjsonBySource({ ...full, records })) writeFileSync(join(dir, `${source}.ndjson`), text);
-  writeFileSync(join(dir, 'truth.tsv'), records.map((r) => `${r.sourceSystem}\t${r.localId}\t${r.personId}`).join('\n') + '\n');
+  for (const [source, text] of toNdjsonBySource({ ...full, records }))
+    writeFileSync(join(dir, `${source}.ndjson`), text);
+  writeFileSync(
+    join(dir, 'truth.tsv'),
+    records.map((r) => `${r.sourceSystem}\t${r.localId}\t${r.personId}`).join('\n') + '\n',
+  );
 } else if (mode === 'ingest') {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.ndjson')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.ndjson'))
+    .sort();
   const engine = LocalEngine.open({ dbPath: join(dir, 'bench.db') });
   const ctx = { tenantId: 'bench', actor: 'bench' };
   createTenant(engine.env, ctx, sandboxProfile());
@@ -36,13 +42,26 @@ if (mode === 'generate') {
   let reviewCases = 0;
   // Records ingested and the time, at every chunk: the cost of the first and last tenth is read off them.
   const marks: [number, number][] = [];
-  const total = files.reduce((sum, file) => sum + readFileSync(join(dir, file), 'utf8').split('\n').filter((l) => l !== '').length, 0);
+  const total = files.reduce(
+    (sum, file) =>
+      sum +
+      readFileSync(join(dir, file), 'utf8')
+        .split('\n')
+        .filter((l) => l !== '').length,
+    0,
+  );
   const start = performance.now();
   for (const file of files) {
     const before = records;
-    const report = await ingestStream(engine.env, ctx, file.replace(/\.ndjson$/, ''), createReadStream(join(dir, file)), (progress) => {
-      marks.push([before + progress.created, performance.now()]);
-    });
+    const report = await ingestStream(
+      engine.env,
+      ctx,
+      file.replace(/\.ndjson$/, ''),
+      createReadStream(join(dir, file)),
+      (progress) => {
+        marks.push([before + progress.created, performance.now()]);
+      },
+    );
     records += report.created;
     autoLinked += report.autoLinked;
     reviewCases += report.reviewCasesCreated;
@@ -62,7 +81,9 @@ if (mode === 'generate') {
     `INSERT INTO source_record (tenant_id, source_system, local_id, fields_json, payload_digest, logical_version, source_last_updated, created_at, updated_at)
      VALUES ('bench', ?, ?, '{}', ?, 1, NULL, 'now', 'now')`,
   );
-  const insertResource = raw.statement("INSERT INTO source_resource (record_id, tenant_id, resource_json) VALUES (?, 'bench', ?)");
+  const insertResource = raw.statement(
+    "INSERT INTO source_resource (record_id, tenant_id, resource_json) VALUES (?, 'bench', ?)",
+  );
   const rows = files.flatMap((file) =>
     readFileSync(join(dir, file), 'utf8')
       .split('\n')
@@ -74,11 +95,22 @@ if (mode === 'generate') {
   );
   const rawStart = performance.now();
   raw.write(() => {
-    for (const [source, localId, line, digest] of rows) insertResource.run(insert.run(source, localId, digest).lastInsertRowid, line);
+    for (const [source, localId, line, digest] of rows)
+      insertResource.run(insert.run(source, localId, digest).lastInsertRowid, line);
   });
   const rawMs = performance.now() - rawStart;
   raw.close();
   process.stdout.write(
-    JSON.stringify({ records, wallMs, recordsPerSecond: (records * 1000) / wallMs, peakRssMiB: peak, rawInsertsPerSecond: (rows.length * 1000) / rawMs, autoLinked, reviewCases, firstTenthMicros, lastTenthMicros }) + '\n',
+    JSON.stringify({
+      records,
+      wallMs,
+      recordsPerSecond: (records * 1000) / wallMs,
+      peakRssMiB: peak,
+      rawInsertsPerSecond: (rows.length * 1000) / rawMs,
+      autoLinked,
+      reviewCases,
+      firstTenthMicros,
+      lastTenthMicros,
+    }) + '\n',
   );
 }

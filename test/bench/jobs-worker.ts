@@ -75,7 +75,15 @@ function build(dbPath: string, people: number): object {
             sourceLastUpdated: validation.patient.meta?.lastUpdated ?? null,
           };
           const recordId = insertRecord(store, TENANT, write, at);
-          stored.push({ recordId, sourceSystem: write.sourceSystem, localId: write.localId, fields, payloadDigest: write.payloadDigest, version: 1, sourceLastUpdated: write.sourceLastUpdated });
+          stored.push({
+            recordId,
+            sourceSystem: write.sourceSystem,
+            localId: write.localId,
+            fields,
+            payloadDigest: write.payloadDigest,
+            version: 1,
+            sourceLastUpdated: write.sourceLastUpdated,
+          });
         }
         if (stored.length === 0) continue;
         const identityId = insertIdentity(store, TENANT, randomUUID(), buildCanonical(stored, trustOrder), at);
@@ -95,18 +103,44 @@ function build(dbPath: string, people: number): object {
 function stageKeyChange(engine: LocalEngine): Promise<unknown> {
   addBlockingKey(engine.env, CTX, 'k2');
   const { Blocking } = activeProfile(engine.env.store, TENANT).profile;
-  return engine.call('profile/apply', { document: { Blocking: { ...Blocking, Version: 2, ActiveKeyVersion: 'k2', InactiveKeyVersion: 'k1' } }, reason: 'bench: stage a key change' }, CTX);
+  return engine.call(
+    'profile/apply',
+    {
+      document: { Blocking: { ...Blocking, Version: 2, ActiveKeyVersion: 'k2', InactiveKeyVersion: 'k1' } },
+      reason: 'bench: stage a key change',
+    },
+    CTX,
+  );
 }
 
 async function reverseSourceTrust(engine: LocalEngine): Promise<void> {
   const { SourceTrust } = activeProfile(engine.env.store, TENANT).profile;
-  await engine.call('profile/apply', { document: { SourceTrust: [...SourceTrust].reverse() }, reason: 'bench: survivorship change' }, CTX);
+  await engine.call(
+    'profile/apply',
+    { document: { SourceTrust: [...SourceTrust].reverse() }, reason: 'bench: survivorship change' },
+    CTX,
+  );
 }
 
 async function runJob(engine: LocalEngine, kind: 'reindex' | 'reconcile'): Promise<object> {
-  const { jobId } = await engine.call(kind === 'reindex' ? 'maintenance/reindex' : 'maintenance/reconcile', { reason: 'bench', batchSize: BATCH_SIZE }, CTX);
+  const { jobId } = await engine.call(
+    kind === 'reindex' ? 'maintenance/reindex' : 'maintenance/reconcile',
+    { reason: 'bench', batchSize: BATCH_SIZE },
+    CTX,
+  );
   const start = performance.now();
-  await runWorker(engine.env, { tenants: [TENANT], once: true, maintenance: { WorkerEnabled: true, PollIntervalSeconds: 1, LeaseSeconds: 300, ReconciliationSchedules: [], FhirSources: [], AllowInsecureHttp: false } });
+  await runWorker(engine.env, {
+    tenants: [TENANT],
+    once: true,
+    maintenance: {
+      WorkerEnabled: true,
+      PollIntervalSeconds: 1,
+      LeaseSeconds: 300,
+      ReconciliationSchedules: [],
+      FhirSources: [],
+      AllowInsecureHttp: false,
+    },
+  });
   const wallMs = performance.now() - start;
   const job = await engine.call('jobs/get', { jobId }, CTX);
   if (job.status !== 'completed') throw new Error(`bench job ended ${job.status}: ${job.error ?? ''}`);
@@ -117,16 +151,29 @@ async function runJob(engine: LocalEngine, kind: 'reindex' | 'reconcile'): Promi
 
 function rawReindex(engine: LocalEngine): object {
   const { store } = engine.env;
-  const ids = store.statement("SELECT identity_id FROM identity WHERE tenant_id = ? AND status = 'active' ORDER BY identity_id").pluck().all(TENANT) as number[];
-  const read = store.statement('SELECT tag, rule_name FROM blocking_tag INDEXED BY blocking_tag_by_identity WHERE tenant_id = ? AND identity_id = ?');
-  const insert = store.statement('INSERT OR IGNORE INTO blocking_tag (tenant_id, tag, identity_id, rule_name, rule_set_version, key_version) VALUES (?, ?, ?, ?, 2, ?)');
+  const ids = store
+    .statement("SELECT identity_id FROM identity WHERE tenant_id = ? AND status = 'active' ORDER BY identity_id")
+    .pluck()
+    .all(TENANT) as number[];
+  const read = store.statement(
+    'SELECT tag, rule_name FROM blocking_tag INDEXED BY blocking_tag_by_identity WHERE tenant_id = ? AND identity_id = ?',
+  );
+  const insert = store.statement(
+    'INSERT OR IGNORE INTO blocking_tag (tenant_id, tag, identity_id, rule_name, rule_set_version, key_version) VALUES (?, ?, ?, ?, 2, ?)',
+  );
   const start = performance.now();
   let rows = 0;
   store.write(() => {
     for (const id of ids) {
       // As many new tags as the identity has now: what staging a second key adds. Bytes flipped instead of an HMAC.
       for (const { tag, rule_name } of read.all(TENANT, id) as { tag: Buffer; rule_name: string }[]) {
-        insert.run(TENANT, tag.map((b) => b ^ 0xff), id, rule_name, 'k2');
+        insert.run(
+          TENANT,
+          tag.map((b) => b ^ 0xff),
+          id,
+          rule_name,
+          'k2',
+        );
         rows++;
       }
     }
@@ -137,8 +184,13 @@ function rawReindex(engine: LocalEngine): object {
 
 function rawReconcile(engine: LocalEngine): object {
   const { store } = engine.env;
-  const ids = store.statement("SELECT identity_id FROM identity WHERE tenant_id = ? AND status = 'active' ORDER BY identity_id").pluck().all(TENANT) as number[];
-  const read = store.statement('SELECT logical_version, canonical_json FROM identity WHERE tenant_id = ? AND identity_id = ?');
+  const ids = store
+    .statement("SELECT identity_id FROM identity WHERE tenant_id = ? AND status = 'active' ORDER BY identity_id")
+    .pluck()
+    .all(TENANT) as number[];
+  const read = store.statement(
+    'SELECT logical_version, canonical_json FROM identity WHERE tenant_id = ? AND identity_id = ?',
+  );
   const update = store.statement(
     'UPDATE identity SET canonical_json = ?, updated_at = ?, logical_version = logical_version + 1 WHERE tenant_id = ? AND identity_id = ? AND logical_version = ?',
   );
@@ -159,12 +211,19 @@ async function scan(engine: LocalEngine): Promise<object> {
   const report = await engine.call('links/scan', { maxListed: 0 }, CTX);
   const wallMs = performance.now() - start;
   const identities = report.identitiesWithSeveralRecords;
-  return { identities, wallMs, identitiesPerSecond: (identities * 1000) / wallMs, counters: { scanned: identities, flagged: report.flagged, pairs: report.pairsScored } };
+  return {
+    identities,
+    wallMs,
+    identitiesPerSecond: (identities * 1000) / wallMs,
+    counters: { scanned: identities, flagged: report.flagged, pairs: report.pairsScored },
+  };
 }
 
 async function preview(engine: LocalEngine): Promise<object> {
   const { profile } = await engine.call('profile/get', {}, CTX);
-  const document = { MatchingRules: { ...profile.MatchingRules, Thresholds: { ...profile.MatchingRules.Thresholds, Certain: 0.999 } } };
+  const document = {
+    MatchingRules: { ...profile.MatchingRules, Thresholds: { ...profile.MatchingRules.Thresholds, Certain: 0.999 } },
+  };
   const start = performance.now();
   const report = await engine.call('profile/preview', { document, maxExamples: 0 }, CTX);
   const wallMs = performance.now() - start;
@@ -173,7 +232,11 @@ async function preview(engine: LocalEngine): Promise<object> {
     identities: report.identitiesCompared,
     wallMs,
     identitiesPerSecond: (report.identitiesCompared * 1000) / wallMs,
-    counters: { pairs, pairsPerSecond: Math.round((pairs * 1000) / wallMs), linkBelowCertain: report.changes['link-below-certain'] },
+    counters: {
+      pairs,
+      pairsPerSecond: Math.round((pairs * 1000) / wallMs),
+      linkBelowCertain: report.changes['link-below-certain'],
+    },
   };
 }
 
@@ -185,7 +248,10 @@ function healthSample(engine: LocalEngine): object {
     recordDailySample(store, TENANT, new Date());
   });
   const wallMs = performance.now() - start;
-  const identities = store.statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'").pluck().get(TENANT) as number;
+  const identities = store
+    .statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'")
+    .pluck()
+    .get(TENANT) as number;
   return { identities, wallMs, identitiesPerSecond: (identities * 1000) / wallMs };
 }
 
@@ -194,12 +260,23 @@ async function auditSample(engine: LocalEngine): Promise<object> {
   const sample = await engine.call('audit/sample', { labels: 400, seed: 1 }, CTX);
   const wallMs = performance.now() - start;
   const pairs = sample.strata.reduce((sum, s) => sum + s.population, 0);
-  const identities = engine.env.store.statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'").pluck().get(TENANT) as number;
-  return { identities, wallMs, identitiesPerSecond: (identities * 1000) / wallMs, counters: { pairs, pairsPerSecond: Math.round((pairs * 1000) / wallMs), sampled: sample.pairs.length } };
+  const identities = engine.env.store
+    .statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'")
+    .pluck()
+    .get(TENANT) as number;
+  return {
+    identities,
+    wallMs,
+    identitiesPerSecond: (identities * 1000) / wallMs,
+    counters: { pairs, pairsPerSecond: Math.round((pairs * 1000) / wallMs), sampled: sample.pairs.length },
+  };
 }
 
 const [step, dbPath, people] = process.argv.slice(2);
-if (dbPath === undefined) throw new Error('usage: jobs-worker.ts build|reindex|raw-reindex|reconcile|raw-reconcile|scan|preview|health|audit DB [PEOPLE]');
+if (dbPath === undefined)
+  throw new Error(
+    'usage: jobs-worker.ts build|reindex|raw-reindex|reconcile|raw-reconcile|scan|preview|health|audit DB [PEOPLE]',
+  );
 let result: object;
 if (step === 'build') {
   result = build(dbPath, Number(people ?? '1000'));
@@ -207,7 +284,8 @@ if (step === 'build') {
   const engine = LocalEngine.open({ dbPath });
   try {
     if (step === 'reindex' || step === 'raw-reindex') await stageKeyChange(engine);
-    else if (step !== 'scan' && step !== 'preview' && step !== 'health' && step !== 'audit') await reverseSourceTrust(engine);
+    else if (step !== 'scan' && step !== 'preview' && step !== 'health' && step !== 'audit')
+      await reverseSourceTrust(engine);
     switch (step) {
       case 'reindex':
         result = await runJob(engine, 'reindex');

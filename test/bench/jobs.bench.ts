@@ -30,7 +30,10 @@ interface StepFigures {
 }
 
 function step(name: string, dbPath: string, extra: readonly string[] = []): StepFigures {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', WORKER, name, dbPath, ...extra], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', WORKER, name, dbPath, ...extra], {
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
   return JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as StepFigures;
 }
 
@@ -60,11 +63,24 @@ export function benchJobs(): Promise<BenchRow[]> {
           value: job.identitiesPerSecond,
           unit: 'identities/s',
           ceiling: raw.identitiesPerSecond,
-          ceilingName: kind === 'reindex' ? 'raw insert of the same tag rows, one loop' : 'raw canonical update of every identity, one loop',
+          ceilingName:
+            kind === 'reindex'
+              ? 'raw insert of the same tag rows, one loop'
+              : 'raw canonical update of every identity, one loop',
           note: `wall ${(job.wallMs / 1000).toFixed(1)} s${size === 100_000 ? ` (target ≤ ${String(TARGET_SECONDS[kind])} s)` : ''}; items ${String((job.counters?.validated ?? 0) + (job.counters?.scanned ?? 0))}; updated ${String(job.counters?.updated ?? 0)}; review cases ${String(job.counters?.reviewCreated ?? 0)}`,
         });
-        rows.push({ name: `${what}, ${label}: wall time`, value: job.wallMs / 1000, unit: 's', ...(size === 100_000 ? { note: `target ≤ ${String(TARGET_SECONDS[kind])} s` } : {}) });
-        rows.push({ name: `${what}, ${label}: peak RSS`, value: job.peakRssMiB, unit: 'MiB', note: 'the job process alone (registry built in another process)' });
+        rows.push({
+          name: `${what}, ${label}: wall time`,
+          value: job.wallMs / 1000,
+          unit: 's',
+          ...(size === 100_000 ? { note: `target ≤ ${String(TARGET_SECONDS[kind])} s` } : {}),
+        });
+        rows.push({
+          name: `${what}, ${label}: peak RSS`,
+          value: job.peakRssMiB,
+          unit: 'MiB',
+          note: 'the job process alone (registry built in another process)',
+        });
       }
       const previewed = step('preview', fresh(dir, built, 'preview'));
       rows.push({

@@ -16,7 +16,13 @@ import { febrlFile } from '../helpers/febrl.ts';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { febrlProfile, loadFebrl, namesAndBirthDate, type FebrlSource } from '../../engine/benchmark/febrl-run.ts';
 import { febrlAssurance } from '../../engine/benchmark/febrl-assurance.ts';
-import { estimateRun, extractLoader, febrlLoader, syntheticLoader, type EstimateRun } from '../../engine/benchmark/estimate-run.ts';
+import {
+  estimateRun,
+  extractLoader,
+  febrlLoader,
+  syntheticLoader,
+  type EstimateRun,
+} from '../../engine/benchmark/estimate-run.ts';
 import { QUALITY_EXTRACTS } from '../../engine/benchmark/extracts.ts';
 import type { ExtractOptions } from '../../engine/synthetic/extract.ts';
 import { populationQuality, refKey, type PopulationQuality } from '../../engine/benchmark/population-quality.ts';
@@ -39,20 +45,45 @@ const DATASETS: Record<string, FebrlSource[]> = {
 const EXTRACTS: Record<string, ExtractOptions> = QUALITY_EXTRACTS;
 
 const { values } = parseArgs({
-  options: { only: { type: 'string' }, people: { type: 'string' }, calibrated: { type: 'boolean' }, estimated: { type: 'boolean' }, certain: { type: 'string' }, probable: { type: 'string' } },
+  options: {
+    only: { type: 'string' },
+    people: { type: 'string' },
+    calibrated: { type: 'boolean' },
+    estimated: { type: 'boolean' },
+    certain: { type: 'string' },
+    probable: { type: 'string' },
+  },
 });
-const only = new Set((values.only ?? 'febrl4,febrl3,febrl2,febrl1,febrl3-names-dates,names-dates,names-dates-heavy,heavy-typos,synthetic').split(','));
+const only = new Set(
+  (
+    values.only ?? 'febrl4,febrl3,febrl2,febrl1,febrl3-names-dates,names-dates,names-dates-heavy,heavy-typos,synthetic'
+  ).split(','),
+);
 const people = Number(values.people ?? '2000');
 
 const f = (n: number | null): string => (n === null ? '—' : n.toFixed(4));
 
-async function blocking(engine: LocalEngine, ctx: CallContext, truePairs: number, records: number): Promise<{ pc: number; rr: number; candidates: number }> {
+async function blocking(
+  engine: LocalEngine,
+  ctx: CallContext,
+  truePairs: number,
+  records: number,
+): Promise<{ pc: number; rr: number; candidates: number }> {
   const sample = await engine.call('labels/sample', { maxPairs: 2, seed: 1 }, ctx);
   const all = (records * (records - 1)) / 2;
-  return { pc: sample.candidates.truePairs / truePairs, rr: 1 - sample.candidates.pairs / all, candidates: sample.candidates.pairs };
+  return {
+    pc: sample.candidates.truePairs / truePairs,
+    rr: 1 - sample.candidates.pairs / all,
+    candidates: sample.candidates.pairs,
+  };
 }
 
-function line(name: string, q: PopulationQuality, b: { pc: number; rr: number; candidates: number }, rejected: number): string {
+function line(
+  name: string,
+  q: PopulationQuality,
+  b: { pc: number; rr: number; candidates: number },
+  rejected: number,
+): string {
   const a = q.autoLinks;
   const r = q.autoLinksAndReviews;
   const reviewShare = r.tp - a.tp;
@@ -71,14 +102,26 @@ async function estimatedLines(name: string, run: EstimateRun): Promise<void> {
   process.stdout.write(
     `${name} estimate`.padEnd(22) +
       ` | fit ${r.fit === undefined ? '?' : r.fit.status === 'fitted' ? `passed its checks (start: ${r.fit.start ?? '?'})` : `FAILED (${r.fit.attempts.map((a) => a.failedChecks.join('+')).join(', ')}): fallback`}` +
-      (r.fit !== undefined && r.fit.status === 'fallback' ? ` (${r.fit.checks.filter((c) => !c.passed).map((c) => c.detail).join('; ')})` : '') +
+      (r.fit !== undefined && r.fit.status === 'fallback'
+        ? ` (${r.fit.checks
+            .filter((c) => !c.passed)
+            .map((c) => c.detail)
+            .join('; ')})`
+        : '') +
       ` | EM ${r.convergence.converged ? 'converged' : 'NOT converged'} in ${r.convergence.iterations} iterations (last log-likelihood change ${r.convergence.finalObjectiveChange.toExponential(1)}) over ${r.candidates.modelled} candidate pairs; λ ${r.candidateMatchShare.toFixed(4)}, prior ${r.priorMatchProbability.toPrecision(3)}; suggested Certain ${r.suggestedThresholds.Certain.toPrecision(4)} Probable ${r.suggestedThresholds.Probable.toPrecision(4)}` +
       ` | model-estimated P/R at ${r.thresholds.map((t) => `${t.threshold}: ${f(t.precision)}/${f(t.recall)}`).join(', ')}\n`,
   );
   for (const [choice, rematched] of Object.entries(run.rematched)) {
     const cctx = { tenantId: `${name}-estimated-${choice}`, actor: 'quality' };
     const q = rematched.population;
-    process.stdout.write(line(`${name} ${choice === 'unchanged' ? 're-ingested, no model' : `estimated (${choice === 'profile' ? 'profile thr.' : 'suggested thr.'})`}`, q, await blocking(engine, cctx, q.autoLinks.truePairs, q.records), rematched.rejectedRecords) + '\n');
+    process.stdout.write(
+      line(
+        `${name} ${choice === 'unchanged' ? 're-ingested, no model' : `estimated (${choice === 'profile' ? 'profile thr.' : 'suggested thr.'})`}`,
+        q,
+        await blocking(engine, cctx, q.autoLinks.truePairs, q.records),
+        rematched.rejectedRecords,
+      ) + '\n',
+    );
   }
 }
 
@@ -97,13 +140,23 @@ for (const [name, sources] of Object.entries(DATASETS)) {
   const load = await loadFebrl(engine, ctx, sources, withThresholds(febrlProfile(sources)));
   const q = await populationQuality(engine, ctx, load.truth);
   const rejected = load.reports.reduce((sum, r) => sum + r.rejected.length, 0);
-  process.stdout.write(line(`${name} default`, q, await blocking(engine, ctx, q.autoLinks.truePairs, q.records), rejected) + '\n');
+  process.stdout.write(
+    line(`${name} default`, q, await blocking(engine, ctx, q.autoLinks.truePairs, q.records), rejected) + '\n',
+  );
   if (values.calibrated === true) {
     const run = await febrlAssurance(engine, name, sources);
     const cctx = { tenantId: `${name}-calibrated`, actor: 'quality' };
-    process.stdout.write(line(`${name} calibrated ${run.thresholds.Certain}/${run.thresholds.Probable}`, run.population, await blocking(engine, cctx, run.population.autoLinks.truePairs, run.population.records), run.rejectedRecords) + '\n');
+    process.stdout.write(
+      line(
+        `${name} calibrated ${run.thresholds.Certain}/${run.thresholds.Probable}`,
+        run.population,
+        await blocking(engine, cctx, run.population.autoLinks.truePairs, run.population.records),
+        run.rejectedRecords,
+      ) + '\n',
+    );
   }
-  if (values.estimated === true) await estimatedLines(name, await estimateRun(engine, name, febrlLoader(engine, sources), ['profile', 'suggested']));
+  if (values.estimated === true)
+    await estimatedLines(name, await estimateRun(engine, name, febrlLoader(engine, sources), ['profile', 'suggested']));
 }
 for (const [name, options] of Object.entries(EXTRACTS)) {
   if (!only.has(name)) continue;
@@ -111,17 +164,33 @@ for (const [name, options] of Object.entries(EXTRACTS)) {
   const ctx = { tenantId: `${name}-default`, actor: 'quality' };
   const { truth, rejected } = await data.load(ctx, withThresholds(data.profile));
   const q = await populationQuality(engine, ctx, truth);
-  process.stdout.write(line(`${name} default`, q, await blocking(engine, ctx, q.autoLinks.truePairs, q.records), rejected) + '\n');
-  if (values.estimated === true) await estimatedLines(name, await estimateRun(engine, name, data, ['profile', 'suggested']));
+  process.stdout.write(
+    line(`${name} default`, q, await blocking(engine, ctx, q.autoLinks.truePairs, q.records), rejected) + '\n',
+  );
+  if (values.estimated === true)
+    await estimatedLines(name, await estimateRun(engine, name, data, ['profile', 'suggested']));
 }
 if (only.has('synthetic')) {
   const ctx = { tenantId: 'synthetic', actor: 'quality' };
   await engine.call('sandbox/create', { syntheticPeople: people, seed: 7 }, ctx);
-  if (values.certain !== undefined || values.probable !== undefined) throw new Error('--certain and --probable apply to FEBRL only');
-  const truth = new Map(truthRecords(engine.env.store, ctx.tenantId).map((r) => [refKey(r.sourceSystem, r.localId), r.personId] as const));
+  if (values.certain !== undefined || values.probable !== undefined)
+    throw new Error('--certain and --probable apply to FEBRL only');
+  const truth = new Map(
+    truthRecords(engine.env.store, ctx.tenantId).map((r) => [refKey(r.sourceSystem, r.localId), r.personId] as const),
+  );
   const q = await populationQuality(engine, ctx, truth);
-  process.stdout.write(line(`synthetic ${people}`, q, await blocking(engine, ctx, q.autoLinks.truePairs, q.records), 0) + '\n');
-  if (values.estimated === true) await estimatedLines('synthetic', await estimateRun(engine, 'synthetic', await syntheticLoader(engine, people, 7), ['unchanged', 'profile', 'suggested']));
+  process.stdout.write(
+    line(`synthetic ${people}`, q, await blocking(engine, ctx, q.autoLinks.truePairs, q.records), 0) + '\n',
+  );
+  if (values.estimated === true)
+    await estimatedLines(
+      'synthetic',
+      await estimateRun(engine, 'synthetic', await syntheticLoader(engine, people, 7), [
+        'unchanged',
+        'profile',
+        'suggested',
+      ]),
+    );
 }
 engine.close();
 rmSync(dir, { recursive: true, force: true });

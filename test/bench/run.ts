@@ -19,8 +19,16 @@ async function optional(module: string, exportName: string): Promise<Suite | und
   }
 }
 
-const { values } = parseArgs({ options: { json: { type: 'boolean' }, only: { type: 'string' }, scale: { type: 'boolean' }, sizes: { type: 'string' } } });
-const only = values.scale === true ? new Set(['scale']) : values.only === undefined ? undefined : new Set(values.only.split(','));
+const { values } = parseArgs({
+  options: {
+    json: { type: 'boolean' },
+    only: { type: 'string' },
+    scale: { type: 'boolean' },
+    sizes: { type: 'string' },
+  },
+});
+const only =
+  values.scale === true ? new Set(['scale']) : values.only === undefined ? undefined : new Set(values.only.split(','));
 const sizes = values.sizes === undefined ? undefined : values.sizes.split(',').map(Number);
 const suites: [string, Suite | undefined][] = [
   [
@@ -48,7 +56,13 @@ for (const [name, suite] of suites) {
 
 const number = (n: number): string => (n >= 1000 ? Math.round(n).toLocaleString('en-US') : n.toPrecision(4));
 if (values.json === true) {
-  process.stdout.write(JSON.stringify({ machine: { cpus: (await import('node:os')).cpus().length, node: process.version }, rows }, null, 2) + '\n');
+  process.stdout.write(
+    JSON.stringify(
+      { machine: { cpus: (await import('node:os')).cpus().length, node: process.version }, rows },
+      null,
+      2,
+    ) + '\n',
+  );
 } else {
   const table = rows.map((r) => [
     r.suite,
@@ -61,6 +75,10 @@ if (values.json === true) {
   ]);
   const headers = ['suite', 'measure', 'value', 'ceiling', 'ratio', 'ceiling is', 'note'];
   const widths = headers.map((h, i) => Math.max(h.length, ...table.map((t) => (t[i] ?? '').length)));
-  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   process.stdout.write([line(headers), line(widths.map((w) => '-'.repeat(w))), ...table.map(line)].join('\n') + '\n');
 }

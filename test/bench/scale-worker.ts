@@ -33,7 +33,9 @@ const maintenance = MaintenanceSettingsSchema.parse({ LeaseSeconds: 3600 });
 const seconds = (from: number): number => (performance.now() - from) / 1000;
 const phaseSeconds = (job: JobState, name: string): number | null => {
   const phase = job.phases.find((p) => p.name === name);
-  return phase?.startedAt == null || phase.finishedAt == null ? null : (Date.parse(phase.finishedAt) - Date.parse(phase.startedAt)) / 1000;
+  return phase?.startedAt == null || phase.finishedAt == null
+    ? null
+    : (Date.parse(phase.finishedAt) - Date.parse(phase.startedAt)) / 1000;
 };
 
 async function job(kind: 'maintenance/reindex' | 'maintenance/reconcile'): Promise<{ seconds: number; job: JobState }> {
@@ -45,7 +47,10 @@ async function job(kind: 'maintenance/reindex' | 'maintenance/reconcile'): Promi
   return { seconds: seconds(start), job: state };
 }
 
-const identities = engine.env.store.statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'").pluck().get(ctx.tenantId) as number;
+const identities = engine.env.store
+  .statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'")
+  .pluck()
+  .get(ctx.tenantId) as number;
 const reindex = await job('maintenance/reindex');
 const reconcile = await job('maintenance/reconcile');
 let start = performance.now();

@@ -45,21 +45,30 @@ interface Operated {
 
 /** The last JSON line a bench child process printed. */
 function child(script: string, args: readonly string[]): unknown {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', script, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', script, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return JSON.parse(out.trim().split('\n').at(-1) ?? '{}');
 }
 
 const k = (n: number): string => (n >= 1_000_000 ? `${String(n / 1_000_000)}M` : `${String(n / 1000)}k`);
 const s = (n: number | null): string => (n === null ? '—' : `${n.toFixed(1)} s`);
 
-export function benchScale(sizes: readonly number[] = [10_000, 100_000, 1_000_000], log: (line: string) => void = () => undefined): BenchRow[] {
+export function benchScale(
+  sizes: readonly number[] = [10_000, 100_000, 1_000_000],
+  log: (line: string) => void = () => undefined,
+): BenchRow[] {
   const rows: BenchRow[] = [];
   let base: Ingested | undefined;
   for (const size of sizes) {
     const dir = mkdtempSync(join(tmpdir(), 'mpi-bench-scale-'));
     try {
       log(`scale ${k(size)}: generating`);
-      execFileSync(process.execPath, ['--import', 'tsx', INGEST_WORKER, 'generate', dir, String(size)], { stdio: ['ignore', 'ignore', 'inherit'] });
+      execFileSync(process.execPath, ['--import', 'tsx', INGEST_WORKER, 'generate', dir, String(size)], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
       log(`scale ${k(size)}: ingesting with matching`);
       const ingest = child(INGEST_WORKER, ['ingest', dir]) as Ingested;
       // The cost of a record late in a 100k ingest is the yardstick (the issue's): a larger registry should match it.
@@ -95,9 +104,22 @@ export function benchScale(sizes: readonly number[] = [10_000, 100_000, 1_000_00
           unit: 's',
           note: `rebuilding ${s(ops.rebuildingSeconds)}, matching ${s(ops.matchingSeconds)}; ${per(ops.reconcileSeconds)}; ${String(ops.reviewCreated)} review cases`,
         },
-        { name: `scale ${k(size)}: estimate without labels`, value: ops.estimateSeconds, unit: 's', note: `${ops.estimateCandidates.toLocaleString('en-US')} candidate pairs modelled; peak RSS of the operations process ${ops.peakRssMiB.toFixed(0)} MiB` },
-        { name: `scale ${k(size)}: sample ${ops.labels.toLocaleString('en-US')} labels`, value: ops.sampleSeconds, unit: 's' },
-        { name: `scale ${k(size)}: evaluate ${ops.labels.toLocaleString('en-US')} labels`, value: ops.evaluateSeconds, unit: 's' },
+        {
+          name: `scale ${k(size)}: estimate without labels`,
+          value: ops.estimateSeconds,
+          unit: 's',
+          note: `${ops.estimateCandidates.toLocaleString('en-US')} candidate pairs modelled; peak RSS of the operations process ${ops.peakRssMiB.toFixed(0)} MiB`,
+        },
+        {
+          name: `scale ${k(size)}: sample ${ops.labels.toLocaleString('en-US')} labels`,
+          value: ops.sampleSeconds,
+          unit: 's',
+        },
+        {
+          name: `scale ${k(size)}: evaluate ${ops.labels.toLocaleString('en-US')} labels`,
+          value: ops.evaluateSeconds,
+          unit: 's',
+        },
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -29,7 +29,16 @@ const CANARY = {
   key: 'MRNcanaryKey8812',
 };
 /** How each canary could appear once normalised (lower case, digits only, no punctuation). */
-const NEEDLES = [...Object.values(CANARY), 'zebulonovich', 'quenterina', 'xylocarp', 'vexhampton', '7700913579', 'NZ9K4Q7W', 'canaryKey8812'];
+const NEEDLES = [
+  ...Object.values(CANARY),
+  'zebulonovich',
+  'quenterina',
+  'xylocarp',
+  'vexhampton',
+  '7700913579',
+  'NZ9K4Q7W',
+  'canaryKey8812',
+];
 
 function person(localId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -52,7 +61,11 @@ function person(localId: string, extra: Record<string, unknown> = {}): Record<st
 }
 
 function cli(args: readonly string[]): { status: number | null; stdout: string; out: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, MPI_TENANT: '', MPI_DB: '' }, timeout: 120_000 });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, MPI_TENANT: '', MPI_DB: '' },
+    timeout: 120_000,
+  });
   return { status: r.status, stdout: r.stdout, out: `${r.stdout}\n${r.stderr}` };
 }
 
@@ -83,20 +96,36 @@ describe('patient-data canaries in ingestion', () => {
           telecom: [],
         }),
       ),
-      JSON.stringify(person(`${CANARY.mrn}-D`, { name: [{ family: `${CANARY.family}\u0007`, given: [CANARY.given] }] })),
-      JSON.stringify(person(`${CANARY.mrn}-E`, { [CANARY.key]: CANARY.given, contact: [{ [CANARY.family]: `${CANARY.city}\u0001` }] })),
+      JSON.stringify(
+        person(`${CANARY.mrn}-D`, { name: [{ family: `${CANARY.family}\u0007`, given: [CANARY.given] }] }),
+      ),
+      JSON.stringify(
+        person(`${CANARY.mrn}-E`, {
+          [CANARY.key]: CANARY.given,
+          contact: [{ [CANARY.family]: `${CANARY.city}\u0001` }],
+        }),
+      ),
       good.slice(0, good.indexOf(CANARY.city) + 4),
       JSON.stringify(person(`${CANARY.mrn}${'7'.repeat(200)}`)),
       JSON.stringify(person(`${CANARY.mrn}-F`, { birthDate: `${CANARY.given}-01` })),
       JSON.stringify(person(`${CANARY.mrn}-G`)).replace(CANARY.given, `${CANARY.given}\\udc00`),
       JSON.stringify(person(`${CANARY.mrn}-H`, { gender: CANARY.family, telecom: CANARY.phone })),
-      JSON.stringify(person(`${CANARY.mrn}-I`, { name: [{ family: CANARY.family.repeat(400), given: [CANARY.given] }] })),
+      JSON.stringify(
+        person(`${CANARY.mrn}-I`, { name: [{ family: CANARY.family.repeat(400), given: [CANARY.given] }] }),
+      ),
     ];
     const file = join(dir, 'canary.ndjson');
     // Line 12: invalid UTF-8 inside a canary value.
     const invalid = JSON.stringify(person(`${CANARY.mrn}-J`));
     const cut = invalid.indexOf(CANARY.line) + 3;
-    writeFileSync(file, Buffer.concat([Buffer.from(lines.join('\n') + '\n' + invalid.slice(0, cut)), Buffer.of(0xc3, 0x28), Buffer.from(invalid.slice(cut) + '\n')]));
+    writeFileSync(
+      file,
+      Buffer.concat([
+        Buffer.from(lines.join('\n') + '\n' + invalid.slice(0, cut)),
+        Buffer.of(0xc3, 0x28),
+        Buffer.from(invalid.slice(cut) + '\n'),
+      ]),
+    );
 
     const text = cli([...base, 'ingest', '--source', SOURCE.sourceSystem, '--ndjson', file]);
     const json = cli([...base, 'ingest', '--source', SOURCE.sourceSystem, '--ndjson', file, '--json']);
@@ -124,7 +153,10 @@ describe('patient-data canaries in ingestion', () => {
       ];
       expect(leaked(JSON.stringify(rows))).toEqual([]);
       // The canaries did reach the registry: the test searched where they could have leaked.
-      const stored = store.statement("SELECT COUNT(*) FROM source_record WHERE local_id LIKE 'MRN-CANARY-4471%'").pluck().get();
+      const stored = store
+        .statement("SELECT COUNT(*) FROM source_record WHERE local_id LIKE 'MRN-CANARY-4471%'")
+        .pluck()
+        .get();
       expect(stored).toBe(3);
       expect(store.statement("SELECT COUNT(*) FROM review_case WHERE tenant_id = 'canary'").pluck().get()).not.toBe(0);
     } finally {

@@ -44,7 +44,19 @@ function copyRegistry(from: string, to: string): string {
   return to;
 }
 
-const ingestArgs = (db: string, file: string): string[] => [BIN, '--db', db, '--tenant', TENANT, 'ingest', '--source', SECOND, '--ndjson', file, '--json'];
+const ingestArgs = (db: string, file: string): string[] => [
+  BIN,
+  '--db',
+  db,
+  '--tenant',
+  TENANT,
+  'ingest',
+  '--source',
+  SECOND,
+  '--ndjson',
+  file,
+  '--json',
+];
 
 function ingestToTheEnd(db: string, file: string): { created: number; unchanged: number; rejected: unknown[] } {
   const run = spawnSync(process.execPath, ingestArgs(db, file), { encoding: 'utf8', timeout: 120_000 });
@@ -69,11 +81,14 @@ async function ingestKilledAt(db: string, file: string, point: KillPoint): Promi
   const child = spawn(process.execPath, ingestArgs(db, file), { stdio: 'ignore' });
   const exit = once(child, 'exit');
   try {
-    const count = watcher.statement('SELECT COUNT(*) FROM source_record WHERE tenant_id = ? AND source_system = ?').pluck();
+    const count = watcher
+      .statement('SELECT COUNT(*) FROM source_record WHERE tenant_id = ? AND source_system = ?')
+      .pluck();
     for (;;) {
       const committed = count.get(TENANT, SECOND) as number;
       if (committed >= point.chunks * CHUNK_LINES && (!point.inTransaction || writeLockHeld(watcher))) break;
-      if (child.exitCode !== null) throw new Error(`the ingest ended (exit ${String(child.exitCode)}) before its kill point`);
+      if (child.exitCode !== null)
+        throw new Error(`the ingest ended (exit ${String(child.exitCode)}) before its kill point`);
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
     child.kill('SIGKILL');
@@ -115,7 +130,10 @@ describe('kill -9 during ingestion', () => {
       // Only whole chunks are ever committed: the one in flight left nothing behind.
       expect(committed % CHUNK_LINES).toBe(0);
       const store = Store.open(crashed, { readonly: true });
-      const receipts = store.statement('SELECT COUNT(*) FROM ingestion_receipt WHERE tenant_id = ? AND source_system = ?').pluck().get(TENANT, SECOND);
+      const receipts = store
+        .statement('SELECT COUNT(*) FROM ingestion_receipt WHERE tenant_id = ? AND source_system = ?')
+        .pluck()
+        .get(TENANT, SECOND);
       store.close();
       expect(receipts).toBe(committed);
     }

@@ -7,7 +7,11 @@ import { table } from '../../main/cli/format.ts';
 
 describe('the text report of rejected lines', () => {
   it('aligns a table of any length (no argument spreading)', () => {
-    const rows = Array.from({ length: 300_000 }, (_, i) => [String(i + 1), 'line', i === 123_456 ? 'the widest problem of all' : 'not valid JSON']);
+    const rows = Array.from({ length: 300_000 }, (_, i) => [
+      String(i + 1),
+      'line',
+      i === 123_456 ? 'the widest problem of all' : 'not valid JSON',
+    ]);
     const out = table(['line', 'field', 'problem'], rows).split('\n');
     expect(out).toHaveLength(300_003);
     expect(out[1]).toBe(`${'-'.repeat(6)}  -----  ${'-'.repeat(25)}`);

@@ -61,7 +61,10 @@ describe('the contract suite on RemoteEngine → the registry API on loopback', 
     served = await serveApi(engine);
     const api = served;
     cleanup.push(() => api.stop());
-    remoteClient = new RemoteEngine({ baseUrl: served.url, tokens: new StaticTokenProvider(await devTokenFor(engine, ['mpi.admin', 'mpi.operations'], { tenantId: TENANT })) });
+    remoteClient = new RemoteEngine({
+      baseUrl: served.url,
+      tokens: new StaticTokenProvider(await devTokenFor(engine, ['mpi.admin', 'mpi.operations'], { tenantId: TENANT })),
+    });
     const client = remoteClient;
     cleanup.push(() => client.close());
     // The tenant travels in the token; this context's tenant is deliberately wrong and must not matter.
@@ -76,23 +79,44 @@ describe('both runs', () => {
   });
 
   it('went over HTTP in the remote run (one log line per request, with the route and the tenant of the token)', () => {
-    const lines = (served?.logs.lines ?? []).map((l) => JSON.parse(l) as { route?: string; tenant?: string; status?: number });
+    const lines = (served?.logs.lines ?? []).map(
+      (l) => JSON.parse(l) as { route?: string; tenant?: string; status?: number },
+    );
     const routes = new Set(lines.filter((l) => l.tenant === TENANT).map((l) => l.route));
     // Evaluation, calibration and the estimate went as tracked runs (started, then read until they ended).
-    for (const route of ['/api/v1/maintenance/reindex', '/api/v1/maintenance/jobs/:jobId', '/api/v1/runs', '/api/v1/runs/:runId', '/api/v1/maintenance/jobs', '/api/v1/review-cases', '/api/v1/review-cases/:caseId/decision']) {
+    for (const route of [
+      '/api/v1/maintenance/reindex',
+      '/api/v1/maintenance/jobs/:jobId',
+      '/api/v1/runs',
+      '/api/v1/runs/:runId',
+      '/api/v1/maintenance/jobs',
+      '/api/v1/review-cases',
+      '/api/v1/review-cases/:caseId/decision',
+    ]) {
       expect(routes).toContain(route);
     }
   });
 
   it("answers the specification's synchronous endpoints as before: the same report as the run gave", async () => {
-    const assurance = remote.get('assurance') as { evaluation: { datasetDigest: string }; sample: { pairs: LabelPair[] } } | undefined;
+    const assurance = remote.get('assurance') as
+      { evaluation: { datasetDigest: string }; sample: { pairs: LabelPair[] } } | undefined;
     expect(assurance?.evaluation).toBeDefined();
     if (remoteRegistry === undefined || assurance === undefined) throw new Error('the remote run did not happen');
-    const sync = new RemoteEngine({ baseUrl: served?.url ?? '', tokens: new StaticTokenProvider(await devTokenFor(remoteRegistry, ['mpi.admin'], { tenantId: TENANT })) });
+    const sync = new RemoteEngine({
+      baseUrl: served?.url ?? '',
+      tokens: new StaticTokenProvider(await devTokenFor(remoteRegistry, ['mpi.admin'], { tenantId: TENANT })),
+    });
     try {
       // Listed without runs, the registry is asked the specification's way (POST /matching/evaluation, waited for).
-      (sync as unknown as { offered: Promise<ReadonlySet<string>> }).offered = Promise.resolve(new Set(['matching/evaluate']));
-      const request = { datasetId: 'contract', pairs: assurance.sample.pairs, thresholds: [0.5, 0.75, 0.92], maximumErrorExamples: 6 };
+      (sync as unknown as { offered: Promise<ReadonlySet<string>> }).offered = Promise.resolve(
+        new Set(['matching/evaluate']),
+      );
+      const request = {
+        datasetId: 'contract',
+        pairs: assurance.sample.pairs,
+        thresholds: [0.5, 0.75, 0.92],
+        maximumErrorExamples: 6,
+      };
       const report = await sync.call('matching/evaluate', request, { tenantId: TENANT, actor: 'sync' });
       expect(report.datasetDigest).toBe(assurance.evaluation.datasetDigest);
       const lines = (served?.logs.lines ?? []).map((l) => JSON.parse(l) as { route?: string; status?: number });
@@ -104,8 +128,12 @@ describe('both runs', () => {
 
   it('refuses, before any request, an operation the registry API does not offer', async () => {
     const before = served?.logs.lines.length;
-    const error = await remoteClient?.call('records/ingest', { sourceSystem: 'x', ndjson: '' }, { tenantId: TENANT, actor: 't' }).catch((e: unknown) => e);
-    expect(isEngineError(error) && error.kind === 'remote_http' && /not offered by this registry/.test(error.message)).toBe(true);
+    const error = await remoteClient
+      ?.call('records/ingest', { sourceSystem: 'x', ndjson: '' }, { tenantId: TENANT, actor: 't' })
+      .catch((e: unknown) => e);
+    expect(
+      isEngineError(error) && error.kind === 'remote_http' && /not offered by this registry/.test(error.message),
+    ).toBe(true);
     expect(served?.logs.lines.length).toBe(before);
   });
 });

@@ -5,7 +5,13 @@
  */
 import { beforeAll, expect, it } from 'vitest';
 import { isEngineError } from '../../engine/contract/errors.ts';
-import type { CallContext, EngineClient, OperationInput, OperationName, OperationOutput } from '../../engine/contract/operations.ts';
+import type {
+  CallContext,
+  EngineClient,
+  OperationInput,
+  OperationName,
+  OperationOutput,
+} from '../../engine/contract/operations.ts';
 import type { LabelPair } from '../../engine/assurance/labels.ts';
 
 export interface Backend {
@@ -55,7 +61,8 @@ async function refusal(promise: Promise<unknown>): Promise<{ kind: string; messa
 export function contractSuite(setup: () => Promise<Backend>, recorded: Recorded): void {
   let backend: Backend;
   const jobIds = new Map<string, string>();
-  const call = <K extends OperationName>(name: K, input: OperationInput<K>): Promise<OperationOutput<K>> => backend.client.call(name, input, backend.ctx);
+  const call = <K extends OperationName>(name: K, input: OperationInput<K>): Promise<OperationOutput<K>> =>
+    backend.client.call(name, input, backend.ctx);
   const record = (step: string, value: unknown): void => {
     recorded.set(step, normalise(value, jobIds));
   };
@@ -69,8 +76,13 @@ export function contractSuite(setup: () => Promise<Backend>, recorded: Recorded)
     const profile = await call('profile/get', {});
     expect(summary.matchingProfileVersion).toBe(profile.matchingProfileVersion);
     expect(summary.comparatorVersion).toBe(profile.profile.Comparators.Version);
-    expect(summary.scoreMethod).toBe(profile.profile.MatchingRules.FellegiSunter === null ? 'weighted-similarity' : 'fellegi-sunter');
-    expect(summary.thresholds).toEqual({ certain: profile.profile.MatchingRules.Thresholds.Certain, probable: profile.profile.MatchingRules.Thresholds.Probable });
+    expect(summary.scoreMethod).toBe(
+      profile.profile.MatchingRules.FellegiSunter === null ? 'weighted-similarity' : 'fellegi-sunter',
+    );
+    expect(summary.thresholds).toEqual({
+      certain: profile.profile.MatchingRules.Thresholds.Certain,
+      probable: profile.profile.MatchingRules.Thresholds.Probable,
+    });
     record('profile', { summary, profile });
   });
 
@@ -137,7 +149,15 @@ export function contractSuite(setup: () => Promise<Backend>, recorded: Recorded)
     expect(badId).toMatchObject({ kind: 'validation', issues: [{ path: 'caseId' }] });
     const labels = await call('reviews/labels', {});
     expect(labels.labels).toBe(1);
-    record('reviews', { total: listed.total, kinds: [...new Set(listed.rows.map((r) => r.kind))].sort(), decided: { kind: decided.case.kind, score: decided.case.score }, again: again.kind, unknown, badId, labels: labels.labels });
+    record('reviews', {
+      total: listed.total,
+      kinds: [...new Set(listed.rows.map((r) => r.kind))].sort(),
+      decided: { kind: decided.case.kind, score: decided.case.score },
+      again: again.kind,
+      unknown,
+      badId,
+      labels: labels.labels,
+    });
   });
 
   it('refuses bad calls with the same error kinds and issues', async () => {
@@ -146,13 +166,23 @@ export function contractSuite(setup: () => Promise<Backend>, recorded: Recorded)
       unknownCancel: await refusal(call('jobs/cancel', { jobId: UNKNOWN_JOB })),
       badCursor: await refusal(call('jobs/list', { limit: 5, before: UNKNOWN_JOB })),
       batchTooLarge: await refusal(call('maintenance/reindex', { reason: 'x', batchSize: 26 })),
-      externalSource: await refusal(call('maintenance/reconcile', { reason: 'x', batchSize: 5, externalSourceSystem: 'nowhere' })),
+      externalSource: await refusal(
+        call('maintenance/reconcile', { reason: 'x', batchSize: 5, externalSourceSystem: 'nowhere' }),
+      ),
       missingRecords: await refusal(
         call('matching/evaluate', {
           datasetId: 'bad',
           pairs: [
-            { left: { sourceSystem: 'st-marys-hospital', localId: 'NO-SUCH-1' }, right: { sourceSystem: 'st-marys-hospital', localId: 'NO-SUCH-1' }, isMatch: true },
-            { left: { sourceSystem: 'nowhere', localId: 'A' }, right: { sourceSystem: 'nowhere', localId: 'B' }, isMatch: false },
+            {
+              left: { sourceSystem: 'st-marys-hospital', localId: 'NO-SUCH-1' },
+              right: { sourceSystem: 'st-marys-hospital', localId: 'NO-SUCH-1' },
+              isMatch: true,
+            },
+            {
+              left: { sourceSystem: 'nowhere', localId: 'A' },
+              right: { sourceSystem: 'nowhere', localId: 'B' },
+              isMatch: false,
+            },
           ],
           thresholds: [0.5],
         }),
@@ -174,7 +204,12 @@ export function contractSuite(setup: () => Promise<Backend>, recorded: Recorded)
     const pairs: LabelPair[] = sample.pairs;
     expect(pairs.filter((p) => p.isMatch).length).toBeGreaterThanOrEqual(10);
     expect(pairs.filter((p) => !p.isMatch).length).toBeGreaterThanOrEqual(10);
-    const evaluation = await call('matching/evaluate', { datasetId: 'contract', pairs, thresholds: [0.5, 0.75, 0.92], maximumErrorExamples: 6 });
+    const evaluation = await call('matching/evaluate', {
+      datasetId: 'contract',
+      pairs,
+      thresholds: [0.5, 0.75, 0.92],
+      maximumErrorExamples: 6,
+    });
     expect(evaluation.labels.pairs).toBe(pairs.length);
     expect(evaluation.thresholds).toHaveLength(3);
     const calibration = await call('matching/calibrate', {
@@ -195,7 +230,7 @@ export function contractSuite(setup: () => Promise<Backend>, recorded: Recorded)
     record('assurance', { sample, evaluation, calibration, explained });
   });
 
-  it('estimates a model from the registry\'s own records, without activating it', async () => {
+  it("estimates a model from the registry's own records, without activating it", async () => {
     const before = await call('profile/get', {});
     const estimate = await call('matching/estimate', { modelVersion: 'contract-em-1', randomPairs: 20_000, seed: 3 });
     expect(estimate.report.activated).toBe(false);

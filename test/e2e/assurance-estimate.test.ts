@@ -16,7 +16,17 @@ import type { EstimateOutputSchema } from '../../engine/contract/estimate.ts';
 import type { z } from 'zod';
 import { estimatedRows, reviewBandText } from '../../renderer/pages/assurance/estimate-figures.ts';
 import { runCli } from '../helpers/cli.ts';
-import { closeBrowserAndHost, expectAccessible, expectNoActivationControl, type HostProcess, openConsole, openMatchAssurance, recordOperations, screenshot, SCREENSHOTS } from './helpers.ts';
+import {
+  closeBrowserAndHost,
+  expectAccessible,
+  expectNoActivationControl,
+  type HostProcess,
+  openConsole,
+  openMatchAssurance,
+  recordOperations,
+  screenshot,
+  SCREENSHOTS,
+} from './helpers.ts';
 
 type EstimateOutput = z.infer<typeof EstimateOutputSchema>;
 
@@ -28,7 +38,16 @@ let context: BrowserContext;
 let page: Page;
 const pageErrors: string[] = [];
 const sent: string[] = [];
-const OPTIONS = { modelVersion: 'fs-est-e2e', seed: 11, randomPairs: 20_000, maxCandidates: 50_000, smoothing: 0.5, targetPrecision: 0.995, targetRecall: 0.99, reviewBudget: 40 };
+const OPTIONS = {
+  modelVersion: 'fs-est-e2e',
+  seed: 11,
+  randomPairs: 20_000,
+  maxCandidates: 50_000,
+  smoothing: 0.5,
+  targetPrecision: 0.995,
+  targetRecall: 0.99,
+  reviewBudget: 40,
+};
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mpi-e2e-estimate-'));
@@ -51,10 +70,28 @@ afterAll(async () => {
 
 async function cliEstimate(): Promise<EstimateOutput> {
   const run = await runCli([
-    '--db', db, '--tenant', 'demo', 'estimate', '--model-version', OPTIONS.modelVersion, '--seed', String(OPTIONS.seed),
-    '--random-pairs', String(OPTIONS.randomPairs), '--max-candidates', String(OPTIONS.maxCandidates), '--smoothing', String(OPTIONS.smoothing),
-    '--target-precision', String(OPTIONS.targetPrecision), '--target-recall', String(OPTIONS.targetRecall),
-    '--review-budget', String(OPTIONS.reviewBudget), '--json',
+    '--db',
+    db,
+    '--tenant',
+    'demo',
+    'estimate',
+    '--model-version',
+    OPTIONS.modelVersion,
+    '--seed',
+    String(OPTIONS.seed),
+    '--random-pairs',
+    String(OPTIONS.randomPairs),
+    '--max-candidates',
+    String(OPTIONS.maxCandidates),
+    '--smoothing',
+    String(OPTIONS.smoothing),
+    '--target-precision',
+    String(OPTIONS.targetPrecision),
+    '--target-recall',
+    String(OPTIONS.targetRecall),
+    '--review-budget',
+    String(OPTIONS.reviewBudget),
+    '--json',
   ]);
   expect(run.code, run.stderr).toBe(0);
   return JSON.parse(run.stdout) as EstimateOutput;
@@ -69,7 +106,7 @@ describe('Estimate without labels on the Match assurance page', () => {
     await page.getByText('A whole number from 1,000 to 5,000,000').waitFor();
     await page.getByLabel('Target recall').fill('1');
     await page.getByText('A share strictly between 0 and 1').waitFor();
-    expect(await page.getByRole('button', { name: 'Estimate from this registry\'s records' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: "Estimate from this registry's records" }).isDisabled()).toBe(true);
     expect(sent.slice(before).filter((name) => name.startsWith('matching/'))).toEqual([]);
     await expectNoActivationControl(page);
     await expectAccessible(page, 'assurance-estimate-request');
@@ -85,7 +122,7 @@ describe('Estimate without labels on the Match assurance page', () => {
     await page.getByLabel('Target precision').fill(String(OPTIONS.targetPrecision));
     await page.getByLabel('Target recall').fill(String(OPTIONS.targetRecall));
     await page.getByLabel('Review budget per 1,000 records').fill(String(OPTIONS.reviewBudget));
-    await page.getByRole('button', { name: 'Estimate from this registry\'s records' }).click();
+    await page.getByRole('button', { name: "Estimate from this registry's records" }).click();
     await page.getByTestId('estimate-report').waitFor({ timeout: 120_000 });
     const cli = await cliEstimate();
     const { report, model } = cli;
@@ -96,16 +133,28 @@ describe('Estimate without labels on the Match assurance page', () => {
     expect(await page.getByTestId('est-probable').textContent()).toBe(String(report.suggestedThresholds.Probable));
     expect(await page.getByTestId('est-match-share').textContent()).toBe(report.candidateMatchShare.toFixed(6));
     expect(Number((await page.getByTestId('est-records').textContent())?.replace(/[^\d]/g, ''))).toBe(report.records);
-    expect(Number((await page.getByTestId('est-modelled').textContent())?.replace(/[^\d]/g, ''))).toBe(report.candidates.modelled);
+    expect(Number((await page.getByTestId('est-modelled').textContent())?.replace(/[^\d]/g, ''))).toBe(
+      report.candidates.modelled,
+    );
     expect(await page.getByTestId('est-suggestion').textContent()).toBe(report.suggestion);
     expect(report.reviewBand?.budgetPerThousandRecords).toBe(OPTIONS.reviewBudget);
     expect(await page.getByTestId('est-review-band').textContent()).toBe(reviewBandText(report.reviewBand));
     const convergence = (await page.getByTestId('est-convergence').textContent()) ?? '';
-    expect(convergence).toContain(report.convergence.converged ? `Converged after ${String(report.convergence.iterations)} iteration` : 'Did not converge');
+    expect(convergence).toContain(
+      report.convergence.converged
+        ? `Converged after ${String(report.convergence.iterations)} iteration`
+        : 'Did not converge',
+    );
 
     const expected = estimatedRows(report);
     // Every threshold the CLI reports, and both suggested ones, are rows of the page's table.
-    expect(expected.map((r) => r.threshold)).toEqual(expect.arrayContaining([...report.thresholds.map((t) => t.threshold), report.suggestedThresholds.Certain, report.suggestedThresholds.Probable]));
+    expect(expected.map((r) => r.threshold)).toEqual(
+      expect.arrayContaining([
+        ...report.thresholds.map((t) => t.threshold),
+        report.suggestedThresholds.Certain,
+        report.suggestedThresholds.Probable,
+      ]),
+    );
     const rows = page.locator('[data-testid="estimate-table"] tbody tr');
     expect(await rows.count()).toBe(expected.length);
     const fmt = (v: number | null): string => (v === null ? '—' : v.toFixed(4));
@@ -113,15 +162,28 @@ describe('Estimate without labels on the Match assurance page', () => {
       const cells = await rows.nth(i).locator('td').allTextContents();
       expect(cells[0]?.replace(/suggested.*$/, '')).toBe(String(r.threshold));
       expect(Number(cells[1]?.replace(/[^\d]/g, ''))).toBe(r.pairsAtOrAbove);
-      expect(cells.slice(2)).toEqual([r.expectedTruePositives.toFixed(1), r.expectedFalsePositives.toFixed(1), r.expectedFalseNegatives.toFixed(1), fmt(r.precision), fmt(r.recall), fmt(r.f1)]);
+      expect(cells.slice(2)).toEqual([
+        r.expectedTruePositives.toFixed(1),
+        r.expectedFalsePositives.toFixed(1),
+        r.expectedFalseNegatives.toFixed(1),
+        fmt(r.precision),
+        fmt(r.recall),
+        fmt(r.f1),
+      ]);
     }
-    expect(await page.getByTestId('est-not-measured').textContent()).toMatch(/not measured against labels.*blocking never proposes/);
+    expect(await page.getByTestId('est-not-measured').textContent()).toMatch(
+      /not measured against labels.*blocking never proposes/,
+    );
     // The fit's checks, and what its prior means beside the profile's and a calibration's.
     expect(await page.getByTestId('est-fit').textContent()).toMatch(/converged/);
-    expect(await page.getByTestId('priors-note').textContent()).toMatch(/The estimate \([\d.e-]+ here\): λ, the share of true pairs among the blocking candidates/);
+    expect(await page.getByTestId('priors-note').textContent()).toMatch(
+      /The estimate \([\d.e-]+ here\): λ, the share of true pairs among the blocking candidates/,
+    );
 
     // The field weights table is the model's m, u and ln(m/u), one row per field and band.
-    expect(await page.locator('[data-testid="weights-table"] tbody tr').count()).toBe(Object.keys(model.fields).length * 4);
+    expect(await page.locator('[data-testid="weights-table"] tbody tr').count()).toBe(
+      Object.keys(model.fields).length * 4,
+    );
 
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Save as a file' }).click();
@@ -136,13 +198,17 @@ describe('Estimate without labels on the Match assurance page', () => {
     await expectNoActivationControl(page);
     await expectAccessible(page, 'assurance-estimate-report');
     await screenshot(page, 'assurance-11-estimate-report');
-    await page.getByRole('region', { name: 'Precision and recall per threshold, estimated by the model' }).screenshot({ path: join(SCREENSHOTS, 'assurance-11b-estimate-curves.png') });
+    await page
+      .getByRole('region', { name: 'Precision and recall per threshold, estimated by the model' })
+      .screenshot({ path: join(SCREENSHOTS, 'assurance-11b-estimate-curves.png') });
 
     // What the model with its thresholds would change on the registry: a dry run, examples open in the viewer.
     await page.getByRole('button', { name: 'Preview the impact' }).click();
     const impact = page.getByTestId('impact-preview-report');
     await impact.waitFor();
-    expect(await impact.getByRole('status').textContent()).toMatch(/linked records and [\d,]+ candidate pairs compared\. A reconciliation under this model would open [\d,]+ review cases\./);
+    expect(await impact.getByRole('status').textContent()).toMatch(
+      /linked records and [\d,]+ candidate pairs compared\. A reconciliation under this model would open [\d,]+ review cases\./,
+    );
     expect(await impact.getByRole('table', { name: 'Changes by kind' }).locator('tbody tr').count()).toBe(4);
     // The same changes by the candidate's score band: each kind's row adds up to its count.
     const cells = async (name: string): Promise<string[][]> => {
@@ -151,9 +217,13 @@ describe('Estimate without labels on the Match assurance page', () => {
     };
     const number = (text: string): number => Number(text.replace(/,/g, ''));
     const counts = (await cells('Changes by kind')).map(([kind = '', count = '']) => [kind, number(count)] as const);
-    const byBand = (await cells("Changes by the candidate's score band")).map(([kind = '', ...bands]) => [kind, bands.reduce((sum, c) => sum + number(c), 0)] as const);
+    const byBand = (await cells("Changes by the candidate's score band")).map(
+      ([kind = '', ...bands]) => [kind, bands.reduce((sum, c) => sum + number(c), 0)] as const,
+    );
     expect(byBand).toEqual(counts.filter(([, count]) => count > 0));
-    expect(await impact.getByRole('table', { name: 'Changes by source' }).locator('tbody tr').count()).toBeGreaterThan(0);
+    expect(await impact.getByRole('table', { name: 'Changes by source' }).locator('tbody tr').count()).toBeGreaterThan(
+      0,
+    );
     const compare = impact.getByRole('button', { name: 'Compare' });
     if ((await compare.count()) > 0) {
       await compare.first().click();
@@ -164,7 +234,10 @@ describe('Estimate without labels on the Match assurance page', () => {
   });
 
   it('keeps the estimate among the saved runs, and reopens it whole after the view was left', async () => {
-    const model = JSON.parse((await page.getByTestId('model-json').textContent()) ?? '') as { modelVersion: string; datasetDigest: string };
+    const model = JSON.parse((await page.getByTestId('model-json').textContent()) ?? '') as {
+      modelVersion: string;
+      datasetDigest: string;
+    };
     await page.getByRole('tab', { name: 'Saved runs' }).click();
     const row = page.locator('[data-testid="runs-table"] tbody tr').filter({ hasText: 'Estimate without labels' });
     await row.waitFor();

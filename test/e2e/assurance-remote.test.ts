@@ -18,7 +18,16 @@ import type { EvaluationReport } from '../../engine/contract/assurance.ts';
 import { RemoteEngine } from '../../main/remote/remote-engine.ts';
 import { StaticTokenProvider } from '../../main/remote/token-provider.ts';
 import { runCli } from '../helpers/cli.ts';
-import { closeBrowserAndHost, expectAccessible, type HostProcess, openConsole, type RegistryProcess, screenshot, startRegistry, stopChild } from './helpers.ts';
+import {
+  closeBrowserAndHost,
+  expectAccessible,
+  type HostProcess,
+  openConsole,
+  type RegistryProcess,
+  screenshot,
+  startRegistry,
+  stopChild,
+} from './helpers.ts';
 
 const TENANT = 'r1';
 let dir: string;
@@ -53,7 +62,9 @@ beforeAll(async () => {
     writeFileSync(labelsFile, labelsToTsv(pairs, { header: true }));
     const summary = await engine.call('profile/summary', {}, ctx);
     // The evaluation panel's default chips: 0.5, the profile's two thresholds and 0.9.
-    thresholds = [...new Set([0.5, summary.thresholds.probable, summary.thresholds.certain, 0.9])].sort((a, b) => a - b);
+    thresholds = [...new Set([0.5, summary.thresholds.probable, summary.thresholds.certain, 0.9])].sort(
+      (a, b) => a - b,
+    );
   } finally {
     engine.close();
   }
@@ -77,7 +88,10 @@ const digits = (text: string | null): number => Number((text ?? '').replace(/[^\
 
 /** Connects the console to the registry with a pasted token (signing out of any earlier connection first). */
 async function connectWith(accessToken: string, scopesShown: RegExp): Promise<void> {
-  await page.getByRole('link', { name: /Sandboxes/ }).first().click();
+  await page
+    .getByRole('link', { name: /Sandboxes/ })
+    .first()
+    .click();
   const card = page.getByRole('region', { name: 'Remote registry' });
   // The card shows either the connection (with Sign out) or the form: wait for one before choosing.
   const signOut = card.getByRole('button', { name: 'Sign out' });
@@ -100,80 +114,133 @@ async function openAssurance(): Promise<void> {
 }
 
 describe('the Match assurance page on a remote registry (serve --dev-auth)', () => {
-  it('with an mpi.admin token, evaluates through the registry and shows the same numbers as the CLI evaluate --json on the same database', { timeout: 240_000 }, async () => {
-    await page.goto(host.launchUrl);
-    await page.getByRole('region', { name: 'Remote registry' }).waitFor();
-    await connectWith(adminToken, /mpi\.admin/);
-    await openAssurance();
-    await expect.poll(() => page.getByTestId('profile-version').textContent(), { timeout: 30_000 }).toMatch(/^version \d+$/);
+  it(
+    'with an mpi.admin token, evaluates through the registry and shows the same numbers as the CLI evaluate --json on the same database',
+    { timeout: 240_000 },
+    async () => {
+      await page.goto(host.launchUrl);
+      await page.getByRole('region', { name: 'Remote registry' }).waitFor();
+      await connectWith(adminToken, /mpi\.admin/);
+      await openAssurance();
+      await expect
+        .poll(() => page.getByTestId('profile-version').textContent(), { timeout: 30_000 })
+        .toMatch(/^version \d+$/);
 
-    await page.getByLabel('Labels (paste, or drop a file here)').fill(readFileSync(labelsFile, 'utf8'));
-    await expect.poll(() => page.getByTestId('label-counts').textContent()).toMatch(/300 rows/);
-    await page.getByRole('tab', { name: 'Evaluation' }).click();
-    await page.getByLabel('Dataset ID').fill('remote-labels-1');
-    await page.getByRole('button', { name: /^Evaluate 300 pairs/ }).click();
-    await page.getByRole('heading', { name: 'Evaluation of remote-labels-1' }).waitFor({ timeout: 60_000 });
+      await page.getByLabel('Labels (paste, or drop a file here)').fill(readFileSync(labelsFile, 'utf8'));
+      await expect.poll(() => page.getByTestId('label-counts').textContent()).toMatch(/300 rows/);
+      await page.getByRole('tab', { name: 'Evaluation' }).click();
+      await page.getByLabel('Dataset ID').fill('remote-labels-1');
+      await page.getByRole('button', { name: /^Evaluate 300 pairs/ }).click();
+      await page.getByRole('heading', { name: 'Evaluation of remote-labels-1' }).waitFor({ timeout: 60_000 });
 
-    // The CLI on the registry's own database file, for the same labels and thresholds.
-    const cli = await runCli(['--db', db, '--tenant', TENANT, 'evaluate', '--labels', labelsFile, '--dataset', 'remote-labels-1', '--thresholds', thresholds.join(','), '--max-errors', '20', '--json']);
-    expect(cli.code, cli.stderr).toBe(0);
-    const report = JSON.parse(cli.stdout) as EvaluationReport;
-    expect(await page.getByTestId('eval-digest').textContent()).toBe(report.datasetDigest);
-    expect(digits(await page.getByTestId('eval-pairs').textContent())).toBe(report.labels.pairs);
-    expect(digits(await page.getByTestId('eval-matches').textContent())).toBe(report.labels.matches);
-    expect(digits(await page.getByTestId('eval-non-matches').textContent())).toBe(report.labels.nonMatches);
-    expect(await page.getByTestId('eval-blocking-recall').textContent()).toBe(report.blockingRecall.recall?.toFixed(3) ?? '—');
-    const rows = page.locator('[data-testid="metrics-table"] tbody tr');
-    expect(await rows.count()).toBe(report.thresholds.length);
-    const fmt = (v: number | null): string => (v === null ? '—' : v.toFixed(3));
-    const range = (r: { lower: number; upper: number } | null): string => (r === null ? '—' : `${r.lower.toFixed(3)}–${r.upper.toFixed(3)}`);
-    for (const [i, m] of report.thresholds.entries()) {
-      const cells = await rows.nth(i).locator('td').allTextContents();
-      expect(cells.map((c, k) => (k >= 1 && k <= 4 ? String(digits(c)) : c))).toEqual([
-        String(m.threshold), String(m.tp), String(m.fp), String(m.tn), String(m.fn),
-        fmt(m.precision), range(m.precisionInterval), fmt(m.recall), range(m.recallInterval), fmt(m.specificity), fmt(m.npv), fmt(m.f1), fmt(m.mcc),
+      // The CLI on the registry's own database file, for the same labels and thresholds.
+      const cli = await runCli([
+        '--db',
+        db,
+        '--tenant',
+        TENANT,
+        'evaluate',
+        '--labels',
+        labelsFile,
+        '--dataset',
+        'remote-labels-1',
+        '--thresholds',
+        thresholds.join(','),
+        '--max-errors',
+        '20',
+        '--json',
       ]);
-    }
-    // The confusion matrix at the explorer's first threshold is the CLI's too.
-    expect(digits(await page.getByTestId('cm-tp').textContent())).toBe(report.thresholds[0]?.tp);
-    expect(digits(await page.getByTestId('cm-fp').textContent())).toBe(report.thresholds[0]?.fp);
-    // The registry ran it, as a tracked run the console followed: serve logs each request once answered (its
-    // output may arrive after the page shows it).
-    await expect.poll(() => registry.output()).toMatch(/"route":"\/api\/v1\/runs","operation":"runs\/start","status":202/);
-    await expect.poll(() => registry.output()).toMatch(/"route":"\/api\/v1\/runs\/:runId","operation":"runs\/get","status":200/);
-    await expectAccessible(page, 'assurance-remote-evaluation');
-    await screenshot(page, 'assurance-remote-01-evaluation');
-  });
-
-  it('with a token lacking mpi.admin, shows the refusal naming mpi.admin and offers nothing that would fail; the registry refuses anyway', { timeout: 240_000 }, async () => {
-    await connectWith(operationsToken, /mpi\.operations/);
-    expect(await page.getByTestId('registry-signed-in').textContent()).not.toContain('mpi.admin');
-    await openAssurance();
-    const refusal = page.getByTestId('assurance-refusal');
-    await refusal.waitFor();
-    expect(await refusal.textContent()).toMatch(/needs the mpi\.admin scope.*this connection has mpi\.operations/s);
-    for (const name of [/^Evaluate/, /^Calibrate/, /^Sample labels/, /^Load \d+ pairs/, /^Open a TSV file/]) {
-      expect(await page.getByRole('button', { name }).count(), String(name)).toBe(0);
-    }
-    expect(await page.getByRole('tab').count()).toBe(0);
-    expect(await page.getByRole('textbox').count()).toBe(0);
-    await expectAccessible(page, 'assurance-remote-refusal');
-    await screenshot(page, 'assurance-remote-02-refusal');
-
-    // Past the console: the registry itself refuses an evaluation with this token.
-    const remote = new RemoteEngine({ baseUrl: registryUrl, tokens: new StaticTokenProvider(operationsToken) });
-    try {
-      const pairs = readFileSync(labelsFile, 'utf8').trim().split('\n').slice(1, 3).map((line) => {
-        const [ls = '', li = '', rs = '', ri = '', m = ''] = line.split('\t');
-        return { left: { sourceSystem: ls, localId: li }, right: { sourceSystem: rs, localId: ri }, isMatch: m === '1' };
-      });
-      const refused = await remote.call('matching/evaluate', { datasetId: 'x', pairs, thresholds: [0.5] }, { tenantId: TENANT, actor: 'x' }).then(
-        () => null,
-        (error: unknown) => error as Error & { kind: string },
+      expect(cli.code, cli.stderr).toBe(0);
+      const report = JSON.parse(cli.stdout) as EvaluationReport;
+      expect(await page.getByTestId('eval-digest').textContent()).toBe(report.datasetDigest);
+      expect(digits(await page.getByTestId('eval-pairs').textContent())).toBe(report.labels.pairs);
+      expect(digits(await page.getByTestId('eval-matches').textContent())).toBe(report.labels.matches);
+      expect(digits(await page.getByTestId('eval-non-matches').textContent())).toBe(report.labels.nonMatches);
+      expect(await page.getByTestId('eval-blocking-recall').textContent()).toBe(
+        report.blockingRecall.recall?.toFixed(3) ?? '—',
       );
-      expect(refused?.kind).toBe('forbidden');
-    } finally {
-      await remote.close();
-    }
-  });
+      const rows = page.locator('[data-testid="metrics-table"] tbody tr');
+      expect(await rows.count()).toBe(report.thresholds.length);
+      const fmt = (v: number | null): string => (v === null ? '—' : v.toFixed(3));
+      const range = (r: { lower: number; upper: number } | null): string =>
+        r === null ? '—' : `${r.lower.toFixed(3)}–${r.upper.toFixed(3)}`;
+      for (const [i, m] of report.thresholds.entries()) {
+        const cells = await rows.nth(i).locator('td').allTextContents();
+        expect(cells.map((c, k) => (k >= 1 && k <= 4 ? String(digits(c)) : c))).toEqual([
+          String(m.threshold),
+          String(m.tp),
+          String(m.fp),
+          String(m.tn),
+          String(m.fn),
+          fmt(m.precision),
+          range(m.precisionInterval),
+          fmt(m.recall),
+          range(m.recallInterval),
+          fmt(m.specificity),
+          fmt(m.npv),
+          fmt(m.f1),
+          fmt(m.mcc),
+        ]);
+      }
+      // The confusion matrix at the explorer's first threshold is the CLI's too.
+      expect(digits(await page.getByTestId('cm-tp').textContent())).toBe(report.thresholds[0]?.tp);
+      expect(digits(await page.getByTestId('cm-fp').textContent())).toBe(report.thresholds[0]?.fp);
+      // The registry ran it, as a tracked run the console followed: serve logs each request once answered (its
+      // output may arrive after the page shows it).
+      await expect
+        .poll(() => registry.output())
+        .toMatch(/"route":"\/api\/v1\/runs","operation":"runs\/start","status":202/);
+      await expect
+        .poll(() => registry.output())
+        .toMatch(/"route":"\/api\/v1\/runs\/:runId","operation":"runs\/get","status":200/);
+      await expectAccessible(page, 'assurance-remote-evaluation');
+      await screenshot(page, 'assurance-remote-01-evaluation');
+    },
+  );
+
+  it(
+    'with a token lacking mpi.admin, shows the refusal naming mpi.admin and offers nothing that would fail; the registry refuses anyway',
+    { timeout: 240_000 },
+    async () => {
+      await connectWith(operationsToken, /mpi\.operations/);
+      expect(await page.getByTestId('registry-signed-in').textContent()).not.toContain('mpi.admin');
+      await openAssurance();
+      const refusal = page.getByTestId('assurance-refusal');
+      await refusal.waitFor();
+      expect(await refusal.textContent()).toMatch(/needs the mpi\.admin scope.*this connection has mpi\.operations/s);
+      for (const name of [/^Evaluate/, /^Calibrate/, /^Sample labels/, /^Load \d+ pairs/, /^Open a TSV file/]) {
+        expect(await page.getByRole('button', { name }).count(), String(name)).toBe(0);
+      }
+      expect(await page.getByRole('tab').count()).toBe(0);
+      expect(await page.getByRole('textbox').count()).toBe(0);
+      await expectAccessible(page, 'assurance-remote-refusal');
+      await screenshot(page, 'assurance-remote-02-refusal');
+
+      // Past the console: the registry itself refuses an evaluation with this token.
+      const remote = new RemoteEngine({ baseUrl: registryUrl, tokens: new StaticTokenProvider(operationsToken) });
+      try {
+        const pairs = readFileSync(labelsFile, 'utf8')
+          .trim()
+          .split('\n')
+          .slice(1, 3)
+          .map((line) => {
+            const [ls = '', li = '', rs = '', ri = '', m = ''] = line.split('\t');
+            return {
+              left: { sourceSystem: ls, localId: li },
+              right: { sourceSystem: rs, localId: ri },
+              isMatch: m === '1',
+            };
+          });
+        const refused = await remote
+          .call('matching/evaluate', { datasetId: 'x', pairs, thresholds: [0.5] }, { tenantId: TENANT, actor: 'x' })
+          .then(
+            () => null,
+            (error: unknown) => error as Error & { kind: string },
+          );
+        expect(refused?.kind).toBe('forbidden');
+      } finally {
+        await remote.close();
+      }
+    },
+  );
 });

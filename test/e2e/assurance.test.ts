@@ -18,7 +18,17 @@ import { LocalEngine } from '../../engine/local-engine.ts';
 import { labelsToTsv } from '../../engine/contract/label-tsv.ts';
 import type { EvaluationReport } from '../../engine/contract/assurance.ts';
 import { runCli } from '../helpers/cli.ts';
-import { closeBrowserAndHost, expectAccessible, expectNoActivationControl, type HostProcess, openConsole, openMatchAssurance, recordOperations, screenshot, SCREENSHOTS } from './helpers.ts';
+import {
+  closeBrowserAndHost,
+  expectAccessible,
+  expectNoActivationControl,
+  type HostProcess,
+  openConsole,
+  openMatchAssurance,
+  recordOperations,
+  screenshot,
+  SCREENSHOTS,
+} from './helpers.ts';
 
 let dir: string;
 let db: string;
@@ -27,7 +37,13 @@ let host: HostProcess;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-let summary: { matchingProfileVersion: number; comparatorVersion: string; scoreMethod: string; scoreMethodVersion: string; thresholds: { probable: number; certain: number } };
+let summary: {
+  matchingProfileVersion: number;
+  comparatorVersion: string;
+  scoreMethod: string;
+  scoreMethodVersion: string;
+  thresholds: { probable: number; certain: number };
+};
 const pageErrors: string[] = [];
 /** Every operation the page sent, by name. */
 const sent: string[] = [];
@@ -58,8 +74,27 @@ afterAll(async () => {
 
 const digits = (text: string | null): number => Number((text ?? '').replace(/[^\d]/g, ''));
 
-async function cliEvaluate(thresholds: readonly number[], labels = labelsFile, dataset = 'labels-1'): Promise<EvaluationReport> {
-  const run = await runCli(['--db', db, '--tenant', 'demo', 'evaluate', '--labels', labels, '--dataset', dataset, '--thresholds', thresholds.join(','), '--max-errors', '20', '--json']);
+async function cliEvaluate(
+  thresholds: readonly number[],
+  labels = labelsFile,
+  dataset = 'labels-1',
+): Promise<EvaluationReport> {
+  const run = await runCli([
+    '--db',
+    db,
+    '--tenant',
+    'demo',
+    'evaluate',
+    '--labels',
+    labels,
+    '--dataset',
+    dataset,
+    '--thresholds',
+    thresholds.join(','),
+    '--max-errors',
+    '20',
+    '--json',
+  ]);
   expect(run.code, run.stderr).toBe(0);
   return JSON.parse(run.stdout) as EvaluationReport;
 }
@@ -68,9 +103,13 @@ describe('the Match assurance page', () => {
   it('shows the active versions first, before any input', async () => {
     await openMatchAssurance(page, host.launchUrl, db, 'demo');
     await page.getByRole('heading', { name: 'Match assurance', level: 1 }).waitFor();
-    await expect.poll(() => page.getByTestId('profile-version').textContent()).toBe(`version ${String(summary.matchingProfileVersion)}`);
+    await expect
+      .poll(() => page.getByTestId('profile-version').textContent())
+      .toBe(`version ${String(summary.matchingProfileVersion)}`);
     expect(await page.getByTestId('comparator-version').textContent()).toBe(summary.comparatorVersion);
-    expect(await page.getByTestId('score-method-version').textContent()).toBe(`${summary.scoreMethod} ${summary.scoreMethodVersion}`);
+    expect(await page.getByTestId('score-method-version').textContent()).toBe(
+      `${summary.scoreMethod} ${summary.scoreMethodVersion}`,
+    );
     // The versions come before the label input in the page's order.
     const versionsTop = (await page.getByRole('region', { name: 'Active versions' }).boundingBox())?.y ?? Infinity;
     const inputTop = (await page.getByLabel('Labels (paste, or drop a file here)').boundingBox())?.y ?? -Infinity;
@@ -116,7 +155,9 @@ describe('the Match assurance page', () => {
     await page.getByTestId('drop-bad-rows').click();
     await expect.poll(() => counts.textContent()).toMatch(/^3 rows/);
     expect(await issues.count()).toBe(0);
-    expect(await page.getByLabel('Labels (paste, or drop a file here)').inputValue()).toBe([bad.split('\n')[0], ...good].join('\n'));
+    expect(await page.getByLabel('Labels (paste, or drop a file here)').inputValue()).toBe(
+      [bad.split('\n')[0], ...good].join('\n'),
+    );
   });
 
   let report: EvaluationReport;
@@ -131,23 +172,39 @@ describe('the Match assurance page', () => {
     await page.getByRole('tab', { name: 'Evaluation' }).click();
     await page.getByRole('button', { name: /^Evaluate 400 pairs/ }).click();
     await page.getByTestId('evaluation-report').waitFor({ timeout: 60_000 });
-    const thresholds = [...new Set([0.5, summary.thresholds.probable, summary.thresholds.certain, 0.9])].sort((a, b) => a - b);
+    const thresholds = [...new Set([0.5, summary.thresholds.probable, summary.thresholds.certain, 0.9])].sort(
+      (a, b) => a - b,
+    );
     report = await cliEvaluate(thresholds);
     expect(await page.getByTestId('eval-digest').textContent()).toBe(report.datasetDigest);
     expect(digits(await page.getByTestId('eval-pairs').textContent())).toBe(report.labels.pairs);
     expect(digits(await page.getByTestId('eval-matches').textContent())).toBe(report.labels.matches);
     expect(digits(await page.getByTestId('eval-non-matches').textContent())).toBe(report.labels.nonMatches);
-    expect(await page.getByTestId('eval-blocking-recall').textContent()).toBe(report.blockingRecall.recall?.toFixed(3) ?? '—');
+    expect(await page.getByTestId('eval-blocking-recall').textContent()).toBe(
+      report.blockingRecall.recall?.toFixed(3) ?? '—',
+    );
     const expectTable = async (testId: string, expected: EvaluationReport['thresholds']): Promise<void> => {
       const rows = page.locator(`[data-testid="${testId}"] tbody tr`);
       expect(await rows.count()).toBe(expected.length);
       for (const [i, m] of expected.entries()) {
         const cells = await rows.nth(i).locator('td').allTextContents();
         const fmt = (v: number | null): string => (v === null ? '—' : v.toFixed(3));
-        const range = (r: { lower: number; upper: number } | null): string => (r === null ? '—' : `${r.lower.toFixed(3)}–${r.upper.toFixed(3)}`);
+        const range = (r: { lower: number; upper: number } | null): string =>
+          r === null ? '—' : `${r.lower.toFixed(3)}–${r.upper.toFixed(3)}`;
         expect(cells.map((c, k) => (k >= 1 && k <= 4 ? String(digits(c)) : c))).toEqual([
-          String(m.threshold), String(m.tp), String(m.fp), String(m.tn), String(m.fn),
-          fmt(m.precision), range(m.precisionInterval), fmt(m.recall), range(m.recallInterval), fmt(m.specificity), fmt(m.npv), fmt(m.f1), fmt(m.mcc),
+          String(m.threshold),
+          String(m.tp),
+          String(m.fp),
+          String(m.tn),
+          String(m.fn),
+          fmt(m.precision),
+          range(m.precisionInterval),
+          fmt(m.recall),
+          range(m.recallInterval),
+          fmt(m.specificity),
+          fmt(m.npv),
+          fmt(m.f1),
+          fmt(m.mcc),
         ]);
       }
     };
@@ -159,9 +216,13 @@ describe('the Match assurance page', () => {
     await expectTable('metrics-table-end-to-end', endToEnd?.thresholds ?? []);
     const missed = (endToEnd?.notCandidates.matches ?? 0) + (endToEnd?.notCandidates.nonMatches ?? 0);
     expect(await page.getByTestId('eval-end-to-end-explanation').textContent()).toContain(
-      missed === 0 ? 'Every labelled pair shares a usable blocking key' : `${String(endToEnd?.notCandidates.matches)} labelled true pair`,
+      missed === 0
+        ? 'Every labelled pair shares a usable blocking key'
+        : `${String(endToEnd?.notCandidates.matches)} labelled true pair`,
     );
-    await page.getByRole('region', { name: 'Metrics per threshold' }).screenshot({ path: join(SCREENSHOTS, 'assurance-04b-evaluation-metrics.png') });
+    await page
+      .getByRole('region', { name: 'Metrics per threshold' })
+      .screenshot({ path: join(SCREENSHOTS, 'assurance-04b-evaluation-metrics.png') });
     await expectNoActivationControl(page);
     await expectAccessible(page, 'assurance-evaluation-report');
     await screenshot(page, 'assurance-04-evaluation-report');
@@ -198,7 +259,9 @@ describe('the Match assurance page', () => {
     expect([atNew?.tp, atNew?.fp]).not.toEqual([first?.tp, first?.fp]);
     await page.getByTestId('threshold-explorer').scrollIntoViewIfNeeded();
     await expectAccessible(page, 'assurance-threshold-explorer');
-    await page.getByTestId('threshold-explorer').screenshot({ path: join(SCREENSHOTS, 'assurance-05-threshold-explorer.png') });
+    await page
+      .getByTestId('threshold-explorer')
+      .screenshot({ path: join(SCREENSHOTS, 'assurance-05-threshold-explorer.png') });
 
     // Zoomed to 0.9–1, where Certain lives: the threshold comes to the range, and the keys step through it at full resolution.
     await page.getByTestId('explorer-range').getByText('0.9–1').click();
@@ -210,12 +273,18 @@ describe('the Match assurance page', () => {
     await expect.poll(async () => digits(await page.getByTestId('cm-tp').textContent())).toBe(atZoomed?.tp);
     expect(digits(await page.getByTestId('cm-fp').textContent())).toBe(atZoomed?.fp);
     await expectAccessible(page, 'assurance-threshold-explorer-zoomed');
-    await page.getByTestId('threshold-explorer').screenshot({ path: join(SCREENSHOTS, 'assurance-05b-threshold-explorer-zoomed.png') });
+    await page
+      .getByTestId('threshold-explorer')
+      .screenshot({ path: join(SCREENSHOTS, 'assurance-05b-threshold-explorer-zoomed.png') });
 
     // On the match-weight axis (log2 odds): a click halfway between the ticks 4 and 6 picks the score of weight 5.
     await page.getByTestId('explorer-range').getByText('Match weight').click();
     const tick = async (label: string): Promise<{ x: number; y: number }> => {
-      const box = await page.locator('.recharts-cartesian-axis-tick-value').filter({ hasText: label }).first().boundingBox();
+      const box = await page
+        .locator('.recharts-cartesian-axis-tick-value')
+        .filter({ hasText: label })
+        .first()
+        .boundingBox();
       if (box === null) throw new Error(`no tick ${label}`);
       return { x: box.x + box.width / 2, y: box.y };
     };
@@ -229,7 +298,9 @@ describe('the Match assurance page', () => {
     await expect.poll(async () => digits(await page.getByTestId('cm-tp').textContent())).toBe(atPicked?.tp);
     expect(digits(await page.getByTestId('cm-fp').textContent())).toBe(atPicked?.fp);
     await expectAccessible(page, 'assurance-threshold-explorer-weight');
-    await page.getByTestId('threshold-explorer').screenshot({ path: join(SCREENSHOTS, 'assurance-05c-threshold-explorer-weight.png') });
+    await page
+      .getByTestId('threshold-explorer')
+      .screenshot({ path: join(SCREENSHOTS, 'assurance-05c-threshold-explorer-weight.png') });
     await page.getByTestId('explorer-range').getByText('0–1', { exact: true }).click();
   });
 
@@ -243,15 +314,32 @@ describe('the Match assurance page', () => {
     // The comparison viewer: both records' values, field by field, beside each field's band and weight.
     await dialog.getByTestId('pair-records').waitFor();
     const reader = LocalEngine.open({ dbPath: db });
-    const truth = await reader.call('matching/explain', { left: { sourceSystem: example?.left.sourceSystem ?? '', localId: example?.left.localId ?? '' }, right: { sourceSystem: example?.right.sourceSystem ?? '', localId: example?.right.localId ?? '' }, withValues: true }, { tenantId: 'demo', actor: 'test' });
+    const truth = await reader.call(
+      'matching/explain',
+      {
+        left: { sourceSystem: example?.left.sourceSystem ?? '', localId: example?.left.localId ?? '' },
+        right: { sourceSystem: example?.right.sourceSystem ?? '', localId: example?.right.localId ?? '' },
+        withValues: true,
+      },
+      { tenantId: 'demo', actor: 'test' },
+    );
     reader.close();
-    const family = dialog.getByRole('table', { name: /^The two records side by side/ }).getByRole('row', { name: /^Family name/ });
+    const family = dialog
+      .getByRole('table', { name: /^The two records side by side/ })
+      .getByRole('row', { name: /^Family name/ });
     expect(await family.textContent()).toContain(truth.values?.left.familyName ?? 'missing');
     expect(await family.textContent()).toContain(truth.values?.right.familyName ?? 'missing');
-    expect(await family.textContent()).toContain(truth.evidence.find((e) => e.field === 'familyName')?.band ?? 'missing');
+    expect(await family.textContent()).toContain(
+      truth.evidence.find((e) => e.field === 'familyName')?.band ?? 'missing',
+    );
     expect(await dialog.getByTestId('pair-records-note').textContent()).toMatch(/, as in the report\.$/);
-    expect(await dialog.getByTestId('waterfall-total').textContent()).toContain(`the pair's score: ${example?.score.toFixed(6) ?? ''}`);
-    const steps = await dialog.getByRole('table', { name: 'Contribution of every field to the score' }).locator('tbody tr').count();
+    expect(await dialog.getByTestId('waterfall-total').textContent()).toContain(
+      `the pair's score: ${example?.score.toFixed(6) ?? ''}`,
+    );
+    const steps = await dialog
+      .getByRole('table', { name: 'Contribution of every field to the score' })
+      .locator('tbody tr')
+      .count();
     // A limit (no name evidence, possible twin) holding the score adds its cap step.
     expect(steps).toBe((example?.evidence.length ?? 0) + 1 + (example?.limitedBy === undefined ? 0 : 1));
     await expectAccessible(page, 'assurance-waterfall');
@@ -271,8 +359,18 @@ describe('the Match assurance page', () => {
     await page.getByLabel('Smoothing').fill('1');
     await page.getByRole('button', { name: /^Calibrate on 400 pairs/ }).click();
     await page.getByTestId('calibration-report').waitFor({ timeout: 60_000 });
-    const shown = JSON.parse((await page.getByTestId('model-json').textContent()) ?? '') as { kind: string; modelVersion: string; priorMatchProbability: number; datasetDigest: string };
-    expect(shown).toMatchObject({ kind: 'fellegi-sunter-model', modelVersion: 'fs-e2e-1', priorMatchProbability: 0.02, datasetDigest: report.datasetDigest });
+    const shown = JSON.parse((await page.getByTestId('model-json').textContent()) ?? '') as {
+      kind: string;
+      modelVersion: string;
+      priorMatchProbability: number;
+      datasetDigest: string;
+    };
+    expect(shown).toMatchObject({
+      kind: 'fellegi-sunter-model',
+      modelVersion: 'fs-e2e-1',
+      priorMatchProbability: 0.02,
+      datasetDigest: report.datasetDigest,
+    });
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Save as a file' }).click();
     const saved = join(dir, 'saved-model.json');
@@ -280,12 +378,18 @@ describe('the Match assurance page', () => {
     expect(JSON.parse(readFileSync(saved, 'utf8'))).toEqual(shown);
     // The precision target's threshold comes with its margin (the lower 95% bound) and the held-out pairs behind it.
     expect(await page.getByTestId('cal-target-explanation').textContent()).toMatch(/with 95% confidence/);
-    expect(await page.getByTestId('cal-target-support').textContent()).toMatch(/held-out pairs at or above it|Best achievable: [\d.]+ \(precision/);
-    await page.getByRole('region', { name: /^Held-out quality of model/ }).screenshot({ path: join(SCREENSHOTS, 'assurance-07b-calibration-quality.png') });
+    expect(await page.getByTestId('cal-target-support').textContent()).toMatch(
+      /held-out pairs at or above it|Best achievable: [\d.]+ \(precision/,
+    );
+    await page
+      .getByRole('region', { name: /^Held-out quality of model/ })
+      .screenshot({ path: join(SCREENSHOTS, 'assurance-07b-calibration-quality.png') });
     // The thresholds that belong with the model in live matching, and the one document that carries both.
     const liveCard = page.getByRole('region', { name: 'Thresholds to apply with this model' });
     expect(await liveCard.textContent()).toMatch(/Apply these with the model/);
-    expect(await page.getByTestId('priors-note').textContent()).toMatch(/A calibration \(0\.020 here\): the share of true pairs among the pairs the scorer meets/);
+    expect(await page.getByTestId('priors-note').textContent()).toMatch(
+      /A calibration \(0\.020 here\): the share of true pairs among the pairs the scorer meets/,
+    );
     const certain = Number(await page.getByTestId('cal-live-certain').textContent());
     const probable = Number(await page.getByTestId('cal-live-probable').textContent());
     expect(probable).toBeLessThanOrEqual(certain);
@@ -293,7 +397,9 @@ describe('the Match assurance page', () => {
     await page.getByTestId('cal-save-with-thresholds').click();
     const savedRules = join(dir, 'saved-rules.json');
     await (await withThresholds).saveAs(savedRules);
-    expect(JSON.parse(readFileSync(savedRules, 'utf8'))).toEqual({ MatchingRules: { FellegiSunter: shown, Thresholds: { Certain: certain, Probable: probable } } });
+    expect(JSON.parse(readFileSync(savedRules, 'utf8'))).toEqual({
+      MatchingRules: { FellegiSunter: shown, Thresholds: { Certain: certain, Probable: probable } },
+    });
     await liveCard.screenshot({ path: join(SCREENSHOTS, 'assurance-07c-calibration-live-thresholds.png') });
     await page.getByTestId('governed-procedure').waitFor();
     // The sandbox scores with the default Fellegi-Sunter model (issue 12): the new model is compared with it,
@@ -315,9 +421,13 @@ describe('the Match assurance page', () => {
     // No focus by hand: the pair has it after the draw. Pair n gets m when n is odd, n otherwise.
     const key = (n: number): string => (n % 2 === 1 ? 'm' : 'n');
     for (let n = 1; n <= 20; n++) await page.keyboard.press(key(n));
-    await expect.poll(() => page.getByTestId('wb-progress').textContent()).toMatch(/^20 labelled · 0 unsure · 30 to go/);
+    await expect
+      .poll(() => page.getByTestId('wb-progress').textContent())
+      .toMatch(/^20 labelled · 0 unsure · 30 to go/);
     await page.keyboard.press('Backspace');
-    await expect.poll(() => page.getByTestId('wb-progress').textContent()).toMatch(/^19 labelled · 0 unsure · 31 to go/);
+    await expect
+      .poll(() => page.getByTestId('wb-progress').textContent())
+      .toMatch(/^19 labelled · 0 unsure · 31 to go/);
     expect(await page.getByRole('heading', { name: 'Pair 20 of 50' }).count()).toBe(1);
     // A verdict by button: the pair keeps the focus, so the keys go on working.
     await page.getByRole('button', { name: 'Non-match (N)' }).click();
@@ -350,22 +460,36 @@ describe('the Match assurance page', () => {
     const lines = readFileSync(exported, 'utf8').trimEnd().split('\n');
     expect(lines[0]).toBe('leftSource\tleftLocalId\trightSource\trightLocalId\tisMatch');
     // In the order given: pair n was a match when n is odd.
-    expect(lines.slice(1).map((line) => line.split('\t')[4])).toEqual(Array.from({ length: 60 }, (_, i) => (key(i + 1) === 'm' ? '1' : '0')));
+    expect(lines.slice(1).map((line) => line.split('\t')[4])).toEqual(
+      Array.from({ length: 60 }, (_, i) => (key(i + 1) === 'm' ? '1' : '0')),
+    );
 
     // The Labels tab already holds the label file of the first tests: the workbench asks before touching it.
     await page.getByRole('button', { name: 'Use these labels' }).click();
     await page.getByTestId('merge-question').waitFor();
     // Once the dialog has faded in (axe reads colours as they are drawn).
-    await expect.poll(() => page.evaluate<string>("getComputedStyle(document.querySelector('.mantine-Modal-content')).opacity")).toBe('1');
-    expect(await page.getByTestId('merge-question').textContent()).toMatch(/holds 400 rows\. Add the \d+ new labels of the workbench to them \(rows already there are not repeated\)/);
+    await expect
+      .poll(() => page.evaluate<string>("getComputedStyle(document.querySelector('.mantine-Modal-content')).opacity"))
+      .toBe('1');
+    expect(await page.getByTestId('merge-question').textContent()).toMatch(
+      /holds 400 rows\. Add the \d+ new labels of the workbench to them \(rows already there are not repeated\)/,
+    );
     await expectAccessible(page, 'assurance-merge-labels');
     await page.getByRole('button', { name: 'Replace them' }).click();
-    await expect.poll(() => page.getByTestId('label-counts').textContent()).toMatch(/60 rows.*30 matches.*30 non-matches/);
+    await expect
+      .poll(() => page.getByTestId('label-counts').textContent())
+      .toMatch(/60 rows.*30 matches.*30 non-matches/);
     await page.getByRole('tab', { name: 'Evaluation' }).click();
     await page.getByLabel('Dataset ID').fill('workbench-1');
     await page.getByRole('button', { name: /^Evaluate 60 pairs/ }).click();
-    await expect.poll(() => page.getByRole('heading', { name: 'Evaluation of workbench-1' }).count(), { timeout: 60_000 }).toBe(1);
-    const cli = await cliEvaluate([...new Set([0.5, summary.thresholds.probable, summary.thresholds.certain, 0.9])].sort((a, b) => a - b), exported, 'workbench-1');
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Evaluation of workbench-1' }).count(), { timeout: 60_000 })
+      .toBe(1);
+    const cli = await cliEvaluate(
+      [...new Set([0.5, summary.thresholds.probable, summary.thresholds.certain, 0.9])].sort((a, b) => a - b),
+      exported,
+      'workbench-1',
+    );
     expect(await page.getByTestId('eval-digest').textContent()).toBe(cli.datasetDigest);
     expect(digits(await page.getByTestId('eval-pairs').textContent())).toBe(60);
   });
@@ -374,7 +498,11 @@ describe('the Match assurance page', () => {
     await page.getByRole('tab', { name: 'Saved runs' }).click();
     const rows = page.locator('[data-testid="runs-table"] tbody tr');
     await expect.poll(() => rows.count()).toBe(3);
-    expect(await rows.allTextContents()).toEqual([expect.stringMatching(/Evaluation.*workbench-1/), expect.stringMatching(/Calibration \(fs-e2e-1\).*labels-1/), expect.stringMatching(/Evaluation.*labels-1/)]);
+    expect(await rows.allTextContents()).toEqual([
+      expect.stringMatching(/Evaluation.*workbench-1/),
+      expect.stringMatching(/Calibration \(fs-e2e-1\).*labels-1/),
+      expect.stringMatching(/Evaluation.*labels-1/),
+    ]);
     await rows.nth(0).getByRole('checkbox').check();
     await rows.nth(2).getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Compare the two chosen' }).click();
@@ -384,7 +512,10 @@ describe('the Match assurance page', () => {
     expect(await comparison.locator('tbody tr').count()).toBe(report.thresholds.length);
     await expectAccessible(page, 'assurance-saved-runs');
     await screenshot(page, 'assurance-09-saved-runs');
-    await rows.nth(2).getByRole('button', { name: /^Open the evaluation/ }).click();
+    await rows
+      .nth(2)
+      .getByRole('button', { name: /^Open the evaluation/ })
+      .click();
     await page.getByRole('heading', { name: 'Evaluation of labels-1' }).waitFor();
     expect(await page.getByTestId('eval-digest').textContent()).toBe(report.datasetDigest);
     // A reopened run says so; a report computed before the labels changed says that.
@@ -396,10 +527,14 @@ describe('the Match assurance page', () => {
 
   it('keeps a label set by name, and after a reload reopens it whole into an emptied Labels tab', async () => {
     await page.getByRole('tab', { name: 'Labels', exact: true }).click();
-    await expect.poll(() => page.getByTestId('label-counts').textContent()).toMatch(/60 rows.*30 matches.*30 non-matches/);
+    await expect
+      .poll(() => page.getByTestId('label-counts').textContent())
+      .toMatch(/60 rows.*30 matches.*30 non-matches/);
     await page.getByLabel('Keep as').fill('workbench sixty');
     await page.getByRole('button', { name: 'Keep this label set' }).click();
-    await expect.poll(() => page.getByTestId('labels-kept').textContent()).toMatch(/^Kept as “workbench sixty”: 60 rows\. Reopen it from Saved runs\./);
+    await expect
+      .poll(() => page.getByTestId('labels-kept').textContent())
+      .toMatch(/^Kept as “workbench sixty”: 60 rows\. Reopen it from Saved runs\./);
     await expectAccessible(page, 'assurance-labels-kept');
     await page.reload();
     // Emptied as a person would: select the text and delete it.
@@ -413,7 +548,9 @@ describe('the Match assurance page', () => {
     const row = page.locator('[data-testid="runs-table"] tbody tr').filter({ hasText: 'Label set' });
     expect(await row.textContent()).toMatch(/Label set.*workbench sixty.*60 \(30 matches\)/);
     await row.getByRole('button', { name: 'Open the label set workbench sixty' }).click();
-    await expect.poll(() => page.getByTestId('label-counts').textContent()).toMatch(/60 rows.*30 matches.*30 non-matches/);
+    await expect
+      .poll(() => page.getByTestId('label-counts').textContent())
+      .toMatch(/60 rows.*30 matches.*30 non-matches/);
     expect(await page.getByRole('tab', { name: 'Labels', exact: true }).getAttribute('aria-selected')).toBe('true');
     await screenshot(page, 'assurance-09b-label-set-reopened');
   });
@@ -424,12 +561,16 @@ describe('the Match assurance page', () => {
     let body = rows;
     while (body.join('\n').length <= 100_000) body = [...body, ...rows];
     const big = [header, ...body].join('\n') + '\n';
-    await page.locator('input[type="file"]').setInputFiles({ name: 'big.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(big) });
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'big.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(big) });
     const loaded = page.getByTestId('labels-loaded');
     await loaded.waitFor();
     expect(await page.getByLabel('Labels (paste, or drop a file here)').count()).toBe(0);
     // The preview still reads every row (the repeats are duplicates, listed as errors).
-    await expect.poll(async () => digits((await page.getByTestId('label-counts').textContent())?.split('rows')[0] ?? '')).toBe(body.length);
+    await expect
+      .poll(async () => digits((await page.getByTestId('label-counts').textContent())?.split('rows')[0] ?? ''))
+      .toBe(body.length);
     await page.getByText(/Fix these before running/).waitFor();
     await expectAccessible(page, 'assurance-labels-long-file');
     await screenshot(page, 'assurance-10-labels-long-file');
@@ -454,7 +595,9 @@ describe('the Match assurance page', () => {
       const chips = page.getByRole('region', { name: 'Evaluate the active profile' }).locator('.mantine-Pill-label');
       await expect.poll(() => chips.allTextContents()).toEqual(['0.5', '0.9']);
       release();
-      const expected = [...new Set([0.5, summary.thresholds.probable, summary.thresholds.certain, 0.9])].sort((a, b) => a - b).map(String);
+      const expected = [...new Set([0.5, summary.thresholds.probable, summary.thresholds.certain, 0.9])]
+        .sort((a, b) => a - b)
+        .map(String);
       await expect.poll(() => chips.allTextContents()).toEqual(expected);
       // A chip that is not a threshold is refused as it is typed, and the field says why.
       const field = page.getByRole('region', { name: 'Evaluate the active profile' }).getByLabel('Thresholds');

@@ -14,7 +14,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import type { AuditSample } from '../../engine/contract/audit.ts';
 import type { OperationOutput } from '../../engine/contract/operations.ts';
-import { closeBrowserAndHost, expectAccessible, type HostProcess, openConsole, openMatchAssurance, screenshot } from './helpers.ts';
+import {
+  closeBrowserAndHost,
+  expectAccessible,
+  type HostProcess,
+  openConsole,
+  openMatchAssurance,
+  screenshot,
+} from './helpers.ts';
 
 const SIZE = 40;
 const SEED = 5;
@@ -37,12 +44,23 @@ beforeAll(async () => {
   try {
     await engine.call('sandbox/create', { syntheticPeople: 400, seed: 4 }, ctx);
     sample = await engine.call('audit/sample', { labels: SIZE, seed: SEED }, ctx);
-    const rows = engine.env.store.statement('SELECT source_system, local_id, person_id FROM synthetic_truth WHERE tenant_id = ?').raw().all('demo') as [string, string, string][];
+    const rows = engine.env.store
+      .statement('SELECT source_system, local_id, person_id FROM synthetic_truth WHERE tenant_id = ?')
+      .raw()
+      .all('demo') as [string, string, string][];
     const person = new Map(rows.map(([s, l, p]) => [`${s}/${l}`, p]));
-    truth = sample.pairs.map((p) => person.get(`${p.left.sourceSystem}/${p.left.localId}`) === person.get(`${p.right.sourceSystem}/${p.right.localId}`));
+    truth = sample.pairs.map(
+      (p) =>
+        person.get(`${p.left.sourceSystem}/${p.left.localId}`) ===
+        person.get(`${p.right.sourceSystem}/${p.right.localId}`),
+    );
     // What the page must show: the estimate of the labels a person would give (the truth), pair 3 left unsure.
     const labels = sample.pairs.flatMap((p, i) => (i === 2 ? [] : [{ ...p, isMatch: truth[i] === true }]));
-    expected = await engine.call('audit/estimate', { strata: sample.strata.map(({ name, linked, population }) => ({ name, linked, population })), labels }, ctx);
+    expected = await engine.call(
+      'audit/estimate',
+      { strata: sample.strata.map(({ name, linked, population }) => ({ name, linked, population })), labels },
+      ctx,
+    );
   } finally {
     engine.close();
   }
@@ -87,28 +105,51 @@ describe('the registry audit', () => {
     for (let i = 0; i < 20; i++) {
       const pair = sample.pairs[i];
       if (pair === undefined) throw new Error('short sample');
-      await page.getByRole('heading', { name: `Audit pair ${String(i + 1)} of ${String(sample.pairs.length)}` }).waitFor();
-      await expect.poll(shownPair).toEqual(['Field', `${pair.left.sourceSystem} / ${pair.left.localId}`, `${pair.right.sourceSystem} / ${pair.right.localId}`]);
+      await page
+        .getByRole('heading', { name: `Audit pair ${String(i + 1)} of ${String(sample.pairs.length)}` })
+        .waitFor();
+      await expect
+        .poll(shownPair)
+        .toEqual([
+          'Field',
+          `${pair.left.sourceSystem} / ${pair.left.localId}`,
+          `${pair.right.sourceSystem} / ${pair.right.localId}`,
+        ]);
       await page.keyboard.press(i === 2 ? 'u' : truth[i] === true ? 'm' : 'n');
     }
-    await expect.poll(() => page.getByTestId('audit-progress').textContent()).toBe(`19 labelled · 1 unsure · ${String(sample.pairs.length - 20)} to go`);
+    await expect
+      .poll(() => page.getByTestId('audit-progress').textContent())
+      .toBe(`19 labelled · 1 unsure · ${String(sample.pairs.length - 20)} to go`);
 
     // Away to Maintenance and back: the sample and the verdicts are as they were.
     await page.getByRole('link', { name: 'Maintenance' }).first().click();
     await page.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor();
     await page.getByRole('link', { name: /Match assurance/ }).click();
-    await expect.poll(() => page.getByTestId('audit-progress').textContent()).toBe(`19 labelled · 1 unsure · ${String(sample.pairs.length - 20)} to go`);
+    await expect
+      .poll(() => page.getByTestId('audit-progress').textContent())
+      .toBe(`19 labelled · 1 unsure · ${String(sample.pairs.length - 20)} to go`);
     await page.getByRole('heading', { name: `Audit pair 21 of ${String(sample.pairs.length)}` }).waitFor();
 
     // A verdict by button, then the keys again (the pair keeps the focus).
     for (let i = 20; i < sample.pairs.length; i++) {
       const pair = sample.pairs[i];
       if (pair === undefined) throw new Error('short sample');
-      await expect.poll(shownPair).toEqual(['Field', `${pair.left.sourceSystem} / ${pair.left.localId}`, `${pair.right.sourceSystem} / ${pair.right.localId}`]);
-      if (i === 20) await page.getByRole('button', { name: truth[i] === true ? 'Same person (M)' : 'Different people (N)' }).click();
+      await expect
+        .poll(shownPair)
+        .toEqual([
+          'Field',
+          `${pair.left.sourceSystem} / ${pair.left.localId}`,
+          `${pair.right.sourceSystem} / ${pair.right.localId}`,
+        ]);
+      if (i === 20)
+        await page
+          .getByRole('button', { name: truth[i] === true ? 'Same person (M)' : 'Different people (N)' })
+          .click();
       else await page.keyboard.press(truth[i] === true ? 'm' : 'n');
     }
-    await expect.poll(() => page.getByTestId('audit-progress').textContent()).toBe(`${String(sample.pairs.length - 1)} labelled · 1 unsure · 0 to go`);
+    await expect
+      .poll(() => page.getByTestId('audit-progress').textContent())
+      .toBe(`${String(sample.pairs.length - 1)} labelled · 1 unsure · 0 to go`);
   });
 
   it('estimates precision, recall and F1 with intervals equal to the engine’s, and keeps the run', async () => {
@@ -121,7 +162,9 @@ describe('the registry audit', () => {
     expect(rows[0]).toContain(`Precision${figure(expected.precision)}`);
     expect(rows[1]).toContain(`Recall${figure(expected.recall)}`);
     expect(rows[2]).toContain(`F1${figure(expected.f1)}`);
-    expect(await page.getByTestId('audit-halve').textContent()).toContain(`About ${expected.labelsToHalveInterval.toLocaleString('en')} labels`);
+    expect(await page.getByTestId('audit-halve').textContent()).toContain(
+      `About ${expected.labelsToHalveInterval.toLocaleString('en')} labels`,
+    );
     expect(await report.textContent()).toContain('Cochran');
     await expectAccessible(page, 'audit-report');
     await screenshot(page, 'audit-03-report');
@@ -134,10 +177,15 @@ describe('the registry audit', () => {
     // Reload, then reopen: the report and its labels come back from the saved run.
     await page.reload();
     await page.getByRole('tab', { name: 'Saved runs' }).click();
-    await runs.nth(0).getByRole('button', { name: /^Open the audit/ }).click();
+    await runs
+      .nth(0)
+      .getByRole('button', { name: /^Open the audit/ })
+      .click();
     await page.getByTestId('audit-report').waitFor();
     expect(await page.getByTestId('audit-report').textContent()).toContain('A saved audit, reopened');
-    expect(await page.getByTestId('audit-progress').textContent()).toBe(`${String(sample.pairs.length - 1)} labelled · 0 unsure · 0 to go`);
+    expect(await page.getByTestId('audit-progress').textContent()).toBe(
+      `${String(sample.pairs.length - 1)} labelled · 0 unsure · 0 to go`,
+    );
     const reopened = await page.getByTestId('audit-figures').locator('tbody tr').allTextContents();
     expect(reopened).toEqual(rows);
     await expectAccessible(page, 'audit-reopened');

@@ -22,7 +22,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   try {
     server = await chromium.launchServer({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   } catch (error) {
-    throw new Error(`Chromium did not start from ${CHROMIUM_PATH}: install it with \`apt-get install -y chromium\` (.ci/run does). ${error instanceof Error ? error.message : ''}`);
+    throw new Error(
+      `Chromium did not start from ${CHROMIUM_PATH}: install it with \`apt-get install -y chromium\` (.ci/run does). ${error instanceof Error ? error.message : ''}`,
+    );
   }
   project.provide('chromiumEndpoint', server.wsEndpoint());
   return async () => {

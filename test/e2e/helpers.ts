@@ -26,11 +26,20 @@ export interface HostProcess {
 
 /** Starts `npm start`'s program with its own data folder; resolves once it prints its address. */
 export function startHost(args: readonly string[]): Promise<HostProcess> {
-  const child: ChildProcess = spawn(process.execPath, [HOST_BIN, '--no-open', ...args], { env: { ...process.env, BROWSER: 'none' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [HOST_BIN, '--no-open', ...args], {
+    env: { ...process.env, BROWSER: 'none' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { resolve(code); }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      resolve(code);
+    }),
+  );
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { reject(new Error(`the browser host printed no address:\n${output}`)); }, 90_000);
+    const timer = setTimeout(() => {
+      reject(new Error(`the browser host printed no address:\n${output}`));
+    }, 90_000);
     const read = (chunk: Buffer): void => {
       output += chunk.toString('utf8');
       const match = /MPI Console: (http:\/\/127\.0\.0\.1:\d+\/open\?token=[A-Za-z0-9_-]+)/.exec(output);
@@ -72,10 +81,18 @@ export interface ConsoleSession {
  * The browser host started with its own data folder, and one page of the shared Chromium at the size the screenshots
  * use (reduced motion), whose script errors and CSP refusals are collected into `pageErrors`.
  */
-export async function openConsole(dataDir: string, pageErrors: string[], options: { readonly acceptDownloads?: boolean } = {}): Promise<ConsoleSession> {
+export async function openConsole(
+  dataDir: string,
+  pageErrors: string[],
+  options: { readonly acceptDownloads?: boolean } = {},
+): Promise<ConsoleSession> {
   const host = await startHost(['--data-dir', dataDir]);
   const browser = await connectBrowser();
-  const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, reducedMotion: 'reduce', ...(options.acceptDownloads === true ? { acceptDownloads: true } : {}) });
+  const context = await browser.newContext({
+    viewport: { width: 1360, height: 900 },
+    reducedMotion: 'reduce',
+    ...(options.acceptDownloads === true ? { acceptDownloads: true } : {}),
+  });
   const page = await context.newPage();
   collectPageErrors(page, pageErrors);
   return { host, browser, context, page };
@@ -99,8 +116,13 @@ export async function expectAccessible(page: Page, name: string): Promise<void> 
     targets: v.nodes.map((n) => n.target.join(' ')),
     details: v.nodes.map((n) => n.failureSummary ?? ''),
   }));
-  writeFileSync(join(AXE_RESULTS, `${name}.json`), JSON.stringify({ passes: results.passes.length, violations: summary }, null, 2));
-  const blocking = summary.filter((v) => v.impact === 'serious' || v.impact === 'critical').map(({ details: _details, ...rest }) => rest);
+  writeFileSync(
+    join(AXE_RESULTS, `${name}.json`),
+    JSON.stringify({ passes: results.passes.length, violations: summary }, null, 2),
+  );
+  const blocking = summary
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(({ details: _details, ...rest }) => rest);
   expect(blocking, `axe on ${name}`).toEqual([]);
 }
 
@@ -108,7 +130,8 @@ export async function expectAccessible(page: Page, name: string): Promise<void> 
 export function collectPageErrors(page: Page, errors: string[]): void {
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) errors.push(message.text());
+    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text()))
+      errors.push(message.text());
   });
 }
 
@@ -129,7 +152,10 @@ export interface RegistryProcess {
 
 /** Starts `mpi-console serve args… --host 127.0.0.1 --port 0` (MPI_TENANT and MPI_DB cleared); resolves with its URL once it listens. */
 export async function startRegistry(args: readonly string[]): Promise<RegistryProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args, '--host', '127.0.0.1', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MPI_TENANT: '', MPI_DB: '' } });
+  const child = spawn(process.execPath, [BIN, 'serve', ...args, '--host', '127.0.0.1', '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, MPI_TENANT: '', MPI_DB: '' },
+  });
   let output = '';
   const read = (chunk: Buffer): void => {
     output += chunk.toString('utf8');
@@ -137,7 +163,9 @@ export async function startRegistry(args: readonly string[]): Promise<RegistryPr
   child.stdout.on('data', read);
   child.stderr.on('data', read);
   for (let i = 0; i < 1200; i++) {
-    for (const line of output.split('\n')) if (line.includes('"listening"')) return { child, url: (JSON.parse(line) as { url: string }).url, output: () => output };
+    for (const line of output.split('\n'))
+      if (line.includes('"listening"'))
+        return { child, url: (JSON.parse(line) as { url: string }).url, output: () => output };
     if (child.exitCode !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -153,7 +181,11 @@ export async function stopChild(child: ChildProcess | undefined): Promise<void> 
 }
 
 /** Closes the page's context and the browser, stops the browser host; answers the host's exit code. */
-export async function closeBrowserAndHost(context: BrowserContext, browser: Browser, host: HostProcess): Promise<number | null> {
+export async function closeBrowserAndHost(
+  context: BrowserContext,
+  browser: Browser,
+  host: HostProcess,
+): Promise<number | null> {
   await context.close();
   await browser.close();
   return host.stop();
@@ -162,7 +194,10 @@ export async function closeBrowserAndHost(context: BrowserContext, browser: Brow
 /** Opens a sandbox file (and tenant) from the Sandboxes page, then goes to Match assurance. */
 export async function openMatchAssurance(page: Page, launchUrl: string, file: string, tenant: string): Promise<void> {
   await page.goto(launchUrl);
-  await page.getByRole('link', { name: /Sandboxes/ }).first().click();
+  await page
+    .getByRole('link', { name: /Sandboxes/ })
+    .first()
+    .click();
   await page.getByLabel('Sandbox file').fill(file);
   await page.getByLabel('Tenant').fill(tenant);
   await page.getByRole('button', { name: 'Open', exact: true }).click();

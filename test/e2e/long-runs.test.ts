@@ -11,7 +11,15 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { runCli } from '../helpers/cli.ts';
-import { closeBrowserAndHost, collectPageErrors, expectAccessible, type HostProcess, openConsole, openMatchAssurance, screenshot } from './helpers.ts';
+import {
+  closeBrowserAndHost,
+  collectPageErrors,
+  expectAccessible,
+  type HostProcess,
+  openConsole,
+  openMatchAssurance,
+  screenshot,
+} from './helpers.ts';
 
 let dir: string;
 let db: string;
@@ -57,7 +65,18 @@ describe('a long estimate beside the maintenance page', () => {
     await other.goto(host.origin);
     await other.getByRole('link', { name: 'Maintenance' }).first().click();
     await other.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor();
-    const queued = await runCli(['--db', db, '--tenant', 'demo', 'reindex', '--reason', 'during an estimate', '--batch-size', '25', '--json']);
+    const queued = await runCli([
+      '--db',
+      db,
+      '--tenant',
+      'demo',
+      'reindex',
+      '--reason',
+      'during an estimate',
+      '--batch-size',
+      '25',
+      '--json',
+    ]);
     expect(queued.code, queued.stderr).toBe(0);
     const { jobId } = JSON.parse(queued.stdout) as { jobId: string };
     const row = other.locator(`[data-testid="jobs-table"] tbody tr[data-job-id="${jobId}"]`);
@@ -72,7 +91,9 @@ describe('a long estimate beside the maintenance page', () => {
 
     await progress.getByRole('button', { name: 'Cancel' }).click();
     await page.getByTestId('task-cancelled').waitFor({ timeout: 30_000 });
-    expect(await page.getByTestId('task-cancelled').textContent()).toBe('The estimate was cancelled; nothing was written.');
+    expect(await page.getByTestId('task-cancelled').textContent()).toBe(
+      'The estimate was cancelled; nothing was written.',
+    );
     expect(await page.getByTestId('engine-refusal').count()).toBe(0);
     await expectAccessible(page, 'long-estimate-cancelled');
     await screenshot(page, 'long-03-estimate-cancelled');

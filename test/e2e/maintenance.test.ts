@@ -37,7 +37,10 @@ async function queuedOnlySandbox(path: string): Promise<void> {
     await engine.call('sandbox/create', { syntheticPeople: 20, seed: 5 }, ctx);
     await engine.call('maintenance/reindex', { reason: 'Interrupted by a storage fault', batchSize: 25 }, ctx);
     // A fault injected before the first batch's write (the storage failing): the job fails, nothing written.
-    const storageFault = new EngineError('internal', 'the storage refused the write (disk full); nothing of the batch was written and no identity was changed');
+    const storageFault = new EngineError(
+      'internal',
+      'the storage refused the write (disk full); nothing of the batch was written and no identity was changed',
+    );
     await runWorker(engine.env, {
       tenants: ['queued'],
       once: true,
@@ -75,7 +78,11 @@ async function manyJobsSandbox(path: string): Promise<void> {
   try {
     await engine.call('sandbox/create', { syntheticPeople: 5, seed: 5 }, ctx);
     for (let i = 0; i < 105; i++) {
-      const { jobId } = await engine.call('maintenance/reindex', { reason: `Staged key ${String(i)}`, batchSize: 25 }, ctx);
+      const { jobId } = await engine.call(
+        'maintenance/reindex',
+        { reason: `Staged key ${String(i)}`, batchSize: 25 },
+        ctx,
+      );
       await engine.call('jobs/cancel', { jobId }, ctx);
     }
   } finally {
@@ -141,7 +148,10 @@ describe('the console in a browser', () => {
 
     await page.getByLabel('Synthetic people').fill('3000');
     await page.getByRole('button', { name: 'Create sandbox' }).click();
-    await page.getByLabel(/Sandbox creation (progress|under way)/).first().waitFor();
+    await page
+      .getByLabel(/Sandbox creation (progress|under way)/)
+      .first()
+      .waitFor();
     await screenshot(page, '02-creating-sandbox');
     await page.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor({ timeout: 120_000 });
     await page.getByText('No maintenance jobs yet').waitFor();
@@ -174,7 +184,11 @@ describe('the console in a browser', () => {
     // The sandbox configures no external FHIR source: the field says so instead of offering sources it would refuse.
     const field = dialog.getByLabel('External source');
     await expect.poll(() => field.isDisabled()).toBe(true);
-    await dialog.getByText(/No external FHIR source is configured for this tenant \(Maintenance\.FhirSources in the configuration file\)/).waitFor();
+    await dialog
+      .getByText(
+        /No external FHIR source is configured for this tenant \(Maintenance\.FhirSources in the configuration file\)/,
+      )
+      .waitFor();
     await expectAccessible(page, 'start-form-no-sources');
     await screenshot(page, '05-start-form-no-external-source');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -193,7 +207,9 @@ describe('the console in a browser', () => {
     await screenshot(page, '06-confirm-reconciliation');
 
     // The decision has the focus and is in view: Enter starts the job.
-    await expect.poll(() => page.evaluate<string>("document.activeElement?.getAttribute('data-testid') ?? ''")).toBe('confirm-start');
+    await expect
+      .poll(() => page.evaluate<string>("document.activeElement?.getAttribute('data-testid') ?? ''"))
+      .toBe('confirm-start');
     const box = await dialog.getByTestId('confirm-start').boundingBox();
     expect((box?.y ?? Infinity) + (box?.height ?? 0)).toBeLessThanOrEqual(900);
     await page.keyboard.press('Enter');
@@ -219,10 +235,18 @@ describe('the console in a browser', () => {
     expect(seen.some((s) => s.status === 'running' && /identities\/s/.test(s.rate ?? ''))).toBe(true);
     // And the running phase's time left at its own pace (rebuilding is often over before a render shows it; the
     // phases still to come are named: test/console/renderer/job-eta.test.ts).
-    expect(seen.some((s) => s.status === 'running' && /^(Rebuilding|Matching): (about \d+ (s|min \d+ s)|under a second) left at its pace so far/.test(s.eta ?? ''))).toBe(true);
+    expect(
+      seen.some(
+        (s) =>
+          s.status === 'running' &&
+          /^(Rebuilding|Matching): (about \d+ (s|min \d+ s)|under a second) left at its pace so far/.test(s.eta ?? ''),
+      ),
+    ).toBe(true);
     expect(await page.getByTestId('job-percent').textContent()).toBe('100%');
     // The review rate: cases opened per 1,000 identities the matching phase visited (nothing imported here).
-    expect(await page.getByTestId('job-review-rate').textContent()).toMatch(new RegExp(`^\\d+\\.\\d per 1,000 matched \\(\\d+ cases?, ${String(finalScanned / 2)} matched\\)$`));
+    expect(await page.getByTestId('job-review-rate').textContent()).toMatch(
+      new RegExp(`^\\d+\\.\\d per 1,000 matched \\(\\d+ cases?, ${String(finalScanned / 2)} matched\\)$`),
+    );
     await expectAccessible(page, 'job-completed');
     await screenshot(page, '08-job-completed');
 
@@ -243,7 +267,9 @@ describe('the console in a browser', () => {
     let reached = false;
     for (let i = 0; i < 40 && !reached; i++) {
       await page.keyboard.press('Tab');
-      reached = (await page.evaluate<string>("document.activeElement?.getAttribute('aria-label') ?? ''")).startsWith('Reconciliation job ');
+      reached = (await page.evaluate<string>("document.activeElement?.getAttribute('aria-label') ?? ''")).startsWith(
+        'Reconciliation job ',
+      );
     }
     expect(reached).toBe(true);
     await page.keyboard.press('Enter');
@@ -282,15 +308,24 @@ describe('the console in a browser', () => {
     await page.getByLabel('Sandbox file').fill(join(dir, 'queued-only.db'));
     await page.getByRole('button', { name: 'Open', exact: true }).click();
     await page.getByText('The background worker is disabled').waitFor();
-    await page.getByText(/Tenant\s*queued/).first().waitFor();
+    await page
+      .getByText(/Tenant\s*queued/)
+      .first()
+      .waitFor();
     await expectAccessible(page, 'maintenance-worker-disabled');
     await screenshot(page, '10-maintenance-worker-disabled');
 
     // The job its last worker left running: phases and counters as they were, cancel takes effect at once.
     await page.locator('[data-testid="jobs-table"] tbody tr', { hasText: 'Running' }).getByRole('link').click();
-    await page.locator('[data-testid="job-detail"][data-job-status="running"] [data-phase="rebuilding"][data-phase-status="running"]').waitFor();
+    await page
+      .locator(
+        '[data-testid="job-detail"][data-job-status="running"] [data-phase="rebuilding"][data-phase-status="running"]',
+      )
+      .waitFor();
     expect(await page.getByTestId('counter-scanned').textContent()).toBe('3');
-    expect(await page.getByTestId('cancel-effect').textContent()).toMatch(/^No worker holds this job right now: it is cancelled at once/);
+    expect(await page.getByTestId('cancel-effect').textContent()).toMatch(
+      /^No worker holds this job right now: it is cancelled at once/,
+    );
     await expectAccessible(page, 'job-running-stalled');
     await screenshot(page, '10b-job-running-no-worker');
     await page.getByRole('link', { name: 'Maintenance' }).first().click();
@@ -311,7 +346,9 @@ describe('the console in a browser', () => {
     await dialog.getByRole('button', { name: 'Review and start' }).click();
     await dialog.getByRole('button', { name: 'Start re-index' }).click();
     await page.locator('[data-testid="job-detail"][data-job-status="queued"]').waitFor();
-    expect(await page.getByTestId('cancel-effect').textContent()).toBe('The job has not started: it is cancelled at once.');
+    expect(await page.getByTestId('cancel-effect').textContent()).toBe(
+      'The job has not started: it is cancelled at once.',
+    );
     await expectAccessible(page, 'job-queued');
     await screenshot(page, '11-job-queued');
 
@@ -319,17 +356,24 @@ describe('the console in a browser', () => {
     await page.locator('[data-testid="job-detail"][data-job-status="cancelled"]').waitFor();
     await page.getByText('It was cancelled before it started: nothing was changed.').waitFor();
     const phases = await page.locator('[data-phase]').all();
-    expect(await Promise.all(phases.map((phase) => phase.getAttribute('data-phase-status')))).toEqual(['pending', 'pending']);
+    expect(await Promise.all(phases.map((phase) => phase.getAttribute('data-phase-status')))).toEqual([
+      'pending',
+      'pending',
+    ]);
     expect(await page.getByTestId('phase-status').allTextContents()).toEqual(['Not run', 'Not run']);
     await expectAccessible(page, 'job-cancelled');
     await screenshot(page, '12-job-cancelled');
 
     await page.getByRole('link', { name: 'Maintenance' }).first().click();
-    await expect.poll(() => page.locator('[data-testid="jobs-table"] tbody tr').first().textContent()).toMatch(/Cancelled.*Re-index/);
+    await expect
+      .poll(() => page.locator('[data-testid="jobs-table"] tbody tr').first().textContent())
+      .toMatch(/Cancelled.*Re-index/);
     // The list's filters: by status group and by kind.
     const rows = page.locator('[data-testid="jobs-table"] tbody tr');
     await page.getByRole('radiogroup', { name: 'Status' }).getByText('Failed, stopped or cancelled').click();
-    await expect.poll(async () => (await rows.allTextContents()).map((t) => /Failed|Cancelled/.test(t))).toEqual([true, true]);
+    await expect
+      .poll(async () => (await rows.allTextContents()).map((t) => /Failed|Cancelled/.test(t)))
+      .toEqual([true, true]);
     expect(await page.getByTestId('jobs-shown').textContent()).toBe('2 of 3 jobs');
     await page.getByRole('radiogroup', { name: 'Status' }).getByText('Queued or running').click();
     await expect.poll(async () => (await rows.allTextContents()).map((t) => /Running/.test(t))).toEqual([true]);

@@ -17,7 +17,16 @@ import { preloadSource } from '../../main/electron/preload-source.ts';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FUSE_SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
 /** Electron's fuse order (wire version 1) and the values a stock binary ships with. */
-const FUSES = ['RunAsNode', 'EnableCookieEncryption', 'EnableNodeOptionsEnvironmentVariable', 'EnableNodeCliInspectArguments', 'EnableEmbeddedAsarIntegrityValidation', 'OnlyLoadAppFromAsar', 'LoadBrowserProcessSpecificV8Snapshot', 'GrantFileProtocolExtraPrivileges'] as const;
+const FUSES = [
+  'RunAsNode',
+  'EnableCookieEncryption',
+  'EnableNodeOptionsEnvironmentVariable',
+  'EnableNodeCliInspectArguments',
+  'EnableEmbeddedAsarIntegrityValidation',
+  'OnlyLoadAppFromAsar',
+  'LoadBrowserProcessSpecificV8Snapshot',
+  'GrantFileProtocolExtraPrivileges',
+] as const;
 const STOCK_WIRE = '10110001';
 
 let work: string;
@@ -26,7 +35,13 @@ let unpacked: string;
 /** A stand-in for the Electron distribution: a tiny executable with the fuse wire a real binary carries. */
 function stubElectron(dir: string): void {
   mkdirSync(dir, { recursive: true });
-  const binary = Buffer.concat([Buffer.from('#!/bin/sh\necho "stub Electron for packaging tests"\nexit 0\n# '), Buffer.from(FUSE_SENTINEL), Buffer.from([1, FUSES.length]), Buffer.from(STOCK_WIRE), Buffer.from('\n')]);
+  const binary = Buffer.concat([
+    Buffer.from('#!/bin/sh\necho "stub Electron for packaging tests"\nexit 0\n# '),
+    Buffer.from(FUSE_SENTINEL),
+    Buffer.from([1, FUSES.length]),
+    Buffer.from(STOCK_WIRE),
+    Buffer.from('\n'),
+  ]);
   writeFileSync(join(dir, 'electron'), binary);
   chmodSync(join(dir, 'electron'), 0o755);
   writeFileSync(join(dir, 'version'), 'v45.4.1');
@@ -130,10 +145,19 @@ describe('electron-builder --dir with a stub Electron', () => {
     const names = [...readAsar(join(unpacked, 'resources', 'app.asar')).files.keys()];
     const own = names.filter((name) => !name.startsWith('node_modules/'));
     expect(own.filter((name) => !name.startsWith('dist/') && name !== 'package.json')).toEqual([]);
-    expect(names.filter((name) => /(^|\/)(test|tests|__tests__)\//.test(name) || /\.test\.[cm]?[jt]s$/.test(name))).toEqual([]);
+    expect(
+      names.filter((name) => /(^|\/)(test|tests|__tests__)\//.test(name) || /\.test\.[cm]?[jt]s$/.test(name)),
+    ).toEqual([]);
     expect(names.filter((name) => name.endsWith('.map'))).toEqual([]);
     expect(names.filter((name) => /\.(ts|tsx|mts|cts)$/.test(name))).toEqual([]);
-    expect(own.filter((name) => name.startsWith('dist/app/main/cli/') || name.startsWith('dist/app/main/build/') || name.startsWith('dist/app/main/browser-host/'))).toEqual([]);
+    expect(
+      own.filter(
+        (name) =>
+          name.startsWith('dist/app/main/cli/') ||
+          name.startsWith('dist/app/main/build/') ||
+          name.startsWith('dist/app/main/browser-host/'),
+      ),
+    ).toEqual([]);
     expect(own.filter((name) => name.endsWith('.build-inputs.sha256'))).toEqual([]);
   });
 
@@ -144,7 +168,8 @@ describe('electron-builder --dir with a stub Electron', () => {
     expect(existsSync(join(unpacked, 'resources', 'app.asar.unpacked', native))).toBe(true);
     // With a real node_modules (npm ci, as on CI) the production dependencies of better-sqlite3 come along;
     // a worktree whose node_modules is a symlink to another checkout hides them from npm's dependency tree.
-    if (!lstatSync(join(ROOT, 'node_modules')).isSymbolicLink()) expect(files.has('node_modules/bindings/package.json')).toBe(true);
+    if (!lstatSync(join(ROOT, 'node_modules')).isSymbolicLink())
+      expect(files.has('node_modules/bindings/package.json')).toBe(true);
   });
 
   it('flips the configured fuses in the packaged binary', () => {
@@ -182,7 +207,10 @@ describe('the built main process', () => {
     const scriptPath = join(work, 'plain-node.mjs');
     writeFileSync(scriptPath, script);
     // No --import tsx: only the emitted JavaScript can load.
-    const output = execFileSync(process.execPath, [scriptPath], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    const output = execFileSync(process.execPath, [scriptPath], {
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
     expect(JSON.parse(output)).toEqual({ status: 'completed', phases: ['completed', 'completed'] });
   });
 });

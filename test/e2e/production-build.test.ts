@@ -18,7 +18,11 @@ describe('the built console', () => {
       .join('\n');
     expect(code.length).toBeGreaterThan(100_000);
     // Strings only React's development build carries.
-    for (const marker of ['validateDOMNesting', 'react-stack-bottom-frame', 'Each child in a list should have a unique']) {
+    for (const marker of [
+      'validateDOMNesting',
+      'react-stack-bottom-frame',
+      'Each child in a list should have a unique',
+    ]) {
       expect(code.includes(marker), marker).toBe(false);
     }
   });

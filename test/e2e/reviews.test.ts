@@ -31,7 +31,10 @@ async function reconciledSandbox(path: string): Promise<{ jobId: string; cases: 
     await engine.call('sandbox/create', { syntheticPeople: 400, seed: 7 }, ctx);
     // Later arrivals from every source, so the Health page has ingests to draw.
     const later = generatePopulation({ people: 60, seed: 8 });
-    const bySource = [...toNdjsonBySource(later)].map(([sourceSystem, ndjson]) => ({ sourceSystem, lines: ndjson.split('\n').filter((l) => l !== '') }));
+    const bySource = [...toNdjsonBySource(later)].map(([sourceSystem, ndjson]) => ({
+      sourceSystem,
+      lines: ndjson.split('\n').filter((l) => l !== ''),
+    }));
     for (const half of [0, 1]) {
       for (const { sourceSystem, lines } of bySource) {
         const middle = Math.ceil(lines.length / 2);
@@ -39,7 +42,11 @@ async function reconciledSandbox(path: string): Promise<{ jobId: string; cases: 
         await engine.call('records/ingest', { sourceSystem, ndjson: part.join('\n') + '\n' }, ctx);
       }
     }
-    const { jobId } = await engine.call('maintenance/reconcile', { reason: 'Monthly reconciliation', batchSize: 25 }, ctx);
+    const { jobId } = await engine.call(
+      'maintenance/reconcile',
+      { reason: 'Monthly reconciliation', batchSize: 25 },
+      ctx,
+    );
     await runWorker(engine.env, { tenants: ['reviews'], once: true });
     const job = await engine.call('jobs/get', { jobId }, ctx);
     // Then a false link made by hand: the records of one person's identity moved into another person's.
@@ -53,8 +60,12 @@ async function reconciledSandbox(path: string): Promise<{ jobId: string; cases: 
       .pluck()
       .all() as number[];
     store.write(() => {
-      store.statement("UPDATE identity_link SET identity_id = ? WHERE tenant_id = 'reviews' AND identity_id = ?").run(into, from);
-      store.statement("UPDATE identity SET status = 'retired' WHERE tenant_id = 'reviews' AND identity_id = ?").run(from);
+      store
+        .statement("UPDATE identity_link SET identity_id = ? WHERE tenant_id = 'reviews' AND identity_id = ?")
+        .run(into, from);
+      store
+        .statement("UPDATE identity SET status = 'retired' WHERE tenant_id = 'reviews' AND identity_id = ?")
+        .run(from);
     });
     return { jobId, cases: job.counters.reviewCreated };
   } finally {
@@ -80,7 +91,10 @@ describe('review cases in the console', () => {
     await page.goto(host.launchUrl);
     await page.getByLabel('Sandbox file').fill(join(dir, 'reviews.db'));
     await page.getByRole('button', { name: 'Open', exact: true }).click();
-    await page.locator('[data-testid="jobs-table"] tbody tr', { hasText: 'Monthly reconciliation' }).getByRole('link').click();
+    await page
+      .locator('[data-testid="jobs-table"] tbody tr', { hasText: 'Monthly reconciliation' })
+      .getByRole('link')
+      .click();
     const link = page.getByTestId('job-review-cases');
     expect(await link.textContent()).toBe(`${String(reconciliation.cases)} review cases`);
     await link.click();
@@ -90,7 +104,9 @@ describe('review cases in the console', () => {
     const rows = page.getByTestId('review-row');
     await rows.first().waitFor();
     expect(await rows.count()).toBe(Math.min(50, reconciliation.cases));
-    expect(await page.getByTestId('page-text').textContent()).toBe(`Cases 1–${String(Math.min(50, reconciliation.cases))} of ${String(reconciliation.cases)}`);
+    expect(await page.getByTestId('page-text').textContent()).toBe(
+      `Cases 1–${String(Math.min(50, reconciliation.cases))} of ${String(reconciliation.cases)}`,
+    );
     for (const kind of await rows.locator('td:nth-child(2)').allTextContents()) expect(kind).toBe('Reconciliation');
     await expectAccessible(page, 'reviews-of-a-job');
     await screenshot(page, '40-reviews-of-a-job');
@@ -100,7 +116,10 @@ describe('review cases in the console', () => {
     await page.getByRole('option', { name: 'Highest score first' }).click();
     const scores = (await rows.locator('td:nth-child(3)').allTextContents()).map(Number);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
-    await rows.first().getByRole('link', { name: /^Open case/ }).click();
+    await rows
+      .first()
+      .getByRole('link', { name: /^Open case/ })
+      .click();
 
     await page.getByRole('table', { name: 'Case details' }).waitFor();
     await page.getByTestId('pair-records').waitFor();
@@ -117,9 +136,9 @@ describe('review cases in the console', () => {
     await page.getByLabel('Reason').fill('Twins: different NHS numbers on the GP letters');
     await page.getByRole('button', { name: 'Record decision' }).click();
     await page.getByRole('table', { name: 'Decisions recorded on this case' }).waitFor();
-    expect(await page.getByRole('table', { name: 'Decisions recorded on this case' }).locator('tbody tr').allTextContents()).toEqual([
-      expect.stringContaining('Different people'),
-    ]);
+    expect(
+      await page.getByRole('table', { name: 'Decisions recorded on this case' }).locator('tbody tr').allTextContents(),
+    ).toEqual([expect.stringContaining('Different people')]);
     // Decided: the form is gone, the badge says the decision.
     expect(await page.getByRole('button', { name: 'Record decision' }).count()).toBe(0);
     await page.locator('h1 + .mantine-Badge-root', { hasText: 'Different people' }).waitFor();
@@ -128,7 +147,10 @@ describe('review cases in the console', () => {
 
     // Back to the job's cases: waiting cases are one fewer; the decided one is under Decided.
     await page.goBack();
-    await page.getByTestId('page-text').filter({ hasText: `of ${String(reconciliation.cases - 1)}` }).waitFor();
+    await page
+      .getByTestId('page-text')
+      .filter({ hasText: `of ${String(reconciliation.cases - 1)}` })
+      .waitFor();
     await page.getByLabel('Status', { exact: true }).first().click();
     await page.getByRole('option', { name: 'Decided' }).click();
     // The list shows the decided case once the new page has arrived (the previous one stays on screen meanwhile).
@@ -149,26 +171,40 @@ describe('review cases in the console', () => {
 
     // Every job's and every ingest's waiting cases: ingestion's older cases are out of date (their identities took
     // on records since); the switch keeps only the ones that can be decided now.
-    await page.getByRole('link', { name: /^Review cases/ }).first().click();
-    await page.getByTestId('page-text').filter({ hasText: /^Cases 1–/ }).waitFor();
+    await page
+      .getByRole('link', { name: /^Review cases/ })
+      .first()
+      .click();
+    await page
+      .getByTestId('page-text')
+      .filter({ hasText: /^Cases 1–/ })
+      .waitFor();
     const everything = await page.getByTestId('page-text').textContent();
     // (Which cases a first page shows depends on their IDs, which name random enterprise IDs: the totals are compared.)
     await screenshot(page, '44-reviews-all');
     await page.getByRole('switch', { name: 'Only cases that can be decided now' }).check();
-    await page.getByTestId('page-text').filter({ hasNotText: everything ?? '' }).waitFor();
+    await page
+      .getByTestId('page-text')
+      .filter({ hasNotText: everything ?? '' })
+      .waitFor();
     expect(await page.getByText('Out of date').count()).toBe(0);
     await expectAccessible(page, 'reviews-current-only');
 
     // The link-quality scan finds the false link; its case opens on the identity's record graph.
     await page.getByRole('button', { name: 'Scan identities' }).click();
     await page.getByTestId('link-quality-report').waitFor();
-    expect(await page.getByTestId('link-quality-report').getByRole('status').textContent()).toMatch(/ 1 flagged .* 1 new case opened/);
+    expect(await page.getByTestId('link-quality-report').getByRole('status').textContent()).toMatch(
+      / 1 flagged .* 1 new case opened/,
+    );
     await page.getByTestId('record-graph').waitFor();
     await expectAccessible(page, 'link-quality-scanned');
     await screenshot(page, '45-link-quality-scanned');
     await page.getByRole('button', { name: 'Show the link quality cases' }).click();
     await page.getByTestId('page-text').filter({ hasText: 'Cases 1–1 of 1' }).waitFor();
-    await rows.first().getByRole('link', { name: /^Open case/ }).click();
+    await rows
+      .first()
+      .getByRole('link', { name: /^Open case/ })
+      .click();
     await page.getByRole('table', { name: 'Case details' }).waitFor();
     const graph = page.getByTestId('record-graph');
     await graph.waitFor();
@@ -183,7 +219,10 @@ describe('review cases in the console', () => {
     await screenshot(page, '46-link-quality-case');
 
     // The identity's history: its four records arrived as two identities' worth, then the scan's case.
-    await page.getByRole('link', { name: /^History of identity / }).first().click();
+    await page
+      .getByRole('link', { name: /^History of identity / })
+      .first()
+      .click();
     const history = page.getByTestId('identity-history');
     await history.waitFor();
     expect(await history.locator('[data-kind="review-case-opened"]').count()).toBe(1);
@@ -201,11 +240,18 @@ describe('review cases in the console', () => {
     await page.locator('figure[aria-label^="Review cases per 1,000"] .recharts-line-curve').first().waitFor();
     await page.getByRole('radiogroup', { name: 'Field' }).getByText('phone', { exact: true }).click();
     // What matching met: the last ingest's pairs by score band, a rule's candidates per record, identities by size.
-    await page.locator('figure[aria-label^="Compared pairs of the last ingest by score band"] .recharts-bar-rectangle').first().waitFor({ state: 'attached' });
+    await page
+      .locator('figure[aria-label^="Compared pairs of the last ingest by score band"] .recharts-bar-rectangle')
+      .first()
+      .waitFor({ state: 'attached' });
     await page.getByRole('combobox', { name: 'Blocking rule' }).click();
     await page.getByRole('option', { name: 'phone', exact: true }).click();
-    await page.locator('figure[aria-label^="Candidate identities per record created found by blocking rule phone"]').waitFor();
-    expect(await page.locator('figure[aria-label^="Identities by their number of records"]').getAttribute('aria-label')).toMatch(/^Identities by their number of records, in percent: 1: [\d.]+% \(\d+\), 2: /);
+    await page
+      .locator('figure[aria-label^="Candidate identities per record created found by blocking rule phone"]')
+      .waitFor();
+    expect(
+      await page.locator('figure[aria-label^="Identities by their number of records"]').getAttribute('aria-label'),
+    ).toMatch(/^Identities by their number of records, in percent: 1: [\d.]+% \(\d+\), 2: /);
     await expectAccessible(page, 'health');
     await screenshot(page, '48-health');
     expect(typeof firstRecord).toBe('string');

@@ -39,7 +39,10 @@ async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean)
 }
 
 /** An estimate that runs for many seconds (five million random pairs) unless it is cancelled. */
-const LONG_ESTIMATE = { operation: 'matching/estimate' as const, input: { modelVersion: 'long', randomPairs: 5_000_000 } };
+const LONG_ESTIMATE = {
+  operation: 'matching/estimate' as const,
+  input: { modelVersion: 'long', randomPairs: 5_000_000 },
+};
 
 describe('the engine pool', () => {
   let pool: EnginePool;
@@ -58,7 +61,10 @@ describe('the engine pool', () => {
       if (state.status === 'completed') events.push('run completed');
     });
     const started = await pool.call('runs/start', LONG_ESTIMATE, CTX);
-    await until(() => pool.call('runs/get', { runId: started.runId }, CTX), (s) => s.status === 'running' && s.progress !== null);
+    await until(
+      () => pool.call('runs/get', { runId: started.runId }, CTX),
+      (s) => s.status === 'running' && s.progress !== null,
+    );
     const job = await pool.call('jobs/get', { jobId }, CTX);
     events.push('job answered');
     expect(job.jobId).toBe(jobId);
@@ -68,7 +74,10 @@ describe('the engine pool', () => {
     expect((await pool.call('runs/get', { runId: started.runId }, CTX)).status).toBe('running');
     const cancelled = await pool.call('runs/cancel', { runId: started.runId }, CTX);
     expect(cancelled.runId).toBe(started.runId);
-    const ended = await until(() => pool.call('runs/get', { runId: started.runId }, CTX), (s) => s.status !== 'running');
+    const ended = await until(
+      () => pool.call('runs/get', { runId: started.runId }, CTX),
+      (s) => s.status !== 'running',
+    );
     expect(ended.status).toBe('cancelled');
     expect(ended.output).toBeUndefined();
     expect(ended.error?.message).toMatch(/cancelled on request; nothing was written/);
@@ -76,7 +85,11 @@ describe('the engine pool', () => {
   }, 120_000);
 
   it('answers a long-polling runs/get as soon as its run ends', async () => {
-    const started = await pool.call('runs/start', { operation: 'labels/sample', input: { maxPairs: 300, seed: 4 } }, CTX);
+    const started = await pool.call(
+      'runs/start',
+      { operation: 'labels/sample', input: { maxPairs: 300, seed: 4 } },
+      CTX,
+    );
     expect(started.status).toBe('queued');
     // One read waiting up to 20 s: it comes back with the run ended (completed), not with the state of the moment.
     const ended = await pool.call('runs/get', { runId: started.runId, waitMs: 20_000 }, CTX);
@@ -84,7 +97,9 @@ describe('the engine pool', () => {
     expect((ended.output as { pairs: unknown[] }).pairs).toHaveLength(300);
     // An ended run answers at once, and waitMs is bounded.
     expect((await pool.call('runs/get', { runId: started.runId, waitMs: 20_000 }, CTX)).status).toBe('completed');
-    await expect(pool.call('runs/get', { runId: started.runId, waitMs: 20_001 }, CTX)).rejects.toMatchObject({ kind: 'validation' });
+    await expect(pool.call('runs/get', { runId: started.runId, waitMs: 20_001 }, CTX)).rejects.toMatchObject({
+      kind: 'validation',
+    });
   }, 120_000);
 
   it('reports progress, and completes a run with its output', async () => {
@@ -92,8 +107,15 @@ describe('the engine pool', () => {
     const unsubscribe = pool.runs.subscribe((_tenant, state) => {
       if (state.progress !== null) progress.push(state.progress);
     });
-    const started = await pool.call('runs/start', { operation: 'labels/sample', input: { maxPairs: 400, seed: 2 } }, CTX);
-    const ended = await until(() => pool.call('runs/get', { runId: started.runId }, CTX), (s) => s.status === 'completed' || s.status === 'failed');
+    const started = await pool.call(
+      'runs/start',
+      { operation: 'labels/sample', input: { maxPairs: 400, seed: 2 } },
+      CTX,
+    );
+    const ended = await until(
+      () => pool.call('runs/get', { runId: started.runId }, CTX),
+      (s) => s.status === 'completed' || s.status === 'failed',
+    );
     unsubscribe();
     expect(ended.status).toBe('completed');
     expect((ended.output as { pairs: unknown[] }).pairs).toHaveLength(400);
@@ -104,21 +126,35 @@ describe('the engine pool', () => {
   }, 120_000);
 
   it("keeps runs to their tenant: another tenant's run ID is not found, and not listed", async () => {
-    const started = await pool.call('runs/start', { operation: 'labels/sample', input: { maxPairs: 20, seed: 2 } }, CTX);
+    const started = await pool.call(
+      'runs/start',
+      { operation: 'labels/sample', input: { maxPairs: 20, seed: 2 } },
+      CTX,
+    );
     const other = { tenantId: 'other', actor: 'test' };
-    for (const call of [() => pool.call('runs/get', { runId: started.runId }, other), () => pool.call('runs/cancel', { runId: started.runId }, other)]) {
+    for (const call of [
+      () => pool.call('runs/get', { runId: started.runId }, other),
+      () => pool.call('runs/cancel', { runId: started.runId }, other),
+    ]) {
       const error = await call().catch((e: unknown) => e);
       expect(isEngineError(error) && error.kind === 'not_found').toBe(true);
     }
     expect((await pool.call('runs/list', {}, other)).rows).toEqual([]);
     expect((await pool.call('runs/list', {}, CTX)).rows.map((r) => r.runId)).toContain(started.runId);
-    await until(() => pool.call('runs/get', { runId: started.runId }, CTX), (s) => s.status !== 'queued' && s.status !== 'running');
+    await until(
+      () => pool.call('runs/get', { runId: started.runId }, CTX),
+      (s) => s.status !== 'queued' && s.status !== 'running',
+    );
   }, 60_000);
 
   it('refuses a run whose input does not fit its operation, naming the field', async () => {
-    const error = await pool.call('runs/start', { operation: 'matching/estimate', input: { modelVersion: '', randomPairs: 5 } }, CTX).catch((e: unknown) => e);
+    const error = await pool
+      .call('runs/start', { operation: 'matching/estimate', input: { modelVersion: '', randomPairs: 5 } }, CTX)
+      .catch((e: unknown) => e);
     expect(isEngineError(error) && error.kind === 'validation').toBe(true);
-    expect(isEngineError(error) ? error.issues.map((i) => i.path) : []).toEqual(expect.arrayContaining(['input.randomPairs']));
+    expect(isEngineError(error) ? error.issues.map((i) => i.path) : []).toEqual(
+      expect.arrayContaining(['input.randomPairs']),
+    );
   });
 
   it('cancels a run nobody follows any more (a caller that went away)', async () => {
@@ -149,9 +185,13 @@ describe('a thread that runs out of memory', () => {
     const pool = await EnginePool.open({ dbPath, longThreads: 1, shortThreads: 1, longThreadHeapMb: 96 });
     try {
       const huge = Array.from({ length: 5_000_000 }, (_, i) => ({ label: i }));
-      const error = await pool.call('matching/estimate', { modelVersion: 'oom', extra: huge } as never, CTX).catch((e: unknown) => e);
+      const error = await pool
+        .call('matching/estimate', { modelVersion: 'oom', extra: huge } as never, CTX)
+        .catch((e: unknown) => e);
       expect(isEngineError(error) && error.kind === 'internal').toBe(true);
-      expect(isEngineError(error) ? error.message : '').toMatch(/stopped \(out of memory\); it was replaced\. ask for less at once/);
+      expect(isEngineError(error) ? error.message : '').toMatch(
+        /stopped \(out of memory\); it was replaced\. ask for less at once/,
+      );
       expect((await pool.call('jobs/get', { jobId }, CTX)).jobId).toBe(jobId);
       // The replacement takes long calls again.
       const listed = await pool.call('identities/list', { limit: 5, offset: 0 }, CTX);

@@ -13,7 +13,18 @@ import { NATIONAL_ID_SYSTEM } from '../../engine/synthetic/generate.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { runCli, type CliRun } from '../helpers/cli.ts';
 
-const DEMOGRAPHICS = ['Zqxcanaryfam', 'zqxcanaryfam', 'Qvjcanarygiv', 'qvjcanarygiv', '7700 900417', '447700900417', 'Canary Wharf', 'canary wharf', 'NHI-CANARY-0417', '1961-04-17'];
+const DEMOGRAPHICS = [
+  'Zqxcanaryfam',
+  'zqxcanaryfam',
+  'Qvjcanarygiv',
+  'qvjcanarygiv',
+  '7700 900417',
+  '447700900417',
+  'Canary Wharf',
+  'canary wharf',
+  'NHI-CANARY-0417',
+  '1961-04-17',
+];
 const LOCAL_IDS = ['CANARY-LOCAL-1', 'CANARY-LOCAL-2'];
 
 function canaryPatient(id: string, family = 'Zqxcanaryfam'): Record<string, unknown> {
@@ -52,39 +63,87 @@ describe('canaries', () => {
 
     await cli(['identities'], true);
     await cli(['reviews'], true);
-    await cli(['explain', '--left', 'northside-gp/CANARY-LOCAL-1', '--right', 'community-pharmacy/CANARY-LOCAL-2'], true);
+    await cli(
+      ['explain', '--left', 'northside-gp/CANARY-LOCAL-1', '--right', 'community-pharmacy/CANARY-LOCAL-2'],
+      true,
+    );
     await cli(['explain', '--left', 'northside-gp/CANARY-LOCAL-9', '--right', 'community-pharmacy/CANARY-LOCAL-2']);
     await cli(['compare', '--comparator', 'JaroWinkler', 'Zqxcanaryfam', 'Zqxcanaryfan']);
 
     const labels = join(dir, 'labels.tsv');
     expect((await cli(['labels', 'sample', '--out', labels], true)).code).toBe(0);
-    writeFileSync(labels, `${readFileSync(labels, 'utf8')}northside-gp\tCANARY-LOCAL-1\tcommunity-pharmacy\tCANARY-LOCAL-2\t1\n`);
-    await cli(['evaluate', '--labels', labels, '--dataset', 'canary', '--thresholds', '0.5,0.9', '--max-errors', '100'], true);
+    writeFileSync(
+      labels,
+      `${readFileSync(labels, 'utf8')}northside-gp\tCANARY-LOCAL-1\tcommunity-pharmacy\tCANARY-LOCAL-2\t1\n`,
+    );
+    await cli(
+      ['evaluate', '--labels', labels, '--dataset', 'canary', '--thresholds', '0.5,0.9', '--max-errors', '100'],
+      true,
+    );
     await cli(['evaluate', '--labels', labels, '--dataset', 'canary', '--thresholds', '0.5', '--json'], true);
     const model = join(dir, 'model.json');
-    const calibration = ['calibrate', '--labels', labels, '--dataset', 'canary', '--model-version', 'm1', '--prior', '0.2', '--smoothing', '1', '--validation-fraction', '0.3', '--target-precision', '0.9'];
+    const calibration = [
+      'calibrate',
+      '--labels',
+      labels,
+      '--dataset',
+      'canary',
+      '--model-version',
+      'm1',
+      '--prior',
+      '0.2',
+      '--smoothing',
+      '1',
+      '--validation-fraction',
+      '0.3',
+      '--target-precision',
+      '0.9',
+    ];
     await cli([...calibration, '--out', model], true);
     const broken = join(dir, 'broken.tsv');
-    writeFileSync(broken, 'northside-gp\tCANARY-LOCAL-1\tnorthside-gp\tCANARY-LOCAL-1\t1\nnorthside-gp\tCANARY-LOCAL-77\tx\tZqxcanaryfam\tQvjcanarygiv\nnorthside-gp\tCANARY-LOCAL-2\u001b\tx\ty\t0\n');
+    writeFileSync(
+      broken,
+      'northside-gp\tCANARY-LOCAL-1\tnorthside-gp\tCANARY-LOCAL-1\t1\nnorthside-gp\tCANARY-LOCAL-77\tx\tZqxcanaryfam\tQvjcanarygiv\nnorthside-gp\tCANARY-LOCAL-2\u001b\tx\ty\t0\n',
+    );
     expect((await cli(['evaluate', '--labels', broken, '--dataset', 'broken', '--thresholds', '0.5'])).code).toBe(1);
-    expect((await cli(['evaluate', '--labels', broken, '--dataset', 'broken', '--thresholds', '0.5', '--json'])).code).toBe(1);
+    expect(
+      (await cli(['evaluate', '--labels', broken, '--dataset', 'broken', '--thresholds', '0.5', '--json'])).code,
+    ).toBe(1);
 
     expect((await cli(['blocking-key', 'add', 'k2'])).code).toBe(0);
     await cli(['blocking-key', 'list']);
     await cli(['blocking-key', 'list', '--json']);
-    const secrets = Object.values((JSON.parse(readFileSync(join(dir, 'canary.config.json'), 'utf8')) as { BlockingKeys: { canary: Record<string, string> } }).BlockingKeys.canary);
+    const secrets = Object.values(
+      (
+        JSON.parse(readFileSync(join(dir, 'canary.config.json'), 'utf8')) as {
+          BlockingKeys: { canary: Record<string, string> };
+        }
+      ).BlockingKeys.canary,
+    );
     expect(secrets).toHaveLength(2);
 
     await cli(['profile', 'show']);
-    const shown = JSON.parse((await runCli([...db, 'profile', 'show'])).stdout) as { profile: { Comparators: Record<string, unknown> } };
+    const shown = JSON.parse((await runCli([...db, 'profile', 'show'])).stdout) as {
+      profile: { Comparators: Record<string, unknown> };
+    };
     const withSecret = join(dir, 'secret-profile.json');
-    writeFileSync(withSecret, JSON.stringify({ Comparators: { ...shown.profile.Comparators, NicknameDictionaries: [{ Version: 'd1', Culture: secrets[0], Entries: { [secrets[1] ?? '']: ['x'] } }] } }));
+    writeFileSync(
+      withSecret,
+      JSON.stringify({
+        Comparators: {
+          ...shown.profile.Comparators,
+          NicknameDictionaries: [{ Version: 'd1', Culture: secrets[0], Entries: { [secrets[1] ?? '']: ['x'] } }],
+        },
+      }),
+    );
     expect((await cli(['profile', 'validate', withSecret])).code).toBe(1);
     expect((await cli(['profile', 'apply', withSecret, '--json'])).code).toBe(1);
     expect((await cli(['profile', 'apply', model, '--reason', 'canary model'])).code).toBe(0);
     expect((await cli(['profile', 'rollback', '--reason', 'undo'])).code).toBe(0);
 
-    const reindex = JSON.parse((await cli(['reindex', '--reason', 'canary reindex', '--json'])).stdout) as { jobId: string };
+    const reindex = JSON.parse((await cli(['reindex', '--reason', 'canary reindex', '--json'])).stdout) as {
+      jobId: string;
+    };
     await cli(['reconcile', '--reason', 'canary reconcile', '--batch-size', '3']);
     expect((await cli(['worker', '--once'])).code).toBe(0);
     await cli(['job', 'show', reindex.jobId]);
@@ -95,8 +154,15 @@ describe('canaries', () => {
 
     // A configuration file with the secrets in key positions.
     const swapped = join(dir, 'swapped.config.json');
-    writeFileSync(swapped, JSON.stringify({ BlockingKeys: { canary: { [secrets[0] ?? '']: 'k1' } }, [secrets[1] ?? '']: 1 }));
-    for (const args of [['blocking-key', 'list'], ['reindex', '--reason', 'r'], ['blocking-key', 'add', 'k9']]) {
+    writeFileSync(
+      swapped,
+      JSON.stringify({ BlockingKeys: { canary: { [secrets[0] ?? '']: 'k1' } }, [secrets[1] ?? '']: 1 }),
+    );
+    for (const args of [
+      ['blocking-key', 'list'],
+      ['reindex', '--reason', 'r'],
+      ['blocking-key', 'add', 'k9'],
+    ]) {
       const run = await runCli([...db, '--config', swapped, ...args]);
       expect(run.stderr, args.join(' ')).toMatch(/is invalid/);
       outputs.push({ args: ['--config', swapped, ...args], run, listsRecords: false });
@@ -106,7 +172,8 @@ describe('canaries', () => {
     for (const { args, run, listsRecords } of outputs) {
       const text = run.stdout + run.stderr;
       for (const value of never) expect(text.includes(value), `${args.join(' ')} showed ${value}`).toBe(false);
-      if (!listsRecords || run.code !== 0) for (const value of LOCAL_IDS) expect(text.includes(value), `${args.join(' ')} showed ${value}`).toBe(false);
+      if (!listsRecords || run.code !== 0)
+        for (const value of LOCAL_IDS) expect(text.includes(value), `${args.join(' ')} showed ${value}`).toBe(false);
     }
     // The record-listing outputs did list the canary records: the search looked in the right places.
     expect(outputs.filter((o) => o.listsRecords).some((o) => o.run.stdout.includes('CANARY-LOCAL-1'))).toBe(true);
@@ -120,7 +187,8 @@ describe('canaries', () => {
       ];
       expect(rows.length).toBeGreaterThan(10);
       const text = JSON.stringify(rows);
-      for (const value of [...never, ...LOCAL_IDS]) expect(text.includes(value), `a job or audit row holds ${value}`).toBe(false);
+      for (const value of [...never, ...LOCAL_IDS])
+        expect(text.includes(value), `a job or audit row holds ${value}`).toBe(false);
     } finally {
       store.close();
     }

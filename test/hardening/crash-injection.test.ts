@@ -12,11 +12,29 @@ import { LocalEngine } from '../../engine/local-engine.ts';
 import { Store } from '../../engine/store/db.ts';
 import { settingsPathFor } from '../../engine/config/settings.ts';
 import { addBlockingKey } from '../../engine/operations/blocking-keys.ts';
-import { CTX, TENANT, copyDatabase, dumpTables, jobOutcome, makeSandbox, readJob, setMaintenance, tempDir as jobsTempDir, waitFor } from '../engine/jobs/helpers.ts';
+import {
+  CTX,
+  TENANT,
+  copyDatabase,
+  dumpTables,
+  jobOutcome,
+  makeSandbox,
+  readJob,
+  setMaintenance,
+  tempDir as jobsTempDir,
+  waitFor,
+} from '../engine/jobs/helpers.ts';
 import { runProcess, type ProcessResult } from '../helpers/processes.ts';
 import { runCli } from '../helpers/cli.ts';
 
-const CONFIG_POINTS = ['config:temporary-written', 'config:marker-written', 'config:previous-kept', 'config:renamed', 'config:before-commit', 'config:committed'];
+const CONFIG_POINTS = [
+  'config:temporary-written',
+  'config:marker-written',
+  'config:previous-kept',
+  'config:renamed',
+  'config:before-commit',
+  'config:committed',
+];
 
 let dir: string;
 let base: string;
@@ -33,7 +51,13 @@ beforeAll(async () => {
     const { Blocking, SourceTrust } = current.profile;
     await engine.call(
       'profile/apply',
-      { document: { Blocking: { ...Blocking, Version: 2, ActiveKeyVersion: 'k2', InactiveKeyVersion: 'k1' }, SourceTrust: [...SourceTrust].reverse() }, reason: 'crash test' },
+      {
+        document: {
+          Blocking: { ...Blocking, Version: 2, ActiveKeyVersion: 'k2', InactiveKeyVersion: 'k1' },
+          SourceTrust: [...SourceTrust].reverse(),
+        },
+        reason: 'crash test',
+      },
       CTX,
     );
     engine.env.store.checkpoint();
@@ -50,7 +74,10 @@ function copy(): string {
 }
 
 function run(db: string, args: readonly string[], faultPoint?: string): Promise<ProcessResult> {
-  return runProcess(['--db', db, '--tenant', TENANT, ...args], faultPoint === undefined ? {} : { env: { MPI_FAULT_POINT: faultPoint } });
+  return runProcess(
+    ['--db', db, '--tenant', TENANT, ...args],
+    faultPoint === undefined ? {} : { env: { MPI_FAULT_POINT: faultPoint } },
+  );
 }
 
 function expectKilled(result: ProcessResult, point: string): void {
@@ -59,14 +86,28 @@ function expectKilled(result: ProcessResult, point: string): void {
 
 /** What a configuration change leaves: key versions per tenant, tenants, profile versions, audit rows. */
 function configState(db: string): unknown {
-  const file = JSON.parse(readFileSync(settingsPathFor(db), 'utf8')) as { BlockingKeys: Record<string, Record<string, string>> };
+  const file = JSON.parse(readFileSync(settingsPathFor(db), 'utf8')) as {
+    BlockingKeys: Record<string, Record<string, string>>;
+  };
   const store = Store.open(db, { readonly: true });
   try {
     return {
-      keys: Object.fromEntries(Object.entries(file.BlockingKeys).map(([tenant, versions]) => [tenant, Object.keys(versions).sort()])),
+      keys: Object.fromEntries(
+        Object.entries(file.BlockingKeys).map(([tenant, versions]) => [tenant, Object.keys(versions).sort()]),
+      ),
       tenants: store.statement('SELECT tenant_id FROM tenant ORDER BY tenant_id').pluck().all(),
-      profiles: store.statement('SELECT tenant_id, profile_version, is_active FROM matching_profile ORDER BY tenant_id, profile_version').all(),
-      audit: (store.statement('SELECT tenant_id, action, subject FROM audit_record').all() as { tenant_id: string; action: string; subject: string }[])
+      profiles: store
+        .statement(
+          'SELECT tenant_id, profile_version, is_active FROM matching_profile ORDER BY tenant_id, profile_version',
+        )
+        .all(),
+      audit: (
+        store.statement('SELECT tenant_id, action, subject FROM audit_record').all() as {
+          tenant_id: string;
+          action: string;
+          subject: string;
+        }[]
+      )
         .map((r) => `${r.tenant_id} ${r.action} ${r.subject}`)
         .sort(),
     };
@@ -83,32 +124,48 @@ function leftovers(db: string): string[] {
 describe('kill -9 during a configuration change', () => {
   const changes: { name: string; args: string[]; points: string[]; tenant?: string }[] = [
     { name: 'blocking-key add', args: ['blocking-key', 'add', 'k3'], points: CONFIG_POINTS },
-    { name: 'tenant creation', args: ['sandbox', 'init'], points: ['config:marker-written', 'config:renamed', 'config:before-commit', 'config:committed'], tenant: 'second' },
-    { name: 'profile apply', args: ['profile', 'apply', 'THRESHOLDS', '--reason', 'crash test'], points: ['profile:before-commit'] },
+    {
+      name: 'tenant creation',
+      args: ['sandbox', 'init'],
+      points: ['config:marker-written', 'config:renamed', 'config:before-commit', 'config:committed'],
+      tenant: 'second',
+    },
+    {
+      name: 'profile apply',
+      args: ['profile', 'apply', 'THRESHOLDS', '--reason', 'crash test'],
+      points: ['profile:before-commit'],
+    },
   ];
 
-  it.each(changes)('$name: the file stays valid and a rerun ends as an uninterrupted run', { timeout: 240_000 }, async ({ args, points, tenant }) => {
-    const thresholds = join(dir, 'thresholds.json');
-    copyFileSync(new URL('./fixtures/thresholds.json', import.meta.url), thresholds);
-    const argv = args.map((a) => (a === 'THRESHOLDS' ? thresholds : a));
-    const argsFor = (db: string): string[] => ['--db', db, '--tenant', tenant ?? TENANT, ...argv];
-    // Only the run that is killed needs its own process; the others run the same code in this one.
-    const uninterrupted = copy();
-    const clean = await runCli(argsFor(uninterrupted));
-    expect(clean.code, clean.stderr).toBe(0);
-    const expected = configState(uninterrupted);
+  it.each(changes)(
+    '$name: the file stays valid and a rerun ends as an uninterrupted run',
+    { timeout: 240_000 },
+    async ({ args, points, tenant }) => {
+      const thresholds = join(dir, 'thresholds.json');
+      copyFileSync(new URL('./fixtures/thresholds.json', import.meta.url), thresholds);
+      const argv = args.map((a) => (a === 'THRESHOLDS' ? thresholds : a));
+      const argsFor = (db: string): string[] => ['--db', db, '--tenant', tenant ?? TENANT, ...argv];
+      // Only the run that is killed needs its own process; the others run the same code in this one.
+      const uninterrupted = copy();
+      const clean = await runCli(argsFor(uninterrupted));
+      expect(clean.code, clean.stderr).toBe(0);
+      const expected = configState(uninterrupted);
 
-    for (const point of points) {
-      const db = copy();
-      expectKilled(await runProcess(argsFor(db), { env: { MPI_FAULT_POINT: point } }), point);
-      expect(() => JSON.parse(readFileSync(settingsPathFor(db), 'utf8')) as unknown, `${point}: the configuration file is not valid JSON`).not.toThrow();
-      const rerun = await runCli(argsFor(db));
-      // Killed after its commit, the change is already done: the rerun says so, and changes nothing.
-      if (rerun.code !== 0) expect(rerun.stderr, point).toMatch(/already exists/);
-      expect(configState(db), point).toEqual(expected);
-      expect(leftovers(db), point).toEqual([]);
-    }
-  });
+      for (const point of points) {
+        const db = copy();
+        expectKilled(await runProcess(argsFor(db), { env: { MPI_FAULT_POINT: point } }), point);
+        expect(
+          () => JSON.parse(readFileSync(settingsPathFor(db), 'utf8')) as unknown,
+          `${point}: the configuration file is not valid JSON`,
+        ).not.toThrow();
+        const rerun = await runCli(argsFor(db));
+        // Killed after its commit, the change is already done: the rerun says so, and changes nothing.
+        if (rerun.code !== 0) expect(rerun.stderr, point).toMatch(/already exists/);
+        expect(configState(db), point).toEqual(expected);
+        expect(leftovers(db), point).toEqual([]);
+      }
+    },
+  );
 });
 
 describe('kill -9 during a job', () => {
@@ -117,34 +174,54 @@ describe('kill -9 during a job', () => {
     { kind: 'reconcile', points: ['job:batch-committed@6', 'job:batch-written@27'] },
   ];
 
-  it.each(cases)('$kind: resumed by another worker, it ends exactly as an uninterrupted run', { timeout: 240_000 }, async ({ kind, points }) => {
-    const start = async (db: string): Promise<string> => {
-      const started = await runCli(['--db', db, '--tenant', TENANT, kind, '--reason', 'crash test', '--batch-size', '5', '--json']);
-      expect(started.code, started.stderr).toBe(0);
-      return (JSON.parse(started.stdout) as { jobId: string }).jobId;
-    };
-    const worker = async (db: string): Promise<void> => {
-      const run = await runCli(['--db', db, '--tenant', TENANT, 'worker', '--once']);
-      expect(run.code, run.stderr).toBe(0);
-    };
-    const uninterrupted = copy();
-    const cleanJob = await start(uninterrupted);
-    await worker(uninterrupted);
-    const expectedJob = jobOutcome(readJob(uninterrupted, cleanJob));
-    expect(readJob(uninterrupted, cleanJob).status).toBe('completed');
-    const expectedTables = dumpTables(uninterrupted);
+  it.each(cases)(
+    '$kind: resumed by another worker, it ends exactly as an uninterrupted run',
+    { timeout: 240_000 },
+    async ({ kind, points }) => {
+      const start = async (db: string): Promise<string> => {
+        const started = await runCli([
+          '--db',
+          db,
+          '--tenant',
+          TENANT,
+          kind,
+          '--reason',
+          'crash test',
+          '--batch-size',
+          '5',
+          '--json',
+        ]);
+        expect(started.code, started.stderr).toBe(0);
+        return (JSON.parse(started.stdout) as { jobId: string }).jobId;
+      };
+      const worker = async (db: string): Promise<void> => {
+        const run = await runCli(['--db', db, '--tenant', TENANT, 'worker', '--once']);
+        expect(run.code, run.stderr).toBe(0);
+      };
+      const uninterrupted = copy();
+      const cleanJob = await start(uninterrupted);
+      await worker(uninterrupted);
+      const expectedJob = jobOutcome(readJob(uninterrupted, cleanJob));
+      expect(readJob(uninterrupted, cleanJob).status).toBe('completed');
+      const expectedTables = dumpTables(uninterrupted);
 
-    for (const point of points) {
-      const db = copy();
-      const jobId = await start(db);
-      expectKilled(await run(db, ['worker'], point), point);
-      const killed = readJob(db, jobId);
-      expect(killed.status, point).toBe('running');
-      await waitFor('the dead worker\'s lease to expire', () => (Date.parse(readJob(db, jobId).leaseExpiresAt ?? '') < Date.now() ? true : undefined), 10_000, 100);
-      await worker(db);
-      expect(jobOutcome(readJob(db, jobId)), point).toEqual(expectedJob);
-      expect(dumpTables(db), point).toEqual(expectedTables);
-      expect(existsSync(settingsPathFor(db))).toBe(true);
-    }
-  });
+      for (const point of points) {
+        const db = copy();
+        const jobId = await start(db);
+        expectKilled(await run(db, ['worker'], point), point);
+        const killed = readJob(db, jobId);
+        expect(killed.status, point).toBe('running');
+        await waitFor(
+          "the dead worker's lease to expire",
+          () => (Date.parse(readJob(db, jobId).leaseExpiresAt ?? '') < Date.now() ? true : undefined),
+          10_000,
+          100,
+        );
+        await worker(db);
+        expect(jobOutcome(readJob(db, jobId)), point).toEqual(expectedJob);
+        expect(dumpTables(db), point).toEqual(expectedTables);
+        expect(existsSync(settingsPathFor(db))).toBe(true);
+      }
+    },
+  );
 });

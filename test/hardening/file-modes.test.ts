@@ -30,7 +30,8 @@ describe('patient-data files are created 0600', () => {
     const engine = LocalEngine.open({ dbPath: db });
     try {
       await engine.call('sandbox/create', { syntheticPeople: 20 }, { tenantId: 'modes', actor: 'test' });
-      for (const file of [db, `${db}-wal`, `${db}-shm`, join(dir, 'registry.config.json')]) expect(mode(file), file).toBe(0o600);
+      for (const file of [db, `${db}-wal`, `${db}-shm`, join(dir, 'registry.config.json')])
+        expect(mode(file), file).toBe(0o600);
     } finally {
       engine.close();
     }
@@ -48,7 +49,19 @@ describe('patient-data files are created 0600', () => {
     const model = join(dir, 'model.json');
     const calibrate = await runCli([
       ...db,
-      ...['calibrate', '--labels', labels, '--dataset', 'modes', '--model-version', 'm1', '--prior', '0.2', '--smoothing', '1'],
+      ...[
+        'calibrate',
+        '--labels',
+        labels,
+        '--dataset',
+        'modes',
+        '--model-version',
+        'm1',
+        '--prior',
+        '0.2',
+        '--smoothing',
+        '1',
+      ],
       ...['--validation-fraction', '0.3', '--target-precision', '0.9', '--out', model],
     ]);
     expect(calibrate.code, calibrate.stderr).toBe(0);
@@ -68,12 +81,15 @@ describe('an open configuration file', () => {
     const config = join(dir, 'open.config.json');
     expect((await runProcess(['--db', db, '--tenant', 'acme', 'sandbox', 'init'])).status).toBe(0);
     chmodSync(config, 0o644);
-    const secret = (JSON.parse(readFileSync(config, 'utf8')) as { BlockingKeys: { acme: { k1: string } } }).BlockingKeys.acme.k1;
+    const secret = (JSON.parse(readFileSync(config, 'utf8')) as { BlockingKeys: { acme: { k1: string } } }).BlockingKeys
+      .acme.k1;
     // explain reads the configuration file twice in one process (profile and keys): still one warning.
     const run = await runProcess(['--db', db, '--tenant', 'acme', 'blocking-key', 'list']);
     expect(run.status, run.stderr).toBe(0);
     const warnings = run.stderr.split('\n').filter((line) => line.includes('warning'));
-    expect(warnings).toEqual([`mpi-console: warning: the configuration file ${config} can be read by group or others (mode 0644); it holds blocking secrets: chmod 600 it`]);
+    expect(warnings).toEqual([
+      `mpi-console: warning: the configuration file ${config} can be read by group or others (mode 0644); it holds blocking secrets: chmod 600 it`,
+    ]);
     expect(run.stderr).not.toContain(secret);
     chmodSync(config, 0o600);
     expect((await runProcess(['--db', db, '--tenant', 'acme', 'blocking-key', 'list'])).stderr).toBe('');

@@ -21,7 +21,11 @@ function counts(db: string): { jobs: number; profiles: number; audit: number } {
   const engine = LocalEngine.open({ dbPath: db });
   try {
     const one = (sql: string): number => engine.env.store.statement(sql).pluck().get() as number;
-    return { jobs: one('SELECT COUNT(*) FROM maintenance_job'), profiles: one('SELECT COUNT(*) FROM matching_profile'), audit: one('SELECT COUNT(*) FROM audit_record') };
+    return {
+      jobs: one('SELECT COUNT(*) FROM maintenance_job'),
+      profiles: one('SELECT COUNT(*) FROM matching_profile'),
+      audit: one('SELECT COUNT(*) FROM audit_record'),
+    };
   } finally {
     engine.close();
   }
@@ -36,7 +40,10 @@ describe('free text with control characters', () => {
     const labels = join(dir, 'labels.tsv');
     expect((await runCli([...db, 'labels', 'sample', '--out', labels])).code).toBe(0);
     const thresholds = join(dir, 'thresholds.json');
-    writeFileSync(thresholds, JSON.stringify({ MatchingRules: { Thresholds: { Certain: 0.95, Probable: 0.8 }, FellegiSunter: null } }));
+    writeFileSync(
+      thresholds,
+      JSON.stringify({ MatchingRules: { Thresholds: { Certain: 0.95, Probable: 0.8 }, FellegiSunter: null } }),
+    );
     const before = counts(dbPath);
 
     const runs: [string, string[]][] = [
@@ -45,7 +52,26 @@ describe('free text with control characters', () => {
       ['reason', ['profile', 'apply', thresholds, '--reason', `raise${ESC}`]],
       ['reason', ['profile', 'rollback', '--reason', `undo\u0007`]],
       ['datasetId', ['evaluate', '--labels', labels, '--dataset', `set${ESC}`, '--thresholds', '0.5']],
-      ['modelVersion', ['calibrate', '--labels', labels, '--dataset', 'ok', '--model-version', `m${C1}`, '--prior', '0.2', '--smoothing', '1', '--validation-fraction', '0.3', '--target-precision', '0.9']],
+      [
+        'modelVersion',
+        [
+          'calibrate',
+          '--labels',
+          labels,
+          '--dataset',
+          'ok',
+          '--model-version',
+          `m${C1}`,
+          '--prior',
+          '0.2',
+          '--smoothing',
+          '1',
+          '--validation-fraction',
+          '0.3',
+          '--target-precision',
+          '0.9',
+        ],
+      ],
     ];
     for (const [field, args] of runs) {
       const run = await runCli([...db, ...args]);
@@ -61,13 +87,34 @@ describe('free text with control characters', () => {
     const dbPath = join(dir, 's.db');
     const db = ['--db', dbPath, '--tenant', 'text'];
     expect((await runCli([...db, 'sandbox', 'init'])).code).toBe(0);
-    const shown = JSON.parse((await runCli([...db, 'profile', 'show'])).stdout) as { profile: { Comparators: Record<string, unknown>; SourceTrust: Record<string, unknown>[] } };
+    const shown = JSON.parse((await runCli([...db, 'profile', 'show'])).stdout) as {
+      profile: { Comparators: Record<string, unknown>; SourceTrust: Record<string, unknown>[] };
+    };
     const { Comparators, SourceTrust } = shown.profile;
     const documents: [string, unknown][] = [
       ['Comparators.Version', { Comparators: { ...Comparators, Version: `v${ESC}` } }],
-      ['Comparators.NicknameDictionaries[0].Version', { Comparators: { ...Comparators, NicknameDictionaries: [{ Version: `d${C1}`, Culture: 'en-GB', Entries: { Robert: ['Bob'] } }] } }],
-      ['Comparators.NicknameDictionaries[0].Entries.Robert[0]', { Comparators: { ...Comparators, NicknameDictionaries: [{ Version: 'd1', Culture: 'en-GB', Entries: { Robert: [`Bob${ESC}`] } }] } }],
-      ['SourceTrust[0].LocalIdentifierSystem', { SourceTrust: [{ ...SourceTrust[0], LocalIdentifierSystem: `urn:x${ESC}` }, ...SourceTrust.slice(1)] }],
+      [
+        'Comparators.NicknameDictionaries[0].Version',
+        {
+          Comparators: {
+            ...Comparators,
+            NicknameDictionaries: [{ Version: `d${C1}`, Culture: 'en-GB', Entries: { Robert: ['Bob'] } }],
+          },
+        },
+      ],
+      [
+        'Comparators.NicknameDictionaries[0].Entries.Robert[0]',
+        {
+          Comparators: {
+            ...Comparators,
+            NicknameDictionaries: [{ Version: 'd1', Culture: 'en-GB', Entries: { Robert: [`Bob${ESC}`] } }],
+          },
+        },
+      ],
+      [
+        'SourceTrust[0].LocalIdentifierSystem',
+        { SourceTrust: [{ ...SourceTrust[0], LocalIdentifierSystem: `urn:x${ESC}` }, ...SourceTrust.slice(1)] },
+      ],
       ['TrustedIdentifierSystems[0]', { TrustedIdentifierSystems: [`urn:nhi\u0000`] }],
     ];
     const before = counts(dbPath);
@@ -76,7 +123,10 @@ describe('free text with control characters', () => {
       writeFileSync(file, JSON.stringify(document));
       const validate = await runCli([...db, 'profile', 'validate', file, '--json']);
       expect(validate.code, path).toBe(1);
-      expect((JSON.parse(validate.stdout) as { issues: { path: string; message: string }[] }).issues).toContainEqual({ path, message: expect.stringMatching(/contains a control character/) as unknown });
+      expect((JSON.parse(validate.stdout) as { issues: { path: string; message: string }[] }).issues).toContainEqual({
+        path,
+        message: expect.stringMatching(/contains a control character/) as unknown,
+      });
       const apply = await runCli([...db, 'profile', 'apply', file]);
       expect(apply.code, path).toBe(1);
       expect(RAW_CONTROL.test(apply.stderr)).toBe(false);
@@ -89,10 +139,14 @@ describe('free text with control characters', () => {
     const dbPath = join(dir, 's.db');
     const db = ['--db', dbPath, '--tenant', 'text'];
     expect((await runCli([...db, 'sandbox', 'init'])).code).toBe(0);
-    const queued = JSON.parse((await runCli([...db, 'reindex', '--reason', 'plain', '--json'])).stdout) as { jobId: string };
+    const queued = JSON.parse((await runCli([...db, 'reindex', '--reason', 'plain', '--json'])).stdout) as {
+      jobId: string;
+    };
     // A row written before the rule existed (or by another tool): the output must still be safe.
     const engine = LocalEngine.open({ dbPath });
-    engine.env.store.statement('UPDATE maintenance_job SET reason = ?, requested_by = ?').run(`evil${ESC}reason${C1}\u202e`, `cli\u0007`);
+    engine.env.store
+      .statement('UPDATE maintenance_job SET reason = ?, requested_by = ?')
+      .run(`evil${ESC}reason${C1}\u202e`, `cli\u0007`);
     engine.close();
     for (const args of [['job', 'show', queued.jobId], ['jobs']]) {
       const run = await runCli([...db, ...args]);

@@ -37,10 +37,21 @@ afterAll(() => {
 });
 
 const planted = fc.constantFrom(...PLANTED);
-const name = fc.oneof(fc.constantFrom('acme', 'k1', 'k2', '__proto__', 'constructor', 'toString', 'a.b-c_d', ''), planted, fc.string({ maxLength: 8 }));
-const secretValue = fc.oneof({ weight: 3, arbitrary: fc.constant(null).map(() => newSecret()) }, planted, fc.constantFrom('short', '', 42, null, ['x'], {}));
+const name = fc.oneof(
+  fc.constantFrom('acme', 'k1', 'k2', '__proto__', 'constructor', 'toString', 'a.b-c_d', ''),
+  planted,
+  fc.string({ maxLength: 8 }),
+);
+const secretValue = fc.oneof(
+  { weight: 3, arbitrary: fc.constant(null).map(() => newSecret()) },
+  planted,
+  fc.constantFrom('short', '', 42, null, ['x'], {}),
+);
 const versions = fc.dictionary(name, secretValue, { maxKeys: 4 });
-const blockingKeys = fc.oneof({ weight: 5, arbitrary: fc.dictionary(name, versions, { maxKeys: 4 }) }, fc.constantFrom([], 'x', null));
+const blockingKeys = fc.oneof(
+  { weight: 5, arbitrary: fc.dictionary(name, versions, { maxKeys: 4 }) },
+  fc.constantFrom([], 'x', null),
+);
 const schedule = fc.record(
   {
     Key: fc.oneof(fc.constantFrom('nightly', 'n'), planted),
@@ -61,20 +72,43 @@ const maintenance = fc.record(
   { requiredKeys: [] },
 );
 const goodName = fc.constantFrom('acme', 'north', '__proto__', 'constructor', 'toString', 'a.b-c_d');
-const goodKeys = fc.dictionary(goodName, fc.dictionary(fc.constantFrom('k1', 'k2', 'valueOf', 'v.3'), fc.constant(null).map(() => newSecret()), { minKeys: 1, maxKeys: 3 }), { maxKeys: 4 });
-const goodMaintenance = fc.record({ LeaseSeconds: fc.constantFrom(1, 60), PollIntervalSeconds: fc.constantFrom(1, 5) }, { requiredKeys: [] });
+const goodKeys = fc.dictionary(
+  goodName,
+  fc.dictionary(
+    fc.constantFrom('k1', 'k2', 'valueOf', 'v.3'),
+    fc.constant(null).map(() => newSecret()),
+    { minKeys: 1, maxKeys: 3 },
+  ),
+  { maxKeys: 4 },
+);
+const goodMaintenance = fc.record(
+  { LeaseSeconds: fc.constantFrom(1, 60), PollIntervalSeconds: fc.constantFrom(1, 5) },
+  { requiredKeys: [] },
+);
 const clean = fc.tuple(goodKeys, fc.option(goodMaintenance, { nil: undefined })).map(([keys, section]) => {
-  const parts = [`"BlockingKeys": {${Object.entries(keys).map(([t, v]) => `${JSON.stringify(t)}: ${JSON.stringify(v)}`).join(', ')}}`];
+  const parts = [
+    `"BlockingKeys": {${Object.entries(keys)
+      .map(([t, v]) => `${JSON.stringify(t)}: ${JSON.stringify(v)}`)
+      .join(', ')}}`,
+  ];
   if (section !== undefined) parts.push(`"Maintenance": ${JSON.stringify(section)}`);
   return `{${parts.join(', ')}}`;
 });
 const messy = fc
-  .tuple(fc.option(blockingKeys, { nil: undefined }), fc.option(maintenance, { nil: undefined }), fc.dictionary(fc.oneof(planted, fc.constant('Extra')), fc.constant(1), { maxKeys: 1 }), fc.option(planted, { nil: undefined }))
+  .tuple(
+    fc.option(blockingKeys, { nil: undefined }),
+    fc.option(maintenance, { nil: undefined }),
+    fc.dictionary(fc.oneof(planted, fc.constant('Extra')), fc.constant(1), { maxKeys: 1 }),
+    fc.option(planted, { nil: undefined }),
+  )
   .map(([keys, section, stray, intoMaintenance]) => {
     // Built as JSON text, so `__proto__` keys are own keys, as in a file.
     const parts: string[] = [];
     if (keys !== undefined) parts.push(`"BlockingKeys": ${JSON.stringify(keys)}`);
-    if (section !== undefined) parts.push(`"Maintenance": ${intoMaintenance === undefined ? JSON.stringify(section) : JSON.stringify({ ...section, [intoMaintenance]: 1 })}`);
+    if (section !== undefined)
+      parts.push(
+        `"Maintenance": ${intoMaintenance === undefined ? JSON.stringify(section) : JSON.stringify({ ...section, [intoMaintenance]: 1 })}`,
+      );
     for (const [k, v] of Object.entries(stray)) parts.push(`${JSON.stringify(k)}: ${JSON.stringify(v)}`);
     return `{${parts.join(', ')}}`;
   });

@@ -22,7 +22,8 @@ beforeAll(async () => {
   cleanup = temp.cleanup;
   engine = LocalEngine.open({ dbPath: join(temp.dir, 'jobs.db') });
   await engine.call('sandbox/create', { syntheticPeople: 20, seed: 4 }, CTX);
-  for (let i = 0; i < 3; i++) realJobs.push((await engine.call('maintenance/reindex', { reason: 'real job', batchSize: 5 }, CTX)).jobId);
+  for (let i = 0; i < 3; i++)
+    realJobs.push((await engine.call('maintenance/reindex', { reason: 'real job', batchSize: 5 }, CTX)).jobId);
 }, 60_000);
 
 afterAll(() => {
@@ -36,42 +37,64 @@ function counts(): string {
 }
 
 const planted = plantedText(CANARIES);
-const anyValue = fc.oneof(planted, fc.constantFrom(null, true, 0, 1, 25, 26, -3, 2.5, '', ' ', 'ok reason', [], {}), fc.string({ maxLength: 10 }), fc.integer());
-const cleanStart = fc.record({ reason: fc.oneof(fc.constant('scheduled maintenance'), planted), batchSize: fc.integer({ min: 1, max: 25 }) });
-const messyStart = fc.record(
-  {
-    reason: fc.oneof(planted, anyValue, fc.constant('scheduled maintenance')),
-    batchSize: fc.oneof(fc.integer({ min: 1, max: 25 }), anyValue),
-    externalSourceSystem: fc.oneof(planted, anyValue, fc.constant('st-marys-hospital')),
-    changedSince: fc.oneof(planted, anyValue, fc.constant('2025-01-01T00:00:00Z')),
-  },
-  { requiredKeys: [] },
-).chain((input) => fc.option(planted, { nil: undefined }).map((extra) => (extra === undefined ? input : { ...input, [extra]: 1 })));
+const anyValue = fc.oneof(
+  planted,
+  fc.constantFrom(null, true, 0, 1, 25, 26, -3, 2.5, '', ' ', 'ok reason', [], {}),
+  fc.string({ maxLength: 10 }),
+  fc.integer(),
+);
+const cleanStart = fc.record({
+  reason: fc.oneof(fc.constant('scheduled maintenance'), planted),
+  batchSize: fc.integer({ min: 1, max: 25 }),
+});
+const messyStart = fc
+  .record(
+    {
+      reason: fc.oneof(planted, anyValue, fc.constant('scheduled maintenance')),
+      batchSize: fc.oneof(fc.integer({ min: 1, max: 25 }), anyValue),
+      externalSourceSystem: fc.oneof(planted, anyValue, fc.constant('st-marys-hospital')),
+      changedSince: fc.oneof(planted, anyValue, fc.constant('2025-01-01T00:00:00Z')),
+    },
+    { requiredKeys: [] },
+  )
+  .chain((input) =>
+    fc.option(planted, { nil: undefined }).map((extra) => (extra === undefined ? input : { ...input, [extra]: 1 })),
+  );
 const startInput = fc.oneof(cleanStart, messyStart);
 // Real job IDs are read when a value is drawn: the jobs are made in beforeAll.
-const jobId = fc.oneof(fc.nat().map((i) => realJobs[i % realJobs.length] ?? ''), planted, anyValue, fc.constant('job-00000000-0000'));
+const jobId = fc.oneof(
+  fc.nat().map((i) => realJobs[i % realJobs.length] ?? ''),
+  planted,
+  anyValue,
+  fc.constant('job-00000000-0000'),
+);
 
 describe('job requests, fuzzed', () => {
   it('answer or refuse cleanly, never repeat a planted value, and refuse without writing', async () => {
     const seen = { started: 0, refused: 0, looked: 0 };
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('maintenance/reindex', 'maintenance/reconcile', 'jobs/get', 'jobs/cancel'), startInput, jobId, async (operation, input, id) => {
-        const before = counts();
-        try {
-          if (operation === 'jobs/get' || operation === 'jobs/cancel') {
-            await engine.call(operation, { jobId: id } as { jobId: string }, CTX);
-            seen.looked++;
-          } else {
-            await engine.call(operation, input as { reason: string; batchSize: number }, CTX);
-            seen.started++;
-            expect(counts()).not.toBe(before);
+      fc.asyncProperty(
+        fc.constantFrom('maintenance/reindex', 'maintenance/reconcile', 'jobs/get', 'jobs/cancel'),
+        startInput,
+        jobId,
+        async (operation, input, id) => {
+          const before = counts();
+          try {
+            if (operation === 'jobs/get' || operation === 'jobs/cancel') {
+              await engine.call(operation, { jobId: id } as { jobId: string }, CTX);
+              seen.looked++;
+            } else {
+              await engine.call(operation, input as { reason: string; batchSize: number }, CTX);
+              seen.started++;
+              expect(counts()).not.toBe(before);
+            }
+          } catch (error) {
+            expectSafeRejection(error, CANARIES, ['validation', 'not_found', 'conflict']);
+            if (operation.startsWith('maintenance/')) expect(counts()).toBe(before);
+            seen.refused++;
           }
-        } catch (error) {
-          expectSafeRejection(error, CANARIES, ['validation', 'not_found', 'conflict']);
-          if (operation.startsWith('maintenance/')) expect(counts()).toBe(before);
-          seen.refused++;
-        }
-      }),
+        },
+      ),
       { numRuns: 200 },
     );
     expect(seen.started).toBeGreaterThan(3);

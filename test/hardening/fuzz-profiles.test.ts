@@ -43,7 +43,8 @@ function counts(): string {
 function paths(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
   const out: (string | number)[][] = [prefix];
   if (Array.isArray(value)) value.forEach((item, i) => out.push(...paths(item, [...prefix, i])));
-  else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) out.push(...paths(v, [...prefix, k]));
+  else if (typeof value === 'object' && value !== null)
+    for (const [k, v] of Object.entries(value)) out.push(...paths(v, [...prefix, k]));
   return out;
 }
 
@@ -65,14 +66,42 @@ function replacement(): fc.Arbitrary<unknown> {
     plantedText(['__SECRET__']).chain((text) => secret.map((s) => text.replace('__SECRET__', s))),
     secret.map((s) => ({ [s]: ['x'] })),
     secret.map((s) => [s]),
-    fc.constantFrom(null, true, -1, 0, 0.5, 1, 2, 1e308, '', 'Nickname', 'Exact', 'k1', 'k9', '__proto__', [], {}, { constructor: ['x'] }),
+    fc.constantFrom(
+      null,
+      true,
+      -1,
+      0,
+      0.5,
+      1,
+      2,
+      1e308,
+      '',
+      'Nickname',
+      'Exact',
+      'k1',
+      'k9',
+      '__proto__',
+      [],
+      {},
+      { constructor: ['x'] },
+    ),
     fc.string({ maxLength: 12 }),
   );
 }
 
 const document = fc
   .tuple(
-    fc.subarray(['Comparators', 'MatchingRules', 'Blocking', 'SourceTrust', 'TrustedIdentifierSystems', 'HardConflictRules'] as const, { minLength: 1 }),
+    fc.subarray(
+      [
+        'Comparators',
+        'MatchingRules',
+        'Blocking',
+        'SourceTrust',
+        'TrustedIdentifierSystems',
+        'HardConflictRules',
+      ] as const,
+      { minLength: 1 },
+    ),
     fc.array(fc.tuple(fc.nat(), replacement()), { minLength: 0, maxLength: 3 }),
   )
   .map(([sections, edits]) => {

@@ -45,7 +45,9 @@ describe('read commands on a database that does not exist', () => {
     for (const args of commands) {
       const run = await runCli(['--db', db, ...args]);
       expect(run.code, args.join(' ')).toBe(1);
-      expect(run.stderr, args.join(' ')).toContain(`no sandbox at ${db}; create one with \`mpi-console sandbox init --db ${db}\``);
+      expect(run.stderr, args.join(' ')).toContain(
+        `no sandbox at ${db}; create one with \`mpi-console sandbox init --db ${db}\``,
+      );
     }
     expect(readdirSync(dir)).toEqual(['doc.json']);
   });
@@ -54,7 +56,9 @@ describe('read commands on a database that does not exist', () => {
 describe('an in-memory database', () => {
   it('runs and leaves no file in the working directory', { timeout: 60_000 }, async () => {
     const dir = tempDir();
-    const run = await runProcess(['--db', ':memory:', '--tenant', 'mem', 'sandbox', 'init', '--synthetic', '10'], { cwd: dir });
+    const run = await runProcess(['--db', ':memory:', '--tenant', 'mem', 'sandbox', 'init', '--synthetic', '10'], {
+      cwd: dir,
+    });
     expect(run.status, run.stderr).toBe(0);
     expect(readdirSync(dir)).toEqual([]);
   });
@@ -66,7 +70,10 @@ describe('bad paths', () => {
     const missing = join(dir, 'no', 'such', 'dir', 'x.db');
     expectNamed(await runCli(['--db', missing, 'sandbox', 'init']), join(dir, 'no', 'such', 'dir'), 1);
     const text = join(dir, 'notes.db');
-    writeFileSync(text, 'these are not database pages, just some text that is long enough to have a header\n'.repeat(20));
+    writeFileSync(
+      text,
+      'these are not database pages, just some text that is long enough to have a header\n'.repeat(20),
+    );
     for (const args of [['sandbox', 'init'], ['identities']]) {
       const run = await runCli(['--db', text, ...args]);
       expectNamed(run, text, 1);
@@ -78,7 +85,11 @@ describe('bad paths', () => {
     expectNamed(await runCli(['--db', folder, 'sandbox', 'init']), folder, 1);
     expect((await runCli(['--db', '', 'identities'])).code).toBe(2);
     const config = join(dir, 'no-config-dir', 'x.config.json');
-    expectNamed(await runCli(['--db', join(dir, 'ok.db'), '--config', config, 'sandbox', 'init']), join(dir, 'no-config-dir'), 1);
+    expectNamed(
+      await runCli(['--db', join(dir, 'ok.db'), '--config', config, 'sandbox', 'init']),
+      join(dir, 'no-config-dir'),
+      1,
+    );
     expect(existsSync(join(dir, 'ok.db'))).toBe(false);
   });
 
@@ -97,7 +108,11 @@ describe('bad paths', () => {
       expectNamed(run, folder, 2);
       expect(run.stderr).toMatch(/is a directory/);
     }
-    expectNamed(await runCli([...db, 'ingest', '--source', 'st-marys-hospital', '--ndjson', join(folder, 'none.ndjson')]), join(folder, 'none.ndjson'), 2);
+    expectNamed(
+      await runCli([...db, 'ingest', '--source', 'st-marys-hospital', '--ndjson', join(folder, 'none.ndjson')]),
+      join(folder, 'none.ndjson'),
+      2,
+    );
   });
 });
 

@@ -37,7 +37,11 @@ export interface DevTokenOptions {
 }
 
 /** A token the development issuer of this engine's configuration file signs (what `mpi-console token` prints). */
-export async function devTokenFor(engine: LocalEngine, scopes: readonly string[] = ['mpi.admin', 'mpi.operations'], options: DevTokenOptions = {}): Promise<string> {
+export async function devTokenFor(
+  engine: LocalEngine,
+  scopes: readonly string[] = ['mpi.admin', 'mpi.operations'],
+  options: DevTokenOptions = {},
+): Promise<string> {
   return devToken(await devSigningKey(engine.env), {
     tenantId: options.tenantId ?? 't1',
     scopes,
@@ -52,10 +56,19 @@ export async function devTokenFor(engine: LocalEngine, scopes: readonly string[]
  */
 export async function serveApi(
   engine: LocalEngine,
-  options: { routes?: readonly HttpRoute[]; authenticator?: Authenticator; bodyLimitBytes?: number; pool?: Partial<EnginePoolOptions> } = {},
+  options: {
+    routes?: readonly HttpRoute[];
+    authenticator?: Authenticator;
+    bodyLimitBytes?: number;
+    pool?: Partial<EnginePoolOptions>;
+  } = {},
 ): Promise<ServedApi & { pool: EnginePool }> {
   const logs = new LogLines();
-  const pool = await EnginePool.open({ dbPath: engine.env.store.path, settingsPath: engine.env.settingsPath, ...options.pool });
+  const pool = await EnginePool.open({
+    dbPath: engine.env.store.path,
+    settingsPath: engine.env.settingsPath,
+    ...options.pool,
+  });
   const app = buildApi({
     engine: pool,
     authenticator: options.authenticator ?? (await authenticatorFor(engine.env, true)),
@@ -79,6 +92,13 @@ export async function serveApi(
 /** `serve --dev-auth [--worker]` in this process. */
 export async function serveWithWorker(engine: LocalEngine): Promise<ServedApi & { running: RunningApi }> {
   const logs = new LogLines();
-  const running = await startServe(engine, { host: '127.0.0.1', port: 0, worker: true, devAuth: true, allowInsecureHttp: false, logger: apiLogger(logs) });
+  const running = await startServe(engine, {
+    host: '127.0.0.1',
+    port: 0,
+    worker: true,
+    devAuth: true,
+    allowInsecureHttp: false,
+    logger: apiLogger(logs),
+  });
   return { url: running.url, logs, running, stop: () => running.stop() };
 }

@@ -7,9 +7,15 @@ import type { Store } from '../../engine/store/db.ts';
  */
 export function databaseDigest(store: Store): string {
   const hash = createHash('sha256');
-  const tables = store.statement("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[];
+  const tables = store
+    .statement("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .all() as { name: string }[];
   for (const { name } of tables) {
-    const rows = (store.statement(`SELECT * FROM "${name}"`).all()).map((row) => JSON.stringify(row, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('hex') : v))).sort();
+    const rows = store
+      .statement(`SELECT * FROM "${name}"`)
+      .all()
+      .map((row) => JSON.stringify(row, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('hex') : v)))
+      .sort();
     hash.update(`${name}\n${rows.join('\n')}\n`);
   }
   return hash.digest('hex');

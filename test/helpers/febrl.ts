@@ -6,6 +6,7 @@ export const FEBRL_DIR = fileURLToPath(new URL('../../../shared/data/febrl/', im
 
 export function febrlFile(name: string): string {
   const path = `${FEBRL_DIR}${name}`;
-  if (!existsSync(path)) throw new Error(`FEBRL data not found at ${path}: the shared folder must sit beside the project`);
+  if (!existsSync(path))
+    throw new Error(`FEBRL data not found at ${path}: the shared folder must sit beside the project`);
   return path;
 }

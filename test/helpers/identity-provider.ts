@@ -32,7 +32,12 @@ export interface IdentityProvider {
 
 async function newKey(): Promise<JWK> {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-  return { ...(await exportJWK(privateKey)), kid: `k-${Math.random().toString(36).slice(2, 10)}`, alg: 'RS256', use: 'sig' };
+  return {
+    ...(await exportJWK(privateKey)),
+    kid: `k-${Math.random().toString(36).slice(2, 10)}`,
+    alg: 'RS256',
+    use: 'sig',
+  };
 }
 
 export async function startIdentityProvider(clients: readonly TestClient[]): Promise<IdentityProvider> {
@@ -44,7 +49,13 @@ export async function startIdentityProvider(clients: readonly TestClient[]): Pro
   let jwksFetches = 0;
   const make = (keys: JWK[]): Provider =>
     new Provider(issuer, {
-      clients: clients.map((c) => ({ client_id: c.clientId, client_secret: c.secret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [] })),
+      clients: clients.map((c) => ({
+        client_id: c.clientId,
+        client_secret: c.secret,
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+      })),
       jwks: { keys: keys as never[] },
       features: {
         clientCredentials: { enabled: true },
@@ -52,7 +63,12 @@ export async function startIdentityProvider(clients: readonly TestClient[]): Pro
         resourceIndicators: {
           enabled: true,
           defaultResource: () => API_AUDIENCE,
-          getResourceServerInfo: () => ({ scope: 'mpi.admin mpi.operations', audience: API_AUDIENCE, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } }),
+          getResourceServerInfo: () => ({
+            scope: 'mpi.admin mpi.operations',
+            audience: API_AUDIENCE,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'RS256' } },
+          }),
         },
       },
       ttl: { ClientCredentials: 600 },
@@ -79,11 +95,15 @@ export async function startIdentityProvider(clients: readonly TestClient[]): Pro
       if (client === undefined) throw new Error(`no client ${clientId}`);
       const response = await fetch(`${issuer}/token`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${clientId}:${client.secret}`).toString('base64')}` },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${clientId}:${client.secret}`).toString('base64')}`,
+        },
         body: new URLSearchParams({ grant_type: 'client_credentials', scope }).toString(),
       });
       const body = (await response.json()) as { access_token?: string };
-      if (response.status !== 200 || body.access_token === undefined) throw new Error(`token request failed: ${String(response.status)}`);
+      if (response.status !== 200 || body.access_token === undefined)
+        throw new Error(`token request failed: ${String(response.status)}`);
       return body.access_token;
     },
     async rotate() {

@@ -36,8 +36,16 @@ export interface LoginProvider {
 
 interface ProviderApi {
   callback(): (request: IncomingMessage, response: ServerResponse) => Promise<void>;
-  interactionDetails(request: IncomingMessage, response: ServerResponse): Promise<{ uid: string; prompt: { name: string }; params: Record<string, unknown> }>;
-  interactionFinished(request: IncomingMessage, response: ServerResponse, result: unknown, options: { mergeWithLastSubmission: boolean }): Promise<void>;
+  interactionDetails(
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): Promise<{ uid: string; prompt: { name: string }; params: Record<string, unknown> }>;
+  interactionFinished(
+    request: IncomingMessage,
+    response: ServerResponse,
+    result: unknown,
+    options: { mergeWithLastSubmission: boolean },
+  ): Promise<void>;
   Grant: new (properties: { accountId: string; clientId: string }) => {
     addOIDCScope(scope: string): void;
     addResourceScope(resource: string, scope: string): void;
@@ -90,12 +98,19 @@ export async function startLoginProvider(
         response_types: ['code'],
         redirect_uris: ['http://127.0.0.1/callback'],
       },
-      ...services.map((s) => ({ client_id: s.clientId, client_secret: s.secret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [] })),
+      ...services.map((s) => ({
+        client_id: s.clientId,
+        client_secret: s.secret,
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+      })),
     ],
     jwks: { keys: [key] },
     cookies: { keys: ['test-cookie-key'] },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
-    findAccount: (_ctx: unknown, sub: string) => (Object.hasOwn(users, sub) ? { accountId: sub, claims: () => ({ sub }) } : undefined),
+    findAccount: (_ctx: unknown, sub: string) =>
+      Object.hasOwn(users, sub) ? { accountId: sub, claims: () => ({ sub }) } : undefined,
     features: {
       clientCredentials: { enabled: true },
       devInteractions: { enabled: false },
@@ -103,14 +118,29 @@ export async function startLoginProvider(
         enabled: true,
         defaultResource: () => LOGIN_AUDIENCE,
         useGrantedResource: () => true,
-        getResourceServerInfo: () => ({ scope: 'mpi.admin mpi.operations', audience: LOGIN_AUDIENCE, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } }),
+        getResourceServerInfo: () => ({
+          scope: 'mpi.admin mpi.operations',
+          audience: LOGIN_AUDIENCE,
+          accessTokenFormat: 'jwt',
+          jwt: { sign: { alg: 'RS256' } },
+        }),
       },
     },
     // A refresh token only for a client allowed the grant (enabled by the option), offline_access asked or not.
-    issueRefreshToken: (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed('refresh_token'),
-    ttl: { ClientCredentials: 600, AccessToken: options.accessTokenTtl ?? 600, RefreshToken: 3600, IdToken: 600, Interaction: 600, Session: 3600, Grant: 3600 },
+    issueRefreshToken: (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
+      client.grantTypeAllowed('refresh_token'),
+    ttl: {
+      ClientCredentials: 600,
+      AccessToken: options.accessTokenTtl ?? 600,
+      RefreshToken: 3600,
+      IdToken: 600,
+      Interaction: 600,
+      Session: 3600,
+      Grant: 3600,
+    },
     extraTokenClaims: (_ctx: unknown, token: { clientId?: string; accountId?: string }) => {
-      const tenant = token.accountId !== undefined ? users[token.accountId]?.tenant : serviceTenants.get(token.clientId ?? '');
+      const tenant =
+        token.accountId !== undefined ? users[token.accountId]?.tenant : serviceTenants.get(token.clientId ?? '');
       return tenant === undefined ? undefined : { mpi_tenant: tenant };
     },
   }) as unknown as ProviderApi;
@@ -122,7 +152,9 @@ export async function startLoginProvider(
       const username = (await formBody(request)).get('username') ?? '';
       const user = Object.hasOwn(users, username) ? users[username] : undefined;
       if (user === undefined) {
-        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(loginPage(details.uid, 'Unknown user name.'));
+        response
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+          .end(loginPage(details.uid, 'Unknown user name.'));
         return;
       }
       const grant = new provider.Grant({ accountId: username, clientId: String(details.params.client_id) });
@@ -134,7 +166,12 @@ export async function startLoginProvider(
       const refused = ['mpi.admin', 'mpi.operations'].filter((scope) => !user.scopes.includes(scope));
       if (refused.length > 0) grant.rejectResourceScope(LOGIN_AUDIENCE, refused.join(' '));
       const grantId = await grant.save();
-      await provider.interactionFinished(request, response, { login: { accountId: username }, consent: { grantId } }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        request,
+        response,
+        { login: { accountId: username }, consent: { grantId } },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(loginPage(details.uid));
@@ -158,11 +195,15 @@ export async function startLoginProvider(
       if (client === undefined) throw new Error(`no client ${clientId}`);
       const response = await fetch(`${issuer}/token`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${clientId}:${client.secret}`).toString('base64')}` },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${clientId}:${client.secret}`).toString('base64')}`,
+        },
         body: new URLSearchParams({ grant_type: 'client_credentials', scope, resource: LOGIN_AUDIENCE }).toString(),
       });
       const body = (await response.json()) as { access_token?: string };
-      if (response.status !== 200 || body.access_token === undefined) throw new Error(`token request failed: ${String(response.status)}`);
+      if (response.status !== 200 || body.access_token === undefined)
+        throw new Error(`token request failed: ${String(response.status)}`);
       return body.access_token;
     },
     async signIn(authorizationUrl, user) {
@@ -180,7 +221,11 @@ export async function startLoginProvider(
       for (let hop = 0; hop < 20; hop++) {
         // The redirect back to the console's loopback listener is where this browser-less login stops.
         if (!url.startsWith(issuer)) return url;
-        const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string> | undefined), cookie: cookieHeader() } });
+        const response = await fetch(url, {
+          ...init,
+          redirect: 'manual',
+          headers: { ...(init.headers as Record<string, string> | undefined), cookie: cookieHeader() },
+        });
         remember(response);
         const location = response.headers.get('location');
         if (location !== null) {
@@ -192,7 +237,11 @@ export async function startLoginProvider(
         const action = /action="([^"]+)"/.exec(html)?.[1];
         if (action === undefined) throw new Error(`the login ended at ${url} with ${String(response.status)}`);
         url = new URL(action, url).href;
-        init = { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ username: user }).toString() };
+        init = {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ username: user }).toString(),
+        };
       }
       throw new Error('too many redirects in the login');
     },

@@ -3,7 +3,13 @@ import { MISSING_BAND, type BandPatterns, type MixtureParameters } from '../../e
 import { createRng } from '../../engine/synthetic/prng.ts';
 
 /** Pairs drawn from a known mixture, one row of bands per pair (a field is missing with probability `missing`). */
-export function drawPairs(truth: MixtureParameters, fields: number, pairs: number, seed: number, missing = 0): number[][] {
+export function drawPairs(
+  truth: MixtureParameters,
+  fields: number,
+  pairs: number,
+  seed: number,
+  missing = 0,
+): number[][] {
   const rng = createRng(seed);
   const draw = (p: Float64Array, f: number): number => {
     let x = rng.next();
@@ -41,6 +47,12 @@ export function groupPatterns(rows: readonly (readonly number[])[], fields: numb
 }
 
 /** Pairs drawn from a known mixture, grouped into patterns. */
-export function drawPatterns(truth: MixtureParameters, fields: number, pairs: number, seed: number, missing = 0): BandPatterns {
+export function drawPatterns(
+  truth: MixtureParameters,
+  fields: number,
+  pairs: number,
+  seed: number,
+  missing = 0,
+): BandPatterns {
   return groupPatterns(drawPairs(truth, fields, pairs, seed, missing), fields);
 }

@@ -48,7 +48,10 @@ export function runProcess(args: readonly string[], options: RunOptions = {}): P
 }
 
 /** Starts `mpi-console args`; output() is what it printed so far, done its result, child the process (to signal it). */
-export function startProcess(args: readonly string[], options: RunOptions = {}): { output: () => string; done: Promise<ProcessResult>; child: ChildProcess } {
+export function startProcess(
+  args: readonly string[],
+  options: RunOptions = {},
+): { output: () => string; done: Promise<ProcessResult>; child: ChildProcess } {
   const child = spawnCli(args, options);
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -16,7 +16,11 @@ export function testProfile(): MatchingProfile {
   };
 }
 
-export function openRegistry(dir: string, tenants: readonly string[] = ['t1'], profile: MatchingProfile = testProfile()): LocalEngine {
+export function openRegistry(
+  dir: string,
+  tenants: readonly string[] = ['t1'],
+  profile: MatchingProfile = testProfile(),
+): LocalEngine {
   const engine = LocalEngine.open({ dbPath: join(dir, 'registry.db') });
   for (const tenantId of tenants) createTenant(engine.env, ctx(tenantId), profile);
   return engine;
@@ -53,7 +57,14 @@ export function patient(p: PersonSpec): Record<string, unknown> {
     name: [{ use: 'official', family: p.family ?? 'Fairweather', given: [...(p.given ?? ['Annabel'])] }],
     gender: p.gender ?? 'female',
     birthDate: p.birthDate ?? '1984-03-17',
-    address: [{ use: 'home', line: [p.line ?? '12 Harbour Road'], city: p.city ?? 'Portsmouth', postalCode: p.postalCode ?? 'PO1 3AX' }],
+    address: [
+      {
+        use: 'home',
+        line: [p.line ?? '12 Harbour Road'],
+        city: p.city ?? 'Portsmouth',
+        postalCode: p.postalCode ?? 'PO1 3AX',
+      },
+    ],
     telecom: [{ system: 'phone', value: p.phone ?? '023 9200 1122' }],
   };
 }
@@ -64,8 +75,21 @@ export function ndjson(...resources: readonly unknown[]): string {
 
 /** Row counts of every registry table for one tenant: a cheap "nothing was written" check. */
 export function tableCounts(engine: LocalEngine, tenantId = 't1'): Record<string, number> {
-  const tables = ['source_record', 'source_resource', 'identity', 'identity_link', 'blocking_tag', 'review_case', 'ingestion_receipt', 'audit_record'];
+  const tables = [
+    'source_record',
+    'source_resource',
+    'identity',
+    'identity_link',
+    'blocking_tag',
+    'review_case',
+    'ingestion_receipt',
+    'audit_record',
+  ];
   return Object.fromEntries(
-    tables.map((t) => [t, (engine.env.store.statement(`SELECT COUNT(*) AS n FROM ${t} WHERE tenant_id = ?`).get(tenantId) as { n: number }).n]),
+    tables.map((t) => [
+      t,
+      (engine.env.store.statement(`SELECT COUNT(*) AS n FROM ${t} WHERE tenant_id = ?`).get(tenantId) as { n: number })
+        .n,
+    ]),
   );
 }

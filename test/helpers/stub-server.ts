@@ -18,10 +18,16 @@ export interface StubServer {
   close(): Promise<void>;
 }
 
-export async function stubServer(answer: (request: IncomingMessage, response: ServerResponse, index: number) => void): Promise<StubServer> {
+export async function stubServer(
+  answer: (request: IncomingMessage, response: ServerResponse, index: number) => void,
+): Promise<StubServer> {
   const received: ReceivedRequest[] = [];
   const server = createServer((request, response) => {
-    received.push({ method: request.method ?? '', url: request.url ?? '', authorization: request.headers.authorization });
+    received.push({
+      method: request.method ?? '',
+      url: request.url ?? '',
+      authorization: request.headers.authorization,
+    });
     request.resume();
     request.on('end', () => {
       answer(request, response, received.length - 1);
@@ -41,7 +47,12 @@ export async function stubServer(answer: (request: IncomingMessage, response: Se
   };
 }
 
-export function json(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function json(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   response.writeHead(status, { 'content-type': 'application/json', ...headers });
   response.end(JSON.stringify(body));
 }

@@ -23,9 +23,16 @@ function binFolder(): string {
   const named = process.env['PG_BIN'];
   if (named !== undefined && named !== '') return named;
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   const newest = versions[0];
-  if (newest === undefined) throw new Error('PostgreSQL server binaries not found: install them with `apt-get install -y postgresql` (.ci/run does) or set PG_BIN');
+  if (newest === undefined)
+    throw new Error(
+      'PostgreSQL server binaries not found: install them with `apt-get install -y postgresql` (.ci/run does) or set PG_BIN',
+    );
   return join(root, newest, 'bin');
 }
 
@@ -50,7 +57,10 @@ export async function startCluster(): Promise<Cluster> {
   const asRoot = process.getuid?.() === 0;
   const run = (command: string, args: readonly string[]): void => {
     const file = join(bin, command);
-    execFileSync(asRoot ? 'runuser' : file, asRoot ? ['-u', 'postgres', '--', file, ...args] : [...args], { stdio: 'pipe', timeout: 60_000 });
+    execFileSync(asRoot ? 'runuser' : file, asRoot ? ['-u', 'postgres', '--', file, ...args] : [...args], {
+      stdio: 'pipe',
+      timeout: 60_000,
+    });
   };
   if (asRoot) {
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
@@ -60,9 +70,33 @@ export async function startCluster(): Promise<Cluster> {
   chmodSync(root, 0o700);
   run('initdb', ['-D', data, '-U', 'mpi', '-A', 'trust', '-E', 'UTF8', '--no-locale', '-N']);
   const port = await freePort();
-  run('pg_ctl', ['-D', data, '-l', join(root, 'server.log'), '-w', '-t', '60', '-o', `-p ${String(port)} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`, 'start']);
+  run('pg_ctl', [
+    '-D',
+    data,
+    '-l',
+    join(root, 'server.log'),
+    '-w',
+    '-t',
+    '60',
+    '-o',
+    `-p ${String(port)} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
+    'start',
+  ]);
   run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'mpi', 'mpi']);
-  run('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'mpi', '-d', 'mpi', '-v', 'ON_ERROR_STOP=1', '-c', 'CREATE ROLE mpi_app LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE']);
+  run('psql', [
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(port),
+    '-U',
+    'mpi',
+    '-d',
+    'mpi',
+    '-v',
+    'ON_ERROR_STOP=1',
+    '-c',
+    'CREATE ROLE mpi_app LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE',
+  ]);
   return {
     url: `postgres://mpi@127.0.0.1:${String(port)}/mpi`,
     appRole: 'mpi_app',

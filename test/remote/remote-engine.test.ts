@@ -38,7 +38,16 @@ const jobState: JobState = {
   matchingProfileVersion: null,
   populationTotal: null,
   phases: [],
-  counters: { validated: 0, scanned: 0, imported: 0, updated: 0, unchanged: 0, reviewCreated: 0, warning: 0, failure: 0 },
+  counters: {
+    validated: 0,
+    scanned: 0,
+    imported: 0,
+    updated: 0,
+    unchanged: 0,
+    reviewCreated: 0,
+    warning: 0,
+    failure: 0,
+  },
   cancelRequested: false,
   leaseOwner: null,
   leaseExpiresAt: null,
@@ -69,13 +78,27 @@ async function stub(answer: Parameters<typeof stubServer>[0]): Promise<StubServe
 
 describe('transport security', () => {
   it('refuses plain http to a host that is not loopback, other schemes and credentials in the URL, before any request', () => {
-    for (const url of ['http://192.0.2.10:8080', 'http://registry.example.org', 'ftp://127.0.0.1/', 'https://user:secret@registry.example.org', 'https://registry.example.org/?tenant=x', 'not a url']) {
+    for (const url of [
+      'http://192.0.2.10:8080',
+      'http://registry.example.org',
+      'ftp://127.0.0.1/',
+      'https://user:secret@registry.example.org',
+      'https://registry.example.org/?tenant=x',
+      'not a url',
+    ]) {
       expect(() => new RemoteEngine({ baseUrl: url, tokens: token }), url).toThrow(EngineError);
     }
-    for (const url of ['http://127.0.0.1:1', 'http://localhost:1', 'http://[::1]:1', 'https://registry.example.org/mpi']) {
+    for (const url of [
+      'http://127.0.0.1:1',
+      'http://localhost:1',
+      'http://[::1]:1',
+      'https://registry.example.org/mpi',
+    ]) {
       expect(() => new RemoteEngine({ baseUrl: url, tokens: token }), url).not.toThrow();
     }
-    expect(() => new RemoteEngine({ baseUrl: 'http://192.0.2.10:8080', tokens: token, allowInsecureHttp: true })).not.toThrow();
+    expect(
+      () => new RemoteEngine({ baseUrl: 'http://192.0.2.10:8080', tokens: token, allowInsecureHttp: true }),
+    ).not.toThrow();
   });
 
   describe('over https with a private CA', () => {
@@ -93,7 +116,12 @@ describe('transport security', () => {
         extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
       });
       cert = pems.cert;
-      const app = buildApi({ engine, authenticator: await authenticatorFor(engine.env, true), logger: apiLogger(new LogLines()), https: { key: pems.private, cert: pems.cert } });
+      const app = buildApi({
+        engine,
+        authenticator: await authenticatorFor(engine.env, true),
+        logger: apiLogger(new LogLines()),
+        https: { key: pems.private, cert: pems.cert },
+      });
       url = await app.listen({ host: '127.0.0.1', port: 0 });
       close = () => app.close();
     });
@@ -143,7 +171,11 @@ describe('retries, timeouts and answers', () => {
       else json(res, 200, jobState);
     });
     const delays: number[] = [];
-    const client = new RemoteEngine({ baseUrl: registry.url, tokens: token, sleep: (ms) => (delays.push(ms), Promise.resolve()) });
+    const client = new RemoteEngine({
+      baseUrl: registry.url,
+      tokens: token,
+      sleep: (ms) => (delays.push(ms), Promise.resolve()),
+    });
     expect((await client.call('jobs/get', { jobId: JOB_ID }, ctx)).jobId).toBe(JOB_ID);
     expect(registry.received).toHaveLength(3);
     expect(delays[0]).toBe(2000);
@@ -157,7 +189,13 @@ describe('retries, timeouts and answers', () => {
       req.socket.destroy();
     });
     const delays: number[] = [];
-    const client = new RemoteEngine({ baseUrl: registry.url, tokens: token, retries: 2, backoffMs: 100, sleep: (ms) => (delays.push(ms), Promise.resolve()) });
+    const client = new RemoteEngine({
+      baseUrl: registry.url,
+      tokens: token,
+      retries: 2,
+      backoffMs: 100,
+      sleep: (ms) => (delays.push(ms), Promise.resolve()),
+    });
     const error = await failure(client.call('jobs/get', { jobId: JOB_ID }, ctx));
     expect(error.kind).toBe('remote_http');
     expect(registry.received).toHaveLength(3);
@@ -172,7 +210,11 @@ describe('retries, timeouts and answers', () => {
       json(res, 503, {}, { 'retry-after': '3600' });
     });
     const delays: number[] = [];
-    const client = new RemoteEngine({ baseUrl: registry.url, tokens: token, sleep: (ms) => (delays.push(ms), Promise.resolve()) });
+    const client = new RemoteEngine({
+      baseUrl: registry.url,
+      tokens: token,
+      sleep: (ms) => (delays.push(ms), Promise.resolve()),
+    });
     const post = await failure(client.call('maintenance/reindex', { reason: 'r', batchSize: 5 }, ctx));
     expect(post.kind).toBe('remote_http');
     expect(registry.received).toHaveLength(1);
@@ -211,12 +253,16 @@ describe('retries, timeouts and answers', () => {
   it('maps refusals without problem details by status', async () => {
     const statuses = [401, 403, 404, 409, 422, 500];
     const registry = await stub((_req, res, index) => {
-      res.writeHead(statuses[index] ?? 500, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer error="invalid_token", error_description="expired"' });
+      res.writeHead(statuses[index] ?? 500, {
+        'content-type': 'text/plain',
+        'www-authenticate': 'Bearer error="invalid_token", error_description="expired"',
+      });
       res.end('no');
     });
     const client = new RemoteEngine({ baseUrl: registry.url, tokens: token, retries: 0 });
     const kinds: string[] = [];
-    for (let i = 0; i < statuses.length; i++) kinds.push((await failure(client.call('jobs/cancel', { jobId: JOB_ID }, ctx))).kind);
+    for (let i = 0; i < statuses.length; i++)
+      kinds.push((await failure(client.call('jobs/cancel', { jobId: JOB_ID }, ctx))).kind);
     expect(kinds).toEqual(['forbidden', 'forbidden', 'not_found', 'conflict', 'validation', 'remote_http']);
     await client.close();
   });
@@ -263,7 +309,15 @@ describe('what a registry offers', () => {
   it('treats a registry without an OpenAPI document, or a 404 no operation answered, as not offering an extension', async () => {
     const registry = await stub((req, res) => {
       if (req.url === '/api/v1/openapi.json') json(res, 404, {});
-      else json(res, 404, { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no', kind: 'not_found', issues: [] });
+      else
+        json(res, 404, {
+          type: 'about:blank',
+          title: 'Not Found',
+          status: 404,
+          detail: 'no',
+          kind: 'not_found',
+          issues: [],
+        });
     });
     const client = new RemoteEngine({ baseUrl: registry.url, tokens: token });
     expect([...(await client.offeredOperations())].sort()).toEqual([...SPEC_OPERATIONS].sort());
@@ -271,10 +325,20 @@ describe('what a registry offers', () => {
     await client.close();
     const listing = await stub((req, res) => {
       if (req.url === '/api/v1/openapi.json') json(res, 200, { paths: { '/api/v1/matching/profile': { get: {} } } });
-      else json(res, 404, { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no route', kind: 'not_found', issues: [] });
+      else
+        json(res, 404, {
+          type: 'about:blank',
+          title: 'Not Found',
+          status: 404,
+          detail: 'no route',
+          kind: 'not_found',
+          issues: [],
+        });
     });
     const listed = new RemoteEngine({ baseUrl: listing.url, tokens: token });
-    expect((await failure(listed.call('profile/get', {}, ctx))).message).toMatch(/not offered by this registry \(the registry answered 404/);
+    expect((await failure(listed.call('profile/get', {}, ctx))).message).toMatch(
+      /not offered by this registry \(the registry answered 404/,
+    );
     await listed.close();
   });
 
@@ -311,7 +375,10 @@ describe('what a registry offers', () => {
     expect((await client.call('profile/summary', {}, ctx)).matchingProfileVersion).toBe(1);
     expect(refreshes).toBe(1);
     await client.close();
-    const never = new RemoteEngine({ baseUrl: full.url, tokens: { token: () => Promise.resolve('still.not.valid'), refresh: () => Promise.resolve() } });
+    const never = new RemoteEngine({
+      baseUrl: full.url,
+      tokens: { token: () => Promise.resolve('still.not.valid'), refresh: () => Promise.resolve() },
+    });
     const error = await failure(never.call('profile/summary', {}, ctx));
     expect(error.kind).toBe('forbidden');
     expect(error.message).toMatch(/refused the access token: the token is malformed/);

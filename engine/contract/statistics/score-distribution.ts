@@ -64,7 +64,8 @@ export function scoreDistribution(
 
 function assertShape(distribution: ScoreDistribution): void {
   const { bins, matches, nonMatches } = distribution;
-  if (matches.length !== bins + 1 || nonMatches.length !== bins + 1) throw new RangeError(`a distribution of ${String(bins)} bins has ${String(bins + 1)} counts per class`);
+  if (matches.length !== bins + 1 || nonMatches.length !== bins + 1)
+    throw new RangeError(`a distribution of ${String(bins)} bins has ${String(bins + 1)} counts per class`);
 }
 
 /** Cumulative counts from the top: above[k] = pairs in bins k..B (predicted matches at edge k). */
@@ -77,7 +78,8 @@ function countsFromTop(counts: readonly number[]): number[] {
 /** The confusion matrix at threshold binEdge(k): exact, see the module comment. */
 export function countsAtEdge(distribution: ScoreDistribution, k: number): ConfusionCounts {
   assertShape(distribution);
-  if (!Number.isInteger(k) || k < 0 || k > distribution.bins) throw new RangeError(`edge must be an integer from 0 to ${String(distribution.bins)}`);
+  if (!Number.isInteger(k) || k < 0 || k > distribution.bins)
+    throw new RangeError(`edge must be an integer from 0 to ${String(distribution.bins)}`);
   let tp = 0;
   let fp = 0;
   for (let j = k; j <= distribution.bins; j++) {

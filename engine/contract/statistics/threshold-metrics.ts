@@ -48,7 +48,12 @@ export function metricsOfCounts(threshold: number, counts: ConfusionCounts): Thr
  * Counts over the pairs selected by `include` (all when absent), from typed arrays so that a dataset of
  * 10,000 pairs allocates nothing per pair.
  */
-export function countsAt(threshold: number, score: ArrayLike<number>, isMatch: ArrayLike<number>, include?: (index: number) => boolean): ConfusionCounts {
+export function countsAt(
+  threshold: number,
+  score: ArrayLike<number>,
+  isMatch: ArrayLike<number>,
+  include?: (index: number) => boolean,
+): ConfusionCounts {
   const counts: ConfusionCounts = { tp: 0, fp: 0, tn: 0, fn: 0 };
   for (let i = 0; i < score.length; i++) {
     if (include !== undefined && !include(i)) continue;
@@ -62,6 +67,11 @@ export function countsAt(threshold: number, score: ArrayLike<number>, isMatch: A
   return counts;
 }
 
-export function thresholdMetrics(threshold: number, score: ArrayLike<number>, isMatch: ArrayLike<number>, include?: (index: number) => boolean): ThresholdMetrics {
+export function thresholdMetrics(
+  threshold: number,
+  score: ArrayLike<number>,
+  isMatch: ArrayLike<number>,
+  include?: (index: number) => boolean,
+): ThresholdMetrics {
   return metricsOfCounts(threshold, countsAt(threshold, score, isMatch, include));
 }

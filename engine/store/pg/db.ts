@@ -47,10 +47,12 @@ export function loadPgMigrations(): Migration[] {
 export function pgFailure(error: unknown): unknown {
   if (error instanceof EngineError) return error;
   const code = (error as { code?: unknown } | null)?.code;
-  if (code === '40001' || code === '40P01' || code === '55P03') return new BusyError('the database is busy with a conflicting change; try again');
+  if (code === '40001' || code === '40P01' || code === '55P03')
+    return new BusyError('the database is busy with a conflicting change; try again');
   if (code === '42501') {
     const message = (error as { message?: unknown }).message;
-    if (typeof message === 'string' && message.startsWith('no tenant is set')) return validationError('the database refused a statement made without a tenant');
+    if (typeof message === 'string' && message.startsWith('no tenant is set'))
+      return validationError('the database refused a statement made without a tenant');
     return new EngineError('forbidden', "the database refused a write to another tenant's rows (row-level security)");
   }
   if (code === '57014') return conflict('a database statement ran past its deadline and was cancelled');
@@ -73,9 +75,13 @@ export class PgStore {
     const store = new PgStore(pool);
     try {
       if (options.administration !== true) {
-        const [role] = await store.query<{ bypasses: boolean }>('SELECT rolsuper OR rolbypassrls AS bypasses FROM pg_roles WHERE rolname = current_user');
+        const [role] = await store.query<{ bypasses: boolean }>(
+          'SELECT rolsuper OR rolbypassrls AS bypasses FROM pg_roles WHERE rolname = current_user',
+        );
         if (role?.bypasses !== false) {
-          throw validationError('the database role bypasses row-level security (SUPERUSER or BYPASSRLS): connect the registry as a role without them, so the database itself keeps tenants apart');
+          throw validationError(
+            'the database role bypasses row-level security (SUPERUSER or BYPASSRLS): connect the registry as a role without them, so the database itself keeps tenants apart',
+          );
         }
       }
       await store.migrate(options.administration === true ? [] : (options.migrations ?? loadPgMigrations()));
@@ -92,13 +98,20 @@ export class PgStore {
       await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
       await client.query(`CREATE TABLE IF NOT EXISTS schema_migration (
         migration_id integer PRIMARY KEY, name text NOT NULL, sha256 text NOT NULL CHECK (length(sha256) = 64), applied_at timestamptz NOT NULL)`);
-      const rows = (await client.query<{ migration_id: number; name: string; sha256: string }>('SELECT migration_id, name, sha256 FROM schema_migration')).rows;
+      const rows = (
+        await client.query<{ migration_id: number; name: string; sha256: string }>(
+          'SELECT migration_id, name, sha256 FROM schema_migration',
+        )
+      ).rows;
       const applied = new Map(rows.map((r) => [r.migration_id, { name: r.name, sha256: r.sha256 }]));
       for (const migration of pendingMigrations(applied, migrations)) {
         await client.query('BEGIN');
         try {
           await client.query(migration.sql);
-          await client.query('INSERT INTO schema_migration (migration_id, name, sha256, applied_at) VALUES ($1, $2, $3, now())', [migration.id, migration.name, migration.sha256]);
+          await client.query(
+            'INSERT INTO schema_migration (migration_id, name, sha256, applied_at) VALUES ($1, $2, $3, now())',
+            [migration.id, migration.name, migration.sha256],
+          );
           await client.query('COMMIT');
         } catch (error) {
           await client.query('ROLLBACK');
@@ -128,7 +141,10 @@ export class PgStore {
     try {
       await client.query('BEGIN');
       await client.query("SELECT set_config('mpi.tenant_id', $1, true)", [tenantId]);
-      const tx: PgTx = { query: async <R extends Record<string, unknown>>(sql: string, params: readonly unknown[] = []) => (await client.query<R>(sql, [...params])).rows };
+      const tx: PgTx = {
+        query: async <R extends Record<string, unknown>>(sql: string, params: readonly unknown[] = []) =>
+          (await client.query<R>(sql, [...params])).rows,
+      };
       const result = await work(tx);
       await client.query('COMMIT');
       return result;

@@ -40,7 +40,9 @@ export interface NewPgJob {
 /** The worker lost its job: another replica took it over (the lease had expired), or it ended. Nothing was written. */
 export class LeaseLost extends Error {
   constructor(readonly jobId: string) {
-    super(`job ${jobId} is no longer held by this worker (another worker took it over, or it ended); the batch was not committed`);
+    super(
+      `job ${jobId} is no longer held by this worker (another worker took it over, or it ended); the batch was not committed`,
+    );
   }
 }
 
@@ -49,21 +51,33 @@ export async function ensureTenant(store: PgStore, tenantId: string): Promise<vo
 }
 
 /** Queues a job; for a schedule bucket already queued by any replica, answers that job (created false). */
-export async function enqueueJob(store: PgStore, tenantId: string, job: NewPgJob): Promise<{ jobId: string; created: boolean }> {
+export async function enqueueJob(
+  store: PgStore,
+  tenantId: string,
+  job: NewPgJob,
+): Promise<{ jobId: string; created: boolean }> {
   return store.tenantTransaction(tenantId, async (tx) => {
     const inserted = await tx.query<{ job_id: string }>(
       `INSERT INTO maintenance_job (tenant_id, job_id, kind, status, reason, requested_by, batch_size, schedule_key, schedule_bucket, created_at)
        VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $8, now())
        ON CONFLICT (tenant_id, schedule_key, schedule_bucket) DO NOTHING RETURNING job_id`,
-      [tenantId, job.jobId, job.kind, job.reason, job.requestedBy, job.batchSize, job.schedule?.key ?? null, job.schedule?.bucket ?? null],
+      [
+        tenantId,
+        job.jobId,
+        job.kind,
+        job.reason,
+        job.requestedBy,
+        job.batchSize,
+        job.schedule?.key ?? null,
+        job.schedule?.bucket ?? null,
+      ],
     );
     const created = inserted[0];
     if (created !== undefined) return { jobId: created.job_id, created: true };
-    const existing = await tx.query<{ job_id: string }>('SELECT job_id FROM maintenance_job WHERE tenant_id = $1 AND schedule_key = $2 AND schedule_bucket = $3', [
-      tenantId,
-      job.schedule?.key ?? null,
-      job.schedule?.bucket ?? null,
-    ]);
+    const existing = await tx.query<{ job_id: string }>(
+      'SELECT job_id FROM maintenance_job WHERE tenant_id = $1 AND schedule_key = $2 AND schedule_bucket = $3',
+      [tenantId, job.schedule?.key ?? null, job.schedule?.bucket ?? null],
+    );
     const jobId = existing[0]?.job_id;
     if (jobId === undefined) throw conflict('the job could not be queued; try again');
     return { jobId, created: false };
@@ -71,7 +85,12 @@ export async function enqueueJob(store: PgStore, tenantId: string, job: NewPgJob
 }
 
 /** Claims the tenant's oldest claimable job for `owner`, skipping rows another replica is claiming right now. */
-export async function claimNextJob(store: PgStore, tenantId: string, owner: string, leaseMs: number): Promise<PgLease | undefined> {
+export async function claimNextJob(
+  store: PgStore,
+  tenantId: string,
+  owner: string,
+  leaseMs: number,
+): Promise<PgLease | undefined> {
   return store.tenantTransaction(tenantId, async (tx) => {
     const rows = await tx.query<{ job_id: string; lease_epoch: string }>(
       `UPDATE maintenance_job SET status = 'running', lease_owner = $2, lease_expires_at = clock_timestamp() + $3 * interval '1 millisecond',
@@ -106,14 +125,31 @@ export async function renewLease(store: PgStore, lease: PgLease, leaseMs: number
  * the batch's counter and a renewed lease are written with it. Throws LeaseLost (nothing written) when the row no
  * longer names this worker and epoch. Answers whether a cancel was requested (the worker stops after this batch).
  */
-export async function commitBatch(store: PgStore, lease: PgLease, leaseMs: number, scanned: number, work: (tx: PgTx) => Promise<void>): Promise<{ cancelRequested: boolean }> {
+export async function commitBatch(
+  store: PgStore,
+  lease: PgLease,
+  leaseMs: number,
+  scanned: number,
+  work: (tx: PgTx) => Promise<void>,
+): Promise<{ cancelRequested: boolean }> {
   return store.tenantTransaction(lease.tenantId, async (tx) => {
-    const held = await tx.query<{ lease_owner: string | null; lease_epoch: string; status: string; cancel_requested_by: string | null }>(
+    const held = await tx.query<{
+      lease_owner: string | null;
+      lease_epoch: string;
+      status: string;
+      cancel_requested_by: string | null;
+    }>(
       'SELECT lease_owner, lease_epoch, status, cancel_requested_by FROM maintenance_job WHERE tenant_id = $1 AND job_id = $2 FOR UPDATE',
       [lease.tenantId, lease.jobId],
     );
     const row = held[0];
-    if (row === undefined || row.status !== 'running' || row.lease_owner !== lease.owner || Number(row.lease_epoch) !== lease.epoch) throw new LeaseLost(lease.jobId);
+    if (
+      row === undefined ||
+      row.status !== 'running' ||
+      row.lease_owner !== lease.owner ||
+      Number(row.lease_epoch) !== lease.epoch
+    )
+      throw new LeaseLost(lease.jobId);
     await work(tx);
     await tx.query(
       `UPDATE maintenance_job SET scanned = scanned + $3, takeovers = 0, lease_expires_at = clock_timestamp() + $4 * interval '1 millisecond'
@@ -125,7 +161,12 @@ export async function commitBatch(store: PgStore, lease: PgLease, leaseMs: numbe
 }
 
 /** Ends the job the worker holds (fenced like a batch): completed, or cancelled when a cancel was requested. */
-export async function finishJob(store: PgStore, lease: PgLease, to: 'completed' | 'cancelled' | 'failed', error: string | null = null): Promise<void> {
+export async function finishJob(
+  store: PgStore,
+  lease: PgLease,
+  to: 'completed' | 'cancelled' | 'failed',
+  error: string | null = null,
+): Promise<void> {
   await store.tenantTransaction(lease.tenantId, async (tx) => {
     const rows = await tx.query(
       `UPDATE maintenance_job SET status = $5, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL, error = $6
@@ -137,14 +178,22 @@ export async function finishJob(store: PgStore, lease: PgLease, to: 'completed' 
 }
 
 /** Asks the holder to stop (any replica may): a queued job is cancelled at once. */
-export async function requestCancel(store: PgStore, tenantId: string, jobId: string, actor: string): Promise<'cancelled' | 'requested' | 'ended'> {
+export async function requestCancel(
+  store: PgStore,
+  tenantId: string,
+  jobId: string,
+  actor: string,
+): Promise<'cancelled' | 'requested' | 'ended'> {
   return store.tenantTransaction(tenantId, async (tx) => {
     const queued = await tx.query(
       "UPDATE maintenance_job SET status = 'cancelled', finished_at = now(), cancel_requested_by = $3 WHERE tenant_id = $1 AND job_id = $2 AND status = 'queued' RETURNING job_id",
       [tenantId, jobId, actor],
     );
     if (queued.length > 0) return 'cancelled';
-    const running = await tx.query("UPDATE maintenance_job SET cancel_requested_by = $3 WHERE tenant_id = $1 AND job_id = $2 AND status = 'running' RETURNING job_id", [tenantId, jobId, actor]);
+    const running = await tx.query(
+      "UPDATE maintenance_job SET cancel_requested_by = $3 WHERE tenant_id = $1 AND job_id = $2 AND status = 'running' RETURNING job_id",
+      [tenantId, jobId, actor],
+    );
     return running.length > 0 ? 'requested' : 'ended';
   });
 }

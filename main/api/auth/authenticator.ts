@@ -31,17 +31,28 @@ export async function authenticatorFor(env: EngineEnv, devAuth: boolean): Promis
     );
   }
   const missing = [
-    ...(api.Issuer === undefined ? [{ path: 'Api.Issuer', message: "the identity provider's issuer identifier (https URL) is required" }] : []),
-    ...(api.Audience === undefined ? [{ path: 'Api.Audience', message: 'the audience (aud) of tokens for this registry is required' }] : []),
+    ...(api.Issuer === undefined
+      ? [{ path: 'Api.Issuer', message: "the identity provider's issuer identifier (https URL) is required" }]
+      : []),
+    ...(api.Audience === undefined
+      ? [{ path: 'Api.Audience', message: 'the audience (aud) of tokens for this registry is required' }]
+      : []),
   ];
   if (api.Issuer === undefined || api.Audience === undefined) {
-    throw validationError(`${env.settingsPath} names no identity provider; add the Api section, or use --dev-auth on a loopback address for local use`, missing);
+    throw validationError(
+      `${env.settingsPath} names no identity provider; add the Api section, or use --dev-auth on a loopback address for local use`,
+      missing,
+    );
   }
   return bearerAuthenticator(
     new TokenVerifier({
       issuer: api.Issuer,
       audience: api.Audience,
-      keys: issuerKeys({ issuer: api.Issuer, allowInsecureHttp: api.AllowInsecureHttp, ...(api.JwksUri === undefined ? {} : { jwksUri: api.JwksUri }) }),
+      keys: issuerKeys({
+        issuer: api.Issuer,
+        allowInsecureHttp: api.AllowInsecureHttp,
+        ...(api.JwksUri === undefined ? {} : { jwksUri: api.JwksUri }),
+      }),
       algorithms: api.Algorithms ?? ASYMMETRIC_ALGORITHMS,
       clockSkewSeconds: api.ClockSkewSeconds,
       tenantClaim: api.TenantClaim,

@@ -15,7 +15,8 @@ export function bearerToken(authorization: string | undefined): string {
     throw new AuthFailure(401, null, 'send an access token: Authorization: Bearer <token>');
   }
   const match = authorization.length <= MAX_TOKEN_LENGTH + 16 ? BEARER.exec(authorization) : null;
-  if (match?.[1] === undefined) throw new AuthFailure(401, 'invalid_token', 'the Authorization header does not hold one well-formed bearer token');
+  if (match?.[1] === undefined)
+    throw new AuthFailure(401, 'invalid_token', 'the Authorization header does not hold one well-formed bearer token');
   return match[1];
 }
 

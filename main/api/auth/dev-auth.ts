@@ -6,7 +6,12 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createLocalJWKSet, exportJWK, generateKeyPair, importJWK, SignJWT, type JWTVerifyGetKey } from 'jose';
-import { ApiSettingsSchema, DEFAULT_TENANT_CLAIM, type EngineEnv, type DevAuthSettings } from '../../../engine/index.ts';
+import {
+  ApiSettingsSchema,
+  DEFAULT_TENANT_CLAIM,
+  type EngineEnv,
+  type DevAuthSettings,
+} from '../../../engine/index.ts';
 
 export const DEV_ISSUER = 'urn:mpi-console:dev-auth';
 export const DEV_AUDIENCE = 'urn:mpi-console:registry-api';
@@ -28,7 +33,8 @@ export async function devSigningKey(env: SettingsFile): Promise<DevAuthSettings>
   if (existing !== undefined) return existing;
   const { privateKey } = await generateKeyPair(DEV_ALGORITHM, { extractable: true });
   const jwk = await exportJWK(privateKey);
-  if (jwk.x === undefined || jwk.y === undefined || jwk.d === undefined) throw new Error('the generated key is not an EC key');
+  if (jwk.x === undefined || jwk.y === undefined || jwk.d === undefined)
+    throw new Error('the generated key is not an EC key');
   const devAuth: DevAuthSettings = {
     PrivateKey: { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y, d: jwk.d, kid: randomBytes(12).toString('base64url') },
     CreatedAt: new Date().toISOString(),
@@ -58,7 +64,11 @@ export interface DevTokenRequest {
 export async function devToken(devAuth: DevAuthSettings, token: DevTokenRequest): Promise<string> {
   const key = await importJWK({ ...devAuth.PrivateKey, alg: DEV_ALGORITHM }, DEV_ALGORITHM);
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ scope: token.scopes.join(' '), client_id: token.clientId, [token.tenantClaim ?? DEFAULT_TENANT_CLAIM]: token.tenantId })
+  return new SignJWT({
+    scope: token.scopes.join(' '),
+    client_id: token.clientId,
+    [token.tenantClaim ?? DEFAULT_TENANT_CLAIM]: token.tenantId,
+  })
     .setProtectedHeader({ alg: DEV_ALGORITHM, kid: devAuth.PrivateKey.kid, typ: 'at+jwt' })
     .setIssuer(DEV_ISSUER)
     .setAudience(DEV_AUDIENCE)

@@ -38,7 +38,12 @@ async function metadataJwksUri(options: IssuerKeysOptions): Promise<string> {
   for (const suffix of ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server']) {
     const url = checkedUrl(`${base}${suffix}`, 'the issuer', options.allowInsecureHttp);
     const timeout = options.timeoutMs ?? 5000;
-    const response = await request(url, { method: 'GET', headers: { accept: 'application/json' }, headersTimeout: timeout, bodyTimeout: timeout });
+    const response = await request(url, {
+      method: 'GET',
+      headers: { accept: 'application/json' },
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
+    });
     if (response.statusCode === 404) {
       await response.body.dump();
       continue;

@@ -42,12 +42,18 @@ function failureOf(error: unknown): AuthFailure {
         return invalid('a claim of the token is invalid');
     }
   }
-  if (error instanceof errors.JOSEAlgNotAllowed) return invalid('the token is not signed with an allowed asymmetric algorithm');
+  if (error instanceof errors.JOSEAlgNotAllowed)
+    return invalid('the token is not signed with an allowed asymmetric algorithm');
   if (error instanceof errors.JWSSignatureVerificationFailed) return invalid('the token signature does not verify');
   if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) {
     return invalid("no signing key of the issuer matches the token's key ID and algorithm");
   }
-  if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid || error instanceof errors.JOSENotSupported || error instanceof errors.JWKInvalid) {
+  if (
+    error instanceof errors.JWSInvalid ||
+    error instanceof errors.JWTInvalid ||
+    error instanceof errors.JOSENotSupported ||
+    error instanceof errors.JWKInvalid
+  ) {
     return invalid('the token is malformed');
   }
   if (error instanceof AuthFailure) return error;
@@ -100,9 +106,18 @@ export class TokenVerifier {
     }
     const tenant = (payload as Record<string, unknown>)[this.options.tenantClaim];
     if (typeof tenant !== 'string' || !TENANT_PATTERN.test(tenant)) {
-      throw new AuthFailure(401, 'invalid_token', `the token carries no valid ${this.options.tenantClaim} claim (the tenant it acts for)`);
+      throw new AuthFailure(
+        401,
+        'invalid_token',
+        `the token carries no valid ${this.options.tenantClaim} claim (the tenant it acts for)`,
+      );
     }
-    const principal: Principal = { tenantId: tenant, clientId: clientIdOf(payload), scopes: scopesOf(payload), expiresAt: payload.exp ?? 0 };
+    const principal: Principal = {
+      tenantId: tenant,
+      clientId: clientIdOf(payload),
+      scopes: scopesOf(payload),
+      expiresAt: payload.exp ?? 0,
+    };
     this.remember(token, principal);
     return principal;
   }

@@ -71,7 +71,13 @@ function examplesTable(examples: OperationOutput<'matching/evaluate'>['errorExam
   if (examples.length === 0) return '(none)\n';
   return table(
     ['left', 'right', 'score', 'decided by', 'bands'],
-    examples.map((e) => [`${e.left.sourceSystem}/${e.left.localId}`, `${e.right.sourceSystem}/${e.right.localId}`, e.score.toFixed(6), e.decidedBy, bandCode(e.evidence)]),
+    examples.map((e) => [
+      `${e.left.sourceSystem}/${e.left.localId}`,
+      `${e.right.sourceSystem}/${e.right.localId}`,
+      e.score.toFixed(6),
+      e.decidedBy,
+      bandCode(e.evidence),
+    ]),
   );
 }
 
@@ -81,11 +87,15 @@ export async function evaluateCommand(cli: CliContext): Promise<number> {
     .required('thresholds')
     .split(',')
     .map((t) => t.trim());
-  if (thresholds.some((t) => !NUMBER.test(t))) throw usage('--thresholds is a comma-separated list of numbers between 0 and 1, e.g. 0.5,0.9,0.99');
-  const report = await cli.longCall(
-    'matching/evaluate',
-    { datasetId: cli.required('dataset'), pairs, rowNumbers, thresholds: thresholds.map(Number), maximumErrorExamples: cli.integer('max-errors', 10) },
-  );
+  if (thresholds.some((t) => !NUMBER.test(t)))
+    throw usage('--thresholds is a comma-separated list of numbers between 0 and 1, e.g. 0.5,0.9,0.99');
+  const report = await cli.longCall('matching/evaluate', {
+    datasetId: cli.required('dataset'),
+    pairs,
+    rowNumbers,
+    thresholds: thresholds.map(Number),
+    maximumErrorExamples: cli.integer('max-errors', 10),
+  });
   if (cli.json) {
     cli.write(json(report));
     return 0;
@@ -97,9 +107,18 @@ export async function evaluateCommand(cli: CliContext): Promise<number> {
       ['profile version', String(report.versions.matchingProfileVersion)],
       ['comparator version', report.versions.comparatorVersion],
       ['score method', `${report.versions.scoreMethod} (${report.versions.scoreMethodVersion})`],
-      ['labels', `${report.labels.pairs} pairs: ${report.labels.matches} matches, ${report.labels.nonMatches} non-matches; ${report.labels.distinctRecords} distinct records`],
-      ['decided by', `trusted identifier ${report.decidedBy.trustedIdentifier}, hard conflict ${report.decidedBy.hardConflict}, score ${report.decidedBy.score}`],
-      ['blocking recall', `${fixed(r.recall)} (${r.found} of ${r.truePairs} true pairs are candidates; ${r.missed} missed)`],
+      [
+        'labels',
+        `${report.labels.pairs} pairs: ${report.labels.matches} matches, ${report.labels.nonMatches} non-matches; ${report.labels.distinctRecords} distinct records`,
+      ],
+      [
+        'decided by',
+        `trusted identifier ${report.decidedBy.trustedIdentifier}, hard conflict ${report.decidedBy.hardConflict}, score ${report.decidedBy.score}`,
+      ],
+      [
+        'blocking recall',
+        `${fixed(r.recall)} (${r.found} of ${r.truePairs} true pairs are candidates; ${r.missed} missed)`,
+      ],
     ]),
   );
   cli.write(`\nScored pairs (the scorer alone, on every labelled pair):\n${metricsTable(report.thresholds)}`);
@@ -112,12 +131,24 @@ export async function evaluateCommand(cli: CliContext): Promise<number> {
   cli.write(
     `\nMean similarity by field and class (pairs where both records have the field):\n${table(
       ['field', 'matches', 'observed', 'non-matches', 'observed'],
-      report.fieldSimilarity.map((f) => [f.field, fixed(f.matchMean), String(f.matchObserved), fixed(f.nonMatchMean), String(f.nonMatchObserved)]),
+      report.fieldSimilarity.map((f) => [
+        f.field,
+        fixed(f.matchMean),
+        String(f.matchObserved),
+        fixed(f.nonMatchMean),
+        String(f.nonMatchObserved),
+      ]),
     )}`,
   );
-  cli.write(`\nFalse positives (score >= lowest threshold, highest first):\n${examplesTable(report.errorExamples.falsePositives)}`);
-  cli.write(`\nFalse negatives (score < highest threshold, lowest first):\n${examplesTable(report.errorExamples.falseNegatives)}`);
-  cli.write(`\nbands: one letter per field (${FIELD_NAMES.join(', ')}): ${BANDS.map((b) => `${b.slice(0, 1)} ${b}`).join(', ')}, . missing\n`);
+  cli.write(
+    `\nFalse positives (score >= lowest threshold, highest first):\n${examplesTable(report.errorExamples.falsePositives)}`,
+  );
+  cli.write(
+    `\nFalse negatives (score < highest threshold, lowest first):\n${examplesTable(report.errorExamples.falseNegatives)}`,
+  );
+  cli.write(
+    `\nbands: one letter per field (${FIELD_NAMES.join(', ')}): ${BANDS.map((b) => `${b.slice(0, 1)} ${b}`).join(', ')}, . missing\n`,
+  );
   cli.write(`${report.scoreNote}\nBlocking recall: ${r.rule}\n`);
   return 0;
 }
@@ -128,24 +159,26 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
   if (out !== undefined) checkOutputTarget(out);
   const withThresholds = cli.values['with-thresholds'] === true;
   if (withThresholds && out === undefined) throw usage('--with-thresholds needs --out FILE');
-  const { model, report } = await cli.longCall(
-    'matching/calibrate',
-    {
-      datasetId: cli.required('dataset'),
-      modelVersion: cli.required('model-version'),
-      pairs,
-      rowNumbers,
-      priorMatchProbability: numberOption(cli, 'prior'),
-      smoothing: numberOption(cli, 'smoothing'),
-      validationFraction: numberOption(cli, 'validation-fraction'),
-      targetPrecision: numberOption(cli, 'target-precision'),
-    },
-  );
+  const { model, report } = await cli.longCall('matching/calibrate', {
+    datasetId: cli.required('dataset'),
+    modelVersion: cli.required('model-version'),
+    pairs,
+    rowNumbers,
+    priorMatchProbability: numberOption(cli, 'prior'),
+    smoothing: numberOption(cli, 'smoothing'),
+    validationFraction: numberOption(cli, 'validation-fraction'),
+    targetPrecision: numberOption(cli, 'target-precision'),
+  });
   const live = report.liveThresholds ?? null;
   if (withThresholds && live === null) {
-    throw usage('--with-thresholds: the held-out pairs lack matches or non-matches, so no live thresholds can be measured; write the model alone and choose thresholds after an evaluation');
+    throw usage(
+      '--with-thresholds: the held-out pairs lack matches or non-matches, so no live thresholds can be measured; write the model alone and choose thresholds after an evaluation',
+    );
   }
-  const document = withThresholds && live !== null ? { MatchingRules: { FellegiSunter: model, Thresholds: { Certain: live.Certain, Probable: live.Probable } } } : model;
+  const document =
+    withThresholds && live !== null
+      ? { MatchingRules: { FellegiSunter: model, Thresholds: { Certain: live.Certain, Probable: live.Probable } } }
+      : model;
   const written = out === undefined ? undefined : writeOutput(out, json(document));
   if (cli.json) {
     cli.write(json({ model, report }));
@@ -155,22 +188,47 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
     keyValues([
       ['dataset', `${report.datasetId} (SHA-256 ${report.datasetDigest})`],
       ['model version', report.modelVersion],
-      ['trained against', `profile version ${report.trainedAgainst.matchingProfileVersion}, comparators ${report.trainedAgainst.comparatorVersion}, score method ${report.trainedAgainst.scoreMethod} (${report.trainedAgainst.scoreMethodVersion})`],
-      ['labels', `${report.labels.pairs} pairs: ${report.labels.matches} matches, ${report.labels.nonMatches} non-matches`],
-      ['training', `${report.training.matches} matches, ${report.training.nonMatches} non-matches (${report.training.decidedOutsideModel} decided outside the model)`],
-      ['validation', `${report.validation.matches} matches, ${report.validation.nonMatches} non-matches (${report.validation.decidedOutsideModel} decided outside the model)`],
+      [
+        'trained against',
+        `profile version ${report.trainedAgainst.matchingProfileVersion}, comparators ${report.trainedAgainst.comparatorVersion}, score method ${report.trainedAgainst.scoreMethod} (${report.trainedAgainst.scoreMethodVersion})`,
+      ],
+      [
+        'labels',
+        `${report.labels.pairs} pairs: ${report.labels.matches} matches, ${report.labels.nonMatches} non-matches`,
+      ],
+      [
+        'training',
+        `${report.training.matches} matches, ${report.training.nonMatches} non-matches (${report.training.decidedOutsideModel} decided outside the model)`,
+      ],
+      [
+        'validation',
+        `${report.validation.matches} matches, ${report.validation.nonMatches} non-matches (${report.validation.decidedOutsideModel} decided outside the model)`,
+      ],
       ['held-out Brier score', fixed(report.heldOut.brierScore, 6)],
       ['held-out log loss', fixed(report.heldOut.logLoss, 6)],
-      ['F1-optimal threshold', `${report.f1Optimal.threshold === null ? '—' : String(report.f1Optimal.threshold)}: ${report.f1Optimal.explanation}`],
+      [
+        'F1-optimal threshold',
+        `${report.f1Optimal.threshold === null ? '—' : String(report.f1Optimal.threshold)}: ${report.f1Optimal.explanation}`,
+      ],
       // The threshold is the simplest number in its gap of held-out scores: printed as it is, never padded.
-      [`precision >= ${String(report.targetPrecision)}`, `${report.meetingTargetPrecision.threshold === null ? '—' : String(report.meetingTargetPrecision.threshold)}: ${report.meetingTargetPrecision.explanation}`],
-      ['live thresholds', live === null ? '— (the held-out pairs lack a class)' : `Certain ${String(live.Certain)}, Probable ${String(live.Probable)}: ${live.explanation}`],
+      [
+        `precision >= ${String(report.targetPrecision)}`,
+        `${report.meetingTargetPrecision.threshold === null ? '—' : String(report.meetingTargetPrecision.threshold)}: ${report.meetingTargetPrecision.explanation}`,
+      ],
+      [
+        'live thresholds',
+        live === null
+          ? '— (the held-out pairs lack a class)'
+          : `Certain ${String(live.Certain)}, Probable ${String(live.Probable)}: ${live.explanation}`,
+      ],
     ]),
   );
   cli.write(`\nHeld-out metrics:\n${metricsTable(report.heldOut.thresholds)}`);
-  const recommended = [report.f1Optimal.metrics, report.meetingTargetPrecision.metrics, report.meetingTargetPrecision.bestAchievable?.metrics ?? null].filter(
-    (m): m is ThresholdMetrics => m !== null,
-  );
+  const recommended = [
+    report.f1Optimal.metrics,
+    report.meetingTargetPrecision.metrics,
+    report.meetingTargetPrecision.bestAchievable?.metrics ?? null,
+  ].filter((m): m is ThresholdMetrics => m !== null);
   if (recommended.length > 0) cli.write(`\nAt the recommended thresholds:\n${metricsTable(recommended)}`);
   cli.write(
     modelClosingText(
@@ -183,7 +241,13 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
         },
       },
       report,
-      out === undefined || written === undefined ? undefined : { out, what: withThresholds ? 'The model and its live thresholds were' : 'The model was', note: written.note },
+      out === undefined || written === undefined
+        ? undefined
+        : {
+            out,
+            what: withThresholds ? 'The model and its live thresholds were' : 'The model was',
+            note: written.note,
+          },
     ),
   );
   return 0;
@@ -192,14 +256,22 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
 export async function labelsSample(cli: CliContext): Promise<number> {
   const target = cli.string('out');
   if (target !== undefined) checkOutputTarget(target);
-  const result = await cli.longCall('labels/sample', { maxPairs: cli.integer('max-pairs', 10_000), seed: cli.integer('seed', 1) });
+  const result = await cli.longCall('labels/sample', {
+    maxPairs: cli.integer('max-pairs', 10_000),
+    seed: cli.integer('seed', 1),
+  });
   if (cli.json) {
     cli.write(json(result));
     return 0;
   }
   // No header and outcomes as 1/0: the file is then exactly the dataset digest's serialisation, so
   // `sha256sum FILE` equals the datasetDigest that evaluation and calibration report.
-  const text = result.pairs.map((p) => `${p.left.sourceSystem}\t${p.left.localId}\t${p.right.sourceSystem}\t${p.right.localId}\t${p.isMatch ? '1' : '0'}\n`).join('');
+  const text = result.pairs
+    .map(
+      (p) =>
+        `${p.left.sourceSystem}\t${p.left.localId}\t${p.right.sourceSystem}\t${p.right.localId}\t${p.isMatch ? '1' : '0'}\n`,
+    )
+    .join('');
   const out = cli.string('out');
   if (out === undefined) {
     cli.write(text);
@@ -230,8 +302,10 @@ export async function febrlLoad(cli: CliContext): Promise<number> {
       : dataset === '3'
         ? [{ sourceSystem: 'febrl-3', path: `${dir}/dataset3.csv` }]
         : [];
-  if (sources.length === 0) throw usage('--dataset is 4 (dataset4a + dataset4b, two sources) or 3 (one source, deduplication)');
-  for (const s of sources) if (!existsSync(s.path)) throw usage(`file ${s.path} does not exist (give the FEBRL folder with --dir)`);
+  if (sources.length === 0)
+    throw usage('--dataset is 4 (dataset4a + dataset4b, two sources) or 3 (one source, deduplication)');
+  for (const s of sources)
+    if (!existsSync(s.path)) throw usage(`file ${s.path} does not exist (give the FEBRL folder with --dir)`);
   for (const s of sources) checkInputFile(s.path, 'FEBRL file');
   // --profile FILE: the new tenant starts with that profile (e.g. `profile show` of a tenant where an estimated
   // or calibrated model was applied), so the benchmark can be re-matched under it from the first record on.
@@ -247,7 +321,12 @@ export async function febrlLoad(cli: CliContext): Promise<number> {
     }
     profile = typeof parsed === 'object' && parsed !== null && 'profile' in parsed ? parsed.profile : parsed;
   }
-  const { reports } = await loadFebrl(cli.creatingEngine, cli.call, sources, ...(profile === undefined ? [] : [profile]));
+  const { reports } = await loadFebrl(
+    cli.creatingEngine,
+    cli.call,
+    sources,
+    ...(profile === undefined ? [] : [profile]),
+  );
   if (cli.json) {
     cli.write(json(reports));
     return 0;
@@ -256,7 +335,14 @@ export async function febrlLoad(cli: CliContext): Promise<number> {
   cli.write(
     table(
       ['source', 'records', 'auto-linked', 'new identities', 'review cases', 'rejected'],
-      reports.map((r) => [r.sourceSystem, String(r.created), String(r.autoLinked), String(r.newIdentities), String(r.reviewCasesCreated), String(r.rejected.length)]),
+      reports.map((r) => [
+        r.sourceSystem,
+        String(r.created),
+        String(r.autoLinked),
+        String(r.newIdentities),
+        String(r.reviewCasesCreated),
+        String(r.rejected.length),
+      ]),
     ),
   );
   return 0;

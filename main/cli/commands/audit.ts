@@ -15,19 +15,36 @@ const refKey = (r: { sourceSystem: string; localId: string }): string => `${r.so
 
 export async function auditSample(cli: CliContext): Promise<number> {
   const out = cli.required('out');
-  if (!out.endsWith('.json')) throw usage('--out names the sample file, ending in .json (the pairs to label go beside it as .tsv)');
-  const sample = await cli.longCall('audit/sample', { labels: cli.integer('labels', 400), seed: cli.integer('seed', 1) });
+  if (!out.endsWith('.json'))
+    throw usage('--out names the sample file, ending in .json (the pairs to label go beside it as .tsv)');
+  const sample = await cli.longCall('audit/sample', {
+    labels: cli.integer('labels', 400),
+    seed: cli.integer('seed', 1),
+  });
   const saved = writeOutput(out, `${JSON.stringify(sample, null, 2)}\n`);
   const tsvPath = out.replace(/\.json$/, '.tsv');
   // The five label columns; isMatch is left for the person labelling (match or non-match).
-  const tsv = ['leftSource\tleftLocalId\trightSource\trightLocalId\tisMatch', ...sample.pairs.map((p) => `${p.left.sourceSystem}\t${p.left.localId}\t${p.right.sourceSystem}\t${p.right.localId}\t`)].join('\n') + '\n';
+  const tsv =
+    [
+      'leftSource\tleftLocalId\trightSource\trightLocalId\tisMatch',
+      ...sample.pairs.map(
+        (p) => `${p.left.sourceSystem}\t${p.left.localId}\t${p.right.sourceSystem}\t${p.right.localId}\t`,
+      ),
+    ].join('\n') + '\n';
   writeOutput(tsvPath, tsv);
   if (cli.json) {
     cli.write(json({ out, tsv: tsvPath, strata: sample.strata, pairs: sample.pairs.length }));
     return 0;
   }
-  cli.write(table(['stratum', 'pairs', 'to label', 'what'], sample.strata.map((s) => [s.name, String(s.population), String(s.sampled), AUDIT_STRATUM_TEXT[s.name]])));
-  cli.write(`\nWrote the sample to ${out}${saved.note} and the ${String(sample.pairs.length)} pairs to label to ${tsvPath}: fill its isMatch column (match or non-match), then\nmpi-console audit estimate --sample ${out} --labels ${tsvPath}\n`);
+  cli.write(
+    table(
+      ['stratum', 'pairs', 'to label', 'what'],
+      sample.strata.map((s) => [s.name, String(s.population), String(s.sampled), AUDIT_STRATUM_TEXT[s.name]]),
+    ),
+  );
+  cli.write(
+    `\nWrote the sample to ${out}${saved.note} and the ${String(sample.pairs.length)} pairs to label to ${tsvPath}: fill its isMatch column (match or non-match), then\nmpi-console audit estimate --sample ${out} --labels ${tsvPath}\n`,
+  );
   if (sample.candidatePairsCapped) cli.write('Candidate pairs were capped: the non-linked strata are lower bounds.\n');
   return 0;
 }
@@ -44,28 +61,46 @@ export async function auditEstimate(cli: CliContext): Promise<number> {
     throw usage(`--sample ${samplePath} is not an audit sample written by \`audit sample\``);
   }
   const read = readLabelTsv(readFileSync(labelsPath, 'utf8'));
-  if (read.issues.length > 0) throw usage(`--labels ${labelsPath}: ${read.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+  if (read.issues.length > 0)
+    throw usage(`--labels ${labelsPath}: ${read.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
   const stratumOf = new Map(sample.pairs.map((p) => [`${refKey(p.left)}\u0001${refKey(p.right)}`, p.stratum]));
   const labels = read.pairs.map((pair, i) => {
-    const stratum = stratumOf.get(`${refKey(pair.left)}\u0001${refKey(pair.right)}`) ?? stratumOf.get(`${refKey(pair.right)}\u0001${refKey(pair.left)}`);
-    if (stratum === undefined) throw usage(`--labels ${labelsPath}: line ${String(read.lineNumbers[i] ?? 0)} is not a pair of the sample`);
+    const stratum =
+      stratumOf.get(`${refKey(pair.left)}\u0001${refKey(pair.right)}`) ??
+      stratumOf.get(`${refKey(pair.right)}\u0001${refKey(pair.left)}`);
+    if (stratum === undefined)
+      throw usage(`--labels ${labelsPath}: line ${String(read.lineNumbers[i] ?? 0)} is not a pair of the sample`);
     return { stratum, left: pair.left, right: pair.right, isMatch: pair.isMatch };
   });
-  const estimate = await cli.client.call('audit/estimate', { strata: sample.strata.map(({ name, linked, population }) => ({ name, linked, population })), labels }, cli.call);
+  const estimate = await cli.client.call(
+    'audit/estimate',
+    { strata: sample.strata.map(({ name, linked, population }) => ({ name, linked, population })), labels },
+    cli.call,
+  );
   if (cli.json) {
     cli.write(json(estimate));
     return 0;
   }
-  const interval = (b: { estimate: number | null; lower: number | null; upper: number | null }): string => `${fixed(b.estimate)} (95%: ${fixed(b.lower)} to ${fixed(b.upper)})`;
+  const interval = (b: { estimate: number | null; lower: number | null; upper: number | null }): string =>
+    `${fixed(b.estimate)} (95%: ${fixed(b.lower)} to ${fixed(b.upper)})`;
   cli.write(
     keyValues([
       ['precision of links', interval(estimate.precision)],
       ['recall of links', interval(estimate.recall)],
       ['F1', interval(estimate.f1)],
-      ['labels', `${String(labels.length)}; about ${String(estimate.labelsToHalveInterval)} in all would halve the intervals`],
+      [
+        'labels',
+        `${String(labels.length)}; about ${String(estimate.labelsToHalveInterval)} in all would halve the intervals`,
+      ],
     ]),
   );
-  cli.write('\n' + table(['stratum', 'pairs', 'labelled', 'matches'], estimate.byStratum.map((s) => [s.name, String(s.population), String(s.labelled), String(s.matches)])));
+  cli.write(
+    '\n' +
+      table(
+        ['stratum', 'pairs', 'labelled', 'matches'],
+        estimate.byStratum.map((s) => [s.name, String(s.population), String(s.labelled), String(s.matches)]),
+      ),
+  );
   cli.write(`\n${estimate.method}\n`);
   return 0;
 }

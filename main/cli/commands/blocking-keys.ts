@@ -14,7 +14,14 @@ export function blockingKey(cli: CliContext): Promise<number> {
   const [action, version, ...extra] = cli.positionals;
   if (action === 'list' && version === undefined) {
     const rows = listBlockingKeys(cli.engine.env, cli.call);
-    cli.write(cli.json ? json({ rows }) : table(['version', 'role'], rows.map((r) => [r.version, r.role])));
+    cli.write(
+      cli.json
+        ? json({ rows })
+        : table(
+            ['version', 'role'],
+            rows.map((r) => [r.version, r.role]),
+          ),
+    );
     return Promise.resolve(0);
   }
   if ((action !== 'add' && action !== 'remove') || version === undefined || extra.length > 0) {
@@ -25,6 +32,11 @@ export function blockingKey(cli: CliContext): Promise<number> {
   if (action === 'add') addBlockingKey(env, cli.call, version);
   else removeBlockingKey(env, cli.call, version);
   if (cli.json) cli.write(json({ version, action }));
-  else cli.write(action === 'add' ? `Blocking key version "${version}" added (secret written to ${env.settingsPath}).\n` : `Blocking key version "${version}" removed.\n`);
+  else
+    cli.write(
+      action === 'add'
+        ? `Blocking key version "${version}" added (secret written to ${env.settingsPath}).\n`
+        : `Blocking key version "${version}" removed.\n`,
+    );
   return Promise.resolve(0);
 }

@@ -9,8 +9,13 @@ export async function compare(cli: CliContext): Promise<number> {
     throw usage(`unknown comparator ${JSON.stringify(comparator)}; supported: ${COMPARATOR_NAMES.join(', ')}`);
   }
   const [left, right] = cli.positionals;
-  if (left === undefined || right === undefined || cli.positionals.length !== 2) throw usage('compare takes exactly two strings: compare --comparator NAME A B');
-  const result = await cli.engine.call('comparators/compare', { comparator: comparator as ComparatorName, left, right }, cli.call);
+  if (left === undefined || right === undefined || cli.positionals.length !== 2)
+    throw usage('compare takes exactly two strings: compare --comparator NAME A B');
+  const result = await cli.engine.call(
+    'comparators/compare',
+    { comparator: comparator as ComparatorName, left, right },
+    cli.call,
+  );
   if (cli.json) cli.write(json(result));
   else {
     const rows: [string, string][] = [

@@ -28,14 +28,24 @@ function thresholdsOption(cli: CliContext): number[] | undefined {
   const raw = cli.string('thresholds');
   if (raw === undefined) return undefined;
   const parts = raw.split(',').map((t) => t.trim());
-  if (parts.some((t) => !NUMBER.test(t))) throw usage('--thresholds is a comma-separated list of numbers between 0 and 1, e.g. 0.5,0.9,0.99');
+  if (parts.some((t) => !NUMBER.test(t)))
+    throw usage('--thresholds is a comma-separated list of numbers between 0 and 1, e.g. 0.5,0.9,0.99');
   return parts.map(Number);
 }
 
 function estimatedTable(rows: readonly EstimatedThreshold[]): string {
   return table(
     ['threshold', 'pairs at or above', 'expected TP', 'expected FP', 'expected FN', 'precision', 'recall', 'F1'],
-    rows.map((r) => [fixed(r.threshold, 6), String(r.pairsAtOrAbove), r.expectedTruePositives.toFixed(1), r.expectedFalsePositives.toFixed(1), r.expectedFalseNegatives.toFixed(1), fixed(r.precision, 5), fixed(r.recall, 5), fixed(r.f1, 5)]),
+    rows.map((r) => [
+      fixed(r.threshold, 6),
+      String(r.pairsAtOrAbove),
+      r.expectedTruePositives.toFixed(1),
+      r.expectedFalsePositives.toFixed(1),
+      r.expectedFalseNegatives.toFixed(1),
+      fixed(r.precision, 5),
+      fixed(r.recall, 5),
+      fixed(r.f1, 5),
+    ]),
   );
 }
 
@@ -43,8 +53,13 @@ function estimatedTable(rows: readonly EstimatedThreshold[]): string {
 function sessionsText(report: EstimateReport): string {
   if (report.mSessions === undefined) return 'not reported (an older registry): m from EM over all candidates';
   const { fields, sessions } = report.mSessions;
-  if (sessions.length === 0) return 'none (no blocking rule over names, birth date or identifier only); m from EM over all candidates';
-  const each = sessions.map((s) => (s.matchShare === null ? `${s.rule} (${s.pairs} pairs, too few to fit)` : `${s.rule} (${s.pairs} pairs, λ ${fixed(s.matchShare, 3)}, ${s.converged ? 'converged' : 'NOT converged'} after ${s.iterations})`));
+  if (sessions.length === 0)
+    return 'none (no blocking rule over names, birth date or identifier only); m from EM over all candidates';
+  const each = sessions.map((s) =>
+    s.matchShare === null
+      ? `${s.rule} (${s.pairs} pairs, too few to fit)`
+      : `${s.rule} (${s.pairs} pairs, λ ${fixed(s.matchShare, 3)}, ${s.converged ? 'converged' : 'NOT converged'} after ${s.iterations})`,
+  );
   return `${fields.length === 0 ? 'no field' : fields.join(', ')}; sessions: ${each.join('; ')}`;
 }
 
@@ -64,7 +79,9 @@ function fitText(report: EstimateReport): { verdict: string; checks: string } {
 function reviewBandText(report: EstimateReport): string {
   const band = report.reviewBand;
   if (band === undefined) return 'not reported (an older registry)';
-  const raised = band.budgetRaisedProbable ? `; the budget raised Probable, leaving about ${band.expectedTruePairsLeftOut.toFixed(0)} expected true pairs neither linked nor reviewed` : '';
+  const raised = band.budgetRaisedProbable
+    ? `; the budget raised Probable, leaving about ${band.expectedTruePairsLeftOut.toFixed(0)} expected true pairs neither linked nor reviewed`
+    : '';
   return `${band.pairsPerThousandRecords.toFixed(1)} candidate pairs per 1,000 records (budget ${String(band.budgetPerThousandRecords)})${raised}`;
 }
 
@@ -73,21 +90,20 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
   if (out !== undefined) checkOutputTarget(out);
   const withThresholds = cli.values['with-thresholds'] === true;
   if (withThresholds && out === undefined) throw usage('--with-thresholds needs --out FILE');
-  const { model, report } = await cli.longCall(
-    'matching/estimate',
-    {
-      modelVersion: cli.required('model-version'),
-      seed: optionalInteger(cli, 'seed'),
-      randomPairs: optionalInteger(cli, 'random-pairs'),
-      maxCandidatePairs: optionalInteger(cli, 'max-candidates'),
-      smoothing: optionalNumber(cli, 'smoothing'),
-      thresholds: thresholdsOption(cli),
-      targetPrecision: optionalNumber(cli, 'target-precision'),
-      targetRecall: optionalNumber(cli, 'target-recall'),
-      reviewBudget: optionalNumber(cli, 'review-budget'),
-    },
-  );
-  const document = withThresholds ? { MatchingRules: { FellegiSunter: model, Thresholds: report.suggestedThresholds } } : model;
+  const { model, report } = await cli.longCall('matching/estimate', {
+    modelVersion: cli.required('model-version'),
+    seed: optionalInteger(cli, 'seed'),
+    randomPairs: optionalInteger(cli, 'random-pairs'),
+    maxCandidatePairs: optionalInteger(cli, 'max-candidates'),
+    smoothing: optionalNumber(cli, 'smoothing'),
+    thresholds: thresholdsOption(cli),
+    targetPrecision: optionalNumber(cli, 'target-precision'),
+    targetRecall: optionalNumber(cli, 'target-recall'),
+    reviewBudget: optionalNumber(cli, 'review-budget'),
+  });
+  const document = withThresholds
+    ? { MatchingRules: { FellegiSunter: model, Thresholds: report.suggestedThresholds } }
+    : model;
   const written = out === undefined ? undefined : writeOutput(out, json(document));
   if (cli.json) {
     cli.write(json({ model, report }));
@@ -96,25 +112,43 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
   const c = report.candidates;
   const v = report.convergence;
   const fit = fitText(report);
-  if (report.fit?.status === 'fallback') cli.write(`The estimate did not pass its checks: do not apply it as a fitted model. ${report.suggestion}\n\n`);
+  if (report.fit?.status === 'fallback')
+    cli.write(`The estimate did not pass its checks: do not apply it as a fitted model. ${report.suggestion}\n\n`);
   cli.write(
     keyValues([
       ['model version', report.modelVersion],
-      ['estimated against', `profile version ${report.trainedAgainst.matchingProfileVersion}, comparators ${report.trainedAgainst.comparatorVersion}, score method ${report.trainedAgainst.scoreMethod} (${report.trainedAgainst.scoreMethodVersion})`],
+      [
+        'estimated against',
+        `profile version ${report.trainedAgainst.matchingProfileVersion}, comparators ${report.trainedAgainst.comparatorVersion}, score method ${report.trainedAgainst.scoreMethod} (${report.trainedAgainst.scoreMethodVersion})`,
+      ],
       ['records', String(report.records)],
-      ['random pairs (u)', `${report.randomPairs.compared} compared (seed ${report.randomPairs.seed}); ${report.randomPairs.decidedOutsideModel} decided outside the model; about ${Math.round(report.randomPairs.matchesWeightedOut)} taken for one person and weighted out of u`],
-      ['blocking candidates', `${c.enumerated}${c.truncated ? ' (enumeration stopped at its cap)' : ''}; ${c.compared} compared, ${c.modelled} modelled in ${c.distinctPatterns} band patterns; ${c.decidedByTrustedIdentifier} trusted identifier, ${c.decidedByHardConflict} hard conflict`],
+      [
+        'random pairs (u)',
+        `${report.randomPairs.compared} compared (seed ${report.randomPairs.seed}); ${report.randomPairs.decidedOutsideModel} decided outside the model; about ${Math.round(report.randomPairs.matchesWeightedOut)} taken for one person and weighted out of u`,
+      ],
+      [
+        'blocking candidates',
+        `${c.enumerated}${c.truncated ? ' (enumeration stopped at its cap)' : ''}; ${c.compared} compared, ${c.modelled} modelled in ${c.distinctPatterns} band patterns; ${c.decidedByTrustedIdentifier} trusted identifier, ${c.decidedByHardConflict} hard conflict`,
+      ],
       ['fit', fit.verdict],
-      ['EM', `${v.converged ? 'converged' : 'NOT converged'} after ${v.iterations} of at most ${v.maxIterations} iterations (tolerance ${String(v.tolerance)}); log-likelihood ${v.logLikelihood.toFixed(3)}, last change ${v.finalObjectiveChange.toExponential(2)}, largest parameter change ${v.finalParameterChange.toExponential(2)}`],
+      [
+        'EM',
+        `${v.converged ? 'converged' : 'NOT converged'} after ${v.iterations} of at most ${v.maxIterations} iterations (tolerance ${String(v.tolerance)}); log-likelihood ${v.logLikelihood.toFixed(3)}, last change ${v.finalObjectiveChange.toExponential(2)}, largest parameter change ${v.finalParameterChange.toExponential(2)}`,
+      ],
       ['m from sessions', sessionsText(report)],
       ['match share among candidates', fixed(report.candidateMatchShare, 6)],
       ['prior', `${report.priorMatchProbability.toPrecision(4)}: ${report.prior}`],
-      ['suggested thresholds', `Certain ${fixed(report.suggestedThresholds.Certain, 6)}, Probable ${fixed(report.suggestedThresholds.Probable, 6)}`],
+      [
+        'suggested thresholds',
+        `Certain ${fixed(report.suggestedThresholds.Certain, 6)}, Probable ${fixed(report.suggestedThresholds.Probable, 6)}`,
+      ],
       ['review band', reviewBandText(report)],
     ]),
   );
   if (fit.checks !== '') cli.write(`\nFit checks:\n${fit.checks}\n`);
-  cli.write(`\nModel-estimated (not measured) precision and recall among blocking candidates:\n${estimatedTable(report.thresholds)}`);
+  cli.write(
+    `\nModel-estimated (not measured) precision and recall among blocking candidates:\n${estimatedTable(report.thresholds)}`,
+  );
   cli.write(`\nAt the suggested thresholds:\n${estimatedTable(report.suggestedThresholdsAt)}\n${report.suggestion}\n`);
   cli.write(
     modelClosingText(
@@ -127,7 +161,13 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
         },
       },
       report,
-      out === undefined || written === undefined ? undefined : { out, what: withThresholds ? 'The model and the suggested thresholds were' : 'The model was', note: written.note },
+      out === undefined || written === undefined
+        ? undefined
+        : {
+            out,
+            what: withThresholds ? 'The model and the suggested thresholds were' : 'The model was',
+            note: written.note,
+          },
     ),
   );
   return 0;

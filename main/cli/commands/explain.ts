@@ -11,12 +11,17 @@ const LIMIT_MEANING: Readonly<Record<ScoreLimit, string>> = {
 function ref(cli: CliContext, name: string): { sourceSystem: string; localId: string } {
   const value = cli.required(name);
   const slash = value.indexOf('/');
-  if (slash <= 0 || slash === value.length - 1) throw usage(`--${name} is SYSTEM/ID (a source system, a slash, a local identifier)`);
+  if (slash <= 0 || slash === value.length - 1)
+    throw usage(`--${name} is SYSTEM/ID (a source system, a slash, a local identifier)`);
   return { sourceSystem: value.slice(0, slash), localId: value.slice(slash + 1) };
 }
 
 export async function explain(cli: CliContext): Promise<number> {
-  const result = await cli.client.call('matching/explain', { left: ref(cli, 'left'), right: ref(cli, 'right') }, cli.call);
+  const result = await cli.client.call(
+    'matching/explain',
+    { left: ref(cli, 'left'), right: ref(cli, 'right') },
+    cli.call,
+  );
   if (cli.json) {
     cli.write(json(result));
     return 0;
@@ -29,9 +34,21 @@ export async function explain(cli: CliContext): Promise<number> {
       ['comparator version', result.comparatorVersion],
       ['score method', `${result.scoreMethod} (${result.scoreMethodVersion})`],
       ['score', result.score.toFixed(6)],
-      ['decision', `${result.decision} (by ${result.decidedBy}${result.conflictRule === undefined ? '' : `: ${result.conflictRule}`})`],
-      ...(result.limitedBy === undefined ? [] : [['score limited by', `${result.limitedBy} (${LIMIT_MEANING[result.limitedBy]}: at most probable)`] as const]),
-      ['shared blocking rules', result.sharedBlockingRules.length === 0 ? '(none: not candidates of each other)' : result.sharedBlockingRules.join(', ')],
+      [
+        'decision',
+        `${result.decision} (by ${result.decidedBy}${result.conflictRule === undefined ? '' : `: ${result.conflictRule}`})`,
+      ],
+      ...(result.limitedBy === undefined
+        ? []
+        : [
+            ['score limited by', `${result.limitedBy} (${LIMIT_MEANING[result.limitedBy]}: at most probable)`] as const,
+          ]),
+      [
+        'shared blocking rules',
+        result.sharedBlockingRules.length === 0
+          ? '(none: not candidates of each other)'
+          : result.sharedBlockingRules.join(', '),
+      ],
     ]),
   );
   cli.write('\n');

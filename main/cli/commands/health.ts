@@ -26,14 +26,29 @@ function matched(s: HealthSample): string {
 
 export async function health(cli: CliContext): Promise<number> {
   const source = cli.string('source');
-  const result = await cli.client.call('health/series', { limit: cli.integer('limit', 500), ...(source === undefined ? {} : { sourceSystem: source }) }, cli.call);
+  const result = await cli.client.call(
+    'health/series',
+    { limit: cli.integer('limit', 500), ...(source === undefined ? {} : { sourceSystem: source }) },
+    cli.call,
+  );
   if (cli.json) {
     cli.write(json(result));
     return 0;
   }
   cli.write(
     table(
-      ['at', 'what', 'profile', 'records', 'created', 'auto-link rate', 'review cases / 1,000', 'birth dates', 'matching / identities', 'duration'],
+      [
+        'at',
+        'what',
+        'profile',
+        'records',
+        'created',
+        'auto-link rate',
+        'review cases / 1,000',
+        'birth dates',
+        'matching / identities',
+        'duration',
+      ],
       result.samples.map((s) => [
         s.at,
         what(s),

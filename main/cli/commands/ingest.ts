@@ -36,15 +36,27 @@ export async function ingest(cli: CliContext): Promise<number> {
       ]),
     );
     if (report.reviewCasesCreated > 0) {
-      cli.write(`\nSee the review cases: mpi-console reviews --kind IngestionMatch --source ${report.sourceSystem} (or the console's Review cases page).\n`);
+      cli.write(
+        `\nSee the review cases: mpi-console reviews --kind IngestionMatch --source ${report.sourceSystem} (or the console's Review cases page).\n`,
+      );
     }
     if (warnings.length > 0) {
       cli.write('\nAccepted with warnings (the field is ignored for matching):\n');
-      cli.write(table(['line', 'field', 'warning'], warnings.flatMap((w) => w.issues.map((i) => [String(w.line), i.path, i.message]))));
+      cli.write(
+        table(
+          ['line', 'field', 'warning'],
+          warnings.flatMap((w) => w.issues.map((i) => [String(w.line), i.path, i.message])),
+        ),
+      );
     }
     if (report.rejected.length > 0) {
       cli.write('\nRejected lines:\n');
-      cli.write(table(['line', 'field', 'problem'], report.rejected.flatMap((r) => r.issues.map((i) => [String(r.line), i.path, i.message]))));
+      cli.write(
+        table(
+          ['line', 'field', 'problem'],
+          report.rejected.flatMap((r) => r.issues.map((i) => [String(r.line), i.path, i.message])),
+        ),
+      );
     }
   }
   return report.rejected.length > 0 ? 1 : 0;

@@ -14,7 +14,8 @@ const DEFAULT_BATCH_SIZE = 25;
 
 function jobIdArgument(cli: CliContext, command: string): string {
   const [jobId, ...extra] = cli.positionals;
-  if (jobId === undefined || extra.length > 0) throw usage(`${command} takes one job ID: mpi-console ${command} JOB_ID`);
+  if (jobId === undefined || extra.length > 0)
+    throw usage(`${command} takes one job ID: mpi-console ${command} JOB_ID`);
   return jobId;
 }
 
@@ -33,7 +34,11 @@ function statusText(job: JobState): string {
 }
 
 function currentPhase(job: JobState): string {
-  return job.phases.find((p) => p.status === 'running')?.name ?? job.phases.findLast((p) => p.status !== 'pending' && p.status !== 'skipped')?.name ?? '—';
+  return (
+    job.phases.find((p) => p.status === 'running')?.name ??
+    job.phases.findLast((p) => p.status !== 'pending' && p.status !== 'skipped')?.name ??
+    '—'
+  );
 }
 
 function printQueued(cli: CliContext, label: string, result: { jobId: string; status: string }): void {
@@ -41,7 +46,9 @@ function printQueued(cli: CliContext, label: string, result: { jobId: string; st
     cli.write(json(result));
     return;
   }
-  cli.write(`${label} job ${result.jobId} is queued; a worker runs it (\`mpi-console worker\`).\nFollow it with \`mpi-console job show ${result.jobId}\`.\n`);
+  cli.write(
+    `${label} job ${result.jobId} is queued; a worker runs it (\`mpi-console worker\`).\nFollow it with \`mpi-console job show ${result.jobId}\`.\n`,
+  );
 }
 
 export async function reindex(cli: CliContext): Promise<number> {
@@ -82,17 +89,33 @@ export function formatJob(job: JobState): string {
     ['batch size', String(job.batchSize)],
     ['schedule', job.scheduleKey ?? '—'],
     ['profile version', job.matchingProfileVersion === null ? '— (not started)' : String(job.matchingProfileVersion)],
-    ['population', job.populationTotal === null ? '— (unknown: no percentage)' : `${String(job.populationTotal)} active identities at start`],
+    [
+      'population',
+      job.populationTotal === null
+        ? '— (unknown: no percentage)'
+        : `${String(job.populationTotal)} active identities at start`,
+    ],
     ['created', job.createdAt],
     ['started', job.startedAt ?? '—'],
     ['finished', job.finishedAt ?? '—'],
-    ['lease', job.leaseOwner === null || job.status !== 'running' ? '—' : `${job.leaseOwner} until ${job.leaseExpiresAt ?? '?'}`],
+    [
+      'lease',
+      job.leaseOwner === null || job.status !== 'running'
+        ? '—'
+        : `${job.leaseOwner} until ${job.leaseExpiresAt ?? '?'}`,
+    ],
     ['error', job.error ?? '—'],
     ['review rate', reviewRateText(job.reviewRate)],
   ]);
   const phases = table(
     ['phase', 'status', 'processed', 'progress', 'note'],
-    job.phases.map((p) => [p.name, p.status, String(p.processed), p.status === 'skipped' ? '—' : percent(p.processed, job.populationTotal), p.note ?? '']),
+    job.phases.map((p) => [
+      p.name,
+      p.status,
+      String(p.processed),
+      p.status === 'skipped' ? '—' : percent(p.processed, job.populationTotal),
+      p.note ?? '',
+    ]),
   );
   const counters = table(
     ['validated', 'scanned', 'imported', 'updated', 'unchanged', 'review-created', 'warning', 'failure'],
@@ -124,7 +147,11 @@ export async function jobCancel(cli: CliContext): Promise<number> {
 
 export async function jobsList(cli: CliContext): Promise<number> {
   const before = cli.string('before');
-  const { rows, nextCursor } = await cli.client.call('jobs/list', { limit: cli.integer('limit', 50), ...(before === undefined ? {} : { before }) }, cli.call);
+  const { rows, nextCursor } = await cli.client.call(
+    'jobs/list',
+    { limit: cli.integer('limit', 50), ...(before === undefined ? {} : { before }) },
+    cli.call,
+  );
   if (cli.json) {
     cli.write(json({ rows, nextCursor }));
     return 0;
@@ -135,7 +162,19 @@ export async function jobsList(cli: CliContext): Promise<number> {
   }
   cli.write(
     table(
-      ['job', 'kind', 'status', 'phase', 'scanned', 'updated', 'review-created', 'per-1000', 'warning', 'failure', 'created'],
+      [
+        'job',
+        'kind',
+        'status',
+        'phase',
+        'scanned',
+        'updated',
+        'review-created',
+        'per-1000',
+        'warning',
+        'failure',
+        'created',
+      ],
       rows.map((j) => [
         j.jobId,
         j.kind,
@@ -192,7 +231,11 @@ export async function worker(cli: CliContext): Promise<number> {
       once: cli.values.once === true,
       signal: controller.signal,
       onEvent: (event) => {
-        cli.write(cli.json ? JSON.stringify({ at: new Date().toISOString(), ...event }) + '\n' : `${new Date().toISOString()}  ${describe(event)}\n`);
+        cli.write(
+          cli.json
+            ? JSON.stringify({ at: new Date().toISOString(), ...event }) + '\n'
+            : `${new Date().toISOString()}  ${describe(event)}\n`,
+        );
       },
     });
   } finally {

@@ -15,22 +15,43 @@ export async function linkQualityScan(cli: CliContext): Promise<number> {
   cli.write(
     keyValues([
       ['profile version', String(report.matchingProfileVersion)],
-      ['identities', `${String(report.identitiesScanned)} active, ${String(report.identitiesWithSeveralRecords)} with two or more records`],
+      [
+        'identities',
+        `${String(report.identitiesScanned)} active, ${String(report.identitiesWithSeveralRecords)} with two or more records`,
+      ],
       ['pairs scored', String(report.pairsScored)],
-      ['flagged', `${String(report.flagged)}${report.flaggedPerThousand === null ? '' : ` (${report.flaggedPerThousand.toFixed(1)} per 1,000 identities with several records)`}`],
+      [
+        'flagged',
+        `${String(report.flagged)}${report.flaggedPerThousand === null ? '' : ` (${report.flaggedPerThousand.toFixed(1)} per 1,000 identities with several records)`}`,
+      ],
     ]),
   );
-  cli.write('\n' + table(['flag', 'identities', 'meaning'], LINK_FLAGS.map((f) => [f, String(report.byFlag[f]), LINK_FLAG_TEXT[f]])));
+  cli.write(
+    '\n' +
+      table(
+        ['flag', 'identities', 'meaning'],
+        LINK_FLAGS.map((f) => [f, String(report.byFlag[f]), LINK_FLAG_TEXT[f]]),
+      ),
+  );
   if (report.identities.length > 0) {
     cli.write(
       '\n' +
         table(
           ['enterprise ID', 'records', 'groups', 'weakest link', 'flags'],
-          report.identities.map((i) => [i.enterpriseId, String(i.records.length), String(i.groups), i.weakestLink === null ? '—' : i.weakestLink.toFixed(4), i.flags.join(', ')]),
+          report.identities.map((i) => [
+            i.enterpriseId,
+            String(i.records.length),
+            String(i.groups),
+            i.weakestLink === null ? '—' : i.weakestLink.toFixed(4),
+            i.flags.join(', '),
+          ]),
         ),
     );
   }
-  if (report.notListed > 0) cli.write(`\n${String(report.notListed)} more flagged identities are not listed (--limit N lists more).\n`);
-  cli.write('\nNothing was unlinked. Review a flagged identity with `mpi-console explain` on its records, and correct links through your governed process.\n');
+  if (report.notListed > 0)
+    cli.write(`\n${String(report.notListed)} more flagged identities are not listed (--limit N lists more).\n`);
+  cli.write(
+    '\nNothing was unlinked. Review a flagged identity with `mpi-console explain` on its records, and correct links through your governed process.\n',
+  );
   return 0;
 }

@@ -25,25 +25,48 @@ async function previewCommand(cli: CliContext, document: unknown): Promise<numbe
   const { active, candidate } = preview.thresholds;
   cli.write(
     keyValues([
-      ['active profile', `version ${String(preview.activeVersion)} (Probable ${String(active.probable)}, Certain ${String(active.certain)})`],
+      [
+        'active profile',
+        `version ${String(preview.activeVersion)} (Probable ${String(active.probable)}, Certain ${String(active.certain)})`,
+      ],
       ['candidate', `Probable ${String(candidate.probable)}, Certain ${String(candidate.certain)}`],
-      ['linked records compared', `${String(preview.linkedRecordsCompared)} in ${String(preview.identitiesWithSeveralRecords)} identities with several records`],
-      ['identity pairs compared', `${String(preview.candidatePairsCompared)} (blocking candidates of ${String(preview.identitiesCompared)} identities)`],
+      [
+        'linked records compared',
+        `${String(preview.linkedRecordsCompared)} in ${String(preview.identitiesWithSeveralRecords)} identities with several records`,
+      ],
+      [
+        'identity pairs compared',
+        `${String(preview.candidatePairsCompared)} (blocking candidates of ${String(preview.identitiesCompared)} identities)`,
+      ],
       ['cases a reconciliation would open', String(preview.reviewCasesReconciliationWouldOpen)],
     ]),
   );
-  cli.write('\n' + table(['change', 'count', 'meaning'], IMPACT_KINDS.map((k) => [k, String(preview.changes[k]), IMPACT_TEXT[k]])));
+  cli.write(
+    '\n' +
+      table(
+        ['change', 'count', 'meaning'],
+        IMPACT_KINDS.map((k) => [k, String(preview.changes[k]), IMPACT_TEXT[k]]),
+      ),
+  );
   if (preview.examples.length > 0) {
     cli.write(
       '\n' +
         table(
           ['change', 'left', 'right', 'score now', 'candidate'],
-          preview.examples.map((e) => [e.kind, `${e.left.sourceSystem}/${e.left.localId}`, `${e.right.sourceSystem}/${e.right.localId}`, e.scoreNow.toFixed(4), e.scoreCandidate.toFixed(4)]),
+          preview.examples.map((e) => [
+            e.kind,
+            `${e.left.sourceSystem}/${e.left.localId}`,
+            `${e.right.sourceSystem}/${e.right.localId}`,
+            e.scoreNow.toFixed(4),
+            e.scoreCandidate.toFixed(4),
+          ]),
         ),
     );
   }
   if (preview.blockingNote !== null) cli.write(`\n${preview.blockingNote}\n`);
-  cli.write('\nNothing was applied. `mpi-console explain --left … --right …` shows an example pair; apply without --preview when the change is approved.\n');
+  cli.write(
+    '\nNothing was applied. `mpi-console explain --left … --right …` shows an example pair; apply without --preview when the change is approved.\n',
+  );
   return 0;
 }
 
@@ -58,18 +81,35 @@ export async function profile(cli: CliContext): Promise<number> {
       const result = await cli.engine.call('profile/validate', { document: readDocument(file) }, cli.call);
       if (cli.json) cli.write(json(result));
       else if (result.valid) cli.write('The profile is valid.\n');
-      else cli.write(`The profile is invalid:\n${table(['path', 'problem'], result.issues.map((i) => [i.path, i.message]))}`);
+      else
+        cli.write(
+          `The profile is invalid:\n${table(
+            ['path', 'problem'],
+            result.issues.map((i) => [i.path, i.message]),
+          )}`,
+        );
       return result.valid ? 0 : 1;
     }
     case 'apply': {
       if (cli.values.preview === true) return previewCommand(cli, readDocument(file));
-      const result = await cli.engine.call('profile/apply', { document: readDocument(file), reason: cli.string('reason') ?? `applied from ${file ?? ''}` }, cli.call);
+      const result = await cli.engine.call(
+        'profile/apply',
+        { document: readDocument(file), reason: cli.string('reason') ?? `applied from ${file ?? ''}` },
+        cli.call,
+      );
       if (cli.json) cli.write(json(result));
-      else cli.write(`Matching profile version ${String(result.matchingProfileVersion)} is now active (was ${String(result.previousVersion)}).\n`);
+      else
+        cli.write(
+          `Matching profile version ${String(result.matchingProfileVersion)} is now active (was ${String(result.previousVersion)}).\n`,
+        );
       return 0;
     }
     case 'rollback': {
-      const result = await cli.engine.call('profile/rollback', { reason: cli.string('reason') ?? 'rollback' }, cli.call);
+      const result = await cli.engine.call(
+        'profile/rollback',
+        { reason: cli.string('reason') ?? 'rollback' },
+        cli.call,
+      );
       if (cli.json) cli.write(json(result));
       else {
         cli.write(
@@ -79,6 +119,8 @@ export async function profile(cli: CliContext): Promise<number> {
       return 0;
     }
     default:
-      throw usage('profile show | profile validate FILE | profile apply FILE [--reason TEXT] [--preview] | profile rollback [--reason TEXT]');
+      throw usage(
+        'profile show | profile validate FILE | profile apply FILE [--reason TEXT] [--preview] | profile rollback [--reason TEXT]',
+      );
   }
 }

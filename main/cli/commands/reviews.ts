@@ -16,7 +16,8 @@ function oneOf<T extends string>(cli: CliContext, option: string, allowed: reado
 
 function caseArgument(cli: CliContext, command: string): string {
   const [caseId, ...extra] = cli.positionals;
-  if (caseId === undefined || extra.length > 0) throw usage(`${command} takes one review case ID: mpi-console ${command} CASE_ID`);
+  if (caseId === undefined || extra.length > 0)
+    throw usage(`${command} takes one review case ID: mpi-console ${command} CASE_ID`);
   return caseId;
 }
 
@@ -43,7 +44,21 @@ export async function reviews(cli: CliContext): Promise<number> {
   }
   cli.write(
     tsv(
-      ['caseId', 'kind', 'status', 'leftEnterpriseId', 'leftVersion', 'rightEnterpriseId', 'rightVersion', 'profileVersion', 'score', 'decision', 'jobId', 'review', 'createdAt'],
+      [
+        'caseId',
+        'kind',
+        'status',
+        'leftEnterpriseId',
+        'leftVersion',
+        'rightEnterpriseId',
+        'rightVersion',
+        'profileVersion',
+        'score',
+        'decision',
+        'jobId',
+        'review',
+        'createdAt',
+      ],
       result.rows.map((r) => [
         r.caseId,
         r.kind,
@@ -61,7 +76,8 @@ export async function reviews(cli: CliContext): Promise<number> {
       ]),
     ),
   );
-  if (result.total > result.rows.length) process.stderr.write(`${String(result.rows.length)} of ${String(result.total)} cases shown; --offset N for more\n`);
+  if (result.total > result.rows.length)
+    process.stderr.write(`${String(result.rows.length)} of ${String(result.total)} cases shown; --offset N for more\n`);
   return 0;
 }
 
@@ -76,29 +92,64 @@ export async function reviewShow(cli: CliContext): Promise<number> {
     keyValues([
       ['case', c.caseId],
       ['kind', c.kind],
-      ['status', c.review === null ? c.status : `${c.status} (${c.review.decision}, ${c.review.actor}, ${c.review.decidedAt})`],
-      ['opened', `${c.createdAt}${c.jobId === null ? '' : ` by job ${c.jobId}`}${c.sourceSystem === null ? '' : ` from ${c.sourceSystem}`}`],
+      [
+        'status',
+        c.review === null ? c.status : `${c.status} (${c.review.decision}, ${c.review.actor}, ${c.review.decidedAt})`,
+      ],
+      [
+        'opened',
+        `${c.createdAt}${c.jobId === null ? '' : ` by job ${c.jobId}`}${c.sourceSystem === null ? '' : ` from ${c.sourceSystem}`}`,
+      ],
       ['score', `${c.score.toFixed(6)} (${c.decision}, profile version ${String(c.matchingProfileVersion)})`],
       ['left', `${c.leftEnterpriseId} v${String(c.leftVersion)}: ${String(detail.left.records.length)} records`],
       ['right', `${c.rightEnterpriseId} v${String(c.rightVersion)}: ${String(detail.right.records.length)} records`],
-      ['stale', detail.case.stale ? 'yes: an identity changed since the case was opened; a decision would be refused' : 'no'],
+      [
+        'stale',
+        detail.case.stale ? 'yes: an identity changed since the case was opened; a decision would be refused' : 'no',
+      ],
       ...(detail.bestPair === null
         ? []
-        : [['compare', `mpi-console explain --left ${detail.bestPair.left.sourceSystem}/${detail.bestPair.left.localId} --right ${detail.bestPair.right.sourceSystem}/${detail.bestPair.right.localId}`] as const]),
+        : [
+            [
+              'compare',
+              `mpi-console explain --left ${detail.bestPair.left.sourceSystem}/${detail.bestPair.left.localId} --right ${detail.bestPair.right.sourceSystem}/${detail.bestPair.right.localId}`,
+            ] as const,
+          ]),
     ]),
   );
-  cli.write('\n' + table(['field', 'band', 'weight'], c.evidence.map((e) => [e.field, e.band ?? 'missing', (e.logLikelihood ?? e.weight ?? 0).toFixed(3)])));
-  if (detail.decisions.length > 0) cli.write('\n' + table(['decided at', 'by', 'decision', 'reason'], detail.decisions.map((d) => [d.decidedAt, d.actor, d.decision, d.reason])));
+  cli.write(
+    '\n' +
+      table(
+        ['field', 'band', 'weight'],
+        c.evidence.map((e) => [e.field, e.band ?? 'missing', (e.logLikelihood ?? e.weight ?? 0).toFixed(3)]),
+      ),
+  );
+  if (detail.decisions.length > 0)
+    cli.write(
+      '\n' +
+        table(
+          ['decided at', 'by', 'decision', 'reason'],
+          detail.decisions.map((d) => [d.decidedAt, d.actor, d.decision, d.reason]),
+        ),
+    );
   return 0;
 }
 
 export async function reviewDecide(cli: CliContext): Promise<number> {
   const caseId = caseArgument(cli, 'review decide');
   const decision: ReviewDecision | undefined = oneOf(cli, 'decision', REVIEW_DECISIONS);
-  if (decision === undefined) throw usage(`review decide needs --decision ${REVIEW_DECISIONS.join('|')} and --reason TEXT`);
-  const result = await cli.client.call('reviews/decide', { caseId, decision, reason: cli.required('reason') }, cli.call);
+  if (decision === undefined)
+    throw usage(`review decide needs --decision ${REVIEW_DECISIONS.join('|')} and --reason TEXT`);
+  const result = await cli.client.call(
+    'reviews/decide',
+    { caseId, decision, reason: cli.required('reason') },
+    cli.call,
+  );
   if (cli.json) cli.write(json(result));
-  else cli.write(`Recorded "${decision}" on ${caseId}; the case is ${result.case.status}. Nothing was merged or unlinked.\n`);
+  else
+    cli.write(
+      `Recorded "${decision}" on ${caseId}; the case is ${result.case.status}. Nothing was merged or unlinked.\n`,
+    );
   return 0;
 }
 

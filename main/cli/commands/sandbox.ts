@@ -12,18 +12,32 @@ export async function sandboxInit(cli: CliContext): Promise<number> {
     cli.write(json(result));
     return 0;
   }
-  cli.write(`Sandbox tenant "${result.tenantId}" created in ${cli.dbPath} (matching profile version ${String(result.matchingProfileVersion)}).\n`);
+  cli.write(
+    `Sandbox tenant "${result.tenantId}" created in ${cli.dbPath} (matching profile version ${String(result.matchingProfileVersion)}).\n`,
+  );
   if (result.syntheticPeople > 0) {
-    cli.write(`Loaded ${String(result.syntheticPeople)} synthetic people as ${String(result.syntheticRecords)} records:\n`);
+    cli.write(
+      `Loaded ${String(result.syntheticPeople)} synthetic people as ${String(result.syntheticRecords)} records:\n`,
+    );
     cli.write(
       table(
         ['source', 'records', 'auto-linked', 'new identities', 'review cases', 'per 1,000', 'rejected'],
-        result.ingest.map((r) => [r.sourceSystem, String(r.created), String(r.autoLinked), String(r.newIdentities), String(r.reviewCasesCreated), perThousand(r.reviewCasesCreated, r.created), String(r.rejected.length)]),
+        result.ingest.map((r) => [
+          r.sourceSystem,
+          String(r.created),
+          String(r.autoLinked),
+          String(r.newIdentities),
+          String(r.reviewCasesCreated),
+          perThousand(r.reviewCasesCreated, r.created),
+          String(r.rejected.length),
+        ]),
       ),
     );
     const cases = result.ingest.reduce((sum, r) => sum + r.reviewCasesCreated, 0);
     const matched = result.ingest.reduce((sum, r) => sum + r.created, 0);
-    cli.write(`Review cases: ${perThousand(cases, matched)} per 1,000 records matched (${String(cases)} of ${String(matched)}).\n`);
+    cli.write(
+      `Review cases: ${perThousand(cases, matched)} per 1,000 records matched (${String(cases)} of ${String(matched)}).\n`,
+    );
   }
   return 0;
 }

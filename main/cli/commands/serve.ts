@@ -30,7 +30,8 @@ function untilSignal(): Promise<void> {
 }
 
 export async function serveCommand(cli: CliContext): Promise<number> {
-  if (cli.positionals.length > 0) throw usage('serve takes no arguments: mpi-console serve [--host H] [--port P] [--worker] [--dev-auth]');
+  if (cli.positionals.length > 0)
+    throw usage('serve takes no arguments: mpi-console serve [--host H] [--port P] [--worker] [--dev-auth]');
   const port = cli.integer('port', 8080);
   if (port < 0 || port > 65_535) throw usage('--port is 0-65535 (0: any free port)');
   const hasCert = cli.string('tls-cert') !== undefined;

@@ -13,12 +13,22 @@ export async function sources(cli: CliContext): Promise<number> {
   if (action === 'list' && name === undefined) {
     const rows = listSources(cli.engine.env, cli.call);
     if (cli.json) cli.write(json({ rows }));
-    else if (rows.length === 0) cli.write('No external FHIR source is configured for this tenant (Maintenance.FhirSources in the configuration file).\n');
+    else if (rows.length === 0)
+      cli.write(
+        'No external FHIR source is configured for this tenant (Maintenance.FhirSources in the configuration file).\n',
+      );
     else {
       cli.write(
         table(
           ['source system', 'base URL', 'authentication', 'secret from', 'local identifier system', 'page size'],
-          rows.map((r) => [r.sourceSystem, r.baseUrl, r.authentication, r.secretFrom ?? '—', r.localIdentifierSystem, String(r.pageSize)]),
+          rows.map((r) => [
+            r.sourceSystem,
+            r.baseUrl,
+            r.authentication,
+            r.secretFrom ?? '—',
+            r.localIdentifierSystem,
+            String(r.pageSize),
+          ]),
         ),
       );
     }
@@ -33,7 +43,12 @@ export async function sources(cli: CliContext): Promise<number> {
         ['source system', check.sourceSystem],
         ['configuration and secret', check.configuration],
         ['token', check.token],
-        ['first search page', check.firstPage === 'ok' ? `ok (${String(check.entries ?? 0)} entr${check.entries === 1 ? 'y' : 'ies'}${check.hasNextPage === true ? ', more pages' : ''})` : check.firstPage],
+        [
+          'first search page',
+          check.firstPage === 'ok'
+            ? `ok (${String(check.entries ?? 0)} entr${check.entries === 1 ? 'y' : 'ies'}${check.hasNextPage === true ? ', more pages' : ''})`
+            : check.firstPage,
+        ],
         ['error', check.error ?? '—'],
       ]),
     );

@@ -10,6 +10,9 @@ export async function syntheticGenerate(cli: CliContext): Promise<number> {
   const population = generatePopulation({ people, seed });
   const result = await writePopulation(population, out);
   if (cli.json) cli.write(json({ people, seed, records: population.records.length, files: result.files }));
-  else cli.write(`Wrote ${String(population.records.length)} records of ${String(people)} synthetic people:\n${result.files.map((f) => `  ${f}`).join('\n')}\n`);
+  else
+    cli.write(
+      `Wrote ${String(population.records.length)} records of ${String(people)} synthetic people:\n${result.files.map((f) => `  ${f}`).join('\n')}\n`,
+    );
   return 0;
 }

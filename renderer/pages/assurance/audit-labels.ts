@@ -21,7 +21,10 @@ export function auditRequest(sample: AuditSample, verdicts: ReadonlyMap<string, 
 }
 
 /** Labels so far per stratum (matches and non-matches; unsure ones are not labels). */
-export function labelledByStratum(sample: AuditSample, verdicts: ReadonlyMap<string, KeptVerdict>): Map<AuditStratumName, number> {
+export function labelledByStratum(
+  sample: AuditSample,
+  verdicts: ReadonlyMap<string, KeptVerdict>,
+): Map<AuditStratumName, number> {
   const counts = new Map<AuditStratumName, number>();
   for (const pair of sample.pairs) {
     const kept = verdicts.get(pairKey(pair));
@@ -35,7 +38,10 @@ export function labelledByStratum(sample: AuditSample, verdicts: ReadonlyMap<str
  * The pairs drawn but not labelled are not saved: drawing again with the same size and seed on an unchanged registry
  * gives the same sample, and the verdicts, kept by pair, attach to it again.
  */
-export function reopenedAudit(request: AuditRequest, matchingProfileVersion: number): { sample: AuditSample; verdicts: Map<string, KeptVerdict> } {
+export function reopenedAudit(
+  request: AuditRequest,
+  matchingProfileVersion: number,
+): { sample: AuditSample; verdicts: Map<string, KeptVerdict> } {
   let verdicts = new Map<string, KeptVerdict>();
   for (const label of request.labels) verdicts = withVerdict(verdicts, label, label.isMatch ? 'match' : 'non-match');
   return {

@@ -5,9 +5,28 @@
  * recall and F1 of the links with 95% intervals (audit/estimate). The labels stay apart from the review queue's
  * decisions, which lean toward the uncertain band. Each estimate is kept in Saved runs and reopens here.
  */
-import { Alert, Badge, Button, Card, Group, Kbd, NumberInput, Progress, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Kbd,
+  NumberInput,
+  Progress,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { AUDIT_STRATUM_TEXT, AuditEstimateSchema, AuditSampleSchema, type AuditEstimateOutput, type AuditSample } from '../../../engine/contract/audit.ts';
+import {
+  AUDIT_STRATUM_TEXT,
+  AuditEstimateSchema,
+  AuditSampleSchema,
+  type AuditEstimateOutput,
+  type AuditSample,
+} from '../../../engine/contract/audit.ts';
 import { useClient } from '../../client/context.tsx';
 import { formatCount } from '../../format.ts';
 import { useTask } from '../../hooks/task.ts';
@@ -22,27 +41,74 @@ import { VERDICTS_CODEC, nextUnlabelled, pairKey, type KeptVerdict } from './wor
 import { useLabelling } from './use-labelling.ts';
 
 type NumberValue = number | string;
-const SAMPLE_CODEC = schemaCodec<AuditSample | null>((stored) => (stored === null ? { success: true, data: null } : AuditSampleSchema.safeParse(stored)));
-const ESTIMATE_CODEC = schemaCodec<AuditEstimateOutput | null>((stored) => (stored === null ? { success: true, data: null } : AuditEstimateSchema.safeParse(stored)));
-const INDEX_CODEC: Codec<number> = { write: (n) => n, read: (stored) => (typeof stored === 'number' && Number.isInteger(stored) && stored >= 0 ? stored : undefined) };
-const REOPENED_CODEC: Codec<string | null> = { write: (at) => at, read: (stored) => (stored === null || typeof stored === 'string' ? stored : undefined) };
+const SAMPLE_CODEC = schemaCodec<AuditSample | null>((stored) =>
+  stored === null ? { success: true, data: null } : AuditSampleSchema.safeParse(stored),
+);
+const ESTIMATE_CODEC = schemaCodec<AuditEstimateOutput | null>((stored) =>
+  stored === null ? { success: true, data: null } : AuditEstimateSchema.safeParse(stored),
+);
+const INDEX_CODEC: Codec<number> = {
+  write: (n) => n,
+  read: (stored) => (typeof stored === 'number' && Number.isInteger(stored) && stored >= 0 ? stored : undefined),
+};
+const REOPENED_CODEC: Codec<string | null> = {
+  write: (at) => at,
+  read: (stored) => (stored === null || typeof stored === 'string' ? stored : undefined),
+};
 
 /** The names the page writes the audit under (the page's reopen puts a saved audit there). */
-export const AUDIT_STATE = { sample: 'audit-sample', verdicts: 'audit-verdicts', index: 'audit-index', estimate: 'audit-estimate', reopened: 'audit-reopened' } as const;
-export const AUDIT_CODECS = { sample: SAMPLE_CODEC, verdicts: VERDICTS_CODEC, index: INDEX_CODEC, estimate: ESTIMATE_CODEC, reopened: REOPENED_CODEC } as const;
+export const AUDIT_STATE = {
+  sample: 'audit-sample',
+  verdicts: 'audit-verdicts',
+  index: 'audit-index',
+  estimate: 'audit-estimate',
+  reopened: 'audit-reopened',
+} as const;
+export const AUDIT_CODECS = {
+  sample: SAMPLE_CODEC,
+  verdicts: VERDICTS_CODEC,
+  index: INDEX_CODEC,
+  estimate: ESTIMATE_CODEC,
+  reopened: REOPENED_CODEC,
+} as const;
 
-export function AuditPanel({ connectionKey, runsKey }: { readonly connectionKey: string; readonly runsKey: readonly unknown[] }) {
+export function AuditPanel({
+  connectionKey,
+  runsKey,
+}: {
+  readonly connectionKey: string;
+  readonly runsKey: readonly unknown[];
+}) {
   const client = useClient();
   const queryClient = useQueryClient();
   const [size, setSize] = usePageState<NumberValue>(connectionKey, 'audit-size', 400);
   const [seed, setSeed] = usePageState<NumberValue>(connectionKey, 'audit-seed', 1);
   const [sample, setSample] = usePageState<AuditSample | null>(connectionKey, AUDIT_STATE.sample, null, SAMPLE_CODEC);
-  const [verdicts, setVerdicts] = usePageState<Map<string, KeptVerdict>>(connectionKey, AUDIT_STATE.verdicts, new Map(), VERDICTS_CODEC);
+  const [verdicts, setVerdicts] = usePageState<Map<string, KeptVerdict>>(
+    connectionKey,
+    AUDIT_STATE.verdicts,
+    new Map(),
+    VERDICTS_CODEC,
+  );
   const [index, setIndex] = usePageState(connectionKey, AUDIT_STATE.index, 0, INDEX_CODEC);
-  const [estimate, setEstimate] = usePageState<AuditEstimateOutput | null>(connectionKey, AUDIT_STATE.estimate, null, ESTIMATE_CODEC);
-  const [reopened, setReopened] = usePageState<string | null>(connectionKey, AUDIT_STATE.reopened, null, REOPENED_CODEC);
-  const sizeError = typeof size === 'number' && Number.isInteger(size) && size >= 40 && size <= 10_000 ? undefined : 'A whole number from 40 to 10,000';
-  const seedError = typeof seed === 'number' && Number.isInteger(seed) && seed >= 0 ? undefined : 'A whole number from 0';
+  const [estimate, setEstimate] = usePageState<AuditEstimateOutput | null>(
+    connectionKey,
+    AUDIT_STATE.estimate,
+    null,
+    ESTIMATE_CODEC,
+  );
+  const [reopened, setReopened] = usePageState<string | null>(
+    connectionKey,
+    AUDIT_STATE.reopened,
+    null,
+    REOPENED_CODEC,
+  );
+  const sizeError =
+    typeof size === 'number' && Number.isInteger(size) && size >= 40 && size <= 10_000
+      ? undefined
+      : 'A whole number from 40 to 10,000';
+  const seedError =
+    typeof seed === 'number' && Number.isInteger(seed) && seed >= 0 ? undefined : 'A whole number from 0';
 
   const draw = useTask('audit/sample', (drawn) => {
     setSample(drawn);
@@ -70,29 +136,79 @@ export function AuditPanel({ connectionKey, runsKey }: { readonly connectionKey:
   return (
     <Stack gap="lg">
       <Card withBorder padding="lg" component="section" aria-labelledby="audit-title">
-        <Title order={2} size="h4" id="audit-title" mb={4}>Registry audit</Title>
+        <Title order={2} size="h4" id="audit-title" mb={4}>
+          Registry audit
+        </Title>
         <Text size="sm" c="dimmed" mb="sm" maw={820}>
-          How accurate are the registry's links, across the whole registry? Draw a stratified sample of its decisions (record pairs it links, and record pairs of different identities that share a blocking key, by score band), label each pair as the same person or not, and get precision, recall and F1 of the links with 95% intervals. These labels are kept apart from review-case decisions, which lean toward the uncertain band.
+          How accurate are the registry's links, across the whole registry? Draw a stratified sample of its decisions
+          (record pairs it links, and record pairs of different identities that share a blocking key, by score band),
+          label each pair as the same person or not, and get precision, recall and F1 of the links with 95% intervals.
+          These labels are kept apart from review-case decisions, which lean toward the uncertain band.
         </Text>
         <form
           aria-label="Audit sample"
           onSubmit={(event) => {
             event.preventDefault();
-            if (sizeError === undefined && seedError === undefined) draw.start({ labels: Number(size), seed: Number(seed) });
+            if (sizeError === undefined && seedError === undefined)
+              draw.start({ labels: Number(size), seed: Number(seed) });
           }}
         >
           <Group align="flex-end" gap="md">
-            <NumberInput label="Pairs to label" description="400 gives each figure within a few points" value={size} onChange={setSize} allowDecimal={false} thousandSeparator="," min={40} max={10_000} step={100} w={220} error={sizeError} />
-            <NumberInput label="Seed" description="The same seed redraws the same sample" value={seed} onChange={setSeed} allowDecimal={false} min={0} w={200} error={seedError} />
-            <Button type="submit" loading={draw.isPending} disabled={sizeError !== undefined || seedError !== undefined}>{sample === null ? 'Draw the audit sample' : 'Draw again'}</Button>
+            <NumberInput
+              label="Pairs to label"
+              description="400 gives each figure within a few points"
+              value={size}
+              onChange={setSize}
+              allowDecimal={false}
+              thousandSeparator=","
+              min={40}
+              max={10_000}
+              step={100}
+              w={220}
+              error={sizeError}
+            />
+            <NumberInput
+              label="Seed"
+              description="The same seed redraws the same sample"
+              value={seed}
+              onChange={setSeed}
+              allowDecimal={false}
+              min={0}
+              w={200}
+              error={seedError}
+            />
+            <Button
+              type="submit"
+              loading={draw.isPending}
+              disabled={sizeError !== undefined || seedError !== undefined}
+            >
+              {sample === null ? 'Draw the audit sample' : 'Draw again'}
+            </Button>
           </Group>
         </form>
-        <div style={{ marginTop: 12 }}><TaskProgress task={draw} what="audit sample" /></div>
-        {draw.error !== null ? <div style={{ marginTop: 12 }}><EngineRefusal title="No audit sample was drawn" error={draw.error} /></div> : null}
+        <div style={{ marginTop: 12 }}>
+          <TaskProgress task={draw} what="audit sample" />
+        </div>
+        {draw.error !== null ? (
+          <div style={{ marginTop: 12 }}>
+            <EngineRefusal title="No audit sample was drawn" error={draw.error} />
+          </div>
+        ) : null}
         {sample !== null ? (
-          <Table mt="md" striped aria-label="The audit's strata" data-testid="audit-strata" style={{ fontVariantNumeric: 'tabular-nums' }}>
+          <Table
+            mt="md"
+            striped
+            aria-label="The audit's strata"
+            data-testid="audit-strata"
+            style={{ fontVariantNumeric: 'tabular-nums' }}
+          >
             <Table.Thead>
-              <Table.Tr><Table.Th>Stratum</Table.Th><Table.Th>Pairs in the registry</Table.Th><Table.Th>In the sample</Table.Th><Table.Th>Labelled</Table.Th></Table.Tr>
+              <Table.Tr>
+                <Table.Th>Stratum</Table.Th>
+                <Table.Th>Pairs in the registry</Table.Th>
+                <Table.Th>In the sample</Table.Th>
+                <Table.Th>Labelled</Table.Th>
+              </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {sample.strata.map((s) => (
@@ -106,47 +222,120 @@ export function AuditPanel({ connectionKey, runsKey }: { readonly connectionKey:
             </Table.Tbody>
           </Table>
         ) : null}
-        {sample?.candidatePairsCapped === true ? <Text size="xs" c="dimmed" mt={4}>The registry has more candidate pairs than were listed: the non-linked strata are lower bounds, so recall is an upper bound.</Text> : null}
+        {sample?.candidatePairsCapped === true ? (
+          <Text size="xs" c="dimmed" mt={4}>
+            The registry has more candidate pairs than were listed: the non-linked strata are lower bounds, so recall is
+            an upper bound.
+          </Text>
+        ) : null}
       </Card>
 
       {sample !== null && pairs.length > 0 ? (
         <Card withBorder padding="lg" component="section" aria-labelledby="audit-pair-title">
           <Group justify="space-between" mb="sm">
-            <Title order={2} size="h4" id="audit-pair-title">{pair === undefined ? 'Every pair of the sample has a verdict' : `Audit pair ${String(index + 1)} of ${String(pairs.length)}`}</Title>
+            <Title order={2} size="h4" id="audit-pair-title">
+              {pair === undefined
+                ? 'Every pair of the sample has a verdict'
+                : `Audit pair ${String(index + 1)} of ${String(pairs.length)}`}
+            </Title>
             <Group gap="xs">
-              <Badge variant="light" radius="sm" data-testid="audit-progress">{labelled} labelled · {unsure} unsure · {pairs.length - given.length} to go</Badge>
-              <Button size="xs" onClick={() => { estimating.mutate(sample); }} loading={estimating.isPending} disabled={labelled === 0}>Estimate accuracy from {formatCount(labelled)} labels</Button>
+              <Badge variant="light" radius="sm" data-testid="audit-progress">
+                {labelled} labelled · {unsure} unsure · {pairs.length - given.length} to go
+              </Badge>
+              <Button
+                size="xs"
+                onClick={() => {
+                  estimating.mutate(sample);
+                }}
+                loading={estimating.isPending}
+                disabled={labelled === 0}
+              >
+                Estimate accuracy from {formatCount(labelled)} labels
+              </Button>
             </Group>
           </Group>
           <Progress value={(given.length / pairs.length) * 100} aria-label="Audit labelling progress" mb="sm" />
-          <div ref={surface} tabIndex={0} onKeyDown={onKey} role="group" aria-label="Audit pair to label: press M for same person, N for different people, U for unsure, Backspace or P to go back and undo" data-testid="audit-surface" style={{ outlineOffset: 4, borderRadius: 8 }}>
+          <div
+            ref={surface}
+            tabIndex={0}
+            onKeyDown={onKey}
+            role="group"
+            aria-label="Audit pair to label: press M for same person, N for different people, U for unsure, Backspace or P to go back and undo"
+            data-testid="audit-surface"
+            style={{ outlineOffset: 4, borderRadius: 8 }}
+          >
             <Group gap="xs" mb="sm">
               <Text size="sm">Keys:</Text>
-              <Kbd>M</Kbd><Text size="sm">same person</Text>
-              <Kbd>N</Kbd><Text size="sm">different people</Text>
-              <Kbd>U</Kbd><Text size="sm">unsure</Text>
-              <Kbd>Backspace</Kbd><Text size="sm">previous (undo)</Text>
+              <Kbd>M</Kbd>
+              <Text size="sm">same person</Text>
+              <Kbd>N</Kbd>
+              <Text size="sm">different people</Text>
+              <Kbd>U</Kbd>
+              <Text size="sm">unsure</Text>
+              <Kbd>Backspace</Kbd>
+              <Text size="sm">previous (undo)</Text>
             </Group>
             {pair === undefined ? (
-              <Text size="sm">Estimate the registry's accuracy from these labels, or draw a larger sample to narrow the intervals (the verdicts given are kept).</Text>
+              <Text size="sm">
+                Estimate the registry's accuracy from these labels, or draw a larger sample to narrow the intervals (the
+                verdicts given are kept).
+              </Text>
             ) : (
               <>
-                <Text size="xs" c="dimmed" mb={4}>Blind: whether the registry links this pair, its score and the field bands are hidden, so they cannot sway the verdict.</Text>
+                <Text size="xs" c="dimmed" mb={4}>
+                  Blind: whether the registry links this pair, its score and the field bands are hidden, so they cannot
+                  sway the verdict.
+                </Text>
                 <PairRecords key={pairKey(pair)} left={pair.left} right={pair.right} blind />
               </>
             )}
           </div>
           <Group gap="xs" mt="md">
-            <Button variant="light" color="teal" onClick={() => { label('match'); }} disabled={pair === undefined}>Same person (M)</Button>
-            <Button variant="light" color="indigo" onClick={() => { label('non-match'); }} disabled={pair === undefined}>Different people (N)</Button>
-            <Button variant="light" color="gray" onClick={() => { label('unsure'); }} disabled={pair === undefined}>Unsure (U)</Button>
-            <Button variant="default" onClick={previous} disabled={index === 0}>Previous (Backspace)</Button>
+            <Button
+              variant="light"
+              color="teal"
+              onClick={() => {
+                label('match');
+              }}
+              disabled={pair === undefined}
+            >
+              Same person (M)
+            </Button>
+            <Button
+              variant="light"
+              color="indigo"
+              onClick={() => {
+                label('non-match');
+              }}
+              disabled={pair === undefined}
+            >
+              Different people (N)
+            </Button>
+            <Button
+              variant="light"
+              color="gray"
+              onClick={() => {
+                label('unsure');
+              }}
+              disabled={pair === undefined}
+            >
+              Unsure (U)
+            </Button>
+            <Button variant="default" onClick={previous} disabled={index === 0}>
+              Previous (Backspace)
+            </Button>
           </Group>
-          {estimating.error !== null ? <div style={{ marginTop: 12 }}><EngineRefusal title="The accuracy could not be estimated" error={estimating.error} /></div> : null}
+          {estimating.error !== null ? (
+            <div style={{ marginTop: 12 }}>
+              <EngineRefusal title="The accuracy could not be estimated" error={estimating.error} />
+            </div>
+          ) : null}
         </Card>
       ) : null}
       {sample !== null && pairs.length === 0 ? (
-        <Alert color="blue" variant="light" icon={<IconAlert />} title="Nothing to audit yet"><Text size="sm">The registry has no linked pairs and no candidate pairs: ingest records first.</Text></Alert>
+        <Alert color="blue" variant="light" icon={<IconAlert />} title="Nothing to audit yet">
+          <Text size="sm">The registry has no linked pairs and no candidate pairs: ingest records first.</Text>
+        </Alert>
       ) : null}
       {estimate !== null ? <AuditReport estimate={estimate} reopened={reopened} /> : null}
     </Stack>

@@ -20,7 +20,14 @@ function check(value: NumberValue, ok: (n: number) => boolean, message: string):
   return typeof value === 'number' && ok(value) ? undefined : message;
 }
 
-export function CalibrationPanel({ preview, runsKey, output, onOutput, estimatedPrior, connectionKey }: {
+export function CalibrationPanel({
+  preview,
+  runsKey,
+  output,
+  onOutput,
+  estimatedPrior,
+  connectionKey,
+}: {
   readonly preview: LabelPreview;
   readonly runsKey: readonly unknown[];
   readonly output: CalibrationOutput | null;
@@ -38,7 +45,11 @@ export function CalibrationPanel({ preview, runsKey, output, onOutput, estimated
   const errors = {
     datasetId: datasetId.trim() === '' ? 'Give the dataset a label' : undefined,
     modelVersion: modelVersion.trim() === '' ? 'Give the model a version label' : undefined,
-    prior: check(prior, (n) => n >= MODEL_PRIOR_FLOOR && n <= 1 - MODEL_PRIOR_FLOOR, `A probability strictly between 0 and 1 (${String(MODEL_PRIOR_FLOOR)} to ${String(1 - MODEL_PRIOR_FLOOR)})`),
+    prior: check(
+      prior,
+      (n) => n >= MODEL_PRIOR_FLOOR && n <= 1 - MODEL_PRIOR_FLOOR,
+      `A probability strictly between 0 and 1 (${String(MODEL_PRIOR_FLOOR)} to ${String(1 - MODEL_PRIOR_FLOOR)})`,
+    ),
     smoothing: check(smoothing, (n) => n >= MIN_SMOOTHING && n <= 1000, `From ${String(MIN_SMOOTHING)} to 1000`),
     validation: check(validation, (n) => n > 0 && n < 1, 'A fraction strictly between 0 and 1'),
     target: check(target, (n) => n >= 0 && n <= 1, 'From 0 to 1'),
@@ -63,8 +74,18 @@ export function CalibrationPanel({ preview, runsKey, output, onOutput, estimated
   return (
     <Stack gap="lg">
       <Card withBorder padding="lg" component="section" aria-labelledby="cal-request-title">
-        <Title order={2} size="h4" id="cal-request-title" mb="xs">Calibrate a Fellegi-Sunter model</Title>
-        <Group mb="sm">{preview.rows > 0 ? <PreviewSummary preview={preview} /> : <Text size="sm" c="dimmed">No labels yet: calibration needs at least 10 matches and 10 non-matches.</Text>}</Group>
+        <Title order={2} size="h4" id="cal-request-title" mb="xs">
+          Calibrate a Fellegi-Sunter model
+        </Title>
+        <Group mb="sm">
+          {preview.rows > 0 ? (
+            <PreviewSummary preview={preview} />
+          ) : (
+            <Text size="sm" c="dimmed">
+              No labels yet: calibration needs at least 10 matches and 10 non-matches.
+            </Text>
+          )}
+        </Group>
         <form
           aria-label="Calibration request"
           onSubmit={(event) => {
@@ -73,8 +94,26 @@ export function CalibrationPanel({ preview, runsKey, output, onOutput, estimated
           }}
         >
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
-            <TextInput label="Dataset ID" description="The version label of this label set" value={datasetId} onChange={(e) => { setDatasetId(e.currentTarget.value); }} maxLength={100} error={errors.datasetId} />
-            <TextInput label="Model version" description="The label the produced model carries" value={modelVersion} onChange={(e) => { setModelVersion(e.currentTarget.value); }} maxLength={100} error={errors.modelVersion} />
+            <TextInput
+              label="Dataset ID"
+              description="The version label of this label set"
+              value={datasetId}
+              onChange={(e) => {
+                setDatasetId(e.currentTarget.value);
+              }}
+              maxLength={100}
+              error={errors.datasetId}
+            />
+            <TextInput
+              label="Model version"
+              description="The label the produced model carries"
+              value={modelVersion}
+              onChange={(e) => {
+                setModelVersion(e.currentTarget.value);
+              }}
+              maxLength={100}
+              error={errors.modelVersion}
+            />
             <NumberInput
               label="Prior match probability"
               description={`The share of true matches among the pairs the scorer meets in production. It must be explicit: labelled samples are usually balanced (about half matches), far from production's share, and the model's probabilities follow the prior. Estimate it as expected true pairs ÷ pairs compared (the README's "Choosing the prior").${estimatedPrior === null ? '' : ` This sandbox's estimate: ${estimatedPrior.toFixed(4)}.`}`}
@@ -84,21 +123,67 @@ export function CalibrationPanel({ preview, runsKey, output, onOutput, estimated
               step={0.001}
               error={errors.prior}
             />
-            <NumberInput label="Smoothing" description="Added to every band count, so no m or u is 0 or 1 (1 is Laplace smoothing)" value={smoothing} onChange={setSmoothing} decimalScale={4} step={0.5} error={errors.smoothing} />
-            <NumberInput label="Validation fraction" description="The share of each class held out, never trained on, for the quality figures" value={validation} onChange={setValidation} decimalScale={3} step={0.05} error={errors.validation} />
-            <NumberInput label="Target precision" description="The recommended threshold is the lowest among the held-out scores whose precision reaches this with 95% confidence (the lower end of its interval), so a small held-out set may meet none" value={target} onChange={setTarget} decimalScale={3} step={0.01} error={errors.target} />
+            <NumberInput
+              label="Smoothing"
+              description="Added to every band count, so no m or u is 0 or 1 (1 is Laplace smoothing)"
+              value={smoothing}
+              onChange={setSmoothing}
+              decimalScale={4}
+              step={0.5}
+              error={errors.smoothing}
+            />
+            <NumberInput
+              label="Validation fraction"
+              description="The share of each class held out, never trained on, for the quality figures"
+              value={validation}
+              onChange={setValidation}
+              decimalScale={3}
+              step={0.05}
+              error={errors.validation}
+            />
+            <NumberInput
+              label="Target precision"
+              description="The recommended threshold is the lowest among the held-out scores whose precision reaches this with 95% confidence (the lower end of its interval), so a small held-out set may meet none"
+              value={target}
+              onChange={setTarget}
+              decimalScale={3}
+              step={0.01}
+              error={errors.target}
+            />
           </SimpleGrid>
           <Group mt="md">
             <Button type="submit" loading={calibrate.isPending} disabled={!labelsReady || invalid}>
               Calibrate on {formatCount(preview.pairs.length)} pairs
             </Button>
-            <Text size="sm" c="dimmed">The model is returned for review; nothing is activated.</Text>
+            <Text size="sm" c="dimmed">
+              The model is returned for review; nothing is activated.
+            </Text>
           </Group>
         </form>
-        <div style={{ marginTop: 12 }}><TaskProgress task={calibrate} what="calibration" /></div>
-        {calibrate.error !== null ? <div style={{ marginTop: 12 }}><EngineRefusal title={calibrate.error.kind === 'validation' ? 'The engine refused the calibration' : 'The calibration did not complete'} error={calibrate.error} /></div> : null}
+        <div style={{ marginTop: 12 }}>
+          <TaskProgress task={calibrate} what="calibration" />
+        </div>
+        {calibrate.error !== null ? (
+          <div style={{ marginTop: 12 }}>
+            <EngineRefusal
+              title={
+                calibrate.error.kind === 'validation'
+                  ? 'The engine refused the calibration'
+                  : 'The calibration did not complete'
+              }
+              error={calibrate.error}
+            />
+          </div>
+        ) : null}
       </Card>
-      {output !== null ? <CalibrationReportView key={output.model.datasetDigest + output.model.modelVersion} output={output} name={output.model.modelVersion} connectionKey={connectionKey} /> : null}
+      {output !== null ? (
+        <CalibrationReportView
+          key={output.model.datasetDigest + output.model.modelVersion}
+          output={output}
+          name={output.model.modelVersion}
+          connectionKey={connectionKey}
+        />
+      ) : null}
     </Stack>
   );
 }

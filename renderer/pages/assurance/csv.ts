@@ -16,5 +16,10 @@ export function toCsv(rows: readonly Row[]): string {
   const first = rows[0];
   if (first === undefined) return '';
   const columns = Object.keys(first);
-  return [columns.map(csvField).join(','), ...rows.map((row) => columns.map((column) => csvField(row[column] ?? null)).join(','))].join('\r\n') + '\r\n';
+  return (
+    [
+      columns.map(csvField).join(','),
+      ...rows.map((row) => columns.map((column) => csvField(row[column] ?? null)).join(',')),
+    ].join('\r\n') + '\r\n'
+  );
 }

@@ -8,7 +8,9 @@ export function EngineRefusal({ title, error }: { readonly title: string; readon
   const issues = error instanceof ClientError ? error.issues : [];
   return (
     <Alert color="red" variant="light" icon={<IconAlert />} title={title} data-testid="engine-refusal">
-      <Text size="sm" mb={issues.length > 0 ? 'sm' : 0}>{error.message}</Text>
+      <Text size="sm" mb={issues.length > 0 ? 'sm' : 0}>
+        {error.message}
+      </Text>
       {issues.length > 0 ? <IssuesTable issues={issues} label="The engine's errors by line" /> : null}
     </Alert>
   );

@@ -20,15 +20,25 @@ export interface EstimatedRow {
 }
 
 /** The report's thresholds and the suggested ones, one row per distinct threshold, ascending. */
-export function estimatedRows(report: Pick<EstimateReport, 'thresholds' | 'suggestedThresholdsAt' | 'suggestedThresholds'>): EstimatedRow[] {
+export function estimatedRows(
+  report: Pick<EstimateReport, 'thresholds' | 'suggestedThresholdsAt' | 'suggestedThresholds'>,
+): EstimatedRow[] {
   const byThreshold = new Map<number, EstimatedThreshold>();
-  for (const row of [...report.thresholds, ...report.suggestedThresholdsAt]) if (!byThreshold.has(row.threshold)) byThreshold.set(row.threshold, row);
+  for (const row of [...report.thresholds, ...report.suggestedThresholdsAt])
+    if (!byThreshold.has(row.threshold)) byThreshold.set(row.threshold, row);
   const { Certain, Probable } = report.suggestedThresholds;
   return [...byThreshold.values()]
     .sort((a, b) => a.threshold - b.threshold)
     .map((row) => ({
       ...row,
-      suggested: row.threshold === Certain && row.threshold === Probable ? 'Certain and Probable' : row.threshold === Certain ? 'Certain' : row.threshold === Probable ? 'Probable' : null,
+      suggested:
+        row.threshold === Certain && row.threshold === Probable
+          ? 'Certain and Probable'
+          : row.threshold === Certain
+            ? 'Certain'
+            : row.threshold === Probable
+              ? 'Probable'
+              : null,
     }));
 }
 
@@ -45,7 +55,8 @@ export function convergenceText(convergence: EstimateReport['convergence']): str
 export function sessionsText(sessions: EstimateReport['mSessions']): string {
   if (sessions === undefined) return 'The registry did not say how m was estimated (an older version).';
   const fitted = sessions.sessions.filter((s) => s.matchShare !== null);
-  if (sessions.fields.length === 0) return 'm from EM over all candidate pairs: no blocking rule over names, birth date or identifier alone had enough pairs for a session of its own.';
+  if (sessions.fields.length === 0)
+    return 'm from EM over all candidate pairs: no blocking rule over names, birth date or identifier alone had enough pairs for a session of its own.';
   return `m of ${sessions.fields.join(', ')} from ${String(fitted.length)} EM session${fitted.length === 1 ? '' : 's'}, one per blocking rule over names, birth date or identifier, each leaving its rule's fields out (${fitted.map((s) => `${s.rule}: ${formatCount(s.pairs)} pairs`).join('; ')}); the other fields' m from EM over all candidate pairs.`;
 }
 
@@ -59,8 +70,17 @@ export function reviewBandText(band: EstimateReport['reviewBand']): string {
 }
 
 /** The fit checks' verdict for the page: a title, whether it failed, and one sentence. */
-export function fitVerdict(fit: EstimateReport['fit']): { readonly title: string; readonly failed: boolean; readonly text: string } {
-  if (fit === undefined) return { title: 'Fit not checked', failed: false, text: 'The registry did not check the fit (an older version): treat the model with caution and measure it with labels.' };
+export function fitVerdict(fit: EstimateReport['fit']): {
+  readonly title: string;
+  readonly failed: boolean;
+  readonly text: string;
+} {
+  if (fit === undefined)
+    return {
+      title: 'Fit not checked',
+      failed: false,
+      text: 'The registry did not check the fit (an older version): treat the model with caution and measure it with labels.',
+    };
   if (fit.status === 'fitted') {
     return {
       title: 'The fit passed every check',

@@ -7,7 +7,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { MIN_SMOOTHING } from '../../../engine/contract/assurance.ts';
-import { DEFAULT_REVIEW_BUDGET, MAX_ESTIMATE_CANDIDATES, MAX_RANDOM_PAIRS, type EstimateOutputSchema } from '../../../engine/contract/estimate.ts';
+import {
+  DEFAULT_REVIEW_BUDGET,
+  MAX_ESTIMATE_CANDIDATES,
+  MAX_RANDOM_PAIRS,
+  type EstimateOutputSchema,
+} from '../../../engine/contract/estimate.ts';
 import { useTask } from '../../hooks/task.ts';
 import { TaskProgress } from './task-progress.tsx';
 import { EngineRefusal } from './engine-refusal.tsx';
@@ -19,9 +24,17 @@ type NumberValue = number | string;
 function check(value: NumberValue, ok: (n: number) => boolean, message: string): string | undefined {
   return typeof value === 'number' && ok(value) ? undefined : message;
 }
-const integer = (low: number, high: number) => (n: number): boolean => Number.isInteger(n) && n >= low && n <= high;
+const integer =
+  (low: number, high: number) =>
+  (n: number): boolean =>
+    Number.isInteger(n) && n >= low && n <= high;
 
-export function EstimatePanel({ output, onOutput, connectionKey, runsKey }: {
+export function EstimatePanel({
+  output,
+  onOutput,
+  connectionKey,
+  runsKey,
+}: {
   readonly output: EstimateOutput | null;
   readonly onOutput: (output: EstimateOutput) => void;
   readonly connectionKey: string;
@@ -40,8 +53,16 @@ export function EstimatePanel({ output, onOutput, connectionKey, runsKey }: {
   const errors = {
     modelVersion: modelVersion.trim() === '' ? 'Give the model a version label' : undefined,
     seed: check(seed, integer(0, 2 ** 32 - 1), `A whole number from 0 to ${String(2 ** 32 - 1)}`),
-    randomPairs: check(randomPairs, integer(1_000, MAX_RANDOM_PAIRS), `A whole number from 1,000 to ${MAX_RANDOM_PAIRS.toLocaleString('en')}`),
-    maxCandidates: check(maxCandidates, integer(100, MAX_ESTIMATE_CANDIDATES), `A whole number from 100 to ${MAX_ESTIMATE_CANDIDATES.toLocaleString('en')}`),
+    randomPairs: check(
+      randomPairs,
+      integer(1_000, MAX_RANDOM_PAIRS),
+      `A whole number from 1,000 to ${MAX_RANDOM_PAIRS.toLocaleString('en')}`,
+    ),
+    maxCandidates: check(
+      maxCandidates,
+      integer(100, MAX_ESTIMATE_CANDIDATES),
+      `A whole number from 100 to ${MAX_ESTIMATE_CANDIDATES.toLocaleString('en')}`,
+    ),
     smoothing: check(smoothing, (n) => n >= MIN_SMOOTHING && n <= 1000, `From ${String(MIN_SMOOTHING)} to 1000`),
     targetPrecision: check(targetPrecision, (n) => n > 0 && n < 1, 'A share strictly between 0 and 1'),
     targetRecall: check(targetRecall, (n) => n > 0 && n < 1, 'A share strictly between 0 and 1'),
@@ -66,9 +87,14 @@ export function EstimatePanel({ output, onOutput, connectionKey, runsKey }: {
   return (
     <Stack gap="lg">
       <Card withBorder padding="lg" component="section" aria-labelledby="est-request-title">
-        <Title order={2} size="h4" id="est-request-title" mb="xs">Estimate a Fellegi-Sunter model without labels</Title>
+        <Title order={2} size="h4" id="est-request-title" mb="xs">
+          Estimate a Fellegi-Sunter model without labels
+        </Title>
         <Text size="sm" c="dimmed" mb="sm">
-          Fits a model to this connection's own records: u from random record pairs (almost all non-matches), m and the share of matches among the blocking candidates by expectation-maximisation. No labels are needed, and the precision and recall it reports are the model's own estimate, not a measurement. With labels, Calibration and Evaluation measure instead.
+          Fits a model to this connection's own records: u from random record pairs (almost all non-matches), m and the
+          share of matches among the blocking candidates by expectation-maximisation. No labels are needed, and the
+          precision and recall it reports are the model's own estimate, not a measurement. With labels, Calibration and
+          Evaluation measure instead.
         </Text>
         <form
           aria-label="Estimate request"
@@ -78,24 +104,114 @@ export function EstimatePanel({ output, onOutput, connectionKey, runsKey }: {
           }}
         >
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
-            <TextInput label="Model version" description="The label the produced model carries" value={modelVersion} onChange={(e) => { setModelVersion(e.currentTarget.value); }} maxLength={100} error={errors.modelVersion} />
-            <NumberInput label="Seed" description="Seeds the random pairs and the candidate sample: the same seed on the same records gives the same model" value={seed} onChange={setSeed} allowDecimal={false} min={0} error={errors.seed} />
-            <NumberInput label="Random pairs" description="Record pairs drawn at random and compared for u; more pairs estimate rare agreements better and take longer" value={randomPairs} onChange={setRandomPairs} allowDecimal={false} thousandSeparator="," step={10_000} error={errors.randomPairs} />
-            <NumberInput label="Max candidate pairs" description="At most this many blocking candidates are compared and fitted (a seeded sample when there are more)" value={maxCandidates} onChange={setMaxCandidates} allowDecimal={false} thousandSeparator="," step={10_000} error={errors.maxCandidates} />
-            <NumberInput label="Smoothing" description="Added to every band count, so no m or u is 0 or 1 (1 is Laplace smoothing)" value={smoothing} onChange={setSmoothing} decimalScale={4} step={0.5} error={errors.smoothing} />
-            <NumberInput label="Target precision" description="Suggested Certain: the lowest score (at least 0.5) whose model-estimated auto-link precision reaches this" value={targetPrecision} onChange={setTargetPrecision} decimalScale={6} step={0.001} error={errors.targetPrecision} />
-            <NumberInput label="Target recall" description="Suggested Probable: the highest score (at most Certain) whose model-estimated recall of auto-links and reviews reaches this" value={targetRecall} onChange={setTargetRecall} decimalScale={6} step={0.001} error={errors.targetRecall} />
-            <NumberInput label="Review budget per 1,000 records" description="Suggested Probable rises further, if needed, so that at most this many candidate pairs per 1,000 records fall in the review band" value={reviewBudget} onChange={setReviewBudget} decimalScale={2} step={5} error={errors.reviewBudget} />
+            <TextInput
+              label="Model version"
+              description="The label the produced model carries"
+              value={modelVersion}
+              onChange={(e) => {
+                setModelVersion(e.currentTarget.value);
+              }}
+              maxLength={100}
+              error={errors.modelVersion}
+            />
+            <NumberInput
+              label="Seed"
+              description="Seeds the random pairs and the candidate sample: the same seed on the same records gives the same model"
+              value={seed}
+              onChange={setSeed}
+              allowDecimal={false}
+              min={0}
+              error={errors.seed}
+            />
+            <NumberInput
+              label="Random pairs"
+              description="Record pairs drawn at random and compared for u; more pairs estimate rare agreements better and take longer"
+              value={randomPairs}
+              onChange={setRandomPairs}
+              allowDecimal={false}
+              thousandSeparator=","
+              step={10_000}
+              error={errors.randomPairs}
+            />
+            <NumberInput
+              label="Max candidate pairs"
+              description="At most this many blocking candidates are compared and fitted (a seeded sample when there are more)"
+              value={maxCandidates}
+              onChange={setMaxCandidates}
+              allowDecimal={false}
+              thousandSeparator=","
+              step={10_000}
+              error={errors.maxCandidates}
+            />
+            <NumberInput
+              label="Smoothing"
+              description="Added to every band count, so no m or u is 0 or 1 (1 is Laplace smoothing)"
+              value={smoothing}
+              onChange={setSmoothing}
+              decimalScale={4}
+              step={0.5}
+              error={errors.smoothing}
+            />
+            <NumberInput
+              label="Target precision"
+              description="Suggested Certain: the lowest score (at least 0.5) whose model-estimated auto-link precision reaches this"
+              value={targetPrecision}
+              onChange={setTargetPrecision}
+              decimalScale={6}
+              step={0.001}
+              error={errors.targetPrecision}
+            />
+            <NumberInput
+              label="Target recall"
+              description="Suggested Probable: the highest score (at most Certain) whose model-estimated recall of auto-links and reviews reaches this"
+              value={targetRecall}
+              onChange={setTargetRecall}
+              decimalScale={6}
+              step={0.001}
+              error={errors.targetRecall}
+            />
+            <NumberInput
+              label="Review budget per 1,000 records"
+              description="Suggested Probable rises further, if needed, so that at most this many candidate pairs per 1,000 records fall in the review band"
+              value={reviewBudget}
+              onChange={setReviewBudget}
+              decimalScale={2}
+              step={5}
+              error={errors.reviewBudget}
+            />
           </SimpleGrid>
           <Group mt="md">
-            <Button type="submit" loading={estimate.isPending} disabled={invalid}>Estimate from this registry's records</Button>
-            <Text size="sm" c="dimmed">The model is returned for review; nothing is activated.</Text>
+            <Button type="submit" loading={estimate.isPending} disabled={invalid}>
+              Estimate from this registry's records
+            </Button>
+            <Text size="sm" c="dimmed">
+              The model is returned for review; nothing is activated.
+            </Text>
           </Group>
         </form>
-        <div style={{ marginTop: 12 }}><TaskProgress task={estimate} what="estimate" /></div>
-        {estimate.error !== null ? <div style={{ marginTop: 12 }}><EngineRefusal title={estimate.error.kind === 'validation' ? 'The engine refused the estimate' : 'The estimate did not complete'} error={estimate.error} /></div> : null}
+        <div style={{ marginTop: 12 }}>
+          <TaskProgress task={estimate} what="estimate" />
+        </div>
+        {estimate.error !== null ? (
+          <div style={{ marginTop: 12 }}>
+            <EngineRefusal
+              title={
+                estimate.error.kind === 'validation'
+                  ? 'The engine refused the estimate'
+                  : 'The estimate did not complete'
+              }
+              error={estimate.error}
+            />
+          </div>
+        ) : null}
       </Card>
-      {output !== null ? <EstimateReportView key={output.model.modelVersion + String(output.report.randomPairs.seed)} output={output} connectionKey={connectionKey} /> : null}
+      {output !== null ? (
+        <EstimateReportView
+          key={output.model.modelVersion + String(output.report.randomPairs.seed)}
+          output={output}
+          connectionKey={connectionKey}
+        />
+      ) : null}
     </Stack>
   );
 }

@@ -22,7 +22,13 @@ function defaultChips(profileThresholds: readonly number[]): string[] {
   return [...new Set([0.5, ...profileThresholds, 0.9])].sort((a, b) => a - b).map(String);
 }
 
-export function EvaluationPanel({ preview, runsKey, report, onReport, defaultThresholds }: {
+export function EvaluationPanel({
+  preview,
+  runsKey,
+  report,
+  onReport,
+  defaultThresholds,
+}: {
   readonly preview: LabelPreview;
   readonly runsKey: readonly unknown[];
   readonly report: EvaluationReport | null;
@@ -43,7 +49,8 @@ export function EvaluationPanel({ preview, runsKey, report, onReport, defaultThr
   // A chip that is not a threshold is refused as it is entered (never kept), and the field says why.
   const [refusedChip, setRefusedChip] = useState<string | undefined>(undefined);
   const thresholds = parseThresholds(chips);
-  const examplesInvalid = typeof examples !== 'number' || !Number.isInteger(examples) || examples < 0 || examples > MAX_ERROR_EXAMPLES;
+  const examplesInvalid =
+    typeof examples !== 'number' || !Number.isInteger(examples) || examples < 0 || examples > MAX_ERROR_EXAMPLES;
   const datasetInvalid = datasetId.trim() === '';
   const labelsReady = preview.pairs.length > 0 && preview.issues.length === 0;
   const evaluate = useTask('matching/evaluate', (output) => {
@@ -61,36 +68,102 @@ export function EvaluationPanel({ preview, runsKey, report, onReport, defaultThr
   return (
     <Stack gap="lg">
       <Card withBorder padding="lg" component="section" aria-labelledby="eval-request-title">
-        <Title order={2} size="h4" id="eval-request-title" mb="xs">Evaluate the active profile</Title>
-        <Group mb="sm">{preview.rows > 0 ? <PreviewSummary preview={preview} /> : <Text size="sm" c="dimmed">No labels yet: paste a label set, sample one, or make one in the workbench.</Text>}</Group>
+        <Title order={2} size="h4" id="eval-request-title" mb="xs">
+          Evaluate the active profile
+        </Title>
+        <Group mb="sm">
+          {preview.rows > 0 ? (
+            <PreviewSummary preview={preview} />
+          ) : (
+            <Text size="sm" c="dimmed">
+              No labels yet: paste a label set, sample one, or make one in the workbench.
+            </Text>
+          )}
+        </Group>
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            if (labelsReady && thresholds.error === undefined && !examplesInvalid && !datasetInvalid) evaluate.start(request());
+            if (labelsReady && thresholds.error === undefined && !examplesInvalid && !datasetInvalid)
+              evaluate.start(request());
           }}
           aria-label="Evaluation request"
         >
           <Group align="flex-start" gap="md">
-            <TextInput label="Dataset ID" description="The version label of this label set" value={datasetId} onChange={(e) => { setDatasetId(e.currentTarget.value); }} maxLength={100} error={datasetInvalid ? 'Give the dataset a label' : undefined} w={200} />
-            <TagsInput label="Thresholds" description="Press Enter after each, 0 to 1" value={chips} onChange={(next) => {
-              const refused = next.find((chip) => parseThresholds([chip]).error !== undefined);
-              setRefusedChip(refused === undefined ? undefined : parseThresholds([refused]).error);
-              setChips(next.filter((chip) => parseThresholds([chip]).error === undefined));
-              setChipsFollow({ key: defaultsKey, edited: true });
-            }} error={refusedChip ?? thresholds.error} w={340} clearable />
-            <NumberInput label="Error examples" description={`At most ${String(MAX_ERROR_EXAMPLES)}`} value={examples} onChange={setExamples} min={0} max={MAX_ERROR_EXAMPLES} allowDecimal={false} error={examplesInvalid ? `0 to ${String(MAX_ERROR_EXAMPLES)}` : undefined} w={150} />
+            <TextInput
+              label="Dataset ID"
+              description="The version label of this label set"
+              value={datasetId}
+              onChange={(e) => {
+                setDatasetId(e.currentTarget.value);
+              }}
+              maxLength={100}
+              error={datasetInvalid ? 'Give the dataset a label' : undefined}
+              w={200}
+            />
+            <TagsInput
+              label="Thresholds"
+              description="Press Enter after each, 0 to 1"
+              value={chips}
+              onChange={(next) => {
+                const refused = next.find((chip) => parseThresholds([chip]).error !== undefined);
+                setRefusedChip(refused === undefined ? undefined : parseThresholds([refused]).error);
+                setChips(next.filter((chip) => parseThresholds([chip]).error === undefined));
+                setChipsFollow({ key: defaultsKey, edited: true });
+              }}
+              error={refusedChip ?? thresholds.error}
+              w={340}
+              clearable
+            />
+            <NumberInput
+              label="Error examples"
+              description={`At most ${String(MAX_ERROR_EXAMPLES)}`}
+              value={examples}
+              onChange={setExamples}
+              min={0}
+              max={MAX_ERROR_EXAMPLES}
+              allowDecimal={false}
+              error={examplesInvalid ? `0 to ${String(MAX_ERROR_EXAMPLES)}` : undefined}
+              w={150}
+            />
           </Group>
           <Group mt="md">
-            <Button type="submit" loading={evaluate.isPending} disabled={!labelsReady || thresholds.error !== undefined || examplesInvalid || datasetInvalid}>
+            <Button
+              type="submit"
+              loading={evaluate.isPending}
+              disabled={!labelsReady || thresholds.error !== undefined || examplesInvalid || datasetInvalid}
+            >
               Evaluate {preview.pairs.length > 0 ? `${formatCount(preview.pairs.length)} pairs` : ''}
             </Button>
-            {preview.issues.length > 0 ? <Text size="sm" c="red.8">The label set has errors: fix them on the Labels tab first.</Text> : null}
+            {preview.issues.length > 0 ? (
+              <Text size="sm" c="red.8">
+                The label set has errors: fix them on the Labels tab first.
+              </Text>
+            ) : null}
           </Group>
         </form>
-        <div style={{ marginTop: 12 }}><TaskProgress task={evaluate} what="evaluation" /></div>
-        {evaluate.error !== null ? <div style={{ marginTop: 12 }}><EngineRefusal title={evaluate.error.kind === 'validation' ? 'The engine refused the evaluation' : 'The evaluation did not complete'} error={evaluate.error} /></div> : null}
+        <div style={{ marginTop: 12 }}>
+          <TaskProgress task={evaluate} what="evaluation" />
+        </div>
+        {evaluate.error !== null ? (
+          <div style={{ marginTop: 12 }}>
+            <EngineRefusal
+              title={
+                evaluate.error.kind === 'validation'
+                  ? 'The engine refused the evaluation'
+                  : 'The evaluation did not complete'
+              }
+              error={evaluate.error}
+            />
+          </div>
+        ) : null}
       </Card>
-      {report !== null ? <ReportView key={report.datasetDigest + String(report.thresholds.length)} report={report} name={report.datasetId} /> : null}
+      {report !== null ? (
+        <ReportView
+          key={report.datasetDigest + String(report.thresholds.length)}
+          report={report}
+          name={report.datasetId}
+        />
+      ) : null}
     </Stack>
   );
 }

@@ -21,12 +21,30 @@ import { PairRecords } from './pair-records.tsx';
 
 type ErrorExample = z.infer<typeof ErrorExampleSchema>;
 
-function Figure({ label, value, testId, hint }: { readonly label: string; readonly value: string; readonly testId?: string; readonly hint?: string }) {
+function Figure({
+  label,
+  value,
+  testId,
+  hint,
+}: {
+  readonly label: string;
+  readonly value: string;
+  readonly testId?: string;
+  readonly hint?: string;
+}) {
   return (
     <Stack gap={0}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>{label}</Text>
-      <Text fw={700} size="lg" data-testid={testId}>{value}</Text>
-      {hint !== undefined ? <Text size="xs" c="dimmed">{hint}</Text> : null}
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text fw={700} size="lg" data-testid={testId}>
+        {value}
+      </Text>
+      {hint !== undefined ? (
+        <Text size="xs" c="dimmed">
+          {hint}
+        </Text>
+      ) : null}
     </Stack>
   );
 }
@@ -35,11 +53,29 @@ function ref(r: { readonly sourceSystem: string; readonly localId: string }): st
   return `${r.sourceSystem} / ${r.localId}`;
 }
 
-function ExamplesTable({ title, examples, onOpen }: { readonly title: string; readonly examples: readonly ErrorExample[]; readonly onOpen: (example: ErrorExample) => void }) {
-  if (examples.length === 0) return <Text size="sm" c="dimmed">No {title.toLowerCase()} among the examples.</Text>;
+function ExamplesTable({
+  title,
+  examples,
+  onOpen,
+}: {
+  readonly title: string;
+  readonly examples: readonly ErrorExample[];
+  readonly onOpen: (example: ErrorExample) => void;
+}) {
+  if (examples.length === 0)
+    return (
+      <Text size="sm" c="dimmed">
+        No {title.toLowerCase()} among the examples.
+      </Text>
+    );
   return (
     <Table.ScrollContainer minWidth={640}>
-      <Table striped aria-label={title} data-testid={`examples-${title.toLowerCase().replace(/\s+/g, '-')}`} style={{ fontVariantNumeric: 'tabular-nums' }}>
+      <Table
+        striped
+        aria-label={title}
+        data-testid={`examples-${title.toLowerCase().replace(/\s+/g, '-')}`}
+        style={{ fontVariantNumeric: 'tabular-nums' }}
+      >
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Left record</Table.Th>
@@ -57,9 +93,19 @@ function ExamplesTable({ title, examples, onOpen }: { readonly title: string; re
               <Table.Td>{ref(example.right)}</Table.Td>
               <Table.Td>{example.isMatch ? 'Match' : 'Non-match'}</Table.Td>
               <Table.Td>{example.score.toFixed(4)}</Table.Td>
-              <Table.Td>{example.decidedBy}{example.limitedBy === 'NoNameEvidence' ? ' (no name evidence: capped)' : ''}</Table.Td>
               <Table.Td>
-                <Button size="compact-xs" variant="light" onClick={() => { onOpen(example); }} aria-label={`Explain the score of ${ref(example.left)} and ${ref(example.right)}`}>
+                {example.decidedBy}
+                {example.limitedBy === 'NoNameEvidence' ? ' (no name evidence: capped)' : ''}
+              </Table.Td>
+              <Table.Td>
+                <Button
+                  size="compact-xs"
+                  variant="light"
+                  onClick={() => {
+                    onOpen(example);
+                  }}
+                  aria-label={`Explain the score of ${ref(example.left)} and ${ref(example.right)}`}
+                >
                   Explain
                 </Button>
               </Table.Td>
@@ -73,7 +119,10 @@ function ExamplesTable({ title, examples, onOpen }: { readonly title: string; re
 
 export function EvaluationReportView({ report, name }: { readonly report: EvaluationReport; readonly name: string }) {
   const [open, setOpen] = useState<ErrorExample | null>(null);
-  const bars = useMemo(() => (report.scoreDistribution === undefined ? null : histogram(report.scoreDistribution)), [report.scoreDistribution]);
+  const bars = useMemo(
+    () => (report.scoreDistribution === undefined ? null : histogram(report.scoreDistribution)),
+    [report.scoreDistribution],
+  );
   const r = report.blockingRecall;
   const e2e = report.endToEnd;
   const initial = report.thresholds[0]?.threshold ?? 0.5;
@@ -84,58 +133,119 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
           Evaluation of {report.datasetId}
         </Title>
         <SimpleGrid cols={{ base: 2, md: 5 }} spacing="md">
-          <Figure label="Pairs" value={formatCount(report.labels.pairs)} testId="eval-pairs" hint={`${formatCount(report.labels.distinctRecords)} distinct records`} />
+          <Figure
+            label="Pairs"
+            value={formatCount(report.labels.pairs)}
+            testId="eval-pairs"
+            hint={`${formatCount(report.labels.distinctRecords)} distinct records`}
+          />
           <Figure label="Matches" value={formatCount(report.labels.matches)} testId="eval-matches" />
           <Figure label="Non-matches" value={formatCount(report.labels.nonMatches)} testId="eval-non-matches" />
-          <Figure label="Blocking recall" value={fixed3(r.recall)} testId="eval-blocking-recall" hint={`${formatCount(r.found)} of ${formatCount(r.truePairs)} true pairs are candidates`} />
-          <Figure label="Profile" value={`v${String(report.versions.matchingProfileVersion)}`} hint={`${report.versions.scoreMethod} ${report.versions.scoreMethodVersion} · comparators ${report.versions.comparatorVersion}`} />
+          <Figure
+            label="Blocking recall"
+            value={fixed3(r.recall)}
+            testId="eval-blocking-recall"
+            hint={`${formatCount(r.found)} of ${formatCount(r.truePairs)} true pairs are candidates`}
+          />
+          <Figure
+            label="Profile"
+            value={`v${String(report.versions.matchingProfileVersion)}`}
+            hint={`${report.versions.scoreMethod} ${report.versions.scoreMethodVersion} · comparators ${report.versions.comparatorVersion}`}
+          />
         </SimpleGrid>
         <Text size="sm" mt="sm">
           Dataset digest (SHA-256): <Code data-testid="eval-digest">{report.datasetDigest}</Code>
         </Text>
         <Text size="sm" c="dimmed">
-          Decided by trusted identifier {formatCount(report.decidedBy.trustedIdentifier)}, by hard conflict {formatCount(report.decidedBy.hardConflict)}, by score {formatCount(report.decidedBy.score)}. {report.scoreNote}
+          Decided by trusted identifier {formatCount(report.decidedBy.trustedIdentifier)}, by hard conflict{' '}
+          {formatCount(report.decidedBy.hardConflict)}, by score {formatCount(report.decidedBy.score)}.{' '}
+          {report.scoreNote}
         </Text>
-        <Alert mt="sm" color="blue" variant="light" icon={<IconInfo />} title="What blocking recall means for these figures">
+        <Alert
+          mt="sm"
+          color="blue"
+          variant="light"
+          icon={<IconInfo />}
+          title="What blocking recall means for these figures"
+        >
           <Text size="sm">
-            {formatCount(r.missed)} of {formatCount(r.truePairs)} labelled true pairs share no usable blocking key, so in production they would never be compared: the scorer would miss them whatever the threshold. The scored-pairs table below is the scorer's result on every labelled pair; the end-to-end table beside it counts those missed pairs as false negatives. {r.rule}
+            {formatCount(r.missed)} of {formatCount(r.truePairs)} labelled true pairs share no usable blocking key, so
+            in production they would never be compared: the scorer would miss them whatever the threshold. The
+            scored-pairs table below is the scorer's result on every labelled pair; the end-to-end table beside it
+            counts those missed pairs as false negatives. {r.rule}
           </Text>
         </Alert>
       </Card>
 
       <Card withBorder padding="lg" component="section" aria-labelledby="eval-metrics-title">
         <Group justify="space-between" mb="xs">
-          <Title order={2} size="h4" id="eval-metrics-title">Metrics per threshold</Title>
-          <ExportButtons name={`${name}-metrics`} label="the metrics table" rows={() => report.thresholds.map(metricsRow)} />
+          <Title order={2} size="h4" id="eval-metrics-title">
+            Metrics per threshold
+          </Title>
+          <ExportButtons
+            name={`${name}-metrics`}
+            label="the metrics table"
+            rows={() => report.thresholds.map(metricsRow)}
+          />
         </Group>
-        <Text size="sm" c="dimmed" mb="xs">Scored pairs: the scorer alone, on every labelled pair, whether or not blocking would bring it to the scorer.</Text>
+        <Text size="sm" c="dimmed" mb="xs">
+          Scored pairs: the scorer alone, on every labelled pair, whether or not blocking would bring it to the scorer.
+        </Text>
         <MetricsTable rows={report.thresholds} label="Metrics per requested threshold" />
         {e2e !== undefined ? (
-          <Stack gap="xs" mt="lg" component="section" aria-labelledby="eval-end-to-end-title" data-testid="eval-end-to-end">
+          <Stack
+            gap="xs"
+            mt="lg"
+            component="section"
+            aria-labelledby="eval-end-to-end-title"
+            data-testid="eval-end-to-end"
+          >
             <Group justify="space-between">
-              <Title order={3} size="h5" id="eval-end-to-end-title">End to end (blocking misses count as false negatives)</Title>
-              <ExportButtons name={`${name}-end-to-end-metrics`} label="the end-to-end metrics table" rows={() => e2e.thresholds.map(metricsRow)} />
+              <Title order={3} size="h5" id="eval-end-to-end-title">
+                End to end (blocking misses count as false negatives)
+              </Title>
+              <ExportButtons
+                name={`${name}-end-to-end-metrics`}
+                label="the end-to-end metrics table"
+                rows={() => e2e.thresholds.map(metricsRow)}
+              />
             </Group>
             <Text size="sm" data-testid="eval-end-to-end-explanation">
-              What the registry would achieve on these labels: a pair counts as linked only if blocking brings its two records together and its score reaches the threshold.{' '}
+              What the registry would achieve on these labels: a pair counts as linked only if blocking brings its two
+              records together and its score reaches the threshold.{' '}
               {e2e.notCandidates.matches + e2e.notCandidates.nonMatches === 0
                 ? 'Every labelled pair shares a usable blocking key, so here the two tables agree: blocking loses nothing on these labels.'
                 : `${formatCount(e2e.notCandidates.matches)} labelled true ${e2e.notCandidates.matches === 1 ? 'pair is' : 'pairs are'} never compared, so ${e2e.notCandidates.matches === 1 ? 'it counts' : 'they count'} as missed (false negatives) at every threshold; ${formatCount(e2e.notCandidates.nonMatches)} labelled ${e2e.notCandidates.nonMatches === 1 ? 'non-match is' : 'non-matches are'} never compared, so ${e2e.notCandidates.nonMatches === 1 ? 'it counts' : 'they count'} as correctly kept apart (true negatives).`}
             </Text>
-            <MetricsTable rows={e2e.thresholds} label="End-to-end metrics per requested threshold (blocking misses count as false negatives)" testId="metrics-table-end-to-end" />
-            <Text size="xs" c="dimmed">{e2e.explanation}</Text>
+            <MetricsTable
+              rows={e2e.thresholds}
+              label="End-to-end metrics per requested threshold (blocking misses count as false negatives)"
+              testId="metrics-table-end-to-end"
+            />
+            <Text size="xs" c="dimmed">
+              {e2e.explanation}
+            </Text>
           </Stack>
         ) : null}
       </Card>
 
       {report.scoreDistribution !== undefined ? (
         <Card withBorder padding="lg" component="section" aria-labelledby="eval-explorer-title">
-          <Title order={2} size="h4" id="eval-explorer-title" mb="xs">Threshold explorer</Title>
+          <Title order={2} size="h4" id="eval-explorer-title" mb="xs">
+            Threshold explorer
+          </Title>
           <ThresholdExplorer
             distribution={report.scoreDistribution}
             initial={initial}
             name={name}
-            marks={report.scoreBasis === undefined ? [] : [{ threshold: report.scoreBasis.thresholds.probable, label: 'Probable' }, { threshold: report.scoreBasis.thresholds.certain, label: 'Certain' }]}
+            marks={
+              report.scoreBasis === undefined
+                ? []
+                : [
+                    { threshold: report.scoreBasis.thresholds.probable, label: 'Probable' },
+                    { threshold: report.scoreBasis.thresholds.certain, label: 'Certain' },
+                  ]
+            }
           />
         </Card>
       ) : null}
@@ -143,10 +253,19 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
       {bars !== null ? (
         <Card withBorder padding="lg" component="section" aria-labelledby="eval-distribution-title">
           <Group justify="space-between" mb="xs">
-            <Title order={2} size="h4" id="eval-distribution-title">Score distribution by class</Title>
-            <ExportButtons name={`${name}-score-histogram`} label="the score histogram" rows={() => bars.map((b) => ({ ...b }))} />
+            <Title order={2} size="h4" id="eval-distribution-title">
+              Score distribution by class
+            </Title>
+            <ExportButtons
+              name={`${name}-score-histogram`}
+              label="the score histogram"
+              rows={() => bars.map((b) => ({ ...b }))}
+            />
           </Group>
-          <Text size="sm" c="dimmed" mb="sm">Labelled pairs per score band of 0.02, on a square-root scale so a few pairs stay visible beside many. Good separation: matches on the right, non-matches on the left, little overlap near the thresholds.</Text>
+          <Text size="sm" c="dimmed" mb="sm">
+            Labelled pairs per score band of 0.02, on a square-root scale so a few pairs stay visible beside many. Good
+            separation: matches on the right, non-matches on the left, little overlap near the thresholds.
+          </Text>
           <figure style={{ margin: 0 }} aria-label="Histogram of scores by labelled class; the numbers are in the CSV.">
             <BarChart
               h={220}
@@ -169,14 +288,30 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
 
       <Card withBorder padding="lg" component="section" aria-labelledby="eval-fields-title">
         <Group justify="space-between" mb="xs">
-          <Title order={2} size="h4" id="eval-fields-title">Field diagnostics: mean similarity by class</Title>
-          <ExportButtons name={`${name}-field-similarity`} label="the field diagnostics" rows={() => report.fieldSimilarity.map((f) => ({ ...f }))} />
+          <Title order={2} size="h4" id="eval-fields-title">
+            Field diagnostics: mean similarity by class
+          </Title>
+          <ExportButtons
+            name={`${name}-field-similarity`}
+            label="the field diagnostics"
+            rows={() => report.fieldSimilarity.map((f) => ({ ...f }))}
+          />
         </Group>
-        <Text size="sm" c="dimmed" mb="sm">Mean similarity where both records have the field. A field that discriminates well is high for matches and low for non-matches.</Text>
-        <figure style={{ margin: 0 }} aria-label="Mean similarity by field for matches and non-matches; the numbers are in the table below.">
+        <Text size="sm" c="dimmed" mb="sm">
+          Mean similarity where both records have the field. A field that discriminates well is high for matches and low
+          for non-matches.
+        </Text>
+        <figure
+          style={{ margin: 0 }}
+          aria-label="Mean similarity by field for matches and non-matches; the numbers are in the table below."
+        >
           <BarChart
             h={240}
-            data={report.fieldSimilarity.map((f) => ({ field: f.field, matches: f.matchMean ?? 0, nonMatches: f.nonMatchMean ?? 0 }))}
+            data={report.fieldSimilarity.map((f) => ({
+              field: f.field,
+              matches: f.matchMean ?? 0,
+              nonMatches: f.nonMatchMean ?? 0,
+            }))}
             dataKey="field"
             series={[
               { name: 'matches', label: 'Matches', color: 'orange.6' },
@@ -189,7 +324,12 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
           />
         </figure>
         <Table.ScrollContainer minWidth={560}>
-          <Table striped aria-label="Mean similarity by field and class" data-testid="field-table" style={{ fontVariantNumeric: 'tabular-nums' }}>
+          <Table
+            striped
+            aria-label="Mean similarity by field and class"
+            data-testid="field-table"
+            style={{ fontVariantNumeric: 'tabular-nums' }}
+          >
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Field</Table.Th>
@@ -215,23 +355,43 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
       </Card>
 
       <Card withBorder padding="lg" component="section" aria-labelledby="eval-errors-title">
-        <Title order={2} size="h4" id="eval-errors-title">Error examples</Title>
+        <Title order={2} size="h4" id="eval-errors-title">
+          Error examples
+        </Title>
         <Text size="sm" c="dimmed" mb="sm">
           {report.errorExamples.rule} Record references only; open one to see how each field moved its score.
         </Text>
         <Stack gap="md">
           <div>
-            <Group gap="xs" mb={4}><Text fw={600}>False positives</Text><Badge variant="light" color="gray" radius="sm">{report.errorExamples.falsePositives.length}</Badge></Group>
+            <Group gap="xs" mb={4}>
+              <Text fw={600}>False positives</Text>
+              <Badge variant="light" color="gray" radius="sm">
+                {report.errorExamples.falsePositives.length}
+              </Badge>
+            </Group>
             <ExamplesTable title="False positives" examples={report.errorExamples.falsePositives} onOpen={setOpen} />
           </div>
           <div>
-            <Group gap="xs" mb={4}><Text fw={600}>False negatives</Text><Badge variant="light" color="gray" radius="sm">{report.errorExamples.falseNegatives.length}</Badge></Group>
+            <Group gap="xs" mb={4}>
+              <Text fw={600}>False negatives</Text>
+              <Badge variant="light" color="gray" radius="sm">
+                {report.errorExamples.falseNegatives.length}
+              </Badge>
+            </Group>
             <ExamplesTable title="False negatives" examples={report.errorExamples.falseNegatives} onOpen={setOpen} />
           </div>
         </Stack>
       </Card>
 
-      <Modal opened={open !== null} onClose={() => { setOpen(null); }} size="xl" closeButtonProps={{ 'aria-label': 'Close the explanation' }} title={open === null ? '' : `Why ${ref(open.left)} and ${ref(open.right)} scored ${open.score.toFixed(4)}`}>
+      <Modal
+        opened={open !== null}
+        onClose={() => {
+          setOpen(null);
+        }}
+        size="xl"
+        closeButtonProps={{ 'aria-label': 'Close the explanation' }}
+        title={open === null ? '' : `Why ${ref(open.left)} and ${ref(open.right)} scored ${open.score.toFixed(4)}`}
+      >
         {open !== null ? (
           <Stack gap="md">
             <PairRecords left={open.left} right={open.right} scoreThen={open.score} />

@@ -11,7 +11,13 @@ import { IconInfo } from '../../icons.tsx';
 import { ExportButtons } from './export-buttons.tsx';
 import { BANDS, fieldWeights } from './model-weights.ts';
 
-export function FieldWeightsCard({ model, name, idPrefix, caveat, children }: {
+export function FieldWeightsCard({
+  model,
+  name,
+  idPrefix,
+  caveat,
+  children,
+}: {
   readonly model: FellegiSunterModel;
   readonly name: string;
   readonly idPrefix: string;
@@ -20,48 +26,78 @@ export function FieldWeightsCard({ model, name, idPrefix, caveat, children }: {
 }) {
   const weights = fieldWeights(model);
   return (
-      <Card withBorder padding="lg" component="section" aria-labelledby={`${idPrefix}-weights-title`}>
-        <Group justify="space-between" mb="xs">
-          <Title order={2} size="h4" id={`${idPrefix}-weights-title`}>Field weights: m, u and ln(m/u) by band</Title>
-          <ExportButtons name={`${name}-field-weights`} label="the field weights" rows={() => weights.map((w) => ({ ...w }))} />
-        </Group>
-        {children}
-        <Text size="sm" c="dimmed" mb="sm">m: share of true matches in the band; u: share of non-matches. Positive weights are evidence for a match, negative against.</Text>
-        <figure style={{ margin: 0 }} aria-label="ln(m/u) weight per field and band; the numbers are in the table below.">
-          <BarChart
-            h={260}
-            data={Object.keys(model.fields).map((field) => {
-              const row: Record<string, string | number> = { field };
-              for (const band of BANDS) row[band] = weights.find((w) => w.field === field && w.band === band)?.weight ?? 0;
-              return row;
-            })}
-            dataKey="field"
-            series={[
-              { name: 'Exact', color: 'teal.7' },
-              { name: 'Strong', color: 'teal.4' },
-              { name: 'Partial', color: 'orange.5' },
-              { name: 'Different', color: 'red.7' },
-            ]}
-            withLegend
-            tooltipAnimationDuration={0}
-            barProps={{ isAnimationActive: false }}
-          />
-        </figure>
-        <ScrollArea.Autosize mah={320} viewportProps={{ tabIndex: 0, 'aria-label': 'Field weights table, scrollable' }}>
-          <Table striped aria-label="m, u and weight per field and band" data-testid="weights-table" style={{ fontVariantNumeric: 'tabular-nums' }}>
-            <Table.Thead><Table.Tr><Table.Th>Field</Table.Th><Table.Th>Band</Table.Th><Table.Th>m</Table.Th><Table.Th>u</Table.Th><Table.Th>ln(m/u)</Table.Th></Table.Tr></Table.Thead>
-            <Table.Tbody>
-              {weights.map((w) => (
-                <Table.Tr key={`${w.field}:${w.band}`}>
-                  <Table.Td>{w.field}</Table.Td><Table.Td>{w.band}</Table.Td><Table.Td>{w.m.toFixed(4)}</Table.Td><Table.Td>{w.u.toFixed(4)}</Table.Td><Table.Td>{w.weight.toFixed(3)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollArea.Autosize>
-        <Alert mt="sm" color="orange" variant="light" icon={<IconInfo />} title="Fields are assumed independent">
-          <Text size="sm">{caveat} In plain words: when two fields tend to agree together (a postcode and a city), the model counts the same evidence twice and can be over-confident.</Text>
-        </Alert>
-      </Card>
+    <Card withBorder padding="lg" component="section" aria-labelledby={`${idPrefix}-weights-title`}>
+      <Group justify="space-between" mb="xs">
+        <Title order={2} size="h4" id={`${idPrefix}-weights-title`}>
+          Field weights: m, u and ln(m/u) by band
+        </Title>
+        <ExportButtons
+          name={`${name}-field-weights`}
+          label="the field weights"
+          rows={() => weights.map((w) => ({ ...w }))}
+        />
+      </Group>
+      {children}
+      <Text size="sm" c="dimmed" mb="sm">
+        m: share of true matches in the band; u: share of non-matches. Positive weights are evidence for a match,
+        negative against.
+      </Text>
+      <figure style={{ margin: 0 }} aria-label="ln(m/u) weight per field and band; the numbers are in the table below.">
+        <BarChart
+          h={260}
+          data={Object.keys(model.fields).map((field) => {
+            const row: Record<string, string | number> = { field };
+            for (const band of BANDS)
+              row[band] = weights.find((w) => w.field === field && w.band === band)?.weight ?? 0;
+            return row;
+          })}
+          dataKey="field"
+          series={[
+            { name: 'Exact', color: 'teal.7' },
+            { name: 'Strong', color: 'teal.4' },
+            { name: 'Partial', color: 'orange.5' },
+            { name: 'Different', color: 'red.7' },
+          ]}
+          withLegend
+          tooltipAnimationDuration={0}
+          barProps={{ isAnimationActive: false }}
+        />
+      </figure>
+      <ScrollArea.Autosize mah={320} viewportProps={{ tabIndex: 0, 'aria-label': 'Field weights table, scrollable' }}>
+        <Table
+          striped
+          aria-label="m, u and weight per field and band"
+          data-testid="weights-table"
+          style={{ fontVariantNumeric: 'tabular-nums' }}
+        >
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Field</Table.Th>
+              <Table.Th>Band</Table.Th>
+              <Table.Th>m</Table.Th>
+              <Table.Th>u</Table.Th>
+              <Table.Th>ln(m/u)</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {weights.map((w) => (
+              <Table.Tr key={`${w.field}:${w.band}`}>
+                <Table.Td>{w.field}</Table.Td>
+                <Table.Td>{w.band}</Table.Td>
+                <Table.Td>{w.m.toFixed(4)}</Table.Td>
+                <Table.Td>{w.u.toFixed(4)}</Table.Td>
+                <Table.Td>{w.weight.toFixed(3)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea.Autosize>
+      <Alert mt="sm" color="orange" variant="light" icon={<IconInfo />} title="Fields are assumed independent">
+        <Text size="sm">
+          {caveat} In plain words: when two fields tend to agree together (a postcode and a city), the model counts the
+          same evidence twice and can be over-confident.
+        </Text>
+      </Alert>
+    </Card>
   );
 }

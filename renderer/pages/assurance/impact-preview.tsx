@@ -32,7 +32,9 @@ function Examples({ examples }: { readonly examples: readonly Example[] }) {
         </Table.Thead>
         <Table.Tbody>
           {examples.map((e) => (
-            <Table.Tr key={`${e.kind}:${e.left.sourceSystem}/${e.left.localId}:${e.right.sourceSystem}/${e.right.localId}`}>
+            <Table.Tr
+              key={`${e.kind}:${e.left.sourceSystem}/${e.left.localId}:${e.right.sourceSystem}/${e.right.localId}`}
+            >
               <Table.Td>{e.kind}</Table.Td>
               <Table.Td>
                 <bdi>
@@ -46,7 +48,13 @@ function Examples({ examples }: { readonly examples: readonly Example[] }) {
               <Table.Td>{e.scoreNow.toFixed(4)}</Table.Td>
               <Table.Td>{e.scoreCandidate.toFixed(4)}</Table.Td>
               <Table.Td>
-                <Button size="compact-xs" variant="default" onClick={() => { setOpen(e); }}>
+                <Button
+                  size="compact-xs"
+                  variant="default"
+                  onClick={() => {
+                    setOpen(e);
+                  }}
+                >
                   Compare
                 </Button>
               </Table.Td>
@@ -54,7 +62,9 @@ function Examples({ examples }: { readonly examples: readonly Example[] }) {
           ))}
         </Table.Tbody>
       </Table>
-      {open === null ? null : <PairRecords key={`${open.left.localId}-${open.right.localId}`} left={open.left} right={open.right} />}
+      {open === null ? null : (
+        <PairRecords key={`${open.left.localId}-${open.right.localId}`} left={open.left} right={open.right} />
+      )}
     </Stack>
   );
 }
@@ -63,22 +73,32 @@ function Examples({ examples }: { readonly examples: readonly Example[] }) {
 function BreakDown({ report }: { readonly report: ImpactPreview }) {
   const kinds = IMPACT_KINDS.filter((kind) => report.changes[kind] > 0);
   if (kinds.length === 0) return null;
-  const bands = SCORE_BAND_EDGES.map((_, i) => i).concat(SCORE_BAND_EDGES.length).filter((band) => kinds.some((kind) => (report.byScoreBand[kind][band] ?? 0) > 0));
+  const bands = SCORE_BAND_EDGES.map((_, i) => i)
+    .concat(SCORE_BAND_EDGES.length)
+    .filter((band) => kinds.some((kind) => (report.byScoreBand[kind][band] ?? 0) > 0));
   const sources = Object.entries(report.bySource);
   return (
     <>
-      <Table aria-label="Changes by the candidate's score band" maw={900} style={{ fontVariantNumeric: 'tabular-nums' }}>
+      <Table
+        aria-label="Changes by the candidate's score band"
+        maw={900}
+        style={{ fontVariantNumeric: 'tabular-nums' }}
+      >
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Change, by the candidate&apos;s score</Table.Th>
-            {bands.map((band) => <Table.Th key={band}>{scoreBandName(band)}</Table.Th>)}
+            {bands.map((band) => (
+              <Table.Th key={band}>{scoreBandName(band)}</Table.Th>
+            ))}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {kinds.map((kind) => (
             <Table.Tr key={kind}>
               <Table.Td>{kind}</Table.Td>
-              {bands.map((band) => <Table.Td key={band}>{formatCount(report.byScoreBand[kind][band] ?? 0)}</Table.Td>)}
+              {bands.map((band) => (
+                <Table.Td key={band}>{formatCount(report.byScoreBand[kind][band] ?? 0)}</Table.Td>
+              ))}
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -88,14 +108,18 @@ function BreakDown({ report }: { readonly report: ImpactPreview }) {
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Source (a pair counts for each of its sources)</Table.Th>
-              {kinds.map((kind) => <Table.Th key={kind}>{kind}</Table.Th>)}
+              {kinds.map((kind) => (
+                <Table.Th key={kind}>{kind}</Table.Th>
+              ))}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {sources.map(([source, counts]) => (
               <Table.Tr key={source}>
                 <Table.Td>{source}</Table.Td>
-                {kinds.map((kind) => <Table.Td key={kind}>{formatCount(counts[kind])}</Table.Td>)}
+                {kinds.map((kind) => (
+                  <Table.Td key={kind}>{formatCount(counts[kind])}</Table.Td>
+                ))}
               </Table.Tr>
             ))}
           </Table.Tbody>
@@ -116,11 +140,19 @@ export function ImpactPreviewPanel({ document }: { readonly document: unknown })
             What it would change on the registry
           </Title>
           <Text size="sm" c="dimmed" maw={720}>
-            Scores the registry&apos;s links and its candidate pairs under the active profile and under this model, as the saved document would apply it.
-            A dry run: nothing is written or applied.
+            Scores the registry&apos;s links and its candidate pairs under the active profile and under this model, as
+            the saved document would apply it. A dry run: nothing is written or applied.
           </Text>
         </div>
-        <Button size="xs" variant="light" onClick={() => { preview.start({ document, maxExamples: 10 }); }} loading={preview.isPending} disabled={preview.isPending}>
+        <Button
+          size="xs"
+          variant="light"
+          onClick={() => {
+            preview.start({ document, maxExamples: 10 });
+          }}
+          loading={preview.isPending}
+          disabled={preview.isPending}
+        >
           Preview the impact
         </Button>
       </Group>
@@ -133,8 +165,9 @@ export function ImpactPreviewPanel({ document }: { readonly document: unknown })
       {report === undefined ? null : (
         <Stack gap="xs" data-testid="impact-preview-report">
           <Text size="sm" role="status">
-            {formatCount(report.linkedRecordsCompared)} linked records and {formatCount(report.candidatePairsCompared)} candidate pairs compared. A reconciliation under
-            this model would open {formatCount(report.reviewCasesReconciliationWouldOpen)} review cases.
+            {formatCount(report.linkedRecordsCompared)} linked records and {formatCount(report.candidatePairsCompared)}{' '}
+            candidate pairs compared. A reconciliation under this model would open{' '}
+            {formatCount(report.reviewCasesReconciliationWouldOpen)} review cases.
           </Text>
           <Table aria-label="Changes by kind" maw={900}>
             <Table.Thead>

@@ -30,9 +30,14 @@ export function previewLabels(text: string, minimumPerClass = 1): LabelPreview {
   const lineOf = (index: number): string => `line ${String(read.lineNumbers[index] ?? index + 1)}`;
   // Rows that failed to parse are not in `pairs`, so dataset rules (duplicates, classes) see only good rows,
   // exactly as the engine would once they are fixed.
-  const ruleIssues = read.pairs.length === 0 ? [] : labelRuleIssues(read.pairs, { rowName: lineOf, recordExists: () => true, minimumPerClass });
+  const ruleIssues =
+    read.pairs.length === 0
+      ? []
+      : labelRuleIssues(read.pairs, { rowName: lineOf, recordExists: () => true, minimumPerClass });
   const issues = [...read.issues, ...ruleIssues].sort((a, b) => lineNumber(a.path) - lineNumber(b.path));
-  const badLines = new Set(issues.filter((issue) => issue.path.startsWith('line ')).map((issue) => lineNumber(issue.path)));
+  const badLines = new Set(
+    issues.filter((issue) => issue.path.startsWith('line ')).map((issue) => lineNumber(issue.path)),
+  );
   const good = read.pairs.filter((_, i) => !badLines.has(read.lineNumbers[i] ?? i + 1));
   const matches = good.filter((pair) => pair.isMatch).length;
   return {
@@ -49,7 +54,9 @@ export function previewLabels(text: string, minimumPerClass = 1): LabelPreview {
 
 /** The text without the lines that have an error (the header and every good row kept, in order). */
 export function withoutBadRows(text: string, preview: LabelPreview): string {
-  const bad = new Set(preview.issues.filter((issue) => issue.path.startsWith('line ')).map((issue) => lineNumber(issue.path)));
+  const bad = new Set(
+    preview.issues.filter((issue) => issue.path.startsWith('line ')).map((issue) => lineNumber(issue.path)),
+  );
   const lines = text.split(/\r?\n/);
   return lines.filter((_, i) => !bad.has(i + 1)).join('\n');
 }

@@ -4,7 +4,22 @@
  * from this sandbox's ground truth (offline calibration on synthetic data). Any label set saves as TSV, and is kept
  * by name among the saved runs on request.
  */
-import { Alert, Badge, Button, Card, FileButton, Group, NumberInput, Paper, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  FileButton,
+  Group,
+  NumberInput,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type DragEvent } from 'react';
 import { useClient } from '../../client/context.tsx';
@@ -29,20 +44,36 @@ const LARGE_TEXT = 100_000;
 export function PreviewSummary({ preview }: { readonly preview: LabelPreview }) {
   return (
     <Group gap="xs" aria-label="Label counts" data-testid="label-counts">
-      <Badge variant="light" color="gray" radius="sm">{formatCount(preview.rows)} rows</Badge>
-      <Badge variant="light" color="teal" radius="sm">{formatCount(preview.matches)} matches</Badge>
-      <Badge variant="light" color="indigo" radius="sm">{formatCount(preview.nonMatches)} non-matches</Badge>
+      <Badge variant="light" color="gray" radius="sm">
+        {formatCount(preview.rows)} rows
+      </Badge>
+      <Badge variant="light" color="teal" radius="sm">
+        {formatCount(preview.matches)} matches
+      </Badge>
+      <Badge variant="light" color="indigo" radius="sm">
+        {formatCount(preview.nonMatches)} non-matches
+      </Badge>
       {preview.badRows > 0 ? (
         <Badge variant="light" color="red" radius="sm" leftSection={<IconAlert size={12} />}>
           {formatCount(preview.badRows)} rows with errors
         </Badge>
       ) : null}
-      {preview.headerLine !== null ? <Text size="xs" c="dimmed">Header on line {preview.headerLine} skipped.</Text> : null}
+      {preview.headerLine !== null ? (
+        <Text size="xs" c="dimmed">
+          Header on line {preview.headerLine} skipped.
+        </Text>
+      ) : null}
     </Group>
   );
 }
 
-export function IssuesTable({ issues, label }: { readonly issues: readonly { readonly path: string; readonly message: string }[]; readonly label: string }) {
+export function IssuesTable({
+  issues,
+  label,
+}: {
+  readonly issues: readonly { readonly path: string; readonly message: string }[];
+  readonly label: string;
+}) {
   return (
     <Table.ScrollContainer minWidth={480} mah={320}>
       <Table striped aria-label={label} data-testid="label-issues">
@@ -61,7 +92,11 @@ export function IssuesTable({ issues, label }: { readonly issues: readonly { rea
           ))}
         </Table.Tbody>
       </Table>
-      {issues.length > SHOWN_ISSUES ? <Text size="xs" c="dimmed">…and {formatCount(issues.length - SHOWN_ISSUES)} more.</Text> : null}
+      {issues.length > SHOWN_ISSUES ? (
+        <Text size="xs" c="dimmed">
+          …and {formatCount(issues.length - SHOWN_ISSUES)} more.
+        </Text>
+      ) : null}
     </Table.ScrollContainer>
   );
 }
@@ -86,22 +121,59 @@ function KeepLabels({ preview, runsKey }: { readonly preview: LabelPreview; read
       }}
     >
       <Group align="flex-end" gap="xs" mt="md">
-        <TextInput label="Keep as" description="A name to find it by under Saved runs" placeholder="e.g. ward-7 review, November" value={name} onChange={(e) => { setName(e.currentTarget.value); keep.reset(); }} maxLength={100} w={320} />
-        <Button type="submit" variant="light" size="sm" loading={keep.isPending} disabled={name.trim() === '' || preview.pairs.length === 0}>
+        <TextInput
+          label="Keep as"
+          description="A name to find it by under Saved runs"
+          placeholder="e.g. ward-7 review, November"
+          value={name}
+          onChange={(e) => {
+            setName(e.currentTarget.value);
+            keep.reset();
+          }}
+          maxLength={100}
+          w={320}
+        />
+        <Button
+          type="submit"
+          variant="light"
+          size="sm"
+          loading={keep.isPending}
+          disabled={name.trim() === '' || preview.pairs.length === 0}
+        >
           Keep this label set
         </Button>
         {keep.isSuccess ? (
           <Text size="sm" role="status" data-testid="labels-kept">
-            Kept as “{keep.data.datasetId}”: {formatCount(keep.data.pairs)} rows{preview.badRows > 0 ? ` (the ${formatCount(preview.badRows)} rows with errors were left out)` : ''}. Reopen it from Saved runs.
+            Kept as “{keep.data.datasetId}”: {formatCount(keep.data.pairs)} rows
+            {preview.badRows > 0 ? ` (the ${formatCount(preview.badRows)} rows with errors were left out)` : ''}. Reopen
+            it from Saved runs.
           </Text>
         ) : null}
       </Group>
-      {keep.error !== null ? <Alert mt="xs" color="red" variant="light" icon={<IconAlert />} title="The label set was not kept"><Text size="sm">{keep.error.message}</Text></Alert> : null}
+      {keep.error !== null ? (
+        <Alert mt="xs" color="red" variant="light" icon={<IconAlert />} title="The label set was not kept">
+          <Text size="sm">{keep.error.message}</Text>
+        </Alert>
+      ) : null}
     </form>
   );
 }
 
-export function LabelsPanel({ text, onText, preview, maySample, onPrior, runsKey }: { readonly text: string; readonly onText: (text: string) => void; readonly preview: LabelPreview; readonly maySample: boolean; readonly onPrior: (prior: number | null) => void; readonly runsKey: readonly unknown[] }) {
+export function LabelsPanel({
+  text,
+  onText,
+  preview,
+  maySample,
+  onPrior,
+  runsKey,
+}: {
+  readonly text: string;
+  readonly onText: (text: string) => void;
+  readonly preview: LabelPreview;
+  readonly maySample: boolean;
+  readonly onPrior: (prior: number | null) => void;
+  readonly runsKey: readonly unknown[];
+}) {
   const [samplePairs, setSamplePairs] = useState<number | string>(2000);
   const sample = useTask('labels/sample', (output) => {
     setEditing(false);
@@ -125,7 +197,11 @@ export function LabelsPanel({ text, onText, preview, maySample, onPrior, runsKey
   }
   const summarised = !editing && text.length > LARGE_TEXT;
   const badLines = new Set(preview.issues.map((issue) => issue.path));
-  const sampleInvalid = typeof samplePairs !== 'number' || !Number.isInteger(samplePairs) || samplePairs < 2 || samplePairs > MAX_DATASET_PAIRS;
+  const sampleInvalid =
+    typeof samplePairs !== 'number' ||
+    !Number.isInteger(samplePairs) ||
+    samplePairs < 2 ||
+    samplePairs > MAX_DATASET_PAIRS;
 
   return (
     <Stack gap="lg">
@@ -136,7 +212,9 @@ export function LabelsPanel({ text, onText, preview, maySample, onPrior, runsKey
               Label set
             </Title>
             <Text size="sm" c="dimmed" maw={720}>
-              Tab-separated, five columns in this order: leftSource, leftLocalId, rightSource, rightLocalId, isMatch (match/non-match, true/false or 1/0). The header is optional. Labels refer to records already in this tenant; no demographics are uploaded.
+              Tab-separated, five columns in this order: leftSource, leftLocalId, rightSource, rightLocalId, isMatch
+              (match/non-match, true/false or 1/0). The header is optional. Labels refer to records already in this
+              tenant; no demographics are uploaded.
             </Text>
           </div>
           <Group gap="xs">
@@ -147,40 +225,92 @@ export function LabelsPanel({ text, onText, preview, maySample, onPrior, runsKey
                 </Button>
               )}
             </FileButton>
-            <Button variant="default" size="xs" leftSection={<IconDownload size={14} />} disabled={preview.pairs.length === 0} onClick={() => { saveText('labels.tsv', labelsToTsv(preview.pairs, { header: true }), 'text/tab-separated-values'); }}>
+            <Button
+              variant="default"
+              size="xs"
+              leftSection={<IconDownload size={14} />}
+              disabled={preview.pairs.length === 0}
+              onClick={() => {
+                saveText('labels.tsv', labelsToTsv(preview.pairs, { header: true }), 'text/tab-separated-values');
+              }}
+            >
               Save as TSV
             </Button>
           </Group>
         </Group>
         {summarised ? (
-          <Paper withBorder p="md" component="section" aria-label="Labels (loaded, not shown as text)" data-testid="labels-loaded" onDragOver={(event) => { event.preventDefault(); }} onDrop={dropFile}>
+          <Paper
+            withBorder
+            p="md"
+            component="section"
+            aria-label="Labels (loaded, not shown as text)"
+            data-testid="labels-loaded"
+            onDragOver={(event) => {
+              event.preventDefault();
+            }}
+            onDrop={dropFile}
+          >
             <Text size="sm">
-              {formatCount(text.length)} characters of labels are loaded: too long to show as text here. The preview below checks every row.
+              {formatCount(text.length)} characters of labels are loaded: too long to show as text here. The preview
+              below checks every row.
             </Text>
             <Group gap="xs" mt="xs">
-              <Button size="xs" variant="default" onClick={() => { setEditing(true); }}>Show and edit the text</Button>
-              <Button size="xs" variant="default" onClick={() => { setEditing(true); onText(''); }}>Clear</Button>
+              <Button
+                size="xs"
+                variant="default"
+                onClick={() => {
+                  setEditing(true);
+                }}
+              >
+                Show and edit the text
+              </Button>
+              <Button
+                size="xs"
+                variant="default"
+                onClick={() => {
+                  setEditing(true);
+                  onText('');
+                }}
+              >
+                Clear
+              </Button>
             </Group>
           </Paper>
         ) : (
-        <Textarea
-          label="Labels (paste, or drop a file here)"
-          value={text}
-          onChange={(event) => { setEditing(true); onText(event.currentTarget.value); }}
-          onDrop={dropFile}
-          // A fixed height, not autosize: autosize measures the whole value in a hidden copy on every render,
-          // which took most of a second per render for a 10,000-row file (the bench's preview figure).
-          rows={10}
-          resize="vertical"
-          spellCheck={false}
-          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
-          placeholder={'leftSource\tleftLocalId\trightSource\trightLocalId\tisMatch\nclinic-a\t1001\tlab-b\t77\tmatch'}
-        />
+          <Textarea
+            label="Labels (paste, or drop a file here)"
+            value={text}
+            onChange={(event) => {
+              setEditing(true);
+              onText(event.currentTarget.value);
+            }}
+            onDrop={dropFile}
+            // A fixed height, not autosize: autosize measures the whole value in a hidden copy on every render,
+            // which took most of a second per render for a 10,000-row file (the bench's preview figure).
+            rows={10}
+            resize="vertical"
+            spellCheck={false}
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
+            placeholder={
+              'leftSource\tleftLocalId\trightSource\trightLocalId\tisMatch\nclinic-a\t1001\tlab-b\t77\tmatch'
+            }
+          />
         )}
         <Stack gap="sm" mt="md" aria-live="polite">
-          {text.trim() === '' ? <Text size="sm" c="dimmed">Nothing pasted yet.</Text> : <PreviewSummary preview={preview} />}
+          {text.trim() === '' ? (
+            <Text size="sm" c="dimmed">
+              Nothing pasted yet.
+            </Text>
+          ) : (
+            <PreviewSummary preview={preview} />
+          )}
           {preview.issues.length > 0 ? (
-            <Alert color="red" variant="light" icon={<IconAlert />} title={`Fix these before running: ${formatCount(preview.issues.length)} ${preview.issues.length === 1 ? 'error' : 'errors'} (nothing has been sent)`}>
+            <Alert
+              color="red"
+              variant="light"
+              icon={<IconAlert />}
+              title={`Fix these before running: ${formatCount(preview.issues.length)} ${preview.issues.length === 1 ? 'error' : 'errors'} (nothing has been sent)`}
+            >
               <IssuesTable issues={preview.issues} label="Label errors by line" />
               {preview.badRows > 0 ? (
                 <Button
@@ -203,7 +333,10 @@ export function LabelsPanel({ text, onText, preview, maySample, onPrior, runsKey
           ) : null}
           {preview.pairs.length > 0 ? (
             <Table.ScrollContainer minWidth={560}>
-              <Table aria-label={`First rows of the label set (${String(Math.min(SHOWN_ROWS, preview.pairs.length))} of ${String(preview.pairs.length)})`} data-testid="label-rows">
+              <Table
+                aria-label={`First rows of the label set (${String(Math.min(SHOWN_ROWS, preview.pairs.length))} of ${String(preview.pairs.length)})`}
+                data-testid="label-rows"
+              >
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>Line</Table.Th>
@@ -217,10 +350,22 @@ export function LabelsPanel({ text, onText, preview, maySample, onPrior, runsKey
                   {preview.pairs.slice(0, SHOWN_ROWS).map((pair, index) => (
                     <Table.Tr key={preview.lineNumbers[index]}>
                       <Table.Td>{preview.lineNumbers[index]}</Table.Td>
-                      <Table.Td>{pair.left.sourceSystem} / {pair.left.localId}</Table.Td>
-                      <Table.Td>{pair.right.sourceSystem} / {pair.right.localId}</Table.Td>
+                      <Table.Td>
+                        {pair.left.sourceSystem} / {pair.left.localId}
+                      </Table.Td>
+                      <Table.Td>
+                        {pair.right.sourceSystem} / {pair.right.localId}
+                      </Table.Td>
                       <Table.Td>{pair.isMatch ? 'Match' : 'Non-match'}</Table.Td>
-                      <Table.Td>{badLines.has(`line ${String(preview.lineNumbers[index])}`) ? <Badge size="sm" color="red" variant="light" radius="sm">See errors</Badge> : 'OK'}</Table.Td>
+                      <Table.Td>
+                        {badLines.has(`line ${String(preview.lineNumbers[index])}`) ? (
+                          <Badge size="sm" color="red" variant="light" radius="sm">
+                            See errors
+                          </Badge>
+                        ) : (
+                          'OK'
+                        )}
+                      </Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>
@@ -237,11 +382,29 @@ export function LabelsPanel({ text, onText, preview, maySample, onPrior, runsKey
             Sample labels from this sandbox
           </Title>
           <Text size="sm" c="dimmed" maw={720} mb="sm">
-            A synthetic sandbox knows which records are the same person. This draws true pairs and blocking-candidate non-matches from that ground truth, for offline calibration on synthetic data, and estimates the share of true matches among the pairs the scorer meets (the prior a calibration needs).
+            A synthetic sandbox knows which records are the same person. This draws true pairs and blocking-candidate
+            non-matches from that ground truth, for offline calibration on synthetic data, and estimates the share of
+            true matches among the pairs the scorer meets (the prior a calibration needs).
           </Text>
           <Group align="flex-end">
-            <NumberInput label="Pairs at most" value={samplePairs} onChange={setSamplePairs} min={2} max={MAX_DATASET_PAIRS} step={500} allowDecimal={false} w={160} error={sampleInvalid ? `2 to ${formatCount(MAX_DATASET_PAIRS)}` : undefined} />
-            <Button onClick={() => { sample.start({ maxPairs: typeof samplePairs === 'number' ? samplePairs : 2000, seed: 1 }); }} loading={sample.isPending} disabled={sampleInvalid}>
+            <NumberInput
+              label="Pairs at most"
+              value={samplePairs}
+              onChange={setSamplePairs}
+              min={2}
+              max={MAX_DATASET_PAIRS}
+              step={500}
+              allowDecimal={false}
+              w={160}
+              error={sampleInvalid ? `2 to ${formatCount(MAX_DATASET_PAIRS)}` : undefined}
+            />
+            <Button
+              onClick={() => {
+                sample.start({ maxPairs: typeof samplePairs === 'number' ? samplePairs : 2000, seed: 1 });
+              }}
+              loading={sample.isPending}
+              disabled={sampleInvalid}
+            >
               Sample labels
             </Button>
           </Group>
@@ -253,8 +416,15 @@ export function LabelsPanel({ text, onText, preview, maySample, onPrior, runsKey
           ) : null}
           {sample.data !== undefined ? (
             <Text size="sm" mt="sm" data-testid="sample-result">
-              {formatCount(sample.data.pairs.length)} pairs sampled into the label set. Among {formatCount(sample.data.candidates.pairs)} blocking candidates, {formatCount(sample.data.candidates.truePairs)} are true pairs: estimated prior{' '}
-              <Text span fw={700}>{sample.data.candidates.matchShare === null ? '— (no candidates)' : sample.data.candidates.matchShare.toFixed(4)}</Text>.
+              {formatCount(sample.data.pairs.length)} pairs sampled into the label set. Among{' '}
+              {formatCount(sample.data.candidates.pairs)} blocking candidates,{' '}
+              {formatCount(sample.data.candidates.truePairs)} are true pairs: estimated prior{' '}
+              <Text span fw={700}>
+                {sample.data.candidates.matchShare === null
+                  ? '— (no candidates)'
+                  : sample.data.candidates.matchShare.toFixed(4)}
+              </Text>
+              .
             </Text>
           ) : null}
         </Card>

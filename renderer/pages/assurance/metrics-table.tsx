@@ -9,16 +9,33 @@ function Metric({ metrics, name }: { readonly metrics: ThresholdMetrics; readonl
   if (value !== null) return <>{fixed3(value)}</>;
   return (
     <Tooltip label={`No value: ${NULL_REASON[name]}`} withArrow>
-      <Text span size="sm" tabIndex={0} aria-label={`${METRIC_LABEL[name]}: no value, ${NULL_REASON[name]}`} style={{ textDecoration: 'underline dotted' }}>
+      <Text
+        span
+        size="sm"
+        tabIndex={0}
+        aria-label={`${METRIC_LABEL[name]}: no value, ${NULL_REASON[name]}`}
+        style={{ textDecoration: 'underline dotted' }}
+      >
         —
       </Text>
     </Tooltip>
   );
 }
 
-export function MetricsTable({ rows, label, highlight, testId = 'metrics-table' }: { readonly rows: readonly ThresholdMetrics[]; readonly label: string; readonly highlight?: readonly number[]; readonly testId?: string }) {
+export function MetricsTable({
+  rows,
+  label,
+  highlight,
+  testId = 'metrics-table',
+}: {
+  readonly rows: readonly ThresholdMetrics[];
+  readonly label: string;
+  readonly highlight?: readonly number[];
+  readonly testId?: string;
+}) {
   const nulls = new Set<MetricName>();
-  for (const row of rows) for (const name of Object.keys(METRIC_LABEL) as MetricName[]) if (row[name] === null) nulls.add(name);
+  for (const row of rows)
+    for (const name of Object.keys(METRIC_LABEL) as MetricName[]) if (row[name] === null) nulls.add(name);
   return (
     <>
       <Table.ScrollContainer minWidth={980}>
@@ -42,20 +59,36 @@ export function MetricsTable({ rows, label, highlight, testId = 'metrics-table' 
           </Table.Thead>
           <Table.Tbody>
             {rows.map((m) => (
-              <Table.Tr key={m.threshold} data-threshold={m.threshold} fw={highlight?.includes(m.threshold) === true ? 700 : undefined}>
+              <Table.Tr
+                key={m.threshold}
+                data-threshold={m.threshold}
+                fw={highlight?.includes(m.threshold) === true ? 700 : undefined}
+              >
                 <Table.Td>{m.threshold}</Table.Td>
                 <Table.Td>{formatCount(m.tp)}</Table.Td>
                 <Table.Td>{formatCount(m.fp)}</Table.Td>
                 <Table.Td>{formatCount(m.tn)}</Table.Td>
                 <Table.Td>{formatCount(m.fn)}</Table.Td>
-                <Table.Td><Metric metrics={m} name="precision" /></Table.Td>
+                <Table.Td>
+                  <Metric metrics={m} name="precision" />
+                </Table.Td>
                 <Table.Td>{range(m.precisionInterval)}</Table.Td>
-                <Table.Td><Metric metrics={m} name="recall" /></Table.Td>
+                <Table.Td>
+                  <Metric metrics={m} name="recall" />
+                </Table.Td>
                 <Table.Td>{range(m.recallInterval)}</Table.Td>
-                <Table.Td><Metric metrics={m} name="specificity" /></Table.Td>
-                <Table.Td><Metric metrics={m} name="npv" /></Table.Td>
-                <Table.Td><Metric metrics={m} name="f1" /></Table.Td>
-                <Table.Td><Metric metrics={m} name="mcc" /></Table.Td>
+                <Table.Td>
+                  <Metric metrics={m} name="specificity" />
+                </Table.Td>
+                <Table.Td>
+                  <Metric metrics={m} name="npv" />
+                </Table.Td>
+                <Table.Td>
+                  <Metric metrics={m} name="f1" />
+                </Table.Td>
+                <Table.Td>
+                  <Metric metrics={m} name="mcc" />
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
@@ -63,7 +96,8 @@ export function MetricsTable({ rows, label, highlight, testId = 'metrics-table' 
       </Table.ScrollContainer>
       {nulls.size > 0 ? (
         <Text size="xs" c="dimmed" mt={4}>
-          — means no value, never zero: {[...nulls].map((name) => `${METRIC_LABEL[name]}: ${NULL_REASON[name]}`).join('; ')}.
+          — means no value, never zero:{' '}
+          {[...nulls].map((name) => `${METRIC_LABEL[name]}: ${NULL_REASON[name]}`).join('; ')}.
         </Text>
       ) : null}
     </>

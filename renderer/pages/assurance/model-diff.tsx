@@ -9,29 +9,58 @@ import { useClient } from '../../client/context.tsx';
 import { IconInfo } from '../../icons.tsx';
 import { modelChanges } from './model-weights.ts';
 
-export function ModelDiff({ produced, connectionKey }: { readonly produced: FellegiSunterModel; readonly connectionKey: string }) {
+export function ModelDiff({
+  produced,
+  connectionKey,
+}: {
+  readonly produced: FellegiSunterModel;
+  readonly connectionKey: string;
+}) {
   const client = useClient();
   const profile = useQuery({ queryKey: ['profile', connectionKey], queryFn: () => client.send('profile/get', {}) });
   if (profile.isPending) return null;
-  if (profile.isError) return <Text size="sm" c="dimmed">The active profile could not be read, so there is no comparison: {profile.error.message}</Text>;
+  if (profile.isError)
+    return (
+      <Text size="sm" c="dimmed">
+        The active profile could not be read, so there is no comparison: {profile.error.message}
+      </Text>
+    );
   const active = profile.data.profile.MatchingRules.FellegiSunter;
   if (active === null) {
     return (
       <Alert color="gray" variant="light" icon={<IconInfo />} title="Nothing to compare with" data-testid="model-diff">
-        <Text size="sm">The active profile (version {profile.data.matchingProfileVersion}) has no Fellegi-Sunter model: it scores by weighted similarity, so the produced model is new rather than a change.</Text>
+        <Text size="sm">
+          The active profile (version {profile.data.matchingProfileVersion}) has no Fellegi-Sunter model: it scores by
+          weighted similarity, so the produced model is new rather than a change.
+        </Text>
       </Alert>
     );
   }
   const changes = modelChanges(active, produced);
   return (
     <div data-testid="model-diff">
-      <Text size="sm" mb="xs">Against the active profile's model {active.modelVersion}: {changes.length === 0 ? 'no difference.' : `${String(changes.length)} differences.`}</Text>
+      <Text size="sm" mb="xs">
+        Against the active profile's model {active.modelVersion}:{' '}
+        {changes.length === 0 ? 'no difference.' : `${String(changes.length)} differences.`}
+      </Text>
       {changes.length > 0 ? (
         <ScrollArea.Autosize mah={320} viewportProps={{ tabIndex: 0, 'aria-label': 'Model differences, scrollable' }}>
           <Table striped aria-label="Differences from the active model" style={{ fontVariantNumeric: 'tabular-nums' }}>
-            <Table.Thead><Table.Tr><Table.Th>Setting</Table.Th><Table.Th>Active</Table.Th><Table.Th>Produced</Table.Th></Table.Tr></Table.Thead>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Setting</Table.Th>
+                <Table.Th>Active</Table.Th>
+                <Table.Th>Produced</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
             <Table.Tbody>
-              {changes.map((c) => <Table.Tr key={c.what}><Table.Td>{c.what}</Table.Td><Table.Td>{c.active}</Table.Td><Table.Td>{c.produced}</Table.Td></Table.Tr>)}
+              {changes.map((c) => (
+                <Table.Tr key={c.what}>
+                  <Table.Td>{c.what}</Table.Td>
+                  <Table.Td>{c.active}</Table.Td>
+                  <Table.Td>{c.produced}</Table.Td>
+                </Table.Tr>
+              ))}
             </Table.Tbody>
           </Table>
         </ScrollArea.Autosize>

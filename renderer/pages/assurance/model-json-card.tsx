@@ -11,7 +11,14 @@ import { ModelDiff } from './model-diff.tsx';
 import { ImpactPreviewPanel } from './impact-preview.tsx';
 import { saveText } from './save-file.ts';
 
-export function ModelJsonCard({ model, connectionKey, idPrefix, produced, thresholds, children }: {
+export function ModelJsonCard({
+  model,
+  connectionKey,
+  idPrefix,
+  produced,
+  thresholds,
+  children,
+}: {
   readonly model: FellegiSunterModel;
   /** The thresholds that belong with the model: offered as one profile document with it. */
   readonly thresholds?: { readonly Certain: number; readonly Probable: number } | undefined;
@@ -24,51 +31,102 @@ export function ModelJsonCard({ model, connectionKey, idPrefix, produced, thresh
 }) {
   const json = `${JSON.stringify(model, null, 2)}\n`;
   return (
-      <Card withBorder padding="lg" component="section" aria-labelledby={`${idPrefix}-model-title`}>
-        <Group justify="space-between" mb="xs">
-          <Title order={2} size="h4" id={`${idPrefix}-model-title`}>Model JSON</Title>
-          <Group gap="xs">
-            <CopyButton value={json}>
-              {({ copied, copy }) => (
-                <Button size="xs" variant="default" leftSection={<IconCopy size={14} />} onClick={copy}>{copied ? 'Copied' : 'Copy'}</Button>
-              )}
-            </CopyButton>
-            <Button size="xs" variant="default" leftSection={<IconDownload size={14} />} onClick={() => { saveText(`${model.modelVersion}.model.json`, json, 'application/json'); }}>
-              Save as a file
-            </Button>
-            {thresholds === undefined ? null : (
-              <Button
-                size="xs"
-                variant="default"
-                leftSection={<IconDownload size={14} />}
-                data-testid={`${idPrefix}-save-with-thresholds`}
-                onClick={() => {
-                  const document = { MatchingRules: { FellegiSunter: model, Thresholds: { Certain: thresholds.Certain, Probable: thresholds.Probable } } };
-                  saveText(`${model.modelVersion}.with-thresholds.json`, `${JSON.stringify(document, null, 2)}\n`, 'application/json');
-                }}
-              >
-                Save with its thresholds (Certain {String(thresholds.Certain)}, Probable {String(thresholds.Probable)})
+    <Card withBorder padding="lg" component="section" aria-labelledby={`${idPrefix}-model-title`}>
+      <Group justify="space-between" mb="xs">
+        <Title order={2} size="h4" id={`${idPrefix}-model-title`}>
+          Model JSON
+        </Title>
+        <Group gap="xs">
+          <CopyButton value={json}>
+            {({ copied, copy }) => (
+              <Button size="xs" variant="default" leftSection={<IconCopy size={14} />} onClick={copy}>
+                {copied ? 'Copied' : 'Copy'}
               </Button>
             )}
-          </Group>
+          </CopyButton>
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconDownload size={14} />}
+            onClick={() => {
+              saveText(`${model.modelVersion}.model.json`, json, 'application/json');
+            }}
+          >
+            Save as a file
+          </Button>
+          {thresholds === undefined ? null : (
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconDownload size={14} />}
+              data-testid={`${idPrefix}-save-with-thresholds`}
+              onClick={() => {
+                const document = {
+                  MatchingRules: {
+                    FellegiSunter: model,
+                    Thresholds: { Certain: thresholds.Certain, Probable: thresholds.Probable },
+                  },
+                };
+                saveText(
+                  `${model.modelVersion}.with-thresholds.json`,
+                  `${JSON.stringify(document, null, 2)}\n`,
+                  'application/json',
+                );
+              }}
+            >
+              Save with its thresholds (Certain {String(thresholds.Certain)}, Probable {String(thresholds.Probable)})
+            </Button>
+          )}
         </Group>
-        <ScrollArea.Autosize mah={360} type="auto" viewportProps={{ tabIndex: 0, 'aria-label': 'Model JSON, scrollable' }}>
-          <Code block data-testid="model-json">{json}</Code>
-        </ScrollArea.Autosize>
-        <Title order={3} size="h5" mt="md" mb="xs">Compared with the active model</Title>
-        <ModelDiff produced={model} connectionKey={connectionKey} />
-        <ImpactPreviewPanel document={thresholds === undefined ? model : { MatchingRules: { FellegiSunter: model, Thresholds: { Certain: thresholds.Certain, Probable: thresholds.Probable } } }} />
-        <Alert mt="md" color="blue" variant="light" icon={<IconInfo />} title="This page never activates a model" data-testid="governed-procedure">
-          <Text size="sm" mb={4}>{produced} is applied only through the governed configuration change:</Text>
-          <List size="sm" type="ordered">
-            <List.Item>approve the dataset and the thresholds;</List.Item>
-            <List.Item>copy the model to the tenant's MatchingRules:FellegiSunter configuration and assign a new MatchingProfileVersion;</List.Item>
-            <List.Item>deploy the identical profile to the API, portal and MLLP hosts;</List.Item>
-            <List.Item>re-evaluate against an independent holdout;</List.Item>
-            <List.Item>monitor review volumes, errors and drift.</List.Item>
-          </List>
-          {children}
-        </Alert>
-      </Card>
+      </Group>
+      <ScrollArea.Autosize
+        mah={360}
+        type="auto"
+        viewportProps={{ tabIndex: 0, 'aria-label': 'Model JSON, scrollable' }}
+      >
+        <Code block data-testid="model-json">
+          {json}
+        </Code>
+      </ScrollArea.Autosize>
+      <Title order={3} size="h5" mt="md" mb="xs">
+        Compared with the active model
+      </Title>
+      <ModelDiff produced={model} connectionKey={connectionKey} />
+      <ImpactPreviewPanel
+        document={
+          thresholds === undefined
+            ? model
+            : {
+                MatchingRules: {
+                  FellegiSunter: model,
+                  Thresholds: { Certain: thresholds.Certain, Probable: thresholds.Probable },
+                },
+              }
+        }
+      />
+      <Alert
+        mt="md"
+        color="blue"
+        variant="light"
+        icon={<IconInfo />}
+        title="This page never activates a model"
+        data-testid="governed-procedure"
+      >
+        <Text size="sm" mb={4}>
+          {produced} is applied only through the governed configuration change:
+        </Text>
+        <List size="sm" type="ordered">
+          <List.Item>approve the dataset and the thresholds;</List.Item>
+          <List.Item>
+            copy the model to the tenant's MatchingRules:FellegiSunter configuration and assign a new
+            MatchingProfileVersion;
+          </List.Item>
+          <List.Item>deploy the identical profile to the API, portal and MLLP hosts;</List.Item>
+          <List.Item>re-evaluate against an independent holdout;</List.Item>
+          <List.Item>monitor review volumes, errors and drift.</List.Item>
+        </List>
+        {children}
+      </Alert>
+    </Card>
   );
 }

@@ -47,7 +47,9 @@ export function modelChanges(active: FellegiSunterModel, produced: FellegiSunter
   scalar('priorMatchProbability', active.priorMatchProbability, produced.priorMatchProbability);
   scalar('smoothing', active.smoothing, produced.smoothing);
   scalar('datasetDigest', active.datasetDigest, produced.datasetDigest);
-  const fields = [...new Set([...Object.keys(active.fields), ...Object.keys(produced.fields)])].sort() as (keyof FellegiSunterModel['fields'])[];
+  const fields = [
+    ...new Set([...Object.keys(active.fields), ...Object.keys(produced.fields)]),
+  ].sort() as (keyof FellegiSunterModel['fields'])[];
   for (const field of fields) {
     const a = active.fields[field];
     const b = produced.fields[field];

@@ -47,7 +47,12 @@ function writeStored<T>(key: string, codec: Codec<T>, value: T): void {
 }
 
 /** Like useState, but kept per connection (`scope`) across navigation, and across reload when a codec is given. */
-export function usePageState<T>(scope: string, name: string, initial: T, codec?: Codec<T>): [T, (next: T | ((old: T) => T)) => void] {
+export function usePageState<T>(
+  scope: string,
+  name: string,
+  initial: T,
+  codec?: Codec<T>,
+): [T, (next: T | ((old: T) => T)) => void] {
   const key = storageKey(scope, name);
   const [value, setValue] = useState<T>(() => {
     if (memory.has(key)) return memory.get(key) as T;
@@ -69,7 +74,10 @@ export function usePageState<T>(scope: string, name: string, initial: T, codec?:
 }
 
 /** Text as it is (the label set). */
-export const TEXT_CODEC: Codec<string> = { write: (text) => text, read: (stored) => (typeof stored === 'string' ? stored : undefined) };
+export const TEXT_CODEC: Codec<string> = {
+  write: (text) => text,
+  read: (stored) => (typeof stored === 'string' ? stored : undefined),
+};
 
 /** The names other pages write under: the label set, the label set's review-queue origin (its text), the open tab. */
 export const LABELS_STATE = 'labels';
@@ -85,8 +93,11 @@ export function putPageState<T>(scope: string, name: string, value: T, codec?: C
 
 /** A codec for JSON values checked by a schema's safeParse (zod), or by any guard. */
 export function schemaCodec<T>(parse: (stored: unknown) => { success: true; data: T } | { success: false }): Codec<T> {
-  return { write: (value) => value, read: (stored) => {
-    const result = parse(stored);
-    return result.success ? result.data : undefined;
-  } };
+  return {
+    write: (value) => value,
+    read: (stored) => {
+      const result = parse(stored);
+      return result.success ? result.data : undefined;
+    },
+  };
 }

@@ -21,9 +21,24 @@ function contribution(value: number | undefined): string {
  * names it); absent for a pair chosen here, which had no earlier score.
  */
 /** blind: the values only, without the bands, the weights and the score (a labeller not swayed by the model). */
-export function PairRecords({ left, right, scoreThen, then = 'the report', blind = false }: { readonly left: RecordRef; readonly right: RecordRef; readonly scoreThen?: number | undefined; readonly then?: string; readonly blind?: boolean }) {
+export function PairRecords({
+  left,
+  right,
+  scoreThen,
+  then = 'the report',
+  blind = false,
+}: {
+  readonly left: RecordRef;
+  readonly right: RecordRef;
+  readonly scoreThen?: number | undefined;
+  readonly then?: string;
+  readonly blind?: boolean;
+}) {
   const client = useClient();
-  const pair = { left: { sourceSystem: left.sourceSystem, localId: left.localId }, right: { sourceSystem: right.sourceSystem, localId: right.localId } };
+  const pair = {
+    left: { sourceSystem: left.sourceSystem, localId: left.localId },
+    right: { sourceSystem: right.sourceSystem, localId: right.localId },
+  };
   const explained = useQuery({
     queryKey: ['pair-records', pair.left.sourceSystem, pair.left.localId, pair.right.sourceSystem, pair.right.localId],
     queryFn: () => client.send('matching/explain', { ...pair, withValues: true }),
@@ -36,7 +51,9 @@ export function PairRecords({ left, right, scoreThen, then = 'the report', blind
   if (explained.error !== null || explained.data.values === undefined) {
     return (
       <Alert color="orange" variant="light" icon={<IconAlert />} title="The records' values cannot be shown">
-        <Text size="sm">{explained.error?.message ?? 'The registry did not return them.'} The weights below are still the pair's.</Text>
+        <Text size="sm">
+          {explained.error?.message ?? 'The registry did not return them.'} The weights below are still the pair's.
+        </Text>
       </Alert>
     );
   }
@@ -44,12 +61,29 @@ export function PairRecords({ left, right, scoreThen, then = 'the report', blind
   const byField = new Map(evidence.map((e) => [e.field as string, e]));
   return (
     <div data-testid="pair-records">
-      <Table withTableBorder withColumnBorders aria-label={blind ? 'The two records side by side' : "The two records side by side, with each field's band and contribution"} style={{ fontVariantNumeric: 'tabular-nums' }}>
+      <Table
+        withTableBorder
+        withColumnBorders
+        aria-label={
+          blind
+            ? 'The two records side by side'
+            : "The two records side by side, with each field's band and contribution"
+        }
+        style={{ fontVariantNumeric: 'tabular-nums' }}
+      >
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Field</Table.Th>
-            <Table.Th><bdi>{pair.left.sourceSystem} / {pair.left.localId}</bdi></Table.Th>
-            <Table.Th><bdi>{pair.right.sourceSystem} / {pair.right.localId}</bdi></Table.Th>
+            <Table.Th>
+              <bdi>
+                {pair.left.sourceSystem} / {pair.left.localId}
+              </bdi>
+            </Table.Th>
+            <Table.Th>
+              <bdi>
+                {pair.right.sourceSystem} / {pair.right.localId}
+              </bdi>
+            </Table.Th>
             {blind ? null : <Table.Th>Band</Table.Th>}
             {blind ? null : <Table.Th>ln(m/u)</Table.Th>}
           </Table.Tr>
@@ -63,20 +97,45 @@ export function PairRecords({ left, right, scoreThen, then = 'the report', blind
             if (a === '—' && b === '—') return null;
             return (
               <Table.Tr key={field}>
-                <Table.Th scope="row" fw={500}>{label}</Table.Th>
-                <Table.Td><bdi>{a}</bdi></Table.Td>
-                <Table.Td><bdi>{b}</bdi></Table.Td>
-                {blind ? null : <Table.Td>{e?.band ?? (evidenceField === undefined ? '(compared with the name)' : 'missing')}</Table.Td>}
-                {blind ? null : <Table.Td style={{ whiteSpace: 'nowrap' }}>{e?.householdOnly === true ? '0 (household)' : e?.impliedBy !== undefined ? '0 (with the address)' : contribution(e?.logLikelihood)}</Table.Td>}
+                <Table.Th scope="row" fw={500}>
+                  {label}
+                </Table.Th>
+                <Table.Td>
+                  <bdi>{a}</bdi>
+                </Table.Td>
+                <Table.Td>
+                  <bdi>{b}</bdi>
+                </Table.Td>
+                {blind ? null : (
+                  <Table.Td>
+                    {e?.band ?? (evidenceField === undefined ? '(compared with the name)' : 'missing')}
+                  </Table.Td>
+                )}
+                {blind ? null : (
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    {e?.householdOnly === true
+                      ? '0 (household)'
+                      : e?.impliedBy !== undefined
+                        ? '0 (with the address)'
+                        : contribution(e?.logLikelihood)}
+                  </Table.Td>
+                )}
               </Table.Tr>
             );
           })}
         </Table.Tbody>
       </Table>
-      {blind ? null : <Text size="xs" c="dimmed" mt={4} data-testid="pair-records-note">
-        The records as they are now, scored by the active profile: {score.toFixed(4)}
-        {scoreThen === undefined ? '' : Math.abs(score - scoreThen) > 5e-5 ? ` (${then} scored them ${scoreThen.toFixed(4)}: a record or the profile changed since)` : `, as in ${then}`}.
-      </Text>}
+      {blind ? null : (
+        <Text size="xs" c="dimmed" mt={4} data-testid="pair-records-note">
+          The records as they are now, scored by the active profile: {score.toFixed(4)}
+          {scoreThen === undefined
+            ? ''
+            : Math.abs(score - scoreThen) > 5e-5
+              ? ` (${then} scored them ${scoreThen.toFixed(4)}: a record or the profile changed since)`
+              : `, as in ${then}`}
+          .
+        </Text>
+      )}
     </div>
   );
 }

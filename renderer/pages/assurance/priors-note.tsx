@@ -12,19 +12,37 @@ export function PriorsNote({ which, prior }: { readonly which: 'calibration' | '
   const here = (kind: 'calibration' | 'estimate'): string => (kind === which ? ` (${priorText(prior)} here)` : '');
   return (
     <div data-testid="priors-note">
-      <Text size="sm" fw={600} mb={4}>What the prior means, model by model</Text>
+      <Text size="sm" fw={600} mb={4}>
+        What the prior means, model by model
+      </Text>
       <List size="sm" spacing={4}>
         <List.Item>
-          <Text span fw={600} size="sm">The profile's default model:</Text> the chance that two records picked at random from the registry are one person (1e-4 by default), read with u from random pairs.
+          <Text span fw={600} size="sm">
+            The profile's default model:
+          </Text>{' '}
+          the chance that two records picked at random from the registry are one person (1e-4 by default), read with u
+          from random pairs.
         </List.Item>
         <List.Item>
-          <Text span fw={600} size="sm">A calibration{here('calibration')}:</Text> the share of true pairs among the pairs the scorer meets, the blocking candidates, read with u from the labelled non-matches among them. Its scores sit on that scale, so apply the model with the thresholds its report measured for live matching.
+          <Text span fw={600} size="sm">
+            A calibration{here('calibration')}:
+          </Text>{' '}
+          the share of true pairs among the pairs the scorer meets, the blocking candidates, read with u from the
+          labelled non-matches among them. Its scores sit on that scale, so apply the model with the thresholds its
+          report measured for live matching.
         </List.Item>
         <List.Item>
-          <Text span fw={600} size="sm">The estimate{here('estimate')}:</Text> λ, the share of true pairs among the blocking candidates, spread over all record pairs (λ × candidates ÷ all pairs): a random-pair prior like the profile's, because the estimate keeps u from random pairs.
+          <Text span fw={600} size="sm">
+            The estimate{here('estimate')}:
+          </Text>{' '}
+          λ, the share of true pairs among the blocking candidates, spread over all record pairs (λ × candidates ÷ all
+          pairs): a random-pair prior like the profile's, because the estimate keeps u from random pairs.
         </List.Item>
       </List>
-      <Text size="xs" c="dimmed" mt={4}>Each prior is right only with its own u: compare models by their scores and thresholds, never by their priors alone.</Text>
+      <Text size="xs" c="dimmed" mt={4}>
+        Each prior is right only with its own u: compare models by their scores and thresholds, never by their priors
+        alone.
+      </Text>
     </div>
   );
 }

@@ -19,7 +19,10 @@ export function comparisonRows(a: EvaluationReport, b: EvaluationReport): Compar
 export function unsharedThresholds(a: EvaluationReport, b: EvaluationReport): { onlyA: number[]; onlyB: number[] } {
   const inA = new Set(a.thresholds.map((m) => m.threshold));
   const inB = new Set(b.thresholds.map((m) => m.threshold));
-  return { onlyA: [...inA].filter((t) => !inB.has(t)).sort((x, y) => x - y), onlyB: [...inB].filter((t) => !inA.has(t)).sort((x, y) => x - y) };
+  return {
+    onlyA: [...inA].filter((t) => !inB.has(t)).sort((x, y) => x - y),
+    onlyB: [...inB].filter((t) => !inA.has(t)).sort((x, y) => x - y),
+  };
 }
 
 /** B − A with its sign; a metric without a value in either run has no delta. */

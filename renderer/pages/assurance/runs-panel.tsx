@@ -14,38 +14,69 @@ import { fixed3 } from './metric-text.ts';
 import { comparisonRows, metricDelta, unsharedThresholds } from './run-comparison.ts';
 
 const COMPARED = ['precision', 'recall', 'f1', 'mcc'] as const;
-const KIND_LABEL = { evaluation: 'Evaluation', calibration: 'Calibration', estimate: 'Estimate without labels', audit: 'Registry audit', labels: 'Label set' } as const;
+const KIND_LABEL = {
+  evaluation: 'Evaluation',
+  calibration: 'Calibration',
+  estimate: 'Estimate without labels',
+  audit: 'Registry audit',
+  labels: 'Label set',
+} as const;
 const COMPARED_LABEL = { precision: 'Precision', recall: 'Recall', f1: 'F1', mcc: 'MCC' } as const;
 
-function Comparison({ a, b }: { readonly a: SavedRun & { kind: 'evaluation' }; readonly b: SavedRun & { kind: 'evaluation' } }) {
+function Comparison({
+  a,
+  b,
+}: {
+  readonly a: SavedRun & { kind: 'evaluation' };
+  readonly b: SavedRun & { kind: 'evaluation' };
+}) {
   const rows = comparisonRows(a.report, b.report);
   const { onlyA, onlyB } = unsharedThresholds(a.report, b.report);
-  const unshared = [onlyA.length > 0 ? `${onlyA.join(', ')} only in A` : '', onlyB.length > 0 ? `${onlyB.join(', ')} only in B` : ''].filter((t) => t !== '').join('; ');
+  const unshared = [
+    onlyA.length > 0 ? `${onlyA.join(', ')} only in A` : '',
+    onlyB.length > 0 ? `${onlyB.join(', ')} only in B` : '',
+  ]
+    .filter((t) => t !== '')
+    .join('; ');
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="cmp-title" data-testid="run-comparison">
-      <Title order={2} size="h4" id="cmp-title" mb={4}>Comparison: B − A</Title>
+      <Title order={2} size="h4" id="cmp-title" mb={4}>
+        Comparison: B − A
+      </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        A: profile v{a.summary.versions.matchingProfileVersion}, {formatDateTime(a.summary.createdAt)}. B: profile v{b.summary.versions.matchingProfileVersion}, {formatDateTime(b.summary.createdAt)}.{' '}
-        {a.summary.datasetDigest === b.summary.datasetDigest ? 'Same labels (same digest).' : 'Different labels: the digests differ, so the deltas mix a change of labels with any change of profile.'}
+        A: profile v{a.summary.versions.matchingProfileVersion}, {formatDateTime(a.summary.createdAt)}. B: profile v
+        {b.summary.versions.matchingProfileVersion}, {formatDateTime(b.summary.createdAt)}.{' '}
+        {a.summary.datasetDigest === b.summary.datasetDigest
+          ? 'Same labels (same digest).'
+          : 'Different labels: the digests differ, so the deltas mix a change of labels with any change of profile.'}
       </Text>
       {unshared === '' ? null : (
         <Text size="sm" mb="sm" data-testid="cmp-unshared">
-          Compared at the thresholds both runs asked for; left out: {unshared}. Evaluate again with the same thresholds to compare those.
+          Compared at the thresholds both runs asked for; left out: {unshared}. Evaluate again with the same thresholds
+          to compare those.
         </Text>
       )}
-      {rows.length === 0 ? <Text size="sm">The two runs share no threshold.</Text> : (
+      {rows.length === 0 ? (
+        <Text size="sm">The two runs share no threshold.</Text>
+      ) : (
         <Table striped aria-label="Metric deltas per threshold" style={{ fontVariantNumeric: 'tabular-nums' }}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Threshold</Table.Th>
-              {COMPARED.map((m) => <Table.Th key={m}>{COMPARED_LABEL[m]} A → B (Δ)</Table.Th>)}
+              {COMPARED.map((m) => (
+                <Table.Th key={m}>{COMPARED_LABEL[m]} A → B (Δ)</Table.Th>
+              ))}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {rows.map(({ threshold, left, right }) => (
               <Table.Tr key={threshold}>
                 <Table.Td>{threshold}</Table.Td>
-                {COMPARED.map((m) => <Table.Td key={m}>{fixed3(left[m])} → {fixed3(right[m])} ({metricDelta(left[m], right[m])})</Table.Td>)}
+                {COMPARED.map((m) => (
+                  <Table.Td key={m}>
+                    {fixed3(left[m])} → {fixed3(right[m])} ({metricDelta(left[m], right[m])})
+                  </Table.Td>
+                ))}
               </Table.Tr>
             ))}
           </Table.Tbody>
@@ -55,14 +86,21 @@ function Comparison({ a, b }: { readonly a: SavedRun & { kind: 'evaluation' }; r
   );
 }
 
-export function RunsPanel({ runsKey, onOpen }: { readonly runsKey: readonly unknown[]; readonly onOpen: (run: SavedRun) => void }) {
+export function RunsPanel({
+  runsKey,
+  onOpen,
+}: {
+  readonly runsKey: readonly unknown[];
+  readonly onOpen: (run: SavedRun) => void;
+}) {
   const client = useClient();
   const queryClient = useQueryClient();
   const runs = useQuery({ queryKey: runsKey, queryFn: () => client.send('console/runs', {}) });
   const [picked, setPicked] = useState<string[]>([]);
   const open = useMutation({ mutationFn: (runId: string) => client.send('console/run', { runId }), onSuccess: onOpen });
   const compare = useMutation({
-    mutationFn: async (ids: readonly string[]) => Promise.all(ids.map((runId) => client.send('console/run', { runId }))),
+    mutationFn: async (ids: readonly string[]) =>
+      Promise.all(ids.map((runId) => client.send('console/run', { runId }))),
   });
   const remove = useMutation({
     mutationFn: (runId: string) => client.send('console/delete-run', { runId }),
@@ -71,7 +109,9 @@ export function RunsPanel({ runsKey, onOpen }: { readonly runsKey: readonly unkn
     },
   });
   const toggle = (run: SavedRunSummary): void => {
-    setPicked((old) => (old.includes(run.runId) ? old.filter((id) => id !== run.runId) : [...old, run.runId].slice(-2)));
+    setPicked((old) =>
+      old.includes(run.runId) ? old.filter((id) => id !== run.runId) : [...old, run.runId].slice(-2),
+    );
   };
   const pair = compare.data;
   const [a, b] = pair ?? [];
@@ -80,13 +120,33 @@ export function RunsPanel({ runsKey, onOpen }: { readonly runsKey: readonly unkn
     <Stack gap="lg">
       <Card withBorder padding="lg" component="section" aria-labelledby="runs-title">
         <Group justify="space-between" mb="xs">
-          <Title order={2} size="h4" id="runs-title">Saved runs</Title>
-          <Button size="xs" disabled={picked.length !== 2} onClick={() => { compare.mutate(picked); }} loading={compare.isPending}>Compare the two chosen</Button>
+          <Title order={2} size="h4" id="runs-title">
+            Saved runs
+          </Title>
+          <Button
+            size="xs"
+            disabled={picked.length !== 2}
+            onClick={() => {
+              compare.mutate(picked);
+            }}
+            loading={compare.isPending}
+          >
+            Compare the two chosen
+          </Button>
         </Group>
-        <Text size="sm" c="dimmed" mb="sm">Every evaluation, calibration, estimate and registry audit run from this console on this connection and tenant is kept on this computer, with the label sets you keep. Choose two evaluations to compare them.</Text>
-        {runs.isPending ? <Skeleton height={80} /> : runs.isError ? (
-          <Alert color="red" variant="light" icon={<IconAlert />} title="The saved runs could not be read"><Text size="sm">{runs.error.message}</Text></Alert>
-        ) : runs.data.runs.length === 0 ? <Text size="sm">No runs yet.</Text> : (
+        <Text size="sm" c="dimmed" mb="sm">
+          Every evaluation, calibration, estimate and registry audit run from this console on this connection and tenant
+          is kept on this computer, with the label sets you keep. Choose two evaluations to compare them.
+        </Text>
+        {runs.isPending ? (
+          <Skeleton height={80} />
+        ) : runs.isError ? (
+          <Alert color="red" variant="light" icon={<IconAlert />} title="The saved runs could not be read">
+            <Text size="sm">{runs.error.message}</Text>
+          </Alert>
+        ) : runs.data.runs.length === 0 ? (
+          <Text size="sm">No runs yet.</Text>
+        ) : (
           <Table.ScrollContainer minWidth={900}>
             <Table striped aria-label="Saved runs, newest first" data-testid="runs-table">
               <Table.Thead>
@@ -105,18 +165,64 @@ export function RunsPanel({ runsKey, onOpen }: { readonly runsKey: readonly unkn
                 {runs.data.runs.map((run) => (
                   <Table.Tr key={run.runId} data-run-id={run.runId}>
                     <Table.Td>
-                      {run.kind === 'evaluation' ? <Checkbox aria-label={`Compare the evaluation of ${formatDateTime(run.createdAt)}`} checked={picked.includes(run.runId)} onChange={() => { toggle(run); }} /> : null}
+                      {run.kind === 'evaluation' ? (
+                        <Checkbox
+                          aria-label={`Compare the evaluation of ${formatDateTime(run.createdAt)}`}
+                          checked={picked.includes(run.runId)}
+                          onChange={() => {
+                            toggle(run);
+                          }}
+                        />
+                      ) : null}
                     </Table.Td>
-                    <Table.Td>{KIND_LABEL[run.kind]}{run.modelVersion === null ? '' : ` (${run.modelVersion})`}</Table.Td>
+                    <Table.Td>
+                      {KIND_LABEL[run.kind]}
+                      {run.modelVersion === null ? '' : ` (${run.modelVersion})`}
+                    </Table.Td>
                     <Table.Td>{formatDateTime(run.createdAt)}</Table.Td>
-                    <Table.Td>{run.datasetId} <Code>{run.datasetDigest.slice(0, 12)}</Code></Table.Td>
-                    <Table.Td>{run.kind === 'estimate' ? `${formatCount(run.pairs)} candidate pairs (about ${formatCount(run.matches)} true, estimated)` : `${formatCount(run.pairs)} (${formatCount(run.matches)} matches)`}</Table.Td>
-                    <Table.Td>v{run.versions.matchingProfileVersion} · {run.versions.scoreMethod}</Table.Td>
+                    <Table.Td>
+                      {run.datasetId} <Code>{run.datasetDigest.slice(0, 12)}</Code>
+                    </Table.Td>
+                    <Table.Td>
+                      {run.kind === 'estimate'
+                        ? `${formatCount(run.pairs)} candidate pairs (about ${formatCount(run.matches)} true, estimated)`
+                        : `${formatCount(run.pairs)} (${formatCount(run.matches)} matches)`}
+                    </Table.Td>
+                    <Table.Td>
+                      v{run.versions.matchingProfileVersion} · {run.versions.scoreMethod}
+                    </Table.Td>
                     <Table.Td>{run.thresholds.length === 0 ? '—' : run.thresholds.join(', ')}</Table.Td>
                     <Table.Td>
                       <Group gap={4} wrap="nowrap">
-                        <Button size="compact-xs" variant="light" onClick={() => { open.mutate(run.runId); }} aria-label={run.kind === 'labels' ? `Open the label set ${run.datasetId}` : `Open the ${run.kind} of ${formatDateTime(run.createdAt)}`}>Open</Button>
-                        <Button size="compact-xs" variant="subtle" color="red" onClick={() => { remove.mutate(run.runId); }} aria-label={run.kind === 'labels' ? `Forget the label set ${run.datasetId}` : `Forget the ${run.kind} of ${formatDateTime(run.createdAt)}`}>Forget</Button>
+                        <Button
+                          size="compact-xs"
+                          variant="light"
+                          onClick={() => {
+                            open.mutate(run.runId);
+                          }}
+                          aria-label={
+                            run.kind === 'labels'
+                              ? `Open the label set ${run.datasetId}`
+                              : `Open the ${run.kind} of ${formatDateTime(run.createdAt)}`
+                          }
+                        >
+                          Open
+                        </Button>
+                        <Button
+                          size="compact-xs"
+                          variant="subtle"
+                          color="red"
+                          onClick={() => {
+                            remove.mutate(run.runId);
+                          }}
+                          aria-label={
+                            run.kind === 'labels'
+                              ? `Forget the label set ${run.datasetId}`
+                              : `Forget the ${run.kind} of ${formatDateTime(run.createdAt)}`
+                          }
+                        >
+                          Forget
+                        </Button>
                       </Group>
                     </Table.Td>
                   </Table.Tr>
@@ -125,7 +231,11 @@ export function RunsPanel({ runsKey, onOpen }: { readonly runsKey: readonly unkn
             </Table>
           </Table.ScrollContainer>
         )}
-        {open.isError ? <Alert mt="sm" color="red" variant="light" icon={<IconAlert />} title="The run could not be opened"><Text size="sm">{open.error.message}</Text></Alert> : null}
+        {open.isError ? (
+          <Alert mt="sm" color="red" variant="light" icon={<IconAlert />} title="The run could not be opened">
+            <Text size="sm">{open.error.message}</Text>
+          </Alert>
+        ) : null}
       </Card>
       {a?.kind === 'evaluation' && b?.kind === 'evaluation' ? <Comparison a={a} b={b} /> : null}
     </Stack>

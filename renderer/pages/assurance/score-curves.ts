@@ -5,7 +5,11 @@
  * All counts and metrics come from the contract's code, the engine's own.
  */
 import type { ThresholdMetrics } from '../../../engine/contract/assurance.ts';
-import { countsAtEdge, thresholdCurve, type ScoreDistribution } from '../../../engine/contract/statistics/score-distribution.ts';
+import {
+  countsAtEdge,
+  thresholdCurve,
+  type ScoreDistribution,
+} from '../../../engine/contract/statistics/score-distribution.ts';
 import { metricsOfCounts } from '../../../engine/contract/statistics/threshold-metrics.ts';
 
 /** Curve points every 0.005 (1,000 bins): 201 points draw fast and look smooth; the matrix uses every edge. */
@@ -25,7 +29,14 @@ function band(interval: ThresholdMetrics['precisionInterval']): [number, number]
 }
 
 export function curvePoints(distribution: ScoreDistribution, stride = CURVE_STRIDE): CurvePoint[] {
-  return thresholdCurve(distribution, stride).map((m) => ({ threshold: m.threshold, precision: m.precision, recall: m.recall, f1: m.f1, precisionBand: band(m.precisionInterval), recallBand: band(m.recallInterval) }));
+  return thresholdCurve(distribution, stride).map((m) => ({
+    threshold: m.threshold,
+    precision: m.precision,
+    recall: m.recall,
+    f1: m.f1,
+    precisionBand: band(m.precisionInterval),
+    recallBand: band(m.recallInterval),
+  }));
 }
 
 /** The metrics at a threshold, snapped to the nearest bin edge (clamped to 0..1). */
@@ -42,7 +53,8 @@ export interface HistogramBar {
 
 /** The fine bins summed into `bars` equal bars; the last bar also holds scores of exactly 1. */
 export function histogram(distribution: ScoreDistribution, bars = 50): HistogramBar[] {
-  if (!Number.isInteger(bars) || bars < 1 || distribution.bins % bars !== 0) throw new RangeError('bars must divide the number of bins');
+  if (!Number.isInteger(bars) || bars < 1 || distribution.bins % bars !== 0)
+    throw new RangeError('bars must divide the number of bins');
   const perBar = distribution.bins / bars;
   const rows = Array.from({ length: bars }, (_, b) => ({ from: b / bars, matches: 0, nonMatches: 0 }));
   for (let k = 0; k <= distribution.bins; k++) {

@@ -13,7 +13,13 @@ function elapsed(since: string, now: number): string {
   return seconds < 60 ? `${String(seconds)} s` : `${String(Math.floor(seconds / 60))} min ${String(seconds % 60)} s`;
 }
 
-export function TaskProgress<K extends RunOperation>({ task, what }: { readonly task: Task<K>; readonly what: string }) {
+export function TaskProgress<K extends RunOperation>({
+  task,
+  what,
+}: {
+  readonly task: Task<K>;
+  readonly what: string;
+}) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!task.isPending) return undefined;
@@ -33,13 +39,20 @@ export function TaskProgress<K extends RunOperation>({ task, what }: { readonly 
   }
   if (!task.isPending) return null;
   const progress = task.progress;
-  const share = progress !== null && progress.total !== null && progress.total > 0 ? Math.min(1, progress.done / progress.total) : null;
+  const share =
+    progress !== null && progress.total !== null && progress.total > 0
+      ? Math.min(1, progress.done / progress.total)
+      : null;
   return (
     <Stack gap={6} role="status" aria-live="polite" data-testid="task-progress">
       <Group justify="space-between" wrap="nowrap">
         <Text size="sm">
-          {progress === null ? `Starting the ${what}…` : `${progress.phase.charAt(0).toUpperCase()}${progress.phase.slice(1)}`}
-          {progress !== null && progress.total !== null ? ` · ${formatCount(progress.done)} of ${formatCount(progress.total)}` : ''}
+          {progress === null
+            ? `Starting the ${what}…`
+            : `${progress.phase.charAt(0).toUpperCase()}${progress.phase.slice(1)}`}
+          {progress !== null && progress.total !== null
+            ? ` · ${formatCount(progress.done)} of ${formatCount(progress.total)}`
+            : ''}
           {task.startedAt === null ? '' : ` · ${elapsed(task.startedAt, now)}`}
         </Text>
         <Button size="xs" variant="default" onClick={task.cancel} data-testid="task-cancel">

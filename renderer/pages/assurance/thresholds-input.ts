@@ -3,7 +3,8 @@ export function parseThresholds(chips: readonly string[]): { values: number[]; e
   const values: number[] = [];
   for (const chip of chips) {
     const value = Number(chip);
-    if (chip.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) return { values, error: `“${chip.slice(0, 12)}” is not a threshold: each is a number from 0 to 1` };
+    if (chip.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1)
+      return { values, error: `“${chip.slice(0, 12)}” is not a threshold: each is a number from 0 to 1` };
     values.push(value);
   }
   if (values.length === 0) return { values, error: 'Give at least one threshold' };

@@ -5,7 +5,14 @@
  * work anywhere inside the pair, but not while typing in a field or with a modifier (browser and screen-reader keys).
  */
 import { useEffect, useRef, type KeyboardEvent, type RefObject } from 'react';
-import { nextUnlabelled, withVerdict, withoutVerdict, type KeptVerdict, type PairRefs, type Verdict } from './workbench-labels.ts';
+import {
+  nextUnlabelled,
+  withVerdict,
+  withoutVerdict,
+  type KeptVerdict,
+  type PairRefs,
+  type Verdict,
+} from './workbench-labels.ts';
 
 export interface Labelling<P> {
   /** The pair shown (undefined once every pair has a verdict). */
@@ -43,7 +50,14 @@ export function useLabelling<P extends PairRefs>(
   };
   const onKey = (event: KeyboardEvent<HTMLDivElement>): void => {
     const target = event.target as HTMLElement;
-    if (event.altKey || event.ctrlKey || event.metaKey || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.isContentEditable) return;
+    if (
+      event.altKey ||
+      event.ctrlKey ||
+      event.metaKey ||
+      /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) ||
+      target.isContentEditable
+    )
+      return;
     const key = event.key.toLowerCase();
     if (key === 'm') label('match');
     else if (key === 'n') label('non-match');

@@ -20,7 +20,13 @@ function Item({ label, value, testId }: { readonly label: string; readonly value
   );
 }
 
-export function VersionsCard({ summary, error }: { readonly summary: ProfileSummary | undefined; readonly error: Error | null }) {
+export function VersionsCard({
+  summary,
+  error,
+}: {
+  readonly summary: ProfileSummary | undefined;
+  readonly error: Error | null;
+}) {
   if (error !== null) {
     return (
       <Alert color="red" variant="light" icon={<IconAlert />} title="The active versions could not be read">
@@ -34,10 +40,22 @@ export function VersionsCard({ summary, error }: { readonly summary: ProfileSumm
         <Skeleton height={40} />
       ) : (
         <Group gap="xl" align="flex-start">
-          <Item label="Matching profile" value={`version ${String(summary.matchingProfileVersion)}`} testId="profile-version" />
+          <Item
+            label="Matching profile"
+            value={`version ${String(summary.matchingProfileVersion)}`}
+            testId="profile-version"
+          />
           <Item label="Comparators" value={summary.comparatorVersion} testId="comparator-version" />
-          <Item label="Score method" value={`${summary.scoreMethod} ${summary.scoreMethodVersion}`} testId="score-method-version" />
-          <Item label="Thresholds" value={`probable ${String(summary.thresholds.probable)} · certain ${String(summary.thresholds.certain)}`} testId="profile-thresholds" />
+          <Item
+            label="Score method"
+            value={`${summary.scoreMethod} ${summary.scoreMethodVersion}`}
+            testId="score-method-version"
+          />
+          <Item
+            label="Thresholds"
+            value={`probable ${String(summary.thresholds.probable)} · certain ${String(summary.thresholds.certain)}`}
+            testId="profile-thresholds"
+          />
           <Stack gap={0} maw={360}>
             <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
               Since

@@ -5,13 +5,27 @@
  * own terms), so they end on the score the engine gave. Recharts range bars: @mantine/charts has no waterfall.
  */
 import { Alert, Badge, Group, Stack, Table, Text } from '@mantine/core';
-import { Bar, BarChart, CartesianGrid, Rectangle, ReferenceLine, ResponsiveContainer, XAxis, YAxis, type BarShapeProps } from 'recharts';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Rectangle,
+  ReferenceLine,
+  ResponsiveContainer,
+  XAxis,
+  YAxis,
+  type BarShapeProps,
+} from 'recharts';
 import type { FieldEvidence } from '../../../engine/contract/matching.ts';
-import { scoreWaterfall, type ScoreBasis, type ScoredEvidence, type Waterfall } from '../../../engine/contract/score-explanation.ts';
+import {
+  scoreWaterfall,
+  type ScoreBasis,
+  type ScoredEvidence,
+  type Waterfall,
+} from '../../../engine/contract/score-explanation.ts';
 import { IconAlert } from '../../icons.tsx';
 import { ExportButtons } from './export-buttons.tsx';
 import { signed } from './metric-text.ts';
-
 
 function similarity(evidence: FieldEvidence | undefined): string {
   return evidence?.similarity == null ? 'missing' : evidence.similarity.toFixed(3);
@@ -24,12 +38,22 @@ function noEffect(evidence: FieldEvidence | undefined): string {
   return '0 (no effect)';
 }
 
-export function WaterfallView({ pair, basis, name }: { readonly pair: ScoredEvidence; readonly basis: ScoreBasis | undefined; readonly name: string }) {
+export function WaterfallView({
+  pair,
+  basis,
+  name,
+}: {
+  readonly pair: ScoredEvidence;
+  readonly basis: ScoreBasis | undefined;
+  readonly name: string;
+}) {
   const waterfall: Waterfall | null = basis === undefined ? null : scoreWaterfall(pair, basis);
   if (waterfall === null) {
     return (
       <Alert color="orange" variant="light" icon={<IconAlert />} title="No per-field explanation">
-        <Text size="sm">This report does not carry the scorer's constant terms, so the contributions cannot be added up to the score.</Text>
+        <Text size="sm">
+          This report does not carry the scorer's constant terms, so the contributions cannot be added up to the score.
+        </Text>
       </Alert>
     );
   }
@@ -53,12 +77,19 @@ export function WaterfallView({ pair, basis, name }: { readonly pair: ScoredEvid
     <Stack gap="sm" data-testid="waterfall">
       <Group justify="space-between">
         <Group gap="xs">
-          <Badge variant="light" radius="sm">Score {pair.score.toFixed(6)}</Badge>
-          <Badge variant="light" color="gray" radius="sm">Scale: {waterfall.scale === 'log-odds' ? 'log-odds' : 'score'}</Badge>
+          <Badge variant="light" radius="sm">
+            Score {pair.score.toFixed(6)}
+          </Badge>
+          <Badge variant="light" color="gray" radius="sm">
+            Scale: {waterfall.scale === 'log-odds' ? 'log-odds' : 'score'}
+          </Badge>
         </Group>
         <ExportButtons name={`${name}-waterfall`} label="the waterfall" rows={rows} />
       </Group>
-      <figure style={{ margin: 0 }} aria-label={`Waterfall of the score: ${String(waterfall.steps.length)} steps ending on ${waterfall.scale === 'log-odds' ? `log-odds ${waterfall.steps.at(-1)?.to.toFixed(2) ?? ''}` : `score ${waterfall.score.toFixed(3)}`}; the table lists every step.`}>
+      <figure
+        style={{ margin: 0 }}
+        aria-label={`Waterfall of the score: ${String(waterfall.steps.length)} steps ending on ${waterfall.scale === 'log-odds' ? `log-odds ${waterfall.steps.at(-1)?.to.toFixed(2) ?? ''}` : `score ${waterfall.score.toFixed(3)}`}; the table lists every step.`}
+      >
         <div style={{ width: '100%', height: Math.max(200, 28 * data.length + 40) }}>
           <ResponsiveContainer>
             <BarChart data={data} layout="vertical" margin={{ top: 18, right: 24, bottom: 4, left: 8 }}>
@@ -68,15 +99,29 @@ export function WaterfallView({ pair, basis, name }: { readonly pair: ScoredEvid
               <ReferenceLine x={0} stroke="var(--mantine-color-gray-6)" />
               {basis === undefined
                 ? null
-                : [['Probable', basis.thresholds.probable] as const, ['Certain', basis.thresholds.certain] as const].map(([label, t]) => (
-                    <ReferenceLine key={label} x={waterfall.scale === 'log-odds' ? Math.log(t / (1 - t)) : t} stroke="var(--mantine-color-gray-7)" strokeDasharray="4 4" label={{ value: label, position: 'top', fontSize: 11 }} />
+                : [
+                    ['Probable', basis.thresholds.probable] as const,
+                    ['Certain', basis.thresholds.certain] as const,
+                  ].map(([label, t]) => (
+                    <ReferenceLine
+                      key={label}
+                      x={waterfall.scale === 'log-odds' ? Math.log(t / (1 - t)) : t}
+                      stroke="var(--mantine-color-gray-7)"
+                      strokeDasharray="4 4"
+                      label={{ value: label, position: 'top', fontSize: 11 }}
+                    />
                   ))}
               <Bar
                 dataKey="range"
                 isAnimationActive={false}
                 shape={(props: BarShapeProps) => {
                   const d = data[props.index];
-                  const fill = d === undefined || d.kind === 'start' ? 'var(--mantine-color-gray-5)' : d.delta >= 0 ? 'var(--mantine-color-teal-6)' : 'var(--mantine-color-red-6)';
+                  const fill =
+                    d === undefined || d.kind === 'start'
+                      ? 'var(--mantine-color-gray-5)'
+                      : d.delta >= 0
+                        ? 'var(--mantine-color-teal-6)'
+                        : 'var(--mantine-color-red-6)';
                   return <Rectangle x={props.x} y={props.y} width={props.width} height={props.height} fill={fill} />;
                 }}
               />
@@ -84,7 +129,11 @@ export function WaterfallView({ pair, basis, name }: { readonly pair: ScoredEvid
           </ResponsiveContainer>
         </div>
       </figure>
-      <Table striped aria-label="Contribution of every field to the score" style={{ fontVariantNumeric: 'tabular-nums' }}>
+      <Table
+        striped
+        aria-label="Contribution of every field to the score"
+        style={{ fontVariantNumeric: 'tabular-nums' }}
+      >
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Step</Table.Th>
@@ -102,16 +151,27 @@ export function WaterfallView({ pair, basis, name }: { readonly pair: ScoredEvid
               <Table.Td>{step.evidence?.comparator ?? '—'}</Table.Td>
               <Table.Td>{step.kind === 'field' ? similarity(step.evidence) : '—'}</Table.Td>
               <Table.Td>{step.evidence?.band ?? '—'}</Table.Td>
-              <Table.Td>{step.delta === 0 ? (step.kind === 'start' ? '—' : noEffect(step.evidence)) : `${signed(step.delta, digits)} (${step.delta > 0 ? 'raises' : 'lowers'})`}</Table.Td>
+              <Table.Td>
+                {step.delta === 0
+                  ? step.kind === 'start'
+                    ? '—'
+                    : noEffect(step.evidence)
+                  : `${signed(step.delta, digits)} (${step.delta > 0 ? 'raises' : 'lowers'})`}
+              </Table.Td>
               <Table.Td>{step.to.toFixed(digits)}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
       </Table>
       <Text size="sm" data-testid="waterfall-total">
-        {waterfall.scale === 'log-odds' ? `Total log-odds ${(waterfall.steps.at(-1)?.to ?? 0).toFixed(4)} → probability ${waterfall.methodScore.toFixed(6)}` : `Sum ${waterfall.methodScore.toFixed(6)}`}; the pair's score: {waterfall.score.toFixed(6)}.
+        {waterfall.scale === 'log-odds'
+          ? `Total log-odds ${(waterfall.steps.at(-1)?.to ?? 0).toFixed(4)} → probability ${waterfall.methodScore.toFixed(6)}`
+          : `Sum ${waterfall.methodScore.toFixed(6)}`}
+        ; the pair's score: {waterfall.score.toFixed(6)}.
       </Text>
-      <Text size="sm" c="dimmed">{waterfall.note}</Text>
+      <Text size="sm" c="dimmed">
+        {waterfall.note}
+      </Text>
     </Stack>
   );
 }

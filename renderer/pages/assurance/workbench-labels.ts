@@ -27,10 +27,17 @@ export function pairKey(pair: PairRefs): string {
 }
 
 function refs(pair: PairRefs): PairRefs {
-  return { left: { sourceSystem: pair.left.sourceSystem, localId: pair.left.localId }, right: { sourceSystem: pair.right.sourceSystem, localId: pair.right.localId } };
+  return {
+    left: { sourceSystem: pair.left.sourceSystem, localId: pair.left.localId },
+    right: { sourceSystem: pair.right.sourceSystem, localId: pair.right.localId },
+  };
 }
 
-export function withVerdict(verdicts: ReadonlyMap<string, KeptVerdict>, pair: PairRefs, verdict: Verdict): Map<string, KeptVerdict> {
+export function withVerdict(
+  verdicts: ReadonlyMap<string, KeptVerdict>,
+  pair: PairRefs,
+  verdict: Verdict,
+): Map<string, KeptVerdict> {
   const next = new Map(verdicts);
   next.delete(pairKey(pair));
   next.set(pairKey(pair), { ...refs(pair), verdict });
@@ -67,7 +74,11 @@ export function appendNew<P extends PairRefs>(loaded: readonly P[], drawn: reado
 }
 
 /** The first pair at or after `from` without a verdict, or the list's length when every one has one. */
-export function nextUnlabelled(pairs: readonly PairRefs[], verdicts: ReadonlyMap<string, KeptVerdict>, from: number): number {
+export function nextUnlabelled(
+  pairs: readonly PairRefs[],
+  verdicts: ReadonlyMap<string, KeptVerdict>,
+  from: number,
+): number {
   for (let i = Math.max(0, from); i < pairs.length; i++) {
     const pair = pairs[i];
     if (pair !== undefined && !verdicts.has(pairKey(pair))) return i;
@@ -78,7 +89,12 @@ export function nextUnlabelled(pairs: readonly PairRefs[], verdicts: ReadonlyMap
 function isRef(value: unknown): value is RecordRef {
   if (typeof value !== 'object' || value === null) return false;
   const { sourceSystem, localId } = value as Record<string, unknown>;
-  return typeof sourceSystem === 'string' && typeof localId === 'string' && sourceSystem.length <= 200 && localId.length <= 200;
+  return (
+    typeof sourceSystem === 'string' &&
+    typeof localId === 'string' &&
+    sourceSystem.length <= 200 &&
+    localId.length <= 200
+  );
 }
 
 /** Written down as a list of references and verdicts; anything else read back is dropped. */
@@ -99,9 +115,19 @@ export const VERDICTS_CODEC: Codec<Map<string, KeptVerdict>> = {
 
 /** The workbench's TSV added to a label set's text: its header dropped, rows already there (as typed) skipped. */
 export function mergeLabelText(existing: string, workbenchTsv: string): { text: string; added: number } {
-  const have = new Set(existing.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== ''));
-  const rows = workbenchTsv.split(/\r?\n/).filter((line, i) => line.trim() !== '' && !(i === 0 && line.startsWith('leftSource\t')));
+  const have = new Set(
+    existing
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter((line) => line !== ''),
+  );
+  const rows = workbenchTsv
+    .split(/\r?\n/)
+    .filter((line, i) => line.trim() !== '' && !(i === 0 && line.startsWith('leftSource\t')));
   const fresh = rows.filter((line) => !have.has(line.trim()));
   const base = existing.replace(/\s+$/, '');
-  return { text: fresh.length === 0 ? existing : `${base === '' ? '' : `${base}\n`}${fresh.join('\n')}\n`, added: fresh.length };
+  return {
+    text: fresh.length === 0 ? existing : `${base === '' ? '' : `${base}\n`}${fresh.join('\n')}\n`,
+    added: fresh.length,
+  };
 }

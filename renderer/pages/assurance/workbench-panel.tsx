@@ -8,7 +8,22 @@
  * more" draws the next page of the same band, skipping pairs already labelled. Focus returns to the pair after every
  * draw and verdict, and the keys work wherever focus is inside it.
  */
-import { Alert, Badge, Button, Card, Group, Kbd, Progress, RangeSlider, SegmentedControl, Stack, Switch, Table, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Kbd,
+  Progress,
+  RangeSlider,
+  SegmentedControl,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useTask } from '../../hooks/task.ts';
 import { TaskProgress } from './task-progress.tsx';
 import { useRef } from 'react';
@@ -22,28 +37,66 @@ import { formatCount } from '../../format.ts';
 import { IconAlert, IconDownload } from '../../icons.tsx';
 import { saveText } from './save-file.ts';
 import { usePageState, type Codec } from './page-state.ts';
-import { VERDICTS_CODEC, appendNew, labelledPairs, nextUnlabelled, pairKey, type KeptVerdict, type Verdict } from './workbench-labels.ts';
+import {
+  VERDICTS_CODEC,
+  appendNew,
+  labelledPairs,
+  nextUnlabelled,
+  pairKey,
+  type KeptVerdict,
+  type Verdict,
+} from './workbench-labels.ts';
 
 const BAND_CODEC: Codec<[number, number]> = {
   write: (band) => band,
-  read: (stored) => (Array.isArray(stored) && stored.length === 2 && stored.every((v) => typeof v === 'number' && v >= 0 && v <= 1) && (stored[0] as number) <= (stored[1] as number) ? [stored[0] as number, stored[1] as number] : undefined),
+  read: (stored) =>
+    Array.isArray(stored) &&
+    stored.length === 2 &&
+    stored.every((v) => typeof v === 'number' && v >= 0 && v <= 1) &&
+    (stored[0] as number) <= (stored[1] as number)
+      ? [stored[0] as number, stored[1] as number]
+      : undefined,
 };
-const ORDER_CODEC: Codec<CandidateOrder> = { write: (order) => order, read: (stored) => (stored === 'near-thresholds' || stored === 'highest-first' || stored === 'lowest-first' ? stored : undefined) };
+const ORDER_CODEC: Codec<CandidateOrder> = {
+  write: (order) => order,
+  read: (stored) =>
+    stored === 'near-thresholds' || stored === 'highest-first' || stored === 'lowest-first' ? stored : undefined,
+};
 const PAGE = 50;
 
 const VERDICT_TEXT: Readonly<Record<Verdict, string>> = { match: 'Match', 'non-match': 'Non-match', unsure: 'Unsure' };
 const VERDICT_COLOR: Readonly<Record<Verdict, string>> = { match: 'teal', 'non-match': 'indigo', unsure: 'gray' };
 
-export function WorkbenchPanel({ connectionKey, onUse }: { readonly connectionKey: string; readonly onUse: (tsv: string) => void }) {
+export function WorkbenchPanel({
+  connectionKey,
+  onUse,
+}: {
+  readonly connectionKey: string;
+  readonly onUse: (tsv: string) => void;
+}) {
   const [band, setBand] = usePageState<[number, number]>(connectionKey, 'workbench-band', [0, 1], BAND_CODEC);
-  const [order, setOrder] = usePageState<CandidateOrder>(connectionKey, 'workbench-order', 'near-thresholds', ORDER_CODEC);
+  const [order, setOrder] = usePageState<CandidateOrder>(
+    connectionKey,
+    'workbench-order',
+    'near-thresholds',
+    ORDER_CODEC,
+  );
   const [blind, setBlind] = usePageState(connectionKey, 'workbench-blind', false);
   // The pairs drawn (records' values: kept in memory only), how far each band and order was drawn, where we are.
   const [pairs, setPairs] = usePageState<CandidatePair[]>(connectionKey, 'workbench-pairs', []);
   const [drawn, setDrawn] = usePageState<Record<string, number>>(connectionKey, 'workbench-drawn', {});
   const [index, setIndex] = usePageState(connectionKey, 'workbench-index', 0);
-  const [verdicts, setVerdicts] = usePageState<Map<string, KeptVerdict>>(connectionKey, 'workbench-verdicts', new Map(), VERDICTS_CODEC);
-  const [population, setPopulation] = usePageState<CandidatePairsPopulation | null>(connectionKey, 'workbench-population', null);
+  const [verdicts, setVerdicts] = usePageState<Map<string, KeptVerdict>>(
+    connectionKey,
+    'workbench-verdicts',
+    new Map(),
+    VERDICTS_CODEC,
+  );
+  const [population, setPopulation] = usePageState<CandidatePairsPopulation | null>(
+    connectionKey,
+    'workbench-population',
+    null,
+  );
   const query = `${band[0].toFixed(2)}-${band[1].toFixed(2)}-${order}`;
   const offset = drawn[query] ?? 0;
   // The band and order a draw was asked for (the slider may move while it runs).
@@ -68,29 +121,75 @@ export function WorkbenchPanel({ connectionKey, onUse }: { readonly connectionKe
   return (
     <Stack gap="lg">
       <Card withBorder padding="lg" component="section" aria-labelledby="wb-title">
-        <Title order={2} size="h4" id="wb-title" mb={4}>Labelling workbench</Title>
+        <Title order={2} size="h4" id="wb-title" mb={4}>
+          Labelling workbench
+        </Title>
         <Text size="sm" c="dimmed" mb="sm" maw={760}>
-          Candidate pairs of this tenant, the pairs the scorer meets, scored by the active profile. Pairs near the thresholds teach the most. The records' values are shown on this page only.
+          Candidate pairs of this tenant, the pairs the scorer meets, scored by the active profile. Pairs near the
+          thresholds teach the most. The records' values are shown on this page only.
         </Text>
         <Group align="flex-end" gap="xl">
           <Stack gap={4} w={280}>
-            <Text size="sm" fw={500}>Score band {band[0].toFixed(2)}–{band[1].toFixed(2)}</Text>
-            <RangeSlider value={band} onChange={setBand} min={0} max={1} step={0.01} minRange={0.01} label={(v) => v.toFixed(2)} thumbFromLabel="Lowest score" thumbToLabel="Highest score" />
+            <Text size="sm" fw={500}>
+              Score band {band[0].toFixed(2)}–{band[1].toFixed(2)}
+            </Text>
+            <RangeSlider
+              value={band}
+              onChange={setBand}
+              min={0}
+              max={1}
+              step={0.01}
+              minRange={0.01}
+              label={(v) => v.toFixed(2)}
+              thumbFromLabel="Lowest score"
+              thumbToLabel="Highest score"
+            />
           </Stack>
-          <SegmentedControl value={order} onChange={setOrder} data={[{ value: 'near-thresholds', label: 'Near thresholds' }, { value: 'highest-first', label: 'Highest first' }, { value: 'lowest-first', label: 'Lowest first' }]} aria-label="Order" />
-          <Switch label="Blind (hide score and evidence)" checked={blind} onChange={(e) => { setBlind(e.currentTarget.checked); }} />
-          <Button onClick={() => { asked.current = query; load.start({ minScore: band[0], maxScore: band[1], order, limit: PAGE, offset, seed: 1 }); }} loading={load.isPending}>{offset === 0 ? `Load ${String(PAGE)} pairs` : `Load ${String(PAGE)} more`}</Button>
+          <SegmentedControl
+            value={order}
+            onChange={setOrder}
+            data={[
+              { value: 'near-thresholds', label: 'Near thresholds' },
+              { value: 'highest-first', label: 'Highest first' },
+              { value: 'lowest-first', label: 'Lowest first' },
+            ]}
+            aria-label="Order"
+          />
+          <Switch
+            label="Blind (hide score and evidence)"
+            checked={blind}
+            onChange={(e) => {
+              setBlind(e.currentTarget.checked);
+            }}
+          />
+          <Button
+            onClick={() => {
+              asked.current = query;
+              load.start({ minScore: band[0], maxScore: band[1], order, limit: PAGE, offset, seed: 1 });
+            }}
+            loading={load.isPending}
+          >
+            {offset === 0 ? `Load ${String(PAGE)} pairs` : `Load ${String(PAGE)} more`}
+          </Button>
         </Group>
         <TaskProgress task={load} what="candidate draw" />
-        {load.error !== null ? <Alert mt="sm" color="red" variant="light" icon={<IconAlert />} title="No pairs were loaded"><Text size="sm">{load.error.message}</Text></Alert> : null}
+        {load.error !== null ? (
+          <Alert mt="sm" color="red" variant="light" icon={<IconAlert />} title="No pairs were loaded">
+            <Text size="sm">{load.error.message}</Text>
+          </Alert>
+        ) : null}
         {population !== null ? (
           <Text size="xs" c="dimmed" mt="sm">
-            {formatCount(population.inRange)} of {formatCount(population.scoredPairs)} scored candidate pairs lie in the band ({formatCount(population.candidatePairs)}{population.truncated ? '+' : ''} candidates among {formatCount(population.records)} records); {formatCount(offset)} drawn from it so far.
+            {formatCount(population.inRange)} of {formatCount(population.scoredPairs)} scored candidate pairs lie in the
+            band ({formatCount(population.candidatePairs)}
+            {population.truncated ? '+' : ''} candidates among {formatCount(population.records)} records);{' '}
+            {formatCount(offset)} drawn from it so far.
           </Text>
         ) : null}
         {pairs.length === 0 && verdicts.size > 0 ? (
           <Text size="sm" mt="sm" data-testid="wb-kept">
-            {formatCount(verdicts.size)} verdicts are kept from before ({formatCount(labelled)} labels). Load pairs to go on: the pairs already labelled are skipped.
+            {formatCount(verdicts.size)} verdicts are kept from before ({formatCount(labelled)} labels). Load pairs to
+            go on: the pairs already labelled are skipped.
           </Text>
         ) : null}
       </Card>
@@ -99,12 +198,36 @@ export function WorkbenchPanel({ connectionKey, onUse }: { readonly connectionKe
         <Card withBorder padding="lg" component="section" aria-labelledby="wb-pair-title">
           <Group justify="space-between" mb="sm">
             <Title order={2} size="h4" id="wb-pair-title">
-              {total === 0 ? 'Labels kept from before' : pair === undefined ? 'All pairs seen' : `Pair ${String(index + 1)} of ${String(total)}`}
+              {total === 0
+                ? 'Labels kept from before'
+                : pair === undefined
+                  ? 'All pairs seen'
+                  : `Pair ${String(index + 1)} of ${String(total)}`}
             </Title>
             <Group gap="xs">
-              <Badge variant="light" radius="sm" data-testid="wb-progress">{labelled} labelled · {unsure} unsure · {toGo} to go</Badge>
-              <Button size="xs" variant="default" leftSection={<IconDownload size={14} />} disabled={labelled === 0} onClick={() => { saveText('workbench-labels.tsv', tsv(), 'text/tab-separated-values'); }}>Export TSV</Button>
-              <Button size="xs" disabled={labelled === 0} onClick={() => { onUse(tsv()); }}>Use these labels</Button>
+              <Badge variant="light" radius="sm" data-testid="wb-progress">
+                {labelled} labelled · {unsure} unsure · {toGo} to go
+              </Badge>
+              <Button
+                size="xs"
+                variant="default"
+                leftSection={<IconDownload size={14} />}
+                disabled={labelled === 0}
+                onClick={() => {
+                  saveText('workbench-labels.tsv', tsv(), 'text/tab-separated-values');
+                }}
+              >
+                Export TSV
+              </Button>
+              <Button
+                size="xs"
+                disabled={labelled === 0}
+                onClick={() => {
+                  onUse(tsv());
+                }}
+              >
+                Use these labels
+              </Button>
             </Group>
           </Group>
           <Progress value={total === 0 ? 0 : ((total - toGo) / total) * 100} aria-label="Labelling progress" mb="sm" />
@@ -119,27 +242,48 @@ export function WorkbenchPanel({ connectionKey, onUse }: { readonly connectionKe
           >
             <Group gap="xs" mb="sm">
               <Text size="sm">Keys:</Text>
-              <Kbd>M</Kbd><Text size="sm">match</Text>
-              <Kbd>N</Kbd><Text size="sm">non-match</Text>
-              <Kbd>U</Kbd><Text size="sm">unsure</Text>
-              <Kbd>Backspace</Kbd><Text size="sm">previous (undo)</Text>
+              <Kbd>M</Kbd>
+              <Text size="sm">match</Text>
+              <Kbd>N</Kbd>
+              <Text size="sm">non-match</Text>
+              <Kbd>U</Kbd>
+              <Text size="sm">unsure</Text>
+              <Kbd>Backspace</Kbd>
+              <Text size="sm">previous (undo)</Text>
             </Group>
             {pair === undefined ? (
-              <Text size="sm">{total === 0 ? `Load pairs to go on; the ${String(verdicts.size)} pairs already given a verdict are skipped.` : `Every pair drawn so far is labelled. Export them, use them, or load ${String(PAGE)} more.`}</Text>
+              <Text size="sm">
+                {total === 0
+                  ? `Load pairs to go on; the ${String(verdicts.size)} pairs already given a verdict are skipped.`
+                  : `Every pair drawn so far is labelled. Export them, use them, or load ${String(PAGE)} more.`}
+              </Text>
             ) : (
               <Stack gap="sm">
                 {!blind ? (
                   <Group gap="xs">
-                    <Badge variant="light" radius="sm" data-testid="wb-score">Score {pair.score.toFixed(4)}</Badge>
-                    <Badge variant="light" color="gray" radius="sm">Decision {pair.decision}</Badge>
+                    <Badge variant="light" radius="sm" data-testid="wb-score">
+                      Score {pair.score.toFixed(4)}
+                    </Badge>
+                    <Badge variant="light" color="gray" radius="sm">
+                      Decision {pair.decision}
+                    </Badge>
                   </Group>
                 ) : null}
-                <Table withTableBorder withColumnBorders aria-label="The two records side by side" data-testid="wb-records">
+                <Table
+                  withTableBorder
+                  withColumnBorders
+                  aria-label="The two records side by side"
+                  data-testid="wb-records"
+                >
                   <Table.Thead>
                     <Table.Tr>
                       <Table.Th>Field</Table.Th>
-                      <Table.Th>{pair.left.sourceSystem} / {pair.left.localId}</Table.Th>
-                      <Table.Th>{pair.right.sourceSystem} / {pair.right.localId}</Table.Th>
+                      <Table.Th>
+                        {pair.left.sourceSystem} / {pair.left.localId}
+                      </Table.Th>
+                      <Table.Th>
+                        {pair.right.sourceSystem} / {pair.right.localId}
+                      </Table.Th>
                     </Table.Tr>
                   </Table.Thead>
                   <Table.Tbody>
@@ -148,9 +292,14 @@ export function WorkbenchPanel({ connectionKey, onUse }: { readonly connectionKe
                       const right = showValue(pair.right.fields[field]);
                       return (
                         <Table.Tr key={field}>
-                          <Table.Th scope="row" fw={500}>{text}</Table.Th>
+                          <Table.Th scope="row" fw={500}>
+                            {text}
+                          </Table.Th>
                           <Table.Td>{left}</Table.Td>
-                          <Table.Td fw={left !== right && left !== '—' && right !== '—' ? 700 : undefined}>{right}{left !== right && left !== '—' && right !== '—' ? ' (differs)' : ''}</Table.Td>
+                          <Table.Td fw={left !== right && left !== '—' && right !== '—' ? 700 : undefined}>
+                            {right}
+                            {left !== right && left !== '—' && right !== '—' ? ' (differs)' : ''}
+                          </Table.Td>
                         </Table.Tr>
                       );
                     })}
@@ -158,10 +307,22 @@ export function WorkbenchPanel({ connectionKey, onUse }: { readonly connectionKe
                 </Table>
                 {!blind ? (
                   <Table striped aria-label="Field evidence" style={{ fontVariantNumeric: 'tabular-nums' }}>
-                    <Table.Thead><Table.Tr><Table.Th>Field</Table.Th><Table.Th>Comparator</Table.Th><Table.Th>Similarity</Table.Th><Table.Th>Band</Table.Th></Table.Tr></Table.Thead>
+                    <Table.Thead>
+                      <Table.Tr>
+                        <Table.Th>Field</Table.Th>
+                        <Table.Th>Comparator</Table.Th>
+                        <Table.Th>Similarity</Table.Th>
+                        <Table.Th>Band</Table.Th>
+                      </Table.Tr>
+                    </Table.Thead>
                     <Table.Tbody>
                       {pair.evidence.map((e) => (
-                        <Table.Tr key={e.field}><Table.Td>{e.field}</Table.Td><Table.Td>{e.comparator ?? '—'}</Table.Td><Table.Td>{e.similarity === null ? 'missing' : e.similarity.toFixed(3)}</Table.Td><Table.Td>{e.band ?? '—'}</Table.Td></Table.Tr>
+                        <Table.Tr key={e.field}>
+                          <Table.Td>{e.field}</Table.Td>
+                          <Table.Td>{e.comparator ?? '—'}</Table.Td>
+                          <Table.Td>{e.similarity === null ? 'missing' : e.similarity.toFixed(3)}</Table.Td>
+                          <Table.Td>{e.band ?? '—'}</Table.Td>
+                        </Table.Tr>
                       ))}
                     </Table.Tbody>
                   </Table>
@@ -170,16 +331,49 @@ export function WorkbenchPanel({ connectionKey, onUse }: { readonly connectionKe
             )}
           </div>
           <Group gap="xs" mt="md">
-            <Button variant="light" color="teal" onClick={() => { label('match'); }} disabled={pair === undefined}>Match (M)</Button>
-            <Button variant="light" color="indigo" onClick={() => { label('non-match'); }} disabled={pair === undefined}>Non-match (N)</Button>
-            <Button variant="light" color="gray" onClick={() => { label('unsure'); }} disabled={pair === undefined}>Unsure (U)</Button>
-            <Button variant="default" onClick={previous} disabled={index === 0}>Previous (Backspace)</Button>
+            <Button
+              variant="light"
+              color="teal"
+              onClick={() => {
+                label('match');
+              }}
+              disabled={pair === undefined}
+            >
+              Match (M)
+            </Button>
+            <Button
+              variant="light"
+              color="indigo"
+              onClick={() => {
+                label('non-match');
+              }}
+              disabled={pair === undefined}
+            >
+              Non-match (N)
+            </Button>
+            <Button
+              variant="light"
+              color="gray"
+              onClick={() => {
+                label('unsure');
+              }}
+              disabled={pair === undefined}
+            >
+              Unsure (U)
+            </Button>
+            <Button variant="default" onClick={previous} disabled={index === 0}>
+              Previous (Backspace)
+            </Button>
           </Group>
           {verdicts.size > 0 && pairs.length > 0 ? (
             <Group gap={4} mt="sm" role="group" aria-label="Labels so far">
               {pairs.map((p, i) => {
                 const kept = verdicts.get(pairKey(p));
-                return kept === undefined ? null : <Badge key={pairKey(p)} size="xs" variant="light" color={VERDICT_COLOR[kept.verdict]} radius="sm">{String(i + 1)}: {VERDICT_TEXT[kept.verdict]}</Badge>;
+                return kept === undefined ? null : (
+                  <Badge key={pairKey(p)} size="xs" variant="light" color={VERDICT_COLOR[kept.verdict]} radius="sm">
+                    {String(i + 1)}: {VERDICT_TEXT[kept.verdict]}
+                  </Badge>
+                );
               })}
             </Group>
           ) : null}

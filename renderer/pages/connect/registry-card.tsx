@@ -4,7 +4,22 @@
  * signed-in identity, tenant, granted scopes and what they allow, and sign out. The token itself never comes
  * back to this page: the backend keeps it.
  */
-import { Alert, Anchor, Badge, Button, Card, Group, Loader, PasswordInput, SegmentedControl, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Loader,
+  PasswordInput,
+  SegmentedControl,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useState, type SyntheticEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Connection, ConsoleStatus, RecentRegistry } from '../../../console-protocol/protocol.ts';
@@ -22,7 +37,15 @@ const SCOPE_TEXT: Record<string, string> = {
   'mpi.operations': 'watch jobs, read the matching profile',
 };
 
-function SignedIn({ connection, onSignOut, busy }: { readonly connection: RemoteConnection; readonly onSignOut: () => void; readonly busy: boolean }) {
+function SignedIn({
+  connection,
+  onSignOut,
+  busy,
+}: {
+  readonly connection: RemoteConnection;
+  readonly onSignOut: () => void;
+  readonly busy: boolean;
+}) {
   const rows: [string, React.ReactNode][] = [
     ['Registry', connection.baseUrl],
     ['Signed in as', connection.identity ?? `${connection.actor} (pasted token)`],
@@ -39,9 +62,14 @@ function SignedIn({ connection, onSignOut, busy }: { readonly connection: Remote
       </Group>,
     ],
     ['Token expires', connection.expiresAt === null ? 'not stated by the token' : formatDateTime(connection.expiresAt)],
-    ['Token kept', connection.storage === 'encrypted' ? 'encrypted by the operating system' : 'in memory until the console stops'],
+    [
+      'Token kept',
+      connection.storage === 'encrypted' ? 'encrypted by the operating system' : 'in memory until the console stops',
+    ],
   ];
-  const allowed = connection.capabilities.scopes.map((scope) => SCOPE_TEXT[scope]).filter((text): text is string => text !== undefined);
+  const allowed = connection.capabilities.scopes
+    .map((scope) => SCOPE_TEXT[scope])
+    .filter((text): text is string => text !== undefined);
   return (
     <Stack gap="sm" data-testid="registry-signed-in">
       <Table verticalSpacing={6} aria-label="Remote registry connection">
@@ -63,7 +91,13 @@ function SignedIn({ connection, onSignOut, busy }: { readonly connection: Remote
         <Button variant="default" onClick={onSignOut} loading={busy}>
           Sign out
         </Button>
-        <Button onClick={() => { navigate(paths.maintenance); }}>Go to Maintenance</Button>
+        <Button
+          onClick={() => {
+            navigate(paths.maintenance);
+          }}
+        >
+          Go to Maintenance
+        </Button>
       </Group>
     </Stack>
   );
@@ -93,7 +127,8 @@ export function RegistryCard({ status }: { readonly status: ConsoleStatus }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ClientError | Error | null>(null);
 
-  const fieldError = (path: string): string | undefined => (error instanceof ClientError ? error.issueFor(path) : undefined);
+  const fieldError = (path: string): string | undefined =>
+    error instanceof ClientError ? error.issueFor(path) : undefined;
   const run = async (action: () => Promise<ConsoleStatus>): Promise<void> => {
     setBusy(true);
     setError(null);
@@ -128,18 +163,36 @@ export function RegistryCard({ status }: { readonly status: ConsoleStatus }) {
           </Title>
         </Group>
         {remote !== null ? (
-          <SignedIn connection={remote} busy={busy} onSignOut={() => void run(() => client.send('console/sign-out', {}))} />
+          <SignedIn
+            connection={remote}
+            busy={busy}
+            onSignOut={() => void run(() => client.send('console/sign-out', {}))}
+          />
         ) : (
           <form onSubmit={submit} aria-label="Connect to a remote registry" noValidate>
             <Stack gap="sm">
               <Text size="sm" c="dimmed">
-                Connect to your organisation&apos;s registry API. Sign in through your identity provider in your browser, or paste an access token for service use.
+                Connect to your organisation&apos;s registry API. Sign in through your identity provider in your
+                browser, or paste an access token for service use.
               </Text>
               {recent.length > 0 ? (
-                <Group gap="xs" role="group" aria-label="Registries connected to before" data-testid="recent-registries">
+                <Group
+                  gap="xs"
+                  role="group"
+                  aria-label="Registries connected to before"
+                  data-testid="recent-registries"
+                >
                   <Text size="sm">Before:</Text>
                   {recent.map((entry) => (
-                    <Button key={entry.baseUrl} size="compact-xs" variant={entry.baseUrl === baseUrl ? 'light' : 'default'} onClick={() => { useRecent(entry); }} title={`${entry.method === 'sign-in' ? 'Signed in' : 'Token'}, last ${formatDateTime(entry.connectedAt)}`}>
+                    <Button
+                      key={entry.baseUrl}
+                      size="compact-xs"
+                      variant={entry.baseUrl === baseUrl ? 'light' : 'default'}
+                      onClick={() => {
+                        useRecent(entry);
+                      }}
+                      title={`${entry.method === 'sign-in' ? 'Signed in' : 'Token'}, last ${formatDateTime(entry.connectedAt)}`}
+                    >
                       {entry.baseUrl}
                     </Button>
                   ))}
@@ -163,7 +216,9 @@ export function RegistryCard({ status }: { readonly status: ConsoleStatus }) {
                 placeholder="https://registry.example.org"
                 required
                 value={baseUrl}
-                onChange={(event) => { setBaseUrl(event.currentTarget.value); }}
+                onChange={(event) => {
+                  setBaseUrl(event.currentTarget.value);
+                }}
                 error={fieldError('baseUrl')}
               />
               {mode === 'sign-in' ? (
@@ -174,16 +229,28 @@ export function RegistryCard({ status }: { readonly status: ConsoleStatus }) {
                     placeholder="https://login.example.org"
                     required
                     value={issuer}
-                    onChange={(event) => { setIssuer(event.currentTarget.value); }}
+                    onChange={(event) => {
+                      setIssuer(event.currentTarget.value);
+                    }}
                     error={fieldError('issuer')}
                   />
                   <Group grow align="flex-start">
-                    <TextInput label="Client ID" required value={clientId} onChange={(event) => { setClientId(event.currentTarget.value); }} error={fieldError('clientId')} />
+                    <TextInput
+                      label="Client ID"
+                      required
+                      value={clientId}
+                      onChange={(event) => {
+                        setClientId(event.currentTarget.value);
+                      }}
+                      error={fieldError('clientId')}
+                    />
                     <TextInput
                       label="API resource (optional)"
                       description="When the provider asks for one"
                       value={resource}
-                      onChange={(event) => { setResource(event.currentTarget.value); }}
+                      onChange={(event) => {
+                        setResource(event.currentTarget.value);
+                      }}
                       error={fieldError('resource')}
                     />
                   </Group>
@@ -195,31 +262,61 @@ export function RegistryCard({ status }: { readonly status: ConsoleStatus }) {
                   required
                   autoComplete="off"
                   value={token}
-                  onChange={(event) => { setToken(event.currentTarget.value); }}
+                  onChange={(event) => {
+                    setToken(event.currentTarget.value);
+                  }}
                   error={fieldError('token')}
                 />
               )}
               {waiting !== null && mode === 'sign-in' ? (
-                <Alert color="blue" variant="light" icon={<Loader size={16} />} title="Waiting for you to sign in" data-testid="sign-in-waiting">
+                <Alert
+                  color="blue"
+                  variant="light"
+                  icon={<Loader size={16} />}
+                  title="Waiting for you to sign in"
+                  data-testid="sign-in-waiting"
+                >
                   <Text size="sm">
                     Your browser should show your organisation&apos;s sign-in page. If it did not open,{' '}
-                    <Anchor href={waiting.authorizationUrl ?? undefined} target="_blank" rel="noopener noreferrer" data-testid="sign-in-link">
+                    <Anchor
+                      href={waiting.authorizationUrl ?? undefined}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      data-testid="sign-in-link"
+                    >
                       open the sign-in page
                     </Anchor>
                     .
                   </Text>
-                  <Button mt="sm" size="xs" variant="default" onClick={() => void run(() => client.send('console/cancel-sign-in', {}))}>
+                  <Button
+                    mt="sm"
+                    size="xs"
+                    variant="default"
+                    onClick={() => void run(() => client.send('console/cancel-sign-in', {}))}
+                  >
                     Cancel sign-in
                   </Button>
                 </Alert>
               ) : null}
               {failed !== null ? (
-                <Alert color="red" variant="light" icon={<IconAlert />} title="Not signed in" data-testid="sign-in-failed">
+                <Alert
+                  color="red"
+                  variant="light"
+                  icon={<IconAlert />}
+                  title="Not signed in"
+                  data-testid="sign-in-failed"
+                >
                   <Text size="sm">{failed.message}</Text>
                 </Alert>
               ) : null}
               {error !== null ? (
-                <Alert color="red" variant="light" icon={<IconAlert />} title="Not connected" data-testid="registry-error">
+                <Alert
+                  color="red"
+                  variant="light"
+                  icon={<IconAlert />}
+                  title="Not connected"
+                  data-testid="registry-error"
+                >
                   <Text size="sm">{error.message}</Text>
                 </Alert>
               ) : null}

@@ -2,10 +2,30 @@
  * Sandboxes: create a local sandbox with synthetic people (first run lands here), open an existing file,
  * or reopen a recent one. Only synthetic people are ever generated.
  */
-import { Alert, Badge, Button, Card, Group, NumberInput, Progress, SimpleGrid, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  NumberInput,
+  Progress,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useState, type SyntheticEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { MAX_SYNTHETIC_PEOPLE, type ConsoleStatus, type RecentSandbox, type SandboxProgress } from '../../../console-protocol/protocol.ts';
+import {
+  MAX_SYNTHETIC_PEOPLE,
+  type ConsoleStatus,
+  type RecentSandbox,
+  type SandboxProgress,
+} from '../../../console-protocol/protocol.ts';
 import { useClient } from '../../client/context.tsx';
 import { ClientError, errorMessage } from '../../client/errors.ts';
 import { keys } from '../../hooks/console-data.ts';
@@ -66,9 +86,14 @@ function CreateSandboxCard({ status }: { readonly status: ConsoleStatus }) {
   const [busy, setBusy] = useState(false);
   const creating = status.creating;
 
-  const peopleError = typeof people !== 'number' || !Number.isInteger(people) || people < 0 || people > MAX_SYNTHETIC_PEOPLE ? `a whole number from 0 to ${formatCount(MAX_SYNTHETIC_PEOPLE)}` : undefined;
-  const seedError = typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 ? 'a whole number, 0 or more' : undefined;
-  const fieldError = (path: string): string | undefined => (error instanceof ClientError ? error.issueFor(path) : undefined);
+  const peopleError =
+    typeof people !== 'number' || !Number.isInteger(people) || people < 0 || people > MAX_SYNTHETIC_PEOPLE
+      ? `a whole number from 0 to ${formatCount(MAX_SYNTHETIC_PEOPLE)}`
+      : undefined;
+  const seedError =
+    typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 ? 'a whole number, 0 or more' : undefined;
+  const fieldError = (path: string): string | undefined =>
+    error instanceof ClientError ? error.issueFor(path) : undefined;
 
   const submit = async (event: SyntheticEvent): Promise<void> => {
     event.preventDefault();
@@ -76,7 +101,12 @@ function CreateSandboxCard({ status }: { readonly status: ConsoleStatus }) {
     setBusy(true);
     setError(null);
     try {
-      const next = await client.send('console/create-sandbox', { folder, fileName, syntheticPeople: Number(people), seed: Number(seed) });
+      const next = await client.send('console/create-sandbox', {
+        folder,
+        fileName,
+        syntheticPeople: Number(people),
+        seed: Number(seed),
+      });
       queryClient.setQueryData(keys.status, next);
       navigate(paths.maintenance);
     } catch (caught) {
@@ -94,7 +124,8 @@ function CreateSandboxCard({ status }: { readonly status: ConsoleStatus }) {
             Create a local sandbox
           </Title>
           <Text size="sm" c="dimmed">
-            A SQLite registry on this computer with seeded synthetic people across four sources, ready for maintenance jobs.
+            A SQLite registry on this computer with seeded synthetic people across four sources, ready for maintenance
+            jobs.
           </Text>
         </div>
         <form onSubmit={(event) => void submit(event)} noValidate>
@@ -120,8 +151,28 @@ function CreateSandboxCard({ status }: { readonly status: ConsoleStatus }) {
               required
             />
             <Group grow align="flex-start">
-              <NumberInput label="Synthetic people" value={people} onChange={setPeople} min={0} max={MAX_SYNTHETIC_PEOPLE} step={500} allowDecimal={false} thousandSeparator="," error={peopleError ?? fieldError('syntheticPeople')} clampBehavior="none" />
-              <NumberInput label="Seed" description="Same seed, same people" value={seed} onChange={setSeed} min={0} allowDecimal={false} error={seedError ?? fieldError('seed')} clampBehavior="none" />
+              <NumberInput
+                label="Synthetic people"
+                value={people}
+                onChange={setPeople}
+                min={0}
+                max={MAX_SYNTHETIC_PEOPLE}
+                step={500}
+                allowDecimal={false}
+                thousandSeparator=","
+                error={peopleError ?? fieldError('syntheticPeople')}
+                clampBehavior="none"
+              />
+              <NumberInput
+                label="Seed"
+                description="Same seed, same people"
+                value={seed}
+                onChange={setSeed}
+                min={0}
+                allowDecimal={false}
+                error={seedError ?? fieldError('seed')}
+                clampBehavior="none"
+              />
             </Group>
             {error !== null && (
               <Alert color="red" variant="light" icon={<IconAlert />} title="The sandbox was not created">
@@ -130,7 +181,12 @@ function CreateSandboxCard({ status }: { readonly status: ConsoleStatus }) {
             )}
             {creating !== null ? <CreationProgress progress={creating} /> : null}
             <Group justify="flex-end">
-              <Button type="submit" leftSection={<IconPlus size={16} />} loading={busy || creating !== null} disabled={peopleError !== undefined || seedError !== undefined}>
+              <Button
+                type="submit"
+                leftSection={<IconPlus size={16} />}
+                loading={busy || creating !== null}
+                disabled={peopleError !== undefined || seedError !== undefined}
+              >
                 Create sandbox
               </Button>
             </Group>
@@ -153,7 +209,10 @@ function OpenSandboxCard({ status }: { readonly status: ConsoleStatus }) {
     setBusy(target);
     setError(null);
     try {
-      const next = await client.send('console/open-sandbox', { path: target, ...(tenant === undefined || tenant === '' ? {} : { tenantId: tenant }) });
+      const next = await client.send('console/open-sandbox', {
+        path: target,
+        ...(tenant === undefined || tenant === '' ? {} : { tenantId: tenant }),
+      });
       queryClient.setQueryData(keys.status, next);
       navigate(paths.maintenance);
     } catch (caught) {
@@ -162,7 +221,8 @@ function OpenSandboxCard({ status }: { readonly status: ConsoleStatus }) {
       setBusy(null);
     }
   };
-  const fieldError = (field: string): string | undefined => (error instanceof ClientError ? error.issueFor(field) : undefined);
+  const fieldError = (field: string): string | undefined =>
+    error instanceof ClientError ? error.issueFor(field) : undefined;
 
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="open-sandbox-title">
@@ -214,7 +274,12 @@ function OpenSandboxCard({ status }: { readonly status: ConsoleStatus }) {
             </Group>
           </Stack>
         </form>
-        <RecentList recent={status.recent} current={status.connection?.kind === 'local-sandbox' ? status.connection.path : null} busy={busy} onOpen={(entry) => void open(entry.path, entry.tenantId)} />
+        <RecentList
+          recent={status.recent}
+          current={status.connection?.kind === 'local-sandbox' ? status.connection.path : null}
+          busy={busy}
+          onOpen={(entry) => void open(entry.path, entry.tenantId)}
+        />
       </Stack>
     </Card>
   );
@@ -271,7 +336,16 @@ function RecentList({
                     Open now
                   </Text>
                 ) : (
-                  <Button size="xs" variant="default" disabled={!entry.exists} loading={busy === entry.path} onClick={() => { onOpen(entry); }} aria-label={`Open ${entry.path}`}>
+                  <Button
+                    size="xs"
+                    variant="default"
+                    disabled={!entry.exists}
+                    loading={busy === entry.path}
+                    onClick={() => {
+                      onOpen(entry);
+                    }}
+                    aria-label={`Open ${entry.path}`}
+                  >
                     Open
                   </Button>
                 )}

@@ -8,13 +8,19 @@ export function ScoreBandChart({ samples }: { readonly samples: readonly HealthS
   const bars = scoreBandBars(samples);
   const withBefore = bars.some((b) => b.before !== null);
   return (
-    <figure style={{ margin: 0 }} aria-label={`Compared pairs of the last ingest by score band, in percent${withBefore ? ', beside the ingest before it from the same source' : ''}: ${bars.map((b) => `${b.band} ${b.latest.toFixed(1)}%`).join(', ')}`}>
+    <figure
+      style={{ margin: 0 }}
+      aria-label={`Compared pairs of the last ingest by score band, in percent${withBefore ? ', beside the ingest before it from the same source' : ''}: ${bars.map((b) => `${b.band} ${b.latest.toFixed(1)}%`).join(', ')}`}
+    >
       <BarChart
         h={200}
         data={bars}
         dataKey="band"
         unit="%"
-        series={[...(withBefore ? [{ name: 'before', label: 'Ingest before', color: 'gray.5' }] : []), { name: 'latest', label: 'Last ingest', color: 'indigo.6' }]}
+        series={[
+          ...(withBefore ? [{ name: 'before', label: 'Ingest before', color: 'gray.5' }] : []),
+          { name: 'latest', label: 'Last ingest', color: 'indigo.6' },
+        ]}
         withLegend
         tooltipAnimationDuration={0}
         barProps={{ isAnimationActive: false }}
@@ -27,7 +33,10 @@ export function ScoreBandChart({ samples }: { readonly samples: readonly HealthS
 export function IdentitySizeChart({ samples }: { readonly samples: readonly HealthSample[] }) {
   const bars = identitySizeBars(samples);
   return (
-    <figure style={{ margin: 0 }} aria-label={`Identities by their number of records, in percent: ${bars.map((b) => `${b.size}: ${b.percent.toFixed(1)}% (${String(b.identities)})`).join(', ')}`}>
+    <figure
+      style={{ margin: 0 }}
+      aria-label={`Identities by their number of records, in percent: ${bars.map((b) => `${b.size}: ${b.percent.toFixed(1)}% (${String(b.identities)})`).join(', ')}`}
+    >
       <BarChart
         h={200}
         data={bars}

@@ -23,15 +23,29 @@ function what(s: HealthSample): string {
 }
 
 function duration(ms: number): string {
-  return ms < 1000 ? `${String(ms)} ms` : ms < 120_000 ? `${(ms / 1000).toFixed(1)} s` : `${(ms / 60_000).toFixed(1)} min`;
+  return ms < 1000
+    ? `${String(ms)} ms`
+    : ms < 120_000
+      ? `${(ms / 1000).toFixed(1)} s`
+      : `${(ms / 60_000).toFixed(1)} min`;
 }
 
-export default function HealthPage({ connection, connectionKey }: { readonly connection: Connection; readonly connectionKey: string }) {
+export default function HealthPage({
+  connection,
+  connectionKey,
+}: {
+  readonly connection: Connection;
+  readonly connectionKey: string;
+}) {
   const client = useClient();
   const offered = connection.capabilities.operations.includes('health/series');
   const [field, setField] = useState<string>('birthDate');
   const [rule, setRule] = useState<string | null>(null);
-  const health = useQuery({ queryKey: ['health', connectionKey], queryFn: () => client.send('health/series', {}), enabled: offered });
+  const health = useQuery({
+    queryKey: ['health', connectionKey],
+    queryFn: () => client.send('health/series', {}),
+    enabled: offered,
+  });
   return (
     <Stack gap="lg" maw={1200}>
       <div>
@@ -39,28 +53,49 @@ export default function HealthPage({ connection, connectionKey }: { readonly con
           Health
         </Title>
         <Text c="dimmed" size="sm" mt={4}>
-          What every ingest and every maintenance job recorded, over time: how many records, how many linked, how many review cases, which fields the
-          sources send. Shifts against a source&apos;s own earlier ingests are flagged.
+          What every ingest and every maintenance job recorded, over time: how many records, how many linked, how many
+          review cases, which fields the sources send. Shifts against a source&apos;s own earlier ingests are flagged.
         </Text>
       </div>
       {!offered ? (
         <Alert color="gray" variant="light" icon={<IconInfo />} title="Health figures are not available here">
-          <Text size="sm">This registry does not offer health figures: its API is older than this console. On the registry host, `mpi-console health` lists them.</Text>
+          <Text size="sm">
+            This registry does not offer health figures: its API is older than this console. On the registry host,
+            `mpi-console health` lists them.
+          </Text>
         </Alert>
       ) : health.isPending ? (
         <Skeleton height={320} />
       ) : health.isError ? (
-        <Alert color="red" variant="light" icon={<IconAlert />} title="The health figures could not be read" role="alert">
+        <Alert
+          color="red"
+          variant="light"
+          icon={<IconAlert />}
+          title="The health figures could not be read"
+          role="alert"
+        >
           <Text size="sm">{health.error.message}</Text>
         </Alert>
       ) : (
         <>
           {health.data.flags.length === 0 ? (
-            <Alert color="teal" variant="light" icon={<IconCheck />} title="No drift flagged on the latest figures" data-testid="health-flags">
+            <Alert
+              color="teal"
+              variant="light"
+              icon={<IconCheck />}
+              title="No drift flagged on the latest figures"
+              data-testid="health-flags"
+            >
               <Text size="sm">{health.data.rule}</Text>
             </Alert>
           ) : (
-            <Alert color="orange" variant="light" icon={<IconAlert />} title={`${String(health.data.flags.length)} shift${health.data.flags.length === 1 ? '' : 's'} flagged`} data-testid="health-flags">
+            <Alert
+              color="orange"
+              variant="light"
+              icon={<IconAlert />}
+              title={`${String(health.data.flags.length)} shift${health.data.flags.length === 1 ? '' : 's'} flagged`}
+              data-testid="health-flags"
+            >
               <Stack gap={4}>
                 {health.data.flags.map((f) => (
                   <Text size="sm" key={`${f.metric}:${f.sourceSystem ?? ''}`}>
@@ -79,22 +114,43 @@ export default function HealthPage({ connection, connectionKey }: { readonly con
                 <Title order={2} size="h4" mb="sm">
                   Review cases per 1,000 records created
                 </Title>
-                <HealthChart samples={health.data.samples} metric="review-rate" label="Review cases per 1,000 records created" unit="" />
+                <HealthChart
+                  samples={health.data.samples}
+                  metric="review-rate"
+                  label="Review cases per 1,000 records created"
+                  unit=""
+                />
               </Card>
               <Card withBorder padding="md" bg="var(--mantine-color-white)">
                 <Title order={2} size="h4" mb="sm">
                   Records auto-linked
                 </Title>
-                <HealthChart samples={health.data.samples} metric="auto-link-rate" label="Share of records created that were auto-linked, in percent" unit="%" />
+                <HealthChart
+                  samples={health.data.samples}
+                  metric="auto-link-rate"
+                  label="Share of records created that were auto-linked, in percent"
+                  unit="%"
+                />
               </Card>
               <Card withBorder padding="md" bg="var(--mantine-color-white)">
                 <Group justify="space-between" mb="sm">
                   <Title order={2} size="h4">
                     Records carrying a field
                   </Title>
-                  <SegmentedControl size="xs" value={field} onChange={setField} data={HEALTH_FIELDS.map((f) => ({ value: f, label: f }))} aria-label="Field" />
+                  <SegmentedControl
+                    size="xs"
+                    value={field}
+                    onChange={setField}
+                    data={HEALTH_FIELDS.map((f) => ({ value: f, label: f }))}
+                    aria-label="Field"
+                  />
                 </Group>
-                <HealthChart samples={health.data.samples} metric={`completeness:${field}`} label={`Share of records created carrying ${field}, in percent`} unit="%" />
+                <HealthChart
+                  samples={health.data.samples}
+                  metric={`completeness:${field}`}
+                  label={`Share of records created carrying ${field}, in percent`}
+                  unit="%"
+                />
               </Card>
               <MatchingCards samples={health.data.samples} rule={rule} onRule={setRule} />
             </Suspense>
@@ -110,7 +166,8 @@ export default function HealthPage({ connection, connectionKey }: { readonly con
                   Identities by number of records
                 </Title>
                 <Text size="sm" c="dimmed" mb="sm">
-                  The registry as the last job or daily sample found it. A growing share of large identities can mean wrong links: open them from Review cases with a link-quality scan.
+                  The registry as the last job or daily sample found it. A growing share of large identities can mean
+                  wrong links: open them from Review cases with a link-quality scan.
                 </Text>
                 <IdentitySizeChart samples={health.data.samples} />
               </Card>
@@ -145,9 +202,13 @@ export default function HealthPage({ connection, connectionKey }: { readonly con
                         <Table.Td>{what(s)}</Table.Td>
                         <Table.Td>{s.profileVersion === null ? '—' : `v${String(s.profileVersion)}`}</Table.Td>
                         <Table.Td>{s.records}</Table.Td>
-                        <Table.Td>{s.origin === 'ingest' ? (metricValue(s, 'review-rate')?.toFixed(1) ?? '—') : s.reviewCases}</Table.Td>
+                        <Table.Td>
+                          {s.origin === 'ingest' ? (metricValue(s, 'review-rate')?.toFixed(1) ?? '—') : s.reviewCases}
+                        </Table.Td>
                         <Table.Td>{s.origin === 'ingest' ? percent(metricValue(s, 'auto-link-rate')) : '—'}</Table.Td>
-                        <Table.Td>{s.origin === 'ingest' ? percent(metricValue(s, 'completeness:birthDate')) : '—'}</Table.Td>
+                        <Table.Td>
+                          {s.origin === 'ingest' ? percent(metricValue(s, 'completeness:birthDate')) : '—'}
+                        </Table.Td>
                         <Table.Td>{duration(s.durationMs)}</Table.Td>
                       </Table.Tr>
                     );
@@ -162,7 +223,15 @@ export default function HealthPage({ connection, connectionKey }: { readonly con
 }
 
 /** What matching met on the ingests: high scores, each blocking rule's candidates, cap hits, the score distribution. */
-function MatchingCards({ samples, rule, onRule }: { readonly samples: readonly HealthSample[]; readonly rule: string | null; readonly onRule: (rule: string | null) => void }) {
+function MatchingCards({
+  samples,
+  rule,
+  onRule,
+}: {
+  readonly samples: readonly HealthSample[];
+  readonly rule: string | null;
+  readonly onRule: (rule: string | null) => void;
+}) {
   const rules = blockingRules(samples);
   if (rules.length === 0) return null;
   const shown = rule !== null && rules.includes(rule) ? rule : (rules[0] ?? '');
@@ -178,25 +247,49 @@ function MatchingCards({ samples, rule, onRule }: { readonly samples: readonly H
         <Title order={2} size="h4" mb="sm">
           Compared pairs scored 0.5 or above
         </Title>
-        <HealthChart samples={samples} metric="high-scores" label="Share of compared pairs scored 0.5 or above, in percent" unit="%" />
+        <HealthChart
+          samples={samples}
+          metric="high-scores"
+          label="Share of compared pairs scored 0.5 or above, in percent"
+          unit="%"
+        />
       </Card>
       <Card withBorder padding="md" bg="var(--mantine-color-white)">
         <Group justify="space-between" mb="sm">
           <Title order={2} size="h4">
             Candidates per record by blocking rule
           </Title>
-          <Select size="xs" w={260} label="Blocking rule" value={shown} onChange={onRule} data={rules} allowDeselect={false} />
+          <Select
+            size="xs"
+            w={260}
+            label="Blocking rule"
+            value={shown}
+            onChange={onRule}
+            data={rules}
+            allowDeselect={false}
+          />
         </Group>
-        <HealthChart samples={samples} metric={`candidates:${shown}`} label={`Candidate identities per record created found by blocking rule ${shown}`} unit="" />
+        <HealthChart
+          samples={samples}
+          metric={`candidates:${shown}`}
+          label={`Candidate identities per record created found by blocking rule ${shown}`}
+          unit=""
+        />
       </Card>
       <Card withBorder padding="md" bg="var(--mantine-color-white)">
         <Title order={2} size="h4" mb={4}>
           Records whose candidates hit the cap
         </Title>
         <Text size="sm" c="dimmed" mb="sm">
-          Each record is compared with a few candidate identities at most: those sharing its rarest blocking keys. Many records over that cap means blocking keys have become too common to tell people apart.
+          Each record is compared with a few candidate identities at most: those sharing its rarest blocking keys. Many
+          records over that cap means blocking keys have become too common to tell people apart.
         </Text>
-        <HealthChart samples={samples} metric="capped" label="Share of records created whose candidates were more than the cap, in percent" unit="%" />
+        <HealthChart
+          samples={samples}
+          metric="capped"
+          label="Share of records created whose candidates were more than the cap, in percent"
+          unit="%"
+        />
       </Card>
     </>
   );

@@ -2,7 +2,8 @@
 import { IDENTITY_SIZE_BINS, type HealthSample } from '../../../engine/contract/health.ts';
 import { scoreBandName } from '../../../engine/contract/score-bands.ts';
 
-export type HealthMetric = 'review-rate' | 'auto-link-rate' | 'high-scores' | 'capped' | `completeness:${string}` | `candidates:${string}`;
+export type HealthMetric =
+  'review-rate' | 'auto-link-rate' | 'high-scores' | 'capped' | `completeness:${string}` | `candidates:${string}`;
 
 /** Score bands at or above 0.5 (SCORE_BAND_EDGES[3] is 0.5). */
 const HIGH_BANDS_FROM = 4;
@@ -12,11 +13,15 @@ export function metricValue(sample: HealthSample, metric: HealthMetric): number 
   if (sample.created === 0) return null;
   if (metric === 'review-rate') return (1000 * sample.reviewCases) / sample.created;
   if (metric === 'auto-link-rate') return (100 * sample.autoLinked) / sample.created;
-  if (metric.startsWith('completeness:')) return (100 * (sample.fieldPresent[metric.slice('completeness:'.length)] ?? 0)) / sample.created;
+  if (metric.startsWith('completeness:'))
+    return (100 * (sample.fieldPresent[metric.slice('completeness:'.length)] ?? 0)) / sample.created;
   const { matching } = sample;
   if (matching === null) return null;
   if (metric === 'capped') return (100 * matching.capped) / sample.created;
-  if (metric === 'high-scores') return matching.comparedPairs === 0 ? null : (100 * matching.scoreBands.slice(HIGH_BANDS_FROM).reduce((a, b) => a + b, 0)) / matching.comparedPairs;
+  if (metric === 'high-scores')
+    return matching.comparedPairs === 0
+      ? null
+      : (100 * matching.scoreBands.slice(HIGH_BANDS_FROM).reduce((a, b) => a + b, 0)) / matching.comparedPairs;
   const rule = matching.rules[metric.slice('candidates:'.length)];
   return rule === undefined ? null : rule.candidates / sample.created;
 }
@@ -27,7 +32,9 @@ export function blockingRules(samples: readonly HealthSample[]): string[] {
 }
 
 /** The last ingest's compared pairs by score band, beside the ingest before it of the same source (shares in percent). */
-export function scoreBandBars(samples: readonly HealthSample[]): { band: string; latest: number; before: number | null }[] {
+export function scoreBandBars(
+  samples: readonly HealthSample[],
+): { band: string; latest: number; before: number | null }[] {
   const ingests = samples.filter((s) => s.origin === 'ingest' && s.matching !== null && s.matching.comparedPairs > 0);
   const latest = ingests.at(-1);
   if (latest?.matching == null) return [];
@@ -41,11 +48,17 @@ export function scoreBandBars(samples: readonly HealthSample[]): { band: string;
 }
 
 /** The last registry snapshot's identities by size (job or daily sample), in percent of identities. */
-export function identitySizeBars(samples: readonly HealthSample[]): { size: string; identities: number; percent: number }[] {
+export function identitySizeBars(
+  samples: readonly HealthSample[],
+): { size: string; identities: number; percent: number }[] {
   const sizes = samples.filter((s) => s.identitySizes !== null).at(-1)?.identitySizes ?? null;
   if (sizes === null) return [];
   const total = sizes.reduce((a, b) => a + b, 0);
-  return IDENTITY_SIZE_BINS.map((size, i) => ({ size, identities: sizes[i] ?? 0, percent: total === 0 ? 0 : (100 * (sizes[i] ?? 0)) / total }));
+  return IDENTITY_SIZE_BINS.map((size, i) => ({
+    size,
+    identities: sizes[i] ?? 0,
+    percent: total === 0 ? 0 : (100 * (sizes[i] ?? 0)) / total,
+  }));
 }
 
 export interface SeriesPoint {
@@ -58,14 +71,22 @@ export interface SeriesPoint {
  * One point per ingest sample (in time order), a key per source carrying the metric on that source's samples, and
  * the indexes where the profile version changes (the chart marks them).
  */
-export function seriesOf(samples: readonly HealthSample[], metric: HealthMetric): { points: SeriesPoint[]; sources: string[]; versionChanges: { index: number; version: number }[] } {
+export function seriesOf(
+  samples: readonly HealthSample[],
+  metric: HealthMetric,
+): { points: SeriesPoint[]; sources: string[]; versionChanges: { index: number; version: number }[] } {
   const ingests = samples.filter((s) => s.origin === 'ingest');
   const sources = [...new Set(ingests.map((s) => s.sourceSystem ?? 'unknown'))].sort();
-  const points: SeriesPoint[] = ingests.map((s, index) => ({ index, at: s.at, [s.sourceSystem ?? 'unknown']: metricValue(s, metric) }));
+  const points: SeriesPoint[] = ingests.map((s, index) => ({
+    index,
+    at: s.at,
+    [s.sourceSystem ?? 'unknown']: metricValue(s, metric),
+  }));
   const versionChanges: { index: number; version: number }[] = [];
   ingests.forEach((s, index) => {
     const before = ingests[index - 1];
-    if (before !== undefined && s.profileVersion !== null && s.profileVersion !== before.profileVersion) versionChanges.push({ index, version: s.profileVersion });
+    if (before !== undefined && s.profileVersion !== null && s.profileVersion !== before.profileVersion)
+      versionChanges.push({ index, version: s.profileVersion });
   });
   return { points, sources, versionChanges };
 }

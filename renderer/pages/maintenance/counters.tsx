@@ -12,7 +12,14 @@ export function CounterGrid({ counters }: { readonly counters: JobCounters }) {
           <Text component="dt" size="xs" tt="uppercase" fw={700} c="dimmed">
             {counter.label}
           </Text>
-          <Text component="dd" fz={24} fw={650} m={0} style={{ fontVariantNumeric: 'tabular-nums' }} data-testid={`counter-${counter.name}`}>
+          <Text
+            component="dd"
+            fz={24}
+            fw={650}
+            m={0}
+            style={{ fontVariantNumeric: 'tabular-nums' }}
+            data-testid={`counter-${counter.name}`}
+          >
             {formatCount(counters[counter.name])}
           </Text>
           <Text size="xs" c="dimmed" component="dd" m={0}>

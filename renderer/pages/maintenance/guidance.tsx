@@ -10,7 +10,11 @@ export interface GuidanceRow {
 }
 
 export const GUIDANCE: readonly GuidanceRow[] = [
-  { change: 'Matching weights, probability model, comparators or thresholds changed', run: 'Reconciliation', kinds: ['reconciliation'] },
+  {
+    change: 'Matching weights, probability model, comparators or thresholds changed',
+    run: 'Reconciliation',
+    kinds: ['reconciliation'],
+  },
   {
     change: 'Blocking rules, blocking inputs or HMAC secrets changed',
     run: 'Stage the old/new union, re-index, then reconciliation',
@@ -21,9 +25,17 @@ export const GUIDANCE: readonly GuidanceRow[] = [
     run: 'Reconciliation; also re-index if a blocking input is affected',
     kinds: ['reconciliation', 'reindex'],
   },
-  { change: 'Controlled catch-up from a source system', run: 'Reconciliation with the external source and a changed-since window', kinds: ['reconciliation'] },
+  {
+    change: 'Controlled catch-up from a source system',
+    run: 'Reconciliation with the external source and a changed-since window',
+    kinds: ['reconciliation'],
+  },
   { change: 'Routine ingestion of a single source patient', run: 'Neither job is needed', kinds: [] },
-  { change: 'Periodic assurance', run: 'Scheduled reconciliation at the locally approved cadence', kinds: ['reconciliation'] },
+  {
+    change: 'Periodic assurance',
+    run: 'Scheduled reconciliation at the locally approved cadence',
+    kinds: ['reconciliation'],
+  },
 ];
 
 export const KIND_EFFECT: Record<JobKind, string> = {

@@ -4,7 +4,20 @@
  * running one). It refreshes from the backend's pushes while the job is active.
  */
 import { shortJobId } from './job-id.ts';
-import { Alert, Anchor, Breadcrumbs, Button, Card, Code, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Breadcrumbs,
+  Button,
+  Card,
+  Code,
+  Group,
+  Loader,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import { lazy, Suspense, useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
@@ -30,18 +43,34 @@ function Facts({ job }: { readonly job: JobState }) {
     ['Reason', job.reason],
     ['Requested by', job.requestedBy],
     ['Batch size', String(job.batchSize)],
-    ...(job.kind === 'reconciliation' ? [['External source', job.externalSourceSystem ?? 'None (registry only)'] as [string, string]] : []),
+    ...(job.kind === 'reconciliation'
+      ? [['External source', job.externalSourceSystem ?? 'None (registry only)'] as [string, string]]
+      : []),
     ...(job.changedSince === null ? [] : [['Changed since', formatDateTime(job.changedSince)] as [string, string]]),
     ...(job.scheduleKey === null ? [] : [['Schedule', job.scheduleKey] as [string, string]]),
-    ['Profile version', job.matchingProfileVersion !== null ? String(job.matchingProfileVersion) : isActive(job) ? 'recorded when the job starts' : '— (never started)'],
+    [
+      'Profile version',
+      job.matchingProfileVersion !== null
+        ? String(job.matchingProfileVersion)
+        : isActive(job)
+          ? 'recorded when the job starts'
+          : '— (never started)',
+    ],
     ['Created', formatDateTime(job.createdAt)],
     ['Started', formatDateTime(job.startedAt)],
     ['Finished', formatDateTime(job.finishedAt)],
-    ...(job.startedAt !== null && end !== null ? [['Duration', formatDuration(Date.parse(end) - Date.parse(job.startedAt))] as [string, string]] : []),
+    ...(job.startedAt !== null && end !== null
+      ? [['Duration', formatDuration(Date.parse(end) - Date.parse(job.startedAt))] as [string, string]]
+      : []),
     // Re-index never opens review cases; a reconciliation's rate is per 1,000 records imported and identities matched.
     ...(job.kind === 'reconciliation'
       ? [
-          ['Review rate', <span key="rate" data-testid="job-review-rate">{reviewRateText(job.reviewRate)}</span>] as [string, React.ReactNode],
+          [
+            'Review rate',
+            <span key="rate" data-testid="job-review-rate">
+              {reviewRateText(job.reviewRate)}
+            </span>,
+          ] as [string, React.ReactNode],
           [
             'Review cases',
             job.counters.reviewCreated === 0 ? (
@@ -92,14 +121,28 @@ function Outcome({ job }: { readonly job: JobState }) {
   if (job.status === 'cancelled') {
     return (
       <Alert color="gray" variant="light" icon={<IconBan />} title="The job was cancelled">
-        <Text size="sm">{job.startedAt === null ? 'It was cancelled before it started: nothing was changed.' : 'Batches committed before the cancel stay; nothing after them ran.'}</Text>
+        <Text size="sm">
+          {job.startedAt === null
+            ? 'It was cancelled before it started: nothing was changed.'
+            : 'Batches committed before the cancel stay; nothing after them ran.'}
+        </Text>
       </Alert>
     );
   }
   return null;
 }
 
-function CancelControl({ job, allowed, scopes, connectionKey }: { readonly job: JobState; readonly allowed: boolean; readonly scopes: readonly string[]; readonly connectionKey: string }) {
+function CancelControl({
+  job,
+  allowed,
+  scopes,
+  connectionKey,
+}: {
+  readonly job: JobState;
+  readonly allowed: boolean;
+  readonly scopes: readonly string[];
+  readonly connectionKey: string;
+}) {
   const client = useClient();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
@@ -110,7 +153,8 @@ function CancelControl({ job, allowed, scopes, connectionKey }: { readonly job: 
     // Said where the button would be, so nobody looks for it.
     return (
       <Text size="sm" c="dimmed" data-testid="cancel-not-allowed">
-        Cancelling a job needs the mpi.admin scope; this sign-in grants {scopes.join(', ') || 'no scope'}. Ask an administrator to cancel it if it must stop.
+        Cancelling a job needs the mpi.admin scope; this sign-in grants {scopes.join(', ') || 'no scope'}. Ask an
+        administrator to cancel it if it must stop.
       </Text>
     );
   }
@@ -133,7 +177,15 @@ function CancelControl({ job, allowed, scopes, connectionKey }: { readonly job: 
         <Text size="sm" id="cancel-effect" data-testid="cancel-effect">
           {effect}
         </Text>
-        <Button color="red" variant="light" leftSection={<IconBan size={16} />} onClick={() => void cancel()} loading={busy} disabled={job.cancelRequested} aria-describedby="cancel-effect">
+        <Button
+          color="red"
+          variant="light"
+          leftSection={<IconBan size={16} />}
+          onClick={() => void cancel()}
+          loading={busy}
+          disabled={job.cancelRequested}
+          aria-describedby="cancel-effect"
+        >
           {job.cancelRequested ? 'Cancel requested' : 'Cancel job'}
         </Button>
       </Group>
@@ -164,7 +216,15 @@ function Throughput({ job }: { readonly job: JobState }) {
   );
 }
 
-export default function JobDetailPage({ connection, connectionKey, jobId }: { readonly connection: Connection; readonly connectionKey: string; readonly jobId: string }) {
+export default function JobDetailPage({
+  connection,
+  connectionKey,
+  jobId,
+}: {
+  readonly connection: Connection;
+  readonly connectionKey: string;
+  readonly jobId: string;
+}) {
   const query = useJob(connectionKey, jobId);
   const back = (
     <Breadcrumbs>
@@ -190,14 +250,30 @@ export default function JobDetailPage({ connection, connectionKey, jobId }: { re
     return (
       <Stack gap="md" maw={720}>
         {back}
-        <Alert color={notFound ? 'orange' : 'red'} variant="light" icon={<IconAlert />} title={notFound ? 'No such job' : 'The job could not be read'}>
+        <Alert
+          color={notFound ? 'orange' : 'red'}
+          variant="light"
+          icon={<IconAlert />}
+          title={notFound ? 'No such job' : 'The job could not be read'}
+        >
           <Text size="sm">{query.error.message}</Text>
           <Group mt="sm">
-            <Button component="a" href={paths.maintenance} variant="default" size="xs" leftSection={<IconArrowLeft size={14} />}>
+            <Button
+              component="a"
+              href={paths.maintenance}
+              variant="default"
+              size="xs"
+              leftSection={<IconArrowLeft size={14} />}
+            >
               Back to all jobs
             </Button>
             {!notFound && (
-              <Button size="xs" variant="light" leftSection={<IconRefresh size={14} />} onClick={() => void query.refetch()}>
+              <Button
+                size="xs"
+                variant="light"
+                leftSection={<IconRefresh size={14} />}
+                onClick={() => void query.refetch()}
+              >
                 Try again
               </Button>
             )}
@@ -225,7 +301,12 @@ export default function JobDetailPage({ connection, connectionKey, jobId }: { re
           </Text>
         </div>
       </Group>
-      <CancelControl job={job} allowed={connection.capabilities.operations.includes('jobs/cancel')} scopes={connection.capabilities.scopes} connectionKey={connectionKey} />
+      <CancelControl
+        job={job}
+        allowed={connection.capabilities.operations.includes('jobs/cancel')}
+        scopes={connection.capabilities.scopes}
+        connectionKey={connectionKey}
+      />
       <Outcome job={job} />
       <Card withBorder padding="lg" component="section" aria-labelledby="pipeline-title">
         <Stack gap="md">

@@ -25,7 +25,11 @@ function statusMatches(job: JobState, filter: StatusFilter): boolean {
 }
 
 /** The jobs shown: newest first, each once (a job on two pages counts once), matching both filters. */
-export function filterJobs(pages: readonly (readonly JobState[])[], status: StatusFilter, kind: KindFilter): JobState[] {
+export function filterJobs(
+  pages: readonly (readonly JobState[])[],
+  status: StatusFilter,
+  kind: KindFilter,
+): JobState[] {
   const seen = new Set<string>();
   const out: JobState[] = [];
   for (const job of pages.flat()) {

@@ -44,16 +44,25 @@ export function JobProgress({ job }: { readonly job: JobState }) {
               {Math.floor(progress.overall * 100)}%
             </Text>
           </Group>
-          <Progress value={progress.overall * 100} size="lg" aria-label="Overall progress" animated={job.status === 'running'} striped={job.status === 'running'} />
+          <Progress
+            value={progress.overall * 100}
+            size="lg"
+            aria-label="Overall progress"
+            animated={job.status === 'running'}
+            striped={job.status === 'running'}
+          />
           <Text size="sm" c="dimmed">
-            Of {formatCount(job.populationTotal ?? 0)} active identities when the job started, in each phase. Phases differ in cost per identity, so this is work done, not time.
+            Of {formatCount(job.populationTotal ?? 0)} active identities when the job started, in each phase. Phases
+            differ in cost per identity, so this is work done, not time.
           </Text>
           {estimate === null ? null : (
             <Text size="sm" data-testid="job-eta">
               {estimate.remainingMs === null
                 ? `${PHASE_LABEL[estimate.phase]}: measuring its pace…`
                 : `${PHASE_LABEL[estimate.phase]}: ${estimate.remainingMs < 1000 ? 'under a second' : `about ${formatDuration(estimate.remainingMs)}`} left at its pace so far`}
-              {estimate.later.length === 0 ? ', the last phase.' : `; then ${estimate.later.map((p) => PHASE_LABEL[p].toLowerCase()).join(' and ')}, whose pace shows once it starts.`}
+              {estimate.later.length === 0
+                ? ', the last phase.'
+                : `; then ${estimate.later.map((p) => PHASE_LABEL[p].toLowerCase()).join(' and ')}, whose pace shows once it starts.`}
             </Text>
           )}
         </>

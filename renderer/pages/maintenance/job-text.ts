@@ -3,7 +3,15 @@
  * (spec, "States and transitions"), the work done so far, and a percentage only when the population total is
  * known (spec item 13: no percentage without a reliable total).
  */
-import type { CounterName, JobKind, JobPhase, JobState, JobStatus, PhaseName, PhaseStatus } from '../../../engine/contract/maintenance.ts';
+import type {
+  CounterName,
+  JobKind,
+  JobPhase,
+  JobState,
+  JobStatus,
+  PhaseName,
+  PhaseStatus,
+} from '../../../engine/contract/maintenance.ts';
 
 export const KIND_LABEL: Record<JobKind, string> = { reindex: 'Re-index', reconciliation: 'Reconciliation' };
 
@@ -16,7 +24,8 @@ export const PHASE_LABEL: Record<PhaseName, string> = {
 };
 
 export const PHASE_PURPOSE: Record<PhaseName, string> = {
-  validation: 'checks every active identity keeps a blocking key in both the old and the target index, before any write',
+  validation:
+    'checks every active identity keeps a blocking key in both the old and the target index, before any write',
   writing: 'writes the new blocking tags in batches',
   importing: 'imports changed patients from the external FHIR source',
   rebuilding: 'rebuilds canonical identities from their source records',
@@ -78,7 +87,10 @@ export function phaseStatusText(job: JobState, phase: JobPhase): string {
 
 /** The phase running now, else the last phase the job reached. */
 export function currentPhase(job: JobState): JobPhase | undefined {
-  return job.phases.find((p) => p.status === 'running') ?? job.phases.findLast((p) => p.status !== 'pending' && p.status !== 'skipped');
+  return (
+    job.phases.find((p) => p.status === 'running') ??
+    job.phases.findLast((p) => p.status !== 'pending' && p.status !== 'skipped')
+  );
 }
 
 /**
@@ -110,7 +122,12 @@ export function progressOf(job: JobState): { overall: number; phases: Map<PhaseN
   for (const phase of counted) {
     phases.set(phase.name, phase.status === 'completed' ? 1 : total === 0 ? 0 : Math.min(1, phase.processed / total));
   }
-  const overall = job.status === 'completed' ? 1 : counted.length === 0 ? 0 : [...phases.values()].reduce((a, b) => a + b, 0) / counted.length;
+  const overall =
+    job.status === 'completed'
+      ? 1
+      : counted.length === 0
+        ? 0
+        : [...phases.values()].reduce((a, b) => a + b, 0) / counted.length;
   return { overall, phases };
 }
 
@@ -134,9 +151,13 @@ export function phaseEstimate(job: JobState, now = Date.now()): PhaseEstimate | 
   const index = job.phases.findIndex((p) => p.status === 'running');
   const phase = job.phases[index];
   if (phase === undefined) return null;
-  const later = job.phases.slice(index + 1).filter((p) => p.status === 'pending').map((p) => p.name);
+  const later = job.phases
+    .slice(index + 1)
+    .filter((p) => p.status === 'pending')
+    .map((p) => p.name);
   const started = phase.startedAt === null ? Number.NaN : Date.parse(phase.startedAt);
-  if (phase.processed <= 0 || !Number.isFinite(started) || now <= started) return { phase: phase.name, remainingMs: null, later };
+  if (phase.processed <= 0 || !Number.isFinite(started) || now <= started)
+    return { phase: phase.name, remainingMs: null, later };
   const perIdentity = (now - started) / phase.processed;
   return { phase: phase.name, remainingMs: Math.max(0, total - phase.processed) * perIdentity, later };
 }

@@ -7,8 +7,6 @@ import { navigate, paths } from '../../hooks/route.ts';
 import { currentPhase, KIND_LABEL, PHASE_LABEL } from './job-text.ts';
 import { JobStatusBadge } from './status-badge.tsx';
 
-
-
 function PhaseCell({ job }: { readonly job: JobState }) {
   const phase = currentPhase(job);
   if (phase === undefined) return <Text size="sm">Not started</Text>;
@@ -70,7 +68,15 @@ export function JobsTable({ jobs }: { readonly jobs: readonly JobState[] }) {
               }}
             >
               <Table.Td>
-                <Anchor href={paths.job(job.jobId)} ff="monospace" size="sm" aria-label={`${KIND_LABEL[job.kind]} job ${job.jobId}`} onClick={(event) => { event.stopPropagation(); }}>
+                <Anchor
+                  href={paths.job(job.jobId)}
+                  ff="monospace"
+                  size="sm"
+                  aria-label={`${KIND_LABEL[job.kind]} job ${job.jobId}`}
+                  onClick={(event) => {
+                    event.stopPropagation();
+                  }}
+                >
                   {shortJobId(job.jobId)}
                 </Anchor>
               </Table.Td>
@@ -84,13 +90,21 @@ export function JobsTable({ jobs }: { readonly jobs: readonly JobState[] }) {
                 <PhaseCell job={job} />
               </Table.Td>
               <Table.Td maw={220}>
-                <Text size="sm" lineClamp={2} title={job.reason}>{job.reason}</Text>
+                <Text size="sm" lineClamp={2} title={job.reason}>
+                  {job.reason}
+                </Text>
               </Table.Td>
               <Table.Td>
-                <Text size="sm" data-testid="job-reviews">{job.startedAt === null ? '—' : formatCount(job.counters.reviewCreated)}</Text>
+                <Text size="sm" data-testid="job-reviews">
+                  {job.startedAt === null ? '—' : formatCount(job.counters.reviewCreated)}
+                </Text>
               </Table.Td>
               <Table.Td>
-                <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{job.startedAt === null ? '—' : `${formatDuration(Date.parse(job.finishedAt ?? new Date().toISOString()) - Date.parse(job.startedAt))}${job.finishedAt === null ? ' so far' : ''}`}</Text>
+                <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                  {job.startedAt === null
+                    ? '—'
+                    : `${formatDuration(Date.parse(job.finishedAt ?? new Date().toISOString()) - Date.parse(job.startedAt))}${job.finishedAt === null ? ' so far' : ''}`}
+                </Text>
               </Table.Td>
               <Table.Td>
                 <DateCell iso={job.createdAt} />

@@ -3,7 +3,19 @@
  * themselves), starting a re-index or a reconciliation, and when to run which.
  */
 import { resolveJobId } from './job-id.ts';
-import { Alert, Button, Card, EmptyState, Group, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Card,
+  EmptyState,
+  Group,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
@@ -19,7 +31,6 @@ import { JobsTable, JobsTableSkeleton } from './jobs-table.tsx';
 
 // The form, its date picker and the contract's schemas load when a job is first started.
 const StartJobModal = lazy(() => import('./start-job-modal.tsx'));
-
 
 /** Watch any job by its ID (one started elsewhere, or one this list no longer shows). */
 function WatchById({ known }: { readonly known: readonly string[] }) {
@@ -60,7 +71,13 @@ function WatchById({ known }: { readonly known: readonly string[] }) {
 }
 
 /** The jobs list with its filters, and older jobs page by page (jobs/list's cursor) below the newest. */
-function JobsList({ newest, nextCursor }: { readonly newest: readonly JobState[]; readonly nextCursor: string | null }) {
+function JobsList({
+  newest,
+  nextCursor,
+}: {
+  readonly newest: readonly JobState[];
+  readonly nextCursor: string | null;
+}) {
   const client = useClient();
   const [status, setStatus] = useState<StatusFilter>('all');
   const [kind, setKind] = useState<KindFilter>('all');
@@ -78,39 +95,97 @@ function JobsList({ newest, nextCursor }: { readonly newest: readonly JobState[]
     <Stack gap="sm">
       <Group gap="md" align="flex-end">
         <Stack gap={4}>
-          <Text size="sm" fw={500} id="job-status-filter">Status</Text>
-          <SegmentedControl size="xs" value={status} onChange={(value) => { setStatus(value); }} data={STATUS_FILTERS.map((f) => ({ ...f }))} aria-labelledby="job-status-filter" />
+          <Text size="sm" fw={500} id="job-status-filter">
+            Status
+          </Text>
+          <SegmentedControl
+            size="xs"
+            value={status}
+            onChange={(value) => {
+              setStatus(value);
+            }}
+            data={STATUS_FILTERS.map((f) => ({ ...f }))}
+            aria-labelledby="job-status-filter"
+          />
         </Stack>
-        <Select size="xs" label="Kind" w={200} value={kind} onChange={(value) => { setKind((value ?? 'all')); }} allowDeselect={false} data={[{ value: 'all', label: 'All kinds' }, { value: 'reindex', label: 'Re-index' }, { value: 'reconciliation', label: 'Reconciliation' }]} />
+        <Select
+          size="xs"
+          label="Kind"
+          w={200}
+          value={kind}
+          onChange={(value) => {
+            setKind(value ?? 'all');
+          }}
+          allowDeselect={false}
+          data={[
+            { value: 'all', label: 'All kinds' },
+            { value: 'reindex', label: 'Re-index' },
+            { value: 'reconciliation', label: 'Reconciliation' },
+          ]}
+        />
         <Text size="sm" c="dimmed" data-testid="jobs-shown">
           {shown.length === loaded ? `${String(loaded)} jobs` : `${String(shown.length)} of ${String(loaded)} jobs`}
           {cursor === null ? '' : ' loaded; older ones below'}
         </Text>
       </Group>
-      {shown.length === 0 ? <Text size="sm">No job {status === 'all' && kind === 'all' ? 'yet' : 'matches these filters among those loaded'}.</Text> : <JobsTable jobs={shown} />}
+      {shown.length === 0 ? (
+        <Text size="sm">
+          No job {status === 'all' && kind === 'all' ? 'yet' : 'matches these filters among those loaded'}.
+        </Text>
+      ) : (
+        <JobsTable jobs={shown} />
+      )}
       {cursor === null ? null : (
         <Group>
-          <Button size="xs" variant="default" loading={more.isPending} onClick={() => { more.mutate(cursor); }}>
+          <Button
+            size="xs"
+            variant="default"
+            loading={more.isPending}
+            onClick={() => {
+              more.mutate(cursor);
+            }}
+          >
             Show {JOBS_LIMIT} older jobs
           </Button>
-          {more.error !== null ? <Text size="sm" c="red.8">The older jobs could not be read: {more.error.message}</Text> : null}
+          {more.error !== null ? (
+            <Text size="sm" c="red.8">
+              The older jobs could not be read: {more.error.message}
+            </Text>
+          ) : null}
         </Group>
       )}
     </Stack>
   );
 }
 
-export function MaintenancePage({ connection, connectionKey }: { readonly connection: Connection; readonly connectionKey: string }) {
+export function MaintenancePage({
+  connection,
+  connectionKey,
+}: {
+  readonly connection: Connection;
+  readonly connectionKey: string;
+}) {
   const remote = connection.kind === 'remote-registry';
-  const jobs = useJobs(connectionKey, remote && !connection.capabilities.operations.includes('jobs/list') ? connection.rememberedJobs : undefined);
+  const jobs = useJobs(
+    connectionKey,
+    remote && !connection.capabilities.operations.includes('jobs/list') ? connection.rememberedJobs : undefined,
+  );
   const [starting, setStarting] = useState(false);
   const offered = connection.capabilities.operations;
-  const canStart = { reindex: offered.includes('maintenance/reindex'), reconciliation: offered.includes('maintenance/reconcile') };
+  const canStart = {
+    reindex: offered.includes('maintenance/reindex'),
+    reconciliation: offered.includes('maintenance/reconcile'),
+  };
   const mayStart = canStart.reindex || canStart.reconciliation;
   const active = jobs.data?.rows.filter(isActive).length ?? 0;
 
   const startButton = mayStart ? (
-    <Button leftSection={<IconPlus size={16} />} onClick={() => { setStarting(true); }}>
+    <Button
+      leftSection={<IconPlus size={16} />}
+      onClick={() => {
+        setStarting(true);
+      }}
+    >
       Start a job
     </Button>
   ) : null;
@@ -118,9 +193,15 @@ export function MaintenancePage({ connection, connectionKey }: { readonly connec
   const noStart = mayStart ? null : (
     <Group gap="sm" maw={520} wrap="nowrap" data-testid="start-not-allowed">
       <Text size="sm" c="dimmed" id="start-not-allowed-why" ta="right">
-        Starting jobs needs the mpi.admin scope; this sign-in grants {connection.capabilities.scopes.join(', ') || 'no scope'}. You can watch jobs.
+        Starting jobs needs the mpi.admin scope; this sign-in grants{' '}
+        {connection.capabilities.scopes.join(', ') || 'no scope'}. You can watch jobs.
       </Text>
-      <Button leftSection={<IconPlus size={16} />} disabled aria-describedby="start-not-allowed-why" style={{ flexShrink: 0 }}>
+      <Button
+        leftSection={<IconPlus size={16} />}
+        disabled
+        aria-describedby="start-not-allowed-why"
+        style={{ flexShrink: 0 }}
+      >
         Start a job
       </Button>
     </Group>
@@ -132,7 +213,13 @@ export function MaintenancePage({ connection, connectionKey }: { readonly connec
     body = (
       <Alert color="red" variant="light" icon={<IconAlert />} title="The jobs could not be read">
         <Text size="sm">{jobs.error.message}</Text>
-        <Button mt="sm" size="xs" variant="light" leftSection={<IconRefresh size={14} />} onClick={() => void jobs.refetch()}>
+        <Button
+          mt="sm"
+          size="xs"
+          variant="light"
+          leftSection={<IconRefresh size={14} />}
+          onClick={() => void jobs.refetch()}
+        >
           Try again
         </Button>
       </Alert>
@@ -163,8 +250,18 @@ export function MaintenancePage({ connection, connectionKey }: { readonly connec
         </div>
         {startButton ?? noStart}
       </Group>
-      {connection.kind === 'local-sandbox' && (connection.worker.state === 'disabled' || connection.worker.state === 'failed') ? (
-        <Alert color="orange" variant="light" icon={<IconAlert />} title={connection.worker.state === 'disabled' ? 'The background worker is disabled' : 'The background worker is not running'}>
+      {connection.kind === 'local-sandbox' &&
+      (connection.worker.state === 'disabled' || connection.worker.state === 'failed') ? (
+        <Alert
+          color="orange"
+          variant="light"
+          icon={<IconAlert />}
+          title={
+            connection.worker.state === 'disabled'
+              ? 'The background worker is disabled'
+              : 'The background worker is not running'
+          }
+        >
           <Text size="sm">{connection.worker.message}</Text>
         </Alert>
       ) : null}
@@ -182,7 +279,8 @@ export function MaintenancePage({ connection, connectionKey }: { readonly connec
           When to run which
         </Title>
         <Text size="sm" c="dimmed" mb="sm">
-          For blocking changes, follow the staged procedure: deploy the union of old and new rules, keep the previous key inactive, re-index and wait for completed, then deploy the final rules.
+          For blocking changes, follow the staged procedure: deploy the union of old and new rules, keep the previous
+          key inactive, re-index and wait for completed, then deploy the final rules.
         </Text>
         <GuidanceTable />
       </Card>

@@ -12,7 +12,13 @@ const NOTES_SHOWN = 3;
 export function PhasePipeline({ job }: { readonly job: JobState }) {
   const progress = progressOf(job);
   return (
-    <SimpleGrid cols={{ base: 1, sm: job.phases.length }} spacing="sm" component="ol" aria-label="Phase pipeline" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+    <SimpleGrid
+      cols={{ base: 1, sm: job.phases.length }}
+      spacing="sm"
+      component="ol"
+      aria-label="Phase pipeline"
+      style={{ listStyle: 'none', padding: 0, margin: 0 }}
+    >
       {job.phases.map((phase, index) => {
         const share = progress?.phases.get(phase.name);
         return (
@@ -25,7 +31,9 @@ export function PhasePipeline({ job }: { readonly job: JobState }) {
             data-phase={phase.name}
             data-phase-status={phase.status}
             aria-label={`Phase ${String(index + 1)} of ${String(job.phases.length)}: ${PHASE_LABEL[phase.name]}, ${phaseStatusText(job, phase)}`}
-            style={phase.status === 'running' ? { borderColor: 'var(--mantine-color-blue-6)', borderWidth: 2 } : undefined}
+            style={
+              phase.status === 'running' ? { borderColor: 'var(--mantine-color-blue-6)', borderWidth: 2 } : undefined
+            }
           >
             <Group gap="sm" wrap="nowrap" align="flex-start">
               <ThemeIcon variant="light" color={PHASE_COLOR[phase.status]} radius="xl" size="lg" aria-hidden="true">
@@ -36,12 +44,19 @@ export function PhasePipeline({ job }: { readonly job: JobState }) {
                   <Text fw={600}>
                     {String(index + 1)}. {PHASE_LABEL[phase.name]}
                   </Text>
-                  <Text size="sm" fw={500} {...(phase.status === 'failed' ? { c: 'red.9' } : {})} data-testid="phase-status">
+                  <Text
+                    size="sm"
+                    fw={500}
+                    {...(phase.status === 'failed' ? { c: 'red.9' } : {})}
+                    data-testid="phase-status"
+                  >
                     {phaseStatusText(job, phase)}
                   </Text>
                 </Group>
                 <Text size="xs" c="dimmed" mt={2}>
-                  {phase.status === 'skipped' && phase.name === 'importing' ? 'no external source: registry only' : PHASE_PURPOSE[phase.name]}
+                  {phase.status === 'skipped' && phase.name === 'importing'
+                    ? 'no external source: registry only'
+                    : PHASE_PURPOSE[phase.name]}
                 </Text>
                 {phase.status !== 'skipped' && (
                   <Text size="sm" mt={8}>
@@ -52,7 +67,13 @@ export function PhasePipeline({ job }: { readonly job: JobState }) {
                   </Text>
                 )}
                 {share !== undefined && phase.status !== 'skipped' ? (
-                  <Progress value={share * 100} size="sm" mt={6} color={PHASE_COLOR[phase.status] === 'gray' ? 'indigo' : PHASE_COLOR[phase.status]} aria-label={`${PHASE_LABEL[phase.name]} progress`} />
+                  <Progress
+                    value={share * 100}
+                    size="sm"
+                    mt={6}
+                    color={PHASE_COLOR[phase.status] === 'gray' ? 'indigo' : PHASE_COLOR[phase.status]}
+                    aria-label={`${PHASE_LABEL[phase.name]} progress`}
+                  />
                 ) : null}
                 {phase.status !== 'skipped' && <PhaseNotes phase={phase} />}
                 {phase.startedAt !== null && (
@@ -85,15 +106,21 @@ function PhaseNotes({ phase }: { readonly phase: JobPhase }) {
         </Text>
       ))}
       {hidden > 0 ? (
-        <Anchor component="button" type="button" size="xs" onClick={() => {
+        <Anchor
+          component="button"
+          type="button"
+          size="xs"
+          onClick={() => {
             setAll(true);
-          }}>
+          }}
+        >
           Show all {String(notes.length)} notes
         </Anchor>
       ) : null}
       {(phase.notesNotKept ?? 0) > 0 ? (
         <Text size="xs" c="dimmed">
-          {formatCount(phase.notesNotKept ?? 0)} more notes were not kept (a phase keeps 20 conclusions and 50 item notes).
+          {formatCount(phase.notesNotKept ?? 0)} more notes were not kept (a phase keeps 20 conclusions and 50 item
+          notes).
         </Text>
       ) : null}
     </Box>

@@ -3,7 +3,13 @@
  * with messages written for the form. Batch size is checked as the user types.
  */
 import dayjs from 'dayjs';
-import { MAX_BATCH_SIZE, MIN_BATCH_SIZE, ReconcileInputSchema, ReindexInputSchema, type JobKind } from '../../../engine/contract/maintenance.ts';
+import {
+  MAX_BATCH_SIZE,
+  MIN_BATCH_SIZE,
+  ReconcileInputSchema,
+  ReindexInputSchema,
+  type JobKind,
+} from '../../../engine/contract/maintenance.ts';
 
 export interface StartJobDraft {
   readonly kind: JobKind;
@@ -17,7 +23,10 @@ export interface StartJobDraft {
 
 export type StartJobInput =
   | { readonly kind: 'reindex'; readonly input: { reason: string; batchSize: number } }
-  | { readonly kind: 'reconciliation'; readonly input: { reason: string; batchSize: number; externalSourceSystem?: string; changedSince?: string } };
+  | {
+      readonly kind: 'reconciliation';
+      readonly input: { reason: string; batchSize: number; externalSourceSystem?: string; changedSince?: string };
+    };
 
 export const BATCH_SIZE_MESSAGE = `Batch size is a whole number from ${String(MIN_BATCH_SIZE)} to ${String(MAX_BATCH_SIZE)}`;
 
@@ -47,7 +56,9 @@ export function toInput(draft: StartJobDraft): StartJobInput {
 }
 
 /** Field → message for every rule the draft breaks (empty: it may be submitted). */
-export function validateDraft(draft: StartJobDraft): Partial<Record<'reason' | 'batchSize' | 'externalSourceSystem' | 'changedSince', string>> {
+export function validateDraft(
+  draft: StartJobDraft,
+): Partial<Record<'reason' | 'batchSize' | 'externalSourceSystem' | 'changedSince', string>> {
   const { kind, input } = toInput(draft);
   const result = kind === 'reindex' ? ReindexInputSchema.safeParse(input) : ReconcileInputSchema.safeParse(input);
   const errors: Partial<Record<'reason' | 'batchSize' | 'externalSourceSystem' | 'changedSince', string>> = {};

@@ -3,7 +3,20 @@
  * changed-since window), then a confirmation that says what the job will do and when to run which. The
  * engine has the last word: a refusal comes back with the field it concerns and is shown there.
  */
-import { Alert, Button, Group, Modal, NumberInput, SegmentedControl, Select, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Group,
+  Modal,
+  NumberInput,
+  SegmentedControl,
+  Select,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  Title,
+} from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -20,7 +33,13 @@ import { toInput, validateDraft, withOffset, type StartJobDraft } from './start-
 
 type Field = 'reason' | 'batchSize' | 'externalSourceSystem' | 'changedSince';
 
-const INITIAL: StartJobDraft = { kind: 'reconciliation', reason: '', batchSize: 25, externalSourceSystem: null, changedSince: null };
+const INITIAL: StartJobDraft = {
+  kind: 'reconciliation',
+  reason: '',
+  batchSize: 25,
+  externalSourceSystem: null,
+  changedSince: null,
+};
 
 function offsetLabel(): string {
   const minutes = -new Date().getTimezoneOffset();
@@ -36,7 +55,10 @@ function Summary({ draft }: { readonly draft: StartJobDraft }) {
     ['Batch size', `${String(draft.batchSize)} ${draft.batchSize === 1 ? 'identity' : 'identities'} per batch`],
   ];
   if (draft.kind === 'reconciliation') {
-    rows.push(['External source', draft.externalSourceSystem ?? 'None: registry only (the Importing phase is skipped)']);
+    rows.push([
+      'External source',
+      draft.externalSourceSystem ?? 'None: registry only (the Importing phase is skipped)',
+    ]);
     if (draft.changedSince !== null) rows.push(['Changed since', `${withOffset(draft.changedSince)} (inclusive)`]);
   }
   return (
@@ -53,7 +75,17 @@ function Summary({ draft }: { readonly draft: StartJobDraft }) {
   );
 }
 
-export default function StartJobModal({ opened, onClose, connection, canStart }: { readonly opened: boolean; readonly onClose: () => void; readonly connection: string; readonly canStart: Record<JobKind, boolean> }) {
+export default function StartJobModal({
+  opened,
+  onClose,
+  connection,
+  canStart,
+}: {
+  readonly opened: boolean;
+  readonly onClose: () => void;
+  readonly connection: string;
+  readonly canStart: Record<JobKind, boolean>;
+}) {
   const client = useClient();
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<StartJobDraft>(INITIAL);
@@ -69,14 +101,21 @@ export default function StartJobModal({ opened, onClose, connection, canStart }:
   const profile = useProfile(connection, opened && draft.kind === 'reconciliation');
   // Only the sources a reconciliation can import from (an external FHIR source configured for this tenant); an engine
   // that does not say which offers its SourceTrust, and refuses an unconfigured one at the field.
-  const summary = useQuery({ queryKey: ['profile-summary', connection], queryFn: () => client.send('profile/summary', {}), enabled: opened && draft.kind === 'reconciliation', retry: false });
+  const summary = useQuery({
+    queryKey: ['profile-summary', connection],
+    queryFn: () => client.send('profile/summary', {}),
+    enabled: opened && draft.kind === 'reconciliation',
+    retry: false,
+  });
   const importable = summary.data?.importSources;
   const sources = importable ?? profile.data?.profile.SourceTrust.map((source) => source.SourceSystem) ?? [];
   const noneConfigured = importable !== undefined && importable.length === 0;
 
   const errors = validateDraft(draft);
-  const engineIssue = (field: Field): string | undefined => (refusal instanceof ClientError ? refusal.issueFor(field) : undefined);
-  const shown = (field: Field): string | undefined => engineIssue(field) ?? (touched.has(field) ? errors[field] : undefined);
+  const engineIssue = (field: Field): string | undefined =>
+    refusal instanceof ClientError ? refusal.issueFor(field) : undefined;
+  const shown = (field: Field): string | undefined =>
+    engineIssue(field) ?? (touched.has(field) ? errors[field] : undefined);
   const update = (change: Partial<StartJobDraft>, field?: Field): void => {
     setDraft((current) => ({ ...current, ...change }));
     if (field !== undefined) setTouched((current) => new Set([...current, field]));
@@ -100,7 +139,10 @@ export default function StartJobModal({ opened, onClose, connection, canStart }:
     setBusy(true);
     try {
       const request = toInput(draft);
-      const started = request.kind === 'reindex' ? await client.send('maintenance/reindex', request.input) : await client.send('maintenance/reconcile', request.input);
+      const started =
+        request.kind === 'reindex'
+          ? await client.send('maintenance/reindex', request.input)
+          : await client.send('maintenance/reconcile', request.input);
       await queryClient.invalidateQueries({ queryKey: keys.jobs(connection) });
       close();
       navigate(paths.job(started.jobId));
@@ -114,7 +156,17 @@ export default function StartJobModal({ opened, onClose, connection, canStart }:
 
   const kindLabel = KIND_LABEL[draft.kind].toLowerCase();
   return (
-    <Modal opened={opened} onClose={close} size="xl" closeButtonProps={{ 'aria-label': 'Close' }} title={<Title order={2} size="h3">{step === 'form' ? 'Start a maintenance job' : `Start this ${kindLabel}?`}</Title>}>
+    <Modal
+      opened={opened}
+      onClose={close}
+      size="xl"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      title={
+        <Title order={2} size="h3">
+          {step === 'form' ? 'Start a maintenance job' : `Start this ${kindLabel}?`}
+        </Title>
+      }
+    >
       {step === 'form' ? (
         <form
           onSubmit={(event) => {
@@ -148,7 +200,11 @@ export default function StartJobModal({ opened, onClose, connection, canStart }:
             <Textarea
               label="Reason"
               description="Why this job runs: recorded with the job and in the audit trail"
-              placeholder={draft.kind === 'reindex' ? 'e.g. new blocking key version 2026-11 staged' : 'e.g. thresholds raised after the November evaluation'}
+              placeholder={
+                draft.kind === 'reindex'
+                  ? 'e.g. new blocking key version 2026-11 staged'
+                  : 'e.g. thresholds raised after the November evaluation'
+              }
               value={draft.reason}
               onChange={(event) => {
                 update({ reason: event.currentTarget.value });
@@ -183,16 +239,26 @@ export default function StartJobModal({ opened, onClose, connection, canStart }:
               <Group grow align="flex-start">
                 <Select
                   label="External source"
-                  description={noneConfigured ? 'No external FHIR source is configured for this tenant (Maintenance.FhirSources in the configuration file): the reconciliation uses the registry only.' : 'Import changed patients from this source first (optional)'}
+                  description={
+                    noneConfigured
+                      ? 'No external FHIR source is configured for this tenant (Maintenance.FhirSources in the configuration file): the reconciliation uses the registry only.'
+                      : 'Import changed patients from this source first (optional)'
+                  }
                   placeholder="None: registry only"
                   disabled={noneConfigured}
                   data={sources}
                   value={draft.externalSourceSystem}
                   onChange={(value) => {
-                    update({ externalSourceSystem: value, ...(value === null ? { changedSince: null } : {}) }, 'externalSourceSystem');
+                    update(
+                      { externalSourceSystem: value, ...(value === null ? { changedSince: null } : {}) },
+                      'externalSourceSystem',
+                    );
                   }}
                   clearable
-                  error={shown('externalSourceSystem') ?? (profile.isError ? `The configured sources could not be read: ${profile.error.message}` : undefined)}
+                  error={
+                    shown('externalSourceSystem') ??
+                    (profile.isError ? `The configured sources could not be read: ${profile.error.message}` : undefined)
+                  }
                   nothingFoundMessage="No sources configured"
                 />
                 <DateTimePicker
@@ -243,12 +309,19 @@ export default function StartJobModal({ opened, onClose, connection, canStart }:
           <Alert variant="light" color="indigo" icon={<IconInfo />} title="What this job will do">
             <Text size="sm">{KIND_EFFECT[draft.kind]}</Text>
             <Text size="sm" mt={6}>
-              It runs in the background: you can leave this page and follow it in the jobs list. Counters count work across phases, not distinct patients.
+              It runs in the background: you can leave this page and follow it in the jobs list. Counters count work
+              across phases, not distinct patients.
             </Text>
           </Alert>
           {/* The decision first, with the focus on it; the guidance below for whoever wants to check. */}
           <Group justify="flex-end">
-            <Button variant="default" onClick={() => { setStep('form'); }} disabled={busy}>
+            <Button
+              variant="default"
+              onClick={() => {
+                setStep('form');
+              }}
+              disabled={busy}
+            >
               Back
             </Button>
             <Button ref={startButton} onClick={() => void start()} loading={busy} data-testid="confirm-start">

@@ -2,7 +2,17 @@
 import { Badge } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { JobState, PhaseStatus } from '../../../engine/contract/maintenance.ts';
-import { IconAlert, IconBan, IconCheck, IconCircleDashed, IconClock, IconPause, IconPlay, IconSkip, IconX } from '../../icons.tsx';
+import {
+  IconAlert,
+  IconBan,
+  IconCheck,
+  IconCircleDashed,
+  IconClock,
+  IconPause,
+  IconPlay,
+  IconSkip,
+  IconX,
+} from '../../icons.tsx';
 import { STATUS_COLOR, STATUS_LABEL } from './job-text.ts';
 
 const JOB_ICON: Record<JobState['status'], ReactNode> = {
@@ -14,7 +24,13 @@ const JOB_ICON: Record<JobState['status'], ReactNode> = {
   stopped: <IconPause size={12} />,
 };
 
-export function JobStatusBadge({ job, size = 'md' }: { readonly job: Pick<JobState, 'status' | 'cancelRequested'>; readonly size?: 'sm' | 'md' | 'lg' }) {
+export function JobStatusBadge({
+  job,
+  size = 'md',
+}: {
+  readonly job: Pick<JobState, 'status' | 'cancelRequested'>;
+  readonly size?: 'sm' | 'md' | 'lg';
+}) {
   const cancelling = job.status === 'running' && job.cancelRequested;
   return (
     <Badge

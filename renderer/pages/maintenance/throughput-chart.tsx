@@ -5,19 +5,30 @@ import { Text } from '@mantine/core';
 import type { Sample } from '../../hooks/throughput.ts';
 import { rateAxisTop, ratePoints } from '../../hooks/throughput.ts';
 
-export default function ThroughputChart({ samples, running }: { readonly samples: readonly Sample[]; readonly running: boolean }) {
+export default function ThroughputChart({
+  samples,
+  running,
+}: {
+  readonly samples: readonly Sample[];
+  readonly running: boolean;
+}) {
   const points = ratePoints(samples);
   if (points.length < 2) {
     return (
       <Text size="sm" c="dimmed" data-testid="throughput-empty">
-        {running ? 'The chart appears after a few batches.' : 'The job ended before this page saw enough batches to draw a chart.'}
+        {running
+          ? 'The chart appears after a few batches.'
+          : 'The job ended before this page saw enough batches to draw a chart.'}
       </Text>
     );
   }
   const peak = Math.max(...points.map((p) => p.rate));
   const top = rateAxisTop(points.map((p) => p.rate));
   return (
-    <figure style={{ margin: 0 }} aria-label={`Throughput over the last ${String(points.at(-1)?.second ?? 0)} seconds, peak ${String(peak)} identities per second`}>
+    <figure
+      style={{ margin: 0 }}
+      aria-label={`Throughput over the last ${String(points.at(-1)?.second ?? 0)} seconds, peak ${String(peak)} identities per second`}
+    >
       <AreaChart
         h={180}
         data={points}
@@ -30,7 +41,12 @@ export default function ThroughputChart({ samples, running }: { readonly samples
         areaProps={{ isAnimationActive: false }}
         gridAxis="y"
         yAxisProps={{ domain: [0, top], allowDataOverflow: true }}
-        xAxisProps={{ type: 'number', domain: ['dataMin', 'dataMax'], allowDecimals: false, tickFormatter: (value: number) => `${String(Math.round(value))} s` }}
+        xAxisProps={{
+          type: 'number',
+          domain: ['dataMin', 'dataMax'],
+          allowDecimals: false,
+          tickFormatter: (value: number) => `${String(Math.round(value))} s`,
+        }}
       />
     </figure>
   );

@@ -33,9 +33,19 @@ const TITLE: Record<HistoryEvent['kind'], string> = {
   'review-decided': 'Review decision',
 };
 
-export default function IdentityPage({ connection, connectionKey, enterpriseId }: { readonly connection: Connection; readonly connectionKey: string; readonly enterpriseId: string }) {
+export default function IdentityPage({
+  connection,
+  connectionKey,
+  enterpriseId,
+}: {
+  readonly connection: Connection;
+  readonly connectionKey: string;
+  readonly enterpriseId: string;
+}) {
   const client = useClient();
-  const unavailable = connection.capabilities.operations.includes('identities/history') ? unavailableReason(connection) : 'This registry does not offer identity histories: its API is older than this console.';
+  const unavailable = connection.capabilities.operations.includes('identities/history')
+    ? unavailableReason(connection)
+    : 'This registry does not offer identity histories: its API is older than this console.';
   const history = useQuery({
     queryKey: ['identity-history', connectionKey, enterpriseId],
     queryFn: () => client.send('identities/history', { enterpriseId }),
@@ -51,84 +61,100 @@ export default function IdentityPage({ connection, connectionKey, enterpriseId }
         </Title>
         <Code mt={4}>{enterpriseId}</Code>
       </div>
-      <QueryState unavailable={unavailable} unavailableTitle="Identity histories are not available here" failureTitle="This identity could not be read" query={history}>
+      <QueryState
+        unavailable={unavailable}
+        unavailableTitle="Identity histories are not available here"
+        failureTitle="This identity could not be read"
+        query={history}
+      >
         {(data) => (
-        <>
-          <Card withBorder padding="md" bg="var(--mantine-color-white)">
-            <Group gap="sm" mb="sm">
-              <Badge color={data.status === 'active' ? 'teal' : 'gray'} variant="light">
-                {data.status === 'active' ? 'Active' : 'Retired'}
-              </Badge>
-              <Text size="sm">
-                Version {data.version} · created {formatDateTime(data.createdAt)} · {data.records.length} record
-                {data.records.length === 1 ? '' : 's'}
-              </Text>
-            </Group>
-            <Table aria-label="The identity's records">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Source</Table.Th>
-                  <Table.Th>Local ID</Table.Th>
-                  <Table.Th>Linked</Table.Th>
-                  <Table.Th>Link</Table.Th>
-                  <Table.Th>Score</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.records.map((r) => (
-                  <Table.Tr key={`${r.sourceSystem}/${r.localId}`}>
-                    <Table.Td>{r.sourceSystem}</Table.Td>
-                    <Table.Td>
-                      <bdi>{r.localId}</bdi>
-                    </Table.Td>
-                    <Table.Td>{formatDateTime(r.linkedAt)}</Table.Td>
-                    <Table.Td>{r.linkKind}</Table.Td>
-                    <Table.Td>{r.score === null ? '—' : r.score.toFixed(4)}</Table.Td>
+          <>
+            <Card withBorder padding="md" bg="var(--mantine-color-white)">
+              <Group gap="sm" mb="sm">
+                <Badge color={data.status === 'active' ? 'teal' : 'gray'} variant="light">
+                  {data.status === 'active' ? 'Active' : 'Retired'}
+                </Badge>
+                <Text size="sm">
+                  Version {data.version} · created {formatDateTime(data.createdAt)} · {data.records.length} record
+                  {data.records.length === 1 ? '' : 's'}
+                </Text>
+              </Group>
+              <Table aria-label="The identity's records">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Source</Table.Th>
+                    <Table.Th>Local ID</Table.Th>
+                    <Table.Th>Linked</Table.Th>
+                    <Table.Th>Link</Table.Th>
+                    <Table.Th>Score</Table.Th>
                   </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.records.map((r) => (
+                    <Table.Tr key={`${r.sourceSystem}/${r.localId}`}>
+                      <Table.Td>{r.sourceSystem}</Table.Td>
+                      <Table.Td>
+                        <bdi>{r.localId}</bdi>
+                      </Table.Td>
+                      <Table.Td>{formatDateTime(r.linkedAt)}</Table.Td>
+                      <Table.Td>{r.linkKind}</Table.Td>
+                      <Table.Td>{r.score === null ? '—' : r.score.toFixed(4)}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Card>
+            <Card
+              withBorder
+              padding="md"
+              bg="var(--mantine-color-white)"
+              component="section"
+              aria-labelledby="history-title"
+            >
+              <Title order={2} size="h4" id="history-title" mb="sm">
+                What happened, in order
+              </Title>
+              {data.recordsWithoutDetail > 0 ? (
+                <Text size="sm" c="dimmed" mb="sm">
+                  {data.recordsWithoutDetail} record{data.recordsWithoutDetail === 1 ? ' was' : 's were'} linked before
+                  the history was kept: their link time, kind and score are shown, not how the link was decided.
+                </Text>
+              ) : null}
+              <Timeline bulletSize={14} lineWidth={2} data-testid="identity-history">
+                {data.events.map((e, i) => (
+                  <Timeline.Item
+                    key={`${e.at}-${String(i)}`}
+                    color={COLOR[e.kind]}
+                    title={TITLE[e.kind]}
+                    data-kind={e.kind}
+                  >
+                    <Text size="sm">
+                      {historyText(e)}
+                      {e.caseId === null || e.kind !== 'review-case-opened' ? null : (
+                        <>
+                          {' · '}
+                          <Anchor href={paths.review(e.caseId)} size="sm">
+                            open the case
+                          </Anchor>
+                        </>
+                      )}
+                      {e.jobId === null ? null : (
+                        <>
+                          {' · '}
+                          <Anchor href={paths.job(e.jobId)} size="sm">
+                            the job
+                          </Anchor>
+                        </>
+                      )}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {formatDateTime(e.at)}
+                    </Text>
+                  </Timeline.Item>
                 ))}
-              </Table.Tbody>
-            </Table>
-          </Card>
-          <Card withBorder padding="md" bg="var(--mantine-color-white)" component="section" aria-labelledby="history-title">
-            <Title order={2} size="h4" id="history-title" mb="sm">
-              What happened, in order
-            </Title>
-            {data.recordsWithoutDetail > 0 ? (
-              <Text size="sm" c="dimmed" mb="sm">
-                {data.recordsWithoutDetail} record{data.recordsWithoutDetail === 1 ? ' was' : 's were'} linked before the history was kept: their
-                link time, kind and score are shown, not how the link was decided.
-              </Text>
-            ) : null}
-            <Timeline bulletSize={14} lineWidth={2} data-testid="identity-history">
-              {data.events.map((e, i) => (
-                <Timeline.Item key={`${e.at}-${String(i)}`} color={COLOR[e.kind]} title={TITLE[e.kind]} data-kind={e.kind}>
-                  <Text size="sm">
-                    {historyText(e)}
-                    {e.caseId === null || e.kind !== 'review-case-opened' ? null : (
-                      <>
-                        {' · '}
-                        <Anchor href={paths.review(e.caseId)} size="sm">
-                          open the case
-                        </Anchor>
-                      </>
-                    )}
-                    {e.jobId === null ? null : (
-                      <>
-                        {' · '}
-                        <Anchor href={paths.job(e.jobId)} size="sm">
-                          the job
-                        </Anchor>
-                      </>
-                    )}
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    {formatDateTime(e.at)}
-                  </Text>
-                </Timeline.Item>
-              ))}
-            </Timeline>
-          </Card>
-        </>
+              </Timeline>
+            </Card>
+          </>
         )}
       </QueryState>
     </Stack>

@@ -12,7 +12,13 @@ import { IconAlert } from '../../icons.tsx';
 import { TaskProgress } from '../assurance/task-progress.tsx';
 import { RecordGraph } from './record-graph.tsx';
 
-export function LinkQualityCard({ connectionKey, onShowCases }: { readonly connectionKey: string; readonly onShowCases: () => void }) {
+export function LinkQualityCard({
+  connectionKey,
+  onShowCases,
+}: {
+  readonly connectionKey: string;
+  readonly onShowCases: () => void;
+}) {
   const queryClient = useQueryClient();
   const scan = useTask('links/scan', () => {
     void queryClient.invalidateQueries({ queryKey: ['reviews', connectionKey] });
@@ -20,7 +26,13 @@ export function LinkQualityCard({ connectionKey, onShowCases }: { readonly conne
   const report = scan.data;
   const worst = report?.identities[0];
   return (
-    <Card withBorder padding="md" bg="var(--mantine-color-white)" component="section" aria-labelledby="link-quality-title">
+    <Card
+      withBorder
+      padding="md"
+      bg="var(--mantine-color-white)"
+      component="section"
+      aria-labelledby="link-quality-title"
+    >
       <Stack gap="sm">
         <Group justify="space-between" align="flex-start" wrap="nowrap">
           <div>
@@ -28,12 +40,19 @@ export function LinkQualityCard({ connectionKey, onShowCases }: { readonly conne
               Link quality of existing identities
             </Title>
             <Text size="sm" c="dimmed" mt={4} maw={760}>
-              Compares the records inside every identity that holds two or more, under the active profile, and flags what looks like a wrong link: records
-              that only a weak link holds together, one source twice, conflicting sex or birth dates, an identity too large for one person. Each flagged
-              identity becomes a Link quality case below. Nothing is unlinked.
+              Compares the records inside every identity that holds two or more, under the active profile, and flags
+              what looks like a wrong link: records that only a weak link holds together, one source twice, conflicting
+              sex or birth dates, an identity too large for one person. Each flagged identity becomes a Link quality
+              case below. Nothing is unlinked.
             </Text>
           </div>
-          <Button onClick={() => { scan.start({}); }} loading={scan.isPending} disabled={scan.isPending}>
+          <Button
+            onClick={() => {
+              scan.start({});
+            }}
+            loading={scan.isPending}
+            disabled={scan.isPending}
+          >
             Scan identities
           </Button>
         </Group>
@@ -46,9 +65,10 @@ export function LinkQualityCard({ connectionKey, onShowCases }: { readonly conne
         {report === undefined ? null : (
           <Stack gap="sm" data-testid="link-quality-report">
             <Text size="sm" role="status">
-              {formatCount(report.identitiesWithSeveralRecords)} identities with two or more records compared ({formatCount(report.pairsScored)} pairs):{' '}
-              <b>{formatCount(report.flagged)} flagged</b>
-              {report.flaggedPerThousand === null ? '' : ` (${report.flaggedPerThousand.toFixed(1)} per 1,000)`}, {formatCount(report.casesOpened)} new case
+              {formatCount(report.identitiesWithSeveralRecords)} identities with two or more records compared (
+              {formatCount(report.pairsScored)} pairs): <b>{formatCount(report.flagged)} flagged</b>
+              {report.flaggedPerThousand === null ? '' : ` (${report.flaggedPerThousand.toFixed(1)} per 1,000)`},{' '}
+              {formatCount(report.casesOpened)} new case
               {report.casesOpened === 1 ? '' : 's'} opened.
             </Text>
             <Table aria-label="Flagged identities by flag" maw={900}>
@@ -72,7 +92,8 @@ export function LinkQualityCard({ connectionKey, onShowCases }: { readonly conne
             {worst === undefined ? null : (
               <Stack gap={4}>
                 <Text size="sm" fw={600}>
-                  The most doubtful identity: {worst.flags.join(', ')}; weakest link {worst.weakestLink === null ? '—' : worst.weakestLink.toFixed(4)}
+                  The most doubtful identity: {worst.flags.join(', ')}; weakest link{' '}
+                  {worst.weakestLink === null ? '—' : worst.weakestLink.toFixed(4)}
                 </Text>
                 <RecordGraph records={worst.records} edges={worst.edges} probable={report.probableThreshold} />
               </Stack>

@@ -38,7 +38,14 @@ export function RecordGraph({
   const label = (i: number): string => String(i + 1);
   return (
     <Group align="flex-start" gap="lg" wrap="wrap">
-      <svg width={SIZE} height={SIZE} viewBox={`0 0 ${String(SIZE)} ${String(SIZE)}`} role="group" aria-label="The identity's records and the score of every pair" data-testid="record-graph">
+      <svg
+        width={SIZE}
+        height={SIZE}
+        viewBox={`0 0 ${String(SIZE)} ${String(SIZE)}`}
+        role="group"
+        aria-label="The identity's records and the score of every pair"
+        data-testid="record-graph"
+      >
         {/* Weak edges first, so the strong ones draw over them. */}
         {[...edges]
           .sort((x, y) => x.score - y.score)
@@ -84,8 +91,23 @@ export function RecordGraph({
           })}
         {points.map((point, i) => (
           <g key={label(i)} aria-hidden="true">
-            <circle cx={point.x} cy={point.y} r={NODE} fill="var(--mantine-color-white)" stroke="var(--mantine-color-dark-6)" strokeWidth={1.5} />
-            <text x={point.x} y={point.y} textAnchor="middle" dominantBaseline="central" fontSize={12} fontWeight={700} fill="var(--mantine-color-dark-9)">
+            <circle
+              cx={point.x}
+              cy={point.y}
+              r={NODE}
+              fill="var(--mantine-color-white)"
+              stroke="var(--mantine-color-dark-6)"
+              strokeWidth={1.5}
+            />
+            <text
+              x={point.x}
+              y={point.y}
+              textAnchor="middle"
+              dominantBaseline="central"
+              fontSize={12}
+              fontWeight={700}
+              fill="var(--mantine-color-dark-9)"
+            >
               {label(i)}
             </text>
           </g>
@@ -97,11 +119,15 @@ export function RecordGraph({
         </Text>
         {records.map((r, i) => (
           <Text size="sm" key={`${r.sourceSystem}/${r.localId}`}>
-            <b>{label(i)}</b> <bdi>{r.sourceSystem} / {r.localId}</bdi>
+            <b>{label(i)}</b>{' '}
+            <bdi>
+              {r.sourceSystem} / {r.localId}
+            </bdi>
           </Text>
         ))}
         <Text size="xs" c="dimmed" mt={6} maw={320}>
-          Solid teal: the pair scores at or above Probable ({probable.toFixed(2)}). Dashed red: below. Records joined only by red edges may be two people.
+          Solid teal: the pair scores at or above Probable ({probable.toFixed(2)}). Dashed red: below. Records joined
+          only by red edges may be two people.
           {onSelect === undefined ? '' : ' Choose an edge to compare its two records.'}
         </Text>
       </Stack>

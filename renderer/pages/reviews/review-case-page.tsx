@@ -3,7 +3,21 @@
  * weights), the decisions recorded, and the form to record one. A stale case (an identity changed since it was
  * opened) is shown as such and cannot be decided. Recording a decision never merges or unlinks.
  */
-import { Alert, Anchor, Badge, Button, Card, Group, Radio, Select, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Radio,
+  Select,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  Title,
+} from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
@@ -36,7 +50,12 @@ function Facts({ detail }: { readonly detail: ReviewCaseDetail }) {
   const side = (label: string, caseVersion: number, now: ReviewCaseDetail['left']): [string, React.ReactNode] => [
     label,
     <span key={label}>
-      <Anchor href={paths.identity(now.enterpriseId)} ff="monospace" size="sm" aria-label={`History of identity ${now.enterpriseId}`}>
+      <Anchor
+        href={paths.identity(now.enterpriseId)}
+        ff="monospace"
+        size="sm"
+        aria-label={`History of identity ${now.enterpriseId}`}
+      >
         {now.enterpriseId}
       </Anchor>{' '}
       · {now.records.length} record{now.records.length === 1 ? '' : 's'} · version {caseVersion}
@@ -47,8 +66,14 @@ function Facts({ detail }: { readonly detail: ReviewCaseDetail }) {
   const rows: [string, React.ReactNode][] = [
     ['Kind', KIND_TEXT[c.kind]],
     c.kind === 'LinkQuality'
-      ? ['Weakest link', `${c.score.toFixed(4)} under profile version ${String(c.matchingProfileVersion)} (the lowest score that holds the records together)`]
-      : ['Score', `${c.score.toFixed(4)} (${c.decision === 'certain' ? 'certain' : 'probable'} under profile version ${String(c.matchingProfileVersion)})`],
+      ? [
+          'Weakest link',
+          `${c.score.toFixed(4)} under profile version ${String(c.matchingProfileVersion)} (the lowest score that holds the records together)`,
+        ]
+      : [
+          'Score',
+          `${c.score.toFixed(4)} (${c.decision === 'certain' ? 'certain' : 'probable'} under profile version ${String(c.matchingProfileVersion)})`,
+        ],
     [
       'Opened',
       <span key="opened">
@@ -81,11 +106,18 @@ function Facts({ detail }: { readonly detail: ReviewCaseDetail }) {
   );
 }
 
-function Comparison({ detail, probable }: { readonly detail: ReviewCaseDetail; readonly probable: number | undefined }) {
+function Comparison({
+  detail,
+  probable,
+}: {
+  readonly detail: ReviewCaseDetail;
+  readonly probable: number | undefined;
+}) {
   const best = detail.bestPair;
   const [left, setLeft] = useState(best === null ? undefined : refKey(best.left));
   const [right, setRight] = useState(best === null ? undefined : refKey(best.right));
-  const options = (records: readonly RecordRef[]) => records.map((r) => ({ value: refKey(r), label: `${r.sourceSystem} / ${r.localId}` }));
+  const options = (records: readonly RecordRef[]) =>
+    records.map((r) => ({ value: refKey(r), label: `${r.sourceSystem} / ${r.localId}` }));
   if (best === null || left === undefined || right === undefined) {
     return <Text size="sm">One of the identities has no linked record left to compare.</Text>;
   }
@@ -134,19 +166,31 @@ function Comparison({ detail, probable }: { readonly detail: ReviewCaseDetail; r
           allowDeselect={false}
         />
       </Group>
-      <PairRecords left={fromKey(left)} right={fromKey(right)} scoreThen={left === refKey(best.left) && right === refKey(best.right) ? detail.case.score : undefined} then="the case when it was opened" />
+      <PairRecords
+        left={fromKey(left)}
+        right={fromKey(right)}
+        scoreThen={left === refKey(best.left) && right === refKey(best.right) ? detail.case.score : undefined}
+        then="the case when it was opened"
+      />
     </Stack>
   );
 }
 
-function DecisionForm({ detail, connectionKey }: { readonly detail: ReviewCaseDetail; readonly connectionKey: string }) {
+function DecisionForm({
+  detail,
+  connectionKey,
+}: {
+  readonly detail: ReviewCaseDetail;
+  readonly connectionKey: string;
+}) {
   const client = useClient();
   const queryClient = useQueryClient();
   const [decision, setDecision] = useState<ReviewDecision | null>(null);
   const [reason, setReason] = useState('');
   const [tried, setTried] = useState(false);
   const record = useMutation({
-    mutationFn: (input: { decision: ReviewDecision; reason: string }) => client.send('reviews/decide', { caseId: detail.case.caseId, ...input }),
+    mutationFn: (input: { decision: ReviewDecision; reason: string }) =>
+      client.send('reviews/decide', { caseId: detail.case.caseId, ...input }),
     onSuccess: async () => {
       setDecision(null);
       setReason('');
@@ -156,7 +200,10 @@ function DecisionForm({ detail, connectionKey }: { readonly detail: ReviewCaseDe
     },
   });
   const trimmed = reason.trim();
-  const reasonError = tried && trimmed === '' ? 'Say why, in a few words (the evidence you relied on); it is kept with the decision.' : undefined;
+  const reasonError =
+    tried && trimmed === ''
+      ? 'Say why, in a few words (the evidence you relied on); it is kept with the decision.'
+      : undefined;
   const decisionError = tried && decision === null ? 'Choose a decision.' : undefined;
   return (
     <form
@@ -169,7 +216,15 @@ function DecisionForm({ detail, connectionKey }: { readonly detail: ReviewCaseDe
       }}
     >
       <Stack gap="sm">
-        <Radio.Group label="Decision" value={decision} onChange={(v) => { setDecision(v); }} error={decisionError} withAsterisk>
+        <Radio.Group
+          label="Decision"
+          value={decision}
+          onChange={(v) => {
+            setDecision(v);
+          }}
+          error={decisionError}
+          withAsterisk
+        >
           <Group gap="lg" mt={6}>
             {REVIEW_DECISIONS.map((d) => (
               <Radio key={d} value={d} label={DECISION_TEXT[d]} />
@@ -180,7 +235,9 @@ function DecisionForm({ detail, connectionKey }: { readonly detail: ReviewCaseDe
           label="Reason"
           description={`Up to ${String(REASON_MAX)} characters. Kept with the decision for other reviewers; never copied into the audit log.`}
           value={reason}
-          onChange={(event) => { setReason(event.currentTarget.value); }}
+          onChange={(event) => {
+            setReason(event.currentTarget.value);
+          }}
           maxLength={REASON_MAX}
           autosize
           minRows={2}
@@ -213,7 +270,12 @@ function DecisionForm({ detail, connectionKey }: { readonly detail: ReviewCaseDe
 }
 
 function Decisions({ detail }: { readonly detail: ReviewCaseDetail }) {
-  if (detail.decisions.length === 0) return <Text size="sm" c="dimmed">No decision recorded yet.</Text>;
+  if (detail.decisions.length === 0)
+    return (
+      <Text size="sm" c="dimmed">
+        No decision recorded yet.
+      </Text>
+    );
   return (
     <Table aria-label="Decisions recorded on this case">
       <Table.Thead>
@@ -242,7 +304,15 @@ function Decisions({ detail }: { readonly detail: ReviewCaseDetail }) {
   );
 }
 
-export default function ReviewCasePage({ connection, connectionKey, caseId }: { readonly connection: Connection; readonly connectionKey: string; readonly caseId: string }) {
+export default function ReviewCasePage({
+  connection,
+  connectionKey,
+  caseId,
+}: {
+  readonly connection: Connection;
+  readonly connectionKey: string;
+  readonly caseId: string;
+}) {
   const client = useClient();
   const unavailable = unavailableReason(connection);
   const detail = useQuery({
@@ -269,36 +339,50 @@ export default function ReviewCasePage({ connection, connectionKey, caseId }: { 
           </Badge>
         )}
       </Group>
-      <QueryState unavailable={unavailable} unavailableTitle="Review cases are not available here" failureTitle="This case could not be read" query={detail}>
+      <QueryState
+        unavailable={unavailable}
+        unavailableTitle="Review cases are not available here"
+        failureTitle="This case could not be read"
+        query={detail}
+      >
         {(data) => (
-        <>
-          <Card withBorder padding="md" bg="var(--mantine-color-white)">
-            <Facts detail={data} />
-          </Card>
-          {data.case.stale ? (
-            <Alert color="orange" variant="light" icon={<IconAlert />} title="This case is out of date" data-testid="stale-case">
-              <Text size="sm">
-                One of these identities changed since the case was opened (a record arrived, changed or was rebuilt), so a decision would be refused. Run a
-                reconciliation on the Maintenance page: it asks about the pair again at the identities&apos; current versions if it still needs a person.
-              </Text>
-            </Alert>
-          ) : null}
-          <Card withBorder padding="md" bg="var(--mantine-color-white)">
-            <Title order={2} size="h4" mb="sm">
-              Compare the records
-            </Title>
-            <Comparison detail={data} probable={profile.data?.profile.MatchingRules.Thresholds.Probable} />
-          </Card>
-          <Card withBorder padding="md" bg="var(--mantine-color-white)">
-            <Title order={2} size="h4" mb="sm">
-              Decisions
-            </Title>
-            <Stack gap="md">
-              <Decisions detail={data} />
-              {data.case.status === 'open' && !data.case.stale ? <DecisionForm detail={data} connectionKey={connectionKey} /> : null}
-            </Stack>
-          </Card>
-        </>
+          <>
+            <Card withBorder padding="md" bg="var(--mantine-color-white)">
+              <Facts detail={data} />
+            </Card>
+            {data.case.stale ? (
+              <Alert
+                color="orange"
+                variant="light"
+                icon={<IconAlert />}
+                title="This case is out of date"
+                data-testid="stale-case"
+              >
+                <Text size="sm">
+                  One of these identities changed since the case was opened (a record arrived, changed or was rebuilt),
+                  so a decision would be refused. Run a reconciliation on the Maintenance page: it asks about the pair
+                  again at the identities&apos; current versions if it still needs a person.
+                </Text>
+              </Alert>
+            ) : null}
+            <Card withBorder padding="md" bg="var(--mantine-color-white)">
+              <Title order={2} size="h4" mb="sm">
+                Compare the records
+              </Title>
+              <Comparison detail={data} probable={profile.data?.profile.MatchingRules.Thresholds.Probable} />
+            </Card>
+            <Card withBorder padding="md" bg="var(--mantine-color-white)">
+              <Title order={2} size="h4" mb="sm">
+                Decisions
+              </Title>
+              <Stack gap="md">
+                <Decisions detail={data} />
+                {data.case.status === 'open' && !data.case.stale ? (
+                  <DecisionForm detail={data} connectionKey={connectionKey} />
+                ) : null}
+              </Stack>
+            </Card>
+          </>
         )}
       </QueryState>
     </Stack>

@@ -2,7 +2,22 @@
  * Review cases: the pairs of identities the jobs and ingestion asked a person about, with filters (status, kind,
  * the job that opened them), sort and paging. A case opens on its own page beside both identities' records.
  */
-import { Alert, Anchor, Badge, Button, Card, CloseButton, Group, Select, Skeleton, Stack, Switch, Table, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  CloseButton,
+  Group,
+  Select,
+  Skeleton,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
@@ -14,7 +29,13 @@ import { formatDateTime } from '../../format.ts';
 import { IconAlert, IconInfo } from '../../icons.tsx';
 import { shortJobId } from '../maintenance/job-id.ts';
 import { LinkQualityCard } from './link-quality-card.tsx';
-import { LABELS_STATE, putPageState, REVIEW_QUEUE_LABELS_STATE, TAB_STATE, TEXT_CODEC } from '../assurance/page-state.ts';
+import {
+  LABELS_STATE,
+  putPageState,
+  REVIEW_QUEUE_LABELS_STATE,
+  TAB_STATE,
+  TEXT_CODEC,
+} from '../assurance/page-state.ts';
 import { ageText, DECISION_COLOR, DECISION_TEXT, KIND_TEXT, pageText, shortCaseId } from './review-text.ts';
 
 const PAGE_SIZE = 50;
@@ -25,7 +46,10 @@ const STATUS_OPTIONS = [
   { value: 'resolved', label: 'Decided' },
   { value: 'all', label: 'All' },
 ];
-const KIND_OPTIONS = [{ value: 'any', label: 'Any kind' }, ...REVIEW_KINDS.map((k) => ({ value: k, label: KIND_TEXT[k] }))];
+const KIND_OPTIONS = [
+  { value: 'any', label: 'Any kind' },
+  ...REVIEW_KINDS.map((k) => ({ value: k, label: KIND_TEXT[k] })),
+];
 const SORT_LABEL: Record<(typeof REVIEW_SORTS)[number], string> = {
   oldest: 'Oldest first',
   newest: 'Newest first',
@@ -76,13 +100,20 @@ function CasesTable({ rows, now }: { readonly rows: readonly ReviewCase[]; reado
           {rows.map((row) => (
             <Table.Tr key={row.caseId} data-testid="review-row">
               <Table.Td>
-                <Anchor href={paths.review(row.caseId)} size="sm" ff="monospace" aria-label={`Open case ${shortCaseId(row.caseId)}`}>
+                <Anchor
+                  href={paths.review(row.caseId)}
+                  size="sm"
+                  ff="monospace"
+                  aria-label={`Open case ${shortCaseId(row.caseId)}`}
+                >
                   {shortCaseId(row.caseId)}
                 </Anchor>
               </Table.Td>
               <Table.Td>{KIND_TEXT[row.kind]}</Table.Td>
               <Table.Td>{row.score.toFixed(4)}</Table.Td>
-              <Table.Td>{row.kind === 'LinkQuality' ? '— (one identity)' : row.decision === 'certain' ? 'Certain' : 'Probable'}</Table.Td>
+              <Table.Td>
+                {row.kind === 'LinkQuality' ? '— (one identity)' : row.decision === 'certain' ? 'Certain' : 'Probable'}
+              </Table.Td>
               <Table.Td>v{row.matchingProfileVersion}</Table.Td>
               <Table.Td>
                 <Origin row={row} />
@@ -91,7 +122,11 @@ function CasesTable({ rows, now }: { readonly rows: readonly ReviewCase[]; reado
               <Table.Td>
                 {row.review === null ? (
                   row.stale && row.status === 'open' ? (
-                    <Badge color="orange" variant="light" title="An identity changed since the case was opened: a reconciliation asks again">
+                    <Badge
+                      color="orange"
+                      variant="light"
+                      title="An identity changed since the case was opened: a reconciliation asks again"
+                    >
                       Out of date
                     </Badge>
                   ) : (
@@ -113,7 +148,15 @@ function CasesTable({ rows, now }: { readonly rows: readonly ReviewCase[]; reado
   );
 }
 
-export default function ReviewsPage({ connection, connectionKey, jobId }: { readonly connection: Connection; readonly connectionKey: string; readonly jobId: string | null }) {
+export default function ReviewsPage({
+  connection,
+  connectionKey,
+  jobId,
+}: {
+  readonly connection: Connection;
+  readonly connectionKey: string;
+  readonly jobId: string | null;
+}) {
   const client = useClient();
   const [status, setStatus] = useState<StatusFilter>('open');
   const [kind, setKind] = useState<string>('any');
@@ -121,7 +164,10 @@ export default function ReviewsPage({ connection, connectionKey, jobId }: { read
   const [currentOnly, setCurrentOnly] = useState(false);
   const [source, setSource] = useState<string>('any');
   const profile = useProfile(connectionKey, true);
-  const sourceOptions = [{ value: 'any', label: 'Any source' }, ...(profile.data?.profile.SourceTrust ?? []).map((s) => ({ value: s.SourceSystem, label: s.SourceSystem }))];
+  const sourceOptions = [
+    { value: 'any', label: 'Any source' },
+    ...(profile.data?.profile.SourceTrust ?? []).map((s) => ({ value: s.SourceSystem, label: s.SourceSystem })),
+  ];
   const [offset, setOffset] = useState(0);
   const unavailable = unavailableReason(connection);
   const input = {
@@ -164,8 +210,8 @@ export default function ReviewsPage({ connection, connectionKey, jobId }: { read
           Review cases
         </Title>
         <Text c="dimmed" size="sm" mt={4}>
-          Pairs of identities that may be one person: opened by ingestion and by reconciliation for a person to decide. Recording a decision never merges
-          or unlinks anything.
+          Pairs of identities that may be one person: opened by ingestion and by reconciliation for a person to decide.
+          Recording a decision never merges or unlinks anything.
         </Text>
       </div>
       {unavailable === null && jobId === null && connection.capabilities.operations.includes('links/scan') ? (
@@ -187,8 +233,30 @@ export default function ReviewsPage({ connection, connectionKey, jobId }: { read
         <Card withBorder padding="md" bg="var(--mantine-color-white)">
           <Stack gap="md">
             <Group gap="sm" align="flex-end" wrap="wrap">
-              <Select label="Status" data={STATUS_OPTIONS} value={status} onChange={(v) => { filter(() => { setStatus((v ?? 'open') as StatusFilter); }); }} allowDeselect={false} w={220} />
-              <Select label="Kind" data={KIND_OPTIONS} value={kind} onChange={(v) => { filter(() => { setKind(v ?? 'any'); }); }} allowDeselect={false} w={180} />
+              <Select
+                label="Status"
+                data={STATUS_OPTIONS}
+                value={status}
+                onChange={(v) => {
+                  filter(() => {
+                    setStatus((v ?? 'open') as StatusFilter);
+                  });
+                }}
+                allowDeselect={false}
+                w={220}
+              />
+              <Select
+                label="Kind"
+                data={KIND_OPTIONS}
+                value={kind}
+                onChange={(v) => {
+                  filter(() => {
+                    setKind(v ?? 'any');
+                  });
+                }}
+                allowDeselect={false}
+                w={180}
+              />
               <Select
                 label="Ingested from"
                 data={sourceOptions}
@@ -201,18 +269,44 @@ export default function ReviewsPage({ connection, connectionKey, jobId }: { read
                 allowDeselect={false}
                 w={200}
               />
-              <Select label="Order" data={SORT_OPTIONS} value={sort} onChange={(v) => { filter(() => { setSort((v ?? 'oldest')); }); }} allowDeselect={false} w={200} />
+              <Select
+                label="Order"
+                data={SORT_OPTIONS}
+                value={sort}
+                onChange={(v) => {
+                  filter(() => {
+                    setSort(v ?? 'oldest');
+                  });
+                }}
+                allowDeselect={false}
+                w={200}
+              />
               <Switch
                 label="Only cases that can be decided now"
                 checked={currentOnly}
                 onChange={(event) => {
                   const checked = event.currentTarget.checked;
-                  filter(() => { setCurrentOnly(checked); });
+                  filter(() => {
+                    setCurrentOnly(checked);
+                  });
                 }}
                 mb={8}
               />
               {jobId === null ? null : (
-                <Badge size="lg" variant="light" rightSection={<CloseButton size="xs" aria-label="Show the cases of every job" onClick={() => { navigate(paths.reviews()); }} />} data-testid="job-filter">
+                <Badge
+                  size="lg"
+                  variant="light"
+                  rightSection={
+                    <CloseButton
+                      size="xs"
+                      aria-label="Show the cases of every job"
+                      onClick={() => {
+                        navigate(paths.reviews());
+                      }}
+                    />
+                  }
+                  data-testid="job-filter"
+                >
                   Opened by job {shortJobId(jobId)}
                 </Badge>
               )}
@@ -228,7 +322,9 @@ export default function ReviewsPage({ connection, connectionKey, jobId }: { read
               </Alert>
             ) : shown === 0 ? (
               <Text size="sm" c="dimmed" data-testid="no-cases">
-                {status === 'open' ? 'No case is waiting for a decision with these filters.' : 'No case matches these filters.'}
+                {status === 'open'
+                  ? 'No case is waiting for a decision with these filters.'
+                  : 'No case matches these filters.'}
               </Text>
             ) : (
               // Busy while a new filter's page is on its way (the previous page stays on screen meanwhile).
@@ -238,7 +334,8 @@ export default function ReviewsPage({ connection, connectionKey, jobId }: { read
             )}
             {useAsLabels.data?.labels === 0 ? (
               <Text size="sm" role="status">
-                No case {jobId === null ? '' : 'of this job '}is decided yet: decide some first, then use them as labels.
+                No case {jobId === null ? '' : 'of this job '}is decided yet: decide some first, then use them as
+                labels.
               </Text>
             ) : null}
             {useAsLabels.error !== null ? (
@@ -252,14 +349,35 @@ export default function ReviewsPage({ connection, connectionKey, jobId }: { read
               </Text>
               <Group gap="xs">
                 {connection.capabilities.operations.includes('reviews/labels') ? (
-                  <Button size="xs" variant="light" loading={useAsLabels.isPending} onClick={() => { useAsLabels.mutate(); }}>
+                  <Button
+                    size="xs"
+                    variant="light"
+                    loading={useAsLabels.isPending}
+                    onClick={() => {
+                      useAsLabels.mutate();
+                    }}
+                  >
                     Use decided cases as labels
                   </Button>
                 ) : null}
-                <Button size="xs" variant="default" disabled={offset === 0} onClick={() => { setOffset(Math.max(0, offset - PAGE_SIZE)); }}>
+                <Button
+                  size="xs"
+                  variant="default"
+                  disabled={offset === 0}
+                  onClick={() => {
+                    setOffset(Math.max(0, offset - PAGE_SIZE));
+                  }}
+                >
                   Previous
                 </Button>
-                <Button size="xs" variant="default" disabled={offset + shown >= total} onClick={() => { setOffset(offset + PAGE_SIZE); }}>
+                <Button
+                  size="xs"
+                  variant="default"
+                  disabled={offset + shown >= total}
+                  onClick={() => {
+                    setOffset(offset + PAGE_SIZE);
+                  }}
+                >
                   Next
                 </Button>
               </Group>

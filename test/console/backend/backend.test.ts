@@ -14,10 +14,16 @@ afterEach(async () => {
 
 function setup(): { backend: ConsoleBackend; dir: string; events: { event: ConsoleEventName; payload: unknown }[] } {
   const dir = mkdtempSync(join(tmpdir(), 'mpi-console-backend-'));
-  const backend = new ConsoleBackend({ dataFolder: join(dir, 'data'), actor: 'console:test', watcher: { pollMs: 100, minGapMs: 20, listEveryMs: 200 } });
+  const backend = new ConsoleBackend({
+    dataFolder: join(dir, 'data'),
+    actor: 'console:test',
+    watcher: { pollMs: 100, minGapMs: 20, listEveryMs: 200 },
+  });
   const events: { event: ConsoleEventName; payload: unknown }[] = [];
   backend.subscribe((event, payload) => events.push({ event, payload }));
-  cleanups.push(() => { rmSync(dir, { recursive: true, force: true }); });
+  cleanups.push(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
   cleanups.push(() => backend.close());
   return { backend, dir, events };
 }
@@ -35,17 +41,31 @@ async function until<T>(read: () => T | undefined, what: string, timeoutMs = 60_
 describe('console backend over a local sandbox', () => {
   it('creates a synthetic sandbox with progress, runs a reconciliation in its worker and pushes the job until it completes', async () => {
     const { backend, dir, events } = setup();
-    const status = await backend.call('console/create-sandbox', { folder: join(dir, 'sandboxes'), syntheticPeople: 200, seed: 3 });
-    expect(status.connection).toMatchObject({ kind: 'local-sandbox', path: join(dir, 'sandboxes', 'sandbox.db'), tenantId: 'demo', actor: 'console:test' });
+    const status = await backend.call('console/create-sandbox', {
+      folder: join(dir, 'sandboxes'),
+      syntheticPeople: 200,
+      seed: 3,
+    });
+    expect(status.connection).toMatchObject({
+      kind: 'local-sandbox',
+      path: join(dir, 'sandboxes', 'sandbox.db'),
+      tenantId: 'demo',
+      actor: 'console:test',
+    });
     const progress = events.filter((e) => e.event === 'sandbox/progress').map((e) => e.payload as SandboxProgress);
-    expect(progress.map((p) => p.stage)).toEqual(expect.arrayContaining(['preparing', 'generating', 'ingesting', 'done']));
+    expect(progress.map((p) => p.stage)).toEqual(
+      expect.arrayContaining(['preparing', 'generating', 'ingesting', 'done']),
+    );
     const lastIngest = progress.filter((p) => p.stage === 'ingesting').at(-1);
     expect(lastIngest?.done).toBe(lastIngest?.total);
     expect(lastIngest?.total).toBeGreaterThan(200);
 
     const started = await backend.call('maintenance/reconcile', { reason: 'weights changed', batchSize: 5 });
     const final = await until(
-      () => events.map((e) => (e.event === 'job/updated' ? (e.payload as JobState) : undefined)).find((job) => job?.jobId === started.jobId && job.status === 'completed'),
+      () =>
+        events
+          .map((e) => (e.event === 'job/updated' ? (e.payload as JobState) : undefined))
+          .find((job) => job?.jobId === started.jobId && job.status === 'completed'),
       'the completed job to be pushed',
     );
     expect(final.requestedBy).toBe('console:test');
@@ -56,16 +76,34 @@ describe('console backend over a local sandbox', () => {
       ['matching', 'completed'],
     ]);
     // Recent sandboxes remember it for the next start.
-    expect((await backend.call('console/status', {})).recent[0]).toMatchObject({ path: join(dir, 'sandboxes', 'sandbox.db'), tenantId: 'demo', exists: true });
+    expect((await backend.call('console/status', {})).recent[0]).toMatchObject({
+      path: join(dir, 'sandboxes', 'sandbox.db'),
+      tenantId: 'demo',
+      exists: true,
+    });
   });
 
   it('refuses engine operations without a connection, unknown operations and invalid input, naming the field', async () => {
     const { backend } = setup();
-    expect(await backend.send('jobs/list', {})).toMatchObject({ ok: false, error: { kind: 'conflict', message: expect.stringMatching(/no sandbox is open/) as unknown } });
-    expect(await backend.send('system/exec', {})).toMatchObject({ ok: false, error: { kind: 'validation', message: 'unknown operation system/exec' } });
-    expect(await backend.send('console/create-sandbox', { folder: 'relative/path', syntheticPeople: -1 })).toMatchObject({
+    expect(await backend.send('jobs/list', {})).toMatchObject({
       ok: false,
-      error: { kind: 'validation', issues: expect.arrayContaining([expect.objectContaining({ path: 'folder' }), expect.objectContaining({ path: 'syntheticPeople' })]) as unknown },
+      error: { kind: 'conflict', message: expect.stringMatching(/no sandbox is open/) as unknown },
+    });
+    expect(await backend.send('system/exec', {})).toMatchObject({
+      ok: false,
+      error: { kind: 'validation', message: 'unknown operation system/exec' },
+    });
+    expect(
+      await backend.send('console/create-sandbox', { folder: 'relative/path', syntheticPeople: -1 }),
+    ).toMatchObject({
+      ok: false,
+      error: {
+        kind: 'validation',
+        issues: expect.arrayContaining([
+          expect.objectContaining({ path: 'folder' }),
+          expect.objectContaining({ path: 'syntheticPeople' }),
+        ]) as unknown,
+      },
     });
   });
 
@@ -73,8 +111,14 @@ describe('console backend over a local sandbox', () => {
     const { backend, dir } = setup();
     const other = join(dir, 'notes.db');
     writeFileSync(other, 'not a database');
-    expect(await backend.send('console/open-sandbox', { path: other })).toMatchObject({ ok: false, error: { kind: 'validation', message: expect.stringMatching(/not an MPI sandbox/) as unknown } });
-    expect(await backend.send('console/open-sandbox', { path: join(dir, 'missing.db') })).toMatchObject({ ok: false, error: { kind: 'not_found' } });
+    expect(await backend.send('console/open-sandbox', { path: other })).toMatchObject({
+      ok: false,
+      error: { kind: 'validation', message: expect.stringMatching(/not an MPI sandbox/) as unknown },
+    });
+    expect(await backend.send('console/open-sandbox', { path: join(dir, 'missing.db') })).toMatchObject({
+      ok: false,
+      error: { kind: 'not_found' },
+    });
     expect(existsSync(join(dir, 'missing.db'))).toBe(false);
   });
 });
@@ -82,14 +126,26 @@ describe('console backend over a local sandbox', () => {
 describe('console backend lifecycle', () => {
   it('pushes jobs queued by another process (the CLI) and stops its worker cleanly: the batch in progress commits, the lease is released, a reopened console resumes the job', async () => {
     const { backend, dir, events } = setup();
-    await backend.call('console/create-sandbox', { folder: dir, fileName: 'resume.db', syntheticPeople: 1500, seed: 9 });
+    await backend.call('console/create-sandbox', {
+      folder: dir,
+      fileName: 'resume.db',
+      syntheticPeople: 1500,
+      seed: 9,
+    });
     const path = join(dir, 'resume.db');
 
     // Another process queues the job; the console notices it through its job list.
     const cli = LocalEngine.open({ dbPath: path });
-    const { jobId } = await cli.call('maintenance/reconcile', { reason: 'queued from the CLI', batchSize: 1 }, { tenantId: 'demo', actor: 'cli' });
+    const { jobId } = await cli.call(
+      'maintenance/reconcile',
+      { reason: 'queued from the CLI', batchSize: 1 },
+      { tenantId: 'demo', actor: 'cli' },
+    );
     const running = await until(
-      () => events.map((e) => (e.event === 'job/updated' ? (e.payload as JobState) : undefined)).find((job) => job?.jobId === jobId && job.status === 'running' && job.counters.scanned > 0),
+      () =>
+        events
+          .map((e) => (e.event === 'job/updated' ? (e.payload as JobState) : undefined))
+          .find((job) => job?.jobId === jobId && job.status === 'running' && job.counters.scanned > 0),
       'the CLI job to be pushed while running',
     );
     expect(running.requestedBy).toBe('cli');
@@ -101,7 +157,11 @@ describe('console backend lifecycle', () => {
     const cursorAtStop = stopped.phases.reduce((sum, phase) => sum + phase.processed, 0);
     expect(cursorAtStop).toBeGreaterThan(0);
 
-    const reopened = new ConsoleBackend({ dataFolder: join(dir, 'data'), actor: 'console:test', watcher: { pollMs: 100, minGapMs: 20, listEveryMs: 200 } });
+    const reopened = new ConsoleBackend({
+      dataFolder: join(dir, 'data'),
+      actor: 'console:test',
+      watcher: { pollMs: 100, minGapMs: 20, listEveryMs: 200 },
+    });
     cleanups.push(() => reopened.close());
     const pushed: JobState[] = [];
     reopened.subscribe((event, payload) => {
@@ -110,7 +170,10 @@ describe('console backend lifecycle', () => {
     await reopened.start(); // the most recent sandbox
     const reopenedConnection = reopened.status().connection;
     expect(reopenedConnection?.kind === 'local-sandbox' ? reopenedConnection.path : undefined).toBe(path);
-    const done = await until(() => pushed.find((job) => job.jobId === jobId && job.status === 'completed'), 'the resumed job to complete');
+    const done = await until(
+      () => pushed.find((job) => job.jobId === jobId && job.status === 'completed'),
+      'the resumed job to complete',
+    );
     // Resumed from its cursors: every identity once per phase, none twice.
     expect(done.counters.scanned).toBe(2 * (done.populationTotal ?? -1));
     cli.close();

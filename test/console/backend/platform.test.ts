@@ -5,10 +5,14 @@ import { browserCommand } from '../../../main/browser-host/open-browser.ts';
 describe('default data folder', () => {
   it('follows each platform: XDG on Linux (an absolute XDG_DATA_HOME only), Application Support on macOS, APPDATA on Windows', () => {
     expect(defaultDataFolder({ XDG_DATA_HOME: '/data/xdg' }, 'linux', '/home/ana')).toBe('/data/xdg/mpi-console');
-    expect(defaultDataFolder({ XDG_DATA_HOME: 'relative/xdg' }, 'linux', '/home/ana')).toBe('/home/ana/.local/share/mpi-console');
+    expect(defaultDataFolder({ XDG_DATA_HOME: 'relative/xdg' }, 'linux', '/home/ana')).toBe(
+      '/home/ana/.local/share/mpi-console',
+    );
     expect(defaultDataFolder({}, 'linux', '/home/ana')).toBe('/home/ana/.local/share/mpi-console');
     expect(defaultDataFolder({}, 'darwin', '/Users/ana')).toBe('/Users/ana/Library/Application Support/mpi-console');
-    expect(defaultDataFolder({ APPDATA: 'C:\\\\Users\\\\ana\\\\AppData\\\\Roaming' }, 'win32', 'C:\\\\Users\\\\ana')).toMatch(/mpi-console$/);
+    expect(
+      defaultDataFolder({ APPDATA: 'C:\\\\Users\\\\ana\\\\AppData\\\\Roaming' }, 'win32', 'C:\\\\Users\\\\ana'),
+    ).toMatch(/mpi-console$/);
   });
 });
 

@@ -10,11 +10,28 @@ describe('recent registries', () => {
     const dir = tempDir();
     const recent = new RecentRegistries(dir);
     expect(recent.list()).toEqual([]);
-    for (let i = 0; i < 10; i++) recent.remember({ baseUrl: `https://r${String(i)}.example.org`, method: 'token', issuer: null, clientId: null, resource: null }, `2026-11-0${String(i % 9 + 1)}T00:00:00Z`);
-    recent.remember({ baseUrl: 'https://r3.example.org', method: 'sign-in', issuer: 'https://login.example.org', clientId: 'mpi-console', resource: null }, '2026-11-20T00:00:00Z');
+    for (let i = 0; i < 10; i++)
+      recent.remember(
+        { baseUrl: `https://r${String(i)}.example.org`, method: 'token', issuer: null, clientId: null, resource: null },
+        `2026-11-0${String((i % 9) + 1)}T00:00:00Z`,
+      );
+    recent.remember(
+      {
+        baseUrl: 'https://r3.example.org',
+        method: 'sign-in',
+        issuer: 'https://login.example.org',
+        clientId: 'mpi-console',
+        resource: null,
+      },
+      '2026-11-20T00:00:00Z',
+    );
     const list = recent.list();
     expect(list).toHaveLength(8);
-    expect(list.map((e) => e.baseUrl).slice(0, 3)).toEqual(['https://r3.example.org', 'https://r9.example.org', 'https://r8.example.org']);
+    expect(list.map((e) => e.baseUrl).slice(0, 3)).toEqual([
+      'https://r3.example.org',
+      'https://r9.example.org',
+      'https://r8.example.org',
+    ]);
     expect(list[0]).toMatchObject({ method: 'sign-in', issuer: 'https://login.example.org', clientId: 'mpi-console' });
     const file = join(dir, 'recent-registries.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);

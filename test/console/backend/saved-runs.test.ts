@@ -21,16 +21,21 @@ afterEach(async () => {
 async function sandbox(path: string, tenants: readonly string[]): Promise<void> {
   const engine = LocalEngine.open({ dbPath: path });
   try {
-    for (const tenantId of tenants) await engine.call('sandbox/create', { syntheticPeople: 200, seed: 6 }, { tenantId, actor: 'test' });
+    for (const tenantId of tenants)
+      await engine.call('sandbox/create', { syntheticPeople: 200, seed: 6 }, { tenantId, actor: 'test' });
   } finally {
     engine.close();
   }
 }
 
 /** A sandbox with these tenants in a temporary folder, opened by a console backend on its first tenant. */
-async function openedSandbox(tenants: readonly string[]): Promise<{ dir: string; db: string; backend: ConsoleBackend }> {
+async function openedSandbox(
+  tenants: readonly string[],
+): Promise<{ dir: string; db: string; backend: ConsoleBackend }> {
   const dir = mkdtempSync(join(tmpdir(), 'mpi-runs-'));
-  cleanups.push(() => { rmSync(dir, { recursive: true, force: true }); });
+  cleanups.push(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
   const db = join(dir, 'sandbox.db');
   await sandbox(db, tenants);
   const backend = new ConsoleBackend({ dataFolder: join(dir, 'data'), actor: 'console:test' });
@@ -45,7 +50,12 @@ describe('saved assurance runs', () => {
     expect((await backend.call('console/runs', {})).runs).toEqual([]);
 
     const { pairs } = await backend.call('labels/sample', { maxPairs: 300, seed: 1 });
-    const report = await backend.call('matching/evaluate', { datasetId: 'set-a', pairs, thresholds: [0.5, 0.9], maximumErrorExamples: 4 });
+    const report = await backend.call('matching/evaluate', {
+      datasetId: 'set-a',
+      pairs,
+      thresholds: [0.5, 0.9],
+      maximumErrorExamples: 4,
+    });
     const { model } = await backend.call('matching/calibrate', {
       datasetId: 'set-a',
       modelVersion: 'fs-1',
@@ -82,18 +92,29 @@ describe('saved assurance runs', () => {
     const folder = join(dir, 'data', 'runs');
     const [connectionFolder] = readdirSync(folder);
     expect(statSync(join(folder, connectionFolder ?? '')).mode & 0o777).toBe(0o700);
-    for (const file of readdirSync(join(folder, connectionFolder ?? ''))) expect(statSync(join(folder, connectionFolder ?? '', file)).mode & 0o777).toBe(0o600);
+    for (const file of readdirSync(join(folder, connectionFolder ?? '')))
+      expect(statSync(join(folder, connectionFolder ?? '', file)).mode & 0o777).toBe(0o600);
 
     // Another tenant is another connection: none of these runs.
     await backend.call('console/open-sandbox', { path: db, tenantId: 'other' });
     expect((await backend.call('console/runs', {})).runs).toEqual([]);
     await backend.call('console/open-sandbox', { path: db, tenantId: 'demo' });
 
-    expect((await backend.call('console/delete-run', { runId: evaluation?.runId ?? '' })).runs.map((r) => r.runId)).toEqual([calibration?.runId]);
-    expect(await backend.send('console/run', { runId: evaluation?.runId ?? '' })).toMatchObject({ ok: false, error: { kind: 'not_found' } });
-    expect(await backend.send('console/run', { runId: '../../etc/passwd' })).toMatchObject({ ok: false, error: { kind: 'validation', issues: [{ path: 'runId' }] } });
+    expect(
+      (await backend.call('console/delete-run', { runId: evaluation?.runId ?? '' })).runs.map((r) => r.runId),
+    ).toEqual([calibration?.runId]);
+    expect(await backend.send('console/run', { runId: evaluation?.runId ?? '' })).toMatchObject({
+      ok: false,
+      error: { kind: 'not_found' },
+    });
+    expect(await backend.send('console/run', { runId: '../../etc/passwd' })).toMatchObject({
+      ok: false,
+      error: { kind: 'validation', issues: [{ path: 'runId' }] },
+    });
     // A refused evaluation is not kept.
-    expect(await backend.send('matching/evaluate', { datasetId: 'bad', pairs: pairs.slice(0, 1), thresholds: [0.5] })).toMatchObject({ ok: false });
+    expect(
+      await backend.send('matching/evaluate', { datasetId: 'bad', pairs: pairs.slice(0, 1), thresholds: [0.5] }),
+    ).toMatchObject({ ok: false });
     expect((await backend.call('console/runs', {})).runs).toHaveLength(1);
   });
 
@@ -105,7 +126,12 @@ describe('saved assurance runs', () => {
     const strata = sample.strata.map(({ name, linked, population }) => ({ name, linked, population }));
     const output = await backend.call('audit/estimate', { strata, labels });
     const summary = await backend.call('profile/summary', {});
-    expect(output.versions).toEqual({ matchingProfileVersion: summary.matchingProfileVersion, comparatorVersion: summary.comparatorVersion, scoreMethod: summary.scoreMethod, scoreMethodVersion: summary.scoreMethodVersion });
+    expect(output.versions).toEqual({
+      matchingProfileVersion: summary.matchingProfileVersion,
+      comparatorVersion: summary.comparatorVersion,
+      scoreMethod: summary.scoreMethod,
+      scoreMethodVersion: summary.scoreMethodVersion,
+    });
     // Drawing a sample is not a run the console keeps; the estimate is.
     const { runs } = await backend.call('console/runs', {});
     expect(runs).toHaveLength(1);
@@ -125,7 +151,10 @@ describe('saved assurance runs', () => {
     expect(reopened.output).toEqual(output);
     expect(reopened.request.labels).toEqual(labels);
     // A refused estimate is not kept.
-    expect(await backend.send('audit/estimate', { strata: strata.slice(0, 1), labels })).toMatchObject({ ok: false, error: { kind: 'validation' } });
+    expect(await backend.send('audit/estimate', { strata: strata.slice(0, 1), labels })).toMatchObject({
+      ok: false,
+      error: { kind: 'validation' },
+    });
     expect((await backend.call('console/runs', {})).runs).toHaveLength(1);
   });
 
@@ -134,12 +163,24 @@ describe('saved assurance runs', () => {
     const { pairs } = await backend.call('labels/sample', { maxPairs: 50, seed: 3 });
     const summary = await backend.call('console/save-labels', { name: '  ward 7  ', pairs });
     const versions = await backend.call('profile/summary', {});
-    expect(summary).toMatchObject({ kind: 'labels', datasetId: 'ward 7', datasetDigest: datasetDigest(pairs), pairs: pairs.length, versions: { matchingProfileVersion: versions.matchingProfileVersion } });
+    expect(summary).toMatchObject({
+      kind: 'labels',
+      datasetId: 'ward 7',
+      datasetDigest: datasetDigest(pairs),
+      pairs: pairs.length,
+      versions: { matchingProfileVersion: versions.matchingProfileVersion },
+    });
     const reopened = await backend.call('console/run', { runId: summary.runId });
     if (reopened.kind !== 'labels') throw new Error(`kind ${reopened.kind}`);
     expect(reopened.request).toEqual({ name: 'ward 7', pairs });
-    expect(await backend.send('console/save-labels', { name: 'a\tb', pairs })).toMatchObject({ ok: false, error: { kind: 'validation', issues: [{ path: 'name' }] } });
-    expect(await backend.send('console/save-labels', { name: 'empty', pairs: [] })).toMatchObject({ ok: false, error: { kind: 'validation', issues: [{ path: 'pairs' }] } });
+    expect(await backend.send('console/save-labels', { name: 'a\tb', pairs })).toMatchObject({
+      ok: false,
+      error: { kind: 'validation', issues: [{ path: 'name' }] },
+    });
+    expect(await backend.send('console/save-labels', { name: 'empty', pairs: [] })).toMatchObject({
+      ok: false,
+      error: { kind: 'validation', issues: [{ path: 'pairs' }] },
+    });
     expect((await backend.call('console/runs', {})).runs).toHaveLength(1);
   });
 
@@ -169,24 +210,33 @@ describe('saved assurance runs', () => {
     expect(reopened.request).toMatchObject({ modelVersion: 'fs-est-1', seed: 3, randomPairs: 20_000 });
 
     // A refused estimate is not kept.
-    expect(await backend.send('matching/estimate', { modelVersion: 'x', randomPairs: 10 })).toMatchObject({ ok: false, error: { kind: 'validation' } });
+    expect(await backend.send('matching/estimate', { modelVersion: 'x', randomPairs: 10 })).toMatchObject({
+      ok: false,
+      error: { kind: 'validation' },
+    });
     expect((await backend.call('console/runs', {})).runs).toHaveLength(1);
   });
 
   it('prunes beyond the limit, oldest first, and skips damaged files', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mpi-runs-'));
-    cleanups.push(() => { rmSync(dir, { recursive: true, force: true }); });
+    cleanups.push(() => {
+      rmSync(dir, { recursive: true, force: true });
+    });
     const db = join(dir, 's.db');
     await sandbox(db, ['demo']);
     const engine = LocalEngine.open({ dbPath: db });
-    cleanups.push(() => { engine.close(); });
+    cleanups.push(() => {
+      engine.close();
+    });
     const ctx = { tenantId: 'demo', actor: 't' };
     const { pairs } = await engine.call('labels/sample', { maxPairs: 20, seed: 1 }, ctx);
     const request = { datasetId: 'p', pairs, thresholds: [0.5], maximumErrorExamples: 0 };
     const report = await engine.call('matching/evaluate', request, ctx);
     const runs = new SavedRuns(join(dir, 'data'));
     const start = Date.UTC(2026, 0, 1);
-    const saved = Array.from({ length: MAX_RUNS + 3 }, (_, i) => runs.save('key', { kind: 'evaluation', request, report }, 't', new Date(start + i * 1000)));
+    const saved = Array.from({ length: MAX_RUNS + 3 }, (_, i) =>
+      runs.save('key', { kind: 'evaluation', request, report }, 't', new Date(start + i * 1000)),
+    );
     const listed = runs.list('key');
     expect(listed).toHaveLength(MAX_RUNS);
     expect(listed[0]?.runId).toBe(saved.at(-1)?.runId);

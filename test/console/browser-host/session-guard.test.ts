@@ -21,11 +21,16 @@ let cookie: string;
 
 function call(method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers: { host: `127.0.0.1:${String(port)}`, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => { resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }); });
-    });
+    const req = request(
+      { host: '127.0.0.1', port, method, path, headers: { host: `127.0.0.1:${String(port)}`, ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -33,7 +38,12 @@ function call(method: string, path: string, headers: Record<string, string> = {}
 
 const origin = (): string => `http://127.0.0.1:${String(port)}`;
 const api = (headers: Record<string, string> = {}, body = '{}'): Promise<Answer> =>
-  call('POST', '/api/op/console/status', { 'content-type': 'application/json', origin: origin(), cookie, ...headers }, body);
+  call(
+    'POST',
+    '/api/op/console/status',
+    { 'content-type': 'application/json', origin: origin(), cookie, ...headers },
+    body,
+  );
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mpi-host-'));
@@ -72,11 +82,17 @@ describe('browser host session guard', () => {
     expect(setCookie.split('; ').slice(1).sort()).toEqual(['HttpOnly', 'Path=/', 'SameSite=Strict']);
     // The cookie is not the token: the printed link alone never authenticates an API request.
     expect(setCookie).not.toContain(url.searchParams.get('token') ?? 'x');
-    expect((await api({ cookie: `mpi-console-${String(port)}=${url.searchParams.get('token') ?? ''}` })).status).toBe(401);
+    expect((await api({ cookie: `mpi-console-${String(port)}=${url.searchParams.get('token') ?? ''}` })).status).toBe(
+      401,
+    );
   });
 
   it('refuses a wrong or missing launch token without setting a cookie', async () => {
-    for (const path of ['/open?token=wrong', '/open', `/open?token=${new URL(host.launchUrl).searchParams.get('token') ?? ''}x`]) {
+    for (const path of [
+      '/open?token=wrong',
+      '/open',
+      `/open?token=${new URL(host.launchUrl).searchParams.get('token') ?? ''}x`,
+    ]) {
       const answer = await call('GET', path);
       expect(answer.status, path).toBe(403);
       expect(answer.headers['set-cookie'], path).toBeUndefined();
@@ -119,19 +135,22 @@ describe('browser host session guard', () => {
     expect((await call('GET', '/api/events')).status).toBe(401);
     expect((await call('GET', '/api/events', { cookie, origin: 'http://evil.example' })).status).toBe(403);
     const received = await new Promise<string>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path: '/api/events', headers: { host: `127.0.0.1:${String(port)}`, cookie } }, (res) => {
-        expect(res.statusCode).toBe(200);
-        expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
-        let text = '';
-        res.on('data', (chunk: Buffer) => {
-          text += chunk.toString('utf8');
-          if (text.includes('event: connection/changed')) {
-            req.destroy();
-            resolve(text);
-          }
-        });
-        void backend.send('console/close', {});
-      });
+      const req = request(
+        { host: '127.0.0.1', port, path: '/api/events', headers: { host: `127.0.0.1:${String(port)}`, cookie } },
+        (res) => {
+          expect(res.statusCode).toBe(200);
+          expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+          let text = '';
+          res.on('data', (chunk: Buffer) => {
+            text += chunk.toString('utf8');
+            if (text.includes('event: connection/changed')) {
+              req.destroy();
+              resolve(text);
+            }
+          });
+          void backend.send('console/close', {});
+        },
+      );
       req.on('error', reject);
       req.end();
     });

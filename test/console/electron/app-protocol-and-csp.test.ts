@@ -30,7 +30,10 @@ describe('app:// protocol', () => {
     expect(index.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(index.headers['content-security-policy']).toBe(contentSecurityPolicy());
     expect((await appResponse(dir, 'app://console/')).status).toBe(200);
-    expect(await appResponse(dir, 'app://console/assets/index-abc.js')).toMatchObject({ status: 200, headers: { 'content-type': 'text/javascript; charset=utf-8' } });
+    expect(await appResponse(dir, 'app://console/assets/index-abc.js')).toMatchObject({
+      status: 200,
+      headers: { 'content-type': 'text/javascript; charset=utf-8' },
+    });
   });
 
   it('serves nothing outside the renderer folder, no hidden files and no other host', async () => {
@@ -59,7 +62,8 @@ describe('app:// protocol', () => {
 });
 
 describe('Content-Security-Policy', () => {
-  const directives = (policy: string): Map<string, string> => new Map(policy.split('; ').map((d) => [d.slice(0, d.indexOf(' ')), d.slice(d.indexOf(' ') + 1)]));
+  const directives = (policy: string): Map<string, string> =>
+    new Map(policy.split('; ').map((d) => [d.slice(0, d.indexOf(' ')), d.slice(d.indexOf(' ') + 1)]));
 
   it('allows scripts only from the app itself: no inline script, no eval, no remote origin', () => {
     const policy = directives(contentSecurityPolicy());
@@ -70,7 +74,8 @@ describe('Content-Security-Policy', () => {
       expect(value, name).not.toMatch(/unsafe-eval|https?:|\*/);
       if (name !== 'style-src') expect(value, name).not.toContain('unsafe-inline');
     }
-    for (const locked of ['object-src', 'base-uri', 'form-action', 'frame-ancestors', 'frame-src']) expect(policy.get(locked), locked).toBe("'none'");
+    for (const locked of ['object-src', 'base-uri', 'form-action', 'frame-ancestors', 'frame-src'])
+      expect(policy.get(locked), locked).toBe("'none'");
   });
 
   it('puts the same policy in the meta element, less frame-ancestors (ignored there)', () => {

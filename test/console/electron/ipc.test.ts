@@ -3,7 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConsoleBackend } from '../../../main/backend/console-backend.ts';
-import { forwardEvents, isAppMainFrame, registerIpc, type IpcInvokeEventLike, type IpcMainLike } from '../../../main/electron/ipc.ts';
+import {
+  forwardEvents,
+  isAppMainFrame,
+  registerIpc,
+  type IpcInvokeEventLike,
+  type IpcMainLike,
+} from '../../../main/electron/ipc.ts';
 import { ALL_OPERATION_NAMES, CONSOLE_EVENT_NAMES, type Reply } from '../../../console-protocol/protocol.ts';
 import { operationChannel } from '../../../main/electron/channels.ts';
 
@@ -26,7 +32,10 @@ class FakeIpcMain implements IpcMainLike {
 }
 
 const WINDOW_ID = 7;
-const appFrame = (url = 'app://console/index.html'): IpcInvokeEventLike => ({ sender: { id: WINDOW_ID }, senderFrame: { url, parent: null } });
+const appFrame = (url = 'app://console/index.html'): IpcInvokeEventLike => ({
+  sender: { id: WINDOW_ID },
+  senderFrame: { url, parent: null },
+});
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -43,7 +52,9 @@ function recordedBackend(): { backend: ConsoleBackend; calls: { name: string; in
     calls.push({ name, input });
     return send(name, input);
   };
-  cleanups.push(() => { rmSync(dir, { recursive: true, force: true }); });
+  cleanups.push(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
   cleanups.push(() => backend.close());
   return { backend, calls };
 }
@@ -86,10 +97,27 @@ describe('IPC registration', () => {
     const { backend, calls } = recordedBackend();
     registerIpc(ipc, backend, () => true);
 
-    const badBatch = await ipc.invoke(operationChannel('maintenance/reindex'), appFrame(), { reason: 'r', batchSize: 26 });
+    const badBatch = await ipc.invoke(operationChannel('maintenance/reindex'), appFrame(), {
+      reason: 'r',
+      batchSize: 26,
+    });
     expect(badBatch).toMatchObject({ ok: false, error: { kind: 'validation', issues: [{ path: 'batchSize' }] } });
-    const extraKey = await ipc.invoke(operationChannel('jobs/get'), appFrame(), { jobId: 'job-12345678', tenantId: 'other' });
-    expect(extraKey).toMatchObject({ ok: false, error: { kind: 'validation', issues: [expect.objectContaining({ path: '(root)', message: expect.stringMatching(/unknown key/) as unknown }) as unknown] } });
+    const extraKey = await ipc.invoke(operationChannel('jobs/get'), appFrame(), {
+      jobId: 'job-12345678',
+      tenantId: 'other',
+    });
+    expect(extraKey).toMatchObject({
+      ok: false,
+      error: {
+        kind: 'validation',
+        issues: [
+          expect.objectContaining({
+            path: '(root)',
+            message: expect.stringMatching(/unknown key/) as unknown,
+          }) as unknown,
+        ],
+      },
+    });
     const twoArgs = await ipc.invoke(operationChannel('console/status'), appFrame(), {}, {});
     expect(twoArgs).toMatchObject({ ok: false, error: { kind: 'validation' } });
     const notAnObject = await ipc.invoke(operationChannel('console/open-sandbox'), appFrame(), 'rm -rf /');
@@ -105,7 +133,10 @@ describe('IPC registration', () => {
     const { backend } = recordedBackend();
     const sent: { channel: string; payload: unknown }[] = [];
     let destroyed = false;
-    const stop = forwardEvents(backend, { send: (channel, payload) => sent.push({ channel, payload }), isDestroyed: () => destroyed });
+    const stop = forwardEvents(backend, {
+      send: (channel, payload) => sent.push({ channel, payload }),
+      isDestroyed: () => destroyed,
+    });
     await backend.send('console/close', {});
     expect(sent.map((s) => s.channel)).toEqual(['mpi:event:connection/changed']);
     destroyed = true;

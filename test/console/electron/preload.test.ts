@@ -20,7 +20,8 @@ function runPreload(source: string) {
         invoked.push({ channel, args });
         return Promise.resolve({ ok: true, value: channel });
       },
-      on: (channel: string, listener: (event: unknown, payload: unknown) => void) => listeners.set(channel, [...(listeners.get(channel) ?? []), listener]),
+      on: (channel: string, listener: (event: unknown, payload: unknown) => void) =>
+        listeners.set(channel, [...(listeners.get(channel) ?? []), listener]),
       removeListener: (channel: string, listener: (event: unknown, payload: unknown) => void) =>
         listeners.set(
           channel,

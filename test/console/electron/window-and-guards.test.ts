@@ -94,17 +94,28 @@ describe('permission guard', () => {
 
 describe('menu', () => {
   const roles = (template: ReturnType<typeof menuTemplate>): string[] =>
-    template.flatMap((item) => [item.role ?? '', ...(Array.isArray(item.submenu) ? item.submenu.map((sub) => sub.role ?? '') : [])]);
+    template.flatMap((item) => [
+      item.role ?? '',
+      ...(Array.isArray(item.submenu) ? item.submenu.map((sub) => sub.role ?? '') : []),
+    ]);
 
   it('offers developer tools and reload only in an unpackaged build', () => {
-    expect(roles(menuTemplate({ platform: 'linux', packaged: true, openExternal: () => undefined }))).not.toContain('toggleDevTools');
-    expect(roles(menuTemplate({ platform: 'linux', packaged: true, openExternal: () => undefined }))).not.toContain('reload');
-    expect(roles(menuTemplate({ platform: 'linux', packaged: false, openExternal: () => undefined }))).toContain('toggleDevTools');
+    expect(roles(menuTemplate({ platform: 'linux', packaged: true, openExternal: () => undefined }))).not.toContain(
+      'toggleDevTools',
+    );
+    expect(roles(menuTemplate({ platform: 'linux', packaged: true, openExternal: () => undefined }))).not.toContain(
+      'reload',
+    );
+    expect(roles(menuTemplate({ platform: 'linux', packaged: false, openExternal: () => undefined }))).toContain(
+      'toggleDevTools',
+    );
   });
 
   it('opens its help link through the external-link allowlist', () => {
     const opened: string[] = [];
-    const help = menuTemplate({ platform: 'linux', packaged: true, openExternal: (url) => opened.push(url) }).find((item) => item.role === 'help');
+    const help = menuTemplate({ platform: 'linux', packaged: true, openExternal: (url) => opened.push(url) }).find(
+      (item) => item.role === 'help',
+    );
     const item = Array.isArray(help?.submenu) ? help.submenu[0] : undefined;
     (item?.click as (() => void) | undefined)?.();
     expect(opened).toHaveLength(1);

@@ -16,10 +16,14 @@ describe('scopes → capabilities', () => {
   });
 
   it('mpi.admin and mpi.operations: every route of the registry, and every run operation through runs', () => {
-    expect(remoteCapabilities(['mpi.operations', 'mpi.admin', 'openid'], ALL_OFFERED).operations.sort()).toEqual([...ALL_OFFERED, 'labels/candidates'].sort());
+    expect(remoteCapabilities(['mpi.operations', 'mpi.admin', 'openid'], ALL_OFFERED).operations.sort()).toEqual(
+      [...ALL_OFFERED, 'labels/candidates'].sort(),
+    );
     // Without runs, an operation without a route of its own is not offered.
     const withoutRuns = new Set([...ALL_OFFERED].filter((name) => !name.startsWith('runs/')));
-    expect(remoteCapabilities(['mpi.operations', 'mpi.admin'], withoutRuns).operations).not.toContain('labels/candidates');
+    expect(remoteCapabilities(['mpi.operations', 'mpi.admin'], withoutRuns).operations).not.toContain(
+      'labels/candidates',
+    );
   });
 
   it('mpi.admin alone: the state changes but not the reads that need mpi.operations', () => {
@@ -47,13 +51,20 @@ describe('token claims', () => {
 
   it('reads tenant, actor (client_id, else azp, else sub), scopes (scope or scp) and expiry', async () => {
     const exp = Math.floor(Date.now() / 1000) + 600;
-    expect(tokenClaims(await sign({ mpi_tenant: 't1', sub: 'alice', azp: 'mpi-console', scope: 'mpi.operations openid' }, exp))).toEqual({
+    expect(
+      tokenClaims(
+        await sign({ mpi_tenant: 't1', sub: 'alice', azp: 'mpi-console', scope: 'mpi.operations openid' }, exp),
+      ),
+    ).toEqual({
       tenantId: 't1',
       actor: 'mpi-console',
       scopes: ['mpi.operations', 'openid'],
       expiresAt: exp,
     });
-    expect(tokenClaims(await sign({ mpi_tenant: 't2', sub: 'svc', scp: ['mpi.admin'] }, exp))).toMatchObject({ actor: 'svc', scopes: ['mpi.admin'] });
+    expect(tokenClaims(await sign({ mpi_tenant: 't2', sub: 'svc', scp: ['mpi.admin'] }, exp))).toMatchObject({
+      actor: 'svc',
+      scopes: ['mpi.admin'],
+    });
   });
 
   it('refuses a token without a tenant claim, and one that is not a JWT, naming what is missing', async () => {

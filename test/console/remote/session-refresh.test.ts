@@ -9,7 +9,12 @@ import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { beginSignIn } from '../../../main/backend/sign-in.ts';
 import { SessionTokens } from '../../../main/backend/session-tokens.ts';
 import type { StoredSession } from '../../../main/backend/token-store.ts';
-import { CONSOLE_CLIENT_ID, LOGIN_AUDIENCE, startLoginProvider, type LoginProvider } from '../../helpers/login-provider.ts';
+import {
+  CONSOLE_CLIENT_ID,
+  LOGIN_AUDIENCE,
+  startLoginProvider,
+  type LoginProvider,
+} from '../../helpers/login-provider.ts';
 
 const USERS = { 'admin@t1.example': { tenant: 't1', scopes: ['mpi.admin', 'mpi.operations'] } };
 const TTL_SECONDS = 2;
@@ -32,7 +37,10 @@ async function signedInSession(): Promise<StoredSession> {
 }
 
 async function verified(token: string): Promise<Record<string, unknown>> {
-  const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(`${idp.issuer}/jwks`)), { issuer: idp.issuer, audience: LOGIN_AUDIENCE });
+  const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(`${idp.issuer}/jwks`)), {
+    issuer: idp.issuer,
+    audience: LOGIN_AUDIENCE,
+  });
   return payload;
 }
 
@@ -48,7 +56,11 @@ describe('a signed-in session past its access token', () => {
     await tokens.refresh?.();
     const renewed = await tokens.token();
     expect(renewed).not.toBe(first.accessToken);
-    expect(await verified(renewed)).toMatchObject({ mpi_tenant: 't1', scope: 'mpi.admin mpi.operations', sub: 'admin@t1.example' });
+    expect(await verified(renewed)).toMatchObject({
+      mpi_tenant: 't1',
+      scope: 'mpi.admin mpi.operations',
+      sub: 'admin@t1.example',
+    });
     expect(saved).toHaveLength(1);
     expect(saved[0]?.accessToken).toBe(renewed);
     // Public clients get a new refresh token with each use (rotation), and the session keeps the new one.
@@ -76,17 +88,28 @@ describe('a signed-in session past its access token', () => {
       () => undefined,
       (error: unknown) => error,
     );
-    expect(failure).toMatchObject({ kind: 'forbidden', message: 'your sign-in has expired or was refused by the registry: sign in again' });
+    expect(failure).toMatchObject({
+      kind: 'forbidden',
+      message: 'your sign-in has expired or was refused by the registry: sign in again',
+    });
     const text = JSON.stringify(failure) + String(failure);
     for (const secret of [first.accessToken, first.refreshToken ?? 'none']) expect(text.includes(secret)).toBe(false);
   });
 
   it('a pasted token has no refresh: an expired one asks for a new token', async () => {
     const first = await signedInSession();
-    const pasted = new SessionTokens({ baseUrl: first.baseUrl, method: 'token', accessToken: first.accessToken, identity: null });
+    const pasted = new SessionTokens({
+      baseUrl: first.baseUrl,
+      method: 'token',
+      accessToken: first.accessToken,
+      identity: null,
+    });
     expect(pasted.refresh).toBeUndefined();
     const exp = decodeJwt(first.accessToken).exp ?? 0;
     await sleep(Math.max(0, exp * 1000 - Date.now()) + 50);
-    await expect(pasted.token()).rejects.toMatchObject({ kind: 'forbidden', message: 'the access token has expired or was refused by the registry: paste a new token' });
+    await expect(pasted.token()).rejects.toMatchObject({
+      kind: 'forbidden',
+      message: 'the access token has expired or was refused by the registry: paste a new token',
+    });
   });
 });

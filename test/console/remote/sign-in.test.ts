@@ -10,12 +10,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import * as oidc from 'openid-client';
 import { beginSignIn, pkceParameters, requestedScopes } from '../../../main/backend/sign-in.ts';
-import { CONSOLE_CLIENT_ID, LOGIN_AUDIENCE, startLoginProvider, type LoginProvider } from '../../helpers/login-provider.ts';
+import {
+  CONSOLE_CLIENT_ID,
+  LOGIN_AUDIENCE,
+  startLoginProvider,
+  type LoginProvider,
+} from '../../helpers/login-provider.ts';
 
 let idp: LoginProvider;
 
 beforeAll(async () => {
-  idp = await startLoginProvider({ 'admin@t1.example': { tenant: 't1', scopes: ['mpi.admin', 'mpi.operations'] }, 'operator@t1.example': { tenant: 't1', scopes: ['mpi.operations'] } });
+  idp = await startLoginProvider({
+    'admin@t1.example': { tenant: 't1', scopes: ['mpi.admin', 'mpi.operations'] },
+    'operator@t1.example': { tenant: 't1', scopes: ['mpi.operations'] },
+  });
 });
 afterAll(async () => {
   await idp.close();
@@ -32,7 +40,9 @@ async function refused(url: string): Promise<string> {
 
 describe('PKCE and state', () => {
   it('computes the S256 challenge of RFC 7636 appendix B', async () => {
-    expect(await oidc.calculatePKCECodeChallenge('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
+    expect(await oidc.calculatePKCECodeChallenge('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe(
+      'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    );
   });
 
   it('gives each sign-in a fresh 43-character verifier and state', async () => {
@@ -49,7 +59,9 @@ describe('PKCE and state', () => {
     expect(requestedScopes(['openid', 'profile'])).toBe('openid mpi.admin mpi.operations');
     expect(requestedScopes(['openid', 'offline_access'])).toBe('openid mpi.admin mpi.operations offline_access');
     // The test provider (oidc-provider) lists it.
-    const discovered = (await (await fetch(`${idp.issuer}/.well-known/openid-configuration`)).json()) as { scopes_supported?: string[] };
+    const discovered = (await (await fetch(`${idp.issuer}/.well-known/openid-configuration`)).json()) as {
+      scopes_supported?: string[];
+    };
     expect(discovered.scopes_supported).toContain('offline_access');
   });
 
@@ -60,7 +72,13 @@ describe('PKCE and state', () => {
       const url = new URL(first.authorizationUrl);
       expect(url.origin).toBe(idp.issuer);
       const params = Object.fromEntries(url.searchParams);
-      expect(params).toMatchObject({ response_type: 'code', client_id: CONSOLE_CLIENT_ID, code_challenge_method: 'S256', scope: 'openid mpi.admin mpi.operations offline_access', resource: LOGIN_AUDIENCE });
+      expect(params).toMatchObject({
+        response_type: 'code',
+        client_id: CONSOLE_CLIENT_ID,
+        code_challenge_method: 'S256',
+        scope: 'openid mpi.admin mpi.operations offline_access',
+        resource: LOGIN_AUDIENCE,
+      });
       expect(params.code_challenge).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(params.redirect_uri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
       expect(params).not.toHaveProperty('client_secret');
@@ -88,7 +106,12 @@ describe('the loopback redirect listener', () => {
     expect(await answer.text()).toContain('return to the MPI Console');
     const signedIn = await pending.result;
     const claims = decodeJwt(signedIn.accessToken);
-    expect(claims).toMatchObject({ aud: LOGIN_AUDIENCE, scope: 'mpi.operations', mpi_tenant: 't1', sub: 'operator@t1.example' });
+    expect(claims).toMatchObject({
+      aud: LOGIN_AUDIENCE,
+      scope: 'mpi.operations',
+      mpi_tenant: 't1',
+      sub: 'operator@t1.example',
+    });
     expect(signedIn.identity).toBe('operator@t1.example');
     // One use: the same answer again finds nobody listening (and the code could not be redeemed twice anyway).
     expect(await refused(back)).toBe('ECONNREFUSED');
@@ -107,8 +130,13 @@ describe('the loopback redirect listener', () => {
     const pending = await beginSignIn({ issuer: idp.issuer, clientId: CONSOLE_CLIENT_ID });
     const url = new URL(pending.authorizationUrl);
     const redirectUri = url.searchParams.get('redirect_uri') ?? '';
-    await fetch(`${redirectUri}?error=access_denied&error_description=${encodeURIComponent('<script>x</script>')}&state=${url.searchParams.get('state') ?? ''}`);
-    const error = await pending.result.then(() => null, (e: unknown) => e as Error);
+    await fetch(
+      `${redirectUri}?error=access_denied&error_description=${encodeURIComponent('<script>x</script>')}&state=${url.searchParams.get('state') ?? ''}`,
+    );
+    const error = await pending.result.then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
     expect(error?.message).toBe('the identity provider ended the sign-in (access_denied); sign in again');
   });
 
@@ -124,6 +152,8 @@ describe('the loopback redirect listener', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const issuer = `http://127.0.0.1:${String((closed.address() as AddressInfo).port)}`;
     await new Promise((resolve) => closed.close(resolve));
-    await expect(beginSignIn({ issuer, clientId: CONSOLE_CLIENT_ID })).rejects.toThrow(`the identity provider ${issuer} cannot be reached (ECONNREFUSED); check its address and your network`);
+    await expect(beginSignIn({ issuer, clientId: CONSOLE_CLIENT_ID })).rejects.toThrow(
+      `the identity provider ${issuer} cannot be reached (ECONNREFUSED); check its address and your network`,
+    );
   });
 });

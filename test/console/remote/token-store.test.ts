@@ -8,7 +8,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SafeStorageTokenStore, secureStorageProblem, TOKEN_FILE, type SafeStorageLike } from '../../../main/electron/safe-token-store.ts';
+import {
+  SafeStorageTokenStore,
+  secureStorageProblem,
+  TOKEN_FILE,
+  type SafeStorageLike,
+} from '../../../main/electron/safe-token-store.ts';
 import { MemoryTokenStore, type StoredSession } from '../../../main/backend/token-store.ts';
 
 class FakeSafeStorage implements SafeStorageLike {
@@ -64,7 +69,8 @@ describe('the safeStorage token store', () => {
     const file = join(dir, TOKEN_FILE);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const bytes = readFileSync(file);
-    for (const secret of [SESSION.accessToken, SESSION.refreshToken ?? '', 'secret-signature-part']) expect(bytes.includes(Buffer.from(secret))).toBe(false);
+    for (const secret of [SESSION.accessToken, SESSION.refreshToken ?? '', 'secret-signature-part'])
+      expect(bytes.includes(Buffer.from(secret))).toBe(false);
     expect(new SafeStorageTokenStore(storage, dir, 'linux').load()).toEqual({ state: 'ok', session: SESSION });
   });
 
@@ -93,17 +99,27 @@ describe('the safeStorage token store', () => {
     const dir = folder();
     new SafeStorageTokenStore(new FakeSafeStorage(), dir, 'linux').save(SESSION);
     const loaded = new SafeStorageTokenStore(new FakeSafeStorage(), dir, 'linux').load();
-    expect(loaded).toEqual({ state: 'unreadable', message: 'the saved sign-in could not be decrypted on this computer: sign in again' });
+    expect(loaded).toEqual({
+      state: 'unreadable',
+      message: 'the saved sign-in could not be decrypted on this computer: sign in again',
+    });
     expect(existsSync(join(dir, TOKEN_FILE))).toBe(false);
   });
 
   it('a file that decrypts to something other than a session is unreadable too; a stored file with the plain-text backend is not trusted', () => {
     const dir = folder();
     const storage = new FakeSafeStorage();
-    writeFileSync(join(dir, TOKEN_FILE), storage.encryptString(JSON.stringify({ baseUrl: 'https://x', method: 'sign-in', accessToken: 42, identity: null })));
+    writeFileSync(
+      join(dir, TOKEN_FILE),
+      storage.encryptString(
+        JSON.stringify({ baseUrl: 'https://x', method: 'sign-in', accessToken: 42, identity: null }),
+      ),
+    );
     expect(new SafeStorageTokenStore(storage, dir, 'linux').load().state).toBe('unreadable');
     new SafeStorageTokenStore(storage, dir, 'linux').save(SESSION);
-    expect(new SafeStorageTokenStore(new FakeSafeStorage(true, 'basic_text'), dir, 'linux').load().state).toBe('unreadable');
+    expect(new SafeStorageTokenStore(new FakeSafeStorage(true, 'basic_text'), dir, 'linux').load().state).toBe(
+      'unreadable',
+    );
     expect(existsSync(join(dir, TOKEN_FILE))).toBe(false);
   });
 

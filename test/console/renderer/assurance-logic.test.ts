@@ -18,7 +18,15 @@ import { previewLabels, withoutBadRows } from '../../../renderer/pages/assurance
 import { curvePoints, histogram, metricsAt } from '../../../renderer/pages/assurance/score-curves.ts';
 import { parseThresholds } from '../../../renderer/pages/assurance/thresholds-input.ts';
 import { toCsv } from '../../../renderer/pages/assurance/csv.ts';
-import { VERDICTS_CODEC, appendNew, labelledPairs, nextUnlabelled, pairKey, withVerdict, withoutVerdict } from '../../../renderer/pages/assurance/workbench-labels.ts';
+import {
+  VERDICTS_CODEC,
+  appendNew,
+  labelledPairs,
+  nextUnlabelled,
+  pairKey,
+  withVerdict,
+  withoutVerdict,
+} from '../../../renderer/pages/assurance/workbench-labels.ts';
 import { comparisonRows, unsharedThresholds, metricDelta } from '../../../renderer/pages/assurance/run-comparison.ts';
 import { fieldWeights, modelChanges } from '../../../renderer/pages/assurance/model-weights.ts';
 import { fixed3, NULL_REASON, range } from '../../../renderer/pages/assurance/metric-text.ts';
@@ -58,17 +66,28 @@ describe('the label preview', () => {
     expect(preview.badRows).toBe(5);
     expect(JSON.stringify(preview.issues)).not.toContain('SECRET');
     // Dropping the rows with errors keeps the header, the blank line and the good rows, in order.
-    expect(withoutBadRows(text, preview)).toBe(['leftSource\tleftLocalId\trightSource\trightLocalId\tisMatch', 'a\t1\tb\t2\tmatch', '', 'c\t7\td\t8\t0'].join('\n'));
+    expect(withoutBadRows(text, preview)).toBe(
+      ['leftSource\tleftLocalId\trightSource\trightLocalId\tisMatch', 'a\t1\tb\t2\tmatch', '', 'c\t7\td\t8\t0'].join(
+        '\n',
+      ),
+    );
     expect(previewLabels(withoutBadRows(text, preview)).issues).toEqual([]);
     // Calibration needs ten of each class: a dataset-level error, last.
-    expect(previewLabels(text, 10).issues.at(-1)).toEqual({ path: 'pairs', message: expect.stringMatching(/at least 10/) as unknown });
+    expect(previewLabels(text, 10).issues.at(-1)).toEqual({
+      path: 'pairs',
+      message: expect.stringMatching(/at least 10/) as unknown,
+    });
   });
 
   it('gives the same errors, in the same order, as the engine gives for the same text', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mpi-preview-'));
-    cleanups.push(() => { rmSync(dir, { recursive: true, force: true }); });
+    cleanups.push(() => {
+      rmSync(dir, { recursive: true, force: true });
+    });
     const engine = LocalEngine.open({ dbPath: join(dir, 's.db') });
-    cleanups.push(() => { engine.close(); });
+    cleanups.push(() => {
+      engine.close();
+    });
     const ctx = { tenantId: 'demo', actor: 'test' };
     await engine.call('sandbox/create', { syntheticPeople: 120, seed: 4 }, ctx);
     const { pairs } = await engine.call('labels/sample', { maxPairs: 40, seed: 3 }, ctx);
@@ -83,7 +102,19 @@ describe('the label preview', () => {
     ];
     const preview = previewLabels(labelsToTsv(broken, { header: true }));
     expect(preview.issues.length).toBe(3);
-    const answer = await engine.call('matching/evaluate', { datasetId: 'd', pairs: [...preview.pairs], rowNumbers: [...preview.lineNumbers], thresholds: [0.5], maximumErrorExamples: 0 }, ctx).catch((error: unknown) => error);
+    const answer = await engine
+      .call(
+        'matching/evaluate',
+        {
+          datasetId: 'd',
+          pairs: [...preview.pairs],
+          rowNumbers: [...preview.lineNumbers],
+          thresholds: [0.5],
+          maximumErrorExamples: 0,
+        },
+        ctx,
+      )
+      .catch((error: unknown) => error);
     expect(answer).toBeInstanceOf(EngineError);
     expect((answer as EngineError).issues).toEqual(preview.issues);
   });
@@ -143,12 +174,20 @@ describe('the page’s small rules', () => {
   });
 
   it('writes CSV with quoting, empty nulls and formula guards', () => {
-    expect(toCsv([{ a: 'x,y', b: null, c: 'say "hi"' }, { a: '=SUM(A1)', b: 2, c: -1 }])).toBe('a,b,c\r\n"x,y",,"say ""hi"""\r\n\'=SUM(A1),2,-1\r\n');
+    expect(
+      toCsv([
+        { a: 'x,y', b: null, c: 'say "hi"' },
+        { a: '=SUM(A1)', b: 2, c: -1 },
+      ]),
+    ).toBe('a,b,c\r\n"x,y",,"say ""hi"""\r\n\'=SUM(A1),2,-1\r\n');
     expect(toCsv([])).toBe('');
   });
 
   it('keeps workbench verdicts by pair, whichever side each record is on, and turns them into labels in the order given', () => {
-    const pair = (n: number) => ({ left: { sourceSystem: 's', localId: `l${String(n)}` }, right: { sourceSystem: 's', localId: `r${String(n)}` } });
+    const pair = (n: number) => ({
+      left: { sourceSystem: 's', localId: `l${String(n)}` },
+      right: { sourceSystem: 's', localId: `r${String(n)}` },
+    });
     let verdicts = withVerdict(new Map(), pair(3), 'non-match');
     verdicts = withVerdict(verdicts, pair(0), 'match');
     verdicts = withVerdict(verdicts, pair(1), 'unsure');
@@ -169,12 +208,28 @@ describe('the page’s small rules', () => {
     // Written down as references and verdicts only; a tampered entry is dropped when read back.
     const written = JSON.parse(JSON.stringify(VERDICTS_CODEC.write(verdicts))) as unknown[];
     expect(JSON.stringify(written)).not.toMatch(/familyName|givenName|birthDate/);
-    expect(VERDICTS_CODEC.read([...written, { left: 1, right: {}, verdict: 'match' }, { ...pair(9), verdict: 'maybe' }])).toEqual(verdicts);
+    expect(
+      VERDICTS_CODEC.read([...written, { left: 1, right: {}, verdict: 'match' }, { ...pair(9), verdict: 'maybe' }]),
+    ).toEqual(verdicts);
     expect(VERDICTS_CODEC.read('nope')).toBeUndefined();
   });
 
   it('compares two evaluations at the thresholds both asked for', () => {
-    const m = (threshold: number, precision: number | null): ThresholdMetrics => ({ threshold, tp: 0, fp: 0, tn: 0, fn: 0, precision, recall: null, specificity: null, npv: null, f1: null, mcc: null, precisionInterval: null, recallInterval: null });
+    const m = (threshold: number, precision: number | null): ThresholdMetrics => ({
+      threshold,
+      tp: 0,
+      fp: 0,
+      tn: 0,
+      fn: 0,
+      precision,
+      recall: null,
+      specificity: null,
+      npv: null,
+      f1: null,
+      mcc: null,
+      precisionInterval: null,
+      recallInterval: null,
+    });
     const a = { thresholds: [m(0.5, 0.8), m(0.9, 0.9)] } as EvaluationReport;
     const b = { thresholds: [m(0.7, 0.1), m(0.9, 0.95)] } as EvaluationReport;
     expect(comparisonRows(a, b).map((r) => r.threshold)).toEqual([0.9]);
@@ -203,14 +258,20 @@ describe('the page’s small rules', () => {
     expect(weights[0]?.weight).toBeCloseTo(Math.log(14), 12);
     expect(weights[1]?.weight).toBe(0);
     const changes = modelChanges(model(0.01, 0.7), model(0.02, 0.6));
-    expect(changes.map((c) => c.what)).toEqual(['modelVersion', 'priorMatchProbability', 'familyName Exact: ln(m/u)', 'familyName Different: ln(m/u)']);
+    expect(changes.map((c) => c.what)).toEqual([
+      'modelVersion',
+      'priorMatchProbability',
+      'familyName Exact: ln(m/u)',
+      'familyName Different: ln(m/u)',
+    ]);
     expect(modelChanges(model(0.01, 0.7), model(0.01, 0.7))).toEqual([]);
   });
 });
 
 describe('the match-weight axis', () => {
   it('is the log2 odds of the score and back, with the probability beside each tick', async () => {
-    const { matchWeight, probabilityOfWeight, weightTick } = await import('../../../renderer/pages/assurance/score-curves.ts');
+    const { matchWeight, probabilityOfWeight, weightTick } =
+      await import('../../../renderer/pages/assurance/score-curves.ts');
     expect(matchWeight(0.5)).toBe(0);
     expect(matchWeight(0.8)).toBeCloseTo(2, 12);
     expect(probabilityOfWeight(matchWeight(0.97))).toBeCloseTo(0.97, 12);

@@ -29,17 +29,26 @@ describe('the registry audit’s labels', () => {
     verdicts = withVerdict(verdicts, { left: ref('c'), right: ref('d') }, 'unsure');
     verdicts = withVerdict(verdicts, { left: ref('x'), right: ref('y') }, 'match');
     const request = auditRequest(sample, verdicts);
-    expect(request.strata).toEqual([{ name: 'linked', linked: true, population: 100 }, { name: 'far', linked: false, population: 900 }]);
+    expect(request.strata).toEqual([
+      { name: 'linked', linked: true, population: 100 },
+      { name: 'far', linked: false, population: 900 },
+    ]);
     expect(request.labels).toEqual([
       { stratum: 'linked', left: ref('a'), right: ref('b'), isMatch: true },
       { stratum: 'far', left: ref('g'), right: ref('h'), isMatch: false },
     ]);
-    expect([...labelledByStratum(sample, verdicts)]).toEqual([['linked', 1], ['far', 1]]);
+    expect([...labelledByStratum(sample, verdicts)]).toEqual([
+      ['linked', 1],
+      ['far', 1],
+    ]);
   });
 
   it('reads a saved audit back as its labelled pairs and their verdicts, which give the same request again', () => {
     const request = {
-      strata: [{ name: 'linked' as const, linked: true, population: 100 }, { name: 'far' as const, linked: false, population: 900 }],
+      strata: [
+        { name: 'linked' as const, linked: true, population: 100 },
+        { name: 'far' as const, linked: false, population: 900 },
+      ],
       labels: [
         { stratum: 'far' as const, left: ref('g'), right: ref('h'), isMatch: false },
         { stratum: 'linked' as const, left: ref('a'), right: ref('b'), isMatch: true },

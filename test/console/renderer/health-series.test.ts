@@ -28,7 +28,12 @@ describe('health chart data', () => {
     expect(metricValue(base, 'completeness:birthDate')).toBe(75);
     expect(metricValue({ ...base, created: 0 }, 'review-rate')).toBeNull();
     const series = seriesOf(
-      [base, { ...base, sourceSystem: 'b' }, { ...base, origin: 'job', profileVersion: 2 }, { ...base, profileVersion: 2, reviewCases: 8 }],
+      [
+        base,
+        { ...base, sourceSystem: 'b' },
+        { ...base, origin: 'job', profileVersion: 2 },
+        { ...base, profileVersion: 2, reviewCases: 8 },
+      ],
       'review-rate',
     );
     expect(series.sources).toEqual(['a', 'b']);

@@ -3,11 +3,20 @@ import { describe, expect, it } from 'vitest';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
 import { filterJobs } from '../../../renderer/pages/maintenance/job-filters.ts';
 
-const job = (jobId: string, status: JobState['status'], kind: JobState['kind']): JobState => ({ jobId, status, kind }) as JobState;
+const job = (jobId: string, status: JobState['status'], kind: JobState['kind']): JobState =>
+  ({ jobId, status, kind }) as JobState;
 
 describe('the jobs list filters', () => {
-  const newest = [job('j5', 'running', 'reconciliation'), job('j4', 'completed', 'reindex'), job('j3', 'failed', 'reconciliation')];
-  const older = [job('j3', 'failed', 'reconciliation'), job('j2', 'cancelled', 'reindex'), job('j1', 'queued', 'reindex')];
+  const newest = [
+    job('j5', 'running', 'reconciliation'),
+    job('j4', 'completed', 'reindex'),
+    job('j3', 'failed', 'reconciliation'),
+  ];
+  const older = [
+    job('j3', 'failed', 'reconciliation'),
+    job('j2', 'cancelled', 'reindex'),
+    job('j1', 'queued', 'reindex'),
+  ];
   const ids = (jobs: readonly JobState[]): string[] => jobs.map((j) => j.jobId);
 
   it('keeps every job once, in page order, when nothing is filtered', () => {

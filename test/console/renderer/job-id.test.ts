@@ -12,7 +12,10 @@ describe('Watch job: the ID a person types', () => {
 
   it('takes a full ID as it is, listed or not (the registry says whether it exists)', () => {
     expect(resolveJobId(` ${A} `, [A, B])).toEqual({ kind: 'job', jobId: A });
-    expect(resolveJobId('job-00000000-0000-0000-0000-000000000000', [A])).toEqual({ kind: 'job', jobId: 'job-00000000-0000-0000-0000-000000000000' });
+    expect(resolveJobId('job-00000000-0000-0000-0000-000000000000', [A])).toEqual({
+      kind: 'job',
+      jobId: 'job-00000000-0000-0000-0000-000000000000',
+    });
   });
 
   it('resolves the short form the list shows, with or without job-, in any case', () => {
@@ -22,8 +25,14 @@ describe('Watch job: the ID a person types', () => {
   });
 
   it('asks for more when a prefix is shared, and for the full ID when nothing listed starts so', () => {
-    expect(resolveJobId('3f2a9c', [A, B, C])).toEqual({ kind: 'ambiguous', message: '2 jobs start with 3f2a9c: type more of the ID' });
-    expect(resolveJobId('deadbeef', [A, B, C])).toMatchObject({ kind: 'unknown-short', message: expect.stringMatching(/^No listed job starts with deadbeef: paste the full ID/) as unknown });
+    expect(resolveJobId('3f2a9c', [A, B, C])).toEqual({
+      kind: 'ambiguous',
+      message: '2 jobs start with 3f2a9c: type more of the ID',
+    });
+    expect(resolveJobId('deadbeef', [A, B, C])).toMatchObject({
+      kind: 'unknown-short',
+      message: expect.stringMatching(/^No listed job starts with deadbeef: paste the full ID/) as unknown,
+    });
     expect(resolveJobId('a b', [A])).toMatchObject({ kind: 'invalid' });
     expect(resolveJobId('<script>', [A])).toMatchObject({ kind: 'invalid' });
   });

@@ -10,7 +10,10 @@ describe('console routes', () => {
     expect(parseRoute(paths.reviews('job-1234abcd'))).toEqual({ page: 'reviews', jobId: 'job-1234abcd' });
     const caseId = 'rc-0123456789abcdef0123456789abcdef';
     expect(parseRoute(paths.review(caseId))).toEqual({ page: 'review', caseId });
-    expect(parseRoute(paths.identity('0b7f3a9e-1c2d-4e5f-8a9b-0c1d2e3f4a5b'))).toEqual({ page: 'identity', enterpriseId: '0b7f3a9e-1c2d-4e5f-8a9b-0c1d2e3f4a5b' });
+    expect(parseRoute(paths.identity('0b7f3a9e-1c2d-4e5f-8a9b-0c1d2e3f4a5b'))).toEqual({
+      page: 'identity',
+      enterpriseId: '0b7f3a9e-1c2d-4e5f-8a9b-0c1d2e3f4a5b',
+    });
   });
 
   it('falls back to Maintenance on anything it does not know', () => {

@@ -24,8 +24,24 @@ export const PEOPLE = [
   { id: 'PX09', family: 'White', given: ['Ann'], birthDate: '1970-07-07', nhi: 'N5' },
   { id: 'PX10', family: 'White', given: ['Ann'], birthDate: '1970-07-07', nhi: 'N6' },
   // No blocking key in common (names, birth date, postcode, phone and identifiers all differ).
-  { id: 'PX11', family: 'Taylor', given: ['Kim'], birthDate: '1960-02-02', nhi: 'N7', postalCode: 'AB1 2CD', phone: '020 7946 0001' },
-  { id: 'PX12', family: 'Nguyen', given: ['Bao'], birthDate: '2001-11-11', nhi: 'N8', postalCode: 'ZZ9 9ZZ', phone: '0161 496 0999' },
+  {
+    id: 'PX11',
+    family: 'Taylor',
+    given: ['Kim'],
+    birthDate: '1960-02-02',
+    nhi: 'N7',
+    postalCode: 'AB1 2CD',
+    phone: '020 7946 0001',
+  },
+  {
+    id: 'PX12',
+    family: 'Nguyen',
+    given: ['Bao'],
+    birthDate: '2001-11-11',
+    nhi: 'N8',
+    postalCode: 'ZZ9 9ZZ',
+    phone: '0161 496 0999',
+  },
 ] as const;
 
 /**
@@ -48,9 +64,17 @@ export const LABELS: LabelPair[] = [
 ];
 
 export async function tinyRegistry(dir: string, tenants: readonly string[] = ['t1']): Promise<LocalEngine> {
-  const profile = { ...testProfile(), TrustedIdentifierSystems: [NHI_SYSTEM], HardConflictRules: ['TrustedIdentifierMismatch' as const] };
+  const profile = {
+    ...testProfile(),
+    TrustedIdentifierSystems: [NHI_SYSTEM],
+    HardConflictRules: ['TrustedIdentifierMismatch' as const],
+  };
   const engine = openRegistry(dir, tenants, profile);
-  const report = await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: ndjson(...PEOPLE.map((p) => patient(p))) }, ctx(tenants[0]));
+  const report = await engine.call(
+    'records/ingest',
+    { sourceSystem: 'clinic', ndjson: ndjson(...PEOPLE.map((p) => patient(p))) },
+    ctx(tenants[0]),
+  );
   if (report.rejected.length > 0 || report.created !== PEOPLE.length) throw new Error('the tiny registry did not load');
   return engine;
 }

@@ -25,8 +25,18 @@ function draw(probabilities: readonly number[], u: number): number {
 
 describe('Fellegi-Sunter estimation', () => {
   it('smooths band counts additively: (n_b + s) / (n + 4s)', () => {
-    expect(smoothedBandProbabilities([3, 1, 0, 0], 1)).toEqual({ Exact: 4 / 8, Strong: 2 / 8, Partial: 1 / 8, Different: 1 / 8 });
-    expect(smoothedBandProbabilities([0, 0, 0, 0], 0.5)).toEqual({ Exact: 0.25, Strong: 0.25, Partial: 0.25, Different: 0.25 });
+    expect(smoothedBandProbabilities([3, 1, 0, 0], 1)).toEqual({
+      Exact: 4 / 8,
+      Strong: 2 / 8,
+      Partial: 1 / 8,
+      Different: 1 / 8,
+    });
+    expect(smoothedBandProbabilities([0, 0, 0, 0], 0.5)).toEqual({
+      Exact: 0.25,
+      Strong: 0.25,
+      Partial: 0.25,
+      Different: 0.25,
+    });
     expect(() => smoothedBandProbabilities([1, 0, 0, 0], 0)).toThrow(RangeError);
   });
 
@@ -41,10 +51,14 @@ describe('Fellegi-Sunter estimation', () => {
       isMatch[i] = i % 2 === 0 ? 1 : 0;
       for (let f = 0; f < FIELD_COUNT; f++) {
         // A third of the comparisons are missing: they must not move the estimate.
-        similarity[i * FIELD_COUNT + f] = rng.next() < 1 / 3 ? Number.NaN : (BAND_SIMILARITY[draw(isMatch[i] === 1 ? m : u, rng.next())] ?? 0);
+        similarity[i * FIELD_COUNT + f] =
+          rng.next() < 1 / 3 ? Number.NaN : (BAND_SIMILARITY[draw(isMatch[i] === 1 ? m : u, rng.next())] ?? 0);
       }
     }
-    const fields = estimateFields(bandCounts(similarity, isMatch, () => true), 1);
+    const fields = estimateFields(
+      bandCounts(similarity, isMatch, () => true),
+      1,
+    );
     for (const field of FIELD_NAMES) {
       BANDS.forEach((band, b) => {
         // About 6,700 observations per class: the standard error of each share is below 0.006.
@@ -61,7 +75,15 @@ describe('matching/calibrate on a synthetic sandbox', () => {
     const ctx = { tenantId: 'demo', actor: 'test' };
     await engine.call('sandbox/create', { syntheticPeople: 600, seed: 5 }, ctx);
     const { pairs } = await engine.call('labels/sample', { maxPairs: 2000, seed: 3 }, ctx);
-    const request = { datasetId: 'synthetic-600', modelVersion: 'fs-test-1', pairs, priorMatchProbability: 0.2, smoothing: 1, validationFraction: 0.3, targetPrecision: 0.99 };
+    const request = {
+      datasetId: 'synthetic-600',
+      modelVersion: 'fs-test-1',
+      pairs,
+      priorMatchProbability: 0.2,
+      smoothing: 1,
+      validationFraction: 0.3,
+      targetPrecision: 0.99,
+    };
     const profileBefore = await engine.call('profile/get', {}, ctx);
     const auditBefore = listAudit(engine.env.store, 'demo').length;
 
@@ -73,7 +95,11 @@ describe('matching/calibrate on a synthetic sandbox', () => {
       modelVersion: 'fs-test-1',
       priorMatchProbability: 0.2,
       smoothing: 1,
-      trainedAgainst: { matchingProfileVersion: 1, comparatorVersion: 'comparators-2', scoreMethodVersion: 'default-fs-1' },
+      trainedAgainst: {
+        matchingProfileVersion: 1,
+        comparatorVersion: 'comparators-2',
+        scoreMethodVersion: 'default-fs-1',
+      },
       datasetId: 'synthetic-600',
       datasetDigest: report.datasetDigest,
       bands: ['Exact', 'Strong', 'Partial', 'Different'],
@@ -97,7 +123,8 @@ describe('matching/calibrate on a synthetic sandbox', () => {
     expect(report.f1Optimal.metrics?.threshold).toBe(report.f1Optimal.threshold);
     // Placed at the simplest number in its gap of held-out scores, it keeps the optimum: no reported threshold does better.
     expect(report.f1Optimal.explanation).toMatch(/^the simplest number between the validation score that maximises F1/);
-    for (const row of report.heldOut.thresholds) expect(report.f1Optimal.metrics?.f1 ?? 0).toBeGreaterThanOrEqual(row.f1 ?? 0);
+    for (const row of report.heldOut.thresholds)
+      expect(report.f1Optimal.metrics?.f1 ?? 0).toBeGreaterThanOrEqual(row.f1 ?? 0);
     expect(report.caveat).toMatch(/conditionally independent/);
     expect(report.activated).toBe(false);
 
@@ -105,7 +132,10 @@ describe('matching/calibrate on a synthetic sandbox', () => {
     expect(await engine.call('profile/get', {}, ctx)).toEqual(profileBefore);
     const audit = listAudit(engine.env.store, 'demo');
     expect(audit.length).toBe(auditBefore + 1);
-    expect(audit[0]).toMatchObject({ action: 'matching.calibrate', detail: { datasetId: 'synthetic-600', datasetDigest: report.datasetDigest, modelVersion: 'fs-test-1' } });
+    expect(audit[0]).toMatchObject({
+      action: 'matching.calibrate',
+      detail: { datasetId: 'synthetic-600', datasetDigest: report.datasetDigest, modelVersion: 'fs-test-1' },
+    });
 
     // The same pairs in another order give the same split, hence the same model (only the order digest differs).
     const again = await engine.call('matching/calibrate', { ...request, pairs: [...pairs].reverse() }, ctx);
@@ -118,7 +148,9 @@ describe('matching/calibrate on a synthetic sandbox', () => {
     const meeting = report.meetingTargetPrecision;
     expect(meeting.criterion).toBe('precision-lower-95-bound');
     if (meeting.threshold === null) {
-      expect(meeting.explanation).toMatch(/^No threshold among the held-out scores reaches precision 0\.99 with 95% confidence/);
+      expect(meeting.explanation).toMatch(
+        /^No threshold among the held-out scores reaches precision 0\.99 with 95% confidence/,
+      );
       expect(meeting.bestAchievable?.metrics.precisionInterval?.lower ?? 1).toBeLessThan(0.99);
     } else {
       const { metrics, support } = meeting;
@@ -134,7 +166,9 @@ describe('matching/calibrate on a synthetic sandbox', () => {
     // A target nothing meets is reported as null with a sentence and the best achievable.
     const strict = await engine.call('matching/calibrate', { ...request, targetPrecision: 1 }, ctx);
     expect(strict.report.meetingTargetPrecision.threshold).toBeNull();
-    expect(strict.report.meetingTargetPrecision.explanation).toMatch(/^No threshold among the held-out scores reaches precision 1 with 95% confidence.*The best achievable is threshold [\d.]+: .*Precision 1 can never be shown/);
+    expect(strict.report.meetingTargetPrecision.explanation).toMatch(
+      /^No threshold among the held-out scores reaches precision 1 with 95% confidence.*The best achievable is threshold [\d.]+: .*Precision 1 can never be shown/,
+    );
     expect(strict.report.meetingTargetPrecision.bestAchievable?.support.heldOutPairs).toBe(report.validation.pairs);
     engine.close();
   });
@@ -145,7 +179,19 @@ describe('matching/calibrate on a synthetic sandbox', () => {
     await engine.call('sandbox/create', { syntheticPeople: 300, seed: 5 }, ctx);
     const { pairs } = await engine.call('labels/sample', { maxPairs: 2000, seed: 3 }, ctx);
     const error = await engine
-      .call('matching/calibrate', { datasetId: 'd', modelVersion: 'm', pairs, priorMatchProbability: 0.2, smoothing: 1, validationFraction: 0.0001, targetPrecision: 0.9 }, ctx)
+      .call(
+        'matching/calibrate',
+        {
+          datasetId: 'd',
+          modelVersion: 'm',
+          pairs,
+          priorMatchProbability: 0.2,
+          smoothing: 1,
+          validationFraction: 0.0001,
+          targetPrecision: 0.9,
+        },
+        ctx,
+      )
       .then(
         () => undefined,
         (e: unknown) => e,
@@ -165,13 +211,26 @@ describe('calibration scores held-out pairs as live matching will', () => {
     const { pairs } = await engine.call('labels/sample', { maxPairs: 2000, seed: 3 }, ctx);
     const { model, report } = await engine.call(
       'matching/calibrate',
-      { datasetId: 'tf', modelVersion: 'fs-tf-1', pairs, priorMatchProbability: 0.2, smoothing: 1, validationFraction: 0.3, targetPrecision: 0.99 },
+      {
+        datasetId: 'tf',
+        modelVersion: 'fs-tf-1',
+        pairs,
+        priorMatchProbability: 0.2,
+        smoothing: 1,
+        validationFraction: 0.3,
+        targetPrecision: 0.99,
+      },
       ctx,
     );
     await engine.call('profile/apply', { document: model, reason: 'calibrated' }, ctx);
     const thresholds = report.heldOut.thresholds.map((t) => t.threshold);
-    const evaluation = await engine.call('matching/evaluate', { datasetId: 'tf-held-out', pairs: splitByClass(pairs, 0.3).validation, thresholds, maximumErrorExamples: 0 }, ctx);
-    const counts = (rows: readonly { threshold: number; tp: number; fp: number; fn: number; tn: number }[]) => rows.map(({ threshold, tp, fp, fn, tn }) => ({ threshold, tp, fp, fn, tn }));
+    const evaluation = await engine.call(
+      'matching/evaluate',
+      { datasetId: 'tf-held-out', pairs: splitByClass(pairs, 0.3).validation, thresholds, maximumErrorExamples: 0 },
+      ctx,
+    );
+    const counts = (rows: readonly { threshold: number; tp: number; fp: number; fn: number; tn: number }[]) =>
+      rows.map(({ threshold, tp, fp, fn, tn }) => ({ threshold, tp, fp, fn, tn }));
     expect(counts(evaluation.thresholds)).toEqual(counts(report.heldOut.thresholds));
     expect(evaluation.scoreDistribution).toEqual(report.heldOut.scoreDistribution);
     engine.close();
@@ -186,7 +245,15 @@ describe('governed apply and rollback', () => {
     const { pairs } = await engine.call('labels/sample', { maxPairs: 2000, seed: 1 }, ctx);
     const { model } = await engine.call(
       'matching/calibrate',
-      { datasetId: 'd', modelVersion: 'fs-apply-1', pairs, priorMatchProbability: 0.3, smoothing: 1, validationFraction: 0.25, targetPrecision: 0.95 },
+      {
+        datasetId: 'd',
+        modelVersion: 'fs-apply-1',
+        pairs,
+        priorMatchProbability: 0.3,
+        smoothing: 1,
+        validationFraction: 0.25,
+        targetPrecision: 0.95,
+      },
       ctx,
     );
     const v1 = await engine.call('profile/get', {}, ctx);
@@ -196,15 +263,28 @@ describe('governed apply and rollback', () => {
     expect(v2.profile.MatchingRules.FellegiSunter).toEqual(model);
 
     // Reports state the versions they ran under.
-    const evaluation = await engine.call('matching/evaluate', { datasetId: 'd', pairs, thresholds: [0.5], maximumErrorExamples: 0 }, ctx);
-    expect(evaluation.versions).toEqual({ matchingProfileVersion: 2, comparatorVersion: 'comparators-2', scoreMethod: 'fellegi-sunter', scoreMethodVersion: 'fs-apply-1' });
+    const evaluation = await engine.call(
+      'matching/evaluate',
+      { datasetId: 'd', pairs, thresholds: [0.5], maximumErrorExamples: 0 },
+      ctx,
+    );
+    expect(evaluation.versions).toEqual({
+      matchingProfileVersion: 2,
+      comparatorVersion: 'comparators-2',
+      scoreMethod: 'fellegi-sunter',
+      scoreMethodVersion: 'fs-apply-1',
+    });
 
     const rolled = await engine.call('profile/rollback', { reason: 'back out the model' }, ctx);
     expect(rolled).toEqual({ matchingProfileVersion: 3, restoredFrom: 1, previousVersion: 2 });
     const v3 = await engine.call('profile/get', {}, ctx);
     expect(v3.profile).toEqual(v1.profile);
     expect(v3).toMatchObject({ matchingProfileVersion: 3, reason: 'back out the model', active: true });
-    expect(listAudit(engine.env.store, 'demo')[0]).toMatchObject({ action: 'profile.rollback', subject: 'matching-profile/3', detail: { restoredFrom: 1, previousVersion: 2 } });
+    expect(listAudit(engine.env.store, 'demo')[0]).toMatchObject({
+      action: 'profile.rollback',
+      subject: 'matching-profile/3',
+      detail: { restoredFrom: 1, previousVersion: 2 },
+    });
 
     // A second rollback undoes the first.
     await engine.call('profile/rollback', {}, ctx);

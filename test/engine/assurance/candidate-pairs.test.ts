@@ -30,7 +30,10 @@ describe('labels/candidates', () => {
       // The default profile scores with its Fellegi-Sunter model (issue 12): the basis carries its prior.
       expect(first.versions).toMatchObject({ matchingProfileVersion: 1, scoreMethod: 'fellegi-sunter' });
       const prior = profile.MatchingRules.FellegiSunter?.priorMatchProbability ?? Number.NaN;
-      expect(first.scoreBasis).toMatchObject({ scoreMethod: 'fellegi-sunter', thresholds: { probable: Probable, certain: Certain } });
+      expect(first.scoreBasis).toMatchObject({
+        scoreMethod: 'fellegi-sunter',
+        thresholds: { probable: Probable, certain: Certain },
+      });
       expect(first.scoreBasis.priorLogOdds).toBeCloseTo(Math.log(prior / (1 - prior)), 9);
       expect(first.pairs).toHaveLength(40);
       const distance = (s: number): number => Math.min(Math.abs(s - Probable), Math.abs(s - Certain));
@@ -40,16 +43,25 @@ describe('labels/candidates', () => {
       for (const pair of first.pairs) {
         expect(pair.evidence.map((e) => e.field)).toEqual([...FIELD_NAMES]);
         expect(pair.left.fields).toHaveProperty('familyName');
-        expect(`${pair.left.sourceSystem}/${pair.left.localId}`).not.toBe(`${pair.right.sourceSystem}/${pair.right.localId}`);
+        expect(`${pair.left.sourceSystem}/${pair.left.localId}`).not.toBe(
+          `${pair.right.sourceSystem}/${pair.right.localId}`,
+        );
         // The pair's score is the scorer's: the same as explaining the two records.
-        const ref = (r: { sourceSystem: string; localId: string }) => ({ sourceSystem: r.sourceSystem, localId: r.localId });
+        const ref = (r: { sourceSystem: string; localId: string }) => ({
+          sourceSystem: r.sourceSystem,
+          localId: r.localId,
+        });
         const explained = await engine.call('matching/explain', { left: ref(pair.left), right: ref(pair.right) }, ctx);
         expect(pair.score).toBe(explained.score);
         // A candidate: the two records share a blocking rule.
         expect(explained.sharedBlockingRules.length).toBeGreaterThan(0);
         // The records' values come only when asked, and are the ones the workbench shows.
         expect(explained.values).toBeUndefined();
-        const withValues = await engine.call('matching/explain', { left: ref(pair.left), right: ref(pair.right), withValues: true }, ctx);
+        const withValues = await engine.call(
+          'matching/explain',
+          { left: ref(pair.left), right: ref(pair.right), withValues: true },
+          ctx,
+        );
         expect(withValues.values).toEqual({ left: pair.left.fields, right: pair.right.fields });
         expect(withValues.score).toBe(explained.score);
       }
@@ -60,13 +72,19 @@ describe('labels/candidates', () => {
       expect((await engine.call('labels/candidates', { limit: 40 }, ctx)).pairs).toEqual(first.pairs);
 
       // A score range, highest first.
-      const high = await engine.call('labels/candidates', { minScore: 0.9, maxScore: 1, order: 'highest-first', limit: 200 }, ctx);
+      const high = await engine.call(
+        'labels/candidates',
+        { minScore: 0.9, maxScore: 1, order: 'highest-first', limit: 200 },
+        ctx,
+      );
       expect(high.pairs.every((p) => p.score >= 0.9 && p.score <= 1)).toBe(true);
       expect(high.pairs.map((p) => p.score)).toEqual([...high.pairs.map((p) => p.score)].sort((a, b) => b - a));
       expect(high.population.inRange).toBeLessThan(high.population.scoredPairs);
 
       expect(tableCounts(engine, 'demo')).toEqual(before);
-      await expect(engine.call('labels/candidates', { minScore: 0.8, maxScore: 0.2 }, ctx)).rejects.toBeInstanceOf(EngineError);
+      await expect(engine.call('labels/candidates', { minScore: 0.8, maxScore: 0.2 }, ctx)).rejects.toBeInstanceOf(
+        EngineError,
+      );
     } finally {
       engine.close();
     }

@@ -53,7 +53,9 @@ describe('datasetDigest', () => {
     // printf '\xc3\x89\t\xc3\xa4\tLAB\tB2\t1\n' | sha256sum   (É = C3 89, ä = C3 A4 in UTF-8)
     //   → d108a0eca889bd6d33c14fc911b83af9853f86de30dc7a0fb124593faceae990
     expect(
-      datasetDigest([{ left: { sourceSystem: 'É', localId: 'ä' }, right: { sourceSystem: 'LAB', localId: 'B2' }, isMatch: true }]),
+      datasetDigest([
+        { left: { sourceSystem: 'É', localId: 'ä' }, right: { sourceSystem: 'LAB', localId: 'B2' }, isMatch: true },
+      ]),
     ).toBe('d108a0eca889bd6d33c14fc911b83af9853f86de30dc7a0fb124593faceae990');
   });
 });

@@ -17,14 +17,32 @@ describe('end-to-end metrics (blocking misses count)', () => {
     expect(e2e.notCandidates).toEqual({ matches: 1, nonMatches: 1 });
     // Threshold 0: the scorer alone would predict all four; end to end only the two found pairs.
     expect(e2e.thresholds[0]).toMatchObject({ threshold: 0, tp: 1, fn: 1, fp: 1, tn: 1, precision: 0.5, recall: 0.5 });
-    expect(e2e.thresholds[1]).toMatchObject({ threshold: 0.5, tp: 1, fn: 1, fp: 0, tn: 2, precision: 1, recall: 0.5, specificity: 1 });
+    expect(e2e.thresholds[1]).toMatchObject({
+      threshold: 0.5,
+      tp: 1,
+      fn: 1,
+      fp: 0,
+      tn: 2,
+      precision: 1,
+      recall: 0.5,
+      specificity: 1,
+    });
     expect(e2e.explanation).toMatch(/false negative at every threshold/);
   });
 
   it('gives null, never 0, where a denominator is missing, as the scored-pairs table does', () => {
     const e2e = endToEndMetrics([0.5], Float64Array.from([0.9, 0.1]), Uint8Array.from([1, 0]), Uint8Array.from([0, 1]));
     // The only match is not found and the only non-match scores low: nothing is predicted a match.
-    expect(e2e.thresholds[0]).toMatchObject({ tp: 0, fp: 0, tn: 1, fn: 1, precision: null, recall: 0, f1: 0, mcc: null });
+    expect(e2e.thresholds[0]).toMatchObject({
+      tp: 0,
+      fp: 0,
+      tn: 1,
+      fn: 1,
+      precision: null,
+      recall: 0,
+      f1: 0,
+      mcc: null,
+    });
     expect(e2e.thresholds[0]?.precisionInterval).toBeNull();
   });
 });
@@ -56,10 +74,17 @@ const pair = (a: string, b: string, isMatch: boolean): LabelPair => ({ left: ref
  *   E1-E2 non-match, blocked, score 0: TN both ways
  *   A1-F1 non-match, blocked, score 1: FP both ways
  */
-const LABELS = [pair('A1', 'A2', true), pair('B1', 'B2', true), pair('C1', 'C2', true), pair('D1', 'D2', false), pair('E1', 'E2', false), pair('A1', 'F1', false)];
+const LABELS = [
+  pair('A1', 'A2', true),
+  pair('B1', 'B2', true),
+  pair('C1', 'C2', true),
+  pair('D1', 'D2', false),
+  pair('E1', 'E2', false),
+  pair('A1', 'F1', false),
+];
 
 describe('matching/evaluate end to end on a hand-worked registry', () => {
-  it('reports end-to-end recall lower than the scorer\'s by exactly the true pair blocking cannot find', async () => {
+  it("reports end-to-end recall lower than the scorer's by exactly the true pair blocking cannot find", async () => {
     const base = testProfile();
     const profile = {
       ...base,
@@ -69,9 +94,17 @@ describe('matching/evaluate end to end on a hand-worked registry', () => {
     };
     expect(profile.Blocking.Rules).toHaveLength(1);
     const engine = openRegistry(tempDir(), ['t1'], profile);
-    const ingested = await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: ndjson(...PEOPLE.map((p) => patient(p))) }, ctx());
+    const ingested = await engine.call(
+      'records/ingest',
+      { sourceSystem: 'clinic', ndjson: ndjson(...PEOPLE.map((p) => patient(p))) },
+      ctx(),
+    );
     expect(ingested.rejected).toEqual([]);
-    const report = await engine.call('matching/evaluate', { datasetId: 'e2e-hand', pairs: LABELS, thresholds: [0.5], maximumErrorExamples: 0 }, ctx());
+    const report = await engine.call(
+      'matching/evaluate',
+      { datasetId: 'e2e-hand', pairs: LABELS, thresholds: [0.5], maximumErrorExamples: 0 },
+      ctx(),
+    );
 
     expect(report.blockingRecall).toMatchObject({ truePairs: 3, found: 2, missed: 1 });
     const [scored] = report.thresholds;

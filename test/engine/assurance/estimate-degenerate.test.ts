@@ -11,10 +11,21 @@ import type { CallContext } from '../../../engine/contract/operations.ts';
 import type { FellegiSunterModel, MatchingProfile } from '../../../engine/contract/profile.ts';
 
 /** A tenant holding a names-and-birth-dates extract of 3,000 records under the given profile. */
-async function extractTenant(engine: LocalEngine, tenantId: string, duplicateShare: number, profile: MatchingProfile): Promise<CallContext> {
+async function extractTenant(
+  engine: LocalEngine,
+  tenantId: string,
+  duplicateShare: number,
+  profile: MatchingProfile,
+): Promise<CallContext> {
   const ctx = { tenantId, actor: 'test' };
   createTenant(engine.env, ctx, profile);
-  const extract = generateExtract({ records: 3_000, duplicateShare, seed: 5, fields: 'names-dates', errors: 'typical' });
+  const extract = generateExtract({
+    records: 3_000,
+    duplicateShare,
+    seed: 5,
+    fields: 'names-dates',
+    errors: 'typical',
+  });
   await ingestStream(engine.env, ctx, EXTRACT_SOURCE, extract.records.map((r) => JSON.stringify(r.patient)).join('\n'));
   return ctx;
 }
@@ -23,7 +34,8 @@ async function extractTenant(engine: LocalEngine, tenantId: string, duplicateSha
 function flatModel(comparatorVersion: string): FellegiSunterModel {
   const model = defaultModel(comparatorVersion);
   const fields: FellegiSunterModel['fields'] = {};
-  for (const [field, p] of Object.entries(model.fields)) fields[field as keyof typeof fields] = { m: { ...p.u }, u: { ...p.u } };
+  for (const [field, p] of Object.entries(model.fields))
+    fields[field as keyof typeof fields] = { m: { ...p.u }, u: { ...p.u } };
   return { ...model, modelVersion: 'flat', fields };
 }
 
@@ -31,7 +43,10 @@ describe('matching/estimate when the fit is made to fail', () => {
   it('a start with m equal to u: the report says the fit failed, claims no convergence and keeps the profile thresholds', async () => {
     const engine = LocalEngine.open({ dbPath: join(tempDir(), 'flat.db') });
     const base = defaultProfile([{ SourceSystem: EXTRACT_SOURCE }]);
-    const profile: MatchingProfile = { ...base, MatchingRules: { ...base.MatchingRules, FellegiSunter: flatModel(base.Comparators.Version) } };
+    const profile: MatchingProfile = {
+      ...base,
+      MatchingRules: { ...base.MatchingRules, FellegiSunter: flatModel(base.Comparators.Version) },
+    };
     const ctx = await extractTenant(engine, 'flat', 0.1, profile);
     const { report } = await engine.call('matching/estimate', { modelVersion: 'em-flat', randomPairs: 50_000 }, ctx);
     const fit = report.fit;
@@ -44,7 +59,9 @@ describe('matching/estimate when the fit is made to fail', () => {
     expect(fit.fallback).toMatch(/default model's m/);
     expect(report.convergence.converged).toBe(false);
     // m left equal to u cannot rank a name's bands, nor expect the pairs exact agreement on name and date proves.
-    expect(fit.checks.filter((c) => !c.passed).map((c) => c.check)).toEqual(expect.arrayContaining(['band-order', 'anchor-lower']));
+    expect(fit.checks.filter((c) => !c.passed).map((c) => c.check)).toEqual(
+      expect.arrayContaining(['band-order', 'anchor-lower']),
+    );
     expect(report.suggestedThresholds).toEqual(profile.MatchingRules.Thresholds);
     expect(report.suggestion).toMatch(/^No thresholds are suggested: the fit did not pass its checks/);
     // The fallback model is the default model's m: exact names and dates count for a match, as for a new tenant.
@@ -65,7 +82,10 @@ describe('matching/estimate when the fit is made to fail', () => {
     expect(report.fit?.status).toBe('fallback');
     expect(report.convergence.converged).toBe(false);
     expect(report.fit?.anchor.exactPairs).toBe(0);
-    expect(report.priorMatchProbability).toBeCloseTo(profile.MatchingRules.FellegiSunter?.priorMatchProbability ?? 1e-4, 5);
+    expect(report.priorMatchProbability).toBeCloseTo(
+      profile.MatchingRules.FellegiSunter?.priorMatchProbability ?? 1e-4,
+      5,
+    );
     expect(report.suggestedThresholds).toEqual(profile.MatchingRules.Thresholds);
     // Never thresholds below the profile's: a failed or empty fit cannot argue for linking more.
     expect(report.suggestedThresholds.Certain).toBeGreaterThanOrEqual(profile.MatchingRules.Thresholds.Certain);

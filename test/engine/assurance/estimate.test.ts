@@ -14,11 +14,23 @@ describe('matching/estimate on a synthetic sandbox', () => {
     const ctx = { tenantId: 'syn', actor: 'test' };
     await engine.call('sandbox/create', { syntheticPeople: 500, seed: 4 }, ctx);
     const before = await engine.call('profile/get', {}, ctx);
-    const { model, report } = await engine.call('matching/estimate', { modelVersion: 'em-1', randomPairs: 50_000 }, ctx);
+    const { model, report } = await engine.call(
+      'matching/estimate',
+      { modelVersion: 'em-1', randomPairs: 50_000 },
+      ctx,
+    );
 
     expect(FellegiSunterModelSchema.parse(model)).toEqual(model);
-    expect(model).toMatchObject({ kind: 'fellegi-sunter-model', modelVersion: 'em-1', bands: ['Exact', 'Strong', 'Partial', 'Different'] });
-    expect(model.trainedAgainst).toEqual({ matchingProfileVersion: before.matchingProfileVersion, comparatorVersion: before.profile.Comparators.Version, scoreMethodVersion: 'default-fs-1' });
+    expect(model).toMatchObject({
+      kind: 'fellegi-sunter-model',
+      modelVersion: 'em-1',
+      bands: ['Exact', 'Strong', 'Partial', 'Different'],
+    });
+    expect(model.trainedAgainst).toEqual({
+      matchingProfileVersion: before.matchingProfileVersion,
+      comparatorVersion: before.profile.Comparators.Version,
+      scoreMethodVersion: 'default-fs-1',
+    });
     expect(report.activated).toBe(false);
     expect((await engine.call('profile/get', {}, ctx)).matchingProfileVersion).toBe(before.matchingProfileVersion);
 
@@ -28,13 +40,20 @@ describe('matching/estimate on a synthetic sandbox', () => {
     expect(Math.abs(report.convergence.finalObjectiveChange)).toBeLessThan(1e-3);
     expect(report.candidateMatchShare).toBeGreaterThan(0.05);
     expect(report.candidateMatchShare).toBeLessThan(0.95);
-    expect(report.candidates.modelled + report.candidates.decidedByTrustedIdentifier + report.candidates.decidedByHardConflict).toBe(report.candidates.compared);
+    expect(
+      report.candidates.modelled +
+        report.candidates.decidedByTrustedIdentifier +
+        report.candidates.decidedByHardConflict,
+    ).toBe(report.candidates.compared);
     expect(report.randomPairs.compared).toBe(50_000);
     // About prior × compared random pairs are one person, and u leaves them out: a few here (500 people).
     expect(report.randomPairs.matchesWeightedOut).toBeGreaterThan(0);
     expect(report.randomPairs.matchesWeightedOut).toBeLessThan(10 * report.priorMatchProbability * 50_000 + 5);
     // The prior is a random-pair prior: expected true pairs over all record pairs.
-    expect(report.priorMatchProbability).toBeCloseTo(report.expectedMatches / ((report.records * (report.records - 1)) / 2), 12);
+    expect(report.priorMatchProbability).toBeCloseTo(
+      report.expectedMatches / ((report.records * (report.records - 1)) / 2),
+      12,
+    );
 
     // Agreement is evidence for a match and disagreement against it, on the fields the sandbox carries.
     for (const field of ['familyName', 'givenName', 'birthDate'] as const) {
@@ -48,7 +67,9 @@ describe('matching/estimate on a synthetic sandbox', () => {
     // The model's own precision/recall: TP + FN is the same expected number of true pairs at every threshold.
     const totals = report.thresholds.map((t) => t.expectedTruePositives + t.expectedFalseNegatives);
     for (const total of totals) expect(total).toBeCloseTo(totals[0] ?? 0, 6);
-    expect(report.thresholds.map((t) => t.threshold)).toEqual([...report.thresholds.map((t) => t.threshold)].sort((a, b) => a - b));
+    expect(report.thresholds.map((t) => t.threshold)).toEqual(
+      [...report.thresholds.map((t) => t.threshold)].sort((a, b) => a - b),
+    );
     expect(report.suggestedThresholds.Probable).toBeLessThanOrEqual(report.suggestedThresholds.Certain);
 
     const audit = listAudit(engine.env.store, ctx.tenantId).filter((a) => a.action === 'matching.estimate');
@@ -60,8 +81,17 @@ describe('matching/estimate on a synthetic sandbox', () => {
     expect(applied.matchingProfileVersion).toBe(before.matchingProfileVersion + 1);
     expect((await engine.call('profile/get', {}, ctx)).profile.MatchingRules.FellegiSunter).toEqual(model);
     // And with the suggested thresholds, as one MatchingRules document.
-    await engine.call('profile/apply', { document: { MatchingRules: { FellegiSunter: model, Thresholds: report.suggestedThresholds } }, reason: 'estimate with thresholds' }, ctx);
-    expect((await engine.call('profile/get', {}, ctx)).profile.MatchingRules.Thresholds).toEqual(report.suggestedThresholds);
+    await engine.call(
+      'profile/apply',
+      {
+        document: { MatchingRules: { FellegiSunter: model, Thresholds: report.suggestedThresholds } },
+        reason: 'estimate with thresholds',
+      },
+      ctx,
+    );
+    expect((await engine.call('profile/get', {}, ctx)).profile.MatchingRules.Thresholds).toEqual(
+      report.suggestedThresholds,
+    );
     engine.close();
   }, 120_000);
 
@@ -86,7 +116,9 @@ describe('matching/estimate on a synthetic sandbox', () => {
     expect(isEngineError(error) && error.kind).toBe('validation');
     expect(isEngineError(error) && error.issues[0]?.message).toMatch(/0 records/);
     expect(listAudit(engine.env.store, ctx.tenantId).filter((a) => a.action === 'matching.estimate')).toHaveLength(0);
-    const bad = await engine.call('matching/estimate', { modelVersion: 'x', randomPairs: 10 }, ctx).catch((e: unknown) => e);
+    const bad = await engine
+      .call('matching/estimate', { modelVersion: 'x', randomPairs: 10 }, ctx)
+      .catch((e: unknown) => e);
     expect(isEngineError(bad) && bad.issues.map((i) => i.path)).toEqual(['randomPairs']);
     engine.close();
   });
@@ -107,54 +139,129 @@ describe('model-estimated precision, recall and suggested thresholds', () => {
     expect(estimatedThresholdMetrics(1, score, posterior).precision).toBeNull();
   });
 
-  it('narrows the review band from the profile\'s thresholds: Certain down to the precision target (never below 0.5), Probable up to the recall target', () => {
+  it("narrows the review band from the profile's thresholds: Certain down to the precision target (never below 0.5), Probable up to the recall target", () => {
     // Precision at 0.98: 1.99/2 = 0.995; at 0.7: 2.89/3 = 0.963; at 0.6: 3.39/4 = 0.85. Recall (of 3.59) at 0.6: 0.944; at 0.7: 0.805.
-    expect(suggestThresholds(score, posterior, { precision: 0.99, recall: 0.9 }, { Certain: 0.99, Probable: 0.5 })).toMatchObject({ Certain: 0.98, Probable: 0.6 });
-    expect(suggestThresholds(score, posterior, { precision: 0.8, recall: 0.5 }, { Certain: 0.99, Probable: 0.5 })).toMatchObject({ Certain: 0.6, Probable: 0.6 });
+    expect(
+      suggestThresholds(score, posterior, { precision: 0.99, recall: 0.9 }, { Certain: 0.99, Probable: 0.5 }),
+    ).toMatchObject({ Certain: 0.98, Probable: 0.6 });
+    expect(
+      suggestThresholds(score, posterior, { precision: 0.8, recall: 0.5 }, { Certain: 0.99, Probable: 0.5 }),
+    ).toMatchObject({ Certain: 0.6, Probable: 0.6 });
     // The profile's Certain is already lower than the precision target allows, and its Probable already
     // higher than the recall target needs: neither moves.
     const unsure = Float64Array.from([0.99, 0.99, 0.9, 0.5, 0.2, 0]);
-    expect(suggestThresholds(score, unsure, { precision: 0.995, recall: 0.99 }, { Certain: 0.97, Probable: 0.5 })).toMatchObject({ Certain: 0.97, Probable: 0.5 });
-    expect(suggestThresholds(score, posterior, { precision: 0.99, recall: 0.9 }, { Certain: 0.95, Probable: 0.65 })).toMatchObject({ Certain: 0.95, Probable: 0.65 });
+    expect(
+      suggestThresholds(score, unsure, { precision: 0.995, recall: 0.99 }, { Certain: 0.97, Probable: 0.5 }),
+    ).toMatchObject({ Certain: 0.97, Probable: 0.5 });
+    expect(
+      suggestThresholds(score, posterior, { precision: 0.99, recall: 0.9 }, { Certain: 0.95, Probable: 0.65 }),
+    ).toMatchObject({ Certain: 0.95, Probable: 0.65 });
   });
 
   it('raises Probable to keep the review band within the review budget, saying how many true pairs that leaves unreviewed', () => {
     // The profile band [0.5, 0.99) holds 0.98, 0.7 and 0.6: 3 pairs. 1,000 records at 2 per 1,000 allow 2.
-    const budget = (perThousandRecords: number, pairsPerScoredPair = 1, rawScore = score, limited = new Uint8Array(rawScore.length)) => ({ perThousandRecords, records: 1000, pairsPerScoredPair, rawScore, limited });
-    const two = suggestThresholds(score, posterior, { precision: 0.9999, recall: 0.9999 }, { Certain: 0.99, Probable: 0.5 }, budget(2));
+    const budget = (
+      perThousandRecords: number,
+      pairsPerScoredPair = 1,
+      rawScore = score,
+      limited = new Uint8Array(rawScore.length),
+    ) => ({ perThousandRecords, records: 1000, pairsPerScoredPair, rawScore, limited });
+    const two = suggestThresholds(
+      score,
+      posterior,
+      { precision: 0.9999, recall: 0.9999 },
+      { Certain: 0.99, Probable: 0.5 },
+      budget(2),
+    );
     expect(two).toMatchObject({ Certain: 0.99, Probable: 0.7 });
     // Left below Probable: the 0.6 pair, posterior 0.5.
-    expect(two.explanation).toMatch(/Probable raised to 0\.700000 .*2\.0 candidate pairs per 1,000 records instead of 3\.0; the model expects about 1 true pairs/);
+    expect(two.explanation).toMatch(
+      /Probable raised to 0\.700000 .*2\.0 candidate pairs per 1,000 records instead of 3\.0; the model expects about 1 true pairs/,
+    );
     // A budget the band fits leaves Probable where the recall target put it, and says nothing of the budget.
-    const roomy = suggestThresholds(score, posterior, { precision: 0.9999, recall: 0.9999 }, { Certain: 0.99, Probable: 0.5 }, budget(3));
+    const roomy = suggestThresholds(
+      score,
+      posterior,
+      { precision: 0.9999, recall: 0.9999 },
+      { Certain: 0.99, Probable: 0.5 },
+      budget(3),
+    );
     expect(roomy).toMatchObject({ Certain: 0.99, Probable: 0.5 });
     expect(roomy.explanation).not.toMatch(/budget/);
-    expect(two.reviewBand).toEqual({ budgetPerThousandRecords: 2, pairsPerThousandRecords: 2, budgetRaisedProbable: true, expectedTruePairsLeftOut: 0.5 });
-    expect(roomy.reviewBand).toEqual({ budgetPerThousandRecords: 3, pairsPerThousandRecords: 3, budgetRaisedProbable: false, expectedTruePairsLeftOut: 0 });
-    expect(suggestThresholds(score, posterior, { precision: 0.9999, recall: 0.9999 }, { Certain: 0.99, Probable: 0.5 }).reviewBand).toBeUndefined();
+    expect(two.reviewBand).toEqual({
+      budgetPerThousandRecords: 2,
+      pairsPerThousandRecords: 2,
+      budgetRaisedProbable: true,
+      expectedTruePairsLeftOut: 0.5,
+    });
+    expect(roomy.reviewBand).toEqual({
+      budgetPerThousandRecords: 3,
+      pairsPerThousandRecords: 3,
+      budgetRaisedProbable: false,
+      expectedTruePairsLeftOut: 0,
+    });
+    expect(
+      suggestThresholds(score, posterior, { precision: 0.9999, recall: 0.9999 }, { Certain: 0.99, Probable: 0.5 })
+        .reviewBand,
+    ).toBeUndefined();
     // Scored pairs standing for 2 candidates each (a sample of half): the band of 3 is 6 pairs; 2 allowed keeps only 0.98.
-    expect(suggestThresholds(score, posterior, { precision: 0.9999, recall: 0.9999 }, { Certain: 0.99, Probable: 0.5 }, budget(2, 2))).toMatchObject({ Probable: 0.98 });
+    expect(
+      suggestThresholds(
+        score,
+        posterior,
+        { precision: 0.9999, recall: 0.9999 },
+        { Certain: 0.99, Probable: 0.5 },
+        budget(2, 2),
+      ),
+    ).toMatchObject({ Probable: 0.98 });
     // A budget of 0 closes the band: Probable goes to Certain.
-    const none = suggestThresholds(score, posterior, { precision: 0.9999, recall: 0.9999 }, { Certain: 0.99, Probable: 0.5 }, budget(0));
+    const none = suggestThresholds(
+      score,
+      posterior,
+      { precision: 0.9999, recall: 0.9999 },
+      { Certain: 0.99, Probable: 0.5 },
+      budget(0),
+    );
     expect(none).toMatchObject({ Certain: 0.99, Probable: 0.99 });
-    expect(none.explanation).toMatch(/only the pairs the name-evidence and twin limits hold go to review \(0\.0 per 1,000 records\)/);
+    expect(none.explanation).toMatch(
+      /only the pairs the name-evidence and twin limits hold go to review \(0\.0 per 1,000 records\)/,
+    );
     // A pair the twin or name-evidence limit holds is reviewed whenever its raw score reaches Probable, even above
     // Certain: with the 0.999 pair limited, it and the 0.98 pair fill a budget of 2.
     const limited = Uint8Array.from([1, 0, 0, 0, 0, 0]);
     const heldScore = Float64Array.from([0.5, 0.98, 0.7, 0.6, 0.3, 0.1]);
-    const held = suggestThresholds(heldScore, posterior, { precision: 0.9999, recall: 0.9999 }, { Certain: 0.99, Probable: 0.5 }, budget(2, 1, score, limited));
+    const held = suggestThresholds(
+      heldScore,
+      posterior,
+      { precision: 0.9999, recall: 0.9999 },
+      { Certain: 0.99, Probable: 0.5 },
+      budget(2, 1, score, limited),
+    );
     expect(held).toMatchObject({ Certain: 0.99, Probable: 0.98 });
     expect(held.explanation).toMatch(/2\.0 candidate pairs per 1,000 records instead of 4\.0/);
     // Ties move together: two pairs at 0.7 with room for one put Probable above both.
     const tied = Float64Array.from([0.999, 0.8, 0.7, 0.7, 0.3]);
-    expect(suggestThresholds(tied, Float64Array.from([1, 0.9, 0.6, 0.6, 0]), { precision: 0.9999, recall: 0.9999 }, { Certain: 0.99, Probable: 0.5 }, budget(2, 1, tied))).toMatchObject({ Probable: 0.8 });
+    expect(
+      suggestThresholds(
+        tied,
+        Float64Array.from([1, 0.9, 0.6, 0.6, 0]),
+        { precision: 0.9999, recall: 0.9999 },
+        { Certain: 0.99, Probable: 0.5 },
+        budget(2, 1, tied),
+      ),
+    ).toMatchObject({ Probable: 0.8 });
   });
 
   it('gives a band that no candidate or random pair fell in no evidence, keeping each distribution summing to 1', () => {
     // One field: Strong never seen; Partial seen among random pairs only.
     const m = Float64Array.from([0.9, 1e-4, 1e-4, 0.0998]);
     const u = Float64Array.from([0.01, 3e-6, 0.2, 0.789997]);
-    const { m: outM, u: outU } = neutralUnseenBands(m, u, Float64Array.from([500, 0, 0, 100]), Float64Array.from([3000, 0, 60000, 237000]));
+    const { m: outM, u: outU } = neutralUnseenBands(
+      m,
+      u,
+      Float64Array.from([500, 0, 0, 100]),
+      Float64Array.from([3000, 0, 60000, 237000]),
+    );
     expect(outM[1]).toBe(3e-6);
     expect(outU[1]).toBe(3e-6);
     expect(outM[2]).toBeCloseTo(1e-4, 6);
@@ -163,7 +270,7 @@ describe('model-estimated precision, recall and suggested thresholds', () => {
     expect(Math.log((outM[0] ?? 0) / (outU[0] ?? 1))).toBeCloseTo(Math.log(0.9 / 0.01), 3);
   });
 
-  it('turns the candidates\' expected true pairs into a random-pair prior, within the model bounds', () => {
+  it("turns the candidates' expected true pairs into a random-pair prior, within the model bounds", () => {
     expect(priorFromCandidates(5000, 10_000)).toBeCloseTo(5000 / 49_995_000, 15);
     expect(priorFromCandidates(0, 10_000)).toBe(1e-6);
     expect(priorFromCandidates(1, 2)).toBe(1 - 1e-6);

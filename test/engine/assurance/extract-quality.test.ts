@@ -24,7 +24,9 @@ import { QUALITY_EXTRACTS } from '../../../engine/benchmark/extracts.ts';
 import { estimateRun, extractLoader } from '../../../engine/benchmark/estimate-run.ts';
 import { populationQuality, type PopulationQuality } from '../../../engine/benchmark/population-quality.ts';
 
-async function measure(name: keyof typeof QUALITY_EXTRACTS): Promise<{ byDefault: PopulationQuality; noLabels: PopulationQuality; fitted: boolean }> {
+async function measure(
+  name: keyof typeof QUALITY_EXTRACTS,
+): Promise<{ byDefault: PopulationQuality; noLabels: PopulationQuality; fitted: boolean }> {
   const engine = LocalEngine.open({ dbPath: join(tempDir(), `${name}.db`) });
   const data = await extractLoader(engine, QUALITY_EXTRACTS[name]);
   const ctx = { tenantId: `${name}-default`, actor: 'test' };

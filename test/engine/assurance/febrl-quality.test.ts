@@ -57,7 +57,10 @@ describe('FEBRL quality after calibration', () => {
     expect(run.population.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
     // Issue 12's row: F1 >= 0.9995 with a calibrated model (4,996 of 5,000 true pairs, no wrong link); issue 22's: at
     // the report's live thresholds, at least the no-labels F1 (0.9980).
-    expect(run.thresholds).toEqual({ Certain: run.calibration.liveThresholds?.Certain, Probable: run.calibration.liveThresholds?.Probable });
+    expect(run.thresholds).toEqual({
+      Certain: run.calibration.liveThresholds?.Certain,
+      Probable: run.calibration.liveThresholds?.Probable,
+    });
     expect(run.population.autoLinks.f1).toBeGreaterThanOrEqual(0.9985);
     expect(run.population.autoLinksAndReviews.f1).toBeGreaterThanOrEqual(0.9965);
     engine.close();
@@ -88,7 +91,9 @@ describe('FEBRL quality after calibration', () => {
    */
   it('FEBRL 3 with names and birth dates only', async () => {
     const engine = LocalEngine.open({ dbPath: join(tempDir(), 'febrl3-names.db') });
-    const run = await febrlAssurance(engine, 'febrl3-names', [{ sourceSystem: 'febrl-3', path: `${FEBRL}dataset3.csv`, project: namesAndBirthDate }]);
+    const run = await febrlAssurance(engine, 'febrl3-names', [
+      { sourceSystem: 'febrl-3', path: `${FEBRL}dataset3.csv`, project: namesAndBirthDate },
+    ]);
     expect(run.rejectedRecords).toBe(0);
     expect(run.population.records).toBe(5000);
     // The live thresholds: at least the no-labels F1 (0.857), and a review queue a team can staff.

@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { expectation, fitMixture, MISSING_BAND, type BandPatterns, type EmOptions, type MixtureParameters } from '../../../engine/assurance/fellegi-sunter-em.ts';
+import {
+  expectation,
+  fitMixture,
+  MISSING_BAND,
+  type BandPatterns,
+  type EmOptions,
+  type MixtureParameters,
+} from '../../../engine/assurance/fellegi-sunter-em.ts';
 import { drawPatterns } from '../../helpers/mixture.ts';
 
 const OPTIONS: EmOptions = { smoothing: 1, tolerance: 1e-9, maxIterations: 2000, fixU: false, floor: 1e-9 };
 
-const repeat = (bands: number[], fields: number): Float64Array => Float64Array.from(Array.from({ length: fields }, () => bands).flat());
+const repeat = (bands: number[], fields: number): Float64Array =>
+  Float64Array.from(Array.from({ length: fields }, () => bands).flat());
 
 describe('Fellegi-Sunter EM (Winkler 1988; Jaro 1989)', () => {
   it('takes one EM step exactly as worked by hand', () => {
@@ -13,8 +21,16 @@ describe('Fellegi-Sunter EM (Winkler 1988; Jaro 1989)', () => {
     // posterior of Exact = .4 / (.4 + .05) = 8/9, of Different = .025 / (.025 + .35) = 1/15;
     // λ' = (60 · 8/9 + 40 / 15) / 100 = 0.56; with pseudo-count 1 per band:
     // m' = ((60 · 8/9 + 1), 1, 1, (40/15 + 1)) / (56 + 4), u' = ((60/9 + 1), 1, 1, (40 · 14/15 + 1)) / (44 + 4).
-    const patterns: BandPatterns = { fieldCount: 1, bands: Uint8Array.from([0, 3]), counts: Float64Array.from([60, 40]) };
-    const start = { m: Float64Array.from([0.8, 0.1, 0.05, 0.05]), u: Float64Array.from([0.1, 0.1, 0.1, 0.7]), lambda: 0.5 };
+    const patterns: BandPatterns = {
+      fieldCount: 1,
+      bands: Uint8Array.from([0, 3]),
+      counts: Float64Array.from([60, 40]),
+    };
+    const start = {
+      m: Float64Array.from([0.8, 0.1, 0.05, 0.05]),
+      u: Float64Array.from([0.1, 0.1, 0.1, 0.7]),
+      lambda: 0.5,
+    };
     const posterior = new Float64Array(2);
     const logLikelihood = expectation(patterns, start, posterior);
     expect(posterior[0]).toBeCloseTo(8 / 9, 12);
@@ -34,14 +50,16 @@ describe('Fellegi-Sunter EM (Winkler 1988; Jaro 1989)', () => {
     const fields = 6;
     const truth: MixtureParameters = {
       m: repeat([0.85, 0.08, 0.04, 0.03], fields),
-      u: Float64Array.from([
-        [0.01, 0.02, 0.17, 0.8],
-        [0.02, 0.03, 0.35, 0.6],
-        [0.005, 0.005, 0.04, 0.95],
-        [0.5, 0.0, 0.0, 0.5],
-        [0.05, 0.05, 0.2, 0.7],
-        [0.001, 0.009, 0.09, 0.9],
-      ].flat()),
+      u: Float64Array.from(
+        [
+          [0.01, 0.02, 0.17, 0.8],
+          [0.02, 0.03, 0.35, 0.6],
+          [0.005, 0.005, 0.04, 0.95],
+          [0.5, 0.0, 0.0, 0.5],
+          [0.05, 0.05, 0.2, 0.7],
+          [0.001, 0.009, 0.09, 0.9],
+        ].flat(),
+      ),
       lambda: 0.3,
     };
     truth.m.set([0.98, 0, 0, 0.02], 12); // a sex-like field: two bands only
@@ -58,26 +76,45 @@ describe('Fellegi-Sunter EM (Winkler 1988; Jaro 1989)', () => {
 
   it('estimates m and λ with u held at a given value (u from random pairs)', () => {
     const fields = 4;
-    const truth: MixtureParameters = { m: repeat([0.9, 0.05, 0.03, 0.02], fields), u: repeat([0.02, 0.03, 0.15, 0.8], fields), lambda: 0.2 };
+    const truth: MixtureParameters = {
+      m: repeat([0.9, 0.05, 0.03, 0.02], fields),
+      u: repeat([0.02, 0.03, 0.15, 0.8], fields),
+      lambda: 0.2,
+    };
     const patterns = drawPatterns(truth, fields, 100_000, 3);
-    const fit = fitMixture(patterns, { m: repeat([0.5, 0.2, 0.2, 0.1], fields), u: truth.u, lambda: 0.5 }, { ...OPTIONS, fixU: true });
+    const fit = fitMixture(
+      patterns,
+      { m: repeat([0.5, 0.2, 0.2, 0.1], fields), u: truth.u, lambda: 0.5 },
+      { ...OPTIONS, fixU: true },
+    );
     expect([...fit.parameters.u]).toEqual([...truth.u]);
     expect(fit.parameters.lambda).toBeCloseTo(0.2, 2);
-    for (let i = 0; i < fields * 4; i++) expect(Math.abs((fit.parameters.m[i] ?? 0) - (truth.m[i] ?? 0))).toBeLessThan(0.01);
+    for (let i = 0; i < fields * 4; i++)
+      expect(Math.abs((fit.parameters.m[i] ?? 0) - (truth.m[i] ?? 0))).toBeLessThan(0.01);
   });
 
   it('never lets the objective (log-likelihood plus the smoothing prior) decrease', () => {
     const band = fc.integer({ min: 0, max: 4 }).map((b) => (b === 4 ? MISSING_BAND : b));
-    const distribution = fc.tuple(fc.double({ min: 0.01, max: 1, noNaN: true }), fc.double({ min: 0.01, max: 1, noNaN: true }), fc.double({ min: 0.01, max: 1, noNaN: true }), fc.double({ min: 0.01, max: 1, noNaN: true })).map((xs) => {
-      const total = xs.reduce((a, b) => a + b, 0);
-      return xs.map((x) => x / total);
-    });
+    const distribution = fc
+      .tuple(
+        fc.double({ min: 0.01, max: 1, noNaN: true }),
+        fc.double({ min: 0.01, max: 1, noNaN: true }),
+        fc.double({ min: 0.01, max: 1, noNaN: true }),
+        fc.double({ min: 0.01, max: 1, noNaN: true }),
+      )
+      .map((xs) => {
+        const total = xs.reduce((a, b) => a + b, 0);
+        return xs.map((x) => x / total);
+      });
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 4 }).chain((fields) =>
           fc.record({
             fields: fc.constant(fields),
-            rows: fc.array(fc.tuple(fc.array(band, { minLength: fields, maxLength: fields }), fc.integer({ min: 1, max: 500 })), { minLength: 1, maxLength: 40 }),
+            rows: fc.array(
+              fc.tuple(fc.array(band, { minLength: fields, maxLength: fields }), fc.integer({ min: 1, max: 500 })),
+              { minLength: 1, maxLength: 40 },
+            ),
             m: fc.array(distribution, { minLength: fields, maxLength: fields }),
             u: fc.array(distribution, { minLength: fields, maxLength: fields }),
             lambda: fc.double({ min: 0.01, max: 0.99, noNaN: true }),
@@ -88,13 +125,28 @@ describe('Fellegi-Sunter EM (Winkler 1988; Jaro 1989)', () => {
           }),
         ),
         ({ fields, rows, m, u, lambda, smoothing, fixU, fixM, fixLambda }) => {
-          const patterns: BandPatterns = { fieldCount: fields, bands: Uint8Array.from(rows.flatMap(([bands]) => bands)), counts: Float64Array.from(rows.map(([, n]) => n)) };
+          const patterns: BandPatterns = {
+            fieldCount: fields,
+            bands: Uint8Array.from(rows.flatMap(([bands]) => bands)),
+            counts: Float64Array.from(rows.map(([, n]) => n)),
+          };
           const start = { m: Float64Array.from(m.flat()), u: Float64Array.from(u.flat()), lambda };
-          const fit = fitMixture(patterns, start, { smoothing, tolerance: 0, maxIterations: 30, fixU, fixM, fixLambda, floor: 1e-12 });
+          const fit = fitMixture(patterns, start, {
+            smoothing,
+            tolerance: 0,
+            maxIterations: 30,
+            fixU,
+            fixM,
+            fixLambda,
+            floor: 1e-12,
+          });
           const history = fit.objectiveHistory;
           // Relative to the objective, with an absolute floor for rounding where the objective is about 0 (every field
           // missing: a fast-check run found a "decrease" of 1.4e-16 there).
-          for (let i = 1; i < history.length; i++) expect(history[i] ?? 0).toBeGreaterThanOrEqual((history[i - 1] ?? 0) - Math.max(1e-12, 1e-7 * Math.abs(history[i - 1] ?? 1)));
+          for (let i = 1; i < history.length; i++)
+            expect(history[i] ?? 0).toBeGreaterThanOrEqual(
+              (history[i - 1] ?? 0) - Math.max(1e-12, 1e-7 * Math.abs(history[i - 1] ?? 1)),
+            );
           // What is held stays exactly where it started.
           if (fixM) expect([...fit.parameters.m]).toEqual([...start.m]);
           if (fixU) expect([...fit.parameters.u]).toEqual([...start.u]);
@@ -106,8 +158,16 @@ describe('Fellegi-Sunter EM (Winkler 1988; Jaro 1989)', () => {
   });
 
   it('keeps every probability strictly inside (0, 1), even for a band no pair falls in', () => {
-    const patterns: BandPatterns = { fieldCount: 2, bands: Uint8Array.from([0, 0, 0, 3]), counts: Float64Array.from([500, 500]) };
-    const fit = fitMixture(patterns, { m: repeat([0.7, 0.1, 0.1, 0.1], 2), u: repeat([0.1, 0.1, 0.2, 0.6], 2), lambda: 0.5 }, { ...OPTIONS, smoothing: 1e-4 });
+    const patterns: BandPatterns = {
+      fieldCount: 2,
+      bands: Uint8Array.from([0, 0, 0, 3]),
+      counts: Float64Array.from([500, 500]),
+    };
+    const fit = fitMixture(
+      patterns,
+      { m: repeat([0.7, 0.1, 0.1, 0.1], 2), u: repeat([0.1, 0.1, 0.2, 0.6], 2), lambda: 0.5 },
+      { ...OPTIONS, smoothing: 1e-4 },
+    );
     for (const p of [...fit.parameters.m, ...fit.parameters.u, fit.parameters.lambda]) {
       expect(p).toBeGreaterThan(0);
       expect(p).toBeLessThan(1);
@@ -117,8 +177,16 @@ describe('Fellegi-Sunter EM (Winkler 1988; Jaro 1989)', () => {
   });
 
   it('stops at the iteration cap and says it did not converge', () => {
-    const truth: MixtureParameters = { m: repeat([0.9, 0.05, 0.03, 0.02], 3), u: repeat([0.02, 0.03, 0.15, 0.8], 3), lambda: 0.2 };
-    const fit = fitMixture(drawPatterns(truth, 3, 5_000, 9), { m: repeat([0.5, 0.2, 0.2, 0.1], 3), u: repeat([0.1, 0.1, 0.2, 0.6], 3), lambda: 0.5 }, { ...OPTIONS, maxIterations: 2 });
+    const truth: MixtureParameters = {
+      m: repeat([0.9, 0.05, 0.03, 0.02], 3),
+      u: repeat([0.02, 0.03, 0.15, 0.8], 3),
+      lambda: 0.2,
+    };
+    const fit = fitMixture(
+      drawPatterns(truth, 3, 5_000, 9),
+      { m: repeat([0.5, 0.2, 0.2, 0.1], 3), u: repeat([0.1, 0.1, 0.2, 0.6], 3), lambda: 0.5 },
+      { ...OPTIONS, maxIterations: 2 },
+    );
     expect(fit.iterations).toBe(2);
     expect(fit.converged).toBe(false);
     expect(fit.objectiveHistory).toHaveLength(3);

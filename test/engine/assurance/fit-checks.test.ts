@@ -1,17 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { BANDS, FIELD_NAMES, type FieldName } from '../../../engine/contract/fields.ts';
 import { MISSING_BAND, type BandPatterns } from '../../../engine/assurance/fellegi-sunter-em.ts';
-import { anchorRecall, deterministicAnchor, type DeterministicAnchor } from '../../../engine/assurance/deterministic-anchor.ts';
+import {
+  anchorRecall,
+  deterministicAnchor,
+  type DeterministicAnchor,
+} from '../../../engine/assurance/deterministic-anchor.ts';
 import { fitChecks, fitPasses, type FitUnderCheck } from '../../../engine/assurance/fit-checks.ts';
 
 const B = BANDS.length;
 const F = FIELD_NAMES.length;
-const at = (field: FieldName, band: (typeof BANDS)[number]): number => FIELD_NAMES.indexOf(field) * B + BANDS.indexOf(band);
+const at = (field: FieldName, band: (typeof BANDS)[number]): number =>
+  FIELD_NAMES.indexOf(field) * B + BANDS.indexOf(band);
 
 /** m or u with the given bands of the given fields, every other field uniform. */
 function probabilities(values: Partial<Record<FieldName, readonly [number, number, number, number]>>): Float64Array {
   const out = new Float64Array(F * B).fill(1 / B);
-  for (const [field, bands] of Object.entries(values) as [FieldName, readonly number[]][]) bands.forEach((p, b) => (out[FIELD_NAMES.indexOf(field) * B + b] = p));
+  for (const [field, bands] of Object.entries(values) as [FieldName, readonly number[]][])
+    bands.forEach((p, b) => (out[FIELD_NAMES.indexOf(field) * B + b] = p));
   return out;
 }
 
@@ -26,8 +32,16 @@ function patterns(rows: readonly (readonly [readonly [number, number, number], n
   return { fieldCount: F, bands, counts: Float64Array.from(rows.map(([, n]) => n)) };
 }
 
-const GOOD_M = probabilities({ familyName: [0.85, 0.08, 0.03, 0.04], givenName: [0.8, 0.1, 0.05, 0.05], birthDate: [0.9, 0.05, 0.03, 0.02] });
-const RANDOM_U = probabilities({ familyName: [0.002, 0.003, 0.35, 0.645], givenName: [0.004, 0.005, 0.39, 0.601], birthDate: [3.4e-5, 1.2e-3, 0.019, 0.9798] });
+const GOOD_M = probabilities({
+  familyName: [0.85, 0.08, 0.03, 0.04],
+  givenName: [0.8, 0.1, 0.05, 0.05],
+  birthDate: [0.9, 0.05, 0.03, 0.02],
+});
+const RANDOM_U = probabilities({
+  familyName: [0.002, 0.003, 0.35, 0.645],
+  givenName: [0.004, 0.005, 0.39, 0.601],
+  birthDate: [3.4e-5, 1.2e-3, 0.019, 0.9798],
+});
 // 400 pairs agree exactly on all three; 2,000 share a family name and birth year only.
 const CANDIDATES = patterns([
   [[0, 0, 0], 400],
@@ -45,7 +59,15 @@ function underCheck(overrides: Partial<FitUnderCheck> = {}): FitUnderCheck {
       if (band !== MISSING_BAND) counts[f * B + band] = (counts[f * B + band] ?? 0) + (CANDIDATES.counts[p] ?? 0);
     }
   }
-  return { m: GOOD_M, u: RANDOM_U, candidateCounts: counts, expectedMatches: 500, anchor, runs: [{ name: 'the EM over all candidates', converged: true }], ...overrides };
+  return {
+    m: GOOD_M,
+    u: RANDOM_U,
+    candidateCounts: counts,
+    expectedMatches: 500,
+    anchor,
+    runs: [{ name: 'the EM over all candidates', converged: true }],
+    ...overrides,
+  };
 }
 
 describe('the deterministic anchor', () => {
@@ -62,7 +84,11 @@ describe('the deterministic anchor', () => {
 
   it('does not apply when fewer than two anchor fields are compared in most pairs', () => {
     const onlyFamily = patterns([[[0, MISSING_BAND, MISSING_BAND], 100]]);
-    expect(deterministicAnchor(onlyFamily, RANDOM_U, 1e6)).toMatchObject({ applies: false, exactPairs: 0, lowerBound: 0 });
+    expect(deterministicAnchor(onlyFamily, RANDOM_U, 1e6)).toMatchObject({
+      applies: false,
+      exactPairs: 0,
+      lowerBound: 0,
+    });
   });
 });
 
@@ -83,12 +109,20 @@ describe('the fit checks', () => {
     const checks = fitChecks(underCheck({ expectedMatches: 1.5 }));
     const lower = checks.find((c) => c.check === 'anchor-lower');
     expect(lower?.passed).toBe(false);
-    expect(lower?.detail).toMatch(/400 candidate pairs agree exactly on familyName, givenName, birthDate .* the fit expects 1\.5 true pairs in all, far fewer/);
+    expect(lower?.detail).toMatch(
+      /400 candidate pairs agree exactly on familyName, givenName, birthDate .* the fit expects 1\.5 true pairs in all, far fewer/,
+    );
     expect(fitPasses(checks)).toBe(false);
   });
 
   it('fail a fit whose own m promises far more exact agreements than the candidates hold (a fit of non-matches)', () => {
-    const anchor: DeterministicAnchor = { fields: ['familyName', 'givenName', 'birthDate'], applies: true, exactPairs: 0, coincidences: 0, lowerBound: 0 };
+    const anchor: DeterministicAnchor = {
+      fields: ['familyName', 'givenName', 'birthDate'],
+      applies: true,
+      exactPairs: 0,
+      coincidences: 0,
+      lowerBound: 0,
+    };
     const checks = fitChecks(underCheck({ anchor, expectedMatches: 800 }));
     const consistent = checks.find((c) => c.check === 'anchor-consistent');
     expect(consistent?.passed).toBe(false);
@@ -108,7 +142,9 @@ describe('the fit checks', () => {
     const m = Float64Array.from(RANDOM_U);
     const check = fitChecks(underCheck({ m })).find((c) => c.check === 'm-apart-from-u');
     expect(check?.passed).toBe(false);
-    expect(check?.detail).toMatch(/familyName \(distance 0\.00\), givenName \(distance 0\.00\), birthDate \(distance 0\.00\)/);
+    expect(check?.detail).toMatch(
+      /familyName \(distance 0\.00\), givenName \(distance 0\.00\), birthDate \(distance 0\.00\)/,
+    );
   });
 
   it('fail when an EM run stopped at the iteration limit with its likelihood still rising, naming it', () => {
@@ -118,9 +154,15 @@ describe('the fit checks', () => {
     ];
     const check = fitChecks(underCheck({ runs })).find((c) => c.check === 'converged');
     expect(check?.passed).toBe(false);
-    expect(check?.detail).toBe('the m session of rule family-given-phonetic stopped at the iteration limit with the likelihood still rising, without converging');
+    expect(check?.detail).toBe(
+      'the m session of rule family-given-phonetic stopped at the iteration limit with the likelihood still rising, without converging',
+    );
     // A run that reports no last change is judged still rising.
-    expect(fitChecks(underCheck({ runs: [{ name: 'the EM over all candidates', converged: false }] })).find((c) => c.check === 'converged')?.passed).toBe(false);
+    expect(
+      fitChecks(underCheck({ runs: [{ name: 'the EM over all candidates', converged: false }] })).find(
+        (c) => c.check === 'converged',
+      )?.passed,
+    ).toBe(false);
   });
 
   it('pass, saying so, a run stopped at the limit whose likelihood had settled (parameters creeping along a ridge)', () => {
@@ -130,6 +172,8 @@ describe('the fit checks', () => {
     ];
     const check = fitChecks(underCheck({ runs })).find((c) => c.check === 'converged');
     expect(check?.passed).toBe(true);
-    expect(check?.detail).toMatch(/^the m session of rule given-prefix-birth-year stopped at the iteration limit with the likelihood settled .* not converged/);
+    expect(check?.detail).toMatch(
+      /^the m session of rule given-prefix-birth-year stopped at the iteration limit with the likelihood settled .* not converged/,
+    );
   });
 });

@@ -22,7 +22,16 @@ function name(prefix: string, i: number): string {
 function batch(from: number, count: number, withBirthDate: boolean): string {
   const people = Array.from({ length: count }, (_, k) => {
     const i = from + k;
-    const p = patient({ id: `h${String(i)}`, mrn: `M${String(i)}`, family: name('Fam', i), given: [name('Giv', i)], birthDate: `19${String(10 + (i % 80))}-0${String(1 + (i % 9))}-1${String(i % 9)}`, line: `${String(i)} High Street`, postalCode: `PO${String(i % 90)} 1AA`, phone: `0239${String(1000000 + i)}` });
+    const p = patient({
+      id: `h${String(i)}`,
+      mrn: `M${String(i)}`,
+      family: name('Fam', i),
+      given: [name('Giv', i)],
+      birthDate: `19${String(10 + (i % 80))}-0${String(1 + (i % 9))}-1${String(i % 9)}`,
+      line: `${String(i)} High Street`,
+      postalCode: `PO${String(i % 90)} 1AA`,
+      phone: `0239${String(1000000 + i)}`,
+    });
     if (!withBirthDate) delete (p as { birthDate?: string }).birthDate;
     return p;
   });
@@ -54,10 +63,13 @@ function sample(overrides: Partial<HealthSample>): HealthSample {
 describe('health figures and drift', () => {
   it('records every ingest and flags a source that stops sending birth dates on its next ingest, not an unchanged one', async () => {
     const engine = openRegistry(tempDir(), ['t1', 't2']);
-    for (let week = 0; week < 4; week++) await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: batch(week * 80, 80, true) }, ctx());
+    for (let week = 0; week < 4; week++)
+      await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: batch(week * 80, 80, true) }, ctx());
     let health = await engine.call('health/series', {}, ctx());
     expect(health.samples).toHaveLength(4);
-    expect(health.samples.map((s) => [s.origin, s.sourceSystem, s.created, s.fieldPresent['birthDate']])).toEqual(Array.from({ length: 4 }, () => ['ingest', 'hospital', 80, 80]));
+    expect(health.samples.map((s) => [s.origin, s.sourceSystem, s.created, s.fieldPresent['birthDate']])).toEqual(
+      Array.from({ length: 4 }, () => ['ingest', 'hospital', 80, 80]),
+    );
     expect(health.flags).toEqual([]);
 
     await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: batch(400, 80, false) }, ctx());
@@ -65,14 +77,26 @@ describe('health figures and drift', () => {
     // Without birth dates these look-alike test names match far more: the review and auto-link rates move too, more
     // compared pairs score high, and more records meet more candidates than the cap.
     const flagged = new Map(health.flags.map((f) => [f.metric, f.text]));
-    expect(flagged.get('completeness:birthDate')).toMatch(/^hospital: the share of records carrying birthDate fell from 1\.000 to 0\.000/);
-    expect([...flagged.keys()].sort()).toEqual(['auto-link-rate', 'capped', 'completeness:birthDate', 'high-scores', 'review-rate']);
+    expect(flagged.get('completeness:birthDate')).toMatch(
+      /^hospital: the share of records carrying birthDate fell from 1\.000 to 0\.000/,
+    );
+    expect([...flagged.keys()].sort()).toEqual([
+      'auto-link-rate',
+      'capped',
+      'completeness:birthDate',
+      'high-scores',
+      'review-rate',
+    ]);
     // What matching met is recorded with each ingest: every compared pair in one score band, every blocking rule named.
     for (const s of health.samples) {
       if (s.matching === null) throw new Error('an ingest without its matching figures');
       expect(s.matching.scoreBands).toHaveLength(SCORE_BAND_EDGES.length + 1);
       expect(s.matching.scoreBands.reduce((a, b) => a + b, 0)).toBe(s.matching.comparedPairs);
-      expect(Object.keys(s.matching.rules).sort()).toEqual(activeProfile(engine.env.store, 't1').profile.Blocking.Rules.map((r) => r.Name).sort());
+      expect(Object.keys(s.matching.rules).sort()).toEqual(
+        activeProfile(engine.env.store, 't1')
+          .profile.Blocking.Rules.map((r) => r.Name)
+          .sort(),
+      );
       expect(s.identitySizes).toBeNull();
     }
     // Another tenant sees none of it.
@@ -89,16 +113,29 @@ describe('health figures and drift', () => {
     // Under the new version, later weeks are compared with that version's own: the doubled rate is the new normal.
     expect(driftFlags([week(1, 20), week(1, 22), week(2, 44), week(2, 42)])).toEqual([]);
     // A failed job is always said.
-    expect(driftFlags([week(1, 20), sample({ origin: 'job', jobId: 'job-1', jobKind: 'reconciliation', jobStatus: 'failed' })]).map((f) => f.metric)).toEqual(['job-failed']);
+    expect(
+      driftFlags([
+        week(1, 20),
+        sample({ origin: 'job', jobId: 'job-1', jobKind: 'reconciliation', jobStatus: 'failed' }),
+      ]).map((f) => f.metric),
+    ).toEqual(['job-failed']);
   });
 
   it('flags a blocking rule whose candidates explode against the ingest before, not a steady or a falling one', () => {
-    const matching = (candidates: number, capped = 10): MatchingFigures => ({ comparedPairs: 4000, scoreBands: [3000, 500, 200, 100, 50, 50, 50, 50], capped, rules: { 'name-birth': { candidates, overCap: 0 }, phone: { candidates: 300, overCap: 0 } } });
-    const week = (candidates: number, capped?: number): HealthSample => sample({ matching: matching(candidates, capped) });
+    const matching = (candidates: number, capped = 10): MatchingFigures => ({
+      comparedPairs: 4000,
+      scoreBands: [3000, 500, 200, 100, 50, 50, 50, 50],
+      capped,
+      rules: { 'name-birth': { candidates, overCap: 0 }, phone: { candidates: 300, overCap: 0 } },
+    });
+    const week = (candidates: number, capped?: number): HealthSample =>
+      sample({ matching: matching(candidates, capped) });
     expect(driftFlags([week(3000), week(3200), week(3100)])).toEqual([]);
     const exploded = driftFlags([week(3000), week(3100), week(12_000)]);
     expect(exploded.map((f) => f.metric)).toEqual(['candidates:name-birth']);
-    expect(exploded[0]?.text).toBe('hospital: blocking rule name-birth found 12.0 candidates per record, against 3.1 on the ingest before (×3.9)');
+    expect(exploded[0]?.text).toBe(
+      'hospital: blocking rule name-birth found 12.0 candidates per record, against 3.1 on the ingest before (×3.9)',
+    );
     // Compared with the ingest just before, not the pool: a registry that grew steadily is not flagged.
     expect(driftFlags([week(500), week(1000), week(2000), week(3500)])).toEqual([]);
     expect(driftFlags([week(3000), week(3100), week(600)])).toEqual([]);
@@ -107,11 +144,16 @@ describe('health figures and drift', () => {
   });
 
   it('flags identities of 5 or more records growing between two registry snapshots', () => {
-    const snapshot = (sizes: number[], origin: 'job' | 'daily' = 'daily'): HealthSample => sample({ origin, sourceSystem: null, jobStatus: origin === 'job' ? 'completed' : null, identitySizes: sizes });
-    expect(driftFlags([snapshot([8000, 1500, 300, 100, 60, 5]), snapshot([8100, 1510, 300, 100, 61, 5], 'job')])).toEqual([]);
+    const snapshot = (sizes: number[], origin: 'job' | 'daily' = 'daily'): HealthSample =>
+      sample({ origin, sourceSystem: null, jobStatus: origin === 'job' ? 'completed' : null, identitySizes: sizes });
+    expect(
+      driftFlags([snapshot([8000, 1500, 300, 100, 60, 5]), snapshot([8100, 1510, 300, 100, 61, 5], 'job')]),
+    ).toEqual([]);
     const grown = driftFlags([snapshot([8000, 1500, 300, 100, 60, 5]), snapshot([7000, 1500, 300, 100, 900, 200])]);
     expect(grown.map((f) => f.metric)).toEqual(['large-identities']);
-    expect(grown[0]?.text).toMatch(/^registry: the share of identities with 5 or more records rose from 0\.007 to 0\.110/);
+    expect(grown[0]?.text).toMatch(
+      /^registry: the share of identities with 5 or more records rose from 0\.007 to 0\.110/,
+    );
   });
 
   it('takes a daily sample of a quiet registry once a day: its records and identities by size', async () => {

@@ -26,7 +26,11 @@ describe('the impact preview of a candidate profile', () => {
     const raised = 0.9999;
     const rows = (await engine.call('identities/list', {}, ctx)).rows;
     const byIdentity = new Map<string, { sourceSystem: string; localId: string }[]>();
-    for (const r of rows) byIdentity.set(r.enterpriseId, [...(byIdentity.get(r.enterpriseId) ?? []), { sourceSystem: r.sourceSystem, localId: r.localId }]);
+    for (const r of rows)
+      byIdentity.set(r.enterpriseId, [
+        ...(byIdentity.get(r.enterpriseId) ?? []),
+        { sourceSystem: r.sourceSystem, localId: r.localId },
+      ]);
     let expected = 0;
     for (const records of byIdentity.values()) {
       if (records.length < 2) continue;
@@ -35,13 +39,18 @@ describe('the impact preview of a candidate profile', () => {
         for (const other of records) {
           if (other === record) continue;
           const explained = await engine.call('matching/explain', { left: record, right: other }, ctx);
-          if (best === undefined || explained.score > best.score) best = { score: explained.score, decision: explained.decision };
+          if (best === undefined || explained.score > best.score)
+            best = { score: explained.score, decision: explained.decision };
         }
         if (best?.decision === 'certain' && best.score < raised) expected++;
       }
     }
     const thresholds = { ...profile.MatchingRules.Thresholds, Certain: raised };
-    const preview = await engine.call('profile/preview', { document: { MatchingRules: { ...profile.MatchingRules, Thresholds: thresholds } } }, ctx);
+    const preview = await engine.call(
+      'profile/preview',
+      { document: { MatchingRules: { ...profile.MatchingRules, Thresholds: thresholds } } },
+      ctx,
+    );
     expect(preview.changes['link-below-certain']).toBe(expected);
     expect(expected).toBeGreaterThan(0);
     expect(preview.changes['new-certain']).toBe(0);
@@ -53,19 +62,35 @@ describe('the impact preview of a candidate profile', () => {
     expect(bands.reduce((a, b) => a + b, 0)).toBe(expected);
     const lowest = scoreBand(profile.MatchingRules.Thresholds.Certain);
     expect(bands.slice(0, lowest)).toEqual(bands.slice(0, lowest).map(() => 0));
-    expect(Object.values(same.byScoreBand).flat().every((count) => count === 0)).toBe(true);
+    expect(
+      Object.values(same.byScoreBand)
+        .flat()
+        .every((count) => count === 0),
+    ).toBe(true);
 
     // Nothing was written by either preview.
     expect(engine.env.store.statement('SELECT count(*) FROM review_case').pluck().get()).toBe(before);
     expect((await engine.call('profile/get', {}, ctx)).matchingProfileVersion).toBe(1);
 
     // The cases a reconciliation would open under the active profile are the cases it opens.
-    const { jobId } = await engine.call('maintenance/reconcile', { reason: 'compare with the preview', batchSize: 25 }, ctx);
+    const { jobId } = await engine.call(
+      'maintenance/reconcile',
+      { reason: 'compare with the preview', batchSize: 25 },
+      ctx,
+    );
     await runWorker(engine.env, { tenants: [ctx.tenantId], once: true });
-    expect((await engine.call('jobs/get', { jobId }, ctx)).counters.reviewCreated).toBe(same.reviewCasesReconciliationWouldOpen);
+    expect((await engine.call('jobs/get', { jobId }, ctx)).counters.reviewCreated).toBe(
+      same.reviewCasesReconciliationWouldOpen,
+    );
 
     // A document that could not be applied is refused, naming the field.
-    const refused = await engine.call('profile/preview', { document: { MatchingRules: { ...profile.MatchingRules, Thresholds: { Probable: 0.9, Certain: 0.5 } } } }, ctx).catch((e: unknown) => e);
+    const refused = await engine
+      .call(
+        'profile/preview',
+        { document: { MatchingRules: { ...profile.MatchingRules, Thresholds: { Probable: 0.9, Certain: 0.5 } } } },
+        ctx,
+      )
+      .catch((e: unknown) => e);
     expect(refused).toMatchObject({ kind: 'validation' });
     engine.close();
   });

@@ -98,22 +98,38 @@ describe('labelRuleIssues', () => {
   });
 
   it('does not treat the same local id in different source systems as a self-pair', () => {
-    expect(labelRuleIssues([...BASE, pair(ref('EHR', 'B1'), ref('LAB', 'B1'), false)], options({ recordExists: () => true })))
-      .toEqual([]);
+    expect(
+      labelRuleIssues(
+        [...BASE, pair(ref('EHR', 'B1'), ref('LAB', 'B1'), false)],
+        options({ recordExists: () => true }),
+      ),
+    ).toEqual([]);
   });
 
   it('rejects records missing from the tenant, naming the side', () => {
     expect(labelRuleIssues([...BASE, pair(GHOST, E, false), pair(F, GHOST, false)], options())).toEqual([
-      { path: 'line 4', message: "left record does not exist in this tenant (labels may refer only to this tenant's records)" },
-      { path: 'line 5', message: "right record does not exist in this tenant (labels may refer only to this tenant's records)" },
+      {
+        path: 'line 4',
+        message: "left record does not exist in this tenant (labels may refer only to this tenant's records)",
+      },
+      {
+        path: 'line 5',
+        message: "right record does not exist in this tenant (labels may refer only to this tenant's records)",
+      },
     ]);
   });
 
   it('rejects a cross-tenant reference exactly as a missing record, naming neither tenant nor record', () => {
     const issues = labelRuleIssues([...BASE, pair(E, OTHER, false), pair(E, GHOST, false)], options());
     expect(issues).toEqual([
-      { path: 'line 4', message: "right record does not exist in this tenant (labels may refer only to this tenant's records)" },
-      { path: 'line 5', message: "right record does not exist in this tenant (labels may refer only to this tenant's records)" },
+      {
+        path: 'line 4',
+        message: "right record does not exist in this tenant (labels may refer only to this tenant's records)",
+      },
+      {
+        path: 'line 5',
+        message: "right record does not exist in this tenant (labels may refer only to this tenant's records)",
+      },
     ]);
     expect(JSON.stringify(issues)).not.toContain('OTHER-TENANT');
   });
@@ -133,7 +149,10 @@ describe('labelRuleIssues', () => {
   });
 
   it('rejects a duplicate pair, including a mirrored one, naming the first row', () => {
-    const issues = labelRuleIssues([pair(A, B, true), pair(C, D, false), pair(A, B, true), pair(D, C, false)], options());
+    const issues = labelRuleIssues(
+      [pair(A, B, true), pair(C, D, false), pair(A, B, true), pair(D, C, false)],
+      options(),
+    );
     expect(issues).toEqual([
       { path: 'line 4', message: 'duplicate pair: duplicates line 2' },
       { path: 'line 5', message: 'duplicate pair: duplicates line 3' },
@@ -141,7 +160,10 @@ describe('labelRuleIssues', () => {
   });
 
   it('rejects a contradictory pair, including a mirrored one, naming the first row', () => {
-    const issues = labelRuleIssues([pair(A, B, true), pair(C, D, false), pair(B, A, false), pair(C, D, true)], options());
+    const issues = labelRuleIssues(
+      [pair(A, B, true), pair(C, D, false), pair(B, A, false), pair(C, D, true)],
+      options(),
+    );
     expect(issues).toEqual([
       { path: 'line 4', message: 'contradictory pair: labelled non-match here and match at line 2' },
       { path: 'line 5', message: 'contradictory pair: labelled match here and non-match at line 3' },
@@ -149,7 +171,10 @@ describe('labelRuleIssues', () => {
   });
 
   it('reports a row that both duplicates and contradicts earlier rows', () => {
-    const issues = labelRuleIssues([pair(A, B, true), pair(A, B, false), pair(B, A, true), ...BASE.slice(1)], options());
+    const issues = labelRuleIssues(
+      [pair(A, B, true), pair(A, B, false), pair(B, A, true), ...BASE.slice(1)],
+      options(),
+    );
     expect(issues).toEqual([
       { path: 'line 3', message: 'contradictory pair: labelled non-match here and match at line 2' },
       { path: 'line 4', message: 'duplicate pair: duplicates line 2' },
@@ -167,13 +192,22 @@ describe('labelRuleIssues', () => {
 
   it('rejects a dataset lacking either class', () => {
     expect(labelRuleIssues([pair(A, B, true), pair(C, D, true)], options())).toEqual([
-      { path: 'pairs', message: 'the dataset must contain both matches and non-matches; found 2 matches and 0 non-matches' },
+      {
+        path: 'pairs',
+        message: 'the dataset must contain both matches and non-matches; found 2 matches and 0 non-matches',
+      },
     ]);
     expect(labelRuleIssues([pair(A, B, false)], options())).toEqual([
-      { path: 'pairs', message: 'the dataset must contain both matches and non-matches; found 0 matches and 1 non-match' },
+      {
+        path: 'pairs',
+        message: 'the dataset must contain both matches and non-matches; found 0 matches and 1 non-match',
+      },
     ]);
     expect(labelRuleIssues([], options())).toEqual([
-      { path: 'pairs', message: 'the dataset must contain both matches and non-matches; found 0 matches and 0 non-matches' },
+      {
+        path: 'pairs',
+        message: 'the dataset must contain both matches and non-matches; found 0 matches and 0 non-matches',
+      },
     ]);
   });
 
@@ -186,11 +220,20 @@ describe('labelRuleIssues', () => {
     const calibration = options({ recordExists: () => true, minimumPerClass: 10 });
     expect(labelRuleIssues(pairs(10, 10), calibration)).toEqual([]);
     expect(labelRuleIssues(pairs(9, 12), calibration)).toEqual([
-      { path: 'pairs', message: 'at least 10 matches and 10 non-matches are required; found 9 matches and 12 non-matches' },
+      {
+        path: 'pairs',
+        message: 'at least 10 matches and 10 non-matches are required; found 9 matches and 12 non-matches',
+      },
     ]);
     expect(labelRuleIssues(pairs(1, 0), calibration)).toEqual([
-      { path: 'pairs', message: 'the dataset must contain both matches and non-matches; found 1 match and 0 non-matches' },
-      { path: 'pairs', message: 'at least 10 matches and 10 non-matches are required; found 1 match and 0 non-matches' },
+      {
+        path: 'pairs',
+        message: 'the dataset must contain both matches and non-matches; found 1 match and 0 non-matches',
+      },
+      {
+        path: 'pairs',
+        message: 'at least 10 matches and 10 non-matches are required; found 1 match and 0 non-matches',
+      },
     ]);
   });
 

@@ -95,7 +95,9 @@ describe('parseLabelsTsv', () => {
   });
 
   it('rejects a wrong column count', () => {
-    const error = parseError([row('EHR', 'A1', 'LAB', 'B2'), row('EHR', 'A1', 'LAB', 'B2', 'match', 'extra')].join('\n'));
+    const error = parseError(
+      [row('EHR', 'A1', 'LAB', 'B2'), row('EHR', 'A1', 'LAB', 'B2', 'match', 'extra')].join('\n'),
+    );
     expect(error.kind).toBe('validation');
     expect(error.issues).toEqual([
       { path: 'line 1', message: 'expected 5 tab-separated columns, found 4' },

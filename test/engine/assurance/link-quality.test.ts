@@ -25,7 +25,12 @@ function identities(engine: LocalEngine): Map<number, IdentityTruth> {
     .all(ctx.tenantId) as { identityId: number; enterpriseId: string; personId: string }[];
   const out = new Map<number, IdentityTruth>();
   for (const row of rows) {
-    const entry = out.get(row.identityId) ?? { identityId: row.identityId, enterpriseId: row.enterpriseId, persons: new Set<string>(), records: 0 };
+    const entry = out.get(row.identityId) ?? {
+      identityId: row.identityId,
+      enterpriseId: row.enterpriseId,
+      persons: new Set<string>(),
+      records: 0,
+    };
     entry.persons.add(row.personId);
     out.set(row.identityId, { ...entry, records: entry.records + 1 });
   }
@@ -36,8 +41,12 @@ function identities(engine: LocalEngine): Map<number, IdentityTruth> {
 function falselyLink(engine: LocalEngine, into: number, from: number): void {
   const { store } = engine.env;
   store.write(() => {
-    store.statement('UPDATE identity_link SET identity_id = ? WHERE tenant_id = ? AND identity_id = ?').run(into, ctx.tenantId, from);
-    store.statement("UPDATE identity SET status = 'retired' WHERE tenant_id = ? AND identity_id = ?").run(ctx.tenantId, from);
+    store
+      .statement('UPDATE identity_link SET identity_id = ? WHERE tenant_id = ? AND identity_id = ?')
+      .run(into, ctx.tenantId, from);
+    store
+      .statement("UPDATE identity SET status = 'retired' WHERE tenant_id = ? AND identity_id = ?")
+      .run(ctx.tenantId, from);
   });
 }
 
@@ -71,7 +80,15 @@ describe('the link-quality scan', () => {
     while (injected.length < 40 && attempts++ < 10_000_000) {
       const a = pure[rng.int(pure.length)];
       const b = pure[rng.int(pure.length)];
-      if (a === undefined || b === undefined || a === b || used.has(a.identityId) || used.has(b.identityId) || byPerson(a) === byPerson(b)) continue;
+      if (
+        a === undefined ||
+        b === undefined ||
+        a === b ||
+        used.has(a.identityId) ||
+        used.has(b.identityId) ||
+        byPerson(a) === byPerson(b)
+      )
+        continue;
       if (injected.length % 2 === 1 && !alike(a, b)) continue;
       used.add(a.identityId);
       used.add(b.identityId);
@@ -87,7 +104,17 @@ describe('the link-quality scan', () => {
     const trueIdentities = [...after.values()].filter((i) => i.persons.size === 1);
     const falseFlags = trueIdentities.filter((i) => flagged.has(i.enterpriseId));
     const perThousand = (1000 * falseFlags.length) / trueIdentities.length;
-    console.log(JSON.stringify({ injected: injected.length, caught, trueIdentities: trueIdentities.length, falseFlags: falseFlags.length, perThousand, byFlag: report.byFlag, flagged: report.flagged }));
+    console.log(
+      JSON.stringify({
+        injected: injected.length,
+        caught,
+        trueIdentities: trueIdentities.length,
+        falseFlags: falseFlags.length,
+        perThousand,
+        byFlag: report.byFlag,
+        flagged: report.flagged,
+      }),
+    );
     expect(perThousand).toBeLessThanOrEqual(2);
     // The report's own figures agree with what it lists.
     expect(report.flagged).toBe(report.identities.length + report.notListed);
@@ -103,7 +130,11 @@ describe('the link-quality scan', () => {
     const detail = await engine.call('reviews/get', { caseId: first.caseId }, ctx);
     expect(detail.bestPair?.score).toBeLessThan(report.probableThreshold);
     expect(detail.bestPair?.score).toBeCloseTo(first.score, 6);
-    await engine.call('reviews/decide', { caseId: first.caseId, decision: 'different-people', reason: 'two patients in one identity' }, ctx);
+    await engine.call(
+      'reviews/decide',
+      { caseId: first.caseId, decision: 'different-people', reason: 'two patients in one identity' },
+      ctx,
+    );
     const again = await engine.call('links/scan', { maxListed: 0 }, ctx);
     expect(again).toMatchObject({ flagged: report.flagged, casesOpened: 0 });
     engine.close();

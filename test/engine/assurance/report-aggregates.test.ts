@@ -17,7 +17,11 @@ describe('evaluation and calibration aggregates', () => {
     try {
       await engine.call('sandbox/create', { syntheticPeople: 300, seed: 21 }, ctx);
       const { pairs } = await engine.call('labels/sample', { maxPairs: 1500, seed: 1 }, ctx);
-      const report = await engine.call('matching/evaluate', { datasetId: 'agg', pairs, thresholds: [0.5, 0.75, 0.92, 0.99], maximumErrorExamples: 20 }, ctx);
+      const report = await engine.call(
+        'matching/evaluate',
+        { datasetId: 'agg', pairs, thresholds: [0.5, 0.75, 0.92, 0.99], maximumErrorExamples: 20 },
+        ctx,
+      );
       const distribution = report.scoreDistribution;
       if (distribution === undefined) throw new Error('no distribution');
       expect(distribution.matches.reduce((a, b) => a + b, 0)).toBe(report.labels.matches);
@@ -28,12 +32,24 @@ describe('evaluation and calibration aggregates', () => {
         expect(countsAtEdge(distribution, k)).toEqual({ tp: row.tp, fp: row.fp, tn: row.tn, fn: row.fn });
       }
       // The default profile (issue 12): its Fellegi-Sunter model and thresholds.
-      expect(report.scoreBasis).toMatchObject({ scoreMethod: 'fellegi-sunter', thresholds: { probable: 0.5, certain: 0.97 } });
-      for (const example of [...report.errorExamples.falsePositives, ...report.errorExamples.falseNegatives]) expect(example.decision).toBeDefined();
+      expect(report.scoreBasis).toMatchObject({
+        scoreMethod: 'fellegi-sunter',
+        thresholds: { probable: 0.5, certain: 0.97 },
+      });
+      for (const example of [...report.errorExamples.falsePositives, ...report.errorExamples.falseNegatives])
+        expect(example.decision).toBeDefined();
 
       const { report: calibration } = await engine.call(
         'matching/calibrate',
-        { datasetId: 'agg', modelVersion: 'm1', pairs, priorMatchProbability: 0.02, smoothing: 1, validationFraction: 0.3, targetPrecision: 0.9 },
+        {
+          datasetId: 'agg',
+          modelVersion: 'm1',
+          pairs,
+          priorMatchProbability: 0.02,
+          smoothing: 1,
+          validationFraction: 0.3,
+          targetPrecision: 0.9,
+        },
         ctx,
       );
       const held = calibration.heldOut;

@@ -10,13 +10,18 @@ describe('labels/sample', () => {
     const ctx = { tenantId: 'demo', actor: 'test' };
     await engine.call('sandbox/create', { syntheticPeople: 400, seed: 2 }, ctx);
     const truth = new Map(
-      (engine.env.store.statement('SELECT source_system, local_id, person_id FROM synthetic_truth WHERE tenant_id = ?').all('demo') as {
-        source_system: string;
-        local_id: string;
-        person_id: string;
-      }[]).map((r) => [`${r.source_system}/${r.local_id}`, r.person_id]),
+      (
+        engine.env.store
+          .statement('SELECT source_system, local_id, person_id FROM synthetic_truth WHERE tenant_id = ?')
+          .all('demo') as {
+          source_system: string;
+          local_id: string;
+          person_id: string;
+        }[]
+      ).map((r) => [`${r.source_system}/${r.local_id}`, r.person_id]),
     );
-    const person = (r: { sourceSystem: string; localId: string }): string | undefined => truth.get(`${r.sourceSystem}/${r.localId}`);
+    const person = (r: { sourceSystem: string; localId: string }): string | undefined =>
+      truth.get(`${r.sourceSystem}/${r.localId}`);
 
     const sample = await engine.call('labels/sample', { maxPairs: 10_000, seed: 4 }, ctx);
     const matches = sample.pairs.filter((p) => p.isMatch);
@@ -28,7 +33,11 @@ describe('labels/sample', () => {
     for (const id of truth.values()) sizes.set(id, (sizes.get(id) ?? 0) + 1);
     expect(matches.length).toBe([...sizes.values()].reduce((sum, k) => sum + (k * (k - 1)) / 2, 0));
     // Non-matches are hard: the scorer gives them clearly non-zero similarity on average.
-    const evaluation = await engine.call('matching/evaluate', { datasetId: 'sample', pairs: sample.pairs, thresholds: [0.5], maximumErrorExamples: 0 }, ctx);
+    const evaluation = await engine.call(
+      'matching/evaluate',
+      { datasetId: 'sample', pairs: sample.pairs, thresholds: [0.5], maximumErrorExamples: 0 },
+      ctx,
+    );
     expect(evaluation.labels.distinctRecords).toBeGreaterThan(0);
     const family = evaluation.fieldSimilarity.find((f) => f.field === 'familyName');
     expect(family?.nonMatchMean).toBeGreaterThan(0.5);

@@ -10,7 +10,14 @@ const OPTIONS = { smoothing: 1, tolerance: 1e-8, maxIterations: 5_000, floor: 1e
 
 /** Blocking rule r brings together the pairs agreeing exactly on field r; its session leaves field r out. */
 function sessionOf(rows: readonly (readonly number[])[], r: number): Session {
-  return { rule: `field-${r}`, blocked: [r], patterns: groupPatterns(rows.filter((row) => row[r] === 0).map((row) => row.map((b, f) => (f === r ? MISSING_BAND : b))), FIELDS) };
+  return {
+    rule: `field-${r}`,
+    blocked: [r],
+    patterns: groupPatterns(
+      rows.filter((row) => row[r] === 0).map((row) => row.map((b, f) => (f === r ? MISSING_BAND : b))),
+      FIELDS,
+    ),
+  };
 }
 
 function largestError(m: Float64Array): number {
@@ -24,7 +31,12 @@ describe('m from one EM session per blocking rule', () => {
   const start = Float64Array.from({ length: 12 }, () => 0.25);
 
   it('recovers m where one EM over all blocking candidates cannot: the candidates were chosen by the fields it models', () => {
-    const bySession = sessionM([0, 1, 2].map((r) => sessionOf(rows, r)), U, start, OPTIONS);
+    const bySession = sessionM(
+      [0, 1, 2].map((r) => sessionOf(rows, r)),
+      U,
+      start,
+      OPTIONS,
+    );
     expect([...bySession.estimated]).toEqual([1, 1, 1]);
     expect(largestError(bySession.m)).toBeLessThan(0.01);
     for (const fit of bySession.fits) {
@@ -34,10 +46,15 @@ describe('m from one EM session per blocking rule', () => {
     }
     // The same candidates in one fit, u free (how estimate fitted before sessions): every candidate non-match
     // agrees on some field, which two independent classes cannot express.
-    const joint = fitMixture(groupPatterns(candidates, FIELDS), { m: Float64Array.from(M), u: Float64Array.from(U), lambda: 0.5 }, { ...OPTIONS, fixU: false });
+    const joint = fitMixture(
+      groupPatterns(candidates, FIELDS),
+      { m: Float64Array.from(M), u: Float64Array.from(U), lambda: 0.5 },
+      { ...OPTIONS, fixU: false },
+    );
     expect(largestError(joint.parameters.m)).toBeGreaterThan(3 * largestError(bySession.m));
     // Each field's m is still a distribution.
-    for (let f = 0; f < FIELDS; f++) expect(bySession.m.subarray(f * 4, f * 4 + 4).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
+    for (let f = 0; f < FIELDS; f++)
+      expect(bySession.m.subarray(f * 4, f * 4 + 4).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
   });
 
   it('leaves a field every session blocks on to its starting m, and fits no session with too few pairs', () => {
@@ -50,9 +67,25 @@ describe('m from one EM session per blocking rule', () => {
   });
 
   it('takes rules over the person only: a household shares address, phone, e-mail, postcode and city', () => {
-    expect(isPersonRule({ Name: 'a', Parts: [{ Field: 'familyName', Transform: 'Phonetic' }, { Field: 'birthDate', Transform: 'Year' }] })).toBe(true);
+    expect(
+      isPersonRule({
+        Name: 'a',
+        Parts: [
+          { Field: 'familyName', Transform: 'Phonetic' },
+          { Field: 'birthDate', Transform: 'Year' },
+        ],
+      }),
+    ).toBe(true);
     expect(isPersonRule({ Name: 'b', Parts: [{ Field: 'identifier', Transform: 'Exact' }] })).toBe(true);
-    expect(isPersonRule({ Name: 'c', Parts: [{ Field: 'familyName', Transform: 'Phonetic' }, { Field: 'postalCode', Transform: 'Exact' }] })).toBe(false);
+    expect(
+      isPersonRule({
+        Name: 'c',
+        Parts: [
+          { Field: 'familyName', Transform: 'Phonetic' },
+          { Field: 'postalCode', Transform: 'Exact' },
+        ],
+      }),
+    ).toBe(false);
     expect(isPersonRule({ Name: 'd', Parts: [{ Field: 'phone', Transform: 'Exact' }] })).toBe(false);
   });
 });

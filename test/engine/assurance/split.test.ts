@@ -23,7 +23,11 @@ describe('splitKey', () => {
     // printf 'EHR\tA1\tLAB\tB2' | sha256sum computes the same value.
     const expected = createHash('sha256').update('EHR\tA1\tLAB\tB2').digest('hex');
     expect(
-      splitKey({ left: { sourceSystem: 'EHR', localId: 'A1' }, right: { sourceSystem: 'LAB', localId: 'B2' }, isMatch: true }),
+      splitKey({
+        left: { sourceSystem: 'EHR', localId: 'A1' },
+        right: { sourceSystem: 'LAB', localId: 'B2' },
+        isMatch: true,
+      }),
     ).toBe(expected);
   });
 
@@ -64,7 +68,10 @@ describe('splitByClass', () => {
 
   it('takes the pairs with the smallest keys for validation, matches first', () => {
     const matches = DATASET.filter((p) => p.isMatch)
-      .map((p) => ({ p, k: createHash('sha256').update(`EHR\t${p.left.localId}\tLAB\t${p.right.localId}`).digest('hex') }))
+      .map((p) => ({
+        p,
+        k: createHash('sha256').update(`EHR\t${p.left.localId}\tLAB\t${p.right.localId}`).digest('hex'),
+      }))
       .sort((x, y) => (x.k < y.k ? -1 : 1))
       .map(({ p }) => p);
     const { validation } = splitByClass(DATASET, 0.1);

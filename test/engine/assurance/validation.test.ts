@@ -7,12 +7,30 @@ import type { LocalEngine } from '../../../engine/local-engine.ts';
 import { ctx, LABELS, PEOPLE, tinyRegistry } from './assurance-registry.ts';
 
 const ref = (localId: string, sourceSystem = 'clinic'): LabelPair['left'] => ({ sourceSystem, localId });
-const pair = (left: string, right: string, isMatch: boolean): LabelPair => ({ left: ref(left), right: ref(right), isMatch });
+const pair = (left: string, right: string, isMatch: boolean): LabelPair => ({
+  left: ref(left),
+  right: ref(right),
+  isMatch,
+});
 
-async function rejection(engine: LocalEngine, pairs: LabelPair[], extra: { rowNumbers?: number[]; datasetId?: string } = {}): Promise<EngineError> {
+async function rejection(
+  engine: LocalEngine,
+  pairs: LabelPair[],
+  extra: { rowNumbers?: number[]; datasetId?: string } = {},
+): Promise<EngineError> {
   const before = tableCounts(engine);
   const error = await engine
-    .call('matching/evaluate', { datasetId: extra.datasetId ?? 'd', pairs, thresholds: [0.5], maximumErrorExamples: 5, ...(extra.rowNumbers === undefined ? {} : { rowNumbers: extra.rowNumbers }) }, ctx())
+    .call(
+      'matching/evaluate',
+      {
+        datasetId: extra.datasetId ?? 'd',
+        pairs,
+        thresholds: [0.5],
+        maximumErrorExamples: 5,
+        ...(extra.rowNumbers === undefined ? {} : { rowNumbers: extra.rowNumbers }),
+      },
+      ctx(),
+    )
     .then(
       () => undefined,
       (e: unknown) => e,
@@ -31,7 +49,16 @@ describe('label dataset validation through matching/evaluate and matching/calibr
     const dir = tempDir();
     const engine = await tinyRegistry(dir, ['t1', 't2']);
     // A record that exists only in tenant t2.
-    await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: JSON.stringify({ resourceType: 'Patient', id: 'ELSEWHERE-1', name: [{ family: 'Ngata', given: ['Rua'] }] }) + '\n' }, ctx('t2'));
+    await engine.call(
+      'records/ingest',
+      {
+        sourceSystem: 'clinic',
+        ndjson:
+          JSON.stringify({ resourceType: 'Patient', id: 'ELSEWHERE-1', name: [{ family: 'Ngata', given: ['Rua'] }] }) +
+          '\n',
+      },
+      ctx('t2'),
+    );
     const error = await rejection(engine, [
       pair('PX01', 'PX02', true), // fine
       pair('PX01', 'GHOST', false), // missing record
@@ -61,19 +88,32 @@ describe('label dataset validation through matching/evaluate and matching/calibr
 
   it('names rows by TSV line when row numbers are given', async () => {
     const engine = await tinyRegistry(tempDir());
-    const error = await rejection(engine, [pair('PX01', 'PX02', true), pair('PX01', 'GHOST', false)], { rowNumbers: [2, 5] });
-    expect(lines(error)).toEqual(['line 5: right record does not exist in this tenant (labels may refer only to this tenant\'s records)']);
-    const mismatch = await rejection(engine, [pair('PX01', 'PX02', true), pair('PX01', 'PX03', false)], { rowNumbers: [2] });
+    const error = await rejection(engine, [pair('PX01', 'PX02', true), pair('PX01', 'GHOST', false)], {
+      rowNumbers: [2, 5],
+    });
+    expect(lines(error)).toEqual([
+      "line 5: right record does not exist in this tenant (labels may refer only to this tenant's records)",
+    ]);
+    const mismatch = await rejection(engine, [pair('PX01', 'PX02', true), pair('PX01', 'PX03', false)], {
+      rowNumbers: [2],
+    });
     expect(lines(mismatch)).toEqual(['rowNumbers: must have one entry per pair (2); found 1']);
     engine.close();
   });
 
   it('rejects a dataset lacking either class', async () => {
     const engine = await tinyRegistry(tempDir());
-    const onlyMatches = await rejection(engine, LABELS.filter((p) => p.isMatch));
-    expect(lines(onlyMatches)).toEqual(['pairs: the dataset must contain both matches and non-matches; found 5 matches and 0 non-matches']);
+    const onlyMatches = await rejection(
+      engine,
+      LABELS.filter((p) => p.isMatch),
+    );
+    expect(lines(onlyMatches)).toEqual([
+      'pairs: the dataset must contain both matches and non-matches; found 5 matches and 0 non-matches',
+    ]);
     const empty = await rejection(engine, []);
-    expect(lines(empty)).toEqual(['pairs: the dataset must contain both matches and non-matches; found 0 matches and 0 non-matches']);
+    expect(lines(empty)).toEqual([
+      'pairs: the dataset must contain both matches and non-matches; found 0 matches and 0 non-matches',
+    ]);
     engine.close();
   });
 
@@ -99,7 +139,15 @@ describe('label dataset validation through matching/evaluate and matching/calibr
     const error = await engine
       .call(
         'matching/calibrate',
-        { datasetId: 'd', modelVersion: 'm1', pairs: LABELS, priorMatchProbability: 0.1, smoothing: 1, validationFraction: 0.3, targetPrecision: 0.99 },
+        {
+          datasetId: 'd',
+          modelVersion: 'm1',
+          pairs: LABELS,
+          priorMatchProbability: 0.1,
+          smoothing: 1,
+          validationFraction: 0.3,
+          targetPrecision: 0.99,
+        },
         ctx(),
       )
       .then(
@@ -107,7 +155,9 @@ describe('label dataset validation through matching/evaluate and matching/calibr
         (e: unknown) => e,
       );
     expect(error).toBeInstanceOf(EngineError);
-    expect(lines(error as EngineError)).toEqual(['pairs: at least 10 matches and 10 non-matches are required; found 5 matches and 4 non-matches']);
+    expect(lines(error as EngineError)).toEqual([
+      'pairs: at least 10 matches and 10 non-matches are required; found 5 matches and 4 non-matches',
+    ]);
     expect(tableCounts(engine)).toEqual(before);
     engine.close();
   });

@@ -7,20 +7,38 @@ import type { MatchFields } from '../../../engine/contract/fields.ts';
 import { SAMPLE_FIELDS } from '../../helpers/fields.ts';
 import type { BlockingConfig } from '../../../engine/contract/profile.ts';
 
-const fields: MatchFields = { ...SAMPLE_FIELDS, previousFamilyNames: ['smith'], identifiers: [{ system: 'urn:x', value: 'A1' }] };
+const fields: MatchFields = {
+  ...SAMPLE_FIELDS,
+  previousFamilyNames: ['smith'],
+  identifiers: [{ system: 'urn:x', value: 'A1' }],
+};
 
 const blocking: BlockingConfig = {
   Version: 3,
   ActiveKeyVersion: 'k2',
   InactiveKeyVersion: 'k1',
   Rules: [
-    { Name: 'family-year', Parts: [{ Field: 'familyName', Transform: 'Phonetic' }, { Field: 'birthDate', Transform: 'Year' }] },
+    {
+      Name: 'family-year',
+      Parts: [
+        { Field: 'familyName', Transform: 'Phonetic' },
+        { Field: 'birthDate', Transform: 'Year' },
+      ],
+    },
     { Name: 'postcode', Parts: [{ Field: 'postalCode', Transform: 'Exact' }] },
-    { Name: 'email', Parts: [{ Field: 'phone', Transform: 'Exact' }, { Field: 'city', Transform: 'Initial' }] },
+    {
+      Name: 'email',
+      Parts: [
+        { Field: 'phone', Transform: 'Exact' },
+        { Field: 'city', Transform: 'Initial' },
+      ],
+    },
   ],
 };
 
-const ring = (versions: string[]): KeyRing => ({ keys: versions.map((v, i) => ({ version: v, secret: Buffer.alloc(32, i + 1) })) });
+const ring = (versions: string[]): KeyRing => ({
+  keys: versions.map((v, i) => ({ version: v, secret: Buffer.alloc(32, i + 1) })),
+});
 
 describe('blocking key material', () => {
   it('builds keys from transformed parts, one per value of a multi-valued field', () => {
@@ -32,7 +50,12 @@ describe('blocking key material', () => {
   });
 
   it('yields nothing for a rule whose part is missing', () => {
-    expect(ruleKeyMaterial({ ...fields, postalCode: null }, { Name: 'postcode', Parts: [{ Field: 'postalCode', Transform: 'Exact' }] })).toEqual([]);
+    expect(
+      ruleKeyMaterial(
+        { ...fields, postalCode: null },
+        { Name: 'postcode', Parts: [{ Field: 'postalCode', Transform: 'Exact' }] },
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -50,13 +73,17 @@ describe('blocking tags', () => {
 
   it('keep the stored tag format: the first 16 bytes of HMAC-SHA256(secret, version ‖ 0x1E ‖ material)', () => {
     // Pinned: tags already stored in registries must stay findable, whatever computes the HMAC.
-    expect(materialTag({ version: 'k1', secret: Buffer.from('a'.repeat(32)) }, 'SMITH|1980-01-02').toString('hex')).toBe('981b29ef0289d739f85ac954a2a02c57');
+    expect(
+      materialTag({ version: 'k1', secret: Buffer.from('a'.repeat(32)) }, 'SMITH|1980-01-02').toString('hex'),
+    ).toBe('981b29ef0289d739f85ac954a2a02c57');
   });
 
   it('are deterministic for one key and differ between keys', () => {
     const a = blockingTags(fields, blocking, ring(['k2'])).map((t) => t.tag.toString('hex'));
     const b = blockingTags(fields, blocking, ring(['k2'])).map((t) => t.tag.toString('hex'));
-    const other = blockingTags(fields, blocking, { keys: [{ version: 'k2', secret: Buffer.alloc(32, 9) }] }).map((t) => t.tag.toString('hex'));
+    const other = blockingTags(fields, blocking, { keys: [{ version: 'k2', secret: Buffer.alloc(32, 9) }] }).map((t) =>
+      t.tag.toString('hex'),
+    );
     expect(a).toEqual(b);
     expect(a.filter((t) => other.includes(t))).toEqual([]);
   });
@@ -70,7 +97,9 @@ describe('blocking tags', () => {
 
   it('resolves key versions from the configuration file and names a missing one', () => {
     const settings = settingsFromObject({ BlockingKeys: { t1: { k2: Buffer.alloc(32, 1).toString('base64') } } });
-    expect(keyRingFor({ ...blocking, InactiveKeyVersion: undefined }, settings, 't1').keys.map((k) => k.version)).toEqual(['k2']);
+    expect(
+      keyRingFor({ ...blocking, InactiveKeyVersion: undefined }, settings, 't1').keys.map((k) => k.version),
+    ).toEqual(['k2']);
     expect(() => keyRingFor(blocking, settings, 't1')).toThrow(/"k1".*BlockingKeys\.t1\.k1/);
   });
 });

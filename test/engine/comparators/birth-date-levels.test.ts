@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { birthDateLevel, birthDateSimilarity, DATE_LEVELS, DATE_LEVEL_SIMILARITY } from '../../../engine/comparators/birth-date-levels.ts';
+import {
+  birthDateLevel,
+  birthDateSimilarity,
+  DATE_LEVELS,
+  DATE_LEVEL_SIMILARITY,
+} from '../../../engine/comparators/birth-date-levels.ts';
 import { daysFromCivil } from '../../../engine/fhir/civil-days.ts';
 import { bandOf } from '../../../engine/contract/fields.ts';
 
@@ -25,14 +30,23 @@ describe('birth dates compared as dates', () => {
   });
 
   it('puts each level in the band the model weighs it in', () => {
-    expect(DATE_LEVELS.map((level) => bandOf(DATE_LEVEL_SIMILARITY[level]))).toEqual(['Exact', 'Strong', 'Strong', 'Partial', 'Partial', 'Different']);
+    expect(DATE_LEVELS.map((level) => bandOf(DATE_LEVEL_SIMILARITY[level]))).toEqual([
+      'Exact',
+      'Strong',
+      'Strong',
+      'Partial',
+      'Partial',
+      'Different',
+    ]);
     // Text edit distance gave unrelated dates 0.25–0.5; as dates they are Different.
     expect(birthDateSimilarity('19451107', '19820314')).toBe(0);
     expect(bandOf(birthDateSimilarity('19800312', '19801203'))).toBe('Strong');
   });
 
   it('is symmetric for any two real dates', () => {
-    const day = fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2025-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10).replaceAll('-', ''));
+    const day = fc
+      .date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2025-12-31T00:00:00Z'), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10).replaceAll('-', ''));
     fc.assert(
       fc.property(day, day, (a, b) => {
         expect(birthDateLevel(a, b)).toBe(birthDateLevel(b, a));
@@ -46,10 +60,16 @@ describe('daysFromCivil (Hinnant, chrono-compatible date algorithms)', () => {
   it('agrees with the calendar on published and boundary dates', () => {
     expect(daysFromCivil(1970, 1, 1)).toBe(0);
     expect(daysFromCivil(2000, 3, 1)).toBe(11_017); // the example in Hinnant's paper
-    const day = fc.date({ min: new Date('1800-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true });
+    const day = fc.date({
+      min: new Date('1800-01-01T00:00:00Z'),
+      max: new Date('2100-12-31T00:00:00Z'),
+      noInvalidDate: true,
+    });
     fc.assert(
       fc.property(day, (d) => {
-        expect(daysFromCivil(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate())).toBe(Math.floor(d.getTime() / 86_400_000));
+        expect(daysFromCivil(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate())).toBe(
+          Math.floor(d.getTime() / 86_400_000),
+        );
       }),
     );
   });

@@ -55,7 +55,10 @@ describe('diceCoefficient: multisets and edge cases', () => {
   it('is order-insensitive across bigrams and handles long strings', () => {
     expect(diceCoefficient('abcabc', 'bcabca')).toBeCloseTo((2 * 4) / (5 + 5), 12);
     const long = 'abcdefghijklmnopqrstuvwxyz'.repeat(8);
-    expect(diceCoefficient(long, `${long}!`)).toBeCloseTo((2 * (long.length - 1)) / (long.length - 1 + long.length), 12);
+    expect(diceCoefficient(long, `${long}!`)).toBeCloseTo(
+      (2 * (long.length - 1)) / (long.length - 1 + long.length),
+      12,
+    );
     expect(diceCoefficient('night', 'nacht')).toBe(0.25);
   });
 });

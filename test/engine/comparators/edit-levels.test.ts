@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { editLevel, editLevelSimilarity, EDIT_LEVELS, EDIT_LEVEL_SIMILARITY } from '../../../engine/comparators/edit-levels.ts';
+import {
+  editLevel,
+  editLevelSimilarity,
+  EDIT_LEVELS,
+  EDIT_LEVEL_SIMILARITY,
+} from '../../../engine/comparators/edit-levels.ts';
 import { normalisedDamerauLevenshtein } from '../../../engine/comparators/damerau-levenshtein.ts';
 import { bandOf } from '../../../engine/contract/fields.ts';
 
@@ -19,7 +24,12 @@ describe('codes compared in edit-distance levels', () => {
   });
 
   it('puts each level in its band', () => {
-    expect(EDIT_LEVELS.map((level) => bandOf(EDIT_LEVEL_SIMILARITY[level]))).toEqual(['Exact', 'Strong', 'Partial', 'Different']);
+    expect(EDIT_LEVELS.map((level) => bandOf(EDIT_LEVEL_SIMILARITY[level]))).toEqual([
+      'Exact',
+      'Strong',
+      'Partial',
+      'Different',
+    ]);
     expect(editLevelSimilarity('5381942', '5381492')).toBe(0.9);
   });
 });

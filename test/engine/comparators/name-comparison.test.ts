@@ -47,7 +47,10 @@ describe('compareNames', () => {
     expect(compare('smith', 'schmidt', set)).toEqual({ similarity: 0.8, comparator: 'Phonetic' });
 
     // Martha / Marhta: Jaro-Winkler 0.961 beats the phonetic floor.
-    expect(compare('martha', 'marhta', set)).toEqual({ similarity: jaroWinkler('martha', 'marhta'), comparator: 'JaroWinkler' });
+    expect(compare('martha', 'marhta', set)).toEqual({
+      similarity: jaroWinkler('martha', 'marhta'),
+      comparator: 'JaroWinkler',
+    });
   });
 
   it('keeps the comparator listed first on a tie', () => {
@@ -130,7 +133,10 @@ describe('compareWithComparator', () => {
   const profile = profileWith();
 
   it('uses the profile floors and dictionaries', () => {
-    expect(compareWithComparator('Phonetic', 'smith', 'schmidt', profile)).toEqual({ similarity: 0.8, comparator: 'Phonetic' });
+    expect(compareWithComparator('Phonetic', 'smith', 'schmidt', profile)).toEqual({
+      similarity: 0.8,
+      comparator: 'Phonetic',
+    });
     expect(compareWithComparator('Nickname', 'bob', 'robert', profile)).toEqual({
       similarity: 0.95,
       comparator: 'Nickname',
@@ -138,7 +144,10 @@ describe('compareWithComparator', () => {
       dictionaryVersion: 'en-US-demo-1',
     });
     expect(compareWithComparator('JaroWinkler', 'MARTHA', 'MARHTA', profile).similarity).toBeCloseTo(0.9611, 4);
-    expect(compareWithComparator('NormalisedDamerauLevenshtein', 'CA', 'ABC', profile).similarity).toBeCloseTo(1 / 3, 12);
+    expect(compareWithComparator('NormalisedDamerauLevenshtein', 'CA', 'ABC', profile).similarity).toBeCloseTo(
+      1 / 3,
+      12,
+    );
     expect(compareWithComparator('DiceCoefficient', 'night', 'nacht', profile).similarity).toBe(0.25);
     expect(compareWithComparator('Exact', 'a', 'a', profile)).toEqual({ similarity: 1, comparator: 'Exact' });
   });
@@ -146,6 +155,9 @@ describe('compareWithComparator', () => {
   it('gives 1 for equal strings and 0 otherwise when the profile has no dictionaries', () => {
     const bare = profileWith({ NicknameDictionaries: [] });
     expect(compareWithComparator('Nickname', 'bill', 'bill', bare)).toEqual({ similarity: 1, comparator: 'Nickname' });
-    expect(compareWithComparator('Nickname', 'bill', 'william', bare)).toEqual({ similarity: 0, comparator: 'Nickname' });
+    expect(compareWithComparator('Nickname', 'bill', 'william', bare)).toEqual({
+      similarity: 0,
+      comparator: 'Nickname',
+    });
   });
 });

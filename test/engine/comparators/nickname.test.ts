@@ -20,7 +20,8 @@ describe('nickname groups', () => {
   it('places a canonical name and its aliases in one group', () => {
     const william = nicknameGroup(index, 'william');
     expect(william).toBeDefined();
-    for (const alias of ['bill', 'will', 'billy', 'liam']) expect(nicknameGroup(index, alias)?.group).toBe(william?.group);
+    for (const alias of ['bill', 'will', 'billy', 'liam'])
+      expect(nicknameGroup(index, alias)?.group).toBe(william?.group);
     for (const alias of ['liz', 'beth', 'betty', 'eliza', 'lizzie']) {
       expect(nicknameGroup(index, alias)?.group).toBe(nicknameGroup(index, 'elizabeth')?.group);
     }

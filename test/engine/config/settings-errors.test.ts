@@ -38,8 +38,17 @@ describe('configuration errors', () => {
     ['a secret as a tenant', (s, t) => ({ BlockingKeys: { [s]: { k1: t } } }), false],
     ['a secret as a stray top-level key', (s, t) => ({ BlockingKeys: { acme: { k1: t } }, [s]: true })],
     ['a secret as a key in the Maintenance section', (s) => ({ BlockingKeys: {}, Maintenance: { [s]: 1 } })],
-    ['a secret as a too-short value beside another', (s) => ({ BlockingKeys: { acme: { k1: s.slice(0, 20), k2: s } } })],
-    ['a secret as a tenant of a schedule key', (s) => ({ BlockingKeys: {}, Maintenance: { ReconciliationSchedules: [{ Key: s, TenantId: s, IntervalMinutes: 0, BatchSize: 1 }] } })],
+    [
+      'a secret as a too-short value beside another',
+      (s) => ({ BlockingKeys: { acme: { k1: s.slice(0, 20), k2: s } } }),
+    ],
+    [
+      'a secret as a tenant of a schedule key',
+      (s) => ({
+        BlockingKeys: {},
+        Maintenance: { ReconciliationSchedules: [{ Key: s, TenantId: s, IntervalMinutes: 0, BatchSize: 1 }] },
+      }),
+    ],
   ];
 
   it.each(cases)('never show %s, in the engine error or on the command line', async (_name, build, plain = true) => {

@@ -21,7 +21,10 @@ const ctx = { tenantId: 'demo', actor: 'test' };
 function preview(text: string) {
   const read = readLabelTsv(text);
   if (read.issues.length > 0) return read.issues;
-  return labelRuleIssues(read.pairs, { rowName: (i) => `line ${String(read.lineNumbers[i] ?? i + 1)}`, recordExists: () => true });
+  return labelRuleIssues(read.pairs, {
+    rowName: (i) => `line ${String(read.lineNumbers[i] ?? i + 1)}`,
+    recordExists: () => true,
+  });
 }
 
 function rejection(run: () => unknown): EngineError {
@@ -36,7 +39,20 @@ function rejection(run: () => unknown): EngineError {
 
 describe('the label preview reads with the engine’s rules', () => {
   it('lists the same row errors as the engine’s parser, for any text (property)', () => {
-    const cell = fc.constantFrom('EHR', 'A1', ' LAB ', '', 'x\u0007y', 'match', 'non-match', 'TRUE', '0', 'yes', 'leftSource', 'isMatch');
+    const cell = fc.constantFrom(
+      'EHR',
+      'A1',
+      ' LAB ',
+      '',
+      'x\u0007y',
+      'match',
+      'non-match',
+      'TRUE',
+      '0',
+      'yes',
+      'leftSource',
+      'isMatch',
+    );
     const line = fc.array(cell, { minLength: 0, maxLength: 7 }).map((cells) => cells.join('\t'));
     fc.assert(
       fc.property(fc.array(line, { maxLength: 12 }), fc.constantFrom('\n', '\r\n'), fc.boolean(), (lines, eol, bom) => {
@@ -62,7 +78,8 @@ describe('the label preview reads with the engine’s rules', () => {
   });
 
   it('counts rows, finds the header and names lines (hand-worked)', () => {
-    const text = 'leftSource\tleftLocalId\trightSource\trightLocalId\tisMatch\n\nEHR\tA1\tLAB\tB1\tmatch\nEHR\tA2\tLAB\tB2\tmaybe\nEHR\tA3\n';
+    const text =
+      'leftSource\tleftLocalId\trightSource\trightLocalId\tisMatch\n\nEHR\tA1\tLAB\tB1\tmatch\nEHR\tA2\tLAB\tB2\tmaybe\nEHR\tA3\n';
     const read = readLabelTsv(text);
     expect(read.headerLine).toBe(1);
     expect(read.rows).toBe(3);
@@ -81,17 +98,33 @@ describe('the label preview reads with the engine’s rules', () => {
       const [a, b, c] = pairs;
       if (a === undefined || b === undefined || c === undefined) throw new Error('too few pairs');
       // A duplicate (a mirrored), a contradiction (b with the other label) and a self-pair, among valid rows.
-      const rows = [...pairs, { left: a.right, right: a.left, isMatch: a.isMatch }, { ...b, isMatch: !b.isMatch }, { left: c.left, right: c.left, isMatch: false }];
+      const rows = [
+        ...pairs,
+        { left: a.right, right: a.left, isMatch: a.isMatch },
+        { ...b, isMatch: !b.isMatch },
+        { left: c.left, right: c.left, isMatch: false },
+      ];
       const text = labelsToTsv(rows, { header: true });
       const shown = preview(text);
       expect(shown.length).toBe(3);
       const read = readLabelTsv(text);
       const error = await engine
-        .call('matching/evaluate', { datasetId: 'x', pairs: read.pairs, rowNumbers: read.lineNumbers, thresholds: [0.5] }, ctx)
-        .then(() => undefined, (e: unknown) => e);
+        .call(
+          'matching/evaluate',
+          { datasetId: 'x', pairs: read.pairs, rowNumbers: read.lineNumbers, thresholds: [0.5] },
+          ctx,
+        )
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect(error).toBeInstanceOf(EngineError);
       expect((error as EngineError).issues).toEqual(shown);
-      expect(shown.map((i) => i.path)).toEqual([`line ${String(pairs.length + 2)}`, `line ${String(pairs.length + 3)}`, `line ${String(pairs.length + 4)}`]);
+      expect(shown.map((i) => i.path)).toEqual([
+        `line ${String(pairs.length + 2)}`,
+        `line ${String(pairs.length + 3)}`,
+        `line ${String(pairs.length + 4)}`,
+      ]);
     } finally {
       engine.close();
     }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { binEdge, countsAtEdge, edgeOf, scoreBin, scoreDistribution, thresholdCurve } from '../../../engine/contract/statistics/score-distribution.ts';
+import {
+  binEdge,
+  countsAtEdge,
+  edgeOf,
+  scoreBin,
+  scoreDistribution,
+  thresholdCurve,
+} from '../../../engine/contract/statistics/score-distribution.ts';
 import { countsAt, thresholdMetrics } from '../../../engine/contract/statistics/threshold-metrics.ts';
 
 // Ten bins, worked by hand: matches score 0.95, 0.95, 0.85, 0.45, 1; non-matches 0.85, 0.3, 0.05, 0.
@@ -28,7 +35,16 @@ describe('score distribution by class', () => {
     const curve = thresholdCurve(d);
     expect(curve.map((p) => p.threshold)).toEqual([0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]);
     const at08 = curve[8];
-    expect(at08).toMatchObject({ tp: 4, fp: 1, fn: 1, tn: 3, precision: 0.8, recall: 0.8, specificity: 0.75, npv: 0.75 });
+    expect(at08).toMatchObject({
+      tp: 4,
+      fp: 1,
+      fn: 1,
+      tn: 3,
+      precision: 0.8,
+      recall: 0.8,
+      specificity: 0.75,
+      npv: 0.75,
+    });
     expect(at08?.f1).toBeCloseTo(0.8, 12);
     expect(at08?.mcc).toBeCloseTo((4 * 3 - 1 * 1) / Math.sqrt(5 * 5 * 4 * 4), 12); // 11/20
     // Wilson 4 of 5 by hand: z² = 3.841459, centre = (0.8 + z²/10) / (1 + z²/5) = 0.669655,

@@ -53,14 +53,26 @@ describe('the score waterfall', () => {
       const { pairs } = await engine.call('labels/sample', { maxPairs: 2000, seed: 5 }, ctx);
       const { model } = await engine.call(
         'matching/calibrate',
-        { datasetId: 'w', modelVersion: 'fs-test', pairs, priorMatchProbability: 0.05, smoothing: 1, validationFraction: 0.3, targetPrecision: 0.95 },
+        {
+          datasetId: 'w',
+          modelVersion: 'fs-test',
+          pairs,
+          priorMatchProbability: 0.05,
+          smoothing: 1,
+          validationFraction: 0.3,
+          targetPrecision: 0.95,
+        },
         ctx,
       );
       await engine.call('profile/apply', { document: model, reason: 'waterfall test' }, ctx);
       expect(await expectWaterfallsAddUp(engine, 'fellegi-sunter')).toBeGreaterThan(300);
 
       // The evaluation report carries the basis and the examples' evidence: its waterfalls add up too.
-      const report = await engine.call('matching/evaluate', { datasetId: 'w', pairs, thresholds: [0.5, 0.99], maximumErrorExamples: 100 }, ctx);
+      const report = await engine.call(
+        'matching/evaluate',
+        { datasetId: 'w', pairs, thresholds: [0.5, 0.99], maximumErrorExamples: 100 },
+        ctx,
+      );
       expect(report.scoreBasis?.scoreMethod).toBe('fellegi-sunter');
       const examples = [...report.errorExamples.falsePositives, ...report.errorExamples.falseNegatives];
       expect(examples.length).toBeGreaterThan(0);
@@ -73,28 +85,57 @@ describe('the score waterfall', () => {
     }
   });
 
-  const evidence = (similarity: Partial<Record<string, number>>, extra: (field: string) => Partial<FieldEvidence>): FieldEvidence[] =>
+  const evidence = (
+    similarity: Partial<Record<string, number>>,
+    extra: (field: string) => Partial<FieldEvidence>,
+  ): FieldEvidence[] =>
     FIELD_NAMES.map((field) => {
       const s = similarity[field];
-      return { field, comparator: s === undefined ? null : 'Exact', similarity: s ?? null, band: s === undefined ? null : s >= 0.999999 ? 'Exact' : 'Different', ...extra(field) };
+      return {
+        field,
+        comparator: s === undefined ? null : 'Exact',
+        similarity: s ?? null,
+        band: s === undefined ? null : s >= 0.999999 ? 'Exact' : 'Different',
+        ...extra(field),
+      };
     });
 
   it('divides by the floor when the fields present weigh less (hand-worked)', () => {
-    const basis: ScoreBasis = { scoreMethod: 'weighted-similarity', minimumEvidenceWeight: 8, thresholds: { probable: 0.75, certain: 0.92 } };
+    const basis: ScoreBasis = {
+      scoreMethod: 'weighted-similarity',
+      minimumEvidenceWeight: 8,
+      thresholds: { probable: 0.75, certain: 0.92 },
+    };
     // familyName (w 3) agrees, birthDate (w 3) agrees: 6 / max(6, 8) = 0.75.
     const weights: Record<string, number> = { familyName: 3, birthDate: 3 };
-    const w = scoreWaterfall({ score: 0.75, decidedBy: 'score', evidence: evidence({ familyName: 1, birthDate: 1 }, (f) => ({ weight: weights[f] ?? 1 })) }, basis);
+    const w = scoreWaterfall(
+      {
+        score: 0.75,
+        decidedBy: 'score',
+        evidence: evidence({ familyName: 1, birthDate: 1 }, (f) => ({ weight: weights[f] ?? 1 })),
+      },
+      basis,
+    );
     expect(w?.score).toBe(0.75);
     expect(w?.steps.find((s) => s.label === 'familyName')?.delta).toBe(3 / 8);
     expect(w?.note).toMatch(/below the floor of 8/);
   });
 
   it('holds a nameless pair to Probable and shows the cap as a step; precedence decides 1 or 0 (hand-worked)', () => {
-    const basis: ScoreBasis = { scoreMethod: 'fellegi-sunter', priorLogOdds: Math.log(0.1 / 0.9), thresholds: { probable: 0.75, certain: 0.92 } };
-    const ll = (field: string): Partial<FieldEvidence> => ({ logLikelihood: field === 'birthDate' || field === 'postalCode' ? 3 : 0 });
+    const basis: ScoreBasis = {
+      scoreMethod: 'fellegi-sunter',
+      priorLogOdds: Math.log(0.1 / 0.9),
+      thresholds: { probable: 0.75, certain: 0.92 },
+    };
+    const ll = (field: string): Partial<FieldEvidence> => ({
+      logLikelihood: field === 'birthDate' || field === 'postalCode' ? 3 : 0,
+    });
     const nameless = evidence({ birthDate: 1, postalCode: 1 }, ll);
     // ln(1/9) + 6 = 3.80278…: probability 0.97816…, above Probable, so held to 0.75.
-    const capped = scoreWaterfall({ score: 0.75, decidedBy: 'score', limitedBy: 'NoNameEvidence', evidence: nameless }, basis);
+    const capped = scoreWaterfall(
+      { score: 0.75, decidedBy: 'score', limitedBy: 'NoNameEvidence', evidence: nameless },
+      basis,
+    );
     expect(capped?.methodScore).toBeCloseTo(1 / (1 + Math.exp(-(Math.log(1 / 9) + 6))), 12);
     expect(capped?.score).toBe(0.75);
     expect(capped?.steps.at(-1)).toMatchObject({ kind: 'cap', to: Math.log(0.75 / 0.25) });
@@ -103,7 +144,16 @@ describe('the score waterfall', () => {
   });
 
   it('gives no waterfall when the evidence lacks the method’s terms', () => {
-    const basis: ScoreBasis = { scoreMethod: 'fellegi-sunter', priorLogOdds: 0, thresholds: { probable: 0.75, certain: 0.92 } };
-    expect(scoreWaterfall({ score: 0.5, decidedBy: 'score', evidence: evidence({ familyName: 1 }, () => ({ weight: 3 })) }, basis)).toBeNull();
+    const basis: ScoreBasis = {
+      scoreMethod: 'fellegi-sunter',
+      priorLogOdds: 0,
+      thresholds: { probable: 0.75, certain: 0.92 },
+    };
+    expect(
+      scoreWaterfall(
+        { score: 0.5, decidedBy: 'score', evidence: evidence({ familyName: 1 }, () => ({ weight: 3 })) },
+        basis,
+      ),
+    ).toBeNull();
   });
 });

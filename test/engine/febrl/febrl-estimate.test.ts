@@ -68,7 +68,12 @@ describe('the unsupervised estimate on FEBRL, applied and re-matched', () => {
 
   it('FEBRL 3 (held out): the same method, unchanged, links at F1 >= 0.998', async () => {
     const engine = LocalEngine.open({ dbPath: join(tempDir(), 'febrl-estimate.db') });
-    const run = await estimateRun(engine, 'febrl3', febrlLoader(engine, [{ sourceSystem: 'febrl-3', path: febrlFile('dataset3.csv') }]), ['profile', 'suggested']);
+    const run = await estimateRun(
+      engine,
+      'febrl3',
+      febrlLoader(engine, [{ sourceSystem: 'febrl-3', path: febrlFile('dataset3.csv') }]),
+      ['profile', 'suggested'],
+    );
     expect(run.report.convergence.converged).toBe(true);
     // 2026-11-26: without a recorded sex, a twin's pattern (another given name, the same birth date) no longer counts the family name (household-evidence.ts); FEBRL replaces given names exactly so: 0.9928, with its thresholds 0.9935.
     expect(run.rematched.profile?.population.autoLinks.f1).toBeGreaterThanOrEqual(0.992);
@@ -80,7 +85,12 @@ describe('the unsupervised estimate on FEBRL, applied and re-matched', () => {
 
   it('FEBRL 3 with names and birth dates only: m from the person-rule sessions links at F1 >= 0.9, and its suggested thresholds keep reviews within 30 per 1,000', async () => {
     const engine = LocalEngine.open({ dbPath: join(tempDir(), 'febrl-estimate.db') });
-    const run = await estimateRun(engine, 'febrl3-names', febrlLoader(engine, [{ sourceSystem: 'febrl-3', path: febrlFile('dataset3.csv'), project: namesAndBirthDate }]), ['profile', 'suggested']);
+    const run = await estimateRun(
+      engine,
+      'febrl3-names',
+      febrlLoader(engine, [{ sourceSystem: 'febrl-3', path: febrlFile('dataset3.csv'), project: namesAndBirthDate }]),
+      ['profile', 'suggested'],
+    );
     // Every rule of the default profile that these fields can key is over the person, so every field's m comes from sessions.
     expect(run.report.mSessions?.fields).toEqual(['familyName', 'givenName', 'birthDate']);
     expect(run.report.mSessions?.sessions.filter((s) => s.matchShare !== null).length).toBeGreaterThanOrEqual(4);
@@ -102,7 +112,9 @@ describe('the unsupervised estimate on FEBRL, applied and re-matched', () => {
     const reviewRate = (1000 * (suggested?.reviewCases ?? Infinity)) / (suggested?.records ?? 1);
     expect(reviewRate).toBeLessThanOrEqual(30);
     // The pairs kept for review are the ones most likely one person: at least half of the cases join a true pair.
-    expect(suggested?.reviewCasesJoiningTruePair ?? 0).toBeGreaterThanOrEqual(0.5 * (suggested?.reviewCases ?? Infinity));
+    expect(suggested?.reviewCasesJoiningTruePair ?? 0).toBeGreaterThanOrEqual(
+      0.5 * (suggested?.reviewCases ?? Infinity),
+    );
     engine.close();
   }, 300_000);
 });

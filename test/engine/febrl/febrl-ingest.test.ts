@@ -24,7 +24,7 @@ import { readFebrl } from '../../../engine/benchmark/febrl.ts';
  * below the measurements.
  */
 describe('FEBRL 4 linkage through ingestion', () => {
-  it('links with precision ~1 and the default model\'s recall, with a short review queue of true pairs', async () => {
+  it("links with precision ~1 and the default model's recall, with a short review queue of true pairs", async () => {
     const engine = LocalEngine.open({ dbPath: join(tempDir(), 'febrl.db') });
     const ctx = { tenantId: 'febrl4', actor: 'test' };
     const load = await loadFebrl(engine, ctx, [

@@ -29,7 +29,10 @@ afterAll(async () => {
 });
 
 function run(db: string, args: readonly string[], faultPoint?: string): Promise<ProcessResult> {
-  return runProcess(['--db', db, '--tenant', TENANT, ...args], faultPoint === undefined ? {} : { env: { MPI_FAULT_POINT: faultPoint } });
+  return runProcess(
+    ['--db', db, '--tenant', TENANT, ...args],
+    faultPoint === undefined ? {} : { env: { MPI_FAULT_POINT: faultPoint } },
+  );
 }
 
 /** Reads a job in this process (a second connection; the worker is another process). */
@@ -46,7 +49,12 @@ async function readJob(db: string, jobId: string): Promise<JobState> {
 async function queue(db: string, changedSince?: string): Promise<string> {
   const engine = LocalEngine.open({ dbPath: db, create: false });
   try {
-    const input = { reason: 'import', batchSize: 25, externalSourceSystem: SOURCE, ...(changedSince === undefined ? {} : { changedSince }) };
+    const input = {
+      reason: 'import',
+      batchSize: 25,
+      externalSourceSystem: SOURCE,
+      ...(changedSince === undefined ? {} : { changedSince }),
+    };
     return (await engine.call('maintenance/reconcile', input, CTX)).jobId;
   } finally {
     engine.close();
@@ -66,13 +74,24 @@ function registryState(db: string): Record<string, unknown[]> {
   try {
     const q = (sql: string) => store.statement(sql).all(TENANT);
     return {
-      records: q('SELECT record_id, source_system, local_id, payload_digest, logical_version, source_last_updated FROM source_record WHERE tenant_id = ? ORDER BY record_id'),
-      receipts: q('SELECT source_system, local_id, payload_digest FROM ingestion_receipt WHERE tenant_id = ? ORDER BY source_system, local_id, payload_digest'),
-      identities: q('SELECT identity_id, logical_version, status FROM identity WHERE tenant_id = ? ORDER BY identity_id'),
-      links: q('SELECT record_id, identity_id, link_kind, score FROM identity_link WHERE tenant_id = ? ORDER BY record_id'),
+      records: q(
+        'SELECT record_id, source_system, local_id, payload_digest, logical_version, source_last_updated FROM source_record WHERE tenant_id = ? ORDER BY record_id',
+      ),
+      receipts: q(
+        'SELECT source_system, local_id, payload_digest FROM ingestion_receipt WHERE tenant_id = ? ORDER BY source_system, local_id, payload_digest',
+      ),
+      identities: q(
+        'SELECT identity_id, logical_version, status FROM identity WHERE tenant_id = ? ORDER BY identity_id',
+      ),
+      links: q(
+        'SELECT record_id, identity_id, link_kind, score FROM identity_link WHERE tenant_id = ? ORDER BY record_id',
+      ),
       // Tags are keyed by each registry's own HMAC secret: compared by identity and rule.
-      tags: q('SELECT identity_id, rule_name, count(*) AS n FROM blocking_tag WHERE tenant_id = ? GROUP BY identity_id, rule_name ORDER BY identity_id, rule_name'),
-      reviews: q(`SELECT kind, left_identity_id, left_version, right_identity_id, right_version, score, decision FROM review_case WHERE tenant_id = ?
+      tags: q(
+        'SELECT identity_id, rule_name, count(*) AS n FROM blocking_tag WHERE tenant_id = ? GROUP BY identity_id, rule_name ORDER BY identity_id, rule_name',
+      ),
+      reviews:
+        q(`SELECT kind, left_identity_id, left_version, right_identity_id, right_version, score, decision FROM review_case WHERE tenant_id = ?
                   ORDER BY left_identity_id, right_identity_id, kind`),
     };
   } finally {
@@ -84,7 +103,9 @@ function linkedLocalIds(db: string): Set<string> {
   const store = Store.open(db, { readonly: true });
   try {
     const rows = store
-      .statement('SELECT r.local_id FROM source_record r JOIN identity_link l ON l.tenant_id = r.tenant_id AND l.record_id = r.record_id WHERE r.tenant_id = ? AND r.source_system = ?')
+      .statement(
+        'SELECT r.local_id FROM source_record r JOIN identity_link l ON l.tenant_id = r.tenant_id AND l.record_id = r.record_id WHERE r.tenant_id = ? AND r.source_system = ?',
+      )
       .pluck()
       .all(TENANT, SOURCE) as string[];
     return new Set(rows);
@@ -119,30 +140,41 @@ describe('a reconciliation importing from the FHIR source, through the CLI', () 
     expect(job.phases[0]?.processed).toBe(PATIENTS);
     expect(registryState(db)).toEqual(uninterrupted);
   }, 300_000);
-
 });
 
 describe('kill -9 of the worker mid-import, resumed by another worker', () => {
-  it.each(['job:batch-committed@7', 'job:batch-written@4'])('%s', async (point) => {
-    const db = await makeRegistry(world, `crash-${point.replace(/[^a-z0-9]/gi, '-')}`, { LeaseSeconds: 2, PollIntervalSeconds: 1 });
-    const jobId = await queue(db);
-    const killed = await run(db, ['worker', '--once'], point);
-    expect(killed.signal, killed.stderr).toBe('SIGKILL');
-    const half = await readJob(db, jobId);
-    expect(half.status).toBe('running');
-    expect(half.phases[0]?.status).toBe('running');
-    const committedPages = Number(point.split('@')[1]) - (point.startsWith('job:batch-written') ? 1 : 0);
-    expect(half.counters.imported).toBe(committedPages * 100);
-    // Another worker takes the job over once the lease has expired.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
-    const resumed = await run(db, ['worker', '--once']);
-    expect(resumed.status, resumed.stderr).toBe(0);
-    const job = await readJob(db, jobId);
-    expect(job.status).toBe('completed');
-    expect(job.counters).toMatchObject({ imported: PATIENTS, updated: 0, unchanged: expect.any(Number) as unknown, failure: 0 });
-    expect(job.phases[0]?.processed).toBe(PATIENTS);
-    expect(registryState(db)).toEqual(uninterrupted);
-  }, 300_000);
+  it.each(['job:batch-committed@7', 'job:batch-written@4'])(
+    '%s',
+    async (point) => {
+      const db = await makeRegistry(world, `crash-${point.replace(/[^a-z0-9]/gi, '-')}`, {
+        LeaseSeconds: 2,
+        PollIntervalSeconds: 1,
+      });
+      const jobId = await queue(db);
+      const killed = await run(db, ['worker', '--once'], point);
+      expect(killed.signal, killed.stderr).toBe('SIGKILL');
+      const half = await readJob(db, jobId);
+      expect(half.status).toBe('running');
+      expect(half.phases[0]?.status).toBe('running');
+      const committedPages = Number(point.split('@')[1]) - (point.startsWith('job:batch-written') ? 1 : 0);
+      expect(half.counters.imported).toBe(committedPages * 100);
+      // Another worker takes the job over once the lease has expired.
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      const resumed = await run(db, ['worker', '--once']);
+      expect(resumed.status, resumed.stderr).toBe(0);
+      const job = await readJob(db, jobId);
+      expect(job.status).toBe('completed');
+      expect(job.counters).toMatchObject({
+        imported: PATIENTS,
+        updated: 0,
+        unchanged: expect.any(Number) as unknown,
+        failure: 0,
+      });
+      expect(job.phases[0]?.processed).toBe(PATIENTS);
+      expect(registryState(db)).toEqual(uninterrupted);
+    },
+    300_000,
+  );
 });
 
 describe('changes on the source after the first import', () => {
@@ -152,7 +184,8 @@ describe('changes on the source after the first import', () => {
     const since = new Date(Date.now() + 5).toISOString();
     await new Promise((resolve) => setTimeout(resolve, 20));
     const changed = seeded.slice(0, 40);
-    for (const patient of changed) await world.fhir.repo.updateResource({ ...patient, telecom: [{ system: 'phone', value: '555 0100' }] });
+    for (const patient of changed)
+      await world.fhir.repo.updateResource({ ...patient, telecom: [{ system: 'phone', value: '555 0100' }] });
     const job = await reconcile(db(), since);
     expect(job.status).toBe('completed');
     expect(job.changedSince).toBe(since);
@@ -166,7 +199,9 @@ describe('changes on the source after the first import', () => {
     const job = await reconcile(db());
     expect(job.status).toBe('completed');
     expect(job.counters.warning).toBe(gone.length);
-    expect(job.phases[0]?.note).toMatch(/3 record\(s\) of this source system were not returned by the full import; they stay linked/);
+    expect(job.phases[0]?.note).toMatch(
+      /3 record\(s\) of this source system were not returned by the full import; they stay linked/,
+    );
     const linked = linkedLocalIds(db());
     for (const patient of gone) expect(linked.has(patient.identifier?.[0]?.value ?? '')).toBe(true);
     // The note counts; it never lists identifiers.

@@ -10,8 +10,26 @@ import type { Patient } from '@medplum/fhirtypes';
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import { runWorker } from '../../../engine/jobs/worker.ts';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
-import { CTX, makeRegistry, sourceEntry, sourcePatients, startWorld, TENANT, type World } from '../../helpers/fhir/world.ts';
-import { HOSTILE_BASE_PATH, HOSTILE_TOKEN_PATH, page, sendJson, sendToken, startHostileServer, trickle, type Handler, type HostileServer } from '../../helpers/fhir/hostile-server.ts';
+import {
+  CTX,
+  makeRegistry,
+  sourceEntry,
+  sourcePatients,
+  startWorld,
+  TENANT,
+  type World,
+} from '../../helpers/fhir/world.ts';
+import {
+  HOSTILE_BASE_PATH,
+  HOSTILE_TOKEN_PATH,
+  page,
+  sendJson,
+  sendToken,
+  startHostileServer,
+  trickle,
+  type Handler,
+  type HostileServer,
+} from '../../helpers/fhir/hostile-server.ts';
 import { startProcess } from '../../helpers/processes.ts';
 
 const FAST = { attempts: 3, baseMs: 5, capMs: 20, maxRetryAfterMs: 50 };
@@ -36,7 +54,10 @@ const base = (): string => `${hostile.origin}${HOSTILE_BASE_PATH}`;
 const pageUrl = (n: number): string => `${base()}/Patient?_getpages=abc&_page=${String(n)}`;
 
 /** A registry whose one source is the hostile server (no authentication unless given). */
-async function registry(source: Record<string, unknown> = {}, maintenance: Record<string, unknown> = {}): Promise<string> {
+async function registry(
+  source: Record<string, unknown> = {},
+  maintenance: Record<string, unknown> = {},
+): Promise<string> {
   return makeRegistry(world, `hostile-${String(++registries)}`, {
     FhirSources: [sourceEntry(world, { BaseUrl: base(), Authentication: { Type: 'None' }, PageSize: 10, ...source })],
     ...maintenance,
@@ -46,14 +67,23 @@ async function registry(source: Record<string, unknown> = {}, maintenance: Recor
 async function startImport(engine: LocalEngine, changedSince?: string): Promise<string> {
   const { jobId } = await engine.call(
     'maintenance/reconcile',
-    { reason: 'hostile source', batchSize: 25, externalSourceSystem: 'st-marys-hospital', ...(changedSince === undefined ? {} : { changedSince }) },
+    {
+      reason: 'hostile source',
+      batchSize: 25,
+      externalSourceSystem: 'st-marys-hospital',
+      ...(changedSince === undefined ? {} : { changedSince }),
+    },
     CTX,
   );
   return jobId;
 }
 
 /** Runs one import to its end with the handler answering, and returns the job. */
-async function importWith(handler: Handler, source: Record<string, unknown> = {}, changedSince?: string): Promise<{ job: JobState; records: number; requests: number }> {
+async function importWith(
+  handler: Handler,
+  source: Record<string, unknown> = {},
+  changedSince?: string,
+): Promise<{ job: JobState; records: number; requests: number }> {
   hostile.handle(handler);
   const engine = LocalEngine.open({ dbPath: await registry(source) });
   try {
@@ -61,7 +91,10 @@ async function importWith(handler: Handler, source: Record<string, unknown> = {}
     const jobId = await startImport(engine, changedSince);
     await runWorker(engine.env, { tenants: [TENANT], once: true, importRetry: FAST });
     const job = await engine.call('jobs/get', { jobId }, CTX);
-    const records = engine.env.store.statement('SELECT count(*) FROM source_record WHERE tenant_id = ?').pluck().get(TENANT) as number;
+    const records = engine.env.store
+      .statement('SELECT count(*) FROM source_record WHERE tenant_id = ?')
+      .pluck()
+      .get(TENANT) as number;
     return { job, records, requests: hostile.requests.length - before };
   } finally {
     engine.close();
@@ -84,7 +117,9 @@ describe('the sources a reconciliation can import from', () => {
       expect(summary.importSources).toEqual(['st-marys-hospital']);
       expect(JSON.stringify(summary)).not.toContain(hostile.origin);
       await engine.call('sandbox/create', { syntheticPeople: 10, seed: 1 }, { tenantId: 'no-sources', actor: 'test' });
-      expect((await engine.call('profile/summary', {}, { tenantId: 'no-sources', actor: 'test' })).importSources).toEqual([]);
+      expect(
+        (await engine.call('profile/summary', {}, { tenantId: 'no-sources', actor: 'test' })).importSources,
+      ).toEqual([]);
     } finally {
       engine.close();
     }
@@ -106,7 +141,10 @@ describe('imports that never end', () => {
       const worker = runWorker(engine.env, { tenants: [TENANT], signal: stop.signal, importRetry: FAST });
       await until(() => hostile.requests.length > requestsBefore, 'the first page request');
       expect(await engine.call('jobs/cancel', { jobId }, CTX)).toMatchObject({ cancelRequested: true });
-      await until(async () => (await engine.call('jobs/get', { jobId }, CTX)).status === 'cancelled', 'the job to be cancelled');
+      await until(
+        async () => (await engine.call('jobs/get', { jobId }, CTX)).status === 'cancelled',
+        'the job to be cancelled',
+      );
       await until(() => hostile.abandoned() > abandonedBefore, 'the trickled response to be abandoned');
       stop.abort();
       await worker;
@@ -127,7 +165,9 @@ describe('imports that never end', () => {
       { RequestTimeoutSeconds: 1 },
     );
     expect(job.status).toBe('failed');
-    expect(job.error).toMatch(/no complete answer within 1 s \(RequestTimeoutSeconds\) \(transient\); gave up after 3 attempts/);
+    expect(job.error).toMatch(
+      /no complete answer within 1 s \(RequestTimeoutSeconds\) \(transient\); gave up after 3 attempts/,
+    );
   });
 
   it('a worker asked to stop abandons a trickled page and a 31-year Retry-After, and releases its lease', async () => {
@@ -151,7 +191,9 @@ describe('imports that never end', () => {
         stop.abort();
         expect(await worker).toEqual({ jobsRun: 1 });
         // Released: the lease expires now, so another worker resumes the job at once.
-        const row = engine.env.store.statement('SELECT status, lease_expires_at FROM maintenance_job WHERE tenant_id = ? AND job_id = ?').get(TENANT, jobId) as { status: string; lease_expires_at: string };
+        const row = engine.env.store
+          .statement('SELECT status, lease_expires_at FROM maintenance_job WHERE tenant_id = ? AND job_id = ?')
+          .get(TENANT, jobId) as { status: string; lease_expires_at: string };
         expect(row.status).toBe('running');
         expect(Date.parse(row.lease_expires_at)).toBeLessThanOrEqual(Date.now());
       } finally {
@@ -228,7 +270,10 @@ describe('imports that never end', () => {
 describe('hostile pages', () => {
   it('a Patient nested 5,000 levels deep is one failure with its path; the rest of the page is imported', async () => {
     // Built as text: JSON.stringify of such an object overflows the stack, which is the fault being tested.
-    const nested = JSON.stringify({ ...patients[1], extension: [] }).replace('"extension":[]', `"extension":${'[{"url":"urn:x","extension":'.repeat(5000)}[]${'}]'.repeat(5000)}`);
+    const nested = JSON.stringify({ ...patients[1], extension: [] }).replace(
+      '"extension":[]',
+      `"extension":${'[{"url":"urn:x","extension":'.repeat(5000)}[]${'}]'.repeat(5000)}`,
+    );
     const body = `{"resourceType":"Bundle","type":"searchset","entry":[{"resource":${JSON.stringify(patients[0])}},{"resource":${nested}},{"resource":${JSON.stringify(patients[2])}}]}`;
     const { job, records } = await importWith((_request, response) => {
       sendJson(response, body);
@@ -314,7 +359,9 @@ describe('job notes', () => {
       expect(job.status).toBe('completed');
       const importing = job.phases[0];
       expect(importing?.notes).toHaveLength(2);
-      expect(importing?.notes?.[0]).toMatch(/^3 record\(s\) of this source system were not returned by the full import; they stay linked/);
+      expect(importing?.notes?.[0]).toMatch(
+        /^3 record\(s\) of this source system were not returned by the full import; they stay linked/,
+      );
       expect(importing?.notes?.[1]).toMatch(/^page 1, Bundle\.entry\[1\]\.resource\./);
       expect(importing?.note).toBe(importing?.notes?.[0]);
       expect(importing?.notesNotKept).toBe(0);
@@ -325,12 +372,10 @@ describe('job notes', () => {
 
   it('keeps at most 50 item notes a phase and counts the rest', async () => {
     const invalid = Array.from({ length: 60 }, () => ({ resourceType: 'Patient', birthDate: 'no' }));
-    const { job } = await importWith(
-      (_request, response, url) => {
-        const n = Number(url.searchParams.get('_page') ?? '0');
-        sendJson(response, page(invalid.slice(n * 10, n * 10 + 10), n < 5 ? pageUrl(n + 1) : undefined));
-      },
-    );
+    const { job } = await importWith((_request, response, url) => {
+      const n = Number(url.searchParams.get('_page') ?? '0');
+      sendJson(response, page(invalid.slice(n * 10, n * 10 + 10), n < 5 ? pageUrl(n + 1) : undefined));
+    });
     expect(job.counters.failure).toBe(60);
     expect(job.phases[0]?.notes).toHaveLength(50);
     expect(job.phases[0]?.notesNotKept).toBe(10);
@@ -338,7 +383,9 @@ describe('job notes', () => {
 });
 
 describe('a token endpoint that misbehaves', () => {
-  const withToken = (failures: { status: number; retryAfter?: string }[]): { handler: Handler; tokens: () => number } => {
+  const withToken = (
+    failures: { status: number; retryAfter?: string }[],
+  ): { handler: Handler; tokens: () => number } => {
     let tokenRequests = 0;
     return {
       tokens: () => tokenRequests,
@@ -346,7 +393,12 @@ describe('a token endpoint that misbehaves', () => {
         if (url.pathname === HOSTILE_TOKEN_PATH) {
           const failure = failures[tokenRequests++];
           if (failure !== undefined) {
-            sendJson(response, '<html>busy</html>', failure.status, failure.retryAfter === undefined ? {} : { 'retry-after': failure.retryAfter });
+            sendJson(
+              response,
+              '<html>busy</html>',
+              failure.status,
+              failure.retryAfter === undefined ? {} : { 'retry-after': failure.retryAfter },
+            );
             return;
           }
           request.resume();
@@ -362,7 +414,13 @@ describe('a token endpoint that misbehaves', () => {
     };
   };
   const clientCredentials = (): Record<string, unknown> => ({
-    Authentication: { Type: 'ClientCredentials', TokenEndpoint: `${hostile.origin}${HOSTILE_TOKEN_PATH}`, ClientId: 'c', ClientSecretFile: world.secretFile, Scope: 'system/Patient.read' },
+    Authentication: {
+      Type: 'ClientCredentials',
+      TokenEndpoint: `${hostile.origin}${HOSTILE_TOKEN_PATH}`,
+      ClientId: 'c',
+      ClientSecretFile: world.secretFile,
+      Scope: 'system/Patient.read',
+    },
   });
 
   it.each([

@@ -8,7 +8,16 @@ import { runWorker } from '../../../engine/jobs/worker.ts';
 import { TokenSource } from '../../../engine/fhir-source/token.ts';
 import { Transport } from '../../../engine/fhir-source/transport.ts';
 import { FHIR_SCOPE } from '../../helpers/fhir/oauth-server.ts';
-import { CLIENT_ID, CLIENT_SECRET, CTX, makeRegistry, sourcePatients, startWorld, TENANT, type World } from '../../helpers/fhir/world.ts';
+import {
+  CLIENT_ID,
+  CLIENT_SECRET,
+  CTX,
+  makeRegistry,
+  sourcePatients,
+  startWorld,
+  TENANT,
+  type World,
+} from '../../helpers/fhir/world.ts';
 
 const FAST = { attempts: 4, baseMs: 5, capMs: 50, maxRetryAfterMs: 1500 };
 
@@ -24,7 +33,11 @@ afterAll(async () => {
 });
 
 async function reconcile(engine: LocalEngine, extra: Record<string, unknown> = {}) {
-  const { jobId } = await engine.call('maintenance/reconcile', { reason: 'import test', batchSize: 25, externalSourceSystem: 'st-marys-hospital', ...extra }, CTX);
+  const { jobId } = await engine.call(
+    'maintenance/reconcile',
+    { reason: 'import test', batchSize: 25, externalSourceSystem: 'st-marys-hospital', ...extra },
+    CTX,
+  );
   await runWorker(engine.env, { tenants: [TENANT], once: true, importRetry: FAST });
   return engine.call('jobs/get', { jobId }, CTX);
 }
@@ -54,7 +67,13 @@ describe('import with client credentials', () => {
       // Counters span the phases: the 300 replayed Patients, then every identity rebuilt unchanged.
       const [importing, rebuilding] = again.phases;
       expect(importing?.processed).toBe(300);
-      expect(again.counters).toMatchObject({ imported: 0, updated: 0, unchanged: 300 + (rebuilding?.processed ?? NaN), failure: 0, warning: 0 });
+      expect(again.counters).toMatchObject({
+        imported: 0,
+        updated: 0,
+        unchanged: 300 + (rebuilding?.processed ?? NaN),
+        failure: 0,
+        warning: 0,
+      });
     } finally {
       engine.close();
     }
@@ -65,7 +84,13 @@ describe('client-credentials tokens', () => {
   it('are cached until shortly before they expire, then fetched again; a wrong secret is refused without being quoted', async () => {
     const transport = new Transport({ trustedCaFile: world.tls.caFile });
     let now = 1_000_000;
-    const credentials = { tokenEndpoint: world.oauth.tokenEndpoint, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, scope: FHIR_SCOPE, allowInsecureHttp: false };
+    const credentials = {
+      tokenEndpoint: world.oauth.tokenEndpoint,
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      scope: FHIR_SCOPE,
+      allowInsecureHttp: false,
+    };
     const tokens = new TokenSource(credentials, transport, () => now);
     try {
       const before = world.oauth.tokensIssued();
@@ -83,7 +108,10 @@ describe('client-credentials tokens', () => {
       expect(world.oauth.tokensIssued() - before).toBe(3);
       const wrong = new TokenSource({ ...credentials, clientSecret: 'PLANTED-wrong-secret' }, transport);
       const refusal = await wrong.token().catch((error: unknown) => error as Error);
-      expect(refusal).toMatchObject({ kind: 'remote_http', message: expect.stringMatching(/refused the client credentials: 40[01] \(invalid_client\)/) as unknown });
+      expect(refusal).toMatchObject({
+        kind: 'remote_http',
+        message: expect.stringMatching(/refused the client credentials: 40[01] \(invalid_client\)/) as unknown,
+      });
       expect((refusal as Error).message).not.toContain('PLANTED');
     } finally {
       await transport.close();

@@ -50,7 +50,13 @@ describe('next links keep the scheme, authority and base path', () => {
 
 describe('the first search URL', () => {
   it('bounds the window, the page size, and carries the configured parameters', () => {
-    const url = new URL(firstPageUrl(`${BASE}/`, { organization: 'Organization/7', active: 'true' }, { changedSince: '2025-01-02T03:04:05Z', upTo: '2025-02-01T00:00:00.000Z', pageSize: 250 }));
+    const url = new URL(
+      firstPageUrl(
+        `${BASE}/`,
+        { organization: 'Organization/7', active: 'true' },
+        { changedSince: '2025-01-02T03:04:05Z', upTo: '2025-02-01T00:00:00.000Z', pageSize: 250 },
+      ),
+    );
     expect(url.origin + url.pathname).toBe(`${BASE}/Patient`);
     expect(url.searchParams.getAll('_lastUpdated')).toEqual(['ge2025-01-02T03:04:05Z', 'le2025-02-01T00:00:00.000Z']);
     expect(url.searchParams.get('_count')).toBe('250');
@@ -68,12 +74,16 @@ describe('transient failures and backoff', () => {
   const policy = { attempts: 5, baseMs: 100, capMs: 1000, maxRetryAfterMs: 30_000 };
 
   it('classifies statuses', () => {
-    for (const status of [408, 425, 429, 500, 502, 503, 504]) expect(statusFailure(status, 'x', undefined).transient).toBe(true);
-    for (const status of [301, 302, 400, 401, 403, 404, 410, 422, 501, 505]) expect(statusFailure(status, 'x', undefined).transient).toBe(false);
+    for (const status of [408, 425, 429, 500, 502, 503, 504])
+      expect(statusFailure(status, 'x', undefined).transient).toBe(true);
+    for (const status of [301, 302, 400, 401, 403, 404, 410, 422, 501, 505])
+      expect(statusFailure(status, 'x', undefined).transient).toBe(false);
   });
 
   it('reads a connection failure by the code on its cause chain, never by its message', () => {
-    const wrapped = new TypeError('fetch failed https://x.example/?name=Smith', { cause: Object.assign(new Error('socket'), { code: 'ECONNRESET' }) });
+    const wrapped = new TypeError('fetch failed https://x.example/?name=Smith', {
+      cause: Object.assign(new Error('socket'), { code: 'ECONNRESET' }),
+    });
     expect(networkErrorCode(wrapped)).toBe('ECONNRESET');
     expect(isTransientNetworkError(wrapped)).toBe(true);
     expect(isTransientNetworkError(Object.assign(new Error('x'), { code: 'ENOTFOUND' }))).toBe(false);
@@ -106,13 +116,18 @@ describe('transient failures and backoff', () => {
     let calls = 0;
     await expect(withRetries(() => Promise.resolve(++calls), policy, undefined, wait)).resolves.toBe(1);
     calls = 0;
-    const flaky = (): Promise<string> => (++calls < 3 ? Promise.reject(new SourceError('busy', true, 2000)) : Promise.resolve('ok'));
+    const flaky = (): Promise<string> =>
+      ++calls < 3 ? Promise.reject(new SourceError('busy', true, 2000)) : Promise.resolve('ok');
     await expect(withRetries(flaky, policy, undefined, wait)).resolves.toBe('ok');
     expect(waits).toEqual([2000, 2000]);
     calls = 0;
-    await expect(withRetries(() => Promise.reject(new SourceError(`down ${String(++calls)}`, true)), policy, undefined, wait)).rejects.toThrow(/down 5; gave up after 5 attempts/);
+    await expect(
+      withRetries(() => Promise.reject(new SourceError(`down ${String(++calls)}`, true)), policy, undefined, wait),
+    ).rejects.toThrow(/down 5; gave up after 5 attempts/);
     calls = 0;
-    await expect(withRetries(() => Promise.reject(new SourceError(`refused ${String(++calls)}`, false)), policy, undefined, wait)).rejects.toThrow('refused 1');
+    await expect(
+      withRetries(() => Promise.reject(new SourceError(`refused ${String(++calls)}`, false)), policy, undefined, wait),
+    ).rejects.toThrow('refused 1');
   });
 });
 
@@ -123,7 +138,10 @@ describe('search pages', () => {
     ['{"resourceType":"Patient"}', /not a Bundle/],
     ['{"resourceType":"Bundle","type":"batch"}', /not a searchset/],
     ['{"resourceType":"Bundle","type":"searchset","entry":{}}', /entry is not an array/],
-    ['{"resourceType":"Bundle","type":"searchset","link":[{"relation":"next","url":"a"},{"relation":"next","url":"b"}]}', /more than one next link/],
+    [
+      '{"resourceType":"Bundle","type":"searchset","link":[{"relation":"next","url":"a"},{"relation":"next","url":"b"}]}',
+      /more than one next link/,
+    ],
     ['{"resourceType":"Bundle","type":"searchset","link":[{"relation":"next"}]}', /next link without a URL/],
   ])('refuses %s', (body, rule) => {
     expect(() => readSearchPage(body)).toThrow(rule);
@@ -134,7 +152,10 @@ describe('search pages', () => {
       JSON.stringify({
         resourceType: 'Bundle',
         type: 'searchset',
-        link: [{ relation: 'self', url: 'x' }, { relation: 'next', url: 'https://n' }],
+        link: [
+          { relation: 'self', url: 'x' },
+          { relation: 'next', url: 'https://n' },
+        ],
         entry: [
           { resource: { resourceType: 'Patient', id: 'a' }, search: { mode: 'match' } },
           { resource: { resourceType: 'Organization', id: 'o' }, search: { mode: 'include' } },
@@ -164,7 +185,9 @@ describe('secrets', () => {
     writeFileSync(file, `${SECRET}\n`, { mode: 0o600 });
     expect(readSecret({ key: 'K', file })).toBe(SECRET);
     chmodSync(file, 0o640);
-    expect(() => readSecret({ key: 'K', file })).toThrow(/can be read by group or others; make it owner-only \(chmod 600\)/);
+    expect(() => readSecret({ key: 'K', file })).toThrow(
+      /can be read by group or others; make it owner-only \(chmod 600\)/,
+    );
     expect(() => readSecret({ key: 'K', file: join(dir, 'missing') })).toThrow(/does not exist/);
   });
 
@@ -196,10 +219,18 @@ describe('Maintenance.FhirSources in the configuration file', () => {
     SourceSystem: 'hospital',
     BaseUrl: 'https://fhir.example.org/R4',
     LocalIdentifierSystem: 'urn:mrn',
-    Authentication: { Type: 'ClientCredentials', TokenEndpoint: 'https://auth.example.org/token', ClientId: 'c', ClientSecretEnv: 'MPI_SECRET', Scope: 'system/Patient.read', ...auth },
+    Authentication: {
+      Type: 'ClientCredentials',
+      TokenEndpoint: 'https://auth.example.org/token',
+      ClientId: 'c',
+      ClientSecretEnv: 'MPI_SECRET',
+      Scope: 'system/Patient.read',
+      ...auth,
+    },
     ...overrides,
   });
-  const load = (maintenance: Record<string, unknown>) => () => settingsFromObject({ BlockingKeys: { acme: { k1: KEY } }, Maintenance: maintenance });
+  const load = (maintenance: Record<string, unknown>) => () =>
+    settingsFromObject({ BlockingKeys: { acme: { k1: KEY } }, Maintenance: maintenance });
   const issues = (maintenance: Record<string, unknown>): { path: string; message: string }[] => {
     try {
       load(maintenance)();
@@ -214,15 +245,29 @@ describe('Maintenance.FhirSources in the configuration file', () => {
   });
 
   it('accepts a source with defaults, and a schedule naming it', () => {
-    const settings = load({ FhirSources: [source()], ReconciliationSchedules: [{ Key: 'n', TenantId: 'acme', SourceSystem: 'hospital', IntervalMinutes: 60, BatchSize: 5 }] })();
+    const settings = load({
+      FhirSources: [source()],
+      ReconciliationSchedules: [
+        { Key: 'n', TenantId: 'acme', SourceSystem: 'hospital', IntervalMinutes: 60, BatchSize: 5 },
+      ],
+    })();
     expect(settings.Maintenance?.FhirSources[0]).toMatchObject({ PageSize: 200, PatientSearchParameters: {} });
     expect(settings.Maintenance?.AllowInsecureHttp).toBe(false);
   });
 
   it('refuses a client secret in the file, the <CLIENT_SECRET> placeholder included, without quoting it', () => {
     for (const value of ['<CLIENT_SECRET>', 'PLANTED-real-secret-4411']) {
-      const found = issues({ FhirSources: [source({}, { ClientSecret: value, ClientSecretEnv: undefined, ClientSecretFile: '/run/secrets/fhir' })] });
-      expect(found).toContainEqual({ path: 'Maintenance.FhirSources[0].Authentication.ClientSecret', message: expect.stringMatching(/never kept in the configuration file.*ClientSecretFile or ClientSecretEnv/) as unknown });
+      const found = issues({
+        FhirSources: [
+          source({}, { ClientSecret: value, ClientSecretEnv: undefined, ClientSecretFile: '/run/secrets/fhir' }),
+        ],
+      });
+      expect(found).toContainEqual({
+        path: 'Maintenance.FhirSources[0].Authentication.ClientSecret',
+        message: expect.stringMatching(
+          /never kept in the configuration file.*ClientSecretFile or ClientSecretEnv/,
+        ) as unknown,
+      });
       if (value.startsWith('PLANTED')) expect(JSON.stringify(found)).not.toContain(value);
     }
   });
@@ -231,11 +276,26 @@ describe('Maintenance.FhirSources in the configuration file', () => {
     [{ BaseUrl: 'http://fhir.example.org/R4' }, {}, 'Maintenance.FhirSources[0].BaseUrl', /HTTPS is required/],
     [{ BaseUrl: 'https://u:p@fhir.example.org/R4' }, {}, 'Maintenance.FhirSources[0].BaseUrl', /user name or password/],
     [{ BaseUrl: 'https://fhir.example.org/R4?x=1' }, {}, 'Maintenance.FhirSources[0].BaseUrl', /no query/],
-    [{}, { TokenEndpoint: 'http://auth.example.org/token' }, 'Maintenance.FhirSources[0].Authentication.TokenEndpoint', /HTTPS is required/],
+    [
+      {},
+      { TokenEndpoint: 'http://auth.example.org/token' },
+      'Maintenance.FhirSources[0].Authentication.TokenEndpoint',
+      /HTTPS is required/,
+    ],
     [{}, { ClientSecretFile: '/run/s' }, 'Maintenance.FhirSources[0].Authentication.ClientSecretFile', /exactly one/],
-    [{ PatientSearchParameters: { _count: '5' } }, {}, 'Maintenance.FhirSources[0].PatientSearchParameters', /sets .*_count/],
+    [
+      { PatientSearchParameters: { _count: '5' } },
+      {},
+      'Maintenance.FhirSources[0].PatientSearchParameters',
+      /sets .*_count/,
+    ],
     [{ PageSize: 5000 }, {}, 'Maintenance.FhirSources[0].PageSize', /too big/],
-    [{ Authentication: { Type: 'BearerToken', Token: 'PLANTED-bearer-77' } }, {}, 'Maintenance.FhirSources[0].Authentication.Token', /never kept/],
+    [
+      { Authentication: { Type: 'BearerToken', Token: 'PLANTED-bearer-77' } },
+      {},
+      'Maintenance.FhirSources[0].Authentication.Token',
+      /never kept/,
+    ],
   ])('refuses %j %j at %s', (overrides, auth, path, rule) => {
     const found = issues({ FhirSources: [source(overrides, auth)] });
     expect(found).toContainEqual({ path, message: expect.stringMatching(rule) as unknown });
@@ -243,22 +303,42 @@ describe('Maintenance.FhirSources in the configuration file', () => {
   });
 
   it('permits plain HTTP only under AllowInsecureHttp, and never with NODE_ENV=production', () => {
-    const http = { FhirSources: [source({ BaseUrl: 'http://localhost:8080/fhir' }, { TokenEndpoint: 'http://localhost:9000/token' })], AllowInsecureHttp: true };
+    const http = {
+      FhirSources: [
+        source({ BaseUrl: 'http://localhost:8080/fhir' }, { TokenEndpoint: 'http://localhost:9000/token' }),
+      ],
+      AllowInsecureHttp: true,
+    };
     expect(issues(http)).toEqual([]);
     process.env.NODE_ENV = 'production';
-    expect(issues(http)).toContainEqual({ path: 'Maintenance.AllowInsecureHttp', message: expect.stringMatching(/must not be enabled in production/) as unknown });
+    expect(issues(http)).toContainEqual({
+      path: 'Maintenance.AllowInsecureHttp',
+      message: expect.stringMatching(/must not be enabled in production/) as unknown,
+    });
   });
 
   it('refuses a duplicate source and a schedule naming no source', () => {
-    expect(issues({ FhirSources: [source(), source()] })).toContainEqual({ path: 'Maintenance.FhirSources[1].SourceSystem', message: expect.stringMatching(/same tenant and source system/) as unknown });
-    expect(issues({ FhirSources: [source()], ReconciliationSchedules: [{ Key: 'n', TenantId: 'acme', SourceSystem: 'clinic', IntervalMinutes: 60, BatchSize: 5 }] })).toContainEqual({
+    expect(issues({ FhirSources: [source(), source()] })).toContainEqual({
+      path: 'Maintenance.FhirSources[1].SourceSystem',
+      message: expect.stringMatching(/same tenant and source system/) as unknown,
+    });
+    expect(
+      issues({
+        FhirSources: [source()],
+        ReconciliationSchedules: [
+          { Key: 'n', TenantId: 'acme', SourceSystem: 'clinic', IntervalMinutes: 60, BatchSize: 5 },
+        ],
+      }),
+    ).toContainEqual({
       path: 'Maintenance.ReconciliationSchedules[0].SourceSystem',
       message: expect.stringMatching(/no FhirSources entry/) as unknown,
     });
   });
 
   it('does not show search parameter names or unknown keys in errors', () => {
-    const found = issues({ FhirSources: [source({ PatientSearchParameters: { 'PLANTED name': 'x' }, PLANTEDkey: 1 })] });
+    const found = issues({
+      FhirSources: [source({ PatientSearchParameters: { 'PLANTED name': 'x' }, PLANTEDkey: 1 })],
+    });
     expect(found.length).toBeGreaterThan(0);
     expect(JSON.stringify(found)).not.toContain('PLANTED');
   });

@@ -11,7 +11,19 @@ import { LocalEngine } from '../../../engine/local-engine.ts';
 import { runWorker } from '../../../engine/jobs/worker.ts';
 import { main } from '../../../main/cli/main.ts';
 import { BASE_PATH, startFhirServer, type FhirServer } from '../../helpers/fhir/fhir-server.ts';
-import { CLIENT_SECRET, CTX, makeRegistry, setMaintenance, SOURCE, SOURCE_MRN_SYSTEM, sourceEntry, sourcePatients, startWorld, TENANT, type World } from '../../helpers/fhir/world.ts';
+import {
+  CLIENT_SECRET,
+  CTX,
+  makeRegistry,
+  setMaintenance,
+  SOURCE,
+  SOURCE_MRN_SYSTEM,
+  sourceEntry,
+  sourcePatients,
+  startWorld,
+  TENANT,
+  type World,
+} from '../../helpers/fhir/world.ts';
 
 const FAST = { attempts: 3, baseMs: 5, capMs: 20, maxRetryAfterMs: 100 };
 const PLANTED_FAMILY = 'Zqxplantedfamily';
@@ -60,15 +72,25 @@ describe('canaries', () => {
     const db = await makeRegistry(world, 'canaries');
     const engine = LocalEngine.open({ dbPath: db });
     try {
-      const { jobId } = await engine.call('maintenance/reconcile', { reason: 'canaries', batchSize: 25, externalSourceSystem: SOURCE }, CTX);
+      const { jobId } = await engine.call(
+        'maintenance/reconcile',
+        { reason: 'canaries', batchSize: 25, externalSourceSystem: SOURCE },
+        CTX,
+      );
       await runWorker(engine.env, { tenants: [TENANT], once: true, importRetry: FAST });
       const job = await engine.call('jobs/get', { jobId }, CTX);
       expect(job.status).toBe('completed');
       expect(job.counters).toMatchObject({ imported: 119, failure: 1 });
-      expect(job.phases[0]?.note).toBe('page 1, Bundle.entry[1].resource.birthDate: must be a FHIR date (YYYY, YYYY-MM or YYYY-MM-DD)');
+      expect(job.phases[0]?.note).toBe(
+        'page 1, Bundle.entry[1].resource.birthDate: must be a FHIR date (YYYY, YYYY-MM or YYYY-MM-DD)',
+      );
       // A failed job too: the next page refused.
       world.proxy.inject({ kind: 'next-other-origin', origin: world.other.origin }, 0);
-      const failed = await engine.call('maintenance/reconcile', { reason: 'canaries', batchSize: 25, externalSourceSystem: SOURCE }, CTX);
+      const failed = await engine.call(
+        'maintenance/reconcile',
+        { reason: 'canaries', batchSize: 25, externalSourceSystem: SOURCE },
+        CTX,
+      );
       await runWorker(engine.env, { tenants: [TENANT], once: true, importRetry: FAST });
       expect((await engine.call('jobs/get', { jobId: failed.jobId }, CTX)).status).toBe('failed');
 
@@ -80,7 +102,8 @@ describe('canaries', () => {
         JSON.stringify(await cli(db, ['sources', 'list'])),
         JSON.stringify(await cli(db, ['sources', 'check', SOURCE, '--json'])),
       ].join('\n');
-      for (const planted of [CLIENT_SECRET, PLANTED_FAMILY, PLANTED_BIRTH, PLANTED_FAMILY.toLowerCase()]) expect(outputs).not.toContain(planted);
+      for (const planted of [CLIENT_SECRET, PLANTED_FAMILY, PLANTED_BIRTH, PLANTED_FAMILY.toLowerCase()])
+        expect(outputs).not.toContain(planted);
       // A JWT (header.payload.signature in base64url) never lands anywhere either.
       expect(outputs).not.toMatch(/eyJ[\w-]{10,}\.[\w-]{10,}\./);
     } finally {
@@ -109,7 +132,11 @@ describe('a concurrent clinical update', () => {
     const newerAt = new Date().toISOString();
     const newer = { ...target, meta: { lastUpdated: newerAt }, telecom: [{ system: 'phone', value: '555 0199' }] };
     try {
-      const { jobId } = await engine.call('maintenance/reconcile', { reason: 'concurrent', batchSize: 25, externalSourceSystem: SOURCE }, CTX);
+      const { jobId } = await engine.call(
+        'maintenance/reconcile',
+        { reason: 'concurrent', batchSize: 25, externalSourceSystem: SOURCE },
+        CTX,
+      );
       let interleaved = 0;
       await runWorker(engine.env, {
         tenants: [TENANT],
@@ -129,7 +156,9 @@ describe('a concurrent clinical update', () => {
       expect(job.status).toBe('completed');
       expect(job.counters.imported).toBe(118);
       const stored = engine.env.store
-        .statement('SELECT r.source_last_updated, s.resource_json FROM source_record r JOIN source_resource s ON s.tenant_id = r.tenant_id AND s.record_id = r.record_id WHERE r.tenant_id = ? AND r.local_id = ?')
+        .statement(
+          'SELECT r.source_last_updated, s.resource_json FROM source_record r JOIN source_resource s ON s.tenant_id = r.tenant_id AND s.record_id = r.record_id WHERE r.tenant_id = ? AND r.local_id = ?',
+        )
         .get(TENANT, mrn) as { source_last_updated: string; resource_json: string };
       expect(stored.source_last_updated).toBe(newerAt);
       expect(stored.resource_json).toContain('555 0199');
@@ -156,19 +185,29 @@ describe('plain HTTP', () => {
     const refused = await (async () => {
       const engine = LocalEngine.open({ dbPath: db });
       try {
-        return await engine.call('maintenance/reconcile', { reason: 'plain', batchSize: 25, externalSourceSystem: SOURCE }, CTX);
+        return await engine.call(
+          'maintenance/reconcile',
+          { reason: 'plain', batchSize: 25, externalSourceSystem: SOURCE },
+          CTX,
+        );
       } finally {
         engine.close();
       }
     })().catch((error: unknown) => error);
     expect(refused).toMatchObject({
       kind: 'validation',
-      issues: expect.arrayContaining([{ path: 'Maintenance.FhirSources[0].BaseUrl', message: expect.stringMatching(/HTTPS is required/) as unknown }]) as unknown,
+      issues: expect.arrayContaining([
+        { path: 'Maintenance.FhirSources[0].BaseUrl', message: expect.stringMatching(/HTTPS is required/) as unknown },
+      ]) as unknown,
     });
     setMaintenance(db, { FhirSources: [entry], AllowInsecureHttp: true });
     const engine = LocalEngine.open({ dbPath: db });
     try {
-      const { jobId } = await engine.call('maintenance/reconcile', { reason: 'plain', batchSize: 25, externalSourceSystem: SOURCE }, CTX);
+      const { jobId } = await engine.call(
+        'maintenance/reconcile',
+        { reason: 'plain', batchSize: 25, externalSourceSystem: SOURCE },
+        CTX,
+      );
       await runWorker(engine.env, { tenants: [TENANT], once: true, importRetry: FAST });
       const job = await engine.call('jobs/get', { jobId }, CTX);
       expect(job.status).toBe('completed');
@@ -190,11 +229,24 @@ describe('sources list and check', () => {
     expect(list.out).toContain(SOURCE_MRN_SYSTEM);
     const check = await cli(db, ['sources', 'check', SOURCE, '--json']);
     expect(check.status, check.err).toBe(0);
-    expect(JSON.parse(check.out)).toMatchObject({ configuration: 'ok', token: 'ok', firstPage: 'ok', entries: 1, hasNextPage: true, error: null });
+    expect(JSON.parse(check.out)).toMatchObject({
+      configuration: 'ok',
+      token: 'ok',
+      firstPage: 'ok',
+      entries: 1,
+      hasNextPage: true,
+      error: null,
+    });
 
     const placeholder = `${world.dir}/placeholder-secret`;
     writeFileSync(placeholder, '<CLIENT_SECRET>\n', { mode: 0o600 });
-    setMaintenance(db, { FhirSources: [sourceEntry(world, { Authentication: { ...(sourceEntry(world).Authentication as object), ClientSecretFile: placeholder } })] });
+    setMaintenance(db, {
+      FhirSources: [
+        sourceEntry(world, {
+          Authentication: { ...(sourceEntry(world).Authentication as object), ClientSecretFile: placeholder },
+        }),
+      ],
+    });
     const bad = await cli(db, ['sources', 'check', SOURCE]);
     expect(bad.status).toBe(1);
     expect(bad.out).toMatch(/configuration and secret\s+failed/);
@@ -211,14 +263,28 @@ describe('schedules', () => {
     const db = await makeRegistry(world, 'schedule');
     setMaintenance(db, {
       FhirSources: [sourceEntry(world)],
-      ReconciliationSchedules: [{ Key: 'nightly', TenantId: TENANT, SourceSystem: SOURCE, IntervalMinutes: 1440, BatchSize: 25, RunOnStartup: true }],
+      ReconciliationSchedules: [
+        {
+          Key: 'nightly',
+          TenantId: TENANT,
+          SourceSystem: SOURCE,
+          IntervalMinutes: 1440,
+          BatchSize: 25,
+          RunOnStartup: true,
+        },
+      ],
     });
     const engine = LocalEngine.open({ dbPath: db });
     try {
       await runWorker(engine.env, { tenants: [TENANT], once: true, importRetry: FAST });
       const { rows } = await engine.call('jobs/list', { limit: 5 }, CTX);
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ status: 'completed', externalSourceSystem: SOURCE, scheduleKey: 'nightly', counters: { imported: 119, failure: 1 } });
+      expect(rows[0]).toMatchObject({
+        status: 'completed',
+        externalSourceSystem: SOURCE,
+        scheduleKey: 'nightly',
+        counters: { imported: 119, failure: 1 },
+      });
     } finally {
       engine.close();
     }

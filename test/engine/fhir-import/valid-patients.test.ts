@@ -9,7 +9,16 @@ import { LocalEngine } from '../../../engine/local-engine.ts';
 import { runWorker } from '../../../engine/jobs/worker.ts';
 import { main } from '../../../main/cli/main.ts';
 import type { MatchFields } from '../../../engine/contract/fields.ts';
-import { CTX, makeRegistry, SOURCE, SOURCE_MRN_SYSTEM, sourcePatients, startWorld, TENANT, type World } from '../../helpers/fhir/world.ts';
+import {
+  CTX,
+  makeRegistry,
+  SOURCE,
+  SOURCE_MRN_SYSTEM,
+  sourcePatients,
+  startWorld,
+  TENANT,
+  type World,
+} from '../../helpers/fhir/world.ts';
 
 const FAST = { attempts: 3, baseMs: 5, capMs: 20, maxRetryAfterMs: 100 };
 const FUTURE = '2199-07-04';
@@ -45,12 +54,18 @@ describe('import of valid Patients', () => {
     const db = await makeRegistry(world, 'valid');
     const engine = LocalEngine.open({ dbPath: db });
     try {
-      const { jobId } = await engine.call('maintenance/reconcile', { reason: 'valid patients', batchSize: 25, externalSourceSystem: SOURCE }, CTX);
+      const { jobId } = await engine.call(
+        'maintenance/reconcile',
+        { reason: 'valid patients', batchSize: 25, externalSourceSystem: SOURCE },
+        CTX,
+      );
       await runWorker(engine.env, { tenants: [TENANT], once: true, importRetry: FAST });
       const job = await engine.call('jobs/get', { jobId }, CTX);
       expect(job.status).toBe('completed');
       expect(job.counters).toMatchObject({ imported: 44, failure: 0, warning: 2 });
-      expect(job.phases[0]?.note).toMatch(/^page 1, Bundle\.entry\[\d+\]\.resource\.birthDate: is (in the future|not a real calendar date); ignored for matching$/);
+      expect(job.phases[0]?.note).toMatch(
+        /^page 1, Bundle\.entry\[\d+\]\.resource\.birthDate: is (in the future|not a real calendar date); ignored for matching$/,
+      );
       const matching = job.phases.find((p) => p.name === 'matching')?.processed ?? NaN;
       expect(job.reviewRate).toEqual({
         reviewCases: job.counters.reviewCreated,
@@ -58,9 +73,17 @@ describe('import of valid Patients', () => {
         perThousand: (1000 * job.counters.reviewCreated) / (44 + matching),
       });
       const fields = engine.env.store
-        .statement("SELECT local_id, fields_json FROM source_record WHERE tenant_id = ? AND local_id LIKE 'SPECIAL-%' ORDER BY local_id")
+        .statement(
+          "SELECT local_id, fields_json FROM source_record WHERE tenant_id = ? AND local_id LIKE 'SPECIAL-%' ORDER BY local_id",
+        )
         .all(TENANT) as { local_id: string; fields_json: string }[];
-      expect(fields.map((r) => [r.local_id, (JSON.parse(r.fields_json) as MatchFields).birthDate !== null, (JSON.parse(r.fields_json) as MatchFields).familyName !== null])).toEqual([
+      expect(
+        fields.map((r) => [
+          r.local_id,
+          (JSON.parse(r.fields_json) as MatchFields).birthDate !== null,
+          (JSON.parse(r.fields_json) as MatchFields).familyName !== null,
+        ]),
+      ).toEqual([
         ['SPECIAL-0', true, false],
         ['SPECIAL-1', true, false],
         ['SPECIAL-2', false, true],
@@ -68,11 +91,18 @@ describe('import of valid Patients', () => {
       ]);
       // Imports and the matching phase open cases only at Probable or above (engine/ingest/review-gate.ts).
       const { Probable } = (await engine.call('profile/get', {}, CTX)).profile.MatchingRules.Thresholds;
-      const scores = engine.env.store.statement('SELECT score FROM review_case WHERE tenant_id = ?').pluck().all(TENANT) as number[];
+      const scores = engine.env.store
+        .statement('SELECT score FROM review_case WHERE tenant_id = ?')
+        .pluck()
+        .all(TENANT) as number[];
       expect(scores).toHaveLength(job.counters.reviewCreated);
       for (const score of scores) expect(score).toBeGreaterThanOrEqual(Probable);
       let out = '';
-      const status = await main(['--db', db, '--tenant', TENANT, 'job', 'show', jobId], (t) => (out += t), () => undefined);
+      const status = await main(
+        ['--db', db, '--tenant', TENANT, 'job', 'show', jobId],
+        (t) => (out += t),
+        () => undefined,
+      );
       expect(status).toBe(0);
       expect(out).toMatch(/^review rate\s+\d+\.\d per 1,000 matched \(\d+ cases?, \d+ matched\)$/m);
       for (const value of [FUTURE, IMPOSSIBLE]) expect(JSON.stringify(job) + out).not.toContain(value);

@@ -22,7 +22,8 @@ const MEDPLUM_META_ADDITIONS = ['account', 'accounts', 'author', 'compartment', 
 function namesFromR4Definitions(): Set<string> {
   const definitions = new Map<string, StructureDefinition>();
   for (const file of ['fhir/r4/profiles-types.json', 'fhir/r4/profiles-resources.json']) {
-    for (const { resource } of (readJson(file) as { entry: { resource: StructureDefinition }[] }).entry) if (resource.resourceType === 'StructureDefinition') definitions.set(resource.id, resource);
+    for (const { resource } of (readJson(file) as { entry: { resource: StructureDefinition }[] }).entry)
+      if (resource.resourceType === 'StructureDefinition') definitions.set(resource.id, resource);
   }
   const names = new Set(['resourceType']);
   const seen = new Set<string>();
@@ -35,7 +36,8 @@ function namesFromR4Definitions(): Set<string> {
       const name = element.path.split('.').slice(1).at(-1);
       if (name === undefined) continue;
       const codes = (element.type ?? []).map((t) => t.code).filter((c) => !c.startsWith('http://'));
-      if (name.endsWith('[x]')) for (const code of codes) names.add(name.slice(0, -3) + code.charAt(0).toUpperCase() + code.slice(1));
+      if (name.endsWith('[x]'))
+        for (const code of codes) names.add(name.slice(0, -3) + code.charAt(0).toUpperCase() + code.slice(1));
       else names.add(name);
       queue.push(...codes);
     }

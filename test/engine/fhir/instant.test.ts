@@ -29,23 +29,42 @@ describe('FHIR instants compared as instants, not text', () => {
   });
 
   it('survivorship takes the most recent record by instant', () => {
-    const record = (recordId: number, sourceLastUpdated: string) => ({ recordId, sourceSystem: 'hospital', localId: `r${String(recordId)}`, fields: SAMPLE_FIELDS, sourceLastUpdated });
-    const ordered = survivorOrder([record(1, '2024-05-01T10:00:00+05:00'), record(2, '2024-05-01T06:00:00Z'), record(3, '2024-05-01T06:00:00.5Z')], ['hospital']);
+    const record = (recordId: number, sourceLastUpdated: string) => ({
+      recordId,
+      sourceSystem: 'hospital',
+      localId: `r${String(recordId)}`,
+      fields: SAMPLE_FIELDS,
+      sourceLastUpdated,
+    });
+    const ordered = survivorOrder(
+      [record(1, '2024-05-01T10:00:00+05:00'), record(2, '2024-05-01T06:00:00Z'), record(3, '2024-05-01T06:00:00.5Z')],
+      ['hospital'],
+    );
     expect(ordered.map((r) => r.recordId)).toEqual([3, 2, 1]);
   });
 
   it('ingestion keeps a newer version written with another offset or with fractional seconds, and skips an older one', async () => {
     const engine = openRegistry(tempDir());
-    const version = (lastUpdated: string, phone: string) => ndjson(patient({ id: 'h1', mrn: 'A1', lastUpdated, phone }));
+    const version = (lastUpdated: string, phone: string) =>
+      ndjson(patient({ id: 'h1', mrn: 'A1', lastUpdated, phone }));
     const ingest = (text: string) => engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: text }, ctx());
     expect(await ingest(version('2024-05-01T10:00:00+05:00', '01000 000001'))).toMatchObject({ created: 1 });
     expect(await ingest(version('2024-05-01T06:00:00Z', '01000 000002'))).toMatchObject({ updated: 1, stale: 0 });
     expect(await ingest(version('2024-05-01T06:00:00.500Z', '01000 000003'))).toMatchObject({ updated: 1, stale: 0 });
     // The same instant written differently is not older.
-    expect(await ingest(version('2024-05-01T11:00:00.5+05:00', '01000 000004'))).toMatchObject({ updated: 1, stale: 0 });
-    expect(await ingest(version('2024-05-01T06:00:00.499999999Z', '01000 000005'))).toMatchObject({ updated: 0, stale: 1 });
+    expect(await ingest(version('2024-05-01T11:00:00.5+05:00', '01000 000004'))).toMatchObject({
+      updated: 1,
+      stale: 0,
+    });
+    expect(await ingest(version('2024-05-01T06:00:00.499999999Z', '01000 000005'))).toMatchObject({
+      updated: 0,
+      stale: 1,
+    });
     expect(await ingest(version('2024-05-01T10:59:59+05:00', '01000 000006'))).toMatchObject({ updated: 0, stale: 1 });
-    const phone = engine.env.store.statement("SELECT json_extract(fields_json, '$.phone') FROM source_record").pluck().get();
+    const phone = engine.env.store
+      .statement("SELECT json_extract(fields_json, '$.phone') FROM source_record")
+      .pluck()
+      .get();
     expect(phone).toBe('1000000004');
     engine.close();
   });

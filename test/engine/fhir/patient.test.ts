@@ -169,9 +169,12 @@ describe('validatePatient: identifier', () => {
     );
   });
 
-  it.each([SECRET, `http://x/${SECRET} 1`, '', ':nothing', 42])('rejects a system that is not an absolute URI (%#)', (system) => {
-    expectPaths(withField('identifier', [{ system, value: SECRET }]), ['identifier[0].system']);
-  });
+  it.each([SECRET, `http://x/${SECRET} 1`, '', ':nothing', 42])(
+    'rejects a system that is not an absolute URI (%#)',
+    (system) => {
+      expectPaths(withField('identifier', [{ system, value: SECRET }]), ['identifier[0].system']);
+    },
+  );
 
   it('rejects a non-string value and a non-array identifier', () => {
     expectPaths(withField('identifier', [{ system: 'urn:x', value: 123 }]), ['identifier[0].value']);
@@ -196,7 +199,13 @@ describe('validatePatient: name', () => {
   });
 
   it('accepts a Patient with no name, or names with no usable part (valid R4: newborns, unknown patients)', () => {
-    const cases: unknown[] = [undefined, [], [{ text: SECRET }], [{ family: '  ', given: [' ', ''] }], [{ use: 'official' }]];
+    const cases: unknown[] = [
+      undefined,
+      [],
+      [{ text: SECRET }],
+      [{ family: '  ', given: [' ', ''] }],
+      [{ use: 'official' }],
+    ];
     for (const name of cases) {
       const resource = withField('name', name);
       if (name === undefined) delete resource.name;
@@ -262,10 +271,13 @@ describe('validatePatient: birthDate', () => {
     vi.useRealTimers();
   });
 
-  it.each(['1980-01-31', '2000-02-29', '1850-01-01', '2024-06-15', '1980', '1980-02', '2024', '2024-06'])('accepts %s without a warning', (birthDate) => {
-    const result = validatePatient(withField('birthDate', birthDate));
-    expect(result.ok && result.warnings).toEqual([]);
-  });
+  it.each(['1980-01-31', '2000-02-29', '1850-01-01', '2024-06-15', '1980', '1980-02', '2024', '2024-06'])(
+    'accepts %s without a warning',
+    (birthDate) => {
+      const result = validatePatient(withField('birthDate', birthDate));
+      expect(result.ok && result.warnings).toEqual([]);
+    },
+  );
 
   // The R4 date regex admits day 01-31 in any month: a day the calendar lacks is a data-entry error in a
   // valid resource. Implausibly early and future dates are valid FHIR too. All are kept, the date ignored.
@@ -310,8 +322,14 @@ describe('validatePatient: birthDate', () => {
   it('judges the future at the time given (ingestion time), allowing for the furthest time zone', () => {
     vi.setSystemTime(new Date('2024-06-15T12:00:00Z'));
     expect(validatePatient(withField('birthDate', '2024-06-16'))).toMatchObject({ ok: true, warnings: [] });
-    expect(validatePatient(withField('birthDate', '2024-06-17'))).toMatchObject({ ok: true, warnings: [{ path: 'birthDate' }] });
-    expect(validatePatient(withField('birthDate', '2024-06-17'), Date.parse('2024-06-17T00:00:00Z'))).toMatchObject({ ok: true, warnings: [] });
+    expect(validatePatient(withField('birthDate', '2024-06-17'))).toMatchObject({
+      ok: true,
+      warnings: [{ path: 'birthDate' }],
+    });
+    expect(validatePatient(withField('birthDate', '2024-06-17'), Date.parse('2024-06-17T00:00:00Z'))).toMatchObject({
+      ok: true,
+      warnings: [],
+    });
   });
 
   it('never echoes the date', () => {
@@ -325,15 +343,23 @@ describe('validatePatient: birthDate', () => {
 });
 
 describe('validatePatient: every string in the resource', () => {
-  it.each(['\u0000', '\u0009', '\n', '\u001f', '\u007f', '\u0085', '\u009f'])('rejects control character %j deep in unknown elements', (c) => {
-    const resource = withField('extension', [
-      { url: 'http://x', extension: [{ url: 'http://y', valueCodeableConcept: { coding: [{ display: `${SECRET}${c}x` }] } }] },
-    ]);
-    expectPaths(resource, ['extension[0].extension[0].valueCodeableConcept.coding[0].display']);
-  });
+  it.each(['\u0000', '\u0009', '\n', '\u001f', '\u007f', '\u0085', '\u009f'])(
+    'rejects control character %j deep in unknown elements',
+    (c) => {
+      const resource = withField('extension', [
+        {
+          url: 'http://x',
+          extension: [{ url: 'http://y', valueCodeableConcept: { coding: [{ display: `${SECRET}${c}x` }] } }],
+        },
+      ]);
+      expectPaths(resource, ['extension[0].extension[0].valueCodeableConcept.coding[0].display']);
+    },
+  );
 
   it('accepts other Unicode, such as U+00A0 and letters with diacritics', () => {
-    expect(validatePatient(withField('extension', [{ url: 'http://x', valueString: 'Müller\u00a0Ørsted' }])).ok).toBe(true);
+    expect(validatePatient(withField('extension', [{ url: 'http://x', valueString: 'Müller\u00a0Ørsted' }])).ok).toBe(
+      true,
+    );
   });
 
   it('rejects control characters in known elements too, by path', () => {
@@ -352,10 +378,12 @@ describe('validatePatient: every string in the resource', () => {
   it('counts code points, not UTF-16 units', () => {
     const astral = '😀'.repeat(MAX_STRING_LENGTH);
     expect(validatePatient(withField('extension', [{ url: 'http://x', valueString: astral }])).ok).toBe(true);
-    expect(issuesOf(withField('extension', [{ url: 'http://x', valueString: `${astral}a` }])).map((i) => i.path)).toEqual([
-      'extension[0].valueString',
-    ]);
-    expect(validatePatient(withField('extension', [{ url: 'http://x', valueString: 'a'.repeat(MAX_STRING_LENGTH) }])).ok).toBe(true);
+    expect(
+      issuesOf(withField('extension', [{ url: 'http://x', valueString: `${astral}a` }])).map((i) => i.path),
+    ).toEqual(['extension[0].valueString']);
+    expect(
+      validatePatient(withField('extension', [{ url: 'http://x', valueString: 'a'.repeat(MAX_STRING_LENGTH) }])).ok,
+    ).toBe(true);
   });
 
   it('lets the narrative (text.div) span lines and run long, but not carry other control characters', () => {
@@ -363,7 +391,10 @@ describe('validatePatient: every string in the resource', () => {
     expect(validatePatient(withField('text', { status: 'generated', div })).ok).toBe(true);
     expectPaths(withField('text', { status: 'generated', div: `<div>${SECRET}\u0007</div>` }), ['text.div']);
     // Only the narrative: a line break anywhere else is still refused.
-    expectPaths(withField('text', { status: 'generated', div: '<div/>', extension: [{ url: 'http://x', valueString: 'a\nb' }] }), ['text.extension[0].valueString']);
+    expectPaths(
+      withField('text', { status: 'generated', div: '<div/>', extension: [{ url: 'http://x', valueString: 'a\nb' }] }),
+      ['text.extension[0].valueString'],
+    );
   });
 
   it('checks element names, and never prints an unusual one', () => {
@@ -374,7 +405,9 @@ describe('validatePatient: every string in the resource', () => {
   it('bounds nesting depth', () => {
     let deep: unknown = 'leaf';
     for (let i = 0; i < MAX_DEPTH + 10; i++) deep = { x: deep };
-    const issues = expectPaths(withField('extension', [deep]), [`extension[0]${'.<unknown element 1>'.repeat(MAX_DEPTH - 2)}`]);
+    const issues = expectPaths(withField('extension', [deep]), [
+      `extension[0]${'.<unknown element 1>'.repeat(MAX_DEPTH - 2)}`,
+    ]);
     expect(issues[0]?.message).toContain(String(MAX_DEPTH));
   });
 

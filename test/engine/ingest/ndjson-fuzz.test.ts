@@ -15,7 +15,15 @@ import { NdjsonLineReader, textLines, type NdjsonLine } from '../../../engine/in
 import type { IngestReport } from '../../../engine/contract/ingest.ts';
 
 /** Planted values: if one of these shows in a report, a path or stored evidence, a value leaked. */
-const CANARY = { family: 'Qzvfamcanary', given: 'Wkgivcanary', id: 'XJIDCANARY', line: 'Ybstreetcanary', city: 'Vcitycanary', email: 'kcanary@mail.example', key: 'MRNcanaryKey' };
+const CANARY = {
+  family: 'Qzvfamcanary',
+  given: 'Wkgivcanary',
+  id: 'XJIDCANARY',
+  line: 'Ybstreetcanary',
+  city: 'Vcitycanary',
+  email: 'kcanary@mail.example',
+  key: 'MRNcanaryKey',
+};
 const CANARY_VALUES = Object.values(CANARY);
 
 /** 'warn': accepted with a birthDate warning (a valid Patient whose date cannot be a person's). */
@@ -63,7 +71,9 @@ function basePatient(i: number): Record<string, unknown> {
     name: [{ use: 'official', family: `${CANARY.family}${String.fromCharCode(97 + (i % 26))}`, given: [CANARY.given] }],
     gender: i % 2 === 0 ? 'female' : 'male',
     birthDate: `19${String(50 + (i % 40))}-0${String(1 + (i % 9))}-1${String(i % 9)}`,
-    address: [{ use: 'home', line: [`${String(i)} ${CANARY.line}`], city: CANARY.city, postalCode: `PO${String(i % 90)} 3AX` }],
+    address: [
+      { use: 'home', line: [`${String(i)} ${CANARY.line}`], city: CANARY.city, postalCode: `PO${String(i % 90)} 3AX` },
+    ],
     telecom: [{ system: 'email', value: CANARY.email }],
   };
 }
@@ -73,7 +83,12 @@ const CONTROLS = ['\u0000', '\u0007', '\u001B', '\u007F', '\u0085', '\u009F', '\
 const BAD_UTF8 = [[0xff], [0xc3, 0x28], [0xed, 0xa0, 0x80], [0xe2, 0x82], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xc0, 0xaf]];
 
 /** Builds line i: its bytes (without the LF) and what ingestion must do with it. */
-function buildLine(spec: LineSpec, i: number, lineNumber: number, textEntry: boolean): { bytes: Buffer; expect: Expect; localId?: string } {
+function buildLine(
+  spec: LineSpec,
+  i: number,
+  lineNumber: number,
+  textEntry: boolean,
+): { bytes: Buffer; expect: Expect; localId?: string } {
   const p = basePatient(i);
   const localId = `M${String(i)}${CANARY.id}`;
   const text = (value: unknown): Buffer => Buffer.from(JSON.stringify(value));
@@ -133,14 +148,22 @@ function buildLine(spec: LineSpec, i: number, lineNumber: number, textEntry: boo
       const s = JSON.stringify(p);
       const at = s.indexOf(CANARY.family) + 3;
       const bad = Buffer.from(BAD_UTF8[spec.pick % BAD_UTF8.length] ?? [0xff]);
-      return { bytes: Buffer.concat([Buffer.from(s.slice(0, at)), bad, Buffer.from(s.slice(at))]), expect: textEntry ? 'any' : 'reject', localId };
+      return {
+        bytes: Buffer.concat([Buffer.from(s.slice(0, at)), bad, Buffer.from(s.slice(at))]),
+        expect: textEntry ? 'any' : 'reject',
+        localId,
+      };
     }
     case 'truncated': {
       const s = JSON.stringify(p);
       return { bytes: Buffer.from(s.slice(0, 1 + (spec.pick % (s.length - 1)))), expect: 'reject', localId };
     }
     case 'misplacedBom':
-      return { bytes: Buffer.from(`\uFEFF${JSON.stringify(p)}`), expect: lineNumber === 1 ? 'accept' : 'reject', localId };
+      return {
+        bytes: Buffer.from(`\uFEFF${JSON.stringify(p)}`),
+        expect: lineNumber === 1 ? 'accept' : 'reject',
+        localId,
+      };
     case 'longLocalId':
       (p.identifier as Record<string, unknown>[])[0] = { system: MRN_SYSTEM, value: `${localId}${'9'.repeat(200)}` };
       return { bytes: text(p), expect: 'reject' };
@@ -206,7 +229,11 @@ describe('NDJSON ingestion under hostile input (property-based)', () => {
           const before = tableCounts(engine, tenant);
           let report: IngestReport;
           if (textEntry) {
-            report = await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: file.toString('utf8') }, ctx(tenant));
+            report = await engine.call(
+              'records/ingest',
+              { sourceSystem: 'hospital', ndjson: file.toString('utf8') },
+              ctx(tenant),
+            );
           } else {
             report = await ingestStream(engine.env, ctx(tenant), 'hospital', chunks(file, sizes));
           }
@@ -218,11 +245,26 @@ describe('NDJSON ingestion under hostile input (property-based)', () => {
           lines.forEach((l, index) => {
             const line = index + 1;
             if (l.expect === 'warn') {
-              expect(rejected.has(line), `line ${String(line)} (${specs[index]?.mutation ?? ''}) was rejected`).toBe(false);
-              expect(warned.get(line)?.map((i) => i.path), `line ${String(line)} warnings`).toEqual(['birthDate']);
-            } else if (l.expect !== 'any') expect(warned.has(line), `line ${String(line)} (${specs[index]?.mutation ?? ''}) has a warning`).toBe(false);
-            if (l.expect === 'accept') expect(rejected.has(line), `line ${String(line)} (${specs[index]?.mutation ?? ''}) was rejected: ${JSON.stringify(rejected.get(line))}`).toBe(false);
-            if (l.expect === 'reject') expect(rejected.has(line), `line ${String(line)} (${specs[index]?.mutation ?? ''}) was accepted`).toBe(true);
+              expect(rejected.has(line), `line ${String(line)} (${specs[index]?.mutation ?? ''}) was rejected`).toBe(
+                false,
+              );
+              expect(
+                warned.get(line)?.map((i) => i.path),
+                `line ${String(line)} warnings`,
+              ).toEqual(['birthDate']);
+            } else if (l.expect !== 'any')
+              expect(warned.has(line), `line ${String(line)} (${specs[index]?.mutation ?? ''}) has a warning`).toBe(
+                false,
+              );
+            if (l.expect === 'accept')
+              expect(
+                rejected.has(line),
+                `line ${String(line)} (${specs[index]?.mutation ?? ''}) was rejected: ${JSON.stringify(rejected.get(line))}`,
+              ).toBe(false);
+            if (l.expect === 'reject')
+              expect(rejected.has(line), `line ${String(line)} (${specs[index]?.mutation ?? ''}) was accepted`).toBe(
+                true,
+              );
             if (l.expect === 'blank') expect(rejected.has(line)).toBe(false);
           });
           for (const r of report.rejected) {
@@ -245,13 +287,21 @@ describe('NDJSON ingestion under hostile input (property-based)', () => {
           expect(grew('ingestion_receipt')).toBe(report.created + report.updated);
           expect(grew('identity')).toBe(report.newIdentities);
           expect(grew('review_case')).toBe(report.reviewCasesCreated);
-          const stored = new Set(engine.env.store.statement('SELECT local_id FROM source_record WHERE tenant_id = ?').pluck().all(tenant) as string[]);
+          const stored = new Set(
+            engine.env.store
+              .statement('SELECT local_id FROM source_record WHERE tenant_id = ?')
+              .pluck()
+              .all(tenant) as string[],
+          );
           lines.forEach((l, index) => {
             if (l.localId === undefined) return;
             if (l.expect === 'accept' || l.expect === 'warn') expect(stored.has(l.localId)).toBe(true);
             if (rejected.has(index + 1)) expect(stored.has(l.localId)).toBe(false);
           });
-          const evidence = engine.env.store.statement('SELECT evidence_json FROM review_case WHERE tenant_id = ?').pluck().all(tenant) as string[];
+          const evidence = engine.env.store
+            .statement('SELECT evidence_json FROM review_case WHERE tenant_id = ?')
+            .pluck()
+            .all(tenant) as string[];
           expect(leaks(evidence.join('\n'))).toEqual([]);
         },
       ),
@@ -266,19 +316,23 @@ describe('NDJSON ingestion under hostile input (property-based)', () => {
       fc.string({ unit: 'grapheme', maxLength: 8 }),
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(piece, { maxLength: 30 }), fc.array(fc.integer({ min: 1, max: 16 }), { minLength: 1, maxLength: 3 }), async (pieces, sizes) => {
-        const text = pieces.join('');
-        const bytes = Buffer.from(text);
-        const read = async (source: AsyncIterable<NdjsonLine> | Iterable<NdjsonLine>): Promise<NdjsonLine[]> => {
-          const out: NdjsonLine[] = [];
-          for await (const l of source) out.push(l);
-          return out;
-        };
-        const whole = await read(new NdjsonLineReader([bytes], { maxLineBytes: 24 }));
-        expect(await read(new NdjsonLineReader(chunks(bytes, sizes), { maxLineBytes: 24 }))).toEqual(whole);
-        expect([...textLines(text, { maxLineBytes: 24 })]).toEqual(whole);
-        expect(whole.length).toBe(text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0));
-      }),
+      fc.asyncProperty(
+        fc.array(piece, { maxLength: 30 }),
+        fc.array(fc.integer({ min: 1, max: 16 }), { minLength: 1, maxLength: 3 }),
+        async (pieces, sizes) => {
+          const text = pieces.join('');
+          const bytes = Buffer.from(text);
+          const read = async (source: AsyncIterable<NdjsonLine> | Iterable<NdjsonLine>): Promise<NdjsonLine[]> => {
+            const out: NdjsonLine[] = [];
+            for await (const l of source) out.push(l);
+            return out;
+          };
+          const whole = await read(new NdjsonLineReader([bytes], { maxLineBytes: 24 }));
+          expect(await read(new NdjsonLineReader(chunks(bytes, sizes), { maxLineBytes: 24 }))).toEqual(whole);
+          expect([...textLines(text, { maxLineBytes: 24 })]).toEqual(whole);
+          expect(whole.length).toBe(text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0));
+        },
+      ),
       { numRuns: 1000 },
     );
   });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_LINE_BYTES, NdjsonLineReader, ndjsonLines, textLines, type NdjsonLine } from '../../../engine/ingest/ndjson-lines.ts';
+import {
+  MAX_LINE_BYTES,
+  NdjsonLineReader,
+  ndjsonLines,
+  textLines,
+  type NdjsonLine,
+} from '../../../engine/ingest/ndjson-lines.ts';
 
 async function collect(lines: AsyncIterable<NdjsonLine> | Iterable<NdjsonLine>): Promise<NdjsonLine[]> {
   const out: NdjsonLine[] = [];
@@ -22,7 +28,8 @@ describe('NDJSON line reader (bytes and text, one set of rules)', () => {
       const lines = await collect(new NdjsonLineReader(chunked(enc(input), size)));
       expect(lines.map((l) => l.line)).toEqual([1, 2, 3, 4]);
       expect(texts(lines)).toEqual(['{"a":1,\r"b":2}', '{"c":3}', '', '{"d":\r4}']);
-      for (const l of lines) if ('text' in l && l.text !== '') expect(() => JSON.parse(l.text) as unknown).not.toThrow();
+      for (const l of lines)
+        if ('text' in l && l.text !== '') expect(() => JSON.parse(l.text) as unknown).not.toThrow();
     }
     expect(texts([...textLines(input)])).toEqual(['{"a":1,\r"b":2}', '{"c":3}', '', '{"d":\r4}']);
   });
@@ -35,10 +42,16 @@ describe('NDJSON line reader (bytes and text, one set of rules)', () => {
 
   it('accepts a UTF-8 byte-order mark at the start of the file only', async () => {
     const bom = '\uFEFF';
-    for (const source of [ndjsonLines(`${bom}{"x":1}\n${bom}{"y":2}\n`), ndjsonLines(chunked(enc(`${bom}{"x":1}\n${bom}{"y":2}\n`), 1))]) {
+    for (const source of [
+      ndjsonLines(`${bom}{"x":1}\n${bom}{"y":2}\n`),
+      ndjsonLines(chunked(enc(`${bom}{"x":1}\n${bom}{"y":2}\n`), 1)),
+    ]) {
       const [first, second] = await collect(source);
       expect(first).toEqual({ line: 1, text: '{"x":1}' });
-      expect(second).toMatchObject({ line: 2, rejected: { path: 'line', message: expect.stringContaining('byte-order mark') as unknown } });
+      expect(second).toMatchObject({
+        line: 2,
+        rejected: { path: 'line', message: expect.stringContaining('byte-order mark') as unknown },
+      });
     }
   });
 
@@ -49,7 +62,12 @@ describe('NDJSON line reader (bytes and text, one set of rules)', () => {
   });
 
   it('rejects invalid UTF-8 by line and goes on (fatal decoding, never silent replacement)', async () => {
-    const bad = [Uint8Array.of(0xc3, 0x28), Uint8Array.of(0xed, 0xa0, 0x80), Uint8Array.of(0xff), Uint8Array.of(0xe2, 0x82)];
+    const bad = [
+      Uint8Array.of(0xc3, 0x28),
+      Uint8Array.of(0xed, 0xa0, 0x80),
+      Uint8Array.of(0xff),
+      Uint8Array.of(0xe2, 0x82),
+    ];
     for (const bytes of bad) {
       const input = Buffer.concat([enc('{"ok":1}\n{"name":"'), bytes, enc('"}\n{"ok":2}\n')]);
       for (const size of [1, 5, 4096]) {
@@ -69,25 +87,31 @@ describe('NDJSON line reader (bytes and text, one set of rules)', () => {
   it('reports an over-long line, skips to the next LF and never buffers past the limit', async () => {
     const limit = 1000;
     const long = 'x'.repeat(50_000);
-    const input = enc(`{"a":1}\n${long}\n{"b":2}\n${'y'.repeat(limit)}\n${'z'.repeat(limit)}\r\n${'w'.repeat(limit + 1)}`);
+    const input = enc(
+      `{"a":1}\n${long}\n{"b":2}\n${'y'.repeat(limit)}\n${'z'.repeat(limit)}\r\n${'w'.repeat(limit + 1)}`,
+    );
     const reader = new NdjsonLineReader(chunked(input, 97), { maxLineBytes: limit });
     const lines = await collect(reader);
-    expect(lines.map((l) => ('text' in l ? `${String(l.line)}:${String(l.text.length)}` : `${String(l.line)}:rejected`))).toEqual([
-      '1:7',
-      '2:rejected',
-      '3:7',
-      `4:${String(limit)}`,
-      `5:${String(limit)}`,
-      '6:rejected',
-    ]);
-    expect(lines[1]).toEqual({ line: 2, rejected: { path: 'line', message: `the line exceeds ${String(limit)} bytes` } });
+    expect(
+      lines.map((l) => ('text' in l ? `${String(l.line)}:${String(l.text.length)}` : `${String(l.line)}:rejected`)),
+    ).toEqual(['1:7', '2:rejected', '3:7', `4:${String(limit)}`, `5:${String(limit)}`, '6:rejected']);
+    expect(lines[1]).toEqual({
+      line: 2,
+      rejected: { path: 'line', message: `the line exceeds ${String(limit)} bytes` },
+    });
     // What the reader held at any time: at most the limit (plus room for a CR and a byte-order mark).
     expect(reader.peakBufferedBytes).toBeLessThanOrEqual(limit + 4);
     expect(MAX_LINE_BYTES).toBe(1024 * 1024);
   });
 
   it('applies the same length rule to text input (the records/ingest operation)', async () => {
-    const lines = await collect(ndjsonLines(`{"a":1}\n${'é'.repeat(MAX_LINE_BYTES / 2)}\n${'é'.repeat(MAX_LINE_BYTES / 2 + 1)}\n`));
-    expect(lines.map((l) => ('text' in l ? 'text' : l.rejected.message))).toEqual(['text', 'text', `the line exceeds ${String(MAX_LINE_BYTES)} bytes`]);
+    const lines = await collect(
+      ndjsonLines(`{"a":1}\n${'é'.repeat(MAX_LINE_BYTES / 2)}\n${'é'.repeat(MAX_LINE_BYTES / 2 + 1)}\n`),
+    );
+    expect(lines.map((l) => ('text' in l ? 'text' : l.rejected.message))).toEqual([
+      'text',
+      'text',
+      `the line exceeds ${String(MAX_LINE_BYTES)} bytes`,
+    ]);
   });
 });

@@ -58,11 +58,16 @@ describe('cancel', () => {
   });
 
   it('cancels a running job at its next batch boundary, keeping the work done', async () => {
-    const { jobId } = await engine.call('maintenance/reconcile', { reason: 'to be cancelled while running', batchSize: 5 }, CTX);
+    const { jobId } = await engine.call(
+      'maintenance/reconcile',
+      { reason: 'to be cancelled while running', batchSize: 5 },
+      CTX,
+    );
     let answer: unknown;
     await drain({
       afterCommit: async (info) => {
-        if (info.phase === 'rebuilding' && info.cursor > 0 && answer === undefined) answer = await engine.call('jobs/cancel', { jobId }, CTX);
+        if (info.phase === 'rebuilding' && info.cursor > 0 && answer === undefined)
+          answer = await engine.call('jobs/cancel', { jobId }, CTX);
       },
     });
     expect(answer).toEqual({ jobId, status: 'running', cancelRequested: true });
@@ -105,7 +110,16 @@ describe('configuration fingerprint', () => {
   it('stops a job when the matching rules change while it runs', async () => {
     const jobId = await runChangingConfiguration(async () => {
       const current = await engine.call('profile/get', {}, CTX);
-      await engine.call('profile/apply', { document: { MatchingRules: { ...current.profile.MatchingRules, Thresholds: { Certain: 0.95, Probable: 0.8 } } }, reason: 'test' }, CTX);
+      await engine.call(
+        'profile/apply',
+        {
+          document: {
+            MatchingRules: { ...current.profile.MatchingRules, Thresholds: { Certain: 0.95, Probable: 0.8 } },
+          },
+          reason: 'test',
+        },
+        CTX,
+      );
     });
     const job = await engine.call('jobs/get', { jobId }, CTX);
     expect(job.status).toBe('stopped');
@@ -118,14 +132,19 @@ describe('configuration fingerprint', () => {
   it('stops a job when a blocking secret is rotated in the configuration file (the job record shows no secret)', async () => {
     const path = settingsPathFor(db);
     const jobId = await runChangingConfiguration(() => {
-      const settings = JSON.parse(readFileSync(path, 'utf8')) as { BlockingKeys: Record<string, Record<string, string>> };
+      const settings = JSON.parse(readFileSync(path, 'utf8')) as {
+        BlockingKeys: Record<string, Record<string, string>>;
+      };
       const keys = settings.BlockingKeys[TENANT] ?? {};
       keys.k1 = newSecret();
       writeFileSync(path, JSON.stringify(settings), { mode: 0o600 });
     });
     const job = await engine.call('jobs/get', { jobId }, CTX);
     expect(job.status).toBe('stopped');
-    const secret = (JSON.parse(readFileSync(path, 'utf8')) as { BlockingKeys: Record<string, Record<string, string>> }).BlockingKeys[TENANT]?.k1 ?? '';
+    const secret =
+      (JSON.parse(readFileSync(path, 'utf8')) as { BlockingKeys: Record<string, Record<string, string>> }).BlockingKeys[
+        TENANT
+      ]?.k1 ?? '';
     const row = JSON.stringify(engine.env.store.statement('SELECT * FROM maintenance_job WHERE job_id = ?').get(jobId));
     expect(row).not.toContain(secret);
     expect(row).not.toContain(Buffer.from(secret, 'base64').toString('hex'));
@@ -134,12 +153,20 @@ describe('configuration fingerprint', () => {
   it('stops a job when source trust changes, but not for a comparator-only change', async () => {
     const stopped = await runChangingConfiguration(async () => {
       const current = await engine.call('profile/get', {}, CTX);
-      await engine.call('profile/apply', { document: { SourceTrust: [...current.profile.SourceTrust].reverse() }, reason: 'test' }, CTX);
+      await engine.call(
+        'profile/apply',
+        { document: { SourceTrust: [...current.profile.SourceTrust].reverse() }, reason: 'test' },
+        CTX,
+      );
     });
     expect((await engine.call('jobs/get', { jobId: stopped }, CTX)).status).toBe('stopped');
     const continued = await runChangingConfiguration(async () => {
       const current = await engine.call('profile/get', {}, CTX);
-      await engine.call('profile/apply', { document: { Comparators: { ...current.profile.Comparators, PhoneticMatchFloor: 0.8 } }, reason: 'test' }, CTX);
+      await engine.call(
+        'profile/apply',
+        { document: { Comparators: { ...current.profile.Comparators, PhoneticMatchFloor: 0.8 } }, reason: 'test' },
+        CTX,
+      );
     });
     const job = await engine.call('jobs/get', { jobId: continued }, CTX);
     expect(job.status).toBe('completed');

@@ -61,18 +61,23 @@ export interface CliResult {
 }
 
 export function cli(dbPath: string, args: readonly string[], tenant: string | null = TENANT): CliResult {
-  const result = spawnSync(process.execPath, [BIN, '--db', dbPath, ...(tenant === null ? [] : ['--tenant', tenant]), ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, MPI_TENANT: '' },
-    timeout: 120_000,
-  });
+  const result = spawnSync(
+    process.execPath,
+    [BIN, '--db', dbPath, ...(tenant === null ? [] : ['--tenant', tenant]), ...args],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, MPI_TENANT: '' },
+      timeout: 120_000,
+    },
+  );
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the JSON shape it expects
 export function cliJson<T>(dbPath: string, args: readonly string[]): T {
   const result = cli(dbPath, [...args, '--json']);
-  if (result.status !== 0) throw new Error(`mpi-console ${args.join(' ')} exited ${String(result.status)}: ${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`mpi-console ${args.join(' ')} exited ${String(result.status)}: ${result.stderr}`);
   return JSON.parse(result.stdout) as T;
 }
 
@@ -98,7 +103,12 @@ export function exited(child: ChildProcess): Promise<number | null> {
 }
 
 /** Polls until check returns a value (not undefined), or fails after timeoutMs. */
-export async function waitFor<T>(what: string, check: () => T | undefined, timeoutMs = 90_000, everyMs = 5): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => T | undefined,
+  timeoutMs = 90_000,
+  everyMs = 5,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = check();
@@ -112,9 +122,13 @@ export async function waitFor<T>(what: string, check: () => T | undefined, timeo
 export function readJob(dbPath: string, jobId: string): JobState {
   const store = Store.open(dbPath, { readonly: true });
   try {
-    const job = store.statement('SELECT * FROM maintenance_job WHERE tenant_id = ? AND job_id = ?').get(TENANT, jobId) as Record<string, unknown> | undefined;
+    const job = store
+      .statement('SELECT * FROM maintenance_job WHERE tenant_id = ? AND job_id = ?')
+      .get(TENANT, jobId) as Record<string, unknown> | undefined;
     if (job === undefined) throw new Error(`job ${jobId} not found`);
-    const phases = store.statement('SELECT * FROM maintenance_job_phase WHERE tenant_id = ? AND job_id = ? ORDER BY ordinal').all(TENANT, jobId) as Record<string, unknown>[];
+    const phases = store
+      .statement('SELECT * FROM maintenance_job_phase WHERE tenant_id = ? AND job_id = ? ORDER BY ordinal')
+      .all(TENANT, jobId) as Record<string, unknown>[];
     return {
       jobId,
       kind: job.kind,
@@ -163,17 +177,24 @@ export function readJob(dbPath: string, jobId: string): JobState {
 export function jobClaims(dbPath: string, jobId: string): number {
   const store = Store.open(dbPath, { readonly: true });
   try {
-    return store.statement('SELECT claims FROM maintenance_job WHERE tenant_id = ? AND job_id = ?').pluck().get(TENANT, jobId) as number;
+    return store
+      .statement('SELECT claims FROM maintenance_job WHERE tenant_id = ? AND job_id = ?')
+      .pluck()
+      .get(TENANT, jobId) as number;
   } finally {
     store.close();
   }
 }
 
 const DUMPS: Readonly<Record<string, string>> = {
-  identity: 'SELECT identity_id, enterprise_id, logical_version, canonical_json, status FROM identity WHERE tenant_id = ? ORDER BY identity_id',
-  identity_link: 'SELECT record_id, identity_id, link_kind, score FROM identity_link WHERE tenant_id = ? ORDER BY record_id',
-  blocking_tag: 'SELECT hex(tag) AS tag, identity_id, rule_name, rule_set_version, key_version FROM blocking_tag WHERE tenant_id = ? ORDER BY tag, identity_id',
-  source_record: 'SELECT record_id, source_system, local_id, payload_digest, logical_version FROM source_record WHERE tenant_id = ? ORDER BY record_id',
+  identity:
+    'SELECT identity_id, enterprise_id, logical_version, canonical_json, status FROM identity WHERE tenant_id = ? ORDER BY identity_id',
+  identity_link:
+    'SELECT record_id, identity_id, link_kind, score FROM identity_link WHERE tenant_id = ? ORDER BY record_id',
+  blocking_tag:
+    'SELECT hex(tag) AS tag, identity_id, rule_name, rule_set_version, key_version FROM blocking_tag WHERE tenant_id = ? ORDER BY tag, identity_id',
+  source_record:
+    'SELECT record_id, source_system, local_id, payload_digest, logical_version FROM source_record WHERE tenant_id = ? ORDER BY record_id',
   review_case: `SELECT case_id, kind, left_identity_id, left_version, right_identity_id, right_version, profile_version, score, decision, evidence_json, status
                 FROM review_case WHERE tenant_id = ? ORDER BY case_id`,
 };
@@ -201,7 +222,13 @@ export function jobOutcome(job: JobState): unknown {
     status: job.status,
     populationTotal: job.populationTotal,
     counters: job.counters,
-    phases: job.phases.map((p) => ({ name: p.name, status: p.status, processed: p.processed, cursor: p.cursor, note: p.note })),
+    phases: job.phases.map((p) => ({
+      name: p.name,
+      status: p.status,
+      processed: p.processed,
+      cursor: p.cursor,
+      note: p.note,
+    })),
     error: job.error,
   };
 }

@@ -13,7 +13,9 @@ import { cliJson, exited, jobClaims, makeSandbox, readJob, setMaintenance, tempD
 const SCRIPT = fileURLToPath(new URL('./slow-worker.ts', import.meta.url));
 
 function slowWorker(db: string, mode: 'pause' | 'spin', ms: number): ChildProcess & { output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, db, mode, String(ms)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, db, mode, String(ms)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -25,53 +27,72 @@ function slowWorker(db: string, mode: 'pause' | 'spin', ms: number): ChildProces
 }
 
 describe('a batch slower than the lease', () => {
-  it('keeps its lease while the batch waits, so a second worker never takes the job', { timeout: 120_000 }, async () => {
-    const { dir, cleanup } = tempDir();
-    onTestFinished(cleanup);
-    const db = await makeSandbox(dir, 'renew', 30, 3);
-    setMaintenance(db, { LeaseSeconds: 1, PollIntervalSeconds: 1 });
-    const { jobId } = cliJson<{ jobId: string }>(db, ['reindex', '--reason', 'slow batches', '--batch-size', '25']);
-    const first = slowWorker(db, 'pause', 1200);
-    await waitFor('the first worker to claim the job', () => (jobClaims(db, jobId) >= 1 ? true : undefined), 60_000, 50);
-    const second = slowWorker(db, 'pause', 1200);
-    const end = await waitFor(
-      'the job to end, or to be taken over',
-      () => {
-        const job = readJob(db, jobId);
-        return job.status !== 'running' || jobClaims(db, jobId) > 1 ? job : undefined;
-      },
-      90_000,
-      50,
-    );
-    expect(jobClaims(db, jobId), first.output() + second.output()).toBe(1);
-    expect(end.status).toBe('completed');
-    expect(end.counters.validated).toBe(end.populationTotal);
-    expect(end.counters.scanned).toBe(end.populationTotal);
-  });
+  it(
+    'keeps its lease while the batch waits, so a second worker never takes the job',
+    { timeout: 120_000 },
+    async () => {
+      const { dir, cleanup } = tempDir();
+      onTestFinished(cleanup);
+      const db = await makeSandbox(dir, 'renew', 30, 3);
+      setMaintenance(db, { LeaseSeconds: 1, PollIntervalSeconds: 1 });
+      const { jobId } = cliJson<{ jobId: string }>(db, ['reindex', '--reason', 'slow batches', '--batch-size', '25']);
+      const first = slowWorker(db, 'pause', 1200);
+      await waitFor(
+        'the first worker to claim the job',
+        () => (jobClaims(db, jobId) >= 1 ? true : undefined),
+        60_000,
+        50,
+      );
+      const second = slowWorker(db, 'pause', 1200);
+      const end = await waitFor(
+        'the job to end, or to be taken over',
+        () => {
+          const job = readJob(db, jobId);
+          return job.status !== 'running' || jobClaims(db, jobId) > 1 ? job : undefined;
+        },
+        90_000,
+        50,
+      );
+      expect(jobClaims(db, jobId), first.output() + second.output()).toBe(1);
+      expect(end.status).toBe('completed');
+      expect(end.counters.validated).toBe(end.populationTotal);
+      expect(end.counters.scanned).toBe(end.populationTotal);
+    },
+  );
 
-  it('ends a job whose batches never finish within the lease as failed, after a bounded number of takeovers', { timeout: 120_000 }, async () => {
-    const { dir, cleanup } = tempDir();
-    onTestFinished(cleanup);
-    const db = await makeSandbox(dir, 'steal', 30, 3);
-    setMaintenance(db, { LeaseSeconds: 1, PollIntervalSeconds: 1 });
-    const { jobId } = cliJson<{ jobId: string }>(db, ['reindex', '--reason', 'blocked batches', '--batch-size', '25']);
-    // Blocked for 2.5 s with a 1 s lease and a 1 s poll: the other worker always takes the job mid-batch.
-    const workers = [slowWorker(db, 'spin', 2500), slowWorker(db, 'spin', 2500)];
-    const end = await waitFor(
-      'the job to end',
-      () => {
-        const job = readJob(db, jobId);
-        return job.status === 'running' || job.status === 'queued' ? undefined : job;
-      },
-      90_000,
-      100,
-    );
-    expect(end.status, workers.map((w) => w.output()).join('\n')).toBe('failed');
-    expect(end.error).toMatch(/taken over \d+ times without a batch committing/);
-    expect(end.error).toMatch(/Maintenance\.LeaseSeconds \(1\)/);
-    expect(jobClaims(db, jobId)).toBeLessThanOrEqual(6);
-    expect(end.counters.validated).toBe(0);
-    expect(readJob(db, jobId).phases[0]?.status).toBe('failed');
-    expect(cliJson<{ rows: { status: string }[] }>(db, ['jobs']).rows.map((r) => r.status)).toEqual(['failed']);
-  });
+  it(
+    'ends a job whose batches never finish within the lease as failed, after a bounded number of takeovers',
+    { timeout: 120_000 },
+    async () => {
+      const { dir, cleanup } = tempDir();
+      onTestFinished(cleanup);
+      const db = await makeSandbox(dir, 'steal', 30, 3);
+      setMaintenance(db, { LeaseSeconds: 1, PollIntervalSeconds: 1 });
+      const { jobId } = cliJson<{ jobId: string }>(db, [
+        'reindex',
+        '--reason',
+        'blocked batches',
+        '--batch-size',
+        '25',
+      ]);
+      // Blocked for 2.5 s with a 1 s lease and a 1 s poll: the other worker always takes the job mid-batch.
+      const workers = [slowWorker(db, 'spin', 2500), slowWorker(db, 'spin', 2500)];
+      const end = await waitFor(
+        'the job to end',
+        () => {
+          const job = readJob(db, jobId);
+          return job.status === 'running' || job.status === 'queued' ? undefined : job;
+        },
+        90_000,
+        100,
+      );
+      expect(end.status, workers.map((w) => w.output()).join('\n')).toBe('failed');
+      expect(end.error).toMatch(/taken over \d+ times without a batch committing/);
+      expect(end.error).toMatch(/Maintenance\.LeaseSeconds \(1\)/);
+      expect(jobClaims(db, jobId)).toBeLessThanOrEqual(6);
+      expect(end.counters.validated).toBe(0);
+      expect(readJob(db, jobId).phases[0]?.status).toBe('failed');
+      expect(cliJson<{ rows: { status: string }[] }>(db, ['jobs']).rows.map((r) => r.status)).toEqual(['failed']);
+    },
+  );
 });

@@ -20,7 +20,13 @@ import { tagsOfIdentity } from '../../../engine/store/tags.ts';
 import { activeProfile, insertActiveProfile } from '../../../engine/store/profiles.ts';
 import { CTX, TENANT, cli, cliJson, dumpTables, makeSandbox, tempDir } from './helpers.ts';
 
-const NEW_RULE: BlockingRule = { Name: 'given-initial-postcode', Parts: [{ Field: 'givenName', Transform: 'Initial' }, { Field: 'postalCode', Transform: 'Exact' }] };
+const NEW_RULE: BlockingRule = {
+  Name: 'given-initial-postcode',
+  Parts: [
+    { Field: 'givenName', Transform: 'Initial' },
+    { Field: 'postalCode', Transform: 'Exact' },
+  ],
+};
 
 let dir: string;
 let cleanup: () => void;
@@ -58,10 +64,18 @@ async function forceBlocking(blocking: BlockingConfig, name: string): Promise<vo
     const document = { Blocking: blocking };
     const validation = await engine.call('profile/validate', { document }, CTX);
     expect(validation.issues.map((i) => i.message).join()).toMatch(/Stage the change/);
-    await expect(engine.call('profile/apply', { document, reason: name }, CTX)).rejects.toMatchObject({ kind: 'validation' });
+    await expect(engine.call('profile/apply', { document, reason: name }, CTX)).rejects.toMatchObject({
+      kind: 'validation',
+    });
     const { store } = engine.env;
     store.write(() => {
-      insertActiveProfile(store, TENANT, { ...activeProfile(store, TENANT).profile, Blocking: blocking }, name, new Date().toISOString());
+      insertActiveProfile(
+        store,
+        TENANT,
+        { ...activeProfile(store, TENANT).profile, Blocking: blocking },
+        name,
+        new Date().toISOString(),
+      );
     });
   } finally {
     engine.close();
@@ -93,12 +107,17 @@ function tagCoverage(): { missing: number; extra: number; identities: number } {
     const { store } = engine.env;
     const { Blocking } = activeProfile(store, TENANT).profile;
     const ring = keyRingFor(Blocking, engine.env.settings(), TENANT);
-    const ids = store.statement("SELECT identity_id FROM identity WHERE tenant_id = ? AND status = 'active'").pluck().all(TENANT) as number[];
+    const ids = store
+      .statement("SELECT identity_id FROM identity WHERE tenant_id = ? AND status = 'active'")
+      .pluck()
+      .all(TENANT) as number[];
     let missing = 0;
     let extra = 0;
     for (const id of ids) {
       const stored = new Set(tagsOfIdentity(store, TENANT, id).map((t) => tagHex(t.tag)));
-      const target = new Set(identityTags(recordsOfIdentity(store, TENANT, id), Blocking, ring).map((t) => tagHex(t.tag)));
+      const target = new Set(
+        identityTags(recordsOfIdentity(store, TENANT, id), Blocking, ring).map((t) => tagHex(t.tag)),
+      );
       for (const t of target) if (!stored.has(t)) missing++;
       for (const t of stored) if (!target.has(t)) extra++;
     }
@@ -147,59 +166,83 @@ describe('re-index validation', () => {
     const before = dumpTables(db, ['identity', 'blocking_tag']);
     const job = reindexAndDrain();
     expect(job.status).toBe('completed');
-    expect(job.counters).toMatchObject({ validated: job.populationTotal, scanned: job.populationTotal, updated: 0, unchanged: job.populationTotal, failure: 0 });
+    expect(job.counters).toMatchObject({
+      validated: job.populationTotal,
+      scanned: job.populationTotal,
+      updated: 0,
+      unchanged: job.populationTotal,
+      failure: 0,
+    });
     expect(dumpTables(db, ['identity', 'blocking_tag'])).toEqual(before);
   });
 });
 
 describe('the staged blocking change (docs/maintenance.md)', () => {
-  it('changes rules and key through a union stage and keeps candidate discovery complete', { timeout: 180_000 }, async () => {
-    const old = currentBlocking();
-    const finalRules = [...old.Rules.filter((r) => r.Name !== 'phone' && r.Name !== 'birth-date-postcode'), NEW_RULE];
-    expect(tagCoverage().missing).toBe(0);
+  it(
+    'changes rules and key through a union stage and keeps candidate discovery complete',
+    { timeout: 180_000 },
+    async () => {
+      const old = currentBlocking();
+      const finalRules = [...old.Rules.filter((r) => r.Name !== 'phone' && r.Name !== 'birth-date-postcode'), NEW_RULE];
+      expect(tagCoverage().missing).toBe(0);
 
-    // 1-2: the union of old and new rules; the new key active, the previous one inactive.
-    run(['blocking-key', 'add', 'k2']);
-    applyBlocking({ Version: 2, Rules: [...old.Rules, NEW_RULE], ActiveKeyVersion: 'k2', InactiveKeyVersion: 'k1' }, 'stage');
-    // 3: re-index until completed.
-    const staged = reindexAndDrain();
-    expect(staged.status).toBe('completed');
-    expect(staged.counters.failure).toBe(0);
-    expect(staged.counters.updated).toBe(staged.populationTotal);
-    expect(tagCoverage()).toMatchObject({ missing: 0, extra: 0 });
+      // 1-2: the union of old and new rules; the new key active, the previous one inactive.
+      run(['blocking-key', 'add', 'k2']);
+      applyBlocking(
+        { Version: 2, Rules: [...old.Rules, NEW_RULE], ActiveKeyVersion: 'k2', InactiveKeyVersion: 'k1' },
+        'stage',
+      );
+      // 3: re-index until completed.
+      const staged = reindexAndDrain();
+      expect(staged.status).toBe('completed');
+      expect(staged.counters.failure).toBe(0);
+      expect(staged.counters.updated).toBe(staged.populationTotal);
+      expect(tagCoverage()).toMatchObject({ missing: 0, extra: 0 });
 
-    // 4: the final rules; the previous key removed (refused while the profile still names it).
-    const refused = cli(db, ['blocking-key', 'remove', 'k1']);
-    expect(refused.status).toBe(1);
-    expect(refused.stderr).toMatch(/inactive key of the active profile/);
-    applyBlocking({ Version: 3, Rules: finalRules, ActiveKeyVersion: 'k2' }, 'final');
-    run(['blocking-key', 'remove', 'k1']);
-    const afterFinal = tagCoverage();
-    expect(afterFinal.missing).toBe(0);
-    expect(afterFinal.extra).toBeGreaterThan(0);
+      // 4: the final rules; the previous key removed (refused while the profile still names it).
+      const refused = cli(db, ['blocking-key', 'remove', 'k1']);
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toMatch(/inactive key of the active profile/);
+      applyBlocking({ Version: 3, Rules: finalRules, ActiveKeyVersion: 'k2' }, 'final');
+      run(['blocking-key', 'remove', 'k1']);
+      const afterFinal = tagCoverage();
+      expect(afterFinal.missing).toBe(0);
+      expect(afterFinal.extra).toBeGreaterThan(0);
 
-    // A new record of a known person still finds its identity through the stored tags.
-    const engine = LocalEngine.open({ dbPath: db });
-    try {
-      const row = engine.env.store
-        .statement(
-          "SELECT r.source_system, x.resource_json FROM source_record r JOIN source_resource x ON x.record_id = r.record_id WHERE r.tenant_id = ? AND r.source_system = 'st-marys-hospital' ORDER BY r.record_id LIMIT 1",
-        )
-        .get(TENANT) as { source_system: string; resource_json: string };
-      const patient = JSON.parse(row.resource_json) as { id: string; identifier: { system: string; value: string }[] };
-      patient.id = 'copy-of-a-known-person';
-      for (const identifier of patient.identifier) if (identifier.system.endsWith(':mrn')) identifier.value = 'SM-NEW-0001';
-      const report = await engine.call('records/ingest', { sourceSystem: row.source_system, ndjson: JSON.stringify(patient) }, CTX);
-      expect(report.autoLinked).toBe(1);
-    } finally {
-      engine.close();
-    }
-  });
+      // A new record of a known person still finds its identity through the stored tags.
+      const engine = LocalEngine.open({ dbPath: db });
+      try {
+        const row = engine.env.store
+          .statement(
+            "SELECT r.source_system, x.resource_json FROM source_record r JOIN source_resource x ON x.record_id = r.record_id WHERE r.tenant_id = ? AND r.source_system = 'st-marys-hospital' ORDER BY r.record_id LIMIT 1",
+          )
+          .get(TENANT) as { source_system: string; resource_json: string };
+        const patient = JSON.parse(row.resource_json) as {
+          id: string;
+          identifier: { system: string; value: string }[];
+        };
+        patient.id = 'copy-of-a-known-person';
+        for (const identifier of patient.identifier)
+          if (identifier.system.endsWith(':mrn')) identifier.value = 'SM-NEW-0001';
+        const report = await engine.call(
+          'records/ingest',
+          { sourceSystem: row.source_system, ndjson: JSON.stringify(patient) },
+          CTX,
+        );
+        expect(report.autoLinked).toBe(1);
+      } finally {
+        engine.close();
+      }
+    },
+  );
 
   it('an optional clean-up re-index removes the obsolete tags', { timeout: 180_000 }, () => {
     const old = currentBlocking();
     run(['blocking-key', 'add', 'k2']);
-    applyBlocking({ Version: 2, Rules: [...old.Rules, NEW_RULE], ActiveKeyVersion: 'k2', InactiveKeyVersion: 'k1' }, 'stage');
+    applyBlocking(
+      { Version: 2, Rules: [...old.Rules, NEW_RULE], ActiveKeyVersion: 'k2', InactiveKeyVersion: 'k1' },
+      'stage',
+    );
     expect(reindexAndDrain().status).toBe('completed');
     applyBlocking({ Version: 3, Rules: [NEW_RULE, ...old.Rules.slice(0, 3)], ActiveKeyVersion: 'k2' }, 'final');
     run(['blocking-key', 'remove', 'k1']);

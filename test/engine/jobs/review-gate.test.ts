@@ -15,18 +15,45 @@ import type { MatchingProfile } from '../../../engine/contract/profile.ts';
 
 const A = patient({ id: 'h1', mrn: 'A1' });
 /** Same names (so the same blocking keys), another birth date, address and phone: a namesake, not the person. */
-const NAMESAKE = patient({ id: 'c-namesake', birthDate: '1950-11-02', line: '4 Mill Lane', city: 'Leeds', postalCode: 'LS2 9JT', phone: '0113 496 0000' });
+const NAMESAKE = patient({
+  id: 'c-namesake',
+  birthDate: '1950-11-02',
+  line: '4 Mill Lane',
+  city: 'Leeds',
+  postalCode: 'LS2 9JT',
+  phone: '0113 496 0000',
+});
 /** Both names misspelt, moved house, no phone: probable under the default thresholds, not certain. */
-const MOVED = { ...patient({ id: 'c-moved', given: ['Anabel'], family: 'Fairwether', line: '9 Ocean Drive', city: 'Brighton', postalCode: 'BN2 1TT' }), telecom: [] };
+const MOVED = {
+  ...patient({
+    id: 'c-moved',
+    given: ['Anabel'],
+    family: 'Fairwether',
+    line: '9 Ocean Drive',
+    city: 'Brighton',
+    postalCode: 'BN2 1TT',
+  }),
+  telecom: [],
+};
 
 function withProbable(probable: number): MatchingProfile {
   const profile = testProfile();
   const { Certain } = profile.MatchingRules.Thresholds;
-  return { ...profile, MatchingRules: { ...profile.MatchingRules, Thresholds: { Certain: Math.max(Certain, probable), Probable: probable } } };
+  return {
+    ...profile,
+    MatchingRules: {
+      ...profile.MatchingRules,
+      Thresholds: { Certain: Math.max(Certain, probable), Probable: probable },
+    },
+  };
 }
 
 async function score(engine: LocalEngine, localId: string): Promise<number> {
-  const explained = await engine.call('matching/explain', { left: { sourceSystem: 'hospital', localId: 'A1' }, right: { sourceSystem: 'clinic', localId } }, ctx());
+  const explained = await engine.call(
+    'matching/explain',
+    { left: { sourceSystem: 'hospital', localId: 'A1' }, right: { sourceSystem: 'clinic', localId } },
+    ctx(),
+  );
   return explained.score;
 }
 
@@ -70,7 +97,11 @@ describe('review cases only at Probable or above', () => {
     await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: ndjson(A) }, ctx());
     // The nameless record agrees on everything else: held to exactly Probable (NoNameEvidence), so it goes to review.
     const nameless = { ...patient({ id: 'c-nameless' }), name: [] };
-    const report = await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: ndjson(NAMESAKE, nameless) }, ctx());
+    const report = await engine.call(
+      'records/ingest',
+      { sourceSystem: 'clinic', ndjson: ndjson(NAMESAKE, nameless) },
+      ctx(),
+    );
     expect(report).toMatchObject({ created: 2, autoLinked: 0, rejected: [] });
     expect(await score(engine, 'c-namesake')).toBeLessThan(probable);
     expect(await score(engine, 'c-nameless')).toBe(probable);
@@ -78,7 +109,9 @@ describe('review cases only at Probable or above', () => {
     expect(report.reviewRate).toEqual({ reviewCases: 1, matched: 2, perThousand: 500 });
     expect(await reconcile(engine)).toBe(0);
     const all = cases(engine);
-    expect(all.map((c) => [c.kind, c.local_ids.split(',').sort().join(',')])).toEqual([['IngestionMatch', 'A1,c-nameless']]);
+    expect(all.map((c) => [c.kind, c.local_ids.split(',').sort().join(',')])).toEqual([
+      ['IngestionMatch', 'A1,c-nameless'],
+    ]);
     for (const c of all) expect(c.score).toBeGreaterThanOrEqual(probable);
     engine.close();
   });

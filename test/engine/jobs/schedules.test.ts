@@ -10,7 +10,13 @@ import { Store } from '../../../engine/store/db.ts';
 import { TENANT, exited, makeSandbox, readJob, setMaintenance, spawnWorker, tempDir } from './helpers.ts';
 
 const schedule = (fields: Record<string, unknown>) =>
-  ReconciliationScheduleSchema.parse({ Key: 'nightly', TenantId: TENANT, IntervalMinutes: 60, BatchSize: 25, ...fields });
+  ReconciliationScheduleSchema.parse({
+    Key: 'nightly',
+    TenantId: TENANT,
+    IntervalMinutes: 60,
+    BatchSize: 25,
+    ...fields,
+  });
 
 describe('schedule buckets', () => {
   it('derives one job ID per tenant, schedule and bucket', () => {
@@ -44,7 +50,9 @@ describe('two workers racing on one schedule bucket', () => {
     setMaintenance(db, {
       LeaseSeconds: 30,
       PollIntervalSeconds: 1,
-      ReconciliationSchedules: [{ Key: 'nightly', TenantId: TENANT, IntervalMinutes: 1440, BatchSize: 20, RunOnStartup: true }],
+      ReconciliationSchedules: [
+        { Key: 'nightly', TenantId: TENANT, IntervalMinutes: 1440, BatchSize: 20, RunOnStartup: true },
+      ],
     });
     const workers = [spawnWorker(db, ['--once']), spawnWorker(db, ['--once'])];
     const codes = await Promise.all(workers.map((w) => exited(w)));
@@ -52,7 +60,9 @@ describe('two workers racing on one schedule bucket', () => {
     const store = Store.open(db, { readonly: true });
     let jobs: { job_id: string; schedule_key: string; batch_size: number; requested_by: string }[];
     try {
-      jobs = store.statement('SELECT job_id, schedule_key, batch_size, requested_by FROM maintenance_job WHERE tenant_id = ?').all(TENANT) as typeof jobs;
+      jobs = store
+        .statement('SELECT job_id, schedule_key, batch_size, requested_by FROM maintenance_job WHERE tenant_id = ?')
+        .all(TENANT) as typeof jobs;
     } finally {
       store.close();
     }

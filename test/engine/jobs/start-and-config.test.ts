@@ -48,7 +48,9 @@ describe('starting jobs', () => {
       kind: 'validation',
       issues: [expect.objectContaining({ path: 'batchSize' })],
     });
-    await expect(engine.call('maintenance/reconcile', { reason: 'r', batchSize }, CTX)).rejects.toMatchObject({ kind: 'validation' });
+    await expect(engine.call('maintenance/reconcile', { reason: 'r', batchSize }, CTX)).rejects.toMatchObject({
+      kind: 'validation',
+    });
   });
 
   it('refuses bad batch sizes on the command line and in the table itself', () => {
@@ -61,7 +63,9 @@ describe('starting jobs', () => {
     try {
       expect(() =>
         store
-          .statement("INSERT INTO maintenance_job (tenant_id, job_id, kind, status, reason, requested_by, batch_size, created_at) VALUES (?, 'job-direct-0001', 'reindex', 'queued', 'r', 'x', 26, 'now')")
+          .statement(
+            "INSERT INTO maintenance_job (tenant_id, job_id, kind, status, reason, requested_by, batch_size, created_at) VALUES (?, 'job-direct-0001', 'reindex', 'queued', 'r', 'x', 26, 'now')",
+          )
           .run(TENANT),
       ).toThrow(/CHECK constraint failed/);
     } finally {
@@ -70,14 +74,29 @@ describe('starting jobs', () => {
   });
 
   it('refuses an empty reason, an unknown external source, import and a changed-since window without one', async () => {
-    await expect(engine.call('maintenance/reindex', { reason: '  ', batchSize: 5 }, CTX)).rejects.toMatchObject({ kind: 'validation' });
-    await expect(engine.call('maintenance/reconcile', { reason: 'r', batchSize: 5, externalSourceSystem: 'nowhere' }, CTX)).rejects.toMatchObject({
-      issues: [{ path: 'externalSourceSystem', message: expect.stringMatching(/not in the tenant's SourceTrust/) as unknown }],
+    await expect(engine.call('maintenance/reindex', { reason: '  ', batchSize: 5 }, CTX)).rejects.toMatchObject({
+      kind: 'validation',
     });
-    await expect(engine.call('maintenance/reconcile', { reason: 'r', batchSize: 5, externalSourceSystem: 'northside-gp' }, CTX)).rejects.toMatchObject({
-      issues: [{ path: 'externalSourceSystem', message: expect.stringMatching(/no external FHIR source is configured/) as unknown }],
+    await expect(
+      engine.call('maintenance/reconcile', { reason: 'r', batchSize: 5, externalSourceSystem: 'nowhere' }, CTX),
+    ).rejects.toMatchObject({
+      issues: [
+        { path: 'externalSourceSystem', message: expect.stringMatching(/not in the tenant's SourceTrust/) as unknown },
+      ],
     });
-    await expect(engine.call('maintenance/reconcile', { reason: 'r', batchSize: 5, changedSince: '2024-01-01T00:00:00Z' }, CTX)).rejects.toMatchObject({
+    await expect(
+      engine.call('maintenance/reconcile', { reason: 'r', batchSize: 5, externalSourceSystem: 'northside-gp' }, CTX),
+    ).rejects.toMatchObject({
+      issues: [
+        {
+          path: 'externalSourceSystem',
+          message: expect.stringMatching(/no external FHIR source is configured/) as unknown,
+        },
+      ],
+    });
+    await expect(
+      engine.call('maintenance/reconcile', { reason: 'r', batchSize: 5, changedSince: '2024-01-01T00:00:00Z' }, CTX),
+    ).rejects.toMatchObject({
       issues: [{ path: 'changedSince' }],
     });
     await expect(engine.call('jobs/get', { jobId: 'job-unknown-1' }, CTX)).rejects.toMatchObject({ kind: 'not_found' });
@@ -164,7 +183,14 @@ describe('the Maintenance configuration section', () => {
 
   it('fills in defaults when absent', () => {
     const settings = loadSettings(settingsPathFor(db));
-    expect(maintenanceSettings(settings)).toEqual({ WorkerEnabled: true, PollIntervalSeconds: 5, LeaseSeconds: 60, ReconciliationSchedules: [], FhirSources: [], AllowInsecureHttp: false });
+    expect(maintenanceSettings(settings)).toEqual({
+      WorkerEnabled: true,
+      PollIntervalSeconds: 5,
+      LeaseSeconds: 60,
+      ReconciliationSchedules: [],
+      FhirSources: [],
+      AllowInsecureHttp: false,
+    });
   });
 
   it.each([
@@ -172,8 +198,14 @@ describe('the Maintenance configuration section', () => {
     [{ PollIntervalSeconds: 1.5 }, 'Maintenance.PollIntervalSeconds'],
     [{ WorkerEnabled: 'yes' }, 'Maintenance.WorkerEnabled'],
     [{ Workers: 2 }, 'Maintenance'],
-    [{ ReconciliationSchedules: [{ Key: 'n', TenantId: TENANT, IntervalMinutes: 60, BatchSize: 30 }] }, 'Maintenance.ReconciliationSchedules[0].BatchSize'],
-    [{ ReconciliationSchedules: [{ Key: 'n', TenantId: TENANT, IntervalMinutes: 0, BatchSize: 5 }] }, 'Maintenance.ReconciliationSchedules[0].IntervalMinutes'],
+    [
+      { ReconciliationSchedules: [{ Key: 'n', TenantId: TENANT, IntervalMinutes: 60, BatchSize: 30 }] },
+      'Maintenance.ReconciliationSchedules[0].BatchSize',
+    ],
+    [
+      { ReconciliationSchedules: [{ Key: 'n', TenantId: TENANT, IntervalMinutes: 0, BatchSize: 5 }] },
+      'Maintenance.ReconciliationSchedules[0].IntervalMinutes',
+    ],
     [
       {
         ReconciliationSchedules: [
@@ -183,10 +215,20 @@ describe('the Maintenance configuration section', () => {
       },
       'Maintenance.ReconciliationSchedules[1].Key',
     ],
-    [{ ReconciliationSchedules: [{ Key: 'n', TenantId: TENANT, SourceSystem: 'x', IntervalMinutes: 60, BatchSize: 5 }] }, 'Maintenance.ReconciliationSchedules[0].SourceSystem'],
+    [
+      {
+        ReconciliationSchedules: [{ Key: 'n', TenantId: TENANT, SourceSystem: 'x', IntervalMinutes: 60, BatchSize: 5 }],
+      },
+      'Maintenance.ReconciliationSchedules[0].SourceSystem',
+    ],
   ])('rejects %j naming %s', (section, path) => {
     const load = withSection(section);
-    expect(load).toThrow(expect.objectContaining({ kind: 'validation', issues: expect.arrayContaining([expect.objectContaining({ path })]) as unknown }));
+    expect(load).toThrow(
+      expect.objectContaining({
+        kind: 'validation',
+        issues: expect.arrayContaining([expect.objectContaining({ path })]) as unknown,
+      }),
+    );
   });
 
   it('refuses to run the worker when it is disabled', () => {

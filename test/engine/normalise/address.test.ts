@@ -18,7 +18,15 @@ describe('selectAddress', () => {
 describe('addressFieldsOf', () => {
   it('normalises each part', () => {
     expect(
-      addressFieldsOf([{ use: 'home', line: ['Unit 4/12', '', 'Rue de l’Église'], city: 'Saint-Étienne', state: 'Loire ', postalCode: '42 000' }]),
+      addressFieldsOf([
+        {
+          use: 'home',
+          line: ['Unit 4/12', '', 'Rue de l’Église'],
+          city: 'Saint-Étienne',
+          state: 'Loire ',
+          postalCode: '42 000',
+        },
+      ]),
     ).toEqual({ addressLine: 'unit 4 12 rue de leglise', city: 'saint etienne', state: 'loire', postalCode: '42000' });
   });
 

@@ -60,7 +60,10 @@ describe('matchFieldsOf', () => {
   });
 
   it('gives nulls and empty lists for a minimal Patient', () => {
-    const fields = matchFieldsOf(validated({ resourceType: 'Patient', name: [{ given: ['Anne'] }], birthDate: '1980' }), {});
+    const fields = matchFieldsOf(
+      validated({ resourceType: 'Patient', name: [{ given: ['Anne'] }], birthDate: '1980' }),
+      {},
+    );
     expect(fields).toEqual({
       familyName: null,
       previousFamilyNames: [],
@@ -89,7 +92,13 @@ describe('matchFieldsOf', () => {
   });
 
   it('keeps identifiers of every system when no local system is configured', () => {
-    const patient = validated({ resourceType: 'Patient', name: [{ family: 'X' }], identifier: [{ system: MRN, value: 'a1' }] });
-    expect(matchFieldsOf(patient, { localIdentifierSystem: undefined }).identifiers).toEqual([{ system: MRN, value: 'A1' }]);
+    const patient = validated({
+      resourceType: 'Patient',
+      name: [{ family: 'X' }],
+      identifier: [{ system: MRN, value: 'a1' }],
+    });
+    expect(matchFieldsOf(patient, { localIdentifierSystem: undefined }).identifiers).toEqual([
+      { system: MRN, value: 'A1' },
+    ]);
   });
 });

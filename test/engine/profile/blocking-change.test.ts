@@ -16,7 +16,13 @@ import { runCli } from '../../helpers/cli.ts';
 
 const TENANT = 'blocking-change';
 const CTX = { tenantId: TENANT, actor: 'test' };
-const NEW_RULE: BlockingRule = { Name: 'given-initial-postcode', Parts: [{ Field: 'givenName', Transform: 'Initial' }, { Field: 'postalCode', Transform: 'Exact' }] };
+const NEW_RULE: BlockingRule = {
+  Name: 'given-initial-postcode',
+  Parts: [
+    { Field: 'givenName', Transform: 'Initial' },
+    { Field: 'postalCode', Transform: 'Exact' },
+  ],
+};
 const STAGED = /Stage the change.*union of the old and new rules.*InactiveKeyVersion.*re-index.*docs\/maintenance\.md/s;
 
 let engine: LocalEngine;
@@ -64,12 +70,20 @@ async function reindex(): Promise<void> {
 describe('blocking key versions are checked against the configuration file', () => {
   it('on validate and apply: a key version without a secret is refused with the path and the fix', async () => {
     const old = await blocking();
-    for (const document of [{ Blocking: { ...old, ActiveKeyVersion: 'k9', InactiveKeyVersion: 'k1' } }, { Blocking: { ...old, InactiveKeyVersion: 'k8' } }]) {
+    for (const document of [
+      { Blocking: { ...old, ActiveKeyVersion: 'k9', InactiveKeyVersion: 'k1' } },
+      { Blocking: { ...old, InactiveKeyVersion: 'k8' } },
+    ]) {
       const missing = document.Blocking.ActiveKeyVersion === 'k9' ? 'k9' : 'k8';
       const path = missing === 'k9' ? 'Blocking.ActiveKeyVersion' : 'Blocking.InactiveKeyVersion';
       const validation = await engine.call('profile/validate', { document }, CTX);
       expect(validation.valid).toBe(false);
-      expect(validation.issues).toContainEqual({ path, message: expect.stringMatching(new RegExp(`"${missing}".*no secret in the configuration file.*blocking-key add ${missing}`)) as unknown });
+      expect(validation.issues).toContainEqual({
+        path,
+        message: expect.stringMatching(
+          new RegExp(`"${missing}".*no secret in the configuration file.*blocking-key add ${missing}`),
+        ) as unknown,
+      });
       const error = await rejection(engine.call('profile/apply', { document, reason: 'test' }, CTX));
       expect(error.kind).toBe('validation');
       expect(error.issues.map((i) => i.path)).toContain(path);
@@ -80,9 +94,20 @@ describe('blocking key versions are checked against the configuration file', () 
   it('on rollback: restoring a version whose key was removed is refused', async () => {
     const old = await blocking();
     await cli('blocking-key', 'add', 'k2');
-    await engine.call('profile/apply', { document: { Blocking: { ...old, Version: 2, ActiveKeyVersion: 'k2', InactiveKeyVersion: 'k1' } }, reason: 'stage key' }, CTX);
+    await engine.call(
+      'profile/apply',
+      {
+        document: { Blocking: { ...old, Version: 2, ActiveKeyVersion: 'k2', InactiveKeyVersion: 'k1' } },
+        reason: 'stage key',
+      },
+      CTX,
+    );
     await reindex();
-    await engine.call('profile/apply', { document: { Blocking: { ...old, Version: 3, ActiveKeyVersion: 'k2' } }, reason: 'final key' }, CTX);
+    await engine.call(
+      'profile/apply',
+      { document: { Blocking: { ...old, Version: 3, ActiveKeyVersion: 'k2' } }, reason: 'final key' },
+      CTX,
+    );
     await cli('blocking-key', 'remove', 'k1');
     const error = await rejection(engine.call('profile/rollback', { reason: 'undo' }, CTX));
     expect(error.message).toMatch(/"k1".*no secret in the configuration file/);
@@ -104,7 +129,13 @@ describe('a direct non-overlapping blocking replacement is refused at apply time
 
   it('refuses a new key without the previous one kept inactive', async () => {
     await cli('blocking-key', 'add', 'k2');
-    const error = await rejection(engine.call('profile/apply', { document: { Blocking: { ...(await blocking()), ActiveKeyVersion: 'k2' } }, reason: 'direct key' }, CTX));
+    const error = await rejection(
+      engine.call(
+        'profile/apply',
+        { document: { Blocking: { ...(await blocking()), ActiveKeyVersion: 'k2' } }, reason: 'direct key' },
+        CTX,
+      ),
+    );
     expect(error.issues[0]?.message).toMatch(STAGED);
     expect(await version()).toBe(1);
   });
@@ -112,7 +143,16 @@ describe('a direct non-overlapping blocking replacement is refused at apply time
   it('refuses the final rules while the staged re-index has not completed, and accepts them after it', async () => {
     const old = await blocking();
     await cli('blocking-key', 'add', 'k2');
-    await engine.call('profile/apply', { document: { Blocking: { Version: 2, Rules: [...old.Rules, NEW_RULE], ActiveKeyVersion: 'k2', InactiveKeyVersion: 'k1' } }, reason: 'stage' }, CTX);
+    await engine.call(
+      'profile/apply',
+      {
+        document: {
+          Blocking: { Version: 2, Rules: [...old.Rules, NEW_RULE], ActiveKeyVersion: 'k2', InactiveKeyVersion: 'k1' },
+        },
+        reason: 'stage',
+      },
+      CTX,
+    );
     const final = { Blocking: { Version: 3, Rules: [NEW_RULE, ...old.Rules.slice(0, 2)], ActiveKeyVersion: 'k2' } };
     const early = await rejection(engine.call('profile/apply', { document: final, reason: 'too early' }, CTX));
     expect(early.issues[0]?.message).toMatch(/re-index/);
@@ -122,7 +162,14 @@ describe('a direct non-overlapping blocking replacement is refused at apply time
     await reindex();
     expect(await version()).toBe(3);
     // A comparator-only change still goes through while the index holds only the final rules.
-    await engine.call('profile/apply', { document: { MatchingRules: { Thresholds: { Certain: 0.95, Probable: 0.8 }, FellegiSunter: null } }, reason: 'thresholds' }, CTX);
+    await engine.call(
+      'profile/apply',
+      {
+        document: { MatchingRules: { Thresholds: { Certain: 0.95, Probable: 0.8 }, FellegiSunter: null } },
+        reason: 'thresholds',
+      },
+      CTX,
+    );
     expect(await version()).toBe(4);
   });
 });

@@ -73,7 +73,14 @@ describe('comparatorProfileIssues', () => {
   it('rejects an unknown comparator and lists the supported ones', () => {
     const issues = comparatorProfileIssues(profile({ FamilyName: ['JaroWinkler', 'Soundex'] }));
     const issue = expectIssue(issues, 'Comparators.FamilyName[1]', 'Soundex');
-    for (const name of ['Exact', 'JaroWinkler', 'NormalisedDamerauLevenshtein', 'DiceCoefficient', 'Phonetic', 'Nickname']) {
+    for (const name of [
+      'Exact',
+      'JaroWinkler',
+      'NormalisedDamerauLevenshtein',
+      'DiceCoefficient',
+      'Phonetic',
+      'Nickname',
+    ]) {
       expect(issue.message).toContain(name);
     }
     expect(issues).toHaveLength(1);
@@ -128,7 +135,9 @@ describe('comparatorProfileIssues', () => {
       expectIssue(issues, 'Comparators.NicknameDictionaries[0].Culture', culture);
     }
     for (const culture of ['fr-CA', 'haw-US']) {
-      expect(comparatorProfileIssues(profile({ NicknameDictionaries: [dictionary({ Culture: culture })] }))).toEqual([]);
+      expect(comparatorProfileIssues(profile({ NicknameDictionaries: [dictionary({ Culture: culture })] }))).toEqual(
+        [],
+      );
     }
   });
 
@@ -144,7 +153,9 @@ describe('comparatorProfileIssues', () => {
   });
 
   it('rejects a dictionary version equal to the comparator version', () => {
-    const issues = comparatorProfileIssues(profile({ NicknameDictionaries: [dictionary({ Version: 'comparators-1' })] }));
+    const issues = comparatorProfileIssues(
+      profile({ NicknameDictionaries: [dictionary({ Version: 'comparators-1' })] }),
+    );
     expectIssue(issues, 'Comparators.NicknameDictionaries[0].Version', 'comparators-1');
   });
 
@@ -159,7 +170,10 @@ describe('comparatorProfileIssues', () => {
   it('rejects an alias assigned to groups in different dictionaries', () => {
     const issues = comparatorProfileIssues(
       profile({
-        NicknameDictionaries: [dictionary(), dictionary({ Version: 'nick-2', Culture: 'en-GB', Entries: { bobby: ['rob'] } })],
+        NicknameDictionaries: [
+          dictionary(),
+          dictionary({ Version: 'nick-2', Culture: 'en-GB', Entries: { bobby: ['rob'] } }),
+        ],
       }),
     );
     expectIssue(issues, 'Comparators.NicknameDictionaries[1].Entries.bobby[0]', 'rob');
@@ -202,7 +216,9 @@ describe('comparatorProfileIssues', () => {
 
   it('rejects too many aliases for one name', () => {
     const aliases = Array.from({ length: MAX_ALIASES_PER_NAME + 1 }, (_, i) => `alias${i}`);
-    const issues = comparatorProfileIssues(profile({ NicknameDictionaries: [dictionary({ Entries: { william: aliases } })] }));
+    const issues = comparatorProfileIssues(
+      profile({ NicknameDictionaries: [dictionary({ Entries: { william: aliases } })] }),
+    );
     const issue = expectIssue(issues, 'Comparators.NicknameDictionaries[0].Entries.william', 'william');
     expect(issue.message).toContain(String(MAX_ALIASES_PER_NAME + 1));
   });

@@ -25,7 +25,9 @@ describe('bad input', () => {
     expect(report.created).toBe(4);
     const byLine = new Map(report.rejected.map((r) => [r.line, r.issues]));
     expect([...byLine.keys()]).toEqual([2, 5, 6, 7, 8]);
-    expect(report.warnings).toEqual([{ line: 4, issues: [{ path: 'birthDate', message: 'is not a real calendar date; ignored for matching' }] }]);
+    expect(report.warnings).toEqual([
+      { line: 4, issues: [{ path: 'birthDate', message: 'is not a real calendar date; ignored for matching' }] },
+    ]);
     expect(byLine.get(2)?.[0]).toMatchObject({ path: 'line', message: 'not valid JSON' });
     expect(byLine.get(5)?.some((i) => i.path.includes('name[0].family'))).toBe(true);
     expect(byLine.get(6)?.[0]?.message).toMatch(/exceeds/);
@@ -40,11 +42,19 @@ describe('bad input', () => {
   it('refuses an unknown tenant and an unknown source without writing', async () => {
     const engine = openRegistry(tempDir());
     const before = tableCounts(engine);
-    await expect(engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: ndjson(patient({ id: 'a', mrn: 'A' })) }, ctx('nobody'))).rejects.toMatchObject({
+    await expect(
+      engine.call(
+        'records/ingest',
+        { sourceSystem: 'hospital', ndjson: ndjson(patient({ id: 'a', mrn: 'A' })) },
+        ctx('nobody'),
+      ),
+    ).rejects.toMatchObject({
       kind: 'not_found',
       message: expect.stringContaining('tenant "nobody"') as unknown,
     });
-    await expect(engine.call('records/ingest', { sourceSystem: 'laboratory', ndjson: ndjson(patient({ id: 'a' })) }, ctx())).rejects.toMatchObject({
+    await expect(
+      engine.call('records/ingest', { sourceSystem: 'laboratory', ndjson: ndjson(patient({ id: 'a' })) }, ctx()),
+    ).rejects.toMatchObject({
       kind: 'validation',
       message: expect.stringContaining('"laboratory"') as unknown,
     });
@@ -54,15 +64,26 @@ describe('bad input', () => {
 
   it('rejects an invalid tenant ID and invalid operation input with a validation error', async () => {
     const engine = openRegistry(tempDir());
-    await expect(engine.call('identities/list', { limit: 10, offset: 0 }, ctx('bad tenant!'))).rejects.toBeInstanceOf(EngineError);
-    await expect(engine.call('identities/list', { limit: -1, offset: 0 }, ctx())).rejects.toMatchObject({ kind: 'validation' });
+    await expect(engine.call('identities/list', { limit: 10, offset: 0 }, ctx('bad tenant!'))).rejects.toBeInstanceOf(
+      EngineError,
+    );
+    await expect(engine.call('identities/list', { limit: -1, offset: 0 }, ctx())).rejects.toMatchObject({
+      kind: 'validation',
+    });
     engine.close();
   });
 
   it('explains that a record does not exist without echoing its local identifier', async () => {
     const engine = openRegistry(tempDir());
     const error: unknown = await engine
-      .call('matching/explain', { left: { sourceSystem: 'hospital', localId: 'MRN-SECRET-1' }, right: { sourceSystem: 'clinic', localId: 'x' } }, ctx())
+      .call(
+        'matching/explain',
+        {
+          left: { sourceSystem: 'hospital', localId: 'MRN-SECRET-1' },
+          right: { sourceSystem: 'clinic', localId: 'x' },
+        },
+        ctx(),
+      )
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'not_found' });
     expect((error as Error).message).not.toContain('MRN-SECRET-1');

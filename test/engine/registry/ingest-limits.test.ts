@@ -14,18 +14,31 @@ import { reviewCaseId } from '../../../engine/ingest/review-case-id.ts';
 const MIGRATIONS = fileURLToPath(new URL('../../../engine/store/migrations/', import.meta.url));
 
 /** The tables one ingested record writes to. */
-const INGESTION_TABLES = ['source_record', 'source_resource', 'identity', 'identity_link', 'blocking_tag', 'review_case', 'ingestion_receipt', 'audit_record'];
+const INGESTION_TABLES = [
+  'source_record',
+  'source_resource',
+  'identity',
+  'identity_link',
+  'blocking_tag',
+  'review_case',
+  'ingestion_receipt',
+  'audit_record',
+];
 
 /** Every `length(column) BETWEEN a AND b` and `length(column) <= b` CHECK in the migrations, by table. */
 function schemaLengthChecks(): { table: string; column: string; min: number; max: number }[] {
   const out: { table: string; column: string; min: number; max: number }[] = [];
-  for (const file of readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql')).sort()) {
+  for (const file of readdirSync(MIGRATIONS)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()) {
     const sql = readFileSync(`${MIGRATIONS}${file}`, 'utf8');
     for (const table of sql.split(/CREATE TABLE /).slice(1)) {
       const name = /^(\w+)/.exec(table)?.[1] ?? '';
       const body = table.split(/\n\)\s*STRICT/)[0] ?? '';
-      for (const m of body.matchAll(/length\((\w+)\) BETWEEN (\d+) AND (\d+)/g)) out.push({ table: name, column: m[1] ?? '', min: Number(m[2]), max: Number(m[3]) });
-      for (const m of body.matchAll(/length\((\w+)\) <= (\d+)/g)) out.push({ table: name, column: m[1] ?? '', min: 0, max: Number(m[2]) });
+      for (const m of body.matchAll(/length\((\w+)\) BETWEEN (\d+) AND (\d+)/g))
+        out.push({ table: name, column: m[1] ?? '', min: Number(m[2]), max: Number(m[3]) });
+      for (const m of body.matchAll(/length\((\w+)\) <= (\d+)/g))
+        out.push({ table: name, column: m[1] ?? '', min: 0, max: Number(m[2]) });
     }
   }
   return out;
@@ -36,7 +49,8 @@ function word(n: number): string {
   const consonants = 'bdfgklmnprstvz';
   const vowels = 'aeiou';
   let out = '';
-  for (let k = n + 1; k > 0; k = Math.floor(k / 70)) out += `${consonants[k % 14] ?? ''}${vowels[Math.floor(k / 14) % 5] ?? ''}`;
+  for (let k = n + 1; k > 0; k = Math.floor(k / 70))
+    out += `${consonants[k % 14] ?? ''}${vowels[Math.floor(k / 14) % 5] ?? ''}`;
   return out.charAt(0).toUpperCase() + out.slice(1);
 }
 
@@ -63,9 +77,16 @@ describe('ingestion enforces every limit the schema enforces, and one record nev
   it('knows every length CHECK on the tables ingestion writes (a new CHECK must be added to INGESTED_TEXT_LIMITS and enforced)', () => {
     const checks = schemaLengthChecks().filter((c) => INGESTION_TABLES.includes(c.table));
     expect(checks.map((c) => `${c.table}.${c.column}`).sort()).toEqual(Object.keys(INGESTED_TEXT_LIMITS).sort());
-    for (const check of checks) expect(INGESTED_TEXT_LIMITS[`${check.table}.${check.column}`]).toEqual({ min: check.min, max: check.max });
+    for (const check of checks)
+      expect(INGESTED_TEXT_LIMITS[`${check.table}.${check.column}`]).toEqual({ min: check.min, max: check.max });
     // The generated values (enterprise IDs are random UUIDs, review case IDs digests) are within theirs.
-    const caseId = reviewCaseId('t'.repeat(64), 'PopulationReconciliation', { enterpriseId: randomUUID(), version: 1 }, { enterpriseId: randomUUID(), version: 2 }, 1);
+    const caseId = reviewCaseId(
+      't'.repeat(64),
+      'PopulationReconciliation',
+      { enterpriseId: randomUUID(), version: 1 },
+      { enterpriseId: randomUUID(), version: 2 },
+      1,
+    );
     expect(caseId.length).toBeGreaterThanOrEqual(INGESTED_TEXT_LIMITS['review_case.case_id']?.min ?? Infinity);
     expect(caseId.length).toBeLessThanOrEqual(INGESTED_TEXT_LIMITS['review_case.case_id']?.max ?? 0);
     expect(randomUUID().length).toBeLessThanOrEqual(INGESTED_TEXT_LIMITS['identity.enterprise_id']?.max ?? 0);
@@ -78,7 +99,10 @@ describe('ingestion enforces every limit the schema enforces, and one record nev
     if (!v.ok) return;
     expect(localIdentifierOf(v.patient, MRN_SYSTEM)).toEqual({
       ok: false,
-      issue: { path: 'identifier[0].value', message: 'the local identifier must be at most 200 characters (after trimming)' },
+      issue: {
+        path: 'identifier[0].value',
+        message: 'the local identifier must be at most 200 characters (after trimming)',
+      },
     });
     // 200 characters, counted as SQLite counts them (code points, not UTF-16 units), pass.
     const astral = '😀'.repeat(200);
@@ -93,9 +117,23 @@ describe('ingestion enforces every limit the schema enforces, and one record nev
     const engine = openRegistry(tempDir());
     const badLine = CHUNK_LINES + 300;
     const bad = patient({ id: 'bad', mrn: `${'Z'.repeat(199)}99`, family: 'Quillfeather' });
-    const report = await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: threeChunks(badLine, bad) }, ctx());
+    const report = await engine.call(
+      'records/ingest',
+      { sourceSystem: 'hospital', ndjson: threeChunks(badLine, bad) },
+      ctx(),
+    );
     expect(report.lines).toBe(2 * CHUNK_LINES + 200);
-    expect(report.rejected).toEqual([{ line: badLine, issues: [{ path: 'identifier[0].value', message: 'the local identifier must be at most 200 characters (after trimming)' }] }]);
+    expect(report.rejected).toEqual([
+      {
+        line: badLine,
+        issues: [
+          {
+            path: 'identifier[0].value',
+            message: 'the local identifier must be at most 200 characters (after trimming)',
+          },
+        ],
+      },
+    ]);
     expect(report.created).toBe(2 * CHUNK_LINES + 199);
     expect(tableCounts(engine).source_record).toBe(2 * CHUNK_LINES + 199);
     engine.close();
@@ -110,10 +148,18 @@ describe('ingestion enforces every limit the schema enforces, and one record nev
     const report = await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: threeChunks(0, {}) }, ctx());
     expect(report.rejected).toHaveLength(1);
     expect(report.rejected[0]?.line).toBe(1500);
-    expect(report.rejected[0]?.issues).toEqual([{ path: 'record', message: 'the database refused this record (SQLITE_CONSTRAINT_TRIGGER); nothing was written for it' }]);
+    expect(report.rejected[0]?.issues).toEqual([
+      {
+        path: 'record',
+        message: 'the database refused this record (SQLITE_CONSTRAINT_TRIGGER); nothing was written for it',
+      },
+    ]);
     expect(JSON.stringify(report)).not.toContain('M1500');
     expect(report.created).toBe(2 * CHUNK_LINES + 199);
-    const stored = engine.env.store.statement("SELECT COUNT(*) FROM source_record WHERE local_id = 'M1500'").pluck().get();
+    const stored = engine.env.store
+      .statement("SELECT COUNT(*) FROM source_record WHERE local_id = 'M1500'")
+      .pluck()
+      .get();
     expect(stored).toBe(0);
     expect(tableCounts(engine).ingestion_receipt).toBe(2 * CHUNK_LINES + 199);
     engine.close();

@@ -8,13 +8,17 @@ describe('migrations', () => {
   it('records each migration with its content hash and refuses an edited one', () => {
     const path = join(tempDir(), 'm.db');
     const store = Store.open(path);
-    const recorded = store.statement('SELECT migration_id, name, sha256 FROM schema_migration ORDER BY migration_id').all() as { sha256: string }[];
+    const recorded = store
+      .statement('SELECT migration_id, name, sha256 FROM schema_migration ORDER BY migration_id')
+      .all() as { sha256: string }[];
     expect(recorded.map((r) => r.sha256)).toEqual(loadMigrations().map((m) => m.sha256));
     store.close();
 
     // Reopening with the same files is fine; with an edited file it is refused.
     Store.open(path).close();
-    const edited = loadMigrations().map((m, i) => (i === 0 ? { ...m, sha256: 'e'.repeat(64), sql: m.sql + '\n-- edited' } : m));
+    const edited = loadMigrations().map((m, i) =>
+      i === 0 ? { ...m, sha256: 'e'.repeat(64), sql: m.sql + '\n-- edited' } : m,
+    );
     expect(() => Store.open(path, { migrations: edited })).toThrow(/differs from the one applied/);
   });
 
@@ -25,7 +29,9 @@ describe('migrations', () => {
     // A link to an identity that does not exist violates the foreign key.
     store.exec("INSERT INTO tenant (tenant_id, created_at) VALUES ('t', 'now')");
     expect(() => {
-      store.exec("INSERT INTO identity_link (tenant_id, record_id, identity_id, link_kind, created_at) VALUES ('t', 1, 1, 'auto', 'now')");
+      store.exec(
+        "INSERT INTO identity_link (tenant_id, record_id, identity_id, link_kind, created_at) VALUES ('t', 1, 1, 'auto', 'now')",
+      );
     }).toThrow(/FOREIGN KEY/);
     expect(() => {
       store.exec("INSERT INTO tenant (tenant_id, created_at) VALUES ('bad tenant', 'now')");
@@ -33,7 +39,6 @@ describe('migrations', () => {
     store.close();
   });
 });
-
 
 describe('migration 0003 (received resources in their own table)', () => {
   it('moves the resources of an existing registry and keeps every record', () => {
@@ -45,11 +50,22 @@ describe('migration 0003 (received resources in their own table)', () => {
              ('t', 's', 'b', '{"resourceType":"Patient","id":"b"}', '{}', '${'b'.repeat(64)}', 1, 'now', 'now')`);
     before.close();
     const after = Store.open(path);
-    expect(after.statement('SELECT r.local_id, x.resource_json FROM source_record r JOIN source_resource x ON x.record_id = r.record_id ORDER BY r.local_id').all()).toEqual([
+    expect(
+      after
+        .statement(
+          'SELECT r.local_id, x.resource_json FROM source_record r JOIN source_resource x ON x.record_id = r.record_id ORDER BY r.local_id',
+        )
+        .all(),
+    ).toEqual([
       { local_id: 'a', resource_json: '{"resourceType":"Patient","id":"a"}' },
       { local_id: 'b', resource_json: '{"resourceType":"Patient","id":"b"}' },
     ]);
-    expect(after.statement("SELECT COUNT(*) FROM pragma_table_info('source_record') WHERE name = 'resource_json'").pluck().get()).toBe(0);
+    expect(
+      after
+        .statement("SELECT COUNT(*) FROM pragma_table_info('source_record') WHERE name = 'resource_json'")
+        .pluck()
+        .get(),
+    ).toBe(0);
     expect(after.statement('PRAGMA foreign_key_check').all()).toEqual([]);
     after.close();
   });
@@ -59,7 +75,8 @@ describe('migration 0007 (term frequencies of names)', () => {
   it('counts the names of the records a registry already holds, per tenant', () => {
     const path = join(tempDir(), 'tf.db');
     const before = Store.open(path, { migrations: loadMigrations().filter((m) => m.id <= 6) });
-    const fields = (family: string | null, given: string | null): string => JSON.stringify({ familyName: family, givenName: given });
+    const fields = (family: string | null, given: string | null): string =>
+      JSON.stringify({ familyName: family, givenName: given });
     before.exec(`INSERT INTO tenant (tenant_id, created_at) VALUES ('t', 'now'), ('u', 'now');
       INSERT INTO source_record (tenant_id, source_system, local_id, fields_json, payload_digest, logical_version, created_at, updated_at)
       VALUES ('t', 's', 'a', '${fields('smith', 'ann')}', '${'a'.repeat(64)}', 1, 'now', 'now'),
@@ -68,7 +85,11 @@ describe('migration 0007 (term frequencies of names)', () => {
              ('u', 's', 'a', '${fields('smith', 'ann')}', '${'d'.repeat(64)}', 1, 'now', 'now')`);
     before.close();
     const after = Store.open(path);
-    expect(after.statement('SELECT tenant_id, field, value, count FROM term_frequency ORDER BY tenant_id, field, value').all()).toEqual([
+    expect(
+      after
+        .statement('SELECT tenant_id, field, value, count FROM term_frequency ORDER BY tenant_id, field, value')
+        .all(),
+    ).toEqual([
       { tenant_id: 't', field: 'familyName', value: 'jones', count: 1 },
       { tenant_id: 't', field: 'familyName', value: 'smith', count: 2 },
       { tenant_id: 't', field: 'givenName', value: 'ann', count: 1 },
@@ -76,7 +97,11 @@ describe('migration 0007 (term frequencies of names)', () => {
       { tenant_id: 'u', field: 'familyName', value: 'smith', count: 1 },
       { tenant_id: 'u', field: 'givenName', value: 'ann', count: 1 },
     ]);
-    expect(after.statement('SELECT tenant_id, field, total, sum_squares FROM term_frequency_total ORDER BY tenant_id, field').all()).toEqual([
+    expect(
+      after
+        .statement('SELECT tenant_id, field, total, sum_squares FROM term_frequency_total ORDER BY tenant_id, field')
+        .all(),
+    ).toEqual([
       { tenant_id: 't', field: 'familyName', total: 3, sum_squares: 5 },
       { tenant_id: 't', field: 'givenName', total: 2, sum_squares: 2 },
       { tenant_id: 'u', field: 'familyName', total: 1, sum_squares: 1 },
@@ -100,7 +125,13 @@ describe('migration 0009 (review cases rebuilt: origin, LinkQuality, decisions)'
     before.close();
     const after = Store.open(path);
     expect(after.statement('SELECT case_id, kind, job_id, source_system, status FROM review_case').all()).toEqual([
-      { case_id: 'rc-00000000000000000000000000000001', kind: 'IngestionMatch', job_id: null, source_system: null, status: 'open' },
+      {
+        case_id: 'rc-00000000000000000000000000000001',
+        kind: 'IngestionMatch',
+        job_id: null,
+        source_system: null,
+        status: 'open',
+      },
     ]);
     const insert = (kind: string, left: number, right: number): void => {
       after.exec(`INSERT INTO review_case (tenant_id, case_id, kind, left_identity_id, left_version, right_identity_id, right_version, profile_version,
@@ -108,8 +139,12 @@ describe('migration 0009 (review cases rebuilt: origin, LinkQuality, decisions)'
         ${String(right)}, 1, 1, 0.2, 'probable', '[]', 'open', 'now')`);
     };
     insert('LinkQuality', 1, 1);
-    expect(() => { insert('PopulationReconciliation', 2, 2); }).toThrow(/CHECK/);
-    expect(() => { insert('LinkQuality', 2, 1); }).toThrow(/CHECK/);
+    expect(() => {
+      insert('PopulationReconciliation', 2, 2);
+    }).toThrow(/CHECK/);
+    expect(() => {
+      insert('LinkQuality', 2, 1);
+    }).toThrow(/CHECK/);
     expect(after.statement('PRAGMA foreign_key_check').all()).toEqual([]);
     after.close();
   });
@@ -122,17 +157,36 @@ describe('migration 0012 (health samples: matching figures, identity sizes, dail
     before.exec(`INSERT INTO tenant (tenant_id, created_at) VALUES ('t', 'now');
       INSERT INTO health_sample (tenant_id, at, origin, source_system, profile_version, records, created, auto_linked, review_cases, rejected, field_present_json, duration_ms)
         VALUES ('t', '2026-11-01T00:00:00Z', 'ingest', 'clinic', 1, 10, 9, 3, 1, 1, '{"birthDate":9}', 12)`);
-    expect(() => { before.exec(`INSERT INTO health_sample (tenant_id, at, origin, records, created, auto_linked, review_cases, rejected, field_present_json, duration_ms)
-      VALUES ('t', 'now', 'daily', 0, 0, 0, 0, 0, '{}', 0)`); }).toThrow(/CHECK/);
+    expect(() => {
+      before.exec(`INSERT INTO health_sample (tenant_id, at, origin, records, created, auto_linked, review_cases, rejected, field_present_json, duration_ms)
+      VALUES ('t', 'now', 'daily', 0, 0, 0, 0, 0, '{}', 0)`);
+    }).toThrow(/CHECK/);
     before.close();
     const after = Store.open(path);
-    expect(after.statement('SELECT tenant_id, origin, source_system, records, created, field_present_json, matching_json, identity_sizes_json FROM health_sample').all()).toEqual([
-      { tenant_id: 't', origin: 'ingest', source_system: 'clinic', records: 10, created: 9, field_present_json: '{"birthDate":9}', matching_json: null, identity_sizes_json: null },
+    expect(
+      after
+        .statement(
+          'SELECT tenant_id, origin, source_system, records, created, field_present_json, matching_json, identity_sizes_json FROM health_sample',
+        )
+        .all(),
+    ).toEqual([
+      {
+        tenant_id: 't',
+        origin: 'ingest',
+        source_system: 'clinic',
+        records: 10,
+        created: 9,
+        field_present_json: '{"birthDate":9}',
+        matching_json: null,
+        identity_sizes_json: null,
+      },
     ]);
     after.exec(`INSERT INTO health_sample (tenant_id, at, origin, records, created, auto_linked, review_cases, rejected, field_present_json, duration_ms, identity_sizes_json)
       VALUES ('t', 'now', 'daily', 10, 0, 0, 0, 0, '{}', 0, '[1,2,3,0,0,0]')`);
-    expect(() => { after.exec(`INSERT INTO health_sample (tenant_id, at, origin, records, created, auto_linked, review_cases, rejected, field_present_json, duration_ms, matching_json)
-      VALUES ('t', 'now', 'ingest', 1, 1, 0, 0, 0, '{}', 0, 'not json')`); }).toThrow(/CHECK/);
+    expect(() => {
+      after.exec(`INSERT INTO health_sample (tenant_id, at, origin, records, created, auto_linked, review_cases, rejected, field_present_json, duration_ms, matching_json)
+      VALUES ('t', 'now', 'ingest', 1, 1, 0, 0, 0, '{}', 0, 'not json')`);
+    }).toThrow(/CHECK/);
     after.close();
   });
 });

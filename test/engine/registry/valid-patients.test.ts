@@ -14,7 +14,16 @@ import type { MatchFields } from '../../../engine/contract/fields.ts';
  */
 
 /** Markers that only appear in patient values: no output may contain them. */
-const CANARIES = ['Quillfeather', 'Oakenshaw', 'Wickerby', '2199-01-01', '2019-02-30', '1700-01-01', '77 Canary Row', 'CANARY-MRN'];
+const CANARIES = [
+  'Quillfeather',
+  'Oakenshaw',
+  'Wickerby',
+  '2199-01-01',
+  '2019-02-30',
+  '1700-01-01',
+  '77 Canary Row',
+  'CANARY-MRN',
+];
 
 function record(n: number, extra: Record<string, unknown>): Record<string, unknown> {
   return {
@@ -54,23 +63,34 @@ function expectNoCanary(text: string): void {
 describe('valid R4 Patients are all accepted', () => {
   it('ingests nameless, prefix-only and placeholder-named Patients and impossible or future birth dates: 0 rejected, warnings by line and field', async () => {
     const engine = openRegistry(tempDir());
-    const report: IngestReport = await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: ndjson(...PATIENTS) }, ctx());
+    const report: IngestReport = await engine.call(
+      'records/ingest',
+      { sourceSystem: 'hospital', ndjson: ndjson(...PATIENTS) },
+      ctx(),
+    );
     expect(report.rejected).toEqual([]);
     expect(report.created).toBe(PATIENTS.length);
     expect(report.warnings).toEqual(WARNINGS);
     expectNoCanary(JSON.stringify(report));
     // Ignored for matching: stored as missing, so neither blocking nor comparison nor the canonical record sees it.
     const fields = new Map(
-      (engine.env.store.statement("SELECT local_id, fields_json FROM source_record WHERE tenant_id = 't1'").all() as { local_id: string; fields_json: string }[]).map((r) => [
-        r.local_id,
-        JSON.parse(r.fields_json) as MatchFields,
-      ]),
+      (
+        engine.env.store.statement("SELECT local_id, fields_json FROM source_record WHERE tenant_id = 't1'").all() as {
+          local_id: string;
+          fields_json: string;
+        }[]
+      ).map((r) => [r.local_id, JSON.parse(r.fields_json) as MatchFields]),
     );
-    for (const n of [7, 8, 9, 10]) expect(fields.get(`CANARY-MRN-${String(n)}`)?.birthDate, `line ${String(n)}`).toBeNull();
+    for (const n of [7, 8, 9, 10])
+      expect(fields.get(`CANARY-MRN-${String(n)}`)?.birthDate, `line ${String(n)}`).toBeNull();
     expect(fields.get('CANARY-MRN-1')?.birthDate).toBe('1984-03-17');
-    for (const n of [2, 3, 4, 5, 6, 11]) expect(fields.get(`CANARY-MRN-${String(n)}`)).toMatchObject({ familyName: null, givenName: null });
+    for (const n of [2, 3, 4, 5, 6, 11])
+      expect(fields.get(`CANARY-MRN-${String(n)}`)).toMatchObject({ familyName: null, givenName: null });
     // The stored resource is the one received, date and all: only matching ignores it.
-    const stored = engine.env.store.statement("SELECT resource_json FROM source_resource WHERE tenant_id = 't1'").pluck().all() as string[];
+    const stored = engine.env.store
+      .statement("SELECT resource_json FROM source_resource WHERE tenant_id = 't1'")
+      .pluck()
+      .all() as string[];
     expect(stored.some((json) => json.includes('2019-02-30'))).toBe(true);
     engine.close();
   });
@@ -80,7 +100,17 @@ describe('valid R4 Patients are all accepted', () => {
     openRegistry(dir).close();
     const file = join(dir, 'valid.ndjson');
     writeFileSync(file, ndjson(...PATIENTS));
-    const args = ['--db', join(dir, 'registry.db'), '--tenant', 't1', 'ingest', '--source', 'hospital', '--ndjson', file];
+    const args = [
+      '--db',
+      join(dir, 'registry.db'),
+      '--tenant',
+      't1',
+      'ingest',
+      '--source',
+      'hospital',
+      '--ndjson',
+      file,
+    ];
     const text = await runCli(args);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/^rejected\s+0$/m);
@@ -94,7 +124,12 @@ describe('valid R4 Patients are all accepted', () => {
     const replay = await runCli([...args, '--json']);
     expect(replay.code, replay.stderr).toBe(0);
     const report = JSON.parse(replay.stdout) as IngestReport;
-    expect(report).toMatchObject({ unchanged: PATIENTS.length, rejected: [], warnings: WARNINGS, reviewRate: { reviewCases: 0, matched: 0, perThousand: null } });
+    expect(report).toMatchObject({
+      unchanged: PATIENTS.length,
+      rejected: [],
+      warnings: WARNINGS,
+      reviewRate: { reviewCases: 0, matched: 0, perThousand: null },
+    });
     expectNoCanary(replay.stdout + replay.stderr);
   });
 });

@@ -7,13 +7,32 @@ import { isEngineError } from '../../../engine/contract/errors.ts';
 describe('identity history', () => {
   it('says why each record is where it is: arrivals, updates, rebuilds, review cases and decisions, in time order', async () => {
     const engine = openRegistry(tempDir(), ['t1', 't2']);
-    await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: ndjson(patient({ id: 'h1', mrn: 'A1', nhi: 'N-1' })) }, ctx());
+    await engine.call(
+      'records/ingest',
+      { sourceSystem: 'hospital', ndjson: ndjson(patient({ id: 'h1', mrn: 'A1', nhi: 'N-1' })) },
+      ctx(),
+    );
     // The same national ID: certain by a trusted identifier, whatever the rest says.
-    await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: ndjson(patient({ id: 'c1', nhi: 'N-1', phone: '020 7000 0001' })) }, ctx());
+    await engine.call(
+      'records/ingest',
+      { sourceSystem: 'clinic', ndjson: ndjson(patient({ id: 'c1', nhi: 'N-1', phone: '020 7000 0001' })) },
+      ctx(),
+    );
     // A probable look-alike: a new identity and a review case about the pair.
-    const moved = { ...patient({ id: 'c2', given: ['Anabel'], family: 'Fairwether', line: '9 Ocean Drive', city: 'Brighton', postalCode: 'BN2 1TT' }), telecom: [] };
+    const moved = {
+      ...patient({
+        id: 'c2',
+        given: ['Anabel'],
+        family: 'Fairwether',
+        line: '9 Ocean Drive',
+        city: 'Brighton',
+        postalCode: 'BN2 1TT',
+      }),
+      telecom: [],
+    };
     await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: ndjson(moved) }, ctx());
-    const eid = (await engine.call('identities/list', {}, ctx())).rows.find((r) => r.localId === 'A1')?.enterpriseId ?? '';
+    const eid =
+      (await engine.call('identities/list', {}, ctx())).rows.find((r) => r.localId === 'A1')?.enterpriseId ?? '';
 
     let history = await engine.call('identities/history', { enterpriseId: eid }, ctx());
     expect(history.records.map((r) => r.localId).sort()).toEqual(['A1', 'c1']);
@@ -25,12 +44,25 @@ describe('identity history', () => {
     ]);
 
     // An update, a decision, then a new profile version and a reconciliation that rebuilds the canonical record.
-    await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: ndjson(patient({ id: 'h1', mrn: 'A1', nhi: 'N-1', phone: '023 9200 0000', lastUpdated: '2026-01-01T00:00:00Z' })) }, ctx());
+    await engine.call(
+      'records/ingest',
+      {
+        sourceSystem: 'hospital',
+        ndjson: ndjson(
+          patient({ id: 'h1', mrn: 'A1', nhi: 'N-1', phone: '023 9200 0000', lastUpdated: '2026-01-01T00:00:00Z' }),
+        ),
+      },
+      ctx(),
+    );
     const caseId = history.events.find((e) => e.kind === 'review-case-opened')?.caseId ?? '';
     // The case went stale with the update; it is read, not decided.
     expect((await engine.call('reviews/get', { caseId }, ctx())).case.stale).toBe(true);
     const profile = await engine.call('profile/get', {}, ctx());
-    await engine.call('profile/apply', { document: { SourceTrust: [...profile.profile.SourceTrust].reverse() }, reason: 'trust the clinic first' }, ctx());
+    await engine.call(
+      'profile/apply',
+      { document: { SourceTrust: [...profile.profile.SourceTrust].reverse() }, reason: 'trust the clinic first' },
+      ctx(),
+    );
     const { jobId } = await engine.call('maintenance/reconcile', { reason: 'history test', batchSize: 25 }, ctx());
     await runWorker(engine.env, { tenants: ['t1'], once: true });
     history = await engine.call('identities/history', { enterpriseId: eid }, ctx());
@@ -38,7 +70,12 @@ describe('identity history', () => {
     expect(kinds.slice(0, 4)).toEqual(['identity-created', 'record-joined', 'review-case-opened', 'record-updated']);
     // The finished job is among the health figures, with its review cases.
     const jobSample = (await engine.call('health/series', {}, ctx())).samples.find((s) => s.jobId === jobId);
-    expect(jobSample).toMatchObject({ origin: 'job', jobKind: 'reconciliation', jobStatus: 'completed', profileVersion: 2 });
+    expect(jobSample).toMatchObject({
+      origin: 'job',
+      jobKind: 'reconciliation',
+      jobStatus: 'completed',
+      profileVersion: 2,
+    });
     const rebuilt = history.events.find((e) => e.kind === 'canonical-rebuilt');
     expect(rebuilt).toMatchObject({ jobId, profileVersion: 2 });
     const times = history.events.map((e) => e.at);
@@ -48,15 +85,26 @@ describe('identity history', () => {
     const current = (await engine.call('reviews/list', { currentOnly: true }, ctx())).rows[0];
     if (current === undefined) throw new Error('the reconciliation opened no current case');
     expect(current.jobId).toBe(jobId);
-    await engine.call('reviews/decide', { caseId: current.caseId, decision: 'different-people', reason: 'different mothers' }, ctx());
-    const decided = (await engine.call('identities/history', { enterpriseId: eid }, ctx())).events.filter((e) => e.kind === 'review-decided');
+    await engine.call(
+      'reviews/decide',
+      { caseId: current.caseId, decision: 'different-people', reason: 'different mothers' },
+      ctx(),
+    );
+    const decided = (await engine.call('identities/history', { enterpriseId: eid }, ctx())).events.filter(
+      (e) => e.kind === 'review-decided',
+    );
     expect(decided).toMatchObject([{ caseId: current.caseId, decision: 'different-people', actor: 'test' }]);
 
     // Links older than the event log: their time, kind and score, and the history says detail is missing.
     engine.env.store.exec("DELETE FROM identity_event WHERE tenant_id = 't1'");
     const older = await engine.call('identities/history', { enterpriseId: eid }, ctx());
     expect(older.recordsWithoutDetail).toBe(2);
-    expect(older.events.filter((e) => e.kind === 'record-linked').map((e) => e.record?.localId).sort()).toEqual(['A1', 'c1']);
+    expect(
+      older.events
+        .filter((e) => e.kind === 'record-linked')
+        .map((e) => e.record?.localId)
+        .sort(),
+    ).toEqual(['A1', 'c1']);
 
     // Another tenant does not see it.
     const refused = await engine.call('identities/history', { enterpriseId: eid }, ctx('t2')).catch((e: unknown) => e);

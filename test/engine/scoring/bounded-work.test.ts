@@ -18,15 +18,21 @@ import { MAX_COMPARED_RECORDS_PER_IDENTITY } from '../../../engine/ingest/candid
 
 /** A hostile but valid Patient: hundreds of identifier systems with values of thousands of characters, huge names. */
 function hostile(id: string, seed: string): Record<string, unknown> {
-  const filler = (n: number, i: number): string => `${seed}${String(i)}`.repeat(Math.ceil(n / (seed.length + 4))).slice(0, n);
+  const filler = (n: number, i: number): string =>
+    `${seed}${String(i)}`.repeat(Math.ceil(n / (seed.length + 4))).slice(0, n);
   return {
     ...patient({ id }),
-    identifier: Array.from({ length: 250 }, (_, i) => ({ system: `urn:hostile:${String(i).padStart(3, '0')}`, value: filler(3500, i) })),
+    identifier: Array.from({ length: 250 }, (_, i) => ({
+      system: `urn:hostile:${String(i).padStart(3, '0')}`,
+      value: filler(3500, i),
+    })),
     name: [
       { use: 'official', family: filler(4000, 1), given: [filler(4000, 2)] },
       ...Array.from({ length: 20 }, (_, i) => ({ use: 'old', family: filler(1000, 100 + i) })),
     ],
-    address: [{ use: 'home', line: [filler(4000, 3), filler(4000, 4)], city: filler(4000, 5), postalCode: filler(4000, 6) }],
+    address: [
+      { use: 'home', line: [filler(4000, 3), filler(4000, 4)], city: filler(4000, 5), postalCode: filler(4000, 6) },
+    ],
   };
 }
 
@@ -44,12 +50,16 @@ function capped(fields: MatchFields): MatchFields {
     ...fields,
     familyName: cut(fields.familyName),
     givenName: cut(fields.givenName),
-    previousFamilyNames: fields.previousFamilyNames.slice(0, MAX_COMPARED_PREVIOUS_FAMILY_NAMES).map((n) => n.slice(0, MAX_COMPARED_LENGTH)),
+    previousFamilyNames: fields.previousFamilyNames
+      .slice(0, MAX_COMPARED_PREVIOUS_FAMILY_NAMES)
+      .map((n) => n.slice(0, MAX_COMPARED_LENGTH)),
     addressLine: fields.addressLine === null ? null : fields.addressLine.slice(0, MAX_COMPARED_ADDRESS_LENGTH),
     city: cut(fields.city),
     postalCode: cut(fields.postalCode),
     phone: cut(fields.phone),
-    identifiers: fields.identifiers.filter((i) => systems.includes(i.system)).map((i) => ({ ...i, value: i.value.slice(0, MAX_COMPARED_LENGTH) })),
+    identifiers: fields.identifiers
+      .filter((i) => systems.includes(i.system))
+      .map((i) => ({ ...i, value: i.value.slice(0, MAX_COMPARED_LENGTH) })),
   };
 }
 
@@ -86,14 +96,25 @@ describe('comparison work per record is bounded', () => {
 
   it('caps keep real records whole: nothing a real record carries is cut', () => {
     const scorer = createScorer(testProfile());
-    const real = fieldsOf({ ...patient({ id: 'r', family: 'Wolfeschlegelsteinhausenbergerdorff-Featherstonehaugh', given: ['Maria', 'del', 'Carmen'], line: 'Flat 12, The Old Brewery Buildings, 1234 Long Acre Industrial Estate Road' }) });
+    const real = fieldsOf({
+      ...patient({
+        id: 'r',
+        family: 'Wolfeschlegelsteinhausenbergerdorff-Featherstonehaugh',
+        given: ['Maria', 'del', 'Carmen'],
+        line: 'Flat 12, The Old Brewery Buildings, 1234 Long Acre Industrial Estate Road',
+      }),
+    });
     const p = scorer.prepare(real);
     expect(p.compared).toEqual(real);
   });
 
   it('ingests the two hostile lines, linking nothing wrongly and writing both', async () => {
     const engine = openRegistry(tempDir());
-    const report = await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: ndjson(hostile('a', 'QWERTYUIOP'), hostile('b', 'QWERTYUIOX')) }, ctx());
+    const report = await engine.call(
+      'records/ingest',
+      { sourceSystem: 'clinic', ndjson: ndjson(hostile('a', 'QWERTYUIOP'), hostile('b', 'QWERTYUIOX')) },
+      ctx(),
+    );
     expect(report).toMatchObject({ created: 2, rejected: [] });
     engine.close();
   });
@@ -101,7 +122,9 @@ describe('comparison work per record is bounded', () => {
   it('compares at most MAX_COMPARED_RECORDS_PER_IDENTITY records of a candidate identity, and still rebuilds it from all of them', async () => {
     const engine = openRegistry(tempDir());
     // A placeholder national ID reused by a source: every record links to one identity through it.
-    const records = Array.from({ length: MAX_COMPARED_RECORDS_PER_IDENTITY + 30 }, (_, i) => patient({ id: `h${String(i)}`, mrn: `H${String(i)}`, nhi: '9999999999' }));
+    const records = Array.from({ length: MAX_COMPARED_RECORDS_PER_IDENTITY + 30 }, (_, i) =>
+      patient({ id: `h${String(i)}`, mrn: `H${String(i)}`, nhi: '9999999999' }),
+    );
     const loaded = await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: ndjson(...records) }, ctx());
     expect(loaded).toMatchObject({ created: records.length, newIdentities: 1, autoLinked: records.length - 1 });
 
@@ -117,7 +140,9 @@ describe('comparison work per record is bounded', () => {
     const result = engine.env.store.write(() => ingestor.ingestResource(next, JSON.stringify(next)));
     expect(result).toMatchObject({ kind: 'created', linked: 'auto-linked' });
     expect(comparisons).toBe(MAX_COMPARED_RECORDS_PER_IDENTITY);
-    const canonical = JSON.parse(engine.env.store.statement('SELECT canonical_json FROM identity').pluck().get() as string) as { recordCount: number };
+    const canonical = JSON.parse(
+      engine.env.store.statement('SELECT canonical_json FROM identity').pluck().get() as string,
+    ) as { recordCount: number };
     expect(canonical.recordCount).toBe(records.length + 1);
     engine.close();
   });

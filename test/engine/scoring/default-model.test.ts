@@ -15,7 +15,8 @@ import { febrlFile } from '../../helpers/febrl.ts';
 const base: MatchFields = SAMPLE_FIELDS;
 const profile = defaultProfile([{ SourceSystem: 'a' }]);
 const scorer = createScorer(profile);
-const explain = (a: MatchFields, b: MatchFields): ReturnType<typeof scorer.explain> => scorer.explain(scorer.prepare(a), scorer.prepare(b));
+const explain = (a: MatchFields, b: MatchFields): ReturnType<typeof scorer.explain> =>
+  scorer.explain(scorer.prepare(a), scorer.prepare(b));
 const logit = (p: number): number => Math.log(p / (1 - p));
 
 describe('the default profile scores with the default Fellegi-Sunter model', () => {
@@ -25,7 +26,14 @@ describe('the default profile scores with the default Fellegi-Sunter model', () 
   });
 
   it('counts a disagreeing field against a match: the same common name twenty years apart is no match', () => {
-    const stranger: MatchFields = { ...base, birthDate: '1964-09-02', addressLine: '4 mill lane', postalCode: 'LS14AB', city: 'leeds', phone: '1134960000' };
+    const stranger: MatchFields = {
+      ...base,
+      birthDate: '1964-09-02',
+      addressLine: '4 mill lane',
+      postalCode: 'LS14AB',
+      city: 'leeds',
+      phone: '1134960000',
+    };
     const r = explain(base, stranger);
     expect(r.evidence.find((e) => e.field === 'birthDate')).toMatchObject({ band: 'Different', level: 'different' });
     expect(r.evidence.find((e) => e.field === 'birthDate')?.logLikelihood).toBeLessThan(0);
@@ -36,18 +44,34 @@ describe('the default profile scores with the default Fellegi-Sunter model', () 
   });
 
   it('links one person across typical errors and names the birth-date level', () => {
-    const typed: MatchFields = { ...base, givenName: 'anabel', birthDate: '1984-17-03'.replace('17-03', '03-18'), phone: null };
+    const typed: MatchFields = {
+      ...base,
+      givenName: 'anabel',
+      birthDate: '1984-17-03'.replace('17-03', '03-18'),
+      phone: null,
+    };
     const r = explain(base, typed);
-    expect(r.evidence.find((e) => e.field === 'birthDate')).toMatchObject({ comparator: 'BirthDateLevels', band: 'Strong', level: 'one-digit' });
+    expect(r.evidence.find((e) => e.field === 'birthDate')).toMatchObject({
+      comparator: 'BirthDateLevels',
+      band: 'Strong',
+      level: 'one-digit',
+    });
     expect(r.decision).toBe('certain');
     const swapped = explain({ ...base, birthDate: '1984-03-07' }, { ...base, birthDate: '1984-07-03' });
-    expect(swapped.evidence.find((e) => e.field === 'birthDate')).toMatchObject({ band: 'Strong', level: 'day-month-transposed' });
+    expect(swapped.evidence.find((e) => e.field === 'birthDate')).toMatchObject({
+      band: 'Strong',
+      level: 'day-month-transposed',
+    });
   });
 
   it('does not count postcode, city and state again when the address line agrees', () => {
     const r = explain({ ...base, state: 'hampshire' }, { ...base, state: 'hampshire' });
     for (const field of ['postalCode', 'city', 'state'] as const) {
-      expect(r.evidence.find((e) => e.field === field)).toMatchObject({ band: 'Exact', logLikelihood: 0, impliedBy: 'addressLine' });
+      expect(r.evidence.find((e) => e.field === field)).toMatchObject({
+        band: 'Exact',
+        logLikelihood: 0,
+        impliedBy: 'addressLine',
+      });
     }
     // Another address line: the postcode's agreement is evidence again.
     const moved = explain(base, { ...base, addressLine: '7 quay street' });
@@ -59,7 +83,14 @@ describe('the default profile scores with the default Fellegi-Sunter model', () 
   it('counts a differing city and state against a match beside a different address line too (no gate on a field by its own value)', () => {
     // A rule that dropped them here was withdrawn: it made a field's being counted depend on its own band, which
     // biases m and u estimated on what scoring counts (README, "The matching method").
-    const moved: MatchFields = { ...base, state: 'hampshire', addressLine: '4 mill lane', city: 'leeds', postalCode: 'LS14AB', phone: null };
+    const moved: MatchFields = {
+      ...base,
+      state: 'hampshire',
+      addressLine: '4 mill lane',
+      city: 'leeds',
+      postalCode: 'LS14AB',
+      phone: null,
+    };
     const r = explain({ ...base, state: 'hampshire' }, { ...moved, state: 'west yorkshire' });
     expect(r.evidence.find((e) => e.field === 'addressLine')).toMatchObject({ band: 'Different' });
     for (const field of ['addressLine', 'city', 'state', 'postalCode'] as const) {
@@ -72,7 +103,11 @@ describe('the default profile scores with the default Fellegi-Sunter model', () 
   it('sends twins (same family and birth date, another given name and sex) to review, never links them', () => {
     const twin: MatchFields = { ...base, givenName: 'rupert', sex: 'male' };
     const r = explain(base, twin);
-    expect(r).toMatchObject({ decision: 'probable', limitedBy: 'PossibleTwin', score: profile.MatchingRules.Thresholds.Probable });
+    expect(r).toMatchObject({
+      decision: 'probable',
+      limitedBy: 'PossibleTwin',
+      score: profile.MatchingRules.Thresholds.Probable,
+    });
   });
 
   it('holds same-sex twins and household members of one age to review; shared contact details and family numbers do not lift it', () => {
@@ -80,15 +115,26 @@ describe('the default profile scores with the default Fellegi-Sunter model', () 
     const sister: MatchFields = { ...base, givenName: 'arabella' };
     const r = explain(base, sister);
     expect(r.evidence.find((e) => e.field === 'givenName')?.band).toBe('Partial');
-    expect(r).toMatchObject({ decision: 'probable', limitedBy: 'PossibleTwin', score: profile.MatchingRules.Thresholds.Probable });
+    expect(r).toMatchObject({
+      decision: 'probable',
+      limitedBy: 'PossibleTwin',
+      score: profile.MatchingRules.Thresholds.Probable,
+    });
     // Without a recorded sex on both sides a replaced given name cannot be told from a twin: not held.
     expect(explain(base, { ...sister, sex: null }).limitedBy).toBeUndefined();
     // A shared record number (not trusted) or e-mail address may be a parent's or a family's: still held
     // (test/engine/scoring/household-evidence.test.ts covers every household detail).
     const mrn = [{ system: 'urn:other:mrn', value: 'A1234567' }];
-    expect(explain({ ...base, identifiers: mrn }, { ...sister, identifiers: mrn })).toMatchObject({ decision: 'probable', limitedBy: 'PossibleTwin' });
-    expect(explain({ ...base, email: 'annabel@example.com' }, { ...sister, email: 'annabel@example.com' })).toMatchObject({ decision: 'probable', limitedBy: 'PossibleTwin' });
-    expect(explain({ ...base, identifiers: mrn }, { ...sister, sex: 'male', identifiers: mrn }).limitedBy).toBe('PossibleTwin');
+    expect(explain({ ...base, identifiers: mrn }, { ...sister, identifiers: mrn })).toMatchObject({
+      decision: 'probable',
+      limitedBy: 'PossibleTwin',
+    });
+    expect(
+      explain({ ...base, email: 'annabel@example.com' }, { ...sister, email: 'annabel@example.com' }),
+    ).toMatchObject({ decision: 'probable', limitedBy: 'PossibleTwin' });
+    expect(explain({ ...base, identifiers: mrn }, { ...sister, sex: 'male', identifiers: mrn }).limitedBy).toBe(
+      'PossibleTwin',
+    );
     // A typo'd given name (Strong) is not a twin: linked.
     expect(explain(base, { ...base, givenName: 'anabel' })).toMatchObject({ decision: 'certain' });
   });
@@ -107,7 +153,9 @@ describe('field evidence adds up to the score', () => {
       byFamily.set(key, [...(byFamily.get(key) ?? []), r]);
     }
     const pairs: [MatchFields, MatchFields][] = [];
-    for (const group of byFamily.values()) for (let i = 0; i < group.length; i++) for (let j = i + 1; j < group.length; j++) pairs.push([group[i] as MatchFields, group[j] as MatchFields]);
+    for (const group of byFamily.values())
+      for (let i = 0; i < group.length; i++)
+        for (let j = i + 1; j < group.length; j++) pairs.push([group[i] as MatchFields, group[j] as MatchFields]);
     return pairs;
   }
 
@@ -127,9 +175,12 @@ describe('field evidence adds up to the score', () => {
       }
     }
     const total = synthetic.length + febrl.length;
-    const squares = (field: 'familyName' | 'givenName'): number => [...counts[field].values()].reduce((sum, c) => sum + c * c, 0);
+    const squares = (field: 'familyName' | 'givenName'): number =>
+      [...counts[field].values()].reduce((sum, c) => sum + c * c, 0);
     const sumSquares = { familyName: squares('familyName'), givenName: squares('givenName') };
-    const tf = createScorer(profile, { count: (field, value) => ({ count: counts[field].get(value) ?? 0, total, sumSquares: sumSquares[field] }) });
+    const tf = createScorer(profile, {
+      count: (field, value) => ({ count: counts[field].get(value) ?? 0, total, sumSquares: sumSquares[field] }),
+    });
     const model = profile.MatchingRules.FellegiSunter;
     if (model === null) throw new Error('the default profile has a model');
     const prior = compileModel(model).priorLogOdds;

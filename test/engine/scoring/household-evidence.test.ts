@@ -19,7 +19,10 @@ const SSN = 'urn:ssn';
 const child: MatchFields = { ...SAMPLE_FIELDS, email: null, identifiers: [] };
 
 const modelProfile: MatchingProfile = { ...defaultProfile([{ SourceSystem: 'a' }]), TrustedIdentifierSystems: [NHI] };
-const weightedProfile: MatchingProfile = { ...modelProfile, MatchingRules: { Thresholds: { Certain: 0.92, Probable: 0.75 }, FellegiSunter: null } };
+const weightedProfile: MatchingProfile = {
+  ...modelProfile,
+  MatchingRules: { Thresholds: { Certain: 0.92, Probable: 0.75 }, FellegiSunter: null },
+};
 
 /** What a household shares: each alone, and all together. */
 const SHARED: Record<string, Partial<MatchFields>> = {
@@ -42,7 +45,10 @@ const HOUSEHOLD: Record<string, [MatchFields, MatchFields]> = {
   'same-sex twins': [child, { ...child, givenName: 'emma' }],
   'opposite-sex twins': [child, { ...child, givenName: 'oliver', sex: 'male' }],
   'same-sex twins, similar given names (Partial)': [child, { ...child, givenName: 'arabella' }],
-  'twins without a recorded sex': [{ ...child, sex: null }, { ...child, sex: null, givenName: 'emma' }],
+  'twins without a recorded sex': [
+    { ...child, sex: null },
+    { ...child, sex: null, givenName: 'emma' },
+  ],
   'adult spouses sharing a household e-mail': [
     { ...child, givenName: 'sarah', birthDate: '1979-05-02' },
     { ...child, givenName: 'james', birthDate: '1977-11-23', sex: 'male' },
@@ -81,14 +87,28 @@ describe('two people of one household are never linked through what the househol
         it(`${method}: ${who} with ${what}`, () => {
           const result = decide(profile, { ...left, ...shared }, { ...right, ...shared });
           expect(result.decision).not.toBe('certain');
-          if (method === 'default model' && left.sex !== null && right.sex !== null && left.birthDate === right.birthDate) expect(result.limitedBy).toBe('PossibleTwin');
+          if (
+            method === 'default model' &&
+            left.sex !== null &&
+            right.sex !== null &&
+            left.birthDate === right.birthDate
+          )
+            expect(result.limitedBy).toBe('PossibleTwin');
         });
       }
     }
   }
 
   it('the shared details add nothing to such a pair: its score is the one it has without them', () => {
-    const none: Partial<MatchFields> = { addressLine: null, city: null, state: null, postalCode: null, phone: null, email: null, identifiers: [] };
+    const none: Partial<MatchFields> = {
+      addressLine: null,
+      city: null,
+      state: null,
+      postalCode: null,
+      phone: null,
+      email: null,
+      identifiers: [],
+    };
     for (const profile of [modelProfile, weightedProfile]) {
       for (const [left, right] of Object.values(HOUSEHOLD)) {
         if (left.birthDate === right.birthDate) continue; // twins: held by the twin rule either way
@@ -107,7 +127,8 @@ describe('two people of one household are never linked through what the househol
       const result = decide(profile, { ...left, ...shared }, { ...right, ...shared });
       const marked = result.evidence.filter((e) => e.householdOnly === true).map((e) => e.field);
       expect(marked).toEqual(expect.arrayContaining(['addressLine', 'email', 'identifier']));
-      for (const e of result.evidence.filter((x) => x.householdOnly === true)) if (e.logLikelihood !== undefined) expect(e.logLikelihood).toBe(0);
+      for (const e of result.evidence.filter((x) => x.householdOnly === true))
+        if (e.logLikelihood !== undefined) expect(e.logLikelihood).toBe(0);
       const waterfall = scoreWaterfall(result, scoreBasis(profile));
       expect(waterfall?.score).toBeCloseTo(result.score, 9);
     }
@@ -117,21 +138,40 @@ describe('two people of one household are never linked through what the househol
 describe('one person still links', () => {
   const shared = SHARED['all of them'] ?? {};
   it('a mistyped given name or birth date (Strong) keeps the household evidence', () => {
-    expect(decide(modelProfile, { ...child, ...shared }, { ...child, ...shared, givenName: 'anabel' }).decision).toBe('certain');
-    expect(decide(modelProfile, { ...child, ...shared }, { ...child, ...shared, birthDate: '1984-03-18' }).decision).toBe('certain');
-    expect(decide(modelProfile, { ...child, ...shared }, { ...child, ...shared, birthDate: '1984-17-03'.replace('17-03', '03-17') }).evidence.find((e) => e.householdOnly === true)).toBeUndefined();
+    expect(decide(modelProfile, { ...child, ...shared }, { ...child, ...shared, givenName: 'anabel' }).decision).toBe(
+      'certain',
+    );
+    expect(
+      decide(modelProfile, { ...child, ...shared }, { ...child, ...shared, birthDate: '1984-03-18' }).decision,
+    ).toBe('certain');
+    expect(
+      decide(
+        modelProfile,
+        { ...child, ...shared },
+        { ...child, ...shared, birthDate: '1984-17-03'.replace('17-03', '03-17') },
+      ).evidence.find((e) => e.householdOnly === true),
+    ).toBeUndefined();
   });
 
   it('a trusted identifier links twins (it decides before any score)', () => {
     const nhi = { identifiers: [{ system: NHI, value: 'ZZZ0016' }] };
     const [left, right] = HOUSEHOLD['same-sex twins'] as [MatchFields, MatchFields];
-    expect(decide(modelProfile, { ...left, ...nhi }, { ...right, ...nhi })).toMatchObject({ decision: 'certain', decidedBy: 'trusted-identifier' });
+    expect(decide(modelProfile, { ...left, ...nhi }, { ...right, ...nhi })).toMatchObject({
+      decision: 'certain',
+      decidedBy: 'trusted-identifier',
+    });
   });
 
   it('a personal identifier (PersonalIdentifierSystems) keeps its weight when the given name was replaced, a family number does not', () => {
     const replaced: [MatchFields, MatchFields] = [
       { ...child, sex: null, identifiers: [{ system: SSN, value: '4471093' }] },
-      { ...child, sex: null, givenName: 'sophie', birthDate: '1984-09-30', identifiers: [{ system: SSN, value: '4471093' }] },
+      {
+        ...child,
+        sex: null,
+        givenName: 'sophie',
+        birthDate: '1984-09-30',
+        identifiers: [{ system: SSN, value: '4471093' }],
+      },
     ];
     const personal: MatchingProfile = { ...modelProfile, PersonalIdentifierSystems: [SSN] };
     const asPersonal = decide(personal, ...replaced);
@@ -147,13 +187,27 @@ describe('one person still links', () => {
   it('a personal number that disagrees is compared, not hidden behind an agreeing family number', () => {
     const personal: MatchingProfile = { ...modelProfile, PersonalIdentifierSystems: [SSN] };
     const family = { system: MEMBER, value: 'FAM-0042-7' };
-    const result = decide(personal, { ...child, identifiers: [family, { system: SSN, value: '4471093' }] }, { ...child, identifiers: [family, { system: SSN, value: '9930115' }] });
+    const result = decide(
+      personal,
+      { ...child, identifiers: [family, { system: SSN, value: '4471093' }] },
+      { ...child, identifiers: [family, { system: SSN, value: '9930115' }] },
+    );
     expect(result.evidence.find((e) => e.field === 'identifier')).toMatchObject({ band: 'Different' });
   });
 });
 
 describe('twins without a recorded sex: the family name is what the household shares', () => {
-  const namesAndDate = (fields: MatchFields): MatchFields => ({ ...fields, sex: null, addressLine: null, city: null, state: null, postalCode: null, phone: null, email: null, identifiers: [] });
+  const namesAndDate = (fields: MatchFields): MatchFields => ({
+    ...fields,
+    sex: null,
+    addressLine: null,
+    city: null,
+    state: null,
+    postalCode: null,
+    phone: null,
+    email: null,
+    identifiers: [],
+  });
   const olivia = namesAndDate(child);
 
   it('another given name and the same birth date: the family name counts for nothing, and the pair is not linked', () => {
@@ -164,7 +218,9 @@ describe('twins without a recorded sex: the family name is what the household sh
       expect(family).toMatchObject({ band: 'Exact', householdOnly: true, logLikelihood: 0 });
     }
     // With the family name counted (as before 2026-11-26) the same pair scored above Certain on names and date alone.
-    expect(decide(modelProfile, olivia, { ...olivia, givenName: 'emma' }).score).toBeLessThan(modelProfile.MatchingRules.Thresholds.Probable);
+    expect(decide(modelProfile, olivia, { ...olivia, givenName: 'emma' }).score).toBeLessThan(
+      modelProfile.MatchingRules.Thresholds.Probable,
+    );
   });
 
   it('one person still links: a mistyped given name, or the same given name and a mistyped date', () => {

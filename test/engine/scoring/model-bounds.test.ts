@@ -21,18 +21,29 @@ function model(familyName: FellegiSunterModel['fields']['familyName'], prior = 0
     priorMatchProbability: prior,
     smoothing: 1,
     fields: { familyName },
-    trainedAgainst: { matchingProfileVersion: 1, comparatorVersion: 'comparators-1', scoreMethodVersion: 'weighted-similarity-1' },
+    trainedAgainst: {
+      matchingProfileVersion: 1,
+      comparatorVersion: 'comparators-1',
+      scoreMethodVersion: 'weighted-similarity-1',
+    },
     datasetId: 'd',
     datasetDigest: '0'.repeat(64),
     bands: [...BANDS],
   };
 }
 
-const split = (exact: number): Record<(typeof BANDS)[number], number> => ({ Exact: exact, Strong: (1 - exact) / 3, Partial: (1 - exact) / 3, Different: (1 - exact) / 3 });
+const split = (exact: number): Record<(typeof BANDS)[number], number> => ({
+  Exact: exact,
+  Strong: (1 - exact) / 3,
+  Partial: (1 - exact) / 3,
+  Different: (1 - exact) / 3,
+});
 
 describe('Fellegi-Sunter model bounds', () => {
   it('refuses a near-zero u-probability, and a probability within 1e-9 of 0 or 1, naming the path', () => {
-    const nearZero = FellegiSunterModelSchema.safeParse(model({ m: split(0.97), u: { Exact: 1e-300, Strong: 0.1, Partial: 0.2, Different: 0.7 - 1e-300 } }));
+    const nearZero = FellegiSunterModelSchema.safeParse(
+      model({ m: split(0.97), u: { Exact: 1e-300, Strong: 0.1, Partial: 0.2, Different: 0.7 - 1e-300 } }),
+    );
     expect(nearZero.success).toBe(false);
     expect(nearZero.error?.issues.map((i) => i.path.join('.'))).toContain('fields.familyName.u.Exact');
     expect(FellegiSunterModelSchema.safeParse(model({ m: split(1 - 1e-12), u: split(0.25) })).success).toBe(false);
@@ -51,21 +62,50 @@ describe('Fellegi-Sunter model bounds', () => {
         const strongest = Math.max(...[...compiled.logRatios].filter((r) => !Number.isNaN(r)));
         expect(logistic(compiled.priorLogOdds + strongest)).toBeLessThan(1);
       }),
-      { numRuns: 2000, examples: [[0.97, 1e-300, 0.5], [1 - 1e-9, 1e-9, 1 - 1e-6]] },
+      {
+        numRuns: 2000,
+        examples: [
+          [0.97, 1e-300, 0.5],
+          [1 - 1e-9, 1e-9, 1 - 1e-6],
+        ],
+      },
     );
   });
 
   it('never auto-links a pair at 1.0 on one agreeing field under the most extreme model accepted', () => {
-    const extreme = FellegiSunterModelSchema.parse(model({ m: { Exact: 1 - 3e-9, Strong: 1e-9, Partial: 1e-9, Different: 1e-9 }, u: { Exact: 1e-9, Strong: 1e-9, Partial: 1e-9, Different: 1 - 3e-9 } }, 1 - 1e-6));
+    const extreme = FellegiSunterModelSchema.parse(
+      model(
+        {
+          m: { Exact: 1 - 3e-9, Strong: 1e-9, Partial: 1e-9, Different: 1e-9 },
+          u: { Exact: 1e-9, Strong: 1e-9, Partial: 1e-9, Different: 1 - 3e-9 },
+        },
+        1 - 1e-6,
+      ),
+    );
     const profile = defaultProfile([{ SourceSystem: 'a' }]);
     const scorer = createScorer({ ...profile, MatchingRules: { ...profile.MatchingRules, FellegiSunter: extreme } });
-    const stranger = { ...SAMPLE_FIELDS, givenName: 'zebedee', birthDate: '1901-02-03', addressLine: null, city: null, postalCode: null, phone: null, email: null, sex: null };
+    const stranger = {
+      ...SAMPLE_FIELDS,
+      givenName: 'zebedee',
+      birthDate: '1901-02-03',
+      addressLine: null,
+      city: null,
+      postalCode: null,
+      phone: null,
+      email: null,
+      sex: null,
+    };
     expect(scorer.outcome(scorer.prepare(SAMPLE_FIELDS), scorer.prepare(stranger)).score).toBeLessThan(1);
   });
 
   it('calibration output passes the schema for every smoothing and count the request allows', () => {
-    const smoothing = fc.double({ min: 0, max: 1000, noNaN: true }).filter((s) => CalibrationRequestSchema.shape.smoothing.safeParse(s).success);
-    const counts = fc.array(fc.nat({ max: 10_000 }), { minLength: 2 * FIELD_NAMES.length * 4, maxLength: 2 * FIELD_NAMES.length * 4 });
+    const smoothing = fc
+      .double({ min: 0, max: 1000, noNaN: true })
+      .filter((s) => CalibrationRequestSchema.shape.smoothing.safeParse(s).success);
+    const counts = fc.array(fc.nat({ max: 10_000 }), {
+      minLength: 2 * FIELD_NAMES.length * 4,
+      maxLength: 2 * FIELD_NAMES.length * 4,
+    });
     fc.assert(
       fc.property(smoothing, counts, fc.integer({ min: 0, max: 7 }), (s, raw, skew) => {
         // At most 10,000 pairs per class, as a dataset holds at most 10,000 pairs.

@@ -10,7 +10,14 @@ import { tempDir } from '../../helpers/temp.ts';
 import { ctx, ndjson, openRegistry, patient } from '../../helpers/registry.ts';
 
 const NHI = 'urn:nhi';
-const NAMELESS: MatchFields = { ...SAMPLE_FIELDS, familyName: null, givenName: null, middleNames: null, email: 'a@b.example', identifiers: [{ system: 'urn:other', value: 'X1' }] };
+const NAMELESS: MatchFields = {
+  ...SAMPLE_FIELDS,
+  familyName: null,
+  givenName: null,
+  middleNames: null,
+  email: 'a@b.example',
+  identifiers: [{ system: 'urn:other', value: 'X1' }],
+};
 const NAMED: MatchFields = { ...NAMELESS, familyName: 'fairweather', givenName: 'annabel' };
 
 /** Placeholder names seen in feeds: titles, punctuation, invisible characters, pictographs. */
@@ -36,10 +43,17 @@ const strongModel: FellegiSunterModel = {
   fields: Object.fromEntries(
     (['birthDate', 'sex', 'addressLine', 'city', 'postalCode', 'phone', 'email', 'identifier'] as const).map((f) => [
       f,
-      { m: { Exact: 0.97, Strong: 0.01, Partial: 0.01, Different: 0.01 }, u: { Exact: 0.01, Strong: 0.01, Partial: 0.01, Different: 0.97 } },
+      {
+        m: { Exact: 0.97, Strong: 0.01, Partial: 0.01, Different: 0.01 },
+        u: { Exact: 0.01, Strong: 0.01, Partial: 0.01, Different: 0.97 },
+      },
     ]),
   ),
-  trainedAgainst: { matchingProfileVersion: 1, comparatorVersion: 'comparators-1', scoreMethodVersion: 'weighted-similarity-1' },
+  trainedAgainst: {
+    matchingProfileVersion: 1,
+    comparatorVersion: 'comparators-1',
+    scoreMethodVersion: 'weighted-similarity-1',
+  },
   datasetId: 'd',
   datasetDigest: '0'.repeat(64),
   bands: ['Exact', 'Strong', 'Partial', 'Different'],
@@ -52,9 +66,22 @@ describe('records whose names normalise to nothing', () => {
       expect(v.ok, JSON.stringify(placeholder)).toBe(true);
       if (!v.ok) continue;
       const fields = matchFieldsOf(v.patient, {});
-      expect([fields.familyName, fields.givenName, fields.middleNames], JSON.stringify(placeholder)).toEqual([null, null, null]);
-      const both = validatePatient({ ...patient({ id: 'p1' }), name: [{ use: 'official', ...placeholder }, { use: 'usual', family: 'Fairweather', given: ['Annabel'] }] });
-      expect(both.ok && matchFieldsOf(both.patient, {})).toMatchObject({ familyName: 'fairweather', givenName: 'annabel' });
+      expect([fields.familyName, fields.givenName, fields.middleNames], JSON.stringify(placeholder)).toEqual([
+        null,
+        null,
+        null,
+      ]);
+      const both = validatePatient({
+        ...patient({ id: 'p1' }),
+        name: [
+          { use: 'official', ...placeholder },
+          { use: 'usual', family: 'Fairweather', given: ['Annabel'] },
+        ],
+      });
+      expect(both.ok && matchFieldsOf(both.patient, {})).toMatchObject({
+        familyName: 'fairweather',
+        givenName: 'annabel',
+      });
     }
   });
 
@@ -68,7 +95,10 @@ describe('records whose names normalise to nothing', () => {
         [NAMED, NAMELESS],
         [NAMELESS, NAMELESS],
         // Names on both sides that are never compared (a family name only against a given name only).
-        [{ ...NAMED, givenName: null }, { ...NAMED, familyName: null }],
+        [
+          { ...NAMED, givenName: null },
+          { ...NAMED, familyName: null },
+        ],
       ] as const) {
         const outcome = s.outcome(s.prepare(a), s.prepare(b));
         expect(outcome.decision, s.method).toBe('probable');
@@ -80,7 +110,18 @@ describe('records whose names normalise to nothing', () => {
       // The same records with their names agreeing are certain, so it is the missing names that hold the pair back.
       expect(s.outcome(s.prepare(NAMED), s.prepare(NAMED)).decision).toBe('certain');
       // A weak pair without names stays below Probable as scored.
-      const weak = s.outcome(s.prepare(NAMELESS), s.prepare({ ...NAMELESS, addressLine: 'elsewhere', city: 'leeds', postalCode: 'LS1', phone: '999', email: null, identifiers: [] }));
+      const weak = s.outcome(
+        s.prepare(NAMELESS),
+        s.prepare({
+          ...NAMELESS,
+          addressLine: 'elsewhere',
+          city: 'leeds',
+          postalCode: 'LS1',
+          phone: '999',
+          email: null,
+          identifiers: [],
+        }),
+      );
       expect(weak.decision).toBe('no-match');
     }
   });
@@ -88,13 +129,27 @@ describe('records whose names normalise to nothing', () => {
   it('still follow a trusted identifier: equal on both sides is certain', () => {
     const s = createScorer(profile());
     const withNhi = (f: MatchFields): MatchFields => ({ ...f, identifiers: [{ system: NHI, value: '123' }] });
-    expect(s.outcome(s.prepare(withNhi(NAMELESS)), s.prepare(withNhi(NAMED)))).toEqual({ score: 1, decision: 'certain', decidedBy: 'trusted-identifier' });
+    expect(s.outcome(s.prepare(withNhi(NAMELESS)), s.prepare(withNhi(NAMED)))).toEqual({
+      score: 1,
+      decision: 'certain',
+      decidedBy: 'trusted-identifier',
+    });
   });
 
   it('never auto-link on ingestion, and a sibling placeholder record is not chained onto the identity without review', async () => {
     const engine = openRegistry(tempDir());
-    const person = { line: '7 Quay Street', city: 'Bristol', postalCode: 'BS1 4DJ', phone: '0117 496 0123', birthDate: '1961-02-03' };
-    await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: ndjson(patient({ id: 'h1', mrn: 'H1', ...person })) }, ctx());
+    const person = {
+      line: '7 Quay Street',
+      city: 'Bristol',
+      postalCode: 'BS1 4DJ',
+      phone: '0117 496 0123',
+      birthDate: '1961-02-03',
+    };
+    await engine.call(
+      'records/ingest',
+      { sourceSystem: 'hospital', ndjson: ndjson(patient({ id: 'h1', mrn: 'H1', ...person })) },
+      ctx(),
+    );
     const clinic = await engine.call(
       'records/ingest',
       {

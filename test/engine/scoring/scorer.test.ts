@@ -17,7 +17,13 @@ describe('scorer precedence', () => {
   it('an equal trusted identifier is certain even when everything else differs', () => {
     const s = createScorer(profile());
     const a = s.prepare({ ...base, identifiers: [{ system: NHI, value: '1' }] });
-    const b = s.prepare({ ...base, familyName: 'zzz', givenName: 'yyy', birthDate: '1900-01-01', identifiers: [{ system: NHI, value: '1' }] });
+    const b = s.prepare({
+      ...base,
+      familyName: 'zzz',
+      givenName: 'yyy',
+      birthDate: '1900-01-01',
+      identifiers: [{ system: NHI, value: '1' }],
+    });
     expect(s.outcome(a, b)).toEqual({ score: 1, decision: 'certain', decidedBy: 'trusted-identifier' });
   });
 
@@ -25,8 +31,15 @@ describe('scorer precedence', () => {
     const s = createScorer(profile({ HardConflictRules: ['TrustedIdentifierMismatch', 'SexMismatch'] }));
     const a = s.prepare({ ...base, identifiers: [{ system: NHI, value: '1' }] });
     const b = s.prepare({ ...base, identifiers: [{ system: NHI, value: '2' }] });
-    expect(s.outcome(a, b)).toMatchObject({ score: 0, decision: 'no-match', decidedBy: 'hard-conflict', conflictRule: 'TrustedIdentifierMismatch' });
-    expect(s.outcome(s.prepare(base), s.prepare({ ...base, sex: 'male' }))).toMatchObject({ conflictRule: 'SexMismatch' });
+    expect(s.outcome(a, b)).toMatchObject({
+      score: 0,
+      decision: 'no-match',
+      decidedBy: 'hard-conflict',
+      conflictRule: 'TrustedIdentifierMismatch',
+    });
+    expect(s.outcome(s.prepare(base), s.prepare({ ...base, sex: 'male' }))).toMatchObject({
+      conflictRule: 'SexMismatch',
+    });
     // Without the rules, the same pairs are scored normally.
     const lenient = createScorer(profile({ HardConflictRules: [] }));
     expect(lenient.outcome(lenient.prepare(base), lenient.prepare({ ...base, sex: 'male' })).decidedBy).toBe('score');
@@ -54,13 +67,26 @@ describe('weighted-similarity (a profile without a model)', () => {
   it('turns scores into decisions with the thresholds', () => {
     const s = createScorer(profile());
     expect(s.outcome(s.prepare(base), s.prepare(base)).decision).toBe('certain');
-    const stranger: MatchFields = { ...base, familyName: 'okonkwo', givenName: 'chidi', birthDate: '1950-10-10', addressLine: '4 mill lane', city: 'leeds', postalCode: 'LS14AB', phone: '1134960000', sex: 'male' };
+    const stranger: MatchFields = {
+      ...base,
+      familyName: 'okonkwo',
+      givenName: 'chidi',
+      birthDate: '1950-10-10',
+      addressLine: '4 mill lane',
+      city: 'leeds',
+      postalCode: 'LS14AB',
+      phone: '1134960000',
+      sex: 'male',
+    };
     expect(s.outcome(s.prepare(base), s.prepare(stranger)).decision).toBe('no-match');
   });
 
-  it('compares a family name with the other side\'s previous family names', () => {
+  it("compares a family name with the other side's previous family names", () => {
     const s = createScorer(profile());
-    const married = s.explain(s.prepare(base), s.prepare({ ...base, familyName: 'okafor', previousFamilyNames: ['fairweather'] }));
+    const married = s.explain(
+      s.prepare(base),
+      s.prepare({ ...base, familyName: 'okafor', previousFamilyNames: ['fairweather'] }),
+    );
     expect(married.evidence.find((e) => e.field === 'familyName')?.similarity).toBe(1);
   });
 });
@@ -72,10 +98,20 @@ describe('fellegi-sunter', () => {
     priorMatchProbability: 0.01,
     smoothing: 1,
     fields: {
-      familyName: { m: { Exact: 0.9, Strong: 0.05, Partial: 0.03, Different: 0.02 }, u: { Exact: 0.01, Strong: 0.02, Partial: 0.07, Different: 0.9 } },
-      birthDate: { m: { Exact: 0.95, Strong: 0.03, Partial: 0.01, Different: 0.01 }, u: { Exact: 0.001, Strong: 0.01, Partial: 0.2, Different: 0.789 } },
+      familyName: {
+        m: { Exact: 0.9, Strong: 0.05, Partial: 0.03, Different: 0.02 },
+        u: { Exact: 0.01, Strong: 0.02, Partial: 0.07, Different: 0.9 },
+      },
+      birthDate: {
+        m: { Exact: 0.95, Strong: 0.03, Partial: 0.01, Different: 0.01 },
+        u: { Exact: 0.001, Strong: 0.01, Partial: 0.2, Different: 0.789 },
+      },
     },
-    trainedAgainst: { matchingProfileVersion: 1, comparatorVersion: 'comparators-1', scoreMethodVersion: 'weighted-similarity-1' },
+    trainedAgainst: {
+      matchingProfileVersion: 1,
+      comparatorVersion: 'comparators-1',
+      scoreMethodVersion: 'weighted-similarity-1',
+    },
     datasetId: 'd',
     datasetDigest: '0'.repeat(64),
     bands: ['Exact', 'Strong', 'Partial', 'Different'],

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_RARITY, MIN_TERM_RECORDS, rememberedTermFrequencies, termFrequencyAdjustment, type TermCount, type TermFrequencyField, type TermFrequencyReader } from '../../../engine/scoring/term-frequency.ts';
+import {
+  MAX_RARITY,
+  MIN_TERM_RECORDS,
+  rememberedTermFrequencies,
+  termFrequencyAdjustment,
+  type TermCount,
+  type TermFrequencyField,
+  type TermFrequencyReader,
+} from '../../../engine/scoring/term-frequency.ts';
 import { storedTermFrequencies, termFrequencySnapshot } from '../../../engine/store/term-frequency.ts';
 import { createScorer } from '../../../engine/scoring/scorer.ts';
 import { compileModel } from '../../../engine/scoring/fellegi-sunter.ts';
@@ -12,8 +20,18 @@ import { tempDir } from '../../helpers/temp.ts';
 import { ctx, ndjson, openRegistry, patient } from '../../helpers/registry.ts';
 
 /** Counts held in memory: the reader the store gives, without the store. */
-function readerOf(counts: Partial<Record<TermFrequencyField, Record<string, number>>>, total: number, average: number): TermFrequencyReader {
-  return { count: (field, value): TermCount => ({ count: counts[field]?.[value] ?? 0, total, sumSquares: average * total * total }) };
+function readerOf(
+  counts: Partial<Record<TermFrequencyField, Record<string, number>>>,
+  total: number,
+  average: number,
+): TermFrequencyReader {
+  return {
+    count: (field, value): TermCount => ({
+      count: counts[field]?.[value] ?? 0,
+      total,
+      sumSquares: average * total * total,
+    }),
+  };
 }
 
 describe('term-frequency adjustment (Winkler 2000; Splink term_frequency_adjustments)', () => {
@@ -43,7 +61,10 @@ describe('term-frequency adjustment (Winkler 2000; Splink term_frequency_adjustm
     const a: MatchFields = { ...SAMPLE_FIELDS, addressLine: null, phone: null, postalCode: null, city: null };
     const b: MatchFields = { ...a, givenName: 'annie', birthDate: '1984-03-18' };
     const rare = scorer.explain(scorer.prepare(a), scorer.prepare(b));
-    const common = scorer.explain(scorer.prepare({ ...a, familyName: 'smith' }), scorer.prepare({ ...b, familyName: 'smith' }));
+    const common = scorer.explain(
+      scorer.prepare({ ...a, familyName: 'smith' }),
+      scorer.prepare({ ...b, familyName: 'smith' }),
+    );
     const without = plain.explain(plain.prepare(a), plain.prepare(b));
     expect(rare.score).toBeGreaterThan(without.score);
     expect(common.score).toBeLessThan(without.score);
@@ -51,7 +72,9 @@ describe('term-frequency adjustment (Winkler 2000; Splink term_frequency_adjustm
     const family = rare.evidence.find((e) => e.field === 'familyName');
     const model = profile.MatchingRules.FellegiSunter;
     if (model === null) throw new Error('the default profile has a model');
-    const exactWeight = Math.log(model.fields.familyName?.m.Exact ?? Number.NaN) - Math.log(model.fields.familyName?.u.Exact ?? Number.NaN);
+    const exactWeight =
+      Math.log(model.fields.familyName?.m.Exact ?? Number.NaN) -
+      Math.log(model.fields.familyName?.u.Exact ?? Number.NaN);
     expect(family?.termFrequencyAdjustment).toBeCloseTo(Math.log(4e-3 / 2e-4), 12);
     expect(family?.logLikelihood).toBeCloseTo(exactWeight + (family?.termFrequencyAdjustment ?? Number.NaN), 12);
     // Only exact agreement is adjusted: the given names differ.
@@ -70,7 +93,14 @@ describe('term-frequency adjustment (Winkler 2000; Splink term_frequency_adjustm
     const engine = openRegistry(tempDir(), ['t1', 't2']);
     await engine.call(
       'records/ingest',
-      { sourceSystem: 'hospital', ndjson: ndjson(patient({ id: 'h1', mrn: 'M1' }), patient({ id: 'h2', mrn: 'M2', given: ['Chidi'], family: 'Okonkwo' }), patient({ id: 'h3', mrn: 'M3', given: ['Rupert'] })) },
+      {
+        sourceSystem: 'hospital',
+        ndjson: ndjson(
+          patient({ id: 'h1', mrn: 'M1' }),
+          patient({ id: 'h2', mrn: 'M2', given: ['Chidi'], family: 'Okonkwo' }),
+          patient({ id: 'h3', mrn: 'M3', given: ['Rupert'] }),
+        ),
+      },
       ctx('t1'),
     );
     const t1 = storedTermFrequencies(engine.env.store, 't1');
@@ -82,21 +112,40 @@ describe('term-frequency adjustment (Winkler 2000; Splink term_frequency_adjustm
     expect(t2.count('familyName', 'fairweather')).toEqual({ count: 0, total: 0, sumSquares: 0 });
 
     // A new version of h1 under another family name moves its count.
-    await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: ndjson(patient({ id: 'h1', mrn: 'M1', family: 'Okonkwo' })) }, ctx('t1'));
+    await engine.call(
+      'records/ingest',
+      { sourceSystem: 'hospital', ndjson: ndjson(patient({ id: 'h1', mrn: 'M1', family: 'Okonkwo' })) },
+      ctx('t1'),
+    );
     expect(t1.count('familyName', 'fairweather')).toEqual({ count: 1, total: 3, sumSquares: 5 });
     expect(t1.count('familyName', 'okonkwo')).toEqual({ count: 2, total: 3, sumSquares: 5 });
     // Every record with a family name is counted once, and the total and Σ count² follow the counts.
-    const counted = engine.env.store.statement("SELECT SUM(count) AS n, SUM(count * count) AS squares FROM term_frequency WHERE tenant_id = 't1' AND field = 'familyName'").get() as { n: number; squares: number };
+    const counted = engine.env.store
+      .statement(
+        "SELECT SUM(count) AS n, SUM(count * count) AS squares FROM term_frequency WHERE tenant_id = 't1' AND field = 'familyName'",
+      )
+      .get() as { n: number; squares: number };
     expect(t1.count('familyName', 'x')).toMatchObject({ total: counted.n, sumSquares: counted.squares });
-    const records = engine.env.store.statement("SELECT COUNT(*) AS n FROM source_record WHERE tenant_id = 't1'").get() as { n: number };
+    const records = engine.env.store
+      .statement("SELECT COUNT(*) AS n FROM source_record WHERE tenant_id = 't1'")
+      .get() as { n: number };
     expect(counted.n).toBe(records.n);
 
     // The snapshot the estimate reads once gives the same answers, per tenant, for stored and unseen values.
     const snapshot = termFrequencySnapshot(engine.env.store, 't1');
-    for (const [field, value] of [['familyName', 'okonkwo'], ['familyName', 'fairweather'], ['givenName', 'chidi'], ['givenName', 'nobody']] as const) {
+    for (const [field, value] of [
+      ['familyName', 'okonkwo'],
+      ['familyName', 'fairweather'],
+      ['givenName', 'chidi'],
+      ['givenName', 'nobody'],
+    ] as const) {
       expect(snapshot.count(field, value)).toEqual(t1.count(field, value));
     }
-    expect(termFrequencySnapshot(engine.env.store, 't2').count('familyName', 'okonkwo')).toEqual({ count: 0, total: 0, sumSquares: 0 });
+    expect(termFrequencySnapshot(engine.env.store, 't2').count('familyName', 'okonkwo')).toEqual({
+      count: 0,
+      total: 0,
+      sumSquares: 0,
+    });
     engine.close();
   });
 });
@@ -118,7 +167,8 @@ describe('rememberedTermFrequencies', () => {
   it('answers as the reader does and reads each value once', () => {
     const { reader, reads } = counting();
     const remembered = rememberedTermFrequencies(reader);
-    for (const value of ['smith', 'jones', 'smith', 'smith', 'jones']) expect(remembered.count('familyName', value)).toEqual(reader.count('familyName', value));
+    for (const value of ['smith', 'jones', 'smith', 'smith', 'jones'])
+      expect(remembered.count('familyName', value)).toEqual(reader.count('familyName', value));
     expect(remembered.count('givenName', 'smith')).toEqual({ count: 5, total: 100, sumSquares: 1000 });
     // Five reads by the test itself, two by the remembered reader for the family names, one for the given name.
     expect(reads.filter((r) => r === 'familyName:smith')).toHaveLength(4);

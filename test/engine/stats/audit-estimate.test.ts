@@ -72,7 +72,11 @@ describe('auditEstimate (stratified expansion, Bonferroni-Wilson bounds)', () =>
   });
 
   it('refuses impossible counts', () => {
-    expect(() => auditEstimate([{ name: 'x', linked: true, population: 5, labelled: 6, matches: 1 }])).toThrow(RangeError);
-    expect(() => auditEstimate([{ name: 'x', linked: true, population: 5, labelled: 2, matches: 3 }])).toThrow(RangeError);
+    expect(() => auditEstimate([{ name: 'x', linked: true, population: 5, labelled: 6, matches: 1 }])).toThrow(
+      RangeError,
+    );
+    expect(() => auditEstimate([{ name: 'x', linked: true, population: 5, labelled: 2, matches: 3 }])).toThrow(
+      RangeError,
+    );
   });
 });

@@ -16,13 +16,28 @@ describe('brierScore', () => {
   });
 
   it('is 0 for certain correct forecasts and 1 for certain wrong ones', () => {
-    expect(brierScore([{ probability: 1, isMatch: true }, { probability: 0, isMatch: false }])).toBe(0);
-    expect(brierScore([{ probability: 0, isMatch: true }, { probability: 1, isMatch: false }])).toBe(1);
+    expect(
+      brierScore([
+        { probability: 1, isMatch: true },
+        { probability: 0, isMatch: false },
+      ]),
+    ).toBe(0);
+    expect(
+      brierScore([
+        { probability: 0, isMatch: true },
+        { probability: 1, isMatch: false },
+      ]),
+    ).toBe(1);
   });
 
   it('is 0.25 for a constant 0.5 forecast', () => {
     // (0.5)² for every pair, whatever the outcome.
-    expect(brierScore([{ probability: 0.5, isMatch: true }, { probability: 0.5, isMatch: false }])).toBe(0.25);
+    expect(
+      brierScore([
+        { probability: 0.5, isMatch: true },
+        { probability: 0.5, isMatch: false },
+      ]),
+    ).toBe(0.25);
   });
 
   it('is null on empty input', () => {

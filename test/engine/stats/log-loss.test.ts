@@ -18,10 +18,12 @@ describe('logLoss', () => {
   });
 
   it('is ln 2 for a constant 0.5 forecast', () => {
-    expect(logLoss([{ probability: 0.5, isMatch: true }, { probability: 0.5, isMatch: false }])).toBeCloseTo(
-      Math.LN2,
-      15,
-    );
+    expect(
+      logLoss([
+        { probability: 0.5, isMatch: true },
+        { probability: 0.5, isMatch: false },
+      ]),
+    ).toBeCloseTo(Math.LN2, 15);
   });
 
   it('clips probabilities to [1e-15, 1 − 1e-15]', () => {

@@ -16,7 +16,8 @@ const REFERENCE: [number, number][] = [
 
 describe('normalQuantile (Acklam)', () => {
   it('agrees with a reference implementation to 1e-8 relative across the centre and both tails', () => {
-    for (const [p, z] of REFERENCE) expect(Math.abs(normalQuantile(p) - z)).toBeLessThanOrEqual(1e-8 * Math.max(1, Math.abs(z)));
+    for (const [p, z] of REFERENCE)
+      expect(Math.abs(normalQuantile(p) - z)).toBeLessThanOrEqual(1e-8 * Math.max(1, Math.abs(z)));
   });
   it('is antisymmetric and refuses p outside (0, 1)', () => {
     for (const p of [0.001, 0.1, 0.3]) expect(normalQuantile(p)).toBeCloseTo(-normalQuantile(1 - p), 9);

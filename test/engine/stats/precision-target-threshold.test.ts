@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { pairsNeededForPrecision, thresholdMeetingPrecision } from '../../../engine/stats/precision-target-threshold.ts';
+import {
+  pairsNeededForPrecision,
+  thresholdMeetingPrecision,
+} from '../../../engine/stats/precision-target-threshold.ts';
 import { simplestThresholdInGap } from '../../../engine/stats/simplest-threshold.ts';
 import type { ScoredExample } from '../../../engine/stats/threshold-sweep.ts';
 
-const many = (n: number, score: number, isMatch: boolean): ScoredExample[] => Array.from({ length: n }, () => ({ score, isMatch }));
+const many = (n: number, score: number, isMatch: boolean): ScoredExample[] =>
+  Array.from({ length: n }, () => ({ score, isMatch }));
 
 describe('simplestThresholdInGap', () => {
   it('picks the shortest decimal in (below, atMost], the largest of equally short ones', () => {
@@ -39,14 +43,25 @@ describe('simplestThresholdInGap', () => {
 describe('thresholdMeetingPrecision', () => {
   it('needs the lower 95% bound, not the point estimate, to meet the target (hand-worked)', () => {
     // Scores: 200 matches at 0.98; 1 non-match at 0.9; 100 matches at 0.8; 20 non-matches at 0.3.
-    const examples = [...many(200, 0.98, true), ...many(1, 0.9, false), ...many(100, 0.8, true), ...many(20, 0.3, false)];
+    const examples = [
+      ...many(200, 0.98, true),
+      ...many(1, 0.9, false),
+      ...many(100, 0.8, true),
+      ...many(20, 0.3, false),
+    ];
     // Target 0.97. Cut 0.98: 200/200, Wilson lower 200/(200+z²) = 0.98115 >= 0.97, met.
     // Cut 0.9: 200/201 = 0.99502, lower 0.97236 >= 0.97, met. Cut 0.8: 300/301, lower 0.98144, met (lowest).
     // Cut 0.3: 300/321 = 0.9346, not met. So the threshold lies in (0.3, 0.8]: the simplest number there is 0.8.
     const result = thresholdMeetingPrecision(examples, 0.97);
     expect(result.met).toBe(true);
     if (!result.met) return;
-    expect(result.cut).toMatchObject({ threshold: 0.8, lowestAdmittedScore: 0.8, highestExcludedScore: 0.3, tp: 300, fp: 1 });
+    expect(result.cut).toMatchObject({
+      threshold: 0.8,
+      lowestAdmittedScore: 0.8,
+      highestExcludedScore: 0.3,
+      tp: 300,
+      fp: 1,
+    });
     expect(result.cut.precision).toBeCloseTo(300 / 301, 12);
     expect(result.cut.precisionInterval.lower).toBeGreaterThanOrEqual(0.97);
     expect(result.cut.recall).toBe(1);
@@ -74,7 +89,13 @@ describe('thresholdMeetingPrecision', () => {
     const result = thresholdMeetingPrecision(examples, 0.99);
     expect(result.met).toBe(true);
     if (!result.met) return;
-    expect(result.cut).toMatchObject({ lowestAdmittedScore: 1, highestExcludedScore: 0.7, tp: 400, fp: 0, threshold: 0.9 });
+    expect(result.cut).toMatchObject({
+      lowestAdmittedScore: 1,
+      highestExcludedScore: 0.7,
+      tp: 400,
+      fp: 0,
+      threshold: 0.9,
+    });
     expect(result.cut.threshold).toBeLessThan(1);
     expect(result.cut.threshold).toBeGreaterThan(0.7);
   });
@@ -83,7 +104,12 @@ describe('thresholdMeetingPrecision', () => {
     // 100 matches at 0.9; 10 non-matches at 0.8; 300 matches at 0.7; 50 non-matches at 0.1. Target 0.95.
     // Cut 0.9: 100/100, lower 0.9630, met. Cut 0.8: 100/110, lower 0.8407, not met.
     // Cut 0.7: 400/410, lower 0.9556, met again (the lowest). Cut 0.1: 400/460, not met.
-    const examples = [...many(100, 0.9, true), ...many(10, 0.8, false), ...many(300, 0.7, true), ...many(50, 0.1, false)];
+    const examples = [
+      ...many(100, 0.9, true),
+      ...many(10, 0.8, false),
+      ...many(300, 0.7, true),
+      ...many(50, 0.1, false),
+    ];
     const result = thresholdMeetingPrecision(examples, 0.95);
     expect(result.met).toBe(true);
     if (result.met) expect(result.cut).toMatchObject({ threshold: 0.7, tp: 400, fp: 10, highestExcludedScore: 0.1 });
@@ -101,6 +127,11 @@ describe('thresholdMeetingPrecision', () => {
     const result = thresholdMeetingPrecision(many(1000, 0.9, true), 1);
     expect(result.met).toBe(false);
     if (!result.met) expect(result.pairsNeeded).toBeNull();
-    expect(thresholdMeetingPrecision([], 0.9)).toMatchObject({ met: false, best: null, pointEstimateCut: null, pairs: 0 });
+    expect(thresholdMeetingPrecision([], 0.9)).toMatchObject({
+      met: false,
+      best: null,
+      pointEstimateCut: null,
+      pairs: 0,
+    });
   });
 });

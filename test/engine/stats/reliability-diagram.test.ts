@@ -25,7 +25,14 @@ describe('reliability diagram bins', () => {
     expect(bins[9]?.meanPredicted).toBeCloseTo(0.95, 12);
     expect(bins[9]?.observed).toBeCloseTo(2 / 3, 12);
     // An empty bin has no denominator: null, never 0.
-    expect(bins[5]).toEqual({ lower: 0.5, upper: 0.6, pairs: 0, meanPredicted: null, observed: null, observedInterval: null });
+    expect(bins[5]).toEqual({
+      lower: 0.5,
+      upper: 0.6,
+      pairs: 0,
+      meanPredicted: null,
+      observed: null,
+      observedInterval: null,
+    });
   });
 
   it('refuses a probability outside [0, 1]', () => {

@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  countsAtThreshold,
-  f1OptimalThreshold,
-} from '../../../engine/stats/threshold-sweep.ts';
+import { countsAtThreshold, f1OptimalThreshold } from '../../../engine/stats/threshold-sweep.ts';
 import type { ScoredExample } from '../../../engine/stats/threshold-sweep.ts';
 
 const M = true;

@@ -9,7 +9,17 @@
 import { describe, expect, inject, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { PgStore, loadPgMigrations } from '../../../engine/store/pg/db.ts';
-import { LeaseLost, claimNextJob, commitBatch, enqueueJob, ensureTenant, finishJob, renewLease, requestCancel, type PgLease } from '../../../engine/store/pg/jobs.ts';
+import {
+  LeaseLost,
+  claimNextJob,
+  commitBatch,
+  enqueueJob,
+  ensureTenant,
+  finishJob,
+  renewLease,
+  requestCancel,
+  type PgLease,
+} from '../../../engine/store/pg/jobs.ts';
 import { freshDatabase } from '../../postgres/database.ts';
 
 const WORK_TABLE = `CREATE TABLE batch_work (tenant_id text NOT NULL, job_id text NOT NULL, item bigint NOT NULL, worker text NOT NULL, PRIMARY KEY (tenant_id, job_id, item));
@@ -20,7 +30,13 @@ async function replicas(url: string, count: number): Promise<PgStore[]> {
   return Promise.all(Array.from({ length: count }, () => PgStore.open(url, { maxConnections: 4 })));
 }
 
-const job = (reason = 'nightly reconciliation') => ({ jobId: `job-${randomUUID()}`, kind: 'reconciliation' as const, reason, requestedBy: 'test', batchSize: 25 });
+const job = (reason = 'nightly reconciliation') => ({
+  jobId: `job-${randomUUID()}`,
+  kind: 'reconciliation' as const,
+  reason,
+  requestedBy: 'test',
+  batchSize: 25,
+});
 
 describe('maintenance jobs on PostgreSQL, several replicas', () => {
   it('applies the hashed migrations once when replicas start together, and refuses an edited one', async () => {
@@ -28,10 +44,14 @@ describe('maintenance jobs on PostgreSQL, several replicas', () => {
     const stores = await replicas(url, 3);
     const [first] = stores;
     if (first === undefined) throw new Error('no replica');
-    const applied = await first.query<{ migration_id: number; sha256: string }>('SELECT migration_id, sha256 FROM schema_migration ORDER BY migration_id');
+    const applied = await first.query<{ migration_id: number; sha256: string }>(
+      'SELECT migration_id, sha256 FROM schema_migration ORDER BY migration_id',
+    );
     expect(applied.map((r) => [r.migration_id, r.sha256])).toEqual(loadPgMigrations().map((m) => [m.id, m.sha256]));
     const edited = loadPgMigrations().map((m) => (m.id === 1 ? { ...m, sha256: 'f'.repeat(64) } : m));
-    await expect(PgStore.open(url, { migrations: edited })).rejects.toThrow(/differs from the one applied to this database/);
+    await expect(PgStore.open(url, { migrations: edited })).rejects.toThrow(
+      /differs from the one applied to this database/,
+    );
     await Promise.all(stores.map((s) => s.close()));
   });
 
@@ -42,16 +62,30 @@ describe('maintenance jobs on PostgreSQL, several replicas', () => {
     await enqueueJob(store, 'north', job('north only'));
     await enqueueJob(store, 'south', job('south only'));
     // A query that forgot its tenant: refused by the database's own rule, not answered with every tenant's rows.
-    await expect(store.query('SELECT reason FROM maintenance_job')).rejects.toMatchObject({ kind: 'validation', message: 'the database refused a statement made without a tenant' });
+    await expect(store.query('SELECT reason FROM maintenance_job')).rejects.toMatchObject({
+      kind: 'validation',
+      message: 'the database refused a statement made without a tenant',
+    });
     // Even one that names the tenant in its WHERE clause but did not set it.
-    await expect(store.query("SELECT reason FROM maintenance_job WHERE tenant_id = 'north'")).rejects.toMatchObject({ kind: 'validation' });
-    expect(await store.tenantTransaction('north', (tx) => tx.query<{ reason: string }>('SELECT reason FROM maintenance_job'))).toEqual([{ reason: 'north only' }]);
+    await expect(store.query("SELECT reason FROM maintenance_job WHERE tenant_id = 'north'")).rejects.toMatchObject({
+      kind: 'validation',
+    });
+    expect(
+      await store.tenantTransaction('north', (tx) =>
+        tx.query<{ reason: string }>('SELECT reason FROM maintenance_job'),
+      ),
+    ).toEqual([{ reason: 'north only' }]);
     // Writing another tenant's row from a tenant's transaction is refused too.
     await expect(
       store.tenantTransaction('north', (tx) =>
-        tx.query("INSERT INTO maintenance_job (tenant_id, job_id, kind, status, reason, requested_by, batch_size, created_at) VALUES ('south', 'job-smuggled', 'reindex', 'queued', 'x', 'y', 1, now())"),
+        tx.query(
+          "INSERT INTO maintenance_job (tenant_id, job_id, kind, status, reason, requested_by, batch_size, created_at) VALUES ('south', 'job-smuggled', 'reindex', 'queued', 'x', 'y', 1, now())",
+        ),
       ),
-    ).rejects.toMatchObject({ kind: 'forbidden', message: "the database refused a write to another tenant's rows (row-level security)" });
+    ).rejects.toMatchObject({
+      kind: 'forbidden',
+      message: "the database refused a write to another tenant's rows (row-level security)",
+    });
     // And a role that would bypass the rule is refused as the registry's connection.
     await expect(PgStore.open(inject('postgresUrl'))).rejects.toThrow(/^the database role bypasses row-level security/);
     await store.close();
@@ -90,8 +124,18 @@ describe('maintenance jobs on PostgreSQL, several replicas', () => {
     await a.query(WORK_TABLE);
     await ensureTenant(a, 't');
     const { jobId } = await enqueueJob(a, 't', job());
-    const write = (lease: PgLease, items: readonly number[]) => (tx: Parameters<Parameters<typeof commitBatch>[4]>[0]) =>
-      Promise.all(items.map((item) => tx.query('INSERT INTO batch_work (tenant_id, job_id, item, worker) VALUES ($1, $2, $3, $4)', [lease.tenantId, lease.jobId, item, lease.owner]))).then(() => undefined);
+    const write =
+      (lease: PgLease, items: readonly number[]) => (tx: Parameters<Parameters<typeof commitBatch>[4]>[0]) =>
+        Promise.all(
+          items.map((item) =>
+            tx.query('INSERT INTO batch_work (tenant_id, job_id, item, worker) VALUES ($1, $2, $3, $4)', [
+              lease.tenantId,
+              lease.jobId,
+              item,
+              lease.owner,
+            ]),
+          ),
+        ).then(() => undefined);
 
     const leaseA = await claimNextJob(a, 't', 'replica-a', 300);
     if (leaseA === undefined) throw new Error('no claim');
@@ -108,9 +152,20 @@ describe('maintenance jobs on PostgreSQL, several replicas', () => {
     // B goes on from where the committed work ends.
     await commitBatch(b, leaseB, 60_000, 2, write(leaseB, [3, 4]));
     await finishJob(b, leaseB, 'completed');
-    const rows = await b.tenantTransaction('t', (tx) => tx.query<{ item: string; worker: string }>('SELECT item, worker FROM batch_work ORDER BY item'));
-    expect(rows.map((r) => [Number(r.item), r.worker])).toEqual([[1, 'replica-a'], [2, 'replica-a'], [3, 'replica-b'], [4, 'replica-b']]);
-    const state = await b.tenantTransaction('t', (tx) => tx.query<{ status: string; scanned: string; claims: number; takeovers: number }>('SELECT status, scanned, claims, takeovers FROM maintenance_job'));
+    const rows = await b.tenantTransaction('t', (tx) =>
+      tx.query<{ item: string; worker: string }>('SELECT item, worker FROM batch_work ORDER BY item'),
+    );
+    expect(rows.map((r) => [Number(r.item), r.worker])).toEqual([
+      [1, 'replica-a'],
+      [2, 'replica-a'],
+      [3, 'replica-b'],
+      [4, 'replica-b'],
+    ]);
+    const state = await b.tenantTransaction('t', (tx) =>
+      tx.query<{ status: string; scanned: string; claims: number; takeovers: number }>(
+        'SELECT status, scanned, claims, takeovers FROM maintenance_job',
+      ),
+    );
     expect(state).toEqual([{ status: 'completed', scanned: '4', claims: 2, takeovers: 0 }]);
     await a.close();
     await b.close();
@@ -125,7 +180,9 @@ describe('maintenance jobs on PostgreSQL, several replicas', () => {
     const leaseA = await claimNextJob(a, 't', 'replica-a', 200);
     if (leaseA === undefined) throw new Error('no claim');
     let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => { release = resolve; });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     // A's batch locks the row, then works past its lease while B tries to claim.
     const batch = commitBatch(a, leaseA, 200, 1, async () => {
       await held;
@@ -149,7 +206,12 @@ describe('maintenance jobs on PostgreSQL, several replicas', () => {
     if (first === undefined) throw new Error('no replica');
     await ensureTenant(first, 't');
     const schedule = { key: 'nightly', bucket: 20_260_101 };
-    const results = await Promise.all(stores.flatMap((store) => [enqueueJob(store, 't', { ...job(), schedule }), enqueueJob(store, 't', { ...job(), schedule })]));
+    const results = await Promise.all(
+      stores.flatMap((store) => [
+        enqueueJob(store, 't', { ...job(), schedule }),
+        enqueueJob(store, 't', { ...job(), schedule }),
+      ]),
+    );
     expect(results.filter((r) => r.created)).toHaveLength(1);
     expect(new Set(results.map((r) => r.jobId)).size).toBe(1);
     expect(await first.tenantTransaction('t', (tx) => tx.query('SELECT job_id FROM maintenance_job'))).toHaveLength(1);

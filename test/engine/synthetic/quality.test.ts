@@ -20,7 +20,9 @@ describe('synthetic population quality with the default model', () => {
     const engine = LocalEngine.open({ dbPath: join(tempDir(), 'synthetic.db') });
     const ctx = { tenantId: 'synthetic', actor: 'test' };
     await engine.call('sandbox/create', { syntheticPeople: 10_000, seed: 7 }, ctx);
-    const truth = new Map(truthRecords(engine.env.store, ctx.tenantId).map((r) => [refKey(r.sourceSystem, r.localId), r.personId] as const));
+    const truth = new Map(
+      truthRecords(engine.env.store, ctx.tenantId).map((r) => [refKey(r.sourceSystem, r.localId), r.personId] as const),
+    );
     const q = await populationQuality(engine, ctx, truth);
     engine.close();
     expect(q.records).toBe(22_053);

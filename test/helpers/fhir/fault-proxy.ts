@@ -35,21 +35,28 @@ interface Upstream {
 function forward(upstreamOrigin: string, ca: string, request: IncomingMessage): Promise<Upstream> {
   return new Promise((resolve, reject) => {
     const target = new URL(request.url ?? '/', upstreamOrigin);
-    const outgoing = httpsRequest(target, { method: request.method ?? 'GET', headers: request.headers, ca }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => {
-        resolve({ status: incoming.statusCode ?? 502, headers: incoming.headers, body: Buffer.concat(chunks) });
-      });
-      incoming.on('error', reject);
-    });
+    const outgoing = httpsRequest(
+      target,
+      { method: request.method ?? 'GET', headers: request.headers, ca },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () => {
+          resolve({ status: incoming.statusCode ?? 502, headers: incoming.headers, body: Buffer.concat(chunks) });
+        });
+        incoming.on('error', reject);
+      },
+    );
     outgoing.on('error', reject);
     request.pipe(outgoing);
   });
 }
 
 function sendJson(response: ServerResponse, status: number, text: string): void {
-  response.writeHead(status, { 'content-type': 'application/fhir+json', 'content-length': String(Buffer.byteLength(text)) });
+  response.writeHead(status, {
+    'content-type': 'application/fhir+json',
+    'content-length': String(Buffer.byteLength(text)),
+  });
   response.end(text);
 }
 
@@ -86,7 +93,10 @@ export async function startFaultProxy(tls: TestTls, upstreamOrigin: string): Pro
     seen.push({ path: new URL(request.url ?? '/', origin).pathname, fault: fault?.kind ?? null });
     switch (fault?.kind) {
       case 'status':
-        response.writeHead(fault.status, { 'content-type': 'application/fhir+json', ...(fault.retryAfter === undefined ? {} : { 'retry-after': fault.retryAfter }) });
+        response.writeHead(fault.status, {
+          'content-type': 'application/fhir+json',
+          ...(fault.retryAfter === undefined ? {} : { 'retry-after': fault.retryAfter }),
+        });
         response.end('{"resourceType":"OperationOutcome","issue":[{"severity":"error","code":"transient"}]}');
         return;
       case 'reset':
@@ -96,7 +106,11 @@ export async function startFaultProxy(tls: TestTls, upstreamOrigin: string): Pro
         sendJson(response, 200, '{"resourceType":"Bundle","type":"searchset","entry":[{"resource":');
         return;
       case 'not-a-bundle':
-        sendJson(response, 200, '{"resourceType":"OperationOutcome","issue":[{"severity":"information","code":"informational"}]}');
+        sendJson(
+          response,
+          200,
+          '{"resourceType":"OperationOutcome","issue":[{"severity":"information","code":"informational"}]}',
+        );
         return;
       case 'redirect':
         response.writeHead(302, { location: fault.location, 'content-length': '0' });
@@ -107,11 +121,19 @@ export async function startFaultProxy(tls: TestTls, upstreamOrigin: string): Pro
     }
     const upstream = await forward(upstreamOrigin, tls.caPem, request);
     if (fault?.kind === 'next-other-origin') {
-      sendJson(response, upstream.status, movedNext(upstream.body, (next) => `${fault.origin}${next.pathname}${next.search}`));
+      sendJson(
+        response,
+        upstream.status,
+        movedNext(upstream.body, (next) => `${fault.origin}${next.pathname}${next.search}`),
+      );
       return;
     }
     if (fault?.kind === 'next-other-path') {
-      sendJson(response, upstream.status, movedNext(upstream.body, (next) => `${next.origin}/other${next.pathname}${next.search}`));
+      sendJson(
+        response,
+        upstream.status,
+        movedNext(upstream.body, (next) => `${next.origin}/other${next.pathname}${next.search}`),
+      );
       return;
     }
     const headers = { ...upstream.headers };

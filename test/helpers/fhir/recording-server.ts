@@ -16,7 +16,11 @@ export interface RecordingServer {
 export async function startRecordingServer(tls: TestTls): Promise<RecordingServer> {
   const requests: RecordingServer['requests'] = [];
   const server: Server = createServer({ key: tls.key, cert: tls.cert }, (request, response) => {
-    requests.push({ path: new URL(request.url ?? '/', 'https://x').pathname, authorization: request.headers.authorization, cookie: request.headers.cookie });
+    requests.push({
+      path: new URL(request.url ?? '/', 'https://x').pathname,
+      authorization: request.headers.authorization,
+      cookie: request.headers.cookie,
+    });
     const body = '{"resourceType":"Bundle","type":"searchset","entry":[]}';
     response.writeHead(200, { 'content-type': 'application/fhir+json', 'content-length': String(body.length) });
     response.end(body);

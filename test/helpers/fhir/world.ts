@@ -70,7 +70,13 @@ export function sourceEntry(world: World, overrides: Record<string, unknown> = {
     LocalIdentifierSystem: SOURCE_MRN_SYSTEM,
     PageSize: 100,
     TrustedCaFile: world.tls.caFile,
-    Authentication: { Type: 'ClientCredentials', TokenEndpoint: world.oauth.tokenEndpoint, ClientId: CLIENT_ID, ClientSecretFile: world.secretFile, Scope: FHIR_SCOPE },
+    Authentication: {
+      Type: 'ClientCredentials',
+      TokenEndpoint: world.oauth.tokenEndpoint,
+      ClientId: CLIENT_ID,
+      ClientSecretFile: world.secretFile,
+      Scope: FHIR_SCOPE,
+    },
     ...overrides,
   };
 }
@@ -83,7 +89,11 @@ export function setMaintenance(dbPath: string, maintenance: Record<string, unkno
 }
 
 /** A registry with the demo profile (no people) whose configuration names the world's source. */
-export async function makeRegistry(world: World, name: string, maintenance: Record<string, unknown> = {}): Promise<string> {
+export async function makeRegistry(
+  world: World,
+  name: string,
+  maintenance: Record<string, unknown> = {},
+): Promise<string> {
   const dbPath = join(world.dir, `${name}.db`);
   const engine = LocalEngine.open({ dbPath });
   try {
@@ -91,7 +101,12 @@ export async function makeRegistry(world: World, name: string, maintenance: Reco
   } finally {
     engine.close();
   }
-  setMaintenance(dbPath, { LeaseSeconds: 5, PollIntervalSeconds: 1, FhirSources: [sourceEntry(world)], ...maintenance });
+  setMaintenance(dbPath, {
+    LeaseSeconds: 5,
+    PollIntervalSeconds: 1,
+    FhirSources: [sourceEntry(world)],
+    ...maintenance,
+  });
   return dbPath;
 }
 
@@ -109,7 +124,10 @@ export function sourcePatients(count: number, seed = 5): Patient[] {
     delete patient.id;
     delete patient.meta;
     const identifiers = (patient.identifier as { system: string; value: string }[] | undefined) ?? [];
-    patient.identifier = [{ system: SOURCE_MRN_SYSTEM, value: `M${String(out.length + 1).padStart(7, '0')}` }, ...identifiers.filter((i) => !i.system.endsWith(':mrn'))];
+    patient.identifier = [
+      { system: SOURCE_MRN_SYSTEM, value: `M${String(out.length + 1).padStart(7, '0')}` },
+      ...identifiers.filter((i) => !i.system.endsWith(':mrn')),
+    ];
     out.push(patient as unknown as Patient);
   }
   if (out.length < count) throw new Error(`only ${String(out.length)} synthetic records for ${String(count)}`);
