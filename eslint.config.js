@@ -62,6 +62,31 @@ const mainThroughFrontDoor = {
 /** One no-restricted-imports rule per file group (a later config for the same files replaces the rule). */
 const restrict = (paths, patterns) => ({ 'no-restricted-imports': ['error', { paths, patterns }] });
 
+// The engine's floors, lowest first: a folder may import its own floor and those below, never one above (the top
+// layer, operations/ and benchmark/, and the contract have their own rules). test/lint/layering.test.ts proves it.
+const ENGINE_FLOORS = [
+  ['text', 'stats', 'files', 'runs', 'net', 'telemetry', 'synthetic'],
+  ['fhir'],
+  ['normalise'],
+  ['comparators'],
+  ['scoring'],
+  ['blocking'],
+  ['store'],
+  ['config'],
+  ['profile', 'fhir-source'],
+  ['ingest'],
+  ['jobs'],
+  ['assurance'],
+];
+const floorOf = (folder) => ENGINE_FLOORS.findIndex((floor) => floor.includes(folder));
+const engineFloor = (folder) => {
+  const above = ENGINE_FLOORS.slice(floorOf(folder) + 1).flat();
+  return {
+    regex: `^(\\.\\./)+(${above.join('|')})/`,
+    message: `engine/${folder}/ may not import a floor above it (${above.join(', ')}): the engine's floors run ${ENGINE_FLOORS.map((f) => f.join(' ')).join(' < ')}.`,
+  };
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'coverage/**', 'renderer/dist/**', 'test-results/**'] },
   js.configs.recommended,
@@ -105,14 +130,20 @@ export default tseslint.config(
     ],
     rules: restrict([electron, sqlite, postgres], [engineNoShells, engineNoTop]),
   },
+  // engine: each floor imports only its own floor and those below
+  ...ENGINE_FLOORS.flat().map((folder) => ({
+    files: [`engine/${folder}/**/*.ts`],
+    ignores: ['engine/store/db.ts', 'engine/store/migrate.ts', 'engine/store/pg/db.ts'],
+    rules: restrict([electron, sqlite, postgres], [engineNoShells, engineNoTop, engineFloor(folder)]),
+  })),
   // the store's connection modules own their drivers
   {
     files: ['engine/store/db.ts', 'engine/store/migrate.ts'],
-    rules: restrict([electron, postgres], [engineNoShells, engineNoTop]),
+    rules: restrict([electron, postgres], [engineNoShells, engineNoTop, engineFloor('store')]),
   },
   {
     files: ['engine/store/pg/db.ts'],
-    rules: restrict([electron, sqlite], [engineNoShells, engineNoTop]),
+    rules: restrict([electron, sqlite], [engineNoShells, engineNoTop, engineFloor('store')]),
   },
   // the contract is shared with the renderer: zod and itself only
   {

@@ -17,7 +17,7 @@ import { NO_CONTROL, type RunControl } from '../run-control.ts';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import type { MatchFields } from '../contract/fields.ts';
 import { MAX_SCORED_CANDIDATES, type CandidatePair } from '../contract/workbench.ts';
-import { keyRingFor } from '../blocking/key-ring.ts';
+import { keyRingFor } from '../config/key-ring.ts';
 import { newScratch } from '../scoring/field-comparison.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { scoreBasis } from '../scoring/score-basis.ts';

@@ -26,7 +26,7 @@ import { BANDS, FIELD_NAMES, type Band, type FieldName, type MatchFields } from 
 import { MODEL_PRIOR_FLOOR, MODEL_PROBABILITY_FLOOR, type FellegiSunterModel } from '../contract/profile.ts';
 import { DEFAULT_REVIEW_BUDGET, type EstimateReport } from '../contract/estimate.ts';
 import { validationError } from '../contract/errors.ts';
-import { keyRingFor } from '../blocking/key-ring.ts';
+import { keyRingFor } from '../config/key-ring.ts';
 import { compileModel, logistic, matchLogOdds } from '../scoring/fellegi-sunter.ts';
 import { FIELD_COUNT, newScratch } from '../scoring/field-comparison.ts';
 import { defaultModel } from '../scoring/default-model.ts';

@@ -28,7 +28,7 @@ import { NO_CONTROL, type RunControl } from '../run-control.ts';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import { MAX_ERROR_EXAMPLES, type EvaluationReport } from '../contract/assurance.ts';
 import { FIELD_NAMES } from '../contract/fields.ts';
-import { keyRingFor } from '../blocking/key-ring.ts';
+import { keyRingFor } from '../config/key-ring.ts';
 import { FIELD_COUNT } from '../scoring/field-comparison.ts';
 import { writeAudit } from '../store/audit.ts';
 import type { EngineEnv } from '../env.ts';

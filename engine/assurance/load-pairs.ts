@@ -21,7 +21,7 @@ import { requireTenant } from '../store/tenants.ts';
 import type { Store } from '../store/db.ts';
 import { datasetDigest } from './dataset-digest.ts';
 import type { LabelPair, RecordRef } from './labels.ts';
-import { hasControlCharacter } from '../normalise/control-characters.ts';
+import { hasControlCharacter } from '../text/control-characters.ts';
 import { labelRuleIssues } from './label-rules.ts';
 import { preparedRecords, type PreparedRecords, type RecordLookup } from './prepared-records.ts';
 

@@ -17,7 +17,7 @@ import { NO_CONTROL, type RunControl } from '../run-control.ts';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import { validationError } from '../contract/errors.ts';
 import type { MatchFields } from '../contract/fields.ts';
-import { keyRingFor } from '../blocking/key-ring.ts';
+import { keyRingFor } from '../config/key-ring.ts';
 import { activeProfile } from '../store/profiles.ts';
 import { hasTruth, truthRecords } from '../store/assurance.ts';
 import { requireTenant } from '../store/tenants.ts';

@@ -14,7 +14,7 @@
  *
  * The similarity is chosen so that the level lands in the band the model estimates for it (band floors in
  * contract/fields.ts); the level's name travels in the field evidence. Input: the 8 digits YYYYMMDD of a
- * real calendar date (normalise/date.ts only keeps real dates).
+ * real calendar date (normalise/date.ts keeps only real dates: fhir/calendar-date.ts).
  */
 import { daysFromCivil } from '../fhir/civil-days.ts';
 import { damerauLevenshteinDistance } from './damerau-levenshtein.ts';

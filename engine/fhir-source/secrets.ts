@@ -7,7 +7,7 @@
  */
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { validationError } from '../contract/errors.ts';
-import { hasControlCharacter } from '../normalise/control-characters.ts';
+import { hasControlCharacter } from '../text/control-characters.ts';
 
 const MAX_SECRET_BYTES = 16 * 1024;
 const PLACEHOLDER = /^<[^<>]*>$/;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { ErrorIssue } from '../contract/errors.ts';
-import { MIN_BIRTH_YEAR, isCalendarDate } from '../normalise/date.ts';
-import { hasControlCharacter } from '../normalise/control-characters.ts';
-import { hasUnpairedSurrogate } from '../normalise/unpaired-surrogate.ts';
+import { MIN_BIRTH_YEAR, isCalendarDate } from './calendar-date.ts';
+import { hasControlCharacter } from '../text/control-characters.ts';
+import { hasUnpairedSurrogate } from '../text/unpaired-surrogate.ts';
 import { isR4ElementName } from './element-names.ts';
 import { compareInstants } from './instant.ts';
 

@@ -28,7 +28,7 @@ import { localIdentifierOf } from '../fhir/local-id.ts';
 import { compareInstants } from '../fhir/instant.ts';
 import { matchFieldsOf } from '../normalise/record.ts';
 import { blockingTags, type KeyRing } from '../blocking/tags.ts';
-import { keyRingFor } from '../blocking/key-ring.ts';
+import { keyRingFor } from '../config/key-ring.ts';
 import { createScorer, type PairOutcome, type Scorer } from '../scoring/scorer.ts';
 import { storedTermFrequencies } from '../store/term-frequency.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';

@@ -3,7 +3,7 @@
  * records, its identities by size, the profile version in force), so the Health page shows it alive and a shift
  * in identity sizes is seen. Taken by the worker when the tenant's last daily sample is a day old or absent.
  */
-import { emitHealthMetrics } from '../assurance/health-metrics.ts';
+import { emitHealthMetrics } from '../telemetry/health-metrics.ts';
 import type { HealthSample } from '../contract/health.ts';
 import type { Store } from '../store/db.ts';
 import { identitySizes, lastDailySample, recordHealthSample } from '../store/health.ts';

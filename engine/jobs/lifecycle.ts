@@ -2,7 +2,7 @@
  * Creating and cancelling jobs, and the audit records of their final transitions. Starting a job only
  * queues it: a worker (`mpi-console worker`, later the API host) does the work asynchronously.
  */
-import { emitHealthMetrics } from '../assurance/health-metrics.ts';
+import { emitHealthMetrics } from '../telemetry/health-metrics.ts';
 import type { HealthSample } from '../contract/health.ts';
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/db.ts';
@@ -12,7 +12,7 @@ import { identitySizes, recordHealthSample } from '../store/health.ts';
 import { writeAudit } from '../store/audit.ts';
 import { finishJob, insertJob, markCancelRequested, requireJob, type JobRow } from './job-store.ts';
 import type { FinalJobStatus } from './states.ts';
-import { recordJobStatus } from './metrics.ts';
+import { recordJobStatus } from '../telemetry/job-metrics.ts';
 
 export interface JobRequest {
   readonly kind: JobKind;

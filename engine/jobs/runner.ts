@@ -21,7 +21,7 @@ import type { EngineEnv } from '../env.ts';
 import type { JobCounters, PhaseName } from '../contract/maintenance.ts';
 import { isBusy, isEngineError } from '../contract/errors.ts';
 import { crashPoint } from '../fault-injection.ts';
-import { keyRingFor } from '../blocking/key-ring.ts';
+import { keyRingFor } from '../config/key-ring.ts';
 import { countIdentities } from '../store/identities.ts';
 import { activeProfile, profileVersion } from '../store/profiles.ts';
 import { FingerprintProbe } from './fingerprint.ts';
@@ -41,7 +41,7 @@ import {
   type PhaseRow,
 } from './job-store.ts';
 import { finishWithAudit } from './lifecycle.ts';
-import { recordConflictRetry, recordItems, recordJobStatus } from './metrics.ts';
+import { recordConflictRetry, recordItems, recordJobStatus } from '../telemetry/job-metrics.ts';
 import type { BatchPlan, JobContext, PhaseWork } from './phase-work.ts';
 import { reconcileMatching, reconcileRebuilding } from './reconcile.ts';
 import { reindexValidation, reindexWriting } from './reindex.ts';

@@ -3,7 +3,7 @@ import { notFound } from '../contract/errors.ts';
 import { createScorer } from '../scoring/scorer.ts';
 import { storedTermFrequencies } from '../store/term-frequency.ts';
 import { blockingTags, tagHex } from '../blocking/tags.ts';
-import { keyRingFor } from '../blocking/key-ring.ts';
+import { keyRingFor } from '../config/key-ring.ts';
 import { activeProfile } from '../store/profiles.ts';
 import { findRecord } from '../store/records.ts';
 import { identityOfRecord, identityVersions } from '../store/identities.ts';

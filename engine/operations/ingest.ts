@@ -1,4 +1,4 @@
-import { emitHealthMetrics } from '../assurance/health-metrics.ts';
+import { emitHealthMetrics } from '../telemetry/health-metrics.ts';
 import type { HealthSample } from '../contract/health.ts';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import type { IngestReport } from '../contract/ingest.ts';

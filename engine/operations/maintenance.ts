@@ -5,7 +5,7 @@
  */
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import { EngineError, validationError } from '../contract/errors.ts';
-import { keyRingFor } from '../blocking/key-ring.ts';
+import { keyRingFor } from '../config/key-ring.ts';
 import { activeProfile } from '../store/profiles.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { sourceForImport } from '../fhir-source/resolve.ts';

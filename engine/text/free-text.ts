@@ -12,8 +12,8 @@
  */
 import type { ErrorIssue } from '../contract/errors.ts';
 import { dottedPath } from '../contract/zod-issues.ts';
-import { hasControlCharacter } from '../normalise/control-characters.ts';
-import { hasUnpairedSurrogate } from '../normalise/unpaired-surrogate.ts';
+import { hasControlCharacter } from './control-characters.ts';
+import { hasUnpairedSurrogate } from './unpaired-surrogate.ts';
 
 export const CONTROL_CHARACTER_MESSAGE = 'contains a control character';
 export const UNPAIRED_SURROGATE_MESSAGE = 'contains an unpaired surrogate (not a character)';

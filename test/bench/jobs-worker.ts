@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { createTenant, sandboxProfile } from '../../engine/operations/sandbox.ts';
 import { addBlockingKey } from '../../engine/operations/blocking-keys.ts';
-import { keyRingFor } from '../../engine/blocking/key-ring.ts';
+import { keyRingFor } from '../../engine/config/key-ring.ts';
 import { identityTags } from '../../engine/ingest/identity-rebuild.ts';
 import { buildCanonical } from '../../engine/ingest/survivorship.ts';
 import { payloadDigest } from '../../engine/ingest/payload-digest.ts';

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../engine/local-engine.ts';
-import { hasControlCharacter } from '../../engine/normalise/control-characters.ts';
+import { hasControlCharacter } from '../../engine/text/control-characters.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { runCli } from '../helpers/cli.ts';
 

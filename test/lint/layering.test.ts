@@ -36,6 +36,40 @@ describe('layering lint rule', () => {
     ).toEqual([]);
   }, 60_000);
 
+  it('keeps each engine floor below the ones above it', async () => {
+    const refused = [
+      [
+        'engine/blocking/tags.ts',
+        "import { blockingSecret } from '../config/settings.ts';\nexport const x = blockingSecret;\n",
+      ],
+      [
+        'engine/fhir/patient.ts',
+        "import { normaliseBirthDate } from '../normalise/date.ts';\nexport const x = normaliseBirthDate;\n",
+      ],
+      [
+        'engine/jobs/runner.ts',
+        "import { driftFlags } from '../assurance/health-drift.ts';\nexport const x = driftFlags;\n",
+      ],
+      ['engine/store/pg/jobs.ts', "import { runJob } from '../../jobs/runner.ts';\nexport const x = runJob;\n"],
+      ['engine/config/settings.ts', "import { Ingestor } from '../ingest/ingestor.ts';\nexport const x = Ingestor;\n"],
+    ] as const;
+    for (const [file, text] of refused) {
+      expect(await messagesFor(file, text), file).toEqual([expect.stringMatching(/may not import a floor above it/)]);
+    }
+    const allowed = [
+      [
+        'engine/assurance/audit-sample.ts',
+        "import { laterCandidates } from '../jobs/reconcile.ts';\nexport const x = laterCandidates;\n",
+      ],
+      [
+        'engine/normalise/date.ts',
+        "import { isCalendarDate } from '../fhir/calendar-date.ts';\nexport const x = isCalendarDate;\n",
+      ],
+      ['engine/store/pg/jobs.ts', "import { conflict } from '../../contract/errors.ts';\nexport const x = conflict;\n"],
+    ] as const;
+    for (const [file, text] of allowed) expect(await messagesFor(file, text), file).toEqual([]);
+  }, 60_000);
+
   it('lets only the PostgreSQL store own the pg driver', async () => {
     for (const file of [
       'engine/jobs/runner.ts',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../../../engine/contract/errors.ts';
 import { parseLabelsTsv } from '../../../engine/assurance/labels.ts';
-import { hasControlCharacter } from '../../../engine/normalise/control-characters.ts';
+import { hasControlCharacter } from '../../../engine/text/control-characters.ts';
 
 /** Runs the parser expecting a validation error, and returns the error. */
 function parseError(text: string): EngineError {

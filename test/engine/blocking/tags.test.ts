@@ -2,7 +2,7 @@ import { settingsFromObject } from '../../../engine/config/settings.ts';
 import { describe, expect, it } from 'vitest';
 import { blockingTags, materialTag, type KeyRing } from '../../../engine/blocking/tags.ts';
 import { ruleKeyMaterial } from '../../../engine/blocking/key-material.ts';
-import { keyRingFor } from '../../../engine/blocking/key-ring.ts';
+import { keyRingFor } from '../../../engine/config/key-ring.ts';
 import type { MatchFields } from '../../../engine/contract/fields.ts';
 import { SAMPLE_FIELDS } from '../../helpers/fields.ts';
 import type { BlockingConfig } from '../../../engine/contract/profile.ts';

@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import type { BlockingConfig, BlockingRule } from '../../../engine/contract/profile.ts';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
-import { keyRingFor } from '../../../engine/blocking/key-ring.ts';
+import { keyRingFor } from '../../../engine/config/key-ring.ts';
 import { tagHex } from '../../../engine/blocking/tags.ts';
 import { identityTags } from '../../../engine/ingest/identity-rebuild.ts';
 import { recordsOfIdentity } from '../../../engine/store/records.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { daysInMonth, isCalendarDate, isLeapYear, normaliseBirthDate } from '../../../engine/normalise/date.ts';
+import { normaliseBirthDate } from '../../../engine/normalise/date.ts';
+import { daysInMonth, isCalendarDate, isLeapYear } from '../../../engine/fhir/calendar-date.ts';
 
 describe('normaliseBirthDate', () => {
   it.each(['1980-01-31', '2000-02-29', '1850-01-01', '2024-12-31'])('keeps the real date %s', (d) => {

@@ -16,7 +16,7 @@
 import type { Counter, Gauge, Histogram } from '@opentelemetry/api';
 import { IDENTITY_SIZE_BINS, type HealthSample } from '../contract/health.ts';
 import { scoreBandName } from '../contract/score-bands.ts';
-import { instrumentsOf } from '../telemetry.ts';
+import { instrumentsOf } from './instruments.ts';
 
 interface Instruments {
   readonly records: Counter;

@@ -7,7 +7,7 @@
 import type { Counter } from '@opentelemetry/api';
 import type { JobCounters, JobKind, JobStatus, PhaseName } from '../contract/maintenance.ts';
 import { COUNTER_NAMES } from '../contract/maintenance.ts';
-import { instrumentsOf } from '../telemetry.ts';
+import { instrumentsOf } from './instruments.ts';
 
 const current = instrumentsOf((meter): { readonly jobs: Counter; readonly items: Counter } => ({
   jobs: meter.createCounter('service.maintenance.jobs', {

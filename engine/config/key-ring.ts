@@ -1,7 +1,7 @@
 import type { BlockingConfig } from '../contract/profile.ts';
 import { validationError } from '../contract/errors.ts';
-import { blockingSecret, type Settings } from '../config/settings.ts';
-import type { BlockingKey, KeyRing } from './tags.ts';
+import { blockingSecret, type Settings } from './settings.ts';
+import type { BlockingKey, KeyRing } from '../blocking/tags.ts';
 
 /** The profile's key versions resolved against the secrets in the configuration file. */
 export function keyRingFor(blocking: BlockingConfig, settings: Settings, tenantId: string): KeyRing {
