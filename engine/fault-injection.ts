@@ -2,7 +2,7 @@
  * Named crash points for the crash-injection tests: with MPI_FAULT_POINT=NAME (or NAME@N for the Nth time
  * the point is reached) the process kills itself with SIGKILL at that point, exactly as a power cut or an
  * OOM kill would stop it there. Without the variable a crash point costs one comparison. The names are
- * listed where the points are, and in README.md.
+ * listed where the points are, and in docs/security.md.
  */
 const hits = new Map<string, number>();
 

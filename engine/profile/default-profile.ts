@@ -14,7 +14,7 @@ export const DEFAULT_COMPARATOR_VERSION = 'comparators-2';
  * tuning sets (FEBRL 4 and the synthetic population of 10,000 people, where households and twins make the
  * wrong links): 0.99 left true pairs in review on every set (synthetic F1 0.9897, FEBRL 3 0.9894, scored
  * candidate by candidate), 0.97 linked them (0.9915, 0.9908) at the same precision (0.9995 against 0.9997, 8
- * wrong links in 17,320 against 5), and 0.95 doubled the wrong links (README "Matching quality").
+ * wrong links in 17,320 against 5), and 0.95 doubled the wrong links (docs/matching.md, "Matching quality").
  *
  * Blocking: a true pair must share one key, so the rules pair fields whose errors are independent (a name
  * with a date, a postcode or a city; date with postcode; identifiers, phone and e-mail alone): with one

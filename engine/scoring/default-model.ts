@@ -30,7 +30,7 @@
  *    corruption rates of the Febrl and synthetic generators); address, phone and e-mail change when people
  *    move, so they disagree more often between records of one person (m of Different 0.08–0.15).
  * Checked against the band frequencies of true and random pairs on FEBRL 4 and the synthetic population
- * (the tuning sets), then measured unchanged on FEBRL 3, 2 and 1 (README "Matching quality").
+ * (the tuning sets), then measured unchanged on FEBRL 3, 2 and 1 (docs/matching.md, "Matching quality").
  *
  * The prior is P(match) for two records picked at random: about (duplicate pairs) / (N² / 2). 1e-4 is a
  * registry of 10,000–20,000 records with about one duplicate pair per two records (FEBRL 4: 1.0e-4, FEBRL 3:

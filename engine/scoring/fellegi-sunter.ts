@@ -63,7 +63,7 @@ for (const field of IMPLIED_BY_ADDRESS) IMPLIED[FIELD_NAMES.indexOf(field)] = 1;
  * disagreement is seen almost only beside an agreeing address. u from random pairs and m by EM, estimated on
  * what scoring counts, then gave a differing state +3.0 of evidence FOR a match, and the unsupervised estimate
  * lost its precision on FEBRL 4. Gating on the address alone is unbiased but drops city evidence for moves
- * within a town; neither paid for itself on the benchmarks (README, "The matching method").
+ * within a town; neither paid for itself on the benchmarks (docs/matching.md, "The matching method").
  */
 export function impliedByAddress(field: number, similarity: Float64Array): boolean {
   return (

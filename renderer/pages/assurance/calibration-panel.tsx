@@ -116,7 +116,7 @@ export function CalibrationPanel({
             />
             <NumberInput
               label="Prior match probability"
-              description={`The share of true matches among the pairs the scorer meets in production. It must be explicit: labelled samples are usually balanced (about half matches), far from production's share, and the model's probabilities follow the prior. Estimate it as expected true pairs ÷ pairs compared (the README's "Choosing the prior").${estimatedPrior === null ? '' : ` This sandbox's estimate: ${estimatedPrior.toFixed(4)}.`}`}
+              description={`The share of true matches among the pairs the scorer meets in production. It must be explicit: labelled samples are usually balanced (about half matches), far from production's share, and the model's probabilities follow the prior. Estimate it as expected true pairs ÷ pairs compared (docs/assurance.md, "Choosing the prior").${estimatedPrior === null ? '' : ` This sandbox's estimate: ${estimatedPrior.toFixed(4)}.`}`}
               value={prior}
               onChange={setPrior}
               decimalScale={8}

@@ -2,7 +2,7 @@
  * Quality floors on generated extracts (issue 22): names and birth dates only, with typical and with heavy errors,
  * and every field with heavy errors. Each set is matched three ways end to end: the default profile; no labels
  * (the estimate applied with its suggested thresholds to a fresh tenant, as `estimate --with-thresholds` writes
- * it); the floors sit a little below the figures measured on 2026-11-26 (README "Matching quality").
+ * it); the floors sit a little below the figures measured on 2026-11-26 (docs/matching.md, "Matching quality").
  *
  *                        default F1 (P), reviews / 1,000     no labels F1 (P), reviews / 1,000 (share joining a true pair)
  *   names-dates          0.8676 (0.9928), 22.4 (0.42)        0.8367 (0.9978), 12.0 (0.85)

@@ -83,7 +83,7 @@ describe('FEBRL quality after calibration', () => {
 
   /**
    * Issue 12's names-only row (F1 >= 0.9, at most 30 review cases per 1,000 records). The default model stays short
-   * here, the unsupervised estimate meets it only with its suggested thresholds (README, "Matching quality"); labels from the tenant's own blocking
+   * here, the unsupervised estimate meets it only with its suggested thresholds (docs/matching.md, "Matching quality"); labels from the tenant's own blocking
    * candidates give the model what three corrupted fields cannot: FEBRL 3's true m (a quarter of its pairs have one
    * field wholly different) and its candidates' match share.
    *

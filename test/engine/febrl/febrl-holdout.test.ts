@@ -69,7 +69,7 @@ describe('the default profile on FEBRL sets it was not tuned on', () => {
    * FEBRL 3 with names and birth dates only: the precision holds, but with three heavily corrupted fields
    * the evidence of many true pairs stays below Certain (measured P 1.0000, R 0.6583, F1 0.7939; 208 review
    * cases per 1,000, 99% joining a true pair; with term frequency: R 0.6962, F1 0.8209, 177.4 per 1,000).
-   * Floors on what holds; the issue's targets (F1 ≥ 0.9, ≤ 30 reviews per 1,000) are not met (see README
+   * Floors on what holds; the issue's targets (F1 ≥ 0.9, ≤ 30 reviews per 1,000) are not met (see docs/matching.md,
    * "Matching quality"). Certain 0.97 (2026-11-23): R 0.7634, F1 0.8658, 114.0 per 1,000.
    */
   it('FEBRL 3 with names and birth dates only keeps its precision', async () => {

@@ -82,7 +82,7 @@ describe('the default profile scores with the default Fellegi-Sunter model', () 
 
   it('counts a differing city and state against a match beside a different address line too (no gate on a field by its own value)', () => {
     // A rule that dropped them here was withdrawn: it made a field's being counted depend on its own band, which
-    // biases m and u estimated on what scoring counts (README, "The matching method").
+    // biases m and u estimated on what scoring counts (docs/matching.md, "The matching method").
     const moved: MatchFields = {
       ...base,
       state: 'hampshire',
