@@ -17,11 +17,10 @@ import type { BlockingConfig } from '../contract/profile.ts';
 import { MAX_KEYS_PER_RULE, ruleKey, ruleKeyMaterial, rulePartValues } from '../blocking/key-material.ts';
 import { createHash } from 'node:crypto';
 import { materialTag, type BlockingKey, type KeyRing } from '../blocking/tags.ts';
-import { MAX_BLOCK_SIZE, MAX_CANDIDATES } from '../ingest/candidates.ts';
+import { MAX_BLOCK_SIZE } from '../ingest/candidates.ts';
 import { tagsHeldByMoreThan } from '../store/assurance.ts';
 import type { Store } from '../store/db.ts';
-
-export const BLOCKING_RECALL_RULE = `a true pair is found when its two records share at least one blocking key (same rule, same key material) whose tag is held by at most ${MAX_BLOCK_SIZE} identities in the registry (commoner tags are skipped by candidate discovery); a true pair with no shared key, or sharing only too-common keys, is a missed candidate. Candidate discovery also compares at most ${MAX_CANDIDATES} candidate identities per record (those whose shared tags are rarest), which this figure does not model.`;
+import { BLOCKING_RECALL_RULE } from './report-text.ts';
 
 export interface BlockingRecall {
   readonly rule: string;

@@ -47,15 +47,10 @@ import { thresholdMetrics } from './threshold-metrics.ts';
 import { scoreDistribution } from '../contract/statistics/score-distribution.ts';
 import { reliabilityBins } from '../stats/reliability-diagram.ts';
 import type { LabelPair } from './labels.ts';
+import { CONDITIONAL_INDEPENDENCE_CAVEAT, ESTIMATION_NOTE } from './report-text.ts';
 
 /** Thresholds always reported on the held-out pairs, beside the profile's own Probable and Certain. */
 export const CALIBRATION_THRESHOLD_GRID = [0.5, 0.8, 0.9, 0.95, 0.99] as const;
-
-export const CONDITIONAL_INDEPENDENCE_CAVEAT =
-  'The model assumes the fields are conditionally independent given the match status. Correlated fields (postcode, city and state; address line and postcode; given name and sex) count the same evidence more than once, so probabilities can be over-confident even when the ranking of pairs is good. Check the held-out Brier score and log loss, and re-evaluate against an independent holdout before applying the model.';
-
-export const ESTIMATION_NOTE =
-  'm_b = (n_b + s) / (n + 4s) per field and band over the training matches (u_b likewise over the training non-matches), where n_b counts pairs whose similarity falls in band b, n counts pairs where both records have the field and s is the smoothing; a missing comparison is not counted and adds ln(m/u) = 0 when scoring. Pairs decided by a trusted identifier or a hard-conflict rule are left out of the estimate (the scorer decides them before the model) and are scored 1 and 0 on validation. Held-out probabilities use priorMatchProbability, not the class balance of the labels.';
 
 type BandProbabilities = Record<Band, number>;
 

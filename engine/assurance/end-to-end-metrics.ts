@@ -12,9 +12,7 @@
  */
 import type { EndToEndMetrics } from '../contract/assurance.ts';
 import { thresholdMetrics } from './threshold-metrics.ts';
-import { MAX_CANDIDATES } from '../ingest/candidates.ts';
-
-export const END_TO_END_EXPLANATION = `End to end, a labelled pair counts as predicted a match only when blocking brings its two records together (they share a usable blocking key) and its score reaches the threshold: in production a pair that blocking never finds is never scored. So a labelled true pair that blocking cannot find is a false negative at every threshold, and a labelled non-match that blocking never compares is a true negative. These are the figures the registry achieves on these labels; the scored-pairs table measures the scorer alone on every labelled pair it is handed. Candidate discovery's limit of ${MAX_CANDIDATES} candidate identities per record is not modelled.`;
+import { END_TO_END_EXPLANATION } from './report-text.ts';
 
 /**
  * candidate[i] is 1 when blocking finds pair i (blocking-recall.ts, blockingCandidateMask). A pair blocking

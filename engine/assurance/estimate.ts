@@ -51,16 +51,11 @@ import { nonMatchU } from './non-match-u.ts';
 import { bandCounts, observedPairs, PatternIndex } from './pattern-index.ts';
 import { isPersonRule, ruleFields, type Session } from './session-m.ts';
 import { estimatedThresholdMetrics, suggestThresholds } from './estimated-metrics.ts';
+import { ESTIMATE_CAVEAT, ESTIMATE_NOTE, FALLBACK_NOTE } from './report-text.ts';
 
 const B = BANDS.length;
 /** Fewer modelled candidate pairs than this cannot separate two classes over 11 fields. */
 const MIN_MODELLED_PAIRS = 20;
-
-export const ESTIMATE_NOTE =
-  "u per field and band from random record pairs, each counted by 1 − its posterior of being one person under the fitted m and the model's prior (EM over the random pairs with m and the prior held), so the random pairs that are one person do not count as non-matches; m per field from one expectation-maximisation session per blocking rule over names, birth date or identifier (the pairs sharing a key of the rule, the rule's fields left out because they agree by construction, u held at the random-pair u; each field's m averaged over the sessions not blocking on it, weighted by their expected matches), as Splink trains; then the candidates' u and the match share λ among blocking candidates by EM of the Fellegi-Sunter two-class mixture over all candidates with that m held (conditional independence; Winkler 1988, Jaro 1989); a field no session estimates takes its m from that EM with m free; the smoothing is added to every band as a pseudo-count; the model keeps the u from random pairs (not the candidates') and a random-pair prior (see prior). Bands are those scoring sees: a missing comparison, and an agreement implied by an agreeing address line, are not counted. Pairs decided by a trusted identifier or a hard-conflict rule stay out of the fit.";
-
-export const FALLBACK_NOTE =
-  "the default model's m, which a new tenant matches with, with the u estimated from this tenant's random pairs and the prior of the profile's model, never below what exact agreement on full name and birth date proves";
 
 /** The checks that failed, by start: "profile model: anchor-lower, converged; deterministic anchor: band-order". */
 function failedChecksText(attempts: readonly FitAttempt[]): string {
@@ -74,9 +69,6 @@ function failedChecksText(attempts: readonly FitAttempt[]): string {
     )
     .join('; ');
 }
-
-export const ESTIMATE_CAVEAT =
-  "Precision and recall here are the model's own estimate from the mixture posteriors over candidate pairs, not measured against labels: they are only as good as the model's assumptions (two classes, fields conditionally independent), and a true pair that blocking never brings together is not counted. Measure with labelled pairs (evaluate) before applying the model, and watch review volumes after.";
 
 /**
  * The model's prior in the meaning it has everywhere (scoring adds ln(prior / (1 − prior)) to Σ ln(m/u)):

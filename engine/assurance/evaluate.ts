@@ -38,12 +38,7 @@ import { DECIDED_BY, loadDataset, type LoadedDataset } from './load-pairs.ts';
 import { thresholdMetrics } from './threshold-metrics.ts';
 import { scoreDistribution } from '../contract/statistics/score-distribution.ts';
 import { scoreBasis } from '../scoring/score-basis.ts';
-
-export const EVALUATION_SCORE_NOTE =
-  "The score of a pair is the active scorer's outcome score: 1 when a trusted identifier agrees, 0 when a hard-conflict rule fires, otherwise the score method's score, held to at most the profile's Probable threshold when no name part was compared on both sides; a pair is predicted a match at threshold t when score >= t.";
-
-export const ERROR_EXAMPLE_RULE =
-  'False positives: labelled non-matches with score >= the lowest requested threshold, highest score first. False negatives: labelled matches with score < the highest requested threshold, lowest score first. Half of the allowance min(maximumErrorExamples, 100) goes to each kind; a kind with fewer examples leaves its share to the other.';
+import { ERROR_EXAMPLE_RULE, EVALUATION_SCORE_NOTE } from './report-text.ts';
 
 /** Mean similarity per field and class over the pairs where both records have the field. */
 export function fieldSimilarity(similarity: Float64Array, isMatch: Uint8Array): EvaluationReport['fieldSimilarity'] {

@@ -9,11 +9,7 @@ import { requireTenant } from '../store/tenants.ts';
 import { drawAuditSample } from '../assurance/audit-sample.ts';
 import { auditEstimate } from '../stats/audit-estimate.ts';
 import { profileSummary } from './profile-summary.ts';
-
-export const AUDIT_METHOD =
-  'Stratified expansion estimator (Cochran, Sampling Techniques, 1977, §5.3): each stratum’s share of true matches in its labelled pairs, ' +
-  'weighted by the stratum’s size. Bounds: a Wilson score interval per stratum at the Bonferroni level 1 − 0.05/k (k strata), combined at ' +
-  'their extremes: conservative, at least 95%. Recall is of the true matches among blocking candidates (pairs no blocking key joins are not counted).';
+import { AUDIT_METHOD } from '../assurance/report-text.ts';
 
 export function sampleAudit(
   env: EngineEnv,

@@ -3,7 +3,8 @@ import type { CallContext, OperationInput, OperationOutput } from '../contract/o
 import type { EngineEnv } from '../env.ts';
 import { healthSamples } from '../store/health.ts';
 import { requireTenant } from '../store/tenants.ts';
-import { DRIFT_RULE, driftFlags } from '../assurance/health-drift.ts';
+import { driftFlags } from '../assurance/health-drift.ts';
+import { DRIFT_RULE } from '../assurance/report-text.ts';
 
 export function healthSeries(
   env: EngineEnv,
