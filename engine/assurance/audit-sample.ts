@@ -19,21 +19,17 @@ import { AUDIT_STRATA } from '../contract/audit.ts';
 import type { RunControl } from '../run-control.ts';
 import type { Store } from '../store/db.ts';
 import type { StoredProfile } from '../store/profiles.ts';
-import { candidateMembers, type CandidateMember } from '../store/records.ts';
+import type { CandidateMember } from '../store/records.ts';
 import { termFrequencySnapshot } from '../store/term-frequency.ts';
 import { createScorer } from '../scoring/scorer.ts';
 import { createRng, deriveSeed } from '../synthetic/prng.ts';
-import { MAX_COMPARED_RECORDS_PER_IDENTITY } from '../ingest/candidates.ts';
-import { PreparedCache, preparedMembers } from '../ingest/prepared-cache.ts';
-import { laterCandidates } from '../jobs/reconcile.ts';
-import { activeIdentitiesAfter, storedTagsOf } from '../jobs/population.ts';
+import { PreparedCache } from '../ingest/prepared-cache.ts';
 import { StratifiedReservoir } from '../stats/stratified-reservoir.ts';
-import { countSeveral, identitiesWithSeveral } from './link-quality.ts';
+import { candidateBatches, linkedBatches } from './identity-batches.ts';
 
 const FAR = 0.01;
 const LINKED_SHARE = 0.4;
 const AUDIT_STREAM = 53;
-const BATCH = 200;
 const PREPARED_CACHE_RECORDS = 100_000;
 
 export interface AuditRecord {
@@ -53,20 +49,8 @@ export function forEachAuditPair(
   control: RunControl,
   visit: AuditVisit,
 ): void {
-  const several = countSeveral(store, tenantId);
-  let done = 0;
-  control.step('listing the records each identity links', 0, several);
-  for (let cursor = 0; ;) {
-    const batch = identitiesWithSeveral(store, tenantId, cursor, BATCH);
-    const last = batch.at(-1);
-    if (last === undefined) break;
-    cursor = last.identityId;
-    for (const members of candidateMembers(
-      store,
-      tenantId,
-      batch.map((b) => b.identityId),
-      MAX_COMPARED_RECORDS_PER_IDENTITY,
-    ).values()) {
+  for (const batch of linkedBatches(store, tenantId, control, 'listing the records each identity links')) {
+    for (const members of batch.values()) {
       for (let x = 0; x < members.length; x++) {
         for (let y = x + 1; y < members.length; y++) {
           const a = members[x];
@@ -75,38 +59,13 @@ export function forEachAuditPair(
         }
       }
     }
-    done += batch.length;
-    control.step('listing the records each identity links', done, several);
   }
 
   const scorer = createScorer(stored.profile, termFrequencySnapshot(store, tenantId));
   const cache = new PreparedCache(scorer, PREPARED_CACHE_RECORDS);
   const probable = stored.profile.MatchingRules.Thresholds.Probable;
-  const identities = store
-    .statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'")
-    .pluck()
-    .get(tenantId) as number;
-  done = 0;
-  control.step('scoring each identity against its blocking candidates', 0, identities);
-  for (let cursor = 0; ;) {
-    const batch = activeIdentitiesAfter(store, tenantId, cursor, BATCH);
-    const last = batch.at(-1);
-    if (last === undefined) break;
-    cursor = last.identityId;
-    const tags = storedTagsOf(store, tenantId, batch);
-    const candidatesOf = new Map(
-      batch.map((left) => [
-        left.identityId,
-        laterCandidates(store, tenantId, left.identityId, tags.get(left.identityId) ?? []),
-      ]),
-    );
-    const involved = [...new Set([...batch.map((b) => b.identityId), ...[...candidatesOf.values()].flat()])];
-    const prepared = preparedMembers(
-      store,
-      tenantId,
-      [cache],
-      candidateMembers(store, tenantId, involved, MAX_COMPARED_RECORDS_PER_IDENTITY),
-    );
+  const phase = 'scoring each identity against its blocking candidates';
+  for (const { batch, candidatesOf, prepared } of candidateBatches(store, tenantId, [cache], control, phase)) {
     for (const left of batch) {
       const leftRecords = prepared.get(left.identityId) ?? [];
       for (const rightId of candidatesOf.get(left.identityId) ?? []) {
@@ -121,8 +80,6 @@ export function forEachAuditPair(
         }
       }
     }
-    done += batch.length;
-    control.step('scoring each identity against its blocking candidates', done, identities);
   }
 }
 

@@ -20,19 +20,18 @@ import type { MatchingProfile } from '../contract/profile.ts';
 import { IMPACT_KINDS, type ImpactKind, type ImpactPreview } from '../contract/impact-preview.ts';
 import type { Store } from '../store/db.ts';
 import type { StoredProfile } from '../store/profiles.ts';
-import { candidateMembers, type CandidateMember } from '../store/records.ts';
+import type { CandidateMember } from '../store/records.ts';
+import { countIdentities } from '../store/identities.ts';
 import { termFrequencySnapshot } from '../store/term-frequency.ts';
 import { createScorer, type Scorer } from '../scoring/scorer.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
-import { MAX_COMPARED_RECORDS_PER_IDENTITY } from '../ingest/candidates.ts';
-import { laterCandidates } from '../jobs/reconcile.ts';
-import { PreparedCache, preparedMembers } from '../ingest/prepared-cache.ts';
-import { activeIdentitiesAfter, identityKeys, storedTagsOf, type IdentityHead } from '../jobs/population.ts';
+import { PreparedCache, preparedMembers, type PreparedMember } from '../ingest/prepared-cache.ts';
+import { identityKeys, type IdentityHead } from '../jobs/population.ts';
 import { opensReviewCase } from '../ingest/review-gate.ts';
 import { decidedDistinct, hasOpenCaseFor } from '../store/reviews.ts';
-import { countSeveral, identitiesWithSeveral } from './link-quality.ts';
+import { countSeveral } from './link-quality.ts';
+import { candidateBatches, linkedBatches } from './identity-batches.ts';
 
-const BATCH = 200;
 const PREPARED_CACHE_RECORDS = 100_000;
 
 interface Both {
@@ -101,9 +100,10 @@ export function previewImpact(
   // in bounded caches, as reconciliation's matching phase keeps them.
   const cacheNow = new PreparedCache(now, PREPARED_CACHE_RECORDS);
   const cacheNext = new PreparedCache(next, PREPARED_CACHE_RECORDS);
-  const prepareAll = (members: Map<number, CandidateMember[]>): Map<number, Both[]> =>
+  // Each record with its prepared form under the active profile and under the candidate.
+  const both = (prepared: ReadonlyMap<number, readonly PreparedMember[]>): Map<number, Both[]> =>
     new Map(
-      [...preparedMembers(store, tenantId, [cacheNow, cacheNext], members)].map(([identityId, rows]) => [
+      [...prepared].map(([identityId, rows]) => [
         identityId,
         rows.map(({ member, prepared: [preparedNow, preparedNext] }) => ({
           member,
@@ -120,21 +120,8 @@ export function previewImpact(
   // Links inside identities.
   const several = countSeveral(store, tenantId);
   let linkedRecordsCompared = 0;
-  let done = 0;
-  control.step('scoring the records inside each identity', 0, several);
-  for (let cursor = 0; ;) {
-    const batch = identitiesWithSeveral(store, tenantId, cursor, BATCH);
-    const last = batch.at(-1);
-    if (last === undefined) break;
-    cursor = last.identityId;
-    const prepared = prepareAll(
-      candidateMembers(
-        store,
-        tenantId,
-        batch.map((b) => b.identityId),
-        MAX_COMPARED_RECORDS_PER_IDENTITY,
-      ),
-    );
+  for (const members of linkedBatches(store, tenantId, control, 'scoring the records inside each identity')) {
+    const prepared = both(preparedMembers(store, tenantId, [cacheNow, cacheNext], members));
     for (const records of prepared.values()) {
       for (const record of records) {
         let bestNow: Scored | undefined;
@@ -153,34 +140,17 @@ export function previewImpact(
           note('link-below-certain', record.member, partner, bestNow, bestNext);
       }
     }
-    done += batch.length;
-    control.step('scoring the records inside each identity', done, several);
   }
 
   // Pairs of identities.
-  const identities = store
-    .statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'")
-    .pluck()
-    .get(tenantId) as number;
+  const identities = countIdentities(store, tenantId);
   const candidateProbable = candidate.MatchingRules.Thresholds.Probable;
   let candidatePairsCompared = 0;
   let wouldOpen = 0;
-  done = 0;
-  control.step('scoring each identity against its blocking candidates', 0, identities);
-  for (let cursor = 0; ;) {
-    const batch = activeIdentitiesAfter(store, tenantId, cursor, BATCH);
-    const last = batch.at(-1);
-    if (last === undefined) break;
-    cursor = last.identityId;
-    const tags = storedTagsOf(store, tenantId, batch);
-    const candidatesOf = new Map<number, number[]>();
-    for (const left of batch)
-      candidatesOf.set(
-        left.identityId,
-        laterCandidates(store, tenantId, left.identityId, tags.get(left.identityId) ?? []),
-      );
-    const involved = [...new Set([...batch.map((b) => b.identityId), ...[...candidatesOf.values()].flat()])];
-    const prepared = prepareAll(candidateMembers(store, tenantId, involved, MAX_COMPARED_RECORDS_PER_IDENTITY));
+  const phase = 'scoring each identity against its blocking candidates';
+  for (const walked of candidateBatches(store, tenantId, [cacheNow, cacheNext], control, phase)) {
+    const { batch, candidatesOf } = walked;
+    const prepared = both(walked.prepared);
     const opening: { left: IdentityHead; rightId: number }[] = [];
     for (const left of batch) {
       const leftRecords = prepared.get(left.identityId) ?? [];
@@ -222,8 +192,6 @@ export function previewImpact(
         continue;
       wouldOpen++;
     }
-    done += batch.length;
-    control.step('scoring each identity against its blocking candidates', done, identities);
   }
 
   const sameBlocking = JSON.stringify(active.profile.Blocking) === JSON.stringify(candidate.Blocking);

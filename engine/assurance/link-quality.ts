@@ -18,6 +18,7 @@
  * read snapshot covers the scan, then each flagged identity becomes a LinkQuality review case (written in batches,
  * each checked against the identity's version as read).
  */
+import { countIdentities } from '../store/identities.ts';
 import { NO_CONTROL, type RunControl } from '../run-control.ts';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import type { MatchFields } from '../contract/fields.ts';
@@ -172,10 +173,7 @@ export function scanLinkQuality(
     const probable = stored.profile.MatchingRules.Thresholds.Probable;
     const scorer = createScorer(stored.profile, termFrequencySnapshot(store, ctx.tenantId));
     const total = countSeveral(store, ctx.tenantId);
-    const identitiesScanned = store
-      .statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'")
-      .pluck()
-      .get(ctx.tenantId) as number;
+    const identitiesScanned = countIdentities(store, ctx.tenantId);
     const byFlag = Object.fromEntries(LINK_FLAGS.map((f) => [f, 0])) as Record<LinkFlag, number>;
     const bySource = new Map<string, number>();
     const listed: FlaggedIdentity[] = [];

@@ -32,6 +32,7 @@ import { addTags } from '../../engine/store/tags.ts';
 import { activeProfile } from '../../engine/store/profiles.ts';
 import { runWorker } from '../../engine/jobs/worker.ts';
 import { recordDailySample } from '../../engine/jobs/daily-health.ts';
+import { countIdentities } from '../../engine/store/identities.ts';
 import type { JobCounters } from '../../engine/contract/maintenance.ts';
 import { peakRssMiB } from './measure.ts';
 
@@ -248,10 +249,7 @@ function healthSample(engine: LocalEngine): object {
     recordDailySample(store, TENANT, new Date());
   });
   const wallMs = performance.now() - start;
-  const identities = store
-    .statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'")
-    .pluck()
-    .get(TENANT) as number;
+  const identities = countIdentities(store, TENANT);
   return { identities, wallMs, identitiesPerSecond: (identities * 1000) / wallMs };
 }
 
@@ -260,10 +258,7 @@ async function auditSample(engine: LocalEngine): Promise<object> {
   const sample = await engine.call('audit/sample', { labels: 400, seed: 1 }, CTX);
   const wallMs = performance.now() - start;
   const pairs = sample.strata.reduce((sum, s) => sum + s.population, 0);
-  const identities = engine.env.store
-    .statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'")
-    .pluck()
-    .get(TENANT) as number;
+  const identities = countIdentities(engine.env.store, TENANT);
   return {
     identities,
     wallMs,

@@ -1,0 +1,87 @@
+/**
+ * The registry walked as reconciliation's phases walk it, batch by batch of identities, never whole: the identities
+ * that link several records, each with its records (an identity's first 100); and every active identity with its
+ * later blocking candidates (jobs/reconcile.ts laterCandidates), each involved identity's records prepared through
+ * the given caches (one per scorer). Progress is reported per batch. Use inside one read transaction.
+ */
+import type { RunControl } from '../run-control.ts';
+import type { Store } from '../store/db.ts';
+import { countIdentities } from '../store/identities.ts';
+import { candidateMembers, type CandidateMember } from '../store/records.ts';
+import { MAX_COMPARED_RECORDS_PER_IDENTITY } from '../ingest/candidates.ts';
+import { preparedMembers, type PreparedCache, type PreparedMember } from '../ingest/prepared-cache.ts';
+import { laterCandidates } from '../jobs/reconcile.ts';
+import { activeIdentitiesAfter, storedTagsOf, type IdentityHead } from '../jobs/population.ts';
+import { countSeveral, identitiesWithSeveral } from './link-quality.ts';
+
+const BATCH = 200;
+
+/** The records of each identity that links several, batch by batch. */
+export function* linkedBatches(
+  store: Store,
+  tenantId: string,
+  control: RunControl,
+  phase: string,
+): Generator<Map<number, CandidateMember[]>> {
+  const several = countSeveral(store, tenantId);
+  let done = 0;
+  control.step(phase, 0, several);
+  for (let cursor = 0; ;) {
+    const batch = identitiesWithSeveral(store, tenantId, cursor, BATCH);
+    const last = batch.at(-1);
+    if (last === undefined) return;
+    cursor = last.identityId;
+    yield candidateMembers(
+      store,
+      tenantId,
+      batch.map((b) => b.identityId),
+      MAX_COMPARED_RECORDS_PER_IDENTITY,
+    );
+    done += batch.length;
+    control.step(phase, done, several);
+  }
+}
+
+export interface CandidateBatch {
+  readonly batch: readonly IdentityHead[];
+  /** Each identity of the batch's later blocking candidates, rarest shared keys first. */
+  readonly candidatesOf: ReadonlyMap<number, readonly number[]>;
+  /** The records of every identity involved (the batch and its candidates), prepared by each cache. */
+  readonly prepared: ReadonlyMap<number, readonly PreparedMember[]>;
+}
+
+/** Every active identity with its later blocking candidates, batch by batch. */
+export function* candidateBatches(
+  store: Store,
+  tenantId: string,
+  caches: readonly PreparedCache[],
+  control: RunControl,
+  phase: string,
+): Generator<CandidateBatch> {
+  const identities = countIdentities(store, tenantId);
+  let done = 0;
+  control.step(phase, 0, identities);
+  for (let cursor = 0; ;) {
+    const batch = activeIdentitiesAfter(store, tenantId, cursor, BATCH);
+    const last = batch.at(-1);
+    if (last === undefined) return;
+    cursor = last.identityId;
+    const tags = storedTagsOf(store, tenantId, batch);
+    const candidatesOf = new Map(
+      batch.map((left) => [
+        left.identityId,
+        laterCandidates(store, tenantId, left.identityId, tags.get(left.identityId) ?? []),
+      ]),
+    );
+    const involved = [...new Set([...batch.map((b) => b.identityId), ...[...candidatesOf.values()].flat()])];
+    const prepared = preparedMembers(
+      store,
+      tenantId,
+      caches,
+      candidateMembers(store, tenantId, involved, MAX_COMPARED_RECORDS_PER_IDENTITY),
+    );
+    yield { batch, candidatesOf, prepared };
+    done += batch.length;
+    control.step(phase, done, identities);
+  }
+}
