@@ -5,20 +5,7 @@
  * recall and F1 of the links with 95% intervals (audit/estimate). The labels stay apart from the review queue's
  * decisions, which lean toward the uncertain band. Each estimate is kept in Saved runs and reopens here.
  */
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Kbd,
-  NumberInput,
-  Progress,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, NumberInput, Progress, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   AUDIT_STRATUM_TEXT,
@@ -39,6 +26,7 @@ import { PairRecords } from './pair-records.tsx';
 import { TaskProgress } from './task-progress.tsx';
 import { VERDICTS_CODEC, nextUnlabelled, pairKey, type KeptVerdict } from './workbench-labels.ts';
 import { useLabelling } from './use-labelling.ts';
+import { VerdictButtons, VerdictKeys, type VerdictWords } from './verdict-controls.tsx';
 
 type NumberValue = number | string;
 const SAMPLE_CODEC = schemaCodec<AuditSample | null>((stored) =>
@@ -71,6 +59,8 @@ export const AUDIT_CODECS = {
   estimate: ESTIMATE_CODEC,
   reopened: REOPENED_CODEC,
 } as const;
+
+const AUDIT_WORDS: VerdictWords = { match: 'Same person', nonMatch: 'Different people' };
 
 export function AuditPanel({
   connectionKey,
@@ -264,17 +254,7 @@ export function AuditPanel({
             data-testid="audit-surface"
             style={{ outlineOffset: 4, borderRadius: 8 }}
           >
-            <Group gap="xs" mb="sm">
-              <Text size="sm">Keys:</Text>
-              <Kbd>M</Kbd>
-              <Text size="sm">same person</Text>
-              <Kbd>N</Kbd>
-              <Text size="sm">different people</Text>
-              <Kbd>U</Kbd>
-              <Text size="sm">unsure</Text>
-              <Kbd>Backspace</Kbd>
-              <Text size="sm">previous (undo)</Text>
-            </Group>
+            <VerdictKeys words={AUDIT_WORDS} />
             {pair === undefined ? (
               <Text size="sm">
                 Estimate the registry's accuracy from these labels, or draw a larger sample to narrow the intervals (the
@@ -290,41 +270,13 @@ export function AuditPanel({
               </>
             )}
           </div>
-          <Group gap="xs" mt="md">
-            <Button
-              variant="light"
-              color="teal"
-              onClick={() => {
-                label('match');
-              }}
-              disabled={pair === undefined}
-            >
-              Same person (M)
-            </Button>
-            <Button
-              variant="light"
-              color="indigo"
-              onClick={() => {
-                label('non-match');
-              }}
-              disabled={pair === undefined}
-            >
-              Different people (N)
-            </Button>
-            <Button
-              variant="light"
-              color="gray"
-              onClick={() => {
-                label('unsure');
-              }}
-              disabled={pair === undefined}
-            >
-              Unsure (U)
-            </Button>
-            <Button variant="default" onClick={previous} disabled={index === 0}>
-              Previous (Backspace)
-            </Button>
-          </Group>
+          <VerdictButtons
+            words={AUDIT_WORDS}
+            label={label}
+            previous={previous}
+            hasPair={pair !== undefined}
+            atFirst={index === 0}
+          />
           {estimating.error !== null ? (
             <div style={{ marginTop: 12 }}>
               <EngineRefusal title="The accuracy could not be estimated" error={estimating.error} />

@@ -14,7 +14,6 @@ import {
   Button,
   Card,
   Group,
-  Kbd,
   Progress,
   RangeSlider,
   SegmentedControl,
@@ -28,6 +27,7 @@ import { useTask } from '../../hooks/task.ts';
 import { TaskProgress } from './task-progress.tsx';
 import { useRef } from 'react';
 import { useLabelling } from './use-labelling.ts';
+import { VerdictButtons, VerdictKeys, type VerdictWords } from './verdict-controls.tsx';
 import { labelsToTsv } from '../../../engine/contract/label-tsv.ts';
 import type { CandidateOrder, CandidatePair, CandidatePairsOutput } from '../../../engine/contract/workbench.ts';
 import { FIELD_ROWS, showValue } from './record-fields.ts';
@@ -66,6 +66,8 @@ const PAGE = 50;
 
 const VERDICT_TEXT: Readonly<Record<Verdict, string>> = { match: 'Match', 'non-match': 'Non-match', unsure: 'Unsure' };
 const VERDICT_COLOR: Readonly<Record<Verdict, string>> = { match: 'teal', 'non-match': 'indigo', unsure: 'gray' };
+
+const WORKBENCH_WORDS: VerdictWords = { match: 'Match', nonMatch: 'Non-match' };
 
 export function WorkbenchPanel({
   connectionKey,
@@ -240,17 +242,7 @@ export function WorkbenchPanel({
             data-testid="wb-surface"
             style={{ outlineOffset: 4, borderRadius: 8 }}
           >
-            <Group gap="xs" mb="sm">
-              <Text size="sm">Keys:</Text>
-              <Kbd>M</Kbd>
-              <Text size="sm">match</Text>
-              <Kbd>N</Kbd>
-              <Text size="sm">non-match</Text>
-              <Kbd>U</Kbd>
-              <Text size="sm">unsure</Text>
-              <Kbd>Backspace</Kbd>
-              <Text size="sm">previous (undo)</Text>
-            </Group>
+            <VerdictKeys words={WORKBENCH_WORDS} />
             {pair === undefined ? (
               <Text size="sm">
                 {total === 0
@@ -330,41 +322,13 @@ export function WorkbenchPanel({
               </Stack>
             )}
           </div>
-          <Group gap="xs" mt="md">
-            <Button
-              variant="light"
-              color="teal"
-              onClick={() => {
-                label('match');
-              }}
-              disabled={pair === undefined}
-            >
-              Match (M)
-            </Button>
-            <Button
-              variant="light"
-              color="indigo"
-              onClick={() => {
-                label('non-match');
-              }}
-              disabled={pair === undefined}
-            >
-              Non-match (N)
-            </Button>
-            <Button
-              variant="light"
-              color="gray"
-              onClick={() => {
-                label('unsure');
-              }}
-              disabled={pair === undefined}
-            >
-              Unsure (U)
-            </Button>
-            <Button variant="default" onClick={previous} disabled={index === 0}>
-              Previous (Backspace)
-            </Button>
-          </Group>
+          <VerdictButtons
+            words={WORKBENCH_WORDS}
+            label={label}
+            previous={previous}
+            hasPair={pair !== undefined}
+            atFirst={index === 0}
+          />
           {verdicts.size > 0 && pairs.length > 0 ? (
             <Group gap={4} mt="sm" role="group" aria-label="Labels so far">
               {pairs.map((p, i) => {
