@@ -129,6 +129,23 @@ describe('the fit checks', () => {
     expect(consistent?.detail).toMatch(/describes pairs that are not there/);
   });
 
+  it('fail a fit whose m and λ account for far fewer exact agreements than the candidates hold (true pairs taken for non-matches)', () => {
+    // 300 expected true pairs × 0.612 exact on all three = 184 promised, where 400 candidates agree exactly: the fit
+    // passes anchor-lower (300 ≥ half of 400) yet its prior is too small to link what it should.
+    const checks = fitChecks(underCheck({ expectedMatches: 300 }));
+    expect(checks.find((c) => c.check === 'anchor-lower')?.passed).toBe(true);
+    const consistent = checks.find((c) => c.check === 'anchor-consistent');
+    expect(consistent?.passed).toBe(false);
+    expect(consistent?.detail).toBe(
+      "the fit's m says 184 of its true pairs agree exactly on familyName, givenName, birthDate; the candidates hold 400 such pairs: the fit takes many true pairs for non-matches, so it expects too few",
+    );
+    expect(fitPasses(checks)).toBe(false);
+    // Three quarters of the true pairs among them (less a margin of 10) pass: 475 × 0.612 = 291 ≥ 290.
+    expect(fitChecks(underCheck({ expectedMatches: 475 })).find((c) => c.check === 'anchor-consistent')?.passed).toBe(
+      true,
+    );
+  });
+
   it('fail a name whose m does not rank its bands (Exact below Partial)', () => {
     const m = Float64Array.from(GOOD_M);
     m[at('familyName', 'Exact')] = 0.2;
