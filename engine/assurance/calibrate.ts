@@ -220,6 +220,7 @@ export function calibrate(
               ),
               similarity,
               Probable,
+              data.personalIdentifier[i] === 1,
             ).score
           : 0;
     heldOutScore[i] = probability;

@@ -374,8 +374,9 @@ export function estimate(
       matchLogOdds(compiled, similarity, pairPersonalIdentifier[i] === 1) + (pairTermFrequency[i] ?? 0),
     );
     rawScore[i] = raw;
-    limited[i] = scoreLimit(similarity) === undefined ? 0 : 1;
-    score[i] = limitedScore(raw, similarity, Probable).score;
+    const personal = pairPersonalIdentifier[i] === 1;
+    limited[i] = scoreLimit(similarity, personal) === undefined ? 0 : 1;
+    score[i] = limitedScore(raw, similarity, Probable, personal).score;
     posterior[i] = fit.posterior[pairPattern[i] ?? 0] ?? 0;
   }
   score.fill(1, modelled);

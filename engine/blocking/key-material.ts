@@ -41,6 +41,8 @@ function transform(value: string, how: BlockingTransform, phonetic: (value: stri
       return value.length < 3 ? value : value.slice(0, 3);
     case 'Year':
       return /^\d{4}/.test(value) ? value.slice(0, 4) : null;
+    case 'MonthDay':
+      return /^\d{4}-\d{2}-\d{2}$/.test(value) ? value.slice(5) : null;
     case 'Initial':
       return value.slice(0, 1);
   }

@@ -50,7 +50,7 @@ export const FieldEvidenceSchema = z.object({
 export type FieldEvidence = z.infer<typeof FieldEvidenceSchema>;
 
 export const DecidedBySchema = z.enum(['trusted-identifier', 'hard-conflict', 'score']);
-export const ScoreLimitSchema = z.enum(['NoNameEvidence', 'PossibleTwin']);
+export const ScoreLimitSchema = z.enum(['NoNameEvidence', 'PossibleTwin', 'BirthDateConflict']);
 export type ScoreLimit = z.infer<typeof ScoreLimitSchema>;
 
 export const MatchResultSchema = z.object({

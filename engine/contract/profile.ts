@@ -62,8 +62,11 @@ export const BLOCKING_FIELDS = [
 export const BlockingFieldSchema = z.enum(BLOCKING_FIELDS);
 export type BlockingField = z.infer<typeof BlockingFieldSchema>;
 
-/** How a normalised field value becomes part of a blocking key. */
-export const BLOCKING_TRANSFORMS = ['Exact', 'Phonetic', 'Prefix3', 'Year', 'Initial'] as const;
+/**
+ * How a normalised field value becomes part of a blocking key. `Year` and `MonthDay` split a full birth date
+ * (YYYY-MM-DD) so a date with a mistyped year still shares its month and day, and one with a mistyped day its year.
+ */
+export const BLOCKING_TRANSFORMS = ['Exact', 'Phonetic', 'Prefix3', 'Year', 'MonthDay', 'Initial'] as const;
 export const BlockingTransformSchema = z.enum(BLOCKING_TRANSFORMS);
 export type BlockingTransform = z.infer<typeof BlockingTransformSchema>;
 

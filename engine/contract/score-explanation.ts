@@ -88,17 +88,14 @@ function precedence(
   if (methodScore >= probable && result.limitedBy !== undefined) {
     const last = steps.at(-1)?.to ?? 0;
     const capped = scale === 'log-odds' ? Math.log(probable / (1 - probable)) : probable;
-    const twin = result.limitedBy === 'PossibleTwin';
+    const { label, why } = LIMIT_TEXT[result.limitedBy];
     steps.push({
       kind: 'cap',
-      label: twin ? 'Possible twin: held to Probable' : 'No name evidence: held to Probable',
+      label,
       from: last,
       to: capped,
       delta: capped - last,
     });
-    const why = twin
-      ? 'The records share family name and birth date but not the given name, and both carry a sex (possible twins or household members of one age; shared contact details and family numbers do not tell them apart)'
-      : 'No family or given name was compared on both records';
     return {
       score: probable,
       note: `${why}, so the score is held to the Probable threshold (${String(probable)}): such a pair may go to review but is never linked automatically.`,
@@ -106,6 +103,22 @@ function precedence(
   }
   return { score: methodScore, note: '' };
 }
+
+/** What each score limit (scoring/scorer.ts) says in a waterfall: its step's label and the reason it holds. */
+export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { label: string; why: string }>> = {
+  NoNameEvidence: {
+    label: 'No name evidence: held to Probable',
+    why: 'No family or given name was compared on both records',
+  },
+  PossibleTwin: {
+    label: 'Possible twin: held to Probable',
+    why: 'The records share family name and birth date but not the given name, and both carry a sex (possible twins or household members of one age; shared contact details and family numbers do not tell them apart)',
+  },
+  BirthDateConflict: {
+    label: 'Birth dates disagree: held to Probable',
+    why: 'The birth dates differ by more than a keying error and no personal identifier agrees (a Junior and a Senior, or two people of one name; shared contact details do not tell them apart)',
+  },
+};
 
 /** The waterfall of a scored pair, or null when the evidence does not carry what the method needs. */
 export function scoreWaterfall(result: ScoredEvidence, basis: ScoreBasis): Waterfall | null {

@@ -106,6 +106,20 @@ export function defaultProfile(sources: readonly SourceTrustEntry[]): MatchingPr
           ],
         },
         {
+          Name: 'family-phonetic-birth-month-day',
+          Parts: [
+            { Field: 'familyName', Transform: 'Phonetic' },
+            { Field: 'birthDate', Transform: 'MonthDay' },
+          ],
+        },
+        {
+          Name: 'given-phonetic-birth-month-day',
+          Parts: [
+            { Field: 'givenName', Transform: 'Phonetic' },
+            { Field: 'birthDate', Transform: 'MonthDay' },
+          ],
+        },
+        {
           Name: 'given-prefix-birth-year',
           Parts: [
             { Field: 'givenName', Transform: 'Prefix3' },

@@ -77,10 +77,27 @@ export function possibleTwin(similarity: Float64Array): boolean {
   );
 }
 
-/** Which of the name-evidence and twin rules holds the pair at Probable once its score reaches it, if either. */
-export function scoreLimit(similarity: Float64Array): ScoreLimit | undefined {
+const IDENTIFIER = FIELD_NAMES.indexOf('identifier');
+
+/**
+ * Birth dates that disagree beyond a keying error: both recorded, and neither equal nor one digit, two adjacent
+ * digits or day and month apart (below Strong: another day in the same year, or further). Names that agree, even
+ * rare ones, then describe two people as often as one: a Junior and a Senior, cousins named after a grandparent,
+ * two children of one name born months apart. The pair goes to review, never an automatic link; only a personal
+ * identifier that agrees exactly (or a trusted one, which decides before any score) links it. An address, phone
+ * or e-mail that agrees does not lift the hold: a household shares them (household-evidence.ts).
+ */
+export function birthDateConflict(similarity: Float64Array, personalIdentifier: boolean): boolean {
+  const birthDate = similarity[BIRTH_DATE] ?? Number.NaN;
+  if (Number.isNaN(birthDate) || birthDate >= BAND_FLOORS.Strong || birthDate < BAND_FLOORS.Partial) return false;
+  return !(personalIdentifier && (similarity[IDENTIFIER] ?? 0) >= BAND_FLOORS.Exact);
+}
+
+/** Which of the name-evidence, twin and birth-date rules holds the pair at Probable once its score reaches it, if any. */
+export function scoreLimit(similarity: Float64Array, personalIdentifier = false): ScoreLimit | undefined {
   if (!hasNameEvidence(similarity)) return 'NoNameEvidence';
   if (possibleTwin(similarity)) return 'PossibleTwin';
+  if (birthDateConflict(similarity, personalIdentifier)) return 'BirthDateConflict';
   return undefined;
 }
 
@@ -89,10 +106,11 @@ export function limitedScore(
   score: number,
   similarity: Float64Array,
   probable: number,
+  personalIdentifier = false,
 ): { score: number; limitedBy?: ScoreLimit } {
   // At Probable too: when Probable equals Certain, the score alone would say certain.
   if (score < probable) return { score };
-  const limitedBy = scoreLimit(similarity);
+  const limitedBy = scoreLimit(similarity, personalIdentifier);
   return limitedBy === undefined ? { score } : { score: probable, limitedBy };
 }
 
@@ -204,7 +222,12 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
     const conflict = hardConflict(a, b, trusted, scratch, rules);
     if (conflict !== undefined)
       return { score: 0, decision: 'no-match', decidedBy: 'hard-conflict', conflictRule: conflict };
-    const { score, limitedBy } = limitedScore(methodScore(a, b, scratch), scratch.similarity, Probable);
+    const { score, limitedBy } = limitedScore(
+      methodScore(a, b, scratch),
+      scratch.similarity,
+      Probable,
+      scratch.personalIdentifier,
+    );
     if (limitedBy !== undefined) return { score, decision: 'probable', decidedBy: 'score', limitedBy };
     const decision: Decision = score >= Certain ? 'certain' : score >= Probable ? 'probable' : 'no-match';
     return { score, decision, decidedBy: 'score' };

@@ -38,7 +38,7 @@ describe('assurance commands on a synthetic sandbox', () => {
     // The file is exactly the digest's serialisation: sha256sum gives the reported digest.
     const digest = createHash('sha256').update(text, 'utf8').digest('hex');
     expect(table.stdout).toContain(`syn-400 (SHA-256 ${digest})`);
-    expect(table.stdout).toMatch(/score method\s+fellegi-sunter \(default-fs-1\)/);
+    expect(table.stdout).toMatch(/score method\s+fellegi-sunter \(default-fs-2\)/);
     expect(table.stdout).toMatch(/blocking recall\s+\d\.\d{4} \(\d+ of \d+ true pairs are candidates; \d+ missed\)/);
     expect(table.stdout).toMatch(/threshold\s+TP\s+FP\s+TN\s+FN\s+precision\s+95% CI\s+recall/);
     expect(table.stdout).toMatch(/False positives/);

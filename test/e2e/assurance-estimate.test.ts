@@ -192,7 +192,7 @@ describe('Estimate without labels on the Match assurance page', () => {
     expect(JSON.parse(readFileSync(saved, 'utf8'))).toEqual(model);
 
     const diff = (await page.getByTestId('model-diff').textContent()) ?? '';
-    expect(diff).toMatch(/^Against the active profile's model default-fs-1: \d+ differences/);
+    expect(diff).toMatch(/^Against the active profile's model default-fs-2: \d+ differences/);
     await page.getByTestId('governed-procedure').waitFor();
     expect(await page.getByTestId('governed-procedure').textContent()).toContain('profile apply');
     await expectNoActivationControl(page);

@@ -405,7 +405,7 @@ describe('the Match assurance page', () => {
     // The sandbox scores with the default Fellegi-Sunter model (issue 12): the new model is compared with it,
     // setting by setting (prior, smoothing, each field's m and u per band).
     const diff = (await page.getByTestId('model-diff').textContent()) ?? '';
-    expect(diff).toMatch(/^Against the active profile's model default-fs-1: \d+ differences/);
+    expect(diff).toMatch(/^Against the active profile's model default-fs-2: \d+ differences/);
     expect(diff).toContain('fs-e2e-1');
     await expectNoActivationControl(page);
     await expectAccessible(page, 'assurance-calibration-report');

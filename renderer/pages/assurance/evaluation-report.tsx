@@ -9,6 +9,7 @@ import { Alert, Badge, Button, Card, Code, Group, Modal, SimpleGrid, Stack, Tabl
 import { useMemo, useState } from 'react';
 import type { z } from 'zod';
 import type { ErrorExampleSchema, EvaluationReport } from '../../../engine/contract/assurance.ts';
+import { LIMIT_TEXT } from '../../../engine/contract/score-explanation.ts';
 import { formatCount } from '../../format.ts';
 import { IconInfo } from '../../icons.tsx';
 import { ExportButtons } from './export-buttons.tsx';
@@ -95,7 +96,7 @@ function ExamplesTable({
               <Table.Td>{example.score.toFixed(4)}</Table.Td>
               <Table.Td>
                 {example.decidedBy}
-                {example.limitedBy === 'NoNameEvidence' ? ' (no name evidence: capped)' : ''}
+                {example.limitedBy === undefined ? '' : ` (${LIMIT_TEXT[example.limitedBy].label})`}
               </Table.Td>
               <Table.Td>
                 <Button

@@ -98,7 +98,7 @@ describe('matching/calibrate on a synthetic sandbox', () => {
       trainedAgainst: {
         matchingProfileVersion: 1,
         comparatorVersion: 'comparators-2',
-        scoreMethodVersion: 'default-fs-1',
+        scoreMethodVersion: 'default-fs-2',
       },
       datasetId: 'synthetic-600',
       datasetDigest: report.datasetDigest,

@@ -29,7 +29,7 @@ describe('matching/estimate on a synthetic sandbox', () => {
     expect(model.trainedAgainst).toEqual({
       matchingProfileVersion: before.matchingProfileVersion,
       comparatorVersion: before.profile.Comparators.Version,
-      scoreMethodVersion: 'default-fs-1',
+      scoreMethodVersion: 'default-fs-2',
     });
     expect(report.activated).toBe(false);
     expect((await engine.call('profile/get', {}, ctx)).matchingProfileVersion).toBe(before.matchingProfileVersion);

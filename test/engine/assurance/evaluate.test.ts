@@ -22,7 +22,7 @@ describe('matching/evaluate on a hand-worked registry', () => {
       matchingProfileVersion: 1,
       comparatorVersion: 'comparators-2',
       scoreMethod: 'fellegi-sunter',
-      scoreMethodVersion: 'default-fs-1',
+      scoreMethodVersion: 'default-fs-2',
     });
     expect(report.labels).toEqual({ pairs: 9, matches: 5, nonMatches: 4, distinctRecords: 12 });
     expect(report.decidedBy).toEqual({ trustedIdentifier: 4, hardConflict: 5, score: 0 });

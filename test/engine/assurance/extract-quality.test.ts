@@ -4,17 +4,19 @@
  * (the estimate applied with its suggested thresholds to a fresh tenant, as `estimate --with-thresholds` writes
  * it); the floors sit a little below the figures measured on 2026-11-26 (docs/matching.md, "Matching quality").
  *
- *                        default F1 (P), reviews / 1,000     no labels F1 (P), reviews / 1,000 (share joining a true pair)
- *   names-dates          0.8676 (0.9928), 22.4 (0.42)        0.8367 (0.9978), 12.0 (0.85)
- *   names-dates-heavy    0.4701 (0.9973), 31.0 (0.57)        0.4800 (1.0000), 13.0 (0.92)
- *   heavy-typos          0.9818 (1.0000),  3.4 (0.97)        0.9889 (1.0000),  2.0 (1.00)
+ *                        default F1 (P), reviews / 1,000 (share joining a true pair)   no labels F1 (P), reviews / 1,000 (share)
+ *   names-dates          0.8893 (0.9951), 23.0 (0.47)                                0.8773 (0.9960), 23.3 (0.54), fallback
+ *   names-dates-heavy    0.5278 (1.0000), 32.7 (0.63)                                0.5472 (1.0000), 14.2 (0.92)
+ *   heavy-typos          0.9805 (1.0000),  3.5 (0.97)                                0.9852 (1.0000),  2.7 (1.00)
  *
- * Names and birth dates only stay short of issue 22's 0.97: blocking finds 88% of the true pairs (56% with heavy
- * errors), and this generator's duplicates carry an error in a name or the birth date far more often than a
- * registry's (exact agreement 0.61 per field among true pairs). Without labels F1 is 0.03 below the default there,
- * not within the issue's 0.01: the estimate's m under-counts exact agreement (0.51 for 0.61), so it links fewer
- * pairs, more precisely, and sends fewer to review. Before twins without a sex stopped counting the family name
- * (2026-11-26), the default linked them: precision 0.85.
+ * Names and birth dates only stay short of issue 22's 0.97: blocking finds 93% of the true pairs (67% with heavy
+ * errors; 88% before the month-and-day rules of 2026-11-26), and this generator's duplicates carry an error in a
+ * name or the birth date far more often than a registry's (exact agreement 0.61 per field among true pairs). Without
+ * labels the estimate's fit there takes half the true pairs for non-matches (it promises 59 pairs agreeing exactly
+ * on full name and birth date where the candidates hold 130), so its anchor-consistent check fails and it falls back
+ * to the default m with its own u: 0.012 below the default, not within the issue's 0.01 (0.037 below before the
+ * check looked that way). Before twins without a sex stopped counting the family name (2026-11-26), the default
+ * linked them: precision 0.85.
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -43,13 +45,14 @@ const perThousand = (q: PopulationQuality): number => (1000 * q.reviewCases) / q
 
 describe('matching quality on generated extracts, default and without labels', () => {
   it('names and birth dates only: precise by default and without labels, with a review queue a team can staff', async () => {
-    const { byDefault, noLabels } = await measure('names-dates');
-    expect(byDefault.autoLinks.f1).toBeGreaterThanOrEqual(0.86);
+    const { byDefault, noLabels, fitted } = await measure('names-dates');
+    expect(byDefault.autoLinks.f1).toBeGreaterThanOrEqual(0.88);
     expect(byDefault.autoLinks.precision).toBeGreaterThanOrEqual(0.99);
     expect(perThousand(byDefault)).toBeLessThanOrEqual(30);
     expect(byDefault.reviewCasesJoiningTruePair).toBeGreaterThanOrEqual(0.3 * byDefault.reviewCases);
-    // The issue asks for 0.01; measured 0.031 below (module comment).
-    expect(noLabels.autoLinks.f1).toBeGreaterThanOrEqual((byDefault.autoLinks.f1 ?? 0) - 0.035);
+    // The fit undercounts the true pairs and says so; the issue asks for 0.01, measured 0.012 below (module comment).
+    expect(fitted).toBe(false);
+    expect(noLabels.autoLinks.f1).toBeGreaterThanOrEqual((byDefault.autoLinks.f1 ?? 0) - 0.015);
     expect(noLabels.autoLinks.precision).toBeGreaterThanOrEqual(0.99);
     expect(perThousand(noLabels)).toBeLessThanOrEqual(30);
     expect(noLabels.reviewCasesJoiningTruePair).toBeGreaterThanOrEqual(0.3 * noLabels.reviewCases);

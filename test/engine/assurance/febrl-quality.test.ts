@@ -72,7 +72,8 @@ describe('FEBRL quality after calibration', () => {
     expect(run.rejectedRecords).toBe(0);
     expect(run.labels.pairs).toBeLessThanOrEqual(10_000);
     expect(run.heldOut.blockingRecall.recall).toBeGreaterThanOrEqual(0.995);
-    expect(run.heldOut.thresholds[0]?.f1).toBeGreaterThanOrEqual(0.9935);
+    // Birth dates of another day in the same year held to review (scorer.ts birthDateConflict, 2026-11-26): 0.9933.
+    expect(run.heldOut.thresholds[0]?.f1).toBeGreaterThanOrEqual(0.993);
     // At the live thresholds (target precision 0.99) the held-out pairs show no wrong link; the population, where a
     // link joins whole identities, a few (0.9977). At least the no-labels F1 (0.9959).
     expect(run.population.autoLinks.precision).toBeGreaterThanOrEqual(0.997);

@@ -49,6 +49,26 @@ describe('blocking key material', () => {
     expect(keys).toEqual(['family-year\u001fFR0R\u001f1984', 'family-year\u001fSM0\u001f1984']);
   });
 
+  it('splits a full birth date into its year and its month and day, and takes neither from a partial date', () => {
+    const rule = (Transform: 'Year' | 'MonthDay') => ({
+      Name: 'given-date',
+      Parts: [
+        { Field: 'givenName' as const, Transform: 'Exact' as const },
+        { Field: 'birthDate' as const, Transform },
+      ],
+    });
+    expect(ruleKeyMaterial(fields, rule('MonthDay'))).toEqual(['given-date\u001fannabel\u001f03-17']);
+    // A mistyped year keeps the month and day key; a mistyped day keeps the year key.
+    expect(ruleKeyMaterial({ ...fields, birthDate: '1948-03-17' }, rule('MonthDay'))).toEqual(
+      ruleKeyMaterial(fields, rule('MonthDay')),
+    );
+    expect(ruleKeyMaterial({ ...fields, birthDate: '1984-03-19' }, rule('Year'))).toEqual(
+      ruleKeyMaterial(fields, rule('Year')),
+    );
+    expect(ruleKeyMaterial({ ...fields, birthDate: '1984-03' }, rule('MonthDay'))).toEqual([]);
+    expect(ruleKeyMaterial({ ...fields, birthDate: '1984' }, rule('MonthDay'))).toEqual([]);
+  });
+
   it('yields nothing for a rule whose part is missing', () => {
     expect(
       ruleKeyMaterial(

@@ -57,7 +57,8 @@ describe('the unsupervised estimate on FEBRL, applied and re-matched', () => {
 
     const alone = run.rematched.profile?.population;
     expect(alone?.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
-    expect(alone?.autoLinks.f1).toBeGreaterThanOrEqual(0.9965);
+    // Birth dates of another day in the same year held to review (scorer.ts birthDateConflict, 2026-11-26): 0.99649.
+    expect(alone?.autoLinks.f1).toBeGreaterThanOrEqual(0.996);
     const suggested = run.rematched.suggested?.population;
     expect(suggested?.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
     // 2026-11-26: without a recorded sex, a twin's pattern (another given name, the same birth date) no longer counts the family name (household-evidence.ts); FEBRL replaces given names exactly so: 0.9968.

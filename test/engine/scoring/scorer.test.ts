@@ -146,3 +146,33 @@ describe('name swaps', () => {
     expect(r.evidence.find((e) => e.field === 'familyName')?.similarity).toBeLessThan(0.85);
   });
 });
+
+describe('birth dates of another day in the same year (scorer.ts birthDateConflict)', () => {
+  const SSN = 'urn:ssn';
+  // Rare names, everything else agreeing: the model alone would link all of these.
+  const left: MatchFields = { ...base, birthDate: '2023-03-07' };
+  const scorer = createScorer(profile({ PersonalIdentifierSystems: [SSN] }));
+  const outcome = (a: MatchFields, b: MatchFields) => scorer.explain(scorer.prepare(a), scorer.prepare(b));
+
+  it('hold names that agree to review when the dates are months apart in one year, whatever the household shares', () => {
+    const result = outcome(left, { ...left, birthDate: '2023-10-24' });
+    expect(result).toMatchObject({ decision: 'probable', limitedBy: 'BirthDateConflict', score: 0.5 });
+  });
+
+  it('are lifted only by a personal identifier that agrees exactly', () => {
+    const id = (value: string): Partial<MatchFields> => ({ identifiers: [{ system: SSN, value }] });
+    expect(
+      outcome({ ...left, ...id('123456789') }, { ...left, birthDate: '2023-10-24', ...id('123456789') }),
+    ).toMatchObject({ decision: 'certain' });
+    expect(
+      outcome({ ...left, ...id('123456789') }, { ...left, birthDate: '2023-10-24', ...id('123456780') }).limitedBy,
+    ).toBe('BirthDateConflict');
+  });
+
+  it('leave keying errors (a digit, day and month swapped) and far-apart dates to the model', () => {
+    expect(outcome(left, { ...left, birthDate: '2023-03-08' })).toMatchObject({ decision: 'certain' });
+    expect(outcome(left, { ...left, birthDate: '2023-07-03' }).limitedBy).toBeUndefined();
+    expect(outcome(left, { ...left, birthDate: '1961-08-30' }).limitedBy).toBeUndefined();
+    expect(outcome(left, { ...left, birthDate: null }).limitedBy).toBeUndefined();
+  });
+});
