@@ -232,9 +232,22 @@ export default tseslint.config(
   {
     files: ['test/**/*.ts'],
     rules: restrict(
-      [{ ...electron, message: 'Tests never import electron: the binary cannot run here.' }, sqlite, postgres],
+      [
+        { ...electron, message: 'Tests never import electron: the binary cannot run here.' },
+        sqlite,
+        postgres,
+        ...['node:fs', 'fs'].map((name) => ({
+          name,
+          importNames: ['mkdtempSync', 'mkdtemp'],
+          message: 'Make temporary folders with test/helpers/temp.ts (tempDir, suiteDir or scratchDir): one helper.',
+        })),
+      ],
       [],
     ),
+  },
+  {
+    files: ['test/helpers/temp.ts'],
+    rules: restrict([{ ...electron, message: 'Tests never import electron: the binary cannot run here.' }], []),
   },
   {
     files: ['**/*.js'],

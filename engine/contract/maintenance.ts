@@ -103,7 +103,9 @@ export type JobState = z.infer<typeof JobStateSchema>;
 export const MIN_BATCH_SIZE = 1;
 export const MAX_BATCH_SIZE = 25;
 const BatchSizeSchema = z.number().int().min(MIN_BATCH_SIZE).max(MAX_BATCH_SIZE);
-const ReasonSchema = z.string().trim().min(1).max(500);
+/** The longest reason a job may be started with (characters, after trimming). */
+export const REASON_MAX = 500;
+const ReasonSchema = z.string().trim().min(1).max(REASON_MAX);
 const JobIdSchema = z.string().regex(/^[A-Za-z0-9-]{8,80}$/, 'a job ID is 8-80 letters, digits or dashes');
 
 export const ReindexInputSchema = z.strictObject({ reason: ReasonSchema, batchSize: BatchSizeSchema });
@@ -119,9 +121,10 @@ export const ReconcileInputSchema = z.strictObject({
 
 export const JobStartedSchema = z.object({ jobId: z.string(), status: z.literal('queued') });
 
+/** `startsJob`: the operation queues a maintenance job and answers with its ID (the console then watches it). */
 export const maintenanceOperations = {
-  'maintenance/reindex': { input: ReindexInputSchema, output: JobStartedSchema },
-  'maintenance/reconcile': { input: ReconcileInputSchema, output: JobStartedSchema },
+  'maintenance/reindex': { input: ReindexInputSchema, output: JobStartedSchema, startsJob: true },
+  'maintenance/reconcile': { input: ReconcileInputSchema, output: JobStartedSchema, startsJob: true },
   'jobs/get': { input: z.strictObject({ jobId: JobIdSchema }), output: JobStateSchema },
   'jobs/cancel': {
     input: z.strictObject({ jobId: JobIdSchema }),

@@ -119,7 +119,7 @@ export const operations = {
   ...auditOperations,
   ...healthOperations,
   ...runOperations,
-} as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
+} as const satisfies Record<string, { input: z.ZodType; output: z.ZodType; startsJob?: true }>;
 
 export type Operations = typeof operations;
 export type OperationName = keyof Operations;

@@ -9,6 +9,9 @@ import { z } from 'zod';
 import { MatchResultSchema, RecordRefSchema } from './matching.ts';
 
 /** LinkQuality: one identity whose records look wrongly linked (the link-quality scan); both sides name it. */
+/** The longest reason a review decision may give (characters, after trimming). */
+export const DECISION_REASON_MAX = 500;
+
 export const REVIEW_KINDS = ['IngestionMatch', 'PopulationReconciliation', 'LinkQuality'] as const;
 export const ReviewKindSchema = z.enum(REVIEW_KINDS);
 
@@ -103,7 +106,7 @@ export const reviewOperations = {
     input: z.strictObject({
       caseId: CaseIdSchema,
       decision: ReviewDecisionSchema,
-      reason: z.string().trim().min(1).max(500),
+      reason: z.string().trim().min(1).max(DECISION_REASON_MAX),
     }),
     output: z.object({ case: ReviewCaseSchema }),
   },

@@ -349,7 +349,7 @@ export class ConsoleBackend {
 
   /** Jobs the renderer has just seen or started are watched, so their updates are pushed. */
   private afterEngineCall(connection: ConsoleConnection, name: OperationName, output: unknown): void {
-    if (name === 'maintenance/reindex' || name === 'maintenance/reconcile') {
+    if ('startsJob' in operations[name]) {
       connection.jobQueued((output as { jobId: string }).jobId);
       void this.watcher.watch((output as { jobId: string }).jobId).catch(() => undefined);
     } else if (name === 'jobs/get') this.watcher.observe(output as JobState);

@@ -12,12 +12,13 @@ import { LocalEngine } from '../../engine/local-engine.ts';
 import { RemoteEngine } from '../../main/remote/remote-engine.ts';
 import { StaticTokenProvider } from '../../main/remote/token-provider.ts';
 import { devTokenFor, serveWithWorker, type ServedApi } from '../helpers/api.ts';
-import { exited, makeSandbox, setMaintenance, spawnWorker, TENANT, tempDir } from '../engine/jobs/helpers.ts';
+import { exited, makeSandbox, setMaintenance, spawnWorker, TENANT } from '../engine/jobs/helpers.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 const ctx: CallContext = { tenantId: TENANT, actor: 'ignored' };
 
 describe('parallel starts, reads and cancels while workers run', () => {
-  const { dir, cleanup } = tempDir('mpi-api-concurrency-');
+  const { dir, cleanup } = scratchDir('mpi-api-concurrency-');
   let engine: LocalEngine;
   let api: ServedApi;
   let worker: ReturnType<typeof spawnWorker>;

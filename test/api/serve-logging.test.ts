@@ -7,7 +7,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { BIN, cli, exited, makeSandbox, tempDir, TENANT, waitFor } from '../engine/jobs/helpers.ts';
+import { BIN, cli, exited, makeSandbox, TENANT, waitFor } from '../engine/jobs/helpers.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 interface LogLine {
   readonly msg?: string;
@@ -23,7 +24,7 @@ function lines(output: string): LogLine[] {
 }
 
 describe('serve logs reach standard output while the server runs', () => {
-  const { dir, cleanup } = tempDir('mpi-serve-log-');
+  const { dir, cleanup } = scratchDir('mpi-serve-log-');
   let server: ChildProcess | undefined;
   let output = '';
   let url = '';

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { settingsPathFor } from '../../engine/config/settings.ts';
 import { parseLabelsTsv } from '../../engine/assurance/labels.ts';
-import { BIN, cli, exited, makeSandbox, readJob, setMaintenance, tempDir, waitFor } from '../engine/jobs/helpers.ts';
+import { BIN, cli, exited, makeSandbox, readJob, setMaintenance, waitFor } from '../engine/jobs/helpers.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
@@ -33,7 +34,7 @@ function remote(
 }
 
 describe('mpi-console serve, token and --remote as real processes', () => {
-  const { dir, cleanup } = tempDir('mpi-serve-');
+  const { dir, cleanup } = scratchDir('mpi-serve-');
   let dbPath: string;
   let tokenFile: string;
   let server: ReturnType<typeof spawn>;

@@ -19,8 +19,7 @@
  * the speed of refusals.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -29,6 +28,7 @@ import { LocalEngine } from '../../engine/local-engine.ts';
 import { RemoteEngine } from '../../main/remote/remote-engine.ts';
 import { StaticTokenProvider } from '../../main/remote/token-provider.ts';
 import { devSigningKey, devToken } from '../../main/api/auth/dev-auth.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 const BIN = fileURLToPath(new URL('../../main/cli/bin.js', import.meta.url));
 const BARE = fileURLToPath(new URL('./bare-http.ts', import.meta.url));
@@ -136,7 +136,7 @@ async function stop(child: ChildProcess | undefined): Promise<void> {
 }
 
 export async function benchApi(): Promise<BenchRow[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'mpi-bench-api-'));
+  const dir = scratchDir('mpi-bench-api-').dir;
   const dbPath = join(dir, 'api.db');
   const ctx = { tenantId: 'bench', actor: 'api:bench' };
   const engine = LocalEngine.open({ dbPath });
@@ -227,7 +227,7 @@ export async function benchApi(): Promise<BenchRow[]> {
 
 /** job GET on a 100,000-record registry, idle and while an estimate computes in the server's engine pool. */
 export async function benchApiDuringEstimate(records = 100_000): Promise<BenchRow[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'mpi-bench-api-estimate-'));
+  const dir = scratchDir('mpi-bench-api-estimate-').dir;
   const dbPath = join(dir, 'api.db');
   const ctx = { tenantId: 'bench', actor: 'api:bench' };
   const engine = LocalEngine.open({ dbPath });

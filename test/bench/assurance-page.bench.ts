@@ -16,8 +16,8 @@
  * and awaited after it. Progress with the time of each set-up step goes to stderr.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page, type Request } from 'playwright-core';
@@ -26,6 +26,7 @@ import { labelsToTsv } from '../../engine/contract/label-tsv.ts';
 import { buildRenderer } from '../../main/build/renderer.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium.ts';
 import type { BenchRow } from './rows.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const HOST_BIN = join(ROOT, 'main', 'browser-host', 'bin.js');
@@ -156,7 +157,7 @@ export async function benchAssurancePage(): Promise<BenchRow[]> {
   const step = progress(performance.now());
   await buildRenderer();
   step('renderer built');
-  const dir = mkdtempSync(join(tmpdir(), 'mpi-bench-assurance-page-'));
+  const dir = scratchDir('mpi-bench-assurance-page-').dir;
   try {
     const sandbox = join(dir, 'sandbox.db');
     const engine = LocalEngine.open({ dbPath: sandbox });

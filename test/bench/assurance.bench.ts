@@ -4,8 +4,7 @@
  * pairs; and FEBRL quality after calibration (held-out and population-level pairwise F1) beside the
  * published anchors (Splink documentation: FEBRL 4 best F1 0.9998, FEBRL 3 best F1 0.9954).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchRow } from './rows.ts';
@@ -18,6 +17,7 @@ import { forgetCachedTags } from '../../engine/assurance/blocking-recall.ts';
 import { compareFields, newScratch } from '../../engine/scoring/field-comparison.ts';
 import { febrlAssurance, type FebrlAssurance } from '../../engine/benchmark/febrl-assurance.ts';
 import type { FebrlSource } from '../../engine/benchmark/febrl-run.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 const FEBRL = fileURLToPath(new URL('../../../shared/data/febrl/', import.meta.url));
 const RUNS = 7;
@@ -169,7 +169,7 @@ function qualityRows(name: string, run: FebrlAssurance, anchor: number): BenchRo
 }
 
 export async function benchAssurance(): Promise<BenchRow[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'mpi-bench-assurance-'));
+  const dir = scratchDir('mpi-bench-assurance-').dir;
   try {
     const engine = LocalEngine.open({ dbPath: join(dir, 'assurance.db') });
     const rows: BenchRow[] = [];

@@ -7,8 +7,7 @@
  * Budgets (issue 9): cold start ≤ 1.5 s, initial JavaScript ≤ 500 kB gzip.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -17,6 +16,7 @@ import { LocalEngine } from '../../engine/local-engine.ts';
 import { buildRenderer, RENDERER_OUT } from '../../main/build/renderer.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium.ts';
 import type { BenchRow } from './rows.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const HOST_BIN = join(ROOT, 'main', 'browser-host', 'bin.js');
@@ -86,7 +86,7 @@ const BLANK_SERVER = `
 `;
 
 async function benchColdStart(): Promise<BenchRow> {
-  const dir = mkdtempSync(join(tmpdir(), 'mpi-bench-console-'));
+  const dir = scratchDir('mpi-bench-console-').dir;
   try {
     const sandbox = join(dir, 'sandbox.db');
     const engine = LocalEngine.open({ dbPath: sandbox });

@@ -3,9 +3,7 @@
  * (in a child process each, so peak RSS is the run's own), each beside the ceiling measured in the same run.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import type { BenchRow } from './rows.ts';
@@ -27,6 +25,7 @@ import { compareFields, newScratch } from '../../engine/scoring/field-comparison
 import { sandboxProfile } from '../../engine/operations/sandbox.ts';
 import type { MatchFields } from '../../engine/contract/fields.ts';
 import { blockingTags } from '../../engine/blocking/tags.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 // talisman is CommonJS without type declarations; its module export is the similarity function itself.
 const jaroWinklerReference = createRequire(import.meta.url)('talisman/metrics/jaro-winkler.js') as (
@@ -171,7 +170,7 @@ interface IngestFigures {
 export function benchIngestion(sizes: readonly number[] = [10_000, 100_000]): BenchRow[] {
   const rows: BenchRow[] = [];
   for (const size of sizes) {
-    const dir = mkdtempSync(join(tmpdir(), 'mpi-bench-'));
+    const dir = scratchDir('mpi-bench-').dir;
     execFileSync(process.execPath, ['--import', 'tsx', INGEST_WORKER, 'generate', dir, String(size)]);
     const out = execFileSync(process.execPath, ['--import', 'tsx', INGEST_WORKER, 'ingest', dir], {
       encoding: 'utf8',

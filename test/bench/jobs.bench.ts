@@ -10,11 +10,11 @@
  * Matching scores every identity's blocking candidates.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchRow } from './rows.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 const WORKER = fileURLToPath(new URL('./jobs-worker.ts', import.meta.url));
 const SIZES = [20_000, 100_000] as const;
@@ -47,7 +47,7 @@ function fresh(dir: string, built: string, name: string): string {
 export function benchJobs(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   for (const size of SIZES) {
-    const dir = mkdtempSync(join(tmpdir(), 'mpi-bench-jobs-'));
+    const dir = scratchDir('mpi-bench-jobs-').dir;
     try {
       const built = join(dir, 'built.db');
       step('build', built, [String(size)]);

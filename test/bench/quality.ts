@@ -10,8 +10,7 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { febrlFile } from '../helpers/febrl.ts';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { febrlProfile, loadFebrl, namesAndBirthDate, type FebrlSource } from '../../engine/benchmark/febrl-run.ts';
@@ -29,6 +28,7 @@ import { populationQuality, refKey, type PopulationQuality } from '../../engine/
 import { truthRecords } from '../../engine/store/assurance.ts';
 import type { CallContext } from '../../engine/contract/operations.ts';
 import type { MatchingProfile } from '../../engine/contract/profile.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 const DATASETS: Record<string, FebrlSource[]> = {
   febrl4: [
@@ -125,7 +125,7 @@ async function estimatedLines(name: string, run: EstimateRun): Promise<void> {
   }
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'mpi-quality-'));
+const dir = scratchDir('mpi-quality-').dir;
 /** --certain / --probable: the default profile's thresholds replaced, to see the trade-off they make. */
 function withThresholds(profile: MatchingProfile): MatchingProfile {
   const t = profile.MatchingRules.Thresholds;

@@ -7,11 +7,10 @@
  * million takes tens of minutes, so it is an option, never part of `npm run bench`'s default.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BenchRow } from './rows.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 const INGEST_WORKER = fileURLToPath(new URL('./ingest-worker.ts', import.meta.url));
 const SCALE_WORKER = fileURLToPath(new URL('./scale-worker.ts', import.meta.url));
@@ -63,7 +62,7 @@ export function benchScale(
   const rows: BenchRow[] = [];
   let base: Ingested | undefined;
   for (const size of sizes) {
-    const dir = mkdtempSync(join(tmpdir(), 'mpi-bench-scale-'));
+    const dir = scratchDir('mpi-bench-scale-').dir;
     try {
       log(`scale ${k(size)}: generating`);
       execFileSync(process.execPath, ['--import', 'tsx', INGEST_WORKER, 'generate', dir, String(size)], {

@@ -10,7 +10,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { BIN, cli, exited, makeSandbox, tempDir, waitFor } from '../engine/jobs/helpers.ts';
+import { BIN, cli, exited, makeSandbox, waitFor } from '../engine/jobs/helpers.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 interface DataPoint {
   readonly attributes: Record<string, string>;
@@ -58,7 +59,7 @@ function collect(body: OtlpBody): void {
 
 let receiver: Server;
 let endpoint: string;
-const { dir, cleanup } = tempDir('mpi-otel-');
+const { dir, cleanup } = scratchDir('mpi-otel-');
 let dbPath: string;
 
 beforeAll(async () => {

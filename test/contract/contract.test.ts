@@ -3,8 +3,7 @@
  * loopback — on two registries built alike, then the two runs' answers compared: equal, job lifecycle,
  * refusals, evaluation and calibration reports included.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../engine/local-engine.ts';
@@ -16,6 +15,7 @@ import { StaticTokenProvider } from '../../main/remote/token-provider.ts';
 import { devTokenFor, serveApi, type ServedApi } from '../helpers/api.ts';
 import { contractSuite, type Backend, type Recorded } from './suite.ts';
 import type { LabelPair } from '../../engine/assurance/labels.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 const TENANT = 't1';
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 async function registry(): Promise<LocalEngine> {
-  const dir = mkdtempSync(join(tmpdir(), 'mpi-contract-'));
+  const dir = scratchDir('mpi-contract-').dir;
   cleanup.push(() => {
     rmSync(dir, { recursive: true, force: true });
   });

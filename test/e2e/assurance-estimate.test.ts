@@ -7,8 +7,7 @@
  * critical violation. Screenshots go to test-results/screenshots/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
@@ -27,6 +26,7 @@ import {
   screenshot,
   SCREENSHOTS,
 } from './helpers.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 type EstimateOutput = z.infer<typeof EstimateOutputSchema>;
 
@@ -50,7 +50,7 @@ const OPTIONS = {
 };
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'mpi-e2e-estimate-'));
+  dir = scratchDir('mpi-e2e-estimate-').dir;
   db = join(dir, 'estimate.db');
   const engine = LocalEngine.open({ dbPath: db });
   try {

@@ -7,8 +7,7 @@
  * control that would fail (no Evaluate, Calibrate or sampling button), and the registry itself refuses an
  * evaluation with that token. axe on each state; screenshots in test-results/screenshots/.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -28,6 +27,7 @@ import {
   startRegistry,
   stopChild,
 } from './helpers.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 const TENANT = 'r1';
 let dir: string;
@@ -51,7 +51,7 @@ async function token(scope: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'mpi-e2e-assurance-remote-'));
+  dir = scratchDir('mpi-e2e-assurance-remote-').dir;
   db = join(dir, 'registry.db');
   labelsFile = join(dir, 'labels.tsv');
   const engine = LocalEngine.open({ dbPath: db });

@@ -10,8 +10,7 @@
  * state is checked with axe and saved as a screenshot.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
@@ -29,6 +28,7 @@ import {
   screenshot,
   SCREENSHOTS,
 } from './helpers.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 let dir: string;
 let db: string;
@@ -49,7 +49,7 @@ const pageErrors: string[] = [];
 const sent: string[] = [];
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'mpi-e2e-assurance-'));
+  dir = scratchDir('mpi-e2e-assurance-').dir;
   db = join(dir, 'assurance.db');
   labelsFile = join(dir, 'labels.tsv');
   const engine = LocalEngine.open({ dbPath: db });

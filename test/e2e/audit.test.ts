@@ -7,8 +7,7 @@
  * a screenshot.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
@@ -22,6 +21,7 @@ import {
   openMatchAssurance,
   screenshot,
 } from './helpers.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 const SIZE = 40;
 const SEED = 5;
@@ -37,7 +37,7 @@ let expected: OperationOutput<'audit/estimate'>;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'mpi-e2e-audit-'));
+  dir = scratchDir('mpi-e2e-audit-').dir;
   db = join(dir, 'audit.db');
   const engine = LocalEngine.open({ dbPath: db });
   const ctx = { tenantId: 'demo', actor: 'test' };

@@ -5,8 +5,7 @@
  * the job completes while the estimate still shows its progress. axe on each state.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
@@ -20,6 +19,7 @@ import {
   openMatchAssurance,
   screenshot,
 } from './helpers.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 let dir: string;
 let db: string;
@@ -30,7 +30,7 @@ let page: Page;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'mpi-e2e-long-'));
+  dir = scratchDir('mpi-e2e-long-').dir;
   db = join(dir, 'long.db');
   const engine = LocalEngine.open({ dbPath: db });
   try {

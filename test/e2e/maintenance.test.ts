@@ -7,8 +7,7 @@
  * and state is checked with axe and saved as a screenshot.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
@@ -17,6 +16,7 @@ import { MaintenanceSettingsSchema } from '../../engine/config/maintenance.ts';
 import { runWorker } from '../../engine/jobs/worker.ts';
 import { BATCH_SIZE_MESSAGE } from '../../renderer/pages/maintenance/start-job-form.ts';
 import { closeBrowserAndHost, expectAccessible, type HostProcess, openConsole, screenshot } from './helpers.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 let dir: string;
 let host: HostProcess;
@@ -91,7 +91,7 @@ async function manyJobsSandbox(path: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'mpi-e2e-'));
+  dir = scratchDir('mpi-e2e-').dir;
   await queuedOnlySandbox(join(dir, 'queued-only.db'));
   await manyJobsSandbox(join(dir, 'many-jobs.db'));
   ({ host, browser, context, page } = await openConsole(join(dir, 'data'), pageErrors));

@@ -6,13 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildDesktop } from '../../main/build/desktop.ts';
 import { preloadSource } from '../../main/electron/preload-source.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FUSE_SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
@@ -90,7 +90,7 @@ function readAsar(path: string): { files: Map<string, AsarEntry>; read: (name: s
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'mpi-package-'));
+  work = scratchDir('mpi-package-').dir;
   await buildDesktop();
   stubElectron(join(work, 'electron'));
   const builder = createRequire(import.meta.url).resolve('electron-builder/cli.js');

@@ -8,8 +8,7 @@
  * watch it complete → errors that say what to do. axe on every page; screenshots in test-results/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -34,6 +33,7 @@ import {
   startRegistry,
   stopChild,
 } from './helpers.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 const TENANT = 't1';
 let dir: string;
@@ -54,7 +54,7 @@ function remoteWith(token: string): RemoteEngine {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'mpi-e2e-remote-'));
+  dir = scratchDir('mpi-e2e-remote-').dir;
   idp = await startLoginProvider({ 'operator@t1.example': { tenant: TENANT, scopes: ['mpi.operations'] } }, [
     { clientId: 'svc-admin', secret: 'svc-admin-secret', tenant: TENANT },
   ]);

@@ -5,8 +5,7 @@
  * screenshot on every state.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
@@ -14,6 +13,7 @@ import { runWorker } from '../../engine/jobs/worker.ts';
 import { generatePopulation } from '../../engine/synthetic/generate.ts';
 import { toNdjsonBySource } from '../../engine/synthetic/write.ts';
 import { closeBrowserAndHost, expectAccessible, type HostProcess, openConsole, screenshot } from './helpers.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 let dir: string;
 let host: HostProcess;
@@ -74,7 +74,7 @@ async function reconciledSandbox(path: string): Promise<{ jobId: string; cases: 
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'mpi-e2e-reviews-'));
+  dir = scratchDir('mpi-e2e-reviews-').dir;
   reconciliation = await reconciledSandbox(join(dir, 'reviews.db'));
   ({ host, browser, context, page } = await openConsole(join(dir, 'data'), pageErrors));
 });

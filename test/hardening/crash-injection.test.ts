@@ -21,11 +21,11 @@ import {
   makeSandbox,
   readJob,
   setMaintenance,
-  tempDir as jobsTempDir,
   waitFor,
 } from '../engine/jobs/helpers.ts';
 import { runProcess, type ProcessResult } from '../helpers/processes.ts';
 import { runCli } from '../helpers/cli.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 const CONFIG_POINTS = [
   'config:temporary-written',
@@ -40,7 +40,7 @@ let dir: string;
 let base: string;
 
 beforeAll(async () => {
-  const temp = jobsTempDir('mpi-crash-');
+  const temp = scratchDir('mpi-crash-');
   dir = temp.dir;
   base = await makeSandbox(dir, 'base', 120, 8);
   const engine = LocalEngine.open({ dbPath: base });

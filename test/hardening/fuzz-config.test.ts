@@ -11,9 +11,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { loadSettings, settingsJson } from '../../engine/config/settings.ts';
-import { tempDir } from '../engine/jobs/helpers.ts';
+
 import { runCli } from '../helpers/cli.ts';
 import { expectNoPlanted, expectSafeRejection, newSecret } from './fuzz-helpers.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 let dir: string;
 let db: string;
@@ -21,7 +22,7 @@ let cleanup: () => void;
 const PLANTED = [newSecret(), newSecret(), newSecret()];
 
 beforeAll(async () => {
-  const temp = tempDir('mpi-fuzz-config-');
+  const temp = scratchDir('mpi-fuzz-config-');
   ({ dir, cleanup } = temp);
   db = join(dir, 'config.db');
   const engine = LocalEngine.open({ dbPath: db });

@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../engine/local-engine.ts';
-import { tempDir } from '../engine/jobs/helpers.ts';
+
 import { CANARIES, expectSafeRejection, plantedText } from './fuzz-helpers.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 const CTX = { tenantId: 'jobs-fuzz', actor: 'test' };
 let engine: LocalEngine;
@@ -18,7 +19,7 @@ let cleanup: () => void;
 const realJobs: string[] = [];
 
 beforeAll(async () => {
-  const temp = tempDir('mpi-fuzz-jobs-');
+  const temp = scratchDir('mpi-fuzz-jobs-');
   cleanup = temp.cleanup;
   engine = LocalEngine.open({ dbPath: join(temp.dir, 'jobs.db') });
   await engine.call('sandbox/create', { syntheticPeople: 20, seed: 4 }, CTX);

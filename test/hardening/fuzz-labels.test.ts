@@ -11,8 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { parseLabelsTsv } from '../../engine/assurance/labels.ts';
 import { isEngineError } from '../../engine/contract/errors.ts';
-import { tempDir } from '../engine/jobs/helpers.ts';
+
 import { CANARIES, expectNoPlanted, expectSafeRejection, plantedText } from './fuzz-helpers.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 const CTX = { tenantId: 'labels-fuzz', actor: 'test' };
 let engine: LocalEngine;
@@ -20,7 +21,7 @@ let cleanup: () => void;
 let refs: { sourceSystem: string; localId: string; enterpriseId: string }[];
 
 beforeAll(async () => {
-  const temp = tempDir('mpi-fuzz-labels-');
+  const temp = scratchDir('mpi-fuzz-labels-');
   cleanup = temp.cleanup;
   engine = LocalEngine.open({ dbPath: join(temp.dir, 'labels.db') });
   await engine.call('sandbox/create', { syntheticPeople: 80, seed: 12 }, CTX);

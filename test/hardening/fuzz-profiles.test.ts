@@ -10,8 +10,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import type { MatchingProfile } from '../../engine/contract/profile.ts';
-import { tempDir } from '../engine/jobs/helpers.ts';
+
 import { expectNoPlanted, expectSafeRejection, newSecret, plantedText } from './fuzz-helpers.ts';
+import { scratchDir } from '../helpers/temp.ts';
 
 const CTX = { tenantId: 'profile-fuzz', actor: 'test' };
 let engine: LocalEngine;
@@ -20,7 +21,7 @@ let base: MatchingProfile;
 let secrets: string[];
 
 beforeAll(async () => {
-  const temp = tempDir('mpi-fuzz-profiles-');
+  const temp = scratchDir('mpi-fuzz-profiles-');
   cleanup = temp.cleanup;
   engine = LocalEngine.open({ dbPath: join(temp.dir, 'profiles.db') });
   await engine.call('sandbox/create', { syntheticPeople: 30, seed: 2 }, CTX);

@@ -209,6 +209,14 @@ describe('layering lint rule', () => {
     ).toEqual([]);
   }, 60_000);
 
+  it('lets tests make temporary folders only through the one temp helper', async () => {
+    const code = "import { mkdtempSync } from 'node:fs';\nexport const x = mkdtempSync;\n";
+    expect(await messagesFor('test/engine/jobs/reindex.test.ts', code)).toEqual([
+      expect.stringMatching(/test\/helpers\/temp\.ts/),
+    ]);
+    expect(await messagesFor('test/helpers/temp.ts', code)).toEqual([]);
+  }, 60_000);
+
   it('accepts ordinary engine imports', async () => {
     expect(await messagesFor('engine/contract/errors.ts', "import { z } from 'zod';\nexport const x = z;\n")).toEqual(
       [],

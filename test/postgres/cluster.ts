@@ -6,10 +6,10 @@
  * (/usr/lib/postgresql/<version>/bin, the newest) unless PG_BIN names a folder; `.ci/run` installs them when missing.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { scratchDir } from '../helpers/temp.ts';
 
 export interface Cluster {
   /** The superuser's connection (postgres://mpi@127.0.0.1:PORT/mpi): for creating databases only. */
@@ -52,7 +52,7 @@ function freePort(): Promise<number> {
 
 export async function startCluster(): Promise<Cluster> {
   const bin = binFolder();
-  const root = mkdtempSync(join(tmpdir(), 'mpi-pg-'));
+  const { dir: root, cleanup } = scratchDir('mpi-pg-');
   const data = join(root, 'data');
   const asRoot = process.getuid?.() === 0;
   const run = (command: string, args: readonly string[]): void => {
@@ -104,7 +104,7 @@ export async function startCluster(): Promise<Cluster> {
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
       } finally {
-        rmSync(root, { recursive: true, force: true });
+        cleanup();
       }
     },
   };

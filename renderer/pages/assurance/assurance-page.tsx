@@ -41,6 +41,7 @@ import { AUDIT_CODECS, AUDIT_STATE, AuditPanel } from './audit-panel.tsx';
 import { reopenedAudit } from './audit-labels.ts';
 import { mergeLabelText } from './workbench-labels.ts';
 import { labelsToTsv } from '../../../engine/contract/label-tsv.ts';
+import { keys } from '../../hooks/console-data.ts';
 
 type CalibrationOutput = z.infer<typeof CalibrationOutputSchema>;
 type EstimateOutput = z.infer<typeof EstimateOutputSchema>;
@@ -141,7 +142,7 @@ export default function AssurancePage({
   };
   const allowed = may.evaluate || may.calibrate || may.estimate;
   const summary = useQuery({
-    queryKey: ['profile-summary', connectionKey],
+    queryKey: keys.profileSummary(connectionKey),
     queryFn: () => client.send('profile/summary', {}),
     enabled: allowed && may.summary,
   });
@@ -171,7 +172,7 @@ export default function AssurancePage({
     ORIGIN_CODEC,
   );
   const [estimate, setEstimate] = usePageState<EstimateOutput | null>(connectionKey, 'estimate', null, ESTIMATE_CODEC);
-  const runsKey = useMemo(() => ['runs', connectionKey] as const, [connectionKey]);
+  const runsKey = useMemo(() => keys.runs(connectionKey), [connectionKey]);
   // The sandbox's estimate of the prior, from the last sampling: offered beside the calibration's prior.
   const [estimatedPrior, setEstimatedPrior] = usePageState<number | null>(
     connectionKey,

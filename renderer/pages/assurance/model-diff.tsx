@@ -3,11 +3,10 @@
  * m, u or ln(m/u) weight differs, and the scalar settings (prior, smoothing, training dataset) that changed.
  */
 import { Alert, ScrollArea, Table, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import type { FellegiSunterModel } from '../../../engine/contract/profile.ts';
-import { useClient } from '../../client/context.tsx';
 import { IconInfo } from '../../icons.tsx';
 import { modelChanges } from './model-weights.ts';
+import { useProfile } from '../../hooks/console-data.ts';
 
 export function ModelDiff({
   produced,
@@ -16,8 +15,7 @@ export function ModelDiff({
   readonly produced: FellegiSunterModel;
   readonly connectionKey: string;
 }) {
-  const client = useClient();
-  const profile = useQuery({ queryKey: ['profile', connectionKey], queryFn: () => client.send('profile/get', {}) });
+  const profile = useProfile(connectionKey, true);
   if (profile.isPending) return null;
   if (profile.isError)
     return (

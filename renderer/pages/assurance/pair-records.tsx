@@ -11,6 +11,7 @@ import { useClient } from '../../client/context.tsx';
 import { IconAlert } from '../../icons.tsx';
 import { signed } from './metric-text.ts';
 import { EVIDENCE_FIELD, FIELD_ROWS, showValue } from './record-fields.ts';
+import { keys } from '../../hooks/console-data.ts';
 
 function contribution(value: number | undefined): string {
   return value === undefined ? '—' : signed(value, 2);
@@ -40,7 +41,7 @@ export function PairRecords({
     right: { sourceSystem: right.sourceSystem, localId: right.localId },
   };
   const explained = useQuery({
-    queryKey: ['pair-records', pair.left.sourceSystem, pair.left.localId, pair.right.sourceSystem, pair.right.localId],
+    queryKey: keys.pairRecords(pair.left, pair.right),
     queryFn: () => client.send('matching/explain', { ...pair, withValues: true }),
     // Read afresh each time the pair is opened, and forgotten when it closes: values are not kept in the page.
     gcTime: 0,

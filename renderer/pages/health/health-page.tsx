@@ -11,6 +11,7 @@ import { useClient } from '../../client/context.tsx';
 import { formatDateTime } from '../../format.ts';
 import { IconAlert, IconCheck, IconInfo } from '../../icons.tsx';
 import { blockingRules, metricValue } from './health-series.ts';
+import { keys } from '../../hooks/console-data.ts';
 
 const HealthChart = lazy(() => import('./health-chart.tsx'));
 const ScoreBandChart = lazy(() => import('./health-bars.tsx').then((m) => ({ default: m.ScoreBandChart })));
@@ -42,7 +43,7 @@ export default function HealthPage({
   const [field, setField] = useState<string>('birthDate');
   const [rule, setRule] = useState<string | null>(null);
   const health = useQuery({
-    queryKey: ['health', connectionKey],
+    queryKey: keys.health(connectionKey),
     queryFn: () => client.send('health/series', {}),
     enabled: offered,
   });

@@ -6,6 +6,7 @@ import dayjs from 'dayjs';
 import {
   MAX_BATCH_SIZE,
   MIN_BATCH_SIZE,
+  REASON_MAX,
   ReconcileInputSchema,
   ReindexInputSchema,
   type JobKind,
@@ -31,7 +32,7 @@ export type StartJobInput =
 export const BATCH_SIZE_MESSAGE = `Batch size is a whole number from ${String(MIN_BATCH_SIZE)} to ${String(MAX_BATCH_SIZE)}`;
 
 const FRIENDLY: Record<string, string> = {
-  reason: 'Give a reason (up to 500 characters): it is recorded with the job and in the audit trail',
+  reason: `Give a reason (up to ${String(REASON_MAX)} characters): it is recorded with the job and in the audit trail`,
   batchSize: BATCH_SIZE_MESSAGE,
   changedSince: 'Choose a date and time',
   externalSourceSystem: 'Choose one of the configured sources',

@@ -19,17 +19,17 @@ import {
 } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { useEffect, useRef, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { MAX_BATCH_SIZE, MIN_BATCH_SIZE, type JobKind } from '../../../engine/contract/maintenance.ts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { MAX_BATCH_SIZE, MIN_BATCH_SIZE, REASON_MAX, type JobKind } from '../../../engine/contract/maintenance.ts';
 import { useClient } from '../../client/context.tsx';
-import { ClientError, errorMessage } from '../../client/errors.ts';
+import { ClientError } from '../../client/errors.ts';
 import { keys, useProfile } from '../../hooks/console-data.ts';
 import { navigate, paths } from '../../hooks/route.ts';
 import { localTimeZone } from '../../format.ts';
 import { IconAlert, IconInfo } from '../../icons.tsx';
 import { GuidanceTable, KIND_EFFECT } from './guidance.tsx';
 import { KIND_LABEL } from './job-text.ts';
-import { toInput, validateDraft, withOffset, type StartJobDraft } from './start-job-form.ts';
+import { toInput, validateDraft, withOffset, type StartJobDraft, type StartJobInput } from './start-job-form.ts';
 
 type Field = 'reason' | 'batchSize' | 'externalSourceSystem' | 'changedSince';
 
@@ -91,8 +91,6 @@ export default function StartJobModal({
   const [draft, setDraft] = useState<StartJobDraft>(INITIAL);
   const [step, setStep] = useState<'form' | 'confirm'>('form');
   const [touched, setTouched] = useState<ReadonlySet<Field>>(new Set());
-  const [refusal, setRefusal] = useState<ClientError | Error | null>(null);
-  const [busy, setBusy] = useState(false);
   const startButton = useRef<HTMLButtonElement>(null);
   // The confirmation takes the focus to its Start button, so Enter starts and a screen reader lands on the decision.
   useEffect(() => {
@@ -102,7 +100,7 @@ export default function StartJobModal({
   // Only the sources a reconciliation can import from (an external FHIR source configured for this tenant); an engine
   // that does not say which offers its SourceTrust, and refuses an unconfigured one at the field.
   const summary = useQuery({
-    queryKey: ['profile-summary', connection],
+    queryKey: keys.profileSummary(connection),
     queryFn: () => client.send('profile/summary', {}),
     enabled: opened && draft.kind === 'reconciliation',
     retry: false,
@@ -110,6 +108,22 @@ export default function StartJobModal({
   const importable = summary.data?.importSources;
   const sources = importable ?? profile.data?.profile.SourceTrust.map((source) => source.SourceSystem) ?? [];
   const noneConfigured = importable !== undefined && importable.length === 0;
+
+  const startJob = useMutation({
+    mutationFn: async (request: StartJobInput) =>
+      request.kind === 'reindex'
+        ? client.send('maintenance/reindex', request.input)
+        : client.send('maintenance/reconcile', request.input),
+    onSuccess: async (started) => {
+      await queryClient.invalidateQueries({ queryKey: keys.jobs(connection) });
+      close();
+      navigate(paths.job(started.jobId));
+    },
+    onError: () => {
+      setStep('form');
+    },
+  });
+  const refusal = startJob.error;
 
   const errors = validateDraft(draft);
   const engineIssue = (field: Field): string | undefined =>
@@ -119,39 +133,20 @@ export default function StartJobModal({
   const update = (change: Partial<StartJobDraft>, field?: Field): void => {
     setDraft((current) => ({ ...current, ...change }));
     if (field !== undefined) setTouched((current) => new Set([...current, field]));
-    setRefusal(null);
+    startJob.reset();
   };
 
   const close = (): void => {
     setDraft(INITIAL);
     setStep('form');
     setTouched(new Set());
-    setRefusal(null);
+    startJob.reset();
     onClose();
   };
 
   const review = (): void => {
     setTouched(new Set<Field>(['reason', 'batchSize', 'externalSourceSystem', 'changedSince']));
     if (Object.keys(errors).length === 0) setStep('confirm');
-  };
-
-  const start = async (): Promise<void> => {
-    setBusy(true);
-    try {
-      const request = toInput(draft);
-      const started =
-        request.kind === 'reindex'
-          ? await client.send('maintenance/reindex', request.input)
-          : await client.send('maintenance/reconcile', request.input);
-      await queryClient.invalidateQueries({ queryKey: keys.jobs(connection) });
-      close();
-      navigate(paths.job(started.jobId));
-    } catch (caught) {
-      setRefusal(caught instanceof Error ? caught : new Error(errorMessage(caught)));
-      setStep('form');
-    } finally {
-      setBusy(false);
-    }
   };
 
   const kindLabel = KIND_LABEL[draft.kind].toLowerCase();
@@ -215,7 +210,7 @@ export default function StartJobModal({
               error={shown('reason')}
               autosize
               minRows={2}
-              maxLength={500}
+              maxLength={REASON_MAX}
               required
               data-autofocus
             />
@@ -320,11 +315,18 @@ export default function StartJobModal({
               onClick={() => {
                 setStep('form');
               }}
-              disabled={busy}
+              disabled={startJob.isPending}
             >
               Back
             </Button>
-            <Button ref={startButton} onClick={() => void start()} loading={busy} data-testid="confirm-start">
+            <Button
+              ref={startButton}
+              onClick={() => {
+                startJob.mutate(toInput(draft));
+              }}
+              loading={startJob.isPending}
+              data-testid="confirm-start"
+            >
               Start {kindLabel}
             </Button>
           </Group>

@@ -12,6 +12,7 @@ import { formatDateTime } from '../../format.ts';
 import { QueryState } from './query-state.tsx';
 import { ReviewsBreadcrumb } from './reviews-breadcrumb.tsx';
 import { unavailableReason } from './reviews-page.tsx';
+import { keys } from '../../hooks/console-data.ts';
 
 const COLOR: Record<HistoryEvent['kind'], string> = {
   'identity-created': 'blue',
@@ -47,7 +48,7 @@ export default function IdentityPage({
     ? unavailableReason(connection)
     : 'This registry does not offer identity histories: its API is older than this console.';
   const history = useQuery({
-    queryKey: ['identity-history', connectionKey, enterpriseId],
+    queryKey: keys.identityHistory(connectionKey, enterpriseId),
     queryFn: () => client.send('identities/history', { enterpriseId }),
     enabled: unavailable === null,
     retry: false,

@@ -11,6 +11,7 @@ import { formatCount } from '../../format.ts';
 import { IconAlert } from '../../icons.tsx';
 import { TaskProgress } from '../assurance/task-progress.tsx';
 import { RecordGraph } from './record-graph.tsx';
+import { keys } from '../../hooks/console-data.ts';
 
 export function LinkQualityCard({
   connectionKey,
@@ -21,7 +22,7 @@ export function LinkQualityCard({
 }) {
   const queryClient = useQueryClient();
   const scan = useTask('links/scan', () => {
-    void queryClient.invalidateQueries({ queryKey: ['reviews', connectionKey] });
+    void queryClient.invalidateQueries({ queryKey: keys.reviews(connectionKey) });
   });
   const report = scan.data;
   const worst = report?.identities[0];

@@ -22,10 +22,15 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
 import type { RecordRef } from '../../../engine/contract/matching.ts';
-import { REVIEW_DECISIONS, type ReviewCaseDetail, type ReviewDecision } from '../../../engine/contract/reviews.ts';
+import {
+  DECISION_REASON_MAX,
+  REVIEW_DECISIONS,
+  type ReviewCaseDetail,
+  type ReviewDecision,
+} from '../../../engine/contract/reviews.ts';
 import { useClient } from '../../client/context.tsx';
 import { paths } from '../../hooks/route.ts';
-import { useProfile } from '../../hooks/console-data.ts';
+import { useProfile, keys } from '../../hooks/console-data.ts';
 import { RecordGraph } from './record-graph.tsx';
 import { QueryState } from './query-state.tsx';
 import { ReviewsBreadcrumb } from './reviews-breadcrumb.tsx';
@@ -35,8 +40,6 @@ import { shortJobId } from '../maintenance/job-id.ts';
 import { PairRecords } from '../assurance/pair-records.tsx';
 import { DECISION_COLOR, DECISION_TEXT, KIND_TEXT, shortCaseId } from './review-text.ts';
 import { unavailableReason } from './reviews-page.tsx';
-
-const REASON_MAX = 500;
 
 const refKey = (ref: RecordRef): string => `${ref.sourceSystem}\u0000${ref.localId}`;
 
@@ -195,8 +198,8 @@ function DecisionForm({
       setDecision(null);
       setReason('');
       setTried(false);
-      await queryClient.invalidateQueries({ queryKey: ['review', connectionKey, detail.case.caseId] });
-      await queryClient.invalidateQueries({ queryKey: ['reviews', connectionKey] });
+      await queryClient.invalidateQueries({ queryKey: keys.review(connectionKey, detail.case.caseId) });
+      await queryClient.invalidateQueries({ queryKey: keys.reviews(connectionKey) });
     },
   });
   const trimmed = reason.trim();
@@ -233,12 +236,12 @@ function DecisionForm({
         </Radio.Group>
         <Textarea
           label="Reason"
-          description={`Up to ${String(REASON_MAX)} characters. Kept with the decision for other reviewers; never copied into the audit log.`}
+          description={`Up to ${String(DECISION_REASON_MAX)} characters. Kept with the decision for other reviewers; never copied into the audit log.`}
           value={reason}
           onChange={(event) => {
             setReason(event.currentTarget.value);
           }}
-          maxLength={REASON_MAX}
+          maxLength={DECISION_REASON_MAX}
           autosize
           minRows={2}
           error={reasonError}
@@ -316,7 +319,7 @@ export default function ReviewCasePage({
   const client = useClient();
   const unavailable = unavailableReason(connection);
   const detail = useQuery({
-    queryKey: ['review', connectionKey, caseId],
+    queryKey: keys.review(connectionKey, caseId),
     queryFn: () => client.send('reviews/get', { caseId }),
     enabled: unavailable === null,
     retry: false,

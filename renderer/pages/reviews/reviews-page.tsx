@@ -24,7 +24,7 @@ import type { Connection } from '../../../console-protocol/protocol.ts';
 import { REVIEW_KINDS, REVIEW_SORTS, type ReviewCase } from '../../../engine/contract/reviews.ts';
 import { useClient } from '../../client/context.tsx';
 import { navigate, paths } from '../../hooks/route.ts';
-import { useProfile } from '../../hooks/console-data.ts';
+import { useProfile, keys } from '../../hooks/console-data.ts';
 import { formatDateTime } from '../../format.ts';
 import { IconAlert, IconInfo } from '../../icons.tsx';
 import { shortJobId } from '../maintenance/job-id.ts';
@@ -181,7 +181,7 @@ export default function ReviewsPage({
     ...(jobId === null ? {} : { jobId }),
   };
   const cases = useQuery({
-    queryKey: ['reviews', connectionKey, input],
+    queryKey: keys.reviews(connectionKey, input),
     queryFn: () => client.send('reviews/list', input),
     enabled: unavailable === null,
     placeholderData: keepPreviousData,

@@ -1,11 +1,11 @@
 import { describe, expect, it, afterEach } from 'vitest';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConsoleBackend } from '../../../main/backend/console-backend.ts';
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
 import type { ConsoleEventName, SandboxProgress } from '../../../console-protocol/protocol.ts';
+import { scratchDir } from '../../helpers/temp.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 function setup(): { backend: ConsoleBackend; dir: string; events: { event: ConsoleEventName; payload: unknown }[] } {
-  const dir = mkdtempSync(join(tmpdir(), 'mpi-console-backend-'));
+  const dir = scratchDir('mpi-console-backend-').dir;
   const backend = new ConsoleBackend({
     dataFolder: join(dir, 'data'),
     actor: 'console:test',

@@ -5,13 +5,13 @@
  * file is not listed and a bad run ID is refused before any path is built.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConsoleBackend } from '../../../main/backend/console-backend.ts';
 import { MAX_RUNS, SavedRuns } from '../../../main/backend/saved-runs.ts';
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import { datasetDigest } from '../../../engine/assurance/dataset-digest.ts';
+import { scratchDir } from '../../helpers/temp.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -32,7 +32,7 @@ async function sandbox(path: string, tenants: readonly string[]): Promise<void> 
 async function openedSandbox(
   tenants: readonly string[],
 ): Promise<{ dir: string; db: string; backend: ConsoleBackend }> {
-  const dir = mkdtempSync(join(tmpdir(), 'mpi-runs-'));
+  const dir = scratchDir('mpi-runs-').dir;
   cleanups.push(() => {
     rmSync(dir, { recursive: true, force: true });
   });
@@ -218,7 +218,7 @@ describe('saved assurance runs', () => {
   });
 
   it('prunes beyond the limit, oldest first, and skips damaged files', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mpi-runs-'));
+    const dir = scratchDir('mpi-runs-').dir;
     cleanups.push(() => {
       rmSync(dir, { recursive: true, force: true });
     });

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConsoleBackend } from '../../../main/backend/console-backend.ts';
 import { contentSecurityPolicy } from '../../../main/backend/content-security-policy.ts';
 import { startBrowserHost, type BrowserHost } from '../../../main/browser-host/server.ts';
+import { scratchDir } from '../../helpers/temp.ts';
 
 interface Answer {
   status: number;
@@ -46,7 +46,7 @@ const api = (headers: Record<string, string> = {}, body = '{}'): Promise<Answer>
   );
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'mpi-host-'));
+  dir = scratchDir('mpi-host-').dir;
   const staticDir = join(dir, 'renderer');
   mkdirSync(join(staticDir, 'assets'), { recursive: true });
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>console</title>');

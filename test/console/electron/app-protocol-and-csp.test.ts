@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { appResponse, isAppUrl } from '../../../main/electron/app-protocol.ts';
 import { contentSecurityPolicy, metaContentSecurityPolicy } from '../../../main/backend/content-security-policy.ts';
+import { scratchDir } from '../../helpers/temp.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -11,7 +11,7 @@ afterEach(() => {
 });
 
 function rendererDir(): string {
-  const root = mkdtempSync(join(tmpdir(), 'mpi-app-'));
+  const root = scratchDir('mpi-app-').dir;
   dirs.push(root);
   const renderer = join(root, 'renderer');
   mkdirSync(join(renderer, 'assets'), { recursive: true });

@@ -1,7 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { ConsoleBackend } from '../../../main/backend/console-backend.ts';
 import {
   forwardEvents,
@@ -12,6 +10,7 @@ import {
 } from '../../../main/electron/ipc.ts';
 import { ALL_OPERATION_NAMES, CONSOLE_EVENT_NAMES, type Reply } from '../../../console-protocol/protocol.ts';
 import { operationChannel } from '../../../main/electron/channels.ts';
+import { scratchDir } from '../../helpers/temp.ts';
 
 type Handler = (event: IpcInvokeEventLike, ...args: unknown[]) => Promise<unknown>;
 
@@ -44,7 +43,7 @@ afterEach(async () => {
 
 /** The real backend, with the calls that reach it recorded. */
 function recordedBackend(): { backend: ConsoleBackend; calls: { name: string; input: unknown }[] } {
-  const dir = mkdtempSync(join(tmpdir(), 'mpi-ipc-'));
+  const dir = scratchDir('mpi-ipc-').dir;
   const backend = new ConsoleBackend({ dataFolder: dir, actor: 'console:test' });
   const calls: { name: string; input: unknown }[] = [];
   const send = backend.send.bind(backend);

@@ -4,8 +4,7 @@
  * "keychain" cannot decrypt), and the browser host's memory store.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -15,6 +14,7 @@ import {
   type SafeStorageLike,
 } from '../../../main/electron/safe-token-store.ts';
 import { MemoryTokenStore, type StoredSession } from '../../../main/backend/token-store.ts';
+import { scratchDir } from '../../helpers/temp.ts';
 
 class FakeSafeStorage implements SafeStorageLike {
   readonly key = randomBytes(32);
@@ -53,7 +53,7 @@ const SESSION: StoredSession = {
 
 const dirs: string[] = [];
 function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mpi-tokens-'));
+  const dir = scratchDir('mpi-tokens-').dir;
   dirs.push(dir);
   return dir;
 }

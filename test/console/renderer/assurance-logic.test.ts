@@ -5,8 +5,7 @@
  * comparison, and the field weights and differences of two models.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import { EngineError } from '../../../engine/contract/errors.ts';
@@ -30,6 +29,7 @@ import {
 import { comparisonRows, unsharedThresholds, metricDelta } from '../../../renderer/pages/assurance/run-comparison.ts';
 import { fieldWeights, modelChanges } from '../../../renderer/pages/assurance/model-weights.ts';
 import { fixed3, NULL_REASON, range } from '../../../renderer/pages/assurance/metric-text.ts';
+import { scratchDir } from '../../helpers/temp.ts';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -80,7 +80,7 @@ describe('the label preview', () => {
   });
 
   it('gives the same errors, in the same order, as the engine gives for the same text', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mpi-preview-'));
+    const dir = scratchDir('mpi-preview-').dir;
     cleanups.push(() => {
       rmSync(dir, { recursive: true, force: true });
     });

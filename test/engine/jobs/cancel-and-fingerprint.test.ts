@@ -10,7 +10,8 @@ import { settingsPathFor, newSecret } from '../../../engine/config/settings.ts';
 import { listAudit } from '../../../engine/store/audit.ts';
 import { runWorker } from '../../../engine/jobs/worker.ts';
 import type { RunHooks } from '../../../engine/jobs/runner.ts';
-import { CTX, TENANT, cli, makeSandbox, tempDir } from './helpers.ts';
+import { CTX, TENANT, cli, makeSandbox } from './helpers.ts';
+import { scratchDir } from '../../helpers/temp.ts';
 
 let dir: string;
 let cleanup: () => void;
@@ -18,7 +19,7 @@ let db: string;
 let engine: LocalEngine;
 
 beforeEach(async () => {
-  ({ dir, cleanup } = tempDir());
+  ({ dir, cleanup } = scratchDir());
   db = await makeSandbox(dir, 'registry', 250, 3);
   engine = LocalEngine.open({ dbPath: db });
 });

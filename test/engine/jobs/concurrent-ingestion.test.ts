@@ -12,7 +12,8 @@ import { activeProfile } from '../../../engine/store/profiles.ts';
 import { recordsOfIdentity } from '../../../engine/store/records.ts';
 import { runWorker } from '../../../engine/jobs/worker.ts';
 import type { BatchInfo } from '../../../engine/jobs/runner.ts';
-import { CTX, TENANT, exited, makeSandbox, readJob, setMaintenance, spawnWorker, tempDir, waitFor } from './helpers.ts';
+import { CTX, TENANT, exited, makeSandbox, readJob, setMaintenance, spawnWorker, waitFor } from './helpers.ts';
+import { scratchDir } from '../../helpers/temp.ts';
 
 interface RecordRow {
   identity_id: number;
@@ -60,7 +61,7 @@ describe('reconciliation beside concurrent ingestion', () => {
     'retries a batch whose identity an ingestion changed between read and write, and keeps the newer data',
     { timeout: 120_000 },
     async () => {
-      const { dir, cleanup } = tempDir();
+      const { dir, cleanup } = scratchDir();
       onTestFinished(cleanup);
       const db = await makeSandbox(dir, 'conflict', 300, 5);
       const engine = LocalEngine.open({ dbPath: db });
@@ -137,7 +138,7 @@ describe('reconciliation beside concurrent ingestion', () => {
     'two processes: ingestion of newer versions while a worker reconciles leaves no canonical record stale',
     { timeout: 240_000 },
     async () => {
-      const { dir, cleanup } = tempDir();
+      const { dir, cleanup } = scratchDir();
       onTestFinished(cleanup);
       const db = await makeSandbox(dir, 'processes', 1500, 8);
       setMaintenance(db, { LeaseSeconds: 30, PollIntervalSeconds: 1 });

@@ -21,16 +21,16 @@ import {
   readJob,
   setMaintenance,
   spawnWorker,
-  tempDir,
   waitFor,
 } from './helpers.ts';
+import { scratchDir } from '../../helpers/temp.ts';
 
 describe('a reconciliation interrupted by kill -9', () => {
   it(
     'resumes in another worker after the lease expires and ends exactly like an uninterrupted run',
     { timeout: 300_000 },
     async () => {
-      const { dir, cleanup } = tempDir();
+      const { dir, cleanup } = scratchDir();
       onTestFinished(cleanup);
       const base = await makeSandbox(dir, 'base', 4000, 21);
       // Reversing source trust changes survivorship, so Rebuilding rewrites many canonical records.

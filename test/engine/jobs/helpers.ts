@@ -3,8 +3,7 @@
  * process, whole-table dumps for before/after comparisons, and polling (never timing assertions).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LocalEngine } from '../../../engine/local-engine.ts';
@@ -16,16 +15,6 @@ import type { JobState } from '../../../engine/contract/maintenance.ts';
 export const BIN = fileURLToPath(new URL('../../../main/cli/bin.js', import.meta.url));
 export const TENANT = 'jobs-test';
 export const CTX: CallContext = { tenantId: TENANT, actor: 'test' };
-
-export function tempDir(prefix = 'mpi-jobs-'): { dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  return {
-    dir,
-    cleanup: () => {
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** A closed sandbox database with people synthetic people; returns its path. */
 export async function makeSandbox(dir: string, name: string, people: number, seed = 11): Promise<string> {

@@ -8,7 +8,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { cliJson, exited, jobClaims, makeSandbox, readJob, setMaintenance, tempDir, waitFor } from './helpers.ts';
+import { cliJson, exited, jobClaims, makeSandbox, readJob, setMaintenance, waitFor } from './helpers.ts';
+import { scratchDir } from '../../helpers/temp.ts';
 
 const SCRIPT = fileURLToPath(new URL('./slow-worker.ts', import.meta.url));
 
@@ -31,7 +32,7 @@ describe('a batch slower than the lease', () => {
     'keeps its lease while the batch waits, so a second worker never takes the job',
     { timeout: 120_000 },
     async () => {
-      const { dir, cleanup } = tempDir();
+      const { dir, cleanup } = scratchDir();
       onTestFinished(cleanup);
       const db = await makeSandbox(dir, 'renew', 30, 3);
       setMaintenance(db, { LeaseSeconds: 1, PollIntervalSeconds: 1 });
@@ -64,7 +65,7 @@ describe('a batch slower than the lease', () => {
     'ends a job whose batches never finish within the lease as failed, after a bounded number of takeovers',
     { timeout: 120_000 },
     async () => {
-      const { dir, cleanup } = tempDir();
+      const { dir, cleanup } = scratchDir();
       onTestFinished(cleanup);
       const db = await makeSandbox(dir, 'steal', 30, 3);
       setMaintenance(db, { LeaseSeconds: 1, PollIntervalSeconds: 1 });

@@ -18,7 +18,8 @@ import { identityTags } from '../../../engine/ingest/identity-rebuild.ts';
 import { recordsOfIdentity } from '../../../engine/store/records.ts';
 import { tagsOfIdentity } from '../../../engine/store/tags.ts';
 import { activeProfile, insertActiveProfile } from '../../../engine/store/profiles.ts';
-import { CTX, TENANT, cli, cliJson, dumpTables, makeSandbox, tempDir } from './helpers.ts';
+import { CTX, TENANT, cli, cliJson, dumpTables, makeSandbox } from './helpers.ts';
+import { scratchDir } from '../../helpers/temp.ts';
 
 const NEW_RULE: BlockingRule = {
   Name: 'given-initial-postcode',
@@ -33,7 +34,7 @@ let cleanup: () => void;
 let db: string;
 
 beforeEach(async () => {
-  ({ dir, cleanup } = tempDir());
+  ({ dir, cleanup } = scratchDir());
   db = await makeSandbox(dir, 'registry', 400, 9);
 });
 

@@ -7,7 +7,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { ScheduleClock, scheduleBucket, scheduledJobId } from '../../../engine/jobs/schedules.ts';
 import { ReconciliationScheduleSchema } from '../../../engine/config/maintenance.ts';
 import { Store } from '../../../engine/store/db.ts';
-import { TENANT, exited, makeSandbox, readJob, setMaintenance, spawnWorker, tempDir } from './helpers.ts';
+import { TENANT, exited, makeSandbox, readJob, setMaintenance, spawnWorker } from './helpers.ts';
+import { scratchDir } from '../../helpers/temp.ts';
 
 const schedule = (fields: Record<string, unknown>) =>
   ReconciliationScheduleSchema.parse({
@@ -44,7 +45,7 @@ describe('schedule buckets', () => {
 
 describe('two workers racing on one schedule bucket', () => {
   it('start exactly one job, which one of them completes', { timeout: 120_000 }, async () => {
-    const { dir, cleanup } = tempDir();
+    const { dir, cleanup } = scratchDir();
     onTestFinished(cleanup);
     const db = await makeSandbox(dir, 'registry', 200, 4);
     setMaintenance(db, {

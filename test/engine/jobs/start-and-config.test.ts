@@ -12,7 +12,8 @@ import { loadSettings, settingsPathFor } from '../../../engine/config/settings.t
 import { maintenanceSettings } from '../../../engine/config/maintenance.ts';
 import { runWorker } from '../../../engine/jobs/worker.ts';
 import { Store } from '../../../engine/store/db.ts';
-import { CTX, TENANT, cli, makeSandbox, tempDir } from './helpers.ts';
+import { CTX, TENANT, cli, makeSandbox } from './helpers.ts';
+import { scratchDir } from '../../helpers/temp.ts';
 
 class TestReader extends MetricReader {
   constructor() {
@@ -32,7 +33,7 @@ let db: string;
 let engine: LocalEngine;
 
 beforeAll(async () => {
-  ({ dir, cleanup } = tempDir());
+  ({ dir, cleanup } = scratchDir());
   db = await makeSandbox(dir, 'registry', 150, 2);
   engine = LocalEngine.open({ dbPath: db });
 });

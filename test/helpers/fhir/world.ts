@@ -4,8 +4,7 @@
  * recording what reaches it, a registry with the demo profile in a temp folder, its configuration file naming
  * the source (BaseUrl = the proxy), and the client secret in a 0600 file. Patients are synthetic.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Patient } from '@medplum/fhirtypes';
 import { LocalEngine } from '../../../engine/local-engine.ts';
@@ -16,6 +15,7 @@ import { BASE_PATH, startFhirServer, type FhirServer } from './fhir-server.ts';
 import { startOAuthServer, FHIR_SCOPE, type OAuthServer } from './oauth-server.ts';
 import { startRecordingServer, type RecordingServer } from './recording-server.ts';
 import { testTls, type TestTls } from './test-ca.ts';
+import { scratchDir } from '../temp.ts';
 
 export const TENANT = 'import-test';
 export const CTX = { tenantId: TENANT, actor: 'test' };
@@ -37,7 +37,7 @@ export interface World {
 }
 
 export async function startWorld(): Promise<World> {
-  const dir = mkdtempSync(join(tmpdir(), 'mpi-import-'));
+  const dir = scratchDir('mpi-import-').dir;
   const tls = await testTls(dir);
   const audience = 'https://fhir.test/R4';
   const oauth = await startOAuthServer(tls, { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, audience });
