@@ -195,6 +195,38 @@ describe('the console in a browser', () => {
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
   });
 
+  it("asks for one line as the reason is typed, shows the engine's refusal at the field it concerns, and keeps the form", async () => {
+    await page.getByRole('button', { name: 'Start a job' }).first().click();
+    const dialog = page.getByRole('dialog');
+    const reason = dialog.getByLabel('Reason');
+    // Enter in the field makes a line break, which the audit trail does not keep: the form says so at once.
+    await reason.fill('Nightly check');
+    await reason.press('Enter');
+    await reason.pressSequentially('after the key rotation');
+    await reason.blur();
+    await dialog.getByText(/Write the reason on one line/).waitFor();
+    expect(await dialog.getByRole('button', { name: 'Review and start' }).isDisabled()).toBe(true);
+    // A reason pasted with a right-to-left override in it: the form lets it through, the engine's free-text rule does
+    // not (it would make the reason read differently in the audit trail).
+    await reason.fill('Nightly check after the key rotation \u202Enoitator yek');
+    await dialog.getByLabel('Batch size').fill('25');
+    await dialog.getByRole('button', { name: 'Review and start' }).click();
+    await dialog.getByTestId('confirm-start').click();
+    await dialog.getByRole('alert').filter({ hasText: 'The job was not started' }).waitFor();
+    await dialog
+      .getByText(/contains a bidirectional control character/)
+      .first()
+      .waitFor();
+    expect(await reason.inputValue()).toBe('Nightly check after the key rotation \u202Enoitator yek');
+    await expectAccessible(page, 'start-form-refused');
+    await screenshot(page, '05b-start-form-refused');
+    // Mending the field clears the refusal.
+    await reason.fill('Nightly check after the key rotation');
+    await expect.poll(() => dialog.getByText('The job was not started').count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+  });
+
   it('starts a reconciliation after a confirmation; its phases and counters update live until it completes, and it stays in the history', async () => {
     await page.getByRole('button', { name: 'Start a job' }).first().click();
     const dialog = page.getByRole('dialog');
