@@ -133,6 +133,13 @@ describe('review cases in the console', () => {
     await page.getByText('Say why, in a few words').waitFor();
     await expectAccessible(page, 'review-decision-incomplete');
     await page.getByLabel('Different people').click();
+    // Two lines are asked to become one before anything is sent (the engine keeps no line breaks).
+    await page.getByLabel('Reason').fill('Twins:');
+    await page.getByLabel('Reason').press('Enter');
+    await page.getByLabel('Reason').pressSequentially('different NHS numbers on the GP letters');
+    await page.getByRole('button', { name: 'Record decision' }).click();
+    await page.getByText('Write the reason on one line').waitFor();
+    expect(await page.getByRole('table', { name: 'Decisions recorded on this case' }).count()).toBe(0);
     await page.getByLabel('Reason').fill('Twins: different NHS numbers on the GP letters');
     await page.getByRole('button', { name: 'Record decision' }).click();
     await page.getByRole('table', { name: 'Decisions recorded on this case' }).waitFor();

@@ -22,6 +22,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
 import type { RecordRef } from '../../../engine/contract/matching.ts';
+import { hasControlCharacter } from '../../../engine/contract/control-characters.ts';
 import {
   DECISION_REASON_MAX,
   REVIEW_DECISIONS,
@@ -203,10 +204,15 @@ function DecisionForm({
     },
   });
   const trimmed = reason.trim();
-  const reasonError =
-    tried && trimmed === ''
+  // The engine refuses control characters in free text; Enter in the field or a pasted tab makes one unseen.
+  const oneLine = !hasControlCharacter(trimmed);
+  const reasonError = !tried
+    ? undefined
+    : trimmed === ''
       ? 'Say why, in a few words (the evidence you relied on); it is kept with the decision.'
-      : undefined;
+      : oneLine
+        ? undefined
+        : 'Write the reason on one line, without tabs: line breaks and other invisible characters cannot be kept.';
   const decisionError = tried && decision === null ? 'Choose a decision.' : undefined;
   return (
     <form
@@ -214,7 +220,7 @@ function DecisionForm({
       onSubmit={(event) => {
         event.preventDefault();
         setTried(true);
-        if (decision === null || trimmed === '') return;
+        if (decision === null || trimmed === '' || !oneLine) return;
         record.mutate({ decision, reason: trimmed });
       }}
     >
