@@ -8,14 +8,14 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [
-      // A throwaway PostgreSQL cluster for the tests of the PostgreSQL store (test/postgres/cluster.ts).
+      // A throwaway PostgreSQL cluster for the tests of the PostgreSQL store (test/helpers/postgres/cluster.ts).
       {
         extends: true,
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
           exclude: ['test/e2e/**'],
-          globalSetup: ['test/postgres/global-setup.ts'],
+          globalSetup: ['test/helpers/postgres/global-setup.ts'],
         },
       },
       // Browser and packaging tests: the renderer is built once and one Chromium is shared by every file.

@@ -2,7 +2,7 @@
  * Length limits the registry schema puts on text that ingestion writes (the CHECK constraints in
  * engine/store/migrations), in characters as SQLite counts them (code points). Validation enforces the same
  * bounds before anything is written, so a value the database would refuse is reported on its field
- * instead of failing a write; test/engine/registry/ingest-limits.test.ts fails when a migration adds a
+ * instead of failing a write; test/engine/ingest/ingest-limits.test.ts fails when a migration adds a
  * length CHECK on those tables that is not listed here.
  */
 export interface TextLimit {

@@ -266,7 +266,7 @@ describe('the console in a browser', () => {
     // A rate (items per second, no percentage needed) was shown while it ran.
     expect(seen.some((s) => s.status === 'running' && /identities\/s/.test(s.rate ?? ''))).toBe(true);
     // And the running phase's time left at its own pace (rebuilding is often over before a render shows it; the
-    // phases still to come are named: test/console/renderer/job-eta.test.ts).
+    // phases still to come are named: test/renderer/job-eta.test.ts).
     expect(
       seen.some(
         (s) =>

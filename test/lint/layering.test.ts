@@ -75,7 +75,7 @@ describe('layering lint rule', () => {
       'engine/jobs/runner.ts',
       'engine/store/db.ts',
       'main/api/serve.ts',
-      'test/engine/registry/migrations.test.ts',
+      'test/engine/store/migrations.test.ts',
     ]) {
       expect(await messagesFor(file, "import pg from 'pg';\nexport const x = pg;\n")).toEqual([
         expect.stringMatching(/Only engine\/store\/pg\/db\.ts/),

@@ -1,5 +1,5 @@
 /**
- * Maintenance jobs on a real PostgreSQL (a throwaway cluster, test/postgres/cluster.ts), shared by several replicas
+ * Maintenance jobs on a real PostgreSQL (a throwaway cluster, test/helpers/postgres/cluster.ts), shared by several replicas
  * (each its own pool, as separate `serve --worker` processes would be): hashed migrations applied once when replicas
  * start together and refused when edited; row-level security refusing a statement made without a tenant and
  * hiding other tenants' jobs; SKIP LOCKED claims that never hand one job to two replicas; fenced batch commits, so
@@ -20,7 +20,7 @@ import {
   requestCancel,
   type PgLease,
 } from '../../../engine/store/pg/jobs.ts';
-import { freshDatabase } from '../../postgres/database.ts';
+import { freshDatabase } from '../../helpers/postgres/database.ts';
 
 const WORK_TABLE = `CREATE TABLE batch_work (tenant_id text NOT NULL, job_id text NOT NULL, item bigint NOT NULL, worker text NOT NULL, PRIMARY KEY (tenant_id, job_id, item));
   ALTER TABLE batch_work ENABLE ROW LEVEL SECURITY; ALTER TABLE batch_work FORCE ROW LEVEL SECURITY;

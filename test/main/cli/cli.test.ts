@@ -1,0 +1,247 @@
+import { describe, expect, it } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { writeFileSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tempDir } from '../../helpers/temp.ts';
+import { runCli } from '../../helpers/cli.ts';
+
+const bin = fileURLToPath(new URL('../../../main/cli/bin.js', import.meta.url));
+
+describe('mpi-console CLI on a synthetic sandbox', () => {
+  it('sandbox init, identities, reviews, explain, compare and profile work as described', async () => {
+    const dir = tempDir();
+    const db = ['--db', join(dir, 's.db'), '--tenant', 'demo'];
+    const init = await runCli([...db, 'sandbox', 'init', '--synthetic', '300', '--seed', '7']);
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toMatch(/Loaded 300 synthetic people/);
+    // The HMAC secret lives in a 0600 configuration file beside the database, not in it.
+    expect(statSync(join(dir, 's.config.json')).mode & 0o777).toBe(0o600);
+
+    const identities = await runCli([...db, 'identities']);
+    expect(identities.code).toBe(0);
+    const rows = identities.stdout.trim().split('\n');
+    expect(rows[0]).toBe('sourceSystem\tlocalId\tenterpriseId');
+    expect(rows.length - 1).toBeGreaterThan(300);
+    // The review rate over every record loaded, as ingest reports it.
+    const rate = /Review cases: ([\d.]+) per 1,000 records matched \((\d+) of (\d+)\)/.exec(init.stdout);
+    expect(Number(rate?.[3])).toBe(rows.length - 1);
+    expect(Number(rate?.[1])).toBeCloseTo((1000 * Number(rate?.[2])) / Number(rate?.[3]), 1);
+    const cells = rows.slice(1).map((r) => r.split('\t'));
+    expect(cells.every((c) => c.length === 3)).toBe(true);
+
+    const byIdentity = new Map<string, string[]>();
+    for (const [system, local, eid] of cells)
+      byIdentity.set(eid ?? '', [...(byIdentity.get(eid ?? '') ?? []), `${system ?? ''}/${local ?? ''}`]);
+    const linked = [...byIdentity.values()].find((members) => members.length >= 2);
+    expect(linked).toBeDefined();
+    const [left, right] = linked ?? [];
+
+    const explain = await runCli([...db, 'explain', '--left', left ?? '', '--right', right ?? '', '--json']);
+    expect(explain.code, explain.stderr).toBe(0);
+    const result = JSON.parse(explain.stdout) as {
+      evidence: { field: string }[];
+      score: number;
+      left: { enterpriseId: string };
+      right: { enterpriseId: string };
+    };
+    expect(result.left.enterpriseId).toBe(result.right.enterpriseId);
+    expect(result.evidence.map((e) => e.field)).toContain('familyName');
+    const table = await runCli([...db, 'explain', '--left', left ?? '', '--right', right ?? '']);
+    expect(table.stdout).toMatch(/field\s+comparator\s+similarity\s+band/);
+
+    const reviews = await runCli([...db, 'reviews']);
+    expect(reviews.code).toBe(0);
+    expect(reviews.stdout.split('\n')[0]).toMatch(/^caseId\tkind\tstatus\tleftEnterpriseId/);
+    const caseId = reviews.stdout.split('\n')[1]?.split('\t')[0] ?? '';
+    const shown = await runCli([...db, 'review', 'show', caseId]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(`case     ${caseId}`);
+    expect(shown.stdout).toMatch(/compare\s+mpi-console explain --left /);
+    const scan = await runCli([...db, 'link-quality', 'scan', '--json']);
+    expect(scan.code, scan.stderr).toBe(0);
+    const scanned = JSON.parse(scan.stdout) as {
+      identitiesWithSeveralRecords: number;
+      pairsScored: number;
+      flagged: number;
+    };
+    expect(scanned.identitiesWithSeveralRecords).toBeGreaterThan(0);
+    expect(scanned.pairsScored).toBeGreaterThanOrEqual(scanned.identitiesWithSeveralRecords);
+    const eid =
+      (JSON.parse((await runCli([...db, 'identities', '--json'])).stdout) as { rows: { enterpriseId: string }[] })
+        .rows[0]?.enterpriseId ?? '';
+    const history = await runCli([...db, 'identity', 'show', eid, '--history']);
+    expect(history.code, history.stderr).toBe(0);
+    expect(history.stdout).toMatch(/arrived; no candidate was Certain, so a new identity/);
+    const unchanged = join(dir, 'unchanged.json');
+    writeFileSync(unchanged, '{}');
+    const preview = await runCli([...db, 'profile', 'apply', unchanged, '--preview', '--json']);
+    expect(preview.code, preview.stderr).toBe(0);
+    expect((JSON.parse(preview.stdout) as { changes: Record<string, number> }).changes).toEqual({
+      'link-below-certain': 0,
+      'new-certain': 0,
+      'new-review': 0,
+      'leaves-review': 0,
+    });
+    const previewText = await runCli([...db, 'profile', 'apply', unchanged, '--preview']);
+    expect(previewText.stdout).toContain('Nothing was applied.');
+    const audit = await runCli([
+      ...db,
+      'audit',
+      'sample',
+      '--out',
+      join(dir, 'audit.json'),
+      '--labels',
+      '40',
+      '--seed',
+      '3',
+    ]);
+    expect(audit.code, audit.stderr).toBe(0);
+    const toLabel = readFileSync(join(dir, 'audit.tsv'), 'utf8')
+      .split('\n')
+      .filter((line) => line !== '');
+    expect(toLabel[0]).toBe('leftSource\tleftLocalId\trightSource\trightLocalId\tisMatch');
+    // A person labels every pair (here: all the same way); the estimate names its method and bounds.
+    writeFileSync(
+      join(dir, 'audit-labels.tsv'),
+      toLabel.map((line, i) => (i === 0 ? line : `${line}non-match`)).join('\n') + '\n',
+    );
+    const estimated = await runCli([
+      ...db,
+      'audit',
+      'estimate',
+      '--sample',
+      join(dir, 'audit.json'),
+      '--labels',
+      join(dir, 'audit-labels.tsv'),
+    ]);
+    expect(estimated.code, estimated.stderr).toBe(0);
+    expect(estimated.stdout).toMatch(/precision of links\s+0\.0000 \(95%: 0\.0000 to /);
+    expect(estimated.stdout).toContain('Stratified expansion estimator');
+    const badDecision = await runCli([...db, 'review', 'decide', caseId, '--decision', 'maybe', '--reason', 'x']);
+    expect(badDecision.code).toBe(2);
+    expect(badDecision.stderr).toContain('--decision is one of same-person, different-people, unsure');
+
+    const compare = await runCli([...db, 'compare', '--comparator', 'JaroWinkler', 'MARTHA', 'MARHTA', '--json']);
+    expect(JSON.parse(compare.stdout)).toMatchObject({ comparator: 'JaroWinkler', band: 'Strong' });
+    expect((JSON.parse(compare.stdout) as { similarity: number }).similarity).toBeCloseTo(0.9611, 4);
+
+    const show = await runCli([...db, 'profile', 'show']);
+    const active = JSON.parse(show.stdout) as {
+      matchingProfileVersion: number;
+      profile: { Comparators: { NicknameDictionaries: unknown[] } };
+    };
+    expect(active.matchingProfileVersion).toBe(1);
+    expect(active.profile.Comparators.NicknameDictionaries).toEqual([]);
+  });
+
+  it('validates and applies a profile as a new version, and reports every invalid path', async () => {
+    const dir = tempDir();
+    const db = ['--db', join(dir, 's.db')];
+    expect((await runCli([...db, 'sandbox', 'init'])).code).toBe(0);
+    const dictionary = JSON.parse(
+      readFileSync(fileURLToPath(new URL('../../../engine/comparators/dictionaries/en-US.json', import.meta.url)), 'utf8'),
+    ) as unknown;
+    const good = join(dir, 'good.json');
+    writeFileSync(
+      good,
+      JSON.stringify({
+        Comparators: {
+          Version: 'comparators-2',
+          FamilyName: ['JaroWinkler', 'Phonetic'],
+          GivenNames: ['JaroWinkler', 'Nickname'],
+          PhoneticMatchFloor: 0.88,
+          NicknameMatchFloor: 0.9,
+          NicknameDictionaries: [dictionary],
+        },
+      }),
+    );
+    expect((await runCli([...db, 'profile', 'validate', good])).stdout).toMatch(/valid/);
+    const applied = await runCli([...db, 'profile', 'apply', good, '--json']);
+    expect(JSON.parse(applied.stdout)).toEqual({ matchingProfileVersion: 2, previousVersion: 1 });
+    const nickname = JSON.parse(
+      (await runCli([...db, 'compare', '--comparator', 'Nickname', 'Bill', 'William', '--json'])).stdout,
+    ) as Record<string, unknown>;
+    expect(nickname).toMatchObject({ similarity: 0.9, culture: 'en-US', dictionaryVersion: 'en-US-demo-1' });
+
+    const bad = join(dir, 'bad.json');
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        Comparators: {
+          Version: 'c3',
+          FamilyName: ['Soundex'],
+          GivenNames: ['Nickname'],
+          PhoneticMatchFloor: 2,
+          NicknameMatchFloor: 0.9,
+          NicknameDictionaries: [],
+        },
+      }),
+    );
+    const invalid = await runCli([...db, 'profile', 'validate', bad]);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stdout).toMatch(/Comparators\.FamilyName\[0\].*"Soundex"/);
+    expect(invalid.stdout).toMatch(/Comparators\.PhoneticMatchFloor/);
+    expect(invalid.stdout).toMatch(/Nickname/);
+    const refused = await runCli([...db, 'profile', 'apply', bad]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/validation error/);
+    expect(JSON.parse((await runCli([...db, 'profile', 'show'])).stdout)).toMatchObject({ matchingProfileVersion: 2 });
+  });
+
+  it('ingests an NDJSON file, reports rejected lines and exits non-zero for them', async () => {
+    const dir = tempDir();
+    const db = ['--db', join(dir, 's.db')];
+    await runCli([...db, 'sandbox', 'init']);
+    const file = join(dir, 'in.ndjson');
+    const good = {
+      resourceType: 'Patient',
+      id: 'p1',
+      identifier: [{ system: 'urn:mpi-demo:st-marys-hospital:mrn', value: 'SM1' }],
+      name: [{ family: 'Ngata', given: ['Aroha'] }],
+      birthDate: '1991-07-04',
+    };
+    writeFileSync(
+      file,
+      [JSON.stringify(good), '{not json', JSON.stringify({ ...good, birthDate: '1991-13-40' })].join('\n'),
+    );
+    const run = await runCli([...db, 'ingest', '--source', 'st-marys-hospital', '--ndjson', file]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/created\s+1/);
+    expect(run.stdout).toMatch(/^2\s+line\s+not valid JSON/m);
+    expect(run.stdout).toMatch(/^3\s+\S*birthDate/m);
+    expect(run.stdout).not.toContain('Ngata');
+  });
+
+  it('exits non-zero with a clear message on errors', async () => {
+    const dir = tempDir();
+    expect((await runCli(['--db', join(dir, 's.db'), 'sandbox', 'init'])).code).toBe(0);
+    const unknownTenant = await runCli(['--db', join(dir, 's.db'), '--tenant', 'ghost', 'identities']);
+    expect(unknownTenant.code).toBe(1);
+    expect(unknownTenant.stderr).toMatch(/tenant "ghost" is not registered/);
+    expect((await runCli(['--db', join(dir, 's.db'), 'frobnicate'])).code).toBe(2);
+    expect((await runCli(['--db', join(dir, 's.db'), 'compare', '--comparator', 'Nope', 'a', 'b'])).stderr).toMatch(
+      /unknown comparator "Nope"/,
+    );
+    expect(
+      (await runCli(['--db', join(dir, 's.db'), 'explain', '--left', 'nosplit', '--right', 'a/b'])).stderr,
+    ).toMatch(/SYSTEM\/ID/);
+    const json = await runCli(['--db', join(dir, 's.db'), '--tenant', 'ghost', 'reviews', '--json']);
+    expect(JSON.parse(json.stderr)).toMatchObject({ type: 'EngineError', kind: 'not_found' });
+  });
+
+  it('runs as the mpi-console executable', () => {
+    const dir = tempDir();
+    const out = execFileSync(
+      process.execPath,
+      [bin, '--db', join(dir, 'x.db'), 'sandbox', 'init', '--synthetic', '20', '--json'],
+      { encoding: 'utf8' },
+    );
+    expect(JSON.parse(out)).toMatchObject({ tenantId: 'demo', syntheticPeople: 20 });
+    const failed = spawnSync(process.execPath, [bin, '--db', join(dir, 'x.db'), '--tenant', 'nobody', 'identities'], {
+      encoding: 'utf8',
+    });
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toMatch(/not registered/);
+  });
+});

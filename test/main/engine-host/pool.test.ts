@@ -1,0 +1,203 @@
+/**
+ * The engine pool (main/engine-host/pool.ts) on a real registry file: engine threads with their own connections,
+ * a short lane no run can take, tracked runs with progress and cancel, tenant scope, and a thread that runs out of
+ * memory replaced while the pool keeps answering. Order of events, never timing.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalEngine } from '../../../engine/local-engine.ts';
+import { isEngineError } from '../../../engine/contract/errors.ts';
+import type { RunState } from '../../../engine/contract/runs.ts';
+import { EnginePool } from '../../../main/engine-host/pool.ts';
+import { suiteDir } from '../../helpers/temp.ts';
+
+const TENANT = 'pool';
+const CTX = { tenantId: TENANT, actor: 'test' };
+const dir = suiteDir();
+let dbPath: string;
+let jobId: string;
+
+beforeAll(async () => {
+  dbPath = join(dir, 'registry.db');
+  const engine = LocalEngine.open({ dbPath });
+  try {
+    await engine.call('sandbox/create', { syntheticPeople: 1500, seed: 3 }, CTX);
+    await engine.call('sandbox/create', { syntheticPeople: 0, seed: 1 }, { tenantId: 'other', actor: 'test' });
+    ({ jobId } = await engine.call('maintenance/reindex', { reason: 'a job to read', batchSize: 5 }, CTX));
+  } finally {
+    engine.close();
+  }
+}, 120_000);
+
+async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean): Promise<T> {
+  for (let i = 0; i < 1200; i++) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('the state was never reached');
+}
+
+/** An estimate that runs for many seconds (five million random pairs) unless it is cancelled. */
+const LONG_ESTIMATE = {
+  operation: 'matching/estimate' as const,
+  input: { modelVersion: 'long', randomPairs: 5_000_000 },
+};
+
+describe('the engine pool', () => {
+  let pool: EnginePool;
+  beforeAll(async () => {
+    pool = await EnginePool.open({ dbPath, longThreads: 1, shortThreads: 1 });
+  });
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  it('answers a job GET while an estimate is still running on the long thread', async () => {
+    const events: string[] = [];
+    pool.runs.subscribe((_tenant, state) => {
+      if (state.status === 'running' && !events.includes('run running')) events.push('run running');
+      if (state.status === 'cancelled') events.push('run cancelled');
+      if (state.status === 'completed') events.push('run completed');
+    });
+    const started = await pool.call('runs/start', LONG_ESTIMATE, CTX);
+    await until(
+      () => pool.call('runs/get', { runId: started.runId }, CTX),
+      (s) => s.status === 'running' && s.progress !== null,
+    );
+    const job = await pool.call('jobs/get', { jobId }, CTX);
+    events.push('job answered');
+    expect(job.jobId).toBe(jobId);
+    const list = await pool.call('jobs/list', { limit: 10 }, CTX);
+    events.push('job list answered');
+    expect(list.rows.map((r) => r.jobId)).toContain(jobId);
+    expect((await pool.call('runs/get', { runId: started.runId }, CTX)).status).toBe('running');
+    const cancelled = await pool.call('runs/cancel', { runId: started.runId }, CTX);
+    expect(cancelled.runId).toBe(started.runId);
+    const ended = await until(
+      () => pool.call('runs/get', { runId: started.runId }, CTX),
+      (s) => s.status !== 'running',
+    );
+    expect(ended.status).toBe('cancelled');
+    expect(ended.output).toBeUndefined();
+    expect(ended.error?.message).toMatch(/cancelled on request; nothing was written/);
+    expect(events).toEqual(['run running', 'job answered', 'job list answered', 'run cancelled']);
+  }, 120_000);
+
+  it('answers a long-polling runs/get as soon as its run ends', async () => {
+    const started = await pool.call(
+      'runs/start',
+      { operation: 'labels/sample', input: { maxPairs: 300, seed: 4 } },
+      CTX,
+    );
+    expect(started.status).toBe('queued');
+    // One read waiting up to 20 s: it comes back with the run ended (completed), not with the state of the moment.
+    const ended = await pool.call('runs/get', { runId: started.runId, waitMs: 20_000 }, CTX);
+    expect(ended.status).toBe('completed');
+    expect((ended.output as { pairs: unknown[] }).pairs).toHaveLength(300);
+    // An ended run answers at once, and waitMs is bounded.
+    expect((await pool.call('runs/get', { runId: started.runId, waitMs: 20_000 }, CTX)).status).toBe('completed');
+    await expect(pool.call('runs/get', { runId: started.runId, waitMs: 20_001 }, CTX)).rejects.toMatchObject({
+      kind: 'validation',
+    });
+  }, 120_000);
+
+  it('reports progress, and completes a run with its output', async () => {
+    const progress: RunState['progress'][] = [];
+    const unsubscribe = pool.runs.subscribe((_tenant, state) => {
+      if (state.progress !== null) progress.push(state.progress);
+    });
+    const started = await pool.call(
+      'runs/start',
+      { operation: 'labels/sample', input: { maxPairs: 400, seed: 2 } },
+      CTX,
+    );
+    const ended = await until(
+      () => pool.call('runs/get', { runId: started.runId }, CTX),
+      (s) => s.status === 'completed' || s.status === 'failed',
+    );
+    unsubscribe();
+    expect(ended.status).toBe('completed');
+    expect((ended.output as { pairs: unknown[] }).pairs).toHaveLength(400);
+    expect(progress.map((p) => p?.phase)).toContain('finding blocking candidates');
+    // The synchronous form answers the same.
+    const direct = await pool.call('labels/sample', { maxPairs: 400, seed: 2 }, CTX);
+    expect(direct).toEqual(ended.output);
+  }, 120_000);
+
+  it("keeps runs to their tenant: another tenant's run ID is not found, and not listed", async () => {
+    const started = await pool.call(
+      'runs/start',
+      { operation: 'labels/sample', input: { maxPairs: 20, seed: 2 } },
+      CTX,
+    );
+    const other = { tenantId: 'other', actor: 'test' };
+    for (const call of [
+      () => pool.call('runs/get', { runId: started.runId }, other),
+      () => pool.call('runs/cancel', { runId: started.runId }, other),
+    ]) {
+      const error = await call().catch((e: unknown) => e);
+      expect(isEngineError(error) && error.kind === 'not_found').toBe(true);
+    }
+    expect((await pool.call('runs/list', {}, other)).rows).toEqual([]);
+    expect((await pool.call('runs/list', {}, CTX)).rows.map((r) => r.runId)).toContain(started.runId);
+    await until(
+      () => pool.call('runs/get', { runId: started.runId }, CTX),
+      (s) => s.status !== 'queued' && s.status !== 'running',
+    );
+  }, 60_000);
+
+  it('refuses a run whose input does not fit its operation, naming the field', async () => {
+    const error = await pool
+      .call('runs/start', { operation: 'matching/estimate', input: { modelVersion: '', randomPairs: 5 } }, CTX)
+      .catch((e: unknown) => e);
+    expect(isEngineError(error) && error.kind === 'validation').toBe(true);
+    expect(isEngineError(error) ? error.issues.map((i) => i.path) : []).toEqual(
+      expect.arrayContaining(['input.randomPairs']),
+    );
+  });
+
+  it('cancels a run nobody follows any more (a caller that went away)', async () => {
+    const orphans = await EnginePool.open({ dbPath, longThreads: 1, shortThreads: 1, orphanMs: 200 });
+    try {
+      const started = await orphans.call('runs/start', LONG_ESTIMATE, CTX);
+      const states: string[] = [];
+      await new Promise<void>((resolve) => {
+        orphans.runs.subscribe((_tenant, state) => {
+          if (state.runId !== started.runId) return;
+          states.push(state.status);
+          if (state.status === 'cancelled' || state.status === 'completed') resolve();
+        });
+      });
+      expect(states.at(-1)).toBe('cancelled');
+      const ended = orphans.runs.get(started.runId, TENANT);
+      expect(ended.error?.message).toMatch(/nobody followed it/);
+    } finally {
+      await orphans.close();
+    }
+  }, 120_000);
+});
+
+describe('a thread that runs out of memory', () => {
+  it('fails its call with a typed error, is replaced, and the pool keeps answering', async () => {
+    // A heap that holds the engine with room to spare, and a request several times larger than it: the thread
+    // runs out of memory receiving it, whatever the machine's load (a real estimate's peak depends on the data).
+    const pool = await EnginePool.open({ dbPath, longThreads: 1, shortThreads: 1, longThreadHeapMb: 96 });
+    try {
+      const huge = Array.from({ length: 5_000_000 }, (_, i) => ({ label: i }));
+      const error = await pool
+        .call('matching/estimate', { modelVersion: 'oom', extra: huge } as never, CTX)
+        .catch((e: unknown) => e);
+      expect(isEngineError(error) && error.kind === 'internal').toBe(true);
+      expect(isEngineError(error) ? error.message : '').toMatch(
+        /stopped \(out of memory\); it was replaced\. ask for less at once/,
+      );
+      expect((await pool.call('jobs/get', { jobId }, CTX)).jobId).toBe(jobId);
+      // The replacement takes long calls again.
+      const listed = await pool.call('identities/list', { limit: 5, offset: 0 }, CTX);
+      expect(listed.rows).toHaveLength(5);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,62 @@
+/** The registry audit's labels on the page: the estimate's request from verdicts, counts per stratum, a saved audit read back. */
+import { describe, expect, it } from 'vitest';
+import type { AuditSample } from '../../engine/contract/audit.ts';
+import { auditRequest, labelledByStratum, reopenedAudit } from '../../renderer/pages/assurance/audit-labels.ts';
+import { withVerdict, type KeptVerdict } from '../../renderer/pages/assurance/workbench-labels.ts';
+
+const ref = (localId: string) => ({ sourceSystem: 'clinic', localId });
+const sample: AuditSample = {
+  matchingProfileVersion: 3,
+  strata: [
+    { name: 'linked', linked: true, population: 100, sampled: 2 },
+    { name: 'far', linked: false, population: 900, sampled: 2 },
+  ],
+  pairs: [
+    { stratum: 'linked', left: ref('a'), right: ref('b') },
+    { stratum: 'far', left: ref('c'), right: ref('d') },
+    { stratum: 'linked', left: ref('e'), right: ref('f') },
+    { stratum: 'far', left: ref('g'), right: ref('h') },
+  ],
+  candidatePairsCapped: false,
+};
+
+describe('the registry audit’s labels', () => {
+  it('sends each match and non-match with its pair’s stratum in the sample’s order, leaving out unsure pairs and verdicts of other pairs', () => {
+    let verdicts = new Map<string, KeptVerdict>();
+    // Given out of order, one with the sides swapped, one unsure, one for a pair not in the sample.
+    verdicts = withVerdict(verdicts, { left: ref('h'), right: ref('g') }, 'non-match');
+    verdicts = withVerdict(verdicts, { left: ref('a'), right: ref('b') }, 'match');
+    verdicts = withVerdict(verdicts, { left: ref('c'), right: ref('d') }, 'unsure');
+    verdicts = withVerdict(verdicts, { left: ref('x'), right: ref('y') }, 'match');
+    const request = auditRequest(sample, verdicts);
+    expect(request.strata).toEqual([
+      { name: 'linked', linked: true, population: 100 },
+      { name: 'far', linked: false, population: 900 },
+    ]);
+    expect(request.labels).toEqual([
+      { stratum: 'linked', left: ref('a'), right: ref('b'), isMatch: true },
+      { stratum: 'far', left: ref('g'), right: ref('h'), isMatch: false },
+    ]);
+    expect([...labelledByStratum(sample, verdicts)]).toEqual([
+      ['linked', 1],
+      ['far', 1],
+    ]);
+  });
+
+  it('reads a saved audit back as its labelled pairs and their verdicts, which give the same request again', () => {
+    const request = {
+      strata: [
+        { name: 'linked' as const, linked: true, population: 100 },
+        { name: 'far' as const, linked: false, population: 900 },
+      ],
+      labels: [
+        { stratum: 'far' as const, left: ref('g'), right: ref('h'), isMatch: false },
+        { stratum: 'linked' as const, left: ref('a'), right: ref('b'), isMatch: true },
+      ],
+    };
+    const { sample: back, verdicts } = reopenedAudit(request, 7);
+    expect(back.matchingProfileVersion).toBe(7);
+    expect(back.strata.map((s) => s.sampled)).toEqual([1, 1]);
+    expect(auditRequest(back, verdicts)).toEqual(request);
+  });
+});
