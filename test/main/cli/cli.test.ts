@@ -140,7 +140,10 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
     const db = ['--db', join(dir, 's.db')];
     expect((await runCli([...db, 'sandbox', 'init'])).code).toBe(0);
     const dictionary = JSON.parse(
-      readFileSync(fileURLToPath(new URL('../../../engine/comparators/dictionaries/en-US.json', import.meta.url)), 'utf8'),
+      readFileSync(
+        fileURLToPath(new URL('../../../engine/comparators/dictionaries/en-US.json', import.meta.url)),
+        'utf8',
+      ),
     ) as unknown;
     const good = join(dir, 'good.json');
     writeFileSync(
