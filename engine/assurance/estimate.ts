@@ -304,8 +304,8 @@ export function estimate(
       control.step('fitting the model (EM, several starts)', i, of);
     },
   });
-  // No start passed the checks: the default model's m (what a new tenant matches with) with the estimated u, and
-  // λ fitted with that m held, never below what the deterministic anchor proves.
+  // No start passed the checks: the default model (what a new tenant matches with) sets the weights (below); the
+  // report's mixture is fitted with its m held, for the model-estimated figures.
   const fallbackM = new Float64Array(FIELD_COUNT * B);
   FIELD_NAMES.forEach((field, f) => {
     const m = fallback.fields[field]?.m;
@@ -340,7 +340,9 @@ export function estimate(
   const { m: modelM, u: modelU } = neutralUnseenBands(fit.parameters.m, nonMatch.u, candidateCounts, random.counts);
   const fieldsOut: Partial<Record<FieldName, { m: Record<Band, number>; u: Record<Band, number> }>> = {};
   FIELD_NAMES.forEach((field, f) => {
-    fieldsOut[field] = { m: bandRecord(modelM, f * B), u: bandRecord(modelU, f * B) };
+    // A failed fit sets no weight: the fallback is the default model's m and u (FALLBACK_NOTE).
+    const kept = best === undefined ? fallback.fields[field] : undefined;
+    fieldsOut[field] = kept ?? { m: bandRecord(modelM, f * B), u: bandRecord(modelU, f * B) };
   });
   const model: FellegiSunterModel = {
     kind: 'fellegi-sunter-model',

@@ -5,7 +5,7 @@
  * it); the floors sit a little below the figures measured on 2026-11-26 (docs/matching.md, "Matching quality").
  *
  *                        default F1 (P), reviews / 1,000 (share joining a true pair)   no labels F1 (P), reviews / 1,000 (share)
- *   names-dates          0.8893 (0.9951), 23.0 (0.47)                                0.8773 (0.9960), 23.3 (0.54), fallback
+ *   names-dates          0.8893 (0.9951), 23.0 (0.47)                                0.8893 (0.9951), 23.0 (0.47), fallback
  *   names-dates-heavy    0.5278 (1.0000), 32.7 (0.63)                                0.5472 (1.0000), 14.2 (0.92)
  *   heavy-typos          0.9805 (1.0000),  3.5 (0.97)                                0.9852 (1.0000),  2.7 (1.00)
  *
@@ -14,9 +14,9 @@
  * name or the birth date far more often than a registry's (exact agreement 0.61 per field among true pairs). Without
  * labels the estimate's fit there takes half the true pairs for non-matches (it promises 59 pairs agreeing exactly
  * on full name and birth date where the candidates hold 130), so its anchor-consistent check fails and it falls back
- * to the default m with its own u: 0.012 below the default, not within the issue's 0.01 (0.037 below before the
- * check looked that way). Before twins without a sex stopped counting the family name (2026-11-26), the default
- * linked them: precision 0.85.
+ * to the default model: the same F1 as the default (0.037 below before the check looked that way, 0.012 below while
+ * the fallback kept the u of the tenant's random pairs). Before twins without a sex stopped counting the family name
+ * (2026-11-26), the default linked them: precision 0.85.
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -50,9 +50,9 @@ describe('matching quality on generated extracts, default and without labels', (
     expect(byDefault.autoLinks.precision).toBeGreaterThanOrEqual(0.99);
     expect(perThousand(byDefault)).toBeLessThanOrEqual(30);
     expect(byDefault.reviewCasesJoiningTruePair).toBeGreaterThanOrEqual(0.3 * byDefault.reviewCases);
-    // The fit undercounts the true pairs and says so; the issue asks for 0.01, measured 0.012 below (module comment).
+    // The fit undercounts the true pairs and says so, and its fallback is the default model (module comment).
     expect(fitted).toBe(false);
-    expect(noLabels.autoLinks.f1).toBeGreaterThanOrEqual((byDefault.autoLinks.f1 ?? 0) - 0.015);
+    expect(noLabels.autoLinks.f1).toBeGreaterThanOrEqual((byDefault.autoLinks.f1 ?? 0) - 0.01);
     expect(noLabels.autoLinks.precision).toBeGreaterThanOrEqual(0.99);
     expect(perThousand(noLabels)).toBeLessThanOrEqual(30);
     expect(noLabels.reviewCasesJoiningTruePair).toBeGreaterThanOrEqual(0.3 * noLabels.reviewCases);
