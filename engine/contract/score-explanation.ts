@@ -116,7 +116,7 @@ export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { label: string; why: strin
   },
   BirthDateConflict: {
     label: 'Birth dates disagree: held to Probable',
-    why: 'The birth dates differ by more than a keying error and no personal identifier agrees (a Junior and a Senior, or two people of one name; shared contact details do not tell them apart)',
+    why: 'The birth dates are within a year of each other but further apart than a keying error, and no personal identifier agrees (two people of one name born months apart; shared contact details do not tell them apart)',
   },
 };
 

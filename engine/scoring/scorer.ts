@@ -80,12 +80,15 @@ export function possibleTwin(similarity: Float64Array): boolean {
 const IDENTIFIER = FIELD_NAMES.indexOf('identifier');
 
 /**
- * Birth dates that disagree beyond a keying error: both recorded, and neither equal nor one digit, two adjacent
- * digits or day and month apart (below Strong: another day in the same year, or further). Names that agree, even
- * rare ones, then describe two people as often as one: a Junior and a Senior, cousins named after a grandparent,
- * two children of one name born months apart. The pair goes to review, never an automatic link; only a personal
- * identifier that agrees exactly (or a trusted one, which decides before any score) links it. An address, phone
- * or e-mail that agrees does not lift the hold: a household shares them (household-evidence.ts).
+ * Birth dates in conflict: both recorded, within a year of each other (the Partial band), yet neither equal nor a
+ * keying error apart (one digit, two adjacent digits, day and month: the Strong band). Names that agree, even rare
+ * ones whose term frequency weighs heavily, then describe two people about as often as one: two children of one
+ * name born months apart, cousins named after a grandparent. The pair goes to review, never an automatic link; only
+ * a personal identifier that agrees exactly (or a trusted one, which decides before any score) links it. An
+ * address, phone or e-mail that agrees does not lift the hold: a household shares them (household-evidence.ts).
+ * Dates further apart (the Different band: a Junior and a Senior) are left to the model, whose Different band
+ * weighs strongly against a match; holding them too cost true links where a date was mistyped beyond a keying error
+ * and other fields agree (F1 on the every-field heavy-error extract 0.9889 -> 0.9797).
  */
 export function birthDateConflict(similarity: Float64Array, personalIdentifier: boolean): boolean {
   const birthDate = similarity[BIRTH_DATE] ?? Number.NaN;

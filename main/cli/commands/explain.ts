@@ -6,7 +6,7 @@ import type { ScoreLimit } from '../../../engine/contract/matching.ts';
 const LIMIT_MEANING: Readonly<Record<ScoreLimit, string>> = {
   NoNameEvidence: 'no name part compared on both sides',
   PossibleTwin: 'same family name and birth date, another given name, both records carry a sex',
-  BirthDateConflict: 'birth dates differ by more than a keying error, no personal identifier agrees',
+  BirthDateConflict: 'birth dates within a year but beyond a keying error, no personal identifier agrees',
 };
 
 function ref(cli: CliContext, name: string): { sourceSystem: string; localId: string } {
