@@ -3,13 +3,12 @@ import { Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, TextInput, T
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTask } from '../../hooks/task.ts';
-import { TaskProgress } from './task-progress.tsx';
+import { TaskOutcome } from './engine-refusal.tsx';
 import type { z } from 'zod';
 import { MIN_SMOOTHING, type CalibrationOutputSchema } from '../../../engine/contract/assurance.ts';
 import { MODEL_PRIOR_FLOOR } from '../../../engine/contract/profile.ts';
 import { formatCount } from '../../format.ts';
 import { CalibrationReportView } from './calibration-report.tsx';
-import { EngineRefusal } from './engine-refusal.tsx';
 import type { LabelPreview } from './label-preview.ts';
 import { PreviewSummary } from './labels-panel.tsx';
 
@@ -160,21 +159,7 @@ export function CalibrationPanel({
             </Text>
           </Group>
         </form>
-        <div style={{ marginTop: 12 }}>
-          <TaskProgress task={calibrate} what="calibration" />
-        </div>
-        {calibrate.error !== null ? (
-          <div style={{ marginTop: 12 }}>
-            <EngineRefusal
-              title={
-                calibrate.error.kind === 'validation'
-                  ? 'The engine refused the calibration'
-                  : 'The calibration did not complete'
-              }
-              error={calibrate.error}
-            />
-          </div>
-        ) : null}
+        <TaskOutcome task={calibrate} what="calibration" />
       </Card>
       {output !== null ? (
         <CalibrationReportView

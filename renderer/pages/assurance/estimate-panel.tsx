@@ -14,8 +14,7 @@ import {
   type EstimateOutputSchema,
 } from '../../../engine/contract/estimate.ts';
 import { useTask } from '../../hooks/task.ts';
-import { TaskProgress } from './task-progress.tsx';
-import { EngineRefusal } from './engine-refusal.tsx';
+import { TaskOutcome } from './engine-refusal.tsx';
 import { EstimateReportView } from './estimate-report.tsx';
 
 type EstimateOutput = z.infer<typeof EstimateOutputSchema>;
@@ -189,21 +188,7 @@ export function EstimatePanel({
             </Text>
           </Group>
         </form>
-        <div style={{ marginTop: 12 }}>
-          <TaskProgress task={estimate} what="estimate" />
-        </div>
-        {estimate.error !== null ? (
-          <div style={{ marginTop: 12 }}>
-            <EngineRefusal
-              title={
-                estimate.error.kind === 'validation'
-                  ? 'The engine refused the estimate'
-                  : 'The estimate did not complete'
-              }
-              error={estimate.error}
-            />
-          </div>
-        ) : null}
+        <TaskOutcome task={estimate} what="estimate" />
       </Card>
       {output !== null ? (
         <EstimateReportView

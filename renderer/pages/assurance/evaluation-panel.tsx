@@ -3,11 +3,10 @@ import { Button, Card, Group, NumberInput, Stack, TagsInput, Text, TextInput, Ti
 import { memo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTask } from '../../hooks/task.ts';
-import { TaskProgress } from './task-progress.tsx';
+import { TaskOutcome } from './engine-refusal.tsx';
 import type { EvaluationReport } from '../../../engine/contract/assurance.ts';
 import { MAX_ERROR_EXAMPLES } from '../../../engine/contract/assurance.ts';
 import { formatCount } from '../../format.ts';
-import { EngineRefusal } from './engine-refusal.tsx';
 import { EvaluationReportView } from './evaluation-report.tsx';
 import type { LabelPreview } from './label-preview.ts';
 import { PreviewSummary } from './labels-panel.tsx';
@@ -141,21 +140,7 @@ export function EvaluationPanel({
             ) : null}
           </Group>
         </form>
-        <div style={{ marginTop: 12 }}>
-          <TaskProgress task={evaluate} what="evaluation" />
-        </div>
-        {evaluate.error !== null ? (
-          <div style={{ marginTop: 12 }}>
-            <EngineRefusal
-              title={
-                evaluate.error.kind === 'validation'
-                  ? 'The engine refused the evaluation'
-                  : 'The evaluation did not complete'
-              }
-              error={evaluate.error}
-            />
-          </div>
-        ) : null}
+        <TaskOutcome task={evaluate} what="evaluation" />
       </Card>
       {report !== null ? (
         <ReportView
