@@ -86,6 +86,13 @@ function Comparison({
   );
 }
 
+/** How a kept run is named to a screen reader: a label set by its dataset, any other run by kind and time. */
+function runName(run: SavedRunSummary): string {
+  return run.kind === 'labels'
+    ? `the label set ${run.datasetId}`
+    : `the ${run.kind} of ${formatDateTime(run.createdAt)}`;
+}
+
 export function RunsPanel({
   runsKey,
   onOpen,
@@ -200,11 +207,7 @@ export function RunsPanel({
                           onClick={() => {
                             open.mutate(run.runId);
                           }}
-                          aria-label={
-                            run.kind === 'labels'
-                              ? `Open the label set ${run.datasetId}`
-                              : `Open the ${run.kind} of ${formatDateTime(run.createdAt)}`
-                          }
+                          aria-label={`Open ${runName(run)}`}
                         >
                           Open
                         </Button>
@@ -215,11 +218,7 @@ export function RunsPanel({
                           onClick={() => {
                             remove.mutate(run.runId);
                           }}
-                          aria-label={
-                            run.kind === 'labels'
-                              ? `Forget the label set ${run.datasetId}`
-                              : `Forget the ${run.kind} of ${formatDateTime(run.createdAt)}`
-                          }
+                          aria-label={`Forget ${runName(run)}`}
                         >
                           Forget
                         </Button>
