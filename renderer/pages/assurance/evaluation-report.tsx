@@ -118,6 +118,29 @@ function ExamplesTable({
   );
 }
 
+/** One kind of error example under its heading, with how many there are. */
+function ExamplesSection({
+  title,
+  examples,
+  onOpen,
+}: {
+  readonly title: string;
+  readonly examples: readonly ErrorExample[];
+  readonly onOpen: (example: ErrorExample) => void;
+}) {
+  return (
+    <div>
+      <Group gap="xs" mb={4}>
+        <Text fw={600}>{title}</Text>
+        <Badge variant="light" color="gray" radius="sm">
+          {examples.length}
+        </Badge>
+      </Group>
+      <ExamplesTable title={title} examples={examples} onOpen={onOpen} />
+    </div>
+  );
+}
+
 export function EvaluationReportView({ report, name }: { readonly report: EvaluationReport; readonly name: string }) {
   const [open, setOpen] = useState<ErrorExample | null>(null);
   const bars = useMemo(
@@ -363,24 +386,8 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
           {report.errorExamples.rule} Record references only; open one to see how each field moved its score.
         </Text>
         <Stack gap="md">
-          <div>
-            <Group gap="xs" mb={4}>
-              <Text fw={600}>False positives</Text>
-              <Badge variant="light" color="gray" radius="sm">
-                {report.errorExamples.falsePositives.length}
-              </Badge>
-            </Group>
-            <ExamplesTable title="False positives" examples={report.errorExamples.falsePositives} onOpen={setOpen} />
-          </div>
-          <div>
-            <Group gap="xs" mb={4}>
-              <Text fw={600}>False negatives</Text>
-              <Badge variant="light" color="gray" radius="sm">
-                {report.errorExamples.falseNegatives.length}
-              </Badge>
-            </Group>
-            <ExamplesTable title="False negatives" examples={report.errorExamples.falseNegatives} onOpen={setOpen} />
-          </div>
+          <ExamplesSection title="False positives" examples={report.errorExamples.falsePositives} onOpen={setOpen} />
+          <ExamplesSection title="False negatives" examples={report.errorExamples.falseNegatives} onOpen={setOpen} />
         </Stack>
       </Card>
 
