@@ -104,18 +104,24 @@ function precedence(
   return { score: methodScore, note: '' };
 }
 
-/** What each score limit (scoring/scorer.ts) says in a waterfall: its step's label and the reason it holds. */
-export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { label: string; why: string }>> = {
+/**
+ * What each score limit (scoring/scorer.ts) says: its waterfall step's label, the reason it holds, and the reason in
+ * brief (a table cell, the CLI's explain).
+ */
+export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { label: string; why: string; brief: string }>> = {
   NoNameEvidence: {
     label: 'No name evidence: held to Probable',
+    brief: 'no name part compared on both sides',
     why: 'No family or given name was compared on both records',
   },
   PossibleTwin: {
     label: 'Possible twin: held to Probable',
+    brief: 'same family name and birth date, another given name, both records carry a sex',
     why: 'The records share family name and birth date but not the given name, and both carry a sex (possible twins or household members of one age; shared contact details and family numbers do not tell them apart)',
   },
   BirthDateConflict: {
     label: 'Birth dates disagree: held to Probable',
+    brief: 'birth dates within a year but beyond a keying error, no personal identifier agrees',
     why: 'The birth dates are within a year of each other but further apart than a keying error, and no personal identifier agrees (two people of one name born months apart; shared contact details do not tell them apart)',
   },
 };

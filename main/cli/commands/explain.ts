@@ -1,13 +1,7 @@
 import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { json, keyValues, table, fixed } from '../format.ts';
-import type { ScoreLimit } from '../../../engine/contract/matching.ts';
-
-const LIMIT_MEANING: Readonly<Record<ScoreLimit, string>> = {
-  NoNameEvidence: 'no name part compared on both sides',
-  PossibleTwin: 'same family name and birth date, another given name, both records carry a sex',
-  BirthDateConflict: 'birth dates within a year but beyond a keying error, no personal identifier agrees',
-};
+import { LIMIT_TEXT } from '../../../engine/contract/score-explanation.ts';
 
 function ref(cli: CliContext, name: string): { sourceSystem: string; localId: string } {
   const value = cli.required(name);
@@ -42,7 +36,10 @@ export async function explain(cli: CliContext): Promise<number> {
       ...(result.limitedBy === undefined
         ? []
         : [
-            ['score limited by', `${result.limitedBy} (${LIMIT_MEANING[result.limitedBy]}: at most probable)`] as const,
+            [
+              'score limited by',
+              `${result.limitedBy} (${LIMIT_TEXT[result.limitedBy].brief}: at most probable)`,
+            ] as const,
           ]),
       [
         'shared blocking rules',
