@@ -44,18 +44,27 @@ export function materialTag(key: BlockingKey, material: string): Buffer {
 
 /** Every tag a record yields under every rule and every key of the ring, de-duplicated. */
 export function blockingTags(fields: MatchFields, blocking: BlockingConfig, ring: KeyRing): BlockingTag[] {
+  return blockingTagsOfAll([fields], blocking, ring);
+}
+
+/**
+ * The union of several records' tags (an identity's), de-duplicated. The key material is de-duplicated before it
+ * is hashed: an identity's records share most of it, and the HMAC is the costly step. A key material names its
+ * rule, so two rules never share a tag.
+ */
+export function blockingTagsOfAll(
+  records: readonly MatchFields[],
+  blocking: BlockingConfig,
+  ring: KeyRing,
+): BlockingTag[] {
   const out: BlockingTag[] = [];
-  const seen = new Set<string>();
   for (const rule of blocking.Rules) {
-    const materials = ruleKeyMaterial(fields, rule);
+    const materials = new Set<string>();
+    for (const fields of records) for (const material of ruleKeyMaterial(fields, rule)) materials.add(material);
     for (const key of ring.keys) {
       for (const material of materials) {
-        const tag = materialTag(key, material);
-        const hex = tagHex(tag);
-        if (seen.has(hex)) continue;
-        seen.add(hex);
         out.push({
-          tag: Buffer.from(tag),
+          tag: Buffer.from(materialTag(key, material)),
           ruleName: rule.Name,
           ruleSetVersion: blocking.Version,
           keyVersion: key.version,

@@ -5,7 +5,7 @@
  */
 import type { Store } from '../store/db.ts';
 import type { BlockingConfig } from '../contract/profile.ts';
-import { blockingTags, type BlockingTag, type KeyRing } from '../blocking/tags.ts';
+import { blockingTagsOfAll, type BlockingTag, type KeyRing } from '../blocking/tags.ts';
 import { identityVersions, updateCanonical } from '../store/identities.ts';
 import { recordsOfIdentity, type SourceRecord } from '../store/records.ts';
 import { addTags, deleteTags } from '../store/tags.ts';
@@ -29,18 +29,11 @@ export function rebuildCanonical(
 
 /** The target tag set of an identity: every tag of every linked record under the given rules and keys. */
 export function identityTags(records: readonly SourceRecord[], blocking: BlockingConfig, ring: KeyRing): BlockingTag[] {
-  const seen = new Set<string>();
-  const out: BlockingTag[] = [];
-  for (const record of records) {
-    for (const tag of blockingTags(record.fields, blocking, ring)) {
-      const key = tag.tag.toString('hex');
-      if (!seen.has(key)) {
-        seen.add(key);
-        out.push(tag);
-      }
-    }
-  }
-  return out;
+  return blockingTagsOfAll(
+    records.map((r) => r.fields),
+    blocking,
+    ring,
+  );
 }
 
 /** Replaces an identity's stored tags with its target tag set. */
