@@ -142,7 +142,10 @@ export class Store {
       }
       connection.pragma('foreign_keys = ON');
       connection.pragma('temp_store = MEMORY');
-      connection.pragma('cache_size = -65536');
+      // A page cache of up to 256 MiB (filled only as pages are read): a job's batches look up blocking tags and
+      // members all over a registry of 100k identities (about 100 MiB of tag index), and from 64 MiB the misses
+      // cost reconciliation 12% more time (jobs bench worker, 29.5 s → 26 s).
+      connection.pragma('cache_size = -262144');
       // Checkpoint every 32k pages (128 MiB) rather than 1k: batched writers touch many pages, and each
       // checkpoint copies them back and syncs the database file.
       connection.pragma('wal_autocheckpoint = 32768');
