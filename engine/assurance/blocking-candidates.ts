@@ -5,7 +5,8 @@
  * grouped as text; a key shared by more than MAX_BLOCK_SIZE records is the only kind whose block size is read.
  *
  * A pair (a, b) with a < b (indexes into the records) is the number a * n + b. Enumeration stops at `cap`
- * distinct pairs (a memory bound on very large registries), and says so.
+ * distinct pairs (a memory bound on very large registries), and says so. On a sample of the tenant's records, the
+ * pairs are those among the sample, and every shared key's block size is read from the stored tags.
  */
 import type { MatchFields } from '../contract/fields.ts';
 import type { BlockingKeyOverlap } from './blocking-recall.ts';
@@ -18,6 +19,8 @@ export function blockingCandidatePairs(
   fields: readonly MatchFields[],
   cap: number,
   control: RunControl = NO_CONTROL,
+  /** The records are a sample of the tenant's: a key's count among them says nothing of its block size. */
+  options: { readonly sampled?: boolean } = {},
 ): { pairs: Set<number>; truncated: boolean } {
   const n = fields.length;
   const groups = new Map<string, number[]>();
@@ -29,8 +32,9 @@ export function blockingCandidatePairs(
       else if (group.at(-1) !== i) group.push(i);
     }
   });
-  // A key shared by at most MAX_BLOCK_SIZE of the tenant's records is usable as it is; only larger groups are looked up.
-  for (const [material, members] of groups) overlap.knownGroup(material, members.length);
+  // A key shared by at most MAX_BLOCK_SIZE of the tenant's records is usable as it is; only larger groups are looked
+  // up. Among a sample of the records, every key shared by two or more is looked up.
+  if (options.sampled !== true) for (const [material, members] of groups) overlap.knownGroup(material, members.length);
   overlap.prefetch([...groups].filter(([, members]) => members.length > 1).map(([material]) => material));
   const pairs = new Set<number>();
   let group = 0;

@@ -34,10 +34,13 @@ import { blockingCandidatePairs } from './blocking-candidates.ts';
 export const MAX_ENUMERATED_CANDIDATES = 1_000_000;
 const SAMPLE_STREAM = 43;
 
-/** A uniform sample of k keys (all when there are fewer), by a seeded partial Fisher-Yates shuffle. */
-export function sampleKeys(keys: number[], k: number, seed: number): number[] {
+/**
+ * A uniform sample of k keys (all when there are fewer), by a seeded partial Fisher-Yates shuffle. Two samples
+ * drawn from one seed for different purposes take different streams.
+ */
+export function sampleKeys(keys: number[], k: number, seed: number, stream = SAMPLE_STREAM): number[] {
   if (keys.length <= k) return keys;
-  const rng = createRng(deriveSeed(seed, SAMPLE_STREAM));
+  const rng = createRng(deriveSeed(seed, stream));
   for (let i = 0; i < k; i++) {
     const j = i + rng.int(keys.length - i);
     const tmp = keys[i] ?? 0;

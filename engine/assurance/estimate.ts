@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import { BANDS, FIELD_NAMES, type Band, type FieldName, type MatchFields } from '../contract/fields.ts';
 import { MODEL_PRIOR_FLOOR, MODEL_PROBABILITY_FLOOR, type FellegiSunterModel } from '../contract/profile.ts';
-import { DEFAULT_REVIEW_BUDGET, type EstimateReport } from '../contract/estimate.ts';
+import { DEFAULT_ESTIMATE_RECORDS, DEFAULT_REVIEW_BUDGET, type EstimateReport } from '../contract/estimate.ts';
 import { validationError } from '../contract/errors.ts';
 import { keyRingFor } from '../config/key-ring.ts';
 import { compileModel, logistic, matchLogOdds } from '../scoring/fellegi-sunter.ts';
@@ -34,7 +34,14 @@ import { createScorer, limitedScore, scoreLimit, scoredTermFrequency } from '../
 import { termFrequencySnapshot } from '../store/term-frequency.ts';
 import { NO_CONTROL, type RunControl } from '../run-control.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
-import { tenantRecordFields } from '../store/candidate-records.ts';
+import {
+  countTenantRecords,
+  recordFieldsByIds,
+  tenantRecordFields,
+  tenantRecordIds,
+  type CandidateRecordRow,
+} from '../store/candidate-records.ts';
+import type { Store } from '../store/db.ts';
 import { activeProfile } from '../store/profiles.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { writeAudit } from '../store/audit.ts';
@@ -56,6 +63,8 @@ import { ESTIMATE_CAVEAT, ESTIMATE_NOTE, FALLBACK_NOTE } from './report-text.ts'
 const B = BANDS.length;
 /** Fewer modelled candidate pairs than this cannot separate two classes over 11 fields. */
 const MIN_MODELLED_PAIRS = 20;
+/** The seeded stream of the record sample (the candidate sample takes another). */
+const RECORD_SAMPLE_STREAM = 47;
 
 /** The checks that failed, by start: "profile model: anchor-lower, converged; deterministic anchor: band-order". */
 function failedChecksText(attempts: readonly FitAttempt[]): string {
@@ -90,6 +99,19 @@ function sharesUsableKey(overlap: BlockingKeyOverlap, a: MatchFields, b: MatchFi
   const one = overlap.oneSharedKey(a, b, rule);
   if (one === undefined) return false;
   return overlap.isUsable(one) || overlap.allSharedKeys(a, b, rule).some((key) => overlap.isUsable(key));
+}
+
+/** The records the estimate reads: all of the tenant's, or a seeded uniform sample of `max` of them (in record-ID order). */
+function readRecords(
+  store: Store,
+  tenantId: string,
+  max: number,
+  seed: number,
+): { rows: CandidateRecordRow[]; population: number } {
+  const population = countTenantRecords(store, tenantId);
+  if (population <= max) return { rows: tenantRecordFields(store, tenantId), population };
+  const sample = sampleKeys(tenantRecordIds(store, tenantId), max, seed, RECORD_SAMPLE_STREAM).sort((a, b) => a - b);
+  return { rows: recordFieldsByIds(store, tenantId, sample), population };
 }
 
 /** SHA-256 over the records the estimate read: `sourceSystem TAB localId TAB fieldsJson LF`, in record-ID order. */
@@ -163,6 +185,7 @@ export function estimate(
     stored,
     scorerVersions,
     rows,
+    population,
     random,
     enumerated,
     compared,
@@ -177,7 +200,7 @@ export function estimate(
   } = store.read(() => {
     const stored = activeProfile(store, ctx.tenantId);
     control.step('reading the records', 0, null);
-    const rows = tenantRecordFields(store, ctx.tenantId);
+    const { rows, population } = readRecords(store, ctx.tenantId, input.maxRecords ?? DEFAULT_ESTIMATE_RECORDS, seed);
     if (rows.length < 2)
       throw validationError('the tenant has fewer than two records: there is nothing to estimate from', [
         { path: 'tenant', message: `${rows.length} records; ingest the registry's records first` },
@@ -195,7 +218,9 @@ export function estimate(
 
     const ring = keyRingFor(stored.profile.Blocking, env.settings(), ctx.tenantId);
     const overlap = new BlockingKeyOverlap(store, ctx.tenantId, stored.profile.Blocking, ring);
-    const enumerated = blockingCandidatePairs(overlap, fields, MAX_ENUMERATED_CANDIDATES, control);
+    const enumerated = blockingCandidatePairs(overlap, fields, MAX_ENUMERATED_CANDIDATES, control, {
+      sampled: population > rows.length,
+    });
     const keys = sampleKeys([...enumerated.pairs], input.maxCandidatePairs ?? 300_000, seed);
     const n = rows.length;
     const scratch = newScratch();
@@ -244,6 +269,7 @@ export function estimate(
       stored,
       scorerVersions: { method: scorer.method, methodVersion: scorer.methodVersion },
       rows,
+      population,
       random,
       enumerated,
       compared: keys.length,
@@ -333,8 +359,11 @@ export function estimate(
   const modelled = pairPattern.length;
   // The fit ran on a sample when there were more candidates than maxCandidatePairs: scale to all of them.
   const scale = compared > 0 ? enumerated.pairs.size / compared : 1;
-  const expectedMatches = (fitLambda * modelled + trusted) * scale;
-  const prior = priorFromCandidates(expectedMatches, rows.length);
+  // Read on a sample of the records: each record pair of the registry is among the sample's with this chance, so
+  // the sample's pair counts, divided by it, are the registry's (1 when every record was read).
+  const pairShare = (rows.length * (rows.length - 1)) / (population * (population - 1));
+  const expectedMatches = ((fitLambda * modelled + trusted) * scale) / pairShare;
+  const prior = priorFromCandidates(expectedMatches, population);
   // u over non-matches: the random pairs the fitted model takes for one person weighted out (non-match-u.ts).
   const nonMatch = nonMatchU(random.patterns, fit.parameters.m, randomU, prior, emOptions);
   const { m: modelM, u: modelU } = neutralUnseenBands(fit.parameters.m, nonMatch.u, candidateCounts, random.counts);
@@ -391,8 +420,8 @@ export function estimate(
     { Certain, Probable },
     {
       perThousandRecords: input.reviewBudget ?? DEFAULT_REVIEW_BUDGET,
-      records: rows.length,
-      pairsPerScoredPair: scale,
+      records: population,
+      pairsPerScoredPair: scale / pairShare,
       rawScore,
       limited,
     },
@@ -407,7 +436,8 @@ export function estimate(
       scoreMethod: scorerVersions.method,
       scoreMethodVersion: scorerVersions.methodVersion,
     },
-    records: rows.length,
+    records: population,
+    ...(population > rows.length ? { sampledRecords: rows.length } : {}),
     randomPairs: {
       compared: random.compared,
       decidedOutsideModel: random.decidedOutsideModel,
@@ -455,7 +485,7 @@ export function estimate(
     },
     expectedMatches,
     priorMatchProbability: prior,
-    prior: `λ ${fitLambda.toPrecision(4)} of ${modelled} modelled candidate pairs${trusted > 0 ? ` plus ${trusted} trusted-identifier pairs` : ''}${scale === 1 ? '' : `, scaled to the ${enumerated.pairs.size} candidates`} is about ${expectedMatches.toFixed(0)} true pairs; over all ${rows.length} × ${rows.length - 1} / 2 record pairs that is a random-pair prior of ${prior.toPrecision(4)} (the meaning the model's prior has with random-pair u)${enumerated.truncated ? '; candidate enumeration stopped at its cap, so the prior is an under-estimate' : ''}`,
+    prior: `λ ${fitLambda.toPrecision(4)} of ${modelled} modelled candidate pairs${trusted > 0 ? ` plus ${trusted} trusted-identifier pairs` : ''}${scale === 1 ? '' : `, scaled to the ${enumerated.pairs.size} candidates`}${population > rows.length ? ` of a seeded sample of ${rows.length} of the ${population} records, and from the sample's record pairs to the registry's` : ''} is about ${expectedMatches.toFixed(0)} true pairs; over all ${population} × ${population - 1} / 2 record pairs that is a random-pair prior of ${prior.toPrecision(4)} (the meaning the model's prior has with random-pair u)${enumerated.truncated ? '; candidate enumeration stopped at its cap, so the prior is an under-estimate' : ''}`,
     fieldObservations: FIELD_NAMES.map((field, f) => ({
       field,
       candidatePairs: observedPairs(candidateCounts, f),
@@ -491,7 +521,8 @@ export function estimate(
       subject: 'matching-assurance/estimate',
       detail: {
         modelVersion: input.modelVersion,
-        records: rows.length,
+        records: population,
+        sampledRecords: rows.length,
         candidatePairs: modelled,
         iterations: fit.iterations,
         converged: allConverged,

@@ -1,4 +1,4 @@
-/** Every source record of a tenant with its normalised matching fields, for the labelling workbench's candidate pairs. */
+/** A tenant's source records with their normalised matching fields, for the labelling workbench's candidate pairs and the estimate. */
 import type { Store } from './db.ts';
 
 export interface CandidateRecordRow {
@@ -16,4 +16,33 @@ export function tenantRecordFields(store: Store, tenantId: string): CandidateRec
        FROM source_record WHERE tenant_id = ? ORDER BY record_id`,
     )
     .all(tenantId) as CandidateRecordRow[];
+}
+
+/** How many source records the tenant holds. */
+export function countTenantRecords(store: Store, tenantId: string): number {
+  return store.statement('SELECT count(*) FROM source_record WHERE tenant_id = ?').pluck().get(tenantId) as number;
+}
+
+/** Every record ID of the tenant, ascending (8 bytes a record: a sample of them is drawn without reading fields). */
+export function tenantRecordIds(store: Store, tenantId: string): number[] {
+  return store
+    .statement('SELECT record_id FROM source_record WHERE tenant_id = ? ORDER BY record_id')
+    .pluck()
+    .all(tenantId) as number[];
+}
+
+/** Records by ID (ascending IDs in, the same order out), in one statement per 500 IDs. */
+export function recordFieldsByIds(store: Store, tenantId: string, recordIds: readonly number[]): CandidateRecordRow[] {
+  const out: CandidateRecordRow[] = [];
+  for (let start = 0; start < recordIds.length; start += 500) {
+    const part = recordIds.slice(start, start + 500);
+    const rows = store
+      .statement(
+        `SELECT record_id AS recordId, source_system AS sourceSystem, local_id AS localId, fields_json AS fieldsJson
+         FROM source_record WHERE tenant_id = ? AND record_id IN (${part.map(() => '?').join(', ')}) ORDER BY record_id`,
+      )
+      .all(tenantId, ...part) as CandidateRecordRow[];
+    out.push(...rows);
+  }
+  return out;
 }

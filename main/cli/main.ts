@@ -58,7 +58,7 @@ Usage: mpi-console <command> [options]   (global: --db FILE, --tenant ID, --conf
   calibrate --labels FILE.tsv --dataset ID --model-version V --prior P --smoothing S
             --validation-fraction F --target-precision T [--out model.json [--with-thresholds]]
                                                train a Fellegi-Sunter model (never activated) and report held-out quality
-  estimate --model-version V [--seed S] [--random-pairs N] [--max-candidates N] [--smoothing S] [--thresholds LIST]
+  estimate --model-version V [--seed S] [--random-pairs N] [--max-candidates N] [--max-records N] [--smoothing S] [--thresholds LIST]
            [--target-precision P] [--target-recall R] [--review-budget N] [--out model.json [--with-thresholds]]
                                                estimate a Fellegi-Sunter model from the tenant's own records, no labels
                                                (u from random pairs, m by EM per blocking rule on names and dates; never activated);

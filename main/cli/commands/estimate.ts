@@ -95,6 +95,7 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
     seed: optionalInteger(cli, 'seed'),
     randomPairs: optionalInteger(cli, 'random-pairs'),
     maxCandidatePairs: optionalInteger(cli, 'max-candidates'),
+    maxRecords: optionalInteger(cli, 'max-records'),
     smoothing: optionalNumber(cli, 'smoothing'),
     thresholds: thresholdsOption(cli),
     targetPrecision: optionalNumber(cli, 'target-precision'),
@@ -121,7 +122,12 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
         'estimated against',
         `profile version ${report.trainedAgainst.matchingProfileVersion}, comparators ${report.trainedAgainst.comparatorVersion}, score method ${report.trainedAgainst.scoreMethod} (${report.trainedAgainst.scoreMethodVersion})`,
       ],
-      ['records', String(report.records)],
+      [
+        'records',
+        report.sampledRecords === undefined
+          ? String(report.records)
+          : `${report.records} (estimated on a seeded sample of ${report.sampledRecords})`,
+      ],
       [
         'random pairs (u)',
         `${report.randomPairs.compared} compared (seed ${report.randomPairs.seed}); ${report.randomPairs.decidedOutsideModel} decided outside the model; about ${Math.round(report.randomPairs.matchesWeightedOut)} taken for one person and weighted out of u`,

@@ -169,6 +169,11 @@ export function EstimateReportView({
             <Text fw={700} size="lg" data-testid="est-records">
               {formatCount(report.records)}
             </Text>
+            {report.sampledRecords === undefined ? null : (
+              <Text size="xs" c="dimmed" data-testid="est-sampled">
+                estimated on a seeded sample of {formatCount(report.sampledRecords)}
+              </Text>
+            )}
           </div>
           <div>
             <Text size="xs" c="dimmed" tt="uppercase" fw={600}>

@@ -108,6 +108,46 @@ describe('matching/estimate on a synthetic sandbox', () => {
     engine.close();
   }, 60_000);
 
+  it("estimates a registry larger than maxRecords on a seeded sample of its records, scaled back to the registry's pairs", async () => {
+    const engine = LocalEngine.open({ dbPath: join(tempDir(), 'estimate-sample.db') });
+    const ctx = { tenantId: 'syn', actor: 'test' };
+    await engine.call('sandbox/create', { syntheticPeople: 1_500, seed: 6 }, ctx);
+    const input = { modelVersion: 'em-sample', randomPairs: 50_000 };
+    const fullRun = await engine.call('matching/estimate', input, ctx);
+    const full = fullRun.report;
+    const records = full.records;
+    expect(full.sampledRecords).toBeUndefined();
+    const half = Math.floor(records / 2);
+    const sampled = await engine.call('matching/estimate', { ...input, maxRecords: half }, ctx);
+    const again = await engine.call('matching/estimate', { ...input, maxRecords: half }, ctx);
+    const report = sampled.report;
+
+    // The report names the registry and the sample; the same seed draws the same sample and gives the same model.
+    expect(report.records).toBe(records);
+    expect(report.sampledRecords).toBe(half);
+    expect(again.model).toEqual(sampled.model);
+    expect(report.prior).toContain(`a seeded sample of ${String(half)} of the ${String(records)} records`);
+    // Only pairs of sampled records are candidates: about a quarter of the registry's.
+    expect(report.candidates.enumerated).toBeGreaterThan(full.candidates.enumerated * 0.15);
+    expect(report.candidates.enumerated).toBeLessThan(full.candidates.enumerated * 0.35);
+    // Scaled back by the share of record pairs the sample holds, the true pairs and the prior are the registry's
+    // (unscaled they would be a quarter of them), and so is the review load per 1,000 records.
+    expect(report.fit?.status).toBe('fitted');
+    expect(report.expectedMatches / full.expectedMatches).toBeGreaterThan(0.8);
+    expect(report.expectedMatches / full.expectedMatches).toBeLessThan(1.25);
+    expect(report.priorMatchProbability / full.priorMatchProbability).toBeGreaterThan(0.8);
+    expect(report.priorMatchProbability / full.priorMatchProbability).toBeLessThan(1.25);
+    expect(report.priorMatchProbability).toBeCloseTo(report.expectedMatches / ((records * (records - 1)) / 2), 12);
+    const load = (r: typeof report): number => r.reviewBand?.pairsPerThousandRecords ?? Number.NaN;
+    expect(Math.abs(load(report) - load(full))).toBeLessThan(Math.max(5, 0.5 * load(full)));
+    // The model's weights are those of the full estimate, within sampling error.
+    for (const field of ['familyName', 'givenName', 'birthDate'] as const)
+      expect(
+        Math.abs((sampled.model.fields[field]?.m.Exact ?? 0) - (fullRun.model.fields[field]?.m.Exact ?? 0)),
+      ).toBeLessThan(0.1);
+    engine.close();
+  }, 120_000);
+
   it('refuses a tenant with too few records, naming why, and writes nothing', async () => {
     const engine = LocalEngine.open({ dbPath: join(tempDir(), 'estimate.db') });
     const ctx = { tenantId: 'empty', actor: 'test' };

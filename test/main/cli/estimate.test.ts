@@ -6,6 +6,24 @@ import { runCli } from '../../helpers/cli.ts';
 import { febrlFile } from '../../helpers/febrl.ts';
 
 describe('estimate on the command line', () => {
+  it('says when it estimated on a sample of the records (--max-records)', async () => {
+    const dir = tempDir();
+    const db = ['--db', join(dir, 's.db'), '--tenant', 'demo'];
+    expect((await runCli([...db, 'sandbox', 'init', '--synthetic', '600', '--seed', '3'])).code).toBe(0);
+    const run = await runCli([
+      ...db,
+      'estimate',
+      '--model-version',
+      'em-sample',
+      '--random-pairs',
+      '20000',
+      '--max-records',
+      '1000',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/records\s+\d{4} \(estimated on a seeded sample of 1000\)/);
+  }, 60_000);
+
   it("estimates a model from the tenant's records, writes it without activating it, and profile apply takes it", async () => {
     const dir = tempDir();
     const db = ['--db', join(dir, 's.db'), '--tenant', 'demo'];
