@@ -1,8 +1,8 @@
 /**
  * The scale bench's operations on a registry the ingestion bench filled (in a child process, so its peak RSS is
- * its own): `ops DIR` loads the ground truth written beside the NDJSON files, then times a re-index, a
- * reconciliation (each phase), the unsupervised estimate, a sample of 10,000 labels and their evaluation, and
- * prints one JSON line.
+ * its own): `ops DIR` loads the ground truth written beside the NDJSON files, then times the unsupervised estimate
+ * (first, so the peak RSS read after it is its own), a re-index, a reconciliation (each phase), a sample of 10,000
+ * labels and their evaluation, and prints one JSON line.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,11 +51,13 @@ const identities = engine.env.store
   .statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'")
   .pluck()
   .get(ctx.tenantId) as number;
-const reindex = await job('maintenance/reindex');
-const reconcile = await job('maintenance/reconcile');
+// The estimate first, so that the peak RSS read after it is its own (the process's peak only ever grows).
 let start = performance.now();
 const estimate = await engine.call('matching/estimate', { modelVersion: 'scale' }, ctx);
 const estimateSeconds = seconds(start);
+const estimatePeakRssMiB = peakRssMiB();
+const reindex = await job('maintenance/reindex');
+const reconcile = await job('maintenance/reconcile');
 start = performance.now();
 const sample = await engine.call('labels/sample', { maxPairs: 10_000, seed: 1 }, ctx);
 const sampleSeconds = seconds(start);
@@ -75,6 +77,8 @@ process.stdout.write(
     reviewCreated: reconcile.job.counters.reviewCreated,
     estimateSeconds,
     estimateCandidates: estimate.report.candidates.modelled,
+    estimateSampledRecords: estimate.report.sampledRecords ?? null,
+    estimatePeakRssMiB,
     sampleSeconds,
     labels: sample.pairs.length,
     evaluateSeconds,

@@ -35,6 +35,8 @@ interface Operated {
   matchingSeconds: number | null;
   reviewCreated: number;
   estimateSeconds: number;
+  estimateSampledRecords: number | null;
+  estimatePeakRssMiB: number;
   estimateCandidates: number;
   sampleSeconds: number;
   labels: number;
@@ -107,7 +109,7 @@ export function benchScale(
           name: `scale ${k(size)}: estimate without labels`,
           value: ops.estimateSeconds,
           unit: 's',
-          note: `${ops.estimateCandidates.toLocaleString('en-US')} candidate pairs modelled; peak RSS of the operations process ${ops.peakRssMiB.toFixed(0)} MiB`,
+          note: `${ops.estimateCandidates.toLocaleString('en-US')} candidate pairs modelled${ops.estimateSampledRecords === null ? '' : ` on a seeded sample of ${ops.estimateSampledRecords.toLocaleString('en-US')} records`}; peak RSS ${ops.estimatePeakRssMiB.toFixed(0)} MiB after the estimate (run first), ${ops.peakRssMiB.toFixed(0)} MiB after every operation`,
         },
         {
           name: `scale ${k(size)}: sample ${ops.labels.toLocaleString('en-US')} labels`,
