@@ -8,6 +8,7 @@ import {
   convergenceText,
   estimatedRows,
   reviewBandText,
+  sampleCaption,
   sessionsText,
 } from '../../renderer/pages/assurance/estimate-figures.ts';
 
@@ -116,5 +117,14 @@ describe('reviewBandText', () => {
       /budget 20\)\. The budget raised Probable: the model expects about 1,234 true pairs among the pairs it leaves below/,
     );
     expect(reviewBandText(undefined)).toMatch(/older version/);
+  });
+});
+
+describe('sampleCaption', () => {
+  it('says nothing when every record was read, and names the sample and the registry when not', () => {
+    expect(sampleCaption({ records: 4_380 })).toBeNull();
+    expect(sampleCaption({ records: 1_000_000, sampledRecords: 100_000 })).toBe(
+      'estimated on a seeded sample of 100,000 of the 1,000,000 records',
+    );
   });
 });

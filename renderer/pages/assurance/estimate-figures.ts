@@ -94,3 +94,9 @@ export function fitVerdict(fit: EstimateReport['fit']): {
     text: `None of the ${String(fit.attempts.length)} starts passed every check, so the model is a fallback: ${fit.fallback ?? ''}. No thresholds are suggested beyond the profile's own. Label a few hundred pairs and calibrate, or keep the default profile.`,
   };
 }
+
+/** Under the record count: whether the estimate read a seeded sample of the records, and how many (else null). */
+export function sampleCaption(report: Pick<EstimateReport, 'records' | 'sampledRecords'>): string | null {
+  if (report.sampledRecords === undefined) return null;
+  return `estimated on a seeded sample of ${formatCount(report.sampledRecords)} of the ${formatCount(report.records)} records`;
+}

@@ -15,6 +15,7 @@ import {
   estimatedRows,
   fitVerdict,
   reviewBandText,
+  sampleCaption,
   sessionsText,
   type EstimatedRow,
 } from './estimate-figures.ts';
@@ -169,9 +170,9 @@ export function EstimateReportView({
             <Text fw={700} size="lg" data-testid="est-records">
               {formatCount(report.records)}
             </Text>
-            {report.sampledRecords === undefined ? null : (
+            {sampleCaption(report) === null ? null : (
               <Text size="xs" c="dimmed" data-testid="est-sampled">
-                estimated on a seeded sample of {formatCount(report.sampledRecords)}
+                {sampleCaption(report)}
               </Text>
             )}
           </div>
