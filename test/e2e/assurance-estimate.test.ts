@@ -13,7 +13,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import type { EstimateOutputSchema } from '../../engine/contract/estimate.ts';
 import type { z } from 'zod';
-import { estimatedRows, reviewBandText } from '../../renderer/pages/assurance/estimate-figures.ts';
+import { estimatedRows, reviewBandText, sampleCaption } from '../../renderer/pages/assurance/estimate-figures.ts';
 import { runCli } from '../helpers/cli.ts';
 import {
   closeBrowserAndHost,
@@ -43,6 +43,8 @@ const OPTIONS = {
   seed: 11,
   randomPairs: 20_000,
   maxCandidates: 50_000,
+  // Below the sandbox's records: the estimate reads a seeded sample, and the page says so.
+  maxRecords: 1_000,
   smoothing: 0.5,
   targetPrecision: 0.995,
   targetRecall: 0.99,
@@ -83,6 +85,8 @@ async function cliEstimate(): Promise<EstimateOutput> {
     String(OPTIONS.randomPairs),
     '--max-candidates',
     String(OPTIONS.maxCandidates),
+    '--max-records',
+    String(OPTIONS.maxRecords),
     '--smoothing',
     String(OPTIONS.smoothing),
     '--target-precision',
@@ -106,6 +110,8 @@ describe('Estimate without labels on the Match assurance page', () => {
     await page.getByText('A whole number from 1,000 to 5,000,000').waitFor();
     await page.getByLabel('Target recall').fill('1');
     await page.getByText('A share strictly between 0 and 1').waitFor();
+    await page.getByLabel('Records read at most').fill('999');
+    await page.getByText('A whole number from 1,000 to 2,000,000').waitFor();
     expect(await page.getByRole('button', { name: "Estimate from this registry's records" }).isDisabled()).toBe(true);
     expect(sent.slice(before).filter((name) => name.startsWith('matching/'))).toEqual([]);
     await expectNoActivationControl(page);
@@ -118,6 +124,7 @@ describe('Estimate without labels on the Match assurance page', () => {
     await page.getByLabel('Seed').fill(String(OPTIONS.seed));
     await page.getByLabel('Random pairs').fill(String(OPTIONS.randomPairs));
     await page.getByLabel('Max candidate pairs').fill(String(OPTIONS.maxCandidates));
+    await page.getByLabel('Records read at most').fill(String(OPTIONS.maxRecords));
     await page.getByLabel('Smoothing').fill(String(OPTIONS.smoothing));
     await page.getByLabel('Target precision').fill(String(OPTIONS.targetPrecision));
     await page.getByLabel('Target recall').fill(String(OPTIONS.targetRecall));
@@ -133,6 +140,8 @@ describe('Estimate without labels on the Match assurance page', () => {
     expect(await page.getByTestId('est-probable').textContent()).toBe(String(report.suggestedThresholds.Probable));
     expect(await page.getByTestId('est-match-share').textContent()).toBe(report.candidateMatchShare.toFixed(6));
     expect(Number((await page.getByTestId('est-records').textContent())?.replace(/[^\d]/g, ''))).toBe(report.records);
+    expect(report.sampledRecords).toBe(OPTIONS.maxRecords);
+    expect(await page.getByTestId('est-sampled').textContent()).toBe(sampleCaption(report));
     expect(Number((await page.getByTestId('est-modelled').textContent())?.replace(/[^\d]/g, ''))).toBe(
       report.candidates.modelled,
     );

@@ -8,8 +8,10 @@ import { useState } from 'react';
 import type { z } from 'zod';
 import { MIN_SMOOTHING } from '../../../engine/contract/assurance.ts';
 import {
+  DEFAULT_ESTIMATE_RECORDS,
   DEFAULT_REVIEW_BUDGET,
   MAX_ESTIMATE_CANDIDATES,
+  MAX_ESTIMATE_RECORDS,
   MAX_RANDOM_PAIRS,
   type EstimateOutputSchema,
 } from '../../../engine/contract/estimate.ts';
@@ -45,6 +47,7 @@ export function EstimatePanel({
   const [seed, setSeed] = useState<NumberValue>(1);
   const [randomPairs, setRandomPairs] = useState<NumberValue>(300_000);
   const [maxCandidates, setMaxCandidates] = useState<NumberValue>(300_000);
+  const [maxRecords, setMaxRecords] = useState<NumberValue>(DEFAULT_ESTIMATE_RECORDS);
   const [smoothing, setSmoothing] = useState<NumberValue>(1);
   const [targetPrecision, setTargetPrecision] = useState<NumberValue>(0.999);
   const [targetRecall, setTargetRecall] = useState<NumberValue>(0.999);
@@ -62,6 +65,11 @@ export function EstimatePanel({
       integer(100, MAX_ESTIMATE_CANDIDATES),
       `A whole number from 100 to ${MAX_ESTIMATE_CANDIDATES.toLocaleString('en')}`,
     ),
+    maxRecords: check(
+      maxRecords,
+      integer(1_000, MAX_ESTIMATE_RECORDS),
+      `A whole number from 1,000 to ${MAX_ESTIMATE_RECORDS.toLocaleString('en')}`,
+    ),
     smoothing: check(smoothing, (n) => n >= MIN_SMOOTHING && n <= 1000, `From ${String(MIN_SMOOTHING)} to 1000`),
     targetPrecision: check(targetPrecision, (n) => n > 0 && n < 1, 'A share strictly between 0 and 1'),
     targetRecall: check(targetRecall, (n) => n > 0 && n < 1, 'A share strictly between 0 and 1'),
@@ -77,6 +85,7 @@ export function EstimatePanel({
     seed: Number(seed),
     randomPairs: Number(randomPairs),
     maxCandidatePairs: Number(maxCandidates),
+    maxRecords: Number(maxRecords),
     smoothing: Number(smoothing),
     targetPrecision: Number(targetPrecision),
     targetRecall: Number(targetRecall),
@@ -141,6 +150,16 @@ export function EstimatePanel({
               thousandSeparator=","
               step={10_000}
               error={errors.maxCandidates}
+            />
+            <NumberInput
+              label="Records read at most"
+              description="A registry with more records is estimated on a seeded sample of this many: faster and lighter, with the figures scaled back to the whole registry"
+              value={maxRecords}
+              onChange={setMaxRecords}
+              allowDecimal={false}
+              thousandSeparator=","
+              step={10_000}
+              error={errors.maxRecords}
             />
             <NumberInput
               label="Smoothing"
