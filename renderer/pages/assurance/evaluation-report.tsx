@@ -54,71 +54,7 @@ function ref(r: { readonly sourceSystem: string; readonly localId: string }): st
   return `${r.sourceSystem} / ${r.localId}`;
 }
 
-function ExamplesTable({
-  title,
-  examples,
-  onOpen,
-}: {
-  readonly title: string;
-  readonly examples: readonly ErrorExample[];
-  readonly onOpen: (example: ErrorExample) => void;
-}) {
-  if (examples.length === 0)
-    return (
-      <Text size="sm" c="dimmed">
-        No {title.toLowerCase()} among the examples.
-      </Text>
-    );
-  return (
-    <Table.ScrollContainer minWidth={640}>
-      <Table
-        striped
-        aria-label={title}
-        data-testid={`examples-${title.toLowerCase().replace(/\s+/g, '-')}`}
-        style={{ fontVariantNumeric: 'tabular-nums' }}
-      >
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Left record</Table.Th>
-            <Table.Th>Right record</Table.Th>
-            <Table.Th>Labelled</Table.Th>
-            <Table.Th>Score</Table.Th>
-            <Table.Th>Decided by</Table.Th>
-            <Table.Th>Explanation</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {examples.map((example) => (
-            <Table.Tr key={`${ref(example.left)}|${ref(example.right)}`}>
-              <Table.Td>{ref(example.left)}</Table.Td>
-              <Table.Td>{ref(example.right)}</Table.Td>
-              <Table.Td>{example.isMatch ? 'Match' : 'Non-match'}</Table.Td>
-              <Table.Td>{example.score.toFixed(4)}</Table.Td>
-              <Table.Td>
-                {example.decidedBy}
-                {example.limitedBy === undefined ? '' : ` (${LIMIT_TEXT[example.limitedBy].label})`}
-              </Table.Td>
-              <Table.Td>
-                <Button
-                  size="compact-xs"
-                  variant="light"
-                  onClick={() => {
-                    onOpen(example);
-                  }}
-                  aria-label={`Explain the score of ${ref(example.left)} and ${ref(example.right)}`}
-                >
-                  Explain
-                </Button>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
-  );
-}
-
-/** One kind of error example under its heading, with how many there are. */
+/** One kind of error example under its heading, with how many there are: a table, or a line when there is none. */
 function ExamplesSection({
   title,
   examples,
@@ -128,15 +64,71 @@ function ExamplesSection({
   readonly examples: readonly ErrorExample[];
   readonly onOpen: (example: ErrorExample) => void;
 }) {
+  const heading = (
+    <Group gap="xs" mb={4}>
+      <Text fw={600}>{title}</Text>
+      <Badge variant="light" color="gray" radius="sm">
+        {examples.length}
+      </Badge>
+    </Group>
+  );
+  if (examples.length === 0)
+    return (
+      <div>
+        {heading}
+        <Text size="sm" c="dimmed">
+          No {title.toLowerCase()} among the examples.
+        </Text>
+      </div>
+    );
   return (
     <div>
-      <Group gap="xs" mb={4}>
-        <Text fw={600}>{title}</Text>
-        <Badge variant="light" color="gray" radius="sm">
-          {examples.length}
-        </Badge>
-      </Group>
-      <ExamplesTable title={title} examples={examples} onOpen={onOpen} />
+      {heading}
+      <Table.ScrollContainer minWidth={640}>
+        <Table
+          striped
+          aria-label={title}
+          data-testid={`examples-${title.toLowerCase().replace(/\s+/g, '-')}`}
+          style={{ fontVariantNumeric: 'tabular-nums' }}
+        >
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Left record</Table.Th>
+              <Table.Th>Right record</Table.Th>
+              <Table.Th>Labelled</Table.Th>
+              <Table.Th>Score</Table.Th>
+              <Table.Th>Decided by</Table.Th>
+              <Table.Th>Explanation</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {examples.map((example) => (
+              <Table.Tr key={`${ref(example.left)}|${ref(example.right)}`}>
+                <Table.Td>{ref(example.left)}</Table.Td>
+                <Table.Td>{ref(example.right)}</Table.Td>
+                <Table.Td>{example.isMatch ? 'Match' : 'Non-match'}</Table.Td>
+                <Table.Td>{example.score.toFixed(4)}</Table.Td>
+                <Table.Td>
+                  {example.decidedBy}
+                  {example.limitedBy === undefined ? '' : ` (${LIMIT_TEXT[example.limitedBy].label})`}
+                </Table.Td>
+                <Table.Td>
+                  <Button
+                    size="compact-xs"
+                    variant="light"
+                    onClick={() => {
+                      onOpen(example);
+                    }}
+                    aria-label={`Explain the score of ${ref(example.left)} and ${ref(example.right)}`}
+                  >
+                    Explain
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
     </div>
   );
 }
