@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   BATCH_SIZE_MESSAGE,
-  ONE_LINE_MESSAGE,
   toInput,
   validateDraft,
   type StartJobDraft,
 } from '../../renderer/pages/maintenance/start-job-form.ts';
 import { REASON_MAX } from '../../engine/contract/maintenance.ts';
+import { ONE_LINE_MESSAGE } from '../../renderer/one-line-reason.ts';
 
 const draft: StartJobDraft = {
   kind: 'reconciliation',

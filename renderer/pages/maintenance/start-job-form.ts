@@ -3,7 +3,7 @@
  * with messages written for the form. Batch size is checked as the user types.
  */
 import dayjs from 'dayjs';
-import { hasControlCharacter } from '../../../engine/contract/control-characters.ts';
+import { oneLineProblem } from '../../one-line-reason.ts';
 import {
   MAX_BATCH_SIZE,
   MIN_BATCH_SIZE,
@@ -29,9 +29,6 @@ export type StartJobInput =
       readonly kind: 'reconciliation';
       readonly input: { reason: string; batchSize: number; externalSourceSystem?: string; changedSince?: string };
     };
-
-export const ONE_LINE_MESSAGE =
-  'Write the reason on one line, without tabs: line breaks and other invisible characters are not kept in the audit trail';
 
 export const BATCH_SIZE_MESSAGE = `Batch size is a whole number from ${String(MIN_BATCH_SIZE)} to ${String(MAX_BATCH_SIZE)}`;
 
@@ -73,7 +70,7 @@ export function validateDraft(
       errors[field] ??= FRIENDLY[field] ?? issue.message;
     }
   }
-  // The engine refuses control characters in free text; Enter in the field or a pasted tab makes one unseen.
-  if (errors.reason === undefined && hasControlCharacter(draft.reason)) errors.reason = ONE_LINE_MESSAGE;
+  const notOneLine = oneLineProblem(draft.reason);
+  if (errors.reason === undefined && notOneLine !== undefined) errors.reason = notOneLine;
   return errors;
 }

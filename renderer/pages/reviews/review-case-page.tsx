@@ -22,7 +22,6 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
 import type { RecordRef } from '../../../engine/contract/matching.ts';
-import { hasControlCharacter } from '../../../engine/contract/control-characters.ts';
 import {
   DECISION_REASON_MAX,
   REVIEW_DECISIONS,
@@ -30,6 +29,7 @@ import {
   type ReviewDecision,
 } from '../../../engine/contract/reviews.ts';
 import { useClient } from '../../client/context.tsx';
+import { oneLineProblem } from '../../one-line-reason.ts';
 import { paths } from '../../hooks/route.ts';
 import { useProfile, keys } from '../../hooks/console-data.ts';
 import { RecordGraph } from './record-graph.tsx';
@@ -204,15 +204,12 @@ function DecisionForm({
     },
   });
   const trimmed = reason.trim();
-  // The engine refuses control characters in free text; Enter in the field or a pasted tab makes one unseen.
-  const oneLine = !hasControlCharacter(trimmed);
+  const notOneLine = oneLineProblem(trimmed);
   const reasonError = !tried
     ? undefined
     : trimmed === ''
       ? 'Say why, in a few words (the evidence you relied on); it is kept with the decision.'
-      : oneLine
-        ? undefined
-        : 'Write the reason on one line, without tabs: line breaks and other invisible characters cannot be kept.';
+      : notOneLine;
   const decisionError = tried && decision === null ? 'Choose a decision.' : undefined;
   return (
     <form
@@ -220,7 +217,7 @@ function DecisionForm({
       onSubmit={(event) => {
         event.preventDefault();
         setTried(true);
-        if (decision === null || trimmed === '' || !oneLine) return;
+        if (decision === null || trimmed === '' || notOneLine !== undefined) return;
         record.mutate({ decision, reason: trimmed });
       }}
     >
