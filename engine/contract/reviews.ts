@@ -8,10 +8,10 @@
 import { z } from 'zod';
 import { MatchResultSchema, RecordRefSchema } from './matching.ts';
 
-/** LinkQuality: one identity whose records look wrongly linked (the link-quality scan); both sides name it. */
 /** The longest reason a review decision may give (characters, after trimming). */
 export const DECISION_REASON_MAX = 500;
 
+/** LinkQuality: one identity whose records look wrongly linked (the link-quality scan); both sides name it. */
 export const REVIEW_KINDS = ['IngestionMatch', 'PopulationReconciliation', 'LinkQuality'] as const;
 export const ReviewKindSchema = z.enum(REVIEW_KINDS);
 
