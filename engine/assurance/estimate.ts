@@ -35,13 +35,13 @@ import { termFrequencySnapshot } from '../store/term-frequency.ts';
 import { NO_CONTROL, type RunControl } from '../run-control.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import {
-  countTenantRecords,
   recordFieldsByIds,
   tenantRecordFields,
   tenantRecordIds,
   type CandidateRecordRow,
 } from '../store/candidate-records.ts';
 import type { Store } from '../store/db.ts';
+import { countRecords } from '../store/records.ts';
 import { activeProfile } from '../store/profiles.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { writeAudit } from '../store/audit.ts';
@@ -108,7 +108,7 @@ function readRecords(
   max: number,
   seed: number,
 ): { rows: CandidateRecordRow[]; population: number } {
-  const population = countTenantRecords(store, tenantId);
+  const population = countRecords(store, tenantId);
   if (population <= max) return { rows: tenantRecordFields(store, tenantId), population };
   const sample = sampleKeys(tenantRecordIds(store, tenantId), max, seed, RECORD_SAMPLE_STREAM).sort((a, b) => a - b);
   return { rows: recordFieldsByIds(store, tenantId, sample), population };

@@ -18,11 +18,6 @@ export function tenantRecordFields(store: Store, tenantId: string): CandidateRec
     .all(tenantId) as CandidateRecordRow[];
 }
 
-/** How many source records the tenant holds. */
-export function countTenantRecords(store: Store, tenantId: string): number {
-  return store.statement('SELECT count(*) FROM source_record WHERE tenant_id = ?').pluck().get(tenantId) as number;
-}
-
 /** Every record ID of the tenant, ascending (8 bytes a record: a sample of them is drawn without reading fields). */
 export function tenantRecordIds(store: Store, tenantId: string): number[] {
   return store
