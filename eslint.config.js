@@ -12,7 +12,8 @@
 //     contract/                                  browser-safe: zod and itself only
 //     contract/statistics/                       the metrics the console draws with: zod and each other only
 //   better-sqlite3   only engine/store/db.ts (one owner for SQLite)
-//   pg               only engine/store/pg/db.ts (one owner for PostgreSQL)
+//   pg               only engine/store/pg/db.ts (the pool) and pg/connection.ts with its io-thread.js (one
+//                    synchronous connection)
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -21,7 +22,10 @@ const sqlite = {
   name: 'better-sqlite3',
   message: 'Only engine/store/db.ts opens SQLite (one owner for the connection).',
 };
-const postgres = { name: 'pg', message: 'Only engine/store/pg/db.ts opens PostgreSQL (one owner for the pool).' };
+const postgres = {
+  name: 'pg',
+  message: 'Only engine/store/pg/db.ts (the pool) and pg/connection.ts with its io-thread.js open PostgreSQL.',
+};
 const shellPackages = [
   'fastify',
   'fastify/*',
@@ -99,6 +103,7 @@ export default tseslint.config(
             '*.js',
             'main/cli/*.js',
             'main/browser-host/*.js',
+            'engine/store/pg/*.js',
             'main/engine-host/*.js',
             'main/electron/*.js',
           ],
@@ -127,13 +132,21 @@ export default tseslint.config(
       'engine/store/db.ts',
       'engine/store/migrate.ts',
       'engine/store/pg/db.ts',
+      'engine/store/pg/connection.ts',
+      'engine/store/pg/io-thread.js',
     ],
     rules: restrict([electron, sqlite, postgres], [engineNoShells, engineNoTop]),
   },
   // engine: each floor imports only its own floor and those below
   ...ENGINE_FLOORS.flat().map((folder) => ({
     files: [`engine/${folder}/**/*.ts`],
-    ignores: ['engine/store/db.ts', 'engine/store/migrate.ts', 'engine/store/pg/db.ts'],
+    ignores: [
+      'engine/store/db.ts',
+      'engine/store/migrate.ts',
+      'engine/store/pg/db.ts',
+      'engine/store/pg/connection.ts',
+      'engine/store/pg/io-thread.js',
+    ],
     rules: restrict([electron, sqlite, postgres], [engineNoShells, engineNoTop, engineFloor(folder)]),
   })),
   // the store's connection modules own their drivers
@@ -143,6 +156,10 @@ export default tseslint.config(
   },
   {
     files: ['engine/store/pg/db.ts'],
+    rules: restrict([electron, sqlite], [engineNoShells, engineNoTop, engineFloor('store')]),
+  },
+  {
+    files: ['engine/store/pg/connection.ts', 'engine/store/pg/io-thread.js'],
     rules: restrict([electron, sqlite], [engineNoShells, engineNoTop, engineFloor('store')]),
   },
   // the contract is shared with the renderer: zod and itself only

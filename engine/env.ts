@@ -1,4 +1,4 @@
-import type { Store } from './store/db.ts';
+import type { Store } from './store/store.ts';
 import type { Settings } from './config/settings.ts';
 import type { SettingsChange, SettingsSource } from './config/settings-file.ts';
 

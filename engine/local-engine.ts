@@ -18,7 +18,8 @@ import {
 import { zodIssues } from './contract/zod-issues.ts';
 import { settingsPathFor, TENANT_ID_PATTERN } from './config/settings.ts';
 import { MemorySettings, SettingsFile, type SettingsSource } from './config/settings-file.ts';
-import { DEFAULT_BUSY_TIMEOUT_MS, Store, storeFailure } from './store/db.ts';
+import { DEFAULT_BUSY_TIMEOUT_MS, Store, storeFailure } from './store/store.ts';
+import { withTenant } from './store/tenant-scope.ts';
 import { EngineEnv } from './env.ts';
 import { freeTextIssues } from './text/free-text.ts';
 import { nameRowsByLine } from './assurance/labels.ts';
@@ -202,7 +203,10 @@ export class LocalEngine implements EngineClient {
       return (await this.callRuns(name as RunOperationName, parsed.data, context)) as OperationOutput<K>;
     const handler = handlers[name as Exclude<OperationName, RunOperationName>] as unknown as Handler<K>;
     try {
-      return await handler(this.env, parsed.data as OperationInput<K>, context, control);
+      // The tenant goes with every statement of the call (a PostgreSQL registry checks each row against it).
+      return await withTenant(context.tenantId, () =>
+        handler(this.env, parsed.data as OperationInput<K>, context, control),
+      );
     } catch (error) {
       if (isEngineError(error)) throw error;
       const mapped = storeFailure(error);

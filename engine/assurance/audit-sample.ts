@@ -17,7 +17,7 @@
 import type { AuditStratumName } from '../contract/audit.ts';
 import { AUDIT_STRATA } from '../contract/audit.ts';
 import type { RunControl } from '../run-control.ts';
-import type { Store } from '../store/db.ts';
+import type { Store } from '../store/store.ts';
 import type { StoredProfile } from '../store/profiles.ts';
 import type { CandidateMember } from '../store/records.ts';
 import { termFrequencySnapshot } from '../store/term-frequency.ts';

@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { materialTag, type BlockingKey, type KeyRing } from '../blocking/tags.ts';
 import { MAX_BLOCK_SIZE } from '../ingest/candidates.ts';
 import { tagsHeldByMoreThan } from '../store/assurance.ts';
-import type { Store } from '../store/db.ts';
+import type { Store } from '../store/store.ts';
 import { BLOCKING_RECALL_RULE } from './report-text.ts';
 
 export interface BlockingRecall {

@@ -40,7 +40,7 @@ import {
   tenantRecordIds,
   type CandidateRecordRow,
 } from '../store/candidate-records.ts';
-import type { Store } from '../store/db.ts';
+import type { Store } from '../store/store.ts';
 import { countRecords } from '../store/records.ts';
 import { activeProfile } from '../store/profiles.ts';
 import { requireTenant } from '../store/tenants.ts';

@@ -5,7 +5,7 @@
  * the given caches (one per scorer). Progress is reported per batch. Use inside one read transaction.
  */
 import type { RunControl } from '../run-control.ts';
-import type { Store } from '../store/db.ts';
+import type { Store } from '../store/store.ts';
 import { countIdentities } from '../store/identities.ts';
 import { candidateMembers, type CandidateMember } from '../store/records.ts';
 import { MAX_COMPARED_RECORDS_PER_IDENTITY } from '../ingest/candidates.ts';

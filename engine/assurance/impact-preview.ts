@@ -18,7 +18,7 @@ import type { RunControl } from '../run-control.ts';
 import type { Decision } from '../contract/matching.ts';
 import type { MatchingProfile } from '../contract/profile.ts';
 import { IMPACT_KINDS, type ImpactKind, type ImpactPreview } from '../contract/impact-preview.ts';
-import type { Store } from '../store/db.ts';
+import type { Store } from '../store/store.ts';
 import type { StoredProfile } from '../store/profiles.ts';
 import type { CandidateMember } from '../store/records.ts';
 import { countIdentities } from '../store/identities.ts';

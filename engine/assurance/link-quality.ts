@@ -25,7 +25,7 @@ import type { MatchFields } from '../contract/fields.ts';
 import { LINK_FLAGS, type FlaggedIdentity, type LinkFlag } from '../contract/link-quality.ts';
 import { birthDateLevel } from '../comparators/birth-date-levels.ts';
 import type { EngineEnv } from '../env.ts';
-import type { Store } from '../store/db.ts';
+import type { Store } from '../store/store.ts';
 import { activeProfile } from '../store/profiles.ts';
 import { candidateMembers, fieldsJsonOf, type CandidateMember } from '../store/records.ts';
 import { termFrequencySnapshot } from '../store/term-frequency.ts';
@@ -63,7 +63,7 @@ export function countSeveral(store: Store, tenantId: string): number {
   return store
     .statement(
       `SELECT count(*) FROM (SELECT 1 FROM identity_link l JOIN identity i ON i.tenant_id = l.tenant_id AND i.identity_id = l.identity_id
-       WHERE l.tenant_id = ? AND i.status = 'active' GROUP BY l.identity_id HAVING count(*) >= 2)`,
+       WHERE l.tenant_id = ? AND i.status = 'active' GROUP BY l.identity_id HAVING count(*) >= 2) AS several`,
     )
     .pluck()
     .get(tenantId) as number;

@@ -18,7 +18,7 @@ import { FIELD_COUNT, newScratch } from '../scoring/field-comparison.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { activeProfile, type StoredProfile } from '../store/profiles.ts';
 import { requireTenant } from '../store/tenants.ts';
-import type { Store } from '../store/db.ts';
+import type { Store } from '../store/store.ts';
 import { datasetDigest } from './dataset-digest.ts';
 import type { LabelPair, RecordRef } from './labels.ts';
 import { hasControlCharacter } from '../text/control-characters.ts';

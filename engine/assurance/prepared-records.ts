@@ -11,7 +11,7 @@ import type { MatchFields } from '../contract/fields.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { createScorer, type Scorer } from '../scoring/scorer.ts';
 import { storedTermFrequencies } from '../store/term-frequency.ts';
-import type { Store } from '../store/db.ts';
+import type { Store } from '../store/store.ts';
 import type { StoredProfile } from '../store/profiles.ts';
 import {
   findLabelledRecord,

@@ -41,7 +41,8 @@ import {
 import { basename, dirname, join, resolve } from 'node:path';
 import { crashPoint } from '../fault-injection.ts';
 import { validationError } from '../contract/errors.ts';
-import { Store, withFileLock } from '../store/db.ts';
+import { withFileLock } from '../store/db.ts';
+import { Store } from '../store/store.ts';
 import { auditHasChange } from '../store/audit.ts';
 import { replaceWith, syncDirectory, writeTemporary } from '../files/atomic-file.ts';
 import { emptySettings, loadSettings, settingsJson, type Settings } from './settings.ts';

@@ -11,7 +11,7 @@
  * about 20 at 300,000, the cap at a million, and the matching cost per record with them. Ranked by rarity, the
  * candidates kept are the ones that could be the same person; the others share only a common fact with it.
  */
-import type { Store } from '../store/db.ts';
+import type { Store } from '../store/store.ts';
 import type { BlockingTag } from '../blocking/tags.ts';
 import { identitiesWithTags } from '../store/tags.ts';
 

@@ -3,7 +3,7 @@
  * write) and the blocking tags (the union of its records' tags under the current rules and keys). Shared by
  * ingestion, reconciliation and re-indexing.
  */
-import type { Store } from '../store/db.ts';
+import type { Store } from '../store/store.ts';
 import type { BlockingConfig } from '../contract/profile.ts';
 import { blockingTagsOfAll, type BlockingTag, type KeyRing } from '../blocking/tags.ts';
 import { identityVersions, updateCanonical } from '../store/identities.ts';

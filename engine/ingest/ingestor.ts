@@ -17,7 +17,7 @@
  * it runs in the caller's process.
  */
 import { randomUUID } from 'node:crypto';
-import type { Store } from '../store/db.ts';
+import type { Store } from '../store/store.ts';
 import type { ErrorIssue } from '../contract/errors.ts';
 import { EngineError, isEngineError, validationError } from '../contract/errors.ts';
 import { sqliteErrorCode } from '../store/sqlite-error.ts';

@@ -4,7 +4,7 @@
  * one savepoint per record on a replay) so a large file is fast and a bad record still writes nothing.
  */
 import type { MatchFields } from '../contract/fields.ts';
-import type { Store } from '../store/db.ts';
+import type { Store } from '../store/store.ts';
 import { reviewRate, type IngestReport } from '../contract/ingest.ts';
 import type { Ingestor, PreparedResource, RecordOutcome } from './ingestor.ts';
 import { isBlank, type NdjsonLine } from './ndjson-lines.ts';

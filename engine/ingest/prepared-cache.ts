@@ -1,7 +1,7 @@
 import type { Scorer } from '../scoring/scorer.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { fieldsJsonOf, type CandidateMember, type CandidateRecordRow, type SourceRecord } from '../store/records.ts';
-import type { Store } from '../store/db.ts';
+import type { Store } from '../store/store.ts';
 import type { MatchFields } from '../contract/fields.ts';
 
 /**

@@ -5,7 +5,7 @@
  */
 import { emitHealthMetrics } from '../telemetry/health-metrics.ts';
 import type { HealthSample } from '../contract/health.ts';
-import type { Store } from '../store/db.ts';
+import type { Store } from '../store/store.ts';
 import { identitySizes, lastDailySample, recordHealthSample } from '../store/health.ts';
 import { countRecords } from '../store/records.ts';
 import { activeProfile } from '../store/profiles.ts';

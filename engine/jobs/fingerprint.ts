@@ -10,7 +10,7 @@ import type { MatchingProfile } from '../contract/profile.ts';
 import { blockingSecret, type Settings } from '../config/settings.ts';
 import type { SettingsSource } from '../config/settings-file.ts';
 import { canonicalJson } from '../ingest/payload-digest.ts';
-import type { Store } from '../store/db.ts';
+import type { Store } from '../store/store.ts';
 import { activeProfile } from '../store/profiles.ts';
 
 const KEY_DIGEST_LABEL = 'mpi-console/maintenance/blocking-key-fingerprint/v1';

@@ -3,7 +3,7 @@
  * written in each page's transaction. At the end of a full import the source's records it did not return are
  * counted (a warning: they stay linked, nothing is deleted) and the rows go. Every statement is tenant-scoped.
  */
-import type { Store } from '../store/db.ts';
+import type { Store } from '../store/store.ts';
 
 export function markSeen(store: Store, tenantId: string, jobId: string, localIds: readonly string[]): void {
   const insert = store.statement(

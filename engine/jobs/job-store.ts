@@ -10,7 +10,7 @@
  * running job (its lease expired) counts a takeover; a committed batch resets the count. A worker stopping on
  * request releases its lease (expires it now).
  */
-import type { Store } from '../store/db.ts';
+import type { Store } from '../store/store.ts';
 import type {
   JobCounters,
   JobKind,

@@ -5,7 +5,7 @@
 import { emitHealthMetrics } from '../telemetry/health-metrics.ts';
 import type { HealthSample } from '../contract/health.ts';
 import { randomUUID } from 'node:crypto';
-import type { Store } from '../store/db.ts';
+import type { Store } from '../store/store.ts';
 import type { JobKind, JobStatus, PhaseName } from '../contract/maintenance.ts';
 import { EngineError } from '../contract/errors.ts';
 import { identitySizes, recordHealthSample } from '../store/health.ts';

@@ -5,7 +5,7 @@
  */
 import type { JobCounters } from '../contract/maintenance.ts';
 import type { KeyRing } from '../blocking/tags.ts';
-import type { Store } from '../store/db.ts';
+import type { Store } from '../store/store.ts';
 import type { StoredProfile } from '../store/profiles.ts';
 import type { JobRow, PhaseNote, PhaseRow } from './job-store.ts';
 

@@ -3,7 +3,7 @@
  * (tenant_id, identity_id) index makes each batch a short range scan, whatever the population size), and
  * the version checks a batch makes before it writes.
  */
-import type { Store } from '../store/db.ts';
+import type { Store } from '../store/store.ts';
 import { conflict } from '../contract/errors.ts';
 import { recordFromRow, type SourceRecord } from '../store/records.ts';
 

@@ -13,7 +13,7 @@
  * review case whose ID is a digest of the tenant, both identity versions and the profile version, inserted
  * with INSERT OR IGNORE: retries and overlapping workers never create duplicates.
  */
-import type { Store } from '../store/db.ts';
+import type { Store } from '../store/store.ts';
 import type { FieldEvidence } from '../contract/matching.ts';
 import type { MatchFields } from '../contract/fields.ts';
 import { EngineError } from '../contract/errors.ts';

@@ -49,6 +49,7 @@ import { importPhase } from './import-phase.ts';
 import type { RetryPolicy } from '../fhir-source/retry.ts';
 import { SourceAborted } from '../fhir-source/source-error.ts';
 import type { FinalJobStatus } from './states.ts';
+import { withTenant } from '../store/tenant-scope.ts';
 
 export const MAX_BATCH_ATTEMPTS = 8;
 const BACKOFF_BASE_MS = 20;
@@ -535,5 +536,5 @@ export class JobRunner {
 
 /** Runs a job this worker has claimed until it ends, its lease is lost, or the signal asks the worker to stop. */
 export function runJob(env: EngineEnv, tenantId: string, jobId: string, options: RunOptions): Promise<RunResult> {
-  return new JobRunner(env, tenantId, jobId, options).run();
+  return withTenant(tenantId, () => new JobRunner(env, tenantId, jobId, options).run());
 }

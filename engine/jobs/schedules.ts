@@ -6,7 +6,7 @@
  * with the next one.
  */
 import { createHash } from 'node:crypto';
-import type { Store } from '../store/db.ts';
+import type { Store } from '../store/store.ts';
 import type { ReconciliationSchedule } from '../config/maintenance.ts';
 import { tenantExists } from '../store/tenants.ts';
 import { enqueueJob } from './lifecycle.ts';

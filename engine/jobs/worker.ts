@@ -14,6 +14,7 @@ import { isBusy, validationError } from '../contract/errors.ts';
 import { maintenanceSettings, type MaintenanceSettings } from '../config/maintenance.ts';
 import { claimNextJob, listTenantIds } from './job-store.ts';
 import { runJob, type RunHooks, type RunResult } from './runner.ts';
+import { withTenant } from '../store/tenant-scope.ts';
 import { enqueueScheduled, ScheduleClock } from './schedules.ts';
 import { dailySampleDue, recordDailySample } from './daily-health.ts';
 import type { RetryPolicy } from '../fhir-source/retry.ts';
@@ -106,7 +107,7 @@ export async function runWorker(env: EngineEnv, options: WorkerOptions): Promise
     let claimed: { tenantId: string; jobId: string } | undefined;
     try {
       for (const { schedule, bucket } of clock.due(Date.now())) {
-        const queued = enqueueScheduled(store, schedule, bucket);
+        const queued = withTenant(schedule.TenantId, () => enqueueScheduled(store, schedule, bucket));
         if (queued !== undefined)
           emit({
             type: 'scheduled',
@@ -119,20 +120,22 @@ export async function runWorker(env: EngineEnv, options: WorkerOptions): Promise
       const tenants = options.tenants === 'all' ? listTenantIds(store) : options.tenants;
       for (const tenantId of tenants) {
         const now = new Date();
-        if (store.read(() => dailySampleDue(store, tenantId, now))) {
-          store.write(() => {
-            if (dailySampleDue(store, tenantId, now)) recordDailySample(store, tenantId, now);
-          });
-        }
-        const job = store.write(() =>
-          claimNextJob(
-            store,
-            tenantId,
-            owner,
-            now.toISOString(),
-            new Date(now.getTime() + settings.LeaseSeconds * 1000).toISOString(),
-          ),
-        );
+        const job = withTenant(tenantId, () => {
+          if (store.read(() => dailySampleDue(store, tenantId, now))) {
+            store.write(() => {
+              if (dailySampleDue(store, tenantId, now)) recordDailySample(store, tenantId, now);
+            });
+          }
+          return store.write(() =>
+            claimNextJob(
+              store,
+              tenantId,
+              owner,
+              now.toISOString(),
+              new Date(now.getTime() + settings.LeaseSeconds * 1000).toISOString(),
+            ),
+          );
+        });
         if (job !== undefined) {
           emit({ type: 'claimed', tenantId, jobId: job.jobId, kind: job.kind, resumed: job.claims > 1 });
           claimed = { tenantId, jobId: job.jobId };

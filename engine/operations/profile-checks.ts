@@ -10,7 +10,7 @@ import { blockingChangeIssues, keyVersionIssues } from '../profile/blocking-chan
 import { lastCompletedReindexVersion } from '../jobs/job-store.ts';
 import { blockingSince, type StoredProfile } from '../store/profiles.ts';
 import { hasAnyTag } from '../store/tags.ts';
-import type { Store } from '../store/db.ts';
+import type { Store } from '../store/store.ts';
 
 export function profileContextIssues(
   store: Store,

@@ -9,7 +9,7 @@ import { conflict, notFound } from '../contract/errors.ts';
 import { REVIEW_QUEUE_NOTE, type ReviewCase } from '../contract/reviews.ts';
 import { labelsToTsv, type LabelPair } from '../contract/label-tsv.ts';
 import type { EngineEnv } from '../env.ts';
-import type { Store } from '../store/db.ts';
+import type { Store } from '../store/store.ts';
 import { writeAudit } from '../store/audit.ts';
 import { activeProfile } from '../store/profiles.ts';
 import { recordsOfIdentity, type SourceRecord } from '../store/records.ts';

@@ -3,7 +3,7 @@
  * (used only to word a rejection), block sizes of blocking tags, and the ground truth of a synthetic
  * sandbox. All reads; the only write is the ground truth a benchmark loader records.
  */
-import type { Store } from './db.ts';
+import type { Store } from './store.ts';
 
 /** A labelled record's identity and version: enough to tell whether a prepared copy is still current. */
 export interface LabelledRecordRow {

@@ -1,4 +1,4 @@
-import type { Store } from './db.ts';
+import type { Store } from './store.ts';
 
 /**
  * Audit records say who did what to which subject. Subjects and details are identifiers of jobs, profiles,

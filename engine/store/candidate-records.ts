@@ -1,5 +1,5 @@
 /** A tenant's source records with their normalised matching fields, for the labelling workbench's candidate pairs and the estimate. */
-import type { Store } from './db.ts';
+import type { Store } from './store.ts';
 
 export interface CandidateRecordRow {
   readonly recordId: number;

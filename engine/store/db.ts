@@ -9,14 +9,12 @@
  * (SQLite gives its -wal and -shm files the database file's mode), whatever the umask.
  */
 import Database from 'better-sqlite3';
-import type { Database as Connection, Statement, Transaction } from 'better-sqlite3';
+import type { Database as Connection, Statement as SqliteStatement, Transaction } from 'better-sqlite3';
 import { closeSync, fchmodSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { BusyError, DATABASE_BUSY, EngineError, notFound, validationError } from '../contract/errors.ts';
 import { applyMigrations, loadMigrations, type Migration } from './migrate.ts';
-
-export type Row = Record<string, unknown>;
-export type { Statement };
+import type { Dialects, Store } from './store.ts';
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 15_000;
 
@@ -107,10 +105,11 @@ function prepareFile(path: string, create: boolean): void {
   }
 }
 
-export class Store {
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite';
   readonly path: string;
   private readonly connection: Connection;
-  private readonly statements = new Map<string, Statement>();
+  private readonly statements = new Map<string, SqliteStatement>();
   /**
    * One transaction function for every read and write: better-sqlite3 builds a wrapper (and its deferred,
    * immediate and exclusive variants) per transaction() call, which cost as much as the queries of a small
@@ -124,7 +123,7 @@ export class Store {
     this.transaction = connection.transaction((fn: () => unknown) => fn());
   }
 
-  static open(path: string, options: StoreOptions = {}): Store {
+  static open(path: string, options: StoreOptions = {}): SqliteStore {
     const readonly = options.readonly ?? false;
     if (isFileDatabase(path)) prepareFile(path, !readonly && (options.create ?? true));
     let connection: Connection;
@@ -155,15 +154,16 @@ export class Store {
       connection.close();
       throw openFailure(error, path);
     }
-    return new Store(path, connection);
+    return new SqliteStore(path, connection);
   }
 
   /** A cached prepared statement for this SQL text. */
-  statement(sql: string): Statement {
-    let prepared = this.statements.get(sql);
+  statement(sql: string | Dialects): SqliteStatement {
+    const text = typeof sql === 'string' ? sql : sql.sqlite;
+    let prepared = this.statements.get(text);
     if (prepared === undefined) {
-      prepared = this.connection.prepare(sql);
-      this.statements.set(sql, prepared);
+      prepared = this.connection.prepare(text);
+      this.statements.set(text, prepared);
     }
     return prepared;
   }

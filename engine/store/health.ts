@@ -1,5 +1,5 @@
 /** The health_sample table (migrations 0011, 0012): written after each ingest, each finished job and daily; read in time order. */
-import type { Store } from './db.ts';
+import type { Store } from './store.ts';
 import { IDENTITY_SIZE_BINS, type HealthSample, type MatchingFigures } from '../contract/health.ts';
 
 export function recordHealthSample(store: Store, tenantId: string, sample: HealthSample): void {
@@ -48,7 +48,7 @@ export function healthSamples(
       `SELECT * FROM (SELECT at, origin, source_system AS sourceSystem, job_id AS jobId, job_kind AS jobKind, job_status AS jobStatus,
          profile_version AS profileVersion, records, created, auto_linked AS autoLinked, review_cases AS reviewCases, rejected,
          field_present_json, duration_ms AS durationMs, matching_json, identity_sizes_json, sample_id
-       FROM health_sample WHERE tenant_id = ? ${sourceSystem === undefined ? '' : 'AND source_system = ?'} ORDER BY sample_id DESC LIMIT ?) ORDER BY sample_id`,
+       FROM health_sample WHERE tenant_id = ? ${sourceSystem === undefined ? '' : 'AND source_system = ?'} ORDER BY sample_id DESC LIMIT ?) AS newest ORDER BY sample_id`,
     )
     .all(...(sourceSystem === undefined ? [tenantId, limit] : [tenantId, sourceSystem, limit])) as SampleRow[];
   return rows.map(({ field_present_json, matching_json, identity_sizes_json, sample_id: _id, ...row }) => ({
@@ -63,7 +63,7 @@ export function healthSamples(
 export function identitySizes(store: Store, tenantId: string): number[] {
   const rows = store
     .statement(
-      'SELECT size, COUNT(*) AS identities FROM (SELECT COUNT(*) AS size FROM identity_link WHERE tenant_id = ? GROUP BY identity_id) GROUP BY size',
+      'SELECT size, COUNT(*) AS identities FROM (SELECT COUNT(*) AS size FROM identity_link WHERE tenant_id = ? GROUP BY identity_id) AS sizes GROUP BY size',
     )
     .raw()
     .all(tenantId) as [number, number][];

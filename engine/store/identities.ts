@@ -1,4 +1,4 @@
-import type { Store } from './db.ts';
+import type { Store } from './store.ts';
 import { conflict, notFound } from '../contract/errors.ts';
 import type { CanonicalRecord } from '../contract/fields.ts';
 
@@ -57,13 +57,13 @@ export function insertIdentity(
   canonical: CanonicalRecord,
   at: string,
 ): number {
-  const result = store
+  return store
     .statement(
       `INSERT INTO identity (tenant_id, enterprise_id, logical_version, canonical_json, status, created_at, updated_at)
-       VALUES (?, ?, 1, ?, 'active', ?, ?)`,
+       VALUES (?, ?, 1, ?, 'active', ?, ?) RETURNING identity_id`,
     )
-    .run(tenantId, enterpriseId, JSON.stringify(canonical), at, at);
-  return Number(result.lastInsertRowid);
+    .pluck()
+    .get(tenantId, enterpriseId, JSON.stringify(canonical), at, at) as number;
 }
 
 /** Writes the rebuilt canonical record only if the identity is still at expectedVersion. */

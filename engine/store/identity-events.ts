@@ -2,7 +2,7 @@
  * The identity_event table (migration 0010): what happened to an identity, written in the same transaction as the
  * change itself. References and figures only. Every statement names the tenant.
  */
-import type { Store } from './db.ts';
+import type { Store } from './store.ts';
 
 export type IdentityEventKind = 'record-joined' | 'identity-created' | 'record-updated' | 'canonical-rebuilt';
 

@@ -1,4 +1,4 @@
-import type { Store } from './db.ts';
+import type { Store } from './store.ts';
 import { MatchingProfileSchema, type MatchingProfile } from '../contract/profile.ts';
 import { notFound } from '../contract/errors.ts';
 

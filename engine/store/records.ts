@@ -1,4 +1,4 @@
-import type { Store } from './db.ts';
+import type { Store } from './store.ts';
 import type { MatchFields } from '../contract/fields.ts';
 import { conflict } from '../contract/errors.ts';
 import { countRecordTerms } from './term-frequency.ts';
@@ -99,7 +99,7 @@ export function candidateMembers(
     const part = identityIds.slice(start, start + IDENTITIES_PER_STATEMENT);
     const branch = `SELECT * FROM (SELECT l.identity_id, r.record_id, r.logical_version, r.source_system, r.local_id, r.source_last_updated
        FROM identity_link l JOIN source_record r ON r.tenant_id = l.tenant_id AND r.record_id = l.record_id
-       WHERE l.tenant_id = ? AND l.identity_id = ? ORDER BY l.record_id LIMIT ${String(limit)})`;
+       WHERE l.tenant_id = ? AND l.identity_id = ? ORDER BY l.record_id LIMIT ${String(limit)}) AS members`;
     const sql = part.map(() => branch).join(' UNION ALL ');
     const args: (string | number)[] = [];
     for (const id of part) args.push(tenantId, id);
@@ -159,9 +159,10 @@ export function insertRecord(store: Store, tenantId: string, write: RecordWrite,
   const result = store
     .statement(
       `INSERT INTO source_record (tenant_id, source_system, local_id, fields_json, payload_digest, logical_version, source_last_updated, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?) RETURNING record_id`,
     )
-    .run(
+    .pluck()
+    .get(
       tenantId,
       write.sourceSystem,
       write.localId,
@@ -171,7 +172,7 @@ export function insertRecord(store: Store, tenantId: string, write: RecordWrite,
       at,
       at,
     );
-  const recordId = Number(result.lastInsertRowid);
+  const recordId = result as number;
   store
     .statement('INSERT INTO source_resource (record_id, tenant_id, resource_json) VALUES (?, ?, ?)')
     .run(recordId, tenantId, write.resourceJson);

@@ -3,7 +3,7 @@
  * statement names the tenant. Decisions keep the reviewer's reason here; audit records never carry it.
  */
 import { createHash } from 'node:crypto';
-import type { Store } from './db.ts';
+import type { Store } from './store.ts';
 import type { FieldEvidence } from '../contract/matching.ts';
 import type { ReviewCase, ReviewDecision } from '../contract/reviews.ts';
 

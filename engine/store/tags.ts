@@ -1,4 +1,4 @@
-import type { Store } from './db.ts';
+import type { Store } from './store.ts';
 import type { BlockingTag } from '../blocking/tags.ts';
 
 export function addTags(store: Store, tenantId: string, identityId: number, tags: readonly BlockingTag[]): void {
@@ -41,7 +41,7 @@ export function identitiesWithTags(store: Store, tenantId: string, tags: readonl
     const sql = part
       .map(
         (_, i) =>
-          `SELECT ${String(start + i)} AS k, identity_id FROM (SELECT identity_id FROM blocking_tag WHERE tenant_id = ? AND tag = ? LIMIT ${String(limit)})`,
+          `SELECT ${String(start + i)} AS k, identity_id FROM (SELECT identity_id FROM blocking_tag WHERE tenant_id = ? AND tag = ? LIMIT ${String(limit)}) AS block`,
       )
       .join(' UNION ALL ');
     const args: (string | Buffer)[] = [];

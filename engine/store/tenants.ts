@@ -1,4 +1,4 @@
-import type { Store } from './db.ts';
+import type { Store } from './store.ts';
 import { notFound } from '../contract/errors.ts';
 
 export function tenantExists(store: Store, tenantId: string): boolean {

@@ -3,7 +3,7 @@
  * records, changed by insertRecord / updateRecord in the same transaction as the record, read when the scorer
  * prepares a record (scoring/term-frequency.ts). Every statement names the tenant.
  */
-import type { Store } from './db.ts';
+import type { Store } from './store.ts';
 import type { MatchFields } from '../contract/fields.ts';
 import {
   TERM_FREQUENCY_FIELDS,
@@ -20,7 +20,7 @@ function change(store: Store, tenantId: string, field: TermFrequencyField, value
     after = store
       .statement(
         `INSERT INTO term_frequency (tenant_id, field, value, count) VALUES (?, ?, ?, 1)
-         ON CONFLICT (tenant_id, field, value) DO UPDATE SET count = count + 1 RETURNING count`,
+         ON CONFLICT (tenant_id, field, value) DO UPDATE SET count = term_frequency.count + 1 RETURNING count`,
       )
       .pluck()
       .get(tenantId, field, value) as number;
@@ -47,7 +47,8 @@ function change(store: Store, tenantId: string, field: TermFrequencyField, value
     store
       .statement(
         `INSERT INTO term_frequency_total (tenant_id, field, total, sum_squares) VALUES (?, ?, 1, ?)
-         ON CONFLICT (tenant_id, field) DO UPDATE SET total = total + 1, sum_squares = sum_squares + excluded.sum_squares`,
+         ON CONFLICT (tenant_id, field) DO UPDATE SET total = term_frequency_total.total + 1,
+           sum_squares = term_frequency_total.sum_squares + excluded.sum_squares`,
       )
       .run(tenantId, field, after * after - before * before);
   } else {

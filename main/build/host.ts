@@ -23,7 +23,8 @@ const SOURCE_DIRS = [
   'main/net',
 ];
 const BUILD_FILES = new Set(['inputs-digest.ts', 'renderer.ts', 'host.ts', 'prepare.ts']);
-const RUNTIME = /\.(sql|json)$|^bootstrap\.js$/;
+// JavaScript that a worker thread loads as it is (bootstrap.js; PostgreSQL's io-thread.js) is copied, not transpiled.
+const RUNTIME = /\.(sql|json)$|^(bootstrap|io-thread)\.js$/;
 
 function sources(): { ts: string[]; runtime: string[] } {
   const ts: string[] = [];

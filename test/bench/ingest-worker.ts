@@ -14,7 +14,7 @@ import { createTenant, sandboxProfile } from '../../engine/operations/sandbox.ts
 import { ingestStream } from '../../engine/operations/ingest.ts';
 import { generatePopulation } from '../../engine/synthetic/generate.ts';
 import { toNdjsonBySource } from '../../engine/synthetic/write.ts';
-import { Store } from '../../engine/store/db.ts';
+import { Store } from '../../engine/store/store.ts';
 import { payloadDigest } from '../../engine/ingest/payload-digest.ts';
 import { peakRssMiB } from './measure.ts';
 
@@ -77,10 +77,12 @@ if (mode === 'generate') {
   // Ceiling: the same rows inserted with one prepared statement in one transaction, nothing else.
   const raw = Store.open(join(dir, 'raw.db'));
   raw.exec("INSERT INTO tenant (tenant_id, created_at) VALUES ('bench', 'now')");
-  const insert = raw.statement(
-    `INSERT INTO source_record (tenant_id, source_system, local_id, fields_json, payload_digest, logical_version, source_last_updated, created_at, updated_at)
-     VALUES ('bench', ?, ?, '{}', ?, 1, NULL, 'now', 'now')`,
-  );
+  const insert = raw
+    .statement(
+      `INSERT INTO source_record (tenant_id, source_system, local_id, fields_json, payload_digest, logical_version, source_last_updated, created_at, updated_at)
+     VALUES ('bench', ?, ?, '{}', ?, 1, NULL, 'now', 'now') RETURNING record_id`,
+    )
+    .pluck();
   const insertResource = raw.statement(
     "INSERT INTO source_resource (record_id, tenant_id, resource_json) VALUES (?, 'bench', ?)",
   );
@@ -95,8 +97,7 @@ if (mode === 'generate') {
   );
   const rawStart = performance.now();
   raw.write(() => {
-    for (const [source, localId, line, digest] of rows)
-      insertResource.run(insert.run(source, localId, digest).lastInsertRowid, line);
+    for (const [source, localId, line, digest] of rows) insertResource.run(insert.get(source, localId, digest), line);
   });
   const rawMs = performance.now() - rawStart;
   raw.close();

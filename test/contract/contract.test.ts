@@ -1,7 +1,7 @@
 /**
- * The contract suite run twice — against LocalEngine, and against RemoteEngine → the registry API on
- * loopback — on two registries built alike, then the two runs' answers compared: equal, job lifecycle,
- * refusals, evaluation and calibration reports included.
+ * The contract suite run three times — against LocalEngine, against RemoteEngine → the registry API on loopback,
+ * and against RemoteEngine → the registry API over a PostgreSQL registry — on three registries built alike, then
+ * the runs' answers compared: equal, job lifecycle, refusals, evaluation and calibration reports included.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import { devTokenFor, serveApi, type ServedApi } from '../helpers/api.ts';
 import { contractSuite, type Backend, type Recorded } from './suite.ts';
 import type { LabelPair } from '../../engine/assurance/labels.ts';
 import { scratchDir } from '../helpers/temp.ts';
+import { freshDatabase } from '../helpers/postgres/database.ts';
 
 const TENANT = 't1';
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -23,12 +24,16 @@ afterAll(async () => {
   for (const step of cleanup.reverse()) await step();
 });
 
-async function registry(): Promise<LocalEngine> {
+/** A registry of 300 synthetic people: a SQLite file, or a fresh PostgreSQL database (its configuration in a file). */
+async function registry(store: 'sqlite' | 'postgres' = 'sqlite'): Promise<LocalEngine> {
   const dir = scratchDir('mpi-contract-').dir;
   cleanup.push(() => {
     rmSync(dir, { recursive: true, force: true });
   });
-  const engine = LocalEngine.open({ dbPath: join(dir, 'registry.db') });
+  const engine =
+    store === 'sqlite'
+      ? LocalEngine.open({ dbPath: join(dir, 'registry.db') })
+      : LocalEngine.open({ dbPath: await freshDatabase(), settingsPath: join(dir, 'registry.config.json') });
   cleanup.push(() => {
     engine.close();
   });
@@ -42,6 +47,7 @@ const drain = (engine: LocalEngine) => async (): Promise<void> => {
 
 const local: Recorded = new Map();
 const remote: Recorded = new Map();
+const remoteOnPostgres: Recorded = new Map();
 let served: ServedApi | undefined;
 let remoteClient: RemoteEngine | undefined;
 let remoteRegistry: LocalEngine | undefined;
@@ -72,10 +78,26 @@ describe('the contract suite on RemoteEngine → the registry API on loopback', 
   }, remote);
 });
 
-describe('both runs', () => {
-  it('gave equal answers for every step', () => {
+describe('the contract suite on RemoteEngine → the registry API served from PostgreSQL', () => {
+  contractSuite(async (): Promise<Backend> => {
+    const engine = await registry('postgres');
+    const api = await serveApi(engine);
+    cleanup.push(() => api.stop());
+    const client = new RemoteEngine({
+      baseUrl: api.url,
+      tokens: new StaticTokenProvider(await devTokenFor(engine, ['mpi.admin', 'mpi.operations'], { tenantId: TENANT })),
+    });
+    cleanup.push(() => client.close());
+    return { client, ctx: { tenantId: 'ignored-by-the-remote-client', actor: 'contract' }, drainJobs: drain(engine) };
+  }, remoteOnPostgres);
+});
+
+describe('every run', () => {
+  it('gave equal answers for every step, on either store', () => {
     expect([...remote.keys()].sort()).toEqual(['assurance', 'estimate', 'jobs', 'profile', 'refusals', 'reviews']);
     for (const [step, value] of local) expect({ step, value: remote.get(step) }).toEqual({ step, value });
+    expect([...remoteOnPostgres.keys()].sort()).toEqual([...remote.keys()].sort());
+    for (const [step, value] of local) expect({ step, value: remoteOnPostgres.get(step) }).toEqual({ step, value });
   });
 
   it('went over HTTP in the remote run (one log line per request, with the route and the tenant of the token)', () => {

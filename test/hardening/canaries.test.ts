@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Store } from '../../engine/store/db.ts';
+import { Store } from '../../engine/store/store.ts';
 import { NATIONAL_ID_SYSTEM } from '../../engine/synthetic/generate.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { runCli, type CliRun } from '../helpers/cli.ts';

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Store } from '../../engine/store/db.ts';
+import { Store } from '../../engine/store/store.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { holdWriteLock, runProcess, startProcess, type ProcessResult } from '../helpers/processes.ts';
 import { waitFor } from '../engine/jobs/helpers.ts';

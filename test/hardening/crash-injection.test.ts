@@ -9,7 +9,7 @@ import { copyFileSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../engine/local-engine.ts';
-import { Store } from '../../engine/store/db.ts';
+import { Store } from '../../engine/store/store.ts';
 import { settingsPathFor } from '../../engine/config/settings.ts';
 import { addBlockingKey } from '../../engine/operations/blocking-keys.ts';
 import {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Store } from '../../engine/store/db.ts';
+import type { Store } from '../../engine/store/store.ts';
 
 /**
  * A digest of every row of every table (all tenants): equal digests before and after a request mean the

@@ -2,7 +2,7 @@
  * Holds the write lock of the database named on the command line: opens it, takes BEGIN IMMEDIATE, prints
  * "held" and waits until standard input ends, then commits (nothing was written) and exits.
  */
-import { Store } from '../../engine/store/db.ts';
+import { Store } from '../../engine/store/store.ts';
 
 const path = process.argv[2];
 if (path === undefined) throw new Error('usage: hold-write-lock.ts DB');

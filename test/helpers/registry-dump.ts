@@ -1,4 +1,4 @@
-import { Store } from '../../engine/store/db.ts';
+import { Store } from '../../engine/store/store.ts';
 
 type Row = Record<string, unknown>;
 

@@ -115,7 +115,7 @@ describe('layering lint rule', () => {
     expect(
       await messagesFor(
         'engine/contract/errors.ts',
-        "import { Store } from '../store/db.ts';\nexport const x = Store;\n",
+        "import { Store } from '../store/store.ts';\nexport const x = Store;\n",
       ),
     ).toEqual([expect.stringMatching(/browser-safe/)]);
     expect(
@@ -138,7 +138,7 @@ describe('layering lint rule', () => {
       await messagesFor(file, "import { runJob } from '../../engine/jobs/runner.ts';\nexport const x = runJob;\n"),
     ).toEqual([expect.stringMatching(/front door/)]);
     expect(
-      await messagesFor(file, "import { Store } from '../../engine/store/db.ts';\nexport const x = Store;\n"),
+      await messagesFor(file, "import { Store } from '../../engine/store/store.ts';\nexport const x = Store;\n"),
     ).toEqual([expect.stringMatching(/front door/)]);
     expect(
       await messagesFor(file, "import { LocalEngine } from '../../engine/index.ts';\nexport const x = LocalEngine;\n"),

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Patient } from '@medplum/fhirtypes';
-import { Store } from '../../../engine/store/db.ts';
+import { Store } from '../../../engine/store/store.ts';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
 import { runProcess, type ProcessResult } from '../../helpers/processes.ts';
 import { LocalEngine } from '../../../engine/local-engine.ts';

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { LocalEngine } from '../../../engine/local-engine.ts';
-import { Store } from '../../../engine/store/db.ts';
+import { Store } from '../../../engine/store/store.ts';
 import {
   CTX,
   TENANT,

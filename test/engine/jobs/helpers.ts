@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LocalEngine } from '../../../engine/local-engine.ts';
-import { Store } from '../../../engine/store/db.ts';
+import { Store } from '../../../engine/store/store.ts';
 import { settingsPathFor } from '../../../engine/config/settings.ts';
 import type { CallContext } from '../../../engine/contract/operations.ts';
 import type { JobState } from '../../../engine/contract/maintenance.ts';

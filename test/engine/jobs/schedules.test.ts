@@ -6,7 +6,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ScheduleClock, scheduleBucket, scheduledJobId } from '../../../engine/jobs/schedules.ts';
 import { ReconciliationScheduleSchema } from '../../../engine/config/maintenance.ts';
-import { Store } from '../../../engine/store/db.ts';
+import { Store } from '../../../engine/store/store.ts';
 import { TENANT, exited, makeSandbox, readJob, setMaintenance, spawnWorker } from './helpers.ts';
 import { scratchDir } from '../../helpers/temp.ts';
 

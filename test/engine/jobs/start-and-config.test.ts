@@ -11,7 +11,7 @@ import { LocalEngine } from '../../../engine/local-engine.ts';
 import { loadSettings, settingsPathFor } from '../../../engine/config/settings.ts';
 import { maintenanceSettings } from '../../../engine/config/maintenance.ts';
 import { runWorker } from '../../../engine/jobs/worker.ts';
-import { Store } from '../../../engine/store/db.ts';
+import { Store } from '../../../engine/store/store.ts';
 import { CTX, TENANT, cli, makeSandbox } from './helpers.ts';
 import { scratchDir } from '../../helpers/temp.ts';
 

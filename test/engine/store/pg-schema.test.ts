@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { PgStore } from '../../../engine/store/pg/db.ts';
 import { ensureTenant } from '../../../engine/store/pg/jobs.ts';
-import { Store } from '../../../engine/store/db.ts';
+import { Store } from '../../../engine/store/store.ts';
 import { freshDatabase } from '../../helpers/postgres/database.ts';
 
 /** Columns only one store has, and why. */

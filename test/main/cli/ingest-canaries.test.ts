@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../../helpers/temp.ts';
 import { runCli } from '../../helpers/cli.ts';
-import { Store } from '../../../engine/store/db.ts';
+import { Store } from '../../../engine/store/store.ts';
 import { NATIONAL_ID_SYSTEM, SYNTHETIC_SOURCES } from '../../../engine/synthetic/generate.ts';
 
 const BIN = fileURLToPath(new URL('../../../main/cli/bin.js', import.meta.url));

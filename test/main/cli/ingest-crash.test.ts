@@ -20,7 +20,7 @@ import { ingestStream } from '../../../engine/operations/ingest.ts';
 import { generatePopulation } from '../../../engine/synthetic/generate.ts';
 import { toNdjsonBySource } from '../../../engine/synthetic/write.ts';
 import { settingsPathFor } from '../../../engine/config/settings.ts';
-import { Store } from '../../../engine/store/db.ts';
+import { Store } from '../../../engine/store/store.ts';
 import { BusyError } from '../../../engine/contract/errors.ts';
 import { CHUNK_LINES } from '../../../engine/ingest/ndjson.ts';
 

@@ -1,0 +1,295 @@
+/**
+ * The registry on PostgreSQL behind the engine's synchronous store interface (store.ts), over one connection per
+ * engine thread (connection.ts). Several replicas share the database:
+ * - Tenant isolation in the database: before each statement the connection gives PostgreSQL the tenant of the
+ *   engine call in progress (tenant-scope.ts); the tables' row-level security checks every row against it, and a
+ *   statement made outside any tenant's call is refused (mpi_current_tenant(), migration 0001).
+ * - Writers of one tenant take turns, as SQLite's writers do: a write transaction first takes the tenant's
+ *   transaction-level advisory lock (waiting at most the busy timeout), so the engine's read-then-write steps
+ *   (a candidate lookup, then the link) see what the previous writer committed. Tenants write in parallel.
+ * - A read transaction is one snapshot (REPEATABLE READ, READ ONLY).
+ * - The hashed migrations of pg/migrations are applied under an advisory lock, so replicas starting together apply
+ *   each once; an edited one is refused (the rule of migrate.ts, shared with SQLite).
+ */
+import { BusyError, EngineError, conflict, validationError } from '../../contract/errors.ts';
+import { loadMigrations, pendingMigrations, type Migration } from '../migrate.ts';
+import type { Dialects, RunResult, Statement, Store } from '../store.ts';
+import { currentTenant } from '../tenant-scope.ts';
+import { Connection, PgError, redactedUrl, type RowMode } from './connection.ts';
+import { toPostgres } from './dialect.ts';
+
+const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
+/** Chosen once: any 64-bit number no other program on the database uses for its advisory locks. */
+const MIGRATION_LOCK = '120280208050535';
+/** The first key of the tenants' writer locks (pg_advisory_xact_lock(int, int)); the second is the tenant's hash. */
+const WRITER_LOCK = 1836083565;
+
+export interface PgSyncStoreOptions {
+  readonly busyTimeoutMs?: number;
+  readonly readonly?: boolean;
+  readonly migrations?: readonly Migration[];
+  /** Longest a statement may run, in milliseconds (default 60 s). */
+  readonly statementTimeoutMs?: number;
+  /** True only for an administrator's connection (setup, tests): it may bypass row-level security; no migration. */
+  readonly administration?: boolean;
+}
+
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
+}
+
+export function loadPgMigrations(): Migration[] {
+  return loadMigrations(MIGRATIONS_DIR);
+}
+
+/**
+ * PostgreSQL's failures as engine errors: a lock wait past its timeout or a serialization conflict is a retryable
+ * BusyError; a statement without a tenant a validation error; a row of another tenant forbidden; a statement past
+ * its deadline a conflict; a lost connection says so. Anything else is returned unchanged.
+ */
+export function pgSyncFailure(error: unknown): unknown {
+  if (error instanceof EngineError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !(error instanceof PgError || /^[0-9A-Z]{5}$/.test(code))) return error;
+  if (code === '40001' || code === '40P01' || code === '55P03')
+    return new BusyError('the database is busy with a conflicting change; try again');
+  if (code === '42501') {
+    const message = (error as { message?: unknown }).message;
+    if (typeof message === 'string' && message.startsWith('no tenant is set'))
+      return validationError('the database refused a statement made without a tenant');
+    return new EngineError('forbidden', "the database refused a write to another tenant's rows (row-level security)");
+  }
+  if (code === '57014') return conflict('a database statement ran past its deadline and was cancelled');
+  if (code.startsWith('08'))
+    return conflict(`${(error as Error).message}; check that the database server is running and try again`);
+  return error;
+}
+
+/** The role check and the migrations, on one connection: shared by this store and the asynchronous one (db.ts). */
+export function preparePgRegistry(connection: Connection, migrations: readonly Migration[]): void {
+  const role = connection.query(
+    'SELECT rolsuper OR rolbypassrls AS bypasses FROM pg_roles WHERE rolname = current_user',
+    [],
+  ).rows[0] as { bypasses: number } | undefined;
+  if (role?.bypasses !== 0) {
+    throw validationError(
+      'the database role bypasses row-level security (SUPERUSER or BYPASSRLS): connect the registry as a role without them, so the database itself keeps tenants apart',
+    );
+  }
+  connection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+  try {
+    connection.exec(`CREATE TABLE IF NOT EXISTS schema_migration (
+      migration_id integer PRIMARY KEY, name text NOT NULL, sha256 text NOT NULL CHECK (length(sha256) = 64), applied_at timestamptz NOT NULL)`);
+    const rows = connection.query('SELECT migration_id, name, sha256 FROM schema_migration', []).rows as {
+      migration_id: number;
+      name: string;
+      sha256: string;
+    }[];
+    const applied = new Map(rows.map((r) => [r.migration_id, { name: r.name, sha256: r.sha256 }]));
+    for (const migration of pendingMigrations(applied, migrations)) {
+      connection.exec('BEGIN');
+      try {
+        connection.exec(migration.sql);
+        connection.query(
+          'INSERT INTO schema_migration (migration_id, name, sha256, applied_at) VALUES ($1, $2, $3, now())',
+          [migration.id, migration.name, migration.sha256],
+        );
+        connection.exec('COMMIT');
+      } catch (error) {
+        connection.exec('ROLLBACK');
+        throw error;
+      }
+    }
+  } finally {
+    connection.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+  }
+}
+
+class PgStatement implements Statement {
+  constructor(
+    private readonly store: PgSyncStore,
+    private readonly name: string,
+    private readonly mode: RowMode,
+  ) {}
+
+  run(...params: unknown[]): RunResult {
+    return { changes: this.store.execute(this.name, params, this.mode).changes };
+  }
+
+  get(...params: unknown[]): unknown {
+    return this.store.execute(this.name, params, this.mode).rows[0];
+  }
+
+  all(...params: unknown[]): unknown[] {
+    return this.store.execute(this.name, params, this.mode).rows;
+  }
+
+  pluck(): Statement {
+    return new PgStatement(this.store, this.name, 'pluck');
+  }
+
+  raw(): Statement {
+    return new PgStatement(this.store, this.name, 'raw');
+  }
+}
+
+export class PgSyncStore implements Store {
+  readonly kind = 'postgres';
+  private readonly names = new Map<string, string>();
+  private readonly texts = new Map<string, string>();
+  private readonly statements = new Map<string, PgStatement>();
+  /** The tenant the session last gave PostgreSQL ('' for none). */
+  private sessionTenant = '';
+  private depth = 0;
+
+  private constructor(
+    readonly path: string,
+    private readonly connection: Connection,
+  ) {}
+
+  static open(url: string, options: PgSyncStoreOptions = {}): PgSyncStore {
+    let connection: Connection;
+    try {
+      connection = new Connection(url, {
+        statementTimeoutMs: options.statementTimeoutMs ?? 60_000,
+        lockTimeoutMs: options.busyTimeoutMs ?? 15_000,
+        connectTimeoutSeconds: 10,
+      });
+    } catch (error) {
+      throw pgSyncFailure(error);
+    }
+    try {
+      if (options.administration !== true && options.readonly !== true)
+        preparePgRegistry(connection, options.migrations ?? loadPgMigrations());
+    } catch (error) {
+      connection.close();
+      throw pgSyncFailure(error);
+    }
+    return new PgSyncStore(url, connection);
+  }
+
+  /** The location as it may be shown (no password). */
+  get label(): string {
+    return redactedUrl(this.path);
+  }
+
+  statement(sql: string | Dialects): Statement {
+    const key = typeof sql === 'string' ? sql : sql.postgres;
+    let statement = this.statements.get(key);
+    if (statement === undefined) {
+      const text = typeof sql === 'string' ? toPostgres(sql) : sql.postgres;
+      let name = this.names.get(text);
+      if (name === undefined) {
+        name = this.connection.prepare();
+        this.names.set(text, name);
+        this.texts.set(name, text);
+      }
+      statement = new PgStatement(this, name, 'object');
+      this.statements.set(key, statement);
+    }
+    return statement;
+  }
+
+  /** Runs a prepared statement for the tenant of the call in progress. */
+  execute(name: string, params: readonly unknown[], mode: RowMode): { rows: unknown[]; changes: number } {
+    this.useTenant();
+    try {
+      return this.connection.execute(name, this.texts.get(name) ?? '', params, mode);
+    } catch (error) {
+      throw pgSyncFailure(error);
+    }
+  }
+
+  write<T>(fn: () => T): T {
+    return this.transaction(fn, 'write');
+  }
+
+  read<T>(fn: () => T): T {
+    return this.transaction(fn, 'read');
+  }
+
+  get inTransaction(): boolean {
+    return this.depth > 0;
+  }
+
+  exec(sql: string): void {
+    this.useTenant();
+    try {
+      this.connection.exec(sql);
+    } catch (error) {
+      throw pgSyncFailure(error);
+    }
+  }
+
+  /** PostgreSQL checkpoints on its own. */
+  checkpoint(): void {
+    return;
+  }
+
+  close(): void {
+    this.statements.clear();
+    this.names.clear();
+    this.texts.clear();
+    this.connection.close();
+  }
+
+  private transaction<T>(fn: () => T, kind: 'read' | 'write'): T {
+    const nested = this.depth > 0;
+    const savepoint = `sp${String(this.depth)}`;
+    try {
+      if (nested) this.connection.exec(`SAVEPOINT ${savepoint}`);
+      else {
+        this.useTenant();
+        if (kind === 'read') this.connection.exec('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        else {
+          this.connection.exec('BEGIN');
+          if (this.sessionTenant !== '')
+            this.connection.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [WRITER_LOCK, this.sessionTenant]);
+        }
+      }
+    } catch (error) {
+      if (!nested) this.rollback();
+      throw pgSyncFailure(error);
+    }
+    this.depth += 1;
+    let result: T;
+    try {
+      result = fn();
+    } catch (error) {
+      this.depth -= 1;
+      if (nested) this.connection.exec(`ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}`);
+      else this.rollback();
+      throw pgSyncFailure(error);
+    }
+    this.depth -= 1;
+    try {
+      this.connection.exec(nested ? `RELEASE SAVEPOINT ${savepoint}` : 'COMMIT');
+    } catch (error) {
+      if (!nested) this.rollback();
+      throw pgSyncFailure(error);
+    }
+    return result;
+  }
+
+  private rollback(): void {
+    try {
+      this.connection.exec('ROLLBACK');
+    } catch {
+      // The connection is gone; the server rolls the transaction back itself.
+    }
+  }
+
+  /** Gives PostgreSQL the tenant of the call in progress when it is not the one the session has. */
+  private useTenant(): void {
+    const tenant = currentTenant() ?? '';
+    if (tenant === this.sessionTenant) return;
+    if (this.depth > 0)
+      throw new EngineError('internal', "a statement of another tenant's call ran inside a transaction");
+    try {
+      this.connection.query("SELECT set_config('mpi.tenant_id', $1, false)", [tenant]);
+    } catch (error) {
+      throw pgSyncFailure(error);
+    }
+    this.sessionTenant = tenant;
+  }
+}
