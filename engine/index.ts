@@ -40,4 +40,4 @@ export { datasetDigest } from './assurance/dataset-digest.ts';
 export { fullJitterBackoff } from './net/backoff.ts';
 export { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs } from './net/transient.ts';
 export { targetKind, writeFileAtomic } from './files/atomic-file.ts';
-export { Store, storeFailure } from './store/store.ts';
+export { Store, describeLocation, isPostgresUrl, storeFailure } from './store/store.ts';

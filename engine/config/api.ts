@@ -56,5 +56,14 @@ export const ApiSettingsSchema = z.strictObject({
   /** Development only: fetch issuer metadata and keys over plain HTTP from a host that is not loopback. */
   AllowInsecureHttp: z.boolean().default(false),
   DevAuth: DevAuthSettingsSchema.optional(),
+  /**
+   * The PostgreSQL registry the replicas sharing this file serve (postgres://USER@HOST:PORT/DB); `--database`
+   * overrides it. Give the password in PGPASSWORD or ~/.pgpass rather than in the URL.
+   */
+  Database: z
+    .string()
+    .max(2000)
+    .regex(/^postgres(ql)?:\/\//i, 'a PostgreSQL URL: postgres://USER@HOST:PORT/DB')
+    .optional(),
 });
 export type ApiSettings = z.infer<typeof ApiSettingsSchema>;

@@ -42,7 +42,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { crashPoint } from '../fault-injection.ts';
 import { validationError } from '../contract/errors.ts';
 import { withFileLock } from '../store/db.ts';
-import { Store } from '../store/store.ts';
+import { Store, isPostgresUrl } from '../store/store.ts';
+import { currentTenant, withTenant } from '../store/tenant-scope.ts';
 import { auditHasChange } from '../store/audit.ts';
 import { replaceWith, syncDirectory, writeTemporary } from '../files/atomic-file.ts';
 import { emptySettings, loadSettings, settingsJson, type Settings } from './settings.ts';
@@ -101,8 +102,11 @@ export class MemorySettings implements SettingsSource {
 
 interface Marker {
   readonly changeId: string;
+  /** The registry's file path, or its postgres:// URL. */
   readonly database: string;
   readonly hadFile: boolean;
+  /** The tenant whose call made the change (its audit record is that tenant's). */
+  readonly tenantId?: string;
 }
 
 const warnedOpenFiles = new Set<string>();
@@ -174,7 +178,13 @@ export class SettingsFile implements SettingsSource {
       const hadFile = existsSync(this.path);
       const temporary = writeTemporary(this.path, text);
       crashPoint('config:temporary-written');
-      this.writeMarker({ changeId, database: store.path === ':memory:' ? ':memory:' : resolve(store.path), hadFile });
+      const tenantId = currentTenant();
+      this.writeMarker({
+        changeId,
+        database: store.path === ':memory:' || isPostgresUrl(store.path) ? store.path : resolve(store.path),
+        hadFile,
+        ...(tenantId === undefined ? {} : { tenantId }),
+      });
       crashPoint('config:marker-written');
       removeIfPresent(this.previousPath);
       if (hadFile) linkSync(this.path, this.previousPath);
@@ -290,10 +300,11 @@ function removeIfPresent(path: string): void {
 
 /** Whether the registry named by the marker holds the change's audit record. */
 function committed(marker: Marker): boolean {
-  if (marker.database === ':memory:' || !existsSync(marker.database)) return false;
+  if (marker.database === ':memory:') return false;
+  if (!isPostgresUrl(marker.database) && !existsSync(marker.database)) return false;
   const store = Store.open(marker.database, { readonly: true });
   try {
-    return auditHasChange(store, marker.changeId);
+    return withTenant(marker.tenantId ?? '', () => auditHasChange(store, marker.tenantId, marker.changeId));
   } finally {
     store.close();
   }

@@ -41,11 +41,15 @@ export function listAudit(store: Store, tenantId: string, limit = 1000): AuditRo
 /**
  * Whether an audit record carries this configuration change ID (its detail's `changeId`): the commit
  * point of a change that touches the configuration file and the registry (engine/config/settings-file.ts).
+ * The tenant is the one whose call made the change; markers written before it was recorded name none.
  */
-export function auditHasChange(store: Store, changeId: string): boolean {
+export function auditHasChange(store: Store, tenantId: string | undefined, changeId: string): boolean {
+  const like = `%"changeId":${JSON.stringify(changeId)}%`;
   return (
-    store
-      .statement('SELECT 1 FROM audit_record WHERE detail_json LIKE ? LIMIT 1')
-      .get(`%"changeId":${JSON.stringify(changeId)}%`) !== undefined
+    (tenantId === undefined
+      ? store.statement('SELECT 1 FROM audit_record WHERE detail_json LIKE ? LIMIT 1').get(like)
+      : store
+          .statement('SELECT 1 FROM audit_record WHERE tenant_id = ? AND detail_json LIKE ? LIMIT 1')
+          .get(tenantId, like)) !== undefined
   );
 }

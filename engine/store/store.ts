@@ -11,6 +11,7 @@
 import { isEngineError } from '../contract/errors.ts';
 import { DEFAULT_BUSY_TIMEOUT_MS, SqliteStore, storeFailure as sqliteFailure, type StoreOptions } from './db.ts';
 import { PgSyncStore, isPostgresUrl, pgSyncFailure } from './pg/sync-store.ts';
+import { redactedUrl } from './pg/connection.ts';
 
 export type Row = Record<string, unknown>;
 export type StoreKind = 'sqlite' | 'postgres';
@@ -60,6 +61,11 @@ export function dialects(sqlite: string, postgres: string): Dialects {
 }
 
 export { DEFAULT_BUSY_TIMEOUT_MS, isPostgresUrl, type StoreOptions };
+
+/** A registry's location as it may be shown: a file path as it is, a database URL without its password. */
+export function describeLocation(location: string): string {
+  return isPostgresUrl(location) ? redactedUrl(location) : location;
+}
 
 export const Store = {
   /** Opens the registry at a file path (SQLite) or a `postgres://` URL (PostgreSQL). */

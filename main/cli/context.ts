@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { LocalEngine, RunCancelled } from '../../engine/index.ts';
+import { existsSync, readFileSync } from 'node:fs';
+import { LocalEngine, RunCancelled, describeLocation, isPostgresUrl } from '../../engine/index.ts';
 import type { CallContext, EngineClient, OperationInput, OperationOutput } from '../../engine/contract/operations.ts';
 import type { RunOperation, RunProgress } from '../../engine/contract/runs.ts';
 import type { RemoteEngine } from '../remote/remote-engine.ts';
@@ -28,10 +28,36 @@ export class CliContext {
     return this.values.json === true;
   }
 
+  /**
+   * The registry: --database URL (PostgreSQL), else --db FILE (SQLite), else $MPI_DATABASE, else the configuration
+   * file's Api.Database, else $MPI_DB, else mpi-sandbox.db.
+   */
   get dbPath(): string {
-    const path = this.string('db') ?? (process.env.MPI_DB === '' ? undefined : process.env.MPI_DB) ?? 'mpi-sandbox.db';
-    if (path === '') throw usage('--db is empty; give the path of a sandbox database');
-    return path;
+    const database = this.string('database');
+    const db = this.string('db');
+    if (database !== undefined && db !== undefined) throw usage('give --db FILE or --database URL, not both');
+    if (database !== undefined) {
+      if (!isPostgresUrl(database))
+        throw usage('--database takes a PostgreSQL URL (postgres://USER@HOST:PORT/DB); a SQLite file goes in --db');
+      return database;
+    }
+    if (db !== undefined) {
+      if (db === '') throw usage('--db is empty; give the path of a sandbox database');
+      return db;
+    }
+    const fromEnv = process.env.MPI_DATABASE;
+    if (fromEnv !== undefined && fromEnv !== '') {
+      if (!isPostgresUrl(fromEnv)) throw usage('$MPI_DATABASE takes a PostgreSQL URL (postgres://USER@HOST:PORT/DB)');
+      return fromEnv;
+    }
+    const configured = configuredDatabase(this.string('config'));
+    if (configured !== undefined) return configured;
+    return (process.env.MPI_DB === '' ? undefined : process.env.MPI_DB) ?? 'mpi-sandbox.db';
+  }
+
+  /** The registry as it may be shown (a URL without its password). */
+  get registryLabel(): string {
+    return describeLocation(this.dbPath);
   }
 
   get call(): CallContext {
@@ -106,13 +132,17 @@ export class CliContext {
       throw usage('this command works on a local database only; the registry API does not offer it (--remote)');
     if (this.engineInstance !== undefined) return this.engineInstance;
     const dbPath = this.dbPath;
-    if (!create && dbPath !== ':memory:' && !existsSync(dbPath)) {
+    const config = this.string('config');
+    if (isPostgresUrl(dbPath) && config === undefined)
+      throw usage(
+        'a PostgreSQL registry needs --config FILE: the configuration (with the blocking secrets) every replica shares',
+      );
+    if (!create && dbPath !== ':memory:' && !isPostgresUrl(dbPath) && !existsSync(dbPath)) {
       throw new EngineError(
         'not_found',
         `no sandbox at ${dbPath}; create one with \`mpi-console sandbox init --db ${dbPath}\``,
       );
     }
-    const config = this.string('config');
     const busy = busyTimeoutMs();
     this.engineInstance = LocalEngine.open({
       dbPath,
@@ -169,4 +199,28 @@ export function usage(message: string): UsageError {
 
 export function asEngineError(error: unknown): EngineError | undefined {
   return error instanceof EngineError ? error : undefined;
+}
+
+/**
+ * The PostgreSQL registry a configuration file names (Api.Database), if it names one. Only that field is read here;
+ * the engine reads and checks the whole file when it opens.
+ */
+function configuredDatabase(configPath: string | undefined): string | undefined {
+  if (configPath === undefined) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(configPath, 'utf8');
+  } catch {
+    return undefined;
+  }
+  let database: unknown;
+  try {
+    database = (JSON.parse(text) as { Api?: { Database?: unknown } } | null)?.Api?.Database;
+  } catch {
+    return undefined;
+  }
+  if (database === undefined) return undefined;
+  if (typeof database !== 'string' || !isPostgresUrl(database))
+    throw usage(`Api.Database in ${configPath} is not a PostgreSQL URL (postgres://USER@HOST:PORT/DB)`);
+  return database;
 }

@@ -26,9 +26,9 @@ import { blockingKey } from './commands/blocking-keys.ts';
 import { sources } from './commands/sources.ts';
 import { API_COMMANDS, API_HELP, API_OPTIONS } from './api-commands.ts';
 
-const HELP = `mpi-console — master patient index engine (local SQLite sandbox)
+const HELP = `mpi-console — master patient index engine (a SQLite sandbox, or a PostgreSQL registry)
 
-Usage: mpi-console <command> [options]   (global: --db FILE, --tenant ID, --config FILE, --json)
+Usage: mpi-console <command> [options]   (global: --db FILE or --database URL, --tenant ID, --config FILE, --json)
 
   sandbox init [--synthetic N] [--seed S]      create a sandbox tenant (and load N synthetic people)
   ingest --source SYSTEM --ndjson FILE         ingest R4 Patients (FHIR NDJSON), report rejected lines
@@ -80,10 +80,13 @@ Usage: mpi-console <command> [options]   (global: --db FILE, --tenant ID, --conf
 ${API_HELP}
 Defaults: --db mpi-sandbox.db (or $MPI_DB), --tenant demo (or $MPI_TENANT),
 --config <db without extension>.config.json (holds the HMAC blocking secrets; never in the database).
+A PostgreSQL registry: --database postgres://USER@HOST:PORT/DB (or $MPI_DATABASE, or Api.Database in --config FILE,
+which it needs: the replicas share that file); the password from $PGPASSWORD or ~/.pgpass rather than the URL.
 `;
 
 const OPTIONS = {
   db: { type: 'string' },
+  database: { type: 'string' },
   tenant: { type: 'string' },
   config: { type: 'string' },
   json: { type: 'boolean' },

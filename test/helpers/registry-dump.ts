@@ -1,4 +1,5 @@
 import { Store } from '../../engine/store/store.ts';
+import { withTenant } from '../../engine/store/tenant-scope.ts';
 
 type Row = Record<string, unknown>;
 
@@ -6,9 +7,13 @@ type Row = Record<string, unknown>;
  * A tenant's whole registry in a form two runs of the same work can be compared by: timestamps left out,
  * and identities named by their member records (`system/localId`, sorted) rather than by row ID or their
  * random enterprise ID, so review cases (whose IDs digest enterprise IDs) compare by the identities they
- * join.
+ * join. The same on either store: dbPath is a SQLite file or a PostgreSQL URL.
  */
 export function dumpRegistry(dbPath: string, tenantId: string): Record<string, unknown[]> {
+  return withTenant(tenantId, () => dump(dbPath, tenantId));
+}
+
+function dump(dbPath: string, tenantId: string): Record<string, unknown[]> {
   const store = Store.open(dbPath, { readonly: true });
   try {
     const all = (sql: string): Row[] => store.statement(sql).all(tenantId) as Row[];
@@ -47,8 +52,12 @@ export function dumpRegistry(dbPath: string, tenantId: string): Record<string, u
       ),
       tags: sorted(
         all(
-          'SELECT hex(tag) AS tag, identity_id, rule_name, rule_set_version, key_version FROM blocking_tag WHERE tenant_id = ?',
-        ).map(({ identity_id, ...rest }) => ({ ...rest, identity: key(identity_id) })),
+          'SELECT tag, identity_id, rule_name, rule_set_version, key_version FROM blocking_tag WHERE tenant_id = ?',
+        ).map(({ tag, identity_id, ...rest }) => ({
+          ...rest,
+          tag: (tag as Buffer).toString('hex'),
+          identity: key(identity_id),
+        })),
       ),
       reviews: sorted(
         all(

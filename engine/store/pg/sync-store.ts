@@ -15,7 +15,7 @@ import { BusyError, EngineError, conflict, validationError } from '../../contrac
 import { loadMigrations, pendingMigrations, type Migration } from '../migrate.ts';
 import type { Dialects, RunResult, Statement, Store } from '../store.ts';
 import { currentTenant } from '../tenant-scope.ts';
-import { Connection, PgError, redactedUrl, type RowMode } from './connection.ts';
+import { Connection, PgError, type RowMode } from './connection.ts';
 import { toPostgres } from './dialect.ts';
 
 const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
@@ -166,11 +166,6 @@ export class PgSyncStore implements Store {
       throw pgSyncFailure(error);
     }
     return new PgSyncStore(url, connection);
-  }
-
-  /** The location as it may be shown (no password). */
-  get label(): string {
-    return redactedUrl(this.path);
   }
 
   statement(sql: string | Dialects): Statement {

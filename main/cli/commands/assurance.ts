@@ -331,7 +331,9 @@ export async function febrlLoad(cli: CliContext): Promise<number> {
     cli.write(json(reports));
     return 0;
   }
-  cli.write(`FEBRL ${dataset} loaded into tenant "${cli.call.tenantId}" of ${cli.dbPath}, with its ground truth:\n`);
+  cli.write(
+    `FEBRL ${dataset} loaded into tenant "${cli.call.tenantId}" of ${cli.registryLabel}, with its ground truth:\n`,
+  );
   cli.write(
     table(
       ['source', 'records', 'auto-linked', 'new identities', 'review cases', 'rejected'],

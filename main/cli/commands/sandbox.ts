@@ -13,7 +13,7 @@ export async function sandboxInit(cli: CliContext): Promise<number> {
     return 0;
   }
   cli.write(
-    `Sandbox tenant "${result.tenantId}" created in ${cli.dbPath} (matching profile version ${String(result.matchingProfileVersion)}).\n`,
+    `Sandbox tenant "${result.tenantId}" created in ${cli.registryLabel} (matching profile version ${String(result.matchingProfileVersion)}).\n`,
   );
   if (result.syntheticPeople > 0) {
     cli.write(
