@@ -132,14 +132,18 @@ describe('the PostgreSQL store', () => {
     const second = Store.open(url, { busyTimeoutMs: 300 });
     try {
       first.exec("INSERT INTO tenant (tenant_id, created_at) VALUES ('t', now()), ('u', now())");
-      withTenant('t', () =>
+      withTenant('t', () => {
         first.write(() => {
           // The same tenant's writer waits for this transaction, which cannot end while it waits: busy.
-          expect(kindOf(() => second.write(() => undefined))).toMatch(/^conflict: .*busy/);
+          expect(
+            kindOf(() => {
+              second.write(() => undefined);
+            }),
+          ).toMatch(/^conflict: .*busy/);
           // Another tenant's writer does not wait.
           expect(withTenant('u', () => second.write(() => 'written'))).toBe('written');
-        }),
-      );
+        });
+      });
     } finally {
       first.close();
       second.close();
