@@ -7,7 +7,8 @@ import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LocalEngine } from '../../../engine/local-engine.ts';
-import { Store } from '../../../engine/store/store.ts';
+import { Store, isPostgresUrl } from '../../../engine/store/store.ts';
+import { withTenant } from '../../../engine/store/tenant-scope.ts';
 import { settingsPathFor } from '../../../engine/config/settings.ts';
 import type { CallContext } from '../../../engine/contract/operations.ts';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
@@ -16,10 +17,45 @@ export const BIN = fileURLToPath(new URL('../../../main/cli/bin.js', import.meta
 export const TENANT = 'jobs-test';
 export const CTX: CallContext = { tenantId: TENANT, actor: 'test' };
 
-/** A closed sandbox database with people synthetic people; returns its path. */
-export async function makeSandbox(dir: string, name: string, people: number, seed = 11): Promise<string> {
-  const dbPath = join(dir, `${name}.db`);
-  const engine = LocalEngine.open({ dbPath });
+/**
+ * A registry is a SQLite file or a PostgreSQL URL; a PostgreSQL registry's configuration file (which cannot sit
+ * beside a URL) is remembered here when the registry is made.
+ */
+const configurations = new Map<string, string>();
+
+/** The configuration file of a registry. */
+export function configOf(location: string): string {
+  if (!isPostgresUrl(location)) return settingsPathFor(location);
+  const config = configurations.get(location);
+  if (config === undefined) throw new Error('a PostgreSQL registry this helper did not make');
+  return config;
+}
+
+/** The command-line options that name a registry. */
+export function registryArgs(location: string): string[] {
+  return isPostgresUrl(location) ? ['--database', location, '--config', configOf(location)] : ['--db', location];
+}
+
+/** The registry at url (a fresh PostgreSQL database) with its configuration file at config. */
+export function usePostgres(url: string, config: string): string {
+  configurations.set(url, config);
+  return url;
+}
+
+/**
+ * A closed sandbox with people synthetic people; returns its location: a SQLite file in dir, or, given a fresh
+ * PostgreSQL database's URL, that database (its configuration file in dir).
+ */
+export async function makeSandbox(
+  dir: string,
+  name: string,
+  people: number,
+  seed = 11,
+  postgresUrl?: string,
+): Promise<string> {
+  const dbPath =
+    postgresUrl === undefined ? join(dir, `${name}.db`) : usePostgres(postgresUrl, join(dir, `${name}.config.json`));
+  const engine = LocalEngine.open({ dbPath, settingsPath: configOf(dbPath) });
   try {
     await engine.call('sandbox/create', { syntheticPeople: people, seed }, CTX);
   } finally {
@@ -38,7 +74,7 @@ export function copyDatabase(from: string, to: string): string {
 
 /** Sets the configuration file's Maintenance section (keeping the blocking keys). */
 export function setMaintenance(dbPath: string, maintenance: Record<string, unknown>): void {
-  const path = settingsPathFor(dbPath);
+  const path = configOf(dbPath);
   const settings = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
   writeFileSync(path, JSON.stringify({ ...settings, Maintenance: maintenance }, null, 2), { mode: 0o600 });
 }
@@ -52,7 +88,7 @@ export interface CliResult {
 export function cli(dbPath: string, args: readonly string[], tenant: string | null = TENANT): CliResult {
   const result = spawnSync(
     process.execPath,
-    [BIN, '--db', dbPath, ...(tenant === null ? [] : ['--tenant', tenant]), ...args],
+    [BIN, ...registryArgs(dbPath), ...(tenant === null ? [] : ['--tenant', tenant]), ...args],
     {
       encoding: 'utf8',
       env: { ...process.env, MPI_TENANT: '' },
@@ -72,7 +108,7 @@ export function cliJson<T>(dbPath: string, args: readonly string[]): T {
 
 /** A long-running `worker` process (its output is collected for failure messages). */
 export function spawnWorker(dbPath: string, extra: readonly string[] = []): ChildProcess & { output: () => string } {
-  const child = spawn(process.execPath, [BIN, '--db', dbPath, '--tenant', TENANT, 'worker', ...extra], {
+  const child = spawn(process.execPath, [BIN, ...registryArgs(dbPath), '--tenant', TENANT, 'worker', ...extra], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, MPI_TENANT: '' },
   });
@@ -109,6 +145,10 @@ export async function waitFor<T>(
 
 /** Reads a job's state through a short-lived read-only connection (another process may be writing). */
 export function readJob(dbPath: string, jobId: string): JobState {
+  return withTenant(TENANT, () => readJobRow(dbPath, jobId));
+}
+
+function readJobRow(dbPath: string, jobId: string): JobState {
   const store = Store.open(dbPath, { readonly: true });
   try {
     const job = store
@@ -164,15 +204,17 @@ export function readJob(dbPath: string, jobId: string): JobState {
 
 /** Extra details of a job row the contract does not show. */
 export function jobClaims(dbPath: string, jobId: string): number {
-  const store = Store.open(dbPath, { readonly: true });
-  try {
-    return store
-      .statement('SELECT claims FROM maintenance_job WHERE tenant_id = ? AND job_id = ?')
-      .pluck()
-      .get(TENANT, jobId) as number;
-  } finally {
-    store.close();
-  }
+  return withTenant(TENANT, () => {
+    const store = Store.open(dbPath, { readonly: true });
+    try {
+      return store
+        .statement('SELECT claims FROM maintenance_job WHERE tenant_id = ? AND job_id = ?')
+        .pluck()
+        .get(TENANT, jobId) as number;
+    } finally {
+      store.close();
+    }
+  });
 }
 
 const DUMPS: Readonly<Record<string, string>> = {
@@ -181,7 +223,7 @@ const DUMPS: Readonly<Record<string, string>> = {
   identity_link:
     'SELECT record_id, identity_id, link_kind, score FROM identity_link WHERE tenant_id = ? ORDER BY record_id',
   blocking_tag:
-    'SELECT hex(tag) AS tag, identity_id, rule_name, rule_set_version, key_version FROM blocking_tag WHERE tenant_id = ? ORDER BY tag, identity_id',
+    'SELECT tag, identity_id, rule_name, rule_set_version, key_version FROM blocking_tag WHERE tenant_id = ? ORDER BY tag, identity_id',
   source_record:
     'SELECT record_id, source_system, local_id, payload_digest, logical_version FROM source_record WHERE tenant_id = ? ORDER BY record_id',
   review_case: `SELECT case_id, kind, left_identity_id, left_version, right_identity_id, right_version, profile_version, score, decision, evidence_json, status
@@ -190,18 +232,22 @@ const DUMPS: Readonly<Record<string, string>> = {
 
 /** Whole tables (timestamps left out), for before/after and run-against-run comparisons. */
 export function dumpTables(dbPath: string, tables: readonly string[] = Object.keys(DUMPS)): Record<string, unknown[]> {
-  const store = Store.open(dbPath, { readonly: true });
-  try {
-    const out: Record<string, unknown[]> = {};
-    for (const table of tables) {
-      const sql = DUMPS[table];
-      if (sql === undefined) throw new Error(`no dump for ${table}`);
-      out[table] = store.statement(sql).all(TENANT);
+  return withTenant(TENANT, () => {
+    const store = Store.open(dbPath, { readonly: true });
+    try {
+      const out: Record<string, unknown[]> = {};
+      for (const table of tables) {
+        const sql = DUMPS[table];
+        if (sql === undefined) throw new Error(`no dump for ${table}`);
+        out[table] = (store.statement(sql).all(TENANT) as Record<string, unknown>[]).map((row) =>
+          Buffer.isBuffer(row.tag) ? { ...row, tag: row.tag.toString('hex') } : row,
+        );
+      }
+      return out;
+    } finally {
+      store.close();
     }
-    return out;
-  } finally {
-    store.close();
-  }
+  });
 }
 
 /** The job fields that must agree between two runs of the same work (IDs, times and leases left out). */

@@ -1,8 +1,11 @@
 /**
  * A real worker process whose batches are made slow through the runner's test hook, for the lease tests:
  *
- *   slow-worker.ts DB pause MS   every batch waits MS milliseconds (asynchronously) before its write
- *   slow-worker.ts DB spin MS    every batch blocks the event loop for MS milliseconds before its write
+ *   slow-worker.ts DB pause MS [CONFIG]        every batch waits MS milliseconds (asynchronously) before its write
+ *   slow-worker.ts DB spin MS [CONFIG]         every batch blocks the event loop for MS milliseconds before its write
+ *   slow-worker.ts DB spin-once MS [CONFIG]    only its first batch does, then it tries to commit that batch
+ *
+ * DB is a SQLite file or a PostgreSQL URL (whose configuration file CONFIG names).
  *
  * It serves the jobs-test tenant with the configuration file's Maintenance settings until SIGTERM, printing
  * one JSON line per worker event.
@@ -10,12 +13,13 @@
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import { runWorker } from '../../../engine/jobs/worker.ts';
 
-const [dbPath, mode, msText] = process.argv.slice(2);
-if (dbPath === undefined || (mode !== 'pause' && mode !== 'spin') || msText === undefined) {
-  throw new Error('usage: slow-worker.ts DB pause|spin MS');
+const [dbPath, mode, msText, config] = process.argv.slice(2);
+if (dbPath === undefined || (mode !== 'pause' && mode !== 'spin' && mode !== 'spin-once') || msText === undefined) {
+  throw new Error('usage: slow-worker.ts DB pause|spin|spin-once MS [CONFIG]');
 }
 const ms = Number(msText);
-const engine = LocalEngine.open({ dbPath });
+const engine = LocalEngine.open({ dbPath, ...(config === undefined ? {} : { settingsPath: config }) });
+let batches = 0;
 const controller = new AbortController();
 process.once('SIGTERM', () => {
   controller.abort();
@@ -34,8 +38,9 @@ await runWorker(engine.env, {
   onEvent: (event) => process.stdout.write(JSON.stringify(event) + '\n'),
   hooks: {
     beforeWrite: async () => {
-      if (mode === 'spin') spin(ms);
-      else await new Promise((resolve) => setTimeout(resolve, ms));
+      batches += 1;
+      if (mode === 'spin' || (mode === 'spin-once' && batches === 1)) spin(ms);
+      else if (mode === 'pause') await new Promise((resolve) => setTimeout(resolve, ms));
     },
   },
 });
