@@ -68,7 +68,7 @@ async function callsPerSecond(fn: () => Promise<unknown>, minMs = 1000): Promise
 }
 
 /** A process that prints a JSON line with its url (found by marker) once it listens. */
-function listening(child: ChildProcess, marker: string, what: string): Promise<string> {
+export function listening(child: ChildProcess, marker: string, what: string): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = '';
     const onData = (chunk: Buffer): void => {
@@ -128,7 +128,7 @@ async function load(url: string, token: string, server: ChildProcess, what: stri
   return { result, cpuMicros };
 }
 
-async function stop(child: ChildProcess | undefined): Promise<void> {
+export async function stop(child: ChildProcess | undefined): Promise<void> {
   if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');

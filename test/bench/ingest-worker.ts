@@ -6,6 +6,8 @@
  *                   inserts the same rows with one raw prepared statement into a fresh database (the ceiling).
  *                   It reports the cost per record of the first and the last tenth of the records too, so
  *                   the scale bench can say whether matching gets dearer as the registry grows.
+ * With MPI_BENCH_DATABASE (a PostgreSQL URL) and MPI_BENCH_CONFIG (its configuration file), `ingest` writes there
+ * instead, and its ceiling inserts the rows into the same database under another tenant.
  */
 import { createReadStream, readdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +19,7 @@ import { toNdjsonBySource } from '../../engine/synthetic/write.ts';
 import { Store } from '../../engine/store/store.ts';
 import { payloadDigest } from '../../engine/ingest/payload-digest.ts';
 import { peakRssMiB } from './measure.ts';
+import { withTenant } from '../../engine/store/tenant-scope.ts';
 
 const [mode, dir = '', count = '0'] = process.argv.slice(2);
 
@@ -34,9 +37,18 @@ if (mode === 'generate') {
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.ndjson'))
     .sort();
-  const engine = LocalEngine.open({ dbPath: join(dir, 'bench.db') });
+  const database = process.env.MPI_BENCH_DATABASE;
+  const engine =
+    database === undefined
+      ? LocalEngine.open({ dbPath: join(dir, 'bench.db') })
+      : LocalEngine.open({
+          dbPath: database,
+          settingsPath: process.env.MPI_BENCH_CONFIG ?? join(dir, 'bench.config.json'),
+        });
   const ctx = { tenantId: 'bench', actor: 'bench' };
-  createTenant(engine.env, ctx, sandboxProfile());
+  withTenant('bench', () => {
+    createTenant(engine.env, ctx, sandboxProfile());
+  });
   let records = 0;
   let autoLinked = 0;
   let reviewCases = 0;
@@ -53,14 +65,10 @@ if (mode === 'generate') {
   const start = performance.now();
   for (const file of files) {
     const before = records;
-    const report = await ingestStream(
-      engine.env,
-      ctx,
-      file.replace(/\.ndjson$/, ''),
-      createReadStream(join(dir, file)),
-      (progress) => {
+    const report = await withTenant('bench', () =>
+      ingestStream(engine.env, ctx, file.replace(/\.ndjson$/, ''), createReadStream(join(dir, file)), (progress) => {
         marks.push([before + progress.created, performance.now()]);
-      },
+      }),
     );
     records += report.created;
     autoLinked += report.autoLinked;
@@ -75,16 +83,17 @@ if (mode === 'generate') {
   const peak = peakRssMiB();
 
   // Ceiling: the same rows inserted with one prepared statement in one transaction, nothing else.
-  const raw = Store.open(join(dir, 'raw.db'));
-  raw.exec("INSERT INTO tenant (tenant_id, created_at) VALUES ('bench', 'now')");
+  const raw = Store.open(database ?? join(dir, 'raw.db'));
+  const now = new Date().toISOString();
+  raw.statement('INSERT INTO tenant (tenant_id, created_at) VALUES (?, ?)').run('raw', now);
   const insert = raw
     .statement(
       `INSERT INTO source_record (tenant_id, source_system, local_id, fields_json, payload_digest, logical_version, source_last_updated, created_at, updated_at)
-     VALUES ('bench', ?, ?, '{}', ?, 1, NULL, 'now', 'now') RETURNING record_id`,
+     VALUES ('raw', ?, ?, '{}', ?, 1, NULL, ?, ?) RETURNING record_id`,
     )
     .pluck();
   const insertResource = raw.statement(
-    "INSERT INTO source_resource (record_id, tenant_id, resource_json) VALUES (?, 'bench', ?)",
+    "INSERT INTO source_resource (record_id, tenant_id, resource_json) VALUES (?, 'raw', ?)",
   );
   const rows = files.flatMap((file) =>
     readFileSync(join(dir, file), 'utf8')
@@ -96,8 +105,11 @@ if (mode === 'generate') {
       }),
   );
   const rawStart = performance.now();
-  raw.write(() => {
-    for (const [source, localId, line, digest] of rows) insertResource.run(insert.get(source, localId, digest), line);
+  withTenant('raw', () => {
+    raw.write(() => {
+      for (const [source, localId, line, digest] of rows)
+        insertResource.run(insert.get(source, localId, digest, now, now), line);
+    });
   });
   const rawMs = performance.now() - rawStart;
   raw.close();

@@ -12,8 +12,10 @@
  *   preview DB             the impact preview of the active profile with Certain raised to 0.999 (writes nothing)
  *   health DB              the daily health sample (records, identities by size): what every finished job adds
  *   audit DB               the registry audit's stratified sample of 400 pairs (every linked and candidate pair scored)
+ *   replicas DB N          reversed source trust, a reconciliation queued, then N `mpi-console worker --once`
+ *                          processes started together on the registry (replicas); the wall time until all exit
  *
- * Prints one JSON line.
+ * DB is a SQLite file, or a PostgreSQL URL whose configuration file MPI_BENCH_CONFIG names. Prints one JSON line.
  */
 import { randomUUID } from 'node:crypto';
 import { LocalEngine } from '../../engine/local-engine.ts';
@@ -35,13 +37,23 @@ import { recordDailySample } from '../../engine/jobs/daily-health.ts';
 import { countIdentities } from '../../engine/store/identities.ts';
 import type { JobCounters } from '../../engine/contract/maintenance.ts';
 import { peakRssMiB } from './measure.ts';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const CLI = fileURLToPath(new URL('../../main/cli/bin.js', import.meta.url));
+import { withTenant } from '../../engine/store/tenant-scope.ts';
 
 const TENANT = 'bench';
 const CTX = { tenantId: TENANT, actor: 'bench' };
 const BATCH_SIZE = 25;
 
+/** The configuration file of a PostgreSQL registry (a SQLite registry's sits beside it). */
+const SETTINGS = process.env.MPI_BENCH_CONFIG;
+const open = (dbPath: string): LocalEngine =>
+  LocalEngine.open({ dbPath, ...(SETTINGS === undefined ? {} : { settingsPath: SETTINGS }) });
+
 function build(dbPath: string, people: number): object {
-  const engine = LocalEngine.open({ dbPath });
+  const engine = open(dbPath);
   createTenant(engine.env, CTX, sandboxProfile());
   const { store } = engine.env;
   const { profile } = activeProfile(store, TENANT);
@@ -148,6 +160,27 @@ async function runJob(engine: LocalEngine, kind: 'reindex' | 'reconcile'): Promi
   const identities = job.populationTotal ?? 0;
   const counters: JobCounters = job.counters;
   return { identities, wallMs, identitiesPerSecond: (identities * 1000) / wallMs, counters };
+}
+
+/** N worker processes (replicas) on one registry, started together; one claims the job, any other finds none. */
+async function replicas(engine: LocalEngine, dbPath: string, count: number): Promise<object> {
+  const { jobId } = await engine.call('maintenance/reconcile', { reason: 'bench', batchSize: BATCH_SIZE }, CTX);
+  const where = SETTINGS === undefined ? ['--db', dbPath] : ['--database', dbPath, '--config', SETTINGS];
+  const start = performance.now();
+  const codes = await Promise.all(
+    Array.from({ length: count }, () => {
+      const child = spawn(process.execPath, [CLI, ...where, '--tenant', TENANT, 'worker', '--once'], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      return new Promise<number | null>((resolve) => child.once('exit', resolve));
+    }),
+  );
+  const wallMs = performance.now() - start;
+  const job = await engine.call('jobs/get', { jobId }, CTX);
+  if (job.status !== 'completed' || codes.some((c) => c !== 0))
+    throw new Error(`bench job ended ${job.status} (exit codes ${codes.join(', ')})`);
+  const identities = job.populationTotal ?? 0;
+  return { identities, wallMs, identitiesPerSecond: (identities * 1000) / wallMs, counters: job.counters };
 }
 
 function rawReindex(engine: LocalEngine): object {
@@ -270,47 +303,53 @@ async function auditSample(engine: LocalEngine): Promise<object> {
 const [step, dbPath, people] = process.argv.slice(2);
 if (dbPath === undefined)
   throw new Error(
-    'usage: jobs-worker.ts build|reindex|raw-reindex|reconcile|raw-reconcile|scan|preview|health|audit DB [PEOPLE]',
+    'usage: jobs-worker.ts build|reindex|raw-reindex|reconcile|raw-reconcile|scan|preview|health|audit|replicas DB [PEOPLE|N]',
   );
-let result: object;
-if (step === 'build') {
-  result = build(dbPath, Number(people ?? '1000'));
-} else {
-  const engine = LocalEngine.open({ dbPath });
-  try {
-    if (step === 'reindex' || step === 'raw-reindex') await stageKeyChange(engine);
-    else if (step !== 'scan' && step !== 'preview' && step !== 'health' && step !== 'audit')
-      await reverseSourceTrust(engine);
-    switch (step) {
-      case 'reindex':
-        result = await runJob(engine, 'reindex');
-        break;
-      case 'reconcile':
-        result = await runJob(engine, 'reconcile');
-        break;
-      case 'raw-reindex':
-        result = rawReindex(engine);
-        break;
-      case 'raw-reconcile':
-        result = rawReconcile(engine);
-        break;
-      case 'scan':
-        result = await scan(engine);
-        break;
-      case 'preview':
-        result = await preview(engine);
-        break;
-      case 'health':
-        result = healthSample(engine);
-        break;
-      case 'audit':
-        result = await auditSample(engine);
-        break;
-      default:
-        throw new Error(`unknown step ${String(step)}`);
+let result: object = {};
+// Every statement is the bench tenant's (a PostgreSQL registry's row-level security checks it).
+await withTenant(TENANT, async () => {
+  if (step === 'build') {
+    result = build(dbPath, Number(people ?? '1000'));
+  } else {
+    const engine = open(dbPath);
+    try {
+      if (step === 'reindex' || step === 'raw-reindex') await stageKeyChange(engine);
+      else if (step !== 'scan' && step !== 'preview' && step !== 'health' && step !== 'audit')
+        await reverseSourceTrust(engine);
+      switch (step) {
+        case 'reindex':
+          result = await runJob(engine, 'reindex');
+          break;
+        case 'reconcile':
+          result = await runJob(engine, 'reconcile');
+          break;
+        case 'raw-reindex':
+          result = rawReindex(engine);
+          break;
+        case 'raw-reconcile':
+          result = rawReconcile(engine);
+          break;
+        case 'scan':
+          result = await scan(engine);
+          break;
+        case 'preview':
+          result = await preview(engine);
+          break;
+        case 'health':
+          result = healthSample(engine);
+          break;
+        case 'audit':
+          result = await auditSample(engine);
+          break;
+        case 'replicas':
+          result = await replicas(engine, dbPath, Number(people ?? '1'));
+          break;
+        default:
+          throw new Error(`unknown step ${String(step)}`);
+      }
+    } finally {
+      engine.close();
     }
-  } finally {
-    engine.close();
   }
-}
+});
 process.stdout.write(JSON.stringify({ ...result, peakRssMiB: peakRssMiB() }) + '\n');

@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --json] [-- --only core,assurance,jobs,api,assurance-page]: the speed figures of the project, each beside
+ * npm run bench [-- --json] [-- --only core,assurance,jobs,api,assurance-page,postgres]: the speed figures of the project, each beside
  * the ceiling measured in the same run. Speed lives here, never in tests.
  * npm run bench -- --scale [--sizes 10000,100000,1000000]: how cost grows to a million records (long; scale.bench.ts).
  */
@@ -45,6 +45,7 @@ const suites: [string, Suite | undefined][] = [
   ['api', await optional('./api.bench.ts', 'benchApi')],
   ['api-estimate', await optional('./api.bench.ts', 'benchApiDuringEstimate')],
   ['assurance-page', await optional('./assurance-page.bench.ts', 'benchAssurancePage')],
+  ['postgres', await optional('./postgres.bench.ts', 'benchPostgres')],
 ];
 
 const rows: (BenchRow & { suite: string })[] = [];
