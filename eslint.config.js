@@ -12,8 +12,7 @@
 //     contract/                                  browser-safe: zod and itself only
 //     contract/statistics/                       the metrics the console draws with: zod and each other only
 //   better-sqlite3   only engine/store/db.ts (one owner for SQLite)
-//   pg               only engine/store/pg/db.ts (the pool) and pg/connection.ts with its io-thread.js (one
-//                    synchronous connection)
+//   pg               only engine/store/pg/connection.ts and its io-thread.js (one owner for PostgreSQL)
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -24,7 +23,7 @@ const sqlite = {
 };
 const postgres = {
   name: 'pg',
-  message: 'Only engine/store/pg/db.ts (the pool) and pg/connection.ts with its io-thread.js open PostgreSQL.',
+  message: 'Only engine/store/pg/connection.ts and its io-thread.js open PostgreSQL (one owner for the connection).',
 };
 const shellPackages = [
   'fastify',
@@ -131,7 +130,6 @@ export default tseslint.config(
       'engine/benchmark/**',
       'engine/store/db.ts',
       'engine/store/migrate.ts',
-      'engine/store/pg/db.ts',
       'engine/store/pg/connection.ts',
       'engine/store/pg/io-thread.js',
     ],
@@ -143,7 +141,6 @@ export default tseslint.config(
     ignores: [
       'engine/store/db.ts',
       'engine/store/migrate.ts',
-      'engine/store/pg/db.ts',
       'engine/store/pg/connection.ts',
       'engine/store/pg/io-thread.js',
     ],
@@ -153,10 +150,6 @@ export default tseslint.config(
   {
     files: ['engine/store/db.ts', 'engine/store/migrate.ts'],
     rules: restrict([electron, postgres], [engineNoShells, engineNoTop, engineFloor('store')]),
-  },
-  {
-    files: ['engine/store/pg/db.ts'],
-    rules: restrict([electron, sqlite], [engineNoShells, engineNoTop, engineFloor('store')]),
   },
   {
     files: ['engine/store/pg/connection.ts', 'engine/store/pg/io-thread.js'],

@@ -1,6 +1,6 @@
 /**
  * The store's interface: what the engine's query modules see of a registry database, whichever it is. A registry
- * is a SQLite file (db.ts: sandboxes, the console, CI) or a PostgreSQL database (pg/sync-store.ts: a registry
+ * is a SQLite file (db.ts: sandboxes, the console, CI) or a PostgreSQL database (pg/pg-store.ts: a registry
  * served by several replicas). `Store.open` chooses by the location: a `postgres://` URL or a file path.
  *
  * The interface is synchronous on both stores. The engine runs on its own threads (main/engine-host), never on
@@ -10,7 +10,7 @@
  */
 import { isEngineError } from '../contract/errors.ts';
 import { DEFAULT_BUSY_TIMEOUT_MS, SqliteStore, storeFailure as sqliteFailure, type StoreOptions } from './db.ts';
-import { PgSyncStore, isPostgresUrl, pgSyncFailure } from './pg/sync-store.ts';
+import { PgStore, isPostgresUrl, pgFailure } from './pg/pg-store.ts';
 import { redactedUrl } from './pg/connection.ts';
 
 export type Row = Record<string, unknown>;
@@ -70,7 +70,7 @@ export function describeLocation(location: string): string {
 export const Store = {
   /** Opens the registry at a file path (SQLite) or a `postgres://` URL (PostgreSQL). */
   open(location: string, options: StoreOptions = {}): Store {
-    return isPostgresUrl(location) ? PgSyncStore.open(location, options) : SqliteStore.open(location, options);
+    return isPostgresUrl(location) ? PgStore.open(location, options) : SqliteStore.open(location, options);
   },
 };
 
@@ -80,6 +80,6 @@ export const Store = {
  */
 export function storeFailure(error: unknown): unknown {
   if (isEngineError(error)) return error;
-  const mapped = pgSyncFailure(error);
+  const mapped = pgFailure(error);
   return isEngineError(mapped) ? mapped : sqliteFailure(error);
 }

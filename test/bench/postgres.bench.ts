@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { BenchRow } from './rows.ts';
 import { LocalEngine } from '../../engine/local-engine.ts';
-import { PgStore } from '../../engine/store/pg/db.ts';
+import { PgStore } from '../../engine/store/pg/pg-store.ts';
 import { devSigningKey, devToken } from '../../main/api/auth/dev-auth.ts';
 import { startCluster, type Cluster } from '../helpers/postgres/cluster.ts';
 import { scratchDir } from '../helpers/temp.ts';
@@ -30,15 +30,15 @@ const LOAD = { connections: 10, duration: 10 };
 
 let databases = 0;
 /** A new database owned by the registry's role (its URL), optionally a copy of another. */
-async function database(cluster: Cluster, template?: string): Promise<string> {
+function database(cluster: Cluster, template?: string): string {
   databases += 1;
   const name = `bench_${String(process.pid)}_${String(databases)}`;
-  const admin = await PgStore.open(cluster.url, { migrations: [], maxConnections: 1, administration: true });
+  const admin = PgStore.open(cluster.url, { administration: true });
   try {
     const from = template === undefined ? '' : ` TEMPLATE ${new URL(template).pathname.slice(1)}`;
-    await admin.query(`CREATE DATABASE ${name}${from} OWNER ${cluster.appRole}`);
+    admin.exec(`CREATE DATABASE ${name}${from} OWNER ${cluster.appRole}`);
   } finally {
-    await admin.close();
+    admin.close();
   }
   const url = new URL(cluster.url);
   url.pathname = `/${name}`;
@@ -52,15 +52,16 @@ function worker(script: string, args: readonly string[], env: Record<string, str
     maxBuffer: 16 * 1024 * 1024,
     env: { ...process.env, ...env },
   });
-  return JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as Record<string, number>;
+  const last = out.trim().split('\n').at(-1) ?? '';
+  return (last === '' ? {} : JSON.parse(last)) as Record<string, number>;
 }
 
-async function ingestRows(cluster: Cluster, dir: string): Promise<BenchRow[]> {
+function ingestRows(cluster: Cluster, dir: string): BenchRow[] {
   const data = join(dir, 'ingest');
   execFileSync('mkdir', ['-p', data]);
   worker(INGEST_WORKER, ['generate', data, String(INGEST_RECORDS)]);
   const sqlite = worker(INGEST_WORKER, ['ingest', data]);
-  const url = await database(cluster);
+  const url = database(cluster);
   const pg = worker(INGEST_WORKER, ['ingest', data], {
     MPI_BENCH_DATABASE: url,
     MPI_BENCH_CONFIG: join(dir, 'ingest.config.json'),
@@ -86,7 +87,7 @@ function serve(args: readonly string[]): ChildProcess {
 
 async function jobGetRows(cluster: Cluster, dir: string): Promise<BenchRow[]> {
   const ctx = { tenantId: 'bench', actor: 'api:bench' };
-  const url = await database(cluster);
+  const url = database(cluster);
   const config = join(dir, 'api.config.json');
   const dbPath = join(dir, 'api.db');
   const started: ChildProcess[] = [];
@@ -136,8 +137,15 @@ async function jobGetRows(cluster: Cluster, dir: string): Promise<BenchRow[]> {
     const both = await Promise.all(urls.map((u) => run(u, jobs[0] ?? '', token, half, LOAD.duration)));
     await run(singleUrl, jobs[1] ?? '', sqliteToken, LOAD.connections, 2);
     const sqlite = await run(singleUrl, jobs[1] ?? '', sqliteToken, LOAD.connections, LOAD.duration);
-    const failures = [...both, sqlite].reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0);
-    if (failures > 0) throw new Error(`job GET: ${String(failures)} failed answers`);
+    const failed = [...both, sqlite].map((r) => r.non2xx + r.errors + r.timeouts);
+    if (failed.some((n) => n > 0)) {
+      const probe = await fetch(`${singleUrl}/api/v1/maintenance/jobs/${jobs[1] ?? ''}`, {
+        headers: { authorization: `Bearer ${sqliteToken}` },
+      });
+      throw new Error(
+        `job GET: failed answers per server (two replicas, then SQLite) ${failed.join(', ')}; SQLite probe ${String(probe.status)}`,
+      );
+    }
     const reqs = both.reduce((n, r) => n + r.requests.average, 0);
     const p99 = Math.max(...both.map((r) => r.latency.p99));
     const settings = `autocannon ${String(half)} connections on each replica, ${String(LOAD.duration)} s after 2 s warm-up`;
@@ -164,7 +172,7 @@ async function jobGetRows(cluster: Cluster, dir: string): Promise<BenchRow[]> {
   }
 }
 
-async function reconcileRows(cluster: Cluster, dir: string): Promise<BenchRow[]> {
+function reconcileRows(cluster: Cluster, dir: string): BenchRow[] {
   const sqliteBuilt = join(dir, 'built.db');
   worker(JOBS_WORKER, ['build', sqliteBuilt, String(RECONCILE_PEOPLE)]);
   const sqliteRun = join(dir, 'replicas.db');
@@ -174,12 +182,12 @@ async function reconcileRows(cluster: Cluster, dir: string): Promise<BenchRow[]>
 
   const config = join(dir, 'jobs.config.json');
   const env = { MPI_BENCH_CONFIG: config };
-  const built = await database(cluster);
+  const built = database(cluster);
   const buildStart = performance.now();
   worker(JOBS_WORKER, ['build', built, String(RECONCILE_PEOPLE)], env);
   const buildSeconds = (performance.now() - buildStart) / 1000;
-  const one = worker(JOBS_WORKER, ['replicas', await database(cluster, built), '1'], env);
-  const two = worker(JOBS_WORKER, ['replicas', await database(cluster, built), '2'], env);
+  const one = worker(JOBS_WORKER, ['replicas', database(cluster, built), '1'], env);
+  const two = worker(JOBS_WORKER, ['replicas', database(cluster, built), '2'], env);
   const identities = (one.identities ?? 0).toLocaleString('en-US');
   const seconds = (ms: number | undefined): number => (ms ?? 0) / 1000;
   const same = JSON.stringify(one.counters) === JSON.stringify(two.counters) ? 'equal' : 'DIFFERENT';
@@ -203,14 +211,16 @@ async function reconcileRows(cluster: Cluster, dir: string): Promise<BenchRow[]>
   ];
 }
 
+/** MPI_BENCH_PG_PARTS=ingest,get,reconcile chooses parts (default all). */
 export async function benchPostgres(): Promise<BenchRow[]> {
+  const parts = new Set((process.env.MPI_BENCH_PG_PARTS ?? 'ingest,get,reconcile').split(','));
   const cluster = await startCluster();
   const { dir } = scratchDir('mpi-bench-pg-');
   try {
     return [
-      ...(await ingestRows(cluster, dir)),
-      ...(await jobGetRows(cluster, dir)),
-      ...(await reconcileRows(cluster, dir)),
+      ...(parts.has('ingest') ? ingestRows(cluster, dir) : []),
+      ...(parts.has('get') ? await jobGetRows(cluster, dir) : []),
+      ...(parts.has('reconcile') ? reconcileRows(cluster, dir) : []),
     ];
   } finally {
     cluster.stop();

@@ -50,7 +50,7 @@ describe('layering lint rule', () => {
         'engine/jobs/runner.ts',
         "import { driftFlags } from '../assurance/health-drift.ts';\nexport const x = driftFlags;\n",
       ],
-      ['engine/store/pg/jobs.ts', "import { runJob } from '../../jobs/runner.ts';\nexport const x = runJob;\n"],
+      ['engine/store/pg/pg-store.ts', "import { runJob } from '../../jobs/runner.ts';\nexport const x = runJob;\n"],
       ['engine/config/settings.ts', "import { Ingestor } from '../ingest/ingestor.ts';\nexport const x = Ingestor;\n"],
     ] as const;
     for (const [file, text] of refused) {
@@ -65,7 +65,10 @@ describe('layering lint rule', () => {
         'engine/normalise/date.ts',
         "import { isCalendarDate } from '../fhir/calendar-date.ts';\nexport const x = isCalendarDate;\n",
       ],
-      ['engine/store/pg/jobs.ts', "import { conflict } from '../../contract/errors.ts';\nexport const x = conflict;\n"],
+      [
+        'engine/store/pg/pg-store.ts',
+        "import { conflict } from '../../contract/errors.ts';\nexport const x = conflict;\n",
+      ],
     ] as const;
     for (const [file, text] of allowed) expect(await messagesFor(file, text), file).toEqual([]);
   }, 60_000);
@@ -74,14 +77,17 @@ describe('layering lint rule', () => {
     for (const file of [
       'engine/jobs/runner.ts',
       'engine/store/db.ts',
+      'engine/store/pg/pg-store.ts',
       'main/api/serve.ts',
       'test/engine/store/migrations.test.ts',
     ]) {
       expect(await messagesFor(file, "import pg from 'pg';\nexport const x = pg;\n")).toEqual([
-        expect.stringMatching(/Only engine\/store\/pg\/db\.ts/),
+        expect.stringMatching(/Only engine\/store\/pg\/connection\.ts/),
       ]);
     }
-    expect(await messagesFor('engine/store/pg/db.ts', "import pg from 'pg';\nexport const x = pg;\n")).toEqual([]);
+    expect(await messagesFor('engine/store/pg/connection.ts', "import pg from 'pg';\nexport const x = pg;\n")).toEqual(
+      [],
+    );
   }, 60_000);
 
   it('keeps the engine top layer above the rest of the engine', async () => {

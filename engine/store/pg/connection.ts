@@ -97,7 +97,7 @@ export class Connection {
   private readonly port: MessagePort;
   private readonly thread: Worker;
   private readonly answerMs: number;
-  private prepared = 0;
+  private sequence = 0;
   private lost = false;
 
   constructor(url: string, options: ConnectionOptions) {
@@ -130,17 +130,17 @@ export class Connection {
     }
   }
 
+  /** Whether the connection was lost (the next statement needs a new one). */
+  get isLost(): boolean {
+    return this.lost;
+  }
+
   /** Trusted, parameterless SQL (several statements allowed). */
   exec(sql: string): void {
     this.request({ op: 'exec', text: sql });
   }
 
-  /** A name for a statement the server prepares on its first use. */
-  prepare(): string {
-    this.prepared += 1;
-    return `s${String(this.prepared)}`;
-  }
-
+  /** A named statement: the connection prepares it on its first use and reuses the plan after. */
   execute(name: string, sql: string, params: readonly unknown[], mode: RowMode): Result {
     return this.result(this.request({ op: 'query', name, text: sql, values: params.map(textOf) }), mode);
   }
@@ -164,17 +164,32 @@ export class Connection {
 
   private request(message: Record<string, unknown>, waitMs = this.answerMs): Reply {
     if (this.lost) throw new PgError('08003', 'the connection to the PostgreSQL registry was lost');
-    Atomics.store(this.flag, 0, 0);
-    this.port.postMessage(message);
-    const woke = Atomics.wait(this.flag, 0, 0, waitMs);
-    const reply = receiveMessageOnPort(this.port)?.message as Reply | undefined;
-    if (woke === 'timed-out' || reply === undefined) {
+    // Each request has its own number, which the I/O thread stores in the flag once the answer is posted: a wake-up
+    // left over from an earlier answer (its notify can land after this request began) is waited through.
+    this.sequence = this.sequence >= 0x7fffffff ? 1 : this.sequence + 1;
+    const sequence = this.sequence;
+    this.port.postMessage({ ...message, sequence });
+    const deadline = performance.now() + waitMs;
+    let answered = false;
+    for (;;) {
+      const seen = Atomics.load(this.flag, 0);
+      if (seen === sequence) {
+        answered = true;
+        break;
+      }
+      const left = deadline - performance.now();
+      if (left <= 0) break;
+      Atomics.wait(this.flag, 0, seen, left);
+    }
+    const reply = answered ? (receiveMessageOnPort(this.port)?.message as Reply | undefined) : undefined;
+    if (!answered || reply === undefined) {
       this.lost = true;
       void this.thread.terminate();
       throw new PgError('08006', 'the PostgreSQL registry did not answer in time');
     }
     if (reply.error !== undefined) {
-      if (reply.error.code.startsWith('08')) this.lost = true;
+      // Connection failures, and the server ending this session (administrator command, shutdown, restart).
+      if (reply.error.code.startsWith('08') || reply.error.code.startsWith('57P')) this.lost = true;
       throw new PgError(reply.error.code, reply.error.message);
     }
     return reply;

@@ -1,7 +1,8 @@
 // The I/O thread of one synchronous PostgreSQL connection (connection.ts). It holds one node-postgres client and
 // answers one request at a time: the engine's thread posts a request on the port, then sleeps on the shared flag
-// (Atomics.wait) until this thread has posted the answer and raised the flag. Values travel as text both ways; the
-// engine's side binds and parses them. Plain JavaScript, so the thread starts the same from source and when built.
+// (Atomics.wait) until this thread has posted the answer and set the flag to the request's number. Values travel
+// as text both ways; the engine's side binds and parses them. Plain JavaScript, so the thread starts the same from
+// source and when built.
 import { workerData } from 'node:worker_threads';
 import pg from 'pg';
 
@@ -35,7 +36,7 @@ function failure(error) {
   return { error: { code, message } };
 }
 
-/** @param {{ op: string, text?: string, name?: string, values?: (string | null)[] }} request */
+/** @param {{ op: string, sequence: number, text?: string, name?: string, values?: (string | null)[] }} request */
 async function answer(request) {
   try {
     await connected;
@@ -67,7 +68,8 @@ async function answer(request) {
 port.on('message', (request) => {
   void answer(request).then((reply) => {
     port.postMessage(reply);
-    Atomics.store(flag, 0, 1);
+    // The request's own number: the engine's thread waits for exactly this answer.
+    Atomics.store(flag, 0, request.sequence);
     Atomics.notify(flag, 0);
     if (request.op === 'close') port.close();
   });

@@ -4,37 +4,36 @@
  */
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
-import { PgStore } from '../../../engine/store/pg/db.ts';
+import { PgStore } from '../../../engine/store/pg/pg-store.ts';
 
-export async function freshDatabase(): Promise<string> {
-  const admin = inject('postgresUrl');
-  const name = `t_${randomBytes(6).toString('hex')}`;
-  const role = inject('postgresAppRole');
-  const store = await PgStore.open(admin, { migrations: [], maxConnections: 1, administration: true });
+/** Runs one administration statement (CREATE DATABASE) as the cluster's superuser. */
+function administer(sql: string): void {
+  const admin = PgStore.open(inject('postgresUrl'), { administration: true });
   try {
-    await store.query(`CREATE DATABASE ${name} OWNER ${role}`);
+    admin.exec(sql);
   } finally {
-    await store.close();
+    admin.close();
   }
-  const url = new URL(admin);
+}
+
+function urlOf(name: string): string {
+  const url = new URL(inject('postgresUrl'));
   url.pathname = `/${name}`;
-  url.username = role;
+  url.username = inject('postgresAppRole');
   return url.toString();
 }
 
-/** A copy of a database no one is connected to (CREATE DATABASE … TEMPLATE), owned by the registry's role. */
-export async function copyOfDatabase(url: string): Promise<string> {
-  const admin = inject('postgresUrl');
+export function freshDatabase(): Promise<string> {
   const name = `t_${randomBytes(6).toString('hex')}`;
+  administer(`CREATE DATABASE ${name} OWNER ${inject('postgresAppRole')}`);
+  return Promise.resolve(urlOf(name));
+}
+
+/** A copy of a database no one is connected to (CREATE DATABASE … TEMPLATE), owned by the registry's role. */
+export function copyOfDatabase(url: string): Promise<string> {
   const from = new URL(url).pathname.slice(1);
   if (!/^t_[0-9a-f]{12}$/.test(from)) throw new Error('not a database freshDatabase made');
-  const store = await PgStore.open(admin, { migrations: [], maxConnections: 1, administration: true });
-  try {
-    await store.query(`CREATE DATABASE ${name} TEMPLATE ${from} OWNER ${inject('postgresAppRole')}`);
-  } finally {
-    await store.close();
-  }
-  const copy = new URL(url);
-  copy.pathname = `/${name}`;
-  return copy.toString();
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  administer(`CREATE DATABASE ${name} TEMPLATE ${from} OWNER ${inject('postgresAppRole')}`);
+  return Promise.resolve(urlOf(name));
 }

@@ -4,7 +4,7 @@
  * both answer the same job list. The CLI drives them with --remote, as an analyst would.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -55,6 +55,8 @@ function listening(child: ChildProcess & { output: () => string }): Promise<stri
   });
 }
 
+const token0 = (file: string): string => readFileSync(file, 'utf8').trim();
+
 describe('two serve replicas on one PostgreSQL registry', () => {
   const { dir, cleanup } = scratchDir('mpi-replicas-');
   const replicas: (ChildProcess & { output: () => string })[] = [];
@@ -65,6 +67,10 @@ describe('two serve replicas on one PostgreSQL registry', () => {
     }
     cleanup();
   });
+
+  let urls: string[] = [];
+  let bearer = '';
+  let watchedJob = '';
 
   it('lets a job started through one be watched and cancelled through the other', { timeout: 300_000 }, async () => {
     const location = await makeSandbox(dir, 'registry', 600, 9, await freshDatabase());
@@ -111,10 +117,34 @@ describe('two serve replicas on one PostgreSQL registry', () => {
     );
     expect(ended.status, replicas.map((r) => r.output()).join('\n')).toBe('cancelled');
     expect(ended.counters.scanned).toBeLessThan(2 * (ended.populationTotal ?? 0));
+    urls = [first, second];
+    bearer = token0(tokenFile);
+    watchedJob = jobId;
     for (const url of [first, second]) {
       const shown = remote(url, tokenFile, ['job', 'show', jobId, '--json']);
       expect(JSON.parse(shown.stdout)).toMatchObject({ jobId, status: 'cancelled' });
       expect(remote(url, tokenFile, ['jobs']).stdout).toContain(jobId);
     }
+  });
+
+  it('answers thousands of concurrent requests through both replicas, every one', { timeout: 120_000 }, async () => {
+    // Ten requests in flight at a time across the two replicas' engine threads and their database connections.
+    let failed = 0;
+    let next = 0;
+    const total = 6000;
+    await Promise.all(
+      Array.from({ length: 10 }, async (_, lane) => {
+        while (next < total) {
+          next += 1;
+          const base = urls[lane % urls.length] ?? '';
+          const answer = await fetch(`${base}/api/v1/maintenance/jobs/${watchedJob}`, {
+            headers: { authorization: `Bearer ${bearer}` },
+          });
+          await answer.arrayBuffer();
+          if (answer.status !== 200) failed += 1;
+        }
+      }),
+    );
+    expect(failed).toBe(0);
   });
 });

@@ -24,7 +24,7 @@ const MIGRATION_LOCK = '120280208050535';
 /** The first key of the tenants' writer locks (pg_advisory_xact_lock(int, int)); the second is the tenant's hash. */
 const WRITER_LOCK = 1836083565;
 
-export interface PgSyncStoreOptions {
+export interface PgStoreOptions {
   readonly busyTimeoutMs?: number;
   readonly readonly?: boolean;
   readonly migrations?: readonly Migration[];
@@ -47,7 +47,7 @@ export function loadPgMigrations(): Migration[] {
  * BusyError; a statement without a tenant a validation error; a row of another tenant forbidden; a statement past
  * its deadline a conflict; a lost connection says so. Anything else is returned unchanged.
  */
-export function pgSyncFailure(error: unknown): unknown {
+export function pgFailure(error: unknown): unknown {
   if (error instanceof EngineError) return error;
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || !(error instanceof PgError || /^[0-9A-Z]{5}$/.test(code))) return error;
@@ -65,7 +65,7 @@ export function pgSyncFailure(error: unknown): unknown {
   return error;
 }
 
-/** The role check and the migrations, on one connection: shared by this store and the asynchronous one (db.ts). */
+/** The role check and the migrations, on one connection. */
 export function preparePgRegistry(connection: Connection, migrations: readonly Migration[]): void {
   const role = connection.query(
     'SELECT rolsuper OR rolbypassrls AS bypasses FROM pg_roles WHERE rolname = current_user',
@@ -107,7 +107,7 @@ export function preparePgRegistry(connection: Connection, migrations: readonly M
 
 class PgStatement implements Statement {
   constructor(
-    private readonly store: PgSyncStore,
+    private readonly store: PgStore,
     private readonly name: string,
     private readonly mode: RowMode,
   ) {}
@@ -133,7 +133,7 @@ class PgStatement implements Statement {
   }
 }
 
-export class PgSyncStore implements Store {
+export class PgStore implements Store {
   readonly kind = 'postgres';
   private readonly names = new Map<string, string>();
   private readonly texts = new Map<string, string>();
@@ -144,28 +144,31 @@ export class PgSyncStore implements Store {
 
   private constructor(
     readonly path: string,
-    private readonly connection: Connection,
+    private connection: Connection,
+    private readonly connect: () => Connection,
   ) {}
 
-  static open(url: string, options: PgSyncStoreOptions = {}): PgSyncStore {
-    let connection: Connection;
-    try {
-      connection = new Connection(url, {
-        statementTimeoutMs: options.statementTimeoutMs ?? 60_000,
-        lockTimeoutMs: options.busyTimeoutMs ?? 15_000,
-        connectTimeoutSeconds: 10,
-      });
-    } catch (error) {
-      throw pgSyncFailure(error);
-    }
+  static open(url: string, options: PgStoreOptions = {}): PgStore {
+    const connect = (): Connection => {
+      try {
+        return new Connection(url, {
+          statementTimeoutMs: options.statementTimeoutMs ?? 60_000,
+          lockTimeoutMs: options.busyTimeoutMs ?? 15_000,
+          connectTimeoutSeconds: 10,
+        });
+      } catch (error) {
+        throw pgFailure(error);
+      }
+    };
+    const connection = connect();
     try {
       if (options.administration !== true && options.readonly !== true)
         preparePgRegistry(connection, options.migrations ?? loadPgMigrations());
     } catch (error) {
       connection.close();
-      throw pgSyncFailure(error);
+      throw pgFailure(error);
     }
-    return new PgSyncStore(url, connection);
+    return new PgStore(url, connection, connect);
   }
 
   statement(sql: string | Dialects): Statement {
@@ -175,7 +178,7 @@ export class PgSyncStore implements Store {
       const text = typeof sql === 'string' ? toPostgres(sql) : sql.postgres;
       let name = this.names.get(text);
       if (name === undefined) {
-        name = this.connection.prepare();
+        name = `s${String(this.names.size + 1)}`;
         this.names.set(text, name);
         this.texts.set(name, text);
       }
@@ -191,7 +194,7 @@ export class PgSyncStore implements Store {
     try {
       return this.connection.execute(name, this.texts.get(name) ?? '', params, mode);
     } catch (error) {
-      throw pgSyncFailure(error);
+      throw pgFailure(error);
     }
   }
 
@@ -212,7 +215,7 @@ export class PgSyncStore implements Store {
     try {
       this.connection.exec(sql);
     } catch (error) {
-      throw pgSyncFailure(error);
+      throw pgFailure(error);
     }
   }
 
@@ -244,7 +247,7 @@ export class PgSyncStore implements Store {
       }
     } catch (error) {
       if (!nested) this.rollback();
-      throw pgSyncFailure(error);
+      throw pgFailure(error);
     }
     this.depth += 1;
     let result: T;
@@ -254,14 +257,14 @@ export class PgSyncStore implements Store {
       this.depth -= 1;
       if (nested) this.connection.exec(`ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}`);
       else this.rollback();
-      throw pgSyncFailure(error);
+      throw pgFailure(error);
     }
     this.depth -= 1;
     try {
       this.connection.exec(nested ? `RELEASE SAVEPOINT ${savepoint}` : 'COMMIT');
     } catch (error) {
       if (!nested) this.rollback();
-      throw pgSyncFailure(error);
+      throw pgFailure(error);
     }
     return result;
   }
@@ -274,8 +277,18 @@ export class PgSyncStore implements Store {
     }
   }
 
-  /** Gives PostgreSQL the tenant of the call in progress when it is not the one the session has. */
+  /**
+   * Gives PostgreSQL the tenant of the call in progress when it is not the one the session has. Outside a
+   * transaction, a connection that was lost (the server restarted, the network failed) is replaced first: the
+   * statement that met the loss failed, and the next one runs on a new connection.
+   */
   private useTenant(): void {
+    if (this.depth === 0 && this.connection.isLost) {
+      this.connection.close();
+      this.connection = this.connect();
+      // Statement names stay: the new connection prepares each again on its first use.
+      this.sessionTenant = '';
+    }
     const tenant = currentTenant() ?? '';
     if (tenant === this.sessionTenant) return;
     if (this.depth > 0)
@@ -283,7 +296,7 @@ export class PgSyncStore implements Store {
     try {
       this.connection.query("SELECT set_config('mpi.tenant_id', $1, false)", [tenant]);
     } catch (error) {
-      throw pgSyncFailure(error);
+      throw pgFailure(error);
     }
     this.sessionTenant = tenant;
   }

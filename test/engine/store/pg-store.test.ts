@@ -5,12 +5,17 @@
  * transactions, savepoints and snapshots; writers of one tenant taking turns while another tenant writes; a
  * connection that cannot be made, said without its password.
  */
-import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, inject, it } from 'vitest';
 import { isEngineError } from '../../../engine/contract/errors.ts';
 import { Store } from '../../../engine/store/store.ts';
 import { toPostgres } from '../../../engine/store/pg/dialect.ts';
+import { PgStore, loadPgMigrations } from '../../../engine/store/pg/pg-store.ts';
 import { withTenant } from '../../../engine/store/tenant-scope.ts';
 import { freshDatabase } from '../../helpers/postgres/database.ts';
+
+const OPEN_REGISTRY = fileURLToPath(new URL('./open-registry.ts', import.meta.url));
 
 const kindOf = (fn: () => unknown): string => {
   try {
@@ -147,6 +152,48 @@ describe('the PostgreSQL store', () => {
     } finally {
       first.close();
       second.close();
+    }
+  });
+
+  it('applies the hashed migrations once when replicas start together, and refuses an edited one', async () => {
+    const url = await freshDatabase();
+    const replicas = Array.from({ length: 3 }, () =>
+      spawn(process.execPath, ['--import', 'tsx', OPEN_REGISTRY, url], { stdio: ['ignore', 'ignore', 'pipe'] }),
+    );
+    const codes = await Promise.all(
+      replicas.map((child) => new Promise<number | null>((resolve) => child.once('exit', resolve))),
+    );
+    expect(codes).toEqual([0, 0, 0]);
+    const store = Store.open(url);
+    try {
+      expect(
+        store.statement('SELECT migration_id, sha256 FROM schema_migration ORDER BY migration_id').raw().all(),
+      ).toEqual(loadPgMigrations().map((m) => [m.id, m.sha256]));
+    } finally {
+      store.close();
+    }
+    const edited = loadPgMigrations().map((m) => (m.id === 1 ? { ...m, sha256: 'f'.repeat(64) } : m));
+    expect(
+      kindOf(() => {
+        PgStore.open(url, { migrations: edited }).close();
+      }),
+    ).toMatch(/differs from the one applied to this database/);
+  });
+
+  it('opens a new connection after losing one, outside a transaction', async () => {
+    const url = await freshDatabase();
+    const store = Store.open(url);
+    const admin = PgStore.open(inject('postgresUrl'), { administration: true });
+    try {
+      const pid = store.statement('SELECT pg_backend_pid()').pluck().get();
+      admin.statement('SELECT pg_terminate_backend(?::int)').run(pid);
+      // The statement that meets the closed connection fails, saying what to check; the next one reconnects.
+      expect(kindOf(() => store.statement('SELECT 1').get())).toMatch(/^conflict: .*check that the database server/);
+      expect(store.statement('SELECT 2 AS n').pluck().get()).toBe(2);
+      expect(store.statement('SELECT pg_backend_pid()').pluck().get()).not.toBe(pid);
+    } finally {
+      store.close();
+      admin.close();
     }
   });
 
