@@ -60,13 +60,13 @@ export function pgFailure(error: unknown): unknown {
     return new EngineError('forbidden', "the database refused a write to another tenant's rows (row-level security)");
   }
   if (code === '57014') return conflict('a database statement ran past its deadline and was cancelled');
-  if (code.startsWith('08'))
+  if (code.startsWith('08') || code.startsWith('57P'))
     return conflict(`${(error as Error).message}; check that the database server is running and try again`);
   return error;
 }
 
-/** The role check and the migrations, on one connection. */
-export function preparePgRegistry(connection: Connection, migrations: readonly Migration[]): void {
+/** Refuses a role that would bypass row-level security: the database itself must keep tenants apart. */
+function refuseBypassingRole(connection: Connection): void {
   const role = connection.query(
     'SELECT rolsuper OR rolbypassrls AS bypasses FROM pg_roles WHERE rolname = current_user',
     [],
@@ -76,6 +76,10 @@ export function preparePgRegistry(connection: Connection, migrations: readonly M
       'the database role bypasses row-level security (SUPERUSER or BYPASSRLS): connect the registry as a role without them, so the database itself keeps tenants apart',
     );
   }
+}
+
+/** The hashed migrations, applied under an advisory lock so replicas starting together apply each once. */
+function migrate(connection: Connection, migrations: readonly Migration[]): void {
   connection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
   try {
     connection.exec(`CREATE TABLE IF NOT EXISTS schema_migration (
@@ -162,8 +166,10 @@ export class PgStore implements Store {
     };
     const connection = connect();
     try {
-      if (options.administration !== true && options.readonly !== true)
-        preparePgRegistry(connection, options.migrations ?? loadPgMigrations());
+      if (options.administration !== true) {
+        refuseBypassingRole(connection);
+        if (options.readonly !== true) migrate(connection, options.migrations ?? loadPgMigrations());
+      }
     } catch (error) {
       connection.close();
       throw pgFailure(error);
