@@ -54,7 +54,7 @@ export function identitiesWithSeveral(store: Store, tenantId: string, after: num
       `SELECT l.identity_id AS identityId, i.enterprise_id AS enterpriseId, i.logical_version AS version, count(*) AS records
        FROM identity_link l JOIN identity i ON i.tenant_id = l.tenant_id AND i.identity_id = l.identity_id
        WHERE l.tenant_id = ? AND l.identity_id > ? AND i.status = 'active'
-       GROUP BY l.identity_id HAVING count(*) >= 2 ORDER BY l.identity_id LIMIT ?`,
+       GROUP BY l.identity_id, i.identity_id HAVING count(*) >= 2 ORDER BY l.identity_id LIMIT ?`,
     )
     .all(tenantId, after, limit) as Several[];
 }

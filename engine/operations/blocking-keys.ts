@@ -9,6 +9,7 @@
  * under that lock and inside the registry transaction, so two processes never both succeed on one version.
  */
 import type { CallContext } from '../contract/operations.ts';
+import { inCallTenant } from '../store/tenant-scope.ts';
 import { EngineError, validationError } from '../contract/errors.ts';
 import { KEY_VERSION_PATTERN, keyVersionsOf, newSecret, withTenantKeys } from '../config/settings.ts';
 import { activeProfile } from '../store/profiles.ts';
@@ -24,18 +25,25 @@ function roleOf(blocking: BlockingConfig, version: string): KeyRole {
   return version === blocking.InactiveKeyVersion ? 'inactive' : 'not used by the active profile';
 }
 
-export function listBlockingKeys(env: EngineEnv, ctx: CallContext): { version: string; role: KeyRole }[] {
+export const listBlockingKeys = inCallTenant(function listBlockingKeys(
+  env: EngineEnv,
+  ctx: CallContext,
+): { version: string; role: KeyRole }[] {
   requireTenant(env.store, ctx.tenantId);
   const { Blocking } = activeProfile(env.store, ctx.tenantId).profile;
   return keyVersionsOf(env.settings(), ctx.tenantId).map((version) => ({ version, role: roleOf(Blocking, version) }));
-}
+});
 
 function checkVersion(version: string): void {
   if (!KEY_VERSION_PATTERN.test(version))
     throw validationError('a key version is 1-32 letters, digits, dot, dash or underscore');
 }
 
-export function addBlockingKey(env: EngineEnv, ctx: CallContext, version: string): void {
+export const addBlockingKey = inCallTenant(function addBlockingKey(
+  env: EngineEnv,
+  ctx: CallContext,
+  version: string,
+): void {
   checkVersion(version);
   requireTenant(env.store, ctx.tenantId);
   env.changeSettings((settings) => {
@@ -59,9 +67,13 @@ export function addBlockingKey(env: EngineEnv, ctx: CallContext, version: string
       },
     };
   });
-}
+});
 
-export function removeBlockingKey(env: EngineEnv, ctx: CallContext, version: string): void {
+export const removeBlockingKey = inCallTenant(function removeBlockingKey(
+  env: EngineEnv,
+  ctx: CallContext,
+  version: string,
+): void {
   checkVersion(version);
   requireTenant(env.store, ctx.tenantId);
   env.changeSettings((settings) => {
@@ -92,4 +104,4 @@ export function removeBlockingKey(env: EngineEnv, ctx: CallContext, version: str
       },
     };
   });
-}
+});

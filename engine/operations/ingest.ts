@@ -1,4 +1,5 @@
 import { emitHealthMetrics } from '../telemetry/health-metrics.ts';
+import { inCallTenant } from '../store/tenant-scope.ts';
 import type { HealthSample } from '../contract/health.ts';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import type { IngestReport } from '../contract/ingest.ts';
@@ -10,7 +11,7 @@ import { recordHealthSample } from '../store/health.ts';
 import { FieldCompleteness } from '../ingest/field-completeness.ts';
 
 /** Ingests NDJSON from any source (a file's bytes, a request body, text) through the one line reader. */
-export async function ingestStream(
+export const ingestStream = inCallTenant(async function ingestStream(
   env: EngineEnv,
   ctx: CallContext,
   sourceSystem: string,
@@ -46,7 +47,7 @@ export async function ingestStream(
   });
   emitHealthMetrics(sample);
   return report;
-}
+});
 
 export function ingestNdjson(
   env: EngineEnv,

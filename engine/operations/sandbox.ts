@@ -4,6 +4,7 @@
  * for labelled-pair sampling). Only synthetic records are ever used for the demo.
  */
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
+import { inCallTenant } from '../store/tenant-scope.ts';
 import { conflict } from '../contract/errors.ts';
 import type { IngestReport } from '../contract/ingest.ts';
 import { newSecret, withTenantKeys } from '../config/settings.ts';
@@ -36,7 +37,11 @@ const tenantExistsError = (tenantId: string): Error =>
  * registry are written together or not at all, under the configuration lock (engine/config/settings-file.ts).
  * A key the file already holds for this tenant ID (two databases sharing one configuration) is kept.
  */
-export function createTenant(env: EngineEnv, ctx: CallContext, profile: unknown = sandboxProfile()): number {
+export const createTenant = inCallTenant(function createTenant(
+  env: EngineEnv,
+  ctx: CallContext,
+  profile: unknown = sandboxProfile(),
+): number {
   const parsed = parseProfile(profile);
   if (tenantExists(env.store, ctx.tenantId)) throw tenantExistsError(ctx.tenantId);
   return env.changeSettings((settings) => {
@@ -64,7 +69,7 @@ export function createTenant(env: EngineEnv, ctx: CallContext, profile: unknown 
       },
     };
   });
-}
+});
 
 /** How far a sandbox creation is: the population is generated in one step, then ingested chunk by chunk. */
 export interface SandboxProgress {

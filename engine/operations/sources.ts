@@ -5,6 +5,7 @@
  * step that failed (which names the rule or status, never a value).
  */
 import type { CallContext } from '../contract/operations.ts';
+import { inCallTenant } from '../store/tenant-scope.ts';
 import { isEngineError, validationError } from '../contract/errors.ts';
 import type { FhirSource } from '../config/fhir-sources.ts';
 import { FhirSourceClient } from '../fhir-source/client.ts';
@@ -37,7 +38,7 @@ function secretFrom(source: FhirSource): string | null {
   }
 }
 
-export function listSources(env: EngineEnv, ctx: CallContext): SourceSummary[] {
+export const listSources = inCallTenant(function listSources(env: EngineEnv, ctx: CallContext): SourceSummary[] {
   requireTenant(env.store, ctx.tenantId);
   return configuredSources(env.settings(), ctx.tenantId).map(({ source }) => ({
     sourceSystem: source.SourceSystem,
@@ -50,7 +51,7 @@ export function listSources(env: EngineEnv, ctx: CallContext): SourceSummary[] {
     localIdentifierSystem: source.LocalIdentifierSystem,
     pageSize: source.PageSize,
   }));
-}
+});
 
 export type StepOutcome = 'ok' | 'failed' | 'not run' | 'not needed';
 
@@ -70,7 +71,11 @@ function messageOf(error: unknown): string {
   return [error.message, ...error.issues.map((i) => `${i.path}: ${i.message}`)].join('; ');
 }
 
-export async function checkSource(env: EngineEnv, ctx: CallContext, sourceSystem: string): Promise<SourceCheck> {
+export const checkSource = inCallTenant(async function checkSource(
+  env: EngineEnv,
+  ctx: CallContext,
+  sourceSystem: string,
+): Promise<SourceCheck> {
   requireTenant(env.store, ctx.tenantId);
   const result = {
     sourceSystem,
@@ -127,4 +132,4 @@ export async function checkSource(env: EngineEnv, ctx: CallContext, sourceSystem
     await client.close();
   }
   return result;
-}
+});

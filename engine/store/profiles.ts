@@ -1,4 +1,4 @@
-import type { Store } from './store.ts';
+import { dialects, type Store } from './store.ts';
 import { MatchingProfileSchema, type MatchingProfile } from '../contract/profile.ts';
 import { notFound } from '../contract/errors.ts';
 
@@ -77,7 +77,10 @@ export function blockingSince(
 ): { profileVersion: number; blocking: MatchingProfile['Blocking'] }[] {
   const rows = store
     .statement(
-      "SELECT profile_version, json_extract(profile_json, '$.Blocking') AS blocking FROM matching_profile WHERE tenant_id = ? AND profile_version >= ? ORDER BY profile_version",
+      dialects(
+        "SELECT profile_version, json_extract(profile_json, '$.Blocking') AS blocking FROM matching_profile WHERE tenant_id = ? AND profile_version >= ? ORDER BY profile_version",
+        "SELECT profile_version, (profile_json::jsonb -> 'Blocking')::text AS blocking FROM matching_profile WHERE tenant_id = $1 AND profile_version >= $2 ORDER BY profile_version",
+      ),
     )
     .all(tenantId, from) as { profile_version: number; blocking: string }[];
   return rows.map((r) => ({

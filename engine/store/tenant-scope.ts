@@ -17,3 +17,13 @@ export function withTenant<T>(tenantId: string, fn: () => T): T {
 export function currentTenant(): string | undefined {
   return scope.getStore();
 }
+
+/**
+ * An engine entry point that shells call directly (not through LocalEngine.call), run on behalf of the tenant of
+ * its call context, its second argument.
+ */
+export function inCallTenant<E, C extends { readonly tenantId: string }, A extends unknown[], R>(
+  fn: (env: E, ctx: C, ...rest: A) => R,
+): (env: E, ctx: C, ...rest: A) => R {
+  return (env, ctx, ...rest) => scope.run(ctx.tenantId, () => fn(env, ctx, ...rest));
+}

@@ -7,7 +7,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../helpers/cli.ts';
+import { runCli, type CliRun } from '../../helpers/cli.ts';
 import { dumpRegistry } from '../../helpers/registry-dump.ts';
 import { freshDatabase } from '../../helpers/postgres/database.ts';
 import { tempDir } from '../../helpers/temp.ts';
@@ -43,6 +43,69 @@ describe('the command line on a PostgreSQL registry', () => {
     expect(pgRest).toEqual(sqliteRest);
     // The configuration stays a file beside, never in the database.
     expect(existsSync(join(dir, 'pg.config.json'))).toBe(true);
+  });
+
+  it('answers every kind of command as on SQLite', { timeout: 240_000 }, async () => {
+    const dir = tempDir();
+    const pg = ['--database', await freshDatabase(), '--config', join(dir, 'pg.config.json')];
+    const sqlite = ['--db', join(dir, 'sandbox.db')];
+    for (const where of [pg, sqlite])
+      expect((await runCli(['sandbox', 'init', '--synthetic', '150', '--seed', '6', ...where])).code).toBe(0);
+    const both = async (args: readonly string[]): Promise<[CliRun, CliRun]> => [
+      await runCli([...args, ...pg]),
+      await runCli([...args, ...sqlite]),
+    ];
+    /** Output with its times and random IDs masked. */
+    const masked = (text: string): string =>
+      text
+        .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>')
+        .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>');
+    /** The same exit code and output on both stores (times and random IDs masked); the exit code is `code`. */
+    const same = async (args: readonly string[], code = 0): Promise<string> => {
+      const [onPg, onSqlite] = await both(args);
+      expect({ args, code: onPg.code, stderr: onPg.stderr }).toEqual({ args, code, stderr: onSqlite.stderr });
+      expect(masked(onPg.stdout), args.join(' ')).toBe(masked(onSqlite.stdout));
+      return onPg.stdout;
+    };
+    /** The same exit code and the same number of output lines (the output names random enterprise IDs). */
+    const alike = async (args: readonly string[], code = 0): Promise<string> => {
+      const [onPg, onSqlite] = await both(args);
+      expect({ args, code: onPg.code, lines: onPg.stdout.split('\n').length }).toEqual({
+        args,
+        code,
+        lines: onSqlite.stdout.split('\n').length,
+      });
+      return onPg.stdout;
+    };
+    const profile = JSON.parse(await same(['profile', 'show', '--json'])) as {
+      profile: { SourceTrust: unknown[] };
+    };
+    const reversed = join(dir, 'reversed.json');
+    writeFileSync(reversed, JSON.stringify({ SourceTrust: [...profile.profile.SourceTrust].reverse() }));
+    await same(['profile', 'apply', reversed, '--preview', '--json']);
+    await same(['profile', 'apply', reversed, '--reason', 'reverse trust', '--json']);
+    await same(['profile', 'rollback', '--reason', 'back again', '--json']);
+    const identities = await alike(['identities']);
+    const [first, second] = identities
+      .split('\n')
+      .slice(1, 3)
+      .map((line) => line.split('\t').slice(0, 2).join('/'));
+    await same(['explain', '--left', first ?? '', '--right', second ?? '', '--json']);
+    const enterpriseId = identities.split('\n')[1]?.split('\t')[2] ?? '';
+    expect((await runCli(['identity', 'show', enterpriseId, '--history', ...pg])).code).toBe(0);
+    await alike(['reviews', '--status', 'all']);
+    await alike(['link-quality', 'scan', '--json']);
+    await alike(['audit', 'sample', '--out', join(dir, 'audit.json'), '--labels', '40', '--json']);
+    await alike(['health', '--json'], (await runCli(['health', '--json', ...sqlite])).code);
+    await same(['labels', 'sample', '--max-pairs', '200', '--json']);
+    await alike(['sources', 'list']);
+    await alike(['blocking-key', 'list']);
+    await same(['estimate', '--model-version', 'cli-pg', '--json']);
+    const more = join(dir, 'more');
+    expect((await runCli(['synthetic', 'generate', '--people', '20', '--seed', '9', '--out', more])).code).toBe(0);
+    await same(['ingest', '--source', 'riverside-clinic', '--ndjson', join(more, 'riverside-clinic.ndjson'), '--json']);
+    await alike(['blocking-key', 'add', 'next-key', '--json']);
+    await alike(['blocking-key', 'remove', 'next-key', '--json']);
   });
 
   it('queues a job, runs it with worker --once and shows it, with --database or with Api.Database in the file', async () => {
