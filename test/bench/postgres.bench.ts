@@ -25,7 +25,8 @@ const BIN = fileURLToPath(new URL('../../main/cli/bin.js', import.meta.url));
 const INGEST_WORKER = fileURLToPath(new URL('./ingest-worker.ts', import.meta.url));
 const JOBS_WORKER = fileURLToPath(new URL('./jobs-worker.ts', import.meta.url));
 const INGEST_RECORDS = 10_000;
-const RECONCILE_PEOPLE = 20_000;
+/** People (about one identity each) in the reconciliation's registry; MPI_BENCH_PG_PEOPLE=100000 for the large run. */
+const RECONCILE_PEOPLE = Number(process.env.MPI_BENCH_PG_PEOPLE ?? 20_000);
 const LOAD = { connections: 10, duration: 10 };
 
 let databases = 0;
@@ -211,7 +212,7 @@ function reconcileRows(cluster: Cluster, dir: string): BenchRow[] {
   ];
 }
 
-/** MPI_BENCH_PG_PARTS=ingest,get,reconcile chooses parts (default all). */
+/** MPI_BENCH_PG_PARTS=ingest,get,reconcile chooses parts (default all); MPI_BENCH_PG_PEOPLE sizes the reconciliation. */
 export async function benchPostgres(): Promise<BenchRow[]> {
   const parts = new Set((process.env.MPI_BENCH_PG_PARTS ?? 'ingest,get,reconcile').split(','));
   const cluster = await startCluster();
