@@ -61,7 +61,7 @@ function reviewCasesOf(url: string): { case_id: string }[] {
 describe('replicas on one PostgreSQL registry', () => {
   it(
     'resume a reconciliation after kill -9 of the replica holding it, ending exactly like one uninterrupted replica',
-    { timeout: 600_000 },
+    { timeout: Math.max(600_000, PEOPLE * 200) },
     async () => {
       const { dir, cleanup } = scratchDir();
       onTestFinished(cleanup);
