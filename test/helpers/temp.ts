@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach } from 'vitest';
+import { afterAll, onTestFinished } from 'vitest';
 
 /** A fresh folder under the system's temp folder, named from the prefix, and how to remove it. */
 export function scratchDir(prefix = 'mpi-test-'): { dir: string; cleanup: () => void } {
@@ -19,10 +19,13 @@ export function scratchDir(prefix = 'mpi-test-'): { dir: string; cleanup: () => 
   };
 }
 
-/** A fresh temp folder per call, removed after the test. */
+/**
+ * A fresh temp folder per call, removed when the test that asked for it finishes. (An afterEach registered from
+ * inside a test runs only after the tests that follow it: the folders of a file's last tests were left behind.)
+ */
 export function tempDir(): string {
   const { dir, cleanup } = scratchDir();
-  afterEach(cleanup);
+  onTestFinished(cleanup);
   return dir;
 }
 
