@@ -6,6 +6,7 @@
  * file (mode 0600) and never appears in logs, errors or responses.
  */
 import { z } from 'zod';
+import { isPostgresUrl } from '../store/location.ts';
 
 /** Asymmetric JWS algorithms only: `none` and HMAC (a shared secret an API could be tricked into using) are never accepted. */
 export const ASYMMETRIC_ALGORITHMS = [
@@ -60,10 +61,6 @@ export const ApiSettingsSchema = z.strictObject({
    * The PostgreSQL registry the replicas sharing this file serve (postgres://USER@HOST:PORT/DB); `--database`
    * overrides it. Give the password in PGPASSWORD or ~/.pgpass rather than in the URL.
    */
-  Database: z
-    .string()
-    .max(2000)
-    .regex(/^postgres(ql)?:\/\//i, 'a PostgreSQL URL: postgres://USER@HOST:PORT/DB')
-    .optional(),
+  Database: z.string().max(2000).refine(isPostgresUrl, 'a PostgreSQL URL: postgres://USER@HOST:PORT/DB').optional(),
 });
 export type ApiSettings = z.infer<typeof ApiSettingsSchema>;

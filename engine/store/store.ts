@@ -10,7 +10,8 @@
  */
 import { isEngineError } from '../contract/errors.ts';
 import { DEFAULT_BUSY_TIMEOUT_MS, SqliteStore, storeFailure as sqliteFailure, type StoreOptions } from './db.ts';
-import { PgStore, isPostgresUrl, pgFailure } from './pg/pg-store.ts';
+import { PgStore, pgFailure } from './pg/pg-store.ts';
+import { isPostgresUrl } from './location.ts';
 import { redactedUrl } from './pg/connection.ts';
 
 export type Row = Record<string, unknown>;

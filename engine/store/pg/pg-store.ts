@@ -34,10 +34,6 @@ export interface PgStoreOptions {
   readonly administration?: boolean;
 }
 
-export function isPostgresUrl(location: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(location);
-}
-
 export function loadPgMigrations(): Migration[] {
   return loadMigrations(MIGRATIONS_DIR);
 }
@@ -109,38 +105,42 @@ function migrate(connection: Connection, migrations: readonly Migration[]): void
   }
 }
 
+/** A named statement: its PostgreSQL text, prepared by the connection on its first use. */
+interface Prepared {
+  readonly name: string;
+  readonly text: string;
+}
+
 class PgStatement implements Statement {
   constructor(
     private readonly store: PgStore,
-    private readonly name: string,
+    private readonly prepared: Prepared,
     private readonly mode: RowMode,
   ) {}
 
   run(...params: unknown[]): RunResult {
-    return { changes: this.store.execute(this.name, params, this.mode).changes };
+    return { changes: this.store.execute(this.prepared, params, this.mode).changes };
   }
 
   get(...params: unknown[]): unknown {
-    return this.store.execute(this.name, params, this.mode).rows[0];
+    return this.store.execute(this.prepared, params, this.mode).rows[0];
   }
 
   all(...params: unknown[]): unknown[] {
-    return this.store.execute(this.name, params, this.mode).rows;
+    return this.store.execute(this.prepared, params, this.mode).rows;
   }
 
   pluck(): Statement {
-    return new PgStatement(this.store, this.name, 'pluck');
+    return new PgStatement(this.store, this.prepared, 'pluck');
   }
 
   raw(): Statement {
-    return new PgStatement(this.store, this.name, 'raw');
+    return new PgStatement(this.store, this.prepared, 'raw');
   }
 }
 
 export class PgStore implements Store {
   readonly kind = 'postgres';
-  private readonly names = new Map<string, string>();
-  private readonly texts = new Map<string, string>();
   private readonly statements = new Map<string, PgStatement>();
   /** The tenant the session last gave PostgreSQL ('' for none). */
   private sessionTenant = '';
@@ -182,23 +182,17 @@ export class PgStore implements Store {
     let statement = this.statements.get(key);
     if (statement === undefined) {
       const text = typeof sql === 'string' ? toPostgres(sql) : sql.postgres;
-      let name = this.names.get(text);
-      if (name === undefined) {
-        name = `s${String(this.names.size + 1)}`;
-        this.names.set(text, name);
-        this.texts.set(name, text);
-      }
-      statement = new PgStatement(this, name, 'object');
+      statement = new PgStatement(this, { name: `s${String(this.statements.size + 1)}`, text }, 'object');
       this.statements.set(key, statement);
     }
     return statement;
   }
 
   /** Runs a prepared statement for the tenant of the call in progress. */
-  execute(name: string, params: readonly unknown[], mode: RowMode): { rows: unknown[]; changes: number } {
+  execute(prepared: Prepared, params: readonly unknown[], mode: RowMode): { rows: unknown[]; changes: number } {
     this.useTenant();
     try {
-      return this.connection.execute(name, this.texts.get(name) ?? '', params, mode);
+      return this.connection.execute(prepared.name, prepared.text, params, mode);
     } catch (error) {
       throw pgFailure(error);
     }
@@ -232,8 +226,6 @@ export class PgStore implements Store {
 
   close(): void {
     this.statements.clear();
-    this.names.clear();
-    this.texts.clear();
     this.connection.close();
   }
 
