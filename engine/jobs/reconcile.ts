@@ -198,7 +198,9 @@ export function reconcileMatching(ctx: JobContext): PhaseWork {
             { score: number; decision: PairOutcome['decision']; a: PreparedRecord; b: PreparedRecord } | undefined;
           for (const a of leftRecords) {
             for (const b of rightRecords) {
-              const outcome = scorer.outcome(a, b);
+              // Only a pair at Probable or above can open a case, so a pair certain to stay below is not scored.
+              const outcome = scorer.outcomeFromProbable(a, b);
+              if (outcome === undefined) continue;
               if (best === undefined || outcome.score > best.score)
                 best = { score: outcome.score, decision: outcome.decision, a, b };
             }

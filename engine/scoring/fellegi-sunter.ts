@@ -116,6 +116,39 @@ export function matchLogOdds(model: CompiledModel, similarity: Float64Array, per
   return logOdds;
 }
 
+/**
+ * An upper bound of matchLogOdds while the fields marked in `unknown` are not compared yet (their similarity is
+ * not read): each adds at most its largest positive ln(m/u), or 0 when the gate already leaves its agreement
+ * uncounted. The known fields add exactly what matchLogOdds adds. Sound because a field's contribution is never
+ * above its largest ln(m/u), the gate only removes positive contributions, and an agreeing address only removes
+ * them too (impliedByAddress). The gate is read from the known fields, so `unknown` must not hold a field it reads
+ * (given name, birth date, sex, identifier).
+ */
+export function matchLogOddsBound(
+  model: CompiledModel,
+  similarity: Float64Array,
+  personalIdentifier: boolean,
+  unknown: Uint8Array,
+): number {
+  const gate = householdGate(similarity, personalIdentifier);
+  let logOdds = model.priorLogOdds;
+  for (let f = 0; f < similarity.length; f++) {
+    if (unknown[f] !== 1) logOdds += contribution(model, f, similarity, gate);
+    else if (!notCounted(f, gate)) logOdds += largestLogRatio(model, f);
+  }
+  return logOdds;
+}
+
+/** The field's largest ln(m/u) over its bands, at least 0 (0 when the model does not cover the field). */
+function largestLogRatio(model: CompiledModel, field: number): number {
+  let largest = 0;
+  for (let b = 0; b < BANDS.length; b++) {
+    const ratio = model.logRatios[field * BANDS.length + b] ?? Number.NaN;
+    if (ratio > largest) largest = ratio;
+  }
+  return largest;
+}
+
 export function logistic(logOdds: number): number {
   return 1 / (1 + Math.exp(-logOdds));
 }

@@ -201,19 +201,14 @@ function compareNameParts(a: PreparedRecord, b: PreparedRecord, sets: NameSets, 
   setName(out, 1, given);
 }
 
-export function compareFields(a: PreparedRecord, b: PreparedRecord, sets: NameSets, out: FieldScratch): void {
-  // The capped view (prepared-record.ts): what bounds the work of one comparison.
-  const fa = a.compared;
-  const fb = b.compared;
+/**
+ * The fields that tell two people apart (names, birth date, sex) and the identifier, which decides whether a
+ * personal number lifts the household gate (household-evidence.ts). compareHouseholdFields does the rest.
+ */
+export function comparePersonFields(a: PreparedRecord, b: PreparedRecord, sets: NameSets, out: FieldScratch): void {
   compareNameParts(a, b, sets, out);
   setLevel(out, 2, a.birthDigits, b.birthDigits, 'BirthDateLevels', birthDateLevel, DATE_LEVEL_SIMILARITY);
-  setPlain(out, 3, fa.sex, fb.sex, 'Exact', exactFn);
-  setPlain(out, 4, fa.addressLine, fb.addressLine, 'DiceCoefficient', diceCoefficient);
-  setPlain(out, 5, fa.city, fb.city, 'JaroWinkler', jaroWinkler);
-  setPlain(out, 6, fa.state, fb.state, 'Exact', exactFn);
-  setLevel(out, 7, fa.postalCode, fb.postalCode, 'EditDistanceLevels', editLevel, EDIT_LEVEL_SIMILARITY);
-  setLevel(out, 8, fa.phone, fb.phone, 'EditDistanceLevels', editLevel, EDIT_LEVEL_SIMILARITY);
-  setPlain(out, 9, fa.email, fb.email, 'Exact', exactFn);
+  setPlain(out, 3, a.compared.sex, b.compared.sex, 'Exact', exactFn);
   const identifier = bestIdentifier(a, b, sets.personalSystems);
   out.similarity[10] = identifier === undefined ? Number.NaN : EDIT_LEVEL_SIMILARITY[identifier.level];
   out.comparator[10] = identifier === undefined ? null : 'EditDistanceLevels';
@@ -221,4 +216,25 @@ export function compareFields(a: PreparedRecord, b: PreparedRecord, sets: NameSe
   out.personalIdentifier = identifier?.personal ?? false;
   out.culture[10] = undefined;
   out.dictionaryVersion[10] = undefined;
+}
+
+/** The fields a household shares (address line, city, state, postal code, phone, e-mail). */
+export function compareHouseholdFields(a: PreparedRecord, b: PreparedRecord, out: FieldScratch): void {
+  // The capped view (prepared-record.ts): what bounds the work of one comparison.
+  const fa = a.compared;
+  const fb = b.compared;
+  setPlain(out, 4, fa.addressLine, fb.addressLine, 'DiceCoefficient', diceCoefficient);
+  setPlain(out, 5, fa.city, fb.city, 'JaroWinkler', jaroWinkler);
+  setPlain(out, 6, fa.state, fb.state, 'Exact', exactFn);
+  setLevel(out, 7, fa.postalCode, fb.postalCode, 'EditDistanceLevels', editLevel, EDIT_LEVEL_SIMILARITY);
+  setLevel(out, 8, fa.phone, fb.phone, 'EditDistanceLevels', editLevel, EDIT_LEVEL_SIMILARITY);
+  setPlain(out, 9, fa.email, fb.email, 'Exact', exactFn);
+}
+
+/** The indexes compareHouseholdFields fills. */
+export const HOUSEHOLD_FIELD_INDEXES: readonly number[] = [4, 5, 6, 7, 8, 9];
+
+export function compareFields(a: PreparedRecord, b: PreparedRecord, sets: NameSets, out: FieldScratch): void {
+  comparePersonFields(a, b, sets, out);
+  compareHouseholdFields(a, b, out);
 }

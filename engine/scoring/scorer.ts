@@ -22,7 +22,13 @@ import type { Decision, FieldEvidence, MatchResult, ScoreLimit, ScoreMethod } fr
 import type { HardConflictRule, MatchingProfile } from '../contract/profile.ts';
 import type { MatchFields } from '../contract/fields.ts';
 import { buildNameComparatorSet } from '../comparators/name-comparison.ts';
-import { compareFields, newScratch, type FieldScratch } from './field-comparison.ts';
+import {
+  compareHouseholdFields,
+  comparePersonFields,
+  HOUSEHOLD_FIELD_INDEXES,
+  newScratch,
+  type FieldScratch,
+} from './field-comparison.ts';
 import {
   compileModel,
   fieldContribution,
@@ -30,6 +36,7 @@ import {
   impliedByAddress,
   logistic,
   matchLogOdds,
+  matchLogOddsBound,
   type CompiledModel,
 } from './fellegi-sunter.ts';
 import { householdGate, notCounted } from './household-evidence.ts';
@@ -125,9 +132,20 @@ export interface Scorer {
   prepare(fields: MatchFields): PreparedRecord;
   /** Fills the scratch with field similarities and returns the outcome; allocation-light. */
   outcome(a: PreparedRecord, b: PreparedRecord, scratch?: FieldScratch): PairOutcome;
+  /**
+   * outcome() for a caller that only acts on pairs at Probable or above: undefined when the pair certainly stays
+   * below Probable (its outcome is no-match), known from the person fields alone where the household fields
+   * cannot lift it (matchLogOddsBound); their comparison, most of a non-match's cost, is then skipped and the
+   * scratch holds the person fields only. Otherwise exactly outcome()'s answer.
+   */
+  outcomeFromProbable(a: PreparedRecord, b: PreparedRecord, scratch?: FieldScratch): PairOutcome | undefined;
   /** The outcome with full field evidence. */
   explain(a: PreparedRecord, b: PreparedRecord): MatchResult;
 }
+
+/** The household fields, marked for matchLogOddsBound before they are compared. */
+const UNKNOWN_HOUSEHOLD = new Uint8Array(FIELD_NAMES.length);
+for (const f of HOUSEHOLD_FIELD_INDEXES) UNKNOWN_HOUSEHOLD[f] = 1;
 
 function trustedAgreement(a: PreparedRecord, b: PreparedRecord): 'agree' | 'conflict' | 'none' {
   let conflictSeen = false;
@@ -216,10 +234,7 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
           matchLogOdds(compiled, scratch.similarity, scratch.personalIdentifier) + termFrequencies(a, b, scratch),
         );
 
-  const outcome = (a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch = shared): PairOutcome => {
-    compareFields(a, b, sets, scratch);
-    // Only a score by a Fellegi-Sunter model fills it (termFrequencies); never a previous pair's.
-    scratch.termFrequency.fill(Number.NaN);
+  const decide = (a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch): PairOutcome => {
     const trusted = trustedAgreement(a, b);
     if (trusted === 'agree') return { score: 1, decision: 'certain', decidedBy: 'trusted-identifier' };
     const conflict = hardConflict(a, b, trusted, scratch, rules);
@@ -234,6 +249,37 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
     if (limitedBy !== undefined) return { score, decision: 'probable', decidedBy: 'score', limitedBy };
     const decision: Decision = score >= Certain ? 'certain' : score >= Probable ? 'probable' : 'no-match';
     return { score, decision, decidedBy: 'score' };
+  };
+
+  const outcome = (a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch = shared): PairOutcome => {
+    comparePersonFields(a, b, sets, scratch);
+    compareHouseholdFields(a, b, scratch);
+    // Only a score by a Fellegi-Sunter model fills it (termFrequencies); never a previous pair's.
+    scratch.termFrequency.fill(Number.NaN);
+    return decide(a, b, scratch);
+  };
+
+  // The margin keeps float rounding (the bound sums in another order than matchLogOdds) from ever skipping a pair
+  // whose score reaches Probable.
+  const belowProbable = (logOddsBound: number): boolean => logistic(logOddsBound + 1e-9) < Probable;
+  const outcomeFromProbable = (
+    a: PreparedRecord,
+    b: PreparedRecord,
+    scratch: FieldScratch = shared,
+  ): PairOutcome | undefined => {
+    if (compiled === null) return outcome(a, b, scratch);
+    comparePersonFields(a, b, sets, scratch);
+    scratch.termFrequency.fill(Number.NaN);
+    if (trustedAgreement(a, b) !== 'agree') {
+      for (const f of HOUSEHOLD_FIELD_INDEXES) scratch.similarity[f] = Number.NaN;
+      const bound =
+        matchLogOddsBound(compiled, scratch.similarity, scratch.personalIdentifier, UNKNOWN_HOUSEHOLD) +
+        termFrequencies(a, b, scratch);
+      if (belowProbable(bound)) return undefined;
+      scratch.termFrequency.fill(Number.NaN);
+    }
+    compareHouseholdFields(a, b, scratch);
+    return decide(a, b, scratch);
   };
 
   const explain = (a: PreparedRecord, b: PreparedRecord): MatchResult => {
@@ -254,6 +300,7 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
     sets,
     prepare: (fields) => prepareRecord(fields, sets, compiled === null ? undefined : frequencies),
     outcome,
+    outcomeFromProbable,
     explain,
   };
 }
