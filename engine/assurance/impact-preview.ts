@@ -117,6 +117,17 @@ export function previewImpact(
     return { score, decision };
   };
 
+  const belowProbableUnderBoth = (leftRecords: readonly Both[], rightRecords: readonly Both[]): boolean => {
+    for (const a of leftRecords)
+      for (const b of rightRecords)
+        if (
+          now.outcomeFromProbable(a.now, b.now) !== undefined ||
+          next.outcomeFromProbable(a.candidate, b.candidate) !== undefined
+        )
+          return false;
+    return true;
+  };
+
   // Links inside identities.
   const several = countSeveral(store, tenantId);
   let linkedRecordsCompared = 0;
@@ -156,6 +167,13 @@ export function previewImpact(
       const leftRecords = prepared.get(left.identityId) ?? [];
       for (const rightId of candidatesOf.get(left.identityId) ?? []) {
         const rightRecords = prepared.get(rightId) ?? [];
+        // A pair below Probable under both profiles on every record pair changes nothing and opens nothing: it is
+        // counted, and its household fields are not compared (scorer.outcomeFromProbable). Any other pair is
+        // scored in full under both, as before.
+        if (leftRecords.length > 0 && rightRecords.length > 0 && belowProbableUnderBoth(leftRecords, rightRecords)) {
+          candidatePairsCompared++;
+          continue;
+        }
         let bestNow: Scored | undefined;
         let bestNext: Scored | undefined;
         let pair: [CandidateMember, CandidateMember] | undefined;

@@ -94,4 +94,32 @@ describe('the impact preview of a candidate profile', () => {
     expect(refused).toMatchObject({ kind: 'validation' });
     engine.close();
   });
+
+  it('counts the review cases a lowered Probable adds as the reconciliation under it then opens them', async () => {
+    const engine = LocalEngine.open({ dbPath: join(tempDir(), 'ip.db') });
+    await engine.call('sandbox/create', { syntheticPeople: 400, seed: 4 }, ctx);
+    const { profile } = await engine.call('profile/get', {}, ctx);
+    const MatchingRules = {
+      ...profile.MatchingRules,
+      Thresholds: { ...profile.MatchingRules.Thresholds, Probable: 0.001 },
+    };
+    const preview = await engine.call('profile/preview', { document: { MatchingRules } }, ctx);
+    // Pairs below the old Probable but above the new one: the candidate pairs whose household fields the preview no
+    // longer compares when they stay below Probable under both profiles (scorer.outcomeFromProbable).
+    expect(preview.changes['new-review']).toBeGreaterThan(0);
+    expect(preview.changes['leaves-review']).toBe(0);
+    for (const example of preview.examples.filter((e) => e.kind === 'new-review')) {
+      expect(example.decisionNow).toBe('no-match');
+      expect(example.scoreNow).toBeLessThan(profile.MatchingRules.Thresholds.Probable);
+      expect(example.scoreCandidate).toBeGreaterThanOrEqual(0.001);
+    }
+    await engine.call('profile/apply', { document: { MatchingRules }, reason: 'lower Probable' }, ctx);
+    const { jobId } = await engine.call('maintenance/reconcile', { reason: 'compare', batchSize: 25 }, ctx);
+    await runWorker(engine.env, { tenants: [ctx.tenantId], once: true });
+    expect((await engine.call('jobs/get', { jobId }, ctx)).counters.reviewCreated).toBe(
+      preview.reviewCasesReconciliationWouldOpen,
+    );
+    expect(preview.reviewCasesReconciliationWouldOpen).toBeGreaterThan(0);
+    engine.close();
+  });
 });
