@@ -232,8 +232,11 @@ export function compareHouseholdFields(a: PreparedRecord, b: PreparedRecord, out
 }
 
 /** The indexes compareHouseholdFields fills. */
-export const HOUSEHOLD_FIELD_INDEXES: readonly number[] = [4, 5, 6, 7, 8, 9];
+export const HOUSEHOLD_FIELD_INDEXES: readonly number[] = (
+  ['addressLine', 'city', 'state', 'postalCode', 'phone', 'email'] as const
+).map((field) => FIELD_NAMES.indexOf(field));
 
+/** Every field: what outcome() compares (the benches' raw comparator loop too). */
 export function compareFields(a: PreparedRecord, b: PreparedRecord, sets: NameSets, out: FieldScratch): void {
   comparePersonFields(a, b, sets, out);
   compareHouseholdFields(a, b, out);

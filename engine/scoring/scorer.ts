@@ -23,6 +23,7 @@ import type { HardConflictRule, MatchingProfile } from '../contract/profile.ts';
 import type { MatchFields } from '../contract/fields.ts';
 import { buildNameComparatorSet } from '../comparators/name-comparison.ts';
 import {
+  compareFields,
   compareHouseholdFields,
   comparePersonFields,
   HOUSEHOLD_FIELD_INDEXES,
@@ -252,8 +253,7 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
   };
 
   const outcome = (a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch = shared): PairOutcome => {
-    comparePersonFields(a, b, sets, scratch);
-    compareHouseholdFields(a, b, scratch);
+    compareFields(a, b, sets, scratch);
     // Only a score by a Fellegi-Sunter model fills it (termFrequencies); never a previous pair's.
     scratch.termFrequency.fill(Number.NaN);
     return decide(a, b, scratch);
