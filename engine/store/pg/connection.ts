@@ -31,6 +31,14 @@ export class PgError extends Error {
   }
 }
 
+/**
+ * Whether a SQLSTATE says the session is gone: a connection failure (class 08) or the server ending it (57P:
+ * administrator command, shutdown, restart). The connection is then lost and the next statement needs a new one.
+ */
+export function sessionEnded(code: string): boolean {
+  return code.startsWith('08') || code.startsWith('57P');
+}
+
 type Parser = (text: string) => unknown;
 
 function toNumber(text: string): number {
@@ -188,8 +196,7 @@ export class Connection {
       throw new PgError('08006', 'the PostgreSQL registry did not answer in time');
     }
     if (reply.error !== undefined) {
-      // Connection failures, and the server ending this session (administrator command, shutdown, restart).
-      if (reply.error.code.startsWith('08') || reply.error.code.startsWith('57P')) this.lost = true;
+      if (sessionEnded(reply.error.code)) this.lost = true;
       throw new PgError(reply.error.code, reply.error.message);
     }
     return reply;

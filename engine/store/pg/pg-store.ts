@@ -15,7 +15,7 @@ import { BusyError, EngineError, conflict, validationError } from '../../contrac
 import { loadMigrations, pendingMigrations, type Migration } from '../migrate.ts';
 import type { Dialects, RunResult, Statement, Store } from '../store.ts';
 import { currentTenant } from '../tenant-scope.ts';
-import { Connection, PgError, type RowMode } from './connection.ts';
+import { Connection, PgError, sessionEnded, type RowMode } from './connection.ts';
 import { toPostgres } from './dialect.ts';
 
 const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
@@ -56,7 +56,7 @@ export function pgFailure(error: unknown): unknown {
     return new EngineError('forbidden', "the database refused a write to another tenant's rows (row-level security)");
   }
   if (code === '57014') return conflict('a database statement ran past its deadline and was cancelled');
-  if (code.startsWith('08') || code.startsWith('57P'))
+  if (sessionEnded(code))
     return conflict(`${(error as Error).message}; check that the database server is running and try again`);
   return error;
 }
