@@ -10,17 +10,17 @@ import { Store } from '../../../engine/store/store.ts';
 import {
   CTX,
   TENANT,
-  cli,
-  cliJson,
   copyDatabase,
   dumpTables,
   exited,
   jobClaims,
   jobOutcome,
   makeSandbox,
+  queueReconciliation,
   readJob,
   setMaintenance,
   spawnWorker,
+  uninterruptedReconciliation,
   waitFor,
 } from './helpers.ts';
 import { scratchDir } from '../../helpers/temp.ts';
@@ -46,30 +46,13 @@ describe('a reconciliation interrupted by kill -9', () => {
       const uninterrupted = copyDatabase(base, join(dir, 'uninterrupted.db'));
       const interrupted = copyDatabase(base, join(dir, 'interrupted.db'));
 
-      const jobA = cliJson<{ jobId: string }>(uninterrupted, [
-        'reconcile',
-        '--reason',
-        'uninterrupted run',
-        '--batch-size',
-        '5',
-      ]).jobId;
-      const runA = cli(uninterrupted, ['worker', '--once']);
-      expect(runA.status, runA.stderr).toBe(0);
-      const expected = readJob(uninterrupted, jobA);
-      expect(expected.status).toBe('completed');
+      const expected = uninterruptedReconciliation(uninterrupted, 'uninterrupted run');
       const total = expected.populationTotal ?? 0;
       expect(total).toBeGreaterThan(3000);
-      expect(expected.counters.scanned).toBe(2 * total);
       expect(expected.counters.updated).toBeGreaterThan(0);
       expect(expected.counters.reviewCreated).toBeGreaterThan(0);
 
-      const jobB = cliJson<{ jobId: string }>(interrupted, [
-        'reconcile',
-        '--reason',
-        'interrupted run',
-        '--batch-size',
-        '5',
-      ]).jobId;
+      const jobB = queueReconciliation(interrupted, 'interrupted run', 5);
       for (const [phase, threshold] of [
         ['rebuilding', Math.floor(total / 3)],
         ['matching', total + Math.floor(total / 3)],

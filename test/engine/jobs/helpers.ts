@@ -2,6 +2,7 @@
  * Helpers for the maintenance-job tests: synthetic sandboxes in temp folders, the real CLI as a child
  * process, whole-table dumps for before/after comparisons, and polling (never timing assertions).
  */
+import { expect } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -104,6 +105,25 @@ export function cliJson<T>(dbPath: string, args: readonly string[]): T {
   if (result.status !== 0)
     throw new Error(`mpi-console ${args.join(' ')} exited ${String(result.status)}: ${result.stderr}`);
   return JSON.parse(result.stdout) as T;
+}
+
+/** Queues a registry-only reconciliation through the CLI; its job ID. */
+export function queueReconciliation(dbPath: string, reason: string, batchSize: number): string {
+  return cliJson<{ jobId: string }>(dbPath, ['reconcile', '--reason', reason, '--batch-size', String(batchSize)]).jobId;
+}
+
+/**
+ * A reconciliation at batch size 5 run to its end by one `worker --once`: the reference an interrupted run of the same
+ * registry is compared with. The finished job, checked completed with every active identity scanned in both phases.
+ */
+export function uninterruptedReconciliation(dbPath: string, reason: string): JobState {
+  const jobId = queueReconciliation(dbPath, reason, 5);
+  const run = cli(dbPath, ['worker', '--once']);
+  expect(run.status, run.stderr).toBe(0);
+  const job = readJob(dbPath, jobId);
+  expect(job.status).toBe('completed');
+  expect(job.counters.scanned).toBe(2 * (job.populationTotal ?? 0));
+  return job;
 }
 
 /** A long-running `worker` process (its output is collected for failure messages). */

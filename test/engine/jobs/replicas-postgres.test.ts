@@ -16,17 +16,17 @@ import { scheduleBucket, scheduledJobId } from '../../../engine/jobs/schedules.t
 import { withTenant } from '../../../engine/store/tenant-scope.ts';
 import {
   TENANT,
-  cli,
-  cliJson,
   configOf,
   dumpTables,
   exited,
   jobClaims,
   jobOutcome,
   makeSandbox,
+  queueReconciliation,
   readJob,
   setMaintenance,
   spawnWorker,
+  uninterruptedReconciliation,
   usePostgres,
   waitFor,
 } from './helpers.ts';
@@ -71,28 +71,11 @@ describe('replicas on one PostgreSQL registry', () => {
       const uninterrupted = usePostgres(await copyOfDatabase(base), configOf(base));
       const interrupted = usePostgres(await copyOfDatabase(base), configOf(base));
 
-      const jobA = cliJson<{ jobId: string }>(uninterrupted, [
-        'reconcile',
-        '--reason',
-        'one replica',
-        '--batch-size',
-        '5',
-      ]).jobId;
-      const runA = cli(uninterrupted, ['worker', '--once']);
-      expect(runA.status, runA.stderr).toBe(0);
-      const expected = readJob(uninterrupted, jobA);
-      expect(expected.status).toBe('completed');
+      const expected = uninterruptedReconciliation(uninterrupted, 'one replica');
       const total = expected.populationTotal ?? 0;
       expect(total).toBeGreaterThan(PEOPLE * 0.75);
-      expect(expected.counters.scanned).toBe(2 * total);
 
-      const jobB = cliJson<{ jobId: string }>(interrupted, [
-        'reconcile',
-        '--reason',
-        'two replicas',
-        '--batch-size',
-        '5',
-      ]).jobId;
+      const jobB = queueReconciliation(interrupted, 'two replicas', 5);
       const replicas = [spawnWorker(interrupted), spawnWorker(interrupted)];
       onTestFinished(async () => {
         for (const replica of replicas) await killed(replica);
@@ -142,13 +125,7 @@ describe('replicas on one PostgreSQL registry', () => {
       onTestFinished(cleanup);
       const url = await makeSandbox(dir, 'fenced', 150, 8, await freshDatabase());
       setMaintenance(url, { LeaseSeconds: 1, PollIntervalSeconds: 1 });
-      const { jobId } = cliJson<{ jobId: string }>(url, [
-        'reconcile',
-        '--reason',
-        'fenced batches',
-        '--batch-size',
-        '25',
-      ]);
+      const jobId = queueReconciliation(url, 'fenced batches', 25);
       // The first replica's first batch blocks its thread for 4 s: it cannot renew a 1 s lease meanwhile.
       const paused = spawn(
         process.execPath,
