@@ -11,6 +11,7 @@ import { candidateMembers, type CandidateMember } from '../store/records.ts';
 import { MAX_COMPARED_RECORDS_PER_IDENTITY } from '../ingest/candidates.ts';
 import { preparedMembers, type PreparedCache, type PreparedMember } from '../ingest/prepared-cache.ts';
 import { laterCandidates } from '../jobs/reconcile.ts';
+import { LaterTagFilter } from '../jobs/later-tags.ts';
 import { activeIdentitiesAfter, storedTagsOf, type IdentityHead } from '../jobs/population.ts';
 import { countSeveral, identitiesWithSeveral } from './link-quality.ts';
 
@@ -61,6 +62,8 @@ export function* candidateBatches(
   const identities = countIdentities(store, tenantId);
   let done = 0;
   control.step(phase, 0, identities);
+  // The walk is one read snapshot: only the tags a later identity holds in it are looked up.
+  const filter = LaterTagFilter.inSnapshot(store, tenantId);
   for (let cursor = 0; ;) {
     const batch = activeIdentitiesAfter(store, tenantId, cursor, BATCH);
     const last = batch.at(-1);
@@ -70,7 +73,12 @@ export function* candidateBatches(
     const candidatesOf = new Map(
       batch.map((left) => [
         left.identityId,
-        laterCandidates(store, tenantId, left.identityId, tags.get(left.identityId) ?? []),
+        laterCandidates(
+          store,
+          tenantId,
+          left.identityId,
+          filter.lookUp(left.identityId, tags.get(left.identityId) ?? []),
+        ),
       ]),
     );
     const involved = [...new Set([...batch.map((b) => b.identityId), ...[...candidatesOf.values()].flat()])];

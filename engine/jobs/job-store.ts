@@ -523,3 +523,14 @@ export function lastCompletedReindexVersion(store: Store, tenantId: string): num
     .get(tenantId) as number | null;
   return version ?? undefined;
 }
+
+/** Whether a re-index of the tenant is running, or finished (however it ended) at or after an instant. */
+export function reindexRunningOrFinishedSince(store: Store, tenantId: string, since: string): boolean {
+  return (
+    store
+      .statement(
+        "SELECT 1 FROM maintenance_job WHERE tenant_id = ? AND kind = 'reindex' AND (status = 'running' OR finished_at >= ?) LIMIT 1",
+      )
+      .get(tenantId, since) !== undefined
+  );
+}

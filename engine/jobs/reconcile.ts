@@ -30,7 +30,8 @@ import { updateCanonical } from '../store/identities.ts';
 import { candidateMembers, fieldsJsonOf, type SourceRecord } from '../store/records.ts';
 import { decidedDistinct, hasOpenCaseFor, insertReviewCase } from '../store/reviews.ts';
 import { recordIdentityEvent } from '../store/identity-events.ts';
-import { identitiesWithTags } from '../store/tags.ts';
+import { identitiesWithTags, tagsOfIdentity } from '../store/tags.ts';
+import { LaterTagFilter } from './later-tags.ts';
 import {
   activeIdentitiesAfter,
   expectIdentityVersion,
@@ -141,6 +142,18 @@ export function laterCandidates(store: Store, tenantId: string, identityId: numb
   return rankCandidates(identitiesWithTags(store, tenantId, tags, MAX_BLOCK_SIZE + 1), (id) => id > identityId);
 }
 
+class MemberCache {
+  private entries = new Map<number, { version: number; records: readonly PreparedRecord[] }>();
+  constructor(private readonly capacity: number) {}
+  get(identityId: number): { version: number; records: readonly PreparedRecord[] } | undefined {
+    return this.entries.get(identityId);
+  }
+  set(identityId: number, entry: { version: number; records: readonly PreparedRecord[] }): void {
+    if (this.entries.size >= this.capacity) this.entries = new Map();
+    this.entries.set(identityId, entry);
+  }
+}
+
 interface ReviewPair {
   readonly left: IdentityKey;
   readonly right: IdentityKey;
@@ -158,8 +171,16 @@ export function reconcileMatching(ctx: JobContext): PhaseWork {
   // Candidates met within a few batches are met again (neighbours in identity order share blocks); bounded, so
   // memory stays flat in the population size.
   const cache = new PreparedCache(scorer, PREPARED_CACHE_RECORDS);
+  // Scanned in the first batch's read snapshot; only the tags a later identity can hold are looked up.
+  let filter: LaterTagFilter | undefined;
+  // Each compared identity's prepared records at the version they were read. An identity's logical version rises with
+  // every change to its records or links (population.ts expectIdentityVersion), so an identity met again at the same
+  // version is not read again. Bounded like the prepared cache: the map is dropped when full.
+  const members = new MemberCache(PREPARED_CACHE_RECORDS / 2);
   return {
     readBatch(cursor, batchSize): BatchPlan | null {
+      filter ??= LaterTagFilter.scan(ctx.store, ctx.tenantId);
+      filter.refresh((identityId) => tagsOfIdentity(ctx.store, ctx.tenantId, identityId).map((t) => t.tag));
       const batch = activeIdentitiesAfter(ctx.store, ctx.tenantId, cursor, batchSize);
       const last = batch.at(-1);
       if (last === undefined) return null;
@@ -171,22 +192,40 @@ export function reconcileMatching(ctx: JobContext): PhaseWork {
       for (const left of batch)
         candidatesOf.set(
           left.identityId,
-          laterCandidates(ctx.store, ctx.tenantId, left.identityId, tags.get(left.identityId) ?? []),
+          laterCandidates(
+            ctx.store,
+            ctx.tenantId,
+            left.identityId,
+            filter.lookUp(left.identityId, tags.get(left.identityId) ?? []),
+          ),
         );
-      const involved = [...new Set([...batch.map((b) => b.identityId), ...[...candidatesOf.values()].flat()])];
-      const members = candidateMembers(ctx.store, ctx.tenantId, involved, MAX_COMPARED_RECORDS_PER_IDENTITY);
+      // Only identities that are compared: a batch identity without later candidates needs no records.
+      const involved = [
+        ...new Set([
+          ...batch.filter((b) => (candidatesOf.get(b.identityId) ?? []).length > 0).map((b) => b.identityId),
+          ...[...candidatesOf.values()].flat(),
+        ]),
+      ];
+      const versions = identityKeys(ctx.store, ctx.tenantId, involved);
+      const stale = involved.filter((id) => members.get(id)?.version !== versions.get(id)?.version);
+      const rows = candidateMembers(ctx.store, ctx.tenantId, stale, MAX_COMPARED_RECORDS_PER_IDENTITY);
       const misses: number[] = [];
-      for (const rows of members.values())
-        for (const row of rows) if (cache.lookup(row.recordId, row.version) === undefined) misses.push(row.recordId);
+      for (const list of rows.values())
+        for (const row of list) if (cache.lookup(row.recordId, row.version) === undefined) misses.push(row.recordId);
       const fields = misses.length === 0 ? new Map<number, string>() : fieldsJsonOf(ctx.store, ctx.tenantId, misses);
-      const prepared = (identityId: number): PreparedRecord[] =>
-        (members.get(identityId) ?? []).map((row) => {
+      for (const [identityId, list] of rows) {
+        const version = versions.get(identityId)?.version;
+        if (version === undefined) continue;
+        const records = list.map((row) => {
           const cached = cache.lookup(row.recordId, row.version);
           if (cached !== undefined) return cached;
           const json = fields.get(row.recordId);
           if (json === undefined) throw new EngineError('internal', 'a candidate record vanished within one read');
           return cache.put(row.recordId, row.version, JSON.parse(json) as MatchFields);
         });
+        members.set(identityId, { version, records });
+      }
+      const prepared = (identityId: number): readonly PreparedRecord[] => members.get(identityId)?.records ?? [];
       const found: { left: IdentityHead; candidateId: number; a: PreparedRecord; b: PreparedRecord }[] = [];
       for (const left of batch) {
         const candidates = candidatesOf.get(left.identityId) ?? [];

@@ -2,7 +2,7 @@
  * The identity_event table (migration 0010): what happened to an identity, written in the same transaction as the
  * change itself. References and figures only. Every statement names the tenant.
  */
-import type { Store } from './store.ts';
+import { dialects, type Store } from './store.ts';
 
 export type IdentityEventKind = 'record-joined' | 'identity-created' | 'record-updated' | 'canonical-rebuilt';
 
@@ -80,4 +80,28 @@ export function identityLinks(store: Store, tenantId: string, identityId: number
        WHERE l.tenant_id = ? AND l.identity_id = ? ORDER BY l.created_at, l.record_id`,
     )
     .all(tenantId, identityId) as LinkRow[];
+}
+
+/** The newest event's ID in the whole table (0 when there is none): events after it are written later. */
+export function lastEventId(store: Store): number {
+  return (store.statement('SELECT MAX(event_id) FROM identity_event').pluck().get() as number | null) ?? 0;
+}
+
+/** The identities of the tenant's events after an event ID, and the newest event ID seen (a range of the key). */
+export function identitiesChangedAfter(
+  store: Store,
+  tenantId: string,
+  eventId: number,
+): { identityIds: Set<number>; lastEventId: number } {
+  const rows = store
+    .statement(
+      // +tenant_id: SQLite would otherwise take the tenant's prefix of identity_event_by_identity and read every event.
+      dialects(
+        'SELECT event_id, identity_id FROM identity_event WHERE event_id > ? AND +tenant_id = ? ORDER BY event_id',
+        'SELECT event_id, identity_id FROM identity_event WHERE event_id > ? AND tenant_id = ? ORDER BY event_id',
+      ),
+    )
+    .raw()
+    .all(eventId, tenantId) as [number, number][];
+  return { identityIds: new Set(rows.map((r) => r[1])), lastEventId: rows.at(-1)?.[0] ?? eventId };
 }

@@ -76,3 +76,23 @@ export function tagsOfIdentity(store: Store, tenantId: string, identityId: numbe
 export function hasAnyTag(store: Store, tenantId: string): boolean {
   return store.statement('SELECT 1 FROM blocking_tag WHERE tenant_id = ? LIMIT 1').get(tenantId) !== undefined;
 }
+
+/**
+ * One page, in tag order after `after` (null: from the first), of the tags held by two or more of the tenant's
+ * identities, each with the highest identity ID holding it. One ordered range scan of the primary key.
+ */
+export function sharedTagsAfter(
+  store: Store,
+  tenantId: string,
+  after: Buffer | null,
+  limit: number,
+): [tag: Buffer, lastHolder: number][] {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError('limit must be a positive integer');
+  return store
+    .statement(
+      `SELECT tag, MAX(identity_id) FROM blocking_tag WHERE tenant_id = ? AND tag > ?
+       GROUP BY tag HAVING COUNT(*) > 1 ORDER BY tag LIMIT ${String(limit)}`,
+    )
+    .raw()
+    .all(tenantId, after ?? Buffer.alloc(0)) as [Buffer, number][];
+}
