@@ -162,7 +162,8 @@ interface ReviewPair {
   readonly evidence: FieldEvidence[];
 }
 
-export function reconcileMatching(ctx: JobContext): PhaseWork {
+/** memberCapacity: the identities whose prepared records are kept between batches (tests make it tiny). */
+export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CACHE_RECORDS / 2): PhaseWork {
   const scorer = createScorer(
     ctx.profile.profile,
     rememberedTermFrequencies(storedTermFrequencies(ctx.store, ctx.tenantId)),
@@ -176,7 +177,7 @@ export function reconcileMatching(ctx: JobContext): PhaseWork {
   // Each compared identity's prepared records at the version they were read. An identity's logical version rises with
   // every change to its records or links (population.ts expectIdentityVersion), so an identity met again at the same
   // version is not read again. Bounded like the prepared cache: the map is dropped when full.
-  const members = new MemberCache(PREPARED_CACHE_RECORDS / 2);
+  const members = new MemberCache(memberCapacity);
   return {
     readBatch(cursor, batchSize): BatchPlan | null {
       filter ??= LaterTagFilter.scan(ctx.store, ctx.tenantId);
@@ -207,15 +208,20 @@ export function reconcileMatching(ctx: JobContext): PhaseWork {
         ]),
       ];
       const versions = identityKeys(ctx.store, ctx.tenantId, involved);
-      const stale = involved.filter((id) => members.get(id)?.version !== versions.get(id)?.version);
+      // The batch's own map: the bounded cache may drop entries while the batch fills it.
+      const batchMembers = new Map<number, readonly PreparedRecord[]>();
+      const stale: number[] = [];
+      for (const id of involved) {
+        const hit = members.get(id);
+        if (hit !== undefined && hit.version === versions.get(id)?.version) batchMembers.set(id, hit.records);
+        else stale.push(id);
+      }
       const rows = candidateMembers(ctx.store, ctx.tenantId, stale, MAX_COMPARED_RECORDS_PER_IDENTITY);
       const misses: number[] = [];
       for (const list of rows.values())
         for (const row of list) if (cache.lookup(row.recordId, row.version) === undefined) misses.push(row.recordId);
       const fields = misses.length === 0 ? new Map<number, string>() : fieldsJsonOf(ctx.store, ctx.tenantId, misses);
       for (const [identityId, list] of rows) {
-        const version = versions.get(identityId)?.version;
-        if (version === undefined) continue;
         const records = list.map((row) => {
           const cached = cache.lookup(row.recordId, row.version);
           if (cached !== undefined) return cached;
@@ -223,9 +229,11 @@ export function reconcileMatching(ctx: JobContext): PhaseWork {
           if (json === undefined) throw new EngineError('internal', 'a candidate record vanished within one read');
           return cache.put(row.recordId, row.version, JSON.parse(json) as MatchFields);
         });
-        members.set(identityId, { version, records });
+        batchMembers.set(identityId, records);
+        const version = versions.get(identityId)?.version;
+        if (version !== undefined) members.set(identityId, { version, records });
       }
-      const prepared = (identityId: number): readonly PreparedRecord[] => members.get(identityId)?.records ?? [];
+      const prepared = (identityId: number): readonly PreparedRecord[] => batchMembers.get(identityId) ?? [];
       const found: { left: IdentityHead; candidateId: number; a: PreparedRecord; b: PreparedRecord }[] = [];
       for (const left of batch) {
         const candidates = candidatesOf.get(left.identityId) ?? [];

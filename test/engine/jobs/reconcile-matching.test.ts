@@ -1,0 +1,69 @@
+/**
+ * Reconciliation's matching phase keeps each compared identity's prepared records between batches, at the identity
+ * version they were read at. The cases it finds must not depend on that cache: a cache of two identities, dropped
+ * and refilled within nearly every batch, finds exactly the pairs the default cache finds.
+ */
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { LocalEngine } from '../../../engine/local-engine.ts';
+import { reconcileMatching } from '../../../engine/jobs/reconcile.ts';
+import { keyRingFor } from '../../../engine/config/key-ring.ts';
+import { activeProfile } from '../../../engine/store/profiles.ts';
+import { CTX, TENANT, copyDatabase, makeSandbox } from './helpers.ts';
+import { scratchDir } from '../../helpers/temp.ts';
+
+/** Runs the matching phase to its end at batch size 25; returns the review cases it opened (pair and score). */
+function matchingCases(dbPath: string, memberCapacity?: number): string[] {
+  const engine = LocalEngine.open({ dbPath });
+  try {
+    const store = engine.env.store;
+    const profile = activeProfile(store, TENANT);
+    const work = reconcileMatching(
+      {
+        store,
+        tenantId: TENANT,
+        jobId: 'matching-test',
+        profile,
+        ring: keyRingFor(profile.profile.Blocking, engine.env.settings(), TENANT),
+      },
+      memberCapacity,
+    );
+    for (let cursor = 0; ;) {
+      const plan = store.read(() => work.readBatch(cursor, 25));
+      if (plan === null) break;
+      store.write(() => plan.write(new Date().toISOString()));
+      cursor = plan.lastIdentityId;
+    }
+    return (
+      store
+        .statement(
+          'SELECT left_identity_id, right_identity_id, score FROM review_case WHERE tenant_id = ? AND kind = ? ORDER BY 1, 2',
+        )
+        .raw()
+        .all(TENANT, 'PopulationReconciliation') as unknown[][]
+    ).map((row) => row.join(' '));
+  } finally {
+    engine.close();
+  }
+}
+
+describe("reconciliation's matching phase", () => {
+  it('finds the same cases whatever its cache of prepared identities holds', async () => {
+    const { dir, cleanup } = scratchDir();
+    onTestFinished(cleanup);
+    const db = await makeSandbox(dir, 'matching', 3000, 6);
+    // Weighted similarity with Probable at 0.3: most candidate pairs open a case, so every pair counts.
+    const engine = LocalEngine.open({ dbPath: db });
+    const { profile } = await engine.call('profile/get', {}, CTX);
+    const Thresholds = { Certain: 0.999, Probable: 0.3 };
+    await engine.call(
+      'profile/apply',
+      { document: { MatchingRules: { ...profile.MatchingRules, FellegiSunter: null, Thresholds } }, reason: 'test' },
+      CTX,
+    );
+    engine.close();
+    const tiny = copyDatabase(db, `${db}.tiny.db`);
+    const cases = matchingCases(db);
+    expect(cases.length).toBeGreaterThan(50);
+    expect(matchingCases(tiny, 2)).toEqual(cases);
+  });
+});
