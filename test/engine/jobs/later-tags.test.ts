@@ -65,15 +65,20 @@ function stranger(store: Store, identityId: number): string {
   });
 }
 
+/** A sandbox of synthetic people, open for the test and removed after it. */
+async function sandbox(name: string, people: number, seed: number): Promise<{ engine: LocalEngine; store: Store }> {
+  const { dir, cleanup } = scratchDir();
+  onTestFinished(cleanup);
+  const engine = LocalEngine.open({ dbPath: await makeSandbox(dir, name, people, seed) });
+  onTestFinished(() => {
+    engine.close();
+  });
+  return { engine, store: engine.env.store };
+}
+
 describe('LaterTagFilter', () => {
   it('finds every later candidate the unfiltered lookups find, with a fraction of the lookups', async () => {
-    const { dir, cleanup } = scratchDir();
-    onTestFinished(cleanup);
-    const engine = LocalEngine.open({ dbPath: await makeSandbox(dir, 'filter', 600, 3) });
-    onTestFinished(() => {
-      engine.close();
-    });
-    const store = engine.env.store;
+    const { store } = await sandbox('filter', 600, 3);
     const filter = store.read(() => LaterTagFilter.scan(store, TENANT));
     const result = compare(store, filter);
     expect(result.differing).toEqual([]);
@@ -85,13 +90,7 @@ describe('LaterTagFilter', () => {
   });
 
   it('looks up what changed since its scan: a new identity sharing a tag the scan saw held once', async () => {
-    const { dir, cleanup } = scratchDir();
-    onTestFinished(cleanup);
-    const engine = LocalEngine.open({ dbPath: await makeSandbox(dir, 'changed', 400, 4) });
-    onTestFinished(() => {
-      engine.close();
-    });
-    const store = engine.env.store;
+    const { engine, store } = await sandbox('changed', 400, 4);
     const filter = store.read(() => LaterTagFilter.scan(store, TENANT));
     const stale = store.read(() => LaterTagFilter.scan(store, TENANT));
     // An identity with a birth date and postcode no other identity has (a tag the scan saw held once).
@@ -115,13 +114,7 @@ describe('LaterTagFilter', () => {
   });
 
   it('looks up every tag once a re-index runs beside it (a re-index writes tags without identity events)', async () => {
-    const { dir, cleanup } = scratchDir();
-    onTestFinished(cleanup);
-    const engine = LocalEngine.open({ dbPath: await makeSandbox(dir, 'reindex', 200, 5) });
-    onTestFinished(() => {
-      engine.close();
-    });
-    const store = engine.env.store;
+    const { store } = await sandbox('reindex', 200, 5);
     const filter = store.read(() => LaterTagFilter.scan(store, TENANT));
     const id = activeIdentities(store)[0] ?? 0;
     const all = tagsOf(store, id);
