@@ -33,6 +33,8 @@ import { tagHex } from '../blocking/tags.ts';
 
 const SCAN_PAGE = 65_536;
 const CLOCK_MARGIN_MS = 3_600_000;
+/** Past this many changed tags (a large import beside the job) every tag is looked up: memory stays bounded. */
+const MAX_CHANGED_TAGS = 1_000_000;
 
 /** Growable parallel arrays of (high word, low word, last holder), filled in ascending tag order. */
 class SharedTags {
@@ -121,7 +123,7 @@ export class LaterTagFilter {
     if (followsChanges && store.kind !== 'sqlite')
       return new LaterTagFilter(store, tenantId, shared, 0, scannedAt, true);
     // Before the scan: whatever changes after this mark, the scan or the events since it show.
-    const mark = followsChanges ? lastEventId(store) : 0;
+    const mark = followsChanges ? lastEventId(store, tenantId) : 0;
     for (let after: Buffer | null = null; ;) {
       const page = sharedTagsAfter(store, tenantId, after, SCAN_PAGE);
       for (const [tag, lastHolder] of page) shared.push(tag, lastHolder);
@@ -153,6 +155,7 @@ export class LaterTagFilter {
       this.changedIdentities.add(identityId);
       for (const tag of tagsOf(identityId)) this.changedTags.add(tagHex(tag));
     }
+    if (this.changedTags.size > MAX_CHANGED_TAGS) this.exhaustive = true;
   }
 
   /** The identity's tags a later identity can hold, in their order. */

@@ -82,9 +82,22 @@ export function identityLinks(store: Store, tenantId: string, identityId: number
     .all(tenantId, identityId) as LinkRow[];
 }
 
-/** The newest event's ID in the whole table (0 when there is none): events after it are written later. */
-export function lastEventId(store: Store): number {
-  return (store.statement('SELECT MAX(event_id) FROM identity_event').pluck().get() as number | null) ?? 0;
+/**
+ * The tenant's newest event ID (0 when it has none): the tenant's events written later have higher IDs. Walks the key
+ * down from the newest event to the tenant's first (+tenant_id keeps SQLite on the key rather than the identity index).
+ */
+export function lastEventId(store: Store, tenantId: string): number {
+  return (
+    (store
+      .statement(
+        dialects(
+          'SELECT event_id FROM identity_event WHERE +tenant_id = ? ORDER BY event_id DESC LIMIT 1',
+          'SELECT event_id FROM identity_event WHERE tenant_id = ? ORDER BY event_id DESC LIMIT 1',
+        ),
+      )
+      .pluck()
+      .get(tenantId) as number | undefined) ?? 0
+  );
 }
 
 /** The identities of the tenant's events after an event ID, and the newest event ID seen (a range of the key). */
