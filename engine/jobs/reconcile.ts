@@ -185,9 +185,9 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
       const batch = activeIdentitiesAfter(ctx.store, ctx.tenantId, cursor, batchSize);
       const last = batch.at(-1);
       if (last === undefined) return null;
-      // The whole batch's reads in a few statements: its tags, every candidate of every identity, the records
-      // (fields only for the prepared cache's misses) of all of them at once, and after scoring the keys of the
-      // few candidates that open a case. All within the batch's one read snapshot.
+      // The whole batch's reads in a few statements: its tags, every candidate of every identity, the keys and
+      // versions of all of them, and the records (fields only for the prepared cache's misses) of those whose
+      // version the cache does not hold. All within the batch's one read snapshot.
       const tags = storedTagsOf(ctx.store, ctx.tenantId, batch);
       const candidatesOf = new Map<number, number[]>();
       for (const left of batch)
@@ -207,13 +207,14 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
           ...[...candidatesOf.values()].flat(),
         ]),
       ];
-      const versions = identityKeys(ctx.store, ctx.tenantId, involved);
+      // Their keys and versions, read once: the cache's check below and the cases' keys after scoring.
+      const keys = identityKeys(ctx.store, ctx.tenantId, involved);
       // The batch's own map: the bounded cache may drop entries while the batch fills it.
       const batchMembers = new Map<number, readonly PreparedRecord[]>();
       const stale: number[] = [];
       for (const id of involved) {
         const hit = members.get(id);
-        if (hit !== undefined && hit.version === versions.get(id)?.version) batchMembers.set(id, hit.records);
+        if (hit !== undefined && hit.version === keys.get(id)?.version) batchMembers.set(id, hit.records);
         else stale.push(id);
       }
       const rows = candidateMembers(ctx.store, ctx.tenantId, stale, MAX_COMPARED_RECORDS_PER_IDENTITY);
@@ -230,7 +231,7 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
           return cache.put(row.recordId, row.version, JSON.parse(json) as MatchFields);
         });
         batchMembers.set(identityId, records);
-        const version = versions.get(identityId)?.version;
+        const version = keys.get(identityId)?.version;
         if (version !== undefined) members.set(identityId, { version, records });
       }
       const prepared = (identityId: number): readonly PreparedRecord[] => batchMembers.get(identityId) ?? [];
@@ -256,7 +257,6 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
             found.push({ left, candidateId, a: best.a, b: best.b });
         }
       }
-      const keys = identityKeys(ctx.store, ctx.tenantId, [...new Set(found.map((f) => f.candidateId))]);
       const pairs: ReviewPair[] = [];
       for (const { left, candidateId, a, b } of found) {
         const right = keys.get(candidateId);
