@@ -8,18 +8,16 @@ import { LocalEngine } from '../../../engine/local-engine.ts';
 import { LaterTagFilter } from '../../../engine/jobs/later-tags.ts';
 import { laterCandidates } from '../../../engine/jobs/reconcile.ts';
 import { claimNextJob, insertJob } from '../../../engine/jobs/job-store.ts';
+import { activeIdentitiesAfter } from '../../../engine/jobs/population.ts';
 import { ingestStream } from '../../../engine/operations/ingest.ts';
 import { tagsOfIdentity } from '../../../engine/store/tags.ts';
 import type { Store } from '../../../engine/store/store.ts';
 import { CTX, TENANT, makeSandbox } from './helpers.ts';
 import { scratchDir } from '../../helpers/temp.ts';
 
-function activeIdentities(store: Store): number[] {
-  return store
-    .statement("SELECT identity_id FROM identity WHERE tenant_id = ? AND status = 'active' ORDER BY identity_id")
-    .pluck()
-    .all(TENANT) as number[];
-}
+/** Every active identity's ID, in order (the jobs' own batch read, as one batch). */
+const activeIdentities = (store: Store): number[] =>
+  activeIdentitiesAfter(store, TENANT, 0, Number.MAX_SAFE_INTEGER).map((i) => i.identityId);
 
 const tagsOf = (store: Store, identityId: number): Buffer[] =>
   tagsOfIdentity(store, TENANT, identityId).map((t) => t.tag);
