@@ -93,6 +93,8 @@ export class BlockingKeyOverlap {
   oneSharedKey(a: MatchFields, b: MatchFields, rule: number): string | undefined {
     const definition = this.blocking.Rules[rule];
     if (definition === undefined) return undefined;
+    // Values shared part by part say nothing of an Unordered rule, whose parts may meet crosswise.
+    if (definition.Unordered === true) return this.allSharedKeys(a, b, rule)[0];
     const values: string[] = [];
     let aKeys = 1;
     let bKeys = 1;

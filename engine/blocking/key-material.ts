@@ -83,6 +83,7 @@ export function ruleKeyMaterial(
   rule: BlockingRule,
   phonetic: (value: string) => string = primaryPhoneticCode,
 ): string[] {
+  if (rule.Unordered === true) return unorderedKeyMaterial(fields, rule, phonetic);
   let keys: string[] = [rule.Name];
   for (const part of rule.Parts) {
     const values = new Set<string>();
@@ -100,4 +101,21 @@ export function ruleKeyMaterial(
     keys = next;
   }
   return keys;
+}
+
+/**
+ * ruleKeyMaterial of an Unordered rule: the same combinations of part values, each sorted before it is joined,
+ * so a record with its values in either order yields the same key. Combinations that sort alike are kept once.
+ */
+function unorderedKeyMaterial(fields: MatchFields, rule: BlockingRule, phonetic: (value: string) => string): string[] {
+  let combinations: string[][] = [[]];
+  for (const part of rule.Parts) {
+    const values = rulePartValues(fields, part, phonetic);
+    if (values.length === 0) return [];
+    const next: string[][] = [];
+    for (const prefix of combinations)
+      for (const value of values) if (next.length < MAX_KEYS_PER_RULE) next.push([...prefix, value]);
+    combinations = next;
+  }
+  return [...new Set(combinations.map((values) => ruleKey(rule.Name, values.sort())))];
 }

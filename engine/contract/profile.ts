@@ -76,6 +76,11 @@ export const BlockingRuleSchema = z.strictObject({
     .array(z.strictObject({ Field: BlockingFieldSchema, Transform: BlockingTransformSchema }))
     .min(1)
     .max(4),
+  /**
+   * The parts' values are sorted before they make the key, so two records share it whatever the order of the
+   * values: a given and a family name written the wrong way round still meet. Optional; false when absent.
+   */
+  Unordered: z.boolean().optional(),
 });
 export type BlockingRule = z.infer<typeof BlockingRuleSchema>;
 

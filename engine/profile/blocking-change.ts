@@ -52,7 +52,7 @@ export function keyVersionIssues(blocking: BlockingConfig, settings: Settings, t
 }
 
 function sameRule(a: BlockingRule, b: BlockingRule): boolean {
-  return a.Name === b.Name && isDeepStrictEqual(a.Parts, b.Parts);
+  return a.Name === b.Name && isDeepStrictEqual(a.Parts, b.Parts) && (a.Unordered ?? false) === (b.Unordered ?? false);
 }
 
 /** Whether two sections make some tag the same way: a shared rule under a shared key version. */

@@ -65,6 +65,9 @@ export function defaultProfile(sources: readonly SourceTrustEntry[]): MatchingPr
             { Field: 'familyName', Transform: 'Phonetic' },
             { Field: 'givenName', Transform: 'Phonetic' },
           ],
+          // Either order: a given and a family name written the wrong way round still meet (the comparators score
+          // them crosswise), with no further tag per record.
+          Unordered: true,
         },
         {
           Name: 'family-phonetic-postcode',

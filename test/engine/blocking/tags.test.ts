@@ -69,6 +69,31 @@ describe('blocking key material', () => {
     expect(ruleKeyMaterial({ ...fields, birthDate: '1984' }, rule('MonthDay'))).toEqual([]);
   });
 
+  it('makes one key for either order of an Unordered rule, so swapped given and family names meet', () => {
+    const names = {
+      Name: 'names',
+      Parts: [
+        { Field: 'familyName' as const, Transform: 'Phonetic' as const },
+        { Field: 'givenName' as const, Transform: 'Phonetic' as const },
+      ],
+    };
+    const swapped: MatchFields = {
+      ...fields,
+      familyName: 'annabel',
+      givenName: 'fairweather',
+      previousFamilyNames: [],
+    };
+    const plain: MatchFields = { ...fields, previousFamilyNames: [] };
+    // In order, a swap shares nothing; unordered, it shares the one key.
+    expect(ruleKeyMaterial(swapped, names).some((k) => ruleKeyMaterial(plain, names).includes(k))).toBe(false);
+    const unordered = { ...names, Unordered: true };
+    expect(ruleKeyMaterial(swapped, unordered)).toEqual(ruleKeyMaterial(plain, unordered));
+    expect(ruleKeyMaterial(plain, unordered)).toHaveLength(1);
+    // A previous family name still gives a key of its own; a missing part still gives none.
+    expect(ruleKeyMaterial(fields, unordered)).toHaveLength(2);
+    expect(ruleKeyMaterial({ ...fields, givenName: null }, unordered)).toEqual([]);
+  });
+
   it('yields nothing for a rule whose part is missing', () => {
     expect(
       ruleKeyMaterial(

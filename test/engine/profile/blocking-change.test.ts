@@ -127,6 +127,18 @@ describe('a direct non-overlapping blocking replacement is refused at apply time
     expect(await version()).toBe(1);
   });
 
+  it('counts a rule whose order of values changed (Unordered) as a new rule: it makes other tags', async () => {
+    const old = await blocking();
+    const Rules = old.Rules.map((rule) => ({ ...rule, Unordered: rule.Unordered !== true }));
+    const validation = await engine.call(
+      'profile/validate',
+      { document: { Blocking: { ...old, Version: 2, Rules } } },
+      CTX,
+    );
+    expect(validation.valid).toBe(false);
+    expect(validation.issues).toEqual([{ path: 'Blocking', message: expect.stringMatching(STAGED) as unknown }]);
+  });
+
   it('refuses a new key without the previous one kept inactive', async () => {
     await cli('blocking-key', 'add', 'k2');
     const error = await rejection(
