@@ -16,8 +16,10 @@
  *
  * A personal identifier (PersonalIdentifierSystems: a national or social-security number, one person's, but not
  * trusted to decide alone) is identity evidence: its agreement always counts, and when it agrees exactly it says
- * who the person is, so the household fields' agreement counts beside it too. That is what keeps a true pair with
- * a replaced given name or a corrupted birth date linked where records carry such a number (the FEBRL sets).
+ * who the person is, so the household fields' agreement counts beside it too. So does a number with two adjacent
+ * digits swapped, a keying error no sequentially numbered sibling shows (FEBRL 4 default F1 0.9937 -> see
+ * docs/matching.md). That is what keeps a true pair with a replaced given name or a corrupted birth date linked
+ * where records carry such a number (the FEBRL sets).
  *
  * Twins without a recorded sex. Twins share a family name and a birth date and differ by given name. With the sex
  * recorded on both sides the twin hold (scorer.ts) sends such a pair to review. Without it (an extract of names and
@@ -32,6 +34,7 @@
  * fellegi-sunter.ts). A mistyped given name or birth date (Strong) keeps the household evidence.
  */
 import { BAND_FLOORS, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
+import { EDIT_LEVEL_SIMILARITY } from '../comparators/edit-levels.ts';
 
 /** The fields a household or family shares (the identifier field when its system is not personal). */
 export const HOUSEHOLD_FIELDS: readonly FieldName[] = [
@@ -52,6 +55,15 @@ const SEX = FIELD_NAMES.indexOf('sex');
 const BIRTH_DATE = FIELD_NAMES.indexOf('birthDate');
 const IDENTIFIER = FIELD_NAMES.indexOf('identifier');
 
+/**
+ * Whether the pair's personal number says who the person is: `personalIdentifier` (the identifier field compared a
+ * system of PersonalIdentifierSystems) and the numbers equal, or two adjacent digits swapped (a keying error's
+ * signature, never a sibling's sequential number: edit-levels.ts). Another single error stays a near miss only.
+ */
+export function personalIdentifierAgrees(similarity: Float64Array, personalIdentifier: boolean): boolean {
+  return personalIdentifier && (similarity[IDENTIFIER] ?? 0) >= EDIT_LEVEL_SIMILARITY.transposed;
+}
+
 /** The gate's values: every agreement counts, or the household fields' agreement does not. */
 export const ALL_COUNTED = 0;
 export const HOUSEHOLD_NOT_COUNTED = 1;
@@ -68,8 +80,8 @@ export function householdGate(similarity: Float64Array, personalIdentifier = fal
   // NaN (missing) compares false: a missing given name or birth date does not disagree.
   const givenDisagrees = (similarity[GIVEN_NAME] ?? Number.NaN) < BAND_FLOORS.Strong;
   if (!(givenDisagrees || (similarity[BIRTH_DATE] ?? Number.NaN) < BAND_FLOORS.Strong)) return ALL_COUNTED;
-  // A personal number that agrees exactly says who the person is: the household's agreement then corroborates it.
-  if (personalIdentifier && (similarity[IDENTIFIER] ?? 0) >= BAND_FLOORS.Exact) return ALL_COUNTED;
+  // A personal number that agrees says who the person is: the household's agreement then corroborates it.
+  if (personalIdentifierAgrees(similarity, personalIdentifier)) return ALL_COUNTED;
   // Twins share a family name and a birth date and differ by given name. With the sex recorded on both sides the
   // twin hold (scorer.ts) sends such a pair to review; without it the family name is one more thing the household
   // shares, and counts for nothing either.

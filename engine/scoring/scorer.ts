@@ -40,7 +40,7 @@ import {
   matchLogOddsBound,
   type CompiledModel,
 } from './fellegi-sunter.ts';
-import { householdGate, notCounted } from './household-evidence.ts';
+import { householdGate, notCounted, personalIdentifierAgrees } from './household-evidence.ts';
 import { FIELD_WEIGHTS, WEIGHTED_SIMILARITY_VERSION, weightedSimilarity } from './weighted-similarity.ts';
 import { identifierValue, prepareRecord, type NameSets, type PreparedRecord } from './prepared-record.ts';
 import { termFrequencyAdjustment, type TermCount, type TermFrequencyReader } from './term-frequency.ts';
@@ -85,14 +85,13 @@ export function possibleTwin(similarity: Float64Array): boolean {
   );
 }
 
-const IDENTIFIER = FIELD_NAMES.indexOf('identifier');
-
 /**
  * Birth dates in conflict: both recorded, within a year of each other (the Partial band), yet neither equal nor a
  * keying error apart (one digit, two adjacent digits, day and month: the Strong band). Names that agree, even rare
  * ones whose term frequency weighs heavily, then describe two people about as often as one: two children of one
  * name born months apart, cousins named after a grandparent. The pair goes to review, never an automatic link; only
- * a personal identifier that agrees exactly (or a trusted one, which decides before any score) links it. An
+ * a personal identifier that agrees (exactly or with two adjacent digits swapped: household-evidence.ts), or a
+ * trusted one, which decides before any score, links it. An
  * address, phone or e-mail that agrees does not lift the hold: a household shares them (household-evidence.ts).
  * Dates further apart (the Different band: a Junior and a Senior) are left to the model, whose Different band
  * weighs strongly against a match; holding them too cost true links where a date was mistyped beyond a keying error
@@ -101,7 +100,7 @@ const IDENTIFIER = FIELD_NAMES.indexOf('identifier');
 export function birthDateConflict(similarity: Float64Array, personalIdentifier: boolean): boolean {
   const birthDate = similarity[BIRTH_DATE] ?? Number.NaN;
   if (Number.isNaN(birthDate) || birthDate >= BAND_FLOORS.Strong || birthDate < BAND_FLOORS.Partial) return false;
-  return !(personalIdentifier && (similarity[IDENTIFIER] ?? 0) >= BAND_FLOORS.Exact);
+  return !personalIdentifierAgrees(similarity, personalIdentifier);
 }
 
 /** Which of the name-evidence, twin and birth-date rules holds the pair at Probable once its score reaches it, if any. */

@@ -4,6 +4,7 @@ import {
   editLevelSimilarity,
   EDIT_LEVELS,
   EDIT_LEVEL_SIMILARITY,
+  isAdjacentTransposition,
 } from '../../../engine/comparators/edit-levels.ts';
 import { normalisedDamerauLevenshtein } from '../../../engine/comparators/damerau-levenshtein.ts';
 import { bandOf } from '../../../engine/contract/fields.ts';
@@ -11,7 +12,9 @@ import { bandOf } from '../../../engine/contract/fields.ts';
 describe('codes compared in edit-distance levels', () => {
   it('counts keying errors, not a share of the length', () => {
     expect(editLevel('2615', '2615')).toBe('exact');
-    expect(editLevel('2615', '2651')).toBe('one-edit'); // adjacent digits swapped
+    expect(editLevel('2615', '2651')).toBe('transposed'); // adjacent digits swapped
+    expect(editLevel('2615', '6215')).toBe('transposed');
+    expect(editLevel('2615', '5612')).toBe('different'); // two digits swapped, not adjacent
     expect(editLevel('2615', '2616')).toBe('one-edit');
     expect(editLevel('2615', '261')).toBe('one-edit'); // a digit dropped
     // Two unrelated 4-digit postcodes sharing two digits: "half similar" as text, another code here.
@@ -27,9 +30,24 @@ describe('codes compared in edit-distance levels', () => {
     expect(EDIT_LEVELS.map((level) => bandOf(EDIT_LEVEL_SIMILARITY[level]))).toEqual([
       'Exact',
       'Strong',
+      'Strong',
       'Partial',
       'Different',
     ]);
-    expect(editLevelSimilarity('5381942', '5381492')).toBe(0.9);
+    expect(editLevelSimilarity('5381942', '5381492')).toBe(0.95);
+    expect(editLevelSimilarity('5381942', '5381943')).toBe(0.9);
+  });
+
+  it('tells a swap of two adjacent characters from every other single error', () => {
+    expect(isAdjacentTransposition('4471093', '4470193')).toBe(true);
+    // A sequential neighbour, a dropped or an added digit, two swaps, equal codes: not a transposition.
+    expect(isAdjacentTransposition('4471093', '4471094')).toBe(false);
+    expect(isAdjacentTransposition('4471093', '447109')).toBe(false);
+    expect(isAdjacentTransposition('4471093', '44710933')).toBe(false);
+    expect(isAdjacentTransposition('4471093', '4470139')).toBe(false);
+    expect(isAdjacentTransposition('4471093', '4471093')).toBe(false);
+    expect(isAdjacentTransposition('4471093', '4471039')).toBe(true);
+    expect(isAdjacentTransposition('ab', 'ba')).toBe(true);
+    expect(isAdjacentTransposition('a', 'a')).toBe(false);
   });
 });

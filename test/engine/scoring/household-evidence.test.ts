@@ -184,6 +184,33 @@ describe('one person still links', () => {
     expect(asFamily.decision).not.toBe('certain');
   });
 
+  it('a personal number with two adjacent digits swapped says who the person is; a sequential neighbour does not', () => {
+    const personal: MatchingProfile = { ...modelProfile, PersonalIdentifierSystems: [SSN] };
+    const shared = SHARED['all of them'] ?? {};
+    // Twins' pattern without a sex: one family name, birth date and address; the given names differ.
+    const pair = (left: string, right: string): [MatchFields, MatchFields] => [
+      { ...child, ...shared, sex: null, identifiers: [{ system: SSN, value: left }] },
+      { ...child, ...shared, sex: null, givenName: 'sophie', identifiers: [{ system: SSN, value: right }] },
+    ];
+    const mistyped = decide(personal, ...pair('4471093', '4470193'));
+    expect(mistyped.evidence.find((e) => e.field === 'identifier')).toMatchObject({
+      band: 'Strong',
+      level: 'transposed',
+    });
+    expect(mistyped.evidence.find((e) => e.householdOnly === true)).toBeUndefined();
+    expect(mistyped.decision).toBe('certain');
+    // Numbers handed out in sequence: twins. The household's agreement counts for nothing, and nothing links them.
+    const sequential = decide(personal, ...pair('4471093', '4471094'));
+    expect(sequential.evidence.find((e) => e.field === 'identifier')).toMatchObject({
+      band: 'Strong',
+      level: 'one-edit',
+    });
+    expect(sequential.evidence.filter((e) => e.householdOnly === true).map((e) => e.field)).toEqual(
+      expect.arrayContaining(['familyName', 'addressLine']),
+    );
+    expect(sequential.decision).not.toBe('certain');
+  });
+
   it('a personal number that disagrees is compared, not hidden behind an agreeing family number', () => {
     const personal: MatchingProfile = { ...modelProfile, PersonalIdentifierSystems: [SSN] };
     const family = { system: MEMBER, value: 'FAM-0042-7' };
