@@ -6,25 +6,32 @@
  * would call two unrelated 4-digit postcodes that share two digits 0.5 ("partly the same"), which they are
  * not: one keyed code differs from another in the number of errors, not in a proportion of its length.
  *
- * A transposition is told apart from the other single errors because it is a keying error's signature and never a
- * neighbour's: numbers handed out in sequence (twins' national numbers, a family's consecutive record numbers)
- * differ by a changed digit, and a swap of two adjacent digits changes a number by a multiple of 9. Same band;
+ * Two single errors are told apart from the others because they are keying errors and never a neighbour's number:
+ * numbers handed out in sequence (twins' national numbers, a family's consecutive record numbers) differ in their
+ * last digits. A swap of two adjacent digits changes a number by a multiple of 9, never by 1 or 2; a digit replaced
+ * three or more places from the end changes it by a multiple of 100. Same band as any single error;
  * household-evidence.ts lets a personal number so mistyped say who the person is, as an equal one does.
  *
- *   exact       the same code                                     1    Exact
- *   transposed  two adjacent characters swapped, nothing else     0.95 Strong
- *   one-edit    distance 1 otherwise                              0.9  Strong
+ *   exact        the same code                                              1    Exact
+ *   transposed   two adjacent characters swapped, nothing else              0.95 Strong
+ *   substituted  one character replaced, three or more from the end         0.95 Strong
+ *   one-edit     distance 1 otherwise (a character added, dropped, or       0.9  Strong
+ *                replaced among the last two)
  *   two-edits   distance 2, the longer code at least 6 characters 0.6  Partial
  *   different   anything else                                     0    Different
  */
 import { damerauLevenshteinDistance } from './damerau-levenshtein.ts';
 
-export const EDIT_LEVELS = ['exact', 'transposed', 'one-edit', 'two-edits', 'different'] as const;
+export const EDIT_LEVELS = ['exact', 'transposed', 'substituted', 'one-edit', 'two-edits', 'different'] as const;
 export type EditLevel = (typeof EDIT_LEVELS)[number];
+
+/** The similarity of the two keying errors numbers handed out in sequence never show (transposed, substituted). */
+export const KEYING_ERROR_SIMILARITY = 0.95;
 
 export const EDIT_LEVEL_SIMILARITY: Readonly<Record<EditLevel, number>> = {
   exact: 1,
-  transposed: 0.95,
+  transposed: KEYING_ERROR_SIMILARITY,
+  substituted: KEYING_ERROR_SIMILARITY,
   'one-edit': 0.9,
   'two-edits': 0.6,
   different: 0,
@@ -39,6 +46,7 @@ export function editLevel(a: string, b: string): EditLevel {
   // Length alone can rule out distance ≤ 2 without running the table.
   if (Math.abs(a.length - b.length) > 2) return 'different';
   if (isAdjacentTransposition(a, b)) return 'transposed';
+  if (isEarlySubstitution(a, b)) return 'substituted';
   const distance = damerauLevenshteinDistance(a, b);
   if (distance === 1) return 'one-edit';
   if (distance === 2 && longest >= TWO_EDITS_MIN_LENGTH) return 'two-edits';
@@ -52,6 +60,18 @@ export function isAdjacentTransposition(a: string, b: string): boolean {
   while (i < a.length && a[i] === b[i]) i++;
   if (i + 1 >= a.length || a[i] !== b[i + 1] || a[i + 1] !== b[i]) return false;
   return a.slice(i + 2) === b.slice(i + 2);
+}
+
+/** Two codes of one length that differ in one character only, three or more places from the end. */
+export function isEarlySubstitution(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let differing = -1;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] === b[i]) continue;
+    if (differing !== -1) return false;
+    differing = i;
+  }
+  return differing !== -1 && differing <= a.length - 3;
 }
 
 export function editLevelSimilarity(a: string, b: string): number {

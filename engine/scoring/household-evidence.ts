@@ -16,9 +16,9 @@
  *
  * A personal identifier (PersonalIdentifierSystems: a national or social-security number, one person's, but not
  * trusted to decide alone) is identity evidence: its agreement always counts, and when it agrees exactly it says
- * who the person is, so the household fields' agreement counts beside it too. So does a number with two adjacent
- * digits swapped, a keying error no sequentially numbered sibling shows (FEBRL 4 default F1 0.9937 -> see
- * docs/matching.md). That is what keeps a true pair with a replaced given name or a corrupted birth date linked
+ * who the person is, so the household fields' agreement counts beside it too. So does a number apart by a keying
+ * error no sequentially numbered sibling shows: two adjacent digits swapped, or a digit replaced three or more
+ * places from the end (docs/matching.md gives the FEBRL figures). That is what keeps a true pair with a replaced given name or a corrupted birth date linked
  * where records carry such a number (the FEBRL sets).
  *
  * Twins without a recorded sex. Twins share a family name and a birth date and differ by given name. With the sex
@@ -34,7 +34,7 @@
  * fellegi-sunter.ts). A mistyped given name or birth date (Strong) keeps the household evidence.
  */
 import { BAND_FLOORS, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
-import { EDIT_LEVEL_SIMILARITY } from '../comparators/edit-levels.ts';
+import { KEYING_ERROR_SIMILARITY } from '../comparators/edit-levels.ts';
 
 /** The fields a household or family shares (the identifier field when its system is not personal). */
 export const HOUSEHOLD_FIELDS: readonly FieldName[] = [
@@ -57,11 +57,12 @@ const IDENTIFIER = FIELD_NAMES.indexOf('identifier');
 
 /**
  * Whether the pair's personal number says who the person is: `personalIdentifier` (the identifier field compared a
- * system of PersonalIdentifierSystems) and the numbers equal, or two adjacent digits swapped (a keying error's
- * signature, never a sibling's sequential number: edit-levels.ts). Another single error stays a near miss only.
+ * system of PersonalIdentifierSystems) and the numbers equal, or apart by a keying error that numbers handed out in
+ * sequence never show (two adjacent digits swapped, a digit replaced three or more places from the end:
+ * edit-levels.ts). Another single error (among the last two digits: a twin's next number) stays a near miss only.
  */
 export function personalIdentifierAgrees(similarity: Float64Array, personalIdentifier: boolean): boolean {
-  return personalIdentifier && (similarity[IDENTIFIER] ?? 0) >= EDIT_LEVEL_SIMILARITY.transposed;
+  return personalIdentifier && (similarity[IDENTIFIER] ?? 0) >= KEYING_ERROR_SIMILARITY;
 }
 
 /** The gate's values: every agreement counts, or the household fields' agreement does not. */

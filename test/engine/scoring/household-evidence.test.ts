@@ -184,7 +184,7 @@ describe('one person still links', () => {
     expect(asFamily.decision).not.toBe('certain');
   });
 
-  it('a personal number with two adjacent digits swapped says who the person is; a sequential neighbour does not', () => {
+  it('a personal number one keying error apart says who the person is; a sequential neighbour does not', () => {
     const personal: MatchingProfile = { ...modelProfile, PersonalIdentifierSystems: [SSN] };
     const shared = SHARED['all of them'] ?? {};
     // Twins' pattern without a sex: one family name, birth date and address; the given names differ.
@@ -199,6 +199,9 @@ describe('one person still links', () => {
     });
     expect(mistyped.evidence.find((e) => e.householdOnly === true)).toBeUndefined();
     expect(mistyped.decision).toBe('certain');
+    const replacedDigit = decide(personal, ...pair('4471093', '4481093'));
+    expect(replacedDigit.evidence.find((e) => e.field === 'identifier')).toMatchObject({ level: 'substituted' });
+    expect(replacedDigit.decision).toBe('certain');
     // Numbers handed out in sequence: twins. The household's agreement counts for nothing, and nothing links them.
     const sequential = decide(personal, ...pair('4471093', '4471094'));
     expect(sequential.evidence.find((e) => e.field === 'identifier')).toMatchObject({
