@@ -46,7 +46,8 @@ const perThousand = (q: PopulationQuality): number => (1000 * q.reviewCases) / q
 describe('matching quality on generated extracts, default and without labels', () => {
   it('names and birth dates only: precise by default and without labels, with a review queue a team can staff', async () => {
     const { byDefault, noLabels, fitted } = await measure('names-dates');
-    expect(byDefault.autoLinks.f1).toBeGreaterThanOrEqual(0.88);
+    // 0.8951 since the names rule blocks either order (2026-11-26).
+    expect(byDefault.autoLinks.f1).toBeGreaterThanOrEqual(0.89);
     expect(byDefault.autoLinks.precision).toBeGreaterThanOrEqual(0.99);
     expect(perThousand(byDefault)).toBeLessThanOrEqual(30);
     expect(byDefault.reviewCasesJoiningTruePair).toBeGreaterThanOrEqual(0.3 * byDefault.reviewCases);

@@ -41,8 +41,10 @@ describe('FEBRL 4 linkage through ingestion', () => {
     // Certain 0.97 (2026-11-23): measured R 0.9964, F1 0.9982 (0.99: 0.9946, 0.9973).
     // Household evidence not counted when the given name or birth date disagrees (2026-11-25): R 0.9914, F1 0.9957.
     // 2026-11-26: without a recorded sex, a twin's pattern (another given name, the same birth date) no longer counts the family name (household-evidence.ts); FEBRL replaces given names exactly so: R 0.9878, F1 0.9939.
-    expect(q.autoLinks.recall).toBeGreaterThanOrEqual(0.986);
-    expect(q.autoLinks.f1).toBeGreaterThanOrEqual(0.993);
+    // 2026-11-26, later: a personal number one keying error apart that sequential numbering never makes (two adjacent
+    // digits swapped, a digit replaced three or more places from the end) counts as agreeing: R 0.9926, F1 0.9963.
+    expect(q.autoLinks.recall).toBeGreaterThanOrEqual(0.991);
+    expect(q.autoLinks.f1).toBeGreaterThanOrEqual(0.995);
     expect(q.autoLinksAndReviews.precision).toBeGreaterThanOrEqual(0.999);
     expect(q.autoLinksAndReviews.f1).toBeGreaterThanOrEqual(0.995); // 0.9956 since twins without a sex stopped counting the family name
     expect((1000 * q.reviewCases) / q.records).toBeLessThanOrEqual(5);
