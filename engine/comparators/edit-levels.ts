@@ -12,13 +12,13 @@
  * three or more places from the end changes it by a multiple of 100. Same band as any single error;
  * household-evidence.ts lets a personal number so mistyped say who the person is, as an equal one does.
  *
- *   exact        the same code                                              1    Exact
- *   transposed   two adjacent characters swapped, nothing else              0.95 Strong
- *   substituted  one character replaced, three or more from the end         0.95 Strong
- *   one-edit     distance 1 otherwise (a character added, dropped, or       0.9  Strong
- *                replaced among the last two)
- *   two-edits   distance 2, the longer code at least 6 characters 0.6  Partial
- *   different   anything else                                     0    Different
+ *   exact        the same code                                              1     Exact
+ *   transposed   two adjacent characters swapped, nothing else              0.95  Strong
+ *   substituted  one character replaced, three or more places from the end  0.95  Strong
+ *   one-edit     distance 1 otherwise (a character added or dropped, or     0.9   Strong
+ *                one replaced among the last two)
+ *   two-edits    distance 2, the longer code at least 6 characters          0.6   Partial
+ *   different    anything else                                              0     Different
  */
 import { damerauLevenshteinDistance } from './damerau-levenshtein.ts';
 

@@ -90,8 +90,8 @@ export function possibleTwin(similarity: Float64Array): boolean {
  * keying error apart (one digit, two adjacent digits, day and month: the Strong band). Names that agree, even rare
  * ones whose term frequency weighs heavily, then describe two people about as often as one: two children of one
  * name born months apart, cousins named after a grandparent. The pair goes to review, never an automatic link; only
- * a personal identifier that agrees (exactly or with two adjacent digits swapped: household-evidence.ts), or a
- * trusted one, which decides before any score, links it. An
+ * a personal identifier that agrees (equal, or a keying error apart that sequential numbers never show:
+ * personalIdentifierAgrees in household-evidence.ts), or a trusted one, which decides before any score, links it. An
  * address, phone or e-mail that agrees does not lift the hold: a household shares them (household-evidence.ts).
  * Dates further apart (the Different band: a Junior and a Senior) are left to the model, whose Different band
  * weighs strongly against a match; holding them too cost true links where a date was mistyped beyond a keying error
