@@ -45,10 +45,10 @@ export function editLevel(a: string, b: string): EditLevel {
   const longest = Math.max(a.length, b.length);
   // Length alone can rule out distance ≤ 2 without running the table.
   if (Math.abs(a.length - b.length) > 2) return 'different';
-  if (isAdjacentTransposition(a, b)) return 'transposed';
-  if (isEarlySubstitution(a, b)) return 'substituted';
   const distance = damerauLevenshteinDistance(a, b);
-  if (distance === 1) return 'one-edit';
+  // Which single error, told only once the distance is known to be one (most unequal codes are further apart).
+  if (distance === 1)
+    return isAdjacentTransposition(a, b) ? 'transposed' : isEarlySubstitution(a, b) ? 'substituted' : 'one-edit';
   if (distance === 2 && longest >= TWO_EDITS_MIN_LENGTH) return 'two-edits';
   return 'different';
 }
