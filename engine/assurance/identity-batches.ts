@@ -1,7 +1,7 @@
 /**
  * The registry walked as reconciliation's phases walk it, batch by batch of identities, never whole: the identities
  * that link several records, each with its records (an identity's first 100); and every active identity with its
- * later blocking candidates (jobs/reconcile.ts laterCandidates), each involved identity's records prepared through
+ * later blocking candidates (jobs/reconcile.ts laterCandidatesOf), each involved identity's records prepared through
  * the given caches (one per scorer). Progress is reported per batch. Use inside one read transaction.
  */
 import type { RunControl } from '../run-control.ts';
@@ -10,9 +10,9 @@ import { countIdentities } from '../store/identities.ts';
 import { candidateMembers, type CandidateMember } from '../store/records.ts';
 import { MAX_COMPARED_RECORDS_PER_IDENTITY } from '../ingest/candidates.ts';
 import { preparedMembers, type PreparedCache, type PreparedMember } from '../ingest/prepared-cache.ts';
-import { laterCandidates } from '../jobs/reconcile.ts';
+import { laterCandidatesOf } from '../jobs/reconcile.ts';
 import { LaterTagFilter } from '../jobs/later-tags.ts';
-import { activeIdentitiesAfter, storedTagsOf, type IdentityHead } from '../jobs/population.ts';
+import { activeIdentitiesAfter, type IdentityHead } from '../jobs/population.ts';
 import { countSeveral, identitiesWithSeveral } from './link-quality.ts';
 
 const BATCH = 200;
@@ -69,18 +69,7 @@ export function* candidateBatches(
     const last = batch.at(-1);
     if (last === undefined) return;
     cursor = last.identityId;
-    const tags = storedTagsOf(store, tenantId, batch);
-    const candidatesOf = new Map(
-      batch.map((left) => [
-        left.identityId,
-        laterCandidates(
-          store,
-          tenantId,
-          left.identityId,
-          filter.lookUp(left.identityId, tags.get(left.identityId) ?? []),
-        ),
-      ]),
-    );
+    const candidatesOf = laterCandidatesOf(store, tenantId, batch, filter);
     const involved = [...new Set([...batch.map((b) => b.identityId), ...[...candidatesOf.values()].flat()])];
     const prepared = preparedMembers(
       store,

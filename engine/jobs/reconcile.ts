@@ -142,6 +142,22 @@ export function laterCandidates(store: Store, tenantId: string, identityId: numb
   return rankCandidates(identitiesWithTags(store, tenantId, tags, MAX_BLOCK_SIZE + 1), (id) => id > identityId);
 }
 
+/** laterCandidates of every identity of a batch, from its stored tags that the filter lets through (later-tags.ts). */
+export function laterCandidatesOf(
+  store: Store,
+  tenantId: string,
+  batch: readonly IdentityHead[],
+  filter: LaterTagFilter,
+): Map<number, number[]> {
+  const tags = storedTagsOf(store, tenantId, batch);
+  return new Map(
+    batch.map(({ identityId }) => [
+      identityId,
+      laterCandidates(store, tenantId, identityId, filter.lookUp(identityId, tags.get(identityId) ?? [])),
+    ]),
+  );
+}
+
 class MemberCache {
   private entries = new Map<number, { version: number; records: readonly PreparedRecord[] }>();
   constructor(private readonly capacity: number) {}
@@ -188,18 +204,7 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
       // The whole batch's reads in a few statements: its tags, every candidate of every identity, the keys and
       // versions of all of them, and the records (fields only for the prepared cache's misses) of those whose
       // version the cache does not hold. All within the batch's one read snapshot.
-      const tags = storedTagsOf(ctx.store, ctx.tenantId, batch);
-      const candidatesOf = new Map<number, number[]>();
-      for (const left of batch)
-        candidatesOf.set(
-          left.identityId,
-          laterCandidates(
-            ctx.store,
-            ctx.tenantId,
-            left.identityId,
-            filter.lookUp(left.identityId, tags.get(left.identityId) ?? []),
-          ),
-        );
+      const candidatesOf = laterCandidatesOf(ctx.store, ctx.tenantId, batch, filter);
       // Only identities that are compared: a batch identity without later candidates needs no records.
       const involved = [
         ...new Set([
