@@ -75,47 +75,29 @@ export function ruleKey(ruleName: string, values: readonly string[]): string {
 }
 
 /**
- * The distinct key strings (before hashing) that a rule makes from a record; empty when a part is missing.
- * `phonetic` may be a memoised primaryPhoneticCode when many records are keyed at once.
+ * The distinct key strings (before hashing) that a rule makes from a record; empty when a part is missing: one key
+ * per combination of its parts' values (rulePartValues), at most MAX_KEYS_PER_RULE. An Unordered rule sorts each
+ * combination before joining it, so a record with its values in either order yields the same key, and keeps
+ * combinations that sort alike once. `phonetic` may be a memoised primaryPhoneticCode when many records are keyed
+ * at once.
  */
 export function ruleKeyMaterial(
   fields: MatchFields,
   rule: BlockingRule,
   phonetic: (value: string) => string = primaryPhoneticCode,
 ): string[] {
-  if (rule.Unordered === true) return unorderedKeyMaterial(fields, rule, phonetic);
-  let keys: string[] = [rule.Name];
-  for (const part of rule.Parts) {
-    const values = new Set<string>();
-    for (const value of fieldValues(fields, part.Field)) {
-      const transformed = transform(value, part.Transform, phonetic);
-      if (transformed !== null && transformed !== '') values.add(transformed);
-    }
-    if (values.size === 0) return [];
-    const next: string[] = [];
-    for (const prefix of keys) {
-      for (const value of values) {
-        if (next.length < MAX_KEYS_PER_RULE) next.push(`${prefix}\u001f${value}`);
-      }
-    }
-    keys = next;
-  }
-  return keys;
-}
-
-/**
- * ruleKeyMaterial of an Unordered rule: the same combinations of part values, each sorted before it is joined,
- * so a record with its values in either order yields the same key. Combinations that sort alike are kept once.
- */
-function unorderedKeyMaterial(fields: MatchFields, rule: BlockingRule, phonetic: (value: string) => string): string[] {
-  let combinations: string[][] = [[]];
+  // Combinations as their joined values ("\u001fA\u001fB"): cheaper than arrays on this per-record path.
+  let combinations = [''];
   for (const part of rule.Parts) {
     const values = rulePartValues(fields, part, phonetic);
     if (values.length === 0) return [];
-    const next: string[][] = [];
+    const next: string[] = [];
     for (const prefix of combinations)
-      for (const value of values) if (next.length < MAX_KEYS_PER_RULE) next.push([...prefix, value]);
+      for (const value of values) if (next.length < MAX_KEYS_PER_RULE) next.push(`${prefix}\u001f${value}`);
     combinations = next;
   }
-  return [...new Set(combinations.map((values) => ruleKey(rule.Name, values.sort())))];
+  if (rule.Unordered !== true) return combinations.map((joined) => rule.Name + joined);
+  // Split on the separator, a combination gives back its values (finer pieces, were a value to hold the separator:
+  // the same pieces whatever the order, so no pair that shares the values is missed).
+  return [...new Set(combinations.map((joined) => ruleKey(rule.Name, joined.slice(1).split('\u001f').sort())))];
 }
