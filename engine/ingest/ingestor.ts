@@ -19,7 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/store.ts';
 import type { ErrorIssue } from '../contract/errors.ts';
-import { EngineError, isEngineError, validationError } from '../contract/errors.ts';
+import { isEngineError, validationError } from '../contract/errors.ts';
 import { sqliteErrorCode } from '../store/sqlite-error.ts';
 import type { SourceTrustEntry } from '../contract/profile.ts';
 import type { Settings } from '../config/settings.ts';
@@ -33,10 +33,8 @@ import { createScorer, type PairOutcome, type Scorer } from '../scoring/scorer.t
 import { storedTermFrequencies } from '../store/term-frequency.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { activeProfile, type StoredProfile } from '../store/profiles.ts';
-import type { MatchFields } from '../contract/fields.ts';
 import {
   candidateMembers,
-  fieldsJsonOf,
   findRecord,
   hasReceipt,
   insertReceipt,
@@ -320,19 +318,9 @@ export class Ingestor {
   private scoreCandidates(prepared: PreparedRecord, identities: readonly number[]): Scored[] {
     const scored: Scored[] = [];
     const byIdentity = candidateMembers(this.store, this.tenantId, identities, MAX_COMPARED_RECORDS_PER_IDENTITY + 1);
-    // Fields are read only for the members the prepared cache does not hold at their version.
-    const misses: number[] = [];
-    for (const rows of byIdentity.values())
-      for (const row of rows) if (this.cache.lookup(row.recordId, row.version) === undefined) misses.push(row.recordId);
-    const missing = misses.length === 0 ? undefined : fieldsJsonOf(this.store, this.tenantId, misses);
-    const preparedOf = (row: CandidateMember): PreparedRecord => {
-      const cached = this.cache.lookup(row.recordId, row.version);
-      if (cached !== undefined) return cached;
-      const json = missing?.get(row.recordId);
-      // Read in the same transaction as the member list: a member without its row cannot happen.
-      if (json === undefined) throw new EngineError('internal', 'a candidate record vanished within one transaction');
-      return this.cache.put(row.recordId, row.version, JSON.parse(json) as MatchFields);
-    };
+    // Fields are read only for the members the prepared cache does not hold at their version, in the same
+    // transaction as the member list.
+    const preparedOf = this.cache.readerFor(this.store, this.tenantId, [...byIdentity.values()].flat());
     for (const identityId of identities) {
       const rows = byIdentity.get(identityId) ?? [];
       const allMembers = rows.length <= MAX_COMPARED_RECORDS_PER_IDENTITY;

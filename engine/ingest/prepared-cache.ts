@@ -3,6 +3,7 @@ import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { fieldsJsonOf, type CandidateMember, type CandidateRecordRow, type SourceRecord } from '../store/records.ts';
 import type { Store } from '../store/store.ts';
 import type { MatchFields } from '../contract/fields.ts';
+import { EngineError } from '../contract/errors.ts';
 
 /**
  * Prepared records by record ID and version, for one scorer. Bounded in two generations: when the young one is
@@ -44,6 +45,24 @@ export class PreparedCache {
         'fields' in record ? record.fields : (JSON.parse(record.fieldsJson) as MatchFields),
       )
     );
+  }
+
+  /**
+   * Prepared records for member rows read in one snapshot: the fields of the rows this cache misses are read in one
+   * go (fieldsJsonOf), and the function returned gives each row's cached or freshly prepared record. A row whose
+   * fields were not read would be a record that vanished within the snapshot, which cannot happen: it throws.
+   */
+  readerFor(store: Store, tenantId: string, rows: Iterable<CandidateMember>): (row: CandidateMember) => PreparedRecord {
+    const misses: number[] = [];
+    for (const row of rows) if (this.lookup(row.recordId, row.version) === undefined) misses.push(row.recordId);
+    const fields = misses.length === 0 ? undefined : fieldsJsonOf(store, tenantId, misses);
+    return (row) => {
+      const cached = this.lookup(row.recordId, row.version);
+      if (cached !== undefined) return cached;
+      const json = fields?.get(row.recordId);
+      if (json === undefined) throw new EngineError('internal', 'a candidate record vanished within one read');
+      return this.put(row.recordId, row.version, JSON.parse(json) as MatchFields);
+    };
   }
 
   private remember(recordId: number, entry: { version: number; prepared: PreparedRecord }): void {

@@ -15,8 +15,6 @@
  */
 import type { Store } from '../store/store.ts';
 import type { FieldEvidence } from '../contract/matching.ts';
-import type { MatchFields } from '../contract/fields.ts';
-import { EngineError } from '../contract/errors.ts';
 import { buildCanonical, type CanonicalRecord } from '../ingest/survivorship.ts';
 import { MAX_BLOCK_SIZE, MAX_COMPARED_RECORDS_PER_IDENTITY, rankCandidates } from '../ingest/candidates.ts';
 import { PreparedCache } from '../ingest/prepared-cache.ts';
@@ -27,7 +25,7 @@ import { storedTermFrequencies } from '../store/term-frequency.ts';
 import { rememberedTermFrequencies } from '../scoring/term-frequency.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { updateCanonical } from '../store/identities.ts';
-import { candidateMembers, fieldsJsonOf, type SourceRecord } from '../store/records.ts';
+import { candidateMembers, type SourceRecord } from '../store/records.ts';
 import { decidedDistinct, hasOpenCaseFor, insertReviewCase } from '../store/reviews.ts';
 import { recordIdentityEvent } from '../store/identity-events.ts';
 import { identitiesWithTags, tagsOfIdentity } from '../store/tags.ts';
@@ -223,18 +221,9 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
         else stale.push(id);
       }
       const rows = candidateMembers(ctx.store, ctx.tenantId, stale, MAX_COMPARED_RECORDS_PER_IDENTITY);
-      const misses: number[] = [];
-      for (const list of rows.values())
-        for (const row of list) if (cache.lookup(row.recordId, row.version) === undefined) misses.push(row.recordId);
-      const fields = misses.length === 0 ? new Map<number, string>() : fieldsJsonOf(ctx.store, ctx.tenantId, misses);
+      const preparedOf = cache.readerFor(ctx.store, ctx.tenantId, [...rows.values()].flat());
       for (const [identityId, list] of rows) {
-        const records = list.map((row) => {
-          const cached = cache.lookup(row.recordId, row.version);
-          if (cached !== undefined) return cached;
-          const json = fields.get(row.recordId);
-          if (json === undefined) throw new EngineError('internal', 'a candidate record vanished within one read');
-          return cache.put(row.recordId, row.version, JSON.parse(json) as MatchFields);
-        });
+        const records = list.map(preparedOf);
         batchMembers.set(identityId, records);
         const version = keys.get(identityId)?.version;
         if (version !== undefined) members.set(identityId, { version, records });
