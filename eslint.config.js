@@ -68,7 +68,7 @@ const restrict = (paths, patterns) => ({ 'no-restricted-imports': ['error', { pa
 // The engine's floors, lowest first: a folder may import its own floor and those below, never one above (the top
 // layer, operations/ and benchmark/, and the contract have their own rules). test/lint/layering.test.ts proves it.
 const ENGINE_FLOORS = [
-  ['text', 'stats', 'files', 'runs', 'net', 'telemetry', 'synthetic'],
+  ['text', 'stats', 'files', 'runs', 'net', 'telemetry', 'synthetic', 'threads'],
   ['fhir'],
   ['normalise'],
   ['comparators'],
@@ -103,7 +103,7 @@ export default tseslint.config(
             'main/cli/*.js',
             'main/browser-host/*.js',
             'engine/store/pg/*.js',
-            'main/engine-host/*.js',
+            'engine/threads/*.js',
             'main/electron/*.js',
           ],
         },

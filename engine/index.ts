@@ -11,6 +11,7 @@
  *   operations the CLI runs in-process    ingestion from a stream, sandbox creation, FHIR sources, blocking keys,
  *                       synthetic populations, label files (the FEBRL loader has its own door,
  *                       engine/benchmark/index.ts, since the console is built without engine/benchmark/)
+ *   threads             how a thread starts on a module of this code base (source or built)
  *   shared helpers      transient HTTP failures and backoff (the remote client retries as the engine does), atomic
  *                       file writes, the store (opened read-only to check a file before a sandbox is opened)
  */
@@ -37,6 +38,7 @@ export { generatePopulation } from './synthetic/generate.ts';
 export { writePopulation } from './synthetic/write.ts';
 export { parseLabelsTsv, type LabelPair } from './assurance/labels.ts';
 export { datasetDigest } from './assurance/dataset-digest.ts';
+export { startThread, threadEntry } from './threads/start-thread.ts';
 export { fullJitterBackoff } from './net/backoff.ts';
 export { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs } from './net/transient.ts';
 export { targetKind, writeFileAtomic } from './files/atomic-file.ts';

@@ -19,15 +19,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/store.ts';
 import type { ErrorIssue } from '../contract/errors.ts';
-import { isEngineError, validationError } from '../contract/errors.ts';
-import { sqliteErrorCode } from '../store/sqlite-error.ts';
-import type { SourceTrustEntry } from '../contract/profile.ts';
+import { validationError } from '../contract/errors.ts';
 import type { Settings } from '../config/settings.ts';
-import { isFutureInstant, validatePatient } from '../fhir/patient.ts';
-import { localIdentifierOf } from '../fhir/local-id.ts';
+import { isFutureInstant } from '../fhir/patient.ts';
 import { compareInstants } from '../fhir/instant.ts';
-import { matchFieldsOf } from '../normalise/record.ts';
-import { blockingTags, type KeyRing } from '../blocking/tags.ts';
+import { blockingTags, type BlockingTag, type KeyRing } from '../blocking/tags.ts';
 import { keyRingFor } from '../config/key-ring.ts';
 import { createScorer, type PairOutcome, type Scorer } from '../scoring/scorer.ts';
 import { storedTermFrequencies } from '../store/term-frequency.ts';
@@ -53,24 +49,12 @@ import { buildCanonical } from './survivorship.ts';
 import { MAX_COMPARED_RECORDS_PER_IDENTITY, findCandidates } from './candidates.ts';
 import { MatchingTally } from './matching-tally.ts';
 import { PreparedCache } from './prepared-cache.ts';
-import { payloadDigest } from './payload-digest.ts';
+import { RecordPreparer, type PreparedResource } from './record-preparer.ts';
+import { refusalOf } from './refusal.ts';
 import { reviewCaseId } from './review-case-id.ts';
 import { opensReviewCase } from './review-gate.ts';
 
 export const MAX_REVIEW_CASES_PER_RECORD = 3;
-
-export type PreparedResource =
-  /** warnings: fields of a valid record ignored for matching (engine/fhir/patient.ts PatientWarning); no values. */
-  | { readonly kind: 'ready'; readonly write: RecordWrite; readonly warnings: readonly ErrorIssue[] }
-  | { readonly kind: 'rejected'; readonly issues: readonly ErrorIssue[] };
-
-/** Why a record's writes failed, in words that carry no value: an engine error's message, else the error's code or class. */
-function refusalOf(error: unknown): string {
-  if (isEngineError(error)) return error.message;
-  const code = sqliteErrorCode(error);
-  if (code !== undefined) return `the database refused this record (${code}); nothing was written for it`;
-  return `this record could not be ingested (internal ${error instanceof Error ? error.name : 'error'}); nothing was written for it`;
-}
 
 export type RecordOutcome =
   | { readonly kind: 'created'; readonly linked: 'auto-linked' | 'new-identity'; readonly reviewCases: number }
@@ -96,10 +80,11 @@ export class Ingestor {
   /** What matching met, for the ingest's health figures. */
   readonly tally: MatchingTally;
   readonly sourceSystem: string;
-  private readonly source: SourceTrustEntry;
   private readonly ring: KeyRing;
   private readonly trustOrder: string[];
   private cache: PreparedCache;
+  /** The database-free work on a resource, with the tenant's source entry, blocking rules and keys. */
+  readonly preparer: RecordPreparer;
 
   constructor(
     private readonly store: Store,
@@ -117,9 +102,9 @@ export class Ingestor {
         `source system "${sourceSystem}" is not configured in the tenant's SourceTrust; add it to the matching profile first`,
       );
     }
-    this.source = source;
     this.sourceSystem = source.SourceSystem;
     this.ring = keyRingFor(this.profile.profile.Blocking, settings, tenantId);
+    this.preparer = new RecordPreparer({ source, blocking: this.profile.profile.Blocking, ring: this.ring });
     this.trustOrder = this.profile.profile.SourceTrust.map((s) => s.SourceSystem);
     this.scorer = createScorer(this.profile.profile, storedTermFrequencies(store, tenantId));
     this.cache = new PreparedCache(this.scorer);
@@ -131,44 +116,9 @@ export class Ingestor {
     this.cache = new PreparedCache(this.scorer);
   }
 
-  /**
-   * The work on one resource that needs no database: validation, the local identifier, normalisation and
-   * the payload digest. Callers run it before taking the write lock, so the lock is held only for the
-   * lookups, matching and writes.
-   */
+  /** The database-free work on one resource (record-preparer.ts): callers run it before taking the write lock. */
   prepareResource(resource: unknown, resourceJson: string): PreparedResource {
-    try {
-      return this.prepareValid(resource, resourceJson);
-    } catch (error) {
-      // A fault on one record (a bug, never expected) rejects that record, not the run.
-      return { kind: 'rejected', issues: [{ path: 'record', message: refusalOf(error) }] };
-    }
-  }
-
-  private prepareValid(resource: unknown, resourceJson: string): PreparedResource {
-    const validation = validatePatient(resource);
-    if (!validation.ok) return { kind: 'rejected', issues: validation.issues };
-    const { warnings } = validation;
-    const local = localIdentifierOf(validation.patient, this.source.LocalIdentifierSystem);
-    if (!local.ok) return { kind: 'rejected', issues: [local.issue] };
-    return {
-      kind: 'ready',
-      write: {
-        sourceSystem: this.source.SourceSystem,
-        localId: local.localId,
-        resourceJson,
-        fields: matchFieldsOf(validation.patient, {
-          localIdentifierSystem: this.source.LocalIdentifierSystem,
-          ignoreBirthDate: warnings.some((w) => w.path === 'birthDate'),
-        }),
-        payloadDigest: payloadDigest(resource),
-        // A future instant (a warning) is unknown for ordering, as if absent.
-        sourceLastUpdated: warnings.some((w) => w.path === 'meta.lastUpdated')
-          ? null
-          : (validation.patient.meta?.lastUpdated ?? null),
-      },
-      warnings,
-    };
+    return this.preparer.prepareResource(resource, resourceJson);
   }
 
   /**
@@ -179,11 +129,11 @@ export class Ingestor {
    */
   apply(prepared: PreparedResource, at: string, isolated: boolean): RecordOutcome {
     if (prepared.kind === 'rejected') return prepared;
-    if (!isolated) return this.write(prepared.write, at);
+    if (!isolated) return this.write(prepared.write, prepared.tags, at);
     const inTransaction = (): boolean => this.store.inTransaction;
     const outer = inTransaction();
     try {
-      return this.store.write(() => this.write(prepared.write, at));
+      return this.store.write(() => this.write(prepared.write, prepared.tags, at));
     } catch (error) {
       // SQLite rolls back the whole transaction on some errors (disk full, I/O): nothing is left to go on in.
       if (outer && !inTransaction()) throw error;
@@ -201,7 +151,7 @@ export class Ingestor {
     return this.apply(this.prepareResource(resource, resourceJson), at, isolated);
   }
 
-  private write(write: RecordWrite, at: string): RecordOutcome {
+  private write(write: RecordWrite, preparedTags: readonly BlockingTag[] | undefined, at: string): RecordOutcome {
     const { store, tenantId } = this;
     const existing = findRecord(store, tenantId, write.sourceSystem, write.localId);
     if (existing !== undefined) {
@@ -239,7 +189,7 @@ export class Ingestor {
     }
     const recordId = insertRecord(store, tenantId, write, at);
     const prepared = this.scorer.prepare(write.fields);
-    const tags = blockingTags(write.fields, this.profile.profile.Blocking, this.ring);
+    const tags = preparedTags ?? blockingTags(write.fields, this.profile.profile.Blocking, this.ring);
     const candidates = findCandidates(store, tenantId, tags);
     const scored = this.scoreCandidates(prepared, candidates.identities);
     this.tally.candidates(tags, candidates.blockSizes, candidates.found);

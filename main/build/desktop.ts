@@ -17,7 +17,8 @@ export const APP_OUT = join(PROJECT_ROOT, 'dist', 'app');
 const RUNTIME_FILES: readonly { readonly dir: string; readonly pattern: RegExp }[] = [
   { dir: 'engine/store/migrations', pattern: /^\d{4}-[a-z0-9-]+\.sql$/ },
   { dir: 'engine/comparators/dictionaries', pattern: /\.json$/ },
-  { dir: 'main/engine-host', pattern: /\.js$/ },
+  { dir: 'engine/threads', pattern: /\.js$/ },
+  { dir: 'engine/store/pg', pattern: /\.js$/ },
 ];
 
 export async function buildDesktop(log: (line: string) => void = () => undefined): Promise<void> {

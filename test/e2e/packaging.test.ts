@@ -124,7 +124,9 @@ describe('electron-builder --dir with a stub Electron', () => {
       'dist/app/main/electron/main.js',
       'dist/app/main/electron/preload.cjs',
       'dist/app/main/backend/console-backend.js',
-      'dist/app/main/engine-host/bootstrap.js',
+      'dist/app/engine/threads/bootstrap.js',
+      'dist/app/engine/store/pg/io-thread.js',
+      'dist/app/engine/ingest/prepare-thread.js',
       'dist/app/main/engine-host/job-thread.js',
       'dist/app/main/engine-host/engine-thread.js',
       'dist/app/engine/local-engine.js',
@@ -188,7 +190,7 @@ describe('electron-builder --dir with a stub Electron', () => {
 });
 
 describe('the built main process', () => {
-  it('runs under plain Node, without TypeScript tooling: creates a sandbox and runs a job in its worker thread', () => {
+  it('runs under plain Node, without TypeScript tooling: creates a sandbox, runs a job in its worker thread and prepares ingestion in its thread', () => {
     const data = join(work, 'plain-node');
     const script = `
       const { ConsoleBackend } = await import(${JSON.stringify(join(ROOT, 'dist/app/main/backend/console-backend.js'))});
@@ -202,7 +204,22 @@ describe('the built main process', () => {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       await backend.close();
-      process.stdout.write(JSON.stringify({ status: job.status, phases: job.phases.map((p) => p.status) }));
+      const { ThreadPreparer } = await import(${JSON.stringify(join(ROOT, 'dist/app/engine/ingest/chunk-preparer.js'))});
+      const { RecordPreparer } = await import(${JSON.stringify(join(ROOT, 'dist/app/engine/ingest/record-preparer.js'))});
+      const setup = {
+        source: { SourceSystem: 'clinic' },
+        blocking: { Version: 1, ActiveKeyVersion: 'k1', Rules: [{ Name: 'birth-date', Parts: [{ Field: 'birthDate', Transform: 'Exact' }] }] },
+        ring: { keys: [{ version: 'k1', secret: Buffer.alloc(32, 7) }] },
+      };
+      const preparer = new ThreadPreparer(new RecordPreparer(setup), setup);
+      const threadStarted = await preparer.started;
+      const [prepared] = await preparer.prepare([{ line: 1, text: JSON.stringify({ resourceType: 'Patient', id: 'p1', birthDate: '1980-01-02' }) }]);
+      preparer.close();
+      process.stdout.write(JSON.stringify({
+        status: job.status,
+        phases: job.phases.map((p) => p.status),
+        prepare: { threadStarted, chunksInThread: preparer.chunksInThread, kind: prepared.kind, tags: prepared.tags.length },
+      }));
     `;
     const scriptPath = join(work, 'plain-node.mjs');
     writeFileSync(scriptPath, script);
@@ -211,6 +228,10 @@ describe('the built main process', () => {
       encoding: 'utf8',
       env: { ...process.env, NODE_OPTIONS: '' },
     });
-    expect(JSON.parse(output)).toEqual({ status: 'completed', phases: ['completed', 'completed'] });
+    expect(JSON.parse(output)).toEqual({
+      status: 'completed',
+      phases: ['completed', 'completed'],
+      prepare: { threadStarted: true, chunksInThread: 1, kind: 'ready', tags: 1 },
+    });
   });
 });
