@@ -1,12 +1,13 @@
 /**
- * Prepares a chunk of NDJSON lines (record-preparer.ts), in this thread or ahead in a thread of its own.
+ * Prepares a chunk of NDJSON lines (record-preparer.ts), in this thread or ahead in the preparation thread.
  *
  * A large file's chunks are prepared one ahead: while the writer matches and writes chunk N under the write lock,
  * the preparation thread parses, validates and normalises chunk N + 1 and computes its blocking tags, which is
  * about a quarter of a record's cost. The results are the same either way: the thread runs the same code on the
  * same rules and keys. Until the thread has started, and for good if it fails (it could not start, it crashed, it
  * ran out of memory), the chunk is prepared here instead, so a line is never lost and the ingestion never fails
- * because of the thread. `prepare` never rejects.
+ * because of the thread. `prepare` never rejects. One thread serves every ingestion of the thread that started it
+ * and stops when none has used it for IDLE_MS.
  */
 import type { Worker } from 'node:worker_threads';
 import { TAG_BYTES } from '../blocking/tags.ts';
@@ -35,7 +36,7 @@ export function preparerHere(preparer: RecordPreparer): ChunkPreparer {
   };
 }
 
-function revive(reply: PrepareReply, lines: readonly NdjsonLine[]): PreparedResource[] {
+function revive(reply: Extract<PrepareReply, { kind: 'prepared' }>, lines: readonly NdjsonLine[]): PreparedResource[] {
   const bytes = Buffer.from(reply.tagBytes.buffer, reply.tagBytes.byteOffset, reply.tagBytes.byteLength);
   return lines.map((item, index): PreparedResource => {
     if ('rejected' in item) return { kind: 'rejected', issues: [item.rejected] };
@@ -61,33 +62,36 @@ interface Waiting {
   readonly reject: (error: Error) => void;
 }
 
-/** Prepares ahead in a thread (see above); `local` prepares here while the thread starts, or after it failed. */
-export class ThreadPreparer implements ChunkPreparer {
-  /** Chunks the thread prepared (the others were prepared here). */
-  chunksInThread = 0;
-  /** Settles when the thread is ready (true) or failed before it was (false). */
+/** How long the thread outlives the last ingestion that used it, so the next file does not start another. */
+const IDLE_MS = 30_000;
+
+/**
+ * The preparation thread of this module instance (one per engine thread), shared by the ingestions that run here,
+ * each under its own setup. Starting a thread costs a few hundred milliseconds of CPU; one per ingestion made a
+ * 10,000-record ingest of four files a third slower.
+ */
+class PrepareThread {
+  ready = false;
+  failed = false;
   readonly started: Promise<boolean>;
   private worker: Worker | null = null;
-  private ready = false;
+  private users = 0;
+  private idle: NodeJS.Timeout | undefined;
   private sequence = 0;
+  private setups = 0;
   private readonly waiting = new Map<number, Waiting>();
   private settleStarted: (ready: boolean) => void = () => undefined;
 
-  constructor(
-    private readonly local: RecordPreparer,
-    setup: PreparerSetup,
-    /** The thread's module: prepare-thread.ts unless a test gives another. */
-    entry: URL = threadEntry('prepare-thread', import.meta.url),
-  ) {
+  constructor(private readonly entryKey: string) {
     this.started = new Promise((resolve) => {
       this.settleStarted = resolve;
     });
     try {
-      const worker = startThread(entry, { setup });
-      // Ingestion ends when its lines do; the thread must never keep the process alive.
+      const worker = startThread(new URL(entryKey), {});
+      // The thread must never keep the process alive.
       worker.unref();
-      worker.on('message', (message: PrepareReply | { ready: true }) => {
-        if ('ready' in message) {
+      worker.on('message', (message: PrepareReply) => {
+        if (message.kind === 'ready') {
           this.ready = true;
           this.settleStarted(true);
           return;
@@ -104,28 +108,105 @@ export class ThreadPreparer implements ChunkPreparer {
       });
       this.worker = worker;
     } catch {
-      this.worker = null;
-      this.settleStarted(false);
+      this.fail();
     }
   }
 
-  /** Whether chunks are prepared in the thread now (for tests and figures). */
-  get threaded(): boolean {
-    return this.worker !== null && this.ready;
+  /** An ingestion starts using the thread; its number names its setup in later requests. */
+  register(setup: PreparerSetup): number {
+    const setupId = ++this.setups;
+    this.users++;
+    clearTimeout(this.idle);
+    this.post({ kind: 'setup', setupId, setup });
+    return setupId;
+  }
+
+  release(setupId: number): void {
+    this.post({ kind: 'forget', setupId });
+    this.users--;
+    if (this.users > 0) return;
+    this.idle = setTimeout(() => {
+      this.stop();
+    }, IDLE_MS);
+    this.idle.unref();
+  }
+
+  request(setupId: number, texts: readonly (string | null)[]): Promise<PrepareReply> {
+    const worker = this.worker;
+    if (worker === null) return Promise.reject(new Error('the preparation thread stopped'));
+    const id = ++this.sequence;
+    return new Promise<PrepareReply>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      const request: PrepareRequest = { kind: 'prepare', id, setupId, texts };
+      worker.postMessage(request);
+    });
+  }
+
+  private post(request: PrepareRequest): void {
+    this.worker?.postMessage(request);
+  }
+
+  private stop(): void {
+    const worker = this.worker;
+    this.fail();
+    if (worker !== null) void worker.terminate();
+  }
+
+  private fail(): void {
+    this.worker = null;
+    this.failed = true;
+    this.settleStarted(false);
+    if (threads.get(this.entryKey) === this) threads.delete(this.entryKey);
+    const waiting = [...this.waiting.values()];
+    this.waiting.clear();
+    for (const w of waiting) w.reject(new Error('the preparation thread stopped'));
+  }
+}
+
+/** The live thread per module (a test starts another module than prepare-thread.ts). */
+const threads = new Map<string, PrepareThread>();
+
+function threadFor(entry: URL): PrepareThread {
+  const running = threads.get(entry.href);
+  if (running !== undefined && !running.failed) return running;
+  const thread = new PrepareThread(entry.href);
+  if (!thread.failed) threads.set(entry.href, thread);
+  return thread;
+}
+
+/**
+ * One ingestion's use of the preparation thread (see above): chunks go to the thread once it is ready; until then,
+ * and for good once it failed, `local` prepares them here.
+ */
+export class ThreadPreparer implements ChunkPreparer {
+  /** Chunks the thread prepared (the others were prepared here). */
+  chunksInThread = 0;
+  /** Settles when the thread is ready (true) or failed before it was (false). */
+  readonly started: Promise<boolean>;
+  private thread: PrepareThread | null;
+  private readonly setupId: number;
+
+  constructor(
+    private readonly local: RecordPreparer,
+    setup: PreparerSetup,
+    /** The thread's module: prepare-thread.ts unless a test gives another. */
+    entry: URL = threadEntry('prepare-thread', import.meta.url),
+  ) {
+    const thread = threadFor(entry);
+    this.thread = thread;
+    this.started = thread.started;
+    this.setupId = thread.register(setup);
   }
 
   async prepare(lines: readonly NdjsonLine[]): Promise<PreparedResource[]> {
-    const worker = this.worker;
-    if (worker === null || !this.ready) return prepareHere(this.local, lines);
-    const request: PrepareRequest = {
-      id: ++this.sequence,
-      texts: lines.map((item) => ('text' in item ? item.text : null)),
-    };
+    const thread = this.thread;
+    if (thread === null || thread.failed || !thread.ready) return prepareHere(this.local, lines);
     try {
-      const reply = await new Promise<PrepareReply>((resolve, reject) => {
-        this.waiting.set(request.id, { resolve, reject });
-        worker.postMessage(request);
-      });
+      const reply = await thread.request(
+        this.setupId,
+        lines.map((item) => ('text' in item ? item.text : null)),
+      );
+      if (reply.kind !== 'prepared') throw new Error('the preparation thread did not prepare the chunk');
       const prepared = revive(reply, lines);
       this.chunksInThread++;
       return prepared;
@@ -137,17 +218,7 @@ export class ThreadPreparer implements ChunkPreparer {
   }
 
   close(): void {
-    const worker = this.worker;
-    this.worker = null;
-    this.fail();
-    if (worker !== null) void worker.terminate();
-  }
-
-  private fail(): void {
-    this.worker = null;
-    this.settleStarted(false);
-    const waiting = [...this.waiting.values()];
-    this.waiting.clear();
-    for (const w of waiting) w.reject(new Error('the preparation thread stopped'));
+    this.thread?.release(this.setupId);
+    this.thread = null;
   }
 }

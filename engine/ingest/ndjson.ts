@@ -12,6 +12,12 @@ import { preparerHere, ThreadPreparer, type ChunkPreparer } from './chunk-prepar
 import { isBlank, type NdjsonLine } from './ndjson-lines.ts';
 
 export const CHUNK_LINES = 1024;
+/**
+ * A chunk also ends once its lines hold this many characters, so files of long lines (up to MAX_LINE_BYTES each)
+ * never gather a gigabyte in one chunk, and in the one prepared ahead beside it. Patients of about a kilobyte
+ * fill CHUNK_LINES long before this.
+ */
+export const CHUNK_CHARACTERS = 16 * 1024 * 1024;
 
 export function emptyReport(sourceSystem: string, matchingProfileVersion: number): IngestReport {
   return {
@@ -130,16 +136,19 @@ export async function ingestLines(
     write(batch, await prepared);
   };
   let chunk: NdjsonLine[] = [];
+  let characters = 0;
   try {
     for await (const item of lines) {
       report.lines = item.line;
       if ('text' in item && isBlank(item.text)) continue;
       chunk.push(item);
-      if (chunk.length < CHUNK_LINES) continue;
+      if ('text' in item) characters += item.text.length;
+      if (chunk.length < CHUNK_LINES && characters < CHUNK_CHARACTERS) continue;
       preparer ??= prepareAhead(ingestor);
       // Hand this chunk over first, then write the one before while it is prepared.
       const next = { batch: chunk, prepared: preparer.prepare(chunk) };
       chunk = [];
+      characters = 0;
       await writePending();
       pending = next;
     }

@@ -8,7 +8,7 @@ import { createTenant, sandboxProfile } from '../../../engine/operations/sandbox
 import { generatePopulation } from '../../../engine/synthetic/generate.ts';
 import { toNdjsonBySource } from '../../../engine/synthetic/write.ts';
 import { Ingestor } from '../../../engine/ingest/ingestor.ts';
-import { CHUNK_LINES, ingestLines, preparerInThisThread } from '../../../engine/ingest/ndjson.ts';
+import { CHUNK_CHARACTERS, CHUNK_LINES, ingestLines, preparerInThisThread } from '../../../engine/ingest/ndjson.ts';
 import { ndjsonLines } from '../../../engine/ingest/ndjson-lines.ts';
 import { ThreadPreparer, type ChunkPreparer } from '../../../engine/ingest/chunk-preparer.ts';
 import { MAX_LINE_BYTES } from '../../../engine/ingest/ndjson-lines.ts';
@@ -117,6 +117,8 @@ describe('a large file is prepared one chunk ahead, in a thread of its own', () 
     const thread = threadWith();
     const ahead = await ingestWith(texts, thread.factory, thread.start);
     expect(thread.made).toHaveLength(2);
+    // One thread served both files (a thread per file cost a few hundred milliseconds of CPU each).
+    expect(thread.made[1]?.started).toBe(thread.made[0]?.started);
     for (const preparer of thread.made) {
       expect(await preparer.started).toBe(true);
       // Every full chunk went to the thread; the last, partial one is prepared here.
@@ -131,6 +133,8 @@ describe('a large file is prepared one chunk ahead, in a thread of its own', () 
     const crashing = threadWith(new URL('../../fixtures/crashing-prepare-thread.ts', import.meta.url));
     const after = await ingestWith(texts, crashing.factory, crashing.start);
     expect(crashing.made).toHaveLength(2);
+    // The second file had a new thread: a dead one is never reused.
+    expect(crashing.made[1]?.started).not.toBe(crashing.made[0]?.started);
     for (const preparer of crashing.made) {
       expect(await preparer.started).toBe(true);
       expect(preparer.chunksInThread).toBe(0);
@@ -148,5 +152,34 @@ describe('a large file is prepared one chunk ahead, in a thread of its own', () 
     });
     expect(started).toBe(0);
     expect(reports[0]?.created).toBeGreaterThan(40);
+  }, 60_000);
+
+  it('ends a chunk at CHUNK_CHARACTERS as well as at CHUNK_LINES, so long lines never make a chunk (or the one prepared ahead) huge', async () => {
+    const dir = tempDir();
+    cpSync(blank, dir, { recursive: true });
+    const engine = LocalEngine.open({ dbPath: join(dir, 'registry.db') });
+    try {
+      const long = 'x'.repeat(900_000);
+      const perChunk = Math.ceil(CHUNK_CHARACTERS / long.length);
+      const text = [...Array.from({ length: 2 * perChunk + 3 }, () => long), (texts[0] ?? '').split('\n')[0]].join(
+        '\n',
+      );
+      const progress: number[] = [];
+      const report = await withTenant('t1', () =>
+        ingestLines(
+          engine.env.store,
+          new Ingestor(engine.env.store, 't1', SOURCES[0], engine.env.settings()),
+          ndjsonLines(text),
+          (r) => progress.push(r.rejected.length + r.created),
+        ),
+      );
+      // Two chunks ended by their characters (far below CHUNK_LINES lines), then the rest.
+      expect(progress).toEqual([perChunk, 2 * perChunk, 2 * perChunk + 4]);
+      expect(report.rejected).toHaveLength(2 * perChunk + 3);
+      expect(report.rejected[0]).toEqual({ line: 1, issues: [{ path: 'line', message: 'not valid JSON' }] });
+      expect(report.created).toBe(1);
+    } finally {
+      engine.close();
+    }
   }, 60_000);
 });
