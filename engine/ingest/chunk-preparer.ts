@@ -19,11 +19,12 @@ import type { PreparedResource, PreparerSetup, RecordPreparer } from './record-p
 export interface ChunkPreparer {
   /** The chunk's lines prepared, in order. Never rejects. */
   prepare(lines: readonly NdjsonLine[]): Promise<PreparedResource[]>;
-  /** Stops the thread, if any. */
+  /** Ends this ingestion's use of the thread, if any. */
   close(): void;
 }
 
-function prepareHere(preparer: RecordPreparer, lines: readonly NdjsonLine[]): PreparedResource[] {
+/** The lines prepared in this thread (a line the reader rejected stays rejected). */
+export function prepareHere(preparer: RecordPreparer, lines: readonly NdjsonLine[]): PreparedResource[] {
   return lines.map((item) =>
     'rejected' in item ? { kind: 'rejected', issues: [item.rejected] } : preparer.prepareLine(item.text),
   );

@@ -8,7 +8,7 @@ import type { Store } from '../store/store.ts';
 import { reviewRate, type IngestReport } from '../contract/ingest.ts';
 import type { Ingestor, RecordOutcome } from './ingestor.ts';
 import type { PreparedResource } from './record-preparer.ts';
-import { preparerHere, ThreadPreparer, type ChunkPreparer } from './chunk-preparer.ts';
+import { prepareHere, preparerHere, ThreadPreparer, type ChunkPreparer } from './chunk-preparer.ts';
 import { isBlank, type NdjsonLine } from './ndjson-lines.ts';
 
 export const CHUNK_LINES = 1024;
@@ -153,19 +153,11 @@ export async function ingestLines(
       pending = next;
     }
     await writePending();
-    if (chunk.length > 0)
-      write(
-        chunk,
-        chunk.map((item) => prepareHere(ingestor, item)),
-      );
+    if (chunk.length > 0) write(chunk, prepareHere(ingestor.preparer, chunk));
   } finally {
     preparer?.close();
   }
   return report;
-}
-
-function prepareHere(ingestor: Ingestor, item: NdjsonLine): PreparedResource {
-  return 'rejected' in item ? { kind: 'rejected', issues: [item.rejected] } : prepareLine(ingestor, item.text);
 }
 
 function threadPreparerFor(ingestor: Ingestor): ChunkPreparer {
