@@ -2,7 +2,7 @@
  * The work on one resource that needs no database: parsing, validation, the local identifier, normalisation, the
  * payload digest and the record's blocking tags (the HMACs, the costliest part). It depends only on the source's
  * trust entry, the blocking rules and the key ring, so it runs before the write lock is taken, and for a large
- * file in a thread of its own (prepare-thread.ts) while the previous chunk is matched and written.
+ * file in the preparation thread (prepare-thread.ts) while the previous chunk is matched and written.
  */
 import type { ErrorIssue } from '../contract/errors.ts';
 import type { BlockingConfig, SourceTrustEntry } from '../contract/profile.ts';
