@@ -30,13 +30,6 @@ export function prepareHere(preparer: RecordPreparer, lines: readonly NdjsonLine
   );
 }
 
-export function preparerHere(preparer: RecordPreparer): ChunkPreparer {
-  return {
-    prepare: (lines) => Promise.resolve(prepareHere(preparer, lines)),
-    close: () => undefined,
-  };
-}
-
 function revive(reply: Extract<PrepareReply, { kind: 'prepared' }>, lines: readonly NdjsonLine[]): PreparedResource[] {
   const bytes = Buffer.from(reply.tagBytes.buffer, reply.tagBytes.byteOffset, reply.tagBytes.byteLength);
   return lines.map((item, index): PreparedResource => {
@@ -73,7 +66,6 @@ const IDLE_MS = 30_000;
  */
 class PrepareThread {
   ready = false;
-  failed = false;
   readonly started: Promise<boolean>;
   private worker: Worker | null = null;
   private users = 0;
@@ -111,6 +103,11 @@ class PrepareThread {
     } catch {
       this.fail();
     }
+  }
+
+  /** Whether the thread could not start, died or was stopped: it is never used again. */
+  get failed(): boolean {
+    return this.worker === null;
   }
 
   /** An ingestion starts using the thread; its number names its setup in later requests. */
@@ -155,7 +152,6 @@ class PrepareThread {
 
   private fail(): void {
     this.worker = null;
-    this.failed = true;
     this.settleStarted(false);
     if (threads.get(this.entryKey) === this) threads.delete(this.entryKey);
     const waiting = [...this.waiting.values()];
@@ -189,14 +185,13 @@ export class ThreadPreparer implements ChunkPreparer {
 
   constructor(
     private readonly local: RecordPreparer,
-    setup: PreparerSetup,
     /** The thread's module: prepare-thread.ts unless a test gives another. */
     entry: URL = threadEntry('prepare-thread', import.meta.url),
   ) {
     const thread = threadFor(entry);
     this.thread = thread;
     this.started = thread.started;
-    this.setupId = thread.register(setup);
+    this.setupId = thread.register(local.setup);
   }
 
   async prepare(lines: readonly NdjsonLine[]): Promise<PreparedResource[]> {

@@ -8,7 +8,7 @@ import type { Store } from '../store/store.ts';
 import { reviewRate, type IngestReport } from '../contract/ingest.ts';
 import type { Ingestor, RecordOutcome } from './ingestor.ts';
 import type { PreparedResource } from './record-preparer.ts';
-import { prepareHere, preparerHere, ThreadPreparer, type ChunkPreparer } from './chunk-preparer.ts';
+import { prepareHere, ThreadPreparer, type ChunkPreparer } from './chunk-preparer.ts';
 import { isBlank, type NdjsonLine } from './ndjson-lines.ts';
 
 export const CHUNK_LINES = 1024;
@@ -161,10 +161,13 @@ export async function ingestLines(
 }
 
 function threadPreparerFor(ingestor: Ingestor): ChunkPreparer {
-  return new ThreadPreparer(ingestor.preparer, ingestor.preparer.setup);
+  return new ThreadPreparer(ingestor.preparer);
 }
 
 /** Prepares every chunk in this thread (tests compare the two ways; both give the same results). */
 export function preparerInThisThread(ingestor: Ingestor): ChunkPreparer {
-  return preparerHere(ingestor.preparer);
+  return {
+    prepare: (lines) => Promise.resolve(prepareHere(ingestor.preparer, lines)),
+    close: () => undefined,
+  };
 }

@@ -211,7 +211,7 @@ describe('the built main process', () => {
         blocking: { Version: 1, ActiveKeyVersion: 'k1', Rules: [{ Name: 'birth-date', Parts: [{ Field: 'birthDate', Transform: 'Exact' }] }] },
         ring: { keys: [{ version: 'k1', secret: Buffer.alloc(32, 7) }] },
       };
-      const preparer = new ThreadPreparer(new RecordPreparer(setup), setup);
+      const preparer = new ThreadPreparer(new RecordPreparer(setup));
       const threadStarted = await preparer.started;
       const [prepared] = await preparer.prepare([{ line: 1, text: JSON.stringify({ resourceType: 'Patient', id: 'p1', birthDate: '1980-01-02' }) }]);
       preparer.close();

@@ -90,7 +90,7 @@ function threadWith(entry?: URL): {
   const made: ThreadPreparer[] = [];
   return {
     start: (ingestor) => {
-      const preparer = new ThreadPreparer(ingestor.preparer, ingestor.preparer.setup, entry);
+      const preparer = new ThreadPreparer(ingestor.preparer, entry);
       made.push(preparer);
       return preparer.started;
     },
