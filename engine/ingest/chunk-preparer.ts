@@ -81,8 +81,6 @@ class PrepareThread {
     });
     try {
       const worker = startThread(new URL(entryKey), {});
-      // The thread must never keep the process alive.
-      worker.unref();
       worker.on('message', (message: PrepareReply) => {
         if (message.kind === 'ready') {
           this.ready = true;
@@ -99,6 +97,9 @@ class PrepareThread {
       worker.on('exit', () => {
         this.fail();
       });
+      // The thread must never keep the process alive. Only after the listeners: adding a 'message' listener
+      // refs the worker's port again, and a CLI ingest then waited for the idle stop before it could exit.
+      worker.unref();
       this.worker = worker;
     } catch {
       this.fail();
