@@ -97,8 +97,9 @@ class PrepareThread {
       worker.on('exit', () => {
         this.fail();
       });
-      // The thread must never keep the process alive. Only after the listeners: adding a 'message' listener
-      // refs the worker's port again, and a CLI ingest then waited for the idle stop before it could exit.
+      // Unref'd while no ingestion uses it (register and release below), so an idle thread never keeps the
+      // process alive. Only after the listeners: adding a 'message' listener refs the worker's port again, and a
+      // CLI ingest then waited for the idle stop before it could exit.
       worker.unref();
       this.worker = worker;
     } catch {
@@ -116,6 +117,9 @@ class PrepareThread {
     const setupId = ++this.setups;
     this.users++;
     clearTimeout(this.idle);
+    // Ref'd while in use: an ingestion awaiting a chunk from the thread may have nothing else keeping the
+    // process alive, and an unref'd thread would let it end there (exit code 13, an unsettled await).
+    this.worker?.ref();
     this.post({ kind: 'setup', setupId, setup });
     return setupId;
   }
@@ -124,6 +128,7 @@ class PrepareThread {
     this.post({ kind: 'forget', setupId });
     this.users--;
     if (this.users > 0) return;
+    this.worker?.unref();
     this.idle = setTimeout(() => {
       this.stop();
     }, IDLE_MS);
