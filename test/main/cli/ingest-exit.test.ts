@@ -44,7 +44,7 @@ function runChild(args: readonly string[]): unknown {
 describe('an ingestion with the preparation thread ends with its work', () => {
   it('runs to the end with nothing else keeping the process alive, and leaves nothing behind', () => {
     const { db, file, lines } = registryAndFile();
-    const reports = runChild(['memory', db, TENANT, SOURCE, file]) as { created: number; unchanged: number }[];
+    const reports = runChild(['engine', db, TENANT, SOURCE, file]) as { created: number; unchanged: number }[];
     expect(reports.map((r) => [r.created, r.unchanged])).toEqual([
       [lines, 0],
       [0, lines],
