@@ -89,6 +89,12 @@ export class BlockingKeyOverlap {
     return this.blocking.Rules.flatMap((rule) => ruleKeyMaterial(fields, rule));
   }
 
+  /** A record's key materials under one rule (index into the rule list). */
+  materialsOf(fields: MatchFields, rule: number): string[] {
+    const definition = this.blocking.Rules[rule];
+    return definition === undefined ? [] : ruleKeyMaterial(fields, definition);
+  }
+
   /** One key the two records share under the rule (index into the rule list), or undefined when none. */
   oneSharedKey(a: MatchFields, b: MatchFields, rule: number): string | undefined {
     const definition = this.blocking.Rules[rule];
