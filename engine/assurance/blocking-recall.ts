@@ -84,11 +84,6 @@ export class BlockingKeyOverlap {
     return this.blocking.Rules.length;
   }
 
-  /** Every key material of a record under every rule. */
-  allMaterialsOf(fields: MatchFields): string[] {
-    return this.blocking.Rules.flatMap((rule) => ruleKeyMaterial(fields, rule));
-  }
-
   /** A record's key materials under one rule (index into the rule list). */
   materialsOf(fields: MatchFields, rule: number): string[] {
     const definition = this.blocking.Rules[rule];
@@ -121,10 +116,8 @@ export class BlockingKeyOverlap {
 
   /** Every key the two records share under the rule. */
   allSharedKeys(a: MatchFields, b: MatchFields, rule: number): string[] {
-    const definition = this.blocking.Rules[rule];
-    if (definition === undefined) return [];
-    const left = ruleKeyMaterial(a, definition);
-    return left.length === 0 ? [] : ruleKeyMaterial(b, definition).filter((key) => left.includes(key));
+    const left = this.materialsOf(a, rule);
+    return left.length === 0 ? [] : this.materialsOf(b, rule).filter((key) => left.includes(key));
   }
 
   /**

@@ -23,11 +23,12 @@ function referencePairs(overlap: BlockingKeyOverlap, fields: readonly MatchField
   const n = fields.length;
   const groups = new Map<string, number[]>();
   fields.forEach((f, i) => {
-    for (const material of overlap.allMaterialsOf(f)) {
-      const group = groups.get(material);
-      if (group === undefined) groups.set(material, [i]);
-      else if (group.at(-1) !== i) group.push(i);
-    }
+    for (let rule = 0; rule < overlap.ruleCount; rule++)
+      for (const material of overlap.materialsOf(f, rule)) {
+        const group = groups.get(material);
+        if (group === undefined) groups.set(material, [i]);
+        else if (group.at(-1) !== i) group.push(i);
+      }
   });
   const seen = new Set<number>();
   const pairs: number[] = [];

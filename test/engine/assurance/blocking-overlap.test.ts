@@ -34,8 +34,8 @@ describe('blocking recall under an Unordered rule', () => {
       expect(ordered.oneSharedKey(plain, swapped, 0)).toBeUndefined();
       const key = unordered.oneSharedKey(plain, swapped, 0);
       expect(key).toBeDefined();
-      expect(unordered.allMaterialsOf(plain)).toEqual([key]);
-      expect(unordered.allMaterialsOf(swapped)).toEqual([key]);
+      expect(unordered.materialsOf(plain, 0)).toEqual([key]);
+      expect(unordered.materialsOf(swapped, 0)).toEqual([key]);
       // Other people share nothing.
       expect(unordered.oneSharedKey(plain, { ...SAMPLE_FIELDS, givenName: 'zebedee' }, 0)).toBeUndefined();
     } finally {
