@@ -1,10 +1,12 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import type { ConsoleClient } from './client.ts';
+import type { TaskSlots } from '../hooks/task-slots.ts';
 import { ThroughputSamples } from '../hooks/throughput.ts';
 
 interface ConsoleServices {
   readonly client: ConsoleClient;
   readonly samples: ThroughputSamples;
+  readonly tasks: TaskSlots;
 }
 
 const ServicesContext = createContext<ConsoleServices | null>(null);
@@ -12,9 +14,10 @@ const ServicesContext = createContext<ConsoleServices | null>(null);
 export function ConsoleServicesProvider({
   client,
   samples,
+  tasks,
   children,
 }: ConsoleServices & { readonly children: ReactNode }) {
-  return <ServicesContext.Provider value={{ client, samples }}>{children}</ServicesContext.Provider>;
+  return <ServicesContext.Provider value={{ client, samples, tasks }}>{children}</ServicesContext.Provider>;
 }
 
 function useServices(): ConsoleServices {
@@ -29,4 +32,8 @@ export function useClient(): ConsoleClient {
 
 export function useSamples(): ThroughputSamples {
   return useServices().samples;
+}
+
+export function useTaskSlots(): TaskSlots {
+  return useServices().tasks;
 }

@@ -2,12 +2,16 @@
  * A long engine operation followed as a task (console/start-task): it runs off the backend's thread, its progress
  * is pushed (task/updated) and its output arrives with its end, so no request waits on it and none can time out
  * under it. The hook gives what a mutation gives (start, isPending, data, error) plus the progress and a cancel.
+ * The task is kept for the session in its panel's slot (task-slots.ts): a page left while it runs and opened again
+ * shows it still running, or hands onSuccess the output that arrived meanwhile.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useSyncExternalStore } from 'react';
 import type { OperationInput, OperationOutput } from '../../engine/contract/operations.ts';
-import type { RunOperation, RunProgress, RunState } from '../../engine/contract/runs.ts';
-import { useClient } from '../client/context.tsx';
-import { ClientError } from '../client/errors.ts';
+import type { RunOperation, RunProgress } from '../../engine/contract/runs.ts';
+import { useTaskSlots } from '../client/context.tsx';
+import type { ClientError } from '../client/errors.ts';
+import { connectionKey, useConsoleStatus } from './console-data.ts';
+import { TaskSlots } from './task-slots.ts';
 
 export interface Task<K extends RunOperation> {
   readonly start: (input: OperationInput<K>) => void;
@@ -23,99 +27,67 @@ export interface Task<K extends RunOperation> {
   readonly cancelled: boolean;
 }
 
+export interface TaskOptions {
+  /**
+   * Whether the task outlives the panel (default true: one slot per connection and operation). A panel shown in
+   * several places at once, or whose task only makes sense beside what it shows, passes false: its task is this
+   * mount's alone and forgotten when it unmounts.
+   */
+  readonly kept?: boolean;
+}
+
 export function useTask<K extends RunOperation>(
   operation: K,
   onSuccess?: (output: OperationOutput<K>) => void,
+  options: TaskOptions = {},
 ): Task<K> {
-  const client = useClient();
-  const [state, setState] = useState<RunState | null>(null);
-  const [error, setError] = useState<ClientError | null>(null);
-  const [data, setData] = useState<OperationOutput<K> | undefined>(undefined);
-  const current = useRef<string | null>(null);
-  // States pushed before the start's reply names the task: kept, then applied.
-  const early = useRef(new Map<string, RunState>());
+  const slots = useTaskSlots();
+  const connection = connectionKey(useConsoleStatus().data);
+  const mount = useId();
+  const kept = options.kept ?? true;
+  const slot = TaskSlots.key(connection, kept ? operation : `${operation}:${mount}`);
+  const subscribe = useCallback((listener: () => void) => slots.subscribe(listener), [slots]);
+  const state = useSyncExternalStore(subscribe, () => slots.get(slot));
   const succeed = useRef(onSuccess);
   succeed.current = onSuccess;
 
-  const apply = useCallback((next: RunState): void => {
-    setState(next);
-    if (next.status === 'completed' && next.output !== undefined) {
-      const output = next.output as OperationOutput<K>;
-      setData(output);
-      succeed.current?.(output);
-    }
-    if ((next.status === 'failed' || next.status === 'cancelled') && next.error !== null) {
-      setError(next.status === 'failed' ? new ClientError(next.error) : null);
-    }
-  }, []);
+  useEffect(() => {
+    if (kept) slots.adopt(slot, operation);
+    return kept
+      ? undefined
+      : () => {
+          slots.drop(slot);
+        };
+  }, [slots, slot, operation, kept]);
 
-  useEffect(
-    () =>
-      client.subscribe('task/updated', (next) => {
-        if (next.operation !== operation) return;
-        if (current.current === null) {
-          early.current.set(next.runId, next);
-          return;
-        }
-        if (next.runId === current.current) apply(next);
-      }),
-    [client, operation, apply],
-  );
+  // An output that arrived, here or while the panel was away, is handed over once.
+  useEffect(() => {
+    if (state.taken) return;
+    const output = slots.take(slot);
+    if (output !== undefined) succeed.current?.(output as OperationOutput<K>);
+  }, [slots, slot, state]);
 
   const start = useCallback(
     (input: OperationInput<K>): void => {
-      setError(null);
-      setData(undefined);
-      current.current = null;
-      early.current.clear();
-      setState({
-        runId: '',
-        operation,
-        status: 'queued',
-        progress: null,
-        startedAt: new Date().toISOString(),
-        finishedAt: null,
-        error: null,
-      });
-      client.send('console/start-task', { operation, input }).then(
-        (started) => {
-          current.current = started.runId;
-          const pushed = early.current.get(started.runId);
-          early.current.clear();
-          apply(pushed !== undefined && pushed.status !== 'running' ? pushed : started);
-        },
-        (failure: unknown) => {
-          setState(null);
-          setError(
-            failure instanceof ClientError
-              ? failure
-              : new ClientError({
-                  kind: 'internal',
-                  message: failure instanceof Error ? failure.message : 'the task could not start',
-                  issues: [],
-                }),
-          );
-        },
-      );
+      slots.start(slot, operation, input);
     },
-    [client, operation, apply],
+    [slots, slot, operation],
   );
-
   const cancel = useCallback((): void => {
-    const runId = current.current;
-    if (runId !== null) void client.send('console/cancel-task', { runId }).catch(() => undefined);
-  }, [client]);
+    slots.cancel(slot);
+  }, [slots, slot]);
 
-  const isPending = state !== null && (state.status === 'queued' || state.status === 'running');
+  const run = state.run;
+  const isPending = run !== null && (run.status === 'queued' || run.status === 'running');
   return {
     start,
     cancel,
     isPending,
-    progress: isPending ? state.progress : null,
-    startedAt: isPending ? state.startedAt : null,
-    data,
-    error,
-    isError: error !== null,
-    cancelled: state?.status === 'cancelled',
+    progress: isPending ? run.progress : null,
+    startedAt: isPending ? run.startedAt : null,
+    data: state.output as OperationOutput<K> | undefined,
+    error: state.error,
+    isError: state.error !== null,
+    cancelled: run?.status === 'cancelled',
   };
 }

@@ -99,6 +99,73 @@ describe('a long estimate beside the maintenance page', () => {
     await screenshot(page, 'long-03-estimate-cancelled');
   }, 240_000);
 
+  it('keeps a running estimate, and its form, when the analyst leaves the page or reloads it', async () => {
+    await page.getByRole('tab', { name: 'Estimate without labels' }).click();
+    await page.getByLabel('Model version').fill('kept-while-away');
+    await page.getByLabel('Random pairs').fill('5000000');
+    await page.getByRole('button', { name: "Estimate from this registry's records" }).click();
+    const progress = page.getByTestId('task-progress');
+    await progress.getByText(/Comparing random pairs · [\d,]+ of 5,000,000/).waitFor({ timeout: 60_000 });
+
+    // Away to Maintenance and back: the same run is still followed, and the form still holds what was typed.
+    await page
+      .getByRole('link', { name: /Maintenance/ })
+      .first()
+      .click();
+    await page.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor();
+    await page
+      .getByRole('link', { name: /Match assurance/ })
+      .first()
+      .click();
+    await progress.getByText(/Comparing random pairs · [\d,]+ of 5,000,000/).waitFor({ timeout: 30_000 });
+    expect(await page.getByLabel('Model version').inputValue()).toBe('kept-while-away');
+    expect(await page.getByLabel('Random pairs').inputValue()).toBe('5,000,000');
+    await screenshot(page, 'long-04-estimate-after-navigation');
+
+    // A reload finds the run the console still computes (console/tasks) and follows it, and the form as it was;
+    // Cancel still reaches the run.
+    await page.reload();
+    await progress.getByText(/Comparing random pairs · [\d,]+ of 5,000,000/).waitFor({ timeout: 30_000 });
+    expect(await page.getByLabel('Model version').inputValue()).toBe('kept-while-away');
+    await expectAccessible(page, 'long-estimate-after-reload');
+    await progress.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByTestId('task-cancelled').waitFor({ timeout: 30_000 });
+
+    // An estimate that ends while the page is away is shown when the analyst comes back.
+    await page.getByLabel('Random pairs').fill('2000');
+    await page.getByRole('button', { name: "Estimate from this registry's records" }).click();
+    await page
+      .getByRole('link', { name: /Maintenance/ })
+      .first()
+      .click();
+    await page.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor();
+    // The backend's own account of the console's tasks (what the page asks on a reload), read from this page.
+    const ended = async (): Promise<string | null> =>
+      page.evaluate(async () => {
+        const reply = (await (
+          await fetch('/api/op/console/tasks', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{}',
+          })
+        ).json()) as {
+          value?: { rows: { operation: string; status: string; finishedAt: string | null }[] };
+        };
+        const rows = (reply.value?.rows ?? []).filter((row) => row.operation === 'matching/estimate');
+        const last = rows.at(-1);
+        return last?.finishedAt === null || last === undefined ? null : last.status;
+      });
+    await expect.poll(ended, { timeout: 60_000 }).toBe('completed');
+    await page
+      .getByRole('link', { name: /Match assurance/ })
+      .first()
+      .click();
+    await page.getByRole('heading', { name: 'Estimate of model kept-while-away' }).waitFor({ timeout: 30_000 });
+    expect(await progress.count()).toBe(0);
+    await expectAccessible(page, 'long-estimate-arrived-while-away');
+    await screenshot(page, 'long-05-estimate-arrived-while-away');
+  }, 240_000);
+
   it('ran without script errors or CSP violations', () => {
     expect(pageErrors).toEqual([]);
   });

@@ -1,6 +1,5 @@
 /** The calibration view: the request, each field with its help text and validation, and the answer. */
 import { Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTask } from '../../hooks/task.ts';
 import { TaskOutcome } from './engine-refusal.tsx';
@@ -11,6 +10,7 @@ import { formatCount } from '../../format.ts';
 import { CalibrationReportView } from './calibration-report.tsx';
 import type { LabelPreview } from './label-preview.ts';
 import { PreviewSummary } from './labels-panel.tsx';
+import { FIELD_CODEC, TEXT_CODEC, usePageState } from './page-state.ts';
 
 type CalibrationOutput = z.infer<typeof CalibrationOutputSchema>;
 type NumberValue = number | string;
@@ -35,12 +35,28 @@ export function CalibrationPanel({
   readonly connectionKey: string;
 }) {
   const queryClient = useQueryClient();
-  const [datasetId, setDatasetId] = useState('labels-1');
-  const [modelVersion, setModelVersion] = useState('fs-candidate-1');
-  const [prior, setPrior] = useState<NumberValue>(estimatedPrior ?? 0.01);
-  const [smoothing, setSmoothing] = useState<NumberValue>(1);
-  const [validation, setValidation] = useState<NumberValue>(0.3);
-  const [target, setTarget] = useState<NumberValue>(0.95);
+  const [datasetId, setDatasetId] = usePageState(connectionKey, 'calibration-dataset', 'labels-1', TEXT_CODEC);
+  const [modelVersion, setModelVersion] = usePageState(
+    connectionKey,
+    'calibration-model-version',
+    'fs-candidate-1',
+    TEXT_CODEC,
+  );
+  // Kept per estimated prior: a new estimate (the page remounts this panel for it) starts the field from it again.
+  const [prior, setPrior] = usePageState<NumberValue>(
+    connectionKey,
+    `calibration-prior:${String(estimatedPrior)}`,
+    estimatedPrior ?? 0.01,
+    FIELD_CODEC,
+  );
+  const [smoothing, setSmoothing] = usePageState<NumberValue>(connectionKey, 'calibration-smoothing', 1, FIELD_CODEC);
+  const [validation, setValidation] = usePageState<NumberValue>(
+    connectionKey,
+    'calibration-validation',
+    0.3,
+    FIELD_CODEC,
+  );
+  const [target, setTarget] = usePageState<NumberValue>(connectionKey, 'calibration-target', 0.95, FIELD_CODEC);
   const errors = {
     datasetId: datasetId.trim() === '' ? 'Give the dataset a label' : undefined,
     modelVersion: modelVersion.trim() === '' ? 'Give the model a version label' : undefined,

@@ -130,7 +130,7 @@ function BreakDown({ report }: { readonly report: ImpactPreview }) {
 }
 
 export function ImpactPreviewPanel({ document }: { readonly document: unknown }) {
-  const preview = useTask('profile/preview');
+  const preview = useTask('profile/preview', undefined, { kept: false });
   const report = preview.data;
   return (
     <Stack gap="sm" mt="md" data-testid="impact-preview">

@@ -79,6 +79,12 @@ export const TEXT_CODEC: Codec<string> = {
   read: (stored) => (typeof stored === 'string' ? stored : undefined),
 };
 
+/** A form field's value as its input holds it: a number, or the text being typed (a request's settings, no records). */
+export const FIELD_CODEC: Codec<number | string> = {
+  write: (value) => value,
+  read: (stored) => (typeof stored === 'number' || typeof stored === 'string' ? stored : undefined),
+};
+
 /** The names other pages write under: the label set, the label set's review-queue origin (its text), the open tab. */
 export const LABELS_STATE = 'labels';
 export const REVIEW_QUEUE_LABELS_STATE = 'labels-review-queue';
