@@ -56,7 +56,7 @@ export function sampleLabels(
   return store.read(() => {
     if (!hasTruth(store, ctx.tenantId)) {
       throw validationError(
-        `tenant "${ctx.tenantId}" has no ground truth: labelled pairs can only be sampled from a synthetic sandbox (sandbox init --synthetic N) or a benchmark load`,
+        `tenant "${ctx.tenantId}" has no ground truth: labelled pairs can only be sampled from a synthetic sandbox (sandbox init --synthetic N) or a benchmark load; label a registry of real patients by hand (the console's Workbench, or decided review cases with reviews labels)`,
       );
     }
     const stored = activeProfile(store, ctx.tenantId);

@@ -1,7 +1,7 @@
 /**
  * Labels: paste or drop a TSV (five columns in the spec's order, optional header), see the preview — rows,
  * counts per class and every row error with its line and rule — before anything is sent; or sample labels
- * from this sandbox's ground truth (offline calibration on synthetic data). Any label set saves as TSV, and is kept
+ * from the tenant's ground truth (a synthetic sandbox or a benchmark load). Any label set saves as TSV, and is kept
  * by name among the saved runs on request.
  */
 import {
@@ -379,12 +379,13 @@ export function LabelsPanel({
       {maySample ? (
         <Card withBorder padding="lg" component="section" aria-labelledby="sample-title">
           <Title order={2} size="h4" id="sample-title">
-            Sample labels from this sandbox
+            Sample labels from the ground truth
           </Title>
           <Text size="sm" c="dimmed" maw={720} mb="sm">
-            A synthetic sandbox knows which records are the same person. This draws true pairs and blocking-candidate
-            non-matches from that ground truth, for offline calibration on synthetic data, and estimates the share of
-            true matches among the pairs the scorer meets (the prior a calibration needs).
+            A synthetic sandbox, or a tenant loaded from a benchmark, knows which records are the same person. This
+            draws true pairs and blocking-candidate non-matches from that ground truth, for offline calibration, and
+            estimates the share of true matches among the pairs the scorer meets (the prior a calibration needs). A
+            registry of real patients has none: label its pairs in the Workbench instead.
           </Text>
           <Group align="flex-end">
             <NumberInput
