@@ -177,23 +177,32 @@ describe('review cases in the console', () => {
     await page.getByTestId('job-filter').waitFor();
 
     // Every job's and every ingest's waiting cases: ingestion's older cases are out of date (their identities took
-    // on records since); the switch keeps only the ones that can be decided now.
+    // on records since); the notice's button turns on the switch that keeps only the ones that can be decided now.
     await page
       .getByRole('link', { name: /^Review cases/ })
       .first()
       .click();
-    await page
-      .getByTestId('page-text')
-      .filter({ hasText: /^Cases 1–/ })
-      .waitFor();
+    // A notice counts the out-of-date cases among those listed and says what to do; its button keeps the others.
+    const notice = page.getByTestId('stale-cases');
+    await notice.waitFor();
     const everything = await page.getByTestId('page-text').textContent();
     // (Which cases a first page shows depends on their IDs, which name random enterprise IDs: the totals are compared.)
+    const counted = /^([\d,]+) of these ([\d,]+) waiting cases (?:is|are) out of date/.exec(
+      (await notice.textContent()) ?? '',
+    );
+    const count = (text: string | undefined): number => Number((text ?? '').replace(/,/g, ''));
+    expect(counted, 'the notice names how many of how many').not.toBeNull();
+    expect(everything).toMatch(new RegExp(` of ${counted?.[2] ?? 'none'}$`));
+    const decidableNow = count(counted?.[2]) - count(counted?.[1]);
+    await expectAccessible(page, 'reviews-stale-notice');
     await screenshot(page, '44-reviews-all');
-    await page.getByRole('switch', { name: 'Only cases that can be decided now' }).check();
+    await notice.getByRole('button', { name: 'Show only the cases that can be decided now' }).click();
+    expect(await page.getByRole('switch', { name: 'Only cases that can be decided now' }).isChecked()).toBe(true);
     await page
       .getByTestId('page-text')
-      .filter({ hasNotText: everything ?? '' })
+      .filter({ hasText: new RegExp(` of ${decidableNow.toLocaleString('en-US')}$`) })
       .waitFor();
+    expect(await notice.count()).toBe(0);
     expect(await page.getByText('Out of date').count()).toBe(0);
     await expectAccessible(page, 'reviews-current-only');
 

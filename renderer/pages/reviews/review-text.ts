@@ -41,3 +41,18 @@ export function pageText(offset: number, shown: number, total: number): string {
   if (total === 0 || shown === 0) return 'No cases';
   return `Cases ${(offset + 1).toLocaleString()}–${(offset + shown).toLocaleString()} of ${total.toLocaleString()}`;
 }
+
+/**
+ * How many of the waiting cases listed cannot be decided now (an identity changed since each was opened), or null
+ * when all can.
+ */
+export function staleText(stale: number, waiting: number): string | null {
+  if (stale <= 0 || waiting <= 0) return null;
+  const which =
+    waiting === 1
+      ? 'The waiting case is'
+      : stale >= waiting
+        ? `All ${waiting.toLocaleString()} waiting cases are`
+        : `${stale.toLocaleString()} of these ${waiting.toLocaleString()} waiting cases ${stale === 1 ? 'is' : 'are'}`;
+  return `${which} out of date: an identity changed since ${stale === 1 ? 'it was' : 'they were'} opened (a later record arrived, as in a bulk load, or a canonical record was rebuilt), so a decision would be refused. A reconciliation (Maintenance, Start a job) asks about those pairs again at the identities' current versions, where they still need a person.`;
+}

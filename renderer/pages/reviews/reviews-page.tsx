@@ -36,7 +36,7 @@ import {
   TAB_STATE,
   TEXT_CODEC,
 } from '../assurance/page-state.ts';
-import { ageText, DECISION_COLOR, DECISION_TEXT, KIND_TEXT, pageText, shortCaseId } from './review-text.ts';
+import { ageText, DECISION_COLOR, DECISION_TEXT, KIND_TEXT, pageText, shortCaseId, staleText } from './review-text.ts';
 
 const PAGE_SIZE = 50;
 
@@ -186,6 +186,14 @@ export default function ReviewsPage({
     enabled: unavailable === null,
     placeholderData: keepPreviousData,
   });
+  // The same waiting cases that can be decided now, counted only (one row read): the rest are out of date.
+  const decidableInput = { ...input, currentOnly: true, limit: 1, offset: 0 };
+  const decidable = useQuery({
+    queryKey: keys.reviews(connectionKey, decidableInput),
+    queryFn: () => client.send('reviews/list', decidableInput),
+    enabled: unavailable === null && status === 'open' && !currentOnly,
+    placeholderData: keepPreviousData,
+  });
   // Decided cases as the Match assurance page's label set, marked there as review-queue labels.
   const useAsLabels = useMutation({
     mutationFn: () => client.send('reviews/labels', jobId === null ? {} : { jobId }),
@@ -203,6 +211,10 @@ export default function ReviewsPage({
   };
   const total = cases.data?.total ?? 0;
   const shown = cases.data?.rows.length ?? 0;
+  const stale =
+    status === 'open' && !currentOnly && decidable.data !== undefined && !decidable.isPlaceholderData
+      ? staleText(total - decidable.data.total, total)
+      : null;
   return (
     <Stack gap="lg" maw={1200}>
       <div>
@@ -311,6 +323,23 @@ export default function ReviewsPage({
                 </Badge>
               )}
             </Group>
+            {stale !== null && !cases.isPlaceholderData ? (
+              <Alert color="orange" variant="light" icon={<IconInfo />} data-testid="stale-cases">
+                <Text size="sm">{stale}</Text>
+                <Button
+                  size="xs"
+                  variant="light"
+                  mt="sm"
+                  onClick={() => {
+                    filter(() => {
+                      setCurrentOnly(true);
+                    });
+                  }}
+                >
+                  Show only the cases that can be decided now
+                </Button>
+              </Alert>
+            ) : null}
             {cases.isPending ? (
               <Skeleton height={240} />
             ) : cases.isError ? (
