@@ -88,6 +88,11 @@ export const ReviewCaseDetailSchema = z.object({
   decisions: z.array(ReviewDecisionRowSchema),
   /** LinkQuality: every pair of the identity's records with its score (indexes into left.records); else null. */
   graph: z.array(z.object({ a: z.number().int(), b: z.number().int(), score: z.number() })).nullable(),
+  /**
+   * A dismissed case: the newest case about the same identities, which superseded it (a new case about a pair
+   * dismisses the out-of-date ones still open). Null otherwise.
+   */
+  supersededBy: z.string().nullable(),
 });
 export type ReviewCaseDetail = z.infer<typeof ReviewCaseDetailSchema>;
 

@@ -18,6 +18,7 @@ import {
   decidedCases,
   identityRecordsDigest,
   listReviewCases,
+  newestCaseFor,
   recordDecision,
   rememberDistinct,
   reviewCase,
@@ -159,6 +160,10 @@ export function getReview(
       bestPair: best === null ? null : { left: refOf(best.left), right: refOf(best.right), score: best.score },
       decisions: caseDecisions(store, ctx.tenantId, row.caseId),
       graph,
+      supersededBy:
+        row.status === 'dismissed'
+          ? newestCaseFor(store, ctx.tenantId, row.leftIdentityId, row.rightIdentityId, row.caseId)
+          : null,
     };
   });
 }
@@ -172,6 +177,12 @@ export function decideReview(
   requireTenant(store, ctx.tenantId);
   return store.write(() => {
     const row = requireCase(store, ctx.tenantId, input.caseId);
+    if (row.status === 'dismissed') {
+      const newer = newestCaseFor(store, ctx.tenantId, row.leftIdentityId, row.rightIdentityId, row.caseId);
+      throw conflict(
+        `review case ${row.caseId} was superseded${newer === null ? '' : ` by ${newer}`}, a newer case about the same identities at their current versions; nothing was recorded. Decide that one`,
+      );
+    }
     if (row.status !== 'open') {
       const last =
         row.review === null ? '' : ` (${row.review.decision}, by ${row.review.actor} at ${row.review.decidedAt})`;

@@ -26,7 +26,14 @@ export interface ReviewCaseWrite {
   readonly sourceSystem?: string | null;
 }
 
-/** Inserts the case unless one with the same deterministic ID exists; true when it was new. */
+/**
+ * Inserts the case unless one with the same deterministic ID exists; true when it was new. A new case supersedes
+ * every other open case about the same identities: those name older versions (an open case at these versions would
+ * have kept this one from being asked), so they are out of date and could not be decided; they are dismissed and
+ * kept as history, and the reviewer has one question per pair. Without this, each record a person's identities take
+ * on while a question waits adds a copy of it: after a bulk load of 100,000 records, 2,383 open cases asked about
+ * 1,220 pairs.
+ */
 export function insertReviewCase(store: Store, tenantId: string, c: ReviewCaseWrite, at: string): boolean {
   const result = store
     .statement(
@@ -50,7 +57,32 @@ export function insertReviewCase(store: Store, tenantId: string, c: ReviewCaseWr
       c.jobId ?? null,
       c.sourceSystem ?? null,
     );
-  return result.changes === 1;
+  if (result.changes !== 1) return false;
+  store
+    .statement(
+      `UPDATE review_case SET status = 'dismissed' WHERE tenant_id = ? AND left_identity_id = ? AND right_identity_id = ?
+         AND status = 'open' AND case_id <> ?`,
+    )
+    .run(tenantId, c.leftIdentityId, c.rightIdentityId, c.caseId);
+  return true;
+}
+
+/** The newest case about these identities other than `caseId` (the one that superseded a dismissed case). */
+export function newestCaseFor(
+  store: Store,
+  tenantId: string,
+  leftIdentityId: number,
+  rightIdentityId: number,
+  caseId: string,
+): string | null {
+  const row = store
+    .statement(
+      `SELECT case_id FROM review_case WHERE tenant_id = ? AND left_identity_id = ? AND right_identity_id = ? AND case_id <> ?
+       ORDER BY created_at DESC, case_id DESC LIMIT 1`,
+    )
+    .pluck()
+    .get(tenantId, leftIdentityId, rightIdentityId, caseId) as string | undefined;
+  return row ?? null;
 }
 
 /**

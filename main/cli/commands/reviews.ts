@@ -107,6 +107,9 @@ export async function reviewShow(cli: CliContext): Promise<number> {
         'stale',
         detail.case.stale ? 'yes: an identity changed since the case was opened; a decision would be refused' : 'no',
       ],
+      ...(detail.supersededBy === null
+        ? []
+        : [['superseded', `by ${detail.supersededBy}, a newer case about the same identities`] as [string, string]]),
       ...(detail.bestPair === null
         ? []
         : [

@@ -36,7 +36,7 @@ import { RecordGraph } from './record-graph.tsx';
 import { QueryState } from './query-state.tsx';
 import { ReviewsBreadcrumb } from './reviews-breadcrumb.tsx';
 import { formatDateTime } from '../../format.ts';
-import { IconAlert, IconCheck } from '../../icons.tsx';
+import { IconAlert, IconCheck, IconInfo } from '../../icons.tsx';
 import { shortJobId } from '../maintenance/job-id.ts';
 import { PairRecords } from '../assurance/pair-records.tsx';
 import { DECISION_COLOR, DECISION_TEXT, KIND_TEXT, shortCaseId } from './review-text.ts';
@@ -335,7 +335,11 @@ export default function ReviewCasePage({
         <Title order={1} size="h2">
           Review case {shortCaseId(caseId)}
         </Title>
-        {detail.data === undefined ? null : detail.data.case.review !== null ? (
+        {detail.data === undefined ? null : detail.data.case.status === 'dismissed' ? (
+          <Badge color="gray" variant="light" size="lg">
+            Superseded
+          </Badge>
+        ) : detail.data.case.review !== null ? (
           <Badge color={DECISION_COLOR[detail.data.case.review.decision]} variant="light" size="lg">
             {DECISION_TEXT[detail.data.case.review.decision]}
           </Badge>
@@ -356,7 +360,25 @@ export default function ReviewCasePage({
             <Card withBorder padding="md" bg="var(--mantine-color-white)">
               <Facts detail={data} />
             </Card>
-            {data.case.stale ? (
+            {data.case.status === 'dismissed' ? (
+              <Alert
+                color="gray"
+                variant="light"
+                icon={<IconInfo />}
+                title="This case was superseded"
+                data-testid="superseded-case"
+              >
+                <Text size="sm">
+                  A newer case asks about the same identities at their current versions, so this one was closed without
+                  a decision and is kept as history.{' '}
+                  {data.supersededBy === null ? null : (
+                    <Anchor href={paths.review(data.supersededBy)} size="sm">
+                      Open case {shortCaseId(data.supersededBy)}
+                    </Anchor>
+                  )}
+                </Text>
+              </Alert>
+            ) : data.case.stale ? (
               <Alert
                 color="orange"
                 variant="light"

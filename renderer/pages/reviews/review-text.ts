@@ -54,5 +54,5 @@ export function staleText(stale: number, waiting: number): string | null {
       : stale >= waiting
         ? `All ${waiting.toLocaleString()} waiting cases are`
         : `${stale.toLocaleString()} of these ${waiting.toLocaleString()} waiting cases ${stale === 1 ? 'is' : 'are'}`;
-  return `${which} out of date: an identity changed since ${stale === 1 ? 'it was' : 'they were'} opened (a later record arrived, as in a bulk load, or a canonical record was rebuilt), so a decision would be refused. A reconciliation (Maintenance, Start a job) asks again about the pairs that still need a person, as new cases at the identities' current versions; out-of-date cases stay listed as history.`;
+  return `${which} out of date: an identity changed since ${stale === 1 ? 'it was' : 'they were'} opened (a later record arrived, as in a bulk load, or a canonical record was rebuilt), so a decision would be refused. A reconciliation (Maintenance, Start a job) asks again about the pairs that still need a person, as new cases at the identities' current versions, and each new case supersedes the out-of-date ones about its pair.`;
 }

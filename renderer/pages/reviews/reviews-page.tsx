@@ -40,10 +40,11 @@ import { ageText, DECISION_COLOR, DECISION_TEXT, KIND_TEXT, pageText, shortCaseI
 
 const PAGE_SIZE = 50;
 
-type StatusFilter = 'open' | 'resolved' | 'all';
+type StatusFilter = 'open' | 'resolved' | 'dismissed' | 'all';
 const STATUS_OPTIONS = [
   { value: 'open', label: 'Waiting for a decision' },
   { value: 'resolved', label: 'Decided' },
+  { value: 'dismissed', label: 'Superseded' },
   { value: 'all', label: 'All' },
 ];
 const KIND_OPTIONS = [
@@ -120,7 +121,11 @@ function CasesTable({ rows, now }: { readonly rows: readonly ReviewCase[]; reado
               </Table.Td>
               <Table.Td title={formatDateTime(row.createdAt)}>{ageText(row.createdAt, now)}</Table.Td>
               <Table.Td>
-                {row.review === null ? (
+                {row.status === 'dismissed' ? (
+                  <Badge color="gray" variant="light" title="A newer case asks about the same identities">
+                    Superseded
+                  </Badge>
+                ) : row.review === null ? (
                   row.stale && row.status === 'open' ? (
                     <Badge
                       color="orange"

@@ -1,0 +1,83 @@
+/**
+ * One question per pair: a new review case about two identities dismisses the open cases about them that name older
+ * versions (out of date, so undecidable), keeping them as history with a pointer to the case that superseded them. A
+ * decision on a superseded case is refused with nothing written, and names the case to decide instead.
+ */
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../helpers/temp.ts';
+import { ctx, ndjson, openRegistry, patient } from '../../helpers/registry.ts';
+import { runWorker } from '../../../engine/jobs/worker.ts';
+import { EngineError } from '../../../engine/contract/errors.ts';
+
+const A = patient({ id: 'h1', mrn: 'A1' });
+/** Both names misspelt, moved house, no phone: Probable against A, not Certain. */
+const MOVED = {
+  ...patient({
+    id: 'c-moved',
+    given: ['Anabel'],
+    family: 'Fairwether',
+    line: '9 Ocean Drive',
+    city: 'Brighton',
+    postalCode: 'BN2 1TT',
+  }),
+  telecom: [],
+};
+/** A's record again with a new phone number: an update, which raises the version of A's identity. */
+const A_UPDATED = patient({ id: 'h1', mrn: 'A1', phone: '023 9200 9999' });
+
+describe('superseded review cases', () => {
+  it('a new case about a pair dismisses its out-of-date open cases, which point to it and refuse a decision', async () => {
+    const engine = openRegistry(tempDir());
+    await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: ndjson(A) }, ctx());
+    const opened = await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: ndjson(MOVED) }, ctx());
+    expect(opened.reviewCasesCreated).toBe(1);
+    const first = (await engine.call('reviews/list', {}, ctx())).rows;
+    expect(first).toHaveLength(1);
+    const old = first[0]?.caseId ?? '';
+
+    // A's record changes: the case is out of date, still open, and nothing else asks about the pair yet.
+    const updated = await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: ndjson(A_UPDATED) }, ctx());
+    expect(updated.reviewCasesCreated).toBe(0);
+    const waiting = await engine.call('reviews/list', {}, ctx());
+    expect(waiting.rows.map((c) => [c.caseId, c.stale])).toEqual([[old, true]]);
+
+    // A reconciliation asks about the pair again at the current versions: that case replaces the old one.
+    const { jobId } = await engine.call('maintenance/reconcile', { reason: 'after the update', batchSize: 25 }, ctx());
+    await runWorker(engine.env, { tenants: ['t1'], once: true });
+    expect((await engine.call('jobs/get', { jobId }, ctx())).counters.reviewCreated).toBe(1);
+    const open = (await engine.call('reviews/list', {}, ctx())).rows;
+    expect(open).toHaveLength(1);
+    const fresh = open[0];
+    expect(fresh?.caseId).not.toBe(old);
+    expect(fresh?.stale).toBe(false);
+    expect([fresh?.leftEnterpriseId, fresh?.rightEnterpriseId]).toEqual([
+      first[0]?.leftEnterpriseId,
+      first[0]?.rightEnterpriseId,
+    ]);
+    const dismissed = (await engine.call('reviews/list', { status: 'dismissed' }, ctx())).rows;
+    expect(dismissed.map((c) => c.caseId)).toEqual([old]);
+    const history = await engine.call('reviews/get', { caseId: old }, ctx());
+    expect(history.case.status).toBe('dismissed');
+    expect(history.supersededBy).toBe(fresh?.caseId);
+    expect((await engine.call('reviews/get', { caseId: fresh?.caseId ?? '' }, ctx())).supersededBy).toBeNull();
+
+    // Deciding the old case is refused, names the new one and writes nothing; the new one takes the decision.
+    const refused = await engine
+      .call('reviews/decide', { caseId: old, decision: 'same-person', reason: 'checked the forms' }, ctx())
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
+    expect(refused).toBeInstanceOf(EngineError);
+    expect((refused as EngineError).kind).toBe('conflict');
+    expect((refused as EngineError).message).toContain(`superseded by ${fresh?.caseId ?? '?'}`);
+    expect((await engine.call('reviews/get', { caseId: old }, ctx())).decisions).toEqual([]);
+    const decided = await engine.call(
+      'reviews/decide',
+      { caseId: fresh?.caseId ?? '', decision: 'same-person', reason: 'checked the forms' },
+      ctx(),
+    );
+    expect(decided.case.status).toBe('resolved');
+    engine.close();
+  });
+});
