@@ -69,6 +69,24 @@ export function patient(p: PersonSpec): Record<string, unknown> {
   };
 }
 
+/**
+ * The default person's record with both names misspelt, moved house and no phone: Probable against the default
+ * person's record under the test profile, not Certain (so ingestion opens a review case about the pair).
+ */
+export function movedAway(id: string): Record<string, unknown> {
+  return {
+    ...patient({
+      id,
+      given: ['Anabel'],
+      family: 'Fairwether',
+      line: '9 Ocean Drive',
+      city: 'Brighton',
+      postalCode: 'BN2 1TT',
+    }),
+    telecom: [],
+  };
+}
+
 export function ndjson(...resources: readonly unknown[]): string {
   return resources.map((r) => JSON.stringify(r)).join('\n') + '\n';
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/temp.ts';
-import { ctx, ndjson, openRegistry, patient, tableCounts } from '../../helpers/registry.ts';
+import { ctx, movedAway, ndjson, openRegistry, patient, tableCounts } from '../../helpers/registry.ts';
 
 describe('ingestion into a real SQLite registry', () => {
   it('links the same person across sources, opens a review case for a probable match and keeps strangers apart', async () => {
@@ -44,17 +44,7 @@ describe('ingestion into a real SQLite registry', () => {
           }),
           // Same birth date as h1, given and family name both misspelt, moved house and no phone: probable, not
           // certain (with one name right, names and birth date outweigh the move, which counts once: certain).
-          {
-            ...patient({
-              id: 'c2',
-              given: ['Anabel'],
-              family: 'Fairwether',
-              line: '9 Ocean Drive',
-              city: 'Brighton',
-              postalCode: 'BN2 1TT',
-            }),
-            telecom: [],
-          },
+          movedAway('c2'),
         ),
       },
       ctx(),

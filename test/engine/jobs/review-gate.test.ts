@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/temp.ts';
-import { ctx, ndjson, openRegistry, patient, testProfile } from '../../helpers/registry.ts';
+import { ctx, movedAway, ndjson, openRegistry, patient, testProfile } from '../../helpers/registry.ts';
 import { runWorker } from '../../../engine/jobs/worker.ts';
 import { opensReviewCase } from '../../../engine/ingest/review-gate.ts';
 import type { LocalEngine } from '../../../engine/local-engine.ts';
@@ -24,17 +24,7 @@ const NAMESAKE = patient({
   phone: '0113 496 0000',
 });
 /** Both names misspelt, moved house, no phone: probable under the default thresholds, not certain. */
-const MOVED = {
-  ...patient({
-    id: 'c-moved',
-    given: ['Anabel'],
-    family: 'Fairwether',
-    line: '9 Ocean Drive',
-    city: 'Brighton',
-    postalCode: 'BN2 1TT',
-  }),
-  telecom: [],
-};
+const MOVED = movedAway('c-moved');
 
 function withProbable(probable: number): MatchingProfile {
   const profile = testProfile();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/temp.ts';
-import { ctx, ndjson, openRegistry, patient } from '../../helpers/registry.ts';
+import { ctx, movedAway, ndjson, openRegistry, patient } from '../../helpers/registry.ts';
 import { runWorker } from '../../../engine/jobs/worker.ts';
 
 describe('reconciliation and open review cases', () => {
@@ -13,17 +13,7 @@ describe('reconciliation and open review cases', () => {
     );
     // Same birth date, given and family name misspelt, moved house, no phone: a probable match, so ingestion
     // opens a review case.
-    const moved = {
-      ...patient({
-        id: 'c2',
-        given: ['Anabel'],
-        family: 'Fairwether',
-        line: '9 Ocean Drive',
-        city: 'Brighton',
-        postalCode: 'BN2 1TT',
-      }),
-      telecom: [],
-    };
+    const moved = movedAway('c2');
     expect(
       (await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: ndjson(moved) }, ctx()))
         .reviewCasesCreated,

@@ -5,23 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/temp.ts';
-import { ctx, ndjson, openRegistry, patient } from '../../helpers/registry.ts';
+import { ctx, movedAway, ndjson, openRegistry, patient } from '../../helpers/registry.ts';
 import { runWorker } from '../../../engine/jobs/worker.ts';
 import { EngineError } from '../../../engine/contract/errors.ts';
 
 const A = patient({ id: 'h1', mrn: 'A1' });
 /** Both names misspelt, moved house, no phone: Probable against A, not Certain. */
-const MOVED = {
-  ...patient({
-    id: 'c-moved',
-    given: ['Anabel'],
-    family: 'Fairwether',
-    line: '9 Ocean Drive',
-    city: 'Brighton',
-    postalCode: 'BN2 1TT',
-  }),
-  telecom: [],
-};
+const MOVED = movedAway('c-moved');
 /** A's record again with a new phone number: an update, which raises the version of A's identity. */
 const A_UPDATED = patient({ id: 'h1', mrn: 'A1', phone: '023 9200 9999' });
 

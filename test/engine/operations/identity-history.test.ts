@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/temp.ts';
-import { ctx, ndjson, openRegistry, patient } from '../../helpers/registry.ts';
+import { ctx, movedAway, ndjson, openRegistry, patient } from '../../helpers/registry.ts';
 import { runWorker } from '../../../engine/jobs/worker.ts';
 import { isEngineError } from '../../../engine/contract/errors.ts';
 
@@ -19,17 +19,7 @@ describe('identity history', () => {
       ctx(),
     );
     // A probable look-alike: a new identity and a review case about the pair.
-    const moved = {
-      ...patient({
-        id: 'c2',
-        given: ['Anabel'],
-        family: 'Fairwether',
-        line: '9 Ocean Drive',
-        city: 'Brighton',
-        postalCode: 'BN2 1TT',
-      }),
-      telecom: [],
-    };
+    const moved = movedAway('c2');
     await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: ndjson(moved) }, ctx());
     const eid =
       (await engine.call('identities/list', {}, ctx())).rows.find((r) => r.localId === 'A1')?.enterpriseId ?? '';
