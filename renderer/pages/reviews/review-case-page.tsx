@@ -369,8 +369,8 @@ export default function ReviewCasePage({
                 data-testid="superseded-case"
               >
                 <Text size="sm">
-                  A newer case asks about the same identities at their current versions, so this one was closed without
-                  a decision and is kept as history.{' '}
+                  A newer case asks about the same identities at their current versions, so this one was closed and is
+                  kept as history: decide the newer one.{' '}
                   {data.supersededBy === null ? null : (
                     <Anchor href={paths.review(data.supersededBy)} size="sm">
                       Open case {shortCaseId(data.supersededBy)}
