@@ -31,8 +31,8 @@ export interface ReviewCaseWrite {
  * every other open case about the same identities: those name older versions (an open case at these versions would
  * have kept this one from being asked), so they are out of date and could not be decided; they are dismissed and
  * kept as history, and the reviewer has one question per pair. Without this, each record a person's identities take
- * on while a question waits adds a copy of it: after a bulk load of 100,000 records, 2,383 open cases asked about
- * 1,220 pairs.
+ * on while a question waits adds a copy of it: after a bulk load of 100,000 records and a reconciliation, 2,383 open
+ * cases asked about 1,220 pairs.
  */
 export function insertReviewCase(store: Store, tenantId: string, c: ReviewCaseWrite, at: string): boolean {
   const result = store
