@@ -67,7 +67,10 @@ export function insertReviewCase(store: Store, tenantId: string, c: ReviewCaseWr
   return true;
 }
 
-/** The newest case about these identities other than `caseId` (the one that superseded a dismissed case). */
+/**
+ * The case that superseded a dismissed one: the newest case about these identities that is not itself dismissed
+ * (cases opened in one ingestion chunk share a time, so the time alone could name another superseded one).
+ */
 export function newestCaseFor(
   store: Store,
   tenantId: string,
@@ -78,7 +81,7 @@ export function newestCaseFor(
   const row = store
     .statement(
       `SELECT case_id FROM review_case WHERE tenant_id = ? AND left_identity_id = ? AND right_identity_id = ? AND case_id <> ?
-       ORDER BY created_at DESC, case_id DESC LIMIT 1`,
+       ORDER BY CASE WHEN status = 'dismissed' THEN 1 ELSE 0 END, created_at DESC, case_id DESC LIMIT 1`,
     )
     .pluck()
     .get(tenantId, leftIdentityId, rightIdentityId, caseId) as string | undefined;

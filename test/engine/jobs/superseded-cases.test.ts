@@ -8,6 +8,8 @@ import { tempDir } from '../../helpers/temp.ts';
 import { ctx, movedAway, ndjson, openRegistry, patient } from '../../helpers/registry.ts';
 import { runWorker } from '../../../engine/jobs/worker.ts';
 import { EngineError } from '../../../engine/contract/errors.ts';
+import { insertReviewCase } from '../../../engine/store/reviews.ts';
+import { withTenant } from '../../../engine/store/tenant-scope.ts';
 
 const A = patient({ id: 'h1', mrn: 'A1' });
 /** Both names misspelt, moved house, no phone: Probable against A, not Certain. */
@@ -68,6 +70,49 @@ describe('superseded review cases', () => {
       ctx(),
     );
     expect(decided.case.status).toBe('resolved');
+    engine.close();
+  });
+
+  it('points a superseded case to the case that replaced it, not to another superseded one opened at the same time', async () => {
+    const engine = openRegistry(tempDir());
+    await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: ndjson(A) }, ctx());
+    await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: ndjson(MOVED) }, ctx());
+    const [opened] = (await engine.call('reviews/list', {}, ctx())).rows;
+    const { store } = engine.env;
+    const [left, right] = store
+      .statement("SELECT left_identity_id, right_identity_id FROM review_case WHERE tenant_id = 't1'")
+      .raw()
+      .get() as [number, number];
+    // Three more questions about the pair in one chunk, so at one time; the middle one's ID sorts last.
+    const at = new Date().toISOString();
+    const ids = ['rc-' + '1'.repeat(32), 'rc-' + 'f'.repeat(32), 'rc-' + '2'.repeat(32)];
+    withTenant('t1', () => {
+      store.write(() => {
+        ids.forEach((caseId, i) => {
+          insertReviewCase(
+            store,
+            't1',
+            {
+              caseId,
+              kind: 'IngestionMatch',
+              leftIdentityId: left,
+              leftVersion: 10 + i,
+              rightIdentityId: right,
+              rightVersion: 10 + i,
+              profileVersion: 1,
+              score: 0.6,
+              decision: 'probable',
+              evidence: [],
+            },
+            at,
+          );
+        });
+      });
+    });
+    const open = (await engine.call('reviews/list', {}, ctx())).rows.map((c) => c.caseId);
+    expect(open).toEqual([ids[2]]);
+    for (const caseId of [opened?.caseId ?? '', ids[0] ?? '', ids[1] ?? ''])
+      expect((await engine.call('reviews/get', { caseId }, ctx())).supersededBy, caseId).toBe(ids[2]);
     engine.close();
   });
 });
