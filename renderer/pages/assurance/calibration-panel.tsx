@@ -10,7 +10,7 @@ import { formatCount } from '../../format.ts';
 import { CalibrationReportView } from './calibration-report.tsx';
 import type { LabelPreview } from './label-preview.ts';
 import { PreviewSummary } from './labels-panel.tsx';
-import { FIELD_CODEC, TEXT_CODEC, usePageState } from './page-state.ts';
+import { TEXT_CODEC, useFieldState, usePageState } from './page-state.ts';
 
 type CalibrationOutput = z.infer<typeof CalibrationOutputSchema>;
 type NumberValue = number | string;
@@ -43,20 +43,14 @@ export function CalibrationPanel({
     TEXT_CODEC,
   );
   // Kept per estimated prior: a new estimate (the page remounts this panel for it) starts the field from it again.
-  const [prior, setPrior] = usePageState<NumberValue>(
+  const [prior, setPrior] = useFieldState(
     connectionKey,
     `calibration-prior:${String(estimatedPrior)}`,
     estimatedPrior ?? 0.01,
-    FIELD_CODEC,
   );
-  const [smoothing, setSmoothing] = usePageState<NumberValue>(connectionKey, 'calibration-smoothing', 1, FIELD_CODEC);
-  const [validation, setValidation] = usePageState<NumberValue>(
-    connectionKey,
-    'calibration-validation',
-    0.3,
-    FIELD_CODEC,
-  );
-  const [target, setTarget] = usePageState<NumberValue>(connectionKey, 'calibration-target', 0.95, FIELD_CODEC);
+  const [smoothing, setSmoothing] = useFieldState(connectionKey, 'calibration-smoothing', 1);
+  const [validation, setValidation] = useFieldState(connectionKey, 'calibration-validation', 0.3);
+  const [target, setTarget] = useFieldState(connectionKey, 'calibration-target', 0.95);
   const errors = {
     datasetId: datasetId.trim() === '' ? 'Give the dataset a label' : undefined,
     modelVersion: modelVersion.trim() === '' ? 'Give the model a version label' : undefined,

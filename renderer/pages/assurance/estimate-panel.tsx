@@ -17,7 +17,7 @@ import {
 import { useTask } from '../../hooks/task.ts';
 import { TaskOutcome } from './engine-refusal.tsx';
 import { EstimateReportView } from './estimate-report.tsx';
-import { FIELD_CODEC, TEXT_CODEC, usePageState } from './page-state.ts';
+import { TEXT_CODEC, useFieldState, usePageState } from './page-state.ts';
 
 type EstimateOutput = z.infer<typeof EstimateOutputSchema>;
 type NumberValue = number | string;
@@ -49,44 +49,14 @@ export function EstimatePanel({
     'fs-estimate-1',
     TEXT_CODEC,
   );
-  const [seed, setSeed] = usePageState<NumberValue>(connectionKey, 'estimate-seed', 1, FIELD_CODEC);
-  const [randomPairs, setRandomPairs] = usePageState<NumberValue>(
-    connectionKey,
-    'estimate-random-pairs',
-    300_000,
-    FIELD_CODEC,
-  );
-  const [maxCandidates, setMaxCandidates] = usePageState<NumberValue>(
-    connectionKey,
-    'estimate-max-candidates',
-    300_000,
-    FIELD_CODEC,
-  );
-  const [maxRecords, setMaxRecords] = usePageState<NumberValue>(
-    connectionKey,
-    'estimate-max-records',
-    DEFAULT_ESTIMATE_RECORDS,
-    FIELD_CODEC,
-  );
-  const [smoothing, setSmoothing] = usePageState<NumberValue>(connectionKey, 'estimate-smoothing', 1, FIELD_CODEC);
-  const [targetPrecision, setTargetPrecision] = usePageState<NumberValue>(
-    connectionKey,
-    'estimate-target-precision',
-    0.999,
-    FIELD_CODEC,
-  );
-  const [targetRecall, setTargetRecall] = usePageState<NumberValue>(
-    connectionKey,
-    'estimate-target-recall',
-    0.999,
-    FIELD_CODEC,
-  );
-  const [reviewBudget, setReviewBudget] = usePageState<NumberValue>(
-    connectionKey,
-    'estimate-review-budget',
-    DEFAULT_REVIEW_BUDGET,
-    FIELD_CODEC,
-  );
+  const [seed, setSeed] = useFieldState(connectionKey, 'estimate-seed', 1);
+  const [randomPairs, setRandomPairs] = useFieldState(connectionKey, 'estimate-random-pairs', 300_000);
+  const [maxCandidates, setMaxCandidates] = useFieldState(connectionKey, 'estimate-max-candidates', 300_000);
+  const [maxRecords, setMaxRecords] = useFieldState(connectionKey, 'estimate-max-records', DEFAULT_ESTIMATE_RECORDS);
+  const [smoothing, setSmoothing] = useFieldState(connectionKey, 'estimate-smoothing', 1);
+  const [targetPrecision, setTargetPrecision] = useFieldState(connectionKey, 'estimate-target-precision', 0.999);
+  const [targetRecall, setTargetRecall] = useFieldState(connectionKey, 'estimate-target-recall', 0.999);
+  const [reviewBudget, setReviewBudget] = useFieldState(connectionKey, 'estimate-review-budget', DEFAULT_REVIEW_BUDGET);
   const errors = {
     modelVersion: modelVersion.trim() === '' ? 'Give the model a version label' : undefined,
     seed: check(seed, integer(0, 2 ** 32 - 1), `A whole number from 0 to ${String(2 ** 32 - 1)}`),

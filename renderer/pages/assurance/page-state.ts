@@ -80,10 +80,19 @@ export const TEXT_CODEC: Codec<string> = {
 };
 
 /** A form field's value as its input holds it: a number, or the text being typed (a request's settings, no records). */
-export const FIELD_CODEC: Codec<number | string> = {
+const FIELD_CODEC: Codec<number | string> = {
   write: (value) => value,
   read: (stored) => (typeof stored === 'number' || typeof stored === 'string' ? stored : undefined),
 };
+
+/** A number field of a request form, kept like usePageState across navigation and reload. */
+export function useFieldState(
+  scope: string,
+  name: string,
+  initial: number,
+): [number | string, (next: number | string) => void] {
+  return usePageState<number | string>(scope, name, initial, FIELD_CODEC);
+}
 
 /** The names other pages write under: the label set, the label set's review-queue origin (its text), the open tab. */
 export const LABELS_STATE = 'labels';
