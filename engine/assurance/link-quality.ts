@@ -47,16 +47,19 @@ export interface Several {
   readonly records: number;
 }
 
-/** Active identities holding at least two records, after a cursor, in identity order. */
+/**
+ * Active identities holding at least two records after a cursor, in identity order. Grouped and ordered by the
+ * identity the walk goes through (its range, then each one's links), so a batch reads only its own identities:
+ * ordered by the link's identity ID instead, SQLite grouped every identity after the cursor in a temporary B-tree
+ * first, and a walk of a million records took 172 s (a batch of 500 up to 3 s).
+ */
+export const SEVERAL_AFTER_SQL = `SELECT i.identity_id AS identityId, i.enterprise_id AS enterpriseId, i.logical_version AS version, count(*) AS records
+       FROM identity i JOIN identity_link l ON l.tenant_id = i.tenant_id AND l.identity_id = i.identity_id
+       WHERE i.tenant_id = ? AND i.identity_id > ? AND i.status = 'active'
+       GROUP BY i.identity_id HAVING count(*) >= 2 ORDER BY i.identity_id LIMIT ?`;
+
 export function identitiesWithSeveral(store: Store, tenantId: string, after: number, limit: number): Several[] {
-  return store
-    .statement(
-      `SELECT l.identity_id AS identityId, i.enterprise_id AS enterpriseId, i.logical_version AS version, count(*) AS records
-       FROM identity_link l JOIN identity i ON i.tenant_id = l.tenant_id AND i.identity_id = l.identity_id
-       WHERE l.tenant_id = ? AND l.identity_id > ? AND i.status = 'active'
-       GROUP BY l.identity_id, i.identity_id HAVING count(*) >= 2 ORDER BY l.identity_id LIMIT ?`,
-    )
-    .all(tenantId, after, limit) as Several[];
+  return store.statement(SEVERAL_AFTER_SQL).all(tenantId, after, limit) as Several[];
 }
 
 export function countSeveral(store: Store, tenantId: string): number {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import { createRng } from '../../../engine/synthetic/prng.ts';
 import { tempDir } from '../../helpers/temp.ts';
+import { identitiesWithSeveral, SEVERAL_AFTER_SQL } from '../../../engine/assurance/link-quality.ts';
 
 const ctx = { tenantId: 'lq', actor: 'test' };
 
@@ -138,5 +139,37 @@ describe('the link-quality scan', () => {
     const again = await engine.call('links/scan', { maxListed: 0 }, ctx);
     expect(again).toMatchObject({ flagged: report.flagged, casesOpened: 0 });
     engine.close();
+  });
+
+  it('walks the identities with several records batch by batch, each batch reading only its own identities', async () => {
+    const engine = LocalEngine.open({ dbPath: join(tempDir(), 'w.db') });
+    try {
+      await engine.call('sandbox/create', { syntheticPeople: 300, seed: 4 }, ctx);
+      const store = engine.env.store;
+      const expected = [...identities(engine).values()]
+        .filter((i) => i.records >= 2)
+        .map((i) => i.identityId)
+        .sort((a, b) => a - b);
+      expect(expected.length).toBeGreaterThan(50);
+      const walked: number[] = [];
+      for (let cursor = 0; ;) {
+        const batch = identitiesWithSeveral(store, ctx.tenantId, cursor, 7);
+        const last = batch.at(-1);
+        if (last === undefined) break;
+        expect(batch.length).toBeLessThanOrEqual(7);
+        expect(batch.every((b) => b.records >= 2)).toBe(true);
+        walked.push(...batch.map((b) => b.identityId));
+        cursor = last.identityId;
+      }
+      expect(walked).toEqual(expected);
+      // No temporary B-tree: one grouping the identities after the cursor would read them all at every batch.
+      const plan = store
+        .statement(`EXPLAIN QUERY PLAN ${SEVERAL_AFTER_SQL}`)
+        .all(ctx.tenantId, 0, 500)
+        .map((row) => (row as { detail: string }).detail);
+      expect(plan.join(' | ')).not.toMatch(/TEMP B-TREE/);
+    } finally {
+      engine.close();
+    }
   });
 });
