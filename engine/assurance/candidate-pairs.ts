@@ -3,7 +3,9 @@
  * the tenant's blocking candidates (blocking-candidates.ts), the pairs the scorer meets in production, so
  * labels made here come from the population a calibration's prior and u-probabilities must describe.
  *
- * 1. Every record's fields are read in one statement, candidate pairs enumerated (at most 1,000,000).
+ * 1. The records are read (all of them, or a seeded uniform sample of MAX_WORKBENCH_RECORDS on a larger registry:
+ *    record-sample.ts, the blocking candidates among them a uniform sample of the registry's), and the candidate
+ *    pairs among them enumerated (at most 1,000,000).
  * 2. At most MAX_SCORED_CANDIDATES of them are scored: all, or a uniform sample drawn with a PRNG seeded by
  *    `seed` (a partial Fisher-Yates shuffle of the pairs in enumeration order), so a seed gives the same list.
  * 3. Pairs scoring within [minScore, maxScore] are ordered: near-thresholds by the distance to the nearer of
@@ -16,45 +18,30 @@
 import { NO_CONTROL, type RunControl } from '../run-control.ts';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import type { MatchFields } from '../contract/fields.ts';
-import { MAX_SCORED_CANDIDATES, type CandidatePair } from '../contract/workbench.ts';
+import { MAX_SCORED_CANDIDATES, MAX_WORKBENCH_RECORDS, type CandidatePair } from '../contract/workbench.ts';
 import { keyRingFor } from '../config/key-ring.ts';
 import { newScratch } from '../scoring/field-comparison.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { scoreBasis } from '../scoring/score-basis.ts';
 import { createScorer } from '../scoring/scorer.ts';
 import { storedTermFrequencies } from '../store/term-frequency.ts';
-import { tenantRecordFields } from '../store/candidate-records.ts';
 import { activeProfile } from '../store/profiles.ts';
 import { requireTenant } from '../store/tenants.ts';
-import { createRng, deriveSeed } from '../synthetic/prng.ts';
+import { sampleKeys } from '../stats/sample-keys.ts';
 import type { EngineEnv } from '../env.ts';
 import { BlockingKeyOverlap } from './blocking-recall.ts';
 import { blockingCandidatePairs } from './blocking-candidates.ts';
+import { readRecordSample } from './record-sample.ts';
 
 export const MAX_ENUMERATED_CANDIDATES = 1_000_000;
-const SAMPLE_STREAM = 43;
-
-/**
- * A uniform sample of k keys (all when there are fewer), by a seeded partial Fisher-Yates shuffle. Two samples
- * drawn from one seed for different purposes take different streams.
- */
-export function sampleKeys(keys: number[], k: number, seed: number, stream = SAMPLE_STREAM): number[] {
-  if (keys.length <= k) return keys;
-  const rng = createRng(deriveSeed(seed, stream));
-  for (let i = 0; i < k; i++) {
-    const j = i + rng.int(keys.length - i);
-    const tmp = keys[i] ?? 0;
-    keys[i] = keys[j] ?? 0;
-    keys[j] = tmp;
-  }
-  return keys.slice(0, k);
-}
 
 export function candidatePairs(
   env: EngineEnv,
   input: OperationInput<'labels/candidates'>,
   ctx: CallContext,
   control: RunControl = NO_CONTROL,
+  /** The most records read; a larger registry is sampled (tests lower it). */
+  maxRecords = MAX_WORKBENCH_RECORDS,
 ): OperationOutput<'labels/candidates'> {
   const { store } = env;
   requireTenant(store, ctx.tenantId);
@@ -65,12 +52,15 @@ export function candidatePairs(
   const limit = input.limit ?? 50;
   return store.read(() => {
     const stored = activeProfile(store, ctx.tenantId);
-    const rows = tenantRecordFields(store, ctx.tenantId);
+    control.step('reading the records', 0, null);
+    const { rows, population } = readRecordSample(store, ctx.tenantId, maxRecords, input.seed ?? 1);
     const fields = rows.map((row) => JSON.parse(row.fieldsJson) as MatchFields);
     const n = rows.length;
     const ring = keyRingFor(stored.profile.Blocking, env.settings(), ctx.tenantId);
     const overlap = new BlockingKeyOverlap(store, ctx.tenantId, stored.profile.Blocking, ring);
-    const enumerated = blockingCandidatePairs(overlap, fields, MAX_ENUMERATED_CANDIDATES, control);
+    const enumerated = blockingCandidatePairs(overlap, fields, MAX_ENUMERATED_CANDIDATES, control, {
+      sampled: population > n,
+    });
     const keys = sampleKeys([...enumerated.pairs], MAX_SCORED_CANDIDATES, input.seed ?? 1);
 
     const scorer = createScorer(stored.profile, storedTermFrequencies(store, ctx.tenantId));
@@ -136,7 +126,8 @@ export function candidatePairs(
       },
       scoreBasis: scoreBasis(stored.profile),
       population: {
-        records: n,
+        records: population,
+        ...(population > n ? { sampledRecords: n } : {}),
         candidatePairs: enumerated.pairs.size,
         truncated: enumerated.truncated,
         scoredPairs: keys.length,

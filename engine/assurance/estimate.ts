@@ -34,22 +34,16 @@ import { createScorer, limitedScore, scoreLimit, scoredTermFrequency } from '../
 import { termFrequencySnapshot } from '../store/term-frequency.ts';
 import { NO_CONTROL, type RunControl } from '../run-control.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
-import {
-  recordFieldsByIds,
-  tenantRecordFields,
-  tenantRecordIds,
-  type CandidateRecordRow,
-} from '../store/candidate-records.ts';
-import type { Store } from '../store/store.ts';
-import { countRecords } from '../store/records.ts';
 import { activeProfile } from '../store/profiles.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { writeAudit } from '../store/audit.ts';
 import type { EngineEnv } from '../env.ts';
 import { BlockingKeyOverlap } from './blocking-recall.ts';
 import { blockingCandidatePairs } from './blocking-candidates.ts';
-import { MAX_ENUMERATED_CANDIDATES, sampleKeys } from './candidate-pairs.ts';
+import { MAX_ENUMERATED_CANDIDATES } from './candidate-pairs.ts';
+import { sampleKeys } from '../stats/sample-keys.ts';
 import { smoothedBandProbabilities } from './calibrate.ts';
+import { readRecordSample } from './record-sample.ts';
 import { fitMixture } from './fellegi-sunter-em.ts';
 import { deterministicAnchor } from './deterministic-anchor.ts';
 import { anchorShare, robustFit, type FitAttempt } from './robust-fit.ts';
@@ -63,8 +57,6 @@ import { ESTIMATE_CAVEAT, ESTIMATE_NOTE, FALLBACK_NOTE } from './report-text.ts'
 const B = BANDS.length;
 /** Fewer modelled candidate pairs than this cannot separate two classes over 11 fields. */
 const MIN_MODELLED_PAIRS = 20;
-/** The seeded stream of the record sample (the candidate sample takes another). */
-const RECORD_SAMPLE_STREAM = 47;
 
 /** The checks that failed, by start: "profile model: anchor-lower, converged; deterministic anchor: band-order". */
 function failedChecksText(attempts: readonly FitAttempt[]): string {
@@ -99,19 +91,6 @@ function sharesUsableKey(overlap: BlockingKeyOverlap, a: MatchFields, b: MatchFi
   const one = overlap.oneSharedKey(a, b, rule);
   if (one === undefined) return false;
   return overlap.isUsable(one) || overlap.allSharedKeys(a, b, rule).some((key) => overlap.isUsable(key));
-}
-
-/** The records the estimate reads: all of the tenant's, or a seeded uniform sample of `max` of them (in record-ID order). */
-function readRecords(
-  store: Store,
-  tenantId: string,
-  max: number,
-  seed: number,
-): { rows: CandidateRecordRow[]; population: number } {
-  const population = countRecords(store, tenantId);
-  if (population <= max) return { rows: tenantRecordFields(store, tenantId), population };
-  const sample = sampleKeys(tenantRecordIds(store, tenantId), max, seed, RECORD_SAMPLE_STREAM).sort((a, b) => a - b);
-  return { rows: recordFieldsByIds(store, tenantId, sample), population };
 }
 
 /** SHA-256 over the records the estimate read: `sourceSystem TAB localId TAB fieldsJson LF`, in record-ID order. */
@@ -200,7 +179,12 @@ export function estimate(
   } = store.read(() => {
     const stored = activeProfile(store, ctx.tenantId);
     control.step('reading the records', 0, null);
-    const { rows, population } = readRecords(store, ctx.tenantId, input.maxRecords ?? DEFAULT_ESTIMATE_RECORDS, seed);
+    const { rows, population } = readRecordSample(
+      store,
+      ctx.tenantId,
+      input.maxRecords ?? DEFAULT_ESTIMATE_RECORDS,
+      seed,
+    );
     if (rows.length < 2)
       throw validationError('the tenant has fewer than two records: there is nothing to estimate from', [
         { path: 'tenant', message: `${rows.length} records; ingest the registry's records first` },

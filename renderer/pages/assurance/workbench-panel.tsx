@@ -34,6 +34,7 @@ import { FIELD_ROWS, showValue } from './record-fields.ts';
 
 type CandidatePairsPopulation = CandidatePairsOutput['population'];
 import { formatCount } from '../../format.ts';
+import { drawPopulationText } from './workbench-text.ts';
 import { IconAlert, IconDownload } from '../../icons.tsx';
 import { saveText } from './save-file.ts';
 import { usePageState, type Codec } from './page-state.ts';
@@ -182,10 +183,7 @@ export function WorkbenchPanel({
         ) : null}
         {population !== null ? (
           <Text size="xs" c="dimmed" mt="sm">
-            {formatCount(population.inRange)} of {formatCount(population.scoredPairs)} scored candidate pairs lie in the
-            band ({formatCount(population.candidatePairs)}
-            {population.truncated ? '+' : ''} candidates among {formatCount(population.records)} records);{' '}
-            {formatCount(offset)} drawn from it so far.
+            {drawPopulationText(population, offset)}
           </Text>
         ) : null}
         {pairs.length === 0 && verdicts.size > 0 ? (

@@ -10,6 +10,9 @@ import { tableCounts } from '../../helpers/registry.ts';
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import { EngineError } from '../../../engine/contract/errors.ts';
 import { FIELD_NAMES } from '../../../engine/contract/fields.ts';
+import { candidatePairs } from '../../../engine/assurance/candidate-pairs.ts';
+import { NO_CONTROL } from '../../../engine/run-control.ts';
+import { withTenant } from '../../../engine/store/tenant-scope.ts';
 
 const ctx = { tenantId: 'demo', actor: 'test' };
 
@@ -85,6 +88,49 @@ describe('labels/candidates', () => {
       await expect(engine.call('labels/candidates', { minScore: 0.8, maxScore: 0.2 }, ctx)).rejects.toBeInstanceOf(
         EngineError,
       );
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('reads a seeded uniform sample of the records on a registry above its bound: candidates among the sample only', async () => {
+    const engine = LocalEngine.open({ dbPath: join(tempDir(), 's.db') });
+    try {
+      await engine.call('sandbox/create', { syntheticPeople: 400, seed: 9 }, ctx);
+      const draw = (seed: number, maxRecords: number) =>
+        withTenant('demo', () =>
+          candidatePairs(engine.env, { limit: 200, order: 'highest-first', seed }, ctx, NO_CONTROL, maxRecords),
+        );
+      const whole = draw(1, 100_000);
+      expect(whole.population.sampledRecords).toBeUndefined();
+      const records = whole.population.records;
+
+      const sampled = draw(1, 300);
+      expect(sampled.population).toMatchObject({ records, sampledRecords: 300, truncated: false });
+      // A pair is drawn when both its records are: about (300 / records)² of the registry's candidate pairs.
+      const expected = whole.population.candidatePairs * (300 / records) ** 2;
+      expect(sampled.population.candidatePairs).toBeGreaterThan(expected / 2);
+      expect(sampled.population.candidatePairs).toBeLessThan(expected * 2);
+      // Every pair lies among 300 records and is a blocking candidate of the whole registry.
+      const key = (r: { sourceSystem: string; localId: string }) => `${r.sourceSystem}/${r.localId}`;
+      const seen = new Set(sampled.pairs.flatMap((p) => [key(p.left), key(p.right)]));
+      expect(seen.size).toBeLessThanOrEqual(300);
+      for (const pair of sampled.pairs.slice(0, 10)) {
+        const explained = await engine.call(
+          'matching/explain',
+          {
+            left: { sourceSystem: pair.left.sourceSystem, localId: pair.left.localId },
+            right: { sourceSystem: pair.right.sourceSystem, localId: pair.right.localId },
+          },
+          ctx,
+        );
+        expect(explained.sharedBlockingRules.length).toBeGreaterThan(0);
+        expect(pair.score).toBe(explained.score);
+      }
+      // The seed chooses the sample: the same seed the same pairs, another seed other records.
+      expect(draw(1, 300).pairs).toEqual(sampled.pairs);
+      const other = draw(2, 300);
+      expect(other.pairs.map((p) => key(p.left))).not.toEqual(sampled.pairs.map((p) => key(p.left)));
     } finally {
       engine.close();
     }
