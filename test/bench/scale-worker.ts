@@ -2,7 +2,8 @@
  * The scale bench's operations on a registry the ingestion bench filled (in a child process, so its peak RSS is
  * its own): `ops DIR` loads the ground truth written beside the NDJSON files, then times the unsupervised estimate
  * (first, so the peak RSS read after it is its own), a re-index, a reconciliation (each phase), a sample of 10,000
- * labels and their evaluation, and prints one JSON line.
+ * labels and their evaluation, the workbench's candidate draw, the link-quality scan (nothing written) and the
+ * registry audit's sample of 400 pairs, and prints one JSON line.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -64,6 +65,15 @@ const sampleSeconds = seconds(start);
 start = performance.now();
 await engine.call('matching/evaluate', { datasetId: 'scale', pairs: sample.pairs, thresholds: [0.5, 0.9, 0.97] }, ctx);
 const evaluateSeconds = seconds(start);
+start = performance.now();
+const draw = await engine.call('labels/candidates', { limit: 50 }, ctx);
+const drawSeconds = seconds(start);
+start = performance.now();
+const scan = await engine.call('links/scan', { openCases: false }, ctx);
+const scanSeconds = seconds(start);
+start = performance.now();
+await engine.call('audit/sample', { labels: 400 }, ctx);
+const auditSeconds = seconds(start);
 engine.close();
 process.stdout.write(
   JSON.stringify({
@@ -82,6 +92,11 @@ process.stdout.write(
     sampleSeconds,
     labels: sample.pairs.length,
     evaluateSeconds,
+    drawSeconds,
+    drawSampledRecords: draw.population.sampledRecords ?? null,
+    scanSeconds,
+    scanIdentities: scan.identitiesWithSeveralRecords,
+    auditSeconds,
     peakRssMiB: peakRssMiB(),
   }) + '\n',
 );

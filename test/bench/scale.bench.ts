@@ -3,7 +3,8 @@
  * million records. For each size, in child processes (so each peak RSS is its own run's): the synthetic records
  * are generated; ingested with matching (records/s beside the raw insert of the same rows, and the cost per record
  * of the first and the last tenth: flat cost means the last tenth costs what the first did); then a re-index and a
- * reconciliation (each phase), the unsupervised estimate, a sample of 10,000 labels and their evaluation. Long: the
+ * reconciliation (each phase), the unsupervised estimate, a sample of 10,000 labels and their evaluation, the
+ * workbench's candidate draw, the link-quality scan and the registry audit's sample. Long: the
  * million takes tens of minutes, so it is an option, never part of `npm run bench`'s default.
  */
 import { execFileSync } from 'node:child_process';
@@ -41,6 +42,11 @@ interface Operated {
   sampleSeconds: number;
   labels: number;
   evaluateSeconds: number;
+  drawSeconds: number;
+  drawSampledRecords: number | null;
+  scanSeconds: number;
+  scanIdentities: number;
+  auditSeconds: number;
   peakRssMiB: number;
 }
 
@@ -119,6 +125,25 @@ export function benchScale(
         {
           name: `scale ${k(size)}: evaluate ${ops.labels.toLocaleString('en-US')} labels`,
           value: ops.evaluateSeconds,
+          unit: 's',
+        },
+        {
+          name: `scale ${k(size)}: the workbench's candidate draw`,
+          value: ops.drawSeconds,
+          unit: 's',
+          note:
+            ops.drawSampledRecords === null
+              ? 'every record read'
+              : `a seeded sample of ${ops.drawSampledRecords.toLocaleString('en-US')} records`,
+        },
+        {
+          name: `scale ${k(size)}: link-quality scan of ${ops.scanIdentities.toLocaleString('en-US')} identities with several records`,
+          value: ops.scanSeconds,
+          unit: 's',
+        },
+        {
+          name: `scale ${k(size)}: the registry audit's sample of 400 pairs`,
+          value: ops.auditSeconds,
           unit: 's',
         },
       );
