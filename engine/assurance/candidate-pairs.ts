@@ -50,10 +50,11 @@ export function candidatePairs(
   const order = input.order ?? 'near-thresholds';
   const offset = input.offset ?? 0;
   const limit = input.limit ?? 50;
+  const seed = input.seed ?? 1;
   return store.read(() => {
     const stored = activeProfile(store, ctx.tenantId);
     control.step('reading the records', 0, null);
-    const { rows, population } = readRecordSample(store, ctx.tenantId, maxRecords, input.seed ?? 1);
+    const { rows, population } = readRecordSample(store, ctx.tenantId, maxRecords, seed);
     const fields = rows.map((row) => JSON.parse(row.fieldsJson) as MatchFields);
     const n = rows.length;
     const ring = keyRingFor(stored.profile.Blocking, env.settings(), ctx.tenantId);
@@ -61,7 +62,7 @@ export function candidatePairs(
     const enumerated = blockingCandidatePairs(overlap, fields, MAX_ENUMERATED_CANDIDATES, control, {
       sampled: population > n,
     });
-    const keys = sampleKeys([...enumerated.pairs], MAX_SCORED_CANDIDATES, input.seed ?? 1);
+    const keys = sampleKeys([...enumerated.pairs], MAX_SCORED_CANDIDATES, seed);
 
     const scorer = createScorer(stored.profile, storedTermFrequencies(store, ctx.tenantId));
     const prepared = new Map<number, PreparedRecord>();

@@ -191,12 +191,14 @@ export default function ReviewsPage({
     enabled: unavailable === null,
     placeholderData: keepPreviousData,
   });
-  // The same waiting cases that can be decided now, counted only (one row read): the rest are out of date.
+  // The same waiting cases that can be decided now, counted only (one row read): the rest are out of date. Only
+  // where the list shows every waiting case.
+  const countsStale = status === 'open' && !currentOnly;
   const decidableInput = { ...input, currentOnly: true, limit: 1, offset: 0 };
   const decidable = useQuery({
     queryKey: keys.reviews(connectionKey, decidableInput),
     queryFn: () => client.send('reviews/list', decidableInput),
-    enabled: unavailable === null && status === 'open' && !currentOnly,
+    enabled: unavailable === null && countsStale,
     placeholderData: keepPreviousData,
   });
   // Decided cases as the Match assurance page's label set, marked there as review-queue labels.
@@ -217,7 +219,7 @@ export default function ReviewsPage({
   const total = cases.data?.total ?? 0;
   const shown = cases.data?.rows.length ?? 0;
   const stale =
-    status === 'open' && !currentOnly && decidable.data !== undefined && !decidable.isPlaceholderData
+    countsStale && decidable.data !== undefined && !decidable.isPlaceholderData
       ? staleText(total - decidable.data.total, total)
       : null;
   return (
