@@ -12,6 +12,13 @@
  *
  * The candidate population is reported too: the share of true pairs among all candidate pairs estimates
  * the priorMatchProbability a calibration should use for ingestion.
+ *
+ * On a tenant of more than MAX_LABEL_RECORDS records, the candidate pairs are those among a seeded uniform sample
+ * of that many records (record-sample.ts, as the estimate and the workbench read): a uniform sample of the
+ * registry's candidate pairs, from which the non-matches are drawn and the candidate figures estimated (the
+ * counts scaled up, the share as it is). Enumerating a million records' candidates stopped at MAX_CANDIDATE_PAIRS
+ * in record order, so the non-matches came from the earliest records only and the share described them alone.
+ * The true pairs are always every true pair of the tenant.
  */
 import { NO_CONTROL, type RunControl } from '../run-control.ts';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
@@ -23,7 +30,9 @@ import { hasTruth, truthRecords } from '../store/assurance.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { createRng, deriveSeed, type Rng } from '../synthetic/prng.ts';
 import type { EngineEnv } from '../env.ts';
+import { MAX_LABEL_RECORDS } from '../contract/assurance.ts';
 import { BlockingKeyOverlap } from './blocking-recall.ts';
+import { readRecordSample } from './record-sample.ts';
 import { blockingCandidatePairs } from './blocking-candidates.ts';
 import type { LabelPair } from './labels.ts';
 
@@ -48,11 +57,14 @@ export function sampleLabels(
   input: OperationInput<'labels/sample'>,
   ctx: CallContext,
   control: RunControl = NO_CONTROL,
+  /** The most records whose candidate pairs are enumerated; a larger registry is sampled (tests lower it). */
+  maxRecords = MAX_LABEL_RECORDS,
 ): OperationOutput<'labels/sample'> {
   const { store } = env;
   requireTenant(store, ctx.tenantId);
   const maxPairs = input.maxPairs ?? 10_000;
-  const rng = createRng(deriveSeed(input.seed ?? 1, SAMPLE_STREAM));
+  const seed = input.seed ?? 1;
+  const rng = createRng(deriveSeed(seed, SAMPLE_STREAM));
   return store.read(() => {
     if (!hasTruth(store, ctx.tenantId)) {
       throw validationError(
@@ -60,9 +72,9 @@ export function sampleLabels(
       );
     }
     const stored = activeProfile(store, ctx.tenantId);
+    control.step('reading the records', 0, null);
     const rows = truthRecords(store, ctx.tenantId);
     const n = rows.length;
-    const fields: MatchFields[] = rows.map((row) => JSON.parse(row.fieldsJson) as MatchFields);
     const person = rows.map((row) => row.personId);
 
     const truePairs: [number, number][] = [];
@@ -77,18 +89,31 @@ export function sampleLabels(
         for (let y = x + 1; y < members.length; y++) truePairs.push([members[x] ?? 0, members[y] ?? 0]);
     }
 
-    // Blocking candidates: records sharing a usable key. Keys are grouped as text; only a key shared by
-    // records of two or more people needs its tag's block size.
+    // Blocking candidates: records sharing a usable key, among all the records or a seeded uniform sample of them
+    // (record-sample.ts). Only records with ground truth count; `at` maps a record read to its index among those.
+    const indexOf = new Map(rows.map((row, i) => [row.recordId, i]));
+    const sampleRows = readRecordSample(store, ctx.tenantId, maxRecords, seed);
+    const read = sampleRows.rows.filter((row) => indexOf.has(row.recordId));
+    const at = read.map((row) => indexOf.get(row.recordId) ?? 0);
+    const fields = read.map((row) => JSON.parse(row.fieldsJson) as MatchFields);
+    const s = read.length;
+    const sampled = sampleRows.population > sampleRows.rows.length;
     const ring = keyRingFor(stored.profile.Blocking, env.settings(), ctx.tenantId);
     const overlap = new BlockingKeyOverlap(store, ctx.tenantId, stored.profile.Blocking, ring);
-    const { pairs: candidates } = blockingCandidatePairs(overlap, fields, MAX_CANDIDATE_PAIRS, control);
+    const { pairs: candidates, truncated } = blockingCandidatePairs(overlap, fields, MAX_CANDIDATE_PAIRS, control, {
+      sampled,
+    });
     let trueCandidates = 0;
-    for (const key of candidates) if (person[Math.floor(key / n)] === person[key % n]) trueCandidates++;
     const nonMatches: number[] = [];
     for (const key of candidates) {
-      if (person[Math.floor(key / n)] !== person[key % n]) nonMatches.push(key);
+      const a = at[Math.floor(key / s)] ?? 0;
+      const b = at[key % s] ?? 0;
+      if (person[a] === person[b]) trueCandidates++;
+      else nonMatches.push(a * n + b);
     }
     nonMatches.sort((a, b) => a - b);
+    // Each pair of the registry is among a uniform sample's pairs with the same chance, s(s-1) / (n(n-1)).
+    const scale = sampled && s > 1 ? (n * (n - 1)) / (s * (s - 1)) : 1;
 
     const matchQuota = Math.min(truePairs.length, Math.ceil(maxPairs / 2));
     const nonMatchCount = Math.min(nonMatches.length, maxPairs - matchQuota);
@@ -109,9 +134,12 @@ export function sampleLabels(
     return {
       pairs: sample(pairs, pairs.length, rng),
       candidates: {
-        pairs: candidates.size,
-        truePairs: trueCandidates,
+        pairs: Math.round(candidates.size * scale),
+        truePairs: Math.round(trueCandidates * scale),
         matchShare: candidates.size === 0 ? null : trueCandidates / candidates.size,
+        records: n,
+        ...(sampled ? { sampledRecords: s } : {}),
+        truncated,
       },
     };
   });

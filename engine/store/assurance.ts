@@ -83,14 +83,13 @@ export interface TruthRecordRow {
   readonly sourceSystem: string;
   readonly localId: string;
   readonly personId: string;
-  readonly fieldsJson: string;
 }
 
-/** The tenant's ground-truth records that are in the registry (rejected records are not), by record ID. */
+/** The tenant's ground-truth records that are in the registry (rejected records are not), by record ID; no fields. */
 export function truthRecords(store: Store, tenantId: string): TruthRecordRow[] {
   return store
     .statement(
-      `SELECT r.record_id AS recordId, r.source_system AS sourceSystem, r.local_id AS localId, t.person_id AS personId, r.fields_json AS fieldsJson
+      `SELECT r.record_id AS recordId, r.source_system AS sourceSystem, r.local_id AS localId, t.person_id AS personId
        FROM synthetic_truth t
        JOIN source_record r ON r.tenant_id = t.tenant_id AND r.source_system = t.source_system AND r.local_id = t.local_id
        WHERE t.tenant_id = ? ORDER BY r.record_id`,

@@ -31,6 +31,7 @@ import { formatCount } from '../../format.ts';
 import { IconAlert, IconDownload, IconFolder } from '../../icons.tsx';
 import { saveText } from './save-file.ts';
 import { previewLabels, withoutBadRows, type LabelPreview } from './label-preview.ts';
+import { candidatePopulationText } from './labels-text.ts';
 
 const SHOWN_ROWS = 12;
 const SHOWN_ISSUES = 200;
@@ -417,9 +418,8 @@ export function LabelsPanel({
           ) : null}
           {sample.data !== undefined ? (
             <Text size="sm" mt="sm" data-testid="sample-result">
-              {formatCount(sample.data.pairs.length)} pairs sampled into the label set. Among{' '}
-              {formatCount(sample.data.candidates.pairs)} blocking candidates,{' '}
-              {formatCount(sample.data.candidates.truePairs)} are true pairs: estimated prior{' '}
+              {formatCount(sample.data.pairs.length)} pairs sampled into the label set.{' '}
+              {candidatePopulationText(sample.data.candidates)}{' '}
               <Text span fw={700}>
                 {sample.data.candidates.matchShare === null
                   ? '— (no candidates)'

@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { tempDir } from '../../helpers/temp.ts';
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import { EngineError } from '../../../engine/contract/errors.ts';
+import { sampleLabels } from '../../../engine/assurance/sample-labels.ts';
+import { NO_CONTROL } from '../../../engine/run-control.ts';
+import { withTenant } from '../../../engine/store/tenant-scope.ts';
 
 describe('labels/sample', () => {
   it('draws every true pair and hard non-matches from blocking candidates, deterministically per seed', async () => {
@@ -52,6 +55,56 @@ describe('labels/sample', () => {
     expect(small.pairs).toHaveLength(50);
     expect(small.pairs.filter((p) => p.isMatch)).toHaveLength(25);
     engine.close();
+  });
+
+  it('draws non-matches among a seeded uniform record sample above its bound, and estimates the candidate figures from it', async () => {
+    const engine = LocalEngine.open({ dbPath: join(tempDir(), 's.db') });
+    const ctx = { tenantId: 'demo', actor: 'test' };
+    try {
+      await engine.call('sandbox/create', { syntheticPeople: 400, seed: 9 }, ctx);
+      const draw = (seed: number, maxRecords: number) =>
+        withTenant('demo', () => sampleLabels(engine.env, { maxPairs: 10_000, seed }, ctx, NO_CONTROL, maxRecords));
+      const whole = draw(1, 100_000);
+      const records = whole.candidates.records;
+      expect(whole.candidates).toMatchObject({ truncated: false });
+      expect(whole.candidates.sampledRecords).toBeUndefined();
+      // The whole population is the workbench's: every record pair sharing a usable blocking key.
+      const workbench = await engine.call('labels/candidates', { limit: 1 }, ctx);
+      expect(records).toBe(workbench.population.records);
+      expect(whole.candidates.pairs).toBe(workbench.population.candidatePairs);
+
+      const key = (r: { sourceSystem: string; localId: string }) => `${r.sourceSystem}/${r.localId}`;
+      for (const seed of [1, 2, 3]) {
+        const sampled = draw(seed, 300);
+        expect(sampled.candidates).toMatchObject({ records, sampledRecords: 300, truncated: false });
+        // Every true pair of the tenant is still there; the non-matches lie among 300 records.
+        const matches = sampled.pairs.filter((p) => p.isMatch);
+        expect(matches).toHaveLength(whole.pairs.filter((p) => p.isMatch).length);
+        const nonMatches = sampled.pairs.filter((p) => !p.isMatch);
+        expect(nonMatches.length).toBeGreaterThan(0);
+        expect(new Set(nonMatches.flatMap((p) => [key(p.left), key(p.right)])).size).toBeLessThanOrEqual(300);
+        // The figures scaled from the sample estimate the whole tenant's, and the share is the sample's own ratio.
+        expect(sampled.candidates.pairs).toBeGreaterThan(whole.candidates.pairs / 2);
+        expect(sampled.candidates.pairs).toBeLessThan(whole.candidates.pairs * 2);
+        expect(sampled.candidates.matchShare).toBeGreaterThan((whole.candidates.matchShare ?? 0) / 2);
+        expect(sampled.candidates.matchShare).toBeLessThan((whole.candidates.matchShare ?? 0) * 2);
+        expect(sampled.candidates.matchShare).toBeCloseTo(sampled.candidates.truePairs / sampled.candidates.pairs, 2);
+        for (const pair of nonMatches.slice(0, 5)) {
+          const explained = await engine.call('matching/explain', { left: pair.left, right: pair.right }, ctx);
+          expect(explained.sharedBlockingRules.length).toBeGreaterThan(0);
+        }
+      }
+      // The seed chooses the records: the same seed the same file, another seed other non-matches.
+      expect(draw(1, 300)).toEqual(draw(1, 300));
+      const nonMatchKeys = (seed: number) =>
+        draw(seed, 300)
+          .pairs.filter((p) => !p.isMatch)
+          .map((p) => key(p.left))
+          .sort();
+      expect(nonMatchKeys(2)).not.toEqual(nonMatchKeys(1));
+    } finally {
+      engine.close();
+    }
   });
 
   it('refuses a tenant without ground truth', async () => {
