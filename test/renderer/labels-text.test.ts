@@ -19,7 +19,7 @@ describe("the label sample's population sentence", () => {
         truncated: false,
       }),
     ).toBe(
-      'Among about 60,799,047 blocking candidates (estimated from a seeded sample of 100,000 of the 1,000,000 records), about 762,307 are true pairs: estimated prior',
+      'Among about 60,800,000 blocking candidates (estimated from a seeded sample of 100,000 of the 1,000,000 records), about 762,000 are true pairs: estimated prior',
     );
   });
 

@@ -284,7 +284,7 @@ export async function labelsSample(cli: CliContext): Promise<number> {
     `Wrote ${result.pairs.length} labelled pairs (${matches} matches, ${result.pairs.length - matches} non-matches from blocking candidates) to ${out}${note}.\n` +
       (c.sampledRecords === undefined
         ? `Blocking candidates: ${c.pairs}${c.truncated ? '+' : ''} record pairs, ${c.truePairs}${c.truncated ? '+' : ''} of them true`
-        : `Blocking candidates, estimated from a seeded sample of ${c.sampledRecords} of the ${c.records} records: about ${c.pairs} record pairs, about ${c.truePairs} of them true`) +
+        : `Blocking candidates, estimated from a seeded sample of ${c.sampledRecords} of the ${c.records} records: about ${Number(c.pairs.toPrecision(3))} record pairs, about ${Number(c.truePairs.toPrecision(3))} of them true`) +
       ` (share ${fixed(c.matchShare, 6)}: an estimate of --prior for calibration).\n`,
   );
   return 0;

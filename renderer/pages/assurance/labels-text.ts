@@ -8,14 +8,17 @@ import { formatCount } from '../../format.ts';
  * are true pairs: estimated prior". The prior itself follows, set apart by the page.
  */
 export function candidatePopulationText(candidates: OperationOutput<'labels/sample'>['candidates']): string {
-  const about = candidates.sampledRecords === undefined ? '' : 'about ';
+  const sampled = candidates.sampledRecords !== undefined;
+  const about = sampled ? 'about ' : '';
+  // An estimate is given to three significant figures: its last digits would claim a precision it does not have.
+  const count = (n: number): string => formatCount(sampled ? Number(n.toPrecision(3)) : n);
   const bound = candidates.truncated ? '+' : '';
   const sample =
     candidates.sampledRecords === undefined
       ? ''
       : ` (estimated from a seeded sample of ${formatCount(candidates.sampledRecords)} of the ${formatCount(candidates.records)} records)`;
   return (
-    `Among ${about}${formatCount(candidates.pairs)}${bound} blocking candidates${sample}, ` +
-    `${about}${formatCount(candidates.truePairs)}${bound} are true pairs: estimated prior`
+    `Among ${about}${count(candidates.pairs)}${bound} blocking candidates${sample}, ` +
+    `${about}${count(candidates.truePairs)}${bound} are true pairs: estimated prior`
   );
 }
