@@ -91,6 +91,8 @@ process.stdout.write(
     estimatePeakRssMiB,
     sampleSeconds,
     labels: sample.pairs.length,
+    sampleSampledRecords: sample.candidates.sampledRecords ?? null,
+    sampleMatchShare: sample.candidates.matchShare,
     evaluateSeconds,
     drawSeconds,
     drawSampledRecords: draw.population.sampledRecords ?? null,

@@ -41,6 +41,8 @@ interface Operated {
   estimateCandidates: number;
   sampleSeconds: number;
   labels: number;
+  sampleSampledRecords: number | null;
+  sampleMatchShare: number | null;
   evaluateSeconds: number;
   drawSeconds: number;
   drawSampledRecords: number | null;
@@ -121,6 +123,7 @@ export function benchScale(
           name: `scale ${k(size)}: sample ${ops.labels.toLocaleString('en-US')} labels`,
           value: ops.sampleSeconds,
           unit: 's',
+          note: `non-matches among the candidates of ${ops.sampleSampledRecords === null ? 'every record' : `a seeded sample of ${ops.sampleSampledRecords.toLocaleString('en-US')} records`}; estimated prior ${ops.sampleMatchShare?.toFixed(4) ?? '—'}`,
         },
         {
           name: `scale ${k(size)}: evaluate ${ops.labels.toLocaleString('en-US')} labels`,
