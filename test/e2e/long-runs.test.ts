@@ -85,6 +85,12 @@ describe('a long estimate beside the maintenance page', () => {
     // The job started and finished while the estimate was still computing in the first window.
     expect(await progress.isVisible()).toBe(true);
     expect(await progress.textContent()).toMatch(/Comparing random pairs/);
+    // Watched for a few seconds, the step says how long it has left at its pace.
+    await expect
+      .poll(() => progress.textContent(), { timeout: 30_000 })
+      .toMatch(
+        /Comparing random pairs · [\d,]+ of 5,000,000 · .* · (about [\d a-z]+|under a second) left in this step at its pace so far/,
+      );
     await expectAccessible(other, 'long-job-list-during-estimate');
     await screenshot(other, 'long-02-job-list-during-estimate');
     await other.close();

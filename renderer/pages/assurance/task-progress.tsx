@@ -1,12 +1,13 @@
 /**
- * A long operation while it runs: what it is doing, how far (a bar only when the total is known), for how long,
- * and a Cancel button; after a cancel, that nothing was written. Announced politely to screen readers.
+ * A long operation while it runs: what it is doing, how far (a bar only when the total is known), for how long, how
+ * long its running step has left at its pace so far (step-estimate.ts), and a Cancel button; after a cancel, that nothing was written. Announced politely to screen readers.
  */
 import { Button, Group, Progress, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { RunOperation } from '../../../engine/contract/runs.ts';
-import { formatCount } from '../../format.ts';
+import { formatCount, formatDuration } from '../../format.ts';
 import type { Task } from '../../hooks/task.ts';
+import { nextMark, stepRemainingMs, type StepMark } from './step-estimate.ts';
 
 function elapsed(since: string, now: number): string {
   const seconds = Math.max(0, Math.round((now - Date.parse(since)) / 1000));
@@ -30,6 +31,11 @@ export function TaskProgress<K extends RunOperation>({
       clearInterval(timer);
     };
   }, [task.isPending]);
+  // The step's first sight, kept across renders (recomputed each render, replaced only when the run or step changes).
+  const [mark, setMark] = useState<StepMark | null>(null);
+  const run = task.startedAt ?? '';
+  const seen = nextMark(mark, run, task.isPending ? task.progress : null, now);
+  if (seen !== mark) setMark(seen);
   if (task.cancelled) {
     return (
       <Text size="sm" c="dimmed" role="status" data-testid="task-cancelled">
@@ -43,6 +49,8 @@ export function TaskProgress<K extends RunOperation>({
     progress !== null && progress.total !== null && progress.total > 0
       ? Math.min(1, progress.done / progress.total)
       : null;
+  const remainingMs =
+    progress === null || seen === null ? null : stepRemainingMs(seen, progress.done, progress.total, now);
   return (
     <Stack gap={6} role="status" aria-live="polite" data-testid="task-progress">
       <Group justify="space-between" wrap="nowrap">
@@ -54,6 +62,9 @@ export function TaskProgress<K extends RunOperation>({
             ? ` · ${formatCount(progress.done)} of ${formatCount(progress.total)}`
             : ''}
           {task.startedAt === null ? '' : ` · ${elapsed(task.startedAt, now)}`}
+          {remainingMs === null
+            ? ''
+            : ` · ${remainingMs < 1000 ? 'under a second' : `about ${formatDuration(remainingMs)}`} left in this step at its pace so far`}
         </Text>
         <Button size="xs" variant="default" onClick={task.cancel} data-testid="task-cancel">
           Cancel
