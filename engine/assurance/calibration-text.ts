@@ -16,17 +16,22 @@ export function liveThresholdsText(
   targetPrecision: number,
   profile: { Certain: number; Probable: number },
 ): string {
+  const bound = live.atCertain.precisionLowerBound;
   const target = live.targetPrecisionMet
-    ? `Certain ${String(live.Certain)} is the higher of the cut with the best live F1 and the lowest cut whose live precision reaches the target ${String(targetPrecision)}`
-    : `no held-out cut reaches the target precision ${String(targetPrecision)} in live matching, so Certain ${String(live.Certain)} is the highest held-out score (it links almost nothing automatically: label more pairs)`;
+    ? `Certain ${String(live.Certain)} is the higher of the cut with the best live F1 and the lowest cut whose live precision reaches the target ${String(targetPrecision)} with 95% confidence, where the live precision is ${share(live.atCertain.precision)} (at least ${share(bound)} with 95% confidence) and recall ${share(live.atCertain.recall)}`
+    : `no held-out cut shows the target precision ${String(targetPrecision)} in live matching with 95% confidence` +
+      (live.heldOutNonMatchesNeeded === null
+        ? ''
+        : ` (${String(live.heldOutNonMatches)} held-out non-matches cannot rule out enough false links when true pairs are this rare; about ${String(live.heldOutNonMatchesNeeded)} with none scored at Certain would)`) +
+      `, so Certain ${String(live.Certain)} is the highest held-out score (it links almost nothing automatically: label more non-matches, or keep the profile), where the live precision is ${share(live.atCertain.precision)} (at least ${share(bound)} with 95% confidence) and recall ${share(live.atCertain.recall)}`;
   return (
     `Apply these with the model ({"MatchingRules": {"FellegiSunter": model, "Thresholds": {"Certain": ${String(live.Certain)}, "Probable": ${String(live.Probable)}}}}; ` +
     `the profile's are Certain ${String(profile.Certain)}, Probable ${String(profile.Probable)}). ` +
     `They are on the score the live scorer gives with this model, whose prior ${prior(live.prior)} is the share of true pairs among the pairs the scorer meets (the blocking candidates). ` +
     `Held-out labels hold the classes in the proportion they were drawn, not that share, so live precision is held-out recall and false-positive rate reweighted to it: ` +
-    `${target}, where the live precision is ${share(live.atCertain.precision)} and recall ${share(live.atCertain.recall)}; ` +
-    `Probable ${String(live.Probable)} is the lowest cut that keeps the review band between it and Certain more often one person than two (live recall with reviews ${share(live.atProbable.recall)}). ` +
-    (live.Certain < 0.5
+    `${target}; ` +
+    `Probable ${String(live.Probable)} is the lowest cut that keeps the review band between it and Certain more often one person than two with 95% confidence (live recall with reviews ${share(live.atProbable.recall)}). ` +
+    (live.Certain < 0.5 && live.targetPrecisionMet
       ? `Certain is below 0.5: the model's score understates the live chance of a match (its u came from labelled non-matches drawn among the closest candidates), yet at this cut live precision meets the target. `
       : '') +
     `Recall counts the true pairs among the labels: a true pair blocking never brings together is missed at every threshold (see evaluation's end-to-end figures).`

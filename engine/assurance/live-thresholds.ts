@@ -14,8 +14,10 @@
  *  - Certain: the higher of the cut that maximises live F1 and the lowest cut whose live precision reaches the
  *    target; so automatic links are at least as precise as asked, and no more cautious than the best F1 needs.
  *  - Probable: the lowest cut that keeps the review band (from Probable up to Certain) at a live precision of at
- *    least 0.5: a reviewer meets at least as many pairs that are one person as pairs that are two. Never above
- *    Certain (then there is no review band).
+ *    least 0.5 with 95% confidence (bounded as Certain's): a reviewer meets at least as many pairs that are one
+ *    person as pairs that are two. Never above Certain (then there is no review band). On the million-record
+ *    registry above, the point estimate put Probable at 3e-8 and the band's live precision was 0.35: two million
+ *    review cases.
  * The thresholds are on the model's score, which need not read as a probability of the live population: a model
  * calibrated on labels whose non-matches were drawn hard (the closest candidates) weighs agreement less than the
  * live population warrants, and its Certain can sit far below 0.5 while live precision stays above the target.
@@ -23,12 +25,15 @@
  */
 import { simplestThresholdInGap } from '../stats/simplest-threshold.ts';
 import { sweep, type ScoredExample } from '../stats/threshold-sweep.ts';
+import { wilsonInterval } from '../stats/wilson-interval.ts';
 
 export interface LiveOperatingPoint {
   readonly threshold: number;
   /** Live precision and recall at the threshold (held-out recall; precision corrected to the live share π). */
   readonly precision: number | null;
   readonly recall: number | null;
+  /** The live precision from TPR's lower and FPR's upper 95% Wilson bound: what the labels show with confidence. */
+  readonly precisionLowerBound: number | null;
 }
 
 export interface LiveThresholds {
@@ -38,6 +43,21 @@ export interface LiveThresholds {
   readonly targetPrecisionMet: boolean;
   readonly atCertain: LiveOperatingPoint;
   readonly atProbable: LiveOperatingPoint;
+  /** The held-out non-matches there are, and (when the target is not met) about how many would show it. */
+  readonly heldOutNonMatches: number;
+  readonly heldOutNonMatchesNeeded: number | null;
+}
+
+const Z = 1.959963984540054;
+
+/**
+ * About how many held-out non-matches, none of them at or above the cut, would show live precision `target` with
+ * 95% confidence at recall `tpr`: FPR's Wilson upper bound with no false positive is z² / (n + z²), and the target
+ * needs FPR ≤ π · TPR · (1 − target) / (target · (1 − π)).
+ */
+function nonMatchesNeeded(prior: number, tpr: number, target: number): number | null {
+  const fpr = (prior * tpr * (1 - target)) / (target * (1 - prior));
+  return fpr > 0 && fpr < 1 ? Math.ceil((Z * Z * (1 - fpr)) / fpr) : null;
 }
 
 interface Cut {
@@ -45,6 +65,8 @@ interface Cut {
   readonly below: number | null;
   readonly tpr: number;
   readonly fpr: number;
+  /** Live precision with 95% confidence (see the file's head). */
+  readonly precisionLowerBound: number | null;
 }
 
 function livePrecision(prior: number, tpr: number, fpr: number): number | null {
@@ -58,19 +80,29 @@ function liveF1(prior: number, cut: Cut): number {
 }
 
 /** Every distinct held-out score as a cut "score ≥ t", highest first, with the next lower score and the rates. */
-function cutsOf(examples: readonly ScoredExample[]): Cut[] {
+function cutsOf(examples: readonly ScoredExample[], prior: number): Cut[] {
   const { points, positives } = sweep(examples);
   const negatives = examples.length - positives;
-  return points.map((p, i) => ({
-    score: p.threshold,
-    below: points[i + 1]?.threshold ?? null,
-    tpr: positives > 0 ? p.tp / positives : 0,
-    fpr: negatives > 0 ? p.fp / negatives : 0,
-  }));
+  return points.map((p, i) => {
+    const tpr = wilsonInterval(p.tp, positives);
+    const fpr = wilsonInterval(p.fp, negatives);
+    return {
+      score: p.threshold,
+      below: points[i + 1]?.threshold ?? null,
+      tpr: positives > 0 ? p.tp / positives : 0,
+      fpr: negatives > 0 ? p.fp / negatives : 0,
+      precisionLowerBound: tpr === null || fpr === null ? null : livePrecision(prior, tpr.lower, fpr.upper),
+    };
+  });
 }
 
 function point(prior: number, cut: Cut, threshold: number): LiveOperatingPoint {
-  return { threshold, precision: livePrecision(prior, cut.tpr, cut.fpr), recall: cut.tpr };
+  return {
+    threshold,
+    precision: livePrecision(prior, cut.tpr, cut.fpr),
+    recall: cut.tpr,
+    precisionLowerBound: cut.precisionLowerBound,
+  };
 }
 
 /**
@@ -84,24 +116,30 @@ export function liveThresholds(
 ): LiveThresholds | null {
   if (!(prior > 0 && prior < 1)) throw new RangeError('prior must be strictly between 0 and 1');
   if (!examples.some((e) => e.isMatch) || !examples.some((e) => !e.isMatch)) return null;
-  const cuts = cutsOf(examples);
+  const cuts = cutsOf(examples, prior);
   let bestF1: Cut | undefined;
   let lowestMeeting: Cut | undefined;
   for (const cut of cuts) {
-    const precision = livePrecision(prior, cut.tpr, cut.fpr) ?? 0;
     if (bestF1 === undefined || liveF1(prior, cut) > liveF1(prior, bestF1)) bestF1 = cut;
     // Cuts run from the highest score down, so the last that meets the target is the lowest.
-    if (precision >= targetPrecision) lowestMeeting = cut;
+    if ((cut.precisionLowerBound ?? 0) >= targetPrecision) lowestMeeting = cut;
   }
   const top = cuts[0] as Cut;
   const f1Cut = bestF1 ?? top;
   const certainCut = lowestMeeting === undefined ? top : lowestMeeting.score > f1Cut.score ? lowestMeeting : f1Cut;
   const certain = simplestThresholdInGap(certainCut.below, certainCut.score);
   // The review band [cut, Certain): its pairs are those above the cut less those at or above Certain.
+  const positives = examples.filter((e) => e.isMatch).length;
+  const negatives = examples.length - positives;
   let probableCut = certainCut;
   for (const cut of cuts) {
     if (cut.score >= certainCut.score) continue;
-    const bandPrecision = livePrecision(prior, cut.tpr - certainCut.tpr, cut.fpr - certainCut.fpr);
+    // The band's own counts (held-out pairs from the cut up to Certain), bounded as Certain's are.
+    const tp = Math.round((cut.tpr - certainCut.tpr) * positives);
+    const fp = Math.round((cut.fpr - certainCut.fpr) * negatives);
+    const tpr = wilsonInterval(tp, positives);
+    const fpr = wilsonInterval(fp, negatives);
+    const bandPrecision = tpr === null || fpr === null ? null : livePrecision(prior, tpr.lower, fpr.upper);
     if (bandPrecision !== null && bandPrecision >= 0.5) probableCut = cut;
     else break;
   }
@@ -113,5 +151,7 @@ export function liveThresholds(
     targetPrecisionMet: lowestMeeting !== undefined,
     atCertain: point(prior, certainCut, certain),
     atProbable: point(prior, probableCut, probable),
+    heldOutNonMatches: examples.filter((e) => !e.isMatch).length,
+    heldOutNonMatchesNeeded: lowestMeeting === undefined ? nonMatchesNeeded(prior, f1Cut.tpr, targetPrecision) : null,
   };
 }

@@ -204,6 +204,8 @@ const LiveOperatingPointSchema = z.object({
   threshold: z.number(),
   precision: z.number().nullable(),
   recall: z.number().nullable(),
+  /** Live precision with 95% confidence (TPR's lower, FPR's upper Wilson bound); optional: older reports lack it. */
+  precisionLowerBound: z.number().nullable().optional(),
 });
 
 /**
@@ -219,6 +221,9 @@ export const LiveThresholdsSchema = z.object({
   targetPrecisionMet: z.boolean(),
   atCertain: LiveOperatingPointSchema,
   atProbable: LiveOperatingPointSchema,
+  /** Held-out non-matches, and about how many would show the target when it is not met; optional as above. */
+  heldOutNonMatches: z.number().int().optional(),
+  heldOutNonMatchesNeeded: z.number().int().nullable().optional(),
   explanation: z.string(),
 });
 export type LiveThresholds = z.infer<typeof LiveThresholdsSchema>;

@@ -387,6 +387,8 @@ describe('the Match assurance page', () => {
     // The thresholds that belong with the model in live matching, and the one document that carries both.
     const liveCard = page.getByRole('region', { name: 'Thresholds to apply with this model' });
     expect(await liveCard.textContent()).toMatch(/Apply these with the model/);
+    // Live precision is claimed only as far as the held-out labels show it: with its 95% bound.
+    expect(await liveCard.textContent()).toMatch(/with 95% confidence/);
     expect(await page.getByTestId('priors-note').textContent()).toMatch(
       /A calibration \(0\.020 here\): the share of true pairs among the pairs the scorer meets/,
     );

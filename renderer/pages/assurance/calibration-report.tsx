@@ -203,7 +203,11 @@ export function CalibrationReportView({
                   {String(live.Certain)}
                 </Text>
                 <Text size="xs" c="dimmed">
-                  Live precision {fixed3(live.atCertain.precision)}, recall {fixed3(live.atCertain.recall)}
+                  Live precision {fixed3(live.atCertain.precision)}
+                  {live.atCertain.precisionLowerBound == null
+                    ? ''
+                    : ` (at least ${fixed3(live.atCertain.precisionLowerBound)} with 95% confidence)`}
+                  , recall {fixed3(live.atCertain.recall)}
                 </Text>
               </div>
               <div>
@@ -225,7 +229,11 @@ export function CalibrationReportView({
                   {report.targetPrecision}
                 </Text>
                 <Text size="xs" c="dimmed">
-                  {live.targetPrecisionMet ? 'Met in live matching' : 'Not met by any held-out cut'}
+                  {live.targetPrecisionMet
+                    ? 'Shown for live matching with 95% confidence'
+                    : live.heldOutNonMatchesNeeded == null
+                      ? 'Not shown by any held-out cut'
+                      : `Not shown: ${formatCount(live.heldOutNonMatches ?? 0)} held-out non-matches; about ${formatCount(live.heldOutNonMatchesNeeded)} would`}
                 </Text>
               </div>
             </SimpleGrid>

@@ -99,7 +99,9 @@ describe('FEBRL quality after calibration', () => {
     expect(run.population.records).toBe(5000);
     // The live thresholds: at least the no-labels F1 (0.857), and a review queue a team can staff.
     // 2026-11-26: without a recorded sex, a twin's pattern (another given name, the same birth date) no longer counts the family name (household-evidence.ts); FEBRL replaces given names exactly so: 0.9130.
-    expect(run.population.autoLinks.f1).toBeGreaterThanOrEqual(0.905);
+    // 2026-11-27: Certain where live precision reaches the target with 95% confidence, not at the point estimate
+    // (live-thresholds.ts): 0.9019 at Certain 0.825 (P 0.9991), against 0.8578 without labels.
+    expect(run.population.autoLinks.f1).toBeGreaterThanOrEqual(0.9);
     expect(run.population.autoLinks.precision).toBeGreaterThanOrEqual(0.92);
     expect((1000 * run.population.reviewCases) / run.population.records).toBeLessThanOrEqual(25);
     engine.close();

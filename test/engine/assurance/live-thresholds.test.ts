@@ -13,27 +13,31 @@ function examples(scores: readonly (readonly [number, number, number])[]): Score
 }
 
 describe('live thresholds from held-out labels', () => {
-  // 100 matches and 100 non-matches, drawn half and half; live, one candidate pair in ten is a true pair.
-  const heldOut = examples([
+  // 3,000 matches and 3,000 non-matches, drawn half and half; live, one candidate pair in ten is a true pair.
+  const shape = [
     [0.9, 60, 0],
     [0.7, 20, 1],
     [0.4, 10, 4],
     [0.2, 6, 20],
     [0.05, 4, 75],
-  ]);
+  ] as const;
+  const heldOut = examples(shape.map(([score, m, n]) => [score, m * 30, n * 30] as const));
 
   it('reweights precision to the live share of true pairs: the labels’ balance would overstate it', () => {
     const live = liveThresholds(heldOut, 0.1, 0.95);
     expect(live).not.toBeNull();
     if (live === null) return;
     // At 0.7: TPR 0.8, FPR 0.01 → precision 0.1·0.8 / (0.1·0.8 + 0.9·0.01) = 0.08 / 0.089 = 0.8989 < 0.95: not Certain.
-    // At 0.9: TPR 0.6, FPR 0 → precision 1. Best live F1: 0.9 (F1 0.75) vs 0.7 (F1 2·0.8989·0.8/1.6989 = 0.8466) → 0.7,
-    // but the target needs 0.9, and Certain is the higher of the two.
+    // At 0.9: TPR 0.6, FPR 0 → precision 1; with 95% confidence (TPR ≥ 0.582, FPR ≤ 0.00128) 0.98. Best live F1: 0.9
+    // (F1 0.75) vs 0.7 (F1 2·0.8989·0.8/1.6989 = 0.8466) → 0.7, but the target needs 0.9, and Certain is the higher.
     expect(live.Certain).toBeGreaterThan(0.7);
     expect(live.Certain).toBeLessThanOrEqual(0.9);
     expect(live.targetPrecisionMet).toBe(true);
     expect(live.atCertain.precision).toBe(1);
     expect(live.atCertain.recall).toBeCloseTo(0.6, 12);
+    expect(live.atCertain.precisionLowerBound).toBeGreaterThan(0.95);
+    expect(live.atCertain.precisionLowerBound).toBeLessThan(1);
+    expect(live.heldOutNonMatchesNeeded).toBeNull();
     // The review band below it: [0.7, 0.9) holds 20 matches and 1 non-match → 0.1·0.2 / (0.1·0.2 + 0.9·0.01) = 0.69 ≥ 0.5;
     // [0.4, 0.9) adds 10 and 4 → 0.1·0.3 / (0.03 + 0.9·0.05) = 0.4 < 0.5. So Probable sits in (0.4, 0.7].
     expect(live.Probable).toBeGreaterThan(0.4);
@@ -43,6 +47,36 @@ describe('live thresholds from held-out labels', () => {
     // have said 0.7 is safe; live it is 0.899.
     const balanced = liveThresholds(heldOut, 0.5, 0.95);
     expect(balanced?.Certain).toBeLessThanOrEqual(0.7);
+  });
+
+  it('certifies no cut the labels cannot show: a point estimate of precision 1 from too few non-matches is not enough', () => {
+    // The same shape with 100 non-matches: at 0.9 no false positive, so the point estimate is precision 1, yet FPR
+    // could be 3.7% (its Wilson upper bound), and live precision then as low as 0.6.
+    const few = liveThresholds(examples(shape), 0.1, 0.95);
+    expect(few?.targetPrecisionMet).toBe(false);
+    expect(few?.atCertain.precision).toBe(1);
+    expect(few?.atCertain.precisionLowerBound).toBeLessThan(0.95);
+    expect(few?.Certain).toBeGreaterThan(0.7);
+    expect(few?.heldOutNonMatches).toBe(100);
+    expect(few?.heldOutNonMatchesNeeded).toBeGreaterThan(100);
+
+    // True pairs rare among candidates (a million-record registry's 1.25%): 300 held-out non-matches, none near the
+    // matches, show nothing about the false links a cut makes live. About 5,800 would (z² / FPR with FPR ≤
+    // 0.0125 · 0.98 · 0.05 / (0.95 · 0.9875) ≈ 6.5e-4).
+    const rare = liveThresholds(
+      examples([
+        [0.9, 294, 0],
+        [0.001, 6, 300],
+      ]),
+      0.0125,
+      0.95,
+    );
+    expect(rare?.targetPrecisionMet).toBe(false);
+    expect(rare?.atCertain.precision).toBe(1);
+    expect(rare?.heldOutNonMatchesNeeded).toBeGreaterThan(5_000);
+    expect(rare?.heldOutNonMatchesNeeded).toBeLessThan(7_000);
+    // And no review band the labels cannot show is more often one person than two.
+    expect(rare?.Probable).toBe(rare?.Certain);
   });
 
   it('says so when no cut reaches the target, and keeps Certain at the highest held-out score', () => {
