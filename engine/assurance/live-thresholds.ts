@@ -12,12 +12,18 @@
  * (the standard correction of precision for a class prior different from the sample's; Brabec et al. 2020, "On
  * model evaluation under non-constant class imbalance"). From it:
  *  - Certain: the higher of the cut that maximises live F1 and the lowest cut whose live precision reaches the
- *    target; so automatic links are at least as precise as asked, and no more cautious than the best F1 needs.
+ *    target with 95% confidence; so automatic links are at least as precise as asked, and no more cautious than the
+ *    best F1 needs. "With 95% confidence": the live precision computed from the lower end of TPR's Wilson interval and
+ *    the upper end of FPR's (wilson-interval.ts) reaches the target, as the report's held-out precision target asks
+ *    of its own interval. The point estimate alone fails where it matters most: when true pairs are rare among the
+ *    candidates, a few hundred held-out non-matches with no false positive among them cannot tell an FPR of 0 from
+ *    one of 0.1%, and at a live share of 1% that is the difference between precision 1 and 0.9. On a million-record
+ *    sandbox (2,000 labels, prior 0.0125) the point estimate put Certain at 0.0002 with "live precision 1.000";
+ *    the ground truth of a uniform sample of its candidate pairs gave 0.90.
  *  - Probable: the lowest cut that keeps the review band (from Probable up to Certain) at a live precision of at
  *    least 0.5 with 95% confidence (bounded as Certain's): a reviewer meets at least as many pairs that are one
- *    person as pairs that are two. Never above Certain (then there is no review band). On the million-record
- *    registry above, the point estimate put Probable at 3e-8 and the band's live precision was 0.35: two million
- *    review cases.
+ *    person as pairs that are two. Never above Certain (then there is no review band). On that sandbox, the
+ *    point estimate put Probable at 3e-8 and the band's live precision was 0.35: two million review cases.
  * The thresholds are on the model's score, which need not read as a probability of the live population: a model
  * calibrated on labels whose non-matches were drawn hard (the closest candidates) weighs agreement less than the
  * live population warrants, and its Certain can sit far below 0.5 while live precision stays above the target.
@@ -63,10 +69,20 @@ function nonMatchesNeeded(prior: number, tpr: number, target: number): number | 
 interface Cut {
   readonly score: number;
   readonly below: number | null;
+  /** Held-out matches and non-matches at or above the cut, and their rates. */
+  readonly tp: number;
+  readonly fp: number;
   readonly tpr: number;
   readonly fpr: number;
   /** Live precision with 95% confidence (see the file's head). */
   readonly precisionLowerBound: number | null;
+}
+
+/** Live precision with 95% confidence from tp of the positives and fp of the negatives (see the file's head). */
+function precisionBound(prior: number, tp: number, positives: number, fp: number, negatives: number): number | null {
+  const tpr = wilsonInterval(tp, positives);
+  const fpr = wilsonInterval(fp, negatives);
+  return tpr === null || fpr === null ? null : livePrecision(prior, tpr.lower, fpr.upper);
 }
 
 function livePrecision(prior: number, tpr: number, fpr: number): number | null {
@@ -83,17 +99,15 @@ function liveF1(prior: number, cut: Cut): number {
 function cutsOf(examples: readonly ScoredExample[], prior: number): Cut[] {
   const { points, positives } = sweep(examples);
   const negatives = examples.length - positives;
-  return points.map((p, i) => {
-    const tpr = wilsonInterval(p.tp, positives);
-    const fpr = wilsonInterval(p.fp, negatives);
-    return {
-      score: p.threshold,
-      below: points[i + 1]?.threshold ?? null,
-      tpr: positives > 0 ? p.tp / positives : 0,
-      fpr: negatives > 0 ? p.fp / negatives : 0,
-      precisionLowerBound: tpr === null || fpr === null ? null : livePrecision(prior, tpr.lower, fpr.upper),
-    };
-  });
+  return points.map((p, i) => ({
+    score: p.threshold,
+    below: points[i + 1]?.threshold ?? null,
+    tp: p.tp,
+    fp: p.fp,
+    tpr: positives > 0 ? p.tp / positives : 0,
+    fpr: negatives > 0 ? p.fp / negatives : 0,
+    precisionLowerBound: precisionBound(prior, p.tp, positives, p.fp, negatives),
+  }));
 }
 
 function point(prior: number, cut: Cut, threshold: number): LiveOperatingPoint {
@@ -134,12 +148,8 @@ export function liveThresholds(
   let probableCut = certainCut;
   for (const cut of cuts) {
     if (cut.score >= certainCut.score) continue;
-    // The band's own counts (held-out pairs from the cut up to Certain), bounded as Certain's are.
-    const tp = Math.round((cut.tpr - certainCut.tpr) * positives);
-    const fp = Math.round((cut.fpr - certainCut.fpr) * negatives);
-    const tpr = wilsonInterval(tp, positives);
-    const fpr = wilsonInterval(fp, negatives);
-    const bandPrecision = tpr === null || fpr === null ? null : livePrecision(prior, tpr.lower, fpr.upper);
+    // The band's own held-out pairs (from the cut up to Certain), bounded as Certain's are.
+    const bandPrecision = precisionBound(prior, cut.tp - certainCut.tp, positives, cut.fp - certainCut.fp, negatives);
     if (bandPrecision !== null && bandPrecision >= 0.5) probableCut = cut;
     else break;
   }
@@ -151,7 +161,7 @@ export function liveThresholds(
     targetPrecisionMet: lowestMeeting !== undefined,
     atCertain: point(prior, certainCut, certain),
     atProbable: point(prior, probableCut, probable),
-    heldOutNonMatches: examples.filter((e) => !e.isMatch).length,
+    heldOutNonMatches: negatives,
     heldOutNonMatchesNeeded: lowestMeeting === undefined ? nonMatchesNeeded(prior, f1Cut.tpr, targetPrecision) : null,
   };
 }
