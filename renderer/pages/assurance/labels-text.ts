@@ -13,10 +13,9 @@ export function candidatePopulationText(candidates: OperationOutput<'labels/samp
   // An estimate is given to three significant figures: its last digits would claim a precision it does not have.
   const count = (n: number): string => formatCount(sampled ? Number(n.toPrecision(3)) : n);
   const bound = candidates.truncated ? '+' : '';
-  const sample =
-    candidates.sampledRecords === undefined
-      ? ''
-      : ` (estimated from a seeded sample of ${formatCount(candidates.sampledRecords)} of the ${formatCount(candidates.records)} records)`;
+  const sample = sampled
+    ? ` (estimated from a seeded sample of ${formatCount(candidates.sampledRecords ?? 0)} of the ${formatCount(candidates.records)} records)`
+    : '';
   return (
     `Among ${about}${count(candidates.pairs)}${bound} blocking candidates${sample}, ` +
     `${about}${count(candidates.truePairs)}${bound} are true pairs: estimated prior`
