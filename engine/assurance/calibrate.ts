@@ -278,7 +278,15 @@ export function calibrate(
     liveThresholds:
       live === null
         ? null
-        : { ...live, explanation: liveThresholdsText(live, input.targetPrecision, { Certain, Probable }) },
+        : {
+            ...live,
+            explanation: liveThresholdsText(
+              live,
+              input.targetPrecision,
+              { Certain, Probable },
+              input.validationFraction,
+            ),
+          },
     caveat: CONDITIONAL_INDEPENDENCE_CAVEAT,
     activated: false,
   };

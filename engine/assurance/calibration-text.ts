@@ -1,6 +1,7 @@
 /**
  * The calibration report's sentences about its live thresholds (report prose kept out of the algorithm files).
  */
+import { MAX_DATASET_PAIRS } from '../contract/assurance.ts';
 import type { LiveThresholds } from './live-thresholds.ts';
 
 function share(value: number | null): string {
@@ -11,10 +12,22 @@ function prior(value: number): string {
   return value >= 0.01 ? value.toFixed(3) : value.toPrecision(2);
 }
 
+/**
+ * About how many labelled non-matches would hold `heldOut` of them out at this validation fraction, and whether one
+ * label set can hold that many.
+ */
+function nonMatchAdvice(heldOut: number, validationFraction: number): string {
+  const labelled = Math.ceil(heldOut / validationFraction);
+  return labelled > MAX_DATASET_PAIRS
+    ? `about ${String(heldOut)} with none scored at Certain would, about ${String(labelled)} labelled at this validation fraction: more than a label set holds (${String(MAX_DATASET_PAIRS)} pairs), so keep the profile or ask a lower target precision`
+    : `about ${String(heldOut)} with none scored at Certain would, about ${String(labelled)} labelled at this validation fraction`;
+}
+
 export function liveThresholdsText(
   live: LiveThresholds,
   targetPrecision: number,
   profile: { Certain: number; Probable: number },
+  validationFraction: number,
 ): string {
   const bound = live.atCertain.precisionLowerBound;
   const target = live.targetPrecisionMet
@@ -22,7 +35,7 @@ export function liveThresholdsText(
     : `no held-out cut shows the target precision ${String(targetPrecision)} in live matching with 95% confidence` +
       (live.heldOutNonMatchesNeeded === null
         ? ''
-        : ` (${String(live.heldOutNonMatches)} held-out non-matches cannot rule out enough false links when true pairs are this rare; about ${String(live.heldOutNonMatchesNeeded)} with none scored at Certain would)`) +
+        : ` (${String(live.heldOutNonMatches)} held-out non-matches cannot rule out enough false links when true pairs are this rare; ${nonMatchAdvice(live.heldOutNonMatchesNeeded, validationFraction)})`) +
       `, so Certain ${String(live.Certain)} is the highest held-out score (it links almost nothing automatically: label more non-matches, or keep the profile), where the live precision is ${share(live.atCertain.precision)} (at least ${share(bound)} with 95% confidence) and recall ${share(live.atCertain.recall)}`;
   return (
     `Apply these with the model ({"MatchingRules": {"FellegiSunter": model, "Thresholds": {"Certain": ${String(live.Certain)}, "Probable": ${String(live.Probable)}}}}; ` +

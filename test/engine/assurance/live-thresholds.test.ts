@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { liveThresholds } from '../../../engine/assurance/live-thresholds.ts';
+import { liveThresholdsText } from '../../../engine/assurance/calibration-text.ts';
 import type { ScoredExample } from '../../../engine/stats/threshold-sweep.ts';
 
 function examples(scores: readonly (readonly [number, number, number])[]): ScoredExample[] {
@@ -77,6 +78,17 @@ describe('live thresholds from held-out labels', () => {
     expect(rare?.heldOutNonMatchesNeeded).toBeLessThan(7_000);
     // And no review band the labels cannot show is more often one person than two.
     expect(rare?.Probable).toBe(rare?.Certain);
+
+    // The report says what would show it, and when no label set can: keep the profile.
+    const profile = { Certain: 0.97, Probable: 0.5 };
+    if (few === null || rare === null) throw new Error('both have classes');
+    expect(liveThresholdsText(few, 0.95, profile, 0.3)).toMatch(
+      /no held-out cut shows the target precision 0\.95 in live matching with 95% confidence \(100 held-out non-matches cannot rule out enough false links when true pairs are this rare; about \d+ with none scored at Certain would, about \d+ labelled at this validation fraction\)/,
+    );
+    expect(liveThresholdsText(few, 0.95, profile, 0.3)).not.toMatch(/more than a label set holds/);
+    expect(liveThresholdsText(rare, 0.95, profile, 0.3)).toMatch(
+      /about \d+ labelled at this validation fraction: more than a label set holds \(10000 pairs\), so keep the profile or ask a lower target precision/,
+    );
   });
 
   it('says so when no cut reaches the target, and keeps Certain at the highest held-out score', () => {
