@@ -2,7 +2,7 @@
  * The calibration report's sentences about its live thresholds (report prose kept out of the algorithm files).
  */
 import { MAX_DATASET_PAIRS } from '../contract/assurance.ts';
-import type { LiveThresholds } from './live-thresholds.ts';
+import { FALLBACK_PRECISION_FLOOR, type LiveThresholds } from './live-thresholds.ts';
 
 function share(value: number | null): string {
   return value === null ? 'undefined' : value.toFixed(4);
@@ -36,7 +36,9 @@ export function liveThresholdsText(
       (live.heldOutNonMatchesNeeded === null
         ? ''
         : ` (${String(live.heldOutNonMatches)} held-out non-matches cannot rule out enough false links when true pairs are this rare; ${nonMatchAdvice(live.heldOutNonMatchesNeeded, validationFraction)})`) +
-      `, so Certain ${String(live.Certain)} is the highest held-out score (it links almost nothing automatically: label more non-matches, or keep the profile), where the live precision is ${share(live.atCertain.precision)} (at least ${share(bound)} with 95% confidence) and recall ${share(live.atCertain.recall)}`;
+      (live.certainFrom === 'best-shown'
+        ? `, so Certain ${String(live.Certain)} is the cut where they show the most, at least ${share(bound)} with 95% confidence (short of the target, at least ${String(FALLBACK_PRECISION_FLOOR)}), where the live precision is ${share(live.atCertain.precision)} and recall ${share(live.atCertain.recall)}`
+        : `, so Certain ${String(live.Certain)} is the highest held-out score (it links almost nothing automatically: label more non-matches, or keep the profile), where the live precision is ${share(live.atCertain.precision)} (at least ${share(bound)} with 95% confidence) and recall ${share(live.atCertain.recall)}`);
   return (
     `Apply these with the model ({"MatchingRules": {"FellegiSunter": model, "Thresholds": {"Certain": ${String(live.Certain)}, "Probable": ${String(live.Probable)}}}}; ` +
     `the profile's are Certain ${String(profile.Certain)}, Probable ${String(profile.Probable)}). ` +

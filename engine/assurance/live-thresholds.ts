@@ -47,6 +47,11 @@ export interface LiveThresholds {
   readonly Probable: number;
   readonly prior: number;
   readonly targetPrecisionMet: boolean;
+  /**
+   * Where Certain comes from: the target shown with 95% confidence; else the cut where the labels show the most, when
+   * that is at least FALLBACK_PRECISION_FLOOR; else the highest held-out score (almost nothing links on its own).
+   */
+  readonly certainFrom: 'target' | 'best-shown' | 'highest-score';
   readonly atCertain: LiveOperatingPoint;
   readonly atProbable: LiveOperatingPoint;
   /** The held-out non-matches there are, and (when the target is not met) about how many would show it. */
@@ -55,6 +60,14 @@ export interface LiveThresholds {
 }
 
 const Z = 1.959963984540054;
+
+/**
+ * When the labels cannot show the target, Certain falls back to the cut where they show the most precision, provided
+ * they show at least this there (the console's default target); below it, to the highest held-out score. So an
+ * analyst who asks 0.99 of 1,500 held-out non-matches at a prior of 0.07 (which can show 0.968 at most) still gets
+ * usable thresholds, marked as short of the target, while labels that show only 0.55 never link on their own.
+ */
+export const FALLBACK_PRECISION_FLOOR = 0.95;
 
 /**
  * About how many held-out non-matches, none of them at or above the cut, would show live precision `target` with
@@ -133,14 +146,22 @@ export function liveThresholds(
   const cuts = cutsOf(examples, prior);
   let bestF1: Cut | undefined;
   let lowestMeeting: Cut | undefined;
+  // The cut where the labels show the most precision (the higher of equals).
+  let bestShown: Cut | undefined;
   for (const cut of cuts) {
     if (bestF1 === undefined || liveF1(prior, cut) > liveF1(prior, bestF1)) bestF1 = cut;
     // Cuts run from the highest score down, so the last that meets the target is the lowest.
     if ((cut.precisionLowerBound ?? 0) >= targetPrecision) lowestMeeting = cut;
+    if ((cut.precisionLowerBound ?? 0) > (bestShown?.precisionLowerBound ?? 0)) bestShown = cut;
   }
   const top = cuts[0] as Cut;
   const f1Cut = bestF1 ?? top;
-  const certainCut = lowestMeeting === undefined ? top : lowestMeeting.score > f1Cut.score ? lowestMeeting : f1Cut;
+  const fallback =
+    bestShown !== undefined && (bestShown.precisionLowerBound ?? 0) >= FALLBACK_PRECISION_FLOOR ? bestShown : undefined;
+  const certainFrom: LiveThresholds['certainFrom'] =
+    lowestMeeting !== undefined ? 'target' : fallback !== undefined ? 'best-shown' : 'highest-score';
+  const certainCut =
+    lowestMeeting !== undefined ? (lowestMeeting.score > f1Cut.score ? lowestMeeting : f1Cut) : (fallback ?? top);
   const certain = simplestThresholdInGap(certainCut.below, certainCut.score);
   // The review band [cut, Certain): its pairs are those above the cut less those at or above Certain.
   const positives = examples.filter((e) => e.isMatch).length;
@@ -159,6 +180,7 @@ export function liveThresholds(
     Probable: probable,
     prior,
     targetPrecisionMet: lowestMeeting !== undefined,
+    certainFrom,
     atCertain: point(prior, certainCut, certain),
     atProbable: point(prior, probableCut, probable),
     heldOutNonMatches: negatives,

@@ -219,6 +219,8 @@ export const LiveThresholdsSchema = z.object({
   /** The live share of true pairs among the pairs the scorer meets: the model's priorMatchProbability. */
   prior: z.number(),
   targetPrecisionMet: z.boolean(),
+  /** 'target', 'best-shown' (short of the target, at least 0.95 shown) or 'highest-score'; optional as below. */
+  certainFrom: z.enum(['target', 'best-shown', 'highest-score']).optional(),
   atCertain: LiveOperatingPointSchema,
   atProbable: LiveOperatingPointSchema,
   /** Held-out non-matches, and about how many would show the target when it is not met; optional as above. */

@@ -231,9 +231,11 @@ export function CalibrationReportView({
                 <Text size="xs" c="dimmed">
                   {live.targetPrecisionMet
                     ? 'Shown for live matching with 95% confidence'
-                    : live.heldOutNonMatchesNeeded == null
-                      ? 'Not shown by any held-out cut'
-                      : `Not shown: ${formatCount(live.heldOutNonMatches ?? 0)} held-out non-matches; about ${formatCount(live.heldOutNonMatchesNeeded)} would`}
+                    : live.certainFrom === 'best-shown'
+                      ? `Short of it: at least ${fixed3(live.atCertain.precisionLowerBound ?? null)} shown at Certain`
+                      : live.heldOutNonMatchesNeeded == null
+                        ? 'Not shown by any held-out cut'
+                        : `Not shown: ${formatCount(live.heldOutNonMatches ?? 0)} held-out non-matches; about ${formatCount(live.heldOutNonMatchesNeeded)} would`}
                 </Text>
               </div>
             </SimpleGrid>

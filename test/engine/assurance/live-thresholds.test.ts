@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { liveThresholds } from '../../../engine/assurance/live-thresholds.ts';
+import { FALLBACK_PRECISION_FLOOR, liveThresholds } from '../../../engine/assurance/live-thresholds.ts';
 import { liveThresholdsText } from '../../../engine/assurance/calibration-text.ts';
 import type { ScoredExample } from '../../../engine/stats/threshold-sweep.ts';
 
@@ -73,6 +73,7 @@ describe('live thresholds from held-out labels', () => {
       0.95,
     );
     expect(rare?.targetPrecisionMet).toBe(false);
+    expect(rare?.certainFrom).toBe('highest-score');
     expect(rare?.atCertain.precision).toBe(1);
     expect(rare?.heldOutNonMatchesNeeded).toBeGreaterThan(5_000);
     expect(rare?.heldOutNonMatchesNeeded).toBeLessThan(7_000);
@@ -89,6 +90,29 @@ describe('live thresholds from held-out labels', () => {
     expect(liveThresholdsText(rare, 0.95, profile, 0.3)).toMatch(
       /about \d+ labelled at this validation fraction: more than a label set holds \(10000 pairs\), so keep the profile or ask a lower target precision/,
     );
+  });
+
+  it('falls back to the cut where the labels show the most when that is at least 0.95, short of a higher target', () => {
+    // Heavy typos: 3,000 true pairs well apart from 1,500 held-out non-matches, prior 0.073. With no false positive the
+    // labels show at least 0.968 at 0.9: not the 0.99 asked, but at least FALLBACK_PRECISION_FLOOR.
+    const apart = examples([
+      [0.9, 3000, 0],
+      [0.05, 0, 1500],
+    ]);
+    const live = liveThresholds(apart, 0.073, 0.99);
+    expect(live?.targetPrecisionMet).toBe(false);
+    expect(live?.certainFrom).toBe('best-shown');
+    expect(live?.atCertain.precisionLowerBound).toBeGreaterThanOrEqual(FALLBACK_PRECISION_FLOOR);
+    expect(live?.atCertain.precisionLowerBound).toBeLessThan(0.99);
+    expect(live?.Certain).toBeGreaterThan(0.05);
+    expect(live?.Certain).toBeLessThanOrEqual(0.9);
+    expect(live?.atCertain.recall).toBe(1);
+    if (live === null) throw new Error('both classes');
+    expect(liveThresholdsText(live, 0.99, { Certain: 0.97, Probable: 0.5 }, 0.3)).toMatch(
+      /Certain [\d.]+ is the cut where they show the most, at least 0\.9\d+ with 95% confidence \(short of the target, at least 0\.95\)/,
+    );
+    // Asked 0.95, the same labels show it.
+    expect(liveThresholds(apart, 0.073, 0.95)?.certainFrom).toBe('target');
   });
 
   it('says so when no cut reaches the target, and keeps Certain at the highest held-out score', () => {
