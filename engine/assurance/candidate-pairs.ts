@@ -3,7 +3,7 @@
  * the tenant's blocking candidates (blocking-candidates.ts), the pairs the scorer meets in production, so
  * labels made here come from the population a calibration's prior and u-probabilities must describe.
  *
- * 1. The records are read (all of them, or a seeded uniform sample of MAX_WORKBENCH_RECORDS on a larger registry:
+ * 1. The records are read (all of them, or a seeded uniform sample of MAX_SAMPLED_RECORDS on a larger registry:
  *    record-sample.ts, the blocking candidates among them a uniform sample of the registry's), and the candidate
  *    pairs among them enumerated (at most 1,000,000).
  * 2. At most MAX_SCORED_CANDIDATES of them are scored: all, or a uniform sample drawn with a PRNG seeded by
@@ -18,7 +18,7 @@
 import { NO_CONTROL, type RunControl } from '../run-control.ts';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import type { MatchFields } from '../contract/fields.ts';
-import { MAX_SCORED_CANDIDATES, MAX_WORKBENCH_RECORDS, type CandidatePair } from '../contract/workbench.ts';
+import { MAX_SCORED_CANDIDATES, type CandidatePair } from '../contract/workbench.ts';
 import { keyRingFor } from '../config/key-ring.ts';
 import { newScratch } from '../scoring/field-comparison.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
@@ -31,7 +31,7 @@ import { sampleKeys } from '../stats/sample-keys.ts';
 import type { EngineEnv } from '../env.ts';
 import { BlockingKeyOverlap } from './blocking-recall.ts';
 import { blockingCandidatePairs } from './blocking-candidates.ts';
-import { readRecordSample } from './record-sample.ts';
+import { MAX_SAMPLED_RECORDS, readRecordSample } from './record-sample.ts';
 
 export const MAX_ENUMERATED_CANDIDATES = 1_000_000;
 
@@ -41,7 +41,7 @@ export function candidatePairs(
   ctx: CallContext,
   control: RunControl = NO_CONTROL,
   /** The most records read; a larger registry is sampled (tests lower it). */
-  maxRecords = MAX_WORKBENCH_RECORDS,
+  maxRecords = MAX_SAMPLED_RECORDS,
 ): OperationOutput<'labels/candidates'> {
   const { store } = env;
   requireTenant(store, ctx.tenantId);

@@ -15,6 +15,12 @@ import {
 } from '../store/candidate-records.ts';
 import { sampleKeys } from '../stats/sample-keys.ts';
 
+/**
+ * The most records a whole-registry read of the workbench or of label sampling works on: on a larger registry, a
+ * seeded uniform sample of this many, so the read costs the same at a million records as at a hundred thousand.
+ */
+export const MAX_SAMPLED_RECORDS = 100_000;
+
 /** The seeded stream of the record sample (pair samples drawn from the same seed take others). */
 const RECORD_SAMPLE_STREAM = 47;
 

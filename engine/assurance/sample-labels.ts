@@ -13,7 +13,7 @@
  * The candidate population is reported too: the share of true pairs among all candidate pairs estimates
  * the priorMatchProbability a calibration should use for ingestion.
  *
- * On a tenant of more than MAX_LABEL_RECORDS records, the candidate pairs are those among a seeded uniform sample
+ * On a tenant of more than MAX_SAMPLED_RECORDS records, the candidate pairs are those among a seeded uniform sample
  * of that many records (record-sample.ts, as the estimate and the workbench read): a uniform sample of the
  * registry's candidate pairs, from which the non-matches are drawn and the candidate figures estimated (the
  * counts scaled up, the share as it is). Enumerating a million records' candidates stopped at MAX_CANDIDATE_PAIRS
@@ -30,9 +30,8 @@ import { hasTruth, truthRecords } from '../store/assurance.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { createRng, deriveSeed, type Rng } from '../synthetic/prng.ts';
 import type { EngineEnv } from '../env.ts';
-import { MAX_LABEL_RECORDS } from '../contract/assurance.ts';
 import { BlockingKeyOverlap } from './blocking-recall.ts';
-import { readRecordSample } from './record-sample.ts';
+import { MAX_SAMPLED_RECORDS, readRecordSample } from './record-sample.ts';
 import { blockingCandidatePairs } from './blocking-candidates.ts';
 import type { LabelPair } from './labels.ts';
 
@@ -58,7 +57,7 @@ export function sampleLabels(
   ctx: CallContext,
   control: RunControl = NO_CONTROL,
   /** The most records whose candidate pairs are enumerated; a larger registry is sampled (tests lower it). */
-  maxRecords = MAX_LABEL_RECORDS,
+  maxRecords = MAX_SAMPLED_RECORDS,
 ): OperationOutput<'labels/sample'> {
   const { store } = env;
   requireTenant(store, ctx.tenantId);

@@ -271,12 +271,6 @@ export const ProfileRollbackOutputSchema = z.object({
   previousVersion: z.number().int(),
 });
 
-/**
- * On a tenant of more records than this, labels/sample draws its non-matches among the candidate pairs of a seeded
- * uniform sample of this many records, so a sample costs the same at a million records as at a hundred thousand.
- */
-export const MAX_LABEL_RECORDS = 100_000;
-
 export const LabelSampleInputSchema = z.strictObject({
   maxPairs: z.number().int().min(2).max(MAX_DATASET_PAIRS).default(MAX_DATASET_PAIRS),
   seed: z.number().int().default(1),
@@ -296,7 +290,7 @@ export const LabelSampleOutputSchema = z.object({
     records: z.number().int(),
     /**
      * Present when the candidate pairs were enumerated among a seeded uniform sample of this many records (more
-     * than MAX_LABEL_RECORDS): pairs and truePairs are then estimates for the whole tenant, scaled from the sample.
+     * than MAX_SAMPLED_RECORDS, engine/assurance/record-sample.ts): pairs and truePairs are then estimates for the whole tenant, scaled from the sample.
      */
     sampledRecords: z.number().int().optional(),
     /** True when enumeration stopped at its bound: pairs and truePairs are then lower bounds. */

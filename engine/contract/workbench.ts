@@ -18,11 +18,6 @@ export type CandidateOrder = z.infer<typeof CandidateOrderSchema>;
 
 /** At most this many candidate pairs are scored per call (a seeded uniform sample of the candidates beyond it). */
 export const MAX_SCORED_CANDIDATES = 20_000;
-/**
- * On a registry of more records than this, the draw reads a seeded uniform sample of this many (its candidate pairs
- * a uniform sample of the registry's), so a draw costs the same at a million records as at a hundred thousand.
- */
-export const MAX_WORKBENCH_RECORDS = 100_000;
 export const MAX_CANDIDATES_PER_PAGE = 200;
 
 export const CandidatePairsInputSchema = z
@@ -85,7 +80,7 @@ export const CandidatePairsOutputSchema = z.object({
   population: z.object({
     /** Source records of the tenant. */
     records: z.number().int(),
-    /** Present when the draw read a seeded uniform sample of the records (more than MAX_WORKBENCH_RECORDS): its size. */
+    /** Present when the draw read a seeded uniform sample of the records (more than MAX_SAMPLED_RECORDS, engine/assurance/record-sample.ts): its size. */
     sampledRecords: z.number().int().optional(),
     /** Distinct record pairs sharing a usable blocking key (counted up to a bound; see truncated). */
     candidatePairs: z.number().int(),
