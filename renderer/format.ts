@@ -25,6 +25,11 @@ export function formatDuration(ms: number): string {
   return `${String(Math.floor(minutes / 60))} h ${String(minutes % 60)} min`;
 }
 
+/** "a seeded sample of 100,000 of the 1,000,000 records": what a whole-registry read worked on above its bound. */
+export function recordSampleText(sampled: number, records: number): string {
+  return `a seeded sample of ${formatCount(sampled)} of the ${formatCount(records)} records`;
+}
+
 /** The user's IANA time zone (for labelling date-time inputs). */
 export function localTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone;

@@ -4,7 +4,7 @@
  * the suggested ones included) for the curves, the table and its export.
  */
 import type { EstimatedThreshold, EstimateReport } from '../../../engine/contract/estimate.ts';
-import { formatCount } from '../../format.ts';
+import { formatCount, recordSampleText } from '../../format.ts';
 
 export interface EstimatedRow {
   readonly threshold: number;
@@ -98,5 +98,5 @@ export function fitVerdict(fit: EstimateReport['fit']): {
 /** Under the record count: whether the estimate read a seeded sample of the records, and how many (else null). */
 export function sampleCaption(report: Pick<EstimateReport, 'records' | 'sampledRecords'>): string | null {
   if (report.sampledRecords === undefined) return null;
-  return `estimated on a seeded sample of ${formatCount(report.sampledRecords)} of the ${formatCount(report.records)} records`;
+  return `estimated on ${recordSampleText(report.sampledRecords, report.records)}`;
 }

@@ -1,6 +1,6 @@
 /** The label sample's sentence about the blocking-candidate population its non-matches and prior came from. */
 import type { OperationOutput } from '../../../engine/contract/operations.ts';
-import { formatCount } from '../../format.ts';
+import { formatCount, recordSampleText } from '../../format.ts';
 
 /**
  * "Among 12,000 blocking candidates, 480 are true pairs: estimated prior", or, on a sampled registry, "Among about
@@ -14,7 +14,7 @@ export function candidatePopulationText(candidates: OperationOutput<'labels/samp
   const count = (n: number): string => formatCount(sampled ? Number(n.toPrecision(3)) : n);
   const bound = candidates.truncated ? '+' : '';
   const sample = sampled
-    ? ` (estimated from a seeded sample of ${formatCount(candidates.sampledRecords ?? 0)} of the ${formatCount(candidates.records)} records)`
+    ? ` (estimated from ${recordSampleText(candidates.sampledRecords ?? 0, candidates.records)})`
     : '';
   return (
     `Among ${about}${count(candidates.pairs)}${bound} blocking candidates${sample}, ` +
