@@ -18,9 +18,10 @@ function prior(value: number): string {
  */
 function nonMatchAdvice(heldOut: number, validationFraction: number): string {
   const labelled = Math.ceil(heldOut / validationFraction);
+  const would = `about ${String(heldOut)} with none scored at Certain would, about ${String(labelled)} labelled at this validation fraction`;
   return labelled > MAX_DATASET_PAIRS
-    ? `about ${String(heldOut)} with none scored at Certain would, about ${String(labelled)} labelled at this validation fraction: more than a label set holds (${String(MAX_DATASET_PAIRS)} pairs), so keep the profile or ask a lower target precision`
-    : `about ${String(heldOut)} with none scored at Certain would, about ${String(labelled)} labelled at this validation fraction`;
+    ? `${would}: more than a label set holds (${String(MAX_DATASET_PAIRS)} pairs), so keep the profile or ask a lower target precision`
+    : would;
 }
 
 export function liveThresholdsText(
@@ -30,15 +31,16 @@ export function liveThresholdsText(
   validationFraction: number,
 ): string {
   const bound = live.atCertain.precisionLowerBound;
+  const atCertain = `where the live precision is ${share(live.atCertain.precision)} (at least ${share(bound)} with 95% confidence) and recall ${share(live.atCertain.recall)}`;
   const target = live.targetPrecisionMet
-    ? `Certain ${String(live.Certain)} is the higher of the cut with the best live F1 and the lowest cut whose live precision reaches the target ${String(targetPrecision)} with 95% confidence, where the live precision is ${share(live.atCertain.precision)} (at least ${share(bound)} with 95% confidence) and recall ${share(live.atCertain.recall)}`
+    ? `Certain ${String(live.Certain)} is the higher of the cut with the best live F1 and the lowest cut whose live precision reaches the target ${String(targetPrecision)} with 95% confidence, ${atCertain}`
     : `no held-out cut shows the target precision ${String(targetPrecision)} in live matching with 95% confidence` +
       (live.heldOutNonMatchesNeeded === null
         ? ''
         : ` (${String(live.heldOutNonMatches)} held-out non-matches cannot rule out enough false links when true pairs are this rare; ${nonMatchAdvice(live.heldOutNonMatchesNeeded, validationFraction)})`) +
       (live.certainFrom === 'best-shown'
         ? `, so Certain ${String(live.Certain)} is the cut where they show the most, at least ${share(bound)} with 95% confidence (short of the target, at least ${String(FALLBACK_PRECISION_FLOOR)}), where the live precision is ${share(live.atCertain.precision)} and recall ${share(live.atCertain.recall)}`
-        : `, so Certain ${String(live.Certain)} is the highest held-out score (it links almost nothing automatically: label more non-matches, or keep the profile), where the live precision is ${share(live.atCertain.precision)} (at least ${share(bound)} with 95% confidence) and recall ${share(live.atCertain.recall)}`);
+        : `, so Certain ${String(live.Certain)} is the highest held-out score (it links almost nothing automatically: label more non-matches, or keep the profile), ${atCertain}`);
   return (
     `Apply these with the model ({"MatchingRules": {"FellegiSunter": model, "Thresholds": {"Certain": ${String(live.Certain)}, "Probable": ${String(live.Probable)}}}}; ` +
     `the profile's are Certain ${String(profile.Certain)}, Probable ${String(profile.Probable)}). ` +

@@ -108,11 +108,14 @@ function liveF1(prior: number, cut: Cut): number {
   return precision === null || precision + cut.tpr === 0 ? 0 : (2 * precision * cut.tpr) / (precision + cut.tpr);
 }
 
-/** Every distinct held-out score as a cut "score ≥ t", highest first, with the next lower score and the rates. */
-function cutsOf(examples: readonly ScoredExample[], prior: number): Cut[] {
+/** Every distinct held-out score as a cut "score ≥ t", highest first, with the next lower score and the rates; and the class sizes. */
+function cutsOf(
+  examples: readonly ScoredExample[],
+  prior: number,
+): { cuts: Cut[]; positives: number; negatives: number } {
   const { points, positives } = sweep(examples);
   const negatives = examples.length - positives;
-  return points.map((p, i) => ({
+  const cuts = points.map((p, i) => ({
     score: p.threshold,
     below: points[i + 1]?.threshold ?? null,
     tp: p.tp,
@@ -121,6 +124,7 @@ function cutsOf(examples: readonly ScoredExample[], prior: number): Cut[] {
     fpr: negatives > 0 ? p.fp / negatives : 0,
     precisionLowerBound: precisionBound(prior, p.tp, positives, p.fp, negatives),
   }));
+  return { cuts, positives, negatives };
 }
 
 function point(prior: number, cut: Cut, threshold: number): LiveOperatingPoint {
@@ -143,7 +147,7 @@ export function liveThresholds(
 ): LiveThresholds | null {
   if (!(prior > 0 && prior < 1)) throw new RangeError('prior must be strictly between 0 and 1');
   if (!examples.some((e) => e.isMatch) || !examples.some((e) => !e.isMatch)) return null;
-  const cuts = cutsOf(examples, prior);
+  const { cuts, positives, negatives } = cutsOf(examples, prior);
   let bestF1: Cut | undefined;
   let lowestMeeting: Cut | undefined;
   // The cut where the labels show the most precision (the higher of equals).
@@ -164,8 +168,6 @@ export function liveThresholds(
     lowestMeeting !== undefined ? (lowestMeeting.score > f1Cut.score ? lowestMeeting : f1Cut) : (fallback ?? top);
   const certain = simplestThresholdInGap(certainCut.below, certainCut.score);
   // The review band [cut, Certain): its pairs are those above the cut less those at or above Certain.
-  const positives = examples.filter((e) => e.isMatch).length;
-  const negatives = examples.length - positives;
   let probableCut = certainCut;
   for (const cut of cuts) {
     if (cut.score >= certainCut.score) continue;
