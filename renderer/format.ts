@@ -25,6 +25,11 @@ export function formatDuration(ms: number): string {
   return `${String(Math.floor(minutes / 60))} h ${String(minutes % 60)} min`;
 }
 
+/** A time left, as the pages say it: "under a second" or "about 3 min 4 s". */
+export function formatRemaining(ms: number): string {
+  return ms < 1000 ? 'under a second' : `about ${formatDuration(ms)}`;
+}
+
 /** "a seeded sample of 100,000 of the 1,000,000 records": what a whole-registry read worked on above its bound. */
 export function recordSampleText(sampled: number, records: number): string {
   return `a seeded sample of ${formatCount(sampled)} of the ${formatCount(records)} records`;

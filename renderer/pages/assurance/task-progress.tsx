@@ -1,11 +1,12 @@
 /**
  * A long operation while it runs: what it is doing, how far (a bar only when the total is known), for how long, how
- * long its running step has left at its pace so far (step-estimate.ts), and a Cancel button; after a cancel, that nothing was written. Announced politely to screen readers.
+ * long its running step has left at its pace so far (step-estimate.ts), and a Cancel button; after a cancel, that
+ * nothing was written. Announced politely to screen readers.
  */
 import { Button, Group, Progress, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { RunOperation } from '../../../engine/contract/runs.ts';
-import { formatCount, formatDuration } from '../../format.ts';
+import { formatCount, formatRemaining } from '../../format.ts';
 import type { Task } from '../../hooks/task.ts';
 import { nextMark, stepRemainingMs, type StepMark } from './step-estimate.ts';
 
@@ -62,9 +63,7 @@ export function TaskProgress<K extends RunOperation>({
             ? ` · ${formatCount(progress.done)} of ${formatCount(progress.total)}`
             : ''}
           {task.startedAt === null ? '' : ` · ${elapsed(task.startedAt, now)}`}
-          {remainingMs === null
-            ? ''
-            : ` · ${remainingMs < 1000 ? 'under a second' : `about ${formatDuration(remainingMs)}`} left in this step at its pace so far`}
+          {remainingMs === null ? '' : ` · ${formatRemaining(remainingMs)} left in this step at its pace so far`}
         </Text>
         <Button size="xs" variant="default" onClick={task.cancel} data-testid="task-cancel">
           Cancel

@@ -7,7 +7,7 @@ import { useSyncExternalStore } from 'react';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
 import { useSamples } from '../../client/context.tsx';
 import { recentRate } from '../../hooks/throughput.ts';
-import { formatCount, formatDuration, formatRate } from '../../format.ts';
+import { formatCount, formatRate, formatRemaining } from '../../format.ts';
 import { isActive, isStalled, itemsDone, PHASE_LABEL, phaseEstimate, progressOf } from './job-text.ts';
 
 export function useJobSamples(jobId: string) {
@@ -59,7 +59,7 @@ export function JobProgress({ job }: { readonly job: JobState }) {
             <Text size="sm" data-testid="job-eta">
               {estimate.remainingMs === null
                 ? `${PHASE_LABEL[estimate.phase]}: measuring its pace…`
-                : `${PHASE_LABEL[estimate.phase]}: ${estimate.remainingMs < 1000 ? 'under a second' : `about ${formatDuration(estimate.remainingMs)}`} left at its pace so far`}
+                : `${PHASE_LABEL[estimate.phase]}: ${formatRemaining(estimate.remainingMs)} left at its pace so far`}
               {estimate.later.length === 0
                 ? ', the last phase.'
                 : `; then ${estimate.later.map((p) => PHASE_LABEL[p].toLowerCase()).join(' and ')}, whose pace shows once it starts.`}
