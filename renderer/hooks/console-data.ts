@@ -88,25 +88,12 @@ export function usePushes(client: ConsoleClient, queryClient: QueryClient, sampl
 }
 
 /**
- * The status, with the jobs list asked for at the same time (rather than after the status arrives): the list
- * is what the landing page shows, and one round trip less is most of a cold start on a fast machine.
+ * The status. The jobs list is asked for once the status names a connection (useJobs): asked beside it, a console
+ * with nothing open got a refusal (409) that the browser logs as an error, for one loopback round trip saved.
  */
 export function useConsoleStatus() {
   const client = useClient();
-  const queryClient = useQueryClient();
-  return useQuery({
-    queryKey: keys.status,
-    queryFn: async () => {
-      const [status, jobs] = await Promise.allSettled([
-        client.send('console/status', {}),
-        client.send('jobs/list', { limit: JOBS_LIMIT }),
-      ]);
-      if (status.status === 'rejected') throw status.reason;
-      if (jobs.status === 'fulfilled' && status.value.connection !== null)
-        queryClient.setQueryData(keys.jobs(connectionKey(status.value)), jobs.value);
-      return status.value;
-    },
-  });
+  return useQuery({ queryKey: keys.status, queryFn: () => client.send('console/status', {}) });
 }
 
 /**

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { EngineError } from '../../engine/contract/errors.ts';
 import { MaintenanceSettingsSchema } from '../../engine/config/maintenance.ts';
@@ -139,8 +139,17 @@ describe('the console in a browser', () => {
   });
 
   it('offers a synthetic sandbox on first run and creates it with progress', async () => {
+    // A console with nothing open asks nothing it would be refused (the browser logs every refusal as an error).
+    const refused: string[] = [];
+    const onResponse = (response: Response): void => {
+      if (response.status() >= 400) refused.push(`${String(response.status())} ${response.url()}`);
+    };
+    page.on('response', onResponse);
     await page.goto(host.launchUrl);
     await page.getByRole('heading', { name: 'Welcome to the MPI Console' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    page.off('response', onResponse);
+    expect(refused).toEqual([]);
     expect(new URL(page.url()).search).toBe(''); // the token left the address bar
     await expect.poll(() => page.getByLabel('Folder').inputValue()).toBe(join(dir, 'data'));
     await expectAccessible(page, 'welcome');
