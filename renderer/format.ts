@@ -30,9 +30,12 @@ export function formatRemaining(ms: number): string {
   return ms < 1000 ? 'under a second' : `about ${formatDuration(ms)}`;
 }
 
-/** "a seeded sample of 100,000 of the 1,000,000 records": what a whole-registry read worked on above its bound. */
-export function recordSampleText(sampled: number, records: number): string {
-  return `a seeded sample of ${formatCount(sampled)} of the ${formatCount(records)} records`;
+/**
+ * "a seeded sample of 100,000 of the 1,000,000 records": what a whole-registry read worked on above its bound (of
+ * records, or of what `what` names).
+ */
+export function recordSampleText(sampled: number, records: number, what = 'records'): string {
+  return `a seeded sample of ${formatCount(sampled)} of the ${formatCount(records)} ${what}`;
 }
 
 /** The user's IANA time zone (for labelling date-time inputs). */

@@ -3,6 +3,9 @@
  * that link several records, each with its records (an identity's first 100); and every active identity with its
  * later blocking candidates (jobs/reconcile.ts laterCandidatesOf), each involved identity's records prepared through
  * the given caches (one per scorer). Progress is reported per batch. Use inside one read transaction.
+ *
+ * Both walks can be held to some identities (`only`: ascending IDs, e.g. a seeded sample of them): each then walks
+ * those identities alone, and a pair is met exactly when the identity it is met from is among them.
  */
 import type { RunControl } from '../run-control.ts';
 import type { Store } from '../store/store.ts';
@@ -12,18 +15,29 @@ import { MAX_COMPARED_RECORDS_PER_IDENTITY } from '../ingest/candidates.ts';
 import { preparedMembers, type PreparedCache, type PreparedMember } from '../ingest/prepared-cache.ts';
 import { laterCandidatesOf } from '../jobs/reconcile.ts';
 import { LaterTagFilter } from '../jobs/later-tags.ts';
-import { activeIdentitiesAfter, type IdentityHead } from '../jobs/population.ts';
+import { activeIdentitiesAfter, activeIdentitiesIn, type IdentityHead } from '../jobs/population.ts';
 import { countSeveral, identitiesWithSeveral } from './link-quality.ts';
 
 const BATCH = 200;
 
-/** The records of each identity that links several, batch by batch. */
+/** The records of each identity that links several, batch by batch (of `only`'s identities, when given). */
 export function* linkedBatches(
   store: Store,
   tenantId: string,
   control: RunControl,
   phase: string,
+  only?: readonly number[],
 ): Generator<Map<number, CandidateMember[]>> {
+  if (only !== undefined) {
+    control.step(phase, 0, only.length);
+    for (let start = 0; start < only.length; start += BATCH) {
+      const part = only.slice(start, start + BATCH);
+      const members = candidateMembers(store, tenantId, part, MAX_COMPARED_RECORDS_PER_IDENTITY);
+      yield new Map([...members].filter(([, records]) => records.length > 1));
+      control.step(phase, Math.min(start + BATCH, only.length), only.length);
+    }
+    return;
+  }
   const several = countSeveral(store, tenantId);
   let done = 0;
   control.step(phase, 0, several);
@@ -51,23 +65,30 @@ export interface CandidateBatch {
   readonly prepared: ReadonlyMap<number, readonly PreparedMember[]>;
 }
 
-/** Every active identity with its later blocking candidates, batch by batch. */
+/** Every active identity (of `only`'s, when given) with its later blocking candidates, batch by batch. */
 export function* candidateBatches(
   store: Store,
   tenantId: string,
   caches: readonly PreparedCache[],
   control: RunControl,
   phase: string,
+  only?: readonly number[],
 ): Generator<CandidateBatch> {
-  const identities = countIdentities(store, tenantId);
+  const identities = only?.length ?? countIdentities(store, tenantId);
   let done = 0;
   control.step(phase, 0, identities);
   // The walk is one read snapshot: only the tags a later identity holds in it are looked up.
   const filter = LaterTagFilter.inSnapshot(store, tenantId);
-  for (let cursor = 0; ;) {
-    const batch = activeIdentitiesAfter(store, tenantId, cursor, BATCH);
+  for (let cursor = 0, start = 0; ; start += BATCH) {
+    const batch =
+      only === undefined
+        ? activeIdentitiesAfter(store, tenantId, cursor, BATCH)
+        : activeIdentitiesIn(store, tenantId, only.slice(start, start + BATCH));
     const last = batch.at(-1);
-    if (last === undefined) return;
+    if (last === undefined) {
+      if (only === undefined || start >= only.length) return;
+      continue;
+    }
     cursor = last.identityId;
     const candidatesOf = laterCandidatesOf(store, tenantId, batch, filter);
     const involved = [...new Set([...batch.map((b) => b.identityId), ...[...candidatesOf.values()].flat()])];
@@ -78,7 +99,7 @@ export function* candidateBatches(
       candidateMembers(store, tenantId, involved, MAX_COMPARED_RECORDS_PER_IDENTITY),
     );
     yield { batch, candidatesOf, prepared };
-    done += batch.length;
+    done = only === undefined ? done + batch.length : Math.min(start + BATCH, only.length);
     control.step(phase, done, identities);
   }
 }

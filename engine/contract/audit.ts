@@ -33,6 +33,13 @@ export const AuditSampleInputSchema = z.strictObject({
 export const AuditSampleSchema = z.object({
   matchingProfileVersion: z.number().int(),
   strata: z.array(StratumSchema.extend({ sampled: z.number().int() })),
+  /** The tenant's active identities (absent from older registries' answers). */
+  identities: z.number().int().min(0).optional(),
+  /**
+   * Present when the registry was walked over a seeded uniform sample of this many of its identities (a registry
+   * larger than the audit's bound): every stratum's population is then an estimate, the pairs met scaled up.
+   */
+  sampledIdentities: z.number().int().min(1).optional(),
   /** The pairs to label, each with its stratum (what the estimate weighs it by). */
   pairs: z.array(z.object({ stratum: AuditStratumNameSchema, left: RecordRefSchema, right: RecordRefSchema })),
   /**

@@ -27,6 +27,31 @@ export function activeIdentitiesAfter(store: Store, tenantId: string, cursor: nu
     .all(tenantId, cursor, limit) as IdentityHead[];
 }
 
+/** The active ones of the given identities (ascending IDs in), ascending, in one statement per 64 identities. */
+export function activeIdentitiesIn(store: Store, tenantId: string, identityIds: readonly number[]): IdentityHead[] {
+  const out: IdentityHead[] = [];
+  for (let start = 0; start < identityIds.length; start += 64) {
+    const part = identityIds.slice(start, start + 64);
+    const rows = store
+      .statement(
+        `SELECT identity_id AS identityId, enterprise_id AS enterpriseId, logical_version AS version, canonical_json AS canonicalJson
+         FROM identity WHERE tenant_id = ? AND status = 'active' AND identity_id IN (${part.map(() => '?').join(', ')})
+         ORDER BY identity_id`,
+      )
+      .all(tenantId, ...part) as IdentityHead[];
+    out.push(...rows);
+  }
+  return out;
+}
+
+/** The IDs of the tenant's active identities, ascending. */
+export function activeIdentityIds(store: Store, tenantId: string): number[] {
+  return store
+    .statement("SELECT identity_id FROM identity WHERE tenant_id = ? AND status = 'active' ORDER BY identity_id")
+    .pluck()
+    .all(tenantId) as number[];
+}
+
 /** The keys of many identities (active or not), by identity ID, in one statement per 64 identities. */
 export function identityKeys(
   store: Store,
@@ -85,18 +110,37 @@ function byIdentity<T>(
 /**
  * The stored tags of a batch's identities in one covering range scan over (tenant_id, identity_id). INDEXED BY:
  * without statistics the planner would take the primary key's tenant prefix and scan every tag of the tenant.
+ * A sparse batch (a sample of the identities, where the range would hold mostly others) is read by its IDs instead.
  */
 export function storedTagsOf(store: Store, tenantId: string, batch: readonly IdentityHead[]): Map<number, Buffer[]> {
   const first = batch[0];
   const last = batch.at(-1);
   if (first === undefined || last === undefined) return new Map();
+  const wanted = new Set(batch.map((i) => i.identityId));
+  const tag = (row: { tag: Buffer }) => row.tag;
+  if (last.identityId - first.identityId + 1 > 2 * batch.length) {
+    const rows: { identity_id: number; tag: Buffer }[] = [];
+    const ids = [...wanted];
+    for (let start = 0; start < ids.length; start += 64) {
+      const part = ids.slice(start, start + 64);
+      rows.push(
+        ...(store
+          .statement(
+            `SELECT identity_id, tag FROM blocking_tag INDEXED BY blocking_tag_by_identity
+             WHERE tenant_id = ? AND identity_id IN (${part.map(() => '?').join(', ')})`,
+          )
+          .all(tenantId, ...part) as { identity_id: number; tag: Buffer }[]),
+      );
+    }
+    return byIdentity(rows, wanted, tag);
+  }
   const rows = store
     .statement(
       `SELECT identity_id, tag FROM blocking_tag INDEXED BY blocking_tag_by_identity
        WHERE tenant_id = ? AND identity_id BETWEEN ? AND ?`,
     )
     .all(tenantId, first.identityId, last.identityId) as { identity_id: number; tag: Buffer }[];
-  return byIdentity(rows, new Set(batch.map((i) => i.identityId)), (row: { tag: Buffer }) => row.tag);
+  return byIdentity(rows, wanted, tag);
 }
 
 /** The linked source records of a batch's identities (by record_id within an identity) in one range scan. */

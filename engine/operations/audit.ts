@@ -21,7 +21,7 @@ export function sampleAudit(
   requireTenant(store, ctx.tenantId);
   return store.read(() => {
     const stored = activeProfile(store, ctx.tenantId);
-    const { sizes, quota, pairs } = drawAuditSample(
+    const { sizes, quota, pairs, identities, sampledIdentities } = drawAuditSample(
       store,
       ctx.tenantId,
       stored,
@@ -38,6 +38,8 @@ export function sampleAudit(
         sampled: quota.get(name) ?? 0,
       })),
       pairs,
+      identities,
+      ...(sampledIdentities === undefined ? {} : { sampledIdentities }),
       // Every candidate pair is enumerated (identity by identity, bounded as reconciliation bounds its candidates).
       candidatePairsCapped: false,
     };

@@ -45,6 +45,10 @@ export async function auditSample(cli: CliContext): Promise<number> {
   cli.write(
     `\nWrote the sample to ${out}${saved.note} and the ${String(sample.pairs.length)} pairs to label to ${tsvPath}: fill its isMatch column (match or non-match), then\nmpi-console audit estimate --sample ${out} --labels ${tsvPath}\n`,
   );
+  if (sample.sampledIdentities !== undefined)
+    cli.write(
+      `The pair counts are estimates: the registry's ${String(sample.identities ?? '?')} identities were walked over a seeded sample of ${String(sample.sampledIdentities)}, each stratum's pairs met scaled up to the whole registry.\n`,
+    );
   if (sample.candidatePairsCapped) cli.write('Candidate pairs were capped: the non-linked strata are lower bounds.\n');
   return 0;
 }

@@ -18,7 +18,7 @@ import { useClient } from '../../client/context.tsx';
 import { formatCount } from '../../format.ts';
 import { useTask } from '../../hooks/task.ts';
 import { IconAlert } from '../../icons.tsx';
-import { auditRequest, labelledByStratum } from './audit-labels.ts';
+import { auditRequest, auditSampleText, labelledByStratum } from './audit-labels.ts';
 import { AuditReport } from './audit-report.tsx';
 import { EngineRefusal } from './engine-refusal.tsx';
 import { schemaCodec, usePageState, type Codec } from './page-state.ts';
@@ -204,13 +204,21 @@ export function AuditPanel({
               {sample.strata.map((s) => (
                 <Table.Tr key={s.name}>
                   <Table.Td>{AUDIT_STRATUM_TEXT[s.name]}</Table.Td>
-                  <Table.Td>{formatCount(s.population)}</Table.Td>
+                  <Table.Td>
+                    {sample.sampledIdentities === undefined ? '' : 'about '}
+                    {formatCount(s.population)}
+                  </Table.Td>
                   <Table.Td>{formatCount(s.sampled)}</Table.Td>
                   <Table.Td>{formatCount(perStratum.get(s.name) ?? 0)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
+        ) : null}
+        {sample?.sampledIdentities !== undefined ? (
+          <Text size="xs" c="dimmed" mt={4} data-testid="audit-sampled">
+            {auditSampleText(sample.sampledIdentities, sample.identities ?? 0)}
+          </Text>
         ) : null}
         {sample?.candidatePairsCapped === true ? (
           <Text size="xs" c="dimmed" mt={4}>

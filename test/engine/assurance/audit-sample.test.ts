@@ -8,6 +8,7 @@ import {
   type AuditRecord,
 } from '../../../engine/assurance/audit-sample.ts';
 import { activeProfile } from '../../../engine/store/profiles.ts';
+import { countIdentities } from '../../../engine/store/identities.ts';
 import { NO_CONTROL } from '../../../engine/run-control.ts';
 import { AUDIT_STRATA, type AuditStratumName } from '../../../engine/contract/audit.ts';
 import { tempDir } from '../../helpers/temp.ts';
@@ -107,6 +108,90 @@ describe('the registry audit from a stratified sample', () => {
       )
       .catch((e: unknown) => e);
     expect(refused).toMatchObject({ kind: 'validation', issues: [{ path: 'labels[0].stratum' }] });
+    // Under the bound the whole registry is walked, and the answer says so by naming no sample.
+    expect(sample.sampledIdentities).toBeUndefined();
+    expect(sample.identities).toBe(countIdentities(store, ctx.tenantId));
+    engine.close();
+  });
+
+  it('walks a seeded sample of the identities above its bound, scales the strata up, and still covers the truth', async () => {
+    const engine = LocalEngine.open({ dbPath: join(tempDir(), 'audit-sampled.db') });
+    await engine.call('sandbox/create', { syntheticPeople: 1000, seed: 6 }, ctx);
+    const { store } = engine.env;
+    const stored = store.read(() => activeProfile(store, ctx.tenantId));
+    const identityOf = new Map(
+      (
+        store
+          .statement(
+            `SELECT r.source_system, r.local_id, l.identity_id FROM source_record r
+             JOIN identity_link l ON l.tenant_id = r.tenant_id AND l.record_id = r.record_id WHERE r.tenant_id = ?`,
+          )
+          .raw()
+          .all(ctx.tenantId) as [string, string, number][]
+      ).map(([s, l, i]) => [`${s}/${l}`, i]),
+    );
+    const person = new Map(
+      (
+        store
+          .statement('SELECT source_system, local_id, person_id FROM synthetic_truth WHERE tenant_id = ?')
+          .raw()
+          .all(ctx.tenantId) as [string, string, string][]
+      ).map(([s, l, p]) => [`${s}/${l}`, p]),
+    );
+    const key = (r: AuditRecord): string => `${r.sourceSystem}/${r.localId}`;
+    const same = (a: AuditRecord, b: AuditRecord): boolean => person.get(key(a)) === person.get(key(b));
+    const identities = countIdentities(store, ctx.tenantId);
+    const whole = store.read(() => drawAuditSample(store, ctx.tenantId, stored, 400, 1, NO_CONTROL));
+    // The truth over the whole registry, from every pair of every stratum.
+    const stream: [AuditStratumName, AuditRecord, AuditRecord][] = [];
+    store.read(() => {
+      forEachAuditPair(store, ctx.tenantId, stored, NO_CONTROL, (stratum, a, b) => stream.push([stratum, a, b]));
+    });
+    const trueIn = (name: AuditStratumName): number => stream.filter(([s, a, b]) => s === name && same(a, b)).length;
+    const trueLinked = trueIn('linked');
+    const truth = {
+      precision: trueLinked / (whole.sizes.get('linked') ?? 1),
+      recall: trueLinked / (trueLinked + trueIn('review-band') + trueIn('near') + trueIn('far')),
+    };
+
+    const bound = 300;
+    let covered = 0;
+    const seeds = 30;
+    for (let seed = 1; seed <= seeds; seed++) {
+      const drawn = store.read(() => drawAuditSample(store, ctx.tenantId, stored, 400, seed, NO_CONTROL, bound));
+      expect(drawn.identities).toBe(identities);
+      expect(drawn.sampledIdentities).toBe(bound);
+      // Every pair is met from a sampled identity: the linked ones within one, the others from their left record's.
+      const met = new Set(drawn.pairs.map((p) => identityOf.get(key(p.left))));
+      expect(met.size).toBeLessThanOrEqual(bound);
+      for (const p of drawn.pairs)
+        if (p.stratum === 'linked') expect(identityOf.get(key(p.left))).toBe(identityOf.get(key(p.right)));
+      // The scaled strata lie near the whole registry's (the larger ones: a small stratum's count is noisy).
+      for (const [stratum, size] of whole.sizes)
+        if (size >= 200) {
+          expect(drawn.sizes.get(stratum) ?? 0, stratum).toBeGreaterThan(size / 2);
+          expect(drawn.sizes.get(stratum) ?? 0, stratum).toBeLessThan(size * 2);
+        }
+      const strata = AUDIT_STRATA.map((name) => ({
+        name,
+        linked: name === 'linked',
+        population: drawn.sizes.get(name) ?? 0,
+      }));
+      const labels = drawn.pairs.map((p) => ({ ...p, isMatch: same(p.left, p.right) }));
+      const e = await engine.call('audit/estimate', { strata, labels }, ctx);
+      const inside = (b: { lower: number | null; upper: number | null }, x: number): boolean =>
+        (b.lower ?? 2) <= x && x <= (b.upper ?? -1);
+      if (inside(e.precision, truth.precision) && inside(e.recall, truth.recall)) covered++;
+    }
+    console.log(JSON.stringify({ truth, identities, bound, covered, of: seeds }));
+    // Conservative intervals, and the identity sample's own noise beside the labels': most seeds still cover both.
+    expect(covered).toBeGreaterThanOrEqual(25);
+
+    // The same seed walks the same identities and draws the same pairs; another seed, other ones.
+    const again = () => store.read(() => drawAuditSample(store, ctx.tenantId, stored, 400, 3, NO_CONTROL, bound));
+    expect(again().pairs).toEqual(again().pairs);
+    const other = store.read(() => drawAuditSample(store, ctx.tenantId, stored, 400, 4, NO_CONTROL, bound));
+    expect(other.pairs).not.toEqual(again().pairs);
     engine.close();
   });
 });
