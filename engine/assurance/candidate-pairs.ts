@@ -115,6 +115,7 @@ export function candidatePairs(
         decidedBy: explained.decidedBy,
         ...(explained.conflictRule === undefined ? {} : { conflictRule: explained.conflictRule }),
         ...(explained.limitedBy === undefined ? {} : { limitedBy: explained.limitedBy }),
+        ...(explained.priorAdjustment === undefined ? {} : { priorAdjustment: explained.priorAdjustment }),
         evidence: explained.evidence,
       };
     });

@@ -27,7 +27,7 @@ import { MODEL_PRIOR_FLOOR, MODEL_PROBABILITY_FLOOR, type FellegiSunterModel } f
 import { DEFAULT_ESTIMATE_RECORDS, DEFAULT_REVIEW_BUDGET, type EstimateReport } from '../contract/estimate.ts';
 import { validationError } from '../contract/errors.ts';
 import { keyRingFor } from '../config/key-ring.ts';
-import { compileModel, logistic, matchLogOdds } from '../scoring/fellegi-sunter.ts';
+import { compileModel, logistic, matchLogOdds, registryPrior } from '../scoring/fellegi-sunter.ts';
 import { FIELD_COUNT, newScratch } from '../scoring/field-comparison.ts';
 import { defaultModel } from '../scoring/default-model.ts';
 import { createScorer, limitedScore, scoreLimit, scoredTermFrequency } from '../scoring/scorer.ts';
@@ -332,8 +332,8 @@ export function estimate(
     );
   // A failed fit's λ is not evidence either: the fallback keeps the prior the tenant matches with today (the
   // profile's model), never below what exact agreement on full name and birth date proves.
-  const fallbackLambda =
-    Math.max(startModel.priorMatchProbability * allPairs * sampleShare, anchor.lowerBound) / Math.max(1, modelledPairs);
+  const todaysPrior = registryPrior(startModel.priorMatchProbability, startModel.priorRecords, population);
+  const fallbackLambda = Math.max(todaysPrior * allPairs * sampleShare, anchor.lowerBound) / Math.max(1, modelledPairs);
   const fitLambda = best === undefined ? Math.min(1, fallbackLambda) : fit.parameters.lambda;
   const chosen = best ?? attempts[0];
   const bySession = chosen?.bySession ?? { m: startM, estimated: new Uint8Array(FIELD_COUNT), fits: [] };
@@ -361,6 +361,8 @@ export function estimate(
     kind: 'fellegi-sunter-model',
     modelVersion: input.modelVersion,
     priorMatchProbability: prior,
+    // The prior is this registry's, at its size today: the live scorer lowers it as the registry grows past it.
+    priorRecords: Math.max(1, population),
     smoothing,
     fields: fieldsOut,
     trainedAgainst: {

@@ -109,6 +109,7 @@ function example(data: LoadedDataset, index: number): EvaluationReport['errorExa
     decision: explained.decision,
     ...(explained.conflictRule === undefined ? {} : { conflictRule: explained.conflictRule }),
     ...(explained.limitedBy === undefined ? {} : { limitedBy: explained.limitedBy }),
+    ...(explained.priorAdjustment === undefined ? {} : { priorAdjustment: explained.priorAdjustment }),
   };
 }
 

@@ -128,6 +128,8 @@ export const ErrorExampleSchema = z.object({
   decision: DecisionSchema.optional(),
   conflictRule: HardConflictRuleSchema.optional(),
   limitedBy: ScoreLimitSchema.optional(),
+  /** The prior lowered for the registry's size (MatchResult.priorAdjustment). */
+  priorAdjustment: z.number().optional(),
 });
 
 export const EvaluationReportSchema = z.object({

@@ -68,6 +68,11 @@ export const MatchResultSchema = z.object({
    * sides, so the score is at most Thresholds.Probable and the decision at most probable.
    */
   limitedBy: ScoreLimitSchema.optional(),
+  /**
+   * Fellegi-Sunter: what the score added to the model's prior log-odds for the registry's size (negative: a model
+   * whose prior was set for a smaller registry, its priorRecords); absent when nothing was added.
+   */
+  priorAdjustment: z.number().optional(),
   evidence: z.array(FieldEvidenceSchema),
 });
 export type MatchResult = z.infer<typeof MatchResultSchema>;

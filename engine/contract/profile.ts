@@ -133,6 +133,13 @@ export const FellegiSunterModelSchema = z.strictObject({
   kind: z.literal('fellegi-sunter-model'),
   modelVersion: z.string().min(1).max(100),
   priorMatchProbability: PriorMatchProbabilitySchema,
+  /**
+   * The registry size (records) the prior was set for, when the prior is one of two records picked at random: the
+   * live scorer then lowers it in proportion in a larger registry (scoring/fellegi-sunter.ts priorAdjustment), since
+   * a record's own duplicates stay few while the records it could be taken for grow with the registry. Absent: the
+   * prior is used as given (a calibrated model's, whose prior the analyst states).
+   */
+  priorRecords: z.number().int().min(1).optional(),
   smoothing: z.number().min(0),
   fields: z.partialRecord(FieldNameSchema, z.strictObject({ m: BandProbabilitiesSchema, u: BandProbabilitiesSchema })),
   trainedAgainst: z.strictObject({

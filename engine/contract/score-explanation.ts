@@ -3,7 +3,8 @@
  * workbench pair. It is built from the evidence the scorer produced and the scorer's own basis (below), and
  * it must end on the score the scorer gave (a unit test checks this for many pairs under both methods):
  *
- *   fellegi-sunter        log-odds = ln(prior / (1 − prior)) + Σ ln(m/u) of each compared field's band
+ *   fellegi-sunter        log-odds = ln(prior / (1 − prior)) [+ priorAdjustment, the prior lowered for a registry
+ *                         larger than the model's] + Σ ln(m/u) of each compared field's band
  *                         (evidence.logLikelihood; a missing comparison adds 0; an exactly agreeing name's
  *                         includes its term-frequency adjustment, evidence.termFrequencyAdjustment);
  *                         score = 1 / (1 + e^−log-odds)
@@ -37,6 +38,8 @@ export interface ScoredEvidence {
   readonly score: number;
   readonly decidedBy: 'trusted-identifier' | 'hard-conflict' | 'score';
   readonly limitedBy?: ScoreLimit | undefined;
+  /** Fellegi-Sunter: the prior lowered for the registry's size (MatchResult.priorAdjustment). */
+  readonly priorAdjustment?: number | undefined;
   readonly evidence: readonly FieldEvidence[];
 }
 
@@ -133,6 +136,17 @@ export function scoreWaterfall(result: ScoredEvidence, basis: ScoreBasis): Water
     if (basis.priorLogOdds === undefined) return null;
     let total = basis.priorLogOdds;
     steps.push({ kind: 'start', label: 'Prior log-odds', from: 0, to: total, delta: total });
+    const sized = result.priorAdjustment ?? 0;
+    if (sized !== 0) {
+      steps.push({
+        kind: 'start',
+        label: 'Prior, for the registry’s size',
+        from: total,
+        to: total + sized,
+        delta: sized,
+      });
+      total += sized;
+    }
     for (const evidence of result.evidence) {
       if (evidence.logLikelihood === undefined) return null;
       const from = total;

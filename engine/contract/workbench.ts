@@ -70,6 +70,8 @@ export const CandidatePairSchema = z.object({
   decidedBy: DecidedBySchema,
   conflictRule: HardConflictRuleSchema.optional(),
   limitedBy: ScoreLimitSchema.optional(),
+  /** The prior lowered for the registry's size (MatchResult.priorAdjustment). */
+  priorAdjustment: z.number().optional(),
   evidence: z.array(FieldEvidenceSchema),
 });
 export type CandidatePair = z.infer<typeof CandidatePairSchema>;

@@ -17,6 +17,9 @@ import { householdGate, notCounted } from './household-evidence.ts';
 
 export interface CompiledModel {
   readonly priorLogOdds: number;
+  /** The prior, and the registry size it was set for when the model scales it (FellegiSunterModel.priorRecords). */
+  readonly prior: number;
+  readonly priorRecords: number | undefined;
   /** ln(m/u) per field and band, at index field * 4 + band; NaN where the model has no parameters for the field. */
   readonly logRatios: Float64Array;
 }
@@ -39,7 +42,24 @@ export function compileModel(model: FellegiSunterModel): CompiledModel {
     });
   });
   const p = model.priorMatchProbability;
-  return { priorLogOdds: Math.log(p / (1 - p)), logRatios };
+  return { priorLogOdds: Math.log(p / (1 - p)), logRatios, prior: p, priorRecords: model.priorRecords };
+}
+
+/**
+ * The prior of two records picked at random, in a registry of `records` records: about (duplicate pairs) / (N² / 2),
+ * so a model that names the registry size its prior was set for (priorRecords) has it lowered in proportion in a
+ * larger registry: ten times the records, a tenth of the prior. Never raised in a smaller one (the model's own
+ * prior is the cautious side there). Without priorRecords, the prior as given.
+ */
+export function registryPrior(prior: number, priorRecords: number | undefined, records: number): number {
+  return priorRecords !== undefined && records > priorRecords ? (prior * priorRecords) / records : prior;
+}
+
+/** What registryPrior moves the prior log-odds by (0 when it leaves the prior as given). */
+export function priorAdjustment(model: CompiledModel, records: number): number {
+  if (model.priorRecords === undefined || !(records > model.priorRecords)) return 0;
+  const p = registryPrior(model.prior, model.priorRecords, records);
+  return Math.log(p / (1 - p)) - model.priorLogOdds;
 }
 
 /** The field's contribution: 0 when missing or when the model does not cover the field. */

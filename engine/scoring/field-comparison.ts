@@ -45,6 +45,11 @@ export interface FieldScratch {
    * then identity evidence, not a household's (household-evidence.ts).
    */
   personalIdentifier: boolean;
+  /**
+   * What a Fellegi-Sunter score added to the model's prior log-odds for the registry's size (fellegi-sunter.ts
+   * priorAdjustment); 0 when nothing was added.
+   */
+  priorAdjustment: number;
 }
 
 export function newScratch(): FieldScratch {
@@ -56,6 +61,7 @@ export function newScratch(): FieldScratch {
     level: new Array<string | undefined>(FIELD_COUNT).fill(undefined),
     termFrequency: new Float64Array(FIELD_COUNT).fill(Number.NaN),
     personalIdentifier: false,
+    priorAdjustment: 0,
   };
 }
 

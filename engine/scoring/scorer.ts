@@ -38,6 +38,7 @@ import {
   logistic,
   matchLogOdds,
   matchLogOddsBound,
+  priorAdjustment,
   type CompiledModel,
 } from './fellegi-sunter.ts';
 import { householdGate, notCounted, personalIdentifierAgrees } from './household-evidence.ts';
@@ -196,6 +197,15 @@ function termFrequencies(a: PreparedRecord, b: PreparedRecord, scratch: FieldScr
 }
 
 /**
+ * The registry's size as two prepared records saw it: the most records carrying a family or a given name that
+ * their counts read (the fresher reading of each), 0 without counts. The live registry, not a snapshot, so a bulk
+ * load's later records are scored against the registry as it has grown.
+ */
+function registryRecords(a: PreparedRecord, b: PreparedRecord): number {
+  return Math.max(fresher(a.familyCount, b.familyCount)?.total ?? 0, fresher(a.givenCount, b.givenCount)?.total ?? 0);
+}
+
+/**
  * The term-frequency adjustments outcome() added to a Fellegi-Sunter score, summed (0 when it decided otherwise,
  * scored by weighted similarity or the counts said too little). Assurance adds it to a model's log-odds so that a
  * model it fits is scored as the live scorer will score it.
@@ -227,11 +237,20 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
   const rules = new Set(profile.HardConflictRules);
   const shared = newScratch();
 
+  // The prior lowered for a registry larger than the model's (fellegi-sunter.ts registryPrior), noted in the scratch.
+  const sizedPrior = (a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch): number => {
+    scratch.priorAdjustment =
+      compiled === null || compiled.priorRecords === undefined ? 0 : priorAdjustment(compiled, registryRecords(a, b));
+    return scratch.priorAdjustment;
+  };
+
   const methodScore = (a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch): number =>
     compiled === null
       ? weightedSimilarity(scratch.similarity, scratch.personalIdentifier)
       : logistic(
-          matchLogOdds(compiled, scratch.similarity, scratch.personalIdentifier) + termFrequencies(a, b, scratch),
+          matchLogOdds(compiled, scratch.similarity, scratch.personalIdentifier) +
+            termFrequencies(a, b, scratch) +
+            sizedPrior(a, b, scratch),
         );
 
   const decide = (a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch): PairOutcome => {
@@ -253,8 +272,9 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
 
   const outcome = (a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch = shared): PairOutcome => {
     compareFields(a, b, sets, scratch);
-    // Only a score by a Fellegi-Sunter model fills it (termFrequencies); never a previous pair's.
+    // Only a score by a Fellegi-Sunter model fills them (termFrequencies, sizedPrior); never a previous pair's.
     scratch.termFrequency.fill(Number.NaN);
+    scratch.priorAdjustment = 0;
     return decide(a, b, scratch);
   };
 
@@ -269,13 +289,16 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
     if (compiled === null) return outcome(a, b, scratch);
     comparePersonFields(a, b, sets, scratch);
     scratch.termFrequency.fill(Number.NaN);
+    scratch.priorAdjustment = 0;
     if (trustedAgreement(a, b) !== 'agree') {
       for (const f of HOUSEHOLD_FIELD_INDEXES) scratch.similarity[f] = Number.NaN;
       const bound =
         matchLogOddsBound(compiled, scratch.similarity, scratch.personalIdentifier, UNKNOWN_HOUSEHOLD) +
-        termFrequencies(a, b, scratch);
+        termFrequencies(a, b, scratch) +
+        sizedPrior(a, b, scratch);
       if (belowProbable(bound)) return undefined;
       scratch.termFrequency.fill(Number.NaN);
+      scratch.priorAdjustment = 0;
     }
     compareHouseholdFields(a, b, scratch);
     return decide(a, b, scratch);
@@ -288,6 +311,7 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
       ...result,
       scoreMethod: method,
       scoreMethodVersion: methodVersion,
+      ...(scratch.priorAdjustment === 0 ? {} : { priorAdjustment: scratch.priorAdjustment }),
       evidence: evidenceOf(scratch, compiled),
     };
   };

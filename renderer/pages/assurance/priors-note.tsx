@@ -20,8 +20,9 @@ export function PriorsNote({ which, prior }: { readonly which: 'calibration' | '
           <Text span fw={600} size="sm">
             The profile's default model:
           </Text>{' '}
-          the chance that two records picked at random from the registry are one person (1e-4 by default), read with u
-          from random pairs.
+          the chance that two records picked at random from the registry are one person, read with u from random pairs:
+          1e-4 by default, for a registry of up to 20,000 records, and lowered in proportion beyond (2e-6 at a million
+          records), since a record's own duplicates stay few while the records it could be taken for grow.
         </List.Item>
         <List.Item>
           <Text span fw={600} size="sm">
@@ -36,7 +37,8 @@ export function PriorsNote({ which, prior }: { readonly which: 'calibration' | '
             The estimate{here('estimate')}:
           </Text>{' '}
           λ, the share of true pairs among the blocking candidates, spread over all record pairs (λ × candidates ÷ all
-          pairs): a random-pair prior like the profile's, because the estimate keeps u from random pairs.
+          pairs): a random-pair prior like the profile's, because the estimate keeps u from random pairs. It is the
+          registry's at the size it had, and lowered in proportion as the registry grows past it.
         </List.Item>
       </List>
       <Text size="xs" c="dimmed" mt={4}>
