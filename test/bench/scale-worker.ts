@@ -1,6 +1,7 @@
 /**
  * The scale bench's operations on a registry the ingestion bench filled (in a child process, so its peak RSS is
- * its own): `ops DIR` loads the ground truth written beside the NDJSON files, then times the unsupervised estimate
+ * its own): `ops DIR` loads the ground truth written beside the NDJSON files, measures the ingest's links against it
+ * (pairs of records of one person, pairs linked, both; open review cases), then times the unsupervised estimate
  * (first, so the peak RSS read after it is its own), a re-index, a reconciliation (each phase), a sample of 10,000
  * labels and their evaluation, the workbench's candidate draw, the link-quality scan (nothing written) and the
  * registry audit's sample of 400 pairs, and prints one JSON line.
@@ -48,6 +49,26 @@ async function job(kind: 'maintenance/reindex' | 'maintenance/reconcile'): Promi
   return { seconds: seconds(start), job: state };
 }
 
+/** The ingest's links against the ground truth, before any job runs: record pairs of one person, linked, and both. */
+const [truePairs, linkedPairs, trueLinked] = engine.env.store
+  .statement(
+    `WITH r AS (
+       SELECT l.identity_id, t.person_id FROM source_record s
+       JOIN identity_link l ON l.tenant_id = s.tenant_id AND l.record_id = s.record_id
+       JOIN synthetic_truth t ON t.tenant_id = s.tenant_id AND t.source_system = s.source_system AND t.local_id = s.local_id
+       WHERE s.tenant_id = ?),
+     p AS (SELECT COUNT(*) AS n FROM r GROUP BY person_id),
+     i AS (SELECT COUNT(*) AS n FROM r GROUP BY identity_id),
+     b AS (SELECT COUNT(*) AS n FROM r GROUP BY person_id, identity_id)
+     SELECT (SELECT SUM(n * (n - 1) / 2) FROM p), (SELECT SUM(n * (n - 1) / 2) FROM i), (SELECT SUM(n * (n - 1) / 2) FROM b)`,
+  )
+  .raw()
+  .get(ctx.tenantId) as [number, number, number];
+const openReviewCases = engine.env.store
+  .statement("SELECT count(*) FROM review_case WHERE tenant_id = ? AND status = 'open'")
+  .pluck()
+  .get(ctx.tenantId) as number;
+
 const identities = engine.env.store
   .statement("SELECT count(*) FROM identity WHERE tenant_id = ? AND status = 'active'")
   .pluck()
@@ -78,6 +99,10 @@ engine.close();
 process.stdout.write(
   JSON.stringify({
     identities,
+    truePairs,
+    linkedPairs,
+    trueLinked,
+    openReviewCases,
     reindexSeconds: reindex.seconds,
     validationSeconds: phaseSeconds(reindex.job, 'validation'),
     writingSeconds: phaseSeconds(reindex.job, 'writing'),

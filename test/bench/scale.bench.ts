@@ -28,6 +28,10 @@ interface Ingested {
 
 interface Operated {
   identities: number;
+  truePairs: number;
+  linkedPairs: number;
+  trueLinked: number;
+  openReviewCases: number;
   reindexSeconds: number;
   validationSeconds: number | null;
   writingSeconds: number | null;
@@ -100,6 +104,13 @@ export function benchScale(
           unit: 'µs/record',
           ceiling: base.lastTenthMicros,
           ceilingName: `the last tenth of the ${base === ingest ? 'same' : '100k'} ingest (target: within +20% at 1M)`,
+        },
+        {
+          // What the ingest linked, against the generated ground truth: a registry's size must not cost it precision.
+          name: `scale ${k(size)}: wrong links of the ingest (record pairs of two people linked)`,
+          value: ((ops.linkedPairs - ops.trueLinked) * 10_000) / Math.max(1, ops.linkedPairs),
+          unit: 'per 10,000 linked pairs',
+          note: `${String(ops.linkedPairs - ops.trueLinked)} of ${String(ops.linkedPairs)}: precision ${(ops.trueLinked / Math.max(1, ops.linkedPairs)).toFixed(5)}; recall ${(ops.trueLinked / Math.max(1, ops.truePairs)).toFixed(4)} of ${String(ops.truePairs)} true pairs; ${String(ops.openReviewCases)} open review cases (${((ops.openReviewCases * 1000) / ingest.records).toFixed(1)} per 1,000 records)`,
         },
         {
           name: `scale ${k(size)}: re-index of ${ops.identities.toLocaleString('en-US')} identities`,
