@@ -44,7 +44,8 @@ export const AuditSampleSchema = z.object({
   pairs: z.array(z.object({ stratum: AuditStratumNameSchema, left: RecordRefSchema, right: RecordRefSchema })),
   /**
    * True when candidate pairs beyond a bound were not enumerated (the far stratum is then a lower bound). The sample
-   * now streams every candidate pair, so this registry answers false; the field stays for the clients that read it.
+   * now streams every candidate pair of the identities it walks (all, or a seeded sample: sampledIdentities), so
+   * this registry answers false; the field stays for the clients that read it.
    */
   candidatePairsCapped: z.boolean(),
 });

@@ -40,7 +40,7 @@ export function sampleAudit(
       pairs,
       identities,
       ...(sampledIdentities === undefined ? {} : { sampledIdentities }),
-      // Every candidate pair is enumerated (identity by identity, bounded as reconciliation bounds its candidates).
+      // Every candidate pair of the identities walked is enumerated (bounded as reconciliation bounds its candidates).
       candidatePairsCapped: false,
     };
   });
