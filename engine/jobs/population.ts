@@ -6,6 +6,7 @@
 import type { Store } from '../store/store.ts';
 import { conflict } from '../contract/errors.ts';
 import { recordFromRow, type SourceRecord } from '../store/records.ts';
+import { forIdChunks } from '../store/id-chunks.ts';
 
 /** An identity's keys and version: what a batch needs to name it and to check its version at write time. */
 export interface IdentityKey {
@@ -30,17 +31,15 @@ export function activeIdentitiesAfter(store: Store, tenantId: string, cursor: nu
 /** The active ones of the given identities (ascending IDs in), ascending, in one statement per 64 identities. */
 export function activeIdentitiesIn(store: Store, tenantId: string, identityIds: readonly number[]): IdentityHead[] {
   const out: IdentityHead[] = [];
-  for (let start = 0; start < identityIds.length; start += 64) {
-    const part = identityIds.slice(start, start + 64);
+  forIdChunks(identityIds, 64, (part, placeholders) => {
     const rows = store
       .statement(
         `SELECT identity_id AS identityId, enterprise_id AS enterpriseId, logical_version AS version, canonical_json AS canonicalJson
-         FROM identity WHERE tenant_id = ? AND status = 'active' AND identity_id IN (${part.map(() => '?').join(', ')})
-         ORDER BY identity_id`,
+         FROM identity WHERE tenant_id = ? AND status = 'active' AND identity_id IN (${placeholders}) ORDER BY identity_id`,
       )
       .all(tenantId, ...part) as IdentityHead[];
     out.push(...rows);
-  }
+  });
   return out;
 }
 
@@ -59,17 +58,16 @@ export function identityKeys(
   identityIds: readonly number[],
 ): Map<number, IdentityKey & { readonly active: boolean }> {
   const out = new Map<number, IdentityKey & { readonly active: boolean }>();
-  for (let start = 0; start < identityIds.length; start += 64) {
-    const part = identityIds.slice(start, start + 64);
+  forIdChunks(identityIds, 64, (part, placeholders) => {
     const rows = store
       .statement(
-        `SELECT identity_id, enterprise_id, logical_version, status FROM identity WHERE tenant_id = ? AND identity_id IN (${part.map(() => '?').join(', ')})`,
+        `SELECT identity_id, enterprise_id, logical_version, status FROM identity WHERE tenant_id = ? AND identity_id IN (${placeholders})`,
       )
       .raw()
       .all(tenantId, ...part) as [number, string, number, string][];
     for (const [identityId, enterpriseId, version, status] of rows)
       out.set(identityId, { identityId, enterpriseId, version, active: status === 'active' });
-  }
+  });
   return out;
 }
 
@@ -120,18 +118,16 @@ export function storedTagsOf(store: Store, tenantId: string, batch: readonly Ide
   const tag = (row: { tag: Buffer }) => row.tag;
   if (last.identityId - first.identityId + 1 > 2 * batch.length) {
     const rows: { identity_id: number; tag: Buffer }[] = [];
-    const ids = [...wanted];
-    for (let start = 0; start < ids.length; start += 64) {
-      const part = ids.slice(start, start + 64);
+    forIdChunks([...wanted], 64, (part, placeholders) => {
       rows.push(
         ...(store
           .statement(
             `SELECT identity_id, tag FROM blocking_tag INDEXED BY blocking_tag_by_identity
-             WHERE tenant_id = ? AND identity_id IN (${part.map(() => '?').join(', ')})`,
+             WHERE tenant_id = ? AND identity_id IN (${placeholders})`,
           )
           .all(tenantId, ...part) as { identity_id: number; tag: Buffer }[]),
       );
-    }
+    });
     return byIdentity(rows, wanted, tag);
   }
   const rows = store

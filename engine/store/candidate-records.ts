@@ -1,5 +1,6 @@
 /** A tenant's source records with their normalised matching fields, for the labelling workbench's candidate pairs and the estimate. */
 import type { Store } from './store.ts';
+import { forIdChunks } from './id-chunks.ts';
 
 export interface CandidateRecordRow {
   readonly recordId: number;
@@ -29,15 +30,14 @@ export function tenantRecordIds(store: Store, tenantId: string): number[] {
 /** Records by ID (ascending IDs in, the same order out), in one statement per 500 IDs. */
 export function recordFieldsByIds(store: Store, tenantId: string, recordIds: readonly number[]): CandidateRecordRow[] {
   const out: CandidateRecordRow[] = [];
-  for (let start = 0; start < recordIds.length; start += 500) {
-    const part = recordIds.slice(start, start + 500);
+  forIdChunks(recordIds, 500, (part, placeholders) => {
     const rows = store
       .statement(
         `SELECT record_id AS recordId, source_system AS sourceSystem, local_id AS localId, fields_json AS fieldsJson
-         FROM source_record WHERE tenant_id = ? AND record_id IN (${part.map(() => '?').join(', ')}) ORDER BY record_id`,
+         FROM source_record WHERE tenant_id = ? AND record_id IN (${placeholders}) ORDER BY record_id`,
       )
       .all(tenantId, ...part) as CandidateRecordRow[];
     out.push(...rows);
-  }
+  });
   return out;
 }

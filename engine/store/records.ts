@@ -1,4 +1,5 @@
 import type { Store } from './store.ts';
+import { forIdChunks } from './id-chunks.ts';
 import type { MatchFields } from '../contract/fields.ts';
 import { conflict } from '../contract/errors.ts';
 import { countRecordTerms } from './term-frequency.ts';
@@ -116,16 +117,15 @@ export function candidateMembers(
 /** The fields JSON of records, by record ID (one statement per 64 records). */
 export function fieldsJsonOf(store: Store, tenantId: string, recordIds: readonly number[]): Map<number, string> {
   const out = new Map<number, string>();
-  for (let start = 0; start < recordIds.length; start += 64) {
-    const part = recordIds.slice(start, start + 64);
+  forIdChunks(recordIds, 64, (part, placeholders) => {
     const rows = store
       .statement(
-        `SELECT record_id, fields_json FROM source_record WHERE tenant_id = ? AND record_id IN (${part.map(() => '?').join(', ')})`,
+        `SELECT record_id, fields_json FROM source_record WHERE tenant_id = ? AND record_id IN (${placeholders})`,
       )
       .raw()
       .all(tenantId, ...part) as [number, string][];
     for (const [recordId, fieldsJson] of rows) out.set(recordId, fieldsJson);
-  }
+  });
   return out;
 }
 
