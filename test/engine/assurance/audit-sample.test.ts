@@ -12,8 +12,21 @@ import { countIdentities } from '../../../engine/store/identities.ts';
 import { NO_CONTROL } from '../../../engine/run-control.ts';
 import { AUDIT_STRATA, type AuditStratumName } from '../../../engine/contract/audit.ts';
 import { tempDir } from '../../helpers/temp.ts';
+import type { Store } from '../../../engine/store/store.ts';
 
 const ctx = { tenantId: 'audit', actor: 'test' };
+
+/** Each record's person, by "source/localId", from the sandbox's ground truth. */
+function personOf(store: Store): Map<string, string> {
+  return new Map(
+    (
+      store
+        .statement('SELECT source_system, local_id, person_id FROM synthetic_truth WHERE tenant_id = ?')
+        .raw()
+        .all(ctx.tenantId) as [string, string, string][]
+    ).map(([s, l, p]) => [`${s}/${l}`, p]),
+  );
+}
 
 describe('the registry audit from a stratified sample', () => {
   it('covers the true precision and recall of the links in at least 90 of 100 seeded samples of 400 labels', async () => {
@@ -28,14 +41,7 @@ describe('the registry audit from a stratified sample', () => {
         stream.push([stratum, left, right]),
       );
     });
-    const person = new Map(
-      (
-        store
-          .statement('SELECT source_system, local_id, person_id FROM synthetic_truth WHERE tenant_id = ?')
-          .raw()
-          .all(ctx.tenantId) as [string, string, string][]
-      ).map(([s, l, p]) => [`${s}/${l}`, p]),
-    );
+    const person = personOf(store);
     const same = (a: AuditRecord, b: AuditRecord): boolean =>
       person.get(`${a.sourceSystem}/${a.localId}`) === person.get(`${b.sourceSystem}/${b.localId}`);
     // The truth over the same population: every pair of every stratum judged by the ground truth.
@@ -130,14 +136,7 @@ describe('the registry audit from a stratified sample', () => {
           .all(ctx.tenantId) as [string, string, number][]
       ).map(([s, l, i]) => [`${s}/${l}`, i]),
     );
-    const person = new Map(
-      (
-        store
-          .statement('SELECT source_system, local_id, person_id FROM synthetic_truth WHERE tenant_id = ?')
-          .raw()
-          .all(ctx.tenantId) as [string, string, string][]
-      ).map(([s, l, p]) => [`${s}/${l}`, p]),
-    );
+    const person = personOf(store);
     const key = (r: AuditRecord): string => `${r.sourceSystem}/${r.localId}`;
     const same = (a: AuditRecord, b: AuditRecord): boolean => person.get(key(a)) === person.get(key(b));
     const identities = countIdentities(store, ctx.tenantId);
