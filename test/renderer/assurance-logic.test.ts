@@ -265,6 +265,10 @@ describe('the page’s small rules', () => {
       'familyName Different: ln(m/u)',
     ]);
     expect(modelChanges(model(0.01, 0.7), model(0.01, 0.7))).toEqual([]);
+    // A model whose prior scales with the registry against one whose prior is used as given (a calibration's).
+    expect(modelChanges({ ...model(0.01, 0.7), priorRecords: 20_000 }, model(0.01, 0.7))).toEqual([
+      { what: 'priorRecords', active: '20000', produced: '—' },
+    ]);
   });
 });
 

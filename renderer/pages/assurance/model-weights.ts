@@ -45,6 +45,8 @@ export function modelChanges(active: FellegiSunterModel, produced: FellegiSunter
   };
   scalar('modelVersion', active.modelVersion, produced.modelVersion);
   scalar('priorMatchProbability', active.priorMatchProbability, produced.priorMatchProbability);
+  // The registry size a prior was set for, beyond which the live scorer lowers it ('—': used as given).
+  scalar('priorRecords', active.priorRecords ?? '—', produced.priorRecords ?? '—');
   scalar('smoothing', active.smoothing, produced.smoothing);
   scalar('datasetDigest', active.datasetDigest, produced.datasetDigest);
   const fields = [
