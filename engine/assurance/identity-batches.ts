@@ -75,21 +75,10 @@ export function* candidateBatches(
   only?: readonly number[],
 ): Generator<CandidateBatch> {
   const identities = only?.length ?? countIdentities(store, tenantId);
-  let done = 0;
   control.step(phase, 0, identities);
   // The walk is one read snapshot: only the tags a later identity holds in it are looked up.
   const filter = LaterTagFilter.inSnapshot(store, tenantId);
-  for (let cursor = 0, start = 0; ; start += BATCH) {
-    const batch =
-      only === undefined
-        ? activeIdentitiesAfter(store, tenantId, cursor, BATCH)
-        : activeIdentitiesIn(store, tenantId, only.slice(start, start + BATCH));
-    const last = batch.at(-1);
-    if (last === undefined) {
-      if (only === undefined || start >= only.length) return;
-      continue;
-    }
-    cursor = last.identityId;
+  for (const [batch, walked] of activeBatches(store, tenantId, only)) {
     const candidatesOf = laterCandidatesOf(store, tenantId, batch, filter);
     const involved = [...new Set([...batch.map((b) => b.identityId), ...[...candidatesOf.values()].flat()])];
     const prepared = preparedMembers(
@@ -99,7 +88,34 @@ export function* candidateBatches(
       candidateMembers(store, tenantId, involved, MAX_COMPARED_RECORDS_PER_IDENTITY),
     );
     yield { batch, candidatesOf, prepared };
-    done = only === undefined ? done + batch.length : Math.min(start + BATCH, only.length);
-    control.step(phase, done, identities);
+    control.step(phase, walked, identities);
+  }
+}
+
+/**
+ * The active identities batch by batch, ascending: all of the tenant's (by cursor), or `only`'s. Each batch comes
+ * with how many identities of the walk it has covered so far; a batch of `only` left with no active identity is
+ * skipped.
+ */
+function* activeBatches(
+  store: Store,
+  tenantId: string,
+  only: readonly number[] | undefined,
+): Generator<[batch: IdentityHead[], walked: number]> {
+  if (only !== undefined) {
+    for (let start = 0; start < only.length; start += BATCH) {
+      const batch = activeIdentitiesIn(store, tenantId, only.slice(start, start + BATCH));
+      if (batch.length > 0) yield [batch, Math.min(start + BATCH, only.length)];
+    }
+    return;
+  }
+  let walked = 0;
+  for (let cursor = 0; ;) {
+    const batch = activeIdentitiesAfter(store, tenantId, cursor, BATCH);
+    const last = batch.at(-1);
+    if (last === undefined) return;
+    cursor = last.identityId;
+    walked += batch.length;
+    yield [batch, walked];
   }
 }
