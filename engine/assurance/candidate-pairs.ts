@@ -23,7 +23,7 @@ import { keyRingFor } from '../config/key-ring.ts';
 import { newScratch } from '../scoring/field-comparison.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { scoreBasis } from '../scoring/score-basis.ts';
-import { createScorer } from '../scoring/scorer.ts';
+import { createScorer, outcomeDetails } from '../scoring/scorer.ts';
 import { storedTermFrequencies } from '../store/term-frequency.ts';
 import { activeProfile } from '../store/profiles.ts';
 import { requireTenant } from '../store/tenants.ts';
@@ -113,9 +113,7 @@ export function candidatePairs(
         score: explained.score,
         decision: explained.decision,
         decidedBy: explained.decidedBy,
-        ...(explained.conflictRule === undefined ? {} : { conflictRule: explained.conflictRule }),
-        ...(explained.limitedBy === undefined ? {} : { limitedBy: explained.limitedBy }),
-        ...(explained.priorAdjustment === undefined ? {} : { priorAdjustment: explained.priorAdjustment }),
+        ...outcomeDetails(explained),
         evidence: explained.evidence,
       };
     });

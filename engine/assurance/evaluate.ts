@@ -38,6 +38,7 @@ import { DECIDED_BY, loadDataset, type LoadedDataset } from './load-pairs.ts';
 import { thresholdMetrics } from './threshold-metrics.ts';
 import { scoreDistribution } from '../contract/statistics/score-distribution.ts';
 import { scoreBasis } from '../scoring/score-basis.ts';
+import { outcomeDetails } from '../scoring/scorer.ts';
 import { ERROR_EXAMPLE_RULE, EVALUATION_SCORE_NOTE } from './report-text.ts';
 
 /** Mean similarity per field and class over the pairs where both records have the field. */
@@ -107,9 +108,7 @@ function example(data: LoadedDataset, index: number): EvaluationReport['errorExa
     decidedBy: explained.decidedBy,
     evidence: explained.evidence,
     decision: explained.decision,
-    ...(explained.conflictRule === undefined ? {} : { conflictRule: explained.conflictRule }),
-    ...(explained.limitedBy === undefined ? {} : { limitedBy: explained.limitedBy }),
-    ...(explained.priorAdjustment === undefined ? {} : { priorAdjustment: explained.priorAdjustment }),
+    ...outcomeDetails(explained),
   };
 }
 

@@ -217,6 +217,21 @@ export function scoredTermFrequency(scratch: FieldScratch): number {
 }
 
 /**
+ * An explained outcome's optional parts, each present only when set: the hard-conflict rule that decided, the rule
+ * that held the score down, and what the prior moved by for the registry's size. Reports that copy an outcome
+ * (evaluation's error examples, the workbench's pairs) take them from here.
+ */
+export function outcomeDetails(
+  result: MatchResult,
+): Pick<MatchResult, 'conflictRule' | 'limitedBy' | 'priorAdjustment'> {
+  return {
+    ...(result.conflictRule === undefined ? {} : { conflictRule: result.conflictRule }),
+    ...(result.limitedBy === undefined ? {} : { limitedBy: result.limitedBy }),
+    ...(result.priorAdjustment === undefined ? {} : { priorAdjustment: result.priorAdjustment }),
+  };
+}
+
+/**
  * `frequencies`: the tenant's name counts (store/term-frequency.ts). With them, a Fellegi-Sunter score adjusts
  * exact name agreement by the value's frequency; without them (a profile checked outside a tenant) it does not.
  */
