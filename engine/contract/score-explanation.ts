@@ -70,6 +70,22 @@ function logistic(logOdds: number): number {
   return 1 / (1 + Math.exp(-logOdds));
 }
 
+/**
+ * Why a pair's score is not what its fields add up to, in plain words: a trusted identifier or a hard conflict
+ * decided first, or a rule held the score to Probable (`probable`, the threshold). Null when the fields decide.
+ */
+export function scoreRuleText(
+  result: Pick<ScoredEvidence, 'decidedBy' | 'limitedBy'>,
+  probable: number,
+): string | null {
+  if (result.decidedBy === 'trusted-identifier')
+    return 'A trusted identifier is equal on both records: the pair is certain (score 1) before any field is weighed.';
+  if (result.decidedBy === 'hard-conflict')
+    return 'A hard-conflict rule fired: the pair is no match (score 0) before any field is weighed.';
+  if (result.limitedBy === undefined) return null;
+  return `${LIMIT_TEXT[result.limitedBy].why}, so the score is held to the Probable threshold (${String(probable)}): such a pair may go to review but is never linked automatically.`;
+}
+
 function precedence(
   result: ScoredEvidence,
   basis: ScoreBasis,
@@ -77,32 +93,23 @@ function precedence(
   steps: WaterfallStep[],
   scale: Waterfall['scale'],
 ): { score: number; note: string } {
+  const fieldsAlone = ' The steps show what the fields alone would give.';
   if (result.decidedBy === 'trusted-identifier')
-    return {
-      score: 1,
-      note: 'A trusted identifier is equal on both records: the pair is certain (score 1) before any field is weighed; the steps show what the fields alone would give.',
-    };
+    return { score: 1, note: `${scoreRuleText(result, basis.thresholds.probable) ?? ''}${fieldsAlone}` };
   if (result.decidedBy === 'hard-conflict')
-    return {
-      score: 0,
-      note: 'A hard-conflict rule fired: the pair is no match (score 0) before any field is weighed; the steps show what the fields alone would give.',
-    };
+    return { score: 0, note: `${scoreRuleText(result, basis.thresholds.probable) ?? ''}${fieldsAlone}` };
   const probable = basis.thresholds.probable;
   if (methodScore >= probable && result.limitedBy !== undefined) {
     const last = steps.at(-1)?.to ?? 0;
     const capped = scale === 'log-odds' ? Math.log(probable / (1 - probable)) : probable;
-    const { label, why } = LIMIT_TEXT[result.limitedBy];
     steps.push({
       kind: 'cap',
-      label,
+      label: LIMIT_TEXT[result.limitedBy].label,
       from: last,
       to: capped,
       delta: capped - last,
     });
-    return {
-      score: probable,
-      note: `${why}, so the score is held to the Probable threshold (${String(probable)}): such a pair may go to review but is never linked automatically.`,
-    };
+    return { score: probable, note: scoreRuleText(result, probable) ?? '' };
   }
   return { score: methodScore, note: '' };
 }

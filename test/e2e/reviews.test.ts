@@ -244,6 +244,31 @@ describe('review cases in the console', () => {
       .click();
     await page.getByTestId('page-text').waitFor();
 
+    // The lowest waiting case was held at Probable by a rule (its fields alone add up to more): the case says which rule
+    // and why, beside the records.
+    await page.getByLabel('Status', { exact: true }).first().click();
+    await page.getByRole('option', { name: 'Waiting for a decision' }).click();
+    await page.getByLabel('Order', { exact: true }).first().click();
+    await page.getByRole('option', { name: 'Lowest score first' }).click();
+    await page.locator('[data-testid="review-cases"][aria-busy="false"]').waitFor();
+    await rows.first().locator('td:nth-child(3)', { hasText: '0.5000' }).waitFor();
+    await rows
+      .first()
+      .getByRole('link', { name: /^Open case/ })
+      .click();
+    const rule = page.getByTestId('pair-records-rule');
+    await rule.waitFor();
+    expect(await rule.textContent()).toMatch(
+      /, so the score is held to the Probable threshold \(0\.5\): such a pair may go to review but is never linked automatically\.$/,
+    );
+    await expectAccessible(page, 'review-case-held');
+    await screenshot(page, '44c-review-case-held');
+    await page
+      .getByRole('link', { name: /^Review cases/ })
+      .first()
+      .click();
+    await page.getByTestId('page-text').waitFor();
+
     // The link-quality scan finds the false link; its case opens on the identity's record graph.
     await page.getByRole('button', { name: 'Scan identities' }).click();
     await page.getByTestId('link-quality-report').waitFor();

@@ -9,6 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { RecordRef } from '../../../engine/contract/matching.ts';
 import { useClient } from '../../client/context.tsx';
 import { IconAlert } from '../../icons.tsx';
+import { scoreRuleText } from '../../../engine/contract/score-explanation.ts';
 import { signed } from './metric-text.ts';
 import { EVIDENCE_FIELD, FIELD_ROWS, showValue } from './record-fields.ts';
 import { keys } from '../../hooks/console-data.ts';
@@ -59,6 +60,8 @@ export function PairRecords({
     );
   }
   const { values, evidence, score } = explained.data;
+  // When held, the score is the Probable threshold itself.
+  const rule = scoreRuleText(explained.data, score);
   const byField = new Map(evidence.map((e) => [e.field as string, e]));
   return (
     <div data-testid="pair-records">
@@ -135,6 +138,11 @@ export function PairRecords({
               ? ` (${then} scored them ${scoreThen.toFixed(4)}: a record or the profile changed since)`
               : `, as in ${then}`}
           .
+        </Text>
+      )}
+      {blind || rule === null ? null : (
+        <Text size="sm" mt={4} data-testid="pair-records-rule">
+          {rule}
         </Text>
       )}
     </div>

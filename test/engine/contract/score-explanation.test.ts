@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/temp.ts';
 import { LocalEngine } from '../../../engine/local-engine.ts';
-import { scoreWaterfall, type ScoreBasis } from '../../../engine/contract/score-explanation.ts';
+import { scoreRuleText, scoreWaterfall, type ScoreBasis } from '../../../engine/contract/score-explanation.ts';
 import { FIELD_NAMES } from '../../../engine/contract/fields.ts';
 import type { FieldEvidence } from '../../../engine/contract/matching.ts';
 import { scoreBasis } from '../../../engine/scoring/score-basis.ts';
@@ -141,6 +141,33 @@ describe('the score waterfall', () => {
     expect(capped?.steps.at(-1)).toMatchObject({ kind: 'cap', to: Math.log(0.75 / 0.25) });
     expect(scoreWaterfall({ score: 1, decidedBy: 'trusted-identifier', evidence: nameless }, basis)?.score).toBe(1);
     expect(scoreWaterfall({ score: 0, decidedBy: 'hard-conflict', evidence: nameless }, basis)?.score).toBe(0);
+  });
+
+  it('says in words why a score is not what the fields add up to, and says nothing when the fields decide', () => {
+    expect(scoreRuleText({ decidedBy: 'score', limitedBy: 'PossibleTwin' }, 0.5)).toBe(
+      'The records share family name and birth date but not the given name, and both carry a sex (possible twins or ' +
+        'household members of one age; shared contact details and family numbers do not tell them apart), so the ' +
+        'score is held to the Probable threshold (0.5): such a pair may go to review but is never linked automatically.',
+    );
+    expect(scoreRuleText({ decidedBy: 'score', limitedBy: 'NoNameEvidence' }, 0.75)).toMatch(
+      /^No family or given name was compared on both records, so the score is held to the Probable threshold \(0\.75\)/,
+    );
+    expect(scoreRuleText({ decidedBy: 'trusted-identifier' }, 0.5)).toMatch(/^A trusted identifier is equal/);
+    expect(scoreRuleText({ decidedBy: 'hard-conflict' }, 0.5)).toMatch(/^A hard-conflict rule fired/);
+    expect(scoreRuleText({ decidedBy: 'score' }, 0.5)).toBeNull();
+    // The waterfall's note is the same sentence, and for a rule that decided first, it says what the steps show.
+    const nameless = evidence({ birthDate: 1 }, () => ({ logLikelihood: 2 }));
+    const basis: ScoreBasis = {
+      scoreMethod: 'fellegi-sunter',
+      priorLogOdds: 0,
+      thresholds: { probable: 0.5, certain: 0.9 },
+    };
+    expect(
+      scoreWaterfall({ score: 0.5, decidedBy: 'score', limitedBy: 'NoNameEvidence', evidence: nameless }, basis)?.note,
+    ).toBe(scoreRuleText({ decidedBy: 'score', limitedBy: 'NoNameEvidence' }, 0.5));
+    expect(scoreWaterfall({ score: 0, decidedBy: 'hard-conflict', evidence: nameless }, basis)?.note).toBe(
+      'A hard-conflict rule fired: the pair is no match (score 0) before any field is weighed. The steps show what the fields alone would give.',
+    );
   });
 
   it('gives no waterfall when the evidence lacks the method’s terms', () => {
