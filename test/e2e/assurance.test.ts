@@ -392,6 +392,10 @@ describe('the Match assurance page', () => {
     expect(await page.getByTestId('priors-note').textContent()).toMatch(
       /A calibration \(0\.020 here\): the share of true pairs among the pairs the scorer meets/,
     );
+    // Figures in e-notation are kept whole on one line, with the words around them spaced as before.
+    expect(await page.getByTestId('priors-note').textContent()).toMatch(
+      /read with u from random pairs: 1e-4 by default, .* beyond \(2e-6 at a million records\), since/,
+    );
     const certain = Number(await page.getByTestId('cal-live-certain').textContent());
     const probable = Number(await page.getByTestId('cal-live-probable').textContent());
     expect(probable).toBeLessThanOrEqual(certain);

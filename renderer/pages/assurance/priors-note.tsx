@@ -8,8 +8,19 @@ function priorText(value: number): string {
   return value >= 0.01 ? value.toFixed(3) : value.toPrecision(2);
 }
 
+/** A number in e-notation kept on one line (a line would otherwise break after its hyphen). */
+function Figure({ children }: { readonly children: string }) {
+  return <span style={{ whiteSpace: 'nowrap' }}>{children}</span>;
+}
+
 export function PriorsNote({ which, prior }: { readonly which: 'calibration' | 'estimate'; readonly prior: number }) {
-  const here = (kind: 'calibration' | 'estimate'): string => (kind === which ? ` (${priorText(prior)} here)` : '');
+  const here = (kind: 'calibration' | 'estimate') =>
+    kind === which ? (
+      <>
+        {' '}
+        (<Figure>{priorText(prior)}</Figure> here)
+      </>
+    ) : null;
   return (
     <div data-testid="priors-note">
       <Text size="sm" fw={600} mb={4}>
@@ -20,9 +31,10 @@ export function PriorsNote({ which, prior }: { readonly which: 'calibration' | '
           <Text span fw={600} size="sm">
             The profile's default model:
           </Text>{' '}
-          the chance that two records picked at random from the registry are one person, read with u from random pairs:
-          1e-4 by default, for a registry of up to 20,000 records, and lowered in proportion beyond (2e-6 at a million
-          records), since a record's own duplicates stay few while the records it could be taken for grow.
+          the chance that two records picked at random from the registry are one person, read with u from random pairs:{' '}
+          <Figure>1e-4</Figure> by default, for a registry of up to 20,000 records, and lowered in proportion beyond (
+          <Figure>2e-6</Figure> at a million records), since a record's own duplicates stay few while the records it
+          could be taken for grow.
         </List.Item>
         <List.Item>
           <Text span fw={600} size="sm">
