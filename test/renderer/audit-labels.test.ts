@@ -1,12 +1,7 @@
 /** The registry audit's labels on the page: the estimate's request from verdicts, counts per stratum, a saved audit read back. */
 import { describe, expect, it } from 'vitest';
 import type { AuditSample } from '../../engine/contract/audit.ts';
-import {
-  auditRequest,
-  auditSampleText,
-  labelledByStratum,
-  reopenedAudit,
-} from '../../renderer/pages/assurance/audit-labels.ts';
+import { auditRequest, labelledByStratum, reopenedAudit } from '../../renderer/pages/assurance/audit-labels.ts';
 import { withVerdict, type KeptVerdict } from '../../renderer/pages/assurance/workbench-labels.ts';
 
 const ref = (localId: string) => ({ sourceSystem: 'clinic', localId });
@@ -63,13 +58,5 @@ describe('the registry audit’s labels', () => {
     expect(back.matchingProfileVersion).toBe(7);
     expect(back.strata.map((s) => s.sampled)).toEqual([1, 1]);
     expect(auditRequest(back, verdicts)).toEqual(request);
-  });
-
-  it('says beneath a sample drawn from a sample of the identities that its counts are estimates, and of what', () => {
-    expect(auditSampleText(50_000, 478_965)).toBe(
-      "Estimated from a seeded sample of 50,000 of the 478,965 identities: each stratum's pairs met in it, scaled up to " +
-        'the whole registry. The pairs to label are drawn among the pairs met, at random within each stratum, so the ' +
-        'estimate describes the whole registry.',
-    );
   });
 });

@@ -8,7 +8,12 @@ import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { checkInputFile, writeOutput } from '../files.ts';
 import { fixed, json, keyValues, table } from '../format.ts';
-import { AuditSampleSchema, AUDIT_STRATUM_TEXT, type AuditSample } from '../../../engine/contract/audit.ts';
+import {
+  AuditSampleSchema,
+  AUDIT_STRATUM_TEXT,
+  auditSampleText,
+  type AuditSample,
+} from '../../../engine/contract/audit.ts';
 import { readLabelTsv } from '../../../engine/contract/label-tsv.ts';
 
 const refKey = (r: { sourceSystem: string; localId: string }): string => `${r.sourceSystem}\u0000${r.localId}`;
@@ -46,9 +51,7 @@ export async function auditSample(cli: CliContext): Promise<number> {
     `\nWrote the sample to ${out}${saved.note} and the ${String(sample.pairs.length)} pairs to label to ${tsvPath}: fill its isMatch column (match or non-match), then\nmpi-console audit estimate --sample ${out} --labels ${tsvPath}\n`,
   );
   if (sample.sampledIdentities !== undefined)
-    cli.write(
-      `The pair counts are estimates: the registry's ${String(sample.identities ?? '?')} identities were walked over a seeded sample of ${String(sample.sampledIdentities)}, each stratum's pairs met scaled up to the whole registry.\n`,
-    );
+    cli.write(`${auditSampleText(sample.sampledIdentities, sample.identities ?? 0)}\n`);
   if (sample.candidatePairsCapped) cli.write('Candidate pairs were capped: the non-linked strata are lower bounds.\n');
   return 0;
 }

@@ -1,24 +1,13 @@
 /**
  * The registry audit's labels: the verdicts given to the audit sample's pairs (kept by pair, workbench-labels.ts),
  * turned into the audit estimate's request (each label with its pair's stratum; unsure ones left out), and a saved
- * audit turned back into a sample and verdicts so the analyst can read it again or go on labelling; and what a sample
- * drawn from a sample of the identities says of its counts.
+ * audit turned back into a sample and verdicts so the analyst can read it again or go on labelling.
  */
 import type { z } from 'zod';
 import type { AuditEstimateInputSchema, AuditSample, AuditStratumName } from '../../../engine/contract/audit.ts';
 import { pairKey, withVerdict, type KeptVerdict } from './workbench-labels.ts';
-import { recordSampleText } from '../../format.ts';
 
 export type AuditRequest = z.input<typeof AuditEstimateInputSchema>;
-
-/** Beneath the strata of a sample drawn from a sample of the registry's identities. */
-export function auditSampleText(sampled: number, identities: number): string {
-  return (
-    `Estimated from ${recordSampleText(sampled, identities, 'identities')}: each stratum's pairs met in it, scaled up ` +
-    `to the whole registry. The pairs to label are drawn among the pairs met, at random within each stratum, so the ` +
-    `estimate describes the whole registry.`
-  );
-}
 
 /** The estimate's request: the sample's strata and, in the sample's order, each pair given a match or non-match. */
 export function auditRequest(sample: AuditSample, verdicts: ReadonlyMap<string, KeptVerdict>): AuditRequest {

@@ -9,6 +9,7 @@ import { Alert, Badge, Button, Card, Group, NumberInput, Progress, Stack, Table,
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   AUDIT_STRATUM_TEXT,
+  auditSampleText,
   AuditEstimateSchema,
   AuditSampleSchema,
   type AuditEstimateOutput,
@@ -18,7 +19,7 @@ import { useClient } from '../../client/context.tsx';
 import { formatCount } from '../../format.ts';
 import { useTask } from '../../hooks/task.ts';
 import { IconAlert } from '../../icons.tsx';
-import { auditRequest, auditSampleText, labelledByStratum } from './audit-labels.ts';
+import { auditRequest, labelledByStratum } from './audit-labels.ts';
 import { AuditReport } from './audit-report.tsx';
 import { EngineRefusal } from './engine-refusal.tsx';
 import { schemaCodec, usePageState, type Codec } from './page-state.ts';
