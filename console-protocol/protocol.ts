@@ -8,6 +8,7 @@
  *   console/status            the connection (or none), the default sandbox folder, recent sandboxes
  *   console/open-sandbox      open an existing local sandbox file (one of its tenants)
  *   console/create-sandbox    create a sandbox file with N synthetic people; progress is pushed meanwhile
+ *   console/cancel-sandbox    stop the sandbox creation under way; its partial files are removed
  *   console/close             close the current connection (its embedded worker stops)
  *   console/watch-job         watch a job by ID: its state now, and pushed updates until it ends
  *   console/sign-in           remote registry: start an OAuth 2.0 sign-in (code + PKCE through the system browser)
@@ -139,12 +140,12 @@ export type RecentSandbox = z.infer<typeof RecentSandboxSchema>;
 
 export const SandboxProgressSchema = z.object({
   path: z.string(),
-  stage: z.enum(['preparing', 'generating', 'ingesting', 'finishing', 'done', 'failed']),
+  stage: z.enum(['preparing', 'generating', 'ingesting', 'finishing', 'done', 'failed', 'cancelled']),
   /** Records ingested so far. */
   done: z.number().int(),
   /** Records to ingest; 0 while not yet known. */
   total: z.number().int(),
-  /** When failed: what went wrong (no patient values). */
+  /** When failed or cancelled: what went wrong, or what was kept (no patient values). */
   message: z.string().nullable(),
 });
 export type SandboxProgress = z.infer<typeof SandboxProgressSchema>;
@@ -318,6 +319,7 @@ export const consoleOperations = {
     output: ConsoleStatusSchema,
   },
   'console/create-sandbox': { input: CreateSandboxInputSchema, output: ConsoleStatusSchema },
+  'console/cancel-sandbox': { input: z.strictObject({}), output: ConsoleStatusSchema },
   'console/close': { input: z.strictObject({}), output: ConsoleStatusSchema },
   'console/watch-job': { input: operations['jobs/get'].input, output: JobStateSchema },
   'console/sign-in': { input: SignInInputSchema, output: ConsoleStatusSchema },

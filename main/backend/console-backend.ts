@@ -105,6 +105,10 @@ export class ConsoleBackend {
       await this.createSandbox(input);
       return this.status();
     },
+    'console/cancel-sandbox': async () => {
+      await this.creation?.cancel();
+      return this.status();
+    },
     'console/close': async () => {
       await this.replaceConnection(null);
       return this.status();
@@ -481,7 +485,7 @@ export class ConsoleBackend {
     if (this.creation !== null)
       throw conflict(`a sandbox is already being created at ${this.creation.path}; wait for it to finish`);
     const creation = new SandboxCreation(input, this.actor, (progress) => {
-      this.creating = progress.stage === 'failed' ? null : progress;
+      this.creating = progress.stage === 'failed' || progress.stage === 'cancelled' ? null : progress;
       this.emit('sandbox/progress', progress);
     });
     this.creation = creation;

@@ -1,7 +1,8 @@
 /**
  * Creates a sandbox file with synthetic people in a worker thread, forwarding its progress. The file must not
- * exist yet; if creation fails or is abandoned (the console closes), the database, its WAL files and its
- * configuration file are removed, so nothing partial is left behind.
+ * exist yet; if creation fails, is cancelled (the user asked: a million people take many minutes) or is abandoned
+ * (the console closes), the database, its WAL files and its configuration file are removed, so nothing partial is
+ * left behind.
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +17,9 @@ import type { SandboxThreadMessage } from '../engine-host/messages.ts';
 
 export type CreateSandboxInput = z.output<typeof CreateSandboxInputSchema>;
 
+export const SANDBOX_CANCELLED =
+  'the sandbox creation was cancelled: its partial file was removed, so nothing was kept';
+
 function sandboxFiles(path: string): string[] {
   return [path, `${path}-wal`, `${path}-shm`, `${path}-journal`, settingsPathFor(path)];
 }
@@ -24,6 +28,7 @@ export class SandboxCreation {
   readonly path: string;
   private thread: Worker | undefined;
   private abandoned = false;
+  private cancelled = false;
 
   constructor(
     private readonly input: CreateSandboxInput,
@@ -51,8 +56,14 @@ export class SandboxCreation {
     try {
       await this.runThread();
       if (this.abandoned) throw conflict('the sandbox creation was abandoned because the console closed');
+      // A cancel that arrived as the thread finished still means: keep nothing.
+      if (this.cancelled) throw conflict(SANDBOX_CANCELLED);
     } catch (error) {
       this.removeFiles();
+      if (this.cancelled && !this.abandoned) {
+        this.report('cancelled', 0, 0, SANDBOX_CANCELLED);
+        throw conflict(SANDBOX_CANCELLED);
+      }
       const message = error instanceof Error ? error.message : 'the sandbox could not be created';
       this.report('failed', 0, 0, message);
       throw error;
@@ -64,6 +75,7 @@ export class SandboxCreation {
   }
 
   private runThread(): Promise<void> {
+    if (this.cancelled) return Promise.reject(conflict(SANDBOX_CANCELLED));
     const thread = startThread('sandbox-thread', {
       dbPath: this.path,
       tenantId: this.input.tenantId,
@@ -95,6 +107,12 @@ export class SandboxCreation {
 
   private removeFiles(): void {
     for (const file of sandboxFiles(this.path)) rmSync(file, { force: true });
+  }
+
+  /** Stops a creation in progress at the user's request; run() then rejects and removes the files. */
+  async cancel(): Promise<void> {
+    this.cancelled = true;
+    await this.thread?.terminate();
   }
 
   /** Stops a creation in progress (the console is closing); run() then rejects and removes the files. */

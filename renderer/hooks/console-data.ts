@@ -4,7 +4,7 @@
  */
 import { useEffect } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { ConsoleStatus } from '../../console-protocol/protocol.ts';
+import type { ConsoleStatus, SandboxProgress } from '../../console-protocol/protocol.ts';
 import type { JobState } from '../../engine/contract/maintenance.ts';
 import type { RecordRef } from '../../engine/contract/matching.ts';
 import type { ConsoleClient } from '../client/client.ts';
@@ -62,6 +62,9 @@ export function storeJob(queryClient: QueryClient, connection: string, job: JobS
 }
 
 /** Wires the backend's pushes into the cache for as long as the app runs. */
+/** A creation's last stages: the status then holds no creation under way. */
+const SANDBOX_CREATION_ENDED: ReadonlySet<SandboxProgress['stage']> = new Set(['done', 'failed', 'cancelled']);
+
 export function usePushes(client: ConsoleClient, queryClient: QueryClient, samples: ThroughputSamples): void {
   useEffect(() => {
     const connection = (): string => connectionKey(queryClient.getQueryData<ConsoleStatus>(keys.status));
@@ -74,9 +77,7 @@ export function usePushes(client: ConsoleClient, queryClient: QueryClient, sampl
     });
     const offProgress = client.subscribe('sandbox/progress', (progress) => {
       queryClient.setQueryData<ConsoleStatus>(keys.status, (old) =>
-        old === undefined
-          ? old
-          : { ...old, creating: progress.stage === 'done' || progress.stage === 'failed' ? null : progress },
+        old === undefined ? old : { ...old, creating: SANDBOX_CREATION_ENDED.has(progress.stage) ? null : progress },
       );
     });
     return () => {

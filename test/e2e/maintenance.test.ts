@@ -7,7 +7,7 @@
  * and state is checked with axe and saved as a screenshot.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
@@ -155,12 +155,28 @@ describe('the console in a browser', () => {
     await expectAccessible(page, 'welcome');
     await screenshot(page, '01-welcome');
 
+    // More people than meant: the creation shows its pace and time left, and Cancel keeps nothing.
+    await page.getByLabel('Synthetic people').fill('100000');
+    await page.getByRole('button', { name: 'Create sandbox' }).click();
+    const creation = page.getByTestId('sandbox-creation');
+    await creation.getByText(/ records \(\d+%\) · .* left at its pace so far$/).waitFor({ timeout: 60_000 });
+    await expectAccessible(page, 'sandbox-creating');
+    await screenshot(page, '02a-creating-sandbox-time-left');
+    await creation.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByTestId('sandbox-cancelled').waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(existsSync(join(dir, 'data', 'sandbox.db'))).toBe(false);
+    expect(existsSync(join(dir, 'data', 'sandbox.config.json'))).toBe(false);
+    await expectAccessible(page, 'sandbox-cancelled');
+    await screenshot(page, '02b-sandbox-cancelled');
+
     await page.getByLabel('Synthetic people').fill('3000');
     await page.getByRole('button', { name: 'Create sandbox' }).click();
     await page
       .getByLabel(/Sandbox creation (progress|under way)/)
       .first()
       .waitFor();
+    expect(await page.getByTestId('sandbox-cancelled').count()).toBe(0);
     await screenshot(page, '02-creating-sandbox');
     await page.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor({ timeout: 120_000 });
     await page.getByText('No maintenance jobs yet').waitFor();

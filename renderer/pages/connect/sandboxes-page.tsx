@@ -18,7 +18,7 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { useState, type SyntheticEvent } from 'react';
+import { useEffect, useRef, useState, type SyntheticEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   MAX_SYNTHETIC_PEOPLE,
@@ -30,9 +30,10 @@ import { useClient } from '../../client/context.tsx';
 import { ClientError, errorMessage } from '../../client/errors.ts';
 import { keys } from '../../hooks/console-data.ts';
 import { navigate, paths } from '../../hooks/route.ts';
-import { formatCount, formatDateTime } from '../../format.ts';
+import { formatCount, formatDateTime, formatRemaining } from '../../format.ts';
 import { IconAlert, IconFolder, IconPlus } from '../../icons.tsx';
 import { RegistryCard } from './registry-card.tsx';
+import { nextMark, stepRemainingMs, type StepMark } from '../assurance/step-estimate.ts';
 
 const STAGE_TEXT: Record<SandboxProgress['stage'], string> = {
   preparing: 'Preparing the sandbox file…',
@@ -41,21 +42,50 @@ const STAGE_TEXT: Record<SandboxProgress['stage'], string> = {
   finishing: 'Opening the sandbox…',
   done: 'Done',
   failed: 'Failed',
+  cancelled: 'Cancelled',
 };
 
-function CreationProgress({ progress }: { readonly progress: SandboxProgress }) {
+function CreationProgress({
+  progress,
+  cancelling,
+  onCancel,
+}: {
+  readonly progress: SandboxProgress;
+  readonly cancelling: boolean;
+  readonly onCancel: () => void;
+}) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => {
+      setNow(Date.now());
+    }, 1000);
+    return () => {
+      clearInterval(timer);
+    };
+  }, []);
+  // Where the window first saw this stage, for the time left at its pace so far (as a task's step: step-estimate.ts).
+  const [mark, setMark] = useState<StepMark | null>(null);
+  const seen = nextMark(mark, progress.path, { phase: progress.stage, done: progress.done }, now);
+  if (seen !== mark) setMark(seen);
   const known = progress.total > 0;
   const value = known ? Math.round((100 * progress.done) / progress.total) : 0;
+  const remainingMs = seen === null || !known ? null : stepRemainingMs(seen, progress.done, progress.total, now);
   return (
-    <Stack gap={6} aria-live="polite">
-      <Text size="sm" fw={500}>
-        {STAGE_TEXT[progress.stage]}
-      </Text>
+    <Stack gap={6} aria-live="polite" data-testid="sandbox-creation">
+      <Group justify="space-between" wrap="nowrap">
+        <Text size="sm" fw={500}>
+          {STAGE_TEXT[progress.stage]}
+        </Text>
+        <Button size="xs" variant="default" onClick={onCancel} loading={cancelling} disabled={cancelling}>
+          Cancel
+        </Button>
+      </Group>
       {known ? (
         <>
           <Progress value={value} size="lg" aria-label="Sandbox creation progress" />
           <Text size="sm" c="dimmed">
             {formatCount(progress.done)} of {formatCount(progress.total)} records ({value}%)
+            {remainingMs === null ? '' : ` · ${formatRemaining(remainingMs)} left at its pace so far`}
           </Text>
         </>
       ) : (
@@ -84,7 +114,26 @@ function CreateSandboxCard({ status }: { readonly status: ConsoleStatus }) {
   const [seed, setSeed] = useState<number | string>(7);
   const [error, setError] = useState<ClientError | Error | null>(null);
   const [busy, setBusy] = useState(false);
+  // A cancel asked for: the creation's refusal that follows is the cancel, not a failure.
+  const cancelAsked = useRef(false);
+  const [cancelling, setCancelling] = useState(false);
+  const [cancelled, setCancelled] = useState(false);
   const creating = status.creating;
+
+  const askedToCancel = (): boolean => cancelAsked.current;
+
+  const cancel = async (): Promise<void> => {
+    cancelAsked.current = true;
+    setCancelling(true);
+    try {
+      await client.send('console/cancel-sandbox', {});
+    } catch (caught) {
+      cancelAsked.current = false;
+      setError(caught instanceof Error ? caught : new Error(errorMessage(caught)));
+    } finally {
+      setCancelling(false);
+    }
+  };
 
   const peopleError =
     typeof people !== 'number' || !Number.isInteger(people) || people < 0 || people > MAX_SYNTHETIC_PEOPLE
@@ -100,6 +149,8 @@ function CreateSandboxCard({ status }: { readonly status: ConsoleStatus }) {
     if (peopleError !== undefined || seedError !== undefined) return;
     setBusy(true);
     setError(null);
+    setCancelled(false);
+    cancelAsked.current = false;
     try {
       const next = await client.send('console/create-sandbox', {
         folder,
@@ -110,8 +161,11 @@ function CreateSandboxCard({ status }: { readonly status: ConsoleStatus }) {
       queryClient.setQueryData(keys.status, next);
       navigate(paths.maintenance);
     } catch (caught) {
-      setError(caught instanceof Error ? caught : new Error(errorMessage(caught)));
+      // Read through a function: the cancel was asked for while the call awaited, which narrowing cannot see.
+      if (askedToCancel()) setCancelled(true);
+      else setError(caught instanceof Error ? caught : new Error(errorMessage(caught)));
     } finally {
+      cancelAsked.current = false;
       setBusy(false);
     }
   };
@@ -179,7 +233,20 @@ function CreateSandboxCard({ status }: { readonly status: ConsoleStatus }) {
                 {error.message}
               </Alert>
             )}
-            {creating !== null ? <CreationProgress progress={creating} /> : null}
+            {cancelled && creating === null ? (
+              <Text size="sm" c="dimmed" role="status" data-testid="sandbox-cancelled">
+                The sandbox creation was cancelled: its partial file was removed, so nothing was kept.
+              </Text>
+            ) : null}
+            {creating !== null ? (
+              <CreationProgress
+                progress={creating}
+                cancelling={cancelling}
+                onCancel={() => {
+                  void cancel();
+                }}
+              />
+            ) : null}
             <Group justify="flex-end">
               <Button
                 type="submit"

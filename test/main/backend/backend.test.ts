@@ -6,6 +6,7 @@ import { LocalEngine } from '../../../engine/local-engine.ts';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
 import type { ConsoleEventName, SandboxProgress } from '../../../console-protocol/protocol.ts';
 import { scratchDir } from '../../helpers/temp.ts';
+import { SANDBOX_CANCELLED } from '../../../main/backend/sandbox-creator.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -81,6 +82,47 @@ describe('console backend over a local sandbox', () => {
       tenantId: 'demo',
       exists: true,
     });
+  });
+
+  it("cancels a sandbox creation under way at the user's request: nothing is kept, and the same file can then be created", async () => {
+    const { backend, dir, events } = setup();
+    const folder = join(dir, 'sandboxes');
+    const path = join(folder, 'big.db');
+    // Enough people that ingestion is still under way when the cancel arrives.
+    const creating = backend.send('console/create-sandbox', { folder, fileName: 'big.db', syntheticPeople: 50_000 });
+    await until(
+      () =>
+        events.find(
+          (e) =>
+            e.event === 'sandbox/progress' &&
+            (e.payload as SandboxProgress).stage === 'ingesting' &&
+            (e.payload as SandboxProgress).done > 0,
+        ),
+      'ingestion to begin',
+    );
+    // The file and its configuration (with the blocking secret) exist while it is built.
+    expect(existsSync(path)).toBe(true);
+    expect(existsSync(join(folder, 'big.config.json'))).toBe(true);
+    const during = await backend.call('console/cancel-sandbox', {});
+    expect(during.connection).toBeNull();
+    expect(await creating).toEqual({
+      ok: false,
+      error: expect.objectContaining({ kind: 'conflict', message: SANDBOX_CANCELLED }) as unknown,
+    });
+    const stages = events
+      .filter((e) => e.event === 'sandbox/progress')
+      .map((e) => (e.payload as SandboxProgress).stage);
+    expect(stages.at(-1)).toBe('cancelled');
+    expect(stages).not.toContain('done');
+    for (const file of [path, `${path}-wal`, `${path}-shm`, join(folder, 'big.config.json')])
+      expect(existsSync(file)).toBe(false);
+    const after = await backend.call('console/status', {});
+    expect(after.creating).toBeNull();
+    expect(after.connection).toBeNull();
+    // Nothing in the way of creating it again; a cancel with nothing under way changes nothing.
+    expect((await backend.call('console/cancel-sandbox', {})).connection).toBeNull();
+    const created = await backend.call('console/create-sandbox', { folder, fileName: 'big.db', syntheticPeople: 50 });
+    expect(created.connection).toMatchObject({ kind: 'local-sandbox', path });
   });
 
   it('refuses engine operations without a connection, unknown operations and invalid input, naming the field', async () => {
