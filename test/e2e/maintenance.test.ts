@@ -169,6 +169,13 @@ describe('the console in a browser', () => {
     expect(existsSync(join(dir, 'data', 'sandbox.config.json'))).toBe(false);
     await expectAccessible(page, 'sandbox-cancelled');
     await screenshot(page, '02b-sandbox-cancelled');
+    // A page reloaded meanwhile picks the creation up again, and its Cancel says the same.
+    await page.getByRole('button', { name: 'Create sandbox' }).click();
+    await creation.getByText(/ records \(\d+%\)/).waitFor({ timeout: 60_000 });
+    await page.reload();
+    await creation.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByTestId('sandbox-cancelled').waitFor();
+    expect(existsSync(join(dir, 'data', 'sandbox.db'))).toBe(false);
 
     await page.getByLabel('Synthetic people').fill('3000');
     await page.getByRole('button', { name: 'Create sandbox' }).click();

@@ -127,6 +127,8 @@ function CreateSandboxCard({ status }: { readonly status: ConsoleStatus }) {
     setCancelling(true);
     try {
       await client.send('console/cancel-sandbox', {});
+      // A creation this page did not start (it was reloaded meanwhile) has no call here to be refused: say it now.
+      if (!busy) setCancelled(true);
     } catch (caught) {
       cancelAsked.current = false;
       setError(caught instanceof Error ? caught : new Error(errorMessage(caught)));
