@@ -57,9 +57,8 @@ export function registryPrior(prior: number, priorRecords: number | undefined, r
 
 /** What registryPrior moves the prior log-odds by (0 when it leaves the prior as given). */
 export function priorAdjustment(model: CompiledModel, records: number): number {
-  if (model.priorRecords === undefined || !(records > model.priorRecords)) return 0;
   const p = registryPrior(model.prior, model.priorRecords, records);
-  return Math.log(p / (1 - p)) - model.priorLogOdds;
+  return p === model.prior ? 0 : Math.log(p / (1 - p)) - model.priorLogOdds;
 }
 
 /** The field's contribution: 0 when missing or when the model does not cover the field. */

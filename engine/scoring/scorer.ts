@@ -254,8 +254,7 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
 
   // The prior lowered for a registry larger than the model's (fellegi-sunter.ts registryPrior), noted in the scratch.
   const sizedPrior = (a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch): number => {
-    scratch.priorAdjustment =
-      compiled === null || compiled.priorRecords === undefined ? 0 : priorAdjustment(compiled, registryRecords(a, b));
+    scratch.priorAdjustment = compiled === null ? 0 : priorAdjustment(compiled, registryRecords(a, b));
     return scratch.priorAdjustment;
   };
 
