@@ -4,11 +4,10 @@
  * nothing was written. Announced politely to screen readers.
  */
 import { Button, Group, Progress, Stack, Text } from '@mantine/core';
-import { useEffect, useState } from 'react';
 import type { RunOperation } from '../../../engine/contract/runs.ts';
 import { formatCount, formatRemaining } from '../../format.ts';
 import type { Task } from '../../hooks/task.ts';
-import { nextMark, stepRemainingMs, type StepMark } from './step-estimate.ts';
+import { useStepRemaining } from './use-step-remaining.ts';
 
 function elapsed(since: string, now: number): string {
   const seconds = Math.max(0, Math.round((now - Date.parse(since)) / 1000));
@@ -22,21 +21,7 @@ export function TaskProgress<K extends RunOperation>({
   readonly task: Task<K>;
   readonly what: string;
 }) {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!task.isPending) return undefined;
-    const timer = setInterval(() => {
-      setNow(Date.now());
-    }, 1000);
-    return () => {
-      clearInterval(timer);
-    };
-  }, [task.isPending]);
-  // The step's first sight, kept across renders (recomputed each render, replaced only when the run or step changes).
-  const [mark, setMark] = useState<StepMark | null>(null);
-  const run = task.startedAt ?? '';
-  const seen = nextMark(mark, run, task.isPending ? task.progress : null, now);
-  if (seen !== mark) setMark(seen);
+  const { now, remainingMs } = useStepRemaining(task.isPending, task.startedAt ?? '', task.progress);
   if (task.cancelled) {
     return (
       <Text size="sm" c="dimmed" role="status" data-testid="task-cancelled">
@@ -50,8 +35,6 @@ export function TaskProgress<K extends RunOperation>({
     progress !== null && progress.total !== null && progress.total > 0
       ? Math.min(1, progress.done / progress.total)
       : null;
-  const remainingMs =
-    progress === null || seen === null ? null : stepRemainingMs(seen, progress.done, progress.total, now);
   return (
     <Stack gap={6} role="status" aria-live="polite" data-testid="task-progress">
       <Group justify="space-between" wrap="nowrap">

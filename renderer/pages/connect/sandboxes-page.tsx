@@ -18,7 +18,7 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { useEffect, useRef, useState, type SyntheticEvent } from 'react';
+import { useRef, useState, type SyntheticEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   MAX_SYNTHETIC_PEOPLE,
@@ -33,7 +33,7 @@ import { navigate, paths } from '../../hooks/route.ts';
 import { formatCount, formatDateTime, formatRemaining } from '../../format.ts';
 import { IconAlert, IconFolder, IconPlus } from '../../icons.tsx';
 import { RegistryCard } from './registry-card.tsx';
-import { nextMark, stepRemainingMs, type StepMark } from '../assurance/step-estimate.ts';
+import { useStepRemaining } from '../assurance/use-step-remaining.ts';
 
 const STAGE_TEXT: Record<SandboxProgress['stage'], string> = {
   preparing: 'Preparing the sandbox file…',
@@ -54,22 +54,14 @@ function CreationProgress({
   readonly cancelling: boolean;
   readonly onCancel: () => void;
 }) {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => {
-      setNow(Date.now());
-    }, 1000);
-    return () => {
-      clearInterval(timer);
-    };
-  }, []);
-  // Where the window first saw this stage, for the time left at its pace so far (as a task's step: step-estimate.ts).
-  const [mark, setMark] = useState<StepMark | null>(null);
-  const seen = nextMark(mark, progress.path, { phase: progress.stage, done: progress.done }, now);
-  if (seen !== mark) setMark(seen);
+  // The time left at the stage's pace so far, as a task's step shows it.
+  const { remainingMs } = useStepRemaining(true, progress.path, {
+    phase: progress.stage,
+    done: progress.done,
+    total: progress.total,
+  });
   const known = progress.total > 0;
   const value = known ? Math.round((100 * progress.done) / progress.total) : 0;
-  const remainingMs = seen === null || !known ? null : stepRemainingMs(seen, progress.done, progress.total, now);
   return (
     <Stack gap={6} aria-live="polite" data-testid="sandbox-creation">
       <Group justify="space-between" wrap="nowrap">
