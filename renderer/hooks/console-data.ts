@@ -61,10 +61,10 @@ export function storeJob(queryClient: QueryClient, connection: string, job: JobS
   });
 }
 
-/** Wires the backend's pushes into the cache for as long as the app runs. */
 /** A creation's last stages: the status then holds no creation under way. */
 const SANDBOX_CREATION_ENDED: ReadonlySet<SandboxProgress['stage']> = new Set(['done', 'failed', 'cancelled']);
 
+/** Wires the backend's pushes into the cache for as long as the app runs. */
 export function usePushes(client: ConsoleClient, queryClient: QueryClient, samples: ThroughputSamples): void {
   useEffect(() => {
     const connection = (): string => connectionKey(queryClient.getQueryData<ConsoleStatus>(keys.status));
