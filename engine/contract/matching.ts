@@ -50,7 +50,7 @@ export const FieldEvidenceSchema = z.object({
 export type FieldEvidence = z.infer<typeof FieldEvidenceSchema>;
 
 export const DecidedBySchema = z.enum(['trusted-identifier', 'hard-conflict', 'score']);
-export const ScoreLimitSchema = z.enum(['NoNameEvidence', 'PossibleTwin', 'BirthDateConflict']);
+export const ScoreLimitSchema = z.enum(['NoNameEvidence', 'PossibleTwin', 'BirthDateConflict', 'NamesOnly']);
 export type ScoreLimit = z.infer<typeof ScoreLimitSchema>;
 
 export const MatchResultSchema = z.object({
@@ -62,10 +62,12 @@ export const MatchResultSchema = z.object({
   /** The hard-conflict rule that decided, when decidedBy is hard-conflict. */
   conflictRule: HardConflictRuleSchema.optional(),
   /**
-   * Present when a rule held the score method's score down: `PossibleTwin`, the same family name and birth
-   * date but another given name, both records carrying a sex (twins or household members of one age: review,
-   * never an automatic link, whatever contact details or non-trusted identifiers agree); `NoNameEvidence`, no name part compared on both
-   * sides, so the score is at most Thresholds.Probable and the decision at most probable.
+   * Present when a rule held the score method's score down to at most Thresholds.Probable (the decision at most
+   * probable: review, never an automatic link; scoring/scorer.ts): `NoNameEvidence`, no name part compared on both
+   * sides; `PossibleTwin`, the same family name and birth date but another given name, both records carrying a sex
+   * (twins or household members of one age, whatever contact details or non-trusted identifiers agree);
+   * `BirthDateConflict`, birth dates within a year but beyond a keying error; `NamesOnly`, no birth date compared and
+   * nothing but the names agreeing (no address line, postcode, phone, e-mail or identifier).
    */
   limitedBy: ScoreLimitSchema.optional(),
   /**

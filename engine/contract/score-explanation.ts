@@ -134,6 +134,11 @@ export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { label: string; why: strin
     brief: 'birth dates within a year but beyond a keying error, no personal identifier agrees',
     why: 'The birth dates are within a year of each other but further apart than a keying error, and no personal identifier agrees (two people of one name born months apart; shared contact details do not tell them apart)',
   },
+  NamesOnly: {
+    label: 'Names only: held to Probable',
+    brief: 'no birth date compared on both sides, and no address line, postcode, phone, e-mail or identifier agrees',
+    why: 'Only the names tell these records apart: one of them has no birth date, and no address line, postcode, phone, e-mail or identifier agrees (two people of one name, a Junior and a Senior or namesakes, look the same)',
+  },
 };
 
 /** The waterfall of a scored pair, or null when the evidence does not carry what the method needs. */

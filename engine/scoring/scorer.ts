@@ -66,7 +66,8 @@ export function hasNameEvidence(similarity: Float64Array): boolean {
 
 /**
  * Twins and same-age household members: the same family name (at least Strong) and birth date (Exact), but
- * given names that do not agree (below Strong), with the sex recorded on both records. Family, birth date,
+ * given names that do not agree (below Strong; below Exact when the recorded sexes differ), with the sex recorded
+ * on both records. Family, birth date,
  * address and phone then agree because the two people share them, not because the records are one person, so
  * the independence the score method assumes overstates the evidence; the pair goes to review, never an
  * automatic link, whatever else agrees. A shared e-mail address, phone or non-trusted identifier does not lift
@@ -78,12 +79,36 @@ export function hasNameEvidence(similarity: Float64Array): boolean {
  *    true pairs of every source without a sex field to review.
  */
 export function possibleTwin(similarity: Float64Array): boolean {
-  if (Number.isNaN(similarity[SEX] ?? Number.NaN)) return false;
-  return (
-    (similarity[FAMILY_NAME] ?? 0) >= BAND_FLOORS.Strong &&
-    (similarity[BIRTH_DATE] ?? 0) >= BAND_FLOORS.Exact &&
-    (similarity[GIVEN_NAME] ?? Number.NaN) < BAND_FLOORS.Strong
-  );
+  const sex = similarity[SEX] ?? Number.NaN;
+  if (Number.isNaN(sex)) return false;
+  if ((similarity[FAMILY_NAME] ?? 0) < BAND_FLOORS.Strong || (similarity[BIRTH_DATE] ?? 0) < BAND_FLOORS.Exact)
+    return false;
+  const given = similarity[GIVEN_NAME] ?? Number.NaN;
+  // Twins of opposite sex are often given names a letter or two apart (Daniel and Danielle, Francis and Frances,
+  // Jo and Joe), which agree Strong. A Strong given name with another recorded sex is such a pair far more often than
+  // one person whose name was mistyped and whose sex was miscoded in the same record.
+  return given < BAND_FLOORS.Strong || (sex < BAND_FLOORS.Exact && given < BAND_FLOORS.Exact);
+}
+
+/** The fields whose agreement tells a person from another of the same name when no birth date was compared. */
+const BESIDE_NAMES = ['addressLine', 'postalCode', 'phone', 'email', 'identifier'].map((f) =>
+  FIELD_NAMES.indexOf(f as (typeof FIELD_NAMES)[number]),
+);
+
+/**
+ * Names alone: no birth date was compared on both records (one lacks it), and no address line, postcode, phone,
+ * e-mail or identifier agrees (at least Strong). Sex, city and state do not count: thousands of people share them.
+ * Two records of one full name are then two people about as often as one in a registry of a million: a Junior and a
+ * Senior, namesakes in another town, a common name whose term frequency the model underrates. The pair goes to
+ * review, never an automatic link. A birth date compared in any band, or any of those fields agreeing, lifts the
+ * hold (and the model weighs it as usual); only a trusted identifier, which decides before any score, links such a
+ * pair without one. On a synthetic registry of a million records, 80 of the 397 pairs linked automatically this way
+ * were two people (precision 0.80), against 0.9992 for the registry's links as a whole.
+ */
+export function namesOnly(similarity: Float64Array): boolean {
+  if (!Number.isNaN(similarity[BIRTH_DATE] ?? Number.NaN)) return false;
+  for (const field of BESIDE_NAMES) if ((similarity[field] ?? 0) >= BAND_FLOORS.Strong) return false;
+  return true;
 }
 
 /**
@@ -104,11 +129,12 @@ export function birthDateConflict(similarity: Float64Array, personalIdentifier: 
   return !personalIdentifierAgrees(similarity, personalIdentifier);
 }
 
-/** Which of the name-evidence, twin and birth-date rules holds the pair at Probable once its score reaches it, if any. */
+/** Which of the name-evidence, twin, birth-date and names-only rules holds the pair at Probable once its score reaches it, if any. */
 export function scoreLimit(similarity: Float64Array, personalIdentifier = false): ScoreLimit | undefined {
   if (!hasNameEvidence(similarity)) return 'NoNameEvidence';
   if (possibleTwin(similarity)) return 'PossibleTwin';
   if (birthDateConflict(similarity, personalIdentifier)) return 'BirthDateConflict';
+  if (namesOnly(similarity)) return 'NamesOnly';
   return undefined;
 }
 

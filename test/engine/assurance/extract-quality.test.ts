@@ -2,12 +2,16 @@
  * Quality floors on generated extracts (issue 22): names and birth dates only, with typical and with heavy errors,
  * and every field with heavy errors. Each set is matched three ways end to end: the default profile; no labels
  * (the estimate applied with its suggested thresholds to a fresh tenant, as `estimate --with-thresholds` writes
- * it); the floors sit a little below the figures measured on 2026-11-26 (docs/matching.md, "Matching quality").
+ * it); the floors sit a little below the figures measured on 2026-11-27 (docs/matching.md, "Matching quality").
  *
  *                        default F1 (P), reviews / 1,000 (share joining a true pair)   no labels F1 (P), reviews / 1,000 (share)
- *   names-dates          0.8893 (0.9951), 23.0 (0.47)                                0.8893 (0.9951), 23.0 (0.47), fallback
- *   names-dates-heavy    0.5278 (1.0000), 32.7 (0.63)                                0.5472 (1.0000), 14.2 (0.92)
- *   heavy-typos          0.9805 (1.0000),  3.5 (0.97)                                0.9852 (1.0000),  2.7 (1.00)
+ *   names-dates          0.8767 (0.9970), 24.2 (0.50)                                0.8767 (0.9970), 24.2 (0.50), fallback
+ *   names-dates-heavy    0.5393 (1.0000), 32.5 (0.63)                                0.5575 (1.0000), 16.2
+ *   heavy-typos          0.9835 (1.0000),  2.5 (0.96)                                0.9860 (1.0000),  2.0
+ *
+ * Since 2026-11-27 a pair that agrees on its names alone (one record without a birth date, no address line, postcode,
+ * phone, e-mail or identifier agreeing) goes to review (scorer.ts namesOnly): on names-dates 70 true pairs and 8 of
+ * two people took that shape, and the default linked them all (F1 0.8951, precision 0.9951 before).
  *
  * Names and birth dates only stay short of issue 22's 0.97: blocking finds 93% of the true pairs (67% with heavy
  * errors; 88% before the month-and-day rules of 2026-11-26), and this generator's duplicates carry an error in a
@@ -46,9 +50,9 @@ const perThousand = (q: PopulationQuality): number => (1000 * q.reviewCases) / q
 describe('matching quality on generated extracts, default and without labels', () => {
   it('names and birth dates only: precise by default and without labels, with a review queue a team can staff', async () => {
     const { byDefault, noLabels, fitted } = await measure('names-dates');
-    // 0.8951 since the names rule blocks either order (2026-11-26).
-    expect(byDefault.autoLinks.f1).toBeGreaterThanOrEqual(0.89);
-    expect(byDefault.autoLinks.precision).toBeGreaterThanOrEqual(0.99);
+    // 0.8767 since a pair agreeing on names alone goes to review (2026-11-27): precision 0.9951 before, 0.9970 after.
+    expect(byDefault.autoLinks.f1).toBeGreaterThanOrEqual(0.87);
+    expect(byDefault.autoLinks.precision).toBeGreaterThanOrEqual(0.996);
     expect(perThousand(byDefault)).toBeLessThanOrEqual(30);
     expect(byDefault.reviewCasesJoiningTruePair).toBeGreaterThanOrEqual(0.3 * byDefault.reviewCases);
     // The fit undercounts the true pairs and says so, and its fallback is the default model (module comment).

@@ -97,13 +97,15 @@ describe('FEBRL quality after calibration', () => {
     ]);
     expect(run.rejectedRecords).toBe(0);
     expect(run.population.records).toBe(5000);
-    // The live thresholds: at least the no-labels F1 (0.857), and a review queue a team can staff.
+    // The live thresholds: at least the no-labels F1 (0.8500), and a review queue a team can staff.
     // 2026-11-26: without a recorded sex, a twin's pattern (another given name, the same birth date) no longer counts the family name (household-evidence.ts); FEBRL replaces given names exactly so: 0.9130.
     // 2026-11-27: Certain where live precision reaches the target with 95% confidence, not at the point estimate
     // (live-thresholds.ts): 0.9019 at Certain 0.825 (P 0.9991), against 0.8578 without labels.
-    expect(run.population.autoLinks.f1).toBeGreaterThanOrEqual(0.9);
+    // 2026-11-27: a pair agreeing on names alone (one record without a birth date) goes to review (scorer.ts
+    // namesOnly): 0.8770 (P 0.9990), 33.8 reviews per 1,000 (about 22 before), against 0.8500 without labels.
+    expect(run.population.autoLinks.f1).toBeGreaterThanOrEqual(0.87);
     expect(run.population.autoLinks.precision).toBeGreaterThanOrEqual(0.92);
-    expect((1000 * run.population.reviewCases) / run.population.records).toBeLessThanOrEqual(25);
+    expect((1000 * run.population.reviewCases) / run.population.records).toBeLessThanOrEqual(35);
     engine.close();
   }, 240_000);
 });

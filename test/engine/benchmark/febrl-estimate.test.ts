@@ -98,7 +98,8 @@ describe('the unsupervised estimate on FEBRL, applied and re-matched', () => {
     const alone = run.rematched.profile?.population;
     expect(alone?.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
     // 2026-11-26: without a recorded sex, a twin's pattern (another given name, the same birth date) no longer counts the family name (household-evidence.ts); FEBRL replaces given names exactly so: 0.857 (0.919 before).
-    expect(alone?.autoLinks.f1).toBeGreaterThanOrEqual(0.85);
+    // 2026-11-27: a pair agreeing on names alone (one record without a birth date) goes to review (scorer.ts namesOnly): 0.8500.
+    expect(alone?.autoLinks.f1).toBeGreaterThanOrEqual(0.845);
     // With the profile's thresholds (not the suggested ones) the review band is wide: 147 per 1,000 since twins without a sex stopped
     // counting the family name (2026-11-26; 80 before). The suggested thresholds below keep it within 30.
     expect((1000 * (alone?.reviewCases ?? Infinity)) / (alone?.records ?? 1)).toBeLessThanOrEqual(155);
@@ -109,7 +110,8 @@ describe('the unsupervised estimate on FEBRL, applied and re-matched', () => {
     expect(run.report.reviewBand?.pairsPerThousandRecords).toBeLessThanOrEqual(20);
     expect(run.report.reviewBand?.expectedTruePairsLeftOut).toBeGreaterThan(0);
     const suggested = run.rematched.suggested?.population;
-    expect(suggested?.autoLinks.f1).toBeGreaterThanOrEqual(0.85);
+    // 0.8500 (2026-11-27, as above), 15.6 reviews per 1,000, every one joining a true pair.
+    expect(suggested?.autoLinks.f1).toBeGreaterThanOrEqual(0.845);
     const reviewRate = (1000 * (suggested?.reviewCases ?? Infinity)) / (suggested?.records ?? 1);
     expect(reviewRate).toBeLessThanOrEqual(30);
     // The pairs kept for review are the ones most likely one person: at least half of the cases join a true pair.

@@ -152,6 +152,9 @@ describe('the score waterfall', () => {
     expect(scoreRuleText({ decidedBy: 'score', limitedBy: 'NoNameEvidence' }, 0.75)).toMatch(
       /^No family or given name was compared on both records, so the score is held to the Probable threshold \(0\.75\)/,
     );
+    expect(scoreRuleText({ decidedBy: 'score', limitedBy: 'NamesOnly' }, 0.5)).toMatch(
+      /^Only the names tell these records apart: one of them has no birth date, .* so the score is held to the Probable threshold \(0\.5\)/,
+    );
     expect(scoreRuleText({ decidedBy: 'trusted-identifier' }, 0.5)).toMatch(/^A trusted identifier is equal/);
     expect(scoreRuleText({ decidedBy: 'hard-conflict' }, 0.5)).toMatch(/^A hard-conflict rule fired/);
     expect(scoreRuleText({ decidedBy: 'score' }, 0.5)).toBeNull();

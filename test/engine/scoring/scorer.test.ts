@@ -176,3 +176,64 @@ describe('birth dates of another day in the same year (scorer.ts birthDateConfli
     expect(outcome(left, { ...left, birthDate: null }).limitedBy).toBeUndefined();
   });
 });
+
+describe('names alone (scorer.ts namesOnly)', () => {
+  // Rare names, one record without a birth date: only the names and the sex can agree.
+  const scorer = createScorer(profile());
+  const outcome = (a: MatchFields, b: MatchFields) => scorer.explain(scorer.prepare(a), scorer.prepare(b));
+  const bare: MatchFields = { ...base, addressLine: null, city: null, postalCode: null, phone: null };
+
+  it('holds a pair that agrees on nothing but its names to review, never an automatic link', () => {
+    // The model alone would link it: the names are rare and nothing disagrees.
+    expect(createScorer(profile()).explain(scorer.prepare(bare), scorer.prepare(bare)).score).toBeGreaterThan(0.97);
+    expect(outcome(bare, { ...bare, birthDate: null })).toMatchObject({
+      decision: 'probable',
+      limitedBy: 'NamesOnly',
+      score: 0.5,
+    });
+    // A city or a state in common does not lift it: thousands of people share one.
+    expect(outcome({ ...bare, city: 'portsmouth' }, { ...bare, city: 'portsmouth', birthDate: null }).limitedBy).toBe(
+      'NamesOnly',
+    );
+  });
+
+  it('is lifted by a birth date compared on both sides, or an address line, postcode, phone or e-mail that agrees', () => {
+    expect(outcome(bare, bare)).toMatchObject({ decision: 'certain' });
+    expect(outcome(bare, { ...bare, birthDate: '1984-03-18' }).limitedBy).toBeUndefined();
+    const lifted: Partial<MatchFields>[] = [
+      { addressLine: '12 harbour road' },
+      { postalCode: 'PO13AX' },
+      { phone: '2392001122' },
+      { email: 'a.fairweather@example.org' },
+    ];
+    for (const field of lifted)
+      expect(
+        outcome({ ...bare, ...field }, { ...bare, ...field, birthDate: null }),
+        JSON.stringify(field),
+      ).toMatchObject({ decision: 'certain' });
+  });
+
+  it('leaves a trusted identifier to link the pair before any score', () => {
+    const id = { identifiers: [{ system: NHI, value: '1' }] };
+    expect(outcome({ ...bare, ...id }, { ...bare, ...id, birthDate: null })).toMatchObject({
+      decision: 'certain',
+      decidedBy: 'trusted-identifier',
+    });
+  });
+});
+
+describe('twins of opposite sex (scorer.ts possibleTwin)', () => {
+  const scorer = createScorer(profile());
+  const outcome = (a: MatchFields, b: MatchFields) => scorer.explain(scorer.prepare(a), scorer.prepare(b));
+  const brother: MatchFields = { ...base, givenName: 'daniel', sex: 'male' };
+
+  it('holds given names a letter apart to review when the recorded sexes differ, whatever the household shares', () => {
+    const sister: MatchFields = { ...brother, givenName: 'danielle', sex: 'female' };
+    expect(outcome(brother, sister)).toMatchObject({ decision: 'probable', limitedBy: 'PossibleTwin', score: 0.5 });
+  });
+
+  it('leaves a mistyped given name of one sex, and one name under another recorded sex, to the model', () => {
+    expect(outcome(brother, { ...brother, givenName: 'danial' })).toMatchObject({ decision: 'certain' });
+    expect(outcome(brother, { ...brother, sex: 'female' }).limitedBy).toBeUndefined();
+  });
+});
