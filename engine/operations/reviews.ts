@@ -28,7 +28,8 @@ import { storedTermFrequencies } from '../store/term-frequency.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { createScorer, type Scorer } from '../scoring/scorer.ts';
 import { identityKeys } from '../jobs/population.ts';
-import { weakestLinkEdge } from '../assurance/link-quality.ts';
+import { linkEdge, weakestLinkEdge } from '../assurance/link-quality.ts';
+import type { LinkEdge } from '../contract/link-quality.ts';
 
 /** Records of each identity compared when a case is opened (its oldest). */
 const RECORDS_SHOWN = 100;
@@ -53,21 +54,19 @@ interface ShownPair {
   readonly score: number;
 }
 
-type Edge = { a: number; b: number; score: number };
-
 /** The active profile's scorer, made once per operation (the loops below reuse it). */
 function activeScorer(store: Store, tenantId: string): Scorer {
   return createScorer(activeProfile(store, tenantId).profile, storedTermFrequencies(store, tenantId));
 }
 
 /** Every pair of one identity's records with its score. */
-function recordGraph(scorer: Scorer, records: readonly SourceRecord[]): Edge[] {
+function recordGraph(scorer: Scorer, records: readonly SourceRecord[]): LinkEdge[] {
   const prepared = records.map((r) => scorer.prepare(r.fields));
-  const edges: Edge[] = [];
+  const edges: LinkEdge[] = [];
   for (let a = 0; a < prepared.length; a++) {
     for (let b = a + 1; b < prepared.length; b++) {
       const [pa, pb] = [prepared[a], prepared[b]];
-      if (pa !== undefined && pb !== undefined) edges.push({ a, b, score: scorer.outcome(pa, pb).score });
+      if (pa !== undefined && pb !== undefined) edges.push(linkEdge(a, b, scorer.outcome(pa, pb)));
     }
   }
   return edges;
@@ -82,7 +81,7 @@ function pairToShow(
   kind: ReviewCaseRow['kind'],
   left: readonly SourceRecord[],
   right: readonly SourceRecord[],
-  graph: readonly Edge[] | null = kind === 'LinkQuality' ? recordGraph(scorer, left) : null,
+  graph: readonly LinkEdge[] | null = kind === 'LinkQuality' ? recordGraph(scorer, left) : null,
 ): ShownPair | null {
   if (graph !== null) {
     const weakest = weakestLinkEdge(left.length, graph);
