@@ -234,7 +234,7 @@ export function scanLinkQuality(
           for (const flag of judged.flags) byFlag[flag]++;
           for (const source of new Set(rows.map((r) => r.member.sourceSystem)))
             bySource.set(source, (bySource.get(source) ?? 0) + 1);
-          if (listed.length < maxListed) {
+          if (maxListed > 0) {
             listed.push({
               enterpriseId: identity.enterpriseId,
               version: identity.version,
@@ -244,19 +244,15 @@ export function scanLinkQuality(
               groups: judged.groups,
               weakestLink: judged.weakest?.score ?? null,
             });
+            // The most doubtful maxListed of all flagged so far, not the first ones met in identity order.
+            if (listed.length >= 2 * maxListed) mostDoubtfulFirst(listed).splice(maxListed);
           }
         }
         done++;
       }
       control.step('comparing the records within each identity', done, total);
     }
-    // Most doubtful first: split identities, then by their weakest link.
-    listed.sort(
-      (a, b) =>
-        b.groups - a.groups ||
-        (a.weakestLink ?? 1) - (b.weakestLink ?? 1) ||
-        a.enterpriseId.localeCompare(b.enterpriseId),
-    );
+    mostDoubtfulFirst(listed).splice(maxListed);
     return {
       toOpen,
       profileVersion: stored.version,
@@ -293,6 +289,16 @@ export function scanLinkQuality(
     );
   }
   return { ...report, casesOpened };
+}
+
+/** Most doubtful first: split identities, then by their weakest link (sorts in place). */
+function mostDoubtfulFirst(listed: FlaggedIdentity[]): FlaggedIdentity[] {
+  return listed.sort(
+    (a, b) =>
+      b.groups - a.groups ||
+      (a.weakestLink ?? 1) - (b.weakestLink ?? 1) ||
+      a.enterpriseId.localeCompare(b.enterpriseId),
+  );
 }
 
 interface LinkCase {

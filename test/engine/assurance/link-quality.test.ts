@@ -98,6 +98,10 @@ describe('the link-quality scan', () => {
       injected.push(a.enterpriseId);
     }
     const report = await engine.call('links/scan', { maxListed: 10_000 }, ctx);
+    // A short list holds the most doubtful of all flagged identities, not the first ones met.
+    const few = await engine.call('links/scan', { maxListed: 3, openCases: false }, ctx);
+    expect(few.identities).toEqual(report.identities.slice(0, 3));
+    expect(few.notListed).toBe(report.flagged - 3);
     const flagged = new Set(report.identities.map((i) => i.enterpriseId));
     const caught = injected.filter((id) => flagged.has(id)).length;
     expect(caught / injected.length).toBeGreaterThanOrEqual(0.95);
