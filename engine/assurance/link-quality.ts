@@ -2,11 +2,9 @@
  * The link-quality scan: each active identity holding two or more records, every pair of its records scored under
  * the active profile (at most maxIdentityRecords of them, its oldest). Flags:
  *
- *   weak-bridge          the records fall apart into groups that no pair scoring at or above Probable joins (a
- *                        pair a rule holds at Probable, such as possible twins or names alone, does not join: the
- *                        scorer never links it automatically): the identity holds together only through a link
- *                        the model would not make today. This is the transitive false link (one weak edge chaining
- *                        two people) seen from inside the identity.
+ *   weak-bridge          the records fall apart into groups that no pair scoring at or above Probable joins: the
+ *                        identity holds together only through a link the model would not make today. This is the
+ *                        transitive false link (one weak edge chaining two people) seen from inside the identity.
  *   same-source          two records of one source system (a source keeps one record per patient)
  *   sex-conflict         two records state different sexes
  *   birth-date-conflict  two birth dates at the "different" level (beyond a typo, a swap or a near date)
@@ -14,11 +12,9 @@
  *                        a conflict is a data error in one person's records, not a wrong link)
  *   too-large            more records than maxIdentityRecords
  *
- * The groups are the connected components of the record graph whose edges are the pairs at or above Probable and
- * not held there by a rule (union-find); the weakest link is the lowest score Kruskal needed to join every record
- * (scores descending), at or below Probable when there are several groups. On a synthetic registry of a million
- * records (112 identities of two or more people among 336,392 with several records), counting held pairs as joins
- * flagged none of the 112 as weak bridges; leaving them out flags 49, and 83 identities of one person. Nothing is unlinked: one
+ * The groups are the connected components of the record graph whose edges are the pairs at or above Probable
+ * (union-find, Kruskal order over the scores descending); the weakest link is the lowest score Kruskal needed
+ * to join every record, so it is below Probable exactly when there are several groups. Nothing is unlinked: one
  * read snapshot covers the scan, then each flagged identity becomes a LinkQuality review case (written in batches,
  * each checked against the identity's version as read).
  */
@@ -26,7 +22,7 @@ import { countIdentities } from '../store/identities.ts';
 import { NO_CONTROL, type RunControl } from '../run-control.ts';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import type { MatchFields } from '../contract/fields.ts';
-import { LINK_FLAGS, type FlaggedIdentity, type LinkEdge, type LinkFlag } from '../contract/link-quality.ts';
+import { LINK_FLAGS, type FlaggedIdentity, type LinkFlag } from '../contract/link-quality.ts';
 import { birthDateLevel } from '../comparators/birth-date-levels.ts';
 import type { EngineEnv } from '../env.ts';
 import type { Store } from '../store/store.ts';
@@ -34,7 +30,7 @@ import { activeProfile } from '../store/profiles.ts';
 import { candidateMembers, fieldsJsonOf, type CandidateMember } from '../store/records.ts';
 import { termFrequencySnapshot } from '../store/term-frequency.ts';
 import { requireTenant } from '../store/tenants.ts';
-import { createScorer, type PairOutcome, type Scorer } from '../scoring/scorer.ts';
+import { createScorer, type Scorer } from '../scoring/scorer.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import type { FieldEvidence } from '../contract/matching.ts';
 import { hasDecidedCaseAt, hasOpenCaseFor, insertReviewCase } from '../store/reviews.ts';
@@ -115,11 +111,6 @@ export function weakestLinkEdge<E extends { readonly a: number; readonly b: numb
   return weakest;
 }
 
-/** A pair's edge in the record graph: its score, and whether a rule holds it at Probable (never linked automatically). */
-export function linkEdge(a: number, b: number, outcome: PairOutcome): LinkEdge {
-  return outcome.limitedBy === undefined ? { a, b, score: outcome.score } : { a, b, score: outcome.score, held: true };
-}
-
 const digits = (date: string | null): string | null => (date === null ? null : date.replaceAll('-', ''));
 
 /** The flags, record graph, groups and weakest link of one identity's records. */
@@ -131,13 +122,12 @@ function judgeIdentity(
   probable: number,
 ): {
   flags: LinkFlag[];
-  edges: LinkEdge[];
+  edges: { a: number; b: number; score: number }[];
   groups: number;
-  weakest: LinkEdge | null;
+  weakest: { a: number; b: number; score: number } | null;
 } {
   const flags = new Set<LinkFlag>();
-  const edges: LinkEdge[] = [];
-  const strong = new UnionFind(members.length);
+  const edges: { a: number; b: number; score: number }[] = [];
   const certain = new UnionFind(members.length);
   const conflicts: { a: number; b: number; flag: LinkFlag }[] = [];
   for (let i = 0; i < members.length; i++) {
@@ -147,9 +137,7 @@ function judgeIdentity(
       const b = members[j];
       if (b === undefined) continue;
       const outcome = scorer.outcome(a.prepared, b.prepared);
-      const edge = linkEdge(i, j, outcome);
-      edges.push(edge);
-      if (outcome.score >= probable && edge.held !== true) strong.join(i, j);
+      edges.push({ a: i, b: j, score: outcome.score });
       if (a.member.sourceSystem === b.member.sourceSystem) flags.add('same-source');
       if (outcome.decision === 'certain') certain.join(i, j);
       const fa: MatchFields = a.prepared.fields;
@@ -165,6 +153,8 @@ function judgeIdentity(
   // agreeing) is a data error inside one person's records, not a sign of a wrong link.
   for (const conflict of conflicts) if (certain.find(conflict.a) !== certain.find(conflict.b)) flags.add(conflict.flag);
   const weakest = weakestLinkEdge(members.length, edges);
+  const strong = new UnionFind(members.length);
+  for (const edge of edges) if (edge.score >= probable) strong.join(edge.a, edge.b);
   if (strong.groups > 1) flags.add('weak-bridge');
   if (totalRecords > maxRecords) flags.add('too-large');
   return { flags: LINK_FLAGS.filter((f) => flags.has(f)), edges, groups: strong.groups, weakest };

@@ -12,7 +12,7 @@ export type LinkFlag = z.infer<typeof LinkFlagSchema>;
 /** What each flag means, in words for the report, the CLI and the console. */
 export const LINK_FLAG_TEXT: Record<LinkFlag, string> = {
   'weak-bridge':
-    'records fall apart into groups that no Probable score joins (a pair held at Probable by a rule, such as possible twins, does not count): the identity holds together only through a weak link',
+    'records fall apart into groups that no Probable score joins: the identity holds together only through a weak link',
   'same-source': 'two records of one source system in one identity',
   'sex-conflict': 'two records that no chain of Certain pairs joins state different sexes',
   'birth-date-conflict':
@@ -29,18 +29,7 @@ export const LinkQualityInputSchema = z.strictObject({
   openCases: z.boolean().default(true),
 });
 
-/**
- * One pair of an identity's records and its score under the active profile; `held` when a rule holds the pair at
- * Probable (possible twins, names alone: MatchResult.limitedBy), which the scorer never links automatically, so it
- * does not join the identity's groups.
- */
-export const LinkEdgeSchema = z.object({
-  a: z.number().int(),
-  b: z.number().int(),
-  score: z.number(),
-  held: z.boolean().optional(),
-});
-export type LinkEdge = z.infer<typeof LinkEdgeSchema>;
+export const LinkEdgeSchema = z.object({ a: z.number().int(), b: z.number().int(), score: z.number() });
 
 export const FlaggedIdentitySchema = z.object({
   enterpriseId: z.string(),

@@ -7,7 +7,6 @@
  */
 import { z } from 'zod';
 import { MatchResultSchema, RecordRefSchema } from './matching.ts';
-import { LinkEdgeSchema } from './link-quality.ts';
 
 /** The longest reason a review decision may give (characters, after trimming). */
 export const DECISION_REASON_MAX = 500;
@@ -88,7 +87,7 @@ export const ReviewCaseDetailSchema = z.object({
   bestPair: z.object({ left: RecordRefSchema, right: RecordRefSchema, score: z.number() }).nullable(),
   decisions: z.array(ReviewDecisionRowSchema),
   /** LinkQuality: every pair of the identity's records with its score (indexes into left.records); else null. */
-  graph: z.array(LinkEdgeSchema).nullable(),
+  graph: z.array(z.object({ a: z.number().int(), b: z.number().int(), score: z.number() })).nullable(),
   /**
    * A dismissed case: the newest case about the same identities, which superseded it (a new case about a pair
    * dismisses the out-of-date ones still open). Null otherwise.

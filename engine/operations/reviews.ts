@@ -28,8 +28,7 @@ import { storedTermFrequencies } from '../store/term-frequency.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { createScorer, type Scorer } from '../scoring/scorer.ts';
 import { identityKeys } from '../jobs/population.ts';
-import { linkEdge, weakestLinkEdge } from '../assurance/link-quality.ts';
-import type { LinkEdge } from '../contract/link-quality.ts';
+import { weakestLinkEdge } from '../assurance/link-quality.ts';
 
 /** Records of each identity compared when a case is opened (its oldest). */
 const RECORDS_SHOWN = 100;
@@ -54,19 +53,21 @@ interface ShownPair {
   readonly score: number;
 }
 
+type Edge = { a: number; b: number; score: number };
+
 /** The active profile's scorer, made once per operation (the loops below reuse it). */
 function activeScorer(store: Store, tenantId: string): Scorer {
   return createScorer(activeProfile(store, tenantId).profile, storedTermFrequencies(store, tenantId));
 }
 
 /** Every pair of one identity's records with its score. */
-function recordGraph(scorer: Scorer, records: readonly SourceRecord[]): LinkEdge[] {
+function recordGraph(scorer: Scorer, records: readonly SourceRecord[]): Edge[] {
   const prepared = records.map((r) => scorer.prepare(r.fields));
-  const edges: LinkEdge[] = [];
+  const edges: Edge[] = [];
   for (let a = 0; a < prepared.length; a++) {
     for (let b = a + 1; b < prepared.length; b++) {
       const [pa, pb] = [prepared[a], prepared[b]];
-      if (pa !== undefined && pb !== undefined) edges.push(linkEdge(a, b, scorer.outcome(pa, pb)));
+      if (pa !== undefined && pb !== undefined) edges.push({ a, b, score: scorer.outcome(pa, pb).score });
     }
   }
   return edges;
@@ -81,7 +82,7 @@ function pairToShow(
   kind: ReviewCaseRow['kind'],
   left: readonly SourceRecord[],
   right: readonly SourceRecord[],
-  graph: readonly LinkEdge[] | null = kind === 'LinkQuality' ? recordGraph(scorer, left) : null,
+  graph: readonly Edge[] | null = kind === 'LinkQuality' ? recordGraph(scorer, left) : null,
 ): ShownPair | null {
   if (graph !== null) {
     const weakest = weakestLinkEdge(left.length, graph);

@@ -1,8 +1,7 @@
 /**
  * One identity's records as a small graph: a node per record (numbered, named in the legend), an edge per pair
- * coloured by its score: solid teal at or above Probable, dashed red below or held at Probable by a rule (possible
- * twins, names alone: never linked automatically). The groups a weak link joins show as clusters with only red edges
- * between them. An edge is a button: it opens that pair in the comparison viewer.
+ * coloured by its score: solid teal at or above Probable, dashed red below. The groups a weak link joins show as
+ * clusters with only red edges between them. An edge is a button: it opens that pair in the comparison viewer.
  */
 import { Group, Stack, Text } from '@mantine/core';
 import type { RecordRef } from '../../../engine/contract/matching.ts';
@@ -15,7 +14,6 @@ export interface GraphEdge {
   readonly a: number;
   readonly b: number;
   readonly score: number;
-  readonly held?: boolean | undefined;
 }
 
 function position(index: number, count: number): { x: number; y: number } {
@@ -55,9 +53,9 @@ export function RecordGraph({
             const from = points[edge.a];
             const to = points[edge.b];
             if (from === undefined || to === undefined) return null;
-            const strong = edge.score >= probable && edge.held !== true;
+            const strong = edge.score >= probable;
             const isSelected = selected !== undefined && selected.a === edge.a && selected.b === edge.b;
-            const name = `Compare records ${label(edge.a)} and ${label(edge.b)}: score ${edge.score.toFixed(4)}, ${strong ? 'at or above Probable' : edge.held === true ? 'held at Probable by a rule' : 'below Probable'}`;
+            const name = `Compare records ${label(edge.a)} and ${label(edge.b)}: score ${edge.score.toFixed(4)}, ${strong ? 'at or above' : 'below'} Probable`;
             const choose = (): void => onSelect?.(edge);
             return (
               <g
@@ -128,9 +126,8 @@ export function RecordGraph({
           </Text>
         ))}
         <Text size="xs" c="dimmed" mt={6} maw={320}>
-          Solid teal: the pair scores at or above Probable ({probable.toFixed(2)}). Dashed red: below, or held at
-          Probable by a rule (possible twins, names alone) that never links automatically. Records joined only by red
-          edges may be two people.
+          Solid teal: the pair scores at or above Probable ({probable.toFixed(2)}). Dashed red: below. Records joined
+          only by red edges may be two people.
           {onSelect === undefined ? '' : ' Choose an edge to compare its two records.'}
         </Text>
       </Stack>

@@ -4,7 +4,6 @@ import { LocalEngine } from '../../../engine/local-engine.ts';
 import { createRng } from '../../../engine/synthetic/prng.ts';
 import { tempDir } from '../../helpers/temp.ts';
 import { identitiesWithSeveral, SEVERAL_AFTER_SQL } from '../../../engine/assurance/link-quality.ts';
-import { ndjson, openRegistry, patient } from '../../helpers/registry.ts';
 
 const ctx = { tenantId: 'lq', actor: 'test' };
 
@@ -143,47 +142,6 @@ describe('the link-quality scan', () => {
     );
     const again = await engine.call('links/scan', { maxListed: 0 }, ctx);
     expect(again).toMatchObject({ flagged: report.flagged, casesOpened: 0 });
-    engine.close();
-  });
-
-  it('does not let a pair a rule holds at Probable bridge two groups: twins of opposite sex linked by an older profile are flagged', async () => {
-    const dir = tempDir();
-    const engine = openRegistry(dir, [ctx.tenantId]);
-    // Twins of opposite sex, named a letter apart, one household; and one person's two records, a given name mistyped.
-    const hospital = [
-      { id: 'T1', given: ['Daniel'], gender: 'male' },
-      { id: 'P1', given: ['Rosalind'], family: 'Achterberg', birthDate: '1951-06-02', line: '4 Mill Lane' },
-    ] as const;
-    const clinic = [
-      { id: 'T2', given: ['Danielle'], gender: 'female' },
-      { id: 'P2', given: ['Rosalinde'], family: 'Achterberg', birthDate: '1951-06-02', line: '4 Mill Lane' },
-    ] as const;
-    for (const [sourceSystem, people] of [
-      ['hospital', hospital],
-      ['clinic', clinic],
-    ] as const) {
-      const report = await engine.call('records/ingest', { sourceSystem, ndjson: ndjson(...people.map(patient)) }, ctx);
-      expect(report.rejected).toEqual([]);
-    }
-    const identityOf = (localId: string): number =>
-      engine.env.store
-        .statement(
-          'SELECT l.identity_id FROM identity_link l JOIN source_record r ON r.tenant_id = l.tenant_id AND r.record_id = l.record_id WHERE r.tenant_id = ? AND r.local_id = ?',
-        )
-        .pluck()
-        .get(ctx.tenantId, localId) as number;
-    // Today's scorer holds the twins to review (PossibleTwin) and links the person's records.
-    expect(identityOf('T1')).not.toBe(identityOf('T2'));
-    expect(identityOf('P1')).toBe(identityOf('P2'));
-    // As a profile without the hold would have linked them:
-    falselyLink(engine, identityOf('T1'), identityOf('T2'));
-    const scan = await engine.call('links/scan', { openCases: false }, ctx);
-    expect(scan.identities.map((i) => ({ records: i.records.map((r) => r.localId), flags: i.flags }))).toEqual([
-      { records: ['T1', 'T2'], flags: ['weak-bridge', 'sex-conflict'] },
-    ]);
-    // The pair scores Probable, held there by the twin rule: the graph says so, and it joins nothing.
-    expect(scan.identities[0]?.edges).toEqual([{ a: 0, b: 1, score: scan.probableThreshold, held: true }]);
-    expect(scan.identities[0]?.groups).toBe(2);
     engine.close();
   });
 
