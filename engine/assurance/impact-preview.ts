@@ -68,6 +68,8 @@ export function previewImpact(
   >;
   const examples: ImpactPreview['examples'] = [];
   const examplesOf = new Map<ImpactKind, number>();
+  // A two-record identity counts once per record, each with the other as its best partner: one example shows it.
+  const shown = new Set<string>();
   const note = (
     kind: ImpactKind,
     a: CandidateMember,
@@ -85,6 +87,9 @@ export function previewImpact(
       bySource.set(source, counts);
     }
     if ((examplesOf.get(kind) ?? 0) >= maxExamples) return;
+    const pair = `${kind} ${String(Math.min(a.recordId, b.recordId))} ${String(Math.max(a.recordId, b.recordId))}`;
+    if (shown.has(pair)) return;
+    shown.add(pair);
     examplesOf.set(kind, (examplesOf.get(kind) ?? 0) + 1);
     examples.push({
       kind,

@@ -56,6 +56,12 @@ describe('the impact preview of a candidate profile', () => {
     expect(preview.changes['new-certain']).toBe(0);
     expect(preview.thresholds.candidate.certain).toBe(raised);
     for (const example of preview.examples) expect(example.scoreCandidate).toBeLessThan(raised);
+    // Each pair is shown once, though both records of a two-record identity count.
+    const shownPairs = preview.examples.map((e) =>
+      [e.kind, ...[e.left, e.right].map((r) => `${r.sourceSystem}/${r.localId}`).sort()].join(' '),
+    );
+    expect(new Set(shownPairs).size).toBe(shownPairs.length);
+    expect(preview.examples.length).toBeGreaterThan(0);
     // By the candidate's score band (the same score: only a threshold moved): no removed link lies below the old
     // Certain's band.
     const bands = preview.byScoreBand['link-below-certain'];
