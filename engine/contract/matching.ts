@@ -67,7 +67,8 @@ export const MatchResultSchema = z.object({
    * sides; `PossibleTwin`, the same family name and birth date but another given name, both records carrying a sex
    * (twins or household members of one age, whatever contact details or non-trusted identifiers agree);
    * `BirthDateConflict`, birth dates within a year but beyond a keying error; `NamesOnly`, no birth date compared and
-   * nothing but the names agreeing (no address line, postcode, phone, e-mail or identifier).
+   * nothing but the names agreeing (no address line, postcode or identifier; a phone or e-mail only from an address
+   * that disagrees).
    */
   limitedBy: ScoreLimitSchema.optional(),
   /**

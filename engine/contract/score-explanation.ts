@@ -136,8 +136,9 @@ export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { label: string; why: strin
   },
   NamesOnly: {
     label: 'Names only: held to Probable',
-    brief: 'no birth date compared on both sides, and no address line, postcode, phone, e-mail or identifier agrees',
-    why: 'Only the names tell these records apart: one of them has no birth date, and no address line, postcode, phone, e-mail or identifier agrees (two people of one name, a Junior and a Senior or namesakes, look the same)',
+    brief:
+      'no birth date compared on both sides, no address line, postcode or identifier agrees, and no phone or e-mail but from an address that disagrees',
+    why: 'Only the names tell these records apart: one of them has no birth date, no address line, postcode or identifier agrees, and a phone or e-mail that agrees comes from an address that does not (two people of one name, a Junior and a Senior or namesakes, look the same, and relatives share contact details)',
   },
 };
 

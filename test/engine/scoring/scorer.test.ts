@@ -197,7 +197,7 @@ describe('names alone (scorer.ts namesOnly)', () => {
     );
   });
 
-  it('is lifted by a birth date compared on both sides, or an address line, postcode, phone or e-mail that agrees', () => {
+  it('is lifted by a birth date compared on both sides, an address line or postcode that agrees, or a phone or e-mail where no address disagrees', () => {
     expect(outcome(bare, bare)).toMatchObject({ decision: 'certain' });
     expect(outcome(bare, { ...bare, birthDate: '1984-03-18' }).limitedBy).toBeUndefined();
     const lifted: Partial<MatchFields>[] = [
@@ -211,6 +211,28 @@ describe('names alone (scorer.ts namesOnly)', () => {
         outcome({ ...bare, ...field }, { ...bare, ...field, birthDate: null }),
         JSON.stringify(field),
       ).toMatchObject({ decision: 'certain' });
+  });
+
+  it('holds a phone or e-mail shared from an address that disagrees: a relative of one name has them too', () => {
+    const email = { email: 'a.fairweather@example.org' };
+    const here = { ...bare, ...email, addressLine: '12 harbour road' };
+    const elsewhere = { ...bare, ...email, addressLine: '9 ocean drive', birthDate: null };
+    // The model alone would link it: names and e-mail outweigh another address line.
+    expect(
+      createScorer(profile()).explain(scorer.prepare(here), scorer.prepare({ ...elsewhere, birthDate: base.birthDate }))
+        .decision,
+    ).toBe('certain');
+    expect(outcome(here, elsewhere)).toMatchObject({ decision: 'probable', limitedBy: 'NamesOnly' });
+    expect(
+      outcome({ ...here, phone: '2392001122' }, { ...elsewhere, email: null, phone: '2392001122' }).limitedBy,
+    ).toBe('NamesOnly');
+    // With the address line missing on one side, a postcode that disagrees says the same.
+    expect(
+      outcome(
+        { ...here, addressLine: null, postalCode: 'PO13AX' },
+        { ...elsewhere, addressLine: null, postalCode: 'BN21TT' },
+      ).limitedBy,
+    ).toBe('NamesOnly');
   });
 
   it('leaves a trusted identifier to link the pair before any score', () => {
