@@ -69,10 +69,10 @@ export function hasNameEvidence(similarity: Float64Array): boolean {
  * given names that do not agree (below Strong; below Exact when the recorded sexes differ), with the sex recorded
  * on both records. Family, birth date, address and phone then agree because the two people share them, not
  * because the records are one person, so the independence the score method assumes overstates the evidence; the
- * pair goes to review, never an automatic link, whatever else agrees. A shared e-mail address, phone or non-trusted identifier does not lift
- * the hold: children's records carry a parent's contact details and a family plan's member number, so those
- * are household evidence (household-evidence.ts). Only a trusted identifier, personal by configuration, links
- * such a pair, and it decides before any score.
+ * pair goes to review, never an automatic link, whatever else agrees. A shared e-mail address, phone or
+ * non-trusted identifier does not lift the hold: children's records carry a parent's contact details and a family
+ * plan's member number, so those are household evidence (household-evidence.ts). Only a trusted identifier,
+ * personal by configuration, links such a pair, and it decides before any score.
  *  - No sex recorded on one side: not held. Such data cannot tell a twin from a replaced given name (a common
  *    error between records of one person, Christen 2012 §2), and holding every such pair would send the
  *    true pairs of every source without a sex field to review.
@@ -146,7 +146,7 @@ export function birthDateConflict(similarity: Float64Array, personalIdentifier: 
   return !personalIdentifierAgrees(similarity, personalIdentifier);
 }
 
-/** Which of the name-evidence, twin, birth-date and names-only rules holds the pair at Probable once its score reaches it, if any. */
+/** Which rule (name evidence, twin, birth dates, names alone) holds the pair at Probable once its score reaches it. */
 export function scoreLimit(similarity: Float64Array, personalIdentifier = false): ScoreLimit | undefined {
   if (!hasNameEvidence(similarity)) return 'NoNameEvidence';
   if (possibleTwin(similarity)) return 'PossibleTwin';
