@@ -150,6 +150,11 @@ export const SandboxProgressSchema = z.object({
 });
 export type SandboxProgress = z.infer<typeof SandboxProgressSchema>;
 
+/** A creation's last stages: the status then holds no creation under way. */
+export function sandboxCreationEnded(stage: SandboxProgress['stage']): boolean {
+  return stage === 'done' || stage === 'failed' || stage === 'cancelled';
+}
+
 /** A sign-in waiting for the browser, or the last one that failed (what to do next). */
 export const SignInStateSchema = z.object({
   state: z.enum(['waiting', 'failed']),

@@ -22,6 +22,7 @@ import {
   type ConsoleStatus,
   type CreateSandboxInputSchema,
   type Reply,
+  sandboxCreationEnded,
   type SandboxProgress,
   type SavedRunKind,
   type SignInInputSchema,
@@ -485,7 +486,7 @@ export class ConsoleBackend {
     if (this.creation !== null)
       throw conflict(`a sandbox is already being created at ${this.creation.path}; wait for it to finish`);
     const creation = new SandboxCreation(input, this.actor, (progress) => {
-      this.creating = progress.stage === 'failed' || progress.stage === 'cancelled' ? null : progress;
+      this.creating = sandboxCreationEnded(progress.stage) ? null : progress;
       this.emit('sandbox/progress', progress);
     });
     this.creation = creation;

@@ -4,7 +4,7 @@
  */
 import { useEffect } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { ConsoleStatus, SandboxProgress } from '../../console-protocol/protocol.ts';
+import { sandboxCreationEnded, type ConsoleStatus } from '../../console-protocol/protocol.ts';
 import type { JobState } from '../../engine/contract/maintenance.ts';
 import type { RecordRef } from '../../engine/contract/matching.ts';
 import type { ConsoleClient } from '../client/client.ts';
@@ -61,9 +61,6 @@ export function storeJob(queryClient: QueryClient, connection: string, job: JobS
   });
 }
 
-/** A creation's last stages: the status then holds no creation under way. */
-const SANDBOX_CREATION_ENDED: ReadonlySet<SandboxProgress['stage']> = new Set(['done', 'failed', 'cancelled']);
-
 /** Wires the backend's pushes into the cache for as long as the app runs. */
 export function usePushes(client: ConsoleClient, queryClient: QueryClient, samples: ThroughputSamples): void {
   useEffect(() => {
@@ -77,7 +74,7 @@ export function usePushes(client: ConsoleClient, queryClient: QueryClient, sampl
     });
     const offProgress = client.subscribe('sandbox/progress', (progress) => {
       queryClient.setQueryData<ConsoleStatus>(keys.status, (old) =>
-        old === undefined ? old : { ...old, creating: SANDBOX_CREATION_ENDED.has(progress.stage) ? null : progress },
+        old === undefined ? old : { ...old, creating: sandboxCreationEnded(progress.stage) ? null : progress },
       );
     });
     return () => {
