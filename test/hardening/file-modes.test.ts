@@ -75,7 +75,7 @@ describe('patient-data files are created 0600', () => {
 });
 
 describe('an open configuration file', () => {
-  it('is used with one warning naming the file, without its contents', { timeout: 60_000 }, async () => {
+  it('is used with one warning naming the file, without its contents', async () => {
     const dir = tempDir();
     const db = join(dir, 'open.db');
     const config = join(dir, 'open.config.json');

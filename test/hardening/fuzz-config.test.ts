@@ -31,7 +31,7 @@ beforeAll(async () => {
   } finally {
     engine.close();
   }
-}, 60_000);
+});
 
 afterAll(() => {
   cleanup();

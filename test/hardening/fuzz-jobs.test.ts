@@ -25,7 +25,7 @@ beforeAll(async () => {
   await engine.call('sandbox/create', { syntheticPeople: 20, seed: 4 }, CTX);
   for (let i = 0; i < 3; i++)
     realJobs.push((await engine.call('maintenance/reindex', { reason: 'real job', batchSize: 5 }, CTX)).jobId);
-}, 60_000);
+});
 
 afterAll(() => {
   engine.close();

@@ -26,7 +26,7 @@ beforeAll(async () => {
   engine = LocalEngine.open({ dbPath: join(temp.dir, 'labels.db') });
   await engine.call('sandbox/create', { syntheticPeople: 80, seed: 12 }, CTX);
   refs = (await engine.call('identities/list', { limit: 1000, offset: 0 }, CTX)).rows;
-}, 60_000);
+});
 
 afterAll(() => {
   engine.close();

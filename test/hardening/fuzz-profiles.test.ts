@@ -28,7 +28,7 @@ beforeAll(async () => {
   base = (await engine.call('profile/get', {}, CTX)).profile;
   const tenantKey = engine.env.settings().BlockingKeys.get(CTX.tenantId)?.get('k1') ?? '';
   secrets = [tenantKey, newSecret(), newSecret()];
-}, 60_000);
+});
 
 afterAll(() => {
   engine.close();

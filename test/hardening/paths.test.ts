@@ -54,7 +54,7 @@ describe('read commands on a database that does not exist', () => {
 });
 
 describe('an in-memory database', () => {
-  it('runs and leaves no file in the working directory', { timeout: 60_000 }, async () => {
+  it('runs and leaves no file in the working directory', async () => {
     const dir = tempDir();
     const run = await runProcess(['--db', ':memory:', '--tenant', 'mem', 'sandbox', 'init', '--synthetic', '10'], {
       cwd: dir,

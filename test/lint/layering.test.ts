@@ -22,7 +22,7 @@ describe('layering lint rule', () => {
     expect(
       await messagesFor(file, "import { p } from '../../renderer/pages/maintenance.tsx';\nexport const x = p;\n"),
     ).toEqual([expect.stringMatching(/may not import main\/, renderer\//)]);
-  }, 60_000);
+  });
 
   it('lets only the store own the SQLite driver', async () => {
     expect(
@@ -34,7 +34,7 @@ describe('layering lint rule', () => {
     expect(
       await messagesFor('engine/store/db.ts', "import Database from 'better-sqlite3';\nexport const x = Database;\n"),
     ).toEqual([]);
-  }, 60_000);
+  });
 
   it('keeps each engine floor below the ones above it', async () => {
     const refused = [
@@ -71,7 +71,7 @@ describe('layering lint rule', () => {
       ],
     ] as const;
     for (const [file, text] of allowed) expect(await messagesFor(file, text), file).toEqual([]);
-  }, 60_000);
+  });
 
   it('lets only the PostgreSQL store own the pg driver', async () => {
     for (const file of [
@@ -88,7 +88,7 @@ describe('layering lint rule', () => {
     expect(await messagesFor('engine/store/pg/connection.ts', "import pg from 'pg';\nexport const x = pg;\n")).toEqual(
       [],
     );
-  }, 60_000);
+  });
 
   it('keeps the engine top layer above the rest of the engine', async () => {
     expect(
@@ -109,7 +109,7 @@ describe('layering lint rule', () => {
         "import { runJob } from '../jobs/runner.ts';\nexport const x = runJob;\n",
       ),
     ).toEqual([]);
-  }, 60_000);
+  });
 
   it('keeps the contract browser-safe and engine/ free of HTTP server and UI packages', async () => {
     expect(
@@ -127,7 +127,7 @@ describe('layering lint rule', () => {
     expect(
       await messagesFor('engine/jobs/runner.ts', "import Fastify from 'fastify';\nexport const x = Fastify;\n"),
     ).toEqual([expect.stringMatching(/UI\/HTTP-server/)]);
-  }, 60_000);
+  });
 
   it('lets only main/electron import electron', async () => {
     expect(await messagesFor('main/cli/main.ts', "import { app } from 'electron';\nexport const x = app;\n")).toEqual([
@@ -136,7 +136,7 @@ describe('layering lint rule', () => {
     expect(
       await messagesFor('test/lint/layering.test.ts', "import { app } from 'electron';\nexport const x = app;\n"),
     ).toEqual([expect.stringMatching(/never import electron/)]);
-  }, 60_000);
+  });
 
   it('lets main/ reach the engine only through its front door (engine/index.ts) and the contract', async () => {
     const file = 'main/api/serve.ts';
@@ -174,7 +174,7 @@ describe('layering lint rule', () => {
         "import { LocalEngine } from '../index.ts';\nexport const x = LocalEngine;\n",
       ),
     ).toEqual([expect.stringMatching(/top layer/)]);
-  }, 60_000);
+  });
 
   it('keeps the statistics below the reports and the console protocol beside the contract', async () => {
     expect(
@@ -213,7 +213,7 @@ describe('layering lint rule', () => {
         "import type { ConsoleStatus } from '../console-protocol/protocol.ts';\nexport type X = ConsoleStatus;\n",
       ),
     ).toEqual([]);
-  }, 60_000);
+  });
 
   it('lets tests make temporary folders only through the one temp helper', async () => {
     const code = "import { mkdtempSync } from 'node:fs';\nexport const x = mkdtempSync;\n";
@@ -221,13 +221,13 @@ describe('layering lint rule', () => {
       expect.stringMatching(/test\/helpers\/temp\.ts/),
     ]);
     expect(await messagesFor('test/helpers/temp.ts', code)).toEqual([]);
-  }, 60_000);
+  });
 
   it('accepts ordinary engine imports', async () => {
     expect(await messagesFor('engine/contract/errors.ts', "import { z } from 'zod';\nexport const x = z;\n")).toEqual(
       [],
     );
-  }, 60_000);
+  });
 
   it('lets renderer/ import engine/contract and nothing else of the engine, Node or main/', async () => {
     const file = 'renderer/pages/maintenance/job-text.ts';
@@ -255,7 +255,7 @@ describe('layering lint rule', () => {
         "import { ConsoleBackend } from '../../../main/backend/console-backend.ts';\nexport const x = ConsoleBackend;\n",
       ),
     ).toEqual([expect.stringMatching(/runs in the browser/)]);
-  }, 60_000);
+  });
 
   it('keeps electron out of the console backend and the browser host', async () => {
     for (const file of ['main/backend/console-backend.ts', 'main/browser-host/server.ts']) {
@@ -266,5 +266,5 @@ describe('layering lint rule', () => {
     expect(
       await messagesFor('main/electron/main.ts', "import { ipcMain } from 'electron';\nexport const x = ipcMain;\n"),
     ).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -83,7 +83,7 @@ describe('task slots', () => {
     expect(slots.take(slot)).toBeUndefined();
     // The output stays readable (the panel's data) after it was handed over.
     expect((slots.get(slot).output as EstimateOutput).model.modelVersion).toBe('short');
-  }, 60_000);
+  });
 
   it('follow, in a window opened later, the task the console still runs, and cancel it', async () => {
     const backend = await openedBackend();
@@ -102,7 +102,7 @@ describe('task slots', () => {
     expect(cancelled.error).toBeNull();
     // No evaluation ran: its slot adopted nothing.
     expect(slots.get(other).run).toBeNull();
-  }, 60_000);
+  });
 
   it('show only the newest start of a slot', async () => {
     const backend = await openedBackend();
@@ -125,5 +125,5 @@ describe('task slots', () => {
     expect((slots.take(slot) as EstimateOutput).model.modelVersion).toBe('short');
     const { rows } = await backend.call('console/tasks', {});
     expect(rows.find((row) => row.runId === first)?.status).toBe('cancelled');
-  }, 60_000);
+  });
 });

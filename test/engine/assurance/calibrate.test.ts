@@ -234,7 +234,7 @@ describe('calibration scores held-out pairs as live matching will', () => {
     expect(counts(evaluation.thresholds)).toEqual(counts(report.heldOut.thresholds));
     expect(evaluation.scoreDistribution).toEqual(report.heldOut.scoreDistribution);
     engine.close();
-  }, 60_000);
+  });
 });
 
 describe('governed apply and rollback', () => {

@@ -106,7 +106,7 @@ describe('matching/estimate on a synthetic sandbox', () => {
     expect(c.model.fields.givenName?.u).not.toEqual(a.model.fields.givenName?.u);
     expect(c.model.datasetDigest).toBe(a.model.datasetDigest);
     engine.close();
-  }, 60_000);
+  });
 
   it("estimates a registry larger than maxRecords on a seeded sample of its records, scaled back to the registry's pairs", async () => {
     const engine = LocalEngine.open({ dbPath: join(tempDir(), 'estimate-sample.db') });

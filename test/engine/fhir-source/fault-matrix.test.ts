@@ -29,7 +29,7 @@ let registries = 0;
 beforeAll(async () => {
   world = await startWorld();
   await world.fhir.seed(sourcePatients(PATIENTS));
-}, 60_000);
+});
 
 afterAll(async () => {
   await world.close();
@@ -108,44 +108,36 @@ const permanent: [string, Fault[], RegExp][] = [
 ];
 
 describe('transient faults are retried and the import completes', () => {
-  it.each(transient)(
-    '%s',
-    async (_name, faults) => {
-      const tokensBefore = world.oauth.tokensIssued();
-      const seenBefore = world.proxy.seen.length;
-      const { job, importedRecords } = await importWith(faults);
-      expect(job.error).toBeNull();
-      expect(job.status).toBe('completed');
-      expect(job.counters.imported).toBe(PATIENTS);
-      expect(importedRecords).toBe(PATIENTS);
-      // Every fault was served, then the same page again: three pages plus one request per fault.
-      const seen = world.proxy.seen.slice(seenBefore);
-      expect(seen.filter((s) => s.fault !== null)).toHaveLength(faults.length);
-      expect(seen).toHaveLength(3 + faults.length);
-      const newTokens = world.oauth.tokensIssued() - tokensBefore;
-      expect(newTokens).toBe(faults.some((f) => f.kind === 'status' && f.status === 401) ? 2 : 1);
-    },
-    60_000,
-  );
+  it.each(transient)('%s', async (_name, faults) => {
+    const tokensBefore = world.oauth.tokensIssued();
+    const seenBefore = world.proxy.seen.length;
+    const { job, importedRecords } = await importWith(faults);
+    expect(job.error).toBeNull();
+    expect(job.status).toBe('completed');
+    expect(job.counters.imported).toBe(PATIENTS);
+    expect(importedRecords).toBe(PATIENTS);
+    // Every fault was served, then the same page again: three pages plus one request per fault.
+    const seen = world.proxy.seen.slice(seenBefore);
+    expect(seen.filter((s) => s.fault !== null)).toHaveLength(faults.length);
+    expect(seen).toHaveLength(3 + faults.length);
+    const newTokens = world.oauth.tokensIssued() - tokensBefore;
+    expect(newTokens).toBe(faults.some((f) => f.kind === 'status' && f.status === 401) ? 2 : 1);
+  });
 });
 
 describe('permanent faults fail the job, audited, with an error that names the rule', () => {
-  it.each(permanent)(
-    '%s',
-    async (_name, faults, message) => {
-      const { job, failAudits, importedRecords } = await importWith(faults);
-      expect(job.status).toBe('failed');
-      expect(job.error).toMatch(message);
-      expect(job.error).not.toMatch(/_getpages|\?|127\.0\.0\.1/);
-      expect(job.error).not.toContain(CLIENT_SECRET);
-      expect(failAudits).toBe(1);
-      // The first page was committed before the fault; nothing after it.
-      expect(importedRecords).toBe(100);
-      expect(job.phases[0]).toMatchObject({ name: 'importing', status: 'failed', processed: 100 });
-      expect(job.phases.slice(1).map((p) => p.status)).toEqual(['pending', 'pending']);
-    },
-    60_000,
-  );
+  it.each(permanent)('%s', async (_name, faults, message) => {
+    const { job, failAudits, importedRecords } = await importWith(faults);
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatch(message);
+    expect(job.error).not.toMatch(/_getpages|\?|127\.0\.0\.1/);
+    expect(job.error).not.toContain(CLIENT_SECRET);
+    expect(failAudits).toBe(1);
+    // The first page was committed before the fault; nothing after it.
+    expect(importedRecords).toBe(100);
+    expect(job.phases[0]).toMatchObject({ name: 'importing', status: 'failed', processed: 100 });
+    expect(job.phases.slice(1).map((p) => p.status)).toEqual(['pending', 'pending']);
+  });
 });
 
 describe('credentials never reach another origin', () => {
@@ -155,7 +147,7 @@ describe('credentials never reach another origin', () => {
     expect(job.status).toBe('failed');
     expect(job.error).toMatch(/leaves the authority/);
     expect(world.other.requests.length - before).toBe(0);
-  }, 60_000);
+  });
 
   it('a 302 to the recording server is not followed', async () => {
     const before = world.other.requests.length;
@@ -165,7 +157,7 @@ describe('credentials never reach another origin', () => {
     expect(job.status).toBe('failed');
     expect(job.error).toMatch(/redirect \(302\); redirects are never followed/);
     expect(world.other.requests.length - before).toBe(0);
-  }, 60_000);
+  });
 
   it('the recording server does answer requests sent to it (the check above can fail)', async () => {
     const before = world.other.requests.length;

@@ -43,7 +43,7 @@ beforeAll(async () => {
   world = await startWorld();
   hostile = await startHostileServer(world.tls);
   patients = sourcePatients(30, 11);
-}, 60_000);
+});
 
 afterAll(async () => {
   await hostile.close();

@@ -26,7 +26,7 @@ let world: World;
 beforeAll(async () => {
   world = await startWorld();
   await world.fhir.seed(sourcePatients(300));
-}, 60_000);
+});
 
 afterAll(async () => {
   await world.close();
@@ -116,5 +116,5 @@ describe('client-credentials tokens', () => {
     } finally {
       await transport.close();
     }
-  }, 60_000);
+  });
 });

@@ -41,7 +41,7 @@ beforeAll(async () => {
   first.name = [{ family: PLANTED_FAMILY, given: ['Ann'] }];
   second.birthDate = PLANTED_BIRTH;
   seeded = await world.fhir.seed(patients);
-}, 60_000);
+});
 
 afterAll(async () => {
   await world.close();
@@ -119,7 +119,7 @@ describe('canaries', () => {
       }
       expect(bytes.includes(Buffer.from(CLIENT_SECRET))).toBe(false);
     }
-  }, 60_000);
+  });
 });
 
 describe('a concurrent clinical update', () => {
@@ -165,7 +165,7 @@ describe('a concurrent clinical update', () => {
     } finally {
       engine.close();
     }
-  }, 60_000);
+  });
 });
 
 describe('plain HTTP', () => {
@@ -216,7 +216,7 @@ describe('plain HTTP', () => {
     } finally {
       engine.close();
     }
-  }, 60_000);
+  });
 });
 
 describe('sources list and check', () => {
@@ -255,7 +255,7 @@ describe('sources list and check', () => {
     expect(unknown.status).toBe(1);
     expect(unknown.err).toMatch(/no external FHIR source of this tenant has this source system/);
     expect(unknown.err).not.toContain('nowhere');
-  }, 60_000);
+  });
 });
 
 describe('schedules', () => {
@@ -288,5 +288,5 @@ describe('schedules', () => {
     } finally {
       engine.close();
     }
-  }, 60_000);
+  });
 });

@@ -43,7 +43,7 @@ beforeAll(async () => {
     { ...named, identifier: [{ system: SOURCE_MRN_SYSTEM, value: 'SPECIAL-2' }], birthDate: FUTURE },
     { ...named, identifier: [{ system: SOURCE_MRN_SYSTEM, value: 'SPECIAL-3' }], birthDate: IMPOSSIBLE },
   ]);
-}, 60_000);
+});
 
 afterAll(async () => {
   await world.close();

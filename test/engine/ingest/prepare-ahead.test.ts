@@ -152,7 +152,7 @@ describe('a large file is prepared one chunk ahead, in a thread of its own', () 
     });
     expect(started).toBe(0);
     expect(reports[0]?.created).toBeGreaterThan(40);
-  }, 60_000);
+  });
 
   it('ends a chunk at CHUNK_CHARACTERS as well as at CHUNK_LINES, so long lines never make a chunk (or the one prepared ahead) huge', async () => {
     const dir = tempDir();
@@ -181,5 +181,5 @@ describe('a large file is prepared one chunk ahead, in a thread of its own', () 
     } finally {
       engine.close();
     }
-  }, 60_000);
+  });
 });

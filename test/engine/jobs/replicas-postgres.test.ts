@@ -9,6 +9,8 @@
  * - two replicas starting at once with the same schedule make one job for the time bucket.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { Store } from '../../../engine/store/store.ts';
@@ -126,10 +128,13 @@ describe('replicas on one PostgreSQL registry', () => {
       const url = await makeSandbox(dir, 'fenced', 150, 8, await freshDatabase());
       setMaintenance(url, { LeaseSeconds: 1, PollIntervalSeconds: 1 });
       const jobId = queueReconciliation(url, 'fenced batches', 25);
-      // The first replica's first batch blocks its thread for 4 s: it cannot renew a 1 s lease meanwhile.
+      // The first replica's first batch blocks its thread until the marker exists: it cannot renew its 1 s lease
+      // meanwhile. The marker is written once the other replica has taken the job over, so the order of events, not
+      // a duration that a slow machine's process start can outlast, makes the paused batch stale.
+      const marker = join(dir, 'taken-over');
       const paused = spawn(
         process.execPath,
-        ['--import', 'tsx', SLOW_WORKER, url, 'spin-once', '4000', configOf(url)],
+        ['--import', 'tsx', SLOW_WORKER, url, 'spin-until', marker, configOf(url)],
         {
           stdio: ['ignore', 'pipe', 'pipe'],
         },
@@ -150,6 +155,8 @@ describe('replicas on one PostgreSQL registry', () => {
       onTestFinished(async () => {
         await killed(other);
       });
+      await waitFor('the other replica to take the job over', () => (jobClaims(url, jobId) >= 2 ? true : undefined));
+      writeFileSync(marker, '');
       const finished = await waitFor(
         'the job to finish under the other replica',
         () => {
@@ -162,7 +169,9 @@ describe('replicas on one PostgreSQL registry', () => {
       // The paused replica woke, tried to commit, and was refused: it reports the lease lost.
       await waitFor('the paused replica to report its lease lost', () =>
         pausedOutput.includes('"outcome":"lease-lost"') ? true : undefined,
-      );
+      ).catch((error: unknown) => {
+        throw new Error(`${String(error)}; the paused replica said: ${pausedOutput}`);
+      });
       expect(jobClaims(url, jobId)).toBe(2);
       const total = finished.populationTotal ?? 0;
       expect(finished.counters.scanned, pausedOutput + other.output()).toBe(2 * total);

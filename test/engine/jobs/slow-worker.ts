@@ -4,18 +4,26 @@
  *   slow-worker.ts DB pause MS [CONFIG]        every batch waits MS milliseconds (asynchronously) before its write
  *   slow-worker.ts DB spin MS [CONFIG]         every batch blocks the event loop for MS milliseconds before its write
  *   slow-worker.ts DB spin-once MS [CONFIG]    only its first batch does, then it tries to commit that batch
+ *   slow-worker.ts DB spin-until FILE [CONFIG] its first batch blocks the event loop until FILE exists (the test
+ *                                              creates it once another replica has taken the job over: ordered by
+ *                                              events, not by a duration a slow machine may outlast)
  *
  * DB is a SQLite file or a PostgreSQL URL (whose configuration file CONFIG names).
  *
  * It serves the jobs-test tenant with the configuration file's Maintenance settings until SIGTERM, printing
  * one JSON line per worker event.
  */
+import { existsSync } from 'node:fs';
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import { runWorker } from '../../../engine/jobs/worker.ts';
 
 const [dbPath, mode, msText, config] = process.argv.slice(2);
-if (dbPath === undefined || (mode !== 'pause' && mode !== 'spin' && mode !== 'spin-once') || msText === undefined) {
-  throw new Error('usage: slow-worker.ts DB pause|spin|spin-once MS [CONFIG]');
+if (
+  dbPath === undefined ||
+  (mode !== 'pause' && mode !== 'spin' && mode !== 'spin-once' && mode !== 'spin-until') ||
+  msText === undefined
+) {
+  throw new Error('usage: slow-worker.ts DB pause|spin|spin-once MS [CONFIG], or DB spin-until FILE [CONFIG]');
 }
 const ms = Number(msText);
 const engine = LocalEngine.open({ dbPath, ...(config === undefined ? {} : { settingsPath: config }) });
@@ -32,6 +40,13 @@ function spin(forMs: number): void {
   }
 }
 
+/** Blocks the event loop (no timer, no lease renewal runs) until the file exists, at most ten minutes. */
+function blockUntil(file: string): void {
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  const until = Date.now() + 600_000;
+  while (!existsSync(file) && Date.now() < until) Atomics.wait(nap, 0, 0, 20);
+}
+
 await runWorker(engine.env, {
   tenants: ['jobs-test'],
   signal: controller.signal,
@@ -39,7 +54,8 @@ await runWorker(engine.env, {
   hooks: {
     beforeWrite: async () => {
       batches += 1;
-      if (mode === 'spin' || (mode === 'spin-once' && batches === 1)) spin(ms);
+      if (mode === 'spin-until' && batches === 1) blockUntil(msText);
+      else if (mode === 'spin' || (mode === 'spin-once' && batches === 1)) spin(ms);
       else if (mode === 'pause') await new Promise((resolve) => setTimeout(resolve, ms));
     },
   },

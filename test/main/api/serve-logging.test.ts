@@ -81,7 +81,7 @@ describe('serve logs reach standard output while the server runs', () => {
     });
     expect(output).not.toContain(token);
     expect(output).not.toContain('no-such-job-for-the-log');
-  }, 60_000);
+  });
 
   it('on SIGTERM the shutdown lines are written and the process exits 0', async () => {
     const child = server;
@@ -91,5 +91,5 @@ describe('serve logs reach standard output while the server runs', () => {
     const messages = lines(output).map((l) => l.msg);
     expect(messages).toContain('stopping');
     expect(messages.at(-1)).toBe('stopped');
-  }, 60_000);
+  });
 });

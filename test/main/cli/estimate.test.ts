@@ -22,7 +22,7 @@ describe('estimate on the command line', () => {
     ]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/records\s+\d{4} \(estimated on a seeded sample of 1000\)/);
-  }, 60_000);
+  });
 
   it("estimates a model from the tenant's records, writes it without activating it, and profile apply takes it", async () => {
     const dir = tempDir();

@@ -145,7 +145,7 @@ describe('the engine pool', () => {
       () => pool.call('runs/get', { runId: started.runId }, CTX),
       (s) => s.status !== 'queued' && s.status !== 'running',
     );
-  }, 60_000);
+  });
 
   it('refuses a run whose input does not fit its operation, naming the field', async () => {
     const error = await pool
