@@ -185,6 +185,11 @@ describe('Estimate without labels on the Match assurance page', () => {
     );
     // The fit's checks, and what its prior means beside the profile's and a calibration's.
     expect(await page.getByTestId('est-fit').textContent()).toMatch(/converged/);
+    // A fit that passed is no error: its report is read in its place, and none of its callouts is an alert, which a
+    // screen reader would announce at once, cutting into what it was reading.
+    expect(report.fit?.status).toBe('fitted');
+    expect(await page.getByRole('note').count()).toBeGreaterThan(2);
+    expect(await page.getByRole('alert').count()).toBe(0);
     expect(await page.getByTestId('priors-note').textContent()).toMatch(
       /The estimate \([\d.e-]+ here\): λ, the share of true pairs among the blocking candidates/,
     );

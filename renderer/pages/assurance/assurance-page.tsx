@@ -4,7 +4,8 @@
  * what the connection grants (spec "Authentication": the page needs mpi.admin), and talks to the backend only
  * through the contract's operations.
  */
-import { Alert, Button, Group, Modal, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Button, Group, Modal, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Note } from '../../layout/note.tsx';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
@@ -91,16 +92,16 @@ function fingerprint(text: string): string {
 function OriginNote({ origin, labels }: { readonly origin: ReportOrigin; readonly labels: string }) {
   if (origin.reopened !== null) {
     return (
-      <Alert color="gray" variant="light" mb="md" data-testid="report-origin" title="A saved run, reopened">
+      <Note color="gray" variant="light" mb="md" data-testid="report-origin" title="A saved run, reopened">
         <Text size="sm">
           This report is the saved run of {formatDateTime(origin.reopened)}, shown as it was; running again replaces it.
         </Text>
-      </Alert>
+      </Note>
     );
   }
   if (origin.labels !== null && origin.labels !== fingerprint(labels)) {
     return (
-      <Alert
+      <Note
         color="orange"
         variant="light"
         mb="md"
@@ -111,7 +112,7 @@ function OriginNote({ origin, labels }: { readonly origin: ReportOrigin; readonl
           The report below was computed on the label set as it was before; run again to see the figures of the labels
           now on the Labels tab.
         </Text>
-      </Alert>
+      </Note>
     );
   }
   return null;
@@ -187,7 +188,7 @@ export default function AssurancePage({
     return (
       <Stack gap="lg" maw={900}>
         <Title order={1}>Match assurance</Title>
-        <Alert
+        <Note
           color="orange"
           variant="light"
           icon={<IconAlert />}
@@ -199,7 +200,7 @@ export default function AssurancePage({
             {connection.capabilities.scopes.length === 0 ? 'no scope' : connection.capabilities.scopes.join(', ')}. Ask
             your registry's administrator for an assurance identity: the scope is not added to ordinary reviewers.
           </Text>
-        </Alert>
+        </Note>
       </Stack>
     );
   }
@@ -256,7 +257,7 @@ export default function AssurancePage({
       </div>
       <VersionsCard summary={summary.data} error={summary.error} />
       {reviewQueueText !== '' && reviewQueueText === text ? (
-        <Alert
+        <Note
           color="orange"
           variant="light"
           icon={<IconInfo />}
@@ -264,7 +265,7 @@ export default function AssurancePage({
           data-testid="review-queue-labels"
         >
           <Text size="sm">{REVIEW_QUEUE_NOTE}</Text>
-        </Alert>
+        </Note>
       ) : null}
       <Tabs
         value={tab}
@@ -296,7 +297,7 @@ export default function AssurancePage({
           {may.candidates ? (
             <WorkbenchPanel connectionKey={connectionKey} onUse={useWorkbenchLabels} />
           ) : (
-            <Alert
+            <Note
               color="blue"
               variant="light"
               icon={<IconAlert />}
@@ -308,7 +309,7 @@ export default function AssurancePage({
                 registry version). Draw labels with the command line instead (mpi-console labels sample, then paste the
                 file under Labels), or ask for the registry to be upgraded.
               </Text>
-            </Alert>
+            </Note>
           )}
         </Tabs.Panel>
         <Tabs.Panel value="evaluation" pt="md">

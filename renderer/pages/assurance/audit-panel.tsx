@@ -5,7 +5,8 @@
  * recall and F1 of the links with 95% intervals (audit/estimate). The labels stay apart from the review queue's
  * decisions, which lean toward the uncertain band. Each estimate is kept in Saved runs and reopens here.
  */
-import { Alert, Badge, Button, Card, Group, NumberInput, Progress, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, NumberInput, Progress, Stack, Table, Text, Title } from '@mantine/core';
+import { Note } from '../../layout/note.tsx';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   AUDIT_STRATUM_TEXT,
@@ -294,9 +295,9 @@ export function AuditPanel({
         </Card>
       ) : null}
       {sample !== null && pairs.length === 0 ? (
-        <Alert color="blue" variant="light" icon={<IconAlert />} title="Nothing to audit yet">
+        <Note color="blue" variant="light" icon={<IconAlert />} title="Nothing to audit yet">
           <Text size="sm">The registry has no linked pairs and no candidate pairs: ingest records first.</Text>
-        </Alert>
+        </Note>
       ) : null}
       {estimate !== null ? <AuditReport estimate={estimate} reopened={reopened} /> : null}
     </Stack>

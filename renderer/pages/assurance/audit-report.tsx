@@ -3,7 +3,8 @@
  * drawn on one axis (so how sure the figure is shows at a glance), the true matches estimated in each stratum, how
  * many labels would halve the widest interval, and the estimator named with its reference.
  */
-import { Alert, Card, Stack, Table, Text, Title } from '@mantine/core';
+import { Card, Stack, Table, Text, Title } from '@mantine/core';
+import { Note } from '../../layout/note.tsx';
 import { AUDIT_STRATUM_TEXT, type AuditEstimateOutput } from '../../../engine/contract/audit.ts';
 import { formatCount, formatDateTime } from '../../format.ts';
 import { fixed3 } from './metric-text.ts';
@@ -93,12 +94,12 @@ export function AuditReport({
         {estimate.versions.scoreMethodVersion}). Each figure with its {Math.round(estimate.confidence * 100)}% interval.
       </Text>
       {reopened !== null ? (
-        <Alert color="gray" variant="light" mb="sm" title="A saved audit, reopened">
+        <Note color="gray" variant="light" mb="sm" title="A saved audit, reopened">
           <Text size="sm">
             This is the audit estimated on {formatDateTime(reopened)}, with its labels. To label more, draw a sample
             again (a larger one narrows the intervals): the verdicts already given to its pairs are kept.
           </Text>
-        </Alert>
+        </Note>
       ) : null}
       <Stack gap="sm">
         <Table

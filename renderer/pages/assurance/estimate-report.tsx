@@ -5,6 +5,7 @@
  * with its diff against the active model, and how the suggested thresholds are applied. No activation control.
  */
 import { Alert, Badge, Box, Card, Code, Group, List, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Note } from '../../layout/note.tsx';
 import { CartesianGrid, ComposedChart, Legend, Line, ReferenceLine, ResponsiveContainer, XAxis, YAxis } from 'recharts';
 import type { z } from 'zod';
 import type { EstimateOutputSchema } from '../../../engine/contract/estimate.ts';
@@ -111,6 +112,8 @@ function FitChecks({ fit }: { readonly fit: EstimateOutput['report']['fit'] }) {
   return (
     <Alert
       color={verdict.failed ? 'red' : 'teal'}
+      // A failed fit interrupts (the analyst must not apply it); a fit that passed is read in its place.
+      role={verdict.failed ? 'alert' : 'note'}
       variant="light"
       icon={verdict.failed ? <IconAlert /> : <IconInfo />}
       title={verdict.title}
@@ -152,7 +155,7 @@ export function EstimateReportView({
           Estimate of model {report.modelVersion}
         </Title>
         <FitChecks fit={report.fit} />
-        <Alert
+        <Note
           mt="sm"
           color={report.convergence.converged ? 'teal' : 'orange'}
           variant="light"
@@ -161,7 +164,7 @@ export function EstimateReportView({
           data-testid="est-convergence"
         >
           <Text size="sm">{convergenceText(report.convergence)}</Text>
-        </Alert>
+        </Note>
         <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md" mt="md">
           <div>
             <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
@@ -236,7 +239,7 @@ export function EstimateReportView({
             rows={() => rows.map((r) => ({ ...r }))}
           />
         </Group>
-        <Alert
+        <Note
           color="orange"
           variant="light"
           icon={<IconAlert />}
@@ -249,7 +252,7 @@ export function EstimateReportView({
             wrong where fields are not independent, and a true pair that blocking never proposes is not seen at all, so
             recall here ignores blocking misses. Measure with labels (Evaluation) before relying on them.
           </Text>
-        </Alert>
+        </Note>
         <EstimatedCurves rows={rows} certain={suggested.Certain} probable={suggested.Probable} />
         <Table
           striped

@@ -5,7 +5,8 @@
  */
 import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
-import { Alert, Badge, Button, Card, Code, Group, Modal, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Code, Group, Modal, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Note } from '../../layout/note.tsx';
 import { useMemo, useState } from 'react';
 import type { z } from 'zod';
 import type { ErrorExampleSchema, EvaluationReport } from '../../../engine/contract/assurance.ts';
@@ -177,7 +178,7 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
           {formatCount(report.decidedBy.hardConflict)}, by score {formatCount(report.decidedBy.score)}.{' '}
           {report.scoreNote}
         </Text>
-        <Alert
+        <Note
           mt="sm"
           color="blue"
           variant="light"
@@ -190,7 +191,7 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
             scored-pairs table below is the scorer's result on every labelled pair; the end-to-end table beside it
             counts those missed pairs as false negatives. {r.rule}
           </Text>
-        </Alert>
+        </Note>
       </Card>
 
       <Card withBorder padding="lg" component="section" aria-labelledby="eval-metrics-title">

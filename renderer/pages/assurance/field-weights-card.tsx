@@ -4,7 +4,8 @@
  */
 import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
-import { Alert, Card, Group, ScrollArea, Table, Text, Title } from '@mantine/core';
+import { Card, Group, ScrollArea, Table, Text, Title } from '@mantine/core';
+import { Note } from '../../layout/note.tsx';
 import type { ReactNode } from 'react';
 import type { FellegiSunterModel } from '../../../engine/contract/profile.ts';
 import { IconInfo } from '../../icons.tsx';
@@ -92,12 +93,12 @@ export function FieldWeightsCard({
           </Table.Tbody>
         </Table>
       </ScrollArea.Autosize>
-      <Alert mt="sm" color="orange" variant="light" icon={<IconInfo />} title="Fields are assumed independent">
+      <Note mt="sm" color="orange" variant="light" icon={<IconInfo />} title="Fields are assumed independent">
         <Text size="sm">
           {caveat} In plain words: when two fields tend to agree together (a postcode and a city), the model counts the
           same evidence twice and can be over-confident.
         </Text>
-      </Alert>
+      </Note>
     </Card>
   );
 }

@@ -4,6 +4,7 @@
  * by source, the cases a reconciliation would open, and examples that open in the comparison viewer.
  */
 import { Alert, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Note } from '../../layout/note.tsx';
 import { useState } from 'react';
 import { IMPACT_KINDS, IMPACT_TEXT, type ImpactPreview } from '../../../engine/contract/impact-preview.ts';
 import { SCORE_BAND_EDGES, scoreBandName } from '../../../engine/contract/score-bands.ts';
@@ -188,9 +189,9 @@ export function ImpactPreviewPanel({ document }: { readonly document: unknown })
             </Table.Tbody>
           </Table>
           {report.blockingNote === null ? null : (
-            <Alert color="blue" variant="light" icon={<IconInfo />}>
+            <Note color="blue" variant="light" icon={<IconInfo />}>
               <Text size="sm">{report.blockingNote}</Text>
-            </Alert>
+            </Note>
           )}
           <BreakDown report={report} />
           <Examples examples={report.examples} />

@@ -2,7 +2,8 @@
  * The produced model against the active profile's model, when the profile has one: every field and band whose
  * m, u or ln(m/u) weight differs, and the scalar settings (prior, smoothing, training dataset) that changed.
  */
-import { Alert, ScrollArea, Table, Text } from '@mantine/core';
+import { ScrollArea, Table, Text } from '@mantine/core';
+import { Note } from '../../layout/note.tsx';
 import type { FellegiSunterModel } from '../../../engine/contract/profile.ts';
 import { IconInfo } from '../../icons.tsx';
 import { modelChanges } from './model-weights.ts';
@@ -26,12 +27,12 @@ export function ModelDiff({
   const active = profile.data.profile.MatchingRules.FellegiSunter;
   if (active === null) {
     return (
-      <Alert color="gray" variant="light" icon={<IconInfo />} title="Nothing to compare with" data-testid="model-diff">
+      <Note color="gray" variant="light" icon={<IconInfo />} title="Nothing to compare with" data-testid="model-diff">
         <Text size="sm">
           The active profile (version {profile.data.matchingProfileVersion}) has no Fellegi-Sunter model: it scores by
           weighted similarity, so the produced model is new rather than a change.
         </Text>
-      </Alert>
+      </Note>
     );
   }
   const changes = modelChanges(active, produced);

@@ -3,7 +3,8 @@
  * its differences from the active profile's model, and how a model is applied (spec rule 5's governed
  * procedure) instead of any activation control.
  */
-import { Alert, Button, Card, Code, CopyButton, Group, List, ScrollArea, Text, Title } from '@mantine/core';
+import { Button, Card, Code, CopyButton, Group, List, ScrollArea, Text, Title } from '@mantine/core';
+import { Note } from '../../layout/note.tsx';
 import type { ReactNode } from 'react';
 import type { FellegiSunterModel } from '../../../engine/contract/profile.ts';
 import { IconCopy, IconDownload, IconInfo } from '../../icons.tsx';
@@ -104,7 +105,7 @@ export function ModelJsonCard({
               }
         }
       />
-      <Alert
+      <Note
         mt="md"
         color="blue"
         variant="light"
@@ -126,7 +127,7 @@ export function ModelJsonCard({
           <List.Item>monitor review volumes, errors and drift.</List.Item>
         </List>
         {children}
-      </Alert>
+      </Note>
     </Card>
   );
 }

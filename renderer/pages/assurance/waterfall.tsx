@@ -4,7 +4,8 @@
  * similarity and band in a table beside it. The steps come from the contract's scoreWaterfall (the scorer's
  * own terms), so they end on the score the engine gave. Recharts range bars: @mantine/charts has no waterfall.
  */
-import { Alert, Badge, Group, Stack, Table, Text } from '@mantine/core';
+import { Badge, Group, Stack, Table, Text } from '@mantine/core';
+import { Note } from '../../layout/note.tsx';
 import {
   Bar,
   BarChart,
@@ -50,11 +51,11 @@ export function WaterfallView({
   const waterfall: Waterfall | null = basis === undefined ? null : scoreWaterfall(pair, basis);
   if (waterfall === null) {
     return (
-      <Alert color="orange" variant="light" icon={<IconAlert />} title="No per-field explanation">
+      <Note color="orange" variant="light" icon={<IconAlert />} title="No per-field explanation">
         <Text size="sm">
           This report does not carry the scorer's constant terms, so the contributions cannot be added up to the score.
         </Text>
-      </Alert>
+      </Note>
     );
   }
   const digits = waterfall.scale === 'log-odds' ? 2 : 3;

@@ -273,6 +273,7 @@ export function RegistryCard({ status }: { readonly status: ConsoleStatus }) {
                   color="blue"
                   variant="light"
                   icon={<Loader size={16} />}
+                  role="status"
                   title="Waiting for you to sign in"
                   data-testid="sign-in-waiting"
                 >

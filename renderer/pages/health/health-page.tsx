@@ -3,6 +3,7 @@
  * versions marked, the drift flags on the latest ingest, and how a shift is judged.
  */
 import { Alert, Card, Group, SegmentedControl, Select, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Note } from '../../layout/note.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
@@ -59,12 +60,12 @@ export default function HealthPage({
         </Text>
       </div>
       {!offered ? (
-        <Alert color="gray" variant="light" icon={<IconInfo />} title="Health figures are not available here">
+        <Note color="gray" variant="light" icon={<IconInfo />} title="Health figures are not available here">
           <Text size="sm">
             This registry does not offer health figures: its API is older than this console. On the registry host,
             `mpi-console health` lists them.
           </Text>
-        </Alert>
+        </Note>
       ) : health.isPending ? (
         <Skeleton height={320} />
       ) : health.isError ? (
@@ -80,7 +81,7 @@ export default function HealthPage({
       ) : (
         <>
           {health.data.flags.length === 0 ? (
-            <Alert
+            <Note
               color="teal"
               variant="light"
               icon={<IconCheck />}
@@ -88,9 +89,9 @@ export default function HealthPage({
               data-testid="health-flags"
             >
               <Text size="sm">{health.data.rule}</Text>
-            </Alert>
+            </Note>
           ) : (
-            <Alert
+            <Note
               color="orange"
               variant="light"
               icon={<IconAlert />}
@@ -107,7 +108,7 @@ export default function HealthPage({
                   {health.data.rule}
                 </Text>
               </Stack>
-            </Alert>
+            </Note>
           )}
           {health.data.samples.some((s) => s.origin === 'ingest') ? (
             <Suspense fallback={<Skeleton height={220} />}>

@@ -18,6 +18,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
+import { Note } from '../../layout/note.tsx';
 import { lazy, Suspense, useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
@@ -120,13 +121,13 @@ function Outcome({ job }: { readonly job: JobState }) {
   }
   if (job.status === 'cancelled') {
     return (
-      <Alert color="gray" variant="light" icon={<IconBan />} title="The job was cancelled">
+      <Note color="gray" variant="light" icon={<IconBan />} title="The job was cancelled">
         <Text size="sm">
           {job.startedAt === null
             ? 'It was cancelled before it started: nothing was changed.'
             : 'Batches committed before the cancel stay; nothing after them ran.'}
         </Text>
-      </Alert>
+      </Note>
     );
   }
   return null;

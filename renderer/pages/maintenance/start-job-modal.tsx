@@ -17,6 +17,7 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
+import { Note } from '../../layout/note.tsx';
 import { DateTimePicker } from '@mantine/dates';
 import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -301,13 +302,13 @@ export default function StartJobModal({
       ) : (
         <Stack gap="md">
           <Summary draft={draft} />
-          <Alert variant="light" color="indigo" icon={<IconInfo />} title="What this job will do">
+          <Note variant="light" color="indigo" icon={<IconInfo />} title="What this job will do">
             <Text size="sm">{KIND_EFFECT[draft.kind]}</Text>
             <Text size="sm" mt={6}>
               It runs in the background: you can leave this page and follow it in the jobs list. Counters count work
               across phases, not distinct patients.
             </Text>
-          </Alert>
+          </Note>
           {/* The decision first, with the focus on it; the guidance below for whoever wants to check. */}
           <Group justify="flex-end">
             <Button

@@ -1,5 +1,6 @@
 /** A page's one read, in its four states: not offered here (why, what to do), loading, failed (the error), or its content. */
 import { Alert, Skeleton, Text } from '@mantine/core';
+import { Note } from '../../layout/note.tsx';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { IconAlert, IconInfo } from '../../icons.tsx';
@@ -19,9 +20,9 @@ export function QueryState<T>({
 }) {
   if (unavailable !== null) {
     return (
-      <Alert color="gray" variant="light" icon={<IconInfo />} title={unavailableTitle}>
+      <Note color="gray" variant="light" icon={<IconInfo />} title={unavailableTitle}>
         <Text size="sm">{unavailable}</Text>
-      </Alert>
+      </Note>
     );
   }
   if (query.isPending) return <Skeleton height={320} />;

@@ -18,6 +18,7 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
+import { Note } from '../../layout/note.tsx';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
@@ -361,7 +362,7 @@ export default function ReviewCasePage({
               <Facts detail={data} />
             </Card>
             {data.case.status === 'dismissed' ? (
-              <Alert
+              <Note
                 color="gray"
                 variant="light"
                 icon={<IconInfo />}
@@ -377,9 +378,9 @@ export default function ReviewCasePage({
                     </Anchor>
                   )}
                 </Text>
-              </Alert>
+              </Note>
             ) : data.case.stale ? (
-              <Alert
+              <Note
                 color="orange"
                 variant="light"
                 icon={<IconAlert />}
@@ -391,7 +392,7 @@ export default function ReviewCasePage({
                   so a decision would be refused. Run a reconciliation on the Maintenance page: it asks about the pair
                   again at the identities&apos; current versions if it still needs a person.
                 </Text>
-              </Alert>
+              </Note>
             ) : null}
             <Card withBorder padding="md" bg="var(--mantine-color-white)">
               <Title order={2} size="h4" mb="sm">

@@ -18,6 +18,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
+import { Note } from '../../layout/note.tsx';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
@@ -245,9 +246,9 @@ export default function ReviewsPage({
         />
       ) : null}
       {unavailable !== null ? (
-        <Alert color="gray" variant="light" icon={<IconInfo />} title="Review cases are not available here">
+        <Note color="gray" variant="light" icon={<IconInfo />} title="Review cases are not available here">
           <Text size="sm">{unavailable}</Text>
-        </Alert>
+        </Note>
       ) : (
         <Card withBorder padding="md" bg="var(--mantine-color-white)">
           <Stack gap="md">
@@ -331,7 +332,7 @@ export default function ReviewsPage({
               )}
             </Group>
             {stale !== null && !cases.isPlaceholderData ? (
-              <Alert color="orange" variant="light" icon={<IconInfo />} data-testid="stale-cases">
+              <Note color="orange" variant="light" icon={<IconInfo />} data-testid="stale-cases">
                 <Text size="sm">{stale}</Text>
                 <Button
                   size="xs"
@@ -345,7 +346,7 @@ export default function ReviewsPage({
                 >
                   Show only the cases that can be decided now
                 </Button>
-              </Alert>
+              </Note>
             ) : null}
             {cases.isPending ? (
               <Skeleton height={240} />
