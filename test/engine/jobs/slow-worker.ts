@@ -3,7 +3,6 @@
  *
  *   slow-worker.ts DB pause MS [CONFIG]        every batch waits MS milliseconds (asynchronously) before its write
  *   slow-worker.ts DB spin MS [CONFIG]         every batch blocks the event loop for MS milliseconds before its write
- *   slow-worker.ts DB spin-once MS [CONFIG]    only its first batch does, then it tries to commit that batch
  *   slow-worker.ts DB spin-until FILE [CONFIG] its first batch blocks the event loop until FILE exists (the test
  *                                              creates it once another replica has taken the job over: ordered by
  *                                              events, not by a duration a slow machine may outlast)
@@ -17,15 +16,12 @@ import { existsSync } from 'node:fs';
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import { runWorker } from '../../../engine/jobs/worker.ts';
 
-const [dbPath, mode, msText, config] = process.argv.slice(2);
-if (
-  dbPath === undefined ||
-  (mode !== 'pause' && mode !== 'spin' && mode !== 'spin-once' && mode !== 'spin-until') ||
-  msText === undefined
-) {
-  throw new Error('usage: slow-worker.ts DB pause|spin|spin-once MS [CONFIG], or DB spin-until FILE [CONFIG]');
+/** The third argument: milliseconds (pause, spin), or the marker file's path (spin-until). */
+const [dbPath, mode, arg, config] = process.argv.slice(2);
+if (dbPath === undefined || (mode !== 'pause' && mode !== 'spin' && mode !== 'spin-until') || arg === undefined) {
+  throw new Error('usage: slow-worker.ts DB pause|spin MS [CONFIG], or DB spin-until FILE [CONFIG]');
 }
-const ms = Number(msText);
+const ms = Number(arg);
 const engine = LocalEngine.open({ dbPath, ...(config === undefined ? {} : { settingsPath: config }) });
 let batches = 0;
 const controller = new AbortController();
@@ -54,8 +50,8 @@ await runWorker(engine.env, {
   hooks: {
     beforeWrite: async () => {
       batches += 1;
-      if (mode === 'spin-until' && batches === 1) blockUntil(msText);
-      else if (mode === 'spin' || (mode === 'spin-once' && batches === 1)) spin(ms);
+      if (mode === 'spin-until' && batches === 1) blockUntil(arg);
+      else if (mode === 'spin') spin(ms);
       else if (mode === 'pause') await new Promise((resolve) => setTimeout(resolve, ms));
     },
   },
