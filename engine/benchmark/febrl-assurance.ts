@@ -1,15 +1,16 @@
 /**
- * The FEBRL assurance run shared by the quality test and the bench: load a FEBRL benchmark into a tenant
- * (with its ground truth), draw labels (every true pair plus hard non-matches from blocking candidates, at
- * most 10,000 pairs), calibrate a Fellegi-Sunter model with the candidate population's match share as the
+ * The assurance run shared by the quality test, the bench and `npm run quality -- --calibrated`: load a labelled
+ * data set (a FEBRL benchmark, or a generated extract) into a tenant with its ground truth, draw labels (every true
+ * pair plus hard non-matches from blocking candidates, at most 10,000 pairs), calibrate a Fellegi-Sunter model with the candidate population's match share as the
  * prior, evaluate the held-out part under the applied model, then re-ingest everything into a fresh tenant
  * whose profile carries the model and measure population-level pairwise quality against the ground truth.
  */
 import type { LocalEngine } from '../local-engine.ts';
 import type { CalibrationReport, EvaluationReport } from '../contract/assurance.ts';
-import type { FellegiSunterModel } from '../contract/profile.ts';
+import type { FellegiSunterModel, MatchingProfile } from '../contract/profile.ts';
 import { splitByClass } from '../assurance/split.ts';
-import { febrlProfile, loadFebrl, type FebrlSource } from './febrl-run.ts';
+import type { FebrlSource } from './febrl-run.ts';
+import { febrlLoader, type Loader } from './estimate-run.ts';
 import { populationQuality, type PopulationQuality } from './population-quality.ts';
 
 export const FEBRL_VALIDATION_FRACTION = 0.3;
@@ -31,7 +32,7 @@ export function calibratedThresholds(report: CalibrationReport): { Certain: numb
   return { Certain: Math.max(f1Optimal ?? 1, CALIBRATED_PROBABLE), Probable: CALIBRATED_PROBABLE };
 }
 
-export interface FebrlAssurance {
+export interface AssuranceRun {
   readonly labels: { readonly pairs: number; readonly matches: number; readonly nonMatches: number };
   readonly prior: number;
   /** The thresholds of the population run (calibratedThresholds). */
@@ -45,13 +46,22 @@ export interface FebrlAssurance {
   readonly rejectedRecords: number;
 }
 
-export async function febrlAssurance(
+export function febrlAssurance(
   engine: LocalEngine,
   tenantPrefix: string,
   sources: readonly FebrlSource[],
-): Promise<FebrlAssurance> {
+): Promise<AssuranceRun> {
+  return assuranceRun(engine, tenantPrefix, febrlLoader(engine, sources));
+}
+
+/** The run on any labelled data set: `load` writes its records and ground truth into a tenant (estimate-run.ts). */
+export async function assuranceRun(
+  engine: LocalEngine,
+  tenantPrefix: string,
+  data: { readonly profile: MatchingProfile; readonly load: Loader },
+): Promise<AssuranceRun> {
   const ctx = { tenantId: `${tenantPrefix}-labels`, actor: 'febrl-assurance' };
-  await loadFebrl(engine, ctx, sources);
+  await data.load(ctx, data.profile);
   const sample = await engine.call('labels/sample', { maxPairs: 10_000, seed: 1 }, ctx);
   const prior = sample.candidates.matchShare ?? 0.5;
   const { model, report: calibration } = await engine.call(
@@ -81,12 +91,8 @@ export async function febrlAssurance(
   );
 
   const fresh = { tenantId: `${tenantPrefix}-calibrated`, actor: 'febrl-assurance' };
-  const profile = febrlProfile(sources);
   const Thresholds = calibratedThresholds(calibration);
-  const load = await loadFebrl(engine, fresh, sources, {
-    ...profile,
-    MatchingRules: { Thresholds, FellegiSunter: model },
-  });
+  const load = await data.load(fresh, { ...data.profile, MatchingRules: { Thresholds, FellegiSunter: model } });
   const matches = sample.pairs.filter((p) => p.isMatch).length;
   return {
     labels: { pairs: sample.pairs.length, matches, nonMatches: sample.pairs.length - matches },
@@ -96,6 +102,6 @@ export async function febrlAssurance(
     calibration,
     heldOut,
     population: await populationQuality(engine, fresh, load.truth),
-    rejectedRecords: load.reports.reduce((sum, r) => sum + r.rejected.length, 0),
+    rejectedRecords: load.rejected,
   };
 }

@@ -15,7 +15,7 @@ import { loadDataset } from '../../engine/assurance/load-pairs.ts';
 import { forgetPreparedRecords } from '../../engine/assurance/prepared-records.ts';
 import { forgetCachedTags } from '../../engine/assurance/blocking-recall.ts';
 import { compareFields, newScratch } from '../../engine/scoring/field-comparison.ts';
-import { febrlAssurance, type FebrlAssurance } from '../../engine/benchmark/febrl-assurance.ts';
+import { febrlAssurance, type AssuranceRun } from '../../engine/benchmark/febrl-assurance.ts';
 import type { FebrlSource } from '../../engine/benchmark/febrl-run.ts';
 import { scratchDir } from '../helpers/temp.ts';
 
@@ -135,7 +135,7 @@ async function speedRows(
   ];
 }
 
-function qualityRows(name: string, run: FebrlAssurance, anchor: number): BenchRow[] {
+function qualityRows(name: string, run: AssuranceRun, anchor: number): BenchRow[] {
   const ceilingName = 'published best F1 (Splink docs, all pairs)';
   const f = (x: number | null | undefined): string => (x === null || x === undefined ? '—' : x.toFixed(4));
   const held = run.heldOut.thresholds[0];
