@@ -1,9 +1,10 @@
 /**
  * The assurance run shared by the quality test, the bench and `npm run quality -- --calibrated`: load a labelled
  * data set (a FEBRL benchmark, or a generated extract) into a tenant with its ground truth, draw labels (every true
- * pair plus hard non-matches from blocking candidates, at most 10,000 pairs), calibrate a Fellegi-Sunter model with the candidate population's match share as the
- * prior, evaluate the held-out part under the applied model, then re-ingest everything into a fresh tenant
- * whose profile carries the model and measure population-level pairwise quality against the ground truth.
+ * pair plus hard non-matches from blocking candidates, at most 10,000 pairs), calibrate a Fellegi-Sunter model with
+ * the candidate population's match share as the prior, evaluate the held-out part under the applied model, then
+ * re-ingest everything into a fresh tenant whose profile carries the model and measure population-level pairwise
+ * quality against the ground truth.
  */
 import type { LocalEngine } from '../local-engine.ts';
 import type { CalibrationReport, EvaluationReport } from '../contract/assurance.ts';
