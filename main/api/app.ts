@@ -37,6 +37,10 @@ import { challenge } from './auth/bearer.ts';
 import { openApiDocument } from './openapi.ts';
 import { COMMON_HEADERS, rawProblem, sendProblem, STATUS_OF_KIND, type ProblemSpec } from './problem.ts';
 import { apiLogger } from './logging.ts';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../net/json-depth.ts';
+
+/** The code of a JSON body refused for nesting too deeply (net/json-depth.ts). */
+const TOO_DEEP = 'MPI_JSON_TOO_DEEP';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -165,6 +169,17 @@ function handleError(error: unknown, request: FastifyRequest, reply: FastifyRepl
         kind: 'validation',
         detail: 'the body is not valid JSON',
         issues: [{ path: '(body)', message: 'not valid JSON (or it holds a __proto__ or constructor.prototype key)' }],
+        ...op,
+      });
+    case TOO_DEEP:
+      return sendProblem(reply, {
+        status: 400,
+        slug: 'malformed-json',
+        kind: 'validation',
+        detail: `the body nests deeper than ${String(MAX_JSON_DEPTH)} levels`,
+        issues: [
+          { path: '(body)', message: `arrays and objects nested at most ${String(MAX_JSON_DEPTH)} levels deep` },
+        ],
         ...op,
       });
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -326,7 +341,11 @@ export function buildApi(options: ApiOptions): FastifyInstance {
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (request, body, done) => {
     // An empty body with the JSON media type is no body (a cancel sent with the header, as the spec allows).
     if ((body as string).trim() === '') done(null, undefined);
-    else void json(request, body as string, done);
+    else
+      void json(request, body as string, (error, value: unknown) => {
+        if (error === null && nestedDeeperThan(value)) done(Object.assign(new Error('too deep'), { code: TOO_DEEP }));
+        else done(error, value);
+      });
   });
 
   // While closing, every answer closes its connection: a keep-alive connection whose request was in flight

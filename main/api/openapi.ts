@@ -9,11 +9,12 @@ import { operations } from '../../engine/contract/operations.ts';
 import { pathParameters, ProblemSchema, PROBLEM_CONTENT_TYPE, type HttpRoute } from '../net/api-routes.ts';
 import { DEFAULT_TENANT_CLAIM } from '../../engine/index.ts';
 import { NicknameEntriesSchema } from '../../engine/contract/profile.ts';
+import { MAX_JSON_DEPTH } from '../net/json-depth.ts';
 
 type Json = Record<string, unknown>;
 
 const ERROR_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  '400': 'The body is not valid JSON',
+  '400': `The body is not valid JSON, or nests more than ${String(MAX_JSON_DEPTH)} levels deep`,
   '401': 'No bearer token, or the token is invalid (WWW-Authenticate: Bearer error="invalid_token")',
   '403': 'The token lacks the scope (WWW-Authenticate: Bearer error="insufficient_scope")',
   '404': "Unknown job (another tenant's job answers the same), or the token's tenant is not registered",

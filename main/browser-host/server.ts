@@ -10,6 +10,7 @@ import type { ConsoleBackend } from '../backend/console-backend.ts';
 import { contentSecurityPolicy } from '../backend/content-security-policy.ts';
 import { SessionGuard, type Refusal } from './session-guard.ts';
 import { staticFile } from '../backend/static-files.ts';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../net/json-depth.ts';
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const HEARTBEAT_MS = 15_000;
@@ -77,11 +78,18 @@ async function readJson(
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return { ok: true, value: {} };
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch {
     return { ok: false, refusal: { status: 400, reason: 'the request body is not valid JSON' } };
   }
+  return nestedDeeperThan(value)
+    ? {
+        ok: false,
+        refusal: { status: 400, reason: `the request body nests deeper than ${String(MAX_JSON_DEPTH)} levels` },
+      }
+    : { ok: true, value };
 }
 
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {

@@ -52,7 +52,12 @@ port.on('message', (message: EngineCallMessage | { readonly type: 'close' }) => 
         });
   engine.call(message.name as OperationName, message.input as never, message.ctx, control).then(
     (value) => {
-      post({ type: 'done', id, value });
+      try {
+        post({ type: 'done', id, value });
+      } catch (error) {
+        // An answer that cannot be copied back fails its call; the thread stays up for the next.
+        post({ type: 'failed', id, error: toErrorData(error) });
+      }
     },
     (error: unknown) => {
       post({ type: 'failed', id, error: toErrorData(error) });

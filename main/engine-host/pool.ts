@@ -282,9 +282,25 @@ export class EnginePool implements EngineClient {
     task.reject(new EngineError('conflict', 'the run was cancelled before it started'));
   }
 
+  /**
+   * Hands a task to a thread. A message that cannot be copied to the thread (nested too deeply for the structured
+   * clone, which recurses) fails that call only: the thread never saw it, so it is free for the next task. Left
+   * busy, two such calls would hold every thread and the pool would answer nothing again, nor close.
+   */
   private dispatch(slot: Slot, task: Task): void {
     slot.busy = task;
-    slot.worker.postMessage({ ...task.message, id: task.id });
+    try {
+      slot.worker.postMessage({ ...task.message, id: task.id });
+    } catch {
+      slot.busy = undefined;
+      task.reject(
+        new EngineError(
+          'validation',
+          `the input of ${task.message.name} could not be handed to the engine: it nests too deeply or holds values that cannot be copied`,
+        ),
+      );
+      if (!this.closing) this.next(slot);
+    }
   }
 
   /** The next task for a freed slot: its own lane first; a long thread also takes quick calls. */

@@ -10,6 +10,7 @@ import { databaseDigest } from '../../helpers/db-digest.ts';
 import { suiteDir } from '../../helpers/temp.ts';
 import { apiRegistry, send, type RawAnswer, type Registry } from './fixtures.ts';
 import { DEFAULT_BODY_LIMIT } from '../../../main/api/app.ts';
+import { MAX_JSON_DEPTH } from '../../../main/net/json-depth.ts';
 
 describe('bad requests', () => {
   const dir = suiteDir();
@@ -53,6 +54,24 @@ describe('bad requests', () => {
     });
     expect(problem.kind).toBe('validation');
     expect(pathsOf(problem)).toEqual(['(body)']);
+  });
+
+  it(`a body nested deeper than ${String(MAX_JSON_DEPTH)} levels: 400 naming the body; ${String(MAX_JSON_DEPTH)} levels reach validation`, async () => {
+    const nested = (levels: number): string => '['.repeat(levels) + ']'.repeat(levels);
+    // One level for the body's own object, the rest in an unknown key's value.
+    for (const body of [
+      `{"reason": "x", "batchSize": 5, "x": ${nested(MAX_JSON_DEPTH)}}`,
+      `{"reason": "x", "batchSize": 5, "x": ${nested(100_000)}}`,
+    ]) {
+      const problem = await refused(400, 'POST', '/api/v1/maintenance/reindex', { headers: json, body });
+      expect(problem.detail).toBe(`the body nests deeper than ${String(MAX_JSON_DEPTH)} levels`);
+      expect(pathsOf(problem)).toEqual(['(body)']);
+    }
+    const deepest = await refused(422, 'POST', '/api/v1/maintenance/reindex', {
+      headers: json,
+      body: `{"reason": "x", "batchSize": 5, "x": ${nested(MAX_JSON_DEPTH - 1)}}`,
+    });
+    expect(deepest.issues[0]?.message).toMatch(/^1 unknown key\(s\), not shown/);
   });
 
   it('wrong types, unknown fields (a tenant in the body included), batch size 0 and 26: 422 naming the field', async () => {

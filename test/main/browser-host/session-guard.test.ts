@@ -124,10 +124,15 @@ describe('browser host session guard', () => {
     }
   });
 
-  it('refuses operations sent as a form or text (no CORS-free simple request gets through) and oversized bodies', async () => {
+  it('refuses operations sent as a form or text (no CORS-free simple request gets through), oversized and too deeply nested bodies', async () => {
     expect((await api({ 'content-type': 'text/plain' })).status).toBe(415);
     expect((await api({ 'content-type': 'application/x-www-form-urlencoded' }, 'a=1')).status).toBe(415);
     expect((await api({}, '{not json')).status).toBe(400);
+    // Nested deeper than anything the console sends: refused before the backend or an engine thread sees it.
+    const deep = await api({}, `{"x": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+    expect(deep.status).toBe(400);
+    expect(deep.body).toContain('nests deeper than 64 levels');
+    expect((await api()).status).toBe(200);
     expect((await api({}, JSON.stringify({ padding: 'x'.repeat(9 * 1024 * 1024) }))).status).toBe(413);
   });
 

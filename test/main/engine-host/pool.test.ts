@@ -157,6 +157,23 @@ describe('the engine pool', () => {
     );
   });
 
+  it('fails a call whose input cannot be copied to a thread, and frees the thread for the next', async () => {
+    // Nested far deeper than the structured clone can recurse: posting it to a thread throws in this thread.
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 100_000; i++) deep = { a: deep };
+    // More calls than threads (one short, one long), on both lanes, a synchronous run included: none may keep a
+    // thread, or the pool would answer nothing again.
+    for (const name of ['jobs/get', 'jobs/get', 'jobs/get', 'identities/list', 'matching/evaluate'] as const) {
+      const error = await pool.call(name, { jobId, nested: deep } as never, CTX).catch((e: unknown) => e);
+      expect(isEngineError(error) ? `${error.kind}: ${error.message}` : String(error)).toMatch(
+        /^validation: the input of .* could not be handed to the engine: it nests too deeply/,
+      );
+    }
+    expect(pool.stats().threads.every((thread) => !thread.busy)).toBe(true);
+    expect((await pool.call('jobs/get', { jobId }, CTX)).jobId).toBe(jobId);
+    expect((await pool.call('identities/list', { limit: 2, offset: 0 }, CTX)).rows).toHaveLength(2);
+  });
+
   it('cancels a run nobody follows any more (a caller that went away)', async () => {
     const orphans = await EnginePool.open({ dbPath, longThreads: 1, shortThreads: 1, orphanMs: 200 });
     try {
