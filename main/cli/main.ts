@@ -4,6 +4,7 @@
  * message on error: 1 for an engine error or rejected input, 2 for a usage error.
  */
 import { parseArgs } from 'node:util';
+import { argumentProblem } from './argument-errors.ts';
 import { CliContext, UsageError, asEngineError } from './context.ts';
 import { printable, printableJson } from './printable.ts';
 import { storeFailure } from '../../engine/index.ts';
@@ -190,7 +191,7 @@ export async function main(
   try {
     parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    writeError(`mpi-console: ${printable(error instanceof Error ? error.message : 'invalid arguments')}\n\n${HELP}`);
+    writeError(`mpi-console: ${argumentProblem(error)}\nRun mpi-console --help for the commands and their options.\n`);
     return 2;
   }
   if (parsed.values.help === true || parsed.positionals.length === 0) {

@@ -229,6 +229,22 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
     expect(
       (await runCli(['--db', join(dir, 's.db'), 'explain', '--left', 'nosplit', '--right', 'a/b'])).stderr,
     ).toMatch(/SYSTEM\/ID/);
+    // The command line's own mistakes: one line naming the option and what to type, then where help is.
+    for (const [args, said] of [
+      [
+        ['estimate', '--model-version', 'v', '--random-pairs', '-5'],
+        /^mpi-console: --random-pairs takes a value, and the word after it starts with a dash: if that is the value, write --random-pairs=VALUE/,
+      ],
+      [['estimate', '--model-version'], /^mpi-console: --model-version needs a value\n/],
+      [['jobs', '--frobnicate'], /^mpi-console: unknown option --frobnicate\n/],
+      [['jobs', '--json=yes'], /^mpi-console: --json takes no value\n/],
+    ] as const) {
+      const answer = await runCli(['--db', join(dir, 's.db'), ...args]);
+      expect(answer.code).toBe(2);
+      expect(answer.stderr).toMatch(said);
+      expect(answer.stderr.trim().split('\n')).toHaveLength(2);
+      expect(answer.stderr).toMatch(/Run mpi-console --help for the commands and their options\.\n$/);
+    }
     const json = await runCli(['--db', join(dir, 's.db'), '--tenant', 'ghost', 'reviews', '--json']);
     expect(JSON.parse(json.stderr)).toMatchObject({ type: 'EngineError', kind: 'not_found' });
   });
