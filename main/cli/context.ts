@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { LocalEngine, RunCancelled, describeLocation, isPostgresUrl } from '../../engine/index.ts';
+import { LocalEngine, RunCancelled, describeLocation, isPostgresUrl, settingsPathFor } from '../../engine/index.ts';
 import type { CallContext, EngineClient, OperationInput, OperationOutput } from '../../engine/contract/operations.ts';
 import type { RunOperation, RunProgress } from '../../engine/contract/runs.ts';
 import type { RemoteEngine } from '../remote/remote-engine.ts';
 import { remoteClient } from './remote-client.ts';
 import { EngineError } from '../../engine/contract/errors.ts';
+import type { FileInUse } from './files.ts';
 
 export type OptionValues = Record<string, string | boolean | undefined>;
 
@@ -53,6 +54,29 @@ export class CliContext {
     const configured = configuredDatabase(this.string('config'));
     if (configured !== undefined) return configured;
     return (process.env.MPI_DB === '' ? undefined : process.env.MPI_DB) ?? 'mpi-sandbox.db';
+  }
+
+  /**
+   * The files this command uses, which its --out must never replace: the SQLite database with its write-ahead log
+   * and shared memory, the configuration with its lock, and the input files named on the command line.
+   */
+  filesInUse(): FileInUse[] {
+    const files: FileInUse[] = [];
+    const db = this.string('remote') === undefined ? this.dbPath : ':memory:';
+    if (db !== ':memory:' && !isPostgresUrl(db)) {
+      for (const suffix of ['', '-wal', '-shm', '-journal'])
+        files.push({ path: db + suffix, what: 'the database this command uses' });
+    }
+    const config = this.string('config') ?? (db === ':memory:' || isPostgresUrl(db) ? undefined : settingsPathFor(db));
+    if (config !== undefined) {
+      files.push({ path: config, what: 'the configuration this command uses (its blocking secrets)' });
+      files.push({ path: `${config}.lock`, what: 'the lock of the configuration this command uses' });
+    }
+    for (const option of ['labels', 'sample', 'ndjson'] as const) {
+      const input = this.string(option);
+      if (input !== undefined) files.push({ path: input, what: `the --${option} file this command reads` });
+    }
+    return files;
   }
 
   /** The registry as it may be shown (a URL without its password). */

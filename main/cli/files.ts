@@ -27,8 +27,30 @@ export function checkInputFile(path: string, what = 'file'): void {
   }
 }
 
-/** Refuses (as a usage error naming the path) an output target that is not absent or a regular file. */
-export function checkOutputTarget(path: string): void {
+/** A file the command uses (its database, configuration, an input), which an output must never replace. */
+export interface FileInUse {
+  readonly path: string;
+  /** What it is, for the refusal: "the database this command uses". */
+  readonly what: string;
+}
+
+/** True when both paths name one existing file (however spelled: relative, `..`, a hard link). */
+function sameFile(a: string, b: string): boolean {
+  try {
+    const x = statSync(a);
+    const y = statSync(b);
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Refuses (as a usage error naming the path) an output target that is not absent or a regular file, or that is a
+ * file the command uses: `--out` naming the registry's own database would replace it with a model, and the
+ * configuration would lose the blocking secrets.
+ */
+export function checkOutputTarget(path: string, inUse: readonly FileInUse[] = []): void {
   const folder = dirname(path);
   if (targetKind(folder) !== 'directory' && !existsSync(folder))
     throw usage(`--out ${path}: the folder ${folder} does not exist`);
@@ -37,11 +59,18 @@ export function checkOutputTarget(path: string): void {
     throw usage(
       `--out ${path} is a ${kind}; give the path of a new or regular file (a symbolic link is never followed)`,
     );
+  if (kind === 'absent') return;
+  const used = inUse.find((file) => sameFile(path, file.path));
+  if (used !== undefined) throw usage(`--out ${path} is ${used.what}; give the path of another file`);
 }
 
 /** Writes an output file atomically with mode 0600; the text to add to the command's report. */
-export function writeOutput(path: string, text: string): { replaced: boolean; note: string } {
-  checkOutputTarget(path);
+export function writeOutput(
+  path: string,
+  text: string,
+  inUse: readonly FileInUse[] = [],
+): { replaced: boolean; note: string } {
+  checkOutputTarget(path, inUse);
   const { replaced } = writeFileAtomic(path, text);
   return { replaced, note: replaced ? ' (replacing the file that was there)' : '' };
 }

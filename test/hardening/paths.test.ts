@@ -2,11 +2,12 @@
  * Paths and messages on the command line (issue 7, item 21): read commands never create a database; an
  * in-memory database leaves no file behind; a missing directory, a file that is not a database and a
  * directory given as a database or as an input file are named in the message; `--out` never follows a
- * symbolic link and says when it replaces a file; a bad `--status` is a usage error; label errors name the
+ * symbolic link, says when it replaces a file, and never replaces a file the command uses (its database, its
+ * configuration, an input) nor a label file a person has started filling; a bad `--status` is a usage error; label errors name the
  * line of the TSV file.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -140,6 +141,64 @@ describe('--out', () => {
     expect(existsSync(target)).toBe(true);
     const nowhere = join(dir, 'missing', 'labels.tsv');
     expectNamed(await runCli([...db, 'labels', 'sample', '--out', nowhere]), join(dir, 'missing'), 2);
+  });
+
+  it('never replaces the database, its configuration or an input the command uses, however the path is spelled', async () => {
+    const dir = tempDir();
+    const dbPath = join(dir, 's.db');
+    const db = ['--db', dbPath, '--tenant', 'out'];
+    expect((await runCli([...db, 'sandbox', 'init', '--synthetic', '60'])).code).toBe(0);
+    const labels = join(dir, 'labels.tsv');
+    expect((await runCli([...db, 'labels', 'sample', '--out', labels])).code).toBe(0);
+    const kept = (): string[] =>
+      [dbPath, join(dir, 's.config.json'), labels].map((path) => readFileSync(path).toString('base64'));
+    const before = kept();
+    // The same file under another name: a hard link.
+    const alias = join(dir, 'alias.db');
+    linkSync(dbPath, alias);
+    const calibrate = [
+      ...['calibrate', '--labels', labels, '--dataset', 'd', '--model-version', 'v', '--prior', '0.3'],
+      ...['--smoothing', '1', '--validation-fraction', '0.3', '--target-precision', '0.9'],
+    ];
+    for (const [args, out, what] of [
+      [calibrate, dbPath, 'the database this command uses'],
+      [calibrate, relative(process.cwd(), dbPath), 'the database this command uses'],
+      [calibrate, alias, 'the database this command uses'],
+      [calibrate, join(dir, 's.config.json'), 'the configuration this command uses'],
+      [calibrate, labels, 'the --labels file this command reads'],
+      [['estimate', '--model-version', 'v'], dbPath, 'the database this command uses'],
+      [['labels', 'sample'], join(dir, 's.config.json'), 'the configuration this command uses'],
+      [['reviews', 'labels'], dbPath, 'the database this command uses'],
+      [['audit', 'sample'], join(dir, 's.config.json'), 'the configuration this command uses'],
+    ] as const) {
+      const run = await runCli([...db, ...args, '--out', out]);
+      expectNamed(run, out, 2);
+      expect(run.stderr).toContain(what);
+    }
+    expect(kept()).toEqual(before);
+    expect((await runCli([...db, 'identities'])).code).toBe(0);
+  });
+
+  it('audit sample keeps a label file a person has started filling, and writes neither file', async () => {
+    const dir = tempDir();
+    const db = ['--db', join(dir, 's.db'), '--tenant', 'out'];
+    expect((await runCli([...db, 'sandbox', 'init', '--synthetic', '300'])).code).toBe(0);
+    const sample = join(dir, 'audit.json');
+    const first = await runCli([...db, 'audit', 'sample', '--out', sample, '--labels', '40']);
+    expect(first.code, first.stderr).toBe(0);
+    // Unlabelled, the files are replaced by a new sample.
+    expect((await runCli([...db, 'audit', 'sample', '--out', sample, '--labels', '40', '--seed', '2'])).code).toBe(0);
+    const tsv = join(dir, 'audit.tsv');
+    const lines = readFileSync(tsv, 'utf8').split('\n');
+    lines[1] = `${lines[1] ?? ''}match`;
+    lines[2] = `${lines[2] ?? ''}non-match`;
+    writeFileSync(tsv, lines.join('\n'));
+    const files = (): string[] => [sample, tsv].map((path) => readFileSync(path, 'utf8'));
+    const before = files();
+    const again = await runCli([...db, 'audit', 'sample', '--out', sample, '--labels', '40', '--seed', '3']);
+    expectNamed(again, tsv, 2);
+    expect(again.stderr).toContain('already holds 2 labels; a new sample would replace them');
+    expect(files()).toEqual(before);
   });
 });
 

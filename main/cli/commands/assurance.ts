@@ -156,7 +156,7 @@ export async function evaluateCommand(cli: CliContext): Promise<number> {
 export async function calibrateCommand(cli: CliContext): Promise<number> {
   const { pairs, rowNumbers } = readLabels(cli);
   const out = cli.string('out');
-  if (out !== undefined) checkOutputTarget(out);
+  if (out !== undefined) checkOutputTarget(out, cli.filesInUse());
   const withThresholds = cli.values['with-thresholds'] === true;
   if (withThresholds && out === undefined) throw usage('--with-thresholds needs --out FILE');
   const { model, report } = await cli.longCall('matching/calibrate', {
@@ -179,7 +179,7 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
     withThresholds && live !== null
       ? { MatchingRules: { FellegiSunter: model, Thresholds: { Certain: live.Certain, Probable: live.Probable } } }
       : model;
-  const written = out === undefined ? undefined : writeOutput(out, json(document));
+  const written = out === undefined ? undefined : writeOutput(out, json(document), cli.filesInUse());
   if (cli.json) {
     cli.write(json({ model, report }));
     return 0;
@@ -255,7 +255,7 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
 
 export async function labelsSample(cli: CliContext): Promise<number> {
   const target = cli.string('out');
-  if (target !== undefined) checkOutputTarget(target);
+  if (target !== undefined) checkOutputTarget(target, cli.filesInUse());
   const result = await cli.longCall('labels/sample', {
     maxPairs: cli.integer('max-pairs', 10_000),
     seed: cli.integer('seed', 1),
@@ -277,7 +277,7 @@ export async function labelsSample(cli: CliContext): Promise<number> {
     cli.write(text);
     return 0;
   }
-  const { note } = writeOutput(out, text);
+  const { note } = writeOutput(out, text, cli.filesInUse());
   const matches = result.pairs.filter((p) => p.isMatch).length;
   const c = result.candidates;
   cli.write(

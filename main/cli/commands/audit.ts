@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
-import { checkInputFile, writeOutput } from '../files.ts';
+import { checkInputFile, checkOutputTarget, writeOutput } from '../files.ts';
 import { fixed, json, keyValues, table } from '../format.ts';
 import {
   AuditSampleSchema,
@@ -18,16 +18,39 @@ import { readLabelTsv } from '../../../engine/contract/label-tsv.ts';
 
 const refKey = (r: { sourceSystem: string; localId: string }): string => `${r.sourceSystem}\u0000${r.localId}`;
 
+/** Rows of an existing label file whose isMatch column a person has filled (0 when there is no such file). */
+function labelledRows(path: string): number {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return 0;
+  }
+  return text
+    .split('\n')
+    .slice(1)
+    .filter((line) => (line.split('\t')[4] ?? '').trim() !== '').length;
+}
+
 export async function auditSample(cli: CliContext): Promise<number> {
   const out = cli.required('out');
   if (!out.endsWith('.json'))
     throw usage('--out names the sample file, ending in .json (the pairs to label go beside it as .tsv)');
+  const tsvPath = out.replace(/\.json$/, '.tsv');
+  // Both files are checked before the sample is drawn, so a refusal writes neither.
+  const inUse = cli.filesInUse();
+  checkOutputTarget(out, inUse);
+  checkOutputTarget(tsvPath, inUse);
+  const labelled = labelledRows(tsvPath);
+  if (labelled > 0)
+    throw usage(
+      `${tsvPath} already holds ${String(labelled)} label${labelled === 1 ? '' : 's'}; a new sample would replace ${labelled === 1 ? 'it' : 'them'}. Estimate with that sample first (audit estimate --sample ${out} --labels ${tsvPath}), or give another --out`,
+    );
   const sample = await cli.longCall('audit/sample', {
     labels: cli.integer('labels', 400),
     seed: cli.integer('seed', 1),
   });
-  const saved = writeOutput(out, `${JSON.stringify(sample, null, 2)}\n`);
-  const tsvPath = out.replace(/\.json$/, '.tsv');
+  const saved = writeOutput(out, `${JSON.stringify(sample, null, 2)}\n`, inUse);
   // The five label columns; isMatch is left for the person labelling (match or non-match).
   const tsv =
     [
@@ -36,7 +59,7 @@ export async function auditSample(cli: CliContext): Promise<number> {
         (p) => `${p.left.sourceSystem}\t${p.left.localId}\t${p.right.sourceSystem}\t${p.right.localId}\t`,
       ),
     ].join('\n') + '\n';
-  writeOutput(tsvPath, tsv);
+  writeOutput(tsvPath, tsv, inUse);
   if (cli.json) {
     cli.write(json({ out, tsv: tsvPath, strata: sample.strata, pairs: sample.pairs.length }));
     return 0;

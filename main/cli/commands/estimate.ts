@@ -87,7 +87,7 @@ function reviewBandText(report: EstimateReport): string {
 
 export async function estimateCommand(cli: CliContext): Promise<number> {
   const out = cli.string('out');
-  if (out !== undefined) checkOutputTarget(out);
+  if (out !== undefined) checkOutputTarget(out, cli.filesInUse());
   const withThresholds = cli.values['with-thresholds'] === true;
   if (withThresholds && out === undefined) throw usage('--with-thresholds needs --out FILE');
   const { model, report } = await cli.longCall('matching/estimate', {
@@ -105,7 +105,7 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
   const document = withThresholds
     ? { MatchingRules: { FellegiSunter: model, Thresholds: report.suggestedThresholds } }
     : model;
-  const written = out === undefined ? undefined : writeOutput(out, json(document));
+  const written = out === undefined ? undefined : writeOutput(out, json(document), cli.filesInUse());
   if (cli.json) {
     cli.write(json({ model, report }));
     return 0;

@@ -160,7 +160,7 @@ export async function reviewLabels(cli: CliContext): Promise<number> {
   const jobId = cli.string('job');
   const out = cli.required('out');
   const result = await cli.client.call('reviews/labels', jobId === undefined ? {} : { jobId }, cli.call);
-  const { note } = writeOutput(out, result.tsv);
+  const { note } = writeOutput(out, result.tsv, cli.filesInUse());
   if (cli.json) cli.write(json({ labels: result.labels, out, note: result.note }));
   else cli.write(`Wrote ${String(result.labels)} labels to ${out}${note}.\n${result.note}\n`);
   return 0;
