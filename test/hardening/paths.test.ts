@@ -179,6 +179,20 @@ describe('--out', () => {
     expect((await runCli([...db, 'identities'])).code).toBe(0);
   });
 
+  it('synthetic generate names each file it replaces in the folder', async () => {
+    const dir = join(tempDir(), 'synthetic');
+    const generate = ['synthetic', 'generate', '--people', '20', '--seed', '2', '--out', dir];
+    const first = await runCli(generate);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).not.toMatch(/replacing/);
+    writeFileSync(join(dir, 'labels.tsv'), "a person's edits\n");
+    const second = await runCli([...generate, '--json']);
+    const answer = JSON.parse(second.stdout) as { files: string[]; replaced: string[] };
+    expect(answer.replaced).toEqual(answer.files);
+    const text = await runCli(generate);
+    expect(text.stdout).toContain(`${join(dir, 'labels.tsv')} (replacing the file that was there)`);
+  });
+
   it('audit sample keeps a label file a person has started filling, and writes neither file', async () => {
     const dir = tempDir();
     const db = ['--db', join(dir, 's.db'), '--tenant', 'out'];
