@@ -2,7 +2,8 @@
  * Files named on the command line. An input file must be a regular file that can be read (a missing path,
  * a folder or an unreadable file is a usage error naming it). An output (`--out`) is written whole through a
  * temporary file with mode 0600 and renamed into place (engine/files/atomic-file.ts): it replaces a regular
- * file, and the command says so, but never a symbolic link, a folder or a device.
+ * file, and the command says so, but never a symbolic link, a folder or a device, nor a file the command uses
+ * (CliContext.filesInUse: every caller passes them, so none can forget the registry's own database).
  */
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -50,7 +51,7 @@ function sameFile(a: string, b: string): boolean {
  * file the command uses: `--out` naming the registry's own database would replace it with a model, and the
  * configuration would lose the blocking secrets.
  */
-export function checkOutputTarget(path: string, inUse: readonly FileInUse[] = []): void {
+export function checkOutputTarget(path: string, inUse: readonly FileInUse[]): void {
   const folder = dirname(path);
   if (targetKind(folder) !== 'directory' && !existsSync(folder))
     throw usage(`--out ${path}: the folder ${folder} does not exist`);
@@ -68,7 +69,7 @@ export function checkOutputTarget(path: string, inUse: readonly FileInUse[] = []
 export function writeOutput(
   path: string,
   text: string,
-  inUse: readonly FileInUse[] = [],
+  inUse: readonly FileInUse[],
 ): { replaced: boolean; note: string } {
   checkOutputTarget(path, inUse);
   const { replaced } = writeFileAtomic(path, text);
