@@ -156,7 +156,8 @@ export async function evaluateCommand(cli: CliContext): Promise<number> {
 export async function calibrateCommand(cli: CliContext): Promise<number> {
   const { pairs, rowNumbers } = readLabels(cli);
   const out = cli.string('out');
-  if (out !== undefined) checkOutputTarget(out, cli.filesInUse());
+  const inUse = cli.filesInUse();
+  if (out !== undefined) checkOutputTarget(out, inUse);
   const withThresholds = cli.values['with-thresholds'] === true;
   if (withThresholds && out === undefined) throw usage('--with-thresholds needs --out FILE');
   const { model, report } = await cli.longCall('matching/calibrate', {
@@ -179,7 +180,7 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
     withThresholds && live !== null
       ? { MatchingRules: { FellegiSunter: model, Thresholds: { Certain: live.Certain, Probable: live.Probable } } }
       : model;
-  const written = out === undefined ? undefined : writeOutput(out, json(document), cli.filesInUse());
+  const written = out === undefined ? undefined : writeOutput(out, json(document), inUse);
   if (cli.json) {
     cli.write(json({ model, report }));
     return 0;
@@ -254,8 +255,9 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
 }
 
 export async function labelsSample(cli: CliContext): Promise<number> {
-  const target = cli.string('out');
-  if (target !== undefined) checkOutputTarget(target, cli.filesInUse());
+  const out = cli.string('out');
+  const inUse = cli.filesInUse();
+  if (out !== undefined) checkOutputTarget(out, inUse);
   const result = await cli.longCall('labels/sample', {
     maxPairs: cli.integer('max-pairs', 10_000),
     seed: cli.integer('seed', 1),
@@ -272,12 +274,11 @@ export async function labelsSample(cli: CliContext): Promise<number> {
         `${p.left.sourceSystem}\t${p.left.localId}\t${p.right.sourceSystem}\t${p.right.localId}\t${p.isMatch ? '1' : '0'}\n`,
     )
     .join('');
-  const out = cli.string('out');
   if (out === undefined) {
     cli.write(text);
     return 0;
   }
-  const { note } = writeOutput(out, text, cli.filesInUse());
+  const { note } = writeOutput(out, text, inUse);
   const matches = result.pairs.filter((p) => p.isMatch).length;
   const c = result.candidates;
   cli.write(

@@ -87,7 +87,8 @@ function reviewBandText(report: EstimateReport): string {
 
 export async function estimateCommand(cli: CliContext): Promise<number> {
   const out = cli.string('out');
-  if (out !== undefined) checkOutputTarget(out, cli.filesInUse());
+  const inUse = cli.filesInUse();
+  if (out !== undefined) checkOutputTarget(out, inUse);
   const withThresholds = cli.values['with-thresholds'] === true;
   if (withThresholds && out === undefined) throw usage('--with-thresholds needs --out FILE');
   const { model, report } = await cli.longCall('matching/estimate', {
@@ -105,7 +106,7 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
   const document = withThresholds
     ? { MatchingRules: { FellegiSunter: model, Thresholds: report.suggestedThresholds } }
     : model;
-  const written = out === undefined ? undefined : writeOutput(out, json(document), cli.filesInUse());
+  const written = out === undefined ? undefined : writeOutput(out, json(document), inUse);
   if (cli.json) {
     cli.write(json({ model, report }));
     return 0;
