@@ -122,9 +122,13 @@ export function labelsTsv(pairs: readonly GroundTruthPair[]): string {
 /**
  * Writes `<dir>/<source>.ndjson` for every source and `<dir>/labels.tsv`, creating `dir` if needed.
  * Text goes out in ~1 MB chunks so that the whole population is never one string in memory.
- * The bytes are the same as toNdjsonBySource and labelsTsv produce.
+ * The bytes are the same as toNdjsonBySource and labelsTsv produce. `replaced` lists the files written over a
+ * regular file that was there (the check that refuses a link or a folder says so, before anything is written).
  */
-export async function writePopulation(pop: SyntheticPopulation, dir: string): Promise<{ files: string[] }> {
+export async function writePopulation(
+  pop: SyntheticPopulation,
+  dir: string,
+): Promise<{ files: string[]; replaced: string[] }> {
   await mkdir(dir, { recursive: true });
   const files: string[] = [];
   const sinks = new Map<string, ChunkedFile>();
@@ -165,7 +169,7 @@ export async function writePopulation(pop: SyntheticPopulation, dir: string): Pr
     for (const sink of sinks.values()) await sink.close();
     for (const file of written) file.discard();
   }
-  return { files };
+  return { files, replaced: written.filter((file) => file.replaces).map((file) => file.path) };
 }
 
 /**
@@ -183,14 +187,16 @@ class ChunkedFile {
   private constructor(
     private readonly stream: WriteStream,
     private readonly temporary: string,
-    private readonly path: string,
+    readonly path: string,
+    /** Whether a regular file is at path, which commit() replaces. */
+    readonly replaces: boolean,
   ) {}
 
   static create(path: string): Promise<ChunkedFile> {
-    checkReplaceable(path);
+    const replaces = checkReplaceable(path);
     const temporary = temporaryPathFor(path);
     const stream = createWriteStream(temporary, { encoding: 'utf8', fd: createPrivateFile(temporary) });
-    return Promise.resolve(new ChunkedFile(stream, temporary, path));
+    return Promise.resolve(new ChunkedFile(stream, temporary, path, replaces));
   }
 
   /** Buffers text; true when the buffer is full and the caller should `await flush()`. */
