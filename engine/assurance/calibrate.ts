@@ -31,7 +31,7 @@ import type { FellegiSunterModel } from '../contract/profile.ts';
 import { validationError } from '../contract/errors.ts';
 import { bandIndex, compileModel, logistic, matchLogOdds } from '../scoring/fellegi-sunter.ts';
 import { FIELD_COUNT } from '../scoring/field-comparison.ts';
-import { limitedScore } from '../scoring/scorer.ts';
+import { limitedScore, modelTermFrequency, TERM_READINGS } from '../scoring/scorer.ts';
 import { brierScore } from '../stats/brier-score.ts';
 import { logLoss } from '../stats/log-loss.ts';
 import { f1OptimalThreshold, type ScoredExample } from '../stats/threshold-sweep.ts';
@@ -216,7 +216,8 @@ export function calibrate(
         : decided === scoreCode
           ? limitedScore(
               logistic(
-                matchLogOdds(compiled, similarity, data.personalIdentifier[i] === 1) + (data.termFrequency[i] ?? 0),
+                matchLogOdds(compiled, similarity, data.personalIdentifier[i] === 1) +
+                  modelTermFrequency(compiled, data.termReadings, i * TERM_READINGS),
               ),
               similarity,
               Probable,

@@ -30,7 +30,14 @@ import { keyRingFor } from '../config/key-ring.ts';
 import { compileModel, logistic, matchLogOdds, registryPrior } from '../scoring/fellegi-sunter.ts';
 import { FIELD_COUNT, newScratch } from '../scoring/field-comparison.ts';
 import { defaultModel } from '../scoring/default-model.ts';
-import { createScorer, limitedScore, scoreLimit, scoredTermFrequency } from '../scoring/scorer.ts';
+import {
+  copyTermReadings,
+  createScorer,
+  limitedScore,
+  modelTermFrequency,
+  scoreLimit,
+  TERM_READINGS,
+} from '../scoring/scorer.ts';
 import { termFrequencySnapshot } from '../store/term-frequency.ts';
 import { NO_CONTROL, type RunControl } from '../run-control.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
@@ -171,7 +178,7 @@ export function estimate(
     trusted,
     conflicts,
     pairSimilarity,
-    pairTermFrequency,
+    pairTermReadings,
     pairPersonalIdentifier,
     pairPattern,
     patterns,
@@ -211,8 +218,8 @@ export function estimate(
     const index = new PatternIndex();
     // Similarities of the modelled pairs at pair * FIELD_COUNT + field (one allocation, not one per pair).
     const similarities = new Float64Array(keys.length * FIELD_COUNT);
-    // The live scorer's term-frequency adjustment of each modelled pair (log-odds), added to the model's score.
-    const termFrequencies = new Float64Array(keys.length);
+    // The live scorer's term-frequency readings of each modelled pair, for the adjustment under the fitted model.
+    const termReadings = new Float64Array(keys.length * TERM_READINGS);
     // Which modelled pairs compared a personal identifier system (household-evidence.ts).
     const personalIdentifiers = new Uint8Array(keys.length);
     const pattern: number[] = [];
@@ -233,7 +240,7 @@ export function estimate(
       else if (outcome.decidedBy === 'hard-conflict') conflicts++;
       else {
         similarities.set(scratch.similarity, pattern.length * FIELD_COUNT);
-        termFrequencies[pattern.length] = scoredTermFrequency(scratch);
+        copyTermReadings(scratch, termReadings, pattern.length * TERM_READINGS);
         personalIdentifiers[pattern.length] = scratch.personalIdentifier ? 1 : 0;
         pattern.push(index.add(scratch.similarity));
         for (const session of sessionRules) {
@@ -260,7 +267,7 @@ export function estimate(
       trusted,
       conflicts,
       pairSimilarity: similarities,
-      pairTermFrequency: termFrequencies,
+      pairTermReadings: termReadings,
       pairPersonalIdentifier: personalIdentifiers,
       pairPattern: pattern,
       patterns: index.patterns(),
@@ -388,7 +395,8 @@ export function estimate(
     if ((i & 8191) === 0) control.step('scoring candidate pairs under the model', i, modelled);
     const similarity = pairSimilarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT);
     const raw = logistic(
-      matchLogOdds(compiled, similarity, pairPersonalIdentifier[i] === 1) + (pairTermFrequency[i] ?? 0),
+      matchLogOdds(compiled, similarity, pairPersonalIdentifier[i] === 1) +
+        modelTermFrequency(compiled, pairTermReadings, i * TERM_READINGS),
     );
     rawScore[i] = raw;
     const personal = pairPersonalIdentifier[i] === 1;

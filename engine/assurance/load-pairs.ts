@@ -13,7 +13,7 @@ import type { ErrorIssue } from '../contract/errors.ts';
 import { validationError } from '../contract/errors.ts';
 import type { CallContext } from '../contract/operations.ts';
 import type { MatchFields } from '../contract/fields.ts';
-import { scoredTermFrequency, type Scorer } from '../scoring/scorer.ts';
+import { copyTermReadings, TERM_READINGS, type Scorer } from '../scoring/scorer.ts';
 import { FIELD_COUNT, newScratch } from '../scoring/field-comparison.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { activeProfile, type StoredProfile } from '../store/profiles.ts';
@@ -61,8 +61,11 @@ export interface LoadedDataset {
   readonly score: Float64Array;
   /** Index into DECIDED_BY. */
   readonly decidedBy: Uint8Array;
-  /** The term-frequency adjustment (log-odds) the active scorer added to the pair's score (scoredTermFrequency). */
-  readonly termFrequency: Float64Array;
+  /**
+   * The pair's term-frequency readings at pair * TERM_READINGS (copyTermReadings), from which modelTermFrequency
+   * gives the adjustment (log-odds) the live scorer adds under any model.
+   */
+  readonly termReadings: Float64Array;
   /** 1 where the identifier field compared a personal system (FieldScratch.personalIdentifier). */
   readonly personalIdentifier: Uint8Array;
 }
@@ -164,7 +167,7 @@ export function loadDataset(
     const similarity = new Float64Array(pairs.length * FIELD_COUNT);
     const score = new Float64Array(pairs.length);
     const decidedBy = new Uint8Array(pairs.length);
-    const termFrequency = new Float64Array(pairs.length);
+    const termReadings = new Float64Array(pairs.length * TERM_READINGS);
     const personalIdentifier = new Uint8Array(pairs.length);
     const scratch = newScratch();
     let matches = 0;
@@ -176,7 +179,7 @@ export function loadDataset(
       const outcome = scorer.outcome(a, b, scratch);
       score[i] = outcome.score;
       decidedBy[i] = DECIDED_CODE[outcome.decidedBy];
-      termFrequency[i] = scoredTermFrequency(scratch);
+      copyTermReadings(scratch, termReadings, i * TERM_READINGS);
       personalIdentifier[i] = scratch.personalIdentifier ? 1 : 0;
       similarity.set(scratch.similarity, i * FIELD_COUNT);
       matches += isMatch[i] ?? 0;
@@ -196,7 +199,7 @@ export function loadDataset(
       similarity,
       score,
       decidedBy,
-      termFrequency,
+      termReadings,
       personalIdentifier,
     };
   });

@@ -41,6 +41,13 @@ export interface FieldScratch {
   /** The term-frequency adjustment of a field's Exact band (scoring/term-frequency.ts); NaN where none applies. */
   readonly termFrequency: Float64Array;
   /**
+   * What termFrequency was made of, per field (NaN where none applies), so a model other than the scorer's can be
+   * given the adjustment the live scorer would add under it (scorer.ts modelTermFrequency): the bounded ln(ū/p(v))
+   * and ln p(v).
+   */
+  readonly termRelative: Float64Array;
+  readonly termLogFrequency: Float64Array;
+  /**
    * True when the identifier field compared a system of the profile's PersonalIdentifierSystems: its agreement is
    * then identity evidence, not a household's (household-evidence.ts).
    */
@@ -60,6 +67,8 @@ export function newScratch(): FieldScratch {
     dictionaryVersion: new Array<string | undefined>(FIELD_COUNT).fill(undefined),
     level: new Array<string | undefined>(FIELD_COUNT).fill(undefined),
     termFrequency: new Float64Array(FIELD_COUNT).fill(Number.NaN),
+    termRelative: new Float64Array(FIELD_COUNT).fill(Number.NaN),
+    termLogFrequency: new Float64Array(FIELD_COUNT).fill(Number.NaN),
     personalIdentifier: false,
     priorAdjustment: 0,
   };

@@ -44,7 +44,13 @@ import {
 import { householdGate, notCounted, personalIdentifierAgrees } from './household-evidence.ts';
 import { FIELD_WEIGHTS, WEIGHTED_SIMILARITY_VERSION, weightedSimilarity } from './weighted-similarity.ts';
 import { identifierValue, prepareRecord, type NameSets, type PreparedRecord } from './prepared-record.ts';
-import { termFrequencyAdjustment, type TermCount, type TermFrequencyReader } from './term-frequency.ts';
+import {
+  combinedAdjustment,
+  logFrequency,
+  relativeRarity,
+  type TermCount,
+  type TermFrequencyReader,
+} from './term-frequency.ts';
 
 export interface PairOutcome {
   readonly score: number;
@@ -211,32 +217,75 @@ function fresher(a: TermCount | undefined, b: TermCount | undefined): TermCount 
 
 /**
  * Fills scratch.termFrequency: the adjustment of an exactly agreeing family or given name by the value's frequency
- * (scoring/term-frequency.ts); every other field stays NaN, as outcome() cleared it. Returns their sum.
+ * under the model (scoring/term-frequency.ts), and the two readings it was made of; every other field stays NaN,
+ * as clearTermFrequency left it. Returns their sum.
  */
-function termFrequencies(a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch): number {
-  const tf = scratch.termFrequency;
+function termFrequencies(a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch, compiled: CompiledModel): number {
   let sum = 0;
   const family = fresher(a.familyCount, b.familyCount);
   if (
     family !== undefined &&
     a.fields.familyName === b.fields.familyName &&
     (scratch.similarity[FAMILY_NAME] ?? 0) >= BAND_FLOORS.Exact
-  ) {
-    const adjustment = termFrequencyAdjustment(family);
-    tf[FAMILY_NAME] = adjustment;
-    if (!Number.isNaN(adjustment)) sum += adjustment;
-  }
+  )
+    sum += termFrequency(scratch, FAMILY_NAME, family, compiled);
   const given = fresher(a.givenCount, b.givenCount);
   if (
     given !== undefined &&
     a.fields.givenName === b.fields.givenName &&
     (scratch.similarity[GIVEN_NAME] ?? 0) >= BAND_FLOORS.Exact
-  ) {
-    const adjustment = termFrequencyAdjustment(given);
-    tf[GIVEN_NAME] = adjustment;
-    if (!Number.isNaN(adjustment)) sum += adjustment;
-  }
+  )
+    sum += termFrequency(scratch, GIVEN_NAME, given, compiled);
   return sum;
+}
+
+/** One field's adjustment into the scratch; returns it, or 0 when the counts say too little. */
+function termFrequency(scratch: FieldScratch, field: number, counts: TermCount, compiled: CompiledModel): number {
+  const relative = relativeRarity(counts);
+  const logP = logFrequency(counts);
+  const adjustment = combinedAdjustment(relative, logP, compiled.exactU[field] ?? Number.NaN);
+  scratch.termRelative[field] = relative;
+  scratch.termLogFrequency[field] = logP;
+  scratch.termFrequency[field] = adjustment;
+  return Number.isNaN(adjustment) ? 0 : adjustment;
+}
+
+function clearTermFrequency(scratch: FieldScratch): void {
+  scratch.termFrequency.fill(Number.NaN);
+  scratch.termRelative.fill(Number.NaN);
+  scratch.termLogFrequency.fill(Number.NaN);
+}
+
+/** Values per pair that copyTermReadings writes. */
+export const TERM_READINGS = 4;
+
+/**
+ * Copies the term-frequency readings of the pair the scratch last scored (family then given name: the bounded
+ * ln(ū/p(v)) and ln p(v), NaN where none applied) to `into` at `offset`, for modelTermFrequency.
+ */
+export function copyTermReadings(scratch: FieldScratch, into: Float64Array, offset: number): void {
+  into[offset] = scratch.termRelative[FAMILY_NAME] ?? Number.NaN;
+  into[offset + 1] = scratch.termLogFrequency[FAMILY_NAME] ?? Number.NaN;
+  into[offset + 2] = scratch.termRelative[GIVEN_NAME] ?? Number.NaN;
+  into[offset + 3] = scratch.termLogFrequency[GIVEN_NAME] ?? Number.NaN;
+}
+
+/**
+ * The term-frequency adjustment the live scorer adds to a pair's log-odds under `model`, from the readings
+ * copyTermReadings kept: assurance scores a model it fits or calibrates as the live scorer will once it is active.
+ */
+export function modelTermFrequency(model: CompiledModel, readings: Float64Array, offset: number): number {
+  const family = combinedAdjustment(
+    readings[offset] ?? Number.NaN,
+    readings[offset + 1] ?? Number.NaN,
+    model.exactU[FAMILY_NAME] ?? Number.NaN,
+  );
+  const given = combinedAdjustment(
+    readings[offset + 2] ?? Number.NaN,
+    readings[offset + 3] ?? Number.NaN,
+    model.exactU[GIVEN_NAME] ?? Number.NaN,
+  );
+  return (Number.isNaN(family) ? 0 : family) + (Number.isNaN(given) ? 0 : given);
 }
 
 /**
@@ -246,17 +295,6 @@ function termFrequencies(a: PreparedRecord, b: PreparedRecord, scratch: FieldScr
  */
 function registryRecords(a: PreparedRecord, b: PreparedRecord): number {
   return Math.max(fresher(a.familyCount, b.familyCount)?.total ?? 0, fresher(a.givenCount, b.givenCount)?.total ?? 0);
-}
-
-/**
- * The term-frequency adjustments outcome() added to a Fellegi-Sunter score, summed (0 when it decided otherwise,
- * scored by weighted similarity or the counts said too little). Assurance adds it to a model's log-odds so that a
- * model it fits is scored as the live scorer will score it.
- */
-export function scoredTermFrequency(scratch: FieldScratch): number {
-  let sum = 0;
-  for (const adjustment of scratch.termFrequency) if (!Number.isNaN(adjustment)) sum += adjustment;
-  return sum;
 }
 
 /**
@@ -306,7 +344,7 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
       ? weightedSimilarity(scratch.similarity, scratch.personalIdentifier)
       : logistic(
           matchLogOdds(compiled, scratch.similarity, scratch.personalIdentifier) +
-            termFrequencies(a, b, scratch) +
+            termFrequencies(a, b, scratch, compiled) +
             sizedPrior(a, b, scratch),
         );
 
@@ -330,7 +368,7 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
   const outcome = (a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch = shared): PairOutcome => {
     compareFields(a, b, sets, scratch);
     // Only a score by a Fellegi-Sunter model fills them (termFrequencies, sizedPrior); never a previous pair's.
-    scratch.termFrequency.fill(Number.NaN);
+    clearTermFrequency(scratch);
     scratch.priorAdjustment = 0;
     return decide(a, b, scratch);
   };
@@ -345,16 +383,16 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
   ): PairOutcome | undefined => {
     if (compiled === null) return outcome(a, b, scratch);
     comparePersonFields(a, b, sets, scratch);
-    scratch.termFrequency.fill(Number.NaN);
+    clearTermFrequency(scratch);
     scratch.priorAdjustment = 0;
     if (trustedAgreement(a, b) !== 'agree') {
       for (const f of HOUSEHOLD_FIELD_INDEXES) scratch.similarity[f] = Number.NaN;
       const bound =
         matchLogOddsBound(compiled, scratch.similarity, scratch.personalIdentifier, UNKNOWN_HOUSEHOLD) +
-        termFrequencies(a, b, scratch) +
+        termFrequencies(a, b, scratch, compiled) +
         sizedPrior(a, b, scratch);
       if (belowProbable(bound)) return undefined;
-      scratch.termFrequency.fill(Number.NaN);
+      clearTermFrequency(scratch);
       scratch.priorAdjustment = 0;
     }
     compareHouseholdFields(a, b, scratch);

@@ -11,9 +11,16 @@
  * (labels sample), where names agree far more often than between random records; for the default model, whose u
  * is a random-pair u, ū and u agree (Σ p² is how the default u was estimated) and this is Splink's form.
  *
+ * Except where the tenant's names are more alike than the model supposes: a population where one name is carried
+ * by a tenth of the people (Nguyen, Kim, 张 or a family practice's own surname) has ū far above the default u. Two
+ * people share such a name with chance p(v) whatever the model says, so exact agreement never weighs more than
+ * ln(m/p(v)), the population's own reading: the adjustment is at most ln(u/p(v)). A model whose u is above ū (a
+ * calibrated or estimated one) keeps the relative form, which is then the lower of the two.
+ *
  * Bounds: below MIN_TERM_RECORDS records with the field the counts say too little (one sighting in a few hundred
- * records is not rarity), so no adjustment; above, it is at most ±ln(MAX_RARITY) (50 times rarer or commoner
- * than the average name), so a name seen once in a large registry, often itself a keying error, never
+ * records is not rarity), so no adjustment but the cap, for a value seen MIN_COMMON_COUNT times (a new registry's
+ * first records are where a common name would otherwise count in full); above, the relative form is at most ±ln(MAX_RARITY) (50 times rarer
+ * or commoner than the average name), so a name seen once in a large registry, often itself a keying error, never
  * outweighs the other fields. Only the Exact band of a family or given name compared straight (not crossed or
  * through a previous family name) is adjusted; every other band keeps its ln(m/u).
  */
@@ -36,16 +43,53 @@ export interface TermFrequencyReader {
 
 export const MIN_TERM_RECORDS = 1000;
 export const MAX_RARITY = 50;
+/**
+ * In a registry of fewer than MIN_TERM_RECORDS records, a value counted this often is known to be common (20 of
+ * a few hundred records say its frequency within a quarter or so), though rarity is not known yet: the cap
+ * ln(u / p(v)) applies to it, and nothing else does.
+ */
+export const MIN_COMMON_COUNT = 20;
 
-/** ln(ū / p(v)) for a value with these counts, bounded; NaN when the counts are too few to say (no adjustment). */
-export function termFrequencyAdjustment(counts: TermCount): number {
+/**
+ * ln(ū / p(v)) for a value with these counts, bounded; in a registry too small to say what is rare, 0 for a value
+ * counted MIN_COMMON_COUNT times or more (only the cap of combinedAdjustment applies) and NaN (no adjustment) for
+ * any other.
+ */
+export function relativeRarity(counts: TermCount): number {
   const { total, sumSquares } = counts;
-  if (total < MIN_TERM_RECORDS || sumSquares <= 0) return Number.NaN;
-  // A value not yet stored (a record compared before it is written) counts as seen once.
-  const p = Math.max(counts.count, 1) / total;
+  if (total < MIN_TERM_RECORDS) return knownCommon(counts) ? 0 : Number.NaN;
+  if (sumSquares <= 0) return Number.NaN;
   const average = sumSquares / (total * total);
   const bound = Math.log(MAX_RARITY);
-  return Math.max(-bound, Math.min(bound, Math.log(average / p)));
+  return Math.max(-bound, Math.min(bound, Math.log(average / valueFrequency(counts))));
+}
+
+/** ln p(v); NaN when the counts are too few to say. */
+export function logFrequency(counts: TermCount): number {
+  return counts.total < MIN_TERM_RECORDS && !knownCommon(counts) ? Number.NaN : Math.log(valueFrequency(counts));
+}
+
+function knownCommon(counts: TermCount): boolean {
+  return counts.count >= MIN_COMMON_COUNT && counts.total > 0;
+}
+
+/** p(v); a value not yet stored (a record compared before it is written) counts as seen once. */
+function valueFrequency(counts: TermCount): number {
+  return Math.max(counts.count, 1) / counts.total;
+}
+
+/**
+ * The adjustment under a model whose Exact band has this u (NaN when the model has none: the relative form
+ * alone): min(relative, ln(u / p(v))). NaN when there is none.
+ */
+export function combinedAdjustment(relative: number, logP: number, modelU: number): number {
+  if (Number.isNaN(relative)) return Number.NaN;
+  return modelU > 0 ? Math.min(relative, Math.log(modelU) - logP) : relative;
+}
+
+/** The adjustment of an exactly agreeing value with these counts under a model's u (combinedAdjustment). */
+export function termFrequencyAdjustment(counts: TermCount, modelU = Number.NaN): number {
+  return combinedAdjustment(relativeRarity(counts), logFrequency(counts), modelU);
 }
 
 /**

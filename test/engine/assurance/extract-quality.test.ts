@@ -2,12 +2,15 @@
  * Quality floors on generated extracts (issue 22): names and birth dates only, with typical and with heavy errors,
  * and every field with heavy errors. Each set is matched three ways end to end: the default profile; no labels
  * (the estimate applied with its suggested thresholds to a fresh tenant, as `estimate --with-thresholds` writes
- * it); the floors sit a little below the figures measured on 2026-11-27 (docs/matching.md, "Matching quality").
+ * it); the floors sit a little below the figures measured on 2026-11-28 (docs/matching.md, "Matching quality").
  *
  *                        default F1 (P), reviews / 1,000 (share joining a true pair)   no labels F1 (P), reviews / 1,000 (share)
- *   names-dates          0.8767 (0.9970), 24.2 (0.50)                                0.8767 (0.9970), 24.2 (0.50), fallback
- *   names-dates-heavy    0.5393 (1.0000), 32.5 (0.63)                                0.5575 (1.0000), 16.2
- *   heavy-typos          0.9835 (1.0000),  2.5 (0.96)                                0.9860 (1.0000),  2.0
+ *   names-dates          0.8655 (0.9979), 18.0 (0.70)                                0.8655 (0.9979), 18.0 (0.70), fallback
+ *   names-dates-heavy    0.5180 (1.0000), 26.5 (0.74)                                0.5550 (1.0000), 16.1
+ *   heavy-typos          0.9822 (1.0000),  2.6 (0.96)                                0.9860 (1.0000),  2.0
+ *
+ * (On 2026-11-27, before an exact name's weight was capped at ln(m/p(v)): 0.8767 (0.9970), 24.2 (0.50);
+ * 0.5393, 32.5 (0.63) and 0.5575 without labels; 0.9835, 2.5 (0.96).)
  *
  * Since 2026-11-27 a pair that agrees on its names alone (one record without a birth date, no address line, postcode,
  * phone, e-mail or identifier agreeing) goes to review (scorer.ts namesOnly): on names-dates 70 true pairs and 8 of
@@ -51,8 +54,11 @@ describe('matching quality on generated extracts, default and without labels', (
   it('names and birth dates only: precise by default and without labels, with a review queue a team can staff', async () => {
     const { byDefault, noLabels, fitted } = await measure('names-dates');
     // 0.8767 since a pair agreeing on names alone goes to review (2026-11-27): precision 0.9951 before, 0.9970 after.
-    expect(byDefault.autoLinks.f1).toBeGreaterThanOrEqual(0.87);
-    expect(byDefault.autoLinks.precision).toBeGreaterThanOrEqual(0.996);
+    // 0.8655 since an exact name never weighs more than ln(m/p(v)) (2026-11-28): this extract's given names are
+    // more alike than the default u supposes; precision 0.9979, 18.0 review cases per 1,000 (24.2), 70% of them
+    // joining a true pair (50%).
+    expect(byDefault.autoLinks.f1).toBeGreaterThanOrEqual(0.86);
+    expect(byDefault.autoLinks.precision).toBeGreaterThanOrEqual(0.997);
     expect(perThousand(byDefault)).toBeLessThanOrEqual(30);
     expect(byDefault.reviewCasesJoiningTruePair).toBeGreaterThanOrEqual(0.3 * byDefault.reviewCases);
     // The fit undercounts the true pairs and says so, and its fallback is the default model (module comment).

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   MAX_RARITY,
+  MIN_COMMON_COUNT,
   MIN_TERM_RECORDS,
   rememberedTermFrequencies,
   termFrequencyAdjustment,
@@ -9,7 +10,9 @@ import {
   type TermFrequencyReader,
 } from '../../../engine/scoring/term-frequency.ts';
 import { storedTermFrequencies, termFrequencySnapshot } from '../../../engine/store/term-frequency.ts';
-import { createScorer } from '../../../engine/scoring/scorer.ts';
+import { copyTermReadings, createScorer, modelTermFrequency, TERM_READINGS } from '../../../engine/scoring/scorer.ts';
+import { newScratch } from '../../../engine/scoring/field-comparison.ts';
+import type { MatchingProfile } from '../../../engine/contract/profile.ts';
 import { compileModel } from '../../../engine/scoring/fellegi-sunter.ts';
 import { defaultProfile } from '../../../engine/profile/default-profile.ts';
 import { scoreBasis } from '../../../engine/scoring/score-basis.ts';
@@ -52,6 +55,27 @@ describe('term-frequency adjustment (Winkler 2000; Splink term_frequency_adjustm
     expect(termFrequencyAdjustment(of(1, MIN_TERM_RECORDS))).toBeCloseTo(Math.log(4), 12);
   });
 
+  it("never weighs agreement above ln(m / p(v)): under a model whose u is below the population's ū, ln(u / p(v))", () => {
+    // A population where a tenth carry one name (ū ≈ 0.01) under the default family-name u of 0.002.
+    const of = (count: number): TermCount => ({ count, total: 20_000, sumSquares: 0.01 * 20_000 * 20_000 });
+    // The relative form alone: a tenth is ten times the average name, ln 0.1 (weight ln(m/u) + ln 0.1 = ln(m / 0.02)).
+    expect(termFrequencyAdjustment(of(2000))).toBeCloseTo(Math.log(0.1), 12);
+    // Under u = 0.002 two people share the name a tenth of the time whatever u says: ln(0.002 / 0.1), the weight
+    // ln(m / 0.1).
+    expect(termFrequencyAdjustment(of(2000), 0.002)).toBeCloseTo(Math.log(0.002 / 0.1), 12);
+    // A rare name there: ln(0.002 / 1e-4) = ln 20 under the relative form's ln 100 (bounded at ln 50).
+    expect(termFrequencyAdjustment(of(2), 0.002)).toBeCloseTo(Math.log(20), 12);
+    expect(termFrequencyAdjustment(of(2))).toBe(Math.log(MAX_RARITY));
+    // A model whose u is above ū (a calibrated one, u among candidates) keeps the relative form, the lower one.
+    expect(termFrequencyAdjustment(of(2000), 0.05)).toBeCloseTo(Math.log(0.1), 12);
+    // Too few records to know rarity: none, but the cap on a name counted MIN_COMMON_COUNT times (a new registry).
+    const small = (count: number): TermCount => ({ count, total: 900, sumSquares: 8100 });
+    expect(termFrequencyAdjustment(small(MIN_COMMON_COUNT - 1), 0.002)).toBeNaN();
+    expect(termFrequencyAdjustment(small(90), 0.002)).toBeCloseTo(Math.log(0.002 / 0.1), 12);
+    expect(termFrequencyAdjustment(small(MIN_COMMON_COUNT), 0.05)).toBe(0);
+    expect(termFrequencyAdjustment(small(90))).toBe(0);
+  });
+
   it('weighs agreement on a rare name above agreement on a common one, visibly in the evidence, and the waterfall adds up', () => {
     const profile = defaultProfile([{ SourceSystem: 'a' }]);
     const reader = readerOf({ familyName: { smith: 900, fairweather: 2 }, givenName: { annabel: 30 } }, 10_000, 4e-3);
@@ -75,7 +99,8 @@ describe('term-frequency adjustment (Winkler 2000; Splink term_frequency_adjustm
     const exactWeight =
       Math.log(model.fields.familyName?.m.Exact ?? Number.NaN) -
       Math.log(model.fields.familyName?.u.Exact ?? Number.NaN);
-    expect(family?.termFrequencyAdjustment).toBeCloseTo(Math.log(4e-3 / 2e-4), 12);
+    // The population's ū (4e-3) is above the model's u (2e-3): ln(u / p(v)) is the lower reading (ln 10, not ln 20).
+    expect(family?.termFrequencyAdjustment).toBeCloseTo(Math.log(2e-3 / 2e-4), 12);
     expect(family?.logLikelihood).toBeCloseTo(exactWeight + (family?.termFrequencyAdjustment ?? Number.NaN), 12);
     // Only exact agreement is adjusted: the given names differ.
     expect(rare.evidence.find((e) => e.field === 'givenName')?.termFrequencyAdjustment).toBeUndefined();
@@ -86,6 +111,57 @@ describe('term-frequency adjustment (Winkler 2000; Splink term_frequency_adjustm
       const sum = prior + r.evidence.reduce((total, e) => total + (e.logLikelihood ?? Number.NaN), 0);
       expect(Math.abs(sum - Math.log(r.score / (1 - r.score)))).toBeLessThan(1e-9);
       expect(scoreWaterfall(r, scoreBasis(profile))?.score).toBeCloseTo(r.score, 12);
+    }
+  });
+
+  it('gives assurance the adjustment the live scorer adds under another model, from one scoring under the active one', () => {
+    const active = defaultProfile([{ SourceSystem: 'a' }]);
+    const model = active.MatchingRules.FellegiSunter;
+    if (model === null) throw new Error('the default profile has a model');
+    // A model fitted elsewhere: u of exact names above the population's ū (as among candidates), and below it.
+    const withU = (family: number, given: number): MatchingProfile => {
+      const fields = { ...model.fields };
+      for (const [field, u] of [
+        ['familyName', family],
+        ['givenName', given],
+      ] as const) {
+        const params = fields[field];
+        if (params === undefined) throw new Error('the default model covers names');
+        const Different = 1 - u - params.u.Strong - params.u.Partial;
+        fields[field] = { ...params, u: { ...params.u, Exact: u, Different } };
+      }
+      return { ...active, MatchingRules: { ...active.MatchingRules, FellegiSunter: { ...model, fields } } };
+    };
+    // ū = 0.01 for both names: smith and john a tenth each, fairweather rare.
+    const reader = readerOf(
+      { familyName: { smith: 1000, fairweather: 3 }, givenName: { john: 1000, annabel: 40 } },
+      10_000,
+      0.01,
+    );
+    const a: MatchFields = { ...SAMPLE_FIELDS, addressLine: null, phone: null, postalCode: null, city: null };
+    const pairs: [MatchFields, MatchFields][] = [
+      [a, { ...a, birthDate: '1984-03-18' }],
+      [
+        { ...a, familyName: 'smith', givenName: 'john' },
+        { ...a, familyName: 'smith', givenName: 'john', birthDate: '1964-03-17' },
+      ],
+    ];
+    const readings = new Float64Array(TERM_READINGS * pairs.length);
+    const scorer = createScorer(active, reader);
+    const scratch = newScratch();
+    pairs.forEach(([left, right], i) => {
+      scorer.outcome(scorer.prepare(left), scorer.prepare(right), scratch);
+      copyTermReadings(scratch, readings, i * TERM_READINGS);
+    });
+    for (const other of [withU(0.05, 0.05), withU(0.001, 0.002), active]) {
+      const live = createScorer(other, reader);
+      const compiled = compileModel(other.MatchingRules.FellegiSunter ?? model);
+      pairs.forEach(([left, right], i) => {
+        const explained = live.explain(live.prepare(left), live.prepare(right));
+        const added = explained.evidence.reduce((sum, e) => sum + (e.termFrequencyAdjustment ?? 0), 0);
+        expect(added).not.toBe(0);
+        expect(modelTermFrequency(compiled, readings, i * TERM_READINGS)).toBeCloseTo(added, 12);
+      });
     }
   });
 
