@@ -23,7 +23,8 @@ export const FieldEvidenceSchema = z.object({
   /**
    * fellegi-sunter: present when the field agrees exactly and the tenant's frequency of the value adjusted its
    * weight (a rare family or given name counts more, a common one less): the part of logLikelihood that is
-   * ln(u / frequency of the value), so logLikelihood is the band's ln(m/u) plus this.
+   * ln(average name's frequency / the value's), at most ln(u / the value's frequency) (scoring/term-frequency.ts),
+   * so logLikelihood is the band's ln(m/u) plus this.
    */
   termFrequencyAdjustment: z.number().optional(),
   /**
