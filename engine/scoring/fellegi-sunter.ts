@@ -22,8 +22,8 @@ export interface CompiledModel {
   readonly priorRecords: number | undefined;
   /** ln(m/u) per field and band, at index field * 4 + band; NaN where the model has no parameters for the field. */
   readonly logRatios: Float64Array;
-  /** u of the Exact band per field; NaN where the model has no parameters for the field (term-frequency.ts). */
-  readonly exactU: Float64Array;
+  /** ln u of the Exact band per field; NaN where the model has no parameters for the field (term-frequency.ts). */
+  readonly exactLogU: Float64Array;
 }
 
 /** The index in BANDS of a similarity's band (same floors as bandOf, without allocation). */
@@ -36,17 +36,17 @@ export function bandIndex(similarity: number): number {
 
 export function compileModel(model: FellegiSunterModel): CompiledModel {
   const logRatios = new Float64Array(FIELD_NAMES.length * BANDS.length).fill(Number.NaN);
-  const exactU = new Float64Array(FIELD_NAMES.length).fill(Number.NaN);
+  const exactLogU = new Float64Array(FIELD_NAMES.length).fill(Number.NaN);
   FIELD_NAMES.forEach((field, f) => {
     const params = model.fields[field];
     if (params === undefined) return;
-    exactU[f] = params.u.Exact;
+    if (params.u.Exact > 0) exactLogU[f] = Math.log(params.u.Exact);
     BANDS.forEach((band, b) => {
       logRatios[f * BANDS.length + b] = Math.log(params.m[band] / params.u[band]);
     });
   });
   const p = model.priorMatchProbability;
-  return { priorLogOdds: Math.log(p / (1 - p)), logRatios, exactU, prior: p, priorRecords: model.priorRecords };
+  return { priorLogOdds: Math.log(p / (1 - p)), logRatios, exactLogU, prior: p, priorRecords: model.priorRecords };
 }
 
 /**

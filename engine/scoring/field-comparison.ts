@@ -43,7 +43,7 @@ export interface FieldScratch {
   /**
    * What termFrequency was made of, per field (NaN where none applies), so a model other than the scorer's can be
    * given the adjustment the live scorer would add under it (scorer.ts modelTermFrequency): the bounded ln(ū/p(v))
-   * and ln p(v).
+   * and ln p(v); meaningful only where termFrequency is set (they are not cleared between pairs).
    */
   readonly termRelative: Float64Array;
   readonly termLogFrequency: Float64Array;

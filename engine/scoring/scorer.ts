@@ -243,17 +243,16 @@ function termFrequencies(a: PreparedRecord, b: PreparedRecord, scratch: FieldScr
 function termFrequency(scratch: FieldScratch, field: number, counts: TermCount, compiled: CompiledModel): number {
   const relative = relativeRarity(counts);
   const logP = logFrequency(counts);
-  const adjustment = combinedAdjustment(relative, logP, compiled.exactU[field] ?? Number.NaN);
+  const adjustment = combinedAdjustment(relative, logP, compiled.exactLogU[field] ?? Number.NaN);
   scratch.termRelative[field] = relative;
   scratch.termLogFrequency[field] = logP;
   scratch.termFrequency[field] = adjustment;
   return Number.isNaN(adjustment) ? 0 : adjustment;
 }
 
+/** Readings are left as they were: copyTermReadings reads them only where termFrequency was set. */
 function clearTermFrequency(scratch: FieldScratch): void {
   scratch.termFrequency.fill(Number.NaN);
-  scratch.termRelative.fill(Number.NaN);
-  scratch.termLogFrequency.fill(Number.NaN);
 }
 
 /** Values per pair that copyTermReadings writes. */
@@ -264,10 +263,12 @@ export const TERM_READINGS = 4;
  * ln(ū/p(v)) and ln p(v), NaN where none applied) to `into` at `offset`, for modelTermFrequency.
  */
 export function copyTermReadings(scratch: FieldScratch, into: Float64Array, offset: number): void {
-  into[offset] = scratch.termRelative[FAMILY_NAME] ?? Number.NaN;
-  into[offset + 1] = scratch.termLogFrequency[FAMILY_NAME] ?? Number.NaN;
-  into[offset + 2] = scratch.termRelative[GIVEN_NAME] ?? Number.NaN;
-  into[offset + 3] = scratch.termLogFrequency[GIVEN_NAME] ?? Number.NaN;
+  const family = !Number.isNaN(scratch.termFrequency[FAMILY_NAME] ?? Number.NaN);
+  const given = !Number.isNaN(scratch.termFrequency[GIVEN_NAME] ?? Number.NaN);
+  into[offset] = family ? (scratch.termRelative[FAMILY_NAME] ?? Number.NaN) : Number.NaN;
+  into[offset + 1] = family ? (scratch.termLogFrequency[FAMILY_NAME] ?? Number.NaN) : Number.NaN;
+  into[offset + 2] = given ? (scratch.termRelative[GIVEN_NAME] ?? Number.NaN) : Number.NaN;
+  into[offset + 3] = given ? (scratch.termLogFrequency[GIVEN_NAME] ?? Number.NaN) : Number.NaN;
 }
 
 /**
@@ -278,12 +279,12 @@ export function modelTermFrequency(model: CompiledModel, readings: Float64Array,
   const family = combinedAdjustment(
     readings[offset] ?? Number.NaN,
     readings[offset + 1] ?? Number.NaN,
-    model.exactU[FAMILY_NAME] ?? Number.NaN,
+    model.exactLogU[FAMILY_NAME] ?? Number.NaN,
   );
   const given = combinedAdjustment(
     readings[offset + 2] ?? Number.NaN,
     readings[offset + 3] ?? Number.NaN,
-    model.exactU[GIVEN_NAME] ?? Number.NaN,
+    model.exactLogU[GIVEN_NAME] ?? Number.NaN,
   );
   return (Number.isNaN(family) ? 0 : family) + (Number.isNaN(given) ? 0 : given);
 }

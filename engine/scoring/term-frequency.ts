@@ -79,17 +79,17 @@ function valueFrequency(counts: TermCount): number {
 }
 
 /**
- * The adjustment under a model whose Exact band has this u (NaN when the model has none: the relative form
- * alone): min(relative, ln(u / p(v))). NaN when there is none.
+ * The adjustment under a model whose Exact band has u = e^logModelU (NaN when the model has none: the relative form
+ * alone): min(relative, ln(u / p(v))). NaN when there is none, which is when relative is NaN.
  */
-export function combinedAdjustment(relative: number, logP: number, modelU: number): number {
-  if (Number.isNaN(relative)) return Number.NaN;
-  return modelU > 0 ? Math.min(relative, Math.log(modelU) - logP) : relative;
+export function combinedAdjustment(relative: number, logP: number, logModelU: number): number {
+  if (Number.isNaN(relative) || Number.isNaN(logModelU)) return relative;
+  return Math.min(relative, logModelU - logP);
 }
 
 /** The adjustment of an exactly agreeing value with these counts under a model's u (combinedAdjustment). */
 export function termFrequencyAdjustment(counts: TermCount, modelU = Number.NaN): number {
-  return combinedAdjustment(relativeRarity(counts), logFrequency(counts), modelU);
+  return combinedAdjustment(relativeRarity(counts), logFrequency(counts), modelU > 0 ? Math.log(modelU) : Number.NaN);
 }
 
 /**
