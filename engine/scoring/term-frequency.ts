@@ -15,14 +15,14 @@
  * by a tenth of the people (Nguyen, Kim, 张 or a family practice's own surname) has ū far above the default u. Two
  * people share such a name with chance p(v) whatever the model says, so exact agreement never weighs more than
  * ln(m/p(v)), the population's own reading: the adjustment is at most ln(u/p(v)). A model whose u is above ū (a
- * calibrated or estimated one) keeps the relative form, which is then the lower of the two.
+ * calibrated one: its u is measured among candidates) keeps the relative form, which is then the lower of the two.
  *
  * Bounds: below MIN_TERM_RECORDS records with the field the counts say too little (one sighting in a few hundred
  * records is not rarity), so no adjustment but the cap, for a value seen MIN_COMMON_COUNT times (a new registry's
- * first records are where a common name would otherwise count in full); above, the relative form is at most ±ln(MAX_RARITY) (50 times rarer
- * or commoner than the average name), so a name seen once in a large registry, often itself a keying error, never
- * outweighs the other fields. Only the Exact band of a family or given name compared straight (not crossed or
- * through a previous family name) is adjusted; every other band keeps its ln(m/u).
+ * first records are where a common name would otherwise count in full); above, the relative form is at most
+ * ±ln(MAX_RARITY) (50 times rarer or commoner than the average name), so a name seen once in a large registry,
+ * often itself a keying error, never outweighs the other fields. Only the Exact band of a family or given name
+ * compared straight (not crossed or through a previous family name) is adjusted; every other band keeps its ln(m/u).
  */
 export const TERM_FREQUENCY_FIELDS = ['familyName', 'givenName'] as const;
 export type TermFrequencyField = (typeof TERM_FREQUENCY_FIELDS)[number];
