@@ -49,7 +49,7 @@ describe('a registry where one name is common', () => {
     // Every record is another person: a record linked into an earlier one's identity with another birth date is
     // a wrong link (two John Smiths born on one day cannot be told apart by what the records hold, and may link).
     // Until the name has been counted MIN_COMMON_COUNT times its frequency is not known, and a new registry's
-    // first John Smiths are matched as the model has it (one such link here, the 7th John Smith with the 1st).
+    // first John Smiths are matched as the model has it (one such link here, the 15th John Smith with the 6th).
     const linked = engine.env.store
       .statement(
         `SELECT l.identity_id AS identity, MAX(l.record_id) AS lastRecord,
