@@ -81,17 +81,11 @@ async function reconciledSandbox(path: string): Promise<{ jobId: string; cases: 
         )
         .run(into, from, into, from);
     });
-    // Waiting cases out of date: the one aged above, and any an identity's later record made so on its own.
-    const stale = store
-      .statement(
-        `SELECT count(*) FROM review_case c
-           JOIN identity li ON li.tenant_id = c.tenant_id AND li.identity_id = c.left_identity_id
-           JOIN identity ri ON ri.tenant_id = c.tenant_id AND ri.identity_id = c.right_identity_id
-         WHERE c.tenant_id = 'reviews' AND c.status = 'open' AND (li.logical_version <> c.left_version
-           OR ri.logical_version <> c.right_version OR li.status <> 'active' OR ri.status <> 'active')`,
-      )
-      .pluck()
-      .get() as number;
+    // Waiting cases out of date: the one aged above, and any an identity's later record made so on its own. Counted
+    // as the page counts them: the waiting cases, less those that can be decided now.
+    const waiting = await engine.call('reviews/list', { limit: 1 }, ctx);
+    const current = await engine.call('reviews/list', { limit: 1, currentOnly: true }, ctx);
+    const stale = waiting.total - current.total;
     return { jobId, cases: job.counters.reviewCreated, stale };
   } finally {
     engine.close();
