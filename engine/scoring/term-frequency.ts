@@ -64,13 +64,16 @@ export function relativeRarity(counts: TermCount): number {
   return Math.max(-bound, Math.min(bound, Math.log(average / valueFrequency(counts))));
 }
 
-/** ln p(v); NaN when the counts are too few to say. */
+/**
+ * ln p(v); NaN without records. Whether the counts say enough is relativeRarity's to judge: combinedAdjustment
+ * reads this only where that is not NaN.
+ */
 export function logFrequency(counts: TermCount): number {
-  return counts.total < MIN_TERM_RECORDS && !knownCommon(counts) ? Number.NaN : Math.log(valueFrequency(counts));
+  return counts.total > 0 ? Math.log(valueFrequency(counts)) : Number.NaN;
 }
 
 function knownCommon(counts: TermCount): boolean {
-  return counts.count >= MIN_COMMON_COUNT && counts.total > 0;
+  return counts.count >= MIN_COMMON_COUNT;
 }
 
 /** p(v); a value not yet stored (a record compared before it is written) counts as seen once. */
