@@ -124,11 +124,21 @@ export function prepareRecord(fields: MatchFields, sets: NameSets, frequencies?:
     birthDigits: fields.birthDate === null ? null : fields.birthDate.replaceAll('-', ''),
     trusted,
     otherIdentifiers,
-    ...(frequencies === undefined || fields.familyName === null
-      ? {}
-      : { familyCount: frequencies.count('familyName', fields.familyName) }),
-    ...(frequencies === undefined || fields.givenName === null
-      ? {}
-      : { givenCount: frequencies.count('givenName', fields.givenName) }),
+    ...nameCounts(fields, frequencies),
+  };
+}
+
+function nameCounts(
+  { familyName, givenName }: MatchFields,
+  frequencies: TermFrequencyReader | undefined,
+): { familyCount?: TermCount; givenCount?: TermCount } {
+  if (frequencies === undefined) return {};
+  if (familyName !== null && givenName !== null && frequencies.countNames !== undefined) {
+    const [familyCount, givenCount] = frequencies.countNames(familyName, givenName);
+    return { familyCount, givenCount };
+  }
+  return {
+    ...(familyName === null ? {} : { familyCount: frequencies.count('familyName', familyName) }),
+    ...(givenName === null ? {} : { givenCount: frequencies.count('givenName', givenName) }),
   };
 }

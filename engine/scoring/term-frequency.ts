@@ -39,6 +39,8 @@ export interface TermCount {
 /** Reads the tenant's counts (store/term-frequency.ts). */
 export interface TermFrequencyReader {
   count(field: TermFrequencyField, value: string): TermCount;
+  /** A family and a given name's counts at once (one statement where a read is a round trip), if the reader can. */
+  countNames?(familyName: string, givenName: string): readonly [family: TermCount, given: TermCount];
 }
 
 export const MIN_TERM_RECORDS = 1000;

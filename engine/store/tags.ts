@@ -1,11 +1,29 @@
 import type { Store } from './store.ts';
 import type { BlockingTag } from '../blocking/tags.ts';
 
+/** Rows per statement of addTags: one statement for the tags of a typical record, a few for a large identity's. */
+const TAG_ROWS_PER_STATEMENT = 32;
+
+/** The statement of 1 … TAG_ROWS_PER_STATEMENT rows, by row count (texts built once, not per call). */
+const ADD_TAGS_SQL = Array.from(
+  { length: TAG_ROWS_PER_STATEMENT + 1 },
+  (_, rows) =>
+    'INSERT OR IGNORE INTO blocking_tag (tenant_id, tag, identity_id, rule_name, rule_set_version, key_version) VALUES ' +
+    Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?)').join(', '),
+);
+
+/**
+ * Adds tags to an identity (a tag it holds already is left as it is), up to TAG_ROWS_PER_STATEMENT rows per
+ * statement: a new identity's tags were a statement each, the largest share of an ingested record's statements (and
+ * of its round trips to PostgreSQL).
+ */
 export function addTags(store: Store, tenantId: string, identityId: number, tags: readonly BlockingTag[]): void {
-  const insert = store.statement(
-    'INSERT OR IGNORE INTO blocking_tag (tenant_id, tag, identity_id, rule_name, rule_set_version, key_version) VALUES (?, ?, ?, ?, ?, ?)',
-  );
-  for (const t of tags) insert.run(tenantId, t.tag, identityId, t.ruleName, t.ruleSetVersion, t.keyVersion);
+  for (let start = 0; start < tags.length; start += TAG_ROWS_PER_STATEMENT) {
+    const part = tags.slice(start, start + TAG_ROWS_PER_STATEMENT);
+    const args: (string | number | Buffer)[] = [];
+    for (const t of part) args.push(tenantId, t.tag, identityId, t.ruleName, t.ruleSetVersion, t.keyVersion);
+    store.statement(ADD_TAGS_SQL[part.length] as string).run(...args);
+  }
 }
 
 export function deleteTags(store: Store, tenantId: string, identityId: number): void {

@@ -12,78 +12,106 @@ import {
   type TermFrequencyReader,
 } from '../scoring/term-frequency.ts';
 
-function change(store: Store, tenantId: string, field: TermFrequencyField, value: string | null, delta: 1 | -1): void {
-  if (value === null || value === '') return;
-  let after: number;
-  if (delta === 1) {
-    // One statement: the count after, from which the count before follows.
-    after = store
-      .statement(
-        `INSERT INTO term_frequency (tenant_id, field, value, count) VALUES (?, ?, ?, 1)
-         ON CONFLICT (tenant_id, field, value) DO UPDATE SET count = term_frequency.count + 1 RETURNING count`,
-      )
-      .pluck()
-      .get(tenantId, field, value) as number;
-  } else {
-    const before = store
-      .statement('SELECT count FROM term_frequency WHERE tenant_id = ? AND field = ? AND value = ?')
-      .pluck()
-      .get(tenantId, field, value) as number | undefined;
-    if (before === undefined) return;
-    after = before - 1;
-    if (after === 0)
-      store
-        .statement('DELETE FROM term_frequency WHERE tenant_id = ? AND field = ? AND value = ?')
-        .run(tenantId, field, value);
-    else
-      store
-        .statement('UPDATE term_frequency SET count = ? WHERE tenant_id = ? AND field = ? AND value = ?')
-        .run(after, tenantId, field, value);
-  }
-  const before = after - delta;
-  // (c ± 1)² − c² = ±2c + 1. A decrement follows an increment, so its totals row exists (and the CHECKs on an
-  // upsert's inserted values would refuse negative ones).
-  if (delta === 1) {
+/** A name's count less one (a record's name changed), its totals with it. */
+function decrement(store: Store, tenantId: string, field: TermFrequencyField, value: string): void {
+  const before = store
+    .statement('SELECT count FROM term_frequency WHERE tenant_id = ? AND field = ? AND value = ?')
+    .pluck()
+    .get(tenantId, field, value) as number | undefined;
+  if (before === undefined) return;
+  const after = before - 1;
+  if (after === 0)
     store
-      .statement(
-        `INSERT INTO term_frequency_total (tenant_id, field, total, sum_squares) VALUES (?, ?, 1, ?)
-         ON CONFLICT (tenant_id, field) DO UPDATE SET total = term_frequency_total.total + 1,
-           sum_squares = term_frequency_total.sum_squares + excluded.sum_squares`,
-      )
-      .run(tenantId, field, after * after - before * before);
-  } else {
+      .statement('DELETE FROM term_frequency WHERE tenant_id = ? AND field = ? AND value = ?')
+      .run(tenantId, field, value);
+  else
     store
-      .statement(
-        'UPDATE term_frequency_total SET total = total - 1, sum_squares = sum_squares + ? WHERE tenant_id = ? AND field = ?',
-      )
-      .run(after * after - before * before, tenantId, field);
-  }
+      .statement('UPDATE term_frequency SET count = ? WHERE tenant_id = ? AND field = ? AND value = ?')
+      .run(after, tenantId, field, value);
+  // (c − 1)² − c² = −2c + 1. A decrement follows an increment, so the totals row exists.
+  store
+    .statement(
+      'UPDATE term_frequency_total SET total = total - 1, sum_squares = sum_squares + ? WHERE tenant_id = ? AND field = ?',
+    )
+    .run(after * after - before * before, tenantId, field);
+}
+
+/** The statements of `increment` for 1 or 2 names (one per field at most), by count (texts built once). */
+const INCREMENT_SQL = [1, 2].map((names) => ({
+  counts:
+    'INSERT INTO term_frequency (tenant_id, field, value, count) VALUES ' +
+    Array.from({ length: names }, () => '(?, ?, ?, 1)').join(', ') +
+    ' ON CONFLICT (tenant_id, field, value) DO UPDATE SET count = term_frequency.count + 1 RETURNING field, count',
+  totals:
+    'INSERT INTO term_frequency_total (tenant_id, field, total, sum_squares) VALUES ' +
+    Array.from({ length: names }, () => '(?, ?, 1, ?)').join(', ') +
+    ` ON CONFLICT (tenant_id, field) DO UPDATE SET total = term_frequency_total.total + 1,
+      sum_squares = term_frequency_total.sum_squares + excluded.sum_squares`,
+}));
+
+/**
+ * Counts names once more, at most one per field, in two statements whatever their number (a new record's family
+ * and given name were four): the counts after, from which the counts before follow, then the fields' totals.
+ */
+function increment(store: Store, tenantId: string, names: readonly [TermFrequencyField, string][]): void {
+  const sql = INCREMENT_SQL[names.length - 1];
+  if (sql === undefined) throw new RangeError('increment takes one or two names, one per field');
+  const args: string[] = [];
+  for (const [field, value] of names) args.push(tenantId, field, value);
+  const rows = store
+    .statement(sql.counts)
+    .raw()
+    .all(...args) as [TermFrequencyField, number][];
+  const totals: (string | number)[] = [];
+  // (c + 1)² − c² = 2c + 1, from the count after: 2·after − 1.
+  for (const [field, after] of rows) totals.push(tenantId, field, 2 * after - 1);
+  store.statement(sql.totals).run(...totals);
 }
 
 /** Counts a written record's names: `before` is the record's previous fields (null for a new record). */
 export function countRecordTerms(store: Store, tenantId: string, before: MatchFields | null, after: MatchFields): void {
+  const added: [TermFrequencyField, string][] = [];
   for (const field of TERM_FREQUENCY_FIELDS) {
     const old = before?.[field] ?? null;
     const now = after[field];
     if (old === now) continue;
-    change(store, tenantId, field, old, -1);
-    change(store, tenantId, field, now, 1);
+    if (old !== null && old !== '') decrement(store, tenantId, field, old);
+    if (now !== null && now !== '') added.push([field, now]);
   }
+  if (added.length > 0) increment(store, tenantId, added);
 }
 
-/** The tenant's counts as the scorer reads them: one statement per value (its count and the field's totals). */
+/**
+ * The tenant's counts as the scorer reads them: one statement per value (its count and the field's totals), or for
+ * a family and a given name together.
+ */
 export function storedTermFrequencies(store: Store, tenantId: string): TermFrequencyReader {
+  const count = (field: TermFrequencyField, value: string): TermCount => {
+    const row = store
+      .statement(
+        `SELECT (SELECT count FROM term_frequency WHERE tenant_id = t.tenant_id AND field = t.field AND value = ?), total, sum_squares
+         FROM term_frequency_total t WHERE t.tenant_id = ? AND t.field = ?`,
+      )
+      .raw()
+      .get(value, tenantId, field) as [number | null, number, number] | undefined;
+    return { count: row?.[0] ?? 0, total: row?.[1] ?? 0, sumSquares: row?.[2] ?? 0 };
+  };
   return {
-    count(field: TermFrequencyField, value: string): TermCount {
-      // One statement for the value's count and the field's totals.
-      const row = store
+    count,
+    countNames(familyName, givenName) {
+      const rows = store
         .statement(
-          `SELECT (SELECT count FROM term_frequency WHERE tenant_id = t.tenant_id AND field = t.field AND value = ?), total, sum_squares
-           FROM term_frequency_total t WHERE t.tenant_id = ? AND t.field = ?`,
+          `SELECT t.field, (SELECT count FROM term_frequency WHERE tenant_id = t.tenant_id AND field = t.field
+             AND value = CASE t.field WHEN 'familyName' THEN ? ELSE ? END), total, sum_squares
+           FROM term_frequency_total t WHERE t.tenant_id = ? AND t.field IN ('familyName', 'givenName')`,
         )
         .raw()
-        .get(value, tenantId, field) as [number | null, number, number] | undefined;
-      return { count: row?.[0] ?? 0, total: row?.[1] ?? 0, sumSquares: row?.[2] ?? 0 };
+        .all(familyName, givenName, tenantId) as [TermFrequencyField, number | null, number, number][];
+      const of = (field: TermFrequencyField): TermCount => {
+        const row = rows.find((r) => r[0] === field);
+        return { count: row?.[1] ?? 0, total: row?.[2] ?? 0, sumSquares: row?.[3] ?? 0 };
+      };
+      return [of('familyName'), of('givenName')];
     },
   };
 }
