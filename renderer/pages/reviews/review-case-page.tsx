@@ -77,7 +77,15 @@ function Facts({ detail }: { readonly detail: ReviewCaseDetail }) {
         ]
       : [
           'Score',
-          `${c.score.toFixed(4)} (${c.decision === 'certain' ? 'certain' : 'probable'} under profile version ${String(c.matchingProfileVersion)})`,
+          <span key="score">
+            {`${c.score.toFixed(4)} (${c.decision === 'certain' ? 'certain' : 'probable'} under profile version ${String(c.matchingProfileVersion)})`}
+            {c.decision === 'certain' ? (
+              <Text component="span" size="sm" c="dimmed" display="block">
+                Certain, yet a case: only a record that arrives is linked automatically; two identities are never joined
+                without a person, however well they match.
+              </Text>
+            ) : null}
+          </span>,
         ],
     [
       'Opened',
