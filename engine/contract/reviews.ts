@@ -6,7 +6,7 @@
  * Browser-safe: zod only.
  */
 import { z } from 'zod';
-import { MatchResultSchema, RecordRefSchema } from './matching.ts';
+import { MatchResultSchema, RecordRefSchema, ScoreLimitSchema } from './matching.ts';
 
 /** The longest reason a review decision may give (characters, after trimming). */
 export const DECISION_REASON_MAX = 500;
@@ -39,6 +39,12 @@ export const ReviewCaseSchema = z.object({
   /** The matching decision that opened the case (not a reviewer's). */
   decision: z.enum(['certain', 'probable']),
   evidence: MatchResultSchema.shape.evidence,
+  /**
+   * The rule that held the pair's score at Probable when the case was opened (a possible twin, names only, …: its
+   * score is then the Probable threshold, whatever its fields add up to); null when none did, or for a case opened
+   * before the registry recorded it.
+   */
+  limitedBy: ScoreLimitSchema.nullable(),
   createdAt: z.string(),
   /** The job that opened the case; null for an ingestion outside a job and for cases older than this field. */
   jobId: z.string().nullable(),

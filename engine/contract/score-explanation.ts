@@ -115,26 +115,30 @@ function precedence(
 }
 
 /**
- * What each score limit (scoring/scorer.ts) says: its waterfall step's label, the reason it holds, and the reason in
- * brief (a table cell, the CLI's explain).
+ * What each score limit (scoring/scorer.ts) says: its name (a list's cell), its waterfall step's label, the reason it
+ * holds, and the reason in brief (a table cell, the CLI's explain).
  */
-export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { label: string; why: string; brief: string }>> = {
+export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { name: string; label: string; why: string; brief: string }>> = {
   NoNameEvidence: {
+    name: 'no name evidence',
     label: 'No name evidence: held to Probable',
     brief: 'no name part compared on both sides',
     why: 'No family or given name was compared on both records',
   },
   PossibleTwin: {
+    name: 'possible twin',
     label: 'Possible twin: held to Probable',
     brief: 'same family name and birth date, another given name, both records carry a sex',
     why: 'The records share family name and birth date but not the given name, and both carry a sex (possible twins or household members of one age; shared contact details and family numbers do not tell them apart)',
   },
   BirthDateConflict: {
+    name: 'birth dates disagree',
     label: 'Birth dates disagree: held to Probable',
     brief: 'birth dates within a year but beyond a keying error, no personal identifier agrees',
     why: 'The birth dates are within a year of each other but further apart than a keying error, and no personal identifier agrees (two people of one name born months apart; shared contact details do not tell them apart)',
   },
   NamesOnly: {
+    name: 'names only',
     label: 'Names only: held to Probable',
     brief:
       'no birth date compared on both sides, no address line, postcode or identifier agrees, and no phone or e-mail but from an address that disagrees',

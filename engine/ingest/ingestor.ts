@@ -311,6 +311,7 @@ export class Ingestor {
         score: candidate.outcome.score,
         decision: candidate.outcome.decision === 'certain' ? 'certain' : 'probable',
         evidence: explained.evidence,
+        limitedBy: explained.limitedBy ?? null,
         jobId: this.jobId,
         sourceSystem: this.sourceSystem,
       },

@@ -14,7 +14,7 @@
  * with INSERT OR IGNORE: retries and overlapping workers never create duplicates.
  */
 import type { Store } from '../store/store.ts';
-import type { FieldEvidence } from '../contract/matching.ts';
+import type { FieldEvidence, ScoreLimit } from '../contract/matching.ts';
 import { buildCanonical, type CanonicalRecord } from '../ingest/survivorship.ts';
 import { MAX_BLOCK_SIZE, MAX_COMPARED_RECORDS_PER_IDENTITY, rankCandidates } from '../ingest/candidates.ts';
 import { PreparedCache } from '../ingest/prepared-cache.ts';
@@ -174,6 +174,7 @@ interface ReviewPair {
   readonly score: number;
   readonly decision: 'certain' | 'probable';
   readonly evidence: FieldEvidence[];
+  readonly limitedBy: ScoreLimit | null;
 }
 
 /** memberCapacity: the identities whose prepared records are kept between batches (tests make it tiny). */
@@ -262,6 +263,7 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
           score: explained.score,
           decision: explained.decision === 'certain' ? 'certain' : 'probable',
           evidence: explained.evidence,
+          limitedBy: explained.limitedBy ?? null,
         });
       }
       return {
@@ -297,6 +299,7 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
                 score: pair.score,
                 decision: pair.decision,
                 evidence: pair.evidence,
+                limitedBy: pair.limitedBy,
                 jobId: ctx.jobId,
               },
               at,

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Store } from './store.ts';
-import type { FieldEvidence } from '../contract/matching.ts';
+import type { FieldEvidence, ScoreLimit } from '../contract/matching.ts';
 import type { ReviewCase, ReviewDecision } from '../contract/reviews.ts';
 
 export type ReviewKind = ReviewCase['kind'];
@@ -24,6 +24,8 @@ export interface ReviewCaseWrite {
   readonly jobId?: string | null;
   /** For ingestion, the source system of the record that opens the case. */
   readonly sourceSystem?: string | null;
+  /** The rule that held the pair's score at Probable (scoring/scorer.ts scoreLimit), if one did. */
+  readonly limitedBy?: ScoreLimit | null;
 }
 
 /**
@@ -38,8 +40,8 @@ export function insertReviewCase(store: Store, tenantId: string, c: ReviewCaseWr
   const result = store
     .statement(
       `INSERT OR IGNORE INTO review_case (tenant_id, case_id, kind, left_identity_id, left_version, right_identity_id, right_version,
-         profile_version, score, decision, evidence_json, status, created_at, job_id, source_system)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?)`,
+         profile_version, score, decision, evidence_json, status, created_at, job_id, source_system, limited_by)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?)`,
     )
     .run(
       tenantId,
@@ -56,6 +58,7 @@ export function insertReviewCase(store: Store, tenantId: string, c: ReviewCaseWr
       at,
       c.jobId ?? null,
       c.sourceSystem ?? null,
+      c.limitedBy ?? null,
     );
   if (result.changes !== 1) return false;
   store
@@ -138,6 +141,7 @@ export interface ReviewCaseRow {
   readonly score: number;
   readonly decision: 'certain' | 'probable';
   readonly evidence: FieldEvidence[];
+  readonly limitedBy: ScoreLimit | null;
   readonly createdAt: string;
   readonly jobId: string | null;
   readonly sourceSystem: string | null;
@@ -166,8 +170,8 @@ const ORDER: Record<ReviewSort, string> = {
 const STALE = `(li.logical_version <> c.left_version OR ri.logical_version <> c.right_version OR li.status <> 'active' OR ri.status <> 'active')`;
 
 const CASE_COLUMNS = `c.case_id, c.kind, c.status, c.left_identity_id, li.enterprise_id AS left_eid, c.left_version, c.right_identity_id,
-  ri.enterprise_id AS right_eid, c.right_version, c.profile_version, c.score, c.decision, c.evidence_json, c.created_at, c.job_id,
-  c.source_system, ${STALE} AS stale, d.decision AS review_decision, d.actor AS review_actor, d.decided_at AS review_at`;
+  ri.enterprise_id AS right_eid, c.right_version, c.profile_version, c.score, c.decision, c.evidence_json, c.limited_by, c.created_at,
+  c.job_id, c.source_system, ${STALE} AS stale, d.decision AS review_decision, d.actor AS review_actor, d.decided_at AS review_at`;
 
 const CASE_FROM = `review_case c
   JOIN identity li ON li.tenant_id = c.tenant_id AND li.identity_id = c.left_identity_id
@@ -189,6 +193,7 @@ interface CaseSqlRow {
   score: number;
   decision: 'certain' | 'probable';
   evidence_json: string;
+  limited_by: ScoreLimit | null;
   created_at: string;
   job_id: string | null;
   source_system: string | null;
@@ -213,6 +218,7 @@ function caseFromRow(r: CaseSqlRow): ReviewCaseRow {
     score: r.score,
     decision: r.decision,
     evidence: JSON.parse(r.evidence_json) as FieldEvidence[],
+    limitedBy: r.limited_by,
     createdAt: r.created_at,
     jobId: r.job_id,
     sourceSystem: r.source_system,

@@ -271,6 +271,9 @@ describe('review cases in the console', () => {
     await page.getByRole('switch', { name: 'Only cases that can be decided now' }).check();
     await page.locator('[data-testid="review-cases"][aria-busy="false"]').waitFor();
     await rows.first().locator('td:nth-child(3)', { hasText: '0.5000' }).waitFor();
+    // The list names the rule that held it when it was opened.
+    const held = /^Probableheld: (possible twin|names only|birth dates disagree|no name evidence)$/;
+    expect(await rows.first().locator('td:nth-child(4)').textContent()).toMatch(held);
     await rows
       .first()
       .getByRole('link', { name: /^Open case/ })
@@ -279,6 +282,14 @@ describe('review cases in the console', () => {
     await rule.waitFor();
     expect(await rule.textContent()).toMatch(
       /, so the score is held to the Probable threshold \(0\.5\): such a pair may go to review but is never linked automatically\.$/,
+    );
+    expect(
+      await page
+        .getByRole('table', { name: 'Case details' })
+        .getByRole('row', { name: /^Score/ })
+        .textContent(),
+    ).toMatch(
+      /^Score0\.5000 \(probable under profile version \d+\)Held at the Probable threshold when opened \((possible twin|names only|birth dates disagree|no name evidence)\): .+\.$/,
     );
     await expectAccessible(page, 'review-case-held');
     await screenshot(page, '44c-review-case-held');

@@ -40,6 +40,7 @@ import { formatDateTime } from '../../format.ts';
 import { IconAlert, IconCheck, IconInfo } from '../../icons.tsx';
 import { shortJobId } from '../maintenance/job-id.ts';
 import { PairRecords } from '../assurance/pair-records.tsx';
+import { LIMIT_TEXT } from '../../../engine/contract/score-explanation.ts';
 import { DECISION_COLOR, DECISION_TEXT, KIND_TEXT, shortCaseId } from './review-text.ts';
 import { unavailableReason } from './reviews-page.tsx';
 
@@ -79,6 +80,12 @@ function Facts({ detail }: { readonly detail: ReviewCaseDetail }) {
           'Score',
           <span key="score">
             {`${c.score.toFixed(4)} (${c.decision === 'certain' ? 'certain' : 'probable'} under profile version ${String(c.matchingProfileVersion)})`}
+            {c.limitedBy === null ? null : (
+              <Text component="span" size="sm" c="dimmed" display="block">
+                Held at the Probable threshold when opened ({LIMIT_TEXT[c.limitedBy].name}):{' '}
+                {LIMIT_TEXT[c.limitedBy].brief}.
+              </Text>
+            )}
             {c.decision === 'certain' ? (
               <Text component="span" size="sm" c="dimmed" display="block">
                 Certain, yet a case: only a record that arrives is linked automatically; two identities are never joined

@@ -23,6 +23,7 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
 import { REVIEW_KINDS, REVIEW_SORTS, type ReviewCase } from '../../../engine/contract/reviews.ts';
+import { LIMIT_TEXT } from '../../../engine/contract/score-explanation.ts';
 import { useClient } from '../../client/context.tsx';
 import { navigate, paths } from '../../hooks/route.ts';
 import { useProfile, keys } from '../../hooks/console-data.ts';
@@ -115,6 +116,15 @@ function CasesTable({ rows, now }: { readonly rows: readonly ReviewCase[]; reado
               <Table.Td>{row.score.toFixed(4)}</Table.Td>
               <Table.Td>
                 {row.kind === 'LinkQuality' ? '— (one identity)' : row.decision === 'certain' ? 'Certain' : 'Probable'}
+                {row.limitedBy === null ? null : (
+                  <Text
+                    size="xs"
+                    c="dimmed"
+                    title={`Held at the Probable threshold: ${LIMIT_TEXT[row.limitedBy].brief}`}
+                  >
+                    held: {LIMIT_TEXT[row.limitedBy].name}
+                  </Text>
+                )}
               </Table.Td>
               <Table.Td>v{row.matchingProfileVersion}</Table.Td>
               <Table.Td>

@@ -190,3 +190,33 @@ describe('migration 0012 (health samples: matching figures, identity sizes, dail
     after.close();
   });
 });
+
+describe('migration 0013 (review cases record the rule that held their score)', () => {
+  it('keeps every existing case with no rule recorded, and takes only the rules the scorer has', () => {
+    const path = join(tempDir(), 'limit.db');
+    const before = Store.open(path, { migrations: loadMigrations().filter((m) => m.id <= 12) });
+    before.exec(`INSERT INTO tenant (tenant_id, created_at) VALUES ('t', 'now');
+      INSERT INTO matching_profile (tenant_id, profile_version, profile_json, created_at, reason, is_active) VALUES ('t', 1, '{}', 'now', 'test', 1);
+      INSERT INTO identity (identity_id, tenant_id, enterprise_id, logical_version, canonical_json, status, created_at, updated_at)
+        VALUES (1, 't', 'e1', 1, '{}', 'active', 'now', 'now'), (2, 't', 'e2', 1, '{}', 'active', 'now', 'now'),
+          (3, 't', 'e3', 1, '{}', 'active', 'now', 'now');
+      INSERT INTO review_case (tenant_id, case_id, kind, left_identity_id, left_version, right_identity_id, right_version, profile_version, score,
+        decision, evidence_json, status, created_at)
+        VALUES ('t', 'rc-00000000000000000000000000000001', 'IngestionMatch', 1, 1, 2, 1, 1, 0.5, 'probable', '[]', 'open', 'then')`);
+    before.close();
+    const after = Store.open(path);
+    expect(after.statement('SELECT case_id, score, limited_by FROM review_case').all()).toEqual([
+      { case_id: 'rc-00000000000000000000000000000001', score: 0.5, limited_by: null },
+    ]);
+    const insert = (right: number, rule: string): void => {
+      after.exec(`INSERT INTO review_case (tenant_id, case_id, kind, left_identity_id, left_version, right_identity_id, right_version, profile_version,
+        score, decision, evidence_json, status, created_at, limited_by) VALUES ('t', 'rc-${rule}', 'IngestionMatch', 1, 1, ${String(right)}, 1, 1,
+        0.5, 'probable', '[]', 'open', 'now', '${rule}')`);
+    };
+    insert(3, 'PossibleTwin');
+    expect(() => {
+      insert(2, 'Twin');
+    }).toThrow(/CHECK/);
+    after.close();
+  });
+});
