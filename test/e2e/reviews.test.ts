@@ -92,6 +92,16 @@ async function reconciledSandbox(path: string): Promise<{ jobId: string; cases: 
   }
 }
 
+/** The list of waiting cases in an order, with or without the out-of-date ones, as a reviewer chooses them. */
+async function waitingCases(page: Page, order: string, currentOnly: boolean): Promise<void> {
+  await page.getByLabel('Status', { exact: true }).first().click();
+  await page.getByRole('option', { name: 'Waiting for a decision' }).click();
+  await page.getByLabel('Order', { exact: true }).first().click();
+  await page.getByRole('option', { name: order }).click();
+  await page.getByRole('switch', { name: 'Only cases that can be decided now' }).setChecked(currentOnly);
+  await page.locator('[data-testid="review-cases"][aria-busy="false"]').waitFor();
+}
+
 beforeAll(async () => {
   dir = scratchDir('mpi-e2e-reviews-').dir;
   reconciliation = await reconciledSandbox(join(dir, 'reviews.db'));
@@ -264,12 +274,7 @@ describe('review cases in the console', () => {
     // case says which rule and why, beside the records. Only current cases: most waiting cases tie at 0.5000 and are
     // listed by case ID, which is random, so the first could be one of the out-of-date cases, whose records, scored
     // as they are now, may no longer be held.
-    await page.getByLabel('Status', { exact: true }).first().click();
-    await page.getByRole('option', { name: 'Waiting for a decision' }).click();
-    await page.getByLabel('Order', { exact: true }).first().click();
-    await page.getByRole('option', { name: 'Lowest score first' }).click();
-    await page.getByRole('switch', { name: 'Only cases that can be decided now' }).check();
-    await page.locator('[data-testid="review-cases"][aria-busy="false"]').waitFor();
+    await waitingCases(page, 'Lowest score first', true);
     await rows.first().locator('td:nth-child(3)', { hasText: '0.5000' }).waitFor();
     // The list names the rule that held it when it was opened.
     const held = /^Probableheld: (possible twin|names only|birth dates disagree|no name evidence)$/;
@@ -300,14 +305,9 @@ describe('review cases in the console', () => {
     await page.getByTestId('page-text').waitFor();
 
     // The highest waiting case scores Certain: a record matched two identities as surely, and identities are never
-    // joined without a person. The case says so beside its score.
-    await page.getByLabel('Status', { exact: true }).first().click();
-    await page.getByRole('option', { name: 'Waiting for a decision' }).click();
-    await page.getByLabel('Order', { exact: true }).first().click();
-    await page.getByRole('option', { name: 'Highest score first' }).click();
-    // Out-of-date cases too: the set-up's aging picks one case at random (by case ID), possibly this one.
-    await page.getByRole('switch', { name: 'Only cases that can be decided now' }).uncheck();
-    await page.locator('[data-testid="review-cases"][aria-busy="false"]').waitFor();
+    // joined without a person. The case says so beside its score. Out-of-date cases are listed too: the set-up's aging
+    // picks one case at random (by case ID), possibly this one.
+    await waitingCases(page, 'Highest score first', false);
     await rows.first().locator('td:nth-child(4)', { hasText: 'Certain' }).waitFor();
     await rows
       .first()

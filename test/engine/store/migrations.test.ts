@@ -111,18 +111,30 @@ describe('migration 0007 (term frequencies of names)', () => {
   });
 });
 
+/**
+ * A registry at migration `upTo` holding tenant t, profile 1, identities 1 … `identities` and one open ingestion
+ * case, rc-…01, about identities 1 and 2 at `score`.
+ */
+function withOneCase(path: string, upTo: number, identities: number, score: number): void {
+  const before = Store.open(path, { migrations: loadMigrations().filter((m) => m.id <= upTo) });
+  const rows = Array.from(
+    { length: identities },
+    (_, i) => `(${String(i + 1)}, 't', 'e${String(i + 1)}', 1, '{}', 'active', 'now', 'now')`,
+  ).join(', ');
+  before.exec(`INSERT INTO tenant (tenant_id, created_at) VALUES ('t', 'now');
+    INSERT INTO matching_profile (tenant_id, profile_version, profile_json, created_at, reason, is_active) VALUES ('t', 1, '{}', 'now', 'test', 1);
+    INSERT INTO identity (identity_id, tenant_id, enterprise_id, logical_version, canonical_json, status, created_at, updated_at)
+      VALUES ${rows};
+    INSERT INTO review_case (tenant_id, case_id, kind, left_identity_id, left_version, right_identity_id, right_version, profile_version, score,
+      decision, evidence_json, status, created_at)
+      VALUES ('t', 'rc-00000000000000000000000000000001', 'IngestionMatch', 1, 1, 2, 1, 1, ${String(score)}, 'probable', '[]', 'open', 'then')`);
+  before.close();
+}
+
 describe('migration 0009 (review cases rebuilt: origin, LinkQuality, decisions)', () => {
   it('keeps every existing case, with no origin, and accepts the new kind for one identity only', () => {
     const path = join(tempDir(), 'reviews.db');
-    const before = Store.open(path, { migrations: loadMigrations().filter((m) => m.id <= 8) });
-    before.exec(`INSERT INTO tenant (tenant_id, created_at) VALUES ('t', 'now');
-      INSERT INTO matching_profile (tenant_id, profile_version, profile_json, created_at, reason, is_active) VALUES ('t', 1, '{}', 'now', 'test', 1);
-      INSERT INTO identity (identity_id, tenant_id, enterprise_id, logical_version, canonical_json, status, created_at, updated_at)
-        VALUES (1, 't', 'e1', 1, '{}', 'active', 'now', 'now'), (2, 't', 'e2', 1, '{}', 'active', 'now', 'now');
-      INSERT INTO review_case (tenant_id, case_id, kind, left_identity_id, left_version, right_identity_id, right_version, profile_version, score,
-        decision, evidence_json, status, created_at)
-        VALUES ('t', 'rc-00000000000000000000000000000001', 'IngestionMatch', 1, 1, 2, 1, 1, 0.9, 'probable', '[]', 'open', 'then')`);
-    before.close();
+    withOneCase(path, 8, 2, 0.9);
     const after = Store.open(path);
     expect(after.statement('SELECT case_id, kind, job_id, source_system, status FROM review_case').all()).toEqual([
       {
@@ -194,16 +206,7 @@ describe('migration 0012 (health samples: matching figures, identity sizes, dail
 describe('migration 0013 (review cases record the rule that held their score)', () => {
   it('keeps every existing case with no rule recorded, and takes only the rules the scorer has', () => {
     const path = join(tempDir(), 'limit.db');
-    const before = Store.open(path, { migrations: loadMigrations().filter((m) => m.id <= 12) });
-    before.exec(`INSERT INTO tenant (tenant_id, created_at) VALUES ('t', 'now');
-      INSERT INTO matching_profile (tenant_id, profile_version, profile_json, created_at, reason, is_active) VALUES ('t', 1, '{}', 'now', 'test', 1);
-      INSERT INTO identity (identity_id, tenant_id, enterprise_id, logical_version, canonical_json, status, created_at, updated_at)
-        VALUES (1, 't', 'e1', 1, '{}', 'active', 'now', 'now'), (2, 't', 'e2', 1, '{}', 'active', 'now', 'now'),
-          (3, 't', 'e3', 1, '{}', 'active', 'now', 'now');
-      INSERT INTO review_case (tenant_id, case_id, kind, left_identity_id, left_version, right_identity_id, right_version, profile_version, score,
-        decision, evidence_json, status, created_at)
-        VALUES ('t', 'rc-00000000000000000000000000000001', 'IngestionMatch', 1, 1, 2, 1, 1, 0.5, 'probable', '[]', 'open', 'then')`);
-    before.close();
+    withOneCase(path, 12, 3, 0.5);
     const after = Store.open(path);
     expect(after.statement('SELECT case_id, score, limited_by FROM review_case').all()).toEqual([
       { case_id: 'rc-00000000000000000000000000000001', score: 0.5, limited_by: null },
