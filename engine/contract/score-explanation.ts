@@ -104,7 +104,7 @@ function precedence(
     const capped = scale === 'log-odds' ? Math.log(probable / (1 - probable)) : probable;
     steps.push({
       kind: 'cap',
-      label: LIMIT_TEXT[result.limitedBy].label,
+      label: limitLabel(result.limitedBy),
       from: last,
       to: capped,
       delta: capped - last,
@@ -115,36 +115,38 @@ function precedence(
 }
 
 /**
- * What each score limit (scoring/scorer.ts) says: its name (a list's cell), its waterfall step's label, the reason it
- * holds, and the reason in brief (a table cell, the CLI's explain).
+ * What each score limit (scoring/scorer.ts) says: its name (a list's cell, and its waterfall step's label through
+ * limitLabel), the reason it holds, and the reason in brief (a table cell, the CLI's explain).
  */
-export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { name: string; label: string; why: string; brief: string }>> = {
+export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { name: string; why: string; brief: string }>> = {
   NoNameEvidence: {
     name: 'no name evidence',
-    label: 'No name evidence: held to Probable',
     brief: 'no name part compared on both sides',
     why: 'No family or given name was compared on both records',
   },
   PossibleTwin: {
     name: 'possible twin',
-    label: 'Possible twin: held to Probable',
     brief: 'same family name and birth date, another given name, both records carry a sex',
     why: 'The records share family name and birth date but not the given name, and both carry a sex (possible twins or household members of one age; shared contact details and family numbers do not tell them apart)',
   },
   BirthDateConflict: {
     name: 'birth dates disagree',
-    label: 'Birth dates disagree: held to Probable',
     brief: 'birth dates within a year but beyond a keying error, no personal identifier agrees',
     why: 'The birth dates are within a year of each other but further apart than a keying error, and no personal identifier agrees (two people of one name born months apart; shared contact details do not tell them apart)',
   },
   NamesOnly: {
     name: 'names only',
-    label: 'Names only: held to Probable',
     brief:
       'no birth date compared on both sides, no address line, postcode or identifier agrees, and no phone or e-mail but from an address that disagrees',
     why: 'Only the names tell these records apart: one of them has no birth date, no address line, postcode or identifier agrees, and a phone or e-mail that agrees comes from an address that does not (two people of one name, a Junior and a Senior or namesakes, look the same, and relatives share contact details)',
   },
 };
+
+/** A score limit's label in a waterfall or an example: 'Possible twin: held to Probable'. */
+export function limitLabel(limit: ScoreLimit): string {
+  const name = LIMIT_TEXT[limit].name;
+  return `${name.charAt(0).toUpperCase()}${name.slice(1)}: held to Probable`;
+}
 
 /** The waterfall of a scored pair, or null when the evidence does not carry what the method needs. */
 export function scoreWaterfall(result: ScoredEvidence, basis: ScoreBasis): Waterfall | null {

@@ -10,7 +10,7 @@ import { Note } from '../../layout/note.tsx';
 import { useMemo, useState } from 'react';
 import type { z } from 'zod';
 import type { ErrorExampleSchema, EvaluationReport } from '../../../engine/contract/assurance.ts';
-import { LIMIT_TEXT } from '../../../engine/contract/score-explanation.ts';
+import { limitLabel } from '../../../engine/contract/score-explanation.ts';
 import { formatCount } from '../../format.ts';
 import { IconInfo } from '../../icons.tsx';
 import { ExportButtons } from './export-buttons.tsx';
@@ -111,7 +111,7 @@ function ExamplesSection({
                 <Table.Td>{example.score.toFixed(4)}</Table.Td>
                 <Table.Td>
                   {example.decidedBy}
-                  {example.limitedBy === undefined ? '' : ` (${LIMIT_TEXT[example.limitedBy].label})`}
+                  {example.limitedBy === undefined ? '' : ` (${limitLabel(example.limitedBy)})`}
                 </Table.Td>
                 <Table.Td>
                   <Button

@@ -138,7 +138,11 @@ describe('the score waterfall', () => {
     );
     expect(capped?.methodScore).toBeCloseTo(1 / (1 + Math.exp(-(Math.log(1 / 9) + 6))), 12);
     expect(capped?.score).toBe(0.75);
-    expect(capped?.steps.at(-1)).toMatchObject({ kind: 'cap', to: Math.log(0.75 / 0.25) });
+    expect(capped?.steps.at(-1)).toMatchObject({
+      kind: 'cap',
+      label: 'No name evidence: held to Probable',
+      to: Math.log(0.75 / 0.25),
+    });
     expect(scoreWaterfall({ score: 1, decidedBy: 'trusted-identifier', evidence: nameless }, basis)?.score).toBe(1);
     expect(scoreWaterfall({ score: 0, decidedBy: 'hard-conflict', evidence: nameless }, basis)?.score).toBe(0);
   });
