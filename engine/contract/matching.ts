@@ -72,6 +72,8 @@ export const MatchResultSchema = z.object({
    * that disagrees).
    */
   limitedBy: ScoreLimitSchema.optional(),
+  /** Present with limitedBy: the score method's score before the rule held it (above the Probable threshold). */
+  heldFrom: z.number().min(0).max(1).optional(),
   /**
    * Fellegi-Sunter: what the score added to the model's prior log-odds for the registry's size (negative: a model
    * whose prior was set for a smaller registry, its priorRecords); absent when nothing was added.

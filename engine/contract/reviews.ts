@@ -45,6 +45,8 @@ export const ReviewCaseSchema = z.object({
    * before the registry recorded it.
    */
   limitedBy: ScoreLimitSchema.nullable(),
+  /** With limitedBy: the score the pair's fields gave before the rule held it; null otherwise. */
+  heldFrom: z.number().min(0).max(1).nullable(),
   createdAt: z.string(),
   /** The job that opened the case; null for an ingestion outside a job and for cases older than this field. */
   jobId: z.string().nullable(),

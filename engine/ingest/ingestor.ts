@@ -312,6 +312,7 @@ export class Ingestor {
         decision: candidate.outcome.decision === 'certain' ? 'certain' : 'probable',
         evidence: explained.evidence,
         limitedBy: explained.limitedBy ?? null,
+        heldFrom: explained.heldFrom ?? null,
         jobId: this.jobId,
         sourceSystem: this.sourceSystem,
       },

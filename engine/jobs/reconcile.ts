@@ -175,6 +175,7 @@ interface ReviewPair {
   readonly decision: 'certain' | 'probable';
   readonly evidence: FieldEvidence[];
   readonly limitedBy: ScoreLimit | null;
+  readonly heldFrom: number | null;
 }
 
 /** memberCapacity: the identities whose prepared records are kept between batches (tests make it tiny). */
@@ -264,6 +265,7 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
           decision: explained.decision === 'certain' ? 'certain' : 'probable',
           evidence: explained.evidence,
           limitedBy: explained.limitedBy ?? null,
+          heldFrom: explained.heldFrom ?? null,
         });
       }
       return {
@@ -300,6 +302,7 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
                 decision: pair.decision,
                 evidence: pair.evidence,
                 limitedBy: pair.limitedBy,
+                heldFrom: pair.heldFrom,
                 jobId: ctx.jobId,
               },
               at,

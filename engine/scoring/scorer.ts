@@ -58,6 +58,8 @@ export interface PairOutcome {
   readonly decidedBy: 'trusted-identifier' | 'hard-conflict' | 'score';
   readonly conflictRule?: HardConflictRule;
   readonly limitedBy?: ScoreLimit;
+  /** With limitedBy: the score method's score before the rule held it. */
+  readonly heldFrom?: number;
 }
 
 const FAMILY_NAME = FIELD_NAMES.indexOf('familyName');
@@ -167,11 +169,11 @@ export function limitedScore(
   similarity: Float64Array,
   probable: number,
   personalIdentifier = false,
-): { score: number; limitedBy?: ScoreLimit } {
+): { score: number; limitedBy?: undefined } | { score: number; limitedBy: ScoreLimit; heldFrom: number } {
   // At Probable too: when Probable equals Certain, the score alone would say certain.
   if (score < probable) return { score };
   const limitedBy = scoreLimit(similarity, personalIdentifier);
-  return limitedBy === undefined ? { score } : { score: probable, limitedBy };
+  return limitedBy === undefined ? { score } : { score: probable, limitedBy, heldFrom: score };
 }
 
 export interface Scorer {
@@ -355,13 +357,10 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
     const conflict = hardConflict(a, b, trusted, scratch, rules);
     if (conflict !== undefined)
       return { score: 0, decision: 'no-match', decidedBy: 'hard-conflict', conflictRule: conflict };
-    const { score, limitedBy } = limitedScore(
-      methodScore(a, b, scratch),
-      scratch.similarity,
-      Probable,
-      scratch.personalIdentifier,
-    );
-    if (limitedBy !== undefined) return { score, decision: 'probable', decidedBy: 'score', limitedBy };
+    const limited = limitedScore(methodScore(a, b, scratch), scratch.similarity, Probable, scratch.personalIdentifier);
+    const { score, limitedBy } = limited;
+    if (limitedBy !== undefined)
+      return { score, decision: 'probable', decidedBy: 'score', limitedBy, heldFrom: limited.heldFrom };
     const decision: Decision = score >= Certain ? 'certain' : score >= Probable ? 'probable' : 'no-match';
     return { score, decision, decidedBy: 'score' };
   };

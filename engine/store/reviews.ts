@@ -26,6 +26,8 @@ export interface ReviewCaseWrite {
   readonly sourceSystem?: string | null;
   /** The rule that held the pair's score at Probable (scoring/scorer.ts scoreLimit), if one did. */
   readonly limitedBy?: ScoreLimit | null;
+  /** With limitedBy: the score method's score before the rule held it. */
+  readonly heldFrom?: number | null;
 }
 
 /**
@@ -40,8 +42,8 @@ export function insertReviewCase(store: Store, tenantId: string, c: ReviewCaseWr
   const result = store
     .statement(
       `INSERT OR IGNORE INTO review_case (tenant_id, case_id, kind, left_identity_id, left_version, right_identity_id, right_version,
-         profile_version, score, decision, evidence_json, status, created_at, job_id, source_system, limited_by)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?)`,
+         profile_version, score, decision, evidence_json, status, created_at, job_id, source_system, limited_by, held_from)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?)`,
     )
     .run(
       tenantId,
@@ -59,6 +61,7 @@ export function insertReviewCase(store: Store, tenantId: string, c: ReviewCaseWr
       c.jobId ?? null,
       c.sourceSystem ?? null,
       c.limitedBy ?? null,
+      c.limitedBy == null ? null : (c.heldFrom ?? null),
     );
   if (result.changes !== 1) return false;
   store
@@ -142,6 +145,7 @@ export interface ReviewCaseRow {
   readonly decision: 'certain' | 'probable';
   readonly evidence: FieldEvidence[];
   readonly limitedBy: ScoreLimit | null;
+  readonly heldFrom: number | null;
   readonly createdAt: string;
   readonly jobId: string | null;
   readonly sourceSystem: string | null;
@@ -162,15 +166,16 @@ export type ReviewSort = 'newest' | 'oldest' | 'score-high' | 'score-low';
 const ORDER: Record<ReviewSort, string> = {
   newest: 'c.created_at DESC, c.case_id DESC',
   oldest: 'c.created_at, c.case_id',
-  'score-high': 'c.score DESC, c.case_id',
-  'score-low': 'c.score, c.case_id',
+  // Cases held at the Probable threshold tie on their score; the score their fields gave before the hold orders them.
+  'score-high': 'c.score DESC, COALESCE(c.held_from, c.score) DESC, c.case_id',
+  'score-low': 'c.score, COALESCE(c.held_from, c.score), c.case_id',
 };
 
 /** Either identity no longer at the version the case names, or retired: the case cannot be decided. */
 const STALE = `(li.logical_version <> c.left_version OR ri.logical_version <> c.right_version OR li.status <> 'active' OR ri.status <> 'active')`;
 
 const CASE_COLUMNS = `c.case_id, c.kind, c.status, c.left_identity_id, li.enterprise_id AS left_eid, c.left_version, c.right_identity_id,
-  ri.enterprise_id AS right_eid, c.right_version, c.profile_version, c.score, c.decision, c.evidence_json, c.limited_by, c.created_at,
+  ri.enterprise_id AS right_eid, c.right_version, c.profile_version, c.score, c.decision, c.evidence_json, c.limited_by, c.held_from, c.created_at,
   c.job_id, c.source_system, ${STALE} AS stale, d.decision AS review_decision, d.actor AS review_actor, d.decided_at AS review_at`;
 
 const CASE_FROM = `review_case c
@@ -194,6 +199,7 @@ interface CaseSqlRow {
   decision: 'certain' | 'probable';
   evidence_json: string;
   limited_by: ScoreLimit | null;
+  held_from: number | null;
   created_at: string;
   job_id: string | null;
   source_system: string | null;
@@ -219,6 +225,7 @@ function caseFromRow(r: CaseSqlRow): ReviewCaseRow {
     decision: r.decision,
     evidence: JSON.parse(r.evidence_json) as FieldEvidence[],
     limitedBy: r.limited_by,
+    heldFrom: r.held_from,
     createdAt: r.created_at,
     jobId: r.job_id,
     sourceSystem: r.source_system,

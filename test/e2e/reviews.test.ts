@@ -274,9 +274,17 @@ describe('review cases in the console', () => {
     // as they are now, may no longer be held.
     await waitingCases(page, 'Lowest score first', true);
     await rows.first().locator('td:nth-child(3)', { hasText: '0.5000' }).waitFor();
-    // The list names the rule that held it when it was opened.
-    const held = /^Probableheld: (possible twin|names only|birth dates disagree|no name evidence)$/;
+    // The list names the rule that held it when it was opened, and the score its fields gave; the held cases' tie at
+    // 0.5000 is broken by that score, lowest first.
+    const held =
+      /^Probableheld: (possible twin|names only|birth dates disagree|no name evidence) \(from (0\.\d{4}|1\.0000)\)$/;
     expect(await rows.first().locator('td:nth-child(4)').textContent()).toMatch(held);
+    const heldFrom = (await rows.locator('td:nth-child(4)').allTextContents())
+      .map((text) => held.exec(text)?.[2])
+      .filter((from) => from !== undefined)
+      .map(Number);
+    expect(heldFrom.length).toBeGreaterThan(1);
+    expect(heldFrom).toEqual([...heldFrom].sort((a, b) => a - b));
     await rows
       .first()
       .getByRole('link', { name: /^Open case/ })
@@ -292,7 +300,7 @@ describe('review cases in the console', () => {
         .getByRole('row', { name: /^Score/ })
         .textContent(),
     ).toMatch(
-      /^Score0\.5000 \(probable under profile version \d+\)Held at the Probable threshold when opened \((possible twin|names only|birth dates disagree|no name evidence)\): .+\.$/,
+      /^Score0\.5000 \(probable under profile version \d+\)Held at the Probable threshold when opened \((possible twin|names only|birth dates disagree|no name evidence); its fields scored (0\.\d{4}|1\.0000)\): .+\.$/,
     );
     await expectAccessible(page, 'review-case-held');
     await screenshot(page, '44c-review-case-held');

@@ -38,7 +38,9 @@ export async function explain(cli: CliContext): Promise<number> {
         : [
             [
               'score limited by',
-              `${result.limitedBy} (${LIMIT_TEXT[result.limitedBy].brief}: at most probable)`,
+              `${result.limitedBy} (${LIMIT_TEXT[result.limitedBy].brief}: at most probable${
+                result.heldFrom === undefined ? '' : `; held from ${result.heldFrom.toFixed(6)}`
+              })`,
             ] as const,
           ]),
       [

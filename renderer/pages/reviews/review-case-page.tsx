@@ -82,7 +82,8 @@ function Facts({ detail }: { readonly detail: ReviewCaseDetail }) {
             {`${c.score.toFixed(4)} (${c.decision === 'certain' ? 'certain' : 'probable'} under profile version ${String(c.matchingProfileVersion)})`}
             {c.limitedBy === null ? null : (
               <Text component="span" size="sm" c="dimmed" display="block">
-                Held at the Probable threshold when opened ({LIMIT_TEXT[c.limitedBy].name}):{' '}
+                Held at the Probable threshold when opened ({LIMIT_TEXT[c.limitedBy].name}
+                {c.heldFrom === null ? '' : `; its fields scored ${c.heldFrom.toFixed(4)}`}):{' '}
                 {LIMIT_TEXT[c.limitedBy].brief}.
               </Text>
             )}

@@ -123,6 +123,7 @@ function CasesTable({ rows, now }: { readonly rows: readonly ReviewCase[]; reado
                     title={`Held at the Probable threshold: ${LIMIT_TEXT[row.limitedBy].brief}`}
                   >
                     held: {LIMIT_TEXT[row.limitedBy].name}
+                    {row.heldFrom === null ? null : ` (from ${row.heldFrom.toFixed(4)})`}
                   </Text>
                 )}
               </Table.Td>

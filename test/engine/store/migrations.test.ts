@@ -223,3 +223,24 @@ describe('migration 0013 (review cases record the rule that held their score)', 
     after.close();
   });
 });
+
+describe('migration 0014 (held review cases record the score they were held from)', () => {
+  it('keeps every existing case with none recorded, and takes only a probability', () => {
+    const path = join(tempDir(), 'held-from.db');
+    withOneCase(path, 13, 3, 0.5);
+    const after = Store.open(path);
+    expect(after.statement('SELECT case_id, score, held_from FROM review_case').all()).toEqual([
+      { case_id: 'rc-00000000000000000000000000000001', score: 0.5, held_from: null },
+    ]);
+    const insert = (right: number, heldFrom: number): void => {
+      after.exec(`INSERT INTO review_case (tenant_id, case_id, kind, left_identity_id, left_version, right_identity_id, right_version, profile_version,
+        score, decision, evidence_json, status, created_at, limited_by, held_from) VALUES ('t', 'rc-held-${String(right)}', 'IngestionMatch', 1, 1,
+        ${String(right)}, 1, 1, 0.5, 'probable', '[]', 'open', 'now', 'PossibleTwin', ${String(heldFrom)})`);
+    };
+    insert(3, 0.93);
+    expect(() => {
+      insert(2, 1.5);
+    }).toThrow(/CHECK/);
+    after.close();
+  });
+});

@@ -23,7 +23,7 @@ const patient = (localId: string, birthDate: string): string =>
   });
 
 describe('explain on a pair a rule holds to Probable', () => {
-  it('names the rule and says why, at most probable', async () => {
+  it('names the rule, says why, at most probable, and the score it held', async () => {
     const dir = tempDir();
     const db = ['--db', join(dir, 's.db'), '--tenant', 'limits'];
     expect((await runCli([...db, 'sandbox', 'init'])).code).toBe(0);
@@ -39,9 +39,12 @@ describe('explain on a pair a rule holds to Probable', () => {
       `${SOURCE.sourceSystem}/QF-2`,
     ]);
     expect(explained.code, explained.stderr).toBe(0);
-    expect(explained.stdout).toMatch(
-      /score limited by\s+BirthDateConflict \(birth dates within a year but beyond a keying error, no personal identifier agrees: at most probable\)/,
-    );
+    const limited =
+      /score limited by\s+BirthDateConflict \(birth dates within a year but beyond a keying error, no personal identifier agrees: at most probable; held from (0\.\d{6})\)/.exec(
+        explained.stdout,
+      );
+    // The score the fields gave before the hold: above the Probable threshold, or no rule would have held it.
+    expect(Number(limited?.[1])).toBeGreaterThan(0.5);
     expect(explained.stdout).toMatch(/decision\s+probable/);
   });
 });
