@@ -120,7 +120,7 @@ function CasesTable({ rows, now }: { readonly rows: readonly ReviewCase[]; reado
                   <Text
                     size="xs"
                     c="dimmed"
-                    title={`Held at the Probable threshold: ${LIMIT_TEXT[row.limitedBy].brief}`}
+                    title={`Held at the Probable threshold: ${LIMIT_TEXT[row.limitedBy].brief}${row.heldFrom === null ? '' : `; its fields scored ${row.heldFrom.toFixed(4)}`}`}
                   >
                     held: {LIMIT_TEXT[row.limitedBy].name}
                     {row.heldFrom === null ? null : ` (from ${row.heldFrom.toFixed(4)})`}

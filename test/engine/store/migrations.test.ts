@@ -131,6 +131,14 @@ function withOneCase(path: string, upTo: number, identities: number, score: numb
   before.close();
 }
 
+/** Adds an open case held at 0.5 between identity 1 and identity `right` to a registry at the latest migration. */
+function addHeldCase(store: Store, right: number, limitedBy: string, heldFrom: number | null): void {
+  store.exec(`INSERT INTO review_case (tenant_id, case_id, kind, left_identity_id, left_version, right_identity_id, right_version,
+    profile_version, score, decision, evidence_json, status, created_at, limited_by, held_from)
+    VALUES ('t', 'rc-held-${String(right)}', 'IngestionMatch', 1, 1, ${String(right)}, 1, 1, 0.5, 'probable', '[]', 'open', 'now',
+    '${limitedBy}', ${heldFrom === null ? 'NULL' : String(heldFrom)})`);
+}
+
 describe('migration 0009 (review cases rebuilt: origin, LinkQuality, decisions)', () => {
   it('keeps every existing case, with no origin, and accepts the new kind for one identity only', () => {
     const path = join(tempDir(), 'reviews.db');
@@ -203,43 +211,21 @@ describe('migration 0012 (health samples: matching figures, identity sizes, dail
   });
 });
 
-describe('migration 0013 (review cases record the rule that held their score)', () => {
-  it('keeps every existing case with no rule recorded, and takes only the rules the scorer has', () => {
-    const path = join(tempDir(), 'limit.db');
-    withOneCase(path, 12, 3, 0.5);
+describe('migrations 0013 and 0014 (a held review case records its rule, then the score it was held from)', () => {
+  const cases = [
+    { upTo: 12, column: 'limited_by', good: ['PossibleTwin', null], bad: ['Twin', null] },
+    { upTo: 13, column: 'held_from', good: ['PossibleTwin', 0.93], bad: ['PossibleTwin', 1.5] },
+  ] as const;
+  it.each(cases)('$column: every existing case keeps none, and only what the scorer gives is taken', (c) => {
+    const path = join(tempDir(), `${c.column}.db`);
+    withOneCase(path, c.upTo, 3, 0.5);
     const after = Store.open(path);
-    expect(after.statement('SELECT case_id, score, limited_by FROM review_case').all()).toEqual([
-      { case_id: 'rc-00000000000000000000000000000001', score: 0.5, limited_by: null },
+    expect(after.statement(`SELECT case_id, score, ${c.column} AS value FROM review_case`).all()).toEqual([
+      { case_id: 'rc-00000000000000000000000000000001', score: 0.5, value: null },
     ]);
-    const insert = (right: number, rule: string): void => {
-      after.exec(`INSERT INTO review_case (tenant_id, case_id, kind, left_identity_id, left_version, right_identity_id, right_version, profile_version,
-        score, decision, evidence_json, status, created_at, limited_by) VALUES ('t', 'rc-${rule}', 'IngestionMatch', 1, 1, ${String(right)}, 1, 1,
-        0.5, 'probable', '[]', 'open', 'now', '${rule}')`);
-    };
-    insert(3, 'PossibleTwin');
+    addHeldCase(after, 3, c.good[0], c.good[1]);
     expect(() => {
-      insert(2, 'Twin');
-    }).toThrow(/CHECK/);
-    after.close();
-  });
-});
-
-describe('migration 0014 (held review cases record the score they were held from)', () => {
-  it('keeps every existing case with none recorded, and takes only a probability', () => {
-    const path = join(tempDir(), 'held-from.db');
-    withOneCase(path, 13, 3, 0.5);
-    const after = Store.open(path);
-    expect(after.statement('SELECT case_id, score, held_from FROM review_case').all()).toEqual([
-      { case_id: 'rc-00000000000000000000000000000001', score: 0.5, held_from: null },
-    ]);
-    const insert = (right: number, heldFrom: number): void => {
-      after.exec(`INSERT INTO review_case (tenant_id, case_id, kind, left_identity_id, left_version, right_identity_id, right_version, profile_version,
-        score, decision, evidence_json, status, created_at, limited_by, held_from) VALUES ('t', 'rc-held-${String(right)}', 'IngestionMatch', 1, 1,
-        ${String(right)}, 1, 1, 0.5, 'probable', '[]', 'open', 'now', 'PossibleTwin', ${String(heldFrom)})`);
-    };
-    insert(3, 0.93);
-    expect(() => {
-      insert(2, 1.5);
+      addHeldCase(after, 2, c.bad[0], c.bad[1]);
     }).toThrow(/CHECK/);
     after.close();
   });
