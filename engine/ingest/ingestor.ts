@@ -26,6 +26,7 @@ import { compareInstants } from '../fhir/instant.ts';
 import { blockingTags, type BlockingTag, type KeyRing } from '../blocking/tags.ts';
 import { keyRingFor } from '../config/key-ring.ts';
 import { createScorer, type PairOutcome, type Scorer } from '../scoring/scorer.ts';
+import { compareOutcomes, isStronger } from '../scoring/stronger-outcome.ts';
 import { storedTermFrequencies } from '../store/term-frequency.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { activeProfile, type StoredProfile } from '../store/profiles.ts';
@@ -280,12 +281,12 @@ export class Ingestor {
       let best: Scored | undefined;
       for (const { prepared: right } of members) {
         const outcome = this.scorer.outcome(prepared, right);
-        if (best === undefined || outcome.score > best.outcome.score)
+        if (isStronger(outcome, best?.outcome))
           best = { identityId, outcome, left: prepared, right, members, allMembers };
       }
       if (best !== undefined) scored.push(best);
     }
-    return scored.sort((a, b) => b.outcome.score - a.outcome.score || a.identityId - b.identityId);
+    return scored.sort((a, b) => compareOutcomes(a.outcome, b.outcome) || a.identityId - b.identityId);
   }
 
   private openReviewCase(identityId: number, candidate: Scored, at: string): boolean {

@@ -21,6 +21,7 @@ import { PreparedCache } from '../ingest/prepared-cache.ts';
 import { reviewCaseId } from '../ingest/review-case-id.ts';
 import { opensReviewCase } from '../ingest/review-gate.ts';
 import { createScorer, type PairOutcome } from '../scoring/scorer.ts';
+import { isStronger } from '../scoring/stronger-outcome.ts';
 import { storedTermFrequencies } from '../store/term-frequency.ts';
 import { rememberedTermFrequencies } from '../scoring/term-frequency.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
@@ -238,18 +239,16 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
         const leftRecords = prepared(left.identityId);
         for (const candidateId of candidates) {
           const rightRecords = prepared(candidateId);
-          let best:
-            { score: number; decision: PairOutcome['decision']; a: PreparedRecord; b: PreparedRecord } | undefined;
+          let best: { outcome: PairOutcome; a: PreparedRecord; b: PreparedRecord } | undefined;
           for (const a of leftRecords) {
             for (const b of rightRecords) {
               // Only a pair at Probable or above can open a case, so a pair certain to stay below is not scored.
               const outcome = scorer.outcomeFromProbable(a, b);
               if (outcome === undefined) continue;
-              if (best === undefined || outcome.score > best.score)
-                best = { score: outcome.score, decision: outcome.decision, a, b };
+              if (isStronger(outcome, best?.outcome)) best = { outcome, a, b };
             }
           }
-          if (best !== undefined && opensReviewCase(best, probable))
+          if (best !== undefined && opensReviewCase(best.outcome, probable))
             found.push({ left, candidateId, a: best.a, b: best.b });
         }
       }

@@ -26,7 +26,8 @@ import {
 } from '../store/reviews.ts';
 import { storedTermFrequencies } from '../store/term-frequency.ts';
 import { requireTenant } from '../store/tenants.ts';
-import { createScorer, type Scorer } from '../scoring/scorer.ts';
+import { createScorer, type PairOutcome, type Scorer } from '../scoring/scorer.ts';
+import { isStronger } from '../scoring/stronger-outcome.ts';
 import { identityKeys } from '../jobs/population.ts';
 import { weakestLinkEdge } from '../assurance/link-quality.ts';
 
@@ -74,7 +75,8 @@ function recordGraph(scorer: Scorer, records: readonly SourceRecord[]): Edge[] {
 }
 
 /**
- * The pair a reviewer compares first, under the active profile: for two identities, their best-scoring record pair;
+ * The pair a reviewer compares first, under the active profile: for two identities, their strongest record pair
+ * (stronger-outcome.ts: on a tie at the Probable threshold, the one a rule held on the most evidence);
  * for a LinkQuality case (one identity), its weakest link (the pair the identity's records hold together by last).
  */
 function pairToShow(
@@ -90,15 +92,15 @@ function pairToShow(
     return weakest === null || l === undefined || r === undefined ? null : { left: l, right: r, score: weakest.score };
   }
   const rights = right.map((r) => ({ record: r, prepared: scorer.prepare(r.fields) }));
-  let best: ShownPair | null = null;
+  let best: { left: SourceRecord; right: SourceRecord; outcome: PairOutcome } | undefined;
   for (const l of left) {
     const prepared = scorer.prepare(l.fields);
     for (const r of rights) {
-      const { score } = scorer.outcome(prepared, r.prepared);
-      if (best === null || score > best.score) best = { left: l, right: r.record, score };
+      const outcome = scorer.outcome(prepared, r.prepared);
+      if (isStronger(outcome, best?.outcome)) best = { left: l, right: r.record, outcome };
     }
   }
-  return best;
+  return best === undefined ? null : { left: best.left, right: best.right, score: best.outcome.score };
 }
 
 function requireCase(store: Store, tenantId: string, caseId: string): ReviewCaseRow {

@@ -78,4 +78,63 @@ describe('a held review case', () => {
       engine.close();
     }
   });
+
+  it("shows, on a held case's page, the pair the rule held on the strongest evidence", async () => {
+    const engine = openRegistry(tempDir());
+    try {
+      // Annabel's identity holds two records: first one at another address line with no phone, then her full record.
+      // Beatrice, her possible twin, is held against both at exactly 0.5, from two different scores.
+      const elsewhere = { ...patient({ id: 'a1', line: '40 Hill Street' }), telecom: [] };
+      await engine.call(
+        'records/ingest',
+        { sourceSystem: 'clinic', ndjson: ndjson(elsewhere, patient({ id: 'a2' })) },
+        ctx(),
+      );
+      await engine.call(
+        'records/ingest',
+        { sourceSystem: 'clinic', ndjson: ndjson(patient({ id: 'b', given: ['Beatrice'] })) },
+        ctx(),
+      );
+      const { rows } = await engine.call('reviews/list', {}, ctx());
+      expect(rows).toHaveLength(1);
+      const [opened] = rows;
+      expect(opened?.limitedBy).toBe('PossibleTwin');
+
+      const explain = async (left: string): Promise<{ score: number; heldFrom: number | undefined }> => {
+        const e = await engine.call(
+          'matching/explain',
+          { left: { sourceSystem: 'clinic', localId: left }, right: { sourceSystem: 'clinic', localId: 'b' } },
+          ctx(),
+        );
+        return { score: e.score, heldFrom: e.heldFrom };
+      };
+      const [weaker, stronger] = [await explain('a1'), await explain('a2')];
+      expect([weaker.score, stronger.score]).toEqual([0.5, 0.5]);
+      expect(stronger.heldFrom).toBeGreaterThan(weaker.heldFrom ?? 1);
+
+      // The first record found ties the second at 0.5; the page shows the pair held from the higher score.
+      const detail = await engine.call('reviews/get', { caseId: opened?.caseId ?? '' }, ctx());
+      expect(detail.bestPair?.left.localId).toBe('a2');
+      expect(detail.bestPair?.right.localId).toBe('b');
+      expect(detail.bestPair?.score).toBe(0.5);
+      // Ingestion opened the case on that pair too, and a reconciliation asks about it again on the same pair.
+      expect(opened?.heldFrom).toBeCloseTo(stronger.heldFrom ?? 0, 6);
+      const moved = {
+        ...patient({ id: 'a1', line: '40 Hill Street', lastUpdated: '2030-01-01T00:00:00Z' }),
+        telecom: [],
+      };
+      await engine.call(
+        'records/ingest',
+        { sourceSystem: 'clinic', ndjson: ndjson({ ...moved, gender: 'female' }) },
+        ctx(),
+      );
+      const { jobId } = await engine.call('maintenance/reconcile', { reason: 'held pair', batchSize: 25 }, ctx());
+      await runWorker(engine.env, { tenants: ['t1'], once: true });
+      const reconciled = await engine.call('reviews/list', { jobId }, ctx());
+      expect(reconciled.rows.map((r) => r.limitedBy)).toEqual(['PossibleTwin']);
+      expect(reconciled.rows[0]?.heldFrom).toBeCloseTo(stronger.heldFrom ?? 0, 6);
+    } finally {
+      engine.close();
+    }
+  });
 });
