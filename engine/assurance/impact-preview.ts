@@ -15,7 +15,6 @@
  */
 import { SCORE_BAND_EDGES, scoreBand } from '../contract/score-bands.ts';
 import type { RunControl } from '../run-control.ts';
-import type { Decision } from '../contract/matching.ts';
 import type { MatchingProfile } from '../contract/profile.ts';
 import { IMPACT_KINDS, type ImpactKind, type ImpactPreview } from '../contract/impact-preview.ts';
 import type { Store } from '../store/store.ts';
@@ -23,7 +22,8 @@ import type { StoredProfile } from '../store/profiles.ts';
 import type { CandidateMember } from '../store/records.ts';
 import { countIdentities } from '../store/identities.ts';
 import { termFrequencySnapshot } from '../store/term-frequency.ts';
-import { createScorer, type Scorer } from '../scoring/scorer.ts';
+import { createScorer, type PairOutcome } from '../scoring/scorer.ts';
+import { isStronger } from '../scoring/stronger-outcome.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { PreparedCache, preparedMembers, type PreparedMember } from '../ingest/prepared-cache.ts';
 import { identityKeys, type IdentityHead } from '../jobs/population.ts';
@@ -40,13 +40,12 @@ interface Both {
   readonly candidate: PreparedRecord;
 }
 
-interface Scored {
-  readonly score: number;
-  readonly decision: Decision;
-}
+/** A pair's outcome, as much as the preview compares (stronger-outcome.ts) and reports. */
+type Scored = Pick<PairOutcome, 'score' | 'decision' | 'heldFrom'>;
 
+/** The stronger of the best so far and another pair's outcome, as ingestion and reconciliation choose it. */
 function better(a: Scored | undefined, b: Scored): Scored {
-  return a === undefined || b.score > a.score ? b : a;
+  return isStronger(b, a) ? b : (a ?? b);
 }
 
 export function previewImpact(
@@ -117,11 +116,6 @@ export function previewImpact(
         })),
       ]),
     );
-  const outcome = (scorer: Scorer, a: PreparedRecord, b: PreparedRecord): Scored => {
-    const { score, decision } = scorer.outcome(a, b);
-    return { score, decision };
-  };
-
   const belowProbableUnderBoth = (leftRecords: readonly Both[], rightRecords: readonly Both[]): boolean => {
     for (const a of leftRecords)
       for (const b of rightRecords)
@@ -145,10 +139,10 @@ export function previewImpact(
         let partner: CandidateMember | undefined;
         for (const other of records) {
           if (other === record) continue;
-          const scoredNow = outcome(now, record.now, other.now);
-          if (bestNow === undefined || scoredNow.score > bestNow.score) partner = other.member;
+          const scoredNow = now.outcome(record.now, other.now);
+          if (isStronger(scoredNow, bestNow)) partner = other.member;
           bestNow = better(bestNow, scoredNow);
-          bestNext = better(bestNext, outcome(next, record.candidate, other.candidate));
+          bestNext = better(bestNext, next.outcome(record.candidate, other.candidate));
         }
         if (bestNow === undefined || bestNext === undefined || partner === undefined) continue;
         linkedRecordsCompared++;
@@ -184,9 +178,9 @@ export function previewImpact(
         let pair: [CandidateMember, CandidateMember] | undefined;
         for (const a of leftRecords) {
           for (const b of rightRecords) {
-            const scoredNow = outcome(now, a.now, b.now);
-            const scoredNext = outcome(next, a.candidate, b.candidate);
-            if (bestNext === undefined || scoredNext.score > bestNext.score) pair = [a.member, b.member];
+            const scoredNow = now.outcome(a.now, b.now);
+            const scoredNext = next.outcome(a.candidate, b.candidate);
+            if (isStronger(scoredNext, bestNext)) pair = [a.member, b.member];
             bestNow = better(bestNow, scoredNow);
             bestNext = better(bestNext, scoredNext);
           }

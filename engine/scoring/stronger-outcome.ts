@@ -1,6 +1,7 @@
 /**
  * Which of two pair outcomes is the stronger evidence, wherever one pair must stand for two identities (the pair an
- * ingested record is matched on, the pair a reconciliation asks about, the pair a review case page shows first).
+ * ingested record is matched on, the pair a reconciliation asks about, the pair a review case page shows first, and
+ * the pair the impact preview of a profile reports on).
  *
  * By score first. A rule (scorer.ts) holds many pairs at exactly the Probable threshold, so on equal scores a Certain
  * decision comes before any other, then the pair whose fields scored highest before the hold (heldFrom): the pair the
