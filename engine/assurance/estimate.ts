@@ -485,17 +485,18 @@ export function estimate(
       candidatePairs: observedPairs(candidateCounts, f),
       randomPairs: observedPairs(random.counts, f),
     })),
-    thresholds: grid.map((t) => estimatedThresholdMetrics(t, score, posterior)),
     ...(best === undefined
       ? {
-          // A failed fit supports no thresholds of its own: the profile's stay, and the report says why.
+          // A failed fit supports no thresholds of its own and no figures: its mixture's posterior is what the checks
+          // refused (on a names-and-birth-dates extract it put a precision of 0.0000 at every threshold). The
+          // profile's thresholds stay, no precision or recall is estimated, and the report says why.
+          thresholds: [],
           suggestedThresholds: { Certain, Probable },
-          suggestedThresholdsAt: [...new Set([Probable, Certain])].map((t) =>
-            estimatedThresholdMetrics(t, score, posterior),
-          ),
-          suggestion: `No thresholds are suggested: the fit did not pass its checks (${failedChecksText(attempts)}), so the model is the fallback (${FALLBACK_NOTE}) and the suggested thresholds are the profile's own (Certain ${String(Certain)}, Probable ${String(Probable)}). Label a few hundred pairs and calibrate, or keep the default profile.`,
+          suggestedThresholdsAt: [],
+          suggestion: `No thresholds are suggested: the fit did not pass its checks (${failedChecksText(attempts)}), so the model is the fallback (${FALLBACK_NOTE}), the suggested thresholds are the profile's own (Certain ${String(Certain)}, Probable ${String(Probable)}) and no precision or recall is estimated. Label a few hundred pairs and calibrate, or keep the default profile.`,
         }
       : {
+          thresholds: grid.map((t) => estimatedThresholdMetrics(t, score, posterior)),
           suggestedThresholds: { Certain: suggested.Certain, Probable: suggested.Probable },
           suggestedThresholdsAt: [...new Set([suggested.Probable, suggested.Certain])].map((t) =>
             estimatedThresholdMetrics(t, score, posterior),

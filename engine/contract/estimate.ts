@@ -174,7 +174,11 @@ export const EstimateReportSchema = z.object({
   fieldObservations: z.array(
     z.object({ field: FieldNameSchema, candidatePairs: z.number().int(), randomPairs: z.number().int() }),
   ),
-  /** Model-estimated precision and recall among candidate pairs; a true pair that blocking misses is not counted. */
+  /**
+   * Model-estimated precision and recall among candidate pairs; a true pair that blocking misses is not counted.
+   * Empty when the fit failed its checks (fit.status 'fallback'), as is suggestedThresholdsAt: a refused fit's
+   * mixture supports no figure.
+   */
   thresholds: z.array(EstimatedThresholdSchema),
   /** Thresholds the estimate suggests (apply them with the model as MatchingRules if wanted), with how they were chosen. */
   suggestedThresholds: z.object({ Certain: z.number().min(0).max(1), Probable: z.number().min(0).max(1) }),

@@ -110,7 +110,9 @@ async function estimatedLines(name: string, run: EstimateRun): Promise<void> {
             .join('; ')})`
         : '') +
       ` | EM ${r.convergence.converged ? 'converged' : 'NOT converged'} in ${r.convergence.iterations} iterations (last log-likelihood change ${r.convergence.finalObjectiveChange.toExponential(1)}) over ${r.candidates.modelled} candidate pairs; λ ${r.candidateMatchShare.toFixed(4)}, prior ${r.priorMatchProbability.toPrecision(3)}; suggested Certain ${r.suggestedThresholds.Certain.toPrecision(4)} Probable ${r.suggestedThresholds.Probable.toPrecision(4)}` +
-      ` | model-estimated P/R at ${r.thresholds.map((t) => `${t.threshold}: ${f(t.precision)}/${f(t.recall)}`).join(', ')}\n`,
+      (r.thresholds.length === 0
+        ? ' | no model-estimated P/R (the fit failed)\n'
+        : ` | model-estimated P/R at ${r.thresholds.map((t) => `${t.threshold}: ${f(t.precision)}/${f(t.recall)}`).join(', ')}\n`),
   );
   for (const [choice, rematched] of Object.entries(run.rematched)) {
     const cctx = { tenantId: `${name}-estimated-${choice}`, actor: 'quality' };

@@ -4,7 +4,8 @@
  * the page (convergence, match share, suggested thresholds, every model-estimated row) and its model JSON equal
  * the CLI's `estimate --json` for the same seed and options on the same database; the model saves as a file;
  * the figures say they are estimated, not measured; no activation control exists; axe finds no serious or
- * critical violation. Screenshots go to test-results/screenshots/.
+ * critical violation. A fit made to fail its checks says so, with no estimated figure, review band or threshold of
+ * its own, on the page and in the CLI. Screenshots go to test-results/screenshots/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, rmSync } from 'node:fs';
@@ -27,6 +28,12 @@ import {
   SCREENSHOTS,
 } from './helpers.ts';
 import { scratchDir } from '../helpers/temp.ts';
+import { createTenant } from '../../engine/operations/sandbox.ts';
+import { ingestStream } from '../../engine/operations/ingest.ts';
+import { defaultProfile } from '../../engine/profile/default-profile.ts';
+import { defaultModel } from '../../engine/scoring/default-model.ts';
+import { EXTRACT_SOURCE, generateExtract } from '../../engine/synthetic/extract.ts';
+import type { FellegiSunterModel } from '../../engine/contract/profile.ts';
 
 type EstimateOutput = z.infer<typeof EstimateOutputSchema>;
 
@@ -57,6 +64,31 @@ beforeAll(async () => {
   const engine = LocalEngine.open({ dbPath: db });
   try {
     await engine.call('sandbox/create', { syntheticPeople: 600, seed: 3 }, { tenantId: 'demo', actor: 'test' });
+    // A second tenant whose estimate is made to fail: its profile's model has m equal to u on every field, so EM
+    // started there cannot tell matches from non-matches (estimate-degenerate.test.ts), on names and birth dates only.
+    const flat = { tenantId: 'flat', actor: 'test' };
+    const base = defaultProfile([{ SourceSystem: EXTRACT_SOURCE }]);
+    const model = defaultModel(base.Comparators.Version);
+    const fields: FellegiSunterModel['fields'] = {};
+    for (const [field, p] of Object.entries(model.fields))
+      fields[field as keyof typeof fields] = { m: { ...p.u }, u: { ...p.u } };
+    createTenant(engine.env, flat, {
+      ...base,
+      MatchingRules: { ...base.MatchingRules, FellegiSunter: { ...model, modelVersion: 'flat', fields } },
+    });
+    const extract = generateExtract({
+      records: 2_000,
+      duplicateShare: 0.1,
+      seed: 5,
+      fields: 'names-dates',
+      errors: 'typical',
+    });
+    await ingestStream(
+      engine.env,
+      flat,
+      EXTRACT_SOURCE,
+      extract.records.map((r) => JSON.stringify(r.patient)).join('\n'),
+    );
   } finally {
     engine.close();
   }
@@ -147,7 +179,7 @@ describe('Estimate without labels on the Match assurance page', () => {
     );
     expect(await page.getByTestId('est-suggestion').textContent()).toBe(report.suggestion);
     expect(report.reviewBand?.budgetPerThousandRecords).toBe(OPTIONS.reviewBudget);
-    expect(await page.getByTestId('est-review-band').textContent()).toBe(reviewBandText(report.reviewBand));
+    expect(await page.getByTestId('est-review-band').textContent()).toBe(reviewBandText(report));
     const convergence = (await page.getByTestId('est-convergence').textContent()) ?? '';
     expect(convergence).toContain(
       report.convergence.converged
@@ -271,6 +303,55 @@ describe('Estimate without labels on the Match assurance page', () => {
     await page.getByRole('button', { name: /^Open the estimate of / }).click();
     await page.getByTestId('estimate-report').waitFor();
     expect(JSON.parse((await page.getByTestId('model-json').textContent()) ?? '')).toEqual(model);
+  });
+
+  it('says plainly when the fit fails its checks, and shows no figure or threshold it cannot support', async () => {
+    await openMatchAssurance(page, host.launchUrl, db, 'flat');
+    await page.getByRole('tab', { name: 'Estimate without labels' }).click();
+    await page.getByLabel('Model version').fill('fs-est-flat');
+    await page.getByLabel('Random pairs').fill('50000');
+    await page.getByRole('button', { name: "Estimate from this registry's records" }).click();
+    await page.getByTestId('estimate-report').waitFor({ timeout: 120_000 });
+
+    // The verdict interrupts: the analyst must not apply this as a fitted model.
+    const fit = page.getByRole('alert').filter({ hasText: 'The estimate failed its checks' });
+    expect(await fit.textContent()).toMatch(/do not apply it as a fitted model.*the model is a fallback/);
+    expect(await page.getByTestId('est-convergence').textContent()).toContain('Did not converge');
+    // No model-estimated precision or recall (a refused fit's mixture gave 0.0000 at every threshold), no curves,
+    // no review band; the profile's thresholds stay, and nothing invites applying the fallback.
+    expect(await page.getByTestId('est-no-figures').textContent()).toMatch(
+      /None estimated: the fit failed its checks.*Measure the fallback model with labels/,
+    );
+    expect(await page.getByTestId('estimate-table').count()).toBe(0);
+    expect(await page.getByTestId('est-not-measured').count()).toBe(0);
+    expect(await page.getByTestId('est-certain').textContent()).toBe('0.97');
+    expect(await page.getByTestId('est-probable').textContent()).toBe('0.5');
+    expect(await page.getByTestId('est-review-band').textContent()).toMatch(/^No review band is estimated/);
+    expect(await page.getByTestId('est-suggestion').textContent()).toMatch(
+      /^No thresholds are suggested: the fit did not pass its checks.*no precision or recall is estimated/,
+    );
+    expect(await page.getByTestId('est-apply').textContent()).toMatch(/^The fit failed, so this model is the fallback/);
+    await expectNoActivationControl(page);
+    await expectAccessible(page, 'assurance-estimate-failed');
+    await screenshot(page, 'assurance-13-estimate-failed');
+
+    // The CLI says the same in words on the same records.
+    const run = await runCli([
+      '--db',
+      db,
+      '--tenant',
+      'flat',
+      'estimate',
+      '--model-version',
+      'fs-est-flat-cli',
+      '--random-pairs',
+      '50000',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^The estimate did not pass its checks: do not apply it as a fitted model/);
+    expect(run.stdout).toContain('No precision or recall is estimated: the fit failed its checks');
+    expect(run.stdout).not.toContain('Model-estimated (not measured)');
+    expect(run.stdout).toMatch(/review band +none estimated \(the fit failed/);
   });
 
   it('ran without script errors or CSP violations', () => {

@@ -100,23 +100,46 @@ describe('reviewBandText', () => {
   it('gives the band against the budget, and when the budget raised Probable what the model expects it left out', () => {
     expect(
       reviewBandText({
-        budgetPerThousandRecords: 20,
-        pairsPerThousandRecords: 12.34,
-        budgetRaisedProbable: false,
-        expectedTruePairsLeftOut: 0,
+        reviewBand: {
+          budgetPerThousandRecords: 20,
+          pairsPerThousandRecords: 12.34,
+          budgetRaisedProbable: false,
+          expectedTruePairsLeftOut: 0,
+        },
       }),
     ).toBe('The suggested thresholds leave 12.3 candidate pairs per 1,000 records for review (budget 20).');
     expect(
       reviewBandText({
-        budgetPerThousandRecords: 20,
-        pairsPerThousandRecords: 19.8,
-        budgetRaisedProbable: true,
-        expectedTruePairsLeftOut: 1234.4,
+        reviewBand: {
+          budgetPerThousandRecords: 20,
+          pairsPerThousandRecords: 19.8,
+          budgetRaisedProbable: true,
+          expectedTruePairsLeftOut: 1234.4,
+        },
       }),
     ).toMatch(
       /budget 20\)\. The budget raised Probable: the model expects about 1,234 true pairs among the pairs it leaves below/,
     );
-    expect(reviewBandText(undefined)).toMatch(/older version/);
+    expect(reviewBandText({})).toMatch(/older version/);
+  });
+
+  it('says a failed fit estimates no band, whatever band an older report carried', () => {
+    const fit = {
+      status: 'fallback' as const,
+      start: null,
+      checks: [],
+      attempts: [],
+      anchor: { fields: [], applies: false, exactPairs: 0, coincidences: 0, lowerBound: 0 },
+    };
+    const band = {
+      budgetPerThousandRecords: 20,
+      pairsPerThousandRecords: 3,
+      budgetRaisedProbable: false,
+      expectedTruePairsLeftOut: 0,
+    };
+    expect(reviewBandText({ fit, reviewBand: band })).toBe(
+      "No review band is estimated: the fit failed its checks, so the profile's thresholds stay as they are.",
+    );
   });
 });
 

@@ -63,6 +63,10 @@ function sessionsText(report: EstimateReport): string {
   return `${fields.length === 0 ? 'no field' : fields.join(', ')}; sessions: ${each.join('; ')}`;
 }
 
+/** What a failed fit's report says in place of the model-estimated figures. */
+const NO_FIGURES =
+  'No precision or recall is estimated: the fit failed its checks, and a refused fit says nothing about how well any model links. Measure the fallback model with labels (sample labels, then evaluate) before relying on it.';
+
 /** The fit's verdict in one line, and each check on its own line. */
 function fitText(report: EstimateReport): { verdict: string; checks: string } {
   const fit = report.fit;
@@ -78,6 +82,7 @@ function fitText(report: EstimateReport): { verdict: string; checks: string } {
 /** The review band at the suggested thresholds against the review budget. */
 function reviewBandText(report: EstimateReport): string {
   const band = report.reviewBand;
+  if (report.fit?.status === 'fallback') return "none estimated (the fit failed; the profile's thresholds stay)";
   if (band === undefined) return 'not reported (an older registry)';
   const raised = band.budgetRaisedProbable
     ? `; the budget raised Probable, leaving about ${band.expectedTruePairsLeftOut.toFixed(0)} expected true pairs neither linked nor reviewed`
@@ -153,10 +158,15 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
     ]),
   );
   if (fit.checks !== '') cli.write(`\nFit checks:\n${fit.checks}\n`);
-  cli.write(
-    `\nModel-estimated (not measured) precision and recall among blocking candidates:\n${estimatedTable(report.thresholds)}`,
-  );
-  cli.write(`\nAt the suggested thresholds:\n${estimatedTable(report.suggestedThresholdsAt)}\n${report.suggestion}\n`);
+  if (report.fit?.status === 'fallback') cli.write(`\n${NO_FIGURES}\n\n${report.suggestion}\n`);
+  else {
+    cli.write(
+      `\nModel-estimated (not measured) precision and recall among blocking candidates:\n${estimatedTable(report.thresholds)}`,
+    );
+    cli.write(
+      `\nAt the suggested thresholds:\n${estimatedTable(report.suggestedThresholdsAt)}\n${report.suggestion}\n`,
+    );
+  }
   cli.write(
     modelClosingText(
       model,

@@ -61,7 +61,10 @@ export function sessionsText(sessions: EstimateReport['mSessions']): string {
 }
 
 /** The review band at the suggested thresholds against the review budget, in one sentence. */
-export function reviewBandText(band: EstimateReport['reviewBand']): string {
+export function reviewBandText(report: Pick<EstimateReport, 'reviewBand' | 'fit'>): string {
+  const band = report.reviewBand;
+  if (report.fit?.status === 'fallback')
+    return "No review band is estimated: the fit failed its checks, so the profile's thresholds stay as they are.";
   if (band === undefined) return 'The registry did not report the review band against a budget (an older version).';
   const size = `The suggested thresholds leave ${band.pairsPerThousandRecords.toFixed(1)} candidate pairs per 1,000 records for review (budget ${String(band.budgetPerThousandRecords)}).`;
   return band.budgetRaisedProbable

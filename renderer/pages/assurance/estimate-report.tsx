@@ -1,110 +1,22 @@
 /**
- * The unsupervised estimate's answer: EM's convergence in plain words, the model-estimated precision and recall
- * per threshold (curves with the suggested Certain and Probable as reference lines, and a table with export),
- * labelled as the model's own estimate and why it is not a measurement, the per-field weights, the model JSON
- * with its diff against the active model, and how the suggested thresholds are applied. No activation control.
+ * The unsupervised estimate's answer: EM's convergence and the fit's checks in plain words, the model-estimated
+ * precision and recall per threshold (estimated-metrics-card.tsx), the suggested thresholds, the per-field weights,
+ * the model JSON with its diff against the active model, and how the suggested thresholds are applied (or, when the
+ * fit failed, why there is nothing to apply). No activation control.
  */
-import { Alert, Badge, Box, Card, Code, Group, List, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Box, Card, Code, Group, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Note } from '../../layout/note.tsx';
-import { CartesianGrid, ComposedChart, Legend, Line, ReferenceLine, ResponsiveContainer, XAxis, YAxis } from 'recharts';
 import type { z } from 'zod';
 import type { EstimateOutputSchema } from '../../../engine/contract/estimate.ts';
 import { formatCount } from '../../format.ts';
 import { IconAlert, IconInfo } from '../../icons.tsx';
-import {
-  convergenceText,
-  estimatedRows,
-  fitVerdict,
-  reviewBandText,
-  sampleCaption,
-  sessionsText,
-  type EstimatedRow,
-} from './estimate-figures.ts';
-import { ExportButtons } from './export-buttons.tsx';
+import { convergenceText, fitVerdict, reviewBandText, sampleCaption, sessionsText } from './estimate-figures.ts';
+import { EstimatedMetricsCard } from './estimated-metrics-card.tsx';
 import { FieldWeightsCard } from './field-weights-card.tsx';
 import { ModelJsonCard } from './model-json-card.tsx';
 import { PriorsNote } from './priors-note.tsx';
 
 type EstimateOutput = z.infer<typeof EstimateOutputSchema>;
-
-const share = (value: number | null): string => (value === null ? '—' : value.toFixed(4));
-
-function EstimatedCurves({
-  rows,
-  certain,
-  probable,
-}: {
-  readonly rows: readonly EstimatedRow[];
-  readonly certain: number;
-  readonly probable: number;
-}) {
-  return (
-    <figure
-      style={{ margin: 0 }}
-      aria-label="Model-estimated precision and recall against threshold, with the suggested Certain and Probable as dashed reference lines; the table below lists every point."
-    >
-      <div style={{ width: '100%', height: 300 }}>
-        <ResponsiveContainer>
-          <ComposedChart
-            data={rows.map((r) => ({ threshold: r.threshold, precision: r.precision, recall: r.recall }))}
-            margin={{ top: 24, right: 24, bottom: 24, left: 0 }}
-          >
-            <CartesianGrid strokeDasharray="3 3" stroke="var(--mantine-color-gray-3)" />
-            <XAxis
-              type="number"
-              dataKey="threshold"
-              domain={['dataMin', 'dataMax']}
-              tickFormatter={(v: number) => v.toFixed(2)}
-              label={{ value: 'Threshold', position: 'insideBottom', offset: -12 }}
-            />
-            <YAxis type="number" domain={['auto', 1]} tickFormatter={(v: number) => v.toFixed(3)} width={56} />
-            <Legend height={24} wrapperStyle={{ top: 0 }} />
-            <Line
-              type="linear"
-              dataKey="precision"
-              name="Precision (estimated)"
-              stroke="var(--mantine-color-indigo-7)"
-              strokeWidth={2}
-              dot={{ r: 3 }}
-              connectNulls
-              isAnimationActive={false}
-            />
-            <Line
-              type="linear"
-              dataKey="recall"
-              name="Recall (estimated)"
-              stroke="var(--mantine-color-orange-7)"
-              strokeWidth={2}
-              strokeDasharray="6 3"
-              dot={{ r: 3, strokeDasharray: '' }}
-              connectNulls
-              isAnimationActive={false}
-            />
-            {/* One line when the suggestion closes the review band, so the two labels never overlap. */}
-            {probable === certain ? null : (
-              <ReferenceLine
-                x={probable}
-                stroke="var(--mantine-color-gray-7)"
-                strokeDasharray="4 4"
-                label={{ value: `Probable ${String(probable)}`, position: 'insideBottomRight', fontSize: 11 }}
-              />
-            )}
-            <ReferenceLine
-              x={certain}
-              stroke="var(--mantine-color-dark-6)"
-              strokeDasharray="4 4"
-              label={{
-                value: probable === certain ? `Certain = Probable ${String(certain)}` : `Certain ${String(certain)}`,
-                position: 'insideTopRight',
-                fontSize: 11,
-              }}
-            />
-          </ComposedChart>
-        </ResponsiveContainer>
-      </div>
-    </figure>
-  );
-}
 
 /** Whether the fit can be trusted: the verdict first, then each check in words. */
 function FitChecks({ fit }: { readonly fit: EstimateOutput['report']['fit'] }) {
@@ -145,9 +57,9 @@ export function EstimateReportView({
 }) {
   const { model, report } = output;
   const name = model.modelVersion;
-  const rows = estimatedRows(report);
   const c = report.candidates;
   const suggested = report.suggestedThresholds;
+  const failed = report.fit?.status === 'fallback';
   return (
     <Stack gap="lg" data-testid="estimate-report">
       <Card withBorder padding="lg" component="section" aria-labelledby="est-convergence-title">
@@ -228,73 +140,7 @@ export function EstimateReportView({
         </Box>
       </Card>
 
-      <Card withBorder padding="lg" component="section" aria-labelledby="est-thresholds-title">
-        <Group justify="space-between" mb="xs">
-          <Title order={2} size="h4" id="est-thresholds-title">
-            Precision and recall per threshold, estimated by the model
-          </Title>
-          <ExportButtons
-            name={`${name}-estimated-metrics`}
-            label="the model-estimated metrics"
-            rows={() => rows.map((r) => ({ ...r }))}
-          />
-        </Group>
-        <Note
-          color="orange"
-          variant="light"
-          icon={<IconAlert />}
-          title="Estimated by the model, not measured against labels"
-          data-testid="est-not-measured"
-          mb="sm"
-        >
-          <Text size="sm">
-            These figures are the fitted mixture's own expectation over the blocking candidates: it can be confidently
-            wrong where fields are not independent, and a true pair that blocking never proposes is not seen at all, so
-            recall here ignores blocking misses. Measure with labels (Evaluation) before relying on them.
-          </Text>
-        </Note>
-        <EstimatedCurves rows={rows} certain={suggested.Certain} probable={suggested.Probable} />
-        <Table
-          striped
-          aria-label="Model-estimated precision and recall per threshold"
-          data-testid="estimate-table"
-          style={{ fontVariantNumeric: 'tabular-nums' }}
-        >
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Threshold</Table.Th>
-              <Table.Th>Pairs at or above</Table.Th>
-              <Table.Th>Expected TP</Table.Th>
-              <Table.Th>Expected FP</Table.Th>
-              <Table.Th>Expected FN</Table.Th>
-              <Table.Th>Precision</Table.Th>
-              <Table.Th>Recall</Table.Th>
-              <Table.Th>F1</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((r) => (
-              <Table.Tr key={r.threshold} fw={r.suggested === null ? undefined : 700}>
-                <Table.Td>
-                  {String(r.threshold)}
-                  {r.suggested === null ? null : (
-                    <Badge ml={6} size="xs" variant="outline">
-                      suggested {r.suggested}
-                    </Badge>
-                  )}
-                </Table.Td>
-                <Table.Td>{formatCount(r.pairsAtOrAbove)}</Table.Td>
-                <Table.Td>{r.expectedTruePositives.toFixed(1)}</Table.Td>
-                <Table.Td>{r.expectedFalsePositives.toFixed(1)}</Table.Td>
-                <Table.Td>{r.expectedFalseNegatives.toFixed(1)}</Table.Td>
-                <Table.Td>{share(r.precision)}</Table.Td>
-                <Table.Td>{share(r.recall)}</Table.Td>
-                <Table.Td>{share(r.f1)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Card>
+      <EstimatedMetricsCard report={report} name={name} />
 
       <Card withBorder padding="lg" component="section" aria-labelledby="est-suggested-title">
         <Title order={2} size="h4" id="est-suggested-title" mb="sm">
@@ -319,7 +165,7 @@ export function EstimateReportView({
           </div>
         </Group>
         <Text size="sm" fw={600} mb={4} data-testid="est-review-band">
-          {reviewBandText(report.reviewBand)}
+          {reviewBandText(report)}
         </Text>
         <Text size="sm" data-testid="est-suggestion">
           {report.suggestion}
@@ -337,16 +183,23 @@ export function EstimateReportView({
         produced="An estimated model"
         thresholds={report.suggestedThresholds}
       >
-        <Text size="sm" mt="xs">
-          To apply the model with the suggested thresholds, run{' '}
-          <Code>
-            mpi-console estimate --model-version {model.modelVersion} --seed {String(report.randomPairs.seed)} --out
-            model.json --with-thresholds
-          </Code>{' '}
-          with the options used here (the same seed on the same records gives the same model), review the file, then{' '}
-          <Code>mpi-console profile apply model.json</Code>. For the model alone, save it above and{' '}
-          <Code>profile apply</Code> that file; the active thresholds then stay as they are.
-        </Text>
+        {failed ? (
+          <Text size="sm" mt="xs" data-testid="est-apply">
+            The fit failed, so this model is the fallback, not a fit of this registry's records: keep the active
+            profile, or label a few hundred pairs and calibrate a model from them.
+          </Text>
+        ) : (
+          <Text size="sm" mt="xs" data-testid="est-apply">
+            To apply the model with the suggested thresholds, run{' '}
+            <Code>
+              mpi-console estimate --model-version {model.modelVersion} --seed {String(report.randomPairs.seed)} --out
+              model.json --with-thresholds
+            </Code>{' '}
+            with the options used here (the same seed on the same records gives the same model), review the file, then{' '}
+            <Code>mpi-console profile apply model.json</Code>. For the model alone, save it above and{' '}
+            <Code>profile apply</Code> that file; the active thresholds then stay as they are.
+          </Text>
+        )}
       </ModelJsonCard>
     </Stack>
   );

@@ -64,6 +64,12 @@ describe('matching/estimate when the fit is made to fail', () => {
     );
     expect(report.suggestedThresholds).toEqual(profile.MatchingRules.Thresholds);
     expect(report.suggestion).toMatch(/^No thresholds are suggested: the fit did not pass its checks/);
+    // Nor any figure: a refused fit's mixture is no estimate of precision or recall (it gave 0.0000 at every
+    // threshold on a names-and-birth-dates extract), and no review band.
+    expect(report.thresholds).toEqual([]);
+    expect(report.suggestedThresholdsAt).toEqual([]);
+    expect(report.reviewBand).toBeUndefined();
+    expect(report.suggestion).toMatch(/no precision or recall is estimated/);
     // The fallback model is the default model's m: exact names and dates count for a match, as for a new tenant.
     const { model } = await engine.call('matching/estimate', { modelVersion: 'em-flat-2', randomPairs: 50_000 }, ctx);
     for (const field of ['familyName', 'givenName', 'birthDate'] as const) {
@@ -87,6 +93,7 @@ describe('matching/estimate when the fit is made to fail', () => {
       5,
     );
     expect(report.suggestedThresholds).toEqual(profile.MatchingRules.Thresholds);
+    expect(report.thresholds).toEqual([]);
     // Never thresholds below the profile's: a failed or empty fit cannot argue for linking more.
     expect(report.suggestedThresholds.Certain).toBeGreaterThanOrEqual(profile.MatchingRules.Thresholds.Certain);
   }, 120_000);
