@@ -165,7 +165,7 @@ function Comparison({
       <Text size="sm" c="dimmed">
         {oneIdentity
           ? 'The weakest link of the identity (the pair its records hold together by last) is shown first; choose an edge or two records to compare others.'
-          : 'The pair that scores best under the active profile is shown first; choose other records of either identity to compare them.'}
+          : 'The pair that scores best under the active profile is shown first (among pairs held at the same score, the one whose fields scored highest before the hold); choose other records of either identity to compare them.'}
       </Text>
       <Group gap="sm" grow>
         <Select
