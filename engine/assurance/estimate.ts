@@ -51,9 +51,8 @@ import { MAX_ENUMERATED_CANDIDATES } from './candidate-pairs.ts';
 import { sampleKeys } from '../stats/sample-keys.ts';
 import { smoothedBandProbabilities } from './calibrate.ts';
 import { readRecordSample } from './record-sample.ts';
-import { fitMixture } from './fellegi-sunter-em.ts';
 import { deterministicAnchor } from './deterministic-anchor.ts';
-import { anchorShare, robustFit, type FitAttempt } from './robust-fit.ts';
+import { robustFit, type FitAttempt } from './robust-fit.ts';
 import { randomPairBandCounts } from './random-pair-u.ts';
 import { nonMatchU } from './non-match-u.ts';
 import { bandCounts, observedPairs, PatternIndex } from './pattern-index.ts';
@@ -307,7 +306,7 @@ export function estimate(
   const allPairs = (rows.length * (rows.length - 1)) / 2;
   const anchor = deterministicAnchor(patterns, randomU, allPairs * sampleShare);
   const candidateCounts = bandCounts(patterns);
-  const { attempts, best } = robustFit({
+  const { attempts, best, shown } = robustFit({
     patterns,
     candidateCounts,
     sessions,
@@ -321,29 +320,16 @@ export function estimate(
       control.step('fitting the model (EM, several starts)', i, of);
     },
   });
-  // No start passed the checks: the default model (what a new tenant matches with) sets the weights (below); the
-  // report's mixture is fitted with its m held, for the model-estimated figures.
-  const fallbackM = new Float64Array(FIELD_COUNT * B);
-  FIELD_NAMES.forEach((field, f) => {
-    const m = fallback.fields[field]?.m;
-    BANDS.forEach((band, b) => {
-      fallbackM[f * B + b] = bounded(m?.[band] ?? 1 / B);
-    });
-  });
-  const fit =
-    best?.fit ??
-    fitMixture(
-      patterns,
-      { m: fallbackM, u: Float64Array.from(randomU), lambda: anchorShare(anchor, fallbackM, modelledPairs) },
-      { ...emOptions, fixU: false, fixM: true },
-    );
+  // The fit the report describes: the best start, or when none passed its checks the first (the profile's model),
+  // whose checks and EM the report shows; the default model (what a new tenant matches with) then sets the weights
+  // (below), and no figure comes from a mixture the checks refused.
+  const fit = shown.fit;
   // A failed fit's λ is not evidence either: the fallback keeps the prior the tenant matches with today (the
   // profile's model), never below what exact agreement on full name and birth date proves.
   const todaysPrior = registryPrior(startModel.priorMatchProbability, startModel.priorRecords, population);
   const fallbackLambda = Math.max(todaysPrior * allPairs * sampleShare, anchor.lowerBound) / Math.max(1, modelledPairs);
   const fitLambda = best === undefined ? Math.min(1, fallbackLambda) : fit.parameters.lambda;
-  const chosen = best ?? attempts[0];
-  const bySession = chosen?.bySession ?? { m: startM, estimated: new Uint8Array(FIELD_COUNT), fits: [] };
+  const bySession = shown.bySession;
   const sessionFields = FIELD_NAMES.filter((_, f) => bySession.estimated[f] === 1);
   const allConverged = best?.converged ?? false;
 
@@ -461,7 +447,7 @@ export function estimate(
     fit: {
       status: best === undefined ? 'fallback' : 'fitted',
       start: best?.start ?? null,
-      checks: [...((best ?? attempts.find((a) => a.start === 'profile model') ?? attempts[0])?.checks ?? [])],
+      checks: [...shown.checks],
       attempts: attempts.map((a) => ({
         start: a.start,
         passed: a.passed,

@@ -133,7 +133,15 @@ function attempt(input: RobustFitInput, start: string, m: Float64Array, lambda: 
   return { start, joint, bySession, fit, checks, passed: fitPasses(checks), converged: runs.every((r) => r.converged) };
 }
 
-export function robustFit(input: RobustFitInput): { attempts: FitAttempt[]; best: FitAttempt | undefined } {
+/**
+ * EM from every start, each checked. `best` is the start of highest likelihood among those that passed every check;
+ * `shown` is the start the report describes: the best, or when none passed, the first (the profile's model).
+ */
+export function robustFit(input: RobustFitInput): {
+  attempts: FitAttempt[];
+  best: FitAttempt | undefined;
+  shown: FitAttempt;
+} {
   const rng = createRng(deriveSeed(input.seed, 41));
   const anchored = anchorShare(input.anchor, input.startM, input.modelled);
   const starts: { name: string; m: Float64Array; lambda: number }[] = [
@@ -148,13 +156,15 @@ export function robustFit(input: RobustFitInput): { attempts: FitAttempt[]; best
       lambda: clampShare(anchored * Math.exp((2 * rng.next() - 1) * 1.5)),
     });
   }
-  const attempts: FitAttempt[] = [];
-  starts.forEach((start, i) => {
-    input.onStart?.(i, starts.length);
+  input.onStart?.(0, starts.length);
+  const first = attempt(input, 'profile model', input.startM, STARTING_MATCH_SHARE);
+  const attempts: FitAttempt[] = [first];
+  starts.slice(1).forEach((start, i) => {
+    input.onStart?.(i + 1, starts.length);
     attempts.push(attempt(input, start.name, start.m, start.lambda));
   });
   let best: FitAttempt | undefined;
   for (const a of attempts)
     if (a.passed && (best === undefined || a.fit.logLikelihood > best.fit.logLikelihood)) best = a;
-  return { attempts, best };
+  return { attempts, best, shown: best ?? first };
 }

@@ -316,9 +316,13 @@ describe('Estimate without labels on the Match assurance page', () => {
     // The verdict interrupts: the analyst must not apply this as a fitted model.
     const fit = page.getByRole('alert').filter({ hasText: 'The estimate failed its checks' });
     expect(await fit.textContent()).toMatch(/do not apply it as a fitted model.*the model is a fallback/);
-    expect(await page.getByTestId('est-convergence').textContent()).toContain('Did not converge');
+    // Never called converged, and the EM it names is the first start's, whose checks are listed above.
+    expect(await page.getByTestId('est-convergence').textContent()).toMatch(
+      /^No converged fitNo fit is reported as converged: no start passed every check/,
+    );
     // No model-estimated precision or recall (a refused fit's mixture gave 0.0000 at every threshold), no curves,
     // no review band; the profile's thresholds stay, and nothing invites applying the fallback.
+    expect(await page.getByTestId('est-expected').textContent()).toMatch(/^not estimated: the fit failed/);
     expect(await page.getByTestId('est-no-figures').textContent()).toMatch(
       /None estimated: the fit failed its checks.*Measure the fallback model with labels/,
     );
@@ -352,6 +356,7 @@ describe('Estimate without labels on the Match assurance page', () => {
     expect(run.stdout).toContain('No precision or recall is estimated: the fit failed its checks');
     expect(run.stdout).not.toContain('Model-estimated (not measured)');
     expect(run.stdout).toMatch(/review band +none estimated \(the fit failed/);
+    expect(run.stdout).toMatch(/EM +NOT reported as converged \(no start passed its checks\); the first start/);
   });
 
   it('ran without script errors or CSP violations', () => {

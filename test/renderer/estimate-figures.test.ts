@@ -73,6 +73,22 @@ describe('convergenceText', () => {
       /^Did not converge: stopped at the limit of 1000 iterations while a parameter still moved by 3.00e-3, more than the tolerance 0.000001/,
     );
   });
+
+  it('calls no failed fit converged, and says where its first start stopped without claiming a limit it never reached', () => {
+    const fit = {
+      status: 'fallback' as const,
+      start: null,
+      checks: [],
+      attempts: [],
+      anchor: { fields: [], applies: false, exactPairs: 0, coincidences: 0, lowerBound: 0 },
+    };
+    expect(convergenceText({ ...base, converged: false, iterations: 33 }, fit)).toBe(
+      "No fit is reported as converged: no start passed every check (above), so the model is the fallback, not a fit of these records. The first start (the profile's model) stopped after 33 iterations.",
+    );
+    expect(convergenceText({ ...base, converged: false, iterations: 1000 }, fit)).toMatch(
+      /stopped at its limit of 1000 iterations\.$/,
+    );
+  });
 });
 
 describe('sessionsText', () => {

@@ -145,10 +145,13 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
       ['fit', fit.verdict],
       [
         'EM',
-        `${v.converged ? 'converged' : 'NOT converged'} after ${v.iterations} of at most ${v.maxIterations} iterations (tolerance ${String(v.tolerance)}); log-likelihood ${v.logLikelihood.toFixed(3)}, last change ${v.finalObjectiveChange.toExponential(2)}, largest parameter change ${v.finalParameterChange.toExponential(2)}`,
+        `${report.fit?.status === 'fallback' ? "NOT reported as converged (no start passed its checks); the first start, the profile's model, ran" : v.converged ? 'converged after' : 'NOT converged after'} ${v.iterations} of at most ${v.maxIterations} iterations (tolerance ${String(v.tolerance)}); log-likelihood ${v.logLikelihood.toFixed(3)}, last change ${v.finalObjectiveChange.toExponential(2)}, largest parameter change ${v.finalParameterChange.toExponential(2)}`,
       ],
       ['m from sessions', sessionsText(report)],
-      ['match share among candidates', fixed(report.candidateMatchShare, 6)],
+      [
+        'match share among candidates',
+        `${fixed(report.candidateMatchShare, 6)}${report.fit?.status === 'fallback' ? " (not estimated: the fit failed, so the profile's prior over the candidates)" : ''}`,
+      ],
       ['prior', `${report.priorMatchProbability.toPrecision(4)}: ${report.prior}`],
       [
         'suggested thresholds',

@@ -43,9 +43,12 @@ export function estimatedRows(
 }
 
 /** EM's convergence in plain words: whether it settled, how fast, and what the last step still moved. */
-export function convergenceText(convergence: EstimateReport['convergence']): string {
+export function convergenceText(convergence: EstimateReport['convergence'], fit?: EstimateReport['fit']): string {
   const { converged, iterations, maxIterations, tolerance, finalParameterChange } = convergence;
   const steps = `${String(iterations)} iteration${iterations === 1 ? '' : 's'}`;
+  // A failed fit is never called converged, whether or not its EM settled: what settled is what the checks refused.
+  if (fit?.status === 'fallback')
+    return `No fit is reported as converged: no start passed every check (above), so the model is the fallback, not a fit of these records. The first start (the profile's model) ${iterations >= maxIterations ? `stopped at its limit of ${String(maxIterations)} iterations` : `stopped after ${steps}`}.`;
   return converged
     ? `Converged after ${steps} (of at most ${String(maxIterations)}): in the last iteration no m, u or match share moved by more than ${String(tolerance)} (largest change ${finalParameterChange.toExponential(2)}).`
     : `Did not converge: stopped at the limit of ${String(maxIterations)} iterations while a parameter still moved by ${finalParameterChange.toExponential(2)}, more than the tolerance ${String(tolerance)}. Treat the model with caution: raise the iteration limit or the smoothing, or compare more candidates.`;

@@ -72,10 +72,10 @@ export function EstimateReportView({
           color={report.convergence.converged ? 'teal' : 'orange'}
           variant="light"
           icon={report.convergence.converged ? <IconInfo /> : <IconAlert />}
-          title={report.convergence.converged ? 'EM converged' : 'EM did not converge'}
+          title={report.convergence.converged ? 'EM converged' : failed ? 'No converged fit' : 'EM did not converge'}
           data-testid="est-convergence"
         >
-          <Text size="sm">{convergenceText(report.convergence)}</Text>
+          <Text size="sm">{convergenceText(report.convergence, report.fit)}</Text>
         </Note>
         <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md" mt="md">
           <div>
@@ -110,8 +110,10 @@ export function EstimateReportView({
             <Text fw={700} size="lg" data-testid="est-match-share">
               {report.candidateMatchShare.toFixed(6)}
             </Text>
-            <Text size="xs" c="dimmed">
-              about {formatCount(Math.round(report.expectedMatches))} true pairs expected
+            <Text size="xs" c="dimmed" data-testid="est-expected">
+              {failed
+                ? `not estimated: the fit failed, so this is the profile's prior over the candidates (about ${formatCount(Math.round(report.expectedMatches))} true pairs), never below what exact agreement proves`
+                : `about ${formatCount(Math.round(report.expectedMatches))} true pairs expected`}
             </Text>
           </div>
           <div>
