@@ -273,6 +273,8 @@ export const SavedRunSummarySchema = z.object({
   thresholds: z.array(z.number()),
   /** Calibration and estimate: the produced model's version. */
   modelVersion: z.string().nullable(),
+  /** Estimate: true when the fit failed its checks (its expected true pairs are then the profile's prior, not a fit). */
+  fitFailed: z.boolean().optional(),
 });
 export type SavedRunSummary = z.infer<typeof SavedRunSummarySchema>;
 

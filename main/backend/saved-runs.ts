@@ -104,6 +104,7 @@ function summaryOf(run: SavedRunInput, runId: string, createdAt: string, actor: 
       versions: report.trainedAgainst,
       thresholds: report.thresholds.map((t) => t.threshold),
       modelVersion: report.modelVersion,
+      ...(report.fit?.status === 'fallback' ? { fitFailed: true } : {}),
     };
   }
   const report = run.kind === 'evaluation' ? run.report : run.output.report;

@@ -339,6 +339,12 @@ describe('Estimate without labels on the Match assurance page', () => {
     await expectAccessible(page, 'assurance-estimate-failed');
     await screenshot(page, 'assurance-13-estimate-failed');
 
+    // Among the saved runs it is the failed fit it was, with no expected true pairs and no thresholds.
+    await page.getByRole('tab', { name: 'Saved runs' }).click();
+    const row = page.locator('[data-testid="runs-table"] tbody tr').filter({ hasText: 'fs-est-flat' });
+    await row.waitFor();
+    expect(await row.textContent()).toMatch(/candidate pairs \(the fit failed its checks: nothing estimated\)/);
+
     // The CLI says the same in words on the same records.
     const run = await runCli([
       '--db',

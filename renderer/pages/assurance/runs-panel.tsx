@@ -192,7 +192,7 @@ export function RunsPanel({
                     </Table.Td>
                     <Table.Td>
                       {run.kind === 'estimate'
-                        ? `${formatCount(run.pairs)} candidate pairs (about ${formatCount(run.matches)} true, estimated)`
+                        ? `${formatCount(run.pairs)} candidate pairs (${run.fitFailed === true ? 'the fit failed its checks: nothing estimated' : `about ${formatCount(run.matches)} true, estimated`})`
                         : `${formatCount(run.pairs)} (${formatCount(run.matches)} matches)`}
                     </Table.Td>
                     <Table.Td>
