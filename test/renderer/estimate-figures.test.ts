@@ -23,6 +23,15 @@ const at = (threshold: number, precision: number | null, recall: number | null):
   f1: null,
 });
 
+/** A report's fit that failed its checks (the model is the fallback). */
+const FAILED_FIT = {
+  status: 'fallback' as const,
+  start: null,
+  checks: [],
+  attempts: [],
+  anchor: { fields: [], applies: false, exactPairs: 0, coincidences: 0, lowerBound: 0 },
+};
+
 describe('estimatedRows', () => {
   it('merges the report and suggested thresholds into one ascending row per threshold, marking the suggested ones', () => {
     const rows = estimatedRows({
@@ -75,17 +84,10 @@ describe('convergenceText', () => {
   });
 
   it('calls no failed fit converged, and says where its first start stopped without claiming a limit it never reached', () => {
-    const fit = {
-      status: 'fallback' as const,
-      start: null,
-      checks: [],
-      attempts: [],
-      anchor: { fields: [], applies: false, exactPairs: 0, coincidences: 0, lowerBound: 0 },
-    };
-    expect(convergenceText({ ...base, converged: false, iterations: 33 }, fit)).toBe(
+    expect(convergenceText({ ...base, converged: false, iterations: 33 }, FAILED_FIT)).toBe(
       "No fit is reported as converged: no start passed every check (above), so the model is the fallback, not a fit of these records. The first start (the profile's model) stopped after 33 iterations.",
     );
-    expect(convergenceText({ ...base, converged: false, iterations: 1000 }, fit)).toMatch(
+    expect(convergenceText({ ...base, converged: false, iterations: 1000 }, FAILED_FIT)).toMatch(
       /stopped at its limit of 1000 iterations\.$/,
     );
   });
@@ -140,20 +142,13 @@ describe('reviewBandText', () => {
   });
 
   it('says a failed fit estimates no band, whatever band an older report carried', () => {
-    const fit = {
-      status: 'fallback' as const,
-      start: null,
-      checks: [],
-      attempts: [],
-      anchor: { fields: [], applies: false, exactPairs: 0, coincidences: 0, lowerBound: 0 },
-    };
     const band = {
       budgetPerThousandRecords: 20,
       pairsPerThousandRecords: 3,
       budgetRaisedProbable: false,
       expectedTruePairsLeftOut: 0,
     };
-    expect(reviewBandText({ fit, reviewBand: band })).toBe(
+    expect(reviewBandText({ fit: FAILED_FIT, reviewBand: band })).toBe(
       "No review band is estimated: the fit failed its checks, so the profile's thresholds stay as they are.",
     );
   });
