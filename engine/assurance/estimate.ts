@@ -368,45 +368,61 @@ export function estimate(
     bands: [...BANDS],
   };
 
-  // Each candidate pair's score under the estimated model as the live scorer will give it (its term-frequency
-  // adjustment of agreeing names, its name-evidence and twin limits) beside its posterior under the fitted
-  // mixture; trusted-identifier pairs are certain matches.
   const { Probable, Certain } = stored.profile.MatchingRules.Thresholds;
-  const compiled = compileModel(model);
-  const score = new Float64Array(modelled + trusted);
-  const rawScore = new Float64Array(modelled + trusted);
-  const limited = new Uint8Array(modelled + trusted);
-  const posterior = new Float64Array(modelled + trusted);
-  for (let i = 0; i < modelled; i++) {
-    if ((i & 8191) === 0) control.step('scoring candidate pairs under the model', i, modelled);
-    const similarity = pairSimilarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT);
-    const raw = logistic(
-      matchLogOdds(compiled, similarity, pairPersonalIdentifier[i] === 1) +
-        modelTermFrequency(compiled, pairTermReadings, i * TERM_READINGS),
+  // A fit that passed its checks: the model-estimated figures and suggested thresholds (a failed fit has none, so
+  // its candidates are not scored).
+  const fittedFigures = (): Pick<
+    EstimateReport,
+    'thresholds' | 'suggestedThresholds' | 'suggestedThresholdsAt' | 'reviewBand' | 'suggestion'
+  > => {
+    // Each candidate pair's score under the estimated model as the live scorer will give it (its term-frequency
+    // adjustment of agreeing names, its name-evidence and twin limits) beside its posterior under the fitted
+    // mixture; trusted-identifier pairs are certain matches.
+    const compiled = compileModel(model);
+    const score = new Float64Array(modelled + trusted);
+    const rawScore = new Float64Array(modelled + trusted);
+    const limited = new Uint8Array(modelled + trusted);
+    const posterior = new Float64Array(modelled + trusted);
+    for (let i = 0; i < modelled; i++) {
+      if ((i & 8191) === 0) control.step('scoring candidate pairs under the model', i, modelled);
+      const similarity = pairSimilarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT);
+      const raw = logistic(
+        matchLogOdds(compiled, similarity, pairPersonalIdentifier[i] === 1) +
+          modelTermFrequency(compiled, pairTermReadings, i * TERM_READINGS),
+      );
+      rawScore[i] = raw;
+      const personal = pairPersonalIdentifier[i] === 1;
+      limited[i] = scoreLimit(similarity, personal) === undefined ? 0 : 1;
+      score[i] = limitedScore(raw, similarity, Probable, personal).score;
+      posterior[i] = fit.posterior[pairPattern[i] ?? 0] ?? 0;
+    }
+    score.fill(1, modelled);
+    rawScore.fill(1, modelled);
+    posterior.fill(1, modelled);
+    const suggested = suggestThresholds(
+      score,
+      posterior,
+      { precision: input.targetPrecision ?? 0.999, recall: input.targetRecall ?? 0.999 },
+      { Certain, Probable },
+      {
+        perThousandRecords: input.reviewBudget ?? DEFAULT_REVIEW_BUDGET,
+        records: population,
+        pairsPerScoredPair: scale / pairShare,
+        rawScore,
+        limited,
+      },
     );
-    rawScore[i] = raw;
-    const personal = pairPersonalIdentifier[i] === 1;
-    limited[i] = scoreLimit(similarity, personal) === undefined ? 0 : 1;
-    score[i] = limitedScore(raw, similarity, Probable, personal).score;
-    posterior[i] = fit.posterior[pairPattern[i] ?? 0] ?? 0;
-  }
-  score.fill(1, modelled);
-  rawScore.fill(1, modelled);
-  posterior.fill(1, modelled);
-  const suggested = suggestThresholds(
-    score,
-    posterior,
-    { precision: input.targetPrecision ?? 0.999, recall: input.targetRecall ?? 0.999 },
-    { Certain, Probable },
-    {
-      perThousandRecords: input.reviewBudget ?? DEFAULT_REVIEW_BUDGET,
-      records: population,
-      pairsPerScoredPair: scale / pairShare,
-      rawScore,
-      limited,
-    },
-  );
-  const grid = [...new Set<number>([...(input.thresholds ?? []), Probable, Certain])].sort((a, b) => a - b);
+    const grid = [...new Set<number>([...(input.thresholds ?? []), Probable, Certain])].sort((a, b) => a - b);
+    return {
+      thresholds: grid.map((t) => estimatedThresholdMetrics(t, score, posterior)),
+      suggestedThresholds: { Certain: suggested.Certain, Probable: suggested.Probable },
+      suggestedThresholdsAt: [...new Set([suggested.Probable, suggested.Certain])].map((t) =>
+        estimatedThresholdMetrics(t, score, posterior),
+      ),
+      ...(suggested.reviewBand === undefined ? {} : { reviewBand: suggested.reviewBand }),
+      suggestion: `${suggested.explanation}. The scores are the estimated model's as live matching will give them (with the tenant's name frequencies, and the profile's Probable for the name-evidence and twin limits); apply the thresholds with the model as one profile document {"MatchingRules": {"FellegiSunter": model, "Thresholds": suggestedThresholds}} only after checking them.`,
+    };
+  };
 
   const report: EstimateReport = {
     modelVersion: input.modelVersion,
@@ -481,15 +497,7 @@ export function estimate(
           suggestedThresholdsAt: [],
           suggestion: `No thresholds are suggested: the fit did not pass its checks (${failedChecksText(attempts)}), so the model is the fallback (${FALLBACK_NOTE}), the suggested thresholds are the profile's own (Certain ${String(Certain)}, Probable ${String(Probable)}) and no precision or recall is estimated. Label a few hundred pairs and calibrate, or keep the default profile.`,
         }
-      : {
-          thresholds: grid.map((t) => estimatedThresholdMetrics(t, score, posterior)),
-          suggestedThresholds: { Certain: suggested.Certain, Probable: suggested.Probable },
-          suggestedThresholdsAt: [...new Set([suggested.Probable, suggested.Certain])].map((t) =>
-            estimatedThresholdMetrics(t, score, posterior),
-          ),
-          ...(suggested.reviewBand === undefined ? {} : { reviewBand: suggested.reviewBand }),
-          suggestion: `${suggested.explanation}. The scores are the estimated model's as live matching will give them (with the tenant's name frequencies, and the profile's Probable for the name-evidence and twin limits); apply the thresholds with the model as one profile document {"MatchingRules": {"FellegiSunter": model, "Thresholds": suggestedThresholds}} only after checking them.`,
-        }),
+      : fittedFigures()),
     estimation: ESTIMATE_NOTE,
     caveat: ESTIMATE_CAVEAT,
     activated: false,
