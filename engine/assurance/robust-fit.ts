@@ -144,9 +144,9 @@ export function robustFit(input: RobustFitInput): {
 } {
   const rng = createRng(deriveSeed(input.seed, 41));
   const anchored = anchorShare(input.anchor, input.startM, input.modelled);
-  const starts: { name: string; m: Float64Array; lambda: number }[] = [
-    { name: 'profile model', m: input.startM, lambda: STARTING_MATCH_SHARE },
-  ];
+  // The first start, whose attempt the report describes when none passes its checks.
+  const profile = { name: 'profile model', m: input.startM, lambda: STARTING_MATCH_SHARE };
+  const starts: { name: string; m: Float64Array; lambda: number }[] = [profile];
   if (anchored !== STARTING_MATCH_SHARE)
     starts.push({ name: 'deterministic anchor', m: input.startM, lambda: anchored });
   for (let k = 1; k <= SEEDED_STARTS; k++) {
@@ -157,7 +157,7 @@ export function robustFit(input: RobustFitInput): {
     });
   }
   input.onStart?.(0, starts.length);
-  const first = attempt(input, 'profile model', input.startM, STARTING_MATCH_SHARE);
+  const first = attempt(input, profile.name, profile.m, profile.lambda);
   const attempts: FitAttempt[] = [first];
   starts.slice(1).forEach((start, i) => {
     input.onStart?.(i + 1, starts.length);

@@ -119,7 +119,8 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
   const c = report.candidates;
   const v = report.convergence;
   const fit = fitText(report);
-  if (report.fit?.status === 'fallback')
+  const failed = report.fit?.status === 'fallback';
+  if (failed)
     cli.write(`The estimate did not pass its checks: do not apply it as a fitted model. ${report.suggestion}\n\n`);
   cli.write(
     keyValues([
@@ -145,12 +146,12 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
       ['fit', fit.verdict],
       [
         'EM',
-        `${report.fit?.status === 'fallback' ? "NOT reported as converged (no start passed its checks); the first start, the profile's model, ran" : v.converged ? 'converged after' : 'NOT converged after'} ${v.iterations} of at most ${v.maxIterations} iterations (tolerance ${String(v.tolerance)}); log-likelihood ${v.logLikelihood.toFixed(3)}, last change ${v.finalObjectiveChange.toExponential(2)}, largest parameter change ${v.finalParameterChange.toExponential(2)}`,
+        `${failed ? "NOT reported as converged (no start passed its checks); the first start, the profile's model, ran" : v.converged ? 'converged after' : 'NOT converged after'} ${v.iterations} of at most ${v.maxIterations} iterations (tolerance ${String(v.tolerance)}); log-likelihood ${v.logLikelihood.toFixed(3)}, last change ${v.finalObjectiveChange.toExponential(2)}, largest parameter change ${v.finalParameterChange.toExponential(2)}`,
       ],
       ['m from sessions', sessionsText(report)],
       [
         'match share among candidates',
-        `${fixed(report.candidateMatchShare, 6)}${report.fit?.status === 'fallback' ? " (not estimated: the fit failed, so the profile's prior over the candidates)" : ''}`,
+        `${fixed(report.candidateMatchShare, 6)}${failed ? " (not estimated: the fit failed, so the profile's prior over the candidates)" : ''}`,
       ],
       ['prior', `${report.priorMatchProbability.toPrecision(4)}: ${report.prior}`],
       [
@@ -161,7 +162,7 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
     ]),
   );
   if (fit.checks !== '') cli.write(`\nFit checks:\n${fit.checks}\n`);
-  if (report.fit?.status === 'fallback') cli.write(`\n${NO_FIGURES}\n\n${report.suggestion}\n`);
+  if (failed) cli.write(`\n${NO_FIGURES}\n\n${report.suggestion}\n`);
   else {
     cli.write(
       `\nModel-estimated (not measured) precision and recall among blocking candidates:\n${estimatedTable(report.thresholds)}`,
