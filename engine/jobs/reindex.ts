@@ -12,7 +12,7 @@ import { materialTag, tagHex, type BlockingTag } from '../blocking/tags.ts';
 import { ruleKeyMaterial } from '../blocking/key-material.ts';
 import { identityTags } from '../ingest/identity-rebuild.ts';
 import type { SourceRecord } from '../store/records.ts';
-import { addTags } from '../store/tags.ts';
+import { addTags, identitiesHolding } from '../store/tags.ts';
 import { activeIdentitiesAfter, deleteTag, expectIdentityVersion, recordsOf, storedTagsOf } from './population.ts';
 import type { BatchPlan, JobContext, PhaseWork } from './phase-work.ts';
 
@@ -21,21 +21,24 @@ function targetTags(ctx: JobContext, records: readonly SourceRecord[] | undefine
 }
 
 /**
- * Whether any target tag of the records is among the stored ones, computed lazily and stopping at the first
- * hit. Keys are tried last-configured first: during a staged change the stored tags are the previous
- * (inactive) key's, so the common case costs one or two HMACs instead of the identity's whole target set.
+ * The records' target tags one at a time, computed lazily. Keys are tried last-configured first: during a staged
+ * change the stored tags are the previous (inactive) key's, so the common case costs one or two HMACs instead of
+ * the identity's whole target set.
  */
-function sharesTargetTag(ctx: JobContext, records: readonly SourceRecord[], stored: ReadonlySet<string>): boolean {
+function* lazyTargetTags(ctx: JobContext, records: readonly SourceRecord[]): Generator<Buffer> {
   const { Rules } = ctx.profile.profile.Blocking;
   for (const key of [...ctx.ring.keys].reverse()) {
     for (const rule of Rules) {
       for (const record of records) {
-        for (const material of ruleKeyMaterial(record.fields, rule)) {
-          if (stored.has(tagHex(materialTag(key, material)))) return true;
-        }
+        for (const material of ruleKeyMaterial(record.fields, rule)) yield materialTag(key, material);
       }
     }
   }
+}
+
+/** Whether any target tag of the records is among the stored ones, stopping at the first hit. */
+function sharesTargetTag(ctx: JobContext, records: readonly SourceRecord[], stored: ReadonlySet<string>): boolean {
+  for (const tag of lazyTargetTags(ctx, records)) if (stored.has(tagHex(tag))) return true;
   return false;
 }
 
@@ -48,9 +51,18 @@ export function reindexValidation(ctx: JobContext): PhaseWork {
       let failure = 0;
       let warning = 0;
       let firstFailure: string | undefined;
-      const storedTags = storedTagsOf(ctx.store, ctx.tenantId, batch);
       const records = recordsOf(ctx.store, ctx.tenantId, batch);
+      // Most identities hold their first target tag: one primary-key probe each settles them. Only the others
+      // (after a change of rules or keys, or an identity with no stored tag) have all their stored tags read.
+      const probes: { identityId: number; tag: Buffer }[] = [];
       for (const identity of batch) {
+        const first = lazyTargetTags(ctx, records.get(identity.identityId) ?? []).next();
+        if (first.done !== true) probes.push({ identityId: identity.identityId, tag: first.value });
+      }
+      const held = identitiesHolding(ctx.store, ctx.tenantId, probes);
+      const unsettled = batch.filter((identity) => !held.has(identity.identityId));
+      const storedTags = storedTagsOf(ctx.store, ctx.tenantId, unsettled);
+      for (const identity of unsettled) {
         const stored = new Set((storedTags.get(identity.identityId) ?? []).map(tagHex));
         if (stored.size === 0) {
           warning++;

@@ -73,6 +73,36 @@ export function identitiesWithTags(store: Store, tenantId: string, tags: readonl
   return out;
 }
 
+/** Probes per statement of identitiesHolding (a UNION ALL of primary-key lookups). */
+const PROBES_PER_STATEMENT = 32;
+
+/**
+ * Which of the given identities hold the tag paired with them: a primary-key lookup each, up to
+ * PROBES_PER_STATEMENT per statement. Re-index validation asks this of each identity's first target tag, instead
+ * of reading every stored tag of the batch.
+ */
+export function identitiesHolding(
+  store: Store,
+  tenantId: string,
+  probes: readonly { readonly identityId: number; readonly tag: Buffer }[],
+): Set<number> {
+  const held = new Set<number>();
+  for (let start = 0; start < probes.length; start += PROBES_PER_STATEMENT) {
+    const part = probes.slice(start, start + PROBES_PER_STATEMENT);
+    const sql = part
+      .map(() => 'SELECT identity_id FROM blocking_tag WHERE tenant_id = ? AND tag = ? AND identity_id = ?')
+      .join(' UNION ALL ');
+    const args: (string | number | Buffer)[] = [];
+    for (const probe of part) args.push(tenantId, probe.tag, probe.identityId);
+    for (const id of store
+      .statement(sql)
+      .pluck()
+      .all(...args) as number[])
+      held.add(id);
+  }
+  return held;
+}
+
 export interface StoredTag {
   readonly tag: Buffer;
   readonly ruleName: string;

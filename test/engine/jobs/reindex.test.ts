@@ -163,6 +163,39 @@ describe('re-index validation', () => {
     expect(dumpTables(db, ['identity', 'blocking_tag'])).toEqual(before);
   });
 
+  it('passes identities that lost some or all stored tags, warns for those with none, and gives the tags back', () => {
+    const engine = LocalEngine.open({ dbPath: db });
+    try {
+      const { store } = engine.env;
+      const ids = store
+        .statement("SELECT identity_id FROM identity WHERE tenant_id = ? AND status = 'active' ORDER BY identity_id")
+        .pluck()
+        .all(TENANT) as number[];
+      const [bare1, bare2, partial] = [ids[3], ids[40], ids[77]];
+      store.write(() => {
+        // Two identities without any stored tag (nothing to lose: a warning), and one that keeps only one rule's
+        // tags, so its first target tag is missing and validation must look at all it holds.
+        store
+          .statement('DELETE FROM blocking_tag WHERE tenant_id = ? AND identity_id IN (?, ?)')
+          .run(TENANT, bare1, bare2);
+        const kept = store
+          .statement(
+            "DELETE FROM blocking_tag WHERE tenant_id = ? AND identity_id = ? AND rule_name <> 'family-given-phonetic'",
+          )
+          .run(TENANT, partial);
+        expect(kept.changes).toBeGreaterThan(0);
+      });
+      expect(tagsOfIdentity(store, TENANT, partial ?? -1).length).toBeGreaterThan(0);
+    } finally {
+      engine.close();
+    }
+    expect(tagCoverage().missing).toBeGreaterThan(0);
+    const job = reindexAndDrain();
+    expect(job.status).toBe('completed');
+    expect(job.counters).toMatchObject({ validated: job.populationTotal, warning: 2, failure: 0, updated: 3 });
+    expect(tagCoverage()).toMatchObject({ missing: 0, extra: 0 });
+  });
+
   it('leaves an unchanged configuration unchanged', () => {
     const before = dumpTables(db, ['identity', 'blocking_tag']);
     const job = reindexAndDrain();
