@@ -170,6 +170,9 @@ describe('Estimate without labels on the Match assurance page', () => {
     expect(shown).toEqual(model);
     expect(await page.getByTestId('est-certain').textContent()).toBe(String(report.suggestedThresholds.Certain));
     expect(await page.getByTestId('est-probable').textContent()).toBe(String(report.suggestedThresholds.Probable));
+    expect(await page.getByTestId('est-save-with-thresholds').textContent()).toBe(
+      `Save with its thresholds (Certain ${String(report.suggestedThresholds.Certain)}, Probable ${String(report.suggestedThresholds.Probable)})`,
+    );
     expect(await page.getByTestId('est-match-share').textContent()).toBe(report.candidateMatchShare.toFixed(6));
     expect(Number((await page.getByTestId('est-records').textContent())?.replace(/[^\d]/g, ''))).toBe(report.records);
     expect(report.sampledRecords).toBe(OPTIONS.maxRecords);
@@ -335,6 +338,8 @@ describe('Estimate without labels on the Match assurance page', () => {
       /^No thresholds are suggested: the fit did not pass its checks.*no precision or recall is estimated/,
     );
     expect(await page.getByTestId('est-apply').textContent()).toMatch(/^The fit failed, so this model is the fallback/);
+    // Nothing offers to save the fallback with the profile's thresholds as if they were suggested for it.
+    expect(await page.getByTestId('est-save-with-thresholds').count()).toBe(0);
     await expectNoActivationControl(page);
     await expectAccessible(page, 'assurance-estimate-failed');
     await screenshot(page, 'assurance-13-estimate-failed');

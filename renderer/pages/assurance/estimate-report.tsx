@@ -183,7 +183,8 @@ export function EstimateReportView({
         connectionKey={connectionKey}
         idPrefix="est"
         produced="An estimated model"
-        thresholds={report.suggestedThresholds}
+        // A failed fit suggests no thresholds (they are the profile's): nothing to save with the fallback.
+        thresholds={failed ? undefined : report.suggestedThresholds}
       >
         {failed ? (
           <Text size="sm" mt="xs" data-testid="est-apply">
