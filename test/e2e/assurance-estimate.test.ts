@@ -361,6 +361,9 @@ describe('Estimate without labels on the Match assurance page', () => {
       'fs-est-flat-cli',
       '--random-pairs',
       '50000',
+      '--out',
+      join(dir, 'flat-fallback.json'),
+      '--with-thresholds',
     ]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^The estimate did not pass its checks: do not apply it as a fitted model/);
@@ -368,6 +371,14 @@ describe('Estimate without labels on the Match assurance page', () => {
     expect(run.stdout).not.toContain('Model-estimated (not measured)');
     expect(run.stdout).toMatch(/review band +none estimated \(the fit failed/);
     expect(run.stdout).toMatch(/EM +NOT reported as converged \(no start passed its checks\); the first start/);
+    // Written as asked, and named for what it is: the fallback, with the thresholds the profile already has.
+    expect(run.stdout).toContain(
+      "The fallback model (not a fit of these records) and the active profile's thresholds were written to",
+    );
+    const written = JSON.parse(readFileSync(join(dir, 'flat-fallback.json'), 'utf8')) as {
+      MatchingRules: { Thresholds: { Certain: number; Probable: number } };
+    };
+    expect(written.MatchingRules.Thresholds).toEqual({ Certain: 0.97, Probable: 0.5 });
   });
 
   it('ran without script errors or CSP violations', () => {

@@ -186,7 +186,13 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
         ? undefined
         : {
             out,
-            what: withThresholds ? 'The model and the suggested thresholds were' : 'The model was',
+            what: failed
+              ? withThresholds
+                ? "The fallback model (not a fit of these records) and the active profile's thresholds were"
+                : 'The fallback model (not a fit of these records) was'
+              : withThresholds
+                ? 'The model and the suggested thresholds were'
+                : 'The model was',
             note: written.note,
           },
     ),
