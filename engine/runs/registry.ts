@@ -255,9 +255,19 @@ export class RunRegistry {
       | { status: 'failed' | 'cancelled'; error: NonNullable<RunState['error']> },
   ): void {
     const finishedAt = new Date(this.now()).toISOString();
+    // A completed run did all of its last phase, whatever its last step reported (a phase shorter than one step
+    // reports only its start: "0 of 966"). A failed or cancelled run keeps where it stopped.
+    const { progress } = run.state;
     run.state =
       end.status === 'completed'
-        ? { ...run.state, status: 'completed', finishedAt, error: null, output: end.output }
+        ? {
+            ...run.state,
+            status: 'completed',
+            progress: progress?.total == null ? progress : { ...progress, done: progress.total },
+            finishedAt,
+            error: null,
+            output: end.output,
+          }
         : { ...run.state, status: end.status, finishedAt, error: end.error };
     run.lastReadAt = this.now();
     this.emit(run);

@@ -120,6 +120,9 @@ describe('the engine pool', () => {
     expect(ended.status).toBe('completed');
     expect((ended.output as { pairs: unknown[] }).pairs).toHaveLength(400);
     expect(progress.map((p) => p?.phase)).toContain('finding blocking candidates');
+    // Its last phase reads as done, not as the last step it reported.
+    expect(ended.progress?.total).toEqual(expect.any(Number));
+    expect(ended.progress?.done).toBe(ended.progress?.total);
     // The synchronous form answers the same.
     const direct = await pool.call('labels/sample', { maxPairs: 400, seed: 2 }, CTX);
     expect(direct).toEqual(ended.output);
