@@ -6,15 +6,25 @@
  * every rule grouped at once); a key shared by more than MAX_BLOCK_SIZE records is the only kind whose block size is
  * read.
  *
- * A pair (a, b) with a < b (indexes into the records) is the number a * n + b. Enumeration stops at `cap`
- * distinct pairs (a memory bound on very large registries), and says so. On a sample of the tenant's records, the
- * pairs are those among the sample, and every shared key's block size is read from the stored tags.
+ * A pair (a, b) with a < b (indexes into the records) is the number a * n + b; its value is the set of rules (bit r
+ * for the rule at index r; a profile has at most 32) under which the two records share a usable key, so a caller
+ * that asks this of every pair (the estimate's per-rule sessions) need not work the keys out again. Enumeration
+ * stops at `cap` distinct pairs (a memory bound on very large registries), and says so; the rule sets are then
+ * those of the keys enumerated before the cap. On a sample of the tenant's records, the pairs are those among the
+ * sample, and every shared key's block size is read from the stored tags.
  */
 import type { MatchFields } from '../contract/fields.ts';
 import type { BlockingKeyOverlap } from './blocking-recall.ts';
 import { NO_CONTROL, type RunControl } from '../run-control.ts';
+import { MAX_KEYS_PER_RULE } from '../blocking/key-material.ts';
 
 const PHASE = 'finding blocking candidates';
+
+/** The records sharing one key of a rule, and the key's place among the first one's keys of the rule. */
+interface Group {
+  readonly position: number;
+  readonly members: number[];
+}
 
 /** Records sharing one usable key, and where that key first appeared: its first record, rule and place among the record's keys. */
 interface SharedKey {
@@ -31,23 +41,34 @@ export function blockingCandidatePairs(
   control: RunControl = NO_CONTROL,
   /** The records are a sample of the tenant's: a key's count among them says nothing of its block size. */
   options: { readonly sampled?: boolean } = {},
-): { pairs: Set<number>; truncated: boolean } {
+): { pairs: Map<number, number>; truncated: boolean } {
   const n = fields.length;
   const rules = overlap.ruleCount;
   // Keys are grouped rule by rule, so that only one rule's keys are held at a time (a million records' keys of every
   // rule took GiBs); only the groups of two or more records whose key is usable are kept.
   const shared: SharedKey[] = [];
   for (let rule = 0; rule < rules; rule++) {
-    const groups = new Map<string, { position: number; members: number[] }>();
+    // Most keys are one record's: a key seen once is held as a number (its record and place), a group only from its
+    // second record.
+    const groups = new Map<string, number | Group>();
     for (let i = 0; i < n; i++) {
       if ((i & 4095) === 0) control.step(PHASE, Math.floor((rule * n + i) / rules), n);
-      overlap.materialsOf(fields[i] as MatchFields, rule).forEach((material, position) => {
-        const group = groups.get(material);
-        if (group === undefined) groups.set(material, { position, members: [i] });
-        else if (group.members.at(-1) !== i) group.members.push(i);
-      });
+      const materials = overlap.materialsOf(fields[i] as MatchFields, rule);
+      for (let position = 0; position < materials.length; position++) {
+        const material = materials[position] as string;
+        const seen = groups.get(material);
+        if (seen === undefined) groups.set(material, i * MAX_KEYS_PER_RULE + position);
+        else if (typeof seen !== 'number') {
+          if (seen.members.at(-1) !== i) seen.members.push(i);
+        } else if (Math.floor(seen / MAX_KEYS_PER_RULE) !== i)
+          groups.set(material, {
+            position: seen % MAX_KEYS_PER_RULE,
+            members: [Math.floor(seen / MAX_KEYS_PER_RULE), i],
+          });
+      }
     }
-    const multiple = [...groups].filter(([, group]) => group.members.length > 1);
+    const multiple: [string, Group][] = [];
+    for (const [material, group] of groups) if (typeof group !== 'number') multiple.push([material, group]);
     // A key shared by at most MAX_BLOCK_SIZE of the tenant's records is usable as it is; only larger groups are looked
     // up. Among a sample of the records, every key shared by two or more is looked up.
     if (options.sampled !== true)
@@ -61,13 +82,15 @@ export function blockingCandidatePairs(
   // among the record's keys of the rule), as when every rule's keys were grouped at once: the same pairs are kept
   // when the cap cuts the enumeration short, and callers that sample them draw the same ones.
   shared.sort((a, b) => a.first - b.first || a.rule - b.rule || a.position - b.position);
-  const pairs = new Set<number>();
+  const pairs = new Map<number, number>();
   for (let g = 0; g < shared.length; g++) {
     if (((g + 1) & 4095) === 0) control.step(PHASE, n, n);
-    const members = (shared[g] as SharedKey).members;
+    const { members, rule } = shared[g] as SharedKey;
+    const bit = 1 << rule;
     for (let x = 0; x < members.length; x++) {
       for (let y = x + 1; y < members.length; y++) {
-        pairs.add((members[x] ?? 0) * n + (members[y] ?? 0));
+        const pair = (members[x] ?? 0) * n + (members[y] ?? 0);
+        pairs.set(pair, (pairs.get(pair) ?? 0) | bit);
         if (pairs.size >= cap) return { pairs, truncated: true };
       }
     }

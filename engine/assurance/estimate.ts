@@ -211,7 +211,7 @@ export function estimate(
     const enumerated = blockingCandidatePairs(overlap, fields, MAX_ENUMERATED_CANDIDATES, control, {
       sampled: population > rows.length,
     });
-    const keys = sampleKeys([...enumerated.pairs], input.maxCandidatePairs ?? 300_000, seed);
+    const keys = sampleKeys([...enumerated.pairs.keys()], input.maxCandidatePairs ?? 300_000, seed);
     const n = rows.length;
     const scratch = newScratch();
     const index = new PatternIndex();
@@ -242,8 +242,14 @@ export function estimate(
         copyTermReadings(scratch, termReadings, pattern.length * TERM_READINGS);
         personalIdentifiers[pattern.length] = scratch.personalIdentifier ? 1 : 0;
         pattern.push(index.add(scratch.similarity));
+        // The rules whose usable keys the pair shares, as enumerated; worked out again only past the enumeration's cap.
+        const rules = enumerated.truncated ? undefined : enumerated.pairs.get(key);
         for (const session of sessionRules) {
-          if (!sharesUsableKey(overlap, fields[a] as MatchFields, fields[b] as MatchFields, session.r)) continue;
+          const shares =
+            rules === undefined
+              ? sharesUsableKey(overlap, fields[a] as MatchFields, fields[b] as MatchFields, session.r)
+              : ((rules >>> session.r) & 1) === 1;
+          if (!shares) continue;
           masked.set(scratch.similarity);
           for (const f of session.blocked) masked[f] = Number.NaN;
           session.index.add(masked);

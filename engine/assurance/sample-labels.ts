@@ -104,7 +104,7 @@ export function sampleLabels(
     });
     let trueCandidates = 0;
     const nonMatches: number[] = [];
-    for (const key of candidates) {
+    for (const key of candidates.keys()) {
       const a = at[Math.floor(key / s)] ?? 0;
       const b = at[key % s] ?? 0;
       if (person[a] === person[b]) trueCandidates++;

@@ -2,7 +2,8 @@
  * The blocking-candidate enumeration groups keys rule by rule (blocking-candidates.ts), to hold one rule's keys at a
  * time. Checked against the plain reference it replaced, every rule's keys grouped at once in one map: on a real
  * synthetic sandbox the same pairs come out in the same order, whole and when the cap cuts them short, so the
- * estimate and the workbench draw exactly what they drew before.
+ * estimate and the workbench draw exactly what they drew before; and each pair carries the rules under which its records
+ * share a usable key (the estimate's per-rule sessions read them instead of working the keys out again).
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -61,17 +62,32 @@ describe('blocking candidates, grouped rule by rule', () => {
         expect(reference.length).toBeGreaterThan(1_000);
         const whole = blockingCandidatePairs(overlap(), fields, Number.MAX_SAFE_INTEGER);
         expect(whole.truncated).toBe(false);
-        expect([...whole.pairs]).toEqual(reference);
+        expect([...whole.pairs.keys()]).toEqual(reference);
+        // Each pair's rule set is exactly the rules under which its records share a usable key.
+        const check = overlap();
+        let multiRule = 0;
+        for (const [pair, rules] of whole.pairs) {
+          const a = fields[Math.floor(pair / fields.length)] as MatchFields;
+          const b = fields[pair % fields.length] as MatchFields;
+          const expected = Array.from({ length: check.ruleCount }, (_, r) =>
+            check.allSharedKeys(a, b, r).some((key) => check.isUsable(key)),
+          );
+          expect(Array.from({ length: check.ruleCount }, (_, r) => ((rules >>> r) & 1) === 1)).toEqual(expected);
+          if (expected.filter(Boolean).length > 1) multiRule++;
+        }
+        expect(multiRule).toBeGreaterThan(100);
 
         const cap = Math.floor(reference.length / 3);
         const cut = blockingCandidatePairs(overlap(), fields, cap);
         expect(cut.truncated).toBe(true);
-        expect([...cut.pairs]).toEqual(reference.slice(0, cap));
+        expect([...cut.pairs.keys()]).toEqual(reference.slice(0, cap));
 
         // Among a sample of the records every shared key's block size is read: still the reference's pairs.
         const sample = fields.filter((_, i) => i % 2 === 0);
         expect([
-          ...blockingCandidatePairs(overlap(), sample, Number.MAX_SAFE_INTEGER, undefined, { sampled: true }).pairs,
+          ...blockingCandidatePairs(overlap(), sample, Number.MAX_SAFE_INTEGER, undefined, {
+            sampled: true,
+          }).pairs.keys(),
         ]).toEqual(referencePairs(overlap(), sample));
       });
     } finally {
