@@ -17,7 +17,7 @@
  * real calendar date (normalise/date.ts keeps only real dates: fhir/calendar-date.ts).
  */
 import { daysFromCivil } from '../fhir/civil-days.ts';
-import { damerauLevenshteinDistance } from './damerau-levenshtein.ts';
+import { damerauLevenshteinWithin } from './damerau-levenshtein.ts';
 
 export const DATE_LEVELS = [
   'exact',
@@ -55,7 +55,7 @@ export function birthDateLevel(a: string, b: string): DateLevel {
   if (a.length !== 8 || b.length !== 8) return 'different';
   const sameYear = sameChars(a, b, 0, 4);
   if (sameYear && sameChars(a, b, 4, 6, 6) && sameChars(a, b, 6, 8, 4)) return 'day-month-transposed';
-  if (damerauLevenshteinDistance(a, b) === 1) return 'one-digit';
+  if (damerauLevenshteinWithin(a, b, 1) === 1) return 'one-digit';
   if (sameYear && sameChars(a, b, 4, 6)) return 'same-year-month';
   const yearA = digits(a, 0, 4);
   const yearB = digits(b, 0, 4);

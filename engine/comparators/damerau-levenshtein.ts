@@ -10,6 +10,8 @@
  * cleared entry by entry after each call, so a call allocates nothing.
  */
 
+import { bagDistance } from './bag-distance.ts';
+
 let table = new Int32Array(32 * 32);
 const lastRowOf = new Int32Array(0x10000);
 
@@ -130,6 +132,24 @@ function tableDistance(a: string, b: string): number {
   const distance = d[(aLength + 1) * width + bLength + 1] as number;
   for (let i = 0; i < aLength; i++) lastRowOf[a.charCodeAt(i)] = 0;
   return distance;
+}
+
+/**
+ * The distance when it is at most `max`, else max + 1: for callers that only tell a few small distances apart
+ * (keying-error levels), most of whose pairs are far apart. Cheap bounds settle those without the table: the length
+ * difference and the bag distance are lower bounds, and one edit changes at most two places of strings of one
+ * length.
+ */
+export function damerauLevenshteinWithin(a: string, b: string, max: number): number {
+  if (a === b) return 0;
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  if (a.length === b.length) {
+    const close = closeEqualLengthDistance(a, b);
+    if (close !== -1) return Math.min(close, max + 1);
+    if (max < 2) return max + 1;
+  }
+  if (bagDistance(a, b) > max) return max + 1;
+  return Math.min(damerauLevenshteinDistance(a, b), max + 1);
 }
 
 export function normalisedDamerauLevenshtein(a: string, b: string): number {

@@ -20,7 +20,7 @@
  *   two-edits    distance 2, the longer code at least 6 characters          0.6   Partial
  *   different    anything else                                              0     Different
  */
-import { damerauLevenshteinDistance } from './damerau-levenshtein.ts';
+import { damerauLevenshteinWithin } from './damerau-levenshtein.ts';
 
 export const EDIT_LEVELS = ['exact', 'transposed', 'substituted', 'one-edit', 'two-edits', 'different'] as const;
 export type EditLevel = (typeof EDIT_LEVELS)[number];
@@ -43,9 +43,8 @@ export const TWO_EDITS_MIN_LENGTH = 6;
 export function editLevel(a: string, b: string): EditLevel {
   if (a === b) return 'exact';
   const longest = Math.max(a.length, b.length);
-  // Length alone can rule out distance ≤ 2 without running the table.
-  if (Math.abs(a.length - b.length) > 2) return 'different';
-  const distance = damerauLevenshteinDistance(a, b);
+  // Only distances 1 and 2 are told apart: most unequal codes are settled without the table (3 is "more than 2").
+  const distance = damerauLevenshteinWithin(a, b, 2);
   // Which single error, told only once the distance is known to be one (most unequal codes are further apart).
   if (distance === 1)
     return isAdjacentTransposition(a, b) ? 'transposed' : isEarlySubstitution(a, b) ? 'substituted' : 'one-edit';

@@ -1,8 +1,11 @@
 import { describe, it, expect } from 'vitest';
 import {
   damerauLevenshteinDistance,
+  damerauLevenshteinWithin,
   normalisedDamerauLevenshtein,
 } from '../../../engine/comparators/damerau-levenshtein.ts';
+import { bagDistance } from '../../../engine/comparators/bag-distance.ts';
+import { createRng } from '../../../engine/synthetic/prng.ts';
 
 describe('damerauLevenshteinDistance: published reference values', () => {
   // Wikipedia, "Damerau–Levenshtein distance": CA -> ABC is 2 with the unrestricted distance
@@ -116,5 +119,86 @@ describe('damerauLevenshteinDistance against the breadth-first definition', () =
       }
     }
     expect(mismatches).toBe(0);
+  });
+});
+
+/** The bag distance by its definition: the larger of the two multiset differences. */
+function referenceBagDistance(a: string, b: string): number {
+  const counts = new Map<string, number>();
+  for (const c of a) counts.set(c, (counts.get(c) ?? 0) + 1);
+  for (const c of b) counts.set(c, (counts.get(c) ?? 0) - 1);
+  let surplus = 0;
+  let deficit = 0;
+  for (const count of counts.values()) {
+    if (count > 0) surplus += count;
+    else deficit -= count;
+  }
+  return Math.max(surplus, deficit);
+}
+
+describe('damerauLevenshteinWithin: the distance up to a bound, settled by cheap bounds where they can', () => {
+  it('is the breadth-first distance capped at max + 1, for every pair of length <= 4 over {a, b, c}, max 0 to 3', () => {
+    const alphabet = 'abc';
+    const strings = allStrings(alphabet, 4);
+    let mismatches = 0;
+    let bagAboveDistance = 0;
+    let bagMismatches = 0;
+    for (const a of strings) {
+      const reference = allDistancesFrom(a, alphabet, 6);
+      for (const b of strings) {
+        const distance = reference.get(b) ?? Number.NaN;
+        for (let max = 0; max <= 3; max++)
+          if (damerauLevenshteinWithin(a, b, max) !== Math.min(distance, max + 1)) mismatches++;
+        if (bagDistance(a, b) > distance) bagAboveDistance++;
+        if (bagDistance(a, b) !== referenceBagDistance(a, b)) bagMismatches++;
+      }
+    }
+    expect(mismatches).toBe(0);
+    expect(bagAboveDistance).toBe(0);
+    expect(bagMismatches).toBe(0);
+  });
+
+  it('agrees with the full distance on keyed codes: digit strings with a few errors or none in common', () => {
+    const rng = createRng(11);
+    const digits = (length: number): string => Array.from({ length }, () => String(rng.int(10))).join('');
+    const edit = (code: string): string => {
+      const at = rng.int(code.length);
+      switch (rng.int(4)) {
+        case 0:
+          return code.slice(0, at) + String(rng.int(10)) + code.slice(at + 1);
+        case 1:
+          return code.slice(0, at) + code.slice(at + 1);
+        case 2:
+          return code.slice(0, at) + String(rng.int(10)) + code.slice(at);
+        default:
+          return code.slice(0, at) + code.charAt(at + 1) + code.charAt(at) + code.slice(at + 2);
+      }
+    };
+    let settledCheaply = 0;
+    const seen = [0, 0, 0, 0];
+    for (let i = 0; i < 20_000; i++) {
+      const a = digits(4 + rng.int(8));
+      let b = rng.chance(0.5) ? digits(4 + rng.int(8)) : a;
+      for (let e = rng.int(4); e > 0; e--) b = edit(b);
+      const distance = damerauLevenshteinDistance(a, b);
+      const band = Math.min(distance, 3);
+      seen[band] = (seen[band] ?? 0) + 1;
+      for (const max of [1, 2]) expect(damerauLevenshteinWithin(a, b, max)).toBe(Math.min(distance, max + 1));
+      if (bagDistance(a, b) > 2) settledCheaply++;
+      expect(bagDistance(a, b)).toBe(referenceBagDistance(a, b));
+    }
+    // Every distance class is exercised, and most unrelated codes never reach the table.
+    expect(Math.min(...seen)).toBeGreaterThan(1_000);
+    expect(settledCheaply).toBeGreaterThan(2_000);
+  });
+
+  it('works on UTF-16 code units, including the top of the range, and leaves no count behind', () => {
+    expect(bagDistance('\uffffa', 'a\uffff')).toBe(0);
+    expect(damerauLevenshteinWithin('\uffffa', 'a\uffff', 1)).toBe(1);
+    expect(bagDistance('a😀', 'a')).toBe(2);
+    expect(damerauLevenshteinWithin('a😀', 'a', 1)).toBe(2);
+    // Called again on unrelated strings: nothing of the previous call's counts remains.
+    expect(bagDistance('xyz', 'xyz')).toBe(0);
+    expect(bagDistance('', '\uffff\uffff')).toBe(2);
   });
 });
