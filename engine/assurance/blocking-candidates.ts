@@ -2,9 +2,9 @@
  * The blocking-candidate population of a set of records: the distinct record pairs that share at least one
  * usable blocking key (the same key material under the same rule, whose tag at most MAX_BLOCK_SIZE
  * identities hold; blocking-recall.ts), i.e. the pairs candidate discovery brings to the scorer. Keys are
- * grouped as text, one rule at a time (test/engine/assurance/blocking-candidates.test.ts checks the result against
- * every rule grouped at once); a key shared by more than MAX_BLOCK_SIZE records is the only kind whose block size is
- * read.
+ * grouped one rule at a time (shared-key-groups.ts; test/engine/assurance/blocking-candidates.test.ts checks the
+ * result against every rule's key strings grouped at once); a key shared by more than MAX_BLOCK_SIZE records is the
+ * only kind whose block size is read.
  *
  * A pair (a, b) with a < b (indexes into the records) is the number a * n + b; its value is the set of rules (bit r
  * for the rule at index r; a profile has at most 32) under which the two records share a usable key, so a caller
@@ -16,15 +16,9 @@
 import type { MatchFields } from '../contract/fields.ts';
 import type { BlockingKeyOverlap } from './blocking-recall.ts';
 import { NO_CONTROL, type RunControl } from '../run-control.ts';
-import { MAX_KEYS_PER_RULE } from '../blocking/key-material.ts';
+import { PartValueIds, sharedKeyGroups } from './shared-key-groups.ts';
 
 const PHASE = 'finding blocking candidates';
-
-/** The records sharing one key of a rule, and the key's place among the first one's keys of the rule. */
-interface Group {
-  readonly position: number;
-  readonly members: number[];
-}
 
 /** Records sharing one usable key, and where that key first appeared: its first record, rule and place among the record's keys. */
 interface SharedKey {
@@ -47,35 +41,26 @@ export function blockingCandidatePairs(
   // Keys are grouped rule by rule, so that only one rule's keys are held at a time (a million records' keys of every
   // rule took GiBs); only the groups of two or more records whose key is usable are kept.
   const shared: SharedKey[] = [];
+  const parts = new PartValueIds(fields);
   for (let rule = 0; rule < rules; rule++) {
-    // Most keys are one record's: a key seen once is held as a number (its record and place), a group only from its
-    // second record.
-    const groups = new Map<string, number | Group>();
-    for (let i = 0; i < n; i++) {
-      if ((i & 4095) === 0) control.step(PHASE, Math.floor((rule * n + i) / rules), n);
-      const materials = overlap.materialsOf(fields[i] as MatchFields, rule);
-      for (let position = 0; position < materials.length; position++) {
-        const material = materials[position] as string;
-        const seen = groups.get(material);
-        if (seen === undefined) groups.set(material, i * MAX_KEYS_PER_RULE + position);
-        else if (typeof seen !== 'number') {
-          if (seen.members.at(-1) !== i) seen.members.push(i);
-        } else if (Math.floor(seen / MAX_KEYS_PER_RULE) !== i)
-          groups.set(material, {
-            position: seen % MAX_KEYS_PER_RULE,
-            members: [Math.floor(seen / MAX_KEYS_PER_RULE), i],
-          });
-      }
-    }
-    const multiple: [string, Group][] = [];
-    for (const [material, group] of groups) if (typeof group !== 'number') multiple.push([material, group]);
+    const definition = overlap.rules[rule];
+    if (definition === undefined) continue;
+    const multiple = sharedKeyGroups(
+      definition,
+      fields,
+      parts,
+      (f) => overlap.materialsOf(f, rule),
+      (i) => {
+        if ((i & 4095) === 0) control.step(PHASE, Math.floor((rule * n + i) / rules), n);
+      },
+    );
     // A key shared by at most MAX_BLOCK_SIZE of the tenant's records is usable as it is; only larger groups are looked
     // up. Among a sample of the records, every key shared by two or more is looked up.
     if (options.sampled !== true)
-      for (const [material, group] of multiple) overlap.knownGroup(material, group.members.length);
-    overlap.prefetch(multiple.map(([material]) => material));
-    for (const [material, group] of multiple)
-      if (overlap.isUsable(material))
+      for (const group of multiple) overlap.knownGroup(group.material, group.members.length);
+    overlap.prefetch(multiple.map((group) => group.material));
+    for (const group of multiple)
+      if (overlap.isUsable(group.material))
         shared.push({ first: group.members[0] ?? 0, rule, position: group.position, members: group.members });
   }
   // Pairs are enumerated in the order the keys first appear over the records (record, then rule, then the key's place

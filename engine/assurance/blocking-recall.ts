@@ -84,6 +84,11 @@ export class BlockingKeyOverlap {
     return this.blocking.Rules.length;
   }
 
+  /** The rules, in the profile's order (a rule's index is its place here). */
+  get rules(): BlockingConfig['Rules'] {
+    return this.blocking.Rules;
+  }
+
   /** A record's key materials under one rule (index into the rule list). */
   materialsOf(fields: MatchFields, rule: number): string[] {
     const definition = this.blocking.Rules[rule];

@@ -16,6 +16,8 @@ import { activeProfile } from '../../../engine/store/profiles.ts';
 import { tenantRecordFields } from '../../../engine/store/candidate-records.ts';
 import { withTenant } from '../../../engine/store/tenant-scope.ts';
 import type { MatchFields } from '../../../engine/contract/fields.ts';
+import type { BlockingConfig } from '../../../engine/contract/profile.ts';
+import { createRng } from '../../../engine/synthetic/prng.ts';
 
 const ctx = { tenantId: 'demo', actor: 'test' };
 
@@ -89,6 +91,90 @@ describe('blocking candidates, grouped rule by rule', () => {
             sampled: true,
           }).pairs.keys(),
         ]).toEqual(referencePairs(overlap(), sample));
+      });
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('groups on values exactly as on key strings: several values per part, the cap, Unordered, three parts, a separator', async () => {
+    const engine = LocalEngine.open({ dbPath: join(tempDir(), 'c.db') });
+    try {
+      await engine.call('sandbox/create', { syntheticPeople: 10, seed: 4 }, ctx);
+      const { store } = engine.env;
+      const blocking: BlockingConfig = {
+        ...activeProfile(store, ctx.tenantId).profile.Blocking,
+        Rules: [
+          // Family names (a current one and previous ones) by identifiers: products past MAX_KEYS_PER_RULE.
+          {
+            Name: 'family-identifier',
+            Parts: [
+              { Field: 'familyName', Transform: 'Exact' },
+              { Field: 'identifier', Transform: 'Exact' },
+            ],
+          },
+          {
+            Name: 'names-unordered',
+            Unordered: true,
+            Parts: [
+              { Field: 'familyName', Transform: 'Prefix3' },
+              { Field: 'givenName', Transform: 'Prefix3' },
+            ],
+          },
+          { Name: 'identifier', Parts: [{ Field: 'identifier', Transform: 'Exact' }] },
+          {
+            Name: 'three-parts',
+            Parts: [
+              { Field: 'familyName', Transform: 'Initial' },
+              { Field: 'givenName', Transform: 'Initial' },
+              { Field: 'birthDate', Transform: 'Year' },
+            ],
+          },
+          // Values holding the key separator, as a city and an e-mail here: ('new␟york', 'x') and ('new', 'york␟x') make
+          // one key string, so the rule is grouped on the key strings.
+          {
+            Name: 'city-email',
+            Parts: [
+              { Field: 'city', Transform: 'Exact' },
+              { Field: 'email', Transform: 'Exact' },
+            ],
+          },
+        ],
+      };
+      const rng = createRng(5);
+      const pick = <T>(items: readonly T[]): T => items[rng.int(items.length)] as T;
+      const names = ['abel', 'abbot', 'bell', 'belle', 'cole', 'colm', 'dunn', 'abe'];
+      const fields: MatchFields[] = Array.from({ length: 400 }, () => ({
+        familyName: rng.chance(0.1) ? null : pick(names),
+        previousFamilyNames: Array.from({ length: rng.int(4) }, () => pick(names)),
+        givenName: rng.chance(0.1) ? null : pick(names),
+        middleNames: null,
+        birthDate: `19${String(10 + rng.int(5))}-01-01`,
+        sex: null,
+        addressLine: null,
+        city: pick(['new\u001fyork', 'new']),
+        state: null,
+        postalCode: null,
+        phone: null,
+        email: pick(['x', 'york\u001fx']),
+        identifiers: Array.from({ length: rng.int(6) }, () => ({ system: 'urn:s', value: String(rng.int(12)) })),
+      }));
+      withTenant(ctx.tenantId, () => {
+        const ring = keyRingFor(blocking, engine.env.settings(), ctx.tenantId);
+        const overlap = (): BlockingKeyOverlap => new BlockingKeyOverlap(store, ctx.tenantId, blocking, ring);
+        const whole = blockingCandidatePairs(overlap(), fields, Number.MAX_SAFE_INTEGER);
+        expect([...whole.pairs.keys()]).toEqual(referencePairs(overlap(), fields));
+        const check = overlap();
+        for (const [pair, rules] of whole.pairs) {
+          const a = fields[Math.floor(pair / fields.length)] as MatchFields;
+          const b = fields[pair % fields.length] as MatchFields;
+          for (let r = 0; r < check.ruleCount; r++)
+            expect(((rules >>> r) & 1) === 1).toBe(check.allSharedKeys(a, b, r).some((key) => check.isUsable(key)));
+        }
+        // Every rule found pairs, and some records reach the cap of keys per rule.
+        for (let r = 0; r < check.ruleCount; r++)
+          expect([...whole.pairs.values()].some((rules) => ((rules >>> r) & 1) === 1)).toBe(true);
+        expect(fields.some((f) => check.materialsOf(f, 0).length === 8)).toBe(true);
       });
     } finally {
       engine.close();
