@@ -3,9 +3,9 @@
  * Stored tags reveal no demographics; without the secret nobody can test a guess against them. The key
  * version is part of the MAC input, so tags made under two keys never collide by construction.
  */
-import { createHmac } from 'node:crypto';
 import type { MatchFields } from '../contract/fields.ts';
 import type { BlockingConfig } from '../contract/profile.ts';
+import { HmacSha256 } from './hmac-sha256.ts';
 import { ruleKeyMaterial } from './key-material.ts';
 
 export const TAG_BYTES = 16;
@@ -31,15 +31,17 @@ export function tagHex(tag: Buffer): string {
   return tag.toString('hex');
 }
 
+/** Each key's HMAC, its padded key blocks hashed once (a key ring lives as long as its profile). */
+const hmacs = new WeakMap<BlockingKey, HmacSha256>();
+
 /** The tag of one rule key material (see key-material.ts) under one key. */
 export function materialTag(key: BlockingKey, material: string): Buffer {
-  // Node's createHmac per tag: on Node 20 it is faster than copying precomputed pad states (measured, 2026-11).
-  return createHmac('sha256', key.secret)
-    .update(key.version)
-    .update('\u001e')
-    .update(material)
-    .digest()
-    .subarray(0, TAG_BYTES);
+  let hmac = hmacs.get(key);
+  if (hmac === undefined) {
+    hmac = new HmacSha256(key.secret);
+    hmacs.set(key, hmac);
+  }
+  return hmac.digest(`${key.version}\u001e${material}`, TAG_BYTES);
 }
 
 /** Every tag a record yields under every rule and every key of the ring, de-duplicated. */
@@ -64,7 +66,7 @@ export function blockingTagsOfAll(
     for (const key of ring.keys) {
       for (const material of materials) {
         out.push({
-          tag: Buffer.from(materialTag(key, material)),
+          tag: materialTag(key, material),
           ruleName: rule.Name,
           ruleSetVersion: blocking.Version,
           keyVersion: key.version,

@@ -3,7 +3,8 @@
  * (tenant_id, identity_id) index makes each batch a short range scan, whatever the population size), and
  * the version checks a batch makes before it writes.
  */
-import type { Store } from '../store/store.ts';
+import { dialects, type Store } from '../store/store.ts';
+import type { MatchFields } from '../contract/fields.ts';
 import { conflict } from '../contract/errors.ts';
 import { recordFromRow, type SourceRecord } from '../store/records.ts';
 import { forIdChunks } from '../store/id-chunks.ts';
@@ -26,6 +27,16 @@ export function activeIdentitiesAfter(store: Store, tenantId: string, cursor: nu
        FROM identity WHERE tenant_id = ? AND identity_id > ? AND status = 'active' ORDER BY identity_id LIMIT ?`,
     )
     .all(tenantId, cursor, limit) as IdentityHead[];
+}
+
+/** activeIdentitiesAfter without the canonical record, for the jobs that do not read it (re-index). */
+export function activeIdentityKeysAfter(store: Store, tenantId: string, cursor: number, limit: number): IdentityKey[] {
+  return store
+    .statement(
+      `SELECT identity_id AS identityId, enterprise_id AS enterpriseId, logical_version AS version
+       FROM identity WHERE tenant_id = ? AND identity_id > ? AND status = 'active' ORDER BY identity_id LIMIT ?`,
+    )
+    .all(tenantId, cursor, limit) as IdentityKey[];
 }
 
 /** The active ones of the given identities (ascending IDs in), ascending, in one statement per 64 identities. */
@@ -110,15 +121,41 @@ function byIdentity<T>(
  * without statistics the planner would take the primary key's tenant prefix and scan every tag of the tenant.
  * A sparse batch (a sample of the identities, where the range would hold mostly others) is read by its IDs instead.
  */
-export function storedTagsOf(store: Store, tenantId: string, batch: readonly IdentityHead[]): Map<number, Buffer[]> {
+export function storedTagsOf(
+  store: Store,
+  tenantId: string,
+  batch: readonly Pick<IdentityKey, 'identityId'>[],
+): Map<number, Buffer[]> {
+  return tagsOf<Buffer>(store, tenantId, batch, { sqlite: 'tag', postgres: 'tag' });
+}
+
+/**
+ * storedTagsOf as lower-case hex (tags.ts tagHex): for comparing with a target set. SQLite makes the text; a Buffer
+ * per row, then its hex, cost nearly twice as much (re-index reads every tag of the registry, 2026-11-29).
+ */
+export function storedTagHexOf(
+  store: Store,
+  tenantId: string,
+  batch: readonly Pick<IdentityKey, 'identityId'>[],
+): Map<number, string[]> {
+  return tagsOf<string>(store, tenantId, batch, { sqlite: 'lower(hex(tag))', postgres: "encode(tag, 'hex')" });
+}
+
+function tagsOf<T>(
+  store: Store,
+  tenantId: string,
+  batch: readonly Pick<IdentityKey, 'identityId'>[],
+  column: { readonly sqlite: string; readonly postgres: string },
+): Map<number, T[]> {
   const first = batch[0];
   const last = batch.at(-1);
-  const out = new Map<number, Buffer[]>();
+  const out = new Map<number, T[]>();
   if (first === undefined || last === undefined) return out;
   for (const identity of batch) out.set(identity.identityId, []);
+  const inDialects = (text: (tag: string) => string) => dialects(text(column.sqlite), text(column.postgres));
   // Rows as [identity_id, tag] arrays, grouped as they come: a row object each cost more than the scan (reconcile reads
   // every tag of the registry through here).
-  const add = (rows: [number, Buffer][]): void => {
+  const add = (rows: [number, T][]): void => {
     for (const [identityId, tag] of rows) out.get(identityId)?.push(tag);
   };
   if (last.identityId - first.identityId + 1 > 2 * batch.length) {
@@ -126,11 +163,13 @@ export function storedTagsOf(store: Store, tenantId: string, batch: readonly Ide
       add(
         store
           .statement(
-            `SELECT identity_id, tag FROM blocking_tag INDEXED BY blocking_tag_by_identity
-             WHERE tenant_id = ? AND identity_id IN (${placeholders})`,
+            inDialects(
+              (tag) => `SELECT identity_id, ${tag} FROM blocking_tag INDEXED BY blocking_tag_by_identity
+                        WHERE tenant_id = ? AND identity_id IN (${placeholders})`,
+            ),
           )
           .raw()
-          .all(tenantId, ...part) as [number, Buffer][],
+          .all(tenantId, ...part) as [number, T][],
       );
     });
     return out;
@@ -138,11 +177,13 @@ export function storedTagsOf(store: Store, tenantId: string, batch: readonly Ide
   add(
     store
       .statement(
-        `SELECT identity_id, tag FROM blocking_tag INDEXED BY blocking_tag_by_identity
-         WHERE tenant_id = ? AND identity_id BETWEEN ? AND ?`,
+        inDialects(
+          (tag) => `SELECT identity_id, ${tag} FROM blocking_tag INDEXED BY blocking_tag_by_identity
+                    WHERE tenant_id = ? AND identity_id BETWEEN ? AND ?`,
+        ),
       )
       .raw()
-      .all(tenantId, first.identityId, last.identityId) as [number, Buffer][],
+      .all(tenantId, first.identityId, last.identityId) as [number, T][],
   );
   return out;
 }
@@ -163,4 +204,28 @@ export function recordsOf(store: Store, tenantId: string, batch: readonly Identi
     typeof recordFromRow
   >[0])[];
   return byIdentity(rows, new Set(batch.map((i) => i.identityId)), recordFromRow);
+}
+
+/** The match fields of a batch's identities' linked records, in one range scan: recordsOf for who needs only those. */
+export function fieldsOf(
+  store: Store,
+  tenantId: string,
+  batch: readonly Pick<IdentityKey, 'identityId'>[],
+): Map<number, MatchFields[]> {
+  const first = batch[0];
+  const last = batch.at(-1);
+  const out = new Map<number, MatchFields[]>();
+  if (first === undefined || last === undefined) return out;
+  for (const identity of batch) out.set(identity.identityId, []);
+  const rows = store
+    .statement(
+      `SELECT l.identity_id, r.fields_json
+       FROM identity_link l INDEXED BY identity_link_by_identity
+       JOIN source_record r ON r.tenant_id = l.tenant_id AND r.record_id = l.record_id
+       WHERE l.tenant_id = ? AND l.identity_id BETWEEN ? AND ? ORDER BY l.identity_id, l.record_id`,
+    )
+    .raw()
+    .all(tenantId, first.identityId, last.identityId) as [number, string][];
+  for (const [identityId, json] of rows) out.get(identityId)?.push(JSON.parse(json) as MatchFields);
+  return out;
 }

@@ -8,16 +8,16 @@
  * with no stored tag has nothing to lose: it passes with a warning.
  * Writing: per identity, the stored tags become exactly the target set (only the difference is written).
  */
-import { materialTag, tagHex, type BlockingTag } from '../blocking/tags.ts';
+import { blockingTagsOfAll, materialTag, tagHex, type BlockingTag } from '../blocking/tags.ts';
 import { ruleKeyMaterial } from '../blocking/key-material.ts';
-import { identityTags } from '../ingest/identity-rebuild.ts';
-import type { SourceRecord } from '../store/records.ts';
+import type { MatchFields } from '../contract/fields.ts';
 import { addTags, identitiesHolding } from '../store/tags.ts';
-import { activeIdentitiesAfter, deleteTag, expectIdentityVersion, recordsOf, storedTagsOf } from './population.ts';
+import { activeIdentityKeysAfter, deleteTag, expectIdentityVersion, fieldsOf, storedTagHexOf } from './population.ts';
 import type { BatchPlan, JobContext, PhaseWork } from './phase-work.ts';
 
-function targetTags(ctx: JobContext, records: readonly SourceRecord[] | undefined): BlockingTag[] {
-  return identityTags(records ?? [], ctx.profile.profile.Blocking, ctx.ring);
+/** The identity's target tag set: every tag of every linked record under the current rules and keys. */
+function targetTags(ctx: JobContext, records: readonly MatchFields[] | undefined): BlockingTag[] {
+  return blockingTagsOfAll(records ?? [], ctx.profile.profile.Blocking, ctx.ring);
 }
 
 /**
@@ -25,19 +25,19 @@ function targetTags(ctx: JobContext, records: readonly SourceRecord[] | undefine
  * change the stored tags are the previous (inactive) key's, so the common case costs one or two HMACs instead of
  * the identity's whole target set.
  */
-function* lazyTargetTags(ctx: JobContext, records: readonly SourceRecord[]): Generator<Buffer> {
+function* lazyTargetTags(ctx: JobContext, records: readonly MatchFields[]): Generator<Buffer> {
   const { Rules } = ctx.profile.profile.Blocking;
   for (const key of [...ctx.ring.keys].reverse()) {
     for (const rule of Rules) {
       for (const record of records) {
-        for (const material of ruleKeyMaterial(record.fields, rule)) yield materialTag(key, material);
+        for (const material of ruleKeyMaterial(record, rule)) yield materialTag(key, material);
       }
     }
   }
 }
 
 /** Whether any target tag of the records is among the stored ones, stopping at the first hit. */
-function sharesTargetTag(ctx: JobContext, records: readonly SourceRecord[], stored: ReadonlySet<string>): boolean {
+function sharesTargetTag(ctx: JobContext, records: readonly MatchFields[], stored: ReadonlySet<string>): boolean {
   for (const tag of lazyTargetTags(ctx, records)) if (stored.has(tagHex(tag))) return true;
   return false;
 }
@@ -45,13 +45,13 @@ function sharesTargetTag(ctx: JobContext, records: readonly SourceRecord[], stor
 export function reindexValidation(ctx: JobContext): PhaseWork {
   return {
     readBatch(cursor, batchSize): BatchPlan | null {
-      const batch = activeIdentitiesAfter(ctx.store, ctx.tenantId, cursor, batchSize);
+      const batch = activeIdentityKeysAfter(ctx.store, ctx.tenantId, cursor, batchSize);
       const last = batch.at(-1);
       if (last === undefined) return null;
       let failure = 0;
       let warning = 0;
       let firstFailure: string | undefined;
-      const records = recordsOf(ctx.store, ctx.tenantId, batch);
+      const records = fieldsOf(ctx.store, ctx.tenantId, batch);
       // Most identities hold their first target tag: one primary-key probe each settles them. Only the others
       // (after a change of rules or keys, or an identity with no stored tag) have all their stored tags read.
       const probes: { identityId: number; tag: Buffer }[] = [];
@@ -61,9 +61,9 @@ export function reindexValidation(ctx: JobContext): PhaseWork {
       }
       const held = identitiesHolding(ctx.store, ctx.tenantId, probes);
       const unsettled = batch.filter((identity) => !held.has(identity.identityId));
-      const storedTags = storedTagsOf(ctx.store, ctx.tenantId, unsettled);
+      const storedTags = storedTagHexOf(ctx.store, ctx.tenantId, unsettled);
       for (const identity of unsettled) {
-        const stored = new Set((storedTags.get(identity.identityId) ?? []).map(tagHex));
+        const stored = new Set(storedTags.get(identity.identityId));
         if (stored.size === 0) {
           warning++;
           continue;
@@ -105,19 +105,20 @@ export function reindexValidation(ctx: JobContext): PhaseWork {
 export function reindexWriting(ctx: JobContext): PhaseWork {
   return {
     readBatch(cursor, batchSize): BatchPlan | null {
-      const batch = activeIdentitiesAfter(ctx.store, ctx.tenantId, cursor, batchSize);
+      const batch = activeIdentityKeysAfter(ctx.store, ctx.tenantId, cursor, batchSize);
       const last = batch.at(-1);
       if (last === undefined) return null;
       const changes: { identityId: number; version: number; remove: Buffer[]; add: BlockingTag[] }[] = [];
-      const storedTags = storedTagsOf(ctx.store, ctx.tenantId, batch);
-      const records = recordsOf(ctx.store, ctx.tenantId, batch);
+      const storedTags = storedTagHexOf(ctx.store, ctx.tenantId, batch);
+      const records = fieldsOf(ctx.store, ctx.tenantId, batch);
       for (const identity of batch) {
         const stored = storedTags.get(identity.identityId) ?? [];
         const target = targetTags(ctx, records.get(identity.identityId));
-        const storedHex = new Set(stored.map(tagHex));
-        const targetHex = new Set(target.map((t) => tagHex(t.tag)));
-        const remove = stored.filter((t) => !targetHex.has(tagHex(t)));
-        const add = target.filter((t) => !storedHex.has(tagHex(t.tag)));
+        const storedHex = new Set(stored);
+        const targetHex = target.map((t) => tagHex(t.tag));
+        const targetSet = new Set(targetHex);
+        const remove = stored.filter((hex) => !targetSet.has(hex)).map((hex) => Buffer.from(hex, 'hex'));
+        const add = target.filter((_, i) => !storedHex.has(targetHex[i] ?? ''));
         if (remove.length > 0 || add.length > 0)
           changes.push({ identityId: identity.identityId, version: identity.version, remove, add });
       }

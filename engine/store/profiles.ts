@@ -79,7 +79,7 @@ export function blockingSince(
     .statement(
       dialects(
         "SELECT profile_version, json_extract(profile_json, '$.Blocking') AS blocking FROM matching_profile WHERE tenant_id = ? AND profile_version >= ? ORDER BY profile_version",
-        "SELECT profile_version, (profile_json::jsonb -> 'Blocking')::text AS blocking FROM matching_profile WHERE tenant_id = $1 AND profile_version >= $2 ORDER BY profile_version",
+        "SELECT profile_version, (profile_json::jsonb -> 'Blocking')::text AS blocking FROM matching_profile WHERE tenant_id = ? AND profile_version >= ? ORDER BY profile_version",
       ),
     )
     .all(tenantId, from) as { profile_version: number; blocking: string }[];

@@ -51,7 +51,10 @@ export interface Store {
   close(): void;
 }
 
-/** A statement written for each store, where PostgreSQL does not take the SQLite text as `toPostgres` rewrites it. */
+/**
+ * A statement written for each store, where PostgreSQL does not take the SQLite text as `toPostgres` rewrites it. The
+ * PostgreSQL text goes through the same rewrite: write its parameters as `?` too.
+ */
 export interface Dialects {
   readonly sqlite: string;
   readonly postgres: string;

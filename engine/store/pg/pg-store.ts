@@ -181,7 +181,7 @@ export class PgStore implements Store {
     const key = typeof sql === 'string' ? sql : sql.postgres;
     let statement = this.statements.get(key);
     if (statement === undefined) {
-      const text = typeof sql === 'string' ? toPostgres(sql) : sql.postgres;
+      const text = toPostgres(typeof sql === 'string' ? sql : sql.postgres);
       statement = new PgStatement(this, { name: `s${String(this.statements.size + 1)}`, text }, 'object');
       this.statements.set(key, statement);
     }
