@@ -130,8 +130,8 @@ export function storedTagsOf(
 }
 
 /**
- * storedTagsOf as lower-case hex (tags.ts tagHex): for comparing with a target set. SQLite makes the text; a Buffer
- * per row, then its hex, cost nearly twice as much (re-index reads every tag of the registry, 2026-11-29).
+ * storedTagsOf as lower-case hex (tags.ts tagHex): for comparing with a target set. The database makes the text; a
+ * Buffer per row, then its hex, cost nearly twice as much (re-index reads every tag of the registry, 2026-11-29).
  */
 export function storedTagHexOf(
   store: Store,
