@@ -62,7 +62,7 @@ export function candidatePairs(
     const enumerated = blockingCandidatePairs(overlap, fields, MAX_ENUMERATED_CANDIDATES, control, {
       sampled: population > n,
     });
-    const keys = sampleKeys([...enumerated.pairs.keys()], MAX_SCORED_CANDIDATES, seed);
+    const keys = sampleKeys(enumerated.pairs.keys(), MAX_SCORED_CANDIDATES, seed);
 
     const scorer = createScorer(stored.profile, storedTermFrequencies(store, ctx.tenantId));
     const prepared = new Map<number, PreparedRecord>();

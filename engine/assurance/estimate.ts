@@ -211,7 +211,7 @@ export function estimate(
     const enumerated = blockingCandidatePairs(overlap, fields, MAX_ENUMERATED_CANDIDATES, control, {
       sampled: population > rows.length,
     });
-    const keys = sampleKeys([...enumerated.pairs.keys()], input.maxCandidatePairs ?? 300_000, seed);
+    const keys = sampleKeys(enumerated.pairs.keys(), input.maxCandidatePairs ?? 300_000, seed);
     const n = rows.length;
     const scratch = newScratch();
     const index = new PatternIndex();

@@ -3,9 +3,9 @@
  * string), the records holding it in order, and its place among the first record's keys of the rule. Keys seen by
  * one record only are dropped.
  *
- * A rule of one or two parts is grouped on numbers: each distinct part value gets a small ID, and a key is the ID,
- * or ID × 2^26 + ID for two parts (sorted by value first for an Unordered rule, as ruleKeyMaterial sorts them). So
- * no key string is built and hashed per record (a hundred thousand records make about 1.4 million keys); only the
+ * A rule of one or two parts is grouped on numbers: each distinct part value gets a small ID, and a key is the pair
+ * (ID, -1), or (ID, ID) for two parts (sorted by value first for an Unordered rule, as ruleKeyMaterial sorts them),
+ * interned in a PairIndex (pair-index.ts). So no key string is built and hashed per record (a hundred thousand records make about 1.4 million keys); only the
  * shared keys' materials are built, once each. Two records share a numeric key exactly when they share the key
  * string, as long as no value holds the separator ruleKeyMaterial joins values with; a rule where one does, or of
  * three or four parts, is grouped on the key strings themselves. test/engine/assurance/blocking-candidates.test.ts
@@ -14,6 +14,7 @@
 import type { MatchFields } from '../contract/fields.ts';
 import type { BlockingRule } from '../contract/profile.ts';
 import { MAX_KEYS_PER_RULE, ruleKey, rulePartValues } from '../blocking/key-material.ts';
+import { grownInt32, PairIndex } from './pair-index.ts';
 
 export interface KeyGroup {
   readonly material: string;
@@ -24,8 +25,6 @@ export interface KeyGroup {
 
 /** The separator ruleKeyMaterial joins a key's values with. */
 const SEPARATOR = '\u001f';
-/** Value IDs below this make a two-part key one number, exactly. */
-const ID_SPACE = 2 ** 26;
 
 interface Group {
   readonly position: number;
@@ -55,6 +54,51 @@ class Grouper<K> {
     const out: KeyGroup[] = [];
     for (const [key, group] of this.groups)
       if (typeof group !== 'number') out.push({ material: material(key), ...group });
+    return out;
+  }
+}
+
+/**
+ * Grouper's work for keys of one or two value IDs (a single part's key is the pair (ID, -1)), interned in a PairIndex
+ * instead of a Map of numbers: the same groups in the same order. Per key ID: its first record and place, and its
+ * group's index in `groups` (-1 while one record holds it).
+ */
+class IdGrouper {
+  private readonly keys = new PairIndex();
+  private firstRecord = new Int32Array(1024);
+  private firstPosition = new Int32Array(1024);
+  private groupOf = new Int32Array(1024);
+  private readonly groups: Group[] = [];
+
+  add(first: number, second: number, record: number, position: number): void {
+    const known = this.keys.size;
+    const id = this.keys.intern(first, second);
+    if (id === known) {
+      this.firstRecord = grownInt32(this.firstRecord, id);
+      this.firstPosition = grownInt32(this.firstPosition, id);
+      this.groupOf = grownInt32(this.groupOf, id);
+      this.firstRecord[id] = record;
+      this.firstPosition[id] = position;
+      this.groupOf[id] = -1;
+      return;
+    }
+    const group = this.groupOf[id] ?? -1;
+    if (group >= 0) {
+      const members = (this.groups[group] as Group).members;
+      if (members.at(-1) !== record) members.push(record);
+    } else if (this.firstRecord[id] !== record) {
+      this.groupOf[id] = this.groups.length;
+      this.groups.push({ position: this.firstPosition[id] ?? 0, members: [this.firstRecord[id] ?? 0, record] });
+    }
+  }
+
+  shared(material: (first: number, second: number) => string): KeyGroup[] {
+    const out: KeyGroup[] = [];
+    for (let id = 0; id < this.keys.size; id++) {
+      const group = this.groupOf[id] ?? -1;
+      if (group >= 0)
+        out.push({ material: material(this.keys.first(id), this.keys.second(id)), ...(this.groups[group] as Group) });
+    }
     return out;
   }
 }
@@ -103,7 +147,7 @@ export class PartValueIds {
       }
       offsets[i + 1] = out.length;
     }
-    return this.values.length > ID_SPACE ? null : { offsets, ids: Int32Array.from(out) };
+    return { offsets, ids: Int32Array.from(out) };
   }
 }
 
@@ -135,7 +179,7 @@ function materialGroups(
   return grouper.shared((material) => material);
 }
 
-/** Null when a part's value holds the separator (or IDs run out): the caller groups the key strings instead. */
+/** Null when a part's value holds the separator: the caller groups the key strings instead. */
 function valueGroups(
   rule: BlockingRule,
   records: number,
@@ -149,7 +193,7 @@ function valueGroups(
   if (first === null || second === null) return null;
   const { values } = parts;
   const unordered = rule.Unordered === true;
-  const grouper = new Grouper<number>();
+  const grouper = new IdGrouper();
   for (let i = 0; i < records; i++) {
     step(i);
     const leftFrom = first.offsets[i] as number;
@@ -158,7 +202,7 @@ function valueGroups(
     if (second === undefined) {
       // ruleKeyMaterial's keys: the values in order, within its cap.
       for (let x = leftFrom; x < leftTo && x - leftFrom < MAX_KEYS_PER_RULE; x++)
-        grouper.add(first.ids[x] as number, i, x - leftFrom);
+        grouper.add(first.ids[x] as number, -1, i, x - leftFrom);
       continue;
     }
     const rightFrom = second.offsets[i] as number;
@@ -171,13 +215,11 @@ function valueGroups(
       for (let y = rightFrom; y < rightTo && position < MAX_KEYS_PER_RULE; y++) {
         const b = second.ids[y] as number;
         const swap = unordered && (values[b] as string) < (values[a] as string);
-        grouper.add(swap ? b * ID_SPACE + a : a * ID_SPACE + b, i, position++);
+        grouper.add(swap ? b : a, swap ? a : b, i, position++);
       }
     }
   }
-  return grouper.shared((key) =>
-    secondPart === undefined
-      ? ruleKey(rule.Name, [values[key] as string])
-      : ruleKey(rule.Name, [values[Math.floor(key / ID_SPACE)] as string, values[key % ID_SPACE] as string]),
+  return grouper.shared((x, y) =>
+    ruleKey(rule.Name, y < 0 ? [values[x] as string] : [values[x] as string, values[y] as string]),
   );
 }

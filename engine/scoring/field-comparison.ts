@@ -26,7 +26,7 @@ import {
 import { jaroWinkler } from '../comparators/jaro-winkler.ts';
 import { birthDateLevel, DATE_LEVEL_SIMILARITY } from '../comparators/birth-date-levels.ts';
 import { editLevel, EDIT_LEVEL_SIMILARITY, type EditLevel } from '../comparators/edit-levels.ts';
-import { diceCoefficient } from '../comparators/dice-coefficient.ts';
+import { diceOfSortedBigrams } from '../comparators/dice-coefficient.ts';
 import { identifierValue, type NameSets, type PreparedRecord } from './prepared-record.ts';
 
 export const FIELD_COUNT = FIELD_NAMES.length;
@@ -110,6 +110,22 @@ function setPlain(
 }
 
 const exactFn = (): number => 0;
+
+/** The address line (field 4): as setPlain with the Dice coefficient, from the records' prepared bigrams. */
+function setAddress(out: FieldScratch, a: PreparedRecord, b: PreparedRecord): void {
+  out.culture[4] = undefined;
+  out.dictionaryVersion[4] = undefined;
+  out.level[4] = undefined;
+  const left = a.compared.addressLine;
+  const right = b.compared.addressLine;
+  if (left === null || right === null || a.addressBigrams === null || b.addressBigrams === null) {
+    out.similarity[4] = Number.NaN;
+    out.comparator[4] = null;
+    return;
+  }
+  out.similarity[4] = left === right ? 1 : diceOfSortedBigrams(a.addressBigrams, b.addressBigrams);
+  out.comparator[4] = 'DiceCoefficient';
+}
 
 /** A level comparator: the level's name goes to the evidence, its similarity to the score. */
 function setLevel<L extends string>(
@@ -238,7 +254,7 @@ export function compareHouseholdFields(a: PreparedRecord, b: PreparedRecord, out
   // The capped view (prepared-record.ts): what bounds the work of one comparison.
   const fa = a.compared;
   const fb = b.compared;
-  setPlain(out, 4, fa.addressLine, fb.addressLine, 'DiceCoefficient', diceCoefficient);
+  setAddress(out, a, b);
   setPlain(out, 5, fa.city, fb.city, 'JaroWinkler', jaroWinkler);
   setPlain(out, 6, fa.state, fb.state, 'Exact', exactFn);
   setLevel(out, 7, fa.postalCode, fb.postalCode, 'EditDistanceLevels', editLevel, EDIT_LEVEL_SIMILARITY);

@@ -1,6 +1,7 @@
 /**
  * A record made ready for fast comparison: its name fields prepared for the profile's comparators (phonetic
- * codes, nickname groups), its birth date as 8 digits, and its identifiers split into trusted and other.
+ * codes, nickname groups), its birth date as 8 digits, its address line's sorted bigrams, and its identifiers split
+ * into trusted and other.
  * Preparing once per record keeps per-pair work to plain string comparisons.
  *
  * It is also where the work of one comparison is bounded, whatever a source sends. Jaro-Winkler and
@@ -21,6 +22,7 @@
 import type { MatchFields } from '../contract/fields.ts';
 import { prepareName, type NameComparatorSet, type PreparedName } from '../comparators/name-comparison.ts';
 import type { TermCount, TermFrequencyReader } from './term-frequency.ts';
+import { sortedBigrams } from '../comparators/dice-coefficient.ts';
 
 export interface NameSets {
   readonly family: NameComparatorSet;
@@ -44,6 +46,8 @@ export interface PreparedRecord {
   readonly previousFamilies: readonly PreparedName[];
   readonly given: PreparedName | null;
   readonly birthDigits: string | null;
+  /** The compared address line's bigrams, sorted once for the Dice coefficient of every pair the record is in. */
+  readonly addressBigrams: readonly number[] | null;
   /** Trusted identifiers as [system, value], first value per system. */
   readonly trusted: readonly IdentifierEntry[];
   /** Other identifiers as [system, value], first value per system. */
@@ -122,6 +126,7 @@ export function prepareRecord(fields: MatchFields, sets: NameSets, frequencies?:
     previousFamilies: compared.previousFamilyNames.map((name) => prepareName(name, sets.family)),
     given: compared.givenName === null ? null : prepareName(compared.givenName, sets.given),
     birthDigits: fields.birthDate === null ? null : fields.birthDate.replaceAll('-', ''),
+    addressBigrams: compared.addressLine === null ? null : sortedBigrams(compared.addressLine),
     trusted,
     otherIdentifiers,
     ...nameCounts(fields, frequencies),

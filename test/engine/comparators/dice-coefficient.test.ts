@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { diceCoefficient } from '../../../engine/comparators/dice-coefficient.ts';
+import { diceCoefficient, diceOfSortedBigrams, sortedBigrams } from '../../../engine/comparators/dice-coefficient.ts';
+import { createRng } from '../../../engine/synthetic/prng.ts';
 
 describe('diceCoefficient: published reference values', () => {
   // Wikipedia, "Sørensen–Dice coefficient": night {ni, ig, gh, ht} and nacht {na, ac, ch, ht} share
@@ -60,5 +61,68 @@ describe('diceCoefficient: multisets and edge cases', () => {
       12,
     );
     expect(diceCoefficient('night', 'nacht')).toBe(0.25);
+  });
+});
+
+/** The definition, by counting: each bigram's occurrences in both texts, in a Map of strings. */
+function referenceDice(a: string, b: string): number {
+  if (a === b) return 1;
+  const bigrams = (text: string): Map<string, number> => {
+    const counts = new Map<string, number>();
+    for (let i = 0; i + 1 < text.length; i++) {
+      const bigram = text.slice(i, i + 2);
+      counts.set(bigram, (counts.get(bigram) ?? 0) + 1);
+    }
+    return counts;
+  };
+  const left = bigrams(a);
+  const right = bigrams(b);
+  const total = Math.max(0, a.length - 1) + Math.max(0, b.length - 1);
+  if (left.size === 0 || right.size === 0) return 0;
+  let common = 0;
+  for (const [bigram, count] of left) common += Math.min(count, right.get(bigram) ?? 0);
+  return (2 * common) / total;
+}
+
+describe('diceCoefficient and diceOfSortedBigrams against the definition', () => {
+  // Few letters, so bigrams repeat; code units from both halves of the 16-bit range, so packed bigrams of both
+  // signs are sorted together; lengths from 0 past the insertion sort's limit (48 bigrams).
+  const alphabet = ['a', 'b', 'n', ' ', 'é', 'ł', '\u8000', '\uffff', '\ud83d', '\ude00'];
+  const rng = createRng(20261129);
+  const text = (): string => {
+    const length = rng.int(rng.next() < 0.2 ? 120 : 12);
+    let out = '';
+    for (let i = 0; i < length; i++) out += alphabet[rng.int(alphabet.length)] ?? '';
+    return out;
+  };
+  const pairs = Array.from({ length: 3_000 }, () => {
+    const a = text();
+    // A third of the pairs are near each other: the second is the first with one unit changed.
+    if (rng.next() < 0.33 && a.length > 0) {
+      const at = rng.int(a.length);
+      return [a, `${a.slice(0, at)}${alphabet[rng.int(alphabet.length)] ?? ''}${a.slice(at + 1)}`] as const;
+    }
+    return [a, text()] as const;
+  });
+
+  it('gives the counted coefficient for every pair, from the texts and from sorted bigrams made once', () => {
+    let partial = 0;
+    for (const [a, b] of pairs) {
+      const expected = referenceDice(a, b);
+      if (expected > 0 && expected < 1) partial++;
+      expect(diceCoefficient(a, b)).toBe(expected);
+      expect(a === b ? 1 : diceOfSortedBigrams(sortedBigrams(a), sortedBigrams(b))).toBe(expected);
+    }
+    // The pairs exercise the merge, not only its ends.
+    expect(partial).toBeGreaterThan(1_000);
+  });
+
+  it('makes one sorted bigram per adjacent pair of code units', () => {
+    expect(sortedBigrams('')).toEqual([]);
+    expect(sortedBigrams('x')).toEqual([]);
+    const bigrams = sortedBigrams('banana');
+    expect(bigrams).toHaveLength(5);
+    expect([...bigrams].sort((x, y) => x - y)).toEqual(bigrams);
+    expect(diceOfSortedBigrams(sortedBigrams('x'), bigrams)).toBe(0);
   });
 });
