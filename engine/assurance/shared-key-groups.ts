@@ -5,8 +5,8 @@
  *
  * A rule of one or two parts is grouped on numbers: each distinct part value gets a small ID, and a key is the pair
  * (ID, -1), or (ID, ID) for two parts (sorted by value first for an Unordered rule, as ruleKeyMaterial sorts them),
- * interned in a PairIndex (pair-index.ts). So no key string is built and hashed per record (a hundred thousand records make about 1.4 million keys); only the
- * shared keys' materials are built, once each. Two records share a numeric key exactly when they share the key
+ * interned in a PairIndex (pair-index.ts). So no key string is built and hashed per record (a hundred thousand
+ * records make about 1.4 million keys); only the shared keys' materials are built, once each. Two records share a numeric key exactly when they share the key
  * string, as long as no value holds the separator ruleKeyMaterial joins values with; a rule where one does, or of
  * three or four parts, is grouped on the key strings themselves. test/engine/assurance/blocking-candidates.test.ts
  * checks both against every rule's key strings grouped at once.
