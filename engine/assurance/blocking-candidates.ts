@@ -7,12 +7,11 @@
  * only kind whose block size is read.
  *
  * A pair (a, b) with a < b (indexes into the records) is the number a * n + b; its flags are the set of rules (bit r
- * for the rule at index r; a profile has at most 32) under which the two records share a usable key (pair-table.ts
- * holds them), so a caller
- * that asks this of every pair (the estimate's per-rule sessions) need not work the keys out again. Enumeration
- * stops at `cap` distinct pairs (a memory bound on very large registries), and says so; the rule sets are then
- * those of the keys enumerated before the cap. On a sample of the tenant's records, the pairs are those among the
- * sample, and every shared key's block size is read from the stored tags.
+ * for the rule at index r; a profile has at most 32) under which the two records share a usable key, held in a
+ * PairTable (pair-table.ts), so a caller that asks this of every pair (the estimate's per-rule sessions) need not
+ * work the keys out again. Enumeration stops at `cap` distinct pairs (a memory bound on very large registries), and
+ * says so; the rule sets are then those of the keys enumerated before the cap. On a sample of the tenant's records,
+ * the pairs are those among the sample, and every shared key's block size is read from the stored tags.
  */
 import type { MatchFields } from '../contract/fields.ts';
 import type { BlockingKeyOverlap } from './blocking-recall.ts';
