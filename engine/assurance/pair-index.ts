@@ -59,12 +59,8 @@ export class PairIndex {
   }
 
   private growPairs(): void {
-    const firsts = new Int32Array(this.firsts.length * 2);
-    const seconds = new Int32Array(this.seconds.length * 2);
-    firsts.set(this.firsts);
-    seconds.set(this.seconds);
-    this.firsts = firsts;
-    this.seconds = seconds;
+    this.firsts = grownInt32(this.firsts, this.count);
+    this.seconds = grownInt32(this.seconds, this.count);
   }
 
   private growSlots(): void {
