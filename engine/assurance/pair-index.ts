@@ -74,7 +74,7 @@ export class PairIndex {
   }
 }
 
-/** Two 32-bit integers mixed into 32 bits (multiplications by odd constants and xor-shifts, as in murmur3's finaliser). */
+/** Two 32-bit integers mixed into 32 bits by odd multipliers and xor-shifts, as in murmur3's finaliser. */
 function hash(first: number, second: number): number {
   let h = Math.imul(first, 0x9e3779b1) ^ Math.imul(second + 0x632be5ab, 0x85ebca77);
   h ^= h >>> 16;

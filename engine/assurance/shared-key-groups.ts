@@ -6,10 +6,10 @@
  * A rule of one or two parts is grouped on numbers: each distinct part value gets a small ID, and a key is the pair
  * (ID, -1), or (ID, ID) for two parts (sorted by value first for an Unordered rule, as ruleKeyMaterial sorts them),
  * interned in a PairIndex (pair-index.ts). So no key string is built and hashed per record (a hundred thousand
- * records make about 1.4 million keys); only the shared keys' materials are built, once each. Two records share a numeric key exactly when they share the key
- * string, as long as no value holds the separator ruleKeyMaterial joins values with; a rule where one does, or of
- * three or four parts, is grouped on the key strings themselves. test/engine/assurance/blocking-candidates.test.ts
- * checks both against every rule's key strings grouped at once.
+ * records make about 1.4 million keys); only the shared keys' materials are built, once each. Two records share a
+ * numeric key exactly when they share the key string, as long as no value holds the separator ruleKeyMaterial joins
+ * values with; a rule where one does, or of three or four parts, is grouped on the key strings themselves.
+ * test/engine/assurance/blocking-candidates.test.ts checks both against every rule's key strings grouped at once.
  */
 import type { MatchFields } from '../contract/fields.ts';
 import type { BlockingRule } from '../contract/profile.ts';
@@ -35,10 +35,10 @@ interface Group {
  * Collects keys record by record (ascending record indexes). Most keys are one record's: a key seen once is held as
  * a number (its record and place), a group only from its second record.
  */
-class Grouper<K> {
-  readonly groups = new Map<K, number | Group>();
+class Grouper {
+  readonly groups = new Map<string, number | Group>();
 
-  add(key: K, record: number, position: number): void {
+  add(key: string, record: number, position: number): void {
     const seen = this.groups.get(key);
     if (seen === undefined) this.groups.set(key, record * MAX_KEYS_PER_RULE + position);
     else if (typeof seen !== 'number') {
@@ -50,10 +50,10 @@ class Grouper<K> {
       });
   }
 
-  shared(material: (key: K) => string): KeyGroup[] {
+  /** The groups of two or more records, each key being its material. */
+  shared(): KeyGroup[] {
     const out: KeyGroup[] = [];
-    for (const [key, group] of this.groups)
-      if (typeof group !== 'number') out.push({ material: material(key), ...group });
+    for (const [material, group] of this.groups) if (typeof group !== 'number') out.push({ material, ...group });
     return out;
   }
 }
@@ -169,14 +169,14 @@ function materialGroups(
   materialsOf: (fields: MatchFields) => string[],
   step: (record: number) => void,
 ): KeyGroup[] {
-  const grouper = new Grouper<string>();
+  const grouper = new Grouper();
   for (let i = 0; i < fields.length; i++) {
     step(i);
     const materials = materialsOf(fields[i] as MatchFields);
     for (let position = 0; position < materials.length; position++)
       grouper.add(materials[position] as string, i, position);
   }
-  return grouper.shared((material) => material);
+  return grouper.shared();
 }
 
 /** Null when a part's value holds the separator: the caller groups the key strings instead. */

@@ -118,7 +118,7 @@ function setAddress(out: FieldScratch, a: PreparedRecord, b: PreparedRecord): vo
   out.level[4] = undefined;
   const left = a.compared.addressLine;
   const right = b.compared.addressLine;
-  if (left === null || right === null || a.addressBigrams === null || b.addressBigrams === null) {
+  if (left === null || right === null) {
     out.similarity[4] = Number.NaN;
     out.comparator[4] = null;
     return;

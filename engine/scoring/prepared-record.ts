@@ -46,8 +46,11 @@ export interface PreparedRecord {
   readonly previousFamilies: readonly PreparedName[];
   readonly given: PreparedName | null;
   readonly birthDigits: string | null;
-  /** The compared address line's bigrams, sorted once for the Dice coefficient of every pair the record is in. */
-  readonly addressBigrams: readonly number[] | null;
+  /**
+   * The compared address line's bigrams, sorted once for the Dice coefficient of every pair the record is in (none
+   * without an address line).
+   */
+  readonly addressBigrams: readonly number[];
   /** Trusted identifiers as [system, value], first value per system. */
   readonly trusted: readonly IdentifierEntry[];
   /** Other identifiers as [system, value], first value per system. */
@@ -126,7 +129,7 @@ export function prepareRecord(fields: MatchFields, sets: NameSets, frequencies?:
     previousFamilies: compared.previousFamilyNames.map((name) => prepareName(name, sets.family)),
     given: compared.givenName === null ? null : prepareName(compared.givenName, sets.given),
     birthDigits: fields.birthDate === null ? null : fields.birthDate.replaceAll('-', ''),
-    addressBigrams: compared.addressLine === null ? null : sortedBigrams(compared.addressLine),
+    addressBigrams: sortedBigrams(compared.addressLine ?? ''),
     trusted,
     otherIdentifiers,
     ...nameCounts(fields, frequencies),
