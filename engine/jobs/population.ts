@@ -62,6 +62,10 @@ export function activeIdentityIds(store: Store, tenantId: string): number[] {
     .all(tenantId) as number[];
 }
 
+/** identityKeys' statement for one chunk of IDs: answered from the identity_keys index alone, no identity row read. */
+export const identityKeysSql = (placeholders: string): string =>
+  `SELECT identity_id, enterprise_id, logical_version, status FROM identity WHERE tenant_id = ? AND identity_id IN (${placeholders})`;
+
 /** The keys of many identities (active or not), by identity ID, in one statement per 64 identities. */
 export function identityKeys(
   store: Store,
@@ -71,9 +75,7 @@ export function identityKeys(
   const out = new Map<number, IdentityKey & { readonly active: boolean }>();
   forIdChunks(identityIds, 64, (part, placeholders) => {
     const rows = store
-      .statement(
-        `SELECT identity_id, enterprise_id, logical_version, status FROM identity WHERE tenant_id = ? AND identity_id IN (${placeholders})`,
-      )
+      .statement(identityKeysSql(placeholders))
       .raw()
       .all(tenantId, ...part) as [number, string, number, string][];
     for (const [identityId, enterpriseId, version, status] of rows)
