@@ -36,7 +36,7 @@ export interface Candidates {
  * identity, the indexes of the tags it holds.
  */
 export function rankCandidates(
-  blocks: readonly (readonly number[])[],
+  blocks: readonly (readonly number[] | Int32Array)[],
   keep: (identityId: number) => boolean,
   held?: Map<number, number[]>,
 ): number[] {

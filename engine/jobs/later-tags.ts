@@ -6,7 +6,9 @@
  * million tag rows), and their lookups found nothing but the identity itself: the greater part of the matching
  * phase's reads. At the start of a run one ordered scan of the tag index notes every tag held by two or more
  * identities with the highest identity holding it. A lookup is then made only when a later identity can hold the
- * tag: the scan saw one, or the tag or the identity changed since.
+ * tag: the scan saw one, or the tag or the identity changed since. The scan keeps the holders of every block small
+ * enough to rank candidates with (shared-tags.ts), so while nothing has changed since it, an identity's later
+ * blocks come from memory and neither its tags nor their blocks are read at all (`laterBlocks`).
  *
  * Exact while clinical writes go on: every write that adds tags to an identity (ingestion's new identity, its
  * auto-link, a changed record's re-tagging: ingest/ingestor.ts) writes an identity event in the same transaction.
@@ -21,12 +23,11 @@
  * A reader whose every lookup is made in the scan's own read snapshot (the impact preview and the audit sample walk
  * the registry in one read transaction) sees no change at all: `inSnapshot` gives it the filter on either store.
  *
- * Memory: the first 8 bytes of each shared tag (tags are HMAC outputs, so two distinct tags sharing them is a
- * 2^-64 chance, and even then the filter only looks up one tag more) and the last holder: 12 bytes a shared tag,
- * about 1.8 MB for 100,000 people.
+ * Memory: shared-tags.ts, some 8 MB for 100,000 people.
  */
 import type { Store } from '../store/store.ts';
-import { sharedTagsAfter } from '../store/tags.ts';
+import { sharedTagHoldersAfter } from '../store/tags.ts';
+import { SharedTags } from './shared-tags.ts';
 import { identitiesChangedAfter, lastEventId } from '../store/identity-events.ts';
 import { reindexRunningOrFinishedSince } from './job-store.ts';
 import { tagHex } from '../blocking/tags.ts';
@@ -35,58 +36,6 @@ const SCAN_PAGE = 65_536;
 const CLOCK_MARGIN_MS = 3_600_000;
 /** Past this many changed tags (a large import beside the job) every tag is looked up: memory stays bounded. */
 const MAX_CHANGED_TAGS = 1_000_000;
-
-/** Growable parallel arrays of (high word, low word, last holder), filled in ascending tag order. */
-class SharedTags {
-  high = new Uint32Array(1024);
-  low = new Uint32Array(1024);
-  last = new Int32Array(1024);
-  size = 0;
-
-  push(tag: Buffer, lastHolder: number): void {
-    const high = tag.readUInt32BE(0);
-    const low = tag.readUInt32BE(4);
-    const at = this.size - 1;
-    // Two tags with one 8-byte prefix are adjacent in tag order: keep the higher holder of both.
-    if (at >= 0 && this.high[at] === high && this.low[at] === low) {
-      this.last[at] = Math.max(this.last[at] ?? 0, lastHolder);
-      return;
-    }
-    if (this.size === this.high.length) this.grow();
-    this.high[this.size] = high;
-    this.low[this.size] = low;
-    this.last[this.size] = lastHolder;
-    this.size++;
-  }
-
-  private grow(): void {
-    const capacity = this.high.length * 2;
-    const grown = <T extends Uint32Array | Int32Array>(from: T, to: T): T => {
-      to.set(from);
-      return to;
-    };
-    this.high = grown(this.high, new Uint32Array(capacity));
-    this.low = grown(this.low, new Uint32Array(capacity));
-    this.last = grown(this.last, new Int32Array(capacity));
-  }
-
-  /** The last holder the scan saw of a tag, or 0 when the scan saw it held once or not at all. */
-  lastHolder(tag: Buffer): number {
-    const high = tag.readUInt32BE(0);
-    const low = tag.readUInt32BE(4);
-    let lo = 0;
-    let hi = this.size - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const h = this.high[mid] ?? 0;
-      const l = this.low[mid] ?? 0;
-      if (h < high || (h === high && l < low)) lo = mid + 1;
-      else if (h > high || l > low) hi = mid - 1;
-      else return this.last[mid] ?? 0;
-    }
-    return 0;
-  }
-}
 
 export class LaterTagFilter {
   private readonly changedIdentities = new Set<number>();
@@ -125,18 +74,19 @@ export class LaterTagFilter {
     // Before the scan: whatever changes after this mark, the scan or the events since it show.
     const mark = followsChanges ? lastEventId(store, tenantId) : 0;
     for (let after: Buffer | null = null; ;) {
-      const page = sharedTagsAfter(store, tenantId, after, SCAN_PAGE);
-      for (const [tag, lastHolder] of page) shared.push(tag, lastHolder);
+      const page = sharedTagHoldersAfter(store, tenantId, after, SCAN_PAGE);
+      for (const [tag, holders] of page) shared.push(tag, holders.split(',').map(Number));
       const end = page.at(-1);
       if (end === undefined || page.length < SCAN_PAGE) break;
       after = end[0];
     }
+    shared.finish();
     return new LaterTagFilter(store, tenantId, shared, mark, scannedAt, followsChanges);
   }
 
   /** Shared tags the scan noted (a figure for tests and benches). */
   get sharedTags(): number {
-    return this.shared.size;
+    return this.shared.count;
   }
 
   /**
@@ -156,6 +106,16 @@ export class LaterTagFilter {
       for (const tag of tagsOf(identityId)) this.changedTags.add(tagHex(tag));
     }
     if (this.changedTags.size > MAX_CHANGED_TAGS) this.exhaustive = true;
+  }
+
+  /**
+   * The blocks of the identity's tags that a later identity holds, in tag order, from the scan: while nothing changed
+   * since it, they are what looking the identity's stored tags up would read. Null when something changed (or no scan
+   * was made): the caller then reads the stored tags and looks up those `lookUp` keeps.
+   */
+  laterBlocks(identityId: number): Int32Array[] | null {
+    if (this.exhaustive || this.changedIdentities.size > 0) return null;
+    return this.shared.laterBlocks(identityId);
   }
 
   /** The identity's tags a later identity can hold, in their order. */

@@ -141,20 +141,36 @@ export function laterCandidates(store: Store, tenantId: string, identityId: numb
   return rankCandidates(identitiesWithTags(store, tenantId, tags, MAX_BLOCK_SIZE + 1), (id) => id > identityId);
 }
 
-/** laterCandidates of every identity of a batch, from its stored tags that the filter lets through (later-tags.ts). */
+/**
+ * laterCandidates of every identity of a batch: from the blocks the filter's scan holds while nothing changed since
+ * it, else from the identity's stored tags that the filter lets through (later-tags.ts). Both give the same ranking.
+ */
 export function laterCandidatesOf(
   store: Store,
   tenantId: string,
   batch: readonly IdentityHead[],
   filter: LaterTagFilter,
 ): Map<number, number[]> {
-  const tags = storedTagsOf(store, tenantId, batch);
-  return new Map(
-    batch.map(({ identityId }) => [
+  const out = new Map<number, number[]>();
+  const unscanned: IdentityHead[] = [];
+  for (const identity of batch) {
+    const { identityId } = identity;
+    const blocks = filter.laterBlocks(identityId);
+    if (blocks === null) unscanned.push(identity);
+    else
+      out.set(
+        identityId,
+        rankCandidates(blocks, (id) => id > identityId),
+      );
+  }
+  if (unscanned.length === 0) return out;
+  const tags = storedTagsOf(store, tenantId, unscanned);
+  for (const { identityId } of unscanned)
+    out.set(
       identityId,
       laterCandidates(store, tenantId, identityId, filter.lookUp(identityId, tags.get(identityId) ?? [])),
-    ]),
-  );
+    );
+  return new Map(batch.map(({ identityId }) => [identityId, out.get(identityId) ?? []]));
 }
 
 class MemberCache {

@@ -1,4 +1,4 @@
-import type { Store } from './store.ts';
+import { dialects, type Store } from './store.ts';
 import type { BlockingTag } from '../blocking/tags.ts';
 
 /** Rows per statement of addTags: one statement for the tags of a typical record, a few for a large identity's. */
@@ -127,20 +127,26 @@ export function hasAnyTag(store: Store, tenantId: string): boolean {
 
 /**
  * One page, in tag order after `after` (null: from the first), of the tags held by two or more of the tenant's
- * identities, each with the highest identity ID holding it. One ordered range scan of the primary key.
+ * identities, each with its holders: their identity IDs ascending, comma-separated. One ordered range scan of the
+ * primary key.
  */
-export function sharedTagsAfter(
+export function sharedTagHoldersAfter(
   store: Store,
   tenantId: string,
   after: Buffer | null,
   limit: number,
-): [tag: Buffer, lastHolder: number][] {
+): [tag: Buffer, holders: string][] {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError('limit must be a positive integer');
+  const page = (holders: string): string =>
+    `SELECT tag, ${holders} FROM blocking_tag WHERE tenant_id = ? AND tag > ?
+     GROUP BY tag HAVING COUNT(*) > 1 ORDER BY tag LIMIT ${String(limit)}`;
   return store
     .statement(
-      `SELECT tag, MAX(identity_id) FROM blocking_tag WHERE tenant_id = ? AND tag > ?
-       GROUP BY tag HAVING COUNT(*) > 1 ORDER BY tag LIMIT ${String(limit)}`,
+      dialects(
+        page("group_concat(identity_id, ',' ORDER BY identity_id)"),
+        page("string_agg(identity_id::text, ',' ORDER BY identity_id)"),
+      ),
     )
     .raw()
-    .all(tenantId, after ?? Buffer.alloc(0)) as [Buffer, number][];
+    .all(tenantId, after ?? Buffer.alloc(0)) as [Buffer, string][];
 }

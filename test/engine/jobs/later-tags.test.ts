@@ -7,6 +7,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import { LaterTagFilter } from '../../../engine/jobs/later-tags.ts';
 import { laterCandidates } from '../../../engine/jobs/reconcile.ts';
+import { rankCandidates } from '../../../engine/ingest/candidates.ts';
 import { claimNextJob, insertJob } from '../../../engine/jobs/job-store.ts';
 import { activeIdentitiesAfter } from '../../../engine/jobs/population.ts';
 import { ingestStream } from '../../../engine/operations/ingest.ts';
@@ -22,25 +23,33 @@ const activeIdentities = (store: Store): number[] =>
 const tagsOf = (store: Store, identityId: number): Buffer[] =>
   tagsOfIdentity(store, TENANT, identityId).map((t) => t.tag);
 
-/** Every identity's later candidates through the filter and unfiltered, read in one snapshot. */
-function compare(store: Store, filter: LaterTagFilter): { differing: number[]; looked: number; tags: number } {
+/**
+ * Every identity's later candidates through the filter (its lookups, and its scan's blocks while they can answer) and
+ * unfiltered, read in one snapshot. `fromScan`: the identities the scan's blocks answered for.
+ */
+function compare(
+  store: Store,
+  filter: LaterTagFilter,
+): { differing: number[]; looked: number; tags: number; fromScan: number } {
   return store.read(() => {
     filter.refresh((id) => tagsOf(store, id));
     const differing: number[] = [];
     let looked = 0;
     let tags = 0;
+    let fromScan = 0;
     for (const id of activeIdentities(store)) {
       const all = tagsOf(store, id);
       const kept = filter.lookUp(id, all);
       tags += all.length;
       looked += kept.length;
-      if (
-        JSON.stringify(laterCandidates(store, TENANT, id, kept)) !==
-        JSON.stringify(laterCandidates(store, TENANT, id, all))
-      )
-        differing.push(id);
+      const unfiltered = JSON.stringify(laterCandidates(store, TENANT, id, all));
+      if (JSON.stringify(laterCandidates(store, TENANT, id, kept)) !== unfiltered) differing.push(id);
+      const blocks = filter.laterBlocks(id);
+      if (blocks === null) continue;
+      fromScan++;
+      if (JSON.stringify(rankCandidates(blocks, (other) => other > id)) !== unfiltered) differing.push(id);
     }
-    return { differing, looked, tags };
+    return { differing, looked, tags, fromScan };
   });
 }
 
@@ -80,6 +89,8 @@ describe('LaterTagFilter', () => {
     const filter = store.read(() => LaterTagFilter.scan(store, TENANT));
     const result = compare(store, filter);
     expect(result.differing).toEqual([]);
+    // Nothing changed since the scan: its blocks answer for every identity, and no tag is read or looked up.
+    expect(result.fromScan).toBe(activeIdentities(store).length);
     expect(filter.sharedTags).toBeGreaterThan(100);
     // Most tags are held by one identity, and the last holder of a shared tag needs no lookup either.
     expect(result.looked / result.tags).toBeLessThan(0.5);
@@ -108,7 +119,11 @@ describe('LaterTagFilter', () => {
     expect(
       laterCandidates(store, TENANT, target ?? 0, stale.lookUp(target ?? 0, tagsOf(store, target ?? 0))),
     ).not.toContain(newest);
-    expect(compare(store, filter).differing).toEqual([]);
+    expect(rankCandidates(stale.laterBlocks(target ?? 0) ?? [], (id) => id > (target ?? 0))).not.toContain(newest);
+    const after = compare(store, filter);
+    expect(after.differing).toEqual([]);
+    // Once a change is read, the scan's blocks answer for no one: every identity's tags are read and looked up.
+    expect(after.fromScan).toBe(0);
   });
 
   it('looks up every tag once a re-index runs beside it (a re-index writes tags without identity events)', async () => {
@@ -141,5 +156,6 @@ describe('LaterTagFilter', () => {
       filter.refresh((identityId) => tagsOf(store, identityId));
     });
     expect(filter.lookUp(id, all)).toEqual(all);
+    expect(filter.laterBlocks(id)).toBeNull();
   });
 });
