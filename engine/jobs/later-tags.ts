@@ -23,7 +23,7 @@
  * A reader whose every lookup is made in the scan's own read snapshot (the impact preview and the audit sample walk
  * the registry in one read transaction) sees no change at all: `inSnapshot` gives it the filter on either store.
  *
- * Memory: shared-tags.ts, some 8 MB for 100,000 people.
+ * Memory: shared-tags.ts, some 6 MB for 100,000 people.
  */
 import type { Store } from '../store/store.ts';
 import { sharedTagHoldersAfter } from '../store/tags.ts';
@@ -36,6 +36,12 @@ const SCAN_PAGE = 65_536;
 const CLOCK_MARGIN_MS = 3_600_000;
 /** Past this many changed tags (a large import beside the job) every tag is looked up: memory stays bounded. */
 const MAX_CHANGED_TAGS = 1_000_000;
+
+/** The IDs in ascending order: as they come, unless they do not. */
+function ascending(ids: number[]): number[] {
+  for (let i = 1; i < ids.length; i++) if ((ids[i] ?? 0) < (ids[i - 1] ?? 0)) return ids.sort((a, b) => a - b);
+  return ids;
+}
 
 export class LaterTagFilter {
   private readonly changedIdentities = new Set<number>();
@@ -75,7 +81,7 @@ export class LaterTagFilter {
     const mark = followsChanges ? lastEventId(store, tenantId) : 0;
     for (let after: Buffer | null = null; ;) {
       const page = sharedTagHoldersAfter(store, tenantId, after, SCAN_PAGE);
-      for (const [tag, holders] of page) shared.push(tag, holders.split(',').map(Number));
+      for (const [tag, holders] of page) shared.push(tag, ascending(holders.split(',').map(Number)));
       const end = page.at(-1);
       if (end === undefined || page.length < SCAN_PAGE) break;
       after = end[0];
