@@ -82,8 +82,6 @@ export function* candidateBatches(
     const candidatesOf = laterCandidatesOf(store, tenantId, batch, filter);
     const involved = [...new Set([...batch.map((b) => b.identityId), ...[...candidatesOf.values()].flat()])];
     const prepared = preparedMembers(
-      store,
-      tenantId,
       caches,
       candidateMembers(store, tenantId, involved, MAX_COMPARED_RECORDS_PER_IDENTITY),
     );

@@ -131,7 +131,7 @@ export function previewImpact(
   const several = countSeveral(store, tenantId);
   let linkedRecordsCompared = 0;
   for (const members of linkedBatches(store, tenantId, control, 'scoring the records inside each identity')) {
-    const prepared = both(preparedMembers(store, tenantId, [cacheNow, cacheNext], members));
+    const prepared = both(preparedMembers([cacheNow, cacheNext], members));
     for (const records of prepared.values()) {
       for (const record of records) {
         let bestNow: Scored | undefined;

@@ -27,7 +27,7 @@ import { birthDateLevel } from '../comparators/birth-date-levels.ts';
 import type { EngineEnv } from '../env.ts';
 import type { Store } from '../store/store.ts';
 import { activeProfile } from '../store/profiles.ts';
-import { candidateMembers, fieldsJsonOf, type CandidateMember } from '../store/records.ts';
+import { candidateMembers, type CandidateMember } from '../store/records.ts';
 import { termFrequencySnapshot } from '../store/term-frequency.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { createScorer, type Scorer } from '../scoring/scorer.ts';
@@ -196,16 +196,11 @@ export function scanLinkQuality(
         batch.map((b) => b.identityId),
         maxRecords,
       );
-      const fields = fieldsJsonOf(
-        store,
-        ctx.tenantId,
-        [...members.values()].flat().map((m) => m.recordId),
-      );
       for (const identity of batch) {
-        const rows = (members.get(identity.identityId) ?? []).flatMap((member) => {
-          const json = fields.get(member.recordId);
-          return json === undefined ? [] : [{ member, prepared: scorer.prepare(JSON.parse(json) as MatchFields) }];
-        });
+        const rows = (members.get(identity.identityId) ?? []).map((member) => ({
+          member,
+          prepared: scorer.prepare(JSON.parse(member.fieldsJson) as MatchFields),
+        }));
         const judged = judgeIdentity(scorer, rows, identity.records, maxRecords, probable);
         pairsScored += judged.edges.length;
         if (judged.flags.length > 0) {

@@ -269,15 +269,12 @@ export class Ingestor {
   private scoreCandidates(prepared: PreparedRecord, identities: readonly number[]): Scored[] {
     const scored: Scored[] = [];
     const byIdentity = candidateMembers(this.store, this.tenantId, identities, MAX_COMPARED_RECORDS_PER_IDENTITY + 1);
-    // Fields are read only for the members the prepared cache does not hold at their version, in the same
-    // transaction as the member list.
-    const preparedOf = this.cache.readerFor(this.store, this.tenantId, [...byIdentity.values()].flat());
     for (const identityId of identities) {
       const rows = byIdentity.get(identityId) ?? [];
       const allMembers = rows.length <= MAX_COMPARED_RECORDS_PER_IDENTITY;
       const members = rows
         .slice(0, MAX_COMPARED_RECORDS_PER_IDENTITY)
-        .map((row) => ({ row, prepared: preparedOf(row) }));
+        .map((row) => ({ row, prepared: this.cache.get(row) }));
       let best: Scored | undefined;
       for (const { prepared: right } of members) {
         const outcome = this.scorer.outcome(prepared, right);

@@ -1,9 +1,7 @@
 import type { Scorer } from '../scoring/scorer.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
-import { fieldsJsonOf, type CandidateMember, type CandidateRecordRow, type SourceRecord } from '../store/records.ts';
-import type { Store } from '../store/store.ts';
+import type { CandidateMember, CandidateRecordRow, SourceRecord } from '../store/records.ts';
 import type { MatchFields } from '../contract/fields.ts';
-import { EngineError } from '../contract/errors.ts';
 
 /**
  * Prepared records by record ID and version, for one scorer. Bounded in two generations: when the young one is
@@ -47,24 +45,6 @@ export class PreparedCache {
     );
   }
 
-  /**
-   * Prepared records for member rows read in one snapshot: the fields of the rows this cache misses are read in one
-   * go (fieldsJsonOf), and the function returned gives each row's cached or freshly prepared record. A row whose
-   * fields were not read would be a record that vanished within the snapshot, which cannot happen: it throws.
-   */
-  readerFor(store: Store, tenantId: string, rows: Iterable<CandidateMember>): (row: CandidateMember) => PreparedRecord {
-    const misses: number[] = [];
-    for (const row of rows) if (this.lookup(row.recordId, row.version) === undefined) misses.push(row.recordId);
-    const fields = misses.length === 0 ? undefined : fieldsJsonOf(store, tenantId, misses);
-    return (row) => {
-      const cached = this.lookup(row.recordId, row.version);
-      if (cached !== undefined) return cached;
-      const json = fields?.get(row.recordId);
-      if (json === undefined) throw new EngineError('internal', 'a candidate record vanished within one read');
-      return this.put(row.recordId, row.version, JSON.parse(json) as MatchFields);
-    };
-  }
-
   private remember(recordId: number, entry: { version: number; prepared: PreparedRecord }): void {
     if (this.young.size >= this.capacity / 2) {
       this.old = this.young;
@@ -80,42 +60,16 @@ export interface PreparedMember {
   readonly prepared: readonly PreparedRecord[];
 }
 
-/**
- * Every member's prepared record from each cache (one per scorer), reading in one go the fields of the members any
- * cache misses; a member whose fields cannot be read (it vanished) is left out.
- */
+/** Every member's prepared record from each cache (one per scorer), its fields parsed only where a cache misses it. */
 export function preparedMembers(
-  store: Store,
-  tenantId: string,
   caches: readonly PreparedCache[],
   members: ReadonlyMap<number, readonly CandidateMember[]>,
 ): Map<number, PreparedMember[]> {
-  const misses = [...members.values()]
-    .flat()
-    .filter((m) => caches.some((cache) => cache.lookup(m.recordId, m.version) === undefined));
-  const fields =
-    misses.length === 0
-      ? new Map<number, string>()
-      : fieldsJsonOf(
-          store,
-          tenantId,
-          misses.map((m) => m.recordId),
-        );
-  const preparedBy = (cache: PreparedCache, member: CandidateMember): PreparedRecord | undefined => {
-    const hit = cache.lookup(member.recordId, member.version);
-    if (hit !== undefined) return hit;
-    const json = fields.get(member.recordId);
-    return json === undefined ? undefined : cache.put(member.recordId, member.version, JSON.parse(json) as MatchFields);
-  };
   const out = new Map<number, PreparedMember[]>();
-  for (const [identityId, rows] of members) {
+  for (const [identityId, rows] of members)
     out.set(
       identityId,
-      rows.flatMap((member) => {
-        const prepared = caches.map((cache) => preparedBy(cache, member));
-        return prepared.every((p) => p !== undefined) ? [{ member, prepared }] : [];
-      }),
+      rows.map((member) => ({ member, prepared: caches.map((cache) => cache.get(member)) })),
     );
-  }
   return out;
 }

@@ -218,9 +218,9 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
       const batch = activeIdentitiesAfter(ctx.store, ctx.tenantId, cursor, batchSize);
       const last = batch.at(-1);
       if (last === undefined) return null;
-      // The whole batch's reads in a few statements: its tags, every candidate of every identity, the keys and
-      // versions of all of them, and the records (fields only for the prepared cache's misses) of those whose
-      // version the cache does not hold. All within the batch's one read snapshot.
+      // The whole batch's reads in a few statements: its later candidates (from the tag scan's blocks, or its tags
+      // and their lookups), the keys and versions of all of them, and the records, fields included, of those whose
+      // version the member cache does not hold. All within the batch's one read snapshot.
       const candidatesOf = laterCandidatesOf(ctx.store, ctx.tenantId, batch, filter);
       // Only identities that are compared: a batch identity without later candidates needs no records.
       const involved = [
@@ -240,9 +240,8 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
         else stale.push(id);
       }
       const rows = candidateMembers(ctx.store, ctx.tenantId, stale, MAX_COMPARED_RECORDS_PER_IDENTITY);
-      const preparedOf = cache.readerFor(ctx.store, ctx.tenantId, [...rows.values()].flat());
       for (const [identityId, list] of rows) {
-        const records = list.map(preparedOf);
+        const records = list.map((row) => cache.get(row));
         batchMembers.set(identityId, records);
         const version = keys.get(identityId)?.version;
         if (version !== undefined) members.set(identityId, { version, records });

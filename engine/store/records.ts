@@ -1,5 +1,4 @@
 import type { Store } from './store.ts';
-import { forIdChunks } from './id-chunks.ts';
 import type { MatchFields } from '../contract/fields.ts';
 import { conflict } from '../contract/errors.ts';
 import { countRecordTerms } from './term-frequency.ts';
@@ -71,14 +70,9 @@ export interface CandidateRecordRow {
   readonly fieldsJson: string;
 }
 
-/** A candidate identity's member record, without its fields (read only for the prepared cache's misses). */
-export interface CandidateMember {
+/** A candidate identity's member record, with its stored fields (parsed only when the prepared cache misses it). */
+export interface CandidateMember extends CandidateRecordRow {
   readonly identityId: number;
-  readonly recordId: number;
-  readonly version: number;
-  readonly sourceSystem: string;
-  readonly localId: string;
-  readonly sourceLastUpdated: string | null;
 }
 
 const IDENTITIES_PER_STATEMENT = 32;
@@ -86,7 +80,8 @@ const IDENTITIES_PER_STATEMENT = 32;
 /**
  * The first `limit` member records (oldest first) of each identity, in one statement per 32 identities (a UNION ALL
  * of per-identity lookups, each with its own inline LIMIT: an identity a source floods with one placeholder is never
- * read whole). Fields are left out: most candidates' prepared records are cached, and fieldsJsonOf reads the rest.
+ * read whole). The fields come along: the row is read anyway, and on a registry larger than the prepared caches most
+ * candidates miss them; a second lookup of the missed rows' fields cost nearly as much as the first (2026-11-29).
  */
 export function candidateMembers(
   store: Store,
@@ -98,34 +93,21 @@ export function candidateMembers(
   const out = new Map<number, CandidateMember[]>(identityIds.map((id) => [id, []]));
   for (let start = 0; start < identityIds.length; start += IDENTITIES_PER_STATEMENT) {
     const part = identityIds.slice(start, start + IDENTITIES_PER_STATEMENT);
-    const branch = `SELECT * FROM (SELECT l.identity_id, r.record_id, r.logical_version, r.source_system, r.local_id, r.source_last_updated
+    const branch = `SELECT * FROM (SELECT l.identity_id, r.record_id, r.logical_version, r.source_system, r.local_id, r.source_last_updated, r.fields_json
        FROM identity_link l JOIN source_record r ON r.tenant_id = l.tenant_id AND r.record_id = l.record_id
        WHERE l.tenant_id = ? AND l.identity_id = ? ORDER BY l.record_id LIMIT ${String(limit)}) AS members`;
     const sql = part.map(() => branch).join(' UNION ALL ');
     const args: (string | number)[] = [];
     for (const id of part) args.push(tenantId, id);
-    for (const [identityId, recordId, version, sourceSystem, localId, sourceLastUpdated] of store
+    for (const [identityId, recordId, version, sourceSystem, localId, sourceLastUpdated, fieldsJson] of store
       .statement(sql)
       .raw()
-      .all(...args) as [number, number, number, string, string, string | null][]) {
-      out.get(identityId)?.push({ identityId, recordId, version, sourceSystem, localId, sourceLastUpdated });
+      .all(...args) as [number, number, number, string, string, string | null, string][]) {
+      out
+        .get(identityId)
+        ?.push({ identityId, recordId, version, sourceSystem, localId, sourceLastUpdated, fieldsJson });
     }
   }
-  return out;
-}
-
-/** The fields JSON of records, by record ID (one statement per 64 records). */
-export function fieldsJsonOf(store: Store, tenantId: string, recordIds: readonly number[]): Map<number, string> {
-  const out = new Map<number, string>();
-  forIdChunks(recordIds, 64, (part, placeholders) => {
-    const rows = store
-      .statement(
-        `SELECT record_id, fields_json FROM source_record WHERE tenant_id = ? AND record_id IN (${placeholders})`,
-      )
-      .raw()
-      .all(tenantId, ...part) as [number, string][];
-    for (const [recordId, fieldsJson] of rows) out.set(recordId, fieldsJson);
-  });
   return out;
 }
 

@@ -6,8 +6,8 @@ import { createScorer } from '../../../engine/scoring/scorer.ts';
 import { PreparedCache } from '../../../engine/ingest/prepared-cache.ts';
 import type { MatchFields } from '../../../engine/contract/fields.ts';
 
-describe('the prepared cache reader for one snapshot (shared by ingestion and reconciliation)', () => {
-  it('prepares every member from its stored fields, keeps a cached record at its version, and throws for a vanished one', async () => {
+describe('the prepared cache on candidate members (shared by ingestion, reconciliation and the assurance walks)', () => {
+  it('prepares a member from the stored fields read with it, and keeps a cached record at its version', async () => {
     const engine = openRegistry(tempDir());
     await engine.call(
       'records/ingest',
@@ -36,32 +36,23 @@ describe('the prepared cache reader for one snapshot (shared by ingestion and re
           .pluck()
           .get(row.recordId) as string,
       ) as MatchFields;
+    // Each member comes with its own record's stored fields.
+    expect(JSON.parse(first.fieldsJson)).toEqual(stored(first));
+    expect(JSON.parse(second.fieldsJson)).toEqual(stored(second));
 
     const cache = new PreparedCache(createScorer(testProfile()));
-    // A record already prepared at its version is taken from the cache, not read again: these fields are not stored.
+    // A record already prepared at its version is taken from the cache, its fields not parsed: these are not stored.
     const cachedFields: MatchFields = { ...stored(first), familyName: 'cached' };
     cache.put(first.recordId, first.version, cachedFields);
-    const read = cache.readerFor(store, 't1', rows);
-    expect(read(first).fields).toEqual(cachedFields);
-    expect(read(second).fields).toEqual(stored(second));
+    expect(cache.get(first).fields).toEqual(cachedFields);
+    expect(cache.get(second).fields).toEqual(stored(second));
     // A miss is prepared once and then served from the cache.
-    expect(read(second)).toBe(read(second));
+    expect(cache.get(second)).toBe(cache.get(second));
+    // The same record at another version is a miss: it is prepared from the fields read with it.
+    expect(cache.get({ ...first, version: first.version + 1 }).fields).toEqual(stored(first));
 
-    // The same record at another version is a miss: its stored fields are read.
-    expect(
-      cache.readerFor(store, 't1', [{ ...first, version: first.version + 1 }])({ ...first, version: first.version + 1 })
-        .fields,
-    ).toEqual(stored(first));
-
-    // A member whose row is not in the snapshot cannot happen; the reader says so instead of scoring nothing.
-    const vanished: CandidateMember = { ...second, recordId: 999_999 };
-    expect(() => cache.readerFor(store, 't1', [vanished])(vanished)).toThrow(
-      expect.objectContaining({ kind: 'internal', message: 'a candidate record vanished within one read' }),
-    );
-    // Another tenant's reader reads nothing of this tenant's records.
-    expect(() => new PreparedCache(createScorer(testProfile())).readerFor(store, 't2', [second])(second)).toThrow(
-      expect.objectContaining({ kind: 'internal' }),
-    );
+    // Another tenant's read finds none of this tenant's members.
+    expect([...candidateMembers(store, 't2', identities, 10).values()].flat()).toEqual([]);
     engine.close();
   });
 });
