@@ -10,10 +10,18 @@
  *
  * Memory: 12 bytes a shared tag (the first 8 bytes of it and its highest holder: tags are HMAC outputs, so two
  * distinct tags sharing them is a 2^-64 chance, and even then only one tag more is looked up), 8 bytes a holder of a
- * usable block (the holder and the block in the identity's list), and 4 bytes per identity ID up to the highest
- * holder: some 6 MB for the jobs bench's 100,000 people.
+ * usable block (the holder and the block in the identity's list), and 4 bytes per identity ID from the lowest to the
+ * highest holder (holders spread thinner than 8 IDs each are not indexed by identity): some 6 MB for the jobs bench's
+ * 100,000 people.
  */
 import { MAX_BLOCK_SIZE } from '../ingest/candidates.ts';
+
+/** The highest identity ID the arrays hold; past it the scan answers nothing and every tag is looked up. */
+const MAX_ID = 0x7fffffff;
+
+/** The identity index has an entry per ID between the lowest and highest holder: at most this many per holder row. */
+const SPREAD_PER_HOLDER = 8;
+const MIN_SPREAD = 1 << 20;
 
 /** The same values in an array twice as long, when `needed` is past the end. */
 function grown<T extends Uint32Array<ArrayBuffer> | Int32Array<ArrayBuffer>>(values: T, needed: number): T {
@@ -37,6 +45,11 @@ export class SharedTags {
   private identityStart = new Int32Array(1);
   private blocksOf = new Int32Array(0);
   private firstIdentity = 0;
+  // Set when a holder's ID does not fit the arrays (past 2^31 - 1): every tag is then looked up, as with no scan.
+  private lookUpAll = false;
+  // Set when the holders' IDs are spread so thinly that an entry per ID would outweigh the blocks: the blocks are
+  // then not indexed by identity, and the tags a later identity holds are looked up.
+  private unindexed = false;
 
   /** Shared tags noted (a figure for tests and benches). */
   get count(): number {
@@ -45,6 +58,11 @@ export class SharedTags {
 
   /** Notes a tag and its holders (ascending, two or more); call in ascending tag order, then `finish`. */
   push(tag: Buffer, holders: readonly number[]): void {
+    if (this.lookUpAll) return;
+    if ((holders.at(-1) ?? 0) > MAX_ID) {
+      this.lookUpAll = true;
+      return;
+    }
     const high = tag.readUInt32BE(0);
     const low = tag.readUInt32BE(4);
     const lastHolder = holders.at(-1) ?? 0;
@@ -86,6 +104,10 @@ export class SharedTags {
       if (id < first) first = id;
       if (id > last) last = id;
     }
+    if (last - first > SPREAD_PER_HOLDER * rows + MIN_SPREAD) {
+      this.unindexed = true;
+      return;
+    }
     const start = new Int32Array(last - first + 2);
     for (const id of holders) start[id - first + 1] = (start[id - first + 1] ?? 0) + 1;
     for (let i = 1; i < start.length; i++) start[i] = (start[i] ?? 0) + (start[i - 1] ?? 0);
@@ -106,6 +128,7 @@ export class SharedTags {
 
   /** The highest identity the scan saw holding a tag, or 0 when it saw the tag held once or not at all. */
   lastHolder(tag: Buffer): number {
+    if (this.lookUpAll) return Number.MAX_SAFE_INTEGER;
     const high = tag.readUInt32BE(0);
     const low = tag.readUInt32BE(4);
     let lo = 0;
@@ -124,9 +147,11 @@ export class SharedTags {
   /**
    * The usable blocks of an identity that a later identity holds, in tag order: what looking up its stored tags
    * would read of them, when nothing changed since the scan. Blocks without a later holder add nothing to its later
-   * candidates; those of too common tags are left out as the ranking leaves them out.
+   * candidates; those of too common tags are left out as the ranking leaves them out. Null when the holders' IDs did
+   * not fit the arrays: the caller then looks the tags up.
    */
-  laterBlocks(identityId: number): Int32Array[] {
+  laterBlocks(identityId: number): Int32Array[] | null {
+    if (this.lookUpAll || this.unindexed) return null;
     const slot = identityId - this.firstIdentity;
     const out: Int32Array[] = [];
     if (slot < 0 || slot + 1 >= this.identityStart.length) return out;

@@ -29,7 +29,7 @@ describe('SharedTags', () => {
     for (const [t, holders] of tags) shared.push(t, holders);
     shared.finish();
     expect(shared.count).toBe(5);
-    const listed = (id: number): number[][] => shared.laterBlocks(id).map((block) => [...block]);
+    const listed = (id: number): number[][] => (shared.laterBlocks(id) ?? []).map((block) => [...block]);
     expect(listed(3)).toEqual([
       [3, 7],
       [3, 5],
@@ -59,8 +59,31 @@ describe('SharedTags', () => {
     shared.finish();
     expect(shared.count).toBe(1);
     expect(shared.lastHolder(tag(8, 2))).toBe(30);
-    expect(shared.laterBlocks(4).map((block) => [...block])).toEqual([[4, 6]]);
-    expect(shared.laterBlocks(2).map((block) => [...block])).toEqual([[2, 30]]);
+    expect(shared.laterBlocks(4)?.map((block) => [...block])).toEqual([[4, 6]]);
+    expect(shared.laterBlocks(2)?.map((block) => [...block])).toEqual([[2, 30]]);
+  });
+
+  it('answers nothing, so that every tag is looked up, when an identity ID does not fit its arrays', () => {
+    const shared = new SharedTags();
+    shared.push(tag(1), [3, 7]);
+    shared.push(tag(2), [5, 2 ** 31]);
+    shared.push(tag(3), [4, 9]);
+    shared.finish();
+    expect(shared.laterBlocks(3)).toBeNull();
+    expect(shared.laterBlocks(4)).toBeNull();
+    // Every tag, seen or not, may have a later holder.
+    expect(shared.lastHolder(tag(1))).toBe(Number.MAX_SAFE_INTEGER);
+    expect(shared.lastHolder(tag(6))).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
+  it('keeps the highest holders but no identity index when the holders are spread too thin for one', () => {
+    const shared = new SharedTags();
+    shared.push(tag(1), [3, 7]);
+    shared.push(tag(2), [5, 2 ** 30]);
+    shared.finish();
+    expect(shared.laterBlocks(3)).toBeNull();
+    expect(shared.lastHolder(tag(1))).toBe(7);
+    expect(shared.lastHolder(tag(2))).toBe(2 ** 30);
   });
 
   it('answers with no block before any tag is pushed', () => {
