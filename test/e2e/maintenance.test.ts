@@ -177,7 +177,8 @@ describe('the console in a browser', () => {
     await page.getByTestId('sandbox-cancelled').waitFor();
     expect(existsSync(join(dir, 'data', 'sandbox.db'))).toBe(false);
 
-    await page.getByLabel('Synthetic people').fill('3000');
+    // Enough people that a reconciliation at batch size 1 runs for a couple of seconds (the later test watches it live).
+    await page.getByLabel('Synthetic people').fill('10000');
     await page.getByRole('button', { name: 'Create sandbox' }).click();
     await page
       .getByLabel(/Sandbox creation (progress|under way)/)
@@ -276,10 +277,11 @@ describe('the console in a browser', () => {
       .toBe('confirm-start');
     const box = await dialog.getByTestId('confirm-start').boundingBox();
     expect((box?.y ?? Infinity) + (box?.height ?? 0)).toBeLessThanOrEqual(900);
+    // Every render of the job page is recorded in the page itself, from before the job starts, so no pushed state can
+    // slip between polls or come before the recording.
+    await page.evaluate(RECORD_JOB_RENDERS);
     await page.keyboard.press('Enter');
     await page.getByTestId('job-detail').waitFor();
-    // Every render of the job page is recorded in the page itself, so no pushed state can slip between polls.
-    await page.evaluate(RECORD_JOB_RENDERS);
     // The job takes a few seconds, so what it showed while running is read from the recorded renders below,
     // not waited for: on a loaded machine one screenshot or axe run can outlast a whole phase. The running
     // state's look and accessibility are checked on the stalled job further down (10b-job-running-no-worker).
