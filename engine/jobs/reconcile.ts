@@ -151,26 +151,19 @@ export function laterCandidatesOf(
   batch: readonly IdentityHead[],
   filter: LaterTagFilter,
 ): Map<number, number[]> {
-  const out = new Map<number, number[]>();
-  const unscanned: IdentityHead[] = [];
-  for (const identity of batch) {
-    const { identityId } = identity;
-    const blocks = filter.laterBlocks(identityId);
-    if (blocks === null) unscanned.push(identity);
-    else
-      out.set(
-        identityId,
-        rankCandidates(blocks, (id) => id > identityId),
-      );
-  }
-  if (unscanned.length === 0) return out;
-  const tags = storedTagsOf(store, tenantId, unscanned);
-  for (const { identityId } of unscanned)
-    out.set(
+  // The filter's scan answers for every identity or for none (it stops answering once anything changed since it).
+  const scanned = batch.map(({ identityId }) => filter.laterBlocks(identityId));
+  if (scanned.every((blocks): blocks is Int32Array[] => blocks !== null))
+    return new Map(
+      batch.map(({ identityId }, i) => [identityId, rankCandidates(scanned[i] ?? [], (id) => id > identityId)]),
+    );
+  const tags = storedTagsOf(store, tenantId, batch);
+  return new Map(
+    batch.map(({ identityId }) => [
       identityId,
       laterCandidates(store, tenantId, identityId, filter.lookUp(identityId, tags.get(identityId) ?? [])),
-    );
-  return new Map(batch.map(({ identityId }) => [identityId, out.get(identityId) ?? []]));
+    ]),
+  );
 }
 
 class MemberCache {

@@ -58,14 +58,14 @@ export class SharedTags {
 
   /** Notes a tag and its holders (ascending, two or more); call in ascending tag order, then `finish`. */
   push(tag: Buffer, holders: readonly number[]): void {
+    const lastHolder = holders.at(-1) ?? 0;
     if (this.lookUpAll) return;
-    if ((holders.at(-1) ?? 0) > MAX_ID) {
+    if (lastHolder > MAX_ID) {
       this.lookUpAll = true;
       return;
     }
     const high = tag.readUInt32BE(0);
     const low = tag.readUInt32BE(4);
-    const lastHolder = holders.at(-1) ?? 0;
     const at = this.size - 1;
     // Two tags with one 8-byte prefix are adjacent in tag order: keep the higher holder of both.
     if (at >= 0 && this.high[at] === high && this.low[at] === low) {
