@@ -20,6 +20,12 @@ function pairKey(a: string, b: string): string {
   return a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`;
 }
 
+/** The two record keys of a pair key. */
+export function pairMembers(pair: string): [string, string] {
+  const cut = pair.indexOf('\u0000');
+  return [pair.slice(0, cut), pair.slice(cut + 1)];
+}
+
 export function pairsOfClusters(clusters: Iterable<readonly string[]>): Set<string> {
   const pairs = new Set<string>();
   for (const members of clusters) {

@@ -7,7 +7,8 @@
  * for the closing note. `--calibrated` adds the assurance run (a model calibrated on 10,000 sampled labels, applied
  * with its live thresholds) on FEBRL and on the generated extracts.
  * `--estimated` adds the unsupervised estimate (matching/estimate, no labels) applied and re-matched, with the
- * profile's thresholds and with the estimate's suggested ones.
+ * profile's thresholds and with the estimate's suggested ones. `--misses` adds, under the default profile's line and
+ * each estimated one, why the true pairs left unlinked stayed apart (missed-pairs.ts).
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,6 +28,7 @@ import { QUALITY_EXTRACTS } from '../../engine/benchmark/extracts.ts';
 import type { ExtractOptions } from '../../engine/synthetic/extract.ts';
 import { populationQuality, refKey, type PopulationQuality } from '../../engine/benchmark/population-quality.ts';
 import { truthRecords } from '../../engine/store/assurance.ts';
+import { missedPairs } from '../../engine/benchmark/missed-pairs.ts';
 import type { CallContext } from '../../engine/contract/operations.ts';
 import type { MatchingProfile } from '../../engine/contract/profile.ts';
 import { scratchDir } from '../helpers/temp.ts';
@@ -51,6 +53,7 @@ const { values } = parseArgs({
     people: { type: 'string' },
     calibrated: { type: 'boolean' },
     estimated: { type: 'boolean' },
+    misses: { type: 'boolean' },
     certain: { type: 'string' },
     probable: { type: 'string' },
   },
@@ -98,7 +101,20 @@ function line(
   ].join(' | ');
 }
 
-async function estimatedLines(name: string, run: EstimateRun): Promise<void> {
+/** --misses: the classes of the true pairs a tenant left unlinked, largest first. */
+async function missesLine(name: string, ctx: CallContext, truth: ReadonlyMap<string, string>): Promise<void> {
+  if (values.misses !== true) return;
+  const m = await missedPairs(engine, ctx, truth);
+  const classes = m.classes.map(
+    (c) => `${c.pairs} ${c.name}${c.inOpenCase > 0 ? ` (${c.inOpenCase} in an open case)` : ''}`,
+  );
+  process.stdout.write(
+    `${name} missed`.padEnd(22) +
+      ` | ${m.truePairs - m.linked} of ${m.truePairs} true pairs unlinked: ${classes.join('; ') || 'none'}\n`,
+  );
+}
+
+async function estimatedLines(name: string, run: EstimateRun, truth: ReadonlyMap<string, string>): Promise<void> {
   const r = run.report;
   process.stdout.write(
     `${name} estimate`.padEnd(22) +
@@ -125,6 +141,7 @@ async function estimatedLines(name: string, run: EstimateRun): Promise<void> {
         rematched.rejectedRecords,
       ) + '\n',
     );
+    await missesLine(`${name} estimated (${choice})`, cctx, truth);
   }
 }
 
@@ -159,9 +176,14 @@ for (const [name, sources] of Object.entries(DATASETS)) {
   process.stdout.write(
     line(`${name} default`, q, await blocking(engine, ctx, q.autoLinks.truePairs, q.records), rejected) + '\n',
   );
+  await missesLine(`${name} default`, ctx, load.truth);
   if (values.calibrated === true) await calibratedLine(name, await febrlAssurance(engine, name, sources));
   if (values.estimated === true)
-    await estimatedLines(name, await estimateRun(engine, name, febrlLoader(engine, sources), ['profile', 'suggested']));
+    await estimatedLines(
+      name,
+      await estimateRun(engine, name, febrlLoader(engine, sources), ['profile', 'suggested']),
+      load.truth,
+    );
 }
 for (const [name, options] of Object.entries(EXTRACTS)) {
   if (!only.has(name)) continue;
@@ -172,9 +194,10 @@ for (const [name, options] of Object.entries(EXTRACTS)) {
   process.stdout.write(
     line(`${name} default`, q, await blocking(engine, ctx, q.autoLinks.truePairs, q.records), rejected) + '\n',
   );
+  await missesLine(`${name} default`, ctx, truth);
   if (values.calibrated === true) await calibratedLine(name, await assuranceRun(engine, name, data));
   if (values.estimated === true)
-    await estimatedLines(name, await estimateRun(engine, name, data, ['profile', 'suggested']));
+    await estimatedLines(name, await estimateRun(engine, name, data, ['profile', 'suggested']), truth);
 }
 if (only.has('synthetic')) {
   const ctx = { tenantId: 'synthetic', actor: 'quality' };
@@ -188,6 +211,7 @@ if (only.has('synthetic')) {
   process.stdout.write(
     line(`synthetic ${people}`, q, await blocking(engine, ctx, q.autoLinks.truePairs, q.records), 0) + '\n',
   );
+  await missesLine(`synthetic ${people}`, ctx, truth);
   if (values.estimated === true)
     await estimatedLines(
       'synthetic',
@@ -196,6 +220,7 @@ if (only.has('synthetic')) {
         'profile',
         'suggested',
       ]),
+      truth,
     );
 }
 engine.close();
