@@ -58,8 +58,8 @@ export class SharedTags {
 
   /** Notes a tag and its holders (ascending, two or more); call in ascending tag order, then `finish`. */
   push(tag: Buffer, holders: readonly number[]): void {
-    const lastHolder = holders.at(-1) ?? 0;
     if (this.lookUpAll) return;
+    const lastHolder = holders.at(-1) ?? 0;
     if (lastHolder > MAX_ID) {
       this.lookUpAll = true;
       return;
@@ -97,7 +97,8 @@ export class SharedTags {
     this.blockStart = this.blockStart.slice(0, this.blocks + 1);
     this.holders = this.holders.slice(0, rows);
     const holders = this.holders;
-    if (rows === 0) return;
+    // With every tag looked up, nothing reads the blocks by identity.
+    if (rows === 0 || this.lookUpAll) return;
     let first = Number.MAX_SAFE_INTEGER;
     let last = 0;
     for (const id of holders) {
@@ -148,7 +149,7 @@ export class SharedTags {
    * The usable blocks of an identity that a later identity holds, in tag order: what looking up its stored tags
    * would read of them, when nothing changed since the scan. Blocks without a later holder add nothing to its later
    * candidates; those of too common tags are left out as the ranking leaves them out. Null when the holders' IDs did
-   * not fit the arrays: the caller then looks the tags up.
+   * not fit the arrays, or were spread too thinly to index by identity: the caller then looks the tags up.
    */
   laterBlocks(identityId: number): Int32Array[] | null {
     if (this.lookUpAll || this.unindexed) return null;
