@@ -37,6 +37,7 @@ import { logLoss } from '../stats/log-loss.ts';
 import { f1OptimalThreshold, type ScoredExample } from '../stats/threshold-sweep.ts';
 import { precisionTargetEntry } from './precision-target.ts';
 import { liveThresholds } from './live-thresholds.ts';
+import { compareWithProfile } from './profile-comparison.ts';
 import { liveThresholdsText } from './calibration-text.ts';
 import { simplestThresholdInGap } from '../stats/simplest-threshold.ts';
 import { writeAudit } from '../store/audit.ts';
@@ -248,6 +249,11 @@ export function calibrate(
   const f1Threshold = best === null ? null : simplestThresholdInGap(below, best.threshold, best.f1 / 2);
 
   const live = liveThresholds(examples, input.priorMatchProbability, input.targetPrecision);
+  // The same held-out pairs as the active profile scores them today, to say whether the model does better.
+  const profileExamples: ScoredExample[] = [];
+  for (let i = 0; i < data.pairs.length; i++)
+    if (isValidation(i)) profileExamples.push({ score: data.score[i] ?? 0, isMatch: data.isMatch[i] === 1 });
+  const againstProfile = live === null ? null : compareWithProfile(profileExamples, { Certain, Probable }, live);
 
   const report: CalibrationReport = {
     datasetId: input.datasetId,
@@ -281,11 +287,13 @@ export function calibrate(
         ? null
         : {
             ...live,
+            againstProfile,
             explanation: liveThresholdsText(
               live,
               input.targetPrecision,
               { Certain, Probable },
               input.validationFraction,
+              againstProfile,
             ),
           },
     caveat: CONDITIONAL_INDEPENDENCE_CAVEAT,

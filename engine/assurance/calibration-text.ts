@@ -3,6 +3,7 @@
  */
 import { MAX_DATASET_PAIRS } from '../contract/assurance.ts';
 import { FALLBACK_PRECISION_FLOOR, type LiveThresholds } from './live-thresholds.ts';
+import type { ProfileComparison } from './profile-comparison.ts';
 
 function share(value: number | null): string {
   return value === null ? 'undefined' : value.toFixed(4);
@@ -24,11 +25,20 @@ function nonMatchAdvice(heldOut: number, validationFraction: number): string {
     : would;
 }
 
+/** The model against the active profile on the same held-out pairs (profile-comparison.ts), in one or two sentences. */
+export function againstProfileText(live: LiveThresholds, against: ProfileComparison): string {
+  const theirs = `at its Certain ${String(against.Certain)} the active profile shows live recall ${share(against.atCertain.recall)} and precision at least ${share(against.atCertain.precisionLowerBound ?? null)} with 95% confidence; this model at its Certain ${String(live.Certain)}, recall ${share(live.atCertain.recall)} and at least ${share(live.atCertain.precisionLowerBound ?? null)}`;
+  return against.keepProfile
+    ? `Keep the active profile: on the same held-out pairs, ${theirs}. Applied, this model would link no more true pairs and promise no fewer wrong links; label more pairs, or pairs nearer the registry's own, before calibrating again.`
+    : `On the same held-out pairs, ${theirs}: the model links more true pairs or shows more precision.`;
+}
+
 export function liveThresholdsText(
   live: LiveThresholds,
   targetPrecision: number,
   profile: { Certain: number; Probable: number },
   validationFraction: number,
+  against: ProfileComparison | null = null,
 ): string {
   const bound = live.atCertain.precisionLowerBound;
   const atCertain = `where the live precision is ${share(live.atCertain.precision)} (at least ${share(bound)} with 95% confidence) and recall ${share(live.atCertain.recall)}`;
@@ -42,7 +52,10 @@ export function liveThresholdsText(
         ? `, so Certain ${String(live.Certain)} is the cut where they show the most, at least ${share(bound)} with 95% confidence (short of the target, at least ${String(FALLBACK_PRECISION_FLOOR)}), where the live precision is ${share(live.atCertain.precision)} and recall ${share(live.atCertain.recall)}`
         : `, so Certain ${String(live.Certain)} is the highest held-out score (it links almost nothing automatically: label more non-matches, or keep the profile), ${atCertain}`);
   return (
-    `Apply these with the model ({"MatchingRules": {"FellegiSunter": model, "Thresholds": {"Certain": ${String(live.Certain)}, "Probable": ${String(live.Probable)}}}}; ` +
+    (against?.keepProfile === true
+      ? `${againstProfileText(live, against)} If you apply the model all the same, apply these with it`
+      : `Apply these with the model`) +
+    ` ({"MatchingRules": {"FellegiSunter": model, "Thresholds": {"Certain": ${String(live.Certain)}, "Probable": ${String(live.Probable)}}}}; ` +
     `the profile's are Certain ${String(profile.Certain)}, Probable ${String(profile.Probable)}). ` +
     `They are on the score the live scorer gives with this model, whose prior ${prior(live.prior)} is the share of true pairs among the pairs the scorer meets (the blocking candidates). ` +
     `Held-out labels hold the classes in the proportion they were drawn, not that share, so live precision is held-out recall and false-positive rate reweighted to it: ` +
@@ -51,6 +64,7 @@ export function liveThresholdsText(
     (live.Certain < 0.5 && live.targetPrecisionMet
       ? `Certain is below 0.5: the model's score understates the live chance of a match (its u came from labelled non-matches drawn among the closest candidates), yet at this cut live precision meets the target. `
       : '') +
-    `Recall counts the true pairs among the labels: a true pair blocking never brings together is missed at every threshold (see evaluation's end-to-end figures).`
+    `Recall counts the true pairs among the labels: a true pair blocking never brings together is missed at every threshold (see evaluation's end-to-end figures).` +
+    (against !== null && !against.keepProfile ? ` ${againstProfileText(live, against)}` : '')
   );
 }

@@ -137,6 +137,37 @@ function point(prior: number, cut: Cut, threshold: number): LiveOperatingPoint {
 }
 
 /**
+ * The live operating point of the cut "score ≥ threshold" on held-out examples, as the live thresholds' points are
+ * measured (recall and false-positive rate, precision reweighted to the live share `prior`, its 95% lower bound): the
+ * active profile's, to set beside a calibrated model's. Null when the examples lack a class.
+ */
+export function operatingPointAt(
+  examples: readonly ScoredExample[],
+  prior: number,
+  threshold: number,
+): LiveOperatingPoint | null {
+  let positives = 0;
+  let tp = 0;
+  let fp = 0;
+  for (const e of examples) {
+    if (e.isMatch) positives++;
+    if (e.score >= threshold) {
+      if (e.isMatch) tp++;
+      else fp++;
+    }
+  }
+  const negatives = examples.length - positives;
+  if (positives === 0 || negatives === 0) return null;
+  const tpr = tp / positives;
+  return {
+    threshold,
+    precision: livePrecision(prior, tpr, fp / negatives),
+    recall: tpr,
+    precisionLowerBound: precisionBound(prior, tp, positives, fp, negatives),
+  };
+}
+
+/**
  * Live thresholds from held-out scores, or null when the held-out pairs lack a class (no rate can be measured).
  * `prior`: the live share of true pairs among the pairs the scorer meets, strictly between 0 and 1.
  */

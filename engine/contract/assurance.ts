@@ -228,6 +228,21 @@ export const LiveThresholdsSchema = z.object({
   /** Held-out non-matches, and about how many would show the target when it is not met; optional as above. */
   heldOutNonMatches: z.number().int().optional(),
   heldOutNonMatchesNeeded: z.number().int().nullable().optional(),
+  /**
+   * The active profile on the same held-out pairs, at its own thresholds, at the same live share
+   * (engine/assurance/profile-comparison.ts); keepProfile when it does at least as well at Certain. Optional: older
+   * reports lack it, and held-out pairs the profile decides outside its score still have both classes.
+   */
+  againstProfile: z
+    .object({
+      Certain: z.number(),
+      Probable: z.number(),
+      atCertain: LiveOperatingPointSchema,
+      atProbable: LiveOperatingPointSchema,
+      keepProfile: z.boolean(),
+    })
+    .nullable()
+    .optional(),
   explanation: z.string(),
 });
 export type LiveThresholds = z.infer<typeof LiveThresholdsSchema>;

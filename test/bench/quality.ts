@@ -5,7 +5,8 @@
  * completeness (true pairs sharing a usable blocking key / all true pairs) and reduction ratio (1 − candidate
  * pairs / all record pairs). Quality, not speed: the floors are asserted in the tests; this prints every figure
  * for the closing note. `--calibrated` adds the assurance run (a model calibrated on 10,000 sampled labels, applied
- * with its live thresholds) on FEBRL and on the generated extracts.
+ * with its live thresholds) on FEBRL and on the generated extracts, and the report's advice beside the active profile
+ * (keep it, or the model does better: profile-comparison.ts).
  * `--estimated` adds the unsupervised estimate (matching/estimate, no labels) applied and re-matched, with the
  * profile's thresholds and with the estimate's suggested ones. `--misses` adds, under the default profile's line and
  * each estimated one, why the true pairs left unlinked stayed apart (missed-pairs.ts).
@@ -156,6 +157,19 @@ async function calibratedLine(name: string, run: AssuranceRun): Promise<void> {
       run.rejectedRecords,
     ) + '\n',
   );
+  // What the report says of the model beside the active profile on the same held-out pairs (profile-comparison.ts).
+  const live = run.calibration.liveThresholds;
+  const against = live?.againstProfile;
+  if (live != null && against != null) {
+    const side = (
+      certain: number,
+      point: { recall: number | null; precisionLowerBound?: number | null | undefined },
+    ): string =>
+      `at Certain ${String(certain)} recall ${(point.recall ?? 0).toFixed(4)}, precision >= ${(point.precisionLowerBound ?? 0).toFixed(4)}`;
+    process.stdout.write(
+      `${name} calibrated advice | ${against.keepProfile ? 'keep the active profile' : 'the model does better'} | profile ${side(against.Certain, against.atCertain)} | model ${side(live.Certain, live.atCertain)}\n`,
+    );
+  }
 }
 
 const dir = scratchDir('mpi-quality-').dir;

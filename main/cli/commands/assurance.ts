@@ -185,6 +185,11 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
     cli.write(json({ model, report }));
     return 0;
   }
+  const keepProfile = live?.againstProfile?.keepProfile === true;
+  if (keepProfile)
+    cli.write(
+      'The calibrated model does no better than the active profile on the held-out labels: keep the profile (see "live thresholds" below).\n\n',
+    );
   cli.write(
     keyValues([
       ['dataset', `${report.datasetId} (SHA-256 ${report.datasetDigest})`],
@@ -247,7 +252,7 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
         : {
             out,
             what: withThresholds ? 'The model and its live thresholds were' : 'The model was',
-            note: written.note,
+            note: `${written.note}${keepProfile ? ', though the report advises keeping the active profile' : ''}`,
           },
     ),
   );

@@ -16,6 +16,7 @@ import { fixed3, metricsRow } from './metric-text.ts';
 import { MetricsTable } from './metrics-table.tsx';
 import { ModelJsonCard } from './model-json-card.tsx';
 import { PriorsNote } from './priors-note.tsx';
+import { ProfileComparisonNote } from './profile-comparison-note.tsx';
 import { ThresholdExplorer, type ReferenceMark } from './threshold-explorer.tsx';
 
 type CalibrationOutput = z.infer<typeof CalibrationOutputSchema>;
@@ -194,6 +195,7 @@ export function CalibrationReportView({
           </Text>
         ) : (
           <>
+            <ProfileComparisonNote live={live} />
             <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md" mb="sm">
               <div>
                 <Text size="xs" c="dimmed" tt="uppercase" fw={600}>

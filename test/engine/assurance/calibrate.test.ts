@@ -222,6 +222,37 @@ describe('calibration scores held-out pairs as live matching will', () => {
       },
       ctx,
     );
+    // The active profile on the same held-out pairs, as evaluation measures it before the model is applied: the
+    // report's comparison counts what live matching under the profile would link at its Certain and Probable.
+    const active = (await engine.call('profile/get', {}, ctx)).profile.MatchingRules.Thresholds;
+    const before = await engine.call(
+      'matching/evaluate',
+      {
+        datasetId: 'tf-held-out-profile',
+        pairs: splitByClass(pairs, 0.3).validation,
+        thresholds: [active.Probable, active.Certain],
+        maximumErrorExamples: 0,
+      },
+      ctx,
+    );
+    const against = report.liveThresholds?.againstProfile;
+    expect(against?.Certain).toBe(active.Certain);
+    for (const [point, threshold] of [
+      [against?.atCertain, active.Certain],
+      [against?.atProbable, active.Probable],
+    ] as const) {
+      const row = before.thresholds.find((t) => t.threshold === threshold);
+      if (row === undefined || point === undefined) throw new Error('no row');
+      const tpr = row.tp / (row.tp + row.fn);
+      const fpr = row.fp / (row.fp + row.tn);
+      expect(point.recall).toBeCloseTo(tpr, 12);
+      expect(point.precision).toBeCloseTo((0.2 * tpr) / (0.2 * tpr + 0.8 * fpr), 12);
+    }
+    const ours = report.liveThresholds?.atCertain;
+    expect(against?.keepProfile).toBe(
+      (against?.atCertain.recall ?? 0) >= (ours?.recall ?? 0) &&
+        (against?.atCertain.precisionLowerBound ?? 0) >= (ours?.precisionLowerBound ?? 0),
+    );
     await engine.call('profile/apply', { document: model, reason: 'calibrated' }, ctx);
     const thresholds = report.heldOut.thresholds.map((t) => t.threshold);
     const evaluation = await engine.call(

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FALLBACK_PRECISION_FLOOR, liveThresholds } from '../../../engine/assurance/live-thresholds.ts';
 import { liveThresholdsText } from '../../../engine/assurance/calibration-text.ts';
-import type { ScoredExample } from '../../../engine/stats/threshold-sweep.ts';
-
-function examples(scores: readonly (readonly [number, number, number])[]): ScoredExample[] {
-  // [score, matches, non-matches] at that score.
-  const out: ScoredExample[] = [];
-  for (const [score, matches, nonMatches] of scores) {
-    for (let i = 0; i < matches; i++) out.push({ score, isMatch: true });
-    for (let i = 0; i < nonMatches; i++) out.push({ score, isMatch: false });
-  }
-  return out;
-}
+import { heldOutExamples as examples } from '../../helpers/held-out-examples.ts';
 
 describe('live thresholds from held-out labels', () => {
   // 3,000 matches and 3,000 non-matches, drawn half and half; live, one candidate pair in ten is a true pair.
