@@ -1,12 +1,19 @@
 /**
- * The generated extracts the quality figures and floors are measured on (engine/synthetic/extract.ts): 10,000
- * records, 10% duplicates, seeded. Names and birth dates only, with typical or heavy errors; and every field with
- * heavy errors (FEBRL 3's regime of two to four modifications per duplicate).
+ * The generated extracts the quality figures and floors are measured on (engine/synthetic/extract.ts), seeded:
+ * 10,000 records with 10% duplicates, names and birth dates only with typical or heavy errors, and every field with
+ * heavy errors (FEBRL 3's regime of two to four modifications per duplicate); and 20,000 records of 2,000 people,
+ * about ten records each (90% duplicates), the regime of a registry fed by frequent visits, names and birth dates
+ * only and every field with heavy errors.
  */
 import type { ExtractOptions } from '../synthetic/extract.ts';
 
-export const QUALITY_EXTRACTS: Readonly<Record<'names-dates' | 'names-dates-heavy' | 'heavy-typos', ExtractOptions>> = {
+export type QualityExtract =
+  'names-dates' | 'names-dates-heavy' | 'heavy-typos' | 'names-dates-many' | 'heavy-typos-many';
+
+export const QUALITY_EXTRACTS: Readonly<Record<QualityExtract, ExtractOptions>> = {
   'names-dates': { records: 10_000, duplicateShare: 0.1, seed: 21, fields: 'names-dates', errors: 'typical' },
   'names-dates-heavy': { records: 10_000, duplicateShare: 0.1, seed: 22, fields: 'names-dates', errors: 'heavy' },
   'heavy-typos': { records: 10_000, duplicateShare: 0.1, seed: 23, fields: 'all', errors: 'heavy' },
+  'names-dates-many': { records: 20_000, duplicateShare: 0.9, seed: 33, fields: 'names-dates', errors: 'typical' },
+  'heavy-typos-many': { records: 20_000, duplicateShare: 0.9, seed: 31, fields: 'all', errors: 'heavy' },
 };

@@ -563,16 +563,23 @@ export function generateExtract(options: ExtractOptions): Extract {
     person,
     draft: cleanDraft(person, options.fields),
   }));
-  let truePairs = 0;
+  // Duplicates per person. Each person is drawn for duplicates once until every one has been; past that (a
+  // duplicate share above about a half, since a draw gives at most 3) anyone drawn gets more, so every share up to
+  // 0.9 ends (it looped for ever above about 0.55 until 2026-11-30; below, the draws are as they were).
   const perPerson = new Map<string, number>();
+  let undrawn = persons.length;
   while (drafts.length < records) {
     const person = persons[rng.int(persons.length)] as Person;
-    if (perPerson.has(person.personId)) continue;
+    const before = perPerson.get(person.personId);
+    if (before !== undefined && undrawn > 0) continue;
+    if (before === undefined) undrawn--;
     const count = Math.min(draw(rng, DUPLICATES_PER_PERSON), records - drafts.length);
-    perPerson.set(person.personId, count);
+    perPerson.set(person.personId, (before ?? 0) + count);
     for (let i = 0; i < count; i++) drafts.push({ person, draft: noisyDraft(rng, people, person, options) });
-    truePairs += ((count + 1) * count) / 2;
   }
+  // A person with n duplicates has n + 1 records: (n + 1) · n / 2 pairs of them.
+  let truePairs = 0;
+  for (const n of perPerson.values()) truePairs += ((n + 1) * n) / 2;
   // Fisher–Yates: the file's order says nothing about who is who.
   for (let i = drafts.length - 1; i > 0; i--) {
     const j = rng.int(i + 1);

@@ -1,5 +1,5 @@
 /**
- * npm run quality [-- --only febrl4,febrl3,febrl2,febrl1,febrl3-names-dates,names-dates,names-dates-heavy,heavy-typos,synthetic] [-- --people N] [-- --calibrated]: matching
+ * npm run quality [-- --only febrl4,febrl3,febrl2,febrl1,febrl3-names-dates,names-dates,names-dates-heavy,heavy-typos,names-dates-many,heavy-typos-many,synthetic] [-- --people N] [-- --calibrated]: matching
  * quality per dataset, measured end to end through ingestion (population-level pairwise precision, recall and F1
  * of auto-links, and of auto-links plus open review cases), review cases per 1,000 records, and blocking pairs
  * completeness (true pairs sharing a usable blocking key / all true pairs) and reduction ratio (1 − candidate
@@ -45,7 +45,7 @@ const DATASETS: Record<string, FebrlSource[]> = {
   'febrl3-names-dates': [{ sourceSystem: 'febrl-3', path: febrlFile('dataset3.csv'), project: namesAndBirthDate }],
 };
 
-/** Generated extracts (engine/synthetic/extract.ts): 10,000 records, 10% duplicates. */
+/** Generated extracts (engine/benchmark/extracts.ts). */
 const EXTRACTS: Record<string, ExtractOptions> = QUALITY_EXTRACTS;
 
 const { values } = parseArgs({
@@ -61,7 +61,8 @@ const { values } = parseArgs({
 });
 const only = new Set(
   (
-    values.only ?? 'febrl4,febrl3,febrl2,febrl1,febrl3-names-dates,names-dates,names-dates-heavy,heavy-typos,synthetic'
+    values.only ??
+    'febrl4,febrl3,febrl2,febrl1,febrl3-names-dates,names-dates,names-dates-heavy,heavy-typos,names-dates-many,heavy-typos-many,synthetic'
   ).split(','),
 );
 const people = Number(values.people ?? '2000');
