@@ -231,7 +231,7 @@ export const LiveThresholdsSchema = z.object({
   /**
    * The active profile on the same held-out pairs, at its own thresholds, at the same live share
    * (engine/assurance/profile-comparison.ts); keepProfile when it does at least as well at Certain. Optional: older
-   * reports lack it, and held-out pairs the profile decides outside its score still have both classes.
+   * reports lack it. Measured on the same pairs as the live thresholds, so present whenever they are.
    */
   againstProfile: z
     .object({

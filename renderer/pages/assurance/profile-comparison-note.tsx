@@ -16,7 +16,8 @@ export function ProfileComparisonNote({ live }: { readonly live: LiveThresholds 
   if (!against.keepProfile)
     return (
       <Text size="sm" mb="sm" data-testid="cal-against-profile">
-        On the same held-out pairs. {figures}
+        Beside the active profile on the same held-out pairs, this model links more true pairs or shows more precision.{' '}
+        {figures}
       </Text>
     );
   return (
