@@ -203,6 +203,7 @@ export function calibrate(
   const compiled = compileModel(model);
   const heldOutScore = new Float64Array(data.pairs.length);
   const examples: ScoredExample[] = [];
+  const profileExamples: ScoredExample[] = [];
   const predictions: { probability: number; isMatch: boolean }[] = [];
   const trustedCode = DECIDED_BY.indexOf('trusted-identifier');
   for (let i = 0; i < data.pairs.length; i++) {
@@ -228,6 +229,8 @@ export function calibrate(
     heldOutScore[i] = probability;
     const isMatch = data.isMatch[i] === 1;
     examples.push({ score: probability, isMatch });
+    // The same pair as the active profile scores it today, to say whether the model does better.
+    profileExamples.push({ score: data.score[i] ?? 0, isMatch });
     predictions.push({ probability, isMatch });
   }
   const at = (threshold: number): ThresholdMetrics =>
@@ -249,10 +252,6 @@ export function calibrate(
   const f1Threshold = best === null ? null : simplestThresholdInGap(below, best.threshold, best.f1 / 2);
 
   const live = liveThresholds(examples, input.priorMatchProbability, input.targetPrecision);
-  // The same held-out pairs as the active profile scores them today, to say whether the model does better.
-  const profileExamples: ScoredExample[] = [];
-  for (let i = 0; i < data.pairs.length; i++)
-    if (isValidation(i)) profileExamples.push({ score: data.score[i] ?? 0, isMatch: data.isMatch[i] === 1 });
   const againstProfile = live === null ? null : compareWithProfile(profileExamples, { Certain, Probable }, live);
 
   const report: CalibrationReport = {

@@ -30,7 +30,7 @@
  * Each is placed at the simplest number in its gap of held-out scores (simplest-threshold.ts).
  */
 import { simplestThresholdInGap } from '../stats/simplest-threshold.ts';
-import { sweep, type ScoredExample } from '../stats/threshold-sweep.ts';
+import { countsAtThreshold, sweep, type ScoredExample } from '../stats/threshold-sweep.ts';
 import { wilsonInterval } from '../stats/wilson-interval.ts';
 
 export interface LiveOperatingPoint {
@@ -146,17 +146,9 @@ export function operatingPointAt(
   prior: number,
   threshold: number,
 ): LiveOperatingPoint | null {
-  let positives = 0;
-  let tp = 0;
-  let fp = 0;
-  for (const e of examples) {
-    if (e.isMatch) positives++;
-    if (e.score >= threshold) {
-      if (e.isMatch) tp++;
-      else fp++;
-    }
-  }
-  const negatives = examples.length - positives;
+  const { tp, fp, tn, fn } = countsAtThreshold(examples, threshold);
+  const positives = tp + fn;
+  const negatives = fp + tn;
   if (positives === 0 || negatives === 0) return null;
   const tpr = tp / positives;
   return {

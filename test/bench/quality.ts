@@ -32,6 +32,7 @@ import { truthRecords } from '../../engine/store/assurance.ts';
 import { missedPairs } from '../../engine/benchmark/missed-pairs.ts';
 import type { CallContext } from '../../engine/contract/operations.ts';
 import type { MatchingProfile } from '../../engine/contract/profile.ts';
+import type { LiveThresholds } from '../../engine/contract/assurance.ts';
 import { scratchDir } from '../helpers/temp.ts';
 
 const DATASETS: Record<string, FebrlSource[]> = {
@@ -162,10 +163,7 @@ async function calibratedLine(name: string, run: AssuranceRun): Promise<void> {
   const live = run.calibration.liveThresholds;
   const against = live?.againstProfile;
   if (live != null && against != null) {
-    const side = (
-      certain: number,
-      point: { recall: number | null; precisionLowerBound?: number | null | undefined },
-    ): string =>
+    const side = (certain: number, point: LiveThresholds['atCertain']): string =>
       `at Certain ${String(certain)} recall ${(point.recall ?? 0).toFixed(4)}, precision >= ${(point.precisionLowerBound ?? 0).toFixed(4)}`;
     process.stdout.write(
       `${name} calibrated advice | ${against.keepProfile ? 'keep the active profile' : 'the model does better'} | profile ${side(against.Certain, against.atCertain)} | model ${side(live.Certain, live.atCertain)}\n`,
