@@ -5,6 +5,7 @@
  */
 import type { CallContext, EngineClient, ExplainOutput } from '../contract/operations.ts';
 import { groupBy, pairMembers, pairsOfClusters } from './pairwise.ts';
+import { openReviewCases, refOfKey } from './population-quality.ts';
 
 export interface MissClass {
   readonly name: string;
@@ -19,8 +20,6 @@ export interface MissedPairs {
   /** Largest class first. */
   readonly classes: readonly MissClass[];
 }
-
-const REVIEW_PAGE = 1000;
 
 /** The evidence band of a field, or null when the field was not compared (missing on a side). */
 function band(explained: ExplainOutput, field: string): string | null {
@@ -53,24 +52,16 @@ export async function missedPairs(
   truth: ReadonlyMap<string, string>,
 ): Promise<MissedPairs> {
   const openCases = new Set<string>();
-  for (let offset = 0; ; offset += REVIEW_PAGE) {
-    const page = await engine.call('reviews/list', { status: 'open', limit: REVIEW_PAGE, offset }, ctx);
-    for (const c of page.rows) openCases.add(`${c.leftEnterpriseId} ${c.rightEnterpriseId}`);
-    if (page.rows.length < REVIEW_PAGE) break;
-  }
+  for (const c of await openReviewCases(engine, ctx)) openCases.add(`${c.leftEnterpriseId} ${c.rightEnterpriseId}`);
   const joinedByCase = (a: string | null, b: string | null): boolean =>
     a !== null && b !== null && (openCases.has(`${a} ${b}`) || openCases.has(`${b} ${a}`));
-  const ref = (key: string): { sourceSystem: string; localId: string } => {
-    const slash = key.indexOf('/');
-    return { sourceSystem: key.slice(0, slash), localId: key.slice(slash + 1) };
-  };
   const classes = new Map<string, { pairs: number; inOpenCase: number }>();
   let truePairs = 0;
   let linked = 0;
   for (const pair of pairsOfClusters(groupBy([...truth.entries()]).values())) {
     truePairs++;
     const [left, right] = pairMembers(pair);
-    const explained = await engine.call('matching/explain', { left: ref(left), right: ref(right) }, ctx);
+    const explained = await engine.call('matching/explain', { left: refOfKey(left), right: refOfKey(right) }, ctx);
     if (explained.left.enterpriseId !== null && explained.left.enterpriseId === explained.right.enterpriseId) {
       linked++;
       continue;

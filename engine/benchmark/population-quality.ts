@@ -1,4 +1,4 @@
-import type { EngineClient, CallContext } from '../contract/operations.ts';
+import type { EngineClient, CallContext, OperationOutput } from '../contract/operations.ts';
 import { groupBy, pairKey, pairsOfClusters, pairwiseQuality, type PairwiseQuality } from './pairwise.ts';
 
 export interface PopulationQuality {
@@ -17,6 +17,28 @@ const REVIEW_PAGE = 1000;
 
 export const refKey = (sourceSystem: string, localId: string): string => `${sourceSystem}/${localId}`;
 
+/**
+ * The record a refKey names. Split at the last slash: a source system may be a URI holding slashes, a FHIR id never
+ * holds one.
+ */
+export function refOfKey(key: string): { sourceSystem: string; localId: string } {
+  const slash = key.lastIndexOf('/');
+  return { sourceSystem: key.slice(0, slash), localId: key.slice(slash + 1) };
+}
+
+/** Every open review case of the tenant, page by page. */
+export async function openReviewCases(
+  engine: EngineClient,
+  ctx: CallContext,
+): Promise<OperationOutput<'reviews/list'>['rows']> {
+  const cases = [];
+  for (let offset = 0; ; offset += REVIEW_PAGE) {
+    const page = await engine.call('reviews/list', { status: 'open', limit: REVIEW_PAGE, offset }, ctx);
+    cases.push(...page.rows);
+    if (page.rows.length < REVIEW_PAGE) return cases;
+  }
+}
+
 /** Scores a tenant's identities and open review cases against ground truth (record key → true entity). */
 export async function populationQuality(
   engine: EngineClient,
@@ -27,12 +49,7 @@ export async function populationQuality(
   const clusters = groupBy(rows.map((r) => [refKey(r.sourceSystem, r.localId), r.enterpriseId] as const));
   const predicted = pairsOfClusters(clusters.values());
   const truePairs = pairsOfClusters(groupBy([...truth.entries()]).values());
-  const reviews = [];
-  for (let offset = 0; ; offset += REVIEW_PAGE) {
-    const page = await engine.call('reviews/list', { status: 'open', limit: REVIEW_PAGE, offset }, ctx);
-    reviews.push(...page.rows);
-    if (page.rows.length < REVIEW_PAGE) break;
-  }
+  const reviews = await openReviewCases(engine, ctx);
   const withReviews = new Set(predicted);
   let reviewCasesJoiningTruePair = 0;
   for (const c of reviews) {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { missClass, missedPairs } from '../../../engine/benchmark/missed-pairs.ts';
+import { refKey, refOfKey } from '../../../engine/benchmark/population-quality.ts';
 import type { ExplainOutput } from '../../../engine/contract/operations.ts';
 import type { LocalEngine } from '../../../engine/local-engine.ts';
 import { ctx, movedAway, ndjson, openRegistry, patient } from '../../helpers/registry.ts';
@@ -84,5 +85,15 @@ describe('missed true pairs', () => {
       { name: 'no blocking key shared', pairs: 1, inOpenCase: 0 },
       { name: 'Probable (the review band)', pairs: 1, inOpenCase: 1 },
     ]);
+  });
+});
+
+describe('record keys', () => {
+  it('name the record they were built from, also when the source system is a URI with slashes', () => {
+    for (const [sourceSystem, localId] of [
+      ['febrl-4a', 'rec-1-dup-0'],
+      ['https://hospital.example/fhir/patients', 'p.42'],
+    ] as const)
+      expect(refOfKey(refKey(sourceSystem, localId))).toEqual({ sourceSystem, localId });
   });
 });
