@@ -115,7 +115,7 @@ export function sessionM(
     const fit = fitMixture(
       session.patterns,
       { m: Float64Array.from(startM), u: Float64Array.from(u), lambda: 0.5 },
-      { ...options, fixU: true },
+      { ...options, fixU: true, accelerate: true },
     );
     fits.push({
       rule: session.rule,

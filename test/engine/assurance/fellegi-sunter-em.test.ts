@@ -122,9 +122,10 @@ describe('Fellegi-Sunter EM (Winkler 1988; Jaro 1989)', () => {
             fixU: fc.boolean(),
             fixM: fc.boolean(),
             fixLambda: fc.boolean(),
+            accelerate: fc.boolean(),
           }),
         ),
-        ({ fields, rows, m, u, lambda, smoothing, fixU, fixM, fixLambda }) => {
+        ({ fields, rows, m, u, lambda, smoothing, fixU, fixM, fixLambda, accelerate }) => {
           const patterns: BandPatterns = {
             fieldCount: fields,
             bands: Uint8Array.from(rows.flatMap(([bands]) => bands)),
@@ -139,6 +140,7 @@ describe('Fellegi-Sunter EM (Winkler 1988; Jaro 1989)', () => {
             fixM,
             fixLambda,
             floor: 1e-12,
+            accelerate,
           });
           const history = fit.objectiveHistory;
           // Relative to the objective, with an absolute floor for rounding where the objective is about 0 (every field
@@ -155,6 +157,34 @@ describe('Fellegi-Sunter EM (Winkler 1988; Jaro 1989)', () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it('accelerated (SQUAREM) reaches the same maximum as plain EM where plain EM crawls along a ridge', () => {
+    // One field and u held: four band shares cannot fix λ and three m apart, so only the weak prior on m picks the
+    // maximum, and plain EM creeps towards it (as a training session whose rule blocks on most fields does).
+    const u = Float64Array.from([0.05, 0.1, 0.25, 0.6]);
+    const patterns = drawPatterns({ m: Float64Array.from([0.7, 0.15, 0.1, 0.05]), u, lambda: 0.6 }, 1, 50_000, 11);
+    const start = { m: Float64Array.from([0.25, 0.25, 0.25, 0.25]), u, lambda: 0.5 };
+    const options: EmOptions = {
+      ...OPTIONS,
+      fixU: true,
+      floor: 1e-6,
+      tolerance: 1e-12,
+      maxIterations: 1_000_000,
+      mPrior: { m: Float64Array.from([0.6, 0.2, 0.1, 0.1]), strength: 10 },
+    };
+    const plain = fitMixture(patterns, start, options);
+    const fast = fitMixture(patterns, start, { ...options, accelerate: true });
+    expect(plain.converged && fast.converged).toBe(true);
+    expect(plain.iterations).toBeGreaterThan(100_000);
+    expect(fast.iterations).toBeLessThan(plain.iterations / 20);
+    expect(fast.parameters.lambda).toBeCloseTo(plain.parameters.lambda, 6);
+    for (let b = 0; b < 4; b++) expect(fast.parameters.m[b]).toBeCloseTo(plain.parameters.m[b] ?? 0, 6);
+    expect(fast.objective).toBeCloseTo(plain.objective, 6);
+    // At the estimate's default limit of 1,000 steps plain EM is still far off; SQUAREM is there.
+    const capped = { ...options, tolerance: 1e-6, maxIterations: 1_000 };
+    expect(fitMixture(patterns, start, capped).converged).toBe(false);
+    expect(fitMixture(patterns, start, { ...capped, accelerate: true }).converged).toBe(true);
   });
 
   it('keeps every probability strictly inside (0, 1), even for a band no pair falls in', () => {
