@@ -333,6 +333,7 @@ export function estimate(
   // A failed fit's λ is not evidence either: the fallback keeps the prior the tenant matches with today (the
   // profile's model), never below what exact agreement on full name and birth date proves.
   const todaysPrior = registryPrior(startModel.priorMatchProbability, startModel.priorRecords, population);
+  const anchorRaisesPrior = anchor.lowerBound > todaysPrior * allPairs * sampleShare;
   const fallbackLambda = Math.max(todaysPrior * allPairs * sampleShare, anchor.lowerBound) / Math.max(1, modelledPairs);
   const fitLambda = best === undefined ? Math.min(1, fallbackLambda) : fit.parameters.lambda;
   const bySession = shown.bySession;
@@ -359,9 +360,17 @@ export function estimate(
   const model: FellegiSunterModel = {
     kind: 'fellegi-sunter-model',
     modelVersion: input.modelVersion,
-    priorMatchProbability: prior,
-    // The prior is this registry's, at its size today: the live scorer lowers it as the registry grows past it.
-    priorRecords: Math.max(1, population),
+    // A fallback the anchor leaves alone keeps the profile's prior as the profile states it, with the registry size
+    // it was set for: re-stated at today's size it would never be raised again in a smaller registry (the live
+    // scorer only lowers a prior past its size), and a fresh registry ingested under it linked 0.021 of F1 less
+    // than under the default on a 50,000-record names-and-dates extract. Otherwise the prior is this registry's, at
+    // its size today: the live scorer lowers it as the registry grows past it.
+    ...(best === undefined && !anchorRaisesPrior
+      ? {
+          priorMatchProbability: startModel.priorMatchProbability,
+          ...(startModel.priorRecords === undefined ? {} : { priorRecords: startModel.priorRecords }),
+        }
+      : { priorMatchProbability: prior, priorRecords: Math.max(1, population) }),
     smoothing,
     fields: fieldsOut,
     trainedAgainst: {
