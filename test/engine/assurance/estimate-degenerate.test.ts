@@ -101,9 +101,10 @@ describe('matching/estimate when the fit is made to fail', () => {
     expect(report.thresholds).toEqual([]);
     // Never thresholds below the profile's: a failed or empty fit cannot argue for linking more.
     expect(report.suggestedThresholds.Certain).toBeGreaterThanOrEqual(profile.MatchingRules.Thresholds.Certain);
-    // Applied, the fallback scores as the profile's model in a registry of any size. Its prior stated at these
-    // 3,000 records was lowered past them, where the profile's is lowered only past the 20,000 it was set for: a
-    // fresh registry of 50,000 names-and-dates records ingested under it linked 0.021 of F1 less than the default.
+    // Applied, the fallback scores as the profile's model in a registry of any size. Until 2026-11-30 it re-stated
+    // the prior at these 3,000 records, so the prior was lowered past 3,000 where the profile's is lowered only past
+    // the 20,000 it was set for: a fresh registry of 50,000 names-and-dates records ingested under such a fallback
+    // linked 0.021 of F1 less than under the default.
     const profileModel = profile.MatchingRules.FellegiSunter ?? defaultModel(profile.Comparators.Version);
     for (const records of [1_000, 3_000, 20_000, 50_000, 1_000_000])
       expect(registryPrior(model.priorMatchProbability, model.priorRecords, records)).toBeCloseTo(
