@@ -90,7 +90,7 @@ function convergence(fit: FitUnderCheck): FitCheck {
     return {
       check: 'converged',
       passed: false,
-      detail: `${stuck.join(', ')} stopped at the iteration limit with the likelihood still rising, without converging`,
+      detail: `${stuck.join(', ')} stopped at the iteration limit with the likelihood still rising, without converging (a larger limit may let it converge: maxIterations, up to 10,000, or --max-iterations on the command line)`,
     };
   return settled.length === 0
     ? { check: 'converged', passed: true, detail: `all ${String(fit.runs.length)} EM runs converged` }

@@ -59,7 +59,7 @@ Usage: mpi-console <command> [options]   (global: --db FILE or --database URL, -
   calibrate --labels FILE.tsv --dataset ID --model-version V --prior P --smoothing S
             --validation-fraction F --target-precision T [--out model.json [--with-thresholds]]
                                                train a Fellegi-Sunter model (never activated) and report held-out quality
-  estimate --model-version V [--seed S] [--random-pairs N] [--max-candidates N] [--max-records N] [--smoothing S] [--thresholds LIST]
+  estimate --model-version V [--seed S] [--random-pairs N] [--max-candidates N] [--max-records N] [--max-iterations N] [--smoothing S] [--thresholds LIST]
            [--target-precision P] [--target-recall R] [--review-budget N] [--out model.json [--with-thresholds]]
                                                estimate a Fellegi-Sunter model from the tenant's own records, no labels
                                                (u from random pairs, m by EM per blocking rule on names and dates; never activated);
@@ -129,6 +129,7 @@ const OPTIONS = {
   once: { type: 'boolean' },
   'random-pairs': { type: 'string' },
   'max-candidates': { type: 'string' },
+  'max-iterations': { type: 'string' },
   'target-recall': { type: 'string' },
   'review-budget': { type: 'string' },
   'with-thresholds': { type: 'boolean' },

@@ -102,6 +102,7 @@ export async function estimateCommand(cli: CliContext): Promise<number> {
     randomPairs: optionalInteger(cli, 'random-pairs'),
     maxCandidatePairs: optionalInteger(cli, 'max-candidates'),
     maxRecords: optionalInteger(cli, 'max-records'),
+    maxIterations: optionalInteger(cli, 'max-iterations'),
     smoothing: optionalNumber(cli, 'smoothing'),
     thresholds: thresholdsOption(cli),
     targetPrecision: optionalNumber(cli, 'target-precision'),

@@ -172,7 +172,7 @@ describe('the fit checks', () => {
     const check = fitChecks(underCheck({ runs })).find((c) => c.check === 'converged');
     expect(check?.passed).toBe(false);
     expect(check?.detail).toBe(
-      'the m session of rule family-given-phonetic stopped at the iteration limit with the likelihood still rising, without converging',
+      'the m session of rule family-given-phonetic stopped at the iteration limit with the likelihood still rising, without converging (a larger limit may let it converge: maxIterations, up to 10,000, or --max-iterations on the command line)',
     );
     // A run that reports no last change is judged still rising.
     expect(

@@ -24,6 +24,43 @@ describe('estimate on the command line', () => {
     expect(run.stdout).toMatch(/records\s+\d{4} \(estimated on a seeded sample of 1000\)/);
   });
 
+  it('takes an EM step limit (--max-iterations): too few steps fail the converged check, which says how to go on', async () => {
+    const dir = tempDir();
+    const db = ['--db', join(dir, 's.db'), '--tenant', 'demo'];
+    expect((await runCli([...db, 'sandbox', 'init', '--synthetic', '300', '--seed', '3'])).code).toBe(0);
+    const estimate = (steps: string): Promise<{ code: number; stdout: string; stderr: string }> =>
+      runCli([
+        ...db,
+        '--json',
+        'estimate',
+        '--model-version',
+        `em-${steps}`,
+        '--random-pairs',
+        '20000',
+        '--max-iterations',
+        steps,
+      ]);
+    const short = await estimate('1');
+    expect(short.code, short.stderr).toBe(0);
+    const { report } = JSON.parse(short.stdout) as {
+      report: {
+        convergence: { maxIterations: number };
+        fit: { status: string; checks: { check: string; passed: boolean; detail: string }[] };
+      };
+    };
+    expect(report.convergence.maxIterations).toBe(1);
+    expect(report.fit.status).toBe('fallback');
+    expect(report.fit.checks.find((c) => c.check === 'converged')).toMatchObject({
+      passed: false,
+      detail: expect.stringMatching(/--max-iterations on the command line/) as unknown,
+    });
+    const long = JSON.parse((await estimate('5000')).stdout) as { report: { fit: { status: string } } };
+    expect(long.report.fit.status).toBe('fitted');
+    expect((await runCli([...db, 'estimate', '--model-version', 'x', '--max-iterations', '20000'])).stderr).toMatch(
+      /maxIterations/,
+    );
+  });
+
   it("estimates a model from the tenant's records, writes it without activating it, and profile apply takes it", async () => {
     const dir = tempDir();
     const db = ['--db', join(dir, 's.db'), '--tenant', 'demo'];
