@@ -108,13 +108,22 @@ export class Ingestor {
     this.preparer = new RecordPreparer({ source, blocking: this.profile.profile.Blocking, ring: this.ring });
     this.trustOrder = this.profile.profile.SourceTrust.map((s) => s.SourceSystem);
     this.scorer = createScorer(this.profile.profile, storedTermFrequencies(store, tenantId));
-    this.cache = new PreparedCache(this.scorer);
+    this.cache = this.newCache();
     this.tally = new MatchingTally(this.profile.profile.Blocking.Rules.map((r) => r.Name));
   }
 
   /** Forgets prepared records: after a rollback, record IDs can be reused by different rows. */
   discardCaches(): void {
-    this.cache = new PreparedCache(this.scorer);
+    this.cache = this.newCache();
+  }
+
+  /**
+   * Candidates' records are prepared without their name counts: each is compared only with the record being
+   * ingested, prepared now, whose reading of the counts is the fresher one scoring takes. Their reads were the
+   * largest cost that grew with the registry (a record's candidates are mostly not cached at a million records).
+   */
+  private newCache(): PreparedCache {
+    return new PreparedCache(this.scorer, undefined, false);
   }
 
   /** The database-free work on one resource (record-preparer.ts): callers run it before taking the write lock. */

@@ -14,6 +14,8 @@ export class PreparedCache {
   constructor(
     private readonly scorer: Scorer,
     private readonly capacity = 100_000,
+    /** False: records are prepared without their name counts (Scorer.prepareWithoutCounts). */
+    private readonly nameCounts = true,
   ) {}
 
   /** The cached prepared record at this version, if any. */
@@ -28,7 +30,7 @@ export class PreparedCache {
 
   /** Prepares and keeps a record's fields at this version. */
   put(recordId: number, version: number, fields: MatchFields): PreparedRecord {
-    const prepared = this.scorer.prepare(fields);
+    const prepared = this.nameCounts ? this.scorer.prepare(fields) : this.scorer.prepareWithoutCounts(fields);
     this.remember(recordId, { version, prepared });
     return prepared;
   }

@@ -182,6 +182,11 @@ export interface Scorer {
   readonly comparatorVersion: string;
   readonly sets: NameSets;
   prepare(fields: MatchFields): PreparedRecord;
+  /**
+   * prepare() without reading the name counts: for a record only ever compared with one prepared after it (an
+   * ingested record's candidates). Scoring takes the fresher of two records' readings, which is the later one's.
+   */
+  prepareWithoutCounts(fields: MatchFields): PreparedRecord;
   /** Fills the scratch with field similarities and returns the outcome; allocation-light. */
   outcome(a: PreparedRecord, b: PreparedRecord, scratch?: FieldScratch): PairOutcome;
   /**
@@ -417,6 +422,7 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
     comparatorVersion: comparators.Version,
     sets,
     prepare: (fields) => prepareRecord(fields, sets, compiled === null ? undefined : frequencies),
+    prepareWithoutCounts: (fields) => prepareRecord(fields, sets),
     outcome,
     outcomeFromProbable,
     explain,

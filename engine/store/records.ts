@@ -2,6 +2,7 @@ import type { Store } from './store.ts';
 import type { MatchFields } from '../contract/fields.ts';
 import { conflict } from '../contract/errors.ts';
 import { countRecordTerms } from './term-frequency.ts';
+import { unionAllTexts } from './union-all.ts';
 
 export interface SourceRecord {
   readonly recordId: number;
@@ -77,6 +78,15 @@ export interface CandidateMember extends CandidateRecordRow {
 
 const IDENTITIES_PER_STATEMENT = 32;
 
+/** candidateMembers' statements. */
+const membersSql = unionAllTexts(
+  (_, limit) =>
+    'SELECT * FROM (SELECT l.identity_id, r.record_id, r.logical_version, r.source_system, r.local_id, ' +
+    'r.source_last_updated, r.fields_json FROM identity_link l JOIN source_record r ' +
+    'ON r.tenant_id = l.tenant_id AND r.record_id = l.record_id ' +
+    `WHERE l.tenant_id = ? AND l.identity_id = ? ORDER BY l.record_id LIMIT ${String(limit)}) AS members`,
+);
+
 /**
  * The first `limit` member records (oldest first) of each identity, in one statement per 32 identities (a UNION ALL
  * of per-identity lookups, each with its own inline LIMIT: an identity a source floods with one placeholder is never
@@ -93,14 +103,10 @@ export function candidateMembers(
   const out = new Map<number, CandidateMember[]>(identityIds.map((id) => [id, []]));
   for (let start = 0; start < identityIds.length; start += IDENTITIES_PER_STATEMENT) {
     const part = identityIds.slice(start, start + IDENTITIES_PER_STATEMENT);
-    const branch = `SELECT * FROM (SELECT l.identity_id, r.record_id, r.logical_version, r.source_system, r.local_id, r.source_last_updated, r.fields_json
-       FROM identity_link l JOIN source_record r ON r.tenant_id = l.tenant_id AND r.record_id = l.record_id
-       WHERE l.tenant_id = ? AND l.identity_id = ? ORDER BY l.record_id LIMIT ${String(limit)}) AS members`;
-    const sql = part.map(() => branch).join(' UNION ALL ');
     const args: (string | number)[] = [];
     for (const id of part) args.push(tenantId, id);
     for (const [identityId, recordId, version, sourceSystem, localId, sourceLastUpdated, fieldsJson] of store
-      .statement(sql)
+      .statement(membersSql(part.length, limit))
       .raw()
       .all(...args) as [number, number, number, string, string, string | null, string][]) {
       out

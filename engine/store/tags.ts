@@ -1,5 +1,6 @@
 import { dialects, type Store } from './store.ts';
 import type { BlockingTag } from '../blocking/tags.ts';
+import { unionAllTexts } from './union-all.ts';
 
 /** Rows per statement of addTags: one statement for the tags of a typical record, a few for a large identity's. */
 const TAG_ROWS_PER_STATEMENT = 32;
@@ -46,6 +47,12 @@ export function identitiesWithTag(store: Store, tenantId: string, tag: Buffer, l
 /** Branches per statement of identitiesWithTags (SQLite allows 500 compound terms; a record has a few dozen tags). */
 const TAGS_PER_STATEMENT = 32;
 
+/** identitiesWithTags' statements; k is the tag's index within the statement. */
+const tagLookupSql = unionAllTexts(
+  (i, limit) =>
+    `SELECT ${String(i)} AS k, identity_id FROM (SELECT identity_id FROM blocking_tag WHERE tenant_id = ? AND tag = ? LIMIT ${String(limit)}) AS block`,
+);
+
 /**
  * identitiesWithTag for several tags in one statement per TAGS_PER_STATEMENT tags (a UNION ALL of per-tag lookups,
  * each with its own inline LIMIT, so a huge block is never read whole): result[i] holds the identities of tags[i].
@@ -56,19 +63,13 @@ export function identitiesWithTags(store: Store, tenantId: string, tags: readonl
   const out: number[][] = tags.map(() => []);
   for (let start = 0; start < tags.length; start += TAGS_PER_STATEMENT) {
     const part = tags.slice(start, start + TAGS_PER_STATEMENT);
-    const sql = part
-      .map(
-        (_, i) =>
-          `SELECT ${String(start + i)} AS k, identity_id FROM (SELECT identity_id FROM blocking_tag WHERE tenant_id = ? AND tag = ? LIMIT ${String(limit)}) AS block`,
-      )
-      .join(' UNION ALL ');
     const args: (string | Buffer)[] = [];
     for (const tag of part) args.push(tenantId, tag);
     for (const row of store
-      .statement(sql)
+      .statement(tagLookupSql(part.length, limit))
       .raw()
       .all(...args) as [number, number][])
-      out[row[0]]?.push(row[1]);
+      out[start + row[0]]?.push(row[1]);
   }
   return out;
 }
