@@ -333,8 +333,10 @@ export function estimate(
   // A failed fit's λ is not evidence either: the fallback keeps the prior the tenant matches with today (the
   // profile's model), never below what exact agreement on full name and birth date proves.
   const todaysPrior = registryPrior(startModel.priorMatchProbability, startModel.priorRecords, population);
-  const anchorRaisesPrior = anchor.lowerBound > todaysPrior * allPairs * sampleShare;
-  const fallbackLambda = Math.max(todaysPrior * allPairs * sampleShare, anchor.lowerBound) / Math.max(1, modelledPairs);
+  // The true pairs that prior expects among the sample's record pairs.
+  const todaysPairs = todaysPrior * allPairs * sampleShare;
+  const anchorRaisesPrior = anchor.lowerBound > todaysPairs;
+  const fallbackLambda = Math.max(todaysPairs, anchor.lowerBound) / Math.max(1, modelledPairs);
   const fitLambda = best === undefined ? Math.min(1, fallbackLambda) : fit.parameters.lambda;
   const bySession = shown.bySession;
   const sessionFields = FIELD_NAMES.filter((_, f) => bySession.estimated[f] === 1);
