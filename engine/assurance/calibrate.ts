@@ -38,7 +38,8 @@ import { f1OptimalThreshold, type ScoredExample } from '../stats/threshold-sweep
 import { precisionTargetEntry } from './precision-target.ts';
 import { liveThresholds } from './live-thresholds.ts';
 import { compareWithProfile } from './profile-comparison.ts';
-import { liveThresholdsText } from './calibration-text.ts';
+import { liveThresholdsText, uSourceReport } from './calibration-text.ts';
+import { registryU, type RegistryU } from './registry-u.ts';
 import { simplestThresholdInGap } from '../stats/simplest-threshold.ts';
 import { writeAudit } from '../store/audit.ts';
 import type { EngineEnv } from '../env.ts';
@@ -48,7 +49,7 @@ import { thresholdMetrics } from './threshold-metrics.ts';
 import { scoreDistribution } from '../contract/statistics/score-distribution.ts';
 import { reliabilityBins } from '../stats/reliability-diagram.ts';
 import type { LabelPair } from './labels.ts';
-import { CONDITIONAL_INDEPENDENCE_CAVEAT, ESTIMATION_NOTE } from './report-text.ts';
+import { CONDITIONAL_INDEPENDENCE_CAVEAT, ESTIMATION_NOTE, ESTIMATION_NOTE_RANDOM_PAIRS } from './report-text.ts';
 
 /** Thresholds always reported on the held-out pairs, beside the profile's own Probable and Certain. */
 export const CALIBRATION_THRESHOLD_GRID = [0.5, 0.8, 0.9, 0.95, 0.99] as const;
@@ -112,6 +113,16 @@ function observations(counts: Uint32Array): CalibrationReport['fieldObservations
     return n;
   };
   return FIELD_NAMES.map((field, f) => ({ field, matches: total(0, f), nonMatches: total(1, f) }));
+}
+
+/** The labels' m of every field with u from random pairs where they compared the field. */
+function withU(fields: FellegiSunterModel['fields'], u: RegistryU['u']): FellegiSunterModel['fields'] {
+  const out: Partial<Record<FieldName, { m: BandProbabilities; u: BandProbabilities }>> = {};
+  for (const field of FIELD_NAMES) {
+    const labelled = fields[field];
+    if (labelled !== undefined) out[field] = { m: labelled.m, u: u[field] ?? labelled.u };
+  }
+  return out;
 }
 
 /** Which pairs go to validation (1) and which to training (0). */
@@ -182,12 +193,28 @@ export function calibrate(
     scoreMethod: scorer.method,
     scoreMethodVersion: scorer.methodVersion,
   };
+  const fromLabels = estimateFields(counts, input.smoothing);
+  // u from random pairs of the registry, and the prior restated for them (registry-u.ts), when asked.
+  const registry =
+    input.uFrom === 'random-pairs'
+      ? store.read(() =>
+          registryU(
+            env,
+            ctx,
+            stored,
+            { m: fromLabels, candidateShare: input.priorMatchProbability, smoothing: input.smoothing, seed: 1 },
+            control,
+          ),
+        )
+      : null;
   const model: FellegiSunterModel = {
     kind: 'fellegi-sunter-model',
     modelVersion: input.modelVersion,
-    priorMatchProbability: input.priorMatchProbability,
+    ...(registry === null
+      ? { priorMatchProbability: input.priorMatchProbability }
+      : { priorMatchProbability: registry.prior, priorRecords: Math.max(1, registry.population) }),
     smoothing: input.smoothing,
-    fields: estimateFields(counts, input.smoothing),
+    fields: registry === null ? fromLabels : withU(fromLabels, registry.u),
     trainedAgainst: {
       matchingProfileVersion: trainedAgainst.matchingProfileVersion,
       comparatorVersion: trainedAgainst.comparatorVersion,
@@ -262,7 +289,7 @@ export function calibrate(
     labels: { pairs: data.pairs.length, matches: data.matches, nonMatches: data.nonMatches },
     training,
     validation,
-    estimation: ESTIMATION_NOTE,
+    estimation: registry === null ? ESTIMATION_NOTE : ESTIMATION_NOTE_RANDOM_PAIRS,
     fieldObservations: observations(counts),
     heldOut: {
       brierScore: brierScore(predictions),
@@ -281,6 +308,10 @@ export function calibrate(
           },
     targetPrecision: input.targetPrecision,
     meetingTargetPrecision: precisionTargetEntry(examples, input.targetPrecision, at),
+    uSource:
+      registry === null
+        ? { from: 'labels' }
+        : { from: 'random-pairs', ...uSourceReport(registry, input.priorMatchProbability) },
     liveThresholds:
       live === null
         ? null

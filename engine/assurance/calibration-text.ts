@@ -4,6 +4,7 @@
 import { MAX_DATASET_PAIRS } from '../contract/assurance.ts';
 import { FALLBACK_PRECISION_FLOOR, type LiveThresholds } from './live-thresholds.ts';
 import type { ProfileComparison } from './profile-comparison.ts';
+import type { RegistryU } from './registry-u.ts';
 
 function share(value: number | null): string {
   return value === null ? 'undefined' : value.toFixed(4);
@@ -67,4 +68,39 @@ export function liveThresholdsText(
     `Recall counts the true pairs among the labels: a true pair blocking never brings together is missed at every threshold (see evaluation's end-to-end figures).` +
     (against !== null && !against.keepProfile ? ` ${againstProfileText(live, against)}` : '')
   );
+}
+
+/** What the report says of u from random pairs (registry-u.ts): what was read, and the prior set from it. */
+export function uSourceReport(
+  registry: RegistryU,
+  candidateShare: number,
+): Omit<RegistryU, 'u'> & { candidateShare: number; explanation: string } {
+  const sample =
+    registry.sampledRecords < registry.population
+      ? `a seeded sample of ${count(registry.sampledRecords)} of the registry's ${count(registry.population)} records`
+      : `the registry's ${count(registry.population)} records`;
+  const candidates = `${count(registry.candidatePairs)}${registry.truncated ? ' or more (enumeration stopped at its bound, so the prior is a lower bound)' : ''}`;
+  return {
+    prior: registry.prior,
+    population: registry.population,
+    sampledRecords: registry.sampledRecords,
+    randomPairs: registry.randomPairs,
+    matchesWeightedOut: registry.matchesWeightedOut,
+    candidatePairs: registry.candidatePairs,
+    truncated: registry.truncated,
+    candidateShare,
+    explanation:
+      `u comes from ${count(registry.randomPairs)} random pairs of ${sample} (about ${count(registry.matchesWeightedOut)} of them, which the labels' m and the prior take for one person, weighted out); m comes from the labelled matches. ` +
+      `The prior is restated for random pairs: the share of true pairs among blocking candidates you gave (${prior(candidateShare)}) times the share of the ${registry.sampledRecords < registry.population ? "sample's" : "registry's"} record pairs that are candidates (${candidates} of ${count((registry.sampledRecords * (registry.sampledRecords - 1)) / 2)}): ${smallPrior(registry.prior)}, set for a registry of ${count(registry.population)} records: the live scorer lowers it as the registry grows. ` +
+      'The live thresholds are read on the held-out labels with the share you gave, as before.',
+  };
+}
+
+/** A random-pair prior, about 1e-5, in e-notation. */
+function smallPrior(value: number): string {
+  return value >= 0.001 ? prior(value) : value.toExponential(1);
+}
+
+function count(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
 }

@@ -24,7 +24,12 @@ import { createHash } from 'node:crypto';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import { BANDS, FIELD_NAMES, type Band, type FieldName, type MatchFields } from '../contract/fields.ts';
 import { MODEL_PRIOR_FLOOR, MODEL_PROBABILITY_FLOOR, type FellegiSunterModel } from '../contract/profile.ts';
-import { DEFAULT_ESTIMATE_RECORDS, DEFAULT_REVIEW_BUDGET, type EstimateReport } from '../contract/estimate.ts';
+import {
+  DEFAULT_ESTIMATE_RECORDS,
+  DEFAULT_RANDOM_PAIRS,
+  DEFAULT_REVIEW_BUDGET,
+  type EstimateReport,
+} from '../contract/estimate.ts';
 import { validationError } from '../contract/errors.ts';
 import { keyRingFor } from '../config/key-ring.ts';
 import { compileModel, logistic, matchLogOdds, registryPrior } from '../scoring/fellegi-sunter.ts';
@@ -204,7 +209,7 @@ export function estimate(
       fields[i] = f;
       prepared[i] = scorer.prepare(f);
     });
-    const random = randomPairBandCounts(scorer, prepared, input.randomPairs ?? 300_000, seed, control);
+    const random = randomPairBandCounts(scorer, prepared, input.randomPairs ?? DEFAULT_RANDOM_PAIRS, seed, control);
 
     const ring = keyRingFor(stored.profile.Blocking, env.settings(), ctx.tenantId);
     const overlap = new BlockingKeyOverlap(store, ctx.tenantId, stored.profile.Blocking, ring);

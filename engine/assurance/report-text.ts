@@ -13,6 +13,10 @@ export const CONDITIONAL_INDEPENDENCE_CAVEAT =
 export const ESTIMATION_NOTE =
   'm_b = (n_b + s) / (n + 4s) per field and band over the training matches (u_b likewise over the training non-matches), where n_b counts pairs whose similarity falls in band b, n counts pairs where both records have the field and s is the smoothing; a missing comparison is not counted and adds ln(m/u) = 0 when scoring. Pairs decided by a trusted identifier or a hard-conflict rule are left out of the estimate (the scorer decides them before the model) and are scored 1 and 0 on validation. Held-out probabilities use priorMatchProbability, not the class balance of the labels.';
 
+/** ESTIMATION_NOTE for a calibration with u from random pairs of the registry (registry-u.ts). */
+export const ESTIMATION_NOTE_RANDOM_PAIRS =
+  "m_b = (n_b + s) / (n + 4s) per field and band over the training matches, where n_b counts pairs whose similarity falls in band b, n counts pairs where both records have the field and s is the smoothing; u_b likewise over random pairs of the registry's records, less the pairs of one person the prior and m expect among them (the report says what was read). A missing comparison is not counted and adds ln(m/u) = 0 when scoring. Pairs decided by a trusted identifier or a hard-conflict rule are left out of the estimate (the scorer decides them before the model) and are scored 1 and 0 on validation. Held-out probabilities use the prior restated for random pairs, not the class balance of the labels; the live thresholds are read with priorMatchProbability, the share of true pairs among candidates.";
+
 export const EVALUATION_SCORE_NOTE =
   "The score of a pair is the active scorer's outcome score: 1 when a trusted identifier agrees, 0 when a hard-conflict rule fires, otherwise the score method's score, held to at most the profile's Probable threshold when no name part was compared on both sides; a pair is predicted a match at threshold t when score >= t.";
 

@@ -7,7 +7,7 @@
  * quality against the ground truth.
  */
 import type { LocalEngine } from '../local-engine.ts';
-import type { CalibrationReport, EvaluationReport } from '../contract/assurance.ts';
+import type { CalibrationReport, EvaluationReport, USource } from '../contract/assurance.ts';
 import type { FellegiSunterModel, MatchingProfile } from '../contract/profile.ts';
 import { splitByClass } from '../assurance/split.ts';
 import type { FebrlSource } from './febrl-run.ts';
@@ -51,15 +51,21 @@ export function febrlAssurance(
   engine: LocalEngine,
   tenantPrefix: string,
   sources: readonly FebrlSource[],
+  uFrom: USource = 'random-pairs',
 ): Promise<AssuranceRun> {
-  return assuranceRun(engine, tenantPrefix, febrlLoader(engine, sources));
+  return assuranceRun(engine, tenantPrefix, febrlLoader(engine, sources), uFrom);
 }
 
-/** The run on any labelled data set: `load` writes its records and ground truth into a tenant (estimate-run.ts). */
+/**
+ * The run on any labelled data set: `load` writes its records and ground truth into a tenant (estimate-run.ts).
+ * `uFrom`: random pairs by default, as the console and the CLI calibrate (registry-u.ts); `labels` is the
+ * specification's method.
+ */
 export async function assuranceRun(
   engine: LocalEngine,
   tenantPrefix: string,
   data: { readonly profile: MatchingProfile; readonly load: Loader },
+  uFrom: USource = 'random-pairs',
 ): Promise<AssuranceRun> {
   const ctx = { tenantId: `${tenantPrefix}-labels`, actor: 'febrl-assurance' };
   await data.load(ctx, data.profile);
@@ -75,6 +81,7 @@ export async function assuranceRun(
       smoothing: FEBRL_SMOOTHING,
       validationFraction: FEBRL_VALIDATION_FRACTION,
       targetPrecision: FEBRL_TARGET_PRECISION,
+      uFrom,
     },
     ctx,
   );

@@ -44,6 +44,10 @@ export const EvaluationRequestSchema = z.strictObject({
   maximumErrorExamples: z.number().int().min(0).max(1_000_000).default(10),
 });
 
+/** Where a calibrated model's u-probabilities come from (CalibrationRequestSchema.uFrom). */
+export const U_SOURCES = ['labels', 'random-pairs'] as const;
+export type USource = (typeof U_SOURCES)[number];
+
 export const CalibrationRequestSchema = z.strictObject({
   ...DatasetFields,
   modelVersion: z.string().min(1).max(100),
@@ -56,6 +60,19 @@ export const CalibrationRequestSchema = z.strictObject({
   smoothing: z.number().min(MIN_SMOOTHING).max(1_000),
   validationFraction: z.number().gt(0).lt(1),
   targetPrecision: ProbabilitySchema,
+  /**
+   * Extension: where the model's u-probabilities come from. `labels` (the specification's method, the default): the
+   * labelled non-matches, and the model's prior is priorMatchProbability as given. `random-pairs`: random pairs of
+   * the tenant's records, and the prior restated over all record pairs (engine/assurance/registry-u.ts);
+   * priorMatchProbability is still the share of true pairs among blocking candidates, and the live thresholds are
+   * read with it. Labels drawn from blocking candidates make u from labels high on every blocked field.
+   */
+  uFrom: z
+    .enum(U_SOURCES)
+    .default('labels')
+    .describe(
+      "Extension, not in the interface specification: where the model's u-probabilities come from. labels (the default): the labelled non-matches. random-pairs: random pairs of the tenant's records, with the prior restated over all record pairs; the report's uSource says what was read.",
+    ),
 });
 
 export const VersionsSchema = z.object({
@@ -273,6 +290,29 @@ export const CalibrationReportSchema = z.object({
   targetPrecision: z.number(),
   meetingTargetPrecision: RecommendedThresholdSchema,
   liveThresholds: LiveThresholdsSchema.nullable().optional(),
+  /** Extension: where u came from and, from random pairs, what was read and the prior set (absent in older reports). */
+  uSource: z
+    .discriminatedUnion('from', [
+      z.object({ from: z.literal('labels') }),
+      z.object({
+        from: z.literal('random-pairs'),
+        /** Random pairs compared (those the model scores). */
+        randomPairs: z.number().int(),
+        /** How many of them the labels' m and the prior take for one person, weighted out of u. */
+        matchesWeightedOut: z.number(),
+        sampledRecords: z.number().int(),
+        /** The tenant's records: the registry size the model's prior is set for. */
+        population: z.number().int(),
+        /** Blocking candidate pairs among the sampled records (a lower bound when truncated). */
+        candidatePairs: z.number().int(),
+        truncated: z.boolean(),
+        /** The caller's prior, the share of true pairs among candidates, and the model's: over all record pairs. */
+        candidateShare: z.number(),
+        prior: z.number(),
+        explanation: z.string(),
+      }),
+    ])
+    .optional(),
   caveat: z.string(),
   activated: z.literal(false),
 });

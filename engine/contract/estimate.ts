@@ -20,6 +20,8 @@ export const MAX_ESTIMATE_CANDIDATES = 1_000_000;
  */
 export const DEFAULT_ESTIMATE_RECORDS = 100_000;
 export const MAX_ESTIMATE_RECORDS = 2_000_000;
+/** Random record pairs compared for u by default (the estimate's, and a calibration's with u from random pairs). */
+export const DEFAULT_RANDOM_PAIRS = 300_000;
 /**
  * Review pairs per 1,000 records the suggested thresholds allow by default: two thirds of the 30 review cases per
  * 1,000 records a team can work through (issue 12), because a bulk load scores pairs against the name counts of
@@ -43,7 +45,7 @@ export const EstimateRequestSchema = z.strictObject({
    */
   maxRecords: z.number().int().min(1_000).max(MAX_ESTIMATE_RECORDS).default(DEFAULT_ESTIMATE_RECORDS),
   /** Random record pairs compared for u (almost all are non-matches). */
-  randomPairs: z.number().int().min(1_000).max(MAX_RANDOM_PAIRS).default(300_000),
+  randomPairs: z.number().int().min(1_000).max(MAX_RANDOM_PAIRS).default(DEFAULT_RANDOM_PAIRS),
   /** At most this many blocking candidates are compared and fitted (a seeded uniform sample when there are more). */
   maxCandidatePairs: z.number().int().min(100).max(MAX_ESTIMATE_CANDIDATES).default(300_000),
   /** Additive smoothing (pseudo-count per band) of m and u, as in calibration. */

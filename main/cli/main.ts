@@ -57,8 +57,10 @@ Usage: mpi-console <command> [options]   (global: --db FILE or --database URL, -
                                                metrics of the active profile on labelled pairs (TSV: leftSource,
                                                leftLocalId, rightSource, rightLocalId, isMatch)
   calibrate --labels FILE.tsv --dataset ID --model-version V --prior P --smoothing S
-            --validation-fraction F --target-precision T [--out model.json [--with-thresholds]]
+            --validation-fraction F --target-precision T [--u-from random-pairs|labels] [--out model.json [--with-thresholds]]
                                                train a Fellegi-Sunter model (never activated) and report held-out quality
+                                               (m from the labelled matches; u from random pairs of the registry, or
+                                               with --u-from labels from the labelled non-matches, the specification's way)
   estimate --model-version V [--seed S] [--random-pairs N] [--max-candidates N] [--max-records N] [--max-iterations N] [--smoothing S] [--thresholds LIST]
            [--target-precision P] [--target-recall R] [--review-budget N] [--out model.json [--with-thresholds]]
                                                estimate a Fellegi-Sunter model from the tenant's own records, no labels
@@ -123,6 +125,7 @@ const OPTIONS = {
   smoothing: { type: 'string' },
   'validation-fraction': { type: 'string' },
   'target-precision': { type: 'string' },
+  'u-from': { type: 'string' },
   'max-pairs': { type: 'string' },
   'batch-size': { type: 'string' },
   'changed-since': { type: 'string' },

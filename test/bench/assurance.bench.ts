@@ -18,6 +18,13 @@ import { compareFields, newScratch } from '../../engine/scoring/field-comparison
 import { febrlAssurance, type AssuranceRun } from '../../engine/benchmark/febrl-assurance.ts';
 import type { FebrlSource } from '../../engine/benchmark/febrl-run.ts';
 import { scratchDir } from '../helpers/temp.ts';
+import { createScorer } from '../../engine/scoring/scorer.ts';
+import { activeProfile } from '../../engine/store/profiles.ts';
+import { readRecordSample } from '../../engine/assurance/record-sample.ts';
+import { DEFAULT_ESTIMATE_RECORDS, DEFAULT_RANDOM_PAIRS } from '../../engine/contract/estimate.ts';
+import type { MatchFields } from '../../engine/contract/fields.ts';
+import type { USource } from '../../engine/contract/assurance.ts';
+import { createRng } from '../../engine/synthetic/prng.ts';
 
 const FEBRL = fileURLToPath(new URL('../../../shared/data/febrl/', import.meta.url));
 const RUNS = 7;
@@ -65,7 +72,7 @@ async function speedRows(
       { datasetId: label, pairs, thresholds: [0.5, 0.75, 0.92], maximumErrorExamples: 20 },
       ctx,
     );
-  const calibrate = (): Promise<unknown> =>
+  const calibrate = (uFrom: USource = 'labels'): Promise<unknown> =>
     engine.call(
       'matching/calibrate',
       {
@@ -76,13 +83,16 @@ async function speedRows(
         smoothing: 1,
         validationFraction: 0.3,
         targetPrecision: 0.99,
+        uFrom,
       },
       ctx,
     );
   const coldEvaluation = await firstCall(engine, evaluate);
-  const coldCalibration = await firstCall(engine, calibrate);
+  const coldCalibration = await firstCall(engine, () => calibrate());
   const evaluation = await median7(evaluate);
-  const calibration = await median7(calibrate);
+  const calibration = await median7(() => calibrate());
+  const fromRandomPairs = await median7(() => calibrate('random-pairs'));
+  const randomCeiling = randomPairsCeiling(engine, ctx);
 
   // Ceiling: the comparator loop alone over the same pairs, with the records already prepared.
   const data = loadDataset(engine.env.store, ctx, { datasetId: 'ceiling', pairs }, { minimumPerClass: 1 });
@@ -125,6 +135,14 @@ async function speedRows(
       note: `target ≤ 300 ms; ${repeat}`,
     },
     {
+      name: `calibrate ${n} labelled pairs (${label}), u from random pairs of the registry`,
+      value: fromRandomPairs,
+      unit: 'ms',
+      ceiling: randomCeiling.ms,
+      ceilingName: `compareFields only, ${DEFAULT_RANDOM_PAIRS.toLocaleString('en-US')} random pairs of the ${randomCeiling.records.toLocaleString('en-US')} records`,
+      note: `${repeat}; reads the registry's records (at most 100,000), compares 300,000 random pairs, counts the blocking candidates among the records, weighs the pairs of one person out of u`,
+    },
+    {
       name: `calibrate ${n} labelled pairs (${label}), first call`,
       value: coldCalibration,
       unit: 'ms',
@@ -133,6 +151,30 @@ async function speedRows(
       note: `target ≤ 300 ms; ${first}`,
     },
   ];
+}
+
+/** The comparator loop alone over DEFAULT_RANDOM_PAIRS random pairs of the tenant's records, prepared beforehand. */
+function randomPairsCeiling(engine: LocalEngine, ctx: CallContext): { ms: number; records: number } {
+  const { store } = engine.env;
+  const scorer = createScorer(activeProfile(store, ctx.tenantId).profile);
+  const prepared = store.read(() =>
+    readRecordSample(store, ctx.tenantId, DEFAULT_ESTIMATE_RECORDS, 1).rows.map((row) =>
+      scorer.prepareWithoutCounts(JSON.parse(row.fieldsJson) as MatchFields),
+    ),
+  );
+  const scratch = newScratch();
+  const times: number[] = [];
+  for (let run = 0; run <= RUNS; run++) {
+    const rng = createRng(run);
+    const start = performance.now();
+    for (let k = 0; k < DEFAULT_RANDOM_PAIRS; k++) {
+      const a = prepared[rng.int(prepared.length)];
+      const b = prepared[rng.int(prepared.length)];
+      if (a !== undefined && b !== undefined) compareFields(a, b, scorer.sets, scratch);
+    }
+    if (run > 0) times.push(performance.now() - start);
+  }
+  return { ms: median(times), records: prepared.length };
 }
 
 function qualityRows(name: string, run: AssuranceRun, anchor: number): BenchRow[] {

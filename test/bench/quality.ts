@@ -6,7 +6,8 @@
  * pairs / all record pairs). Quality, not speed: the floors are asserted in the tests; this prints every figure
  * for the closing note. `--calibrated` adds the assurance run (a model calibrated on 10,000 sampled labels, applied
  * with its live thresholds) on FEBRL and on the generated extracts, and the report's advice beside the active profile
- * (keep it, or the model does better: profile-comparison.ts).
+ * (keep it, or the model does better: profile-comparison.ts); the model's u from random pairs of the registry, or with
+ * `--u-from labels` from the labelled non-matches (the specification's method).
  * `--estimated` adds the unsupervised estimate (matching/estimate, no labels) applied and re-matched, with the
  * profile's thresholds and with the estimate's suggested ones. `--misses` adds, under the default profile's line and
  * each estimated one, why the true pairs left unlinked stayed apart (missed-pairs.ts).
@@ -32,7 +33,7 @@ import { truthRecords } from '../../engine/store/assurance.ts';
 import { missedPairs } from '../../engine/benchmark/missed-pairs.ts';
 import type { CallContext } from '../../engine/contract/operations.ts';
 import type { MatchingProfile } from '../../engine/contract/profile.ts';
-import type { LiveThresholds } from '../../engine/contract/assurance.ts';
+import { U_SOURCES, type LiveThresholds } from '../../engine/contract/assurance.ts';
 import { scratchDir } from '../helpers/temp.ts';
 
 const DATASETS: Record<string, FebrlSource[]> = {
@@ -58,8 +59,12 @@ const { values } = parseArgs({
     misses: { type: 'boolean' },
     certain: { type: 'string' },
     probable: { type: 'string' },
+    'u-from': { type: 'string' },
   },
 });
+/** --u-from labels: calibrate with the specification's u (from the labelled non-matches) instead of random pairs. */
+const uFrom = U_SOURCES.find((s) => s === (values['u-from'] ?? 'random-pairs'));
+if (uFrom === undefined) throw new Error(`--u-from takes ${U_SOURCES.join(' or ')}`);
 const only = new Set(
   (
     values.only ??
@@ -190,7 +195,7 @@ for (const [name, sources] of Object.entries(DATASETS)) {
     line(`${name} default`, q, await blocking(engine, ctx, q.autoLinks.truePairs, q.records), rejected) + '\n',
   );
   await missesLine(`${name} default`, ctx, load.truth);
-  if (values.calibrated === true) await calibratedLine(name, await febrlAssurance(engine, name, sources));
+  if (values.calibrated === true) await calibratedLine(name, await febrlAssurance(engine, name, sources, uFrom));
   if (values.estimated === true)
     await estimatedLines(
       name,
@@ -208,7 +213,7 @@ for (const [name, options] of Object.entries(EXTRACTS)) {
     line(`${name} default`, q, await blocking(engine, ctx, q.autoLinks.truePairs, q.records), rejected) + '\n',
   );
   await missesLine(`${name} default`, ctx, truth);
-  if (values.calibrated === true) await calibratedLine(name, await assuranceRun(engine, name, data));
+  if (values.calibrated === true) await calibratedLine(name, await assuranceRun(engine, name, data, uFrom));
   if (values.estimated === true)
     await estimatedLines(name, await estimateRun(engine, name, data, ['profile', 'suggested']), truth);
 }
@@ -225,6 +230,11 @@ if (only.has('synthetic')) {
     line(`synthetic ${people}`, q, await blocking(engine, ctx, q.autoLinks.truePairs, q.records), 0) + '\n',
   );
   await missesLine(`synthetic ${people}`, ctx, truth);
+  if (values.calibrated === true)
+    await calibratedLine(
+      'synthetic',
+      await assuranceRun(engine, 'synthetic', await syntheticLoader(engine, people, 7), uFrom),
+    );
   if (values.estimated === true)
     await estimatedLines(
       'synthetic',

@@ -223,11 +223,26 @@ export function contractSuite(setup: () => Promise<Backend>, recorded: Recorded)
     });
     expect(calibration.report.activated).toBe(false);
     expect(calibration.model.datasetDigest).toBe(evaluation.datasetDigest);
+    expect(calibration.report.uSource).toEqual({ from: 'labels' });
+    // The extension: u from random pairs of the registry, the prior restated over all record pairs.
+    const fromRandomPairs = await call('matching/calibrate', {
+      datasetId: 'contract',
+      modelVersion: 'contract-2',
+      pairs,
+      priorMatchProbability: 0.05,
+      smoothing: 1,
+      validationFraction: 0.3,
+      targetPrecision: 0.95,
+      uFrom: 'random-pairs',
+    });
+    expect(fromRandomPairs.report.uSource?.from).toBe('random-pairs');
+    expect(fromRandomPairs.model.priorMatchProbability).toBeLessThan(0.05);
+    expect(fromRandomPairs.model.fields.familyName?.m).toEqual(calibration.model.fields.familyName?.m);
     const first = pairs.find((p) => p.isMatch);
     if (first === undefined) throw new Error('no true pair');
     const explained = await call('matching/explain', { left: first.left, right: first.right });
     expect(explained.left).toMatchObject(first.left);
-    record('assurance', { sample, evaluation, calibration, explained });
+    record('assurance', { sample, evaluation, calibration, fromRandomPairs, explained });
   });
 
   it("estimates a model from the registry's own records, without activating it", async () => {

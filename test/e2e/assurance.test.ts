@@ -357,8 +357,27 @@ describe('the Match assurance page', () => {
     await page.getByText('From 0.0001 to 1000').waitFor();
     expect(await page.getByRole('button', { name: /^Calibrate on/ }).isDisabled()).toBe(true);
     await page.getByLabel('Smoothing').fill('1');
+    // By default u comes from random pairs of the registry: the report says what it read, and the model's prior is
+    // the share given spread over all record pairs.
+    expect(await page.getByRole('radio', { name: /Random pairs of this registry/ }).isChecked()).toBe(true);
     await page.getByRole('button', { name: /^Calibrate on 400 pairs/ }).click();
     await page.getByTestId('calibration-report').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('cal-u-source').textContent()).toMatch(
+      /u comes from [\d,]+ random pairs of the registry's [\d,]+ records .* The prior is restated for random pairs: the share of true pairs among blocking candidates you gave \(0\.020\) times .*: [\d.]+e-\d, set for a registry of [\d,]+ records/,
+    );
+    const fromRandomPairs = JSON.parse((await page.getByTestId('model-json').textContent()) ?? '') as {
+      priorMatchProbability: number;
+      priorRecords: number;
+    };
+    expect(fromRandomPairs.priorMatchProbability).toBeLessThan(0.02);
+    expect(fromRandomPairs.priorRecords).toBeGreaterThan(400);
+    expect(await page.getByTestId('priors-note').textContent()).toMatch(/spread over all record pairs/);
+    await expectAccessible(page, 'assurance-calibration-random-pairs');
+    await screenshot(page, 'assurance-07a-calibration-random-pairs');
+    // The specification's way: u from the labelled non-matches, the prior as given.
+    await page.getByRole('radio', { name: /Your labelled non-matches/ }).check();
+    await page.getByRole('button', { name: /^Calibrate on 400 pairs/ }).click();
+    await page.getByTestId('cal-u-source').waitFor({ state: 'detached', timeout: 60_000 });
     const shown = JSON.parse((await page.getByTestId('model-json').textContent()) ?? '') as {
       kind: string;
       modelVersion: string;
@@ -510,14 +529,16 @@ describe('the Match assurance page', () => {
   it('keeps every run: one reopens, two evaluations compare side by side', async () => {
     await page.getByRole('tab', { name: 'Saved runs' }).click();
     const rows = page.locator('[data-testid="runs-table"] tbody tr');
-    await expect.poll(() => rows.count()).toBe(3);
+    // The two calibrations: u from random pairs, then from the labels.
+    await expect.poll(() => rows.count()).toBe(4);
     expect(await rows.allTextContents()).toEqual([
       expect.stringMatching(/Evaluation.*workbench-1/),
+      expect.stringMatching(/Calibration \(fs-e2e-1\).*labels-1/),
       expect.stringMatching(/Calibration \(fs-e2e-1\).*labels-1/),
       expect.stringMatching(/Evaluation.*labels-1/),
     ]);
     await rows.nth(0).getByRole('checkbox').check();
-    await rows.nth(2).getByRole('checkbox').check();
+    await rows.nth(3).getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Compare the two chosen' }).click();
     const comparison = page.getByTestId('run-comparison');
     await comparison.waitFor();
@@ -526,7 +547,7 @@ describe('the Match assurance page', () => {
     await expectAccessible(page, 'assurance-saved-runs');
     await screenshot(page, 'assurance-09-saved-runs');
     await rows
-      .nth(2)
+      .nth(3)
       .getByRole('button', { name: /^Open the evaluation/ })
       .click();
     await page.getByRole('heading', { name: 'Evaluation of labels-1' }).waitFor();

@@ -16,7 +16,7 @@ import { loadFebrl, type FebrlSource } from '../../../engine/benchmark/index.ts'
 import { BANDS, FIELD_NAMES } from '../../../engine/contract/fields.ts';
 import type { FieldEvidence } from '../../../engine/contract/matching.ts';
 import type { OperationOutput } from '../../../engine/contract/operations.ts';
-import type { ThresholdMetrics } from '../../../engine/contract/assurance.ts';
+import { U_SOURCES, type ThresholdMetrics, type USource } from '../../../engine/contract/assurance.ts';
 
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
@@ -153,6 +153,14 @@ export async function evaluateCommand(cli: CliContext): Promise<number> {
   return 0;
 }
 
+/** --u-from: random pairs of the registry unless the specification's way (the labelled non-matches) is asked. */
+function uSource(cli: CliContext): USource {
+  const raw = cli.string('u-from') ?? 'random-pairs';
+  const source = U_SOURCES.find((s) => s === raw);
+  if (source === undefined) throw usage(`--u-from must be ${U_SOURCES.join(' or ')}`);
+  return source;
+}
+
 export async function calibrateCommand(cli: CliContext): Promise<number> {
   const { pairs, rowNumbers } = readLabels(cli);
   const out = cli.string('out');
@@ -169,6 +177,7 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
     smoothing: numberOption(cli, 'smoothing'),
     validationFraction: numberOption(cli, 'validation-fraction'),
     targetPrecision: numberOption(cli, 'target-precision'),
+    uFrom: uSource(cli),
   });
   const live = report.liveThresholds ?? null;
   if (withThresholds && live === null) {
@@ -220,6 +229,12 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
       [
         `precision >= ${String(report.targetPrecision)}`,
         `${report.meetingTargetPrecision.threshold === null ? '—' : String(report.meetingTargetPrecision.threshold)}: ${report.meetingTargetPrecision.explanation}`,
+      ],
+      [
+        'u-probabilities',
+        report.uSource?.from === 'random-pairs'
+          ? report.uSource.explanation
+          : 'from the labelled non-matches (the specification’s way); the prior is the one you gave',
       ],
       [
         'live thresholds',

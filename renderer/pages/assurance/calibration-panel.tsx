@@ -1,10 +1,10 @@
 /** The calibration view: the request, each field with its help text and validation, and the answer. */
-import { Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, NumberInput, Radio, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTask } from '../../hooks/task.ts';
 import { TaskOutcome } from './engine-refusal.tsx';
 import type { z } from 'zod';
-import { MIN_SMOOTHING, type CalibrationOutputSchema } from '../../../engine/contract/assurance.ts';
+import { MIN_SMOOTHING, U_SOURCES, type CalibrationOutputSchema } from '../../../engine/contract/assurance.ts';
 import { MODEL_PRIOR_FLOOR } from '../../../engine/contract/profile.ts';
 import { formatCount } from '../../format.ts';
 import { CalibrationReportView } from './calibration-report.tsx';
@@ -51,6 +51,8 @@ export function CalibrationPanel({
   const [smoothing, setSmoothing] = useFieldState(connectionKey, 'calibration-smoothing', 1);
   const [validation, setValidation] = useFieldState(connectionKey, 'calibration-validation', 0.3);
   const [target, setTarget] = useFieldState(connectionKey, 'calibration-target', 0.95);
+  const [uText, setUFrom] = usePageState(connectionKey, 'calibration-u-from', 'random-pairs', TEXT_CODEC);
+  const uFrom = U_SOURCES.find((s) => s === uText) ?? 'random-pairs';
   const errors = {
     datasetId: datasetId.trim() === '' ? 'Give the dataset a label' : undefined,
     modelVersion: modelVersion.trim() === '' ? 'Give the model a version label' : undefined,
@@ -78,6 +80,7 @@ export function CalibrationPanel({
     smoothing: Number(smoothing),
     validationFraction: Number(validation),
     targetPrecision: Number(target),
+    uFrom,
   });
 
   return (
@@ -160,6 +163,26 @@ export function CalibrationPanel({
               error={errors.target}
             />
           </SimpleGrid>
+          <Radio.Group
+            mt="md"
+            label="u-probabilities from"
+            description="How often two different people agree on each field, the other half of every weight (m, from your labelled matches, is the first)"
+            value={uFrom}
+            onChange={setUFrom}
+          >
+            <Stack gap="xs" mt="xs">
+              <Radio
+                value="random-pairs"
+                label="Random pairs of this registry (recommended)"
+                description="300,000 random pairs of the registry's records, as the estimate draws them; the prior above is restated for random pairs in the report. On our labelled benchmarks it linked more true pairs where only names and birth dates are known, and about as many elsewhere (docs/assurance.md)"
+              />
+              <Radio
+                value="labels"
+                label="Your labelled non-matches (the specification's method)"
+                description="Non-matches drawn from blocking candidates agree on the fields they were blocked on, so exact agreement on them can count for little or even against a match"
+              />
+            </Stack>
+          </Radio.Group>
           <Group mt="md">
             <Button type="submit" loading={calibrate.isPending} disabled={!labelsReady || invalid}>
               Calibrate on {formatCount(preview.pairs.length)} pairs

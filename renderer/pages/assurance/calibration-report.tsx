@@ -182,6 +182,14 @@ export function CalibrationReportView({
           validated on {formatCount(report.validation.pairs)} held-out pairs ({formatCount(report.validation.matches)}{' '}
           matches). {report.estimation}
         </Text>
+        {report.uSource?.from === 'random-pairs' ? (
+          <Text size="sm" mt="sm" data-testid="cal-u-source">
+            <Text span fw={600}>
+              u from random pairs of the registry:{' '}
+            </Text>
+            {report.uSource.explanation}
+          </Text>
+        ) : null}
       </Card>
 
       <Card withBorder padding="lg" component="section" aria-labelledby="cal-live-title" data-testid="cal-live">
@@ -246,7 +254,11 @@ export function CalibrationReportView({
             </Text>
           </>
         )}
-        <PriorsNote which="calibration" prior={model.priorMatchProbability} />
+        <PriorsNote
+          which="calibration"
+          prior={model.priorMatchProbability}
+          calibrationU={report.uSource?.from ?? 'labels'}
+        />
       </Card>
 
       {report.heldOut.reliability !== undefined ? (

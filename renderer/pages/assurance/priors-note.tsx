@@ -3,6 +3,7 @@
  * each: they are on different scales because each goes with its own u, and a model is applied with its own.
  */
 import { List, Text } from '@mantine/core';
+import type { USource } from '../../../engine/contract/assurance.ts';
 
 function priorText(value: number): string {
   return value >= 0.01 ? value.toFixed(3) : value.toPrecision(2);
@@ -13,7 +14,21 @@ function Figure({ children }: { readonly children: string }) {
   return <span style={{ whiteSpace: 'nowrap' }}>{children}</span>;
 }
 
-export function PriorsNote({ which, prior }: { readonly which: 'calibration' | 'estimate'; readonly prior: number }) {
+const FROM_RANDOM_PAIRS =
+  'the share of true pairs among the blocking candidates (what the form asks for) spread over all record pairs (share × candidates ÷ all pairs), a random-pair prior like the estimate’s, because u comes from random pairs of the registry; lowered in proportion as the registry grows. The live thresholds are read on the held-out labels with the share itself.';
+const FROM_LABELS =
+  'the share of true pairs among the pairs the scorer meets, the blocking candidates, read with u from the labelled non-matches among them. Its scores sit on that scale, so apply the model with the thresholds its report measured for live matching.';
+
+export function PriorsNote({
+  which,
+  prior,
+  calibrationU,
+}: {
+  readonly which: 'calibration' | 'estimate';
+  readonly prior: number;
+  /** Where the calibration's u came from; unknown (the estimate's page): both ways are described. */
+  readonly calibrationU?: USource;
+}) {
   const here = (kind: 'calibration' | 'estimate') =>
     kind === which ? (
       <>
@@ -40,9 +55,11 @@ export function PriorsNote({ which, prior }: { readonly which: 'calibration' | '
           <Text span fw={600} size="sm">
             A calibration{here('calibration')}:
           </Text>{' '}
-          the share of true pairs among the pairs the scorer meets, the blocking candidates, read with u from the
-          labelled non-matches among them. Its scores sit on that scale, so apply the model with the thresholds its
-          report measured for live matching.
+          {calibrationU === 'random-pairs'
+            ? FROM_RANDOM_PAIRS
+            : calibrationU === 'labels'
+              ? FROM_LABELS
+              : `with u from random pairs (the console's default), ${FROM_RANDOM_PAIRS} With u from the labelled non-matches, ${FROM_LABELS}`}
         </List.Item>
         <List.Item>
           <Text span fw={600} size="sm">

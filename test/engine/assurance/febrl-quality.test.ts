@@ -35,6 +35,10 @@ const FEBRL = fileURLToPath(new URL('../../../../shared/data/febrl/', import.met
  *   with term frequency;  largest, 0.7 then 0.9); FEBRL 3 unchanged (0.9988 at Certain 0.5)
  *   F1-optimal placed
  *   toward F1 / 2)
+ *   measured 2026-11-30   FEBRL 4 F1 0.9991 (P 1.0000, R 0.9982) at 0.001 / 0.001; FEBRL 3 0.9976 (P 0.9985,
+ *   (u from random pairs  R 0.9966) at 0.0002 / 0.0002. With u from the labels the same day: 0.9992 and 0.9975
+ *   of the registry,      (P 0.9977). The no-labels estimate: 0.9970 and 0.9932.
+ *   registry-u.ts)
  *
  * FEBRL 4 falls short of its anchor: 3 records without a name (accepted since issue 12, but held to review at
  * most without name evidence), 2 duplicates have given and family names swapped, 1 pair shares no
@@ -103,9 +107,13 @@ describe('FEBRL quality after calibration', () => {
     // (live-thresholds.ts): 0.9019 at Certain 0.825 (P 0.9991), against 0.8578 without labels.
     // 2026-11-27: a pair agreeing on names alone (one record without a birth date) goes to review (scorer.ts
     // namesOnly): 0.8770 (P 0.9990), 33.8 reviews per 1,000 (about 22 before), against 0.8500 without labels.
-    expect(run.population.autoLinks.f1).toBeGreaterThanOrEqual(0.87);
-    expect(run.population.autoLinks.precision).toBeGreaterThanOrEqual(0.92);
-    expect((1000 * run.population.reviewCases) / run.population.records).toBeLessThanOrEqual(35);
+    // 2026-11-30: u from random pairs of the registry (registry-u.ts), as the console and the CLI now calibrate:
+    // 0.9176 (P 0.9853) at Certain 0.52, 35.2 reviews per 1,000, 164 of the 176 joining a true pair (the review band is
+    // empty: they are the pairs the name-evidence and twin holds keep from linking). With u from the labels 0.8770.
+    expect(run.population.autoLinks.f1).toBeGreaterThanOrEqual(0.9);
+    expect(run.population.autoLinks.precision).toBeGreaterThanOrEqual(0.98);
+    expect((1000 * run.population.reviewCases) / run.population.records).toBeLessThanOrEqual(37);
+    expect(run.population.reviewCasesJoiningTruePair / run.population.reviewCases).toBeGreaterThanOrEqual(0.9);
     engine.close();
   }, 240_000);
 });

@@ -5,6 +5,27 @@ import { join } from 'node:path';
 import { tempDir } from '../../helpers/temp.ts';
 import { runCli } from '../../helpers/cli.ts';
 
+/** A complete calibrate command on a label file (every required option). */
+function calibrateCommand(labels: string): string[] {
+  return [
+    'calibrate',
+    '--labels',
+    labels,
+    '--dataset',
+    'd',
+    '--model-version',
+    'm',
+    '--prior',
+    '0.01',
+    '--smoothing',
+    '1',
+    '--validation-fraction',
+    '0.3',
+    '--target-precision',
+    '0.9',
+  ];
+}
+
 describe('assurance commands on a synthetic sandbox', () => {
   it('labels sample, evaluate, calibrate, profile apply and profile rollback work end to end', async () => {
     const dir = tempDir();
@@ -87,6 +108,10 @@ describe('assurance commands on a synthetic sandbox', () => {
     ]);
     expect(calibrate.code, calibrate.stderr).toBe(0);
     expect(calibrate.stdout).toMatch(/held-out Brier score/);
+    // By default u comes from random pairs of the registry, and the prior is restated for them.
+    expect(calibrate.stdout).toMatch(
+      /u-probabilities\s+u comes from [\d,]+ random pairs of the registry's [\d,]+ records .* The prior is restated for random pairs: the share of true pairs among blocking candidates you gave \(0\.200\)/,
+    );
     // The precision target's threshold comes with its margin and the held-out pairs behind it, or says plainly that none meets it.
     expect(calibrate.stdout).toMatch(
       /precision >= 0\.99\s+(—: No threshold among the held-out scores reaches precision 0\.99 with 95% confidence|[\d.]+: [\d.]+ is the lowest threshold among the held-out scores at which precision is at least 0\.99 with 95% confidence)/,
@@ -171,6 +196,14 @@ describe('assurance commands on a synthetic sandbox', () => {
       profile: { MatchingRules: { Thresholds: unknown } };
     };
     expect(shown.profile.MatchingRules.Thresholds).toEqual({ Certain: live.Certain, Probable: live.Probable });
+    // --u-from labels: the specification's way, u from the labelled non-matches and the prior as given.
+    const fromLabels = JSON.parse((await runCli([...db, ...common, '--u-from', 'labels', '--json'])).stdout) as {
+      model: { priorMatchProbability: number; priorRecords?: number };
+      report: { uSource: unknown };
+    };
+    expect(fromLabels.report.uSource).toEqual({ from: 'labels' });
+    expect(fromLabels.model.priorMatchProbability).toBe(0.2);
+    expect(fromLabels.model.priorRecords).toBeUndefined();
     const report = await runCli([...db, ...common]);
     // Now the active profile carries a model calibrated on the same labels: this one does no better than it.
     expect(report.stdout).toMatch(/live thresholds\s+Certain [\d.]+, Probable [\d.]+: Keep the active profile/);
@@ -226,6 +259,9 @@ describe('assurance commands on a synthetic sandbox', () => {
     expect((await runCli([...db, 'calibrate', '--labels', labels, '--dataset', 'd'])).stderr).toMatch(
       /--model-version is required/,
     );
+    const uFrom = await runCli([...db, ...calibrateCommand(labels), '--u-from', 'candidates']);
+    expect(uFrom.code).toBe(2);
+    expect(uFrom.stderr).toMatch(/--u-from must be labels or random-pairs/);
     const sample = await runCli(['--db', join(dir, 'other.db'), '--tenant', 'plain', 'sandbox', 'init']);
     expect(sample.code).toBe(0);
     const noTruth = await runCli(['--db', join(dir, 'other.db'), '--tenant', 'plain', 'labels', 'sample']);
@@ -245,23 +281,7 @@ describe('assurance commands on a synthetic sandbox', () => {
     writeFileSync(labels, `${rows.join('\n')}\n`);
     for (const command of [
       ['evaluate', '--labels', labels, '--dataset', 'd', '--thresholds', '0.5'],
-      [
-        'calibrate',
-        '--labels',
-        labels,
-        '--dataset',
-        'd',
-        '--model-version',
-        'm',
-        '--prior',
-        '0.01',
-        '--smoothing',
-        '1',
-        '--validation-fraction',
-        '0.3',
-        '--target-precision',
-        '0.9',
-      ],
+      calibrateCommand(labels),
     ]) {
       const run = await runCli([...db, ...command, '--json']);
       expect(run.code).toBe(1);
