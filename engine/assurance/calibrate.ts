@@ -26,7 +26,7 @@
 import { NO_CONTROL, type RunControl } from '../run-control.ts';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import type { CalibrationReport, ThresholdMetrics } from '../contract/assurance.ts';
-import { BANDS, FIELD_NAMES, type Band, type FieldName } from '../contract/fields.ts';
+import { BANDS, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
 import type { FellegiSunterModel } from '../contract/profile.ts';
 import { validationError } from '../contract/errors.ts';
 import { bandIndex, compileModel, logistic, matchLogOdds } from '../scoring/fellegi-sunter.ts';
@@ -49,25 +49,11 @@ import { thresholdMetrics } from './threshold-metrics.ts';
 import { scoreDistribution } from '../contract/statistics/score-distribution.ts';
 import { reliabilityBins } from '../stats/reliability-diagram.ts';
 import type { LabelPair } from './labels.ts';
+import { smoothedBandProbabilities, type BandProbabilities } from './smoothed-bands.ts';
 import { CONDITIONAL_INDEPENDENCE_CAVEAT, ESTIMATION_NOTE, ESTIMATION_NOTE_RANDOM_PAIRS } from './report-text.ts';
 
 /** Thresholds always reported on the held-out pairs, beside the profile's own Probable and Certain. */
 export const CALIBRATION_THRESHOLD_GRID = [0.5, 0.8, 0.9, 0.95, 0.99] as const;
-
-type BandProbabilities = Record<Band, number>;
-
-/** Smoothed band probabilities from band counts (in BANDS order); see the module comment, point 3. */
-export function smoothedBandProbabilities(counts: ArrayLike<number>, smoothing: number): BandProbabilities {
-  if (!(smoothing > 0)) throw new RangeError('smoothing must be positive');
-  let n = 0;
-  for (let b = 0; b < BANDS.length; b++) n += counts[b] ?? 0;
-  const denominator = n + BANDS.length * smoothing;
-  const out = {} as BandProbabilities;
-  BANDS.forEach((band, b) => {
-    out[band] = ((counts[b] ?? 0) + smoothing) / denominator;
-  });
-  return out;
-}
 
 /**
  * Per-field band counts of observed comparisons, by class: index (class * FIELD_COUNT + field) * 4 + band,

@@ -54,7 +54,7 @@ import { BlockingKeyOverlap } from './blocking-recall.ts';
 import { blockingCandidatePairs } from './blocking-candidates.ts';
 import { MAX_ENUMERATED_CANDIDATES } from './candidate-pairs.ts';
 import { sampleKeys } from '../stats/sample-keys.ts';
-import { smoothedBandProbabilities } from './calibrate.ts';
+import { smoothedBandProbabilities } from './smoothed-bands.ts';
 import { readRecordSample } from './record-sample.ts';
 import { deterministicAnchor } from './deterministic-anchor.ts';
 import { robustFit, type FitAttempt } from './robust-fit.ts';

@@ -22,7 +22,7 @@
  * pairs with m and the prior held, each pair counting toward u by its posterior of being two people), so u
  * describes non-matches only.
  */
-import { BANDS, FIELD_NAMES, type Band, type FieldName, type MatchFields } from '../contract/fields.ts';
+import { BANDS, FIELD_NAMES, type FieldName, type MatchFields } from '../contract/fields.ts';
 import { MODEL_PRIOR_FLOOR, MODEL_PROBABILITY_FLOOR } from '../contract/profile.ts';
 import { DEFAULT_ESTIMATE_RECORDS, DEFAULT_RANDOM_PAIRS } from '../contract/estimate.ts';
 import type { CallContext } from '../contract/operations.ts';
@@ -37,10 +37,8 @@ import { MAX_ENUMERATED_CANDIDATES } from './candidate-pairs.ts';
 import { randomPairBandCounts } from './random-pair-u.ts';
 import { readRecordSample } from './record-sample.ts';
 import { nonMatchU } from './non-match-u.ts';
-import { smoothedBandProbabilities } from './calibrate.ts';
+import { smoothedBandProbabilities, type BandProbabilities } from './smoothed-bands.ts';
 import { FIELD_COUNT } from '../scoring/field-comparison.ts';
-
-type BandProbabilities = Record<Band, number>;
 
 export interface RegistryU {
   /** u of every field the random pairs compared (a field never compared keeps the labels' u). */

@@ -3,8 +3,8 @@
  * its own): `ops DIR` loads the ground truth written beside the NDJSON files, measures the ingest's links against it
  * (pairs of records of one person, pairs linked, both; open review cases), then times the unsupervised estimate
  * (first, so the peak RSS read after it is its own), a re-index, a reconciliation (each phase), a sample of 10,000
- * labels and their evaluation, the workbench's candidate draw, the link-quality scan (nothing written) and the
- * registry audit's sample of 400 pairs, and prints one JSON line.
+ * labels, their evaluation and a calibration on them with u from random pairs, the workbench's candidate draw, the
+ * link-quality scan (nothing written) and the registry audit's sample of 400 pairs, and prints one JSON line.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -87,6 +87,22 @@ start = performance.now();
 await engine.call('matching/evaluate', { datasetId: 'scale', pairs: sample.pairs, thresholds: [0.5, 0.9, 0.97] }, ctx);
 const evaluateSeconds = seconds(start);
 start = performance.now();
+const calibration = await engine.call(
+  'matching/calibrate',
+  {
+    datasetId: 'scale',
+    modelVersion: 'scale-calibrated',
+    pairs: sample.pairs,
+    priorMatchProbability: Math.min(0.5, Math.max(1e-6, sample.candidates.matchShare ?? 0.01)),
+    smoothing: 1,
+    validationFraction: 0.3,
+    targetPrecision: 0.99,
+    uFrom: 'random-pairs',
+  },
+  ctx,
+);
+const calibrateSeconds = seconds(start);
+start = performance.now();
 const draw = await engine.call('labels/candidates', { limit: 50 }, ctx);
 const drawSeconds = seconds(start);
 start = performance.now();
@@ -119,6 +135,9 @@ process.stdout.write(
     sampleSampledRecords: sample.candidates.sampledRecords ?? null,
     sampleMatchShare: sample.candidates.matchShare,
     evaluateSeconds,
+    calibrateSeconds,
+    calibrateSampledRecords:
+      calibration.report.uSource?.from === 'random-pairs' ? calibration.report.uSource.sampledRecords : null,
     drawSeconds,
     drawSampledRecords: draw.population.sampledRecords ?? null,
     scanSeconds,

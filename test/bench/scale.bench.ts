@@ -3,9 +3,10 @@
  * million records. For each size, in child processes (so each peak RSS is its own run's): the synthetic records
  * are generated; ingested with matching (records/s beside the raw insert of the same rows, and the cost per record
  * of the first and the last tenth: flat cost means the last tenth costs what the first did); then a re-index and a
- * reconciliation (each phase), the unsupervised estimate, a sample of 10,000 labels and their evaluation, the
- * workbench's candidate draw, the link-quality scan and the registry audit's sample. Long: the
- * million takes tens of minutes, so it is an option, never part of `npm run bench`'s default.
+ * reconciliation (each phase), the unsupervised estimate, a sample of 10,000 labels, their evaluation and a
+ * calibration on them with u from random pairs, the workbench's candidate draw, the link-quality scan and the
+ * registry audit's sample. Long: the million takes tens of minutes, so it is an option, never part of `npm run
+ * bench`'s default.
  */
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -48,6 +49,8 @@ interface Operated {
   sampleSampledRecords: number | null;
   sampleMatchShare: number | null;
   evaluateSeconds: number;
+  calibrateSeconds: number;
+  calibrateSampledRecords: number | null;
   drawSeconds: number;
   drawSampledRecords: number | null;
   scanSeconds: number;
@@ -140,6 +143,12 @@ export function benchScale(
           name: `scale ${k(size)}: evaluate ${ops.labels.toLocaleString('en-US')} labels`,
           value: ops.evaluateSeconds,
           unit: 's',
+        },
+        {
+          name: `scale ${k(size)}: calibrate on ${ops.labels.toLocaleString('en-US')} labels, u from random pairs`,
+          value: ops.calibrateSeconds,
+          unit: 's',
+          note: `300,000 random pairs of ${ops.calibrateSampledRecords === null ? '—' : ops.calibrateSampledRecords.toLocaleString('en-US')} records read, their candidates counted`,
         },
         {
           name: `scale ${k(size)}: the workbench's candidate draw`,
