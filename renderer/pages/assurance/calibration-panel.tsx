@@ -174,7 +174,7 @@ export function CalibrationPanel({
               <Radio
                 value="random-pairs"
                 label="Random pairs of this registry (recommended)"
-                description="300,000 random pairs of the registry's records, as the estimate draws them; the prior above is restated for random pairs in the report. On our labelled benchmarks it linked more true pairs where only names and birth dates are known, and about as many elsewhere (docs/assurance.md)"
+                description="300,000 random pairs of the registry's records (of a seeded sample of 100,000 in a larger registry), as the estimate draws them; the prior above is restated for random pairs in the report. On our labelled benchmarks it linked more true pairs where only names and birth dates are known, and about as many elsewhere (docs/assurance.md)"
               />
               <Radio
                 value="labels"
