@@ -310,6 +310,7 @@ export function calibrate(
               { Certain, Probable },
               input.validationFraction,
               againstProfile,
+              registry?.prior ?? null,
             ),
           },
     caveat: CONDITIONAL_INDEPENDENCE_CAVEAT,

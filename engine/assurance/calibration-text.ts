@@ -40,6 +40,8 @@ export function liveThresholdsText(
   profile: { Certain: number; Probable: number },
   validationFraction: number,
   against: ProfileComparison | null = null,
+  /** The model's own prior when u came from random pairs (restated over all record pairs); null: u from the labels. */
+  randomPairPrior: number | null = null,
 ): string {
   const bound = live.atCertain.precisionLowerBound;
   const atCertain = `where the live precision is ${share(live.atCertain.precision)} (at least ${share(bound)} with 95% confidence) and recall ${share(live.atCertain.recall)}`;
@@ -58,12 +60,16 @@ export function liveThresholdsText(
       : `Apply these with the model`) +
     ` ({"MatchingRules": {"FellegiSunter": model, "Thresholds": {"Certain": ${String(live.Certain)}, "Probable": ${String(live.Probable)}}}}; ` +
     `the profile's are Certain ${String(profile.Certain)}, Probable ${String(profile.Probable)}). ` +
-    `They are on the score the live scorer gives with this model, whose prior ${prior(live.prior)} is the share of true pairs among the pairs the scorer meets (the blocking candidates). ` +
+    (randomPairPrior === null
+      ? `They are on the score the live scorer gives with this model, whose prior ${prior(live.prior)} is the share of true pairs among the pairs the scorer meets (the blocking candidates). `
+      : `They are on the score the live scorer gives with this model, whose prior ${smallPrior(randomPairPrior)} is restated for random pairs (see where u comes from); ${prior(live.prior)}, the share of true pairs among the pairs the scorer meets (the blocking candidates), is the share live precision is read at. `) +
     `Held-out labels hold the classes in the proportion they were drawn, not that share, so live precision is held-out recall and false-positive rate reweighted to it: ` +
     `${target}; ` +
     `Probable ${String(live.Probable)} is the lowest cut that keeps the review band between it and Certain more often one person than two with 95% confidence (live recall with reviews ${share(live.atProbable.recall)}). ` +
     (live.Certain < 0.5 && live.targetPrecisionMet
-      ? `Certain is below 0.5: the model's score understates the live chance of a match (its u came from labelled non-matches drawn among the closest candidates), yet at this cut live precision meets the target. `
+      ? randomPairPrior === null
+        ? `Certain is below 0.5: the model's score understates the live chance of a match (its u came from labelled non-matches drawn among the closest candidates), yet at this cut live precision meets the target. `
+        : `Certain is below 0.5: held-out true pairs score that low and no held-out non-match comes near, so live precision meets the target at this cut, yet the model itself holds a pair below 0.5 more likely two people than one. The held-out figures are pair by pair, while ingestion links a record to the best of all its candidates: where a wrong link would cost most, prefer Certain 0.5 and review the pairs below it. `
       : '') +
     `Recall counts the true pairs among the labels: a true pair blocking never brings together is missed at every threshold (see evaluation's end-to-end figures).` +
     (against !== null && !against.keepProfile ? ` ${againstProfileText(live, against)}` : '')

@@ -105,6 +105,30 @@ describe('live thresholds from held-out labels', () => {
     expect(liveThresholds(apart, 0.073, 0.95)?.certainFrom).toBe('target');
   });
 
+  it('warns when a model on the random-pair scale would link below 0.5, and names the prior each way', () => {
+    // FEBRL-like: true pairs down to 0.002, no held-out non-match above 1e-6, at a candidates' share of 0.34.
+    const low = examples([
+      [0.9, 1400, 0],
+      [0.002, 100, 0],
+      [1e-6, 0, 1500],
+    ]);
+    const live = liveThresholds(low, 0.34, 0.99);
+    if (live === null) throw new Error('both classes');
+    expect(live.targetPrecisionMet).toBe(true);
+    expect(live.Certain).toBeLessThan(0.5);
+    const profile = { Certain: 0.97, Probable: 0.5 };
+    const fromRandomPairs = liveThresholdsText(live, 0.99, profile, 0.3, null, 2.7e-4);
+    expect(fromRandomPairs).toMatch(
+      /whose prior 2\.7e-4 is restated for random pairs.*0\.340, the share of true pairs/,
+    );
+    expect(fromRandomPairs).toMatch(
+      /the model itself holds a pair below 0\.5 more likely two people than one.*prefer Certain 0\.5/,
+    );
+    const fromLabels = liveThresholdsText(live, 0.99, profile, 0.3);
+    expect(fromLabels).toMatch(/whose prior 0\.340 is the share of true pairs among the pairs the scorer meets/);
+    expect(fromLabels).toMatch(/its u came from labelled non-matches drawn among the closest candidates/);
+  });
+
   it('says so when no cut reaches the target, and keeps Certain at the highest held-out score', () => {
     const noisy = examples([
       [0.95, 5, 1],
