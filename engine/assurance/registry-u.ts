@@ -23,7 +23,7 @@
  * describes non-matches only.
  */
 import { BANDS, FIELD_NAMES, type FieldName, type MatchFields } from '../contract/fields.ts';
-import { MODEL_PRIOR_FLOOR, MODEL_PROBABILITY_FLOOR } from '../contract/profile.ts';
+import { MODEL_PROBABILITY_FLOOR } from '../contract/profile.ts';
 import { DEFAULT_ESTIMATE_RECORDS, DEFAULT_RANDOM_PAIRS } from '../contract/estimate.ts';
 import type { CallContext } from '../contract/operations.ts';
 import { keyRingFor } from '../config/key-ring.ts';
@@ -37,6 +37,7 @@ import { MAX_ENUMERATED_CANDIDATES } from './candidate-pairs.ts';
 import { randomPairBandCounts } from './random-pair-u.ts';
 import { readRecordSample } from './record-sample.ts';
 import { nonMatchU } from './non-match-u.ts';
+import { priorFromCandidates } from './estimate.ts';
 import { smoothedBandProbabilities, type BandProbabilities } from './smoothed-bands.ts';
 import { FIELD_COUNT } from '../scoring/field-comparison.ts';
 
@@ -86,11 +87,8 @@ export function registryU(
   const { pairs, truncated } = blockingCandidatePairs(overlap, fields, MAX_ENUMERATED_CANDIDATES, control, {
     sampled: population > rows.length,
   });
-  const samplePairs = (rows.length * (rows.length - 1)) / 2;
-  const prior = Math.min(
-    1 - MODEL_PRIOR_FLOOR,
-    Math.max(MODEL_PRIOR_FLOOR, samplePairs > 0 ? (options.candidateShare * pairs.size) / samplePairs : 0),
-  );
+  // The true pairs π expects among the sample's candidates, over the sample's record pairs (as the estimate's λ).
+  const prior = priorFromCandidates(options.candidateShare * pairs.size, rows.length);
   const B = BANDS.length;
   const m = new Float64Array(FIELD_COUNT * B);
   const startU = new Float64Array(FIELD_COUNT * B);
