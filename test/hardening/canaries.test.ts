@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { Store } from '../../engine/store/store.ts';
 import { NATIONAL_ID_SYSTEM } from '../../engine/synthetic/generate.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { runCli, type CliRun } from '../helpers/cli.ts';
+import { calibrateArgs, runCli, type CliRun } from '../helpers/cli.ts';
 
 const DEMOGRAPHICS = [
   'Zqxcanaryfam',
@@ -82,23 +82,7 @@ describe('canaries', () => {
     );
     await cli(['evaluate', '--labels', labels, '--dataset', 'canary', '--thresholds', '0.5', '--json'], true);
     const model = join(dir, 'model.json');
-    const calibration = [
-      'calibrate',
-      '--labels',
-      labels,
-      '--dataset',
-      'canary',
-      '--model-version',
-      'm1',
-      '--prior',
-      '0.2',
-      '--smoothing',
-      '1',
-      '--validation-fraction',
-      '0.3',
-      '--target-precision',
-      '0.9',
-    ];
+    const calibration = calibrateArgs(labels, { dataset: 'canary', modelVersion: 'm1', prior: '0.2' });
     await cli([...calibration, '--out', model], true);
     const broken = join(dir, 'broken.tsv');
     writeFileSync(

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { hasControlCharacter } from '../../engine/text/control-characters.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { runCli } from '../helpers/cli.ts';
+import { calibrateArgs, runCli } from '../helpers/cli.ts';
 
 const ESC = '\u001b[2J\u001b[31m';
 const C1 = '\u009b31m';
@@ -52,26 +52,7 @@ describe('free text with control characters', () => {
       ['reason', ['profile', 'apply', thresholds, '--reason', `raise${ESC}`]],
       ['reason', ['profile', 'rollback', '--reason', `undo\u0007`]],
       ['datasetId', ['evaluate', '--labels', labels, '--dataset', `set${ESC}`, '--thresholds', '0.5']],
-      [
-        'modelVersion',
-        [
-          'calibrate',
-          '--labels',
-          labels,
-          '--dataset',
-          'ok',
-          '--model-version',
-          `m${C1}`,
-          '--prior',
-          '0.2',
-          '--smoothing',
-          '1',
-          '--validation-fraction',
-          '0.3',
-          '--target-precision',
-          '0.9',
-        ],
-      ],
+      ['modelVersion', calibrateArgs(labels, { dataset: 'ok', modelVersion: `m${C1}`, prior: '0.2' })],
     ];
     for (const [field, args] of runs) {
       const run = await runCli([...db, ...args]);

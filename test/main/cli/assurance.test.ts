@@ -3,28 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/temp.ts';
-import { runCli } from '../../helpers/cli.ts';
-
-/** A complete calibrate command on a label file (every required option). */
-function calibrateCommand(labels: string): string[] {
-  return [
-    'calibrate',
-    '--labels',
-    labels,
-    '--dataset',
-    'd',
-    '--model-version',
-    'm',
-    '--prior',
-    '0.01',
-    '--smoothing',
-    '1',
-    '--validation-fraction',
-    '0.3',
-    '--target-precision',
-    '0.9',
-  ];
-}
+import { calibrateArgs, runCli } from '../../helpers/cli.ts';
 
 describe('assurance commands on a synthetic sandbox', () => {
   it('labels sample, evaluate, calibrate, profile apply and profile rollback work end to end', async () => {
@@ -259,7 +238,12 @@ describe('assurance commands on a synthetic sandbox', () => {
     expect((await runCli([...db, 'calibrate', '--labels', labels, '--dataset', 'd'])).stderr).toMatch(
       /--model-version is required/,
     );
-    const uFrom = await runCli([...db, ...calibrateCommand(labels), '--u-from', 'candidates']);
+    const uFrom = await runCli([
+      ...db,
+      ...calibrateArgs(labels, { dataset: 'd', modelVersion: 'm', prior: '0.01' }),
+      '--u-from',
+      'candidates',
+    ]);
     expect(uFrom.code).toBe(2);
     expect(uFrom.stderr).toMatch(/--u-from must be labels or random-pairs/);
     const sample = await runCli(['--db', join(dir, 'other.db'), '--tenant', 'plain', 'sandbox', 'init']);
@@ -281,7 +265,7 @@ describe('assurance commands on a synthetic sandbox', () => {
     writeFileSync(labels, `${rows.join('\n')}\n`);
     for (const command of [
       ['evaluate', '--labels', labels, '--dataset', 'd', '--thresholds', '0.5'],
-      calibrateCommand(labels),
+      calibrateArgs(labels, { dataset: 'd', modelVersion: 'm', prior: '0.01' }),
     ]) {
       const run = await runCli([...db, ...command, '--json']);
       expect(run.code).toBe(1);
