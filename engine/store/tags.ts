@@ -77,6 +77,11 @@ export function identitiesWithTags(store: Store, tenantId: string, tags: readonl
 /** Probes per statement of identitiesHolding (a UNION ALL of primary-key lookups). */
 const PROBES_PER_STATEMENT = 32;
 
+/** identitiesHolding's statements (a primary-key lookup finds at most one row, so no branch needs a limit). */
+const probeSql = unionAllTexts(
+  () => 'SELECT identity_id FROM blocking_tag WHERE tenant_id = ? AND tag = ? AND identity_id = ?',
+);
+
 /**
  * Which of the given identities hold the tag paired with them: a primary-key lookup each, up to
  * PROBES_PER_STATEMENT per statement. Re-index validation asks this of each identity's first target tag, instead
@@ -90,13 +95,10 @@ export function identitiesHolding(
   const held = new Set<number>();
   for (let start = 0; start < probes.length; start += PROBES_PER_STATEMENT) {
     const part = probes.slice(start, start + PROBES_PER_STATEMENT);
-    const sql = part
-      .map(() => 'SELECT identity_id FROM blocking_tag WHERE tenant_id = ? AND tag = ? AND identity_id = ?')
-      .join(' UNION ALL ');
     const args: (string | number | Buffer)[] = [];
     for (const probe of part) args.push(tenantId, probe.tag, probe.identityId);
     for (const id of store
-      .statement(sql)
+      .statement(probeSql(part.length, 1))
       .pluck()
       .all(...args) as number[])
       held.add(id);
