@@ -34,6 +34,7 @@ import { defaultProfile } from '../../engine/profile/default-profile.ts';
 import { defaultModel } from '../../engine/scoring/default-model.ts';
 import { EXTRACT_SOURCE, generateExtract } from '../../engine/synthetic/extract.ts';
 import type { FellegiSunterModel } from '../../engine/contract/profile.ts';
+import { thresholdFigure } from '../../renderer/format.ts';
 
 type EstimateOutput = z.infer<typeof EstimateOutputSchema>;
 
@@ -168,10 +169,13 @@ describe('Estimate without labels on the Match assurance page', () => {
 
     const shown = JSON.parse((await page.getByTestId('model-json').textContent()) ?? '') as unknown;
     expect(shown).toEqual(model);
-    expect(await page.getByTestId('est-certain').textContent()).toBe(String(report.suggestedThresholds.Certain));
-    expect(await page.getByTestId('est-probable').textContent()).toBe(String(report.suggestedThresholds.Probable));
+    // The CLI's exact thresholds, shown as the page shows figures (a cut fifteen nines up reads "1 − 1e-15").
+    const certain = thresholdFigure(report.suggestedThresholds.Certain).text;
+    const probable = thresholdFigure(report.suggestedThresholds.Probable).text;
+    expect(await page.getByTestId('est-certain').textContent()).toBe(certain);
+    expect(await page.getByTestId('est-probable').textContent()).toBe(probable);
     expect(await page.getByTestId('est-save-with-thresholds').textContent()).toBe(
-      `Save with its thresholds (Certain ${String(report.suggestedThresholds.Certain)}, Probable ${String(report.suggestedThresholds.Probable)})`,
+      `Save with its thresholds (Certain ${certain}, Probable ${probable})`,
     );
     expect(await page.getByTestId('est-match-share').textContent()).toBe(report.candidateMatchShare.toFixed(6));
     expect(Number((await page.getByTestId('est-records').textContent())?.replace(/[^\d]/g, ''))).toBe(report.records);

@@ -29,6 +29,7 @@ import {
   SCREENSHOTS,
 } from './helpers.ts';
 import { scratchDir } from '../helpers/temp.ts';
+import { thresholdFigure } from '../../renderer/format.ts';
 
 let dir: string;
 let db: string;
@@ -422,16 +423,28 @@ describe('the Match assurance page', () => {
     expect(await page.getByTestId('priors-note').textContent()).toMatch(
       /read with u from random pairs: 1e-4 by default, .* beyond \(2e-6 at a million records\), since/,
     );
-    const certain = Number(await page.getByTestId('cal-live-certain').textContent());
-    const probable = Number(await page.getByTestId('cal-live-probable').textContent());
-    expect(probable).toBeLessThanOrEqual(certain);
     const withThresholds = page.waitForEvent('download');
     await page.getByTestId('cal-save-with-thresholds').click();
     const savedRules = join(dir, 'saved-rules.json');
     await (await withThresholds).saveAs(savedRules);
-    expect(JSON.parse(readFileSync(savedRules, 'utf8'))).toEqual({
+    const rules = JSON.parse(readFileSync(savedRules, 'utf8')) as {
+      MatchingRules: { Thresholds: { Certain: number; Probable: number } };
+    };
+    const { Certain: certain, Probable: probable } = rules.MatchingRules.Thresholds;
+    expect(rules).toEqual({
       MatchingRules: { FellegiSunter: shown, Thresholds: { Certain: certain, Probable: probable } },
     });
+    expect(probable).toBeLessThanOrEqual(certain);
+    // The figures shown are the saved ones: a cut fifteen nines up reads "1 − 1e-15", its exact value in the title.
+    for (const [testId, value] of [
+      ['cal-live-certain', certain],
+      ['cal-live-probable', probable],
+    ] as const) {
+      const figure = page.getByTestId(testId);
+      const { text, exact } = thresholdFigure(value);
+      expect(await figure.textContent()).toBe(text);
+      expect(await figure.getAttribute('title')).toBe(text === exact ? null : `Exactly ${exact}`);
+    }
     await liveCard.screenshot({ path: join(SCREENSHOTS, 'assurance-07c-calibration-live-thresholds.png') });
     await page.getByTestId('governed-procedure').waitFor();
     // The sandbox scores with the default Fellegi-Sunter model (issue 12): the new model is compared with it,

@@ -18,6 +18,7 @@ import { ModelJsonCard } from './model-json-card.tsx';
 import { PriorsNote } from './priors-note.tsx';
 import { ProfileComparisonNote } from './profile-comparison-note.tsx';
 import { ThresholdExplorer, type ReferenceMark } from './threshold-explorer.tsx';
+import { ThresholdValue } from './threshold-value.tsx';
 
 type CalibrationOutput = z.infer<typeof CalibrationOutputSchema>;
 
@@ -158,10 +159,8 @@ export function CalibrationReportView({
             <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
               Lowest meeting precision {report.targetPrecision}
             </Text>
-            {/* Already the simplest number in its gap of held-out scores: shown as it is (four digits could round 0.99999 to 1). */}
-            <Text fw={700} size="lg" data-testid="cal-target-threshold">
-              {target.threshold === null ? '—' : String(target.threshold)}
-            </Text>
+            {/* Already the simplest number in its gap of held-out scores: never rounded (four digits could round 0.99999 to 1). */}
+            <ThresholdValue value={target.threshold} testId="cal-target-threshold" />
             <Text size="xs" c="dimmed" data-testid="cal-target-support">
               {target.support != null
                 ? `${formatCount(target.support.atOrAbove)} of ${formatCount(target.support.heldOutPairs)} held-out pairs at or above it; precision's 95% lower bound ${fixed3(target.metrics?.precisionInterval?.lower ?? null)}`
@@ -209,9 +208,7 @@ export function CalibrationReportView({
                 <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
                   Certain (automatic link)
                 </Text>
-                <Text fw={700} size="lg" data-testid="cal-live-certain">
-                  {String(live.Certain)}
-                </Text>
+                <ThresholdValue value={live.Certain} testId="cal-live-certain" />
                 <Text size="xs" c="dimmed">
                   Live precision {fixed3(live.atCertain.precision)}
                   {live.atCertain.precisionLowerBound == null
@@ -224,9 +221,7 @@ export function CalibrationReportView({
                 <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
                   Probable (review)
                 </Text>
-                <Text fw={700} size="lg" data-testid="cal-live-probable">
-                  {String(live.Probable)}
-                </Text>
+                <ThresholdValue value={live.Probable} testId="cal-live-probable" />
                 <Text size="xs" c="dimmed">
                   Recall with reviews {fixed3(live.atProbable.recall)}
                 </Text>

@@ -15,6 +15,7 @@ import { EstimatedMetricsCard } from './estimated-metrics-card.tsx';
 import { FieldWeightsCard } from './field-weights-card.tsx';
 import { ModelJsonCard } from './model-json-card.tsx';
 import { PriorsNote } from './priors-note.tsx';
+import { ThresholdValue } from './threshold-value.tsx';
 
 type EstimateOutput = z.infer<typeof EstimateOutputSchema>;
 
@@ -153,17 +154,13 @@ export function EstimateReportView({
             <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
               Certain (auto-link)
             </Text>
-            <Text fw={700} size="lg" data-testid="est-certain">
-              {String(suggested.Certain)}
-            </Text>
+            <ThresholdValue value={suggested.Certain} testId="est-certain" />
           </div>
           <div>
             <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
               Probable (review)
             </Text>
-            <Text fw={700} size="lg" data-testid="est-probable">
-              {String(suggested.Probable)}
-            </Text>
+            <ThresholdValue value={suggested.Probable} testId="est-probable" />
           </div>
         </Group>
         <Text size="sm" fw={600} mb={4} data-testid="est-review-band">

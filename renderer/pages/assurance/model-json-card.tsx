@@ -11,6 +11,7 @@ import { IconCopy, IconDownload, IconInfo } from '../../icons.tsx';
 import { ModelDiff } from './model-diff.tsx';
 import { ImpactPreviewPanel } from './impact-preview.tsx';
 import { saveText } from './save-file.ts';
+import { thresholdFigure } from '../../format.ts';
 
 export function ModelJsonCard({
   model,
@@ -75,7 +76,8 @@ export function ModelJsonCard({
                 );
               }}
             >
-              Save with its thresholds (Certain {String(thresholds.Certain)}, Probable {String(thresholds.Probable)})
+              Save with its thresholds (Certain {thresholdFigure(thresholds.Certain).text}, Probable{' '}
+              {thresholdFigure(thresholds.Probable).text})
             </Button>
           )}
         </Group>

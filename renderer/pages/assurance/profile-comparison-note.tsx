@@ -5,13 +5,14 @@
 import { Alert, Text } from '@mantine/core';
 import type { LiveThresholds } from '../../../engine/contract/assurance.ts';
 import { IconAlert } from '../../icons.tsx';
+import { thresholdFigure } from '../../format.ts';
 import { fixed3 } from './metric-text.ts';
 
 export function ProfileComparisonNote({ live }: { readonly live: LiveThresholds }) {
   const against = live.againstProfile;
   if (against == null) return null;
   const side = (name: string, certain: number, point: LiveThresholds['atCertain']): string =>
-    `${name} at Certain ${String(certain)}: recall ${fixed3(point.recall)}, precision at least ${fixed3(point.precisionLowerBound ?? null)}`;
+    `${name} at Certain ${thresholdFigure(certain).text}: recall ${fixed3(point.recall)}, precision at least ${fixed3(point.precisionLowerBound ?? null)}`;
   const figures = `${side('The active profile', against.Certain, against.atCertain)}; ${side('this model', live.Certain, live.atCertain)} (live, with 95% confidence).`;
   if (!against.keepProfile)
     return (
