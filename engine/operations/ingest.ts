@@ -24,10 +24,25 @@ export const ingestStream = inCallTenant(async function ingestStream(
   const report = await ingestLines(env.store, ingestor, ndjsonLines(input), onProgress, (fields) => {
     present.count(fields);
   });
-  const sample: HealthSample = {
+  const sample = ingestHealthSample(report, present, performance.now() - started, ingestor);
+  env.store.write(() => {
+    recordHealthSample(env.store, ctx.tenantId, sample);
+  });
+  emitHealthMetrics(sample);
+  return report;
+});
+
+/** The health figures of one source's ingest (its report, the fields its new records carried, what matching met). */
+export function ingestHealthSample(
+  report: IngestReport,
+  present: FieldCompleteness,
+  durationMs: number,
+  ingestor: Ingestor,
+): HealthSample {
+  return {
     at: new Date().toISOString(),
     origin: 'ingest',
-    sourceSystem,
+    sourceSystem: report.sourceSystem,
     jobId: null,
     jobKind: null,
     jobStatus: null,
@@ -38,16 +53,11 @@ export const ingestStream = inCallTenant(async function ingestStream(
     reviewCases: report.reviewCasesCreated,
     rejected: report.rejected.length,
     fieldPresent: present.counts,
-    durationMs: performance.now() - started,
+    durationMs,
     matching: ingestor.tally.figures(),
     identitySizes: null,
   };
-  env.store.write(() => {
-    recordHealthSample(env.store, ctx.tenantId, sample);
-  });
-  emitHealthMetrics(sample);
-  return report;
-});
+}
 
 export function ingestNdjson(
   env: EngineEnv,

@@ -19,6 +19,10 @@ import type { SyntheticRecord } from '../synthetic/generate.ts';
 import { Ingestor } from '../ingest/ingestor.ts';
 import { emptyReport, ingestChunk, prepareLine, tally as tallyInto, CHUNK_LINES } from '../ingest/ndjson.ts';
 import type { EngineEnv } from '../env.ts';
+import { FieldCompleteness } from '../ingest/field-completeness.ts';
+import { recordHealthSample } from '../store/health.ts';
+import { emitHealthMetrics } from '../telemetry/health-metrics.ts';
+import { ingestHealthSample } from './ingest.ts';
 
 export function sandboxProfile(): ReturnType<typeof defaultProfile> {
   const profile = defaultProfile(
@@ -103,10 +107,15 @@ export async function createSandbox(
       SYNTHETIC_SOURCES.map((s) => [s.sourceSystem, new Ingestor(env.store, ctx.tenantId, s.sourceSystem, settings)]),
     );
     const lineOf = new Map<string, number>();
+    // Each source's health figures, as a separate ingest of it would record them. The sources are loaded together,
+    // chunk by chunk, so each chunk's time is shared among its sources by their records in it.
+    const present = new Map(SYNTHETIC_SOURCES.map((s) => [s.sourceSystem, new FieldCompleteness()]));
+    const durationMs = new Map<string, number>();
     // Each chunk's records are let go once written: a million people are close to 4 GB of objects, and holding them
     // all to the end left the heap at its limit, collecting for most of the load.
     const pending: (SyntheticRecord | null)[] = population.records;
     for (let start = 0; start < pending.length; start += CHUNK_LINES) {
+      const chunkStarted = performance.now();
       const chunk = pending.slice(start, start + CHUNK_LINES).filter((record) => record !== null);
       const prepared = chunk.map((record) => {
         const ingestor = ingestors.get(record.sourceSystem);
@@ -130,19 +139,33 @@ export async function createSandbox(
           for (const ingestor of ingestors.values()) ingestor.discardCaches();
         },
       );
+      const perRecordMs = (performance.now() - chunkStarted) / Math.max(1, chunk.length);
       chunk.forEach((record, index) => {
         const report = reports.get(record.sourceSystem) ?? emptyReport(record.sourceSystem, version);
         reports.set(record.sourceSystem, report);
         const line = (lineOf.get(record.sourceSystem) ?? 0) + 1;
         lineOf.set(record.sourceSystem, line);
         report.lines = line;
+        durationMs.set(record.sourceSystem, (durationMs.get(record.sourceSystem) ?? 0) + perRecordMs);
         const outcome = outcomes[index];
-        if (outcome !== undefined) tallyInto(report, line, outcome, prepared[index]?.resource);
+        const resource = prepared[index]?.resource;
+        if (outcome === undefined) return;
+        tallyInto(report, line, outcome, resource);
+        if (outcome.kind === 'created' && resource?.kind === 'ready')
+          present.get(record.sourceSystem)?.count(resource.write.fields);
       });
       pending.fill(null, start, start + CHUNK_LINES);
       onProgress?.({ stage: 'ingesting', done: Math.min(start + CHUNK_LINES, records), total: records });
     }
+    const samples = [...reports.values()].map((report) => {
+      const ingestor = ingestors.get(report.sourceSystem);
+      const fields = present.get(report.sourceSystem);
+      if (ingestor === undefined || fields === undefined) throw new Error('unknown synthetic source');
+      return ingestHealthSample(report, fields, durationMs.get(report.sourceSystem) ?? 0, ingestor);
+    });
     env.store.write(() => {
+      // The load is each source's first ingest on the Health page, and the baseline its later ingests are compared with.
+      for (const sample of samples) recordHealthSample(env.store, ctx.tenantId, sample);
       writeAudit(env.store, ctx.tenantId, {
         actor: ctx.actor,
         action: 'sandbox.synthetic-load',
@@ -150,6 +173,7 @@ export async function createSandbox(
         detail: { people, seed: input.seed ?? 1, records },
       });
     });
+    for (const sample of samples) emitHealthMetrics(sample);
   }
   return {
     tenantId: ctx.tenantId,

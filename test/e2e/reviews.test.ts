@@ -383,13 +383,23 @@ describe('review cases in the console', () => {
     await expectAccessible(page, 'identity-history');
     await screenshot(page, '47-identity-history');
 
-    // Health: eight ingests (two a source), the reconciliation and the worker's daily sample; charts with a line per source.
+    // Health: twelve ingests (the sandbox's load and two more a source), the reconciliation and the worker's daily
+    // sample; charts with a line per source.
     await page.getByRole('link', { name: /^Health/ }).click();
     await page.getByTestId('health-flags').waitFor();
     const figures = page.getByRole('table', { name: 'Health figures, newest first' });
     await figures.waitFor();
-    expect(await figures.locator('tbody tr').count()).toBe(10);
+    expect(await figures.locator('tbody tr').count()).toBe(14);
     expect(await figures.getByText('Daily figures').count()).toBe(1);
+    // The sandbox's load, each source's first ingest, with its review cases and their rate.
+    const load = figures.locator('tbody tr').last().locator('td');
+    expect(await load.nth(1).innerText()).toMatch(/^Ingest from /);
+    expect(await load.nth(4).innerText()).toMatch(/^\d+ \([\d.]+ per 1,000\)$/);
+    // The daily sample: the registry's records with grouping; it opens no review cases, so "—", not a 0 that reads
+    // like a measurement.
+    const daily = figures.getByRole('row', { name: /Daily figures/ }).locator('td');
+    expect(await daily.nth(3).innerText()).toMatch(/^\d,\d{3}$/);
+    expect(await daily.nth(4).innerText()).toBe('—');
     await page.locator('figure[aria-label^="Review cases per 1,000"] .recharts-line-curve').first().waitFor();
     await page.getByRole('radiogroup', { name: 'Field' }).getByText('phone', { exact: true }).click();
     // What matching met: the last ingest's pairs by score band, a rule's candidates per record, identities by size.

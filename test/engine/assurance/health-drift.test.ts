@@ -7,6 +7,9 @@ import { SCORE_BAND_EDGES } from '../../../engine/contract/score-bands.ts';
 import { activeProfile } from '../../../engine/store/profiles.ts';
 import { MaintenanceSettingsSchema } from '../../../engine/config/maintenance.ts';
 import { runWorker } from '../../../engine/jobs/worker.ts';
+import { LocalEngine } from '../../../engine/local-engine.ts';
+import { SYNTHETIC_SOURCES } from '../../../engine/synthetic/sources.ts';
+import { join } from 'node:path';
 
 /** A letters-only name for person i (distinct people, no shared names by accident). */
 function name(prefix: string, i: number): string {
@@ -154,6 +157,42 @@ describe('health figures and drift', () => {
     expect(grown[0]?.text).toMatch(
       /^registry: the share of identities with 5 or more records rose from 0\.007 to 0\.110/,
     );
+  });
+
+  it("records a synthetic sandbox's load as each source's first ingest, with the figures a separate ingest would give", async () => {
+    const engine = LocalEngine.open({ dbPath: join(tempDir(), 's.db') });
+    const sandbox = { tenantId: 'demo', actor: 'test' };
+    const created = await engine.call('sandbox/create', { syntheticPeople: 300, seed: 3 }, sandbox);
+    const health = await engine.call('health/series', {}, sandbox);
+    expect(health.samples.map((s) => [s.origin, s.sourceSystem])).toEqual(
+      created.ingest.map((report) => ['ingest', report.sourceSystem]),
+    );
+    expect(health.samples).toHaveLength(SYNTHETIC_SOURCES.length);
+    const { store } = engine.env;
+    for (const report of created.ingest) {
+      const source = health.samples.find((s) => s.sourceSystem === report.sourceSystem);
+      expect(source).toMatchObject({
+        records: report.lines,
+        created: report.created,
+        autoLinked: report.autoLinked,
+        reviewCases: report.reviewCasesCreated,
+        rejected: 0,
+        profileVersion: created.matchingProfileVersion,
+      });
+      // Completeness counted from the records written: every synthetic record has a family name.
+      const stored = store
+        .statement(
+          "SELECT count(*) FROM source_record WHERE tenant_id = 'demo' AND source_system = ? AND json_extract(fields_json, '$.birthDate') IS NOT NULL",
+        )
+        .pluck()
+        .get(report.sourceSystem);
+      expect(source?.fieldPresent['familyName']).toBe(report.created);
+      expect(source?.fieldPresent['birthDate']).toBe(stored);
+      expect(source?.matching?.comparedPairs).toBeGreaterThan(0);
+      expect(source?.durationMs).toBeGreaterThan(0);
+    }
+    expect(health.flags).toEqual([]);
+    engine.close();
   });
 
   it('takes a daily sample of a quiet registry once a day: its records and identities by size', async () => {
