@@ -450,7 +450,12 @@ describe('the console in a browser', () => {
     await page.getByRole('option', { name: 'Reconciliation' }).click();
     await expect.poll(async () => (await rows.allTextContents()).every((t) => t.includes('Reconciliation'))).toBe(true);
     await page.getByRole('link', { name: /Sandboxes/ }).click();
-    await page.getByRole('table', { name: 'Recent sandboxes' }).waitFor();
+    const recent = page.getByRole('table', { name: 'Recent sandboxes' });
+    await recent.waitFor();
+    // The sandbox in use is marked as connected, a status; the others offer Open.
+    const inUse = recent.getByRole('row').filter({ hasText: 'Connected' });
+    expect(await inUse.count()).toBe(1);
+    expect(await inUse.getByRole('button').count()).toBe(0);
     await expectAccessible(page, 'sandboxes');
     await screenshot(page, '13-sandboxes');
   });

@@ -393,9 +393,10 @@ function RecentList({
               </Table.Td>
               <Table.Td>
                 {entry.path === current ? (
-                  <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
-                    Open now
-                  </Text>
+                  // A status, not an action: bold "Open now" beside the other rows' Open buttons read like one.
+                  <Badge color="teal" variant="light" size="sm" style={{ minWidth: 'max-content' }}>
+                    Connected
+                  </Badge>
                 ) : (
                   <Button
                     size="xs"
