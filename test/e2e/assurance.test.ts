@@ -352,6 +352,8 @@ describe('the Match assurance page', () => {
 
   it('calibrates: the model JSON is shown and saved as a file, and no activation control exists', async () => {
     await page.getByRole('tab', { name: 'Calibration' }).click();
+    // Certain links without a person: the precision asked of it by default is 0.99, as the quality figures are measured.
+    expect(await page.getByLabel('Target precision').inputValue()).toBe('0.99');
     await page.getByLabel('Model version').fill('fs-e2e-1');
     await page.getByLabel('Prior match probability').fill('0.02');
     await page.getByLabel('Smoothing').fill('0');

@@ -50,7 +50,9 @@ export function CalibrationPanel({
   );
   const [smoothing, setSmoothing] = useFieldState(connectionKey, 'calibration-smoothing', 1);
   const [validation, setValidation] = useFieldState(connectionKey, 'calibration-validation', 0.3);
-  const [target, setTarget] = useFieldState(connectionKey, 'calibration-target', 0.95);
+  // 0.99 by default, the target the quality figures are measured at (engine/benchmark/febrl-assurance.ts): Certain
+  // links without a person, and a wrong link costs more than a review case. 0.95 allowed one wrong link in twenty.
+  const [target, setTarget] = useFieldState(connectionKey, 'calibration-target', 0.99);
   const [uText, setUFrom] = usePageState(connectionKey, 'calibration-u-from', 'random-pairs', TEXT_CODEC);
   const uFrom = U_SOURCES.find((s) => s === uText) ?? 'random-pairs';
   const errors = {
@@ -155,7 +157,7 @@ export function CalibrationPanel({
             />
             <NumberInput
               label="Target precision"
-              description="The recommended threshold is the lowest among the held-out scores whose precision reaches this with 95% confidence (the lower end of its interval), so a small held-out set may meet none"
+              description="The precision wanted of the links made without a person (Certain; 0.99 by default). The recommended threshold is the lowest among the held-out scores whose precision reaches this with 95% confidence (the lower end of its interval), so a small held-out set may meet none"
               value={target}
               onChange={setTarget}
               decimalScale={3}
