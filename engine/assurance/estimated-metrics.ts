@@ -8,6 +8,7 @@
  * blocking never brings together is invisible to them.
  */
 import type { EstimatedThreshold } from '../contract/estimate.ts';
+import { simplestThresholdInGap } from '../stats/simplest-threshold.ts';
 
 function ratio(numerator: number, denominator: number): number | null {
   return denominator > 0 ? numerator / denominator : null;
@@ -93,6 +94,9 @@ export interface ReviewBudget {
  *    most likely to be one person, and the explanation says how many true pairs the model expects to leave
  *    below Probable, neither linked nor reviewed. A queue nobody can work through finds no duplicates either
  *    (Fellegi & Sunter's rule bounds the clerical-review region by the same trade-off).
+ * Each cut lies at a candidate pair's score, and every threshold between it and the next lower score gives the same
+ * links and reviews on the candidates, so the one suggested is the simplest number there (simplest-threshold.ts),
+ * as calibration's are: 0.9 rather than 0.9095997902292848, a figure a person can read, check and type.
  * Neither moves the other way: the estimates are the model's own, and where correlated fields (a household's
  * shared address, phone and family name) make the mixture less sure of itself than the profile's thresholds
  * assume, widening the band on its word alone floods the review queue (measured on the synthetic population:
@@ -111,8 +115,9 @@ export function suggestThresholds(
   for (const g of posterior) total += g;
   let tp = 0;
   let fp = 0;
-  let certain: number | undefined;
-  let probable: number | undefined;
+  // The cuts at pair scores (the score and the next lower one), made simple below, once the profile's are weighed.
+  let certainCut: { score: number; below: number | null } | undefined;
+  let probableCut: { score: number; below: number | null } | undefined;
   for (let k = 0; k < order.length; k++) {
     const i = order[k] ?? 0;
     const s = score[i] ?? 0;
@@ -121,10 +126,25 @@ export function suggestThresholds(
     fp += 1 - g;
     // Only at the last pair of a run of equal scores: a threshold takes every pair with that score.
     if (k + 1 < order.length && score[order[k + 1] ?? 0] === s) continue;
-    if (s >= 0.5 && tp / (tp + fp) >= targets.precision) certain = s;
-    if (probable === undefined && total > 0 && tp / total >= targets.recall) probable = s;
+    const below = k + 1 < order.length ? (score[order[k + 1] ?? 0] ?? 0) : null;
+    if (s >= 0.5 && tp / (tp + fp) >= targets.precision) certainCut = { score: s, below };
+    if (probableCut === undefined && total > 0 && tp / total >= targets.recall) probableCut = { score: s, below };
   }
-  const Certain = Math.min(certain ?? profile.Certain, profile.Certain);
+  const certain = certainCut?.score;
+  // Below the profile's Certain, the simplest number in the cut's gap: at least 0.5, since it is the score cut to
+  // fewer decimals and the score is at least 0.5. At or above it, the profile's stays.
+  const Certain =
+    certainCut === undefined || certainCut.score >= profile.Certain
+      ? profile.Certain
+      : simplestThresholdInGap(certainCut.below, certainCut.score);
+  // Above the profile's Probable, the simplest number in the cut's gap, unless the profile's lies in that gap: it
+  // reviews the same pairs, so it stays.
+  const probable =
+    probableCut === undefined
+      ? undefined
+      : probableCut.score > profile.Probable && (probableCut.below === null || probableCut.below >= profile.Probable)
+        ? simplestThresholdInGap(probableCut.below, probableCut.score)
+        : Math.min(probableCut.score, profile.Probable);
   const fromRecall = Math.min(Math.max(probable ?? profile.Probable, profile.Probable), Certain);
   const band = budget === undefined ? null : withinBudget(posterior, Certain, fromRecall, budget);
   const capped = band?.raised ?? null;
@@ -142,14 +162,19 @@ export function suggestThresholds(
     certain === undefined
       ? `Certain stays at the profile's ${String(profile.Certain)}: no score of at least 0.5 reaches the model-estimated precision ${String(targets.precision)}`
       : certain >= profile.Certain
-        ? `Certain stays at the profile's ${String(profile.Certain)}: the model-estimated precision reaches ${String(targets.precision)} only from ${certain.toPrecision(6)} up`
-        : `Certain ${Certain.toPrecision(6)}: the lowest score (at least 0.5) at which the model-estimated precision of auto-links is at least ${String(targets.precision)}`,
+        ? `Certain stays at the profile's ${String(profile.Certain)}: the model-estimated precision reaches ${String(targets.precision)} only from ${figure(certain)} up`
+        : `Certain ${figure(Certain)}: the lowest score (at least 0.5) at which the model-estimated precision of auto-links is at least ${String(targets.precision)}`,
     probable === undefined || probable <= profile.Probable
-      ? `Probable ${capped === null ? 'stays at' : 'would stay at'} the profile's ${String(profile.Probable)}${fromRecall < profile.Probable ? `, capped at Certain (${fromRecall.toPrecision(6)})` : ''}: above it the model-estimated recall of auto-links and reviews would fall below ${String(targets.recall)}`
-      : `Probable ${capped === null ? '' : 'would be '}${fromRecall.toPrecision(6)}: the highest score at which the model-estimated recall of auto-links and reviews together is at least ${String(targets.recall)}${probable > Certain ? ', capped at Certain' : ''}`,
+      ? `Probable ${capped === null ? 'stays at' : 'would stay at'} the profile's ${String(profile.Probable)}${fromRecall < profile.Probable ? `, capped at Certain (${figure(fromRecall)})` : ''}: above it the model-estimated recall of auto-links and reviews would fall below ${String(targets.recall)}`
+      : `Probable ${capped === null ? '' : 'would be '}${figure(fromRecall)}: the highest score at which the model-estimated recall of auto-links and reviews together is at least ${String(targets.recall)}${probable > Certain ? ', capped at Certain' : ''}`,
     ...(capped === null ? [] : [capped.explanation]),
   ].join('; ');
   return { Certain, Probable, explanation, ...(reviewBand === undefined ? {} : { reviewBand }) };
+}
+
+/** A threshold in the explanations: as it is when six significant digits hold it, else to six. */
+function figure(value: number): string {
+  return Number(value.toPrecision(6)) === value ? String(value) : value.toPrecision(6);
 }
 
 /** Whether a Probable below Certain would leave the pair to review: a limited pair always, else one the score alone does not link. */
@@ -193,7 +218,9 @@ function withinBudget(
     // Only at the last pair of a run of equal scores, and only below Certain (limited pairs above it are always reviewed).
     if (k + 1 < order.length && rawScore[order[k + 1] ?? 0] === s) continue;
     if (inBand > allowed) break;
-    if (s < Certain) raised = s;
+    // The simplest number down to the next reviewed pair's score sends the same pairs to review.
+    const below = k + 1 < order.length ? (rawScore[order[k + 1] ?? 0] ?? 0) : null;
+    if (s < Certain) raised = Math.max(Probable, simplestThresholdInGap(below, s));
   }
   let leftOut = 0;
   for (let i = 0; i < rawScore.length; i++) {
@@ -212,8 +239,8 @@ function withinBudget(
       leftOut,
       explanation:
         raised >= Certain
-          ? `Probable raised to Certain (${raised.toPrecision(6)}): even the highest-scoring pairs below Certain exceed the review budget (${budgetText}), so only the pairs the name-evidence and twin limits hold go to review (${rate(pairs)} per 1,000 records); ${left}`
-          : `Probable raised to ${raised.toPrecision(6)} to keep the review band within the review budget (${budgetText}): ${rate(pairs)} candidate pairs per 1,000 records instead of ${rate(before)}; ${left}`,
+          ? `Probable raised to Certain (${figure(raised)}): even the highest-scoring pairs below Certain exceed the review budget (${budgetText}), so only the pairs the name-evidence and twin limits hold go to review (${rate(pairs)} per 1,000 records); ${left}`
+          : `Probable raised to ${figure(raised)} to keep the review band within the review budget (${budgetText}): ${rate(pairs)} candidate pairs per 1,000 records instead of ${rate(before)}; ${left}`,
     },
   };
 }

@@ -181,12 +181,44 @@ describe('model-estimated precision, recall and suggested thresholds', () => {
 
   it("narrows the review band from the profile's thresholds: Certain down to the precision target (never below 0.5), Probable up to the recall target", () => {
     // Precision at 0.98: 1.99/2 = 0.995; at 0.7: 2.89/3 = 0.963; at 0.6: 3.39/4 = 0.85. Recall (of 3.59) at 0.6: 0.944; at 0.7: 0.805.
-    expect(
-      suggestThresholds(score, posterior, { precision: 0.99, recall: 0.9 }, { Certain: 0.99, Probable: 0.5 }),
-    ).toMatchObject({ Certain: 0.98, Probable: 0.6 });
+    // Each cut is the simplest number down to the next lower score: Certain at the 0.98 pair is 0.9, which links the
+    // same pairs (nothing scores between 0.7 and 0.98). Probable's cut at the 0.6 pair reaches down to the 0.3 pair,
+    // so the profile's 0.5 already reviews the same pairs and stays.
+    const suggested = suggestThresholds(
+      score,
+      posterior,
+      { precision: 0.99, recall: 0.9 },
+      { Certain: 0.99, Probable: 0.5 },
+    );
+    expect(suggested).toMatchObject({ Certain: 0.9, Probable: 0.5 });
+    expect(suggested.explanation).toMatch(/^Certain 0\.9: the lowest score/);
+    expect(estimatedThresholdMetrics(0.9, score, posterior)).toEqual({
+      ...estimatedThresholdMetrics(0.98, score, posterior),
+      threshold: 0.9,
+    });
     expect(
       suggestThresholds(score, posterior, { precision: 0.8, recall: 0.5 }, { Certain: 0.99, Probable: 0.5 }),
     ).toMatchObject({ Certain: 0.6, Probable: 0.6 });
+    // Scores as a model gives them: the cuts at 0.98765 (precision 1.99/2) and 0.73421 (recall 2.89/3.49 = 0.828) read
+    // 0.9 and 0.7, the shortest decimals down to the next lower scores (0.73421 and 0.61), with the same pairs.
+    const raw = Float64Array.from([0.999, 0.98765, 0.73421, 0.61, 0.2]);
+    const rawPosterior = Float64Array.from([1, 0.99, 0.9, 0.5, 0.1]);
+    const simple = suggestThresholds(
+      raw,
+      rawPosterior,
+      { precision: 0.99, recall: 0.8 },
+      { Certain: 0.99, Probable: 0.5 },
+    );
+    expect(simple).toMatchObject({ Certain: 0.9, Probable: 0.7 });
+    expect(simple.explanation).toMatch(/^Certain 0\.9: .*; Probable 0\.7: the highest score/);
+    for (const [cut, at] of [
+      [0.9, 0.98765],
+      [0.7, 0.73421],
+    ] as const)
+      expect(estimatedThresholdMetrics(cut, raw, rawPosterior)).toEqual({
+        ...estimatedThresholdMetrics(at, raw, rawPosterior),
+        threshold: cut,
+      });
     // The profile's Certain is already lower than the precision target allows, and its Probable already
     // higher than the recall target needs: neither moves.
     const unsure = Float64Array.from([0.99, 0.99, 0.9, 0.5, 0.2, 0]);
@@ -216,7 +248,7 @@ describe('model-estimated precision, recall and suggested thresholds', () => {
     expect(two).toMatchObject({ Certain: 0.99, Probable: 0.7 });
     // Left below Probable: the 0.6 pair, posterior 0.5.
     expect(two.explanation).toMatch(
-      /Probable raised to 0\.700000 .*2\.0 candidate pairs per 1,000 records instead of 3\.0; the model expects about 1 true pairs/,
+      /Probable raised to 0\.7 .*2\.0 candidate pairs per 1,000 records instead of 3\.0; the model expects about 1 true pairs/,
     );
     // A budget the band fits leaves Probable where the recall target put it, and says nothing of the budget.
     const roomy = suggestThresholds(
@@ -244,7 +276,8 @@ describe('model-estimated precision, recall and suggested thresholds', () => {
       suggestThresholds(score, posterior, { precision: 0.9999, recall: 0.9999 }, { Certain: 0.99, Probable: 0.5 })
         .reviewBand,
     ).toBeUndefined();
-    // Scored pairs standing for 2 candidates each (a sample of half): the band of 3 is 6 pairs; 2 allowed keeps only 0.98.
+    // Scored pairs standing for 2 candidates each (a sample of half): the band of 3 is 6 pairs; 2 allowed keeps only
+    // 0.98, and 0.9, the simplest number above 0.7, keeps the same.
     expect(
       suggestThresholds(
         score,
@@ -253,7 +286,7 @@ describe('model-estimated precision, recall and suggested thresholds', () => {
         { Certain: 0.99, Probable: 0.5 },
         budget(2, 2),
       ),
-    ).toMatchObject({ Probable: 0.98 });
+    ).toMatchObject({ Probable: 0.9 });
     // A budget of 0 closes the band: Probable goes to Certain.
     const none = suggestThresholds(
       score,
@@ -267,7 +300,7 @@ describe('model-estimated precision, recall and suggested thresholds', () => {
       /only the pairs the name-evidence and twin limits hold go to review \(0\.0 per 1,000 records\)/,
     );
     // A pair the twin or name-evidence limit holds is reviewed whenever its raw score reaches Probable, even above
-    // Certain: with the 0.999 pair limited, it and the 0.98 pair fill a budget of 2.
+    // Certain: with the 0.999 pair limited, it and the 0.98 pair fill a budget of 2 (Probable 0.9, as above).
     const limited = Uint8Array.from([1, 0, 0, 0, 0, 0]);
     const heldScore = Float64Array.from([0.5, 0.98, 0.7, 0.6, 0.3, 0.1]);
     const held = suggestThresholds(
@@ -277,7 +310,7 @@ describe('model-estimated precision, recall and suggested thresholds', () => {
       { Certain: 0.99, Probable: 0.5 },
       budget(2, 1, score, limited),
     );
-    expect(held).toMatchObject({ Certain: 0.99, Probable: 0.98 });
+    expect(held).toMatchObject({ Certain: 0.99, Probable: 0.9 });
     expect(held.explanation).toMatch(/2\.0 candidate pairs per 1,000 records instead of 4\.0/);
     // Ties move together: two pairs at 0.7 with room for one put Probable above both.
     const tied = Float64Array.from([0.999, 0.8, 0.7, 0.7, 0.3]);
