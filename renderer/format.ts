@@ -17,8 +17,10 @@ export function formatRate(value: number): string {
   return value >= 100 ? integer.format(value) : oneDecimal.format(value);
 }
 
+/** A duration as the pages say it: "under a second" (not "0 s", which reads as nothing done), "42 s", "3 min 4 s". */
 export function formatDuration(ms: number): string {
-  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (ms < 500) return 'under a second';
+  const seconds = Math.round(ms / 1000);
   if (seconds < 60) return `${String(seconds)} s`;
   const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return `${String(minutes)} min ${String(seconds % 60)} s`;

@@ -34,12 +34,13 @@ export function reviewRate(reviewCases: number, matched: number): ReviewRate {
   return { reviewCases, matched, perThousand: matched === 0 ? null : (1000 * reviewCases) / matched };
 }
 
-/** The rate in words, the same in the CLI and the console: "2.4 per 1,000 matched (12 cases, 5000 matched)". */
+/** The rate in words, the same in the CLI and the console: "2.4 per 1,000 matched (12 cases, 5,000 matched)". */
 export function reviewRateText(rate: ReviewRate | undefined): string {
   if (rate === undefined) return '— (not reported)';
-  const cases = `${String(rate.reviewCases)} ${rate.reviewCases === 1 ? 'case' : 'cases'}`;
+  const grouped = (n: number): string => n.toLocaleString('en-US');
+  const cases = `${grouped(rate.reviewCases)} ${rate.reviewCases === 1 ? 'case' : 'cases'}`;
   if (rate.perThousand === null) return `— (nothing matched; ${cases})`;
-  return `${rate.perThousand.toFixed(1)} per 1,000 matched (${cases}, ${String(rate.matched)} matched)`;
+  return `${rate.perThousand.toFixed(1)} per 1,000 matched (${cases}, ${grouped(rate.matched)} matched)`;
 }
 
 export const IngestReportSchema = z.object({

@@ -311,7 +311,9 @@ describe('the console in a browser', () => {
     expect(await page.getByTestId('job-percent').textContent()).toBe('100%');
     // The review rate: cases opened per 1,000 identities the matching phase visited (nothing imported here).
     expect(await page.getByTestId('job-review-rate').textContent()).toMatch(
-      new RegExp(`^\\d+\\.\\d per 1,000 matched \\(\\d+ cases?, ${String(finalScanned / 2)} matched\\)$`),
+      new RegExp(
+        `^\\d+\\.\\d per 1,000 matched \\(\\d+ cases?, ${(finalScanned / 2).toLocaleString('en-US')} matched\\)$`,
+      ),
     );
     await expectAccessible(page, 'job-completed');
     await screenshot(page, '08-job-completed');

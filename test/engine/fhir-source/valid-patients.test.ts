@@ -104,7 +104,7 @@ describe('import of valid Patients', () => {
         () => undefined,
       );
       expect(status).toBe(0);
-      expect(out).toMatch(/^review rate\s+\d+\.\d per 1,000 matched \(\d+ cases?, \d+ matched\)$/m);
+      expect(out).toMatch(/^review rate\s+\d+\.\d per 1,000 matched \([\d,]+ cases?, [\d,]+ matched\)$/m);
       for (const value of [FUTURE, IMPOSSIBLE]) expect(JSON.stringify(job) + out).not.toContain(value);
     } finally {
       engine.close();
