@@ -273,6 +273,15 @@ export const SavedRunSummarySchema = z.object({
   thresholds: z.array(z.number()),
   /** Calibration and estimate: the produced model's version. */
   modelVersion: z.string().nullable(),
+  /**
+   * The thresholds that go with the model: a calibration's for live matching, an estimate's suggested ones (null when
+   * its fit failed or no live thresholds were measured), with the precision a calibration asked of Certain. They tell
+   * apart two runs on the same labels. Optional: summaries saved before them lack them.
+   */
+  modelThresholds: z
+    .object({ Certain: z.number(), Probable: z.number(), targetPrecision: z.number().optional() })
+    .nullable()
+    .optional(),
   /** Estimate: true when the fit failed its checks (its expected true pairs are then the profile's prior, not a fit). */
   fitFailed: z.boolean().optional(),
 });

@@ -104,6 +104,7 @@ function summaryOf(run: SavedRunInput, runId: string, createdAt: string, actor: 
       versions: report.trainedAgainst,
       thresholds: report.thresholds.map((t) => t.threshold),
       modelVersion: report.modelVersion,
+      modelThresholds: report.fit?.status === 'fallback' ? null : report.suggestedThresholds,
       ...(report.fit?.status === 'fallback' ? { fitFailed: true } : {}),
     };
   }
@@ -134,6 +135,14 @@ function summaryOf(run: SavedRunInput, runId: string, createdAt: string, actor: 
     versions: calibration.trainedAgainst,
     thresholds: calibration.heldOut.thresholds.map((t) => t.threshold),
     modelVersion: calibration.modelVersion,
+    modelThresholds:
+      calibration.liveThresholds === null || calibration.liveThresholds === undefined
+        ? null
+        : {
+            Certain: calibration.liveThresholds.Certain,
+            Probable: calibration.liveThresholds.Probable,
+            targetPrecision: calibration.targetPrecision,
+          },
   };
 }
 

@@ -291,6 +291,7 @@ describe('Estimate without labels on the Match assurance page', () => {
       modelVersion: string;
       datasetDigest: string;
     };
+    const shown = await page.getByTestId('est-certain').textContent();
     await page.getByRole('tab', { name: 'Saved runs' }).click();
     const row = page.locator('[data-testid="runs-table"] tbody tr').filter({ hasText: 'Estimate without labels' });
     await row.waitFor();
@@ -299,6 +300,8 @@ describe('Estimate without labels on the Match assurance page', () => {
     expect(text).toContain(`Estimate without labels (${model.modelVersion})`);
     expect(text).toContain(model.datasetDigest.slice(0, 12));
     expect(text).toMatch(/candidate pairs \(about [\d,]+ true, estimated\)/);
+    // The model's suggested thresholds, which tell apart two estimates of the same records.
+    expect(text).toContain(`Certain ${shown ?? ''} · Probable `);
     // The saved-runs list has no comparison box for an estimate (only evaluations compare).
     expect(await row.getByRole('checkbox').count()).toBe(0);
     await expectAccessible(page, 'assurance-estimate-saved');

@@ -553,10 +553,11 @@ describe('the Match assurance page', () => {
     const rows = page.locator('[data-testid="runs-table"] tbody tr');
     // The two calibrations: u from random pairs, then from the labels.
     await expect.poll(() => rows.count()).toBe(4);
+    // A calibration is listed with the thresholds that go with its model and the precision asked of Certain.
     expect(await rows.allTextContents()).toEqual([
       expect.stringMatching(/Evaluation.*workbench-1/),
-      expect.stringMatching(/Calibration \(fs-e2e-1\).*labels-1/),
-      expect.stringMatching(/Calibration \(fs-e2e-1\).*labels-1/),
+      expect.stringMatching(/Calibration \(fs-e2e-1\).*labels-1.*Certain .+ · Probable .+ \(precision 0\.99 asked\)/),
+      expect.stringMatching(/Calibration \(fs-e2e-1\).*labels-1.*Certain .+ · Probable .+ \(precision 0\.99 asked\)/),
       expect.stringMatching(/Evaluation.*labels-1/),
     ]);
     await rows.nth(0).getByRole('checkbox').check();

@@ -1,6 +1,6 @@
 /**
  * Saved runs: every evaluation, calibration, estimate and registry audit asked from this console, with its dataset digest, versions,
- * thresholds and time; each reopens whole. Two evaluations compare side by side: metric deltas per threshold
+ * thresholds (a model's: those that go with it) and time; each reopens whole. Two evaluations compare side by side: metric deltas per threshold
  * both were asked at (for example two profile versions on the same labels).
  */
 import { Alert, Button, Card, Checkbox, Code, Group, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
@@ -8,7 +8,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { SavedRun, SavedRunSummary } from '../../../console-protocol/protocol.ts';
 import { useClient } from '../../client/context.tsx';
-import { formatCount, formatDateTime } from '../../format.ts';
+import { formatCount, formatDateTime, thresholdFigure } from '../../format.ts';
 import { IconAlert } from '../../icons.tsx';
 import { fixed3 } from './metric-text.ts';
 import { comparisonRows, metricDelta, unsharedThresholds } from './run-comparison.ts';
@@ -84,6 +84,19 @@ function Comparison({
       )}
     </Card>
   );
+}
+
+/**
+ * An evaluation's thresholds as asked; a calibration's or an estimate's model by the thresholds that go with it (and
+ * the precision a calibration asked), which tell apart two runs on the same labels. A summary kept before those were
+ * recorded shows its threshold grid, as it did.
+ */
+function thresholdsText(run: SavedRunSummary): string {
+  const model = run.modelThresholds;
+  if (model === null) return '—';
+  if (model === undefined) return run.thresholds.length === 0 ? '—' : run.thresholds.join(', ');
+  const asked = model.targetPrecision === undefined ? '' : ` (precision ${String(model.targetPrecision)} asked)`;
+  return `Certain ${thresholdFigure(model.Certain).text} · Probable ${thresholdFigure(model.Probable).text}${asked}`;
 }
 
 /** How a kept run is named to a screen reader: a label set by its dataset, any other run by kind and time. */
@@ -198,7 +211,7 @@ export function RunsPanel({
                     <Table.Td>
                       v{run.versions.matchingProfileVersion} · {run.versions.scoreMethod}
                     </Table.Td>
-                    <Table.Td>{run.thresholds.length === 0 ? '—' : run.thresholds.join(', ')}</Table.Td>
+                    <Table.Td>{thresholdsText(run)}</Table.Td>
                     <Table.Td>
                       <Group gap={4} wrap="nowrap">
                         <Button

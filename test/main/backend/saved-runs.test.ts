@@ -56,7 +56,7 @@ describe('saved assurance runs', () => {
       thresholds: [0.5, 0.9],
       maximumErrorExamples: 4,
     });
-    const { model } = await backend.call('matching/calibrate', {
+    const { model, report: calibrated } = await backend.call('matching/calibrate', {
       datasetId: 'set-a',
       modelVersion: 'fs-1',
       pairs,
@@ -79,6 +79,14 @@ describe('saved assurance runs', () => {
       modelVersion: null,
     });
     expect(calibration).toMatchObject({ datasetDigest: report.datasetDigest, modelVersion: 'fs-1' });
+    // The list tells two calibrations on the same labels apart by the thresholds that go with each model.
+    expect(calibrated.liveThresholds).toBeTruthy();
+    expect(calibration?.modelThresholds).toEqual({
+      Certain: calibrated.liveThresholds?.Certain,
+      Probable: calibrated.liveThresholds?.Probable,
+      targetPrecision: 0.9,
+    });
+    expect(evaluation?.modelThresholds).toBeUndefined();
 
     const reopened = await backend.call('console/run', { runId: evaluation?.runId ?? '' });
     expect(reopened.kind).toBe('evaluation');
