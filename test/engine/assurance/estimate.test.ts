@@ -184,18 +184,18 @@ describe('model-estimated precision, recall and suggested thresholds', () => {
     // Each cut is the simplest number down to the next lower score: Certain at the 0.98 pair is 0.9, which links the
     // same pairs (nothing scores between 0.7 and 0.98). Probable's cut at the 0.6 pair reaches down to the 0.3 pair,
     // so the profile's 0.5 already reviews the same pairs and stays.
-    const suggested = suggestThresholds(
-      score,
-      posterior,
-      { precision: 0.99, recall: 0.9 },
-      { Certain: 0.99, Probable: 0.5 },
-    );
+    /** The model-estimated figures at a simple cut are those at the score it stands for. */
+    const sameFigures = (cut: number, at: number, scores: Float64Array, posteriors: Float64Array): void => {
+      expect(estimatedThresholdMetrics(cut, scores, posteriors)).toEqual({
+        ...estimatedThresholdMetrics(at, scores, posteriors),
+        threshold: cut,
+      });
+    };
+    const profile = { Certain: 0.99, Probable: 0.5 };
+    const suggested = suggestThresholds(score, posterior, { precision: 0.99, recall: 0.9 }, profile);
     expect(suggested).toMatchObject({ Certain: 0.9, Probable: 0.5 });
     expect(suggested.explanation).toMatch(/^Certain 0\.9: the lowest score/);
-    expect(estimatedThresholdMetrics(0.9, score, posterior)).toEqual({
-      ...estimatedThresholdMetrics(0.98, score, posterior),
-      threshold: 0.9,
-    });
+    sameFigures(0.9, 0.98, score, posterior);
     expect(
       suggestThresholds(score, posterior, { precision: 0.8, recall: 0.5 }, { Certain: 0.99, Probable: 0.5 }),
     ).toMatchObject({ Certain: 0.6, Probable: 0.6 });
@@ -203,22 +203,11 @@ describe('model-estimated precision, recall and suggested thresholds', () => {
     // 0.9 and 0.7, the shortest decimals down to the next lower scores (0.73421 and 0.61), with the same pairs.
     const raw = Float64Array.from([0.999, 0.98765, 0.73421, 0.61, 0.2]);
     const rawPosterior = Float64Array.from([1, 0.99, 0.9, 0.5, 0.1]);
-    const simple = suggestThresholds(
-      raw,
-      rawPosterior,
-      { precision: 0.99, recall: 0.8 },
-      { Certain: 0.99, Probable: 0.5 },
-    );
+    const simple = suggestThresholds(raw, rawPosterior, { precision: 0.99, recall: 0.8 }, profile);
     expect(simple).toMatchObject({ Certain: 0.9, Probable: 0.7 });
     expect(simple.explanation).toMatch(/^Certain 0\.9: .*; Probable 0\.7: the highest score/);
-    for (const [cut, at] of [
-      [0.9, 0.98765],
-      [0.7, 0.73421],
-    ] as const)
-      expect(estimatedThresholdMetrics(cut, raw, rawPosterior)).toEqual({
-        ...estimatedThresholdMetrics(at, raw, rawPosterior),
-        threshold: cut,
-      });
+    sameFigures(0.9, 0.98765, raw, rawPosterior);
+    sameFigures(0.7, 0.73421, raw, rawPosterior);
     // The profile's Certain is already lower than the precision target allows, and its Probable already
     // higher than the recall target needs: neither moves.
     const unsure = Float64Array.from([0.99, 0.99, 0.9, 0.5, 0.2, 0]);
