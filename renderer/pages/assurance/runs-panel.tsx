@@ -1,7 +1,8 @@
 /**
- * Saved runs: every evaluation, calibration, estimate and registry audit asked from this console, with its dataset digest, versions,
- * thresholds (a model's: those that go with it) and time; each reopens whole. Two evaluations compare side by side: metric deltas per threshold
- * both were asked at (for example two profile versions on the same labels).
+ * Saved runs: every evaluation, calibration, estimate and registry audit asked from this console, with its dataset
+ * digest, versions, thresholds (a model's: those that go with it) and time; each reopens whole. Two evaluations
+ * compare side by side: metric deltas per threshold both were asked at (for example two profile versions on the same
+ * labels).
  */
 import { Alert, Button, Card, Checkbox, Code, Group, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
