@@ -42,6 +42,11 @@ const StratumSchema = z.object({
 export const AuditSampleInputSchema = z.strictObject({
   labels: z.number().int().min(40).max(10_000).default(400),
   seed: z.number().int().default(1),
+  /**
+   * A tenant with a ground truth (a synthetic sandbox, a benchmark load): give each pair it knows its label, to see
+   * the audit's figures without labelling by hand or to check them against the truth. Refused where there is none.
+   */
+  groundTruth: z.boolean().default(false),
 });
 
 export const AuditSampleSchema = z.object({
@@ -55,7 +60,15 @@ export const AuditSampleSchema = z.object({
    */
   sampledIdentities: z.number().int().min(1).optional(),
   /** The pairs to label, each with its stratum (what the estimate weighs it by). */
-  pairs: z.array(z.object({ stratum: AuditStratumNameSchema, left: RecordRefSchema, right: RecordRefSchema })),
+  pairs: z.array(
+    z.object({
+      stratum: AuditStratumNameSchema,
+      left: RecordRefSchema,
+      right: RecordRefSchema,
+      /** Asked with groundTruth: whether the truth holds both records one person's (absent where it knows neither). */
+      isMatch: z.boolean().optional(),
+    }),
+  ),
   /**
    * True when candidate pairs beyond a bound were not enumerated (the far stratum is then a lower bound). The sample
    * now streams every candidate pair of the identities it walks (all, or a seeded sample: sampledIdentities), so

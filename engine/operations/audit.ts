@@ -5,6 +5,8 @@ import { AUDIT_STRATA } from '../contract/audit.ts';
 import type { EngineEnv } from '../env.ts';
 import { NO_CONTROL, type RunControl } from '../run-control.ts';
 import { activeProfile } from '../store/profiles.ts';
+import { hasTruth, truthPersonOf } from '../store/assurance.ts';
+import type { RecordRef } from '../contract/matching.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { drawAuditSample } from '../assurance/audit-sample.ts';
 import { auditEstimate } from '../stats/audit-estimate.ts';
@@ -19,6 +21,11 @@ export function sampleAudit(
 ): OperationOutput<'audit/sample'> {
   const { store } = env;
   requireTenant(store, ctx.tenantId);
+  if (input.groundTruth === true && !hasTruth(store, ctx.tenantId))
+    throw validationError(
+      `tenant "${ctx.tenantId}" has no ground truth: only a synthetic sandbox (sandbox init --synthetic N) or a benchmark load can label an audit sample by itself; label a registry of real patients by hand`,
+      [{ path: 'groundTruth', message: 'no ground truth in this tenant' }],
+    );
   return store.read(() => {
     const stored = activeProfile(store, ctx.tenantId);
     const { sizes, quota, pairs, identities, sampledIdentities } = drawAuditSample(
@@ -37,13 +44,24 @@ export function sampleAudit(
         population: sizes.get(name) ?? 0,
         sampled: quota.get(name) ?? 0,
       })),
-      pairs,
+      pairs: input.groundTruth === true ? pairs.map((pair) => withTruth(store, ctx.tenantId, pair)) : pairs,
       identities,
       ...(sampledIdentities === undefined ? {} : { sampledIdentities }),
       // Every candidate pair of the identities walked is enumerated (bounded as reconciliation bounds its candidates).
       candidatePairsCapped: false,
     };
   });
+}
+
+/** The pair with its ground-truth label, when the truth knows both records. */
+function withTruth<P extends { readonly left: RecordRef; readonly right: RecordRef }>(
+  store: EngineEnv['store'],
+  tenantId: string,
+  pair: P,
+): P & { isMatch?: boolean } {
+  const left = truthPersonOf(store, tenantId, pair.left.sourceSystem, pair.left.localId);
+  const right = truthPersonOf(store, tenantId, pair.right.sourceSystem, pair.right.localId);
+  return left === undefined || right === undefined ? pair : { ...pair, isMatch: left === right };
 }
 
 export function estimateAudit(

@@ -97,6 +97,19 @@ export function truthRecords(store: Store, tenantId: string): TruthRecordRow[] {
     .all(tenantId) as TruthRecordRow[];
 }
 
+/** The person the ground truth gives a record, or undefined where it does not know the record. */
+export function truthPersonOf(
+  store: Store,
+  tenantId: string,
+  sourceSystem: string,
+  localId: string,
+): string | undefined {
+  return store
+    .statement('SELECT person_id FROM synthetic_truth WHERE tenant_id = ? AND source_system = ? AND local_id = ?')
+    .pluck()
+    .get(tenantId, sourceSystem, localId) as string | undefined;
+}
+
 export function hasTruth(store: Store, tenantId: string): boolean {
   return store.statement('SELECT 1 FROM synthetic_truth WHERE tenant_id = ? LIMIT 1').get(tenantId) !== undefined;
 }

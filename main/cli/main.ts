@@ -46,7 +46,9 @@ Usage: mpi-console <command> [options]   (global: --db FILE or --database URL, -
                                                identifier or by score, profile version, job), updates, rebuilds, cases
   health [--source S] [--limit N]              health figures of every ingest and job over time, drift flags on the latest
                                                (exit 1 when something is flagged)
-  audit sample --out SAMPLE.json [--labels N] [--seed S]   a stratified sample of the registry's decisions to label
+  audit sample --out SAMPLE.json [--labels N] [--seed S] [--ground-truth]
+                                               a stratified sample of the registry's decisions to label (labelled
+                                               from a synthetic sandbox's ground truth with --ground-truth)
   audit estimate --sample SAMPLE.json --labels FILE.tsv    precision, recall and F1 of the registry's links, 95% bounds
   link-quality scan [--max-records N] [--limit N]   flag identities that look like wrong links (weak bridge, same
                                                source twice, sex or birth-date conflict, too large); never unlinks
@@ -136,6 +138,7 @@ const OPTIONS = {
   'target-recall': { type: 'string' },
   'review-budget': { type: 'string' },
   'with-thresholds': { type: 'boolean' },
+  'ground-truth': { type: 'boolean' },
   profile: { type: 'string' },
   ...API_OPTIONS,
 } as const;

@@ -3,8 +3,8 @@
  * as an analyst uses it: draw a stratified sample, label every pair by keyboard (blind: no score, no band, no link
  * shown), leave and come back, estimate; the page's precision, recall and F1 with their intervals equal the
  * engine's audit/estimate of the same labels; the run is kept in Saved runs and reopens with its labels. The truth
- * the test labels by is the synthetic population's (synthetic_truth). Every state is checked with axe and saved as
- * a screenshot.
+ * the test labels by is the synthetic population's (synthetic_truth), which the page can also apply in one step.
+ * Every state is checked with axe and saved as a screenshot.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
@@ -34,6 +34,7 @@ let page: Page;
 let sample: AuditSample;
 let truth: boolean[];
 let expected: OperationOutput<'audit/estimate'>;
+let expectedFromTruth: OperationOutput<'audit/estimate'>;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
@@ -56,9 +57,12 @@ beforeAll(async () => {
     );
     // What the page must show: the estimate of the labels a person would give (the truth), pair 3 left unsure.
     const labels = sample.pairs.flatMap((p, i) => (i === 2 ? [] : [{ ...p, isMatch: truth[i] === true }]));
-    expected = await engine.call(
+    const strata = sample.strata.map(({ name, linked, population }) => ({ name, linked, population }));
+    expected = await engine.call('audit/estimate', { strata, labels }, ctx);
+    // Every pair labelled by the truth, as "Draw and label from the ground truth" does.
+    expectedFromTruth = await engine.call(
       'audit/estimate',
-      { strata: sample.strata.map(({ name, linked, population }) => ({ name, linked, population })), labels },
+      { strata, labels: sample.pairs.map((p, i) => ({ ...p, isMatch: truth[i] === true })) },
       ctx,
     );
   } finally {
@@ -72,6 +76,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
   expect(code, host.output()).toBe(0);
 });
+
+/** A figure as the report's table shows it: the estimate, then its interval. */
+function figure(b: { estimate: number | null; lower: number | null; upper: number | null }): string {
+  return `${b.estimate?.toFixed(3) ?? '—'}${b.lower === null || b.upper === null ? '—' : `${b.lower.toFixed(3)} – ${b.upper.toFixed(3)}`}`;
+}
 
 /** The record references the page shows in the pair's column headers. */
 async function shownPair(): Promise<string[]> {
@@ -157,8 +166,6 @@ describe('the registry audit', () => {
     const report = page.getByTestId('audit-report');
     await report.waitFor({ timeout: 60_000 });
     const rows = await page.getByTestId('audit-figures').locator('tbody tr').allTextContents();
-    const figure = (b: { estimate: number | null; lower: number | null; upper: number | null }): string =>
-      `${b.estimate?.toFixed(3) ?? '—'}${b.lower === null || b.upper === null ? '—' : `${b.lower.toFixed(3)} – ${b.upper.toFixed(3)}`}`;
     expect(rows[0]).toContain(`Precision${figure(expected.precision)}`);
     expect(rows[1]).toContain(`Recall${figure(expected.recall)}`);
     expect(rows[2]).toContain(`F1${figure(expected.f1)}`);
@@ -190,6 +197,27 @@ describe('the registry audit', () => {
     expect(reopened).toEqual(rows);
     await expectAccessible(page, 'audit-reopened');
     await screenshot(page, 'audit-04-reopened');
+  });
+
+  it('draws and labels from the ground truth in one step on a synthetic sandbox; the estimate is the truth’s', async () => {
+    await page.getByLabel('Pairs to label').fill(String(SIZE));
+    await page.getByLabel('Seed').fill(String(SEED));
+    await page.getByRole('button', { name: 'Draw and label from the ground truth' }).click();
+    const n = String(sample.pairs.length);
+    await expect
+      .poll(() => page.getByTestId('audit-truth').textContent())
+      .toBe(`${n} of the ${n} pairs were labelled from the ground truth, not by a person.`);
+    // The pair left unsure by hand is labelled too: the truth knows every record of the sandbox.
+    expect(await page.getByTestId('audit-progress').textContent()).toBe(`${n} labelled · 0 unsure · 0 to go`);
+    await page.getByRole('button', { name: `Estimate accuracy from ${n} labels` }).click();
+    await expect
+      .poll(async () => (await page.getByTestId('audit-figures').locator('tbody tr').allTextContents())[0])
+      .toContain(`Precision${figure(expectedFromTruth.precision)}`);
+    const rows = await page.getByTestId('audit-figures').locator('tbody tr').allTextContents();
+    expect(rows[1]).toContain(`Recall${figure(expectedFromTruth.recall)}`);
+    expect(rows[2]).toContain(`F1${figure(expectedFromTruth.f1)}`);
+    await expectAccessible(page, 'audit-ground-truth');
+    await screenshot(page, 'audit-05-ground-truth');
   });
 
   it('ran without script errors or CSP violations', () => {

@@ -1,6 +1,7 @@
 /**
- * `audit sample --out SAMPLE.json [--labels N] [--seed S]`: a stratified sample of the registry's decisions to label
- * (also written as SAMPLE.tsv, five columns with the isMatch column to fill);
+ * `audit sample --out SAMPLE.json [--labels N] [--seed S] [--ground-truth]`: a stratified sample of the registry's
+ * decisions to label (also written as SAMPLE.tsv, five columns with the isMatch column to fill; filled from the
+ * ground truth of a synthetic sandbox or benchmark load with --ground-truth);
  * `audit estimate --sample SAMPLE.json --labels LABELS.tsv`: the registry's precision, recall and F1 of its links.
  */
 import { readFileSync } from 'node:fs';
@@ -49,14 +50,16 @@ export async function auditSample(cli: CliContext): Promise<number> {
   const sample = await cli.longCall('audit/sample', {
     labels: cli.integer('labels', 400),
     seed: cli.integer('seed', 1),
+    groundTruth: cli.values['ground-truth'] === true,
   });
   const saved = writeOutput(out, `${JSON.stringify(sample, null, 2)}\n`, inUse);
-  // The five label columns; isMatch is left for the person labelling (match or non-match).
+  // The five label columns; isMatch is left for the person labelling (match or non-match), or the ground truth's.
   const tsv =
     [
       'leftSource\tleftLocalId\trightSource\trightLocalId\tisMatch',
       ...sample.pairs.map(
-        (p) => `${p.left.sourceSystem}\t${p.left.localId}\t${p.right.sourceSystem}\t${p.right.localId}\t`,
+        (p) =>
+          `${p.left.sourceSystem}\t${p.left.localId}\t${p.right.sourceSystem}\t${p.right.localId}\t${p.isMatch === undefined ? '' : p.isMatch ? 'match' : 'non-match'}`,
       ),
     ].join('\n') + '\n';
   writeOutput(tsvPath, tsv, inUse);
@@ -70,8 +73,11 @@ export async function auditSample(cli: CliContext): Promise<number> {
       sample.strata.map((s) => [s.name, String(s.population), String(s.sampled), AUDIT_STRATUM_TEXT[s.name]]),
     ),
   );
+  const fromTruth = sample.pairs.filter((p) => p.isMatch !== undefined).length;
   cli.write(
-    `\nWrote the sample to ${out}${saved.note} and the ${String(sample.pairs.length)} pairs to label to ${tsvPath}: fill its isMatch column (match or non-match), then\nmpi-console audit estimate --sample ${out} --labels ${tsvPath}\n`,
+    fromTruth > 0
+      ? `\nWrote the sample to ${out}${saved.note} and its ${String(sample.pairs.length)} pairs to ${tsvPath}, ${String(fromTruth)} of them labelled from the ground truth, not by a person${fromTruth < sample.pairs.length ? ' (fill the isMatch column of the others)' : ''}; then\nmpi-console audit estimate --sample ${out} --labels ${tsvPath}\n`
+      : `\nWrote the sample to ${out}${saved.note} and the ${String(sample.pairs.length)} pairs to label to ${tsvPath}: fill its isMatch column (match or non-match), then\nmpi-console audit estimate --sample ${out} --labels ${tsvPath}\n`,
   );
   if (sample.sampledIdentities !== undefined)
     cli.write(`${auditSampleText(sample.sampledIdentities, sample.identities ?? 0)}\n`);

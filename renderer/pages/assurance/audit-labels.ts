@@ -54,3 +54,28 @@ export function reopenedAudit(
     verdicts,
   };
 }
+
+/**
+ * The verdicts with the ground truth's labels of a sample drawn with it (pairs the truth does not know keep theirs):
+ * the registry's figures on a synthetic sandbox without labelling by hand. One new map, however large the sample.
+ */
+export function withTruthVerdicts(
+  verdicts: ReadonlyMap<string, KeptVerdict>,
+  sample: AuditSample,
+): Map<string, KeptVerdict> {
+  const next = new Map(verdicts);
+  for (const { left, right, isMatch } of sample.pairs) {
+    if (isMatch === undefined) continue;
+    next.set(pairKey({ left, right }), {
+      left: { sourceSystem: left.sourceSystem, localId: left.localId },
+      right: { sourceSystem: right.sourceSystem, localId: right.localId },
+      verdict: isMatch ? 'match' : 'non-match',
+    });
+  }
+  return next;
+}
+
+/** How many of the sample's pairs came labelled by the ground truth. */
+export function truthLabelled(sample: AuditSample): number {
+  return sample.pairs.filter((p) => p.isMatch !== undefined).length;
+}

@@ -20,7 +20,7 @@ import { useClient } from '../../client/context.tsx';
 import { formatCount } from '../../format.ts';
 import { useTask } from '../../hooks/task.ts';
 import { IconAlert } from '../../icons.tsx';
-import { auditRequest, labelledByStratum } from './audit-labels.ts';
+import { auditRequest, labelledByStratum, truthLabelled, withTruthVerdicts } from './audit-labels.ts';
 import { AuditReport } from './audit-report.tsx';
 import { EngineRefusal } from './engine-refusal.tsx';
 import { schemaCodec, usePageState, type Codec } from './page-state.ts';
@@ -106,8 +106,11 @@ export function AuditPanel({
     setSample(drawn);
     setEstimate(null);
     setReopened(null);
-    // Verdicts are kept by pair: those given to pairs of this sample before (the same seed again) still count.
-    setIndex(nextUnlabelled(drawn.pairs, verdicts, 0));
+    // Verdicts are kept by pair: those given to pairs of this sample before (the same seed again) still count. A
+    // sample drawn with the ground truth brings its labels.
+    const given = truthLabelled(drawn) > 0 ? withTruthVerdicts(verdicts, drawn) : verdicts;
+    if (given !== verdicts) setVerdicts(given);
+    setIndex(nextUnlabelled(drawn.pairs, given, 0));
   });
   const estimating = useMutation({
     mutationFn: (current: AuditSample) => client.send('audit/estimate', auditRequest(current, verdicts)),
@@ -176,7 +179,22 @@ export function AuditPanel({
             >
               {sample === null ? 'Draw the audit sample' : 'Draw again'}
             </Button>
+            <Button
+              variant="light"
+              loading={draw.isPending}
+              disabled={sizeError !== undefined || seedError !== undefined}
+              onClick={() => {
+                draw.start({ labels: Number(size), seed: Number(seed), groundTruth: true });
+              }}
+            >
+              Draw and label from the ground truth
+            </Button>
           </Group>
+          <Text size="xs" c="dimmed" mt={6} maw={820}>
+            A synthetic sandbox or a benchmark load knows which records are one person: drawn with its ground truth,
+            every pair comes labelled, to see the audit's figures at once or check them against the truth. A registry of
+            real patients has none.
+          </Text>
         </form>
         <div style={{ marginTop: 12 }}>
           <TaskProgress task={draw} what="audit sample" />
@@ -216,6 +234,12 @@ export function AuditPanel({
               ))}
             </Table.Tbody>
           </Table>
+        ) : null}
+        {sample !== null && truthLabelled(sample) > 0 ? (
+          <Text size="sm" mt={4} data-testid="audit-truth">
+            {formatCount(truthLabelled(sample))} of the {formatCount(sample.pairs.length)} pairs were labelled from the
+            ground truth, not by a person.
+          </Text>
         ) : null}
         {sample?.sampledIdentities !== undefined ? (
           <Text size="xs" c="dimmed" mt={4} data-testid="audit-sampled">

@@ -13,6 +13,8 @@ import { NO_CONTROL } from '../../../engine/run-control.ts';
 import { AUDIT_STRATA, type AuditStratumName } from '../../../engine/contract/audit.ts';
 import { tempDir } from '../../helpers/temp.ts';
 import type { Store } from '../../../engine/store/store.ts';
+import { EngineError } from '../../../engine/contract/errors.ts';
+import { ctx as registryCtx, ndjson, openRegistry, patient } from '../../helpers/registry.ts';
 
 const ctx = { tenantId: 'audit', actor: 'test' };
 
@@ -191,6 +193,71 @@ describe('the registry audit from a stratified sample', () => {
     expect(again().pairs).toEqual(again().pairs);
     const other = store.read(() => drawAuditSample(store, ctx.tenantId, stored, 400, 4, NO_CONTROL, bound));
     expect(other.pairs).not.toEqual(again().pairs);
+    engine.close();
+  });
+  it('labels an audit sample from the ground truth, the same draw with each pair as the truth has it', async () => {
+    const engine = LocalEngine.open({ dbPath: join(tempDir(), 'truth.db') });
+    await engine.call('sandbox/create', { syntheticPeople: 300, seed: 3 }, ctx);
+    const plain = await engine.call('audit/sample', { labels: 200, seed: 2 }, ctx);
+    const labelled = await engine.call('audit/sample', { labels: 200, seed: 2, groundTruth: true }, ctx);
+    expect(plain.pairs.every((p) => p.isMatch === undefined)).toBe(true);
+    expect(labelled.pairs.map(({ isMatch: _label, ...pair }) => pair)).toEqual(plain.pairs);
+    expect(labelled.strata).toEqual(plain.strata);
+    const person = personOf(engine.env.store);
+    const truth = labelled.pairs.map(
+      (p) =>
+        person.get(`${p.left.sourceSystem}/${p.left.localId}`) ===
+        person.get(`${p.right.sourceSystem}/${p.right.localId}`),
+    );
+    expect(labelled.pairs.map((p) => p.isMatch)).toEqual(truth);
+    // Both kinds occur: the registry's links and the candidate pairs it left apart.
+    expect(truth.filter(Boolean).length).toBeGreaterThan(0);
+    expect(truth.filter((t) => !t).length).toBeGreaterThan(0);
+    // The labels go into the estimate as they come.
+    const estimate = await engine.call(
+      'audit/estimate',
+      {
+        strata: labelled.strata.map(({ name, linked, population }) => ({ name, linked, population })),
+        labels: labelled.pairs.map(({ stratum, left, right, isMatch }) => ({
+          stratum,
+          left,
+          right,
+          isMatch: isMatch === true,
+        })),
+      },
+      ctx,
+    );
+    expect(estimate.byStratum.map((s) => s.labelled)).toEqual(labelled.strata.map((s) => s.sampled));
+    engine.close();
+  });
+
+  it('refuses to label from the ground truth where the tenant has none, and draws as usual without it', async () => {
+    const engine = openRegistry(tempDir(), ['t1']);
+    await engine.call(
+      'records/ingest',
+      {
+        sourceSystem: 'hospital',
+        ndjson: ndjson(
+          patient({ id: 'a1', mrn: 'M1', family: 'Okafor', given: ['Ada'], birthDate: '1970-01-02' }),
+          patient({ id: 'a2', mrn: 'M2', family: 'Okafor', given: ['Ada'], birthDate: '1970-01-02' }),
+        ),
+      },
+      registryCtx(),
+    );
+    const refused = await engine
+      .call('audit/sample', { labels: 40, groundTruth: true }, registryCtx())
+      .then(() => null)
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(EngineError);
+    expect((refused as EngineError).toData()).toMatchObject({
+      kind: 'validation',
+      issues: [{ path: 'groundTruth', message: 'no ground truth in this tenant' }],
+    });
+    expect((refused as EngineError).message).toMatch(
+      /has no ground truth: .*label a registry of real patients by hand/,
+    );
+    const drawn = await engine.call('audit/sample', { labels: 40 }, registryCtx());
+    expect(drawn.pairs.every((p) => p.isMatch === undefined)).toBe(true);
     engine.close();
   });
 });

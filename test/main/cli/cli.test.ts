@@ -118,6 +118,30 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
     expect(estimated.code, estimated.stderr).toBe(0);
     expect(estimated.stdout).toMatch(/precision of links\s+0\.0000 \(95%: 0\.0000 to /);
     expect(estimated.stdout).toContain('Stratified expansion estimator');
+    // On a synthetic sandbox the ground truth can label the sample: every row comes with its isMatch filled.
+    const truthOut = join(dir, 'audit-truth.json');
+    const byTruth = await runCli([...db, 'audit', 'sample', '--out', truthOut, '--labels', '40', '--ground-truth']);
+    expect(byTruth.code, byTruth.stderr).toBe(0);
+    expect(byTruth.stdout).toMatch(/, (\d+) of them labelled from the ground truth, not by a person; then/);
+    const truthRows = readFileSync(join(dir, 'audit-truth.tsv'), 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .slice(1);
+    expect(truthRows.length).toBeGreaterThan(0);
+    expect(truthRows.every((line) => /\t(match|non-match)$/.test(line))).toBe(true);
+    expect(truthRows.some((line) => line.endsWith('\tmatch'))).toBe(true);
+    const fromTruth = await runCli([
+      ...db,
+      'audit',
+      'estimate',
+      '--sample',
+      truthOut,
+      '--labels',
+      join(dir, 'audit-truth.tsv'),
+    ]);
+    expect(fromTruth.code, fromTruth.stderr).toBe(0);
+    // The sandbox's links are the truth's: the linked pairs drawn are all one person.
+    expect(fromTruth.stdout).toMatch(/precision of links\s+1\.0000 \(95%: 0\.\d+ to 1\.0000/);
     const badDecision = await runCli([...db, 'review', 'decide', caseId, '--decision', 'maybe', '--reason', 'x']);
     expect(badDecision.code).toBe(2);
     expect(badDecision.stderr).toContain('--decision is one of same-person, different-people, unsure');
