@@ -233,17 +233,11 @@ describe('the registry audit from a stratified sample', () => {
 
   it('refuses to label from the ground truth where the tenant has none, and draws as usual without it', async () => {
     const engine = openRegistry(tempDir(), ['t1']);
-    await engine.call(
-      'records/ingest',
-      {
-        sourceSystem: 'hospital',
-        ndjson: ndjson(
-          patient({ id: 'a1', mrn: 'M1', family: 'Okafor', given: ['Ada'], birthDate: '1970-01-02' }),
-          patient({ id: 'a2', mrn: 'M2', family: 'Okafor', given: ['Ada'], birthDate: '1970-01-02' }),
-        ),
-      },
-      registryCtx(),
+    // Two records of one person, ingested as a hospital sends them: a registry with a link and no ground truth.
+    const twice = ['a1', 'a2'].map((id, i) =>
+      patient({ id, mrn: `M${String(i)}`, family: 'Okafor', given: ['Ada'], birthDate: '1970-01-02' }),
     );
+    await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: ndjson(...twice) }, registryCtx());
     const refused = await engine
       .call('audit/sample', { labels: 40, groundTruth: true }, registryCtx())
       .then(() => null)
