@@ -200,8 +200,9 @@ describe('the registry audit', () => {
   });
 
   it('draws and labels from the ground truth in one step on a synthetic sandbox; the estimate is the truth’s', async () => {
-    await page.getByLabel('Pairs to label').fill(String(SIZE));
-    await page.getByLabel('Seed').fill(String(SEED));
+    // The sample's size and seed were kept across the reload above, as the sample was.
+    expect(await page.getByLabel('Pairs to label').inputValue()).toBe(String(SIZE));
+    expect(await page.getByLabel('Seed').inputValue()).toBe(String(SEED));
     await page.getByRole('button', { name: 'Draw and label from the ground truth' }).click();
     const n = String(sample.pairs.length);
     await expect

@@ -23,14 +23,13 @@ import { IconAlert } from '../../icons.tsx';
 import { auditRequest, labelledByStratum, truthLabelled, withTruthVerdicts } from './audit-labels.ts';
 import { AuditReport } from './audit-report.tsx';
 import { EngineRefusal } from './engine-refusal.tsx';
-import { schemaCodec, usePageState, type Codec } from './page-state.ts';
+import { schemaCodec, useFieldState, usePageState, type Codec } from './page-state.ts';
 import { PairRecords } from './pair-records.tsx';
 import { TaskProgress } from './task-progress.tsx';
 import { VERDICTS_CODEC, nextUnlabelled, pairKey, type KeptVerdict } from './workbench-labels.ts';
 import { useLabelling } from './use-labelling.ts';
 import { VerdictButtons, VerdictKeys, type VerdictWords } from './verdict-controls.tsx';
 
-type NumberValue = number | string;
 const SAMPLE_CODEC = schemaCodec<AuditSample | null>((stored) =>
   stored === null ? { success: true, data: null } : AuditSampleSchema.safeParse(stored),
 );
@@ -73,8 +72,9 @@ export function AuditPanel({
 }) {
   const client = useClient();
   const queryClient = useQueryClient();
-  const [size, setSize] = usePageState<NumberValue>(connectionKey, 'audit-size', 400);
-  const [seed, setSeed] = usePageState<NumberValue>(connectionKey, 'audit-seed', 1);
+  // Kept across reload like the sample they drew (a reloaded page went back to 400 beside a sample of 40).
+  const [size, setSize] = useFieldState(connectionKey, 'audit-size', 400);
+  const [seed, setSeed] = useFieldState(connectionKey, 'audit-seed', 1);
   const [sample, setSample] = usePageState<AuditSample | null>(connectionKey, AUDIT_STATE.sample, null, SAMPLE_CODEC);
   const [verdicts, setVerdicts] = usePageState<Map<string, KeptVerdict>>(
     connectionKey,
