@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { AuditEstimateInputSchema, AuditSample, AuditStratumName } from '../../../engine/contract/audit.ts';
-import { pairKey, withVerdict, type KeptVerdict } from './workbench-labels.ts';
+import { pairKey, withVerdicts, type KeptVerdict } from './workbench-labels.ts';
 
 export type AuditRequest = z.input<typeof AuditEstimateInputSchema>;
 
@@ -42,8 +42,10 @@ export function reopenedAudit(
   request: AuditRequest,
   matchingProfileVersion: number,
 ): { sample: AuditSample; verdicts: Map<string, KeptVerdict> } {
-  let verdicts = new Map<string, KeptVerdict>();
-  for (const label of request.labels) verdicts = withVerdict(verdicts, label, label.isMatch ? 'match' : 'non-match');
+  const verdicts = withVerdicts(
+    new Map(),
+    request.labels.map(({ left, right, isMatch }) => ({ left, right, verdict: isMatch ? 'match' : 'non-match' })),
+  );
   return {
     sample: {
       matchingProfileVersion,
@@ -57,22 +59,18 @@ export function reopenedAudit(
 
 /**
  * The verdicts with the ground truth's labels of a sample drawn with it (pairs the truth does not know keep theirs):
- * the registry's figures on a synthetic sandbox without labelling by hand. One new map, however large the sample.
+ * the registry's figures on a synthetic sandbox without labelling by hand.
  */
 export function withTruthVerdicts(
   verdicts: ReadonlyMap<string, KeptVerdict>,
   sample: AuditSample,
 ): Map<string, KeptVerdict> {
-  const next = new Map(verdicts);
-  for (const { left, right, isMatch } of sample.pairs) {
-    if (isMatch === undefined) continue;
-    next.set(pairKey({ left, right }), {
-      left: { sourceSystem: left.sourceSystem, localId: left.localId },
-      right: { sourceSystem: right.sourceSystem, localId: right.localId },
-      verdict: isMatch ? 'match' : 'non-match',
-    });
-  }
-  return next;
+  return withVerdicts(
+    verdicts,
+    sample.pairs.flatMap(({ left, right, isMatch }) =>
+      isMatch === undefined ? [] : [{ left, right, verdict: isMatch ? ('match' as const) : ('non-match' as const) }],
+    ),
+  );
 }
 
 /** How many of the sample's pairs came labelled by the ground truth. */

@@ -38,9 +38,23 @@ export function withVerdict(
   pair: PairRefs,
   verdict: Verdict,
 ): Map<string, KeptVerdict> {
+  return withVerdicts(verdicts, [{ ...refs(pair), verdict }]);
+}
+
+/**
+ * withVerdict for many pairs, in their order, in one new map however many there are (a saved audit reopened, a sample
+ * labelled from the ground truth): each verdict moves its pair to the end, as given last.
+ */
+export function withVerdicts(
+  verdicts: ReadonlyMap<string, KeptVerdict>,
+  given: Iterable<KeptVerdict>,
+): Map<string, KeptVerdict> {
   const next = new Map(verdicts);
-  next.delete(pairKey(pair));
-  next.set(pairKey(pair), { ...refs(pair), verdict });
+  for (const kept of given) {
+    const key = pairKey(kept);
+    next.delete(key);
+    next.set(key, { ...refs(kept), verdict: kept.verdict });
+  }
   return next;
 }
 
