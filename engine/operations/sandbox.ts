@@ -103,14 +103,20 @@ export async function createSandbox(
     records = population.records.length;
     onProgress?.({ stage: 'ingesting', done: 0, total: records });
     const settings = env.settings();
-    const ingestors = new Map(
-      SYNTHETIC_SOURCES.map((s) => [s.sourceSystem, new Ingestor(env.store, ctx.tenantId, s.sourceSystem, settings)]),
+    // Each source's ingestor, and its health figures as a separate ingest of it would record them: the fields its new
+    // records carry, and its time. The sources are loaded together, chunk by chunk, so each chunk's time is shared
+    // among its sources by their records in it.
+    const sources = new Map(
+      SYNTHETIC_SOURCES.map((s) => [
+        s.sourceSystem,
+        {
+          ingestor: new Ingestor(env.store, ctx.tenantId, s.sourceSystem, settings),
+          present: new FieldCompleteness(),
+          durationMs: 0,
+        },
+      ]),
     );
     const lineOf = new Map<string, number>();
-    // Each source's health figures, as a separate ingest of it would record them. The sources are loaded together,
-    // chunk by chunk, so each chunk's time is shared among its sources by their records in it.
-    const present = new Map(SYNTHETIC_SOURCES.map((s) => [s.sourceSystem, new FieldCompleteness()]));
-    const durationMs = new Map<string, number>();
     // Each chunk's records are let go once written: a million people are close to 4 GB of objects, and holding them
     // all to the end left the heap at its limit, collecting for most of the load.
     const pending: (SyntheticRecord | null)[] = population.records;
@@ -118,9 +124,10 @@ export async function createSandbox(
       const chunkStarted = performance.now();
       const chunk = pending.slice(start, start + CHUNK_LINES).filter((record) => record !== null);
       const prepared = chunk.map((record) => {
-        const ingestor = ingestors.get(record.sourceSystem);
-        if (ingestor === undefined) throw new Error('unknown synthetic source');
-        return { record, ingestor, resource: prepareLine(ingestor, JSON.stringify(record.patient)) };
+        const source = sources.get(record.sourceSystem);
+        if (source === undefined) throw new Error('unknown synthetic source');
+        const { ingestor } = source;
+        return { record, source, ingestor, resource: prepareLine(ingestor, JSON.stringify(record.patient)) };
       });
       const at = new Date().toISOString();
       const outcomes = ingestChunk(
@@ -136,7 +143,7 @@ export async function createSandbox(
           return outcome;
         },
         () => {
-          for (const ingestor of ingestors.values()) ingestor.discardCaches();
+          for (const { ingestor } of sources.values()) ingestor.discardCaches();
         },
       );
       const perRecordMs = (performance.now() - chunkStarted) / Math.max(1, chunk.length);
@@ -146,22 +153,21 @@ export async function createSandbox(
         const line = (lineOf.get(record.sourceSystem) ?? 0) + 1;
         lineOf.set(record.sourceSystem, line);
         report.lines = line;
-        durationMs.set(record.sourceSystem, (durationMs.get(record.sourceSystem) ?? 0) + perRecordMs);
+        const item = prepared[index];
         const outcome = outcomes[index];
-        const resource = prepared[index]?.resource;
-        if (outcome === undefined) return;
-        tallyInto(report, line, outcome, resource);
-        if (outcome.kind === 'created' && resource?.kind === 'ready')
-          present.get(record.sourceSystem)?.count(resource.write.fields);
+        if (item === undefined || outcome === undefined) return;
+        item.source.durationMs += perRecordMs;
+        tallyInto(report, line, outcome, item.resource);
+        if (outcome.kind === 'created' && item.resource.kind === 'ready')
+          item.source.present.count(item.resource.write.fields);
       });
       pending.fill(null, start, start + CHUNK_LINES);
       onProgress?.({ stage: 'ingesting', done: Math.min(start + CHUNK_LINES, records), total: records });
     }
     const samples = [...reports.values()].map((report) => {
-      const ingestor = ingestors.get(report.sourceSystem);
-      const fields = present.get(report.sourceSystem);
-      if (ingestor === undefined || fields === undefined) throw new Error('unknown synthetic source');
-      return ingestHealthSample(report, fields, durationMs.get(report.sourceSystem) ?? 0, ingestor);
+      const source = sources.get(report.sourceSystem);
+      if (source === undefined) throw new Error('unknown synthetic source');
+      return ingestHealthSample(report, source.present, source.durationMs, source.ingestor);
     });
     env.store.write(() => {
       // The load is each source's first ingest on the Health page, and the baseline its later ingests are compared with.
