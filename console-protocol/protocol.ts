@@ -284,6 +284,8 @@ export const SavedRunSummarySchema = z.object({
     .optional(),
   /** Estimate: true when the fit failed its checks (its expected true pairs are then the profile's prior, not a fit). */
   fitFailed: z.boolean().optional(),
+  /** Registry audit: how many of its labels came from the ground truth, not a person (absent when none did). */
+  labelsFromGroundTruth: z.number().int().min(1).optional(),
 });
 export type SavedRunSummary = z.infer<typeof SavedRunSummarySchema>;
 

@@ -87,6 +87,11 @@ export const AuditEstimateInputSchema = z.strictObject({
         left: RecordRefSchema,
         right: RecordRefSchema,
         isMatch: z.boolean(),
+        /**
+         * The label is the tenant's ground truth's (a sample drawn with groundTruth), not a person's: the estimate
+         * counts them, so a saved audit says how it was labelled.
+         */
+        fromGroundTruth: z.boolean().optional(),
       }),
     )
     .max(10_000),
@@ -106,6 +111,8 @@ export const AuditEstimateSchema = z.object({
   confidence: z.number(),
   labelsToHalveInterval: z.number().int(),
   byStratum: z.array(StratumSchema.extend({ labelled: z.number().int(), matches: z.number().int() })),
+  /** How many of the labels came from the ground truth, not a person (absent from older registries' answers). */
+  labelsFromGroundTruth: z.number().int().min(0).optional(),
   method: z.string(),
   /** The versions in force when the estimate was made: the registry's links it judges are those they made. */
   versions: VersionsSchema,

@@ -91,6 +91,7 @@ export function estimateAudit(
   return {
     ...auditEstimate(byStratum),
     byStratum,
+    labelsFromGroundTruth: input.labels.filter((l) => l.fromGroundTruth === true).length,
     method: AUDIT_METHOD,
     versions: { matchingProfileVersion, comparatorVersion, scoreMethod, scoreMethodVersion },
   };

@@ -73,6 +73,7 @@ function summaryOf(run: SavedRunInput, runId: string, createdAt: string, actor: 
   if (run.kind === 'audit' || run.kind === 'labels') {
     const labels = run.kind === 'audit' ? run.request.labels : run.request.pairs;
     const matches = labels.filter((l) => l.isMatch).length;
+    const fromTruth = run.kind === 'audit' ? run.request.labels.filter((l) => l.fromGroundTruth === true).length : 0;
     return {
       runId,
       createdAt,
@@ -86,6 +87,7 @@ function summaryOf(run: SavedRunInput, runId: string, createdAt: string, actor: 
       versions: run.kind === 'audit' ? run.output.versions : run.versions,
       thresholds: [],
       modelVersion: null,
+      ...(fromTruth > 0 ? { labelsFromGroundTruth: fromTruth } : {}),
     };
   }
   if (run.kind === 'estimate') {

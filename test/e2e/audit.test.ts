@@ -217,8 +217,30 @@ describe('the registry audit', () => {
     const rows = await page.getByTestId('audit-figures').locator('tbody tr').allTextContents();
     expect(rows[1]).toContain(`Recall${figure(expectedFromTruth.recall)}`);
     expect(rows[2]).toContain(`F1${figure(expectedFromTruth.f1)}`);
+    // The report and the kept run say whose labels they are.
+    expect(await page.getByTestId('audit-report-truth').textContent()).toMatch(
+      /^Every label came from the ground truth, not a person: /,
+    );
     await expectAccessible(page, 'audit-ground-truth');
     await screenshot(page, 'audit-05-ground-truth');
+    await page.getByRole('tab', { name: 'Saved runs' }).click();
+    const runs = page.locator('[data-testid="runs-table"] tbody tr');
+    await expect.poll(() => runs.count()).toBe(2);
+    expect(await runs.nth(0).textContent()).toContain(`${n} (`);
+    expect(await runs.nth(0).textContent()).toContain('; all from the ground truth)');
+    expect(await runs.nth(1).textContent()).not.toContain('ground truth');
+    await screenshot(page, 'audit-06-saved-runs');
+  });
+
+  it('drops the ground truth’s labels when the sample is drawn again to label by hand, and gives back the person’s', async () => {
+    await page.getByRole('tab', { name: 'Registry audit' }).click();
+    await page.getByRole('button', { name: 'Draw again' }).click();
+    // The pair left unsure had no verdict in the saved audit the truth replaced: it is the one left to label.
+    await expect
+      .poll(() => page.getByTestId('audit-progress').textContent())
+      .toBe(`${String(sample.pairs.length - 1)} labelled · 0 unsure · 1 to go`);
+    expect(await page.getByTestId('audit-truth').count()).toBe(0);
+    await page.getByRole('heading', { name: `Audit pair 3 of ${String(sample.pairs.length)}` }).waitFor();
   });
 
   it('ran without script errors or CSP violations', () => {

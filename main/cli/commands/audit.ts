@@ -85,6 +85,14 @@ export async function auditSample(cli: CliContext): Promise<number> {
   return 0;
 }
 
+/** Said beside the labels' count when the ground truth gave some: the figures are then the truth's, not a person's. */
+function truthText(fromTruth: number, labels: number): string {
+  if (fromTruth === 0) return '';
+  return fromTruth === labels
+    ? ', all from the ground truth, not a person'
+    : `, ${String(fromTruth)} of them from the ground truth, not a person`;
+}
+
 export async function auditEstimate(cli: CliContext): Promise<number> {
   const samplePath = cli.required('sample');
   const labelsPath = cli.required('labels');
@@ -99,14 +107,22 @@ export async function auditEstimate(cli: CliContext): Promise<number> {
   const read = readLabelTsv(readFileSync(labelsPath, 'utf8'));
   if (read.issues.length > 0)
     throw usage(`--labels ${labelsPath}: ${read.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
-  const stratumOf = new Map(sample.pairs.map((p) => [`${refKey(p.left)}\u0001${refKey(p.right)}`, p.stratum]));
+  const drawn = new Map(sample.pairs.map((p) => [`${refKey(p.left)}\u0001${refKey(p.right)}`, p]));
   const labels = read.pairs.map((pair, i) => {
-    const stratum =
-      stratumOf.get(`${refKey(pair.left)}\u0001${refKey(pair.right)}`) ??
-      stratumOf.get(`${refKey(pair.right)}\u0001${refKey(pair.left)}`);
-    if (stratum === undefined)
+    const sampled =
+      drawn.get(`${refKey(pair.left)}\u0001${refKey(pair.right)}`) ??
+      drawn.get(`${refKey(pair.right)}\u0001${refKey(pair.left)}`);
+    if (sampled === undefined)
       throw usage(`--labels ${labelsPath}: line ${String(read.lineNumbers[i] ?? 0)} is not a pair of the sample`);
-    return { stratum, left: pair.left, right: pair.right, isMatch: pair.isMatch };
+    // A label the sample's ground truth gave (--ground-truth) and nobody changed is the truth's, not a person's.
+    const fromGroundTruth = sampled.isMatch !== undefined && sampled.isMatch === pair.isMatch;
+    return {
+      stratum: sampled.stratum,
+      left: pair.left,
+      right: pair.right,
+      isMatch: pair.isMatch,
+      ...(fromGroundTruth ? { fromGroundTruth } : {}),
+    };
   });
   const estimate = await cli.client.call(
     'audit/estimate',
@@ -126,7 +142,7 @@ export async function auditEstimate(cli: CliContext): Promise<number> {
       ['F1', interval(estimate.f1)],
       [
         'labels',
-        `${String(labels.length)}; about ${String(estimate.labelsToHalveInterval)} in all would halve the intervals`,
+        `${String(labels.length)}${truthText(estimate.labelsFromGroundTruth ?? 0, labels.length)}; about ${String(estimate.labelsToHalveInterval)} in all would halve the intervals`,
       ],
     ]),
   );

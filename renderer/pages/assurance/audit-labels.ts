@@ -15,7 +15,13 @@ export function auditRequest(sample: AuditSample, verdicts: ReadonlyMap<string, 
   for (const pair of sample.pairs) {
     const kept = verdicts.get(pairKey(pair));
     if (kept === undefined || kept.verdict === 'unsure') continue;
-    labels.push({ stratum: pair.stratum, left: pair.left, right: pair.right, isMatch: kept.verdict === 'match' });
+    labels.push({
+      stratum: pair.stratum,
+      left: pair.left,
+      right: pair.right,
+      isMatch: kept.verdict === 'match',
+      ...(kept.fromGroundTruth === true ? { fromGroundTruth: true } : {}),
+    });
   }
   return { strata: sample.strata.map(({ name, linked, population }) => ({ name, linked, population })), labels };
 }
@@ -44,7 +50,12 @@ export function reopenedAudit(
 ): { sample: AuditSample; verdicts: Map<string, KeptVerdict> } {
   const verdicts = withVerdicts(
     new Map(),
-    request.labels.map(({ left, right, isMatch }) => ({ left, right, verdict: isMatch ? 'match' : 'non-match' })),
+    request.labels.map(({ left, right, isMatch, fromGroundTruth }) => ({
+      left,
+      right,
+      verdict: isMatch ? 'match' : 'non-match',
+      ...(fromGroundTruth === true ? { fromGroundTruth: true } : {}),
+    })),
   );
   return {
     sample: {
@@ -59,7 +70,8 @@ export function reopenedAudit(
 
 /**
  * The verdicts with the ground truth's labels of a sample drawn with it (pairs the truth does not know keep theirs):
- * the registry's figures on a synthetic sandbox without labelling by hand.
+ * the registry's figures on a synthetic sandbox without labelling by hand. Each says it is the truth's, and keeps the
+ * verdict a person had given its pair, which withoutTruthVerdicts gives back.
  */
 export function withTruthVerdicts(
   verdicts: ReadonlyMap<string, KeptVerdict>,
@@ -67,13 +79,43 @@ export function withTruthVerdicts(
 ): Map<string, KeptVerdict> {
   return withVerdicts(
     verdicts,
-    sample.pairs.flatMap(({ left, right, isMatch }) =>
-      isMatch === undefined ? [] : [{ left, right, verdict: isMatch ? ('match' as const) : ('non-match' as const) }],
-    ),
+    sample.pairs.flatMap(({ left, right, isMatch }): KeptVerdict[] => {
+      if (isMatch === undefined) return [];
+      const before = verdicts.get(pairKey({ left, right }));
+      const byHand = before?.fromGroundTruth === true ? before.byHand : before?.verdict;
+      return [
+        {
+          left,
+          right,
+          verdict: isMatch ? 'match' : 'non-match',
+          fromGroundTruth: true,
+          ...(byHand === undefined ? {} : { byHand }),
+        },
+      ];
+    }),
   );
 }
 
-/** How many of the sample's pairs came labelled by the ground truth. */
-export function truthLabelled(sample: AuditSample): number {
-  return sample.pairs.filter((p) => p.isMatch !== undefined).length;
+/**
+ * The verdicts without the ground truth's, for a sample a person labels: each pair the truth labelled gets back the
+ * verdict a person had given it, or none. The same map when the truth gave none.
+ */
+export function withoutTruthVerdicts(verdicts: Map<string, KeptVerdict>): Map<string, KeptVerdict> {
+  if (![...verdicts.values()].some((kept) => kept.fromGroundTruth === true)) return verdicts;
+  const next = new Map<string, KeptVerdict>();
+  for (const [key, kept] of verdicts) {
+    if (kept.fromGroundTruth !== true) next.set(key, kept);
+    else if (kept.byHand !== undefined) next.set(key, { left: kept.left, right: kept.right, verdict: kept.byHand });
+  }
+  return next;
+}
+
+/** Whether the sample was drawn with the ground truth (its pairs come labelled). */
+export function drawnWithTruth(sample: AuditSample): boolean {
+  return sample.pairs.some((p) => p.isMatch !== undefined);
+}
+
+/** How many of the sample's pairs hold the ground truth's label (a person's verdict since replaces it). */
+export function truthLabelled(sample: AuditSample, verdicts: ReadonlyMap<string, KeptVerdict>): number {
+  return sample.pairs.filter((p) => verdicts.get(pairKey(p))?.fromGroundTruth === true).length;
 }

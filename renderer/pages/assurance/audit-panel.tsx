@@ -20,7 +20,14 @@ import { useClient } from '../../client/context.tsx';
 import { formatCount } from '../../format.ts';
 import { useTask } from '../../hooks/task.ts';
 import { IconAlert } from '../../icons.tsx';
-import { auditRequest, labelledByStratum, truthLabelled, withTruthVerdicts } from './audit-labels.ts';
+import {
+  auditRequest,
+  drawnWithTruth,
+  labelledByStratum,
+  truthLabelled,
+  withoutTruthVerdicts,
+  withTruthVerdicts,
+} from './audit-labels.ts';
 import { AuditReport } from './audit-report.tsx';
 import { EngineRefusal } from './engine-refusal.tsx';
 import { schemaCodec, useFieldState, usePageState, type Codec } from './page-state.ts';
@@ -107,8 +114,9 @@ export function AuditPanel({
     setEstimate(null);
     setReopened(null);
     // Verdicts are kept by pair: those given to pairs of this sample before (the same seed again) still count. A
-    // sample drawn with the ground truth brings its labels.
-    const given = truthLabelled(drawn) > 0 ? withTruthVerdicts(verdicts, drawn) : verdicts;
+    // sample drawn with the ground truth brings its labels; one drawn to label by hand drops them (a person's
+    // verdicts they had replaced come back), so an audit a person labels never holds the truth's unsaid.
+    const given = drawnWithTruth(drawn) ? withTruthVerdicts(verdicts, drawn) : withoutTruthVerdicts(verdicts);
     if (given !== verdicts) setVerdicts(given);
     setIndex(nextUnlabelled(drawn.pairs, given, 0));
   });
@@ -127,6 +135,7 @@ export function AuditPanel({
   const unsure = given.filter((p) => verdicts.get(pairKey(p))?.verdict === 'unsure').length;
   const labelled = given.length - unsure;
   const perStratum = sample === null ? new Map<string, number>() : labelledByStratum(sample, verdicts);
+  const fromTruth = sample === null ? 0 : truthLabelled(sample, verdicts);
 
   return (
     <Stack gap="lg">
@@ -235,10 +244,10 @@ export function AuditPanel({
             </Table.Tbody>
           </Table>
         ) : null}
-        {sample !== null && truthLabelled(sample) > 0 ? (
+        {fromTruth > 0 ? (
           <Text size="sm" mt={4} data-testid="audit-truth">
-            {formatCount(truthLabelled(sample))} of the {formatCount(sample.pairs.length)} pairs were labelled from the
-            ground truth, not by a person.
+            {formatCount(fromTruth)} of the {formatCount(pairs.length)} pairs were labelled from the ground truth, not
+            by a person.
           </Text>
         ) : null}
         {sample?.sampledIdentities !== undefined ? (

@@ -93,6 +93,14 @@ export function AuditReport({
         Profile v{estimate.versions.matchingProfileVersion} ({estimate.versions.scoreMethod}{' '}
         {estimate.versions.scoreMethodVersion}). Each figure with its {Math.round(estimate.confidence * 100)}% interval.
       </Text>
+      {(estimate.labelsFromGroundTruth ?? 0) > 0 ? (
+        <Text size="sm" mb="sm" data-testid="audit-report-truth">
+          {estimate.labelsFromGroundTruth === labelled
+            ? 'Every label came from the ground truth, not a person'
+            : `${formatCount(estimate.labelsFromGroundTruth ?? 0)} of the ${formatCount(labelled)} labels came from the ground truth, not a person`}
+          : these figures are the registry's accuracy against the truth a synthetic sandbox or a benchmark load knows.
+        </Text>
+      ) : null}
       {reopened !== null ? (
         <Note color="gray" variant="light" mb="sm" title="A saved audit, reopened">
           <Text size="sm">

@@ -100,6 +100,13 @@ function thresholdsText(run: SavedRunSummary): string {
   return `Certain ${thresholdFigure(model.Certain).text} · Probable ${thresholdFigure(model.Probable).text}${asked}`;
 }
 
+/** An audit's labels that came from the ground truth, said beside its pairs: it was not labelled by a person. */
+function truthText(run: SavedRunSummary): string {
+  const fromTruth = run.labelsFromGroundTruth ?? 0;
+  if (fromTruth === 0) return '';
+  return fromTruth === run.pairs ? '; all from the ground truth' : `; ${formatCount(fromTruth)} from the ground truth`;
+}
+
 /** How a kept run is named to a screen reader: a label set by its dataset, any other run by kind and time. */
 function runName(run: SavedRunSummary): string {
   return run.kind === 'labels'
@@ -207,7 +214,7 @@ export function RunsPanel({
                     <Table.Td>
                       {run.kind === 'estimate'
                         ? `${formatCount(run.pairs)} candidate pairs (${run.fitFailed === true ? 'the fit failed its checks: nothing estimated' : `about ${formatCount(run.matches)} true, estimated`})`
-                        : `${formatCount(run.pairs)} (${formatCount(run.matches)} matches)`}
+                        : `${formatCount(run.pairs)} (${formatCount(run.matches)} matches${truthText(run)})`}
                     </Table.Td>
                     <Table.Td>
                       v{run.versions.matchingProfileVersion} · {run.versions.scoreMethod}

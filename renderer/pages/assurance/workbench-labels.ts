@@ -17,6 +17,10 @@ export interface PairRefs {
 
 export interface KeptVerdict extends PairRefs {
   readonly verdict: Verdict;
+  /** Given by the ground truth (a registry audit sample drawn with it), not by a person. */
+  readonly fromGroundTruth?: true;
+  /** With fromGroundTruth: the verdict a person had given the pair, which comes back when the truth's are dropped. */
+  readonly byHand?: Verdict;
 }
 
 /** One key per pair, whichever side each record is on. */
@@ -30,6 +34,17 @@ function refs(pair: PairRefs): PairRefs {
   return {
     left: { sourceSystem: pair.left.sourceSystem, localId: pair.left.localId },
     right: { sourceSystem: pair.right.sourceSystem, localId: pair.right.localId },
+  };
+}
+
+/** A copy holding the references, the verdict and, for the ground truth's, its origin and the person's verdict. */
+function copied(kept: KeptVerdict): KeptVerdict {
+  if (kept.fromGroundTruth !== true) return { ...refs(kept), verdict: kept.verdict };
+  return {
+    ...refs(kept),
+    verdict: kept.verdict,
+    fromGroundTruth: true,
+    ...(kept.byHand === undefined ? {} : { byHand: kept.byHand }),
   };
 }
 
@@ -53,7 +68,7 @@ export function withVerdicts(
   for (const kept of given) {
     const key = pairKey(kept);
     next.delete(key);
-    next.set(key, { ...refs(kept), verdict: kept.verdict });
+    next.set(key, copied(kept));
   }
   return next;
 }
@@ -111,19 +126,28 @@ function isRef(value: unknown): value is RecordRef {
   );
 }
 
-/** Written down as a list of references and verdicts; anything else read back is dropped. */
+/**
+ * Written down as a list of references and verdicts (with a ground-truth label's origin); anything else read back is
+ * dropped. Read into one new map, however many there are.
+ */
 export const VERDICTS_CODEC: Codec<Map<string, KeptVerdict>> = {
   write: (verdicts) => [...verdicts.values()],
   read: (stored) => {
     if (!Array.isArray(stored)) return undefined;
-    let verdicts = new Map<string, KeptVerdict>();
+    const given: KeptVerdict[] = [];
     for (const item of stored as unknown[]) {
       if (typeof item !== 'object' || item === null) continue;
-      const { left, right, verdict } = item as Record<string, unknown>;
+      const { left, right, verdict, fromGroundTruth, byHand } = item as Record<string, unknown>;
       const known = VERDICTS.find((v) => v === verdict);
-      if (isRef(left) && isRef(right) && known !== undefined) verdicts = withVerdict(verdicts, { left, right }, known);
+      if (!isRef(left) || !isRef(right) || known === undefined) continue;
+      const hand = VERDICTS.find((v) => v === byHand);
+      given.push(
+        fromGroundTruth === true
+          ? { left, right, verdict: known, fromGroundTruth: true, ...(hand === undefined ? {} : { byHand: hand }) }
+          : { left, right, verdict: known },
+      );
     }
-    return verdicts;
+    return withVerdicts(new Map(), given);
   },
 };
 

@@ -218,16 +218,20 @@ describe('the registry audit from a stratified sample', () => {
       'audit/estimate',
       {
         strata: labelled.strata.map(({ name, linked, population }) => ({ name, linked, population })),
-        labels: labelled.pairs.map(({ stratum, left, right, isMatch }) => ({
+        labels: labelled.pairs.map(({ stratum, left, right, isMatch }, i) => ({
           stratum,
           left,
           right,
           isMatch: isMatch === true,
+          // The first ten as a person relabelled them (a page or a label file changed them): theirs, not the truth's.
+          ...(i < 10 ? {} : { fromGroundTruth: true }),
         })),
       },
       ctx,
     );
     expect(estimate.byStratum.map((s) => s.labelled)).toEqual(labelled.strata.map((s) => s.sampled));
+    // The estimate says how many of its labels the truth gave, so a saved audit tells how it was labelled.
+    expect(estimate.labelsFromGroundTruth).toBe(labelled.pairs.length - 10);
     engine.close();
   });
 

@@ -130,9 +130,15 @@ describe('saved assurance runs', () => {
     const { backend } = await openedSandbox(['demo']);
 
     const sample = await backend.call('audit/sample', { labels: 40, seed: 2 });
-    const labels = sample.pairs.map((p, i) => ({ ...p, isMatch: p.stratum === 'linked' && i % 7 !== 0 }));
+    // The first five as the ground truth labelled them (the page's "Draw and label from the ground truth").
+    const labels = sample.pairs.map((p, i) => ({
+      ...p,
+      isMatch: p.stratum === 'linked' && i % 7 !== 0,
+      ...(i < 5 ? { fromGroundTruth: true } : {}),
+    }));
     const strata = sample.strata.map(({ name, linked, population }) => ({ name, linked, population }));
     const output = await backend.call('audit/estimate', { strata, labels });
+    expect(output.labelsFromGroundTruth).toBe(5);
     const summary = await backend.call('profile/summary', {});
     expect(output.versions).toEqual({
       matchingProfileVersion: summary.matchingProfileVersion,
@@ -153,6 +159,7 @@ describe('saved assurance runs', () => {
       nonMatches: labels.length - matches,
       versions: output.versions,
       thresholds: [],
+      labelsFromGroundTruth: 5,
     });
     const reopened = await backend.call('console/run', { runId: runs[0]?.runId ?? '' });
     if (reopened.kind !== 'audit') throw new Error(`kind ${reopened.kind}`);

@@ -118,6 +118,7 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
     expect(estimated.code, estimated.stderr).toBe(0);
     expect(estimated.stdout).toMatch(/precision of links\s+0\.0000 \(95%: 0\.0000 to /);
     expect(estimated.stdout).toContain('Stratified expansion estimator');
+    expect(estimated.stdout).not.toContain('ground truth');
     // On a synthetic sandbox the ground truth can label the sample: every row comes with its isMatch filled.
     const truthOut = join(dir, 'audit-truth.json');
     const byTruth = await runCli([...db, 'audit', 'sample', '--out', truthOut, '--labels', '40', '--ground-truth']);
@@ -142,6 +143,30 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
     expect(fromTruth.code, fromTruth.stderr).toBe(0);
     // The sandbox's links are the truth's: the linked pairs drawn are all one person.
     expect(fromTruth.stdout).toMatch(/precision of links\s+1\.0000 \(95%: 0\.\d+ to 1\.0000/);
+    // It says whose labels they are; a label a person changed is the person's.
+    expect(fromTruth.stdout).toMatch(
+      new RegExp(`labels\\s+${String(truthRows.length)}, all from the ground truth, not a person;`),
+    );
+    const changed = join(dir, 'audit-truth-changed.tsv');
+    writeFileSync(
+      changed,
+      ['leftSource\tleftLocalId\trightSource\trightLocalId\tisMatch', ...truthRows]
+        .map((line, i) =>
+          i !== 1
+            ? line
+            : line.endsWith('\tmatch')
+              ? line.replace(/\tmatch$/, '\tnon-match')
+              : line.replace(/\tnon-match$/, '\tmatch'),
+        )
+        .join('\n') + '\n',
+    );
+    const partly = await runCli([...db, 'audit', 'estimate', '--sample', truthOut, '--labels', changed]);
+    expect(partly.code, partly.stderr).toBe(0);
+    expect(partly.stdout).toMatch(
+      new RegExp(
+        `labels\\s+${String(truthRows.length)}, ${String(truthRows.length - 1)} of them from the ground truth, not a person;`,
+      ),
+    );
     const badDecision = await runCli([...db, 'review', 'decide', caseId, '--decision', 'maybe', '--reason', 'x']);
     expect(badDecision.code).toBe(2);
     expect(badDecision.stderr).toContain('--decision is one of same-person, different-people, unsure');
