@@ -5,6 +5,7 @@ import { MAX_DATASET_PAIRS } from '../contract/assurance.ts';
 import { FALLBACK_PRECISION_FLOOR, type LiveThresholds } from './live-thresholds.ts';
 import type { ProfileComparison } from './profile-comparison.ts';
 import type { RegistryU } from './registry-u.ts';
+import { countText } from '../contract/count-text.ts';
 
 function share(value: number | null): string {
   return value === null ? 'undefined' : value.toFixed(4);
@@ -108,5 +109,5 @@ function smallPrior(value: number): string {
 }
 
 function count(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
+  return countText(Math.round(n));
 }

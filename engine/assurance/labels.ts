@@ -2,6 +2,7 @@ import { validationError } from '../contract/errors.ts';
 import type { ErrorIssue } from '../contract/errors.ts';
 import { MAX_DATASET_PAIRS } from '../contract/assurance.ts';
 import { readLabelTsv, type LabelPair } from '../contract/label-tsv.ts';
+import { countText } from '../contract/count-text.ts';
 
 export type { LabelPair } from '../contract/label-tsv.ts';
 export { LABEL_COLUMNS } from '../contract/label-tsv.ts';
@@ -55,8 +56,8 @@ export function nameRowsByLine(issues: readonly ErrorIssue[], rowNumbers: unknow
 export function parseLabelsTsv(text: string): { pairs: LabelPair[]; lineNumbers: number[] } {
   const { pairs, lineNumbers, issues, rows } = readLabelTsv(text);
   if (rows > MAX_DATASET_PAIRS) {
-    const count = rows.toLocaleString('en-US');
-    const max = MAX_DATASET_PAIRS.toLocaleString('en-US');
+    const count = countText(rows);
+    const max = countText(MAX_DATASET_PAIRS);
     throw validationError(
       `the label file has ${count} pairs; at most ${max} are accepted in one dataset: split it into files of at most ${max} pairs`,
       [{ path: 'label file', message: `${count} pairs; at most ${max}` }],

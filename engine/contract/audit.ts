@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { RecordRefSchema } from './matching.ts';
 import { VersionsSchema } from './assurance.ts';
+import { countText } from './count-text.ts';
 
 export const AUDIT_STRATA = ['linked', 'review-band', 'near', 'far'] as const;
 export const AuditStratumNameSchema = z.enum(AUDIT_STRATA);
@@ -19,15 +20,13 @@ export const AUDIT_STRATUM_TEXT: Record<AuditStratumName, string> = {
   far: 'record pairs of two identities blocking makes candidates of each other, scored below 0.01',
 };
 
-const counts = new Intl.NumberFormat('en-US');
-
 /**
  * Said beneath the strata of a sample drawn from a seeded sample of the registry's identities (the page and the CLI):
  * the counts are estimates, and of what.
  */
 export function auditSampleText(sampled: number, identities: number): string {
   return (
-    `Estimated from a seeded sample of ${counts.format(sampled)} of the ${counts.format(identities)} identities: each ` +
+    `Estimated from a seeded sample of ${countText(sampled)} of the ${countText(identities)} identities: each ` +
     `stratum's pairs met in it, scaled up to the whole registry. The pairs to label are drawn among the pairs met, at ` +
     `random within each stratum, so the estimate describes the whole registry.`
   );

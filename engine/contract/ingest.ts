@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SOURCE_SYSTEM_MAX_LENGTH } from './limits.ts';
+import { countText } from './count-text.ts';
 
 export const RejectedLineSchema = z.object({
   /** 1-based line number in the NDJSON input (1 for a single resource). */
@@ -37,10 +38,9 @@ export function reviewRate(reviewCases: number, matched: number): ReviewRate {
 /** The rate in words, the same in the CLI and the console: "2.4 per 1,000 matched (12 cases, 5,000 matched)". */
 export function reviewRateText(rate: ReviewRate | undefined): string {
   if (rate === undefined) return '— (not reported)';
-  const grouped = (n: number): string => n.toLocaleString('en-US');
-  const cases = `${grouped(rate.reviewCases)} ${rate.reviewCases === 1 ? 'case' : 'cases'}`;
+  const cases = `${countText(rate.reviewCases)} ${rate.reviewCases === 1 ? 'case' : 'cases'}`;
   if (rate.perThousand === null) return `— (nothing matched; ${cases})`;
-  return `${rate.perThousand.toFixed(1)} per 1,000 matched (${cases}, ${grouped(rate.matched)} matched)`;
+  return `${rate.perThousand.toFixed(1)} per 1,000 matched (${cases}, ${countText(rate.matched)} matched)`;
 }
 
 export const IngestReportSchema = z.object({

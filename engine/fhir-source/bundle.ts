@@ -8,6 +8,7 @@
  * fails the job before any of them is prepared: paging it any further cannot be trusted either.
  */
 import { SourceError } from './source-error.ts';
+import { countText } from '../contract/count-text.ts';
 
 export interface PageEntry {
   /** `Bundle.entry[i].resource` */
@@ -47,7 +48,7 @@ export function readSearchPage(body: string, pageSize: number = Number.MAX_SAFE_
     throw new SourceError('the FHIR server sent a Bundle whose entry is not an array (Bundle.entry)', false);
   if (rawEntries.length > pageSize + OTHER_ENTRIES_ALLOWED) {
     throw new SourceError(
-      `the FHIR server sent ${rawEntries.length.toLocaleString('en-US')} entries in one page; ${String(pageSize)} were asked for (_count, PageSize). Nothing of the page was imported`,
+      `the FHIR server sent ${countText(rawEntries.length)} entries in one page; ${String(pageSize)} were asked for (_count, PageSize). Nothing of the page was imported`,
       false,
     );
   }

@@ -38,6 +38,7 @@ import { ingestChunk } from '../ingest/ndjson.ts';
 import type { JobRow, PhaseNote, PhaseRow } from './job-store.ts';
 import { countUnseen, forgetSeen, markSeen } from './import-seen.ts';
 import type { BatchPlan, JobContext, PhaseWork } from './phase-work.ts';
+import { countText } from '../contract/count-text.ts';
 
 /** The cursor value of a phase whose last page is committed. */
 export const LAST_PAGE_DONE = '';
@@ -95,7 +96,7 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
       const pageNumber = phase.cursor + 1;
       if (pageNumber > source.MaxPages) {
         throw new SourceError(
-          `the source paged on past ${source.MaxPages.toLocaleString('en-US')} pages (MaxPages of ${key}); the import stopped. Raise MaxPages if the source really holds that many Patients`,
+          `the source paged on past ${countText(source.MaxPages)} pages (MaxPages of ${key}); the import stopped. Raise MaxPages if the source really holds that many Patients`,
           false,
         );
       }

@@ -5,6 +5,7 @@ import type { RunOperation, RunProgress } from '../../engine/contract/runs.ts';
 import type { RemoteEngine } from '../remote/remote-engine.ts';
 import { remoteClient } from './remote-client.ts';
 import { EngineError } from '../../engine/contract/errors.ts';
+import { countText } from '../../engine/contract/count-text.ts';
 import type { FileInUse } from './files.ts';
 
 export type OptionValues = Record<string, string | boolean | undefined>;
@@ -111,7 +112,7 @@ export class CliContext {
     let shown = '';
     const show = (progress: RunProgress): void => {
       if (!tty) return;
-      const text = `${progress.phase}${progress.total === null ? '' : ` ${progress.done.toLocaleString('en-US')} of ${progress.total.toLocaleString('en-US')}`}`;
+      const text = `${progress.phase}${progress.total === null ? '' : ` ${countText(progress.done)} of ${countText(progress.total)}`}`;
       if (text === shown) return;
       shown = text;
       process.stderr.write(`\r\u001b[2K${text}`);

@@ -1,0 +1,9 @@
+/**
+ * A count as the engine's, the contract's and the CLI's English sentences write it: grouped by thousands ("12,345"),
+ * whatever the machine's locale, so a message reads the same on every workstation and server. Browser-safe.
+ */
+const grouped = new Intl.NumberFormat('en-US');
+
+export function countText(n: number): string {
+  return grouped.format(n);
+}
