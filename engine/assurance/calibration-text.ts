@@ -21,9 +21,9 @@ function prior(value: number): string {
  */
 function nonMatchAdvice(heldOut: number, validationFraction: number): string {
   const labelled = Math.ceil(heldOut / validationFraction);
-  const would = `about ${String(heldOut)} with none scored at Certain would, about ${String(labelled)} labelled at this validation fraction`;
+  const would = `about ${countText(heldOut)} with none scored at Certain would, about ${countText(labelled)} labelled at this validation fraction`;
   return labelled > MAX_DATASET_PAIRS
-    ? `${would}: more than a label set holds (${String(MAX_DATASET_PAIRS)} pairs), so keep the profile or ask a lower target precision`
+    ? `${would}: more than a label set holds (${countText(MAX_DATASET_PAIRS)} pairs), so keep the profile or ask a lower target precision`
     : would;
 }
 
@@ -51,7 +51,7 @@ export function liveThresholdsText(
     : `no held-out cut shows the target precision ${String(targetPrecision)} in live matching with 95% confidence` +
       (live.heldOutNonMatchesNeeded === null
         ? ''
-        : ` (${String(live.heldOutNonMatches)} held-out non-matches cannot rule out enough false links when true pairs are this rare; ${nonMatchAdvice(live.heldOutNonMatchesNeeded, validationFraction)})`) +
+        : ` (${countText(live.heldOutNonMatches)} held-out non-matches cannot rule out enough false links when true pairs are this rare; ${nonMatchAdvice(live.heldOutNonMatchesNeeded, validationFraction)})`) +
       (live.certainFrom === 'best-shown'
         ? `, so Certain ${String(live.Certain)} is the cut where they show the most, at least ${share(bound)} with 95% confidence (short of the target, at least ${String(FALLBACK_PRECISION_FLOOR)}), where the live precision is ${share(live.atCertain.precision)} and recall ${share(live.atCertain.recall)}`
         : `, so Certain ${String(live.Certain)} is the highest held-out score (it links almost nothing automatically: label more non-matches, or keep the profile), ${atCertain}`);

@@ -64,6 +64,7 @@ import { bandCounts, observedPairs, PatternIndex } from './pattern-index.ts';
 import { isPersonRule, ruleFields, type Session } from './session-m.ts';
 import { estimatedThresholdMetrics, suggestThresholds } from './estimated-metrics.ts';
 import { ESTIMATE_CAVEAT, ESTIMATE_NOTE, FALLBACK_NOTE } from './report-text.ts';
+import { countText } from '../contract/count-text.ts';
 
 const B = BANDS.length;
 /** Fewer modelled candidate pairs than this cannot separate two classes over 11 fields. */
@@ -503,7 +504,7 @@ export function estimate(
     },
     expectedMatches,
     priorMatchProbability: prior,
-    prior: `λ ${fitLambda.toPrecision(4)} of ${modelled} modelled candidate pairs${trusted > 0 ? ` plus ${trusted} trusted-identifier pairs` : ''}${scale === 1 ? '' : `, scaled to the ${enumerated.pairs.size} candidates`}${population > rows.length ? ` of a seeded sample of ${rows.length} of the ${population} records, and from the sample's record pairs to the registry's` : ''} is about ${expectedMatches.toFixed(0)} true pairs; over all ${population} × ${population - 1} / 2 record pairs that is a random-pair prior of ${prior.toPrecision(4)} (the meaning the model's prior has with random-pair u)${enumerated.truncated ? '; candidate enumeration stopped at its cap, so the prior is an under-estimate' : ''}`,
+    prior: `λ ${fitLambda.toPrecision(4)} of ${countText(modelled)} modelled candidate pairs${trusted > 0 ? ` plus ${countText(trusted)} trusted-identifier pairs` : ''}${scale === 1 ? '' : `, scaled to the ${countText(enumerated.pairs.size)} candidates`}${population > rows.length ? ` of a seeded sample of ${countText(rows.length)} of the ${countText(population)} records, and from the sample's record pairs to the registry's` : ''} is about ${countText(Math.round(expectedMatches))} true pairs; over all ${countText(population)} × ${countText(population - 1)} / 2 record pairs that is a random-pair prior of ${prior.toPrecision(4)} (the meaning the model's prior has with random-pair u)${enumerated.truncated ? '; candidate enumeration stopped at its cap, so the prior is an under-estimate' : ''}`,
     fieldObservations: FIELD_NAMES.map((field, f) => ({
       field,
       candidatePairs: observedPairs(candidateCounts, f),

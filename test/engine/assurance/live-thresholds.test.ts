@@ -74,11 +74,11 @@ describe('live thresholds from held-out labels', () => {
     const profile = { Certain: 0.97, Probable: 0.5 };
     if (few === null || rare === null) throw new Error('both have classes');
     expect(liveThresholdsText(few, 0.95, profile, 0.3)).toMatch(
-      /no held-out cut shows the target precision 0\.95 in live matching with 95% confidence \(100 held-out non-matches cannot rule out enough false links when true pairs are this rare; about \d+ with none scored at Certain would, about \d+ labelled at this validation fraction\)/,
+      /no held-out cut shows the target precision 0\.95 in live matching with 95% confidence \(100 held-out non-matches cannot rule out enough false links when true pairs are this rare; about [\d,]+ with none scored at Certain would, about [\d,]+ labelled at this validation fraction\)/,
     );
     expect(liveThresholdsText(few, 0.95, profile, 0.3)).not.toMatch(/more than a label set holds/);
     expect(liveThresholdsText(rare, 0.95, profile, 0.3)).toMatch(
-      /about \d+ labelled at this validation fraction: more than a label set holds \(10000 pairs\), so keep the profile or ask a lower target precision/,
+      /about [\d,]+ labelled at this validation fraction: more than a label set holds \(10,000 pairs\), so keep the profile or ask a lower target precision/,
     );
   });
 
