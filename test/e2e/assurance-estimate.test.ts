@@ -187,6 +187,13 @@ describe('Estimate without labels on the Match assurance page', () => {
     expect(await page.getByTestId('est-suggestion').textContent()).toBe(report.suggestion);
     expect(report.reviewBand?.budgetPerThousandRecords).toBe(OPTIONS.reviewBudget);
     expect(await page.getByTestId('est-review-band').textContent()).toBe(reviewBandText(report));
+    // How the model was estimated is folded under one line, and opens as a person opens it.
+    expect(await page.getByTestId('est-sessions').isVisible()).toBe(false);
+    await page.getByText('How the model was estimated: u, the m sessions, the log-likelihood').click();
+    await page.getByTestId('est-sessions').waitFor();
+    expect(await page.getByTestId('est-method-more').textContent()).toContain(
+      `Log-likelihood ${report.convergence.logLikelihood.toFixed(3)}.`,
+    );
     const convergence = (await page.getByTestId('est-convergence').textContent()) ?? '';
     expect(convergence).toContain(
       report.convergence.converged

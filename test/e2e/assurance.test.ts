@@ -415,6 +415,11 @@ describe('the Match assurance page', () => {
       .screenshot({ path: join(SCREENSHOTS, 'assurance-07b-calibration-quality.png') });
     // The thresholds that belong with the model in live matching, and the one document that carries both.
     const liveCard = page.getByRole('region', { name: 'Thresholds to apply with this model' });
+    // How they were read is folded under one line, and opens as a person opens it.
+    const explanation = page.getByTestId('cal-live-explanation');
+    expect(await explanation.isVisible()).toBe(false);
+    await liveCard.getByText('How these thresholds were read').click();
+    await explanation.waitFor();
     expect(await liveCard.textContent()).toMatch(/[Aa]pply these with (the model|it) \(\{"MatchingRules"/);
     // Live precision is claimed only as far as the held-out labels show it: with its 95% bound.
     expect(await liveCard.textContent()).toMatch(/with 95% confidence/);

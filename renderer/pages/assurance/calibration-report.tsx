@@ -10,6 +10,7 @@ import { CartesianGrid, ComposedChart, ErrorBar, Line, ResponsiveContainer, Scat
 import type { z } from 'zod';
 import type { CalibrationOutputSchema } from '../../../engine/contract/assurance.ts';
 import { formatCount } from '../../format.ts';
+import { More } from '../../layout/more.tsx';
 import { ExportButtons } from './export-buttons.tsx';
 import { FieldWeightsCard } from './field-weights-card.tsx';
 import { fixed3, metricsRow } from './metric-text.ts';
@@ -244,9 +245,11 @@ export function CalibrationReportView({
                 </Text>
               </div>
             </SimpleGrid>
-            <Text size="sm" mb="sm" data-testid="cal-live-explanation">
-              {live.explanation}
-            </Text>
+            <More summary="How these thresholds were read" testId="cal-live-more">
+              <Text size="sm" data-testid="cal-live-explanation">
+                {live.explanation}
+              </Text>
+            </More>
           </>
         )}
         <PriorsNote

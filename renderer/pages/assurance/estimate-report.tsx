@@ -6,6 +6,7 @@
  */
 import { Alert, Box, Card, Code, Group, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Note } from '../../layout/note.tsx';
+import { More } from '../../layout/more.tsx';
 import type { z } from 'zod';
 import type { EstimateOutputSchema } from '../../../engine/contract/estimate.ts';
 import { formatCount } from '../../format.ts';
@@ -129,15 +130,17 @@ export function EstimateReportView({
             </Text>
           </div>
         </SimpleGrid>
-        <Text size="sm" c="dimmed" mt="sm">
-          u from {formatCount(report.randomPairs.compared)} random pairs (seed {report.randomPairs.seed};{' '}
-          {formatCount(report.randomPairs.decidedOutsideModel)} decided outside the model; about{' '}
-          {formatCount(Math.round(report.randomPairs.matchesWeightedOut))} taken for one person and weighted out of u).{' '}
-          {formatCount(c.decidedByTrustedIdentifier)} candidate pairs were decided by a trusted identifier and{' '}
-          {formatCount(c.decidedByHardConflict)} by a hard conflict. Log-likelihood{' '}
-          {report.convergence.logLikelihood.toFixed(3)}.{' '}
-          <span data-testid="est-sessions">{sessionsText(report.mSessions)}</span> {report.estimation}
-        </Text>
+        <More summary="How the model was estimated: u, the m sessions, the log-likelihood" testId="est-method-more">
+          <Text size="sm" c="dimmed">
+            u from {formatCount(report.randomPairs.compared)} random pairs (seed {report.randomPairs.seed};{' '}
+            {formatCount(report.randomPairs.decidedOutsideModel)} decided outside the model; about{' '}
+            {formatCount(Math.round(report.randomPairs.matchesWeightedOut))} taken for one person and weighted out of
+            u). {formatCount(c.decidedByTrustedIdentifier)} candidate pairs were decided by a trusted identifier and{' '}
+            {formatCount(c.decidedByHardConflict)} by a hard conflict. Log-likelihood{' '}
+            {report.convergence.logLikelihood.toFixed(3)}.{' '}
+            <span data-testid="est-sessions">{sessionsText(report.mSessions)}</span> {report.estimation}
+          </Text>
+        </More>
         <Box mt="sm">
           <PriorsNote which="estimate" prior={report.priorMatchProbability} />
         </Box>
