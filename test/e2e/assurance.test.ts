@@ -405,6 +405,10 @@ describe('the Match assurance page', () => {
     const saved = join(dir, 'saved-model.json');
     await (await download).saveAs(saved);
     expect(JSON.parse(readFileSync(saved, 'utf8'))).toEqual(shown);
+    // How the model was trained (m and u per band, the smoothing) is folded under one line beneath the figures.
+    expect(await page.getByTestId('cal-estimation').isVisible()).toBe(false);
+    await page.getByText('How the model was trained').click();
+    expect(await page.getByTestId('cal-estimation').textContent()).toMatch(/^m_b = \(n_b \+ s\) \/ \(n \+ 4s\)/);
     // The precision target's threshold comes with its margin (the lower 95% bound) and the held-out pairs behind it.
     expect(await page.getByTestId('cal-target-explanation').textContent()).toMatch(/with 95% confidence/);
     expect(await page.getByTestId('cal-target-support').textContent()).toMatch(

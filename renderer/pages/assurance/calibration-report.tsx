@@ -177,11 +177,16 @@ export function CalibrationReportView({
           </Text>
           {target.explanation}
         </Text>
-        <Text size="sm" c="dimmed" mt="sm">
+        <Text size="sm" mt="sm" mb={4}>
           Trained on {formatCount(report.training.pairs)} pairs ({formatCount(report.training.matches)} matches),
           validated on {formatCount(report.validation.pairs)} held-out pairs ({formatCount(report.validation.matches)}{' '}
-          matches). {report.estimation}
+          matches).
         </Text>
+        <More summary="How the model was trained">
+          <Text size="sm" c="dimmed" data-testid="cal-estimation">
+            {report.estimation}
+          </Text>
+        </More>
         {report.uSource?.from === 'random-pairs' ? (
           <Text size="sm" mt="sm" data-testid="cal-u-source">
             <Text span fw={600}>
