@@ -134,6 +134,8 @@ describe('the console on a remote registry', () => {
       expect(text).toMatch(/Tenant\s*t1/);
       expect(text).toContain('mpi.operations');
       expect(text).not.toContain('mpi.admin');
+      // As the identity provider spells it (scopes are case-sensitive), not in a badge's capitals.
+      expect(await signedIn.innerText()).toContain('mpi.operations');
       expect(text).toContain('in memory until the console stops');
       // The token never reaches the page.
       expect(await page.content()).not.toMatch(/eyJ[A-Za-z0-9_-]+\.eyJ/);

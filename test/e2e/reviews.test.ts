@@ -132,8 +132,12 @@ describe('review cases in the console', () => {
     );
     await link.click();
 
-    // The list, filtered to the job: every row says it came from that job.
+    // The list, filtered to the job: every row says it came from that job. The filter names the job as the job's
+    // own page does, in lower case (the ID is hex), not as a badge's capitals.
     await page.getByTestId('job-filter').waitFor();
+    expect(await page.getByTestId('job-filter').innerText()).toBe(
+      `Opened by job ${reconciliation.jobId.replace(/^job-/, '').slice(0, 8)}`,
+    );
     const rows = page.getByTestId('review-row');
     await rows.first().waitFor();
     expect(await rows.count()).toBe(Math.min(50, reconciliation.cases));

@@ -55,7 +55,7 @@ function SignedIn({
       'Granted scopes',
       <Group gap={6} key="scopes">
         {connection.capabilities.scopes.map((scope) => (
-          <Badge key={scope} variant="light" radius="sm" title={SCOPE_TEXT[scope]}>
+          <Badge key={scope} variant="light" radius="sm" tt="none" title={SCOPE_TEXT[scope]}>
             {scope}
           </Badge>
         ))}

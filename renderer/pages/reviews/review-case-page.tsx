@@ -102,7 +102,9 @@ function Facts({ detail }: { readonly detail: ReviewCaseDetail }) {
         {c.jobId !== null ? (
           <>
             {' by '}
-            <Anchor href={paths.job(c.jobId)}>job {shortJobId(c.jobId)}</Anchor>
+            <Anchor href={paths.job(c.jobId)} size="sm">
+              job {shortJobId(c.jobId)}
+            </Anchor>
           </>
         ) : c.sourceSystem !== null ? (
           ` by an ingest from ${c.sourceSystem}`

@@ -327,6 +327,7 @@ export default function ReviewsPage({
                 <Badge
                   size="lg"
                   variant="light"
+                  tt="none"
                   rightSection={
                     <CloseButton
                       size="xs"
