@@ -283,6 +283,7 @@ export function RegistryCard({ status }: { readonly status: ConsoleStatus }) {
                       href={waiting.authorizationUrl ?? undefined}
                       target="_blank"
                       rel="noopener noreferrer"
+                      size="sm"
                       data-testid="sign-in-link"
                     >
                       open the sign-in page

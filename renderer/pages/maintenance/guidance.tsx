@@ -42,7 +42,7 @@ export const KIND_EFFECT: Record<JobKind, string> = {
   reindex:
     'Writes new blocking tags on every active identity, in bounded batches. It never merges identities and never re-evaluates past matches. Before any write, its validation phase checks that every identity keeps a blocking key in both the old and the target index; if one does not, the job fails and nothing changes.',
   reconciliation:
-    'Rebuilds each canonical identity from its source records, then re-runs bounded matching across the population. Likely duplicates become PopulationReconciliation review cases for a person to decide; it never links two identities by itself.',
+    'Rebuilds each canonical identity from its source records, then re-runs bounded matching across the population. Likely duplicates become review cases (kind Reconciliation on the Review cases page) for a person to decide; it never links two identities by itself.',
 };
 
 export function GuidanceTable({ highlight }: { readonly highlight?: JobKind }) {

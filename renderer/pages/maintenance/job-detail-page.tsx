@@ -77,7 +77,7 @@ function Facts({ job }: { readonly job: JobState }) {
             job.counters.reviewCreated === 0 ? (
               'None opened'
             ) : (
-              <Anchor key="cases" href={paths.reviews(job.jobId)} data-testid="job-review-cases">
+              <Anchor key="cases" href={paths.reviews(job.jobId)} size="sm" data-testid="job-review-cases">
                 {formatCount(job.counters.reviewCreated)} review case{job.counters.reviewCreated === 1 ? '' : 's'}
               </Anchor>
             ),

@@ -66,7 +66,7 @@ export const COUNTERS: readonly { readonly name: CounterName; readonly label: st
   { name: 'imported', label: 'Imported', help: 'patients imported from an external source' },
   { name: 'updated', label: 'Updated', help: 'identities whose tags or canonical record changed' },
   { name: 'unchanged', label: 'Unchanged', help: 'identities already up to date' },
-  { name: 'reviewCreated', label: 'Review created', help: 'new PopulationReconciliation review cases' },
+  { name: 'reviewCreated', label: 'Review created', help: 'new review cases for a person to decide' },
   { name: 'warning', label: 'Warning', help: 'items reported for attention, nothing changed for them' },
   { name: 'failure', label: 'Failure', help: 'items that could not be processed' },
 ];

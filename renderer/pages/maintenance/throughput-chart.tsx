@@ -4,6 +4,7 @@ import { AreaChart } from '@mantine/charts';
 import { Text } from '@mantine/core';
 import type { Sample } from '../../hooks/throughput.ts';
 import { rateAxisTop, ratePoints } from '../../hooks/throughput.ts';
+import { formatCount } from '../../format.ts';
 
 export default function ThroughputChart({
   samples,
@@ -27,7 +28,7 @@ export default function ThroughputChart({
   return (
     <figure
       style={{ margin: 0 }}
-      aria-label={`Throughput over the last ${String(points.at(-1)?.second ?? 0)} seconds, peak ${String(peak)} identities per second`}
+      aria-label={`Throughput over the last ${String(points.at(-1)?.second ?? 0)} seconds, peak ${formatCount(peak)} identities per second`}
     >
       <AreaChart
         h={180}
@@ -40,6 +41,7 @@ export default function ThroughputChart({
         tooltipAnimationDuration={0}
         areaProps={{ isAnimationActive: false }}
         gridAxis="y"
+        valueFormatter={(value) => formatCount(Math.round(value))}
         yAxisProps={{ domain: [0, top], allowDataOverflow: true }}
         xAxisProps={{
           type: 'number',
