@@ -16,6 +16,7 @@ import {
   type AuditSample,
 } from '../../../engine/contract/audit.ts';
 import { readLabelTsv } from '../../../engine/contract/label-tsv.ts';
+import { countText } from '../../../engine/contract/count-text.ts';
 
 const refKey = (r: { sourceSystem: string; localId: string }): string => `${r.sourceSystem}\u0000${r.localId}`;
 
@@ -45,7 +46,7 @@ export async function auditSample(cli: CliContext): Promise<number> {
   const labelled = labelledRows(tsvPath);
   if (labelled > 0)
     throw usage(
-      `${tsvPath} already holds ${String(labelled)} label${labelled === 1 ? '' : 's'}; a new sample would replace ${labelled === 1 ? 'it' : 'them'}. Estimate with that sample first (audit estimate --sample ${out} --labels ${tsvPath}), or give another --out`,
+      `${tsvPath} already holds ${countText(labelled)} label${labelled === 1 ? '' : 's'}; a new sample would replace ${labelled === 1 ? 'it' : 'them'}. Estimate with that sample first (audit estimate --sample ${out} --labels ${tsvPath}), or give another --out`,
     );
   const sample = await cli.longCall('audit/sample', {
     labels: cli.integer('labels', 400),
@@ -76,8 +77,8 @@ export async function auditSample(cli: CliContext): Promise<number> {
   const fromTruth = sample.pairs.filter((p) => p.isMatch !== undefined).length;
   cli.write(
     fromTruth > 0
-      ? `\nWrote the sample to ${out}${saved.note} and its ${String(sample.pairs.length)} pairs to ${tsvPath}, ${String(fromTruth)} of them labelled from the ground truth, not by a person${fromTruth < sample.pairs.length ? ' (fill the isMatch column of the others)' : ''}; then\nmpi-console audit estimate --sample ${out} --labels ${tsvPath}\n`
-      : `\nWrote the sample to ${out}${saved.note} and the ${String(sample.pairs.length)} pairs to label to ${tsvPath}: fill its isMatch column (match or non-match), then\nmpi-console audit estimate --sample ${out} --labels ${tsvPath}\n`,
+      ? `\nWrote the sample to ${out}${saved.note} and its ${countText(sample.pairs.length)} pairs to ${tsvPath}, ${countText(fromTruth)} of them labelled from the ground truth, not by a person${fromTruth < sample.pairs.length ? ' (fill the isMatch column of the others)' : ''}; then\nmpi-console audit estimate --sample ${out} --labels ${tsvPath}\n`
+      : `\nWrote the sample to ${out}${saved.note} and the ${countText(sample.pairs.length)} pairs to label to ${tsvPath}: fill its isMatch column (match or non-match), then\nmpi-console audit estimate --sample ${out} --labels ${tsvPath}\n`,
   );
   if (sample.sampledIdentities !== undefined)
     cli.write(`${auditSampleText(sample.sampledIdentities, sample.identities ?? 0)}\n`);
@@ -90,7 +91,7 @@ function truthText(fromTruth: number, labels: number): string {
   if (fromTruth === 0) return '';
   return fromTruth === labels
     ? ', all from the ground truth, not a person'
-    : `, ${String(fromTruth)} of them from the ground truth, not a person`;
+    : `, ${countText(fromTruth)} of them from the ground truth, not a person`;
 }
 
 export async function auditEstimate(cli: CliContext): Promise<number> {
@@ -142,7 +143,7 @@ export async function auditEstimate(cli: CliContext): Promise<number> {
       ['F1', interval(estimate.f1)],
       [
         'labels',
-        `${String(labels.length)}${truthText(estimate.labelsFromGroundTruth ?? 0, labels.length)}; about ${String(estimate.labelsToHalveInterval)} in all would halve the intervals`,
+        `${countText(labels.length)}${truthText(estimate.labelsFromGroundTruth ?? 0, labels.length)}; about ${countText(estimate.labelsToHalveInterval)} in all would halve the intervals`,
       ],
     ]),
   );

@@ -250,7 +250,7 @@ export function CalibrationReportView({
                 </Text>
               </div>
             </SimpleGrid>
-            <More summary="How these thresholds were read" testId="cal-live-more">
+            <More summary="How these thresholds were read">
               <Text size="sm" data-testid="cal-live-explanation">
                 {live.explanation}
               </Text>
