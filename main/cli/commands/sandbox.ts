@@ -1,6 +1,7 @@
 import type { CliContext } from '../context.ts';
 import { table, json } from '../format.ts';
-import { reviewRate } from '../../../engine/contract/ingest.ts';
+import { reviewRate, reviewRateText } from '../../../engine/contract/ingest.ts';
+import { countText } from '../../../engine/contract/count-text.ts';
 
 export async function sandboxInit(cli: CliContext): Promise<number> {
   const result = await cli.creatingEngine.call(
@@ -17,7 +18,7 @@ export async function sandboxInit(cli: CliContext): Promise<number> {
   );
   if (result.syntheticPeople > 0) {
     cli.write(
-      `Loaded ${String(result.syntheticPeople)} synthetic people as ${String(result.syntheticRecords)} records:\n`,
+      `Loaded ${countText(result.syntheticPeople)} synthetic people as ${countText(result.syntheticRecords)} records:\n`,
     );
     cli.write(
       table(
@@ -35,9 +36,8 @@ export async function sandboxInit(cli: CliContext): Promise<number> {
     );
     const cases = result.ingest.reduce((sum, r) => sum + r.reviewCasesCreated, 0);
     const matched = result.ingest.reduce((sum, r) => sum + r.created, 0);
-    cli.write(
-      `Review cases: ${perThousand(cases, matched)} per 1,000 records matched (${String(cases)} of ${String(matched)}).\n`,
-    );
+    // The rate in the words ingest and the console use: "19.6 per 1,000 matched (43 cases, 2,190 matched)".
+    cli.write(`Review cases: ${reviewRateText(reviewRate(cases, matched))}.\n`);
   }
   return 0;
 }

@@ -23,10 +23,13 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
     const rows = identities.stdout.trim().split('\n');
     expect(rows[0]).toBe('sourceSystem\tlocalId\tenterpriseId');
     expect(rows.length - 1).toBeGreaterThan(300);
-    // The review rate over every record loaded, as ingest reports it.
-    const rate = /Review cases: ([\d.]+) per 1,000 records matched \((\d+) of (\d+)\)/.exec(init.stdout);
-    expect(Number(rate?.[3])).toBe(rows.length - 1);
-    expect(Number(rate?.[1])).toBeCloseTo((1000 * Number(rate?.[2])) / Number(rate?.[3]), 1);
+    // The review rate over every record loaded, in the words ingest and the console use, counts grouped.
+    const rate = /Review cases: ([\d.]+) per 1,000 matched \(([\d,]+) cases?, ([\d,]+) matched\)\.\n/.exec(init.stdout);
+    const [perThousand = NaN, cases = NaN, matched = NaN] = [rate?.[1], rate?.[2], rate?.[3]].map((text) =>
+      Number((text ?? '').replace(/,/g, '')),
+    );
+    expect(matched).toBe(rows.length - 1);
+    expect(perThousand).toBeCloseTo((1000 * cases) / matched, 1);
     const cells = rows.slice(1).map((r) => r.split('\t'));
     expect(cells.every((c) => c.length === 3)).toBe(true);
 
