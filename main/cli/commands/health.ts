@@ -2,6 +2,7 @@
 import type { CliContext } from '../context.ts';
 import { json, table } from '../format.ts';
 import type { HealthSample } from '../../../engine/contract/health.ts';
+import { countText } from '../../../engine/contract/count-text.ts';
 
 const share = (x: number, n: number): string => (n === 0 ? '—' : (x / n).toFixed(3));
 
@@ -19,7 +20,7 @@ function matched(s: HealthSample): string {
   }
   if (s.identitySizes !== null) {
     const all = s.identitySizes.reduce((a, b) => a + b, 0);
-    return `${String(all)} identities, ${String((s.identitySizes[4] ?? 0) + (s.identitySizes[5] ?? 0))} of 5+ records`;
+    return `${countText(all)} identities, ${countText((s.identitySizes[4] ?? 0) + (s.identitySizes[5] ?? 0))} of 5+ records`;
   }
   return '—';
 }

@@ -4,6 +4,7 @@ import { usage } from '../context.ts';
 import { checkInputFile } from '../files.ts';
 import { json, keyValues, table } from '../format.ts';
 import { IMPACT_KINDS, IMPACT_TEXT } from '../../../engine/contract/impact-preview.ts';
+import { countText } from '../../../engine/contract/count-text.ts';
 
 function readDocument(file: string | undefined): unknown {
   if (file === undefined) throw usage('give the profile file: profile validate FILE | profile apply FILE');
@@ -32,11 +33,11 @@ async function previewCommand(cli: CliContext, document: unknown): Promise<numbe
       ['candidate', `Probable ${String(candidate.probable)}, Certain ${String(candidate.certain)}`],
       [
         'linked records compared',
-        `${String(preview.linkedRecordsCompared)} in ${String(preview.identitiesWithSeveralRecords)} identities with several records`,
+        `${countText(preview.linkedRecordsCompared)} in ${countText(preview.identitiesWithSeveralRecords)} identities with several records`,
       ],
       [
         'identity pairs compared',
-        `${String(preview.candidatePairsCompared)} (blocking candidates of ${String(preview.identitiesCompared)} identities)`,
+        `${countText(preview.candidatePairsCompared)} (blocking candidates of ${countText(preview.identitiesCompared)} identities)`,
       ],
       ['cases a reconciliation would open', String(preview.reviewCasesReconciliationWouldOpen)],
     ]),

@@ -4,6 +4,7 @@ import { usage } from '../context.ts';
 import { json, keyValues, table, tsv } from '../format.ts';
 import { writeOutput } from '../files.ts';
 import { REVIEW_DECISIONS, REVIEW_KINDS, REVIEW_SORTS, type ReviewDecision } from '../../../engine/contract/reviews.ts';
+import { countText } from '../../../engine/contract/count-text.ts';
 
 const STATUSES = ['open', 'resolved', 'dismissed', 'all'] as const;
 
@@ -81,7 +82,9 @@ export async function reviews(cli: CliContext): Promise<number> {
     ),
   );
   if (result.total > result.rows.length)
-    process.stderr.write(`${String(result.rows.length)} of ${String(result.total)} cases shown; --offset N for more\n`);
+    process.stderr.write(
+      `${countText(result.rows.length)} of ${countText(result.total)} cases shown; --offset N for more\n`,
+    );
   return 0;
 }
 
@@ -166,6 +169,6 @@ export async function reviewLabels(cli: CliContext): Promise<number> {
   const result = await cli.client.call('reviews/labels', jobId === undefined ? {} : { jobId }, cli.call);
   const { note } = writeOutput(out, result.tsv, cli.filesInUse());
   if (cli.json) cli.write(json({ labels: result.labels, out, note: result.note }));
-  else cli.write(`Wrote ${String(result.labels)} labels to ${out}${note}.\n${result.note}\n`);
+  else cli.write(`Wrote ${countText(result.labels)} labels to ${out}${note}.\n${result.note}\n`);
   return 0;
 }

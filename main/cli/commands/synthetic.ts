@@ -1,6 +1,7 @@
 import type { CliContext } from '../context.ts';
 import { json } from '../format.ts';
 import { generatePopulation, writePopulation } from '../../../engine/index.ts';
+import { countText } from '../../../engine/contract/count-text.ts';
 
 /** Writes a synthetic population as NDJSON per source plus labels.tsv; needs no database. */
 export async function syntheticGenerate(cli: CliContext): Promise<number> {
@@ -13,7 +14,7 @@ export async function syntheticGenerate(cli: CliContext): Promise<number> {
   if (cli.json) cli.write(json({ people, seed, records: population.records.length, files, replaced }));
   else
     cli.write(
-      `Wrote ${String(population.records.length)} records of ${String(people)} synthetic people:\n${files.map((f) => `  ${f}${replaced.includes(f) ? ' (replacing the file that was there)' : ''}`).join('\n')}\n`,
+      `Wrote ${countText(population.records.length)} records of ${countText(people)} synthetic people:\n${files.map((f) => `  ${f}${replaced.includes(f) ? ' (replacing the file that was there)' : ''}`).join('\n')}\n`,
     );
   return 0;
 }
