@@ -126,15 +126,14 @@ export async function createSandbox(
       const prepared = chunk.map((record) => {
         const source = sources.get(record.sourceSystem);
         if (source === undefined) throw new Error('unknown synthetic source');
-        const { ingestor } = source;
-        return { record, source, ingestor, resource: prepareLine(ingestor, JSON.stringify(record.patient)) };
+        return { record, source, resource: prepareLine(source.ingestor, JSON.stringify(record.patient)) };
       });
       const at = new Date().toISOString();
       const outcomes = ingestChunk(
         env.store,
         prepared,
-        ({ record, ingestor, resource }, isolated) => {
-          const outcome = ingestor.apply(resource, at, isolated);
+        ({ record, source, resource }, isolated) => {
+          const outcome = source.ingestor.apply(resource, at, isolated);
           env.store
             .statement(
               'INSERT OR IGNORE INTO synthetic_truth (tenant_id, source_system, local_id, person_id) VALUES (?, ?, ?, ?)',
