@@ -92,6 +92,7 @@ function summaryOf(run: SavedRunInput, runId: string, createdAt: string, actor: 
   }
   if (run.kind === 'estimate') {
     const { model, report } = run.output;
+    const fitFailed = report.fit?.status === 'fallback';
     const expected = Math.min(report.candidates.modelled, Math.round(report.expectedMatches));
     return {
       runId,
@@ -106,8 +107,8 @@ function summaryOf(run: SavedRunInput, runId: string, createdAt: string, actor: 
       versions: report.trainedAgainst,
       thresholds: report.thresholds.map((t) => t.threshold),
       modelVersion: report.modelVersion,
-      modelThresholds: report.fit?.status === 'fallback' ? null : report.suggestedThresholds,
-      ...(report.fit?.status === 'fallback' ? { fitFailed: true } : {}),
+      modelThresholds: fitFailed ? null : report.suggestedThresholds,
+      ...(fitFailed ? { fitFailed } : {}),
     };
   }
   const report = run.kind === 'evaluation' ? run.report : run.output.report;
