@@ -4,7 +4,7 @@
  * on them, in time order. References and figures only. Browser-safe: zod only.
  */
 import { z } from 'zod';
-import { ReviewDecisionSchema, ReviewKindSchema } from './reviews.ts';
+import { ReviewDecisionSchema, ReviewKindSchema, type ReviewDecision, type ReviewKind } from './reviews.ts';
 
 export const HISTORY_KINDS = [
   'identity-created',
@@ -86,8 +86,29 @@ export function historyText(e: HistoryEvent): string {
     case 'canonical-rebuilt':
       return `canonical record rebuilt by reconciliation${under}`;
     case 'review-case-opened':
-      return `${e.caseKind ?? 'review'} case ${e.caseId ?? ''} opened${score}${under}`;
+      return `${e.caseKind === null ? 'a' : CASE_KIND_TEXT[e.caseKind]} review case ${e.caseId ?? ''} opened${caseScore(e)}${under}`;
     case 'review-decided':
-      return `case ${e.caseId ?? ''} decided: ${e.decision ?? ''} by ${e.actor ?? ''}`;
+      return `review case ${e.caseId ?? ''} decided: ${e.decision === null ? 'no decision' : DECISION_WORDS[e.decision]}, by ${e.actor ?? 'an unknown reviewer'}`;
   }
+}
+
+/** A case's kind in words: the name the Review cases page gives it. */
+const CASE_KIND_TEXT: Record<ReviewKind, string> = {
+  IngestionMatch: 'an ingestion',
+  PopulationReconciliation: 'a reconciliation',
+  LinkQuality: 'a link quality',
+};
+
+const DECISION_WORDS: Record<ReviewDecision, string> = {
+  'same-person': 'same person',
+  'different-people': 'different people',
+  unsure: 'unsure',
+};
+
+/** A pair's score; a link quality case is about one identity, so its score is that identity's weakest link. */
+function caseScore(e: HistoryEvent): string {
+  if (e.score === null) return '';
+  return e.caseKind === 'LinkQuality'
+    ? ` on its weakest link, scored ${e.score.toFixed(4)}`
+    : ` on a pair scored ${e.score.toFixed(4)}`;
 }

@@ -14,6 +14,7 @@ export const DECISION_REASON_MAX = 500;
 /** LinkQuality: one identity whose records look wrongly linked (the link-quality scan); both sides name it. */
 export const REVIEW_KINDS = ['IngestionMatch', 'PopulationReconciliation', 'LinkQuality'] as const;
 export const ReviewKindSchema = z.enum(REVIEW_KINDS);
+export type ReviewKind = z.infer<typeof ReviewKindSchema>;
 
 export const REVIEW_DECISIONS = ['same-person', 'different-people', 'unsure'] as const;
 export const ReviewDecisionSchema = z.enum(REVIEW_DECISIONS);

@@ -383,6 +383,10 @@ describe('review cases in the console', () => {
     const history = page.getByTestId('identity-history');
     await history.waitFor();
     expect(await history.locator('[data-kind="review-case-opened"]').count()).toBe(1);
+    // The scan's case is named as the Review cases page names it, and its score is the identity's weakest link.
+    expect(await history.locator('[data-kind="review-case-opened"]').innerText()).toMatch(
+      /a link quality review case rc-[0-9a-f]+ opened on its weakest link, scored \d\.\d{4} \(profile v1\)/,
+    );
     expect(await history.locator('[data-kind="identity-created"], [data-kind="record-joined"]').count()).toBe(2);
     await expectAccessible(page, 'identity-history');
     await screenshot(page, '47-identity-history');
