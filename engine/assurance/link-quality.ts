@@ -22,7 +22,7 @@ import { countIdentities } from '../store/identities.ts';
 import { NO_CONTROL, type RunControl } from '../run-control.ts';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import type { MatchFields } from '../contract/fields.ts';
-import { LINK_FLAGS, type FlaggedIdentity, type LinkFlag } from '../contract/link-quality.ts';
+import { LINK_FLAGS, MAX_IDENTITY_RECORDS, type FlaggedIdentity, type LinkFlag } from '../contract/link-quality.ts';
 import { birthDateLevel } from '../comparators/birth-date-levels.ts';
 import type { EngineEnv } from '../env.ts';
 import type { Store } from '../store/store.ts';
@@ -113,10 +113,13 @@ export function weakestLinkEdge<E extends { readonly a: number; readonly b: numb
 
 const digits = (date: string | null): string | null => (date === null ? null : date.replaceAll('-', ''));
 
-/** The flags, record graph, groups and weakest link of one identity's records. */
-function judgeIdentity(
+/**
+ * The flags, record graph, groups and weakest link of one identity's records: the scan's judgement, which a
+ * LinkQuality case's page reads again under the active profile.
+ */
+export function judgeIdentity(
   scorer: Scorer,
-  members: readonly { readonly member: CandidateMember; readonly prepared: PreparedRecord }[],
+  members: readonly { readonly member: Pick<CandidateMember, 'sourceSystem'>; readonly prepared: PreparedRecord }[],
   totalRecords: number,
   maxRecords: number,
   probable: number,
@@ -168,7 +171,7 @@ export function scanLinkQuality(
 ): OperationOutput<'links/scan'> {
   const { store } = env;
   requireTenant(store, ctx.tenantId);
-  const maxRecords = input.maxIdentityRecords ?? 20;
+  const maxRecords = input.maxIdentityRecords ?? MAX_IDENTITY_RECORDS;
   const maxListed = input.maxListed ?? 1000;
   const openCases = input.openCases ?? true;
   const scanned = store.read(() => {

@@ -9,6 +9,15 @@ export const LINK_FLAGS = ['weak-bridge', 'same-source', 'sex-conflict', 'birth-
 export const LinkFlagSchema = z.enum(LINK_FLAGS);
 export type LinkFlag = z.infer<typeof LinkFlagSchema>;
 
+/** Each flag's name in words, for the console (the CLI and the API keep the flag itself). */
+export const LINK_FLAG_NAME: Record<LinkFlag, string> = {
+  'weak-bridge': 'Weak bridge',
+  'same-source': 'One source twice',
+  'sex-conflict': 'Sexes differ',
+  'birth-date-conflict': 'Birth dates differ',
+  'too-large': 'Too many records',
+};
+
 /** What each flag means, in words for the report, the CLI and the console. */
 export const LINK_FLAG_TEXT: Record<LinkFlag, string> = {
   'weak-bridge':
@@ -20,9 +29,12 @@ export const LINK_FLAG_TEXT: Record<LinkFlag, string> = {
   'too-large': 'more records than the bound for one person',
 };
 
+/** The scan's default bound: an identity with more records is flagged too-large. */
+export const MAX_IDENTITY_RECORDS = 20;
+
 export const LinkQualityInputSchema = z.strictObject({
   /** An identity with more records than this is flagged too-large (and only its first records are compared). */
-  maxIdentityRecords: z.number().int().min(2).max(1000).default(20),
+  maxIdentityRecords: z.number().int().min(2).max(1000).default(MAX_IDENTITY_RECORDS),
   /** Flagged identities listed in the report (all are counted). */
   maxListed: z.number().int().min(0).max(10_000).default(1000),
   /** Open a LinkQuality review case for each flagged identity (false: a look only, nothing written). */

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { MatchResultSchema, RecordRefSchema, ScoreLimitSchema } from './matching.ts';
+import { LinkFlagSchema } from './link-quality.ts';
 
 /** The longest reason a review decision may give (characters, after trimming). */
 export const DECISION_REASON_MAX = 500;
@@ -97,6 +98,11 @@ export const ReviewCaseDetailSchema = z.object({
   decisions: z.array(ReviewDecisionRowSchema),
   /** LinkQuality: every pair of the identity's records with its score (indexes into left.records); else null. */
   graph: z.array(z.object({ a: z.number().int(), b: z.number().int(), score: z.number() })).nullable(),
+  /**
+   * LinkQuality: the flags the identity's records raise now, judged as the link-quality scan judges them (under the
+   * active profile and the scan's default bound, MAX_IDENTITY_RECORDS); else null. Absent from older registries' answers.
+   */
+  flags: z.array(LinkFlagSchema).nullable().optional(),
   /**
    * A dismissed case: the newest case about the same identities, which superseded it (a new case about a pair
    * dismisses the out-of-date ones still open). Null otherwise.

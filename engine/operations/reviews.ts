@@ -29,7 +29,8 @@ import { requireTenant } from '../store/tenants.ts';
 import { createScorer, type PairOutcome, type Scorer } from '../scoring/scorer.ts';
 import { isStronger } from '../scoring/stronger-outcome.ts';
 import { identityKeys } from '../jobs/population.ts';
-import { weakestLinkEdge } from '../assurance/link-quality.ts';
+import { judgeIdentity, weakestLinkEdge } from '../assurance/link-quality.ts';
+import { MAX_IDENTITY_RECORDS, type LinkFlag } from '../contract/link-quality.ts';
 
 /** Records of each identity compared when a case is opened (its oldest). */
 const RECORDS_SHOWN = 100;
@@ -56,35 +57,40 @@ interface ShownPair {
 
 type Edge = { a: number; b: number; score: number };
 
-/** The active profile's scorer, made once per operation (the loops below reuse it). */
-function activeScorer(store: Store, tenantId: string): Scorer {
-  return createScorer(activeProfile(store, tenantId).profile, storedTermFrequencies(store, tenantId));
+/** The active profile's scorer, made once per operation (the loops below reuse it), and its Probable threshold. */
+function activeScorer(store: Store, tenantId: string): { scorer: Scorer; probable: number } {
+  const { profile } = activeProfile(store, tenantId);
+  return {
+    scorer: createScorer(profile, storedTermFrequencies(store, tenantId)),
+    probable: profile.MatchingRules.Thresholds.Probable,
+  };
 }
 
-/** Every pair of one identity's records with its score. */
-function recordGraph(scorer: Scorer, records: readonly SourceRecord[]): Edge[] {
-  const prepared = records.map((r) => scorer.prepare(r.fields));
-  const edges: Edge[] = [];
-  for (let a = 0; a < prepared.length; a++) {
-    for (let b = a + 1; b < prepared.length; b++) {
-      const [pa, pb] = [prepared[a], prepared[b]];
-      if (pa !== undefined && pb !== undefined) edges.push({ a, b, score: scorer.outcome(pa, pb).score });
-    }
-  }
-  return edges;
+/**
+ * A LinkQuality case's identity judged as the scan judges it, under the active profile and the scan's default
+ * bound: every pair of its records with its score (the record graph) and the flags those records raise now.
+ */
+function judgeCase(
+  active: { scorer: Scorer; probable: number },
+  records: readonly SourceRecord[],
+  totalRecords: number,
+): { graph: Edge[]; flags: LinkFlag[] } {
+  const members = records.map((r) => ({ member: r, prepared: active.scorer.prepare(r.fields) }));
+  const judged = judgeIdentity(active.scorer, members, totalRecords, MAX_IDENTITY_RECORDS, active.probable);
+  return { graph: judged.edges, flags: judged.flags };
 }
 
 /**
  * The pair a reviewer compares first, under the active profile: for two identities, their strongest record pair
  * (stronger-outcome.ts: on a tie at the Probable threshold, the one a rule held on the most evidence);
- * for a LinkQuality case (one identity), its weakest link (the pair the identity's records hold together by last).
+ * for a LinkQuality case (one identity, its record graph given), its weakest link (the pair the identity's records
+ * hold together by last).
  */
 function pairToShow(
   scorer: Scorer,
-  kind: ReviewCaseRow['kind'],
   left: readonly SourceRecord[],
   right: readonly SourceRecord[],
-  graph: readonly Edge[] | null = kind === 'LinkQuality' ? recordGraph(scorer, left) : null,
+  graph: readonly Edge[] | null,
 ): ShownPair | null {
   if (graph !== null) {
     const weakest = weakestLinkEdge(left.length, graph);
@@ -143,11 +149,12 @@ export function getReview(
   requireTenant(store, ctx.tenantId);
   return store.read(() => {
     const row = requireCase(store, ctx.tenantId, input.caseId);
-    const leftRecords = recordsOfIdentity(store, ctx.tenantId, row.leftIdentityId).slice(0, RECORDS_SHOWN);
+    const allLeft = recordsOfIdentity(store, ctx.tenantId, row.leftIdentityId);
+    const leftRecords = allLeft.slice(0, RECORDS_SHOWN);
     const rightRecords = recordsOfIdentity(store, ctx.tenantId, row.rightIdentityId).slice(0, RECORDS_SHOWN);
-    const scorer = activeScorer(store, ctx.tenantId);
-    const graph = row.kind === 'LinkQuality' ? recordGraph(scorer, leftRecords) : null;
-    const best = pairToShow(scorer, row.kind, leftRecords, rightRecords, graph);
+    const active = activeScorer(store, ctx.tenantId);
+    const judged = row.kind === 'LinkQuality' ? judgeCase(active, leftRecords, allLeft.length) : null;
+    const best = pairToShow(active.scorer, leftRecords, rightRecords, judged?.graph ?? null);
     const keys = identityKeys(store, ctx.tenantId, [row.leftIdentityId, row.rightIdentityId]);
     const stateOf = (identityId: number): { version: number; active: boolean } => {
       const key = keys.get(identityId);
@@ -161,7 +168,8 @@ export function getReview(
       right: { enterpriseId: row.rightEnterpriseId, ...right, records: rightRecords.map(refOf) },
       bestPair: best === null ? null : { left: refOf(best.left), right: refOf(best.right), score: best.score },
       decisions: caseDecisions(store, ctx.tenantId, row.caseId),
-      graph,
+      graph: judged?.graph ?? null,
+      flags: judged?.flags ?? null,
       supersededBy:
         row.status === 'dismissed'
           ? newestCaseFor(store, ctx.tenantId, row.leftIdentityId, row.rightIdentityId, row.caseId)
@@ -239,13 +247,14 @@ export function reviewLabels(
   requireTenant(store, ctx.tenantId);
   return store.read(() => {
     const pairs: LabelPair[] = [];
-    const scorer = activeScorer(store, ctx.tenantId);
+    const active = activeScorer(store, ctx.tenantId);
     for (const decided of decidedCases(store, ctx.tenantId, input.jobId)) {
+      const left = recordsOfIdentity(store, ctx.tenantId, decided.leftIdentityId).slice(0, RECORDS_SHOWN);
       const best = pairToShow(
-        scorer,
-        decided.kind,
-        recordsOfIdentity(store, ctx.tenantId, decided.leftIdentityId).slice(0, RECORDS_SHOWN),
+        active.scorer,
+        left,
         recordsOfIdentity(store, ctx.tenantId, decided.rightIdentityId).slice(0, RECORDS_SHOWN),
+        decided.kind === 'LinkQuality' ? judgeCase(active, left, left.length).graph : null,
       );
       if (best !== null)
         pairs.push({ left: refOf(best.left), right: refOf(best.right), isMatch: decided.decision === 'same-person' });

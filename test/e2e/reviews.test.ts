@@ -354,6 +354,12 @@ describe('review cases in the console', () => {
       / 1 flagged .* 1 new case opened/,
     );
     await page.getByTestId('record-graph').waitFor();
+    // Flags are named in words, not as the API's codes.
+    const report = page.getByTestId('link-quality-report');
+    expect(await report.getByRole('table', { name: 'Flagged identities by flag' }).innerText()).toMatch(
+      /Weak bridge\s+1\s+records fall apart/,
+    );
+    expect(await report.innerText()).toMatch(/The most doubtful identity: weak bridge(, [a-z ]+)*; weakest link/);
     await expectAccessible(page, 'link-quality-scanned');
     await screenshot(page, '45-link-quality-scanned');
     await page.getByRole('button', { name: 'Show the link quality cases' }).click();
@@ -363,6 +369,10 @@ describe('review cases in the console', () => {
       .getByRole('link', { name: /^Open case/ })
       .click();
     await page.getByRole('table', { name: 'Case details' }).waitFor();
+    // The case says why the scan flagged its identity, each flag with what it means.
+    expect(await page.getByTestId('case-flags').innerText()).toMatch(
+      /^Weak bridge: records fall apart into groups that no Probable score joins/,
+    );
     const graph = page.getByTestId('record-graph');
     await graph.waitFor();
     // Four records, six pairs; the ones that hold two people together are below Probable.

@@ -99,6 +99,9 @@ export async function reviewShow(cli: CliContext): Promise<number> {
     keyValues([
       ['case', c.caseId],
       ['kind', c.kind],
+      ...(detail.flags === undefined || detail.flags === null
+        ? []
+        : [['flags', detail.flags.length === 0 ? 'none now' : detail.flags.join(', ')] as [string, string]]),
       [
         'status',
         c.review === null ? c.status : `${c.status} (${c.review.decision}, ${c.review.actor}, ${c.review.decidedAt})`,

@@ -5,7 +5,7 @@
  */
 import { Alert, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { LINK_FLAG_TEXT, LINK_FLAGS } from '../../../engine/contract/link-quality.ts';
+import { LINK_FLAG_NAME, LINK_FLAG_TEXT, LINK_FLAGS } from '../../../engine/contract/link-quality.ts';
 import { useTask } from '../../hooks/task.ts';
 import { formatCount } from '../../format.ts';
 import { IconAlert } from '../../icons.tsx';
@@ -83,7 +83,7 @@ export function LinkQualityCard({
               <Table.Tbody>
                 {LINK_FLAGS.map((flag) => (
                   <Table.Tr key={flag}>
-                    <Table.Td>{flag}</Table.Td>
+                    <Table.Td>{LINK_FLAG_NAME[flag]}</Table.Td>
                     <Table.Td>{formatCount(report.byFlag[flag])}</Table.Td>
                     <Table.Td>{LINK_FLAG_TEXT[flag]}</Table.Td>
                   </Table.Tr>
@@ -93,8 +93,8 @@ export function LinkQualityCard({
             {worst === undefined ? null : (
               <Stack gap={4}>
                 <Text size="sm" fw={600}>
-                  The most doubtful identity: {worst.flags.join(', ')}; weakest link{' '}
-                  {worst.weakestLink === null ? '—' : worst.weakestLink.toFixed(4)}
+                  The most doubtful identity: {worst.flags.map((f) => LINK_FLAG_NAME[f].toLowerCase()).join(', ')};
+                  weakest link {worst.weakestLink === null ? '—' : worst.weakestLink.toFixed(4)}
                 </Text>
                 <RecordGraph records={worst.records} edges={worst.edges} probable={report.probableThreshold} />
               </Stack>

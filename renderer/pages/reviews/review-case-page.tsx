@@ -10,6 +10,7 @@ import {
   Button,
   Card,
   Group,
+  List,
   Radio,
   Select,
   Stack,
@@ -23,6 +24,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
 import type { RecordRef } from '../../../engine/contract/matching.ts';
+import {
+  LINK_FLAG_NAME,
+  LINK_FLAG_TEXT,
+  MAX_IDENTITY_RECORDS,
+  type LinkFlag,
+} from '../../../engine/contract/link-quality.ts';
 import {
   DECISION_REASON_MAX,
   REVIEW_DECISIONS,
@@ -71,6 +78,9 @@ function Facts({ detail }: { readonly detail: ReviewCaseDetail }) {
   ];
   const rows: [string, React.ReactNode][] = [
     ['Kind', KIND_TEXT[c.kind]],
+    ...(c.kind === 'LinkQuality' && detail.flags !== undefined && detail.flags !== null
+      ? [['Flagged', <FlagList key="flags" flags={detail.flags} />] as [string, React.ReactNode]]
+      : []),
     c.kind === 'LinkQuality'
       ? [
           'Weakest link',
@@ -126,6 +136,27 @@ function Facts({ detail }: { readonly detail: ReviewCaseDetail }) {
         ))}
       </Table.Tbody>
     </Table>
+  );
+}
+
+/** Why a link quality case asks: the flags its identity's records raise now, each with what it means. */
+function FlagList({ flags }: { readonly flags: readonly LinkFlag[] }) {
+  if (flags.length === 0)
+    return (
+      <Text size="sm" data-testid="case-flags">
+        Nothing now: judged again under the active profile and the scan&apos;s default bound of {MAX_IDENTITY_RECORDS}{' '}
+        records, the identity&apos;s records raise no flag. They or the profile changed since the scan, or the scan used
+        a smaller bound.
+      </Text>
+    );
+  return (
+    <List size="sm" spacing={2} data-testid="case-flags">
+      {flags.map((flag) => (
+        <List.Item key={flag}>
+          <b>{LINK_FLAG_NAME[flag]}</b>: {LINK_FLAG_TEXT[flag]}
+        </List.Item>
+      ))}
+    </List>
   );
 }
 

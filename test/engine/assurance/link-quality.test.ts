@@ -135,6 +135,13 @@ describe('the link-quality scan', () => {
     const detail = await engine.call('reviews/get', { caseId: first.caseId }, ctx);
     expect(detail.bestPair?.score).toBeLessThan(report.probableThreshold);
     expect(detail.bestPair?.score).toBeCloseTo(first.score, 6);
+    // The case says why it was flagged: the flags the scan gave its identity, read again, as every case's are.
+    for (const row of cases.rows) {
+      const listed = report.identities.find((i) => i.enterpriseId === row.leftEnterpriseId);
+      const read = await engine.call('reviews/get', { caseId: row.caseId }, ctx);
+      expect(read.flags?.length).toBeGreaterThan(0);
+      if (listed !== undefined) expect(read.flags).toEqual(listed.flags);
+    }
     await engine.call(
       'reviews/decide',
       { caseId: first.caseId, decision: 'different-people', reason: 'two patients in one identity' },

@@ -71,6 +71,9 @@ describe('review cases', () => {
     expect([...detail.left.records, ...detail.right.records].map((r) => r.localId).sort()).toEqual(['A1', 'c1']);
     expect(detail.bestPair?.score).toBeCloseTo(first?.score ?? -1, 6);
     expect(detail.decisions).toEqual([]);
+    // Flags and a record graph belong to link quality cases, about one identity; this case is about two.
+    expect(detail.flags).toBeNull();
+    expect(detail.graph).toBeNull();
 
     // Another tenant sees nothing of it.
     expect((await engine.call('reviews/list', { status: 'all' }, ctx('t2'))).total).toBe(0);

@@ -70,6 +70,18 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
     };
     expect(scanned.identitiesWithSeveralRecords).toBeGreaterThan(0);
     expect(scanned.pairsScored).toBeGreaterThanOrEqual(scanned.identitiesWithSeveralRecords);
+    // A link quality case says which flags its identity's records raise now, judged under the scan's default bound
+    // of 20 records: an identity of three flagged too-large under a bound of two raises none of them.
+    const tight = await runCli([...db, 'link-quality', 'scan', '--max-records', '2', '--json']);
+    expect((JSON.parse(tight.stdout) as { byFlag: Record<string, number> }).byFlag['too-large']).toBeGreaterThan(0);
+    const linkCases = (await runCli([...db, 'reviews', '--kind', 'LinkQuality'])).stdout.trim().split('\n').slice(1);
+    const flagLines: (string | undefined)[] = [];
+    for (const row of linkCases) {
+      const shown = await runCli([...db, 'review', 'show', row.split('\t')[0] ?? '']);
+      flagLines.push(/\nflags +(.+)\n/.exec(shown.stdout)?.[1]);
+    }
+    expect(flagLines).toContain('none now');
+    expect(flagLines.every((line) => line !== undefined && /^(none now|[a-z-]+(, [a-z-]+)*)$/.test(line))).toBe(true);
     const eid =
       (JSON.parse((await runCli([...db, 'identities', '--json'])).stdout) as { rows: { enterpriseId: string }[] })
         .rows[0]?.enterpriseId ?? '';
