@@ -51,6 +51,7 @@ import { reliabilityBins } from '../stats/reliability-diagram.ts';
 import type { LabelPair } from './labels.ts';
 import { smoothedBandProbabilities, type BandProbabilities } from './smoothed-bands.ts';
 import { CONDITIONAL_INDEPENDENCE_CAVEAT, ESTIMATION_NOTE, ESTIMATION_NOTE_RANDOM_PAIRS } from './report-text.ts';
+import { figureText } from '../contract/figure-text.ts';
 
 /** Thresholds always reported on the held-out pairs, beside the profile's own Probable and Certain. */
 export const CALIBRATION_THRESHOLD_GRID = [0.5, 0.8, 0.9, 0.95, 0.99] as const;
@@ -289,7 +290,7 @@ export function calibrate(
         ? { threshold: null, explanation: 'no labelled match in the validation set, so F1 is undefined', metrics: null }
         : {
             threshold: f1Threshold ?? best.threshold,
-            explanation: `the simplest number between the validation score that maximises F1 (${best.threshold.toPrecision(6).replace(/\.?0+$/, '')}) and the next lower validation score${below === null ? ' (none: it is the lowest)' : ` (${below.toPrecision(6).replace(/\.?0+$/, '')})`} nearest half the best F1 (${(best.f1 / 2).toFixed(4)}, where a calibrated model's expected F1 peaks): every threshold there gives F1 ${best.f1.toFixed(4)} on the held-out pairs; ties between such ranges go to the highest`,
+            explanation: `the simplest number between the validation score that maximises F1 (${figureText(best.threshold)}) and the next lower validation score${below === null ? ' (none: it is the lowest)' : ` (${figureText(below)})`} nearest half the best F1 (${(best.f1 / 2).toFixed(4)}, where a calibrated model's expected F1 peaks): every threshold there gives F1 ${best.f1.toFixed(4)} on the held-out pairs; ties between such ranges go to the highest`,
             metrics: at(f1Threshold ?? best.threshold),
           },
     targetPrecision: input.targetPrecision,

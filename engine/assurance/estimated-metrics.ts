@@ -8,6 +8,7 @@
  * blocking never brings together is invisible to them.
  */
 import type { EstimatedThreshold } from '../contract/estimate.ts';
+import { figureText } from '../contract/figure-text.ts';
 import { simplestThresholdInGap } from '../stats/simplest-threshold.ts';
 
 function ratio(numerator: number, denominator: number): number | null {
@@ -162,19 +163,14 @@ export function suggestThresholds(
     certain === undefined
       ? `Certain stays at the profile's ${String(profile.Certain)}: no score of at least 0.5 reaches the model-estimated precision ${String(targets.precision)}`
       : certain >= profile.Certain
-        ? `Certain stays at the profile's ${String(profile.Certain)}: the model-estimated precision reaches ${String(targets.precision)} only from ${figure(certain)} up`
-        : `Certain ${figure(Certain)}: the lowest score (at least 0.5) at which the model-estimated precision of auto-links is at least ${String(targets.precision)}`,
+        ? `Certain stays at the profile's ${String(profile.Certain)}: the model-estimated precision reaches ${String(targets.precision)} only from ${figureText(certain)} up`
+        : `Certain ${figureText(Certain)}: the lowest score (at least 0.5) at which the model-estimated precision of auto-links is at least ${String(targets.precision)}`,
     probable === undefined || probable <= profile.Probable
-      ? `Probable ${capped === null ? 'stays at' : 'would stay at'} the profile's ${String(profile.Probable)}${fromRecall < profile.Probable ? `, capped at Certain (${figure(fromRecall)})` : ''}: above it the model-estimated recall of auto-links and reviews would fall below ${String(targets.recall)}`
-      : `Probable ${capped === null ? '' : 'would be '}${figure(fromRecall)}: the highest score at which the model-estimated recall of auto-links and reviews together is at least ${String(targets.recall)}${probable > Certain ? ', capped at Certain' : ''}`,
+      ? `Probable ${capped === null ? 'stays at' : 'would stay at'} the profile's ${String(profile.Probable)}${fromRecall < profile.Probable ? `, capped at Certain (${figureText(fromRecall)})` : ''}: above it the model-estimated recall of auto-links and reviews would fall below ${String(targets.recall)}`
+      : `Probable ${capped === null ? '' : 'would be '}${figureText(fromRecall)}: the highest score at which the model-estimated recall of auto-links and reviews together is at least ${String(targets.recall)}${probable > Certain ? ', capped at Certain' : ''}`,
     ...(capped === null ? [] : [capped.explanation]),
   ].join('; ');
   return { Certain, Probable, explanation, ...(reviewBand === undefined ? {} : { reviewBand }) };
-}
-
-/** A threshold in the explanations: as it is when six significant digits hold it, else to six. */
-function figure(value: number): string {
-  return Number(value.toPrecision(6)) === value ? String(value) : value.toPrecision(6);
 }
 
 /** Whether a Probable below Certain would leave the pair to review: a limited pair always, else one the score alone does not link. */
@@ -239,8 +235,8 @@ function withinBudget(
       leftOut,
       explanation:
         raised >= Certain
-          ? `Probable raised to Certain (${figure(raised)}): even the highest-scoring pairs below Certain exceed the review budget (${budgetText}), so only the pairs the name-evidence and twin limits hold go to review (${rate(pairs)} per 1,000 records); ${left}`
-          : `Probable raised to ${figure(raised)} to keep the review band within the review budget (${budgetText}): ${rate(pairs)} candidate pairs per 1,000 records instead of ${rate(before)}; ${left}`,
+          ? `Probable raised to Certain (${figureText(raised)}): even the highest-scoring pairs below Certain exceed the review budget (${budgetText}), so only the pairs the name-evidence and twin limits hold go to review (${rate(pairs)} per 1,000 records); ${left}`
+          : `Probable raised to ${figureText(raised)} to keep the review band within the review budget (${budgetText}): ${rate(pairs)} candidate pairs per 1,000 records instead of ${rate(before)}; ${left}`,
     },
   };
 }

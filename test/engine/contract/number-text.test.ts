@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { countText } from '../../../engine/contract/count-text.ts';
+import { figureText } from '../../../engine/contract/figure-text.ts';
+
+describe('countText', () => {
+  it('groups by thousands whatever the locale', () => {
+    expect([0, 999, 1000, 18947, 1234567].map(countText)).toEqual(['0', '999', '1,000', '18,947', '1,234,567']);
+  });
+});
+
+describe('figureText', () => {
+  it('writes six significant digits without the zeros that add nothing', () => {
+    expect([0.5, 0.962, 1, 0, 10, 120, -0.25].map(figureText)).toEqual([
+      '0.5',
+      '0.962',
+      '1',
+      '0',
+      '10',
+      '120',
+      '-0.25',
+    ]);
+    // A score that floating point leaves a hair off a simple number reads as that number, not "0.300000".
+    expect(figureText(0.1 + 0.2)).toBe('0.3');
+    expect(figureText(0.9619999999999999)).toBe('0.962');
+    expect(figureText(0.123456789)).toBe('0.123457');
+    expect(figureText(0.000012345678)).toBe('0.0000123457');
+    // Exponents keep their form; only the mantissa's trailing zeros go.
+    expect(figureText(1e-7)).toBe('1e-7');
+    expect(figureText(1234567)).toBe('1.23457e+6');
+  });
+});
