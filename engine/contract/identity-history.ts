@@ -80,7 +80,7 @@ export function historyText(e: HistoryEvent): string {
     case 'record-joined':
       return `${record}joined: certain by ${e.decidedBy === 'trusted-identifier' ? 'a trusted identifier' : 'score'}${e.score === null ? '' : ` (${e.score.toFixed(4)})`}${under}`;
     case 'record-linked':
-      return `${record}linked${score} (before the history was kept: how it was decided is not recorded)`;
+      return `${record}linked${e.score === null ? '' : ` with score ${e.score.toFixed(4)}`} (before the history was kept: how it was decided is not recorded)`;
     case 'record-updated':
       return `${record}updated by its source${under}`;
     case 'canonical-rebuilt':

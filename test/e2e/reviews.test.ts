@@ -364,11 +364,15 @@ describe('review cases in the console', () => {
     await screenshot(page, '45-link-quality-scanned');
     await page.getByRole('button', { name: 'Show the link quality cases' }).click();
     await page.getByTestId('page-text').filter({ hasText: 'Cases 1–1 of 1' }).waitFor();
+    expect(await rows.first().innerText()).toContain('Link quality scan');
     await rows
       .first()
       .getByRole('link', { name: /^Open case/ })
       .click();
     await page.getByRole('table', { name: 'Case details' }).waitFor();
+    expect(await page.getByRole('table', { name: 'Case details' }).innerText()).toMatch(
+      /Opened\s+.+ by a link quality scan\n/,
+    );
     // The case says why the scan flagged its identity, each flag with what it means.
     expect(await page.getByTestId('case-flags').innerText()).toMatch(
       /^Weak bridge: records fall apart into groups that no Probable score joins/,

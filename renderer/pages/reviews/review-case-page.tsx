@@ -118,6 +118,8 @@ function Facts({ detail }: { readonly detail: ReviewCaseDetail }) {
           </>
         ) : c.sourceSystem !== null ? (
           ` by an ingest from ${c.sourceSystem}`
+        ) : c.kind === 'LinkQuality' ? (
+          ' by a link quality scan'
         ) : null}
       </span>,
     ],

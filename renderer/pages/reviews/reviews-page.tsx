@@ -80,7 +80,15 @@ function Origin({ row }: { readonly row: ReviewCase }) {
       </Anchor>
     );
   }
-  return <Text size="sm">{row.sourceSystem === null ? '—' : `Ingest from ${row.sourceSystem}`}</Text>;
+  return (
+    <Text size="sm">
+      {row.sourceSystem !== null
+        ? `Ingest from ${row.sourceSystem}`
+        : row.kind === 'LinkQuality'
+          ? 'Link quality scan'
+          : '—'}
+    </Text>
+  );
 }
 
 function CasesTable({ rows, now }: { readonly rows: readonly ReviewCase[]; readonly now: number }) {

@@ -31,6 +31,21 @@ describe('historyText of review cases', () => {
     expect(historyText(base)).toBe('a review case rc-1a2b opened');
   });
 
+  it('says what is known of a link made before the history was kept', () => {
+    const linked: HistoryEvent = {
+      ...base,
+      kind: 'record-linked',
+      record: { sourceSystem: 'clinic', localId: 'c1' },
+      caseId: null,
+    };
+    expect(historyText({ ...linked, score: 1 })).toBe(
+      'clinic/c1 linked with score 1.0000 (before the history was kept: how it was decided is not recorded)',
+    );
+    expect(historyText(linked)).toBe(
+      'clinic/c1 linked (before the history was kept: how it was decided is not recorded)',
+    );
+  });
+
   it('says a decision in words, with who made it', () => {
     const decided: HistoryEvent = { ...base, kind: 'review-decided', actor: 'analyst-7' };
     expect(historyText({ ...decided, decision: 'different-people' })).toBe(
