@@ -1,4 +1,5 @@
 /** Review cases on the command line: list with filters, show one, record a decision, export decisions as labels. */
+import { LIMIT_TEXT } from '../../../engine/contract/score-explanation.ts';
 import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { json, keyValues, table, tsv } from '../format.ts';
@@ -88,6 +89,18 @@ export async function reviews(cli: CliContext): Promise<number> {
   return 0;
 }
 
+/** An identity of a case: its version when the case was opened (and now, when it changed) and its records now. */
+function identityText(
+  enterpriseId: string,
+  caseVersion: number,
+  now: { readonly version: number; readonly active: boolean; readonly records: readonly unknown[] },
+): string {
+  const changed = now.version === caseVersion ? '' : ` (v${String(now.version)} now)`;
+  const retired = now.active ? '' : ', retired';
+  const records = `${countText(now.records.length)} record${now.records.length === 1 ? '' : 's'}`;
+  return `${enterpriseId} v${String(caseVersion)}${changed}${retired}: ${records}`;
+}
+
 export async function reviewShow(cli: CliContext): Promise<number> {
   const detail = await cli.client.call('reviews/get', { caseId: caseArgument(cli, 'review show') }, cli.call);
   if (cli.json) {
@@ -110,9 +123,26 @@ export async function reviewShow(cli: CliContext): Promise<number> {
         'opened',
         `${c.createdAt}${c.jobId === null ? '' : ` by job ${c.jobId}`}${c.sourceSystem === null ? '' : ` from ${c.sourceSystem}`}`,
       ],
-      ['score', `${c.score.toFixed(6)} (${c.decision}, profile version ${String(c.matchingProfileVersion)})`],
-      ['left', `${c.leftEnterpriseId} v${String(c.leftVersion)}: ${String(detail.left.records.length)} records`],
-      ['right', `${c.rightEnterpriseId} v${String(c.rightVersion)}: ${String(detail.right.records.length)} records`],
+      [
+        'score',
+        c.kind === 'LinkQuality'
+          ? `${c.score.toFixed(6)} (the identity's weakest link, profile version ${String(c.matchingProfileVersion)})`
+          : `${c.score.toFixed(6)} (${c.decision}, profile version ${String(c.matchingProfileVersion)})`,
+      ],
+      ...(c.limitedBy === null
+        ? []
+        : [
+            [
+              'held by',
+              `${c.limitedBy} (${LIMIT_TEXT[c.limitedBy].brief}: at most probable${
+                c.heldFrom === null ? '' : `; held from ${c.heldFrom.toFixed(6)}`
+              })`,
+            ] as [string, string],
+          ]),
+      ['left', identityText(c.leftEnterpriseId, c.leftVersion, detail.left)],
+      ...(c.kind === 'LinkQuality'
+        ? []
+        : [['right', identityText(c.rightEnterpriseId, c.rightVersion, detail.right)] as [string, string]]),
       [
         'stale',
         detail.case.stale ? 'yes: an identity changed since the case was opened; a decision would be refused' : 'no',

@@ -61,6 +61,22 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toContain(`case     ${caseId}`);
     expect(shown.stdout).toMatch(/compare\s+mpi-console explain --left /);
+    // Each identity with its version when the case was opened (and now, if it changed) and its records now.
+    expect(shown.stdout).toMatch(/\nleft +[0-9a-f-]{36} v\d+( \(v\d+ now\))?: \d+ records?\n/);
+    expect(shown.stdout).toMatch(/\nright +[0-9a-f-]{36} v\d+( \(v\d+ now\))?: \d+ records?\n/);
+    // A case a rule held at Probable says which rule, and the score it held the pair from.
+    const header = reviews.stdout.split('\n')[0]?.split('\t') ?? [];
+    const held = reviews.stdout
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split('\t'))
+      .find((cells) => (cells[header.indexOf('heldBy')] ?? '') !== '');
+    if (held === undefined) throw new Error('no held case in the sandbox');
+    expect((await runCli([...db, 'review', 'show', held[0] ?? ''])).stdout).toMatch(
+      new RegExp(
+        `\\nheld by +${held[header.indexOf('heldBy')] ?? ''} \\(.+: at most probable; held from \\d\\.\\d{6}\\)\\n`,
+      ),
+    );
     const scan = await runCli([...db, 'link-quality', 'scan', '--json']);
     expect(scan.code, scan.stderr).toBe(0);
     const scanned = JSON.parse(scan.stdout) as {
@@ -81,6 +97,10 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
       flagLines.push(/\nflags +(.+)\n/.exec(shown.stdout)?.[1]);
     }
     expect(flagLines).toContain('none now');
+    // A link quality case is about one identity, scored by its weakest link.
+    const linkShown = (await runCli([...db, 'review', 'show', linkCases[0]?.split('\t')[0] ?? ''])).stdout;
+    expect(linkShown).toMatch(/\nscore +\d\.\d{6} \(the identity's weakest link, profile version \d+\)\n/);
+    expect(linkShown).not.toMatch(/\nright /);
     expect(flagLines.every((line) => line !== undefined && /^(none now|[a-z-]+(, [a-z-]+)*)$/.test(line))).toBe(true);
     const eid =
       (JSON.parse((await runCli([...db, 'identities', '--json'])).stdout) as { rows: { enterpriseId: string }[] })
