@@ -34,6 +34,10 @@ interface Share {
   readonly hits: (s: HealthSample) => number;
   readonly trials: (s: HealthSample) => number;
   readonly words: string;
+  /** What the analyst should do when the share rose (true) or fell (false). */
+  readonly advice: (rose: boolean) => string;
+  /** The share in words: a percentage unless said otherwise. */
+  readonly format?: (share: number) => string;
 }
 
 const sum = (values: readonly number[] | undefined, from = 0): number =>
@@ -45,19 +49,32 @@ const SHARES: readonly Share[] = [
     metric: 'review-rate',
     hits: (s) => s.reviewCases,
     trials: (s) => s.created,
-    words: 'review cases per record created',
+    words: 'review cases per 1,000 records created',
+    format: (share) => (1000 * share).toFixed(1),
+    advice: (rose) =>
+      rose
+        ? 'Open the cases this ingest opened (Review cases, Ingested from this source): when they share a cause (a field missing or written differently), ask the source to correct its extract before its next ingest.'
+        : 'Fewer cases can mean the source now sends a field that settles matches, or that records are linked more readily: check the auto-link rate beside it and audit a sample (Match assurance, Registry audit).',
   },
   {
     metric: 'auto-link-rate',
     hits: (s) => s.autoLinked,
     trials: (s) => s.created,
     words: 'records auto-linked per record created',
+    advice: (rose) =>
+      rose
+        ? 'More records joined existing identities: the source may have re-sent patients the registry holds, or a shared value (a placeholder date or phone) may be linking people; audit a sample of the links (Match assurance, Registry audit).'
+        : 'Fewer records joined existing identities: look for a field the source stopped sending or writes differently (the share of records carrying each field), and ask the source to correct its extract.',
   },
   ...HEALTH_FIELDS.map((field) => ({
     metric: `completeness:${field}`,
     hits: (s: HealthSample) => s.fieldPresent[field] ?? 0,
     trials: (s: HealthSample) => s.created,
     words: `share of records carrying ${field}`,
+    advice: (rose: boolean) =>
+      rose
+        ? `The source now sends ${field} on more records: check that the values are real, not a placeholder, before they weigh in matching.`
+        : `The source sends ${field} on fewer records: ask it whether its extract or mapping changed; matching leans on the other fields meanwhile.`,
   })),
 ];
 
@@ -68,12 +85,20 @@ const MATCHING_SHARES: readonly Share[] = [
     hits: (s) => sum(s.matching?.scoreBands, HIGH_BANDS_FROM),
     trials: (s) => s.matching?.comparedPairs ?? 0,
     words: 'share of compared pairs scored 0.5 or above',
+    advice: (rose) =>
+      rose
+        ? 'The records this source sent resemble the registry more: a re-sent batch, or a value many records share (a placeholder); check Candidates per record by blocking rule and audit a sample of the links.'
+        : 'The records this source sent resemble the registry less: a format change (dates, names in other fields) is the usual cause; compare one of its records with the registry in Match assurance (Workbench).',
   },
   {
     metric: 'capped',
     hits: (s) => s.matching?.capped ?? 0,
     trials: (s) => (s.matching === null ? 0 : s.created),
     words: 'share of records whose candidates hit the cap',
+    advice: (rose) =>
+      rose
+        ? 'A blocking key value has become too common to tell people apart (a default date, an unknown phone): check Candidates per record by blocking rule for the rule that grew, and ask the source to leave unknown values empty.'
+        : 'Fewer records meet the cap: nothing to do unless the auto-link or review rate moved with it.',
   },
 ];
 
@@ -82,7 +107,17 @@ const LARGE_IDENTITIES: Share = {
   hits: (s) => sum(s.identitySizes ?? [], 4),
   trials: (s) => sum(s.identitySizes ?? []),
   words: 'share of identities with 5 or more records',
+  advice: (rose) =>
+    rose
+      ? 'More identities hold 5 or more records, a sign of wrong links: scan link quality (Review cases, Scan identities) and open the flagged identities.'
+      : 'Fewer large identities: nothing to do.',
 };
+
+/** A share as a person reads it: "82.4%" (one decimal; "0.05%" below a tenth of a percent that is not zero). */
+function percent(share: number): string {
+  const value = 100 * share;
+  return value > 0 && value < 0.1 ? `${value.toPrecision(1)}%` : `${value.toFixed(1)}%`;
+}
 
 function zTest(x1: number, n1: number, x2: number, n2: number): number | null {
   if (n1 === 0 || n2 === 0) return null;
@@ -121,7 +156,8 @@ function shareFlag(
     baseline: before,
     latest: now,
     z,
-    text: `${who ?? 'registry'}: the ${share.words} ${now > before ? 'rose' : 'fell'} from ${before.toFixed(3)} to ${now.toFixed(3)} (z ${z.toFixed(1)})`,
+    text: `${who ?? 'registry'}: the ${share.words} ${now > before ? 'rose' : 'fell'} from ${(share.format ?? percent)(before)} to ${(share.format ?? percent)(now)} (z ${z.toFixed(1)})`,
+    advice: share.advice(now > before),
   };
 }
 
@@ -147,6 +183,7 @@ function candidateFlags(previous: HealthSample, latest: HealthSample, who: strin
       latest: now,
       z: null,
       text: `${who ?? 'registry'}: blocking rule ${rule} found ${now.toFixed(1)} candidates per record, against ${before.toFixed(1)} on the ingest before (×${ratio.toFixed(1)})`,
+      advice: `A value of the fields rule ${rule} reads has become common in this source's records (often a placeholder such as a default date or phone): find it with the source and ask for unknown values to be left empty; until then each record meets many more candidates.`,
     });
   }
   return flags;
@@ -188,6 +225,8 @@ export function driftFlags(samples: readonly HealthSample[]): DriftFlag[] {
       latest: 1,
       z: null,
       text: `the last ${lastJob.jobKind ?? ''} job failed (${lastJob.jobId ?? ''})`,
+      advice:
+        'Open the job on the Maintenance page (or `mpi-console job show ID`) to read why it failed, then start it again.',
     });
   }
   return flags;

@@ -35,7 +35,7 @@ export const ESTIMATE_CAVEAT =
 export const DRIFT_RULE =
   'A source’s latest ingest is compared with its earlier ingests under the same profile version (or, at a version’s first ingest, with those under the version before): ' +
   'a share (review cases or auto-links per record created, each field’s completeness) is flagged when a two-proportion z-test gives |z| ≥ 3.29 ' +
-  '(two-sided 0.001) and it moved by at least 0.05 or by half of itself. What matching met is compared with the ingest just before (the registry grows): ' +
+  '(two-sided 0.001) and it moved by at least 5 percentage points or by half of itself. What matching met is compared with the ingest just before (the registry grows): ' +
   'the shares of compared pairs scored 0.5 or above and of records whose candidates hit the cap by the same rule, and a blocking rule’s candidates per record when they at least tripled, by two or more. ' +
   'The share of identities with 5 or more records is compared between the last two registry snapshots (jobs and daily samples) by the same share rule. A failed job is always flagged.';
 

@@ -71,6 +71,8 @@ export const DriftFlagSchema = z.object({
   /** Two-proportion z statistic of latest against baseline (null for a failed job and a candidate-rate ratio). */
   z: z.number().nullable(),
   text: z.string(),
+  /** What the analyst should do about it, in words (absent from older registries' answers). */
+  advice: z.string().optional(),
 });
 export type DriftFlag = z.infer<typeof DriftFlagSchema>;
 

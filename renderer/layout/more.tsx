@@ -17,7 +17,7 @@ export function More({
 }) {
   return (
     <Box component="details" mb="sm" data-testid={testId}>
-      <Text component="summary" size="sm" fw={500} c="blue.8" style={{ cursor: 'pointer' }}>
+      <Text component="summary" size="sm" fw={500} c="blue.9" style={{ cursor: 'pointer' }}>
         {summary}
       </Text>
       <Box mt={6}>{children}</Box>

@@ -409,6 +409,16 @@ describe('review cases in the console', () => {
     // sample; charts with a line per source.
     await page.getByRole('link', { name: /^Health/ }).click();
     await page.getByTestId('health-flags').waitFor();
+    // Each shift flagged says, in percent, what moved and what to do about it.
+    const flags = page.getByTestId('health-flag');
+    expect(await flags.count()).toBeGreaterThan(0);
+    for (const text of await flags.allInnerTexts())
+      expect(text).toMatch(/ from [\d.]+%? to [\d.]+%? \(z -?\d+\.\d\)\n+What to do: \S.+/);
+    // How a shift is judged folds under one line, and opens on a click.
+    const judged = page.getByTestId('health-rule');
+    expect(await judged.getAttribute('open')).toBeNull();
+    await judged.getByText('How a shift is judged').click();
+    await judged.getByText(/two-proportion z-test/).waitFor();
     const figures = page.getByRole('table', { name: 'Health figures, newest first' });
     await figures.waitFor();
     expect(await figures.locator('tbody tr').count()).toBe(14);

@@ -65,7 +65,10 @@ export async function health(cli: CliContext): Promise<number> {
     ),
   );
   if (result.flags.length === 0) cli.write('\nNo drift flagged on the latest figures.\n');
-  else cli.write(`\nFlagged:\n${result.flags.map((f) => `  ${f.text}`).join('\n')}\n`);
+  else
+    cli.write(
+      `\nFlagged:\n${result.flags.map((f) => `  ${f.text}${f.advice === undefined ? '' : `\n    what to do: ${f.advice}`}`).join('\n')}\n`,
+    );
   cli.write(`\n${result.rule}\n`);
   return result.flags.length === 0 ? 0 : 1;
 }

@@ -3,6 +3,7 @@
  * versions marked, the drift flags on the latest ingest, and how a shift is judged.
  */
 import { Alert, Card, Group, SegmentedControl, Select, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { More } from '../../layout/more.tsx';
 import { Note } from '../../layout/note.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
@@ -110,13 +111,20 @@ export default function HealthPage({
             >
               <Stack gap={4}>
                 {health.data.flags.map((f) => (
-                  <Text size="sm" key={`${f.metric}:${f.sourceSystem ?? ''}`}>
-                    {f.text}
-                  </Text>
+                  <div key={`${f.metric}:${f.sourceSystem ?? ''}`} data-testid="health-flag">
+                    <Text size="sm">{f.text}</Text>
+                    {f.advice === undefined ? null : (
+                      <Text size="sm" c="dimmed">
+                        What to do: {f.advice}
+                      </Text>
+                    )}
+                  </div>
                 ))}
-                <Text size="xs" c="dimmed" mt={4}>
-                  {health.data.rule}
-                </Text>
+                <More summary="How a shift is judged" testId="health-rule">
+                  <Text size="xs" c="dimmed">
+                    {health.data.rule}
+                  </Text>
+                </More>
               </Stack>
             </Note>
           )}

@@ -78,11 +78,21 @@ describe('health figures and drift', () => {
     await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: batch(400, 80, false) }, ctx());
     health = await engine.call('health/series', {}, ctx());
     // Without birth dates these look-alike test names match far more: the review and auto-link rates move too, more
-    // compared pairs score high, and more records meet more candidates than the cap.
+    // compared pairs score high, and the share of records whose candidates hit the cap moves (here it falls).
     const flagged = new Map(health.flags.map((f) => [f.metric, f.text]));
     expect(flagged.get('completeness:birthDate')).toMatch(
-      /^hospital: the share of records carrying birthDate fell from 1\.000 to 0\.000/,
+      /^hospital: the share of records carrying birthDate fell from 100\.0% to 0\.0% \(z -\d+\.\d\)$/,
     );
+    // Each flag says what to do about it, in the direction it moved.
+    const advice = new Map(health.flags.map((f) => [f.metric, f.advice]));
+    expect(advice.get('completeness:birthDate')).toBe(
+      'The source sends birthDate on fewer records: ask it whether its extract or mapping changed; matching leans on the other fields meanwhile.',
+    );
+    expect(flagged.get('review-rate')).toMatch(
+      /^hospital: the review cases per 1,000 records created rose from 25\.0 to 1750\.0 \(z \d+\.\d\)$/,
+    );
+    expect(advice.get('review-rate')).toMatch(/^Open the cases this ingest opened/);
+    expect(health.flags.every((f) => (f.advice ?? '').length > 0)).toBe(true);
     expect([...flagged.keys()].sort()).toEqual([
       'auto-link-rate',
       'capped',
@@ -122,6 +132,17 @@ describe('health figures and drift', () => {
         sample({ origin: 'job', jobId: 'job-1', jobKind: 'reconciliation', jobStatus: 'failed' }),
       ]).map((f) => f.metric),
     ).toEqual(['job-failed']);
+    // A review rate that halves says so, with the advice for a fall, not a rise.
+    const halved = driftFlags([week(1, 40), week(1, 42), week(1, 41), week(1, 12)]);
+    expect(halved.map((f) => [f.metric, f.text])).toEqual([
+      [
+        'review-rate',
+        expect.stringMatching(
+          /^hospital: the review cases per 1,000 records created fell from 41\.0 to 12\.0 \(z -\d\.\d\)$/,
+        ),
+      ],
+    ]);
+    expect(halved[0]?.advice).toMatch(/^Fewer cases can mean/);
   });
 
   it('flags a blocking rule whose candidates explode against the ingest before, not a steady or a falling one', () => {
@@ -139,6 +160,7 @@ describe('health figures and drift', () => {
     expect(exploded[0]?.text).toBe(
       'hospital: blocking rule name-birth found 12.0 candidates per record, against 3.1 on the ingest before (×3.9)',
     );
+    expect(exploded[0]?.advice).toMatch(/^A value of the fields rule name-birth reads has become common/);
     // Compared with the ingest just before, not the pool: a registry that grew steadily is not flagged.
     expect(driftFlags([week(500), week(1000), week(2000), week(3500)])).toEqual([]);
     expect(driftFlags([week(3000), week(3100), week(600)])).toEqual([]);
@@ -155,7 +177,10 @@ describe('health figures and drift', () => {
     const grown = driftFlags([snapshot([8000, 1500, 300, 100, 60, 5]), snapshot([7000, 1500, 300, 100, 900, 200])]);
     expect(grown.map((f) => f.metric)).toEqual(['large-identities']);
     expect(grown[0]?.text).toMatch(
-      /^registry: the share of identities with 5 or more records rose from 0\.007 to 0\.110/,
+      /^registry: the share of identities with 5 or more records rose from 0\.7% to 11\.0% \(z \d+\.\d\)$/,
+    );
+    expect(grown[0]?.advice).toMatch(
+      /^More identities hold 5 or more records, a sign of wrong links: scan link quality/,
     );
   });
 
