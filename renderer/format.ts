@@ -13,6 +13,11 @@ export function formatCount(value: number): string {
   return integer.format(value);
 }
 
+/** A count with its noun, singular for one: "1 match", "2 matches", "1,204 rows with errors". */
+export function formatCountOf(value: number, singular: string, plural = `${singular}s`): string {
+  return `${integer.format(value)} ${value === 1 ? singular : plural}`;
+}
+
 export function formatRate(value: number): string {
   return value >= 100 ? integer.format(value) : oneDecimal.format(value);
 }

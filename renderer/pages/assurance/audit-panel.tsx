@@ -17,7 +17,7 @@ import {
   type AuditSample,
 } from '../../../engine/contract/audit.ts';
 import { useClient } from '../../client/context.tsx';
-import { formatCount } from '../../format.ts';
+import { formatCount, formatCountOf } from '../../format.ts';
 import { useTask } from '../../hooks/task.ts';
 import { IconAlert } from '../../icons.tsx';
 import {
@@ -283,7 +283,7 @@ export function AuditPanel({
                 loading={estimating.isPending}
                 disabled={labelled === 0}
               >
-                Estimate accuracy from {formatCount(labelled)} labels
+                Estimate accuracy from {formatCountOf(labelled, 'label')}
               </Button>
             </Group>
           </Group>

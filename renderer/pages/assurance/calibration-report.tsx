@@ -9,7 +9,7 @@ import { Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/cor
 import { CartesianGrid, ComposedChart, ErrorBar, Line, ResponsiveContainer, Scatter, XAxis, YAxis } from 'recharts';
 import type { z } from 'zod';
 import type { CalibrationOutputSchema } from '../../../engine/contract/assurance.ts';
-import { formatCount } from '../../format.ts';
+import { formatCount, formatCountOf } from '../../format.ts';
 import { More } from '../../layout/more.tsx';
 import { ExportButtons } from './export-buttons.tsx';
 import { FieldWeightsCard } from './field-weights-card.tsx';
@@ -178,9 +178,10 @@ export function CalibrationReportView({
           {target.explanation}
         </Text>
         <Text size="sm" mt="sm" mb={4}>
-          Trained on {formatCount(report.training.pairs)} pairs ({formatCount(report.training.matches)} matches),
-          validated on {formatCount(report.validation.pairs)} held-out pairs ({formatCount(report.validation.matches)}{' '}
-          matches).
+          Trained on {formatCountOf(report.training.pairs, 'pair')} (
+          {formatCountOf(report.training.matches, 'match', 'matches')}), validated on{' '}
+          {formatCountOf(report.validation.pairs, 'held-out pair')} (
+          {formatCountOf(report.validation.matches, 'match', 'matches')}).
         </Text>
         <More summary="How the model was trained">
           <Text size="sm" c="dimmed" data-testid="cal-estimation">

@@ -27,7 +27,7 @@ import { useTask } from '../../hooks/task.ts';
 import { TaskProgress } from './task-progress.tsx';
 import { labelsToTsv } from '../../../engine/contract/label-tsv.ts';
 import { MAX_DATASET_PAIRS } from '../../../engine/contract/assurance.ts';
-import { formatCount } from '../../format.ts';
+import { formatCount, formatCountOf } from '../../format.ts';
 import { IconAlert, IconDownload, IconFolder } from '../../icons.tsx';
 import { saveText } from './save-file.ts';
 import { previewLabels, withoutBadRows, type LabelPreview } from './label-preview.ts';
@@ -46,17 +46,17 @@ export function PreviewSummary({ preview }: { readonly preview: LabelPreview }) 
   return (
     <Group gap="xs" aria-label="Label counts" data-testid="label-counts">
       <Badge variant="light" color="gray" radius="sm">
-        {formatCount(preview.rows)} rows
+        {formatCountOf(preview.rows, 'row')}
       </Badge>
       <Badge variant="light" color="teal" radius="sm">
-        {formatCount(preview.matches)} matches
+        {formatCountOf(preview.matches, 'match', 'matches')}
       </Badge>
       <Badge variant="light" color="indigo" radius="sm">
-        {formatCount(preview.nonMatches)} non-matches
+        {formatCountOf(preview.nonMatches, 'non-match', 'non-matches')}
       </Badge>
       {preview.badRows > 0 ? (
         <Badge variant="light" color="red" radius="sm" leftSection={<IconAlert size={12} />}>
-          {formatCount(preview.badRows)} rows with errors
+          {formatCountOf(preview.badRows, 'row with errors', 'rows with errors')}
         </Badge>
       ) : null}
       {preview.headerLine !== null ? (
@@ -145,9 +145,13 @@ function KeepLabels({ preview, runsKey }: { readonly preview: LabelPreview; read
         </Button>
         {keep.isSuccess ? (
           <Text size="sm" role="status" data-testid="labels-kept">
-            Kept as “{keep.data.datasetId}”: {formatCount(keep.data.pairs)} rows
-            {preview.badRows > 0 ? ` (the ${formatCount(preview.badRows)} rows with errors were left out)` : ''}. Reopen
-            it from Saved runs.
+            Kept as “{keep.data.datasetId}”: {formatCountOf(keep.data.pairs, 'row')}
+            {preview.badRows > 0
+              ? preview.badRows === 1
+                ? ' (the row with errors was left out)'
+                : ` (the ${formatCount(preview.badRows)} rows with errors were left out)`
+              : ''}
+            . Reopen it from Saved runs.
           </Text>
         ) : null}
       </Group>

@@ -9,7 +9,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { SavedRun, SavedRunSummary } from '../../../console-protocol/protocol.ts';
 import { useClient } from '../../client/context.tsx';
-import { formatCount, formatDateTime, thresholdFigure } from '../../format.ts';
+import { formatCount, formatCountOf, formatDateTime, thresholdFigure } from '../../format.ts';
 import { IconAlert } from '../../icons.tsx';
 import { fixed3 } from './metric-text.ts';
 import { comparisonRows, metricDelta, unsharedThresholds } from './run-comparison.ts';
@@ -214,7 +214,7 @@ export function RunsPanel({
                     <Table.Td>
                       {run.kind === 'estimate'
                         ? `${formatCount(run.pairs)} candidate pairs (${run.fitFailed === true ? 'the fit failed its checks: nothing estimated' : `about ${formatCount(run.matches)} true, estimated`})`
-                        : `${formatCount(run.pairs)} (${formatCount(run.matches)} matches${truthText(run)})`}
+                        : `${formatCount(run.pairs)} (${formatCountOf(run.matches, 'match', 'matches')}${truthText(run)})`}
                     </Table.Td>
                     <Table.Td>
                       v{run.versions.matchingProfileVersion} · {run.versions.scoreMethod}

@@ -33,7 +33,7 @@ import type { CandidateOrder, CandidatePair, CandidatePairsOutput } from '../../
 import { FIELD_ROWS, showValue } from './record-fields.ts';
 
 type CandidatePairsPopulation = CandidatePairsOutput['population'];
-import { formatCount } from '../../format.ts';
+import { formatCountOf } from '../../format.ts';
 import { drawPopulationText } from './workbench-text.ts';
 import { IconAlert, IconDownload } from '../../icons.tsx';
 import { saveText } from './save-file.ts';
@@ -188,8 +188,8 @@ export function WorkbenchPanel({
         ) : null}
         {pairs.length === 0 && verdicts.size > 0 ? (
           <Text size="sm" mt="sm" data-testid="wb-kept">
-            {formatCount(verdicts.size)} verdicts are kept from before ({formatCount(labelled)} labels). Load pairs to
-            go on: the pairs already labelled are skipped.
+            {formatCountOf(verdicts.size, 'verdict')} {verdicts.size === 1 ? 'is' : 'are'} kept from before (
+            {formatCountOf(labelled, 'label')}). Load pairs to go on: the pairs already labelled are skipped.
           </Text>
         ) : null}
       </Card>
