@@ -10,7 +10,7 @@ import { lazy, Suspense, useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
 import { HEALTH_FIELDS, type HealthSample } from '../../../engine/contract/health.ts';
 import { useClient } from '../../client/context.tsx';
-import { formatCount, formatDateTime, formatRate } from '../../format.ts';
+import { formatCount, formatCountOf, formatDateTime, formatRate } from '../../format.ts';
 import { IconAlert, IconCheck, IconInfo } from '../../icons.tsx';
 import { blockingRules, metricValue } from './health-series.ts';
 import { keys } from '../../hooks/console-data.ts';
@@ -106,7 +106,7 @@ export default function HealthPage({
               color="orange"
               variant="light"
               icon={<IconAlert />}
-              title={`${String(health.data.flags.length)} shift${health.data.flags.length === 1 ? '' : 's'} flagged`}
+              title={`${formatCountOf(health.data.flags.length, 'shift')} flagged`}
               data-testid="health-flags"
             >
               <Stack gap={4}>

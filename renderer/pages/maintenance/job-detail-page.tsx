@@ -27,7 +27,7 @@ import { useClient } from '../../client/context.tsx';
 import { ClientError, errorMessage } from '../../client/errors.ts';
 import { storeJob, useJob, useQueryClient } from '../../hooks/console-data.ts';
 import { paths } from '../../hooks/route.ts';
-import { formatCount, formatDateTime, formatDuration } from '../../format.ts';
+import { formatCount, formatCountOf, formatDateTime, formatDuration } from '../../format.ts';
 import { IconAlert, IconArrowLeft, IconBan, IconInfo, IconRefresh } from '../../icons.tsx';
 import { CounterGrid } from './counters.tsx';
 import { JobProgress, useJobSamples } from './job-progress.tsx';
@@ -78,7 +78,7 @@ function Facts({ job }: { readonly job: JobState }) {
               'None opened'
             ) : (
               <Anchor key="cases" href={paths.reviews(job.jobId)} size="sm" data-testid="job-review-cases">
-                {formatCount(job.counters.reviewCreated)} review case{job.counters.reviewCreated === 1 ? '' : 's'}
+                {formatCountOf(job.counters.reviewCreated, 'review case')}
               </Anchor>
             ),
           ] as [string, React.ReactNode],

@@ -8,7 +8,7 @@ import type { Connection } from '../../../console-protocol/protocol.ts';
 import { historyText, type HistoryEvent } from '../../../engine/contract/identity-history.ts';
 import { useClient } from '../../client/context.tsx';
 import { paths } from '../../hooks/route.ts';
-import { formatDateTime } from '../../format.ts';
+import { formatCountOf, formatDateTime } from '../../format.ts';
 import { QueryState } from './query-state.tsx';
 import { ReviewsBreadcrumb } from './reviews-breadcrumb.tsx';
 import { unavailableReason } from './reviews-page.tsx';
@@ -76,8 +76,8 @@ export default function IdentityPage({
                   {data.status === 'active' ? 'Active' : 'Retired'}
                 </Badge>
                 <Text size="sm">
-                  Version {data.version} · created {formatDateTime(data.createdAt)} · {data.records.length} record
-                  {data.records.length === 1 ? '' : 's'}
+                  Version {data.version} · created {formatDateTime(data.createdAt)} ·{' '}
+                  {formatCountOf(data.records.length, 'record')}
                 </Text>
               </Group>
               <Table aria-label="The identity's records">

@@ -7,7 +7,7 @@ import { Alert, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/
 import { useQueryClient } from '@tanstack/react-query';
 import { LINK_FLAG_NAME, LINK_FLAG_TEXT, LINK_FLAGS } from '../../../engine/contract/link-quality.ts';
 import { useTask } from '../../hooks/task.ts';
-import { formatCount } from '../../format.ts';
+import { formatCount, formatCountOf } from '../../format.ts';
 import { IconAlert } from '../../icons.tsx';
 import { TaskProgress } from '../assurance/task-progress.tsx';
 import { RecordGraph } from './record-graph.tsx';
@@ -69,8 +69,7 @@ export function LinkQualityCard({
               {formatCount(report.identitiesWithSeveralRecords)} identities with two or more records compared (
               {formatCount(report.pairsScored)} pairs): <b>{formatCount(report.flagged)} flagged</b>
               {report.flaggedPerThousand === null ? '' : ` (${report.flaggedPerThousand.toFixed(1)} per 1,000)`},{' '}
-              {formatCount(report.casesOpened)} new case
-              {report.casesOpened === 1 ? '' : 's'} opened.
+              {formatCountOf(report.casesOpened, 'new case')} opened.
             </Text>
             <Table aria-label="Flagged identities by flag" maw={900}>
               <Table.Thead>

@@ -43,7 +43,7 @@ import { useProfile, keys } from '../../hooks/console-data.ts';
 import { RecordGraph } from './record-graph.tsx';
 import { QueryState } from './query-state.tsx';
 import { ReviewsBreadcrumb } from './reviews-breadcrumb.tsx';
-import { formatDateTime } from '../../format.ts';
+import { formatCountOf, formatDateTime } from '../../format.ts';
 import { IconAlert, IconCheck, IconInfo } from '../../icons.tsx';
 import { shortJobId } from '../maintenance/job-id.ts';
 import { PairRecords } from '../assurance/pair-records.tsx';
@@ -71,7 +71,7 @@ function Facts({ detail }: { readonly detail: ReviewCaseDetail }) {
       >
         {now.enterpriseId}
       </Anchor>{' '}
-      · {now.records.length} record{now.records.length === 1 ? '' : 's'} · version {caseVersion}
+      · {formatCountOf(now.records.length, 'record')} · version {caseVersion}
       {now.version !== caseVersion ? ` when opened, ${String(now.version)} now` : ''}
       {now.active ? '' : ' · retired'}
     </span>,
