@@ -7,3 +7,8 @@ const grouped = new Intl.NumberFormat('en-US');
 export function countText(n: number): string {
   return grouped.format(n);
 }
+
+/** A count with its noun, singular for one: "1 match", "12,345 matches". */
+export function countOfText(n: number, singular: string, plural = `${singular}s`): string {
+  return `${grouped.format(n)} ${n === 1 ? singular : plural}`;
+}

@@ -6,6 +6,7 @@
 import type { ErrorIssue } from './errors.ts';
 import { MAX_DATASET_PAIRS as MAX_LABEL_PAIRS } from './assurance.ts';
 import { hasControlCharacter } from './control-characters.ts';
+import { countOfText } from './count-text.ts';
 import type { RecordRef } from './matching.ts';
 import type { LabelPair } from './label-tsv.ts';
 
@@ -54,10 +55,6 @@ class RefInterner {
 function unorderedPairKey(a: number, b: number): number {
   // At most 2 × MAX_LABEL_PAIRS references exist, so both ids fit in 21 bits and the key is exact.
   return a <= b ? a * 2_097_152 + b : b * 2_097_152 + a;
-}
-
-function plural(count: number, singular: string, pluralForm: string): string {
-  return `${count} ${count === 1 ? singular : pluralForm}`;
 }
 
 /**
@@ -157,7 +154,7 @@ export function labelRuleIssues(pairs: readonly LabelPair[], options: LabelRuleO
     if (sameLabelRow === undefined) sameLabelRows.set(key, index);
   });
 
-  const counts = `found ${plural(matches, 'match', 'matches')} and ${plural(nonMatches, 'non-match', 'non-matches')}`;
+  const counts = `found ${countOfText(matches, 'match', 'matches')} and ${countOfText(nonMatches, 'non-match', 'non-matches')}`;
   if (matches === 0 || nonMatches === 0) {
     issues.push({ path: 'pairs', message: `the dataset must contain both matches and non-matches; ${counts}` });
   }

@@ -5,7 +5,7 @@ import { usage } from '../context.ts';
 import { json, keyValues, table, tsv } from '../format.ts';
 import { writeOutput } from '../files.ts';
 import { REVIEW_DECISIONS, REVIEW_KINDS, REVIEW_SORTS, type ReviewDecision } from '../../../engine/contract/reviews.ts';
-import { countText } from '../../../engine/contract/count-text.ts';
+import { countOfText, countText } from '../../../engine/contract/count-text.ts';
 
 const STATUSES = ['open', 'resolved', 'dismissed', 'all'] as const;
 
@@ -202,6 +202,6 @@ export async function reviewLabels(cli: CliContext): Promise<number> {
   const result = await cli.client.call('reviews/labels', jobId === undefined ? {} : { jobId }, cli.call);
   const { note } = writeOutput(out, result.tsv, cli.filesInUse());
   if (cli.json) cli.write(json({ labels: result.labels, out, note: result.note }));
-  else cli.write(`Wrote ${countText(result.labels)} labels to ${out}${note}.\n${result.note}\n`);
+  else cli.write(`Wrote ${countOfText(result.labels, 'label')} to ${out}${note}.\n${result.note}\n`);
   return 0;
 }

@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { countText } from '../../../engine/contract/count-text.ts';
+import { countOfText, countText } from '../../../engine/contract/count-text.ts';
 import { figureText } from '../../../engine/contract/figure-text.ts';
 
 describe('countText', () => {
   it('groups by thousands whatever the locale', () => {
     expect([0, 999, 1000, 18947, 1234567].map(countText)).toEqual(['0', '999', '1,000', '18,947', '1,234,567']);
+  });
+});
+
+describe('countOfText', () => {
+  it('says one in the singular, any other count in the plural, grouped', () => {
+    expect(countOfText(1, 'label')).toBe('1 label');
+    expect(countOfText(0, 'label')).toBe('0 labels');
+    expect(countOfText(12345, 'match', 'matches')).toBe('12,345 matches');
+    expect(countOfText(1, 'non-match', 'non-matches')).toBe('1 non-match');
   });
 });
 

@@ -72,6 +72,31 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
       .map((line) => line.split('\t'))
       .find((cells) => (cells[header.indexOf('heldBy')] ?? '') !== '');
     if (held === undefined) throw new Error('no held case in the sandbox');
+    // A decision, then the decided cases as labels: one case, one label, said in the singular.
+    const current = (
+      JSON.parse((await runCli([...db, 'reviews', '--json', '--limit', '1000'])).stdout) as {
+        rows: { caseId: string; stale: boolean }[];
+      }
+    ).rows.find((row) => !row.stale);
+    if (current === undefined) throw new Error('no current case in the sandbox');
+    const decided = await runCli([
+      ...db,
+      'review',
+      'decide',
+      current.caseId,
+      '--decision',
+      'same-person',
+      '--reason',
+      'cli test',
+    ]);
+    expect(decided.code, decided.stderr).toBe(0);
+    const labelsOut = join(dir, 'review-labels.tsv');
+    const labels = await runCli([...db, 'reviews', 'labels', '--out', labelsOut]);
+    expect(labels.code, labels.stderr).toBe(0);
+    expect(labels.stdout).toMatch(
+      new RegExp(`^Wrote 1 label to ${labelsOut.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.\n`),
+    );
+    expect(readFileSync(labelsOut, 'utf8').trim().split('\n')).toHaveLength(2);
     expect((await runCli([...db, 'review', 'show', held[0] ?? ''])).stdout).toMatch(
       new RegExp(
         `\\nheld by +${held[header.indexOf('heldBy')] ?? ''} \\(.+: at most probable; held from \\d\\.\\d{6}\\)\\n`,
