@@ -142,6 +142,12 @@ export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { name: string; why: string
   },
 };
 
+/** A score limit as the CLI states it: 'PossibleTwin (same family name …: at most probable; held from 0.991128)'. */
+export function limitLine(limit: ScoreLimit, heldFrom: number | null | undefined): string {
+  const from = heldFrom === null || heldFrom === undefined ? '' : `; held from ${heldFrom.toFixed(6)}`;
+  return `${limit} (${LIMIT_TEXT[limit].brief}: at most probable${from})`;
+}
+
 /** A score limit's label in a waterfall or an example: 'Possible twin: held to Probable'. */
 export function limitLabel(limit: ScoreLimit): string {
   const name = LIMIT_TEXT[limit].name;

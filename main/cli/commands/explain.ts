@@ -1,7 +1,7 @@
 import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { json, keyValues, table, fixed } from '../format.ts';
-import { LIMIT_TEXT } from '../../../engine/contract/score-explanation.ts';
+import { limitLine } from '../../../engine/contract/score-explanation.ts';
 
 function ref(cli: CliContext, name: string): { sourceSystem: string; localId: string } {
   const value = cli.required(name);
@@ -35,14 +35,7 @@ export async function explain(cli: CliContext): Promise<number> {
       ],
       ...(result.limitedBy === undefined
         ? []
-        : [
-            [
-              'score limited by',
-              `${result.limitedBy} (${LIMIT_TEXT[result.limitedBy].brief}: at most probable${
-                result.heldFrom === undefined ? '' : `; held from ${result.heldFrom.toFixed(6)}`
-              })`,
-            ] as const,
-          ]),
+        : [['score limited by', limitLine(result.limitedBy, result.heldFrom)] as const]),
       [
         'shared blocking rules',
         result.sharedBlockingRules.length === 0

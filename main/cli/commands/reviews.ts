@@ -1,5 +1,5 @@
 /** Review cases on the command line: list with filters, show one, record a decision, export decisions as labels. */
-import { LIMIT_TEXT } from '../../../engine/contract/score-explanation.ts';
+import { limitLine } from '../../../engine/contract/score-explanation.ts';
 import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { json, keyValues, table, tsv } from '../format.ts';
@@ -129,16 +129,7 @@ export async function reviewShow(cli: CliContext): Promise<number> {
           ? `${c.score.toFixed(6)} (the identity's weakest link, profile version ${String(c.matchingProfileVersion)})`
           : `${c.score.toFixed(6)} (${c.decision}, profile version ${String(c.matchingProfileVersion)})`,
       ],
-      ...(c.limitedBy === null
-        ? []
-        : [
-            [
-              'held by',
-              `${c.limitedBy} (${LIMIT_TEXT[c.limitedBy].brief}: at most probable${
-                c.heldFrom === null ? '' : `; held from ${c.heldFrom.toFixed(6)}`
-              })`,
-            ] as [string, string],
-          ]),
+      ...(c.limitedBy === null ? [] : [['held by', limitLine(c.limitedBy, c.heldFrom)] as [string, string]]),
       ['left', identityText(c.leftEnterpriseId, c.leftVersion, detail.left)],
       ...(c.kind === 'LinkQuality'
         ? []
