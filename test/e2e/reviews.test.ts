@@ -164,6 +164,9 @@ describe('review cases in the console', () => {
     await expectAccessible(page, 'review-case');
     await screenshot(page, '41-review-case');
 
+    // While the case waits for this reviewer's answer there is no way on to another case, so no reason is left behind.
+    expect(await page.getByTestId('next-case').count()).toBe(0);
+    const decidedUrl = page.url();
     // A decision needs a choice and a reason; both are said at once, nothing is sent.
     await page.getByRole('button', { name: 'Record decision' }).click();
     await page.getByText('Choose a decision.').waitFor();
@@ -188,6 +191,15 @@ describe('review cases in the console', () => {
     await page.locator('h1 + .mantine-Badge-root', { hasText: 'Different people' }).waitFor();
     await expectAccessible(page, 'review-case-decided');
     await screenshot(page, '42-review-case-decided');
+    // Answered, the case offers the next one to decide: the oldest waiting case that can be decided now.
+    const nextCase = page.getByRole('link', { name: 'Next waiting case' });
+    await nextCase.click();
+    await page.waitForURL((url) => url.href !== decidedUrl && /#\/reviews\/rc-/.test(url.hash));
+    await page.getByRole('button', { name: 'Record decision' }).waitFor();
+    await page.locator('h1 + .mantine-Badge-root', { hasText: 'Waiting for a decision' }).waitFor();
+    expect(await page.getByTestId('stale-case').count()).toBe(0);
+    await page.goBack();
+    await page.locator('h1 + .mantine-Badge-root', { hasText: 'Different people' }).waitFor();
 
     // Back to the job's cases: waiting cases are one fewer (none: the list says so); the decided one is under Decided.
     await page.goBack();

@@ -40,6 +40,7 @@ import { useClient } from '../../client/context.tsx';
 import { oneLineProblem } from '../../one-line-reason.ts';
 import { paths } from '../../hooks/route.ts';
 import { useProfile, keys } from '../../hooks/console-data.ts';
+import { NextCase } from './next-case.tsx';
 import { RecordGraph } from './record-graph.tsx';
 import { QueryState } from './query-state.tsx';
 import { ReviewsBreadcrumb } from './reviews-breadcrumb.tsx';
@@ -362,6 +363,14 @@ function Decisions({ detail }: { readonly detail: ReviewCaseDetail }) {
   );
 }
 
+/**
+ * A case whose form waits for this reviewer's first answer: the way to the next case shows only once it is answered
+ * (or cannot be), so a reason being written is never left behind by a click.
+ */
+function awaitsDecision(c: ReviewCaseDetail['case']): boolean {
+  return c.status === 'open' && !c.stale && c.review === null;
+}
+
 export default function ReviewCasePage({
   connection,
   connectionKey,
@@ -383,23 +392,28 @@ export default function ReviewCasePage({
   return (
     <Stack gap="lg" maw={1200}>
       <ReviewsBreadcrumb current={`Case ${shortCaseId(caseId)}`} />
-      <Group gap="sm" align="center">
-        <Title order={1} size="h2">
-          Review case {shortCaseId(caseId)}
-        </Title>
-        {detail.data === undefined ? null : detail.data.case.status === 'dismissed' ? (
-          <Badge color="gray" variant="light" size="lg">
-            Superseded
-          </Badge>
-        ) : detail.data.case.review !== null ? (
-          <Badge color={DECISION_COLOR[detail.data.case.review.decision]} variant="light" size="lg">
-            {DECISION_TEXT[detail.data.case.review.decision]}
-          </Badge>
-        ) : (
-          <Badge color="blue" variant="light" size="lg">
-            Waiting for a decision
-          </Badge>
-        )}
+      <Group justify="space-between" align="center">
+        <Group gap="sm" align="center">
+          <Title order={1} size="h2">
+            Review case {shortCaseId(caseId)}
+          </Title>
+          {detail.data === undefined ? null : detail.data.case.status === 'dismissed' ? (
+            <Badge color="gray" variant="light" size="lg">
+              Superseded
+            </Badge>
+          ) : detail.data.case.review !== null ? (
+            <Badge color={DECISION_COLOR[detail.data.case.review.decision]} variant="light" size="lg">
+              {DECISION_TEXT[detail.data.case.review.decision]}
+            </Badge>
+          ) : (
+            <Badge color="blue" variant="light" size="lg">
+              Waiting for a decision
+            </Badge>
+          )}
+        </Group>
+        {unavailable === null && detail.data !== undefined && !awaitsDecision(detail.data.case) ? (
+          <NextCase connectionKey={connectionKey} caseId={caseId} />
+        ) : null}
       </Group>
       <QueryState
         unavailable={unavailable}
