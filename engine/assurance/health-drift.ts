@@ -183,7 +183,7 @@ function candidateFlags(previous: HealthSample, latest: HealthSample, who: strin
       latest: now,
       z: null,
       text: `${who ?? 'registry'}: blocking rule ${rule} found ${now.toFixed(1)} candidates per record, against ${before.toFixed(1)} on the ingest before (×${ratio.toFixed(1)})`,
-      advice: `A value of the fields rule ${rule} reads has become common in this source's records (often a placeholder such as a default date or phone): find it with the source and ask for unknown values to be left empty; until then each record meets many more candidates.`,
+      advice: `A value that blocking rule ${rule} keys on has become common in this source's records (often a placeholder such as a default date or phone): find it with the source and ask for unknown values to be left empty; until then each record meets many more candidates.`,
     });
   }
   return flags;

@@ -97,8 +97,7 @@ function identityText(
 ): string {
   const changed = now.version === caseVersion ? '' : ` (v${String(now.version)} now)`;
   const retired = now.active ? '' : ', retired';
-  const records = `${countText(now.records.length)} record${now.records.length === 1 ? '' : 's'}`;
-  return `${enterpriseId} v${String(caseVersion)}${changed}${retired}: ${records}`;
+  return `${enterpriseId} v${String(caseVersion)}${changed}${retired}: ${countOfText(now.records.length, 'record')}`;
 }
 
 export async function reviewShow(cli: CliContext): Promise<number> {

@@ -160,7 +160,7 @@ describe('health figures and drift', () => {
     expect(exploded[0]?.text).toBe(
       'hospital: blocking rule name-birth found 12.0 candidates per record, against 3.1 on the ingest before (×3.9)',
     );
-    expect(exploded[0]?.advice).toMatch(/^A value of the fields rule name-birth reads has become common/);
+    expect(exploded[0]?.advice).toMatch(/^A value that blocking rule name-birth keys on has become common/);
     // Compared with the ingest just before, not the pool: a registry that grew steadily is not flagged.
     expect(driftFlags([week(500), week(1000), week(2000), week(3500)])).toEqual([]);
     expect(driftFlags([week(3000), week(3100), week(600)])).toEqual([]);
