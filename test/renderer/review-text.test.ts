@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ageText, pageText, shortCaseId, staleText } from '../../renderer/pages/reviews/review-text.ts';
+import { ageText, nextCaseOf, pageText, shortCaseId, staleText } from '../../renderer/pages/reviews/review-text.ts';
 
 describe('review case words', () => {
   const now = Date.parse('2026-11-26T12:00:00Z');
@@ -31,5 +31,31 @@ describe('review case words', () => {
     expect(staleText(2, 10)).toMatch(
       /A reconciliation \(Maintenance, Start a job\) asks again about the pairs that still need a person, as new cases at .* supersedes the out-of-date ones/,
     );
+  });
+});
+
+describe('the next case offered to a reviewer', () => {
+  const unsure = { decision: 'unsure', reason: 'r', actor: 'a', decidedAt: '2026-11-30T10:00:00Z' } as const;
+  it('is the oldest waiting case nobody answered, other than the one on screen', () => {
+    const rows = [
+      { caseId: 'rc-a', review: null },
+      { caseId: 'rc-b', review: unsure },
+      { caseId: 'rc-c', review: null },
+    ];
+    expect(nextCaseOf({ total: 3, rows }, 'rc-x')).toEqual({ caseId: 'rc-a' });
+    expect(nextCaseOf({ total: 3, rows }, 'rc-a')).toEqual({ caseId: 'rc-c' });
+  });
+
+  it('says so when none is left, and when the ones read were all answered unsure', () => {
+    expect(nextCaseOf({ total: 1, rows: [{ caseId: 'rc-a', review: null }] }, 'rc-a')).toEqual({
+      text: 'No other case that can be decided waits for a first decision.',
+    });
+    const answered = [
+      { caseId: 'rc-b', review: unsure },
+      { caseId: 'rc-c', review: unsure },
+    ];
+    expect(nextCaseOf({ total: 80, rows: answered }, 'rc-a')).toEqual({
+      text: 'The 2 oldest cases that can be decided were all answered unsure: find others on the list.',
+    });
   });
 });

@@ -9,6 +9,7 @@ import { useClient } from '../../client/context.tsx';
 import { keys } from '../../hooks/console-data.ts';
 import { paths } from '../../hooks/route.ts';
 import { IconSkip } from '../../icons.tsx';
+import { nextCaseOf } from './review-text.ts';
 
 /** Waiting cases read to find the next one: enough to pass over the ones marked unsure. */
 const LOOK_AHEAD = 50;
@@ -23,13 +24,11 @@ export function NextCase({ connectionKey, caseId }: { readonly connectionKey: st
     retry: false,
   });
   if (waiting.data === undefined) return null;
-  const next = waiting.data.rows.find((row) => row.caseId !== caseId && row.review === null);
-  if (next === undefined)
+  const next = nextCaseOf(waiting.data, caseId);
+  if ('text' in next)
     return (
       <Text size="sm" c="dimmed" data-testid="next-case">
-        {waiting.data.total > waiting.data.rows.length
-          ? `The ${String(LOOK_AHEAD)} oldest cases that can be decided were all marked unsure: find others on the list.`
-          : 'No other case that can be decided waits for a first decision.'}
+        {next.text}
       </Text>
     );
   return (

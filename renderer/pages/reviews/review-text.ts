@@ -31,6 +31,24 @@ export function ageText(iso: string, now: number): string {
   return `${String(Math.floor(hours / 24))} days`;
 }
 
+/**
+ * The next case to offer a reviewer from the oldest waiting cases that can be decided now: the first nobody has
+ * answered (one marked unsure stays open, and is passed over), other than the case on screen. Else what to say.
+ */
+export function nextCaseOf(
+  waiting: { readonly total: number; readonly rows: readonly Pick<ReviewCase, 'caseId' | 'review'>[] },
+  current: string,
+): { readonly caseId: string } | { readonly text: string } {
+  const next = waiting.rows.find((row) => row.caseId !== current && row.review === null);
+  if (next !== undefined) return { caseId: next.caseId };
+  return {
+    text:
+      waiting.total > waiting.rows.length
+        ? `The ${String(waiting.rows.length)} oldest cases that can be decided were all answered unsure: find others on the list.`
+        : 'No other case that can be decided waits for a first decision.',
+  };
+}
+
 /** "rc-1a2b3c4d…" → "1a2b3c4d": enough to tell cases apart on a screen. */
 export function shortCaseId(caseId: string): string {
   return caseId.replace(/^rc-/, '').slice(0, 8);
