@@ -4,7 +4,7 @@
  * on them, in time order. References and figures only. Browser-safe: zod only.
  */
 import { z } from 'zod';
-import { ReviewDecisionSchema, ReviewKindSchema, type ReviewDecision, type ReviewKind } from './reviews.ts';
+import { REVIEW_DECISION_NAME, REVIEW_KIND_NAME, ReviewDecisionSchema, ReviewKindSchema } from './reviews.ts';
 
 export const HISTORY_KINDS = [
   'identity-created',
@@ -38,6 +38,20 @@ export const HistoryEventSchema = z.object({
   actor: z.string().nullable(),
 });
 export type HistoryEvent = z.infer<typeof HistoryEventSchema>;
+
+/** The fields of an event that its kind does not fill: every event starts from these. */
+export const NO_EVENT_DETAIL = {
+  record: null,
+  decidedBy: null,
+  score: null,
+  profileVersion: null,
+  jobId: null,
+  reviewCases: 0,
+  caseId: null,
+  caseKind: null,
+  decision: null,
+  actor: null,
+} as const satisfies Omit<HistoryEvent, 'at' | 'kind'>;
 
 export const IdentityHistorySchema = z.object({
   enterpriseId: z.string(),
@@ -86,24 +100,16 @@ export function historyText(e: HistoryEvent): string {
     case 'canonical-rebuilt':
       return `canonical record rebuilt by reconciliation${under}`;
     case 'review-case-opened':
-      return `${e.caseKind === null ? 'a' : CASE_KIND_TEXT[e.caseKind]} review case ${e.caseId ?? ''} opened${caseScore(e)}${under}`;
+      return `${e.caseKind === null ? 'a' : withArticle(REVIEW_KIND_NAME[e.caseKind].toLowerCase())} review case ${e.caseId ?? ''} opened${caseScore(e)}${under}`;
     case 'review-decided':
-      return `review case ${e.caseId ?? ''} decided: ${e.decision === null ? 'no decision' : DECISION_WORDS[e.decision]}, by ${e.actor ?? 'an unknown reviewer'}`;
+      return `review case ${e.caseId ?? ''} decided: ${e.decision === null ? 'no decision' : REVIEW_DECISION_NAME[e.decision].toLowerCase()}, by ${e.actor ?? 'an unknown reviewer'}`;
   }
 }
 
-/** A case's kind in words: the name the Review cases page gives it. */
-const CASE_KIND_TEXT: Record<ReviewKind, string> = {
-  IngestionMatch: 'an ingestion',
-  PopulationReconciliation: 'a reconciliation',
-  LinkQuality: 'a link quality',
-};
-
-const DECISION_WORDS: Record<ReviewDecision, string> = {
-  'same-person': 'same person',
-  'different-people': 'different people',
-  unsure: 'unsure',
-};
+/** "an ingestion", "a link quality": a case's kind as the Review cases page names it, in a sentence. */
+function withArticle(name: string): string {
+  return `${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name}`;
+}
 
 /** A pair's score; a link quality case is about one identity, so its score is that identity's weakest link. */
 function caseScore(e: HistoryEvent): string {

@@ -17,9 +17,23 @@ export const REVIEW_KINDS = ['IngestionMatch', 'PopulationReconciliation', 'Link
 export const ReviewKindSchema = z.enum(REVIEW_KINDS);
 export type ReviewKind = z.infer<typeof ReviewKindSchema>;
 
+/** Each kind's name, as the Review cases page, the identity history and the CLI's sentences call it. */
+export const REVIEW_KIND_NAME: Record<ReviewKind, string> = {
+  IngestionMatch: 'Ingestion',
+  PopulationReconciliation: 'Reconciliation',
+  LinkQuality: 'Link quality',
+};
+
 export const REVIEW_DECISIONS = ['same-person', 'different-people', 'unsure'] as const;
 export const ReviewDecisionSchema = z.enum(REVIEW_DECISIONS);
 export type ReviewDecision = z.infer<typeof ReviewDecisionSchema>;
+
+/** Each decision in words, wherever a person reads it. */
+export const REVIEW_DECISION_NAME: Record<ReviewDecision, string> = {
+  'same-person': 'Same person',
+  'different-people': 'Different people',
+  unsure: 'Unsure',
+};
 
 /** open: no final decision yet (an "unsure" keeps a case open); resolved: same person or different people. */
 export const ReviewStatusSchema = z.enum(['open', 'resolved', 'dismissed']);

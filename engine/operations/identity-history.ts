@@ -1,24 +1,11 @@
 /** identities/history: an identity's events in time order (contract/identity-history.ts). */
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import { notFound } from '../contract/errors.ts';
-import type { HistoryEvent } from '../contract/identity-history.ts';
+import { NO_EVENT_DETAIL, type HistoryEvent } from '../contract/identity-history.ts';
 import type { ReviewDecision, ReviewCase } from '../contract/reviews.ts';
 import type { EngineEnv } from '../env.ts';
 import { identityEvents, identityLinks } from '../store/identity-events.ts';
 import { requireTenant } from '../store/tenants.ts';
-
-const EMPTY = {
-  record: null,
-  decidedBy: null,
-  score: null,
-  profileVersion: null,
-  jobId: null,
-  reviewCases: 0,
-  caseId: null,
-  caseKind: null,
-  decision: null,
-  actor: null,
-} as const;
 
 export function identityHistory(
   env: EngineEnv,
@@ -45,7 +32,7 @@ export function identityHistory(
     );
     for (const e of logged) {
       events.push({
-        ...EMPTY,
+        ...NO_EVENT_DETAIL,
         at: e.at,
         kind: e.kind,
         record:
@@ -63,7 +50,7 @@ export function identityHistory(
       if (withEvent.has(`${link.sourceSystem}/${link.localId}`)) continue;
       recordsWithoutDetail++;
       events.push({
-        ...EMPTY,
+        ...NO_EVENT_DETAIL,
         at: link.linkedAt,
         kind: 'record-linked',
         record: { sourceSystem: link.sourceSystem, localId: link.localId },
@@ -85,7 +72,7 @@ export function identityHistory(
     }[];
     for (const c of cases) {
       events.push({
-        ...EMPTY,
+        ...NO_EVENT_DETAIL,
         at: c.at,
         kind: 'review-case-opened',
         score: c.score,
@@ -101,7 +88,7 @@ export function identityHistory(
         .all(ctx.tenantId, c.caseId) as { decision: ReviewDecision; actor: string; at: string }[];
       for (const d of decisions)
         events.push({
-          ...EMPTY,
+          ...NO_EVENT_DETAIL,
           at: d.at,
           kind: 'review-decided',
           caseId: c.caseId,

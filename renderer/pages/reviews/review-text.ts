@@ -1,17 +1,14 @@
 /** Words for review cases: kinds, decisions, ages. Pure, so it is tested without a browser. */
-import type { ReviewCase, ReviewDecision } from '../../../engine/contract/reviews.ts';
+import {
+  REVIEW_DECISION_NAME,
+  REVIEW_KIND_NAME,
+  type ReviewCase,
+  type ReviewDecision,
+} from '../../../engine/contract/reviews.ts';
 
-export const KIND_TEXT: Record<ReviewCase['kind'], string> = {
-  IngestionMatch: 'Ingestion',
-  PopulationReconciliation: 'Reconciliation',
-  LinkQuality: 'Link quality',
-};
+export const KIND_TEXT = REVIEW_KIND_NAME;
 
-export const DECISION_TEXT: Record<ReviewDecision, string> = {
-  'same-person': 'Same person',
-  'different-people': 'Different people',
-  unsure: 'Unsure',
-};
+export const DECISION_TEXT = REVIEW_DECISION_NAME;
 
 export const DECISION_COLOR: Record<ReviewDecision, string> = {
   'same-person': 'teal',

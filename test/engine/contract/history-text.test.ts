@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { historyText, type HistoryEvent } from '../../../engine/contract/identity-history.ts';
+import { historyText, NO_EVENT_DETAIL, type HistoryEvent } from '../../../engine/contract/identity-history.ts';
 
 const base: HistoryEvent = {
+  ...NO_EVENT_DETAIL,
   at: '2026-11-30T10:00:00.000Z',
   kind: 'review-case-opened',
-  record: null,
-  decidedBy: null,
-  score: null,
-  profileVersion: null,
-  jobId: null,
-  reviewCases: 0,
   caseId: 'rc-1a2b',
-  caseKind: null,
-  decision: null,
-  actor: null,
 };
 
 describe('historyText of review cases', () => {
