@@ -18,6 +18,7 @@
  *
  * A check that cannot apply (too few pairs, no anchor fields) passes and says why.
  */
+import { fieldList, fieldWords } from '../contract/field-title.ts';
 import { BANDS, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
 import { anchorRecall, type DeterministicAnchor } from './deterministic-anchor.ts';
 import { observedPairs } from './pattern-index.ts';
@@ -119,7 +120,7 @@ function bandOrder(fit: FitUnderCheck): FitCheck {
   for (const f of fields) {
     const m = (b: number): number => fit.m[f * B + b] ?? 0;
     const w = (b: number): number => Math.log(m(b) / (fit.u[f * B + b] ?? 1));
-    const name = FIELD_NAMES[f] ?? '';
+    const name = fieldWords(FIELD_NAMES[f] ?? '');
     if (m(EXACT) < m(PARTIAL) || m(EXACT) < m(DIFFERENT))
       wrong.push(
         `${name}: m(Exact) ${m(EXACT).toFixed(3)} is below m(Partial) ${m(PARTIAL).toFixed(3)} or m(Different) ${m(DIFFERENT).toFixed(3)}`,
@@ -133,7 +134,7 @@ function bandOrder(fit: FitUnderCheck): FitCheck {
     ? {
         check: 'band-order',
         passed: true,
-        detail: `the bands of ${fields.map((f) => FIELD_NAMES[f]).join(', ')} rank as expected`,
+        detail: `the bands of ${fieldList(fields.map((f) => FIELD_NAMES[f] ?? ''))} rank as expected`,
       }
     : { check: 'band-order', passed: false, detail: wrong.join('; ') };
 }
@@ -151,13 +152,13 @@ function separation(fit: FitUnderCheck): FitCheck {
     let distance = 0;
     for (let b = 0; b < B; b++) distance += Math.abs((fit.m[f * B + b] ?? 0) - (fit.u[f * B + b] ?? 0));
     distance /= 2;
-    if (distance < MIN_SEPARATION) close.push(`${FIELD_NAMES[f] ?? ''} (distance ${distance.toFixed(2)})`);
+    if (distance < MIN_SEPARATION) close.push(`${fieldWords(FIELD_NAMES[f] ?? '')} (distance ${distance.toFixed(2)})`);
   }
   return close.length === 0
     ? {
         check: 'm-apart-from-u',
         passed: true,
-        detail: `m stands apart from u on ${fields.map((f) => FIELD_NAMES[f]).join(', ')}`,
+        detail: `m stands apart from u on ${fieldList(fields.map((f) => FIELD_NAMES[f] ?? ''))}`,
       }
     : {
         check: 'm-apart-from-u',
@@ -175,7 +176,7 @@ function anchorLower(fit: FitUnderCheck): FitCheck {
       detail:
         'fewer than two of family name, given name and birth date are compared in most candidate pairs: no deterministic anchor',
     };
-  const what = anchor.fields.join(', ');
+  const what = fieldList(anchor.fields);
   if (anchor.lowerBound < ANCHOR_MARGIN)
     return {
       check: 'anchor-lower',
@@ -204,7 +205,7 @@ function anchorConsistent(fit: FitUnderCheck): FitCheck {
   return {
     check: 'anchor-consistent',
     passed: !tooMany && !tooFew,
-    detail: `the fit's m says ${round(promised)} of its true pairs agree exactly on ${anchor.fields.join(', ')}; the candidates hold ${round(anchor.exactPairs)} such pairs${verdict}`,
+    detail: `the fit's m says ${round(promised)} of its true pairs agree exactly on ${fieldList(anchor.fields)}; the candidates hold ${round(anchor.exactPairs)} such pairs${verdict}`,
   };
 }
 

@@ -18,6 +18,7 @@
  *   snapshot before, by the share rule.
  * - A failed job is flagged.
  */
+import { fieldWords } from '../contract/field-title.ts';
 import { HEALTH_FIELDS, type DriftFlag, type HealthSample } from '../contract/health.ts';
 
 const Z_LIMIT = 3.29;
@@ -70,11 +71,11 @@ const SHARES: readonly Share[] = [
     metric: `completeness:${field}`,
     hits: (s: HealthSample) => s.fieldPresent[field] ?? 0,
     trials: (s: HealthSample) => s.created,
-    words: `share of records carrying ${field}`,
+    words: `share of records with ${fieldWords(field)} filled in`,
     advice: (rose: boolean) =>
       rose
-        ? `The source now sends ${field} on more records: check that the values are real, not a placeholder, before they weigh in matching.`
-        : `The source sends ${field} on fewer records: ask it whether its extract or mapping changed; matching leans on the other fields meanwhile.`,
+        ? `The source now sends ${fieldWords(field)} on more records: check that the values are real, not a placeholder, before they weigh in matching.`
+        : `The source sends ${fieldWords(field)} on fewer records: ask it whether its extract or mapping changed; matching leans on the other fields meanwhile.`,
   })),
 ];
 

@@ -244,6 +244,15 @@ describe('Estimate without labels on the Match assurance page', () => {
     expect(await page.locator('[data-testid="weights-table"] tbody tr').count()).toBe(
       Object.keys(model.fields).length * 4,
     );
+    // Fields read in words; the chart's legend in band order, as its bars stand.
+    expect(await page.locator('[data-testid="weights-table"] tbody tr td:first-child').first().textContent()).toBe(
+      'Family name',
+    );
+    expect(
+      await page
+        .locator('figure[aria-label^="ln(m/u) weight per field and band"] .mantine-ChartLegend-legendItemName')
+        .allTextContents(),
+    ).toEqual(['Exact', 'Strong', 'Partial', 'Different']);
 
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Save as a file' }).click();

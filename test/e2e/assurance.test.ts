@@ -16,6 +16,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { labelsToTsv } from '../../engine/contract/label-tsv.ts';
 import type { EvaluationReport } from '../../engine/contract/assurance.ts';
+import { fieldTitle } from '../../engine/contract/field-title.ts';
 import { runCli } from '../helpers/cli.ts';
 import {
   closeBrowserAndHost,
@@ -209,6 +210,16 @@ describe('the Match assurance page', () => {
       }
     };
     await expectTable('metrics-table', report.thresholds);
+    // The histogram's legend reads in the order its bars are drawn (non-matches, then matches), and the field table
+    // names fields in words, in the report's order.
+    const histogram = page.locator('figure[aria-label^="Histogram of scores"]');
+    expect(await histogram.locator('.mantine-ChartLegend-legendItemName').allTextContents()).toEqual([
+      'Non-matches',
+      'Matches',
+    ]);
+    expect(await page.locator('[data-testid="field-table"] tbody tr td:first-child').allTextContents()).toEqual(
+      report.fieldSimilarity.map((f) => fieldTitle(f.field)),
+    );
     // The end-to-end table (blocking misses count as false negatives) sits beside it, with its own numbers from the CLI.
     const endToEnd = report.endToEnd;
     expect(endToEnd).toBeDefined();

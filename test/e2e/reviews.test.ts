@@ -445,7 +445,12 @@ describe('review cases in the console', () => {
     expect(await daily.nth(3).innerText()).toMatch(/^\d,\d{3}$/);
     expect(await daily.nth(4).innerText()).toBe('—');
     await page.locator('figure[aria-label^="Review cases per 1,000"] .recharts-line-curve').first().waitFor();
-    await page.getByRole('radiogroup', { name: 'Field' }).getByText('phone', { exact: true }).click();
+    // Fields are named in words; choosing one draws its share.
+    await page.getByRole('radiogroup', { name: 'Field' }).getByText('Phone', { exact: true }).click();
+    await page
+      .locator('figure[aria-label^="Share of records created with phone filled in, in percent"] .recharts-line-curve')
+      .first()
+      .waitFor();
     // What matching met: the last ingest's pairs by score band, a rule's candidates per record, identities by size.
     await page
       .locator('figure[aria-label^="Compared pairs of the last ingest by score band"] .recharts-bar-rectangle')

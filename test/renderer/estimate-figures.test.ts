@@ -102,7 +102,7 @@ describe('sessionsText', () => {
         { rule: 'identifier', pairs: 3, matchShare: null, iterations: 0, converged: false },
       ],
     });
-    expect(text).toContain('m of familyName, givenName from 1 EM session,');
+    expect(text).toContain('m of family name and given name from 1 EM session,');
     expect(text).toContain('birth-date: 5,966 pairs');
     expect(text).not.toContain('identifier:');
   });

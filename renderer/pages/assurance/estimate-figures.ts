@@ -5,6 +5,7 @@
  */
 import type { EstimatedThreshold, EstimateReport } from '../../../engine/contract/estimate.ts';
 import { formatCount, recordSampleText } from '../../format.ts';
+import { fieldList } from '../../../engine/contract/field-title.ts';
 
 export interface EstimatedRow {
   readonly threshold: number;
@@ -60,7 +61,7 @@ export function sessionsText(sessions: EstimateReport['mSessions']): string {
   const fitted = sessions.sessions.filter((s) => s.matchShare !== null);
   if (sessions.fields.length === 0)
     return 'm from EM over all candidate pairs: no blocking rule over names, birth date or identifier alone had enough pairs for a session of its own.';
-  return `m of ${sessions.fields.join(', ')} from ${String(fitted.length)} EM session${fitted.length === 1 ? '' : 's'}, one per blocking rule over names, birth date or identifier, each leaving its rule's fields out (${fitted.map((s) => `${s.rule}: ${formatCount(s.pairs)} pairs`).join('; ')}); the other fields' m from EM over all candidate pairs.`;
+  return `m of ${fieldList(sessions.fields)} from ${String(fitted.length)} EM session${fitted.length === 1 ? '' : 's'}, one per blocking rule over names, birth date or identifier, each leaving its rule's fields out (${fitted.map((s) => `${s.rule}: ${formatCount(s.pairs)} pairs`).join('; ')}); the other fields' m from EM over all candidate pairs.`;
 }
 
 /** The review band at the suggested thresholds against the review budget, in one sentence. */

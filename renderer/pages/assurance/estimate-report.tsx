@@ -17,6 +17,7 @@ import { FieldWeightsCard } from './field-weights-card.tsx';
 import { ModelJsonCard } from './model-json-card.tsx';
 import { PriorsNote } from './priors-note.tsx';
 import { ThresholdValue } from './threshold-value.tsx';
+import { fieldTitle } from '../../../engine/contract/field-title.ts';
 
 type EstimateOutput = z.infer<typeof EstimateOutputSchema>;
 
@@ -213,8 +214,8 @@ function ObservationsLine({ observations }: { readonly observations: EstimateOut
     <List size="xs" c="dimmed" mb="sm" aria-label="Observations per field">
       {observations.map((o) => (
         <List.Item key={o.field}>
-          {o.field}: present in {formatCount(o.candidatePairs)} candidate pairs and {formatCount(o.randomPairs)} random
-          pairs
+          {fieldTitle(o.field)}: present in {formatCount(o.candidatePairs)} candidate pairs and{' '}
+          {formatCount(o.randomPairs)} random pairs
         </List.Item>
       ))}
     </List>

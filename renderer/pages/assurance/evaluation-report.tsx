@@ -20,6 +20,13 @@ import { histogram } from './score-curves.ts';
 import { ThresholdExplorer } from './threshold-explorer.tsx';
 import { WaterfallView } from './waterfall.tsx';
 import { PairRecords } from './pair-records.tsx';
+import { fieldTitle } from '../../../engine/contract/field-title.ts';
+import { legendInSeriesOrder } from '../../layout/legend-order.ts';
+
+const HISTOGRAM_SERIES = [
+  { name: 'nonMatches', label: 'Non-matches', color: 'indigo.5' },
+  { name: 'matches', label: 'Matches', color: 'orange.6' },
+];
 
 type ErrorExample = z.infer<typeof ErrorExampleSchema>;
 
@@ -288,11 +295,9 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
               h={220}
               data={bars.map((b) => ({ ...b, band: b.from.toFixed(2) }))}
               dataKey="band"
-              series={[
-                { name: 'nonMatches', label: 'Non-matches', color: 'indigo.5' },
-                { name: 'matches', label: 'Matches', color: 'orange.6' },
-              ]}
+              series={HISTOGRAM_SERIES}
               withLegend
+              legendProps={legendInSeriesOrder(HISTOGRAM_SERIES)}
               tooltipAnimationDuration={0}
               barProps={{ isAnimationActive: false }}
               xAxisLabel="Score (band start)"
@@ -325,7 +330,7 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
           <BarChart
             h={240}
             data={report.fieldSimilarity.map((f) => ({
-              field: f.field,
+              field: fieldTitle(f.field),
               matches: f.matchMean ?? 0,
               nonMatches: f.nonMatchMean ?? 0,
             }))}
@@ -359,7 +364,7 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
             <Table.Tbody>
               {report.fieldSimilarity.map((f) => (
                 <Table.Tr key={f.field}>
-                  <Table.Td>{f.field}</Table.Td>
+                  <Table.Td>{fieldTitle(f.field)}</Table.Td>
                   <Table.Td>{f.matchMean === null ? '— (never both present)' : f.matchMean.toFixed(3)}</Table.Td>
                   <Table.Td>{formatCount(f.matchObserved)}</Table.Td>
                   <Table.Td>{f.nonMatchMean === null ? '— (never both present)' : f.nonMatchMean.toFixed(3)}</Table.Td>

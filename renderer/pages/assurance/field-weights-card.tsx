@@ -11,7 +11,15 @@ import type { FellegiSunterModel } from '../../../engine/contract/profile.ts';
 import { IconInfo } from '../../icons.tsx';
 import { ExportButtons } from './export-buttons.tsx';
 import { BANDS, fieldWeights } from './model-weights.ts';
+import { fieldTitle } from '../../../engine/contract/field-title.ts';
+import { legendInSeriesOrder } from '../../layout/legend-order.ts';
 
+const BAND_SERIES = [
+  { name: 'Exact', color: 'teal.7' },
+  { name: 'Strong', color: 'teal.4' },
+  { name: 'Partial', color: 'orange.5' },
+  { name: 'Different', color: 'red.7' },
+];
 export function FieldWeightsCard({
   model,
   name,
@@ -47,19 +55,15 @@ export function FieldWeightsCard({
         <BarChart
           h={260}
           data={Object.keys(model.fields).map((field) => {
-            const row: Record<string, string | number> = { field };
+            const row: Record<string, string | number> = { field: fieldTitle(field) };
             for (const band of BANDS)
               row[band] = weights.find((w) => w.field === field && w.band === band)?.weight ?? 0;
             return row;
           })}
           dataKey="field"
-          series={[
-            { name: 'Exact', color: 'teal.7' },
-            { name: 'Strong', color: 'teal.4' },
-            { name: 'Partial', color: 'orange.5' },
-            { name: 'Different', color: 'red.7' },
-          ]}
+          series={BAND_SERIES}
           withLegend
+          legendProps={legendInSeriesOrder(BAND_SERIES)}
           tooltipAnimationDuration={0}
           barProps={{ isAnimationActive: false }}
         />
@@ -83,7 +87,7 @@ export function FieldWeightsCard({
           <Table.Tbody>
             {weights.map((w) => (
               <Table.Tr key={`${w.field}:${w.band}`}>
-                <Table.Td>{w.field}</Table.Td>
+                <Table.Td>{fieldTitle(w.field)}</Table.Td>
                 <Table.Td>{w.band}</Table.Td>
                 <Table.Td>{w.m.toFixed(4)}</Table.Td>
                 <Table.Td>{w.u.toFixed(4)}</Table.Td>

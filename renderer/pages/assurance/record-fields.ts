@@ -1,21 +1,10 @@
-/** The fields of a record as the workbench and the comparison viewer show them, in reading order. */
-import type { DisplayFields } from '../../../engine/contract/workbench.ts';
+/** The fields of a record as the workbench and the comparison viewer show them, in reading order (the schema's). */
+import { fieldTitle } from '../../../engine/contract/field-title.ts';
+import { DisplayFieldsSchema, type DisplayFields } from '../../../engine/contract/workbench.ts';
 
-export const FIELD_ROWS: readonly (readonly [keyof DisplayFields, string])[] = [
-  ['familyName', 'Family name'],
-  ['previousFamilyNames', 'Previous family names'],
-  ['givenName', 'Given name'],
-  ['middleNames', 'Middle names'],
-  ['birthDate', 'Birth date'],
-  ['sex', 'Sex'],
-  ['addressLine', 'Address'],
-  ['city', 'City'],
-  ['state', 'State'],
-  ['postalCode', 'Postal code'],
-  ['phone', 'Phone'],
-  ['email', 'Email'],
-  ['identifiers', 'Identifiers'],
-];
+export const FIELD_ROWS: readonly (readonly [keyof DisplayFields, string])[] = (
+  Object.keys(DisplayFieldsSchema.shape) as (keyof DisplayFields)[]
+).map((field) => [field, fieldTitle(field)]);
 
 /** The evidence field a display row is compared under (previous family names and middle names beside the name). */
 export const EVIDENCE_FIELD: Readonly<Partial<Record<keyof DisplayFields, string>>> = {

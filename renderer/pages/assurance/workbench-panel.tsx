@@ -47,6 +47,7 @@ import {
   type KeptVerdict,
   type Verdict,
 } from './workbench-labels.ts';
+import { fieldTitle } from '../../../engine/contract/field-title.ts';
 
 const BAND_CODEC: Codec<[number, number]> = {
   write: (band) => band,
@@ -308,7 +309,7 @@ export function WorkbenchPanel({
                     <Table.Tbody>
                       {pair.evidence.map((e) => (
                         <Table.Tr key={e.field}>
-                          <Table.Td>{e.field}</Table.Td>
+                          <Table.Td>{fieldTitle(e.field)}</Table.Td>
                           <Table.Td>{e.comparator ?? '—'}</Table.Td>
                           <Table.Td>{e.similarity === null ? 'missing' : e.similarity.toFixed(3)}</Table.Td>
                           <Table.Td>{e.band ?? '—'}</Table.Td>

@@ -14,6 +14,7 @@ import { formatCount, formatCountOf, formatDateTime, formatRate } from '../../fo
 import { IconAlert, IconCheck, IconInfo } from '../../icons.tsx';
 import { blockingRules, metricValue } from './health-series.ts';
 import { keys } from '../../hooks/console-data.ts';
+import { fieldTitle, fieldWords } from '../../../engine/contract/field-title.ts';
 
 const HealthChart = lazy(() => import('./health-chart.tsx'));
 const ScoreBandChart = lazy(() => import('./health-bars.tsx').then((m) => ({ default: m.ScoreBandChart })));
@@ -161,14 +162,14 @@ export default function HealthPage({
                     size="xs"
                     value={field}
                     onChange={setField}
-                    data={HEALTH_FIELDS.map((f) => ({ value: f, label: f }))}
+                    data={HEALTH_FIELDS.map((f) => ({ value: f, label: fieldTitle(f) }))}
                     aria-label="Field"
                   />
                 </Group>
                 <HealthChart
                   samples={health.data.samples}
                   metric={`completeness:${field}`}
-                  label={`Share of records created carrying ${field}, in percent`}
+                  label={`Share of records created with ${fieldWords(field)} filled in, in percent`}
                   unit="%"
                 />
               </Card>

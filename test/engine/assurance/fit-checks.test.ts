@@ -110,7 +110,7 @@ describe('the fit checks', () => {
     const lower = checks.find((c) => c.check === 'anchor-lower');
     expect(lower?.passed).toBe(false);
     expect(lower?.detail).toMatch(
-      /400 candidate pairs agree exactly on familyName, givenName, birthDate .* the fit expects 1\.5 true pairs in all, far fewer/,
+      /400 candidate pairs agree exactly on family name, given name and birth date .* the fit expects 1\.5 true pairs in all, far fewer/,
     );
     expect(fitPasses(checks)).toBe(false);
   });
@@ -137,7 +137,7 @@ describe('the fit checks', () => {
     const consistent = checks.find((c) => c.check === 'anchor-consistent');
     expect(consistent?.passed).toBe(false);
     expect(consistent?.detail).toBe(
-      "the fit's m says 184 of its true pairs agree exactly on familyName, givenName, birthDate; the candidates hold 400 such pairs: the fit takes many true pairs for non-matches, so it expects too few",
+      "the fit's m says 184 of its true pairs agree exactly on family name, given name and birth date; the candidates hold 400 such pairs: the fit takes many true pairs for non-matches, so it expects too few",
     );
     expect(fitPasses(checks)).toBe(false);
     // Three quarters of the true pairs among them (less a margin of 10) pass: 475 × 0.612 = 291 ≥ 290.
@@ -152,7 +152,7 @@ describe('the fit checks', () => {
     m[at('familyName', 'Partial')] = 0.68;
     const check = fitChecks(underCheck({ m })).find((c) => c.check === 'band-order');
     expect(check?.passed).toBe(false);
-    expect(check?.detail).toMatch(/^familyName: m\(Exact\) 0\.200 is below m\(Partial\) 0\.680/);
+    expect(check?.detail).toMatch(/^family name: m\(Exact\) 0\.200 is below m\(Partial\) 0\.680/);
   });
 
   it('fail a field whose m is close to u', () => {
@@ -160,7 +160,7 @@ describe('the fit checks', () => {
     const check = fitChecks(underCheck({ m })).find((c) => c.check === 'm-apart-from-u');
     expect(check?.passed).toBe(false);
     expect(check?.detail).toMatch(
-      /familyName \(distance 0\.00\), givenName \(distance 0\.00\), birthDate \(distance 0\.00\)/,
+      /family name \(distance 0\.00\), given name \(distance 0\.00\), birth date \(distance 0\.00\)/,
     );
   });
 

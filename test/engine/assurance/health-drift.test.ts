@@ -81,12 +81,12 @@ describe('health figures and drift', () => {
     // compared pairs score high, and the share of records whose candidates hit the cap moves (here it falls).
     const flagged = new Map(health.flags.map((f) => [f.metric, f.text]));
     expect(flagged.get('completeness:birthDate')).toMatch(
-      /^hospital: the share of records carrying birthDate fell from 100\.0% to 0\.0% \(z -\d+\.\d\)$/,
+      /^hospital: the share of records with birth date filled in fell from 100\.0% to 0\.0% \(z -\d+\.\d\)$/,
     );
     // Each flag says what to do about it, in the direction it moved.
     const advice = new Map(health.flags.map((f) => [f.metric, f.advice]));
     expect(advice.get('completeness:birthDate')).toBe(
-      'The source sends birthDate on fewer records: ask it whether its extract or mapping changed; matching leans on the other fields meanwhile.',
+      'The source sends birth date on fewer records: ask it whether its extract or mapping changed; matching leans on the other fields meanwhile.',
     );
     expect(flagged.get('review-rate')).toMatch(
       /^hospital: the review cases per 1,000 records created rose from 25\.0 to 1750\.0 \(z \d+\.\d\)$/,

@@ -36,7 +36,7 @@ describe('mpi-console health', () => {
     const health = await runCli([...db, 'health']);
     expect(health.code).toBe(1);
     expect(health.stdout).toMatch(
-      /\n {2}community-pharmacy: the share of records carrying birthDate fell from \d+\.\d% to 0\.0% \(z -\d+\.\d\)\n {4}what to do: The source sends birthDate on fewer records: ask it whether its extract or mapping changed/,
+      /\n {2}community-pharmacy: the share of records with birth date filled in fell from \d+\.\d% to 0\.0% \(z -\d+\.\d\)\n {4}what to do: The source sends birth date on fewer records: ask it whether its extract or mapping changed/,
     );
     // Every flag carries its advice on the line after it.
     const flagged =
