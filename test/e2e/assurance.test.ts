@@ -586,6 +586,14 @@ describe('the Match assurance page', () => {
     await comparison.waitFor();
     expect(await comparison.textContent()).toMatch(/Different labels: the digests differ/);
     expect(await comparison.locator('tbody tr').count()).toBe(report.thresholds.length);
+    // The newer run was ticked first, yet A is the earlier one (the labels' evaluation): deltas read as "since".
+    expect(await comparison.textContent()).toMatch(
+      /A, the earlier run: labels-1 on profile v1, .*B, the later: workbench-1 on profile v1, /,
+    );
+    const first = report.thresholds[0];
+    expect(await comparison.locator('tbody tr').first().locator('td').nth(1).textContent()).toMatch(
+      new RegExp(`^${first?.precision?.toFixed(3) ?? 'missing'} → `),
+    );
     await expectAccessible(page, 'assurance-saved-runs');
     await screenshot(page, 'assurance-09-saved-runs');
     await rows

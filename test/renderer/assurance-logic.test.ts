@@ -26,7 +26,12 @@ import {
   withVerdict,
   withoutVerdict,
 } from '../../renderer/pages/assurance/workbench-labels.ts';
-import { comparisonRows, unsharedThresholds, metricDelta } from '../../renderer/pages/assurance/run-comparison.ts';
+import {
+  comparisonRows,
+  inTimeOrder,
+  unsharedThresholds,
+  metricDelta,
+} from '../../renderer/pages/assurance/run-comparison.ts';
 import { fieldWeights, modelChanges } from '../../renderer/pages/assurance/model-weights.ts';
 import { fixed3, NULL_REASON, range } from '../../renderer/pages/assurance/metric-text.ts';
 import { scratchDir } from '../helpers/temp.ts';
@@ -238,6 +243,21 @@ describe('the page’s small rules', () => {
     expect(metricDelta(0.9, 0.95)).toBe('+0.050');
     expect(metricDelta(0.9, 0.8)).toBe('−0.100');
     expect(metricDelta(null, 0.8)).toMatch(/^—/);
+  });
+
+  it('compares two chosen runs earlier first, whichever was ticked first', () => {
+    const run = (id: string, createdAt: string) => ({ id, summary: { createdAt } });
+    const older = run('older', '2026-11-30T10:19:05.000Z');
+    const newer = run('newer', '2026-11-30T10:20:32.000Z');
+    expect(inTimeOrder(newer, older).map((r) => r.id)).toEqual(['older', 'newer']);
+    expect(inTimeOrder(older, newer).map((r) => r.id)).toEqual(['older', 'newer']);
+    // Offsets are moments: 11:00+02:00 is before 10:00Z.
+    expect(
+      inTimeOrder(run('z', '2026-11-30T10:00:00Z'), run('plus2', '2026-11-30T11:00:00+02:00')).map((r) => r.id),
+    ).toEqual(['plus2', 'z']);
+    // The same instant keeps the order chosen.
+    const twin = run('twin', newer.summary.createdAt);
+    expect(inTimeOrder(twin, newer).map((r) => r.id)).toEqual(['twin', 'newer']);
   });
 
   it('gives each band its ln(m/u) weight and lists what differs between two models', () => {

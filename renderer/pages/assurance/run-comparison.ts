@@ -30,3 +30,14 @@ export function metricDelta(a: number | null, b: number | null): string {
   if (a === null || b === null) return '— (no value in one run)';
   return signed(b - a, 3);
 }
+
+/**
+ * The two runs chosen, the earlier first: A is "before" and B "after", whichever was ticked first, so a delta reads
+ * as what changed since (ties keep the order chosen).
+ */
+export function inTimeOrder<T extends { readonly summary: { readonly createdAt: string } }>(
+  first: T,
+  second: T,
+): readonly [T, T] {
+  return Date.parse(second.summary.createdAt) < Date.parse(first.summary.createdAt) ? [second, first] : [first, second];
+}

@@ -12,7 +12,7 @@ import { useClient } from '../../client/context.tsx';
 import { formatCount, formatCountOf, formatDateTime, thresholdFigure } from '../../format.ts';
 import { IconAlert } from '../../icons.tsx';
 import { fixed3 } from './metric-text.ts';
-import { comparisonRows, metricDelta, unsharedThresholds } from './run-comparison.ts';
+import { comparisonRows, inTimeOrder, metricDelta, unsharedThresholds } from './run-comparison.ts';
 
 const COMPARED = ['precision', 'recall', 'f1', 'mcc'] as const;
 const KIND_LABEL = {
@@ -45,7 +45,8 @@ function Comparison({
         Comparison: B − A
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        A: profile v{a.summary.versions.matchingProfileVersion}, {formatDateTime(a.summary.createdAt)}. B: profile v
+        A, the earlier run: {a.summary.datasetId} on profile v{a.summary.versions.matchingProfileVersion},{' '}
+        {formatDateTime(a.summary.createdAt)}. B, the later: {b.summary.datasetId} on profile v
         {b.summary.versions.matchingProfileVersion}, {formatDateTime(b.summary.createdAt)}.{' '}
         {a.summary.datasetDigest === b.summary.datasetDigest
           ? 'Same labels (same digest).'
@@ -141,8 +142,8 @@ export function RunsPanel({
       old.includes(run.runId) ? old.filter((id) => id !== run.runId) : [...old, run.runId].slice(-2),
     );
   };
-  const pair = compare.data;
-  const [a, b] = pair ?? [];
+  const [first, second] = compare.data ?? [];
+  const [a, b] = first === undefined || second === undefined ? [] : inTimeOrder(first, second);
 
   return (
     <Stack gap="lg">
