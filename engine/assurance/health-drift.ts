@@ -18,6 +18,7 @@
  *   snapshot before, by the share rule.
  * - A failed job is flagged.
  */
+import { decimalText } from '../contract/count-text.ts';
 import { fieldWords } from '../contract/field-title.ts';
 import { HEALTH_FIELDS, type DriftFlag, type HealthSample } from '../contract/health.ts';
 
@@ -51,7 +52,7 @@ const SHARES: readonly Share[] = [
     hits: (s) => s.reviewCases,
     trials: (s) => s.created,
     words: 'review cases per 1,000 records created',
-    format: (share) => (1000 * share).toFixed(1),
+    format: (share) => decimalText(1000 * share, 1),
     advice: (rose) =>
       rose
         ? 'Open the cases this ingest opened (Review cases, Ingested from this source): when they share a cause (a field missing or written differently), ask the source to correct its extract before its next ingest.'

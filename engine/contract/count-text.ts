@@ -12,3 +12,8 @@ export function countText(n: number): string {
 export function countOfText(n: number, singular: string, plural = `${singular}s`): string {
   return `${grouped.format(n)} ${n === 1 ? singular : plural}`;
 }
+
+/** A figure with a fixed number of decimals, grouped the same way: "1,750.0". */
+export function decimalText(n: number, decimals: number): string {
+  return new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(n);
+}

@@ -425,7 +425,7 @@ describe('review cases in the console', () => {
     const flags = page.getByTestId('health-flag');
     expect(await flags.count()).toBeGreaterThan(0);
     for (const text of await flags.allInnerTexts())
-      expect(text).toMatch(/ from [\d.]+%? to [\d.]+%? \(z -?\d+\.\d\)\n+What to do: \S.+/);
+      expect(text).toMatch(/ from [\d.,]+%? to [\d.,]+%? \(z -?\d+\.\d\)\n+What to do: \S.+/);
     // How a shift is judged folds under one line, and opens on a click.
     const judged = page.getByTestId('health-rule');
     expect(await judged.getAttribute('open')).toBeNull();

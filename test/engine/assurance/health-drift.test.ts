@@ -89,7 +89,7 @@ describe('health figures and drift', () => {
       'The source sends birth date on fewer records: ask it whether its extract or mapping changed; matching leans on the other fields meanwhile.',
     );
     expect(flagged.get('review-rate')).toMatch(
-      /^hospital: the review cases per 1,000 records created rose from 25\.0 to 1750\.0 \(z \d+\.\d\)$/,
+      /^hospital: the review cases per 1,000 records created rose from 25\.0 to 1,750\.0 \(z \d+\.\d\)$/,
     );
     expect(advice.get('review-rate')).toMatch(/^Open the cases this ingest opened/);
     expect(health.flags.every((f) => (f.advice ?? '').length > 0)).toBe(true);

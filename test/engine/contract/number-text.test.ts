@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countOfText, countText } from '../../../engine/contract/count-text.ts';
+import { countOfText, countText, decimalText } from '../../../engine/contract/count-text.ts';
 import { figureText } from '../../../engine/contract/figure-text.ts';
 
 describe('countText', () => {
@@ -14,6 +14,17 @@ describe('countOfText', () => {
     expect(countOfText(0, 'label')).toBe('0 labels');
     expect(countOfText(12345, 'match', 'matches')).toBe('12,345 matches');
     expect(countOfText(1, 'non-match', 'non-matches')).toBe('1 non-match');
+  });
+});
+
+describe('decimalText', () => {
+  it('keeps the decimals asked and groups by thousands', () => {
+    expect([decimalText(1750, 1), decimalText(25, 1), decimalText(0.04, 1), decimalText(1234567.891, 2)]).toEqual([
+      '1,750.0',
+      '25.0',
+      '0.0',
+      '1,234,567.89',
+    ]);
   });
 });
 
