@@ -121,10 +121,15 @@ function bandOrder(fit: FitUnderCheck): FitCheck {
     const m = (b: number): number => fit.m[f * B + b] ?? 0;
     const w = (b: number): number => Math.log(m(b) / (fit.u[f * B + b] ?? 1));
     const name = fieldWords(FIELD_NAMES[f] ?? '');
-    if (m(EXACT) < m(PARTIAL) || m(EXACT) < m(DIFFERENT))
-      wrong.push(
-        `${name}: m(Exact) ${m(EXACT).toFixed(3)} is below m(Partial) ${m(PARTIAL).toFixed(3)} or m(Different) ${m(DIFFERENT).toFixed(3)}`,
-      );
+    const above = (
+      [
+        [PARTIAL, 'Partial'],
+        [DIFFERENT, 'Different'],
+      ] as const
+    )
+      .filter(([band]) => m(EXACT) < m(band))
+      .map(([band, text]) => `m(${text}) ${m(band).toFixed(3)}`);
+    if (above.length > 0) wrong.push(`${name}: m(Exact) ${m(EXACT).toFixed(3)} is below ${above.join(' and ')}`);
     else if (!(w(EXACT) > 0) || !(w(DIFFERENT) < 0))
       wrong.push(
         `${name}: exact agreement weighs ${w(EXACT).toFixed(2)} and a different value ${w(DIFFERENT).toFixed(2)} (expected > 0 and < 0)`,

@@ -152,7 +152,13 @@ describe('the fit checks', () => {
     m[at('familyName', 'Partial')] = 0.68;
     const check = fitChecks(underCheck({ m })).find((c) => c.check === 'band-order');
     expect(check?.passed).toBe(false);
-    expect(check?.detail).toMatch(/^family name: m\(Exact\) 0\.200 is below m\(Partial\) 0\.680/);
+    expect(check?.detail).toBe('family name: m(Exact) 0.200 is below m(Partial) 0.680');
+    // Below Different only: the detail names that band alone.
+    m[at('familyName', 'Partial')] = 0.03;
+    m[at('familyName', 'Different')] = 0.69;
+    expect(fitChecks(underCheck({ m })).find((c) => c.check === 'band-order')?.detail).toBe(
+      'family name: m(Exact) 0.200 is below m(Different) 0.690',
+    );
   });
 
   it('fail a field whose m is close to u', () => {
