@@ -279,15 +279,29 @@ describe('the page’s small rules', () => {
     expect(weights[1]?.weight).toBe(0);
     const changes = modelChanges(model(0.01, 0.7), model(0.02, 0.6));
     expect(changes.map((c) => c.what)).toEqual([
-      'modelVersion',
-      'priorMatchProbability',
-      'familyName Exact: ln(m/u)',
-      'familyName Different: ln(m/u)',
+      'Model version',
+      'Prior match probability',
+      'Family name, Exact: ln(m/u)',
+      'Family name, Different: ln(m/u)',
     ]);
+    // Fields in evidence order, not alphabetical: birth date after the names, whatever the document's key order.
+    const withDates = (exact: number): FellegiSunterModel => ({
+      ...model(0.01, exact),
+      fields: { birthDate: { m: bands(exact), u: bands(0.05) }, familyName: { m: bands(exact), u: bands(0.05) } },
+    });
+    expect(
+      modelChanges(withDates(0.7), withDates(0.6))
+        .map((c) => c.what)
+        .filter((w) => w.endsWith('Exact: ln(m/u)')),
+    ).toEqual(['Family name, Exact: ln(m/u)', 'Birth date, Exact: ln(m/u)']);
     expect(modelChanges(model(0.01, 0.7), model(0.01, 0.7))).toEqual([]);
+    // Labels of another digest: shown by the digest's first 12 digits, as the saved runs list shows it.
+    expect(modelChanges(model(0.01, 0.7), { ...model(0.01, 0.7), datasetDigest: 'ab'.repeat(32) })).toEqual([
+      { what: 'Dataset digest', active: '000000000000…', produced: 'abababababab…' },
+    ]);
     // A model whose prior scales with the registry against one whose prior is used as given (a calibration's).
     expect(modelChanges({ ...model(0.01, 0.7), priorRecords: 20_000 }, model(0.01, 0.7))).toEqual([
-      { what: 'priorRecords', active: '20000', produced: '—' },
+      { what: 'Registry size the prior is set for', active: '20000', produced: '—' },
     ]);
   });
 });

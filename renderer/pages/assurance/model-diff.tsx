@@ -8,6 +8,7 @@ import type { FellegiSunterModel } from '../../../engine/contract/profile.ts';
 import { IconInfo } from '../../icons.tsx';
 import { modelChanges } from './model-weights.ts';
 import { useProfile } from '../../hooks/console-data.ts';
+import { formatCountOf } from '../../format.ts';
 
 export function ModelDiff({
   produced,
@@ -40,14 +41,14 @@ export function ModelDiff({
     <div data-testid="model-diff">
       <Text size="sm" mb="xs">
         Against the active profile's model {active.modelVersion}:{' '}
-        {changes.length === 0 ? 'no difference.' : `${String(changes.length)} differences.`}
+        {changes.length === 0 ? 'no difference.' : `${formatCountOf(changes.length, 'difference')}.`}
       </Text>
       {changes.length > 0 ? (
         <ScrollArea.Autosize mah={320} viewportProps={{ tabIndex: 0, 'aria-label': 'Model differences, scrollable' }}>
           <Table striped aria-label="Differences from the active model" style={{ fontVariantNumeric: 'tabular-nums' }}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Setting</Table.Th>
+                <Table.Th miw={240}>Setting</Table.Th>
                 <Table.Th>Active</Table.Th>
                 <Table.Th>Produced</Table.Th>
               </Table.Tr>

@@ -3,6 +3,8 @@
  * each band adds to the log-odds (Fellegi & Sunter 1969, "A theory for record linkage", JASA 64:1183-1210);
  * and what differs between two models (the active one and a produced one).
  */
+import { fieldTitle } from '../../../engine/contract/field-title.ts';
+import { FIELD_NAMES } from '../../../engine/contract/fields.ts';
 import type { FellegiSunterModel } from '../../../engine/contract/profile.ts';
 
 export const BANDS = ['Exact', 'Strong', 'Partial', 'Different'] as const;
@@ -43,22 +45,26 @@ export function modelChanges(active: FellegiSunterModel, produced: FellegiSunter
   const scalar = (what: string, a: string | number, b: string | number): void => {
     if (a !== b) changes.push({ what, active: String(a), produced: String(b) });
   };
-  scalar('modelVersion', active.modelVersion, produced.modelVersion);
-  scalar('priorMatchProbability', active.priorMatchProbability, produced.priorMatchProbability);
+  scalar('Model version', active.modelVersion, produced.modelVersion);
+  scalar('Prior match probability', active.priorMatchProbability, produced.priorMatchProbability);
   // The registry size a prior was set for, beyond which the live scorer lowers it ('—': used as given).
-  scalar('priorRecords', active.priorRecords ?? '—', produced.priorRecords ?? '—');
-  scalar('smoothing', active.smoothing, produced.smoothing);
-  scalar('datasetDigest', active.datasetDigest, produced.datasetDigest);
+  scalar('Registry size the prior is set for', active.priorRecords ?? '—', produced.priorRecords ?? '—');
+  scalar('Smoothing', active.smoothing, produced.smoothing);
+  // A SHA-256 digest is told apart by its first 12 hex digits, as the saved runs list shows it.
+  scalar('Dataset digest', `${active.datasetDigest.slice(0, 12)}…`, `${produced.datasetDigest.slice(0, 12)}…`);
+  // In evidence order (the contract's), as the weights table reads; a field this console does not know comes last.
+  const present = new Set([...Object.keys(active.fields), ...Object.keys(produced.fields)]);
   const fields = [
-    ...new Set([...Object.keys(active.fields), ...Object.keys(produced.fields)]),
-  ].sort() as (keyof FellegiSunterModel['fields'])[];
+    ...FIELD_NAMES.filter((f) => present.has(f)),
+    ...[...present].filter((f) => !(FIELD_NAMES as readonly string[]).includes(f)).sort(),
+  ] as (keyof FellegiSunterModel['fields'])[];
   for (const field of fields) {
     const a = active.fields[field];
     const b = produced.fields[field];
     for (const band of BANDS) {
       if (a?.m[band] === b?.m[band] && a?.u[band] === b?.u[band]) continue;
       changes.push({
-        what: `${field} ${band}: ln(m/u)`,
+        what: `${fieldTitle(field)}, ${band}: ln(m/u)`,
         active: `${weight(a?.m[band], a?.u[band])} (m ${a?.m[band].toFixed(4) ?? '—'}, u ${a?.u[band].toFixed(4) ?? '—'})`,
         produced: `${weight(b?.m[band], b?.u[band])} (m ${b?.m[band].toFixed(4) ?? '—'}, u ${b?.u[band].toFixed(4) ?? '—'})`,
       });
