@@ -32,7 +32,9 @@ import {
 } from '../../../engine/contract/link-quality.ts';
 import {
   DECISION_REASON_MAX,
+  REVIEW_DECISION_NAME,
   REVIEW_DECISIONS,
+  REVIEW_KIND_NAME,
   type ReviewCaseDetail,
   type ReviewDecision,
 } from '../../../engine/contract/reviews.ts';
@@ -49,7 +51,7 @@ import { IconAlert, IconCheck, IconInfo } from '../../icons.tsx';
 import { shortJobId } from '../maintenance/job-id.ts';
 import { PairRecords } from '../assurance/pair-records.tsx';
 import { LIMIT_TEXT } from '../../../engine/contract/score-explanation.ts';
-import { DECISION_COLOR, DECISION_TEXT, KIND_TEXT, shortCaseId } from './review-text.ts';
+import { DECISION_COLOR, shortCaseId } from './review-text.ts';
 import { unavailableReason } from './reviews-page.tsx';
 
 const refKey = (ref: RecordRef): string => `${ref.sourceSystem}\u0000${ref.localId}`;
@@ -78,7 +80,7 @@ function Facts({ detail }: { readonly detail: ReviewCaseDetail }) {
     </span>,
   ];
   const rows: [string, React.ReactNode][] = [
-    ['Kind', KIND_TEXT[c.kind]],
+    ['Kind', REVIEW_KIND_NAME[c.kind]],
     ...(c.kind === 'LinkQuality' && detail.flags !== undefined && detail.flags !== null
       ? [['Flagged', <FlagList key="flags" flags={detail.flags} />] as [string, React.ReactNode]]
       : []),
@@ -286,7 +288,7 @@ function DecisionForm({
         >
           <Group gap="lg" mt={6}>
             {REVIEW_DECISIONS.map((d) => (
-              <Radio key={d} value={d} label={DECISION_TEXT[d]} />
+              <Radio key={d} value={d} label={REVIEW_DECISION_NAME[d]} />
             ))}
           </Group>
         </Radio.Group>
@@ -315,7 +317,7 @@ function DecisionForm({
         ) : null}
         {record.isSuccess ? (
           <Text size="sm" c="teal.8" role="status" data-testid="decision-recorded">
-            Recorded: {DECISION_TEXT[record.data.case.review?.decision ?? 'unsure']}.
+            Recorded: {REVIEW_DECISION_NAME[record.data.case.review?.decision ?? 'unsure']}.
           </Text>
         ) : null}
         <Group>
@@ -352,7 +354,7 @@ function Decisions({ detail }: { readonly detail: ReviewCaseDetail }) {
             <Table.Td>{d.actor}</Table.Td>
             <Table.Td>
               <Badge color={DECISION_COLOR[d.decision]} variant="light">
-                {DECISION_TEXT[d.decision]}
+                {REVIEW_DECISION_NAME[d.decision]}
               </Badge>
             </Table.Td>
             <Table.Td style={{ wordBreak: 'break-word' }}>{d.reason}</Table.Td>
@@ -403,7 +405,7 @@ export default function ReviewCasePage({
             </Badge>
           ) : detail.data.case.review !== null ? (
             <Badge color={DECISION_COLOR[detail.data.case.review.decision]} variant="light" size="lg">
-              {DECISION_TEXT[detail.data.case.review.decision]}
+              {REVIEW_DECISION_NAME[detail.data.case.review.decision]}
             </Badge>
           ) : (
             <Badge color="blue" variant="light" size="lg">

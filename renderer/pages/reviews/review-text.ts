@@ -1,14 +1,8 @@
-/** Words for review cases: kinds, decisions, ages. Pure, so it is tested without a browser. */
-import {
-  REVIEW_DECISION_NAME,
-  REVIEW_KIND_NAME,
-  type ReviewCase,
-  type ReviewDecision,
-} from '../../../engine/contract/reviews.ts';
-
-export const KIND_TEXT = REVIEW_KIND_NAME;
-
-export const DECISION_TEXT = REVIEW_DECISION_NAME;
+/**
+ * Words for review cases: decision colours, ages, the next case. Pure, so it is tested without a browser. Kinds' and
+ * decisions' names are the contract's (REVIEW_KIND_NAME, REVIEW_DECISION_NAME).
+ */
+import type { ReviewCase, ReviewDecision } from '../../../engine/contract/reviews.ts';
 
 export const DECISION_COLOR: Record<ReviewDecision, string> = {
   'same-person': 'teal',

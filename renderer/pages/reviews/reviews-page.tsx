@@ -22,7 +22,13 @@ import { Note } from '../../layout/note.tsx';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
-import { REVIEW_KINDS, REVIEW_SORTS, type ReviewCase } from '../../../engine/contract/reviews.ts';
+import {
+  REVIEW_DECISION_NAME,
+  REVIEW_KIND_NAME,
+  REVIEW_KINDS,
+  REVIEW_SORTS,
+  type ReviewCase,
+} from '../../../engine/contract/reviews.ts';
 import { LIMIT_TEXT } from '../../../engine/contract/score-explanation.ts';
 import { useClient } from '../../client/context.tsx';
 import { navigate, paths } from '../../hooks/route.ts';
@@ -38,7 +44,7 @@ import {
   TAB_STATE,
   TEXT_CODEC,
 } from '../assurance/page-state.ts';
-import { ageText, DECISION_COLOR, DECISION_TEXT, KIND_TEXT, pageText, shortCaseId, staleText } from './review-text.ts';
+import { ageText, DECISION_COLOR, pageText, shortCaseId, staleText } from './review-text.ts';
 
 const PAGE_SIZE = 50;
 
@@ -51,7 +57,7 @@ const STATUS_OPTIONS = [
 ];
 const KIND_OPTIONS = [
   { value: 'any', label: 'Any kind' },
-  ...REVIEW_KINDS.map((k) => ({ value: k, label: KIND_TEXT[k] })),
+  ...REVIEW_KINDS.map((k) => ({ value: k, label: REVIEW_KIND_NAME[k] })),
 ];
 const SORT_LABEL: Record<(typeof REVIEW_SORTS)[number], string> = {
   oldest: 'Oldest first',
@@ -120,7 +126,7 @@ function CasesTable({ rows, now }: { readonly rows: readonly ReviewCase[]; reado
                   {shortCaseId(row.caseId)}
                 </Anchor>
               </Table.Td>
-              <Table.Td>{KIND_TEXT[row.kind]}</Table.Td>
+              <Table.Td>{REVIEW_KIND_NAME[row.kind]}</Table.Td>
               <Table.Td>{row.score.toFixed(4)}</Table.Td>
               <Table.Td>
                 {row.kind === 'LinkQuality' ? '— (one identity)' : row.decision === 'certain' ? 'Certain' : 'Probable'}
@@ -161,7 +167,7 @@ function CasesTable({ rows, now }: { readonly rows: readonly ReviewCase[]; reado
                   )
                 ) : (
                   <Badge color={DECISION_COLOR[row.review.decision]} variant="light">
-                    {DECISION_TEXT[row.review.decision]}
+                    {REVIEW_DECISION_NAME[row.review.decision]}
                   </Badge>
                 )}
               </Table.Td>
