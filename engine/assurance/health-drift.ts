@@ -18,7 +18,7 @@
  *   snapshot before, by the share rule.
  * - A failed job is flagged.
  */
-import { decimalText } from '../contract/count-text.ts';
+import { decimalText, percentText } from '../contract/count-text.ts';
 import { fieldWords } from '../contract/field-title.ts';
 import { HEALTH_FIELDS, type DriftFlag, type HealthSample } from '../contract/health.ts';
 
@@ -115,12 +115,6 @@ const LARGE_IDENTITIES: Share = {
       : 'Fewer large identities: nothing to do.',
 };
 
-/** A share as a person reads it: "82.4%" (one decimal; "0.05%" below a tenth of a percent that is not zero). */
-function percent(share: number): string {
-  const value = 100 * share;
-  return value > 0 && value < 0.1 ? `${value.toPrecision(1)}%` : `${value.toFixed(1)}%`;
-}
-
 function zTest(x1: number, n1: number, x2: number, n2: number): number | null {
   if (n1 === 0 || n2 === 0) return null;
   const pooled = (x1 + x2) / (n1 + n2);
@@ -158,7 +152,7 @@ function shareFlag(
     baseline: before,
     latest: now,
     z,
-    text: `${who ?? 'registry'}: the ${share.words} ${now > before ? 'rose' : 'fell'} from ${(share.format ?? percent)(before)} to ${(share.format ?? percent)(now)} (z ${z.toFixed(1)})`,
+    text: `${who ?? 'registry'}: the ${share.words} ${now > before ? 'rose' : 'fell'} from ${(share.format ?? percentText)(before)} to ${(share.format ?? percentText)(now)} (z ${z.toFixed(1)})`,
     advice: share.advice(now > before),
   };
 }

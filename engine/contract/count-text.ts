@@ -13,7 +13,23 @@ export function countOfText(n: number, singular: string, plural = `${singular}s`
   return `${grouped.format(n)} ${n === 1 ? singular : plural}`;
 }
 
+const withDecimals = new Map<number, Intl.NumberFormat>();
+
 /** A figure with a fixed number of decimals, grouped the same way: "1,750.0". */
 export function decimalText(n: number, decimals: number): string {
-  return new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(n);
+  let format = withDecimals.get(decimals);
+  if (format === undefined) {
+    format = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    withDecimals.set(decimals, format);
+  }
+  return format.format(n);
+}
+
+/**
+ * A share (0 to 1) as a person reads it: "82.4%", one decimal. A share above zero but below a tenth of a percent keeps
+ * one significant digit ("0.04%"), so it never reads as the "0.0%" of none.
+ */
+export function percentText(share: number): string {
+  const value = 100 * share;
+  return value > 0 && value < 0.1 ? `${value.toPrecision(1)}%` : `${value.toFixed(1)}%`;
 }

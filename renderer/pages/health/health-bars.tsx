@@ -3,6 +3,7 @@ import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
 import type { HealthSample } from '../../../engine/contract/health.ts';
 import { identitySizeBars, scoreBandBars } from './health-series.ts';
+import { percentText } from '../../../engine/contract/count-text.ts';
 
 export function ScoreBandChart({ samples }: { readonly samples: readonly HealthSample[] }) {
   const bars = scoreBandBars(samples);
@@ -10,7 +11,7 @@ export function ScoreBandChart({ samples }: { readonly samples: readonly HealthS
   return (
     <figure
       style={{ margin: 0 }}
-      aria-label={`Compared pairs of the last ingest by score band, in percent${withBefore ? ', beside the ingest before it from the same source' : ''}: ${bars.map((b) => `${b.band} ${b.latest.toFixed(1)}%`).join(', ')}`}
+      aria-label={`Compared pairs of the last ingest by score band, in percent${withBefore ? ', beside the ingest before it from the same source' : ''}: ${bars.map((b) => `${b.band} ${percentText(b.latest / 100)}`).join(', ')}`}
     >
       <BarChart
         h={200}
@@ -35,7 +36,7 @@ export function IdentitySizeChart({ samples }: { readonly samples: readonly Heal
   return (
     <figure
       style={{ margin: 0 }}
-      aria-label={`Identities by their number of records, in percent: ${bars.map((b) => `${b.size}: ${b.percent.toFixed(1)}% (${String(b.identities)})`).join(', ')}`}
+      aria-label={`Identities by their number of records, in percent: ${bars.map((b) => `${b.size}: ${percentText(b.percent / 100)} (${String(b.identities)})`).join(', ')}`}
     >
       <BarChart
         h={200}

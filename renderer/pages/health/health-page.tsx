@@ -15,6 +15,7 @@ import { IconAlert, IconCheck, IconInfo } from '../../icons.tsx';
 import { blockingRules, metricValue } from './health-series.ts';
 import { keys } from '../../hooks/console-data.ts';
 import { fieldTitle, fieldWords } from '../../../engine/contract/field-title.ts';
+import { percentText } from '../../../engine/contract/count-text.ts';
 
 const HealthChart = lazy(() => import('./health-chart.tsx'));
 const ScoreBandChart = lazy(() => import('./health-bars.tsx').then((m) => ({ default: m.ScoreBandChart })));
@@ -216,7 +217,7 @@ export default function HealthPage({
                   .reverse()
                   .slice(0, 50)
                   .map((s, i) => {
-                    const percent = (value: number | null): string => (value === null ? '—' : `${value.toFixed(1)}%`);
+                    const percent = (value: number | null): string => (value === null ? '—' : percentText(value / 100));
                     return (
                       <Table.Tr key={`${s.at}-${String(i)}`}>
                         <Table.Td>{formatDateTime(s.at)}</Table.Td>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countOfText, countText, decimalText } from '../../../engine/contract/count-text.ts';
+import { countOfText, countText, decimalText, percentText } from '../../../engine/contract/count-text.ts';
 import { figureText } from '../../../engine/contract/figure-text.ts';
 
 describe('countText', () => {
@@ -24,6 +24,20 @@ describe('decimalText', () => {
       '25.0',
       '0.0',
       '1,234,567.89',
+    ]);
+  });
+});
+
+describe('percentText', () => {
+  it('writes a share with one decimal, and a share below a tenth of a percent that is not none with one digit', () => {
+    expect([0.824, 0, 1, 0.0004, 0.00049, 0.001, 0.25].map(percentText)).toEqual([
+      '82.4%',
+      '0.0%',
+      '100.0%',
+      '0.04%',
+      '0.05%',
+      '0.1%',
+      '25.0%',
     ]);
   });
 });
