@@ -105,9 +105,20 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
-/** Runs axe on the page as it is now: no serious or critical violation (every finding is kept for the report). */
+/**
+ * Runs axe on the page as it is now: no serious or critical violation (every finding is kept for the report).
+ *
+ * Legacy mode runs axe once in the page instead of per frame and then again in a blank page opened to merge the
+ * frames' results; the console has no frames, so the rules and the violations are the same (checked on a page with a
+ * missing alt, a nameless button and low contrast: the same three found either way). Only the violations are
+ * gathered node by node; the passes are counted. Together they take about 1.5 s a run here instead of 4 s, and the
+ * browser tests run axe 77 times.
+ */
 export async function expectAccessible(page: Page, name: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await new AxeBuilder({ page })
+    .setLegacyMode()
+    .options({ resultTypes: ['violations'] })
+    .analyze();
   mkdirSync(AXE_RESULTS, { recursive: true });
   const summary = results.violations.map((v) => ({
     id: v.id,
