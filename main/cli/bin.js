@@ -13,6 +13,6 @@ const { main } = await import('./main.ts');
 // OpenTelemetry metrics of what this process does in-process (an ingest's health figures, a worker's jobs), when the
 // OTLP environment names a collector; flushed before the process ends.
 const { startMetricsExport } = await import('../engine-host/telemetry.ts');
-const stopMetrics = startMetricsExport('cli');
+const stopMetrics = await startMetricsExport('cli');
 process.exitCode = await main(process.argv.slice(2));
 await stopMetrics?.();

@@ -17,7 +17,7 @@ const post = (message: EngineThreadMessage): void => {
   port.postMessage(message);
 };
 
-const stopMetrics = startMetricsExport('engine');
+const stopMetrics = await startMetricsExport('engine');
 let engine: LocalEngine;
 try {
   engine = LocalEngine.open({

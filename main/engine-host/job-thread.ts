@@ -47,7 +47,7 @@ function idle(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-const stopMetrics = startMetricsExport('jobs');
+const stopMetrics = await startMetricsExport('jobs');
 let engine: LocalEngine | undefined;
 try {
   engine = LocalEngine.open({

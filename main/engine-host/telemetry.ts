@@ -8,41 +8,17 @@
  * go to that endpoint only and are never logged. Each thread is its own instance (service.instance.id), so two
  * threads' counters are never summed as one stream.
  */
-import { randomUUID } from 'node:crypto';
-import { metrics } from '@opentelemetry/api';
-import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 
-const DEFAULT_INTERVAL_MS = 60_000;
-
-/** Starts the export when configured; answers a function that flushes and stops it (undefined when not configured). */
-export function startMetricsExport(
+/**
+ * Starts the export when configured; answers a function that flushes and stops it (undefined when not configured).
+ * The SDK is loaded only then.
+ */
+export async function startMetricsExport(
   thread: string,
   env: NodeJS.ProcessEnv = process.env,
-): (() => Promise<void>) | undefined {
+): Promise<(() => Promise<void>) | undefined> {
   const endpoint = env['OTEL_EXPORTER_OTLP_METRICS_ENDPOINT'] ?? env['OTEL_EXPORTER_OTLP_ENDPOINT'];
   if (endpoint === undefined || endpoint.trim() === '' || env['OTEL_SDK_DISABLED'] === 'true') return undefined;
-  const interval = Number(env['OTEL_METRIC_EXPORT_INTERVAL'] ?? DEFAULT_INTERVAL_MS);
-  const provider = new MeterProvider({
-    resource: resourceFromAttributes({
-      'service.name': env['OTEL_SERVICE_NAME'] ?? 'mpi-console',
-      'service.instance.id': randomUUID(),
-      'thread.name': thread,
-    }),
-    readers: [
-      new PeriodicExportingMetricReader({
-        exporter: new OTLPMetricExporter(),
-        exportIntervalMillis: Number.isFinite(interval) && interval >= 100 ? interval : DEFAULT_INTERVAL_MS,
-      }),
-    ],
-  });
-  metrics.setGlobalMeterProvider(provider);
-  return async () => {
-    try {
-      await provider.shutdown();
-    } catch {
-      // A collector that is down must not keep the engine from closing.
-    }
-  };
+  const { exportMetrics } = await import('./telemetry-export.ts');
+  return exportMetrics(thread, env);
 }

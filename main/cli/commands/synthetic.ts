@@ -1,6 +1,6 @@
 import type { CliContext } from '../context.ts';
 import { json } from '../format.ts';
-import { generatePopulation, writePopulation } from '../../../engine/index.ts';
+import { loadSynthetic } from '../../../engine/index.ts';
 import { countText } from '../../../engine/contract/count-text.ts';
 
 /** Writes a synthetic population as NDJSON per source plus labels.tsv; needs no database. */
@@ -8,6 +8,7 @@ export async function syntheticGenerate(cli: CliContext): Promise<number> {
   const people = cli.integer('people');
   const seed = cli.integer('seed', 1);
   const out = cli.required('out');
+  const { generatePopulation, writePopulation } = await loadSynthetic();
   const population = generatePopulation({ people, seed });
   // The files are written whole under fixed names; those that were there already are named as replaced.
   const { files, replaced } = await writePopulation(population, out);
