@@ -16,6 +16,7 @@ import { writeAudit } from '../store/audit.ts';
 import { NATIONAL_ID_SYSTEM } from '../synthetic/national-id.ts';
 import { SYNTHETIC_SOURCES } from '../synthetic/sources.ts';
 import type { SyntheticRecord } from '../synthetic/generate.ts';
+import { loadSynthetic } from '../synthetic/load.ts';
 import { Ingestor } from '../ingest/ingestor.ts';
 import { emptyReport, ingestChunk, prepareLine, tally as tallyInto, CHUNK_LINES } from '../ingest/ndjson.ts';
 import type { EngineEnv } from '../env.ts';
@@ -97,8 +98,7 @@ export async function createSandbox(
   let records = 0;
   if (people > 0) {
     onProgress?.({ stage: 'generating', done: 0, total: 0 });
-    // Loaded on demand: the generator pulls in faker, which every process opening the engine would otherwise pay for.
-    const { generatePopulation } = await import('../synthetic/generate.ts');
+    const { generatePopulation } = await loadSynthetic();
     const population = generatePopulation({ people, seed: input.seed ?? 1 });
     records = population.records.length;
     onProgress?.({ stage: 'ingesting', done: 0, total: records });

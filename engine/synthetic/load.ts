@@ -1,6 +1,7 @@
 /**
- * The synthetic generator and its writer, loaded when first asked for. Faker's name data takes about 0.3 s to load,
- * and the engine's threads, `serve` and every other command of the CLI never need it.
+ * The synthetic generator and its writer, loaded when first asked for (sandbox creation, `synthetic generate`). Faker's
+ * name data takes about 0.3 s to load, and the engine's threads, `serve` and every other command of the CLI never need
+ * it.
  */
 import type { generatePopulation } from './generate.ts';
 import type { writePopulation } from './write.ts';
