@@ -12,7 +12,7 @@ import { HEALTH_FIELDS, type HealthSample } from '../../../engine/contract/healt
 import { useClient } from '../../client/context.tsx';
 import { formatCount, formatCountOf, formatDateTime, formatRate } from '../../format.ts';
 import { IconAlert, IconCheck, IconInfo } from '../../icons.tsx';
-import { blockingRules, metricValue } from './health-series.ts';
+import { blockingRules, metricValue, type HealthMetric } from './health-series.ts';
 import { keys } from '../../hooks/console-data.ts';
 import { fieldTitle, fieldWords } from '../../../engine/contract/field-title.ts';
 import { percentText } from '../../../engine/contract/count-text.ts';
@@ -35,6 +35,12 @@ function reviewCasesOpened(s: HealthSample): string {
   if (s.origin === 'daily') return '—';
   const rate = s.origin === 'ingest' && s.reviewCases > 0 ? metricValue(s, 'review-rate') : null;
   return rate === null ? formatCount(s.reviewCases) : `${formatCount(s.reviewCases)} (${formatRate(rate)} per 1,000)`;
+}
+
+/** An ingest's share in percent as the table shows it: '—' for a job or a daily sample, or when nothing was created. */
+function ingestPercent(s: HealthSample, metric: HealthMetric): string {
+  const value = s.origin === 'ingest' ? metricValue(s, metric) : null;
+  return value === null ? '—' : percentText(value / 100);
 }
 
 function duration(ms: number): string {
@@ -216,23 +222,18 @@ export default function HealthPage({
                 {[...health.data.samples]
                   .reverse()
                   .slice(0, 50)
-                  .map((s, i) => {
-                    const percent = (value: number | null): string => (value === null ? '—' : percentText(value / 100));
-                    return (
-                      <Table.Tr key={`${s.at}-${String(i)}`}>
-                        <Table.Td>{formatDateTime(s.at)}</Table.Td>
-                        <Table.Td>{what(s)}</Table.Td>
-                        <Table.Td>{s.profileVersion === null ? '—' : `v${String(s.profileVersion)}`}</Table.Td>
-                        <Table.Td>{formatCount(s.records)}</Table.Td>
-                        <Table.Td>{reviewCasesOpened(s)}</Table.Td>
-                        <Table.Td>{s.origin === 'ingest' ? percent(metricValue(s, 'auto-link-rate')) : '—'}</Table.Td>
-                        <Table.Td>
-                          {s.origin === 'ingest' ? percent(metricValue(s, 'completeness:birthDate')) : '—'}
-                        </Table.Td>
-                        <Table.Td>{duration(s.durationMs)}</Table.Td>
-                      </Table.Tr>
-                    );
-                  })}
+                  .map((s, i) => (
+                    <Table.Tr key={`${s.at}-${String(i)}`}>
+                      <Table.Td>{formatDateTime(s.at)}</Table.Td>
+                      <Table.Td>{what(s)}</Table.Td>
+                      <Table.Td>{s.profileVersion === null ? '—' : `v${String(s.profileVersion)}`}</Table.Td>
+                      <Table.Td>{formatCount(s.records)}</Table.Td>
+                      <Table.Td>{reviewCasesOpened(s)}</Table.Td>
+                      <Table.Td>{ingestPercent(s, 'auto-link-rate')}</Table.Td>
+                      <Table.Td>{ingestPercent(s, 'completeness:birthDate')}</Table.Td>
+                      <Table.Td>{duration(s.durationMs)}</Table.Td>
+                    </Table.Tr>
+                  ))}
               </Table.Tbody>
             </Table>
           </Card>
