@@ -17,7 +17,7 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.ts'],
           exclude: ['test/e2e/**'],
-          globalSetup: ['test/helpers/postgres/global-setup.ts'],
+          globalSetup: ['test/helpers/postgres/global-setup.ts', 'test/helpers/javascript-build.ts'],
         },
       },
       // Browser and packaging tests: the renderer is built once and one Chromium is shared by every file.

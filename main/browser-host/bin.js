@@ -1,14 +1,16 @@
 #!/usr/bin/env node
-// `npm start`: the console in the browser. The host runs as JavaScript built from the TypeScript sources
-// (dist/host), so it starts fast. When the built renderer and host are current (checked by the built copy of
-// main/build), nothing else loads; otherwise the build code is loaded from source through tsx, rebuilds what
-// is stale, and the fresh host starts.
-import { existsSync } from 'node:fs';
+// `npm start`: the console in the browser. The host runs from the JavaScript build of the sources
+// (dist/js, main/build/javascript.ts), so it starts fast. When the built renderer and host are current (checked by
+// the last build's copy of main/build), nothing else loads; otherwise the build code is loaded from source through
+// tsx, rebuilds what is stale, and the fresh host starts.
+import { existsSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
-const builtPrepare = new URL('../../dist/host/main/build/prepare.js', import.meta.url);
+const latest = new URL('../../dist/js/latest', import.meta.url);
+const digest = existsSync(latest) ? readFileSync(latest, 'utf8').trim() : '';
+const builtPrepare = new URL(`../../dist/js/${digest}/main/build/prepare.js`, import.meta.url);
 let built = null;
-if (existsSync(builtPrepare)) {
+if (/^[0-9a-f]{64}$/.test(digest) && existsSync(builtPrepare)) {
   const { currentConsole } = await import(builtPrepare.href);
   built = currentConsole();
 }

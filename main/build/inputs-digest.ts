@@ -15,6 +15,14 @@ export function filesUnder(dir: string, keep: (name: string) => boolean = () => 
   return out;
 }
 
+/** Each file's SHA-256, by its path relative to root (with forward slashes). */
+export function fileDigests(root: string, files: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const file of [...files].sort())
+    out.set(relative(root, file).replace(/\\/g, '/'), createHash('sha256').update(readFileSync(file)).digest('hex'));
+  return out;
+}
+
 export function inputsDigest(root: string, files: readonly string[]): string {
   const hash = createHash('sha256');
   for (const file of [...files].sort())

@@ -1,12 +1,12 @@
 /**
- * Once per test run, for the browser and packaging tests: build the renderer and the host's JavaScript if
+ * Once per test run, for the browser and packaging tests: build the renderer and the JavaScript of the host and the CLI if
  * their sources changed (the same staleness checks `npm start` uses) and start one Chromium that every test
  * file connects to.
  */
 import { chromium, type BrowserServer } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { buildRenderer } from '../../main/build/renderer.ts';
-import { buildHost } from '../../main/build/host.ts';
+import { buildJavaScript } from '../../main/build/javascript.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 
 declare module 'vitest' {
@@ -17,7 +17,7 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   await buildRenderer();
-  await buildHost();
+  await buildJavaScript();
   let server: BrowserServer;
   try {
     server = await chromium.launchServer({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });

@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { checkInputFile, checkOutputTarget, writeOutput } from '../files.ts';
@@ -311,11 +312,16 @@ export async function labelsSample(cli: CliContext): Promise<number> {
   return 0;
 }
 
-const FEBRL_DIR = fileURLToPath(new URL('../../../../shared/data/febrl/', import.meta.url));
+/** FEBRL's files in the shared folder beside the project, found from package.json (this module also runs from dist/js). */
+function febrlDir(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); dirname(dir) !== dir; dir = dirname(dir))
+    if (existsSync(join(dir, 'package.json'))) return join(dir, '..', 'shared', 'data', 'febrl');
+  return join('..', 'shared', 'data', 'febrl');
+}
 
 /** `febrl load --dataset 4|3 [--dir DIR]`: a tenant holding a FEBRL benchmark, with its ground truth. */
 export async function febrlLoad(cli: CliContext): Promise<number> {
-  const dir = cli.string('dir') ?? FEBRL_DIR;
+  const dir = cli.string('dir') ?? febrlDir();
   const dataset = cli.required('dataset');
   const sources: FebrlSource[] =
     dataset === '4'
