@@ -3,9 +3,10 @@
  * until shortly before it expires and fetched again once when the FHIR server answers 401 (the caller asks
  * for a fresh one). The token endpoint is reached through the source's transport (its CAs, no redirects).
  * Errors carry the status and the OAuth error code (RFC 6749 §5.2, a fixed vocabulary), never the secret,
- * the token or the response body.
+ * the token or the response body. openid-client loads with the first token request (about 0.1 s with what it
+ * needs): most processes never reach a source.
  */
-import * as oauth from 'openid-client';
+import type * as Oauth from 'openid-client';
 import type { Transport } from './transport.ts';
 import { isTransientStatus, retryAfterMs } from '../net/transient.ts';
 import { networkFailure, SourceAborted, SourceError } from './source-error.ts';
@@ -51,7 +52,7 @@ function responseOf(error: unknown): { readonly status: number; readonly headers
   return undefined;
 }
 
-function tokenFailure(error: unknown, timedOut: boolean, aborted: boolean): SourceError {
+function tokenFailure(oauth: typeof Oauth, error: unknown, timedOut: boolean, aborted: boolean): SourceError {
   if (aborted) return new SourceAborted();
   if (timedOut) return new SourceError(`${WHAT}: no complete answer in time (RequestTimeoutSeconds) (transient)`, true);
   if (error instanceof oauth.ResponseBodyError || error instanceof oauth.AuthorizationResponseError) {
@@ -90,7 +91,8 @@ function tokenFailure(error: unknown, timedOut: boolean, aborted: boolean): Sour
 }
 
 export class TokenSource {
-  private readonly config: oauth.Configuration;
+  private readonly endpoint: URL;
+  private config: Oauth.Configuration | undefined;
   private cached: { readonly token: string; readonly renewAt: number } | undefined;
   /** The token request in flight, shared by concurrent callers, and the signal that abandons it. */
   private pending: Promise<string> | undefined;
@@ -98,23 +100,28 @@ export class TokenSource {
 
   constructor(
     private readonly credentials: ClientCredentials,
-    transport: Transport,
+    private readonly transport: Transport,
     private readonly now: () => number = Date.now,
   ) {
-    const endpoint = new URL(credentials.tokenEndpoint);
+    this.endpoint = new URL(credentials.tokenEndpoint);
+  }
+
+  private configure(oauth: typeof Oauth): Oauth.Configuration {
+    const { credentials, endpoint } = this;
     // No discovery: the token endpoint is configured, and client credentials need nothing else of the issuer.
-    this.config = new oauth.Configuration(
+    const config = new oauth.Configuration(
       { issuer: endpoint.origin, token_endpoint: endpoint.href },
       credentials.clientId,
       undefined,
       oauth.ClientSecretPost(credentials.clientSecret),
     );
-    this.config[oauth.customFetch] = transport.fetchFor(() => this.signal) as unknown as oauth.CustomFetch;
+    config[oauth.customFetch] = this.transport.fetchFor(() => this.signal) as unknown as Oauth.CustomFetch;
     // openid-client's own timeout (seconds) matches the transport's deadline; the transport enforces it too.
-    this.config.timeout = Math.ceil(transport.requestTimeoutMs / 1000);
+    config.timeout = Math.ceil(this.transport.requestTimeoutMs / 1000);
     // Development only, and refused in production by the configuration (AllowInsecureHttp).
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated only to stand out; this is that development switch
-    if (credentials.allowInsecureHttp && endpoint.protocol === 'http:') oauth.allowInsecureRequests(this.config);
+    if (credentials.allowInsecureHttp && endpoint.protocol === 'http:') oauth.allowInsecureRequests(config);
+    return config;
   }
 
   /** A valid access token: the cached one, or a new one from the token endpoint (abandoned when `signal` aborts). */
@@ -130,11 +137,13 @@ export class TokenSource {
 
   private async fetchToken(signal: AbortSignal | undefined): Promise<string> {
     this.signal = signal;
+    const oauth = await import('openid-client');
+    this.config ??= this.configure(oauth);
     let response;
     try {
       response = await oauth.clientCredentialsGrant(this.config, { scope: this.credentials.scope });
     } catch (error) {
-      throw tokenFailure(error, timedOut(error), signal?.aborted === true);
+      throw tokenFailure(oauth, error, timedOut(error), signal?.aborted === true);
     }
     if (
       typeof response.access_token !== 'string' ||

@@ -9,11 +9,11 @@
  * period and a trickle never idles long enough. A request is also abandoned at once when the caller's signal
  * aborts (a cancelled job, a worker asked to stop). A response body is read up to a bound and must be UTF-8
  * (an invalid byte sequence is refused, never repaired, as in NDJSON files); a larger one is refused rather
- * than held in memory.
+ * than held in memory. undici loads with the first request (about 0.1 s): most processes never reach a source.
  */
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import { Agent, fetch as undiciFetch, request } from 'undici';
+import type { Agent, fetch as undiciFetch } from 'undici';
 import { validationError } from '../contract/errors.ts';
 import { DEFAULT_REQUEST_TIMEOUT_SECONDS } from '../config/fhir-sources.ts';
 import { networkFailure, SourceAborted, SourceError } from './source-error.ts';
@@ -71,18 +71,30 @@ export function deadlineSignal(
 }
 
 export class Transport {
-  private readonly agent: Agent;
+  private readonly ca: string[] | undefined;
+  private pool: Promise<{ readonly undici: typeof import('undici'); readonly agent: Agent }> | undefined;
   readonly requestTimeoutMs: number;
 
   constructor(options: TransportOptions = {}) {
-    const ca = trustedCas(options);
+    this.ca = trustedCas(options);
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_SECONDS * 1000;
-    this.agent = new Agent({
-      connect: { timeout: Math.min(CONNECT_TIMEOUT_MS, this.requestTimeoutMs), ...(ca === undefined ? {} : { ca }) },
-      headersTimeout: this.requestTimeoutMs,
-      bodyTimeout: this.requestTimeoutMs,
-      keepAliveTimeout: 10_000,
-    });
+  }
+
+  /** undici and this source's connection pool, made with the first request. */
+  private connections(): Promise<{ readonly undici: typeof import('undici'); readonly agent: Agent }> {
+    this.pool ??= import('undici').then((undici) => ({
+      undici,
+      agent: new undici.Agent({
+        connect: {
+          timeout: Math.min(CONNECT_TIMEOUT_MS, this.requestTimeoutMs),
+          ...(this.ca === undefined ? {} : { ca: this.ca }),
+        },
+        headersTimeout: this.requestTimeoutMs,
+        bodyTimeout: this.requestTimeoutMs,
+        keepAliveTimeout: 10_000,
+      }),
+    }));
+    return this.pool;
   }
 
   private timeout(what: string): SourceError {
@@ -109,7 +121,8 @@ export class Transport {
     };
     let response;
     try {
-      response = await request(url, { method: 'GET', headers, dispatcher: this.agent, signal });
+      const { undici, agent } = await this.connections();
+      response = await undici.request(url, { method: 'GET', headers, dispatcher: agent, signal });
     } catch (error) {
       throw failure(error);
     }
@@ -155,16 +168,17 @@ export class Transport {
   fetchFor(
     signal: () => AbortSignal | undefined,
   ): (url: string, init: Parameters<typeof undiciFetch>[1]) => ReturnType<typeof undiciFetch> {
-    return (url, init) => {
+    return async (url, init) => {
       const caller = signal();
       const signals = [
         AbortSignal.timeout(this.requestTimeoutMs),
         ...(caller === undefined ? [] : [caller]),
         ...(init?.signal == null ? [] : [init.signal]),
       ];
-      return undiciFetch(url, {
+      const { undici, agent } = await this.connections();
+      return undici.fetch(url, {
         ...init,
-        dispatcher: this.agent,
+        dispatcher: agent,
         redirect: 'manual',
         signal: AbortSignal.any(signals),
       });
@@ -172,6 +186,6 @@ export class Transport {
   }
 
   close(): Promise<void> {
-    return this.agent.close();
+    return this.pool === undefined ? Promise.resolve() : this.pool.then(({ agent }) => agent.close());
   }
 }

@@ -8,8 +8,9 @@
  * deadline: the connect timeout, the server's statement_timeout and lock_timeout, and the wait for an answer,
  * past which the I/O thread is stopped and the connection is lost.
  */
+import { createRequire } from 'node:module';
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
-import pg from 'pg';
+import type pg from 'pg';
 
 export interface ConnectionOptions {
   /** Longest a statement may run, in milliseconds. */
@@ -53,8 +54,16 @@ const BOOL = 16;
 const TIMESTAMPTZ = 1184;
 const TIMESTAMP = 1114;
 
-/** node-postgres's parsers of the built-in types' text forms, looked up by type OID. */
-const builtinParser = pg.types.getTypeParser as (oid: number, format: 'text') => Parser;
+/**
+ * node-postgres's parsers of the built-in types' text forms, looked up by type OID. node-postgres loads with the
+ * first value read (about 0.05 s), so a process on a SQLite registry never loads it.
+ */
+const loadCommonJs = createRequire(import.meta.url);
+let typeParsers: ((oid: number, format: 'text') => Parser) | undefined;
+function builtinParser(oid: number, format: 'text'): Parser {
+  typeParsers ??= (loadCommonJs('pg') as typeof pg).types.getTypeParser as (oid: number, format: 'text') => Parser;
+  return typeParsers(oid, format);
+}
 
 const parsers = new Map<number, Parser>();
 function parserOf(oid: number): Parser {
