@@ -39,6 +39,7 @@ export { parseLabelsTsv, type LabelPair } from './assurance/labels.ts';
 export { datasetDigest } from './assurance/dataset-digest.ts';
 export { startThread, threadEntry } from './threads/start-thread.ts';
 export { fullJitterBackoff } from './net/backoff.ts';
+export { LazyAgent } from './net/lazy-agent.ts';
 export { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs } from './net/transient.ts';
 export { targetKind, writeFileAtomic } from './files/atomic-file.ts';
 export { Store, describeLocation, isPostgresUrl, storeFailure } from './store/store.ts';

@@ -9,14 +9,15 @@
  * period and a trickle never idles long enough. A request is also abandoned at once when the caller's signal
  * aborts (a cancelled job, a worker asked to stop). A response body is read up to a bound and must be UTF-8
  * (an invalid byte sequence is refused, never repaired, as in NDJSON files); a larger one is refused rather
- * than held in memory. undici loads with the first request (about 0.1 s): most processes never reach a source.
+ * than held in memory. The pool is made with the first request (LazyAgent): most processes never reach a source.
  */
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import type { Agent, fetch as undiciFetch } from 'undici';
+import type { fetch as undiciFetch } from 'undici';
 import { validationError } from '../contract/errors.ts';
 import { DEFAULT_REQUEST_TIMEOUT_SECONDS } from '../config/fhir-sources.ts';
 import { networkFailure, SourceAborted, SourceError } from './source-error.ts';
+import { LazyAgent } from '../net/lazy-agent.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -71,30 +72,18 @@ export function deadlineSignal(
 }
 
 export class Transport {
-  private readonly ca: string[] | undefined;
-  private pool: Promise<{ readonly undici: typeof import('undici'); readonly agent: Agent }> | undefined;
+  private readonly pool: LazyAgent;
   readonly requestTimeoutMs: number;
 
   constructor(options: TransportOptions = {}) {
-    this.ca = trustedCas(options);
+    const ca = trustedCas(options);
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_SECONDS * 1000;
-  }
-
-  /** undici and this source's connection pool, made with the first request. */
-  private connections(): Promise<{ readonly undici: typeof import('undici'); readonly agent: Agent }> {
-    this.pool ??= import('undici').then((undici) => ({
-      undici,
-      agent: new undici.Agent({
-        connect: {
-          timeout: Math.min(CONNECT_TIMEOUT_MS, this.requestTimeoutMs),
-          ...(this.ca === undefined ? {} : { ca: this.ca }),
-        },
-        headersTimeout: this.requestTimeoutMs,
-        bodyTimeout: this.requestTimeoutMs,
-        keepAliveTimeout: 10_000,
-      }),
-    }));
-    return this.pool;
+    this.pool = new LazyAgent({
+      connect: { timeout: Math.min(CONNECT_TIMEOUT_MS, this.requestTimeoutMs), ...(ca === undefined ? {} : { ca }) },
+      headersTimeout: this.requestTimeoutMs,
+      bodyTimeout: this.requestTimeoutMs,
+      keepAliveTimeout: 10_000,
+    });
   }
 
   private timeout(what: string): SourceError {
@@ -121,7 +110,7 @@ export class Transport {
     };
     let response;
     try {
-      const { undici, agent } = await this.connections();
+      const { undici, agent } = await this.pool.connections();
       response = await undici.request(url, { method: 'GET', headers, dispatcher: agent, signal });
     } catch (error) {
       throw failure(error);
@@ -175,7 +164,7 @@ export class Transport {
         ...(caller === undefined ? [] : [caller]),
         ...(init?.signal == null ? [] : [init.signal]),
       ];
-      const { undici, agent } = await this.connections();
+      const { undici, agent } = await this.pool.connections();
       return undici.fetch(url, {
         ...init,
         dispatcher: agent,
@@ -186,6 +175,6 @@ export class Transport {
   }
 
   close(): Promise<void> {
-    return this.pool === undefined ? Promise.resolve() : this.pool.then(({ agent }) => agent.close());
+    return this.pool.close();
   }
 }

@@ -19,9 +19,9 @@
  *   signal) reaches the run. A registry without runs gets the synchronous endpoint.
  *
  * The tenant is the token's: CallContext.tenantId and actor are not sent (the registry takes both from the
- * token). undici loads with the first request (about 0.1 s), so a command on a local sandbox never loads it.
+ * token). The connection pool is made with the first request (LazyAgent), so a command on a local sandbox never
+ * loads undici.
  */
-import type { Agent } from 'undici';
 import { EngineError, validationError } from '../../engine/contract/errors.ts';
 import {
   operations,
@@ -48,6 +48,7 @@ import {
   fullJitterBackoff,
   isTransientNetworkError,
   isTransientStatus,
+  LazyAgent,
   networkErrorCode,
   retryAfterMs,
 } from '../../engine/index.ts';
@@ -108,7 +109,7 @@ function header(headers: Answer['headers'], name: string): string | undefined {
 
 export class RemoteEngine implements EngineClient {
   private readonly base: URL;
-  private pool: Promise<{ readonly undici: typeof import('undici'); readonly agent: Agent }> | undefined;
+  private readonly pool: LazyAgent;
   private readonly options: RemoteEngineOptions;
   private offered: Promise<ReadonlySet<OperationName>> | undefined;
 
@@ -130,21 +131,12 @@ export class RemoteEngine implements EngineClient {
       ]);
     this.base = base;
     this.options = options;
-  }
-
-  /** undici and this client's connection pool, made with the first request. */
-  private connections(): Promise<{ readonly undici: typeof import('undici'); readonly agent: Agent }> {
-    const timeout = this.options.timeoutMs ?? 60_000;
-    const ca = this.options.ca;
-    this.pool ??= import('undici').then((undici) => ({
-      undici,
-      agent: new undici.Agent({
-        connect: { timeout, ...(ca === undefined ? {} : { ca }) },
-        headersTimeout: timeout,
-        bodyTimeout: timeout,
-      }),
-    }));
-    return this.pool;
+    const timeout = options.timeoutMs ?? 60_000;
+    this.pool = new LazyAgent({
+      connect: { timeout, ...(options.ca === undefined ? {} : { ca: options.ca }) },
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
+    });
   }
 
   /** The registry's origin and base path (never a token). */
@@ -256,7 +248,7 @@ export class RemoteEngine implements EngineClient {
   }
 
   async close(): Promise<void> {
-    if (this.pool !== undefined) await (await this.pool).agent.close();
+    await this.pool.close();
   }
 
   private async readOffered(): Promise<ReadonlySet<OperationName>> {
@@ -300,7 +292,7 @@ export class RemoteEngine implements EngineClient {
       if (body !== undefined) headers['content-type'] = 'application/json';
       let answer: Answer;
       try {
-        const { undici, agent } = await this.connections();
+        const { undici, agent } = await this.pool.connections();
         const response = await undici.request(this.target(routed), {
           method: route.method,
           headers,
