@@ -15,19 +15,28 @@ export function filesUnder(dir: string, keep: (name: string) => boolean = () => 
   return out;
 }
 
-/** Each file's SHA-256, by its path relative to root (with forward slashes). */
+/** A file's path under root, with forward slashes on every platform. */
+export function relativePath(root: string, file: string): string {
+  return relative(root, file).split(/[\\/]/).join('/');
+}
+
+/** Each file's SHA-256, by its path relative to root. */
 export function fileDigests(root: string, files: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
   for (const file of [...files].sort())
-    out.set(relative(root, file).replace(/\\/g, '/'), createHash('sha256').update(readFileSync(file)).digest('hex'));
+    out.set(relativePath(root, file), createHash('sha256').update(readFileSync(file)).digest('hex'));
   return out;
 }
 
-export function inputsDigest(root: string, files: readonly string[]): string {
+/** One digest of a set of files, from their paths and their contents' digests. */
+export function digestOf(files: ReadonlyMap<string, string>): string {
   const hash = createHash('sha256');
-  for (const file of [...files].sort())
-    hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
+  for (const [path, digest] of files) hash.update(path).update('\0').update(digest).update('\0');
   return hash.digest('hex');
+}
+
+export function inputsDigest(root: string, files: readonly string[]): string {
+  return digestOf(fileDigests(root, files));
 }
 
 /** Whether outDir holds a build of exactly these inputs (its stamp file records their digest). */

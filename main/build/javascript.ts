@@ -11,7 +11,7 @@
  * what changed. dist/js/latest names the last build: the bin.js entries load this module's built copy from it, to
  * check the sources without loading TypeScript.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   copyFileSync,
   existsSync,
@@ -26,7 +26,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fileDigests, filesUnder } from './inputs-digest.ts';
+import { digestOf, fileDigests, filesUnder, relativePath } from './inputs-digest.ts';
 import { PROJECT_ROOT } from './renderer.ts';
 
 export const BUILDS_DIR = join(PROJECT_ROOT, 'dist', 'js');
@@ -50,7 +50,6 @@ interface Sources {
 }
 
 interface Manifest {
-  readonly digest: string;
   readonly files: Readonly<Record<string, string>>;
 }
 
@@ -59,23 +58,14 @@ function sources(): Sources {
   const runtime: string[] = [];
   for (const dir of SOURCE_DIRS) {
     for (const file of filesUnder(join(PROJECT_ROOT, dir))) {
-      const path = relativePath(file);
+      const path = relativePath(PROJECT_ROOT, file);
       if (LEFT_OUT.some((prefix) => path.startsWith(prefix))) continue;
       if (file.endsWith('.ts')) ts.push(file);
       else if (RUNTIME.test(basename(file))) runtime.push(file);
     }
   }
   const files = fileDigests(PROJECT_ROOT, [...ts, ...runtime, join(PROJECT_ROOT, 'package.json')]);
-  const hash = createHash('sha256');
-  for (const [path, digest] of files) hash.update(path).update('\0').update(digest).update('\0');
-  return { ts, runtime, files, digest: hash.digest('hex') };
-}
-
-function relativePath(file: string): string {
-  return file
-    .slice(PROJECT_ROOT.length + 1)
-    .split(/[\\/]/)
-    .join('/');
+  return { ts, runtime, files, digest: digestOf(files) };
 }
 
 function readManifest(dir: string): Manifest | null {
@@ -124,7 +114,7 @@ export async function buildJavaScript(
   const partial = join(BUILDS_DIR, `.partial-${randomBytes(8).toString('hex')}`);
   let typescript: typeof import('typescript') | undefined;
   for (const file of source.ts) {
-    const path = relativePath(file);
+    const path = relativePath(PROJECT_ROOT, file);
     const outPath = path.replace(/\.ts$/, '.js');
     const out = join(partial, outPath);
     mkdirSync(dirname(out), { recursive: true });
@@ -138,11 +128,11 @@ export async function buildJavaScript(
     writeFileSync(out, transpile(typescript, file));
   }
   for (const file of source.runtime) {
-    const out = join(partial, relativePath(file));
+    const out = join(partial, relativePath(PROJECT_ROOT, file));
     mkdirSync(dirname(out), { recursive: true });
     copyFileSync(file, out);
   }
-  const manifest: Manifest = { digest: source.digest, files: Object.fromEntries(source.files) };
+  const manifest: Manifest = { files: Object.fromEntries(source.files) };
   writeFileSync(join(partial, MANIFEST), JSON.stringify(manifest));
   try {
     renameSync(partial, dir);
