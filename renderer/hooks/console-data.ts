@@ -6,38 +6,12 @@ import { useEffect } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { sandboxCreationEnded, type ConsoleStatus } from '../../console-protocol/protocol.ts';
 import type { JobState } from '../../engine/contract/maintenance.ts';
-import type { RecordRef } from '../../engine/contract/matching.ts';
 import type { ConsoleClient } from '../client/client.ts';
 import { useClient, useSamples } from '../client/context.tsx';
 import type { ThroughputSamples } from './throughput.ts';
+import { connectionKey, keys } from './query-keys.ts';
 
 export const JOBS_LIMIT = 100;
-
-export function connectionKey(status: ConsoleStatus | undefined): string {
-  const connection = status?.connection;
-  if (connection == null) return 'none';
-  const where = connection.kind === 'local-sandbox' ? connection.path : `${connection.baseUrl}:${connection.actor}`;
-  return `${connection.kind}:${where}:${connection.tenantId}`;
-}
-
-/** Every query key of the console's cache: one place, so an invalidation always names what a query cached. */
-export const keys = {
-  status: ['status'] as const,
-  jobs: (connection: string) => ['jobs', connection] as const,
-  job: (connection: string, jobId: string) => ['job', connection, jobId] as const,
-  profile: (connection: string) => ['profile', connection] as const,
-  profileSummary: (connection: string) => ['profile-summary', connection] as const,
-  runs: (connection: string) => ['runs', connection] as const,
-  health: (connection: string) => ['health', connection] as const,
-  /** Every page of the review-case list (for invalidation), or one page of it. */
-  reviews: (connection: string, query?: object) =>
-    query === undefined ? (['reviews', connection] as const) : (['reviews', connection, query] as const),
-  review: (connection: string, caseId: string) => ['review', connection, caseId] as const,
-  identityHistory: (connection: string, enterpriseId: string) =>
-    ['identity-history', connection, enterpriseId] as const,
-  pairRecords: (left: RecordRef, right: RecordRef) =>
-    ['pair-records', left.sourceSystem, left.localId, right.sourceSystem, right.localId] as const,
-};
 
 function byNewest(a: JobState, b: JobState): number {
   return b.createdAt.localeCompare(a.createdAt) || b.jobId.localeCompare(a.jobId);

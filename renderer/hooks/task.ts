@@ -10,7 +10,8 @@ import type { OperationInput, OperationOutput } from '../../engine/contract/oper
 import type { RunOperation, RunProgress } from '../../engine/contract/runs.ts';
 import { useTaskSlots } from '../client/context.tsx';
 import type { ClientError } from '../client/errors.ts';
-import { connectionKey, useConsoleStatus } from './console-data.ts';
+import { useConsoleStatus } from './console-data.ts';
+import { connectionKey } from './query-keys.ts';
 import { TaskSlots } from './task-slots.ts';
 
 export interface Task<K extends RunOperation> {

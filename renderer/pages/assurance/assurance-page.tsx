@@ -42,7 +42,7 @@ import { AUDIT_CODECS, AUDIT_STATE, AuditPanel } from './audit-panel.tsx';
 import { reopenedAudit } from './audit-labels.ts';
 import { mergeLabelText } from './workbench-labels.ts';
 import { labelsToTsv } from '../../../engine/contract/label-tsv.ts';
-import { keys } from '../../hooks/console-data.ts';
+import { keys } from '../../hooks/query-keys.ts';
 
 type CalibrationOutput = z.infer<typeof CalibrationOutputSchema>;
 type EstimateOutput = z.infer<typeof EstimateOutputSchema>;

@@ -12,7 +12,8 @@ import { IconAlert } from '../../icons.tsx';
 import { scoreRuleText } from '../../../engine/contract/score-explanation.ts';
 import { signed } from './metric-text.ts';
 import { EVIDENCE_FIELD, FIELD_ROWS, showValue } from './record-fields.ts';
-import { keys } from '../../hooks/console-data.ts';
+import { useConsoleStatus } from '../../hooks/console-data.ts';
+import { connectionKey, keys } from '../../hooks/query-keys.ts';
 
 function contribution(value: number | undefined): string {
   return value === undefined ? '—' : signed(value, 2);
@@ -37,12 +38,13 @@ export function PairRecords({
   readonly blind?: boolean;
 }) {
   const client = useClient();
+  const connection = connectionKey(useConsoleStatus().data);
   const pair = {
     left: { sourceSystem: left.sourceSystem, localId: left.localId },
     right: { sourceSystem: right.sourceSystem, localId: right.localId },
   };
   const explained = useQuery({
-    queryKey: keys.pairRecords(pair.left, pair.right),
+    queryKey: keys.pairRecords(connection, pair.left, pair.right),
     queryFn: () => client.send('matching/explain', { ...pair, withValues: true }),
     // Read afresh each time the pair is opened, and forgotten when it closes: values are not kept in the page.
     gcTime: 0,

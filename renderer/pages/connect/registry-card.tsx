@@ -25,7 +25,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { Connection, ConsoleStatus, RecentRegistry } from '../../../console-protocol/protocol.ts';
 import { useClient } from '../../client/context.tsx';
 import { ClientError, errorMessage } from '../../client/errors.ts';
-import { keys } from '../../hooks/console-data.ts';
+import { keys } from '../../hooks/query-keys.ts';
 import { navigate, paths } from '../../hooks/route.ts';
 import { formatDateTime } from '../../format.ts';
 import { IconAlert, IconCloud } from '../../icons.tsx';

@@ -28,7 +28,7 @@ import {
 } from '../../../console-protocol/protocol.ts';
 import { useClient } from '../../client/context.tsx';
 import { ClientError, errorMessage } from '../../client/errors.ts';
-import { keys } from '../../hooks/console-data.ts';
+import { keys } from '../../hooks/query-keys.ts';
 import { navigate, paths } from '../../hooks/route.ts';
 import { formatCount, formatDateTime, formatRemaining } from '../../format.ts';
 import { IconAlert, IconFolder, IconPlus } from '../../icons.tsx';

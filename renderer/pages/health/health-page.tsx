@@ -13,7 +13,7 @@ import { useClient } from '../../client/context.tsx';
 import { formatCount, formatCountOf, formatDateTime, formatRate } from '../../format.ts';
 import { IconAlert, IconCheck, IconInfo } from '../../icons.tsx';
 import { blockingRules, metricValue, type HealthMetric } from './health-series.ts';
-import { keys } from '../../hooks/console-data.ts';
+import { keys } from '../../hooks/query-keys.ts';
 import { fieldTitle, fieldWords } from '../../../engine/contract/field-title.ts';
 import { percentText } from '../../../engine/contract/count-text.ts';
 

@@ -12,7 +12,7 @@ import { formatCountOf, formatDateTime } from '../../format.ts';
 import { QueryState } from './query-state.tsx';
 import { ReviewsBreadcrumb } from './reviews-breadcrumb.tsx';
 import { unavailableReason } from './reviews-page.tsx';
-import { keys } from '../../hooks/console-data.ts';
+import { keys } from '../../hooks/query-keys.ts';
 
 const COLOR: Record<HistoryEvent['kind'], string> = {
   'identity-created': 'blue',

@@ -11,7 +11,7 @@ import { formatCount, formatCountOf } from '../../format.ts';
 import { IconAlert } from '../../icons.tsx';
 import { TaskProgress } from '../assurance/task-progress.tsx';
 import { RecordGraph } from './record-graph.tsx';
-import { keys } from '../../hooks/console-data.ts';
+import { keys } from '../../hooks/query-keys.ts';
 
 export function LinkQualityCard({
   connectionKey,

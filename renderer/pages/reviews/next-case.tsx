@@ -6,7 +6,7 @@
 import { Button, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useClient } from '../../client/context.tsx';
-import { keys } from '../../hooks/console-data.ts';
+import { keys } from '../../hooks/query-keys.ts';
 import { paths } from '../../hooks/route.ts';
 import { IconSkip } from '../../icons.tsx';
 import { nextCaseOf } from './review-text.ts';

@@ -41,7 +41,8 @@ import {
 import { useClient } from '../../client/context.tsx';
 import { oneLineProblem } from '../../one-line-reason.ts';
 import { paths } from '../../hooks/route.ts';
-import { useProfile, keys } from '../../hooks/console-data.ts';
+import { useProfile } from '../../hooks/console-data.ts';
+import { keys } from '../../hooks/query-keys.ts';
 import { NextCase } from './next-case.tsx';
 import { RecordGraph } from './record-graph.tsx';
 import { QueryState } from './query-state.tsx';

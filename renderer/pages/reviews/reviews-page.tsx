@@ -32,7 +32,8 @@ import {
 import { LIMIT_TEXT } from '../../../engine/contract/score-explanation.ts';
 import { useClient } from '../../client/context.tsx';
 import { navigate, paths } from '../../hooks/route.ts';
-import { useProfile, keys } from '../../hooks/console-data.ts';
+import { useProfile } from '../../hooks/console-data.ts';
+import { keys } from '../../hooks/query-keys.ts';
 import { formatDateTime } from '../../format.ts';
 import { IconAlert, IconInfo } from '../../icons.tsx';
 import { shortJobId } from '../maintenance/job-id.ts';
