@@ -20,8 +20,23 @@ export interface BatchPlan {
   readonly counters: Partial<JobCounters>;
   /** Notes for the phase (job-store.ts addPhaseNotes: bounded, the important ones first), never patient values. */
   readonly notes?: readonly PhaseNote[];
-  /** Version-checked registry writes; returns the counters only the write can know (inserted review cases). */
-  write(at: string): Partial<JobCounters>;
+  /**
+   * Version-checked registry writes; returns the counters only the write can know (inserted review cases).
+   * isolated: false at first; true when the runner writes the batch again after this write threw BatchItemFailed.
+   */
+  write(at: string, isolated: boolean): Partial<JobCounters>;
+}
+
+/**
+ * Thrown by a plan's write when one of its items failed on write: the runner rolls the batch back and calls write
+ * again, isolated, in a new transaction, where the plan writes each item in a savepoint of its own and refuses
+ * the failing one alone. The cause is kept for the code, never shown (it can quote values).
+ */
+export class BatchItemFailed extends Error {
+  constructor(cause: unknown) {
+    super('an item of the batch failed on write', { cause });
+    this.name = 'BatchItemFailed';
+  }
 }
 
 export interface PhaseWork {

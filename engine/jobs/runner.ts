@@ -42,7 +42,7 @@ import {
 } from './job-store.ts';
 import { finishWithAudit } from './lifecycle.ts';
 import { recordConflictRetry, recordItems, recordJobStatus } from '../telemetry/job-metrics.ts';
-import type { BatchPlan, JobContext, PhaseWork } from './phase-work.ts';
+import { BatchItemFailed, type BatchPlan, type JobContext, type PhaseWork } from './phase-work.ts';
 import { reconcileMatching, reconcileRebuilding } from './reconcile.ts';
 import { reindexValidation, reindexWriting } from './reindex.ts';
 import { importPhase } from './import-phase.ts';
@@ -443,12 +443,7 @@ export class JobRunner {
       if (plan === ABORTED) return ABORTED;
       await this.options.hooks?.beforeWrite?.(info);
       try {
-        const counters = emptyCounters();
-        const step = this.store.write(() => {
-          const written = this.commit(work, phase, plan, counters);
-          crashPoint('job:batch-written');
-          return written;
-        });
+        const { step, counters } = this.writeBatch(work, phase, plan);
         crashPoint('job:batch-committed');
         if (step.kind === 'advanced') recordItems(job.kind, phase.name, counters);
         await this.options.hooks?.afterCommit?.(info);
@@ -482,8 +477,40 @@ export class JobRunner {
     }
   }
 
+  /**
+   * The batch's write transaction, and the counters it committed. When an item of the batch fails on write
+   * (BatchItemFailed), the transaction is rolled back and the batch written again with each item isolated.
+   */
+  private writeBatch(
+    work: PhaseWork,
+    phase: PhaseRow,
+    plan: BatchPlan | null,
+  ): { readonly step: Step; readonly counters: JobCounters } {
+    const attempt = (isolated: boolean): { step: Step; counters: JobCounters } => {
+      const counters = emptyCounters();
+      const step = this.store.write(() => {
+        const written = this.commit(work, phase, plan, counters, isolated);
+        crashPoint('job:batch-written');
+        return written;
+      });
+      return { step, counters };
+    };
+    try {
+      return attempt(false);
+    } catch (error) {
+      if (!(error instanceof BatchItemFailed)) throw error;
+      return attempt(true);
+    }
+  }
+
   /** The write transaction of one batch; counters receives what was committed. */
-  private commit(work: PhaseWork, phase: PhaseRow, plan: BatchPlan | null, counters: JobCounters): Step {
+  private commit(
+    work: PhaseWork,
+    phase: PhaseRow,
+    plan: BatchPlan | null,
+    counters: JobCounters,
+    isolated: boolean,
+  ): Step {
     const job = this.ownJob();
     const current = phasesOf(this.store, this.tenantId, this.jobId).find((p) => p.ordinal === phase.ordinal);
     if (current?.status !== 'running' || current.cursor !== phase.cursor) throw new LeaseLost();
@@ -504,7 +531,7 @@ export class JobRunner {
       return { kind: 'phase-done' };
     }
     addCounters(counters, plan.counters);
-    addCounters(counters, plan.write(at));
+    addCounters(counters, plan.write(at, isolated));
     advance(
       this.store,
       this.tenantId,

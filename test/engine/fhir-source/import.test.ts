@@ -78,6 +78,41 @@ describe('import with client credentials', () => {
       engine.close();
     }
   }, 120_000);
+
+  it('a Patient the database refuses on write is one failure with its path; the rest of its page is imported once', async () => {
+    const engine = LocalEngine.open({ dbPath: await makeRegistry(world, 'refused') });
+    try {
+      // A real SQLite refusal of one row that validation cannot foresee (as a future constraint or trigger would be),
+      // on the connection the in-process worker writes through.
+      engine.env.store.exec(
+        "CREATE TEMP TRIGGER refuse_one BEFORE INSERT ON source_record WHEN NEW.local_id = 'M0000150' BEGIN SELECT RAISE(ABORT, 'refused M0000150'); END",
+      );
+      const job = await reconcile(engine);
+      expect(job.error).toBeNull();
+      expect(job.status).toBe('completed');
+      const [importing] = job.phases;
+      expect(importing?.processed).toBe(300);
+      expect(job.counters).toMatchObject({ imported: 299, failure: 1 });
+      const notes = importing?.notes ?? [];
+      expect(notes).toHaveLength(1);
+      expect(notes[0]).toMatch(
+        /^page [1-3], Bundle\.entry\[\d+\]\.resource\.record: the database refused this record \(SQLITE_CONSTRAINT_TRIGGER\); nothing was written for it$/,
+      );
+      expect(JSON.stringify(job)).not.toContain('M0000150');
+      const count = (sql: string): unknown => engine.env.store.statement(sql).pluck().get(TENANT);
+      // Each of the other 299 written once (the page was rolled back and written again, each Patient isolated).
+      expect(count("SELECT COUNT(*) FROM source_record WHERE tenant_id = ? AND local_id = 'M0000150'")).toBe(0);
+      expect(
+        count("SELECT COUNT(*) FROM source_record WHERE tenant_id = ? AND source_system = 'st-marys-hospital'"),
+      ).toBe(299);
+      expect(count('SELECT COUNT(DISTINCT local_id) FROM ingestion_receipt WHERE tenant_id = ?')).toBe(299);
+      expect(count('SELECT COUNT(*) FROM ingestion_receipt WHERE tenant_id = ?')).toBe(299);
+      const identities = await engine.call('identities/list', {}, CTX);
+      expect(identities.rows.filter((r) => r.sourceSystem === 'st-marys-hospital')).toHaveLength(299);
+    } finally {
+      engine.close();
+    }
+  }, 120_000);
 });
 
 describe('client-credentials tokens', () => {

@@ -31,7 +31,7 @@ function matchingCases(dbPath: string, memberCapacity?: number): string[] {
     for (let cursor = 0; ;) {
       const plan = store.read(() => work.readBatch(cursor, 25));
       if (plan === null) break;
-      store.write(() => plan.write(new Date().toISOString()));
+      store.write(() => plan.write(new Date().toISOString(), false));
       cursor = plan.lastIdentityId;
     }
     return (
