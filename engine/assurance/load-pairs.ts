@@ -153,16 +153,16 @@ export function loadDataset(
     }
 
     const { scorer } = cache;
-    const fields: MatchFields[] = [];
-    const prepared: PreparedRecord[] = [];
-    records.lookups.forEach((lookup, index) => {
-      if ((index & 1023) === 0) control.step('preparing the labelled records', index, records.lookups.length);
+    const items = records.lookups.map((lookup, index) => {
       const ref = records.refs[index];
       if (lookup === undefined || ref === undefined) throw new Error('unreachable: validated records exist');
-      const record = cache.prepare(ref.sourceSystem, ref.localId, lookup);
-      fields.push(record.fields);
-      prepared.push(record.prepared);
+      return { sourceSystem: ref.sourceSystem, localId: ref.localId, lookup };
     });
+    const labelled = cache.prepareAll(items, (done) => {
+      control.step('preparing the labelled records', done, items.length);
+    });
+    const fields: MatchFields[] = labelled.map((record) => record.fields);
+    const prepared: PreparedRecord[] = labelled.map((record) => record.prepared);
 
     const similarity = new Float64Array(pairs.length * FIELD_COUNT);
     const score = new Float64Array(pairs.length);

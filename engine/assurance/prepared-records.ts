@@ -10,7 +10,8 @@
 import type { MatchFields } from '../contract/fields.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { createScorer, type Scorer } from '../scoring/scorer.ts';
-import { storedTermFrequencies } from '../store/term-frequency.ts';
+import type { TermFrequencyReader } from '../scoring/term-frequency.ts';
+import { storedTermFrequencies, termCountsOf } from '../store/term-frequency.ts';
 import type { Store } from '../store/store.ts';
 import type { StoredProfile } from '../store/profiles.ts';
 import {
@@ -34,6 +35,8 @@ interface Slot {
   readonly tenantId: string;
   readonly profileVersion: number;
   readonly scorer: Scorer;
+  /** The name counts the scorer reads, set for each call (its read transaction's). */
+  counts: TermFrequencyReader;
   /** Source system → local identifier → record. */
   readonly byRef: Map<string, Map<string, LabelledRecord>>;
   size: number;
@@ -49,22 +52,34 @@ export interface PreparedRecords {
   readonly scorer: Scorer;
   /** Looks a record up (undefined when the tenant has none by that reference); nothing is parsed yet. */
   find(sourceSystem: string, localId: string): RecordLookup | undefined;
-  /** The prepared record of a look-up, remembered for later calls. */
-  prepare(sourceSystem: string, localId: string, lookup: RecordLookup): LabelledRecord;
+  /**
+   * The prepared records of look-ups (in their order), remembered for later calls; the name counts of those to
+   * prepare are read together first. step is told every 1,024 records.
+   */
+  prepareAll(
+    items: readonly { readonly sourceSystem: string; readonly localId: string; readonly lookup: RecordLookup }[],
+    step?: (done: number) => void,
+  ): LabelledRecord[];
 }
 
 export function preparedRecords(store: Store, tenantId: string, stored: StoredProfile): PreparedRecords {
+  // The counts as this call's read transaction sees them: prepareAll reads those of the records it prepares together
+  // (a first evaluation of 10,000 pairs read the counts of its 8,761 records one statement each).
+  const counts = storedTermFrequencies(store, tenantId);
   let slot = slots.get(store);
   if (slot?.tenantId !== tenantId || slot.profileVersion !== stored.version) {
-    slot = {
+    const made: Slot = {
       tenantId,
       profileVersion: stored.version,
-      scorer: createScorer(stored.profile, storedTermFrequencies(store, tenantId)),
+      scorer: createScorer(stored.profile, { count: (field, value) => made.counts.count(field, value) }),
+      counts,
       byRef: new Map(),
       size: 0,
     };
+    slot = made;
     slots.set(store, slot);
   }
+  slot.counts = counts;
   const current = slot;
   return {
     scorer: current.scorer,
@@ -81,29 +96,40 @@ export function preparedRecords(store: Store, tenantId: string, stored: StoredPr
         return { record: known };
       return { row: { ...row, fieldsJson: labelledRecordFields(store, tenantId, row.recordId) } };
     },
-    prepare(sourceSystem, localId, lookup) {
-      if ('record' in lookup) return lookup.record;
-      const { row } = lookup;
-      const fields = JSON.parse(row.fieldsJson) as MatchFields;
-      const record: LabelledRecord = {
-        recordId: row.recordId,
-        version: row.version,
-        payloadDigest: row.payloadDigest,
-        fields,
-        prepared: current.scorer.prepare(fields),
-      };
-      if (current.size >= MAX_CACHED_RECORDS) {
-        current.byRef.clear();
-        current.size = 0;
-      }
-      let byLocal = current.byRef.get(sourceSystem);
-      if (byLocal === undefined) {
-        byLocal = new Map();
-        current.byRef.set(sourceSystem, byLocal);
-      }
-      if (!byLocal.has(localId)) current.size++;
-      byLocal.set(localId, record);
-      return record;
+    prepareAll(items, step) {
+      const fields = items.map(({ lookup }) =>
+        'record' in lookup ? null : (JSON.parse(lookup.row.fieldsJson) as MatchFields),
+      );
+      current.counts = termCountsOf(
+        store,
+        tenantId,
+        fields.filter((f) => f !== null),
+      );
+      return items.map(({ sourceSystem, localId, lookup }, index) => {
+        if ((index & 1023) === 0) step?.(index);
+        if ('record' in lookup) return lookup.record;
+        const { row } = lookup;
+        const parsed = fields[index] ?? (JSON.parse(row.fieldsJson) as MatchFields);
+        const record: LabelledRecord = {
+          recordId: row.recordId,
+          version: row.version,
+          payloadDigest: row.payloadDigest,
+          fields: parsed,
+          prepared: current.scorer.prepare(parsed),
+        };
+        if (current.size >= MAX_CACHED_RECORDS) {
+          current.byRef.clear();
+          current.size = 0;
+        }
+        let byLocal = current.byRef.get(sourceSystem);
+        if (byLocal === undefined) {
+          byLocal = new Map();
+          current.byRef.set(sourceSystem, byLocal);
+        }
+        if (!byLocal.has(localId)) current.size++;
+        byLocal.set(localId, record);
+        return record;
+      });
     },
   };
 }

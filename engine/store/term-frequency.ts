@@ -116,6 +116,54 @@ export function storedTermFrequencies(store: Store, tenantId: string): TermFrequ
   };
 }
 
+/** The most values one statement of termCountsOf asks for. */
+const COUNTS_CHUNK = 512;
+
+/**
+ * The counts of these names read in bulk, for preparing many records in one read transaction: the same answers as
+ * storedTermFrequencies there, in a statement per 512 values of a field (each list padded to a power of two by
+ * repeating its last value, so a handful of statement texts serve every size) instead of one per record. A value
+ * not among them is read as storedTermFrequencies reads it.
+ */
+export function termCountsOf(
+  store: Store,
+  tenantId: string,
+  names: readonly Pick<MatchFields, TermFrequencyField>[],
+): TermFrequencyReader {
+  const totals = new Map<string, { total: number; sumSquares: number }>();
+  const totalRows = store
+    .statement('SELECT field, total, sum_squares AS sumSquares FROM term_frequency_total WHERE tenant_id = ?')
+    .all(tenantId) as { field: string; total: number; sumSquares: number }[];
+  for (const row of totalRows) totals.set(row.field, { total: row.total, sumSquares: row.sumSquares });
+  const counts = new Map<TermFrequencyField, Map<string, number>>();
+  for (const field of TERM_FREQUENCY_FIELDS) {
+    const values = [...new Set(names.map((name) => name[field]).filter((v): v is string => v !== null && v !== ''))];
+    const known = new Map<string, number>(values.map((value) => [value, 0]));
+    for (let start = 0; start < values.length; start += COUNTS_CHUNK) {
+      const part = values.slice(start, start + COUNTS_CHUNK);
+      const size = 2 ** Math.ceil(Math.log2(part.length));
+      const padded = [...part, ...new Array<string>(size - part.length).fill(part.at(-1) ?? '')];
+      const rows = store
+        .statement(
+          `SELECT value, count FROM term_frequency WHERE tenant_id = ? AND field = ? AND value IN (${padded.map(() => '?').join(', ')})`,
+        )
+        .raw()
+        .all(tenantId, field, ...padded) as [string, number][];
+      for (const [value, count] of rows) known.set(value, count);
+    }
+    counts.set(field, known);
+  }
+  const stored = storedTermFrequencies(store, tenantId);
+  return {
+    count(field, value) {
+      const count = counts.get(field)?.get(value);
+      if (count === undefined) return stored.count(field, value);
+      const total = totals.get(field);
+      return { count, total: total?.total ?? 0, sumSquares: total?.sumSquares ?? 0 };
+    },
+  };
+}
+
 /**
  * The tenant's counts read once into memory, for an operation that prepares every record of the tenant inside one
  * read transaction (the unsupervised estimate): the same answers as storedTermFrequencies there, without two
