@@ -81,33 +81,59 @@ export function sourceEntry(world: World, overrides: Record<string, unknown> = {
   };
 }
 
-/** Writes the Maintenance section of a database's configuration file (keeping its blocking keys), 0600. */
-export function setMaintenance(dbPath: string, maintenance: Record<string, unknown>): void {
-  const path = settingsPathFor(dbPath);
-  const settings = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-  writeFileSync(path, JSON.stringify({ ...settings, Maintenance: maintenance }, null, 2), { mode: 0o600 });
+/**
+ * Writes the Maintenance section of a database's configuration file (keeping its blocking keys), 0600; the file
+ * beside a SQLite database unless named.
+ */
+export function setMaintenance(
+  dbPath: string,
+  maintenance: Record<string, unknown>,
+  settingsPath: string = settingsPathFor(dbPath),
+): void {
+  const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as Record<string, unknown>;
+  writeFileSync(settingsPath, JSON.stringify({ ...settings, Maintenance: maintenance }, null, 2), { mode: 0o600 });
 }
 
-/** A registry with the demo profile (no people) whose configuration names the world's source. */
+/** A registry at dbPath with the demo profile (no people) whose configuration file names the world's source. */
+async function registryAt(
+  world: World,
+  dbPath: string,
+  settingsPath: string | undefined,
+  maintenance: Record<string, unknown>,
+): Promise<void> {
+  const engine = LocalEngine.open({ dbPath, ...(settingsPath === undefined ? {} : { settingsPath }) });
+  try {
+    await engine.call('sandbox/create', { syntheticPeople: 0, seed: 1 }, CTX);
+  } finally {
+    engine.close();
+  }
+  setMaintenance(
+    dbPath,
+    { LeaseSeconds: 5, PollIntervalSeconds: 1, FhirSources: [sourceEntry(world)], ...maintenance },
+    settingsPath,
+  );
+}
+
+/** A SQLite registry in the world's folder with the demo profile (no people) whose configuration names the world's source. */
 export async function makeRegistry(
   world: World,
   name: string,
   maintenance: Record<string, unknown> = {},
 ): Promise<string> {
   const dbPath = join(world.dir, `${name}.db`);
-  const engine = LocalEngine.open({ dbPath });
-  try {
-    await engine.call('sandbox/create', { syntheticPeople: 0, seed: 1 }, CTX);
-  } finally {
-    engine.close();
-  }
-  setMaintenance(dbPath, {
-    LeaseSeconds: 5,
-    PollIntervalSeconds: 1,
-    FhirSources: [sourceEntry(world)],
-    ...maintenance,
-  });
+  await registryAt(world, dbPath, undefined, maintenance);
   return dbPath;
+}
+
+/** The same on a PostgreSQL database (a fresh one at url), its configuration file in the world's folder. */
+export async function makePostgresRegistry(
+  world: World,
+  name: string,
+  url: string,
+): Promise<{ readonly dbPath: string; readonly settingsPath: string }> {
+  const settingsPath = join(world.dir, `${name}.config.json`);
+  await registryAt(world, url, settingsPath, {});
+  return { dbPath: url, settingsPath };
 }
 
 /**
