@@ -4,6 +4,7 @@
  * prepares a record (scoring/term-frequency.ts). Every statement names the tenant.
  */
 import type { Store } from './store.ts';
+import { forIdChunks } from './id-chunks.ts';
 import type { MatchFields } from '../contract/fields.ts';
 import {
   TERM_FREQUENCY_FIELDS,
@@ -116,41 +117,30 @@ export function storedTermFrequencies(store: Store, tenantId: string): TermFrequ
   };
 }
 
-/** The most values one statement of termCountsOf asks for. */
-const COUNTS_CHUNK = 512;
-
 /**
  * The counts of these names read in bulk, for preparing many records in one read transaction: the same answers as
- * storedTermFrequencies there, in a statement per 512 values of a field (each list padded to a power of two by
- * repeating its last value, so a handful of statement texts serve every size) instead of one per record. A value
- * not among them is read as storedTermFrequencies reads it.
+ * storedTermFrequencies there, in a statement per 500 values of a field instead of one per record. A value not
+ * among them is read as storedTermFrequencies reads it.
  */
 export function termCountsOf(
   store: Store,
   tenantId: string,
   names: readonly Pick<MatchFields, TermFrequencyField>[],
 ): TermFrequencyReader {
-  const totals = new Map<string, { total: number; sumSquares: number }>();
-  const totalRows = store
-    .statement('SELECT field, total, sum_squares AS sumSquares FROM term_frequency_total WHERE tenant_id = ?')
-    .all(tenantId) as { field: string; total: number; sumSquares: number }[];
-  for (const row of totalRows) totals.set(row.field, { total: row.total, sumSquares: row.sumSquares });
+  const totals = fieldTotals(store, tenantId);
   const counts = new Map<TermFrequencyField, Map<string, number>>();
   for (const field of TERM_FREQUENCY_FIELDS) {
     const values = [...new Set(names.map((name) => name[field]).filter((v): v is string => v !== null && v !== ''))];
     const known = new Map<string, number>(values.map((value) => [value, 0]));
-    for (let start = 0; start < values.length; start += COUNTS_CHUNK) {
-      const part = values.slice(start, start + COUNTS_CHUNK);
-      const size = 2 ** Math.ceil(Math.log2(part.length));
-      const padded = [...part, ...new Array<string>(size - part.length).fill(part.at(-1) ?? '')];
+    forIdChunks(values, 500, (part, placeholders) => {
       const rows = store
         .statement(
-          `SELECT value, count FROM term_frequency WHERE tenant_id = ? AND field = ? AND value IN (${padded.map(() => '?').join(', ')})`,
+          `SELECT value, count FROM term_frequency WHERE tenant_id = ? AND field = ? AND value IN (${placeholders})`,
         )
         .raw()
-        .all(tenantId, field, ...padded) as [string, number][];
+        .all(tenantId, field, ...part) as [string, number][];
       for (const [value, count] of rows) known.set(value, count);
-    }
+    });
     counts.set(field, known);
   }
   const stored = storedTermFrequencies(store, tenantId);
@@ -162,6 +152,14 @@ export function termCountsOf(
       return { count, total: total?.total ?? 0, sumSquares: total?.sumSquares ?? 0 };
     },
   };
+}
+
+/** Each field's number of named records and Σ count², by field. */
+function fieldTotals(store: Store, tenantId: string): Map<string, { total: number; sumSquares: number }> {
+  const rows = store
+    .statement('SELECT field, total, sum_squares AS sumSquares FROM term_frequency_total WHERE tenant_id = ?')
+    .all(tenantId) as { field: string; total: number; sumSquares: number }[];
+  return new Map(rows.map((row) => [row.field, { total: row.total, sumSquares: row.sumSquares }]));
 }
 
 /**
@@ -177,11 +175,7 @@ export function termFrequencySnapshot(store: Store, tenantId: string): TermFrequ
     count: number;
   }[];
   for (const row of rows) counts.set(`${row.field}\u0000${row.value}`, row.count);
-  const totals = new Map<string, { total: number; sumSquares: number }>();
-  const totalRows = store
-    .statement('SELECT field, total, sum_squares AS sumSquares FROM term_frequency_total WHERE tenant_id = ?')
-    .all(tenantId) as { field: string; total: number; sumSquares: number }[];
-  for (const row of totalRows) totals.set(row.field, { total: row.total, sumSquares: row.sumSquares });
+  const totals = fieldTotals(store, tenantId);
   return {
     count(field: TermFrequencyField, value: string): TermCount {
       const total = totals.get(field);

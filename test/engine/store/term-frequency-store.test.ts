@@ -91,7 +91,7 @@ function check(location: string): void {
       }
       for (const given of givens)
         expect(reader.count('givenName', given), given).toEqual(expected(records, 'givenName', given));
-      // Read in bulk for some names (600 of them, past one statement's 512): the same answers, and for a name it was
+      // Read in bulk for some names (600 of them, past one statement's 500): the same answers, and for a name it was
       // not given, the stored reader's.
       const many = [...families.slice(0, 3), ...Array.from({ length: 600 }, (_, i) => `filler${String(i)}`)].map(
         (family, i) => names(family, givens[i % 3] ?? null),
