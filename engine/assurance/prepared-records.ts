@@ -15,9 +15,9 @@ import { storedTermFrequencies, termCountsOf } from '../store/term-frequency.ts'
 import type { Store } from '../store/store.ts';
 import type { StoredProfile } from '../store/profiles.ts';
 import {
-  findLabelledRecord,
-  findLabelledRecordWithFields,
+  findLabelledRecords,
   labelledRecordFields,
+  type LabelledRecordRef,
   type LabelledRecordRow,
 } from '../store/assurance.ts';
 
@@ -50,8 +50,11 @@ export type RecordLookup =
 
 export interface PreparedRecords {
   readonly scorer: Scorer;
-  /** Looks a record up (undefined when the tenant has none by that reference); nothing is parsed yet. */
-  find(sourceSystem: string, localId: string): RecordLookup | undefined;
+  /**
+   * Looks records up, in their order (undefined where the tenant has none by that reference); nothing is parsed yet.
+   * Remembered records are read without their fields, the others with them, each kind in bulk.
+   */
+  findAll(refs: readonly LabelledRecordRef[]): (RecordLookup | undefined)[];
   /**
    * The prepared records of look-ups (in their order), remembered for later calls; the name counts of those to
    * prepare are read together first. step is told every 1,024 records.
@@ -83,18 +86,30 @@ export function preparedRecords(store: Store, tenantId: string, stored: StoredPr
   const current = slot;
   return {
     scorer: current.scorer,
-    find(sourceSystem, localId) {
-      const known = current.byRef.get(sourceSystem)?.get(localId);
-      if (known === undefined) {
-        const row = findLabelledRecordWithFields(store, tenantId, sourceSystem, localId);
-        // The wide statement always returns the fields.
-        return row === undefined ? undefined : { row: row as LabelledRecordRow & { readonly fieldsJson: string } };
-      }
-      const row = findLabelledRecord(store, tenantId, sourceSystem, localId);
-      if (row === undefined) return undefined;
-      if (row.recordId === known.recordId && row.version === known.version && row.payloadDigest === known.payloadDigest)
-        return { record: known };
-      return { row: { ...row, fieldsJson: labelledRecordFields(store, tenantId, row.recordId) } };
+    findAll(refs) {
+      const known = refs.map((ref) => current.byRef.get(ref.sourceSystem)?.get(ref.localId));
+      const unknownRefs = refs.filter((_, i) => known[i] === undefined);
+      const knownRefs = refs.filter((_, i) => known[i] !== undefined);
+      const wide = findLabelledRecords(store, tenantId, unknownRefs, true);
+      const narrow = findLabelledRecords(store, tenantId, knownRefs, false);
+      let w = 0;
+      let n = 0;
+      return known.map((record): RecordLookup | undefined => {
+        if (record === undefined) {
+          const row = wide[w++];
+          // The wide statement always returns the fields.
+          return row === undefined ? undefined : { row: row as LabelledRecordRow & { readonly fieldsJson: string } };
+        }
+        const row = narrow[n++];
+        if (row === undefined) return undefined;
+        if (
+          row.recordId === record.recordId &&
+          row.version === record.version &&
+          row.payloadDigest === record.payloadDigest
+        )
+          return { record };
+        return { row: { ...row, fieldsJson: labelledRecordFields(store, tenantId, row.recordId) } };
+      });
     },
     prepareAll(items, step) {
       const fields = items.map(({ lookup }) =>

@@ -6,7 +6,9 @@
  * - job GET through two `serve` replicas on one PostgreSQL registry (autocannon on both at once), beside one
  *   `serve` on a SQLite sandbox under the same total load;
  * - a registry-only reconciliation (reversed source trust) of the same synthetic identities with one and with two
- *   replicas (`worker --once` processes started together), beside one worker on SQLite.
+ *   replicas (`worker --once` processes started together), beside one worker on SQLite;
+ * - a first evaluation of 10,000 labelled pairs on a PostgreSQL sandbox, beside the same evaluation on a SQLite
+ *   sandbox of the same people (the reports must agree).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, rmSync } from 'node:fs';
@@ -20,6 +22,7 @@ import { devSigningKey, devToken } from '../../main/api/auth/dev-auth.ts';
 import { startCluster, type Cluster } from '../helpers/postgres/cluster.ts';
 import { scratchDir } from '../helpers/temp.ts';
 import { listening, stop } from './api.bench.ts';
+import { firstCall } from './assurance.bench.ts';
 
 const BIN = fileURLToPath(new URL('../../main/cli/bin.js', import.meta.url));
 const INGEST_WORKER = fileURLToPath(new URL('./ingest-worker.ts', import.meta.url));
@@ -28,6 +31,8 @@ const INGEST_RECORDS = 10_000;
 /** People (about one identity each) in the reconciliation's registry; MPI_BENCH_PG_PEOPLE=100000 for the large run. */
 const RECONCILE_PEOPLE = Number(process.env.MPI_BENCH_PG_PEOPLE ?? 20_000);
 const LOAD = { connections: 10, duration: 10 };
+/** People of the evaluation's sandboxes (as in the assurance bench: about 11,000 records, 10,000 labelled pairs). */
+const EVALUATE_PEOPLE = 5000;
 
 let databases = 0;
 /** A new database owned by the registry's role (its URL), optionally a copy of another. */
@@ -212,9 +217,39 @@ function reconcileRows(cluster: Cluster, dir: string): BenchRow[] {
   ];
 }
 
-/** MPI_BENCH_PG_PARTS=ingest,get,reconcile chooses parts (default all); MPI_BENCH_PG_PEOPLE sizes the reconciliation. */
+async function evaluationRows(cluster: Cluster, dir: string): Promise<BenchRow[]> {
+  const ctx = { tenantId: 'bench', actor: 'bench' };
+  const sqlite = LocalEngine.open({ dbPath: join(dir, 'evaluate.db') });
+  const pg = LocalEngine.open({ dbPath: database(cluster), settingsPath: join(dir, 'evaluate-pg.config.json') });
+  try {
+    for (const engine of [sqlite, pg])
+      await engine.call('sandbox/create', { syntheticPeople: EVALUATE_PEOPLE, seed: 1 }, ctx);
+    // The sandboxes hold the same records under the same references, so one sample serves both.
+    const { pairs } = await sqlite.call('labels/sample', { maxPairs: 10_000, seed: 1 }, ctx);
+    const input = { datasetId: 'bench', pairs, thresholds: [0.5, 0.75, 0.92], maximumErrorExamples: 20 };
+    const onSqlite = await firstCall(sqlite, () => sqlite.call('matching/evaluate', input, ctx));
+    const onPg = await firstCall(pg, () => pg.call('matching/evaluate', input, ctx));
+    const [a, b] = await Promise.all([sqlite, pg].map((engine) => engine.call('matching/evaluate', input, ctx)));
+    const same = JSON.stringify(a?.thresholds) === JSON.stringify(b?.thresholds) ? 'equal' : 'DIFFERENT';
+    return [
+      {
+        name: `evaluate ${pairs.length.toLocaleString('en-US')} labelled pairs on PostgreSQL, first call`,
+        value: onPg,
+        unit: 'ms',
+        ceiling: onSqlite,
+        ceilingName: 'the same evaluation on a SQLite sandbox of the same people, same run',
+        note: `median of 5 calls each with nothing remembered from earlier calls; per-threshold figures ${same} to SQLite's`,
+      },
+    ];
+  } finally {
+    sqlite.close();
+    pg.close();
+  }
+}
+
+/** MPI_BENCH_PG_PARTS=ingest,get,reconcile,evaluate chooses parts (default all); MPI_BENCH_PG_PEOPLE sizes the reconciliation. */
 export async function benchPostgres(): Promise<BenchRow[]> {
-  const parts = new Set((process.env.MPI_BENCH_PG_PARTS ?? 'ingest,get,reconcile').split(','));
+  const parts = new Set((process.env.MPI_BENCH_PG_PARTS ?? 'ingest,get,reconcile,evaluate').split(','));
   const cluster = await startCluster();
   const { dir } = scratchDir('mpi-bench-pg-');
   try {
@@ -222,6 +257,7 @@ export async function benchPostgres(): Promise<BenchRow[]> {
       ...(parts.has('ingest') ? ingestRows(cluster, dir) : []),
       ...(parts.has('get') ? await jobGetRows(cluster, dir) : []),
       ...(parts.has('reconcile') ? reconcileRows(cluster, dir) : []),
+      ...(parts.has('evaluate') ? await evaluationRows(cluster, dir) : []),
     ];
   } finally {
     cluster.stop();
