@@ -22,8 +22,8 @@ import type { Store } from '../store/store.ts';
 import { datasetDigest } from './dataset-digest.ts';
 import type { LabelPair, RecordRef } from './labels.ts';
 import { hasControlCharacter } from '../text/control-characters.ts';
-import { labelRuleIssues } from './label-rules.ts';
-import { preparedRecords, type RecordLookup } from './prepared-records.ts';
+import { labelRuleIssues, RefInterner } from './label-rules.ts';
+import { preparedRecords } from './prepared-records.ts';
 
 export interface DatasetRequest {
   readonly datasetId: string;
@@ -75,28 +75,6 @@ function rowNamer(request: DatasetRequest): (index: number) => string {
   return numbers === undefined ? (index) => `pairs[${index}]` : (index) => `line ${numbers[index] ?? index + 1}`;
 }
 
-/** Distinct record references, in first-seen order; then each looked up once, all together. */
-class RecordIndex {
-  private readonly bySource = new Map<string, Map<string, number>>();
-  readonly refs: RecordRef[] = [];
-  lookups: readonly (RecordLookup | undefined)[] = [];
-
-  indexOf(ref: RecordRef): number {
-    let byLocal = this.bySource.get(ref.sourceSystem);
-    if (byLocal === undefined) {
-      byLocal = new Map();
-      this.bySource.set(ref.sourceSystem, byLocal);
-    }
-    let index = byLocal.get(ref.localId);
-    if (index === undefined) {
-      index = this.refs.length;
-      this.refs.push(ref);
-      byLocal.set(ref.localId, index);
-    }
-    return index;
-  }
-}
-
 /**
  * Validates the dataset (one validation EngineError listing every issue, with rows named `line N` or
  * `pairs[i]` and no patient values), then loads, prepares and compares every pair. Writes nothing.
@@ -125,22 +103,23 @@ export function loadDataset(
   return store.read(() => {
     const stored = activeProfile(store, ctx.tenantId);
     const cache = preparedRecords(store, ctx.tenantId, stored);
-    const records = new RecordIndex();
+    // The distinct references, numbered in first-seen order, then looked up all together.
+    const records = new RefInterner();
     const left = new Uint32Array(pairs.length);
     const right = new Uint32Array(pairs.length);
     const isMatch = new Uint8Array(pairs.length);
     pairs.forEach((pair, i) => {
-      left[i] = records.indexOf(pair.left);
-      right[i] = records.indexOf(pair.right);
+      left[i] = records.idOf(pair.left);
+      right[i] = records.idOf(pair.right);
       isMatch[i] = pair.isMatch ? 1 : 0;
     });
-    records.lookups = cache.findAll(records.refs);
-    const exists = (ref: RecordRef): boolean => records.lookups[records.indexOf(ref)] !== undefined;
+    const lookups = cache.findAll(records.refs);
+    const exists = (ref: RecordRef): boolean => lookups[records.idOf(ref)] !== undefined;
     const issues = labelRuleIssues(pairs, {
       rowName: rowNamer(request),
       recordExists: exists,
       minimumPerClass: options.minimumPerClass,
-      refId: (ref) => records.indexOf(ref),
+      refId: (ref) => records.idOf(ref),
     });
     if (issues.length > 0) {
       const rows = new Set(issues.filter((issue) => issue.path !== 'pairs').map((issue) => issue.path)).size;
@@ -151,7 +130,7 @@ export function loadDataset(
     }
 
     const { scorer } = cache;
-    const items = records.lookups.map((lookup, index) => {
+    const items = lookups.map((lookup, index) => {
       const ref = records.refs[index];
       if (lookup === undefined || ref === undefined) throw new Error('unreachable: validated records exist');
       return { sourceSystem: ref.sourceSystem, localId: ref.localId, lookup };

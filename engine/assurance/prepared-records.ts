@@ -124,7 +124,8 @@ export function preparedRecords(store: Store, tenantId: string, stored: StoredPr
         if ((index & 1023) === 0) step?.(index);
         if ('record' in lookup) return lookup.record;
         const { row } = lookup;
-        const parsed = fields[index] ?? (JSON.parse(row.fieldsJson) as MatchFields);
+        const parsed = fields[index];
+        if (parsed == null) throw new Error('unreachable: the fields of every look-up to prepare were parsed above');
         const record: LabelledRecord = {
           recordId: row.recordId,
           version: row.version,

@@ -29,12 +29,13 @@ const SIDES = ['left', 'right'] as const;
 const FIELDS = ['sourceSystem', 'localId'] as const;
 
 /**
- * Interns record references as small integers (source system, then local identifier), so that pair keys
- * are numbers: a dataset of 10,000 pairs builds no key strings.
+ * Interns record references as small integers (source system, then local identifier), numbered 0, 1, 2… in
+ * first-seen order, so that pair keys are numbers: a dataset of 10,000 pairs builds no key strings. `refs[id]` is
+ * the reference numbered id (evaluation looks the distinct references up by it).
  */
-class RefInterner {
+export class RefInterner {
   private readonly bySource = new Map<string, Map<string, number>>();
-  private next = 0;
+  readonly refs: RecordRef[] = [];
 
   idOf(ref: RecordRef): number {
     let byLocal = this.bySource.get(ref.sourceSystem);
@@ -44,7 +45,8 @@ class RefInterner {
     }
     let id = byLocal.get(ref.localId);
     if (id === undefined) {
-      id = this.next++;
+      id = this.refs.length;
+      this.refs.push(ref);
       byLocal.set(ref.localId, id);
     }
     return id;
