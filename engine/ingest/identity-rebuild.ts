@@ -6,14 +6,14 @@
 import type { Store } from '../store/store.ts';
 import type { BlockingConfig } from '../contract/profile.ts';
 import { blockingTagsOfAll, type BlockingTag, type KeyRing } from '../blocking/tags.ts';
-import { identityVersions, updateCanonical } from '../store/identities.ts';
+import { updateCanonical } from '../store/identities.ts';
 import { recordsOfIdentity, type SourceRecord } from '../store/records.ts';
 import { addTags, deleteTags } from '../store/tags.ts';
 import { buildCanonical, type SurvivorInput } from './survivorship.ts';
 
 /**
- * Rebuilds and writes an identity's canonical record (version-checked against the version read now). The
- * caller may pass the identity's records when it has just read them (ingestion's auto-link does).
+ * Rebuilds and writes an identity's canonical record, in the caller's write transaction, from its records as read
+ * in it. The caller may pass the identity's records when it has just read them (ingestion's auto-link does).
  */
 export function rebuildCanonical(
   store: Store,
@@ -23,8 +23,7 @@ export function rebuildCanonical(
   at: string,
   records: readonly SurvivorInput[] = recordsOfIdentity(store, tenantId, identityId),
 ): number {
-  const { version } = identityVersions(store, tenantId, identityId);
-  return updateCanonical(store, tenantId, identityId, version, buildCanonical(records, trustOrder), at);
+  return updateCanonical(store, tenantId, identityId, null, buildCanonical(records, trustOrder), at);
 }
 
 /** The target tag set of an identity: every tag of every linked record under the given rules and keys. */

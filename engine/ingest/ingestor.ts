@@ -19,7 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/store.ts';
 import type { ErrorIssue } from '../contract/errors.ts';
-import { validationError } from '../contract/errors.ts';
+import { EngineError, validationError } from '../contract/errors.ts';
 import type { Settings } from '../config/settings.ts';
 import { isFutureInstant } from '../fhir/patient.ts';
 import { compareInstants } from '../fhir/instant.ts';
@@ -45,6 +45,7 @@ import { addTags } from '../store/tags.ts';
 import { rebuildCanonical, retagIdentity } from './identity-rebuild.ts';
 import { decidedDistinct, insertReviewCase } from '../store/reviews.ts';
 import { recordIdentityEvent } from '../store/identity-events.ts';
+import type { ChunkWrites } from './chunk-writes.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { buildCanonical } from './survivorship.ts';
 import { MAX_COMPARED_RECORDS_PER_IDENTITY, findCandidates } from './candidates.ts';
@@ -89,7 +90,7 @@ export class Ingestor {
 
   constructor(
     private readonly store: Store,
-    private readonly tenantId: string,
+    readonly tenantId: string,
     sourceSystem: string,
     settings: Settings,
     /** The job this ingestion runs in (a reconciliation's import), named on the review cases it opens. */
@@ -135,11 +136,13 @@ export class Ingestor {
    * Ingests a prepared resource; runs inside the caller's write transaction. Isolated, it runs in its own
    * savepoint and any failure of its writes rejects this record alone (named `record`, by the error's code,
    * never its text, which can quote values) with nothing written for it; not isolated, a failure throws and
-   * the caller rolls back its whole transaction and replays isolated.
+   * the caller rolls back its whole transaction and replays isolated. Not isolated, given the chunk's shared reads
+   * and deferred rows (chunk-writes.ts), the record is looked up among the chunk's and its rows that nothing reads
+   * back during the chunk go with the chunk's others: the caller flushes them before its transaction commits.
    */
-  apply(prepared: PreparedResource, at: string, isolated: boolean): RecordOutcome {
+  apply(prepared: PreparedResource, at: string, isolated: boolean, chunk?: ChunkWrites): RecordOutcome {
     if (prepared.kind === 'rejected') return prepared;
-    if (!isolated) return this.write(prepared.write, prepared.tags, at);
+    if (!isolated) return this.write(prepared.write, prepared.tags, at, chunk);
     const inTransaction = (): boolean => this.store.inTransaction;
     const outer = inTransaction();
     try {
@@ -161,12 +164,25 @@ export class Ingestor {
     return this.apply(this.prepareResource(resource, resourceJson), at, isolated);
   }
 
-  private write(write: RecordWrite, preparedTags: readonly BlockingTag[] | undefined, at: string): RecordOutcome {
+  private write(
+    write: RecordWrite,
+    preparedTags: readonly BlockingTag[] | undefined,
+    at: string,
+    chunk?: ChunkWrites,
+  ): RecordOutcome {
     const { store, tenantId } = this;
-    const existing = findRecord(store, tenantId, write.sourceSystem, write.localId);
+    if (chunk !== undefined && chunk.tenantId !== tenantId)
+      throw new EngineError('internal', "a chunk of another tenant's records was given to this ingestion");
+    const deferred = chunk?.rows;
+    const existing =
+      chunk === undefined
+        ? findRecord(store, tenantId, write.sourceSystem, write.localId)
+        : chunk.findRecord(write.sourceSystem, write.localId);
     if (existing !== undefined) {
       // A receipt can only exist for a record that exists: records are never deleted.
       if (existing.payloadDigest === write.payloadDigest) return { kind: 'unchanged' };
+      // Its receipts and resource may be among the chunk's deferred rows: written first, then read and updated.
+      deferred?.flush();
       if (hasReceipt(store, tenantId, write.sourceSystem, write.localId, write.payloadDigest))
         return { kind: 'unchanged' };
       // A stored instant beyond now (kept before such instants were refused for ordering) decides nothing either.
@@ -192,12 +208,13 @@ export class Ingestor {
             jobId: this.jobId,
           },
           at,
+          deferred,
         );
       }
-      insertReceipt(store, tenantId, write, 'updated', at);
+      insertReceipt(store, tenantId, write, 'updated', at, deferred);
       return { kind: 'updated' };
     }
-    const recordId = insertRecord(store, tenantId, write, at);
+    const recordId = insertRecord(store, tenantId, write, at, deferred);
     const prepared = this.scorer.prepare(write.fields);
     const tags = preparedTags ?? blockingTags(write.fields, this.profile.profile.Blocking, this.ring);
     const candidates = findCandidates(store, tenantId, tags);
@@ -269,8 +286,9 @@ export class Ingestor {
         reviewCases,
       },
       at,
+      deferred,
     );
-    insertReceipt(store, tenantId, write, 'created', at);
+    insertReceipt(store, tenantId, write, 'created', at, deferred);
     return { kind: 'created', linked, reviewCases };
   }
 

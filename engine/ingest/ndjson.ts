@@ -5,6 +5,7 @@
  */
 import type { MatchFields } from '../contract/fields.ts';
 import type { Store } from '../store/store.ts';
+import { ChunkWrites } from './chunk-writes.ts';
 import { reviewRate, type IngestReport } from '../contract/ingest.ts';
 import type { Ingestor, RecordOutcome } from './ingestor.ts';
 import type { PreparedResource } from './record-preparer.ts';
@@ -74,16 +75,24 @@ export function prepareLine(ingestor: Ingestor, text: string): PreparedResource 
  * Runs a chunk in one transaction without per-record savepoints (they cost more than the record itself).
  * If any record fails on write, the whole chunk rolls back and is replayed record by record, each in its
  * own savepoint, so a bad record still writes nothing and the others are kept. Results are reported only
- * from the run that committed; onRollback lets the caller drop caches that saw rolled-back rows.
+ * from the run that committed; onRollback lets the caller drop caches that saw rolled-back rows. The first run
+ * shares the chunk's reads and defers the rows nothing reads back until its end (chunk-writes.ts, begun by
+ * `begin` in the transaction); the replay reads and writes each record's as it goes.
  */
 export function ingestChunk<T, R>(
   store: Store,
   items: readonly T[],
-  run: (item: T, isolated: boolean) => R,
+  begin: () => ChunkWrites,
+  run: (item: T, isolated: boolean, chunk?: ChunkWrites) => R,
   onRollback: () => void,
 ): R[] {
   try {
-    return store.write(() => items.map((item) => run(item, false)));
+    return store.write(() => {
+      const chunk = begin();
+      const outcomes = items.map((item) => run(item, false, chunk));
+      chunk.flush();
+      return outcomes;
+    });
   } catch {
     onRollback();
     return store.write(() => items.map((item) => run(item, true)));
@@ -112,7 +121,8 @@ export async function ingestLines(
     const outcomes = ingestChunk(
       store,
       prepared,
-      (item, isolated) => ingestor.apply(item, at, isolated),
+      () => new ChunkWrites(store, ingestor.tenantId, prepared),
+      (item, isolated, chunk) => ingestor.apply(item, at, isolated, chunk),
       () => {
         ingestor.discardCaches();
       },

@@ -35,6 +35,8 @@ import { compareInstants } from '../fhir/instant.ts';
 import { MAX_CLOCK_SKEW_MS } from '../fhir/patient.ts';
 import { SourceError } from '../fhir-source/source-error.ts';
 import type { JobRow, PhaseNote, PhaseRow } from './job-store.ts';
+import type { Store } from '../store/store.ts';
+import { ChunkWrites } from '../ingest/chunk-writes.ts';
 import { countUnseen, forgetSeen, markSeen } from './import-seen.ts';
 import { BatchItemFailed, type BatchPlan, type JobContext, type PhaseWork } from './phase-work.ts';
 import { countText } from '../contract/count-text.ts';
@@ -142,7 +144,7 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
           const counters = { imported: 0, updated: 0, unchanged: 0, failure: 0, warning: 0, reviewCreated: 0 };
           written = { failed: [], warned: [], concluded: [] };
           const { failed: failedPaths, warned: warnedPaths } = written;
-          const outcomes = applyPage(ingestor, prepared, at, isolated);
+          const outcomes = applyPage(ctx.store, ingestor, prepared, at, isolated);
           const seen: string[] = [];
           outcomes.forEach((outcome, index) => {
             const item = prepared[index];
@@ -209,8 +211,10 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
  * same Patients from a file (SQLite's in-memory sub-journal grows with every statement while a savepoint is open).
  * When an entry fails on write, the run throws BatchItemFailed, the runner rolls the batch back and writes it again
  * `isolated`: each entry in a savepoint of its own, so the failing one alone is refused and the others are kept.
+ * The first run shares the page's reads and writes the rows nothing reads back at its end (chunk-writes.ts).
  */
 function applyPage(
+  store: Store,
   ingestor: Ingestor,
   prepared: readonly { readonly prepared: PreparedResource }[],
   at: string,
@@ -218,7 +222,14 @@ function applyPage(
 ): RecordOutcome[] {
   if (!isolated) {
     try {
-      return prepared.map((item) => ingestor.apply(item.prepared, at, false));
+      const chunk = new ChunkWrites(
+        store,
+        ingestor.tenantId,
+        prepared.map((item) => item.prepared),
+      );
+      const outcomes = prepared.map((item) => ingestor.apply(item.prepared, at, false, chunk));
+      chunk.flush();
+      return outcomes;
     } catch (error) {
       // The rolled-back rows' IDs can be given to other rows.
       ingestor.discardCaches();

@@ -18,12 +18,20 @@ import { SYNTHETIC_SOURCES } from '../synthetic/sources.ts';
 import type { SyntheticRecord } from '../synthetic/generate.ts';
 import { loadSynthetic } from '../synthetic/load.ts';
 import { Ingestor } from '../ingest/ingestor.ts';
+import { ChunkWrites } from '../ingest/chunk-writes.ts';
+import { insertRow, type DeferredTable } from '../store/deferred-rows.ts';
 import { emptyReport, ingestChunk, prepareLine, tally as tallyInto, CHUNK_LINES } from '../ingest/ndjson.ts';
 import type { EngineEnv } from '../env.ts';
 import { FieldCompleteness } from '../ingest/field-completeness.ts';
 import { recordHealthSample } from '../store/health.ts';
 import { emitHealthMetrics } from '../telemetry/health-metrics.ts';
 import { ingestHealthSample } from './ingest.ts';
+
+/** Each synthetic record's person, which no write of the load reads back: with the chunk's other deferred rows. */
+const TRUTH: DeferredTable = {
+  insert: 'INSERT OR IGNORE INTO synthetic_truth (tenant_id, source_system, local_id, person_id)',
+  width: 4,
+};
 
 export function sandboxProfile(): ReturnType<typeof defaultProfile> {
   const profile = defaultProfile(
@@ -132,13 +140,20 @@ export async function createSandbox(
       const outcomes = ingestChunk(
         env.store,
         prepared,
-        ({ record, source, resource }, isolated) => {
-          const outcome = source.ingestor.apply(resource, at, isolated);
-          env.store
-            .statement(
-              'INSERT OR IGNORE INTO synthetic_truth (tenant_id, source_system, local_id, person_id) VALUES (?, ?, ?, ?)',
-            )
-            .run(ctx.tenantId, record.sourceSystem, record.localId, record.personId);
+        () =>
+          new ChunkWrites(
+            env.store,
+            ctx.tenantId,
+            prepared.map((item) => item.resource),
+          ),
+        ({ record, source, resource }, isolated, chunk) => {
+          const outcome = source.ingestor.apply(resource, at, isolated, chunk);
+          insertRow(
+            env.store,
+            TRUTH,
+            [ctx.tenantId, record.sourceSystem, record.localId, record.personId],
+            chunk?.rows,
+          );
           return outcome;
         },
         () => {

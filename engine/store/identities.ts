@@ -66,27 +66,33 @@ export function insertIdentity(
     .get(tenantId, enterpriseId, JSON.stringify(canonical), at, at) as number;
 }
 
-/** Writes the rebuilt canonical record only if the identity is still at expectedVersion. */
+/**
+ * Writes the rebuilt canonical record and returns the identity's new version: only if the identity is still at
+ * expectedVersion, or, given null, over whatever version it is at. Null is for a caller whose reads of the identity
+ * were made in the same write transaction, so no other writer can have come between them and this write: one
+ * statement where reading the version and writing against it took two.
+ */
 export function updateCanonical(
   store: Store,
   tenantId: string,
   identityId: number,
-  expectedVersion: number,
+  expectedVersion: number | null,
   canonical: CanonicalRecord,
   at: string,
 ): number {
-  const result = store
+  const version = store
     .statement(
       `UPDATE identity SET canonical_json = ?, updated_at = ?, logical_version = logical_version + 1
-       WHERE tenant_id = ? AND identity_id = ? AND logical_version = ?`,
+       WHERE tenant_id = ? AND identity_id = ? AND logical_version = COALESCE(?, logical_version)
+       RETURNING logical_version`,
     )
-    .run(JSON.stringify(canonical), at, tenantId, identityId, expectedVersion);
-  if (result.changes !== 1) {
-    throw conflict(
-      `identity ${String(identityId)} changed since version ${String(expectedVersion)} was read; nothing was written`,
-    );
-  }
-  return expectedVersion + 1;
+    .pluck()
+    .get(JSON.stringify(canonical), at, tenantId, identityId, expectedVersion) as number | undefined;
+  if (version !== undefined) return version;
+  if (expectedVersion === null) throw notFound(`identity ${String(identityId)} does not exist in this tenant`);
+  throw conflict(
+    `identity ${String(identityId)} changed since version ${String(expectedVersion)} was read; nothing was written`,
+  );
 }
 
 export function linkRecord(

@@ -3,6 +3,7 @@
  * change itself. References and figures only. Every statement names the tenant.
  */
 import { dialects, type Store } from './store.ts';
+import { insertRow, type DeferredRows, type DeferredTable } from './deferred-rows.ts';
 
 export type IdentityEventKind = 'record-joined' | 'identity-created' | 'record-updated' | 'canonical-rebuilt';
 
@@ -17,13 +18,24 @@ export interface IdentityEventWrite {
   readonly reviewCases?: number;
 }
 
-export function recordIdentityEvent(store: Store, tenantId: string, event: IdentityEventWrite, at: string): void {
-  store
-    .statement(
-      `INSERT INTO identity_event (tenant_id, identity_id, record_id, at, kind, decided_by, score, profile_version, job_id, review_cases)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
+const EVENT: DeferredTable = {
+  insert:
+    'INSERT INTO identity_event (tenant_id, identity_id, record_id, at, kind, decided_by, score, profile_version, job_id, review_cases)',
+  width: 10,
+};
+
+/** Records an event; with the chunk's others when `deferred` is given (deferred-rows.ts). */
+export function recordIdentityEvent(
+  store: Store,
+  tenantId: string,
+  event: IdentityEventWrite,
+  at: string,
+  deferred?: DeferredRows,
+): void {
+  insertRow(
+    store,
+    EVENT,
+    [
       tenantId,
       event.identityId,
       event.recordId,
@@ -34,7 +46,9 @@ export function recordIdentityEvent(store: Store, tenantId: string, event: Ident
       event.profileVersion,
       event.jobId ?? null,
       event.reviewCases ?? 0,
-    );
+    ],
+    deferred,
+  );
 }
 
 export interface IdentityEventRow {

@@ -3,6 +3,18 @@ import type { MatchFields } from '../contract/fields.ts';
 import { conflict } from '../contract/errors.ts';
 import { countRecordTerms } from './term-frequency.ts';
 import { unionAllTexts } from './union-all.ts';
+import { forIdChunks } from './id-chunks.ts';
+import { insertRow, type DeferredRows, type DeferredTable } from './deferred-rows.ts';
+
+const RESOURCE: DeferredTable = {
+  insert: 'INSERT INTO source_resource (record_id, tenant_id, resource_json)',
+  width: 3,
+};
+const RECEIPT: DeferredTable = {
+  insert:
+    'INSERT INTO ingestion_receipt (tenant_id, source_system, local_id, payload_digest, source_last_updated, outcome, received_at)',
+  width: 7,
+};
 
 export interface SourceRecord {
   readonly recordId: number;
@@ -48,6 +60,25 @@ export function findRecord(
     .statement(`SELECT ${COLUMNS} FROM source_record WHERE tenant_id = ? AND source_system = ? AND local_id = ?`)
     .get(tenantId, sourceSystem, localId) as RecordRow | undefined;
   return row === undefined ? undefined : recordFromRow(row);
+}
+
+/** Records by local identifier within one source system: one statement per 500 identifiers, absent ones left out. */
+export function findRecords(
+  store: Store,
+  tenantId: string,
+  sourceSystem: string,
+  localIds: readonly string[],
+): Map<string, SourceRecord> {
+  const found = new Map<string, SourceRecord>();
+  forIdChunks(localIds, 500, (part, placeholders) => {
+    const rows = store
+      .statement(
+        `SELECT ${COLUMNS} FROM source_record WHERE tenant_id = ? AND source_system = ? AND local_id IN (${placeholders})`,
+      )
+      .all(tenantId, sourceSystem, ...part) as RecordRow[];
+    for (const row of rows) found.set(row.local_id, recordFromRow(row));
+  });
+  return found;
 }
 
 export function recordsOfIdentity(store: Store, tenantId: string, identityId: number): SourceRecord[] {
@@ -143,7 +174,14 @@ export interface RecordWrite {
   readonly sourceLastUpdated: string | null;
 }
 
-export function insertRecord(store: Store, tenantId: string, write: RecordWrite, at: string): number {
+/** Inserts a new record; its resource goes with the chunk's others when `deferred` is given (deferred-rows.ts). */
+export function insertRecord(
+  store: Store,
+  tenantId: string,
+  write: RecordWrite,
+  at: string,
+  deferred?: DeferredRows,
+): number {
   const result = store
     .statement(
       `INSERT INTO source_record (tenant_id, source_system, local_id, fields_json, payload_digest, logical_version, source_last_updated, created_at, updated_at)
@@ -161,9 +199,7 @@ export function insertRecord(store: Store, tenantId: string, write: RecordWrite,
       at,
     );
   const recordId = result as number;
-  store
-    .statement('INSERT INTO source_resource (record_id, tenant_id, resource_json) VALUES (?, ?, ?)')
-    .run(recordId, tenantId, write.resourceJson);
+  insertRow(store, RESOURCE, [recordId, tenantId, write.resourceJson], deferred);
   countRecordTerms(store, tenantId, null, write.fields);
   return recordId;
 }
@@ -225,19 +261,21 @@ export function hasReceipt(
   );
 }
 
+/** Records a receipt; with the chunk's others when `deferred` is given (deferred-rows.ts). */
 export function insertReceipt(
   store: Store,
   tenantId: string,
   write: RecordWrite,
   outcome: 'created' | 'updated',
   at: string,
+  deferred?: DeferredRows,
 ): void {
-  store
-    .statement(
-      `INSERT INTO ingestion_receipt (tenant_id, source_system, local_id, payload_digest, source_last_updated, outcome, received_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(tenantId, write.sourceSystem, write.localId, write.payloadDigest, write.sourceLastUpdated, outcome, at);
+  insertRow(
+    store,
+    RECEIPT,
+    [tenantId, write.sourceSystem, write.localId, write.payloadDigest, write.sourceLastUpdated, outcome, at],
+    deferred,
+  );
 }
 
 export function countRecords(store: Store, tenantId: string): number {
