@@ -29,11 +29,12 @@ import { updateCanonical } from '../store/identities.ts';
 import { candidateMembers, type SourceRecord } from '../store/records.ts';
 import { decidedDistinct, hasOpenCaseFor, insertReviewCase } from '../store/reviews.ts';
 import { recordIdentityEvent } from '../store/identity-events.ts';
+import { DeferredRows } from '../store/deferred-rows.ts';
 import { identitiesWithTags, tagsOfIdentity } from '../store/tags.ts';
 import { LaterTagFilter } from './later-tags.ts';
 import {
   activeIdentitiesAfter,
-  expectIdentityVersion,
+  expectIdentityVersions,
   identityKeys,
   recordsOf,
   storedTagsOf,
@@ -110,25 +111,31 @@ export function reconcileRebuilding(ctx: JobContext): PhaseWork {
         counters: { scanned: batch.length, updated, unchanged: batch.length - updated, warning },
         notes,
         write(at) {
+          // The identities left as they were are checked together; each rebuilt one by its version-checked write.
+          expectIdentityVersions(
+            ctx.store,
+            ctx.tenantId,
+            rebuilt.filter(({ canonical }) => canonical === null).map(({ identity }) => identity),
+          );
+          const events = new DeferredRows(ctx.store);
           for (const { identity, canonical } of rebuilt) {
-            if (canonical === null)
-              expectIdentityVersion(ctx.store, ctx.tenantId, identity.identityId, identity.version);
-            else {
-              updateCanonical(ctx.store, ctx.tenantId, identity.identityId, identity.version, canonical, at);
-              recordIdentityEvent(
-                ctx.store,
-                ctx.tenantId,
-                {
-                  identityId: identity.identityId,
-                  recordId: null,
-                  kind: 'canonical-rebuilt',
-                  profileVersion: ctx.profile.version,
-                  jobId: ctx.jobId,
-                },
-                at,
-              );
-            }
+            if (canonical === null) continue;
+            updateCanonical(ctx.store, ctx.tenantId, identity.identityId, identity.version, canonical, at);
+            recordIdentityEvent(
+              ctx.store,
+              ctx.tenantId,
+              {
+                identityId: identity.identityId,
+                recordId: null,
+                kind: 'canonical-rebuilt',
+                profileVersion: ctx.profile.version,
+                jobId: ctx.jobId,
+              },
+              at,
+              events,
+            );
           }
+          events.flush();
           return {};
         },
       };
@@ -201,7 +208,7 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
   // Scanned in the first batch's read snapshot; only the tags a later identity can hold are looked up.
   let filter: LaterTagFilter | undefined;
   // Each compared identity's prepared records at the version they were read. An identity's logical version rises with
-  // every change to its records or links (population.ts expectIdentityVersion), so an identity met again at the same
+  // every change to its records or links (population.ts expectIdentityVersions), so an identity met again at the same
   // version is not read again. Bounded like the prepared cache: the map is dropped when full.
   const members = new MemberCache(memberCapacity);
   return {
@@ -281,15 +288,10 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
         counters: { scanned: batch.length },
         write(at) {
           let reviewCreated = 0;
-          const checked = new Set<number>();
-          const check = (identity: IdentityKey): void => {
-            if (checked.has(identity.identityId)) return;
-            expectIdentityVersion(ctx.store, ctx.tenantId, identity.identityId, identity.version);
-            checked.add(identity.identityId);
-          };
+          const involved = new Map<number, IdentityKey>();
+          for (const { left, right } of pairs) involved.set(left.identityId, left).set(right.identityId, right);
+          expectIdentityVersions(ctx.store, ctx.tenantId, [...involved.values()]);
           for (const pair of pairs) {
-            check(pair.left);
-            check(pair.right);
             // A pair already open for review at these versions (say, from ingestion) is not asked twice.
             if (hasOpenCaseFor(ctx.store, ctx.tenantId, pair.left, pair.right)) continue;
             // Nor a pair a reviewer decided are different people, while neither identity's records changed.

@@ -12,7 +12,7 @@ import { blockingTagsOfAll, materialTag, tagHex, type BlockingTag } from '../blo
 import { ruleKeyMaterial } from '../blocking/key-material.ts';
 import type { MatchFields } from '../contract/fields.ts';
 import { addTags, identitiesHolding } from '../store/tags.ts';
-import { activeIdentityKeysAfter, deleteTag, expectIdentityVersion, fieldsOf, storedTagHexOf } from './population.ts';
+import { activeIdentityKeysAfter, deleteTag, expectIdentityVersions, fieldsOf, storedTagHexOf } from './population.ts';
 import type { BatchPlan, JobContext, PhaseWork } from './phase-work.ts';
 
 /** The identity's target tag set: every tag of every linked record under the current rules and keys. */
@@ -127,8 +127,8 @@ export function reindexWriting(ctx: JobContext): PhaseWork {
         items: batch.length,
         counters: { scanned: batch.length, updated: changes.length, unchanged: batch.length - changes.length },
         write() {
+          expectIdentityVersions(ctx.store, ctx.tenantId, changes);
           for (const change of changes) {
-            expectIdentityVersion(ctx.store, ctx.tenantId, change.identityId, change.version);
             for (const tag of change.remove) deleteTag(ctx.store, ctx.tenantId, change.identityId, tag);
             addTags(ctx.store, ctx.tenantId, change.identityId, change.add);
           }
