@@ -12,7 +12,7 @@ import type { BatchPlan, PhaseWork } from '../../../engine/jobs/phase-work.ts';
 import { keyRingFor } from '../../../engine/config/key-ring.ts';
 import { activeProfile } from '../../../engine/store/profiles.ts';
 import type { Store } from '../../../engine/store/store.ts';
-import { CTX, TENANT, makeSandbox } from './helpers.ts';
+import { TENANT, lowerProbable, makeSandbox } from './helpers.ts';
 import { scratchDir } from '../../helpers/temp.ts';
 
 const CONFLICT = /identity \d+ changed since version \d+ was read; the batch is retried on fresh data/;
@@ -24,16 +24,7 @@ async function open(people: number, lowProbable: boolean): Promise<LocalEngine> 
   onTestFinished(() => {
     engine.close();
   });
-  if (lowProbable) {
-    // Probable at 0.3 without the probability model: most candidate pairs open a case.
-    const { profile } = await engine.call('profile/get', {}, CTX);
-    const Thresholds = { Certain: 0.999, Probable: 0.3 };
-    await engine.call(
-      'profile/apply',
-      { document: { MatchingRules: { ...profile.MatchingRules, FellegiSunter: null, Thresholds } }, reason: 'test' },
-      CTX,
-    );
-  }
+  if (lowProbable) await lowerProbable(engine);
   return engine;
 }
 

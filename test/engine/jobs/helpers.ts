@@ -287,3 +287,14 @@ export function jobOutcome(job: JobState): unknown {
     error: job.error,
   };
 }
+
+/** Weighted similarity with Probable at 0.3 (no probability model): most candidate pairs open a review case. */
+export async function lowerProbable(engine: LocalEngine): Promise<void> {
+  const { profile } = await engine.call('profile/get', {}, CTX);
+  const Thresholds = { Certain: 0.999, Probable: 0.3 };
+  await engine.call(
+    'profile/apply',
+    { document: { MatchingRules: { ...profile.MatchingRules, FellegiSunter: null, Thresholds } }, reason: 'test' },
+    CTX,
+  );
+}

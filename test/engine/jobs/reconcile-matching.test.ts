@@ -9,7 +9,7 @@ import { reconcileMatching } from '../../../engine/jobs/reconcile.ts';
 import { keyRingFor } from '../../../engine/config/key-ring.ts';
 import { activeProfile } from '../../../engine/store/profiles.ts';
 import { identityKeys, identityKeysSql } from '../../../engine/jobs/population.ts';
-import { CTX, TENANT, copyDatabase, makeSandbox } from './helpers.ts';
+import { TENANT, copyDatabase, lowerProbable, makeSandbox } from './helpers.ts';
 import { scratchDir } from '../../helpers/temp.ts';
 
 /** Runs the matching phase to its end at batch size 25; returns the review cases it opened (pair and score). */
@@ -52,15 +52,9 @@ describe("reconciliation's matching phase", () => {
     const { dir, cleanup } = scratchDir();
     onTestFinished(cleanup);
     const db = await makeSandbox(dir, 'matching', 3000, 6);
-    // Weighted similarity with Probable at 0.3: most candidate pairs open a case, so every pair counts.
+    // Most candidate pairs open a case, so every pair counts.
     const engine = LocalEngine.open({ dbPath: db });
-    const { profile } = await engine.call('profile/get', {}, CTX);
-    const Thresholds = { Certain: 0.999, Probable: 0.3 };
-    await engine.call(
-      'profile/apply',
-      { document: { MatchingRules: { ...profile.MatchingRules, FellegiSunter: null, Thresholds } }, reason: 'test' },
-      CTX,
-    );
+    await lowerProbable(engine);
     engine.close();
     const tiny = copyDatabase(db, `${db}.tiny.db`);
     const cases = matchingCases(db);
