@@ -1,8 +1,8 @@
 /**
- * Rows of append-only tables that nothing reads back while a chunk of records is written (a record's resource, its
- * ingestion receipt, its identity event), gathered during the chunk and written at its end in multi-row inserts,
- * inside the chunk's transaction. Each such row was a statement of its own, and on PostgreSQL a statement is a round
- * trip: three of a new record's thirteen.
+ * Rows of append-only tables that nothing reads back while a chunk of records (or a job's batch) is written (a
+ * record's resource, its ingestion receipt, an identity event), gathered during the chunk and written at its end in
+ * multi-row inserts, inside the chunk's transaction. Each such row was a statement of its own, and on PostgreSQL a
+ * statement is a round trip: three of a new record's thirteen.
  *
  * The writer that gathers them flushes before it reads one of these tables (an update of a record's resource, a
  * receipt looked up) and at the end of the chunk; a failure of the flush fails the chunk, which its caller then
