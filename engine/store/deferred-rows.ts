@@ -29,8 +29,13 @@ function insertText(table: DeferredTable, rows: number): string {
     bySize = [];
     texts.set(table, bySize);
   }
-  const row = `(${Array.from({ length: table.width }, () => '?').join(', ')})`;
-  return (bySize[rows] ??= `${table.insert} VALUES ${Array.from({ length: rows }, () => row).join(', ')}`);
+  let text = bySize[rows];
+  if (text === undefined) {
+    const row = `(${Array.from({ length: table.width }, () => '?').join(', ')})`;
+    text = `${table.insert} VALUES ${Array.from({ length: rows }, () => row).join(', ')}`;
+    bySize[rows] = text;
+  }
+  return text;
 }
 
 /** A row now (a statement of its own) or, given `deferred`, with the chunk's other rows of its table. */
