@@ -13,13 +13,9 @@ import { createScorer, type Scorer } from '../scoring/scorer.ts';
 import type { TermFrequencyReader } from '../scoring/term-frequency.ts';
 import { storedTermFrequencies, termCountsOf } from '../store/term-frequency.ts';
 import type { Store } from '../store/store.ts';
+import type { RecordRef } from '../contract/matching.ts';
 import type { StoredProfile } from '../store/profiles.ts';
-import {
-  findLabelledRecords,
-  labelledRecordFields,
-  type LabelledRecordRef,
-  type LabelledRecordRow,
-} from '../store/assurance.ts';
+import { findLabelledRecords, labelledRecordFields, type LabelledRecordRow } from '../store/assurance.ts';
 
 export const MAX_CACHED_RECORDS = 50_000;
 
@@ -54,7 +50,7 @@ export interface PreparedRecords {
    * Looks records up, in their order (undefined where the tenant has none by that reference); nothing is parsed yet.
    * Remembered records are read without their fields, the others with them, each kind in bulk.
    */
-  findAll(refs: readonly LabelledRecordRef[]): (RecordLookup | undefined)[];
+  findAll(refs: readonly RecordRef[]): (RecordLookup | undefined)[];
   /**
    * The prepared records of look-ups (in their order), remembered for later calls; the name counts of those to
    * prepare are read together first. step is told every 1,024 records.

@@ -27,21 +27,10 @@ export class ChunkWrites {
     resources: readonly PreparedResource[],
   ) {
     this.rows = new DeferredRows(store);
-    const bySource = new Map<string, Set<string>>();
-    for (const resource of resources) {
-      if (resource.kind !== 'ready') continue;
-      const { sourceSystem, localId } = resource.write;
-      let ids = bySource.get(sourceSystem);
-      if (ids === undefined) {
-        ids = new Set();
-        bySource.set(sourceSystem, ids);
-      }
-      ids.add(localId);
-    }
-    for (const [sourceSystem, ids] of bySource) {
-      const found = findRecords(store, tenantId, sourceSystem, [...ids]);
-      for (const localId of ids) this.before.set(keyOf(sourceSystem, localId), found.get(localId) ?? null);
-    }
+    const refs = resources.flatMap((resource) => (resource.kind === 'ready' ? [resource.write] : []));
+    const found = findRecords(store, tenantId, refs);
+    for (const { sourceSystem, localId } of refs)
+      this.before.set(keyOf(sourceSystem, localId), found.get(sourceSystem)?.get(localId) ?? null);
   }
 
   /**

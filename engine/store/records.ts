@@ -1,6 +1,7 @@
 import type { Store } from './store.ts';
 import type { MatchFields } from '../contract/fields.ts';
 import { conflict } from '../contract/errors.ts';
+import type { RecordRef } from '../contract/matching.ts';
 import { countRecordTerms } from './term-frequency.ts';
 import { unionAllTexts } from './union-all.ts';
 import { forIdChunks } from './id-chunks.ts';
@@ -62,23 +63,55 @@ export function findRecord(
   return row === undefined ? undefined : recordFromRow(row);
 }
 
-/** Records by local identifier within one source system: one statement per 500 identifiers, absent ones left out. */
+/**
+ * The source_record rows of many references at once, by source system then local identifier (absent ones left out):
+ * one statement per 500 local identifiers of a source system instead of one per reference, which on PostgreSQL is a
+ * round trip each. `columns` name what each row holds, local_id among them.
+ */
+export function recordRowsOf<Row extends { readonly local_id: string }>(
+  store: Store,
+  tenantId: string,
+  refs: readonly RecordRef[],
+  columns: string,
+): Map<string, Map<string, Row>> {
+  const bySource = new Map<string, Set<string>>();
+  for (const { sourceSystem, localId } of refs) {
+    let ids = bySource.get(sourceSystem);
+    if (ids === undefined) {
+      ids = new Set();
+      bySource.set(sourceSystem, ids);
+    }
+    ids.add(localId);
+  }
+  const found = new Map<string, Map<string, Row>>();
+  for (const [sourceSystem, ids] of bySource) {
+    const rows = new Map<string, Row>();
+    found.set(sourceSystem, rows);
+    forIdChunks([...ids], 500, (part, placeholders) => {
+      for (const row of store
+        .statement(
+          `SELECT ${columns} FROM source_record WHERE tenant_id = ? AND source_system = ? AND local_id IN (${placeholders})`,
+        )
+        .all(tenantId, sourceSystem, ...part) as Row[])
+        rows.set(row.local_id, row);
+    });
+  }
+  return found;
+}
+
+/** Many records at once (recordRowsOf), by source system then local identifier. */
 export function findRecords(
   store: Store,
   tenantId: string,
-  sourceSystem: string,
-  localIds: readonly string[],
-): Map<string, SourceRecord> {
-  const found = new Map<string, SourceRecord>();
-  forIdChunks(localIds, 500, (part, placeholders) => {
-    const rows = store
-      .statement(
-        `SELECT ${COLUMNS} FROM source_record WHERE tenant_id = ? AND source_system = ? AND local_id IN (${placeholders})`,
-      )
-      .all(tenantId, sourceSystem, ...part) as RecordRow[];
-    for (const row of rows) found.set(row.local_id, recordFromRow(row));
-  });
-  return found;
+  refs: readonly RecordRef[],
+): Map<string, Map<string, SourceRecord>> {
+  const rows = recordRowsOf<RecordRow>(store, tenantId, refs, COLUMNS);
+  return new Map(
+    [...rows].map(([sourceSystem, byLocal]) => [
+      sourceSystem,
+      new Map([...byLocal].map(([localId, row]) => [localId, recordFromRow(row)])),
+    ]),
+  );
 }
 
 export function recordsOfIdentity(store: Store, tenantId: string, identityId: number): SourceRecord[] {

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { LocalEngine } from '../../../engine/local-engine.ts';
-import { findLabelledRecords, type LabelledRecordRef } from '../../../engine/store/assurance.ts';
+import { findLabelledRecords } from '../../../engine/store/assurance.ts';
+import type { RecordRef } from '../../../engine/contract/matching.ts';
 import { withTenant } from '../../../engine/store/tenant-scope.ts';
 import { freshDatabase } from '../../helpers/postgres/database.ts';
 import { scratchDir } from '../../helpers/temp.ts';
@@ -42,7 +43,7 @@ async function check(postgres: boolean): Promise<void> {
     for (const row of rows) perSystem.set(row.sourceSystem, (perSystem.get(row.sourceSystem) ?? 0) + 1);
     expect(Math.max(...perSystem.values())).toBeGreaterThan(500);
     const first = rows[0] as Row;
-    const refs: LabelledRecordRef[] = [
+    const refs: RecordRef[] = [
       { sourceSystem: first.sourceSystem, localId: 'absent-local-id' },
       ...rows,
       { sourceSystem: 'urn:absent:system', localId: first.localId },
