@@ -78,8 +78,11 @@ interface Written {
   readonly transactions: number;
 }
 
-/** Writes the files chunk by chunk (`chunked`) or each record in a write transaction of its own. */
-async function write(texts: readonly string[], chunked: boolean, refuse?: string): Promise<Written> {
+/**
+ * Writes the files chunk by chunk (`chunked`) or each record in a write transaction of its own; `passes` times (a
+ * second pass replays them, every record already stored before its chunk begins).
+ */
+async function write(texts: readonly string[], chunked: boolean, refuse?: string, passes = 1): Promise<Written> {
   const { dir, cleanup } = scratchDir();
   onTestFinished(cleanup);
   cpSync(blank, dir, { recursive: true });
@@ -99,8 +102,10 @@ async function write(texts: readonly string[], chunked: boolean, refuse?: string
         `CREATE TEMP TRIGGER refuse_one BEFORE INSERT ON ingestion_receipt WHEN NEW.local_id = '${refuse}' BEGIN SELECT RAISE(ABORT, 'refused'); END`,
       );
     const reports: IngestReport[] = [];
-    for (const [index, text] of texts.entries()) {
-      const source = SOURCES[index] ?? '';
+    for (const [index, text] of Array.from({ length: passes }, () => texts)
+      .flat()
+      .entries()) {
+      const source = SOURCES[index % texts.length] ?? '';
       reports.push(
         await withTenant(TENANT, async () => {
           const ingestor = new Ingestor(store, TENANT, source, engine.env.settings());
@@ -161,6 +166,25 @@ describe('a chunk shares its reads and defers the rows nothing reads back', () =
     expect(resources.filter((r) => r.includes('Updatedname'))).toHaveLength(1);
     expect(resources.filter((r) => r.includes('Laterupdated'))).toHaveLength(1);
     expect(resources.filter((r) => r.includes('Olderversion'))).toHaveLength(0);
+  }, 120_000);
+
+  it('a replay finds every record its chunks name as stored before them, with no chunk rolled back', async () => {
+    const twice = await write(texts, true, undefined, 2);
+    expect(twice.transactions).toBe(2 * chunks(texts));
+    const [first, second, ...replayed] = twice.reports;
+    expect(replayed).toHaveLength(2);
+    for (const [index, report] of replayed.entries()) {
+      const before = [first, second][index];
+      // Every line comes back unchanged (a version stored or receipted), but the older version, stale again.
+      expect(report).toMatchObject({
+        created: 0,
+        updated: 0,
+        stale: before?.stale,
+        rejected: [],
+        reviewCasesCreated: 0,
+      });
+      expect(report.unchanged).toBe((before?.created ?? 0) + (before?.updated ?? 0) + (before?.unchanged ?? 0));
+    }
   }, 120_000);
 
   it('a deferred row the database refuses fails its chunk; the replay refuses that record alone', async () => {
