@@ -305,6 +305,8 @@ export class EnginePool implements EngineClient {
 
   /** The next task for a freed slot: its own lane first; a long thread also takes quick calls. */
   private next(slot: Slot): void {
+    // A replacement thread still opening may already hold a call handed to it while it was free.
+    if (slot.busy !== undefined || slot.dead) return;
     const task =
       slot.lane === 'short' ? this.queues.short.shift() : (this.queues.long.shift() ?? this.queues.short.shift());
     if (task !== undefined) this.dispatch(slot, task);
