@@ -147,6 +147,8 @@ export class LocalSandboxConnection implements ConsoleConnection {
       void this.client.call('runs/cancel', { runId: started.runId }, this.context).catch(() => undefined);
     };
     options.signal.addEventListener('abort', cancel, { once: true });
+    // Cancelled while the run was being started: the abort came before anyone listened for it.
+    if (options.signal.aborted) cancel();
     try {
       const ended = await this.client.runs.wait(started.runId, this.context.tenantId);
       if (ended.status === 'completed') return ended.output;

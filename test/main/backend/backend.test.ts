@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ConsoleBackend } from '../../../main/backend/console-backend.ts';
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
+import type { RunState } from '../../../engine/contract/runs.ts';
 import type { ConsoleEventName, SandboxProgress } from '../../../console-protocol/protocol.ts';
 import { scratchDir } from '../../helpers/temp.ts';
 import { SANDBOX_CANCELLED } from '../../../main/backend/sandbox-creator.ts';
@@ -82,6 +83,26 @@ describe('console backend over a local sandbox', () => {
       tenantId: 'demo',
       exists: true,
     });
+  });
+
+  it('cancels a long task the user cancels at once, before its run has even started', async () => {
+    const { backend, dir, events } = setup();
+    await backend.call('console/create-sandbox', { folder: join(dir, 'sandboxes'), syntheticPeople: 300, seed: 5 });
+    const started = await backend.call('console/start-task', {
+      operation: 'matching/estimate',
+      input: { modelVersion: 'cancelled at once', randomPairs: 5_000_000 },
+    });
+    // The same turn: the connection is still asking its engine to start the run.
+    await backend.call('console/cancel-task', { runId: started.runId });
+    const ended = await until(
+      () =>
+        events
+          .map((e) => (e.event === 'task/updated' ? (e.payload as RunState) : undefined))
+          .find((task) => task?.runId === started.runId && task.finishedAt !== null),
+      'the task to end',
+    );
+    expect(ended.status).toBe('cancelled');
+    expect(ended.error?.message).toMatch(/cancelled/);
   });
 
   it("cancels a sandbox creation under way at the user's request: nothing is kept, and the same file can then be created", async () => {
