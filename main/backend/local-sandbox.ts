@@ -98,6 +98,14 @@ export function chooseTenant(path: string, tenants: readonly string[], wanted: s
   return only;
 }
 
+/**
+ * What the console's first page does not need starts this long after the sandbox opens: the engine threads for long
+ * calls and the maintenance worker's thread. Each loads the whole engine (about 0.3 s of a core), and on a
+ * workstation of two cores they would load beside the window's own first page. A long call or a queued job starts
+ * them at once.
+ */
+const BACKGROUND_START_MS = 1_500;
+
 export interface LocalSandboxHooks {
   readonly onWorkerStatus: (status: WorkerStatus) => void;
   readonly onJobActivity: (jobId: string) => void;
@@ -116,6 +124,7 @@ export class LocalSandboxConnection implements ConsoleConnection {
     this.worker = new EmbeddedWorker(
       { dbPath: path, tenants: [context.tenantId] },
       { onStatus: hooks.onWorkerStatus, onJobActivity: hooks.onJobActivity },
+      { startAfterMs: BACKGROUND_START_MS },
     );
   }
 
@@ -133,7 +142,7 @@ export class LocalSandboxConnection implements ConsoleConnection {
     const tenant = chooseTenant(path, sandboxTenants(path), tenantId);
     // Migrations applied once here, before several threads open the file at the same moment.
     LocalEngine.open({ dbPath: path, create: false }).close();
-    const pool = await EnginePool.open({ dbPath: path });
+    const pool = await EnginePool.open({ dbPath: path, longThreadsAfterMs: BACKGROUND_START_MS });
     return new LocalSandboxConnection(path, pool, { tenantId: tenant, actor }, hooks);
   }
 

@@ -9,7 +9,9 @@
  *          and the calls that read a whole tenant (ingestion, identity and review lists). A quick call may use an
  *          idle long thread too.
  *
- * Calls wait in their lane's queue when every thread that may take them is busy. The runs/* operations are this
+ * The long lane may start later than the short one (longThreadsAfterMs: the console's window loads first on a
+ * workstation of two cores), and at once when a long call comes before. Calls wait in their lane's queue when every
+ * thread that may take them is busy. The runs/* operations are this
  * pool's run registry (engine/runs/registry.ts); a run operation called directly (the specification's synchronous
  * evaluation and calibration) is a run the pool waits for. A thread that crashes or runs out of memory fails its
  * call with an internal error that says so, and is replaced; the pool stays up.
@@ -30,7 +32,7 @@ import { zodIssues } from '../../engine/contract/zod-issues.ts';
 import { RunRegistry, type RunHooks } from '../../engine/index.ts';
 import { fromErrorData } from './errors.ts';
 import type { EngineCallMessage, EngineThreadData, EngineThreadMessage } from './messages.ts';
-import { startThread } from './threads.ts';
+import { startNowOrLater, startThread } from './threads.ts';
 
 type Lane = 'short' | 'long';
 
@@ -54,6 +56,11 @@ export interface EnginePoolOptions extends EngineThreadData {
   readonly shortThreads?: number;
   /** The run registry's orphan delay (tests shorten it). */
   readonly orphanMs?: number;
+  /**
+   * Start the long lane this long after the short one, or at the first long call if it comes sooner (default 0:
+   * together, and open() waits for both).
+   */
+  readonly longThreadsAfterMs?: number;
   /** The heap limit of each long thread, in MiB (default: Node's); a run beyond it fails and its thread is replaced. */
   readonly longThreadHeapMb?: number;
 }
@@ -99,6 +106,9 @@ export class EnginePool implements EngineClient {
   private readonly queues: Record<Lane, Task[]> = { short: [], long: [] };
   private nextId = 1;
   private closing = false;
+  private readonly longThreads: number;
+  private longLane: 'waiting' | 'started' = 'waiting';
+  private longLaneTimer: NodeJS.Timeout | undefined;
 
   private constructor(private readonly options: EnginePoolOptions) {
     this.runs = new RunRegistry(
@@ -107,13 +117,18 @@ export class EnginePool implements EngineClient {
       options.orphanMs,
     );
     const cores = availableParallelism();
-    const long = options.longThreads ?? Math.max(1, Math.min(3, cores - 1));
+    this.longThreads = options.longThreads ?? Math.max(1, Math.min(3, cores - 1));
     const short = options.shortThreads ?? 1;
     for (let i = 0; i < short; i++) this.slots.push(this.spawn('short'));
-    for (let i = 0; i < long; i++) this.slots.push(this.spawn('long'));
+    this.longLaneTimer = startNowOrLater(options.longThreadsAfterMs, () => {
+      this.startLongLane();
+    });
   }
 
-  /** Starts the threads; resolves once each has opened the registry (or rejects with why the first could not). */
+  /**
+   * Starts the threads (the long lane's later when asked); resolves once each started has opened the registry (or
+   * rejects with why the first could not).
+   */
   static async open(options: EnginePoolOptions): Promise<EnginePool> {
     const pool = new EnginePool(options);
     try {
@@ -197,6 +212,7 @@ export class EnginePool implements EngineClient {
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
+    clearTimeout(this.longLaneTimer);
     await this.runs.close();
     for (const lane of ['short', 'long'] as const) {
       for (const task of this.queues[lane].splice(0))
@@ -271,8 +287,26 @@ export class EnginePool implements EngineClient {
     const slot = this.slots.find(
       (s) => s.busy === undefined && (s.lane === lane || (lane === 'short' && s.lane === 'long')),
     );
-    if (slot === undefined) this.queues[lane].push(task);
-    else this.dispatch(slot, task);
+    if (slot === undefined) {
+      this.queues[lane].push(task);
+      if (lane === 'long') this.startLongLane();
+    } else this.dispatch(slot, task);
+  }
+
+  /**
+   * The long lane's threads, once. Each takes a waiting call at once: its message waits for the thread to open, and
+   * a thread that cannot open fails it, as a crash does.
+   */
+  private startLongLane(): void {
+    if (this.closing || this.longLane === 'started') return;
+    this.longLane = 'started';
+    clearTimeout(this.longLaneTimer);
+    for (let i = 0; i < this.longThreads; i++) {
+      const slot = this.spawn('long');
+      this.slots.push(slot);
+      void slot.ready.catch(() => undefined);
+      this.next(slot);
+    }
   }
 
   private dequeue(task: Task): void {

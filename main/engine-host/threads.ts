@@ -14,3 +14,17 @@ export function startThread(name: ThreadName, data: Record<string, unknown>, res
     resourceLimits === undefined ? {} : { resourceLimits },
   );
 }
+
+/**
+ * Runs `start` now, or in `ms` without keeping the process alive for it. The timer is returned, to clear when the
+ * work starts sooner or is no longer wanted.
+ */
+export function startNowOrLater(ms: number | undefined, start: () => void): NodeJS.Timeout | undefined {
+  if (ms === undefined || ms <= 0) {
+    start();
+    return undefined;
+  }
+  const timer = setTimeout(start, ms);
+  timer.unref();
+  return timer;
+}

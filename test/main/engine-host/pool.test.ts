@@ -198,6 +198,43 @@ describe('the engine pool', () => {
   }, 120_000);
 });
 
+describe('a long lane started later (the console: its window loads first)', () => {
+  it('opens with the short lane, keeps quick calls there, and starts the long lane at the first long call', async () => {
+    const pool = await EnginePool.open({ dbPath, longThreads: 1, shortThreads: 1, longThreadsAfterMs: 600_000 });
+    try {
+      expect(pool.stats().threads.map((t) => t.lane)).toEqual(['short']);
+      // More quick calls at once than there are threads: they wait for the short thread, none starts the long lane.
+      const jobs = await Promise.all(
+        Array.from({ length: 8 }, () => pool.call('jobs/get', { jobId }, CTX).then((job) => job.jobId)),
+      );
+      expect(jobs).toEqual(Array.from({ length: 8 }, () => jobId));
+      expect(pool.stats().threads.map((t) => t.lane)).toEqual(['short']);
+      // A long call cannot wait ten minutes: the long lane starts for it and it is answered in full.
+      const lists = await Promise.all(
+        Array.from({ length: 3 }, (_, i) => pool.call('identities/list', { limit: 4, offset: i }, CTX)),
+      );
+      expect(lists.map((l) => l.rows.length)).toEqual([4, 4, 4]);
+      expect(pool.stats().threads.map((t) => t.lane)).toEqual(['short', 'long']);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
+  it('starts the long lane after the delay without any call', async () => {
+    const pool = await EnginePool.open({ dbPath, longThreads: 2, shortThreads: 1, longThreadsAfterMs: 50 });
+    try {
+      await until(
+        () => pool.stats().threads.map((t) => t.lane),
+        (lanes) => lanes.length === 3,
+      );
+      expect(pool.stats().threads.map((t) => t.lane)).toEqual(['short', 'long', 'long']);
+      expect((await pool.call('identities/list', { limit: 2, offset: 0 }, CTX)).rows).toHaveLength(2);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+});
+
 describe('a thread that runs out of memory', () => {
   it('fails its call with a typed error, is replaced, and the pool keeps answering', async () => {
     // A heap that holds the engine with room to spare, and a request several times larger than it: the thread
