@@ -35,9 +35,9 @@ export class EmbeddedWorker {
     });
   }
 
-  private start(): { readonly thread: Worker; readonly exited: Promise<void> } {
+  private start(): void {
     clearTimeout(this.startTimer);
-    if (this.started !== undefined) return this.started;
+    if (this.started !== undefined) return;
     const thread = startThread('job-thread', { ...this.data });
     thread.on('message', (message: JobThreadMessage) => {
       this.receive(message);
@@ -56,7 +56,6 @@ export class EmbeddedWorker {
       });
     });
     this.started = { thread, exited };
-    return this.started;
   }
 
   get status(): WorkerStatus {
