@@ -107,7 +107,6 @@ export class EnginePool implements EngineClient {
   private nextId = 1;
   private closing = false;
   private readonly longThreads: number;
-  private longLane: 'waiting' | 'started' = 'waiting';
   private longLaneTimer: NodeJS.Timeout | undefined;
 
   private constructor(private readonly options: EnginePoolOptions) {
@@ -298,8 +297,7 @@ export class EnginePool implements EngineClient {
    * a thread that cannot open fails it, as a crash does.
    */
   private startLongLane(): void {
-    if (this.closing || this.longLane === 'started') return;
-    this.longLane = 'started';
+    if (this.closing || this.slots.some((s) => s.lane === 'long')) return;
     clearTimeout(this.longLaneTimer);
     for (let i = 0; i < this.longThreads; i++) {
       const slot = this.spawn('long');
