@@ -124,14 +124,20 @@ export async function extractLoader(
   };
 }
 
+/**
+ * `loadedIn`, when given, is a tenant that already holds the data set loaded under `data.profile` (a caller that
+ * measured the default there): the estimate runs there, and the model is applied there, instead of loading the
+ * same records into a tenant of its own.
+ */
 export async function estimateRun(
   engine: LocalEngine,
   tenantPrefix: string,
   data: { profile: MatchingProfile; load: Loader },
   choices: readonly ThresholdChoice[] = ['profile'],
+  loadedIn?: CallContext,
 ): Promise<EstimateRun> {
-  const ctx = { tenantId: `${tenantPrefix}-estimate`, actor: 'estimate-run' };
-  await data.load(ctx, data.profile);
+  const ctx = loadedIn ?? { tenantId: `${tenantPrefix}-estimate`, actor: 'estimate-run' };
+  if (loadedIn === undefined) await data.load(ctx, data.profile);
   const { model, report } = await engine.call('matching/estimate', { modelVersion: `${tenantPrefix}-em-1` }, ctx);
   const rematched: Partial<Record<ThresholdChoice, Rematched>> = {};
   for (const choice of choices) {

@@ -41,16 +41,23 @@ async function measure(
   const ctx = { tenantId: `${name}-default`, actor: 'test' };
   const { truth } = await data.load(ctx, data.profile);
   const byDefault = await populationQuality(engine, ctx, truth);
-  const run = await estimateRun(engine, name, data, ['suggested']);
+  // The estimate runs in the tenant just measured, as an analyst's would: the same records, loaded once.
+  const run = await estimateRun(engine, name, data, ['suggested'], ctx);
   const noLabels = run.rematched.suggested?.population;
   engine.close();
   if (noLabels === undefined) throw new Error('no re-matched population');
   return { byDefault, noLabels, fitted: run.report.fit?.status === 'fitted' };
 }
 
+/**
+ * Each test takes 8 to 26 s on the machine its figures were measured on. The limit only catches a hang: a CI
+ * machine once took more than 240 s over the ten-records-a-person set (2026-12-01), nine times its time here.
+ */
+const LIMIT_MS = 480_000;
+
 const perThousand = (q: PopulationQuality): number => (1000 * q.reviewCases) / q.records;
 
-describe('matching quality on generated extracts, default and without labels', () => {
+describe('matching quality on generated extracts, default and without labels', { timeout: LIMIT_MS }, () => {
   it('names and birth dates only: precise by default and without labels, with a review queue a team can staff', async () => {
     const { byDefault, noLabels, fitted } = await measure('names-dates');
     // 0.8767 since a pair agreeing on names alone goes to review (2026-11-27): precision 0.9951 before, 0.9970 after.
@@ -67,14 +74,14 @@ describe('matching quality on generated extracts, default and without labels', (
     expect(noLabels.autoLinks.precision).toBeGreaterThanOrEqual(0.99);
     expect(perThousand(noLabels)).toBeLessThanOrEqual(30);
     expect(noLabels.reviewCasesJoiningTruePair).toBeGreaterThanOrEqual(0.3 * noLabels.reviewCases);
-  }, 240_000);
+  });
 
   it('names and birth dates with heavy errors: no labels is never worse than the default', async () => {
     const { byDefault, noLabels } = await measure('names-dates-heavy');
     expect(noLabels.autoLinks.f1).toBeGreaterThanOrEqual((byDefault.autoLinks.f1 ?? 0) - 0.01);
     expect(noLabels.autoLinks.precision).toBeGreaterThanOrEqual(0.99);
     expect(perThousand(noLabels)).toBeLessThanOrEqual(30);
-  }, 240_000);
+  });
 
   it('every field, heavy errors: F1 at least 0.98 without labels, at most 60 review cases per 1,000', async () => {
     const { byDefault, noLabels, fitted } = await measure('heavy-typos');
@@ -82,7 +89,7 @@ describe('matching quality on generated extracts, default and without labels', (
     expect(noLabels.autoLinks.f1).toBeGreaterThanOrEqual(0.98);
     expect(noLabels.autoLinks.f1).toBeGreaterThanOrEqual((byDefault.autoLinks.f1 ?? 0) - 0.01);
     expect(perThousand(noLabels)).toBeLessThanOrEqual(60);
-  }, 240_000);
+  });
 
   it('names and birth dates, about ten records a person: the fit converges, links more and floods review less than the default', async () => {
     // 2026-11-30: default F1 0.7849 (P 0.9960), 162.2 review cases per 1,000; without labels 0.8607 (P 0.9973),
@@ -94,5 +101,5 @@ describe('matching quality on generated extracts, default and without labels', (
     expect(noLabels.autoLinks.precision).toBeGreaterThanOrEqual(0.995);
     expect(perThousand(noLabels)).toBeLessThanOrEqual(0.5 * perThousand(byDefault));
     expect(noLabels.reviewCasesJoiningTruePair).toBeGreaterThanOrEqual(0.9 * noLabels.reviewCases);
-  }, 240_000);
+  });
 });
