@@ -14,7 +14,9 @@
  * thread that may take them is busy. The runs/* operations are this
  * pool's run registry (engine/runs/registry.ts); a run operation called directly (the specification's synchronous
  * evaluation and calibration) is a run the pool waits for. A thread that crashes or runs out of memory fails its
- * call with an internal error that says so, and is replaced; the pool stays up.
+ * call with an internal error that says so, and is replaced; the pool stays up. A thread that cannot open the
+ * registry at all (its file gone or unreadable) is replaced only after a pause that doubles at each failure, up to
+ * a minute, and the calls no thread can take meanwhile fail at once and say so: never a loop starting threads.
  */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
@@ -52,7 +54,7 @@ export function laneOf(name: string): Lane {
 export interface EnginePoolOptions extends EngineThreadData {
   /** Threads for long calls (default: the machine's cores less one, 1 to 3). */
   readonly longThreads?: number;
-  /** Threads kept for quick calls (default 1). */
+  /** Threads kept for quick calls (default 1; at least 1). */
   readonly shortThreads?: number;
   /** The run registry's orphan delay (tests shorten it). */
   readonly orphanMs?: number;
@@ -78,8 +80,15 @@ interface Slot {
   readonly worker: Worker;
   busy: Task | undefined;
   readonly ready: Promise<void>;
+  /** The thread has opened the registry. */
+  opened: boolean;
+  /** The thread has stopped; the slot waits for its replacement. */
   dead: boolean;
 }
+
+/** After a thread could not open the registry, the pause before its replacement: doubled at each failure in a row. */
+const REOPEN_FIRST_MS = 1_000;
+const REOPEN_MAX_MS = 60_000;
 
 function deferred(): {
   promise: Promise<unknown>;
@@ -96,8 +105,16 @@ function deferred(): {
 }
 
 export interface PoolStats {
+  /** The live threads (a stopped one waiting for its replacement is not listed). */
   readonly threads: { readonly lane: Lane; readonly busy: boolean }[];
   readonly queued: { readonly short: number; readonly long: number };
+  /** Threads started since the pool opened, replacements included. */
+  readonly started: number;
+}
+
+/** A thread of the long lane also takes quick calls. */
+function serves(slot: Slot, lane: Lane): boolean {
+  return slot.lane === lane || (lane === 'short' && slot.lane === 'long');
 }
 
 export class EnginePool implements EngineClient {
@@ -108,6 +125,10 @@ export class EnginePool implements EngineClient {
   private closing = false;
   private readonly longThreads: number;
   private longLaneTimer: NodeJS.Timeout | undefined;
+  private started = 0;
+  /** Threads in a row that could not open the registry (none since one did). */
+  private openFailures = 0;
+  private readonly reopenTimers = new Set<NodeJS.Timeout>();
 
   private constructor(private readonly options: EnginePoolOptions) {
     this.runs = new RunRegistry(
@@ -117,7 +138,7 @@ export class EnginePool implements EngineClient {
     );
     const cores = availableParallelism();
     this.longThreads = options.longThreads ?? Math.max(1, Math.min(3, cores - 1));
-    const short = options.shortThreads ?? 1;
+    const short = Math.max(1, options.shortThreads ?? 1);
     for (let i = 0; i < short; i++) this.slots.push(this.spawn('short'));
     this.longLaneTimer = startNowOrLater(options.longThreadsAfterMs, () => {
       this.startLongLane();
@@ -202,8 +223,9 @@ export class EnginePool implements EngineClient {
   /** What the threads are doing (the bench and the console show it). */
   stats(): PoolStats {
     return {
-      threads: this.slots.map((s) => ({ lane: s.lane, busy: s.busy !== undefined })),
+      threads: this.slots.filter((s) => !s.dead).map((s) => ({ lane: s.lane, busy: s.busy !== undefined })),
       queued: { short: this.queues.short.length, long: this.queues.long.length },
+      started: this.started,
     };
   }
 
@@ -212,6 +234,7 @@ export class EnginePool implements EngineClient {
     if (this.closing) return;
     this.closing = true;
     clearTimeout(this.longLaneTimer);
+    for (const timer of this.reopenTimers) clearTimeout(timer);
     await this.runs.close();
     for (const lane of ['short', 'long'] as const) {
       for (const task of this.queues[lane].splice(0))
@@ -219,6 +242,7 @@ export class EnginePool implements EngineClient {
     }
     await Promise.all(
       this.slots.map(async (slot) => {
+        if (slot.dead) return;
         while (slot.busy !== undefined) await new Promise((resolve) => setTimeout(resolve, 10));
         slot.worker.postMessage({ type: 'close' });
         await slot.worker.terminate();
@@ -283,13 +307,67 @@ export class EnginePool implements EngineClient {
   }
 
   private enqueue(lane: Lane, task: Task): void {
-    const slot = this.slots.find(
-      (s) => s.busy === undefined && (s.lane === lane || (lane === 'short' && s.lane === 'long')),
+    const slot = this.slots.find((s) => !s.dead && s.busy === undefined && serves(s, lane));
+    if (slot !== undefined) {
+      this.dispatch(slot, task);
+      return;
+    }
+    if (lane === 'long') this.startLongLane();
+    if (this.servable(lane)) this.queues[lane].push(task);
+    else task.reject(this.cannotOpen());
+  }
+
+  /** Whether a live thread (open or opening) may take this lane's calls. */
+  private servable(lane: Lane): boolean {
+    return this.slots.some((s) => !s.dead && serves(s, lane));
+  }
+
+  private cannotOpen(): EngineError {
+    const seconds = Math.ceil(this.reopenDelay() / 1000);
+    // The thread's own reason names the database's path: kept from remote callers.
+    return new EngineError(
+      'internal',
+      `the engine could not open the registry's database; it tries again within ${String(seconds)} s. If this goes on, whoever runs the registry should check that its database file is in place and readable`,
     );
-    if (slot === undefined) {
-      this.queues[lane].push(task);
-      if (lane === 'long') this.startLongLane();
-    } else this.dispatch(slot, task);
+  }
+
+  private reopenDelay(): number {
+    return Math.min(REOPEN_MAX_MS, REOPEN_FIRST_MS * 2 ** Math.max(0, this.openFailures - 1));
+  }
+
+  /**
+   * A thread that never opened the registry stopped: its call and the calls no other thread can take fail now, and
+   * the replacement starts after a pause (doubled at each failure in a row), so a registry that cannot be opened
+   * never sets the pool starting threads in a loop.
+   */
+  private couldNotOpen(slot: Slot, task: Task | undefined): void {
+    this.openFailures++;
+    const error = this.cannotOpen();
+    task?.reject(error);
+    for (const lane of ['short', 'long'] as const) {
+      if (this.servable(lane)) continue;
+      for (const waiting of this.queues[lane].splice(0)) waiting.reject(error);
+    }
+    const timer = setTimeout(() => {
+      this.reopenTimers.delete(timer);
+      this.replace(slot);
+    }, this.reopenDelay());
+    timer.unref();
+    this.reopenTimers.add(timer);
+  }
+
+  /** A new thread in a stopped thread's place; it takes a waiting call once open. */
+  private replace(slot: Slot): void {
+    if (this.closing) return;
+    const replacement = this.spawn(slot.lane);
+    const index = this.slots.indexOf(slot);
+    if (index >= 0) this.slots[index] = replacement;
+    void replacement.ready.then(
+      () => {
+        this.next(replacement);
+      },
+      () => undefined,
+    );
   }
 
   /**
@@ -361,10 +439,20 @@ export class EnginePool implements EngineClient {
       opening.resolve(undefined);
     };
     const failedToOpen = opening.reject;
-    const slot: Slot = { lane, worker, busy: undefined, ready: opening.promise.then(() => undefined), dead: false };
+    this.started++;
+    const slot: Slot = {
+      lane,
+      worker,
+      busy: undefined,
+      ready: opening.promise.then(() => undefined),
+      opened: false,
+      dead: false,
+    };
     worker.on('message', (message: EngineThreadMessage) => {
       switch (message.type) {
         case 'ready':
+          slot.opened = true;
+          this.openFailures = 0;
           opened();
           return;
         case 'open-failed':
@@ -393,6 +481,10 @@ export class EnginePool implements EngineClient {
       const task = slot.busy;
       slot.busy = undefined;
       failedToOpen(new EngineError('internal', `the engine thread could not start (${why})`));
+      if (!slot.opened && !this.closing) {
+        this.couldNotOpen(slot, task);
+        return;
+      }
       const advice =
         why === 'out of memory'
           ? 'ask for less at once (fewer random or candidate pairs, a smaller label set), or run it with the CLI on the registry machine'
@@ -403,16 +495,7 @@ export class EnginePool implements EngineClient {
           `the engine thread running ${task.message.name} stopped (${why}); it was replaced. ${advice}`,
         ),
       );
-      if (this.closing) return;
-      const replacement = this.spawn(lane);
-      const index = this.slots.indexOf(slot);
-      if (index >= 0) this.slots[index] = replacement;
-      void replacement.ready.then(
-        () => {
-          this.next(replacement);
-        },
-        () => undefined,
-      );
+      this.replace(slot);
     };
     worker.on('error', (error: Error & { code?: string }) => {
       crashed(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'out of memory' : (error.code ?? error.name));

@@ -1,8 +1,10 @@
 /**
  * The engine pool (main/engine-host/pool.ts) on a real registry file: engine threads with their own connections,
  * a short lane no run can take, tracked runs with progress and cancel, tenant scope, and a thread that runs out of
- * memory replaced while the pool keeps answering. Order of events, never timing.
+ * memory replaced while the pool keeps answering, and threads that cannot open the registry replaced after a pause,
+ * not in a loop. Order of events, never timing.
  */
+import { copyFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../../engine/local-engine.ts';
@@ -229,6 +231,43 @@ describe('a long lane started later (the console: its window loads first)', () =
       );
       expect(pool.stats().threads.map((t) => t.lane)).toEqual(['short', 'long', 'long']);
       expect((await pool.call('identities/list', { limit: 2, offset: 0 }, CTX)).rows).toHaveLength(2);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+});
+
+describe('a registry file gone after the pool opened', () => {
+  it('fails the calls no thread can take at once, starts no thread in a loop, and recovers once the file is back', async () => {
+    const path = join(dir, 'moved.db');
+    copyFileSync(dbPath, path);
+    const pool = await EnginePool.open({ dbPath: path, longThreads: 2, shortThreads: 1, longThreadsAfterMs: 600_000 });
+    try {
+      renameSync(path, `${path}.away`);
+      // The long lane starts for this call; neither of its threads can open the file.
+      const first = await pool.call('identities/list', { limit: 1, offset: 0 }, CTX).catch((error: unknown) => error);
+      expect(isEngineError(first) && first.kind).toBe('internal');
+      const message = (first as Error).message;
+      expect(message).toMatch(/^the engine could not open the registry's database; it tries again within \d+ s/);
+      // The thread's own reason names the file: kept from the caller (a remote client of serve).
+      expect(message).not.toContain(path);
+      const started = pool.stats().started;
+      expect(started).toBe(3);
+      // While the replacements wait, a long call fails at once, and the open short thread answers quick calls.
+      await expect(pool.call('identities/list', { limit: 1, offset: 0 }, CTX)).rejects.toThrow(/could not open/);
+      expect((await pool.call('jobs/get', { jobId }, CTX)).jobId).toBe(jobId);
+      expect(pool.stats().threads.map((t) => t.lane)).toEqual(['short']);
+      // Replacements come after 1 s, 2 s, 4 s, ... of pause: two in the next three seconds (each failing), where
+      // replacing at once started a thread every few hundred milliseconds for as long as the file was away.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(pool.stats().started - started).toBeGreaterThanOrEqual(1);
+      expect(pool.stats().started - started).toBeLessThanOrEqual(3);
+      renameSync(`${path}.away`, path);
+      const list = await until(
+        () => pool.call('identities/list', { limit: 1, offset: 0 }, CTX).catch(() => null),
+        (answer) => answer !== null,
+      );
+      expect(list?.rows).toHaveLength(1);
     } finally {
       await pool.close();
     }
