@@ -307,13 +307,11 @@ export class EnginePool implements EngineClient {
   }
 
   private enqueue(lane: Lane, task: Task): void {
-    const slot = this.slots.find((s) => !s.dead && s.busy === undefined && serves(s, lane));
-    if (slot !== undefined) {
-      this.dispatch(slot, task);
-      return;
-    }
+    // A long call starts a long lane not started yet; one of its new threads takes the call below.
     if (lane === 'long') this.startLongLane();
-    if (this.servable(lane)) this.queues[lane].push(task);
+    const slot = this.slots.find((s) => !s.dead && s.busy === undefined && serves(s, lane));
+    if (slot !== undefined) this.dispatch(slot, task);
+    else if (this.servable(lane)) this.queues[lane].push(task);
     else task.reject(this.cannotOpen());
   }
 

@@ -211,7 +211,9 @@ describe('a long lane started later (the console: its window loads first)', () =
       );
       expect(jobs).toEqual(Array.from({ length: 8 }, () => jobId));
       expect(pool.stats().threads.map((t) => t.lane)).toEqual(['short']);
-      // A long call cannot wait ten minutes: the long lane starts for it and it is answered in full.
+      // A long call cannot wait ten minutes: the long lane starts for it and it is answered, alone (nothing else
+      // frees a thread to hand it over) and with others.
+      expect((await pool.call('identities/list', { limit: 4, offset: 0 }, CTX)).rows).toHaveLength(4);
       const lists = await Promise.all(
         Array.from({ length: 3 }, (_, i) => pool.call('identities/list', { limit: 4, offset: i }, CTX)),
       );
