@@ -323,9 +323,11 @@ describe('the console in a browser', () => {
     await page.getByRole('link', { name: 'Maintenance' }).first().click();
     const row = page.locator('[data-testid="jobs-table"] tbody tr');
     await expect.poll(() => row.count()).toBe(1);
-    // The list carries the reason, the review cases the job opened and how long it ran.
-    expect(await row.first().textContent()).toMatch(/Completed.*Reconciliation.*Matching.*\d+ (s|min)/);
+    // The list carries the reason, the review cases the job opened and how long it ran; its Phase column says the
+    // job is done, not the name of its last phase as if it were still matching.
+    expect(await row.first().textContent()).toMatch(/Completed.*Reconciliation.*All done.*\d+ (s|min)/);
     expect(Number(await row.first().getByTestId('job-reviews').textContent())).toBe(cases);
+    expect(await page.getByTestId('jobs-shown').textContent()).toBe('1 job');
     await expectAccessible(page, 'jobs-list');
     await screenshot(page, '09-jobs-list');
   }, 300_000);

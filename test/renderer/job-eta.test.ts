@@ -1,7 +1,7 @@
-/** The running phase's time left, from its own pace; later phases named, not guessed. */
+/** The running phase's time left, from its own pace; later phases named, not guessed; the jobs list's Phase column. */
 import { describe, expect, it } from 'vitest';
 import type { JobPhase, JobState } from '../../engine/contract/maintenance.ts';
-import { phaseEstimate } from '../../renderer/pages/maintenance/job-text.ts';
+import { phaseCellText, phaseEstimate } from '../../renderer/pages/maintenance/job-text.ts';
 
 const phase = (
   name: JobPhase['name'],
@@ -79,5 +79,26 @@ describe('the running phase’s estimate', () => {
     expect(
       phaseEstimate(job([phase('matching', 'completed', 1000, '2026-11-01T00:00:50Z')], 'completed'), now),
     ).toBeNull();
+  });
+});
+
+describe('the jobs list’s Phase column', () => {
+  const at = '2026-11-01T00:00:00Z';
+  it('names the phase running, says where an ended job stopped, and never shows a completed job still at a phase', () => {
+    expect(phaseCellText(job([phase('validation', 'pending', 0, null)], 'queued'))).toBe('Not started');
+    expect(
+      phaseCellText(job([phase('validation', 'completed', 10, at), phase('writing', 'running', 3, at)], 'running')),
+    ).toBe('Writing');
+    expect(
+      phaseCellText(
+        job([phase('validation', 'completed', 10, at), phase('writing', 'completed', 10, at)], 'completed'),
+      ),
+    ).toBe('All done');
+    expect(
+      phaseCellText(job([phase('validation', 'completed', 10, at), phase('writing', 'failed', 3, at)], 'failed')),
+    ).toBe('Ended in writing');
+    expect(
+      phaseCellText(job([phase('validation', 'cancelled', 4, at), phase('writing', 'pending', 0, null)], 'cancelled')),
+    ).toBe('Ended in validation');
   });
 });

@@ -4,7 +4,7 @@
  * the suggested ones included) for the curves, the table and its export.
  */
 import type { EstimatedThreshold, EstimateReport } from '../../../engine/contract/estimate.ts';
-import { formatCount, recordSampleText } from '../../format.ts';
+import { formatCount, formatCountOf, recordSampleText } from '../../format.ts';
 import { fieldList } from '../../../engine/contract/field-title.ts';
 
 export interface EstimatedRow {
@@ -92,7 +92,7 @@ export function fitVerdict(fit: EstimateReport['fit']): {
     return {
       title: 'The fit passed every check',
       failed: false,
-      text: `EM ran from ${String(fit.attempts.length)} starts; the model is the best of those that passed every check (the ${fit.start ?? ''} start).`,
+      text: `EM ran from ${formatCountOf(fit.attempts.length, 'start')}; the model is the best of those that passed every check (the ${fit.start ?? ''} start).`,
     };
   }
   return {

@@ -34,7 +34,7 @@ import { FIELD_ROWS, showValue } from './record-fields.ts';
 
 type CandidatePairsPopulation = CandidatePairsOutput['population'];
 import { formatCountOf } from '../../format.ts';
-import { drawPopulationText } from './workbench-text.ts';
+import { drawPopulationText, nothingToShowText } from './workbench-text.ts';
 import { IconAlert, IconDownload } from '../../icons.tsx';
 import { saveText } from './save-file.ts';
 import { usePageState, type Codec } from './page-state.ts';
@@ -243,11 +243,7 @@ export function WorkbenchPanel({
           >
             <VerdictKeys words={WORKBENCH_WORDS} />
             {pair === undefined ? (
-              <Text size="sm">
-                {total === 0
-                  ? `Load pairs to go on; the ${String(verdicts.size)} pairs already given a verdict are skipped.`
-                  : `Every pair drawn so far is labelled. Export them, use them, or load ${String(PAGE)} more.`}
-              </Text>
+              <Text size="sm">{nothingToShowText(total, verdicts.size, PAGE)}</Text>
             ) : (
               <Stack gap="sm">
                 {!blind ? (

@@ -86,11 +86,24 @@ export function phaseStatusText(job: JobState, phase: JobPhase): string {
 }
 
 /** The phase running now, else the last phase the job reached. */
-export function currentPhase(job: JobState): JobPhase | undefined {
+function currentPhase(job: JobState): JobPhase | undefined {
   return (
     job.phases.find((p) => p.status === 'running') ??
     job.phases.findLast((p) => p.status !== 'pending' && p.status !== 'skipped')
   );
+}
+
+/**
+ * The jobs list's Phase column: the phase running now; where an ended job stopped; never the last phase's name
+ * beside a completed job, which read as if it were still at it.
+ */
+export function phaseCellText(job: JobState): string {
+  if (job.status === 'completed') return 'All done';
+  const phase = currentPhase(job);
+  if (phase === undefined) return 'Not started';
+  return job.status === 'running' || job.status === 'queued'
+    ? PHASE_LABEL[phase.name]
+    : `Ended in ${PHASE_LABEL[phase.name].toLowerCase()}`;
 }
 
 /**

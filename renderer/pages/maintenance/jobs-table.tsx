@@ -4,14 +4,8 @@ import { Anchor, Skeleton, Table, Text } from '@mantine/core';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
 import { formatCount, formatDateTime, formatDuration } from '../../format.ts';
 import { navigate, paths } from '../../hooks/route.ts';
-import { currentPhase, KIND_LABEL, PHASE_LABEL } from './job-text.ts';
+import { KIND_LABEL, phaseCellText } from './job-text.ts';
 import { JobStatusBadge } from './status-badge.tsx';
-
-function PhaseCell({ job }: { readonly job: JobState }) {
-  const phase = currentPhase(job);
-  if (phase === undefined) return <Text size="sm">Not started</Text>;
-  return <Text size="sm">{PHASE_LABEL[phase.name]}</Text>;
-}
 
 function DateCell({ iso }: { readonly iso: string | null }) {
   if (iso === null) return <Text size="sm">—</Text>;
@@ -87,7 +81,9 @@ export function JobsTable({ jobs }: { readonly jobs: readonly JobState[] }) {
                 <Text size="sm">{KIND_LABEL[job.kind]}</Text>
               </Table.Td>
               <Table.Td>
-                <PhaseCell job={job} />
+                <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                  {phaseCellText(job)}
+                </Text>
               </Table.Td>
               <Table.Td maw={220}>
                 <Text size="sm" lineClamp={2} title={job.reason}>

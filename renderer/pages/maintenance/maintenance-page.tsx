@@ -27,6 +27,7 @@ import { navigate, paths } from '../../hooks/route.ts';
 import { IconAlert, IconPlus, IconRefresh, IconTool } from '../../icons.tsx';
 import { GuidanceTable } from './guidance.tsx';
 import { isActive } from './job-text.ts';
+import { formatCount, formatCountOf } from '../../format.ts';
 import { JobsTable, JobsTableSkeleton } from './jobs-table.tsx';
 
 // The form, its date picker and the contract's schemas load when a job is first started.
@@ -124,7 +125,9 @@ function JobsList({
           ]}
         />
         <Text size="sm" c="dimmed" data-testid="jobs-shown">
-          {shown.length === loaded ? `${String(loaded)} jobs` : `${String(shown.length)} of ${String(loaded)} jobs`}
+          {shown.length === loaded
+            ? formatCountOf(loaded, 'job')
+            : `${formatCount(shown.length)} of ${formatCountOf(loaded, 'job')}`}
           {cursor === null ? '' : ' loaded; older ones below'}
         </Text>
       </Group>
