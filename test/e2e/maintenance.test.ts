@@ -405,6 +405,7 @@ describe('the console in a browser', () => {
     await page.locator('[data-testid="job-detail"][data-job-status="failed"]').waitFor();
     expect(await page.getByTestId('job-error').textContent()).toMatch(/no identity was changed/);
     expect(await page.getByTestId('phase-status').allTextContents()).toEqual(['Failed', 'Not run']);
+    expect(await page.getByTestId('no-percentage').textContent()).toMatch(/^The job failed before its work was done/);
     await expectAccessible(page, 'job-failed');
     await screenshot(page, '10c-job-failed');
     await page.getByRole('link', { name: 'Maintenance' }).first().click();
@@ -445,8 +446,13 @@ describe('the console in a browser', () => {
       .poll(async () => (await rows.allTextContents()).map((t) => /Failed|Cancelled/.test(t)))
       .toEqual([true, true]);
     expect(await page.getByTestId('jobs-shown').textContent()).toBe('2 of 3 jobs');
+    // Their Phase column says where each ended: the failed one in a phase, the one cancelled before it ran nowhere.
+    const ended = await rows.allTextContents();
+    expect(ended.find((t) => t.includes('Failed'))).toMatch(/Failed.*Ended in [a-z]+/);
+    expect(ended.find((t) => t.includes('Cancelled'))).toMatch(/Cancelled.*Not started/);
     await page.getByRole('radiogroup', { name: 'Status' }).getByText('Queued or running').click();
     await expect.poll(async () => (await rows.allTextContents()).map((t) => /Running/.test(t))).toEqual([true]);
+    await page.getByText('1 active: it updates by itself.').waitFor();
     await expectAccessible(page, 'jobs-list-filtered');
     await screenshot(page, '12b-jobs-list-filtered');
     await page.getByRole('radiogroup', { name: 'Status' }).getByText('All', { exact: true }).click();

@@ -10,6 +10,13 @@ import { recentRate } from '../../hooks/throughput.ts';
 import { formatCount, formatRate, formatRemaining } from '../../format.ts';
 import { isActive, isStalled, itemsDone, PHASE_LABEL, phaseEstimate, progressOf } from './job-text.ts';
 
+/** How a job that stopped short ended, in words ("The job ended failed" read oddly). */
+const ENDED_HOW: Partial<Record<JobState['status'], string>> = {
+  failed: 'failed',
+  cancelled: 'was cancelled',
+  stopped: 'was stopped',
+};
+
 export function useJobSamples(jobId: string) {
   const samples = useSamples();
   return useSyncExternalStore(
@@ -72,7 +79,7 @@ export function JobProgress({ job }: { readonly job: JobState }) {
             ? 'Waiting for the worker to start this job.'
             : job.status === 'running' || job.status === 'completed'
               ? 'No percentage: the population total is not known for this job, so only the work done and the rate are shown.'
-              : `The job ended ${job.status} before its work was done: the counts below are what it did.`}
+              : `The job ${ENDED_HOW[job.status] ?? 'ended'} before its work was done: the counts below are what it did.`}
         </Text>
       )}
       <Group gap="xl">

@@ -248,7 +248,11 @@ export function MaintenancePage({
           <Title order={1}>Maintenance</Title>
           <Text c="dimmed" mt={4}>
             Re-index and reconciliation jobs of tenant {connection.tenantId}.{' '}
-            {active > 0 ? `${String(active)} active: they update by themselves.` : 'Active jobs update by themselves.'}
+            {active === 0
+              ? 'Active jobs update by themselves.'
+              : active === 1
+                ? '1 active: it updates by itself.'
+                : `${formatCount(active)} active: they update by themselves.`}
           </Text>
         </div>
         {startButton ?? noStart}
