@@ -9,6 +9,22 @@ export function formatDateTime(iso: string | null): string {
   return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
 }
 
+const dayAndTime = new Intl.DateTimeFormat(undefined, {
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+/** A moment in a table's cell: without its year when it is this year's, so a row of dates fits a laptop's width. */
+export function formatTableDateTime(iso: string | null, now: Date = new Date()): string {
+  if (iso === null) return '—';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.getFullYear() === now.getFullYear() ? dayAndTime.format(date) : dateTime.format(date);
+}
+
 export function formatCount(value: number): string {
   return integer.format(value);
 }

@@ -2,7 +2,7 @@
 import { shortJobId } from './job-id.ts';
 import { Anchor, Skeleton, Table, Text } from '@mantine/core';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
-import { formatCount, formatDateTime, formatDuration } from '../../format.ts';
+import { formatCount, formatDateTime, formatDuration, formatTableDateTime } from '../../format.ts';
 import { navigate, paths } from '../../hooks/route.ts';
 import { KIND_LABEL, phaseCellText } from './job-text.ts';
 import { JobStatusBadge } from './status-badge.tsx';
@@ -10,8 +10,8 @@ import { JobStatusBadge } from './status-badge.tsx';
 function DateCell({ iso }: { readonly iso: string | null }) {
   if (iso === null) return <Text size="sm">—</Text>;
   return (
-    <Text size="sm" component="time" dateTime={iso} style={{ whiteSpace: 'nowrap' }}>
-      {formatDateTime(iso)}
+    <Text size="sm" component="time" dateTime={iso} title={formatDateTime(iso)} style={{ whiteSpace: 'nowrap' }}>
+      {formatTableDateTime(iso)}
     </Text>
   );
 }

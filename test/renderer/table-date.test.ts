@@ -1,0 +1,19 @@
+/** formatTableDateTime (renderer/format.ts): a table's dates leave out this year's year, and keep any other's. */
+import { describe, expect, it } from 'vitest';
+import { formatDateTime, formatTableDateTime } from '../../renderer/format.ts';
+
+describe('formatTableDateTime', () => {
+  const now = new Date('2026-07-01T12:00:00Z');
+
+  it('leaves out the year of a moment in this year, and keeps the time to the second', () => {
+    const text = formatTableDateTime('2026-06-15T09:08:07Z', now);
+    expect(text).not.toMatch(/2026/);
+    expect(text).toMatch(/\d{1,2}:\d{2}:\d{2}/);
+    expect(text.length).toBeLessThan(formatDateTime('2026-06-15T09:08:07Z').length);
+  });
+
+  it('keeps the year of a moment in another year, and says a missing one as a dash', () => {
+    expect(formatTableDateTime('2025-06-15T09:08:07Z', now)).toBe(formatDateTime('2025-06-15T09:08:07Z'));
+    expect(formatTableDateTime(null, now)).toBe('—');
+  });
+});
