@@ -13,6 +13,7 @@ import { formatCount, formatCountOf, formatDateTime, thresholdFigure } from '../
 import { IconAlert } from '../../icons.tsx';
 import { fixed3 } from './metric-text.ts';
 import { comparisonRows, inTimeOrder, metricDelta, unsharedThresholds } from './run-comparison.ts';
+import { TableDate } from '../../layout/table-date.tsx';
 
 const COMPARED = ['precision', 'recall', 'f1', 'mcc'] as const;
 const KIND_LABEL = {
@@ -208,7 +209,9 @@ export function RunsPanel({
                       {KIND_LABEL[run.kind]}
                       {run.modelVersion === null ? '' : ` (${run.modelVersion})`}
                     </Table.Td>
-                    <Table.Td>{formatDateTime(run.createdAt)}</Table.Td>
+                    <Table.Td>
+                      <TableDate iso={run.createdAt} />
+                    </Table.Td>
                     <Table.Td>
                       {run.datasetId} <Code>{run.datasetDigest.slice(0, 12)}</Code>
                     </Table.Td>

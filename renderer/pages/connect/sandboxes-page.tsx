@@ -30,10 +30,11 @@ import { useClient } from '../../client/context.tsx';
 import { ClientError, errorMessage } from '../../client/errors.ts';
 import { keys } from '../../hooks/query-keys.ts';
 import { navigate, paths } from '../../hooks/route.ts';
-import { formatCount, formatDateTime, formatRemaining } from '../../format.ts';
+import { formatCount, formatRemaining } from '../../format.ts';
 import { IconAlert, IconFolder, IconPlus } from '../../icons.tsx';
 import { RegistryCard } from './registry-card.tsx';
 import { useStepRemaining } from '../assurance/use-step-remaining.ts';
+import { TableDate } from '../../layout/table-date.tsx';
 
 const STAGE_TEXT: Record<SandboxProgress['stage'], string> = {
   preparing: 'Preparing the sandbox file…',
@@ -389,7 +390,7 @@ function RecentList({
               </Table.Td>
               <Table.Td>{entry.tenantId}</Table.Td>
               <Table.Td>
-                <Text size="sm">{formatDateTime(entry.openedAt)}</Text>
+                <TableDate iso={entry.openedAt} />
               </Table.Td>
               <Table.Td>
                 {entry.path === current ? (

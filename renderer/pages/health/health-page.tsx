@@ -10,12 +10,13 @@ import { lazy, Suspense, useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
 import { HEALTH_FIELDS, type HealthSample } from '../../../engine/contract/health.ts';
 import { useClient } from '../../client/context.tsx';
-import { formatCount, formatCountOf, formatDateTime, formatRate } from '../../format.ts';
+import { formatCount, formatCountOf, formatRate } from '../../format.ts';
 import { IconAlert, IconCheck, IconInfo } from '../../icons.tsx';
 import { blockingRules, metricValue, type HealthMetric } from './health-series.ts';
 import { keys } from '../../hooks/query-keys.ts';
 import { fieldTitle, fieldWords } from '../../../engine/contract/field-title.ts';
 import { percentText } from '../../../engine/contract/count-text.ts';
+import { TableDate } from '../../layout/table-date.tsx';
 
 const HealthChart = lazy(() => import('./health-chart.tsx'));
 const ScoreBandChart = lazy(() => import('./health-bars.tsx').then((m) => ({ default: m.ScoreBandChart })));
@@ -224,7 +225,9 @@ export default function HealthPage({
                   .slice(0, 50)
                   .map((s, i) => (
                     <Table.Tr key={`${s.at}-${String(i)}`}>
-                      <Table.Td>{formatDateTime(s.at)}</Table.Td>
+                      <Table.Td>
+                        <TableDate iso={s.at} />
+                      </Table.Td>
                       <Table.Td>{what(s)}</Table.Td>
                       <Table.Td>{s.profileVersion === null ? '—' : `v${String(s.profileVersion)}`}</Table.Td>
                       <Table.Td>{formatCount(s.records)}</Table.Td>

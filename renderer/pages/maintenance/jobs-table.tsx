@@ -2,19 +2,11 @@
 import { shortJobId } from './job-id.ts';
 import { Anchor, Skeleton, Table, Text } from '@mantine/core';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
-import { formatCount, formatDateTime, formatDuration, formatTableDateTime } from '../../format.ts';
+import { formatCount, formatDuration } from '../../format.ts';
+import { TableDate } from '../../layout/table-date.tsx';
 import { navigate, paths } from '../../hooks/route.ts';
 import { KIND_LABEL, phaseCellText } from './job-text.ts';
 import { JobStatusBadge } from './status-badge.tsx';
-
-function DateCell({ iso }: { readonly iso: string | null }) {
-  if (iso === null) return <Text size="sm">—</Text>;
-  return (
-    <Text size="sm" component="time" dateTime={iso} title={formatDateTime(iso)} style={{ whiteSpace: 'nowrap' }}>
-      {formatTableDateTime(iso)}
-    </Text>
-  );
-}
 
 export function JobsTableSkeleton() {
   return (
@@ -103,10 +95,10 @@ export function JobsTable({ jobs }: { readonly jobs: readonly JobState[] }) {
                 </Text>
               </Table.Td>
               <Table.Td>
-                <DateCell iso={job.createdAt} />
+                <TableDate iso={job.createdAt} />
               </Table.Td>
               <Table.Td>
-                <DateCell iso={job.finishedAt} />
+                <TableDate iso={job.finishedAt} />
               </Table.Td>
             </Table.Tr>
           ))}

@@ -13,6 +13,7 @@ import { QueryState } from './query-state.tsx';
 import { ReviewsBreadcrumb } from './reviews-breadcrumb.tsx';
 import { unavailableReason } from './reviews-page.tsx';
 import { keys } from '../../hooks/query-keys.ts';
+import { TableDate } from '../../layout/table-date.tsx';
 
 const COLOR: Record<HistoryEvent['kind'], string> = {
   'identity-created': 'blue',
@@ -97,7 +98,9 @@ export default function IdentityPage({
                       <Table.Td>
                         <bdi>{r.localId}</bdi>
                       </Table.Td>
-                      <Table.Td>{formatDateTime(r.linkedAt)}</Table.Td>
+                      <Table.Td>
+                        <TableDate iso={r.linkedAt} />
+                      </Table.Td>
                       <Table.Td>{r.linkKind}</Table.Td>
                       <Table.Td>{r.score === null ? '—' : r.score.toFixed(4)}</Table.Td>
                     </Table.Tr>

@@ -54,6 +54,7 @@ import { PairRecords } from '../assurance/pair-records.tsx';
 import { LIMIT_TEXT } from '../../../engine/contract/score-explanation.ts';
 import { DECISION_COLOR, shortCaseId } from './review-text.ts';
 import { unavailableReason } from './reviews-page.tsx';
+import { TableDate } from '../../layout/table-date.tsx';
 
 const refKey = (ref: RecordRef): string => `${ref.sourceSystem}\u0000${ref.localId}`;
 
@@ -351,7 +352,9 @@ function Decisions({ detail }: { readonly detail: ReviewCaseDetail }) {
       <Table.Tbody>
         {detail.decisions.map((d) => (
           <Table.Tr key={`${d.decidedAt}-${d.decision}`}>
-            <Table.Td>{formatDateTime(d.decidedAt)}</Table.Td>
+            <Table.Td>
+              <TableDate iso={d.decidedAt} />
+            </Table.Td>
             <Table.Td>{d.actor}</Table.Td>
             <Table.Td>
               <Badge color={DECISION_COLOR[d.decision]} variant="light">
