@@ -11,7 +11,9 @@
  *   operations the CLI runs in-process    ingestion from a stream, sandbox creation, FHIR sources, blocking keys,
  *                       synthetic populations, label files (the FEBRL loader has its own door,
  *                       engine/benchmark/index.ts, since the console is built without engine/benchmark/)
- *   threads             how a thread starts on a module of this code base (source or built)
+ *   threads             how a thread starts on a module of this code base (source or built) has a door of its own,
+ *                       engine/threads/start-thread.ts, which loads nothing else: a host starts its first engine
+ *                       thread there before it loads the engine
  *   shared helpers      transient HTTP failures and backoff (the remote client retries as the engine does), atomic
  *                       file writes, the store (opened read-only to check a file before a sandbox is opened)
  */
@@ -37,7 +39,6 @@ export { addBlockingKey, listBlockingKeys, removeBlockingKey } from './operation
 export { loadSynthetic } from './synthetic/load.ts';
 export { parseLabelsTsv, type LabelPair } from './assurance/labels.ts';
 export { datasetDigest } from './assurance/dataset-digest.ts';
-export { startThread, threadEntry } from './threads/start-thread.ts';
 export { fullJitterBackoff } from './net/backoff.ts';
 export { LazyAgent } from './net/lazy-agent.ts';
 export { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs } from './net/transient.ts';

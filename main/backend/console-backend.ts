@@ -34,6 +34,7 @@ import type { JobState } from '../../engine/contract/maintenance.ts';
 import type { z } from 'zod';
 import type { ConsoleConnection } from './connection.ts';
 import { fromErrorData, toErrorData } from '../engine-host/errors.ts';
+import type { EarlyEngineThread } from '../engine-host/threads.ts';
 import { JobWatcher, type JobWatcherOptions } from './job-watcher.ts';
 import { LocalSandboxConnection, localActor } from './local-sandbox.ts';
 import { RecentSandboxes } from './recent-sandboxes.ts';
@@ -362,17 +363,22 @@ export class ConsoleBackend {
     else if (name === 'jobs/cancel') this.watcher.nudge();
   }
 
-  /** Opens a sandbox file and makes it the current connection (the previous one closes after). */
-  async openSandbox(path: string, tenantId?: string): Promise<void> {
+  /**
+   * Opens a sandbox file and makes it the current connection (the previous one closes after); `early`, an engine
+   * thread started at launch, becomes its first engine thread. The file is checked now; its engine threads open it
+   * in the background, and the first calls wait for them.
+   */
+  async openSandbox(path: string, tenantId?: string, early?: EarlyEngineThread): Promise<void> {
     // The hooks run later (thread messages), once `connection` is assigned; a replaced connection is ignored.
-    const connection: LocalSandboxConnection = await LocalSandboxConnection.open(path, tenantId, this.actor, {
+    const hooks = {
       onWorkerStatus: () => {
         if (this.connection === connection) this.emit('connection/changed', this.status());
       },
       onJobActivity: () => {
         if (this.connection === connection) this.watcher.nudge();
       },
-    });
+    };
+    const connection: LocalSandboxConnection = LocalSandboxConnection.open(path, tenantId, this.actor, hooks, early);
     this.recent.remember(path, connection.context.tenantId);
     await this.replaceConnection(connection);
   }
@@ -503,11 +509,24 @@ export class ConsoleBackend {
 
   /**
    * At start: the sandbox named on the command line, else the most recent one that still exists. A recent
-   * sandbox that no longer opens is left for the user to choose again (the console starts unconnected).
+   * sandbox that no longer opens is left for the user to choose again (the console starts unconnected). `early`, an
+   * engine thread the host started before it loaded the console, serves the sandbox opened here; it is stopped when
+   * none is.
    */
-  async start(sandbox?: { path: string; tenantId?: string }): Promise<void> {
+  async start(sandbox?: { path: string; tenantId?: string }, early?: EarlyEngineThread): Promise<void> {
+    try {
+      await this.openAtStart(sandbox, early);
+    } finally {
+      await early?.stop();
+    }
+  }
+
+  private async openAtStart(
+    sandbox: { path: string; tenantId?: string } | undefined,
+    early: EarlyEngineThread | undefined,
+  ): Promise<void> {
     if (sandbox !== undefined) {
-      await this.openSandbox(sandbox.path, sandbox.tenantId);
+      await this.openSandbox(sandbox.path, sandbox.tenantId, early);
       return;
     }
     // A remote session kept (encrypted) from the last run comes first; one that cannot be read means sign in again.
@@ -531,7 +550,7 @@ export class ConsoleBackend {
     const latest = this.recent.list().find((entry) => entry.exists);
     if (latest === undefined) return;
     try {
-      await this.openSandbox(latest.path, latest.tenantId);
+      await this.openSandbox(latest.path, latest.tenantId, early);
     } catch {
       // Shown as "not connected", with the recent list to choose from.
     }

@@ -18,6 +18,7 @@ import type { ConsoleConnection, TaskOptions } from './connection.ts';
 import { EnginePool } from '../engine-host/pool.ts';
 import type { RunOperation } from '../../engine/contract/runs.ts';
 import { EmbeddedWorker } from '../engine-host/embedded-worker.ts';
+import type { EarlyEngineThread } from '../engine-host/threads.ts';
 
 /** The local user owns the file: every operation, every scope. */
 export const LOCAL_CAPABILITIES: Capabilities = {
@@ -131,18 +132,25 @@ export class LocalSandboxConnection implements ConsoleConnection {
   /**
    * Opens the sandbox behind an engine pool (engine threads with their own connections), so no engine call ever
    * runs on the thread that answers the window. The file is checked (a registry, its tenants) before any thread
-   * opens it; the first engine to open it applies the migrations.
+   * opens it; the first engine to open it applies the migrations. `early`, an engine thread started before the
+   * sandbox was known, becomes the pool's first thread.
    */
-  static async open(
+  static open(
     path: string,
     tenantId: string | undefined,
     actor: string,
     hooks: LocalSandboxHooks,
-  ): Promise<LocalSandboxConnection> {
+    early?: EarlyEngineThread,
+  ): LocalSandboxConnection {
     const tenant = chooseTenant(path, sandboxTenants(path), tenantId);
     // Migrations applied once here, before several threads open the file at the same moment.
     LocalEngine.open({ dbPath: path, create: false }).close();
-    const pool = await EnginePool.open({ dbPath: path, longThreadsAfterMs: BACKGROUND_START_MS });
+    const startedThread = early?.take();
+    const pool = EnginePool.start({
+      dbPath: path,
+      longThreadsAfterMs: BACKGROUND_START_MS,
+      ...(startedThread === undefined ? {} : { startedThread }),
+    });
     return new LocalSandboxConnection(path, pool, { tenantId: tenant, actor }, hooks);
   }
 

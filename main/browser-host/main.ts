@@ -7,10 +7,9 @@
  */
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { ConsoleBackend } from '../backend/console-backend.ts';
 import { defaultDataFolder } from '../backend/data-folder.ts';
 import { isEngineError } from '../../engine/contract/errors.ts';
-import { startBrowserHost } from './server.ts';
+import { EarlyEngineThread } from '../engine-host/threads.ts';
 import { openBrowser } from './open-browser.ts';
 
 const USAGE = 'usage: npm start -- [--port N] [--data-dir DIR] [--sandbox FILE [--tenant ID]] [--no-open]';
@@ -43,6 +42,13 @@ export async function main(argv: readonly string[], options: { readonly staticDi
     return 2;
   }
   const dataFolder = resolve(values['data-dir'] ?? process.env.MPI_CONSOLE_DATA_DIR ?? defaultDataFolder());
+  // The engine thread of the sandbox the console opens loads the engine on another core while this thread loads the
+  // console's backend and server (about half a second each); it is stopped if no sandbox opens.
+  const early = new EarlyEngineThread();
+  const [{ ConsoleBackend }, { startBrowserHost }] = await Promise.all([
+    import('../backend/console-backend.ts'),
+    import('./server.ts'),
+  ]);
 
   // Tokens of a remote registry stay in this process's memory; the sign-in page opens in the user's browser.
   const backend = new ConsoleBackend({
@@ -54,6 +60,7 @@ export async function main(argv: readonly string[], options: { readonly staticDi
       values.sandbox === undefined
         ? undefined
         : { path: resolve(values.sandbox), ...(values.tenant === undefined ? {} : { tenantId: values.tenant }) },
+      early,
     );
   } catch (error) {
     process.stderr.write(

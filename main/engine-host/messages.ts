@@ -47,6 +47,10 @@ export interface EngineThreadData {
   readonly busyTimeoutMs?: number;
 }
 
+/** What the host tells an engine thread besides calls: the registry to open (its first message), and to stop. */
+export type EngineThreadCommand =
+  { readonly type: 'open'; readonly data: EngineThreadData } | { readonly type: 'close' };
+
 /** One engine call; `cancel` is a shared flag (element 0 becomes 1) the call checks at its steps. */
 export interface EngineCallMessage {
   readonly type: 'call';

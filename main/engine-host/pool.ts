@@ -33,8 +33,8 @@ import { operations } from '../../engine/contract/operations.ts';
 import { zodIssues } from '../../engine/contract/zod-issues.ts';
 import { RunRegistry, type RunHooks } from '../../engine/index.ts';
 import { fromErrorData } from './errors.ts';
-import type { EngineCallMessage, EngineThreadData, EngineThreadMessage } from './messages.ts';
-import { startNowOrLater, startThread } from './threads.ts';
+import type { EngineCallMessage, EngineThreadCommand, EngineThreadData, EngineThreadMessage } from './messages.ts';
+import { startEngineThread, startNowOrLater } from './threads.ts';
 
 type Lane = 'short' | 'long';
 
@@ -65,6 +65,12 @@ export interface EnginePoolOptions extends EngineThreadData {
   readonly longThreadsAfterMs?: number;
   /** The heap limit of each long thread, in MiB (default: Node's); a run beyond it fails and its thread is replaced. */
   readonly longThreadHeapMb?: number;
+  /**
+   * An engine thread started before the pool (threads.ts, startEngineThread), not told yet what to open: the first
+   * quick-call thread. The console's host starts one before it loads itself, so the engine loads on another core
+   * meanwhile.
+   */
+  readonly startedThread?: Worker;
 }
 
 interface Task {
@@ -139,10 +145,22 @@ export class EnginePool implements EngineClient {
     const cores = availableParallelism();
     this.longThreads = options.longThreads ?? Math.max(1, Math.min(3, cores - 1));
     const short = Math.max(1, options.shortThreads ?? 1);
-    for (let i = 0; i < short; i++) this.slots.push(this.spawn('short'));
+    for (let i = 0; i < short; i++) this.slots.push(this.spawn('short', i === 0 ? options.startedThread : undefined));
     this.longLaneTimer = startNowOrLater(options.longThreadsAfterMs, () => {
       this.startLongLane();
     });
+  }
+
+  /**
+   * Starts the threads (the long lane's later when asked) and returns at once: a call made meanwhile waits for its
+   * thread to open the registry, and fails (as any call does while no thread can open it) if it cannot. The caller
+   * has checked that the registry opens.
+   */
+  static start(options: EnginePoolOptions): EnginePool {
+    const pool = new EnginePool(options);
+    // Nobody waits for these: a thread that cannot open fails the calls handed to it instead.
+    for (const slot of pool.slots) void slot.ready.catch(() => undefined);
+    return pool;
   }
 
   /**
@@ -150,7 +168,7 @@ export class EnginePool implements EngineClient {
    * rejects with why the first could not).
    */
   static async open(options: EnginePoolOptions): Promise<EnginePool> {
-    const pool = new EnginePool(options);
+    const pool = EnginePool.start(options);
     try {
       await Promise.all(pool.slots.map((slot) => slot.ready));
     } catch (error) {
@@ -420,18 +438,16 @@ export class EnginePool implements EngineClient {
     if (task !== undefined) this.dispatch(slot, task);
   }
 
-  private spawn(lane: Lane): Slot {
+  private spawn(lane: Lane, started?: Worker): Slot {
     const data: EngineThreadData = {
       dbPath: this.options.dbPath,
       ...(this.options.settingsPath === undefined ? {} : { settingsPath: this.options.settingsPath }),
       ...(this.options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: this.options.busyTimeoutMs }),
     };
     const heap = lane === 'long' ? this.options.longThreadHeapMb : undefined;
-    const worker = startThread(
-      'engine-thread',
-      { ...data },
-      heap === undefined ? undefined : { maxOldGenerationSizeMb: heap },
-    );
+    const worker = started ?? startEngineThread(heap === undefined ? undefined : { maxOldGenerationSizeMb: heap });
+    const open: EngineThreadCommand = { type: 'open', data };
+    worker.postMessage(open);
     const opening = deferred();
     const opened = (): void => {
       opening.resolve(undefined);

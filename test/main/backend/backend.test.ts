@@ -8,6 +8,7 @@ import type { RunState } from '../../../engine/contract/runs.ts';
 import type { ConsoleEventName, SandboxProgress } from '../../../console-protocol/protocol.ts';
 import { scratchDir } from '../../helpers/temp.ts';
 import { SANDBOX_CANCELLED } from '../../../main/backend/sandbox-creator.ts';
+import { EarlyEngineThread } from '../../../main/engine-host/threads.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -230,7 +231,10 @@ describe('console backend lifecycle', () => {
     reopened.subscribe((event, payload) => {
       if (event === 'job/updated') pushed.push(payload as JobState);
     });
-    await reopened.start(); // the most recent sandbox
+    // The most recent sandbox, with the engine thread a host starts at launch as its first engine thread.
+    const early = new EarlyEngineThread();
+    await reopened.start(undefined, early);
+    expect(early.take()).toBeUndefined();
     const reopenedConnection = reopened.status().connection;
     expect(reopenedConnection?.kind === 'local-sandbox' ? reopenedConnection.path : undefined).toBe(path);
     const done = await until(
@@ -240,5 +244,13 @@ describe('console backend lifecycle', () => {
     // Resumed from its cursors: every identity once per phase, none twice.
     expect(done.counters.scanned).toBe(2 * (done.populationTotal ?? -1));
     cli.close();
+  });
+
+  it('stops the engine thread started at launch when there is no sandbox to open', async () => {
+    const { backend } = setup();
+    const early = new EarlyEngineThread();
+    await backend.start(undefined, early);
+    expect(backend.status().connection).toBeNull();
+    expect(early.take()).toBeUndefined();
   });
 });

@@ -2,7 +2,8 @@
  * The engine pool (main/engine-host/pool.ts) on a real registry file: engine threads with their own connections,
  * a short lane no run can take, tracked runs with progress and cancel, tenant scope, and a thread that runs out of
  * memory replaced while the pool keeps answering, and threads that cannot open the registry replaced after a pause,
- * not in a loop. Order of events, never timing.
+ * not in a loop; a pool that does not wait for its threads, and one that adopts a thread started before the registry
+ * was known. Order of events, never timing.
  */
 import { copyFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { LocalEngine } from '../../../engine/local-engine.ts';
 import { isEngineError } from '../../../engine/contract/errors.ts';
 import type { RunState } from '../../../engine/contract/runs.ts';
 import { EnginePool } from '../../../main/engine-host/pool.ts';
+import { EarlyEngineThread } from '../../../main/engine-host/threads.ts';
 import { suiteDir } from '../../helpers/temp.ts';
 
 const TENANT = 'pool';
@@ -236,6 +238,71 @@ describe('a long lane started later (the console: its window loads first)', () =
     } finally {
       await pool.close();
     }
+  }, 120_000);
+});
+
+describe('a pool started without waiting for its threads (the console opens its sandbox so)', () => {
+  it('answers the calls made before its thread opened the registry', async () => {
+    const pool = EnginePool.start({ dbPath, longThreads: 1, shortThreads: 1, longThreadsAfterMs: 600_000 });
+    try {
+      const [job, list] = await Promise.all([
+        pool.call('jobs/get', { jobId }, CTX),
+        pool.call('jobs/list', { limit: 5 }, CTX),
+      ]);
+      expect(job.jobId).toBe(jobId);
+      expect(list.rows.map((r) => r.jobId)).toContain(jobId);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
+  it('fails them in plain words, and does not hang, when its thread cannot open the registry', async () => {
+    const missing = join(dir, 'never-created.db');
+    const pool = EnginePool.start({ dbPath: missing, longThreads: 1, shortThreads: 1, longThreadsAfterMs: 600_000 });
+    try {
+      const error = await pool.call('jobs/get', { jobId }, CTX).catch((e: unknown) => e);
+      expect(isEngineError(error) && error.kind).toBe('internal');
+      expect((error as Error).message).toMatch(/^the engine could not open the registry's database/);
+      expect((error as Error).message).not.toContain(missing);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+});
+
+describe('an engine thread started before the registry was known (the console: its host loads beside it)', () => {
+  it('waits to be told what to open, and becomes the first quick-call thread of the pool that takes it', async () => {
+    const path = join(dir, 'chosen-later.db');
+    const early = new EarlyEngineThread();
+    // The thread loads the engine meanwhile; the registry it will open does not exist yet.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    copyFileSync(dbPath, path);
+    const thread = early.take();
+    expect(thread).toBeDefined();
+    // Taken once only: a second pool would start its own.
+    expect(early.take()).toBeUndefined();
+    const exited = new Promise<number>((resolve) => thread?.once('exit', resolve));
+    const pool = await EnginePool.open({
+      dbPath: path,
+      longThreads: 1,
+      shortThreads: 1,
+      longThreadsAfterMs: 600_000,
+      ...(thread === undefined ? {} : { startedThread: thread }),
+    });
+    try {
+      expect(pool.stats().started).toBe(1);
+      expect((await pool.call('jobs/get', { jobId }, CTX)).jobId).toBe(jobId);
+    } finally {
+      await pool.close();
+    }
+    // The pool stopped the thread it was given as one of its own.
+    expect(await exited).toBeTypeOf('number');
+  }, 120_000);
+
+  it('is stopped when no pool takes it', async () => {
+    const early = new EarlyEngineThread();
+    await early.stop();
+    expect(early.take()).toBeUndefined();
   }, 120_000);
 });
 
