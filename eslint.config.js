@@ -4,9 +4,10 @@
 //   console-protocol/ the console's own operations and events (backend <-> pages): zod and engine/contract only
 //   main/electron/   the only place that may import `electron`
 //   main/            the Node side: CLI, registry API server, remote client, console backend, browser host;
-//                    it reaches the engine through engine/index.ts (its front door), engine/benchmark/index.ts
-//                    (the CLI's FEBRL loader), engine/threads/start-thread.ts (a thread started before the engine
-//                    loads) and engine/contract only
+//                    it reaches the engine through engine/index.ts (its front door), engine/host-side.ts (what a
+//                    request thread uses without loading the engine), engine/benchmark/index.ts (the CLI's FEBRL
+//                    loader), engine/threads/start-thread.ts (a thread started before the engine loads) and
+//                    engine/contract only
 //   engine/          plain TypeScript library: no Electron, UI or HTTP server shells
 //     index.ts, operations/, local-engine.ts, benchmark/   the engine's top layer (what shells call)
 //     everything else                            may not import the top layer
@@ -58,9 +59,10 @@ const engineNoTop = {
 };
 // A regex, not a group: gitignore-style groups cannot re-include engine/index.ts and engine/contract once engine/ is excluded.
 const mainThroughFrontDoor = {
-  regex: '(^|/)engine/(?!index\\.ts$)(?!benchmark/index\\.ts$)(?!threads/start-thread\\.ts$)(?!contract/)',
+  regex:
+    '(^|/)engine/(?!index\\.ts$)(?!host-side\\.ts$)(?!benchmark/index\\.ts$)(?!threads/start-thread\\.ts$)(?!contract/)',
   message:
-    'main/ reaches the engine through engine/index.ts (its front door), engine/benchmark/index.ts (the FEBRL loader), engine/threads/start-thread.ts (how a thread starts, before the engine loads) or engine/contract/ only: no import of engine internals.',
+    'main/ reaches the engine through engine/index.ts (its front door), engine/host-side.ts (what a request thread uses without loading the engine), engine/benchmark/index.ts (the FEBRL loader), engine/threads/start-thread.ts (how a thread starts, before the engine loads) or engine/contract/ only: no import of engine internals.',
 };
 
 /** One no-restricted-imports rule per file group (a later config for the same files replaces the rule). */

@@ -13,7 +13,7 @@ import {
   type Connection,
   type WorkerStatus,
 } from '../../console-protocol/protocol.ts';
-import { LocalEngine, Store, listTenantIds } from '../../engine/index.ts';
+import { Store, listTenantIds } from '../../engine/host-side.ts';
 import type { ConsoleConnection, TaskOptions } from './connection.ts';
 import { EnginePool } from '../engine-host/pool.ts';
 import type { RunOperation } from '../../engine/contract/runs.ts';
@@ -143,8 +143,9 @@ export class LocalSandboxConnection implements ConsoleConnection {
     early?: EarlyEngineThread,
   ): LocalSandboxConnection {
     const tenant = chooseTenant(path, sandboxTenants(path), tenantId);
-    // Migrations applied once here, before several threads open the file at the same moment.
-    LocalEngine.open({ dbPath: path, create: false }).close();
+    // Migrations applied once here, before several threads open the file at the same moment, and refused here (a
+    // file of a newer version) with their reason. The store alone applies them: this thread never loads the engine.
+    Store.open(path, { create: false }).close();
     const startedThread = early?.take();
     const pool = EnginePool.start({
       dbPath: path,

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { conflict, validationError } from '../../engine/contract/errors.ts';
-import { settingsPathFor } from '../../engine/index.ts';
+import { settingsPathFor } from '../../engine/host-side.ts';
 import type { CreateSandboxInputSchema, SandboxProgress } from '../../console-protocol/protocol.ts';
 import type { z } from 'zod';
 import { fromErrorData } from '../engine-host/errors.ts';

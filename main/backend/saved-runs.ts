@@ -25,7 +25,7 @@ import type { EvaluationRequestSchema, CalibrationRequestSchema } from '../../en
 import type { EstimateRequestSchema } from '../../engine/contract/estimate.ts';
 import type { AuditEstimateOutput, AuditEstimateRequest } from '../../engine/contract/audit.ts';
 import type { VersionsSchema } from '../../engine/contract/assurance.ts';
-import { datasetDigest } from '../../engine/index.ts';
+import { datasetDigest } from '../../engine/host-side.ts';
 
 export const MAX_RUNS = 200;
 const SUMMARY = '.summary.json';

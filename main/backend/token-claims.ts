@@ -4,7 +4,7 @@
  * anything; a forged claim only changes what the console shows, never what the registry allows.
  */
 import { decodeJwt, type JWTPayload } from 'jose';
-import { DEFAULT_TENANT_CLAIM } from '../../engine/index.ts';
+import { DEFAULT_TENANT_CLAIM } from '../../engine/host-side.ts';
 import { validationError } from '../../engine/contract/errors.ts';
 
 export interface TokenClaims {

@@ -31,7 +31,7 @@ import type {
 import { isRunOperation, type RunOperation, type RunProgress } from '../../engine/contract/runs.ts';
 import { operations } from '../../engine/contract/operations.ts';
 import { zodIssues } from '../../engine/contract/zod-issues.ts';
-import { RunRegistry, type RunHooks } from '../../engine/index.ts';
+import { RunRegistry, type RunHooks } from '../../engine/host-side.ts';
 import { fromErrorData } from './errors.ts';
 import type { EngineCallMessage, EngineThreadCommand, EngineThreadData, EngineThreadMessage } from './messages.ts';
 import { startEngineThread, startNowOrLater } from './threads.ts';

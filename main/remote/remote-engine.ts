@@ -51,7 +51,7 @@ import {
   LazyAgent,
   networkErrorCode,
   retryAfterMs,
-} from '../../engine/index.ts';
+} from '../../engine/host-side.ts';
 import type { TokenProvider } from './token-provider.ts';
 
 export interface RemoteEngineOptions {

@@ -140,7 +140,7 @@ describe('layering lint rule', () => {
     ).toEqual([expect.stringMatching(/never import electron/)]);
   });
 
-  it('lets main/ reach the engine only through its front door (engine/index.ts) and the contract', async () => {
+  it('lets main/ reach the engine only through its front door (engine/index.ts, its host side, the thread starter) and the contract', async () => {
     const file = 'main/api/serve.ts';
     expect(
       await messagesFor(file, "import { runJob } from '../../engine/jobs/runner.ts';\nexport const x = runJob;\n"),
@@ -151,6 +151,22 @@ describe('layering lint rule', () => {
     expect(
       await messagesFor(file, "import { LocalEngine } from '../../engine/index.ts';\nexport const x = LocalEngine;\n"),
     ).toEqual([]);
+    // The front door's host side and the thread starter: what a request thread uses without loading the engine.
+    expect(
+      await messagesFor(file, "import { Store } from '../../engine/host-side.ts';\nexport const x = Store;\n"),
+    ).toEqual([]);
+    expect(
+      await messagesFor(
+        file,
+        "import { startThread } from '../../engine/threads/start-thread.ts';\nexport const x = startThread;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await messagesFor(
+        file,
+        "import { startThread } from '../../engine/threads/bootstrap.js';\nexport const x = startThread;\n",
+      ),
+    ).toEqual([expect.stringMatching(/front door/)]);
     expect(
       await messagesFor(
         file,

@@ -1,0 +1,66 @@
+/**
+ * The console's request thread never loads the engine: its engine threads do (about half a second of a core each,
+ * which the host's own thread would otherwise spend before it could answer the window). Checked on the modules as
+ * they run: each is transpiled as the JavaScript build transpiles it (type-only imports gone), and its static imports
+ * are followed; a dynamic import() loads later and is not followed.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import typescript from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const STATIC_IMPORT = /^(?:import|export)\s[^;]*?from\s*['"]([^'"]+)['"]|^import\s*['"]([^'"]+)['"]/gm;
+
+function staticImports(file: string): string[] {
+  const output = typescript.transpileModule(readFileSync(file, 'utf8'), {
+    compilerOptions: {
+      target: typescript.ScriptTarget.ES2022,
+      module: typescript.ModuleKind.ESNext,
+      verbatimModuleSyntax: true,
+    },
+    fileName: file,
+  }).outputText;
+  return [...output.matchAll(STATIC_IMPORT)]
+    .map((match) => match[1] ?? match[2] ?? '')
+    .filter((specifier) => specifier.startsWith('.'))
+    .map((specifier) => resolve(dirname(file), specifier));
+}
+
+/** Every module of this code base that loading `roots` loads, relative to the project root. */
+function loadedBy(roots: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const pending = roots.map((root) => join(ROOT, root));
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    const name = relative(ROOT, file);
+    if (seen.has(name) || !existsSync(file) || !file.endsWith('.ts')) continue;
+    seen.add(name);
+    pending.push(...staticImports(file));
+  }
+  return seen;
+}
+
+const ENGINE_ITSELF =
+  /^engine\/(index\.ts|local-engine\.ts|operations\/|scoring\/|ingest\/|assurance\/(?!dataset-digest))/;
+
+describe("the console's request thread", () => {
+  it('loads the backend and the browser host without the engine', () => {
+    const loaded = loadedBy([
+      'main/browser-host/main.ts',
+      'main/backend/console-backend.ts',
+      'main/browser-host/server.ts',
+    ]);
+    // The walk itself reaches what it should: the backend, the pool, the store it checks a file with.
+    expect(loaded).toContain('main/engine-host/pool.ts');
+    expect(loaded).toContain('engine/host-side.ts');
+    expect(loaded).toContain('engine/store/store.ts');
+    expect([...loaded].filter((name) => ENGINE_ITSELF.test(name))).toEqual([]);
+  });
+
+  it('is told apart from an engine thread, which loads the engine', () => {
+    const loaded = loadedBy(['main/engine-host/engine-thread.ts']);
+    expect(loaded).toContain('engine/local-engine.ts');
+    expect([...loaded].filter((name) => ENGINE_ITSELF.test(name)).length).toBeGreaterThan(20);
+  });
+});
