@@ -131,9 +131,9 @@ export class LocalSandboxConnection implements ConsoleConnection {
 
   /**
    * Opens the sandbox behind an engine pool (engine threads with their own connections), so no engine call ever
-   * runs on the thread that answers the window. The file is checked (a registry, its tenants) before any thread
-   * opens it; the first engine to open it applies the migrations. `early`, an engine thread started before the
-   * sandbox was known, becomes the pool's first thread.
+   * runs on the thread that answers the window. The file is checked (a registry, its tenants) and brought to this
+   * version's migrations before any thread opens it; the threads open it in the background, and the first calls
+   * wait for them. `early`, an engine thread started before the sandbox was known, becomes the pool's first thread.
    */
   static open(
     path: string,
