@@ -146,7 +146,8 @@ export async function buildJavaScript(
   return { dir, built: true };
 }
 
-function transpile(typescript: typeof import('typescript'), file: string): string {
+/** One source file as the build writes it: types gone, relative imports of `.ts` rewritten to `.js`. */
+export function transpile(typescript: typeof import('typescript'), file: string): string {
   const compilerOptions = {
     target: typescript.ScriptTarget.ES2022,
     module: typescript.ModuleKind.ESNext,

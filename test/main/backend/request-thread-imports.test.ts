@@ -1,31 +1,29 @@
 /**
  * The console's request thread never loads the engine: its engine threads do (about half a second of a core each,
  * which the host's own thread would otherwise spend before it could answer the window). Checked on the modules as
- * they run: each is transpiled as the JavaScript build transpiles it (type-only imports gone), and its static imports
- * are followed; a dynamic import() loads later and is not followed.
+ * they run: each is transpiled by the JavaScript build's own transpile (type-only imports gone), and its static
+ * imports are followed; a dynamic import() loads later and is not followed.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import typescript from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { transpile } from '../../../main/build/javascript.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const STATIC_IMPORT = /^(?:import|export)\s[^;]*?from\s*['"]([^'"]+)['"]|^import\s*['"]([^'"]+)['"]/gm;
 
+/** The source files a module's built JavaScript imports statically (the build rewrote `.ts` to `.js`). */
 function staticImports(file: string): string[] {
-  const output = typescript.transpileModule(readFileSync(file, 'utf8'), {
-    compilerOptions: {
-      target: typescript.ScriptTarget.ES2022,
-      module: typescript.ModuleKind.ESNext,
-      verbatimModuleSyntax: true,
-    },
-    fileName: file,
-  }).outputText;
-  return [...output.matchAll(STATIC_IMPORT)]
+  return [...transpile(typescript, file).matchAll(STATIC_IMPORT)]
     .map((match) => match[1] ?? match[2] ?? '')
     .filter((specifier) => specifier.startsWith('.'))
-    .map((specifier) => resolve(dirname(file), specifier));
+    .map((specifier) => {
+      const built = resolve(dirname(file), specifier);
+      const source = built.replace(/\.js$/, '.ts');
+      return existsSync(source) ? source : built;
+    });
 }
 
 /** Every module of this code base that loading `roots` loads, relative to the project root. */
