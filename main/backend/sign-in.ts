@@ -7,10 +7,15 @@
  *   begin ─▶ discovery ─▶ listener on 127.0.0.1 ─▶ authorization URL (state, S256 challenge) ─▶ browser
  *   browser ─▶ /callback?code&state ─▶ state checked, listener closed ─▶ code + verifier ─▶ tokens
  */
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import { EngineError } from '../../engine/contract/errors.ts';
 import { isLoopbackHost } from '../net/loopback.ts';
 import { listenForRedirect } from './loopback-redirect.ts';
+
+/** openid-client (with jose, about 40 ms to load) is loaded at the first sign-in, not at the console's start. */
+async function loadOidc(): Promise<typeof Oidc> {
+  return import('openid-client');
+}
 
 export const REQUESTED_SCOPES = ['openid', 'mpi.admin', 'mpi.operations'] as const;
 
@@ -44,7 +49,7 @@ export interface PendingSignIn {
   cancel(): void;
 }
 
-function providerError(issuer: string, error: unknown): EngineError {
+function providerError(oidc: typeof Oidc, issuer: string, error: unknown): EngineError {
   if (error instanceof EngineError) return error;
   // fetch and openid-client wrap the socket's error: its code is a few causes down.
   let code: string | undefined;
@@ -79,7 +84,7 @@ function providerError(issuer: string, error: unknown): EngineError {
   );
 }
 
-async function discover(request: SignInRequest): Promise<oidc.Configuration> {
+async function discover(oidc: typeof Oidc, request: SignInRequest): Promise<Oidc.Configuration> {
   const issuer = new URL(request.issuer);
   // openid-client refuses plain http; a loopback provider (development) is the one exception.
   const insecure = issuer.protocol === 'http:' && isLoopbackHost(issuer.hostname);
@@ -93,7 +98,7 @@ async function discover(request: SignInRequest): Promise<oidc.Configuration> {
       insecure ? { execute: [oidc.allowInsecureRequests] } : {},
     );
   } catch (error) {
-    throw providerError(request.issuer, error);
+    throw providerError(oidc, request.issuer, error);
   }
 }
 
@@ -105,6 +110,7 @@ export interface PkceParameters {
 
 /** A fresh state and PKCE pair for one sign-in (both from a CSPRNG, 32 bytes, base64url). */
 export async function pkceParameters(): Promise<PkceParameters> {
+  const oidc = await loadOidc();
   const verifier = oidc.randomPKCECodeVerifier();
   return { state: oidc.randomState(), verifier, challenge: await oidc.calculatePKCECodeChallenge(verifier) };
 }
@@ -113,7 +119,8 @@ export async function beginSignIn(
   request: SignInRequest,
   options: { readonly timeoutMs?: number } = {},
 ): Promise<PendingSignIn> {
-  const config = await discover(request);
+  const oidc = await loadOidc();
+  const config = await discover(oidc, request);
   const pkce = await pkceParameters();
   const redirect = await listenForRedirect(pkce.state, options.timeoutMs ?? 5 * 60_000);
   const resource = request.resource === undefined || request.resource === '' ? {} : { resource: request.resource };
@@ -127,7 +134,7 @@ export async function beginSignIn(
   });
   const result = (async (): Promise<SignedIn> => {
     const callback = await redirect.callback;
-    let tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers;
+    let tokens: Oidc.TokenEndpointResponse & Oidc.TokenEndpointResponseHelpers;
     try {
       tokens = await oidc.authorizationCodeGrant(
         config,
@@ -136,7 +143,7 @@ export async function beginSignIn(
         resource,
       );
     } catch (error) {
-      throw providerError(request.issuer, error);
+      throw providerError(oidc, request.issuer, error);
     }
     const claims = tokens.claims();
     const identity =
@@ -164,7 +171,8 @@ export async function refreshSignIn(
   request: SignInRequest,
   refreshToken: string,
 ): Promise<{ accessToken: string; refreshToken?: string }> {
-  const config = await discover(request);
+  const oidc = await loadOidc();
+  const config = await discover(oidc, request);
   try {
     const tokens = await oidc.refreshTokenGrant(
       config,
@@ -176,6 +184,6 @@ export async function refreshSignIn(
       ...(tokens.refresh_token === undefined ? {} : { refreshToken: tokens.refresh_token }),
     };
   } catch (error) {
-    throw providerError(request.issuer, error);
+    throw providerError(oidc, request.issuer, error);
   }
 }

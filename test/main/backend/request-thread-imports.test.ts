@@ -14,29 +14,45 @@ import { transpile } from '../../../main/build/javascript.ts';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const STATIC_IMPORT = /^(?:import|export)\s[^;]*?from\s*['"]([^'"]+)['"]|^import\s*['"]([^'"]+)['"]/gm;
 
-/** The source files a module's built JavaScript imports statically (the build rewrote `.ts` to `.js`). */
-function staticImports(file: string): string[] {
-  return [...transpile(typescript, file).matchAll(STATIC_IMPORT)]
-    .map((match) => match[1] ?? match[2] ?? '')
-    .filter((specifier) => specifier.startsWith('.'))
-    .map((specifier) => {
-      const built = resolve(dirname(file), specifier);
-      const source = built.replace(/\.js$/, '.ts');
-      return existsSync(source) ? source : built;
-    });
+/**
+ * What a module's built JavaScript imports statically: source files (the build rewrote `.ts` to `.js`) and
+ * packages, as written (`node:fs`, `jose/jwt/decode`).
+ */
+function staticImports(file: string): { files: string[]; packages: string[] } {
+  const specifiers = [...transpile(typescript, file).matchAll(STATIC_IMPORT)].map(
+    (match) => match[1] ?? match[2] ?? '',
+  );
+  return {
+    files: specifiers
+      .filter((specifier) => specifier.startsWith('.'))
+      .map((specifier) => {
+        const built = resolve(dirname(file), specifier);
+        const source = built.replace(/\.js$/, '.ts');
+        return existsSync(source) ? source : built;
+      }),
+    packages: specifiers.filter((specifier) => !specifier.startsWith('.')),
+  };
 }
 
 /** Every module of this code base that loading `roots` loads, relative to the project root. */
 function loadedBy(roots: readonly string[]): Set<string> {
-  const seen = new Set<string>();
+  return walk(roots).files;
+}
+
+/** The same modules, and the packages they import. */
+function walk(roots: readonly string[]): { files: Set<string>; packages: Set<string> } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
   const pending = roots.map((root) => join(ROOT, root));
   for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
     const name = relative(ROOT, file);
-    if (seen.has(name) || !existsSync(file) || !file.endsWith('.ts')) continue;
-    seen.add(name);
-    pending.push(...staticImports(file));
+    if (files.has(name) || !existsSync(file) || !file.endsWith('.ts')) continue;
+    files.add(name);
+    const imports = staticImports(file);
+    pending.push(...imports.files);
+    for (const specifier of imports.packages) packages.add(specifier);
   }
-  return seen;
+  return { files, packages };
 }
 
 const ENGINE_ITSELF =
@@ -54,6 +70,16 @@ describe("the console's request thread", () => {
     expect(loaded).toContain('engine/host-side.ts');
     expect(loaded).toContain('engine/store/store.ts');
     expect([...loaded].filter((name) => ENGINE_ITSELF.test(name))).toEqual([]);
+  });
+
+  it('loads the sign-in libraries only when someone signs in', () => {
+    const { files, packages } = walk(['main/browser-host/main.ts', 'main/backend/console-backend.ts']);
+    // The walk reaches the sign-in and the token's claims, and what the claims are read with.
+    expect(files).toContain('main/backend/sign-in.ts');
+    expect(files).toContain('main/backend/token-claims.ts');
+    expect(packages).toContain('jose/jwt/decode');
+    // Not all of jose, nor openid-client (which loads jose): about 40 ms of the console's start.
+    expect([...packages].filter((name) => name === 'jose' || name.startsWith('openid-client'))).toEqual([]);
   });
 
   it('is told apart from an engine thread, which loads the engine', () => {
