@@ -1,8 +1,9 @@
 /**
  * Builds what the Electron app runs, into dist/: the renderer (dist/renderer, via renderer.ts), the main
  * process and the engine as JavaScript (dist/app, tsc emit with .ts imports rewritten to .js), the files they
- * read at run time (migrations, the demo dictionary, the thread bootstrap) and the preload generated from
- * the contract. `npm run desktop` and `npm run package` run it first.
+ * read at run time (migrations, the demo dictionary, the thread bootstrap), each worker thread's code bundled into
+ * one file (bundles.ts) and the preload generated from the contract. `npm run desktop` and
+ * `npm run package` run it first.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { preloadSource } from '../electron/preload-source.ts';
 import { buildRenderer, PROJECT_ROOT } from './renderer.ts';
+import { bundleEntries, THREAD_ENTRIES } from './bundles.ts';
 
 export const APP_OUT = join(PROJECT_ROOT, 'dist', 'app');
 
@@ -38,6 +40,8 @@ export async function buildDesktop(log: (line: string) => void = () => undefined
     }
   }
   writeFileSync(join(APP_OUT, 'main', 'electron', 'preload.cjs'), preloadSource());
+  log("Bundling the worker threads' code…");
+  await bundleEntries(APP_OUT, THREAD_ENTRIES);
   log(`Built ${APP_OUT} and ${join(PROJECT_ROOT, 'dist', 'renderer')}.`);
 }
 

@@ -2,8 +2,8 @@
  * The CLI, `serve` and the browser host run from JavaScript, not through a TypeScript loader: tsx costs most of a
  * second at every start, and again in every engine thread. This transpiles engine/, console-protocol/ and main/
  * file by file with TypeScript's own transpiler (no type check: `npm test` does that) into
- * dist/js/<digest of the sources>/, and copies the files they read at run time. Electron's main process has a build
- * of its own (desktop.ts).
+ * dist/js/<digest of the sources>/, copies the files they read at run time, and bundles the browser host's and each
+ * worker thread's code into one file (bundles.ts). Electron's main process has a build of its own (desktop.ts).
  *
  * A build is never changed once made. It is written beside and renamed into place whole, so a process started from
  * one never loads half of another, and two processes that build at once end with the same complete build. A file
@@ -28,6 +28,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { digestOf, fileDigests, filesUnder, relativePath } from './inputs-digest.ts';
 import { PROJECT_ROOT } from './renderer.ts';
+import { bundleEntries, HOST_ENTRIES, THREAD_ENTRIES } from './bundles.ts';
 
 export const BUILDS_DIR = join(PROJECT_ROOT, 'dist', 'js');
 const LATEST = join(BUILDS_DIR, 'latest');
@@ -37,7 +38,16 @@ const LEFT_OUT = ['main/electron/', 'main/build/desktop.ts'];
 // JavaScript that runs as it is (a worker thread's bootstrap.js; PostgreSQL's io-thread.js) is copied, not transpiled.
 const RUNTIME = /\.(sql|json)$|^(bootstrap|io-thread)\.js$/;
 // The build code itself: a built copy older than these sources may check them, but not build them.
-const BUILDER = ['main/build/javascript.ts', 'main/build/inputs-digest.ts', 'main/build/renderer.ts'];
+const BUILDER = [
+  'main/build/javascript.ts',
+  'main/build/inputs-digest.ts',
+  'main/build/renderer.ts',
+  'main/build/bundles.ts',
+];
+// The bundled entries: the threads' and the browser host's (bundles.ts).
+const ENTRIES = { ...THREAD_ENTRIES, ...HOST_ENTRIES };
+// An entry is always transpiled afresh: in a build its file is a line loading its bundle.
+const ENTRY_FILES: ReadonlySet<string> = new Set(Object.values(ENTRIES).map((entry) => `${entry}.ts`));
 // Builds other than the newest few are removed once an hour old (a process may still be running from one).
 const KEEP = 3;
 const KEEP_MS = 60 * 60 * 1000;
@@ -120,6 +130,7 @@ export async function buildJavaScript(
     mkdirSync(dirname(out), { recursive: true });
     if (
       previous !== null &&
+      !ENTRY_FILES.has(path) &&
       previous.files[path] === source.files.get(path) &&
       linked(join(previous.dir, outPath), out)
     )
@@ -131,6 +142,14 @@ export async function buildJavaScript(
     const out = join(partial, relativePath(PROJECT_ROOT, file));
     mkdirSync(dirname(out), { recursive: true });
     copyFileSync(file, out);
+  }
+  try {
+    await bundleEntries(partial, ENTRIES);
+  } catch (error) {
+    // Slower to start, not wrong: the entries then load their modules one by one.
+    options.log?.(
+      `The code could not be bundled (${error instanceof Error ? error.message : String(error)}); it loads file by file.`,
+    );
   }
   const manifest: Manifest = { files: Object.fromEntries(source.files) };
   writeFileSync(join(partial, MANIFEST), JSON.stringify(manifest));

@@ -129,6 +129,11 @@ describe('electron-builder --dir with a stub Electron', () => {
       'dist/app/engine/ingest/prepare-thread.js',
       'dist/app/main/engine-host/job-thread.js',
       'dist/app/main/engine-host/engine-thread.js',
+      'dist/app/main/engine-host/sandbox-thread.js',
+      'dist/app/bundles/engine-thread.js',
+      'dist/app/bundles/job-thread.js',
+      'dist/app/bundles/sandbox-thread.js',
+      'dist/app/bundles/prepare-thread.js',
       'dist/app/engine/local-engine.js',
       'dist/app/engine/jobs/worker.js',
       'dist/app/engine/store/migrations/0001-registry.sql',
@@ -139,6 +144,10 @@ describe('electron-builder --dir with a stub Electron', () => {
     }
     expect([...files.keys()].some((name) => /^dist\/renderer\/assets\/index-[\w-]+\.js$/.test(name))).toBe(true);
     expect(JSON.parse(read('package.json').toString('utf8'))).toMatchObject({ main: 'dist/app/main/electron/main.js' });
+    // Each thread's entry loads its bundle (main/build/bundles.ts).
+    expect(read('dist/app/main/engine-host/engine-thread.js').toString('utf8')).toContain(
+      "export * from '../../bundles/engine-thread.js';",
+    );
     // The preload in the package is the one generated from the contract.
     expect(read('dist/app/main/electron/preload.cjs').toString('utf8')).toBe(preloadSource());
   });
