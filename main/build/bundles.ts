@@ -1,9 +1,9 @@
 /**
  * The code a process or a thread starts with, bundled into one file, in the builds that run as JavaScript
- * (javascript.ts for the CLI, `serve` and the browser host; desktop.ts for Electron's threads). Loading the engine
- * module by module reads about 420 files, and that reading, not running them, is most of a start: an engine thread
- * took about 390 ms here to open a registry and 180 ms bundled (Rolldown, Vite's bundler); the browser host's
- * backend and server load in about 115 ms instead of 240, and `mpi-console --help` takes 0.32 s instead of 0.52.
+ * (javascript.ts for the CLI, `serve` and the browser host; desktop.ts for Electron). Loading the engine module by
+ * module reads about 420 files, and that reading, not running them, is most of a start: an engine thread took about
+ * 390 ms here to open a registry and 180 ms bundled (Rolldown, Vite's bundler); the browser host's backend and
+ * server load in about 115 ms instead of 240. Both are time a user waits at every launch of the console.
  *
  *   <build>/bundles/engine-thread.js     an entry's code, zod and double-metaphone (plain JavaScript)
  *   <build>/bundles/<module>-<hash>.js   what it loads later (import()), named after that module
@@ -27,11 +27,8 @@ export const THREAD_ENTRIES: Readonly<Record<string, string>> = {
   'prepare-thread': 'engine/ingest/prepare-thread',
 };
 
-/** The processes the JavaScript build starts: the browser host (`npm start`) and the CLI (`serve` among them). */
-export const HOST_ENTRIES: Readonly<Record<string, string>> = {
-  'browser-host': 'main/browser-host/main',
-  cli: 'main/cli/main',
-};
+/** The browser host (`npm start`), which the JavaScript build bundles too. */
+export const HOST_ENTRIES: Readonly<Record<string, string>> = { 'browser-host': 'main/browser-host/main' };
 
 /** Where the bundles go, under the build's root. */
 export const BUNDLES_DIR = 'bundles';

@@ -2,8 +2,8 @@
  * The CLI, `serve` and the browser host run from JavaScript, not through a TypeScript loader: tsx costs most of a
  * second at every start, and again in every engine thread. This transpiles engine/, console-protocol/ and main/
  * file by file with TypeScript's own transpiler (no type check: `npm test` does that) into
- * dist/js/<digest of the sources>/, copies the files they read at run time, and bundles the CLI, the browser host
- * and each worker thread into one file each (bundles.ts). Electron's main process has a build of its own (desktop.ts).
+ * dist/js/<digest of the sources>/, copies the files they read at run time, and bundles the browser host's and each
+ * worker thread's code into one file (bundles.ts). Electron's main process has a build of its own (desktop.ts).
  *
  * A build is never changed once made. It is written beside and renamed into place whole, so a process started from
  * one never loads half of another, and two processes that build at once end with the same complete build. A file
@@ -44,7 +44,7 @@ const BUILDER = [
   'main/build/renderer.ts',
   'main/build/bundles.ts',
 ];
-// The bundled entries: the threads, the browser host and the CLI (bundles.ts).
+// The bundled entries: the threads' and the browser host's (bundles.ts).
 const ENTRIES = { ...THREAD_ENTRIES, ...HOST_ENTRIES };
 // An entry is always transpiled afresh: in a build its file is a line loading its bundle.
 const ENTRY_FILES: ReadonlySet<string> = new Set(Object.values(ENTRIES).map((entry) => `${entry}.ts`));

@@ -68,7 +68,7 @@ describe('a bundled entry', () => {
     });
   });
 
-  it("is made for the CLI, the browser host and each of the console's threads in its JavaScript build", async () => {
+  it("is made for the browser host and each of the console's threads in its JavaScript build", async () => {
     const { dir } = await buildJavaScript();
     for (const [name, path] of Object.entries({ ...THREAD_ENTRIES, ...HOST_ENTRIES })) {
       const bundle = join(dir, BUNDLES_DIR, `${name}.js`);

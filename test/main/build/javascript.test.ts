@@ -57,12 +57,8 @@ describe('the JavaScript build the CLI runs from', () => {
   it('is used as it is while the sources are unchanged, and made again with only the changed files new', async () => {
     const project = await projectCopy({ built: true });
     const [build = ''] = builds(project);
-    // The run loads the build, not the sources: a change made to the built file shows (the CLI's code is bundled).
-    const bundles = join(project, 'dist', 'js', build, 'bundles');
-    const [helpFile = ''] = readdirSync(bundles).filter((name) =>
-      readFileSync(join(bundles, name), 'utf8').includes(HELP_LINE),
-    );
-    edit(join(bundles, helpFile), HELP_LINE, 'mpi-console — as built');
+    // The run loads the build, not the sources: a change made to the built file shows.
+    edit(join(project, 'dist', 'js', build, 'main', 'cli', 'main.js'), HELP_LINE, 'mpi-console — as built');
     const first = await help(project);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toBe('');
