@@ -43,7 +43,8 @@ export async function main(argv: readonly string[], options: { readonly staticDi
   }
   const dataFolder = resolve(values['data-dir'] ?? process.env.MPI_CONSOLE_DATA_DIR ?? defaultDataFolder());
   // The engine thread of the sandbox the console opens loads the engine on another core while this thread loads the
-  // console's backend and server (about half a second each); it is stopped if no sandbox opens.
+  // console's backend and server (each a few hundred milliseconds; less from the bundled build); it is stopped if no
+  // sandbox opens.
   const early = new EarlyEngineThread();
   const [{ ConsoleBackend }, { startBrowserHost }] = await Promise.all([
     import('../backend/console-backend.ts'),

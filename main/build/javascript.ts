@@ -120,7 +120,10 @@ export async function buildJavaScript(
     return { dir, built: false };
   }
   options.log?.('Preparing the JavaScript of the console and the CLI (first run, or their sources changed)…');
-  const previous = latestBuild();
+  // A file's output is linked from the last build only when the same build code made it: how a file is transpiled,
+  // and which files are bundle entries (whose output is a line loading a bundle), are the build code's choice.
+  const last = latestBuild();
+  const previous = last !== null && BUILDER.every((path) => last.files[path] === source.files.get(path)) ? last : null;
   const partial = join(BUILDS_DIR, `.partial-${randomBytes(8).toString('hex')}`);
   let typescript: typeof import('typescript') | undefined;
   for (const file of source.ts) {

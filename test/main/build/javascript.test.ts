@@ -87,6 +87,8 @@ describe('the JavaScript build the CLI runs from', () => {
       'const KEEP = 3; // edited',
     );
     expect(builds(project)).toHaveLength(3);
+    // Nothing is linked from a build the old build code made: how each file is transpiled is that code's choice.
+    expect(inode(latest, 'engine/index.js')).not.toBe(inode(next, 'engine/index.js'));
   });
 
   it('made by two runs at once, is one complete build, and both runs answer', async () => {

@@ -36,6 +36,8 @@ const KILL_POINTS: readonly KillPoint[] = [
   { chunks: 4, inTransaction: true },
 ];
 const LAST_KILL = Math.max(...KILL_POINTS.map((k) => k.chunks));
+/** An ingest that has not reached its kill point by then has stalled (a few seconds each, normally). */
+const KILL_POINT_DEADLINE_MS = 150_000;
 
 function copyRegistry(from: string, to: string): string {
   copyFileSync(from, to);
@@ -78,8 +80,14 @@ function writeLockHeld(probe: Store): boolean {
 /** Starts an ingest and kills it with SIGKILL at the kill point. */
 async function ingestKilledAt(db: string, file: string, point: KillPoint): Promise<number> {
   const watcher = Store.open(db, { busyTimeoutMs: 0 });
-  const child = spawn(process.execPath, ingestArgs(db, file), { stdio: 'ignore' });
+  const child = spawn(process.execPath, ingestArgs(db, file), { stdio: ['ignore', 'ignore', 'pipe'] });
   const exit = once(child, 'exit');
+  // What goes wrong is said, never waited on for ever: a process that could not start, or that stalls.
+  let started: Error | undefined;
+  child.on('error', (error) => (started = error));
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+  const deadline = Date.now() + KILL_POINT_DEADLINE_MS;
   try {
     const count = watcher
       .statement('SELECT COUNT(*) FROM source_record WHERE tenant_id = ? AND source_system = ?')
@@ -87,8 +95,15 @@ async function ingestKilledAt(db: string, file: string, point: KillPoint): Promi
     for (;;) {
       const committed = count.get(TENANT, SECOND) as number;
       if (committed >= point.chunks * CHUNK_LINES && (!point.inTransaction || writeLockHeld(watcher))) break;
+      if (started !== undefined) throw started;
       if (child.exitCode !== null)
-        throw new Error(`the ingest ended (exit ${String(child.exitCode)}) before its kill point`);
+        throw new Error(`the ingest ended (exit ${String(child.exitCode)}) before its kill point: ${stderr}`);
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(
+          `the ingest did not reach its kill point (${JSON.stringify(point)}) in ${String(KILL_POINT_DEADLINE_MS)} ms: ${String(committed)} records committed; its stderr: ${stderr}`,
+        );
+      }
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
     child.kill('SIGKILL');
