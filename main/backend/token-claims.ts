@@ -3,8 +3,8 @@
  * actor). The token is NOT verified here: the registry verifies every request, so nothing here grants
  * anything; a forged claim only changes what the console shows, never what the registry allows.
  */
-// The decoder alone: all of jose takes about 40 ms to load, at the console's start.
 import type { JWTPayload } from 'jose';
+// The decoder alone: all of jose takes about 40 ms to load, at the console's start.
 import { decodeJwt } from 'jose/jwt/decode';
 import { DEFAULT_TENANT_CLAIM } from '../../engine/host-side.ts';
 import { validationError } from '../../engine/contract/errors.ts';

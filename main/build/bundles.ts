@@ -27,7 +27,12 @@ export const THREAD_ENTRIES: Readonly<Record<string, string>> = {
   'prepare-thread': 'engine/ingest/prepare-thread',
 };
 
-/** The browser host (`npm start`), which the JavaScript build bundles too. */
+/**
+ * The browser host (`npm start`), which the JavaScript build bundles too. Not the CLI yet: bundled, it started in
+ * 0.32 s instead of 0.52, but one fresh-clone CI run with it hung in the crash-injection test of ingestion
+ * (test/main/cli/ingest-crash.test.ts), which passed in every other run here; until that is understood it loads
+ * file by file (its threads are bundled).
+ */
 export const HOST_ENTRIES: Readonly<Record<string, string>> = { 'browser-host': 'main/browser-host/main' };
 
 /** Where the bundles go, under the build's root. */
