@@ -34,12 +34,10 @@ function staticImports(file: string): { files: string[]; packages: string[] } {
   };
 }
 
-/** Every module of this code base that loading `roots` loads, relative to the project root. */
-function loadedBy(roots: readonly string[]): Set<string> {
-  return walk(roots).files;
-}
-
-/** The same modules, and the packages they import. */
+/**
+ * Every module of this code base that loading `roots` loads (relative to the project root), and the packages
+ * they import.
+ */
 function walk(roots: readonly string[]): { files: Set<string>; packages: Set<string> } {
   const files = new Set<string>();
   const packages = new Set<string>();
@@ -60,11 +58,11 @@ const ENGINE_ITSELF =
 
 describe("the console's request thread", () => {
   it('loads the backend and the browser host without the engine', () => {
-    const loaded = loadedBy([
+    const loaded = walk([
       'main/browser-host/main.ts',
       'main/backend/console-backend.ts',
       'main/browser-host/server.ts',
-    ]);
+    ]).files;
     // The walk itself reaches what it should: the backend, the pool, the store it checks a file with.
     expect(loaded).toContain('main/engine-host/pool.ts');
     expect(loaded).toContain('engine/host-side.ts');
@@ -83,7 +81,7 @@ describe("the console's request thread", () => {
   });
 
   it('is told apart from an engine thread, which loads the engine', () => {
-    const loaded = loadedBy(['main/engine-host/engine-thread.ts']);
+    const loaded = walk(['main/engine-host/engine-thread.ts']).files;
     expect(loaded).toContain('engine/local-engine.ts');
     expect([...loaded].filter((name) => ENGINE_ITSELF.test(name)).length).toBeGreaterThan(20);
   });
