@@ -165,6 +165,9 @@ describe('bad requests', () => {
     expect(problem.answer.headers.allow).toBe('GET, HEAD');
     const put = await refused(405, 'PUT', '/api/v1/matching/evaluation', { headers: json, body: '{}' });
     expect(put.answer.headers.allow).toBe('POST');
+    // TRACE too: a method HTTP defines is refused as not allowed here, not as an unknown path.
+    const trace = await refused(405, 'TRACE', '/api/v1/maintenance/jobs', { headers: auth });
+    expect(trace.answer.headers.allow).toBe('GET, HEAD');
   });
 
   it('path and query problems: a malformed job ID, unknown, repeated or non-numeric query parameters, a body on cancel', async () => {
