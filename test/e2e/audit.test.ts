@@ -105,7 +105,7 @@ describe('the registry audit', () => {
     });
     await page.getByTestId('pair-records').waitFor();
     // Blind: the records' values only.
-    expect(await page.getByRole('columnheader', { name: 'ln(m/u)' }).count()).toBe(0);
+    expect(await page.getByRole('columnheader', { name: 'Evidence, ln(m/u)' }).count()).toBe(0);
     expect(await page.getByTestId('pair-records-note').count()).toBe(0);
     await expectAccessible(page, 'audit-labelling');
     await screenshot(page, 'audit-02-labelling');

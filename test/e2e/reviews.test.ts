@@ -161,6 +161,13 @@ describe('review cases in the console', () => {
     await page.getByRole('table', { name: 'Case details' }).waitFor();
     await page.getByTestId('pair-records').waitFor();
     expect(await page.getByTestId('stale-case').count()).toBe(0);
+    // Each field's evidence says which way it counts: a band's name (Partial) can count against.
+    await page.getByRole('columnheader', { name: 'Evidence, ln(m/u)' }).waitFor();
+    const evidence = await page.getByTestId('pair-records').locator('tbody tr td:last-child').allTextContents();
+    expect(evidence.length).toBeGreaterThan(3);
+    for (const text of evidence)
+      expect(text).toMatch(/^(?:[+−]\d+\.\d\d (?:for|against)|0(?: \((?:household|with the address)\))?|—)$/);
+    expect(evidence.some((text) => text.endsWith(' for'))).toBe(true);
     await expectAccessible(page, 'review-case');
     await screenshot(page, '41-review-case');
 

@@ -10,20 +10,15 @@ import type { RecordRef } from '../../../engine/contract/matching.ts';
 import { useClient } from '../../client/context.tsx';
 import { IconAlert } from '../../icons.tsx';
 import { scoreRuleText } from '../../../engine/contract/score-explanation.ts';
-import { signed } from './metric-text.ts';
-import { EVIDENCE_FIELD, FIELD_ROWS, showValue } from './record-fields.ts';
+import { EVIDENCE_FIELD, FIELD_ROWS, evidenceText, showValue } from './record-fields.ts';
 import { useConsoleStatus } from '../../hooks/console-data.ts';
 import { connectionKey, keys } from '../../hooks/query-keys.ts';
 
-function contribution(value: number | undefined): string {
-  return value === undefined ? '—' : signed(value, 2);
-}
-
 /**
  * scoreThen: the score the pair had where it was shown before (a report, or a review case as it was opened: `then`
- * names it); absent for a pair chosen here, which had no earlier score.
+ * names it); absent for a pair chosen here, which had no earlier score. blind: the values only, without the bands,
+ * the weights and the score (a labeller not swayed by the model).
  */
-/** blind: the values only, without the bands, the weights and the score (a labeller not swayed by the model). */
 export function PairRecords({
   left,
   right,
@@ -91,7 +86,7 @@ export function PairRecords({
               </bdi>
             </Table.Th>
             {blind ? null : <Table.Th>Band</Table.Th>}
-            {blind ? null : <Table.Th>ln(m/u)</Table.Th>}
+            {blind ? null : <Table.Th>Evidence, ln(m/u)</Table.Th>}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -117,15 +112,7 @@ export function PairRecords({
                     {e?.band ?? (evidenceField === undefined ? '(compared with the name)' : 'missing')}
                   </Table.Td>
                 )}
-                {blind ? null : (
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    {e?.householdOnly === true
-                      ? '0 (household)'
-                      : e?.impliedBy !== undefined
-                        ? '0 (with the address)'
-                        : contribution(e?.logLikelihood)}
-                  </Table.Td>
-                )}
+                {blind ? null : <Table.Td style={{ whiteSpace: 'nowrap' }}>{evidenceText(e)}</Table.Td>}
               </Table.Tr>
             );
           })}

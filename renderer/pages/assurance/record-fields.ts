@@ -1,6 +1,8 @@
 /** The fields of a record as the workbench and the comparison viewer show them, in reading order (the schema's). */
 import { fieldTitle } from '../../../engine/contract/field-title.ts';
 import { DisplayFieldsSchema, type DisplayFields } from '../../../engine/contract/workbench.ts';
+import type { FieldEvidence } from '../../../engine/contract/matching.ts';
+import { signed } from './metric-text.ts';
 
 export const FIELD_ROWS: readonly (readonly [keyof DisplayFields, string])[] = (
   Object.keys(DisplayFieldsSchema.shape) as (keyof DisplayFields)[]
@@ -26,4 +28,20 @@ export function showValue(value: DisplayFields[keyof DisplayFields]): string {
   if (typeof value === 'string') return value;
   if (value.length === 0) return '—';
   return value.map((v) => (typeof v === 'string' ? v : `${v.system}: ${v.value}`)).join(', ');
+}
+
+/**
+ * A field's contribution to the score in words a reviewer reads at a glance: its weight and which way it counts. A
+ * band's name alone can mislead: "Partial" given names may be far apart (theo and christopher) and count against.
+ */
+export function evidenceText(
+  e: Pick<FieldEvidence, 'logLikelihood' | 'householdOnly' | 'impliedBy'> | undefined,
+): string {
+  if (e?.householdOnly === true) return '0 (household)';
+  if (e?.impliedBy !== undefined) return '0 (with the address)';
+  const value = e?.logLikelihood;
+  if (value === undefined) return '—';
+  // Shown to two places: what rounds to zero counts neither way.
+  if (Math.abs(value) < 0.005) return '0';
+  return `${signed(value, 2)} ${value > 0 ? 'for' : 'against'}`;
 }
