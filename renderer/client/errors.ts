@@ -22,3 +22,17 @@ export class ClientError extends Error {
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : 'something went wrong';
 }
+
+/**
+ * What a form's alert says when the form was refused. Where the refusal's issues are shown under the form's own
+ * fields, the alert names those fields and says what to do, rather than repeating a general "refused"; an issue no
+ * field shows is said in the alert itself. fields: the form's issue paths and their labels; retry: the button's verb.
+ */
+export function formRefusalText(error: Error, fields: Readonly<Record<string, string>>, retry: string): string {
+  if (!(error instanceof ClientError) || error.kind !== 'validation' || error.issues.length === 0) return error.message;
+  const labels = [...new Set(error.issues.flatMap((issue) => fields[issue.path] ?? []))];
+  const unshown = error.issues.filter((issue) => fields[issue.path] === undefined).map((issue) => issue.message);
+  if (labels.length === 0) return `${error.message}: ${unshown.join('; ')}`;
+  const fix = `Correct the ${labels.length === 1 ? 'field' : 'fields'} marked above (${labels.join(', ')}), then ${retry} again.`;
+  return unshown.length === 0 ? fix : `${fix} Also: ${unshown.join('; ')}.`;
+}

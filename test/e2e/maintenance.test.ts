@@ -155,6 +155,16 @@ describe('the console in a browser', () => {
     await expectAccessible(page, 'welcome');
     await screenshot(page, '01-welcome');
 
+    // A file name the backend refuses: the field says why, the alert says what to do, and nothing is written.
+    await page.getByLabel('File name').fill('../escape.db');
+    await page.getByRole('button', { name: 'Create sandbox' }).click();
+    await page.getByText(/^a file name is letters, digits/).waitFor();
+    await page.getByText('Correct the field marked above (File name), then create the sandbox again.').waitFor();
+    expect(existsSync(join(dir, 'escape.db'))).toBe(false);
+    await expectAccessible(page, 'sandbox-create-refused');
+    await screenshot(page, '01b-sandbox-create-refused');
+    await page.getByLabel('File name').fill('sandbox.db');
+
     // More people than meant: the creation shows its pace and time left, and Cancel keeps nothing.
     await page.getByLabel('Synthetic people').fill('100000');
     await page.getByRole('button', { name: 'Create sandbox' }).click();

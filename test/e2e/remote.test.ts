@@ -302,6 +302,10 @@ describe('the console on a remote registry', () => {
     await card.getByLabel('Registry URL').fill('http://registry.example.org');
     await card.getByRole('button', { name: 'Connect' }).click();
     await card.getByText(/give an https URL/).waitFor();
+    // The alert points at the field and says what to do, rather than a general "refused".
+    expect(await page.getByTestId('registry-error').textContent()).toContain(
+      'Correct the field marked above (Registry URL), then connect again.',
+    );
     await expectAccessible(page, 'remote-errors');
     await screenshot(page, '27-remote-errors');
   });

@@ -24,11 +24,20 @@ import { useState, type SyntheticEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Connection, ConsoleStatus, RecentRegistry } from '../../../console-protocol/protocol.ts';
 import { useClient } from '../../client/context.tsx';
-import { ClientError, errorMessage } from '../../client/errors.ts';
+import { ClientError, errorMessage, formRefusalText } from '../../client/errors.ts';
 import { keys } from '../../hooks/query-keys.ts';
 import { navigate, paths } from '../../hooks/route.ts';
 import { formatDateTime } from '../../format.ts';
 import { IconAlert, IconCloud } from '../../icons.tsx';
+
+/** The form's fields by the paths the backend's refusals name. */
+const REGISTRY_FIELDS = {
+  baseUrl: 'Registry URL',
+  issuer: 'Identity provider',
+  clientId: 'Client ID',
+  resource: 'API resource',
+  token: 'Access token',
+} as const;
 
 type RemoteConnection = Extract<Connection, { kind: 'remote-registry' }>;
 
@@ -319,7 +328,9 @@ export function RegistryCard({ status }: { readonly status: ConsoleStatus }) {
                   title="Not connected"
                   data-testid="registry-error"
                 >
-                  <Text size="sm">{error.message}</Text>
+                  <Text size="sm">
+                    {formRefusalText(error, REGISTRY_FIELDS, mode === 'sign-in' ? 'sign in' : 'connect')}
+                  </Text>
                 </Alert>
               ) : null}
               <Group justify="flex-end">

@@ -27,7 +27,7 @@ import {
   type SandboxProgress,
 } from '../../../console-protocol/protocol.ts';
 import { useClient } from '../../client/context.tsx';
-import { ClientError, errorMessage } from '../../client/errors.ts';
+import { ClientError, errorMessage, formRefusalText } from '../../client/errors.ts';
 import { keys } from '../../hooks/query-keys.ts';
 import { navigate, paths } from '../../hooks/route.ts';
 import { formatCount, formatRemaining } from '../../format.ts';
@@ -35,6 +35,10 @@ import { IconAlert, IconFolder, IconPlus } from '../../icons.tsx';
 import { RegistryCard } from './registry-card.tsx';
 import { useStepRemaining } from '../assurance/use-step-remaining.ts';
 import { TableDate } from '../../layout/table-date.tsx';
+
+/** The forms' fields by the paths the backend's refusals name. */
+const CREATE_FIELDS = { folder: 'Folder', fileName: 'File name', syntheticPeople: 'Synthetic people', seed: 'Seed' };
+const OPEN_FIELDS = { path: 'Sandbox file', tenantId: 'Tenant' };
 
 const STAGE_TEXT: Record<SandboxProgress['stage'], string> = {
   preparing: 'Preparing the sandbox file…',
@@ -225,7 +229,7 @@ function CreateSandboxCard({ status }: { readonly status: ConsoleStatus }) {
             </Group>
             {error !== null && (
               <Alert color="red" variant="light" icon={<IconAlert />} title="The sandbox was not created">
-                {error.message}
+                {formRefusalText(error, CREATE_FIELDS, 'create the sandbox')}
               </Alert>
             )}
             {cancelled && creating === null ? (
@@ -326,7 +330,7 @@ function OpenSandboxCard({ status }: { readonly status: ConsoleStatus }) {
             />
             {error !== null && (
               <Alert color="red" variant="light" icon={<IconAlert />} title="The sandbox was not opened">
-                {error.message}
+                {formRefusalText(error, OPEN_FIELDS, 'open the sandbox')}
               </Alert>
             )}
             <Group justify="flex-end">
