@@ -50,7 +50,7 @@ describe('zod issues as the engine reports them', () => {
     const schema = z.strictObject({
       a: z.literal('x'),
       b: z.string().startsWith('z'),
-      c: z.string().email(),
+      c: z.email(),
       d: z.string().max(3),
       e: z.string().regex(/^\d+$/, 'digits only'),
     });
