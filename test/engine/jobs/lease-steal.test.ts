@@ -13,8 +13,12 @@ import { scratchDir } from '../../helpers/temp.ts';
 
 const SCRIPT = fileURLToPath(new URL('./slow-worker.ts', import.meta.url));
 
-function slowWorker(db: string, mode: 'pause' | 'spin', ms: number): ChildProcess & { output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, db, mode, String(ms)], {
+function slowWorker(
+  db: string,
+  mode: 'pause' | 'spin-until-taken',
+  arg: string,
+): ChildProcess & { output: () => string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, db, mode, arg], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -37,14 +41,14 @@ describe('a batch slower than the lease', () => {
       const db = await makeSandbox(dir, 'renew', 30, 3);
       setMaintenance(db, { LeaseSeconds: 1, PollIntervalSeconds: 1 });
       const { jobId } = cliJson<{ jobId: string }>(db, ['reindex', '--reason', 'slow batches', '--batch-size', '25']);
-      const first = slowWorker(db, 'pause', 1200);
+      const first = slowWorker(db, 'pause', '1200');
       await waitFor(
         'the first worker to claim the job',
         () => (jobClaims(db, jobId) >= 1 ? true : undefined),
         60_000,
         50,
       );
-      const second = slowWorker(db, 'pause', 1200);
+      const second = slowWorker(db, 'pause', '1200');
       const end = await waitFor(
         'the job to end, or to be taken over',
         () => {
@@ -76,8 +80,9 @@ describe('a batch slower than the lease', () => {
         '--batch-size',
         '25',
       ]);
-      // Blocked for 2.5 s with a 1 s lease and a 1 s poll: the other worker always takes the job mid-batch.
-      const workers = [slowWorker(db, 'spin', 2500), slowWorker(db, 'spin', 2500)];
+      // Each batch blocks its worker (no lease renewal runs) until the other worker has taken the job over: ordered by
+      // events, so no batch commits however slowly a worker starts on a loaded machine (a 2.5 s block once did).
+      const workers = [slowWorker(db, 'spin-until-taken', jobId), slowWorker(db, 'spin-until-taken', jobId)];
       const end = await waitFor(
         'the job to end',
         () => {

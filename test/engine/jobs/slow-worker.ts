@@ -6,6 +6,9 @@
  *   slow-worker.ts DB spin-until FILE [CONFIG] its first batch blocks the event loop until FILE exists (the test
  *                                              creates it once another replica has taken the job over: ordered by
  *                                              events, not by a duration a slow machine may outlast)
+ *   slow-worker.ts DB spin-until-taken JOB     every batch blocks the event loop until another worker has claimed
+ *                                              job JOB since the batch's write was due (SQLite): no batch ever
+ *                                              commits, however slowly the other worker starts
  *
  * DB is a SQLite file or a PostgreSQL URL (whose configuration file CONFIG names).
  *
@@ -15,11 +18,16 @@
 import { existsSync } from 'node:fs';
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import { runWorker } from '../../../engine/jobs/worker.ts';
+import { Store } from '../../../engine/store/store.ts';
+import { withTenant } from '../../../engine/store/tenant-scope.ts';
 
-/** The third argument: milliseconds (pause, spin), or the marker file's path (spin-until). */
+/** The third argument: milliseconds (pause, spin), the marker file's path (spin-until) or the job ID (spin-until-taken). */
 const [dbPath, mode, arg, config] = process.argv.slice(2);
-if (dbPath === undefined || (mode !== 'pause' && mode !== 'spin' && mode !== 'spin-until') || arg === undefined) {
-  throw new Error('usage: slow-worker.ts DB pause|spin MS [CONFIG], or DB spin-until FILE [CONFIG]');
+const MODES = ['pause', 'spin', 'spin-until', 'spin-until-taken'];
+if (dbPath === undefined || mode === undefined || !MODES.includes(mode) || arg === undefined) {
+  throw new Error(
+    'usage: slow-worker.ts DB pause|spin MS [CONFIG], DB spin-until FILE [CONFIG], or DB spin-until-taken JOB',
+  );
 }
 const ms = Number(arg);
 const engine = LocalEngine.open({ dbPath, ...(config === undefined ? {} : { settingsPath: config }) });
@@ -43,6 +51,29 @@ function blockUntil(file: string): void {
   while (!existsSync(file) && Date.now() < until) Atomics.wait(nap, 0, 0, 20);
 }
 
+/** How many times job `jobId` has been claimed, read through a connection of its own. */
+function claimsOf(jobId: string): number {
+  return withTenant('jobs-test', () => {
+    const store = Store.open(dbPath ?? '', { readonly: true });
+    try {
+      return store
+        .statement('SELECT claims FROM maintenance_job WHERE tenant_id = ? AND job_id = ?')
+        .pluck()
+        .get('jobs-test', jobId) as number;
+    } finally {
+      store.close();
+    }
+  });
+}
+
+/** Blocks the event loop until another worker has claimed the job since now, at most ten minutes. */
+function blockUntilTaken(jobId: string): void {
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  const claims = claimsOf(jobId);
+  const until = Date.now() + 600_000;
+  while (claimsOf(jobId) === claims && Date.now() < until) Atomics.wait(nap, 0, 0, 20);
+}
+
 await runWorker(engine.env, {
   tenants: ['jobs-test'],
   signal: controller.signal,
@@ -51,6 +82,7 @@ await runWorker(engine.env, {
     beforeWrite: async () => {
       batches += 1;
       if (mode === 'spin-until' && batches === 1) blockUntil(arg);
+      else if (mode === 'spin-until-taken') blockUntilTaken(arg);
       else if (mode === 'spin') spin(ms);
       else if (mode === 'pause') await new Promise((resolve) => setTimeout(resolve, ms));
     },
