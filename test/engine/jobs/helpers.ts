@@ -13,9 +13,10 @@ import { withTenant } from '../../../engine/store/tenant-scope.ts';
 import { settingsPathFor } from '../../../engine/config/settings.ts';
 import type { CallContext } from '../../../engine/contract/operations.ts';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
+import { TENANT } from './job-claims.ts';
 
 export const BIN = fileURLToPath(new URL('../../../main/cli/bin.js', import.meta.url));
-export const TENANT = 'jobs-test';
+export { TENANT, jobClaims } from './job-claims.ts';
 export const CTX: CallContext = { tenantId: TENANT, actor: 'test' };
 
 /**
@@ -220,21 +221,6 @@ function readJobRow(dbPath: string, jobId: string): JobState {
   } finally {
     store.close();
   }
-}
-
-/** Extra details of a job row the contract does not show. */
-export function jobClaims(dbPath: string, jobId: string): number {
-  return withTenant(TENANT, () => {
-    const store = Store.open(dbPath, { readonly: true });
-    try {
-      return store
-        .statement('SELECT claims FROM maintenance_job WHERE tenant_id = ? AND job_id = ?')
-        .pluck()
-        .get(TENANT, jobId) as number;
-    } finally {
-      store.close();
-    }
-  });
 }
 
 const DUMPS: Readonly<Record<string, string>> = {

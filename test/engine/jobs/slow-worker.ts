@@ -18,8 +18,7 @@
 import { existsSync } from 'node:fs';
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import { runWorker } from '../../../engine/jobs/worker.ts';
-import { Store } from '../../../engine/store/store.ts';
-import { withTenant } from '../../../engine/store/tenant-scope.ts';
+import { jobClaims, TENANT } from './job-claims.ts';
 
 /** The third argument: milliseconds (pause, spin), the marker file's path (spin-until) or the job ID (spin-until-taken). */
 const [dbPath, mode, arg, config] = process.argv.slice(2);
@@ -44,44 +43,27 @@ function spin(forMs: number): void {
   }
 }
 
-/** Blocks the event loop (no timer, no lease renewal runs) until the file exists, at most ten minutes. */
-function blockUntil(file: string): void {
+/** Blocks the event loop (no timer, no lease renewal runs) until `done` holds, at most ten minutes. */
+function blockUntil(done: () => boolean): void {
   const nap = new Int32Array(new SharedArrayBuffer(4));
   const until = Date.now() + 600_000;
-  while (!existsSync(file) && Date.now() < until) Atomics.wait(nap, 0, 0, 20);
+  while (!done() && Date.now() < until) Atomics.wait(nap, 0, 0, 20);
 }
 
-/** How many times job `jobId` has been claimed, read through a connection of its own. */
-function claimsOf(jobId: string): number {
-  return withTenant('jobs-test', () => {
-    const store = Store.open(dbPath ?? '', { readonly: true });
-    try {
-      return store
-        .statement('SELECT claims FROM maintenance_job WHERE tenant_id = ? AND job_id = ?')
-        .pluck()
-        .get('jobs-test', jobId) as number;
-    } finally {
-      store.close();
-    }
-  });
-}
-
-/** Blocks the event loop until another worker has claimed the job since now, at most ten minutes. */
+/** Blocks the event loop until another worker has claimed job `jobId` since now. */
 function blockUntilTaken(jobId: string): void {
-  const nap = new Int32Array(new SharedArrayBuffer(4));
-  const claims = claimsOf(jobId);
-  const until = Date.now() + 600_000;
-  while (claimsOf(jobId) === claims && Date.now() < until) Atomics.wait(nap, 0, 0, 20);
+  const claims = jobClaims(dbPath ?? '', jobId);
+  blockUntil(() => jobClaims(dbPath ?? '', jobId) !== claims);
 }
 
 await runWorker(engine.env, {
-  tenants: ['jobs-test'],
+  tenants: [TENANT],
   signal: controller.signal,
   onEvent: (event) => process.stdout.write(JSON.stringify(event) + '\n'),
   hooks: {
     beforeWrite: async () => {
       batches += 1;
-      if (mode === 'spin-until' && batches === 1) blockUntil(arg);
+      if (mode === 'spin-until' && batches === 1) blockUntil(() => existsSync(arg));
       else if (mode === 'spin-until-taken') blockUntilTaken(arg);
       else if (mode === 'spin') spin(ms);
       else if (mode === 'pause') await new Promise((resolve) => setTimeout(resolve, ms));
