@@ -33,7 +33,13 @@ import {
 import { validationError } from '../contract/errors.ts';
 import { keyRingFor } from '../config/key-ring.ts';
 import { compileModel, logistic, matchLogOdds, registryPrior } from '../scoring/fellegi-sunter.ts';
-import { FIELD_COUNT, newScratch } from '../scoring/field-comparison.ts';
+import {
+  FIELD_COUNT,
+  GIVEN_NAME_VARIANT_FLAG,
+  PERSONAL_IDENTIFIER_FLAG,
+  newScratch,
+  pairFlags,
+} from '../scoring/field-comparison.ts';
 import { defaultModel } from '../scoring/default-model.ts';
 import {
   copyTermReadings,
@@ -184,7 +190,7 @@ export function estimate(
     conflicts,
     pairSimilarity,
     pairTermReadings,
-    pairPersonalIdentifier,
+    pairFlags: flagsOfPairs,
     pairPattern,
     patterns,
     sessions,
@@ -225,8 +231,9 @@ export function estimate(
     const similarities = new Float64Array(keys.length * FIELD_COUNT);
     // The live scorer's term-frequency readings of each modelled pair, for the adjustment under the fitted model.
     const termReadings = new Float64Array(keys.length * TERM_READINGS);
-    // Which modelled pairs compared a personal identifier system (household-evidence.ts).
-    const personalIdentifiers = new Uint8Array(keys.length);
+    // Each modelled pair's flags (field-comparison.ts pairFlags): a personal identifier system compared, given names
+    // that are variants of each other.
+    const flags = new Uint8Array(keys.length);
     const pattern: number[] = [];
     let trusted = 0;
     let conflicts = 0;
@@ -246,7 +253,7 @@ export function estimate(
       else {
         similarities.set(scratch.similarity, pattern.length * FIELD_COUNT);
         copyTermReadings(scratch, termReadings, pattern.length * TERM_READINGS);
-        personalIdentifiers[pattern.length] = scratch.personalIdentifier ? 1 : 0;
+        flags[pattern.length] = pairFlags(scratch);
         pattern.push(index.add(scratch.similarity));
         // The rules whose usable keys the pair shares, as enumerated; worked out again only past the enumeration's cap.
         const rules = enumerated.truncated ? undefined : enumerated.pairs.get(key);
@@ -279,7 +286,7 @@ export function estimate(
       conflicts,
       pairSimilarity: similarities,
       pairTermReadings: termReadings,
-      pairPersonalIdentifier: personalIdentifiers,
+      pairFlags: flags,
       pairPattern: pattern,
       patterns: index.patterns(),
       sessions,
@@ -409,14 +416,15 @@ export function estimate(
     for (let i = 0; i < modelled; i++) {
       if ((i & 8191) === 0) control.step('scoring candidate pairs under the model', i, modelled);
       const similarity = pairSimilarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT);
+      const personal = ((flagsOfPairs[i] ?? 0) & PERSONAL_IDENTIFIER_FLAG) !== 0;
+      const variant = ((flagsOfPairs[i] ?? 0) & GIVEN_NAME_VARIANT_FLAG) !== 0;
       const raw = logistic(
-        matchLogOdds(compiled, similarity, pairPersonalIdentifier[i] === 1) +
+        matchLogOdds(compiled, similarity, personal) +
           modelTermFrequency(compiled, pairTermReadings, i * TERM_READINGS),
       );
       rawScore[i] = raw;
-      const personal = pairPersonalIdentifier[i] === 1;
-      limited[i] = scoreLimit(similarity, personal) === undefined ? 0 : 1;
-      score[i] = limitedScore(raw, similarity, Probable, personal).score;
+      limited[i] = scoreLimit(similarity, personal, variant) === undefined ? 0 : 1;
+      score[i] = limitedScore(raw, similarity, Probable, personal, variant).score;
       posterior[i] = fit.posterior[pairPattern[i] ?? 0] ?? 0;
     }
     score.fill(1, modelled);

@@ -14,7 +14,7 @@ import { validationError } from '../contract/errors.ts';
 import type { CallContext } from '../contract/operations.ts';
 import type { MatchFields } from '../contract/fields.ts';
 import { copyTermReadings, TERM_READINGS, type Scorer } from '../scoring/scorer.ts';
-import { FIELD_COUNT, newScratch } from '../scoring/field-comparison.ts';
+import { FIELD_COUNT, newScratch, pairFlags } from '../scoring/field-comparison.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { activeProfile, type StoredProfile } from '../store/profiles.ts';
 import { requireTenant } from '../store/tenants.ts';
@@ -66,8 +66,8 @@ export interface LoadedDataset {
    * gives the adjustment (log-odds) the live scorer adds under any model.
    */
   readonly termReadings: Float64Array;
-  /** 1 where the identifier field compared a personal system (FieldScratch.personalIdentifier). */
-  readonly personalIdentifier: Uint8Array;
+  /** Each pair's flags (field-comparison.ts pairFlags: a personal identifier system compared, given-name variants). */
+  readonly flags: Uint8Array;
 }
 
 function rowNamer(request: DatasetRequest): (index: number) => string {
@@ -145,7 +145,7 @@ export function loadDataset(
     const score = new Float64Array(pairs.length);
     const decidedBy = new Uint8Array(pairs.length);
     const termReadings = new Float64Array(pairs.length * TERM_READINGS);
-    const personalIdentifier = new Uint8Array(pairs.length);
+    const flags = new Uint8Array(pairs.length);
     const scratch = newScratch();
     let matches = 0;
     for (let i = 0; i < pairs.length; i++) {
@@ -157,7 +157,7 @@ export function loadDataset(
       score[i] = outcome.score;
       decidedBy[i] = DECIDED_CODE[outcome.decidedBy];
       copyTermReadings(scratch, termReadings, i * TERM_READINGS);
-      personalIdentifier[i] = scratch.personalIdentifier ? 1 : 0;
+      flags[i] = pairFlags(scratch);
       similarity.set(scratch.similarity, i * FIELD_COUNT);
       matches += isMatch[i] ?? 0;
     }
@@ -177,7 +177,7 @@ export function loadDataset(
       score,
       decidedBy,
       termReadings,
-      personalIdentifier,
+      flags,
     };
   });
 }

@@ -12,7 +12,7 @@ import type { ComparatorProfile } from '../contract/profile.ts';
 import { validationError } from '../contract/errors.ts';
 import { exact } from './exact.ts';
 import { jaroWinkler } from './jaro-winkler.ts';
-import { normalisedDamerauLevenshtein } from './damerau-levenshtein.ts';
+import { damerauLevenshteinWithin, normalisedDamerauLevenshtein } from './damerau-levenshtein.ts';
 import { diceCoefficient } from './dice-coefficient.ts';
 import { birthDateSimilarity } from './birth-date-levels.ts';
 import { editLevelSimilarity } from './edit-levels.ts';
@@ -152,6 +152,18 @@ export function compareNames(a: PreparedName, b: PreparedName, set: NameComparat
     };
   }
   return { similarity: bestSimilarity, comparator: bestComparator };
+}
+
+/**
+ * Whether two names that compare alike are still two names: more than one keying error apart (Damerau-Levenshtein)
+ * and not nicknames of one name in the profile's dictionaries (andre and andreas, anais and janis, john and joannie;
+ * not andre and andrw, nor bob and robert). Twins are often given such names; a clerk's slip is one keying error.
+ */
+export function distinctNames(a: PreparedName, b: PreparedName, set: NameComparatorSet): boolean {
+  if (damerauLevenshteinWithin(a.text, b.text, 1) <= 1) return false;
+  // Prepared only where the profile lists the Nickname comparator; the dictionaries hold either way.
+  const left = a.nickname ?? nicknameGroup(set.nicknames, a.text);
+  return left === undefined || left.group !== (b.nickname ?? nicknameGroup(set.nicknames, b.text))?.group;
 }
 
 /** A date as its digits (`1980-01-02`, `1980 01 02` → `19800102`). */

@@ -16,9 +16,10 @@
  * family name keyed as the given name and the reverse) counts when the crossed initials agree, both crossed
  * comparisons are at least Strong and together they beat the straight ones.
  */
-import { FIELD_NAMES, type ComparatorName } from '../contract/fields.ts';
+import { BAND_FLOORS, FIELD_NAMES, type ComparatorName } from '../contract/fields.ts';
 import {
   compareNames,
+  distinctNames,
   type NameComparison,
   type PreparedName,
   type NameComparatorSet,
@@ -53,10 +54,29 @@ export interface FieldScratch {
    */
   personalIdentifier: boolean;
   /**
+   * True when the given names agree at Strong only by sound, as two names do: the phonetic comparator beat every
+   * other the profile lists, and the names are more than one keying error apart and not nicknames of one name in the
+   * profile's dictionaries (anais and janis, john and joannie; not neil and neal). The twin hold reads it (scorer.ts
+   * possibleTwin).
+   */
+  givenNameVariant: boolean;
+  /**
    * What a Fellegi-Sunter score added to the model's prior log-odds for the registry's size (fellegi-sunter.ts
    * priorAdjustment); 0 when nothing was added.
    */
   priorAdjustment: number;
+}
+
+/** A pair's flags beside its similarities, for the tables of pairs assurance keeps (pairFlags). */
+export const PERSONAL_IDENTIFIER_FLAG = 1;
+export const GIVEN_NAME_VARIANT_FLAG = 2;
+
+/** The scratch's flags as one number: what a table of pairs stores to score a pair again as the live scorer does. */
+export function pairFlags(scratch: FieldScratch): number {
+  return (
+    (scratch.personalIdentifier ? PERSONAL_IDENTIFIER_FLAG : 0) |
+    (scratch.givenNameVariant ? GIVEN_NAME_VARIANT_FLAG : 0)
+  );
 }
 
 export function newScratch(): FieldScratch {
@@ -70,6 +90,7 @@ export function newScratch(): FieldScratch {
     termRelative: new Float64Array(FIELD_COUNT).fill(Number.NaN),
     termLogFrequency: new Float64Array(FIELD_COUNT).fill(Number.NaN),
     personalIdentifier: false,
+    givenNameVariant: false,
     priorAdjustment: 0,
   };
 }
@@ -225,11 +246,20 @@ function compareNameParts(a: PreparedRecord, b: PreparedRecord, sets: NameSets, 
     ) {
       setName(out, 0, familyCrossed);
       setName(out, 1, givenCrossed);
+      out.givenNameVariant = false;
       return;
     }
   }
   setName(out, 0, family);
   setName(out, 1, given);
+  out.givenNameVariant =
+    given !== null &&
+    a.given !== null &&
+    b.given !== null &&
+    given.similarity >= BAND_FLOORS.Strong &&
+    given.similarity < BAND_FLOORS.Exact &&
+    given.comparator === 'Phonetic' &&
+    distinctNames(a.given, b.given, sets.given);
 }
 
 /**

@@ -88,8 +88,10 @@ describe('health figures and drift', () => {
     expect(advice.get('completeness:birthDate')).toBe(
       'The source sends birth date on fewer records: ask it whether its extract or mapping changed; matching leans on the other fields meanwhile.',
     );
+    // 1,762.5 since 2026-12-02: two of these people whose given names only sound alike, one record without a birth
+    // date, are held to review rather than linked (scorer.ts possibleTwin).
     expect(flagged.get('review-rate')).toMatch(
-      /^hospital: the review cases per 1,000 records created rose from 25\.0 to 1,750\.0 \(z \d+\.\d\)$/,
+      /^hospital: the review cases per 1,000 records created rose from 25\.0 to 1,762\.5 \(z \d+\.\d\)$/,
     );
     expect(advice.get('review-rate')).toMatch(/^Open the cases this ingest opened/);
     expect(health.flags.every((f) => (f.advice ?? '').length > 0)).toBe(true);

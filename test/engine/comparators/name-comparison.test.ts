@@ -3,6 +3,7 @@ import {
   buildNameComparatorSet,
   compareNames,
   compareWithComparator,
+  distinctNames,
   prepareName,
 } from '../../../engine/comparators/name-comparison.ts';
 import type { NameComparatorSet } from '../../../engine/comparators/name-comparison.ts';
@@ -95,6 +96,37 @@ describe('compareNames', () => {
     expect(compare('night', 'nacht', dice)).toEqual({ similarity: 0.25, comparator: 'DiceCoefficient' });
     const dl = buildNameComparatorSet(['NormalisedDamerauLevenshtein'], profile);
     expect(compare('ca', 'abc', dl).similarity).toBeCloseTo(1 / 3, 12);
+  });
+});
+
+describe('distinctNames (the twin hold: names that compare alike yet are two names)', () => {
+  const profile = profileWith();
+
+  it('is false within one keying error and for nicknames of one name, whether or not the set prepared nicknames', () => {
+    for (const set of [
+      buildNameComparatorSet(['JaroWinkler'], profile),
+      buildNameComparatorSet(['JaroWinkler', 'Nickname'], profile),
+    ]) {
+      const distinct = (a: string, b: string): boolean => distinctNames(prepareName(a, set), prepareName(b, set), set);
+      // One insertion, deletion, substitution or adjacent transposition: a clerk's slip.
+      for (const [a, b] of [
+        ['andre', 'andres'],
+        ['andrew', 'andre'],
+        ['neil', 'neal'],
+        ['martha', 'marhta'],
+        ['mary ann', 'maryann'],
+      ] as const)
+        expect(distinct(a, b), `${a} / ${b}`).toBe(false);
+      expect(distinct('bill', 'william')).toBe(false);
+      // Two keying errors or more, no shared nickname group: two names.
+      for (const [a, b] of [
+        ['neal', 'nels'],
+        ['anais', 'janis'],
+        ['john', 'joannie'],
+        ['annabel', 'annabeth'],
+      ] as const)
+        expect(distinct(a, b), `${a} / ${b}`).toBe(true);
+    }
   });
 });
 

@@ -45,6 +45,11 @@ const HOUSEHOLD: Record<string, [MatchFields, MatchFields]> = {
   'same-sex twins': [child, { ...child, givenName: 'emma' }],
   'opposite-sex twins': [child, { ...child, givenName: 'oliver', sex: 'male' }],
   'same-sex twins, similar given names (Partial)': [child, { ...child, givenName: 'arabella' }],
+  // Strong only by sound (Double Metaphone ANS), two keying errors apart: two names.
+  'same-sex twins, given names that only sound alike': [
+    { ...child, givenName: 'anais' },
+    { ...child, givenName: 'janis' },
+  ],
   'twins without a recorded sex': [
     { ...child, sex: null },
     { ...child, sex: null, givenName: 'emma' },
