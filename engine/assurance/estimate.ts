@@ -35,7 +35,7 @@ import { keyRingFor } from '../config/key-ring.ts';
 import { compileModel, logistic, matchLogOdds, registryPrior } from '../scoring/fellegi-sunter.ts';
 import {
   FIELD_COUNT,
-  GIVEN_NAME_VARIANT_FLAG,
+  SOUND_ALIKE_GIVEN_NAMES_FLAG,
   PERSONAL_IDENTIFIER_FLAG,
   newScratch,
   pairFlags,
@@ -232,7 +232,7 @@ export function estimate(
     // The live scorer's term-frequency readings of each modelled pair, for the adjustment under the fitted model.
     const termReadings = new Float64Array(keys.length * TERM_READINGS);
     // Each modelled pair's flags (field-comparison.ts pairFlags): a personal identifier system compared, given names
-    // that are variants of each other.
+    // that agree only by sound.
     const flags = new Uint8Array(keys.length);
     const pattern: number[] = [];
     let trusted = 0;
@@ -417,14 +417,14 @@ export function estimate(
       if ((i & 8191) === 0) control.step('scoring candidate pairs under the model', i, modelled);
       const similarity = pairSimilarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT);
       const personal = ((flagsOfPairs[i] ?? 0) & PERSONAL_IDENTIFIER_FLAG) !== 0;
-      const variant = ((flagsOfPairs[i] ?? 0) & GIVEN_NAME_VARIANT_FLAG) !== 0;
+      const soundAlike = ((flagsOfPairs[i] ?? 0) & SOUND_ALIKE_GIVEN_NAMES_FLAG) !== 0;
       const raw = logistic(
         matchLogOdds(compiled, similarity, personal) +
           modelTermFrequency(compiled, pairTermReadings, i * TERM_READINGS),
       );
       rawScore[i] = raw;
-      limited[i] = scoreLimit(similarity, personal, variant) === undefined ? 0 : 1;
-      score[i] = limitedScore(raw, similarity, Probable, personal, variant).score;
+      limited[i] = scoreLimit(similarity, personal, soundAlike) === undefined ? 0 : 1;
+      score[i] = limitedScore(raw, similarity, Probable, personal, soundAlike).score;
       posterior[i] = fit.posterior[pairPattern[i] ?? 0] ?? 0;
     }
     score.fill(1, modelled);

@@ -66,7 +66,10 @@ export interface LoadedDataset {
    * gives the adjustment (log-odds) the live scorer adds under any model.
    */
   readonly termReadings: Float64Array;
-  /** Each pair's flags (field-comparison.ts pairFlags: a personal identifier system compared, given-name variants). */
+  /**
+   * Each pair's flags (field-comparison.ts pairFlags): a personal identifier system compared, given names that agree
+   * only by sound.
+   */
   readonly flags: Uint8Array;
 }
 

@@ -156,8 +156,8 @@ export function compareNames(a: PreparedName, b: PreparedName, set: NameComparat
 
 /**
  * Whether two names that compare alike are still two names: more than one keying error apart (Damerau-Levenshtein)
- * and not nicknames of one name in the profile's dictionaries (andre and andreas, anais and janis, john and joannie;
- * not andre and andrw, nor bob and robert). Twins are often given such names; a clerk's slip is one keying error.
+ * and not nicknames of one name in the profile's dictionaries (anais and janis, john and joannie are two names; andre
+ * and andrw, and bob and robert with a dictionary that lists them, are one). A clerk's slip is one keying error.
  */
 export function distinctNames(a: PreparedName, b: PreparedName, set: NameComparatorSet): boolean {
   if (damerauLevenshteinWithin(a.text, b.text, 1) <= 1) return false;

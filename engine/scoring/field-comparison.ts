@@ -59,7 +59,7 @@ export interface FieldScratch {
    * profile's dictionaries (anais and janis, john and joannie; not neil and neal). The twin hold reads it (scorer.ts
    * possibleTwin).
    */
-  givenNameVariant: boolean;
+  soundAlikeGivenNames: boolean;
   /**
    * What a Fellegi-Sunter score added to the model's prior log-odds for the registry's size (fellegi-sunter.ts
    * priorAdjustment); 0 when nothing was added.
@@ -69,13 +69,13 @@ export interface FieldScratch {
 
 /** A pair's flags beside its similarities, for the tables of pairs assurance keeps (pairFlags). */
 export const PERSONAL_IDENTIFIER_FLAG = 1;
-export const GIVEN_NAME_VARIANT_FLAG = 2;
+export const SOUND_ALIKE_GIVEN_NAMES_FLAG = 2;
 
 /** The scratch's flags as one number: what a table of pairs stores to score a pair again as the live scorer does. */
 export function pairFlags(scratch: FieldScratch): number {
   return (
     (scratch.personalIdentifier ? PERSONAL_IDENTIFIER_FLAG : 0) |
-    (scratch.givenNameVariant ? GIVEN_NAME_VARIANT_FLAG : 0)
+    (scratch.soundAlikeGivenNames ? SOUND_ALIKE_GIVEN_NAMES_FLAG : 0)
   );
 }
 
@@ -90,7 +90,7 @@ export function newScratch(): FieldScratch {
     termRelative: new Float64Array(FIELD_COUNT).fill(Number.NaN),
     termLogFrequency: new Float64Array(FIELD_COUNT).fill(Number.NaN),
     personalIdentifier: false,
-    givenNameVariant: false,
+    soundAlikeGivenNames: false,
     priorAdjustment: 0,
   };
 }
@@ -246,13 +246,13 @@ function compareNameParts(a: PreparedRecord, b: PreparedRecord, sets: NameSets, 
     ) {
       setName(out, 0, familyCrossed);
       setName(out, 1, givenCrossed);
-      out.givenNameVariant = false;
+      out.soundAlikeGivenNames = false;
       return;
     }
   }
   setName(out, 0, family);
   setName(out, 1, given);
-  out.givenNameVariant =
+  out.soundAlikeGivenNames =
     given !== null &&
     a.given !== null &&
     b.given !== null &&

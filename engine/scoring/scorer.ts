@@ -81,7 +81,7 @@ export function hasNameEvidence(similarity: Float64Array): boolean {
  * non-trusted identifier does not lift the hold: children's records carry a parent's contact details and a family
  * plan's member number, so those are household evidence (household-evidence.ts). Only a trusted identifier,
  * personal by configuration, links such a pair, and it decides before any score.
- *  - Given names that agree only by sound (`givenNameVariant`: the phonetic comparator beat every other, the names
+ *  - Given names that agree only by sound (`soundAlikeGivenNames`: the phonetic comparator beat every other, the names
  *    are more than one keying error apart and not nicknames of one name: anais and janis, john and joannie) are two
  *    names too, unless a personal identifier agrees (it says who the person is; the caller passes false then). In
  *    the scale bench's registry of 300,000 records the hold undid three of the seven identities that joined two
@@ -93,7 +93,7 @@ export function hasNameEvidence(similarity: Float64Array): boolean {
  *    error between records of one person, Christen 2012 §2), and holding every such pair would send the
  *    true pairs of every source without a sex field to review.
  */
-export function possibleTwin(similarity: Float64Array, givenNameVariant = false): boolean {
+export function possibleTwin(similarity: Float64Array, soundAlikeGivenNames = false): boolean {
   const sex = similarity[SEX] ?? Number.NaN;
   if (Number.isNaN(sex)) return false;
   if ((similarity[FAMILY_NAME] ?? 0) < BAND_FLOORS.Strong || (similarity[BIRTH_DATE] ?? 0) < BAND_FLOORS.Exact)
@@ -102,7 +102,7 @@ export function possibleTwin(similarity: Float64Array, givenNameVariant = false)
   // Twins of opposite sex are often given names a letter or two apart (Daniel and Danielle, Francis and Frances,
   // Jo and Joe), which agree Strong. A Strong given name with another recorded sex is such a pair far more often than
   // one person whose name was mistyped and whose sex was miscoded in the same record.
-  return given < BAND_FLOORS.Strong || (given < BAND_FLOORS.Exact && (sex < BAND_FLOORS.Exact || givenNameVariant));
+  return given < BAND_FLOORS.Strong || (given < BAND_FLOORS.Exact && (sex < BAND_FLOORS.Exact || soundAlikeGivenNames));
 }
 
 const ADDRESS_LINE = FIELD_NAMES.indexOf('addressLine');
@@ -166,10 +166,10 @@ export function birthDateConflict(similarity: Float64Array, personalIdentifier: 
 export function scoreLimit(
   similarity: Float64Array,
   personalIdentifier = false,
-  givenNameVariant = false,
+  soundAlikeGivenNames = false,
 ): ScoreLimit | undefined {
   if (!hasNameEvidence(similarity)) return 'NoNameEvidence';
-  if (possibleTwin(similarity, givenNameVariant && !personalIdentifierAgrees(similarity, personalIdentifier)))
+  if (possibleTwin(similarity, soundAlikeGivenNames && !personalIdentifierAgrees(similarity, personalIdentifier)))
     return 'PossibleTwin';
   if (birthDateConflict(similarity, personalIdentifier)) return 'BirthDateConflict';
   if (namesOnly(similarity)) return 'NamesOnly';
@@ -182,11 +182,11 @@ export function limitedScore(
   similarity: Float64Array,
   probable: number,
   personalIdentifier = false,
-  givenNameVariant = false,
+  soundAlikeGivenNames = false,
 ): { score: number; limitedBy?: undefined } | { score: number; limitedBy: ScoreLimit; heldFrom: number } {
   // At Probable too: when Probable equals Certain, the score alone would say certain.
   if (score < probable) return { score };
-  const limitedBy = scoreLimit(similarity, personalIdentifier, givenNameVariant);
+  const limitedBy = scoreLimit(similarity, personalIdentifier, soundAlikeGivenNames);
   return limitedBy === undefined ? { score } : { score: probable, limitedBy, heldFrom: score };
 }
 
@@ -381,7 +381,7 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
       scratch.similarity,
       Probable,
       scratch.personalIdentifier,
-      scratch.givenNameVariant,
+      scratch.soundAlikeGivenNames,
     );
     const { score, limitedBy } = limited;
     if (limitedBy !== undefined)
