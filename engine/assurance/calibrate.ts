@@ -30,7 +30,7 @@ import { BANDS, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
 import type { FellegiSunterModel } from '../contract/profile.ts';
 import { validationError } from '../contract/errors.ts';
 import { bandIndex, compileModel, logistic, matchLogOdds } from '../scoring/fellegi-sunter.ts';
-import { FIELD_COUNT, SOUND_ALIKE_GIVEN_NAMES_FLAG, PERSONAL_IDENTIFIER_FLAG } from '../scoring/field-comparison.ts';
+import { FIELD_COUNT, PERSONAL_IDENTIFIER_FLAG } from '../scoring/field-comparison.ts';
 import { limitedScore, modelTermFrequency, TERM_READINGS } from '../scoring/scorer.ts';
 import { brierScore } from '../stats/brier-score.ts';
 import { logLoss } from '../stats/log-loss.ts';
@@ -225,7 +225,6 @@ export function calibrate(
     const decided = data.decidedBy[i];
     const similarity = data.similarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT);
     const personal = ((data.flags[i] ?? 0) & PERSONAL_IDENTIFIER_FLAG) !== 0;
-    const soundAlike = ((data.flags[i] ?? 0) & SOUND_ALIKE_GIVEN_NAMES_FLAG) !== 0;
     // Scored as the live scorer will once the model is active: its term-frequency adjustment of agreeing names, and
     // the name-evidence and twin limits.
     const probability =
@@ -239,8 +238,7 @@ export function calibrate(
               ),
               similarity,
               Probable,
-              personal,
-              soundAlike,
+              data.flags[i],
             ).score
           : 0;
     heldOutScore[i] = probability;

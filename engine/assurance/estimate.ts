@@ -33,13 +33,7 @@ import {
 import { validationError } from '../contract/errors.ts';
 import { keyRingFor } from '../config/key-ring.ts';
 import { compileModel, logistic, matchLogOdds, registryPrior } from '../scoring/fellegi-sunter.ts';
-import {
-  FIELD_COUNT,
-  SOUND_ALIKE_GIVEN_NAMES_FLAG,
-  PERSONAL_IDENTIFIER_FLAG,
-  newScratch,
-  pairFlags,
-} from '../scoring/field-comparison.ts';
+import { FIELD_COUNT, PERSONAL_IDENTIFIER_FLAG, newScratch, pairFlags } from '../scoring/field-comparison.ts';
 import { defaultModel } from '../scoring/default-model.ts';
 import {
   copyTermReadings,
@@ -417,14 +411,13 @@ export function estimate(
       if ((i & 8191) === 0) control.step('scoring candidate pairs under the model', i, modelled);
       const similarity = pairSimilarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT);
       const personal = ((flagsOfPairs[i] ?? 0) & PERSONAL_IDENTIFIER_FLAG) !== 0;
-      const soundAlike = ((flagsOfPairs[i] ?? 0) & SOUND_ALIKE_GIVEN_NAMES_FLAG) !== 0;
       const raw = logistic(
         matchLogOdds(compiled, similarity, personal) +
           modelTermFrequency(compiled, pairTermReadings, i * TERM_READINGS),
       );
       rawScore[i] = raw;
-      limited[i] = scoreLimit(similarity, personal, soundAlike) === undefined ? 0 : 1;
-      score[i] = limitedScore(raw, similarity, Probable, personal, soundAlike).score;
+      limited[i] = scoreLimit(similarity, flagsOfPairs[i]) === undefined ? 0 : 1;
+      score[i] = limitedScore(raw, similarity, Probable, flagsOfPairs[i]).score;
       posterior[i] = fit.posterior[pairPattern[i] ?? 0] ?? 0;
     }
     score.fill(1, modelled);

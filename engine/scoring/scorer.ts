@@ -28,6 +28,9 @@ import {
   comparePersonFields,
   HOUSEHOLD_FIELD_INDEXES,
   newScratch,
+  pairFlags,
+  PERSONAL_IDENTIFIER_FLAG,
+  SOUND_ALIKE_GIVEN_NAMES_FLAG,
   type FieldScratch,
 } from './field-comparison.ts';
 import {
@@ -162,12 +165,13 @@ export function birthDateConflict(similarity: Float64Array, personalIdentifier: 
   return !personalIdentifierAgrees(similarity, personalIdentifier);
 }
 
-/** Which rule (name evidence, twin, birth dates, names alone) holds the pair at Probable once its score reaches it. */
-export function scoreLimit(
-  similarity: Float64Array,
-  personalIdentifier = false,
-  soundAlikeGivenNames = false,
-): ScoreLimit | undefined {
+/**
+ * Which rule (name evidence, twin, birth dates, names alone) holds the pair at Probable once its score reaches it.
+ * `flags`: the pair's flags beside its similarities (field-comparison.ts pairFlags).
+ */
+export function scoreLimit(similarity: Float64Array, flags = 0): ScoreLimit | undefined {
+  const personalIdentifier = (flags & PERSONAL_IDENTIFIER_FLAG) !== 0;
+  const soundAlikeGivenNames = (flags & SOUND_ALIKE_GIVEN_NAMES_FLAG) !== 0;
   if (!hasNameEvidence(similarity)) return 'NoNameEvidence';
   if (possibleTwin(similarity, soundAlikeGivenNames && !personalIdentifierAgrees(similarity, personalIdentifier)))
     return 'PossibleTwin';
@@ -181,12 +185,11 @@ export function limitedScore(
   score: number,
   similarity: Float64Array,
   probable: number,
-  personalIdentifier = false,
-  soundAlikeGivenNames = false,
+  flags = 0,
 ): { score: number; limitedBy?: undefined } | { score: number; limitedBy: ScoreLimit; heldFrom: number } {
   // At Probable too: when Probable equals Certain, the score alone would say certain.
   if (score < probable) return { score };
-  const limitedBy = scoreLimit(similarity, personalIdentifier, soundAlikeGivenNames);
+  const limitedBy = scoreLimit(similarity, flags);
   return limitedBy === undefined ? { score } : { score: probable, limitedBy, heldFrom: score };
 }
 
@@ -376,13 +379,7 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
     const conflict = hardConflict(a, b, trusted, scratch, rules);
     if (conflict !== undefined)
       return { score: 0, decision: 'no-match', decidedBy: 'hard-conflict', conflictRule: conflict };
-    const limited = limitedScore(
-      methodScore(a, b, scratch),
-      scratch.similarity,
-      Probable,
-      scratch.personalIdentifier,
-      scratch.soundAlikeGivenNames,
-    );
+    const limited = limitedScore(methodScore(a, b, scratch), scratch.similarity, Probable, pairFlags(scratch));
     const { score, limitedBy } = limited;
     if (limitedBy !== undefined)
       return { score, decision: 'probable', decidedBy: 'score', limitedBy, heldFrom: limited.heldFrom };

@@ -150,7 +150,7 @@ describe('the default profile scores with the default Fellegi-Sunter model', () 
     const brother: MatchFields = { ...base, givenName: 'john', sex: 'male' };
     expect(explain(brother, { ...brother, givenName: 'joannie' })).toMatchObject({ limitedBy: 'PossibleTwin' });
     // Without a recorded sex on one side: not held, as for every given name. A birth date missing on one side does
-    // not disagree: held (a mother Diana and a daughter Toni at one address, one record without a birth date).
+    // not disagree: held (a mother Toni and a daughter Diana at one address, Diana's record without a birth date).
     expect(explain(sister, { ...twin, sex: null }).limitedBy).toBeUndefined();
     expect(explain(sister, { ...twin, birthDate: null }).limitedBy).toBe('PossibleTwin');
     expect(
