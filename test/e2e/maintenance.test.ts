@@ -255,11 +255,14 @@ describe('the console in a browser', () => {
     await dialog.getByLabel('Batch size').fill('25');
     await dialog.getByRole('button', { name: 'Review and start' }).click();
     await dialog.getByTestId('confirm-start').click();
-    await dialog.getByRole('alert').filter({ hasText: 'The job was not started' }).waitFor();
-    await dialog
-      .getByText(/contains a bidirectional control character/)
-      .first()
-      .waitFor();
+    const refused = dialog.getByRole('alert').filter({ hasText: 'The job was not started' });
+    await refused.waitFor();
+    // The alert names the field by its label and says what to do; the engine's message stands under the field.
+    expect(await refused.innerText()).toContain(
+      'Correct the field marked above (Reason), then review and start again.',
+    );
+    expect(await refused.innerText()).not.toContain('bidirectional');
+    await dialog.getByText(/contains a bidirectional control character/).waitFor();
     expect(await reason.inputValue()).toBe('Nightly check after the key rotation \u202Enoitator yek');
     await expectAccessible(page, 'start-form-refused');
     await screenshot(page, '05b-start-form-refused');

@@ -23,7 +23,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { MAX_BATCH_SIZE, MIN_BATCH_SIZE, REASON_MAX, type JobKind } from '../../../engine/contract/maintenance.ts';
 import { useClient } from '../../client/context.tsx';
-import { ClientError } from '../../client/errors.ts';
+import { ClientError, formRefusalText } from '../../client/errors.ts';
 import { useProfile } from '../../hooks/console-data.ts';
 import { keys } from '../../hooks/query-keys.ts';
 import { navigate, paths } from '../../hooks/route.ts';
@@ -34,6 +34,14 @@ import { KIND_LABEL } from './job-text.ts';
 import { toInput, validateDraft, withOffset, type StartJobDraft, type StartJobInput } from './start-job-form.ts';
 
 type Field = 'reason' | 'batchSize' | 'externalSourceSystem' | 'changedSince';
+
+/** The form's fields by the engine's issue paths: a refusal's alert names the fields, each shows its own message. */
+const FIELD_LABEL: Readonly<Record<Field, string>> = {
+  reason: 'Reason',
+  batchSize: 'Batch size',
+  externalSourceSystem: 'External source',
+  changedSince: 'Changed since',
+};
 
 const INITIAL: StartJobDraft = {
   kind: 'reconciliation',
@@ -275,19 +283,7 @@ export default function StartJobModal({
             )}
             {refusal !== null && (
               <Alert color="red" variant="light" icon={<IconAlert />} title="The job was not started" role="alert">
-                {refusal.message}
-                {refusal instanceof ClientError && refusal.issues.length > 0 ? (
-                  <ul style={{ margin: '6px 0 0', paddingLeft: 18 }}>
-                    {refusal.issues.map((issue) => (
-                      <li key={`${issue.path}:${issue.message}`}>
-                        <Text span size="sm" fw={600}>
-                          {issue.path}
-                        </Text>
-                        : {issue.message}
-                      </li>
-                    ))}
-                  </ul>
-                ) : null}
+                {formRefusalText(refusal, FIELD_LABEL, 'review and start')}
               </Alert>
             )}
             <Group justify="flex-end">
