@@ -51,7 +51,13 @@ export const FieldEvidenceSchema = z.object({
 export type FieldEvidence = z.infer<typeof FieldEvidenceSchema>;
 
 export const DecidedBySchema = z.enum(['trusted-identifier', 'hard-conflict', 'score']);
-export const ScoreLimitSchema = z.enum(['NoNameEvidence', 'PossibleTwin', 'BirthDateConflict', 'NamesOnly']);
+export const ScoreLimitSchema = z.enum([
+  'NoNameEvidence',
+  'PossibleTwin',
+  'BirthDateConflict',
+  'MiddleNameConflict',
+  'NamesOnly',
+]);
 export type ScoreLimit = z.infer<typeof ScoreLimitSchema>;
 
 export const MatchResultSchema = z.object({
@@ -68,7 +74,8 @@ export const MatchResultSchema = z.object({
    * sides; `PossibleTwin`, the same family name and birth date but another given name (or one that only sounds
    * alike and no personal identifier agrees), both records carrying a sex
    * (twins or household members of one age, whatever contact details or non-trusted identifiers agree);
-   * `BirthDateConflict`, birth dates within a year but beyond a keying error; `NamesOnly`, no birth date compared and
+   * `BirthDateConflict`, birth dates within a year but beyond a keying error; `MiddleNameConflict`, both records carry
+   * middle names and none of one's can be one of the other's (no personal identifier agrees); `NamesOnly`, no birth date compared and
    * nothing but the names agreeing (no address line, postcode or identifier; a phone or e-mail only from an address
    * that disagrees).
    */

@@ -135,6 +135,11 @@ export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { name: string; why: string
     brief: 'birth dates within a year but beyond a keying error, no personal identifier agrees',
     why: 'The birth dates are within a year of each other but further apart than a keying error, and no personal identifier agrees (two people of one name born months apart; shared contact details do not tell them apart)',
   },
+  MiddleNameConflict: {
+    name: 'middle names disagree',
+    brief: 'both records carry middle names, none of one can be one of the other, no personal identifier agrees',
+    why: 'Both records carry middle names and they are different names (not a typo, an initial or a nickname of one another), and no personal identifier agrees (two people of one given name and birth date, such as Edward Alejandro and Edward Leonardo; shared contact details do not tell them apart)',
+  },
   NamesOnly: {
     name: 'names only',
     brief:

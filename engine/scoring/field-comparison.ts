@@ -25,6 +25,7 @@ import {
   type NameComparatorSet,
 } from '../comparators/name-comparison.ts';
 import { jaroWinkler } from '../comparators/jaro-winkler.ts';
+import { middleNamesDisagree } from '../comparators/middle-names.ts';
 import { birthDateLevel, DATE_LEVEL_SIMILARITY } from '../comparators/birth-date-levels.ts';
 import { editLevel, EDIT_LEVEL_SIMILARITY, type EditLevel } from '../comparators/edit-levels.ts';
 import { diceOfSortedBigrams } from '../comparators/dice-coefficient.ts';
@@ -61,6 +62,11 @@ export interface FieldScratch {
    */
   soundAlikeGivenNames: boolean;
   /**
+   * True when both records carry middle names and they name two people (comparators/middle-names.ts): the scorer
+   * holds such a pair to review (scorer.ts middleNameConflict).
+   */
+  middleNamesDisagree: boolean;
+  /**
    * What a Fellegi-Sunter score added to the model's prior log-odds for the registry's size (fellegi-sunter.ts
    * priorAdjustment); 0 when nothing was added.
    */
@@ -70,12 +76,14 @@ export interface FieldScratch {
 /** A pair's flags beside its similarities, for the tables of pairs assurance keeps (pairFlags). */
 export const PERSONAL_IDENTIFIER_FLAG = 1;
 export const SOUND_ALIKE_GIVEN_NAMES_FLAG = 2;
+export const MIDDLE_NAMES_DISAGREE_FLAG = 4;
 
 /** The scratch's flags as one number: what a table of pairs stores to score a pair again as the live scorer does. */
 export function pairFlags(scratch: FieldScratch): number {
   return (
     (scratch.personalIdentifier ? PERSONAL_IDENTIFIER_FLAG : 0) |
-    (scratch.soundAlikeGivenNames ? SOUND_ALIKE_GIVEN_NAMES_FLAG : 0)
+    (scratch.soundAlikeGivenNames ? SOUND_ALIKE_GIVEN_NAMES_FLAG : 0) |
+    (scratch.middleNamesDisagree ? MIDDLE_NAMES_DISAGREE_FLAG : 0)
   );
 }
 
@@ -91,6 +99,7 @@ export function newScratch(): FieldScratch {
     termLogFrequency: new Float64Array(FIELD_COUNT).fill(Number.NaN),
     personalIdentifier: false,
     soundAlikeGivenNames: false,
+    middleNamesDisagree: false,
     priorAdjustment: 0,
   };
 }
@@ -225,6 +234,7 @@ function bestIdentifier(
 const SWAP_FLOOR = 0.85;
 
 function compareNameParts(a: PreparedRecord, b: PreparedRecord, sets: NameSets, out: FieldScratch): void {
+  out.middleNamesDisagree = middleNamesDisagree(a, b, sets.given);
   const family = bestFamily(a, b, sets.family);
   const given = a.given === null || b.given === null ? null : compareNames(a.given, b.given, sets.given);
   if (

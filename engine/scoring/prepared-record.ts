@@ -23,6 +23,7 @@ import type { MatchFields } from '../contract/fields.ts';
 import { prepareName, type NameComparatorSet, type PreparedName } from '../comparators/name-comparison.ts';
 import type { TermCount, TermFrequencyReader } from './term-frequency.ts';
 import { sortedBigrams } from '../comparators/dice-coefficient.ts';
+import { middleNameList } from '../comparators/middle-names.ts';
 
 export interface NameSets {
   readonly family: NameComparatorSet;
@@ -45,6 +46,8 @@ export interface PreparedRecord {
   readonly family: PreparedName | null;
   readonly previousFamilies: readonly PreparedName[];
   readonly given: PreparedName | null;
+  /** The compared middle names, split (comparators/middle-names.ts middleNameList); null without any. */
+  readonly middleNames: readonly string[] | null;
   readonly birthDigits: string | null;
   /**
    * The compared address line's bigrams, sorted once for the Dice coefficient of every pair the record is in (none
@@ -85,6 +88,7 @@ function comparedFields(fields: MatchFields): MatchFields {
   if (
     !long(fields.familyName) &&
     !long(fields.givenName) &&
+    !long(fields.middleNames) &&
     !long(fields.addressLine, MAX_COMPARED_ADDRESS_LENGTH) &&
     !long(fields.city) &&
     !long(fields.postalCode) &&
@@ -98,6 +102,7 @@ function comparedFields(fields: MatchFields): MatchFields {
     ...fields,
     familyName: cutNullable(fields.familyName),
     givenName: cutNullable(fields.givenName),
+    middleNames: cutNullable(fields.middleNames),
     previousFamilyNames: fields.previousFamilyNames
       .slice(0, MAX_COMPARED_PREVIOUS_FAMILY_NAMES)
       .map((name) => cut(name)),
@@ -128,6 +133,7 @@ export function prepareRecord(fields: MatchFields, sets: NameSets, frequencies?:
     family: compared.familyName === null ? null : prepareName(compared.familyName, sets.family),
     previousFamilies: compared.previousFamilyNames.map((name) => prepareName(name, sets.family)),
     given: compared.givenName === null ? null : prepareName(compared.givenName, sets.given),
+    middleNames: middleNameList(compared.middleNames),
     birthDigits: fields.birthDate === null ? null : fields.birthDate.replaceAll('-', ''),
     addressBigrams: sortedBigrams(compared.addressLine ?? ''),
     trusted,

@@ -79,6 +79,44 @@ describe('a held review case', () => {
     }
   });
 
+  it('holds a pair whose middle names name two people; a record with the initial of one links', async () => {
+    const engine = openRegistry(tempDir());
+    try {
+      // Annabel Louise and Annabel Marie: one family name, birth date, address and phone, two middle names.
+      const first = await engine.call(
+        'records/ingest',
+        {
+          sourceSystem: 'clinic',
+          ndjson: ndjson(
+            patient({ id: 'louise', given: ['Annabel', 'Louise'] }),
+            patient({ id: 'marie', given: ['Annabel', 'Marie'] }),
+          ),
+        },
+        ctx(),
+      );
+      expect(first).toMatchObject({ created: 2, autoLinked: 0, newIdentities: 2, reviewCasesCreated: 1 });
+      const opened = await engine.call('reviews/list', {}, ctx());
+      expect(opened.rows).toHaveLength(1);
+      expect(opened.rows[0]).toMatchObject({ limitedBy: 'MiddleNameConflict', score: 0.5 });
+      expect(opened.rows[0]?.heldFrom).toBeGreaterThan(0.97);
+      const explained = await engine.call(
+        'matching/explain',
+        { left: { sourceSystem: 'clinic', localId: 'louise' }, right: { sourceSystem: 'clinic', localId: 'marie' } },
+        ctx(),
+      );
+      expect(explained).toMatchObject({ decision: 'probable', limitedBy: 'MiddleNameConflict' });
+      // Annabel L: an initial tells neither apart, so she links to one and the other becomes a case for a person.
+      const second = await engine.call(
+        'records/ingest',
+        { sourceSystem: 'hospital', ndjson: ndjson(patient({ id: 'initial', given: ['Annabel', 'L'] })) },
+        ctx(),
+      );
+      expect(second).toMatchObject({ created: 1, autoLinked: 1, reviewCasesCreated: 1 });
+    } finally {
+      engine.close();
+    }
+  });
+
   it("shows, on a held case's page, the pair the rule held on the strongest evidence", async () => {
     const engine = openRegistry(tempDir());
     try {

@@ -18,6 +18,10 @@ const scorer = createScorer(profile);
 const explain = (a: MatchFields, b: MatchFields): ReturnType<typeof scorer.explain> =>
   scorer.explain(scorer.prepare(a), scorer.prepare(b));
 const logit = (p: number): number => Math.log(p / (1 - p));
+/** The default profile with a personal number system, and a record carrying such a number. */
+const personal = createScorer({ ...profile, PersonalIdentifierSystems: ['urn:ssn'] });
+const withNumber = (fields: MatchFields, value: string): ReturnType<typeof personal.prepare> =>
+  personal.prepare({ ...fields, identifiers: [{ system: 'urn:ssn', value }] });
 
 describe('the default profile scores with the default Fellegi-Sunter model', () => {
   it('is a valid profile whose model is the score method', () => {
@@ -164,12 +168,40 @@ describe('the default profile scores with the default Fellegi-Sunter model', () 
     // Spelt alike (Jaro-Winkler Strong) under one sex: linked (docs/matching.md says why).
     expect(explain(base, { ...base, givenName: 'annabeth' }).decision).toBe('certain');
     // A personal number that agrees says who the person is: the sound-alike name is then a misspelling.
-    const personal = createScorer({ ...profile, PersonalIdentifierSystems: ['urn:ssn'] });
-    const withNumber = (fields: MatchFields, value: string): ReturnType<typeof personal.prepare> =>
-      personal.prepare({ ...fields, identifiers: [{ system: 'urn:ssn', value }] });
     expect(personal.explain(withNumber(sister, '4471093'), withNumber(twin, '4471093')).decision).toBe('certain');
     // A sequential neighbour (a twin's next number) does not.
     expect(personal.explain(withNumber(sister, '4471093'), withNumber(twin, '4471094')).limitedBy).toBe('PossibleTwin');
+  });
+
+  it('holds records whose middle names name two people; an initial, a missing middle name or a personal number that agrees still link', () => {
+    // Edward Alejandro Berge and Edward Leonardo Vonrueden (the scale bench's registry): one given name, birth date
+    // and sex, family names in the Partial band.
+    const berge: MatchFields = {
+      ...base,
+      familyName: 'berge',
+      givenName: 'edward',
+      middleNames: 'alejandro',
+      sex: 'male',
+      birthDate: '1973-01-09',
+      addressLine: null,
+      postalCode: null,
+      phone: null,
+      email: 'edwardberge29@example.net',
+    };
+    const vonrueden: MatchFields = { ...berge, familyName: 'vonrueden', middleNames: 'leonardo', email: null };
+    expect(explain(berge, { ...vonrueden, middleNames: null }).decision).toBe('certain');
+    expect(explain(berge, vonrueden)).toMatchObject({ decision: 'probable', limitedBy: 'MiddleNameConflict' });
+    // Everything else agreeing, address and phone included: still two people of one given name.
+    const edward: MatchFields = { ...base, givenName: 'edward', sex: 'male', middleNames: 'alejandro' };
+    const held = explain(edward, { ...edward, middleNames: 'leonardo' });
+    expect(held).toMatchObject({ decision: 'probable', limitedBy: 'MiddleNameConflict' });
+    expect(held.heldFrom).toBeGreaterThan(0.99);
+    for (const other of ['l', 'alejandro', 'alexandro', 'alejandro luis', null])
+      expect(explain(edward, { ...edward, middleNames: other }).decision).toBe('certain');
+    expect(
+      personal.explain(withNumber(edward, '4471093'), withNumber({ ...edward, middleNames: 'leonardo' }, '4471093'))
+        .decision,
+    ).toBe('certain');
   });
 });
 

@@ -1,3 +1,4 @@
+import { ScoreLimitSchema } from '../../../engine/contract/matching.ts';
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/temp.ts';
@@ -227,6 +228,60 @@ describe('migrations 0013 and 0014 (a held review case records its rule, then th
     expect(() => {
       addHeldCase(after, 2, c.bad[0], c.bad[1]);
     }).toThrow(/CHECK/);
+    after.close();
+  });
+});
+
+describe('migration 0016 (review cases rebuilt for the middle-name rule)', () => {
+  it('keeps every case with its rule, score and decisions, and takes the new rule and no other', () => {
+    const path = join(tempDir(), 'middle-names.db');
+    withOneCase(path, 15, 4, 0.5);
+    const before = Store.open(path, { migrations: loadMigrations().filter((m) => m.id <= 15) });
+    addHeldCase(before, 3, 'PossibleTwin', 0.93);
+    before.exec(`INSERT INTO review_decision (tenant_id, case_id, seq, decision, reason, actor, decided_at)
+        VALUES ('t', 'rc-held-3', 1, 'different-people', 'twins', 'ana', 'now');
+      INSERT INTO distinct_pair (tenant_id, left_identity_id, left_records, right_identity_id, right_records, case_id, decided_at)
+        VALUES ('t', 1, '${'a'.repeat(64)}', 3, '${'b'.repeat(64)}', 'rc-held-3', 'now')`);
+    before.close();
+
+    const after = Store.open(path);
+    expect(
+      after.statement('SELECT case_id, score, limited_by, held_from FROM review_case ORDER BY case_id').all(),
+    ).toEqual([
+      { case_id: 'rc-00000000000000000000000000000001', score: 0.5, limited_by: null, held_from: null },
+      { case_id: 'rc-held-3', score: 0.5, limited_by: 'PossibleTwin', held_from: 0.93 },
+    ]);
+    expect(after.statement('SELECT case_id, decision, reason FROM review_decision').all()).toEqual([
+      { case_id: 'rc-held-3', decision: 'different-people', reason: 'twins' },
+    ]);
+    expect(after.statement('SELECT case_id FROM distinct_pair').pluck().all()).toEqual(['rc-held-3']);
+    expect(
+      after
+        .statement(
+          "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'review_case' AND sql IS NOT NULL",
+        )
+        .pluck()
+        .all()
+        .sort(),
+    ).toEqual(['review_case_by_job', 'review_case_open', 'review_case_pair']);
+    expect(
+      after
+        .statement("SELECT count(*) FROM sqlite_schema WHERE name LIKE '%_aside' OR name LIKE '%_next'")
+        .pluck()
+        .get(),
+    ).toBe(0);
+    expect(after.statement('PRAGMA foreign_key_check').all()).toEqual([]);
+    const table = after.statement("SELECT sql FROM sqlite_schema WHERE name = 'review_case'").pluck().get() as string;
+    for (const limit of ScoreLimitSchema.options) expect(table).toContain(`'${limit}'`);
+    addHeldCase(after, 4, 'MiddleNameConflict', 0.99);
+    expect(() => {
+      addHeldCase(after, 2, 'MiddleNames', 0.99);
+    }).toThrow(/CHECK/);
+    // The decisions still name their case: one that names no case is refused.
+    expect(() => {
+      after.exec(`INSERT INTO review_decision (tenant_id, case_id, seq, decision, reason, actor, decided_at)
+        VALUES ('t', 'rc-none', 1, 'unsure', 'x', 'ana', 'now')`);
+    }).toThrow(/FOREIGN KEY/);
     after.close();
   });
 });

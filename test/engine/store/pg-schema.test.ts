@@ -4,6 +4,7 @@
  * what row-level security must refuse, and the registry's own checks (a tag is 16 bytes, JSON is JSON) hold there
  * too. Real PostgreSQL: the run's throwaway cluster.
  */
+import { ScoreLimitSchema } from '../../../engine/contract/matching.ts';
 import { describe, expect, it } from 'vitest';
 import { isEngineError } from '../../../engine/contract/errors.ts';
 import { Store } from '../../../engine/store/store.ts';
@@ -135,6 +136,14 @@ describe('the registry schema on PostgreSQL', () => {
         ).toBe('database');
         // Neither write left anything behind.
         expect(store.statement('SELECT * FROM identity').all()).toEqual([]);
+        // A review case takes every rule the scorer holds pairs by, as SQLite's does (migrations.test.ts).
+        const limits = store
+          .statement(
+            "SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'review_case_limited_by_check'",
+          )
+          .pluck()
+          .get() as string;
+        for (const limit of ScoreLimitSchema.options) expect(limits).toContain(`'${limit}'`);
       });
     } finally {
       store.close();
