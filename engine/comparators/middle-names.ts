@@ -25,7 +25,7 @@ export interface MiddleNameParts {
   readonly given: Pick<PreparedName, 'text'> | null;
 }
 
-/** Middle names compared per record: a fourth middle name is rare, and the pairs compared grow as its square. */
+/** Middle names compared per record: more than four is rare, and the pairs compared grow as the square. */
 const MAX_MIDDLE_NAMES = 4;
 
 /** A record's middle names as the rule reads them, split once when the record is prepared (at most four). */

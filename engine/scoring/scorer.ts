@@ -185,8 +185,8 @@ export function middleNameConflict(similarity: Float64Array, flags: number): boo
 }
 
 /**
- * Which rule (name evidence, twin, birth dates, middle names, names alone) holds the pair at Probable once its score reaches it.
- * `flags`: the pair's flags beside its similarities (field-comparison.ts pairFlags).
+ * Which rule (name evidence, twin, birth dates, middle names, names alone) holds the pair at Probable once its score
+ * reaches it. `flags`: the pair's flags beside its similarities (field-comparison.ts pairFlags).
  */
 export function scoreLimit(similarity: Float64Array, flags = 0): ScoreLimit | undefined {
   const personalIdentifier = (flags & PERSONAL_IDENTIFIER_FLAG) !== 0;
