@@ -3,7 +3,8 @@
  * a source that keeps one often keeps only its initial), but two records that both carry one, and carry two
  * different names there, are two people far more often than one: Edward Alejandro Berge and Edward Leonardo
  * Vonrueden, one birth date, were joined by a full given name and that date (docs/matching.md). The scorer holds
- * such a pair to review (scorer.ts middleNameConflict); this file says when the middle names disagree.
+ * such a pair to review unless an address line, phone or personal identifier places the two records with one person
+ * (scorer.ts middleNameConflict); this file says when the middle names disagree.
  *
  * They disagree when no middle name of one record can be a middle name of the other, taken one by one (Ann Marie and
  * Marie agree), where two names can be one when:

@@ -137,8 +137,9 @@ export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { name: string; why: string
   },
   MiddleNameConflict: {
     name: 'middle names disagree',
-    brief: 'both records carry middle names, none of one can be one of the other, no personal identifier agrees',
-    why: 'Both records carry middle names and they are different names (not a typo, an initial or a nickname of one another), and no personal identifier agrees (two people of one given name and birth date, such as Edward Alejandro and Edward Leonardo; shared contact details do not tell them apart)',
+    brief:
+      'both records carry middle names, none of one can be one of the other, no address line, phone or personal identifier agrees',
+    why: 'Both records carry middle names and they are different names (not a typo, an initial or a nickname of one another), and no address line, phone or personal identifier agrees (two people of one given name and birth date, such as Edward Alejandro and Edward Leonardo)',
   },
   NamesOnly: {
     name: 'names only',

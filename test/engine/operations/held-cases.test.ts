@@ -82,14 +82,14 @@ describe('a held review case', () => {
   it('holds a pair whose middle names name two people; a record with the initial of one links', async () => {
     const engine = openRegistry(tempDir());
     try {
-      // Annabel Louise and Annabel Marie: one family name, birth date, address and phone, two middle names.
+      // Annabel Louise and Annabel Marie: one family name, birth date and town, two middle names, two addresses.
       const first = await engine.call(
         'records/ingest',
         {
           sourceSystem: 'clinic',
           ndjson: ndjson(
             patient({ id: 'louise', given: ['Annabel', 'Louise'] }),
-            patient({ id: 'marie', given: ['Annabel', 'Marie'] }),
+            patient({ id: 'marie', given: ['Annabel', 'Marie'], line: '40 Hill Street', phone: '023 9200 7788' }),
           ),
         },
         ctx(),
