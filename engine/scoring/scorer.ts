@@ -180,10 +180,14 @@ export function birthDateConflict(similarity: Float64Array, personalIdentifier: 
  * for the same 9 wrong pairs. A personal identifier that agrees lifts it too, as for birth dates. An e-mail does
  * not: generated from the name, one namesake's can equal the other's.
  */
-export function middleNameConflict(similarity: Float64Array, flags: number): boolean {
-  if ((flags & MIDDLE_NAMES_DISAGREE_FLAG) === 0) return false;
+export function middleNameConflict(
+  similarity: Float64Array,
+  middleNamesDisagree: boolean,
+  personalIdentifier: boolean,
+): boolean {
+  if (!middleNamesDisagree) return false;
   if (agrees(similarity, ADDRESS_LINE) || agrees(similarity, PHONE)) return false;
-  return !personalIdentifierAgrees(similarity, (flags & PERSONAL_IDENTIFIER_FLAG) !== 0);
+  return !personalIdentifierAgrees(similarity, personalIdentifier);
 }
 
 /**
@@ -193,11 +197,12 @@ export function middleNameConflict(similarity: Float64Array, flags: number): boo
 export function scoreLimit(similarity: Float64Array, flags = 0): ScoreLimit | undefined {
   const personalIdentifier = (flags & PERSONAL_IDENTIFIER_FLAG) !== 0;
   const soundAlikeGivenNames = (flags & SOUND_ALIKE_GIVEN_NAMES_FLAG) !== 0;
+  const middleNamesDisagree = (flags & MIDDLE_NAMES_DISAGREE_FLAG) !== 0;
   if (!hasNameEvidence(similarity)) return 'NoNameEvidence';
   if (possibleTwin(similarity, soundAlikeGivenNames && !personalIdentifierAgrees(similarity, personalIdentifier)))
     return 'PossibleTwin';
   if (birthDateConflict(similarity, personalIdentifier)) return 'BirthDateConflict';
-  if (middleNameConflict(similarity, flags)) return 'MiddleNameConflict';
+  if (middleNameConflict(similarity, middleNamesDisagree, personalIdentifier)) return 'MiddleNameConflict';
   if (namesOnly(similarity)) return 'NamesOnly';
   return undefined;
 }
