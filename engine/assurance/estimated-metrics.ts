@@ -211,7 +211,7 @@ function withinBudget(
   for (let k = 0; k < order.length; k++) {
     const s = rawScore[order[k] ?? 0] ?? 0;
     inBand += pairsPerScoredPair;
-    // Only at the last pair of a run of equal scores, and only below Certain (limited pairs above it are always reviewed).
+    // Only at the last pair of a run of equal scores, and only below Certain (held pairs above it always go to review).
     if (k + 1 < order.length && rawScore[order[k + 1] ?? 0] === s) continue;
     if (inBand > allowed) break;
     // The simplest number down to the next reviewed pair's score sends the same pairs to review.

@@ -4,9 +4,9 @@
  * rates is itself flagged, and later samples are compared afresh within the new version).
  *
  * - Shares (review cases and auto-links per record created, each field's completeness): a two-proportion z-test of
- *   latest against the pooled baseline, flagged when |z| ≥ 3.29 (two-sided α = 0.001, few false alarms over many metrics and days) and the
- *   share moved by at least 0.05 in absolute terms or half of itself (a stated tolerance, so huge batches do not
- *   flag trivia).
+ *   latest against the pooled baseline, flagged when |z| ≥ 3.29 (two-sided α = 0.001, few false alarms over many
+ *   metrics and days) and the share moved by at least 0.05 in absolute terms or half of itself (a stated tolerance, so
+ *   huge batches do not flag trivia).
  * - What matching met depends on the registry as it was, which grows: blocks of the broad rules grow with it. So
  *   these are compared with the baseline's last ingest only (the registry most like today's), not pooled: the
  *   shares of compared pairs scored 0.5 or above and of records whose candidates hit the cap by the share rule,

@@ -3,8 +3,8 @@
  * calibration, after applying a model, from the console page) does not read, parse and prepare the same
  * records again. One slot per store holds the records of one tenant under one matching-profile version (a
  * stored profile version never changes, and preparation depends only on it). A remembered record is looked
- * up by its version only (its fields are not read), and reused only when its record ID, logical version and payload digest are all
- * unchanged; an updated or re-created record is read and prepared afresh, as is every record of a first
+ * up by its version only (its fields are not read), and reused only when its record ID, logical version and payload
+ * digest are all unchanged; an updated or re-created record is read and prepared afresh, as is every record of a first
  * call. The slot is bounded: when full it starts again. Use inside one read transaction.
  */
 import type { MatchFields } from '../contract/fields.ts';

@@ -347,7 +347,8 @@ export const LabelSampleOutputSchema = z.object({
     records: z.number().int(),
     /**
      * Present when the candidate pairs were enumerated among a seeded uniform sample of this many records (more
-     * than MAX_SAMPLED_RECORDS, engine/assurance/record-sample.ts): pairs and truePairs are then estimates for the whole tenant, scaled from the sample.
+     * than MAX_SAMPLED_RECORDS, engine/assurance/record-sample.ts): pairs and truePairs are then estimates for the
+     * whole tenant, scaled from the sample.
      */
     sampledRecords: z.number().int().optional(),
     /** True when enumeration stopped at its bound: pairs and truePairs are then lower bounds. */

@@ -11,8 +11,9 @@
  * - Cells are trimmed of surrounding white space. The outcome is `match`/`non-match`, `true`/`false` or
  *   `1`/`0`, case-insensitive.
  * - A bad row (a column count other than five, an empty cell, a control character in a cell, a reference
- *   longer than the contract allows, an unknown outcome spelling) gives one issue per broken rule, path `line N` (1-based line of the file). Messages
- *   name the line and the column, never the cell contents, which may be patient identifiers.
+ *   longer than the contract allows, an unknown outcome spelling) gives one issue per broken rule, path `line N`
+ *   (1-based line of the file). Messages name the line and the column, never the cell contents, which may be patient
+ *   identifiers.
  *
  * The dataset rules (self-pairs, duplicates, contradictions, classes, the pair limit) are label-rules.ts.
  */

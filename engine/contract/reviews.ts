@@ -114,7 +114,7 @@ export const ReviewCaseDetailSchema = z.object({
   graph: z.array(z.object({ a: z.number().int(), b: z.number().int(), score: z.number() })).nullable(),
   /**
    * LinkQuality: the flags the identity's records raise now, judged as the link-quality scan judges them (under the
-   * active profile and the scan's default bound, MAX_IDENTITY_RECORDS); else null. Absent from older registries' answers.
+   * active profile and the scan's default bound, MAX_IDENTITY_RECORDS); else null. Older registries leave it out.
    */
   flags: z.array(LinkFlagSchema).nullable().optional(),
   /**

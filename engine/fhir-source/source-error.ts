@@ -1,7 +1,8 @@
 /**
  * An external source's failure, as typed data: `remote_http` with a message that names the rule or the status,
  * never a URL's query, a response body or a header value (any of them could carry patient values or a token).
- * Transient failures (engine/net/transient.ts: 408, 425, 429, most 5xx, a reset or timed-out connection) are retried; the rest fail the job.
+ * Transient failures (engine/net/transient.ts: 408, 425, 429, most 5xx, a reset or timed-out connection) are retried;
+ * the rest fail the job.
  */
 import { EngineError } from '../contract/errors.ts';
 import { isTransientNetworkError, isTransientStatus, networkErrorCode } from '../net/transient.ts';

@@ -1,9 +1,9 @@
 /**
- * The background worker: takes the daily health sample (daily-health.ts), enqueues due scheduled reconciliations, claims the oldest claimable job of the
- * tenants it serves (queued, or running with an expired lease: a crashed worker's job resumes from its
- * stored cursors), runs it, and polls every PollIntervalSeconds when idle. `once` drains the queue and
- * returns. Aborting the signal stops it after the batch in progress, releasing the lease for another worker.
- * A database that stays locked past the busy timeout is reported (event `busy`) and waited out: a long-running
+ * The background worker: takes the daily health sample (daily-health.ts), enqueues due scheduled reconciliations,
+ * claims the oldest claimable job of the tenants it serves (queued, or running with an expired lease: a crashed
+ * worker's job resumes from its stored cursors), runs it, and polls every PollIntervalSeconds when idle. `once` drains
+ * the queue and returns. Aborting the signal stops it after the batch in progress, releasing the lease for another
+ * worker. A database that stays locked past the busy timeout is reported (event `busy`) and waited out: a long-running
  * worker never exits because another process held the write lock for a while.
  */
 import { randomUUID } from 'node:crypto';

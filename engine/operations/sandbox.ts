@@ -184,7 +184,7 @@ export async function createSandbox(
       return ingestHealthSample(report, source.present, source.durationMs, source.ingestor);
     });
     env.store.write(() => {
-      // The load is each source's first ingest on the Health page, and the baseline its later ingests are compared with.
+      // The load is each source's first ingest on the Health page, the baseline its later ingests are compared with.
       for (const sample of samples) recordHealthSample(env.store, ctx.tenantId, sample);
       writeAudit(env.store, ctx.tenantId, {
         actor: ctx.actor,

@@ -1,6 +1,7 @@
 /**
- * An IN list over many IDs (or other values), one statement per chunk: `each` gets every `size` IDs in turn with the placeholders of
- * that many ("?, ?, …"). SQLite caps a statement's parameters, and a chunk's statement text is cached per length.
+ * An IN list over many IDs (or other values), one statement per chunk: `each` gets every `size` IDs in turn with the
+ * placeholders of that many ("?, ?, …"). SQLite caps a statement's parameters, and a chunk's statement text is cached
+ * per length.
  */
 export function forIdChunks<T extends number | string>(
   ids: readonly T[],

@@ -3,8 +3,8 @@
  * thread answering requests only authenticates, routes and sends), with the job worker in a thread of its own
  * when asked (`--worker`; a separate `mpi-console worker` on the same database works as well). stop() is the
  * graceful shutdown: the server stops accepting and finishes in-flight requests, then cancels the tracked runs
- * nobody waits for, while the worker stops after the batch in progress and releases its lease, so a running job resumes under the
- * next worker.
+ * nobody waits for, while the worker stops after the batch in progress and releases its lease, so a running job resumes
+ * under the next worker.
  */
 import type { Logger } from 'pino';
 import { maintenanceSettings, ApiSettingsSchema, type LocalEngine } from '../../engine/index.ts';

@@ -1,6 +1,6 @@
 /**
- * Saved assurance runs, kept on this workstation in the console's data folder: every evaluation, calibration, estimate and registry audit
- * asked through the console, with its request (the labelled pairs: record references), its
+ * Saved assurance runs, kept on this workstation in the console's data folder: every evaluation, calibration, estimate
+ * and registry audit asked through the console, with its request (the labelled pairs: record references), its
  * report, the versions it ran under and its time, so it can be reopened and compared with another. One
  * folder per connection (a local sandbox and tenant, or a remote registry and tenant), named by a digest of
  * the connection's storage key; folders 0700, files 0600 (they hold record references). Each run is two

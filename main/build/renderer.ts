@@ -1,7 +1,7 @@
 /**
  * Builds the renderer with Vite's JavaScript API into dist/renderer, only when it is missing or stale: the
- * build records a digest of its inputs (renderer/, the contract and the console protocol it imports, this file and package.json)
- * and is redone when that digest changes. The built index.html carries the CSP as a meta element too.
+ * build records a digest of its inputs (renderer/, the contract and the console protocol it imports, this file and
+ * package.json) and is redone when that digest changes. The built index.html carries the CSP as a meta element too.
  */
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -1,9 +1,9 @@
 /**
  * The parent side of a maintenance worker thread (a sandbox's in the console, a registry's under `serve --worker`):
  * its status (running, disabled by configuration, failed), job-activity hints for a watcher, the worker's events
- * for a log, wake-ups when a job is queued here, and a clean stop (the batch in progress finishes and the lease is released; a thread that does not
- * stop in time is terminated, and its lease then simply expires). The thread may start a little later (startAfterMs:
- * the console's window loads first), and at once when a job is queued before.
+ * for a log, wake-ups when a job is queued here, and a clean stop (the batch in progress finishes and the lease is
+ * released; a thread that does not stop in time is terminated, and its lease then simply expires). The thread may start
+ * a little later (startAfterMs: the console's window loads first), and at once when a job is queued before.
  */
 import type { Worker } from 'node:worker_threads';
 import type { WorkerStatus } from '../../console-protocol/protocol.ts';

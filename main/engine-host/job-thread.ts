@@ -1,8 +1,8 @@
 /**
  * The maintenance worker in a worker thread: the engine's own worker loop (the same code as `mpi-console worker`)
- * on its own SQLite connection, serving a sandbox's tenant (the console) or every tenant (`serve --worker`). It reports job activity so
- * the backend's watcher pushes fresh state at once, wakes early when the console queues a job, and on `stop`
- * finishes the batch in progress and releases its lease, so nothing is left half-claimed.
+ * on its own SQLite connection, serving a sandbox's tenant (the console) or every tenant (`serve --worker`). It reports
+ * job activity so the backend's watcher pushes fresh state at once, wakes early when the console queues a job, and on
+ * `stop` finishes the batch in progress and releases its lease, so nothing is left half-claimed.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { LocalEngine, runWorker, maintenanceSettings } from '../../engine/index.ts';

@@ -4,9 +4,9 @@
  * until a meter provider is registered; this registers one when the standard OTLP environment names an endpoint
  * (OTEL_EXPORTER_OTLP_METRICS_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT with /v1/metrics added), exporting over
  * OTLP/HTTP as JSON every OTEL_METRIC_EXPORT_INTERVAL milliseconds (default 60,000), each export bounded by the
- * exporter's deadline (OTEL_EXPORTER_OTLP_TIMEOUT, default 10 s). Headers for the collector (OTEL_EXPORTER_OTLP_HEADERS)
- * go to that endpoint only and are never logged. Each thread is its own instance (service.instance.id), so two
- * threads' counters are never summed as one stream.
+ * exporter's deadline (OTEL_EXPORTER_OTLP_TIMEOUT, default 10 s). Headers for the collector
+ * (OTEL_EXPORTER_OTLP_HEADERS) go to that endpoint only and are never logged. Each thread is its own instance
+ * (service.instance.id), so two threads' counters are never summed as one stream.
  */
 
 /**

@@ -14,9 +14,9 @@
  *   once), fails with "not offered by this registry" before any request; a registry with only the six spec
  *   endpoints offers no extension;
  * - a long assurance operation (estimate, evaluation, calibration, label sample, candidate draw) goes as a tracked
- *   run where the registry offers runs: started, then its state read with a long poll (RUN_WAIT_MS) until it ends, so no request
- *   stays open while it computes and none can time out under it; progress is reported and a cancel (the caller's
- *   signal) reaches the run. A registry without runs gets the synchronous endpoint.
+ *   run where the registry offers runs: started, then its state read with a long poll (RUN_WAIT_MS) until it ends, so
+ *   no request stays open while it computes and none can time out under it; progress is reported and a cancel (the
+ *   caller's signal) reaches the run. A registry without runs gets the synchronous endpoint.
  *
  * The tenant is the token's: CallContext.tenantId and actor are not sent (the registry takes both from the
  * token). The connection pool is made with the first request (LazyAgent), so a command on a local sandbox never

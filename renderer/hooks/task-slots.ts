@@ -85,7 +85,7 @@ export class TaskSlots {
     this.set(slot, { run: placeholder, error: null, output: undefined, taken: true });
     this.client.send('console/start-task', { operation, input }).then(
       (started) => {
-        // Another start in this slot since: this run goes on in the console, unfollowed here; the slot shows the newest.
+        // Another start in this slot since: this run goes on in the console, unfollowed; the slot shows the newest.
         if (this.get(slot).run !== placeholder) return;
         this.runs.set(started.runId, slot);
         const pushed = this.early.get(started.runId);

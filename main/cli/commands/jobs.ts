@@ -1,7 +1,7 @@
 /**
  * Maintenance jobs on the command line: `reindex`, `reconcile` (both queue a job and return at once),
- * `job show ID`, `job cancel ID`, `jobs [--before JOB_ID]` (history, newest first, paged) and `worker [--once]`, which runs the
- * background worker in this process until SIGINT/SIGTERM (or, with --once, until the queue is empty).
+ * `job show ID`, `job cancel ID`, `jobs [--before JOB_ID]` (history, newest first, paged) and `worker [--once]`, which
+ * runs the background worker in this process until SIGINT/SIGTERM (or, with --once, until the queue is empty).
  */
 import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';

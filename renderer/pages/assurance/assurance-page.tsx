@@ -1,8 +1,8 @@
 /**
  * The Match assurance page: the active versions first; then labels (paste, drop, sample, workbench),
- * evaluation, calibration, the unsupervised estimate (no labels), the registry audit and saved runs. The same on a local sandbox and a remote registry: it offers only
- * what the connection grants (spec "Authentication": the page needs mpi.admin), and talks to the backend only
- * through the contract's operations.
+ * evaluation, calibration, the unsupervised estimate (no labels), the registry audit and saved runs. The same on a
+ * local sandbox and a remote registry: it offers only what the connection grants (spec "Authentication": the page needs
+ * mpi.admin), and talks to the backend only through the contract's operations.
  */
 import { Button, Group, Modal, Stack, Tabs, Text, Title } from '@mantine/core';
 import { Note } from '../../layout/note.tsx';
@@ -149,7 +149,7 @@ export default function AssurancePage({
   });
   const [tab, setTab] = usePageState<Tab>(connectionKey, TAB_STATE, 'labels', TAB_CODEC);
   const [text, setText] = usePageState(connectionKey, LABELS_STATE, '', TEXT_CODEC);
-  // The text of a label set handed over from the Review cases page: while the labels are that text, say where they came from.
+  // A label set's text handed over from the Review cases page: while the labels are that text, say where it came from.
   const [reviewQueueText] = usePageState(connectionKey, REVIEW_QUEUE_LABELS_STATE, '', TEXT_CODEC);
   const deferred = useDeferredValue(text);
   const preview = useMemo(() => previewLabels(deferred), [deferred]);
@@ -181,7 +181,7 @@ export default function AssurancePage({
     null,
     PRIOR_CODEC,
   );
-  // Labels arriving while the label set holds rows (from the workbench or a kept label set): added or replacing, never silently.
+  // Labels arriving while the label set holds rows (from the workbench or a kept set): added or replaced, not silently.
   const [incoming, setIncoming] = useState<{ readonly tsv: string; readonly from: string } | null>(null);
 
   if (!allowed) {
