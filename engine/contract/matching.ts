@@ -76,8 +76,8 @@ export const MatchResultSchema = z.object({
    * whatever contact details or non-trusted identifiers agree); `BirthDateConflict`, birth dates within a year but
    * beyond a keying error; `MiddleNameConflict`, both records carry middle names and none of one's can be one of the
    * other's (no address line, phone or personal identifier agrees); `NamesOnly`, no birth date compared and nothing
-   * but the names agreeing (no address line, postcode or identifier; a phone or e-mail only from an address that
-   * disagrees).
+   * but the names agreeing (no address line, postcode or identifier; a phone only from an address that disagrees; an
+   * e-mail never counts).
    */
   limitedBy: ScoreLimitSchema.optional(),
   /** Present with limitedBy: the score method's score before the rule held it (above the Probable threshold). */

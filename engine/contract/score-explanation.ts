@@ -144,8 +144,8 @@ export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { name: string; why: string
   NamesOnly: {
     name: 'names only',
     brief:
-      'no birth date compared on both sides, no address line, postcode or identifier agrees, and no phone or e-mail but from an address that disagrees',
-    why: 'Only the names tell these records apart: one of them has no birth date, no address line, postcode or identifier agrees, and a phone or e-mail that agrees comes from an address that does not (two people of one name, a Junior and a Senior or namesakes, look the same, and relatives share contact details)',
+      'no birth date compared on both sides, no address line, postcode or identifier agrees, and no phone but from an address that disagrees (an e-mail does not count)',
+    why: "Only the names tell these records apart: one of them has no birth date, no address line, postcode or identifier agrees, and a phone that agrees comes from an address that does not; an e-mail does not count, since one made from the name is a namesake's too and a family shares one (two people of one name, a Junior and a Senior or namesakes, look the same, and relatives share contact details)",
   },
 };
 

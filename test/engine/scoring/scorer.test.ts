@@ -197,20 +197,40 @@ describe('names alone (scorer.ts namesOnly)', () => {
     );
   });
 
-  it('is lifted by a birth date compared on both sides, an address line or postcode that agrees, or a phone or e-mail where no address disagrees', () => {
+  it('is lifted by a birth date compared on both sides, an address line or postcode that agrees, or a phone where no address disagrees', () => {
     expect(outcome(bare, bare)).toMatchObject({ decision: 'certain' });
     expect(outcome(bare, { ...bare, birthDate: '1984-03-18' }).limitedBy).toBeUndefined();
     const lifted: Partial<MatchFields>[] = [
       { addressLine: '12 harbour road' },
       { postalCode: 'PO13AX' },
       { phone: '2392001122' },
-      { email: 'a.fairweather@example.org' },
+      { phone: '2392001122', email: 'a.fairweather@example.org' },
     ];
     for (const field of lifted)
       expect(
         outcome({ ...bare, ...field }, { ...bare, ...field, birthDate: null }),
         JSON.stringify(field),
       ).toMatchObject({ decision: 'certain' });
+  });
+
+  it("is not lifted by an e-mail: one made from the name is a namesake's too, and a family shares one mailbox", () => {
+    const email = { email: 'a.fairweather@example.org' };
+    // The model alone would link it: the names and the e-mail agree, and nothing disagrees.
+    expect(
+      createScorer(profile()).explain(scorer.prepare({ ...bare, ...email }), scorer.prepare({ ...bare, ...email }))
+        .decision,
+    ).toBe('certain');
+    expect(outcome({ ...bare, ...email }, { ...bare, ...email, birthDate: null })).toMatchObject({
+      decision: 'probable',
+      limitedBy: 'NamesOnly',
+      score: 0.5,
+    });
+    // A phone that disagrees beside it changes nothing; a birth date on both records lifts the hold, as always.
+    expect(
+      outcome({ ...bare, ...email, phone: '2392001122' }, { ...bare, ...email, phone: '2392009988', birthDate: null })
+        .limitedBy,
+    ).toBe('NamesOnly');
+    expect(outcome({ ...bare, ...email }, { ...bare, ...email }).limitedBy).toBeUndefined();
   });
 
   it('holds a phone or e-mail shared from an address that disagrees: a relative of one name has them too', () => {
