@@ -127,8 +127,8 @@ export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { name: string; why: string
   PossibleTwin: {
     name: 'possible twin',
     brief:
-      'same family name and birth date, another given name (or one that only sounds alike), both records carry a sex',
-    why: 'The records share family name and birth date but not the given name (or given names that only sound alike, such as Anais and Janis), and both carry a sex (possible twins or household members of one age; shared contact details and family numbers do not tell them apart)',
+      'same family name and birth date (a keying error apart under another sex), another given name (or one that only sounds alike), both records carry a sex',
+    why: 'The records share family name and birth date (or, with another sex recorded, birth dates a keying error apart) but not the given name (or given names that only sound alike, such as Anais and Janis), and both carry a sex (possible twins or household members of one age; shared contact details and family numbers do not tell them apart)',
   },
   BirthDateConflict: {
     name: 'birth dates disagree',
