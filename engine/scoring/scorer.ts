@@ -93,9 +93,9 @@ export function hasNameEvidence(similarity: Float64Array): boolean {
  *    (neal and nels, andre and andres) are held only under another recorded sex: tried for one sex too, the hold
  *    sent 1,182 true pairs (nicknames without a dictionary, two typos) to review and caught 4 pairs of two people.
  *  - Under another recorded sex a birth date a keying error apart (Strong) counts as the same one. In the scale
- *    bench's registry of a million records Ann and John Schuster, one address and phone, born six days apart, were
- *    joined through Ann's record whose birth date was a keying error from John's (given names that sound alike by
- *    Double Metaphone, Strong): 4 wrong record pairs, undone by the hold at no true pair's cost. Tried under one sex
+ *    bench's registry of a million records Ann and John Schuster, twins (one birth date, address and phone), were
+ *    joined through a record of Ann's whose birth date one source mistyped by a digit (given names that sound alike
+ *    by Double Metaphone, Strong): 4 wrong record pairs, undone by the hold at no true pair's cost. Tried under one sex
  *    as well (given names below Strong), it cost 0.007 of F1 on the heavy-typo extracts (a given name and a birth
  *    date both mistyped there) and caught nothing more.
  *  - A birth date missing on one side (NaN) does not lift the hold, for any of its parts: it does not disagree.
