@@ -171,10 +171,10 @@ export function namesOnly(similarity: Float64Array): boolean {
  * weighs strongly against a match; holding them too cost true links where a date was mistyped beyond a keying error
  * and other fields agree (F1 on the every-field heavy-error extract 0.9889 -> 0.9797).
  */
-export function birthDateConflict(similarity: Float64Array, personalIdentifier: boolean): boolean {
+export function birthDateConflict(similarity: Float64Array, identifierAgrees: boolean): boolean {
   const birthDate = similarity[BIRTH_DATE] ?? Number.NaN;
   if (Number.isNaN(birthDate) || birthDate >= BAND_FLOORS.Strong || birthDate < BAND_FLOORS.Partial) return false;
-  return !personalIdentifierAgrees(similarity, personalIdentifier);
+  return !identifierAgrees;
 }
 
 /**
@@ -194,26 +194,26 @@ export function birthDateConflict(similarity: Float64Array, personalIdentifier: 
 export function middleNameConflict(
   similarity: Float64Array,
   middleNamesDisagree: boolean,
-  personalIdentifier: boolean,
+  identifierAgrees: boolean,
 ): boolean {
-  if (!middleNamesDisagree) return false;
-  if (agrees(similarity, ADDRESS_LINE) || agrees(similarity, PHONE)) return false;
-  return !personalIdentifierAgrees(similarity, personalIdentifier);
+  if (!middleNamesDisagree || identifierAgrees) return false;
+  return !(agrees(similarity, ADDRESS_LINE) || agrees(similarity, PHONE));
 }
 
 /**
  * Which rule (name evidence, twin, birth dates, middle names, names alone) holds the pair at Probable once its score
- * reaches it. `flags`: the pair's flags beside its similarities (field-comparison.ts pairFlags).
+ * reaches it. `flags`: the pair's flags beside its similarities (field-comparison.ts pairFlags). Whether a personal
+ * identifier agrees (household-evidence.ts personalIdentifierAgrees) is decided once here, for the three rules it
+ * lifts.
  */
 export function scoreLimit(similarity: Float64Array, flags = 0): ScoreLimit | undefined {
-  const personalIdentifier = (flags & PERSONAL_IDENTIFIER_FLAG) !== 0;
+  if (!hasNameEvidence(similarity)) return 'NoNameEvidence';
+  const identifierAgrees = personalIdentifierAgrees(similarity, (flags & PERSONAL_IDENTIFIER_FLAG) !== 0);
   const soundAlikeGivenNames = (flags & SOUND_ALIKE_GIVEN_NAMES_FLAG) !== 0;
   const middleNamesDisagree = (flags & MIDDLE_NAMES_DISAGREE_FLAG) !== 0;
-  if (!hasNameEvidence(similarity)) return 'NoNameEvidence';
-  if (possibleTwin(similarity, soundAlikeGivenNames && !personalIdentifierAgrees(similarity, personalIdentifier)))
-    return 'PossibleTwin';
-  if (birthDateConflict(similarity, personalIdentifier)) return 'BirthDateConflict';
-  if (middleNameConflict(similarity, middleNamesDisagree, personalIdentifier)) return 'MiddleNameConflict';
+  if (possibleTwin(similarity, soundAlikeGivenNames && !identifierAgrees)) return 'PossibleTwin';
+  if (birthDateConflict(similarity, identifierAgrees)) return 'BirthDateConflict';
+  if (middleNameConflict(similarity, middleNamesDisagree, identifierAgrees)) return 'MiddleNameConflict';
   if (namesOnly(similarity)) return 'NamesOnly';
   return undefined;
 }
