@@ -4,7 +4,8 @@
  * (pairs of records of one person, pairs linked, both; open review cases), then times the unsupervised estimate
  * (first, so the peak RSS read after it is its own), a re-index, a reconciliation (each phase), a sample of 10,000
  * labels, their evaluation and a calibration on them with u from random pairs, the workbench's candidate draw, the
- * link-quality scan (nothing written) and the registry audit's sample of 400 pairs, and prints one JSON line.
+ * link-quality scan (nothing written; the identities it flags against the ground truth: those holding two people
+ * caught, those of one person flagged) and the registry audit's sample of 400 pairs, and prints one JSON line.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -106,8 +107,24 @@ start = performance.now();
 const draw = await engine.call('labels/candidates', { limit: 50 }, ctx);
 const drawSeconds = seconds(start);
 start = performance.now();
-const scan = await engine.call('links/scan', { openCases: false }, ctx);
+const scan = await engine.call('links/scan', { openCases: false, maxListed: 10_000 }, ctx);
 const scanSeconds = seconds(start);
+/** The people (ground truth) of each active identity's records, by enterprise ID: the scan's flags judged. */
+const peopleOf = new Map(
+  (
+    engine.env.store
+      .statement(
+        `SELECT i.enterprise_id AS enterpriseId, COUNT(DISTINCT t.person_id) AS people FROM identity i
+         JOIN identity_link l ON l.tenant_id = i.tenant_id AND l.identity_id = i.identity_id
+         JOIN source_record s ON s.tenant_id = l.tenant_id AND s.record_id = l.record_id
+         JOIN synthetic_truth t ON t.tenant_id = s.tenant_id AND t.source_system = s.source_system AND t.local_id = s.local_id
+         WHERE i.tenant_id = ? AND i.status = 'active' GROUP BY i.identity_id`,
+      )
+      .all(ctx.tenantId) as { enterpriseId: string; people: number }[]
+  ).map((row) => [row.enterpriseId, row.people]),
+);
+const scanMixed = [...peopleOf.values()].filter((people) => people > 1).length;
+const scanFlaggedMixed = scan.identities.filter((f) => (peopleOf.get(f.enterpriseId) ?? 0) > 1).length;
 start = performance.now();
 await engine.call('audit/sample', { labels: 400 }, ctx);
 const auditSeconds = seconds(start);
@@ -142,6 +159,11 @@ process.stdout.write(
     drawSampledRecords: draw.population.sampledRecords ?? null,
     scanSeconds,
     scanIdentities: scan.identitiesWithSeveralRecords,
+    scanFlagged: scan.flagged,
+    scanListed: scan.identities.length,
+    scanMixed,
+    scanFlaggedMixed,
+    scanFlaggedOnePerson: scan.identities.length - scanFlaggedMixed,
     auditSeconds,
     peakRssMiB: peakRssMiB(),
   }) + '\n',
