@@ -101,7 +101,7 @@ class UnionFind {
 }
 
 /** The edge Kruskal needs last to join every record (scores descending): the identity's weakest link. */
-export function weakestLinkEdge<E extends { readonly a: number; readonly b: number; readonly score: number }>(
+function weakestLinkEdge<E extends { readonly a: number; readonly b: number; readonly score: number }>(
   size: number,
   edges: readonly E[],
 ): E | null {
@@ -112,6 +112,17 @@ export function weakestLinkEdge<E extends { readonly a: number; readonly b: numb
 }
 
 const digits = (date: string | null): string | null => (date === null ? null : date.replaceAll('-', ''));
+
+interface Edge {
+  readonly a: number;
+  readonly b: number;
+  readonly score: number;
+}
+
+/** The pair to compare first and the flag it shows (null: the weakest link of an identity no such flag names). */
+export interface CompareFirst extends Edge {
+  readonly because: LinkFlag | null;
+}
 
 /**
  * The flags, record graph, groups and weakest link of one identity's records: the scan's judgement, which a
@@ -125,14 +136,16 @@ export function judgeIdentity(
   probable: number,
 ): {
   flags: LinkFlag[];
-  edges: { a: number; b: number; score: number }[];
+  edges: Edge[];
   groups: number;
-  weakest: { a: number; b: number; score: number } | null;
+  weakest: Edge | null;
+  compareFirst: CompareFirst | null;
 } {
   const flags = new Set<LinkFlag>();
-  const edges: { a: number; b: number; score: number }[] = [];
+  const edges: Edge[] = [];
   const certain = new UnionFind(members.length);
-  const conflicts: { a: number; b: number; flag: LinkFlag }[] = [];
+  const conflicts: (Edge & { flag: LinkFlag })[] = [];
+  const sameSource: Edge[] = [];
   for (let i = 0; i < members.length; i++) {
     const a = members[i];
     if (a === undefined) continue;
@@ -140,27 +153,64 @@ export function judgeIdentity(
       const b = members[j];
       if (b === undefined) continue;
       const outcome = scorer.outcome(a.prepared, b.prepared);
-      edges.push({ a: i, b: j, score: outcome.score });
-      if (a.member.sourceSystem === b.member.sourceSystem) flags.add('same-source');
+      const edge = { a: i, b: j, score: outcome.score };
+      edges.push(edge);
+      if (a.member.sourceSystem === b.member.sourceSystem) sameSource.push(edge);
       if (outcome.decision === 'certain') certain.join(i, j);
       const fa: MatchFields = a.prepared.fields;
       const fb: MatchFields = b.prepared.fields;
-      if (fa.sex !== null && fb.sex !== null && fa.sex !== fb.sex) conflicts.push({ a: i, b: j, flag: 'sex-conflict' });
+      if (fa.sex !== null && fb.sex !== null && fa.sex !== fb.sex) conflicts.push({ ...edge, flag: 'sex-conflict' });
       const da = digits(fa.birthDate);
       const db = digits(fb.birthDate);
       if (da !== null && db !== null && birthDateLevel(da, db) === 'different')
-        conflicts.push({ a: i, b: j, flag: 'birth-date-conflict' });
+        conflicts.push({ ...edge, flag: 'birth-date-conflict' });
     }
   }
+  if (sameSource.length > 0) flags.add('same-source');
   // A conflict between two records that a chain of Certain pairs joins (a trusted identifier, or everything else
   // agreeing) is a data error inside one person's records, not a sign of a wrong link.
-  for (const conflict of conflicts) if (certain.find(conflict.a) !== certain.find(conflict.b)) flags.add(conflict.flag);
+  const counted = conflicts.filter((conflict) => certain.find(conflict.a) !== certain.find(conflict.b));
+  for (const conflict of counted) flags.add(conflict.flag);
   const weakest = weakestLinkEdge(members.length, edges);
   const strong = new UnionFind(members.length);
   for (const edge of edges) if (edge.score >= probable) strong.join(edge.a, edge.b);
   if (strong.groups > 1) flags.add('weak-bridge');
   if (totalRecords > maxRecords) flags.add('too-large');
-  return { flags: LINK_FLAGS.filter((f) => flags.has(f)), edges, groups: strong.groups, weakest };
+  const evidence: Partial<Record<LinkFlag, readonly Edge[]>> = {
+    'same-source': sameSource,
+    'sex-conflict': counted.filter((c) => c.flag === 'sex-conflict'),
+    'birth-date-conflict': counted.filter((c) => c.flag === 'birth-date-conflict'),
+  };
+  return {
+    flags: LINK_FLAGS.filter((f) => flags.has(f)),
+    edges,
+    groups: strong.groups,
+    weakest,
+    compareFirst: pairToCompareFirst(flags, weakest, evidence),
+  };
+}
+
+/**
+ * The pair a reviewer compares first, the one that shows best why the identity was flagged: under a weak bridge its
+ * weakest link (the pair holding two groups together); else, by the flags' order, the lowest-scoring pair of one
+ * source (which keeps one record per patient) or in conflict over sex or birth date. In an identity that is one
+ * source twice and nothing else, every pair may score Certain, and the weakest link then says nothing of the two
+ * records the source itself keeps apart. No flag, or too large alone: the weakest link.
+ */
+function pairToCompareFirst(
+  flags: ReadonlySet<LinkFlag>,
+  weakest: Edge | null,
+  evidence: Partial<Record<LinkFlag, readonly Edge[]>>,
+): CompareFirst | null {
+  if (!flags.has('weak-bridge'))
+    for (const flag of LINK_FLAGS) {
+      const lowest = (evidence[flag] ?? []).reduce<Edge | null>(
+        (low, e) => (low === null || e.score < low.score ? e : low),
+        null,
+      );
+      if (lowest !== null) return { ...lowest, because: flag };
+    }
+  return weakest === null ? null : { ...weakest, because: flags.has('weak-bridge') ? 'weak-bridge' : null };
 }
 
 export function scanLinkQuality(

@@ -29,6 +29,23 @@ export const LINK_FLAG_TEXT: Record<LinkFlag, string> = {
   'too-large': 'more records than the bound for one person',
 };
 
+/**
+ * Why a LinkQuality case's first pair is the one shown (ReviewCaseDetail.bestPairShows), in words for the CLI and
+ * the console; none: the weakest link.
+ */
+export function shownFirstText(flag: LinkFlag | null | undefined): string {
+  switch (flag) {
+    case 'same-source':
+      return 'two records of one source, which keeps one record per patient: they may be two people';
+    case 'sex-conflict':
+      return 'two records that state different sexes';
+    case 'birth-date-conflict':
+      return 'two records whose birth dates differ beyond a typo, a swap or a near date';
+    default:
+      return "the identity's weakest link (the pair its records hold together by last)";
+  }
+}
+
 /** The scan's default bound: an identity with more records is flagged too-large. */
 export const MAX_IDENTITY_RECORDS = 20;
 

@@ -109,6 +109,13 @@ export const ReviewCaseDetailSchema = z.object({
   right: IdentityRecordsSchema,
   /** The two records that scored best under the active profile: the pair to compare first. */
   bestPair: z.object({ left: RecordRefSchema, right: RecordRefSchema, score: z.number() }).nullable(),
+  /**
+   * LinkQuality: the flag the pair shown first stands for. weak-bridge: the identity's weakest link (the pair its
+   * records hold together by last); same-source: the lowest-scoring two records of one source; sex-conflict or
+   * birth-date-conflict: the lowest-scoring pair in that conflict. Null: the weakest link of an identity no such flag
+   * names now, and every other kind of case (its strongest pair). Older registries leave it out.
+   */
+  bestPairShows: LinkFlagSchema.nullable().optional(),
   decisions: z.array(ReviewDecisionRowSchema),
   /** LinkQuality: every pair of the identity's records with its score (indexes into left.records); else null. */
   graph: z.array(z.object({ a: z.number().int(), b: z.number().int(), score: z.number() })).nullable(),

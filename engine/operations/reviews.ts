@@ -29,7 +29,7 @@ import { requireTenant } from '../store/tenants.ts';
 import { createScorer, type PairOutcome, type Scorer } from '../scoring/scorer.ts';
 import { isStronger } from '../scoring/stronger-outcome.ts';
 import { identityKeys } from '../jobs/population.ts';
-import { judgeIdentity, weakestLinkEdge } from '../assurance/link-quality.ts';
+import { judgeIdentity, type CompareFirst } from '../assurance/link-quality.ts';
 import { MAX_IDENTITY_RECORDS, type LinkFlag } from '../contract/link-quality.ts';
 
 /** Records of each identity compared when a case is opened (its oldest). */
@@ -74,28 +74,28 @@ function judgeCase(
   active: { scorer: Scorer; probable: number },
   records: readonly SourceRecord[],
   totalRecords: number,
-): { graph: Edge[]; flags: LinkFlag[] } {
+): { graph: Edge[]; flags: LinkFlag[]; compareFirst: CompareFirst | null } {
   const members = records.map((r) => ({ member: r, prepared: active.scorer.prepare(r.fields) }));
   const judged = judgeIdentity(active.scorer, members, totalRecords, MAX_IDENTITY_RECORDS, active.probable);
-  return { graph: judged.edges, flags: judged.flags };
+  return { graph: judged.edges, flags: judged.flags, compareFirst: judged.compareFirst };
 }
 
 /**
  * The pair a reviewer compares first, under the active profile: for two identities, their strongest record pair
  * (stronger-outcome.ts: on a tie at the Probable threshold, the one a rule held on the most evidence);
- * for a LinkQuality case (one identity, its record graph given), its weakest link (the pair the identity's records
- * hold together by last).
+ * for a LinkQuality case (one identity, judged as the scan judges it), the pair that shows best why it was flagged
+ * (link-quality.ts pairToCompareFirst: its weakest link, or two records of one source or in conflict).
  */
 function pairToShow(
   scorer: Scorer,
   left: readonly SourceRecord[],
   right: readonly SourceRecord[],
-  graph: readonly Edge[] | null,
+  judged: { readonly compareFirst: CompareFirst | null } | null,
 ): ShownPair | null {
-  if (graph !== null) {
-    const weakest = weakestLinkEdge(left.length, graph);
-    const [l, r] = weakest === null ? [] : [left[weakest.a], left[weakest.b]];
-    return weakest === null || l === undefined || r === undefined ? null : { left: l, right: r, score: weakest.score };
+  if (judged !== null) {
+    const first = judged.compareFirst;
+    const [l, r] = first === null ? [] : [left[first.a], left[first.b]];
+    return first === null || l === undefined || r === undefined ? null : { left: l, right: r, score: first.score };
   }
   const rights = right.map((r) => ({ record: r, prepared: scorer.prepare(r.fields) }));
   let best: { left: SourceRecord; right: SourceRecord; outcome: PairOutcome } | undefined;
@@ -154,7 +154,7 @@ export function getReview(
     const rightRecords = recordsOfIdentity(store, ctx.tenantId, row.rightIdentityId).slice(0, RECORDS_SHOWN);
     const active = activeScorer(store, ctx.tenantId);
     const judged = row.kind === 'LinkQuality' ? judgeCase(active, leftRecords, allLeft.length) : null;
-    const best = pairToShow(active.scorer, leftRecords, rightRecords, judged?.graph ?? null);
+    const best = pairToShow(active.scorer, leftRecords, rightRecords, judged);
     const keys = identityKeys(store, ctx.tenantId, [row.leftIdentityId, row.rightIdentityId]);
     const stateOf = (identityId: number): { version: number; active: boolean } => {
       const key = keys.get(identityId);
@@ -168,6 +168,7 @@ export function getReview(
       right: { enterpriseId: row.rightEnterpriseId, ...right, records: rightRecords.map(refOf) },
       bestPair: best === null ? null : { left: refOf(best.left), right: refOf(best.right), score: best.score },
       decisions: caseDecisions(store, ctx.tenantId, row.caseId),
+      bestPairShows: judged?.compareFirst?.because ?? null,
       graph: judged?.graph ?? null,
       flags: judged?.flags ?? null,
       supersededBy:
@@ -254,7 +255,7 @@ export function reviewLabels(
         active.scorer,
         left,
         recordsOfIdentity(store, ctx.tenantId, decided.rightIdentityId).slice(0, RECORDS_SHOWN),
-        decided.kind === 'LinkQuality' ? judgeCase(active, left, left.length).graph : null,
+        decided.kind === 'LinkQuality' ? judgeCase(active, left, left.length) : null,
       );
       if (best !== null)
         pairs.push({ left: refOf(best.left), right: refOf(best.right), isMatch: decided.decision === 'same-person' });

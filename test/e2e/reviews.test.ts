@@ -400,6 +400,19 @@ describe('review cases in the console', () => {
     await graph.waitFor();
     // Four records, six pairs; the ones that hold two people together are below Probable.
     expect(await graph.locator('[data-edge]').count()).toBe(6);
+    // Under a weak bridge the case opens on the weakest link, and says so.
+    expect(await page.getByTestId('shown-first').innerText()).toMatch(
+      /^The pair shown first: the identity's weakest link/,
+    );
+    // Records of a source that holds another of the identity's records are named so in the legend, and only those.
+    const legend = graph.locator('xpath=..').locator('p[data-same-source]');
+    const sources = (await legend.allInnerTexts()).map((line) => /^\d+ (\S+) \//.exec(line)?.[1] ?? '');
+    expect(sources).toHaveLength(4);
+    for (const [i, source] of sources.entries()) {
+      const twice = sources.filter((other) => other === source).length > 1;
+      expect(await legend.nth(i).getAttribute('data-same-source')).toBe(String(twice));
+      expect(await legend.nth(i).innerText()).toMatch(twice ? / · same source as \d/ : /^[^·]+$/);
+    }
     const weak = graph.locator('[data-strong="false"]');
     expect(await weak.count()).toBeGreaterThan(0);
     const firstRecord = await page.getByLabel('First record', { exact: true }).first().inputValue();

@@ -6,6 +6,7 @@ import { json, keyValues, table, tsv } from '../format.ts';
 import { writeOutput } from '../files.ts';
 import { REVIEW_DECISIONS, REVIEW_KINDS, REVIEW_SORTS, type ReviewDecision } from '../../../engine/contract/reviews.ts';
 import { countOfText, countText } from '../../../engine/contract/count-text.ts';
+import { shownFirstText } from '../../../engine/contract/link-quality.ts';
 
 const STATUSES = ['open', 'resolved', 'dismissed', 'all'] as const;
 
@@ -140,6 +141,9 @@ export async function reviewShow(cli: CliContext): Promise<number> {
       ...(detail.supersededBy === null
         ? []
         : [['superseded', `by ${detail.supersededBy}, a newer case about the same identities`] as [string, string]]),
+      ...(detail.bestPair === null || c.kind !== 'LinkQuality'
+        ? []
+        : [['shown first', shownFirstText(detail.bestPairShows)] as [string, string]]),
       ...(detail.bestPair === null
         ? []
         : [

@@ -2,6 +2,8 @@
  * One identity's records as a small graph: a node per record (numbered, named in the legend), an edge per pair
  * coloured by its score: solid teal at or above Probable, dashed red below. The groups a weak link joins show as
  * clusters with only red edges between them. An edge is a button: it opens that pair in the comparison viewer.
+ * Records whose source holds another of the identity's records are ringed in orange and named so in the legend: a
+ * source keeps one record per patient, so two of them may be two people however well every pair scores.
  */
 import { Group, Stack, Text } from '@mantine/core';
 import type { RecordRef } from '../../../engine/contract/matching.ts';
@@ -36,6 +38,11 @@ export function RecordGraph({
 }) {
   const points = records.map((_, i) => position(i, records.length));
   const label = (i: number): string => String(i + 1);
+  /** For each record, the other records of its source (by number). */
+  const sameSource = records.map((r, i) =>
+    records.flatMap((other, j) => (j !== i && other.sourceSystem === r.sourceSystem ? [label(j)] : [])),
+  );
+  const anySameSource = sameSource.some((others) => others.length > 0);
   return (
     <Group align="flex-start" gap="lg" wrap="wrap">
       <svg
@@ -96,8 +103,11 @@ export function RecordGraph({
               cy={point.y}
               r={NODE}
               fill="var(--mantine-color-white)"
-              stroke="var(--mantine-color-dark-6)"
-              strokeWidth={1.5}
+              stroke={
+                (sameSource[i]?.length ?? 0) > 0 ? 'var(--mantine-color-orange-8)' : 'var(--mantine-color-dark-6)'
+              }
+              strokeWidth={(sameSource[i]?.length ?? 0) > 0 ? 4 : 1.5}
+              data-same-source={(sameSource[i]?.length ?? 0) > 0}
             />
             <text
               x={point.x}
@@ -118,16 +128,24 @@ export function RecordGraph({
           Records
         </Text>
         {records.map((r, i) => (
-          <Text size="sm" key={`${r.sourceSystem}/${r.localId}`}>
+          <Text size="sm" key={`${r.sourceSystem}/${r.localId}`} data-same-source={(sameSource[i]?.length ?? 0) > 0}>
             <b>{label(i)}</b>{' '}
             <bdi>
               {r.sourceSystem} / {r.localId}
             </bdi>
+            {(sameSource[i]?.length ?? 0) > 0 ? (
+              <Text span size="sm" fw={600}>
+                {` · same source as ${(sameSource[i] ?? []).join(', ')}`}
+              </Text>
+            ) : null}
           </Text>
         ))}
         <Text size="xs" c="dimmed" mt={6} maw={320}>
           Solid teal: the pair scores at or above Probable ({probable.toFixed(2)}). Dashed red: below. Records joined
           only by red edges may be two people.
+          {anySameSource
+            ? ' Ringed in orange: records of one source, which keeps one record per patient, so they may be two people.'
+            : ''}
           {onSelect === undefined ? '' : ' Choose an edge to compare its two records.'}
         </Text>
       </Stack>

@@ -29,6 +29,7 @@ import {
   LINK_FLAG_TEXT,
   MAX_IDENTITY_RECORDS,
   type LinkFlag,
+  shownFirstText,
 } from '../../../engine/contract/link-quality.ts';
 import {
   DECISION_REASON_MAX,
@@ -202,9 +203,9 @@ function Comparison({
           }}
         />
       ) : null}
-      <Text size="sm" c="dimmed">
+      <Text size="sm" c="dimmed" data-testid="shown-first">
         {oneIdentity
-          ? 'The weakest link of the identity (the pair its records hold together by last) is shown first; choose an edge or two records to compare others.'
+          ? `The pair shown first: ${shownFirstText(detail.bestPairShows)}. Choose an edge or two records to compare others.`
           : 'The pair that scores best under the active profile is shown first (among pairs held at the same score, the one whose fields scored highest before the hold); choose other records of either identity to compare them.'}
       </Text>
       <Group gap="sm" grow>
@@ -230,7 +231,14 @@ function Comparison({
       <PairRecords
         left={fromKey(left)}
         right={fromKey(right)}
-        scoreThen={left === refKey(best.left) && right === refKey(best.right) ? detail.case.score : undefined}
+        scoreThen={
+          // A link quality case's score is its weakest link: another pair shown first has no score of its own then.
+          left === refKey(best.left) &&
+          right === refKey(best.right) &&
+          (!oneIdentity || (detail.bestPairShows ?? 'weak-bridge') === 'weak-bridge')
+            ? detail.case.score
+            : undefined
+        }
         then="the case when it was opened"
       />
     </Stack>

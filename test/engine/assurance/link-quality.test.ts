@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import { createRng } from '../../../engine/synthetic/prng.ts';
 import { tempDir } from '../../helpers/temp.ts';
-import { identitiesWithSeveral, SEVERAL_AFTER_SQL } from '../../../engine/assurance/link-quality.ts';
+import { identitiesWithSeveral, judgeIdentity, SEVERAL_AFTER_SQL } from '../../../engine/assurance/link-quality.ts';
+import { createScorer } from '../../../engine/scoring/scorer.ts';
+import type { MatchFields } from '../../../engine/contract/fields.ts';
+import { testProfile } from '../../helpers/registry.ts';
 
 const ctx = { tenantId: 'lq', actor: 'test' };
 
@@ -135,6 +138,7 @@ describe('the link-quality scan', () => {
     const detail = await engine.call('reviews/get', { caseId: first.caseId }, ctx);
     expect(detail.bestPair?.score).toBeLessThan(report.probableThreshold);
     expect(detail.bestPair?.score).toBeCloseTo(first.score, 6);
+    expect(detail.bestPairShows).toBe('weak-bridge');
     // The case says why it was flagged: the flags the scan gave its identity, read again, as every case's are.
     for (const row of cases.rows) {
       const listed = report.identities.find((i) => i.enterpriseId === row.leftEnterpriseId);
@@ -182,5 +186,93 @@ describe('the link-quality scan', () => {
     } finally {
       engine.close();
     }
+  });
+});
+
+describe('the pair a link quality case shows first', () => {
+  const scorer = createScorer(testProfile());
+  const probable = testProfile().MatchingRules.Thresholds.Probable;
+  const kimberly: MatchFields = {
+    familyName: 'ohara',
+    previousFamilyNames: [],
+    givenName: 'kimberly',
+    middleNames: null,
+    birthDate: '2014-11-28',
+    sex: 'female',
+    addressLine: '72393 alton lane',
+    city: 'hirtheside',
+    state: 'oh',
+    postalCode: '04388',
+    phone: '3325829804',
+    email: null,
+    identifiers: [],
+  };
+  const judge = (records: readonly { source: string; fields: MatchFields }[]) =>
+    judgeIdentity(
+      scorer,
+      records.map((r) => ({ member: { sourceSystem: r.source }, prepared: scorer.prepare(r.fields) })),
+      records.length,
+      20,
+      probable,
+    );
+
+  it('is two records of one source when nothing else is flagged, though every pair scores Certain', () => {
+    // Two namesakes of one household: a clinic holds a record of each, the hospital one of the first with another
+    // phone, so its pairs are the weakest: the weakest link says nothing of the clinic's two.
+    const judged = judge([
+      { source: 'clinic', fields: kimberly },
+      { source: 'hospital', fields: { ...kimberly, phone: '3325820000', addressLine: null } },
+      { source: 'clinic', fields: kimberly },
+    ]);
+    expect(judged.flags).toEqual(['same-source']);
+    expect(judged.edges.every((e) => e.score >= 0.97)).toBe(true);
+    expect(judged.weakest).not.toMatchObject({ a: 0, b: 2 });
+    expect(judged.compareFirst).toMatchObject({ a: 0, b: 2, because: 'same-source' });
+  });
+
+  it('is the weakest link under a weak bridge, whatever else is flagged', () => {
+    const other: MatchFields = {
+      ...kimberly,
+      familyName: 'quigley',
+      givenName: 'thomas',
+      sex: 'male',
+      birthDate: '1950-03-02',
+      addressLine: '1 main street',
+      postalCode: '11111',
+      phone: '5550001111',
+    };
+    const judged = judge([
+      { source: 'clinic', fields: kimberly },
+      { source: 'hospital', fields: kimberly },
+      { source: 'clinic', fields: other },
+    ]);
+    expect(judged.flags).toEqual(expect.arrayContaining(['weak-bridge', 'same-source']));
+    expect(judged.compareFirst).toMatchObject({ ...judged.weakest, because: 'weak-bridge' });
+    expect(judged.compareFirst?.score).toBeLessThan(probable);
+  });
+
+  it('is the pair in conflict when records no Certain chain joins state different sexes', () => {
+    // Another sex, a given name a letter apart and no address or phone: held at Probable as possible twins, so the
+    // pair keeps the records in one group but no Certain chain joins them.
+    const judged = judge([
+      { source: 'clinic', fields: kimberly },
+      {
+        source: 'hospital',
+        fields: { ...kimberly, sex: 'male', givenName: 'kimberley', addressLine: null, postalCode: null, phone: null },
+      },
+    ]);
+    expect(judged.edges[0]?.score).toBeGreaterThanOrEqual(probable);
+    expect(judged.edges[0]?.score).toBeLessThan(0.97);
+    expect(judged.flags).toEqual(['sex-conflict']);
+    expect(judged.compareFirst).toMatchObject({ a: 0, b: 1, because: 'sex-conflict' });
+  });
+
+  it('is the weakest link of an identity no flag names', () => {
+    const judged = judge([
+      { source: 'clinic', fields: kimberly },
+      { source: 'hospital', fields: kimberly },
+    ]);
+    expect(judged.flags).toEqual([]);
+    expect(judged.compareFirst).toMatchObject({ a: 0, b: 1, because: null });
   });
 });

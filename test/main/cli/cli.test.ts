@@ -117,11 +117,25 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
     expect((JSON.parse(tight.stdout) as { byFlag: Record<string, number> }).byFlag['too-large']).toBeGreaterThan(0);
     const linkCases = (await runCli([...db, 'reviews', '--kind', 'LinkQuality'])).stdout.trim().split('\n').slice(1);
     const flagLines: (string | undefined)[] = [];
+    const shownFirst: (string | undefined)[] = [];
     for (const row of linkCases) {
       const shown = await runCli([...db, 'review', 'show', row.split('\t')[0] ?? '']);
       flagLines.push(/\nflags +(.+)\n/.exec(shown.stdout)?.[1]);
+      shownFirst.push(/\nshown first +(.+)\n/.exec(shown.stdout)?.[1]);
     }
     expect(flagLines).toContain('none now');
+    // Each case says which pair it shows first and why: the weakest link, unless a flag other than a weak bridge
+    // names a pair (two records of one source, or in conflict).
+    flagLines.forEach((flags = '', i) => {
+      const first = flags.split(', ')[0];
+      expect(shownFirst[i]).toMatch(
+        first === 'same-source'
+          ? /^two records of one source/
+          : first === 'sex-conflict' || first === 'birth-date-conflict'
+            ? /^two records (that state different sexes|whose birth dates differ)/
+            : /^the identity's weakest link/,
+      );
+    });
     // A link quality case is about one identity, scored by its weakest link.
     const linkShown = (await runCli([...db, 'review', 'show', linkCases[0]?.split('\t')[0] ?? ''])).stdout;
     expect(linkShown).toMatch(/\nscore +\d\.\d{6} \(the identity's weakest link, profile version \d+\)\n/);
