@@ -107,7 +107,10 @@ export const ReviewCaseDetailSchema = z.object({
   case: ReviewCaseSchema,
   left: IdentityRecordsSchema,
   right: IdentityRecordsSchema,
-  /** The two records that scored best under the active profile: the pair to compare first. */
+  /**
+   * The pair to compare first: for two identities, the two records that score best under the active profile; for a
+   * LinkQuality case, the pair bestPairShows names.
+   */
   bestPair: z.object({ left: RecordRefSchema, right: RecordRefSchema, score: z.number() }).nullable(),
   /**
    * LinkQuality: the flag the pair shown first stands for. weak-bridge: the identity's weakest link (the pair its

@@ -42,7 +42,8 @@ export function RecordGraph({
   const sameSource = records.map((r, i) =>
     records.flatMap((other, j) => (j !== i && other.sourceSystem === r.sourceSystem ? [label(j)] : [])),
   );
-  const anySameSource = sameSource.some((others) => others.length > 0);
+  const ringed = (i: number): boolean => (sameSource[i]?.length ?? 0) > 0;
+  const anySameSource = records.some((_, i) => ringed(i));
   return (
     <Group align="flex-start" gap="lg" wrap="wrap">
       <svg
@@ -103,11 +104,9 @@ export function RecordGraph({
               cy={point.y}
               r={NODE}
               fill="var(--mantine-color-white)"
-              stroke={
-                (sameSource[i]?.length ?? 0) > 0 ? 'var(--mantine-color-orange-8)' : 'var(--mantine-color-dark-6)'
-              }
-              strokeWidth={(sameSource[i]?.length ?? 0) > 0 ? 4 : 1.5}
-              data-same-source={(sameSource[i]?.length ?? 0) > 0}
+              stroke={ringed(i) ? 'var(--mantine-color-orange-8)' : 'var(--mantine-color-dark-6)'}
+              strokeWidth={ringed(i) ? 4 : 1.5}
+              data-same-source={ringed(i)}
             />
             <text
               x={point.x}
@@ -128,12 +127,12 @@ export function RecordGraph({
           Records
         </Text>
         {records.map((r, i) => (
-          <Text size="sm" key={`${r.sourceSystem}/${r.localId}`} data-same-source={(sameSource[i]?.length ?? 0) > 0}>
+          <Text size="sm" key={`${r.sourceSystem}/${r.localId}`} data-same-source={ringed(i)}>
             <b>{label(i)}</b>{' '}
             <bdi>
               {r.sourceSystem} / {r.localId}
             </bdi>
-            {(sameSource[i]?.length ?? 0) > 0 ? (
+            {ringed(i) ? (
               <Text span size="sm" fw={600}>
                 {` · same source as ${(sameSource[i] ?? []).join(', ')}`}
               </Text>
