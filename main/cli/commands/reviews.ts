@@ -155,7 +155,7 @@ export async function reviewShow(cli: CliContext): Promise<number> {
     ]),
   );
   cli.write(
-    '\n' +
+    `\n${c.kind === 'LinkQuality' ? "the weakest link's evidence" : "the pair's evidence"} when the case was opened\n` +
       table(
         ['field', 'band', 'weight'],
         c.evidence.map((e) => [e.field, e.band ?? 'missing', (e.logLikelihood ?? e.weight ?? 0).toFixed(3)]),

@@ -140,6 +140,8 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
     const linkShown = (await runCli([...db, 'review', 'show', linkCases[0]?.split('\t')[0] ?? ''])).stdout;
     expect(linkShown).toMatch(/\nscore +\d\.\d{6} \(the identity's weakest link, profile version \d+\)\n/);
     expect(linkShown).not.toMatch(/\nright /);
+    // The evidence printed is the case's own, as the scan stored it: its weakest link's, whichever pair is shown first.
+    expect(linkShown).toMatch(/\nthe weakest link's evidence when the case was opened\nfield +band +weight/);
     expect(flagLines.every((line) => line !== undefined && /^(none now|[a-z-]+(, [a-z-]+)*)$/.test(line))).toBe(true);
     const eid =
       (JSON.parse((await runCli([...db, 'identities', '--json'])).stdout) as { rows: { enterpriseId: string }[] })
