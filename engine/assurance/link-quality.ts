@@ -228,6 +228,8 @@ export function scanLinkQuality(
     const stored = activeProfile(store, ctx.tenantId);
     const probable = stored.profile.MatchingRules.Thresholds.Probable;
     const scorer = createScorer(stored.profile, termFrequencySnapshot(store, ctx.tenantId));
+    // Counting reads every link (seconds at a million records): the run says so rather than "starting".
+    control.step('counting the identities with two or more records', 0);
     const total = countSeveral(store, ctx.tenantId);
     const identitiesScanned = countIdentities(store, ctx.tenantId);
     const byFlag = Object.fromEntries(LINK_FLAGS.map((f) => [f, 0])) as Record<LinkFlag, number>;

@@ -33,3 +33,11 @@ export function percentText(share: number): string {
   const value = 100 * share;
   return value > 0 && value < 0.1 ? `${value.toPrecision(1)}%` : `${value.toFixed(1)}%`;
 }
+
+/**
+ * A rate (per 1,000, say) as a person reads it: one decimal ("12.6"). A rate above zero but below a tenth keeps one
+ * significant digit ("0.03"), so 11 flagged identities among 335,551 never read as the "0.0" of none.
+ */
+export function rateText(value: number): string {
+  return value > 0 && value < 0.1 ? value.toPrecision(1) : decimalText(value, 1);
+}

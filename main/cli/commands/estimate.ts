@@ -10,6 +10,7 @@ import { checkOutputTarget, writeOutput } from '../files.ts';
 import { fixed, json, keyValues, table } from '../format.ts';
 import { modelClosingText } from '../model-weights.ts';
 import type { EstimatedThreshold, EstimateReport } from '../../../engine/contract/estimate.ts';
+import { rateText } from '../../../engine/contract/count-text.ts';
 
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
@@ -87,7 +88,7 @@ function reviewBandText(report: EstimateReport): string {
   const raised = band.budgetRaisedProbable
     ? `; the budget raised Probable, leaving about ${band.expectedTruePairsLeftOut.toFixed(0)} expected true pairs neither linked nor reviewed`
     : '';
-  return `${band.pairsPerThousandRecords.toFixed(1)} candidate pairs per 1,000 records (budget ${String(band.budgetPerThousandRecords)})${raised}`;
+  return `${rateText(band.pairsPerThousandRecords)} candidate pairs per 1,000 records (budget ${String(band.budgetPerThousandRecords)})${raised}`;
 }
 
 export async function estimateCommand(cli: CliContext): Promise<number> {

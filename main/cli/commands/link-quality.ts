@@ -2,6 +2,7 @@
 import type { CliContext } from '../context.ts';
 import { json, keyValues, table } from '../format.ts';
 import { LINK_FLAG_TEXT, LINK_FLAGS } from '../../../engine/contract/link-quality.ts';
+import { rateText } from '../../../engine/contract/count-text.ts';
 
 export async function linkQualityScan(cli: CliContext): Promise<number> {
   const report = await cli.longCall('links/scan', {
@@ -22,7 +23,7 @@ export async function linkQualityScan(cli: CliContext): Promise<number> {
       ['pairs scored', String(report.pairsScored)],
       [
         'flagged',
-        `${String(report.flagged)}${report.flaggedPerThousand === null ? '' : ` (${report.flaggedPerThousand.toFixed(1)} per 1,000 identities with several records)`}`,
+        `${String(report.flagged)}${report.flaggedPerThousand === null ? '' : ` (${rateText(report.flaggedPerThousand)} per 1,000 identities with several records)`}`,
       ],
     ]),
   );

@@ -6,6 +6,7 @@
 import type { EstimatedThreshold, EstimateReport } from '../../../engine/contract/estimate.ts';
 import { formatCount, formatCountOf, recordSampleText } from '../../format.ts';
 import { fieldList } from '../../../engine/contract/field-title.ts';
+import { rateText } from '../../../engine/contract/count-text.ts';
 
 export interface EstimatedRow {
   readonly threshold: number;
@@ -70,7 +71,7 @@ export function reviewBandText(report: Pick<EstimateReport, 'reviewBand' | 'fit'
   if (report.fit?.status === 'fallback')
     return "No review band is estimated: the fit failed its checks, so the profile's thresholds stay as they are.";
   if (band === undefined) return 'The registry did not report the review band against a budget (an older version).';
-  const size = `The suggested thresholds leave ${band.pairsPerThousandRecords.toFixed(1)} candidate pairs per 1,000 records for review (budget ${String(band.budgetPerThousandRecords)}).`;
+  const size = `The suggested thresholds leave ${rateText(band.pairsPerThousandRecords)} candidate pairs per 1,000 records for review (budget ${String(band.budgetPerThousandRecords)}).`;
   return band.budgetRaisedProbable
     ? `${size} The budget raised Probable: the model expects about ${formatCount(Math.round(band.expectedTruePairsLeftOut))} true pairs among the pairs it leaves below, neither linked nor reviewed.`
     : size;

@@ -12,6 +12,7 @@ import { IconAlert } from '../../icons.tsx';
 import { TaskProgress } from '../assurance/task-progress.tsx';
 import { RecordGraph } from './record-graph.tsx';
 import { keys } from '../../hooks/query-keys.ts';
+import { rateText } from '../../../engine/contract/count-text.ts';
 
 export function LinkQualityCard({
   connectionKey,
@@ -68,7 +69,7 @@ export function LinkQualityCard({
             <Text size="sm" role="status">
               {formatCount(report.identitiesWithSeveralRecords)} identities with two or more records compared (
               {formatCount(report.pairsScored)} pairs): <b>{formatCount(report.flagged)} flagged</b>
-              {report.flaggedPerThousand === null ? '' : ` (${report.flaggedPerThousand.toFixed(1)} per 1,000)`},{' '}
+              {report.flaggedPerThousand === null ? '' : ` (${rateText(report.flaggedPerThousand)} per 1,000)`},{' '}
               {formatCountOf(report.casesOpened, 'new case')} opened.
             </Text>
             <Table aria-label="Flagged identities by flag" maw={900}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countOfText, countText, decimalText, percentText } from '../../../engine/contract/count-text.ts';
+import { countOfText, countText, decimalText, percentText, rateText } from '../../../engine/contract/count-text.ts';
 import { figureText } from '../../../engine/contract/figure-text.ts';
 
 describe('countText', () => {
@@ -38,6 +38,20 @@ describe('percentText', () => {
       '0.05%',
       '0.1%',
       '25.0%',
+    ]);
+  });
+});
+
+describe('rateText', () => {
+  it('writes a rate with one decimal, and a rate below a tenth that is not none with one digit', () => {
+    // 11 flagged identities among 335,551 with several records: 0.0328 per 1,000, not "0.0".
+    expect([(1000 * 11) / 335_551, 0, 12.63, 0.1, 0.099, 1750].map(rateText)).toEqual([
+      '0.03',
+      '0.0',
+      '12.6',
+      '0.1',
+      '0.1',
+      '1,750.0',
     ]);
   });
 });
