@@ -75,6 +75,13 @@ export const ReviewCaseSchema = z.object({
 });
 export type ReviewCase = z.infer<typeof ReviewCaseSchema>;
 
+/**
+ * A case as the list gives it. flags: for a LinkQuality case, those its identity's records raise now, judged as the
+ * scan judges them (its first MAX_IDENTITY_RECORDS records); null for other kinds; absent from older registries.
+ */
+export const ReviewListRowSchema = ReviewCaseSchema.extend({ flags: z.array(LinkFlagSchema).nullable().optional() });
+export type ReviewListRow = z.infer<typeof ReviewListRowSchema>;
+
 export const ReviewListInputSchema = z.strictObject({
   status: z.enum(['open', 'resolved', 'dismissed', 'all']).default('open'),
   kind: ReviewKindSchema.optional(),
@@ -143,7 +150,7 @@ export const reviewOperations = {
   'reviews/list': {
     input: ReviewListInputSchema,
     /** total: the cases that match the filters (for paging). */
-    output: z.object({ total: z.number().int(), rows: z.array(ReviewCaseSchema) }),
+    output: z.object({ total: z.number().int(), rows: z.array(ReviewListRowSchema) }),
   },
   'reviews/get': { input: z.strictObject({ caseId: CaseIdSchema }), output: ReviewCaseDetailSchema },
   'reviews/decide': {

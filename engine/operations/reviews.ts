@@ -136,7 +136,20 @@ export function listReviews(
       input.limit ?? 50,
       input.offset ?? 0,
     );
-    return { total, rows: rows.map(publicCase) };
+    // A link quality case says in the list why it asks: its flags now, judged as the scan judges them (its first
+    // records up to the scan's bound), so a page of cases costs at most a few hundred pairs each.
+    const active = rows.some((row) => row.kind === 'LinkQuality') ? activeScorer(env.store, ctx.tenantId) : null;
+    return {
+      total,
+      rows: rows.map((row) => {
+        if (row.kind !== 'LinkQuality' || active === null) return { ...publicCase(row), flags: null };
+        const records = recordsOfIdentity(env.store, ctx.tenantId, row.leftIdentityId);
+        return {
+          ...publicCase(row),
+          flags: judgeCase(active, records.slice(0, MAX_IDENTITY_RECORDS), records.length).flags,
+        };
+      }),
+    };
   });
 }
 

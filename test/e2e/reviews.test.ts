@@ -384,6 +384,8 @@ describe('review cases in the console', () => {
     await page.getByRole('button', { name: 'Show the link quality cases' }).click();
     await page.getByTestId('page-text').filter({ hasText: 'Cases 1–1 of 1' }).waitFor();
     expect(await rows.first().innerText()).toContain('Link quality scan');
+    // The list says why the scan asks, as the case does.
+    expect(await rows.first().innerText()).toMatch(/Flagged: Weak bridge/);
     await rows
       .first()
       .getByRole('link', { name: /^Open case/ })

@@ -28,8 +28,10 @@ import {
   REVIEW_KINDS,
   REVIEW_SORTS,
   type ReviewCase,
+  type ReviewListRow,
 } from '../../../engine/contract/reviews.ts';
 import { LIMIT_TEXT } from '../../../engine/contract/score-explanation.ts';
+import { LINK_FLAG_NAME } from '../../../engine/contract/link-quality.ts';
 import { useClient } from '../../client/context.tsx';
 import { navigate, paths } from '../../hooks/route.ts';
 import { useProfile } from '../../hooks/console-data.ts';
@@ -98,7 +100,13 @@ function Origin({ row }: { readonly row: ReviewCase }) {
   );
 }
 
-function CasesTable({ rows, now }: { readonly rows: readonly ReviewCase[]; readonly now: number }) {
+/** A link quality case's flags now, named as the case's page names them ("No flag now" when it raises none). */
+function flagsText(flags: ReviewListRow['flags']): string {
+  if (flags === undefined || flags === null) return '— (one identity)';
+  return flags.length === 0 ? 'No flag now' : `Flagged: ${flags.map((flag) => LINK_FLAG_NAME[flag]).join(', ')}`;
+}
+
+function CasesTable({ rows, now }: { readonly rows: readonly ReviewListRow[]; readonly now: number }) {
   return (
     <Table.ScrollContainer minWidth={760}>
       <Table highlightOnHover aria-label="Review cases" style={{ fontVariantNumeric: 'tabular-nums' }}>
@@ -130,7 +138,11 @@ function CasesTable({ rows, now }: { readonly rows: readonly ReviewCase[]; reado
               <Table.Td>{REVIEW_KIND_NAME[row.kind]}</Table.Td>
               <Table.Td>{row.score.toFixed(4)}</Table.Td>
               <Table.Td>
-                {row.kind === 'LinkQuality' ? '— (one identity)' : row.decision === 'certain' ? 'Certain' : 'Probable'}
+                {row.kind === 'LinkQuality'
+                  ? flagsText(row.flags)
+                  : row.decision === 'certain'
+                    ? 'Certain'
+                    : 'Probable'}
                 {row.limitedBy === null ? null : (
                   <Text
                     size="xs"

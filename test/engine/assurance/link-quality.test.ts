@@ -139,13 +139,19 @@ describe('the link-quality scan', () => {
     expect(detail.bestPair?.score).toBeLessThan(report.probableThreshold);
     expect(detail.bestPair?.score).toBeCloseTo(first.score, 6);
     expect(detail.bestPairShows).toBe('weak-bridge');
-    // The case says why it was flagged: the flags the scan gave its identity, read again, as every case's are.
+    // The case says why it was flagged, in the list and when read: the flags the scan gave its identity, judged
+    // again, as every case's are.
     for (const row of cases.rows) {
       const listed = report.identities.find((i) => i.enterpriseId === row.leftEnterpriseId);
       const read = await engine.call('reviews/get', { caseId: row.caseId }, ctx);
       expect(read.flags?.length).toBeGreaterThan(0);
+      expect(row.flags).toEqual(read.flags);
       if (listed !== undefined) expect(read.flags).toEqual(listed.flags);
     }
+    // Cases of other kinds carry no flags.
+    const others = await engine.call('reviews/list', { kind: 'IngestionMatch', limit: 5 }, ctx);
+    expect(others.rows.length).toBeGreaterThan(0);
+    for (const row of others.rows) expect(row.flags).toBeNull();
     await engine.call(
       'reviews/decide',
       { caseId: first.caseId, decision: 'different-people', reason: 'two patients in one identity' },
