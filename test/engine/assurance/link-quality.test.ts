@@ -7,6 +7,7 @@ import { identitiesWithSeveral, judgeIdentity, SEVERAL_AFTER_SQL } from '../../.
 import { createScorer } from '../../../engine/scoring/scorer.ts';
 import type { MatchFields } from '../../../engine/contract/fields.ts';
 import { testProfile } from '../../helpers/registry.ts';
+import { SAMPLE_FIELDS } from '../../helpers/fields.ts';
 
 const ctx = { tenantId: 'lq', actor: 'test' };
 
@@ -198,21 +199,7 @@ describe('the link-quality scan', () => {
 describe('the pair a link quality case shows first', () => {
   const scorer = createScorer(testProfile());
   const probable = testProfile().MatchingRules.Thresholds.Probable;
-  const kimberly: MatchFields = {
-    familyName: 'ohara',
-    previousFamilyNames: [],
-    givenName: 'kimberly',
-    middleNames: null,
-    birthDate: '2014-11-28',
-    sex: 'female',
-    addressLine: '72393 alton lane',
-    city: 'hirtheside',
-    state: 'oh',
-    postalCode: '04388',
-    phone: '3325829804',
-    email: null,
-    identifiers: [],
-  };
+  const person: MatchFields = SAMPLE_FIELDS;
   const judge = (records: readonly { source: string; fields: MatchFields }[]) =>
     judgeIdentity(
       scorer,
@@ -226,9 +213,9 @@ describe('the pair a link quality case shows first', () => {
     // Two namesakes of one household: a clinic holds a record of each, the hospital one of the first with another
     // phone, so its pairs are the weakest: the weakest link says nothing of the clinic's two.
     const judged = judge([
-      { source: 'clinic', fields: kimberly },
-      { source: 'hospital', fields: { ...kimberly, phone: '3325820000', addressLine: null } },
-      { source: 'clinic', fields: kimberly },
+      { source: 'clinic', fields: person },
+      { source: 'hospital', fields: { ...person, phone: '2392000000', addressLine: null } },
+      { source: 'clinic', fields: person },
     ]);
     expect(judged.flags).toEqual(['same-source']);
     expect(judged.edges.every((e) => e.score >= 0.97)).toBe(true);
@@ -238,7 +225,7 @@ describe('the pair a link quality case shows first', () => {
 
   it('is the weakest link under a weak bridge, whatever else is flagged', () => {
     const other: MatchFields = {
-      ...kimberly,
+      ...person,
       familyName: 'quigley',
       givenName: 'thomas',
       sex: 'male',
@@ -248,8 +235,8 @@ describe('the pair a link quality case shows first', () => {
       phone: '5550001111',
     };
     const judged = judge([
-      { source: 'clinic', fields: kimberly },
-      { source: 'hospital', fields: kimberly },
+      { source: 'clinic', fields: person },
+      { source: 'hospital', fields: person },
       { source: 'clinic', fields: other },
     ]);
     expect(judged.flags).toEqual(expect.arrayContaining(['weak-bridge', 'same-source']));
@@ -261,10 +248,10 @@ describe('the pair a link quality case shows first', () => {
     // Another sex, a given name a letter apart and no address or phone: held at Probable as possible twins, so the
     // pair keeps the records in one group but no Certain chain joins them.
     const judged = judge([
-      { source: 'clinic', fields: kimberly },
+      { source: 'clinic', fields: person },
       {
         source: 'hospital',
-        fields: { ...kimberly, sex: 'male', givenName: 'kimberley', addressLine: null, postalCode: null, phone: null },
+        fields: { ...person, sex: 'male', givenName: 'annabell', addressLine: null, postalCode: null, phone: null },
       },
     ]);
     expect(judged.edges[0]?.score).toBeGreaterThanOrEqual(probable);
@@ -275,8 +262,8 @@ describe('the pair a link quality case shows first', () => {
 
   it('is the weakest link of an identity no flag names', () => {
     const judged = judge([
-      { source: 'clinic', fields: kimberly },
-      { source: 'hospital', fields: kimberly },
+      { source: 'clinic', fields: person },
+      { source: 'hospital', fields: person },
     ]);
     expect(judged.flags).toEqual([]);
     expect(judged.compareFirst).toMatchObject({ a: 0, b: 1, because: null });
