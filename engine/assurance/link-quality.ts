@@ -331,10 +331,18 @@ export function scanLinkQuality(
   return { ...report, casesOpened };
 }
 
-/** Most doubtful first: split identities, then by their weakest link (sorts in place). */
+/**
+ * Most doubtful first: one source twice, then more flags, then more groups, then the weakest link lowest (sorts in
+ * place). One source twice comes first because a source keeps one record per patient: on two registries linked too
+ * loosely, all 17 identities so flagged held two people, against 1 of the 82 flagged otherwise (docs/assurance.md).
+ * By groups and weakest link alone, such an identity, whose every pair may score Certain, came after every weak
+ * bridge, most of which are one person's records corrupted past what the model links.
+ */
 function mostDoubtfulFirst(listed: FlaggedIdentity[]): FlaggedIdentity[] {
   return listed.sort(
     (a, b) =>
+      Number(b.flags.includes('same-source')) - Number(a.flags.includes('same-source')) ||
+      b.flags.length - a.flags.length ||
       b.groups - a.groups ||
       (a.weakestLink ?? 1) - (b.weakestLink ?? 1) ||
       a.enterpriseId.localeCompare(b.enterpriseId),

@@ -87,6 +87,7 @@ export const LinkQualityReportSchema = z.object({
   byFlag: z.record(LinkFlagSchema, z.number().int()),
   /** Flagged identities holding a record of each source system. */
   bySource: z.record(z.string(), z.number().int()),
+  /** Most doubtful first: one source twice, then more flags, then more groups, then the weakest link lowest. */
   identities: z.array(FlaggedIdentitySchema),
   /** Flagged identities not listed (beyond maxListed). */
   notListed: z.number().int(),

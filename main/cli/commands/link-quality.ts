@@ -36,7 +36,7 @@ export async function linkQualityScan(cli: CliContext): Promise<number> {
   );
   if (report.identities.length > 0) {
     cli.write(
-      '\n' +
+      '\nMost doubtful first: one source twice, then more flags, then more groups, then the weakest link lowest.\n' +
         table(
           ['enterprise ID', 'records', 'groups', 'weakest link', 'flags'],
           report.identities.map((i) => [

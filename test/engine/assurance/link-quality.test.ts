@@ -163,6 +163,71 @@ describe('the link-quality scan', () => {
     engine.close();
   });
 
+  it('lists one source twice first though every pair scores Certain, then the weak bridges, more signs first', async () => {
+    const engine = LocalEngine.open({ dbPath: join(tempDir(), 'order.db') });
+    try {
+      await engine.call('sandbox/create', { syntheticPeople: 300, seed: 6 }, ctx);
+      const { store } = engine.env;
+      const pure = [...identities(engine).values()].filter((i) => i.persons.size === 1);
+      const sources = (identityId: number): string[] =>
+        store
+          .statement(
+            'SELECT r.source_system FROM identity_link l JOIN source_record r ON r.tenant_id = l.tenant_id AND r.record_id = l.record_id WHERE l.tenant_id = ? AND l.identity_id = ?',
+          )
+          .pluck()
+          .all(ctx.tenantId, identityId) as string[];
+      // Weak bridges: three false links between identities of different people and different sources.
+      const used = new Set<number>();
+      for (const a of pure) {
+        if (used.size >= 6 || used.has(a.identityId)) continue;
+        const b = pure.find(
+          (other) =>
+            !used.has(other.identityId) &&
+            other !== a &&
+            !sources(other.identityId).some((source) => sources(a.identityId).includes(source)),
+        );
+        if (b === undefined) continue;
+        used.add(a.identityId).add(b.identityId);
+        falselyLink(engine, a.identityId, b.identityId);
+      }
+      expect(used.size).toBe(6);
+      // One source twice: of an untouched identity of one person's two records, the second moved to the first's
+      // source (as a source that holds a duplicate sends it). Its records still score Certain together.
+      const twice = pure.find((i) => !used.has(i.identityId) && i.records === 2);
+      if (twice === undefined) throw new Error('no identity of two records');
+      const [first, second] = store
+        .statement(
+          'SELECT r.record_id AS id, r.source_system AS source FROM identity_link l JOIN source_record r ON r.tenant_id = l.tenant_id AND r.record_id = l.record_id WHERE l.tenant_id = ? AND l.identity_id = ? ORDER BY r.record_id',
+        )
+        .all(ctx.tenantId, twice.identityId) as { id: number; source: string }[];
+      if (first === undefined || second === undefined) throw new Error('expected two records');
+      store.write(() =>
+        store
+          .statement('UPDATE source_record SET source_system = ? WHERE tenant_id = ? AND record_id = ?')
+          .run(first.source, ctx.tenantId, second.id),
+      );
+
+      const report = await engine.call('links/scan', { openCases: false }, ctx);
+      // Listed before every identity not flagged one source twice; a false link may be one source twice as well.
+      const at = report.identities.findIndex((i) => i.enterpriseId === twice.enterpriseId);
+      const listed = report.identities[at];
+      expect(listed).toMatchObject({ flags: ['same-source'], groups: 1 });
+      expect(listed?.weakestLink).toBeGreaterThanOrEqual(report.probableThreshold);
+      for (const before of report.identities.slice(0, at)) expect(before.flags).toContain('same-source');
+      const bridges = report.identities.slice(at + 1).filter((i) => !i.flags.includes('same-source'));
+      expect(bridges.length).toBe(report.identities.length - at - 1);
+      expect(bridges.length).toBeGreaterThanOrEqual(3);
+      // Then more signs of two people first (a sex or birth-date conflict beside the weak bridge), then the weakest
+      // link lowest.
+      for (const bridge of bridges) expect(bridge.flags).toContain('weak-bridge');
+      const keys = bridges.map((i): [number, number, number] => [-i.flags.length, -i.groups, i.weakestLink ?? 1]);
+      const ordered = [...keys].sort((x, y) => x[0] - y[0] || x[1] - y[1] || x[2] - y[2]);
+      expect(keys).toEqual(ordered);
+    } finally {
+      engine.close();
+    }
+  });
+
   it('walks the identities with several records batch by batch, each batch reading only its own identities', async () => {
     const engine = LocalEngine.open({ dbPath: join(tempDir(), 'w.db') });
     try {
