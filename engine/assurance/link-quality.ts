@@ -265,6 +265,7 @@ export function scanLinkQuality(
             toOpen.push({
               identity,
               score: judged.weakest?.score ?? 0,
+              doubt: doubtOf(judged.flags, judged.groups),
               evidence:
                 weakest?.[0] === undefined || weakest[1] === undefined
                   ? []
@@ -332,18 +333,23 @@ export function scanLinkQuality(
 }
 
 /**
- * Most doubtful first: one source twice, then more flags, then more groups, then the weakest link lowest (sorts in
- * place). One source twice comes first because a source keeps one record per patient: on two registries linked too
- * loosely, all 17 identities so flagged held two people, against 1 of the 82 flagged otherwise (docs/assurance.md).
- * By groups and weakest link alone, such an identity, whose every pair may score Certain, came after every weak
- * bridge, most of which are one person's records corrupted past what the model links.
+ * How doubtful a flagged identity is, higher first: one source twice, then more flags, then more groups (its weakest
+ * link, lowest first, breaks ties). One source twice comes first because a source keeps one record per patient: on
+ * two registries linked too loosely, all 17 identities so flagged held two people, against 1 of the 82 flagged
+ * otherwise (docs/assurance.md). By groups and weakest link alone, such an identity, whose every pair may score
+ * Certain, came after every weak bridge, most of which are one person's records corrupted past what the model links.
+ * The report lists identities in this order, and a LinkQuality case keeps the number for the review queue's
+ * most-doubtful sort.
  */
+export function doubtOf(flags: readonly LinkFlag[], groups: number): number {
+  return (flags.includes('same-source') ? 1_000_000 : 0) + flags.length * 1_000 + Math.min(groups, 999);
+}
+
+/** The report's order (sorts in place): doubt, then the weakest link lowest. */
 function mostDoubtfulFirst(listed: FlaggedIdentity[]): FlaggedIdentity[] {
   return listed.sort(
     (a, b) =>
-      Number(b.flags.includes('same-source')) - Number(a.flags.includes('same-source')) ||
-      b.flags.length - a.flags.length ||
-      b.groups - a.groups ||
+      doubtOf(b.flags, b.groups) - doubtOf(a.flags, a.groups) ||
       (a.weakestLink ?? 1) - (b.weakestLink ?? 1) ||
       a.enterpriseId.localeCompare(b.enterpriseId),
   );
@@ -352,6 +358,7 @@ function mostDoubtfulFirst(listed: FlaggedIdentity[]): FlaggedIdentity[] {
 interface LinkCase {
   readonly identity: Several;
   readonly score: number;
+  readonly doubt: number;
   readonly evidence: FieldEvidence[];
 }
 
@@ -370,7 +377,7 @@ function openLinkCases(
   at: string,
 ): number {
   let opened = 0;
-  for (const { identity, score, evidence } of cases) {
+  for (const { identity, score, doubt, evidence } of cases) {
     const now = store
       .statement('SELECT logical_version, status FROM identity WHERE tenant_id = ? AND identity_id = ?')
       .raw()
@@ -392,6 +399,7 @@ function openLinkCases(
         score,
         decision: 'probable',
         evidence,
+        doubt,
       },
       at,
     );

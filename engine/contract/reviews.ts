@@ -38,7 +38,7 @@ export const REVIEW_DECISION_NAME: Record<ReviewDecision, string> = {
 /** open: no final decision yet (an "unsure" keeps a case open); resolved: same person or different people. */
 export const ReviewStatusSchema = z.enum(['open', 'resolved', 'dismissed']);
 
-export const REVIEW_SORTS = ['newest', 'oldest', 'score-high', 'score-low'] as const;
+export const REVIEW_SORTS = ['newest', 'oldest', 'score-high', 'score-low', 'most-doubtful'] as const;
 
 const CaseIdSchema = z.string().regex(/^rc-[0-9a-f]{32}$/, 'a review case ID is rc- and 32 hexadecimal digits');
 

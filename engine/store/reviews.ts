@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Store } from './store.ts';
 import type { FieldEvidence, ScoreLimit } from '../contract/matching.ts';
-import type { ReviewCase, ReviewDecision } from '../contract/reviews.ts';
+import type { REVIEW_SORTS, ReviewCase, ReviewDecision } from '../contract/reviews.ts';
 
 export type ReviewKind = ReviewCase['kind'];
 
@@ -28,6 +28,8 @@ export interface ReviewCaseWrite {
   readonly limitedBy?: ScoreLimit | null;
   /** With limitedBy: the score method's score before the rule held it. */
   readonly heldFrom?: number | null;
+  /** A link quality case's doubt (engine/assurance/link-quality.ts doubtOf): the most-doubtful sort's key. */
+  readonly doubt?: number | null;
 }
 
 /**
@@ -42,8 +44,8 @@ export function insertReviewCase(store: Store, tenantId: string, c: ReviewCaseWr
   const result = store
     .statement(
       `INSERT OR IGNORE INTO review_case (tenant_id, case_id, kind, left_identity_id, left_version, right_identity_id, right_version,
-         profile_version, score, decision, evidence_json, status, created_at, job_id, source_system, limited_by, held_from)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?)`,
+         profile_version, score, decision, evidence_json, status, created_at, job_id, source_system, limited_by, held_from, doubt)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       tenantId,
@@ -62,6 +64,7 @@ export function insertReviewCase(store: Store, tenantId: string, c: ReviewCaseWr
       c.sourceSystem ?? null,
       c.limitedBy ?? null,
       c.limitedBy == null ? null : (c.heldFrom ?? null),
+      c.doubt ?? null,
     );
   if (result.changes !== 1) return false;
   store
@@ -161,7 +164,7 @@ export interface ReviewFilter {
   readonly currentOnly?: boolean | undefined;
 }
 
-export type ReviewSort = 'newest' | 'oldest' | 'score-high' | 'score-low';
+export type ReviewSort = (typeof REVIEW_SORTS)[number];
 
 const ORDER: Record<ReviewSort, string> = {
   newest: 'c.created_at DESC, c.case_id DESC',
@@ -169,6 +172,9 @@ const ORDER: Record<ReviewSort, string> = {
   // Cases held at the Probable threshold tie on their score; the score their fields gave before the hold orders them.
   'score-high': 'c.score DESC, COALESCE(c.held_from, c.score) DESC, c.case_id',
   'score-low': 'c.score, COALESCE(c.held_from, c.score), c.case_id',
+  // Link quality cases by the scan's doubt (one source twice, then more flags, then more groups), then every case
+  // by its score, lowest first (a link quality case's is its weakest link).
+  'most-doubtful': 'COALESCE(c.doubt, -1) DESC, c.score, COALESCE(c.held_from, c.score), c.case_id',
 };
 
 /** Either identity no longer at the version the case names, or retired: the case cannot be decided. */

@@ -36,7 +36,7 @@ Usage: mpi-console <command> [options]   (global: --db FILE or --database URL, -
   compare --comparator NAME A B                similarity of two strings under one comparator
   explain --left SYSTEM/ID --right SYSTEM/ID   field evidence, bands and score for two source records
   identities                                   TSV: source system, local identifier, enterprise ID
-  reviews [--status open|resolved|all] [--kind K] [--job ID] [--source S] [--sort oldest|newest|score-high|score-low]
+  reviews [--status open|resolved|all] [--kind K] [--job ID] [--source S] [--sort oldest|newest|score-high|score-low|most-doubtful]
                                                TSV of review cases (--limit, default 1000; --offset)
   review show CASE                             a review case: score, evidence, both identities, decisions
   review decide CASE --decision same-person|different-people|unsure --reason TEXT

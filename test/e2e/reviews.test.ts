@@ -386,6 +386,10 @@ describe('review cases in the console', () => {
     expect(await rows.first().innerText()).toContain('Link quality scan');
     // The list says why the scan asks, as the case does.
     expect(await rows.first().innerText()).toMatch(/Flagged: Weak bridge/);
+    // Most doubtful first: the order a person works the scan's cases in.
+    expect(await page.getByLabel('Order', { exact: true }).first().inputValue()).toBe('Most doubtful links first');
+    await expectAccessible(page, 'link-quality-cases');
+    await screenshot(page, '45b-link-quality-cases');
     await rows
       .first()
       .getByRole('link', { name: /^Open case/ })

@@ -67,6 +67,7 @@ const SORT_LABEL: Record<(typeof REVIEW_SORTS)[number], string> = {
   newest: 'Newest first',
   'score-high': 'Highest score first',
   'score-low': 'Lowest score first',
+  'most-doubtful': 'Most doubtful links first',
 };
 const SORT_OPTIONS = REVIEW_SORTS.map((s) => ({ value: s, label: SORT_LABEL[s] }));
 
@@ -279,6 +280,7 @@ export default function ReviewsPage({
             filter(() => {
               setKind('LinkQuality');
               setStatus('open');
+              setSort('most-doubtful');
             });
           }}
         />
@@ -337,7 +339,7 @@ export default function ReviewsPage({
                   });
                 }}
                 allowDeselect={false}
-                w={200}
+                w={230}
               />
               <Switch
                 label="Only cases that can be decided now"

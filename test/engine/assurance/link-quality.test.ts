@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import { createRng } from '../../../engine/synthetic/prng.ts';
 import { tempDir } from '../../helpers/temp.ts';
-import { identitiesWithSeveral, judgeIdentity, SEVERAL_AFTER_SQL } from '../../../engine/assurance/link-quality.ts';
+import {
+  doubtOf,
+  identitiesWithSeveral,
+  judgeIdentity,
+  SEVERAL_AFTER_SQL,
+} from '../../../engine/assurance/link-quality.ts';
 import { createScorer } from '../../../engine/scoring/scorer.ts';
 import type { MatchFields } from '../../../engine/contract/fields.ts';
 import { testProfile } from '../../helpers/registry.ts';
@@ -207,7 +212,7 @@ describe('the link-quality scan', () => {
           .run(first.source, ctx.tenantId, second.id),
       );
 
-      const report = await engine.call('links/scan', { openCases: false }, ctx);
+      const report = await engine.call('links/scan', {}, ctx);
       // Listed before every identity not flagged one source twice; a false link may be one source twice as well.
       const at = report.identities.findIndex((i) => i.enterpriseId === twice.enterpriseId);
       const listed = report.identities[at];
@@ -223,6 +228,17 @@ describe('the link-quality scan', () => {
       const keys = bridges.map((i): [number, number, number] => [-i.flags.length, -i.groups, i.weakestLink ?? 1]);
       const ordered = [...keys].sort((x, y) => x[0] - y[0] || x[1] - y[1] || x[2] - y[2]);
       expect(keys).toEqual(ordered);
+
+      // The review queue's most-doubtful sort puts the cases in the same order of doubt, the source's duplicate first.
+      const queue = await engine.call('reviews/list', { kind: 'LinkQuality', sort: 'most-doubtful' }, ctx);
+      expect(queue.total).toBe(report.flagged);
+      expect(queue.rows[0]?.leftEnterpriseId).toBe(twice.enterpriseId);
+      const doubts = queue.rows.map((row) => {
+        const listed = report.identities.find((i) => i.enterpriseId === row.leftEnterpriseId);
+        if (listed === undefined) throw new Error('a case the report does not list');
+        return doubtOf(listed.flags, listed.groups);
+      });
+      expect(doubts).toEqual([...doubts].sort((x, y) => y - x));
     } finally {
       engine.close();
     }
