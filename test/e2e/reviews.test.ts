@@ -9,6 +9,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
+import type { REVIEW_SORTS } from '../../engine/contract/reviews.ts';
 import { runWorker } from '../../engine/jobs/worker.ts';
 import { generatePopulation } from '../../engine/synthetic/generate.ts';
 import { toNdjsonBySource } from '../../engine/synthetic/write.ts';
@@ -87,6 +88,26 @@ async function reconciledSandbox(path: string): Promise<{ jobId: string; cases: 
     const current = await engine.call('reviews/list', { limit: 1, currentOnly: true }, ctx);
     const stale = waiting.total - current.total;
     return { jobId, cases: job.counters.reviewCreated, stale };
+  } finally {
+    engine.close();
+  }
+}
+
+/** The first waiting case that can be decided now and that nobody answered, in a list's order (read from the file). */
+type ReviewSort = (typeof REVIEW_SORTS)[number];
+
+async function nextWaiting(
+  path: string,
+  list: { readonly jobId?: string; readonly sort: ReviewSort },
+): Promise<string | undefined> {
+  const engine = LocalEngine.open({ dbPath: path, create: false });
+  try {
+    const waiting = await engine.call(
+      'reviews/list',
+      { status: 'open', currentOnly: true, limit: 50, ...list },
+      { tenantId: 'reviews', actor: 'test' },
+    );
+    return waiting.rows.find((row) => row.review === null)?.caseId;
   } finally {
     engine.close();
   }
@@ -198,18 +219,30 @@ describe('review cases in the console', () => {
     await page.locator('h1 + .mantine-Badge-root', { hasText: 'Different people' }).waitFor();
     await expectAccessible(page, 'review-case-decided');
     await screenshot(page, '42-review-case-decided');
-    // Answered, the case offers the next one to decide: the oldest waiting case that can be decided now.
-    const nextCase = page.getByRole('link', { name: 'Next waiting case' });
-    await nextCase.click();
-    await page.waitForURL((url) => url.href !== decidedUrl && /#\/reviews\/rc-/.test(url.hash));
-    await page.getByRole('button', { name: 'Record decision' }).waitFor();
-    await page.locator('h1 + .mantine-Badge-root', { hasText: 'Waiting for a decision' }).waitFor();
-    expect(await page.getByTestId('stale-case').count()).toBe(0);
-    await page.goBack();
-    await page.locator('h1 + .mantine-Badge-root', { hasText: 'Different people' }).waitFor();
+    // Answered, the case offers the next one to decide from the list it was opened from: the job's waiting cases
+    // that can be decided now, highest score first.
+    const expectedNext = await nextWaiting(join(dir, 'reviews.db'), {
+      jobId: reconciliation.jobId,
+      sort: 'score-high',
+    });
+    if (expectedNext === undefined) {
+      expect(await page.getByTestId('next-case').textContent()).toBe(
+        'No other case on the list you came from can be decided and waits for a first decision.',
+      );
+    } else {
+      await page.getByRole('link', { name: 'Next waiting case' }).click();
+      await page.waitForURL((url) => url.href !== decidedUrl && url.hash === `#/reviews/${expectedNext}`);
+      await page.getByRole('button', { name: 'Record decision' }).waitFor();
+      await page.locator('h1 + .mantine-Badge-root', { hasText: 'Waiting for a decision' }).waitFor();
+      expect(await page.getByTestId('stale-case').count()).toBe(0);
+      await page.goBack();
+      await page.locator('h1 + .mantine-Badge-root', { hasText: 'Different people' }).waitFor();
+    }
 
-    // Back to the job's cases: waiting cases are one fewer (none: the list says so); the decided one is under Decided.
+    // Back to the job's cases as they were left (highest score first): waiting cases are one fewer (none: the list
+    // says so); the decided one is under Decided.
     await page.goBack();
+    expect(await page.getByLabel('Order', { exact: true }).first().inputValue()).toBe('Highest score first');
     if (reconciliation.cases === 1) await page.getByTestId('no-cases').waitFor();
     await page
       .getByTestId('page-text')
@@ -360,6 +393,21 @@ describe('review cases in the console', () => {
     );
     await expectAccessible(page, 'review-case-certain');
     await screenshot(page, '44d-review-case-certain');
+    // Answered unsure (or out of date, so not to be answered), the case offers the next one from the list as it was
+    // left: every waiting case that can be decided now, highest score first. This one, unsure, stays open.
+    const certainUrl = page.url();
+    if ((await page.getByRole('button', { name: 'Record decision' }).count()) > 0) {
+      await page.getByLabel('Unsure').click();
+      await page.getByLabel('Reason').fill('Asking the GP for the letters');
+      await page.getByRole('button', { name: 'Record decision' }).click();
+      await page.getByRole('table', { name: 'Decisions recorded on this case' }).waitFor();
+    }
+    const followed = await nextWaiting(join(dir, 'reviews.db'), { sort: 'score-high' });
+    expect(followed).toBeDefined();
+    expect(`#/reviews/${followed ?? ''}`).not.toBe(new URL(certainUrl).hash);
+    await page.getByRole('link', { name: 'Next waiting case' }).click();
+    await page.waitForURL((url) => url.hash === `#/reviews/${followed ?? ''}`);
+    await page.getByRole('table', { name: 'Case details' }).waitFor();
     await page
       .getByRole('link', { name: /^Review cases/ })
       .first()

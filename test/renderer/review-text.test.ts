@@ -36,7 +36,7 @@ describe('review case words', () => {
 
 describe('the next case offered to a reviewer', () => {
   const unsure = { decision: 'unsure', reason: 'r', actor: 'a', decidedAt: '2026-11-30T10:00:00Z' } as const;
-  it('is the oldest waiting case nobody answered, other than the one on screen', () => {
+  it("is the queue's first waiting case nobody answered, other than the one on screen", () => {
     const rows = [
       { caseId: 'rc-a', review: null },
       { caseId: 'rc-b', review: unsure },
@@ -48,14 +48,14 @@ describe('the next case offered to a reviewer', () => {
 
   it('says so when none is left, and when the ones read were all answered unsure', () => {
     expect(nextCaseOf({ total: 1, rows: [{ caseId: 'rc-a', review: null }] }, 'rc-a')).toEqual({
-      text: 'No other case that can be decided waits for a first decision.',
+      text: 'No other case on the list you came from can be decided and waits for a first decision.',
     });
     const answered = [
       { caseId: 'rc-b', review: unsure },
       { caseId: 'rc-c', review: unsure },
     ];
     expect(nextCaseOf({ total: 80, rows: answered }, 'rc-a')).toEqual({
-      text: 'The 2 oldest cases that can be decided were all answered unsure: find others on the list.',
+      text: 'The next 2 cases that can be decided were all answered unsure: find others on the list.',
     });
   });
 });

@@ -33,7 +33,7 @@ import {
   TEXT_CODEC,
   usePageState,
   type Codec,
-} from './page-state.ts';
+} from '../../hooks/page-state.ts';
 import { REVIEW_QUEUE_NOTE } from '../../../engine/contract/reviews.ts';
 import { RunsPanel } from './runs-panel.tsx';
 import { VersionsCard } from './versions-card.tsx';

@@ -30,7 +30,7 @@ import {
 } from './audit-labels.ts';
 import { AuditReport } from './audit-report.tsx';
 import { EngineRefusal } from './engine-refusal.tsx';
-import { schemaCodec, useFieldState, usePageState, type Codec } from './page-state.ts';
+import { schemaCodec, useFieldState, usePageState, type Codec } from '../../hooks/page-state.ts';
 import { PairRecords } from './pair-records.tsx';
 import { TaskProgress } from './task-progress.tsx';
 import { VERDICTS_CODEC, nextUnlabelled, pairKey, type KeptVerdict } from './workbench-labels.ts';

@@ -10,7 +10,7 @@ import { formatCount } from '../../format.ts';
 import { CalibrationReportView } from './calibration-report.tsx';
 import type { LabelPreview } from './label-preview.ts';
 import { PreviewSummary } from './labels-panel.tsx';
-import { TEXT_CODEC, useFieldState, usePageState } from './page-state.ts';
+import { TEXT_CODEC, useFieldState, usePageState } from '../../hooks/page-state.ts';
 
 type CalibrationOutput = z.infer<typeof CalibrationOutputSchema>;
 type NumberValue = number | string;

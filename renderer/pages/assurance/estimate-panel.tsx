@@ -17,7 +17,7 @@ import {
 import { useTask } from '../../hooks/task.ts';
 import { TaskOutcome } from './engine-refusal.tsx';
 import { EstimateReportView } from './estimate-report.tsx';
-import { TEXT_CODEC, useFieldState, usePageState } from './page-state.ts';
+import { TEXT_CODEC, useFieldState, usePageState } from '../../hooks/page-state.ts';
 
 type EstimateOutput = z.infer<typeof EstimateOutputSchema>;
 type NumberValue = number | string;

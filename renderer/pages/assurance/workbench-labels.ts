@@ -5,7 +5,7 @@
  */
 import type { LabelPair } from '../../../engine/contract/label-tsv.ts';
 import type { RecordRef } from '../../../engine/contract/matching.ts';
-import type { Codec } from './page-state.ts';
+import type { Codec } from '../../hooks/page-state.ts';
 
 export type Verdict = 'match' | 'non-match' | 'unsure';
 const VERDICTS: readonly Verdict[] = ['match', 'non-match', 'unsure'];

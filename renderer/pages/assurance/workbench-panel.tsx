@@ -37,7 +37,7 @@ import { formatCountOf } from '../../format.ts';
 import { drawPopulationText, nothingToShowText } from './workbench-text.ts';
 import { IconAlert, IconDownload } from '../../icons.tsx';
 import { saveText } from './save-file.ts';
-import { usePageState, type Codec } from './page-state.ts';
+import { usePageState, type Codec } from '../../hooks/page-state.ts';
 import {
   VERDICTS_CODEC,
   appendNew,

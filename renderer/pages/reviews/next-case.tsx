@@ -1,7 +1,9 @@
 /**
- * The way on from one case to the next, as a reviewer works a queue: the oldest waiting case that can be decided now
- * (its identities unchanged since it was opened) and that nobody has answered yet, other than the case on screen.
- * A case marked unsure stays open, so it is skipped here rather than offered again; the list still shows it.
+ * The way on from one case to the next, as a reviewer works a queue: the next waiting case, in the queue the reviewer
+ * last had on the Review cases list (its kind, source, order and job; oldest first of every case until then), that
+ * can be decided now (its identities unchanged since it was opened) and that nobody has answered yet, other than the
+ * case on screen. A case marked unsure stays open, so it is skipped here rather than offered again; the list still
+ * shows it.
  */
 import { Button, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -9,22 +11,23 @@ import { useClient } from '../../client/context.tsx';
 import { keys } from '../../hooks/query-keys.ts';
 import { paths } from '../../hooks/route.ts';
 import { IconSkip } from '../../icons.tsx';
+import { listInput, useQueue } from './list-view.ts';
 import { nextCaseOf } from './review-text.ts';
 
 /** Waiting cases read to find the next one: enough to pass over the ones marked unsure. */
 const LOOK_AHEAD = 50;
 
-const WAITING = { status: 'open', currentOnly: true, sort: 'oldest', limit: LOOK_AHEAD } as const;
-
 export function NextCase({ connectionKey, caseId }: { readonly connectionKey: string; readonly caseId: string }) {
   const client = useClient();
-  const waiting = useQuery({
-    queryKey: keys.reviews(connectionKey, { next: WAITING }),
-    queryFn: () => client.send('reviews/list', WAITING),
+  const queue = useQueue(connectionKey);
+  const waiting = { status: 'open', currentOnly: true, limit: LOOK_AHEAD, ...listInput(queue, queue.jobId) } as const;
+  const found = useQuery({
+    queryKey: keys.reviews(connectionKey, { next: waiting }),
+    queryFn: () => client.send('reviews/list', waiting),
     retry: false,
   });
-  if (waiting.data === undefined) return null;
-  const next = nextCaseOf(waiting.data, caseId);
+  if (found.data === undefined) return null;
+  const next = nextCaseOf(found.data, caseId);
   if ('text' in next)
     return (
       <Text size="sm" c="dimmed" data-testid="next-case">

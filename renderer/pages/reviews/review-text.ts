@@ -23,8 +23,9 @@ export function ageText(iso: string, now: number): string {
 }
 
 /**
- * The next case to offer a reviewer from the oldest waiting cases that can be decided now: the first nobody has
- * answered (one marked unsure stays open, and is passed over), other than the case on screen. Else what to say.
+ * The next case to offer a reviewer from the first waiting cases of the queue that can be decided now: the first
+ * nobody has answered (one marked unsure stays open, and is passed over), other than the case on screen. Else what
+ * to say.
  */
 export function nextCaseOf(
   waiting: { readonly total: number; readonly rows: readonly Pick<ReviewCase, 'caseId' | 'review'>[] },
@@ -35,8 +36,8 @@ export function nextCaseOf(
   return {
     text:
       waiting.total > waiting.rows.length
-        ? `The ${String(waiting.rows.length)} oldest cases that can be decided were all answered unsure: find others on the list.`
-        : 'No other case that can be decided waits for a first decision.',
+        ? `The next ${String(waiting.rows.length)} cases that can be decided were all answered unsure: find others on the list.`
+        : 'No other case on the list you came from can be decided and waits for a first decision.',
   };
 }
 

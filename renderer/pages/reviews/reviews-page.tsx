@@ -20,7 +20,6 @@ import {
 } from '@mantine/core';
 import { Note } from '../../layout/note.tsx';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
 import {
   REVIEW_DECISION_NAME,
@@ -40,18 +39,18 @@ import { formatDateTime } from '../../format.ts';
 import { IconAlert, IconInfo } from '../../icons.tsx';
 import { shortJobId } from '../maintenance/job-id.ts';
 import { LinkQualityCard } from './link-quality-card.tsx';
+import { listInput, useListView, type ListView } from './list-view.ts';
 import {
   LABELS_STATE,
   putPageState,
   REVIEW_QUEUE_LABELS_STATE,
   TAB_STATE,
   TEXT_CODEC,
-} from '../assurance/page-state.ts';
+} from '../../hooks/page-state.ts';
 import { ageText, DECISION_COLOR, pageText, shortCaseId, staleText } from './review-text.ts';
 
 const PAGE_SIZE = 50;
 
-type StatusFilter = 'open' | 'resolved' | 'dismissed' | 'all';
 const STATUS_OPTIONS = [
   { value: 'open', label: 'Waiting for a decision' },
   { value: 'resolved', label: 'Decided' },
@@ -203,28 +202,15 @@ export default function ReviewsPage({
   readonly jobId: string | null;
 }) {
   const client = useClient();
-  const [status, setStatus] = useState<StatusFilter>('open');
-  const [kind, setKind] = useState<string>('any');
-  const [sort, setSort] = useState<(typeof REVIEW_SORTS)[number]>('oldest');
-  const [currentOnly, setCurrentOnly] = useState(false);
-  const [source, setSource] = useState<string>('any');
+  const [view, filter] = useListView(connectionKey, jobId);
+  const { status, kind, sort, currentOnly, source, offset } = view;
   const profile = useProfile(connectionKey, true);
   const sourceOptions = [
     { value: 'any', label: 'Any source' },
     ...(profile.data?.profile.SourceTrust ?? []).map((s) => ({ value: s.SourceSystem, label: s.SourceSystem })),
   ];
-  const [offset, setOffset] = useState(0);
   const unavailable = unavailableReason(connection);
-  const input = {
-    status,
-    sort,
-    limit: PAGE_SIZE,
-    offset,
-    currentOnly,
-    ...(kind === 'any' ? {} : { kind: kind as ReviewCase['kind'] }),
-    ...(source === 'any' ? {} : { sourceSystem: source }),
-    ...(jobId === null ? {} : { jobId }),
-  };
+  const input = { status, limit: PAGE_SIZE, offset, currentOnly, ...listInput(view, jobId) };
   const cases = useQuery({
     queryKey: keys.reviews(connectionKey, input),
     queryFn: () => client.send('reviews/list', input),
@@ -252,10 +238,6 @@ export default function ReviewsPage({
       navigate(paths.assurance);
     },
   });
-  const filter = (apply: () => void): void => {
-    apply();
-    setOffset(0);
-  };
   const total = cases.data?.total ?? 0;
   const shown = cases.data?.rows.length ?? 0;
   const stale =
@@ -277,11 +259,7 @@ export default function ReviewsPage({
         <LinkQualityCard
           connectionKey={connectionKey}
           onShowCases={() => {
-            filter(() => {
-              setKind('LinkQuality');
-              setStatus('open');
-              setSort('most-doubtful');
-            });
+            filter({ kind: 'LinkQuality', status: 'open', sort: 'most-doubtful' });
           }}
         />
       ) : null}
@@ -298,9 +276,7 @@ export default function ReviewsPage({
                 data={STATUS_OPTIONS}
                 value={status}
                 onChange={(v) => {
-                  filter(() => {
-                    setStatus((v ?? 'open') as StatusFilter);
-                  });
+                  filter({ status: (v ?? 'open') as ListView['status'] });
                 }}
                 allowDeselect={false}
                 w={220}
@@ -310,9 +286,7 @@ export default function ReviewsPage({
                 data={KIND_OPTIONS}
                 value={kind}
                 onChange={(v) => {
-                  filter(() => {
-                    setKind(v ?? 'any');
-                  });
+                  filter({ kind: (v ?? 'any') as ListView['kind'] });
                 }}
                 allowDeselect={false}
                 w={180}
@@ -322,9 +296,7 @@ export default function ReviewsPage({
                 data={sourceOptions}
                 value={source}
                 onChange={(v) => {
-                  filter(() => {
-                    setSource(v ?? 'any');
-                  });
+                  filter({ source: v ?? 'any' });
                 }}
                 allowDeselect={false}
                 w={200}
@@ -334,9 +306,7 @@ export default function ReviewsPage({
                 data={SORT_OPTIONS}
                 value={sort}
                 onChange={(v) => {
-                  filter(() => {
-                    setSort(v ?? 'oldest');
-                  });
+                  filter({ sort: v ?? 'oldest' });
                 }}
                 allowDeselect={false}
                 w={230}
@@ -346,9 +316,7 @@ export default function ReviewsPage({
                 checked={currentOnly}
                 onChange={(event) => {
                   const checked = event.currentTarget.checked;
-                  filter(() => {
-                    setCurrentOnly(checked);
-                  });
+                  filter({ currentOnly: checked });
                 }}
                 mb={8}
               />
@@ -380,9 +348,7 @@ export default function ReviewsPage({
                   variant="light"
                   mt="sm"
                   onClick={() => {
-                    filter(() => {
-                      setCurrentOnly(true);
-                    });
+                    filter({ currentOnly: true });
                   }}
                 >
                   Show only the cases that can be decided now
@@ -443,7 +409,7 @@ export default function ReviewsPage({
                   variant="default"
                   disabled={offset === 0}
                   onClick={() => {
-                    setOffset(Math.max(0, offset - PAGE_SIZE));
+                    filter({ offset: Math.max(0, offset - PAGE_SIZE) });
                   }}
                 >
                   Previous
@@ -453,7 +419,7 @@ export default function ReviewsPage({
                   variant="default"
                   disabled={offset + shown >= total}
                   onClick={() => {
-                    setOffset(offset + PAGE_SIZE);
+                    filter({ offset: offset + PAGE_SIZE });
                   }}
                 >
                   Next

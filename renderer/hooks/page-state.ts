@@ -1,9 +1,10 @@
 /**
- * The Match assurance page's state, kept while the analyst works elsewhere: in memory for the whole session (leaving
- * for Maintenance and coming back finds the tab, the label set, the reports and the workbench as they were), and in
- * the tab's sessionStorage for what may be written down (reload finds them too). What may be written down is decided
- * per item by its codec: labels are record references, reports are aggregates and record references, and a
- * workbench verdict is two record references; the records' values (the workbench's pairs) are never written, only
+ * A page's state, kept while the analyst works elsewhere: in memory for the whole session (leaving Match assurance
+ * for Maintenance and coming back finds the tab, the label set, the reports and the workbench as they were; opening
+ * a review case and coming back finds the list as it was), and in the tab's sessionStorage for what may be written
+ * down (reload finds them too). What may be written down is decided per item by its codec: labels are record
+ * references, reports are aggregates and record references, a workbench verdict is two record references, and the
+ * review list's view is filters and a page; the records' values (the workbench's pairs) are never written, only
  * kept in memory and drawn again on demand. A stored item that no longer parses is dropped, never trusted.
  */
 import { useCallback, useState } from 'react';
@@ -25,7 +26,7 @@ function session(): KeyValueStorage | undefined {
 }
 
 function storageKey(scope: string, name: string): string {
-  return `mpi-console:assurance:${scope}:${name}`;
+  return `mpi-console:page:${scope}:${name}`;
 }
 
 function readStored<T>(key: string, codec: Codec<T>): T | undefined {
@@ -94,7 +95,7 @@ export function useFieldState(
   return usePageState<number | string>(scope, name, initial, FIELD_CODEC);
 }
 
-/** The names other pages write under: the label set, the label set's review-queue origin (its text), the open tab. */
+/** The Match assurance page's names other pages write under: the label set, its review-queue origin (its text), the open tab. */
 export const LABELS_STATE = 'labels';
 export const REVIEW_QUEUE_LABELS_STATE = 'labels-review-queue';
 export const TAB_STATE = 'tab';

@@ -1,0 +1,79 @@
+/**
+ * How a reviewer has the Review cases list: its filters, order and page, kept per connection (and per job, for the
+ * list of one job's cases) across opening a case and coming back, and across reload. The queue the reviewer last
+ * worked (its kind, source, order and job) is kept too: a case's "Next waiting case" takes the next one from it.
+ * None of it is a patient value.
+ */
+import { useEffect } from 'react';
+import { z } from 'zod';
+import { REVIEW_KINDS, REVIEW_SORTS, type ReviewListInputSchema } from '../../../engine/contract/reviews.ts';
+import { putPageState, schemaCodec, usePageState } from '../../hooks/page-state.ts';
+
+const ListViewSchema = z.object({
+  status: z.enum(['open', 'resolved', 'dismissed', 'all']),
+  kind: z.enum(['any', ...REVIEW_KINDS]),
+  source: z.string().min(1).max(100),
+  sort: z.enum(REVIEW_SORTS),
+  currentOnly: z.boolean(),
+  offset: z.number().int().min(0),
+});
+export type ListView = z.infer<typeof ListViewSchema>;
+
+const FIRST_VIEW: ListView = {
+  status: 'open',
+  kind: 'any',
+  source: 'any',
+  sort: 'oldest',
+  currentOnly: false,
+  offset: 0,
+};
+const VIEW_CODEC = schemaCodec((stored) => ListViewSchema.safeParse(stored));
+
+/** The waiting cases the reviewer works through: the list's kind, source, order and job. */
+const QueueSchema = z.object({
+  kind: ListViewSchema.shape.kind,
+  source: ListViewSchema.shape.source,
+  sort: ListViewSchema.shape.sort,
+  jobId: z.string().min(1).max(80).nullable(),
+});
+export type Queue = z.infer<typeof QueueSchema>;
+const QUEUE_CODEC = schemaCodec((stored) => QueueSchema.safeParse(stored));
+const QUEUE_STATE = 'reviews-queue';
+const OLDEST_FIRST: Queue = { kind: 'any', source: 'any', sort: 'oldest', jobId: null };
+
+/**
+ * The list's view, and a change to it: a change of filter or order goes back to the first page (a change that names
+ * the offset sets it). Each view the list shows becomes the queue "Next waiting case" follows.
+ */
+export function useListView(
+  connectionKey: string,
+  jobId: string | null,
+): [ListView, (change: Partial<ListView>) => void] {
+  const [view, setView] = usePageState(connectionKey, `reviews-view:${jobId ?? 'all'}`, FIRST_VIEW, VIEW_CODEC);
+  const { kind, source, sort } = view;
+  useEffect(() => {
+    putPageState(connectionKey, QUEUE_STATE, { kind, source, sort, jobId }, QUEUE_CODEC);
+  }, [connectionKey, kind, source, sort, jobId]);
+  const change = (next: Partial<ListView>): void => {
+    setView((old) => ({ ...old, offset: 0, ...next }));
+  };
+  return [view, change];
+}
+
+/** The queue the reviewer last worked on the list (oldest first of every waiting case when none yet). */
+export function useQueue(connectionKey: string): Queue {
+  return usePageState(connectionKey, QUEUE_STATE, OLDEST_FIRST, QUEUE_CODEC)[0];
+}
+
+/** The list request of a view or a queue. */
+export function listInput(
+  view: Pick<ListView, 'kind' | 'source' | 'sort'>,
+  jobId: string | null,
+): Omit<z.input<typeof ReviewListInputSchema>, 'status' | 'limit' | 'offset' | 'currentOnly'> {
+  return {
+    sort: view.sort,
+    ...(view.kind === 'any' ? {} : { kind: view.kind }),
+    ...(view.source === 'any' ? {} : { sourceSystem: view.source }),
+    ...(jobId === null ? {} : { jobId }),
+  };
+}
