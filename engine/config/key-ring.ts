@@ -13,7 +13,7 @@ export function keyRingFor(blocking: BlockingConfig, settings: Settings, tenantI
     const secret = blockingSecret(settings, tenantId, version);
     if (secret === undefined) {
       throw validationError(
-        `blocking key version "${version}" of tenant "${tenantId}" is not in the configuration file (BlockingKeys.${tenantId}.${version})`,
+        `blocking key version "${version}" of tenant "${tenantId}" is not in the configuration file (BlockingKeys.${tenantId}.${version}): open the registry with the configuration file it was made with (a sandbox's is its file name with .config.json, in its folder; copy it along when the sandbox moves)`,
       );
     }
     return { version, secret };

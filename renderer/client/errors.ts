@@ -23,6 +23,14 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : 'something went wrong';
 }
 
+/** An engine message (lower case, no full stop) as a sentence of its own, to stand before another one. */
+export function asSentence(message: string): string {
+  const text = message.trim();
+  if (text === '') return text;
+  const capital = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
+
 /**
  * What a form's alert says when the form was refused. Where the refusal's issues are shown under the form's own
  * fields, the alert names those fields and says what to do, rather than repeating a general "refused"; an issue no

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ClientError, formRefusalText } from '../../renderer/client/errors.ts';
+import { asSentence, ClientError, formRefusalText } from '../../renderer/client/errors.ts';
 
 const FIELDS = { baseUrl: 'Registry URL', token: 'Access token' };
 const refused = (issues: { path: string; message: string }[]): ClientError =>
@@ -43,5 +43,16 @@ describe("a form's refusal in its alert", () => {
     expect(formRefusalText(gone, FIELDS, 'connect')).toBe('nothing is listening at http://127.0.0.1:1');
     expect(formRefusalText(new Error('network down'), FIELDS, 'connect')).toBe('network down');
     expect(formRefusalText(refused([]), FIELDS, 'connect')).toBe('the values given were refused');
+  });
+});
+
+describe('an engine message before another sentence', () => {
+  it('starts with a capital and ends with a full stop, once', () => {
+    expect(asSentence('blocking key version "k1" is missing (BlockingKeys.t.k1)')).toBe(
+      'Blocking key version "k1" is missing (BlockingKeys.t.k1).',
+    );
+    expect(asSentence('The registry did not answer.')).toBe('The registry did not answer.');
+    expect(asSentence('  what now? ')).toBe('What now?');
+    expect(asSentence('')).toBe('');
   });
 });

@@ -8,6 +8,7 @@ import { Alert, Skeleton, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { RecordRef } from '../../../engine/contract/matching.ts';
 import { useClient } from '../../client/context.tsx';
+import { asSentence } from '../../client/errors.ts';
 import { IconAlert } from '../../icons.tsx';
 import { scoreRuleText } from '../../../engine/contract/score-explanation.ts';
 import { EVIDENCE_FIELD, FIELD_ROWS, evidenceText, showValue } from './record-fields.ts';
@@ -51,7 +52,8 @@ export function PairRecords({
     return (
       <Alert color="orange" variant="light" icon={<IconAlert />} title="The records' values cannot be shown">
         <Text size="sm">
-          {explained.error?.message ?? 'The registry did not return them.'} The weights below are still the pair's.
+          {explained.error === null ? 'The registry did not return them.' : asSentence(explained.error.message)} The
+          weights below are still the pair's.
         </Text>
       </Alert>
     );
