@@ -93,6 +93,13 @@ export const ProfileSummarySchema = VersionsSchema.extend({
    * engines lack it.
    */
   importSources: z.array(z.string()).optional(),
+  /**
+   * The profile's blocking key versions (active, inactive) that the configuration file holds no secret for: until
+   * the configuration file the registry was made with is back, nothing that reads or writes blocking tags can run
+   * (ingestion, re-index, reconciliation, evaluation, the estimate, explaining a pair with its values). Empty when
+   * none is missing. Optional: older engines lack it.
+   */
+  missingKeyVersions: z.array(z.string()).optional(),
 });
 
 export const ClassCountsSchema = z.object({

@@ -1,4 +1,5 @@
 import { configuredSources } from '../fhir-source/resolve.ts';
+import { blockingSecret } from '../config/settings.ts';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import { activeProfile } from '../store/profiles.ts';
 import { requireTenant } from '../store/tenants.ts';
@@ -17,8 +18,13 @@ export function profileSummary(
 ): OperationOutput<'profile/summary'> {
   requireTenant(env.store, ctx.tenantId);
   const stored = activeProfile(env.store, ctx.tenantId);
-  const { Comparators, MatchingRules } = stored.profile;
+  const { Blocking, Comparators, MatchingRules } = stored.profile;
   const model = MatchingRules.FellegiSunter;
+  const settings = env.settings();
+  const keyVersions = [
+    Blocking.ActiveKeyVersion,
+    ...(Blocking.InactiveKeyVersion === undefined ? [] : [Blocking.InactiveKeyVersion]),
+  ];
   return {
     matchingProfileVersion: stored.version,
     comparatorVersion: Comparators.Version,
@@ -27,8 +33,9 @@ export function profileSummary(
     createdAt: stored.createdAt,
     reason: stored.reason,
     thresholds: { certain: MatchingRules.Thresholds.Certain, probable: MatchingRules.Thresholds.Probable },
-    importSources: configuredSources(env.settings(), ctx.tenantId)
+    importSources: configuredSources(settings, ctx.tenantId)
       .map((c) => c.source.SourceSystem)
       .filter((name) => stored.profile.SourceTrust.some((s) => s.SourceSystem === name)),
+    missingKeyVersions: keyVersions.filter((version) => blockingSecret(settings, ctx.tenantId, version) === undefined),
   };
 }

@@ -26,6 +26,7 @@ import { filterJobs, STATUS_FILTERS, type KindFilter, type StatusFilter } from '
 import { navigate, paths } from '../../hooks/route.ts';
 import { IconAlert, IconPlus, IconRefresh, IconTool } from '../../icons.tsx';
 import { GuidanceTable } from './guidance.tsx';
+import { MissingKeyAlert } from './missing-key-alert.tsx';
 import { isActive } from './job-text.ts';
 import { formatCount, formatCountOf } from '../../format.ts';
 import { JobsTable, JobsTableSkeleton } from './jobs-table.tsx';
@@ -257,6 +258,7 @@ export function MaintenancePage({
         </div>
         {startButton ?? noStart}
       </Group>
+      <MissingKeyAlert connection={connection} connectionKey={connectionKey} />
       {connection.kind === 'local-sandbox' &&
       (connection.worker.state === 'disabled' || connection.worker.state === 'failed') ? (
         <Alert

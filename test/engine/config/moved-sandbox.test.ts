@@ -23,11 +23,12 @@ async function refusal(call: Promise<unknown>): Promise<string> {
 }
 
 describe('a sandbox moved without its configuration file', () => {
-  it('refuses to match or compare values, saying which file to bring, and writes nothing', async () => {
+  it('says which key is missing, refuses to match or compare values, says which file to bring, writes nothing', async () => {
     const made = join(tempDir(), 'made.db');
     const first = LocalEngine.open({ dbPath: made });
     await first.call('sandbox/create', { syntheticPeople: 40, seed: 2 }, ctx);
     const [a, b] = (await first.call('identities/list', { limit: 2 }, ctx)).rows;
+    expect((await first.call('profile/summary', {}, ctx)).missingKeyVersions).toEqual([]);
     first.close();
     if (a === undefined || b === undefined) throw new Error('expected two records');
 
@@ -35,6 +36,8 @@ describe('a sandbox moved without its configuration file', () => {
     copyFileSync(made, moved);
     const engine = LocalEngine.open({ dbPath: moved, create: false, onWarning: () => undefined });
     try {
+      // The summary the console's pages read says which key is missing.
+      expect((await engine.call('profile/summary', {}, ctx)).missingKeyVersions).toEqual(['k1']);
       const before = await engine.call('identities/list', { limit: 1 }, ctx);
       const patient = { resourceType: 'Patient', id: 'p-1', name: [{ family: 'Nguyen', given: ['Ana'] }] };
       const ingest = await refusal(
