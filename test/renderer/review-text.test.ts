@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ageText, nextCaseOf, pageText, shortCaseId, staleText } from '../../renderer/pages/reviews/review-text.ts';
+import {
+  ageText,
+  nextCaseOf,
+  pageStartWithin,
+  pageText,
+  shortCaseId,
+  staleText,
+} from '../../renderer/pages/reviews/review-text.ts';
 
 describe('review case words', () => {
   const now = Date.parse('2026-11-26T12:00:00Z');
@@ -57,5 +64,15 @@ describe('the next case offered to a reviewer', () => {
     expect(nextCaseOf({ total: 80, rows: answered }, 'rc-a')).toEqual({
       text: 'The next 2 cases that can be decided were all answered unsure: find others on the list.',
     });
+  });
+});
+
+describe('the page a kept list opens at', () => {
+  it('is the kept one while it holds cases, else the last page, else the first', () => {
+    expect(pageStartWithin(50, 263, 50)).toBe(50);
+    expect(pageStartWithin(100, 100, 50)).toBe(50);
+    expect(pageStartWithin(250, 101, 50)).toBe(100);
+    expect(pageStartWithin(50, 0, 50)).toBe(0);
+    expect(pageStartWithin(0, 0, 50)).toBe(0);
   });
 });

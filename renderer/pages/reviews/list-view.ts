@@ -4,7 +4,7 @@
  * worked (its kind, source, order and job) is kept too: a case's "Next waiting case" takes the next one from it.
  * None of it is a patient value.
  */
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import { z } from 'zod';
 import { REVIEW_KINDS, REVIEW_SORTS, type ReviewListInputSchema } from '../../../engine/contract/reviews.ts';
 import { putPageState, schemaCodec, usePageState } from '../../hooks/page-state.ts';
@@ -54,9 +54,12 @@ export function useListView(
   useEffect(() => {
     putPageState(connectionKey, QUEUE_STATE, { kind, source, sort, jobId }, QUEUE_CODEC);
   }, [connectionKey, kind, source, sort, jobId]);
-  const change = (next: Partial<ListView>): void => {
-    setView((old) => ({ ...old, offset: 0, ...next }));
-  };
+  const change = useCallback(
+    (next: Partial<ListView>): void => {
+      setView((old) => ({ ...old, offset: 0, ...next }));
+    },
+    [setView],
+  );
   return [view, change];
 }
 

@@ -46,6 +46,15 @@ export function shortCaseId(caseId: string): string {
   return caseId.replace(/^rc-/, '').slice(0, 8);
 }
 
+/**
+ * The first row of the page to show: the kept one, unless cases decided since left it past the end (then the last
+ * page; the first when none is left).
+ */
+export function pageStartWithin(offset: number, total: number, pageSize: number): number {
+  if (offset < total) return offset;
+  return total === 0 ? 0 : Math.floor((total - 1) / pageSize) * pageSize;
+}
+
 /** "Cases 51–100 of 263", or "No cases". */
 export function pageText(offset: number, shown: number, total: number): string {
   if (total === 0 || shown === 0) return 'No cases';

@@ -20,6 +20,7 @@ import {
 } from '@mantine/core';
 import { Note } from '../../layout/note.tsx';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
 import {
   REVIEW_DECISION_NAME,
@@ -47,7 +48,7 @@ import {
   TAB_STATE,
   TEXT_CODEC,
 } from '../../hooks/page-state.ts';
-import { ageText, DECISION_COLOR, pageText, shortCaseId, staleText } from './review-text.ts';
+import { ageText, DECISION_COLOR, pageStartWithin, pageText, shortCaseId, staleText } from './review-text.ts';
 
 const PAGE_SIZE = 50;
 
@@ -240,6 +241,12 @@ export default function ReviewsPage({
   });
   const total = cases.data?.total ?? 0;
   const shown = cases.data?.rows.length ?? 0;
+  // A kept page that the cases decided since have left past the end moves back to the last page.
+  const settled = cases.data !== undefined && !cases.isPlaceholderData;
+  useEffect(() => {
+    if (settled && pageStartWithin(offset, total, PAGE_SIZE) !== offset)
+      filter({ offset: pageStartWithin(offset, total, PAGE_SIZE) });
+  }, [settled, offset, total, filter]);
   const stale =
     countsStale && decidable.data !== undefined && !decidable.isPlaceholderData
       ? staleText(total - decidable.data.total, total)
