@@ -225,6 +225,10 @@ describe('review cases in the console', () => {
       jobId: reconciliation.jobId,
       sort: 'score-high',
     });
+    // Beside it, which list it follows.
+    expect(await page.getByTestId('next-case-queue').textContent()).toBe(
+      `From the list as you left it: every kind, opened by job ${reconciliation.jobId.replace(/^job-/, '').slice(0, 8)}, highest score first.`,
+    );
     if (expectedNext === undefined) {
       expect(await page.getByTestId('next-case').textContent()).toBe(
         'No other case on the list you came from can be decided and waits for a first decision.',
@@ -405,6 +409,9 @@ describe('review cases in the console', () => {
     const followed = await nextWaiting(join(dir, 'reviews.db'), { sort: 'score-high' });
     expect(followed).toBeDefined();
     expect(`#/reviews/${followed ?? ''}`).not.toBe(new URL(certainUrl).hash);
+    expect(await page.getByTestId('next-case-queue').textContent()).toBe(
+      'From the list as you left it: every kind, highest score first.',
+    );
     await page.getByRole('link', { name: 'Next waiting case' }).click();
     await page.waitForURL((url) => url.hash === `#/reviews/${followed ?? ''}`);
     await page.getByRole('table', { name: 'Case details' }).waitFor();

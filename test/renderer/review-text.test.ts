@@ -4,6 +4,7 @@ import {
   nextCaseOf,
   pageStartWithin,
   pageText,
+  queueText,
   shortCaseId,
   staleText,
 } from '../../renderer/pages/reviews/review-text.ts';
@@ -74,5 +75,17 @@ describe('the page a kept list opens at', () => {
     expect(pageStartWithin(250, 101, 50)).toBe(100);
     expect(pageStartWithin(50, 0, 50)).toBe(0);
     expect(pageStartWithin(0, 0, 50)).toBe(0);
+  });
+});
+
+describe('which list "Next waiting case" follows', () => {
+  it('names what the reviewer chose, and nothing for every case oldest first', () => {
+    expect(queueText({ kind: 'any', source: 'any', sort: 'oldest', jobId: null })).toBeNull();
+    expect(queueText({ kind: 'LinkQuality', source: 'any', sort: 'most-doubtful', jobId: null })).toBe(
+      'From the list as you left it: link quality, most doubtful links first.',
+    );
+    expect(queueText({ kind: 'any', source: 'northside-gp', sort: 'score-high', jobId: 'job-1a2b3c4d5e6f' })).toBe(
+      'From the list as you left it: every kind, ingested from northside-gp, opened by job 1a2b3c4d, highest score first.',
+    );
   });
 });

@@ -5,14 +5,14 @@
  * case on screen. A case marked unsure stays open, so it is skipped here rather than offered again; the list still
  * shows it.
  */
-import { Button, Text } from '@mantine/core';
+import { Button, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useClient } from '../../client/context.tsx';
 import { keys } from '../../hooks/query-keys.ts';
 import { paths } from '../../hooks/route.ts';
 import { IconSkip } from '../../icons.tsx';
 import { listInput, useQueue } from './list-view.ts';
-import { nextCaseOf } from './review-text.ts';
+import { nextCaseOf, queueText } from './review-text.ts';
 
 /** Waiting cases read to find the next one: enough to pass over the ones marked unsure. */
 const LOOK_AHEAD = 50;
@@ -28,22 +28,30 @@ export function NextCase({ connectionKey, caseId }: { readonly connectionKey: st
   });
   if (found.data === undefined) return null;
   const next = nextCaseOf(found.data, caseId);
-  if ('text' in next)
-    return (
-      <Text size="sm" c="dimmed" data-testid="next-case">
-        {next.text}
-      </Text>
-    );
+  const following = queueText(queue);
   return (
-    <Button
-      component="a"
-      href={paths.review(next.caseId)}
-      variant="light"
-      size="sm"
-      rightSection={<IconSkip size={16} />}
-      data-testid="next-case"
-    >
-      Next waiting case
-    </Button>
+    <Stack gap={4} align="flex-end" maw={420}>
+      {'text' in next ? (
+        <Text size="sm" c="dimmed" ta="right" data-testid="next-case">
+          {next.text}
+        </Text>
+      ) : (
+        <Button
+          component="a"
+          href={paths.review(next.caseId)}
+          variant="light"
+          size="sm"
+          rightSection={<IconSkip size={16} />}
+          data-testid="next-case"
+        >
+          Next waiting case
+        </Button>
+      )}
+      {following === null ? null : (
+        <Text size="xs" c="dimmed" ta="right" data-testid="next-case-queue">
+          {following}
+        </Text>
+      )}
+    </Stack>
   );
 }

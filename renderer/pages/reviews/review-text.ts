@@ -2,7 +2,43 @@
  * Words for review cases: decision colours, ages, the next case. Pure, so it is tested without a browser. Kinds' and
  * decisions' names are the contract's (REVIEW_KIND_NAME, REVIEW_DECISION_NAME).
  */
-import type { ReviewCase, ReviewDecision } from '../../../engine/contract/reviews.ts';
+import {
+  REVIEW_KIND_NAME,
+  type REVIEW_SORTS,
+  type ReviewCase,
+  type ReviewDecision,
+  type ReviewKind,
+} from '../../../engine/contract/reviews.ts';
+import { shortJobId } from '../maintenance/job-id.ts';
+
+/** The list's orders as the Order field names them. */
+export const SORT_LABEL: Record<(typeof REVIEW_SORTS)[number], string> = {
+  oldest: 'Oldest first',
+  newest: 'Newest first',
+  'score-high': 'Highest score first',
+  'score-low': 'Lowest score first',
+  'most-doubtful': 'Most doubtful links first',
+};
+
+/**
+ * Which list "Next waiting case" follows, said beside it: "From the list as you left it: link quality, most doubtful
+ * links first". Null for every waiting case oldest first (the list untouched), which needs no words.
+ */
+export function queueText(queue: {
+  readonly kind: ReviewKind | 'any';
+  readonly source: string;
+  readonly sort: (typeof REVIEW_SORTS)[number];
+  readonly jobId: string | null;
+}): string | null {
+  if (queue.kind === 'any' && queue.source === 'any' && queue.sort === 'oldest' && queue.jobId === null) return null;
+  const parts = [
+    queue.kind === 'any' ? 'every kind' : REVIEW_KIND_NAME[queue.kind].toLowerCase(),
+    ...(queue.source === 'any' ? [] : [`ingested from ${queue.source}`]),
+    ...(queue.jobId === null ? [] : [`opened by job ${shortJobId(queue.jobId)}`]),
+    SORT_LABEL[queue.sort].toLowerCase(),
+  ];
+  return `From the list as you left it: ${parts.join(', ')}.`;
+}
 
 export const DECISION_COLOR: Record<ReviewDecision, string> = {
   'same-person': 'teal',

@@ -48,7 +48,15 @@ import {
   TAB_STATE,
   TEXT_CODEC,
 } from '../../hooks/page-state.ts';
-import { ageText, DECISION_COLOR, pageStartWithin, pageText, shortCaseId, staleText } from './review-text.ts';
+import {
+  ageText,
+  DECISION_COLOR,
+  pageStartWithin,
+  pageText,
+  shortCaseId,
+  SORT_LABEL,
+  staleText,
+} from './review-text.ts';
 
 const PAGE_SIZE = 50;
 
@@ -62,13 +70,6 @@ const KIND_OPTIONS = [
   { value: 'any', label: 'Any kind' },
   ...REVIEW_KINDS.map((k) => ({ value: k, label: REVIEW_KIND_NAME[k] })),
 ];
-const SORT_LABEL: Record<(typeof REVIEW_SORTS)[number], string> = {
-  oldest: 'Oldest first',
-  newest: 'Newest first',
-  'score-high': 'Highest score first',
-  'score-low': 'Lowest score first',
-  'most-doubtful': 'Most doubtful links first',
-};
 const SORT_OPTIONS = REVIEW_SORTS.map((s) => ({ value: s, label: SORT_LABEL[s] }));
 
 /** Why the page cannot list cases on this connection, in words that say what to do; null when it can. */
