@@ -7,9 +7,9 @@ import {
   type REVIEW_SORTS,
   type ReviewCase,
   type ReviewDecision,
-  type ReviewKind,
 } from '../../../engine/contract/reviews.ts';
 import { shortJobId } from '../maintenance/job-id.ts';
+import type { Queue } from './list-view.ts';
 
 /** The list's orders as the Order field names them. */
 export const SORT_LABEL: Record<(typeof REVIEW_SORTS)[number], string> = {
@@ -24,12 +24,7 @@ export const SORT_LABEL: Record<(typeof REVIEW_SORTS)[number], string> = {
  * Which list "Next waiting case" follows, said beside it: "From the list as you left it: link quality, most doubtful
  * links first". Null for every waiting case oldest first (the list untouched), which needs no words.
  */
-export function queueText(queue: {
-  readonly kind: ReviewKind | 'any';
-  readonly source: string;
-  readonly sort: (typeof REVIEW_SORTS)[number];
-  readonly jobId: string | null;
-}): string | null {
+export function queueText(queue: Queue): string | null {
   if (queue.kind === 'any' && queue.source === 'any' && queue.sort === 'oldest' && queue.jobId === null) return null;
   const parts = [
     queue.kind === 'any' ? 'every kind' : REVIEW_KIND_NAME[queue.kind].toLowerCase(),

@@ -185,11 +185,10 @@ describe('the link-quality scan', () => {
       const used = new Set<number>();
       for (const a of pure) {
         if (used.size >= 6 || used.has(a.identityId)) continue;
+        const ofA = sources(a.identityId);
         const b = pure.find(
           (other) =>
-            !used.has(other.identityId) &&
-            other !== a &&
-            !sources(other.identityId).some((source) => sources(a.identityId).includes(source)),
+            !used.has(other.identityId) && other !== a && !sources(other.identityId).some((s) => ofA.includes(s)),
         );
         if (b === undefined) continue;
         used.add(a.identityId).add(b.identityId);
