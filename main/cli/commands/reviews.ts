@@ -63,6 +63,9 @@ export async function reviews(cli: CliContext): Promise<number> {
         'jobId',
         'review',
         'createdAt',
+        'sourceSystem',
+        'stale',
+        'flags',
       ],
       result.rows.map((r) => [
         r.caseId,
@@ -80,6 +83,9 @@ export async function reviews(cli: CliContext): Promise<number> {
         r.jobId ?? '',
         r.review?.decision ?? '',
         r.createdAt,
+        r.sourceSystem ?? '',
+        r.stale ? 'stale' : '',
+        r.flags === undefined || r.flags === null ? '' : r.flags.length === 0 ? 'none now' : r.flags.join(','),
       ]),
     ),
   );

@@ -124,6 +124,10 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
       shownFirst.push(/\nshown first +(.+)\n/.exec(shown.stdout)?.[1]);
     }
     expect(flagLines).toContain('none now');
+    // The list says the same flags in its last column, after the columns scripts already read by position.
+    const listHeader = (await runCli([...db, 'reviews', '--kind', 'LinkQuality'])).stdout.split('\n')[0] ?? '';
+    expect(listHeader).toMatch(/\tcreatedAt\tsourceSystem\tstale\tflags$/);
+    expect(linkCases.map((row) => (row.split('\t').at(-1) ?? '').replaceAll(',', ', '))).toEqual(flagLines);
     // Each case says which pair it shows first and why: the weakest link, unless a flag other than a weak bridge
     // names a pair (two records of one source, or in conflict).
     flagLines.forEach((flags = '', i) => {
