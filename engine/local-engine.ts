@@ -76,7 +76,12 @@ type Handler<K extends OperationName> = (
 type RunOperationName = 'runs/start' | 'runs/get' | 'runs/cancel' | 'runs/list';
 
 const handlers: { [K in Exclude<OperationName, RunOperationName>]: Handler<K> } = {
-  'sandbox/create': (env, input, ctx) => createSandbox(env, input, ctx),
+  'sandbox/create': (env, input, ctx, control) =>
+    createSandbox(env, input, ctx, (progress) => {
+      // Generating has no count yet; ingesting counts the records loaded of all the population's.
+      if (progress.stage === 'generating') control.step('generating', 0, null);
+      else control.step('ingesting', progress.done, progress.total);
+    }),
   'records/ingest': ingestNdjson,
   'comparators/compare': compareStrings,
   'matching/explain': explainPair,

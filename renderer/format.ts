@@ -38,20 +38,8 @@ export function formatRate(value: number): string {
   return value >= 100 ? integer.format(value) : oneDecimal.format(value);
 }
 
-/** A duration as the pages say it: "under a second" (not "0 s", which reads as nothing done), "42 s", "3 min 4 s". */
-export function formatDuration(ms: number): string {
-  if (ms < 500) return 'under a second';
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 60) return `${String(seconds)} s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${String(minutes)} min ${String(seconds % 60)} s`;
-  return `${String(Math.floor(minutes / 60))} h ${String(minutes % 60)} min`;
-}
-
-/** A time left, as the pages say it: "under a second" or "about 3 min 4 s". */
-export function formatRemaining(ms: number): string {
-  return ms < 1000 ? 'under a second' : `about ${formatDuration(ms)}`;
-}
+/** A duration, and a time left, as the pages and the CLI say them (engine/contract/duration-text.ts). */
+export { durationText as formatDuration, remainingText as formatRemaining } from '../engine/contract/duration-text.ts';
 
 /**
  * "a seeded sample of 100,000 of the 1,000,000 records": what a whole-registry read worked on above its bound (of

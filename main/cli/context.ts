@@ -7,6 +7,7 @@ import { remoteClient } from './remote-client.ts';
 import { EngineError } from '../../engine/contract/errors.ts';
 import { countText } from '../../engine/contract/count-text.ts';
 import type { FileInUse } from './files.ts';
+import { TerminalProgress } from './progress.ts';
 
 export type OptionValues = Record<string, string | boolean | undefined>;
 
@@ -108,14 +109,11 @@ export class CliContext {
    * computing. Remotely it goes as a run where the registry offers runs.
    */
   async longCall<K extends RunOperation>(name: K, input: OperationInput<K>): Promise<OperationOutput<K>> {
-    const tty = process.stderr.isTTY;
-    let shown = '';
+    const line = new TerminalProgress();
     const show = (progress: RunProgress): void => {
-      if (!tty) return;
-      const text = `${progress.phase}${progress.total === null ? '' : ` ${countText(progress.done)} of ${countText(progress.total)}`}`;
-      if (text === shown) return;
-      shown = text;
-      process.stderr.write(`\r\u001b[2K${text}`);
+      line.show(
+        `${progress.phase}${progress.total === null ? '' : ` ${countText(progress.done)} of ${countText(progress.total)}`}`,
+      );
     };
     const interrupted = new AbortController();
     const onInterrupt = (): void => {
@@ -138,7 +136,7 @@ export class CliContext {
       });
     } finally {
       process.off('SIGINT', onInterrupt);
-      if (tty && shown !== '') process.stderr.write('\r\u001b[2K');
+      line.end();
     }
   }
 

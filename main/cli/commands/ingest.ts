@@ -1,19 +1,38 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import type { CliContext } from '../context.ts';
 import { checkInputFile } from '../files.ts';
 import { ingestStream } from '../../../engine/index.ts';
 import { keyValues, json, table } from '../format.ts';
 import { reviewRateText } from '../../../engine/contract/ingest.ts';
+import { paceText, TerminalProgress } from '../progress.ts';
 
 /**
  * Streams an NDJSON file; exits 1 when any line was rejected (after printing every reject). Lines accepted with
- * a warning (a field ignored for matching) are listed by line and field and do not change the exit code.
+ * a warning (a field ignored for matching) are listed by line and field and do not change the exit code. On a
+ * terminal the lines read so far, the share of the file, the pace and the time left are shown as it goes (a million
+ * lines take a quarter of an hour or more). Interrupted, the chunks written stay written and the chunk being written
+ * is rolled back: the same command again takes the lines already ingested as replays and goes on.
  */
 export async function ingest(cli: CliContext): Promise<number> {
   const source = cli.required('source');
   const file = cli.required('ndjson');
   checkInputFile(file, '--ndjson file');
-  const report = await ingestStream(cli.engine.env, cli.call, source, createReadStream(file));
+  const bytes = statSync(file).size;
+  const stream = createReadStream(file);
+  const line = new TerminalProgress();
+  const started = performance.now();
+  const report = await ingestStream(cli.engine.env, cli.call, source, stream, (sofar) => {
+    line.show(
+      `Ingesting from ${source}: ${paceText({
+        done: sofar.lines,
+        unit: 'lines',
+        share: bytes > 0 ? { of: 'the file', value: Math.min(1, stream.bytesRead / bytes) } : null,
+        elapsedMs: performance.now() - started,
+      })}`,
+    );
+  }).finally(() => {
+    line.end();
+  });
   const warnings = report.warnings ?? [];
   if (cli.json) {
     cli.write(json(report));

@@ -2,13 +2,35 @@ import type { CliContext } from '../context.ts';
 import { table, json } from '../format.ts';
 import { reviewRate, reviewRateText } from '../../../engine/contract/ingest.ts';
 import { countText } from '../../../engine/contract/count-text.ts';
+import { paceText, TerminalProgress } from '../progress.ts';
 
+/**
+ * Creates a sandbox tenant, loading synthetic people when asked. On a terminal the load shows its progress: the
+ * people being generated, then the records ingested, the pace and the time left (100,000 people are about 220,000
+ * records: minutes).
+ */
 export async function sandboxInit(cli: CliContext): Promise<number> {
-  const result = await cli.creatingEngine.call(
-    'sandbox/create',
-    { syntheticPeople: cli.integer('synthetic', 0), seed: cli.integer('seed', 1) },
-    cli.call,
-  );
+  const people = cli.integer('synthetic', 0);
+  const line = new TerminalProgress();
+  let phase = '';
+  let started = performance.now();
+  const result = await cli.creatingEngine
+    .call('sandbox/create', { syntheticPeople: people, seed: cli.integer('seed', 1) }, cli.call, {
+      step: (now, done, total = null) => {
+        if (now !== phase) {
+          phase = now;
+          started = performance.now();
+        }
+        line.show(
+          total === null
+            ? `Generating ${countText(people)} synthetic people`
+            : `Ingesting them: ${paceText({ done, total, unit: 'records', elapsedMs: performance.now() - started })}`,
+        );
+      },
+    })
+    .finally(() => {
+      line.end();
+    });
   if (cli.json) {
     cli.write(json(result));
     return 0;
