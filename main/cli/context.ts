@@ -5,9 +5,8 @@ import type { RunOperation, RunProgress } from '../../engine/contract/runs.ts';
 import type { RemoteEngine } from '../remote/remote-engine.ts';
 import { remoteClient } from './remote-client.ts';
 import { EngineError } from '../../engine/contract/errors.ts';
-import { countText } from '../../engine/contract/count-text.ts';
 import type { FileInUse } from './files.ts';
-import { TerminalProgress } from './progress.ts';
+import { paceText, TerminalProgress } from './progress.ts';
 
 export type OptionValues = Record<string, string | boolean | undefined>;
 
@@ -110,9 +109,16 @@ export class CliContext {
    */
   async longCall<K extends RunOperation>(name: K, input: OperationInput<K>): Promise<OperationOutput<K>> {
     const line = new TerminalProgress();
+    let phase = { name: '', started: 0 };
     const show = (progress: RunProgress): void => {
+      const next = progress.phase !== phase.name;
+      if (next) phase = { name: progress.phase, started: performance.now() };
+      const elapsedMs = performance.now() - phase.started;
       line.show(
-        `${progress.phase}${progress.total === null ? '' : ` ${countText(progress.done)} of ${countText(progress.total)}`}`,
+        progress.total === null
+          ? progress.phase
+          : `${progress.phase} ${paceText({ done: progress.done, total: progress.total, elapsedMs })}`,
+        next,
       );
     };
     const interrupted = new AbortController();

@@ -17,7 +17,8 @@ export async function sandboxInit(cli: CliContext): Promise<number> {
   const result = await cli.creatingEngine
     .call('sandbox/create', { syntheticPeople: people, seed: cli.integer('seed', 1) }, cli.call, {
       step: (now, done, total = null) => {
-        if (now !== phase) {
+        const next = now !== phase;
+        if (next) {
           phase = now;
           started = performance.now();
         }
@@ -25,6 +26,7 @@ export async function sandboxInit(cli: CliContext): Promise<number> {
           total === null
             ? `Generating ${countText(people)} synthetic people`
             : `Ingesting them: ${paceText({ done, total, unit: 'records', elapsedMs: performance.now() - started })}`,
+          next,
         );
       },
     })

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../../helpers/temp.ts';
 import { runCli } from '../../helpers/cli.ts';
-import { paceText } from '../../../main/cli/progress.ts';
+import { paceText, TerminalProgress } from '../../../main/cli/progress.ts';
 import { SYNTHETIC_SOURCES } from '../../../engine/synthetic/generate.ts';
 
 const BIN = fileURLToPath(new URL('../../../main/cli/bin.js', import.meta.url));
@@ -46,6 +46,23 @@ describe('paceText', () => {
     expect(paceText({ done: 100, total: 100, unit: 'records', elapsedMs: 5000 })).toBe(
       '100 of 100 records, 20 a second',
     );
+  });
+});
+
+describe('TerminalProgress', () => {
+  it('rewrites one line at most every tenth of a second but for a new phase, clears it at the end, and writes nothing off a terminal', () => {
+    const written: string[] = [];
+    const line = new TerminalProgress({ isTTY: true, write: (text: string) => written.push(text) });
+    line.show('scoring 1 of 9');
+    line.show('scoring 2 of 9'); // within a tenth of a second of the first: skipped
+    line.show('fitting', true); // a new phase: written at once
+    line.end();
+    expect(written).toEqual([`${CLEAR}scoring 1 of 9`, `${CLEAR}fitting`, CLEAR]);
+    const piped: string[] = [];
+    const off = new TerminalProgress({ isTTY: false, write: (text: string) => piped.push(text) });
+    off.show('scoring 1 of 9', true);
+    off.end();
+    expect(piped).toEqual([]);
   });
 });
 
