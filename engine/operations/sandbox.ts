@@ -3,6 +3,7 @@
  * and, optionally, a seeded synthetic population ingested source by source (with its ground truth kept
  * for labelled-pair sampling). Only synthetic records are ever used for the demo.
  */
+import { setImmediate } from 'node:timers/promises';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import { inCallTenant } from '../store/tenant-scope.ts';
 import { conflict } from '../contract/errors.ts';
@@ -177,6 +178,8 @@ export async function createSandbox(
       });
       pending.fill(null, start, start + CHUNK_LINES);
       onProgress?.({ stage: 'ingesting', done: Math.min(start + CHUNK_LINES, records), total: records });
+      // Between chunks the host's signals and timers run: a command line stopped by Ctrl-C stops here.
+      await setImmediate();
     }
     const samples = [...reports.values()].map((report) => {
       const source = sources.get(report.sourceSystem);

@@ -206,9 +206,12 @@ export class CliContext {
     return Number(raw);
   }
 
+  /** Closes the registry (and the remote client); a command that removes what it created closes it first. */
   close(): void {
     void this.remoteInstance?.close();
     this.engineInstance?.close();
+    this.remoteInstance = undefined;
+    this.engineInstance = undefined;
   }
 }
 
