@@ -8,8 +8,8 @@
  *   long operations     RunControl and its flag form
  *   jobs                runWorker and its events
  *   configuration       the Api and Maintenance sections
- *   operations the CLI runs in-process    ingestion from a stream, sandbox creation, FHIR sources, blocking keys,
- *                       synthetic populations, label files (the FEBRL loader has its own door,
+ *   operations the CLI runs in-process    ingestion from a stream, sandbox creation, the whole record list, FHIR
+ *                       sources, blocking keys, synthetic populations, label files (the FEBRL loader has its own door,
  *                       engine/benchmark/index.ts, since the console is built without engine/benchmark/)
  *   and host-side.ts    what a host's own thread uses without loading the engine: tracked runs, the store and its
  *                       tenants, shared helpers. Importing this file loads the whole engine; a module that runs on
@@ -24,6 +24,7 @@ export { ApiSettingsSchema, ASYMMETRIC_ALGORITHMS, type ApiSettings, type DevAut
 export { maintenanceSettings, MaintenanceSettingsSchema, type MaintenanceSettings } from './config/maintenance.ts';
 export { ingestStream } from './operations/ingest.ts';
 export { createSandbox } from './operations/sandbox.ts';
+export { eachRecordIdentity } from './operations/lists.ts';
 export { checkSource, listSources } from './operations/sources.ts';
 export { addBlockingKey, listBlockingKeys, removeBlockingKey } from './operations/blocking-keys.ts';
 export { loadSynthetic } from './synthetic/load.ts';

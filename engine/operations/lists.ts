@@ -1,8 +1,9 @@
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import { countRecords } from '../store/records.ts';
-import { listRecordIdentities } from '../store/identities.ts';
+import { listRecordIdentities, recordIdentitiesAfter, type IdentityListRow } from '../store/identities.ts';
 import { requireTenant } from '../store/tenants.ts';
 import type { EngineEnv } from '../env.ts';
+import { inCallTenant } from '../store/tenant-scope.ts';
 
 export function listIdentities(
   env: EngineEnv,
@@ -15,3 +16,28 @@ export function listIdentities(
     rows: listRecordIdentities(env.store, ctx.tenantId, input.limit ?? 100_000, input.offset ?? 0),
   }));
 }
+
+/**
+ * Every record of the tenant with its enterprise ID, in source system and local ID order, handed over a page at a time
+ * from one read snapshot (pages of `pageSize` records), so a registry of millions is written out whole with bounded memory and never half before
+ * and half after a concurrent ingest. `start` is told the records in all (as `identities/list` counts them) first.
+ */
+export const eachRecordIdentity = inCallTenant(function eachRecordIdentity(
+  env: EngineEnv,
+  ctx: CallContext,
+  start: (total: number) => void,
+  page: (rows: readonly IdentityListRow[]) => void,
+  pageSize: number,
+): void {
+  requireTenant(env.store, ctx.tenantId);
+  env.store.read(() => {
+    start(countRecords(env.store, ctx.tenantId));
+    let after: IdentityListRow | null = null;
+    for (;;) {
+      const rows = recordIdentitiesAfter(env.store, ctx.tenantId, after, pageSize);
+      if (rows.length > 0) page(rows);
+      if (rows.length < pageSize) return;
+      after = rows[rows.length - 1] ?? null;
+    }
+  });
+});

@@ -136,6 +136,29 @@ export function listRecordIdentities(store: Store, tenantId: string, limit: numb
     .all(tenantId, limit, offset) as IdentityListRow[];
 }
 
+/**
+ * The next `limit` records after a record (by source system and local ID; from the first when `after` is null), each
+ * with its enterprise ID: a whole registry read page by page in one snapshot, each page found through the
+ * (tenant, source system, local ID) index rather than by walking past the pages before it, as an offset does.
+ */
+export function recordIdentitiesAfter(
+  store: Store,
+  tenantId: string,
+  after: { readonly sourceSystem: string; readonly localId: string } | null,
+  limit: number,
+): IdentityListRow[] {
+  return store
+    .statement(
+      `SELECT r.source_system AS sourceSystem, r.local_id AS localId, i.enterprise_id AS enterpriseId
+       FROM source_record r
+       JOIN identity_link l ON l.tenant_id = r.tenant_id AND l.record_id = r.record_id
+       JOIN identity i ON i.tenant_id = l.tenant_id AND i.identity_id = l.identity_id
+       WHERE r.tenant_id = ? AND (r.source_system, r.local_id) > (?, ?)
+       ORDER BY r.source_system, r.local_id LIMIT ?`,
+    )
+    .all(tenantId, after?.sourceSystem ?? '', after?.localId ?? '', limit) as IdentityListRow[];
+}
+
 export function countIdentities(store: Store, tenantId: string): number {
   return (
     store.statement("SELECT COUNT(*) AS n FROM identity WHERE tenant_id = ? AND status = 'active'").get(tenantId) as {

@@ -28,7 +28,12 @@ export function table(headers: readonly string[], unsafeRows: readonly (readonly
 }
 
 export function tsv(headers: readonly string[], rows: readonly (readonly string[])[]): string {
-  return [headers, ...rows].map((r) => r.map(printable).join('\t')).join('\n') + '\n';
+  return tsvLines([headers, ...rows]);
+}
+
+/** Rows as TSV lines, without a header: a listing written a page at a time. */
+export function tsvLines(rows: readonly (readonly string[])[]): string {
+  return rows.length === 0 ? '' : rows.map((r) => r.map(printable).join('\t')).join('\n') + '\n';
 }
 
 export function keyValues(pairs: readonly (readonly [string, string])[]): string {

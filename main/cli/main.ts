@@ -35,7 +35,7 @@ Usage: mpi-console <command> [options]   (global: --db FILE or --database URL, -
   ingest --source SYSTEM --ndjson FILE         ingest R4 Patients (FHIR NDJSON), report rejected lines
   compare --comparator NAME A B                similarity of two strings under one comparator
   explain --left SYSTEM/ID --right SYSTEM/ID   field evidence, bands and score for two source records
-  identities                                   TSV: source system, local identifier, enterprise ID
+  identities [--limit N --offset K]            TSV: source system, local identifier, enterprise ID (every record)
   reviews [--status open|resolved|all] [--kind K] [--job ID] [--source S] [--sort oldest|newest|score-high|score-low|most-doubtful]
                                                TSV of review cases (--limit, default 1000; --offset)
   review show CASE                             a review case: score, evidence, both identities, decisions
