@@ -124,15 +124,15 @@ export interface IdentityListRow {
   readonly enterpriseId: string;
 }
 
-export function listRecordIdentities(store: Store, tenantId: string, limit: number, offset: number): IdentityListRow[] {
-  return store
-    .statement(
-      `SELECT r.source_system AS sourceSystem, r.local_id AS localId, i.enterprise_id AS enterpriseId
+/** Each record with its identity's enterprise ID (the record list's rows). */
+const RECORD_IDENTITIES = `SELECT r.source_system AS sourceSystem, r.local_id AS localId, i.enterprise_id AS enterpriseId
        FROM source_record r
        JOIN identity_link l ON l.tenant_id = r.tenant_id AND l.record_id = r.record_id
-       JOIN identity i ON i.tenant_id = l.tenant_id AND i.identity_id = l.identity_id
-       WHERE r.tenant_id = ? ORDER BY r.source_system, r.local_id LIMIT ? OFFSET ?`,
-    )
+       JOIN identity i ON i.tenant_id = l.tenant_id AND i.identity_id = l.identity_id`;
+
+export function listRecordIdentities(store: Store, tenantId: string, limit: number, offset: number): IdentityListRow[] {
+  return store
+    .statement(`${RECORD_IDENTITIES} WHERE r.tenant_id = ? ORDER BY r.source_system, r.local_id LIMIT ? OFFSET ?`)
     .all(tenantId, limit, offset) as IdentityListRow[];
 }
 
@@ -149,11 +149,7 @@ export function recordIdentitiesAfter(
 ): IdentityListRow[] {
   return store
     .statement(
-      `SELECT r.source_system AS sourceSystem, r.local_id AS localId, i.enterprise_id AS enterpriseId
-       FROM source_record r
-       JOIN identity_link l ON l.tenant_id = r.tenant_id AND l.record_id = r.record_id
-       JOIN identity i ON i.tenant_id = l.tenant_id AND i.identity_id = l.identity_id
-       WHERE r.tenant_id = ? AND (r.source_system, r.local_id) > (?, ?)
+      `${RECORD_IDENTITIES} WHERE r.tenant_id = ? AND (r.source_system, r.local_id) > (?, ?)
        ORDER BY r.source_system, r.local_id LIMIT ?`,
     )
     .all(tenantId, after?.sourceSystem ?? '', after?.localId ?? '', limit) as IdentityListRow[];
