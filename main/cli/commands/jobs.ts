@@ -8,6 +8,7 @@ import { usage } from '../context.ts';
 import { json, keyValues, table } from '../format.ts';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
 import { reviewRateText } from '../../../engine/contract/ingest.ts';
+import { countOfText, countText } from '../../../engine/contract/count-text.ts';
 import { runWorker, type WorkerEvent } from '../../../engine/index.ts';
 
 const DEFAULT_BATCH_SIZE = 25;
@@ -212,6 +213,21 @@ function describe(event: WorkerEvent): string {
 }
 
 /**
+ * What a finished job did, after its outcome: ": 6,152 scanned; review cases 1.3 per 1,000 matched (4 cases, 3,076
+ * matched); 0 failures; its phases: mpi-console job show ID". Nothing when the job cannot be read.
+ */
+async function finishedFigures(cli: CliContext, event: Extract<WorkerEvent, { type: 'finished' }>): Promise<string> {
+  try {
+    const job = await cli.engine.call('jobs/get', { jobId: event.jobId }, { tenantId: event.tenantId, actor: 'cli' });
+    const c = job.counters;
+    const imported = c.imported > 0 ? `${countText(c.imported)} imported, ` : '';
+    return `: ${imported}${countText(c.scanned)} scanned; review cases ${reviewRateText(job.reviewRate)}; ${countOfText(c.failure, 'failure')}; its phases: mpi-console job show ${event.jobId}`;
+  } catch {
+    return '';
+  }
+}
+
+/**
  * The tenant is --tenant or $MPI_TENANT when given; with neither, the worker serves every registered tenant.
  * Output: one line per event (JSON lines with --json).
  */
@@ -225,20 +241,26 @@ export async function worker(cli: CliContext): Promise<number> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // Lines go out in the order of the events; a finished job's line waits for its figures.
+  let lines = Promise.resolve();
   try {
     await runWorker(cli.engine.env, {
       tenants: tenant === undefined ? 'all' : [tenant],
       once: cli.values.once === true,
       signal: controller.signal,
       onEvent: (event) => {
-        cli.write(
-          cli.json
-            ? JSON.stringify({ at: new Date().toISOString(), ...event }) + '\n'
-            : `${new Date().toISOString()}  ${describe(event)}\n`,
-        );
+        const at = new Date().toISOString();
+        if (cli.json) {
+          cli.write(JSON.stringify({ at, ...event }) + '\n');
+          return;
+        }
+        lines = lines.then(async () => {
+          cli.write(`${at}  ${describe(event)}${event.type === 'finished' ? await finishedFigures(cli, event) : ''}\n`);
+        });
       },
     });
   } finally {
+    await lines;
     process.removeListener('SIGINT', stop);
     process.removeListener('SIGTERM', stop);
   }

@@ -65,7 +65,15 @@ async function reconcile(db: string, changedSince?: string): Promise<JobState> {
   const jobId = await queue(db, changedSince);
   const worked = await run(db, ['worker', '--once']);
   expect(worked.status, worked.stderr).toBe(0);
-  return await readJob(db, jobId);
+  const job = await readJob(db, jobId);
+  // The worker's line for the finished job gives its figures as the job records them.
+  const c = job.counters;
+  const figures = `${c.imported > 0 ? `${c.imported.toLocaleString('en-US')} imported, ` : ''}${c.scanned.toLocaleString('en-US')} scanned; review cases `;
+  expect(worked.stdout).toContain(`job ${jobId} (tenant ${TENANT}): ${job.status}: ${figures}`);
+  expect(worked.stdout).toMatch(
+    new RegExp(`; ${String(c.failure)} failures?; its phases: mpi-console job show ${jobId}\n`),
+  );
+  return job;
 }
 
 /** The registry's state without what differs between runs by design (random enterprise IDs, HMAC secrets, times). */
