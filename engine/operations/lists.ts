@@ -18,9 +18,9 @@ export function listIdentities(
 }
 
 /**
- * Every record of the tenant with its enterprise ID, in source system and local ID order, handed over a page at a time
- * from one read snapshot (pages of `pageSize` records), so a registry of millions is written out whole with bounded memory and never half before
- * and half after a concurrent ingest. `start` is told the records in all (as `identities/list` counts them) first.
+ * Every record of the tenant with its enterprise ID, in source system and local ID order, handed over `pageSize` at a
+ * time from one read snapshot: a registry of millions is written out whole in bounded memory, never half from before
+ * and half from after a concurrent ingest. `start` is first told the records in all (as `identities/list` counts them).
  */
 export const eachRecordIdentity = inCallTenant(function eachRecordIdentity(
   env: EngineEnv,

@@ -34,7 +34,7 @@ export async function identities(cli: CliContext): Promise<number> {
       );
     return 0;
   }
-  // The JSON written as json({ total, rows }) writes it, a page at a time.
+  // The JSON is written as json({ total, rows }) would write it, a page at a time.
   let rows = 0;
   eachRecordIdentity(
     cli.engine.env,
