@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { MatchResultSchema, RecordRefSchema, ScoreLimitSchema } from './matching.ts';
 import { LinkFlagSchema } from './link-quality.ts';
+import { countOfText, countText } from './count-text.ts';
 
 /** The longest reason a review decision may give (characters, after trimming). */
 export const DECISION_REASON_MAX = 500;
@@ -99,9 +100,28 @@ const IdentityRecordsSchema = z.object({
   /** The identity's logical version now (a case whose versions differ is stale: its identities changed). */
   version: z.number().int(),
   active: z.boolean(),
-  /** Its linked source records, oldest first (at most 100). */
+  /** Its linked source records, oldest first (at most RECORDS_SHOWN). */
   records: z.array(RecordRefSchema),
+  /** All its linked records, of which `records` holds the oldest (an identity may hold hundreds). Older registries leave it out. */
+  recordCount: z.number().int().optional(),
 });
+
+/** The most records of each identity a case's detail carries and compares. */
+export const RECORDS_SHOWN = 100;
+
+/**
+ * An identity's records as the case page and `review show` say them: "3 records", or past RECORDS_SHOWN "130 records
+ * (the case compares its oldest 100)", never the records carried counted as if they were all of them.
+ */
+export function identityRecordsText(side: {
+  readonly records: readonly unknown[];
+  readonly recordCount?: number | undefined;
+}): string {
+  const total = side.recordCount ?? side.records.length;
+  return total > side.records.length
+    ? `${countText(total)} records (the case compares its oldest ${countText(side.records.length)})`
+    : countOfText(total, 'record');
+}
 
 export const ReviewDecisionRowSchema = z.object({
   decision: ReviewDecisionSchema,

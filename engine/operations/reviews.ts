@@ -6,7 +6,7 @@
  */
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import { conflict, notFound } from '../contract/errors.ts';
-import { REVIEW_QUEUE_NOTE, type ReviewCase } from '../contract/reviews.ts';
+import { RECORDS_SHOWN, REVIEW_QUEUE_NOTE, type ReviewCase } from '../contract/reviews.ts';
 import { labelsToTsv, type LabelPair } from '../contract/label-tsv.ts';
 import type { EngineEnv } from '../env.ts';
 import type { Store } from '../store/store.ts';
@@ -33,7 +33,6 @@ import { judgeIdentity, type CompareFirst } from '../assurance/link-quality.ts';
 import { MAX_IDENTITY_RECORDS, type LinkFlag } from '../contract/link-quality.ts';
 
 /** Records of each identity compared when a case is opened (its oldest). */
-const RECORDS_SHOWN = 100;
 
 export const REVIEW_LABELS_NOTE = `These labels come from the review queue. ${REVIEW_QUEUE_NOTE}`;
 
@@ -164,7 +163,8 @@ export function getReview(
     const row = requireCase(store, ctx.tenantId, input.caseId);
     const allLeft = recordsOfIdentity(store, ctx.tenantId, row.leftIdentityId);
     const leftRecords = allLeft.slice(0, RECORDS_SHOWN);
-    const rightRecords = recordsOfIdentity(store, ctx.tenantId, row.rightIdentityId).slice(0, RECORDS_SHOWN);
+    const allRight = recordsOfIdentity(store, ctx.tenantId, row.rightIdentityId);
+    const rightRecords = allRight.slice(0, RECORDS_SHOWN);
     const active = activeScorer(store, ctx.tenantId);
     const judged = row.kind === 'LinkQuality' ? judgeCase(active, leftRecords, allLeft.length) : null;
     const best = pairToShow(active.scorer, leftRecords, rightRecords, judged);
@@ -177,8 +177,18 @@ export function getReview(
     const right = stateOf(row.rightIdentityId);
     return {
       case: publicCase(row),
-      left: { enterpriseId: row.leftEnterpriseId, ...left, records: leftRecords.map(refOf) },
-      right: { enterpriseId: row.rightEnterpriseId, ...right, records: rightRecords.map(refOf) },
+      left: {
+        enterpriseId: row.leftEnterpriseId,
+        ...left,
+        records: leftRecords.map(refOf),
+        recordCount: allLeft.length,
+      },
+      right: {
+        enterpriseId: row.rightEnterpriseId,
+        ...right,
+        records: rightRecords.map(refOf),
+        recordCount: allRight.length,
+      },
       bestPair: best === null ? null : { left: refOf(best.left), right: refOf(best.right), score: best.score },
       decisions: caseDecisions(store, ctx.tenantId, row.caseId),
       bestPairShows: judged?.compareFirst?.because ?? null,

@@ -4,7 +4,13 @@ import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { json, keyValues, table, tsv } from '../format.ts';
 import { writeOutput } from '../files.ts';
-import { REVIEW_DECISIONS, REVIEW_KINDS, REVIEW_SORTS, type ReviewDecision } from '../../../engine/contract/reviews.ts';
+import {
+  identityRecordsText,
+  REVIEW_DECISIONS,
+  REVIEW_KINDS,
+  REVIEW_SORTS,
+  type ReviewDecision,
+} from '../../../engine/contract/reviews.ts';
 import { countOfText, countText } from '../../../engine/contract/count-text.ts';
 import { shownFirstText } from '../../../engine/contract/link-quality.ts';
 
@@ -100,11 +106,16 @@ export async function reviews(cli: CliContext): Promise<number> {
 function identityText(
   enterpriseId: string,
   caseVersion: number,
-  now: { readonly version: number; readonly active: boolean; readonly records: readonly unknown[] },
+  now: {
+    readonly version: number;
+    readonly active: boolean;
+    readonly records: readonly unknown[];
+    readonly recordCount?: number | undefined;
+  },
 ): string {
   const changed = now.version === caseVersion ? '' : ` (v${String(now.version)} now)`;
   const retired = now.active ? '' : ', retired';
-  return `${enterpriseId} v${String(caseVersion)}${changed}${retired}: ${countOfText(now.records.length, 'record')}`;
+  return `${enterpriseId} v${String(caseVersion)}${changed}${retired}: ${identityRecordsText(now)}`;
 }
 
 export async function reviewShow(cli: CliContext): Promise<number> {

@@ -33,6 +33,7 @@ import {
 } from '../../../engine/contract/link-quality.ts';
 import {
   DECISION_REASON_MAX,
+  identityRecordsText,
   REVIEW_DECISION_NAME,
   REVIEW_DECISIONS,
   REVIEW_KIND_NAME,
@@ -48,7 +49,7 @@ import { NextCase } from './next-case.tsx';
 import { RecordGraph } from './record-graph.tsx';
 import { QueryState } from './query-state.tsx';
 import { ReviewsBreadcrumb } from './reviews-breadcrumb.tsx';
-import { formatCountOf, formatDateTime } from '../../format.ts';
+import { formatDateTime } from '../../format.ts';
 import { IconAlert, IconCheck, IconInfo } from '../../icons.tsx';
 import { shortJobId } from '../maintenance/job-id.ts';
 import { PairRecords } from '../assurance/pair-records.tsx';
@@ -77,7 +78,7 @@ function Facts({ detail }: { readonly detail: ReviewCaseDetail }) {
       >
         {now.enterpriseId}
       </Anchor>{' '}
-      · {formatCountOf(now.records.length, 'record')} · version {caseVersion}
+      · {identityRecordsText(now)} · version {caseVersion}
       {now.version !== caseVersion ? ` when opened, ${String(now.version)} now` : ''}
       {now.active ? '' : ' · retired'}
     </span>,
@@ -185,11 +186,17 @@ function Comparison({
   }
   const oneIdentity = detail.graph !== null;
   const records = detail.left.records;
+  // Past the scan's bound for one person, thousands of edges would be a blot, not a picture: the page says so instead.
+  const graphed = oneIdentity && records.length <= MAX_IDENTITY_RECORDS;
   const indexOf = (key: string): number => records.findIndex((r) => refKey(r) === key);
   const [a, b] = [indexOf(left), indexOf(right)].sort((x, y) => x - y);
   return (
     <Stack gap="sm">
-      {detail.graph !== null && probable !== undefined ? (
+      {oneIdentity && !graphed ? (
+        <Text size="sm" maw={760} data-testid="graph-too-large">
+          {`This identity holds ${identityRecordsText(detail.left)}: too many to draw pair by pair (the graph shows an identity of up to ${String(MAX_IDENTITY_RECORDS)} records, the most the scan takes for one person).`}
+        </Text>
+      ) : detail.graph !== null && probable !== undefined ? (
         <RecordGraph
           records={records}
           edges={detail.graph}
@@ -205,7 +212,7 @@ function Comparison({
       ) : null}
       <Text size="sm" c="dimmed" data-testid="shown-first">
         {oneIdentity
-          ? `The pair shown first: ${shownFirstText(detail.bestPairShows)}. Choose an edge or two records to compare others.`
+          ? `The pair shown first: ${shownFirstText(detail.bestPairShows)}. ${graphed ? 'Choose an edge or two records' : 'Choose two records'} to compare others.`
           : 'The pair that scores best under the active profile is shown first (among pairs held at the same score, the one whose fields scored highest before the hold); choose other records of either identity to compare them.'}
       </Text>
       <Group gap="sm" grow>

@@ -1,0 +1,71 @@
+/**
+ * A link quality case about a very large identity in the console: a registry's placeholder patient
+ * (test/helpers/placeholder-patients.ts) sent 130 times by one source is one identity of 130 records.
+ * Its case page says how many records the identity holds and that the case compares its oldest 100, and says in words
+ * that there are too many to draw, where a graph of 100 records and 4,950 edges was an unreadable blot with 4,950
+ * focusable edges. Two records can still be chosen and compared.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { LocalEngine } from '../../engine/local-engine.ts';
+import { closeBrowserAndHost, expectAccessible, type HostProcess, openConsole, screenshot } from './helpers.ts';
+import { scratchDir } from '../helpers/temp.ts';
+import { placeholderPatients } from '../helpers/placeholder-patients.ts';
+
+const TENANT = 'large';
+let dir: string;
+let caseId: string;
+let host: HostProcess;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  dir = scratchDir('mpi-e2e-large-').dir;
+  const engine = LocalEngine.open({ dbPath: join(dir, 'large.db') });
+  const ctx = { tenantId: TENANT, actor: 'setup' };
+  try {
+    await engine.call('sandbox/create', { syntheticPeople: 40, seed: 3 }, ctx);
+    await engine.call('records/ingest', { sourceSystem: 'st-marys-hospital', ndjson: placeholderPatients(130) }, ctx);
+    await engine.call('links/scan', {}, ctx);
+    const cases = await engine.call('reviews/list', { kind: 'LinkQuality', sort: 'most-doubtful' }, ctx);
+    caseId = cases.rows[0]?.caseId ?? '';
+  } finally {
+    engine.close();
+  }
+  ({ host, browser, context, page } = await openConsole(join(dir, 'data'), pageErrors));
+});
+
+afterAll(async () => {
+  const code = await closeBrowserAndHost(context, browser, host);
+  rmSync(dir, { recursive: true, force: true });
+  expect(code, host.output()).toBe(0);
+});
+
+describe('a link quality case about a very large identity', () => {
+  it('counts all its records, says why no graph is drawn, and compares the two chosen', async () => {
+    await page.goto(host.launchUrl);
+    await page.getByLabel('Sandbox file').fill(join(dir, 'large.db'));
+    await page.getByLabel('Tenant').fill(TENANT);
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    await page.getByRole('link', { name: /Review cases/ }).click();
+    await page.getByRole('link', { name: caseId.slice(3, 11) }).click();
+    await page.getByTestId('graph-too-large').waitFor();
+    expect(await page.getByText(/· 130 records \(the case compares its oldest 100\) · version/).count()).toBe(1);
+    expect(await page.getByTestId('graph-too-large').innerText()).toBe(
+      'This identity holds 130 records (the case compares its oldest 100): too many to draw pair by pair (the graph shows an identity of up to 20 records, the most the scan takes for one person).',
+    );
+    expect(await page.getByTestId('record-graph').count()).toBe(0);
+    expect(await page.getByTestId('shown-first').innerText()).toMatch(/ Choose two records to compare others\.$/);
+    // Any two of the records it carries can be compared.
+    await page.getByLabel('Second record', { exact: true }).first().click();
+    await page.getByRole('option', { name: 'st-marys-hospital / UNK00099' }).click();
+    await page.getByRole('columnheader', { name: 'st-marys-hospital / UNK00099' }).waitFor();
+    await expectAccessible(page, 'large-identity');
+    await screenshot(page, '46b-large-identity');
+    expect(pageErrors).toEqual([]);
+  });
+});
