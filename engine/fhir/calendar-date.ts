@@ -7,6 +7,14 @@
 /** Birth years before this are treated as data-entry errors (placeholder dates such as 1800-01-01). */
 export const MIN_BIRTH_YEAR = 1850;
 
+/**
+ * Birth dates that systems write for "unknown" within the years taken as real: 1900-01-01 above all (the default of
+ * many registration screens and interface engines). Nobody living was born on it, and a registry receives it for
+ * every unidentified patient, so as evidence it would link them all: it is ignored for matching, like a date before
+ * MIN_BIRTH_YEAR.
+ */
+export const PLACEHOLDER_BIRTH_DATES: ReadonlySet<string> = new Set(['1900-01-01']);
+
 export function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }

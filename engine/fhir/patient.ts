@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ErrorIssue } from '../contract/errors.ts';
-import { MIN_BIRTH_YEAR, isCalendarDate } from './calendar-date.ts';
+import { MIN_BIRTH_YEAR, PLACEHOLDER_BIRTH_DATES, isCalendarDate } from './calendar-date.ts';
 import { hasControlCharacter } from '../text/control-characters.ts';
 import { hasUnpairedSurrogate } from '../text/unpaired-surrogate.ts';
 import { isR4ElementName } from './element-names.ts';
@@ -154,7 +154,8 @@ function birthDateProblem(s: string): string | null {
 
 /**
  * A birth date of the right shape that cannot be a person's: a day the calendar lacks (1980-02-30), before
- * MIN_BIRTH_YEAR (placeholders such as 1800-01-01), or after today anywhere on Earth at `nowMs` (ingestion
+ * MIN_BIRTH_YEAR (placeholders such as 1800-01-01), a placeholder for "unknown" (PLACEHOLDER_BIRTH_DATES:
+ * 1900-01-01), or after today anywhere on Earth at `nowMs` (ingestion
  * time). The record is kept and the date ignored for matching; partial dates (YYYY, YYYY-MM) are plausible and
  * simply too coarse to compare, so they get no warning. Messages never carry the value.
  */
@@ -165,6 +166,8 @@ export function birthDateWarning(s: string, nowMs: number): string | null {
     return 'is not a real calendar date; ignored for matching';
   }
   if (year < MIN_BIRTH_YEAR) return `is before ${String(MIN_BIRTH_YEAR)}; ignored for matching`;
+  if (PLACEHOLDER_BIRTH_DATES.has(s))
+    return 'is a placeholder systems write for an unknown birth date; ignored for matching';
   // Fixed-width ISO strings compare correctly as text, also for the YYYY and YYYY-MM prefixes.
   const latestToday = new Date(nowMs + LATEST_OFFSET_MS).toISOString().slice(0, s.length);
   return s > latestToday ? 'is in the future; ignored for matching' : null;

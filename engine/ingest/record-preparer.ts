@@ -9,6 +9,7 @@ import type { BlockingConfig, SourceTrustEntry } from '../contract/profile.ts';
 import { validatePatient } from '../fhir/patient.ts';
 import { localIdentifierOf } from '../fhir/local-id.ts';
 import { matchFieldsOf } from '../normalise/record.ts';
+import { placeholderParts } from '../normalise/name.ts';
 import { blockingTags, type BlockingTag, type KeyRing } from '../blocking/tags.ts';
 import type { RecordWrite } from '../store/records.ts';
 import { payloadDigest } from './payload-digest.ts';
@@ -64,7 +65,14 @@ export class RecordPreparer {
   private prepareValid(resource: unknown, resourceJson: string, withTags: boolean): PreparedResource {
     const validation = validatePatient(resource);
     if (!validation.ok) return { kind: 'rejected', issues: validation.issues };
-    const { warnings } = validation;
+    // A placeholder name is missing for matching (normalise/name.ts); the report names the part, never the value.
+    const warnings = [
+      ...validation.warnings,
+      ...placeholderParts(validation.patient.name).map((part) => ({
+        path: `name.${part}`,
+        message: 'is a placeholder for an unknown name; ignored for matching',
+      })),
+    ];
     const { source, blocking, ring } = this.setup;
     const local = localIdentifierOf(validation.patient, source.LocalIdentifierSystem);
     if (!local.ok) return { kind: 'rejected', issues: [local.issue] };

@@ -23,6 +23,28 @@ export const HONORIFICS: ReadonlySet<string> = new Set([
   'iii',
 ]);
 
+/**
+ * Placeholder names: what registration staff type for a patient whose name is not known ("Unknown", "Unknown
+ * Patient", "Anonymous"). A name made only of these says nothing about who the person is, and every unidentified
+ * patient carries it, so it is missing for matching: the scorer then holds any pair without name evidence back from
+ * Certain, and a registry's unidentified patients are never linked together on it. Only words that are never a real
+ * name: not "Doe" (a real family name, whatever "John Doe" means), not "Baby" (newborns are named "Baby Boy Smith").
+ */
+export const PLACEHOLDER_NAMES: ReadonlySet<string> = new Set([
+  'unknown',
+  'unk',
+  'unkn',
+  'noname',
+  'anonymous',
+  'unidentified',
+  'patient',
+]);
+
+/** A name (family, or given names) made only of placeholder words. */
+export function isPlaceholderName(tokens: readonly string[]): boolean {
+  return tokens.length > 0 && tokens.every((token) => PLACEHOLDER_NAMES.has(token));
+}
+
 function stripHonorifics(tokens: string[]): string[] {
   let start = 0;
   let end = tokens.length;
@@ -36,10 +58,24 @@ function tokensOf(s: string): string[] {
   return text === null ? [] : text.split(' ');
 }
 
+/**
+ * The parts (`family`, `given`) that are placeholders in the names a record could be matched on (all but old, maiden
+ * and nickname names): matching takes them as missing, and validation warns of each, naming the part, never the value.
+ */
+export function placeholderParts(names: readonly R4HumanName[] | undefined): ('family' | 'given')[] {
+  const parts = new Set<'family' | 'given'>();
+  for (const name of names ?? []) {
+    if (name.use !== undefined && NOT_CURRENT.has(name.use)) continue;
+    if (name.family !== undefined && isPlaceholderName(stripHonorifics(tokensOf(name.family)))) parts.add('family');
+    if (isPlaceholderName(stripHonorifics((name.given ?? []).flatMap((part) => tokensOf(part))))) parts.add('given');
+  }
+  return [...parts];
+}
+
 export function normaliseFamilyName(family: string | undefined): string | null {
   if (family === undefined) return null;
   const tokens = stripHonorifics(tokensOf(family));
-  return tokens.length === 0 ? null : tokens.join(' ');
+  return tokens.length === 0 || isPlaceholderName(tokens) ? null : tokens.join(' ');
 }
 
 export interface GivenNames {
@@ -60,6 +96,7 @@ export function normaliseGivenNames(given: readonly string[] | undefined): Given
     for (const token of tokensOf(part)) tokens.push(token);
   }
   const kept = stripHonorifics(tokens);
+  if (isPlaceholderName(kept)) return NO_GIVEN_NAMES;
   const [first, ...rest] = kept;
   if (first === undefined) return NO_GIVEN_NAMES;
   return { givenName: first, middleNames: rest.length === 0 ? null : rest.join(' ') };

@@ -1,6 +1,6 @@
 /**
- * A link quality case about a very large identity in the console: a registry's placeholder patient
- * (test/helpers/placeholder-patients.ts) sent 130 times by one source is one identity of 130 records.
+ * A link quality case about a very large identity in the console: one patient registered afresh at every visit
+ * (test/helpers/repeated-patient.ts), 130 times by one source, is one identity of 130 records.
  * Its case page says how many records the identity holds and that the case compares its oldest 100, and says in words
  * that there are too many to draw, where a graph of 100 records and 4,950 edges was an unreadable blot with 4,950
  * focusable edges. Two records can still be chosen and compared.
@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { closeBrowserAndHost, expectAccessible, type HostProcess, openConsole, screenshot } from './helpers.ts';
 import { scratchDir } from '../helpers/temp.ts';
-import { placeholderPatients } from '../helpers/placeholder-patients.ts';
+import { repeatedPatient } from '../helpers/repeated-patient.ts';
 
 const TENANT = 'large';
 let dir: string;
@@ -29,7 +29,7 @@ beforeAll(async () => {
   const ctx = { tenantId: TENANT, actor: 'setup' };
   try {
     await engine.call('sandbox/create', { syntheticPeople: 40, seed: 3 }, ctx);
-    await engine.call('records/ingest', { sourceSystem: 'st-marys-hospital', ndjson: placeholderPatients(130) }, ctx);
+    await engine.call('records/ingest', { sourceSystem: 'st-marys-hospital', ndjson: repeatedPatient(130) }, ctx);
     await engine.call('links/scan', {}, ctx);
     const cases = await engine.call('reviews/list', { kind: 'LinkQuality', sort: 'most-doubtful' }, ctx);
     caseId = cases.rows[0]?.caseId ?? '';
@@ -62,8 +62,8 @@ describe('a link quality case about a very large identity', () => {
     expect(await page.getByTestId('shown-first').innerText()).toMatch(/ Choose two records to compare others\.$/);
     // Any two of the records it carries can be compared.
     await page.getByLabel('Second record', { exact: true }).first().click();
-    await page.getByRole('option', { name: 'st-marys-hospital / UNK00099' }).click();
-    await page.getByRole('columnheader', { name: 'st-marys-hospital / UNK00099' }).waitFor();
+    await page.getByRole('option', { name: 'st-marys-hospital / RPT00099' }).click();
+    await page.getByRole('columnheader', { name: 'st-marys-hospital / RPT00099' }).waitFor();
     await expectAccessible(page, 'large-identity');
     await screenshot(page, '46b-large-identity');
     expect(pageErrors).toEqual([]);

@@ -14,6 +14,15 @@ describe('normaliseBirthDate', () => {
     },
   );
 
+  it('makes the placeholder 1900-01-01 missing, and keeps the days around it', () => {
+    expect(normaliseBirthDate('1900-01-01')).toBeNull();
+    expect(['1900-01-02', '1899-12-31', '1901-01-01'].map(normaliseBirthDate)).toEqual([
+      '1900-01-02',
+      '1899-12-31',
+      '1901-01-01',
+    ]);
+  });
+
   it.each(['1980', '1980-02'])('makes the partial date %s missing', (d) => {
     expect(normaliseBirthDate(d)).toBeNull();
   });

@@ -3,6 +3,7 @@ import type { R4HumanName } from '../../../engine/fhir/patient.ts';
 import {
   normaliseFamilyName,
   normaliseGivenNames,
+  placeholderParts,
   previousFamilyNamesOf,
   selectCurrentName,
 } from '../../../engine/normalise/name.ts';
@@ -26,6 +27,40 @@ describe('normaliseFamilyName', () => {
 
   it.each([undefined, '', '  ', 'Mr', 'Dr.', 'Jr. II'])('null when nothing is left (%j)', (input) => {
     expect(normaliseFamilyName(input)).toBeNull();
+  });
+});
+
+describe('placeholder names', () => {
+  it('are missing for matching when every word is a placeholder, and name the part', () => {
+    expect(['UNKNOWN', 'Unknown Patient', 'Mr Unknown', 'anonymous', 'UNK'].map(normaliseFamilyName)).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
+    expect(normaliseGivenNames(['Unknown'])).toEqual({ givenName: null, middleNames: null });
+    expect(normaliseGivenNames(['Patient', 'Unknown'])).toEqual({ givenName: null, middleNames: null });
+    expect(placeholderParts([{ use: 'official', family: 'Unknown', given: ['Patient'] }])).toEqual(['family', 'given']);
+    // A placeholder name is no name to match on: another current name is chosen, an old one never.
+    const names: R4HumanName[] = [
+      { use: 'official', family: 'Unknown', given: ['Patient'] },
+      { use: 'usual', family: 'Garcia', given: ['Maria'] },
+      { use: 'maiden', family: 'Unknown' },
+    ];
+    expect(selectCurrentName(names)?.family).toBe('Garcia');
+    expect(placeholderParts(names.slice(2))).toEqual([]);
+    expect(placeholderParts([{ family: 'Unknown', given: ['Maria'] }])).toEqual(['family']);
+  });
+
+  it('leave a real name that holds such a word, and the names that only look like one', () => {
+    expect(normaliseFamilyName('Unknown Smith')).toBe('unknown smith');
+    expect(normaliseFamilyName('Doe')).toBe('doe');
+    expect(normaliseFamilyName('Unkel')).toBe('unkel');
+    expect(normaliseGivenNames(['Baby', 'Boy'])).toEqual({ givenName: 'baby', middleNames: 'boy' });
+    expect(normaliseGivenNames(['Maria', 'Unknown'])).toEqual({ givenName: 'maria', middleNames: 'unknown' });
+    expect(placeholderParts([{ family: 'Doe', given: ['John'] }])).toEqual([]);
+    expect(placeholderParts(undefined)).toEqual([]);
   });
 });
 

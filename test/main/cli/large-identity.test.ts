@@ -1,6 +1,6 @@
 /**
- * A review case about an identity of more records than a case carries (RECORDS_SHOWN): a registry's placeholder
- * patient (test/helpers/placeholder-patients.ts) sent 130 times by one source becomes one identity that the
+ * A review case about an identity of more records than a case carries (RECORDS_SHOWN): one patient registered
+ * afresh at every visit (test/helpers/repeated-patient.ts), 130 times by one source, becomes one identity that the
  * link-quality scan flags. The case's detail carries the oldest 100 records and says how many there are; the CLI (and
  * the case page, through the same words) says "130 records (the case compares its oldest 100)", never "100 records".
  */
@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/temp.ts';
-import { placeholderPatients } from '../../helpers/placeholder-patients.ts';
+import { repeatedPatient } from '../../helpers/repeated-patient.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import { identityRecordsText, RECORDS_SHOWN } from '../../../engine/contract/reviews.ts';
@@ -21,8 +21,8 @@ describe('a review case about a very large identity', () => {
     const db = join(dir, 'registry.db');
     const args = ['--db', db, '--tenant', 't'];
     expect((await runCli([...args, 'sandbox', 'init'])).code).toBe(0);
-    const file = join(dir, 'placeholders.ndjson');
-    writeFileSync(file, placeholderPatients(PLACEHOLDERS));
+    const file = join(dir, 'repeated.ndjson');
+    writeFileSync(file, repeatedPatient(PLACEHOLDERS));
     expect((await runCli([...args, 'ingest', '--source', 'st-marys-hospital', '--ndjson', file])).code).toBe(0);
     expect((await runCli([...args, 'link-quality', 'scan'])).code).toBe(0);
     const caseId = (await runCli([...args, 'reviews', '--kind', 'LinkQuality'])).stdout.split('\n')[1]?.split('\t')[0];

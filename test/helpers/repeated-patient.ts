@@ -1,0 +1,42 @@
+/**
+ * Patients one source sends again and again, as NDJSON lines, each with a new medical record number.
+ *
+ * `repeatedPatient`: one person registered afresh at every visit (Maria Garcia, born 1975-03-14, one address and
+ * phone): the model links them all into one identity, which the link-quality scan flags as too large and as one
+ * source twice.
+ *
+ * `placeholderPatients`: the registry's unidentified patients as an emergency department registers them ("Unknown
+ * Patient", born 1900-01-01, the hospital's own address): different people whose every value is a placeholder or the
+ * hospital's, which must never be linked together.
+ */
+function repeated(count: number, patient: (i: number) => Record<string, unknown>): string {
+  return (
+    Array.from({ length: count }, (_, i) =>
+      JSON.stringify({
+        resourceType: 'Patient',
+        id: `repeat-${String(i)}`,
+        identifier: [{ system: 'urn:mpi-demo:st-marys-hospital:mrn', value: `RPT${String(i).padStart(5, '0')}` }],
+        ...patient(i),
+      }),
+    ).join('\n') + '\n'
+  );
+}
+
+export function repeatedPatient(count: number): string {
+  return repeated(count, () => ({
+    name: [{ use: 'official', family: 'Garcia', given: ['Maria'] }],
+    gender: 'female',
+    birthDate: '1975-03-14',
+    telecom: [{ system: 'phone', value: '(204) 555-0142' }],
+    address: [{ use: 'home', line: ['27 Alder Road'], city: 'Springfield', state: 'ND', postalCode: '72419' }],
+  }));
+}
+
+export function placeholderPatients(count: number): string {
+  return repeated(count, () => ({
+    name: [{ use: 'official', family: 'Unknown', given: ['Patient'] }],
+    gender: 'male',
+    birthDate: '1900-01-01',
+    address: [{ use: 'home', line: ['1 Main Street'], city: 'Springfield', state: 'ND', postalCode: '72419' }],
+  }));
+}

@@ -1,0 +1,49 @@
+/**
+ * A registry's unidentified patients, as an emergency department registers them: "Unknown Patient", born 1900-01-01,
+ * at the hospital's own address, 130 different people with 130 medical record numbers from one source. Through the
+ * real `mpi-console ingest`, into a sandbox of synthetic people: the placeholder name and birth date are missing for
+ * matching, so none of them is linked to another (they were all one identity of 130 records), and the report lists
+ * each placeholder by line and part, never its value.
+ */
+import { describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../../helpers/temp.ts';
+import { placeholderPatients } from '../../helpers/repeated-patient.ts';
+import { runCli } from '../../helpers/cli.ts';
+
+const COUNT = 130;
+
+describe('unidentified patients with placeholder names and birth dates', () => {
+  it('are never linked together, and the report says which values were ignored', async () => {
+    const dir = tempDir();
+    const args = ['--db', join(dir, 'registry.db'), '--tenant', 't'];
+    expect((await runCli([...args, 'sandbox', 'init', '--synthetic', '300', '--seed', '4'])).code).toBe(0);
+    const file = join(dir, 'unknown.ndjson');
+    writeFileSync(file, placeholderPatients(COUNT));
+    const run = await runCli([...args, 'ingest', '--source', 'st-marys-hospital', '--ndjson', file, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as {
+      created: number;
+      autoLinked: number;
+      newIdentities: number;
+      warnings: { line: number; issues: { path: string; message: string }[] }[];
+    };
+    expect({ created: report.created, autoLinked: report.autoLinked, newIdentities: report.newIdentities }).toEqual({
+      created: COUNT,
+      autoLinked: 0,
+      newIdentities: COUNT,
+    });
+    expect(report.warnings).toHaveLength(COUNT);
+    expect(report.warnings[0]?.issues).toEqual([
+      { path: 'birthDate', message: 'is a placeholder systems write for an unknown birth date; ignored for matching' },
+      { path: 'name.family', message: 'is a placeholder for an unknown name; ignored for matching' },
+      { path: 'name.given', message: 'is a placeholder for an unknown name; ignored for matching' },
+    ]);
+    expect(run.stdout).not.toMatch(/unknown"|1900-01-01|"patient/i);
+    // Each is its own identity: no enterprise ID holds two of them.
+    const placeholders = (await runCli([...args, 'identities'])).stdout.split('\n').filter((l) => l.includes('\tRPT'));
+    expect(placeholders).toHaveLength(COUNT);
+    expect(new Set(placeholders.map((l) => l.split('\t')[2])).size).toBe(COUNT);
+  });
+});
