@@ -60,7 +60,8 @@ function tokensOf(s: string): string[] {
 
 /**
  * The parts (`family`, `given`) that are placeholders in the names a record could be matched on (all but old, maiden
- * and nickname names): matching takes them as missing, and validation warns of each, naming the part, never the value.
+ * and nickname names): matching takes them as missing, and the ingest report (record-preparer.ts) warns of each,
+ * naming the part, never the value.
  */
 export function placeholderParts(names: readonly R4HumanName[] | undefined): ('family' | 'given')[] {
   const parts = new Set<'family' | 'given'>();
