@@ -66,6 +66,17 @@ export interface Waterfall {
   readonly note: string;
 }
 
+/**
+ * Why a household field's agreement was not counted (FieldEvidence.householdOnly; scoring/household-evidence.ts), in
+ * plain words: no name part or birth date was compared at all, or the given names or birth dates disagree.
+ */
+export function householdOnlyReason(evidence: readonly FieldEvidence[]): string {
+  const compared = (field: string): boolean => evidence.some((e) => e.field === field && e.similarity != null);
+  return ['familyName', 'givenName', 'birthDate'].some(compared)
+    ? 'the given name or birth date disagrees'
+    : 'no name or birth date to tell the person apart';
+}
+
 function logistic(logOdds: number): number {
   return 1 / (1 + Math.exp(-logOdds));
 }

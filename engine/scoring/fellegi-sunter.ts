@@ -145,7 +145,7 @@ export function matchLogOdds(model: CompiledModel, similarity: Float64Array, per
  * uncounted. The known fields add exactly what matchLogOdds adds. Sound because a field's contribution is never
  * above its largest ln(m/u), the gate only removes positive contributions, and an agreeing address only removes
  * them too (impliedByAddress). The gate is read from the known fields, so `unknown` must not hold a field it reads
- * (given name, birth date, sex, identifier).
+ * (family and given name, birth date, sex, identifier).
  */
 export function matchLogOddsBound(
   model: CompiledModel,

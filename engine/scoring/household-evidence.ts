@@ -33,6 +33,12 @@
  * The rule gates the household fields on other fields' bands, never on their own, so the m and u an estimate or a
  * calibration fits for them stay unbiased (a gate on a field's own value was withdrawn for that reason: see
  * fellegi-sunter.ts). A mistyped given name or birth date (Strong) keeps the household evidence.
+ *
+ * Neither a name part nor a birth date compared (nothingPersonal): the household fields' agreement counts for nothing
+ * either, unless a personal identifier agrees. 130 unidentified patients ("Unknown Patient", born 1900-01-01, both
+ * placeholders missing for matching) registered at one hospital's address opened 384 review cases through the
+ * no-name-evidence hold (scorer.ts), none a reviewer could decide; now none. The quality suite's sets never lose
+ * every name part, and are unchanged.
  */
 import { BAND_FLOORS, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
 import { KEYING_ERROR_SIMILARITY } from '../comparators/edit-levels.ts';
@@ -75,13 +81,15 @@ export const HOUSEHOLD_NOT_COUNTED_BUT_PERSONAL_IDENTIFIER = 2;
 export const FAMILY_NOT_COUNTED = 4;
 
 /**
- * Whether the pair's given names and birth dates leave the household fields' agreement uncounted.
+ * Whether the pair's given names and birth dates (or, with no name part, their absence) leave the household fields'
+ * agreement uncounted.
  * `personalIdentifier`: the identifier field compared a system of PersonalIdentifierSystems.
  */
 export function householdGate(similarity: Float64Array, personalIdentifier = false): number {
   // NaN (missing) compares false: a missing given name or birth date does not disagree.
   const givenDisagrees = (similarity[GIVEN_NAME] ?? Number.NaN) < BAND_FLOORS.Strong;
-  if (!(givenDisagrees || (similarity[BIRTH_DATE] ?? Number.NaN) < BAND_FLOORS.Strong)) return ALL_COUNTED;
+  if (!(givenDisagrees || (similarity[BIRTH_DATE] ?? Number.NaN) < BAND_FLOORS.Strong || nothingPersonal(similarity)))
+    return ALL_COUNTED;
   // A personal number that agrees says who the person is: the household's agreement then corroborates it.
   if (personalIdentifierAgrees(similarity, personalIdentifier)) return ALL_COUNTED;
   // Twins share a family name and a birth date and differ by given name. With the sex recorded on both sides the
@@ -92,6 +100,19 @@ export function householdGate(similarity: Float64Array, personalIdentifier = fal
   return (
     (personalIdentifier ? HOUSEHOLD_NOT_COUNTED_BUT_PERSONAL_IDENTIFIER : HOUSEHOLD_NOT_COUNTED) |
     (twinWithoutSex ? FAMILY_NOT_COUNTED : 0)
+  );
+}
+
+/**
+ * No name part and no birth date compared on both sides: nothing tells the person apart, so there is nothing for the
+ * household's agreement to corroborate (a record without them: an unidentified patient, whose name and birth date
+ * are placeholders, normalised away; a feed that sends contact details only).
+ */
+function nothingPersonal(similarity: Float64Array): boolean {
+  return (
+    Number.isNaN(similarity[FAMILY_NAME] ?? Number.NaN) &&
+    Number.isNaN(similarity[GIVEN_NAME] ?? Number.NaN) &&
+    Number.isNaN(similarity[BIRTH_DATE] ?? Number.NaN)
   );
 }
 

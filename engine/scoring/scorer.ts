@@ -12,7 +12,8 @@
  * Name evidence: a person is told apart by name first. A pair where no name part (family or given) was
  * compared on both sides — a record without names, or whose names normalised to nothing ("Mrs", "?",
  * invisible or pictograph-only parts) — has only the fields that relatives, households and reused contact
- * details share, so it may go to review but is never linked automatically: its score is held to at most
+ * details share (and without a birth date either, their agreement counts for nothing: household-evidence.ts), so
+ * it may go to review but is never linked automatically: its score is held to at most
  * Thresholds.Probable (so evaluation and calibration, which threshold scores, see the same rule) and its
  * decision is at most probable. Only a trusted identifier (above) links such a record without review. The
  * rule is on the comparison, not on how the record lost its names, and holds for every score method.

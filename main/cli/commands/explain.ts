@@ -1,7 +1,7 @@
 import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { json, keyValues, table, fixed } from '../format.ts';
-import { limitLine } from '../../../engine/contract/score-explanation.ts';
+import { householdOnlyReason, limitLine } from '../../../engine/contract/score-explanation.ts';
 
 function ref(cli: CliContext, name: string): { sourceSystem: string; localId: string } {
   const value = cli.required(name);
@@ -58,7 +58,7 @@ export async function explain(cli: CliContext): Promise<number> {
         [
           e.level ?? '',
           e.impliedBy === undefined ? '' : `implied by ${e.impliedBy}`,
-          e.householdOnly === true ? 'household evidence: not counted (given name or birth date disagrees)' : '',
+          e.householdOnly === true ? `household evidence: not counted (${householdOnlyReason(result.evidence)})` : '',
           e.culture === undefined ? '' : `nickname ${e.culture} ${e.dictionaryVersion ?? ''}`.trim(),
         ]
           .filter((note) => note !== '')

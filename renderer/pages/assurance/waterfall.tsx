@@ -19,6 +19,7 @@ import {
 } from 'recharts';
 import type { FieldEvidence } from '../../../engine/contract/matching.ts';
 import {
+  householdOnlyReason,
   scoreWaterfall,
   type ScoreBasis,
   type ScoredEvidence,
@@ -33,8 +34,8 @@ function similarity(evidence: FieldEvidence | undefined): string {
 }
 
 /** Why an agreeing field adds nothing: one household's evidence, counted once or not at all. */
-function noEffect(evidence: FieldEvidence | undefined): string {
-  if (evidence?.householdOnly === true) return '0 (household evidence: the given name or birth date disagrees)';
+function noEffect(evidence: FieldEvidence | undefined, all: readonly FieldEvidence[]): string {
+  if (evidence?.householdOnly === true) return `0 (household evidence: ${householdOnlyReason(all)})`;
   if (evidence?.impliedBy !== undefined) return '0 (implied by the agreeing address line)';
   return '0 (no effect)';
 }
@@ -156,7 +157,7 @@ export function WaterfallView({
                 {step.delta === 0
                   ? step.kind === 'start'
                     ? '—'
-                    : noEffect(step.evidence)
+                    : noEffect(step.evidence, pair.evidence)
                   : `${signed(step.delta, digits)} (${step.delta > 0 ? 'raises' : 'lowers'})`}
               </Table.Td>
               <Table.Td>{step.to.toFixed(digits)}</Table.Td>

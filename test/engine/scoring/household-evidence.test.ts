@@ -9,7 +9,7 @@ import { createScorer } from '../../../engine/scoring/scorer.ts';
 import { defaultProfile } from '../../../engine/profile/default-profile.ts';
 import type { MatchFields } from '../../../engine/contract/fields.ts';
 import type { MatchingProfile } from '../../../engine/contract/profile.ts';
-import { scoreWaterfall } from '../../../engine/contract/score-explanation.ts';
+import { householdOnlyReason, scoreWaterfall } from '../../../engine/contract/score-explanation.ts';
 import { scoreBasis } from '../../../engine/scoring/score-basis.ts';
 import { SAMPLE_FIELDS } from '../../helpers/fields.ts';
 
@@ -38,6 +38,17 @@ const SHARED: Record<string, Partial<MatchFields>> = {
     city: 'winchester',
     postalCode: 'SO238QT',
   },
+};
+
+/** None of what a household shares. */
+const NONE: Partial<MatchFields> = {
+  addressLine: null,
+  city: null,
+  state: null,
+  postalCode: null,
+  phone: null,
+  email: null,
+  identifiers: [],
 };
 
 /** Two people of one household, as [left, right] before the shared details are added to both. */
@@ -105,20 +116,11 @@ describe('two people of one household are never linked through what the househol
   }
 
   it('the shared details add nothing to such a pair: its score is the one it has without them', () => {
-    const none: Partial<MatchFields> = {
-      addressLine: null,
-      city: null,
-      state: null,
-      postalCode: null,
-      phone: null,
-      email: null,
-      identifiers: [],
-    };
     for (const profile of [modelProfile, weightedProfile]) {
       for (const [left, right] of Object.values(HOUSEHOLD)) {
         if (left.birthDate === right.birthDate) continue; // twins: held by the twin rule either way
         const withAll = decide(profile, { ...left, ...SHARED['all of them'] }, { ...right, ...SHARED['all of them'] });
-        const without = decide(profile, { ...left, ...none }, { ...right, ...none });
+        const without = decide(profile, { ...left, ...NONE }, { ...right, ...NONE });
         if (profile === modelProfile) expect(withAll.score).toBeCloseTo(without.score, 12);
         else expect(withAll.score).toBeLessThanOrEqual(without.score);
       }
@@ -136,6 +138,7 @@ describe('two people of one household are never linked through what the househol
         if (e.logLikelihood !== undefined) expect(e.logLikelihood).toBe(0);
       const waterfall = scoreWaterfall(result, scoreBasis(profile));
       expect(waterfall?.score).toBeCloseTo(result.score, 9);
+      expect(householdOnlyReason(result.evidence)).toBe('the given name or birth date disagrees');
     }
   });
 });
@@ -232,17 +235,7 @@ describe('one person still links', () => {
 });
 
 describe('twins without a recorded sex: the family name is what the household shares', () => {
-  const namesAndDate = (fields: MatchFields): MatchFields => ({
-    ...fields,
-    sex: null,
-    addressLine: null,
-    city: null,
-    state: null,
-    postalCode: null,
-    phone: null,
-    email: null,
-    identifiers: [],
-  });
+  const namesAndDate = (fields: MatchFields): MatchFields => ({ ...fields, sex: null, ...NONE });
   const olivia = namesAndDate(child);
 
   it('another given name and the same birth date: the family name counts for nothing, and the pair is not linked', () => {
@@ -275,5 +268,50 @@ describe('twins without a recorded sex: the family name is what the household sh
   it('with the sex recorded on both sides the twin hold sends the pair to review, as before', () => {
     const result = decide(modelProfile, { ...olivia, sex: 'female' }, { ...olivia, sex: 'female', givenName: 'emma' });
     expect(result).toMatchObject({ decision: 'probable', limitedBy: 'PossibleTwin' });
+  });
+});
+
+describe('neither a name nor a birth date compared: contact details alone say nothing of who the person is', () => {
+  const shared = SHARED['all of them'] ?? {};
+  // An unidentified patient's record: its placeholder name and birth date are normalised away.
+  const unidentified: MatchFields = { ...child, familyName: null, givenName: null, birthDate: null, ...shared };
+
+  it('two records sharing every contact detail score what they score without them: no link and no review case', () => {
+    for (const profile of [modelProfile, weightedProfile]) {
+      const result = decide(profile, unidentified, unidentified);
+      expect(result).toMatchObject({ decision: 'no-match', decidedBy: 'score' });
+      expect(result.limitedBy).toBeUndefined();
+      expect(result.evidence.filter((e) => e.householdOnly === true).map((e) => e.field)).toEqual(
+        expect.arrayContaining(['addressLine', 'email', 'identifier']),
+      );
+      const without = decide(profile, { ...unidentified, ...NONE }, { ...unidentified, ...NONE });
+      if (profile === modelProfile) expect(result.score).toBeCloseTo(without.score, 12);
+      else expect(result.score).toBeLessThanOrEqual(without.score);
+      expect(scoreWaterfall(result, scoreBasis(profile))?.score).toBeCloseTo(result.score, 9);
+      expect(householdOnlyReason(result.evidence)).toBe('no name or birth date to tell the person apart');
+    }
+  });
+
+  it('a name on one side only, or a birth date on one side only, is no more', () => {
+    for (const [left, right] of [
+      [{ ...unidentified, familyName: 'fairweather', givenName: 'annabel' }, unidentified],
+      [{ ...unidentified, birthDate: '1984-03-17' }, unidentified],
+    ] as const)
+      expect(decide(modelProfile, left, right).decision).toBe('no-match');
+  });
+
+  it('a birth date on both sides, or a personal identifier that agrees, counts the contact details again: review, never a link', () => {
+    const dated = decide(
+      modelProfile,
+      { ...unidentified, birthDate: '1984-03-17' },
+      { ...unidentified, birthDate: '1984-03-17' },
+    );
+    expect(dated).toMatchObject({ decision: 'probable', limitedBy: 'NoNameEvidence' });
+    expect(dated.evidence.find((e) => e.householdOnly === true)).toBeUndefined();
+    const personal: MatchingProfile = { ...modelProfile, PersonalIdentifierSystems: [SSN] };
+    const ssn = { identifiers: [{ system: SSN, value: '4471093' }] };
+    const numbered = decide(personal, { ...unidentified, ...ssn }, { ...unidentified, ...ssn });
+    expect(numbered).toMatchObject({ decision: 'probable', limitedBy: 'NoNameEvidence' });
+    expect(numbered.evidence.find((e) => e.householdOnly === true)).toBeUndefined();
   });
 });
