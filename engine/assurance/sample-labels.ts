@@ -18,7 +18,9 @@
  * registry's candidate pairs, from which the non-matches are drawn and the candidate figures estimated (the
  * counts scaled up, the share as it is). Enumerating a million records' candidates stopped at MAX_CANDIDATE_PAIRS
  * in record order, so the non-matches came from the earliest records only and the share described them alone.
- * The true pairs are always every true pair of the tenant.
+ * The true pairs are always every true pair of the tenant. That read grows with the registry, so it holds a record ID
+ * and a person number per record (typed arrays; the source and local IDs are read only for the pairs drawn), and
+ * the sample's records are found among them by binary search rather than a map of every record.
  */
 import { NO_CONTROL, type RunControl } from '../run-control.ts';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
@@ -26,7 +28,7 @@ import { validationError } from '../contract/errors.ts';
 import type { MatchFields } from '../contract/fields.ts';
 import { keyRingFor } from '../config/key-ring.ts';
 import { activeProfile } from '../store/profiles.ts';
-import { hasTruth, truthRecords } from '../store/assurance.ts';
+import { hasTruth, recordRefsByIds, truthPersons } from '../store/assurance.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { createRng, deriveSeed, type Rng } from '../synthetic/prng.ts';
 import type { EngineEnv } from '../env.ts';
@@ -51,6 +53,49 @@ function sample<T>(items: T[], k: number, rng: Rng): T[] {
   return items.slice(0, n);
 }
 
+/**
+ * Every true pair (two records of one person) as a * n + b with a < b, persons in order of their first record and
+ * each person's pairs in record order. `person[i]`: record i's person, numbered 0 .. persons - 1.
+ */
+function truePairsOf(person: Int32Array, persons: number): number[] {
+  const n = person.length;
+  // Each person's records, contiguous (counting sort by person; records stay in index order within a person).
+  const start = new Int32Array(persons + 1);
+  for (let i = 0; i < n; i++) {
+    const slot = (person[i] ?? 0) + 1;
+    start[slot] = (start[slot] ?? 0) + 1;
+  }
+  for (let p = 0; p < persons; p++) start[p + 1] = (start[p + 1] ?? 0) + (start[p] ?? 0);
+  const next = start.slice(0, persons);
+  const members = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const p = person[i] ?? 0;
+    members[next[p] ?? 0] = i;
+    next[p] = (next[p] ?? 0) + 1;
+  }
+  const pairs: number[] = [];
+  for (let p = 0; p < persons; p++) {
+    const end = start[p + 1] ?? 0;
+    for (let x = start[p] ?? 0; x < end; x++)
+      for (let y = x + 1; y < end; y++) pairs.push((members[x] ?? 0) * n + (members[y] ?? 0));
+  }
+  return pairs;
+}
+
+/** The index of a record ID among ascending IDs, or -1. */
+function indexOfRecord(recordIds: Float64Array, recordId: number): number {
+  let low = 0;
+  let high = recordIds.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    const value = recordIds[mid] ?? 0;
+    if (value === recordId) return mid;
+    if (value < recordId) low = mid + 1;
+    else high = mid - 1;
+  }
+  return -1;
+}
+
 export function sampleLabels(
   env: EngineEnv,
   input: OperationInput<'labels/sample'>,
@@ -72,28 +117,34 @@ export function sampleLabels(
     }
     const stored = activeProfile(store, ctx.tenantId);
     control.step('reading the records', 0, null);
-    const rows = truthRecords(store, ctx.tenantId);
-    const n = rows.length;
-    const person = rows.map((row) => row.personId);
-
-    const truePairs: [number, number][] = [];
-    const byPerson = new Map<string, number[]>();
-    person.forEach((p, i) => {
-      const members = byPerson.get(p);
-      if (members === undefined) byPerson.set(p, [i]);
-      else members.push(i);
+    const truth = truthPersons(store, ctx.tenantId);
+    const n = truth.length;
+    // Record IDs ascending (the read's order), and each record's person as a dense number, in order of first record.
+    const recordIds = new Float64Array(n);
+    const person = new Int32Array(n);
+    const personNumber = new Map<string, number>();
+    truth.forEach(([recordId, personId], i) => {
+      recordIds[i] = recordId;
+      let p = personNumber.get(personId);
+      if (p === undefined) {
+        p = personNumber.size;
+        personNumber.set(personId, p);
+      }
+      person[i] = p;
     });
-    for (const members of byPerson.values()) {
-      for (let x = 0; x < members.length; x++)
-        for (let y = x + 1; y < members.length; y++) truePairs.push([members[x] ?? 0, members[y] ?? 0]);
-    }
+    truth.length = 0;
+    const truePairs = truePairsOf(person, personNumber.size);
+    personNumber.clear();
 
     // Blocking candidates: records sharing a usable key, among all the records or a seeded uniform sample of them
     // (record-sample.ts). Only records with ground truth count; `at` maps a record read to its index among those.
-    const indexOf = new Map(rows.map((row, i) => [row.recordId, i]));
     const sampleRows = readRecordSample(store, ctx.tenantId, maxRecords, seed);
-    const read = sampleRows.rows.filter((row) => indexOf.has(row.recordId));
-    const at = read.map((row) => indexOf.get(row.recordId) ?? 0);
+    const at: number[] = [];
+    const read = sampleRows.rows.filter((row) => {
+      const i = indexOfRecord(recordIds, row.recordId);
+      if (i >= 0) at.push(i);
+      return i >= 0;
+    });
     const fields = read.map((row) => JSON.parse(row.fieldsJson) as MatchFields);
     const s = read.length;
     const sampled = sampleRows.population > sampleRows.rows.length;
@@ -117,19 +168,25 @@ export function sampleLabels(
     const matchQuota = Math.min(truePairs.length, Math.ceil(maxPairs / 2));
     const nonMatchCount = Math.min(nonMatches.length, maxPairs - matchQuota);
     const matchCount = Math.min(truePairs.length, maxPairs - nonMatchCount);
-    const ref = (i: number): LabelPair['left'] => {
-      const row = rows[i];
-      if (row === undefined) throw new Error('unreachable: record index out of range');
-      return { sourceSystem: row.sourceSystem, localId: row.localId };
-    };
-    const pairs: LabelPair[] = [
-      ...sample(truePairs, matchCount, rng).map(([a, b]) => ({ left: ref(a), right: ref(b), isMatch: true })),
-      ...sample(nonMatches, nonMatchCount, rng).map((key) => ({
-        left: ref(Math.floor(key / n)),
-        right: ref(key % n),
-        isMatch: false,
-      })),
+    // Pairs are a * n + b over record indexes; only the drawn ones' source and local IDs are read.
+    const drawn = [
+      ...sample(truePairs, matchCount, rng).map((key) => [key, true] as const),
+      ...sample(nonMatches, nonMatchCount, rng).map((key) => [key, false] as const),
     ];
+    const idOf = (i: number): number => recordIds[i] ?? 0;
+    const refs = recordRefsByIds(store, ctx.tenantId, [
+      ...new Set(drawn.flatMap(([key]) => [idOf(Math.floor(key / n)), idOf(key % n)])),
+    ]);
+    const ref = (i: number): LabelPair['left'] => {
+      const found = refs.get(idOf(i));
+      if (found === undefined) throw new Error('unreachable: a drawn record was not read');
+      return found;
+    };
+    const pairs: LabelPair[] = drawn.map(([key, isMatch]) => ({
+      left: ref(Math.floor(key / n)),
+      right: ref(key % n),
+      isMatch,
+    }));
     return {
       pairs: sample(pairs, pairs.length, rng),
       candidates: {

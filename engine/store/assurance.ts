@@ -6,6 +6,7 @@
 import type { RecordRef } from '../contract/matching.ts';
 import { recordRowsOf } from './records.ts';
 import type { Store } from './store.ts';
+import { forIdChunks } from './id-chunks.ts';
 
 /** A labelled record's identity and version: enough to tell whether a prepared copy is still current. */
 export interface LabelledRecordRow {
@@ -94,6 +95,44 @@ export function truthRecords(store: Store, tenantId: string): TruthRecordRow[] {
     )
     .all(tenantId) as TruthRecordRow[];
 }
+
+/**
+ * The person of each ground-truth record in the registry, as [record ID, person ID] in record ID order: truthRecords
+ * without the source and local IDs, which a million records' sampling never needs but for the pairs it draws.
+ */
+export function truthPersons(store: Store, tenantId: string): [number, string][] {
+  return store
+    .statement(
+      `SELECT r.record_id, t.person_id
+       FROM synthetic_truth t
+       JOIN source_record r ON r.tenant_id = t.tenant_id AND r.source_system = t.source_system AND r.local_id = t.local_id
+       WHERE t.tenant_id = ? ORDER BY r.record_id`,
+    )
+    .raw()
+    .all(tenantId) as [number, string][];
+}
+
+/**
+ * Source and local IDs of records by ID, in one statement per 500 IDs. The tenant is compared as an expression
+ * (`tenant_id || ''`, the same text in both dialects) so that SQLite looks each ID up by its primary key: given the
+ * column, it chose the (tenant, source, local ID) index, which covers the three columns, and read the tenant's whole
+ * index for every statement (30 times slower at 220,000 records; 1.1 s of a 10,000-label sample).
+ */
+export function recordRefsByIds(store: Store, tenantId: string, recordIds: readonly number[]): Map<number, RecordRef> {
+  const out = new Map<number, RecordRef>();
+  forIdChunks(recordIds, 500, (part, placeholders) => {
+    for (const [id, sourceSystem, localId] of store
+      .statement(recordRefsSql(placeholders))
+      .raw()
+      .all(tenantId, ...part) as [number, string, string][])
+      out.set(id, { sourceSystem, localId });
+  });
+  return out;
+}
+
+/** recordRefsByIds' statement for one chunk of IDs. */
+export const recordRefsSql = (placeholders: string): string =>
+  `SELECT record_id, source_system, local_id FROM source_record WHERE tenant_id || '' = ? AND record_id IN (${placeholders})`;
 
 /** The person the ground truth gives a record, or undefined where it does not know the record. */
 export function truthPersonOf(

@@ -6,6 +6,7 @@ import { EngineError } from '../../../engine/contract/errors.ts';
 import { sampleLabels } from '../../../engine/assurance/sample-labels.ts';
 import { NO_CONTROL } from '../../../engine/run-control.ts';
 import { withTenant } from '../../../engine/store/tenant-scope.ts';
+import { recordRefsByIds, recordRefsSql } from '../../../engine/store/assurance.ts';
 
 describe('labels/sample', () => {
   it('draws every true pair and hard non-matches from blocking candidates, deterministically per seed', async () => {
@@ -118,5 +119,38 @@ describe('labels/sample', () => {
     expect(error).toBeInstanceOf(EngineError);
     expect((error as EngineError).message).toMatch(/no ground truth/);
     engine.close();
+  });
+
+  it("reads the drawn records' source and local IDs by key, and only the tenant's", async () => {
+    const engine = LocalEngine.open({ dbPath: join(tempDir(), 'refs.db') });
+    try {
+      await engine.call('sandbox/create', { syntheticPeople: 300, seed: 2 }, { tenantId: 'demo', actor: 'test' });
+      await engine.call('sandbox/create', { syntheticPeople: 300, seed: 3 }, { tenantId: 'other', actor: 'test' });
+      const { store } = engine.env;
+      const rows = (tenant: string) =>
+        store
+          .statement('SELECT record_id, source_system, local_id FROM source_record WHERE tenant_id = ?')
+          .raw()
+          .all(tenant) as [number, string, string][];
+      const mine = rows('demo');
+      const theirs = rows('other');
+      const refs = recordRefsByIds(
+        store,
+        'demo',
+        [...mine, ...theirs].map(([id]) => id),
+      );
+      expect(refs).toEqual(new Map(mine.map(([id, sourceSystem, localId]) => [id, { sourceSystem, localId }])));
+      // A chunk of 500 IDs is looked up by the primary key, not by reading the tenant's (tenant, source, local ID)
+      // index, which SQLite chose when the tenant was compared as a column.
+      const plan = store
+        .statement(`EXPLAIN QUERY PLAN ${recordRefsSql(new Array(500).fill('?').join(', '))}`)
+        .all('demo', ...mine.slice(0, 500).map(([id]) => id))
+        .map((row) => (row as { detail: string }).detail)
+        .join(' | ');
+      expect(plan).toMatch(/INTEGER PRIMARY KEY/);
+      expect(plan).not.toMatch(/autoindex/);
+    } finally {
+      engine.close();
+    }
   });
 });
