@@ -36,8 +36,8 @@ export const FieldEvidenceSchema = z.object({
   /**
    * Present when the field is one a household shares (address, city, state, postcode, phone, e-mail, a
    * non-personal identifier), it agrees, and the given names or birth dates tell two people apart, or no name part
-   * and no birth date was compared at all (nothing tells the person apart): its agreement then counts for nothing (logLikelihood 0; weighted similarity adds nothing for it). Household evidence is not
-   * identity evidence.
+   * and no birth date was compared at all (nothing tells the person apart): its agreement then counts for nothing
+   * (logLikelihood 0; weighted similarity adds nothing for it). Household evidence is not identity evidence.
    */
   householdOnly: z.literal(true).optional(),
   /**
