@@ -66,6 +66,8 @@ export interface FieldScratch {
    * holds such a pair to review (scorer.ts middleNameConflict).
    */
   middleNamesDisagree: boolean;
+  /** True when either record's given names are a newborn's placeholder (prepared-record.ts newborn). */
+  newbornName: boolean;
   /**
    * What a Fellegi-Sunter score added to the model's prior log-odds for the registry's size (fellegi-sunter.ts
    * priorAdjustment); 0 when nothing was added.
@@ -77,13 +79,15 @@ export interface FieldScratch {
 export const PERSONAL_IDENTIFIER_FLAG = 1;
 export const SOUND_ALIKE_GIVEN_NAMES_FLAG = 2;
 export const MIDDLE_NAMES_DISAGREE_FLAG = 4;
+export const NEWBORN_NAME_FLAG = 8;
 
 /** The scratch's flags as one number: what a table of pairs stores to score a pair again as the live scorer does. */
 export function pairFlags(scratch: FieldScratch): number {
   return (
     (scratch.personalIdentifier ? PERSONAL_IDENTIFIER_FLAG : 0) |
     (scratch.soundAlikeGivenNames ? SOUND_ALIKE_GIVEN_NAMES_FLAG : 0) |
-    (scratch.middleNamesDisagree ? MIDDLE_NAMES_DISAGREE_FLAG : 0)
+    (scratch.middleNamesDisagree ? MIDDLE_NAMES_DISAGREE_FLAG : 0) |
+    (scratch.newbornName ? NEWBORN_NAME_FLAG : 0)
   );
 }
 
@@ -100,6 +104,7 @@ export function newScratch(): FieldScratch {
     personalIdentifier: false,
     soundAlikeGivenNames: false,
     middleNamesDisagree: false,
+    newbornName: false,
     priorAdjustment: 0,
   };
 }
@@ -235,6 +240,7 @@ const SWAP_FLOOR = 0.85;
 
 function compareNameParts(a: PreparedRecord, b: PreparedRecord, sets: NameSets, out: FieldScratch): void {
   out.middleNamesDisagree = middleNamesDisagree(a, b, sets.given);
+  out.newbornName = a.newborn || b.newborn;
   const family = bestFamily(a, b, sets.family);
   const given = a.given === null || b.given === null ? null : compareNames(a.given, b.given, sets.given);
   if (
@@ -262,6 +268,8 @@ function compareNameParts(a: PreparedRecord, b: PreparedRecord, sets: NameSets, 
   }
   setName(out, 0, family);
   setName(out, 1, given);
+  // Why the given name is missing, in the evidence: a newborn's placeholder is not a name to compare.
+  if (out.newbornName) out.level[1] = 'newborn-placeholder';
   out.soundAlikeGivenNames =
     given !== null &&
     a.given !== null &&

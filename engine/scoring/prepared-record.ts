@@ -24,6 +24,7 @@ import { prepareName, type NameComparatorSet, type PreparedName } from '../compa
 import type { TermCount, TermFrequencyReader } from './term-frequency.ts';
 import { sortedBigrams } from '../comparators/dice-coefficient.ts';
 import { middleNameList } from '../comparators/middle-names.ts';
+import { isNewbornName } from '../normalise/newborn-name.ts';
 
 export interface NameSets {
   readonly family: NameComparatorSet;
@@ -45,7 +46,13 @@ export interface PreparedRecord {
   readonly compared: MatchFields;
   readonly family: PreparedName | null;
   readonly previousFamilies: readonly PreparedName[];
+  /** Null without a given name, and for a newborn's placeholder (newborn). */
   readonly given: PreparedName | null;
+  /**
+   * The given names are a newborn's placeholder ("Baby Boy", "Twin A": normalise/newborn-name.ts): compared as
+   * missing, with given and middle names null here, and the pair held for review (scorer.ts possibleTwin).
+   */
+  readonly newborn: boolean;
   /** The compared middle names, split (comparators/middle-names.ts middleNameList); null without any. */
   readonly middleNames: readonly string[] | null;
   readonly birthDigits: string | null;
@@ -127,13 +134,15 @@ export function prepareRecord(fields: MatchFields, sets: NameSets, frequencies?:
     }
   }
   const compared = comparedFields(fields);
+  const newborn = isNewbornName(fields.givenName, fields.middleNames);
   return {
     fields,
     compared,
     family: compared.familyName === null ? null : prepareName(compared.familyName, sets.family),
     previousFamilies: compared.previousFamilyNames.map((name) => prepareName(name, sets.family)),
-    given: compared.givenName === null ? null : prepareName(compared.givenName, sets.given),
-    middleNames: middleNameList(compared.middleNames),
+    given: compared.givenName === null || newborn ? null : prepareName(compared.givenName, sets.given),
+    newborn,
+    middleNames: newborn ? null : middleNameList(compared.middleNames),
     birthDigits: fields.birthDate === null ? null : fields.birthDate.replaceAll('-', ''),
     addressBigrams: sortedBigrams(compared.addressLine ?? ''),
     trusted,

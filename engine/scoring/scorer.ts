@@ -31,6 +31,7 @@ import {
   newScratch,
   pairFlags,
   MIDDLE_NAMES_DISAGREE_FLAG,
+  NEWBORN_NAME_FLAG,
   PERSONAL_IDENTIFIER_FLAG,
   SOUND_ALIKE_GIVEN_NAMES_FLAG,
   type FieldScratch,
@@ -103,12 +104,19 @@ export function hasNameEvidence(similarity: Float64Array): boolean {
  *  - No sex recorded on one side: not held. Such data cannot tell a twin from a replaced given name (a common
  *    error between records of one person, Christen 2012 §2), and holding every such pair would send the
  *    true pairs of every source without a sex field to review.
+ *  - A newborn's placeholder given names on either record (`newbornName`: "Baby Boy", "Twin A",
+ *    normalise/newborn-name.ts), compared as missing: held whenever the family names and birth dates agree as
+ *    above, whatever the sexes, unless a personal identifier agrees (the caller passes false then). Twins are
+ *    registered so at birth, and one baby's two records look the same: "Baby Boy A" and "Baby Boy B" Smith, and
+ *    "Baby Boy" and "Baby Girl" Smith, were linked automatically (their given names agreed exactly on "baby").
  */
-export function possibleTwin(similarity: Float64Array, soundAlikeGivenNames = false): boolean {
-  const sex = similarity[SEX] ?? Number.NaN;
-  if (Number.isNaN(sex) || (similarity[FAMILY_NAME] ?? 0) < BAND_FLOORS.Strong) return false;
-  // NaN (a birth date missing on one side) passes both tests below: it does not disagree.
+export function possibleTwin(similarity: Float64Array, soundAlikeGivenNames = false, newbornName = false): boolean {
+  if ((similarity[FAMILY_NAME] ?? 0) < BAND_FLOORS.Strong) return false;
+  // NaN (a birth date missing on one side) passes the tests below: it does not disagree.
   const birthDate = similarity[BIRTH_DATE] ?? 0;
+  if (newbornName) return !(birthDate < BAND_FLOORS.Strong);
+  const sex = similarity[SEX] ?? Number.NaN;
+  if (Number.isNaN(sex)) return false;
   const given = similarity[GIVEN_NAME] ?? Number.NaN;
   // Twins of opposite sex are often given names a letter or two apart (Daniel and Danielle, Francis and Frances,
   // Jo and Joe), which agree Strong. A Strong given name with another recorded sex is such a pair far more often than
@@ -212,7 +220,9 @@ export function scoreLimit(similarity: Float64Array, flags = 0): ScoreLimit | un
   const identifierAgrees = personalIdentifierAgrees(similarity, (flags & PERSONAL_IDENTIFIER_FLAG) !== 0);
   const soundAlikeGivenNames = (flags & SOUND_ALIKE_GIVEN_NAMES_FLAG) !== 0;
   const middleNamesDisagree = (flags & MIDDLE_NAMES_DISAGREE_FLAG) !== 0;
-  if (possibleTwin(similarity, soundAlikeGivenNames && !identifierAgrees)) return 'PossibleTwin';
+  const newbornName = (flags & NEWBORN_NAME_FLAG) !== 0;
+  if (possibleTwin(similarity, soundAlikeGivenNames && !identifierAgrees, newbornName && !identifierAgrees))
+    return 'PossibleTwin';
   if (birthDateConflict(similarity, identifierAgrees)) return 'BirthDateConflict';
   if (middleNameConflict(similarity, middleNamesDisagree, identifierAgrees)) return 'MiddleNameConflict';
   if (namesOnly(similarity)) return 'NamesOnly';
@@ -532,7 +542,8 @@ export function evidenceOf(scratch: FieldScratch, compiled: CompiledModel | null
     )
       evidence.householdOnly = true;
     const level = scratch.level[index];
-    if (!missing && level !== undefined) evidence.level = level;
+    // A missing given name keeps its level when it says why (a newborn's placeholder: field-comparison.ts).
+    if (level !== undefined && (!missing || index === GIVEN_NAME)) evidence.level = level;
     const culture = scratch.culture[index];
     const dictionaryVersion = scratch.dictionaryVersion[index];
     if (culture !== undefined) evidence.culture = culture;

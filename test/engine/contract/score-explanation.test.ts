@@ -150,10 +150,11 @@ describe('the score waterfall', () => {
   it('says in words why a score is not what the fields add up to, and says nothing when the fields decide', () => {
     expect(scoreRuleText({ decidedBy: 'score', limitedBy: 'PossibleTwin' }, 0.5)).toBe(
       'The records share family name and birth date (or, with another sex recorded, birth dates a keying error ' +
-        'apart) but not the given name (or given names that only sound alike, ' +
-        'such as Anais and Janis), and both carry a sex (possible twins or ' +
-        'household members of one age; shared contact details and family numbers do not tell them apart), so the ' +
-        'score is held to the Probable threshold (0.5): such a pair may go to review but is never linked automatically.',
+        'apart), and their given names leave it open whether they are one person or twins: another given name, or ' +
+        'one that only sounds alike (Anais and Janis), with a sex on both records, or a newborn’s placeholder ' +
+        '(Baby Boy, Twin A) on one of them. Possible twins or household members of one age; shared contact details ' +
+        'and family numbers do not tell them apart, so the score is held to the Probable threshold (0.5): such a ' +
+        'pair may go to review but is never linked automatically.',
     );
     expect(scoreRuleText({ decidedBy: 'score', limitedBy: 'NoNameEvidence' }, 0.75)).toMatch(
       /^No family or given name was compared on both records, so the score is held to the Probable threshold \(0\.75\)/,

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/temp.ts';
-import { placeholderPatients } from '../../helpers/repeated-patient.ts';
+import { newbornTwins, placeholderPatients } from '../../helpers/repeated-patient.ts';
 import { runCli } from '../../helpers/cli.ts';
 
 const COUNT = 130;
@@ -50,5 +50,25 @@ describe('unidentified patients with placeholder names and birth dates', () => {
     const placeholders = (await runCli([...args, 'identities'])).stdout.split('\n').filter((l) => l.includes('\tRPT'));
     expect(placeholders).toHaveLength(COUNT);
     expect(new Set(placeholders.map((l) => l.split('\t')[2])).size).toBe(COUNT);
+  });
+
+  it('newborn twins registered before they are named are held for review, never linked', async () => {
+    const dir = tempDir();
+    const args = ['--db', join(dir, 'registry.db'), '--tenant', 't'];
+    expect((await runCli([...args, 'sandbox', 'init', '--synthetic', '300', '--seed', '4'])).code).toBe(0);
+    const file = join(dir, 'newborns.ndjson');
+    const PAIRS = 16;
+    writeFileSync(file, newbornTwins(PAIRS));
+    const run = await runCli([...args, 'ingest', '--source', 'st-marys-hospital', '--ndjson', file, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as { created: number; autoLinked: number; reviewCasesCreated: number };
+    // Each pair of twins opens a review case ("Baby Boy A" and "Baby Boy B" were linked at score 1 before).
+    expect(report).toMatchObject({ created: 2 * PAIRS, autoLinked: 0 });
+    expect(report.reviewCasesCreated).toBeGreaterThanOrEqual(PAIRS);
+    const newborns = (await runCli([...args, 'identities'])).stdout.split('\n').filter((l) => l.includes('\tNB'));
+    expect(newborns).toHaveLength(2 * PAIRS);
+    expect(new Set(newborns.map((l) => l.split('\t')[2])).size).toBe(2 * PAIRS);
+    const cases = (await runCli([...args, 'reviews', '--json', '--limit', '100'])).stdout;
+    expect(cases).toContain('PossibleTwin');
   });
 });

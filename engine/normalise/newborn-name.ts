@@ -1,0 +1,59 @@
+/**
+ * Newborn placeholder names. A maternity ward registers a baby before it is named: "Baby Boy Smith", "Baby Girl
+ * Smith", "Twin A", "Infant Boy B", "BB Smith". The given names then say only that the record is a newborn's, and
+ * twins and triplets carry the same words under one family name, birth date, address and phone: matched as names,
+ * "Baby Boy A" and "Baby Boy B" agreed exactly and twins were linked automatically.
+ *
+ * Given names made only of these words, with at least one that names a newborn (not a designator alone, so "A" or
+ * "B" stays an initial), are such a placeholder. The scorer compares them as a missing given name and holds the pair
+ * at Probable whenever the family names and birth dates agree (scoring/scorer.ts possibleTwin): twins and one baby's
+ * two records look alike, and only a reviewer, or an identifier, tells them apart. The words are never a person's
+ * given name in any culture the registry's sources write in: not "Bo", "Babe" or "Male" alone, which can be.
+ */
+
+/** Words that name a newborn: at least one must be there. */
+const NEWBORN_WORDS: ReadonlySet<string> = new Set([
+  'baby',
+  'babyboy',
+  'babygirl',
+  'bb',
+  'bg',
+  'boy',
+  'girl',
+  'infant',
+  'newborn',
+  'nb',
+  'twin',
+  'triplet',
+]);
+
+/** Words that may stand beside them: the sex, or which of twins or triplets (A, B, 1, 2, "one", "two"). */
+const DESIGNATORS: ReadonlySet<string> = new Set([
+  'a',
+  'b',
+  'c',
+  'd',
+  '1',
+  '2',
+  '3',
+  '4',
+  'one',
+  'two',
+  'three',
+  'male',
+  'female',
+  'm',
+  'f',
+]);
+
+/** True when the normalised given name and middle names are a newborn's placeholder (see the module comment). */
+export function isNewbornName(givenName: string | null, middleNames: string | null): boolean {
+  if (givenName === null) return false;
+  const words = middleNames === null ? [givenName] : [givenName, ...middleNames.split(' ')];
+  let named = false;
+  for (const word of words) {
+    if (NEWBORN_WORDS.has(word)) named = true;
+    else if (!DESIGNATORS.has(word)) return false;
+  }
+  return named;
+}
