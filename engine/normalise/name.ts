@@ -28,7 +28,8 @@ export const HONORIFICS: ReadonlySet<string> = new Set([
  * Patient", "Anonymous"). A name made only of these says nothing about who the person is, and every unidentified
  * patient carries it, so it is missing for matching: the scorer then holds any pair without name evidence back from
  * Certain, and a registry's unidentified patients are never linked together on it. Only words that are never a real
- * name: not "Doe" (a real family name, whatever "John Doe" means), not "Baby" (newborns are named "Baby Boy Smith").
+ * name: not "Doe" (a family name; the whole alias "John Doe" is PLACEHOLDER_FULL_NAMES), not "Baby" (a newborn's
+ * "Baby Boy Smith" is compared as no given name and held for review: newborn-name.ts).
  */
 export const PLACEHOLDER_NAMES: ReadonlySet<string> = new Set([
   'unknown',
@@ -39,6 +40,33 @@ export const PLACEHOLDER_NAMES: ReadonlySet<string> = new Set([
   'unidentified',
   'patient',
 ]);
+
+/**
+ * Aliases for an unidentified patient, whole names never given to one: "John Doe", "Jane Doe", "Baby Doe", "Richard
+ * Roe", "Jane Roe" (as given name and family name, without middle names). Either part alone can be a person's (Doe
+ * and Roe are family names), so only the whole name is a placeholder, and then both parts are missing for matching:
+ * two unidentified patients registered as John Doe at the hospital's address were linked automatically on it.
+ */
+export const PLACEHOLDER_FULL_NAMES: ReadonlySet<string> = new Set([
+  'john doe',
+  'jane doe',
+  'baby doe',
+  'johnny doe',
+  'janie doe',
+  'richard roe',
+  'jane roe',
+  'john roe',
+]);
+
+/** True when the normalised given name and family name (no middle names) are an unidentified patient's alias. */
+export function isPlaceholderFullName(given: GivenNames, familyName: string | null): boolean {
+  return (
+    given.givenName !== null &&
+    given.middleNames === null &&
+    familyName !== null &&
+    PLACEHOLDER_FULL_NAMES.has(`${given.givenName} ${familyName}`)
+  );
+}
 
 /** A name (family, or given names) made only of placeholder words. */
 export function isPlaceholderName(tokens: readonly string[]): boolean {
@@ -69,6 +97,10 @@ export function placeholderParts(names: readonly R4HumanName[] | undefined): ('f
     if (name.use !== undefined && NOT_CURRENT.has(name.use)) continue;
     if (name.family !== undefined && isPlaceholderName(stripHonorifics(tokensOf(name.family)))) parts.add('family');
     if (isPlaceholderName(stripHonorifics((name.given ?? []).flatMap((part) => tokensOf(part))))) parts.add('given');
+    if (isPlaceholderFullName(normaliseGivenNames(name.given), normaliseFamilyName(name.family))) {
+      parts.add('family');
+      parts.add('given');
+    }
   }
   return [...parts];
 }
@@ -105,10 +137,14 @@ export function normaliseGivenNames(given: readonly string[] | undefined): Given
 
 /**
  * A name is usable when a family or given part survives normalisation: "Mrs", "?", "--", zero-width or
- * pictograph-only parts do not, and a name made only of them is no name for matching.
+ * pictograph-only parts do not, and a name made only of them is no name for matching; nor is an unidentified
+ * patient's alias ("John Doe").
  */
 function hasContent(name: R4HumanName): boolean {
-  return normaliseFamilyName(name.family) !== null || normaliseGivenNames(name.given).givenName !== null;
+  const family = normaliseFamilyName(name.family);
+  const given = normaliseGivenNames(name.given);
+  if (isPlaceholderFullName(given, family)) return false;
+  return family !== null || given.givenName !== null;
 }
 
 const NOT_CURRENT: ReadonlySet<string> = new Set(['old', 'maiden', 'nickname']);

@@ -6,8 +6,8 @@
  * source twice.
  *
  * `placeholderPatients`: the registry's unidentified patients as an emergency department registers them ("Unknown
- * Patient", born 1900-01-01, the hospital's own address): different people whose every value is a placeholder or the
- * hospital's, which must never be linked together.
+ * Patient" and "John Doe" in turn, born 1900-01-01, the hospital's own address): different people whose every value
+ * is a placeholder or the hospital's, which must never be linked together.
  */
 function repeated(count: number, patient: (i: number) => Record<string, unknown>): string {
   return (
@@ -33,8 +33,10 @@ export function repeatedPatient(count: number): string {
 }
 
 export function placeholderPatients(count: number): string {
-  return repeated(count, () => ({
-    name: [{ use: 'official', family: 'Unknown', given: ['Patient'] }],
+  return repeated(count, (i) => ({
+    name: [
+      i % 2 === 0 ? { use: 'official', family: 'Unknown', given: ['Patient'] } : { family: 'Doe', given: ['John'] },
+    ],
     gender: 'male',
     birthDate: '1900-01-01',
     address: [{ use: 'home', line: ['1 Main Street'], city: 'Springfield', state: 'ND', postalCode: '72419' }],

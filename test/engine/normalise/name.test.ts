@@ -59,8 +59,24 @@ describe('placeholder names', () => {
     expect(normaliseFamilyName('Unkel')).toBe('unkel');
     expect(normaliseGivenNames(['Baby', 'Boy'])).toEqual({ givenName: 'baby', middleNames: 'boy' });
     expect(normaliseGivenNames(['Maria', 'Unknown'])).toEqual({ givenName: 'maria', middleNames: 'unknown' });
-    expect(placeholderParts([{ family: 'Doe', given: ['John'] }])).toEqual([]);
+    expect(placeholderParts([{ family: 'Doe', given: ['Mary'] }])).toEqual([]);
+    expect(placeholderParts([{ family: 'Doe', given: ['John', 'Henry'] }])).toEqual([]);
     expect(placeholderParts(undefined)).toEqual([]);
+  });
+
+  it("an unidentified patient's alias is a placeholder as a whole name: both parts missing, another name chosen", () => {
+    for (const [given, family] of [
+      ['John', 'Doe'],
+      ['JANE', 'DOE'],
+      ['Baby', 'Doe'],
+      ['Richard', 'Roe'],
+      ['Mr John', 'Doe'],
+    ] as const) {
+      const name: R4HumanName = { use: 'official', family, given: [given] };
+      expect(placeholderParts([name]), `${given} ${family}`).toEqual(['family', 'given']);
+      expect(selectCurrentName([name]), `${given} ${family}`).toBeUndefined();
+      expect(selectCurrentName([name, { use: 'usual', family: 'Garcia', given: ['Maria'] }])?.family).toBe('Garcia');
+    }
   });
 });
 
