@@ -55,7 +55,6 @@ export const PLACEHOLDER_FULL_NAMES: ReadonlySet<string> = new Set([
   'janie doe',
   'richard roe',
   'jane roe',
-  'john roe',
 ]);
 
 /** True when the normalised given name and family name (no middle names) are an unidentified patient's alias. */
