@@ -25,6 +25,11 @@ export interface MatchFields {
   readonly email: string | null;
   /** Identifiers other than the record's own local identifier, normalised values. */
   readonly identifiers: readonly { readonly system: string; readonly value: string }[];
+  /**
+   * The name's generational suffix (jr, sr, ii, iii, iv: normalise/name.ts generationOf); absent without one, and on
+   * records normalised before it was kept.
+   */
+  readonly generation?: string;
 }
 
 /**

@@ -104,6 +104,44 @@ export function placeholderParts(names: readonly R4HumanName[] | undefined): ('f
   return [...parts];
 }
 
+/**
+ * Generational suffixes: which of a family's people of one name a record is. From the name's `suffix` (read leniently:
+ * R4 allows it, and a malformed one is ignored rather than refused) or typed at the end of the family or given names,
+ * where HONORIFICS strips it from the name itself.
+ */
+const GENERATIONS: ReadonlyMap<string, string> = new Map([
+  ['jr', 'jr'],
+  ['junior', 'jr'],
+  ['sr', 'sr'],
+  ['senior', 'sr'],
+  ['ii', 'ii'],
+  ['2nd', 'ii'],
+  ['iii', 'iii'],
+  ['3rd', 'iii'],
+  ['iv', 'iv'],
+  ['4th', 'iv'],
+]);
+/** In the name parts only the words HONORIFICS strips count: "Junior" can be a given name. */
+const GENERATIONS_IN_NAMES: ReadonlySet<string> = new Set(['jr', 'sr', 'ii', 'iii']);
+
+/** The name's generational suffix (jr, sr, ii, iii, iv), or null. */
+export function generationOf(name: R4HumanName | undefined): string | null {
+  if (name === undefined) return null;
+  const suffix: unknown = (name as { readonly suffix?: unknown }).suffix;
+  if (Array.isArray(suffix))
+    for (const part of suffix)
+      if (typeof part === 'string')
+        for (const token of tokensOf(part)) {
+          const generation = GENERATIONS.get(token);
+          if (generation !== undefined) return generation;
+        }
+  for (const tokens of [tokensOf(name.family ?? ''), (name.given ?? []).flatMap((part) => tokensOf(part))]) {
+    const last = tokens.at(-1);
+    if (tokens.length > 1 && last !== undefined && GENERATIONS_IN_NAMES.has(last)) return GENERATIONS.get(last) ?? null;
+  }
+  return null;
+}
+
 export function normaliseFamilyName(family: string | undefined): string | null {
   if (family === undefined) return null;
   const tokens = stripHonorifics(tokensOf(family));

@@ -3,7 +3,13 @@ import type { Gender, R4Patient } from '../fhir/patient.ts';
 import { addressFieldsOf } from './address.ts';
 import { normaliseBirthDate } from './date.ts';
 import { matchIdentifiersOf } from './identifier.ts';
-import { normaliseFamilyName, normaliseGivenNames, previousFamilyNamesOf, selectCurrentName } from './name.ts';
+import {
+  generationOf,
+  normaliseFamilyName,
+  normaliseGivenNames,
+  previousFamilyNamesOf,
+  selectCurrentName,
+} from './name.ts';
 import { emailOf, phoneOf } from './telecom.ts';
 
 export interface MatchFieldsOptions {
@@ -38,5 +44,11 @@ export function matchFieldsOf(patient: R4Patient, options: MatchFieldsOptions): 
     phone: phoneOf(patient.telecom),
     email: emailOf(patient.telecom),
     identifiers: matchIdentifiersOf(patient.identifier, options.localIdentifierSystem),
+    ...generationField(generationOf(current)),
   };
+}
+
+/** Only a record with a generational suffix carries the field, so other records' stored fields stay as they were. */
+function generationField(generation: string | null): { generation?: string } {
+  return generation === null ? {} : { generation };
 }

@@ -281,11 +281,30 @@ function compareNameParts(a: PreparedRecord, b: PreparedRecord, sets: NameSets, 
 }
 
 /**
+ * Two generations of one name: both records carry a generational suffix (normalise/name.ts generationOf) and they
+ * differ, Jr and Sr, II and III. The given names then name two people however alike they are, so a compared given
+ * name counts as Different (level `generation-differs`), which also leaves the household's address and phone
+ * uncounted (household-evidence.ts). A father and son of one name at one address, one record without a birth date,
+ * were linked automatically on the name, address and phone. A suffix on one record only says nothing: it is often
+ * left off.
+ */
+function markGenerations(a: PreparedRecord, b: PreparedRecord, out: FieldScratch): void {
+  const left = a.fields.generation;
+  const right = b.fields.generation;
+  if (left === undefined || right === undefined || left === right || Number.isNaN(out.similarity[1] ?? Number.NaN))
+    return;
+  out.similarity[1] = 0;
+  out.level[1] = 'generation-differs';
+  out.soundAlikeGivenNames = false;
+}
+
+/**
  * The fields that tell two people apart (names, birth date, sex) and the identifier, which decides whether a
  * personal number lifts the household gate (household-evidence.ts). compareHouseholdFields does the rest.
  */
 export function comparePersonFields(a: PreparedRecord, b: PreparedRecord, sets: NameSets, out: FieldScratch): void {
   compareNameParts(a, b, sets, out);
+  markGenerations(a, b, out);
   setLevel(out, 2, a.birthDigits, b.birthDigits, 'BirthDateLevels', birthDateLevel, DATE_LEVEL_SIMILARITY);
   setPlain(out, 3, a.compared.sex, b.compared.sex, 'Exact', exactFn);
   const identifier = bestIdentifier(a, b, sets.personalSystems);
