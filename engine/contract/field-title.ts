@@ -8,6 +8,7 @@ const TITLES: Readonly<Record<string, string>> = {
   previousFamilyNames: 'Previous family names',
   givenName: 'Given name',
   middleNames: 'Middle names',
+  generation: 'Generational suffix',
   birthDate: 'Birth date',
   sex: 'Sex',
   addressLine: 'Address',

@@ -48,6 +48,8 @@ export const DisplayFieldsSchema = z.object({
   previousFamilyNames: z.array(z.string()),
   givenName: z.string().nullable(),
   middleNames: z.string().nullable(),
+  /** The name's generational suffix (jr, sr, ii, iii, iv), when it has one (MatchFields.generation). */
+  generation: z.string().optional(),
   birthDate: z.string().nullable(),
   sex: z.string().nullable(),
   addressLine: z.string().nullable(),

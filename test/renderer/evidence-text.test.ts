@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { evidenceText } from '../../renderer/pages/assurance/record-fields.ts';
+import { bandText, evidenceText, showValue } from '../../renderer/pages/assurance/record-fields.ts';
+import { createScorer } from '../../engine/scoring/scorer.ts';
+import { defaultProfile } from '../../engine/profile/default-profile.ts';
+import { SAMPLE_FIELDS } from '../helpers/fields.ts';
 
 describe("a field's evidence in the comparison viewer", () => {
   it('says which way a weight counts, so a band name such as Partial is not read as agreement', () => {
@@ -15,5 +18,20 @@ describe("a field's evidence in the comparison viewer", () => {
   it('names household evidence that counts for nothing', () => {
     expect(evidenceText({ logLikelihood: 0, householdOnly: true })).toBe('0 (household)');
     expect(evidenceText({ logLikelihood: 0, impliedBy: 'addressLine' })).toBe('0 (with the address)');
+  });
+  it("says why a given name was not compared as the names' own: a newborn's placeholder, two generations", () => {
+    const scorer = createScorer(defaultProfile([{ SourceSystem: 'a' }]));
+    const given = (a: typeof SAMPLE_FIELDS, b: typeof SAMPLE_FIELDS) =>
+      scorer.explain(scorer.prepare(a), scorer.prepare(b)).evidence.find((e) => e.field === 'givenName');
+    const baby = { ...SAMPLE_FIELDS, givenName: 'baby', middleNames: 'girl' };
+    expect(bandText(given(baby, baby), true)).toBe('not compared: a newborn’s placeholder name');
+    const junior = { ...SAMPLE_FIELDS, generation: 'jr' };
+    expect(bandText(given(junior, { ...SAMPLE_FIELDS, generation: 'sr' }), true)).toBe(
+      'Different: the generational suffixes differ',
+    );
+    expect(bandText(given(junior, junior), true)).toBe('Exact');
+    expect(bandText(undefined, true)).toBe('missing');
+    expect(bandText(undefined, false)).toBe('(compared with the name)');
+    expect(showValue(undefined)).toBe('—');
   });
 });

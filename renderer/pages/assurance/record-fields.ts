@@ -24,10 +24,21 @@ export const EVIDENCE_FIELD: Readonly<Partial<Record<keyof DisplayFields, string
 };
 
 export function showValue(value: DisplayFields[keyof DisplayFields]): string {
-  if (value === null) return '—';
+  if (value === null || value === undefined) return '—';
   if (typeof value === 'string') return value;
   if (value.length === 0) return '—';
   return value.map((v) => (typeof v === 'string' ? v : `${v.system}: ${v.value}`)).join(', ');
+}
+
+/**
+ * A field's band as the comparison viewer shows it, with the reason when the comparison was not the names' own
+ * (scoring/field-comparison.ts): a newborn's placeholder is not compared, and two generations of one name differ.
+ * `compared`: the row is a field the scorer compares (else it is compared with the name).
+ */
+export function bandText(e: Pick<FieldEvidence, 'band' | 'level'> | undefined, compared: boolean): string {
+  if (e?.level === 'newborn-placeholder') return 'not compared: a newborn’s placeholder name';
+  if (e?.level === 'generation-differs') return 'Different: the generational suffixes differ';
+  return e?.band ?? (compared ? 'missing' : '(compared with the name)');
 }
 
 /**
