@@ -1,0 +1,67 @@
+/**
+ * Newborn twins registered before they are named, in the console: "Baby Boy A" and "Baby Boy B" under one family
+ * name, birth date, address and phone (test/helpers/repeated-patient.ts). They were linked at score 1; now their pair
+ * is a review case held as possible twins, and the comparison viewer says why the given names were not compared.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { LocalEngine } from '../../engine/local-engine.ts';
+import { closeBrowserAndHost, expectAccessible, type HostProcess, openConsole, screenshot } from './helpers.ts';
+import { scratchDir } from '../helpers/temp.ts';
+import { newbornTwins } from '../helpers/repeated-patient.ts';
+
+const TENANT = 'newborns';
+let dir: string;
+let caseId: string;
+let host: HostProcess;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  dir = scratchDir('mpi-e2e-newborn-').dir;
+  const engine = LocalEngine.open({ dbPath: join(dir, 'newborns.db') });
+  const ctx = { tenantId: TENANT, actor: 'setup' };
+  try {
+    await engine.call('sandbox/create', { syntheticPeople: 40, seed: 3 }, ctx);
+    const report = await engine.call(
+      'records/ingest',
+      { sourceSystem: 'st-marys-hospital', ndjson: newbornTwins(1) },
+      ctx,
+    );
+    expect(report.autoLinked).toBe(0);
+    const cases = await engine.call('reviews/list', { sourceSystem: 'st-marys-hospital' }, ctx);
+    caseId = cases.rows.find((row) => row.limitedBy === 'PossibleTwin')?.caseId ?? '';
+  } finally {
+    engine.close();
+  }
+  ({ host, browser, context, page } = await openConsole(join(dir, 'data'), pageErrors));
+});
+
+afterAll(async () => {
+  const code = await closeBrowserAndHost(context, browser, host);
+  rmSync(dir, { recursive: true, force: true });
+  expect(code, host.output()).toBe(0);
+});
+
+describe('newborn twins registered before they are named', () => {
+  it('are a review case held as possible twins, and the viewer says the given names were not compared', async () => {
+    expect(caseId).not.toBe('');
+    await page.goto(host.launchUrl);
+    await page.getByLabel('Sandbox file').fill(join(dir, 'newborns.db'));
+    await page.getByLabel('Tenant').fill(TENANT);
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    await page.getByRole('link', { name: /Review cases/ }).click();
+    await page.getByRole('link', { name: caseId.slice(3, 11) }).click();
+    await page.getByTestId('pair-records').waitFor();
+    const given = page.getByTestId('pair-records').getByRole('row', { name: /^Given name/ });
+    expect(await given.innerText()).toMatch(/baby\s+baby\s+not compared: a newborn’s placeholder name/);
+    expect(await page.getByText(/newborn’s placeholder \(Baby Boy, Twin A\)/).count()).toBeGreaterThan(0);
+    await expectAccessible(page, 'newborn-twins');
+    await screenshot(page, '46c-newborn-twins');
+    expect(pageErrors).toEqual([]);
+  });
+});
