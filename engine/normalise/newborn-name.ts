@@ -1,6 +1,6 @@
 /**
  * Newborn placeholder names. A maternity ward registers a baby before it is named: "Baby Boy Smith", "Baby Girl
- * Smith", "Twin A", "Infant Boy B", "BB Smith". The given names then say only that the record is a newborn's, and
+ * Smith", "Twin A", "Infant Boy B", "BB Smith", or the mother's name and the sex ("Judysgirl Smith", "Judysgirl A"). The given names then say only that the record is a newborn's, and
  * twins and triplets carry the same words under one family name, birth date, address and phone: matched as names,
  * "Baby Boy A" and "Baby Boy B" agreed exactly and twins were linked automatically.
  *
@@ -47,13 +47,19 @@ const DESIGNATORS: ReadonlySet<string> = new Set([
   'f',
 ]);
 
+/**
+ * The Joint Commission's pattern: the mother's first name, possessive, and the baby's sex as one word ("Judysgirl",
+ * "Marysboy"), with a twin's letter after it or not ("Judysgirla"). No given name ends so.
+ */
+const MOTHERS_BABY = /^[a-z]{2,}s(?:girl|boy)[a-d]?$/;
+
 /** True when the normalised given name and middle names are a newborn's placeholder (see the module comment). */
 export function isNewbornName(givenName: string | null, middleNames: string | null): boolean {
   if (givenName === null) return false;
   const words = middleNames === null ? [givenName] : [givenName, ...middleNames.split(' ')];
   let named = false;
   for (const word of words) {
-    if (NEWBORN_WORDS.has(word)) named = true;
+    if (NEWBORN_WORDS.has(word) || MOTHERS_BABY.test(word)) named = true;
     else if (!DESIGNATORS.has(word)) return false;
   }
   return named;

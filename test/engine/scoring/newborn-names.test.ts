@@ -67,6 +67,14 @@ const TWINS: Record<string, [MatchFields, MatchFields]> = {
     newborn({ family: 'Smith', given: ['Babyboy'] }, 'male'),
     newborn({ family: 'Smith', given: ['Babygirl'] }, 'female'),
   ],
+  'Judysgirl A and Judysgirl B (the mother’s name)': [
+    newborn({ family: 'Smith', given: ['Judysgirl', 'A'] }, 'female'),
+    newborn({ family: 'Smith', given: ['Judysgirl', 'B'] }, 'female'),
+  ],
+  'Judysgirla and Judysgirlb': [
+    newborn({ family: 'Smith', given: ['Judysgirla'] }, 'female'),
+    newborn({ family: 'Smith', given: ['Judysgirlb'] }, 'female'),
+  ],
   'Infant 1 and Infant 2': [
     newborn({ family: 'Smith', given: ['Infant 1'] }, 'female'),
     newborn({ family: 'Smith', given: ['Infant 2'] }, 'female'),
@@ -83,6 +91,10 @@ describe('newborn placeholder names', () => {
       ['infant', '2'],
       ['girl', null],
       ['newborn', 'male'],
+      ['judysgirl', null],
+      ['judysgirl', 'a'],
+      ['judysgirlb', null],
+      ['marysboy', 'twin'],
     ] as const)
       expect(isNewbornName(given, middle), `${given} ${middle ?? ''}`).toBe(true);
     for (const [given, middle] of [
@@ -93,6 +105,9 @@ describe('newborn placeholder names', () => {
       [null, 'baby'],
       ['bo', null],
       ['male', null],
+      ['elroy', null],
+      ['sgirl', null],
+      ['judysgirlz', null],
     ] as const)
       expect(isNewbornName(given, middle), `${String(given)} ${middle ?? ''}`).toBe(false);
   });
