@@ -196,7 +196,14 @@ describe('the console in a browser', () => {
       .waitFor();
     expect(await page.getByTestId('sandbox-cancelled').count()).toBe(0);
     await screenshot(page, '02-creating-sandbox');
-    await page.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor({ timeout: 120_000 });
+    // Going to another page while the sandbox is made: once it is open the console shows that page, and does not pull
+    // the person back to Maintenance (it did, when the creation ended).
+    await page.getByRole('link', { name: /Review cases/ }).click();
+    await page.getByRole('heading', { name: 'Review cases', level: 1 }).waitFor({ timeout: 120_000 });
+    await expect.poll(() => page.getByTestId('connection-path').textContent()).toBe('sandbox.db');
+    expect(new URL(page.url()).hash).toBe('#/reviews');
+    await page.getByRole('link', { name: /Maintenance/ }).click();
+    await page.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor();
     await page.getByText('No maintenance jobs yet').waitFor();
     await expect.poll(() => page.getByTestId('connection-path').textContent()).toBe('sandbox.db');
     await page.getByText('Worker running').waitFor();

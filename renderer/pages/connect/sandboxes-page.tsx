@@ -29,7 +29,7 @@ import {
 import { useClient } from '../../client/context.tsx';
 import { ClientError, errorMessage, formRefusalText } from '../../client/errors.ts';
 import { keys } from '../../hooks/query-keys.ts';
-import { navigate, paths } from '../../hooks/route.ts';
+import { currentHash, navigateUnlessMoved, paths } from '../../hooks/route.ts';
 import { formatCount, formatRemaining } from '../../format.ts';
 import { IconAlert, IconFolder, IconPlus } from '../../icons.tsx';
 import { RegistryCard } from './registry-card.tsx';
@@ -150,6 +150,7 @@ function CreateSandboxCard({ status }: { readonly status: ConsoleStatus }) {
     setError(null);
     setCancelled(false);
     cancelAsked.current = false;
+    const from = currentHash();
     try {
       const next = await client.send('console/create-sandbox', {
         folder,
@@ -158,7 +159,7 @@ function CreateSandboxCard({ status }: { readonly status: ConsoleStatus }) {
         seed: Number(seed),
       });
       queryClient.setQueryData(keys.status, next);
-      navigate(paths.maintenance);
+      navigateUnlessMoved(from, paths.maintenance);
     } catch (caught) {
       // Read through a function: the cancel was asked for while the call awaited, which narrowing cannot see.
       if (askedToCancel()) setCancelled(true);
@@ -274,13 +275,14 @@ function OpenSandboxCard({ status }: { readonly status: ConsoleStatus }) {
   const open = async (target: string, tenant: string | undefined): Promise<void> => {
     setBusy(target);
     setError(null);
+    const from = currentHash();
     try {
       const next = await client.send('console/open-sandbox', {
         path: target,
         ...(tenant === undefined || tenant === '' ? {} : { tenantId: tenant }),
       });
       queryClient.setQueryData(keys.status, next);
-      navigate(paths.maintenance);
+      navigateUnlessMoved(from, paths.maintenance);
     } catch (caught) {
       setError(caught instanceof Error ? caught : new Error(errorMessage(caught)));
     } finally {
