@@ -202,8 +202,8 @@ export async function closeBrowserAndHost(
   return host.stop();
 }
 
-/** Opens a sandbox file (and tenant) from the Sandboxes page, then goes to Match assurance. */
-export async function openMatchAssurance(page: Page, launchUrl: string, file: string, tenant: string): Promise<void> {
+/** Opens a sandbox file (and tenant) from the Sandboxes page, and waits until the console shows it (Maintenance). */
+export async function openSandbox(page: Page, launchUrl: string, file: string, tenant: string): Promise<void> {
   await page.goto(launchUrl);
   await page
     .getByRole('link', { name: /Sandboxes/ })
@@ -213,7 +213,25 @@ export async function openMatchAssurance(page: Page, launchUrl: string, file: st
   await page.getByLabel('Tenant').fill(tenant);
   await page.getByRole('button', { name: 'Open', exact: true }).click();
   await page.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor();
+}
+
+/** Opens a sandbox file (and tenant), then goes to Match assurance. */
+export async function openMatchAssurance(page: Page, launchUrl: string, file: string, tenant: string): Promise<void> {
+  await openSandbox(page, launchUrl, file, tenant);
   await page.getByRole('link', { name: /Match assurance/ }).click();
+}
+
+/** Opens a sandbox file (and tenant), then one review case from the Review cases list, by its short ID. */
+export async function openReviewCase(
+  page: Page,
+  launchUrl: string,
+  file: string,
+  tenant: string,
+  caseId: string,
+): Promise<void> {
+  await openSandbox(page, launchUrl, file, tenant);
+  await page.getByRole('link', { name: /Review cases/ }).click();
+  await page.getByRole('link', { name: caseId.slice(3, 11) }).click();
 }
 
 /** No control on the page could activate or apply a model. */

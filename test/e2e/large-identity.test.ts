@@ -10,7 +10,14 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
-import { closeBrowserAndHost, expectAccessible, type HostProcess, openConsole, screenshot } from './helpers.ts';
+import {
+  closeBrowserAndHost,
+  expectAccessible,
+  type HostProcess,
+  openConsole,
+  openReviewCase,
+  screenshot,
+} from './helpers.ts';
 import { scratchDir } from '../helpers/temp.ts';
 import { repeatedPatient } from '../helpers/repeated-patient.ts';
 
@@ -47,12 +54,7 @@ afterAll(async () => {
 
 describe('a link quality case about a very large identity', () => {
   it('counts all its records, says why no graph is drawn, and compares the two chosen', async () => {
-    await page.goto(host.launchUrl);
-    await page.getByLabel('Sandbox file').fill(join(dir, 'large.db'));
-    await page.getByLabel('Tenant').fill(TENANT);
-    await page.getByRole('button', { name: 'Open', exact: true }).click();
-    await page.getByRole('link', { name: /Review cases/ }).click();
-    await page.getByRole('link', { name: caseId.slice(3, 11) }).click();
+    await openReviewCase(page, host.launchUrl, join(dir, 'large.db'), TENANT, caseId);
     await page.getByTestId('graph-too-large').waitFor();
     expect(await page.getByText(/· 130 records \(the case compares its oldest 100\) · version/).count()).toBe(1);
     expect(await page.getByTestId('graph-too-large').innerText()).toBe(

@@ -8,7 +8,14 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
-import { closeBrowserAndHost, expectAccessible, type HostProcess, openConsole, screenshot } from './helpers.ts';
+import {
+  closeBrowserAndHost,
+  expectAccessible,
+  type HostProcess,
+  openConsole,
+  openReviewCase,
+  screenshot,
+} from './helpers.ts';
 import { scratchDir } from '../helpers/temp.ts';
 import { newbornTwins } from '../helpers/repeated-patient.ts';
 
@@ -50,12 +57,7 @@ afterAll(async () => {
 describe('newborn twins registered before they are named', () => {
   it('are a review case held as possible twins, and the viewer says the given names were not compared', async () => {
     expect(caseId).not.toBe('');
-    await page.goto(host.launchUrl);
-    await page.getByLabel('Sandbox file').fill(join(dir, 'newborns.db'));
-    await page.getByLabel('Tenant').fill(TENANT);
-    await page.getByRole('button', { name: 'Open', exact: true }).click();
-    await page.getByRole('link', { name: /Review cases/ }).click();
-    await page.getByRole('link', { name: caseId.slice(3, 11) }).click();
+    await openReviewCase(page, host.launchUrl, join(dir, 'newborns.db'), TENANT, caseId);
     await page.getByTestId('pair-records').waitFor();
     const given = page.getByTestId('pair-records').getByRole('row', { name: /^Given name/ });
     expect(await given.innerText()).toMatch(/baby\s+baby\s+not compared: a newborn’s placeholder name/);
