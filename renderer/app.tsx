@@ -107,18 +107,21 @@ export function App() {
       </Center>
     );
   }
+  // Without a connection every route shows the sandboxes page (Page), and it stays one page: choosing another in the
+  // navigation meanwhile neither clears what the person typed nor loses a creation's progress.
+  const shown: Route = status.data.connection === null ? { page: 'sandboxes' } : route;
   return (
-    <Shell route={status.data.connection === null ? { page: 'sandboxes' } : route} connection={status.data.connection}>
+    <Shell route={shown} connection={status.data.connection}>
       {/* Keyed by the route: choosing another page after a failure tries again. */}
       <PageErrorBoundary
         key={
-          route.page === 'job'
-            ? `job:${route.jobId}`
-            : route.page === 'review'
-              ? `review:${route.caseId}`
-              : route.page === 'identity'
-                ? `identity:${route.enterpriseId}`
-                : route.page
+          shown.page === 'job'
+            ? `job:${shown.jobId}`
+            : shown.page === 'review'
+              ? `review:${shown.caseId}`
+              : shown.page === 'identity'
+                ? `identity:${shown.enterpriseId}`
+                : shown.page
         }
       >
         <Suspense fallback={<PageLoading />}>
