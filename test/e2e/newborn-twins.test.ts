@@ -61,6 +61,8 @@ describe('newborn twins registered before they are named', () => {
     await page.getByTestId('pair-records').waitFor();
     const given = page.getByTestId('pair-records').getByRole('row', { name: /^Given name/ });
     expect(await given.innerText()).toMatch(/baby\s+baby\s+not compared: a newborn’s placeholder name/);
+    const middle = page.getByTestId('pair-records').getByRole('row', { name: /^Middle names/ });
+    expect(await middle.innerText()).toMatch(/boy a\s+boy b\s+not compared: a newborn’s placeholder name/i);
     expect(await page.getByText(/newborn’s placeholder \(Baby Boy, Twin A\)/).count()).toBeGreaterThan(0);
     await expectAccessible(page, 'newborn-twins');
     await screenshot(page, '46c-newborn-twins');

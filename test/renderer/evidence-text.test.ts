@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bandText, evidenceText, showValue } from '../../renderer/pages/assurance/record-fields.ts';
+import { bandText, evidenceText, rowBandText, showValue } from '../../renderer/pages/assurance/record-fields.ts';
 import { createScorer } from '../../engine/scoring/scorer.ts';
 import { defaultProfile } from '../../engine/profile/default-profile.ts';
 import { SAMPLE_FIELDS } from '../helpers/fields.ts';
@@ -33,5 +33,20 @@ describe("a field's evidence in the comparison viewer", () => {
     expect(bandText(undefined, true)).toBe('missing');
     expect(bandText(undefined, false)).toBe('(compared with the name)');
     expect(showValue(undefined)).toBe('—');
+  });
+  it("says a newborn placeholder's middle names (Baby Girl) are not compared either; others are compared with the name", () => {
+    const scorer = createScorer(defaultProfile([{ SourceSystem: 'a' }]));
+    const evidence = (a: typeof SAMPLE_FIELDS, b: typeof SAMPLE_FIELDS) =>
+      new Map(scorer.explain(scorer.prepare(a), scorer.prepare(b)).evidence.map((e) => [e.field as string, e]));
+    const baby = evidence(
+      { ...SAMPLE_FIELDS, givenName: 'baby', middleNames: 'girl' },
+      { ...SAMPLE_FIELDS, givenName: 'baby', middleNames: 'boy' },
+    );
+    expect(rowBandText('middleNames', baby)).toBe('not compared: a newborn’s placeholder name');
+    expect(rowBandText('givenName', baby)).toBe('not compared: a newborn’s placeholder name');
+    const adults = evidence(SAMPLE_FIELDS, { ...SAMPLE_FIELDS, middleNames: 'rose' });
+    expect(rowBandText('middleNames', adults)).toBe('(compared with the name)');
+    expect(rowBandText('previousFamilyNames', baby)).toBe('(compared with the name)');
+    expect(rowBandText('givenName', adults)).toBe('Exact');
   });
 });

@@ -11,7 +11,7 @@ import { useClient } from '../../client/context.tsx';
 import { asSentence } from '../../client/errors.ts';
 import { IconAlert } from '../../icons.tsx';
 import { scoreRuleText } from '../../../engine/contract/score-explanation.ts';
-import { EVIDENCE_FIELD, FIELD_ROWS, bandText, evidenceText, showValue } from './record-fields.ts';
+import { EVIDENCE_FIELD, FIELD_ROWS, evidenceText, rowBandText, showValue } from './record-fields.ts';
 import { useConsoleStatus } from '../../hooks/console-data.ts';
 import { connectionKey, keys } from '../../hooks/query-keys.ts';
 
@@ -109,7 +109,7 @@ export function PairRecords({
                 <Table.Td>
                   <bdi>{b}</bdi>
                 </Table.Td>
-                {blind ? null : <Table.Td>{bandText(e, evidenceField !== undefined)}</Table.Td>}
+                {blind ? null : <Table.Td>{rowBandText(field, byField)}</Table.Td>}
                 {blind ? null : <Table.Td style={{ whiteSpace: 'nowrap' }}>{evidenceText(e)}</Table.Td>}
               </Table.Tr>
             );

@@ -30,15 +30,33 @@ export function showValue(value: DisplayFields[keyof DisplayFields]): string {
   return value.map((v) => (typeof v === 'string' ? v : `${v.system}: ${v.value}`)).join(', ');
 }
 
+const NEWBORN_PLACEHOLDER_TEXT = 'not compared: a newborn’s placeholder name';
+
 /**
  * A field's band as the comparison viewer shows it, with the reason when the comparison was not the names' own
  * (scoring/field-comparison.ts): a newborn's placeholder is not compared, and two generations of one name differ.
  * `compared`: the row is a field the scorer compares (else it is compared with the name).
  */
 export function bandText(e: Pick<FieldEvidence, 'band' | 'level'> | undefined, compared: boolean): string {
-  if (e?.level === 'newborn-placeholder') return 'not compared: a newborn’s placeholder name';
+  if (e?.level === 'newborn-placeholder') return NEWBORN_PLACEHOLDER_TEXT;
   if (e?.level === 'generation-differs') return 'Different: the generational suffixes differ';
   return e?.band ?? (compared ? 'missing' : '(compared with the name)');
+}
+
+/**
+ * The band column of one display row. A row compared with the name (middle names, previous family names, the suffix)
+ * has no band of its own; the middle names of a newborn's placeholder ("Baby Girl": "girl") are part of the
+ * placeholder, which is not compared.
+ */
+export function rowBandText(
+  field: keyof DisplayFields,
+  byField: ReadonlyMap<string, Pick<FieldEvidence, 'band' | 'level'>>,
+): string {
+  const evidenceField = EVIDENCE_FIELD[field];
+  if (evidenceField !== undefined) return bandText(byField.get(evidenceField), true);
+  if (field === 'middleNames' && byField.get('givenName')?.level === 'newborn-placeholder')
+    return NEWBORN_PLACEHOLDER_TEXT;
+  return bandText(undefined, false);
 }
 
 /**
