@@ -10,6 +10,7 @@ const TITLES: Readonly<Record<string, string>> = {
   middleNames: 'Middle names',
   generation: 'Generational suffix',
   birthDate: 'Birth date',
+  birthOrder: 'Birth order',
   sex: 'Sex',
   addressLine: 'Address',
   city: 'City',

@@ -30,6 +30,11 @@ export interface MatchFields {
    * records normalised before it was kept.
    */
   readonly generation?: string;
+  /**
+   * The birth order of one of a multiple birth (FHIR multipleBirthInteger: 1, 2, ...), when the source sends one;
+   * absent otherwise, and on records normalised before it was kept.
+   */
+  readonly birthOrder?: number;
 }
 
 /**

@@ -82,6 +82,8 @@ export interface R4Patient {
   readonly birthDate?: string;
   readonly address?: readonly R4Address[];
   readonly telecom?: readonly R4ContactPoint[];
+  /** The birth order of one of a multiple birth; read leniently (birthOrderWarning), so any JSON value here. */
+  readonly multipleBirthInteger?: unknown;
 }
 
 /**
@@ -145,6 +147,18 @@ function instantProblem(s: string): string | null {
 
 function offsetIsValid(hours: number, minutes: number): boolean {
   return minutes <= 59 && (hours < 14 || (hours === 14 && minutes === 0));
+}
+
+/** The largest birth order read: nonuplets are the most recorded; anything larger is a slip. */
+const MAX_BIRTH_ORDER = 9;
+const BIRTH_ORDER_WARNING = `is not a birth order (a whole number from 1 to ${String(MAX_BIRTH_ORDER)}); ignored for matching`;
+
+/**
+ * A Patient's multipleBirthInteger as a birth order (1, 2, ...), or null when it is not one. Read leniently: the
+ * element was ignored before it was read, so a sender's odd value (0, "2", 2.5) costs a warning, never the record.
+ */
+export function birthOrderOf(value: unknown): number | null {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_BIRTH_ORDER ? value : null;
 }
 
 /** A birth date that does not have the R4 `date` shape is invalid FHIR: the record is rejected. */
@@ -419,6 +433,8 @@ export function validatePatient(resource: unknown, nowMs = Date.now()): PatientV
   if (birth !== null) warnings.push({ path: 'birthDate', message: birth });
   const updated = patient.meta?.lastUpdated === undefined ? null : lastUpdatedWarning(patient.meta.lastUpdated, nowMs);
   if (updated !== null) warnings.push({ path: 'meta.lastUpdated', message: updated });
+  if (patient.multipleBirthInteger !== undefined && birthOrderOf(patient.multipleBirthInteger) === null)
+    warnings.push({ path: 'multipleBirthInteger', message: BIRTH_ORDER_WARNING });
   return { ok: true, patient, warnings };
 }
 

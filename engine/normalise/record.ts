@@ -1,5 +1,5 @@
 import type { MatchFields } from '../contract/fields.ts';
-import type { Gender, R4Patient } from '../fhir/patient.ts';
+import { birthOrderOf, type Gender, type R4Patient } from '../fhir/patient.ts';
 import { addressFieldsOf } from './address.ts';
 import { normaliseBirthDate } from './date.ts';
 import { matchIdentifiersOf } from './identifier.ts';
@@ -45,7 +45,13 @@ export function matchFieldsOf(patient: R4Patient, options: MatchFieldsOptions): 
     email: emailOf(patient.telecom),
     identifiers: matchIdentifiersOf(patient.identifier, options.localIdentifierSystem),
     ...generationField(generationOf(current)),
+    ...birthOrderField(birthOrderOf(patient.multipleBirthInteger)),
   };
+}
+
+/** Only a record with a birth order carries the field, as with the generation. */
+function birthOrderField(birthOrder: number | null): { birthOrder?: number } {
+  return birthOrder === null ? {} : { birthOrder };
 }
 
 /** Only a record with a generational suffix carries the field, so other records' stored fields stay as they were. */

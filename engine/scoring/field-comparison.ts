@@ -299,12 +299,31 @@ function markGenerations(a: PreparedRecord, b: PreparedRecord, out: FieldScratch
 }
 
 /**
+ * Two of one multiple birth: both records carry a birth order (FHIR multipleBirthInteger) and the orders differ. The
+ * records are then two people whatever their given names say: same-sex twins are often named a letter apart (Jayden
+ * and Jaydon), which agrees Strong and which the twin rule leaves to the model (scorer.ts possibleTwin), so such twins
+ * at one address were linked automatically. A compared given name counts as Different (level
+ * `birth-order-differs`), so the twin rule holds the pair for review, and the household's fields count for nothing
+ * (household-evidence.ts). An order on one record only says nothing: most sources never send it.
+ */
+function markBirthOrders(a: PreparedRecord, b: PreparedRecord, out: FieldScratch): void {
+  const left = a.fields.birthOrder;
+  const right = b.fields.birthOrder;
+  if (left === undefined || right === undefined || left === right || Number.isNaN(out.similarity[1] ?? Number.NaN))
+    return;
+  out.similarity[1] = 0;
+  out.level[1] = 'birth-order-differs';
+  out.soundAlikeGivenNames = false;
+}
+
+/**
  * The fields that tell two people apart (names, birth date, sex) and the identifier, which decides whether a
  * personal number lifts the household gate (household-evidence.ts). compareHouseholdFields does the rest.
  */
 export function comparePersonFields(a: PreparedRecord, b: PreparedRecord, sets: NameSets, out: FieldScratch): void {
   compareNameParts(a, b, sets, out);
   markGenerations(a, b, out);
+  markBirthOrders(a, b, out);
   setLevel(out, 2, a.birthDigits, b.birthDigits, 'BirthDateLevels', birthDateLevel, DATE_LEVEL_SIMILARITY);
   setPlain(out, 3, a.compared.sex, b.compared.sex, 'Exact', exactFn);
   const identifier = bestIdentifier(a, b, sets.personalSystems);

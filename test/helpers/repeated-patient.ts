@@ -77,3 +77,46 @@ export function newbornTwins(pairs: number): string {
     }).join('\n') + '\n'
   );
 }
+
+/**
+ * `namedTwins`: pairs of same-sex twins named a letter apart (Jayden and Jaydon), each pair born on its own day at its
+ * own address and phone, with their birth orders (multipleBirthInteger 1 and 2) when `orders`. No two records are one
+ * person.
+ */
+export function namedTwins(pairs: number, orders: boolean): string {
+  const NAMES = [
+    ['Jayden', 'Jaydon', 'male'],
+    ['Caitlin', 'Caitlyn', 'female'],
+    ['Aidan', 'Aiden', 'male'],
+    ['Madeline', 'Madelyn', 'female'],
+    ['Brayden', 'Braydon', 'male'],
+    ['Kristen', 'Kirsten', 'female'],
+  ] as const;
+  const FAMILIES = ['Okonkwo', 'Lindgren', 'Halloran', 'Desrosiers', 'Yamamoto', 'Petrakis', 'Ferreira', 'Novak'];
+  return (
+    Array.from({ length: pairs * 2 }, (_, i) => {
+      const pair = Math.floor(i / 2);
+      const second = i % 2;
+      const [first, other, gender] = NAMES[pair % NAMES.length] ?? NAMES[0];
+      return JSON.stringify({
+        resourceType: 'Patient',
+        id: `tw-${String(i)}`,
+        identifier: [{ system: 'urn:mpi-demo:st-marys-hospital:mrn', value: `TW${String(i).padStart(5, '0')}` }],
+        name: [{ use: 'official', family: FAMILIES[pair % FAMILIES.length], given: [second === 0 ? first : other] }],
+        gender,
+        birthDate: `2018-${String(1 + (pair % 11)).padStart(2, '0')}-${String(1 + (pair % 27)).padStart(2, '0')}`,
+        ...(orders ? { multipleBirthInteger: 1 + second } : {}),
+        telecom: [{ system: 'phone', value: `(204) 555-${String(2000 + pair)}` }],
+        address: [
+          {
+            use: 'home',
+            line: [`${String(10 + pair)} Cedar Court`],
+            city: 'Springfield',
+            state: 'ND',
+            postalCode: '72419',
+          },
+        ],
+      });
+    }).join('\n') + '\n'
+  );
+}

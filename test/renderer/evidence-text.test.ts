@@ -19,7 +19,7 @@ describe("a field's evidence in the comparison viewer", () => {
     expect(evidenceText({ logLikelihood: 0, householdOnly: true })).toBe('0 (household)');
     expect(evidenceText({ logLikelihood: 0, impliedBy: 'addressLine' })).toBe('0 (with the address)');
   });
-  it("says why a given name was not compared as the names' own: a newborn's placeholder, two generations", () => {
+  it("says why a given name was not compared as the names' own: a newborn's placeholder, two generations, twins", () => {
     const scorer = createScorer(defaultProfile([{ SourceSystem: 'a' }]));
     const given = (a: typeof SAMPLE_FIELDS, b: typeof SAMPLE_FIELDS) =>
       scorer.explain(scorer.prepare(a), scorer.prepare(b)).evidence.find((e) => e.field === 'givenName');
@@ -30,6 +30,10 @@ describe("a field's evidence in the comparison viewer", () => {
       'Different: the generational suffixes differ',
     );
     expect(bandText(given(junior, junior), true)).toBe('Exact');
+    expect(bandText(given({ ...SAMPLE_FIELDS, birthOrder: 1 }, { ...SAMPLE_FIELDS, birthOrder: 2 }), true)).toBe(
+      'Different: the birth orders differ (two of one multiple birth)',
+    );
+    expect(showValue(2)).toBe('2');
     expect(bandText(undefined, true)).toBe('missing');
     expect(bandText(undefined, false)).toBe('(compared with the name)');
     expect(showValue(undefined)).toBe('—');

@@ -26,6 +26,7 @@ export const EVIDENCE_FIELD: Readonly<Partial<Record<keyof DisplayFields, string
 export function showValue(value: DisplayFields[keyof DisplayFields]): string {
   if (value === null || value === undefined) return '—';
   if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
   if (value.length === 0) return '—';
   return value.map((v) => (typeof v === 'string' ? v : `${v.system}: ${v.value}`)).join(', ');
 }
@@ -34,12 +35,14 @@ const NEWBORN_PLACEHOLDER_TEXT = 'not compared: a newborn’s placeholder name';
 
 /**
  * A field's band as the comparison viewer shows it, with the reason when the comparison was not the names' own
- * (scoring/field-comparison.ts): a newborn's placeholder is not compared, and two generations of one name differ.
+ * (scoring/field-comparison.ts): a newborn's placeholder is not compared; two generations of one name, and two of one
+ * multiple birth, differ.
  * `compared`: the row is a field the scorer compares (else it is compared with the name).
  */
 export function bandText(e: Pick<FieldEvidence, 'band' | 'level'> | undefined, compared: boolean): string {
   if (e?.level === 'newborn-placeholder') return NEWBORN_PLACEHOLDER_TEXT;
   if (e?.level === 'generation-differs') return 'Different: the generational suffixes differ';
+  if (e?.level === 'birth-order-differs') return 'Different: the birth orders differ (two of one multiple birth)';
   return e?.band ?? (compared ? 'missing' : '(compared with the name)');
 }
 

@@ -277,8 +277,9 @@ export function WorkbenchPanel({
                     {FIELD_ROWS.map(([field, text]) => {
                       const left = showValue(pair.left.fields[field]);
                       const right = showValue(pair.right.fields[field]);
-                      // The suffix row only when a record has one: most names carry none.
-                      if (field === 'generation' && left === '—' && right === '—') return null;
+                      // The suffix and birth order rows only when a record has one: most records carry neither.
+                      if ((field === 'generation' || field === 'birthOrder') && left === '—' && right === '—')
+                        return null;
                       return (
                         <Table.Tr key={field}>
                           <Table.Th scope="row" fw={500}>

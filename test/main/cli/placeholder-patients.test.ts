@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/temp.ts';
-import { newbornTwins, placeholderPatients } from '../../helpers/repeated-patient.ts';
+import { namedTwins, newbornTwins, placeholderPatients } from '../../helpers/repeated-patient.ts';
 import { runCli } from '../../helpers/cli.ts';
 
 const COUNT = 130;
@@ -72,5 +72,29 @@ describe('unidentified patients with placeholder names and birth dates', () => {
     expect(new Set(newborns.map((l) => l.split('\t')[2])).size).toBe(2 * PAIRS);
     const cases = (await runCli([...args, 'reviews', '--json', '--limit', '100'])).stdout;
     expect(cases).toContain('PossibleTwin');
+  });
+
+  it('same-sex twins named a letter apart are linked without their birth orders, and held for review with them', async () => {
+    const PAIRS = 12;
+    const ingest = async (orders: boolean) => {
+      const dir = tempDir();
+      const args = ['--db', join(dir, 'registry.db'), '--tenant', 't'];
+      expect((await runCli([...args, 'sandbox', 'init', '--synthetic', '300', '--seed', '4'])).code).toBe(0);
+      const file = join(dir, 'twins.ndjson');
+      writeFileSync(file, namedTwins(PAIRS, orders));
+      const run = await runCli([...args, 'ingest', '--source', 'st-marys-hospital', '--ndjson', file, '--json']);
+      expect(run.code, run.stderr).toBe(0);
+      const report = JSON.parse(run.stdout) as { autoLinked: number; reviewCasesCreated: number; warnings: unknown[] };
+      const twins = (await runCli([...args, 'identities'])).stdout.split('\n').filter((l) => l.includes('\tTW'));
+      return { report, identities: new Set(twins.map((l) => l.split('\t')[2])).size };
+    };
+    // Without the orders the model cannot tell Jayden from Jaydon: each pair is one identity.
+    const without = await ingest(false);
+    expect(without.report.autoLinked).toBe(PAIRS);
+    expect(without.identities).toBe(PAIRS);
+    // With them (multipleBirthInteger 1 and 2) no pair is linked, each opens a case, and no warning is raised.
+    const withOrders = await ingest(true);
+    expect(withOrders.report).toMatchObject({ autoLinked: 0, reviewCasesCreated: PAIRS, warnings: [] });
+    expect(withOrders.identities).toBe(2 * PAIRS);
   });
 });

@@ -1,0 +1,94 @@
+/**
+ * Twins told apart by their birth order (FHIR Patient.multipleBirthInteger; HL7 v2 PID-25). Same-sex twins whose given
+ * names are spelt a letter apart (Jayden and Jaydon, Aidan and Aiden) agree Strong on the given name, and the twin rule
+ * leaves such a pair to the model (holding every Strong given name under one sex cost far more true pairs than it
+ * caught: scorer.ts possibleTwin), which links them at one address and phone. When both records carry a birth order
+ * and the orders differ, the records are two people of one multiple birth: the given names count as Different
+ * (field-comparison.ts markBirthOrders), so the twin rule holds the pair for review. One baby's records with one
+ * order still link; an order on one record only says nothing; a value that is not a birth order is ignored, with a
+ * warning, and the record kept.
+ */
+import { describe, expect, it } from 'vitest';
+import { createScorer } from '../../../engine/scoring/scorer.ts';
+import { defaultProfile } from '../../../engine/profile/default-profile.ts';
+import { validatePatient } from '../../../engine/fhir/patient.ts';
+import { matchFieldsOf } from '../../../engine/normalise/record.ts';
+import type { MatchFields } from '../../../engine/contract/fields.ts';
+import type { MatchingProfile } from '../../../engine/contract/profile.ts';
+
+const modelProfile: MatchingProfile = defaultProfile([{ SourceSystem: 'a' }]);
+const weightedProfile: MatchingProfile = {
+  ...modelProfile,
+  MatchingRules: { Thresholds: { Certain: 0.92, Probable: 0.75 }, FellegiSunter: null },
+};
+
+/** One twin's record: the family's name, birth date, address and phone; the sex and birth order when given. */
+function twin(given: string, order?: unknown, gender: 'male' | null = 'male'): MatchFields {
+  const v = validatePatient({
+    resourceType: 'Patient',
+    id: 't',
+    name: [{ family: 'Okonkwo', given: [given] }],
+    ...(gender === null ? {} : { gender }),
+    birthDate: '2019-06-14',
+    ...(order === undefined ? {} : { multipleBirthInteger: order }),
+    telecom: [{ system: 'phone', value: '(204) 555-0142' }],
+    address: [{ use: 'home', line: ['27 Alder Road'], city: 'Springfield', state: 'ND', postalCode: '72419' }],
+  });
+  if (!v.ok) throw new Error('invalid test patient');
+  return matchFieldsOf(v.patient, {});
+}
+
+const decide = (profile: MatchingProfile, a: MatchFields, b: MatchFields) => {
+  const scorer = createScorer(profile);
+  return scorer.explain(scorer.prepare(a), scorer.prepare(b));
+};
+
+describe('birth order', () => {
+  it('is read from multipleBirthInteger when it is a birth order, and ignored with a warning otherwise', () => {
+    expect(twin('Jayden', 2).birthOrder).toBe(2);
+    expect(twin('Jayden').birthOrder).toBeUndefined();
+    expect('birthOrder' in twin('Jayden')).toBe(false);
+    for (const bad of [0, -1, 2.5, '2', true, 10]) {
+      const v = validatePatient({ resourceType: 'Patient', multipleBirthInteger: bad });
+      expect(v.ok).toBe(true);
+      if (!v.ok) continue;
+      expect(v.warnings).toEqual([
+        {
+          path: 'multipleBirthInteger',
+          message: 'is not a birth order (a whole number from 1 to 9); ignored for matching',
+        },
+      ]);
+      expect(matchFieldsOf(v.patient, {}).birthOrder).toBeUndefined();
+    }
+  });
+
+  // Under the model the twin rule holds them for review; under weighted similarity the given names' weight is lost
+  // and the household's fields count for nothing, so they stay apart.
+  for (const [name, profile, decision] of [
+    ['the default model', modelProfile, 'probable'],
+    ['weighted similarity', weightedProfile, 'no-match'],
+  ] as const) {
+    it(`never links same-sex twins spelt a letter apart under ${name} when their birth orders differ`, () => {
+      // Without birth orders they are linked: the given names agree Strong by spelling.
+      expect(decide(profile, twin('Jayden'), twin('Jaydon')).decision).toBe('certain');
+      const apart = decide(profile, twin('Jayden', 1), twin('Jaydon', 2));
+      expect(apart.decision).toBe(decision);
+      if (decision === 'probable') expect(apart.limitedBy).toBe('PossibleTwin');
+      const given = apart.evidence.find((e) => e.field === 'givenName');
+      expect(given?.band).toBe('Different');
+      expect(given?.level).toBe('birth-order-differs');
+      // Exact given names with other birth orders are two people too (or a record filed under the other twin).
+      expect(decide(profile, twin('Jayden', 1), twin('Jayden', 2)).decision).toBe(decision);
+    });
+
+    it(`keeps one twin's records linked under ${name}: one birth order, or an order on one record only`, () => {
+      expect(decide(profile, twin('Jayden', 2), twin('Jaydon', 2)).decision).toBe('certain');
+      expect(decide(profile, twin('Jayden', 2), twin('Jayden')).decision).toBe('certain');
+    });
+  }
+
+  it('leaves twins without a recorded sex and other birth orders unlinked: the family name is household evidence', () => {
+    const result = decide(modelProfile, twin('Jayden', 1, null), twin('Jaydon', 2, null));
+    expect(result.decision).toBe('no-match');
+  });
+});
