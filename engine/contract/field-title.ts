@@ -11,6 +11,7 @@ const TITLES: Readonly<Record<string, string>> = {
   generation: 'Generational suffix',
   birthDate: 'Birth date',
   birthOrder: 'Birth order',
+  multipleBirth: 'Multiple birth',
   sex: 'Sex',
   addressLine: 'Address',
   city: 'City',

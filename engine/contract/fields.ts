@@ -35,6 +35,11 @@ export interface MatchFields {
    * absent otherwise, and on records normalised before it was kept.
    */
   readonly birthOrder?: number;
+  /**
+   * True when the source says the person is one of a multiple birth (FHIR multipleBirthBoolean true, or a birth
+   * order); absent otherwise.
+   */
+  readonly multipleBirth?: true;
 }
 
 /**

@@ -138,8 +138,8 @@ export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { name: string; why: string
   PossibleTwin: {
     name: 'possible twin',
     brief:
-      'same family name and birth date (a keying error apart under another sex), and given names that leave twins possible: another (or one that only sounds alike) with a sex on both records, or a newborn placeholder such as Baby Boy',
-    why: 'The records share family name and birth date (or, with another sex recorded, birth dates a keying error apart), and their given names leave it open whether they are one person or twins: another given name, or one that only sounds alike (Anais and Janis), with a sex on both records, or a newborn’s placeholder (Baby Boy, Twin A) on one of them. Possible twins or household members of one age; shared contact details and family numbers do not tell them apart',
+      'same family name and birth date (a keying error apart under another sex), and given names that leave twins possible: another (or one that only sounds alike) with a sex on both records, a newborn placeholder such as Baby Boy, or any difference when both records say a multiple birth',
+    why: 'The records share family name and birth date (or, with another sex recorded, birth dates a keying error apart), and their given names leave it open whether they are one person or twins: another given name, or one that only sounds alike (Anais and Janis), with a sex on both records; a newborn’s placeholder (Baby Boy, Twin A) on one of them; or given names that differ at all (Jayden and Jaydon) when both records say a multiple birth. Possible twins or household members of one age; shared contact details and family numbers do not tell them apart',
   },
   BirthDateConflict: {
     name: 'birth dates disagree',

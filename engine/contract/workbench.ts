@@ -53,6 +53,8 @@ export const DisplayFieldsSchema = z.object({
   birthDate: z.string().nullable(),
   /** The birth order of one of a multiple birth (1, 2, ...), when the source sent one (MatchFields.birthOrder). */
   birthOrder: z.number().int().optional(),
+  /** True when the source says one of a multiple birth (MatchFields.multipleBirth). */
+  multipleBirth: z.literal(true).optional(),
   sex: z.string().nullable(),
   addressLine: z.string().nullable(),
   city: z.string().nullable(),

@@ -82,8 +82,10 @@ export interface R4Patient {
   readonly birthDate?: string;
   readonly address?: readonly R4Address[];
   readonly telecom?: readonly R4ContactPoint[];
-  /** The birth order of one of a multiple birth; read leniently (birthOrderWarning), so any JSON value here. */
+  /** The birth order of one of a multiple birth; read leniently (birthOrderOf), so any JSON value here. */
   readonly multipleBirthInteger?: unknown;
+  /** Whether the patient is one of a multiple birth; read leniently (only `true` counts), so any JSON value here. */
+  readonly multipleBirthBoolean?: unknown;
 }
 
 /**
@@ -435,6 +437,8 @@ export function validatePatient(resource: unknown, nowMs = Date.now()): PatientV
   if (updated !== null) warnings.push({ path: 'meta.lastUpdated', message: updated });
   if (patient.multipleBirthInteger !== undefined && birthOrderOf(patient.multipleBirthInteger) === null)
     warnings.push({ path: 'multipleBirthInteger', message: BIRTH_ORDER_WARNING });
+  if (patient.multipleBirthBoolean !== undefined && typeof patient.multipleBirthBoolean !== 'boolean')
+    warnings.push({ path: 'multipleBirthBoolean', message: 'is not true or false; ignored for matching' });
   return { ok: true, patient, warnings };
 }
 

@@ -45,13 +45,15 @@ export function matchFieldsOf(patient: R4Patient, options: MatchFieldsOptions): 
     email: emailOf(patient.telecom),
     identifiers: matchIdentifiersOf(patient.identifier, options.localIdentifierSystem),
     ...generationField(generationOf(current)),
-    ...birthOrderField(birthOrderOf(patient.multipleBirthInteger)),
+    ...multipleBirthFields(patient),
   };
 }
 
-/** Only a record with a birth order carries the field, as with the generation. */
-function birthOrderField(birthOrder: number | null): { birthOrder?: number } {
-  return birthOrder === null ? {} : { birthOrder };
+/** Only a record of a multiple birth carries the fields, as with the generation. */
+function multipleBirthFields(patient: R4Patient): { birthOrder?: number; multipleBirth?: true } {
+  const birthOrder = birthOrderOf(patient.multipleBirthInteger);
+  if (birthOrder !== null) return { birthOrder, multipleBirth: true };
+  return patient.multipleBirthBoolean === true ? { multipleBirth: true } : {};
 }
 
 /** Only a record with a generational suffix carries the field, so other records' stored fields stay as they were. */

@@ -69,6 +69,11 @@ export interface FieldScratch {
   /** True when either record's given names are a newborn's placeholder (prepared-record.ts newborn). */
   newbornName: boolean;
   /**
+   * True when both records say one of a multiple birth (MatchFields.multipleBirth) and their birth orders do not say
+   * they are one (both known and equal): the twin hold reads it (scorer.ts possibleTwin).
+   */
+  multipleBirth: boolean;
+  /**
    * What a Fellegi-Sunter score added to the model's prior log-odds for the registry's size (fellegi-sunter.ts
    * priorAdjustment); 0 when nothing was added.
    */
@@ -80,6 +85,7 @@ export const PERSONAL_IDENTIFIER_FLAG = 1;
 export const SOUND_ALIKE_GIVEN_NAMES_FLAG = 2;
 export const MIDDLE_NAMES_DISAGREE_FLAG = 4;
 export const NEWBORN_NAME_FLAG = 8;
+export const MULTIPLE_BIRTH_FLAG = 16;
 
 /** The scratch's flags as one number: what a table of pairs stores to score a pair again as the live scorer does. */
 export function pairFlags(scratch: FieldScratch): number {
@@ -87,7 +93,8 @@ export function pairFlags(scratch: FieldScratch): number {
     (scratch.personalIdentifier ? PERSONAL_IDENTIFIER_FLAG : 0) |
     (scratch.soundAlikeGivenNames ? SOUND_ALIKE_GIVEN_NAMES_FLAG : 0) |
     (scratch.middleNamesDisagree ? MIDDLE_NAMES_DISAGREE_FLAG : 0) |
-    (scratch.newbornName ? NEWBORN_NAME_FLAG : 0)
+    (scratch.newbornName ? NEWBORN_NAME_FLAG : 0) |
+    (scratch.multipleBirth ? MULTIPLE_BIRTH_FLAG : 0)
   );
 }
 
@@ -105,6 +112,7 @@ export function newScratch(): FieldScratch {
     soundAlikeGivenNames: false,
     middleNamesDisagree: false,
     newbornName: false,
+    multipleBirth: false,
     priorAdjustment: 0,
   };
 }
@@ -304,11 +312,16 @@ function markGenerations(a: PreparedRecord, b: PreparedRecord, out: FieldScratch
  * and Jaydon), which agrees Strong and which the twin rule leaves to the model (scorer.ts possibleTwin), so such twins
  * at one address were linked automatically. A compared given name counts as Different (level
  * `birth-order-differs`), so the twin rule holds the pair for review, and the household's fields count for nothing
- * (household-evidence.ts). An order on one record only says nothing: most sources never send it.
+ * (household-evidence.ts). An order on one record only says nothing: most sources never send it. Both records of a
+ * multiple birth without two orders that settle it (`multipleBirth`): the twin hold reads that (scorer.ts possibleTwin).
  */
 function markBirthOrders(a: PreparedRecord, b: PreparedRecord, out: FieldScratch): void {
   const left = a.fields.birthOrder;
   const right = b.fields.birthOrder;
+  out.multipleBirth =
+    a.fields.multipleBirth === true &&
+    b.fields.multipleBirth === true &&
+    (left === undefined || right === undefined || left !== right);
   if (left === undefined || right === undefined || left === right || Number.isNaN(out.similarity[1] ?? Number.NaN))
     return;
   out.similarity[1] = 0;

@@ -32,6 +32,7 @@ import {
   pairFlags,
   MIDDLE_NAMES_DISAGREE_FLAG,
   NEWBORN_NAME_FLAG,
+  MULTIPLE_BIRTH_FLAG,
   PERSONAL_IDENTIFIER_FLAG,
   SOUND_ALIKE_GIVEN_NAMES_FLAG,
   type FieldScratch,
@@ -109,15 +110,27 @@ export function hasNameEvidence(similarity: Float64Array): boolean {
  *    above, whatever the sexes, unless a personal identifier agrees (the caller passes false then). Twins are
  *    registered so at birth, and one baby's two records look the same: "Baby Boy A" and "Baby Boy B" Smith, and
  *    "Baby Boy" and "Baby Girl" Smith, were linked automatically (their given names agreed exactly on "baby").
+ *  - Both records say one of a multiple birth (`multipleBirth`: FHIR multipleBirthBoolean or a birth order, and no
+ *    two equal orders saying they are one): held whenever the family names agree, the birth dates agree (at least
+ *    Strong) or one is missing, and the given names are not Exact, whatever the sexes and whether recorded, unless a
+ *    personal identifier agrees. Same-sex twins are often named a letter apart (Jayden and Jaydon), which agrees
+ *    Strong; the records say twins are there, so such a pair is as likely two twins as one twin's typo. Two other
+ *    birth orders make the given names Different first (field-comparison.ts markBirthOrders).
  */
-export function possibleTwin(similarity: Float64Array, soundAlikeGivenNames = false, newbornName = false): boolean {
+export function possibleTwin(
+  similarity: Float64Array,
+  soundAlikeGivenNames = false,
+  newbornName = false,
+  multipleBirth = false,
+): boolean {
   if ((similarity[FAMILY_NAME] ?? 0) < BAND_FLOORS.Strong) return false;
   // NaN (a birth date missing on one side) passes the tests below: it does not disagree.
   const birthDate = similarity[BIRTH_DATE] ?? 0;
   if (newbornName) return !(birthDate < BAND_FLOORS.Strong);
+  const given = similarity[GIVEN_NAME] ?? Number.NaN;
+  if (multipleBirth && !(birthDate < BAND_FLOORS.Strong) && given < BAND_FLOORS.Exact) return true;
   const sex = similarity[SEX] ?? Number.NaN;
   if (Number.isNaN(sex)) return false;
-  const given = similarity[GIVEN_NAME] ?? Number.NaN;
   // Twins of opposite sex are often given names a letter or two apart (Daniel and Danielle, Francis and Frances,
   // Jo and Joe), which agree Strong. A Strong given name with another recorded sex is such a pair far more often than
   // one person whose name was mistyped and whose sex was miscoded in the same record; with a birth date a keying error
@@ -221,7 +234,15 @@ export function scoreLimit(similarity: Float64Array, flags = 0): ScoreLimit | un
   const soundAlikeGivenNames = (flags & SOUND_ALIKE_GIVEN_NAMES_FLAG) !== 0;
   const middleNamesDisagree = (flags & MIDDLE_NAMES_DISAGREE_FLAG) !== 0;
   const newbornName = (flags & NEWBORN_NAME_FLAG) !== 0;
-  if (possibleTwin(similarity, soundAlikeGivenNames && !identifierAgrees, newbornName && !identifierAgrees))
+  const multipleBirth = (flags & MULTIPLE_BIRTH_FLAG) !== 0;
+  if (
+    possibleTwin(
+      similarity,
+      soundAlikeGivenNames && !identifierAgrees,
+      newbornName && !identifierAgrees,
+      multipleBirth && !identifierAgrees,
+    )
+  )
     return 'PossibleTwin';
   if (birthDateConflict(similarity, identifierAgrees)) return 'BirthDateConflict';
   if (middleNameConflict(similarity, middleNamesDisagree, identifierAgrees)) return 'MiddleNameConflict';

@@ -34,6 +34,7 @@ describe("a field's evidence in the comparison viewer", () => {
       'Different: the birth orders differ (two of one multiple birth)',
     );
     expect(showValue(2)).toBe('2');
+    expect(showValue(true)).toBe('yes');
     expect(bandText(undefined, true)).toBe('missing');
     expect(bandText(undefined, false)).toBe('(compared with the name)');
     expect(showValue(undefined)).toBe('—');

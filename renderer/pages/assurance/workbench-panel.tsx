@@ -65,6 +65,8 @@ const ORDER_CODEC: Codec<CandidateOrder> = {
     stored === 'near-thresholds' || stored === 'highest-first' || stored === 'lowest-first' ? stored : undefined,
 };
 const PAGE = 50;
+/** Rows shown only when a record has the field: most records carry none. */
+const OPTIONAL_ROWS: ReadonlySet<string> = new Set(['generation', 'birthOrder', 'multipleBirth']);
 
 const VERDICT_TEXT: Readonly<Record<Verdict, string>> = { match: 'Match', 'non-match': 'Non-match', unsure: 'Unsure' };
 const VERDICT_COLOR: Readonly<Record<Verdict, string>> = { match: 'teal', 'non-match': 'indigo', unsure: 'gray' };
@@ -277,9 +279,7 @@ export function WorkbenchPanel({
                     {FIELD_ROWS.map(([field, text]) => {
                       const left = showValue(pair.left.fields[field]);
                       const right = showValue(pair.right.fields[field]);
-                      // The suffix and birth order rows only when a record has one: most records carry neither.
-                      if ((field === 'generation' || field === 'birthOrder') && left === '—' && right === '—')
-                        return null;
+                      if (OPTIONAL_ROWS.has(field) && left === '—' && right === '—') return null;
                       return (
                         <Table.Tr key={field}>
                           <Table.Th scope="row" fw={500}>

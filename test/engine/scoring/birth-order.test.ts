@@ -6,7 +6,8 @@
  * and the orders differ, the records are two people of one multiple birth: the given names count as Different
  * (field-comparison.ts markBirthOrders), so the twin rule holds the pair for review. One baby's records with one
  * order still link; an order on one record only says nothing; a value that is not a birth order is ignored, with a
- * warning, and the record kept.
+ * warning, and the record kept. When both records say a multiple birth (multipleBirthBoolean, or an order) and the
+ * orders do not settle it, given names a letter apart are held for review too (scorer.ts possibleTwin).
  */
 import { describe, expect, it } from 'vitest';
 import { createScorer } from '../../../engine/scoring/scorer.ts';
@@ -23,7 +24,7 @@ const weightedProfile: MatchingProfile = {
 };
 
 /** One twin's record: the family's name, birth date, address and phone; the sex and birth order when given. */
-function twin(given: string, order?: unknown, gender: 'male' | null = 'male'): MatchFields {
+function twin(given: string, order?: unknown, gender: 'male' | null = 'male', multiple?: unknown): MatchFields {
   const v = validatePatient({
     resourceType: 'Patient',
     id: 't',
@@ -31,6 +32,7 @@ function twin(given: string, order?: unknown, gender: 'male' | null = 'male'): M
     ...(gender === null ? {} : { gender }),
     birthDate: '2019-06-14',
     ...(order === undefined ? {} : { multipleBirthInteger: order }),
+    ...(multiple === undefined ? {} : { multipleBirthBoolean: multiple }),
     telecom: [{ system: 'phone', value: '(204) 555-0142' }],
     address: [{ use: 'home', line: ['27 Alder Road'], city: 'Springfield', state: 'ND', postalCode: '72419' }],
   });
@@ -86,6 +88,35 @@ describe('birth order', () => {
       expect(decide(profile, twin('Jayden', 2), twin('Jayden')).decision).toBe('certain');
     });
   }
+
+  it('holds a pair spelt a letter apart for review when both records say a multiple birth without settling which', () => {
+    expect(twin('Jayden', undefined, 'male', true).multipleBirth).toBe(true);
+    expect(twin('Jayden', 2).multipleBirth).toBe(true);
+    expect('multipleBirth' in twin('Jayden', undefined, 'male', false)).toBe(false);
+    const both = decide(modelProfile, twin('Jayden', undefined, 'male', true), twin('Jaydon', undefined, 'male', true));
+    expect(both.decision).toBe('probable');
+    expect(both.limitedBy).toBe('PossibleTwin');
+    // An order on one record and the flag on the other do not settle it either.
+    expect(decide(modelProfile, twin('Jayden', 1), twin('Jaydon', undefined, 'male', true)).limitedBy).toBe(
+      'PossibleTwin',
+    );
+    // Exact given names are one twin's records; two equal orders say one twin, whose name was mistyped.
+    expect(
+      decide(modelProfile, twin('Jayden', undefined, 'male', true), twin('Jayden', undefined, 'male', true)).decision,
+    ).toBe('certain');
+    expect(decide(modelProfile, twin('Jayden', 2), twin('Jaydon', 2)).decision).toBe('certain');
+    // Without a recorded sex too: the records say twins are there.
+    expect(
+      decide(modelProfile, twin('Jayden', undefined, null, true), twin('Jaydon', undefined, null, true)).limitedBy,
+    ).toBe('PossibleTwin');
+    // The flag on one record only says nothing about the other.
+    expect(decide(modelProfile, twin('Jayden', undefined, 'male', true), twin('Jaydon')).decision).toBe('certain');
+    // A value that is not true or false is ignored, with a warning.
+    const v = validatePatient({ resourceType: 'Patient', multipleBirthBoolean: 'yes' });
+    expect(v.ok && v.warnings).toEqual([
+      { path: 'multipleBirthBoolean', message: 'is not true or false; ignored for matching' },
+    ]);
+  });
 
   it('leaves twins without a recorded sex and other birth orders unlinked: the family name is household evidence', () => {
     const result = decide(modelProfile, twin('Jayden', 1, null), twin('Jaydon', 2, null));
