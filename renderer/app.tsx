@@ -108,7 +108,7 @@ export function App() {
     );
   }
   // Without a connection every route shows the sandboxes page (Page), and it stays one page: choosing another in the
-  // navigation meanwhile neither clears what the person typed nor loses a creation's progress.
+  // navigation meanwhile does not remount it and clear what the person typed.
   const shown: Route = status.data.connection === null ? { page: 'sandboxes' } : route;
   return (
     <Shell route={shown} connection={status.data.connection}>

@@ -315,7 +315,7 @@ function markGenerations(a: PreparedRecord, b: PreparedRecord, out: FieldScratch
  * (household-evidence.ts). An order on one record only says nothing: most sources never send it. Both records of a
  * multiple birth without two orders that settle it (`multipleBirth`): the twin hold reads that (scorer.ts possibleTwin).
  */
-function markBirthOrders(a: PreparedRecord, b: PreparedRecord, out: FieldScratch): void {
+function markMultipleBirths(a: PreparedRecord, b: PreparedRecord, out: FieldScratch): void {
   const left = a.fields.birthOrder;
   const right = b.fields.birthOrder;
   out.multipleBirth =
@@ -336,7 +336,7 @@ function markBirthOrders(a: PreparedRecord, b: PreparedRecord, out: FieldScratch
 export function comparePersonFields(a: PreparedRecord, b: PreparedRecord, sets: NameSets, out: FieldScratch): void {
   compareNameParts(a, b, sets, out);
   markGenerations(a, b, out);
-  markBirthOrders(a, b, out);
+  markMultipleBirths(a, b, out);
   setLevel(out, 2, a.birthDigits, b.birthDigits, 'BirthDateLevels', birthDateLevel, DATE_LEVEL_SIMILARITY);
   setPlain(out, 3, a.compared.sex, b.compared.sex, 'Exact', exactFn);
   const identifier = bestIdentifier(a, b, sets.personalSystems);

@@ -115,7 +115,7 @@ export function hasNameEvidence(similarity: Float64Array): boolean {
  *    Strong) or one is missing, and the given names are not Exact, whatever the sexes and whether recorded, unless a
  *    personal identifier agrees. Same-sex twins are often named a letter apart (Jayden and Jaydon), which agrees
  *    Strong; the records say twins are there, so such a pair is as likely two twins as one twin's typo. Two other
- *    birth orders make the given names Different first (field-comparison.ts markBirthOrders).
+ *    birth orders make the given names Different first (field-comparison.ts markMultipleBirths).
  */
 export function possibleTwin(
   similarity: Float64Array,

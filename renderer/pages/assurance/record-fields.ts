@@ -27,7 +27,7 @@ export function showValue(value: DisplayFields[keyof DisplayFields]): string {
   if (value === null || value === undefined) return '—';
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return String(value);
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'boolean') return 'yes';
   if (value.length === 0) return '—';
   return value.map((v) => (typeof v === 'string' ? v : `${v.system}: ${v.value}`)).join(', ');
 }
