@@ -4,18 +4,18 @@
  * leaves such a pair to the model (holding every Strong given name under one sex cost far more true pairs than it
  * caught: scorer.ts possibleTwin), which links them at one address and phone. When both records carry a birth order
  * and the orders differ, the records are two people of one multiple birth: the given names count as Different
- * (field-comparison.ts markBirthOrders), so the twin rule holds the pair for review. One baby's records with one
+ * (field-comparison.ts markMultipleBirths), so the twin rule holds the pair for review. One baby's records with one
  * order still link; an order on one record only says nothing; a value that is not a birth order is ignored, with a
  * warning, and the record kept. When both records say a multiple birth (multipleBirthBoolean, or an order) and the
  * orders do not settle it, given names a letter apart are held for review too (scorer.ts possibleTwin).
  */
 import { describe, expect, it } from 'vitest';
-import { createScorer } from '../../../engine/scoring/scorer.ts';
 import { defaultProfile } from '../../../engine/profile/default-profile.ts';
 import { validatePatient } from '../../../engine/fhir/patient.ts';
 import { matchFieldsOf } from '../../../engine/normalise/record.ts';
 import type { MatchFields } from '../../../engine/contract/fields.ts';
 import type { MatchingProfile } from '../../../engine/contract/profile.ts';
+import { explainPair, householdRecord } from '../../helpers/household-patient.ts';
 
 const modelProfile: MatchingProfile = defaultProfile([{ SourceSystem: 'a' }]);
 const weightedProfile: MatchingProfile = {
@@ -25,25 +25,17 @@ const weightedProfile: MatchingProfile = {
 
 /** One twin's record: the family's name, birth date, address and phone; the sex and birth order when given. */
 function twin(given: string, order?: unknown, gender: 'male' | null = 'male', multiple?: unknown): MatchFields {
-  const v = validatePatient({
-    resourceType: 'Patient',
+  return householdRecord({
     id: 't',
     name: [{ family: 'Okonkwo', given: [given] }],
     ...(gender === null ? {} : { gender }),
     birthDate: '2019-06-14',
     ...(order === undefined ? {} : { multipleBirthInteger: order }),
     ...(multiple === undefined ? {} : { multipleBirthBoolean: multiple }),
-    telecom: [{ system: 'phone', value: '(204) 555-0142' }],
-    address: [{ use: 'home', line: ['27 Alder Road'], city: 'Springfield', state: 'ND', postalCode: '72419' }],
   });
-  if (!v.ok) throw new Error('invalid test patient');
-  return matchFieldsOf(v.patient, {});
 }
 
-const decide = (profile: MatchingProfile, a: MatchFields, b: MatchFields) => {
-  const scorer = createScorer(profile);
-  return scorer.explain(scorer.prepare(a), scorer.prepare(b));
-};
+const decide = explainPair;
 
 describe('birth order', () => {
   it('is read from multipleBirthInteger when it is a birth order, and ignored with a warning otherwise', () => {

@@ -5,13 +5,12 @@
  * Different, and nothing links them. One suffix alone says nothing, and one person's records still link.
  */
 import { describe, expect, it } from 'vitest';
-import { createScorer } from '../../../engine/scoring/scorer.ts';
 import { defaultProfile } from '../../../engine/profile/default-profile.ts';
 import { generationOf } from '../../../engine/normalise/name.ts';
-import { validatePatient, type R4HumanName } from '../../../engine/fhir/patient.ts';
-import { matchFieldsOf } from '../../../engine/normalise/record.ts';
+import type { R4HumanName } from '../../../engine/fhir/patient.ts';
 import type { MatchFields } from '../../../engine/contract/fields.ts';
 import type { MatchingProfile } from '../../../engine/contract/profile.ts';
+import { explainPair, householdRecord } from '../../helpers/household-patient.ts';
 
 const modelProfile: MatchingProfile = defaultProfile([{ SourceSystem: 'a' }]);
 const weightedProfile: MatchingProfile = {
@@ -23,23 +22,15 @@ type Named = R4HumanName & { readonly suffix?: unknown };
 
 /** One of the household's records: one address and phone; the birth date when given. */
 function household(name: Named, birthDate?: string): MatchFields {
-  const v = validatePatient({
-    resourceType: 'Patient',
+  return householdRecord({
     id: 'h',
     name: [name],
     gender: 'male',
     ...(birthDate === undefined ? {} : { birthDate }),
-    telecom: [{ system: 'phone', value: '(204) 555-0142' }],
-    address: [{ use: 'home', line: ['27 Alder Road'], city: 'Springfield', state: 'ND', postalCode: '72419' }],
   });
-  if (!v.ok) throw new Error('invalid test patient');
-  return matchFieldsOf(v.patient, {});
 }
 
-const decide = (profile: MatchingProfile, a: MatchFields, b: MatchFields) => {
-  const scorer = createScorer(profile);
-  return scorer.explain(scorer.prepare(a), scorer.prepare(b));
-};
+const decide = explainPair;
 
 describe('generational suffixes', () => {
   it('are read from the suffix, or from the end of the family or given names', () => {

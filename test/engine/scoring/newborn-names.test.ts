@@ -5,13 +5,12 @@
  * an identifier says who a newborn is.
  */
 import { describe, expect, it } from 'vitest';
-import { createScorer } from '../../../engine/scoring/scorer.ts';
 import { defaultProfile } from '../../../engine/profile/default-profile.ts';
 import { isNewbornName } from '../../../engine/normalise/newborn-name.ts';
-import { validatePatient, type R4HumanName } from '../../../engine/fhir/patient.ts';
-import { matchFieldsOf } from '../../../engine/normalise/record.ts';
+import type { R4HumanName } from '../../../engine/fhir/patient.ts';
 import type { MatchFields } from '../../../engine/contract/fields.ts';
 import type { MatchingProfile } from '../../../engine/contract/profile.ts';
+import { explainPair, householdRecord } from '../../helpers/household-patient.ts';
 
 const NHI = 'urn:nhi';
 const SSN = 'urn:ssn';
@@ -31,24 +30,16 @@ function newborn(
   gender: string | undefined,
   extra: { birthDate?: string; identifier?: { system: string; value: string }[] } = {},
 ): MatchFields {
-  const v = validatePatient({
-    resourceType: 'Patient',
+  return householdRecord({
     id: 'n',
     name: [{ use: 'official', ...name }],
     ...(gender === undefined ? {} : { gender }),
     birthDate: extra.birthDate ?? '2026-11-20',
-    telecom: [{ system: 'phone', value: '(204) 555-0142' }],
-    address: [{ use: 'home', line: ['27 Alder Road'], city: 'Springfield', state: 'ND', postalCode: '72419' }],
     ...(extra.identifier === undefined ? {} : { identifier: extra.identifier }),
   });
-  if (!v.ok) throw new Error('invalid test patient');
-  return matchFieldsOf(v.patient, {});
 }
 
-const decide = (profile: MatchingProfile, a: MatchFields, b: MatchFields) => {
-  const scorer = createScorer(profile);
-  return scorer.explain(scorer.prepare(a), scorer.prepare(b));
-};
+const decide = explainPair;
 
 const TWINS: Record<string, [MatchFields, MatchFields]> = {
   'Baby Boy and Baby Girl': [
