@@ -8,7 +8,7 @@
  * its own, on the page and in the CLI. Screenshots go to test-results/screenshots/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
@@ -17,7 +17,7 @@ import type { z } from 'zod';
 import { estimatedRows, reviewBandText, sampleCaption } from '../../renderer/pages/assurance/estimate-figures.ts';
 import { runCli } from '../helpers/cli.ts';
 import {
-  closeBrowserAndHost,
+  closeConsole,
   expectAccessible,
   expectNoActivationControl,
   type HostProcess,
@@ -98,9 +98,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  const code = await closeBrowserAndHost(context, browser, host);
-  rmSync(dir, { recursive: true, force: true });
-  expect(code, host.output()).toBe(0);
+  await closeConsole(context, browser, host, dir);
 });
 
 async function cliEstimate(): Promise<EstimateOutput> {

@@ -10,7 +10,7 @@
  * state is checked with axe and saved as a screenshot.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
@@ -19,7 +19,7 @@ import type { EvaluationReport } from '../../engine/contract/assurance.ts';
 import { fieldTitle } from '../../engine/contract/field-title.ts';
 import { runCli } from '../helpers/cli.ts';
 import {
-  closeBrowserAndHost,
+  closeConsole,
   expectAccessible,
   expectNoActivationControl,
   type HostProcess,
@@ -69,9 +69,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  const code = await closeBrowserAndHost(context, browser, host);
-  rmSync(dir, { recursive: true, force: true });
-  expect(code, host.output()).toBe(0);
+  await closeConsole(context, browser, host, dir);
 });
 
 const digits = (text: string | null): number => Number((text ?? '').replace(/[^\d]/g, ''));

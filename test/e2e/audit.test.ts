@@ -7,14 +7,13 @@
  * Every state is checked with axe and saved as a screenshot.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import type { AuditSample } from '../../engine/contract/audit.ts';
 import type { OperationOutput } from '../../engine/contract/operations.ts';
 import {
-  closeBrowserAndHost,
+  closeConsole,
   expectAccessible,
   type HostProcess,
   openConsole,
@@ -72,9 +71,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  const code = await closeBrowserAndHost(context, browser, host);
-  rmSync(dir, { recursive: true, force: true });
-  expect(code, host.output()).toBe(0);
+  await closeConsole(context, browser, host, dir);
 });
 
 /** A figure as the report's table shows it: the estimate, then its interval. */

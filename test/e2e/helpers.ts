@@ -4,13 +4,16 @@
  * test-results/ (ignored by git) for people to look at.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { BIN } from '../helpers/processes.ts';
+import { scratchDir } from '../helpers/temp.ts';
+import { LocalEngine } from '../../engine/local-engine.ts';
+import type { CallContext } from '../../engine/contract/operations.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
@@ -202,6 +205,21 @@ export async function closeBrowserAndHost(
   return host.stop();
 }
 
+/**
+ * Ends a test file's console: the browser and the host closed, the scratch folder removed; the host must have exited
+ * with 0 (its output says why when not).
+ */
+export async function closeConsole(
+  context: BrowserContext,
+  browser: Browser,
+  host: HostProcess,
+  dir: string,
+): Promise<void> {
+  const code = await closeBrowserAndHost(context, browser, host);
+  rmSync(dir, { recursive: true, force: true });
+  expect(code, host.output()).toBe(0);
+}
+
 /** Opens a sandbox file (and tenant) from the Sandboxes page, and waits until the console shows it (Maintenance). */
 export async function openSandbox(page: Page, launchUrl: string, file: string, tenant: string): Promise<void> {
   await page.goto(launchUrl);
@@ -238,4 +256,30 @@ export async function openReviewCase(
 export async function expectNoActivationControl(page: Page): Promise<void> {
   expect(await page.getByRole('button', { name: /activat|apply|deploy|make active|use this model/i }).count()).toBe(0);
   expect(await page.getByRole('link', { name: /activat|apply|deploy/i }).count()).toBe(0);
+}
+
+/**
+ * A sandbox file made through the engine before the console starts: a scratch folder (`prefix`), `people` synthetic
+ * people (`seed`) in the tenant, then whatever `fill` adds (records, scans); what `fill` returns comes back beside the paths.
+ */
+export async function prepareSandbox<T = undefined>(
+  sandbox: {
+    readonly prefix: string;
+    readonly file: string;
+    readonly tenantId: string;
+    readonly people: number;
+    readonly seed: number;
+  },
+  fill?: (engine: LocalEngine, ctx: CallContext) => Promise<T>,
+): Promise<{ dir: string; db: string; filled: T | undefined }> {
+  const dir = scratchDir(sandbox.prefix).dir;
+  const db = join(dir, sandbox.file);
+  const engine = LocalEngine.open({ dbPath: db });
+  const ctx: CallContext = { tenantId: sandbox.tenantId, actor: 'setup' };
+  try {
+    await engine.call('sandbox/create', { syntheticPeople: sandbox.people, seed: sandbox.seed }, ctx);
+    return { dir, db, filled: fill === undefined ? undefined : await fill(engine, ctx) };
+  } finally {
+    engine.close();
+  }
 }

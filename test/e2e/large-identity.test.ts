@@ -6,12 +6,16 @@
  * focusable edges. Two records can still be chosen and compared.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { LocalEngine } from '../../engine/local-engine.ts';
-import { closeBrowserAndHost, expectAccessible, type HostProcess, openConsole, screenshot } from './helpers.ts';
-import { scratchDir } from '../helpers/temp.ts';
+import {
+  closeConsole,
+  expectAccessible,
+  type HostProcess,
+  openConsole,
+  prepareSandbox,
+  screenshot,
+} from './helpers.ts';
 import { repeatedPatient } from '../helpers/repeated-patient.ts';
 
 const TENANT = 'large';
@@ -24,25 +28,22 @@ let page: Page;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  dir = scratchDir('mpi-e2e-large-').dir;
-  const engine = LocalEngine.open({ dbPath: join(dir, 'large.db') });
-  const ctx = { tenantId: TENANT, actor: 'setup' };
-  try {
-    await engine.call('sandbox/create', { syntheticPeople: 40, seed: 3 }, ctx);
-    await engine.call('records/ingest', { sourceSystem: 'st-marys-hospital', ndjson: repeatedPatient(130) }, ctx);
-    await engine.call('links/scan', {}, ctx);
-    const cases = await engine.call('reviews/list', { kind: 'LinkQuality', sort: 'most-doubtful' }, ctx);
-    caseId = cases.rows[0]?.caseId ?? '';
-  } finally {
-    engine.close();
-  }
+  const sandbox = await prepareSandbox(
+    { prefix: 'mpi-e2e-large-', file: 'large.db', tenantId: TENANT, people: 40, seed: 3 },
+    async (engine, ctx) => {
+      await engine.call('records/ingest', { sourceSystem: 'st-marys-hospital', ndjson: repeatedPatient(130) }, ctx);
+      await engine.call('links/scan', {}, ctx);
+      const cases = await engine.call('reviews/list', { kind: 'LinkQuality', sort: 'most-doubtful' }, ctx);
+      return cases.rows[0]?.caseId ?? '';
+    },
+  );
+  dir = sandbox.dir;
+  caseId = sandbox.filled ?? '';
   ({ host, browser, context, page } = await openConsole(join(dir, 'data'), pageErrors));
 });
 
 afterAll(async () => {
-  const code = await closeBrowserAndHost(context, browser, host);
-  rmSync(dir, { recursive: true, force: true });
-  expect(code, host.output()).toBe(0);
+  await closeConsole(context, browser, host, dir);
 });
 
 describe('a link quality case about a very large identity', () => {

@@ -5,21 +5,19 @@
  * the job completes while the estimate still shows its progress. axe on each state.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { LocalEngine } from '../../engine/local-engine.ts';
 import { runCli } from '../helpers/cli.ts';
 import {
-  closeBrowserAndHost,
+  closeConsole,
   collectPageErrors,
   expectAccessible,
   type HostProcess,
   openConsole,
+  prepareSandbox,
   openMatchAssurance,
   screenshot,
 } from './helpers.ts';
-import { scratchDir } from '../helpers/temp.ts';
 
 let dir: string;
 let db: string;
@@ -30,21 +28,18 @@ let page: Page;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  dir = scratchDir('mpi-e2e-long-').dir;
-  db = join(dir, 'long.db');
-  const engine = LocalEngine.open({ dbPath: db });
-  try {
-    await engine.call('sandbox/create', { syntheticPeople: 1500, seed: 4 }, { tenantId: 'demo', actor: 'test' });
-  } finally {
-    engine.close();
-  }
+  ({ dir, db } = await prepareSandbox({
+    prefix: 'mpi-e2e-long-',
+    file: 'long.db',
+    tenantId: 'demo',
+    people: 1500,
+    seed: 4,
+  }));
   ({ host, browser, context, page } = await openConsole(join(dir, 'data'), pageErrors));
 }, 180_000);
 
 afterAll(async () => {
-  const code = await closeBrowserAndHost(context, browser, host);
-  rmSync(dir, { recursive: true, force: true });
-  expect(code, host.output()).toBe(0);
+  await closeConsole(context, browser, host, dir);
 });
 
 describe('a long estimate beside the maintenance page', () => {

@@ -7,7 +7,7 @@
  * and state is checked with axe and saved as a screenshot.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
@@ -15,7 +15,7 @@ import { EngineError } from '../../engine/contract/errors.ts';
 import { MaintenanceSettingsSchema } from '../../engine/config/maintenance.ts';
 import { runWorker } from '../../engine/jobs/worker.ts';
 import { BATCH_SIZE_MESSAGE } from '../../renderer/pages/maintenance/start-job-form.ts';
-import { closeBrowserAndHost, expectAccessible, type HostProcess, openConsole, screenshot } from './helpers.ts';
+import { closeConsole, expectAccessible, type HostProcess, openConsole, screenshot } from './helpers.ts';
 import { scratchDir } from '../helpers/temp.ts';
 
 let dir: string;
@@ -98,9 +98,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const code = await closeBrowserAndHost(context, browser, host);
-  rmSync(dir, { recursive: true, force: true });
-  expect(code, host.output()).toBe(0);
+  await closeConsole(context, browser, host, dir);
 });
 
 interface Observed {

@@ -3,12 +3,17 @@
  * which blocking key is missing, what still works, and which file to bring beside the sandbox.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFileSync, rmSync } from 'node:fs';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { LocalEngine } from '../../engine/local-engine.ts';
-import { closeBrowserAndHost, expectAccessible, type HostProcess, openConsole, screenshot } from './helpers.ts';
-import { scratchDir } from '../helpers/temp.ts';
+import {
+  closeConsole,
+  expectAccessible,
+  type HostProcess,
+  openConsole,
+  prepareSandbox,
+  screenshot,
+} from './helpers.ts';
 
 let dir: string;
 let host: HostProcess;
@@ -18,18 +23,19 @@ let page: Page;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  dir = scratchDir('mpi-e2e-moved-').dir;
-  const engine = LocalEngine.open({ dbPath: join(dir, 'made.db') });
-  await engine.call('sandbox/create', { syntheticPeople: 60, seed: 3 }, { tenantId: 'moved', actor: 'setup' });
-  engine.close();
+  ({ dir } = await prepareSandbox({
+    prefix: 'mpi-e2e-moved-',
+    file: 'made.db',
+    tenantId: 'moved',
+    people: 60,
+    seed: 3,
+  }));
   copyFileSync(join(dir, 'made.db'), join(dir, 'moved.db'));
   ({ host, browser, context, page } = await openConsole(join(dir, 'data'), pageErrors));
 });
 
 afterAll(async () => {
-  const code = await closeBrowserAndHost(context, browser, host);
-  rmSync(dir, { recursive: true, force: true });
-  expect(code, host.output()).toBe(0);
+  await closeConsole(context, browser, host, dir);
 });
 
 describe('a sandbox opened without its configuration file', () => {

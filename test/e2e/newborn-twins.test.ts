@@ -4,19 +4,17 @@
  * is a review case held as possible twins, and the comparison viewer says why the given names were not compared.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { LocalEngine } from '../../engine/local-engine.ts';
 import {
-  closeBrowserAndHost,
+  closeConsole,
   expectAccessible,
   type HostProcess,
   openConsole,
+  prepareSandbox,
   openReviewCase,
   screenshot,
 } from './helpers.ts';
-import { scratchDir } from '../helpers/temp.ts';
 import { newbornTwins } from '../helpers/repeated-patient.ts';
 
 const TENANT = 'newborns';
@@ -29,29 +27,26 @@ let page: Page;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  dir = scratchDir('mpi-e2e-newborn-').dir;
-  const engine = LocalEngine.open({ dbPath: join(dir, 'newborns.db') });
-  const ctx = { tenantId: TENANT, actor: 'setup' };
-  try {
-    await engine.call('sandbox/create', { syntheticPeople: 40, seed: 3 }, ctx);
-    const report = await engine.call(
-      'records/ingest',
-      { sourceSystem: 'st-marys-hospital', ndjson: newbornTwins(1) },
-      ctx,
-    );
-    expect(report.autoLinked).toBe(0);
-    const cases = await engine.call('reviews/list', { sourceSystem: 'st-marys-hospital' }, ctx);
-    caseId = cases.rows.find((row) => row.limitedBy === 'PossibleTwin')?.caseId ?? '';
-  } finally {
-    engine.close();
-  }
+  const sandbox = await prepareSandbox(
+    { prefix: 'mpi-e2e-newborn-', file: 'newborns.db', tenantId: TENANT, people: 40, seed: 3 },
+    async (engine, ctx) => {
+      const report = await engine.call(
+        'records/ingest',
+        { sourceSystem: 'st-marys-hospital', ndjson: newbornTwins(1) },
+        ctx,
+      );
+      expect(report.autoLinked).toBe(0);
+      const cases = await engine.call('reviews/list', { sourceSystem: 'st-marys-hospital' }, ctx);
+      return cases.rows.find((row) => row.limitedBy === 'PossibleTwin')?.caseId ?? '';
+    },
+  );
+  dir = sandbox.dir;
+  caseId = sandbox.filled ?? '';
   ({ host, browser, context, page } = await openConsole(join(dir, 'data'), pageErrors));
 });
 
 afterAll(async () => {
-  const code = await closeBrowserAndHost(context, browser, host);
-  rmSync(dir, { recursive: true, force: true });
-  expect(code, host.output()).toBe(0);
+  await closeConsole(context, browser, host, dir);
 });
 
 describe('newborn twins registered before they are named', () => {

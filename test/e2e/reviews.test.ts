@@ -5,7 +5,6 @@
  * screenshot on every state.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
@@ -13,7 +12,7 @@ import type { REVIEW_SORTS } from '../../engine/contract/reviews.ts';
 import { runWorker } from '../../engine/jobs/worker.ts';
 import { generatePopulation } from '../../engine/synthetic/generate.ts';
 import { toNdjsonBySource } from '../../engine/synthetic/write.ts';
-import { closeBrowserAndHost, expectAccessible, type HostProcess, openConsole, screenshot } from './helpers.ts';
+import { closeConsole, expectAccessible, type HostProcess, openConsole, screenshot } from './helpers.ts';
 import { scratchDir } from '../helpers/temp.ts';
 
 let dir: string;
@@ -130,9 +129,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const code = await closeBrowserAndHost(context, browser, host);
-  rmSync(dir, { recursive: true, force: true });
-  expect(code, host.output()).toBe(0);
+  await closeConsole(context, browser, host, dir);
 });
 
 describe('review cases in the console', () => {
