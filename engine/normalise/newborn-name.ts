@@ -1,8 +1,9 @@
 /**
  * Newborn placeholder names. A maternity ward registers a baby before it is named: "Baby Boy Smith", "Baby Girl
- * Smith", "Twin A", "Infant Boy B", "BB Smith", or the mother's name and the sex ("Judysgirl Smith", "Judysgirl A"). The given names then say only that the record is a newborn's, and
- * twins and triplets carry the same words under one family name, birth date, address and phone: matched as names,
- * "Baby Boy A" and "Baby Boy B" agreed exactly and twins were linked automatically.
+ * Smith", "Twin A", "Infant Boy B", "BB Smith", or the mother's name and the sex ("Judysgirl Smith", "Judysgirl A").
+ * The given names then say only that the record is a newborn's, and twins and triplets carry the same words under one
+ * family name, birth date, address and phone: matched as names, "Baby Boy A" and "Baby Boy B" agreed exactly and
+ * twins were linked automatically.
  *
  * Given names made only of these words, with at least one that names a newborn (not a designator alone, so "A" or
  * "B" stays an initial), are such a placeholder. The scorer compares them as a missing given name and holds the pair

@@ -299,10 +299,14 @@ function compareNameParts(a: PreparedRecord, b: PreparedRecord, sets: NameSets, 
 function markGenerations(a: PreparedRecord, b: PreparedRecord, out: FieldScratch): void {
   const left = a.fields.generation;
   const right = b.fields.generation;
-  if (left === undefined || right === undefined || left === right || Number.isNaN(out.similarity[1] ?? Number.NaN))
-    return;
+  if (left !== undefined && right !== undefined && left !== right) givenNamesDiffer(out, 'generation-differs');
+}
+
+/** A compared given name counted as Different, its level saying why (two generations, two birth orders). */
+function givenNamesDiffer(out: FieldScratch, level: string): void {
+  if (Number.isNaN(out.similarity[1] ?? Number.NaN)) return;
   out.similarity[1] = 0;
-  out.level[1] = 'generation-differs';
+  out.level[1] = level;
   out.soundAlikeGivenNames = false;
 }
 
@@ -322,11 +326,7 @@ function markMultipleBirths(a: PreparedRecord, b: PreparedRecord, out: FieldScra
     a.fields.multipleBirth === true &&
     b.fields.multipleBirth === true &&
     (left === undefined || right === undefined || left !== right);
-  if (left === undefined || right === undefined || left === right || Number.isNaN(out.similarity[1] ?? Number.NaN))
-    return;
-  out.similarity[1] = 0;
-  out.level[1] = 'birth-order-differs';
-  out.soundAlikeGivenNames = false;
+  if (left !== undefined && right !== undefined && left !== right) givenNamesDiffer(out, 'birth-order-differs');
 }
 
 /**
