@@ -33,7 +33,9 @@ export interface ReviewCaseWrite {
 }
 
 /**
- * Inserts the case unless one with the same deterministic ID exists; true when it was new. A new case supersedes
+ * Inserts the case unless one with the same deterministic ID exists; true when it was new. Only that conflict is
+ * passed over: a case the schema refuses (a rule its CHECK does not list yet) throws, where SQLite's INSERT OR IGNORE
+ * dropped it without a word and the pair was neither linked nor asked about. A new case supersedes
  * every other open case about the same identities: those name older versions (an open case at these versions would
  * have kept this one from being asked), so they are out of date and could not be decided; they are dismissed and
  * kept as history, and the reviewer has one question per pair. Without this, each record a person's identities take
@@ -43,9 +45,10 @@ export interface ReviewCaseWrite {
 export function insertReviewCase(store: Store, tenantId: string, c: ReviewCaseWrite, at: string): boolean {
   const result = store
     .statement(
-      `INSERT OR IGNORE INTO review_case (tenant_id, case_id, kind, left_identity_id, left_version, right_identity_id, right_version,
+      `INSERT INTO review_case (tenant_id, case_id, kind, left_identity_id, left_version, right_identity_id, right_version,
          profile_version, score, decision, evidence_json, status, created_at, job_id, source_system, limited_by, held_from, doubt)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (tenant_id, case_id) DO NOTHING`,
     )
     .run(
       tenantId,
@@ -355,8 +358,9 @@ export function rememberDistinct(
 ): void {
   store
     .statement(
-      `INSERT OR IGNORE INTO distinct_pair (tenant_id, left_identity_id, left_records, right_identity_id, right_records, case_id, decided_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO distinct_pair (tenant_id, left_identity_id, left_records, right_identity_id, right_records, case_id, decided_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (tenant_id, left_identity_id, right_identity_id, left_records, right_records) DO NOTHING`,
     )
     .run(tenantId, left.identityId, left.records, right.identityId, right.records, caseId, at);
 }

@@ -1,0 +1,50 @@
+/**
+ * A review case is inserted unless one with its ID exists, and nothing else is passed over: a case the schema refuses
+ * throws, with nothing written, rather than vanishing (SQLite's INSERT OR IGNORE skipped rows a CHECK refused too, so
+ * a pair held by a rule the schema did not list yet was neither linked nor asked about).
+ */
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../helpers/temp.ts';
+import { ctx, movedAway, ndjson, openRegistry, patient } from '../../helpers/registry.ts';
+import { insertReviewCase, type ReviewCaseWrite } from '../../../engine/store/reviews.ts';
+import { withTenant } from '../../../engine/store/tenant-scope.ts';
+import type { ScoreLimit } from '../../../engine/contract/matching.ts';
+
+describe('inserting a review case', () => {
+  it('passes over a case already there, and refuses one the schema refuses with nothing written', async () => {
+    const engine = openRegistry(tempDir());
+    await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: ndjson(patient({ id: 'h1' })) }, ctx());
+    await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: ndjson(movedAway('c-moved')) }, ctx());
+    const { store } = engine.env;
+    const [left, right] = store
+      .statement("SELECT left_identity_id, right_identity_id FROM review_case WHERE tenant_id = 't1'")
+      .raw()
+      .get() as [number, number];
+    const held = (caseId: string, limitedBy: string): ReviewCaseWrite => ({
+      caseId,
+      kind: 'IngestionMatch',
+      leftIdentityId: left,
+      leftVersion: 5,
+      rightIdentityId: right,
+      rightVersion: 5,
+      profileVersion: 1,
+      score: 0.5,
+      decision: 'probable',
+      evidence: [],
+      limitedBy: limitedBy as ScoreLimit,
+      heldFrom: 0.99,
+    });
+    const insert = (c: ReviewCaseWrite): boolean =>
+      withTenant('t1', () => store.write(() => insertReviewCase(store, 't1', c, new Date().toISOString())));
+    const id = 'rc-' + 'a'.repeat(32);
+    expect(insert(held(id, 'PossibleTwin'))).toBe(true);
+    expect(insert(held(id, 'PossibleTwin'))).toBe(false);
+    const other = 'rc-' + 'b'.repeat(32);
+    expect(() => insert(held(other, 'NotARule'))).toThrow(/CHECK/);
+    const written = store.statement(
+      'SELECT case_id, limited_by FROM review_case WHERE case_id IN (?, ?) ORDER BY case_id',
+    );
+    expect(written.all(id, other)).toEqual([{ case_id: id, limited_by: 'PossibleTwin' }]);
+    engine.close();
+  });
+});
