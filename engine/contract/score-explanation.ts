@@ -141,6 +141,12 @@ export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { name: string; why: string
       'same family name and birth date (a keying error apart under another sex), and given names that leave twins possible: another (or one that only sounds alike) with a sex on both records, a newborn placeholder such as Baby Boy, or any difference when both records say a multiple birth',
     why: 'The records share family name and birth date (or, with another sex recorded, birth dates a keying error apart), and their given names leave it open whether they are one person or twins: another given name, or one that only sounds alike (Anais and Janis), with a sex on both records; a newborn’s placeholder (Baby Boy, Twin A) on one of them; or given names that differ at all (Jayden and Jaydon) when both records say a multiple birth. Possible twins or household members of one age; shared contact details and family numbers do not tell them apart',
   },
+  SharedIdentifier: {
+    name: 'shared number',
+    brief:
+      'a personal identifier agrees, but the given names and birth dates both disagree (or a newborn placeholder and another birth date), a sex on both records',
+    why: 'A personal identifier such as a social-security number agrees, but the given names and the birth dates both say two people (or one record is a newborn’s placeholder, such as Baby Girl, with another birth date), and both records carry a sex. One person’s number is copied onto a relative’s record far more often than one record carries two errors: a mother’s on her newborn’s, a parent’s on a child’s, a spouse’s. Check that each record carries its own number',
+  },
   BirthDateConflict: {
     name: 'birth dates disagree',
     brief: 'birth dates within a year but beyond a keying error, no personal identifier agrees',

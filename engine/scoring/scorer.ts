@@ -48,7 +48,7 @@ import {
   priorAdjustment,
   type CompiledModel,
 } from './fellegi-sunter.ts';
-import { householdGate, notCounted, personalIdentifierAgrees } from './household-evidence.ts';
+import { householdGate, notCounted, personalIdentifierAgrees, sharedIdentifier } from './household-evidence.ts';
 import { FIELD_WEIGHTS, WEIGHTED_SIMILARITY_VERSION, weightedSimilarity } from './weighted-similarity.ts';
 import { identifierValue, prepareRecord, type NameSets, type PreparedRecord } from './prepared-record.ts';
 import {
@@ -107,14 +107,17 @@ export function hasNameEvidence(similarity: Float64Array): boolean {
  *    true pairs of every source without a sex field to review.
  *  - A newborn's placeholder given names on either record (`newbornName`: "Baby Boy", "Twin A",
  *    normalise/newborn-name.ts), compared as missing: held whenever the family names and birth dates agree as
- *    above, whatever the sexes, unless a personal identifier agrees (the caller passes false then). Twins are
- *    registered so at birth, and one baby's two records look the same: "Baby Boy A" and "Baby Boy B" Smith, and
- *    "Baby Boy" and "Baby Girl" Smith, were linked automatically (their given names agreed exactly on "baby").
+ *    above, whatever the sexes, and whatever personal identifier agrees: a newborn's record carries its mother's
+ *    number far more often than its own, so twins registered under it agree on it too. Twins are registered so at
+ *    birth, and one baby's two records look the same: "Baby Boy A" and "Baby Boy B" Smith, and "Baby Boy" and "Baby
+ *    Girl" Smith, were linked automatically (their given names agreed exactly on "baby"), and with their mother's
+ *    number on both they still were until the identifier stopped lifting this hold.
  *  - Both records say one of a multiple birth (`multipleBirth`: FHIR multipleBirthBoolean or a birth order, and no
  *    two equal orders saying they are one): held whenever the family names agree, the birth dates agree (at least
- *    Strong) or one is missing, and the given names are not Exact, whatever the sexes and whether recorded, unless a
- *    personal identifier agrees. Same-sex twins are often named a letter apart (Jayden and Jaydon), which agrees
- *    Strong; the records say twins are there, so such a pair is as likely two twins as one twin's typo. Two other
+ *    Strong) or one is missing, and the given names are not Exact, whatever the sexes and whether recorded, and
+ *    whatever personal identifier agrees (children's records carry a parent's number). Same-sex twins are often
+ *    named a letter apart (Jayden and Jaydon), which agrees Strong; the records say twins are there, so such a pair is
+ *    as likely two twins as one twin's typo. Two other
  *    birth orders make the given names Different first (field-comparison.ts markMultipleBirths).
  */
 export function possibleTwin(
@@ -223,10 +226,11 @@ export function middleNameConflict(
 }
 
 /**
- * Which rule (name evidence, twin, birth dates, middle names, names alone) holds the pair at Probable once its score
- * reaches it. `flags`: the pair's flags beside its similarities (field-comparison.ts pairFlags). Whether a personal
- * identifier agrees (household-evidence.ts personalIdentifierAgrees) is decided once here, for the three rules it
- * lifts.
+ * Which rule (name evidence, twin, shared number, birth dates, middle names, names alone) holds the pair at Probable
+ * once its score reaches it. `flags`: the pair's flags beside its similarities (field-comparison.ts pairFlags).
+ * Whether a personal identifier agrees (household-evidence.ts personalIdentifierAgrees) is decided once here, for the
+ * rules it lifts (given names alike by sound only, birth dates, middle names) and the one it raises (a number shared
+ * in a household: household-evidence.ts sharedIdentifier).
  */
 export function scoreLimit(similarity: Float64Array, flags = 0): ScoreLimit | undefined {
   if (!hasNameEvidence(similarity)) return 'NoNameEvidence';
@@ -235,15 +239,9 @@ export function scoreLimit(similarity: Float64Array, flags = 0): ScoreLimit | un
   const middleNamesDisagree = (flags & MIDDLE_NAMES_DISAGREE_FLAG) !== 0;
   const newbornName = (flags & NEWBORN_NAME_FLAG) !== 0;
   const multipleBirth = (flags & MULTIPLE_BIRTH_FLAG) !== 0;
-  if (
-    possibleTwin(
-      similarity,
-      soundAlikeGivenNames && !identifierAgrees,
-      newbornName && !identifierAgrees,
-      multipleBirth && !identifierAgrees,
-    )
-  )
+  if (possibleTwin(similarity, soundAlikeGivenNames && !identifierAgrees, newbornName, multipleBirth))
     return 'PossibleTwin';
+  if (identifierAgrees && sharedIdentifier(similarity, newbornName)) return 'SharedIdentifier';
   if (birthDateConflict(similarity, identifierAgrees)) return 'BirthDateConflict';
   if (middleNameConflict(similarity, middleNamesDisagree, identifierAgrees)) return 'MiddleNameConflict';
   if (namesOnly(similarity)) return 'NamesOnly';

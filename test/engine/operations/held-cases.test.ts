@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runWorker } from '../../../engine/jobs/worker.ts';
-import { ctx, movedAway, ndjson, openRegistry, patient } from '../../helpers/registry.ts';
+import { ctx, movedAway, ndjson, NHI_SYSTEM, openRegistry, patient, testProfile } from '../../helpers/registry.ts';
 import { tempDir } from '../../helpers/temp.ts';
 
 describe('a held review case', () => {
@@ -171,6 +171,29 @@ describe('a held review case', () => {
       const reconciled = await engine.call('reviews/list', { jobId }, ctx());
       expect(reconciled.rows.map((r) => r.limitedBy)).toEqual(['PossibleTwin']);
       expect(reconciled.rows[0]?.heldFrom).toBeCloseTo(stronger.heldFrom ?? 0, 6);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('opens a case held for a number shared in a household, and links nothing', async () => {
+    // The national number named personal, not trusted: Annabel's number copied onto her daughter's record.
+    const profile = { ...testProfile(), TrustedIdentifierSystems: [], PersonalIdentifierSystems: [NHI_SYSTEM] };
+    const engine = openRegistry(tempDir(), ['t1'], profile);
+    try {
+      const mother = patient({ id: 'm', nhi: 'ZAB1234' });
+      const daughter = patient({ id: 'd', given: ['Sofia'], birthDate: '2014-06-01', nhi: 'ZAB1234' });
+      const ingested = await engine.call(
+        'records/ingest',
+        { sourceSystem: 'clinic', ndjson: ndjson(mother, daughter) },
+        ctx(),
+      );
+      expect([ingested.created, ingested.newIdentities, ingested.autoLinked, ingested.reviewCasesCreated]).toEqual([
+        2, 2, 0, 1,
+      ]);
+      const [opened] = (await engine.call('reviews/list', {}, ctx())).rows;
+      expect([opened?.limitedBy, opened?.score]).toEqual(['SharedIdentifier', 0.5]);
+      expect(opened?.heldFrom).toBeGreaterThan(0.97);
     } finally {
       engine.close();
     }

@@ -2,7 +2,7 @@
  * Newborns registered before they are named ("Baby Boy Smith", "Twin A": engine/normalise/newborn-name.ts). Twins
  * carry the same placeholder words, family name, birth date, address and phone, so no such pair may be linked
  * automatically, under the default model and under weighted similarity; one baby's records go to review too. Only
- * an identifier says who a newborn is.
+ * a trusted identifier says who a newborn is: a personal one on a newborn's record is its mother's as often as its own.
  */
 import { describe, expect, it } from 'vitest';
 import { defaultProfile } from '../../../engine/profile/default-profile.ts';
@@ -126,7 +126,7 @@ describe('newborn placeholder names', () => {
     expect(decide(modelProfile, boy, named)).toMatchObject({ decision: 'probable', limitedBy: 'PossibleTwin' });
   });
 
-  it('an identifier says who the newborn is: a trusted one links, a personal one lifts the hold', () => {
+  it("a trusted identifier says who the newborn is; a personal one, as often the mother's, does not lift the hold", () => {
     const [boy, girl] = TWINS['Baby Boy A and Baby Boy B'] as [MatchFields, MatchFields];
     const nhi = [{ system: NHI, value: 'ZZZ0016' }];
     expect(decide(modelProfile, { ...boy, identifiers: nhi }, { ...boy, identifiers: nhi })).toMatchObject({
@@ -134,10 +134,13 @@ describe('newborn placeholder names', () => {
       decidedBy: 'trusted-identifier',
     });
     const ssn = [{ system: SSN, value: '4471093' }];
-    const lifted = decide(modelProfile, { ...boy, identifiers: ssn }, { ...boy, identifiers: ssn });
-    expect(lifted.limitedBy).toBeUndefined();
-    expect(lifted.decision).toBe('certain');
-    // Twins' numbers handed out in sequence do not lift it.
+    // Twins registered under their mother's number agree on it as one baby's records do.
+    const shared = decide(modelProfile, { ...boy, identifiers: ssn }, { ...girl, identifiers: ssn });
+    expect(shared).toMatchObject({ decision: 'probable', limitedBy: 'PossibleTwin' });
+    expect(decide(modelProfile, { ...boy, identifiers: ssn }, { ...boy, identifiers: ssn }).limitedBy).toBe(
+      'PossibleTwin',
+    );
+    // Nor do twins' numbers handed out in sequence.
     const sequential = decide(
       modelProfile,
       { ...boy, identifiers: ssn },

@@ -232,12 +232,18 @@ describe('migrations 0013 and 0014 (a held review case records its rule, then th
   });
 });
 
-describe('migration 0016 (review cases rebuilt for the middle-name rule)', () => {
-  it('keeps every case with its rule, score and decisions, and takes the new rule and no other', () => {
-    const path = join(tempDir(), 'middle-names.db');
-    withOneCase(path, 15, 4, 0.5);
-    const before = Store.open(path, { migrations: loadMigrations().filter((m) => m.id <= 15) });
+describe('migrations 0016 and 0018 (review cases rebuilt for the middle-name rule, then the shared-number rule)', () => {
+  const rebuilds = [
+    { id: 16, rule: 'MiddleNameConflict', doubt: null },
+    { id: 18, rule: 'SharedIdentifier', doubt: 2 },
+  ] as const;
+  it.each(rebuilds)('$id keeps every case with its rule, score and decisions, and takes $rule and no other', (m) => {
+    const path = join(tempDir(), `rebuild-${String(m.id)}.db`);
+    withOneCase(path, m.id - 1, 4, 0.5);
+    const before = Store.open(path, { migrations: loadMigrations().filter((n) => n.id < m.id) });
     addHeldCase(before, 3, 'PossibleTwin', 0.93);
+    // The column 0017 added survives 0018's rebuild.
+    if (m.doubt !== null) before.exec(`UPDATE review_case SET doubt = ${String(m.doubt)} WHERE case_id = 'rc-held-3'`);
     before.exec(`INSERT INTO review_decision (tenant_id, case_id, seq, decision, reason, actor, decided_at)
         VALUES ('t', 'rc-held-3', 1, 'different-people', 'twins', 'ana', 'now');
       INSERT INTO distinct_pair (tenant_id, left_identity_id, left_records, right_identity_id, right_records, case_id, decided_at)
@@ -246,10 +252,10 @@ describe('migration 0016 (review cases rebuilt for the middle-name rule)', () =>
 
     const after = Store.open(path);
     expect(
-      after.statement('SELECT case_id, score, limited_by, held_from FROM review_case ORDER BY case_id').all(),
+      after.statement('SELECT case_id, score, limited_by, held_from, doubt FROM review_case ORDER BY case_id').all(),
     ).toEqual([
-      { case_id: 'rc-00000000000000000000000000000001', score: 0.5, limited_by: null, held_from: null },
-      { case_id: 'rc-held-3', score: 0.5, limited_by: 'PossibleTwin', held_from: 0.93 },
+      { case_id: 'rc-00000000000000000000000000000001', score: 0.5, limited_by: null, held_from: null, doubt: null },
+      { case_id: 'rc-held-3', score: 0.5, limited_by: 'PossibleTwin', held_from: 0.93, doubt: m.doubt },
     ]);
     expect(after.statement('SELECT case_id, decision, reason FROM review_decision').all()).toEqual([
       { case_id: 'rc-held-3', decision: 'different-people', reason: 'twins' },
@@ -273,7 +279,7 @@ describe('migration 0016 (review cases rebuilt for the middle-name rule)', () =>
     expect(after.statement('PRAGMA foreign_key_check').all()).toEqual([]);
     const table = after.statement("SELECT sql FROM sqlite_schema WHERE name = 'review_case'").pluck().get() as string;
     for (const limit of ScoreLimitSchema.options) expect(table).toContain(`'${limit}'`);
-    addHeldCase(after, 4, 'MiddleNameConflict', 0.99);
+    addHeldCase(after, 4, m.rule, 0.99);
     expect(() => {
       addHeldCase(after, 2, 'MiddleNames', 0.99);
     }).toThrow(/CHECK/);
