@@ -144,8 +144,8 @@ export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { name: string; why: string
   SharedIdentifier: {
     name: 'shared number',
     brief:
-      'a personal identifier agrees, but the given names and birth dates both disagree (or a newborn placeholder and another birth date), a sex on both records',
-    why: 'A personal identifier such as a social-security number agrees, but the given names and the birth dates both say two people (or one record is a newborn’s placeholder, such as Baby Girl, with another birth date), and both records carry a sex. One person’s number is copied onto a relative’s record far more often than one record carries two errors: a mother’s on her newborn’s, a parent’s on a child’s, a spouse’s. Check that each record carries its own number',
+      'a personal identifier agrees, but the given names and birth dates both disagree (a newborn placeholder counts as another given name), with a sex on both records',
+    why: 'A personal identifier such as a social-security number agrees, but the given names and the birth dates both say two people (or one record is a newborn’s placeholder, such as Baby Girl, with another birth date), and both records carry a sex: one person’s number is copied onto a relative’s record (a mother’s on her newborn’s, a parent’s on a child’s, a spouse’s) far more often than one record carries two errors',
   },
   BirthDateConflict: {
     name: 'birth dates disagree',

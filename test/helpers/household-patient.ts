@@ -16,9 +16,14 @@ const HOUSEHOLD_CONTACT = {
   address: [{ use: 'home', line: ['27 Alder Road'], city: 'Springfield', state: 'ND', postalCode: '72419' }],
 };
 
+/** A Patient resource with the household's address and phone and the given elements. */
+export function householdPatient(elements: Record<string, unknown>): Record<string, unknown> {
+  return { resourceType: 'Patient', ...HOUSEHOLD_CONTACT, ...elements };
+}
+
 /** The normalised fields of a Patient with the household's address and phone and the given elements. */
 export function householdRecord(elements: Record<string, unknown>): MatchFields {
-  const v = validatePatient({ resourceType: 'Patient', ...HOUSEHOLD_CONTACT, ...elements });
+  const v = validatePatient(householdPatient(elements));
   if (!v.ok) throw new Error('invalid test patient');
   return matchFieldsOf(v.patient, {});
 }
