@@ -7,7 +7,7 @@ import type { Store } from '../store/store.ts';
 
 export function markSeen(store: Store, tenantId: string, jobId: string, localIds: readonly string[]): void {
   const insert = store.statement(
-    'INSERT OR IGNORE INTO maintenance_import_seen (tenant_id, job_id, local_id) VALUES (?, ?, ?)',
+    'INSERT INTO maintenance_import_seen (tenant_id, job_id, local_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
   );
   for (const localId of localIds) insert.run(tenantId, jobId, localId);
 }

@@ -153,9 +153,10 @@ export interface NewJob {
 export function insertJob(store: Store, tenantId: string, job: NewJob, at: string): boolean {
   const result = store
     .statement(
-      `INSERT OR IGNORE INTO maintenance_job (tenant_id, job_id, kind, status, reason, requested_by, batch_size, external_source_system,
+      `INSERT INTO maintenance_job (tenant_id, job_id, kind, status, reason, requested_by, batch_size, external_source_system,
          changed_since, schedule_key, schedule_bucket, created_at)
-       VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT DO NOTHING`,
     )
     .run(
       tenantId,

@@ -11,7 +11,8 @@
  * unordered pair once; bounded by MAX_BLOCK_SIZE and MAX_CANDIDATES as in ingestion), taking the best
  * outcome over their source-record pairs. A probable or certain pair becomes a `PopulationReconciliation`
  * review case whose ID is a digest of the tenant, both identity versions and the profile version, inserted
- * with INSERT OR IGNORE: retries and overlapping workers never create duplicates.
+ * unless one with that ID is there (store/reviews.ts insertReviewCase): retries and overlapping workers never create
+ * duplicates.
  */
 import type { Store } from '../store/store.ts';
 import type { FieldEvidence, ScoreLimit } from '../contract/matching.ts';

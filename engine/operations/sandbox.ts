@@ -30,8 +30,9 @@ import { ingestHealthSample } from './ingest.ts';
 
 /** Each synthetic record's person, which no write of the load reads back: with the chunk's other deferred rows. */
 const TRUTH: DeferredTable = {
-  insert: 'INSERT OR IGNORE INTO synthetic_truth (tenant_id, source_system, local_id, person_id)',
+  insert: 'INSERT INTO synthetic_truth (tenant_id, source_system, local_id, person_id)',
   width: 4,
+  onConflict: 'DO NOTHING',
 };
 
 export function sandboxProfile(): ReturnType<typeof defaultProfile> {

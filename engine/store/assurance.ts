@@ -158,7 +158,7 @@ export function insertTruth(
   rows: Iterable<{ sourceSystem: string; localId: string; personId: string }>,
 ): void {
   const insert = store.statement(
-    'INSERT OR IGNORE INTO synthetic_truth (tenant_id, source_system, local_id, person_id) VALUES (?, ?, ?, ?)',
+    'INSERT INTO synthetic_truth (tenant_id, source_system, local_id, person_id) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
   );
   for (const row of rows) insert.run(tenantId, row.sourceSystem, row.localId, row.personId);
 }

@@ -11,10 +11,14 @@
  */
 import type { Store } from './store.ts';
 
-/** An append-only table's insert: `INSERT INTO name (columns)` and how many values a row has. */
+/**
+ * An append-only table's insert: `INSERT INTO name (columns)`, how many values a row has, and what a row whose key
+ * is there already does (`DO NOTHING`: passed over; absent, the insert fails).
+ */
 export interface DeferredTable {
   readonly insert: string;
   readonly width: number;
+  readonly onConflict?: 'DO NOTHING';
 }
 
 /** Rows per statement at most; a remainder goes in statements of 32, 16, … 1 rows, so few texts are ever prepared. */
@@ -33,6 +37,7 @@ function insertText(table: DeferredTable, rows: number): string {
   if (text === undefined) {
     const row = `(${Array.from({ length: table.width }, () => '?').join(', ')})`;
     text = `${table.insert} VALUES ${Array.from({ length: rows }, () => row).join(', ')}`;
+    if (table.onConflict !== undefined) text += ` ON CONFLICT ${table.onConflict}`;
     bySize[rows] = text;
   }
   return text;

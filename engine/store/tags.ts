@@ -9,8 +9,9 @@ const TAG_ROWS_PER_STATEMENT = 32;
 const ADD_TAGS_SQL = Array.from(
   { length: TAG_ROWS_PER_STATEMENT + 1 },
   (_, rows) =>
-    'INSERT OR IGNORE INTO blocking_tag (tenant_id, tag, identity_id, rule_name, rule_set_version, key_version) VALUES ' +
-    Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?)').join(', '),
+    'INSERT INTO blocking_tag (tenant_id, tag, identity_id, rule_name, rule_set_version, key_version) VALUES ' +
+    Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?)').join(', ') +
+    ' ON CONFLICT DO NOTHING',
 );
 
 /**

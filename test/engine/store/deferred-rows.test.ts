@@ -1,8 +1,8 @@
 /**
  * Deferred rows (store/deferred-rows.ts) on SQLite and on a fresh PostgreSQL database: every row added is written
  * once at the flush, in the order added, whatever the count (statements of 64, 32, … 1 rows), tables kept apart; a
- * row of the wrong width is refused when added; a flushed buffer writes nothing twice; and insertRow without a
- * buffer writes at once.
+ * row of the wrong width is refused when added; a flushed buffer writes nothing twice; insertRow without a buffer
+ * writes at once; and a table that passes over rows already there passes over nothing else.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { join } from 'node:path';
@@ -68,6 +68,32 @@ async function check(postgres: boolean): Promise<void> {
     [7, 'now', 1.5],
     [8, 'later', 2.5],
   ]);
+
+  // A table whose rows may be there already passes over those, and only those: a row its CHECK refuses still fails.
+  store.exec(`CREATE TABLE deferred_keyed (k integer PRIMARY KEY, n integer NOT NULL CHECK (n >= 0))`);
+  const KEYED: DeferredTable = { insert: 'INSERT INTO deferred_keyed (k, n)', width: 2, onConflict: 'DO NOTHING' };
+  const keyedRows = (): unknown[][] =>
+    store.statement('SELECT k, n FROM deferred_keyed ORDER BY k').raw().all() as unknown[][];
+  store.write(() => {
+    const keyed = new DeferredRows(store);
+    for (const row of [
+      [1, 10],
+      [2, 20],
+      [1, 99],
+    ])
+      keyed.add(KEYED, row);
+    keyed.flush();
+  });
+  expect(keyedRows()).toEqual([
+    [1, 10],
+    [2, 20],
+  ]);
+  expect(() => {
+    store.write(() => {
+      insertRow(store, KEYED, [3, -1]);
+    });
+  }).toThrow(/check/i);
+  expect(keyedRows()).toHaveLength(2);
 }
 
 describe('rows deferred to the end of a chunk', () => {
