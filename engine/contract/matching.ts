@@ -73,12 +73,12 @@ export const MatchResultSchema = z.object({
    * Present when a rule held the score method's score down to at most Thresholds.Probable (the decision at most
    * probable: review, never an automatic link; scoring/scorer.ts): `NoNameEvidence`, no name part compared on both
    * sides; `PossibleTwin`, the same family name and birth date (a keying error apart under another sex) but another
-   * given name (or one that only sounds alike and no personal identifier agrees), both records carrying a sex (twins
-   * or household members of one age, whatever contact details or non-trusted identifiers agree), or a newborn's
-   * placeholder given names on either record ("Baby Boy", "Twin A") whatever the sexes; `SharedIdentifier`, a
-   * personal identifier agrees but the given names and birth dates both disagree, a sex on both records (a number
-   * copied onto a relative's record); `BirthDateConflict`, birth dates within a year but beyond a keying error; `MiddleNameConflict`, both
-   * records carry middle names and none of one's can be one of the other's (no address line, phone or personal
+   * given name (or one that only sounds alike and no personal identifier agrees), both records carrying a sex (twins or
+   * household members of one age, whatever contact details or non-trusted identifiers agree), or a newborn's
+   * placeholder given names on either record ("Baby Boy", "Twin A") whatever the sexes; `SharedIdentifier`, a personal
+   * identifier agrees but the given names and birth dates both disagree, a sex on both records (a number copied onto a
+   * relative's record); `BirthDateConflict`, birth dates within a year but beyond a keying error; `MiddleNameConflict`,
+   * both records carry middle names and none of one's can be one of the other's (no address line, phone or personal
    * identifier agrees); `NamesOnly`, no birth date compared and nothing but the names agreeing (no address line,
    * postcode or identifier; a phone only from an address that disagrees; an e-mail never counts).
    */

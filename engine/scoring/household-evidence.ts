@@ -14,14 +14,14 @@
  * and a shared e-mail or family number no longer lifts it. Only a trusted identifier (TrustedIdentifierSystems,
  * personal by configuration) links two records whatever their names, and it decides before any score.
  *
- * A personal identifier (PersonalIdentifierSystems: a national or social-security number, one person's, but not
- * trusted to decide alone) is identity evidence: its agreement always counts, and when it agrees it says who the
- * person is, so the household fields' agreement counts beside it too; unless the given names and birth dates both
- * say two people, when it is a relative's copied number and the pair goes to review (sharedIdentifier below). It agrees when equal, or apart by a keying
- * error no sequentially numbered sibling shows: two adjacent digits swapped, or a digit replaced three or more
- * places from the end (personalIdentifierAgrees; docs/matching.md gives the FEBRL figures). That is what keeps a true
- * pair with a replaced given name or a corrupted birth date linked where records carry such a number (the FEBRL
- * sets).
+ * A personal identifier (PersonalIdentifierSystems: a national or social-security number, one person's, but not trusted
+ * to decide alone) is identity evidence: its agreement always counts, and when it agrees it says who the person is, so
+ * the household fields' agreement counts beside it too; unless the given names and birth dates both say two people,
+ * when it is a relative's copied number and the pair goes to review (sharedIdentifier below). It agrees when equal, or
+ * apart by a keying error no sequentially numbered sibling shows: two adjacent digits swapped, or a digit replaced
+ * three or more places from the end (personalIdentifierAgrees; docs/matching.md gives the FEBRL figures). That is what
+ * keeps a true pair with a replaced given name or a corrupted birth date linked where records carry such a number (the
+ * FEBRL sets).
  *
  * Twins without a recorded sex. Twins share a family name and a birth date and differ by given name. With the sex
  * recorded on both sides the twin hold (scorer.ts) sends such a pair to review. Without it (an extract of names and

@@ -115,10 +115,10 @@ export function hasNameEvidence(similarity: Float64Array): boolean {
  *  - Both records say one of a multiple birth (`multipleBirth`: FHIR multipleBirthBoolean or a birth order, and no
  *    two equal orders saying they are one): held whenever the family names agree, the birth dates agree (at least
  *    Strong) or one is missing, and the given names are not Exact, whatever the sexes and whether recorded, and
- *    whatever personal identifier agrees (children's records carry a parent's number). Same-sex twins are often
- *    named a letter apart (Jayden and Jaydon), which agrees Strong; the records say twins are there, so such a pair is
- *    as likely two twins as one twin's typo. Two other
- *    birth orders make the given names Different first (field-comparison.ts markMultipleBirths).
+ *    whatever personal identifier agrees (children's records carry a parent's number). Same-sex twins are often named
+ *    a letter apart (Jayden and Jaydon), which agrees Strong; the records say twins are there, so such a pair is as
+ *    likely two twins as one twin's typo. Two other birth orders make the given names Different first
+ *    (field-comparison.ts markMultipleBirths).
  */
 export function possibleTwin(
   similarity: Float64Array,
