@@ -1,14 +1,13 @@
 /**
- * A personal number shared in a household. A social-security number named personal (PersonalIdentifierSystems) says
- * who the person is when it agrees, and lets the household's address and phone count beside it. But one person's
- * number is copied onto a relative's record: a mother's onto her newborn's, a parent's or subscriber's onto a
- * child's, a spouse's. Such pairs were linked at a score of 1 whatever their given names, birth dates and sexes said.
- * Now, when the number agrees but the given names and the birth dates both disagree (or one record is a newborn's
- * placeholder and the birth dates disagree), with a sex on both records, the pair is held for review
- * (`SharedIdentifier`); and a newborn's
- * placeholder or a multiple birth is held as a possible twin whatever number agrees. One person's records with a
- * typo in each still link, and so does a record whose birth date alone was replaced (another given name under one
- * birth date and sex is the twin rule's, as before).
+ * A personal number shared in a household. A social-security number named personal (PersonalIdentifierSystems) says who
+ * the person is when it agrees, and lets the household's address and phone count beside it. But one person's number is
+ * copied onto a relative's record: a mother's onto her newborn's, a parent's or subscriber's onto a child's, a
+ * spouse's. Such pairs were linked at a score of 1 whatever their given names, birth dates and sexes said. Now, when
+ * the number agrees but the given names and the birth dates both disagree (or one record is a newborn's placeholder and
+ * the birth dates disagree), with a sex on both records, the pair is held for review (`SharedIdentifier`); and a
+ * newborn's placeholder or a multiple birth is held as a possible twin whatever number agrees. One person's records
+ * with a typo in each still link, and so does a record whose birth date alone was replaced (another given name under
+ * one birth date and sex is the twin rule's, as before).
  */
 import { describe, expect, it } from 'vitest';
 import { defaultProfile } from '../../../engine/profile/default-profile.ts';
