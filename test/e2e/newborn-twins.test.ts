@@ -11,7 +11,7 @@ import {
   expectAccessible,
   type HostProcess,
   openConsole,
-  prepareSandbox,
+  prepareHeldCase,
   openReviewCase,
   screenshot,
 } from './helpers.ts';
@@ -27,21 +27,11 @@ let page: Page;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  const sandbox = await prepareSandbox(
+  ({ dir, caseId } = await prepareHeldCase(
     { prefix: 'mpi-e2e-newborn-', file: 'newborns.db', tenantId: TENANT, people: 40, seed: 3 },
-    async (engine, ctx) => {
-      const report = await engine.call(
-        'records/ingest',
-        { sourceSystem: 'st-marys-hospital', ndjson: newbornTwins(1) },
-        ctx,
-      );
-      expect(report.autoLinked).toBe(0);
-      const cases = await engine.call('reviews/list', { sourceSystem: 'st-marys-hospital' }, ctx);
-      return cases.rows.find((row) => row.limitedBy === 'PossibleTwin')?.caseId ?? '';
-    },
-  );
-  dir = sandbox.dir;
-  caseId = sandbox.filled ?? '';
+    newbornTwins(1),
+    'PossibleTwin',
+  ));
   ({ host, browser, context, page } = await openConsole(join(dir, 'data'), pageErrors));
 });
 

@@ -11,7 +11,7 @@ import {
   expectAccessible,
   type HostProcess,
   openConsole,
-  prepareSandbox,
+  prepareHeldCase,
   openReviewCase,
   screenshot,
 } from './helpers.ts';
@@ -41,23 +41,18 @@ function lopez(id: string, given: string, birthDate: string): string {
 }
 
 beforeAll(async () => {
-  const sandbox = await prepareSandbox(
+  ({ dir, caseId } = await prepareHeldCase(
     { prefix: 'mpi-e2e-shared-number-', file: 'household.db', tenantId: TENANT, people: 40, seed: 5 },
+    `${lopez('m1', 'Maria', '1985-03-02')}\n${lopez('d1', 'Sofia', '2014-06-01')}\n`,
+    'SharedIdentifier',
     async (engine, ctx) => {
       await engine.call(
         'profile/apply',
         { document: { PersonalIdentifierSystems: [SSN] }, reason: 'the social-security number is personal' },
         ctx,
       );
-      const ndjson = `${lopez('m1', 'Maria', '1985-03-02')}\n${lopez('d1', 'Sofia', '2014-06-01')}\n`;
-      const report = await engine.call('records/ingest', { sourceSystem: 'st-marys-hospital', ndjson }, ctx);
-      expect(report.autoLinked).toBe(0);
-      const cases = await engine.call('reviews/list', { sourceSystem: 'st-marys-hospital' }, ctx);
-      return cases.rows.find((row) => row.limitedBy === 'SharedIdentifier')?.caseId ?? '';
     },
-  );
-  dir = sandbox.dir;
-  caseId = sandbox.filled ?? '';
+  ));
   ({ host, browser, context, page } = await openConsole(join(dir, 'data'), pageErrors));
 });
 
