@@ -23,6 +23,7 @@ import { ChunkWrites } from '../ingest/chunk-writes.ts';
 import { insertRow, type DeferredTable } from '../store/deferred-rows.ts';
 import { emptyReport, ingestChunk, prepareLine, tally as tallyInto, CHUNK_LINES } from '../ingest/ndjson.ts';
 import type { EngineEnv } from '../env.ts';
+import type { Store } from '../store/store.ts';
 import { FieldCompleteness } from '../ingest/field-completeness.ts';
 import { recordHealthSample } from '../store/health.ts';
 import { emitHealthMetrics } from '../telemetry/health-metrics.ts';
@@ -42,9 +43,26 @@ export function sandboxProfile(): ReturnType<typeof defaultProfile> {
   return { ...profile, TrustedIdentifierSystems: [NATIONAL_ID_SYSTEM] };
 }
 
-const tenantExistsError = (tenantId: string): Error =>
+/** The audit actions that open and close a synthetic load: one opened and never closed was interrupted. */
+const LOAD_STARTED = 'sandbox.synthetic-load-started';
+const LOAD_FINISHED = 'sandbox.synthetic-load';
+
+/** Whether the tenant's last synthetic load started and never finished (interrupted, or failed part way). */
+function loadUnfinished(store: Store, tenantId: string): boolean {
+  const last = store
+    .statement(
+      'SELECT action FROM audit_record WHERE tenant_id = ? AND action IN (?, ?) ORDER BY audit_id DESC LIMIT 1',
+    )
+    .pluck()
+    .get(tenantId, LOAD_STARTED, LOAD_FINISHED);
+  return last === LOAD_STARTED;
+}
+
+const tenantExistsError = (store: Store, tenantId: string): Error =>
   conflict(
-    `tenant "${tenantId}" already exists in this database; use it as it is, choose another --tenant, or start a new --db file`,
+    loadUnfinished(store, tenantId)
+      ? `tenant "${tenantId}" already exists in this database, and its synthetic load did not finish: it holds only part of the population, so do not take it for a whole sandbox; choose another --tenant, or start a new --db file`
+      : `tenant "${tenantId}" already exists in this database; use it as it is, choose another --tenant, or start a new --db file`,
   );
 
 /**
@@ -59,14 +77,14 @@ export const createTenant = inCallTenant(function createTenant(
   profile: unknown = sandboxProfile(),
 ): number {
   const parsed = parseProfile(profile);
-  if (tenantExists(env.store, ctx.tenantId)) throw tenantExistsError(ctx.tenantId);
+  if (tenantExists(env.store, ctx.tenantId)) throw tenantExistsError(env.store, ctx.tenantId);
   return env.changeSettings((settings) => {
     const keys = new Map(settings.BlockingKeys.get(ctx.tenantId));
     if (!keys.has(parsed.Blocking.ActiveKeyVersion)) keys.set(parsed.Blocking.ActiveKeyVersion, newSecret());
     return {
       next: withTenantKeys(settings, ctx.tenantId, keys),
       commit: (changeId) => {
-        if (tenantExists(env.store, ctx.tenantId)) throw tenantExistsError(ctx.tenantId);
+        if (tenantExists(env.store, ctx.tenantId)) throw tenantExistsError(env.store, ctx.tenantId);
         const at = new Date().toISOString();
         insertTenant(env.store, ctx.tenantId, at);
         const version = insertActiveProfile(env.store, ctx.tenantId, parsed, 'initial profile', at);
@@ -107,6 +125,15 @@ export async function createSandbox(
   const reports = new Map<string, IngestReport>();
   let records = 0;
   if (people > 0) {
+    // Closed by LOAD_FINISHED below: a load stopped between them leaves the tenant saying so (tenantExistsError).
+    env.store.write(() => {
+      writeAudit(env.store, ctx.tenantId, {
+        actor: ctx.actor,
+        action: LOAD_STARTED,
+        subject: `tenant/${ctx.tenantId}`,
+        detail: { people, seed: input.seed ?? 1 },
+      });
+    });
     onProgress?.({ stage: 'generating', done: 0, total: 0 });
     const { generatePopulation } = await loadSynthetic();
     const population = generatePopulation({ people, seed: input.seed ?? 1 });
@@ -192,7 +219,7 @@ export async function createSandbox(
       for (const sample of samples) recordHealthSample(env.store, ctx.tenantId, sample);
       writeAudit(env.store, ctx.tenantId, {
         actor: ctx.actor,
-        action: 'sandbox.synthetic-load',
+        action: LOAD_FINISHED,
         subject: `tenant/${ctx.tenantId}`,
         detail: { people, seed: input.seed ?? 1, records },
       });

@@ -2,7 +2,8 @@
  * `mpi-console sandbox init --synthetic N` stopped by Ctrl-C (SIGINT) while it loads: the real command in its own
  * process, interrupted once its write-ahead log shows the load under way. A new database file is removed with its
  * configuration, so no half-loaded sandbox is left to be taken for a whole one; in an existing database the command
- * says that the tenant holds only part of the population, and the other tenants are untouched.
+ * says that the tenant holds only part of the population (and says so again when asked to create it later), and the
+ * other tenants are untouched.
  */
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
@@ -63,5 +64,13 @@ describe('sandbox init interrupted', () => {
     );
     expect(existsSync(db)).toBe(true);
     expect((await runCli(['--db', db, '--tenant', 'first', 'identities'])).stdout).toBe(before);
+    // Asked again later, the command still says the partial tenant is partial, not to use it as it is.
+    const again = await runCli(['--db', db, '--tenant', 'second', 'sandbox', 'init', '--synthetic', '50']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(
+      /tenant "second" already exists in this database, and its synthetic load did not finish/,
+    );
+    const whole = await runCli(['--db', db, '--tenant', 'first', 'sandbox', 'init', '--synthetic', '50']);
+    expect(whole.stderr).toMatch(/tenant "first" already exists in this database; use it as it is/);
   });
 });
