@@ -13,7 +13,7 @@ import { defaultProfile } from '../profile/default-profile.ts';
 import { parseProfile } from '../profile/validate.ts';
 import { insertActiveProfile } from '../store/profiles.ts';
 import { insertTenant, tenantExists } from '../store/tenants.ts';
-import { writeAudit } from '../store/audit.ts';
+import { latestAction, writeAudit } from '../store/audit.ts';
 import { NATIONAL_ID_SYSTEM } from '../synthetic/national-id.ts';
 import { SYNTHETIC_SOURCES } from '../synthetic/sources.ts';
 import type { SyntheticRecord } from '../synthetic/generate.ts';
@@ -49,13 +49,7 @@ const LOAD_FINISHED = 'sandbox.synthetic-load';
 
 /** Whether the tenant's last synthetic load started and never finished (interrupted, or failed part way). */
 function loadUnfinished(store: Store, tenantId: string): boolean {
-  const last = store
-    .statement(
-      'SELECT action FROM audit_record WHERE tenant_id = ? AND action IN (?, ?) ORDER BY audit_id DESC LIMIT 1',
-    )
-    .pluck()
-    .get(tenantId, LOAD_STARTED, LOAD_FINISHED);
-  return last === LOAD_STARTED;
+  return latestAction(store, tenantId, [LOAD_STARTED, LOAD_FINISHED]) === LOAD_STARTED;
 }
 
 const tenantExistsError = (store: Store, tenantId: string): Error =>

@@ -53,3 +53,15 @@ export function auditHasChange(store: Store, tenantId: string | undefined, chang
           .get(tenantId, like)) !== undefined
   );
 }
+
+/** The latest of the tenant's audit records whose action is one of `actions`: its action, or undefined if none. */
+export function latestAction(store: Store, tenantId: string, actions: readonly string[]): string | undefined {
+  if (actions.length === 0) return undefined;
+  return store
+    .statement(
+      `SELECT action FROM audit_record WHERE tenant_id = ? AND action IN (${actions.map(() => '?').join(', ')})
+       ORDER BY audit_id DESC LIMIT 1`,
+    )
+    .pluck()
+    .get(tenantId, ...actions) as string | undefined;
+}
