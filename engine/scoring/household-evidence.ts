@@ -74,6 +74,14 @@ export function personalIdentifierAgrees(similarity: Float64Array, personalIdent
 }
 
 /**
+ * Whether a given name or birth date says two people: compared on both sides and below Strong (another name, a date
+ * beyond a keying error). A missing one (NaN) does not disagree.
+ */
+function tellsApart(similarity: Float64Array, field: number): boolean {
+  return (similarity[field] ?? Number.NaN) < BAND_FLOORS.Strong;
+}
+
+/**
  * A personal number that agrees while the person's own details name two people: the given names and the birth dates
  * were both compared and both disagree (below Strong: another name, a date beyond a keying error), or one record's
  * given name is a newborn's placeholder ("Baby Girl") and the birth dates disagree; with a sex recorded on both
@@ -97,9 +105,7 @@ export function personalIdentifierAgrees(similarity: Float64Array, personalIdent
  */
 export function sharedIdentifier(similarity: Float64Array, newbornName: boolean): boolean {
   if (Number.isNaN(similarity[SEX] ?? Number.NaN)) return false;
-  // NaN (missing) compares false: a missing given name or birth date does not disagree.
-  const givenDisagrees = newbornName || (similarity[GIVEN_NAME] ?? Number.NaN) < BAND_FLOORS.Strong;
-  return givenDisagrees && (similarity[BIRTH_DATE] ?? Number.NaN) < BAND_FLOORS.Strong;
+  return (newbornName || tellsApart(similarity, GIVEN_NAME)) && tellsApart(similarity, BIRTH_DATE);
 }
 
 /** The gate's values: every agreement counts, or the household fields' agreement does not. */
@@ -116,10 +122,8 @@ export const FAMILY_NOT_COUNTED = 4;
  * `personalIdentifier`: the identifier field compared a system of PersonalIdentifierSystems.
  */
 export function householdGate(similarity: Float64Array, personalIdentifier = false): number {
-  // NaN (missing) compares false: a missing given name or birth date does not disagree.
-  const givenDisagrees = (similarity[GIVEN_NAME] ?? Number.NaN) < BAND_FLOORS.Strong;
-  if (!(givenDisagrees || (similarity[BIRTH_DATE] ?? Number.NaN) < BAND_FLOORS.Strong || nothingPersonal(similarity)))
-    return ALL_COUNTED;
+  const givenDisagrees = tellsApart(similarity, GIVEN_NAME);
+  if (!(givenDisagrees || tellsApart(similarity, BIRTH_DATE) || nothingPersonal(similarity))) return ALL_COUNTED;
   // A personal number that agrees says who the person is: the household's agreement then corroborates it.
   if (personalIdentifierAgrees(similarity, personalIdentifier)) return ALL_COUNTED;
   // Twins share a family name and a birth date and differ by given name. With the sex recorded on both sides the
