@@ -87,6 +87,25 @@ export function movedAway(id: string): Record<string, unknown> {
   };
 }
 
+/**
+ * A registry (openRegistry) where the default person's record came from the hospital and its moved-away record from
+ * the clinic: one open review case about their two identities, whose IDs come back beside the engine.
+ */
+export async function registryWithOneCase(dir: string): Promise<{ engine: LocalEngine; left: number; right: number }> {
+  const engine = openRegistry(dir);
+  await engine.call(
+    'records/ingest',
+    { sourceSystem: 'hospital', ndjson: ndjson(patient({ id: 'h1', mrn: 'A1' })) },
+    ctx(),
+  );
+  await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: ndjson(movedAway('c-moved')) }, ctx());
+  const [left, right] = engine.env.store
+    .statement("SELECT left_identity_id, right_identity_id FROM review_case WHERE tenant_id = 't1'")
+    .raw()
+    .get() as [number, number];
+  return { engine, left, right };
+}
+
 export function ndjson(...resources: readonly unknown[]): string {
   return resources.map((r) => JSON.stringify(r)).join('\n') + '\n';
 }

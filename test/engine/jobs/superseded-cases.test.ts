@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/temp.ts';
-import { ctx, movedAway, ndjson, openRegistry, patient } from '../../helpers/registry.ts';
+import { ctx, movedAway, ndjson, openRegistry, patient, registryWithOneCase } from '../../helpers/registry.ts';
 import { runWorker } from '../../../engine/jobs/worker.ts';
 import { EngineError } from '../../../engine/contract/errors.ts';
 import { insertReviewCase } from '../../../engine/store/reviews.ts';
@@ -74,15 +74,9 @@ describe('superseded review cases', () => {
   });
 
   it('points a superseded case to the case that replaced it, not to another superseded one opened at the same time', async () => {
-    const engine = openRegistry(tempDir());
-    await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: ndjson(A) }, ctx());
-    await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: ndjson(MOVED) }, ctx());
+    const { engine, left, right } = await registryWithOneCase(tempDir());
     const [opened] = (await engine.call('reviews/list', {}, ctx())).rows;
     const { store } = engine.env;
-    const [left, right] = store
-      .statement("SELECT left_identity_id, right_identity_id FROM review_case WHERE tenant_id = 't1'")
-      .raw()
-      .get() as [number, number];
     // Three more questions about the pair in one chunk, so at one time; the middle one's ID sorts last.
     const at = new Date().toISOString();
     const ids = ['rc-' + '1'.repeat(32), 'rc-' + 'f'.repeat(32), 'rc-' + '2'.repeat(32)];

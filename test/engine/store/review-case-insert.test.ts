@@ -5,21 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/temp.ts';
-import { ctx, movedAway, ndjson, openRegistry, patient } from '../../helpers/registry.ts';
+import { registryWithOneCase } from '../../helpers/registry.ts';
 import { insertReviewCase, type ReviewCaseWrite } from '../../../engine/store/reviews.ts';
 import { withTenant } from '../../../engine/store/tenant-scope.ts';
 import type { ScoreLimit } from '../../../engine/contract/matching.ts';
 
 describe('inserting a review case', () => {
   it('passes over a case already there, and refuses one the schema refuses with nothing written', async () => {
-    const engine = openRegistry(tempDir());
-    await engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: ndjson(patient({ id: 'h1' })) }, ctx());
-    await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: ndjson(movedAway('c-moved')) }, ctx());
+    const { engine, left, right } = await registryWithOneCase(tempDir());
     const { store } = engine.env;
-    const [left, right] = store
-      .statement("SELECT left_identity_id, right_identity_id FROM review_case WHERE tenant_id = 't1'")
-      .raw()
-      .get() as [number, number];
     const held = (caseId: string, limitedBy: string): ReviewCaseWrite => ({
       caseId,
       kind: 'IngestionMatch',
