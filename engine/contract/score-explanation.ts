@@ -138,8 +138,8 @@ export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { name: string; why: string
   PossibleTwin: {
     name: 'possible twin',
     brief:
-      'same family name and birth date (a keying error apart under another sex), and given names that leave twins possible: another (or one that only sounds alike) with a sex on both records, a newborn placeholder such as Baby Boy, or any difference when both records say a multiple birth',
-    why: 'The records share family name and birth date (or, with another sex recorded, birth dates a keying error apart), and their given names leave it open whether they are one person or twins: another given name, or one that only sounds alike (Anais and Janis), with a sex on both records; a newborn’s placeholder (Baby Boy, Twin A) on one of them; or given names that differ at all (Jayden and Jaydon) when both records say a multiple birth. Possible twins or household members of one age; shared contact details and family numbers do not tell them apart',
+      'same family name and birth date (a keying error apart under another sex), and given names that leave twins possible: another, one that only sounds alike, or none on one record, with a sex on both records; a newborn placeholder such as Baby Boy; or any difference when both records say a multiple birth',
+    why: 'The records share family name and birth date (or, with another sex recorded, birth dates a keying error apart), and their given names leave it open whether they are one person or twins: another given name, one that only sounds alike (Anais and Janis), or none on one of them, with a sex on both records; a newborn’s placeholder (Baby Boy, Twin A) on one of them; or given names that differ at all (Jayden and Jaydon) when both records say a multiple birth. Possible twins or household members of one age; shared contact details and family numbers do not tell them apart',
   },
   SharedIdentifier: {
     name: 'shared number',
@@ -161,8 +161,8 @@ export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { name: string; why: string
   NamesOnly: {
     name: 'names only',
     brief:
-      'no birth date compared on both sides, no address line, postcode or identifier agrees, and no phone but from an address that disagrees (an e-mail does not count)',
-    why: "Only the names tell these records apart: one of them has no birth date, no address line, postcode or identifier agrees, and a phone that agrees comes from an address that does not; an e-mail does not count, since one made from the name is a namesake's too and a family shares one (two people of one name, a Junior and a Senior or namesakes, look the same, and relatives share contact details)",
+      'no birth date compared on both sides, no address line, postcode or identifier agrees, and no phone but from an address that disagrees (an e-mail does not count); or no given name either, and no personal identifier agrees',
+    why: "Only the names tell these records apart: one of them has no birth date, no address line, postcode or identifier agrees, and a phone that agrees comes from an address that does not; an e-mail does not count, since one made from the name is a namesake's too and a family shares one (two people of one name, a Junior and a Senior or namesakes, look the same, and relatives share contact details). Or one of them has neither a given name nor a birth date: then only the family name is the person's, and the contact details and numbers are the household's",
   },
 };
 

@@ -35,11 +35,16 @@
  * calibration fits for them stay unbiased (a gate on a field's own value was withdrawn for that reason: see
  * fellegi-sunter.ts). A mistyped given name or birth date (Strong) keeps the household evidence.
  *
- * Neither a name part nor a birth date compared (nothingPersonal): the household fields' agreement counts for nothing
- * either, unless a personal identifier agrees. 130 unidentified patients ("Unknown Patient", born 1900-01-01, both
- * placeholders missing for matching) registered at one hospital's address opened 384 review cases through the
- * no-name-evidence hold (scorer.ts), none a reviewer could decide; now none. The quality suite's sets never lose
- * every name part, and are unchanged.
+ * Neither a given name nor a birth date compared (nothingPersonal): the household fields' agreement counts for nothing
+ * either, unless a personal identifier agrees. The family name does not tell a household's people apart: it is theirs
+ * too. 130 unidentified patients ("Unknown Patient", born 1900-01-01, both placeholders missing for matching)
+ * registered at one hospital's address opened 384 review cases through the no-name-evidence hold (scorer.ts), none a
+ * reviewer could decide; now none. And a record carrying a family name and contact details alone ("Okafor", a sex,
+ * the household's address and phone) was linked at 0.998 to whichever member of the household it met first; now it
+ * stays apart (the family name alone does not reach Probable). FEBRL, whose default-profile runs count its
+ * identifier as a household's (not named personal), loses one automatic link of 5,000 true pairs in FEBRL 4 (a
+ * record with no given name and no birth date, its family name, address and number agreeing) and one review case
+ * true pairs in FEBRL 2; under the FEBRL profile the number is personal and those pairs keep their household evidence.
  */
 import { BAND_FLOORS, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
 import { KEYING_ERROR_SIMILARITY } from '../comparators/edit-levels.ts';
@@ -138,16 +143,13 @@ export function householdGate(similarity: Float64Array, personalIdentifier = fal
 }
 
 /**
- * No name part and no birth date compared on both sides: nothing tells the person apart, so there is nothing for the
- * household's agreement to corroborate (a record without them: an unidentified patient, whose name and birth date
- * are placeholders, normalised away; a feed that sends contact details only).
+ * No given name and no birth date compared on both sides: nothing tells the person apart from the rest of the
+ * household, so there is nothing for the household's agreement to corroborate (a record without them: an unidentified
+ * patient, whose name and birth date are placeholders, normalised away; a feed that sends a family name and contact
+ * details only). The family name is the household's too.
  */
 function nothingPersonal(similarity: Float64Array): boolean {
-  return (
-    Number.isNaN(similarity[FAMILY_NAME] ?? Number.NaN) &&
-    Number.isNaN(similarity[GIVEN_NAME] ?? Number.NaN) &&
-    Number.isNaN(similarity[BIRTH_DATE] ?? Number.NaN)
-  );
+  return Number.isNaN(similarity[GIVEN_NAME] ?? Number.NaN) && Number.isNaN(similarity[BIRTH_DATE] ?? Number.NaN);
 }
 
 /** True when the gate leaves the field's agreement uncounted. */

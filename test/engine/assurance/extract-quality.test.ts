@@ -9,6 +9,11 @@
  *   names-dates-heavy    0.5180 (1.0000), 26.5 (0.74)                                0.5550 (1.0000), 16.1
  *   heavy-typos          0.9822 (1.0000),  2.6 (0.96)                                0.9860 (1.0000),  2.0
  *
+ * heavy-typos on 2026-12-03, since a given name missing on one record leaves twins possible (scorer.ts possibleTwin):
+ * 0.9621 (1.0000), 6.0 (0.98) by default and 0.9660 (1.0000), 5.4 without labels. The generator drops a duplicate's
+ * given name at about 6% and gives twins no home in common, so the 33 pairs now held (every one a true pair) measure
+ * the rule's cost and none of its gain.
+ *
  * (On 2026-11-27, before an exact name's weight was capped at ln(m/p(v)): 0.8767 (0.9970), 24.2 (0.50);
  * 0.5393, 32.5 (0.63) and 0.5575 without labels; 0.9835, 2.5 (0.96).)
  *
@@ -83,10 +88,11 @@ describe('matching quality on generated extracts, default and without labels', {
     expect(perThousand(noLabels)).toBeLessThanOrEqual(30);
   });
 
-  it('every field, heavy errors: F1 at least 0.98 without labels, at most 60 review cases per 1,000', async () => {
+  it('every field, heavy errors: F1 at least 0.96 without labels, at most 60 review cases per 1,000', async () => {
     const { byDefault, noLabels, fitted } = await measure('heavy-typos');
     expect(fitted).toBe(true);
-    expect(noLabels.autoLinks.f1).toBeGreaterThanOrEqual(0.98);
+    // 0.98 until a missing given name became a possible twin's (module comment); issue 22 asks 0.87.
+    expect(noLabels.autoLinks.f1).toBeGreaterThanOrEqual(0.96);
     expect(noLabels.autoLinks.f1).toBeGreaterThanOrEqual((byDefault.autoLinks.f1 ?? 0) - 0.01);
     expect(perThousand(noLabels)).toBeLessThanOrEqual(60);
   });

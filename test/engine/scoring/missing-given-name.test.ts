@@ -1,0 +1,104 @@
+/**
+ * A record without a given name. The given name is what tells twins apart, and with it and the birth date both
+ * missing only the family name is the person's: the address and phone are the household's. Newborn twins registered
+ * under the family name alone (a boy and a girl among them), a twin's record whose given name a source left out, and
+ * a record of a family name, a sex and the household's contact details were linked at a score of 1 or nearly.
+ */
+import { describe, expect, it } from 'vitest';
+import { defaultProfile } from '../../../engine/profile/default-profile.ts';
+import type { MatchingProfile } from '../../../engine/contract/profile.ts';
+import type { MatchResult } from '../../../engine/contract/matching.ts';
+import { explainPair, householdRecord } from '../../helpers/household-patient.ts';
+
+const SSN = 'http://hl7.org/fhir/sid/us-ssn';
+const base = defaultProfile([{ SourceSystem: 'a' }]);
+
+interface Person {
+  readonly given?: string;
+  readonly gender?: 'male' | 'female';
+  readonly birthDate?: string;
+  readonly ssn?: string;
+}
+
+/** A record of the Okafor household (one address and phone). */
+const okafor = (p: Person) =>
+  householdRecord({
+    name: [{ family: 'Okafor', ...(p.given === undefined ? {} : { given: [p.given] }) }],
+    ...(p.gender === undefined ? {} : { gender: p.gender }),
+    ...(p.birthDate === undefined ? {} : { birthDate: p.birthDate }),
+    ...(p.ssn === undefined ? {} : { identifier: [{ system: SSN, value: p.ssn }] }),
+  });
+
+const pair = (a: Person, b: Person, profile: MatchingProfile = base): MatchResult =>
+  explainPair(profile, okafor(a), okafor(b));
+const held = (r: MatchResult) => [r.decision, r.limitedBy];
+
+const NEWBORN = '2026-11-20';
+const BORN = '2010-04-05';
+const JAMES: Person = { given: 'James', gender: 'male', birthDate: BORN };
+
+describe('a record without a given name', () => {
+  it('holds as possible twins a pair of one family name and birth date when a given name is missing', () => {
+    const cases: [string, Person, Person][] = [
+      [
+        'newborn twins, a boy and a girl',
+        { gender: 'male', birthDate: NEWBORN },
+        { gender: 'female', birthDate: NEWBORN },
+      ],
+      ['newborn twins, two boys', { gender: 'male', birthDate: NEWBORN }, { gender: 'male', birthDate: NEWBORN }],
+      [
+        'a newborn and the same day’s named baby',
+        { gender: 'male', birthDate: NEWBORN },
+        { ...JAMES, birthDate: NEWBORN },
+      ],
+      ['a twin’s record without its given name', { gender: 'male', birthDate: BORN }, JAMES],
+      ['under another sex, birth dates a keying error apart', { gender: 'female', birthDate: '2010-04-06' }, JAMES],
+    ];
+    for (const [what, a, b] of cases) {
+      const r = pair(a, b);
+      expect(held(r), what).toEqual(['probable', 'PossibleTwin']);
+      // The family name, birth date and household would have linked them.
+      expect(r.heldFrom, what).toBeGreaterThan(0.99);
+    }
+  });
+
+  it('leaves to the model what the twin rule leaves: no sex on one record, or one sex and dates a keying error apart', () => {
+    const noSex = pair({ birthDate: BORN }, { given: 'James', birthDate: BORN });
+    const keyingError = pair({ gender: 'male', birthDate: '2010-04-06' }, JAMES);
+    for (const r of [noSex, keyingError]) expect(held(r)).toEqual(['certain', undefined]);
+    // And one person's records whose given names agree are linked as ever.
+    expect(held(pair(JAMES, JAMES))).toEqual(['certain', undefined]);
+  });
+
+  it('does not count the household’s address and phone for a record with a family name alone', () => {
+    // "Okafor", a sex, the household's address and phone: any of the family.
+    const familyOnly = pair({ gender: 'male' }, JAMES);
+    expect(familyOnly.decision).toBe('no-match');
+    expect(familyOnly.score).toBeLessThan(0.2);
+    // A personal number that agrees says who the person is, and the household's agreement counts beside it.
+    const personal: MatchingProfile = { ...base, PersonalIdentifierSystems: [SSN] };
+    const numbered = pair({ gender: 'male', ssn: '123456789' }, { ...JAMES, ssn: '123456789' }, personal);
+    expect(held(numbered)).toEqual(['certain', undefined]);
+  });
+
+  it('holds for review a family name alone that the model weighs heavily (a rare name’s term frequency)', () => {
+    const model = base.MatchingRules.FellegiSunter;
+    if (model == null) throw new Error('the default profile has a model');
+    const family = model.fields.familyName;
+    if (family === undefined) throw new Error('the default model weighs the family name');
+    // A family name agreeing exactly one time in a billion by chance, as a registry's rarest names are weighed.
+    const rare: MatchingProfile = {
+      ...base,
+      MatchingRules: {
+        ...base.MatchingRules,
+        FellegiSunter: {
+          ...model,
+          fields: { ...model.fields, familyName: { ...family, u: { ...family.u, Exact: 1e-9 } } },
+        },
+      },
+    };
+    const r = pair({ gender: 'male' }, JAMES, rare);
+    expect(held(r)).toEqual(['probable', 'NamesOnly']);
+    expect(r.heldFrom).toBeGreaterThan(0.99);
+  });
+});
