@@ -57,6 +57,32 @@ export const PLACEHOLDER_FULL_NAMES: ReadonlySet<string> = new Set([
   'jane roe',
 ]);
 
+/**
+ * Words registration staff put beside a placeholder for an unidentified patient: the sex ("Unknown Male",
+ * "Unidentified, Female", "Unknown M") and a running number ("Unknown Male 12"). Alone they can be an initial or part of
+ * a real name, so they count only in a name whose other words are all placeholders.
+ */
+const BESIDE_PLACEHOLDER: ReadonlySet<string> = new Set(['male', 'female', 'm', 'f']);
+const NUMBER = /^\d+$/;
+
+/**
+ * True when the name is an unidentified patient's made of placeholder words with a sex or a number beside them, in
+ * either part: "Unknown, Male" kept "male" as the given name, and two unidentified men at the hospital's address were
+ * linked at 0.996 on it.
+ */
+function isPlaceholderWithDesignators(name: R4HumanName): boolean {
+  const tokens = [
+    ...stripHonorifics(tokensOf(name.family ?? '')),
+    ...stripHonorifics((name.given ?? []).flatMap((part) => tokensOf(part))),
+  ];
+  let placeholder = false;
+  for (const token of tokens) {
+    if (PLACEHOLDER_NAMES.has(token)) placeholder = true;
+    else if (!BESIDE_PLACEHOLDER.has(token) && !NUMBER.test(token)) return false;
+  }
+  return placeholder;
+}
+
 /** True when the normalised given name and family name (no middle names) are an unidentified patient's alias. */
 export function isPlaceholderFullName(given: GivenNames, familyName: string | null): boolean {
   return (
@@ -100,8 +126,12 @@ export function placeholderParts(names: readonly R4HumanName[] | undefined): ('f
       parts.add('family');
       parts.add('given');
     }
+    if (isPlaceholderWithDesignators(name)) {
+      if (tokensOf(name.family ?? '').length > 0) parts.add('family');
+      if ((name.given ?? []).some((part) => tokensOf(part).length > 0)) parts.add('given');
+    }
   }
-  return [...parts];
+  return (['family', 'given'] as const).filter((part) => parts.has(part));
 }
 
 /**
@@ -175,12 +205,12 @@ export function normaliseGivenNames(given: readonly string[] | undefined): Given
 /**
  * A name is usable when a family or given part survives normalisation: "Mrs", "?", "--", zero-width or
  * pictograph-only parts do not, and a name made only of them is no name for matching; nor is an unidentified
- * patient's alias ("John Doe").
+ * patient's alias ("John Doe", "Unknown Male").
  */
 function hasContent(name: R4HumanName): boolean {
   const family = normaliseFamilyName(name.family);
   const given = normaliseGivenNames(name.given);
-  if (isPlaceholderFullName(given, family)) return false;
+  if (isPlaceholderFullName(given, family) || isPlaceholderWithDesignators(name)) return false;
   return family !== null || given.givenName !== null;
 }
 

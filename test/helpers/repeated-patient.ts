@@ -32,11 +32,17 @@ export function repeatedPatient(count: number): string {
   }));
 }
 
+/** How an emergency department names an unidentified man. */
+const UNIDENTIFIED_NAMES = [
+  { use: 'official', family: 'Unknown', given: ['Patient'] },
+  { family: 'Doe', given: ['John'] },
+  { use: 'official', family: 'Unknown', given: ['Male'] },
+  { family: 'Unidentified', given: ['M', '7'] },
+];
+
 export function placeholderPatients(count: number): string {
   return repeated(count, (i) => ({
-    name: [
-      i % 2 === 0 ? { use: 'official', family: 'Unknown', given: ['Patient'] } : { family: 'Doe', given: ['John'] },
-    ],
+    name: [UNIDENTIFIED_NAMES[i % UNIDENTIFIED_NAMES.length]],
     gender: 'male',
     birthDate: '1900-01-01',
     address: [{ use: 'home', line: ['1 Main Street'], city: 'Springfield', state: 'ND', postalCode: '72419' }],

@@ -78,6 +78,27 @@ describe('placeholder names', () => {
       expect(selectCurrentName([name, { use: 'usual', family: 'Garcia', given: ['Maria'] }])?.family).toBe('Garcia');
     }
   });
+
+  it('a placeholder with a sex or a number beside it is a placeholder as a whole name, in either part', () => {
+    for (const [given, family] of [
+      ['Male', 'Unknown'],
+      ['FEMALE', 'Unidentified'],
+      ['M', 'Unknown'],
+      ['Male 12', 'Unknown'],
+      ['Unknown', 'Male'],
+      ['Unknown Female', undefined],
+    ] as const) {
+      const name: R4HumanName = { use: 'official', ...(family === undefined ? {} : { family }), given: [given] };
+      expect(placeholderParts([name]), `${given} ${family}`).toEqual(
+        family === undefined ? ['given'] : ['family', 'given'],
+      );
+      expect(selectCurrentName([name]), `${given} ${family}`).toBeUndefined();
+    }
+    // Beside a real name the sex and the initial stay what they are: a given name, an initial.
+    expect(placeholderParts([{ family: 'Unknown', given: ['Maria'] }])).toEqual(['family']);
+    expect(placeholderParts([{ family: 'Smith', given: ['M'] }])).toEqual([]);
+    expect(selectCurrentName([{ family: 'Male', given: ['Anna'] }])?.family).toBe('Male');
+  });
 });
 
 describe('normaliseGivenNames', () => {

@@ -1,6 +1,6 @@
 /**
- * A registry's unidentified patients, as an emergency department registers them: "Unknown Patient" and "John Doe",
- * born 1900-01-01, at the hospital's own address, 130 different people with 130 medical record numbers from one
+ * A registry's unidentified patients, as an emergency department registers them: "Unknown Patient", "John Doe",
+ * "Unknown Male" and "Unidentified M 7", born 1900-01-01, at the hospital's own address, 130 different people with 130 medical record numbers from one
  * source. Through the real `mpi-console ingest`, into a sandbox of synthetic people: the placeholder name and birth
  * date are missing for matching, so none of them is linked to another (without the placeholder rules they were linked
  * together), no review case pairs them on the address alone (384 did), and the report lists each placeholder by line
