@@ -138,8 +138,8 @@ export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { name: string; why: string
   PossibleTwin: {
     name: 'possible twin',
     brief:
-      'same family name and birth date (a keying error apart under another sex), and given names that leave twins possible: another, one that only sounds alike, or none on one record, with a sex on both records; a newborn placeholder such as Baby Boy; or any difference when both records say a multiple birth',
-    why: 'The records share family name and birth date (or, with another sex recorded, birth dates a keying error apart), and their given names leave it open whether they are one person or twins: another given name, one that only sounds alike (Anais and Janis), or none on one of them, with a sex on both records; a newborn’s placeholder (Baby Boy, Twin A) on one of them; or given names that differ at all (Jayden and Jaydon) when both records say a multiple birth. Possible twins or household members of one age; shared contact details and family numbers do not tell them apart',
+      'same family name and birth date (a keying error apart under another sex), and given names that leave twins possible: another, one that only sounds alike, none on one record, or the same one with middle names that name two people at one home, with a sex on both records; a newborn placeholder such as Baby Boy; or any difference when both records say a multiple birth',
+    why: 'The records share family name and birth date (or, with another sex recorded, birth dates a keying error apart), and their given names leave it open whether they are one person or twins: another given name, one that only sounds alike (Anais and Janis), none on one of them, or the same first name with other middle names at one home (Maria Fernanda and Maria José), with a sex on both records; a newborn’s placeholder (Baby Boy, Twin A) on one of them; or given names that differ at all (Jayden and Jaydon) when both records say a multiple birth. Possible twins or household members of one age; shared contact details and family numbers do not tell them apart',
   },
   SharedIdentifier: {
     name: 'shared number',
