@@ -29,7 +29,7 @@ import { requireTenant } from '../store/tenants.ts';
 import { createScorer, type PairOutcome, type Scorer } from '../scoring/scorer.ts';
 import { isStronger } from '../scoring/stronger-outcome.ts';
 import { identityKeys } from '../jobs/population.ts';
-import { judgeIdentity, type CompareFirst } from '../assurance/link-quality.ts';
+import { judgeIdentity, type CompareFirst } from '../ingest/identity-judgement.ts';
 import { MAX_IDENTITY_RECORDS, type LinkFlag } from '../contract/link-quality.ts';
 
 /** Records of each identity compared when a case is opened (its oldest). */

@@ -3,12 +3,8 @@ import { join } from 'node:path';
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import { createRng } from '../../../engine/synthetic/prng.ts';
 import { tempDir } from '../../helpers/temp.ts';
-import {
-  doubtOf,
-  identitiesWithSeveral,
-  judgeIdentity,
-  SEVERAL_AFTER_SQL,
-} from '../../../engine/assurance/link-quality.ts';
+import { identitiesWithSeveral, SEVERAL_AFTER_SQL } from '../../../engine/assurance/link-quality.ts';
+import { doubtOf, judgeIdentity } from '../../../engine/ingest/identity-judgement.ts';
 import { createScorer } from '../../../engine/scoring/scorer.ts';
 import type { MatchFields } from '../../../engine/contract/fields.ts';
 import { testProfile } from '../../helpers/registry.ts';
