@@ -22,7 +22,8 @@ export type WarnedLine = z.infer<typeof WarnedLineSchema>;
 /**
  * Review cases opened per 1,000 records matched. Ingestion matches each new record (`created`); a job matches
  * the records it imports and the identities its matching phase visits. `perThousand` is null when nothing was
- * matched.
+ * matched. An ingestion's rate counts the cases its new records opened; `reviewCasesCreated` counts those and the
+ * LinkQuality cases of updates that left their record apart from the rest of its identity.
  */
 export const ReviewRateSchema = z.object({
   reviewCases: z.number().int(),

@@ -49,10 +49,12 @@ export function tally(report: IngestReport, line: number, outcome: RecordOutcome
       if (outcome.linked === 'auto-linked') report.autoLinked++;
       else report.newIdentities++;
       report.reviewCasesCreated += outcome.reviewCases;
-      report.reviewRate = reviewRate(report.reviewCasesCreated, report.created);
+      report.reviewRate = reviewRate((report.reviewRate?.reviewCases ?? 0) + outcome.reviewCases, report.created);
       return;
     case 'updated':
+      // A LinkQuality case about the updated record's identity: among the cases, not in the rate of new records.
       report.updated++;
+      report.reviewCasesCreated += outcome.reviewCases;
       return;
     case 'unchanged':
       report.unchanged++;

@@ -156,6 +156,7 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
                 break;
               case 'updated':
                 counters.updated++;
+                counters.reviewCreated += outcome.reviewCases;
                 break;
               case 'unchanged':
               case 'stale':

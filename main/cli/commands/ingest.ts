@@ -54,9 +54,17 @@ export async function ingest(cli: CliContext): Promise<number> {
         ['accepted with warnings', String(warnings.length)],
       ]),
     );
-    if (report.reviewCasesCreated > 0) {
+    // The rate counts the new records' cases; the rest are LinkQuality cases of updates (engine/ingest/ingestor.ts).
+    const fromNew = report.reviewRate?.reviewCases ?? report.reviewCasesCreated;
+    const fromUpdates = report.reviewCasesCreated - fromNew;
+    if (fromNew > 0) {
       cli.write(
         `\nSee the review cases: mpi-console reviews --kind IngestionMatch --source ${report.sourceSystem} (or the console's Review cases page).\n`,
+      );
+    }
+    if (fromUpdates > 0) {
+      cli.write(
+        `\n${String(fromUpdates)} updated ${fromUpdates === 1 ? 'record no longer matches' : 'records no longer match'} the rest of ${fromUpdates === 1 ? 'its identity' : 'their identities'}, linked as before until a reviewer decides: mpi-console reviews --kind LinkQuality --source ${report.sourceSystem}\n`,
       );
     }
     if (warnings.length > 0) {
