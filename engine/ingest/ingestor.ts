@@ -22,6 +22,7 @@ import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/store.ts';
 import type { ErrorIssue } from '../contract/errors.ts';
 import type { MatchFields } from '../contract/fields.ts';
+import { MAX_IDENTITY_RECORDS } from '../contract/link-quality.ts';
 import { EngineError, validationError } from '../contract/errors.ts';
 import type { Settings } from '../config/settings.ts';
 import { isFutureInstant } from '../fhir/patient.ts';
@@ -59,7 +60,6 @@ import { refusalOf } from './refusal.ts';
 import { reviewCaseId } from './review-case-id.ts';
 import { doubtOf, judgeIdentity } from './identity-judgement.ts';
 import { openLinkCase } from './link-case.ts';
-import { MAX_IDENTITY_RECORDS } from '../contract/link-quality.ts';
 import { opensReviewCase } from './review-gate.ts';
 
 export const MAX_REVIEW_CASES_PER_RECORD = 3;

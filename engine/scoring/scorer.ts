@@ -79,6 +79,21 @@ export function hasNameEvidence(similarity: Float64Array): boolean {
   return !Number.isNaN(similarity[FAMILY_NAME] ?? Number.NaN) || !Number.isNaN(similarity[GIVEN_NAME] ?? Number.NaN);
 }
 
+/** What the pair's flags say of its given names, for the twin rule (field-comparison.ts pairFlags). */
+export interface TwinHints {
+  /** The given names agree only by sound (and no personal identifier agrees: the caller passes false then). */
+  readonly soundAlikeGivenNames?: boolean;
+  /** A newborn's placeholder given names on either record. */
+  readonly newbornName?: boolean;
+  /** Both records say one of a multiple birth. */
+  readonly multipleBirth?: boolean;
+  /**
+   * Both records carry middle names and they name two people (comparators/middle-names.ts), and no personal identifier
+   * agrees (the caller passes false then).
+   */
+  readonly middleNamesDisagree?: boolean;
+}
+
 /**
  * Twins and same-age household members: the same family name (at least Strong) and birth date (Exact), but
  * given names that do not agree (below Strong; below Exact when the recorded sexes differ), with the sex recorded
@@ -141,21 +156,6 @@ export function hasNameEvidence(similarity: Float64Array): boolean {
  *    likely two twins as one twin's typo. Two other birth orders make the given names Different first
  *    (field-comparison.ts markMultipleBirths).
  */
-/** What the pair's flags say of its given names, for the twin rule (field-comparison.ts pairFlags). */
-export interface TwinHints {
-  /** The given names agree only by sound (and no personal identifier agrees: the caller passes false then). */
-  readonly soundAlikeGivenNames?: boolean;
-  /** A newborn's placeholder given names on either record. */
-  readonly newbornName?: boolean;
-  /** Both records say one of a multiple birth. */
-  readonly multipleBirth?: boolean;
-  /**
-   * Both records carry middle names and they name two people (comparators/middle-names.ts), and no personal identifier
-   * agrees (the caller passes false then).
-   */
-  readonly middleNamesDisagree?: boolean;
-}
-
 export function possibleTwin(similarity: Float64Array, hints: TwinHints = {}): boolean {
   const { soundAlikeGivenNames = false, newbornName = false, multipleBirth = false } = hints;
   if ((similarity[FAMILY_NAME] ?? 0) < BAND_FLOORS.Strong) return false;
