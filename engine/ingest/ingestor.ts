@@ -44,7 +44,7 @@ import {
   type CandidateMember,
   type RecordWrite,
 } from '../store/records.ts';
-import { getIdentity, identityOfRecord, insertIdentity, linkRecord } from '../store/identities.ts';
+import { getIdentity, identityOfRecord, identityVersions, insertIdentity, linkRecord } from '../store/identities.ts';
 import { addTags } from '../store/tags.ts';
 import { rebuildCanonical, retagIdentity } from './identity-rebuild.ts';
 import { decidedDistinct, insertReviewCase } from '../store/reviews.ts';
@@ -397,7 +397,7 @@ export class Ingestor {
     const judged = judgeIdentity(this.scorer, members, rows.length, MAX_IDENTITY_RECORDS, probable);
     const weakest = judged.weakest;
     const pair = weakest === null ? undefined : [members[weakest.a], members[weakest.b]];
-    const identity = getIdentity(store, tenantId, identityId);
+    const identity = { identityId, ...identityVersions(store, tenantId, identityId) };
     return openLinkCase(
       store,
       tenantId,

@@ -5,6 +5,7 @@
  */
 import type { FieldEvidence } from '../contract/matching.ts';
 import type { Store } from '../store/store.ts';
+import { identityState } from '../store/identities.ts';
 import { hasDecidedCaseAt, hasOpenCaseFor, insertReviewCase } from '../store/reviews.ts';
 import { reviewCaseId } from './review-case-id.ts';
 
@@ -35,11 +36,8 @@ export function openLinkCase(
   at: string,
 ): boolean {
   const { identity } = link;
-  const now = store
-    .statement('SELECT logical_version, status FROM identity WHERE tenant_id = ? AND identity_id = ?')
-    .raw()
-    .get(tenantId, identity.identityId) as [number, string] | undefined;
-  if (now?.[0] !== identity.version || now[1] !== 'active') return false;
+  const now = identityState(store, tenantId, identity.identityId);
+  if (now?.version !== identity.version || !now.active) return false;
   const side = { identityId: identity.identityId, version: identity.version };
   if (hasOpenCaseFor(store, tenantId, side, side) || hasDecidedCaseAt(store, tenantId, side)) return false;
   return insertReviewCase(

@@ -148,7 +148,7 @@ export function householdGate(similarity: Float64Array, personalIdentifier = fal
  * patient, whose name and birth date are placeholders, normalised away; a feed that sends a family name and contact
  * details only). The family name is the household's too.
  */
-function nothingPersonal(similarity: Float64Array): boolean {
+export function nothingPersonal(similarity: Float64Array): boolean {
   return Number.isNaN(similarity[GIVEN_NAME] ?? Number.NaN) && Number.isNaN(similarity[BIRTH_DATE] ?? Number.NaN);
 }
 

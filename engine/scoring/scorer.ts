@@ -48,7 +48,13 @@ import {
   priorAdjustment,
   type CompiledModel,
 } from './fellegi-sunter.ts';
-import { householdGate, notCounted, personalIdentifierAgrees, sharedIdentifier } from './household-evidence.ts';
+import {
+  householdGate,
+  nothingPersonal,
+  notCounted,
+  personalIdentifierAgrees,
+  sharedIdentifier,
+} from './household-evidence.ts';
 import { FIELD_WEIGHTS, WEIGHTED_SIMILARITY_VERSION, weightedSimilarity } from './weighted-similarity.ts';
 import { identifierValue, prepareRecord, type NameSets, type PreparedRecord } from './prepared-record.ts';
 import {
@@ -221,8 +227,8 @@ const disagrees = (similarity: Float64Array, field: number): boolean =>
  */
 export function namesOnly(similarity: Float64Array, identifierAgrees: boolean): boolean {
   if (!Number.isNaN(similarity[BIRTH_DATE] ?? Number.NaN)) return false;
-  // A family name alone: every other agreement is the household's (household-evidence.ts nothingPersonal).
-  if (Number.isNaN(similarity[GIVEN_NAME] ?? Number.NaN)) return !identifierAgrees;
+  // A family name alone: every other agreement is the household's.
+  if (nothingPersonal(similarity)) return !identifierAgrees;
   if (agrees(similarity, ADDRESS_LINE) || agrees(similarity, POSTAL_CODE) || agrees(similarity, IDENTIFIER))
     return false;
   const elsewhere =

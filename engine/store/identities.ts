@@ -50,6 +50,19 @@ export function identityVersions(
   return { version: row.logical_version, enterpriseId: row.enterprise_id };
 }
 
+/** The identity's version and whether it is active; undefined when the tenant has no such identity. */
+export function identityState(
+  store: Store,
+  tenantId: string,
+  identityId: number,
+): { version: number; active: boolean } | undefined {
+  const row = store
+    .statement('SELECT logical_version, status FROM identity WHERE tenant_id = ? AND identity_id = ?')
+    .raw()
+    .get(tenantId, identityId) as [number, string] | undefined;
+  return row === undefined ? undefined : { version: row[0], active: row[1] === 'active' };
+}
+
 export function insertIdentity(
   store: Store,
   tenantId: string,
