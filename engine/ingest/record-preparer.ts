@@ -10,6 +10,8 @@ import { validatePatient } from '../fhir/patient.ts';
 import { localIdentifierOf } from '../fhir/local-id.ts';
 import { matchFieldsOf } from '../normalise/record.ts';
 import { placeholderParts } from '../normalise/name.ts';
+import { placeholderIdentifierIndexes } from '../normalise/identifier.ts';
+import { placeholderContactIndexes } from '../normalise/telecom.ts';
 import { blockingTags, type BlockingTag, type KeyRing } from '../blocking/tags.ts';
 import type { RecordWrite } from '../store/records.ts';
 import { payloadDigest } from './payload-digest.ts';
@@ -65,18 +67,28 @@ export class RecordPreparer {
   private prepareValid(resource: unknown, resourceJson: string, withTags: boolean): PreparedResource {
     const validation = validatePatient(resource);
     if (!validation.ok) return { kind: 'rejected', issues: validation.issues };
-    // A placeholder name is missing for matching (normalise/name.ts); the report names the part, never the value.
+    const { source, blocking, ring } = this.setup;
+    // Placeholder names, identifiers and contact details are missing for matching (normalise/name.ts,
+    // placeholder-values.ts); the report names the element, never the value.
+    const patient = validation.patient;
     const warnings = [
       ...validation.warnings,
-      ...placeholderParts(validation.patient.name).map((part) => ({
+      ...placeholderParts(patient.name).map((part) => ({
         path: `name.${part}`,
         message: 'is a placeholder for an unknown name; ignored for matching',
       })),
+      ...placeholderIdentifierIndexes(patient.identifier, source.LocalIdentifierSystem).map((index) => ({
+        path: `identifier[${String(index)}].value`,
+        message: 'is a placeholder, not a number of the patient; ignored for matching',
+      })),
+      ...placeholderContactIndexes(patient.telecom).map((index) => ({
+        path: `telecom[${String(index)}].value`,
+        message: 'is a placeholder for no phone or e-mail address; ignored for matching',
+      })),
     ];
-    const { source, blocking, ring } = this.setup;
-    const local = localIdentifierOf(validation.patient, source.LocalIdentifierSystem);
+    const local = localIdentifierOf(patient, source.LocalIdentifierSystem);
     if (!local.ok) return { kind: 'rejected', issues: [local.issue] };
-    const fields = matchFieldsOf(validation.patient, {
+    const fields = matchFieldsOf(patient, {
       localIdentifierSystem: source.LocalIdentifierSystem,
       ignoreBirthDate: warnings.some((w) => w.path === 'birthDate'),
     });
@@ -91,7 +103,7 @@ export class RecordPreparer {
         // A future instant (a warning) is unknown for ordering, as if absent.
         sourceLastUpdated: warnings.some((w) => w.path === 'meta.lastUpdated')
           ? null
-          : (validation.patient.meta?.lastUpdated ?? null),
+          : (patient.meta?.lastUpdated ?? null),
       },
       ...(withTags ? { tags: blockingTags(fields, blocking, ring) } : {}),
       warnings,

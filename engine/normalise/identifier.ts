@@ -1,6 +1,7 @@
 import type { R4Identifier } from '../fhir/patient.ts';
 import { isLocalIdentifier } from '../fhir/local-id.ts';
 import { normaliseCode } from './code.ts';
+import { isPlaceholderIdentifier } from './placeholder-values.ts';
 
 export interface MatchIdentifier {
   readonly system: string;
@@ -22,7 +23,8 @@ function compare(a: MatchIdentifier, b: MatchIdentifier): number {
 /**
  * The identifiers used for matching: all but the record's own local identifier(s), system trimmed but
  * otherwise verbatim (systems are case-sensitive URIs), value normalised; sorted by system then value,
- * without duplicates. Identifiers whose value normalises to nothing are dropped.
+ * without duplicates. Identifiers whose value normalises to nothing or is a placeholder (placeholder-values.ts:
+ * "999-99-9999", "UNKNOWN") are dropped.
  */
 export function matchIdentifiersOf(
   identifiers: readonly R4Identifier[] | undefined,
@@ -34,8 +36,27 @@ export function matchIdentifiersOf(
     if (isLocalIdentifier(identifier, localIdentifierSystem)) continue;
     const system = identifier.system.trim();
     const value = normaliseIdentifierValue(identifier.value);
-    if (system !== '' && value !== null) out.push({ system, value });
+    if (system !== '' && value !== null && !isPlaceholderIdentifier(system, identifier.value, value)) {
+      out.push({ system, value });
+    }
   }
   out.sort(compare);
   return out.filter((id, i) => i === 0 || compare(id, out[i - 1] ?? id) !== 0);
+}
+
+/**
+ * The indexes of the identifiers (other than the record's own) whose value is a placeholder: matching drops them,
+ * and the ingest report warns of each (record-preparer.ts), naming the element, never the value.
+ */
+export function placeholderIdentifierIndexes(
+  identifiers: readonly R4Identifier[] | undefined,
+  localIdentifierSystem: string | undefined,
+): number[] {
+  const out: number[] = [];
+  (identifiers ?? []).forEach((identifier, index) => {
+    if (isLocalIdentifier(identifier, localIdentifierSystem)) return;
+    const value = normaliseIdentifierValue(identifier.value);
+    if (value !== null && isPlaceholderIdentifier(identifier.system.trim(), identifier.value, value)) out.push(index);
+  });
+  return out;
 }

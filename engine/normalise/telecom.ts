@@ -1,10 +1,12 @@
 import type { R4ContactPoint } from '../fhir/patient.ts';
 import { normaliseEmail } from './email.ts';
 import { normalisePhone } from './phone.ts';
+import { isPlaceholderEmail, isPlaceholderPhone } from './placeholder-values.ts';
 
 /**
  * Picking the phone and e-mail to match on. Contact points whose value does not normalise (too few
- * digits, no '@') are passed over rather than ending the search.
+ * digits, no '@') or is a placeholder (placeholder-values.ts: "000-000-0000", "noemail@noemail.com") are passed
+ * over rather than ending the search.
  */
 
 function isPhoneLike(c: R4ContactPoint): boolean {
@@ -22,7 +24,7 @@ export function phoneOf(telecom: readonly R4ContactPoint[] | undefined): string 
   for (const contact of telecom) {
     if (!isPhoneLike(contact)) continue;
     const phone = normalisePhone(contact.value);
-    if (phone === null) continue;
+    if (phone === null || isPlaceholderPhone(phone)) continue;
     if (isPersonal(contact)) return phone;
     fallback ??= phone;
   }
@@ -35,7 +37,22 @@ export function emailOf(telecom: readonly R4ContactPoint[] | undefined): string 
   for (const contact of telecom) {
     if (contact.system !== 'email') continue;
     const email = normaliseEmail(contact.value);
-    if (email !== null) return email;
+    if (email !== null && !isPlaceholderEmail(email)) return email;
   }
   return null;
+}
+
+/** The indexes of the phone, sms and e-mail contact points whose value is a placeholder (matching passes them over). */
+export function placeholderContactIndexes(telecom: readonly R4ContactPoint[] | undefined): number[] {
+  const out: number[] = [];
+  (telecom ?? []).forEach((contact, index) => {
+    if (isPhoneLike(contact)) {
+      const phone = normalisePhone(contact.value);
+      if (phone !== null && isPlaceholderPhone(phone)) out.push(index);
+    } else if (contact.system === 'email') {
+      const email = normaliseEmail(contact.value);
+      if (email !== null && isPlaceholderEmail(email)) out.push(index);
+    }
+  });
+  return out;
 }

@@ -32,7 +32,7 @@ function lopez(id: string, given: string, birthDate: string): string {
   return JSON.stringify(
     householdPatient({
       id,
-      identifier: [{ system: SSN, value: '123-45-6789' }],
+      identifier: [{ system: SSN, value: '532-61-8842' }],
       name: [{ family: 'Lopez', given: [given] }],
       gender: 'female',
       birthDate,

@@ -126,3 +126,29 @@ export function namedTwins(pairs: number, orders: boolean): string {
     }).join('\n') + '\n'
   );
 }
+
+/** What registration staff type for a national number the patient does not have or know, in the forms seen. */
+export const PLACEHOLDER_NUMBERS = ['999-99-9999', '000000000', '123-45-6789', 'UNKNOWN', '***-**-1234', '111111111'];
+
+/**
+ * `placeholderNumberPatients`: different people (each their own name, sex, birth date and home) whom a source
+ * registered with a placeholder national number (PLACEHOLDER_NUMBERS in turn) and placeholder phone and e-mail.
+ */
+export function placeholderNumberPatients(count: number, nationalIdSystem: string): string {
+  const FAMILIES = ['Okafor', 'Lindqvist', 'Haddad', 'Moreau', 'Tanaka', 'Brennan', 'Kowalski', 'Ferreira', 'Novak'];
+  const GIVEN = ['Amara', 'Bruno', 'Chiara', 'Dmitri', 'Elif', 'Farid', 'Greta', 'Hiro', 'Ines', 'Jonas', 'Kalani'];
+  return repeated(count, (i) => ({
+    identifier: [
+      { system: 'urn:mpi-demo:st-marys-hospital:mrn', value: `PHN${String(i).padStart(5, '0')}` },
+      { system: nationalIdSystem, value: PLACEHOLDER_NUMBERS[i % PLACEHOLDER_NUMBERS.length] },
+    ],
+    name: [{ use: 'official', family: FAMILIES[i % FAMILIES.length], given: [GIVEN[i % GIVEN.length]] }],
+    gender: i % 2 === 0 ? 'female' : 'male',
+    birthDate: `${String(1940 + (i % 60))}-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`,
+    telecom: [
+      { system: 'phone', value: '000-000-0000' },
+      { system: 'email', value: 'noemail@noemail.com' },
+    ],
+    address: [{ use: 'home', line: [`${String(i + 1)} Harbour Street`], city: 'Springfield', postalCode: '72419' }],
+  }));
+}

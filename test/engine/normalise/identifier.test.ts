@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { matchIdentifiersOf, normaliseIdentifierValue } from '../../../engine/normalise/identifier.ts';
+import {
+  matchIdentifiersOf,
+  normaliseIdentifierValue,
+  placeholderIdentifierIndexes,
+} from '../../../engine/normalise/identifier.ts';
 
 const LOCAL = 'urn:oid:1.2.3.local';
 
@@ -44,5 +48,16 @@ describe('matchIdentifiersOf', () => {
   it('keeps every identifier when no local system is configured', () => {
     expect(matchIdentifiersOf([{ system: LOCAL, value: '1' }], undefined)).toEqual([{ system: LOCAL, value: '1' }]);
     expect(matchIdentifiersOf(undefined, LOCAL)).toEqual([]);
+  });
+
+  it('drops placeholder values (never the local one) and lists them by index', () => {
+    const identifiers = [
+      { system: LOCAL, value: '0000' },
+      { system: 'http://hl7.org/fhir/sid/us-ssn', value: '999-99-9999' },
+      { system: 'urn:z', value: 'UNKNOWN' },
+      { system: 'urn:z', value: 'B-2' },
+    ];
+    expect(matchIdentifiersOf(identifiers, LOCAL)).toEqual([{ system: 'urn:z', value: 'B2' }]);
+    expect(placeholderIdentifierIndexes(identifiers, LOCAL)).toEqual([1, 2]);
   });
 });

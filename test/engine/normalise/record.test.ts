@@ -19,7 +19,7 @@ describe('matchFieldsOf', () => {
       identifier: [
         { system: MRN, value: 'MRN-1' },
         { system: 'http://ns.electronichealth.net.au/id/medicare-number', value: '2123 45670 1' },
-        { system: 'http://hl7.org/fhir/sid/us-ssn', value: '123-45-6789' },
+        { system: 'http://hl7.org/fhir/sid/us-ssn', value: '532-61-8842' },
       ],
       name: [
         { use: 'maiden', family: 'Jones' },
@@ -52,7 +52,7 @@ describe('matchFieldsOf', () => {
       phone: '0298765432',
       email: 'maria@example.org',
       identifiers: [
-        { system: 'http://hl7.org/fhir/sid/us-ssn', value: '123456789' },
+        { system: 'http://hl7.org/fhir/sid/us-ssn', value: '532618842' },
         { system: 'http://ns.electronichealth.net.au/id/medicare-number', value: '2123456701' },
       ],
     };

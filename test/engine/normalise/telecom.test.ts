@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { emailOf, phoneOf } from '../../../engine/normalise/telecom.ts';
+import { emailOf, phoneOf, placeholderContactIndexes } from '../../../engine/normalise/telecom.ts';
 
 describe('phoneOf', () => {
   it('prefers a home or mobile phone or sms number', () => {
     expect(
       phoneOf([
-        { system: 'phone', value: '03 1111 1111', use: 'work' },
-        { system: 'fax', value: '03 2222 2222', use: 'home' },
-        { system: 'sms', value: '0400 000 000', use: 'mobile' },
-        { system: 'phone', value: '03 3333 3333', use: 'home' },
+        { system: 'phone', value: '03 9123 4411', use: 'work' },
+        { system: 'fax', value: '03 9222 8812', use: 'home' },
+        { system: 'sms', value: '0400 123 987', use: 'mobile' },
+        { system: 'phone', value: '03 9333 1234', use: 'home' },
       ]),
-    ).toBe('0400000000');
+    ).toBe('0400123987');
   });
 
   it('falls back to the first usable phone-like number', () => {
@@ -18,15 +18,28 @@ describe('phoneOf', () => {
       phoneOf([
         { system: 'email', value: 'a@b.c' },
         { system: 'phone', value: '123', use: 'home' },
-        { system: 'phone', value: '03 1111 1111', use: 'work' },
-        { system: 'sms', value: '0400 000 000' },
+        { system: 'phone', value: '03 9123 4411', use: 'work' },
+        { system: 'sms', value: '0400 123 987' },
       ]),
-    ).toBe('0311111111');
+    ).toBe('0391234411');
+  });
+
+  it('passes over a placeholder number to the next one, and lists each placeholder', () => {
+    const telecom = [
+      { system: 'phone', value: '000-000-0000', use: 'home' },
+      { system: 'email', value: 'noemail@noemail.com' },
+      { system: 'phone', value: '(204) 555-0142', use: 'mobile' },
+      { system: 'email', value: 'ann@example.org' },
+    ] as const;
+    expect(phoneOf(telecom)).toBe('2045550142');
+    expect(emailOf(telecom)).toBe('ann@example.org');
+    expect(placeholderContactIndexes(telecom)).toEqual([0, 1]);
+    expect(phoneOf([{ system: 'phone', value: '999 999 9999' }])).toBeNull();
   });
 
   it('null when there is no usable number', () => {
     expect(phoneOf(undefined)).toBeNull();
-    expect(phoneOf([{ system: 'phone' }, { system: 'pager', value: '0311111111' }])).toBeNull();
+    expect(phoneOf([{ system: 'phone' }, { system: 'pager', value: '0391234411' }])).toBeNull();
   });
 });
 

@@ -29,14 +29,14 @@ interface Person {
 
 const MARIA: Person = { given: 'Maria', gender: 'female', birthDate: '1985-03-02' };
 
-/** Two records of the Lopez household, both carrying the number 123-45-6789, scored under the profile. */
+/** Two records of the Lopez household, both carrying the number 532-61-8842, scored under the profile. */
 function pair(a: Person, b: Person, profile = personal): MatchResult {
   const record = (p: Person) =>
     householdRecord({
       name: [{ family: 'Lopez', given: p.given.split(' ') }],
       ...(p.gender === null ? {} : { gender: p.gender }),
       birthDate: p.birthDate,
-      identifier: [{ system: SSN, value: '123456789' }],
+      identifier: [{ system: SSN, value: '532618842' }],
       ...(p.twin === undefined ? {} : { multipleBirthBoolean: true }),
     });
   return explainPair(profile, record(a), record(b));

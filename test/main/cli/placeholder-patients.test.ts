@@ -5,13 +5,22 @@
  * date are missing for matching, so none of them is linked to another (without the placeholder rules they were linked
  * together), no review case pairs them on the address alone (384 did), and the report lists each placeholder by line
  * and part, never its value. Then newborn twins registered before they are named ("Baby Boy A", "Baby Girl"): held
- * for review, never linked.
+ * for review, never linked. Then different people registered with a placeholder national number ("999-99-9999",
+ * "UNKNOWN", a masked one), phone and e-mail: the sandbox profile trusts the national number, so each was linked to
+ * all the others at score 1; now none is.
  */
 import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/temp.ts';
-import { namedTwins, newbornTwins, placeholderPatients } from '../../helpers/repeated-patient.ts';
+import {
+  PLACEHOLDER_NUMBERS,
+  namedTwins,
+  newbornTwins,
+  placeholderNumberPatients,
+  placeholderPatients,
+} from '../../helpers/repeated-patient.ts';
+import { NATIONAL_ID_SYSTEM } from '../../../engine/synthetic/generate.ts';
 import { runCli } from '../../helpers/cli.ts';
 
 const COUNT = 130;
@@ -52,6 +61,34 @@ describe('unidentified patients with placeholder names and birth dates', () => {
     const placeholders = (await runCli([...args, 'identities'])).stdout.split('\n').filter((l) => l.includes('\tRPT'));
     expect(placeholders).toHaveLength(COUNT);
     expect(new Set(placeholders.map((l) => l.split('\t')[2])).size).toBe(COUNT);
+  });
+
+  it('people registered with a placeholder national number, phone and e-mail are never linked by them', async () => {
+    const dir = tempDir();
+    const args = ['--db', join(dir, 'registry.db'), '--tenant', 't'];
+    expect((await runCli([...args, 'sandbox', 'init', '--synthetic', '300', '--seed', '4'])).code).toBe(0);
+    const file = join(dir, 'no-number.ndjson');
+    const COUNT_WITHOUT = 48;
+    writeFileSync(file, placeholderNumberPatients(COUNT_WITHOUT, NATIONAL_ID_SYSTEM));
+    const run = await runCli([...args, 'ingest', '--source', 'st-marys-hospital', '--ndjson', file, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as {
+      autoLinked: number;
+      newIdentities: number;
+      warnings: { line: number; issues: { path: string; message: string }[] }[];
+    };
+    expect(report).toMatchObject({ autoLinked: 0, newIdentities: COUNT_WITHOUT });
+    const ids = (await runCli([...args, 'identities'])).stdout.split('\n').filter((l) => l.includes('\tPHN'));
+    expect(new Set(ids.map((l) => l.split('\t')[2])).size).toBe(COUNT_WITHOUT);
+    // Every line is warned of its number, phone and e-mail, by element, never by value.
+    expect(report.warnings).toHaveLength(COUNT_WITHOUT);
+    expect(report.warnings[0]?.issues).toEqual([
+      { path: 'identifier[1].value', message: 'is a placeholder, not a number of the patient; ignored for matching' },
+      { path: 'telecom[0].value', message: 'is a placeholder for no phone or e-mail address; ignored for matching' },
+      { path: 'telecom[1].value', message: 'is a placeholder for no phone or e-mail address; ignored for matching' },
+    ]);
+    for (const number of PLACEHOLDER_NUMBERS) expect(run.stdout).not.toContain(number);
+    expect(run.stdout).not.toMatch(/noemail|000-000/);
   });
 
   it('newborn twins registered before they are named are held for review, never linked', async () => {

@@ -1,0 +1,60 @@
+/**
+ * A placeholder number under a trusted identifier system. Registration staff type 999-99-9999 (or 000-00-0000, a
+ * masked ***-**-1234, "UNKNOWN") for a patient without a number: the value is the same on every such patient's
+ * record, so on a system the profile trusts, two strangers of another name, sex, birth date and home were linked at
+ * score 1 on it, and one person registered with the placeholder at one source and the real number at another was
+ * refused as a trusted-identifier conflict. The placeholder is now missing for matching (normalise/placeholder-values.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { defaultProfile } from '../../../engine/profile/default-profile.ts';
+import type { MatchingProfile } from '../../../engine/contract/profile.ts';
+import { explainPair, householdRecord } from '../../helpers/household-patient.ts';
+import { PLACEHOLDER_NUMBERS } from '../../helpers/repeated-patient.ts';
+
+const SSN = 'http://hl7.org/fhir/sid/us-ssn';
+const trusted: MatchingProfile = {
+  ...defaultProfile([{ SourceSystem: 'a' }]),
+  TrustedIdentifierSystems: [SSN],
+  HardConflictRules: ['TrustedIdentifierMismatch'],
+};
+
+const record = (family: string, given: string, gender: string, birthDate: string, ssn: string, line: string) =>
+  householdRecord({
+    name: [{ family, given: [given] }],
+    gender,
+    birthDate,
+    identifier: [{ system: SSN, value: ssn }],
+    address: [{ line: [line], city: 'Springfield', postalCode: '72419' }],
+  });
+
+describe('a placeholder number under a trusted identifier system', () => {
+  it('never links strangers who share it', () => {
+    for (const placeholder of PLACEHOLDER_NUMBERS) {
+      const r = explainPair(
+        trusted,
+        record('Smith', 'John', 'male', '1980-01-02', placeholder, '1 Harbour Street'),
+        record('Jones', 'Mary', 'female', '1955-06-07', placeholder, '9 Quay Road'),
+      );
+      expect(r.decision, placeholder).toBe('no-match');
+    }
+  });
+
+  it("is no conflict with the person's real number on another record", () => {
+    for (const placeholder of PLACEHOLDER_NUMBERS) {
+      const r = explainPair(
+        trusted,
+        record('Smith', 'John', 'male', '1980-01-02', placeholder, '1 Harbour Street'),
+        record('Smith', 'John', 'male', '1980-01-02', '532-61-8842', '1 Harbour Street'),
+      );
+      expect(r.decision, placeholder).toBe('certain');
+    }
+  });
+
+  it('still links on a real number, and still refuses two real numbers that differ', () => {
+    const john = record('Smith', 'John', 'male', '1980-01-02', '532-61-8842', '1 Harbour Street');
+    const renamed = record('Smith', 'Jon', 'male', '1980-01-20', '532-61-8842', '9 Quay Road');
+    expect(explainPair(trusted, john, renamed).decision).toBe('certain');
+    const other = record('Smith', 'John', 'male', '1980-01-02', '532-61-8843', '1 Harbour Street');
+    expect(explainPair(trusted, john, other).decision).toBe('no-match');
+  });
+});
