@@ -12,6 +12,7 @@ import { matchFieldsOf } from '../normalise/record.ts';
 import { placeholderParts } from '../normalise/name.ts';
 import { placeholderIdentifierIndexes } from '../normalise/identifier.ts';
 import { placeholderContactIndexes } from '../normalise/telecom.ts';
+import { placeholderAddressIndex } from '../normalise/address.ts';
 import { blockingTags, type BlockingTag, type KeyRing } from '../blocking/tags.ts';
 import type { RecordWrite } from '../store/records.ts';
 import { payloadDigest } from './payload-digest.ts';
@@ -85,6 +86,7 @@ export class RecordPreparer {
         path: `telecom[${String(index)}].value`,
         message: 'is a placeholder for no phone or e-mail address; ignored for matching',
       })),
+      ...placeholderLine(placeholderAddressIndex(patient.address)),
     ];
     const local = localIdentifierOf(patient, source.LocalIdentifierSystem);
     if (!local.ok) return { kind: 'rejected', issues: [local.issue] };
@@ -109,4 +111,10 @@ export class RecordPreparer {
       warnings,
     };
   }
+}
+
+/** The warning for a placeholder address line, when the address matched on has one. */
+function placeholderLine(index: number | null): ErrorIssue[] {
+  if (index === null) return [];
+  return [{ path: `address[${String(index)}].line`, message: 'is a placeholder for no address; ignored for matching' }];
 }

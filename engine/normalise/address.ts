@@ -1,6 +1,7 @@
 import type { R4Address } from '../fhir/patient.ts';
 import { normalisePostalCode } from './postal.ts';
 import { normaliseText } from './text.ts';
+import { isPlaceholderAddressLine } from './placeholder-values.ts';
 
 export interface AddressFields {
   readonly addressLine: string | null;
@@ -27,13 +28,28 @@ export function normaliseAddressLines(lines: readonly string[] | undefined): str
   return out;
 }
 
+/**
+ * The matching fields of the selected address. Under a placeholder line ("Homeless", "No fixed abode":
+ * placeholder-values.ts) the line and the postcode are missing: the postcode is then where the patient was met (a
+ * shelter's, the hospital's), not a home. The city and state are kept: they place no one.
+ */
 export function addressFieldsOf(addresses: readonly R4Address[] | undefined): AddressFields {
   const address = selectAddress(addresses);
   if (address === undefined) return NO_ADDRESS;
+  const line = normaliseAddressLines(address.line);
+  const placeholder = line !== null && isPlaceholderAddressLine(line);
   return {
-    addressLine: normaliseAddressLines(address.line),
+    addressLine: placeholder ? null : line,
     city: address.city === undefined ? null : normaliseText(address.city),
     state: address.state === undefined ? null : normaliseText(address.state),
-    postalCode: normalisePostalCode(address.postalCode),
+    postalCode: placeholder ? null : normalisePostalCode(address.postalCode),
   };
+}
+
+/** The index of the selected address when its line is a placeholder (matching ignores it, the report warns), or null. */
+export function placeholderAddressIndex(addresses: readonly R4Address[] | undefined): number | null {
+  const address = selectAddress(addresses);
+  if (address === undefined || addresses === undefined) return null;
+  const line = normaliseAddressLines(address.line);
+  return line !== null && isPlaceholderAddressLine(line) ? addresses.indexOf(address) : null;
 }

@@ -1,6 +1,7 @@
 /**
- * Placeholder identifiers, phones and e-mail addresses: what registration staff type when the patient has none, does
- * not know it or declines to give it ("999-99-9999", "000-000-0000", "noemail@noemail.com", a masked "***-**-1234").
+ * Placeholder identifiers, phones, e-mail addresses and address lines: what registration staff type when the patient
+ * has none, does not know it or declines to give it ("999-99-9999", "000-000-0000", "noemail@noemail.com", a masked
+ * "***-**-1234", "Homeless", "No fixed abode").
  * Such a value is the same on the records of every patient who has none, so agreement on it says nothing about who
  * the person is, and on an identifier system the profile trusts it linked strangers outright (two patients of another
  * name, sex and birth date, both registered with 999-99-9999, at score 1). A placeholder is missing for matching,
@@ -140,4 +141,41 @@ export function isPlaceholderEmail(email: string): boolean {
   const mailbox = email.slice(0, at).replace(/[._+-]/g, '');
   const domainName = (email.slice(at + 1).split('.')[0] ?? '').replace(/[-_]/g, '');
   return PLACEHOLDER_MAILBOXES.has(mailbox) || isRepeated(mailbox, 3) || PLACEHOLDER_MAIL_DOMAINS.has(domainName);
+}
+
+/**
+ * Address lines (normalised text, text.ts: lower case, punctuation a space) that say the patient has no address: a
+ * homeless patient's "Homeless" or "No fixed abode" is the same on every such patient's record, and agreeing on it
+ * lifted the hold on two namesakes of whom one had no birth date. The whole line only: "Homeless shelter, 12 Quay
+ * Road" is a place.
+ */
+const PLACEHOLDER_ADDRESS_LINES: ReadonlySet<string> = new Set([
+  'homeless',
+  'homeless shelter',
+  'no fixed abode',
+  'no fixed address',
+  'nfa',
+  'no address',
+  'no permanent address',
+  'address unknown',
+  'unknown',
+  'unknown address',
+  'unk',
+  'none',
+  'na',
+  'n a',
+  'not known',
+  'not given',
+  'not provided',
+  'declined',
+  'refused',
+  'general delivery',
+  'transient',
+  'unhoused',
+  'undomiciled',
+]);
+
+/** True when a normalised address line says the patient has no address ("Homeless", "N/A", "No fixed abode"). */
+export function isPlaceholderAddressLine(line: string): boolean {
+  return PLACEHOLDER_ADDRESS_LINES.has(line);
 }

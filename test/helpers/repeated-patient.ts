@@ -132,7 +132,8 @@ export const PLACEHOLDER_NUMBERS = ['999-99-9999', '000000000', '123-45-6789', '
 
 /**
  * `placeholderNumberPatients`: different people (each their own name, sex, birth date and home) whom a source
- * registered with a placeholder national number (PLACEHOLDER_NUMBERS in turn) and placeholder phone and e-mail.
+ * registered with a placeholder national number (PLACEHOLDER_NUMBERS in turn) and placeholder phone and e-mail; every
+ * fourth of them homeless ("Homeless" as the address line).
  */
 export function placeholderNumberPatients(count: number, nationalIdSystem: string): string {
   const FAMILIES = ['Okafor', 'Lindqvist', 'Haddad', 'Moreau', 'Tanaka', 'Brennan', 'Kowalski', 'Ferreira', 'Novak'];
@@ -149,6 +150,8 @@ export function placeholderNumberPatients(count: number, nationalIdSystem: strin
       { system: 'phone', value: '000-000-0000' },
       { system: 'email', value: 'noemail@noemail.com' },
     ],
-    address: [{ use: 'home', line: [`${String(i + 1)} Harbour Street`], city: 'Springfield', postalCode: '72419' }],
+    address: [
+      { use: 'home', line: [i % 4 === 3 ? 'Homeless' : `${String(i + 1)} Harbour Street`], city: 'Springfield' },
+    ],
   }));
 }

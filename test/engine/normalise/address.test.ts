@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { R4Address } from '../../../engine/fhir/patient.ts';
-import { addressFieldsOf, normaliseAddressLines, selectAddress } from '../../../engine/normalise/address.ts';
+import {
+  addressFieldsOf,
+  normaliseAddressLines,
+  placeholderAddressIndex,
+  selectAddress,
+} from '../../../engine/normalise/address.ts';
 
 describe('selectAddress', () => {
   const work: R4Address = { use: 'work', city: 'Work' };
@@ -40,5 +45,24 @@ describe('addressFieldsOf', () => {
   it('joins lines with single spaces', () => {
     expect(normaliseAddressLines(['1  Main St.', 'Level 2'])).toBe('1 main st level 2');
     expect(normaliseAddressLines([])).toBeNull();
+  });
+});
+
+describe('a placeholder address line', () => {
+  it('drops the line and the postcode, keeps the city and state, and names the address', () => {
+    const addresses: R4Address[] = [
+      { use: 'work', line: ['1 Quay Road'], city: 'Port' },
+      { use: 'home', line: ['HOMELESS'], city: 'Springfield', state: 'ND', postalCode: '72419' },
+    ];
+    expect(addressFieldsOf(addresses)).toEqual({
+      addressLine: null,
+      city: 'springfield',
+      state: 'nd',
+      postalCode: null,
+    });
+    expect(placeholderAddressIndex(addresses)).toBe(1);
+    expect(placeholderAddressIndex([{ line: ['No fixed abode'] }])).toBe(0);
+    expect(placeholderAddressIndex([{ line: ['Homeless shelter', '12 Quay Road'] }])).toBeNull();
+    expect(placeholderAddressIndex(undefined)).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  isPlaceholderAddressLine,
   isPlaceholderEmail,
   isPlaceholderIdentifier,
   isPlaceholderPhone,
@@ -7,6 +8,7 @@ import {
 import { normaliseIdentifierValue } from '../../../engine/normalise/identifier.ts';
 import { normalisePhone } from '../../../engine/normalise/phone.ts';
 import { normaliseEmail } from '../../../engine/normalise/email.ts';
+import { normaliseAddressLines } from '../../../engine/normalise/address.ts';
 
 const SSN = 'http://hl7.org/fhir/sid/us-ssn';
 const SSN_OID = 'urn:oid:2.16.840.1.113883.4.1';
@@ -97,6 +99,22 @@ describe('isPlaceholderEmail', () => {
     '%s is an address',
     (raw) => {
       expect(isPlaceholderEmail(normaliseEmail(raw) ?? '')).toBe(false);
+    },
+  );
+});
+
+describe('isPlaceholderAddressLine', () => {
+  const line = (raw: string[]): boolean => isPlaceholderAddressLine(normaliseAddressLines(raw) ?? '');
+  it.each([['Homeless'], ['NO FIXED ABODE'], ['N/A'], ['unknown'], ['General Delivery'], ['No', 'fixed address']])(
+    '%j is a placeholder',
+    (...raw) => {
+      expect(line(raw)).toBe(true);
+    },
+  );
+  it.each([['27 Alder Road'], ['Homeless shelter, 12 Quay Road'], ['1 Unknown Street'], ['None Road']])(
+    '%j is an address',
+    (...raw) => {
+      expect(line(raw)).toBe(false);
     },
   );
 });

@@ -6,8 +6,8 @@
  * together), no review case pairs them on the address alone (384 did), and the report lists each placeholder by line
  * and part, never its value. Then newborn twins registered before they are named ("Baby Boy A", "Baby Girl"): held
  * for review, never linked. Then different people registered with a placeholder national number ("999-99-9999",
- * "UNKNOWN", a masked one), phone and e-mail: the sandbox profile trusts the national number, so each was linked to
- * all the others at score 1; now none is.
+ * "UNKNOWN", a masked one), phone and e-mail, some homeless: the sandbox profile trusts the national number, so each
+ * was linked to all the others at score 1; now none is.
  */
 import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
@@ -87,8 +87,12 @@ describe('unidentified patients with placeholder names and birth dates', () => {
       { path: 'telecom[0].value', message: 'is a placeholder for no phone or e-mail address; ignored for matching' },
       { path: 'telecom[1].value', message: 'is a placeholder for no phone or e-mail address; ignored for matching' },
     ]);
+    expect(report.warnings[3]?.issues.at(-1)).toEqual({
+      path: 'address[0].line',
+      message: 'is a placeholder for no address; ignored for matching',
+    });
     for (const number of PLACEHOLDER_NUMBERS) expect(run.stdout).not.toContain(number);
-    expect(run.stdout).not.toMatch(/noemail|000-000/);
+    expect(run.stdout).not.toMatch(/noemail|000-000|homeless/i);
   });
 
   it('newborn twins registered before they are named are held for review, never linked', async () => {

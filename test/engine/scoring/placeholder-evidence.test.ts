@@ -4,11 +4,15 @@
  * record, so on a system the profile trusts, two strangers of another name, sex, birth date and home were linked at
  * score 1 on it, and one person registered with the placeholder at one source and the real number at another was
  * refused as a trusted-identifier conflict. The placeholder is now missing for matching (normalise/placeholder-values.ts).
+ * So is a homeless patient's "Homeless" address line (and the postcode beside it): two namesakes, one without a birth
+ * date, were linked on it as on a shared home.
  */
 import { describe, expect, it } from 'vitest';
 import { defaultProfile } from '../../../engine/profile/default-profile.ts';
 import type { MatchingProfile } from '../../../engine/contract/profile.ts';
 import { explainPair, householdRecord } from '../../helpers/household-patient.ts';
+import { validatePatient } from '../../../engine/fhir/patient.ts';
+import { matchFieldsOf } from '../../../engine/normalise/record.ts';
 import { PLACEHOLDER_NUMBERS } from '../../helpers/repeated-patient.ts';
 
 const SSN = 'http://hl7.org/fhir/sid/us-ssn';
@@ -56,5 +60,30 @@ describe('a placeholder number under a trusted identifier system', () => {
     expect(explainPair(trusted, john, renamed).decision).toBe('certain');
     const other = record('Smith', 'John', 'male', '1980-01-02', '532-61-8843', '1 Harbour Street');
     expect(explainPair(trusted, john, other).decision).toBe('no-match');
+  });
+});
+
+describe('a placeholder address line', () => {
+  const homeless = (line: string, birthDate?: string) => {
+    const v = validatePatient({
+      resourceType: 'Patient',
+      name: [{ family: 'Smith', given: ['John'] }],
+      gender: 'male',
+      ...(birthDate === undefined ? {} : { birthDate }),
+      address: [{ line: [line], city: 'Springfield', postalCode: '72419' }],
+    });
+    if (!v.ok) throw new Error('invalid test patient');
+    return matchFieldsOf(v.patient, {});
+  };
+
+  it('does not lift the hold on namesakes of whom one has no birth date', () => {
+    for (const line of ['Homeless', 'No fixed abode', 'N/A']) {
+      const r = explainPair(trusted, homeless(line, '1970-01-01'), homeless(line));
+      expect([r.decision, r.limitedBy], line).toEqual(['probable', 'NamesOnly']);
+    }
+    // A real address shared is still as before: it lifts the hold.
+    expect(explainPair(trusted, homeless('27 Alder Road', '1970-01-01'), homeless('27 Alder Road')).decision).toBe(
+      'certain',
+    );
   });
 });
