@@ -214,11 +214,16 @@ function hasContent(name: R4HumanName): boolean {
   return family !== null || given.givenName !== null;
 }
 
-const NOT_CURRENT: ReadonlySet<string> = new Set(['old', 'maiden', 'nickname']);
+/**
+ * Names that are not the person's name now: old and maiden names (compared apart, previousFamilyNamesOf), a
+ * nickname, and an `anonymous` one (R4: an alias or pseudonym given to protect the patient's identity, such as a
+ * well-known patient's "Mary Jones"): matched on, the alias linked the patient to whoever really bears it.
+ */
+const NOT_CURRENT: ReadonlySet<string> = new Set(['old', 'maiden', 'nickname', 'anonymous']);
 
 /**
- * The name to match on: the `official` name, else the `usual`, else the first that is not old, maiden
- * or a nickname. Names without a usable family or given part are passed over, since they cannot be
+ * The name to match on: the `official` name, else the `usual`, else the first that is not old, maiden,
+ * a nickname or an anonymous alias. Names without a usable family or given part are passed over, since they cannot be
  * compared; a record left without one is matched as a record without names (see engine/scoring/scorer.ts).
  */
 export function selectCurrentName(names: readonly R4HumanName[] | undefined): R4HumanName | undefined {

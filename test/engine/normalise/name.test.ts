@@ -133,6 +133,7 @@ describe('selectCurrentName', () => {
   const old: R4HumanName = { use: 'old', family: 'Old' };
   const maiden: R4HumanName = { use: 'maiden', family: 'Maiden' };
   const nickname: R4HumanName = { use: 'nickname', given: ['Nick'] };
+  const alias: R4HumanName = { use: 'anonymous', family: 'Jones', given: ['Mary'] };
 
   it('prefers official, then usual, then the first other current name', () => {
     expect(selectCurrentName([old, plain, usual, official])).toBe(official);
@@ -141,8 +142,10 @@ describe('selectCurrentName', () => {
     expect(selectCurrentName([old, maiden, nickname, plain])).toBe(plain);
   });
 
-  it('never picks old, maiden or nickname names', () => {
+  it('never picks old, maiden, nickname or anonymous names', () => {
     expect(selectCurrentName([old, maiden, nickname])).toBeUndefined();
+    expect(selectCurrentName([alias])).toBeUndefined();
+    expect(selectCurrentName([alias, plain])).toBe(plain);
     expect(selectCurrentName(undefined)).toBeUndefined();
     expect(selectCurrentName([])).toBeUndefined();
   });

@@ -5,7 +5,8 @@
  * score 1 on it, and one person registered with the placeholder at one source and the real number at another was
  * refused as a trusted-identifier conflict. The placeholder is now missing for matching (normalise/placeholder-values.ts).
  * So is a homeless patient's "Homeless" address line (and the postcode beside it): two namesakes, one without a birth
- * date, were linked on it as on a shared home.
+ * date, were linked on it as on a shared home. And a name of use `anonymous` (an alias protecting a patient) is not
+ * matched as the patient's name.
  */
 import { describe, expect, it } from 'vitest';
 import { defaultProfile } from '../../../engine/profile/default-profile.ts';
@@ -85,5 +86,23 @@ describe('a placeholder address line', () => {
     expect(explainPair(trusted, homeless('27 Alder Road', '1970-01-01'), homeless('27 Alder Road')).decision).toBe(
       'certain',
     );
+  });
+});
+
+describe('an anonymous alias', () => {
+  it('is not matched as the name of the patient it protects', () => {
+    const mary = householdRecord({
+      name: [{ family: 'Jones', given: ['Mary'] }],
+      gender: 'female',
+      birthDate: '1971-04-02',
+    });
+    const alias = householdRecord({
+      name: [{ use: 'anonymous', family: 'Jones', given: ['Mary'] }],
+      gender: 'female',
+      birthDate: '1971-04-02',
+    });
+    const r = explainPair(trusted, mary, alias);
+    expect(r.decision).not.toBe('certain');
+    expect(r.limitedBy).toBe('NoNameEvidence');
   });
 });
