@@ -10,7 +10,7 @@
  * at Probable whenever the family names and birth dates agree (scoring/scorer.ts possibleTwin): twins and one baby's
  * two records look alike, and only a reviewer, or an identifier, tells them apart. The list keeps to words that are
  * not given as a person's name; "Bo" and "Babe", which are, stay off it, and a designator ("Male", "A") counts only
- * beside a word naming a newborn.
+ * beside a word naming a newborn, or a sex beside which of twins ("Female A").
  */
 
 /** Words that name a newborn: at least one must be there. */
@@ -54,14 +54,41 @@ const DESIGNATORS: ReadonlySet<string> = new Set([
  */
 const MOTHERS_BABY = /^[a-z]{2,}s(?:girl|boy)[a-d]?$/;
 
-/** True when the normalised given name and middle names are a newborn's placeholder (see the module comment). */
+/** Which of twins or triplets, and the sex: the designators that name a newborn together without a word for one. */
+const ORDERS: ReadonlySet<string> = new Set(['a', 'b', 'c', 'd', '1', '2', '3', '4', 'one', 'two', 'three']);
+const SEXES: ReadonlySet<string> = new Set(['male', 'female']);
+
+/** The mother's first name as a possessive ("judys", from "Judy's" or "Judys"), first, before one of these words. */
+const POSSESSIVE = /^[a-z]{2,}s$/;
+const AFTER_POSSESSIVE: ReadonlySet<string> = new Set(['girl', 'boy', 'baby']);
+
+/**
+ * True when the normalised given name and middle names are a newborn's placeholder (see the module comment). Besides
+ * the words above: the mother's names after "of" ("Baby of Maria", "Baby of Maria Garcia B"), the mother's first name
+ * as a possessive before the word for the baby ("Judy's Girl A", "Maria's Baby"), and a full sex word with which of
+ * twins ("Female A", "Male 2"; "Male" alone, or "M A", stays a name or initials).
+ */
 export function isNewbornName(givenName: string | null, middleNames: string | null): boolean {
   if (givenName === null) return false;
   const words = middleNames === null ? [givenName] : [givenName, ...middleNames.split(' ')];
   let named = false;
-  for (const word of words) {
-    if (NEWBORN_WORDS.has(word) || MOTHERS_BABY.test(word)) named = true;
-    else if (!DESIGNATORS.has(word)) return false;
+  let sex = false;
+  let order = false;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] ?? '';
+    if (NEWBORN_WORDS.has(word) || MOTHERS_BABY.test(word)) {
+      named = true;
+      if (words[i + 1] === 'of' && i + 2 < words.length) {
+        // The mother's names: every word after "of" up to a designator.
+        i += 2;
+        while (i + 1 < words.length && !DESIGNATORS.has(words[i + 1] ?? '')) i++;
+      }
+    } else if (i === 0 && POSSESSIVE.test(word) && AFTER_POSSESSIVE.has(words[1] ?? '')) {
+      continue;
+    } else if (DESIGNATORS.has(word)) {
+      sex ||= SEXES.has(word);
+      order ||= ORDERS.has(word);
+    } else return false;
   }
-  return named;
+  return named || (sex && order);
 }

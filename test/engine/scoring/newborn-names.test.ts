@@ -66,6 +66,18 @@ const TWINS: Record<string, [MatchFields, MatchFields]> = {
     newborn({ family: 'Smith', given: ['Judysgirla'] }, 'female'),
     newborn({ family: 'Smith', given: ['Judysgirlb'] }, 'female'),
   ],
+  'Baby of Maria A and Baby of Maria B (the mother’s name after “of”)': [
+    newborn({ family: 'Smith', given: ['Baby', 'of', 'Maria', 'A'] }, 'female'),
+    newborn({ family: 'Smith', given: ['Baby', 'of', 'Maria', 'B'] }, 'female'),
+  ],
+  'Judy’s Girl A and Judy’s Girl B': [
+    newborn({ family: 'Smith', given: ['Judy’s', 'Girl', 'A'] }, 'female'),
+    newborn({ family: 'Smith', given: ['Judy’s', 'Girl', 'B'] }, 'female'),
+  ],
+  'Female A and Female B': [
+    newborn({ family: 'Smith', given: ['Female', 'A'] }, 'female'),
+    newborn({ family: 'Smith', given: ['Female', 'B'] }, 'female'),
+  ],
   'Infant 1 and Infant 2': [
     newborn({ family: 'Smith', given: ['Infant 1'] }, 'female'),
     newborn({ family: 'Smith', given: ['Infant 2'] }, 'female'),
@@ -86,6 +98,12 @@ describe('newborn placeholder names', () => {
       ['judysgirl', 'a'],
       ['judysgirlb', null],
       ['marysboy', 'twin'],
+      ['baby', 'of maria'],
+      ['baby', 'of maria garcia b'],
+      ['judys', 'girl a'],
+      ['marias', 'baby'],
+      ['female', 'a'],
+      ['male', '2'],
     ] as const)
       expect(isNewbornName(given, middle), `${given} ${middle ?? ''}`).toBe(true);
     for (const [given, middle] of [
@@ -99,6 +117,13 @@ describe('newborn placeholder names', () => {
       ['elroy', null],
       ['sgirl', null],
       ['judysgirlz', null],
+      ['female', null],
+      ['m', 'a'],
+      ['judys', null],
+      ['maria', 'girl'],
+      ['liam', 'judys girl'],
+      ['of', 'maria'],
+      ['baby', 'of'],
     ] as const)
       expect(isNewbornName(given, middle), `${String(given)} ${middle ?? ''}`).toBe(false);
   });
