@@ -12,9 +12,17 @@ export interface AddressFields {
 
 const NO_ADDRESS: AddressFields = { addressLine: null, city: null, state: null, postalCode: null };
 
-/** The address to match on: the first `home` address, else the first address. */
+/**
+ * Addresses that are not where the patient lives: a `work` address is an employer's (shared by every colleague), an
+ * `old` one may house someone else now, a `billing` one is whoever pays.
+ */
+const NOT_A_HOME: ReadonlySet<string> = new Set(['work', 'old', 'billing']);
+
+/** The address to match on: the first `home` address, else the first that is not work, old or billing. */
 export function selectAddress(addresses: readonly R4Address[] | undefined): R4Address | undefined {
-  return addresses?.find((a) => a.use === 'home') ?? addresses?.[0];
+  return (
+    addresses?.find((a) => a.use === 'home') ?? addresses?.find((a) => a.use === undefined || !NOT_A_HOME.has(a.use))
+  );
 }
 
 /** Lines are normalised one by one and joined with single spaces; blank lines drop out. */

@@ -17,12 +17,20 @@ function isPersonal(c: R4ContactPoint): boolean {
   return c.use === 'home' || c.use === 'mobile';
 }
 
-/** The first usable phone or sms number with use home or mobile, else the first usable one. */
+/**
+ * Numbers that are not the patient's or the household's: a `work` number is an employer's line (a switchboard
+ * shared by every colleague), an `old` one may have passed to someone else.
+ */
+function isNotThePatients(c: R4ContactPoint): boolean {
+  return c.use === 'work' || c.use === 'old';
+}
+
+/** The first usable phone or sms number with use home or mobile, else the first usable one that is not work or old. */
 export function phoneOf(telecom: readonly R4ContactPoint[] | undefined): string | null {
   if (telecom === undefined) return null;
   let fallback: string | null = null;
   for (const contact of telecom) {
-    if (!isPhoneLike(contact)) continue;
+    if (!isPhoneLike(contact) || isNotThePatients(contact)) continue;
     const phone = normalisePhone(contact.value);
     if (phone === null || isPlaceholderPhone(phone)) continue;
     if (isPersonal(contact)) return phone;

@@ -12,9 +12,13 @@ describe('selectAddress', () => {
   const home: R4Address = { use: 'home', city: 'Home' };
   const home2: R4Address = { use: 'home', city: 'Home 2' };
 
-  it('takes the first home address, else the first', () => {
+  it('takes the first home address, else the first that is not work, old or billing', () => {
     expect(selectAddress([work, home, home2])).toBe(home);
-    expect(selectAddress([work, { city: 'X' }])).toBe(work);
+    const plain: R4Address = { city: 'X' };
+    const temp: R4Address = { use: 'temp', city: 'T' };
+    expect(selectAddress([work, plain])).toBe(plain);
+    expect(selectAddress([{ use: 'old', city: 'O' }, { use: 'billing', city: 'B' }, temp])).toBe(temp);
+    expect(selectAddress([work, { use: 'old', city: 'O' }])).toBeUndefined();
     expect(selectAddress([])).toBeUndefined();
     expect(selectAddress(undefined)).toBeUndefined();
   });

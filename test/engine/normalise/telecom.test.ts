@@ -13,15 +13,17 @@ describe('phoneOf', () => {
     ).toBe('0400123987');
   });
 
-  it('falls back to the first usable phone-like number', () => {
+  it('falls back to the first usable phone-like number that is not work or old', () => {
     expect(
       phoneOf([
         { system: 'email', value: 'a@b.c' },
         { system: 'phone', value: '123', use: 'home' },
         { system: 'phone', value: '03 9123 4411', use: 'work' },
+        { system: 'phone', value: '03 9123 4412', use: 'old' },
         { system: 'sms', value: '0400 123 987' },
       ]),
-    ).toBe('0391234411');
+    ).toBe('0400123987');
+    expect(phoneOf([{ system: 'phone', value: '03 9123 4411', use: 'work' }])).toBeNull();
   });
 
   it('passes over a placeholder number to the next one, and lists each placeholder', () => {

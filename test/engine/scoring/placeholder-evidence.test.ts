@@ -6,7 +6,8 @@
  * refused as a trusted-identifier conflict. The placeholder is now missing for matching (normalise/placeholder-values.ts).
  * So is a homeless patient's "Homeless" address line (and the postcode beside it): two namesakes, one without a birth
  * date, were linked on it as on a shared home. And a name of use `anonymous` (an alias protecting a patient) is not
- * matched as the patient's name.
+ * matched as the patient's name. Nor is an employer's phone or address (use `work`) the patient's: two colleagues of one
+ * name, one without a birth date, were linked on the company's switchboard number.
  */
 import { describe, expect, it } from 'vitest';
 import { defaultProfile } from '../../../engine/profile/default-profile.ts';
@@ -104,5 +105,24 @@ describe('an anonymous alias', () => {
     const r = explainPair(trusted, mary, alias);
     expect(r.decision).not.toBe('certain');
     expect(r.limitedBy).toBe('NoNameEvidence');
+  });
+});
+
+describe("an employer's phone and address", () => {
+  it('do not lift the hold on namesakes of whom one has no birth date', () => {
+    const colleague = (birthDate?: string) => {
+      const v = validatePatient({
+        resourceType: 'Patient',
+        name: [{ family: 'Smith', given: ['John'] }],
+        gender: 'male',
+        ...(birthDate === undefined ? {} : { birthDate }),
+        telecom: [{ system: 'phone', value: '(204) 555-0100', use: 'work' }],
+        address: [{ use: 'work', line: ['1 Commerce Plaza'], city: 'Springfield', postalCode: '72419' }],
+      });
+      if (!v.ok) throw new Error('invalid test patient');
+      return matchFieldsOf(v.patient, {});
+    };
+    const r = explainPair(trusted, colleague('1970-01-01'), colleague());
+    expect([r.decision, r.limitedBy]).toEqual(['probable', 'NamesOnly']);
   });
 });
