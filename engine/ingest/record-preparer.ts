@@ -69,8 +69,8 @@ export class RecordPreparer {
     const validation = validatePatient(resource);
     if (!validation.ok) return { kind: 'rejected', issues: validation.issues };
     const { source, blocking, ring } = this.setup;
-    // Placeholder names, identifiers and contact details are missing for matching (normalise/name.ts,
-    // placeholder-values.ts); the report names the element, never the value.
+    // Placeholder names, identifiers, phones, e-mail addresses and address lines are missing for matching
+    // (normalise/name.ts, placeholder-values.ts); the report names the element, never the value.
     const patient = validation.patient;
     const warnings = [
       ...validation.warnings,

@@ -1,17 +1,18 @@
 /**
  * Placeholder identifiers, phones, e-mail addresses and address lines: what registration staff type when the patient
  * has none, does not know it or declines to give it ("999-99-9999", "000-000-0000", "noemail@noemail.com", a masked
- * "***-**-1234", "Homeless", "No fixed abode").
- * Such a value is the same on the records of every patient who has none, so agreement on it says nothing about who
- * the person is, and on an identifier system the profile trusts it linked strangers outright (two patients of another
- * name, sex and birth date, both registered with 999-99-9999, at score 1). A placeholder is missing for matching,
- * as placeholder names and birth dates are (name.ts, fhir/calendar-date.ts); the ingest report warns of each, naming
- * the element, never the value (record-preparer.ts).
+ * "***-**-1234", "Homeless", "No fixed abode"). Such a value is the same on the records of every patient who has
+ * none, so agreement on it says nothing about who the person is, and on an identifier system the profile trusts it
+ * linked strangers outright (two patients of another name, sex and birth date, both registered with 999-99-9999, at
+ * score 1). A placeholder is missing for matching, as placeholder names and birth dates are (name.ts,
+ * fhir/calendar-date.ts); the ingest report warns of each, naming the element, never the value (record-preparer.ts).
  *
  * Only patterns no real number or address takes: one character repeated, an unbroken run of ascending or descending
  * digits, a value typed masked, words that say there is none; and for a United States Social Security number (its
- * FHIR and OID systems), what the Social Security Administration never issues (area 000, 666 or 900-999, group 00,
- * serial 0000, not nine digits) and the two numbers printed on sample cards that thousands of people have used.
+ * FHIR and OID systems), what the Social Security Administration never issues (area 000 or 666, group 00, serial
+ * 0000, not nine digits) and the two numbers printed on sample cards that thousands of people have used. Area 900-999
+ * is not an SSN either, but there the IRS issues taxpayer numbers (ITINs) that sources file as one: each is still one
+ * person's, so it is kept.
  */
 
 /** Identifier values that are words for "none": compared as upper-case letters and digits (code.ts). */
@@ -48,7 +49,7 @@ const MIN_DIGIT_RUN = 7;
 /** A value typed masked: asterisks or a run of X standing for the hidden digits ("***-**-1234", "XXX-XX-1234"). */
 const MASKED = /\*|[xX]{3,}/;
 
-/** True when every character of the value is the same one (at least three: "000", "99999999", "XXXX"). */
+/** True when the value is at least minLength characters, all the same one ("000", "99999999", "XXXX"). */
 function isRepeated(value: string, minLength: number): boolean {
   if (value.length < minLength) return false;
   for (let i = 1; i < value.length; i++) if (value[i] !== value[0]) return false;
@@ -70,7 +71,7 @@ function isDigitRun(value: string): boolean {
 function isUnissuedSsn(code: string): boolean {
   if (!/^[0-9]{9}$/.test(code)) return true;
   const area = code.slice(0, 3);
-  if (area === '000' || area === '666' || area.startsWith('9')) return true;
+  if (area === '000' || area === '666') return true;
   return code.slice(3, 5) === '00' || code.slice(5) === '0000' || SAMPLE_SSNS.has(code);
 }
 

@@ -34,7 +34,6 @@ describe('isPlaceholderIdentifier', () => {
     [MEMBER, 'N/A'],
     [MEMBER, 'declined'],
     [SSN, '666-12-3456'],
-    [SSN, '900-12-3456'],
     [SSN, '532-00-8842'],
     [SSN, '532-61-0000'],
     [SSN, '078-05-1120'],
@@ -48,6 +47,7 @@ describe('isPlaceholderIdentifier', () => {
   it.each([
     [SSN, '532-61-8842'],
     [SSN_OID, '078-05-1121'],
+    [SSN, '912-70-1234'],
     [NHS, '943 476 5919'],
     [NHS, '900 000 0009'],
     [MEMBER, '666-12-3456'],
