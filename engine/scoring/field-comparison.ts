@@ -69,6 +69,11 @@ export interface FieldScratch {
   /** True when either record's given names are a newborn's placeholder (prepared-record.ts newborn). */
   newbornName: boolean;
   /**
+   * True when either record's given name is an initial alone ("J", "J."): it agrees with every name of that letter,
+   * so it cannot tell twins apart (James and John are both "J"). The twin hold reads it (scorer.ts possibleTwin).
+   */
+  initialGivenName: boolean;
+  /**
    * True when both records say one of a multiple birth (MatchFields.multipleBirth) and their birth orders do not say
    * they are one (both known and equal): the twin hold reads it (scorer.ts possibleTwin).
    */
@@ -86,6 +91,7 @@ export const SOUND_ALIKE_GIVEN_NAMES_FLAG = 2;
 export const MIDDLE_NAMES_DISAGREE_FLAG = 4;
 export const NEWBORN_NAME_FLAG = 8;
 export const MULTIPLE_BIRTH_FLAG = 16;
+export const INITIAL_GIVEN_NAME_FLAG = 32;
 
 /** The scratch's flags as one number: what a table of pairs stores to score a pair again as the live scorer does. */
 export function pairFlags(scratch: FieldScratch): number {
@@ -94,7 +100,8 @@ export function pairFlags(scratch: FieldScratch): number {
     (scratch.soundAlikeGivenNames ? SOUND_ALIKE_GIVEN_NAMES_FLAG : 0) |
     (scratch.middleNamesDisagree ? MIDDLE_NAMES_DISAGREE_FLAG : 0) |
     (scratch.newbornName ? NEWBORN_NAME_FLAG : 0) |
-    (scratch.multipleBirth ? MULTIPLE_BIRTH_FLAG : 0)
+    (scratch.multipleBirth ? MULTIPLE_BIRTH_FLAG : 0) |
+    (scratch.initialGivenName ? INITIAL_GIVEN_NAME_FLAG : 0)
   );
 }
 
@@ -112,6 +119,7 @@ export function newScratch(): FieldScratch {
     soundAlikeGivenNames: false,
     middleNamesDisagree: false,
     newbornName: false,
+    initialGivenName: false,
     multipleBirth: false,
     priorAdjustment: 0,
   };
@@ -249,6 +257,7 @@ const SWAP_FLOOR = 0.85;
 function compareNameParts(a: PreparedRecord, b: PreparedRecord, sets: NameSets, out: FieldScratch): void {
   out.middleNamesDisagree = middleNamesDisagree(a, b, sets.given);
   out.newbornName = a.newborn || b.newborn;
+  out.initialGivenName = a.given?.text.length === 1 || b.given?.text.length === 1;
   const family = bestFamily(a, b, sets.family);
   const given = a.given === null || b.given === null ? null : compareNames(a.given, b.given, sets.given);
   if (

@@ -33,6 +33,7 @@ import {
   MIDDLE_NAMES_DISAGREE_FLAG,
   NEWBORN_NAME_FLAG,
   MULTIPLE_BIRTH_FLAG,
+  INITIAL_GIVEN_NAME_FLAG,
   PERSONAL_IDENTIFIER_FLAG,
   SOUND_ALIKE_GIVEN_NAMES_FLAG,
   type FieldScratch,
@@ -93,6 +94,8 @@ export interface TwinHints {
   readonly newbornName?: boolean;
   /** Both records say one of a multiple birth. */
   readonly multipleBirth?: boolean;
+  /** Either record's given name is an initial alone: it cannot tell twins apart, as a missing one cannot. */
+  readonly initialGivenName?: boolean;
   /**
    * Both records carry middle names and they name two people (comparators/middle-names.ts), and no personal identifier
    * agrees (the caller passes false then).
@@ -135,6 +138,10 @@ export interface TwinHints {
  *    phone in common (so they show the cost, not the gain), open 33 and 139 more review cases, each joining a true
  *    pair (auto-link F1 0.9810 -> 0.9621 and 0.9767 -> 0.9696; 2.7 -> 6.0 and 19.9 -> 26.9 cases per 1,000). Without
  *    a sex on both records not held, as above; a birth date missing too is the household rule's (household-evidence.ts).
+ *    A given name that is an initial alone (`initialGivenName`: "J", "J.") on either record counts as missing: it
+ *    agrees with every name of its letter, so "J Okafor" and "J Okafor" of one birth date could be James and John,
+ *    and were linked at a score of 1 (an initial beside a full name was already held, as a given name below Exact).
+ *    The quality suite is unchanged by it.
  *  - Given names that agree but middle names that name two people (`middleNamesDisagree`, comparators/middle-names.ts),
  *    at one home (an address line or phone agrees; elsewhere the middle-name rule below holds them under its own name),
  *    with the birth dates compared and no personal identifier agreeing: twins of compound given names, which share the
@@ -170,7 +177,7 @@ export function possibleTwin(similarity: Float64Array, hints: TwinHints = {}): b
   if (newbornName) return !(birthDate < BAND_FLOORS.Strong);
   const given = similarity[GIVEN_NAME] ?? Number.NaN;
   const dated = !Number.isNaN(birthDate);
-  const givenMissing = Number.isNaN(given) && dated;
+  const givenMissing = (Number.isNaN(given) || hints.initialGivenName === true) && dated;
   const middleNamesDisagree = hints.middleNamesDisagree === true && dated;
   const givenNotExact = given < BAND_FLOORS.Exact || givenMissing || middleNamesDisagree;
   if (multipleBirth && !(birthDate < BAND_FLOORS.Strong) && givenNotExact) return true;
@@ -293,11 +300,13 @@ export function scoreLimit(similarity: Float64Array, flags = 0): ScoreLimit | un
   const middleNamesDisagree = (flags & MIDDLE_NAMES_DISAGREE_FLAG) !== 0;
   const newbornName = (flags & NEWBORN_NAME_FLAG) !== 0;
   const multipleBirth = (flags & MULTIPLE_BIRTH_FLAG) !== 0;
+  const initialGivenName = (flags & INITIAL_GIVEN_NAME_FLAG) !== 0;
   const middleConflict = middleNameConflict(similarity, middleNamesDisagree, identifierAgrees);
   const hints = {
     soundAlikeGivenNames: soundAlikeGivenNames && !identifierAgrees,
     newbornName,
     multipleBirth,
+    initialGivenName,
     // At one home, where the middle-name rule lets them through; elsewhere it holds them under its own name.
     middleNamesDisagree: middleNamesDisagree && !identifierAgrees && !middleConflict,
   };

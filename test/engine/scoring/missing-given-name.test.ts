@@ -2,7 +2,9 @@
  * A record without a given name. The given name is what tells twins apart, and with it and the birth date both
  * missing only the family name is the person's: the address and phone are the household's. Newborn twins registered
  * under the family name alone (a boy and a girl among them), a twin's record whose given name a source left out, and
- * a record of a family name, a sex and the household's contact details were linked at a score of 1 or nearly.
+ * a record of a family name, a sex and the household's contact details were linked at a score of 1 or nearly. A given
+ * name that is an initial alone ("J") tells twins apart no better: James and John are both "J", and two such records
+ * of one birth date were linked at 1.
  */
 import { describe, expect, it } from 'vitest';
 import { defaultProfile } from '../../../engine/profile/default-profile.ts';
@@ -100,5 +102,32 @@ describe('a record without a given name', () => {
     const r = pair({ gender: 'male' }, JAMES, rare);
     expect(held(r)).toEqual(['probable', 'NamesOnly']);
     expect(r.heldFrom).toBeGreaterThan(0.99);
+  });
+});
+
+describe('a given name that is an initial alone', () => {
+  it('holds as possible twins a pair of one family name and birth date, as a missing given name does', () => {
+    const cases: [string, Person, Person][] = [
+      [
+        'J and J, one sex',
+        { given: 'J', gender: 'male', birthDate: BORN },
+        { given: 'J.', gender: 'male', birthDate: BORN },
+      ],
+      [
+        'J and J, a boy and a girl',
+        { given: 'J', gender: 'male', birthDate: BORN },
+        { given: 'J', gender: 'female', birthDate: BORN },
+      ],
+      ['J and James', { given: 'J', gender: 'male', birthDate: BORN }, JAMES],
+    ];
+    for (const [what, a, b] of cases) expect(held(pair(a, b)), what).toEqual(['probable', 'PossibleTwin']);
+  });
+
+  it('leaves to the model what the twin rule leaves: no sex on one record, birth dates that differ', () => {
+    expect(held(pair({ given: 'J', birthDate: BORN }, { given: 'J', gender: 'male', birthDate: BORN }))[1]).toBe(
+      undefined,
+    );
+    const other = pair({ given: 'J', gender: 'male', birthDate: '1980-01-02' }, { ...JAMES, given: 'J' });
+    expect(other.limitedBy).not.toBe('PossibleTwin');
   });
 });
