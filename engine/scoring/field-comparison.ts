@@ -69,8 +69,9 @@ export interface FieldScratch {
   /** True when either record's given names are a newborn's placeholder (prepared-record.ts newborn). */
   newbornName: boolean;
   /**
-   * True when either record's given name is an initial alone ("J", "J."): it agrees with every name of that letter,
-   * so it cannot tell twins apart (James and John are both "J"). The twin hold reads it (scorer.ts possibleTwin).
+   * True when either record's given name is an initial alone ("J", "J."; isInitial): it agrees with every name of
+   * that letter, so it cannot tell twins apart (James and John are both "J"). The twin hold reads it (scorer.ts
+   * possibleTwin).
    */
   initialGivenName: boolean;
   /**
@@ -254,10 +255,16 @@ function bestIdentifier(
 
 const SWAP_FLOOR = 0.85;
 
+/**
+ * A Latin letter alone ("j", from "J."): an initial. One character of another script is a name (the Chinese given
+ * name 伟, the Korean 민), not an initial.
+ */
+const isInitial = (name: { readonly text: string } | null): boolean => name !== null && /^[a-z]$/.test(name.text);
+
 function compareNameParts(a: PreparedRecord, b: PreparedRecord, sets: NameSets, out: FieldScratch): void {
   out.middleNamesDisagree = middleNamesDisagree(a, b, sets.given);
   out.newbornName = a.newborn || b.newborn;
-  out.initialGivenName = a.given?.text.length === 1 || b.given?.text.length === 1;
+  out.initialGivenName = isInitial(a.given) || isInitial(b.given);
   const family = bestFamily(a, b, sets.family);
   const given = a.given === null || b.given === null ? null : compareNames(a.given, b.given, sets.given);
   if (

@@ -130,4 +130,11 @@ describe('a given name that is an initial alone', () => {
     const other = pair({ given: 'J', gender: 'male', birthDate: '1980-01-02' }, { ...JAMES, given: 'J' });
     expect(other.limitedBy).not.toBe('PossibleTwin');
   });
+
+  it('is a Latin letter: a given name of one character of another script is a name', () => {
+    // 王伟 twice: one person's records, linked as ever; 伟 and 芳 of one birth date are possible twins as before.
+    const wei: Person = { given: '伟', gender: 'male', birthDate: BORN };
+    expect(held(pair(wei, wei))).toEqual(['certain', undefined]);
+    expect(held(pair(wei, { ...wei, given: '芳' }))).toEqual(['probable', 'PossibleTwin']);
+  });
 });
