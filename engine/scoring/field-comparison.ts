@@ -259,7 +259,11 @@ const SWAP_FLOOR = 0.85;
  * A Latin letter alone ("j", from "J."): an initial. One character of another script is a name (the Chinese given
  * name 伟, the Korean 민), not an initial.
  */
-const isInitial = (name: { readonly text: string } | null): boolean => name !== null && /^[a-z]$/.test(name.text);
+function isInitial(name: { readonly text: string } | null): boolean {
+  if (name === null || name.text.length !== 1) return false;
+  const code = name.text.charCodeAt(0);
+  return code >= 0x61 && code <= 0x7a;
+}
 
 function compareNameParts(a: PreparedRecord, b: PreparedRecord, sets: NameSets, out: FieldScratch): void {
   out.middleNamesDisagree = middleNamesDisagree(a, b, sets.given);
