@@ -4,7 +4,8 @@
  *
  * Field comparators: names follow the comparator profile (all configured comparators, highest similarity
  * wins); the other fields use one fixed comparator each, chosen for the kind of error the field carries:
- *   birthDate   BirthDateLevels: compared as dates, in levels (comparators/birth-date-levels.ts)
+ *   birthDate   BirthDateLevels: compared as dates, in levels (comparators/birth-date-levels.ts); the year only
+ *               when both are a 1 January (comparators/first-of-january.ts)
  *   sex, state  Exact
  *   addressLine DiceCoefficient (word order and abbreviations)
  *   city        JaroWinkler
@@ -27,6 +28,7 @@ import {
 import { jaroWinkler } from '../comparators/jaro-winkler.ts';
 import { middleNamesDisagree } from '../comparators/middle-names.ts';
 import { birthDateLevel, DATE_LEVEL_SIMILARITY } from '../comparators/birth-date-levels.ts';
+import { FIRST_OF_JANUARY_SAME_YEAR, firstOfJanuaryLevel } from '../comparators/first-of-january.ts';
 import { editLevel, EDIT_LEVEL_SIMILARITY, type EditLevel } from '../comparators/edit-levels.ts';
 import { diceOfSortedBigrams } from '../comparators/dice-coefficient.ts';
 import { identifierValue, type NameSets, type PreparedRecord } from './prepared-record.ts';
@@ -350,6 +352,26 @@ function markMultipleBirths(a: PreparedRecord, b: PreparedRecord, out: FieldScra
 }
 
 /**
+ * The birth date (field 2) in levels (birth-date-levels.ts), or the year only when both are a 1 January
+ * (first-of-january.ts): not compared when the years agree, the level saying why. Not a newborn's: a ward registers
+ * the day it saw, and twins born on New Year's Day are told apart by it.
+ */
+function setBirthDate(out: FieldScratch, x: PreparedRecord, y: PreparedRecord): void {
+  const a = x.birthDigits;
+  const b = y.birthDigits;
+  const firstOfJanuary = a === null || b === null || x.newborn || y.newborn ? undefined : firstOfJanuaryLevel(a, b);
+  if (firstOfJanuary === undefined) {
+    setLevel(out, 2, a, b, 'BirthDateLevels', birthDateLevel, DATE_LEVEL_SIMILARITY);
+    return;
+  }
+  out.culture[2] = undefined;
+  out.dictionaryVersion[2] = undefined;
+  out.similarity[2] = firstOfJanuary === FIRST_OF_JANUARY_SAME_YEAR ? Number.NaN : 0;
+  out.comparator[2] = 'BirthDateLevels';
+  out.level[2] = firstOfJanuary;
+}
+
+/**
  * The fields that tell two people apart (names, birth date, sex) and the identifier, which decides whether a
  * personal number lifts the household gate (household-evidence.ts). compareHouseholdFields does the rest.
  */
@@ -357,7 +379,7 @@ export function comparePersonFields(a: PreparedRecord, b: PreparedRecord, sets: 
   compareNameParts(a, b, sets, out);
   markGenerations(a, b, out);
   markMultipleBirths(a, b, out);
-  setLevel(out, 2, a.birthDigits, b.birthDigits, 'BirthDateLevels', birthDateLevel, DATE_LEVEL_SIMILARITY);
+  setBirthDate(out, a, b);
   setPlain(out, 3, a.compared.sex, b.compared.sex, 'Exact', exactFn);
   const identifier = bestIdentifier(a, b, sets.personalSystems);
   out.similarity[10] = identifier === undefined ? Number.NaN : EDIT_LEVEL_SIMILARITY[identifier.level];

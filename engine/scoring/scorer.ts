@@ -631,8 +631,9 @@ export function evidenceOf(scratch: FieldScratch, compiled: CompiledModel | null
     )
       evidence.householdOnly = true;
     const level = scratch.level[index];
-    // A missing given name keeps its level when it says why (a newborn's placeholder: field-comparison.ts).
-    if (level !== undefined && (!missing || index === GIVEN_NAME)) evidence.level = level;
+    // A missing given name or birth date keeps its level when it says why (a newborn's placeholder, a 1 January:
+    // field-comparison.ts).
+    if (level !== undefined && (!missing || index === GIVEN_NAME || index === BIRTH_DATE)) evidence.level = level;
     const culture = scratch.culture[index];
     const dictionaryVersion = scratch.dictionaryVersion[index];
     if (culture !== undefined) evidence.culture = culture;

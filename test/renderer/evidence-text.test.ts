@@ -39,6 +39,21 @@ describe("a field's evidence in the comparison viewer", () => {
     expect(bandText(undefined, false)).toBe('(compared with the name)');
     expect(showValue(undefined)).toBe('—');
   });
+  it('says why a birth date was not compared, or differs: two on 1 January', () => {
+    const scorer = createScorer(defaultProfile([{ SourceSystem: 'a' }]));
+    const band = (a: typeof SAMPLE_FIELDS, b: typeof SAMPLE_FIELDS, field: string) =>
+      bandText(
+        scorer.explain(scorer.prepare(a), scorer.prepare(b)).evidence.find((e) => e.field === field),
+        true,
+      );
+    const january = { ...SAMPLE_FIELDS, birthDate: '1988-01-01' };
+    expect(band(january, january, 'birthDate')).toBe(
+      'not compared: 1 January, where an unknown birth date is written; the years agree',
+    );
+    expect(band(january, { ...january, birthDate: '1987-01-01' }, 'birthDate')).toBe(
+      'Different: 1 January of another year',
+    );
+  });
   it("says a newborn placeholder's middle names (Baby Girl) are not compared either; others are compared with the name", () => {
     const scorer = createScorer(defaultProfile([{ SourceSystem: 'a' }]));
     const evidence = (a: typeof SAMPLE_FIELDS, b: typeof SAMPLE_FIELDS) =>

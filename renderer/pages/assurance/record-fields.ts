@@ -37,13 +37,16 @@ const NEWBORN_PLACEHOLDER_TEXT = 'not compared: a newborn’s placeholder name';
 /**
  * A field's band as the comparison viewer shows it, with the reason when the comparison was not the names' own
  * (scoring/field-comparison.ts): a newborn's placeholder is not compared; two generations of one name, and two of one
- * multiple birth, differ.
+ * multiple birth, differ; two birth dates on 1 January say the year only.
  * `compared`: the row is a field the scorer compares (else it is compared with the name).
  */
 export function bandText(e: Pick<FieldEvidence, 'band' | 'level'> | undefined, compared: boolean): string {
   if (e?.level === 'newborn-placeholder') return NEWBORN_PLACEHOLDER_TEXT;
   if (e?.level === 'generation-differs') return 'Different: the generational suffixes differ';
   if (e?.level === 'birth-order-differs') return 'Different: the birth orders differ (two of one multiple birth)';
+  if (e?.level === 'first-of-january-same-year')
+    return 'not compared: 1 January, where an unknown birth date is written; the years agree';
+  if (e?.level === 'first-of-january-other-year') return 'Different: 1 January of another year';
   return e?.band ?? (compared ? 'missing' : '(compared with the name)');
 }
 

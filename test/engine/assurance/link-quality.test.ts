@@ -336,6 +336,22 @@ describe('the pair a link quality case shows first', () => {
     expect(judged.compareFirst).toMatchObject({ a: 0, b: 1, because: 'sex-conflict' });
   });
 
+  it('flags two records registered on 1 January of other years as a birth-date conflict', () => {
+    // A digit apart as dates (1987, 1988): a keying error, no conflict, before 1 January said the year only.
+    const january = { ...person, birthDate: '1987-01-01', addressLine: null, postalCode: null, phone: null };
+    const judged = judge([
+      { source: 'clinic', fields: january },
+      { source: 'hospital', fields: { ...january, birthDate: '1988-01-01' } },
+    ]);
+    expect(judged.flags).toContain('birth-date-conflict');
+    // The same year is no conflict, whatever day the other record gives.
+    const sameYear = judge([
+      { source: 'clinic', fields: january },
+      { source: 'hospital', fields: { ...january, birthDate: '1987-09-30' } },
+    ]);
+    expect(sameYear.flags).not.toContain('birth-date-conflict');
+  });
+
   it('is the weakest link of an identity no flag names', () => {
     const judged = judge([
       { source: 'clinic', fields: person },

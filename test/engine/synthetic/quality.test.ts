@@ -33,7 +33,9 @@ describe('synthetic population quality with the default model', () => {
     // "William" and "Bill"; precision rose from 0.9919 to 1.0000 for it.
     // 2026-11-25, household evidence and the twin hold no longer lifted by a shared e-mail: P 1.0000 R 0.9770 F1 0.9884
     // (was P 0.9989 R 0.9849 F1 0.9918): the wrong links went; nickname pairs of one sex now wait in review as possible twins.
-    expect(q.autoLinks.recall).toBeGreaterThanOrEqual(0.975);
+    // 2026-12-03: two records of one 1 January say the year only (comparators/first-of-january.ts), so the pairs of
+    // people born on it and nothing but their names left wait in review: R 0.9748 (was 0.9751), precision unchanged.
+    expect(q.autoLinks.recall).toBeGreaterThanOrEqual(0.974);
     expect(q.autoLinks.f1).toBeGreaterThanOrEqual(0.987);
     expect((1000 * q.reviewCases) / q.records).toBeLessThanOrEqual(30);
   }, 400_000);

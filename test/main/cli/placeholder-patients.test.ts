@@ -133,9 +133,11 @@ describe('unidentified patients with placeholder names and birth dates', () => {
     const without = await ingest(false);
     expect(without.report.autoLinked).toBe(PAIRS);
     expect(without.identities).toBe(PAIRS);
-    // With them (multipleBirthInteger 1 and 2) no pair is linked, each opens a case, and no warning is raised.
+    // With them (multipleBirthInteger 1 and 2) no pair is linked, each opens a case, and no warning is raised; but
+    // the first pair, born on 1 January, which says the year only (comparators/first-of-january.ts): nothing lifts
+    // its score to Probable then, and the birth orders say two people.
     const withOrders = await ingest(true);
-    expect(withOrders.report).toMatchObject({ autoLinked: 0, reviewCasesCreated: PAIRS, warnings: [] });
+    expect(withOrders.report).toMatchObject({ autoLinked: 0, reviewCasesCreated: PAIRS - 1, warnings: [] });
     expect(withOrders.identities).toBe(2 * PAIRS);
   });
 });
