@@ -28,7 +28,10 @@ async function reconciledSandbox(path: string): Promise<{ jobId: string; cases: 
   const engine = LocalEngine.open({ dbPath: path });
   const ctx = { tenantId: 'reviews', actor: 'setup' };
   try {
-    await engine.call('sandbox/create', { syntheticPeople: 400, seed: 7 }, ctx);
+    // Seed 3: the one case seed 7's reconciliation opened was a boy and a girl of one family born on 1 January, a
+    // date that says the year only since 2026-12-03 (comparators/first-of-january.ts), so their pair falls below
+    // Probable; seed 3's reconciliation opens one case.
+    await engine.call('sandbox/create', { syntheticPeople: 400, seed: 3 }, ctx);
     // Later arrivals from every source, so the Health page has ingests to draw.
     const later = generatePopulation({ people: 60, seed: 8 });
     const bySource = [...toNdjsonBySource(later)].map(([sourceSystem, ndjson]) => ({
