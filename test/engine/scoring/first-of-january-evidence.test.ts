@@ -1,8 +1,9 @@
 /**
  * A community of a few common names, many registered on 1 January of their year of birth (refugees and migrants
  * registered from documents that give a year). Two records of 1 January were compared as dates: +10 for the same one,
- * +3.9 for years a digit apart (a keying error), and each pair below was linked automatically, all of them two people.
- * Now two 1 Januaries say the year only (comparators/first-of-january.ts).
+ * +3.9 for years a digit apart (a keying error): the first two pairs below, each two people, were linked
+ * automatically. Now two 1 Januaries say the year only (comparators/first-of-january.ts); the others say what that
+ * leaves as it was, and what it sends to review.
  */
 import { describe, expect, it } from 'vitest';
 import { defaultProfile } from '../../../engine/profile/default-profile.ts';
