@@ -10,8 +10,9 @@
  * So two birth dates that are both a 1 January say the year only:
  *   the same year    not compared (neutral, as a missing date)  level first-of-january-same-year
  *   other years      Different                                  level first-of-january-other-year
- * A person born on 1 January loses the birth date's weight, no more: an address, phone or number still links such a
- * pair, and names alone go to review (scorer.ts namesOnly). One 1 January beside another date is compared as dates
+ * A person born on 1 January loses the birth date's weight: an address, phone or number still links such a pair,
+ * names alone go to review (scorer.ts namesOnly), and twins born on 1 January score below Probable (two identities,
+ * no case asking about them: the one a synthetic sandbox's reconciliation opened, test/e2e/reviews.test.ts). One 1 January beside another date is compared as dates
  * (birth-date-levels.ts): another day of the same year is then within a year (Partial), which tells two people of one
  * household apart and holds one person's pair for review (scorer.ts birthDateConflict); read as missing, it let a
  * household's address and phone link two children of one year. Nor is a newborn's record (a placeholder given name, "Baby Boy") read so: a ward
