@@ -12,11 +12,13 @@
  *   other years      Different                                  level first-of-january-other-year
  * A person born on 1 January loses the birth date's weight: an address, phone or number still links such a pair,
  * names alone go to review (scorer.ts namesOnly), and twins born on 1 January score below Probable (two identities,
- * no case asking about them: the one a synthetic sandbox's reconciliation opened, test/e2e/reviews.test.ts). One 1 January beside another date is compared as dates
- * (birth-date-levels.ts): another day of the same year is then within a year (Partial), which tells two people of one
+ * no case asking about them: the one a synthetic sandbox's reconciliation opened, test/e2e/reviews.test.ts).
+ *
+ * One 1 January beside another date is compared as dates (birth-date-levels.ts): another day of the same year is
+ * then within a year (Partial) or a keying error apart (1988-01-11, Strong). Within a year tells two people of one
  * household apart and holds one person's pair for review (scorer.ts birthDateConflict); read as missing, it let a
- * household's address and phone link two children of one year. Nor is a newborn's record (a placeholder given name, "Baby Boy") read so: a ward
- * registers the day it saw (scoring/field-comparison.ts). Input: the 8 digits YYYYMMDD.
+ * household's address and phone link two children of one year. Nor is a newborn's record (a placeholder given name,
+ * "Baby Boy") read so: a ward registers the day it saw (scoring/field-comparison.ts). Input: the 8 digits YYYYMMDD.
  */
 export const FIRST_OF_JANUARY_SAME_YEAR = 'first-of-january-same-year';
 export const FIRST_OF_JANUARY_OTHER_YEAR = 'first-of-january-other-year';
