@@ -1,9 +1,9 @@
 /**
  * A community registered at one hospital, as NDJSON lines: `count` different people (no two records are one person)
  * whose given and family names come from a few common ones, born 1980 to 2000, living on `streets` streets of one
- * town, each at a house number, postcode and phone drawn at random (a few share one by chance). A share of them (`firstOfJanuary`) is registered on 1 January of their
- * year of birth, as refugees and migrants registered from documents that give a year are. Seeded: the same lines for
- * the same options.
+ * town, each at a house number, postcode and phone drawn at random (a few share one by chance). A share of them
+ * (`firstOfJanuary`) is registered on 1 January of their year of birth, as refugees and migrants registered from
+ * documents that give a year are. Seeded: the same lines for the same options.
  */
 import { createRng } from '../../engine/synthetic/prng.ts';
 
