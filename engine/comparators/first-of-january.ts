@@ -20,8 +20,19 @@
  * household's address and phone link two children of one year. Nor is a newborn's record (a placeholder given name,
  * "Baby Boy") read so: a ward registers the day it saw (scoring/field-comparison.ts). Input: the 8 digits YYYYMMDD.
  */
+import { birthDateLevel, DATE_LEVEL_SIMILARITY, type DateLevel } from './birth-date-levels.ts';
+
 export const FIRST_OF_JANUARY_SAME_YEAR = 'first-of-january-same-year';
 export const FIRST_OF_JANUARY_OTHER_YEAR = 'first-of-january-other-year';
+export type FirstOfJanuaryLevel = typeof FIRST_OF_JANUARY_SAME_YEAR | typeof FIRST_OF_JANUARY_OTHER_YEAR;
+export type BirthDatePairLevel = DateLevel | FirstOfJanuaryLevel;
+
+/** Each level's similarity: the same year is not compared (NaN: missing), other years are Different. */
+export const BIRTH_DATE_PAIR_SIMILARITY: Readonly<Record<BirthDatePairLevel, number>> = {
+  ...DATE_LEVEL_SIMILARITY,
+  [FIRST_OF_JANUARY_SAME_YEAR]: Number.NaN,
+  [FIRST_OF_JANUARY_OTHER_YEAR]: 0,
+};
 
 export function isFirstOfJanuary(digits: string): boolean {
   return digits.length === 8 && digits.endsWith('0101');
@@ -36,7 +47,20 @@ function sameYear(a: string, b: string): boolean {
 /**
  * The pair's level when both dates are a 1 January (a level of this file); undefined when they are compared as dates.
  */
-export function firstOfJanuaryLevel(a: string, b: string): string | undefined {
+export function firstOfJanuaryLevel(a: string, b: string): FirstOfJanuaryLevel | undefined {
   if (!isFirstOfJanuary(a) || !isFirstOfJanuary(b)) return undefined;
   return sameYear(a, b) ? FIRST_OF_JANUARY_SAME_YEAR : FIRST_OF_JANUARY_OTHER_YEAR;
+}
+
+function adultLevel(a: string, b: string): BirthDatePairLevel {
+  return firstOfJanuaryLevel(a, b) ?? birthDateLevel(a, b);
+}
+
+/**
+ * How two birth dates are compared, the one place the scorer (scoring/field-comparison.ts) and the link-quality scan
+ * (ingest/identity-judgement.ts) read it from: the year only when both are a 1 January, but as dates when either
+ * record is a newborn's. One of two functions, so the pair loop allocates none.
+ */
+export function birthDateLevelOf(newborn: boolean): (a: string, b: string) => BirthDatePairLevel {
+  return newborn ? birthDateLevel : adultLevel;
 }

@@ -7,8 +7,7 @@
  */
 import type { MatchFields } from '../contract/fields.ts';
 import { LINK_FLAGS, type LinkFlag } from '../contract/link-quality.ts';
-import { birthDateLevel } from '../comparators/birth-date-levels.ts';
-import { FIRST_OF_JANUARY_OTHER_YEAR, firstOfJanuaryLevel } from '../comparators/first-of-january.ts';
+import { BIRTH_DATE_PAIR_SIMILARITY, birthDateLevelOf } from '../comparators/first-of-january.ts';
 import type { Scorer } from '../scoring/scorer.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 
@@ -52,17 +51,6 @@ function weakestLinkEdge<E extends { readonly a: number; readonly b: number; rea
 }
 
 const digits = (date: string | null): string | null => (date === null ? null : date.replaceAll('-', ''));
-
-/**
- * Two birth dates of two people as the scorer compares them: other dates, or two 1 Januaries of other years (but for
- * a newborn's record: scoring/field-comparison.ts).
- */
-function birthDatesDiffer(a: string, b: string, newborn: boolean): boolean {
-  const firstOfJanuary = newborn ? undefined : firstOfJanuaryLevel(a, b);
-  return firstOfJanuary === undefined
-    ? birthDateLevel(a, b) === 'different'
-    : firstOfJanuary === FIRST_OF_JANUARY_OTHER_YEAR;
-}
 
 interface Edge {
   readonly a: number;
@@ -113,7 +101,12 @@ export function judgeIdentity(
       if (fa.sex !== null && fb.sex !== null && fa.sex !== fb.sex) conflicts.push({ ...edge, flag: 'sex-conflict' });
       const da = digits(fa.birthDate);
       const db = digits(fb.birthDate);
-      if (da !== null && db !== null && birthDatesDiffer(da, db, a.prepared.newborn || b.prepared.newborn))
+      // Two people's dates as the scorer compares them: another date, or two 1 Januaries of other years.
+      if (
+        da !== null &&
+        db !== null &&
+        BIRTH_DATE_PAIR_SIMILARITY[birthDateLevelOf(a.prepared.newborn || b.prepared.newborn)(da, db)] === 0
+      )
         conflicts.push({ ...edge, flag: 'birth-date-conflict' });
     }
   }

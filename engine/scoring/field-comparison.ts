@@ -27,8 +27,7 @@ import {
 } from '../comparators/name-comparison.ts';
 import { jaroWinkler } from '../comparators/jaro-winkler.ts';
 import { middleNamesDisagree } from '../comparators/middle-names.ts';
-import { birthDateLevel, DATE_LEVEL_SIMILARITY } from '../comparators/birth-date-levels.ts';
-import { FIRST_OF_JANUARY_SAME_YEAR, firstOfJanuaryLevel } from '../comparators/first-of-january.ts';
+import { BIRTH_DATE_PAIR_SIMILARITY, birthDateLevelOf } from '../comparators/first-of-january.ts';
 import { editLevel, EDIT_LEVEL_SIMILARITY, type EditLevel } from '../comparators/edit-levels.ts';
 import { diceOfSortedBigrams } from '../comparators/dice-coefficient.ts';
 import { identifierValue, type NameSets, type PreparedRecord } from './prepared-record.ts';
@@ -356,19 +355,9 @@ function markMultipleBirths(a: PreparedRecord, b: PreparedRecord, out: FieldScra
  * (first-of-january.ts): not compared when the years agree, the level saying why. Not a newborn's: a ward registers
  * the day it saw, and twins born on New Year's Day are told apart by it.
  */
-function setBirthDate(out: FieldScratch, x: PreparedRecord, y: PreparedRecord): void {
-  const a = x.birthDigits;
-  const b = y.birthDigits;
-  const firstOfJanuary = a === null || b === null || x.newborn || y.newborn ? undefined : firstOfJanuaryLevel(a, b);
-  if (firstOfJanuary === undefined) {
-    setLevel(out, 2, a, b, 'BirthDateLevels', birthDateLevel, DATE_LEVEL_SIMILARITY);
-    return;
-  }
-  out.culture[2] = undefined;
-  out.dictionaryVersion[2] = undefined;
-  out.similarity[2] = firstOfJanuary === FIRST_OF_JANUARY_SAME_YEAR ? Number.NaN : 0;
-  out.comparator[2] = 'BirthDateLevels';
-  out.level[2] = firstOfJanuary;
+function setBirthDate(out: FieldScratch, a: PreparedRecord, b: PreparedRecord): void {
+  const levelOf = birthDateLevelOf(a.newborn || b.newborn);
+  setLevel(out, 2, a.birthDigits, b.birthDigits, 'BirthDateLevels', levelOf, BIRTH_DATE_PAIR_SIMILARITY);
 }
 
 /**
