@@ -161,9 +161,14 @@ export function compareNames(a: PreparedName, b: PreparedName, set: NameComparat
  */
 export function distinctNames(a: PreparedName, b: PreparedName, set: NameComparatorSet): boolean {
   if (damerauLevenshteinWithin(a.text, b.text, 1) <= 1) return false;
+  return !nicknamesOfOneName(a, b, set);
+}
+
+/** Whether the profile's nickname dictionaries list both names in one group (bob and robert, bill and will). */
+export function nicknamesOfOneName(a: PreparedName, b: PreparedName, set: NameComparatorSet): boolean {
   // Prepared only where the profile lists the Nickname comparator; the dictionaries hold either way.
   const left = a.nickname ?? nicknameGroup(set.nicknames, a.text);
-  return left === undefined || left.group !== (b.nickname ?? nicknameGroup(set.nicknames, b.text))?.group;
+  return left !== undefined && left.group === (b.nickname ?? nicknameGroup(set.nicknames, b.text))?.group;
 }
 
 /** A date as its digits (`1980-01-02`, `1980 01 02` → `19800102`). */

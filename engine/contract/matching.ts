@@ -73,8 +73,8 @@ export const MatchResultSchema = z.object({
    * Present when a rule held the score method's score down to at most Thresholds.Probable (the decision at most
    * probable: review, never an automatic link; scoring/scorer.ts): `NoNameEvidence`, no name part compared on both
    * sides; `PossibleTwin`, the same family name and birth date (a keying error apart under another sex) but another
-   * given name (or one that only sounds alike and no personal identifier agrees, or none or an initial alone on one
-   * record with the birth dates compared), both records carrying a sex (twins or
+   * given name (or one that only sounds alike or differs in its first sound and no personal identifier agrees, or
+   * none or an initial alone on one record with the birth dates compared), both records carrying a sex (twins or
    * household members of one age, whatever contact details or non-trusted identifiers agree), or a newborn's
    * placeholder given names on either record ("Baby Boy", "Twin A") whatever the sexes; `SharedIdentifier`, a personal
    * identifier agrees but the given names and birth dates both disagree, a sex on both records (a number copied onto a

@@ -21,12 +21,14 @@ import { BAND_FLOORS, FIELD_NAMES, type ComparatorName } from '../contract/field
 import {
   compareNames,
   distinctNames,
+  nicknamesOfOneName,
   type NameComparison,
   type PreparedName,
   type NameComparatorSet,
 } from '../comparators/name-comparison.ts';
 import { jaroWinkler } from '../comparators/jaro-winkler.ts';
 import { middleNamesDisagree } from '../comparators/middle-names.ts';
+import { firstSoundsDiffer } from '../comparators/first-sound.ts';
 import { BIRTH_DATE_PAIR_SIMILARITY, birthDateLevelOf } from '../comparators/first-of-january.ts';
 import { editLevel, EDIT_LEVEL_SIMILARITY, type EditLevel } from '../comparators/edit-levels.ts';
 import { diceOfSortedBigrams } from '../comparators/dice-coefficient.ts';
@@ -63,6 +65,12 @@ export interface FieldScratch {
    */
   soundAlikeGivenNames: boolean;
   /**
+   * True when the given names agree Strong (not Exact) but their first sounds differ (comparators/first-sound.ts:
+   * Emma and Gemma, Mason and Jason), and they are not nicknames of one name in the profile's dictionaries: names
+   * parents give twins more often than a clerk's slip. The twin hold reads it (scorer.ts possibleTwin).
+   */
+  givenFirstSoundsDiffer: boolean;
+  /**
    * True when both records carry middle names and they name two people (comparators/middle-names.ts): the scorer
    * holds such a pair to review (scorer.ts middleNameConflict).
    */
@@ -94,6 +102,7 @@ export const MIDDLE_NAMES_DISAGREE_FLAG = 4;
 export const NEWBORN_NAME_FLAG = 8;
 export const MULTIPLE_BIRTH_FLAG = 16;
 export const INITIAL_GIVEN_NAME_FLAG = 32;
+export const GIVEN_FIRST_SOUNDS_DIFFER_FLAG = 64;
 
 /** The scratch's flags as one number: what a table of pairs stores to score a pair again as the live scorer does. */
 export function pairFlags(scratch: FieldScratch): number {
@@ -103,7 +112,8 @@ export function pairFlags(scratch: FieldScratch): number {
     (scratch.middleNamesDisagree ? MIDDLE_NAMES_DISAGREE_FLAG : 0) |
     (scratch.newbornName ? NEWBORN_NAME_FLAG : 0) |
     (scratch.multipleBirth ? MULTIPLE_BIRTH_FLAG : 0) |
-    (scratch.initialGivenName ? INITIAL_GIVEN_NAME_FLAG : 0)
+    (scratch.initialGivenName ? INITIAL_GIVEN_NAME_FLAG : 0) |
+    (scratch.givenFirstSoundsDiffer ? GIVEN_FIRST_SOUNDS_DIFFER_FLAG : 0)
   );
 }
 
@@ -119,6 +129,7 @@ export function newScratch(): FieldScratch {
     termLogFrequency: new Float64Array(FIELD_COUNT).fill(Number.NaN),
     personalIdentifier: false,
     soundAlikeGivenNames: false,
+    givenFirstSoundsDiffer: false,
     middleNamesDisagree: false,
     newbornName: false,
     initialGivenName: false,
@@ -292,6 +303,7 @@ function compareNameParts(a: PreparedRecord, b: PreparedRecord, sets: NameSets, 
       setName(out, 0, familyCrossed);
       setName(out, 1, givenCrossed);
       out.soundAlikeGivenNames = false;
+      out.givenFirstSoundsDiffer = false;
       return;
     }
   }
@@ -299,14 +311,15 @@ function compareNameParts(a: PreparedRecord, b: PreparedRecord, sets: NameSets, 
   setName(out, 1, given);
   // Why the given name is missing, in the evidence: a newborn's placeholder is not a name to compare.
   if (out.newbornName) out.level[1] = 'newborn-placeholder';
-  out.soundAlikeGivenNames =
+  const strong =
     given !== null &&
     a.given !== null &&
     b.given !== null &&
     given.similarity >= BAND_FLOORS.Strong &&
-    given.similarity < BAND_FLOORS.Exact &&
-    given.comparator === 'Phonetic' &&
-    distinctNames(a.given, b.given, sets.given);
+    given.similarity < BAND_FLOORS.Exact;
+  out.soundAlikeGivenNames = strong && given.comparator === 'Phonetic' && distinctNames(a.given, b.given, sets.given);
+  out.givenFirstSoundsDiffer =
+    strong && firstSoundsDiffer(a.given, b.given) && !nicknamesOfOneName(a.given, b.given, sets.given);
 }
 
 /**
@@ -329,6 +342,7 @@ function givenNamesDiffer(out: FieldScratch, level: string): void {
   out.similarity[1] = 0;
   out.level[1] = level;
   out.soundAlikeGivenNames = false;
+  out.givenFirstSoundsDiffer = false;
 }
 
 /**

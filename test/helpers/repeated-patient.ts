@@ -84,26 +84,40 @@ export function newbornTwins(pairs: number): string {
   );
 }
 
+type TwinNames = readonly (readonly [string, string, 'male' | 'female'])[];
+
+/** Same-sex twins named a letter apart. */
+export const LETTER_APART_TWINS: TwinNames = [
+  ['Jayden', 'Jaydon', 'male'],
+  ['Caitlin', 'Caitlyn', 'female'],
+  ['Aidan', 'Aiden', 'male'],
+  ['Madeline', 'Madelyn', 'female'],
+  ['Brayden', 'Braydon', 'male'],
+  ['Kristen', 'Kirsten', 'female'],
+];
+
+/** Same-sex twins named alike but for their first sound (comparators/first-sound.ts). */
+export const RHYMING_TWINS: TwinNames = [
+  ['Emma', 'Gemma', 'female'],
+  ['Mason', 'Jason', 'male'],
+  ['Ella', 'Bella', 'female'],
+  ['Ryan', 'Bryan', 'male'],
+  ['Anna', 'Hanna', 'female'],
+  ['Madison', 'Addison', 'female'],
+];
+
 /**
- * `namedTwins`: pairs of same-sex twins named a letter apart (Jayden and Jaydon), each pair born on its own day at its
- * own address and phone, with their birth orders (multipleBirthInteger 1 and 2) when `orders`. No two records are one
- * person.
+ * `namedTwins`: pairs of same-sex twins (by default named a letter apart, Jayden and Jaydon), each pair born on its own
+ * day at its own address and phone, with their birth orders (multipleBirthInteger 1 and 2) when `orders`. No two
+ * records are one person.
  */
-export function namedTwins(pairs: number, orders: boolean): string {
-  const NAMES = [
-    ['Jayden', 'Jaydon', 'male'],
-    ['Caitlin', 'Caitlyn', 'female'],
-    ['Aidan', 'Aiden', 'male'],
-    ['Madeline', 'Madelyn', 'female'],
-    ['Brayden', 'Braydon', 'male'],
-    ['Kristen', 'Kirsten', 'female'],
-  ] as const;
+export function namedTwins(pairs: number, orders: boolean, names: TwinNames = LETTER_APART_TWINS): string {
   const FAMILIES = ['Okonkwo', 'Lindgren', 'Halloran', 'Desrosiers', 'Yamamoto', 'Petrakis', 'Ferreira', 'Novak'];
   return (
     Array.from({ length: pairs * 2 }, (_, i) => {
       const pair = Math.floor(i / 2);
       const second = i % 2;
-      const [first, other, gender] = NAMES[pair % NAMES.length] ?? NAMES[0];
+      const [first, other, gender] = names[pair % names.length] ?? ['Jayden', 'Jaydon', 'male'];
       return JSON.stringify({
         resourceType: 'Patient',
         id: `tw-${String(i)}`,

@@ -151,7 +151,8 @@ describe('the score waterfall', () => {
     expect(scoreRuleText({ decidedBy: 'score', limitedBy: 'PossibleTwin' }, 0.5)).toBe(
       'The records share family name and birth date (or, with another sex recorded, birth dates a keying error ' +
         'apart), and their given names leave it open whether they are one person or twins: another given name, ' +
-        'one that only sounds alike (Anais and Janis), none or an initial alone (J) on one of them, or the same ' +
+        'one that only sounds alike (Anais and Janis) or differs in its first sound (Emma and Gemma), none or an ' +
+        'initial alone (J) on one of them, or the same ' +
         'first name with other ' +
         'middle names at one home (Maria Fernanda and Maria José), with a sex on both records; a newborn’s ' +
         'placeholder ' +

@@ -16,7 +16,7 @@ import { truthRecords } from '../../../engine/store/assurance.ts';
  * Certain 0.97 instead of 0.99 (2026-11-23): measured here on the issue's 10,000 people, not on 2,000.
  */
 describe('synthetic population quality with the default model', () => {
-  it('links with F1 ≥ 0.987 and opens at most 30 review cases per 1,000 records', async () => {
+  it('links with F1 ≥ 0.985 and opens at most 30 review cases per 1,000 records', async () => {
     const engine = LocalEngine.open({ dbPath: join(tempDir(), 'synthetic.db') });
     const ctx = { tenantId: 'synthetic', actor: 'test' };
     await engine.call('sandbox/create', { syntheticPeople: 10_000, seed: 7 }, ctx);
@@ -35,8 +35,11 @@ describe('synthetic population quality with the default model', () => {
     // (was P 0.9989 R 0.9849 F1 0.9918): the wrong links went; nickname pairs of one sex now wait in review as possible twins.
     // 2026-12-03: two records of one 1 January say the year only (comparators/first-of-january.ts), so the pairs of
     // people born on it and nothing but their names left wait in review: R 0.9748 (was 0.9751), precision unchanged.
-    expect(q.autoLinks.recall).toBeGreaterThanOrEqual(0.974);
-    expect(q.autoLinks.f1).toBeGreaterThanOrEqual(0.987);
+    // 2026-12-04: same-sex given names that differ in their first sound (Emma and Gemma) are held as possible twins
+    // (comparators/first-sound.ts), and the generator puts one typo in ten on a first letter (Kristine and Ristine):
+    // R 0.9709 F1 0.9852 (was 0.9751, 0.9874), 306 review cases (was 265), precision unchanged.
+    expect(q.autoLinks.recall).toBeGreaterThanOrEqual(0.97);
+    expect(q.autoLinks.f1).toBeGreaterThanOrEqual(0.985);
     expect((1000 * q.reviewCases) / q.records).toBeLessThanOrEqual(30);
   }, 400_000);
 });

@@ -14,7 +14,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/temp.ts';
 import {
+  LETTER_APART_TWINS,
   PLACEHOLDER_NUMBERS,
+  RHYMING_TWINS,
   namedTwins,
   newbornTwins,
   placeholderNumberPatients,
@@ -116,28 +118,42 @@ describe('unidentified patients with placeholder names and birth dates', () => {
   });
 
   it('same-sex twins named a letter apart are linked without their birth orders, and held for review with them', async () => {
-    const PAIRS = 12;
-    const ingest = async (orders: boolean) => {
-      const dir = tempDir();
-      const args = ['--db', join(dir, 'registry.db'), '--tenant', 't'];
-      expect((await runCli([...args, 'sandbox', 'init', '--synthetic', '300', '--seed', '4'])).code).toBe(0);
-      const file = join(dir, 'twins.ndjson');
-      writeFileSync(file, namedTwins(PAIRS, orders));
-      const run = await runCli([...args, 'ingest', '--source', 'st-marys-hospital', '--ndjson', file, '--json']);
-      expect(run.code, run.stderr).toBe(0);
-      const report = JSON.parse(run.stdout) as { autoLinked: number; reviewCasesCreated: number; warnings: unknown[] };
-      const twins = (await runCli([...args, 'identities'])).stdout.split('\n').filter((l) => l.includes('\tTW'));
-      return { report, identities: new Set(twins.map((l) => l.split('\t')[2])).size };
-    };
+    const ingest = (orders: boolean) => ingestTwins(orders, LETTER_APART_TWINS);
     // Without the orders the model cannot tell Jayden from Jaydon: each pair is one identity.
     const without = await ingest(false);
-    expect(without.report.autoLinked).toBe(PAIRS);
-    expect(without.identities).toBe(PAIRS);
+    expect(without.report.autoLinked).toBe(TWIN_PAIRS);
+    expect(without.identities).toBe(TWIN_PAIRS);
     // With them (multipleBirthInteger 1 and 2) no pair is linked, each opens a case, and no warning is raised; but
     // the first pair, born on 1 January, which says the year only (comparators/first-of-january.ts): nothing lifts
     // its score to Probable then, and the birth orders say two people.
     const withOrders = await ingest(true);
-    expect(withOrders.report).toMatchObject({ autoLinked: 0, reviewCasesCreated: PAIRS - 1, warnings: [] });
-    expect(withOrders.identities).toBe(2 * PAIRS);
+    expect(withOrders.report).toMatchObject({ autoLinked: 0, reviewCasesCreated: TWIN_PAIRS - 1, warnings: [] });
+    expect(withOrders.identities).toBe(2 * TWIN_PAIRS);
+  });
+
+  it('same-sex twins named alike but for their first sound are held for review without their birth orders', async () => {
+    // Emma and Gemma, Mason and Jason: each pair was linked at score 1 before (comparators/first-sound.ts); now each
+    // opens a case, the pair born on 1 January too (its names and home alone reach Probable).
+    const { report, args, identities } = await ingestTwins(false, RHYMING_TWINS);
+    expect(report).toMatchObject({ autoLinked: 0, reviewCasesCreated: TWIN_PAIRS, warnings: [] });
+    expect(identities).toBe(2 * TWIN_PAIRS);
+    const cases = (await runCli([...args, 'reviews', '--json', '--limit', '100'])).stdout;
+    expect(cases).toContain('PossibleTwin');
   });
 });
+
+const TWIN_PAIRS = 12;
+
+/** TWIN_PAIRS pairs of same-sex twins of the given names ingested through the CLI into a sandbox of synthetic people. */
+async function ingestTwins(orders: boolean, names: typeof LETTER_APART_TWINS) {
+  const dir = tempDir();
+  const args = ['--db', join(dir, 'registry.db'), '--tenant', 't'];
+  expect((await runCli([...args, 'sandbox', 'init', '--synthetic', '300', '--seed', '4'])).code).toBe(0);
+  const file = join(dir, 'twins.ndjson');
+  writeFileSync(file, namedTwins(TWIN_PAIRS, orders, names));
+  const run = await runCli([...args, 'ingest', '--source', 'st-marys-hospital', '--ndjson', file, '--json']);
+  expect(run.code, run.stderr).toBe(0);
+  const report = JSON.parse(run.stdout) as { autoLinked: number; reviewCasesCreated: number; warnings: unknown[] };
+  const twins = (await runCli([...args, 'identities'])).stdout.split('\n').filter((l) => l.includes('\tTW'));
+  return { report, args, identities: new Set(twins.map((l) => l.split('\t')[2])).size };
+}
