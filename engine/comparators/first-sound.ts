@@ -5,8 +5,8 @@
  * A clerk's slip rarely falls on a first letter ("few errors are made in the first character of a word",
  * Yannakoudakis and Fawthrop 1983, "The rules of spelling errors", Information Processing & Management 19(2); the
  * reason Jaro-Winkler rewards an agreeing start; the synthetic generator puts one typo in ten there). Among pairs of
- * one family name, birth date, sex and home whose given names differ so, twins are then as likely as one person's
- * records, so the twin hold reads it (scorer.ts possibleTwin).
+ * one family name, birth date, sex and home whose given names differ so, one person's slip is then no likelier than
+ * twins, so the twin hold reads it (scorer.ts possibleTwin): a review, not a link.
  *
  * The first sounds differ when the first letters differ and so do the first letters of every pair of their Double
  * Metaphone codes (comparators/phonetic.ts): a spelling of one sound is one name (Catherine and Katherine K, Philip and

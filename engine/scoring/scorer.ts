@@ -131,7 +131,8 @@ export interface TwinHints {
  *    twins are about as likely as one person. Same-sex twins so named at one home were linked at a score of 1
  *    (test/main/cli/placeholder-patients.test.ts). The cost is one person's records whose given name was mistyped
  *    in its first letter: the quality suite's synthetic sets (whose generator puts one typo in ten there) open 0.2
- *    to 1.8 more review cases per 1,000 records, each joining a true pair; FEBRL (no sex) is unchanged.
+ *    to 1.9 more review cases per 1,000 records (the population of 10,000: 41 more, 39 of them joining a true pair;
+ *    the bench's registry of 100,000: 2.9 more), at no precision; FEBRL (no sex) is unchanged.
  *  - Under another recorded sex a birth date a keying error apart (Strong) counts as the same one. In the scale
  *    bench's registry of a million records Ann and John Schuster, twins (one birth date, address and phone), were
  *    joined through a record of Ann's whose birth date one source mistyped by a digit (given names that sound alike
