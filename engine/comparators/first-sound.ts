@@ -11,12 +11,16 @@
  * The first sounds differ when the first letters differ and so do the first letters of every pair of their Double
  * Metaphone codes (comparators/phonetic.ts): a spelling of one sound is one name (Catherine and Katherine K, Philip and
  * Filip F, Ava and Eva and Ian and Ain the vowel A). A name without a code (another script) is judged by its letters.
+ * Two transliterations of one onset that Double Metaphone (made for English) writes apart are one sound too: Kh, Ch
+ * and H (Arabic and Hebrew names: Khalid and Halid, Chaim and Haim; Hristina, the Bulgarian Christina) and W and V
+ * (Polish and German spellings: Wladimir and Vladimir, Wiktor and Viktor). J and H stay apart: Jayden and Hayden are
+ * a pair of twins' names.
  */
 import { phoneticCodes } from './phonetic.ts';
 import type { PreparedName } from './name-comparison.ts';
 
 export function firstSoundsDiffer(a: PreparedName, b: PreparedName): boolean {
-  if (a.text.length === 0 || b.text.length === 0 || a.text.charCodeAt(0) === b.text.charCodeAt(0)) return false;
+  if (a.text.length === 0 || b.text.length === 0 || onset(a.text) === onset(b.text)) return false;
   const left = a.phonetic ?? phoneticCodes(a.text);
   const right = b.phonetic ?? phoneticCodes(b.text);
   for (const x of left) {
@@ -25,4 +29,11 @@ export function firstSoundsDiffer(a: PreparedName, b: PreparedName): boolean {
     }
   }
   return true;
+}
+
+/** The first letter, with the transliterations of one onset written alike (kh and ch as h, w as v). */
+function onset(text: string): string {
+  const first = text.charAt(0);
+  if ((first === 'k' || first === 'c') && text.charAt(1) === 'h') return 'h';
+  return first === 'w' ? 'v' : first;
 }

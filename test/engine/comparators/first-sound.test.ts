@@ -16,6 +16,8 @@ describe('firstSoundsDiffer', () => {
       ['mason', 'jason'],
       ['madison', 'addison'],
       ['ryan', 'bryan'],
+      // J and H are two sounds: Jayden and Hayden are twins' names.
+      ['jayden', 'hayden'],
     ] as const) {
       expect(differ(a, b), `${a} ${b}`).toBe(true);
       expect(differ(b, a), `${b} ${a}`).toBe(true);
@@ -32,6 +34,11 @@ describe('firstSoundsDiffer', () => {
       ['ian', 'ain'],
       ['geoff', 'jeff'],
       ['jon', 'john'],
+      // Transliterations of one onset: Kh, Ch and H; W and V.
+      ['khalid', 'halid'],
+      ['chaim', 'haim'],
+      ['christina', 'hristina'],
+      ['wladimir', 'vladimir'],
       ['kayla', 'kaylee'],
       ['emma', 'emma'],
     ] as const) {

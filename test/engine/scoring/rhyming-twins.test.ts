@@ -37,11 +37,13 @@ describe('twins named alike but for their first sound', () => {
     }
   });
 
-  it('still links one person whose given name is spelt otherwise or mistyped after its first letter', () => {
+  it('still links one person whose given name is spelt or transliterated otherwise, or mistyped after its first letter', () => {
     for (const [a, b] of [
       ['Catherine', 'Katherine'],
       ['Christina', 'Kristina'],
       ['Carl', 'Karl'],
+      ['Khalid', 'Halid'],
+      ['Wladimir', 'Vladimir'],
       ['Emma', 'Emmma'],
       ['Jason', 'Jasno'],
     ] as const) {
