@@ -225,8 +225,8 @@ export function estimate(
     const similarities = new Float64Array(keys.length * FIELD_COUNT);
     // The live scorer's term-frequency readings of each modelled pair, for the adjustment under the fitted model.
     const termReadings = new Float64Array(keys.length * TERM_READINGS);
-    // Each modelled pair's flags (field-comparison.ts pairFlags): a personal identifier system compared, given names
-    // that agree only by sound.
+    // Each modelled pair's flags (field-comparison.ts pairFlags): a personal identifier system compared, two given
+    // names alike (by sound only, or but for their first sound), and the other twin hints.
     const flags = new Uint8Array(keys.length);
     const pattern: number[] = [];
     let trusted = 0;

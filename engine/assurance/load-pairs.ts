@@ -67,8 +67,8 @@ export interface LoadedDataset {
    */
   readonly termReadings: Float64Array;
   /**
-   * Each pair's flags (field-comparison.ts pairFlags): a personal identifier system compared, given names that agree
-   * only by sound.
+   * Each pair's flags (field-comparison.ts pairFlags): a personal identifier system compared, two given names alike
+   * (by sound only, or but for their first sound), and the other twin hints.
    */
   readonly flags: Uint8Array;
 }

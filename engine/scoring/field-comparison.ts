@@ -58,18 +58,13 @@ export interface FieldScratch {
    */
   personalIdentifier: boolean;
   /**
-   * True when the given names agree at Strong only by sound, as two names do: the phonetic comparator beat every
-   * other the profile lists, and the names are more than one keying error apart and not nicknames of one name in the
-   * profile's dictionaries (anais and janis, john and joannie; not neil and neal). The twin hold reads it (scorer.ts
-   * possibleTwin).
+   * True when the given names agree Strong (not Exact) but are two names, not nicknames of one name in the profile's
+   * dictionaries: they agree only by sound (the phonetic comparator beat every other the profile lists) and are more
+   * than one keying error apart (anais and janis, john and joannie; not neil and neal), or their first sounds differ
+   * (comparators/first-sound.ts: emma and gemma, mason and jason), as names parents give twins do more often than a
+   * clerk's slip. The twin hold reads it (scorer.ts possibleTwin).
    */
-  soundAlikeGivenNames: boolean;
-  /**
-   * True when the given names agree Strong (not Exact) but their first sounds differ (comparators/first-sound.ts:
-   * Emma and Gemma, Mason and Jason), and they are not nicknames of one name in the profile's dictionaries: names
-   * parents give twins more often than a clerk's slip. The twin hold reads it (scorer.ts possibleTwin).
-   */
-  givenFirstSoundsDiffer: boolean;
+  twoGivenNamesAlike: boolean;
   /**
    * True when both records carry middle names and they name two people (comparators/middle-names.ts): the scorer
    * holds such a pair to review (scorer.ts middleNameConflict).
@@ -97,23 +92,21 @@ export interface FieldScratch {
 
 /** A pair's flags beside its similarities, for the tables of pairs assurance keeps (pairFlags). */
 export const PERSONAL_IDENTIFIER_FLAG = 1;
-export const SOUND_ALIKE_GIVEN_NAMES_FLAG = 2;
+export const TWO_GIVEN_NAMES_ALIKE_FLAG = 2;
 export const MIDDLE_NAMES_DISAGREE_FLAG = 4;
 export const NEWBORN_NAME_FLAG = 8;
 export const MULTIPLE_BIRTH_FLAG = 16;
 export const INITIAL_GIVEN_NAME_FLAG = 32;
-export const GIVEN_FIRST_SOUNDS_DIFFER_FLAG = 64;
 
 /** The scratch's flags as one number: what a table of pairs stores to score a pair again as the live scorer does. */
 export function pairFlags(scratch: FieldScratch): number {
   return (
     (scratch.personalIdentifier ? PERSONAL_IDENTIFIER_FLAG : 0) |
-    (scratch.soundAlikeGivenNames ? SOUND_ALIKE_GIVEN_NAMES_FLAG : 0) |
+    (scratch.twoGivenNamesAlike ? TWO_GIVEN_NAMES_ALIKE_FLAG : 0) |
     (scratch.middleNamesDisagree ? MIDDLE_NAMES_DISAGREE_FLAG : 0) |
     (scratch.newbornName ? NEWBORN_NAME_FLAG : 0) |
     (scratch.multipleBirth ? MULTIPLE_BIRTH_FLAG : 0) |
-    (scratch.initialGivenName ? INITIAL_GIVEN_NAME_FLAG : 0) |
-    (scratch.givenFirstSoundsDiffer ? GIVEN_FIRST_SOUNDS_DIFFER_FLAG : 0)
+    (scratch.initialGivenName ? INITIAL_GIVEN_NAME_FLAG : 0)
   );
 }
 
@@ -128,8 +121,7 @@ export function newScratch(): FieldScratch {
     termRelative: new Float64Array(FIELD_COUNT).fill(Number.NaN),
     termLogFrequency: new Float64Array(FIELD_COUNT).fill(Number.NaN),
     personalIdentifier: false,
-    soundAlikeGivenNames: false,
-    givenFirstSoundsDiffer: false,
+    twoGivenNamesAlike: false,
     middleNamesDisagree: false,
     newbornName: false,
     initialGivenName: false,
@@ -302,8 +294,7 @@ function compareNameParts(a: PreparedRecord, b: PreparedRecord, sets: NameSets, 
     ) {
       setName(out, 0, familyCrossed);
       setName(out, 1, givenCrossed);
-      out.soundAlikeGivenNames = false;
-      out.givenFirstSoundsDiffer = false;
+      out.twoGivenNamesAlike = false;
       return;
     }
   }
@@ -311,15 +302,14 @@ function compareNameParts(a: PreparedRecord, b: PreparedRecord, sets: NameSets, 
   setName(out, 1, given);
   // Why the given name is missing, in the evidence: a newborn's placeholder is not a name to compare.
   if (out.newbornName) out.level[1] = 'newborn-placeholder';
-  const strong =
+  out.twoGivenNamesAlike =
     given !== null &&
     a.given !== null &&
     b.given !== null &&
     given.similarity >= BAND_FLOORS.Strong &&
-    given.similarity < BAND_FLOORS.Exact;
-  out.soundAlikeGivenNames = strong && given.comparator === 'Phonetic' && distinctNames(a.given, b.given, sets.given);
-  out.givenFirstSoundsDiffer =
-    strong && firstSoundsDiffer(a.given, b.given) && !nicknamesOfOneName(a.given, b.given, sets.given);
+    given.similarity < BAND_FLOORS.Exact &&
+    ((given.comparator === 'Phonetic' && distinctNames(a.given, b.given, sets.given)) ||
+      (firstSoundsDiffer(a.given, b.given) && !nicknamesOfOneName(a.given, b.given, sets.given)));
 }
 
 /**
@@ -341,8 +331,7 @@ function givenNamesDiffer(out: FieldScratch, level: string): void {
   if (Number.isNaN(out.similarity[1] ?? Number.NaN)) return;
   out.similarity[1] = 0;
   out.level[1] = level;
-  out.soundAlikeGivenNames = false;
-  out.givenFirstSoundsDiffer = false;
+  out.twoGivenNamesAlike = false;
 }
 
 /**

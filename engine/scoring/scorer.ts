@@ -35,8 +35,7 @@ import {
   MULTIPLE_BIRTH_FLAG,
   INITIAL_GIVEN_NAME_FLAG,
   PERSONAL_IDENTIFIER_FLAG,
-  SOUND_ALIKE_GIVEN_NAMES_FLAG,
-  GIVEN_FIRST_SOUNDS_DIFFER_FLAG,
+  TWO_GIVEN_NAMES_ALIKE_FLAG,
   type FieldScratch,
 } from './field-comparison.ts';
 import {
@@ -89,13 +88,11 @@ export function hasNameEvidence(similarity: Float64Array): boolean {
 
 /** What the pair's flags say of its given names, for the twin rule (field-comparison.ts pairFlags). */
 export interface TwinHints {
-  /** The given names agree only by sound (and no personal identifier agrees: the caller passes false then). */
-  readonly soundAlikeGivenNames?: boolean;
   /**
-   * The given names agree Strong but their first sounds differ (Emma and Gemma), and no personal identifier agrees
-   * (the caller passes false then).
+   * The given names agree Strong but are two names: alike only by sound (Anais and Janis) or but for their first sound
+   * (Emma and Gemma); and no personal identifier agrees (the caller passes false then).
    */
-  readonly givenFirstSoundsDiffer?: boolean;
+  readonly twoGivenNamesAlike?: boolean;
   /** A newborn's placeholder given names on either record. */
   readonly newbornName?: boolean;
   /** Both records say one of a multiple birth. */
@@ -118,17 +115,17 @@ export interface TwinHints {
  * non-trusted identifier does not lift the hold: children's records carry a parent's contact details and a family
  * plan's member number, so those are household evidence (household-evidence.ts). Only a trusted identifier,
  * personal by configuration, links such a pair, and it decides before any score.
- *  - Given names that agree only by sound (`soundAlikeGivenNames`: the phonetic comparator beat every other, the names
+ *  - Given names that agree only by sound (`twoGivenNamesAlike`: the phonetic comparator beat every other, the names
  *    are more than one keying error apart and not nicknames of one name: anais and janis, john and joannie) are two
  *    names too, unless a personal identifier agrees (it says who the person is; the caller passes false then). In
  *    the scale bench's registry of 300,000 records the hold undid three of the seven identities that joined two
  *    people (wrong record pairs 39 -> 23) for 25 more open review cases. Given names that agree Strong by spelling
  *    (neal and nels, andre and andres) are held only under another recorded sex: tried for one sex too, the hold
  *    sent 1,182 true pairs (nicknames without a dictionary, two typos) to review and caught 4 pairs of two people.
- *  - Given names that agree Strong but differ in their first sound (`givenFirstSoundsDiffer`: Emma and Gemma, Mason
+ *  - Given names that agree Strong but differ in their first sound (`twoGivenNamesAlike` too: Emma and Gemma, Mason
  *    and Jason, Anna and Hanna; comparators/first-sound.ts) are two names too under one sex, unless a personal
  *    identifier agrees: parents name twins so, and a clerk's slip rarely falls on a first letter, so among such pairs
- *    twins are about as likely as one person. Same-sex twins so named at one home were linked at a score of 1
+ *    one person's slip is no likelier than twins. Same-sex twins so named at one home were linked at a score of 1
  *    (test/main/cli/placeholder-patients.test.ts). The cost is one person's records whose given name was mistyped
  *    in its first letter: the quality suite's synthetic sets (whose generator puts one typo in ten there) open 0.2
  *    to 1.9 more review cases per 1,000 records (the population of 10,000: 41 more, 39 of them joining a true pair;
@@ -184,8 +181,7 @@ export interface TwinHints {
  *    (field-comparison.ts markMultipleBirths).
  */
 export function possibleTwin(similarity: Float64Array, hints: TwinHints = {}): boolean {
-  const { soundAlikeGivenNames = false, givenFirstSoundsDiffer = false } = hints;
-  const { newbornName = false, multipleBirth = false } = hints;
+  const { twoGivenNamesAlike = false, newbornName = false, multipleBirth = false } = hints;
   if ((similarity[FAMILY_NAME] ?? 0) < BAND_FLOORS.Strong) return false;
   // NaN (a birth date missing on one side) passes the tests below: it does not disagree.
   const birthDate = similarity[BIRTH_DATE] ?? 0;
@@ -208,7 +204,7 @@ export function possibleTwin(similarity: Float64Array, hints: TwinHints = {}): b
     given < BAND_FLOORS.Strong ||
     givenMissing ||
     middleNamesDisagree ||
-    (given < BAND_FLOORS.Exact && (soundAlikeGivenNames || givenFirstSoundsDiffer))
+    (given < BAND_FLOORS.Exact && twoGivenNamesAlike)
   );
 }
 
@@ -311,16 +307,14 @@ export function middleNameConflict(
 export function scoreLimit(similarity: Float64Array, flags = 0): ScoreLimit | undefined {
   if (!hasNameEvidence(similarity)) return 'NoNameEvidence';
   const identifierAgrees = personalIdentifierAgrees(similarity, (flags & PERSONAL_IDENTIFIER_FLAG) !== 0);
-  const soundAlikeGivenNames = (flags & SOUND_ALIKE_GIVEN_NAMES_FLAG) !== 0;
-  const givenFirstSoundsDiffer = (flags & GIVEN_FIRST_SOUNDS_DIFFER_FLAG) !== 0;
+  const twoGivenNamesAlike = (flags & TWO_GIVEN_NAMES_ALIKE_FLAG) !== 0;
   const middleNamesDisagree = (flags & MIDDLE_NAMES_DISAGREE_FLAG) !== 0;
   const newbornName = (flags & NEWBORN_NAME_FLAG) !== 0;
   const multipleBirth = (flags & MULTIPLE_BIRTH_FLAG) !== 0;
   const initialGivenName = (flags & INITIAL_GIVEN_NAME_FLAG) !== 0;
   const middleConflict = middleNameConflict(similarity, middleNamesDisagree, identifierAgrees);
   const hints = {
-    soundAlikeGivenNames: soundAlikeGivenNames && !identifierAgrees,
-    givenFirstSoundsDiffer: givenFirstSoundsDiffer && !identifierAgrees,
+    twoGivenNamesAlike: twoGivenNamesAlike && !identifierAgrees,
     newbornName,
     multipleBirth,
     initialGivenName,
