@@ -7,26 +7,13 @@
  * 31 with 30%.
  */
 import { describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { tempDir } from '../../helpers/temp.ts';
 import { communityPatients, type CommunityOptions } from '../../helpers/community-patients.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { ingestIntoSandbox } from '../../helpers/cli.ts';
 
 const COUNT = 600;
 
-async function ingest(options: Omit<CommunityOptions, 'count'>) {
-  const dir = tempDir();
-  const args = ['--db', join(dir, 'registry.db'), '--tenant', 't'];
-  expect((await runCli([...args, 'sandbox', 'init', '--synthetic', '300', '--seed', '4'])).code).toBe(0);
-  const file = join(dir, 'community.ndjson');
-  writeFileSync(file, communityPatients({ count: COUNT, ...options }));
-  const run = await runCli([...args, 'ingest', '--source', 'st-marys-hospital', '--ndjson', file, '--json']);
-  expect(run.code, run.stderr).toBe(0);
-  const report = JSON.parse(run.stdout) as { created: number; autoLinked: number; reviewCasesCreated: number };
-  const members = (await runCli([...args, 'identities'])).stdout.split('\n').filter((l) => l.includes('\tCMM'));
-  return { report, identities: new Set(members.map((l) => l.split('\t')[2])).size };
-}
+const ingest = (options: Omit<CommunityOptions, 'count'>) =>
+  ingestIntoSandbox(communityPatients({ count: COUNT, ...options }), 'CMM');
 
 describe('a community of common names on a few streets', () => {
   it('registered on 1 January of their years of birth, no two of them are linked', async () => {

@@ -23,7 +23,7 @@ import {
   placeholderPatients,
 } from '../../helpers/repeated-patient.ts';
 import { NATIONAL_ID_SYSTEM } from '../../../engine/synthetic/generate.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { ingestIntoSandbox, runCli } from '../../helpers/cli.ts';
 
 const COUNT = 130;
 
@@ -145,15 +145,5 @@ describe('unidentified patients with placeholder names and birth dates', () => {
 const TWIN_PAIRS = 12;
 
 /** TWIN_PAIRS pairs of same-sex twins of the given names ingested through the CLI into a sandbox of synthetic people. */
-async function ingestTwins(orders: boolean, names: typeof LETTER_APART_TWINS) {
-  const dir = tempDir();
-  const args = ['--db', join(dir, 'registry.db'), '--tenant', 't'];
-  expect((await runCli([...args, 'sandbox', 'init', '--synthetic', '300', '--seed', '4'])).code).toBe(0);
-  const file = join(dir, 'twins.ndjson');
-  writeFileSync(file, namedTwins(TWIN_PAIRS, orders, names));
-  const run = await runCli([...args, 'ingest', '--source', 'st-marys-hospital', '--ndjson', file, '--json']);
-  expect(run.code, run.stderr).toBe(0);
-  const report = JSON.parse(run.stdout) as { autoLinked: number; reviewCasesCreated: number; warnings: unknown[] };
-  const twins = (await runCli([...args, 'identities'])).stdout.split('\n').filter((l) => l.includes('\tTW'));
-  return { report, args, identities: new Set(twins.map((l) => l.split('\t')[2])).size };
-}
+const ingestTwins = (orders: boolean, names: typeof LETTER_APART_TWINS) =>
+  ingestIntoSandbox(namedTwins(TWIN_PAIRS, orders, names), 'TW');
