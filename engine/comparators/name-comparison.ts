@@ -41,6 +41,8 @@ export interface NameComparatorSet {
 export interface NameComparison {
   readonly similarity: number;
   readonly comparator: ComparatorName;
+  /** How the names agree when no comparator says it alone (a compound's part: field-comparison.ts bestFamily). */
+  readonly level?: string;
   readonly culture?: string;
   readonly dictionaryVersion?: string;
 }

@@ -29,6 +29,7 @@ import {
 import { jaroWinkler } from '../comparators/jaro-winkler.ts';
 import { middleNamesDisagree } from '../comparators/middle-names.ts';
 import { firstSoundsDiffer } from '../comparators/first-sound.ts';
+import { COMPOUND_NAME_SIMILARITY, oneNameWithinTheOther } from '../comparators/compound-name.ts';
 import { BIRTH_DATE_PAIR_SIMILARITY, birthDateLevelOf } from '../comparators/first-of-january.ts';
 import { editLevel, EDIT_LEVEL_SIMILARITY, type EditLevel } from '../comparators/edit-levels.ts';
 import { diceOfSortedBigrams } from '../comparators/dice-coefficient.ts';
@@ -131,7 +132,7 @@ export function newScratch(): FieldScratch {
 }
 
 function setName(out: FieldScratch, index: number, result: NameComparison | null): void {
-  out.level[index] = undefined;
+  out.level[index] = result?.level;
   if (result === null) {
     out.similarity[index] = Number.NaN;
     out.comparator[index] = null;
@@ -218,13 +219,29 @@ function better(
   return best === null || result.similarity > best.similarity ? result : best;
 }
 
+/**
+ * The family names' best agreement: as given, with either side's previous family names (married-name changes), or,
+ * below Strong, one within the other (a compound and one of its names: comparators/compound-name.ts), which agrees
+ * Strong with the comparator that finds two equal names, at level `compound-name-part`.
+ */
 function bestFamily(a: PreparedRecord, b: PreparedRecord, set: NameComparatorSet): NameComparison | null {
   let best = better(null, a.family, b.family, set);
   if (best !== null && best.similarity >= 1) return best;
   for (const previous of b.previousFamilies) best = better(best, a.family, previous, set);
   for (const previous of a.previousFamilies) best = better(best, previous, b.family, set);
+  if (
+    best !== null &&
+    best.similarity < COMPOUND_NAME_SIMILARITY &&
+    a.family !== null &&
+    b.family !== null &&
+    oneNameWithinTheOther(a.family.text, b.family.text)
+  )
+    return { similarity: COMPOUND_NAME_SIMILARITY, comparator: set.identical.comparator, level: COMPOUND_NAME_PART };
   return best;
 }
+
+/** The family name's evidence level when one name is a part of the other's compound. */
+export const COMPOUND_NAME_PART = 'compound-name-part';
 
 /**
  * The best level over the non-trusted systems both records carry (undefined when they share none). When they share

@@ -169,3 +169,47 @@ export function placeholderNumberPatients(count: number, nationalIdSystem: strin
     ],
   }));
 }
+
+/** A compound family name and the one of its names a second clerk kept. */
+const COMPOUND_FAMILIES = [
+  ['García López', 'López', 'Lucía', 'female'],
+  ['Pereira dos Santos', 'Santos', 'João', 'male'],
+  ['Smith-Jones', 'Jones', 'Harriet', 'female'],
+  ['Martínez Ruiz', 'Ruiz', 'Alejandro', 'male'],
+  ['Fernández-Castro', 'Castro', 'Valentina', 'female'],
+  ['Hughes-Whitaker', 'Whitaker', 'Ophelia', 'female'],
+] as const;
+
+/**
+ * `compoundNamePatients`: people each registered twice, once under a compound family name (García López, Smith-Jones)
+ * and once under its second name alone (López, Jones), at two homes with two phones (they moved): one given name,
+ * sex and birth date. Every pair of records with one prefix number is one person.
+ */
+export function compoundNamePatients(people: number): string {
+  return (
+    Array.from({ length: people * 2 }, (_, i) => {
+      const person = Math.floor(i / 2);
+      const second = i % 2;
+      const [compound, alone, given, gender] = COMPOUND_FAMILIES[person % COMPOUND_FAMILIES.length] ?? [];
+      return JSON.stringify({
+        resourceType: 'Patient',
+        id: `cf-${String(i)}`,
+        identifier: [{ system: 'urn:mpi-demo:st-marys-hospital:mrn', value: `CF${String(i).padStart(5, '0')}` }],
+        name: [{ use: 'official', family: second === 0 ? compound : alone, given: [given] }],
+        gender,
+        // Never a 1 January, which names alone cannot confirm (comparators/first-of-january.ts).
+        birthDate: `19${String(60 + person)}-${String(1 + (person % 12)).padStart(2, '0')}-${String(2 + (person % 27)).padStart(2, '0')}`,
+        telecom: [{ system: 'phone', value: `(204) 555-${String(3000 + i)}` }],
+        address: [
+          {
+            use: 'home',
+            line: [`${String(10 + i)} ${second === 0 ? 'Calle Mayor' : 'Birch Lane'}`],
+            city: second === 0 ? 'Springfield' : 'Fargo',
+            state: 'ND',
+            postalCode: second === 0 ? '72419' : '58102',
+          },
+        ],
+      });
+    }).join('\n') + '\n'
+  );
+}

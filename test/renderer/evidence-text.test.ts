@@ -52,6 +52,16 @@ describe("a field's evidence in the comparison viewer", () => {
     );
     expect(band(january, { ...january, birthDate: '1987-01-01' })).toBe('Different: 1 January of another year');
   });
+  it('says a compound family name and one of its names share a name', () => {
+    const scorer = createScorer(defaultProfile([{ SourceSystem: 'a' }]));
+    const family = scorer
+      .explain(
+        scorer.prepare({ ...SAMPLE_FIELDS, familyName: 'garcia lopez' }),
+        scorer.prepare({ ...SAMPLE_FIELDS, familyName: 'lopez' }),
+      )
+      .evidence.find((e) => e.field === 'familyName');
+    expect(bandText(family, true)).toBe('Strong: one name of a compound family name');
+  });
   it("says a newborn placeholder's middle names (Baby Girl) are not compared either; others are compared with the name", () => {
     const scorer = createScorer(defaultProfile([{ SourceSystem: 'a' }]));
     const evidence = (a: typeof SAMPLE_FIELDS, b: typeof SAMPLE_FIELDS) =>
