@@ -30,6 +30,7 @@ import { jaroWinkler } from '../comparators/jaro-winkler.ts';
 import { middleNamesDisagree } from '../comparators/middle-names.ts';
 import { firstSoundsDiffer } from '../comparators/first-sound.ts';
 import { COMPOUND_NAME_SIMILARITY, oneNameWithinTheOther } from '../comparators/compound-name.ts';
+import { goesByMiddleName, MIDDLE_NAME_AS_GIVEN_SIMILARITY } from '../comparators/middle-name-as-given.ts';
 import { BIRTH_DATE_PAIR_SIMILARITY, birthDateLevelOf } from '../comparators/first-of-january.ts';
 import { editLevel, EDIT_LEVEL_SIMILARITY, type EditLevel } from '../comparators/edit-levels.ts';
 import { diceOfSortedBigrams } from '../comparators/dice-coefficient.ts';
@@ -244,6 +245,26 @@ function bestFamily(a: PreparedRecord, b: PreparedRecord, set: NameComparatorSet
 export const COMPOUND_NAME_PART = 'compound-name-part';
 
 /**
+ * The given names' agreement: by the profile's comparators, or, below Strong, one record's given name one of the
+ * other's middle names while it carries none itself (José Luis and Luis, Anne-Marie and Marie:
+ * comparators/middle-name-as-given.ts), which agrees Strong with the comparator that finds two equal names, at level
+ * `middle-name-as-given`.
+ */
+function bestGiven(a: PreparedRecord, b: PreparedRecord, set: NameComparatorSet): NameComparison | null {
+  if (a.given === null || b.given === null) return null;
+  const result = compareNames(a.given, b.given, set);
+  if (result.similarity >= MIDDLE_NAME_AS_GIVEN_SIMILARITY || !goesByMiddleName(a, b)) return result;
+  return {
+    similarity: MIDDLE_NAME_AS_GIVEN_SIMILARITY,
+    comparator: set.identical.comparator,
+    level: MIDDLE_NAME_AS_GIVEN,
+  };
+}
+
+/** The given name's evidence level when one record's given name is the other's middle name. */
+export const MIDDLE_NAME_AS_GIVEN = 'middle-name-as-given';
+
+/**
  * The best level over the non-trusted systems both records carry (undefined when they share none). When they share
  * a personal system (PersonalIdentifierSystems), only personal systems are compared: a personal number that
  * disagrees is evidence against, whatever a family's shared number says.
@@ -291,7 +312,7 @@ function compareNameParts(a: PreparedRecord, b: PreparedRecord, sets: NameSets, 
   out.newbornName = a.newborn || b.newborn;
   out.initialGivenName = isInitial(a.given) || isInitial(b.given);
   const family = bestFamily(a, b, sets.family);
-  const given = a.given === null || b.given === null ? null : compareNames(a.given, b.given, sets.given);
+  const given = bestGiven(a, b, sets.given);
   if (
     a.family !== null &&
     b.family !== null &&
@@ -325,6 +346,7 @@ function compareNameParts(a: PreparedRecord, b: PreparedRecord, sets: NameSets, 
     b.given !== null &&
     given.similarity >= BAND_FLOORS.Strong &&
     given.similarity < BAND_FLOORS.Exact &&
+    given.level === undefined &&
     ((given.comparator === 'Phonetic' && distinctNames(a.given, b.given, sets.given)) ||
       (firstSoundsDiffer(a.given, b.given) && !nicknamesOfOneName(a.given, b.given, sets.given)));
 }

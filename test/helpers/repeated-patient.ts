@@ -170,7 +170,7 @@ export function placeholderNumberPatients(count: number, nationalIdSystem: strin
   }));
 }
 
-/** A compound family name and the one of its names a second clerk kept. */
+/** A compound family name and the one of its names a second clerk kept, a given name and a sex. */
 const COMPOUND_FAMILIES = [
   ['García López', 'López', 'Lucía', 'female'],
   ['Pereira dos Santos', 'Santos', 'João', 'male'],
@@ -180,36 +180,76 @@ const COMPOUND_FAMILIES = [
   ['Hughes-Whitaker', 'Whitaker', 'Ophelia', 'female'],
 ] as const;
 
+/** Given and middle names, the middle name the person goes by, a family name and a sex. */
+const MIDDLE_NAMES_GONE_BY = [
+  [['José', 'Luis'], 'Luis', 'Ramírez', 'male'],
+  [['Anne-Marie'], 'Marie', 'Leclerc', 'female'],
+  [['John', 'Michael'], 'Michael', 'Brennan', 'male'],
+  [['María', 'Fernanda'], 'Fernanda', 'Ortega', 'female'],
+] as const;
+
+type Registration = readonly [{ family: string; given: readonly string[] }, 'male' | 'female'];
+
 /**
- * `compoundNamePatients`: people each registered twice, once under a compound family name (García López, Smith-Jones)
- * and once under its second name alone (López, Jones), at two homes with two phones (they moved): one given name,
- * sex and birth date. Every pair of records with one prefix number is one person.
+ * People each registered twice (`names` gives both registrations' names and the sex), at two homes with two phones
+ * and area codes (they moved), with one birth date, never a 1 January (which names alone cannot confirm: first-of-january.ts). Local
+ * identifiers `<prefix>00000` on; every two records in turn are one person.
  */
-export function compoundNamePatients(people: number): string {
+function registeredTwice(
+  people: number,
+  prefix: string,
+  names: (person: number, second: boolean) => Registration,
+): string {
   return (
     Array.from({ length: people * 2 }, (_, i) => {
       const person = Math.floor(i / 2);
-      const second = i % 2;
-      const [compound, alone, given, gender] = COMPOUND_FAMILIES[person % COMPOUND_FAMILIES.length] ?? [];
+      const second = i % 2 === 1;
+      const [name, gender] = names(person, second);
       return JSON.stringify({
         resourceType: 'Patient',
-        id: `cf-${String(i)}`,
-        identifier: [{ system: 'urn:mpi-demo:st-marys-hospital:mrn', value: `CF${String(i).padStart(5, '0')}` }],
-        name: [{ use: 'official', family: second === 0 ? compound : alone, given: [given] }],
+        id: `${prefix.toLowerCase()}-${String(i)}`,
+        identifier: [{ system: 'urn:mpi-demo:st-marys-hospital:mrn', value: `${prefix}${String(i).padStart(5, '0')}` }],
+        name: [{ use: 'official', ...name }],
         gender,
-        // Never a 1 January, which names alone cannot confirm (comparators/first-of-january.ts).
         birthDate: `19${String(60 + person)}-${String(1 + (person % 12)).padStart(2, '0')}-${String(2 + (person % 27)).padStart(2, '0')}`,
-        telecom: [{ system: 'phone', value: `(204) 555-${String(3000 + i)}` }],
+        telecom: [
+          {
+            system: 'phone',
+            value: second ? `(701) 555-${String(7100 + person)}` : `(204) 555-${String(3000 + person)}`,
+          },
+        ],
         address: [
           {
             use: 'home',
-            line: [`${String(10 + i)} ${second === 0 ? 'Calle Mayor' : 'Birch Lane'}`],
-            city: second === 0 ? 'Springfield' : 'Fargo',
+            line: [`${String(10 + i)} ${second ? 'Birch Lane' : 'Calle Mayor'}`],
+            city: second ? 'Fargo' : 'Springfield',
             state: 'ND',
-            postalCode: second === 0 ? '72419' : '58102',
+            postalCode: second ? '58102' : '72419',
           },
         ],
       });
     }).join('\n') + '\n'
   );
+}
+
+/**
+ * `compoundNamePatients`: people registered under a compound family name (García López, Smith-Jones) and under its
+ * second name alone (López, Jones), at two homes (registeredTwice), local identifiers CF00000 on.
+ */
+export function compoundNamePatients(people: number): string {
+  return registeredTwice(people, 'CF', (person, second) => {
+    const [compound, alone, given, gender] = COMPOUND_FAMILIES[person % COMPOUND_FAMILIES.length] ?? [];
+    return [{ family: (second ? alone : compound) ?? '', given: [given ?? ''] }, gender ?? 'female'];
+  });
+}
+
+/**
+ * `middleNameGivenPatients`: people registered under their given and middle names (José Luis, Anne-Marie) and under
+ * the middle name they go by alone (Luis, Marie), at two homes (registeredTwice), local identifiers MG00000 on.
+ */
+export function middleNameGivenPatients(people: number): string {
+  return registeredTwice(people, 'MG', (person, second) => {
+    const [full, goneBy, family, gender] = MIDDLE_NAMES_GONE_BY[person % MIDDLE_NAMES_GONE_BY.length] ?? [];
+    return [{ family: family ?? '', given: second ? [goneBy ?? ''] : [...(full ?? [])] }, gender ?? 'male'];
+  });
 }

@@ -52,7 +52,7 @@ describe("a field's evidence in the comparison viewer", () => {
     );
     expect(band(january, { ...january, birthDate: '1987-01-01' })).toBe('Different: 1 January of another year');
   });
-  it('says a compound family name and one of its names share a name', () => {
+  it("says a compound family name and one of its names share a name, as do a given name and the other's middle name", () => {
     const scorer = createScorer(defaultProfile([{ SourceSystem: 'a' }]));
     const family = scorer
       .explain(
@@ -61,6 +61,13 @@ describe("a field's evidence in the comparison viewer", () => {
       )
       .evidence.find((e) => e.field === 'familyName');
     expect(bandText(family, true)).toBe('Strong: one name of a compound family name');
+    const given = scorer
+      .explain(
+        scorer.prepare({ ...SAMPLE_FIELDS, givenName: 'jose', middleNames: 'luis' }),
+        scorer.prepare({ ...SAMPLE_FIELDS, givenName: 'luis', middleNames: null }),
+      )
+      .evidence.find((e) => e.field === 'givenName');
+    expect(bandText(given, true)).toBe("Strong: one record's given name is the other's middle name");
   });
   it("says a newborn placeholder's middle names (Baby Girl) are not compared either; others are compared with the name", () => {
     const scorer = createScorer(defaultProfile([{ SourceSystem: 'a' }]));

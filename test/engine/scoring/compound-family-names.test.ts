@@ -35,7 +35,7 @@ function pair(familyA: string, familyB: string, birthDates: readonly [string, st
 const family = (r: MatchResult) => r.evidence.find((e) => e.field === 'familyName');
 
 describe('a compound family name and one of its names alone', () => {
-  it('agree Strong, whichever name was kept, so one person at two homes is one person', () => {
+  it('agree Strong, whichever name was kept (at two homes, certain under the default model without name counts)', () => {
     for (const [a, b] of [
       ['García López', 'López'],
       ['Smith-Jones', 'Jones'],
