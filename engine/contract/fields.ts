@@ -14,6 +14,12 @@ export interface MatchFields {
   readonly middleNames: string | null;
   /** ISO date `YYYY-MM-DD`; only a real calendar date. */
   readonly birthDate: string | null;
+  /**
+   * A partial birth date (FHIR `YYYY` or `YYYY-MM`) when the source sends only that, so birthDate is null; absent
+   * otherwise, and on records normalised before it was kept. Compared at its precision: it can tell two people apart,
+   * never join them (comparators/partial-birth-date.ts).
+   */
+  readonly partialBirthDate?: string;
   readonly sex: 'male' | 'female' | 'other' | null;
   readonly addressLine: string | null;
   readonly city: string | null;

@@ -93,6 +93,7 @@ function describesAnother(before: MatchFields, after: MatchFields): boolean {
     before.familyName !== after.familyName ||
     before.givenName !== after.givenName ||
     before.birthDate !== after.birthDate ||
+    before.partialBirthDate !== after.partialBirthDate ||
     before.sex !== after.sex
   );
 }

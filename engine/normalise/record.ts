@@ -1,7 +1,7 @@
 import type { MatchFields } from '../contract/fields.ts';
 import { birthOrderOf, type Gender, type R4Patient } from '../fhir/patient.ts';
 import { addressFieldsOf } from './address.ts';
-import { normaliseBirthDate } from './date.ts';
+import { normaliseBirthDate, partialBirthDateOf } from './date.ts';
 import { matchIdentifiersOf } from './identifier.ts';
 import {
   generationOf,
@@ -46,7 +46,14 @@ export function matchFieldsOf(patient: R4Patient, options: MatchFieldsOptions): 
     identifiers: matchIdentifiersOf(patient.identifier, options.localIdentifierSystem),
     ...generationField(generationOf(current)),
     ...multipleBirthFields(patient),
+    ...(options.ignoreBirthDate === true ? {} : partialBirthDateField(patient.birthDate)),
   };
+}
+
+/** Only a record whose birth date is partial carries the field, so other records' stored fields stay as they were. */
+function partialBirthDateField(fhirDate: string | undefined): { partialBirthDate?: string } {
+  const partial = partialBirthDateOf(fhirDate);
+  return partial === null ? {} : { partialBirthDate: partial };
 }
 
 /** Only a record of a multiple birth carries the fields, as with the generation. */

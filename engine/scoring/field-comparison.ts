@@ -32,6 +32,7 @@ import { firstSoundsDiffer } from '../comparators/first-sound.ts';
 import { COMPOUND_NAME_SIMILARITY, oneNameWithinTheOther } from '../comparators/compound-name.ts';
 import { goesByMiddleName, MIDDLE_NAME_AS_GIVEN_SIMILARITY } from '../comparators/middle-name-as-given.ts';
 import { BIRTH_DATE_PAIR_SIMILARITY, birthDateLevelOf } from '../comparators/first-of-january.ts';
+import { PARTIAL_DATE_AGREES, PARTIAL_DATE_DIFFERS, partialDateLevel } from '../comparators/partial-birth-date.ts';
 import { editLevel, EDIT_LEVEL_SIMILARITY, type EditLevel } from '../comparators/edit-levels.ts';
 import { diceOfSortedBigrams } from '../comparators/dice-coefficient.ts';
 import { identifierValue, type NameSets, type PreparedRecord } from './prepared-record.ts';
@@ -400,7 +401,16 @@ function markMultipleBirths(a: PreparedRecord, b: PreparedRecord, out: FieldScra
 function setBirthDate(out: FieldScratch, a: PreparedRecord, b: PreparedRecord): void {
   const levelOf = birthDateLevelOf(a.newborn || b.newborn);
   setLevel(out, 2, a.birthDigits, b.birthDigits, 'BirthDateLevels', levelOf, BIRTH_DATE_PAIR_SIMILARITY);
+  if (a.birthDigits !== null && b.birthDigits !== null) return;
+  // A partial date (the year, or year and month, only) beside another date: compared at the coarser precision.
+  const left = a.birthDigits ?? a.partialBirthDigits;
+  const right = b.birthDigits ?? b.partialBirthDigits;
+  if (left !== null && right !== null)
+    setLevel(out, 2, left, right, 'BirthDateLevels', partialDateLevel, PARTIAL_DATE_SIMILARITY);
 }
+
+/** A partial date that agrees is not compared (NaN: missing); one that differs is Different. */
+const PARTIAL_DATE_SIMILARITY = { [PARTIAL_DATE_AGREES]: Number.NaN, [PARTIAL_DATE_DIFFERS]: 0 } as const;
 
 /**
  * The fields that tell two people apart (names, birth date, sex) and the identifier, which decides whether a

@@ -56,6 +56,8 @@ export interface PreparedRecord {
   /** The compared middle names, split (comparators/middle-names.ts middleNameList); null without any. */
   readonly middleNames: readonly string[] | null;
   readonly birthDigits: string | null;
+  /** Without a full birth date, the digits of a partial one (YYYY or YYYYMM: MatchFields.partialBirthDate); else null. */
+  readonly partialBirthDigits: string | null;
   /**
    * The compared address line's bigrams, sorted once for the Dice coefficient of every pair the record is in (none
    * without an address line).
@@ -144,6 +146,10 @@ export function prepareRecord(fields: MatchFields, sets: NameSets, frequencies?:
     newborn,
     middleNames: newborn ? null : middleNameList(compared.middleNames),
     birthDigits: fields.birthDate === null ? null : fields.birthDate.replaceAll('-', ''),
+    partialBirthDigits:
+      fields.birthDate === null && fields.partialBirthDate !== undefined
+        ? fields.partialBirthDate.replaceAll('-', '')
+        : null,
     addressBigrams: sortedBigrams(compared.addressLine ?? ''),
     trusted,
     otherIdentifiers,

@@ -253,3 +253,39 @@ export function middleNameGivenPatients(people: number): string {
     return [{ family: family ?? '', given: second ? [goneBy ?? ''] : [...(full ?? [])] }, gender ?? 'male'];
   });
 }
+
+/**
+ * `yearOnlyFathers`: fathers and sons of one name at one home and phone, the father's record giving his year of birth
+ * only (1950 on), the son's a full date thirty years later; local identifiers YF00000 on. At most eight pairs, each
+ * its own name. No two records are one person.
+ */
+export function yearOnlyFathers(pairs: number): string {
+  const FAMILIES = ['Okonkwo', 'Lindgren', 'Halloran', 'Desrosiers', 'Yamamoto', 'Petrakis', 'Ferreira', 'Novak'];
+  const GIVEN = ['Robert', 'Tobias', 'Emeka', 'Henrik', 'Dmitri', 'Kenji', 'Marco', 'Pavel'];
+  return (
+    Array.from({ length: pairs * 2 }, (_, i) => {
+      const pair = Math.floor(i / 2);
+      const son = i % 2 === 1;
+      const year = 1950 + pair;
+      return JSON.stringify({
+        resourceType: 'Patient',
+        id: `yf-${String(i)}`,
+        identifier: [{ system: 'urn:mpi-demo:st-marys-hospital:mrn', value: `YF${String(i).padStart(5, '0')}` }],
+        name: [{ use: 'official', family: FAMILIES[pair % FAMILIES.length], given: [GIVEN[pair % GIVEN.length]] }],
+        gender: 'male',
+        birthDate: son ? `${String(year + 30)}-${String(1 + (pair % 12)).padStart(2, '0')}-14` : String(year),
+        // Each home's phone differs from every other's in all four last digits.
+        telecom: [{ system: 'phone', value: `(204) 555-${String(1000 + (pair % 8) * 1111)}` }],
+        address: [
+          {
+            use: 'home',
+            line: [`${String(10 + pair)} Linden Row`],
+            city: 'Springfield',
+            state: 'ND',
+            postalCode: '72419',
+          },
+        ],
+      });
+    }).join('\n') + '\n'
+  );
+}

@@ -51,6 +51,13 @@ describe("a field's evidence in the comparison viewer", () => {
       'not compared: 1 January, where an unknown birth date is written; the years agree',
     );
     expect(band(january, { ...january, birthDate: '1987-01-01' })).toBe('Different: 1 January of another year');
+    const yearOnly = { ...SAMPLE_FIELDS, birthDate: null, partialBirthDate: '1988' };
+    expect(band(yearOnly, { ...SAMPLE_FIELDS, birthDate: '1988-06-02' })).toBe(
+      'not compared: one record gives the year (or year and month) only, and it agrees',
+    );
+    expect(band(yearOnly, { ...SAMPLE_FIELDS, birthDate: '1958-06-02' })).toBe(
+      'Different: one record gives the year (or year and month) only, another',
+    );
   });
   it("says a compound family name and one of its names share a name, as do a given name and the other's middle name", () => {
     const scorer = createScorer(defaultProfile([{ SourceSystem: 'a' }]));

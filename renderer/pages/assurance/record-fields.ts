@@ -37,7 +37,7 @@ const NEWBORN_PLACEHOLDER_TEXT = 'not compared: a newborn’s placeholder name';
 /**
  * A field's band as the comparison viewer shows it, with the reason when the comparison was not the names' own
  * (scoring/field-comparison.ts): a newborn's placeholder is not compared; two generations of one name, and two of one
- * multiple birth, differ; two birth dates on 1 January say the year only; a compound family name and one of its
+ * multiple birth, differ; two birth dates on 1 January, or a partial date beside another, say the year only; a compound family name and one of its
  * names, or a given name and the other record's middle name, share a name (Strong), not the whole name.
  * `compared`: the row is a field the scorer compares (else it is compared with the name).
  */
@@ -48,6 +48,10 @@ export function bandText(e: Pick<FieldEvidence, 'band' | 'level'> | undefined, c
   if (e?.level === 'first-of-january-same-year')
     return 'not compared: 1 January, where an unknown birth date is written; the years agree';
   if (e?.level === 'first-of-january-other-year') return 'Different: 1 January of another year';
+  if (e?.level === 'partial-date-agrees')
+    return 'not compared: one record gives the year (or year and month) only, and it agrees';
+  if (e?.level === 'partial-date-differs')
+    return 'Different: one record gives the year (or year and month) only, another';
   if (e?.level === 'compound-name-part') return 'Strong: one name of a compound family name';
   if (e?.level === 'middle-name-as-given') return "Strong: one record's given name is the other's middle name";
   return e?.band ?? (compared ? 'missing' : '(compared with the name)');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseBirthDate } from '../../../engine/normalise/date.ts';
+import { normaliseBirthDate, partialBirthDateOf } from '../../../engine/normalise/date.ts';
 import { daysInMonth, isCalendarDate, isLeapYear } from '../../../engine/fhir/calendar-date.ts';
 
 describe('normaliseBirthDate', () => {
@@ -29,6 +29,22 @@ describe('normaliseBirthDate', () => {
 
   it.each([undefined, '', '1980-1-1', '1980-01-01T00:00:00Z', ' 1980-01-01'])('null for %j', (d) => {
     expect(normaliseBirthDate(d)).toBeNull();
+  });
+});
+
+describe('partialBirthDateOf', () => {
+  it('keeps a year, or a year and a real month, from 1850 on', () => {
+    expect(['1980', '1980-02', '1850', '2024-12'].map(partialBirthDateOf)).toEqual([
+      '1980',
+      '1980-02',
+      '1850',
+      '2024-12',
+    ]);
+  });
+
+  it('gives null for a full date, an impossible month, an early year or no date', () => {
+    for (const d of ['1980-02-03', '1980-13', '1980-00', '1849', '198', '1980-2', undefined, ''])
+      expect(partialBirthDateOf(d), String(d)).toBeNull();
   });
 });
 

@@ -78,6 +78,8 @@ describe('matchFieldsOf', () => {
       phone: null,
       email: null,
       identifiers: [],
+      // The year alone is kept apart, to tell two people apart (comparators/partial-birth-date.ts).
+      partialBirthDate: '1980',
     });
   });
 
