@@ -8,8 +8,8 @@
  *
  * Names are compared as normalised (normalise/text.ts: lower case, a hyphen is a space). One name is within the other
  * when every word of the one with fewer words is a word of the other, the two are not the same text, and at least one
- * of those words is a name rather than a particle (de, van, y, al: "de" alone names no one). Words are compared exactly:
- * a part with a typo is left to the comparators, which would otherwise call every compound near any name.
+ * of those words is a name rather than a particle (de, van, y, al: "de" alone names no one). Words are compared
+ * exactly: a part with a typo is left to the comparators, which would otherwise call every compound near any name.
  *
  * The field comparison (scoring/field-comparison.ts) scores such a pair Strong, as Jaro-Winkler scores the first
  * part, never Exact: the records share a name, not the whole name, and a name's term frequency is the whole name's.

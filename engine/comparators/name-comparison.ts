@@ -41,7 +41,10 @@ export interface NameComparatorSet {
 export interface NameComparison {
   readonly similarity: number;
   readonly comparator: ComparatorName;
-  /** How the names agree when no comparator says it alone (a compound's part: field-comparison.ts bestFamily). */
+  /**
+   * How the names agree when no comparator says it alone (field-comparison.ts): `compound-name-part` (bestFamily),
+   * `middle-name-as-given` (bestGiven); absent for a comparator's own result.
+   */
   readonly level?: string;
   readonly culture?: string;
   readonly dictionaryVersion?: string;

@@ -56,7 +56,7 @@ export interface PreparedRecord {
   /** The compared middle names, split (comparators/middle-names.ts middleNameList); null without any. */
   readonly middleNames: readonly string[] | null;
   readonly birthDigits: string | null;
-  /** Without a full birth date, the digits of a partial one (YYYY or YYYYMM: MatchFields.partialBirthDate); else null. */
+  /** Without a full birth date, a partial one's digits (YYYY or YYYYMM: MatchFields.partialBirthDate); else null. */
   readonly partialBirthDigits: string | null;
   /**
    * The compared address line's bigrams, sorted once for the Dice coefficient of every pair the record is in (none

@@ -192,8 +192,8 @@ type Registration = readonly [{ family: string; given: readonly string[] }, 'mal
 
 /**
  * People each registered twice (`names` gives both registrations' names and the sex), at two homes with two phones
- * and area codes (they moved), with one birth date, never a 1 January (which names alone cannot confirm: first-of-january.ts). Local
- * identifiers `<prefix>00000` on; every two records in turn are one person.
+ * of two area codes (they moved), with one birth date, never a 1 January (which names alone cannot confirm:
+ * first-of-january.ts). Local identifiers `<prefix>00000` on; every two records in turn are one person.
  */
 function registeredTwice(
   people: number,

@@ -37,8 +37,9 @@ const NEWBORN_PLACEHOLDER_TEXT = 'not compared: a newborn’s placeholder name';
 /**
  * A field's band as the comparison viewer shows it, with the reason when the comparison was not the names' own
  * (scoring/field-comparison.ts): a newborn's placeholder is not compared; two generations of one name, and two of one
- * multiple birth, differ; two birth dates on 1 January, or a partial date beside another, say the year only; a compound family name and one of its
- * names, or a given name and the other record's middle name, share a name (Strong), not the whole name.
+ * multiple birth, differ; two birth dates on 1 January, or a partial date beside another, say the year only; a
+ * compound family name and one of its names, or a given name and the other record's middle name, share a name
+ * (Strong), not the whole name.
  * `compared`: the row is a field the scorer compares (else it is compared with the name).
  */
 export function bandText(e: Pick<FieldEvidence, 'band' | 'level'> | undefined, compared: boolean): string {
