@@ -10,6 +10,7 @@ const TITLES: Readonly<Record<string, string>> = {
   middleNames: 'Middle names',
   generation: 'Generational suffix',
   birthDate: 'Birth date',
+  partialBirthDate: 'Partial birth date',
   birthOrder: 'Birth order',
   multipleBirth: 'Multiple birth',
   sex: 'Sex',

@@ -51,6 +51,8 @@ export const DisplayFieldsSchema = z.object({
   /** The name's generational suffix (jr, sr, ii, iii, iv), when it has one (MatchFields.generation). */
   generation: z.string().optional(),
   birthDate: z.string().nullable(),
+  /** A partial birth date (YYYY or YYYY-MM) when the source sent only that (MatchFields.partialBirthDate). */
+  partialBirthDate: z.string().optional(),
   /** The birth order of one of a multiple birth (1, 2, ...), when the source sent one (MatchFields.birthOrder). */
   birthOrder: z.number().int().optional(),
   /** True when the source says one of a multiple birth (MatchFields.multipleBirth). */

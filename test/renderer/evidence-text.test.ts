@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { bandText, evidenceText, rowBandText, showValue } from '../../renderer/pages/assurance/record-fields.ts';
+import {
+  bandText,
+  evidenceText,
+  FIELD_ROWS,
+  fieldValue,
+  rowBandText,
+  showValue,
+} from '../../renderer/pages/assurance/record-fields.ts';
 import { createScorer } from '../../engine/scoring/scorer.ts';
 import { defaultProfile } from '../../engine/profile/default-profile.ts';
 import { SAMPLE_FIELDS } from '../helpers/fields.ts';
+import { DisplayFieldsSchema } from '../../engine/contract/workbench.ts';
 
 describe("a field's evidence in the comparison viewer", () => {
   it('says which way a weight counts, so a band name such as Partial is not read as agreement', () => {
@@ -90,5 +98,16 @@ describe("a field's evidence in the comparison viewer", () => {
     expect(rowBandText('middleNames', adults)).toBe('(compared with the name)');
     expect(rowBandText('previousFamilyNames', baby)).toBe('(compared with the name)');
     expect(rowBandText('givenName', adults)).toBe('Exact');
+  });
+  it('shows a partial birth date in the birth date row, marked, and gives it no row of its own', () => {
+    // As the console receives a record's fields: through the display schema.
+    const display = (fields: typeof SAMPLE_FIELDS) => DisplayFieldsSchema.parse(fields);
+    expect(fieldValue(display({ ...SAMPLE_FIELDS, birthDate: null, partialBirthDate: '1962' }), 'birthDate')).toBe(
+      '1962 (partial)',
+    );
+    expect(fieldValue(display({ ...SAMPLE_FIELDS, birthDate: null }), 'birthDate')).toBe('—');
+    expect(fieldValue(display(SAMPLE_FIELDS), 'birthDate')).toBe('1984-03-17');
+    expect(FIELD_ROWS.map(([field]) => field)).not.toContain('partialBirthDate');
+    expect(FIELD_ROWS.map(([, title]) => title)).toContain('Birth date');
   });
 });

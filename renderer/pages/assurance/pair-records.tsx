@@ -11,7 +11,7 @@ import { useClient } from '../../client/context.tsx';
 import { asSentence } from '../../client/errors.ts';
 import { IconAlert } from '../../icons.tsx';
 import { scoreRuleText } from '../../../engine/contract/score-explanation.ts';
-import { EVIDENCE_FIELD, FIELD_ROWS, evidenceText, rowBandText, showValue } from './record-fields.ts';
+import { EVIDENCE_FIELD, FIELD_ROWS, evidenceText, fieldValue, rowBandText } from './record-fields.ts';
 import { useConsoleStatus } from '../../hooks/console-data.ts';
 import { connectionKey, keys } from '../../hooks/query-keys.ts';
 
@@ -95,8 +95,8 @@ export function PairRecords({
           {FIELD_ROWS.map(([field, label]) => {
             const evidenceField = EVIDENCE_FIELD[field];
             const e = evidenceField === undefined ? undefined : byField.get(evidenceField);
-            const a = showValue(values.left[field]);
-            const b = showValue(values.right[field]);
+            const a = fieldValue(values.left, field);
+            const b = fieldValue(values.right, field);
             if (a === '—' && b === '—') return null;
             return (
               <Table.Tr key={field}>

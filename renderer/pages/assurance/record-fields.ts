@@ -6,7 +6,10 @@ import { signed } from './metric-text.ts';
 
 export const FIELD_ROWS: readonly (readonly [keyof DisplayFields, string])[] = (
   Object.keys(DisplayFieldsSchema.shape) as (keyof DisplayFields)[]
-).map((field) => [field, fieldTitle(field)]);
+)
+  // A partial birth date is shown in the birth date's row (fieldValue).
+  .filter((field) => field !== 'partialBirthDate')
+  .map((field) => [field, fieldTitle(field)]);
 
 /** The evidence field a display row is compared under (previous family names and middle names beside the name). */
 export const EVIDENCE_FIELD: Readonly<Partial<Record<keyof DisplayFields, string>>> = {
@@ -22,6 +25,13 @@ export const EVIDENCE_FIELD: Readonly<Partial<Record<keyof DisplayFields, string
   email: 'email',
   identifiers: 'identifier',
 };
+
+/** A record's value in a display row: a partial birth date in the birth date's row, marked so. */
+export function fieldValue(fields: DisplayFields, field: keyof DisplayFields): string {
+  if (field === 'birthDate' && fields.birthDate === null && fields.partialBirthDate !== undefined)
+    return `${fields.partialBirthDate} (partial)`;
+  return showValue(fields[field]);
+}
 
 export function showValue(value: DisplayFields[keyof DisplayFields]): string {
   if (value === null || value === undefined) return '—';

@@ -30,7 +30,7 @@ import { useLabelling } from './use-labelling.ts';
 import { VerdictButtons, VerdictKeys, type VerdictWords } from './verdict-controls.tsx';
 import { labelsToTsv } from '../../../engine/contract/label-tsv.ts';
 import type { CandidateOrder, CandidatePair, CandidatePairsOutput } from '../../../engine/contract/workbench.ts';
-import { FIELD_ROWS, showValue } from './record-fields.ts';
+import { FIELD_ROWS, fieldValue } from './record-fields.ts';
 
 type CandidatePairsPopulation = CandidatePairsOutput['population'];
 import { formatCountOf } from '../../format.ts';
@@ -277,8 +277,8 @@ export function WorkbenchPanel({
                   </Table.Thead>
                   <Table.Tbody>
                     {FIELD_ROWS.map(([field, text]) => {
-                      const left = showValue(pair.left.fields[field]);
-                      const right = showValue(pair.right.fields[field]);
+                      const left = fieldValue(pair.left.fields, field);
+                      const right = fieldValue(pair.right.fields, field);
                       if (OPTIONAL_ROWS.has(field) && left === '—' && right === '—') return null;
                       return (
                         <Table.Tr key={field}>
