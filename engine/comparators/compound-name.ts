@@ -46,9 +46,6 @@ const PARTICLES: ReadonlySet<string> = new Set([
   'y',
 ]);
 
-/** The similarity of a compound name and one of its names: Strong, as Jaro-Winkler gives the first (0.89-0.90). */
-export const COMPOUND_NAME_SIMILARITY = 0.9;
-
 /** Whether one normalised family name is carried within the other (see the module comment). */
 export function oneNameWithinTheOther(a: string, b: string): boolean {
   if (a === b || (!a.includes(' ') && !b.includes(' '))) return false;

@@ -15,9 +15,6 @@
  */
 import type { MiddleNameParts } from './middle-names.ts';
 
-/** The similarity of a given name and the other record's middle name: Strong. */
-export const MIDDLE_NAME_AS_GIVEN_SIMILARITY = 0.9;
-
 /** Whether either record's given name is a middle name of the other, which carries none of its own. */
 export function goesByMiddleName(a: MiddleNameParts, b: MiddleNameParts): boolean {
   return middleNameGiven(a, b) || middleNameGiven(b, a);

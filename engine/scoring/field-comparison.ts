@@ -29,8 +29,8 @@ import {
 import { jaroWinkler } from '../comparators/jaro-winkler.ts';
 import { middleNamesDisagree } from '../comparators/middle-names.ts';
 import { firstSoundsDiffer } from '../comparators/first-sound.ts';
-import { COMPOUND_NAME_SIMILARITY, oneNameWithinTheOther } from '../comparators/compound-name.ts';
-import { goesByMiddleName, MIDDLE_NAME_AS_GIVEN_SIMILARITY } from '../comparators/middle-name-as-given.ts';
+import { oneNameWithinTheOther } from '../comparators/compound-name.ts';
+import { goesByMiddleName } from '../comparators/middle-name-as-given.ts';
 import { BIRTH_DATE_PAIR_SIMILARITY, birthDateLevelOf } from '../comparators/first-of-january.ts';
 import { PARTIAL_DATE_AGREES, PARTIAL_DATE_DIFFERS, partialDateLevel } from '../comparators/partial-birth-date.ts';
 import { editLevel, EDIT_LEVEL_SIMILARITY, type EditLevel } from '../comparators/edit-levels.ts';
@@ -233,12 +233,12 @@ function bestFamily(a: PreparedRecord, b: PreparedRecord, set: NameComparatorSet
   for (const previous of a.previousFamilies) best = better(best, previous, b.family, set);
   if (
     best !== null &&
-    best.similarity < COMPOUND_NAME_SIMILARITY &&
+    best.similarity < SHARED_NAME_SIMILARITY &&
     a.family !== null &&
     b.family !== null &&
     oneNameWithinTheOther(a.family.text, b.family.text)
   )
-    return { similarity: COMPOUND_NAME_SIMILARITY, comparator: set.identical.comparator, level: COMPOUND_NAME_PART };
+    return sharedName(set, COMPOUND_NAME_PART);
   return best;
 }
 
@@ -254,12 +254,20 @@ export const COMPOUND_NAME_PART = 'compound-name-part';
 function bestGiven(a: PreparedRecord, b: PreparedRecord, set: NameComparatorSet): NameComparison | null {
   if (a.given === null || b.given === null) return null;
   const result = compareNames(a.given, b.given, set);
-  if (result.similarity >= MIDDLE_NAME_AS_GIVEN_SIMILARITY || !goesByMiddleName(a, b)) return result;
-  return {
-    similarity: MIDDLE_NAME_AS_GIVEN_SIMILARITY,
-    comparator: set.identical.comparator,
-    level: MIDDLE_NAME_AS_GIVEN,
-  };
+  return result.similarity >= SHARED_NAME_SIMILARITY || !goesByMiddleName(a, b)
+    ? result
+    : sharedName(set, MIDDLE_NAME_AS_GIVEN);
+}
+
+/**
+ * A name the two records share though no comparator says so of the whole (a compound's part, a middle name gone by):
+ * Strong, as Jaro-Winkler scores a compound's first name (smith and smith jones 0.89), never Exact, with the
+ * comparator that finds two equal names and the level that says why.
+ */
+const SHARED_NAME_SIMILARITY = 0.9;
+
+function sharedName(set: NameComparatorSet, level: string): NameComparison {
+  return { similarity: SHARED_NAME_SIMILARITY, comparator: set.identical.comparator, level };
 }
 
 /** The given name's evidence level when one record's given name is the other's middle name. */
@@ -399,15 +407,25 @@ function markMultipleBirths(a: PreparedRecord, b: PreparedRecord, out: FieldScra
  * the day it saw, and twins born on New Year's Day are told apart by it.
  */
 function setBirthDate(out: FieldScratch, a: PreparedRecord, b: PreparedRecord): void {
-  const levelOf = birthDateLevelOf(a.newborn || b.newborn);
-  setLevel(out, 2, a.birthDigits, b.birthDigits, 'BirthDateLevels', levelOf, BIRTH_DATE_PAIR_SIMILARITY);
-  if (a.birthDigits !== null && b.birthDigits !== null) return;
+  const left = a.birthDigits;
+  const right = b.birthDigits;
   // A partial date (the year, or year and month, only) beside another date: compared at the coarser precision.
-  const left = a.birthDigits ?? a.partialBirthDigits;
-  const right = b.birthDigits ?? b.partialBirthDigits;
-  if (left !== null && right !== null)
+  if (left !== null && right !== null && (left.length < FULL_DATE_DIGITS || right.length < FULL_DATE_DIGITS))
     setLevel(out, 2, left, right, 'BirthDateLevels', partialDateLevel, PARTIAL_DATE_SIMILARITY);
+  else
+    setLevel(
+      out,
+      2,
+      left,
+      right,
+      'BirthDateLevels',
+      birthDateLevelOf(a.newborn || b.newborn),
+      BIRTH_DATE_PAIR_SIMILARITY,
+    );
 }
+
+/** YYYYMMDD: a full date's digits (a partial one's are fewer). */
+const FULL_DATE_DIGITS = 8;
 
 /** A partial date that agrees is not compared (NaN: missing); one that differs is Different. */
 const PARTIAL_DATE_SIMILARITY = { [PARTIAL_DATE_AGREES]: Number.NaN, [PARTIAL_DATE_DIFFERS]: 0 } as const;

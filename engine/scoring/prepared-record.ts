@@ -55,9 +55,11 @@ export interface PreparedRecord {
   readonly newborn: boolean;
   /** The compared middle names, split (comparators/middle-names.ts middleNameList); null without any. */
   readonly middleNames: readonly string[] | null;
+  /**
+   * The birth date's digits, YYYYMMDD; without one, a partial date's (YYYY or YYYYMM: MatchFields.partialBirthDate),
+   * the length saying which; null with neither.
+   */
   readonly birthDigits: string | null;
-  /** Without a full birth date, a partial one's digits (YYYY or YYYYMM: MatchFields.partialBirthDate); else null. */
-  readonly partialBirthDigits: string | null;
   /**
    * The compared address line's bigrams, sorted once for the Dice coefficient of every pair the record is in (none
    * without an address line).
@@ -145,11 +147,7 @@ export function prepareRecord(fields: MatchFields, sets: NameSets, frequencies?:
     given: compared.givenName === null || newborn ? null : prepareName(compared.givenName, sets.given),
     newborn,
     middleNames: newborn ? null : middleNameList(compared.middleNames),
-    birthDigits: fields.birthDate === null ? null : fields.birthDate.replaceAll('-', ''),
-    partialBirthDigits:
-      fields.birthDate === null && fields.partialBirthDate !== undefined
-        ? fields.partialBirthDate.replaceAll('-', '')
-        : null,
+    birthDigits: (fields.birthDate ?? fields.partialBirthDate)?.replaceAll('-', '') ?? null,
     addressBigrams: sortedBigrams(compared.addressLine ?? ''),
     trusted,
     otherIdentifiers,
