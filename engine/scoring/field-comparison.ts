@@ -87,6 +87,11 @@ export interface FieldScratch {
    */
   multipleBirth: boolean;
   /**
+   * True when the birth dates are a day apart in one year (level `one-day`, birth-date-levels.ts): one source's shifted
+   * date, or twins born either side of midnight. The twin hold reads it (scorer.ts possibleTwin).
+   */
+  birthDatesADayApart: boolean;
+  /**
    * What a Fellegi-Sunter score added to the model's prior log-odds for the registry's size (fellegi-sunter.ts
    * priorAdjustment); 0 when nothing was added.
    */
@@ -100,6 +105,7 @@ export const MIDDLE_NAMES_DISAGREE_FLAG = 4;
 export const NEWBORN_NAME_FLAG = 8;
 export const MULTIPLE_BIRTH_FLAG = 16;
 export const INITIAL_GIVEN_NAME_FLAG = 32;
+export const BIRTH_DATES_A_DAY_APART_FLAG = 64;
 
 /** The scratch's flags as one number: what a table of pairs stores to score a pair again as the live scorer does. */
 export function pairFlags(scratch: FieldScratch): number {
@@ -109,7 +115,8 @@ export function pairFlags(scratch: FieldScratch): number {
     (scratch.middleNamesDisagree ? MIDDLE_NAMES_DISAGREE_FLAG : 0) |
     (scratch.newbornName ? NEWBORN_NAME_FLAG : 0) |
     (scratch.multipleBirth ? MULTIPLE_BIRTH_FLAG : 0) |
-    (scratch.initialGivenName ? INITIAL_GIVEN_NAME_FLAG : 0)
+    (scratch.initialGivenName ? INITIAL_GIVEN_NAME_FLAG : 0) |
+    (scratch.birthDatesADayApart ? BIRTH_DATES_A_DAY_APART_FLAG : 0)
   );
 }
 
@@ -129,6 +136,7 @@ export function newScratch(): FieldScratch {
     newbornName: false,
     initialGivenName: false,
     multipleBirth: false,
+    birthDatesADayApart: false,
     priorAdjustment: 0,
   };
 }
@@ -422,6 +430,7 @@ function setBirthDate(out: FieldScratch, a: PreparedRecord, b: PreparedRecord): 
       birthDateLevelOf(a.newborn || b.newborn),
       BIRTH_DATE_PAIR_SIMILARITY,
     );
+  out.birthDatesADayApart = out.level[2] === 'one-day';
 }
 
 /** YYYYMMDD: a full date's digits (a partial one's are fewer). */

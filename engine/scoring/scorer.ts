@@ -34,6 +34,7 @@ import {
   NEWBORN_NAME_FLAG,
   MULTIPLE_BIRTH_FLAG,
   INITIAL_GIVEN_NAME_FLAG,
+  BIRTH_DATES_A_DAY_APART_FLAG,
   PERSONAL_IDENTIFIER_FLAG,
   TWO_GIVEN_NAMES_ALIKE_FLAG,
   type FieldScratch,
@@ -99,6 +100,8 @@ export interface TwinHints {
   readonly multipleBirth?: boolean;
   /** Either record's given name is an initial alone: it cannot tell twins apart, as a missing one cannot. */
   readonly initialGivenName?: boolean;
+  /** The birth dates are a day apart in one year (birth-date-levels.ts `one-day`). */
+  readonly birthDatesADayApart?: boolean;
   /**
    * Both records carry middle names and they name two people (comparators/middle-names.ts), and no personal identifier
    * agrees (the caller passes false then).
@@ -130,6 +133,11 @@ export interface TwinHints {
  *    in its first letter: the quality suite's synthetic sets (whose generator puts one typo in ten there) open 0.2
  *    to 1.9 more review cases per 1,000 records (the population of 10,000: 41 more, 39 of them joining a true pair;
  *    the bench's registry of 100,000: 2.9 more), at no precision; FEBRL (no sex) is unchanged.
+ *    Birth dates a day apart in one year (`birthDatesADayApart`, level `one-day`) count as the same one for such
+ *    names: twins born either side of midnight. Twelve such pairs at one home were 11 automatic links (the CLI test in
+ *    placeholder-patients.test.ts); held, the quality suite is unchanged but for the heavy-typo extract of 20,000
+ *    records (auto-link recall 0.9389 -> 0.9390). Any Strong birth date (a keyed digit elsewhere too) cost 26 more
+ *    review cases there, each one person's two slips, and caught no pair of two people.
  *  - Under another recorded sex a birth date a keying error apart (Strong) counts as the same one. In the scale
  *    bench's registry of a million records Ann and John Schuster, twins (one birth date, address and phone), were
  *    joined through a record of Ann's whose birth date one source mistyped by a digit (given names that sound alike
@@ -181,7 +189,7 @@ export interface TwinHints {
  *    (field-comparison.ts markMultipleBirths).
  */
 export function possibleTwin(similarity: Float64Array, hints: TwinHints = {}): boolean {
-  const { twoGivenNamesAlike = false, newbornName = false, multipleBirth = false } = hints;
+  const { twoGivenNamesAlike = false, newbornName = false, multipleBirth = false, birthDatesADayApart = false } = hints;
   if ((similarity[FAMILY_NAME] ?? 0) < BAND_FLOORS.Strong) return false;
   // NaN (a birth date missing on one side) passes the tests below: it does not disagree.
   const birthDate = similarity[BIRTH_DATE] ?? 0;
@@ -199,7 +207,7 @@ export function possibleTwin(similarity: Float64Array, hints: TwinHints = {}): b
   // one person whose name was mistyped and whose sex was miscoded in the same record; with a birth date a keying error
   // apart as well, that one person would need three errors.
   if (sex < BAND_FLOORS.Exact) return !(birthDate < BAND_FLOORS.Strong) && givenNotExact;
-  if (birthDate < BAND_FLOORS.Exact) return false;
+  if (birthDate < BAND_FLOORS.Exact) return birthDatesADayApart && given < BAND_FLOORS.Exact && twoGivenNamesAlike;
   return (
     given < BAND_FLOORS.Strong ||
     givenMissing ||
@@ -312,12 +320,14 @@ export function scoreLimit(similarity: Float64Array, flags = 0): ScoreLimit | un
   const newbornName = (flags & NEWBORN_NAME_FLAG) !== 0;
   const multipleBirth = (flags & MULTIPLE_BIRTH_FLAG) !== 0;
   const initialGivenName = (flags & INITIAL_GIVEN_NAME_FLAG) !== 0;
+  const birthDatesADayApart = (flags & BIRTH_DATES_A_DAY_APART_FLAG) !== 0;
   const middleConflict = middleNameConflict(similarity, middleNamesDisagree, identifierAgrees);
   const hints = {
     twoGivenNamesAlike: twoGivenNamesAlike && !identifierAgrees,
     newbornName,
     multipleBirth,
     initialGivenName,
+    birthDatesADayApart,
     // At one home, where the middle-name rule lets them through; elsewhere it holds them under its own name.
     middleNamesDisagree: middleNamesDisagree && !identifierAgrees && !middleConflict,
   };

@@ -108,10 +108,15 @@ export const RHYMING_TWINS: TwinNames = [
 
 /**
  * `namedTwins`: pairs of same-sex twins (by default named a letter apart, Jayden and Jaydon), each pair born on its own
- * day at its own address and phone, with their birth orders (multipleBirthInteger 1 and 2) when `orders`. No two
- * records are one person.
+ * day at its own address and phone, with their birth orders (multipleBirthInteger 1 and 2) when `orders`; the second
+ * twin born after midnight, on the next day, when `acrossMidnight`. No two records are one person.
  */
-export function namedTwins(pairs: number, orders: boolean, names: TwinNames = LETTER_APART_TWINS): string {
+export function namedTwins(
+  pairs: number,
+  orders: boolean,
+  names: TwinNames = LETTER_APART_TWINS,
+  acrossMidnight = false,
+): string {
   const FAMILIES = ['Okonkwo', 'Lindgren', 'Halloran', 'Desrosiers', 'Yamamoto', 'Petrakis', 'Ferreira', 'Novak'];
   return (
     Array.from({ length: pairs * 2 }, (_, i) => {
@@ -124,7 +129,7 @@ export function namedTwins(pairs: number, orders: boolean, names: TwinNames = LE
         identifier: [{ system: 'urn:mpi-demo:st-marys-hospital:mrn', value: `TW${String(i).padStart(5, '0')}` }],
         name: [{ use: 'official', family: FAMILIES[pair % FAMILIES.length], given: [second === 0 ? first : other] }],
         gender,
-        birthDate: `2018-${String(1 + (pair % 11)).padStart(2, '0')}-${String(1 + (pair % 27)).padStart(2, '0')}`,
+        birthDate: `2018-${String(1 + (pair % 11)).padStart(2, '0')}-${String(1 + (pair % 27) + (acrossMidnight ? second : 0)).padStart(2, '0')}`,
         ...(orders ? { multipleBirthInteger: 1 + second } : {}),
         telecom: [{ system: 'phone', value: `(204) 555-${String(2000 + pair)}` }],
         address: [
@@ -188,43 +193,49 @@ const MIDDLE_NAMES_GONE_BY = [
   [['María', 'Fernanda'], 'Fernanda', 'Ortega', 'female'],
 ] as const;
 
-type Registration = readonly [{ family: string; given: readonly string[] }, 'male' | 'female'];
+/** A registration's name and sex, and its birth date when not the person's own (registeredTwice). */
+type Registration = readonly [{ family: string; given: readonly string[] }, 'male' | 'female', string?];
 
 /**
- * People each registered twice (`names` gives both registrations' names and the sex), at two homes with two phones
- * of two area codes (they moved), with one birth date, never a 1 January (which names alone cannot confirm:
- * first-of-january.ts). Local identifiers `<prefix>00000` on; every two records in turn are one person.
+ * People each registered twice (`names` gives both registrations' names and the sex, and a birth date when it is not
+ * the person's own), with one birth date, never a 1 January (which names alone cannot confirm: first-of-january.ts).
+ * Moved: at two homes with two phones of two area codes; else both at the person's first home and phone. Local
+ * identifiers `<prefix>00000` on; every two records in turn are one person.
  */
 function registeredTwice(
   people: number,
   prefix: string,
   names: (person: number, second: boolean) => Registration,
+  moved = true,
 ): string {
   return (
     Array.from({ length: people * 2 }, (_, i) => {
       const person = Math.floor(i / 2);
       const second = i % 2 === 1;
-      const [name, gender] = names(person, second);
+      const elsewhere = second && moved;
+      const [name, gender, birthDate] = names(person, second);
       return JSON.stringify({
         resourceType: 'Patient',
         id: `${prefix.toLowerCase()}-${String(i)}`,
         identifier: [{ system: 'urn:mpi-demo:st-marys-hospital:mrn', value: `${prefix}${String(i).padStart(5, '0')}` }],
         name: [{ use: 'official', ...name }],
         gender,
-        birthDate: `19${String(60 + person)}-${String(1 + (person % 12)).padStart(2, '0')}-${String(2 + (person % 27)).padStart(2, '0')}`,
+        birthDate:
+          birthDate ??
+          `19${String(60 + person)}-${String(1 + (person % 12)).padStart(2, '0')}-${String(2 + (person % 27)).padStart(2, '0')}`,
         telecom: [
           {
             system: 'phone',
-            value: second ? `(701) 555-${String(7100 + person)}` : `(204) 555-${String(3000 + person)}`,
+            value: elsewhere ? `(701) 555-${String(7100 + person)}` : `(204) 555-${String(3000 + person)}`,
           },
         ],
         address: [
           {
             use: 'home',
-            line: [`${String(10 + i)} ${second ? 'Birch Lane' : 'Calle Mayor'}`],
-            city: second ? 'Fargo' : 'Springfield',
+            line: [`${String(10 + (moved ? i : 2 * person))} ${elsewhere ? 'Birch Lane' : 'Calle Mayor'}`],
+            city: elsewhere ? 'Fargo' : 'Springfield',
             state: 'ND',
-            postalCode: second ? '58102' : '72419',
+            postalCode: elsewhere ? '58102' : '72419',
           },
         ],
       });
@@ -287,5 +298,40 @@ export function yearOnlyFathers(pairs: number): string {
         ],
       });
     }).join('\n') + '\n'
+  );
+}
+
+/** Birth dates whose day before changes more than one digit: the 10th, 20th and 30th, and the first of a month. */
+const CARRYING_DATES = ['1961-03-10', '1964-07-20', '1967-04-30', '1970-05-01', '1972-03-01', '1975-11-20'] as const;
+const SHIFTED_PEOPLE = [
+  ['Okonkwo', 'Adaeze', 'female'],
+  ['Lindgren', 'Tobias', 'male'],
+  ['Halloran', 'Siobhan', 'female'],
+  ['Desrosiers', 'Mathieu', 'male'],
+  ['Yamamoto', 'Haruka', 'female'],
+  ['Petrakis', 'Nikos', 'male'],
+] as const;
+
+/** The date a day before an ISO date. */
+function dayBefore(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * `dayShiftedPatients`: people each registered by two sources, the second of which sends every birth date a day early
+ * (it stores a date as midnight and reads it back in a time zone west of it), on days where that changes two digits
+ * or more (the 10th becomes the 9th, 1 May the 30 April, 1 March 1972 the 29 February). Moved: at two homes and phones;
+ * else both at one. Local identifiers DS00000 (moved) or DH00000 on; at most six people, each their own name.
+ */
+export function dayShiftedPatients(people: number, moved: boolean): string {
+  return registeredTwice(
+    people,
+    moved ? 'DS' : 'DH',
+    (person, second) => {
+      const [family, given, gender] = SHIFTED_PEOPLE[person % SHIFTED_PEOPLE.length] ?? [];
+      const date = CARRYING_DATES[person % CARRYING_DATES.length] ?? '1961-03-10';
+      return [{ family: family ?? '', given: [given ?? ''] }, gender ?? 'female', second ? dayBefore(date) : date];
+    },
+    moved,
   );
 }

@@ -58,7 +58,7 @@ describe('the default profile scores with the default Fellegi-Sunter model', () 
     expect(r.evidence.find((e) => e.field === 'birthDate')).toMatchObject({
       comparator: 'BirthDateLevels',
       band: 'Strong',
-      level: 'one-digit',
+      level: 'one-day',
     });
     expect(r.decision).toBe('certain');
     const swapped = explain({ ...base, birthDate: '1984-03-07' }, { ...base, birthDate: '1984-07-03' });

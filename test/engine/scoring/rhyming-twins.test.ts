@@ -37,6 +37,33 @@ describe('twins named alike but for their first sound', () => {
     }
   });
 
+  it('holds such twins born either side of midnight, their birth dates a day apart however the digits fall', () => {
+    for (const [a, b, sex] of RHYMING_TWINS)
+      for (const [born, next] of [
+        ['2015-03-09', '2015-03-10'],
+        ['2015-03-03', '2015-03-04'],
+        ['2016-02-29', '2016-03-01'],
+      ] as const) {
+        const r = explainPair(base, nguyen(a, sex, { birthDate: born }), nguyen(b, sex, { birthDate: next }));
+        expect(
+          r.evidence.find((e) => e.field === 'birthDate'),
+          `${a} ${b} ${born}`,
+        ).toMatchObject({
+          band: 'Strong',
+          level: 'one-day',
+        });
+        expect(held(r), `${a} ${b} ${born}`).toEqual(['probable', 'PossibleTwin']);
+      }
+    // A birth date mistyped by another digit is left to the model, as before: with a first letter mistyped too, that
+    // is one person's two slips (holding them sent 26 more true pairs to review on the quality suite's heavy-typo
+    // extract of 20,000 records and caught no pair of two people).
+    const emma = nguyen('Emma', 'female', { birthDate: '2015-03-09' });
+    expect(held(explainPair(base, emma, nguyen('Gemma', 'female', { birthDate: '2015-03-19' })))).toEqual([
+      'certain',
+      undefined,
+    ]);
+  });
+
   it('still links one person whose given name is spelt or transliterated otherwise, or mistyped after its first letter', () => {
     for (const [a, b] of [
       ['Catherine', 'Katherine'],
