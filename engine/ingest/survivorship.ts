@@ -4,6 +4,11 @@
  * the most recently updated record (meta.lastUpdated compared as instants), then the oldest record.
  * Identifiers and previous family names are the union over all records. Provenance names the record each
  * field came from (system/localId).
+ *
+ * The fields a record carries only when its source sent them (a partial birth date, a generational suffix, a birth
+ * order, a multiple birth) survive the same way and are absent when no record has one, so an identity without them
+ * keeps the canonical record it had. A partial birth date survives only where no record gives a full one, as a
+ * record carries it only beside a missing birth date (MatchFields.partialBirthDate).
  */
 import type { CanonicalRecord, MatchFields } from '../contract/fields.ts';
 import { compareInstants } from '../fhir/instant.ts';
@@ -16,7 +21,8 @@ export interface SurvivorInput {
   readonly sourceLastUpdated: string | null;
 }
 
-type ScalarField = Exclude<keyof MatchFields, 'previousFamilyNames' | 'identifiers'>;
+type ScalarField = Exclude<keyof MatchFields, 'previousFamilyNames' | 'identifiers' | OptionalField>;
+type OptionalField = 'partialBirthDate' | 'generation' | 'birthOrder' | 'multipleBirth';
 export type { CanonicalRecord };
 const SCALAR_FIELDS: readonly ScalarField[] = [
   'familyName',
@@ -31,6 +37,7 @@ const SCALAR_FIELDS: readonly ScalarField[] = [
   'phone',
   'email',
 ];
+const OPTIONAL_FIELDS: readonly OptionalField[] = ['partialBirthDate', 'generation', 'birthOrder', 'multipleBirth'];
 
 export function survivorOrder(records: readonly SurvivorInput[], trustOrder: readonly string[]): SurvivorInput[] {
   const rank = (system: string): number => {
@@ -56,7 +63,7 @@ export function survivorOrder(records: readonly SurvivorInput[], trustOrder: rea
 export function buildCanonical(records: readonly SurvivorInput[], trustOrder: readonly string[]): CanonicalRecord {
   const ordered = survivorOrder(records, trustOrder);
   const fields: Record<string, unknown> = {};
-  const provenance: Partial<Record<ScalarField, string>> = {};
+  const provenance: Partial<Record<ScalarField | OptionalField, string>> = {};
   for (const field of SCALAR_FIELDS) {
     fields[field] = null;
     for (const record of ordered) {
@@ -67,6 +74,13 @@ export function buildCanonical(records: readonly SurvivorInput[], trustOrder: re
         break;
       }
     }
+  }
+  for (const field of OPTIONAL_FIELDS) {
+    if (field === 'partialBirthDate' && fields.birthDate !== null) continue;
+    const record = ordered.find((r) => r.fields[field] !== undefined);
+    if (record === undefined) continue;
+    fields[field] = record.fields[field];
+    provenance[field] = `${record.sourceSystem}/${record.localId}`;
   }
   const previous = new Set<string>();
   const identifiers = new Map<string, { system: string; value: string }>();
