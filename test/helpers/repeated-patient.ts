@@ -265,6 +265,26 @@ export function middleNameGivenPatients(people: number): string {
   });
 }
 
+/** Given names registered in one order and then the other: the names and a family name, and a sex. */
+const REORDERED_GIVEN_NAMES = [
+  [['María', 'Fernanda'], 'Ortega', 'female'],
+  [['Juan', 'Carlos'], 'Ramírez', 'male'],
+  [['Ana', 'Lucía'], 'Castillo', 'female'],
+  [['Jean', 'Paul'], 'Leclerc', 'male'],
+] as const;
+
+/**
+ * `reorderedGivenNamesPatients`: people registered under their two given names (María Fernanda) and under the same
+ * names in another order (Fernanda María), at two homes (registeredTwice), local identifiers RG00000 on.
+ */
+export function reorderedGivenNamesPatients(people: number): string {
+  return registeredTwice(people, 'RG', (person, second) => {
+    const [names, family, gender] = REORDERED_GIVEN_NAMES[person % REORDERED_GIVEN_NAMES.length] ?? [];
+    const given = [...(names ?? [])];
+    return [{ family: family ?? '', given: second ? given.reverse() : given }, gender ?? 'female'];
+  });
+}
+
 /**
  * `yearOnlyFathers`: fathers and sons of one name at one home and phone, the father's record giving his year of birth
  * only (1950 on), the son's a full date thirty years later; local identifiers YF00000 on. At most eight pairs, each

@@ -20,6 +20,18 @@ describe('goesByMiddleName', () => {
     }
   });
 
+  it('finds the same given names in another order, each given name a middle name of the other', () => {
+    for (const [a, b] of [
+      [person('maria', 'fernanda'), person('fernanda', 'maria')],
+      [person('maria', 'fernanda', 'lucia'), person('fernanda', 'maria')],
+    ] as const) {
+      expect(goesByMiddleName(a, b)).toBe(true);
+      expect(goesByMiddleName(b, a)).toBe(true);
+    }
+    // One way only: two people's full names.
+    expect(goesByMiddleName(person('maria', 'fernanda'), person('fernanda', 'lucia'))).toBe(false);
+  });
+
   it('finds nothing when the record that gives the name carries middle names, by an initial, or by another name', () => {
     // Two people's full names: the middle-name rule judges records that both carry middle names.
     expect(goesByMiddleName(person('john', 'michael'), person('michael', 'thomas'))).toBe(false);

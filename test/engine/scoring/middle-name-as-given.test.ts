@@ -40,6 +40,11 @@ describe('a given name that is the other record’s middle name', () => {
     for (const [a, b] of [
       [['José', 'Luis'], ['Luis']],
       [['Anne-Marie'], ['Marie']],
+      // The same given names in another order.
+      [
+        ['Juan', 'Carlos'],
+        ['Carlos', 'Juan'],
+      ],
     ] as const) {
       const home = pair(a, b);
       expect([home.decision, home.limitedBy], `${a.join(' ')} ${b.join(' ')}`).toEqual(['certain', undefined]);
@@ -51,6 +56,14 @@ describe('a given name that is the other record’s middle name', () => {
 
   it('is not a twin’s sound-alike name: it does not raise the twin hold', () => {
     expect(pair(['José', 'Luis'], ['Luis']).limitedBy).toBeUndefined();
+  });
+
+  it('holds a boy and a girl of one birth date named José María and María José as possible twins', () => {
+    const twin = (given: string[], gender: string) =>
+      householdRecord({ name: [{ family: 'Ramírez', given }], gender, birthDate: '2012-06-09' });
+    const r = explainPair(profile, twin(['José', 'María'], 'male'), twin(['María', 'José'], 'female'));
+    expect(given(r)).toMatchObject({ band: 'Strong', level: 'middle-name-as-given' });
+    expect([r.decision, r.limitedBy]).toEqual(['probable', 'PossibleTwin']);
   });
 
   it('does not join two people of one family name whose birth dates differ, nor two full names', () => {

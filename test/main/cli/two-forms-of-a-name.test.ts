@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { compoundNamePatients, middleNameGivenPatients } from '../../helpers/repeated-patient.ts';
+import {
+  compoundNamePatients,
+  middleNameGivenPatients,
+  reorderedGivenNamesPatients,
+} from '../../helpers/repeated-patient.ts';
 import { ingestIntoSandbox } from '../../helpers/cli.ts';
 
 const PEOPLE = 12;
@@ -16,6 +20,12 @@ describe('people registered under two forms of their names, at two homes', () =>
 
   it('under their given and middle names and the middle name alone: one review case each', async () => {
     const { report, identities } = await ingestIntoSandbox(middleNameGivenPatients(PEOPLE), 'MG');
+    expect(identities).toBe(2 * PEOPLE);
+    expect(report).toMatchObject({ created: 2 * PEOPLE, autoLinked: 0, reviewCasesCreated: PEOPLE });
+  });
+
+  it('under their two given names in one order and the other: one review case each', async () => {
+    const { report, identities } = await ingestIntoSandbox(reorderedGivenNamesPatients(PEOPLE), 'RG');
     expect(identities).toBe(2 * PEOPLE);
     expect(report).toMatchObject({ created: 2 * PEOPLE, autoLinked: 0, reviewCasesCreated: PEOPLE });
   });
