@@ -7,7 +7,8 @@
  *   birthDate   BirthDateLevels: compared as dates, in levels (comparators/birth-date-levels.ts); the year only
  *               when both are a 1 January (comparators/first-of-january.ts)
  *   sex, state  Exact
- *   addressLine DiceCoefficient (word order and abbreviations)
+ *   addressLine DiceCoefficient (word order and typos); Exact when the lines are one address written with other
+ *               street types, directions or unit designators (comparators/address-key.ts)
  *   city        JaroWinkler
  *   postalCode, phone EditDistanceLevels: keying errors counted, not a share of the length (edit-levels.ts)
  *   email       Exact (addresses are copied, not typed from speech; a near miss is another mailbox)
@@ -190,7 +191,8 @@ function setAddress(out: FieldScratch, a: PreparedRecord, b: PreparedRecord): vo
     out.comparator[4] = null;
     return;
   }
-  out.similarity[4] = left === right ? 1 : diceOfSortedBigrams(a.addressBigrams, b.addressBigrams);
+  out.similarity[4] =
+    left === right || a.addressKey === b.addressKey ? 1 : diceOfSortedBigrams(a.addressBigrams, b.addressBigrams);
   out.comparator[4] = 'DiceCoefficient';
 }
 

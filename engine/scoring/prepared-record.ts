@@ -25,6 +25,7 @@ import type { TermCount, TermFrequencyReader } from './term-frequency.ts';
 import { sortedBigrams } from '../comparators/dice-coefficient.ts';
 import { middleNameList } from '../comparators/middle-names.ts';
 import { isNewbornName } from '../normalise/newborn-name.ts';
+import { addressKey } from '../comparators/address-key.ts';
 
 export interface NameSets {
   readonly family: NameComparatorSet;
@@ -65,6 +66,11 @@ export interface PreparedRecord {
    * without an address line).
    */
   readonly addressBigrams: readonly number[];
+  /**
+   * The compared address line with its street types, directions and unit designators written one way
+   * (comparators/address-key.ts): two lines with one key are one address. Null without an address line.
+   */
+  readonly addressKey: string | null;
   /** Trusted identifiers as [system, value], first value per system. */
   readonly trusted: readonly IdentifierEntry[];
   /** Other identifiers as [system, value], first value per system. */
@@ -149,6 +155,7 @@ export function prepareRecord(fields: MatchFields, sets: NameSets, frequencies?:
     middleNames: newborn ? null : middleNameList(compared.middleNames),
     birthDigits: (fields.birthDate ?? fields.partialBirthDate)?.replaceAll('-', '') ?? null,
     addressBigrams: sortedBigrams(compared.addressLine ?? ''),
+    addressKey: compared.addressLine === null ? null : addressKey(compared.addressLine),
     trusted,
     otherIdentifiers,
     ...nameCounts(fields, frequencies),
