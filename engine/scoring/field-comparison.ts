@@ -99,7 +99,10 @@ export interface FieldScratch {
   priorAdjustment: number;
 }
 
-/** A pair's flags beside its similarities, for the tables of pairs assurance keeps (pairFlags). */
+/**
+ * A pair's flags beside its similarities, for the tables of pairs assurance keeps (pairFlags), which hold them in a
+ * Uint8Array (assurance/load-pairs.ts, estimate.ts): eight flags at most.
+ */
 export const PERSONAL_IDENTIFIER_FLAG = 1;
 export const TWO_GIVEN_NAMES_ALIKE_FLAG = 2;
 export const MIDDLE_NAMES_DISAGREE_FLAG = 4;
