@@ -72,7 +72,8 @@ export const MatchResultSchema = z.object({
   /**
    * Present when a rule held the score method's score down to at most Thresholds.Probable (the decision at most
    * probable: review, never an automatic link; scoring/scorer.ts): `NoNameEvidence`, no name part compared on both
-   * sides; `PossibleTwin`, the same family name and birth date (a keying error apart under another sex) but another
+   * sides; `PossibleTwin`, the same family name and birth date (a keying error apart under another sex; a day apart
+   * for names that only sound alike or differ in their first sound) but another
    * given name (or one that only sounds alike or differs in its first sound and no personal identifier agrees, or
    * none or an initial alone on one record with the birth dates compared), both records carrying a sex (twins or
    * household members of one age, whatever contact details or non-trusted identifiers agree), or a newborn's

@@ -150,7 +150,8 @@ describe('the score waterfall', () => {
   it('says in words why a score is not what the fields add up to, and says nothing when the fields decide', () => {
     expect(scoreRuleText({ decidedBy: 'score', limitedBy: 'PossibleTwin' }, 0.5)).toBe(
       'The records share family name and birth date (or, with another sex recorded, birth dates a keying error ' +
-        'apart), and their given names leave it open whether they are one person or twins: another given name, ' +
+        'apart; or, for given names that only sound alike or differ in their first sound, birth dates a day apart, ' +
+        'as twins born either side of midnight), and their given names leave it open whether they are one person or twins: another given name, ' +
         'one that only sounds alike (Anais and Janis) or differs in its first sound (Emma and Gemma), none or an ' +
         'initial alone (J) on one of them, or the same ' +
         'first name with other ' +
