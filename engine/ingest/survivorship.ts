@@ -64,24 +64,19 @@ export function buildCanonical(records: readonly SurvivorInput[], trustOrder: re
   const ordered = survivorOrder(records, trustOrder);
   const fields: Record<string, unknown> = {};
   const provenance: Partial<Record<ScalarField | OptionalField, string>> = {};
-  for (const field of SCALAR_FIELDS) {
-    fields[field] = null;
-    for (const record of ordered) {
-      const value = record.fields[field];
-      if (value !== null) {
-        fields[field] = value;
-        provenance[field] = `${record.sourceSystem}/${record.localId}`;
-        break;
-      }
-    }
-  }
-  for (const field of OPTIONAL_FIELDS) {
-    if (field === 'partialBirthDate' && fields.birthDate !== null) continue;
-    const record = ordered.find((r) => r.fields[field] !== undefined);
-    if (record === undefined) continue;
+  /** The field's value from the first record in survivor order that has one (`missing` is its absence). */
+  const survive = (field: ScalarField | OptionalField, missing: null | undefined): void => {
+    const record = ordered.find((r) => r.fields[field] !== missing);
+    if (record === undefined) return;
     fields[field] = record.fields[field];
     provenance[field] = `${record.sourceSystem}/${record.localId}`;
+  };
+  for (const field of SCALAR_FIELDS) {
+    fields[field] = null;
+    survive(field, null);
   }
+  for (const field of OPTIONAL_FIELDS)
+    if (field !== 'partialBirthDate' || fields.birthDate === null) survive(field, undefined);
   const previous = new Set<string>();
   const identifiers = new Map<string, { system: string; value: string }>();
   for (const record of ordered) {

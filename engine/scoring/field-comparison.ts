@@ -194,8 +194,8 @@ function setAddress(out: FieldScratch, a: PreparedRecord, b: PreparedRecord): vo
     out.comparator[4] = null;
     return;
   }
-  out.similarity[4] =
-    left === right || a.addressKey === b.addressKey ? 1 : diceOfSortedBigrams(a.addressBigrams, b.addressBigrams);
+  // Two equal lines have one key: the key alone says whether they are one address.
+  out.similarity[4] = a.addressKey === b.addressKey ? 1 : diceOfSortedBigrams(a.addressBigrams, b.addressBigrams);
   out.comparator[4] = 'DiceCoefficient';
 }
 

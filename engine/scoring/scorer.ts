@@ -207,13 +207,9 @@ export function possibleTwin(similarity: Float64Array, hints: TwinHints = {}): b
   // one person whose name was mistyped and whose sex was miscoded in the same record; with a birth date a keying error
   // apart as well, that one person would need three errors.
   if (sex < BAND_FLOORS.Exact) return !(birthDate < BAND_FLOORS.Strong) && givenNotExact;
-  if (birthDate < BAND_FLOORS.Exact) return birthDatesADayApart && given < BAND_FLOORS.Exact && twoGivenNamesAlike;
-  return (
-    given < BAND_FLOORS.Strong ||
-    givenMissing ||
-    middleNamesDisagree ||
-    (given < BAND_FLOORS.Exact && twoGivenNamesAlike)
-  );
+  const namesAlike = given < BAND_FLOORS.Exact && twoGivenNamesAlike;
+  if (birthDate < BAND_FLOORS.Exact) return birthDatesADayApart && namesAlike;
+  return given < BAND_FLOORS.Strong || givenMissing || middleNamesDisagree || namesAlike;
 }
 
 const ADDRESS_LINE = FIELD_NAMES.indexOf('addressLine');
