@@ -8,8 +8,10 @@
  *   best candidate probable ──► new identity + an IngestionMatch review case per probable candidate (≤ 3)
  *   otherwise               ──► new identity
  *
- * A review case needs a pair at Probable or above (review-gate.ts), also for the other candidates of an
- * auto-linked record.
+ * A candidate identity is scored by the pair of its records that is the strongest evidence, except where only a
+ * record without a given name agrees with one whose given name the identity's named records all disagree with
+ * (judged-member.ts). A review case needs a pair at Probable or above (review-gate.ts), also for the other
+ * candidates of an auto-linked record.
  *
  * An updated record stays linked where it is (re-matching the population is reconciliation's job); its
  * identity's canonical record and tags are rebuilt, and when the update changed who the record describes and no
@@ -21,7 +23,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/store.ts';
 import type { ErrorIssue } from '../contract/errors.ts';
-import type { MatchFields } from '../contract/fields.ts';
+import { FIELD_NAMES, type MatchFields } from '../contract/fields.ts';
 import { MAX_IDENTITY_RECORDS } from '../contract/link-quality.ts';
 import { EngineError, validationError } from '../contract/errors.ts';
 import type { Settings } from '../config/settings.ts';
@@ -30,7 +32,9 @@ import { compareInstants } from '../fhir/instant.ts';
 import { blockingTags, type BlockingTag, type KeyRing } from '../blocking/tags.ts';
 import { keyRingFor } from '../config/key-ring.ts';
 import { createScorer, type PairOutcome, type Scorer } from '../scoring/scorer.ts';
-import { compareOutcomes, isStronger } from '../scoring/stronger-outcome.ts';
+import { compareOutcomes } from '../scoring/stronger-outcome.ts';
+import { judgedMember } from './judged-member.ts';
+import { newScratch } from '../scoring/field-comparison.ts';
 import { storedTermFrequencies } from '../store/term-frequency.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { activeProfile, type StoredProfile } from '../store/profiles.ts';
@@ -72,6 +76,8 @@ export type RecordOutcome =
   | { readonly kind: 'stale' }
   | { readonly kind: 'rejected'; readonly issues: readonly ErrorIssue[] };
 
+const GIVEN_NAME = FIELD_NAMES.indexOf('givenName');
+
 interface Scored {
   readonly identityId: number;
   readonly outcome: PairOutcome;
@@ -107,6 +113,8 @@ export class Ingestor {
   private readonly ring: KeyRing;
   private readonly trustOrder: string[];
   private cache: PreparedCache;
+  /** Field similarities of the pair scored last (scoreCandidates reads the given names' of each). */
+  private readonly scratch = newScratch();
   /** The database-free work on a resource, with the tenant's source entry, blocking rules and keys. */
   readonly preparer: RecordPreparer;
 
@@ -320,7 +328,7 @@ export class Ingestor {
     return { kind: 'created', linked, reviewCases };
   }
 
-  /** Best outcome per candidate identity (over its source records), best first. */
+  /** The outcome each candidate identity is judged on (over its source records: judged-member.ts), best first. */
   private scoreCandidates(prepared: PreparedRecord, identities: readonly number[]): Scored[] {
     const scored: Scored[] = [];
     const byIdentity = candidateMembers(this.store, this.tenantId, identities, MAX_COMPARED_RECORDS_PER_IDENTITY + 1);
@@ -330,13 +338,13 @@ export class Ingestor {
       const members = rows
         .slice(0, MAX_COMPARED_RECORDS_PER_IDENTITY)
         .map((row) => ({ row, prepared: this.cache.get(row) }));
-      let best: Scored | undefined;
-      for (const { prepared: right } of members) {
-        const outcome = this.scorer.outcome(prepared, right);
-        if (isStronger(outcome, best?.outcome))
-          best = { identityId, outcome, left: prepared, right, members, allMembers };
-      }
-      if (best !== undefined) scored.push(best);
+      const pairs = members.map(({ prepared: right }) => {
+        const outcome = this.scorer.outcome(prepared, right, this.scratch);
+        const givenSimilarity = this.scratch.similarity[GIVEN_NAME] ?? Number.NaN;
+        return { identityId, outcome, givenSimilarity, left: prepared, right, members, allMembers };
+      });
+      const judged = judgedMember(prepared, pairs);
+      if (judged !== undefined) scored.push(judged);
     }
     return scored.sort((a, b) => compareOutcomes(a.outcome, b.outcome) || a.identityId - b.identityId);
   }

@@ -1,0 +1,76 @@
+/**
+ * A record without a given name (a family name and a birth date) agrees with every person of that family and birth
+ * date: spouses or twins born on one day. Linked to one of them, it must not carry the other's records into that
+ * identity: an arriving record whose given name none of the identity's named records gives (not even Strong) is
+ * judged on those records (engine/ingest/judged-member.ts). Before, each of the second person's records joined the
+ * first person's identity through the bare record, at score 1.
+ */
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../helpers/temp.ts';
+import { ctx, ndjson, NHI_SYSTEM, openRegistry } from '../../helpers/registry.ts';
+import type { LocalEngine } from '../../../engine/local-engine.ts';
+
+/** A record of names and a birth date only, as a names-and-dates extract sends it: no sex, address or phone. */
+function namesAndDate(id: string, given: string | null, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    resourceType: 'Patient',
+    id,
+    name: [{ family: 'Lakin', ...(given === null ? {} : { given: [given] }) }],
+    birthDate: '1933-07-31',
+    ...extra,
+  };
+}
+
+async function ingest(engine: LocalEngine, ...resources: Record<string, unknown>[]): Promise<void> {
+  for (const resource of resources)
+    await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: ndjson(resource) }, ctx());
+}
+
+/** Local identifiers grouped by identity, each group sorted, groups in order of their first member. */
+async function identities(engine: LocalEngine): Promise<string[][]> {
+  const { rows } = await engine.call('identities/list', { limit: 100, offset: 0 }, ctx());
+  const groups = new Map<string, string[]>();
+  for (const row of rows) groups.set(row.enterpriseId, [...(groups.get(row.enterpriseId) ?? []), row.localId]);
+  return [...groups.values()].map((g) => g.sort()).sort((a, b) => (a[0] ?? '').localeCompare(b[0] ?? ''));
+}
+
+describe('a record without a given name between two people of one family and birth date', () => {
+  it('does not carry the second person into the first one’s identity', async () => {
+    const engine = openRegistry(tempDir());
+    await ingest(
+      engine,
+      namesAndDate('c1', 'Daisy'),
+      namesAndDate('c2', 'Daysy'),
+      namesAndDate('c3', null),
+      namesAndDate('c4', 'Homer'),
+      namesAndDate('c5', 'Homer'),
+    );
+    // The bare record joins the only identity it meets; Homer's records stay together and apart from Daisy's.
+    expect(await identities(engine)).toEqual([
+      ['c1', 'c2', 'c3'],
+      ['c4', 'c5'],
+    ]);
+  });
+
+  it('still links on the bare record when the identity has no named record, or a named one agrees Strong', async () => {
+    const engine = openRegistry(tempDir());
+    await ingest(engine, namesAndDate('c1', null), namesAndDate('c2', 'Homer'));
+    expect(await identities(engine)).toEqual([['c1', 'c2']]);
+
+    const other = openRegistry(tempDir());
+    await ingest(other, namesAndDate('c1', 'Homer'), namesAndDate('c2', null), namesAndDate('c3', 'Hommer'));
+    expect(await identities(other)).toEqual([['c1', 'c2', 'c3']]);
+  });
+
+  it('links on a trusted identifier of the bare record, which decides before any score', async () => {
+    const engine = openRegistry(tempDir());
+    const nhi = (value: string) => ({ identifier: [{ system: NHI_SYSTEM, value }] });
+    await ingest(
+      engine,
+      namesAndDate('c1', 'Daisy'),
+      namesAndDate('c2', null, nhi('9434765919')),
+      namesAndDate('c3', 'Homer', nhi('9434765919')),
+    );
+    expect(await identities(engine)).toEqual([['c1', 'c2', 'c3']]);
+  });
+});
