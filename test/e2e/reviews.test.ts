@@ -435,6 +435,20 @@ describe('review cases in the console', () => {
     );
     expect(await report.innerText()).toMatch(/The most doubtful identity: weak bridge(, [a-z ]+)*; weakest link/);
     await expectAccessible(page, 'link-quality-scanned');
+    // Every badge of the list reads whole: beside the scan's long row the Reviewer column narrowed, and Mantine cut
+    // "Out of date" to "Out of …".
+    const badges = await page
+      .getByRole('table', { name: 'Review cases' })
+      .locator('.mantine-Badge-label')
+      .evaluateAll((labels) =>
+        labels.map((label) => {
+          // This project's types hold no DOM: the three properties read, as the page has them.
+          const l = label as unknown as { textContent: string | null; scrollWidth: number; clientWidth: number };
+          return { text: l.textContent, cut: l.scrollWidth > l.clientWidth };
+        }),
+      );
+    expect(badges.map((b) => b.text)).toContain('Out of date');
+    expect(badges.filter((b) => b.cut)).toEqual([]);
     await screenshot(page, '45-link-quality-scanned');
     await page.getByRole('button', { name: 'Show the link quality cases' }).click();
     await page.getByTestId('page-text').filter({ hasText: 'Cases 1–1 of 1' }).waitFor();
