@@ -9,8 +9,8 @@
  *   otherwise               ──► new identity
  *
  * A candidate identity is scored by the pair of its records that is the strongest evidence, except where only a
- * record without a given name agrees with one whose given name the identity's named records all disagree with
- * (judged-member.ts). A review case needs a pair at Probable or above (review-gate.ts), also for the other
+ * record without a given or family name agrees with one whose name part the identity's records carrying it all
+ * disagree with (judged-member.ts). A review case needs a pair at Probable or above (review-gate.ts), also for the other
  * candidates of an auto-linked record.
  *
  * An updated record stays linked where it is (re-matching the population is reconciliation's job); its
@@ -76,6 +76,7 @@ export type RecordOutcome =
   | { readonly kind: 'stale' }
   | { readonly kind: 'rejected'; readonly issues: readonly ErrorIssue[] };
 
+const FAMILY_NAME = FIELD_NAMES.indexOf('familyName');
 const GIVEN_NAME = FIELD_NAMES.indexOf('givenName');
 
 interface Scored {
@@ -340,8 +341,9 @@ export class Ingestor {
         .map((row) => ({ row, prepared: this.cache.get(row) }));
       const pairs = members.map(({ prepared: right }) => {
         const outcome = this.scorer.outcome(prepared, right, this.scratch);
+        const familySimilarity = this.scratch.similarity[FAMILY_NAME] ?? Number.NaN;
         const givenSimilarity = this.scratch.similarity[GIVEN_NAME] ?? Number.NaN;
-        return { identityId, outcome, givenSimilarity, left: prepared, right, members, allMembers };
+        return { identityId, outcome, familySimilarity, givenSimilarity, left: prepared, right, members, allMembers };
       });
       const judged = judgedMember(prepared, pairs);
       if (judged !== undefined) scored.push(judged);

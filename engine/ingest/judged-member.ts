@@ -1,24 +1,24 @@
 /**
  * Which of a candidate identity's records an arriving record is judged on: the one whose pair is the stronger
- * evidence (stronger-outcome.ts), unless that is a record without a given name while the arriving record carries
- * one that every named record of the identity gives another name to. A record of a family name and a birth date
- * alone cannot tell two people of one family and one birth date apart (spouses, twins): it agrees with both. Judged
- * on it, the second person's records would join the identity such a record had joined first, through it (single
- * linkage through a bare record). The identity's named records then decide: the arriving record is judged on the
- * strongest of them, whose given name disagrees.
- *
- * A named record whose given name agrees at least Strong keeps the judgement on the best pair, the bare record's
- * included. A trusted identifier, which decides before any score (scorer.ts), counts on any record.
+ * evidence (stronger-outcome.ts), unless that record lacks a name part (a given or a family name) which the arriving
+ * record carries and which none of the identity's records that carry it agrees with, even Strong. A record of a
+ * family name and a birth date alone cannot tell two people of one family and birth date apart (spouses, twins), nor
+ * one of a given name and a birth date two people of one given name born on one day: it agrees with both. Judged on
+ * it, the second person's records would join the identity such a record had joined first, through it (single
+ * linkage through a bare record). The identity's records that carry the name part then decide: the arriving record
+ * is judged on the strongest of them. A trusted identifier, which decides before any score (scorer.ts), counts on
+ * any record.
  *
  * On the names-and-dates extract of 20,000 records with about nine records per person (no sex recorded), six
- * identities held two people, each through a record of a family name and a birth date: in four it had carried the
- * other spouse's or twin's named records in. Judged so, none holds another person's named records (auto-link
- * precision 0.9960 → 0.9993, recall 0.6448 → 0.6408); five still hold a bare record that met the wrong person first.
- * The cost is on typo-heavy records: on the typo-heavy extract of 20,000 records, 25 more review cases (557 → 582)
- * where a given name mistyped beyond Strong on every named record had joined through a bare record carrying the
- * identity's address and phone; the pairs linked or under review are as many as before. On FEBRL 3 reduced to names
- * and birth dates it costs 0.0015 of recall (0.6976 → 0.6961). Counting only given names below Partial as
- * disagreeing cost almost nothing there, but kept the second person's named records in two of the four identities.
+ * identities held two people, each through a record without a given name: in four it had carried the other spouse's
+ * or twin's named records in. Judged so, none holds another person's named records (auto-link precision 0.9960 →
+ * 0.9993, recall 0.6448 → 0.6408); five still hold a bare record that met the wrong person first. The cost is on
+ * typo-heavy records: on the typo-heavy extract of 20,000 records, 25 more review cases (557 → 582) where a given name
+ * mistyped beyond Strong on every named record had joined through a bare record carrying the identity's address and
+ * phone; the pairs linked or under review are as many as before. On FEBRL 3 reduced to names and birth dates, whose
+ * records lack a given name (3%) or a family name (2%), 0.0029 of recall went to review (0.6976 → 0.6947, 249 → 251
+ * cases). Counting only names below Partial as disagreeing cost almost nothing on the typo-heavy extract, but kept the
+ * second person's named records in two of the four identities.
  */
 import { BAND_FLOORS } from '../contract/fields.ts';
 import type { PairOutcome } from '../scoring/scorer.ts';
@@ -29,21 +29,31 @@ export interface MemberPair {
   readonly outcome: PairOutcome;
   /** The identity's record. */
   readonly right: PreparedRecord;
-  /** The given names' similarity in this pair; NaN when either record has none. */
+  /** The family and given names' similarities in this pair; NaN where either record has none. */
+  readonly familySimilarity: number;
   readonly givenSimilarity: number;
+}
+
+/** The two name parts, each with the pair's similarity on it. */
+const NAME_PARTS = [
+  { part: 'family', similarity: (p: MemberPair) => p.familySimilarity },
+  { part: 'given', similarity: (p: MemberPair) => p.givenSimilarity },
+] as const;
+
+function strongest<P extends MemberPair>(pairs: readonly P[]): P | undefined {
+  let best: P | undefined;
+  for (const pair of pairs) if (isStronger(pair.outcome, best?.outcome)) best = pair;
+  return best;
 }
 
 /** The pair the arriving record (left) is judged on among its pairs with one identity's records; undefined for none. */
 export function judgedMember<P extends MemberPair>(left: PreparedRecord, pairs: readonly P[]): P | undefined {
-  let best: P | undefined;
-  let bestNamed: P | undefined;
-  let namedAgree = false;
-  for (const pair of pairs) {
-    if (isStronger(pair.outcome, best?.outcome)) best = pair;
-    if (pair.right.given === null) continue;
-    if (!(pair.givenSimilarity < BAND_FLOORS.Strong)) namedAgree = true;
-    if (isStronger(pair.outcome, bestNamed?.outcome)) bestNamed = pair;
+  const best = strongest(pairs);
+  if (best === undefined || best.outcome.decidedBy === 'trusted-identifier') return best;
+  for (const { part, similarity } of NAME_PARTS) {
+    if (left[part] === null || best.right[part] !== null) continue;
+    const carrying = pairs.filter((p) => p.right[part] !== null);
+    if (carrying.length > 0 && !carrying.some((p) => similarity(p) >= BAND_FLOORS.Strong)) return strongest(carrying);
   }
-  const bareBest = best !== undefined && best.right.given === null && best.outcome.decidedBy !== 'trusted-identifier';
-  return left.given !== null && bareBest && bestNamed !== undefined && !namedAgree ? bestNamed : best;
+  return best;
 }

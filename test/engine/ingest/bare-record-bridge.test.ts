@@ -1,9 +1,10 @@
 /**
  * A record without a given name (a family name and a birth date) agrees with every person of that family and birth
- * date: spouses or twins born on one day. Linked to one of them, it must not carry the other's records into that
- * identity: an arriving record whose given name none of the identity's named records gives (not even Strong) is
- * judged on those records (engine/ingest/judged-member.ts). Before, each of the second person's records joined the
- * first person's identity through the bare record, at score 1.
+ * date: spouses or twins born on one day; one without a family name with every person of that given name born that
+ * day. Linked to one of them, it must not carry the other's records into that identity: an arriving record whose
+ * name part none of the identity's records carrying it agrees with (not even Strong) is judged on those records
+ * (engine/ingest/judged-member.ts). Before, each of the second person's records joined the first person's identity
+ * through the bare record.
  */
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/temp.ts';
@@ -11,11 +12,16 @@ import { ctx, ndjson, NHI_SYSTEM, openRegistry } from '../../helpers/registry.ts
 import type { LocalEngine } from '../../../engine/local-engine.ts';
 
 /** A record of names and a birth date only, as a names-and-dates extract sends it: no sex, address or phone. */
-function namesAndDate(id: string, given: string | null, extra: Record<string, unknown> = {}): Record<string, unknown> {
+function namesAndDate(
+  id: string,
+  given: string | null,
+  extra: Record<string, unknown> = {},
+  family: string | null = 'Lakin',
+): Record<string, unknown> {
   return {
     resourceType: 'Patient',
     id,
-    name: [{ family: 'Lakin', ...(given === null ? {} : { given: [given] }) }],
+    name: [{ ...(family === null ? {} : { family }), ...(given === null ? {} : { given: [given] }) }],
     birthDate: '1933-07-31',
     ...extra,
   };
@@ -34,7 +40,7 @@ async function identities(engine: LocalEngine): Promise<string[][]> {
   return [...groups.values()].map((g) => g.sort()).sort((a, b) => (a[0] ?? '').localeCompare(b[0] ?? ''));
 }
 
-describe('a record without a given name between two people of one family and birth date', () => {
+describe('a record without a given or family name between two people it agrees with', () => {
   it('does not carry the second person into the first one’s identity', async () => {
     const engine = openRegistry(tempDir());
     await ingest(
@@ -46,6 +52,22 @@ describe('a record without a given name between two people of one family and bir
       namesAndDate('c5', 'Homer'),
     );
     // The bare record joins the only identity it meets; Homer's records stay together and apart from Daisy's.
+    expect(await identities(engine)).toEqual([
+      ['c1', 'c2', 'c3'],
+      ['c4', 'c5'],
+    ]);
+  });
+
+  it('does not carry a second person of one given name and birth date in through a record without a family name', async () => {
+    const engine = openRegistry(tempDir());
+    await ingest(
+      engine,
+      namesAndDate('c1', 'Marguerite', {}, 'Okonkwo'),
+      namesAndDate('c2', 'Marguerite', {}, 'Okonkow'),
+      namesAndDate('c3', 'Marguerite', {}, null),
+      namesAndDate('c4', 'Marguerite', {}, 'Szczepanski'),
+      namesAndDate('c5', 'Marguerite', {}, 'Szczepanski'),
+    );
     expect(await identities(engine)).toEqual([
       ['c1', 'c2', 'c3'],
       ['c4', 'c5'],
