@@ -10,8 +10,8 @@
  *
  * A candidate identity is scored by the pair of its records that is the strongest evidence, except where only a
  * record without a given or family name agrees with one whose name part the identity's records carrying it all
- * disagree with (judged-member.ts). A review case needs a pair at Probable or above (review-gate.ts), also for the other
- * candidates of an auto-linked record.
+ * disagree with (judged-member.ts). A review case needs a pair at Probable or above (review-gate.ts), also for the
+ * other candidates of an auto-linked record.
  *
  * An updated record stays linked where it is (re-matching the population is reconciliation's job); its
  * identity's canonical record and tags are rebuilt, and when the update changed who the record describes and no
@@ -114,7 +114,7 @@ export class Ingestor {
   private readonly ring: KeyRing;
   private readonly trustOrder: string[];
   private cache: PreparedCache;
-  /** Field similarities of the pair scored last (scoreCandidates reads the given names' of each). */
+  /** Field similarities of the pair scored last (scoreCandidates reads each pair's name similarities from it). */
   private readonly scratch = newScratch();
   /** The database-free work on a resource, with the tenant's source entry, blocking rules and keys. */
   readonly preparer: RecordPreparer;
