@@ -16,9 +16,9 @@
  * typo-heavy records: on the typo-heavy extract of 20,000 records, 25 more review cases (557 → 582) where a given name
  * mistyped beyond Strong on every named record had joined through a bare record carrying the identity's address and
  * phone; the pairs linked or under review are as many as before. On FEBRL 3 reduced to names and birth dates, whose
- * records lack a given name (3%) or a family name (2%), 0.0029 of recall went to review (0.6976 → 0.6947, 249 → 251
- * cases). Counting only names below Partial as disagreeing cost almost nothing on the typo-heavy extract, but kept the
- * second person's named records in two of the four identities.
+ * records lack a given name (3%) or a family name (2%), auto-link recall fell 0.6976 → 0.6947 (with review cases
+ * 0.7862 → 0.7846; 249 → 251 cases). Counting only names below Partial as disagreeing cost almost nothing on the
+ * typo-heavy extract, but kept the second person's named records in two of the four identities.
  */
 import { BAND_FLOORS } from '../contract/fields.ts';
 import type { PairOutcome } from '../scoring/scorer.ts';
