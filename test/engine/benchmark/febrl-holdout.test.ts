@@ -79,7 +79,10 @@ describe('the default profile on FEBRL sets it was not tuned on', () => {
     ]);
     expect(q.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
     // 2026-11-26: without a recorded sex, a twin's pattern (another given name, the same birth date) no longer counts the family name (household-evidence.ts); FEBRL replaces given names exactly so: 0.8267 (78.8 review cases per 1,000, was 114).
-    expect(q.autoLinks.f1).toBeGreaterThanOrEqual(0.82);
+    // 2026-12-04: an identity is judged on its records that carry the name part a bare record lacks
+    // (engine/ingest/judged-member.ts): 0.8219 -> 0.8199, two more review cases; no pair linked wrongly before or
+    // after.
+    expect(q.autoLinks.f1).toBeGreaterThanOrEqual(0.815);
     expect((1000 * q.reviewCases) / q.records).toBeLessThanOrEqual(120);
     expect(q.autoLinksAndReviews.precision).toBeGreaterThanOrEqual(0.99);
     expect(q.reviewCasesJoiningTruePair).toBeGreaterThanOrEqual(0.9 * q.reviewCases);
