@@ -78,5 +78,6 @@ export function addressKey(line: string): string {
     kept.push(STANDARD.get(word) ?? word);
   }
   const key = kept.join(' ');
+  // Most lines are their own key: a prepared record then holds the line's string once, not an equal copy beside it.
   return key === line ? line : key;
 }
