@@ -51,6 +51,11 @@ export const FieldEvidenceSchema = z.object({
 export type FieldEvidence = z.infer<typeof FieldEvidenceSchema>;
 
 export const DecidedBySchema = z.enum(['trusted-identifier', 'hard-conflict', 'score']);
+/**
+ * The rules that hold a score at the Probable threshold (scoring/scorer.ts). All but one judge a pair alone.
+ * BareRecord judges an arriving record against a whole identity (ingest/judged-member.ts): only ingestion's review
+ * cases carry it, never a pair's score.
+ */
 export const ScoreLimitSchema = z.enum([
   'NoNameEvidence',
   'PossibleTwin',
@@ -58,6 +63,7 @@ export const ScoreLimitSchema = z.enum([
   'BirthDateConflict',
   'MiddleNameConflict',
   'NamesOnly',
+  'BareRecord',
 ]);
 export type ScoreLimit = z.infer<typeof ScoreLimitSchema>;
 

@@ -164,6 +164,12 @@ export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { name: string; why: string
       'no birth date compared on both sides, no address line, postcode or identifier agrees, and no phone but from an address that disagrees (an e-mail does not count); or no given name either, and no personal identifier agrees',
     why: "Only the names tell these records apart: one of them has no birth date, no address line, postcode or identifier agrees, and a phone that agrees comes from an address that does not; an e-mail does not count, since one made from the name is a namesake's too and a family shares one (two people of one name, a Junior and a Senior or namesakes, look the same, and relatives share contact details). Or one of them has neither a given name nor a birth date: then only the family name is the person's, and the contact details and numbers are the household's",
   },
+  BareRecord: {
+    name: 'record without a name part',
+    brief:
+      'one identity’s record that agrees best carries no given name (or no family name), and none of that identity’s records that carry one agrees with the arriving record’s',
+    why: 'One identity’s record that agrees best carries no given name (or no family name), so it agrees with everyone of its family name (or given name) and birth date, spouses and twins alike. That identity’s records that do carry the name all name another person, so the arriving record was not linked to it, and the record without the name part may belong to either person. Decide on the named records of both identities, check the record without the name part at its source, and say in the reason whose it is, for your organisation’s process to move it if needed',
+  },
 };
 
 /** A score limit as the CLI states it: 'PossibleTwin (same family name …: at most probable; held from 0.991128)'. */

@@ -345,7 +345,7 @@ export class Ingestor {
         const givenSimilarity = this.scratch.similarity[GIVEN_NAME] ?? Number.NaN;
         return { identityId, outcome, familySimilarity, givenSimilarity, left: prepared, right, members, allMembers };
       });
-      const judged = judgedMember(prepared, pairs);
+      const judged = judgedMember(prepared, pairs, this.profile.profile.MatchingRules.Thresholds.Probable);
       if (judged !== undefined) scored.push(judged);
     }
     return scored.sort((a, b) => compareOutcomes(a.outcome, b.outcome) || a.identityId - b.identityId);
@@ -360,6 +360,8 @@ export class Ingestor {
     if (decidedDistinct(this.store, this.tenantId, left.identityId, right.identityId)) return false;
     const kind = 'IngestionMatch';
     const explained = this.scorer.explain(candidate.left, candidate.right);
+    // A hold on the identity, not the pair (judged-member.ts), is the candidate's own: the pair alone is not held.
+    const held = candidate.outcome.limitedBy === 'BareRecord' ? candidate.outcome : explained;
     return insertReviewCase(
       this.store,
       this.tenantId,
@@ -374,8 +376,8 @@ export class Ingestor {
         score: candidate.outcome.score,
         decision: candidate.outcome.decision === 'certain' ? 'certain' : 'probable',
         evidence: explained.evidence,
-        limitedBy: explained.limitedBy ?? null,
-        heldFrom: explained.heldFrom ?? null,
+        limitedBy: held.limitedBy ?? null,
+        heldFrom: held.heldFrom ?? null,
         jobId: this.jobId,
         sourceSystem: this.sourceSystem,
       },

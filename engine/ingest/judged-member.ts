@@ -46,14 +46,40 @@ function strongest<P extends MemberPair>(pairs: readonly P[]): P | undefined {
   return best;
 }
 
-/** The pair the arriving record (left) is judged on among its pairs with one identity's records; undefined for none. */
-export function judgedMember<P extends MemberPair>(left: PreparedRecord, pairs: readonly P[]): P | undefined {
+/**
+ * The pair the arriving record (left) is judged on among its pairs with one identity's records; undefined for none.
+ * When the rule turns the judgement away from a bare record that would have linked the arriving record (Certain),
+ * and the identity's named records do not link it, the bare record's pair is the one judged, held at the Probable
+ * threshold (BareRecord): the arriving record is not linked, and a review case asks about the bare record, which
+ * may belong to either person. Judged on the named records, nobody would be asked where they score below Probable,
+ * and where they score at Probable the case would give their score beside the pair a reviewer is shown first (the
+ * bare record's), which scores otherwise. A bare record that agrees at Probable only is weak evidence for the
+ * arriving record: on the typo-heavy extract of 20,000 records, every such case (3 of 17) asked about a bare record
+ * that was the identity's own person's.
+ */
+export function judgedMember<P extends MemberPair>(
+  left: PreparedRecord,
+  pairs: readonly P[],
+  probable: number,
+): P | undefined {
   const best = strongest(pairs);
   if (best === undefined || best.outcome.decidedBy === 'trusted-identifier') return best;
   for (const { part, similarity } of NAME_PARTS) {
     if (left[part] === null || best.right[part] !== null) continue;
     const carrying = pairs.filter((p) => p.right[part] !== null);
-    if (carrying.length > 0 && !carrying.some((p) => similarity(p) >= BAND_FLOORS.Strong)) return strongest(carrying);
+    const named = strongest(carrying);
+    if (named === undefined || carrying.some((p) => similarity(p) >= BAND_FLOORS.Strong)) continue;
+    if (named.outcome.decision === 'certain' || best.outcome.decision !== 'certain') return named;
+    return {
+      ...best,
+      outcome: {
+        score: probable,
+        decision: 'probable',
+        decidedBy: 'score',
+        limitedBy: 'BareRecord',
+        heldFrom: best.outcome.score,
+      },
+    };
   }
   return best;
 }

@@ -101,7 +101,8 @@ function Facts({ detail }: { readonly detail: ReviewCaseDetail }) {
               <Text component="span" size="sm" c="dimmed" display="block">
                 Held at the Probable threshold when opened ({LIMIT_TEXT[c.limitedBy].name}
                 {c.heldFrom === null ? '' : `; its fields scored ${c.heldFrom.toFixed(4)}`}):{' '}
-                {LIMIT_TEXT[c.limitedBy].brief}.
+                {/* A hold on the identity has no rule line under the pair compared below: its reason is said here. */}
+                {LIMIT_TEXT[c.limitedBy][c.limitedBy === 'BareRecord' ? 'why' : 'brief']}.
               </Text>
             )}
             {c.decision === 'certain' ? (
@@ -240,10 +241,13 @@ function Comparison({
         right={fromKey(right)}
         scoreThen={
           // A link quality case's score is its weakest link: another pair shown first has no score of its own then.
+          // A case held on its identity (BareRecord) held no pair: its pair scored what it was held from.
           left === refKey(best.left) &&
           right === refKey(best.right) &&
           (!oneIdentity || (detail.bestPairShows ?? 'weak-bridge') === 'weak-bridge')
-            ? detail.case.score
+            ? detail.case.limitedBy === 'BareRecord'
+              ? (detail.case.heldFrom ?? undefined)
+              : detail.case.score
             : undefined
         }
         then="the case when it was opened"

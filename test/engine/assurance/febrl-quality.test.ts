@@ -114,7 +114,10 @@ describe('FEBRL quality after calibration', () => {
     expect(run.population.autoLinks.precision).toBeGreaterThanOrEqual(0.98);
     // 2026-12-03: two records of one 1 January say the year only (comparators/first-of-january.ts): 0.9158 (P 0.9852)
     // at Certain 0.523, 37.6 reviews per 1,000, 176 of the 188 joining a true pair.
-    expect((1000 * run.population.reviewCases) / run.population.records).toBeLessThanOrEqual(38);
+    // 2026-12-04: a record without a given or family name that would have linked a record its identity's named records
+    // disagree with is asked about (judged-member.ts, BareRecord): 38.8 reviews per 1,000, 180 of the 194 joining a
+    // true pair (6 more cases, 4 of them joining one); auto-links unchanged.
+    expect((1000 * run.population.reviewCases) / run.population.records).toBeLessThanOrEqual(39);
     expect(run.population.reviewCasesJoiningTruePair / run.population.reviewCases).toBeGreaterThanOrEqual(0.9);
     engine.close();
   }, 240_000);

@@ -232,17 +232,18 @@ describe('migrations 0013 and 0014 (a held review case records its rule, then th
   });
 });
 
-describe('migrations 0016 and 0018 (review cases rebuilt for the middle-name rule, then the shared-number rule)', () => {
+describe('migrations 0016, 0018 and 0019 (review cases rebuilt for the middle-name, shared-number and bare-record rules)', () => {
   const rebuilds = [
     { id: 16, rule: 'MiddleNameConflict', doubt: null },
     { id: 18, rule: 'SharedIdentifier', doubt: 2 },
+    { id: 19, rule: 'BareRecord', doubt: 2 },
   ] as const;
   it.each(rebuilds)('$id keeps every case with its rule, score and decisions, and takes $rule and no other', (m) => {
     const path = join(tempDir(), `rebuild-${String(m.id)}.db`);
     withOneCase(path, m.id - 1, 4, 0.5);
     const before = Store.open(path, { migrations: loadMigrations().filter((n) => n.id < m.id) });
     addHeldCase(before, 3, 'PossibleTwin', 0.93);
-    // The column 0017 added survives 0018's rebuild.
+    // The column 0017 added survives the later rebuilds.
     if (m.doubt !== null) before.exec(`UPDATE review_case SET doubt = ${String(m.doubt)} WHERE case_id = 'rc-held-3'`);
     before.exec(`INSERT INTO review_decision (tenant_id, case_id, seq, decision, reason, actor, decided_at)
         VALUES ('t', 'rc-held-3', 1, 'different-people', 'twins', 'ana', 'now');
