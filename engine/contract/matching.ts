@@ -53,8 +53,8 @@ export type FieldEvidence = z.infer<typeof FieldEvidenceSchema>;
 export const DecidedBySchema = z.enum(['trusted-identifier', 'hard-conflict', 'score']);
 /**
  * The rules that hold a score at the Probable threshold (scoring/scorer.ts). All but one judge a pair alone.
- * BareRecord judges an arriving record against a whole identity (ingest/judged-member.ts): only ingestion's review
- * cases carry it, never a pair's score.
+ * BareRecord judges a record against a whole identity (ingest/judged-member.ts): only review cases carry it (opened
+ * by ingestion or reconciliation), never a pair's score.
  */
 export const ScoreLimitSchema = z.enum([
   'NoNameEvidence',

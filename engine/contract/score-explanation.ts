@@ -167,8 +167,8 @@ export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { name: string; why: string
   BareRecord: {
     name: 'record without a name part',
     brief:
-      'one identity’s record that agrees best carries no given name (or no family name), and none of that identity’s records that carry one agrees with the arriving record’s',
-    why: 'One identity’s record that agrees best carries no given name (or no family name), so it agrees with everyone of its family name (or given name) and birth date, spouses and twins alike. That identity’s records that do carry the name all name another person, so the arriving record was not linked to it, and the record without the name part may belong to either person. Decide on the named records of both identities, check the record without the name part at its source, and say in the reason whose it is, for your organisation’s process to move it if needed',
+      'one identity’s record that agrees best carries no given name (or no family name), and none of that identity’s records that carry one agrees with the other record’s',
+    why: 'One identity’s record that agrees best carries no given name (or no family name), so it agrees with everyone of its family name (or given name) and birth date, spouses and twins alike. That identity’s records that do carry the name all name another person: the record without the name part may belong to either person, and nothing was linked through it. Decide on the named records of both identities, check the record without the name part at its source, and say in the reason whose it is, for your organisation’s process to move it if needed',
   },
 };
 

@@ -23,7 +23,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/store.ts';
 import type { ErrorIssue } from '../contract/errors.ts';
-import { FIELD_NAMES, type MatchFields } from '../contract/fields.ts';
+import type { MatchFields } from '../contract/fields.ts';
 import { MAX_IDENTITY_RECORDS } from '../contract/link-quality.ts';
 import { EngineError, validationError } from '../contract/errors.ts';
 import type { Settings } from '../config/settings.ts';
@@ -33,7 +33,7 @@ import { blockingTags, type BlockingTag, type KeyRing } from '../blocking/tags.t
 import { keyRingFor } from '../config/key-ring.ts';
 import { createScorer, type PairOutcome, type Scorer } from '../scoring/scorer.ts';
 import { compareOutcomes } from '../scoring/stronger-outcome.ts';
-import { judgedMember } from './judged-member.ts';
+import { bareRecordHold, judgedMember, memberPair } from './judged-member.ts';
 import { newScratch } from '../scoring/field-comparison.ts';
 import { storedTermFrequencies } from '../store/term-frequency.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
@@ -75,9 +75,6 @@ export type RecordOutcome =
   | { readonly kind: 'unchanged' }
   | { readonly kind: 'stale' }
   | { readonly kind: 'rejected'; readonly issues: readonly ErrorIssue[] };
-
-const FAMILY_NAME = FIELD_NAMES.indexOf('familyName');
-const GIVEN_NAME = FIELD_NAMES.indexOf('givenName');
 
 interface Scored {
   readonly identityId: number;
@@ -298,10 +295,13 @@ export class Ingestor {
     }
     let reviewCases = 0;
     const probable = this.profile.profile.MatchingRules.Thresholds.Probable;
+    // The records of the identity the arriving record is now in, for a case's BareRecord hold (judged-member.ts).
+    const own =
+      linked === 'auto-linked' && best !== undefined ? [...best.members.map((m) => m.prepared), prepared] : [prepared];
     // Best first, so the first candidate below Probable ends the list.
     for (const candidate of reviewCandidates) {
       if (reviewCases >= MAX_REVIEW_CASES_PER_RECORD || !opensReviewCase(candidate.outcome, probable)) break;
-      if (this.openReviewCase(identityId, candidate, at)) reviewCases++;
+      if (this.openReviewCase(identityId, own, candidate, at)) reviewCases++;
     }
     recordIdentityEvent(
       store,
@@ -339,19 +339,21 @@ export class Ingestor {
       const members = rows
         .slice(0, MAX_COMPARED_RECORDS_PER_IDENTITY)
         .map((row) => ({ row, prepared: this.cache.get(row) }));
-      const pairs = members.map(({ prepared: right }) => {
-        const outcome = this.scorer.outcome(prepared, right, this.scratch);
-        const familySimilarity = this.scratch.similarity[FAMILY_NAME] ?? Number.NaN;
-        const givenSimilarity = this.scratch.similarity[GIVEN_NAME] ?? Number.NaN;
-        return { identityId, outcome, familySimilarity, givenSimilarity, left: prepared, right, members, allMembers };
-      });
+      const pairs = members.map(({ prepared: right }) => ({
+        ...memberPair(this.scorer, prepared, right, this.scratch),
+        identityId,
+        left: prepared,
+        members,
+        allMembers,
+      }));
       const judged = judgedMember(prepared, pairs, this.profile.profile.MatchingRules.Thresholds.Probable);
       if (judged !== undefined) scored.push(judged);
     }
     return scored.sort((a, b) => compareOutcomes(a.outcome, b.outcome) || a.identityId - b.identityId);
   }
 
-  private openReviewCase(identityId: number, candidate: Scored, at: string): boolean {
+  /** own: the records of the arriving record's identity (identityId), the arriving record among them. */
+  private openReviewCase(identityId: number, own: readonly PreparedRecord[], candidate: Scored, at: string): boolean {
     if (candidate.identityId === identityId) return false;
     const a = getIdentity(this.store, this.tenantId, identityId);
     const b = getIdentity(this.store, this.tenantId, candidate.identityId);
@@ -360,8 +362,21 @@ export class Ingestor {
     if (decidedDistinct(this.store, this.tenantId, left.identityId, right.identityId)) return false;
     const kind = 'IngestionMatch';
     const explained = this.scorer.explain(candidate.left, candidate.right);
-    // A hold on the identity, not the pair (judged-member.ts), is the candidate's own: the pair alone is not held.
-    const held = candidate.outcome.limitedBy === 'BareRecord' ? candidate.outcome : explained;
+    // A hold on an identity, not the pair (judged-member.ts): the candidate's own, or, for a Certain candidate the
+    // arriving record was not linked to, the arriving record's identity's when the record lacks a name part.
+    const hold =
+      candidate.outcome.limitedBy === 'BareRecord'
+        ? candidate.outcome
+        : candidate.outcome.decision === 'certain'
+          ? bareRecordHold(
+              this.scorer,
+              { record: candidate.left, identity: own },
+              { record: candidate.right, identity: candidate.members.map((m) => m.prepared) },
+              this.profile.profile.MatchingRules.Thresholds.Probable,
+              this.scratch,
+            )
+          : undefined;
+    const judged = hold ?? candidate.outcome;
     return insertReviewCase(
       this.store,
       this.tenantId,
@@ -373,11 +388,11 @@ export class Ingestor {
         rightIdentityId: right.identityId,
         rightVersion: right.version,
         profileVersion: this.profile.version,
-        score: candidate.outcome.score,
-        decision: candidate.outcome.decision === 'certain' ? 'certain' : 'probable',
+        score: judged.score,
+        decision: judged.decision === 'certain' ? 'certain' : 'probable',
         evidence: explained.evidence,
-        limitedBy: held.limitedBy ?? null,
-        heldFrom: held.heldFrom ?? null,
+        limitedBy: (hold ?? explained).limitedBy ?? null,
+        heldFrom: (hold ?? explained).heldFrom ?? null,
         jobId: this.jobId,
         sourceSystem: this.sourceSystem,
       },

@@ -20,8 +20,9 @@
  * 0.7862 → 0.7846; 249 → 251 cases). Counting only names below Partial as disagreeing cost almost nothing on the
  * typo-heavy extract, but kept the second person's named records in two of the four identities.
  */
-import { BAND_FLOORS } from '../contract/fields.ts';
-import type { PairOutcome } from '../scoring/scorer.ts';
+import { BAND_FLOORS, FIELD_NAMES } from '../contract/fields.ts';
+import type { FieldScratch } from '../scoring/field-comparison.ts';
+import type { PairOutcome, Scorer } from '../scoring/scorer.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { isStronger } from '../scoring/stronger-outcome.ts';
 
@@ -32,6 +33,25 @@ export interface MemberPair {
   /** The family and given names' similarities in this pair; NaN where either record has none. */
   readonly familySimilarity: number;
   readonly givenSimilarity: number;
+}
+
+const FAMILY_NAME = FIELD_NAMES.indexOf('familyName');
+const GIVEN_NAME = FIELD_NAMES.indexOf('givenName');
+
+/** One pair scored, with its name parts' similarities as the scorer left them in the scratch. */
+export function memberPair(
+  scorer: Scorer,
+  left: PreparedRecord,
+  right: PreparedRecord,
+  scratch: FieldScratch,
+): MemberPair {
+  const outcome = scorer.outcome(left, right, scratch);
+  return {
+    outcome,
+    right,
+    familySimilarity: scratch.similarity[FAMILY_NAME] ?? Number.NaN,
+    givenSimilarity: scratch.similarity[GIVEN_NAME] ?? Number.NaN,
+  };
 }
 
 /** The two name parts, each with the pair's similarity on it. */
@@ -82,4 +102,30 @@ export function judgedMember<P extends MemberPair>(
     };
   }
   return best;
+}
+
+/**
+ * Reconciliation's judgement of two identities whose strongest record pair (a of the one, b of the other) is
+ * Certain: the BareRecord hold when one of the two records lacks a name part the other carries and its identity's
+ * records that carry it all disagree with the other record's, as ingestion judges an arriving record (above);
+ * undefined otherwise. Without it, the case read "Certain" on the bare record's pair, and a reviewer who answered
+ * "same person" would send two people to the merge process.
+ */
+export function bareRecordHold(
+  scorer: Scorer,
+  a: { readonly record: PreparedRecord; readonly identity: readonly PreparedRecord[] },
+  b: { readonly record: PreparedRecord; readonly identity: readonly PreparedRecord[] },
+  probable: number,
+  scratch: FieldScratch,
+): PairOutcome | undefined {
+  for (const [arriving, other] of [
+    [a.record, b],
+    [b.record, a],
+  ] as const) {
+    if (!NAME_PARTS.some(({ part }) => arriving[part] !== null && other.record[part] === null)) continue;
+    const pairs = other.identity.map((right) => memberPair(scorer, arriving, right, scratch));
+    const judged = judgedMember(arriving, pairs, probable);
+    if (judged?.outcome.limitedBy === 'BareRecord') return judged.outcome;
+  }
+  return undefined;
 }

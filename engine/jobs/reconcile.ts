@@ -21,6 +21,8 @@ import { MAX_BLOCK_SIZE, MAX_COMPARED_RECORDS_PER_IDENTITY, rankCandidates } fro
 import { PreparedCache } from '../ingest/prepared-cache.ts';
 import { reviewCaseId } from '../ingest/review-case-id.ts';
 import { opensReviewCase } from '../ingest/review-gate.ts';
+import { bareRecordHold } from '../ingest/judged-member.ts';
+import { newScratch } from '../scoring/field-comparison.ts';
 import { createScorer, type PairOutcome } from '../scoring/scorer.ts';
 import { isStronger } from '../scoring/stronger-outcome.ts';
 import { storedTermFrequencies } from '../store/term-frequency.ts';
@@ -206,6 +208,7 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
   // Candidates met within a few batches are met again (neighbours in identity order share blocks); bounded, so
   // memory stays flat in the population size.
   const cache = new PreparedCache(scorer, PREPARED_CACHE_RECORDS);
+  const scratch = newScratch();
   // Scanned in the first batch's read snapshot; only the tags a later identity can hold are looked up.
   let filter: LaterTagFilter | undefined;
   // Each compared identity's prepared records at the version they were read. An identity's logical version rises with
@@ -248,7 +251,13 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
         if (version !== undefined) members.set(identityId, { version, records });
       }
       const prepared = (identityId: number): readonly PreparedRecord[] => batchMembers.get(identityId) ?? [];
-      const found: { left: IdentityHead; candidateId: number; a: PreparedRecord; b: PreparedRecord }[] = [];
+      const found: {
+        left: IdentityHead;
+        candidateId: number;
+        a: PreparedRecord;
+        b: PreparedRecord;
+        held: PairOutcome | undefined;
+      }[] = [];
       for (const left of batch) {
         const candidates = candidatesOf.get(left.identityId) ?? [];
         if (candidates.length === 0) continue;
@@ -264,23 +273,35 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
               if (isStronger(outcome, best?.outcome)) best = { outcome, a, b };
             }
           }
-          if (best !== undefined && opensReviewCase(best.outcome, probable))
-            found.push({ left, candidateId, a: best.a, b: best.b });
+          if (best === undefined || !opensReviewCase(best.outcome, probable)) continue;
+          // A Certain pair through a record without a name part is held (BareRecord) as ingestion holds it.
+          const held =
+            best.outcome.decision === 'certain'
+              ? bareRecordHold(
+                  scorer,
+                  { record: best.a, identity: leftRecords },
+                  { record: best.b, identity: rightRecords },
+                  probable,
+                  scratch,
+                )
+              : undefined;
+          found.push({ left, candidateId, a: best.a, b: best.b, held });
         }
       }
       const pairs: ReviewPair[] = [];
-      for (const { left, candidateId, a, b } of found) {
+      for (const { left, candidateId, a, b, held } of found) {
         const right = keys.get(candidateId);
         if (right?.active !== true) continue;
         const explained = scorer.explain(a, b);
+        const judged = held ?? explained;
         pairs.push({
           left,
           right,
-          score: explained.score,
-          decision: explained.decision === 'certain' ? 'certain' : 'probable',
+          score: judged.score,
+          decision: judged.decision === 'certain' ? 'certain' : 'probable',
           evidence: explained.evidence,
-          limitedBy: explained.limitedBy ?? null,
-          heldFrom: explained.heldFrom ?? null,
+          limitedBy: judged.limitedBy ?? null,
+          heldFrom: judged.heldFrom ?? null,
         });
       }
       return {

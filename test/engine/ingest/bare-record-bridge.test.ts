@@ -11,6 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/temp.ts';
 import { ctx, ndjson, NHI_SYSTEM, openRegistry, testProfile } from '../../helpers/registry.ts';
 import type { LocalEngine } from '../../../engine/local-engine.ts';
+import { reconcileMatching } from '../../../engine/jobs/reconcile.ts';
+import { keyRingFor } from '../../../engine/config/key-ring.ts';
+import { activeProfile } from '../../../engine/store/profiles.ts';
 
 /** The Probable threshold of the profile openRegistry sets, at which a held case's score stands. */
 const PROBABLE = testProfile().MatchingRules.Thresholds.Probable;
@@ -128,5 +131,56 @@ describe('a record without a given or family name between two people it agrees w
     );
     expect(await identities(engine)).toEqual([['c1', 'c2', 'c3']]);
     expect(await openCases(engine)).toEqual([]);
+  });
+
+  it('is held so where it arrives after both people and joins one of them', async () => {
+    const engine = openRegistry(tempDir());
+    await ingest(engine, namesAndDate('c1', 'Daisy'), namesAndDate('c2', 'Homer'), namesAndDate('c3', null));
+    // It agrees with both at a score of 1 and joins one; the case about the other asks whose it is. Before, the case
+    // read Certain on its pair with the other person's record, as if the two identities were one person.
+    const groups = await identities(engine);
+    expect(groups).toHaveLength(2);
+    expect(groups.flat().sort()).toEqual(['c1', 'c2', 'c3']);
+    expect(await openCases(engine)).toMatchObject([
+      {
+        limitedBy: 'BareRecord',
+        score: PROBABLE,
+        decision: 'probable',
+        pair: [expect.stringMatching(/^c[12]$/), 'c3'],
+      },
+    ]);
+  });
+
+  it('is held so by reconciliation too, where a corrected birth date brings the second person to it', async () => {
+    const engine = openRegistry(tempDir());
+    // Homer's record arrives with another birth date, then its source corrects it: an update is not matched again.
+    await ingest(engine, namesAndDate('c1', 'Daisy'), namesAndDate('c2', null), {
+      ...namesAndDate('c3', 'Homer'),
+      birthDate: '1934-02-02',
+    });
+    await ingest(engine, namesAndDate('c3', 'Homer'));
+    expect(await identities(engine)).toEqual([['c1', 'c2'], ['c3']]);
+    expect(await openCases(engine)).toEqual([]);
+
+    const { store } = engine.env;
+    const profile = activeProfile(store, 't1');
+    const ring = keyRingFor(profile.profile.Blocking, engine.env.settings(), 't1');
+    const work = reconcileMatching({ store, tenantId: 't1', jobId: 'reconcile', profile, ring });
+    for (let cursor = 0; ;) {
+      const plan = store.read(() => work.readBatch(cursor, 25));
+      if (plan === null) break;
+      store.write(() => plan.write(new Date().toISOString(), false));
+      cursor = plan.lastIdentityId;
+    }
+    // Without the hold the case read Certain (0.9991) on the bare record's pair with Homer's.
+    expect(await openCases(engine)).toEqual([
+      {
+        limitedBy: 'BareRecord',
+        score: PROBABLE,
+        heldFrom: expect.closeTo(1, 2) as unknown,
+        decision: 'probable',
+        pair: ['c2', 'c3'],
+      },
+    ]);
   });
 });
