@@ -295,8 +295,9 @@ export class Ingestor {
     }
     let reviewCases = 0;
     const probable = this.profile.profile.MatchingRules.Thresholds.Probable;
-    // The records of the identity the arriving record is now in, for a case's BareRecord hold (judged-member.ts).
-    const own =
+    // The records of the identity the arriving record is now in, for a case's BareRecord hold (judged-member.ts);
+    // gathered only for a Certain candidate the record was not linked to.
+    const own = (): readonly PreparedRecord[] =>
       linked === 'auto-linked' && best !== undefined ? [...best.members.map((m) => m.prepared), prepared] : [prepared];
     // Best first, so the first candidate below Probable ends the list.
     for (const candidate of reviewCandidates) {
@@ -353,7 +354,12 @@ export class Ingestor {
   }
 
   /** own: the records of the arriving record's identity (identityId), the arriving record among them. */
-  private openReviewCase(identityId: number, own: readonly PreparedRecord[], candidate: Scored, at: string): boolean {
+  private openReviewCase(
+    identityId: number,
+    own: () => readonly PreparedRecord[],
+    candidate: Scored,
+    at: string,
+  ): boolean {
     if (candidate.identityId === identityId) return false;
     const a = getIdentity(this.store, this.tenantId, identityId);
     const b = getIdentity(this.store, this.tenantId, candidate.identityId);
@@ -370,7 +376,7 @@ export class Ingestor {
         : candidate.outcome.decision === 'certain'
           ? bareRecordHold(
               this.scorer,
-              { record: candidate.left, identity: own },
+              { record: candidate.left, identity: own() },
               { record: candidate.right, identity: candidate.members.map((m) => m.prepared) },
               this.profile.profile.MatchingRules.Thresholds.Probable,
               this.scratch,

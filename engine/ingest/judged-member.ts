@@ -105,11 +105,12 @@ export function judgedMember<P extends MemberPair>(
 }
 
 /**
- * Reconciliation's judgement of two identities whose strongest record pair (a of the one, b of the other) is
- * Certain: the BareRecord hold when one of the two records lacks a name part the other carries and its identity's
- * records that carry it all disagree with the other record's, as ingestion judges an arriving record (above);
- * undefined otherwise. Without it, the case read "Certain" on the bare record's pair, and a reviewer who answered
- * "same person" would send two people to the merge process.
+ * A case's judgement of two identities whose strongest record pair (a of the one, b of the other) is Certain, where
+ * no record arrives (reconciliation) or the arriving record was linked to another identity: the BareRecord hold when
+ * one of the two records lacks a name part the other carries and its identity's records that carry it all disagree
+ * with the other record's, as ingestion judges an arriving record (above); undefined otherwise.
+ * Without it, the case read "Certain" on the bare record's pair, and a reviewer who answered "same person" would send
+ * two people to the merge process.
  */
 export function bareRecordHold(
   scorer: Scorer,
