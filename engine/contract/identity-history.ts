@@ -1,10 +1,12 @@
 /**
  * An identity's history: why each record is where it is. Record arrivals (how they were decided, with what score,
  * under which profile version, by which job), record updates, canonical rebuilds, review cases and the decisions
- * on them, in time order. References and figures only. Browser-safe: zod only.
+ * on them, in time order. References and figures only, unless the caller asks for the identity's surviving record
+ * (withValues). Browser-safe: zod only.
  */
 import { z } from 'zod';
 import { REVIEW_DECISION_NAME, REVIEW_KIND_NAME, ReviewDecisionSchema, ReviewKindSchema } from './reviews.ts';
+import { DisplayFieldsSchema } from './workbench.ts';
 
 export const HISTORY_KINDS = [
   'identity-created',
@@ -70,12 +72,26 @@ export const IdentityHistorySchema = z.object({
   events: z.array(HistoryEventSchema),
   /** Records linked before the event log was kept (their link's time, kind and score are all there is). */
   recordsWithoutDetail: z.number().int(),
+  /**
+   * The identity's canonical record as survivorship last built it (ingest/survivorship.ts), only when asked
+   * (withValues): each field's surviving value, normalised as the matcher compares it, and the record it came from
+   * (`system/localId`). Identifiers and previous family names are the union of every record's and have no single
+   * source. Patient values: the registry API grants the operation to mpi.admin only; never logged, never in an error.
+   */
+  canonical: z
+    .object({
+      fields: DisplayFieldsSchema,
+      provenance: z.record(z.string(), z.string()),
+      /** The records survivorship read when it last built the record. */
+      recordCount: z.number().int(),
+    })
+    .optional(),
 });
 export type IdentityHistory = z.infer<typeof IdentityHistorySchema>;
 
 export const identityHistoryOperations = {
   'identities/history': {
-    input: z.strictObject({ enterpriseId: z.string().min(1).max(64) }),
+    input: z.strictObject({ enterpriseId: z.string().min(1).max(64), withValues: z.boolean().optional() }),
     output: IdentityHistorySchema,
   },
 } as const;

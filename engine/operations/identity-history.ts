@@ -1,7 +1,8 @@
 /** identities/history: an identity's events in time order (contract/identity-history.ts). */
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import { notFound } from '../contract/errors.ts';
-import { NO_EVENT_DETAIL, type HistoryEvent } from '../contract/identity-history.ts';
+import type { CanonicalRecord, MatchFields } from '../contract/fields.ts';
+import { NO_EVENT_DETAIL, type HistoryEvent, type IdentityHistory } from '../contract/identity-history.ts';
 import type { ReviewDecision, ReviewCase } from '../contract/reviews.ts';
 import type { EngineEnv } from '../env.ts';
 import { identityEvents, identityLinks } from '../store/identity-events.ts';
@@ -17,10 +18,11 @@ export function identityHistory(
   return store.read(() => {
     const identity = store
       .statement(
-        'SELECT identity_id AS identityId, logical_version AS version, status, created_at AS createdAt FROM identity WHERE tenant_id = ? AND enterprise_id = ?',
+        'SELECT identity_id AS identityId, logical_version AS version, status, created_at AS createdAt, canonical_json AS canonicalJson FROM identity WHERE tenant_id = ? AND enterprise_id = ?',
       )
       .get(ctx.tenantId, input.enterpriseId) as
-      { identityId: number; version: number; status: 'active' | 'retired'; createdAt: string } | undefined;
+      | { identityId: number; version: number; status: 'active' | 'retired'; createdAt: string; canonicalJson: string }
+      | undefined;
     // The enterprise ID is an identifier the caller gave, not a patient value; it is not echoed anyway.
     if (identity === undefined) throw notFound('no identity with this enterprise ID in this tenant');
     const events: HistoryEvent[] = [];
@@ -123,6 +125,39 @@ export function identityHistory(
       })),
       events,
       recordsWithoutDetail,
+      ...(input.withValues === true ? { canonical: canonicalOf(identity.canonicalJson) } : {}),
     };
   });
+}
+
+/**
+ * The stored canonical record as the contract shows it. A field survivorship did not keep when the record was last
+ * built (a record rebuilt before the field was kept) reads as missing; the optional fields stay absent.
+ */
+function canonicalOf(json: string): NonNullable<IdentityHistory['canonical']> {
+  const stored = JSON.parse(json) as Partial<Omit<CanonicalRecord, 'fields'>> & { fields?: Partial<MatchFields> };
+  const f = stored.fields ?? {};
+  return {
+    fields: {
+      familyName: f.familyName ?? null,
+      previousFamilyNames: [...(f.previousFamilyNames ?? [])],
+      givenName: f.givenName ?? null,
+      middleNames: f.middleNames ?? null,
+      ...(f.generation === undefined ? {} : { generation: f.generation }),
+      birthDate: f.birthDate ?? null,
+      ...(f.partialBirthDate === undefined ? {} : { partialBirthDate: f.partialBirthDate }),
+      ...(f.birthOrder === undefined ? {} : { birthOrder: f.birthOrder }),
+      ...(f.multipleBirth === undefined ? {} : { multipleBirth: f.multipleBirth }),
+      sex: f.sex ?? null,
+      addressLine: f.addressLine ?? null,
+      city: f.city ?? null,
+      state: f.state ?? null,
+      postalCode: f.postalCode ?? null,
+      phone: f.phone ?? null,
+      email: f.email ?? null,
+      identifiers: (f.identifiers ?? []).map((i) => ({ system: i.system, value: i.value })),
+    },
+    provenance: { ...stored.provenance },
+    recordCount: stored.recordCount ?? 0,
+  };
 }

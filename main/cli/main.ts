@@ -42,8 +42,10 @@ Usage: mpi-console <command> [options]   (global: --db FILE or --database URL, -
   review decide CASE --decision same-person|different-people|unsure --reason TEXT
                                                record a reviewer's decision (never merges; stale cases are refused)
   reviews labels --out FILE.tsv [--job ID]     decided cases as five-column labels (review-queue labels: biased to hard pairs)
-  identity show ID [--history]                 an identity's records; --history: how each arrived (decided by a trusted
-                                               identifier or by score, profile version, job), updates, rebuilds, cases
+  identity show ID [--history] [--values]      an identity's records; --history: how each arrived (decided by a trusted
+                                               identifier or by score, profile version, job), updates, rebuilds, cases;
+                                               --values: its canonical record (patient values: each surviving field
+                                               and the record it came from)
   health [--source S] [--limit N]              health figures of every ingest and job over time, drift flags on the latest
                                                (exit 1 when something is flagged)
   audit sample --out SAMPLE.json [--labels N] [--seed S] [--ground-truth]
@@ -110,6 +112,7 @@ const OPTIONS = {
   decision: { type: 'string' },
   'max-records': { type: 'string' },
   history: { type: 'boolean' },
+  values: { type: 'boolean' },
   preview: { type: 'boolean' },
   sample: { type: 'string' },
   limit: { type: 'string' },

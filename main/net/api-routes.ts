@@ -222,8 +222,8 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     'GET /identities/{enterpriseId}/history',
     'mpi.admin',
     'extension',
-    'none',
-    "An identity's history: record arrivals (how decided, score, profile version, job), updates, rebuilds, review cases and decisions",
+    'query',
+    "An identity's history: record arrivals (how decided, score, profile version, job), updates, rebuilds, review cases and decisions; ?withValues=true adds its canonical record (each field's surviving value and the record it came from)",
   ),
   route(
     'profile/preview',

@@ -509,6 +509,19 @@ describe('review cases in the console', () => {
       /a link quality review case rc-[0-9a-f]+ opened on its weakest link, scored \d\.\d{4} \(profile v1\)/,
     );
     expect(await history.locator('[data-kind="identity-created"], [data-kind="record-joined"]').count()).toBe(2);
+    // Who the identity is: its canonical record, each surviving value beside the record it came from (one of its own).
+    const familyName = page.getByTestId('canonical-record').locator('tr[data-field="familyName"] td');
+    expect(await familyName.first().innerText()).toMatch(/^[a-z][a-z' -]*$/);
+    const [system, localId] = (await familyName.nth(1).innerText()).split('/');
+    const records = await page
+      .getByRole('table', { name: "The identity's records" })
+      .locator('tbody tr')
+      .allInnerTexts();
+    expect(records.filter((row) => row.startsWith(`${system ?? '-'}\t${localId ?? '-'}\t`))).toHaveLength(1);
+    // The false link above moved two records in by hand, past survivorship: the card says so and what rebuilds it.
+    expect(await page.getByRole('region', { name: 'Canonical record' }).innerText()).toMatch(
+      /Built from 2 records when it was last rebuilt; the identity has 4 now, and the next reconciliation rebuilds it/,
+    );
     await expectAccessible(page, 'identity-history');
     await screenshot(page, '47-identity-history');
 

@@ -1,14 +1,24 @@
-/** `identity show ID --history`: an identity's records and, with --history, why each is where it is. */
+/**
+ * `identity show ID [--history] [--values]`: an identity's records; with --history, why each is where it is; with
+ * --values, its canonical record (patient values, shown only when asked).
+ */
 import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { json, keyValues, table } from '../format.ts';
 import { historyText } from '../../../engine/contract/identity-history.ts';
+import { fieldValue, survivingFrom } from '../../../engine/contract/field-value.ts';
+import { DisplayFieldsSchema, type DisplayFields } from '../../../engine/contract/workbench.ts';
 
 export async function identityShow(cli: CliContext): Promise<number> {
   const [enterpriseId, ...extra] = cli.positionals;
   if (enterpriseId === undefined || extra.length > 0)
-    throw usage('identity show takes one enterprise ID: mpi-console identity show ID [--history]');
-  const history = await cli.client.call('identities/history', { enterpriseId }, cli.call);
+    throw usage('identity show takes one enterprise ID: mpi-console identity show ID [--history] [--values]');
+  const withValues = cli.values.values === true;
+  const history = await cli.client.call(
+    'identities/history',
+    withValues ? { enterpriseId, withValues } : { enterpriseId },
+    cli.call,
+  );
   if (cli.json) {
     cli.write(json(cli.values.history === true ? history : { ...history, events: undefined }));
     return 0;
@@ -33,6 +43,20 @@ export async function identityShow(cli: CliContext): Promise<number> {
         ]),
       ),
   );
+  const canonical = history.canonical;
+  if (canonical !== undefined) {
+    // The partial birth date is shown in the birth date's row (fieldValue).
+    const fields = (Object.keys(DisplayFieldsSchema.shape) as (keyof DisplayFields)[]).filter(
+      (f) => f !== 'partialBirthDate',
+    );
+    cli.write(
+      '\n' +
+        table(
+          ['field', 'canonical value', 'from'],
+          fields.map((f) => [f, fieldValue(canonical.fields, f), survivingFrom(canonical, f)]),
+        ),
+    );
+  }
   if (cli.values.history === true) {
     cli.write(
       '\n' +

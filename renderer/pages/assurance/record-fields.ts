@@ -4,6 +4,8 @@ import { DisplayFieldsSchema, type DisplayFields } from '../../../engine/contrac
 import type { FieldEvidence } from '../../../engine/contract/matching.ts';
 import { signed } from './metric-text.ts';
 
+export { fieldValue, showValue } from '../../../engine/contract/field-value.ts';
+
 export const FIELD_ROWS: readonly (readonly [keyof DisplayFields, string])[] = (
   Object.keys(DisplayFieldsSchema.shape) as (keyof DisplayFields)[]
 )
@@ -25,22 +27,6 @@ export const EVIDENCE_FIELD: Readonly<Partial<Record<keyof DisplayFields, string
   email: 'email',
   identifiers: 'identifier',
 };
-
-/** A record's value in a display row: a partial birth date in the birth date's row, marked so. */
-export function fieldValue(fields: DisplayFields, field: keyof DisplayFields): string {
-  if (field === 'birthDate' && fields.birthDate === null && fields.partialBirthDate !== undefined)
-    return `${fields.partialBirthDate} (partial)`;
-  return showValue(fields[field]);
-}
-
-export function showValue(value: DisplayFields[keyof DisplayFields]): string {
-  if (value === null || value === undefined) return '—';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number') return String(value);
-  if (typeof value === 'boolean') return 'yes';
-  if (value.length === 0) return '—';
-  return value.map((v) => (typeof v === 'string' ? v : `${v.system}: ${v.value}`)).join(', ');
-}
 
 const NEWBORN_PLACEHOLDER_TEXT = 'not compared: a newborn’s placeholder name';
 

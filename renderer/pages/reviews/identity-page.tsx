@@ -1,6 +1,7 @@
 /**
- * One enterprise identity: its records and its history in time order (how each record arrived and was decided,
- * updates, rebuilds, review cases and decisions), reached from a review case. References and figures only.
+ * One enterprise identity: its canonical record (each surviving value and the record it came from), its records and
+ * its history in time order (how each record arrived and was decided, updates, rebuilds, review cases and
+ * decisions), reached from a review case.
  */
 import { Anchor, Badge, Card, Code, Group, Stack, Table, Text, Timeline, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -14,6 +15,7 @@ import { ReviewsBreadcrumb } from './reviews-breadcrumb.tsx';
 import { unavailableReason } from './reviews-page.tsx';
 import { keys } from '../../hooks/query-keys.ts';
 import { TableDate } from '../../layout/table-date.tsx';
+import { CanonicalRecordCard } from './canonical-record-card.tsx';
 
 const COLOR: Record<HistoryEvent['kind'], string> = {
   'identity-created': 'blue',
@@ -50,7 +52,7 @@ export default function IdentityPage({
     : 'This registry does not offer identity histories: its API is older than this console.';
   const history = useQuery({
     queryKey: keys.identityHistory(connectionKey, enterpriseId),
-    queryFn: () => client.send('identities/history', { enterpriseId }),
+    queryFn: () => client.send('identities/history', { enterpriseId, withValues: true }),
     enabled: unavailable === null,
     retry: false,
   });
@@ -108,6 +110,9 @@ export default function IdentityPage({
                 </Table.Tbody>
               </Table>
             </Card>
+            {data.canonical === undefined ? null : (
+              <CanonicalRecordCard canonical={data.canonical} recordsNow={data.records.length} />
+            )}
             <Card
               withBorder
               padding="md"

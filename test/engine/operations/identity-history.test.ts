@@ -26,6 +26,18 @@ describe('identity history', () => {
 
     let history = await engine.call('identities/history', { enterpriseId: eid }, ctx());
     expect(history.records.map((r) => r.localId).sort()).toEqual(['A1', 'c1']);
+    // Patient values only when asked: the canonical record, each field from the most trusted source that has it.
+    expect(history.canonical).toBeUndefined();
+    const canonical = (await engine.call('identities/history', { enterpriseId: eid, withValues: true }, ctx()))
+      .canonical;
+    expect(canonical).toMatchObject({
+      fields: { familyName: 'fairweather', givenName: 'annabel', birthDate: '1984-03-17', phone: '2392001122' },
+      provenance: { familyName: 'hospital/A1', phone: 'hospital/A1' },
+      recordCount: 2,
+    });
+    // The national number is on both records (the hospital's own number is its local identifier, not among them):
+    // the union of every record's, normalised, once.
+    expect(canonical?.fields.identifiers.map((i) => i.value)).toEqual(['N1']);
     expect(history.recordsWithoutDetail).toBe(0);
     expect(history.events.map((e) => [e.kind, e.record?.localId ?? null, e.decidedBy, e.profileVersion])).toEqual([
       ['identity-created', 'A1', null, 1],
@@ -68,6 +80,10 @@ describe('identity history', () => {
     });
     const rebuilt = history.events.find((e) => e.kind === 'canonical-rebuilt');
     expect(rebuilt).toMatchObject({ jobId, profileVersion: 2 });
+    // The clinic is now trusted first: the rebuilt record takes its phone, and says so.
+    expect(
+      (await engine.call('identities/history', { enterpriseId: eid, withValues: true }, ctx())).canonical,
+    ).toMatchObject({ fields: { phone: '2070000001' }, provenance: { phone: 'clinic/c1', familyName: 'clinic/c1' } });
     const times = history.events.map((e) => e.at);
     expect(times).toEqual([...times].sort());
 

@@ -153,6 +153,15 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
     const history = await runCli([...db, 'identity', 'show', eid, '--history']);
     expect(history.code, history.stderr).toBe(0);
     expect(history.stdout).toMatch(/arrived; no candidate was Certain, so a new identity/);
+    // Patient values only when asked: the canonical record, each field beside the record it came from.
+    expect(history.stdout).not.toMatch(/canonical value/);
+    const values = await runCli([...db, 'identity', 'show', eid, '--values']);
+    expect(values.code, values.stderr).toBe(0);
+    expect(values.stdout).toMatch(/\nfield +canonical value +from\n/);
+    expect(values.stdout).toMatch(/\nfamilyName +[a-z][a-z' -]* +[a-z-]+\/\S+\n/);
+    // From one of the identity's own records.
+    const from = /\nfamilyName +\S.* +(\S+)\/(\S+)\n/.exec(values.stdout);
+    expect(values.stdout).toMatch(new RegExp(`\\n${from?.[1] ?? '-'} +${from?.[2] ?? '-'} `));
     const unchanged = join(dir, 'unchanged.json');
     writeFileSync(unchanged, '{}');
     const preview = await runCli([...db, 'profile', 'apply', unchanged, '--preview', '--json']);

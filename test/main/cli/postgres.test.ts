@@ -93,6 +93,10 @@ describe('the command line on a PostgreSQL registry', () => {
     await same(['explain', '--left', first ?? '', '--right', second ?? '', '--json']);
     const enterpriseId = identities.split('\n')[1]?.split('\t')[2] ?? '';
     expect((await runCli(['identity', 'show', enterpriseId, '--history', ...pg])).code).toBe(0);
+    // The canonical record is read from PostgreSQL's identity row as from SQLite's.
+    expect((await runCli(['identity', 'show', enterpriseId, '--values', ...pg])).stdout).toMatch(
+      /\nfamilyName +\S.* +\S+\/\S+\n/,
+    );
     await alike(['reviews', '--status', 'all']);
     await alike(['link-quality', 'scan', '--json']);
     await alike(['audit', 'sample', '--out', join(dir, 'audit.json'), '--labels', '40', '--json']);
