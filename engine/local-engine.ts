@@ -29,6 +29,7 @@ import { compareStrings } from './operations/compare.ts';
 import { explainPair } from './operations/explain.ts';
 import { listIdentities } from './operations/lists.ts';
 import { identityHistory } from './operations/identity-history.ts';
+import { identityOfRecord } from './operations/identity-of-record.ts';
 import { decideReview, getReview, listReviews, reviewLabels } from './operations/reviews.ts';
 import { applyProfile, getProfile, validateProfile } from './operations/profile.ts';
 import { rollbackProfile } from './operations/profile-rollback.ts';
@@ -87,6 +88,7 @@ const handlers: { [K in Exclude<OperationName, RunOperationName>]: Handler<K> } 
   'matching/explain': explainPair,
   'identities/list': listIdentities,
   'identities/history': identityHistory,
+  'identities/of-record': identityOfRecord,
   'reviews/list': listReviews,
   'reviews/get': getReview,
   'reviews/decide': decideReview,

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { REVIEW_DECISION_NAME, REVIEW_KIND_NAME, ReviewDecisionSchema, ReviewKindSchema } from './reviews.ts';
 import { DisplayFieldsSchema } from './workbench.ts';
+import { RecordRefSchema } from './matching.ts';
 
 export const HISTORY_KINDS = [
   'identity-created',
@@ -90,6 +91,15 @@ export const IdentityHistorySchema = z.object({
 export type IdentityHistory = z.infer<typeof IdentityHistorySchema>;
 
 export const identityHistoryOperations = {
+  /**
+   * The identity a source record is linked to, by the record's source system and local identifier: where an analyst
+   * starts from a record (a complaint, a source's query) rather than a review case. Not found names the source only:
+   * a local identifier can be a medical record number.
+   */
+  'identities/of-record': {
+    input: RecordRefSchema,
+    output: z.object({ enterpriseId: z.string(), status: z.enum(['active', 'retired']) }),
+  },
   'identities/history': {
     input: z.strictObject({ enterpriseId: z.string().min(1).max(64), withValues: z.boolean().optional() }),
     output: IdentityHistorySchema,

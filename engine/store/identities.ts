@@ -175,3 +175,20 @@ export function countIdentities(store: Store, tenantId: string): number {
     }
   ).n;
 }
+
+/** The enterprise ID and status of the identity a record (by source system and local ID) is linked to. */
+export function identityOfRecordRef(
+  store: Store,
+  tenantId: string,
+  sourceSystem: string,
+  localId: string,
+): { enterpriseId: string; status: 'active' | 'retired' } | undefined {
+  return store
+    .statement(
+      `SELECT i.enterprise_id AS enterpriseId, i.status FROM source_record r
+         JOIN identity_link l ON l.tenant_id = r.tenant_id AND l.record_id = r.record_id
+         JOIN identity i ON i.tenant_id = l.tenant_id AND i.identity_id = l.identity_id
+       WHERE r.tenant_id = ? AND r.source_system = ? AND r.local_id = ?`,
+    )
+    .get(tenantId, sourceSystem, localId) as { enterpriseId: string; status: 'active' | 'retired' } | undefined;
+}

@@ -15,7 +15,7 @@ import { explain } from './commands/explain.ts';
 import { identities } from './commands/lists.ts';
 import { reviewDecide, reviewLabels, reviews, reviewShow } from './commands/reviews.ts';
 import { linkQualityScan } from './commands/link-quality.ts';
-import { identityShow } from './commands/identity.ts';
+import { identityFind, identityShow } from './commands/identity.ts';
 import { auditEstimate, auditSample } from './commands/audit.ts';
 import { health } from './commands/health.ts';
 import { profile } from './commands/profile.ts';
@@ -46,6 +46,7 @@ Usage: mpi-console <command> [options]   (global: --db FILE or --database URL, -
                                                identifier or by score, profile version, job), updates, rebuilds, cases;
                                                --values: its canonical record (patient values: each surviving field
                                                and the record it came from)
+  identity find SYSTEM/ID                      the identity a source record is linked to: its enterprise ID and status
   health [--source S] [--limit N]              health figures of every ingest and job over time, drift flags on the latest
                                                (exit 1 when something is flagged)
   audit sample --out SAMPLE.json [--labels N] [--seed S] [--ground-truth]
@@ -161,6 +162,7 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map(
     'reviews labels': reviewLabels,
     'link-quality scan': linkQualityScan,
     'identity show': identityShow,
+    'identity find': identityFind,
     'audit sample': auditSample,
     health,
     'audit estimate': auditEstimate,

@@ -226,6 +226,14 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     "An identity's history: record arrivals (how decided, score, profile version, job), updates, rebuilds, review cases and decisions; ?withValues=true adds its canonical record (each field's surviving value and the record it came from)",
   ),
   route(
+    'identities/of-record',
+    'POST /identities/of-record',
+    'mpi.admin',
+    'extension',
+    'body',
+    "The identity a source record is linked to (its enterprise ID and status), by the record's source system and local ID; a POST so that the local ID, which can be a medical record number, stays out of URLs and proxies' logs",
+  ),
+  route(
     'profile/preview',
     'POST /matching/profile/preview',
     'mpi.admin',

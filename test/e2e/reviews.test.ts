@@ -525,6 +525,30 @@ describe('review cases in the console', () => {
     await expectAccessible(page, 'identity-history');
     await screenshot(page, '47-identity-history');
 
+    // From a record to its identity, as an analyst starts from a complaint: the Review cases page opens the identity
+    // of a source's local ID, and says plainly when no record has it.
+    const identityAddress = page.url();
+    await page
+      .getByRole('link', { name: /^Review cases/ })
+      .first()
+      .click();
+    const find = page.getByRole('region', { name: /^Open a record.s identity$/ });
+    await find.getByRole('combobox', { name: 'Source' }).click();
+    await page.getByRole('option', { name: system ?? '-', exact: true }).click();
+    await find.getByRole('textbox', { name: 'Local ID' }).fill(`${localId ?? ''}9`);
+    await find.getByRole('button', { name: 'Open its identity' }).click();
+    expect(await find.getByTestId('find-identity-error').innerText()).toMatch(
+      new RegExp(
+        `No record of ${system ?? '-'} has that local ID in this registry\\. Check the source, and the ID exactly`,
+      ),
+    );
+    await expectAccessible(page, 'find-identity-not-found');
+    await screenshot(page, '47b-find-identity-not-found');
+    await find.getByRole('textbox', { name: 'Local ID' }).fill(localId ?? '');
+    await find.getByRole('button', { name: 'Open its identity' }).click();
+    await page.getByTestId('identity-history').waitFor();
+    expect(page.url()).toBe(identityAddress);
+
     // Health: twelve ingests (the sandbox's load and two more a source), the reconciliation and the worker's daily
     // sample; charts with a line per source.
     await page.getByRole('link', { name: /^Health/ }).click();

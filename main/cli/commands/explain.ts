@@ -1,14 +1,10 @@
 import type { CliContext } from '../context.ts';
-import { usage } from '../context.ts';
+import { parseRecordRef } from '../record-ref.ts';
 import { json, keyValues, table, fixed } from '../format.ts';
 import { householdOnlyReason, limitLine } from '../../../engine/contract/score-explanation.ts';
 
 function ref(cli: CliContext, name: string): { sourceSystem: string; localId: string } {
-  const value = cli.required(name);
-  const slash = value.indexOf('/');
-  if (slash <= 0 || slash === value.length - 1)
-    throw usage(`--${name} is SYSTEM/ID (a source system, a slash, a local identifier)`);
-  return { sourceSystem: value.slice(0, slash), localId: value.slice(slash + 1) };
+  return parseRecordRef(cli.required(name), `--${name}`);
 }
 
 export async function explain(cli: CliContext): Promise<number> {

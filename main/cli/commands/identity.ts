@@ -8,6 +8,24 @@ import { json, keyValues, table } from '../format.ts';
 import { historyText } from '../../../engine/contract/identity-history.ts';
 import { fieldValue, survivingFrom } from '../../../engine/contract/field-value.ts';
 import { DisplayFieldsSchema, type DisplayFields } from '../../../engine/contract/workbench.ts';
+import { parseRecordRef } from '../record-ref.ts';
+
+/** `identity find SYSTEM/ID`: the identity a source record is linked to (its enterprise ID and status). */
+export async function identityFind(cli: CliContext): Promise<number> {
+  const [record, ...extra] = cli.positionals;
+  if (record === undefined || extra.length > 0)
+    throw usage('identity find takes one record: mpi-console identity find SYSTEM/ID');
+  const found = await cli.client.call('identities/of-record', parseRecordRef(record, 'the record'), cli.call);
+  cli.write(
+    cli.json
+      ? json(found)
+      : keyValues([
+          ['enterprise ID', found.enterpriseId],
+          ['status', found.status],
+        ]),
+  );
+  return 0;
+}
 
 export async function identityShow(cli: CliContext): Promise<number> {
   const [enterpriseId, ...extra] = cli.positionals;

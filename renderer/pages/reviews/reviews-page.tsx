@@ -40,6 +40,7 @@ import { formatDateTime } from '../../format.ts';
 import { IconAlert, IconInfo } from '../../icons.tsx';
 import { shortJobId } from '../maintenance/job-id.ts';
 import { LinkQualityCard } from './link-quality-card.tsx';
+import { FindIdentityCard } from './find-identity-card.tsx';
 import { listInput, useListView, type ListView } from './list-view.ts';
 import {
   LABELS_STATE,
@@ -437,6 +438,9 @@ export default function ReviewsPage({
           </Stack>
         </Card>
       )}
+      {unavailable === null && jobId === null && connection.capabilities.operations.includes('identities/of-record') ? (
+        <FindIdentityCard sources={(profile.data?.profile.SourceTrust ?? []).map((s) => s.SourceSystem)} />
+      ) : null}
     </Stack>
   );
 }

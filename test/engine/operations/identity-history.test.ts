@@ -117,4 +117,57 @@ describe('identity history', () => {
     expect(isEngineError(refused) && refused.kind === 'not_found').toBe(true);
     engine.close();
   });
+
+  it("finds a record's identity by its source system and local ID, in the caller's tenant only", async () => {
+    const engine = openRegistry(tempDir(), ['t1', 't2']);
+    await engine.call(
+      'records/ingest',
+      { sourceSystem: 'hospital', ndjson: ndjson(patient({ id: 'h1', mrn: 'MRN-4471', nhi: 'N-1' })) },
+      ctx(),
+    );
+    await engine.call(
+      'records/ingest',
+      { sourceSystem: 'clinic', ndjson: ndjson(patient({ id: 'c1', nhi: 'N-1' })) },
+      ctx(),
+    );
+    await engine.call(
+      'records/ingest',
+      { sourceSystem: 'clinic', ndjson: ndjson(patient({ id: 'c2', family: 'Okonkwo', given: ['Chidi'] })) },
+      ctx(),
+    );
+    const hospital = await engine.call(
+      'identities/of-record',
+      { sourceSystem: 'hospital', localId: 'MRN-4471' },
+      ctx(),
+    );
+    expect(hospital.status).toBe('active');
+    // The clinic's record of the same person is in the same identity; another person's is not.
+    expect(await engine.call('identities/of-record', { sourceSystem: 'clinic', localId: 'c1' }, ctx())).toEqual(
+      hospital,
+    );
+    const other = await engine.call('identities/of-record', { sourceSystem: 'clinic', localId: 'c2' }, ctx());
+    expect(other.enterpriseId).not.toBe(hospital.enterpriseId);
+    const history = await engine.call('identities/history', { enterpriseId: hospital.enterpriseId }, ctx());
+    expect(history.records.map((r) => `${r.sourceSystem}/${r.localId}`).sort()).toEqual([
+      'clinic/c1',
+      'hospital/MRN-4471',
+    ]);
+
+    // Not found names the source, never the local ID (it can be a medical record number); so does another tenant.
+    for (const [ref, tenant] of [
+      [{ sourceSystem: 'hospital', localId: 'MRN-4472' }, 't1'],
+      [{ sourceSystem: 'clinic', localId: 'MRN-4471' }, 't1'],
+      [{ sourceSystem: 'hospital', localId: 'MRN-4471' }, 't2'],
+    ] as const) {
+      const missing = await engine.call('identities/of-record', ref, ctx(tenant)).catch((e: unknown) => e);
+      expect(isEngineError(missing) && missing.kind === 'not_found').toBe(true);
+      expect((missing as Error).message).toContain(`"${ref.sourceSystem}"`);
+      expect((missing as Error).message).not.toContain('MRN');
+    }
+    const invalid = await engine
+      .call('identities/of-record', { sourceSystem: 'hospital', localId: '' }, ctx())
+      .catch((e: unknown) => e);
+    expect(isEngineError(invalid) && invalid.kind === 'validation').toBe(true);
+    engine.close();
+  });
 });

@@ -147,9 +147,25 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
     // The evidence printed is the case's own, as the scan stored it: its weakest link's, whichever pair is shown first.
     expect(linkShown).toMatch(/\nthe weakest link's evidence when the case was opened\nfield +band +weight/);
     expect(flagLines.every((line) => line !== undefined && /^(none now|[a-z-]+(, [a-z-]+)*)$/.test(line))).toBe(true);
-    const eid =
-      (JSON.parse((await runCli([...db, 'identities', '--json'])).stdout) as { rows: { enterpriseId: string }[] })
-        .rows[0]?.enterpriseId ?? '';
+    const firstRow = (
+      JSON.parse((await runCli([...db, 'identities', '--json'])).stdout) as {
+        rows: { enterpriseId: string; sourceSystem: string; localId: string }[];
+      }
+    ).rows[0];
+    const eid = firstRow?.enterpriseId ?? '';
+    // From a record to its identity; a record the tenant does not hold is not found, exit 1, the local ID not echoed.
+    const found = await runCli([
+      ...db,
+      'identity',
+      'find',
+      `${firstRow?.sourceSystem ?? ''}/${firstRow?.localId ?? ''}`,
+    ]);
+    expect(found.stdout).toMatch(new RegExp(`^enterprise ID +${eid}\nstatus +active\n`));
+    const notFound = await runCli([...db, 'identity', 'find', `${firstRow?.sourceSystem ?? ''}/NO-SUCH-RECORD-77`]);
+    expect(notFound.code).toBe(1);
+    expect(notFound.stderr).toMatch(/no record with this local ID from source system/);
+    expect(notFound.stderr).not.toMatch(/NO-SUCH-RECORD/);
+    expect((await runCli([...db, 'identity', 'find', 'no-slash'])).stderr).toMatch(/the record is SYSTEM\/ID/);
     const history = await runCli([...db, 'identity', 'show', eid, '--history']);
     expect(history.code, history.stderr).toBe(0);
     expect(history.stdout).toMatch(/arrived; no candidate was Certain, so a new identity/);
