@@ -56,6 +56,9 @@ export const NO_EVENT_DETAIL = {
   actor: null,
 } as const satisfies Omit<HistoryEvent, 'at' | 'kind'>;
 
+/** With withValues, the records whose fields are given (the first ones in link order). */
+export const MAX_RECORDS_WITH_VALUES = 50;
+
 export const IdentityHistorySchema = z.object({
   enterpriseId: z.string(),
   version: z.number().int(),
@@ -68,6 +71,11 @@ export const IdentityHistorySchema = z.object({
       linkedAt: z.string(),
       linkKind: z.string(),
       score: z.number().nullable(),
+      /**
+       * The record's normalised fields, only when asked (withValues), for the first MAX_RECORDS_WITH_VALUES records
+       * in link order: an identity grown far past one person's records is read by the link-quality scan, not by eye.
+       */
+      fields: DisplayFieldsSchema.optional(),
     }),
   ),
   events: z.array(HistoryEventSchema),

@@ -2,10 +2,17 @@
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import { notFound } from '../contract/errors.ts';
 import type { CanonicalRecord, MatchFields } from '../contract/fields.ts';
-import { NO_EVENT_DETAIL, type HistoryEvent, type IdentityHistory } from '../contract/identity-history.ts';
+import {
+  MAX_RECORDS_WITH_VALUES,
+  NO_EVENT_DETAIL,
+  type HistoryEvent,
+  type IdentityHistory,
+} from '../contract/identity-history.ts';
+import type { DisplayFields } from '../contract/workbench.ts';
 import type { ReviewDecision, ReviewCase } from '../contract/reviews.ts';
 import type { EngineEnv } from '../env.ts';
 import { identityEvents, identityLinks } from '../store/identity-events.ts';
+import { recordsOfIdentity } from '../store/records.ts';
 import { requireTenant } from '../store/tenants.ts';
 
 export function identityHistory(
@@ -111,6 +118,15 @@ export function identityHistory(
         'review-decided',
       ].indexOf(kind);
     events.sort((a, b) => a.at.localeCompare(b.at) || rank(a.kind) - rank(b.kind));
+    // With values, each of the first records' fields (read once, by record, whatever the link order).
+    const valuesOf = new Map<string, DisplayFields>();
+    if (input.withValues === true) {
+      const shown = new Set(links.slice(0, MAX_RECORDS_WITH_VALUES).map((l) => `${l.sourceSystem}/${l.localId}`));
+      for (const r of recordsOfIdentity(store, ctx.tenantId, identity.identityId)) {
+        const ref = `${r.sourceSystem}/${r.localId}`;
+        if (shown.has(ref)) valuesOf.set(ref, displayFieldsOf(r.fields));
+      }
+    }
     return {
       enterpriseId: input.enterpriseId,
       version: identity.version,
@@ -122,6 +138,9 @@ export function identityHistory(
         linkedAt: l.linkedAt,
         linkKind: l.linkKind,
         score: l.score,
+        ...(valuesOf.has(`${l.sourceSystem}/${l.localId}`)
+          ? { fields: valuesOf.get(`${l.sourceSystem}/${l.localId}`) }
+          : {}),
       })),
       events,
       recordsWithoutDetail,
@@ -136,28 +155,32 @@ export function identityHistory(
  */
 function canonicalOf(json: string): NonNullable<IdentityHistory['canonical']> {
   const stored = JSON.parse(json) as Partial<Omit<CanonicalRecord, 'fields'>> & { fields?: Partial<MatchFields> };
-  const f = stored.fields ?? {};
   return {
-    fields: {
-      familyName: f.familyName ?? null,
-      previousFamilyNames: [...(f.previousFamilyNames ?? [])],
-      givenName: f.givenName ?? null,
-      middleNames: f.middleNames ?? null,
-      ...(f.generation === undefined ? {} : { generation: f.generation }),
-      birthDate: f.birthDate ?? null,
-      ...(f.partialBirthDate === undefined ? {} : { partialBirthDate: f.partialBirthDate }),
-      ...(f.birthOrder === undefined ? {} : { birthOrder: f.birthOrder }),
-      ...(f.multipleBirth === undefined ? {} : { multipleBirth: f.multipleBirth }),
-      sex: f.sex ?? null,
-      addressLine: f.addressLine ?? null,
-      city: f.city ?? null,
-      state: f.state ?? null,
-      postalCode: f.postalCode ?? null,
-      phone: f.phone ?? null,
-      email: f.email ?? null,
-      identifiers: (f.identifiers ?? []).map((i) => ({ system: i.system, value: i.value })),
-    },
+    fields: displayFieldsOf(stored.fields ?? {}),
     provenance: { ...stored.provenance },
     recordCount: stored.recordCount ?? 0,
+  };
+}
+
+/** Stored fields as the contract shows them: a field kept only since a later version reads as missing. */
+function displayFieldsOf(f: Partial<MatchFields>): DisplayFields {
+  return {
+    familyName: f.familyName ?? null,
+    previousFamilyNames: [...(f.previousFamilyNames ?? [])],
+    givenName: f.givenName ?? null,
+    middleNames: f.middleNames ?? null,
+    ...(f.generation === undefined ? {} : { generation: f.generation }),
+    birthDate: f.birthDate ?? null,
+    ...(f.partialBirthDate === undefined ? {} : { partialBirthDate: f.partialBirthDate }),
+    ...(f.birthOrder === undefined ? {} : { birthOrder: f.birthOrder }),
+    ...(f.multipleBirth === undefined ? {} : { multipleBirth: f.multipleBirth }),
+    sex: f.sex ?? null,
+    addressLine: f.addressLine ?? null,
+    city: f.city ?? null,
+    state: f.state ?? null,
+    postalCode: f.postalCode ?? null,
+    phone: f.phone ?? null,
+    email: f.email ?? null,
+    identifiers: (f.identifiers ?? []).map((i) => ({ system: i.system, value: i.value })),
   };
 }

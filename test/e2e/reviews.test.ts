@@ -522,6 +522,27 @@ describe('review cases in the console', () => {
     expect(await page.getByRole('region', { name: 'Canonical record' }).innerText()).toMatch(
       /Built from 2 records when it was last rebuilt; the identity has 4 now, and the next reconciliation rebuilds it/,
     );
+    // The fields the canonical record has no value for, with why (the records it was built from give none).
+    expect(await page.getByTestId('canonical-missing').innerText()).toMatch(
+      /^Without a value: [a-z ,]+ \(none of the records it was built from gives one\)\.$/,
+    );
+    // The records side by side: the four records, and the other person's values, moved in by hand, marked as
+    // differing from the canonical record (the record the family name came from differs on nothing of the name's).
+    const sideBySide = page.getByTestId('identity-records');
+    expect(await sideBySide.locator('thead th').count()).toBe(5);
+    const marked = await sideBySide.locator('td[data-differs="true"]').count();
+    expect(marked).toBeGreaterThan(1);
+    expect(await page.getByRole('region', { name: 'The records side by side' }).textContent()).toContain(
+      `${String(marked)} values differ from the canonical record`,
+    );
+    const sourceColumn = (await sideBySide.locator('thead th').allInnerTexts()).findIndex((text) =>
+      text.endsWith(`${system ?? '-'} / ${localId ?? '-'}`),
+    );
+    expect(sourceColumn).toBeGreaterThan(0);
+    for (const field of ['familyName', 'givenName', 'birthDate'])
+      expect(
+        await sideBySide.locator(`tr[data-field="${field}"] > *`).nth(sourceColumn).getAttribute('data-differs'),
+      ).toBeNull();
     await expectAccessible(page, 'identity-history');
     await screenshot(page, '47-identity-history');
 

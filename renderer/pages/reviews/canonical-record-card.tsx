@@ -65,7 +65,7 @@ export function CanonicalRecordCard({
       </Table>
       {missing.length === 0 ? null : (
         <Text size="sm" c="dimmed" mt="sm" data-testid="canonical-missing">
-          No record of this identity gives its {fieldList(missing)}.
+          Without a value: {fieldList(missing)} (none of the records it was built from gives one).
         </Text>
       )}
     </Card>

@@ -16,6 +16,7 @@ import { unavailableReason } from './reviews-page.tsx';
 import { keys } from '../../hooks/query-keys.ts';
 import { TableDate } from '../../layout/table-date.tsx';
 import { CanonicalRecordCard } from './canonical-record-card.tsx';
+import { IdentityRecordsCard } from './identity-records-card.tsx';
 
 const COLOR: Record<HistoryEvent['kind'], string> = {
   'identity-created': 'blue',
@@ -111,7 +112,10 @@ export default function IdentityPage({
               </Table>
             </Card>
             {data.canonical === undefined ? null : (
-              <CanonicalRecordCard canonical={data.canonical} recordsNow={data.records.length} />
+              <>
+                <CanonicalRecordCard canonical={data.canonical} recordsNow={data.records.length} />
+                <IdentityRecordsCard records={data.records} canonical={data.canonical} />
+              </>
             )}
             <Card
               withBorder

@@ -3,6 +3,7 @@ import { tempDir } from '../../helpers/temp.ts';
 import { ctx, movedAway, ndjson, openRegistry, patient } from '../../helpers/registry.ts';
 import { runWorker } from '../../../engine/jobs/worker.ts';
 import { isEngineError } from '../../../engine/contract/errors.ts';
+import { MAX_RECORDS_WITH_VALUES } from '../../../engine/contract/identity-history.ts';
 
 describe('identity history', () => {
   it('says why each record is where it is: arrivals, updates, rebuilds, review cases and decisions, in time order', async () => {
@@ -35,6 +36,13 @@ describe('identity history', () => {
       provenance: { familyName: 'hospital/A1', phone: 'hospital/A1' },
       recordCount: 2,
     });
+    // Each record's own fields beside it, with values only.
+    expect(history.records.every((r) => r.fields === undefined)).toBe(true);
+    const withValues = await engine.call('identities/history', { enterpriseId: eid, withValues: true }, ctx());
+    expect(withValues.records.map((r) => [r.localId, r.fields?.phone])).toEqual([
+      ['A1', '2392001122'],
+      ['c1', '2070000001'],
+    ]);
     // The national number is on both records (the hospital's own number is its local identifier, not among them):
     // the union of every record's, normalised, once.
     expect(canonical?.fields.identifiers.map((i) => i.value)).toEqual(['N1']);
@@ -164,6 +172,19 @@ describe('identity history', () => {
       expect((missing as Error).message).toContain(`"${ref.sourceSystem}"`);
       expect((missing as Error).message).not.toContain('MRN');
     }
+    // Values for the first MAX_RECORDS_WITH_VALUES records only: an identity grown past one person's is not read by eye.
+    const many = Array.from({ length: MAX_RECORDS_WITH_VALUES + 2 }, (_, i) => patient({ id: `m${String(i)}` }));
+    await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: ndjson(...many) }, ctx());
+    const grown = await engine.call(
+      'identities/history',
+      { enterpriseId: hospital.enterpriseId, withValues: true },
+      ctx(),
+    );
+    expect(grown.records).toHaveLength(MAX_RECORDS_WITH_VALUES + 4);
+    expect(grown.records.filter((r) => r.fields !== undefined)).toHaveLength(MAX_RECORDS_WITH_VALUES);
+    expect(grown.records.slice(0, MAX_RECORDS_WITH_VALUES).every((r) => r.fields?.familyName === 'fairweather')).toBe(
+      true,
+    );
     const invalid = await engine
       .call('identities/of-record', { sourceSystem: 'hospital', localId: '' }, ctx())
       .catch((e: unknown) => e);
