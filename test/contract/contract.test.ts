@@ -94,7 +94,15 @@ describe('the contract suite on RemoteEngine → the registry API served from Po
 
 describe('every run', () => {
   it('gave equal answers for every step, on either store', () => {
-    expect([...remote.keys()].sort()).toEqual(['assurance', 'estimate', 'jobs', 'profile', 'refusals', 'reviews']);
+    expect([...remote.keys()].sort()).toEqual([
+      'assurance',
+      'estimate',
+      'identity',
+      'jobs',
+      'profile',
+      'refusals',
+      'reviews',
+    ]);
     for (const [step, value] of local) expect({ step, value: remote.get(step) }).toEqual({ step, value });
     expect([...remoteOnPostgres.keys()].sort()).toEqual([...remote.keys()].sort());
     for (const [step, value] of local) expect({ step, value: remoteOnPostgres.get(step) }).toEqual({ step, value });
@@ -114,6 +122,8 @@ describe('every run', () => {
       '/api/v1/maintenance/jobs',
       '/api/v1/review-cases',
       '/api/v1/review-cases/:caseId/decision',
+      '/api/v1/identities/of-record',
+      '/api/v1/identities/:enterpriseId/history',
     ]) {
       expect(routes).toContain(route);
     }

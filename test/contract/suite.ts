@@ -243,6 +243,32 @@ export function contractSuite(setup: () => Promise<Backend>, recorded: Recorded)
     const explained = await call('matching/explain', { left: first.left, right: first.right });
     expect(explained.left).toMatchObject(first.left);
     record('assurance', { sample, evaluation, calibration, fromRandomPairs, explained });
+
+    // From a record to its identity, and the identity with its canonical record and records' values when asked.
+    const found = await call('identities/of-record', first.left);
+    expect(found.enterpriseId).toBe(explained.left.enterpriseId);
+    const plain = await call('identities/history', { enterpriseId: found.enterpriseId });
+    expect(plain.canonical).toBeUndefined();
+    expect(plain.records.every((r) => r.fields === undefined)).toBe(true);
+    const withValues = await call('identities/history', { enterpriseId: found.enterpriseId, withValues: true });
+    const own = withValues.records.find(
+      (r) => r.sourceSystem === first.left.sourceSystem && r.localId === first.left.localId,
+    );
+    expect(own?.fields?.familyName).toEqual(expect.any(String));
+    expect(withValues.canonical?.recordCount).toBeGreaterThan(0);
+    const missing = await refusal(
+      call('identities/of-record', { sourceSystem: first.left.sourceSystem, localId: 'no-such-record-0' }),
+    );
+    expect(missing.kind).toBe('not_found');
+    expect(missing.message).not.toContain('no-such-record-0');
+    record('identity', {
+      found,
+      canonical: withValues.canonical,
+      records: withValues.records
+        .map((r) => ({ ref: `${r.sourceSystem}/${r.localId}`, fields: r.fields }))
+        .sort((a, b) => a.ref.localeCompare(b.ref)),
+      missing,
+    });
   });
 
   it("estimates a model from the registry's own records, without activating it", async () => {

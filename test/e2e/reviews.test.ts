@@ -498,7 +498,7 @@ describe('review cases in the console', () => {
 
     // The identity's history: its four records arrived as two identities' worth, then the scan's case.
     await page
-      .getByRole('link', { name: /^History of identity / })
+      .getByRole('link', { name: /^Identity [0-9a-f-]+: its records and history$/ })
       .first()
       .click();
     const history = page.getByTestId('identity-history');

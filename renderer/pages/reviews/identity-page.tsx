@@ -62,7 +62,7 @@ export default function IdentityPage({
       <ReviewsBreadcrumb current="Identity" />
       <div>
         <Title order={1} size="h2">
-          Identity history
+          Identity
         </Title>
         <Code mt={4}>{enterpriseId}</Code>
       </div>

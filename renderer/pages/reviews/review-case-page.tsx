@@ -74,7 +74,7 @@ function Facts({ detail }: { readonly detail: ReviewCaseDetail }) {
         href={paths.identity(now.enterpriseId)}
         ff="monospace"
         size="sm"
-        aria-label={`History of identity ${now.enterpriseId}`}
+        aria-label={`Identity ${now.enterpriseId}: its records and history`}
       >
         {now.enterpriseId}
       </Anchor>{' '}
