@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { REVIEW_DECISION_NAME, REVIEW_KIND_NAME, ReviewDecisionSchema, ReviewKindSchema } from './reviews.ts';
 import { DisplayFieldsSchema } from './workbench.ts';
 import { RecordRefSchema } from './matching.ts';
+import { MAX_IDENTITY_RECORDS } from './link-quality.ts';
 
 export const HISTORY_KINDS = [
   'identity-created',
@@ -56,8 +57,11 @@ export const NO_EVENT_DETAIL = {
   actor: null,
 } as const satisfies Omit<HistoryEvent, 'at' | 'kind'>;
 
-/** With withValues, the records whose fields are given (the first ones in link order). */
-export const MAX_RECORDS_WITH_VALUES = 50;
+/**
+ * With withValues, the records whose fields are given (the first ones in link order): as many as the link-quality
+ * scan takes for one person; an identity with more is flagged too large, and its records are read by the scan.
+ */
+export const MAX_RECORDS_WITH_VALUES = MAX_IDENTITY_RECORDS;
 
 export const IdentityHistorySchema = z.object({
   enterpriseId: z.string(),

@@ -74,16 +74,31 @@ export default function IdentityPage({
       >
         {(data) => (
           <>
-            <Card withBorder padding="md" bg="var(--mantine-color-white)">
-              <Group gap="sm" mb="sm">
-                <Badge color={data.status === 'active' ? 'teal' : 'gray'} variant="light">
-                  {data.status === 'active' ? 'Active' : 'Retired'}
-                </Badge>
-                <Text size="sm">
-                  Version {data.version} · created {formatDateTime(data.createdAt)} ·{' '}
-                  {formatCountOf(data.records.length, 'record')}
-                </Text>
-              </Group>
+            <Group gap="sm" mt={-8}>
+              <Badge color={data.status === 'active' ? 'teal' : 'gray'} variant="light">
+                {data.status === 'active' ? 'Active' : 'Retired'}
+              </Badge>
+              <Text size="sm">
+                Version {data.version} · created {formatDateTime(data.createdAt)} ·{' '}
+                {formatCountOf(data.records.length, 'record')}
+              </Text>
+            </Group>
+            {data.canonical === undefined ? null : (
+              <>
+                <CanonicalRecordCard canonical={data.canonical} recordsNow={data.records.length} />
+                <IdentityRecordsCard records={data.records} canonical={data.canonical} />
+              </>
+            )}
+            <Card
+              withBorder
+              padding="md"
+              bg="var(--mantine-color-white)"
+              component="section"
+              aria-labelledby="links-title"
+            >
+              <Title order={2} size="h4" id="links-title" mb="sm">
+                Its records and their links
+              </Title>
               <Table aria-label="The identity's records">
                 <Table.Thead>
                   <Table.Tr>
@@ -111,12 +126,6 @@ export default function IdentityPage({
                 </Table.Tbody>
               </Table>
             </Card>
-            {data.canonical === undefined ? null : (
-              <>
-                <CanonicalRecordCard canonical={data.canonical} recordsNow={data.records.length} />
-                <IdentityRecordsCard records={data.records} canonical={data.canonical} />
-              </>
-            )}
             <Card
               withBorder
               padding="md"

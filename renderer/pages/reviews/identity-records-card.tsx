@@ -50,8 +50,20 @@ export function IdentityRecordsCard({
           ? ` The first ${String(MAX_RECORDS_WITH_VALUES)} of ${String(records.length)} records are shown; the link-quality scan reads them all.`
           : ''}
       </Text>
-      <Table.ScrollContainer minWidth={Math.max(480, 180 + shown.length * 190)}>
-        <Table aria-label="The identity's records side by side" data-testid="identity-records" withColumnBorders>
+      {/* Scrolls sideways when the records do not fit; focusable, so the keyboard scrolls it too. */}
+      <div
+        role="region"
+        aria-label="The records, scrolling sideways"
+        tabIndex={0}
+        style={{ overflowX: 'auto' }}
+        data-testid="identity-records-scroll"
+      >
+        <Table
+          aria-label="The identity's records side by side"
+          data-testid="identity-records"
+          withColumnBorders
+          miw={Math.max(480, 180 + shown.length * 190)}
+        >
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Field</Table.Th>
@@ -93,7 +105,7 @@ export function IdentityRecordsCard({
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </div>
     </Card>
   );
 }
