@@ -3,7 +3,7 @@
  * (what a complaint or a source's query names), then the identity's page. The local ID is sent in a call, never put
  * in the page's address.
  */
-import { Alert, Button, Card, Group, Select, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Autocomplete, Button, Card, Group, Text, TextInput, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { LOCAL_ID_MAX_LENGTH } from '../../../engine/contract/limits.ts';
@@ -14,10 +14,11 @@ import { IconAlert } from '../../icons.tsx';
 
 export function FindIdentityCard({ sources }: { readonly sources: readonly string[] }) {
   const client = useClient();
-  const [chosen, setChosen] = useState<string | null>(null);
+  // Typed or chosen: the profile's sources are offered, but a source the profile does not list sends records too.
+  const [typed, setTyped] = useState<string | null>(null);
   const [localId, setLocalId] = useState('');
   const [missing, setMissing] = useState<'source' | 'localId' | null>(null);
-  const source = chosen ?? sources[0] ?? null;
+  const source = (typed ?? sources[0] ?? '').trim() || null;
   const find = useMutation({
     mutationFn: (ref: { sourceSystem: string; localId: string }) => client.send('identities/of-record', ref),
     onSuccess: (found) => {
@@ -45,17 +46,19 @@ export function FindIdentityCard({ sources }: { readonly sources: readonly strin
       </Text>
       <form onSubmit={submit} noValidate>
         <Group gap="sm" align="flex-start" wrap="wrap">
-          <Select
+          <Autocomplete
             label="Source"
             data={[...sources]}
-            value={source}
+            value={typed ?? sources[0] ?? ''}
             onChange={(v) => {
-              setChosen(v);
+              setTyped(v);
+              setMissing(null);
               find.reset();
             }}
-            allowDeselect={false}
-            error={missing === 'source' ? 'Choose the source the record came from' : undefined}
+            error={missing === 'source' ? 'Choose or type the source the record came from' : undefined}
             w={240}
+            autoComplete="off"
+            spellCheck={false}
           />
           <TextInput
             label="Local ID"
