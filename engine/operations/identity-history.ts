@@ -68,10 +68,15 @@ export function identityHistory(
     }
     const cases = store
       .statement(
+        // Each side by its own index (an OR of the two read every case of the tenant); a case of one identity on
+        // both sides once.
         `SELECT case_id AS caseId, kind, created_at AS at, score, profile_version AS profileVersion, job_id AS jobId FROM review_case
-         WHERE tenant_id = ? AND (left_identity_id = ? OR right_identity_id = ?)`,
+         WHERE tenant_id = ? AND left_identity_id = ?
+         UNION ALL
+         SELECT case_id AS caseId, kind, created_at AS at, score, profile_version AS profileVersion, job_id AS jobId FROM review_case
+         WHERE tenant_id = ? AND right_identity_id = ? AND left_identity_id <> ?`,
       )
-      .all(ctx.tenantId, identity.identityId, identity.identityId) as {
+      .all(ctx.tenantId, identity.identityId, ctx.tenantId, identity.identityId, identity.identityId) as {
       caseId: string;
       kind: ReviewCase['kind'];
       at: string;

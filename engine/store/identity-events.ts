@@ -84,16 +84,21 @@ export interface LinkRow {
   readonly recordVersion: number;
 }
 
-/** The identity's links as identity_link keeps them (for every identity, including those older than identity_event). */
+/**
+ * The identity's links as identity_link keeps them (for every identity, including those older than identity_event),
+ * oldest first. Its records are found on the identity index first: asked for the link's own columns directly, SQLite
+ * read every link of the tenant by the primary key instead (5.3 ms a call at 100,000 records).
+ */
 export function identityLinks(store: Store, tenantId: string, identityId: number): LinkRow[] {
   return store
     .statement(
       `SELECT r.source_system AS sourceSystem, r.local_id AS localId, l.created_at AS linkedAt, l.link_kind AS linkKind, l.score,
               r.updated_at AS recordUpdatedAt, r.logical_version AS recordVersion
        FROM identity_link l JOIN source_record r ON r.tenant_id = l.tenant_id AND r.record_id = l.record_id
-       WHERE l.tenant_id = ? AND l.identity_id = ? ORDER BY l.created_at, l.record_id`,
+       WHERE l.tenant_id = ? AND l.record_id IN (SELECT record_id FROM identity_link WHERE tenant_id = ? AND identity_id = ?)
+       ORDER BY l.created_at, l.record_id`,
     )
-    .all(tenantId, identityId) as LinkRow[];
+    .all(tenantId, tenantId, identityId) as LinkRow[];
 }
 
 /**

@@ -270,7 +270,7 @@ describe('migrations 0016, 0018 and 0019 (review cases rebuilt for the middle-na
         .pluck()
         .all()
         .sort(),
-    ).toEqual(['review_case_by_job', 'review_case_open', 'review_case_pair']);
+    ).toEqual(['review_case_by_job', 'review_case_by_right', 'review_case_open', 'review_case_pair']);
     expect(
       after
         .statement("SELECT count(*) FROM sqlite_schema WHERE name LIKE '%_aside' OR name LIKE '%_next'")
