@@ -12,7 +12,7 @@ import type { DisplayFields } from '../contract/workbench.ts';
 import type { ReviewDecision, ReviewCase } from '../contract/reviews.ts';
 import type { EngineEnv } from '../env.ts';
 import { identityEvents, identityLinks } from '../store/identity-events.ts';
-import { recordsOfIdentity } from '../store/records.ts';
+import { findRecords } from '../store/records.ts';
 import { requireTenant } from '../store/tenants.ts';
 
 export function identityHistory(
@@ -123,30 +123,25 @@ export function identityHistory(
         'review-decided',
       ].indexOf(kind);
     events.sort((a, b) => a.at.localeCompare(b.at) || rank(a.kind) - rank(b.kind));
-    // With values, each of the first records' fields (read once, by record, whatever the link order).
-    const valuesOf = new Map<string, DisplayFields>();
-    if (input.withValues === true) {
-      const shown = new Set(links.slice(0, MAX_RECORDS_WITH_VALUES).map((l) => `${l.sourceSystem}/${l.localId}`));
-      for (const r of recordsOfIdentity(store, ctx.tenantId, identity.identityId)) {
-        const ref = `${r.sourceSystem}/${r.localId}`;
-        if (shown.has(ref)) valuesOf.set(ref, displayFieldsOf(r.fields));
-      }
-    }
+    // With values, the first records' fields, read for those records only.
+    const shown = input.withValues === true ? links.slice(0, MAX_RECORDS_WITH_VALUES) : [];
+    const stored = findRecords(store, ctx.tenantId, shown);
     return {
       enterpriseId: input.enterpriseId,
       version: identity.version,
       status: identity.status,
       createdAt: identity.createdAt,
-      records: links.map((l) => ({
-        sourceSystem: l.sourceSystem,
-        localId: l.localId,
-        linkedAt: l.linkedAt,
-        linkKind: l.linkKind,
-        score: l.score,
-        ...(valuesOf.has(`${l.sourceSystem}/${l.localId}`)
-          ? { fields: valuesOf.get(`${l.sourceSystem}/${l.localId}`) }
-          : {}),
-      })),
+      records: links.map((l) => {
+        const fields = stored.get(l.sourceSystem)?.get(l.localId)?.fields;
+        return {
+          sourceSystem: l.sourceSystem,
+          localId: l.localId,
+          linkedAt: l.linkedAt,
+          linkKind: l.linkKind,
+          score: l.score,
+          ...(fields === undefined ? {} : { fields: displayFieldsOf(fields) }),
+        };
+      }),
       events,
       recordsWithoutDetail,
       ...(input.withValues === true ? { canonical: canonicalOf(identity.canonicalJson) } : {}),
