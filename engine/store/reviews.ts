@@ -3,6 +3,7 @@
  * statement names the tenant. Decisions keep the reviewer's reason here; audit records never carry it.
  */
 import { createHash } from 'node:crypto';
+import { forIdChunks } from './id-chunks.ts';
 import type { Store } from './store.ts';
 import type { FieldEvidence, ScoreLimit } from '../contract/matching.ts';
 import type { REVIEW_SORTS, ReviewCase, ReviewDecision } from '../contract/reviews.ts';
@@ -180,8 +181,11 @@ const ORDER: Record<ReviewSort, string> = {
   'most-doubtful': 'COALESCE(c.doubt, -1) DESC, c.score, COALESCE(c.held_from, c.score), c.case_id',
 };
 
-/** Either identity no longer at the version the case names, or retired: the case cannot be decided. */
-const STALE = `(li.logical_version <> c.left_version OR ri.logical_version <> c.right_version OR li.status <> 'active' OR ri.status <> 'active')`;
+/**
+ * Either identity no longer at the version the case names, or retired: the case cannot be decided. Kept on the case by
+ * the store's triggers (migrations 0021 and PG 0011), so the queue filters and counts on review_case alone.
+ */
+const STALE = 'c.outdated';
 
 const CASE_COLUMNS = `c.case_id, c.kind, c.status, c.left_identity_id, li.enterprise_id AS left_eid, c.left_version, c.right_identity_id,
   ri.enterprise_id AS right_eid, c.right_version, c.profile_version, c.score, c.decision, c.evidence_json, c.limited_by, c.held_from, c.created_at,
@@ -192,6 +196,8 @@ const CASE_FROM = `review_case c
   JOIN identity ri ON ri.tenant_id = c.tenant_id AND ri.identity_id = c.right_identity_id
   LEFT JOIN review_decision d ON d.tenant_id = c.tenant_id AND d.case_id = c.case_id
     AND d.seq = (SELECT max(seq) FROM review_decision x WHERE x.tenant_id = c.tenant_id AND x.case_id = c.case_id)`;
+/** A page's cases read by key at most this many at a time. */
+const PAGE_CHUNK = 100;
 
 interface CaseSqlRow {
   case_id: string;
@@ -246,12 +252,16 @@ function caseFromRow(r: CaseSqlRow): ReviewCaseRow {
   };
 }
 
+const STATUSES = new Set<string>(['open', 'resolved', 'dismissed']);
+
 function filterSql(filter: ReviewFilter): { where: string; args: (string | number)[] } {
   const clauses = ['c.tenant_id = ?'];
   const args: (string | number)[] = [];
+  // The status as a literal (one of three words, checked here): SQLite chooses a partial index (the waiting cases
+  // that can be decided now) only for a statement whose terms name its condition's values.
   if (filter.status !== 'all') {
-    clauses.push('c.status = ?');
-    args.push(filter.status);
+    if (!STATUSES.has(filter.status)) throw new Error(`unknown review case status`);
+    clauses.push(`c.status = '${filter.status}'`);
   }
   if (filter.kind !== undefined) {
     clauses.push('c.kind = ?');
@@ -265,11 +275,15 @@ function filterSql(filter: ReviewFilter): { where: string; args: (string | numbe
     clauses.push('c.source_system = ?');
     args.push(filter.sourceSystem);
   }
-  if (filter.currentOnly === true) clauses.push(`NOT ${STALE}`);
+  if (filter.currentOnly === true) clauses.push(`${STALE} = 0`);
   return { where: clauses.join(' AND '), args };
 }
 
-/** One page of the tenant's cases matching the filter, and how many match in all. */
+/**
+ * One page of the tenant's cases matching the filter, and how many match in all. The page is chosen and counted on
+ * review_case alone (its filters and orders name only its own columns); only the page's rows join their identities and
+ * decisions, so a page of a queue of 250,000 cases sorts case rows rather than joined ones.
+ */
 export function listReviewCases(
   store: Store,
   tenantId: string,
@@ -279,15 +293,24 @@ export function listReviewCases(
   offset: number,
 ): { total: number; rows: ReviewCaseRow[] } {
   const { where, args } = filterSql(filter);
-  const from = filter.currentOnly === true ? CASE_FROM : 'review_case c';
   const total = store
-    .statement(`SELECT count(*) FROM ${from} WHERE ${where}`)
+    .statement(`SELECT count(*) FROM review_case c WHERE ${where}`)
     .pluck()
     .get(tenantId, ...args) as number;
-  const rows = store
-    .statement(`SELECT ${CASE_COLUMNS} FROM ${CASE_FROM} WHERE ${where} ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?`)
-    .all(tenantId, ...args, limit, offset) as CaseSqlRow[];
-  return { total, rows: rows.map(caseFromRow) };
+  const page = store
+    .statement(`SELECT c.case_id FROM review_case c WHERE ${where} ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?`)
+    .pluck()
+    .all(tenantId, ...args, limit, offset) as string[];
+  // The page's rows by their keys, in the page's order: with an ORDER BY here, SQLite walked the tenant's cases in
+  // that order to find the page's few.
+  const byId = new Map<string, CaseSqlRow>();
+  forIdChunks(page, PAGE_CHUNK, (part, placeholders) => {
+    const rows = store
+      .statement(`SELECT ${CASE_COLUMNS} FROM ${CASE_FROM} WHERE c.tenant_id = ? AND c.case_id IN (${placeholders})`)
+      .all(tenantId, ...part) as CaseSqlRow[];
+    for (const row of rows) byId.set(row.case_id, row);
+  });
+  return { total, rows: page.flatMap((caseId) => byId.get(caseId) ?? []).map(caseFromRow) };
 }
 
 export function reviewCase(store: Store, tenantId: string, caseId: string): ReviewCaseRow | undefined {

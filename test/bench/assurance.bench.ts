@@ -7,6 +7,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { medianMs } from './measure.ts';
 import type { BenchRow } from './rows.ts';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import type { CallContext } from '../../engine/contract/operations.ts';
@@ -36,15 +37,8 @@ function median(values: readonly number[]): number {
 }
 
 /** The median of RUNS runs after a warm-up run, in milliseconds. */
-async function median7(fn: () => Promise<unknown>): Promise<number> {
-  await fn();
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    await fn();
-    times.push(performance.now() - start);
-  }
-  return median(times);
+function median7(fn: () => Promise<unknown>): Promise<number> {
+  return medianMs(fn, RUNS);
 }
 
 /** Runs with nothing remembered from earlier calls (prepared records, blocking tags): the median of 5, in milliseconds. */

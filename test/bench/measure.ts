@@ -14,3 +14,17 @@ export function opsPerSecond(fn: () => number, minMs = 400): number {
 export function peakRssMiB(): number {
   return process.resourceUsage().maxRSS / 1024;
 }
+
+/** The median time of `runs` calls after one call to warm up, in milliseconds (the middle two averaged when even). */
+export async function medianMs(fn: () => unknown, runs: number): Promise<number> {
+  await fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await fn();
+    times.push(performance.now() - start);
+  }
+  const sorted = times.sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}

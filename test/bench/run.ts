@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --json] [-- --only core,assurance,jobs,api,assurance-page,postgres]: the speed figures of the project, each beside
+ * npm run bench [-- --json] [-- --only core,assurance,jobs,reviews,api,assurance-page,postgres]: the speed figures of the project, each beside
  * the ceiling measured in the same run. Speed lives here, never in tests.
  * npm run bench -- --scale [--sizes 10000,100000,1000000]: how cost grows to a million records (long; scale.bench.ts).
  */
@@ -41,6 +41,7 @@ const suites: [string, Suite | undefined][] = [
   ['assurance', await optional('./assurance.bench.ts', 'benchAssurance')],
   ['jobs', await optional('./jobs.bench.ts', 'benchJobs')],
   ['console', await optional('./console.bench.ts', 'benchConsole')],
+  ['reviews', await optional('./reviews.bench.ts', 'benchReviews')],
   ['import', await optional('./import.bench.ts', 'benchImport')],
   ['api', await optional('./api.bench.ts', 'benchApi')],
   ['api-estimate', await optional('./api.bench.ts', 'benchApiDuringEstimate')],
