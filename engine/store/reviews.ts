@@ -3,6 +3,7 @@
  * statement names the tenant. Decisions keep the reviewer's reason here; audit records never carry it.
  */
 import { createHash } from 'node:crypto';
+import { validationError } from '../contract/errors.ts';
 import { forIdChunks } from './id-chunks.ts';
 import type { Store } from './store.ts';
 import type { FieldEvidence, ScoreLimit } from '../contract/matching.ts';
@@ -260,7 +261,7 @@ function filterSql(filter: ReviewFilter): { where: string; args: (string | numbe
   // The status as a literal (one of three words, checked here): SQLite chooses a partial index (the waiting cases
   // that can be decided now) only for a statement whose terms name its condition's values.
   if (filter.status !== 'all') {
-    if (!STATUSES.has(filter.status)) throw new Error(`unknown review case status`);
+    if (!STATUSES.has(filter.status)) throw validationError('unknown review case status');
     clauses.push(`c.status = '${filter.status}'`);
   }
   if (filter.kind !== undefined) {

@@ -1,7 +1,8 @@
 -- Whether a case is out of date (either identity changed since the case was opened, or was retired) is kept on the
 -- case, so the review queue counts and orders the cases that can be decided now from review_case alone. It was
 -- computed by joining both identities to every case: the console's count of decidable cases, read on every list and
--- case page, took 470 ms at 235,000 open cases on the ingest bench's registry, growing with the queue.
+-- case page, took 470 ms with 235,000 waiting cases on the ingest bench's registry of 100,000 records, and grew with
+-- the queue.
 --
 -- An identity's version only grows and a retired identity stays retired, so a case once out of date stays so: the
 -- triggers only ever set the flag. A migration that rebuilds review_case must create its triggers again.
