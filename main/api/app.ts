@@ -8,8 +8,9 @@
  * in-flight requests, close idle keep-alive connections, 503 while closing) and `inject` for tests.
  *
  * Per request: request id → route → authentication and scope (onRequest, before the body is read: a caller
- * without a valid token never makes the server parse a large body) → body parse → input from path, query or
- * body → LocalEngine.call (validates against the contract) → JSON answer, or problem+json.
+ * without a valid token never makes the server parse a large body) → body parse (a body over INLINE_BODY_BYTES is
+ * left as bytes, and the engine pool parses it on a thread of its own: net/json-body.ts) → input from path, query or
+ * body → the engine (validates against the contract) → JSON answer, or problem+json.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -37,10 +38,15 @@ import { challenge } from './auth/bearer.ts';
 import { openApiDocument } from './openapi.ts';
 import { COMMON_HEADERS, rawProblem, sendProblem, STATUS_OF_KIND, type ProblemSpec } from './problem.ts';
 import { apiLogger } from './logging.ts';
-import { MAX_JSON_DEPTH, nestedDeeperThan } from '../net/json-depth.ts';
-
-/** The code of a JSON body refused for nesting too deeply (net/json-depth.ts). */
-const TOO_DEEP = 'MPI_JSON_TOO_DEEP';
+import {
+  DeferredBody,
+  INLINE_BODY_BYTES,
+  isMalformedBody,
+  parseJsonBody,
+  withPathParameters,
+  bodyText,
+  type BodyBytes,
+} from '../net/json-body.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -69,6 +75,20 @@ function isCancellable(engine: EngineClient): engine is CancellableEngine {
   return typeof (engine as Partial<CancellableEngine>).callWith === 'function';
 }
 
+/** An engine that parses a large body itself, on one of its threads (the engine pool; main/net/json-body.ts). */
+export interface BodyEngine extends CancellableEngine {
+  callWithBody<K extends OperationName>(
+    name: K,
+    body: BodyBytes,
+    context: CallContext,
+    signal?: AbortSignal,
+  ): Promise<OperationOutput<K>>;
+}
+
+function takesBodies(engine: EngineClient): engine is BodyEngine {
+  return typeof (engine as Partial<BodyEngine>).callWithBody === 'function';
+}
+
 export interface ApiOptions {
   /** The engine pool in a server (main/engine-host/pool.ts): engine work never runs on the thread that answers. */
   readonly engine: EngineClient;
@@ -87,6 +107,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE'] as const;
 
 function isEmptyObject(value: unknown): boolean {
+  if (value instanceof DeferredBody) return /^\s*\{\s*\}\s*$/.test(bodyText(value.bytes));
   return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
 }
 
@@ -120,11 +141,9 @@ function requestInput(route: HttpRoute, request: FastifyRequest): unknown {
       return { ...query, ...params };
     }
     case 'body': {
-      const body = request.body;
-      if (Object.keys(params).length === 0 || typeof body !== 'object' || body === null || Array.isArray(body))
-        return body;
-      clash(Object.keys(body));
-      return { ...body, ...params };
+      // A large body read here only where the engine cannot read it on a thread of its own (an in-process engine).
+      const body = request.body instanceof DeferredBody ? parseJsonBody(bodyText(request.body.bytes)) : request.body;
+      return withPathParameters(route.operation, body, params);
     }
   }
 }
@@ -150,6 +169,16 @@ function handleError(error: unknown, request: FastifyRequest, reply: FastifyRepl
       ...op,
     });
   }
+  if (isEngineError(error) && isMalformedBody(error)) {
+    return sendProblem(reply, {
+      status: 400,
+      slug: 'malformed-json',
+      kind: 'validation',
+      detail: error.message,
+      issues: error.issues,
+      ...op,
+    });
+  }
   if (isEngineError(error)) {
     return sendProblem(reply, {
       status: STATUS_OF_KIND[error.kind],
@@ -162,26 +191,6 @@ function handleError(error: unknown, request: FastifyRequest, reply: FastifyRepl
   }
   const code = (error as { code?: unknown }).code;
   switch (code) {
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return sendProblem(reply, {
-        status: 400,
-        slug: 'malformed-json',
-        kind: 'validation',
-        detail: 'the body is not valid JSON',
-        issues: [{ path: '(body)', message: 'not valid JSON (or it holds a __proto__ or constructor.prototype key)' }],
-        ...op,
-      });
-    case TOO_DEEP:
-      return sendProblem(reply, {
-        status: 400,
-        slug: 'malformed-json',
-        kind: 'validation',
-        detail: `the body nests deeper than ${String(MAX_JSON_DEPTH)} levels`,
-        issues: [
-          { path: '(body)', message: `arrays and objects nested at most ${String(MAX_JSON_DEPTH)} levels deep` },
-        ],
-        ...op,
-      });
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return sendProblem(reply, {
         status: 413,
@@ -337,15 +346,18 @@ export function buildApi(options: ApiOptions): FastifyInstance {
   app.decorateRequest('principal', null);
 
   app.removeAllContentTypeParsers();
-  const json = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (request, body, done) => {
-    // An empty body with the JSON media type is no body (a cancel sent with the header, as the spec allows).
-    if ((body as string).trim() === '') done(null, undefined);
-    else
-      void json(request, body as string, (error, value: unknown) => {
-        if (error === null && nestedDeeperThan(value)) done(Object.assign(new Error('too deep'), { code: TOO_DEEP }));
-        else done(error, value);
-      });
+  // A small body is parsed here; a large one is left as bytes for an engine thread to parse (net/json-body.ts).
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit }, (_request, body, done) => {
+    const bytes = body as Buffer;
+    if (bytes.length > INLINE_BODY_BYTES) {
+      done(null, new DeferredBody(bytes));
+      return;
+    }
+    try {
+      done(null, parseJsonBody(bytes.toString('utf8')));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
   });
 
   // While closing, every answer closes its connection: a keep-alive connection whose request was in flight
@@ -415,7 +427,6 @@ export function buildApi(options: ApiOptions): FastifyInstance {
       handler: async (request, reply) => {
         const principal = request.principal;
         if (principal === null) throw new EngineError('internal', 'no principal');
-        const input = requestInput(route, request);
         const ctx = { tenantId: principal.tenantId, actor: `api:${principal.clientId}` };
         // A caller that disconnects before the answer (a synchronous evaluation it gave up on) cancels the run.
         const gone = new AbortController();
@@ -423,9 +434,19 @@ export function buildApi(options: ApiOptions): FastifyInstance {
           if (!reply.raw.writableFinished) gone.abort();
         };
         reply.raw.once('close', onClose);
-        const output = isCancellable(options.engine)
-          ? await options.engine.callWith(route.operation, input as never, ctx, gone.signal)
-          : await options.engine.call(route.operation, input as never, ctx);
+        const engine = options.engine;
+        const body = request.body;
+        const output =
+          route.input === 'body' && body instanceof DeferredBody && takesBodies(engine)
+            ? await engine.callWithBody(
+                route.operation,
+                { bytes: body.bytes, params: request.params as Record<string, string> },
+                ctx,
+                gone.signal,
+              )
+            : isCancellable(engine)
+              ? await engine.callWith(route.operation, requestInput(route, request) as never, ctx, gone.signal)
+              : await engine.call(route.operation, requestInput(route, request) as never, ctx);
         reply.raw.off('close', onClose);
         if (location !== undefined) reply.header('location', fillPath(location.path, output));
         return reply.code(route.status).send(output);

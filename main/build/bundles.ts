@@ -24,6 +24,7 @@ export const THREAD_ENTRIES: Readonly<Record<string, string>> = {
   'engine-thread': 'main/engine-host/engine-thread',
   'job-thread': 'main/engine-host/job-thread',
   'sandbox-thread': 'main/engine-host/sandbox-thread',
+  'intake-thread': 'main/engine-host/intake-thread',
   'prepare-thread': 'engine/ingest/prepare-thread',
 };
 

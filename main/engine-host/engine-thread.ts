@@ -10,6 +10,7 @@ import { parentPort, type MessagePort } from 'node:worker_threads';
 import { LocalEngine, flagControl, NO_CONTROL } from '../../engine/index.ts';
 import { EngineError } from '../../engine/contract/errors.ts';
 import type { OperationName } from '../../engine/contract/operations.ts';
+import { bodyInput } from '../net/json-body.ts';
 import { toErrorData } from './errors.ts';
 import type { EngineCallMessage, EngineThreadCommand, EngineThreadData, EngineThreadMessage } from './messages.ts';
 import { startMetricsExport } from './telemetry.ts';
@@ -56,7 +57,15 @@ function call(message: EngineCallMessage, opened: LocalEngine): void {
       : flagControl(new Int32Array(message.cancel), (phase, done, total) => {
           post({ type: 'progress', id, phase, done, total });
         });
-  opened.call(message.name as OperationName, message.input as never, message.ctx, control).then(
+  let input: unknown;
+  try {
+    // A large request body comes as its text, parsed here rather than on the thread that answers requests.
+    input = message.body === undefined ? message.input : bodyInput(message.name, message.body);
+  } catch (error) {
+    post({ type: 'failed', id, error: toErrorData(error) });
+    return;
+  }
+  opened.call(message.name as OperationName, input as never, message.ctx, control).then(
     (value) => {
       try {
         post({ type: 'done', id, value });

@@ -1,6 +1,7 @@
 /** The messages between the backend and its worker threads (structured-clone data only). */
 import type { ErrorData } from '../../engine/contract/errors.ts';
 import type { WorkerEvent } from '../../engine/index.ts';
+import type { BodyBytes } from '../net/json-body.ts';
 
 export interface JobThreadData {
   readonly dbPath: string;
@@ -51,12 +52,16 @@ export interface EngineThreadData {
 export type EngineThreadCommand =
   { readonly type: 'open'; readonly data: EngineThreadData } | { readonly type: 'close' };
 
-/** One engine call; `cancel` is a shared flag (element 0 becomes 1) the call checks at its steps. */
+/**
+ * One engine call; `cancel` is a shared flag (element 0 becomes 1) the call checks at its steps. A large request body
+ * comes as `body`, its bytes, in place of `input`: the engine thread parses it (main/net/json-body.ts).
+ */
 export interface EngineCallMessage {
   readonly type: 'call';
   readonly id: number;
   readonly name: string;
   readonly input: unknown;
+  readonly body?: BodyBytes;
   readonly ctx: { readonly tenantId: string; readonly actor: string };
   readonly cancel?: SharedArrayBuffer;
 }
@@ -73,3 +78,13 @@ export type EngineThreadMessage =
     }
   | { readonly type: 'done'; readonly id: number; readonly value: unknown }
   | { readonly type: 'failed'; readonly id: number; readonly error: ErrorData };
+
+/** A run start's body, its bytes, for the intake thread (intake-thread.ts) to check. */
+export interface IntakeRequest {
+  readonly id: number;
+  readonly bytes: Uint8Array;
+}
+
+/** The run's operation, or why the start is refused. */
+export type IntakeAnswer =
+  { readonly id: number; readonly operation: string } | { readonly id: number; readonly error: ErrorData };

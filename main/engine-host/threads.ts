@@ -8,7 +8,7 @@
 import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { startThread as startModuleThread, threadEntry } from '../../engine/threads/start-thread.ts';
 
-export type ThreadName = 'engine-thread' | 'job-thread' | 'sandbox-thread';
+export type ThreadName = 'engine-thread' | 'job-thread' | 'sandbox-thread' | 'intake-thread';
 
 export function startThread(name: ThreadName, data: Record<string, unknown>, resourceLimits?: ResourceLimits): Worker {
   return startModuleThread(

@@ -106,13 +106,14 @@ function cpuSeconds(pid: number | undefined): number | undefined {
   }
 }
 
-interface Load {
+export interface Load {
   readonly result: Awaited<ReturnType<typeof autocannon>>;
   /** The server's CPU time per answer, in µs (undefined without /proc). */
   readonly cpuMicros: number | undefined;
 }
 
-async function load(url: string, token: string, server: ChildProcess, what: string): Promise<Load> {
+/** autocannon's LOAD on a GET after a 2 s warm-up; every answer must be a 200, or it throws. */
+export async function load(url: string, token: string, server: ChildProcess, what: string): Promise<Load> {
   const options = { url, headers: { authorization: `Bearer ${token}` }, ...LOAD };
   await autocannon({ ...options, duration: 2 });
   const before = cpuSeconds(server.pid);

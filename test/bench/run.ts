@@ -45,6 +45,7 @@ const suites: [string, Suite | undefined][] = [
   ['import', await optional('./import.bench.ts', 'benchImport')],
   ['api', await optional('./api.bench.ts', 'benchApi')],
   ['api-estimate', await optional('./api.bench.ts', 'benchApiDuringEstimate')],
+  ['api-bodies', await optional('./api-bodies.bench.ts', 'benchApiDuringLargeBodies')],
   ['assurance-page', await optional('./assurance-page.bench.ts', 'benchAssurancePage')],
   ['postgres', await optional('./postgres.bench.ts', 'benchPostgres')],
 ];
