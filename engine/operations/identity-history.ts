@@ -9,10 +9,11 @@ import {
   type IdentityHistory,
 } from '../contract/identity-history.ts';
 import type { DisplayFields } from '../contract/workbench.ts';
-import type { ReviewDecision, ReviewCase } from '../contract/reviews.ts';
+import type { ReviewCase } from '../contract/reviews.ts';
 import type { EngineEnv } from '../env.ts';
 import { identityEvents, identityLinks } from '../store/identity-events.ts';
 import { findRecords } from '../store/records.ts';
+import { decisionsOfCases } from '../store/reviews.ts';
 import { requireTenant } from '../store/tenants.ts';
 
 export function identityHistory(
@@ -84,6 +85,11 @@ export function identityHistory(
       profileVersion: number;
       jobId: string | null;
     }[];
+    const decisionsOf = decisionsOfCases(
+      store,
+      ctx.tenantId,
+      cases.map((c) => c.caseId),
+    );
     for (const c of cases) {
       events.push({
         ...NO_EVENT_DETAIL,
@@ -95,12 +101,7 @@ export function identityHistory(
         caseId: c.caseId,
         caseKind: c.kind,
       });
-      const decisions = store
-        .statement(
-          'SELECT decision, actor, decided_at AS at FROM review_decision WHERE tenant_id = ? AND case_id = ? ORDER BY seq',
-        )
-        .all(ctx.tenantId, c.caseId) as { decision: ReviewDecision; actor: string; at: string }[];
-      for (const d of decisions)
+      for (const d of decisionsOf.get(c.caseId) ?? [])
         events.push({
           ...NO_EVENT_DETAIL,
           at: d.at,

@@ -95,10 +95,15 @@ describe('identity history', () => {
     const times = history.events.map((e) => e.at);
     expect(times).toEqual([...times].sort());
 
-    // A newer case opened by the reconciliation can be decided; the decision joins the history.
+    // A newer case opened by the reconciliation can be decided; the decisions join the history, in the order made.
     const current = (await engine.call('reviews/list', { currentOnly: true }, ctx())).rows[0];
     if (current === undefined) throw new Error('the reconciliation opened no current case');
     expect(current.jobId).toBe(jobId);
+    await engine.call(
+      'reviews/decide',
+      { caseId: current.caseId, decision: 'unsure', reason: 'ask the clinic' },
+      ctx(),
+    );
     await engine.call(
       'reviews/decide',
       { caseId: current.caseId, decision: 'different-people', reason: 'different mothers' },
@@ -107,7 +112,10 @@ describe('identity history', () => {
     const decided = (await engine.call('identities/history', { enterpriseId: eid }, ctx())).events.filter(
       (e) => e.kind === 'review-decided',
     );
-    expect(decided).toMatchObject([{ caseId: current.caseId, decision: 'different-people', actor: 'test' }]);
+    expect(decided).toMatchObject([
+      { caseId: current.caseId, decision: 'unsure', actor: 'test' },
+      { caseId: current.caseId, decision: 'different-people', actor: 'test' },
+    ]);
 
     // Links older than the event log: their time, kind and score, and the history says detail is missing.
     engine.env.store.exec("DELETE FROM identity_event WHERE tenant_id = 't1'");
