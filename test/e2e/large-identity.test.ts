@@ -47,7 +47,7 @@ afterAll(async () => {
 });
 
 describe('a link quality case about a very large identity', () => {
-  it('counts all its records, says why no graph is drawn, and compares the two chosen', async () => {
+  it('counts all its records, says why no graph is drawn, compares the two chosen, and pages its records and history', async () => {
     const file = join(dir, 'large.db');
     await page.goto(host.launchUrl);
     await page.getByLabel('Sandbox file').fill(file);
@@ -96,6 +96,29 @@ describe('a link quality case about a very large identity', () => {
     expect(overflows).toBe(true);
     await expectAccessible(page, 'large-identity-page');
     await screenshot(page, '46b2-large-identity-page');
+
+    // Its 130 records and their history are drawn 50 at a time, each with a pager a person turns.
+    const links = page.getByRole('table', { name: "The identity's records", exact: true });
+    expect(await links.locator('tbody tr').count()).toBe(50);
+    expect(await page.getByTestId('records-range').innerText()).toBe('Records 1–50 of 130');
+    expect(await page.getByRole('button', { name: 'Previous records' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Next records' }).click();
+    await page.getByRole('button', { name: 'Next records' }).click();
+    await expect.poll(() => page.getByTestId('records-range').innerText()).toBe('Records 101–130 of 130');
+    expect(await links.locator('tbody tr').count()).toBe(30);
+    expect(await links.locator('tbody tr').last().innerText()).toContain('RPT00129');
+    expect(await page.getByRole('button', { name: 'Next records' }).isDisabled()).toBe(true);
+    const history = page.getByTestId('identity-history');
+    const events = Number(/^Events 1–50 of (\d+)$/.exec(await page.getByTestId('events-range').innerText())?.[1]);
+    expect(events).toBeGreaterThanOrEqual(130);
+    expect(await history.locator('[data-kind]').count()).toBe(50);
+    const firstShown = await history.locator('[data-kind]').first().innerText();
+    await page.getByRole('button', { name: 'Next events' }).click();
+    await expect.poll(() => page.getByTestId('events-range').innerText()).toBe(`Events 51–100 of ${String(events)}`);
+    expect(await history.locator('[data-kind]').count()).toBe(50);
+    expect(await history.locator('[data-kind]').first().innerText()).not.toBe(firstShown);
+    await expectAccessible(page, 'large-identity-paged');
+    await screenshot(page, '46b3-large-identity-paged');
     expect(pageErrors).toEqual([]);
   });
 });
