@@ -59,7 +59,7 @@ function call(message: EngineCallMessage, opened: LocalEngine): void {
         });
   let input: unknown;
   try {
-    // A large request body comes as its text, parsed here rather than on the thread that answers requests.
+    // A large request body comes as its bytes, parsed here rather than on the thread that answers requests.
     input = message.body === undefined ? message.input : bodyInput(message.name, message.body);
   } catch (error) {
     post({ type: 'failed', id, error: toErrorData(error) });
