@@ -5,7 +5,9 @@
  * delays autocannon's clock) while autocannon loads the job GET (api.bench.ts's load: 10 connections, 10 s after a
  * 2 s warm-up), beside the same server idle just before. Two bodies: the sampled labels as they are (1.4 MiB), and
  * the same pairs with references at their maximum lengths (100 + 200 characters a side, 6.7 MiB, near the body limit;
- * references no record has, so the engine reads every row and then refuses the dataset). Every answer must be a 200.
+ * references no record has, so the engine reads every row and then refuses the dataset). Then the other way round:
+ * the same load while the client samples 10,000 labels back to back (a small request, a large answer). Every answer
+ * must be a 200.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -22,15 +24,16 @@ import { listening, load, stop, type Load } from './api.bench.ts';
 const BIN = fileURLToPath(new URL('../../main/cli/bin.js', import.meta.url));
 const SENDER = fileURLToPath(new URL('./body-sender.ts', import.meta.url));
 
-/** The load on the job GET while another process sends the evaluation in `file` again and again; how many it sent. */
+/** The load on the job GET while another process calls `operation` with the input in `file` again and again. */
 async function loadWhileSending(
   server: ChildProcess,
   url: string,
   jobUrl: string,
   token: string,
+  operation: string,
   file: string,
 ): Promise<{ result: Load['result']; sent: number }> {
-  const sender = spawn(process.execPath, ['--import', 'tsx', SENDER, url, token, file], {
+  const sender = spawn(process.execPath, ['--import', 'tsx', SENDER, url, token, operation, file], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -101,7 +104,7 @@ export async function benchApiDuringLargeBodies(): Promise<BenchRow[]> {
     for (const [what, input] of bodies) {
       const file = join(dir, 'input.json');
       writeFileSync(file, JSON.stringify(input));
-      const { result, sent } = await loadWhileSending(server, url, jobUrl, token, file);
+      const { result, sent } = await loadWhileSending(server, url, jobUrl, token, 'matching/evaluate', file);
       const mib = Buffer.byteLength(JSON.stringify({ operation: 'matching/evaluate', input })) / 1024 / 1024;
       rows.push({
         name: `job GET p99 while one client sends 10,000-pair evaluations back to back (${what}, ${mib.toFixed(1)} MiB a body)`,
@@ -112,6 +115,21 @@ export async function benchApiDuringLargeBodies(): Promise<BenchRow[]> {
         note: `target ≤ 50 ms; ${Math.round(result.requests.average).toLocaleString('en-US')} req/s (idle ${Math.round(idle.requests.average).toLocaleString('en-US')}), p50 ${String(result.latency.p50)} ms, max ${String(result.latency.max)} ms; ${String(sent)} evaluations sent through the remote client (POST /runs)`,
       });
     }
+    // The other way round: a small request, a large answer (10,000 labelled pairs, built on an engine thread, copied
+    // back to the serving thread and written there as JSON).
+    const file = join(dir, 'sample.json');
+    const sample = { maxPairs: 10_000, seed: 1 };
+    writeFileSync(file, JSON.stringify(sample));
+    const { result, sent } = await loadWhileSending(server, url, jobUrl, token, 'labels/sample', file);
+    const answerMib = Buffer.byteLength(JSON.stringify({ pairs })) / 1024 / 1024;
+    rows.push({
+      name: `job GET p99 while one client samples 10,000 labels back to back (answers of about ${answerMib.toFixed(1)} MiB)`,
+      value: result.latency.p99,
+      unit: 'ms',
+      ceiling: idle.latency.p99,
+      ceilingName: 'p99 of the same server idle just before',
+      note: `target ≤ 50 ms; ${Math.round(result.requests.average).toLocaleString('en-US')} req/s (idle ${Math.round(idle.requests.average).toLocaleString('en-US')}), p50 ${String(result.latency.p50)} ms, max ${String(result.latency.max)} ms; ${String(sent)} samples read through the remote client (POST /runs)`,
+    });
     return rows;
   } finally {
     await stop(server);
