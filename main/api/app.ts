@@ -24,15 +24,7 @@ import type {
   OperationName,
   OperationOutput,
 } from '../../engine/contract/operations.ts';
-import {
-  fillPath,
-  HTTP_ROUTES,
-  OPENAPI_PATH,
-  pathParameters,
-  queryInput,
-  routeFor,
-  type HttpRoute,
-} from '../net/api-routes.ts';
+import { fillPath, HTTP_ROUTES, OPENAPI_PATH, queryInput, routeFor, type HttpRoute } from '../net/api-routes.ts';
 import { AuthFailure, type Authenticator, type Principal } from './auth/principal.ts';
 import { challenge } from './auth/bearer.ts';
 import { openApiDocument } from './openapi.ts';
@@ -114,14 +106,6 @@ function isEmptyObject(value: unknown): boolean {
 /** The operation's input: path parameters, plus the query string or the JSON body. */
 function requestInput(route: HttpRoute, request: FastifyRequest): unknown {
   const params = request.params as Record<string, string>;
-  const clash = (keys: readonly string[]): void => {
-    const both = pathParameters(route.path).filter((p) => keys.includes(p));
-    if (both.length > 0)
-      throw validationError(
-        `invalid input for ${route.operation}`,
-        both.map((p) => ({ path: p, message: 'given in the path; do not repeat it' })),
-      );
-  };
   switch (route.input) {
     case 'none':
       if (request.body !== undefined && !isEmptyObject(request.body)) {
@@ -137,8 +121,7 @@ function requestInput(route: HttpRoute, request: FastifyRequest): unknown {
       return { ...params };
     case 'query': {
       const query = queryInput(route.operation, request.query as Record<string, string | string[]>);
-      clash(Object.keys(query));
-      return { ...query, ...params };
+      return withPathParameters(route.operation, query, params);
     }
     case 'body': {
       // A large body read here only where the engine cannot read it on a thread of its own (an in-process engine).
