@@ -428,6 +428,13 @@ export function decidedCases(store: Store, tenantId: string, jobId?: string): De
     .all(...(jobId === undefined ? [tenantId] : [tenantId, jobId])) as DecidedPair[];
 }
 
+/** A decision as an identity's history shows it: what, by whom, when. */
+export interface CaseDecision {
+  readonly decision: ReviewDecision;
+  readonly actor: string;
+  readonly at: string;
+}
+
 /**
  * The decisions on these cases, each case's in the order they were made: one statement per 500 cases rather than one
  * per case (an identity with thousands of cases on PostgreSQL made as many round trips).
@@ -436,15 +443,15 @@ export function decisionsOfCases(
   store: Store,
   tenantId: string,
   caseIds: readonly string[],
-): Map<string, { decision: ReviewDecision; actor: string; at: string }[]> {
-  const out = new Map<string, { decision: ReviewDecision; actor: string; at: string }[]>();
+): Map<string, CaseDecision[]> {
+  const out = new Map<string, CaseDecision[]>();
   forIdChunks(caseIds, 500, (part, placeholders) => {
     for (const d of store
       .statement(
         `SELECT case_id AS caseId, decision, actor, decided_at AS at FROM review_decision
          WHERE tenant_id = ? AND case_id IN (${placeholders}) ORDER BY case_id, seq`,
       )
-      .all(tenantId, ...part) as { caseId: string; decision: ReviewDecision; actor: string; at: string }[]) {
+      .all(tenantId, ...part) as (CaseDecision & { caseId: string })[]) {
       const list = out.get(d.caseId) ?? [];
       list.push({ decision: d.decision, actor: d.actor, at: d.at });
       out.set(d.caseId, list);
