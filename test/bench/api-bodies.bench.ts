@@ -17,11 +17,9 @@ import type { BenchRow } from './rows.ts';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import type { OperationInput } from '../../engine/contract/operations.ts';
 import type { RecordRef } from '../../engine/contract/matching.ts';
-import { devSigningKey, devToken } from '../../main/api/auth/dev-auth.ts';
 import { scratchDir } from '../helpers/temp.ts';
-import { listening, load, stop, type Load } from './api.bench.ts';
+import { benchToken, labelledSandbox, listening, load, serveProcess, stop, type Load } from './api.bench.ts';
 
-const BIN = fileURLToPath(new URL('../../main/cli/bin.js', import.meta.url));
 const SENDER = fileURLToPath(new URL('./body-sender.ts', import.meta.url));
 
 /** The load on the job GET while another process calls `operation` with the input in `file` again and again. */
@@ -72,19 +70,10 @@ export async function benchApiDuringLargeBodies(): Promise<BenchRow[]> {
   const engine = LocalEngine.open({ dbPath });
   let server: ChildProcess | undefined;
   try {
-    await engine.call('sandbox/create', { syntheticPeople: 5000, seed: 1 }, ctx);
-    const { pairs } = await engine.call('labels/sample', { maxPairs: 10_000, seed: 1 }, ctx);
-    const { jobId } = await engine.call('maintenance/reindex', { reason: 'bench', batchSize: 25 }, ctx);
-    const token = await devToken(await devSigningKey(engine.env), {
-      tenantId: ctx.tenantId,
-      scopes: ['mpi.admin', 'mpi.operations'],
-      ttlSeconds: 3600,
-      clientId: 'bench',
-    });
+    const { pairs, jobId } = await labelledSandbox(engine, ctx);
+    const token = await benchToken(engine, ctx.tenantId);
     engine.close();
-    server = spawn(process.execPath, [BIN, 'serve', '--db', dbPath, '--dev-auth', '--port', '0'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    server = serveProcess(dbPath);
     const url = await listening(server, '"msg":"listening"', 'serve');
     const jobUrl = `${url}/api/v1/maintenance/jobs/${jobId}`;
     const { result: idle } = await load(jobUrl, token, server, 'serve, idle');

@@ -25,6 +25,8 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { BenchRow } from './rows.ts';
 import { LocalEngine } from '../../engine/local-engine.ts';
+import type { CallContext } from '../../engine/contract/operations.ts';
+import type { LabelPair } from '../../engine/assurance/labels.ts';
 import { RemoteEngine } from '../../main/remote/remote-engine.ts';
 import { StaticTokenProvider } from '../../main/remote/token-provider.ts';
 import { devSigningKey, devToken } from '../../main/api/auth/dev-auth.ts';
@@ -136,6 +138,34 @@ export async function stop(child: ChildProcess | undefined): Promise<void> {
   await exited;
 }
 
+/** A dev token of this registry for the bench tenant, with both scopes, for an hour. */
+export async function benchToken(engine: LocalEngine, tenantId: string): Promise<string> {
+  return devToken(await devSigningKey(engine.env), {
+    tenantId,
+    scopes: ['mpi.admin', 'mpi.operations'],
+    ttlSeconds: 3600,
+    clientId: 'bench',
+  });
+}
+
+/** `mpi-console serve --dev-auth` on this registry file, in its own process, on a free port (see listening). */
+export function serveProcess(dbPath: string): ChildProcess {
+  return spawn(process.execPath, [BIN, 'serve', '--db', dbPath, '--dev-auth', '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+}
+
+/** A sandbox of 5,000 synthetic people, 10,000 labelled pairs sampled from it, and a job to read. */
+export async function labelledSandbox(
+  engine: LocalEngine,
+  ctx: CallContext,
+): Promise<{ pairs: LabelPair[]; jobId: string }> {
+  await engine.call('sandbox/create', { syntheticPeople: 5000, seed: 1 }, ctx);
+  const { pairs } = await engine.call('labels/sample', { maxPairs: 10_000, seed: 1 }, ctx);
+  const { jobId } = await engine.call('maintenance/reindex', { reason: 'bench', batchSize: 25 }, ctx);
+  return { pairs, jobId };
+}
+
 export async function benchApi(): Promise<BenchRow[]> {
   const dir = scratchDir('mpi-bench-api-').dir;
   const dbPath = join(dir, 'api.db');
@@ -144,18 +174,9 @@ export async function benchApi(): Promise<BenchRow[]> {
   let server: ChildProcess | undefined;
   let bare: ChildProcess | undefined;
   try {
-    await engine.call('sandbox/create', { syntheticPeople: 5000, seed: 1 }, ctx);
-    const { pairs } = await engine.call('labels/sample', { maxPairs: 10_000, seed: 1 }, ctx);
-    const { jobId } = await engine.call('maintenance/reindex', { reason: 'bench', batchSize: 25 }, ctx);
-    const token = await devToken(await devSigningKey(engine.env), {
-      tenantId: ctx.tenantId,
-      scopes: ['mpi.admin', 'mpi.operations'],
-      ttlSeconds: 3600,
-      clientId: 'bench',
-    });
-    server = spawn(process.execPath, [BIN, 'serve', '--db', dbPath, '--dev-auth', '--port', '0'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const { pairs, jobId } = await labelledSandbox(engine, ctx);
+    const token = await benchToken(engine, ctx.tenantId);
+    server = serveProcess(dbPath);
     const url = await listening(server, '"msg":"listening"', 'serve');
     const jobUrl = `${url}/api/v1/maintenance/jobs/${jobId}`;
 
@@ -241,16 +262,9 @@ export async function benchApiDuringEstimate(records = 100_000): Promise<BenchRo
       .pluck()
       .get(ctx.tenantId) as number;
     const { jobId } = await engine.call('maintenance/reindex', { reason: 'bench', batchSize: 25 }, ctx);
-    const token = await devToken(await devSigningKey(engine.env), {
-      tenantId: ctx.tenantId,
-      scopes: ['mpi.admin', 'mpi.operations'],
-      ttlSeconds: 3600,
-      clientId: 'bench',
-    });
+    const token = await benchToken(engine, ctx.tenantId);
     engine.close();
-    server = spawn(process.execPath, [BIN, 'serve', '--db', dbPath, '--dev-auth', '--port', '0'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    server = serveProcess(dbPath);
     const url = await listening(server, '"msg":"listening"', 'serve');
     const jobUrl = `${url}/api/v1/maintenance/jobs/${jobId}`;
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
