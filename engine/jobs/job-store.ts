@@ -525,13 +525,34 @@ export function lastCompletedReindexVersion(store: Store, tenantId: string): num
   return version ?? undefined;
 }
 
-/** Whether a re-index of the tenant is running, or finished (however it ended) at or after an instant. */
-export function reindexRunningOrFinishedSince(store: Store, tenantId: string, since: string): boolean {
+/**
+ * The first re-index that can still write tags, as the read transaction sees it: the lowest job_seq of the tenant's
+ * re-indexes that are queued or running, else one past the highest (0 when there is none). Every re-index below it had
+ * finished, so whatever tags it wrote are in the transaction's snapshot. Job numbers only grow, and no job is deleted.
+ */
+export function reindexWatermark(store: Store, tenantId: string): number {
+  return Number(
+    store
+      .statement(
+        `SELECT COALESCE(MIN(CASE WHEN status IN ('queued', 'running') THEN job_seq END), MAX(job_seq) + 1, 0)
+         FROM maintenance_job WHERE tenant_id = ? AND kind = 'reindex'`,
+      )
+      .pluck()
+      .get(tenantId),
+  );
+}
+
+/**
+ * Whether a re-index may have written tags since the snapshot `reindexWatermark` was read in: one is running, or one
+ * at or above the watermark left the queue (it ran, however it ended). A re-index still queued has written nothing.
+ */
+export function reindexStartedFrom(store: Store, tenantId: string, watermark: number): boolean {
   return (
     store
       .statement(
-        "SELECT 1 FROM maintenance_job WHERE tenant_id = ? AND kind = 'reindex' AND (status = 'running' OR finished_at >= ?) LIMIT 1",
+        `SELECT 1 FROM maintenance_job WHERE tenant_id = ? AND kind = 'reindex'
+         AND (status = 'running' OR (job_seq >= ? AND status <> 'queued')) LIMIT 1`,
       )
-      .get(tenantId, since) !== undefined
+      .get(tenantId, watermark) !== undefined
   );
 }

@@ -14,8 +14,10 @@
  * auto-link, a changed record's re-tagging: ingest/ingestor.ts) writes an identity event in the same transaction.
  * Before each batch the filter reads the events written since its scan (SQLite gives event IDs in commit order,
  * one writer at a time), and from then on every tag of an identity named there is looked up, whoever holds it. A
- * re-index writes tags without events: while one is running, or when one finished since the scan (an hour's
- * margin for the clocks of other workers), every tag is looked up for the rest of the run.
+ * re-index writes tags without events: once one runs that had not finished when the scan was read (the scan notes
+ * the first such job's number, job-store.ts reindexWatermark), every tag is looked up for the rest of the run. A
+ * re-index that finished before the scan wrote nothing the scan did not see, so a reconciliation right after one
+ * (the usual order after a configuration change) keeps the filter, and no worker's clock is consulted.
  *
  * PostgreSQL assigns event IDs from a sequence in insertion order, not commit order, so an event committed late can
  * carry an ID below the one read: there a job's filter is not used and every tag is looked up, as before.
@@ -29,11 +31,10 @@ import type { Store } from '../store/store.ts';
 import { sharedTagHoldersAfter } from '../store/tags.ts';
 import { SharedTags } from './shared-tags.ts';
 import { identitiesChangedAfter, lastEventId } from '../store/identity-events.ts';
-import { reindexRunningOrFinishedSince } from './job-store.ts';
+import { reindexStartedFrom, reindexWatermark } from './job-store.ts';
 import { tagHex } from '../blocking/tags.ts';
 
 const SCAN_PAGE = 65_536;
-const CLOCK_MARGIN_MS = 3_600_000;
 /** Past this many changed tags (a large import beside the job) every tag is looked up: memory stays bounded. */
 const MAX_CHANGED_TAGS = 1_000_000;
 
@@ -53,7 +54,7 @@ export class LaterTagFilter {
     private readonly tenantId: string,
     private readonly shared: SharedTags,
     private eventMark: number,
-    private readonly scannedAt: string,
+    private readonly reindexMark: number,
     private readonly followsChanges: boolean,
   ) {
     this.exhaustive = followsChanges && store.kind !== 'sqlite';
@@ -74,11 +75,10 @@ export class LaterTagFilter {
 
   private static read(store: Store, tenantId: string, followsChanges: boolean): LaterTagFilter {
     const shared = new SharedTags();
-    const scannedAt = new Date(Date.now() - CLOCK_MARGIN_MS).toISOString();
-    if (followsChanges && store.kind !== 'sqlite')
-      return new LaterTagFilter(store, tenantId, shared, 0, scannedAt, true);
-    // Before the scan: whatever changes after this mark, the scan or the events since it show.
+    if (followsChanges && store.kind !== 'sqlite') return new LaterTagFilter(store, tenantId, shared, 0, 0, true);
+    // Before the scan: whatever changes after these marks, the scan or the events and jobs since them show.
     const mark = followsChanges ? lastEventId(store, tenantId) : 0;
+    const reindexMark = followsChanges ? reindexWatermark(store, tenantId) : 0;
     for (let after: Buffer | null = null; ;) {
       const page = sharedTagHoldersAfter(store, tenantId, after, SCAN_PAGE);
       for (const [tag, holders] of page) shared.push(tag, ascending(holders.split(',').map(Number)));
@@ -87,7 +87,7 @@ export class LaterTagFilter {
       after = end[0];
     }
     shared.finish();
-    return new LaterTagFilter(store, tenantId, shared, mark, scannedAt, followsChanges);
+    return new LaterTagFilter(store, tenantId, shared, mark, reindexMark, followsChanges);
   }
 
   /** Shared tags the scan noted (a figure for tests and benches). */
@@ -101,7 +101,7 @@ export class LaterTagFilter {
    */
   refresh(tagsOf: (identityId: number) => readonly Buffer[]): void {
     if (this.exhaustive || !this.followsChanges) return;
-    if (reindexRunningOrFinishedSince(this.store, this.tenantId, this.scannedAt)) {
+    if (reindexStartedFrom(this.store, this.tenantId, this.reindexMark)) {
       this.exhaustive = true;
       return;
     }

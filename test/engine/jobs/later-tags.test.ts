@@ -1,7 +1,8 @@
 /**
  * LaterTagFilter (engine/jobs/later-tags.ts): reconciliation's matching phase and the impact preview look up only the
  * tags a later identity can hold. Checked on a real sandbox against the unfiltered lookups: the same later candidates
- * for every identity, at the scan and after clinical writes made since it; and every tag while a re-index runs.
+ * for every identity, at the scan and after clinical writes made since it; every tag while a re-index runs, or once
+ * one ran after the scan; and the filter kept after a re-index that finished before the scan.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { LocalEngine } from '../../../engine/local-engine.ts';
@@ -9,6 +10,7 @@ import { LaterTagFilter } from '../../../engine/jobs/later-tags.ts';
 import { laterCandidates } from '../../../engine/jobs/reconcile.ts';
 import { rankCandidates } from '../../../engine/ingest/candidates.ts';
 import { claimNextJob, insertJob } from '../../../engine/jobs/job-store.ts';
+import { runWorker } from '../../../engine/jobs/worker.ts';
 import { activeIdentitiesAfter } from '../../../engine/jobs/population.ts';
 import { ingestStream } from '../../../engine/operations/ingest.ts';
 import { tagsOfIdentity } from '../../../engine/store/tags.ts';
@@ -157,5 +159,39 @@ describe('LaterTagFilter', () => {
     });
     expect(filter.lookUp(id, all)).toEqual(all);
     expect(filter.laterBlocks(id)).toBeNull();
+  });
+
+  it('keeps filtering after a re-index that finished before its scan, and looks up every tag once another runs', async () => {
+    const { engine, store } = await sandbox('after-reindex', 200, 6);
+    /** A re-index run to its end by this process's worker, as an analyst's would be. */
+    const reindex = async (): Promise<void> => {
+      const { jobId } = await engine.call('maintenance/reindex', { reason: 'test', batchSize: 25 }, CTX);
+      await runWorker(engine.env, { tenants: [TENANT], once: true });
+      expect((await engine.call('jobs/get', { jobId }, CTX)).status).toBe('completed');
+    };
+    // The usual order after a configuration change: re-index, then reconcile. The re-index finished a moment ago.
+    await reindex();
+    const queued = await engine.call('maintenance/reindex', { reason: 'queued at the scan', batchSize: 25 }, CTX);
+    const filter = store.read(() => LaterTagFilter.scan(store, TENANT));
+    const kept = compare(store, filter);
+    expect(kept.differing).toEqual([]);
+    expect(kept.fromScan).toBe(activeIdentities(store).length);
+    expect(kept.looked / kept.tags).toBeLessThan(0.5);
+
+    // The re-index that was queued at the scan now runs to its end between two batches: it may have written tags.
+    await runWorker(engine.env, { tenants: [TENANT], once: true });
+    expect((await engine.call('jobs/get', { jobId: queued.jobId }, CTX)).status).toBe('completed');
+    const after = compare(store, filter);
+    expect(after.differing).toEqual([]);
+    expect(after.fromScan).toBe(0);
+    expect(after.looked).toBe(after.tags);
+
+    // A re-index started after the scan, and finished before the next batch, is seen too.
+    const second = store.read(() => LaterTagFilter.scan(store, TENANT));
+    expect(compare(store, second).fromScan).toBe(activeIdentities(store).length);
+    await reindex();
+    const late = compare(store, second);
+    expect(late.fromScan).toBe(0);
+    expect(late.looked).toBe(late.tags);
   });
 });
