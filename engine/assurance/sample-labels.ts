@@ -118,13 +118,17 @@ export function sampleLabels(
     const stored = activeProfile(store, ctx.tenantId);
     control.step('reading the records', 0, null);
     const truth = truthPersons(store, ctx.tenantId);
-    const n = truth.length;
-    // Record IDs ascending (the read's order), and each record's person as a dense number, in order of first record.
+    const n = truth.recordIds.length;
+    // Record IDs ascending, and each record's person as a dense number, in order of first record.
+    const byRecord = new Uint32Array(n);
+    for (let i = 0; i < n; i++) byRecord[i] = i;
+    byRecord.sort((x, y) => (truth.recordIds[x] ?? 0) - (truth.recordIds[y] ?? 0));
     const recordIds = new Float64Array(n);
     const person = new Int32Array(n);
     const personNumber = new Map<string, number>();
-    truth.forEach(([recordId, personId], i) => {
-      recordIds[i] = recordId;
+    byRecord.forEach((from, i) => {
+      recordIds[i] = truth.recordIds[from] ?? 0;
+      const personId = truth.personIds[from] ?? '';
       let p = personNumber.get(personId);
       if (p === undefined) {
         p = personNumber.size;
@@ -132,7 +136,8 @@ export function sampleLabels(
       }
       person[i] = p;
     });
-    truth.length = 0;
+    truth.recordIds.length = 0;
+    truth.personIds.length = 0;
     const truePairs = truePairsOf(person, personNumber.size);
     personNumber.clear();
 
