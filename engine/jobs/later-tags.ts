@@ -124,6 +124,17 @@ export class LaterTagFilter {
     return this.shared.laterBlocks(identityId);
   }
 
+  /**
+   * True when the filter follows the registry's changes and no event since its scan names the identity (as of the last
+   * `refresh`): its records, links and version are as they were in every snapshot read since the scan. Every change
+   * to an identity's version is written with an identity event in its transaction (store/identities.ts
+   * updateCanonical's callers), so a reader may keep what it read of the identity after the scan without reading its
+   * version again. False when changes are not followed (PostgreSQL, a re-index since the scan, too many changes).
+   */
+  unchangedSinceScan(identityId: number): boolean {
+    return this.followsChanges && !this.exhaustive && !this.changedIdentities.has(identityId);
+  }
+
   /** The identity's tags a later identity can hold, in their order. */
   lookUp(identityId: number, tags: readonly Buffer[]): Buffer[] {
     if (this.exhaustive || this.changedIdentities.has(identityId)) return [...tags];

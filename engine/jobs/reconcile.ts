@@ -37,6 +37,7 @@ import { identitiesWithTags, tagsOfIdentity } from '../store/tags.ts';
 import { LaterTagFilter } from './later-tags.ts';
 import {
   activeIdentitiesAfter,
+  activeIdentityKeysAfter,
   expectIdentityVersions,
   identityKeys,
   recordsOf,
@@ -158,7 +159,7 @@ export function laterCandidates(store: Store, tenantId: string, identityId: numb
 export function laterCandidatesOf(
   store: Store,
   tenantId: string,
-  batch: readonly IdentityHead[],
+  batch: readonly IdentityKey[],
   filter: LaterTagFilter,
 ): Map<number, number[]> {
   // The filter's scan answers for every identity or for none (it stops answering once anything changed since it).
@@ -219,7 +220,8 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
     readBatch(cursor, batchSize): BatchPlan | null {
       filter ??= LaterTagFilter.scan(ctx.store, ctx.tenantId);
       filter.refresh((identityId) => tagsOfIdentity(ctx.store, ctx.tenantId, identityId).map((t) => t.tag));
-      const batch = activeIdentitiesAfter(ctx.store, ctx.tenantId, cursor, batchSize);
+      // Keys only: the identity_keys index answers, no identity row (with its canonical record) is read.
+      const batch = activeIdentityKeysAfter(ctx.store, ctx.tenantId, cursor, batchSize);
       const last = batch.at(-1);
       if (last === undefined) return null;
       // The whole batch's reads in a few statements: its later candidates (from the tag scan's blocks, or its tags
@@ -233,12 +235,19 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
           ...[...candidatesOf.values()].flat(),
         ]),
       ];
-      // Their keys and versions, read once: the cache's check below and the cases' keys after scoring.
-      const keys = identityKeys(ctx.store, ctx.tenantId, involved);
-      // The batch's own map: the bounded cache may drop entries while the batch fills it.
+      // The batch's own map: the bounded cache may drop entries while the batch fills it. An identity the cache holds
+      // and no event names since the filter's scan is as it was when cached (later-tags.ts unchangedSinceScan): it
+      // needs no read. The others' keys and versions are read once, for the cache's check and the cases' keys.
       const batchMembers = new Map<number, readonly PreparedRecord[]>();
-      const stale: number[] = [];
+      const unread: number[] = [];
       for (const id of involved) {
+        const hit = members.get(id);
+        if (hit !== undefined && filter.unchangedSinceScan(id)) batchMembers.set(id, hit.records);
+        else unread.push(id);
+      }
+      const keys = identityKeys(ctx.store, ctx.tenantId, unread);
+      const stale: number[] = [];
+      for (const id of unread) {
         const hit = members.get(id);
         if (hit !== undefined && hit.version === keys.get(id)?.version) batchMembers.set(id, hit.records);
         else stale.push(id);
@@ -252,7 +261,7 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
       }
       const prepared = (identityId: number): readonly PreparedRecord[] => batchMembers.get(identityId) ?? [];
       const found: {
-        left: IdentityHead;
+        left: IdentityKey;
         candidateId: number;
         a: PreparedRecord;
         b: PreparedRecord;
@@ -288,9 +297,15 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
           found.push({ left, candidateId, a: best.a, b: best.b, held });
         }
       }
+      // The keys of the cases' identities the cache answered for, in the batch's snapshot.
+      const rightKeys = identityKeys(
+        ctx.store,
+        ctx.tenantId,
+        [...new Set(found.map(({ candidateId }) => candidateId))].filter((id) => !keys.has(id)),
+      );
       const pairs: ReviewPair[] = [];
       for (const { left, candidateId, a, b, held } of found) {
-        const right = keys.get(candidateId);
+        const right = keys.get(candidateId) ?? rightKeys.get(candidateId);
         if (right?.active !== true) continue;
         const explained = scorer.explain(a, b);
         const judged = held ?? explained;
