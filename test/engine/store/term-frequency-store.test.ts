@@ -10,7 +10,12 @@ import type { MatchFields } from '../../../engine/contract/fields.ts';
 import type { TermCount, TermFrequencyField } from '../../../engine/scoring/term-frequency.ts';
 import { Store } from '../../../engine/store/store.ts';
 import { insertTenant } from '../../../engine/store/tenants.ts';
-import { countRecordTerms, storedTermFrequencies, termCountsOf } from '../../../engine/store/term-frequency.ts';
+import {
+  countRecordTerms,
+  storedTermFrequencies,
+  termCountsOf,
+  termFrequencySnapshot,
+} from '../../../engine/store/term-frequency.ts';
 import { withTenant } from '../../../engine/store/tenant-scope.ts';
 import { SAMPLE_FIELDS } from '../../helpers/fields.ts';
 import { freshDatabase } from '../../helpers/postgres/database.ts';
@@ -101,6 +106,12 @@ function check(location: string): void {
         expect(bulk.count('familyName', family), family).toEqual(expected(records, 'familyName', family));
       for (const given of givens)
         expect(bulk.count('givenName', given), given).toEqual(expected(records, 'givenName', given));
+      // Read whole into memory (termFrequencySnapshot): the same answers for every name, carried or not.
+      const snapshot = termFrequencySnapshot(store, 't1');
+      for (const family of [...families, 'filler7', ''])
+        expect(snapshot.count('familyName', family), family).toEqual(reader.count('familyName', family));
+      for (const given of [...givens, ''])
+        expect(snapshot.count('givenName', given), given).toEqual(reader.count('givenName', given));
       // A name no record carries any more is not kept at a count of zero.
       expect(store.statement("SELECT count(*) AS n FROM term_frequency WHERE value = 'jones'").get()).toEqual({ n: 0 });
     });
