@@ -5,25 +5,19 @@
  * (population.ts expectIdentityVersions), in reconciliation's rebuilding phase (every identity of the batch) and its
  * matching phase (every identity of a pair it opens a case for).
  */
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import { reconcileMatching, reconcileRebuilding } from '../../../engine/jobs/reconcile.ts';
 import type { BatchPlan, PhaseWork } from '../../../engine/jobs/phase-work.ts';
 import { keyRingFor } from '../../../engine/config/key-ring.ts';
 import { activeProfile } from '../../../engine/store/profiles.ts';
 import type { Store } from '../../../engine/store/store.ts';
-import { TENANT, lowerProbable, makeSandbox } from './helpers.ts';
-import { scratchDir } from '../../helpers/temp.ts';
+import { TENANT, lowerProbable, openSandbox } from './helpers.ts';
 
 const CONFLICT = /identity \d+ changed since version \d+ was read; the batch is retried on fresh data/;
 
 async function open(people: number, lowProbable: boolean): Promise<LocalEngine> {
-  const { dir, cleanup } = scratchDir();
-  onTestFinished(cleanup);
-  const engine = LocalEngine.open({ dbPath: await makeSandbox(dir, 'versions', people, 3) });
-  onTestFinished(() => {
-    engine.close();
-  });
+  const { engine } = await openSandbox('versions', people, 3);
   if (lowProbable) await lowerProbable(engine);
   return engine;
 }

@@ -12,7 +12,17 @@ import { activeProfile } from '../../../engine/store/profiles.ts';
 import { recordsOfIdentity } from '../../../engine/store/records.ts';
 import { runWorker } from '../../../engine/jobs/worker.ts';
 import type { BatchInfo } from '../../../engine/jobs/runner.ts';
-import { CTX, TENANT, exited, makeSandbox, readJob, setMaintenance, spawnWorker, waitFor } from './helpers.ts';
+import {
+  CTX,
+  TENANT,
+  exited,
+  makeSandbox,
+  openSandbox,
+  readJob,
+  setMaintenance,
+  spawnWorker,
+  waitFor,
+} from './helpers.ts';
 import { scratchDir } from '../../helpers/temp.ts';
 
 interface RecordRow {
@@ -61,13 +71,7 @@ describe('reconciliation beside concurrent ingestion', () => {
     'retries a batch whose identity an ingestion changed between read and write, and keeps the newer data',
     { timeout: 120_000 },
     async () => {
-      const { dir, cleanup } = scratchDir();
-      onTestFinished(cleanup);
-      const db = await makeSandbox(dir, 'conflict', 300, 5);
-      const engine = LocalEngine.open({ dbPath: db });
-      onTestFinished(() => {
-        engine.close();
-      });
+      const { engine } = await openSandbox('conflict', 300, 5);
       await reverseSourceTrust(engine);
       const { jobId } = await engine.call('maintenance/reconcile', { reason: 'conflict test', batchSize: 5 }, CTX);
 

@@ -2,7 +2,7 @@
  * Helpers for the maintenance-job tests: synthetic sandboxes in temp folders, the real CLI as a child
  * process, whole-table dumps for before/after comparisons, and polling (never timing assertions).
  */
-import { expect } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { settingsPathFor } from '../../../engine/config/settings.ts';
 import type { CallContext } from '../../../engine/contract/operations.ts';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
 import { TENANT } from './job-claims.ts';
+import { scratchDir } from '../../helpers/temp.ts';
 
 export const BIN = fileURLToPath(new URL('../../../main/cli/bin.js', import.meta.url));
 export { TENANT, jobClaims } from './job-claims.ts';
@@ -64,6 +65,22 @@ export async function makeSandbox(
     engine.close();
   }
   return dbPath;
+}
+
+/** A SQLite sandbox of synthetic people in a folder of its own, open for the test; closed and removed after it. */
+export async function openSandbox(
+  name: string,
+  people: number,
+  seed?: number,
+): Promise<{ engine: LocalEngine; db: string; store: Store }> {
+  const { dir, cleanup } = scratchDir();
+  onTestFinished(cleanup);
+  const db = await makeSandbox(dir, name, people, seed);
+  const engine = LocalEngine.open({ dbPath: db });
+  onTestFinished(() => {
+    engine.close();
+  });
+  return { engine, db, store: engine.env.store };
 }
 
 /** Copies a closed database and its configuration file. */

@@ -4,8 +4,7 @@
  * for every identity, at the scan and after clinical writes made since it; every tag while a re-index runs, or once
  * one ran after the scan; and the filter kept after a re-index that finished before the scan.
  */
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { LocalEngine } from '../../../engine/local-engine.ts';
+import { describe, expect, it } from 'vitest';
 import { LaterTagFilter } from '../../../engine/jobs/later-tags.ts';
 import { laterCandidates } from '../../../engine/jobs/reconcile.ts';
 import { rankCandidates } from '../../../engine/ingest/candidates.ts';
@@ -15,8 +14,7 @@ import { activeIdentitiesAfter } from '../../../engine/jobs/population.ts';
 import { ingestStream } from '../../../engine/operations/ingest.ts';
 import { tagsOfIdentity } from '../../../engine/store/tags.ts';
 import type { Store } from '../../../engine/store/store.ts';
-import { CTX, TENANT, makeSandbox } from './helpers.ts';
-import { scratchDir } from '../../helpers/temp.ts';
+import { CTX, TENANT, openSandbox } from './helpers.ts';
 
 /** Every active identity's ID, in order (the jobs' own batch read, as one batch). */
 const activeIdentities = (store: Store): number[] =>
@@ -74,20 +72,9 @@ function stranger(store: Store, identityId: number): string {
   });
 }
 
-/** A sandbox of synthetic people, open for the test and removed after it. */
-async function sandbox(name: string, people: number, seed: number): Promise<{ engine: LocalEngine; store: Store }> {
-  const { dir, cleanup } = scratchDir();
-  onTestFinished(cleanup);
-  const engine = LocalEngine.open({ dbPath: await makeSandbox(dir, name, people, seed) });
-  onTestFinished(() => {
-    engine.close();
-  });
-  return { engine, store: engine.env.store };
-}
-
 describe('LaterTagFilter', () => {
   it('finds every later candidate the unfiltered lookups find, with a fraction of the lookups', async () => {
-    const { store } = await sandbox('filter', 600, 3);
+    const { store } = await openSandbox('filter', 600, 3);
     const filter = store.read(() => LaterTagFilter.scan(store, TENANT));
     const result = compare(store, filter);
     expect(result.differing).toEqual([]);
@@ -101,7 +88,7 @@ describe('LaterTagFilter', () => {
   });
 
   it('looks up what changed since its scan: a new identity sharing a tag the scan saw held once', async () => {
-    const { engine, store } = await sandbox('changed', 400, 4);
+    const { engine, store } = await openSandbox('changed', 400, 4);
     const filter = store.read(() => LaterTagFilter.scan(store, TENANT));
     const stale = store.read(() => LaterTagFilter.scan(store, TENANT));
     // An identity with a birth date and postcode no other identity has (a tag the scan saw held once).
@@ -129,7 +116,7 @@ describe('LaterTagFilter', () => {
   });
 
   it('looks up every tag once a re-index runs beside it (a re-index writes tags without identity events)', async () => {
-    const { store } = await sandbox('reindex', 200, 5);
+    const { store } = await openSandbox('reindex', 200, 5);
     const filter = store.read(() => LaterTagFilter.scan(store, TENANT));
     const id = activeIdentities(store)[0] ?? 0;
     const all = tagsOf(store, id);
@@ -162,7 +149,7 @@ describe('LaterTagFilter', () => {
   });
 
   it('keeps filtering after a re-index that finished before its scan, and looks up every tag once another runs', async () => {
-    const { engine, store } = await sandbox('after-reindex', 200, 6);
+    const { engine, store } = await openSandbox('after-reindex', 200, 6);
     /** A re-index run to its end by this process's worker, as an analyst's would be. */
     const reindex = async (): Promise<void> => {
       const { jobId } = await engine.call('maintenance/reindex', { reason: 'test', batchSize: 25 }, CTX);

@@ -10,7 +10,7 @@ import { reconcileMatching } from '../../../engine/jobs/reconcile.ts';
 import { keyRingFor } from '../../../engine/config/key-ring.ts';
 import { activeProfile } from '../../../engine/store/profiles.ts';
 import { identityKeys, identityKeysSql } from '../../../engine/jobs/population.ts';
-import { CTX, TENANT, copyDatabase, lowerProbable, makeSandbox } from './helpers.ts';
+import { CTX, TENANT, copyDatabase, lowerProbable, makeSandbox, openSandbox } from './helpers.ts';
 import { scratchDir } from '../../helpers/temp.ts';
 
 /** Runs the matching phase to its end at batch size 25; returns the review cases it opened (pair and score). */
@@ -82,15 +82,23 @@ interface Patient {
   readonly [key: string]: unknown;
 }
 
+/** A closed sandbox with Probable lowered: most candidate pairs open a case, so every pair counts. */
+async function lowProbableSandbox(name: string, people: number, seed: number): Promise<string> {
+  const { dir, cleanup } = scratchDir();
+  onTestFinished(cleanup);
+  const db = await makeSandbox(dir, name, people, seed);
+  const engine = LocalEngine.open({ dbPath: db });
+  try {
+    await lowerProbable(engine);
+  } finally {
+    engine.close();
+  }
+  return db;
+}
+
 describe("reconciliation's matching phase", () => {
   it('finds the same cases whatever its cache of prepared identities holds', async () => {
-    const { dir, cleanup } = scratchDir();
-    onTestFinished(cleanup);
-    const db = await makeSandbox(dir, 'matching', 3000, 6);
-    // Most candidate pairs open a case, so every pair counts.
-    const engine = LocalEngine.open({ dbPath: db });
-    await lowerProbable(engine);
-    engine.close();
+    const db = await lowProbableSandbox('matching', 3000, 6);
     const tiny = copyDatabase(db, `${db}.tiny.db`);
     const found = await matchingCases(db);
     expect(found.length).toBeGreaterThan(50);
@@ -98,12 +106,7 @@ describe("reconciliation's matching phase", () => {
   });
 
   it('compares an identity an ingestion changed between two batches as it now is, not as its cache held it', async () => {
-    const { dir, cleanup } = scratchDir();
-    onTestFinished(cleanup);
-    const db = await makeSandbox(dir, 'changed', 600, 7);
-    const setup = LocalEngine.open({ dbPath: db });
-    await lowerProbable(setup);
-    setup.close();
+    const db = await lowProbableSandbox('changed', 600, 7);
     // A first run tells which identities the first batch compares with: the right side of its cases, read into the
     // cache at their versions. The last of them is changed after that batch into a copy of an identity just before
     // it, which only a later batch reaches.
@@ -149,13 +152,7 @@ describe("reconciliation's matching phase", () => {
   });
 
   it("reads the candidates' keys and versions from their own index, never an identity row", async () => {
-    const { dir, cleanup } = scratchDir();
-    onTestFinished(cleanup);
-    const engine = LocalEngine.open({ dbPath: await makeSandbox(dir, 'keys', 40) });
-    onTestFinished(() => {
-      engine.close();
-    });
-    const { store } = engine.env;
+    const { store } = await openSandbox('keys', 40);
     // The identity row holds the canonical record: reading it for every candidate was a tenth of the phase's time.
     const plan = store
       .statement(`EXPLAIN QUERY PLAN ${identityKeysSql('?, ?, ?')}`)

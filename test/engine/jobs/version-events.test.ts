@@ -4,10 +4,9 @@
  * unchangedSinceScan): an identity no event names since the tag scan keeps the records it was read with. A writer
  * that raised a version without an event would make the phase compare stale records; this test then fails.
  */
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../../engine/local-engine.ts';
-import { CTX, TENANT, makeSandbox, uninterruptedReconciliation } from './helpers.ts';
-import { scratchDir } from '../../helpers/temp.ts';
+import { CTX, TENANT, openSandbox, uninterruptedReconciliation } from './helpers.ts';
 
 /** Identities whose version is not the number of their events: [identity, version, events]. */
 function versionsWithoutEvents(engine: LocalEngine): number[][] {
@@ -29,13 +28,7 @@ const maxVersion = (engine: LocalEngine): number =>
 
 describe("an identity's version", () => {
   it('is the number of its events, after ingestion, auto-links, record updates and a reconciliation', async () => {
-    const { dir, cleanup } = scratchDir();
-    onTestFinished(cleanup);
-    const db = await makeSandbox(dir, 'versions', 300, 5);
-    const engine = LocalEngine.open({ dbPath: db });
-    onTestFinished(() => {
-      engine.close();
-    });
+    const { engine, db } = await openSandbox('versions', 300, 5);
     expect(versionsWithoutEvents(engine)).toEqual([]);
     const linked = maxVersion(engine);
     expect(linked, 'the sandbox auto-linked records into identities').toBeGreaterThan(1);
