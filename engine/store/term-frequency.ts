@@ -148,10 +148,14 @@ export function termCountsOf(
     count(field, value) {
       const count = counts.get(field)?.get(value);
       if (count === undefined) return stored.count(field, value);
-      const total = totals.get(field);
-      return { count, total: total?.total ?? 0, sumSquares: total?.sumSquares ?? 0 };
+      return termCount(count, totals.get(field));
     },
   };
+}
+
+/** A value's answer: its count beside its field's totals (zero when the field has none yet). */
+function termCount(count: number, totals: { total: number; sumSquares: number } | undefined): TermCount {
+  return { count, total: totals?.total ?? 0, sumSquares: totals?.sumSquares ?? 0 };
 }
 
 /** Each field's number of named records and Σ count², by field. */
@@ -174,23 +178,18 @@ export function termFrequencySnapshot(store: Store, tenantId: string): TermFrequ
   const answers = new Map<string, { readonly none: TermCount; readonly counts: Map<string, TermCount> }>();
   for (const field of TERM_FREQUENCY_FIELDS) {
     const total = totals.get(field);
-    const of = (count: number): TermCount => ({
-      count,
-      total: total?.total ?? 0,
-      sumSquares: total?.sumSquares ?? 0,
-    });
     const counts = new Map<string, TermCount>();
     for (const [value, count] of store
       .statement('SELECT value, count FROM term_frequency WHERE tenant_id = ? AND field = ?')
       .raw()
       .all(tenantId, field) as [string, number][])
-      counts.set(value, of(count));
-    answers.set(field, { none: of(0), counts });
+      counts.set(value, termCount(count, total));
+    answers.set(field, { none: termCount(0, total), counts });
   }
   return {
     count(field: TermFrequencyField, value: string): TermCount {
       const answer = answers.get(field);
-      if (answer === undefined) return { count: 0, total: 0, sumSquares: 0 };
+      if (answer === undefined) return termCount(0, undefined);
       return answer.counts.get(value) ?? answer.none;
     },
   };
