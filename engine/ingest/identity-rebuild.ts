@@ -23,7 +23,7 @@ export function rebuildCanonical(
   at: string,
   records: readonly SurvivorInput[] = recordsOfIdentity(store, tenantId, identityId),
 ): number {
-  return updateCanonical(store, tenantId, identityId, null, buildCanonical(records, trustOrder), at);
+  return updateCanonical(store, tenantId, identityId, null, JSON.stringify(buildCanonical(records, trustOrder)), at);
 }
 
 /** The target tag set of an identity: every tag of every linked record under the given rules and keys. */

@@ -83,7 +83,8 @@ export function reconcileRebuilding(ctx: JobContext): PhaseWork {
       const batch = activeIdentitiesAfter(ctx.store, ctx.tenantId, cursor, batchSize);
       const last = batch.at(-1);
       if (last === undefined) return null;
-      const rebuilt: { identity: IdentityHead; canonical: CanonicalRecord | null }[] = [];
+      // Each identity with its rebuilt canonical record as JSON, or null when it is kept as it was.
+      const rebuilt: { identity: IdentityHead; canonicalJson: string | null }[] = [];
       let warning = 0;
       let updated = 0;
       const notes: PhaseNote[] = [];
@@ -95,7 +96,7 @@ export function reconcileRebuilding(ctx: JobContext): PhaseWork {
           notes.push({
             text: `identity with no linked source record kept as it was: enterprise ID ${identity.enterpriseId}`,
           });
-          rebuilt.push({ identity, canonical: null });
+          rebuilt.push({ identity, canonicalJson: null });
           continue;
         }
         if (provenanceInconsistent(identity.canonicalJson, records)) {
@@ -104,10 +105,10 @@ export function reconcileRebuilding(ctx: JobContext): PhaseWork {
             text: `canonical provenance disagreed with the linked records (rebuilt; nothing unlinked): enterprise ID ${identity.enterpriseId}`,
           });
         }
-        const canonical = buildCanonical(records, trustOrder);
-        const changed = JSON.stringify(canonical) !== identity.canonicalJson;
+        const canonicalJson = JSON.stringify(buildCanonical(records, trustOrder));
+        const changed = canonicalJson !== identity.canonicalJson;
         if (changed) updated++;
-        rebuilt.push({ identity, canonical: changed ? canonical : null });
+        rebuilt.push({ identity, canonicalJson: changed ? canonicalJson : null });
       }
       return {
         lastIdentityId: last.identityId,
@@ -119,12 +120,12 @@ export function reconcileRebuilding(ctx: JobContext): PhaseWork {
           expectIdentityVersions(
             ctx.store,
             ctx.tenantId,
-            rebuilt.filter(({ canonical }) => canonical === null).map(({ identity }) => identity),
+            rebuilt.filter(({ canonicalJson }) => canonicalJson === null).map(({ identity }) => identity),
           );
           const events = new DeferredRows(ctx.store);
-          for (const { identity, canonical } of rebuilt) {
-            if (canonical === null) continue;
-            updateCanonical(ctx.store, ctx.tenantId, identity.identityId, identity.version, canonical, at);
+          for (const { identity, canonicalJson } of rebuilt) {
+            if (canonicalJson === null) continue;
+            updateCanonical(ctx.store, ctx.tenantId, identity.identityId, identity.version, canonicalJson, at);
             recordIdentityEvent(
               ctx.store,
               ctx.tenantId,

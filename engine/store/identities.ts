@@ -80,7 +80,7 @@ export function insertIdentity(
 }
 
 /**
- * Writes the rebuilt canonical record and returns the identity's new version: only if the identity is still at
+ * Writes the rebuilt canonical record (as JSON: a caller that compared it with the stored one has made it) and returns the identity's new version: only if the identity is still at
  * expectedVersion, or, given null, over whatever version it is at. Null is for a caller whose reads of the identity
  * were made in the same write transaction, so no other writer can have come between them and this write: one
  * statement where reading the version and writing against it took two. Every caller writes an identity event in the
@@ -92,7 +92,7 @@ export function updateCanonical(
   tenantId: string,
   identityId: number,
   expectedVersion: number | null,
-  canonical: CanonicalRecord,
+  canonicalJson: string,
   at: string,
 ): number {
   const version = store
@@ -102,7 +102,7 @@ export function updateCanonical(
        RETURNING logical_version`,
     )
     .pluck()
-    .get(JSON.stringify(canonical), at, tenantId, identityId, expectedVersion) as number | undefined;
+    .get(canonicalJson, at, tenantId, identityId, expectedVersion) as number | undefined;
   if (version !== undefined) return version;
   if (expectedVersion === null) throw notFound(`identity ${String(identityId)} does not exist in this tenant`);
   throw conflict(

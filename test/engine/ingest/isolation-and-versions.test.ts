@@ -95,11 +95,25 @@ describe('logical versions', () => {
     const identityId = store.statement('SELECT identity_id FROM identity').pluck().get() as number;
     const identity = getIdentity(store, 't1', identityId);
     store.write(() =>
-      updateCanonical(store, 't1', identityId, identity.version, { ...identity.canonical, recordCount: 42 }, 'now'),
+      updateCanonical(
+        store,
+        't1',
+        identityId,
+        identity.version,
+        JSON.stringify({ ...identity.canonical, recordCount: 42 }),
+        'now',
+      ),
     );
     expect(() =>
       store.write(() =>
-        updateCanonical(store, 't1', identityId, identity.version, { ...identity.canonical, recordCount: 7 }, 'later'),
+        updateCanonical(
+          store,
+          't1',
+          identityId,
+          identity.version,
+          JSON.stringify({ ...identity.canonical, recordCount: 7 }),
+          'later',
+        ),
       ),
     ).toThrow(/changed since version 1/);
     expect(getIdentity(store, 't1', identityId)).toMatchObject({ version: 2, canonical: { recordCount: 42 } });

@@ -74,7 +74,7 @@ function exercise(store: Store): { steps: { caseId: string; outdated: number; tr
       store.write(() => insertReviewCase(store, T, w, AT));
     };
     const rebuild = (id: number): void => {
-      store.write(() => updateCanonical(store, T, id, null, buildCanonical([], []), AT));
+      store.write(() => updateCanonical(store, T, id, null, JSON.stringify(buildCanonical([], [])), AT));
     };
     open(caseOf('ab', [a, 1], [b, 1]));
     open(caseOf('cd', [c, 1], [d, 1]));
@@ -145,7 +145,7 @@ describe('a review case out of date', () => {
           ) as [number, number, number];
           insertReviewCase(before, T, caseOf('ab', [a, 1], [b, 1]), AT);
           insertReviewCase(before, T, caseOf('bc', [b, 1], [c, 1]), AT);
-          updateCanonical(before, T, c, null, buildCanonical([], []), AT);
+          updateCanonical(before, T, c, null, JSON.stringify(buildCanonical([], [])), AT);
         });
       });
       before.close();
