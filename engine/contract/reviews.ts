@@ -169,8 +169,15 @@ export const REVIEW_QUEUE_NOTE =
 export const reviewOperations = {
   'reviews/list': {
     input: ReviewListInputSchema,
-    /** total: the cases that match the filters (for paging). */
-    output: z.object({ total: z.number().int(), rows: z.array(ReviewListRowSchema) }),
+    /**
+     * total: the cases that match the filters (for paging). sources: every source system the tenant's cases name
+     * (whatever the filters), ascending: the values the sourceSystem filter can take; absent from older registries.
+     */
+    output: z.object({
+      total: z.number().int(),
+      sources: z.array(z.string()).optional(),
+      rows: z.array(ReviewListRowSchema),
+    }),
   },
   'reviews/get': { input: z.strictObject({ caseId: CaseIdSchema }), output: ReviewCaseDetailSchema },
   'reviews/decide': {

@@ -22,6 +22,7 @@ import {
   recordDecision,
   rememberDistinct,
   reviewCase,
+  reviewCaseSources,
   type ReviewCaseRow,
 } from '../store/reviews.ts';
 import { storedTermFrequencies } from '../store/term-frequency.ts';
@@ -140,6 +141,7 @@ export function listReviews(
     const active = rows.some((row) => row.kind === 'LinkQuality') ? activeScorer(env.store, ctx.tenantId) : null;
     return {
       total,
+      sources: reviewCaseSources(env.store, ctx.tenantId),
       rows: rows.map((row) => {
         if (row.kind !== 'LinkQuality' || active === null) return { ...publicCase(row), flags: null };
         const records = recordsOfIdentity(env.store, ctx.tenantId, row.leftIdentityId);

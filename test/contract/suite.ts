@@ -129,6 +129,13 @@ export function contractSuite(setup: () => Promise<Backend>, recorded: Recorded)
     const listed = await call('reviews/list', { status: 'all', sort: 'score-high', limit: 1000 });
     expect(listed.total).toBeGreaterThan(0);
     expect(listed.rows.map((r) => r.score)).toEqual(listed.rows.map((r) => r.score).sort((a, b) => b - a));
+    // Every source the cases name, each once and in order, whatever the filters: what the source filter can take.
+    const named = [...new Set(listed.rows.flatMap((r) => (r.sourceSystem === null ? [] : [r.sourceSystem])))].sort();
+    expect(named.length).toBeGreaterThan(0);
+    expect(listed.sources).toEqual(named);
+    const fromOne = await call('reviews/list', { status: 'all', sourceSystem: named[0], limit: 1000 });
+    expect(fromOne.total).toBe(listed.rows.filter((r) => r.sourceSystem === named[0]).length);
+    expect(fromOne.sources).toEqual(named);
     let current: OperationOutput<'reviews/get'> | undefined;
     for (const row of listed.rows) {
       const detail = await call('reviews/get', { caseId: row.caseId });

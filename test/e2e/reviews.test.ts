@@ -23,6 +23,9 @@ let page: Page;
 const pageErrors: string[] = [];
 let reconciliation: { jobId: string; cases: number; stale: number };
 
+/** A source the sandbox's profile does not list, named by one ingestion case. */
+const DROPPED_SOURCE = 'closed-walk-in-clinic';
+
 /** A synthetic sandbox whose reconciliation has run: its cases name the job and are current. */
 async function reconciledSandbox(path: string): Promise<{ jobId: string; cases: number; stale: number }> {
   const engine = LocalEngine.open({ dbPath: path });
@@ -83,6 +86,17 @@ async function reconciledSandbox(path: string): Promise<{ jobId: string; cases: 
              ORDER BY c.case_id LIMIT 1)`,
         )
         .run(into, from, into, from);
+    });
+    // And one waiting ingestion case from a source the profile no longer lists, as if the source had been dropped
+    // from it since: the list's source filter must still offer it.
+    store.write(() => {
+      store
+        .statement(
+          `UPDATE review_case SET source_system = ? WHERE tenant_id = 'reviews' AND case_id = (
+             SELECT case_id FROM review_case WHERE tenant_id = 'reviews' AND status = 'open' AND kind = 'IngestionMatch'
+             ORDER BY case_id LIMIT 1)`,
+        )
+        .run(DROPPED_SOURCE);
     });
     // Waiting cases out of date: the one aged above, and any an identity's later record made so on its own. Counted
     // as the page counts them: the waiting cases, less those that can be decided now.
@@ -302,6 +316,19 @@ describe('review cases in the console', () => {
 
     // The superseded cases are history: listed under Superseded, each page linking to the case that replaced it.
     await page.getByRole('switch', { name: 'Only cases that can be decided now' }).uncheck();
+    // First, "Ingested from" offers every source the cases name, the one the profile no longer lists among them:
+    // chosen, the list holds its one case.
+    await page.getByLabel('Ingested from', { exact: true }).first().click();
+    await page.getByRole('option', { name: DROPPED_SOURCE, exact: true }).click();
+    await page
+      .getByTestId('page-text')
+      .filter({ hasText: /^Cases 1–1 of 1$/ })
+      .waitFor();
+    expect(await rows.count()).toBe(1);
+    await expectAccessible(page, 'reviews-by-source');
+    await screenshot(page, '44a-reviews-by-source');
+    await page.getByLabel('Ingested from', { exact: true }).first().click();
+    await page.getByRole('option', { name: 'Any source', exact: true }).click();
     await page.getByLabel('Status', { exact: true }).first().click();
     await page.getByRole('option', { name: 'Superseded' }).click();
     await page.locator('[data-testid="review-cases"][aria-busy="false"]').waitFor();

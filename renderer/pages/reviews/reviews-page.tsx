@@ -195,6 +195,20 @@ function CasesTable({ rows, now }: { readonly rows: readonly ReviewListRow[]; re
   );
 }
 
+/**
+ * The sources the "Ingested from" filter offers: those the tenant's cases name (a source the profile does not list
+ * sends records too, e.g. an external FHIR server's import), the profile's, and the one chosen (from a saved view),
+ * each once, in order.
+ */
+function filterSources(
+  profile: readonly string[],
+  named: readonly string[] | undefined,
+  chosen: string,
+): { value: string; label: string }[] {
+  const all = new Set([...profile, ...(named ?? []), ...(chosen === 'any' ? [] : [chosen])]);
+  return [...all].sort((a, b) => a.localeCompare(b)).map((name) => ({ value: name, label: name }));
+}
+
 export default function ReviewsPage({
   connection,
   connectionKey,
@@ -208,10 +222,6 @@ export default function ReviewsPage({
   const [view, filter] = useListView(connectionKey, jobId);
   const { status, kind, sort, currentOnly, source, offset } = view;
   const profile = useProfile(connectionKey, true);
-  const sourceOptions = [
-    { value: 'any', label: 'Any source' },
-    ...(profile.data?.profile.SourceTrust ?? []).map((s) => ({ value: s.SourceSystem, label: s.SourceSystem })),
-  ];
   const unavailable = unavailableReason(connection);
   const input = { status, limit: PAGE_SIZE, offset, currentOnly, ...listInput(view, jobId) };
   const cases = useQuery({
@@ -220,6 +230,10 @@ export default function ReviewsPage({
     enabled: unavailable === null,
     placeholderData: keepPreviousData,
   });
+  const sourceOptions = [
+    { value: 'any', label: 'Any source' },
+    ...filterSources(profile.data?.profile.SourceTrust.map((s) => s.SourceSystem) ?? [], cases.data?.sources, source),
+  ];
   // The same waiting cases that can be decided now, counted only (one row read): the rest are out of date. Only
   // where the list shows every waiting case.
   const countsStale = status === 'open' && !currentOnly;

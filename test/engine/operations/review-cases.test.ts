@@ -63,6 +63,10 @@ describe('review cases', () => {
       decision: 'probable',
     });
     expect((await engine.call('reviews/list', { sourceSystem: 'hospital' }, ctx())).total).toBe(0);
+    // The sources the tenant's cases name, whatever the filter; another tenant's cases name none of them.
+    expect(listed.sources).toEqual(['clinic']);
+    expect((await engine.call('reviews/list', { sourceSystem: 'hospital' }, ctx())).sources).toEqual(['clinic']);
+    expect((await engine.call('reviews/list', {}, ctx('t2'))).sources).toEqual([]);
     expect((await engine.call('reviews/list', { kind: 'PopulationReconciliation' }, ctx())).total).toBe(0);
     const caseId = first?.caseId ?? '';
 

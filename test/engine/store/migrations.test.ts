@@ -274,6 +274,7 @@ describe('migrations 0016, 0018 and 0019 (review cases rebuilt for the middle-na
       'review_case_by_age',
       'review_case_by_job',
       'review_case_by_right',
+      'review_case_by_source',
       'review_case_open',
       'review_case_pair',
       'review_case_waiting',
