@@ -196,9 +196,8 @@ function CasesTable({ rows, now }: { readonly rows: readonly ReviewListRow[]; re
 }
 
 /**
- * The sources the "Ingested from" filter offers: those the tenant's cases name (a source the profile does not list
- * sends records too, e.g. an external FHIR server's import), the profile's, and the one chosen (from a saved view),
- * each once, in order.
+ * The sources the "Ingested from" filter offers: the profile's, those the tenant's cases name (a source since dropped
+ * from the profile among them) and the one chosen (kept from an earlier visit), each once, in order.
  */
 function filterSources(
   profile: readonly string[],
