@@ -82,11 +82,11 @@ export function insertIdentity(
 /**
  * Writes the rebuilt canonical record, given as JSON (a caller that compared it with the stored one has made it), and
  * returns the identity's new version: only if the identity is still at expectedVersion, or, given null, over whatever
- * version it is at. Null is for a caller whose reads of the identity
- * were made in the same write transaction, so no other writer can have come between them and this write: one
- * statement where reading the version and writing against it took two. Every caller writes an identity event in the
- * same transaction: reconciliation's matching phase knows an identity unchanged by the events since its tag scan
- * (jobs/later-tags.ts unchangedSinceScan; test/engine/jobs/version-events.test.ts holds every writer to it).
+ * version it is at. Null is for a caller whose reads of the identity were made in the same write transaction, so no
+ * other writer can have come between them and this write: one statement where reading the version and writing
+ * against it took two. Every caller writes an identity event in the same transaction: reconciliation's matching phase
+ * knows an identity unchanged by the events since its tag scan (jobs/later-tags.ts unchangedSinceScan;
+ * test/engine/jobs/version-events.test.ts holds every writer to it).
  */
 export function updateCanonical(
   store: Store,
