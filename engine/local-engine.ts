@@ -30,6 +30,7 @@ import { explainPair } from './operations/explain.ts';
 import { listIdentities } from './operations/lists.ts';
 import { identityHistory } from './operations/identity-history.ts';
 import { identityOfRecord } from './operations/identity-of-record.ts';
+import { recordSources } from './operations/record-sources.ts';
 import { decideReview, getReview, listReviews, reviewLabels } from './operations/reviews.ts';
 import { applyProfile, getProfile, validateProfile } from './operations/profile.ts';
 import { rollbackProfile } from './operations/profile-rollback.ts';
@@ -89,6 +90,7 @@ const handlers: { [K in Exclude<OperationName, RunOperationName>]: Handler<K> } 
   'identities/list': listIdentities,
   'identities/history': identityHistory,
   'identities/of-record': identityOfRecord,
+  'records/sources': recordSources,
   'reviews/list': listReviews,
   'reviews/get': getReview,
   'reviews/decide': decideReview,

@@ -112,6 +112,14 @@ export const identityHistoryOperations = {
     input: RecordRefSchema,
     output: z.object({ enterpriseId: z.string(), status: z.enum(['active', 'retired']) }),
   },
+  /**
+   * The source systems the tenant's records came from, each once, in ascending order: what "Open a record's identity"
+   * offers, including a source since dropped from the profile whose records are still held.
+   */
+  'records/sources': {
+    input: z.strictObject({}),
+    output: z.object({ sources: z.array(z.string()) }),
+  },
   'identities/history': {
     input: z.strictObject({ enterpriseId: z.string().min(1).max(64), withValues: z.boolean().optional() }),
     output: IdentityHistorySchema,

@@ -234,6 +234,14 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     "The identity a source record is linked to (its enterprise ID and status), by the record's source system and local ID; a POST so that the local ID, which can be a medical record number, stays out of URLs and proxies' logs",
   ),
   route(
+    'records/sources',
+    'GET /records/sources',
+    'mpi.admin',
+    'extension',
+    'none',
+    "The source systems the tenant's records came from, each once, in ascending order (what a record's identity is looked up by, a source since dropped from the profile included)",
+  ),
+  route(
     'profile/preview',
     'POST /matching/profile/preview',
     'mpi.admin',

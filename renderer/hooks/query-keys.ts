@@ -26,6 +26,7 @@ export const keys = {
   reviews: (connection: string, query?: object) =>
     query === undefined ? (['reviews', connection] as const) : (['reviews', connection, query] as const),
   review: (connection: string, caseId: string) => ['review', connection, caseId] as const,
+  recordSources: (connection: string) => ['record-sources', connection] as const,
   identityHistory: (connection: string, enterpriseId: string) =>
     ['identity-history', connection, enterpriseId] as const,
   pairRecords: (connection: string, left: RecordRef, right: RecordRef) =>

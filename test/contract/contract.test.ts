@@ -100,6 +100,7 @@ describe('every run', () => {
       'identity',
       'jobs',
       'profile',
+      'record-sources',
       'refusals',
       'reviews',
     ]);
@@ -123,6 +124,7 @@ describe('every run', () => {
       '/api/v1/review-cases',
       '/api/v1/review-cases/:caseId/decision',
       '/api/v1/identities/of-record',
+      '/api/v1/records/sources',
       '/api/v1/identities/:enterpriseId/history',
     ]) {
       expect(routes).toContain(route);

@@ -268,6 +268,12 @@ export function contractSuite(setup: () => Promise<Backend>, recorded: Recorded)
     );
     expect(missing.kind).toBe('not_found');
     expect(missing.message).not.toContain('no-such-record-0');
+    // The sources a record can be looked up by: each once, in order, every source the sampled pairs' records came from.
+    const { sources } = await call('records/sources', {});
+    const sampled = new Set(pairs.flatMap((p) => [p.left.sourceSystem, p.right.sourceSystem]));
+    expect(sources).toEqual([...new Set(sources)].sort());
+    expect(sources.filter((s) => sampled.has(s))).toEqual([...sampled].sort());
+    record('record-sources', sources);
     record('identity', {
       found,
       canonical: withValues.canonical,

@@ -11,6 +11,7 @@ import { LocalEngine } from '../../engine/local-engine.ts';
 import type { REVIEW_SORTS } from '../../engine/contract/reviews.ts';
 import { runWorker } from '../../engine/jobs/worker.ts';
 import { generatePopulation } from '../../engine/synthetic/generate.ts';
+import { SOURCE_NAMES } from '../../engine/synthetic/sources.ts';
 import { toNdjsonBySource } from '../../engine/synthetic/write.ts';
 import { closeConsole, expectAccessible, type HostProcess, openConsole, screenshot } from './helpers.ts';
 import { scratchDir } from '../helpers/temp.ts';
@@ -21,13 +22,20 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 const pageErrors: string[] = [];
-let reconciliation: { jobId: string; cases: number; stale: number };
+/** The reconciliation's job, its cases, how many waiting cases are out of date, and the dropped source's record. */
+interface Reconciled {
+  readonly jobId: string;
+  readonly cases: number;
+  readonly stale: number;
+  readonly droppedRecord: string;
+}
+let reconciliation: Reconciled;
 
 /** A source the sandbox's profile does not list, named by one ingestion case. */
 const DROPPED_SOURCE = 'closed-walk-in-clinic';
 
 /** A synthetic sandbox whose reconciliation has run: its cases name the job and are current. */
-async function reconciledSandbox(path: string): Promise<{ jobId: string; cases: number; stale: number }> {
+async function reconciledSandbox(path: string): Promise<Reconciled> {
   const engine = LocalEngine.open({ dbPath: path });
   const ctx = { tenantId: 'reviews', actor: 'setup' };
   try {
@@ -98,12 +106,27 @@ async function reconciledSandbox(path: string): Promise<{ jobId: string; cases: 
         )
         .run(DROPPED_SOURCE);
     });
+    // And one record of that source, alone in its identity and named by no case: "Open a record's identity" must
+    // offer the source, which the profile does not list, and open the record's identity by it.
+    const droppedRecord = store
+      .statement(
+        `UPDATE source_record SET source_system = ? WHERE tenant_id = 'reviews' AND record_id = (
+           SELECT r.record_id FROM source_record r JOIN identity_link l ON l.tenant_id = r.tenant_id AND l.record_id = r.record_id
+           WHERE r.tenant_id = 'reviews'
+             AND (SELECT count(*) FROM identity_link o WHERE o.tenant_id = l.tenant_id AND o.identity_id = l.identity_id) = 1
+             AND NOT EXISTS (SELECT 1 FROM review_case c WHERE c.tenant_id = l.tenant_id
+               AND l.identity_id IN (c.left_identity_id, c.right_identity_id))
+           ORDER BY r.record_id DESC LIMIT 1)
+         RETURNING local_id`,
+      )
+      .pluck()
+      .get(DROPPED_SOURCE) as string;
     // Waiting cases out of date: the one aged above, and any an identity's later record made so on its own. Counted
     // as the page counts them: the waiting cases, less those that can be decided now.
     const waiting = await engine.call('reviews/list', { limit: 1 }, ctx);
     const current = await engine.call('reviews/list', { limit: 1, currentOnly: true }, ctx);
     const stale = waiting.total - current.total;
-    return { jobId, cases: job.counters.reviewCreated, stale };
+    return { jobId, cases: job.counters.reviewCreated, stale, droppedRecord };
   } finally {
     engine.close();
   }
@@ -596,6 +619,25 @@ describe('review cases in the console', () => {
     await find.getByRole('button', { name: 'Open its identity' }).click();
     await page.getByTestId('identity-history').waitFor();
     expect(page.url()).toBe(identityAddress);
+    // The sources offered are the profile's, then those only the registry's records name (one since dropped from the
+    // profile): chosen from the list, it opens its record's identity.
+    await page
+      .getByRole('link', { name: /^Review cases/ })
+      .first()
+      .click();
+    await find.getByLabel('Source').click();
+    await find.getByLabel('Source').fill('');
+    await page.getByRole('option', { name: DROPPED_SOURCE, exact: true }).waitFor();
+    expect(await page.getByRole('option').allInnerTexts()).toEqual([...SOURCE_NAMES, DROPPED_SOURCE]);
+    await expectAccessible(page, 'find-identity-sources');
+    await screenshot(page, '47c-find-identity-sources');
+    await page.getByRole('option', { name: DROPPED_SOURCE, exact: true }).click();
+    await find.getByRole('textbox', { name: 'Local ID' }).fill(reconciliation.droppedRecord);
+    await find.getByRole('button', { name: 'Open its identity' }).click();
+    await page.getByTestId('identity-history').waitFor();
+    expect(await page.getByTestId('identity-history').innerText()).toContain(
+      `${DROPPED_SOURCE}/${reconciliation.droppedRecord} arrived`,
+    );
 
     // Health: twelve ingests (the sandbox's load and two more a source), the reconciliation and the worker's daily
     // sample; charts with a line per source.

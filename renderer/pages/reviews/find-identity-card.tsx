@@ -4,17 +4,43 @@
  * in the page's address.
  */
 import { Alert, Autocomplete, Button, Card, Group, Text, TextInput, Title } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { LOCAL_ID_MAX_LENGTH } from '../../../engine/contract/limits.ts';
 import { useClient } from '../../client/context.tsx';
 import { ClientError, asSentence } from '../../client/errors.ts';
+import { keys } from '../../hooks/query-keys.ts';
 import { navigate, paths } from '../../hooks/route.ts';
 import { IconAlert } from '../../icons.tsx';
 
-export function FindIdentityCard({ sources }: { readonly sources: readonly string[] }) {
+/**
+ * The sources offered: the profile's in its order of trust (the first is the default), then the other sources the
+ * tenant's records came from (a source since dropped from the profile), in alphabetical order.
+ */
+function offeredSources(profile: readonly string[], held: readonly string[] | undefined): string[] {
+  const listed = new Set(profile);
+  const others = (held ?? []).filter((s) => !listed.has(s)).sort((a, b) => a.localeCompare(b));
+  return [...profile, ...others];
+}
+
+export function FindIdentityCard({
+  connectionKey,
+  profileSources,
+  withRecordSources,
+}: {
+  readonly connectionKey: string;
+  readonly profileSources: readonly string[];
+  /** The registry answers records/sources (an older one does not: the profile's sources alone are offered). */
+  readonly withRecordSources: boolean;
+}) {
   const client = useClient();
-  // Typed or chosen: the profile's sources are offered, but a source the profile does not list sends records too.
+  const held = useQuery({
+    queryKey: keys.recordSources(connectionKey),
+    queryFn: () => client.send('records/sources', {}),
+    enabled: withRecordSources,
+  });
+  const sources = offeredSources(profileSources, held.data?.sources);
+  // Typed or chosen: the sources above are offered, but any typed source is looked up too.
   const [typed, setTyped] = useState<string | null>(null);
   const [localId, setLocalId] = useState('');
   const [missing, setMissing] = useState<'source' | 'localId' | null>(null);
@@ -48,7 +74,7 @@ export function FindIdentityCard({ sources }: { readonly sources: readonly strin
         <Group gap="sm" align="flex-start" wrap="wrap">
           <Autocomplete
             label="Source"
-            data={[...sources]}
+            data={sources}
             value={typed ?? sources[0] ?? ''}
             onChange={(v) => {
               setTyped(v);

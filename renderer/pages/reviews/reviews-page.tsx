@@ -452,7 +452,11 @@ export default function ReviewsPage({
         </Card>
       )}
       {unavailable === null && jobId === null && connection.capabilities.operations.includes('identities/of-record') ? (
-        <FindIdentityCard sources={(profile.data?.profile.SourceTrust ?? []).map((s) => s.SourceSystem)} />
+        <FindIdentityCard
+          connectionKey={connectionKey}
+          profileSources={(profile.data?.profile.SourceTrust ?? []).map((s) => s.SourceSystem)}
+          withRecordSources={connection.capabilities.operations.includes('records/sources')}
+        />
       ) : null}
     </Stack>
   );

@@ -163,6 +163,9 @@ describe('identity history', () => {
     );
     const other = await engine.call('identities/of-record', { sourceSystem: 'clinic', localId: 'c2' }, ctx());
     expect(other.enterpriseId).not.toBe(hospital.enterpriseId);
+    // The sources a record can be looked up by: the tenant's own, each once, in order.
+    expect(await engine.call('records/sources', {}, ctx())).toEqual({ sources: ['clinic', 'hospital'] });
+    expect(await engine.call('records/sources', {}, ctx('t2'))).toEqual({ sources: [] });
     const history = await engine.call('identities/history', { enterpriseId: hospital.enterpriseId }, ctx());
     expect(history.records.map((r) => `${r.sourceSystem}/${r.localId}`).sort()).toEqual([
       'clinic/c1',

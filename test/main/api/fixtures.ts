@@ -71,6 +71,7 @@ export async function apiRegistry(dir: string): Promise<Registry> {
       'links/scan': { maxListed: 5, openCases: false },
       'identities/history': { enterpriseId },
       'identities/of-record': first.left,
+      'records/sources': {},
       'profile/preview': { document: {}, maxExamples: 1 },
       'health/series': { limit: 5 },
       'audit/sample': { labels: 40, seed: 1 },
