@@ -6,10 +6,10 @@
  */
 import type { ErrorIssue } from '../contract/errors.ts';
 import type { BlockingConfig, SourceTrustEntry } from '../contract/profile.ts';
-import { validatePatient } from '../fhir/patient.ts';
+import { validatePatient, type R4Patient } from '../fhir/patient.ts';
 import { localIdentifierOf } from '../fhir/local-id.ts';
 import { matchFieldsOf } from '../normalise/record.ts';
-import { placeholderParts } from '../normalise/name.ts';
+import { matchedUnderTraumaAlias, placeholderParts } from '../normalise/name.ts';
 import { placeholderIdentifierIndexes } from '../normalise/identifier.ts';
 import { placeholderContactIndexes } from '../normalise/telecom.ts';
 import { placeholderAddressIndex } from '../normalise/address.ts';
@@ -74,6 +74,7 @@ export class RecordPreparer {
     const patient = validation.patient;
     const warnings = [
       ...validation.warnings,
+      ...aliasBirthDate(patient, validation.warnings),
       ...placeholderParts(patient.name).map((part) => ({
         path: `name.${part}`,
         message: 'is a placeholder for an unknown name; ignored for matching',
@@ -88,6 +89,7 @@ export class RecordPreparer {
       })),
       ...placeholderLine(placeholderAddressIndex(patient.address)),
     ];
+
     const local = localIdentifierOf(patient, source.LocalIdentifierSystem);
     if (!local.ok) return { kind: 'rejected', issues: [local.issue] };
     const fields = matchFieldsOf(patient, {
@@ -111,6 +113,21 @@ export class RecordPreparer {
       warnings,
     };
   }
+}
+
+/**
+ * The warning for a birth date given beside a trauma alias, when the record has no other name to match on and the
+ * date is not already a placeholder (normalise/name.ts matchedUnderTraumaAlias): missing for matching.
+ */
+function aliasBirthDate(patient: R4Patient, warned: readonly ErrorIssue[]): ErrorIssue[] {
+  if (patient.birthDate === undefined || warned.some((w) => w.path === 'birthDate')) return [];
+  if (!matchedUnderTraumaAlias(patient.name)) return [];
+  return [
+    {
+      path: 'birthDate',
+      message: "is given beside a trauma alias (often the day of arrival), not the patient's own; ignored for matching",
+    },
+  ];
 }
 
 /** The warning for a placeholder address line, when the address matched on has one. */

@@ -83,6 +83,28 @@ function isPlaceholderWithDesignators(name: R4HumanName): boolean {
   return placeholder;
 }
 
+/**
+ * Words that make a whole name an emergency department's trauma alias. A patient brought in unable to give a name is
+ * registered under one ("Trauma, Alpha", "ZZTrauma Bravo 12", "Trauma 0412"), and a department's list of aliases comes
+ * round again from patient to patient. The rest of such a name is the alias's (a word from the list, a running
+ * number), never the person's, and the birth date beside it is often the day of arrival: two patients under one alias
+ * that day agree on every name part and the birth date, and were linked at a score of 1. With one of these words
+ * anywhere in the family or given names, both parts are missing for matching, as John Doe's are. Not a name anyone
+ * bears.
+ */
+const TRAUMA_ALIAS_WORDS: ReadonlySet<string> = new Set(['trauma', 'zztrauma', 'zzztrauma', 'traumaalias']);
+
+function isTraumaAlias(name: R4HumanName): boolean {
+  for (const part of [name.family ?? '', ...(name.given ?? [])])
+    for (const token of tokensOf(part)) if (TRAUMA_ALIAS_WORDS.has(token)) return true;
+  return false;
+}
+
+/** An alias whose every part is missing for matching: placeholder words with designators, or a trauma alias. */
+function isWholeNameAlias(name: R4HumanName): boolean {
+  return isPlaceholderWithDesignators(name) || isTraumaAlias(name);
+}
+
 /** True when the normalised given name and family name (no middle names) are an unidentified patient's alias. */
 export function isPlaceholderFullName(given: GivenNames, familyName: string | null): boolean {
   return (
@@ -126,7 +148,7 @@ export function placeholderParts(names: readonly R4HumanName[] | undefined): ('f
       parts.add('family');
       parts.add('given');
     }
-    if (isPlaceholderWithDesignators(name)) {
+    if (isWholeNameAlias(name)) {
       if (tokensOf(name.family ?? '').length > 0) parts.add('family');
       if ((name.given ?? []).some((part) => tokensOf(part).length > 0)) parts.add('given');
     }
@@ -205,13 +227,24 @@ export function normaliseGivenNames(given: readonly string[] | undefined): Given
 /**
  * A name is usable when a family or given part survives normalisation: "Mrs", "?", "--", zero-width or
  * pictograph-only parts do not, and a name made only of them is no name for matching; nor is an unidentified
- * patient's alias ("John Doe", "Unknown Male").
+ * patient's alias ("John Doe", "Unknown Male", "Trauma Alpha").
  */
 function hasContent(name: R4HumanName): boolean {
   const family = normaliseFamilyName(name.family);
   const given = normaliseGivenNames(name.given);
-  if (isPlaceholderFullName(given, family) || isPlaceholderWithDesignators(name)) return false;
+  if (isPlaceholderFullName(given, family) || isWholeNameAlias(name)) return false;
   return family !== null || given.givenName !== null;
+}
+
+/**
+ * True when the record has no name to match on because its current names are trauma aliases. The birth date beside
+ * such an alias is the department's too (the day of arrival, or an age guessed on the 1st of January), not the
+ * person's: the record preparer takes it as missing, so two patients under one alias on one day have nothing personal
+ * in common. Once the patient is identified, the source sends the real name, and that is matched on.
+ */
+export function matchedUnderTraumaAlias(names: readonly R4HumanName[] | undefined): boolean {
+  if (names === undefined || selectCurrentName(names) !== undefined) return false;
+  return names.some((name) => (name.use === undefined || !NOT_CURRENT.has(name.use)) && isTraumaAlias(name));
 }
 
 /**

@@ -49,6 +49,28 @@ export function placeholderPatients(count: number): string {
   }));
 }
 
+/** How an emergency department names a trauma patient brought in unable to give a name, its list used again. */
+const TRAUMA_ALIASES = [
+  { use: 'official', family: 'Trauma', given: ['Alpha'] },
+  { use: 'official', family: 'ZZTrauma', given: ['Bravo'] },
+  { family: 'Trauma', given: ['Charlie', '12'] },
+  { use: 'official', family: 'Zulu', given: ['Trauma'] },
+];
+
+/**
+ * `traumaAliasPatients`: trauma patients registered under aliases from a list that comes round again, each born (as
+ * registered) on the day of arrival, at the hospital's address: the records i and i + 4 of a day's eight share an
+ * alias, a sex and a birth date. Different people all.
+ */
+export function traumaAliasPatients(count: number): string {
+  return repeated(count, (i) => ({
+    name: [TRAUMA_ALIASES[i % TRAUMA_ALIASES.length]],
+    gender: i % 2 === 0 ? 'male' : 'female',
+    birthDate: `2026-11-${String(1 + Math.floor(i / 8)).padStart(2, '0')}`,
+    address: [{ use: 'home', line: ['1 Main Street'], city: 'Springfield', state: 'ND', postalCode: '72419' }],
+  }));
+}
+
 /**
  * `newbornTwins`: pairs of twins as a maternity ward registers them before they are named ("Baby Boy A" and "Baby Boy
  * B", or "Baby Boy" and "Baby Girl", under the mother's family name), each pair born on its own day at its own address

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { R4HumanName } from '../../../engine/fhir/patient.ts';
 import {
+  matchedUnderTraumaAlias,
   normaliseFamilyName,
   normaliseGivenNames,
   placeholderParts,
@@ -98,6 +99,39 @@ describe('placeholder names', () => {
     expect(placeholderParts([{ family: 'Unknown', given: ['Maria'] }])).toEqual(['family']);
     expect(placeholderParts([{ family: 'Smith', given: ['M'] }])).toEqual([]);
     expect(selectCurrentName([{ family: 'Male', given: ['Anna'] }])?.family).toBe('Male');
+  });
+
+  it("an emergency department's trauma alias is a placeholder as a whole name, whatever word or number goes with it", () => {
+    for (const [given, family] of [
+      ['Alpha', 'Trauma'],
+      ['Bravo 12', 'ZZTrauma'],
+      ['0412', 'TRAUMA'],
+      ['Trauma', 'Zebra'],
+      ['Charlie', 'ZZ-Trauma'],
+      ['Unknown Trauma', undefined],
+    ] as const) {
+      const name: R4HumanName = { use: 'official', ...(family === undefined ? {} : { family }), given: [given] };
+      expect(placeholderParts([name]), `${given} ${family}`).toEqual(
+        family === undefined ? ['given'] : ['family', 'given'],
+      );
+      expect(selectCurrentName([name]), `${given} ${family}`).toBeUndefined();
+      // Once the patient is identified, the source adds the real name beside the alias: it is the one matched on.
+      expect(selectCurrentName([name, { use: 'usual', family: 'Garcia', given: ['Maria'] }])?.family).toBe('Garcia');
+    }
+    // Matched under the alias (no other name), the record's birth date is the department's too.
+    expect(matchedUnderTraumaAlias([{ family: 'Trauma', given: ['Alpha'] }])).toBe(true);
+    expect(
+      matchedUnderTraumaAlias([
+        { family: 'Trauma', given: ['Alpha'] },
+        { use: 'usual', family: 'Garcia', given: ['Maria'] },
+      ]),
+    ).toBe(false);
+    expect(matchedUnderTraumaAlias([{ use: 'old', family: 'Trauma', given: ['Alpha'] }])).toBe(false);
+    expect(matchedUnderTraumaAlias([{ family: 'Doe', given: ['John'] }])).toBe(false);
+    expect(matchedUnderTraumaAlias(undefined)).toBe(false);
+    // Only the whole word: names that begin with it are people's.
+    expect(placeholderParts([{ family: 'Traumann', given: ['Greta'] }])).toEqual([]);
+    expect(selectCurrentName([{ family: 'Traumann', given: ['Greta'] }])?.family).toBe('Traumann');
   });
 });
 
