@@ -26,19 +26,20 @@ export async function runCli(args: readonly string[]): Promise<CliRun> {
 export interface IngestReport {
   readonly created: number;
   readonly autoLinked: number;
+  readonly newIdentities: number;
   readonly reviewCasesCreated: number;
-  readonly warnings: unknown[];
+  readonly warnings: { line: number; issues: { path: string; message: string }[] }[];
 }
 
 /**
  * Patients (NDJSON) ingested from st-marys-hospital through the CLI into a new sandbox of 300 synthetic people (seed
- * 4): the command-line arguments that open it, the ingest report, and how many identities hold the records whose
- * local identifiers start with `prefix`.
+ * 4): the command-line arguments that open it, the ingest report and its text, how many of the records whose local
+ * identifiers start with `prefix` are listed, and how many identities hold them.
  */
 export async function ingestIntoSandbox(
   ndjson: string,
   prefix: string,
-): Promise<{ args: string[]; report: IngestReport; identities: number }> {
+): Promise<{ args: string[]; report: IngestReport; stdout: string; records: number; identities: number }> {
   const dir = tempDir();
   const args = ['--db', join(dir, 'registry.db'), '--tenant', 't'];
   expect((await runCli([...args, 'sandbox', 'init', '--synthetic', '300', '--seed', '4'])).code).toBe(0);
@@ -48,7 +49,13 @@ export async function ingestIntoSandbox(
   expect(run.code, run.stderr).toBe(0);
   const report = JSON.parse(run.stdout) as IngestReport;
   const lines = (await runCli([...args, 'identities'])).stdout.split('\n').filter((l) => l.includes(`\t${prefix}`));
-  return { args, report, identities: new Set(lines.map((l) => l.split('\t')[2])).size };
+  return {
+    args,
+    report,
+    stdout: run.stdout,
+    records: lines.length,
+    identities: new Set(lines.map((l) => l.split('\t')[2])).size,
+  };
 }
 
 /** A complete `calibrate` command on a label file: every required option, smoothing 1, 30% held out, target 0.9. */

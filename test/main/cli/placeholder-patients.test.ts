@@ -10,9 +10,6 @@
  * was linked to all the others at score 1; now none is.
  */
 import { describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { tempDir } from '../../helpers/temp.ts';
 import {
   LETTER_APART_TWINS,
   PLACEHOLDER_NUMBERS,
@@ -30,20 +27,7 @@ const COUNT = 130;
 
 describe('unidentified patients with placeholder names and birth dates', () => {
   it('are never linked together, and the report says which values were ignored', async () => {
-    const dir = tempDir();
-    const args = ['--db', join(dir, 'registry.db'), '--tenant', 't'];
-    expect((await runCli([...args, 'sandbox', 'init', '--synthetic', '300', '--seed', '4'])).code).toBe(0);
-    const file = join(dir, 'unknown.ndjson');
-    writeFileSync(file, placeholderPatients(COUNT));
-    const run = await runCli([...args, 'ingest', '--source', 'st-marys-hospital', '--ndjson', file, '--json']);
-    expect(run.code, run.stderr).toBe(0);
-    const report = JSON.parse(run.stdout) as {
-      created: number;
-      autoLinked: number;
-      newIdentities: number;
-      reviewCasesCreated: number;
-      warnings: { line: number; issues: { path: string; message: string }[] }[];
-    };
+    const { report, stdout, records, identities } = await ingestIntoSandbox(placeholderPatients(COUNT), 'RPT');
     // Nor is any review case opened: with no name or birth date left, the hospital's address they share says
     // nothing of who each is (it opened 384 before).
     const { created, autoLinked, newIdentities, reviewCasesCreated } = report;
@@ -59,29 +43,15 @@ describe('unidentified patients with placeholder names and birth dates', () => {
       { path: 'name.family', message: 'is a placeholder for an unknown name; ignored for matching' },
       { path: 'name.given', message: 'is a placeholder for an unknown name; ignored for matching' },
     ]);
-    expect(run.stdout).not.toMatch(/unknown"|1900-01-01|"patient|"doe|"john/i);
+    expect(stdout).not.toMatch(/unknown"|1900-01-01|"patient|"doe|"john/i);
     // Each is its own identity: no enterprise ID holds two of them.
-    const placeholders = (await runCli([...args, 'identities'])).stdout.split('\n').filter((l) => l.includes('\tRPT'));
-    expect(placeholders).toHaveLength(COUNT);
-    expect(new Set(placeholders.map((l) => l.split('\t')[2])).size).toBe(COUNT);
+    expect(records).toBe(COUNT);
+    expect(identities).toBe(COUNT);
   });
 
   it("trauma patients registered under an alias list's names on the day they arrived are never linked together", async () => {
-    const dir = tempDir();
-    const args = ['--db', join(dir, 'registry.db'), '--tenant', 't'];
-    expect((await runCli([...args, 'sandbox', 'init', '--synthetic', '300', '--seed', '4'])).code).toBe(0);
-    const file = join(dir, 'trauma.ndjson');
     const ARRIVALS = 48;
-    writeFileSync(file, traumaAliasPatients(ARRIVALS));
-    const run = await runCli([...args, 'ingest', '--source', 'st-marys-hospital', '--ndjson', file, '--json']);
-    expect(run.code, run.stderr).toBe(0);
-    const report = JSON.parse(run.stdout) as {
-      created: number;
-      autoLinked: number;
-      newIdentities: number;
-      reviewCasesCreated: number;
-      warnings: { line: number; issues: { path: string; message: string }[] }[];
-    };
+    const { report, stdout, identities } = await ingestIntoSandbox(traumaAliasPatients(ARRIVALS), 'RPT');
     // Under the alias taken for their names, the 48 patients were 4 identities (44 automatic links), one per alias,
     // whatever the day. The alias is no name and its birth date is the day's, so nothing personal is left to link or
     // review on: with the birth date kept, 138 review cases paired patients of one day and sex at the hospital.
@@ -91,8 +61,7 @@ describe('unidentified patients with placeholder names and birth dates', () => {
       newIdentities: ARRIVALS,
       reviewCasesCreated: 0,
     });
-    const aliases = (await runCli([...args, 'identities'])).stdout.split('\n').filter((l) => l.includes('\tRPT'));
-    expect(new Set(aliases.map((l) => l.split('\t')[2])).size).toBe(ARRIVALS);
+    expect(identities).toBe(ARRIVALS);
     expect(report.warnings).toHaveLength(ARRIVALS);
     for (const warning of report.warnings)
       expect(warning.issues).toEqual([
@@ -104,26 +73,17 @@ describe('unidentified patients with placeholder names and birth dates', () => {
         { path: 'name.family', message: 'is a placeholder for an unknown name; ignored for matching' },
         { path: 'name.given', message: 'is a placeholder for an unknown name; ignored for matching' },
       ]);
-    expect(run.stdout).not.toMatch(/"trauma|alpha|bravo|zulu|2026-11/i);
+    expect(stdout).not.toMatch(/"trauma|alpha|bravo|zulu|2026-11/i);
   });
 
   it('people registered with a placeholder national number, phone and e-mail are never linked by them', async () => {
-    const dir = tempDir();
-    const args = ['--db', join(dir, 'registry.db'), '--tenant', 't'];
-    expect((await runCli([...args, 'sandbox', 'init', '--synthetic', '300', '--seed', '4'])).code).toBe(0);
-    const file = join(dir, 'no-number.ndjson');
     const COUNT_WITHOUT = 48;
-    writeFileSync(file, placeholderNumberPatients(COUNT_WITHOUT, NATIONAL_ID_SYSTEM));
-    const run = await runCli([...args, 'ingest', '--source', 'st-marys-hospital', '--ndjson', file, '--json']);
-    expect(run.code, run.stderr).toBe(0);
-    const report = JSON.parse(run.stdout) as {
-      autoLinked: number;
-      newIdentities: number;
-      warnings: { line: number; issues: { path: string; message: string }[] }[];
-    };
+    const { report, stdout, identities } = await ingestIntoSandbox(
+      placeholderNumberPatients(COUNT_WITHOUT, NATIONAL_ID_SYSTEM),
+      'PHN',
+    );
     expect(report).toMatchObject({ autoLinked: 0, newIdentities: COUNT_WITHOUT });
-    const ids = (await runCli([...args, 'identities'])).stdout.split('\n').filter((l) => l.includes('\tPHN'));
-    expect(new Set(ids.map((l) => l.split('\t')[2])).size).toBe(COUNT_WITHOUT);
+    expect(identities).toBe(COUNT_WITHOUT);
     // Every line is warned of its number, phone and e-mail, by element, never by value.
     expect(report.warnings).toHaveLength(COUNT_WITHOUT);
     expect(report.warnings[0]?.issues).toEqual([
@@ -135,26 +95,18 @@ describe('unidentified patients with placeholder names and birth dates', () => {
       path: 'address[0].line',
       message: 'is a placeholder for no address; ignored for matching',
     });
-    for (const number of PLACEHOLDER_NUMBERS) expect(run.stdout).not.toContain(number);
-    expect(run.stdout).not.toMatch(/noemail|000-000|homeless/i);
+    for (const number of PLACEHOLDER_NUMBERS) expect(stdout).not.toContain(number);
+    expect(stdout).not.toMatch(/noemail|000-000|homeless/i);
   });
 
   it('newborn twins registered before they are named are held for review, never linked', async () => {
-    const dir = tempDir();
-    const args = ['--db', join(dir, 'registry.db'), '--tenant', 't'];
-    expect((await runCli([...args, 'sandbox', 'init', '--synthetic', '300', '--seed', '4'])).code).toBe(0);
-    const file = join(dir, 'newborns.ndjson');
     const PAIRS = 16;
-    writeFileSync(file, newbornTwins(PAIRS));
-    const run = await runCli([...args, 'ingest', '--source', 'st-marys-hospital', '--ndjson', file, '--json']);
-    expect(run.code, run.stderr).toBe(0);
-    const report = JSON.parse(run.stdout) as { created: number; autoLinked: number; reviewCasesCreated: number };
+    const { args, report, records, identities } = await ingestIntoSandbox(newbornTwins(PAIRS), 'NB');
     // Each pair of twins opens a review case ("Baby Boy A" and "Baby Boy B" were linked at score 1 before).
     expect(report).toMatchObject({ created: 2 * PAIRS, autoLinked: 0 });
     expect(report.reviewCasesCreated).toBeGreaterThanOrEqual(PAIRS);
-    const newborns = (await runCli([...args, 'identities'])).stdout.split('\n').filter((l) => l.includes('\tNB'));
-    expect(newborns).toHaveLength(2 * PAIRS);
-    expect(new Set(newborns.map((l) => l.split('\t')[2])).size).toBe(2 * PAIRS);
+    expect(records).toBe(2 * PAIRS);
+    expect(identities).toBe(2 * PAIRS);
     const cases = (await runCli([...args, 'reviews', '--json', '--limit', '100'])).stdout;
     expect(cases).toContain('PossibleTwin');
   });
