@@ -58,6 +58,15 @@ const MOTHERS_BABY = /^[a-z]{2,}s(?:girl|boy)[a-d]?$/;
 const ORDERS: ReadonlySet<string> = new Set(['a', 'b', 'c', 'd', '1', '2', '3', '4', 'one', 'two', 'three']);
 const SEXES: ReadonlySet<string> = new Set(['male', 'female']);
 
+/**
+ * Words naming a newborn and its sex, after which the mother's first names may follow: "BG Maria A", "Babygirl
+ * Maria". "Boy" and "Girl" count so only after another word for the baby ("Baby Girl Maria", "Judy's Girl Maria"):
+ * first, they are as often a keying error in a given name (Roy, Bob) with a middle name after it. Without a sex word
+ * the name after the baby's is its own ("Baby John" stays a name: many people are called Baby).
+ */
+const SEXED_NEWBORN_WORDS: ReadonlySet<string> = new Set(['babyboy', 'babygirl', 'bb', 'bg']);
+const SEX_WORDS: ReadonlySet<string> = new Set(['boy', 'girl']);
+
 /** The mother's first name as a possessive ("judys", from "Judy's" or "Judys"), first, before one of these words. */
 const POSSESSIVE = /^[a-z]{2,}s$/;
 const AFTER_POSSESSIVE: ReadonlySet<string> = new Set(['girl', 'boy', 'baby']);
@@ -65,8 +74,9 @@ const AFTER_POSSESSIVE: ReadonlySet<string> = new Set(['girl', 'boy', 'baby']);
 /**
  * True when the normalised given name and middle names are a newborn's placeholder (see the module comment). Besides
  * the words above: the mother's names after "of" ("Baby of Maria", "Baby of Maria Garcia B"), the mother's first name
- * as a possessive before the word for the baby ("Judy's Girl A", "Maria's Baby"), and a full sex word with which of
- * twins ("Female A", "Male 2"; "Male" alone, or "M A", stays a name or initials).
+ * as a possessive before the word for the baby ("Judy's Girl A", "Maria's Baby"), the mother's first names after the
+ * words for the baby and its sex ("Baby Girl Maria", "BG Maria Jose B"; SEXED_NEWBORN_WORDS), and a full sex word
+ * with which of twins ("Female A", "Male 2"; "Male" alone, or "M A", stays a name or initials).
  */
 export function isNewbornName(givenName: string | null, middleNames: string | null): boolean {
   if (givenName === null) return false;
@@ -74,10 +84,13 @@ export function isNewbornName(givenName: string | null, middleNames: string | nu
   let named = false;
   let sex = false;
   let order = false;
+  // Set once the words so far name a newborn and its sex and nothing else: any name after them is the mother's.
+  let mothersNameNext = false;
   for (let i = 0; i < words.length; i++) {
     const word = words[i] ?? '';
     if (NEWBORN_WORDS.has(word) || MOTHERS_BABY.test(word)) {
       named = true;
+      mothersNameNext ||= SEXED_NEWBORN_WORDS.has(word) || (i > 0 && SEX_WORDS.has(word));
       if (words[i + 1] === 'of' && i + 2 < words.length) {
         // The mother's names: every word after "of" up to a designator.
         i += 2;
@@ -88,7 +101,7 @@ export function isNewbornName(givenName: string | null, middleNames: string | nu
     } else if (DESIGNATORS.has(word)) {
       sex ||= SEXES.has(word);
       order ||= ORDERS.has(word);
-    } else return false;
+    } else if (!mothersNameNext) return false;
   }
   return named || (sex && order);
 }

@@ -73,23 +73,29 @@ export function traumaAliasPatients(count: number): string {
 
 /**
  * `newbornTwins`: pairs of twins as a maternity ward registers them before they are named ("Baby Boy A" and "Baby Boy
- * B", or "Baby Boy" and "Baby Girl", under the mother's family name), each pair born on its own day at its own address
- * and phone. No two records are one person.
+ * B", "Baby Boy" and "Baby Girl", or twin girls both "Baby Girl" and the mother's first name, under the mother's
+ * family name), each pair born on its own day at its own address and phone. No two records are one person.
  */
 export function newbornTwins(pairs: number): string {
   const FAMILIES = ['Okafor', 'Lindqvist', 'Haddad', 'Moreau', 'Tanaka', 'Brennan', 'Kowalski', 'Ferreira'];
+  const MOTHERS = ['Ngozi', 'Ingrid', 'Leila', 'Maria', 'Yuki'];
   return (
     Array.from({ length: pairs * 2 }, (_, i) => {
       const pair = Math.floor(i / 2);
       const second = i % 2 === 1;
-      const mixed = pair % 2 === 1;
-      const given = mixed ? ['Baby', second ? 'Girl' : 'Boy'] : ['Baby', 'Boy', second ? 'B' : 'A'];
+      const mixed = pair % 3 === 1;
+      const mothers = pair % 3 === 2;
+      const given = mixed
+        ? ['Baby', second ? 'Girl' : 'Boy']
+        : mothers
+          ? ['Baby Girl', MOTHERS[pair % MOTHERS.length] ?? 'Maria']
+          : ['Baby', 'Boy', second ? 'B' : 'A'];
       return JSON.stringify({
         resourceType: 'Patient',
         id: `nb-${String(i)}`,
         identifier: [{ system: 'urn:mpi-demo:st-marys-hospital:mrn', value: `NB${String(i).padStart(5, '0')}` }],
         name: [{ use: 'official', family: FAMILIES[pair % FAMILIES.length], given }],
-        gender: mixed && second ? 'female' : 'male',
+        gender: (mixed && second) || mothers ? 'female' : 'male',
         birthDate: `2026-${String(1 + (pair % 11)).padStart(2, '0')}-${String(1 + (pair % 27)).padStart(2, '0')}`,
         telecom: [{ system: 'phone', value: `(204) 555-${String(1000 + pair)}` }],
         address: [

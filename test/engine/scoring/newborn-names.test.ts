@@ -78,6 +78,14 @@ const TWINS: Record<string, [MatchFields, MatchFields]> = {
     newborn({ family: 'Smith', given: ['Female', 'A'] }, 'female'),
     newborn({ family: 'Smith', given: ['Female', 'B'] }, 'female'),
   ],
+  'Baby Girl Maria twice (the mother’s first name after the words for the baby)': [
+    newborn({ family: 'Smith', given: ['Baby', 'Girl', 'Maria'] }, 'female'),
+    newborn({ family: 'Smith', given: ['Baby', 'Girl', 'Maria'] }, 'female'),
+  ],
+  'BG Maria A and BG Maria B': [
+    newborn({ family: 'Smith', given: ['BG Maria', 'A'] }, 'female'),
+    newborn({ family: 'Smith', given: ['BG Maria', 'B'] }, 'female'),
+  ],
   'Infant 1 and Infant 2': [
     newborn({ family: 'Smith', given: ['Infant 1'] }, 'female'),
     newborn({ family: 'Smith', given: ['Infant 2'] }, 'female'),
@@ -104,6 +112,11 @@ describe('newborn placeholder names', () => {
       ['marias', 'baby'],
       ['female', 'a'],
       ['male', '2'],
+      ['baby', 'girl maria'],
+      ['babygirl', 'maria'],
+      ['bg', 'maria a'],
+      ['baby', 'boy maria jose b'],
+      ['judys', 'girl maria'],
     ] as const)
       expect(isNewbornName(given, middle), `${given} ${middle ?? ''}`).toBe(true);
     for (const [given, middle] of [
@@ -124,6 +137,11 @@ describe('newborn placeholder names', () => {
       ['liam', 'judys girl'],
       ['of', 'maria'],
       ['baby', 'of'],
+      ['baby', 'john girl'],
+      ['girl', 'maria'],
+      ['boy', 'james'],
+      ['maria', 'baby girl'],
+      ['a', 'maria girl'],
     ] as const)
       expect(isNewbornName(given, middle), `${String(given)} ${middle ?? ''}`).toBe(false);
   });
