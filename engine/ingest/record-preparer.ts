@@ -69,8 +69,9 @@ export class RecordPreparer {
     const validation = validatePatient(resource);
     if (!validation.ok) return { kind: 'rejected', issues: validation.issues };
     const { source, blocking, ring } = this.setup;
-    // Placeholder names, identifiers, phones, e-mail addresses and address lines are missing for matching
-    // (normalise/name.ts, placeholder-values.ts); the report names the element, never the value.
+    // Placeholder names, identifiers, phones, e-mail addresses and address lines are missing for matching, and so is
+    // a birth date beside a trauma alias (normalise/name.ts, placeholder-values.ts); the report names the element,
+    // never the value.
     const patient = validation.patient;
     const warnings = [
       ...validation.warnings,
@@ -89,7 +90,6 @@ export class RecordPreparer {
       })),
       ...placeholderLine(placeholderAddressIndex(patient.address)),
     ];
-
     const local = localIdentifierOf(patient, source.LocalIdentifierSystem);
     if (!local.ok) return { kind: 'rejected', issues: [local.issue] };
     const fields = matchFieldsOf(patient, {
