@@ -26,6 +26,7 @@ import { sortedBigrams } from '../comparators/dice-coefficient.ts';
 import { middleNameList } from '../comparators/middle-names.ts';
 import { isNewbornName } from '../normalise/newborn-name.ts';
 import { addressKey } from '../comparators/address-key.ts';
+import { familyNameKey } from '../comparators/family-name-key.ts';
 
 export interface NameSets {
   readonly family: NameComparatorSet;
@@ -148,8 +149,8 @@ export function prepareRecord(fields: MatchFields, sets: NameSets, frequencies?:
   return {
     fields,
     compared,
-    family: compared.familyName === null ? null : prepareName(compared.familyName, sets.family),
-    previousFamilies: compared.previousFamilyNames.map((name) => prepareName(name, sets.family)),
+    family: compared.familyName === null ? null : prepareName(familyNameKey(compared.familyName), sets.family),
+    previousFamilies: compared.previousFamilyNames.map((name) => prepareName(familyNameKey(name), sets.family)),
     given: compared.givenName === null || newborn ? null : prepareName(compared.givenName, sets.given),
     newborn,
     middleNames: newborn ? null : middleNameList(compared.middleNames),
