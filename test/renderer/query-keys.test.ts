@@ -21,6 +21,7 @@ describe('query keys', () => {
       reviews: keys.reviews(CONNECTION),
       reviewsPage: keys.reviews(CONNECTION, { offset: 0 }),
       review: keys.review(CONNECTION, 'case-1'),
+      recordSources: keys.recordSources(CONNECTION),
       identityHistory: keys.identityHistory(CONNECTION, 'e-1'),
       pairRecords: keys.pairRecords(CONNECTION, RECORD, { ...RECORD, localId: 'NG0000002' }),
     };
