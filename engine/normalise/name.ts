@@ -66,17 +66,13 @@ const BESIDE_PLACEHOLDER: ReadonlySet<string> = new Set(['male', 'female', 'm', 
 const NUMBER = /^\d+$/;
 
 /**
- * True when the name is an unidentified patient's made of placeholder words with a sex or a number beside them, in
- * either part: "Unknown, Male" kept "male" as the given name, and two unidentified men at the hospital's address were
- * linked at 0.996 on it.
+ * True when a name's words (nameWords, either part) are an unidentified patient's: placeholder words with a sex or a
+ * number beside them. "Unknown, Male" kept "male" as the given name, and two unidentified men at the hospital's
+ * address were linked at 0.996 on it.
  */
-function isPlaceholderWithDesignators(name: R4HumanName): boolean {
-  const tokens = [
-    ...stripHonorifics(tokensOf(name.family ?? '')),
-    ...stripHonorifics((name.given ?? []).flatMap((part) => tokensOf(part))),
-  ];
+function isPlaceholderWithDesignators(words: readonly string[]): boolean {
   let placeholder = false;
-  for (const token of tokens) {
+  for (const token of words) {
     if (PLACEHOLDER_NAMES.has(token)) placeholder = true;
     else if (!BESIDE_PLACEHOLDER.has(token) && !NUMBER.test(token)) return false;
   }
@@ -94,15 +90,20 @@ function isPlaceholderWithDesignators(name: R4HumanName): boolean {
  */
 const TRAUMA_ALIAS_WORDS: ReadonlySet<string> = new Set(['trauma', 'zztrauma', 'zzztrauma', 'traumaalias']);
 
-function isTraumaAlias(name: R4HumanName): boolean {
-  for (const part of [name.family ?? '', ...(name.given ?? [])])
-    for (const token of tokensOf(part)) if (TRAUMA_ALIAS_WORDS.has(token)) return true;
-  return false;
+/** The words of the family name and of the given names, each part without its honorifics. */
+function nameWords(name: R4HumanName): string[] {
+  return [
+    ...stripHonorifics(tokensOf(name.family ?? '')),
+    ...stripHonorifics((name.given ?? []).flatMap((part) => tokensOf(part))),
+  ];
 }
+
+const isTraumaAlias = (words: readonly string[]): boolean => words.some((word) => TRAUMA_ALIAS_WORDS.has(word));
 
 /** An alias whose every part is missing for matching: placeholder words with designators, or a trauma alias. */
 function isWholeNameAlias(name: R4HumanName): boolean {
-  return isPlaceholderWithDesignators(name) || isTraumaAlias(name);
+  const words = nameWords(name);
+  return isTraumaAlias(words) || isPlaceholderWithDesignators(words);
 }
 
 /** True when the normalised given name and family name (no middle names) are an unidentified patient's alias. */
@@ -243,8 +244,12 @@ function hasContent(name: R4HumanName): boolean {
  * in common. Once the patient is identified, the source sends the real name, and that is matched on.
  */
 export function matchedUnderTraumaAlias(names: readonly R4HumanName[] | undefined): boolean {
-  if (names === undefined || selectCurrentName(names) !== undefined) return false;
-  return names.some((name) => (name.use === undefined || !NOT_CURRENT.has(name.use)) && isTraumaAlias(name));
+  // The alias first: almost no record has one, and choosing the current name normalises every name again.
+  if (names === undefined) return false;
+  const alias = names.some(
+    (name) => (name.use === undefined || !NOT_CURRENT.has(name.use)) && isTraumaAlias(nameWords(name)),
+  );
+  return alias && selectCurrentName(names) === undefined;
 }
 
 /**
