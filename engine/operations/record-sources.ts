@@ -1,7 +1,7 @@
 /** records/sources: the source systems the tenant's records came from (contract/identity-history.ts). */
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import type { EngineEnv } from '../env.ts';
-import { recordSources as readRecordSources } from '../store/records.ts';
+import { sourceSystemsOf } from '../store/source-systems.ts';
 import { requireTenant } from '../store/tenants.ts';
 
 export function recordSources(
@@ -11,5 +11,5 @@ export function recordSources(
 ): OperationOutput<'records/sources'> {
   const { store } = env;
   requireTenant(store, ctx.tenantId);
-  return { sources: store.read(() => readRecordSources(store, ctx.tenantId)) };
+  return { sources: store.read(() => sourceSystemsOf(store, 'source_record', ctx.tenantId)) };
 }

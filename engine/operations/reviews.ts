@@ -22,10 +22,10 @@ import {
   recordDecision,
   rememberDistinct,
   reviewCase,
-  reviewCaseSources,
   type ReviewCaseRow,
 } from '../store/reviews.ts';
 import { storedTermFrequencies } from '../store/term-frequency.ts';
+import { sourceSystemsOf } from '../store/source-systems.ts';
 import { requireTenant } from '../store/tenants.ts';
 import { createScorer, type PairOutcome, type Scorer } from '../scoring/scorer.ts';
 import { isStronger } from '../scoring/stronger-outcome.ts';
@@ -141,7 +141,7 @@ export function listReviews(
     const active = rows.some((row) => row.kind === 'LinkQuality') ? activeScorer(env.store, ctx.tenantId) : null;
     return {
       total,
-      sources: reviewCaseSources(env.store, ctx.tenantId),
+      sources: sourceSystemsOf(env.store, 'review_case', ctx.tenantId),
       rows: rows.map((row) => {
         if (row.kind !== 'LinkQuality' || active === null) return { ...publicCase(row), flags: null };
         const records = recordsOfIdentity(env.store, ctx.tenantId, row.leftIdentityId);

@@ -315,26 +315,3 @@ export function countRecords(store: Store, tenantId: string): number {
   return (store.statement('SELECT COUNT(*) AS n FROM source_record WHERE tenant_id = ?').get(tenantId) as { n: number })
     .n;
 }
-
-/**
- * The source systems the tenant's records came from, each once, in code-unit order. Read one index search per source
- * (a recursive skip scan of the (tenant_id, source_system, local_id) key), so the cost follows the number of sources,
- * not of records.
- */
-export function recordSources(store: Store, tenantId: string): string[] {
-  // Sorted here: PostgreSQL's collation may order names otherwise than SQLite's bytes.
-  return (
-    store
-      .statement(
-        `WITH RECURSIVE source (name) AS (
-           SELECT min(source_system) FROM source_record WHERE tenant_id = ?
-           UNION ALL
-           SELECT (SELECT min(source_system) FROM source_record WHERE tenant_id = ? AND source_system > source.name)
-           FROM source WHERE source.name IS NOT NULL
-         )
-         SELECT name FROM source WHERE name IS NOT NULL`,
-      )
-      .pluck()
-      .all(tenantId, tenantId) as string[]
-  ).sort();
-}

@@ -281,30 +281,6 @@ function filterSql(filter: ReviewFilter): { where: string; args: (string | numbe
 }
 
 /**
- * The source systems the tenant's review cases name (the source of the record that opened an ingestion case),
- * ascending by UTF-16 code units on both stores: what the list's source filter can name, whether or not the profile
- * lists them. One index step per source (review_case_by_source), however many cases there are.
- */
-export function reviewCaseSources(store: Store, tenantId: string): string[] {
-  // Sorted here: PostgreSQL's collation may order names otherwise than SQLite's bytes.
-  return (
-    store
-      .statement(
-        `WITH RECURSIVE source (name) AS (
-           SELECT min(source_system) FROM review_case WHERE tenant_id = ? AND source_system IS NOT NULL
-           UNION ALL
-           SELECT (SELECT min(source_system) FROM review_case
-                   WHERE tenant_id = ? AND source_system IS NOT NULL AND source_system > source.name)
-           FROM source WHERE source.name IS NOT NULL
-         )
-         SELECT name FROM source WHERE name IS NOT NULL`,
-      )
-      .pluck()
-      .all(tenantId, tenantId) as string[]
-  ).sort();
-}
-
-/**
  * One page of the tenant's cases matching the filter, and how many match in all. The page is chosen and counted on
  * review_case alone (its filters and orders name only its own columns); only the page's rows join their identities and
  * decisions, so a page of a queue of 250,000 cases sorts case rows rather than joined ones.
