@@ -125,7 +125,8 @@ function aliasBirthDate(patient: R4Patient, warned: readonly ErrorIssue[]): Erro
   return [
     {
       path: 'birthDate',
-      message: "is given beside a trauma alias (often the day of arrival), not the patient's own; ignored for matching",
+      message:
+        "is given beside a trauma or disaster alias (often the day of arrival), not the patient's own; ignored for matching",
     },
   ];
 }

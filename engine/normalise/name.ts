@@ -86,9 +86,21 @@ function isPlaceholderWithDesignators(words: readonly string[]): boolean {
  * number), never the person's, and the birth date beside it is often the day of arrival: two patients under one alias
  * that day agree on every name part and the birth date, and were linked at a score of 1. With one of these words
  * anywhere in the family or given names, both parts are missing for matching, as John Doe's are. Not a name anyone
- * bears.
+ * bears. A mass-casualty incident's aliases work the same way, many at once ("Disaster 001", "MCI, Alpha",
+ * "ZZ-MCI Bravo"): a hospital's disaster plan names its unidentified arrivals from a list or a running number.
+ * "MCI" counts only written as one word: "M.C.I." is a person's initials, and normalises to three words.
  */
-const TRAUMA_ALIAS_WORDS: ReadonlySet<string> = new Set(['trauma', 'zztrauma', 'zzztrauma', 'traumaalias']);
+const TRAUMA_ALIAS_WORDS: ReadonlySet<string> = new Set([
+  'trauma',
+  'zztrauma',
+  'zzztrauma',
+  'traumaalias',
+  'disaster',
+  'zzdisaster',
+  'mci',
+  'zzmci',
+  'masscasualty',
+]);
 
 /** The words of the family name and of the given names, each part without its honorifics. */
 function nameWords(name: R4HumanName): string[] {

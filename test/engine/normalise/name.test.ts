@@ -109,6 +109,11 @@ describe('placeholder names', () => {
       ['Trauma', 'Zebra'],
       ['Charlie', 'ZZ-Trauma'],
       ['Unknown Trauma', undefined],
+      // A mass-casualty incident's aliases.
+      ['001', 'Disaster'],
+      ['Alpha', 'MCI'],
+      ['Bravo', 'ZZ-MCI'],
+      ['Patient 7', 'ZZDisaster'],
     ] as const) {
       const name: R4HumanName = { use: 'official', ...(family === undefined ? {} : { family }), given: [given] };
       expect(placeholderParts([name]), `${given} ${family}`).toEqual(
@@ -132,6 +137,9 @@ describe('placeholder names', () => {
     // Only the whole word: names that begin with it are people's.
     expect(placeholderParts([{ family: 'Traumann', given: ['Greta'] }])).toEqual([]);
     expect(selectCurrentName([{ family: 'Traumann', given: ['Greta'] }])?.family).toBe('Traumann');
+    // A mass-casualty alias is MCI as one word; M.C.I. is a person's initials.
+    expect(matchedUnderTraumaAlias([{ family: 'MCI', given: ['Delta'] }])).toBe(true);
+    expect(placeholderParts([{ family: 'Okafor', given: ['M.C.I.'] }])).toEqual([]);
   });
 });
 

@@ -68,7 +68,7 @@ describe('unidentified patients with placeholder names and birth dates', () => {
         {
           path: 'birthDate',
           message:
-            "is given beside a trauma alias (often the day of arrival), not the patient's own; ignored for matching",
+            "is given beside a trauma or disaster alias (often the day of arrival), not the patient's own; ignored for matching",
         },
         { path: 'name.family', message: 'is a placeholder for an unknown name; ignored for matching' },
         { path: 'name.given', message: 'is a placeholder for an unknown name; ignored for matching' },
