@@ -30,6 +30,7 @@ import {
 import { jaroWinkler } from '../comparators/jaro-winkler.ts';
 import { middleNamesDisagree } from '../comparators/middle-names.ts';
 import { firstSoundsDiffer } from '../comparators/first-sound.ts';
+import { namesOfTwoSexes } from '../comparators/names-of-two-sexes.ts';
 import { oneNameWithinTheOther } from '../comparators/compound-name.ts';
 import { goesByMiddleName } from '../comparators/middle-name-as-given.ts';
 import { BIRTH_DATE_PAIR_SIMILARITY, birthDateLevelOf } from '../comparators/first-of-january.ts';
@@ -93,6 +94,12 @@ export interface FieldScratch {
    */
   birthDatesADayApart: boolean;
   /**
+   * True when the given names agree Strong (not Exact) and are one name's forms for a boy and for a girl (Daniel and
+   * Danielle, Paul and Paula: comparators/names-of-two-sexes.ts), not nicknames of one name in the profile's
+   * dictionaries. Without a sex on both records the twin hold reads it (scorer.ts possibleTwin).
+   */
+  givenNamesOfTwoSexes: boolean;
+  /**
    * What a Fellegi-Sunter score added to the model's prior log-odds for the registry's size (fellegi-sunter.ts
    * priorAdjustment); 0 when nothing was added.
    */
@@ -110,6 +117,7 @@ export const NEWBORN_NAME_FLAG = 8;
 export const MULTIPLE_BIRTH_FLAG = 16;
 export const INITIAL_GIVEN_NAME_FLAG = 32;
 export const BIRTH_DATES_A_DAY_APART_FLAG = 64;
+export const GIVEN_NAMES_OF_TWO_SEXES_FLAG = 128;
 
 /** The scratch's flags as one number: what a table of pairs stores to score a pair again as the live scorer does. */
 export function pairFlags(scratch: FieldScratch): number {
@@ -120,7 +128,8 @@ export function pairFlags(scratch: FieldScratch): number {
     (scratch.newbornName ? NEWBORN_NAME_FLAG : 0) |
     (scratch.multipleBirth ? MULTIPLE_BIRTH_FLAG : 0) |
     (scratch.initialGivenName ? INITIAL_GIVEN_NAME_FLAG : 0) |
-    (scratch.birthDatesADayApart ? BIRTH_DATES_A_DAY_APART_FLAG : 0)
+    (scratch.birthDatesADayApart ? BIRTH_DATES_A_DAY_APART_FLAG : 0) |
+    (scratch.givenNamesOfTwoSexes ? GIVEN_NAMES_OF_TWO_SEXES_FLAG : 0)
   );
 }
 
@@ -141,6 +150,7 @@ export function newScratch(): FieldScratch {
     initialGivenName: false,
     multipleBirth: false,
     birthDatesADayApart: false,
+    givenNamesOfTwoSexes: false,
     priorAdjustment: 0,
   };
 }
@@ -355,6 +365,7 @@ function compareNameParts(a: PreparedRecord, b: PreparedRecord, sets: NameSets, 
       setName(out, 0, familyCrossed);
       setName(out, 1, givenCrossed);
       out.twoGivenNamesAlike = false;
+      out.givenNamesOfTwoSexes = false;
       return;
     }
   }
@@ -362,15 +373,19 @@ function compareNameParts(a: PreparedRecord, b: PreparedRecord, sets: NameSets, 
   setName(out, 1, given);
   // Why the given name is missing, in the evidence: a newborn's placeholder is not a name to compare.
   if (out.newbornName) out.level[1] = 'newborn-placeholder';
-  out.twoGivenNamesAlike =
+  const strongNotExact =
     given !== null &&
     a.given !== null &&
     b.given !== null &&
     given.similarity >= BAND_FLOORS.Strong &&
     given.similarity < BAND_FLOORS.Exact &&
-    given.level === undefined &&
+    given.level === undefined;
+  out.twoGivenNamesAlike =
+    strongNotExact &&
     ((given.comparator === 'Phonetic' && distinctNames(a.given, b.given, sets.given)) ||
       (firstSoundsDiffer(a.given, b.given) && !nicknamesOfOneName(a.given, b.given, sets.given)));
+  out.givenNamesOfTwoSexes =
+    strongNotExact && namesOfTwoSexes(a.given.text, b.given.text) && !nicknamesOfOneName(a.given, b.given, sets.given);
 }
 
 /**
@@ -393,6 +408,7 @@ function givenNamesDiffer(out: FieldScratch, level: string): void {
   out.similarity[1] = 0;
   out.level[1] = level;
   out.twoGivenNamesAlike = false;
+  out.givenNamesOfTwoSexes = false;
 }
 
 /**

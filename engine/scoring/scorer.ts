@@ -35,6 +35,7 @@ import {
   MULTIPLE_BIRTH_FLAG,
   INITIAL_GIVEN_NAME_FLAG,
   BIRTH_DATES_A_DAY_APART_FLAG,
+  GIVEN_NAMES_OF_TWO_SEXES_FLAG,
   PERSONAL_IDENTIFIER_FLAG,
   TWO_GIVEN_NAMES_ALIKE_FLAG,
   type FieldScratch,
@@ -107,6 +108,11 @@ export interface TwinHints {
    * agrees (the caller passes false then).
    */
   readonly middleNamesDisagree?: boolean;
+  /**
+   * The given names agree Strong and are one name's forms for a boy and a girl (Daniel and Danielle), and no
+   * personal identifier agrees (the caller passes false then).
+   */
+  readonly givenNamesOfTwoSexes?: boolean;
 }
 
 /**
@@ -172,7 +178,11 @@ export interface TwinHints {
  *    conflict whatever the address cost 1,364 review cases, an upper bound on this hold's, which takes a subset of them.
  *  - No sex recorded on one side: not held. Such data cannot tell a twin from a replaced given name (a common
  *    error between records of one person, Christen 2012 §2), and holding every such pair would send the
- *    true pairs of every source without a sex field to review.
+ *    true pairs of every source without a sex field to review. Except given names that are one name's forms for a
+ *    boy and a girl (`givenNamesOfTwoSexes`: Daniel and Danielle, Paul and Paula, Antonio and Antonia;
+ *    comparators/names-of-two-sexes.ts), with the birth dates agreeing at least Strong or one missing, unless a
+ *    personal identifier agrees: they stand in for the missing sex. Boy and girl twins so named at one home, from a
+ *    source without a sex field, were linked at a score of 1 (test/engine/scoring/scorer.test.ts).
  *  - A newborn's placeholder given names on either record (`newbornName`: "Baby Boy", "Twin A",
  *    normalise/newborn-name.ts), compared as missing: held whenever the family names and birth dates agree as
  *    above, whatever the sexes, and whatever personal identifier agrees: a newborn's record carries its mother's
@@ -201,7 +211,7 @@ export function possibleTwin(similarity: Float64Array, hints: TwinHints = {}): b
   const givenNotExact = given < BAND_FLOORS.Exact || givenMissing || middleNamesDisagree;
   if (multipleBirth && !(birthDate < BAND_FLOORS.Strong) && givenNotExact) return true;
   const sex = similarity[SEX] ?? Number.NaN;
-  if (Number.isNaN(sex)) return false;
+  if (Number.isNaN(sex)) return hints.givenNamesOfTwoSexes === true && !(birthDate < BAND_FLOORS.Strong);
   // Twins of opposite sex are often given names a letter or two apart (Daniel and Danielle, Francis and Frances,
   // Jo and Joe), which agree Strong. A Strong given name with another recorded sex is such a pair far more often than
   // one person whose name was mistyped and whose sex was miscoded in the same record; with a birth date a keying error
@@ -317,6 +327,7 @@ export function scoreLimit(similarity: Float64Array, flags = 0): ScoreLimit | un
   const multipleBirth = (flags & MULTIPLE_BIRTH_FLAG) !== 0;
   const initialGivenName = (flags & INITIAL_GIVEN_NAME_FLAG) !== 0;
   const birthDatesADayApart = (flags & BIRTH_DATES_A_DAY_APART_FLAG) !== 0;
+  const givenNamesOfTwoSexes = (flags & GIVEN_NAMES_OF_TWO_SEXES_FLAG) !== 0;
   const middleConflict = middleNameConflict(similarity, middleNamesDisagree, identifierAgrees);
   const hints = {
     twoGivenNamesAlike: twoGivenNamesAlike && !identifierAgrees,
@@ -326,6 +337,7 @@ export function scoreLimit(similarity: Float64Array, flags = 0): ScoreLimit | un
     birthDatesADayApart,
     // At one home, where the middle-name rule lets them through; elsewhere it holds them under its own name.
     middleNamesDisagree: middleNamesDisagree && !identifierAgrees && !middleConflict,
+    givenNamesOfTwoSexes: givenNamesOfTwoSexes && !identifierAgrees,
   };
   if (possibleTwin(similarity, hints)) return 'PossibleTwin';
   if (identifierAgrees && sharedIdentifier(similarity, newbornName)) return 'SharedIdentifier';

@@ -112,7 +112,8 @@ export function newbornTwins(pairs: number): string {
   );
 }
 
-type TwinNames = readonly (readonly [string, string, 'male' | 'female'])[];
+/** Twins' given names and sex (null: the source sends none). */
+type TwinNames = readonly (readonly [string, string, 'male' | 'female' | null])[];
 
 /** Same-sex twins named a letter apart. */
 export const LETTER_APART_TWINS: TwinNames = [
@@ -132,6 +133,16 @@ export const RHYMING_TWINS: TwinNames = [
   ['Ryan', 'Bryan', 'male'],
   ['Anna', 'Hanna', 'female'],
   ['Madison', 'Addison', 'female'],
+];
+
+/** Twins of opposite sex named by one name's forms for a boy and a girl (comparators/names-of-two-sexes.ts), from a source that sends no sex. */
+export const BOY_AND_GIRL_TWINS: TwinNames = [
+  ['Daniel', 'Danielle', null],
+  ['Paul', 'Paula', null],
+  ['Antonio', 'Antonia', null],
+  ['Francis', 'Frances', null],
+  ['Louis', 'Louise', null],
+  ['Alexander', 'Alexandra', null],
 ];
 
 /**
@@ -156,7 +167,7 @@ export function namedTwins(
         id: `tw-${String(i)}`,
         identifier: [{ system: 'urn:mpi-demo:st-marys-hospital:mrn', value: `TW${String(i).padStart(5, '0')}` }],
         name: [{ use: 'official', family: FAMILIES[pair % FAMILIES.length], given: [second === 0 ? first : other] }],
-        gender,
+        ...(gender === null ? {} : { gender }),
         birthDate: `2018-${String(1 + (pair % 11)).padStart(2, '0')}-${String(1 + (pair % 27) + (acrossMidnight ? second : 0)).padStart(2, '0')}`,
         ...(orders ? { multipleBirthInteger: 1 + second } : {}),
         telecom: [{ system: 'phone', value: `(204) 555-${String(2000 + pair)}` }],

@@ -117,7 +117,10 @@ describe('FEBRL quality after calibration', () => {
     // 2026-12-04: a record without a given or family name that would have linked a record its identity's named records
     // disagree with is asked about (judged-member.ts, BareRecord): 38.8 reviews per 1,000, 180 of the 194 joining a
     // true pair (6 more cases, 4 of them joining one); auto-links unchanged.
-    expect((1000 * run.population.reviewCases) / run.population.records).toBeLessThanOrEqual(39);
+    // 2026-12-05: a boy's and a girl's form of one given name (Michael and Michaela) without a recorded sex is held as
+    // possible twins (comparators/names-of-two-sexes.ts): 39.6 reviews per 1,000, 184 of the 198 joining a true pair
+    // (4 more cases, each joining one; 6 fewer true record pairs linked, precision unchanged).
+    expect((1000 * run.population.reviewCases) / run.population.records).toBeLessThanOrEqual(40);
     expect(run.population.reviewCasesJoiningTruePair / run.population.reviewCases).toBeGreaterThanOrEqual(0.9);
     engine.close();
   }, 240_000);

@@ -158,7 +158,8 @@ describe('the score waterfall', () => {
         'middle names at one home (Maria Fernanda and Maria José), with a sex on both records; a newborn’s ' +
         'placeholder ' +
         '(Baby Boy, Twin A) on one of them; or given names that differ at all (Jayden and Jaydon) when both records ' +
-        'say a multiple birth. Possible twins or household members of one age; shared contact details ' +
+        'say a multiple birth; or, with a sex missing on either record, a boy’s and a girl’s form of one given name ' +
+        '(Daniel and Danielle, Paul and Paula). Possible twins or household members of one age; shared contact details ' +
         'and family numbers do not tell them apart, so the score is held to the Probable threshold (0.5): such a ' +
         'pair may go to review but is never linked automatically.',
     );

@@ -279,3 +279,45 @@ describe('twins of opposite sex (scorer.ts possibleTwin)', () => {
     expect(outcome(brother, { ...brother, sex: 'female' }).limitedBy).toBeUndefined();
   });
 });
+
+describe("a boy's and a girl's form of one given name without a recorded sex (scorer.ts possibleTwin)", () => {
+  const SSN = 'urn:ssn';
+  const scorer = createScorer(profile({ PersonalIdentifierSystems: [SSN] }));
+  const outcome = (a: MatchFields, b: MatchFields) => scorer.explain(scorer.prepare(a), scorer.prepare(b));
+  const brother: MatchFields = { ...base, givenName: 'daniel', sex: null };
+
+  it('holds them to review when either record lacks a sex, whatever the household shares', () => {
+    for (const [given, sex] of [
+      ['danielle', null],
+      ['danielle', 'female'],
+      ['paula', null],
+    ] as const) {
+      const boy = given === 'paula' ? { ...brother, givenName: 'paul' } : brother;
+      expect(outcome(boy, { ...boy, givenName: given, sex }), `${boy.givenName} ${given} ${sex}`).toMatchObject({
+        decision: 'probable',
+        limitedBy: 'PossibleTwin',
+        score: 0.5,
+      });
+    }
+    // A birth date a keying error apart, or missing on one side, still leaves twins possible.
+    expect(outcome(brother, { ...brother, givenName: 'danielle', birthDate: '1984-03-18' }).limitedBy).toBe(
+      'PossibleTwin',
+    );
+    expect(outcome(brother, { ...brother, givenName: 'danielle', birthDate: null }).limitedBy).toBe('PossibleTwin');
+  });
+
+  it('leaves them to the model under one recorded sex, another birth date, or a personal identifier that agrees', () => {
+    const sister = { ...brother, givenName: 'danielle' };
+    expect(outcome({ ...brother, sex: 'female' }, { ...sister, sex: 'female' })).toMatchObject({ decision: 'certain' });
+    expect(outcome(brother, { ...sister, birthDate: '1991-08-02' }).limitedBy).toBeUndefined();
+    const id: Partial<MatchFields> = { identifiers: [{ system: SSN, value: '123456789' }] };
+    expect(outcome({ ...brother, ...id }, { ...sister, ...id })).toMatchObject({ decision: 'certain' });
+  });
+
+  it('leaves a dropped last letter and two spellings of one name to the model', () => {
+    const sophie = { ...brother, givenName: 'sophie' };
+    expect(outcome(sophie, { ...sophie, givenName: 'sophi' })).toMatchObject({ decision: 'certain' });
+    const isabel = { ...brother, givenName: 'isabel' };
+    expect(outcome(isabel, { ...isabel, givenName: 'isabelle' })).toMatchObject({ decision: 'certain' });
+  });
+});
