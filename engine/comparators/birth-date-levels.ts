@@ -10,7 +10,7 @@
  * on either side of it. 3 and 4 March were one keyed digit apart (Strong) but 9 and 10 March, 28 February and 1 March,
  * 30 April and 1 May were Partial: a shifted source's pair was held for review at one home and left below Probable
  * (0.005) elsewhere, by where the day fell. Every such pair is now `one-day`, 3 and 4 March too, so the twin hold can
- * tell twins born either side of midnight (scorer.ts possibleTwin). Across a year's end (31 December and 1 January)
+ * tell twins born either side of midnight (scoring/possible-twin.ts). Across a year's end (31 December and 1 January)
  * stays within a year: a 1 January is where a date of unknown day is written (first-of-january.ts), so the year may be
  * all it says.
  *

@@ -6,7 +6,7 @@
  * Yannakoudakis and Fawthrop 1983, "The rules of spelling errors", Information Processing & Management 19(2); the
  * reason Jaro-Winkler rewards an agreeing start; the synthetic generator puts one typo in ten there). Among pairs of
  * one family name, birth date, sex and home whose given names differ so, one person's slip is then no likelier than
- * twins, so the twin hold reads it (scorer.ts possibleTwin): a review, not a link.
+ * twins, so the twin hold reads it (scoring/possible-twin.ts): a review, not a link.
  *
  * The first sounds differ when the first letters differ and so do the first letters of every pair of their Double
  * Metaphone codes (comparators/phonetic.ts): a spelling of one sound is one name (Catherine and Katherine K, Philip and

@@ -4,7 +4,7 @@
  * opposite sex so, and such names agree Strong by spelling (Jaro-Winkler 0.90 to 0.98), so a boy and a girl of one
  * birth date at one home, from a source that sends no sex, were linked automatically at a score of 1. With a sex on
  * both records the twin hold already catches them (another sex, given names below Exact); without one, it reads this
- * (scorer.ts possibleTwin): a review, not a link.
+ * (scoring/possible-twin.ts): a review, not a link.
  *
  * Two tests, both needed:
  *  - The form: the names share a stem of at least three letters and end in one of the pairs of endings below (a

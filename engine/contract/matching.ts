@@ -67,6 +67,25 @@ export const ScoreLimitSchema = z.enum([
 ]);
 export type ScoreLimit = z.infer<typeof ScoreLimitSchema>;
 
+/**
+ * Which case of the twin rule held a pair (limitedBy `PossibleTwin`; scoring/possible-twin.ts): a newborn's placeholder
+ * given names; both records of a multiple birth; another recorded sex; without a sex, a boy's and a girl's form of one
+ * given name; given names alike only by sound or but for their first sound; a given name missing, or an initial alone,
+ * on one record; another given name; the same given name with middle names that name two people.
+ */
+export const TwinReasonSchema = z.enum([
+  'newborn-placeholder',
+  'multiple-birth',
+  'another-sex',
+  'names-of-two-sexes',
+  'names-alike',
+  'given-name-missing',
+  'initial-alone',
+  'another-given-name',
+  'middle-names',
+]);
+export type TwinReason = z.infer<typeof TwinReasonSchema>;
+
 export const MatchResultSchema = z.object({
   score: z.number().min(0).max(1),
   scoreMethod: ScoreMethodSchema,
@@ -83,7 +102,8 @@ export const MatchResultSchema = z.object({
    * given name (or one that only sounds alike or differs in its first sound and no personal identifier agrees, or
    * none or an initial alone on one record with the birth dates compared), both records carrying a sex (twins or
    * household members of one age, whatever contact details or non-trusted identifiers agree), or a newborn's
-   * placeholder given names on either record ("Baby Boy", "Twin A") whatever the sexes; `SharedIdentifier`, a personal
+   * placeholder given names on either record ("Baby Boy", "Twin A") whatever the sexes, or, without a sex on both
+   * records, a boy's and a girl's form of one given name (Daniel and Danielle; which case: twinReason); `SharedIdentifier`, a personal
    * identifier agrees but the given names and birth dates both disagree, a sex on both records (a number copied onto a
    * relative's record); `BirthDateConflict`, birth dates within a year but beyond a keying error; `MiddleNameConflict`,
    * both records carry middle names and none of one's can be one of the other's (no address line, phone or personal
@@ -93,6 +113,8 @@ export const MatchResultSchema = z.object({
   limitedBy: ScoreLimitSchema.optional(),
   /** Present with limitedBy: the score method's score before the rule held it (above the Probable threshold). */
   heldFrom: z.number().min(0).max(1).optional(),
+  /** Present with limitedBy `PossibleTwin` in an explanation: which case of the twin rule held the pair. */
+  twinReason: TwinReasonSchema.optional(),
   /**
    * Fellegi-Sunter: what the score added to the model's prior log-odds for the registry's size (negative: a model
    * whose prior was set for a smaller registry, its priorRecords); absent when nothing was added.

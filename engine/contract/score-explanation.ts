@@ -18,7 +18,7 @@
  * the score method, and without name evidence the score is held to at most Thresholds.Probable.
  */
 import { z } from 'zod';
-import type { FieldEvidence, ScoreLimit } from './matching.ts';
+import type { FieldEvidence, ScoreLimit, TwinReason } from './matching.ts';
 import { ScoreMethodSchema } from './matching.ts';
 
 /** What a waterfall needs beside the evidence: the constant terms of the scorer's formula. */
@@ -38,6 +38,8 @@ export interface ScoredEvidence {
   readonly score: number;
   readonly decidedBy: 'trusted-identifier' | 'hard-conflict' | 'score';
   readonly limitedBy?: ScoreLimit | undefined;
+  /** With limitedBy `PossibleTwin`: which case of the twin rule held the pair (MatchResult.twinReason). */
+  readonly twinReason?: TwinReason | undefined;
   /** Fellegi-Sunter: the prior lowered for the registry's size (MatchResult.priorAdjustment). */
   readonly priorAdjustment?: number | undefined;
   readonly evidence: readonly FieldEvidence[];
@@ -86,7 +88,7 @@ function logistic(logOdds: number): number {
  * decided first, or a rule held the score to Probable (`probable`, the threshold). Null when the fields decide.
  */
 export function scoreRuleText(
-  result: Pick<ScoredEvidence, 'decidedBy' | 'limitedBy'>,
+  result: Pick<ScoredEvidence, 'decidedBy' | 'limitedBy' | 'twinReason'>,
   probable: number,
 ): string | null {
   if (result.decidedBy === 'trusted-identifier')
@@ -94,7 +96,11 @@ export function scoreRuleText(
   if (result.decidedBy === 'hard-conflict')
     return 'A hard-conflict rule fired: the pair is no match (score 0) before any field is weighed.';
   if (result.limitedBy === undefined) return null;
-  return `${LIMIT_TEXT[result.limitedBy].why}, so the score is held to the Probable threshold (${String(probable)}): such a pair may go to review but is never linked automatically.`;
+  const why =
+    result.limitedBy === 'PossibleTwin' && result.twinReason !== undefined
+      ? `${TWIN_REASON_TEXT[result.twinReason]}; shared contact details and family numbers do not tell twins apart`
+      : LIMIT_TEXT[result.limitedBy].why;
+  return `${why}, so the score is held to the Probable threshold (${String(probable)}): such a pair may go to review but is never linked automatically.`;
 }
 
 function precedence(
@@ -170,6 +176,31 @@ export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { name: string; why: string
       'one identity’s record that agrees best carries no given name (or no family name), and none of that identity’s records that carry one agrees with the other record’s',
     why: 'One identity’s record that agrees best carries no given name (or no family name), so it agrees with everyone of its family name (or given name) and birth date, spouses and twins alike. That identity’s records that do carry the name all name another person: the record without the name part may belong to either person, and nothing was linked through it. Decide on the named records of both identities, check the record without the name part at its source, and say in the reason whose it is, for your organisation’s process to move it if needed',
   },
+};
+
+/**
+ * Why the twin rule held this pair, case by case (MatchResult.twinReason; scoring/possible-twin.ts): what the console
+ * and the CLI say in place of the rule's every case.
+ */
+export const TWIN_REASON_TEXT: Readonly<Record<TwinReason, string>> = {
+  'newborn-placeholder':
+    'A newborn’s placeholder given name (Baby Boy, Twin A) is on one record or both, and the family name and birth date agree: newborn twins are registered so before they are named, and one baby’s two records look the same',
+  'multiple-birth':
+    'Both records say one of a multiple birth, the family name and birth date agree, and the given names are not the same: two twins are as likely as one twin’s typo',
+  'another-sex':
+    'The records carry another sex, the family name agrees and the birth dates agree or are a keying error apart, and the given names are not the same: twins of opposite sex are often named a letter or two apart (Daniel and Danielle)',
+  'names-of-two-sexes':
+    'The given names are a boy’s and a girl’s form of one name (Daniel and Danielle, Paul and Paula), the family name and birth date agree, and one of the records has no sex to tell them apart: they may be twins of opposite sex',
+  'names-alike':
+    'The given names only sound alike (Anais and Janis) or differ in their first sound (Emma and Gemma), and the family name, sex and birth date agree (or the dates are a day apart, as for twins born either side of midnight): parents name twins so',
+  'given-name-missing':
+    'One of the records has no given name, and the family name, sex and birth date agree: it could be either twin’s record',
+  'initial-alone':
+    'One of the records gives an initial alone (J), which agrees with every name of its letter, and the family name, sex and birth date agree: it could be either twin’s record',
+  'another-given-name':
+    'The given names are different, and the family name, sex and birth date agree: twins and household members of one age share a family name, a birth date and a home',
+  'middle-names':
+    'The first given name agrees but the middle names name two people (Maria Fernanda and Maria José), at one home, with the same family name, sex and birth date: twins of compound given names share the first',
 };
 
 /** A score limit as the CLI states it: 'PossibleTwin (same family name …: at most probable; held from 0.991128)'. */

@@ -7,7 +7,7 @@
  *
  * Given names made only of these words, with at least one that names a newborn (not a designator alone, so "A" or
  * "B" stays an initial), are such a placeholder. The scorer compares them as a missing given name and holds the pair
- * at Probable whenever the family names and birth dates agree (scoring/scorer.ts possibleTwin): twins and one baby's
+ * at Probable whenever the family names and birth dates agree (scoring/possible-twin.ts): twins and one baby's
  * two records look alike, and only a reviewer, or an identifier, tells them apart. The list keeps to words that are
  * not given as a person's name; "Bo" and "Babe", which are, stay off it, and a designator ("Male", "A") counts only
  * beside a word naming a newborn, or a sex beside which of twins ("Female A").

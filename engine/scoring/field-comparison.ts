@@ -67,7 +67,7 @@ export interface FieldScratch {
    * dictionaries: they agree only by sound (the phonetic comparator beat every other the profile lists) and are more
    * than one keying error apart (anais and janis, john and joannie; not neil and neal), or their first sounds differ
    * (comparators/first-sound.ts: emma and gemma, mason and jason), as names parents give twins do more often than a
-   * clerk's slip. The twin hold reads it (scorer.ts possibleTwin).
+   * clerk's slip. The twin hold reads it (possible-twin.ts).
    */
   twoGivenNamesAlike: boolean;
   /**
@@ -85,18 +85,18 @@ export interface FieldScratch {
   initialGivenName: boolean;
   /**
    * True when both records say one of a multiple birth (MatchFields.multipleBirth) and their birth orders do not say
-   * they are one (both known and equal): the twin hold reads it (scorer.ts possibleTwin).
+   * they are one (both known and equal): the twin hold reads it (possible-twin.ts).
    */
   multipleBirth: boolean;
   /**
    * True when the birth dates are a day apart in one year (level `one-day`, birth-date-levels.ts): one source's shifted
-   * date, or twins born either side of midnight. The twin hold reads it (scorer.ts possibleTwin).
+   * date, or twins born either side of midnight. The twin hold reads it (possible-twin.ts).
    */
   birthDatesADayApart: boolean;
   /**
    * True when the given names agree Strong (not Exact) and are one name's forms for a boy and for a girl (Daniel and
    * Danielle, Paul and Paula: comparators/names-of-two-sexes.ts), not nicknames of one name in the profile's
-   * dictionaries. Without a sex on both records the twin hold reads it (scorer.ts possibleTwin).
+   * dictionaries. Without a sex on both records the twin hold reads it (possible-twin.ts).
    */
   givenNamesOfTwoSexes: boolean;
   /**
@@ -414,11 +414,11 @@ function givenNamesDiffer(out: FieldScratch, level: string): void {
 /**
  * Two of one multiple birth: both records carry a birth order (FHIR multipleBirthInteger) and the orders differ. The
  * records are then two people whatever their given names say: same-sex twins are often named a letter apart (Jayden
- * and Jaydon), which agrees Strong and which the twin rule leaves to the model (scorer.ts possibleTwin), so such twins
+ * and Jaydon), which agrees Strong and which the twin rule leaves to the model (possible-twin.ts), so such twins
  * at one address were linked automatically. A compared given name counts as Different (level
  * `birth-order-differs`), so the twin rule holds the pair for review, and the household's fields count for nothing
  * (household-evidence.ts). An order on one record only says nothing: most sources never send it. Both records of a
- * multiple birth without two orders that settle it (`multipleBirth`): the twin hold reads that (scorer.ts possibleTwin).
+ * multiple birth without two orders that settle it (`multipleBirth`): the twin hold reads that (possible-twin.ts).
  */
 function markMultipleBirths(a: PreparedRecord, b: PreparedRecord, out: FieldScratch): void {
   const left = a.fields.birthOrder;

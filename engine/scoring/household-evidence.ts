@@ -96,7 +96,7 @@ function tellsApart(similarity: Float64Array, field: number): boolean {
  * would have linked them, the family name and the household's address counting beside it. Only a trusted
  * identifier, which decides before any score, links such a pair.
  *
- * Without a sex on both records it does not hold, as the twin rule does not (scorer.ts possibleTwin): an extract
+ * Without a sex on both records it does not hold, as the twin rule does not (possible-twin.ts): an extract
  * without it cannot tell a relative from a record whose given name was replaced and birth date corrupted, and FEBRL,
  * which has no sex field and no shared numbers, would send 20 of FEBRL 4's true pairs to review (auto-link F1 0.9963
  * -> 0.9943; 0.0023 of the calibrated model's). Measured with the sex (the quality suite, default profile): the

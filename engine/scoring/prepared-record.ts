@@ -52,7 +52,7 @@ export interface PreparedRecord {
   readonly given: PreparedName | null;
   /**
    * The given names are a newborn's placeholder ("Baby Boy", "Twin A": normalise/newborn-name.ts): compared as
-   * missing, with given and middle names null here, and the pair held for review (scorer.ts possibleTwin).
+   * missing, with given and middle names null here, and the pair held for review (possible-twin.ts).
    */
   readonly newborn: boolean;
   /** The compared middle names, split (comparators/middle-names.ts middleNameList); null without any. */

@@ -1,7 +1,7 @@
 import type { CliContext } from '../context.ts';
 import { parseRecordRef } from '../record-ref.ts';
 import { json, keyValues, table, fixed } from '../format.ts';
-import { householdOnlyReason, limitLine } from '../../../engine/contract/score-explanation.ts';
+import { householdOnlyReason, limitLine, TWIN_REASON_TEXT } from '../../../engine/contract/score-explanation.ts';
 
 function ref(cli: CliContext, name: string): { sourceSystem: string; localId: string } {
   return parseRecordRef(cli.required(name), `--${name}`);
@@ -32,6 +32,7 @@ export async function explain(cli: CliContext): Promise<number> {
       ...(result.limitedBy === undefined
         ? []
         : [['score limited by', limitLine(result.limitedBy, result.heldFrom)] as const]),
+      ...(result.twinReason === undefined ? [] : [['held because', TWIN_REASON_TEXT[result.twinReason]] as const]),
       [
         'shared blocking rules',
         result.sharedBlockingRules.length === 0

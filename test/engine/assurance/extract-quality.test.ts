@@ -9,7 +9,7 @@
  *   names-dates-heavy    0.5180 (1.0000), 26.5 (0.74)                                0.5550 (1.0000), 16.1
  *   heavy-typos          0.9822 (1.0000),  2.6 (0.96)                                0.9860 (1.0000),  2.0
  *
- * heavy-typos on 2026-12-03, since a given name missing on one record leaves twins possible (scorer.ts possibleTwin):
+ * heavy-typos on 2026-12-03, since a given name missing on one record leaves twins possible (scoring/possible-twin.ts):
  * 0.9621 (1.0000), 6.0 (0.98) by default and 0.9660 (1.0000), 5.4 without labels. The generator drops a duplicate's
  * given name at about 6% and gives twins no home in common, so the 33 pairs now held (every one a true pair) measure
  * the rule's cost and none of its gain.

@@ -89,7 +89,7 @@ describe('health figures and drift', () => {
       'The source sends birth date on fewer records: ask it whether its extract or mapping changed; matching leans on the other fields meanwhile.',
     );
     // 1,762.5 since 2026-12-02: given names that only sound alike (such as "givbd" and "givpt") are held as possible
-    // twins (scorer.ts possibleTwin), so three of these records are no longer linked to another person, and one more
+    // twins (scoring/possible-twin.ts), so three of these records are no longer linked to another person, and one more
     // case opens (141, not 140).
     expect(flagged.get('review-rate')).toMatch(
       /^hospital: the review cases per 1,000 records created rose from 25\.0 to 1,762\.5 \(z \d+\.\d\)$/,

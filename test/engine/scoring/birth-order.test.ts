@@ -2,12 +2,12 @@
  * Twins told apart by their birth order (FHIR Patient.multipleBirthInteger; HL7 v2 PID-25). Same-sex twins whose given
  * names are spelt a letter apart (Jayden and Jaydon, Aidan and Aiden) agree Strong on the given name, and the twin rule
  * leaves such a pair to the model (holding every Strong given name under one sex cost far more true pairs than it
- * caught: scorer.ts possibleTwin), which links them at one address and phone. When both records carry a birth order
+ * caught: scoring/possible-twin.ts), which links them at one address and phone. When both records carry a birth order
  * and the orders differ, the records are two people of one multiple birth: the given names count as Different
  * (field-comparison.ts markMultipleBirths), so the twin rule holds the pair for review. One baby's records with one
  * order still link; an order on one record only says nothing; a value that is not a birth order is ignored, with a
  * warning, and the record kept. When both records say a multiple birth (multipleBirthBoolean, or an order) and the
- * orders do not settle it, given names a letter apart are held for review too (scorer.ts possibleTwin).
+ * orders do not settle it, given names a letter apart are held for review too (scoring/possible-twin.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { defaultProfile } from '../../../engine/profile/default-profile.ts';

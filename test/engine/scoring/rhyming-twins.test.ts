@@ -1,7 +1,7 @@
 /**
  * Twins whose given names differ only in their first sound (Emma and Gemma, Mason and Jason): the names agree Strong
  * by spelling, so same-sex twins at one home, one birth date, were linked automatically at a score of 1. Such a pair
- * is now held as possible twins (comparators/first-sound.ts, scorer.ts possibleTwin); one first sound spelt two ways,
+ * is now held as possible twins (comparators/first-sound.ts, scoring/possible-twin.ts); one first sound spelt two ways,
  * a slip after the first letter and a personal number that agrees still link.
  */
 import { describe, expect, it } from 'vitest';

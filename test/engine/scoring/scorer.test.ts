@@ -264,7 +264,7 @@ describe('names alone (scorer.ts namesOnly)', () => {
   });
 });
 
-describe('twins of opposite sex (scorer.ts possibleTwin)', () => {
+describe('twins of opposite sex (scoring/possible-twin.ts)', () => {
   const scorer = createScorer(profile());
   const outcome = (a: MatchFields, b: MatchFields) => scorer.explain(scorer.prepare(a), scorer.prepare(b));
   const brother: MatchFields = { ...base, givenName: 'daniel', sex: 'male' };
@@ -280,7 +280,7 @@ describe('twins of opposite sex (scorer.ts possibleTwin)', () => {
   });
 });
 
-describe("a boy's and a girl's form of one given name without a recorded sex (scorer.ts possibleTwin)", () => {
+describe("a boy's and a girl's form of one given name without a recorded sex (scoring/possible-twin.ts)", () => {
   const SSN = 'urn:ssn';
   const scorer = createScorer(profile({ PersonalIdentifierSystems: [SSN] }));
   const outcome = (a: MatchFields, b: MatchFields) => scorer.explain(scorer.prepare(a), scorer.prepare(b));
