@@ -11,11 +11,12 @@
  *    boy's, then a girl's, in either order), the commonest of the European languages the registry's names come from.
  *    A rarer pair (Henry and Henrietta) is not caught and is left to the model, as before.
  *  - The sexes: a list of names by sex (gender-detection-from-name, MIT: English, Italian, Spanish, French, German and
- *    Turkish names, one sex each) calls one name a boy's and the other a girl's. A keying error makes the form far more often than
- *    parents do: one dropped last letter turns Sophie into "sophi" and Rebecca into "rebecc", 43 of FEBRL 3 and 4's
- *    11,538 true pairs. The list knows neither, or calls both a girl's; so too one woman's name in two spellings
- *    (Isabel and Isabelle, Ann and Anna). Checked so, 8 of those true pairs keep the form and two sexes (Charlie and
- *    "charli", Karla and "karl"); 2 of them are Michael and Michaela, which only a recorded sex would tell apart.
+ *    Turkish names, one sex each) calls one name a boy's and the other a girl's. A keying error makes the form far more
+ *    often than parents do: one dropped last letter turns Sophie into "sophi" and Rebecca into "rebecc", 43 of FEBRL 3
+ *    and 4's 11,538 true pairs. The list knows neither, or calls both a girl's; so too one woman's name in two
+ *    spellings (Isabel and Isabelle, Ann and Anna). Checked so, 8 of those true pairs keep the form and two sexes
+ *    (Charlie and "charli", Karla and "karl"); 2 of them are Michael and Michaela, which only a recorded sex would tell
+ *    apart.
  *
  * The list (2 MB; about 0.16 s and 21 MB of heap) loads with the first pair of the form, so a registry whose pairs
  * never take one never loads it.

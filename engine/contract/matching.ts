@@ -103,12 +103,13 @@ export const MatchResultSchema = z.object({
    * none or an initial alone on one record with the birth dates compared), both records carrying a sex (twins or
    * household members of one age, whatever contact details or non-trusted identifiers agree), or a newborn's
    * placeholder given names on either record ("Baby Boy", "Twin A") whatever the sexes, or, without a sex on both
-   * records, a boy's and a girl's form of one given name (Daniel and Danielle; which case: twinReason); `SharedIdentifier`, a personal
-   * identifier agrees but the given names and birth dates both disagree, a sex on both records (a number copied onto a
-   * relative's record); `BirthDateConflict`, birth dates within a year but beyond a keying error; `MiddleNameConflict`,
-   * both records carry middle names and none of one's can be one of the other's (no address line, phone or personal
-   * identifier agrees); `NamesOnly`, no birth date compared and nothing but the names agreeing (no address line,
-   * postcode or identifier; a phone only from an address that disagrees; an e-mail never counts).
+   * records, a boy's and a girl's form of one given name (Daniel and Danielle; which case: twinReason);
+   * `SharedIdentifier`, a personal identifier agrees but the given names and birth dates both disagree, a sex on both
+   * records (a number copied onto a relative's record); `BirthDateConflict`, birth dates within a year but beyond a
+   * keying error; `MiddleNameConflict`, both records carry middle names and none of one's can be one of the other's (no
+   * address line, phone or personal identifier agrees); `NamesOnly`, no birth date compared and nothing but the names
+   * agreeing (no address line, postcode or identifier; a phone only from an address that disagrees; an e-mail never
+   * counts).
    */
   limitedBy: ScoreLimitSchema.optional(),
   /** Present with limitedBy: the score method's score before the rule held it (above the Probable threshold). */
