@@ -135,7 +135,10 @@ export const RHYMING_TWINS: TwinNames = [
   ['Madison', 'Addison', 'female'],
 ];
 
-/** Twins of opposite sex named by one name's forms for a boy and a girl (comparators/names-of-two-sexes.ts), from a source that sends no sex. */
+/**
+ * Twins of opposite sex named by one name's forms for a boy and a girl (comparators/names-of-two-sexes.ts), from a
+ * source that sends no sex.
+ */
 export const BOY_AND_GIRL_TWINS: TwinNames = [
   ['Daniel', 'Danielle', null],
   ['Paul', 'Paula', null],
@@ -146,9 +149,10 @@ export const BOY_AND_GIRL_TWINS: TwinNames = [
 ];
 
 /**
- * `namedTwins`: pairs of same-sex twins (by default named a letter apart, Jayden and Jaydon), each pair born on its own
- * day at its own address and phone, with their birth orders (multipleBirthInteger 1 and 2) when `orders`; the second
- * twin born after midnight, on the next day, when `acrossMidnight`. No two records are one person.
+ * `namedTwins`: pairs of twins of the given names and sex (by default same-sex twins named a letter apart, Jayden and
+ * Jaydon; no `gender` where the names give none), each pair born on its own day at its own address and phone, with
+ * their birth orders (multipleBirthInteger 1 and 2) when `orders`; the second twin born after midnight, on the next
+ * day, when `acrossMidnight`. No two records are one person.
  */
 export function namedTwins(
   pairs: number,
