@@ -6,7 +6,7 @@
  * Browser-safe: zod only.
  */
 import { z } from 'zod';
-import { MatchResultSchema, RecordRefSchema, ScoreLimitSchema } from './matching.ts';
+import { MatchResultSchema, RecordRefSchema, ScoreLimitSchema, TwinReasonSchema } from './matching.ts';
 import { LinkFlagSchema } from './link-quality.ts';
 import { countOfText, countText } from './count-text.ts';
 
@@ -64,6 +64,11 @@ export const ReviewCaseSchema = z.object({
   limitedBy: ScoreLimitSchema.nullable(),
   /** With limitedBy: the score the pair's fields gave before the rule held it; null otherwise. */
   heldFrom: z.number().min(0).max(1).nullable(),
+  /**
+   * With limitedBy `PossibleTwin`: which case of the twin rule held the pair (MatchResult.twinReason); null otherwise
+   * or for a case opened before the registry recorded it; absent from older registries.
+   */
+  twinReason: TwinReasonSchema.nullable().optional(),
   createdAt: z.string(),
   /** The job that opened the case; null for an ingestion outside a job and for cases older than this field. */
   jobId: z.string().nullable(),

@@ -15,7 +15,7 @@
  * duplicates.
  */
 import type { Store } from '../store/store.ts';
-import type { FieldEvidence, ScoreLimit } from '../contract/matching.ts';
+import type { FieldEvidence, ScoreLimit, TwinReason } from '../contract/matching.ts';
 import { buildCanonical, type CanonicalRecord } from '../ingest/survivorship.ts';
 import { MAX_BLOCK_SIZE, MAX_COMPARED_RECORDS_PER_IDENTITY, rankCandidates } from '../ingest/candidates.ts';
 import { PreparedCache } from '../ingest/prepared-cache.ts';
@@ -197,6 +197,7 @@ interface ReviewPair {
   readonly decision: 'certain' | 'probable';
   readonly evidence: FieldEvidence[];
   readonly limitedBy: ScoreLimit | null;
+  readonly twinReason: TwinReason | null;
   readonly heldFrom: number | null;
 }
 
@@ -318,6 +319,7 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
           evidence: explained.evidence,
           limitedBy: judged.limitedBy ?? null,
           heldFrom: judged.heldFrom ?? null,
+          twinReason: held === undefined ? (explained.twinReason ?? null) : null,
         });
       }
       return {
@@ -350,6 +352,7 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
                 evidence: pair.evidence,
                 limitedBy: pair.limitedBy,
                 heldFrom: pair.heldFrom,
+                twinReason: pair.twinReason,
                 jobId: ctx.jobId,
               },
               at,

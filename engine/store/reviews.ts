@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { validationError } from '../contract/errors.ts';
 import { forIdChunks } from './id-chunks.ts';
 import type { Store } from './store.ts';
-import type { FieldEvidence, ScoreLimit } from '../contract/matching.ts';
+import type { FieldEvidence, ScoreLimit, TwinReason } from '../contract/matching.ts';
 import type { REVIEW_SORTS, ReviewCase, ReviewDecision } from '../contract/reviews.ts';
 
 export type ReviewKind = ReviewCase['kind'];
@@ -30,6 +30,8 @@ export interface ReviewCaseWrite {
   readonly limitedBy?: ScoreLimit | null;
   /** With limitedBy: the score method's score before the rule held it. */
   readonly heldFrom?: number | null;
+  /** With limitedBy PossibleTwin: which case of the twin rule held the pair (scoring/possible-twin.ts). */
+  readonly twinReason?: TwinReason | null;
   /** A link quality case's doubt (engine/assurance/link-quality.ts doubtOf): the most-doubtful sort's key. */
   readonly doubt?: number | null;
 }
@@ -48,8 +50,9 @@ export function insertReviewCase(store: Store, tenantId: string, c: ReviewCaseWr
   const result = store
     .statement(
       `INSERT INTO review_case (tenant_id, case_id, kind, left_identity_id, left_version, right_identity_id, right_version,
-         profile_version, score, decision, evidence_json, status, created_at, job_id, source_system, limited_by, held_from, doubt)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?)
+         profile_version, score, decision, evidence_json, status, created_at, job_id, source_system, limited_by, held_from, doubt,
+         twin_reason)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (tenant_id, case_id) DO NOTHING`,
     )
     .run(
@@ -70,6 +73,7 @@ export function insertReviewCase(store: Store, tenantId: string, c: ReviewCaseWr
       c.limitedBy ?? null,
       c.limitedBy == null ? null : (c.heldFrom ?? null),
       c.doubt ?? null,
+      c.limitedBy === 'PossibleTwin' ? (c.twinReason ?? null) : null,
     );
   if (result.changes !== 1) return false;
   store
@@ -154,6 +158,7 @@ export interface ReviewCaseRow {
   readonly evidence: FieldEvidence[];
   readonly limitedBy: ScoreLimit | null;
   readonly heldFrom: number | null;
+  readonly twinReason: TwinReason | null;
   readonly createdAt: string;
   readonly jobId: string | null;
   readonly sourceSystem: string | null;
@@ -189,7 +194,7 @@ const ORDER: Record<ReviewSort, string> = {
 const STALE = 'c.outdated';
 
 const CASE_COLUMNS = `c.case_id, c.kind, c.status, c.left_identity_id, li.enterprise_id AS left_eid, c.left_version, c.right_identity_id,
-  ri.enterprise_id AS right_eid, c.right_version, c.profile_version, c.score, c.decision, c.evidence_json, c.limited_by, c.held_from, c.created_at,
+  ri.enterprise_id AS right_eid, c.right_version, c.profile_version, c.score, c.decision, c.evidence_json, c.limited_by, c.held_from, c.twin_reason, c.created_at,
   c.job_id, c.source_system, ${STALE} AS stale, d.decision AS review_decision, d.actor AS review_actor, d.decided_at AS review_at`;
 
 const CASE_FROM = `review_case c
@@ -215,6 +220,7 @@ interface CaseSqlRow {
   decision: 'certain' | 'probable';
   evidence_json: string;
   limited_by: ScoreLimit | null;
+  twin_reason: TwinReason | null;
   held_from: number | null;
   created_at: string;
   job_id: string | null;
@@ -242,6 +248,7 @@ function caseFromRow(r: CaseSqlRow): ReviewCaseRow {
     evidence: JSON.parse(r.evidence_json) as FieldEvidence[],
     limitedBy: r.limited_by,
     heldFrom: r.held_from,
+    twinReason: r.twin_reason,
     createdAt: r.created_at,
     jobId: r.job_id,
     sourceSystem: r.source_system,

@@ -54,6 +54,10 @@ describe('newborn twins registered before they are named', () => {
       .getByText(/newborn’s placeholder given name \(Baby Boy, Twin A\).*newborn twins are registered so/)
       .waitFor();
     expect(await records.getByText(/Jayden and Jaydon/).count()).toBe(0);
+    // The Score row says it too, as the case recorded it when it was opened.
+    expect(await page.getByRole('row', { name: /^Score/ }).innerText()).toMatch(
+      /Held at the Probable threshold when opened \(possible twin; its fields scored 1\.0000\): A newborn’s placeholder given name/,
+    );
     await expectAccessible(page, 'newborn-twins');
     await screenshot(page, '46c-newborn-twins');
     expect(pageErrors).toEqual([]);

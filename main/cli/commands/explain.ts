@@ -32,7 +32,7 @@ export async function explain(cli: CliContext): Promise<number> {
       ...(result.limitedBy === undefined
         ? []
         : [['score limited by', limitLine(result.limitedBy, result.heldFrom)] as const]),
-      ...(result.twinReason === undefined ? [] : [['held because', TWIN_REASON_TEXT[result.twinReason]] as const]),
+      ...(result.twinReason === undefined ? [] : [['why', TWIN_REASON_TEXT[result.twinReason]] as const]),
       [
         'shared blocking rules',
         result.sharedBlockingRules.length === 0

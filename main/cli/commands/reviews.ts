@@ -1,5 +1,5 @@
 /** Review cases on the command line: list with filters, show one, record a decision, export decisions as labels. */
-import { limitLine } from '../../../engine/contract/score-explanation.ts';
+import { limitLine, TWIN_REASON_TEXT } from '../../../engine/contract/score-explanation.ts';
 import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { json, keyValues, table, tsv } from '../format.ts';
@@ -147,6 +147,7 @@ export async function reviewShow(cli: CliContext): Promise<number> {
           : `${c.score.toFixed(6)} (${c.decision}, profile version ${String(c.matchingProfileVersion)})`,
       ],
       ...(c.limitedBy === null ? [] : [['held by', limitLine(c.limitedBy, c.heldFrom)] as [string, string]]),
+      ...(c.twinReason == null ? [] : [['why', TWIN_REASON_TEXT[c.twinReason]] as [string, string]]),
       ['left', identityText(c.leftEnterpriseId, c.leftVersion, detail.left)],
       ...(c.kind === 'LinkQuality'
         ? []

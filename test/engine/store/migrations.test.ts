@@ -232,6 +232,26 @@ describe('migrations 0013 and 0014 (a held review case records its rule, then th
   });
 });
 
+describe('migration 0023 (a case held as a possible twin records which case of the twin rule held it)', () => {
+  it('leaves every existing case without one, and takes only a reason the twin rule gives', () => {
+    const path = join(tempDir(), 'twin-reason.db');
+    withOneCase(path, 22, 3, 0.5);
+    const after = Store.open(path);
+    expect(after.statement('SELECT case_id, twin_reason FROM review_case').all()).toEqual([
+      { case_id: 'rc-00000000000000000000000000000001', twin_reason: null },
+    ]);
+    addHeldCase(after, 3, 'PossibleTwin', 0.93);
+    after.exec("UPDATE review_case SET twin_reason = 'names-of-two-sexes' WHERE case_id = 'rc-held-3'");
+    expect(after.statement("SELECT twin_reason FROM review_case WHERE case_id = 'rc-held-3'").pluck().get()).toBe(
+      'names-of-two-sexes',
+    );
+    expect(() => {
+      after.exec("UPDATE review_case SET twin_reason = 'twins' WHERE case_id = 'rc-held-3'");
+    }).toThrow(/CHECK/);
+    after.close();
+  });
+});
+
 describe('migrations 0016, 0018 and 0019 (review cases rebuilt for the middle-name, shared-number and bare-record rules)', () => {
   const rebuilds = [
     { id: 16, rule: 'MiddleNameConflict', doubt: null },

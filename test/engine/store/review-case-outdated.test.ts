@@ -143,8 +143,19 @@ describe('a review case out of date', () => {
           const [a, b, c] = [1, 2, 3].map((n) =>
             insertIdentity(before, T, `E-${String(n)}`, buildCanonical([], []), AT),
           ) as [number, number, number];
-          insertReviewCase(before, T, caseOf('ab', [a, 1], [b, 1]), AT);
-          insertReviewCase(before, T, caseOf('bc', [b, 1], [c, 1]), AT);
+          // As a registry of that time wrote them: today's insertReviewCase writes columns added since.
+          for (const [key, left, right] of [
+            ['ab', a, b],
+            ['bc', b, c],
+          ] as const) {
+            before
+              .statement(
+                `INSERT INTO review_case (tenant_id, case_id, kind, left_identity_id, left_version, right_identity_id,
+                   right_version, profile_version, score, decision, evidence_json, status, created_at)
+                 VALUES (?, ?, 'IngestionMatch', ?, 1, ?, 1, 1, 0.8, 'probable', '[]', 'open', ?)`,
+              )
+              .run(T, caseOf(key, [left, 1], [right, 1]).caseId, left, right, AT);
+          }
           updateCanonical(before, T, c, null, JSON.stringify(buildCanonical([], [])), AT);
         });
       });
