@@ -1,4 +1,5 @@
-import { ScoreLimitSchema } from '../../../engine/contract/matching.ts';
+import { ScoreLimitSchema, TwinReasonSchema } from '../../../engine/contract/matching.ts';
+import { loadPgMigrations } from '../../../engine/store/pg/pg-store.ts';
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/temp.ts';
@@ -249,6 +250,17 @@ describe('migration 0023 (a case held as a possible twin records which case of t
       after.exec("UPDATE review_case SET twin_reason = 'twins' WHERE case_id = 'rc-held-3'");
     }).toThrow(/CHECK/);
     after.close();
+  });
+
+  it('names every reason the contract names, on SQLite and on PostgreSQL (whose migration 0013 restates the list)', () => {
+    const store = Store.open(join(tempDir(), 'reasons.db'));
+    const table = store.statement("SELECT sql FROM sqlite_schema WHERE name = 'review_case'").pluck().get() as string;
+    store.close();
+    const pg = loadPgMigrations().find((m) => m.name.includes('twin-reason'))?.sql ?? '';
+    for (const reason of TwinReasonSchema.options) {
+      expect(table, reason).toContain(`'${reason}'`);
+      expect(pg, reason).toContain(`'${reason}'`);
+    }
   });
 });
 
