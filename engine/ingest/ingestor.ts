@@ -399,7 +399,7 @@ export class Ingestor {
         evidence: explained.evidence,
         limitedBy: (hold ?? explained).limitedBy ?? null,
         heldFrom: (hold ?? explained).heldFrom ?? null,
-        twinReason: hold === undefined ? (explained.twinReason ?? null) : null,
+        twinReason: explained.twinReason ?? null,
         jobId: this.jobId,
         sourceSystem: this.sourceSystem,
       },

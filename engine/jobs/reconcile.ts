@@ -319,7 +319,7 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
           evidence: explained.evidence,
           limitedBy: judged.limitedBy ?? null,
           heldFrom: judged.heldFrom ?? null,
-          twinReason: held === undefined ? (explained.twinReason ?? null) : null,
+          twinReason: explained.twinReason ?? null,
         });
       }
       return {

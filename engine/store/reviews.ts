@@ -30,7 +30,10 @@ export interface ReviewCaseWrite {
   readonly limitedBy?: ScoreLimit | null;
   /** With limitedBy: the score method's score before the rule held it. */
   readonly heldFrom?: number | null;
-  /** With limitedBy PossibleTwin: which case of the twin rule held the pair (scoring/possible-twin.ts). */
+  /**
+   * Which case of the twin rule held the pair (scoring/possible-twin.ts); written only with limitedBy PossibleTwin, so
+   * a caller passes its explanation's whatever rule held the case.
+   */
   readonly twinReason?: TwinReason | null;
   /** A link quality case's doubt (engine/assurance/link-quality.ts doubtOf): the most-doubtful sort's key. */
   readonly doubt?: number | null;

@@ -41,4 +41,39 @@ describe('inserting a review case', () => {
     expect(written.all(id, other)).toEqual([{ case_id: id, limited_by: 'PossibleTwin' }]);
     engine.close();
   });
+
+  it('keeps a twin reason only on a case the twin rule held', async () => {
+    const { engine, left, right } = await registryWithOneCase(tempDir());
+    const { store } = engine.env;
+    const held = (caseId: string, limitedBy: ScoreLimit): ReviewCaseWrite => ({
+      caseId,
+      kind: 'IngestionMatch',
+      leftIdentityId: left,
+      leftVersion: 5,
+      rightIdentityId: right,
+      rightVersion: 5,
+      profileVersion: 1,
+      score: 0.5,
+      decision: 'probable',
+      evidence: [],
+      limitedBy,
+      heldFrom: 0.99,
+      // What the pair's explanation said, whichever rule held the case (a hold on the identity comes first).
+      twinReason: 'another-given-name',
+    });
+    const twin = 'rc-' + 'c'.repeat(32);
+    const bare = 'rc-' + 'd'.repeat(32);
+    const insert = (c: ReviewCaseWrite): boolean =>
+      withTenant('t1', () => store.write(() => insertReviewCase(store, 't1', c, new Date().toISOString())));
+    expect(insert(held(twin, 'PossibleTwin'))).toBe(true);
+    expect(insert(held(bare, 'BareRecord'))).toBe(true);
+    const written = store.statement(
+      'SELECT case_id, twin_reason FROM review_case WHERE case_id IN (?, ?) ORDER BY case_id',
+    );
+    expect(written.all(twin, bare)).toEqual([
+      { case_id: twin, twin_reason: 'another-given-name' },
+      { case_id: bare, twin_reason: null },
+    ]);
+    engine.close();
+  });
 });
