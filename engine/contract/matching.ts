@@ -52,9 +52,10 @@ export type FieldEvidence = z.infer<typeof FieldEvidenceSchema>;
 
 export const DecidedBySchema = z.enum(['trusted-identifier', 'hard-conflict', 'score']);
 /**
- * The rules that hold a score at the Probable threshold (scoring/scorer.ts). All but one judge a pair alone.
- * BareRecord judges a record against a whole identity (ingest/judged-member.ts): only review cases carry it (opened
- * by ingestion or reconciliation), never a pair's score.
+ * The rules that hold a score at the Probable threshold (scoring/scorer.ts). All but two judge a pair alone.
+ * BareRecord judges a record against a whole identity (ingest/judged-member.ts), IdentitiesApart an arriving record
+ * against two identities (ingest/identities-apart.ts): only review cases carry them (BareRecord opened by ingestion or
+ * reconciliation, IdentitiesApart by ingestion), never a pair's score.
  */
 export const ScoreLimitSchema = z.enum([
   'NoNameEvidence',
@@ -64,8 +65,14 @@ export const ScoreLimitSchema = z.enum([
   'MiddleNameConflict',
   'NamesOnly',
   'BareRecord',
+  'IdentitiesApart',
 ]);
 export type ScoreLimit = z.infer<typeof ScoreLimitSchema>;
+
+/** Whether the limit holds an identity, not the pair a case shows (whose score is then what it was held from). */
+export function holdsIdentity(limit: ScoreLimit): boolean {
+  return limit === 'BareRecord' || limit === 'IdentitiesApart';
+}
 
 /**
  * Which case of the twin rule held a pair (limitedBy `PossibleTwin`; scoring/possible-twin.ts): a newborn's placeholder

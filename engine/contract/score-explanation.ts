@@ -176,6 +176,12 @@ export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { name: string; why: string
       'one identity’s record that agrees best carries no given name (or no family name), and none of that identity’s records that carry one agrees with the other record’s',
     why: 'One identity’s record that agrees best carries no given name (or no family name), so it agrees with everyone of its family name (or given name) and birth date, spouses and twins alike. That identity’s records that do carry the name all name another person: the record without the name part may belong to either person, and nothing was linked through it. Decide on the named records of both identities, check the record without the name part at its source, and say in the reason whose it is, for your organisation’s process to move it if needed',
   },
+  IdentitiesApart: {
+    name: 'fits two people',
+    brief:
+      'the record is certain against two identities that are two people: it has no birth date and theirs are a generation apart, or a reviewer decided they are different people',
+    why: 'The record that arrived is certain against this case’s other identity and against one more, and those two are two people: the record has no birth date and theirs are a generation apart (a father and son, or a mother and daughter, of one name at one home), or a reviewer decided they are different people. Linking it to either would be a guess, so it was linked to neither: it is an identity of its own, with a case about each. Find out at its source whose record it is (its birth date settles it), then answer same person on that case and different people on the other',
+  },
 };
 
 /**

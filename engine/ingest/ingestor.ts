@@ -8,6 +8,10 @@
  *   best candidate probable ──► new identity + an IngestionMatch review case per probable candidate (≤ 3)
  *   otherwise               ──► new identity
  *
+ * A record Certain against two candidates that are two people (a generation apart, the record without a birth date,
+ * or decided different people by a reviewer: identities-apart.ts) is linked to neither: every Certain candidate is
+ * held at Probable (IdentitiesApart), and the record becomes a new identity with a case about each.
+ *
  * A candidate identity is scored by the pair of its records that is the strongest evidence, except where only a
  * record without a given or family name agrees with one whose name part the identity's records carrying it all
  * disagree with (judged-member.ts). A review case needs a pair at Probable or above (review-gate.ts), also for the
@@ -24,6 +28,7 @@ import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/store.ts';
 import type { ErrorIssue } from '../contract/errors.ts';
 import type { MatchFields } from '../contract/fields.ts';
+import { holdsIdentity } from '../contract/matching.ts';
 import { MAX_IDENTITY_RECORDS } from '../contract/link-quality.ts';
 import { EngineError, validationError } from '../contract/errors.ts';
 import type { Settings } from '../config/settings.ts';
@@ -65,6 +70,7 @@ import { reviewCaseId } from './review-case-id.ts';
 import { doubtOf, judgeIdentity } from './identity-judgement.ts';
 import { openLinkCase } from './link-case.ts';
 import { opensReviewCase } from './review-gate.ts';
+import { fitsIdentitiesApart } from './identities-apart.ts';
 
 export const MAX_REVIEW_CASES_PER_RECORD = 3;
 
@@ -252,7 +258,7 @@ export class Ingestor {
     const prepared = this.scorer.prepare(write.fields);
     const tags = preparedTags ?? blockingTags(write.fields, this.profile.profile.Blocking, this.ring);
     const candidates = findCandidates(store, tenantId, tags);
-    const scored = this.scoreCandidates(prepared, candidates.identities);
+    const scored = this.holdIdentitiesApart(prepared, this.scoreCandidates(prepared, candidates.identities));
     this.tally.candidates(tags, candidates.blockSizes, candidates.found);
     for (const candidate of scored) this.tally.scored(candidate.outcome.score);
     const best = scored[0];
@@ -353,6 +359,41 @@ export class Ingestor {
     return scored.sort((a, b) => compareOutcomes(a.outcome, b.outcome) || a.identityId - b.identityId);
   }
 
+  /**
+   * The candidates, with every Certain one held at the Probable threshold (IdentitiesApart) when the arriving record
+   * fits two of them that are two people (identities-apart.ts): it is not linked, and a case asks about each.
+   */
+  private holdIdentitiesApart(prepared: PreparedRecord, scored: Scored[]): Scored[] {
+    const certain = scored.filter((c) => c.outcome.decision === 'certain');
+    if (certain.length < 2 || certain.some((c) => c.outcome.decidedBy === 'trusted-identifier')) return scored;
+    const births = (c: Scored): (string | null)[] => c.members.map((m) => m.prepared.birthDigits);
+    const apart = certain.some((a, i) =>
+      certain
+        .slice(i + 1)
+        .some((b) =>
+          fitsIdentitiesApart(prepared.birthDigits, births(a), births(b), () =>
+            decidedDistinct(this.store, this.tenantId, a.identityId, b.identityId),
+          ),
+        ),
+    );
+    if (!apart) return scored;
+    const probable = this.profile.profile.MatchingRules.Thresholds.Probable;
+    return scored.map((c) =>
+      c.outcome.decision === 'certain'
+        ? {
+            ...c,
+            outcome: {
+              score: probable,
+              decision: 'probable',
+              decidedBy: 'score',
+              limitedBy: 'IdentitiesApart',
+              heldFrom: c.outcome.score,
+            },
+          }
+        : c,
+    );
+  }
+
   /** own: the records of the arriving record's identity (identityId), the arriving record among them. */
   private openReviewCase(
     identityId: number,
@@ -368,10 +409,11 @@ export class Ingestor {
     if (decidedDistinct(this.store, this.tenantId, left.identityId, right.identityId)) return false;
     const kind = 'IngestionMatch';
     const explained = this.scorer.explain(candidate.left, candidate.right);
-    // A hold on an identity, not the pair (judged-member.ts): the candidate's own, or, for a Certain candidate the
-    // arriving record was not linked to, the arriving record's identity's when the record lacks a name part.
+    // A hold on an identity, not the pair (judged-member.ts, identities-apart.ts): the candidate's own, or, for a
+    // Certain candidate the arriving record was not linked to, the arriving record's identity's when the record lacks
+    // a name part.
     const hold =
-      candidate.outcome.limitedBy === 'BareRecord'
+      candidate.outcome.limitedBy !== undefined && holdsIdentity(candidate.outcome.limitedBy)
         ? candidate.outcome
         : candidate.outcome.decision === 'certain'
           ? bareRecordHold(

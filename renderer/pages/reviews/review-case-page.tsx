@@ -23,7 +23,7 @@ import { Note } from '../../layout/note.tsx';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
-import type { RecordRef } from '../../../engine/contract/matching.ts';
+import { holdsIdentity, type RecordRef } from '../../../engine/contract/matching.ts';
 import {
   LINK_FLAG_NAME,
   LINK_FLAG_TEXT,
@@ -104,7 +104,7 @@ function Facts({ detail }: { readonly detail: ReviewCaseDetail }) {
                 {/* A hold on the identity has no rule line under the pair compared below: its reason is said here. */}
                 {c.limitedBy === 'PossibleTwin' && c.twinReason != null
                   ? TWIN_REASON_TEXT[c.twinReason]
-                  : LIMIT_TEXT[c.limitedBy][c.limitedBy === 'BareRecord' ? 'why' : 'brief']}
+                  : LIMIT_TEXT[c.limitedBy][holdsIdentity(c.limitedBy) ? 'why' : 'brief']}
                 .
               </Text>
             )}
@@ -244,11 +244,12 @@ function Comparison({
         right={fromKey(right)}
         scoreThen={
           // A link quality case's score is its weakest link: another pair shown first has no score of its own then.
-          // A case held on its identity (BareRecord) held no pair: its pair scored what it was held from.
+          // A case held on its identity (BareRecord, IdentitiesApart) held no pair: its pair scored what it was held
+          // from.
           left === refKey(best.left) &&
           right === refKey(best.right) &&
           (!oneIdentity || (detail.bestPairShows ?? 'weak-bridge') === 'weak-bridge')
-            ? detail.case.limitedBy === 'BareRecord'
+            ? detail.case.limitedBy !== null && holdsIdentity(detail.case.limitedBy)
               ? (detail.case.heldFrom ?? undefined)
               : detail.case.score
             : undefined

@@ -264,11 +264,12 @@ describe('migration 0023 (a case held as a possible twin records which case of t
   });
 });
 
-describe('migrations 0016, 0018 and 0019 (review cases rebuilt for the middle-name, shared-number and bare-record rules)', () => {
+describe('migrations 0016, 0018, 0019 and 0024 (review cases rebuilt for the middle-name, shared-number, bare-record and identities-apart rules)', () => {
   const rebuilds = [
     { id: 16, rule: 'MiddleNameConflict', doubt: null },
     { id: 18, rule: 'SharedIdentifier', doubt: 2 },
     { id: 19, rule: 'BareRecord', doubt: 2 },
+    { id: 24, rule: 'IdentitiesApart', doubt: 2 },
   ] as const;
   it.each(rebuilds)('$id keeps every case with its rule, score and decisions, and takes $rule and no other', (m) => {
     const path = join(tempDir(), `rebuild-${String(m.id)}.db`);
@@ -277,6 +278,12 @@ describe('migrations 0016, 0018 and 0019 (review cases rebuilt for the middle-na
     addHeldCase(before, 3, 'PossibleTwin', 0.93);
     // The column 0017 added survives the later rebuilds.
     if (m.doubt !== null) before.exec(`UPDATE review_case SET doubt = ${String(m.doubt)} WHERE case_id = 'rc-held-3'`);
+    // And so do the columns 0021 and 0023 added (the flag of a case out of date, the twin rule's case).
+    const later = m.id > 23;
+    if (later)
+      before.exec(
+        "UPDATE review_case SET outdated = 1, twin_reason = 'another-given-name' WHERE case_id = 'rc-held-3'",
+      );
     before.exec(`INSERT INTO review_decision (tenant_id, case_id, seq, decision, reason, actor, decided_at)
         VALUES ('t', 'rc-held-3', 1, 'different-people', 'twins', 'ana', 'now');
       INSERT INTO distinct_pair (tenant_id, left_identity_id, left_records, right_identity_id, right_records, case_id, decided_at)
@@ -290,6 +297,11 @@ describe('migrations 0016, 0018 and 0019 (review cases rebuilt for the middle-na
       { case_id: 'rc-00000000000000000000000000000001', score: 0.5, limited_by: null, held_from: null, doubt: null },
       { case_id: 'rc-held-3', score: 0.5, limited_by: 'PossibleTwin', held_from: 0.93, doubt: m.doubt },
     ]);
+    if (later)
+      expect(after.statement('SELECT case_id, outdated, twin_reason FROM review_case ORDER BY case_id').all()).toEqual([
+        { case_id: 'rc-00000000000000000000000000000001', outdated: 0, twin_reason: null },
+        { case_id: 'rc-held-3', outdated: 1, twin_reason: 'another-given-name' },
+      ]);
     expect(after.statement('SELECT case_id, decision, reason FROM review_decision').all()).toEqual([
       { case_id: 'rc-held-3', decision: 'different-people', reason: 'twins' },
     ]);

@@ -1,0 +1,157 @@
+/**
+ * A record certain against two identities that are two people is linked to neither (engine/ingest/identities-apart.ts):
+ * a father and son of one name at one home, born a generation apart, and a record of that name and home without a
+ * birth date; or two identities a reviewer decided are different people. Before, the record joined whichever identity
+ * was registered first, and a case asked whether the other was the same person. Now it is a new identity with a case
+ * about each, held at Probable (IdentitiesApart). Real SQLite registry, the engine's own operations.
+ */
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../helpers/temp.ts';
+import { ctx, ndjson, openRegistry, patient, testProfile } from '../../helpers/registry.ts';
+import type { LocalEngine } from '../../../engine/local-engine.ts';
+import {
+  bornAGenerationApart,
+  fitsIdentitiesApart,
+  identitiesAGenerationApart,
+} from '../../../engine/ingest/identities-apart.ts';
+
+const PROBABLE = testProfile().MatchingRules.Thresholds.Probable;
+const CERTAIN = testProfile().MatchingRules.Thresholds.Certain;
+const HOME = { family: 'Smith', given: ['John'], gender: 'male', line: '4 Elm Street', postalCode: 'PO2 1AA' } as const;
+
+/** John Smith at the family's home, born on the date given, or with no birth date (undefined). */
+function john(id: string, birthDate: string | undefined): Record<string, unknown> {
+  const record = patient({ id, ...HOME, given: [...HOME.given], ...(birthDate === undefined ? {} : { birthDate }) });
+  if (birthDate === undefined) delete record.birthDate;
+  return record;
+}
+
+async function ingest(engine: LocalEngine, ...resources: Record<string, unknown>[]) {
+  let last;
+  for (const resource of resources)
+    last = await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: ndjson(resource) }, ctx());
+  return last;
+}
+
+/** Local identifiers grouped by identity, each group sorted, the groups sorted. */
+async function identities(engine: LocalEngine): Promise<string[][]> {
+  const { rows } = await engine.call('identities/list', { limit: 100, offset: 0 }, ctx());
+  const groups = new Map<string, string[]>();
+  for (const row of rows) groups.set(row.enterpriseId, [...(groups.get(row.enterpriseId) ?? []), row.localId]);
+  return [...groups.values()].map((g) => g.sort()).sort((a, b) => (a[0] ?? '').localeCompare(b[0] ?? ''));
+}
+
+/** The open cases about the record `about`: its rule, score and held-from score, and the other record's ID. */
+async function casesAbout(engine: LocalEngine, about: string) {
+  const { rows } = await engine.call('reviews/list', {}, ctx());
+  const cases = await Promise.all(
+    rows.map(async (row) => {
+      const detail = await engine.call('reviews/get', { caseId: row.caseId }, ctx());
+      const ids = [detail.bestPair?.left.localId, detail.bestPair?.right.localId];
+      return { row, ids };
+    }),
+  );
+  return cases
+    .filter(({ ids }) => ids.includes(about))
+    .map(({ row, ids }) => ({
+      other: ids.find((id) => id !== about),
+      limitedBy: row.limitedBy,
+      score: row.score,
+      heldFrom: row.heldFrom,
+    }))
+    .sort((a, b) => String(a.other).localeCompare(String(b.other)));
+}
+
+describe('birth dates a generation apart', () => {
+  it.each([
+    ['19560402', '19860921', true],
+    ['19560402', '19710520', true],
+    ['19860921', '19560402', true],
+    ['19560402', '19700520', false], // 14 years
+    ['19431114', '19771114', false], // the same day of the year: a year rewritten
+    ['19520406', '19290408', false], // the day a digit apart
+    ['19920502', '19120205', false], // day and month swapped
+    ['19600229', '19900301', false], // a day apart
+    ['19800805', '19720705', false], // 8 years
+  ])('%s and %s: %s', (a, b, apart) => {
+    expect(bornAGenerationApart(a, b)).toBe(apart);
+  });
+
+  it('holds for two identities only when every pair of their dates is, and one pair is compared at all', () => {
+    expect(identitiesAGenerationApart(['19560402', '19560403', null], ['19860921'])).toBe(true);
+    expect(identitiesAGenerationApart(['19560402', '19860912'], ['19860921'])).toBe(false);
+    expect(identitiesAGenerationApart([null], ['19860921'])).toBe(false);
+    expect(identitiesAGenerationApart(['19560402'], [])).toBe(false);
+  });
+
+  it('counts only for a record without a birth date; a reviewer’s decision counts for any', () => {
+    const never = (): boolean => false;
+    expect(fitsIdentitiesApart(null, ['19560402'], ['19860921'], never)).toBe(true);
+    expect(fitsIdentitiesApart('19560402', ['19560402'], ['19860921'], never)).toBe(false);
+    expect(fitsIdentitiesApart('19560402', ['19560402'], ['19560412'], () => true)).toBe(true);
+  });
+});
+
+describe('a record certain against two people', () => {
+  it('without a birth date, beside a father and son of its name at its home, is linked to neither', async () => {
+    const engine = openRegistry(tempDir());
+    await ingest(engine, john('father', '1956-04-02'), john('son', '1986-09-21'));
+    expect(await identities(engine)).toEqual([['father'], ['son']]);
+
+    const result = await ingest(engine, john('lab', undefined));
+    expect(result).toMatchObject({ autoLinked: 0, newIdentities: 1, reviewCasesCreated: 2 });
+    expect(await identities(engine)).toEqual([['father'], ['lab'], ['son']]);
+    const cases = await casesAbout(engine, 'lab');
+    expect(cases.map((c) => [c.other, c.limitedBy, c.score])).toEqual([
+      ['father', 'IdentitiesApart', PROBABLE],
+      ['son', 'IdentitiesApart', PROBABLE],
+    ]);
+    // Each held from what its fields scored: certain.
+    for (const c of cases) expect(c.heldFrom).toBeGreaterThanOrEqual(CERTAIN);
+
+    // Its birth date settles whose a record is: the son's joins the son.
+    await ingest(engine, john('son-again', '1986-09-21'));
+    expect(await identities(engine)).toEqual([['father'], ['lab'], ['son', 'son-again']]);
+    engine.close();
+  });
+
+  it('without a birth date, beside one John Smith at its home, is linked as before', async () => {
+    const engine = openRegistry(tempDir());
+    await ingest(engine, john('father', '1956-04-02'), john('lab', undefined));
+    expect(await identities(engine)).toEqual([['father', 'lab']]);
+    engine.close();
+  });
+
+  it('is linked to neither of two identities a reviewer decided are different people', async () => {
+    // Two John Smiths at one home born 23 days apart: within a year but beyond a keying error, so their pair is held
+    // for review (BirthDateConflict). A record without a birth date is certain against both.
+    const setUp = async (): Promise<LocalEngine> => {
+      const engine = openRegistry(tempDir());
+      await ingest(engine, john('a', '1956-04-02'), john('b', '1956-04-25'));
+      const { rows } = await engine.call('reviews/list', {}, ctx());
+      expect(rows.map((r) => r.limitedBy)).toEqual(['BirthDateConflict']);
+      return engine;
+    };
+
+    // Undecided, the record joins the first (the dates are not a generation apart) and a case asks about the other.
+    const undecided = await setUp();
+    expect(await ingest(undecided, john('lab', undefined))).toMatchObject({ autoLinked: 1, newIdentities: 0 });
+    expect(await identities(undecided)).toEqual([['a', 'lab'], ['b']]);
+    undecided.close();
+
+    const decided = await setUp();
+    const { rows } = await decided.call('reviews/list', {}, ctx());
+    await decided.call(
+      'reviews/decide',
+      { caseId: rows[0]?.caseId ?? '', decision: 'different-people', reason: 'Father and son, per the GP' },
+      ctx(),
+    );
+    expect(await ingest(decided, john('lab', undefined))).toMatchObject({ autoLinked: 0, newIdentities: 1 });
+    expect(await identities(decided)).toEqual([['a'], ['b'], ['lab']]);
+    expect((await casesAbout(decided, 'lab')).map((c) => [c.other, c.limitedBy])).toEqual([
+      ['a', 'IdentitiesApart'],
+      ['b', 'IdentitiesApart'],
+    ]);
+    decided.close();
+  });
+});
