@@ -53,7 +53,7 @@ export type FieldEvidence = z.infer<typeof FieldEvidenceSchema>;
 export const DecidedBySchema = z.enum(['trusted-identifier', 'hard-conflict', 'score']);
 /**
  * The rules that hold a score at the Probable threshold (scoring/scorer.ts). All but two judge a pair alone.
- * BareRecord judges a record against a whole identity (ingest/judged-member.ts), IdentitiesApart an arriving record
+ * BareRecord judges a record against a whole identity (ingest/judged-member.ts: a record lacking a name part or a birth date), IdentitiesApart an arriving record
  * against two identities (ingest/identities-apart.ts): only review cases carry them (BareRecord opened by ingestion or
  * reconciliation, IdentitiesApart by ingestion), never a pair's score.
  */

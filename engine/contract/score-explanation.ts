@@ -171,10 +171,10 @@ export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { name: string; why: string
     why: "Only the names tell these records apart: one of them has no birth date, no address line, postcode or identifier agrees, and a phone that agrees comes from an address that does not; an e-mail does not count, since one made from the name is a namesake's too and a family shares one (two people of one name, a Junior and a Senior or namesakes, look the same, and relatives share contact details). Or one of them has neither a given name nor a birth date: then only the family name is the person's, and the contact details and numbers are the household's",
   },
   BareRecord: {
-    name: 'record without a name part',
+    name: 'record without a name part or birth date',
     brief:
-      'one identity’s record that agrees best carries no given name (or no family name), and none of that identity’s records that carry one agrees with the other record’s',
-    why: 'One identity’s record that agrees best carries no given name (or no family name), so it agrees with everyone of its family name (or given name) and birth date, spouses and twins alike. That identity’s records that do carry the name all name another person: the record without the name part may belong to either person, and nothing was linked through it. Decide on the named records of both identities, check the record without the name part at its source, and say in the reason whose it is, for your organisation’s process to move it if needed',
+      'one identity’s record that agrees best carries no given name, family name or birth date, and none of that identity’s records that carry one agrees with the other record’s (a birth date: none within a generation)',
+    why: 'One identity’s record that agrees best carries no given name, family name or birth date, so it agrees with everyone who shares the rest: spouses and twins of one family name and birth date, or a father and son of one name at one home. That identity’s records that do carry it all name another person (for a birth date, one born a generation apart): the record without it may belong to either person, and nothing was linked through it. Decide on the complete records of both identities, check the record without the name part or birth date at its source, and say in the reason whose it is, for your organisation’s process to move it if needed',
   },
   IdentitiesApart: {
     name: 'fits two people',

@@ -19,12 +19,26 @@
  * records lack a given name (3%) or a family name (2%), auto-link recall fell 0.6976 → 0.6947 (with review cases
  * 0.7862 → 0.7846; 249 → 251 cases). Counting only names below Partial as disagreeing cost almost nothing on the
  * typo-heavy extract, but kept the second person's named records in two of the four identities.
+ *
+ * A record without a birth date is bare too: it agrees with everyone of its name at its home, a father and son of one
+ * name whose sources drop the suffix. John Smith born 1956, then a John Smith of that home without a birth date, then
+ * John Smith born 1986: the son joined the father's identity through the record without a birth date, at a score of
+ * 1, and no case asked. The identity's records with a birth date now decide when each is a generation apart from the
+ * arriving record's (comparators/generation-apart.ts), or within a year of it but beyond a keying error (a pair the
+ * birth-date rule would hold): the son is a new identity, and a case asks about the record without a birth date.
+ * Counting every birth date beyond a keying error as disagreeing (as for names) cost 30 more review cases on
+ * heavy-typos-many (582 → 612, auto-link F1 0.9667 → 0.9647), whose generator rewrites years. As chosen: FEBRL 3 one
+ * automatic link to review (19 → 20 cases, F1 0.9899 → 0.9895: four records say 1959-03-08, the arriving one
+ * 1936-05-12, joined through one without a date), heavy-typos-many 6 more review cases (582 → 588, F1 0.9667 →
+ * 0.9662; the dates within a year), no other set anything.
  */
 import { BAND_FLOORS, FIELD_NAMES } from '../contract/fields.ts';
 import type { FieldScratch } from '../scoring/field-comparison.ts';
 import type { PairOutcome, Scorer } from '../scoring/scorer.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
 import { isStronger } from '../scoring/stronger-outcome.ts';
+import { bornAGenerationApart } from '../comparators/generation-apart.ts';
+import { birthDateLevel } from '../comparators/birth-date-levels.ts';
 
 export interface MemberPair {
   readonly outcome: PairOutcome;
@@ -54,10 +68,29 @@ export function memberPair(
   };
 }
 
-/** The two name parts, each with the pair's similarity on it. */
-const NAME_PARTS = [
-  { part: 'family', similarity: (p: MemberPair) => p.familySimilarity },
-  { part: 'given', similarity: (p: MemberPair) => p.givenSimilarity },
+/**
+ * Whether an identity's birth date (b) leaves the arriving record's (a) one person's: unless the two are within a year
+ * but beyond a keying error (a pair the birth-date rule holds: scorer.ts birthDateConflict) or a generation apart
+ * (comparators/generation-apart.ts). Other dates further apart are left agreeing: a source that rewrites a year keeps
+ * the day, and counting them cost heavy-typos-many 30 review cases of its own people.
+ */
+function birthDatesAgree(a: string | null, b: string | null): boolean {
+  if (a === null || b === null) return true;
+  const level = birthDateLevel(a, b);
+  return level !== 'same-year-month' && level !== 'within-year' && !bornAGenerationApart(a, b);
+}
+
+/**
+ * The parts a bare record may lack, each with whether an identity's record that carries it agrees with the arriving
+ * record's: a name part at least Strong; a birth date as birthDatesAgree says.
+ */
+const PARTS = [
+  { part: 'family', agrees: (p: MemberPair) => p.familySimilarity >= BAND_FLOORS.Strong },
+  { part: 'given', agrees: (p: MemberPair) => p.givenSimilarity >= BAND_FLOORS.Strong },
+  {
+    part: 'birthDigits',
+    agrees: (p: MemberPair, left: PreparedRecord) => birthDatesAgree(left.birthDigits, p.right.birthDigits),
+  },
 ] as const;
 
 function strongest<P extends MemberPair>(pairs: readonly P[]): P | undefined {
@@ -84,11 +117,11 @@ export function judgedMember<P extends MemberPair>(
 ): P | undefined {
   const best = strongest(pairs);
   if (best === undefined || best.outcome.decidedBy === 'trusted-identifier') return best;
-  for (const { part, similarity } of NAME_PARTS) {
+  for (const { part, agrees } of PARTS) {
     if (left[part] === null || best.right[part] !== null) continue;
     const carrying = pairs.filter((p) => p.right[part] !== null);
     const named = strongest(carrying);
-    if (named === undefined || carrying.some((p) => similarity(p) >= BAND_FLOORS.Strong)) continue;
+    if (named === undefined || carrying.some((p) => agrees(p, left))) continue;
     if (named.outcome.decision === 'certain' || best.outcome.decision !== 'certain') return named;
     return {
       ...best,
@@ -123,7 +156,7 @@ export function bareRecordHold(
     [a.record, b],
     [b.record, a],
   ] as const) {
-    if (!NAME_PARTS.some(({ part }) => arriving[part] !== null && other.record[part] === null)) continue;
+    if (!PARTS.some(({ part }) => arriving[part] !== null && other.record[part] === null)) continue;
     const pairs = other.identity.map((right) => memberPair(scorer, arriving, right, scratch));
     const judged = judgedMember(arriving, pairs, probable);
     if (judged?.outcome.limitedBy === 'BareRecord') return judged.outcome;

@@ -63,7 +63,7 @@ describe('a record without a given name that agrees with two people', () => {
       .getByRole('row', { name: /^Score/ })
       .textContent();
     expect(score).toMatch(
-      /^Score0\.5000 \(probable under profile version \d+\)Held at the Probable threshold when opened \(record without a name part; its fields scored (0\.9\d{3}|1\.0000)\): One identity’s record that agrees best carries no given name .+ for your organisation’s process to move it if needed\.$/,
+      /^Score0\.5000 \(probable under profile version \d+\)Held at the Probable threshold when opened \(record without a name part or birth date; its fields scored (0\.9\d{3}|1\.0000)\): One identity’s record that agrees best carries no given name, family name or birth date, .+ for your organisation’s process to move it if needed\.$/,
     );
     // The pair shown first is Homer's record beside the one without a given name, scored as when the case opened.
     const heldFrom = /its fields scored (\d\.\d{4})/.exec(score ?? '')?.[1] ?? 'none';

@@ -67,7 +67,7 @@ describe('the unsupervised estimate on FEBRL, applied and re-matched', () => {
     engine.close();
   }, 400_000);
 
-  it('FEBRL 3 (held out): the same method, unchanged, links at F1 >= 0.992, and >= 0.993 with its suggested thresholds', async () => {
+  it('FEBRL 3 (held out): the same method, unchanged, links at F1 >= 0.992, and >= 0.9925 with its suggested thresholds', async () => {
     const engine = LocalEngine.open({ dbPath: join(tempDir(), 'febrl-estimate.db') });
     const run = await estimateRun(
       engine,
@@ -80,7 +80,10 @@ describe('the unsupervised estimate on FEBRL, applied and re-matched', () => {
     expect(run.rematched.profile?.population.autoLinks.f1).toBeGreaterThanOrEqual(0.992);
     const suggested = run.rematched.suggested?.population;
     expect(suggested?.autoLinks.precision).toBeGreaterThanOrEqual(0.999);
-    expect(suggested?.autoLinks.f1).toBeGreaterThanOrEqual(0.993);
+    // 2026-12-05: a record without a birth date is a bare record (judged-member.ts). Emma Louca's record born 1936-05-12,
+    // a generation from her four born 1959-03-08, no longer joins them through her record without a date, as a son of
+    // one name would not join his father's: 0.9928 (0.9932 before).
+    expect(suggested?.autoLinks.f1).toBeGreaterThanOrEqual(0.9925);
     engine.close();
   }, 300_000);
 

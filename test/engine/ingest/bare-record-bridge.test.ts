@@ -184,3 +184,51 @@ describe('a record without a given or family name between two people it agrees w
     ]);
   });
 });
+
+describe('a record without a birth date between a father and son of its name at one home', () => {
+  /** John Smith at the family's home, born on the date given, or with no birth date. */
+  function john(id: string, birthDate?: string): Record<string, unknown> {
+    return {
+      resourceType: 'Patient',
+      id,
+      name: [{ family: 'Smith', given: ['John'] }],
+      gender: 'male',
+      ...(birthDate === undefined ? {} : { birthDate }),
+      address: [{ line: ['4 Elm Street'], city: 'Portsmouth', postalCode: 'PO2 1AA' }],
+    };
+  }
+
+  it.each([
+    ['after the father', [john('father', '1956-04-02'), john('lab')]],
+    ['before the father', [john('lab'), john('father', '1956-04-02')]],
+  ])('does not carry the son into the father’s identity, arriving %s', async (_, first) => {
+    const engine = openRegistry(tempDir());
+    await ingest(engine, ...first);
+    expect(await identities(engine)).toEqual([['father', 'lab']]);
+    // Before, the son joined through the record without a birth date (a score of 1), and no case asked.
+    await ingest(engine, john('son', '1986-09-21'));
+    expect(await identities(engine)).toEqual([['father', 'lab'], ['son']]);
+    expect(await openCases(engine)).toEqual([
+      {
+        limitedBy: 'BareRecord',
+        score: PROBABLE,
+        heldFrom: expect.closeTo(1, 2) as unknown,
+        decision: 'probable',
+        pair: ['lab', 'son'],
+      },
+    ]);
+    engine.close();
+  });
+
+  it('links on it a record whose birth date is a keying error off, or rewritten in another year; not one months off', async () => {
+    const engine = openRegistry(tempDir());
+    await ingest(engine, john('a', '1956-04-02'), john('lab'), john('b', '1956-04-12'), john('c', '1976-04-02'));
+    expect(await identities(engine)).toEqual([['a', 'b', 'c', 'lab']]);
+    // Born months from every dated record: a pair the birth-date rule holds (BirthDateConflict) is not linked through
+    // the record without a date either.
+    await ingest(engine, john('d', '1956-09-20'));
+    expect(await identities(engine)).toEqual([['a', 'b', 'c', 'lab'], ['d']]);
+    expect((await openCases(engine)).map((c) => [c['limitedBy'], c['pair']])).toEqual([['BareRecord', ['d', 'lab']]]);
+    engine.close();
+  });
+});

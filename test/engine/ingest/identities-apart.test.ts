@@ -9,11 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/temp.ts';
 import { ctx, ndjson, openRegistry, patient, testProfile } from '../../helpers/registry.ts';
 import type { LocalEngine } from '../../../engine/local-engine.ts';
-import {
-  bornAGenerationApart,
-  fitsIdentitiesApart,
-  identitiesAGenerationApart,
-} from '../../../engine/ingest/identities-apart.ts';
+import { fitsIdentitiesApart, identitiesAGenerationApart } from '../../../engine/ingest/identities-apart.ts';
+import { bornAGenerationApart } from '../../../engine/comparators/generation-apart.ts';
 
 const PROBABLE = testProfile().MatchingRules.Thresholds.Probable;
 const CERTAIN = testProfile().MatchingRules.Thresholds.Certain;
