@@ -53,9 +53,10 @@ export type FieldEvidence = z.infer<typeof FieldEvidenceSchema>;
 export const DecidedBySchema = z.enum(['trusted-identifier', 'hard-conflict', 'score']);
 /**
  * The rules that hold a score at the Probable threshold (scoring/scorer.ts). All but two judge a pair alone.
- * BareRecord judges a record against a whole identity (ingest/judged-member.ts: a record lacking a name part or a birth date), IdentitiesApart an arriving record
- * against two identities (ingest/identities-apart.ts): only review cases carry them (BareRecord opened by ingestion or
- * reconciliation, IdentitiesApart by ingestion), never a pair's score.
+ * BareRecord judges a record against a whole identity (ingest/judged-member.ts: through a record without a name part
+ * or birth date), IdentitiesApart an arriving record against two identities (ingest/identities-apart.ts): only review
+ * cases carry them (BareRecord opened by ingestion or reconciliation, IdentitiesApart by ingestion), never a pair's
+ * score.
  */
 export const ScoreLimitSchema = z.enum([
   'NoNameEvidence',

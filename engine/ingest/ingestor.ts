@@ -12,10 +12,10 @@
  * or decided different people by a reviewer: identities-apart.ts) is linked to neither: every Certain candidate is
  * held at Probable (IdentitiesApart), and the record becomes a new identity with a case about each.
  *
- * A candidate identity is scored by the pair of its records that is the strongest evidence, except where only a
- * record without a given or family name agrees with one whose name part the identity's records carrying it all
- * disagree with (judged-member.ts). A review case needs a pair at Probable or above (review-gate.ts), also for the
- * other candidates of an auto-linked record.
+ * A candidate identity is scored by the pair of its records that is the strongest evidence, except where only a record
+ * without a given name, family name or birth date agrees with one whose name part or birth date the identity's records
+ * carrying it all disagree with (judged-member.ts). A review case needs a pair at Probable or above (review-gate.ts),
+ * also for the other candidates of an auto-linked record.
  *
  * An updated record stays linked where it is (re-matching the population is reconciliation's job); its
  * identity's canonical record and tags are rebuilt, and when the update changed who the record describes and no
@@ -411,7 +411,7 @@ export class Ingestor {
     const explained = this.scorer.explain(candidate.left, candidate.right);
     // A hold on an identity, not the pair (judged-member.ts, identities-apart.ts): the candidate's own, or, for a
     // Certain candidate the arriving record was not linked to, the arriving record's identity's when the record lacks
-    // a name part.
+    // a name part or birth date.
     const hold =
       candidate.outcome.limitedBy !== undefined && holdsIdentity(candidate.outcome.limitedBy)
         ? candidate.outcome

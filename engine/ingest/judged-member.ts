@@ -1,13 +1,13 @@
 /**
- * Which of a candidate identity's records an arriving record is judged on: the one whose pair is the stronger
- * evidence (stronger-outcome.ts), unless that record lacks a name part (a given or a family name) which the arriving
- * record carries and which none of the identity's records that carry it agrees with, even Strong. A record of a
- * family name and a birth date alone cannot tell two people of one family and birth date apart (spouses, twins), nor
- * one of a given name and a birth date two people of one given name born on one day: it agrees with both. Judged on
- * it, the second person's records would join the identity such a record had joined first, through it (single
- * linkage through a bare record). The identity's records that carry the name part then decide: the arriving record
- * is judged on the strongest of them. A trusted identifier, which decides before any score (scorer.ts), counts on
- * any record.
+ * Which of a candidate identity's records an arriving record is judged on: the one whose pair is the stronger evidence
+ * (stronger-outcome.ts), unless that record lacks a name part (a given or a family name) which the arriving record
+ * carries and which none of the identity's records that carry it agrees with, even Strong (a birth date too: below). A
+ * record of a family name and a birth date alone cannot tell two people of one family and birth date apart (spouses,
+ * twins), nor one of a given name and a birth date two people of one given name born on one day: it agrees with both.
+ * Judged on it, the second person's records would join the identity such a record had joined first, through it (single
+ * linkage through a bare record). The identity's records that carry the name part then decide: the arriving record is
+ * judged on the strongest of them. A trusted identifier, which decides before any score (scorer.ts), counts on any
+ * record.
  *
  * On the names-and-dates extract of 20,000 records with about nine records per person (no sex recorded), six
  * identities held two people, each through a record without a given name: in four it had carried the other spouse's
@@ -138,12 +138,12 @@ export function judgedMember<P extends MemberPair>(
 }
 
 /**
- * A case's judgement of two identities whose strongest record pair (a of the one, b of the other) is Certain, where
- * no record arrives (reconciliation) or the arriving record was linked to another identity: the BareRecord hold when
- * one of the two records lacks a name part the other carries and its identity's records that carry it all disagree
- * with the other record's, as ingestion judges an arriving record (above); undefined otherwise.
- * Without it, the case read "Certain" on the bare record's pair, and a reviewer who answered "same person" would send
- * two people to the merge process.
+ * A case's judgement of two identities whose strongest record pair (a of the one, b of the other) is Certain, where no
+ * record arrives (reconciliation) or the arriving record was linked to another identity: the BareRecord hold when one
+ * of the two records lacks a name part or birth date the other carries and its identity's records that carry it all
+ * disagree with the other record's, as ingestion judges an arriving record (above); undefined otherwise. Without it,
+ * the case read "Certain" on the bare record's pair, and a reviewer who answered "same person" would send two people to
+ * the merge process.
  */
 export function bareRecordHold(
   scorer: Scorer,

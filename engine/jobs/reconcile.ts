@@ -285,7 +285,8 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
             }
           }
           if (best === undefined || !opensReviewCase(best.outcome, probable)) continue;
-          // A Certain pair through a record without a name part is held (BareRecord) as ingestion holds it.
+          // A Certain pair through a record without a name part or birth date is held (BareRecord) as ingestion
+          // holds it.
           const held =
             best.outcome.decision === 'certain'
               ? bareRecordHold(
