@@ -9,7 +9,9 @@
  *   sex-conflict         two records state different sexes
  *   birth-date-conflict  two birth dates at the "different" level (beyond a typo, a swap or a near date)
  *                        (both conflicts only between records no chain of Certain pairs joins: inside such a chain
- *                        a conflict is a data error in one person's records, not a wrong link)
+ *                        a conflict is a data error in one person's records, not a wrong link; the chain's records
+ *                        must all carry the field: a record without a birth date is Certain against a father and his
+ *                        son of one name at one home alike)
  *   too-large            more records than maxIdentityRecords
  *
  * The groups are the connected components of the record graph whose edges are the pairs at or above Probable

@@ -23,9 +23,9 @@ export const LINK_FLAG_TEXT: Record<LinkFlag, string> = {
   'weak-bridge':
     'records fall apart into groups that no Probable score joins: the identity holds together only through a weak link',
   'same-source': 'two records of one source system in one identity',
-  'sex-conflict': 'two records that no chain of Certain pairs joins state different sexes',
+  'sex-conflict': 'two records that no chain of Certain pairs of records with a sex joins state different sexes',
   'birth-date-conflict':
-    'two records that no chain of Certain pairs joins have birth dates further apart than a typo, a swap or a near date',
+    'two records that no chain of Certain pairs of dated records joins have birth dates further apart than a typo, a swap or a near date',
   'too-large': 'more records than the bound for one person',
 };
 

@@ -1,9 +1,10 @@
 /**
  * One identity's records judged as the link-quality scan judges them (assurance/link-quality.ts): every pair scored
  * under the active profile, the groups no pair at Probable or above joins (a weak bridge), one source twice, sex and
- * birth-date conflicts between records no chain of Certain pairs joins, too many records; the weakest link, the pair
- * a reviewer compares first, and how doubtful the identity is. The scan, a LinkQuality case's page and ingestion (an
- * update that leaves its record apart from the rest of its identity) read it the same way.
+ * birth-date conflicts between records no chain of Certain pairs (of records carrying the field) joins, too many
+ * records; the weakest link, the pair a reviewer compares first, and how doubtful the identity is. The scan, a
+ * LinkQuality case's page and ingestion (an update that leaves its record apart from the rest of its identity) read it
+ * the same way.
  */
 import type { MatchFields } from '../contract/fields.ts';
 import { LINK_FLAGS, type LinkFlag } from '../contract/link-quality.ts';
@@ -82,7 +83,10 @@ export function judgeIdentity(
 } {
   const flags = new Set<LinkFlag>();
   const edges: Edge[] = [];
-  const certain = new UnionFind(members.length);
+  // Certain pairs of records that both carry a sex, and both a birth date: only a chain of these dismisses a conflict
+  // over that field (below).
+  const certainSexed = new UnionFind(members.length);
+  const certainDated = new UnionFind(members.length);
   const conflicts: (Edge & { flag: LinkFlag })[] = [];
   const sameSource: Edge[] = [];
   for (let i = 0; i < members.length; i++) {
@@ -95,9 +99,12 @@ export function judgeIdentity(
       const edge = { a: i, b: j, score: outcome.score };
       edges.push(edge);
       if (a.member.sourceSystem === b.member.sourceSystem) sameSource.push(edge);
-      if (outcome.decision === 'certain') certain.join(i, j);
       const fa: MatchFields = a.prepared.fields;
       const fb: MatchFields = b.prepared.fields;
+      if (outcome.decision === 'certain') {
+        if (fa.sex !== null && fb.sex !== null) certainSexed.join(i, j);
+        if (fa.birthDate !== null && fb.birthDate !== null) certainDated.join(i, j);
+      }
       if (fa.sex !== null && fb.sex !== null && fa.sex !== fb.sex) conflicts.push({ ...edge, flag: 'sex-conflict' });
       const da = digits(fa.birthDate);
       const db = digits(fb.birthDate);
@@ -112,8 +119,13 @@ export function judgeIdentity(
   }
   if (sameSource.length > 0) flags.add('same-source');
   // A conflict between two records that a chain of Certain pairs joins (a trusted identifier, or everything else
-  // agreeing) is a data error inside one person's records, not a sign of a wrong link.
-  const counted = conflicts.filter((conflict) => certain.find(conflict.a) !== certain.find(conflict.b));
+  // agreeing) is a data error inside one person's records, not a sign of a wrong link. A chain through a record that
+  // lacks the field does not count: a record without a birth date is Certain against a father and his son of one name
+  // at one home alike, and joined them in one identity before ingestion judged it a bare record (judged-member.ts).
+  const counted = conflicts.filter((conflict) => {
+    const chain = conflict.flag === 'sex-conflict' ? certainSexed : certainDated;
+    return chain.find(conflict.a) !== chain.find(conflict.b);
+  });
   for (const conflict of counted) flags.add(conflict.flag);
   const weakest = weakestLinkEdge(members.length, edges);
   const strong = new UnionFind(members.length);

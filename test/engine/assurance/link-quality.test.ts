@@ -352,6 +352,51 @@ describe('the pair a link quality case shows first', () => {
     expect(sameYear.flags).not.toContain('birth-date-conflict');
   });
 
+  it('flags a father and son joined only through a record without a birth date, or two sexes through one without a sex', () => {
+    // As ingestion linked them before a record without a birth date was judged a bare record (judged-member.ts): the
+    // father, an undated record of his name and home, then the son through it. Every pair with the undated record is
+    // Certain, so a chain of Certain pairs joined father and son, and their dates 30 years apart counted for nothing.
+    const father: MatchFields = {
+      ...person,
+      givenName: 'john',
+      familyName: 'smith',
+      sex: 'male',
+      birthDate: '1956-04-02',
+    };
+    const judged = judge([
+      { source: 'clinic', fields: father },
+      { source: 'laboratory', fields: { ...father, birthDate: null } },
+      { source: 'hospital', fields: { ...father, birthDate: '1986-09-21' } },
+    ]);
+    expect(judged.edges.find((e) => e.a === 0 && e.b === 1)?.score).toBeGreaterThanOrEqual(0.97);
+    expect(judged.edges.find((e) => e.a === 1 && e.b === 2)?.score).toBeGreaterThanOrEqual(0.97);
+    expect(judged.flags).toEqual(['birth-date-conflict']);
+    expect(judged.compareFirst).toMatchObject({ a: 0, b: 2, because: 'birth-date-conflict' });
+    // A dated record Certain against both keeps the conflict a data error inside one person's records, as before.
+    const dated = judge([
+      { source: 'clinic', fields: father },
+      { source: 'laboratory', fields: { ...father, birthDate: null } },
+      { source: 'hospital', fields: { ...father, birthDate: '1956-04-02' } },
+      { source: 'registry', fields: { ...father, birthDate: '1965-04-02' } },
+    ]);
+    expect(dated.flags).not.toContain('birth-date-conflict');
+    // The same for the sexes: a record without a sex between a woman's and a man's whose pair is not Certain.
+    const male: MatchFields = {
+      ...person,
+      sex: 'male',
+      givenName: 'annabell',
+      addressLine: null,
+      postalCode: null,
+      phone: null,
+    };
+    const sexes = judge([
+      { source: 'clinic', fields: person },
+      { source: 'laboratory', fields: { ...male, sex: null } },
+      { source: 'hospital', fields: male },
+    ]);
+    expect(sexes.flags).toEqual(['sex-conflict']);
+  });
+
   it('is the weakest link of an identity no flag names', () => {
     const judged = judge([
       { source: 'clinic', fields: person },
