@@ -3,7 +3,8 @@
  * GENERATION_YEARS between the years, on days of the year that are not a keying error apart (not the same day, a day
  * apart, one digit wrong, or day and month swapped: birth-date-levels.ts). One person's two dates are almost never so:
  * a source that rewrites a year keeps the day (1943-11-14 and 1977-11-14), or slips a digit of it as well (1952-04-06
- * and 1929-04-08). A father and son of one name share a birthday one time in 365. Input: YYYYMMDD of real dates.
+ * and 1929-04-08). The cost: 5.3% of all pairs of days of the year are a keying error apart, so about one father and
+ * son in 19 are not told apart by their dates. Input: YYYYMMDD of real dates.
  */
 import { birthDateLevel } from './birth-date-levels.ts';
 
