@@ -364,8 +364,11 @@ export class Ingestor {
    * fits two of them that are two people (identities-apart.ts): it is not linked, and a case asks about each.
    */
   private holdIdentitiesApart(prepared: PreparedRecord, scored: Scored[]): Scored[] {
+    // Best first, a Certain candidate before any other (stronger-outcome.ts): most records have no second Certain one,
+    // and leave here without another pass over their candidates.
+    if (scored[1]?.outcome.decision !== 'certain') return scored;
     const certain = scored.filter((c) => c.outcome.decision === 'certain');
-    if (certain.length < 2 || certain.some((c) => c.outcome.decidedBy === 'trusted-identifier')) return scored;
+    if (certain.some((c) => c.outcome.decidedBy === 'trusted-identifier')) return scored;
     const births = (c: Scored): (string | null)[] => c.members.map((m) => m.prepared.birthDigits);
     const apart = certain.some((a, i) =>
       certain
