@@ -16,6 +16,7 @@ import {
   openReviewCase,
   screenshot,
 } from './helpers.ts';
+import { johnSmith } from '../helpers/registry.ts';
 
 const TENANT = 'smith';
 let dir: string;
@@ -26,18 +27,8 @@ let context: BrowserContext;
 let page: Page;
 const pageErrors: string[] = [];
 
-/** John Smith at 4 Elm Street, born on the date given, or with no birth date. */
-function john(id: string, birthDate?: string): string {
-  return JSON.stringify({
-    resourceType: 'Patient',
-    id,
-    name: [{ family: 'Smith', given: ['John'] }],
-    gender: 'male',
-    ...(birthDate === undefined ? {} : { birthDate }),
-    address: [{ line: ['4 Elm Street'], city: 'Portsmouth', postalCode: 'PO2 1AA' }],
-    telecom: [{ system: 'phone', value: '023 9211 0001' }],
-  });
-}
+/** John Smith of 4 Elm Street as a line of NDJSON. */
+const john = (id: string, birthDate?: string): string => JSON.stringify(johnSmith(id, birthDate));
 
 beforeAll(async () => {
   ({ dir, caseId } = await prepareHeldCase(

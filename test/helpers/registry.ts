@@ -4,6 +4,7 @@ import { createTenant } from '../../engine/operations/sandbox.ts';
 import { defaultProfile } from '../../engine/profile/default-profile.ts';
 import type { CallContext } from '../../engine/contract/operations.ts';
 import type { MatchingProfile } from '../../engine/contract/profile.ts';
+import type { IngestReport } from '../../engine/contract/ingest.ts';
 
 export const MRN_SYSTEM = 'urn:test:hospital:mrn';
 export const NHI_SYSTEM = 'urn:test:national-id';
@@ -104,6 +105,36 @@ export async function registryWithOneCase(dir: string): Promise<{ engine: LocalE
     .raw()
     .get() as [number, number];
   return { engine, left, right };
+}
+
+/**
+ * John Smith of 4 Elm Street, born on the date given, or without a birth date (as a laboratory may send him): a father
+ * and son of one name at one home, whom their birth dates alone tell apart.
+ */
+export function johnSmith(id: string, birthDate?: string): Record<string, unknown> {
+  const base = { id, family: 'Smith', given: ['John'], gender: 'male', line: '4 Elm Street', postalCode: 'PO2 1AA' };
+  const record = patient(birthDate === undefined ? base : { ...base, birthDate });
+  if (birthDate === undefined) delete record.birthDate;
+  return record;
+}
+
+/** Ingests each resource on its own, in order, from the clinic; the last ingestion's report. */
+export async function ingestEach(
+  engine: LocalEngine,
+  ...resources: readonly Record<string, unknown>[]
+): Promise<IngestReport | undefined> {
+  let last: IngestReport | undefined;
+  for (const resource of resources)
+    last = await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: ndjson(resource) }, ctx());
+  return last;
+}
+
+/** The tenant's local identifiers grouped by identity, each group sorted, the groups in order of their first member. */
+export async function identityGroups(engine: LocalEngine): Promise<string[][]> {
+  const { rows } = await engine.call('identities/list', { limit: 100, offset: 0 }, ctx());
+  const groups = new Map<string, string[]>();
+  for (const row of rows) groups.set(row.enterpriseId, [...(groups.get(row.enterpriseId) ?? []), row.localId]);
+  return [...groups.values()].map((g) => g.sort()).sort((a, b) => (a[0] ?? '').localeCompare(b[0] ?? ''));
 }
 
 export function ndjson(...resources: readonly unknown[]): string {

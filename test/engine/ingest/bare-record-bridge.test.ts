@@ -9,7 +9,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/temp.ts';
-import { ctx, ndjson, NHI_SYSTEM, openRegistry, testProfile } from '../../helpers/registry.ts';
+import {
+  ctx,
+  identityGroups,
+  ingestEach,
+  johnSmith,
+  NHI_SYSTEM,
+  openRegistry,
+  testProfile,
+} from '../../helpers/registry.ts';
 import type { LocalEngine } from '../../../engine/local-engine.ts';
 import { reconcileMatching } from '../../../engine/jobs/reconcile.ts';
 import { keyRingFor } from '../../../engine/config/key-ring.ts';
@@ -49,23 +57,10 @@ async function openCases(engine: LocalEngine): Promise<Record<string, unknown>[]
   );
 }
 
-async function ingest(engine: LocalEngine, ...resources: Record<string, unknown>[]): Promise<void> {
-  for (const resource of resources)
-    await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: ndjson(resource) }, ctx());
-}
-
-/** Local identifiers grouped by identity, each group sorted, groups in order of their first member. */
-async function identities(engine: LocalEngine): Promise<string[][]> {
-  const { rows } = await engine.call('identities/list', { limit: 100, offset: 0 }, ctx());
-  const groups = new Map<string, string[]>();
-  for (const row of rows) groups.set(row.enterpriseId, [...(groups.get(row.enterpriseId) ?? []), row.localId]);
-  return [...groups.values()].map((g) => g.sort()).sort((a, b) => (a[0] ?? '').localeCompare(b[0] ?? ''));
-}
-
 describe('a record without a given or family name between two people it agrees with', () => {
   it('does not carry the second person into the first one’s identity', async () => {
     const engine = openRegistry(tempDir());
-    await ingest(
+    await ingestEach(
       engine,
       namesAndDate('c1', 'Daisy'),
       namesAndDate('c2', 'Daysy'),
@@ -74,7 +69,7 @@ describe('a record without a given or family name between two people it agrees w
       namesAndDate('c5', 'Homer'),
     );
     // The bare record joins the only identity it meets; Homer's records stay together and apart from Daisy's.
-    expect(await identities(engine)).toEqual([
+    expect(await identityGroups(engine)).toEqual([
       ['c1', 'c2', 'c3'],
       ['c4', 'c5'],
     ]);
@@ -92,7 +87,7 @@ describe('a record without a given or family name between two people it agrees w
 
   it('does not carry a second person of one given name and birth date in through a record without a family name', async () => {
     const engine = openRegistry(tempDir());
-    await ingest(
+    await ingestEach(
       engine,
       namesAndDate('c1', 'Marguerite', {}, 'Okonkwo'),
       namesAndDate('c2', 'Marguerite', {}, 'Okonkow'),
@@ -100,7 +95,7 @@ describe('a record without a given or family name between two people it agrees w
       namesAndDate('c4', 'Marguerite', {}, 'Szczepanski'),
       namesAndDate('c5', 'Marguerite', {}, 'Szczepanski'),
     );
-    expect(await identities(engine)).toEqual([
+    expect(await identityGroups(engine)).toEqual([
       ['c1', 'c2', 'c3'],
       ['c4', 'c5'],
     ]);
@@ -111,34 +106,34 @@ describe('a record without a given or family name between two people it agrees w
 
   it('still links on the bare record when the identity has no named record, or a named one agrees Strong', async () => {
     const engine = openRegistry(tempDir());
-    await ingest(engine, namesAndDate('c1', null), namesAndDate('c2', 'Homer'));
-    expect(await identities(engine)).toEqual([['c1', 'c2']]);
+    await ingestEach(engine, namesAndDate('c1', null), namesAndDate('c2', 'Homer'));
+    expect(await identityGroups(engine)).toEqual([['c1', 'c2']]);
 
     const other = openRegistry(tempDir());
-    await ingest(other, namesAndDate('c1', 'Homer'), namesAndDate('c2', null), namesAndDate('c3', 'Hommer'));
-    expect(await identities(other)).toEqual([['c1', 'c2', 'c3']]);
+    await ingestEach(other, namesAndDate('c1', 'Homer'), namesAndDate('c2', null), namesAndDate('c3', 'Hommer'));
+    expect(await identityGroups(other)).toEqual([['c1', 'c2', 'c3']]);
     expect(await openCases(other)).toEqual([]);
   });
 
   it('links on a trusted identifier of the bare record, which decides before any score', async () => {
     const engine = openRegistry(tempDir());
     const nhi = (value: string) => ({ identifier: [{ system: NHI_SYSTEM, value }] });
-    await ingest(
+    await ingestEach(
       engine,
       namesAndDate('c1', 'Daisy'),
       namesAndDate('c2', null, nhi('9434765919')),
       namesAndDate('c3', 'Homer', nhi('9434765919')),
     );
-    expect(await identities(engine)).toEqual([['c1', 'c2', 'c3']]);
+    expect(await identityGroups(engine)).toEqual([['c1', 'c2', 'c3']]);
     expect(await openCases(engine)).toEqual([]);
   });
 
   it('is held so where it arrives after both people and joins one of them', async () => {
     const engine = openRegistry(tempDir());
-    await ingest(engine, namesAndDate('c1', 'Daisy'), namesAndDate('c2', 'Homer'), namesAndDate('c3', null));
+    await ingestEach(engine, namesAndDate('c1', 'Daisy'), namesAndDate('c2', 'Homer'), namesAndDate('c3', null));
     // It agrees with both at a score of 1 and joins one; the case about the other asks whose it is. Before, the case
     // read Certain on its pair with the other person's record, as if the two identities were one person.
-    const groups = await identities(engine);
+    const groups = await identityGroups(engine);
     expect(groups).toHaveLength(2);
     expect(groups.flat().sort()).toEqual(['c1', 'c2', 'c3']);
     expect(await openCases(engine)).toMatchObject([
@@ -154,12 +149,12 @@ describe('a record without a given or family name between two people it agrees w
   it('is held so by reconciliation too, where a corrected birth date brings the second person to it', async () => {
     const engine = openRegistry(tempDir());
     // Homer's record arrives with another birth date, then its source corrects it: an update is not matched again.
-    await ingest(engine, namesAndDate('c1', 'Daisy'), namesAndDate('c2', null), {
+    await ingestEach(engine, namesAndDate('c1', 'Daisy'), namesAndDate('c2', null), {
       ...namesAndDate('c3', 'Homer'),
       birthDate: '1934-02-02',
     });
-    await ingest(engine, namesAndDate('c3', 'Homer'));
-    expect(await identities(engine)).toEqual([['c1', 'c2'], ['c3']]);
+    await ingestEach(engine, namesAndDate('c3', 'Homer'));
+    expect(await identityGroups(engine)).toEqual([['c1', 'c2'], ['c3']]);
     expect(await openCases(engine)).toEqual([]);
 
     const { store } = engine.env;
@@ -186,28 +181,16 @@ describe('a record without a given or family name between two people it agrees w
 });
 
 describe('a record without a birth date between a father and son of its name at one home', () => {
-  /** John Smith at the family's home, born on the date given, or with no birth date. */
-  function john(id: string, birthDate?: string): Record<string, unknown> {
-    return {
-      resourceType: 'Patient',
-      id,
-      name: [{ family: 'Smith', given: ['John'] }],
-      gender: 'male',
-      ...(birthDate === undefined ? {} : { birthDate }),
-      address: [{ line: ['4 Elm Street'], city: 'Portsmouth', postalCode: 'PO2 1AA' }],
-    };
-  }
-
   it.each([
-    ['after the father', [john('father', '1956-04-02'), john('lab')]],
-    ['before the father', [john('lab'), john('father', '1956-04-02')]],
+    ['after the father', [johnSmith('father', '1956-04-02'), johnSmith('lab')]],
+    ['before the father', [johnSmith('lab'), johnSmith('father', '1956-04-02')]],
   ])('does not carry the son into the father’s identity, arriving %s', async (_, first) => {
     const engine = openRegistry(tempDir());
-    await ingest(engine, ...first);
-    expect(await identities(engine)).toEqual([['father', 'lab']]);
+    await ingestEach(engine, ...first);
+    expect(await identityGroups(engine)).toEqual([['father', 'lab']]);
     // Before, the son joined through the record without a birth date (a score of 1), and no case asked.
-    await ingest(engine, john('son', '1986-09-21'));
-    expect(await identities(engine)).toEqual([['father', 'lab'], ['son']]);
+    await ingestEach(engine, johnSmith('son', '1986-09-21'));
+    expect(await identityGroups(engine)).toEqual([['father', 'lab'], ['son']]);
     expect(await openCases(engine)).toEqual([
       {
         limitedBy: 'BareRecord',
@@ -222,12 +205,18 @@ describe('a record without a birth date between a father and son of its name at 
 
   it('links on it a record whose birth date is a keying error off, or rewritten in another year; not one months off', async () => {
     const engine = openRegistry(tempDir());
-    await ingest(engine, john('a', '1956-04-02'), john('lab'), john('b', '1956-04-12'), john('c', '1976-04-02'));
-    expect(await identities(engine)).toEqual([['a', 'b', 'c', 'lab']]);
+    await ingestEach(
+      engine,
+      johnSmith('a', '1956-04-02'),
+      johnSmith('lab'),
+      johnSmith('b', '1956-04-12'),
+      johnSmith('c', '1976-04-02'),
+    );
+    expect(await identityGroups(engine)).toEqual([['a', 'b', 'c', 'lab']]);
     // Born months from every dated record: a pair the birth-date rule holds (BirthDateConflict) is not linked through
     // the record without a date either.
-    await ingest(engine, john('d', '1956-09-20'));
-    expect(await identities(engine)).toEqual([['a', 'b', 'c', 'lab'], ['d']]);
+    await ingestEach(engine, johnSmith('d', '1956-09-20'));
+    expect(await identityGroups(engine)).toEqual([['a', 'b', 'c', 'lab'], ['d']]);
     expect((await openCases(engine)).map((c) => [c['limitedBy'], c['pair']])).toEqual([['BareRecord', ['d', 'lab']]]);
     engine.close();
   });

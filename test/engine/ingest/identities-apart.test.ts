@@ -7,37 +7,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/temp.ts';
-import { ctx, ndjson, openRegistry, patient, testProfile } from '../../helpers/registry.ts';
+import { ctx, identityGroups, ingestEach, johnSmith, openRegistry, testProfile } from '../../helpers/registry.ts';
 import type { LocalEngine } from '../../../engine/local-engine.ts';
 import { fitsIdentitiesApart, identitiesAGenerationApart } from '../../../engine/ingest/identities-apart.ts';
 import { bornAGenerationApart } from '../../../engine/comparators/generation-apart.ts';
 
 const PROBABLE = testProfile().MatchingRules.Thresholds.Probable;
 const CERTAIN = testProfile().MatchingRules.Thresholds.Certain;
-const HOME = { family: 'Smith', given: ['John'], gender: 'male', line: '4 Elm Street', postalCode: 'PO2 1AA' } as const;
-
-/** John Smith at the family's home, born on the date given, or with no birth date (undefined). */
-function john(id: string, birthDate: string | undefined): Record<string, unknown> {
-  const record = patient({ id, ...HOME, given: [...HOME.given], ...(birthDate === undefined ? {} : { birthDate }) });
-  if (birthDate === undefined) delete record.birthDate;
-  return record;
-}
-
-async function ingest(engine: LocalEngine, ...resources: Record<string, unknown>[]) {
-  let last;
-  for (const resource of resources)
-    last = await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: ndjson(resource) }, ctx());
-  return last;
-}
-
-/** Local identifiers grouped by identity, each group sorted, the groups sorted. */
-async function identities(engine: LocalEngine): Promise<string[][]> {
-  const { rows } = await engine.call('identities/list', { limit: 100, offset: 0 }, ctx());
-  const groups = new Map<string, string[]>();
-  for (const row of rows) groups.set(row.enterpriseId, [...(groups.get(row.enterpriseId) ?? []), row.localId]);
-  return [...groups.values()].map((g) => g.sort()).sort((a, b) => (a[0] ?? '').localeCompare(b[0] ?? ''));
-}
-
 /** The open cases about the record `about`: its rule, score and held-from score, and the other record's ID. */
 async function casesAbout(engine: LocalEngine, about: string) {
   const { rows } = await engine.call('reviews/list', {}, ctx());
@@ -92,12 +68,12 @@ describe('birth dates a generation apart', () => {
 describe('a record certain against two people', () => {
   it('without a birth date, beside a father and son of its name at its home, is linked to neither', async () => {
     const engine = openRegistry(tempDir());
-    await ingest(engine, john('father', '1956-04-02'), john('son', '1986-09-21'));
-    expect(await identities(engine)).toEqual([['father'], ['son']]);
+    await ingestEach(engine, johnSmith('father', '1956-04-02'), johnSmith('son', '1986-09-21'));
+    expect(await identityGroups(engine)).toEqual([['father'], ['son']]);
 
-    const result = await ingest(engine, john('lab', undefined));
+    const result = await ingestEach(engine, johnSmith('lab'));
     expect(result).toMatchObject({ autoLinked: 0, newIdentities: 1, reviewCasesCreated: 2 });
-    expect(await identities(engine)).toEqual([['father'], ['lab'], ['son']]);
+    expect(await identityGroups(engine)).toEqual([['father'], ['lab'], ['son']]);
     const cases = await casesAbout(engine, 'lab');
     expect(cases.map((c) => [c.other, c.limitedBy, c.score])).toEqual([
       ['father', 'IdentitiesApart', PROBABLE],
@@ -107,15 +83,15 @@ describe('a record certain against two people', () => {
     for (const c of cases) expect(c.heldFrom).toBeGreaterThanOrEqual(CERTAIN);
 
     // Its birth date settles whose a record is: the son's joins the son.
-    await ingest(engine, john('son-again', '1986-09-21'));
-    expect(await identities(engine)).toEqual([['father'], ['lab'], ['son', 'son-again']]);
+    await ingestEach(engine, johnSmith('son-again', '1986-09-21'));
+    expect(await identityGroups(engine)).toEqual([['father'], ['lab'], ['son', 'son-again']]);
     engine.close();
   });
 
   it('without a birth date, beside one John Smith at its home, is linked as before', async () => {
     const engine = openRegistry(tempDir());
-    await ingest(engine, john('father', '1956-04-02'), john('lab', undefined));
-    expect(await identities(engine)).toEqual([['father', 'lab']]);
+    await ingestEach(engine, johnSmith('father', '1956-04-02'), johnSmith('lab'));
+    expect(await identityGroups(engine)).toEqual([['father', 'lab']]);
     engine.close();
   });
 
@@ -124,7 +100,7 @@ describe('a record certain against two people', () => {
     // for review (BirthDateConflict). A record without a birth date is certain against both.
     const setUp = async (): Promise<LocalEngine> => {
       const engine = openRegistry(tempDir());
-      await ingest(engine, john('a', '1956-04-02'), john('b', '1956-04-25'));
+      await ingestEach(engine, johnSmith('a', '1956-04-02'), johnSmith('b', '1956-04-25'));
       const { rows } = await engine.call('reviews/list', {}, ctx());
       expect(rows.map((r) => r.limitedBy)).toEqual(['BirthDateConflict']);
       return engine;
@@ -132,8 +108,8 @@ describe('a record certain against two people', () => {
 
     // Undecided, the record joins the first (the dates are not a generation apart) and a case asks about the other.
     const undecided = await setUp();
-    expect(await ingest(undecided, john('lab', undefined))).toMatchObject({ autoLinked: 1, newIdentities: 0 });
-    expect(await identities(undecided)).toEqual([['a', 'lab'], ['b']]);
+    expect(await ingestEach(undecided, johnSmith('lab'))).toMatchObject({ autoLinked: 1, newIdentities: 0 });
+    expect(await identityGroups(undecided)).toEqual([['a', 'lab'], ['b']]);
     undecided.close();
 
     const decided = await setUp();
@@ -143,8 +119,8 @@ describe('a record certain against two people', () => {
       { caseId: rows[0]?.caseId ?? '', decision: 'different-people', reason: 'Father and son, per the GP' },
       ctx(),
     );
-    expect(await ingest(decided, john('lab', undefined))).toMatchObject({ autoLinked: 0, newIdentities: 1 });
-    expect(await identities(decided)).toEqual([['a'], ['b'], ['lab']]);
+    expect(await ingestEach(decided, johnSmith('lab'))).toMatchObject({ autoLinked: 0, newIdentities: 1 });
+    expect(await identityGroups(decided)).toEqual([['a'], ['b'], ['lab']]);
     expect((await casesAbout(decided, 'lab')).map((c) => [c.other, c.limitedBy])).toEqual([
       ['a', 'IdentitiesApart'],
       ['b', 'IdentitiesApart'],
