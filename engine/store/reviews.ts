@@ -32,7 +32,7 @@ export interface ReviewCaseWrite {
   readonly heldFrom?: number | null;
   /**
    * Which case of the twin rule held the pair (scoring/possible-twin.ts); written only with limitedBy PossibleTwin, so
-   * a caller passes its explanation's whatever rule held the case.
+   * a caller passes its explanation's reason, whatever rule held the case.
    */
   readonly twinReason?: TwinReason | null;
   /** A link quality case's doubt (engine/assurance/link-quality.ts doubtOf): the most-doubtful sort's key. */
