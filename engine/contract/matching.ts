@@ -55,8 +55,8 @@ export const DecidedBySchema = z.enum(['trusted-identifier', 'hard-conflict', 's
  * The rules that hold a score at the Probable threshold (scoring/scorer.ts). All but two judge a pair alone.
  * BareRecord judges a record against a whole identity (ingest/judged-member.ts: through a record without a name part
  * or birth date), IdentitiesApart an arriving record against two identities (ingest/identities-apart.ts): only review
- * cases carry them (BareRecord opened by ingestion or reconciliation, IdentitiesApart by ingestion), never a pair's
- * score.
+ * cases carry them (opened by ingestion or reconciliation: jobs/reconcile-apart.ts for an identity without a birth
+ * date), never a pair's score.
  */
 export const ScoreLimitSchema = z.enum([
   'NoNameEvidence',

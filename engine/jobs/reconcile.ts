@@ -9,10 +9,11 @@
  * identity without records keeps its canonical record.
  * Matching: each active identity is scored against its blocking candidates with a higher identity_id (every
  * unordered pair once; bounded by MAX_BLOCK_SIZE and MAX_CANDIDATES as in ingestion), taking the best
- * outcome over their source-record pairs. A probable or certain pair becomes a `PopulationReconciliation`
- * review case whose ID is a digest of the tenant, both identity versions and the profile version, inserted
- * unless one with that ID is there (store/reviews.ts insertReviewCase): retries and overlapping workers never create
- * duplicates.
+ * outcome over their source-record pairs, a Certain one held at Probable where ingestion would hold it
+ * (BareRecord, judged-member.ts; IdentitiesApart, reconcile-apart.ts). A probable or certain pair becomes a
+ * `PopulationReconciliation` review case whose ID is a digest of the tenant, both identity versions and the profile
+ * version, inserted unless one with that ID is there (store/reviews.ts insertReviewCase): retries and overlapping
+ * workers never create duplicates.
  */
 import type { Store } from '../store/store.ts';
 import type { FieldEvidence, ScoreLimit, TwinReason } from '../contract/matching.ts';
@@ -22,6 +23,7 @@ import { PreparedCache } from '../ingest/prepared-cache.ts';
 import { reviewCaseId } from '../ingest/review-case-id.ts';
 import { opensReviewCase } from '../ingest/review-gate.ts';
 import { bareRecordHold } from '../ingest/judged-member.ts';
+import { IdentitiesApartCheck } from './reconcile-apart.ts';
 import { newScratch } from '../scoring/field-comparison.ts';
 import { createScorer, type PairOutcome } from '../scoring/scorer.ts';
 import { isStronger } from '../scoring/stronger-outcome.ts';
@@ -262,6 +264,7 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
         if (version !== undefined) members.set(identityId, { version, records });
       }
       const prepared = (identityId: number): readonly PreparedRecord[] => batchMembers.get(identityId) ?? [];
+      const apart = new IdentitiesApartCheck(ctx.store, ctx.tenantId, scorer, cache, probable, scratch);
       const found: {
         left: IdentityKey;
         candidateId: number;
@@ -286,16 +289,21 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
           }
           if (best === undefined || !opensReviewCase(best.outcome, probable)) continue;
           // A Certain pair through a record without a name part or birth date is held (BareRecord) as ingestion
-          // holds it.
+          // holds it; so is one through an identity without a birth date that fits two people (IdentitiesApart).
           const held =
             best.outcome.decision === 'certain'
-              ? bareRecordHold(
+              ? (bareRecordHold(
                   scorer,
                   { record: best.a, identity: leftRecords },
                   { record: best.b, identity: rightRecords },
                   probable,
                   scratch,
-                )
+                ) ??
+                apart.hold(
+                  { identityId: left.identityId, records: leftRecords },
+                  { identityId: candidateId, records: rightRecords },
+                  best.outcome,
+                ))
               : undefined;
           found.push({ left, candidateId, a: best.a, b: best.b, held });
         }

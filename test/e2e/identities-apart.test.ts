@@ -61,7 +61,7 @@ describe('a record without a birth date at the home of a father and son of its n
       .getByRole('row', { name: /^Score/ })
       .textContent();
     expect(score).toMatch(
-      /^Score0\.5000 \(probable under profile version \d+\)Held at the Probable threshold when opened \(fits two people; its fields scored (0\.9\d{3}|1\.0000)\): The record that arrived is certain against this case’s other identity and against one more, .+a father and son, .+ then answer same person on that case and different people on the other\.$/,
+      /^Score0\.5000 \(probable under profile version \d+\)Held at the Probable threshold when opened \(fits two people; its fields scored (0\.9\d{3}|1\.0000)\): One of this case’s identities is certain against the other and against one more identity, .+a father and son, .+ then answer same person on that case and different people on the other\.$/,
     );
     const heldFrom = /its fields scored (\d\.\d{4})/.exec(score ?? '')?.[1] ?? 'none';
     expect(await page.getByTestId('pair-records-note').textContent()).toBe(

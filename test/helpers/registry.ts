@@ -5,6 +5,10 @@ import { defaultProfile } from '../../engine/profile/default-profile.ts';
 import type { CallContext } from '../../engine/contract/operations.ts';
 import type { MatchingProfile } from '../../engine/contract/profile.ts';
 import type { IngestReport } from '../../engine/contract/ingest.ts';
+import type { ReviewKind } from '../../engine/contract/reviews.ts';
+import { reconcileMatching } from '../../engine/jobs/reconcile.ts';
+import { keyRingFor } from '../../engine/config/key-ring.ts';
+import { activeProfile } from '../../engine/store/profiles.ts';
 
 export const MRN_SYSTEM = 'urn:test:hospital:mrn';
 export const NHI_SYSTEM = 'urn:test:national-id';
@@ -135,6 +139,35 @@ export async function identityGroups(engine: LocalEngine): Promise<string[][]> {
   const groups = new Map<string, string[]>();
   for (const row of rows) groups.set(row.enterpriseId, [...(groups.get(row.enterpriseId) ?? []), row.localId]);
   return [...groups.values()].map((g) => g.sort()).sort((a, b) => (a[0] ?? '').localeCompare(b[0] ?? ''));
+}
+
+/**
+ * The tenant's open review cases (of one kind, or every kind): each one's hold, score, held-from score and decision, and
+ * the local IDs of its best record pair, sorted.
+ */
+export async function openCases(engine: LocalEngine, kind?: ReviewKind): Promise<Record<string, unknown>[]> {
+  const { rows } = await engine.call('reviews/list', kind === undefined ? {} : { kind }, ctx());
+  return Promise.all(
+    rows.map(async (row) => {
+      const detail = await engine.call('reviews/get', { caseId: row.caseId }, ctx());
+      const pair = [detail.bestPair?.left.localId, detail.bestPair?.right.localId].sort();
+      return { limitedBy: row.limitedBy, score: row.score, heldFrom: row.heldFrom, decision: row.decision, pair };
+    }),
+  );
+}
+
+/** Runs a reconciliation's matching phase over tenant t1 to its end, 25 identities a batch, as its job runs it. */
+export function reconcileMatchingToEnd(engine: LocalEngine): void {
+  const { store } = engine.env;
+  const profile = activeProfile(store, 't1');
+  const ring = keyRingFor(profile.profile.Blocking, engine.env.settings(), 't1');
+  const work = reconcileMatching({ store, tenantId: 't1', jobId: 'reconcile', profile, ring });
+  for (let cursor = 0; ;) {
+    const plan = store.read(() => work.readBatch(cursor, 25));
+    if (plan === null) break;
+    store.write(() => plan.write(new Date().toISOString(), false));
+    cursor = plan.lastIdentityId;
+  }
 }
 
 export function ndjson(...resources: readonly unknown[]): string {

@@ -10,18 +10,15 @@
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/temp.ts';
 import {
-  ctx,
   identityGroups,
   ingestEach,
   johnSmith,
   NHI_SYSTEM,
+  openCases,
   openRegistry,
+  reconcileMatchingToEnd,
   testProfile,
 } from '../../helpers/registry.ts';
-import type { LocalEngine } from '../../../engine/local-engine.ts';
-import { reconcileMatching } from '../../../engine/jobs/reconcile.ts';
-import { keyRingFor } from '../../../engine/config/key-ring.ts';
-import { activeProfile } from '../../../engine/store/profiles.ts';
 
 /** The Probable threshold of the profile openRegistry sets, at which a held case's score stands. */
 const PROBABLE = testProfile().MatchingRules.Thresholds.Probable;
@@ -44,18 +41,6 @@ function namesAndDate(
 
 /** The pair a case about the bare record c3 shows first: it, beside either of the second person's records. */
 const ABOUT_C3 = ['c3', expect.stringMatching(/^c[45]$/)];
-
-/** The open review cases: their rule, score, the score held from, and the pair a reviewer compares first. */
-async function openCases(engine: LocalEngine): Promise<Record<string, unknown>[]> {
-  const { rows } = await engine.call('reviews/list', {}, ctx());
-  return Promise.all(
-    rows.map(async (row) => {
-      const detail = await engine.call('reviews/get', { caseId: row.caseId }, ctx());
-      const pair = [detail.bestPair?.left.localId, detail.bestPair?.right.localId].sort();
-      return { limitedBy: row.limitedBy, score: row.score, heldFrom: row.heldFrom, decision: row.decision, pair };
-    }),
-  );
-}
 
 describe('a record without a given or family name between two people it agrees with', () => {
   it('does not carry the second person into the first one’s identity', async () => {
@@ -157,16 +142,7 @@ describe('a record without a given or family name between two people it agrees w
     expect(await identityGroups(engine)).toEqual([['c1', 'c2'], ['c3']]);
     expect(await openCases(engine)).toEqual([]);
 
-    const { store } = engine.env;
-    const profile = activeProfile(store, 't1');
-    const ring = keyRingFor(profile.profile.Blocking, engine.env.settings(), 't1');
-    const work = reconcileMatching({ store, tenantId: 't1', jobId: 'reconcile', profile, ring });
-    for (let cursor = 0; ;) {
-      const plan = store.read(() => work.readBatch(cursor, 25));
-      if (plan === null) break;
-      store.write(() => plan.write(new Date().toISOString(), false));
-      cursor = plan.lastIdentityId;
-    }
+    reconcileMatchingToEnd(engine);
     // Without the hold the case read Certain (0.9991) on the bare record's pair with Homer's.
     expect(await openCases(engine)).toEqual([
       {

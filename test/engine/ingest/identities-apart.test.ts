@@ -7,7 +7,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/temp.ts';
-import { ctx, identityGroups, ingestEach, johnSmith, openRegistry, testProfile } from '../../helpers/registry.ts';
+import {
+  ctx,
+  identityGroups,
+  ingestEach,
+  johnSmith,
+  openCases,
+  openRegistry,
+  reconcileMatchingToEnd,
+  testProfile,
+} from '../../helpers/registry.ts';
 import type { LocalEngine } from '../../../engine/local-engine.ts';
 import { fitsIdentitiesApart, identitiesAGenerationApart } from '../../../engine/ingest/identities-apart.ts';
 import { bornAGenerationApart } from '../../../engine/comparators/generation-apart.ts';
@@ -128,3 +137,65 @@ describe('a record certain against two people', () => {
     decided.close();
   });
 });
+
+describe('an identity without a birth date certain against two people, in a reconciliation', () => {
+  it('is held at Probable in both of the cases it opens, as ingestion holds it', async () => {
+    const engine = openRegistry(tempDir());
+    // The laboratory's record arrives with a birth date a generation after the son's (its own identity), and its
+    // source then drops the date: an update is not matched again, so the undated record stays apart.
+    await ingestEach(
+      engine,
+      johnSmith('father', '1956-04-02'),
+      johnSmith('son', '1986-09-21'),
+      johnSmith('lab', '2016-07-12'),
+    );
+    await ingestEach(engine, johnSmith('lab'));
+    expect(await identityGroups(engine)).toEqual([['father'], ['lab'], ['son']]);
+
+    reconcileMatchingToEnd(engine);
+    // Before, both read Certain (a score of 1, no hold): a reviewer answering same person on both would join the
+    // father and son through the laboratory's record.
+    expect(await reconciliationCases(engine)).toEqual([
+      {
+        limitedBy: 'IdentitiesApart',
+        score: PROBABLE,
+        heldFrom: expect.closeTo(1, 2) as unknown,
+        decision: 'probable',
+        pair: ['father', 'lab'],
+      },
+      {
+        limitedBy: 'IdentitiesApart',
+        score: PROBABLE,
+        heldFrom: expect.closeTo(1, 2) as unknown,
+        decision: 'probable',
+        pair: ['lab', 'son'],
+      },
+    ]);
+    engine.close();
+  });
+
+  it('is not held where it is certain against one John Smith of its home only', async () => {
+    const engine = openRegistry(tempDir());
+    await ingestEach(engine, johnSmith('father', '1956-04-02'), johnSmith('lab', '2016-07-12'));
+    await ingestEach(engine, johnSmith('lab'));
+    expect(await identityGroups(engine)).toEqual([['father'], ['lab']]);
+
+    reconcileMatchingToEnd(engine);
+    expect(await reconciliationCases(engine)).toEqual([
+      {
+        limitedBy: null,
+        score: expect.closeTo(1, 2) as unknown,
+        heldFrom: null,
+        decision: 'certain',
+        pair: ['father', 'lab'],
+      },
+    ]);
+    engine.close();
+  });
+});
+
+/** The open reconciliation cases (openCases), in the order of their pairs. */
+async function reconciliationCases(engine: LocalEngine): Promise<Record<string, unknown>[]> {
+  const cases = await openCases(engine, 'PopulationReconciliation');
+  return cases.sort((a, b) => String(a.pair).localeCompare(String(b.pair)));
+}

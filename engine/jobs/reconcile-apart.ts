@@ -1,0 +1,127 @@
+/**
+ * Reconciliation's IdentitiesApart hold: ingestion's rule (ingest/identities-apart.ts) where no record arrives. An
+ * identity whose records carry no birth date (a laboratory's John Smith of 4 Elm Street) is Certain against the father
+ * and against the son of its name at its home, born a generation apart, or against two identities a reviewer decided
+ * are different people. Ingestion holds both pairs at Probable; but once that identity's record changes, its cases go
+ * out of date, and reconciliation opened a case about it with each of the two reading Certain. A reviewer who answered
+ * "same person" on both would send father and son to the merge process through it.
+ *
+ * Reconciliation pairs each identity only with later ones, so the undated identity's other Certain partners are looked
+ * up here: its blocking candidates in either direction (ranked as ingestion ranks them), scored as reconciliation
+ * scores a pair (the strongest record pair, a BareRecord hold counted as not Certain). Only for a Certain pair one of
+ * whose identities has no dated record, so the search is rare: ingestion links such an identity's records wherever
+ * one candidate is Certain, and leaves it apart only where two are. A pair decided by a trusted identifier, or an
+ * undated identity Certain against another by one, is not held, as in ingestion.
+ */
+import type { Store } from '../store/store.ts';
+import type { PairOutcome, Scorer } from '../scoring/scorer.ts';
+import type { PreparedRecord } from '../scoring/prepared-record.ts';
+import type { FieldScratch } from '../scoring/field-comparison.ts';
+import type { PreparedCache } from '../ingest/prepared-cache.ts';
+import { MAX_BLOCK_SIZE, MAX_COMPARED_RECORDS_PER_IDENTITY, rankCandidates } from '../ingest/candidates.ts';
+import { bareRecordHold } from '../ingest/judged-member.ts';
+import { fitsIdentitiesApart } from '../ingest/identities-apart.ts';
+import { isStronger } from '../scoring/stronger-outcome.ts';
+import { candidateMembers } from '../store/records.ts';
+import { decidedDistinct } from '../store/reviews.ts';
+import { identitiesWithTags, tagsOfIdentity } from '../store/tags.ts';
+import { identityKeys } from './population.ts';
+
+/** An identity of a compared pair, with its prepared records (at most MAX_COMPARED_RECORDS_PER_IDENTITY). */
+export interface ComparedIdentity {
+  readonly identityId: number;
+  readonly records: readonly PreparedRecord[];
+}
+
+interface Partner extends ComparedIdentity {
+  readonly outcome: PairOutcome;
+}
+
+/** One batch's checks, in its read snapshot: each undated identity's partners are looked up once per batch. */
+export class IdentitiesApartCheck {
+  private readonly partners = new Map<number, readonly Partner[]>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly tenantId: string,
+    private readonly scorer: Scorer,
+    private readonly cache: PreparedCache,
+    private readonly probable: number,
+    private readonly scratch: FieldScratch,
+  ) {}
+
+  /**
+   * The IdentitiesApart hold of a pair whose strongest record pair scored `outcome` (Certain, not held otherwise), or
+   * undefined when it is not held: neither identity is undated, or the undated one fits no two people.
+   */
+  hold(a: ComparedIdentity, b: ComparedIdentity, outcome: PairOutcome): PairOutcome | undefined {
+    if (outcome.decision !== 'certain' || outcome.decidedBy === 'trusted-identifier') return undefined;
+    for (const [undated, other] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      if (undated.records.length === 0 || undated.records.some((r) => r.birthDigits !== null)) continue;
+      const partners = this.certainPartners(undated);
+      if (partners.some((p) => p.outcome.decidedBy === 'trusted-identifier')) return undefined;
+      const apart = partners.some(
+        (third) =>
+          third.identityId !== other.identityId &&
+          fitsIdentitiesApart(null, births(other), births(third), () =>
+            decidedDistinct(this.store, this.tenantId, other.identityId, third.identityId),
+          ),
+      );
+      if (apart)
+        return {
+          score: this.probable,
+          decision: 'probable',
+          decidedBy: 'score',
+          limitedBy: 'IdentitiesApart',
+          heldFrom: outcome.score,
+        };
+    }
+    return undefined;
+  }
+
+  /** The active identities the undated one is Certain against (not held by BareRecord), among its candidates. */
+  private certainPartners(undated: ComparedIdentity): readonly Partner[] {
+    const known = this.partners.get(undated.identityId);
+    if (known !== undefined) return known;
+    const tags = tagsOfIdentity(this.store, this.tenantId, undated.identityId).map((t) => t.tag);
+    const ranked = rankCandidates(
+      identitiesWithTags(this.store, this.tenantId, tags, MAX_BLOCK_SIZE + 1),
+      (id) => id !== undated.identityId,
+    );
+    const keys = identityKeys(this.store, this.tenantId, ranked);
+    const active = ranked.filter((id) => keys.get(id)?.active === true);
+    const partners: Partner[] = [];
+    for (const [identityId, rows] of candidateMembers(
+      this.store,
+      this.tenantId,
+      active,
+      MAX_COMPARED_RECORDS_PER_IDENTITY,
+    )) {
+      const records = rows.map((row) => this.cache.get(row));
+      let best: { outcome: PairOutcome; a: PreparedRecord; b: PreparedRecord } | undefined;
+      for (const a of undated.records)
+        for (const b of records) {
+          const outcome = this.scorer.outcomeFromProbable(a, b, this.scratch);
+          if (outcome !== undefined && isStronger(outcome, best?.outcome)) best = { outcome, a, b };
+        }
+      if (best?.outcome.decision !== 'certain') continue;
+      const held = bareRecordHold(
+        this.scorer,
+        { record: best.a, identity: undated.records },
+        { record: best.b, identity: records },
+        this.probable,
+        this.scratch,
+      );
+      if (held === undefined) partners.push({ identityId, records, outcome: best.outcome });
+    }
+    this.partners.set(undated.identityId, partners);
+    return partners;
+  }
+}
+
+function births(identity: ComparedIdentity): (string | null)[] {
+  return identity.records.map((r) => r.birthDigits);
+}
