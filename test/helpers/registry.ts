@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { createTenant } from '../../engine/operations/sandbox.ts';
 import { defaultProfile } from '../../engine/profile/default-profile.ts';
@@ -154,6 +155,20 @@ export async function openCases(engine: LocalEngine, kind?: ReviewKind): Promise
       return { limitedBy: row.limitedBy, score: row.score, heldFrom: row.heldFrom, decision: row.decision, pair };
     }),
   );
+}
+
+/**
+ * An open case (as openCases gives it) about the pair of local IDs, held at the test profile's Probable threshold by
+ * the rule named, from a score that rounds to 1 (a Certain pair's).
+ */
+export function heldCase(limitedBy: string, pair: readonly string[]): Record<string, unknown> {
+  return {
+    limitedBy,
+    score: testProfile().MatchingRules.Thresholds.Probable,
+    heldFrom: expect.closeTo(1, 2) as unknown,
+    decision: 'probable',
+    pair,
+  };
 }
 
 /** Runs a reconciliation's matching phase over tenant t1 to its end, 25 identities a batch, as its job runs it. */

@@ -12,6 +12,7 @@ import {
   identityGroups,
   ingestEach,
   johnSmith,
+  heldCase,
   openCases,
   openRegistry,
   reconcileMatchingToEnd,
@@ -156,20 +157,8 @@ describe('an identity without a birth date certain against two people, in a reco
     // Before, both read Certain (a score of 1, no hold): a reviewer answering same person on both would join the
     // father and son through the laboratory's record.
     expect(await reconciliationCases(engine)).toEqual([
-      {
-        limitedBy: 'IdentitiesApart',
-        score: PROBABLE,
-        heldFrom: expect.closeTo(1, 2) as unknown,
-        decision: 'probable',
-        pair: ['father', 'lab'],
-      },
-      {
-        limitedBy: 'IdentitiesApart',
-        score: PROBABLE,
-        heldFrom: expect.closeTo(1, 2) as unknown,
-        decision: 'probable',
-        pair: ['lab', 'son'],
-      },
+      heldCase('IdentitiesApart', ['father', 'lab']),
+      heldCase('IdentitiesApart', ['lab', 'son']),
     ]);
     engine.close();
   });
