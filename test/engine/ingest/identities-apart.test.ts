@@ -163,6 +163,29 @@ describe('an identity without a birth date certain against two people, in a reco
     engine.close();
   });
 
+  it('is held where it is certain against two identities a reviewer decided are different people', async () => {
+    const engine = openRegistry(tempDir());
+    // Born 23 days apart: within a year but beyond a keying error (their own pair held, BirthDateConflict).
+    await ingestEach(engine, johnSmith('a', '1956-04-02'), johnSmith('b', '1956-04-25'));
+    const { rows } = await engine.call('reviews/list', {}, ctx());
+    await engine.call(
+      'reviews/decide',
+      { caseId: rows[0]?.caseId ?? '', decision: 'different-people', reason: 'Father and son, per the GP' },
+      ctx(),
+    );
+    await ingestEach(engine, johnSmith('lab', '2016-07-12'));
+    await ingestEach(engine, johnSmith('lab'));
+    expect(await identityGroups(engine)).toEqual([['a'], ['b'], ['lab']]);
+
+    reconcileMatchingToEnd(engine);
+    // The decided pair is not asked again; each pair with the laboratory's record is held.
+    expect(await reconciliationCases(engine)).toEqual([
+      heldCase('IdentitiesApart', ['a', 'lab']),
+      heldCase('IdentitiesApart', ['b', 'lab']),
+    ]);
+    engine.close();
+  });
+
   it('is not held where it is certain against one John Smith of its home only', async () => {
     const engine = openRegistry(tempDir());
     await ingestEach(engine, johnSmith('father', '1956-04-02'), johnSmith('lab', '2016-07-12'));
