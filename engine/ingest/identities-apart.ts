@@ -20,6 +20,7 @@
  * test/engine/ingest/identities-apart.test.ts.
  */
 import { bornAGenerationApart } from '../comparators/generation-apart.ts';
+import type { PairOutcome } from '../scoring/scorer.ts';
 
 /**
  * Whether two identities' records were born a generation apart: at least one pair of their birth dates (YYYYMMDD;
@@ -51,4 +52,9 @@ export function fitsIdentitiesApart(
 ): boolean {
   if (arriving === null && identitiesAGenerationApart(a, b)) return true;
   return decidedDistinct();
+}
+
+/** The outcome of a Certain candidate held so (IdentitiesApart): at the Probable threshold, held from its score. */
+export function identitiesApartOutcome(probable: number, heldFrom: number): PairOutcome {
+  return { score: probable, decision: 'probable', decidedBy: 'score', limitedBy: 'IdentitiesApart', heldFrom };
 }

@@ -70,7 +70,7 @@ import { reviewCaseId } from './review-case-id.ts';
 import { doubtOf, judgeIdentity } from './identity-judgement.ts';
 import { openLinkCase } from './link-case.ts';
 import { opensReviewCase } from './review-gate.ts';
-import { fitsIdentitiesApart } from './identities-apart.ts';
+import { fitsIdentitiesApart, identitiesApartOutcome } from './identities-apart.ts';
 
 export const MAX_REVIEW_CASES_PER_RECORD = 3;
 
@@ -385,13 +385,7 @@ export class Ingestor {
       c.outcome.decision === 'certain'
         ? {
             ...c,
-            outcome: {
-              score: probable,
-              decision: 'probable',
-              decidedBy: 'score',
-              limitedBy: 'IdentitiesApart',
-              heldFrom: c.outcome.score,
-            },
+            outcome: identitiesApartOutcome(probable, c.outcome.score),
           }
         : c,
     );

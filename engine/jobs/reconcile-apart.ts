@@ -22,8 +22,8 @@ import type { FieldScratch } from '../scoring/field-comparison.ts';
 import type { PreparedCache } from '../ingest/prepared-cache.ts';
 import { MAX_BLOCK_SIZE, MAX_COMPARED_RECORDS_PER_IDENTITY, rankCandidates } from '../ingest/candidates.ts';
 import { bareRecordHold } from '../ingest/judged-member.ts';
-import { fitsIdentitiesApart } from '../ingest/identities-apart.ts';
-import { isStronger } from '../scoring/stronger-outcome.ts';
+import { fitsIdentitiesApart, identitiesApartOutcome } from '../ingest/identities-apart.ts';
+import { strongestPair } from '../scoring/stronger-outcome.ts';
 import { candidateMembers } from '../store/records.ts';
 import { decidedDistinct } from '../store/reviews.ts';
 import { identitiesWithTags, tagsOfIdentity } from '../store/tags.ts';
@@ -72,14 +72,7 @@ export class IdentitiesApartCheck {
             decidedDistinct(this.store, this.tenantId, other.identityId, third.identityId),
           ),
       );
-      if (apart)
-        return {
-          score: this.probable,
-          decision: 'probable',
-          decidedBy: 'score',
-          limitedBy: 'IdentitiesApart',
-          heldFrom: outcome.score,
-        };
+      if (apart) return identitiesApartOutcome(this.probable, outcome.score);
     }
     return undefined;
   }
@@ -103,12 +96,7 @@ export class IdentitiesApartCheck {
       MAX_COMPARED_RECORDS_PER_IDENTITY,
     )) {
       const records = rows.map((row) => this.cache.get(row));
-      let best: { outcome: PairOutcome; a: PreparedRecord; b: PreparedRecord } | undefined;
-      for (const a of undated.records)
-        for (const b of records) {
-          const outcome = this.scorer.outcomeFromProbable(a, b, this.scratch);
-          if (outcome !== undefined && isStronger(outcome, best?.outcome)) best = { outcome, a, b };
-        }
+      const best = strongestPair(this.scorer, undated.records, records, this.scratch);
       if (best?.outcome.decision !== 'certain') continue;
       const held = bareRecordHold(
         this.scorer,

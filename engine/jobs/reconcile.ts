@@ -26,7 +26,7 @@ import { bareRecordHold } from '../ingest/judged-member.ts';
 import { IdentitiesApartCheck } from './reconcile-apart.ts';
 import { newScratch } from '../scoring/field-comparison.ts';
 import { createScorer, type PairOutcome } from '../scoring/scorer.ts';
-import { isStronger } from '../scoring/stronger-outcome.ts';
+import { strongestPair } from '../scoring/stronger-outcome.ts';
 import { storedTermFrequencies } from '../store/term-frequency.ts';
 import { rememberedTermFrequencies } from '../scoring/term-frequency.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
@@ -278,15 +278,8 @@ export function reconcileMatching(ctx: JobContext, memberCapacity = PREPARED_CAC
         const leftRecords = prepared(left.identityId);
         for (const candidateId of candidates) {
           const rightRecords = prepared(candidateId);
-          let best: { outcome: PairOutcome; a: PreparedRecord; b: PreparedRecord } | undefined;
-          for (const a of leftRecords) {
-            for (const b of rightRecords) {
-              // Only a pair at Probable or above can open a case, so a pair certain to stay below is not scored.
-              const outcome = scorer.outcomeFromProbable(a, b);
-              if (outcome === undefined) continue;
-              if (isStronger(outcome, best?.outcome)) best = { outcome, a, b };
-            }
-          }
+          // Only a pair at Probable or above can open a case, so a pair certain to stay below is not scored.
+          const best = strongestPair(scorer, leftRecords, rightRecords);
           if (best === undefined || !opensReviewCase(best.outcome, probable)) continue;
           // A Certain pair through a record without a name part or birth date is held (BareRecord) as ingestion
           // holds it; so is one through an identity without a birth date that fits two people (IdentitiesApart).
