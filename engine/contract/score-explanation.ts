@@ -202,7 +202,7 @@ export const TWIN_REASON_TEXT: Readonly<Record<TwinReason, string>> = {
   'given-name-missing':
     'One of the records has no given name, and the family name, sex and birth date agree: it could be either twin’s record',
   'initial-alone':
-    'One of the records gives an initial alone (J), which agrees with every name of its letter, and the family name, sex and birth date agree: it could be either twin’s record',
+    'One of the records gives an initial alone (J), which agrees with every name of its letter (John, James, Jane): beside a name, whatever else agrees, or beside an initial with the family name, sex and birth date agreeing, it could be another person’s record, a twin’s or a relative’s',
   'another-given-name':
     'The given names are different, and the family name, sex and birth date agree: twins and household members of one age share a family name, a birth date and a home',
   'middle-names':

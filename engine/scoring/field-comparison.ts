@@ -272,14 +272,14 @@ export const COMPOUND_NAME_PART = 'compound-name-part';
  * The given names' agreement: by the profile's comparators, or, below Strong, one record's given name one of the
  * other's middle names while it carries none itself (José Luis and Luis, Anne-Marie and Marie:
  * comparators/middle-name-as-given.ts), which agrees Strong with the comparator that finds two equal names, at level
- * `middle-name-as-given`.
+ * `middle-name-as-given`; or an initial alone beside a name of its letter, Strong at level `initial-of-name`.
  */
 function bestGiven(a: PreparedRecord, b: PreparedRecord, set: NameComparatorSet): NameComparison | null {
   if (a.given === null || b.given === null) return null;
   const result = compareNames(a.given, b.given, set);
-  return result.similarity >= SHARED_NAME_SIMILARITY || !goesByMiddleName(a, b)
-    ? result
-    : sharedName(set, MIDDLE_NAME_AS_GIVEN);
+  if (result.similarity >= SHARED_NAME_SIMILARITY) return result;
+  if (goesByMiddleName(a, b)) return sharedName(set, MIDDLE_NAME_AS_GIVEN);
+  return initialOfName(a.given, b.given) ? sharedName(set, INITIAL_OF_NAME) : result;
 }
 
 /**
@@ -295,6 +295,23 @@ function sharedName(set: NameComparatorSet, level: string): NameComparison {
 
 /** The given name's evidence level when one record's given name is the other's middle name. */
 export const MIDDLE_NAME_AS_GIVEN = 'middle-name-as-given';
+
+/**
+ * The given name's evidence level when one record gives an initial alone and the other a name of that letter (J and
+ * John). Jaro-Winkler put the pair Partial (0.775), which counts against a match as strongly as two names (J and John
+ * weighed as John and James do), so "J Smith" beside "John Smith" of one birth date who had moved stayed apart, unseen
+ * by a reviewer. The initial agrees with the name as a typo does (Strong): among pairs of two people about one in ten
+ * or fifteen given names share a first letter, among one person's records nearly all. It agrees with every name of its
+ * letter (James, Jane) too, so such a pair is never linked by its score: the twin rule holds it (possible-twin.ts
+ * `initialBesideName`), and the household's address and phone, which Strong lets count, cannot link it either.
+ */
+export const INITIAL_OF_NAME = 'initial-of-name';
+
+/** One name an initial alone and the other a longer name that starts with that letter. */
+function initialOfName(x: PreparedName, y: PreparedName): boolean {
+  const [initial, name] = isInitial(x) ? [x, y] : [y, x];
+  return isInitial(initial) && name.text.length > 1 && name.text.charCodeAt(0) === initial.text.charCodeAt(0);
+}
 
 /**
  * The best level over the non-trusted systems both records carry (undefined when they share none). When they share

@@ -23,6 +23,11 @@ export interface TwinHints {
   readonly multipleBirth?: boolean;
   /** Either record's given name is an initial alone: it cannot tell twins apart, as a missing one cannot. */
   readonly initialGivenName?: boolean;
+  /**
+   * As initialGivenName, and no personal identifier agrees (the caller passes false then): with the given names
+   * compared and not Exact, an initial beside a name (J and John), which is never linked by its score.
+   */
+  readonly initialBesideName?: boolean;
   /** The birth dates are a day apart in one year (birth-date-levels.ts `one-day`). */
   readonly birthDatesADayApart?: boolean;
   /**
@@ -119,6 +124,12 @@ export interface TwinHints {
  *    a letter apart (Jayden and Jaydon), which agrees Strong; the records say twins are there, so such a pair is as
  *    likely two twins as one twin's typo. Two other birth orders make the given names Different first
  *    (field-comparison.ts markMultipleBirths).
+ *  - An initial alone beside a name (`initialBesideName`: J and John, which agree Strong at level `initial-of-name`,
+ *    field-comparison.ts; or J and Mary), unless a personal identifier agrees: held whatever the family name, sex and
+ *    birth date say. The initial agrees with every name of its letter, so "J Smith" could be John, James or Jane, and
+ *    the Strong given name lets the household's address and phone count; with no sex recorded, or a birth date a
+ *    keying error apart, "J Smith" at John Smith's home would otherwise be linked to him at a score of 1. Before the
+ *    level, such a pair counted as two names and stayed apart, unseen by a reviewer, wherever the home differed.
  */
 export function possibleTwin(similarity: Float64Array, hints: TwinHints = {}): boolean {
   return twinReason(similarity, hints) !== undefined;
@@ -127,12 +138,14 @@ export function possibleTwin(similarity: Float64Array, hints: TwinHints = {}): b
 /** Which case of the rule above holds the pair (the console and the CLI say it in words), or undefined when none. */
 export function twinReason(similarity: Float64Array, hints: TwinHints = {}): TwinReason | undefined {
   const { twoGivenNamesAlike = false, newbornName = false, multipleBirth = false, birthDatesADayApart = false } = hints;
+  const given = similarity[GIVEN_NAME] ?? Number.NaN;
+  // Whatever the family name, sex and birth date say: the rule's last case above.
+  if (hints.initialBesideName === true && given < BAND_FLOORS.Exact) return 'initial-alone';
   if ((similarity[FAMILY_NAME] ?? 0) < BAND_FLOORS.Strong) return undefined;
   // NaN (a birth date missing on one side) passes the tests below: it does not disagree.
   const birthDate = similarity[BIRTH_DATE] ?? 0;
   const datesAgree = !(birthDate < BAND_FLOORS.Strong);
   if (newbornName) return datesAgree ? 'newborn-placeholder' : undefined;
-  const given = similarity[GIVEN_NAME] ?? Number.NaN;
   const dated = !Number.isNaN(birthDate);
   const givenMissing = (Number.isNaN(given) || hints.initialGivenName === true) && dated;
   const middleNamesDisagree = hints.middleNamesDisagree === true && dated;

@@ -190,6 +190,7 @@ function pairHints(
     newbornName: (flags & NEWBORN_NAME_FLAG) !== 0,
     multipleBirth: (flags & MULTIPLE_BIRTH_FLAG) !== 0,
     initialGivenName: (flags & INITIAL_GIVEN_NAME_FLAG) !== 0,
+    initialBesideName: (flags & INITIAL_GIVEN_NAME_FLAG) !== 0 && !identifierAgrees,
     birthDatesADayApart: (flags & BIRTH_DATES_A_DAY_APART_FLAG) !== 0,
     // At one home, where the middle-name rule lets them through; elsewhere it holds them under its own name.
     middleNamesDisagree: middleNamesDisagree && !identifierAgrees && !middleConflict,

@@ -38,6 +38,9 @@ describe("a field's evidence in the comparison viewer", () => {
       'Different: the generational suffixes differ',
     );
     expect(bandText(given(junior, junior), true)).toBe('Exact');
+    expect(bandText(given({ ...SAMPLE_FIELDS, givenName: 'a' }, SAMPLE_FIELDS), true)).toBe(
+      'Strong: an initial alone and a name of that letter',
+    );
     expect(bandText(given({ ...SAMPLE_FIELDS, birthOrder: 1 }, { ...SAMPLE_FIELDS, birthOrder: 2 }), true)).toBe(
       'Different: the birth orders differ (two of one multiple birth)',
     );

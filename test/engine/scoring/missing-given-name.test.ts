@@ -138,3 +138,40 @@ describe('a given name that is an initial alone', () => {
     expect(held(pair(wei, { ...wei, given: '芳' }))).toEqual(['probable', 'PossibleTwin']);
   });
 });
+
+describe('an initial alone beside a name of its letter', () => {
+  it('agrees Strong, at its own level; an initial of another letter is another name', () => {
+    const given = (r: MatchResult) => r.evidence.find((e) => e.field === 'givenName');
+    expect(given(pair({ given: 'J', gender: 'male', birthDate: BORN }, JAMES))).toMatchObject({
+      band: 'Strong',
+      level: 'initial-of-name',
+    });
+    const other = given(pair({ given: 'M', gender: 'male', birthDate: BORN }, JAMES));
+    expect(other?.band).toBe('Different');
+    expect(other?.level).toBeUndefined();
+  });
+
+  it('is held, never linked, where the twin rule alone would not hold it: no sex, a birth date a keying error apart', () => {
+    const cases: [string, Person, Person][] = [
+      ['no sex on either record', { given: 'J', birthDate: BORN }, { given: 'James', birthDate: BORN }],
+      ['a birth date a keying error apart', { given: 'J', gender: 'male', birthDate: '2010-04-06' }, JAMES],
+      ['no birth date on the initial’s record', { given: 'J', gender: 'male' }, JAMES],
+    ];
+    for (const [what, a, b] of cases) {
+      const r = pair(a, b);
+      expect([...held(r), r.twinReason], what).toEqual(['probable', 'PossibleTwin', 'initial-alone']);
+      // Its fields alone would have linked it: the household's address and phone count beside a Strong given name.
+      expect(r.heldFrom, what).toBeGreaterThan(0.97);
+    }
+  });
+
+  it('links as before where a personal number agrees and no twin rule holds the pair', () => {
+    const personal: MatchingProfile = { ...base, PersonalIdentifierSystems: [SSN] };
+    const r = pair(
+      { given: 'J', birthDate: BORN, ssn: '532618842' },
+      { given: 'James', birthDate: BORN, ssn: '532618842' },
+      personal,
+    );
+    expect(held(r)).toEqual(['certain', undefined]);
+  });
+});

@@ -20,6 +20,7 @@ describe('twinReason', () => {
       ['another-given-name', { givenName: 'annabel' }, { givenName: 'beatrice' }],
       ['given-name-missing', { givenName: 'annabel' }, { givenName: null }],
       ['initial-alone', { givenName: 'annabel' }, { givenName: 'a' }],
+      ['initial-alone', { givenName: 'annabel', sex: null }, { givenName: 'a', sex: null }],
       ['names-alike', { givenName: 'emma' }, { givenName: 'gemma' }],
       ['another-sex', { givenName: 'daniel', sex: 'male' }, { givenName: 'danielle', sex: 'female' }],
       ['names-of-two-sexes', { givenName: 'daniel', sex: null }, { givenName: 'danielle', sex: null }],

@@ -1,0 +1,105 @@
+/**
+ * Possible twins in the console, each case of the twin rule with its own words on the review case page:
+ *  - Newborn twins registered before they are named: "Baby Boy A" and "Baby Boy B" under one family name, birth date,
+ *    address and phone (test/helpers/repeated-patient.ts). They were linked at score 1; now their pair is a review
+ *    case held as possible twins, and the comparison viewer says why the given names were not compared.
+ *  - "J Smith" beside "John Smith" of one birth date, who moved: no match before (the initial counted as another
+ *    name); now a case held as possible twins, the initial Strong beside the name (level initial-of-name).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  closeConsole,
+  expectAccessible,
+  type HostProcess,
+  openConsole,
+  prepareSandbox,
+  openReviewCase,
+  screenshot,
+} from './helpers.ts';
+import { newbornTwins } from '../helpers/repeated-patient.ts';
+import { johnSmith } from '../helpers/registry.ts';
+import type { TwinReason } from '../../engine/contract/matching.ts';
+
+const TENANT = 'newborns';
+let dir: string;
+let caseOf: Partial<Record<TwinReason, string>> = {};
+let host: HostProcess;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const pageErrors: string[] = [];
+
+/** John Smith of 4 Elm Street, and J Smith of his birth date at another home, as lines of NDJSON. */
+function johnAndJ(): string {
+  const john = johnSmith('john-1', '1956-04-02');
+  const j = {
+    ...johnSmith('j-1', '1956-04-02'),
+    name: [{ use: 'official', family: 'Smith', given: ['J.'] }],
+    address: [{ use: 'home', line: ['9 Ocean Drive'], city: 'Southsea', postalCode: 'PO5 2QQ' }],
+    telecom: [],
+  };
+  return `${JSON.stringify(john)}\n${JSON.stringify(j)}\n`;
+}
+
+beforeAll(async () => {
+  const prepared = await prepareSandbox(
+    { prefix: 'mpi-e2e-twins-', file: 'newborns.db', tenantId: TENANT, people: 40, seed: 3 },
+    async (engine, ctx) => {
+      const ndjson = newbornTwins(1) + johnAndJ();
+      const report = await engine.call('records/ingest', { sourceSystem: 'st-marys-hospital', ndjson }, ctx);
+      expect(report.autoLinked).toBe(0);
+      const { rows } = await engine.call('reviews/list', { sourceSystem: 'st-marys-hospital' }, ctx);
+      return Object.fromEntries(rows.map((row) => [row.twinReason ?? 'none', row.caseId]));
+    },
+  );
+  dir = prepared.dir;
+  caseOf = prepared.filled ?? {};
+  ({ host, browser, context, page } = await openConsole(join(dir, 'data'), pageErrors));
+});
+
+afterAll(async () => {
+  await closeConsole(context, browser, host, dir);
+});
+
+describe('possible twins on the review case page', () => {
+  it('newborn twins registered before they are named: the viewer says the given names were not compared', async () => {
+    await openReviewCase(page, host.launchUrl, join(dir, 'newborns.db'), TENANT, caseOf['newborn-placeholder'] ?? '');
+    await page.getByTestId('pair-records').waitFor();
+    const given = page.getByTestId('pair-records').getByRole('row', { name: /^Given name/ });
+    expect(await given.innerText()).toMatch(/baby\s+baby\s+not compared: a newborn’s placeholder name/);
+    const middle = page.getByTestId('pair-records').getByRole('row', { name: /^Middle names/ });
+    expect(await middle.innerText()).toMatch(/boy a\s+boy b\s+not compared: a newborn’s placeholder name/i);
+    // Under the records, why this pair was held, not the twin rule's every case (Jayden and Jaydon among them).
+    const records = page.getByTestId('pair-records');
+    await records
+      .getByText(/newborn’s placeholder given name \(Baby Boy, Twin A\).*newborn twins are registered so/)
+      .waitFor();
+    expect(await records.getByText(/Jayden and Jaydon/).count()).toBe(0);
+    // The Score row says it too, as the case recorded it when it was opened.
+    expect(await page.getByRole('row', { name: /^Score/ }).innerText()).toMatch(
+      /Held at the Probable threshold when opened \(possible twin; its fields scored 1\.0000\): A newborn’s placeholder given name/,
+    );
+    await expectAccessible(page, 'newborn-twins');
+    await screenshot(page, '46c-newborn-twins');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('an initial beside a name of its letter: Strong, and held whatever else agrees', async () => {
+    await openReviewCase(page, host.launchUrl, join(dir, 'newborns.db'), TENANT, caseOf['initial-alone'] ?? '');
+    await page.getByTestId('pair-records').waitFor();
+    const given = page.getByTestId('pair-records').getByRole('row', { name: /^Given name/ });
+    expect(await given.innerText()).toMatch(/john\s+j\s+Strong: an initial alone and a name of that letter/);
+    await page
+      .getByTestId('pair-records')
+      .getByText(/gives an initial alone \(J\), which agrees with every name of its letter \(John, James, Jane\)/)
+      .waitFor();
+    expect(await page.getByRole('row', { name: /^Score/ }).innerText()).toMatch(
+      /Held at the Probable threshold when opened \(possible twin; its fields scored 0\.9\d{3}\): One of the records gives an initial alone/,
+    );
+    await expectAccessible(page, 'initial-beside-name');
+    await screenshot(page, '46g-initial-beside-name');
+    expect(pageErrors).toEqual([]);
+  });
+});
