@@ -101,14 +101,16 @@ export function reconcileRebuilding(ctx: JobContext): PhaseWork {
           rebuilt.push({ identity, canonicalJson: null });
           continue;
         }
-        if (provenanceInconsistent(identity.canonicalJson, records)) {
+        const canonicalJson = JSON.stringify(buildCanonical(records, trustOrder));
+        const changed = canonicalJson !== identity.canonicalJson;
+        // A stored record that survivorship builds as it is from the linked records describes them by construction:
+        // only one that changes is parsed and checked (a reconciliation with no change parsed every one).
+        if (changed && provenanceInconsistent(identity.canonicalJson, records)) {
           warning++;
           notes.push({
             text: `canonical provenance disagreed with the linked records (rebuilt; nothing unlinked): enterprise ID ${identity.enterpriseId}`,
           });
         }
-        const canonicalJson = JSON.stringify(buildCanonical(records, trustOrder));
-        const changed = canonicalJson !== identity.canonicalJson;
         if (changed) updated++;
         rebuilt.push({ identity, canonicalJson: changed ? canonicalJson : null });
       }
