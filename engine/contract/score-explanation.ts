@@ -180,7 +180,7 @@ export const LIMIT_TEXT: Readonly<Record<ScoreLimit, { name: string; why: string
     name: 'fits two people',
     brief:
       'an identity is certain against two identities that are two people: its records have no birth date and theirs are a generation apart, or a reviewer decided they are different people',
-    why: 'One of this case’s identities is certain against the other and against one more identity, and those two are two people: its records have no birth date and theirs are a generation apart (a father and son, or a mother and daughter, of one name at one home), or a reviewer decided they are different people. Linking it to either would be a guess, so it was linked to neither: it is an identity of its own, with a case about each. Find out at its source whose record it is (its birth date settles it), then answer same person on that case and different people on the other',
+    why: 'One of this case’s identities is certain against the other and against one more identity, and those two are two people: its records have no birth date and theirs are a generation apart (a father and son, or a mother and daughter, of one name at one home), or a reviewer decided they are different people. Linking it to either would be a guess, so it was linked to neither: it is an identity of its own, with a case about each. Find out at its source whose record it is (its correct birth date settles it), then answer same person on that case and different people on the other',
   },
 };
 

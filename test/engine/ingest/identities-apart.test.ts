@@ -206,6 +206,34 @@ describe('an identity without a birth date certain against two people, in a reco
   });
 });
 
+describe('an identity with a birth date certain against two identities a reviewer told apart, in a reconciliation', () => {
+  it('is held at Probable in both of the cases it opens: its date fits both', async () => {
+    const engine = openRegistry(tempDir());
+    // Born 23 days apart: within a year but beyond a keying error (their own pair held, BirthDateConflict), and a
+    // reviewer decided they are two people.
+    await ingestEach(engine, johnSmith('a', '1956-04-02'), johnSmith('b', '1956-04-25'));
+    const { rows } = await engine.call('reviews/list', {}, ctx());
+    await engine.call(
+      'reviews/decide',
+      { caseId: rows[0]?.caseId ?? '', decision: 'different-people', reason: 'Twins, per the GP' },
+      ctx(),
+    );
+    // The laboratory's record arrives dated 2016 (its own identity); its source then corrects the date to 22 April
+    // 1956, a digit from each man's (Strong against both): an update is not matched again, so it stays apart.
+    await ingestEach(engine, johnSmith('lab', '2016-07-12'));
+    await ingestEach(engine, johnSmith('lab', '1956-04-22'));
+    expect(await identityGroups(engine)).toEqual([['a'], ['b'], ['lab']]);
+
+    reconcileMatchingToEnd(engine);
+    // Before, both read Certain with no hold.
+    expect(await reconciliationCases(engine)).toEqual([
+      heldCase('IdentitiesApart', ['a', 'lab']),
+      heldCase('IdentitiesApart', ['b', 'lab']),
+    ]);
+    engine.close();
+  });
+});
+
 /** The open reconciliation cases (openCases), in the order of their pairs. */
 async function reconciliationCases(engine: LocalEngine): Promise<Record<string, unknown>[]> {
   const cases = await openCases(engine, 'PopulationReconciliation');
