@@ -74,6 +74,13 @@ export const FIELD_NAMES = [
 ] as const;
 export type FieldName = (typeof FIELD_NAMES)[number];
 export const FieldNameSchema = z.enum(FIELD_NAMES);
+/**
+ * Each compared field's place in FIELD_NAMES: where a scored pair holds its similarity, band, level and evidence. The
+ * scoring modules name a field by it, never by a number of their own.
+ */
+export const FIELD_INDEX: Readonly<Record<FieldName, number>> = Object.freeze(
+  Object.fromEntries(FIELD_NAMES.map((name, index) => [name, index])) as Record<FieldName, number>,
+);
 
 export const COMPARATOR_NAMES = [
   'Exact',

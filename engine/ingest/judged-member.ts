@@ -32,7 +32,7 @@
  * 1936-05-12, joined through one without a date), heavy-typos-many 6 more review cases (582 → 588, F1 0.9667 →
  * 0.9662; the dates within a year), no other set anything.
  */
-import { BAND_FLOORS, FIELD_NAMES } from '../contract/fields.ts';
+import { BAND_FLOORS, FIELD_INDEX } from '../contract/fields.ts';
 import type { FieldScratch } from '../scoring/field-comparison.ts';
 import type { PairOutcome, Scorer } from '../scoring/scorer.ts';
 import type { PreparedRecord } from '../scoring/prepared-record.ts';
@@ -49,8 +49,8 @@ export interface MemberPair {
   readonly givenSimilarity: number;
 }
 
-const FAMILY_NAME = FIELD_NAMES.indexOf('familyName');
-const GIVEN_NAME = FIELD_NAMES.indexOf('givenName');
+const FAMILY_NAME = FIELD_INDEX.familyName;
+const GIVEN_NAME = FIELD_INDEX.givenName;
 
 /** One pair scored, with its name parts' similarities as the scorer left them in the scratch. */
 export function memberPair(

@@ -11,7 +11,7 @@
  * name, another birth date) would collect the household's evidence five times over. And when the given names or
  * birth dates disagree, no household field's agreement counts at all (household-evidence.ts).
  */
-import { BANDS, BAND_FLOORS, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
+import { BANDS, BAND_FLOORS, FIELD_INDEX, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
 import type { FellegiSunterModel } from '../contract/profile.ts';
 import { householdGate, notCounted } from './household-evidence.ts';
 
@@ -72,11 +72,11 @@ export function fieldLogRatio(model: CompiledModel, field: number, similarity: n
   return Number.isNaN(ratio) ? 0 : ratio;
 }
 
-const ADDRESS_LINE = FIELD_NAMES.indexOf('addressLine');
+const ADDRESS_LINE = FIELD_INDEX.addressLine;
 /** The fields whose agreement an agreeing address line implies. */
 export const IMPLIED_BY_ADDRESS: readonly FieldName[] = ['postalCode', 'city', 'state', 'phone'];
 const IMPLIED = new Uint8Array(FIELD_NAMES.length);
-for (const field of IMPLIED_BY_ADDRESS) IMPLIED[FIELD_NAMES.indexOf(field)] = 1;
+for (const field of IMPLIED_BY_ADDRESS) IMPLIED[FIELD_INDEX[field]] = 1;
 
 /**
  * True when the field's agreement is implied by an agreeing address line (its contribution is then 0).

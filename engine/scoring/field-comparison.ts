@@ -18,7 +18,7 @@
  * family name keyed as the given name and the reverse) counts when the crossed initials agree, both crossed
  * comparisons are at least Strong and together they beat the straight ones.
  */
-import { BAND_FLOORS, FIELD_NAMES, type ComparatorName } from '../contract/fields.ts';
+import { BAND_FLOORS, FIELD_INDEX, FIELD_NAMES, type ComparatorName } from '../contract/fields.ts';
 import {
   compareNames,
   distinctNames,
@@ -40,6 +40,20 @@ import { diceOfSortedBigrams } from '../comparators/dice-coefficient.ts';
 import { identifierValue, type NameSets, type PreparedRecord } from './prepared-record.ts';
 
 export const FIELD_COUNT = FIELD_NAMES.length;
+const {
+  familyName: FAMILY_NAME,
+  givenName: GIVEN_NAME,
+  birthDate: BIRTH_DATE,
+  sex: SEX,
+  addressLine: ADDRESS_LINE,
+  city: CITY,
+  state: STATE,
+  postalCode: POSTAL_CODE,
+  phone: PHONE,
+  email: EMAIL,
+  identifier: IDENTIFIER,
+} = FIELD_INDEX;
+
 /** NaN similarity means missing on at least one side (neutral). */
 export interface FieldScratch {
   readonly similarity: Float64Array;
@@ -192,21 +206,22 @@ function setPlain(
 
 const exactFn = (): number => 0;
 
-/** The address line (field 4): as setPlain with the Dice coefficient, from the records' prepared bigrams. */
+/** The address line: as setPlain with the Dice coefficient, from the records' prepared bigrams. */
 function setAddress(out: FieldScratch, a: PreparedRecord, b: PreparedRecord): void {
-  out.culture[4] = undefined;
-  out.dictionaryVersion[4] = undefined;
-  out.level[4] = undefined;
+  out.culture[ADDRESS_LINE] = undefined;
+  out.dictionaryVersion[ADDRESS_LINE] = undefined;
+  out.level[ADDRESS_LINE] = undefined;
   const left = a.compared.addressLine;
   const right = b.compared.addressLine;
   if (left === null || right === null) {
-    out.similarity[4] = Number.NaN;
-    out.comparator[4] = null;
+    out.similarity[ADDRESS_LINE] = Number.NaN;
+    out.comparator[ADDRESS_LINE] = null;
     return;
   }
   // Two equal lines have one key: the key alone says whether they are one address.
-  out.similarity[4] = a.addressKey === b.addressKey ? 1 : diceOfSortedBigrams(a.addressBigrams, b.addressBigrams);
-  out.comparator[4] = 'DiceCoefficient';
+  out.similarity[ADDRESS_LINE] =
+    a.addressKey === b.addressKey ? 1 : diceOfSortedBigrams(a.addressBigrams, b.addressBigrams);
+  out.comparator[ADDRESS_LINE] = 'DiceCoefficient';
 }
 
 /** A level comparator: the level's name goes to the evidence, its similarity to the score. */
@@ -379,17 +394,17 @@ function compareNameParts(a: PreparedRecord, b: PreparedRecord, sets: NameSets, 
       givenCrossed.similarity >= SWAP_FLOOR &&
       familyCrossed.similarity + givenCrossed.similarity > (family?.similarity ?? 0) + (given?.similarity ?? 0)
     ) {
-      setName(out, 0, familyCrossed);
-      setName(out, 1, givenCrossed);
+      setName(out, FAMILY_NAME, familyCrossed);
+      setName(out, GIVEN_NAME, givenCrossed);
       out.twoGivenNamesAlike = false;
       out.givenNamesOfTwoSexes = false;
       return;
     }
   }
-  setName(out, 0, family);
-  setName(out, 1, given);
+  setName(out, FAMILY_NAME, family);
+  setName(out, GIVEN_NAME, given);
   // Why the given name is missing, in the evidence: a newborn's placeholder is not a name to compare.
-  if (out.newbornName) out.level[1] = 'newborn-placeholder';
+  if (out.newbornName) out.level[GIVEN_NAME] = 'newborn-placeholder';
   const strongNotExact =
     given !== null &&
     a.given !== null &&
@@ -421,9 +436,9 @@ function markGenerations(a: PreparedRecord, b: PreparedRecord, out: FieldScratch
 
 /** A compared given name counted as Different, its level saying why (two generations, two birth orders). */
 function givenNamesDiffer(out: FieldScratch, level: string): void {
-  if (Number.isNaN(out.similarity[1] ?? Number.NaN)) return;
-  out.similarity[1] = 0;
-  out.level[1] = level;
+  if (Number.isNaN(out.similarity[GIVEN_NAME] ?? Number.NaN)) return;
+  out.similarity[GIVEN_NAME] = 0;
+  out.level[GIVEN_NAME] = level;
   out.twoGivenNamesAlike = false;
   out.givenNamesOfTwoSexes = false;
 }
@@ -448,7 +463,7 @@ function markMultipleBirths(a: PreparedRecord, b: PreparedRecord, out: FieldScra
 }
 
 /**
- * The birth date (field 2) in levels (birth-date-levels.ts), or the year only when both are a 1 January
+ * The birth date in levels (birth-date-levels.ts), or the year only when both are a 1 January
  * (first-of-january.ts): not compared when the years agree, the level saying why. Not a newborn's: a ward registers
  * the day it saw, and twins born on New Year's Day are told apart by it.
  */
@@ -457,18 +472,18 @@ function setBirthDate(out: FieldScratch, a: PreparedRecord, b: PreparedRecord): 
   const right = b.birthDigits;
   // A partial date (the year, or year and month, only) beside another date: compared at the coarser precision.
   if (left !== null && right !== null && (left.length < FULL_DATE_DIGITS || right.length < FULL_DATE_DIGITS))
-    setLevel(out, 2, left, right, 'BirthDateLevels', partialDateLevel, PARTIAL_DATE_SIMILARITY);
+    setLevel(out, BIRTH_DATE, left, right, 'BirthDateLevels', partialDateLevel, PARTIAL_DATE_SIMILARITY);
   else
     setLevel(
       out,
-      2,
+      BIRTH_DATE,
       left,
       right,
       'BirthDateLevels',
       birthDateLevelOf(a.newborn || b.newborn),
       BIRTH_DATE_PAIR_SIMILARITY,
     );
-  out.birthDatesADayApart = out.level[2] === 'one-day';
+  out.birthDatesADayApart = out.level[BIRTH_DATE] === 'one-day';
 }
 
 /** YYYYMMDD: a full date's digits (a partial one's are fewer). */
@@ -486,14 +501,14 @@ export function comparePersonFields(a: PreparedRecord, b: PreparedRecord, sets: 
   markGenerations(a, b, out);
   markMultipleBirths(a, b, out);
   setBirthDate(out, a, b);
-  setPlain(out, 3, a.compared.sex, b.compared.sex, 'Exact', exactFn);
+  setPlain(out, SEX, a.compared.sex, b.compared.sex, 'Exact', exactFn);
   const identifier = bestIdentifier(a, b, sets.personalSystems);
-  out.similarity[10] = identifier === undefined ? Number.NaN : EDIT_LEVEL_SIMILARITY[identifier.level];
-  out.comparator[10] = identifier === undefined ? null : 'EditDistanceLevels';
-  out.level[10] = identifier?.level;
+  out.similarity[IDENTIFIER] = identifier === undefined ? Number.NaN : EDIT_LEVEL_SIMILARITY[identifier.level];
+  out.comparator[IDENTIFIER] = identifier === undefined ? null : 'EditDistanceLevels';
+  out.level[IDENTIFIER] = identifier?.level;
   out.personalIdentifier = identifier?.personal ?? false;
-  out.culture[10] = undefined;
-  out.dictionaryVersion[10] = undefined;
+  out.culture[IDENTIFIER] = undefined;
+  out.dictionaryVersion[IDENTIFIER] = undefined;
 }
 
 /** The fields a household shares (address line, city, state, postal code, phone, e-mail). */
@@ -502,17 +517,17 @@ export function compareHouseholdFields(a: PreparedRecord, b: PreparedRecord, out
   const fa = a.compared;
   const fb = b.compared;
   setAddress(out, a, b);
-  setPlain(out, 5, fa.city, fb.city, 'JaroWinkler', jaroWinkler);
-  setPlain(out, 6, fa.state, fb.state, 'Exact', exactFn);
-  setLevel(out, 7, fa.postalCode, fb.postalCode, 'EditDistanceLevels', editLevel, EDIT_LEVEL_SIMILARITY);
-  setLevel(out, 8, fa.phone, fb.phone, 'EditDistanceLevels', editLevel, EDIT_LEVEL_SIMILARITY);
-  setPlain(out, 9, fa.email, fb.email, 'Exact', exactFn);
+  setPlain(out, CITY, fa.city, fb.city, 'JaroWinkler', jaroWinkler);
+  setPlain(out, STATE, fa.state, fb.state, 'Exact', exactFn);
+  setLevel(out, POSTAL_CODE, fa.postalCode, fb.postalCode, 'EditDistanceLevels', editLevel, EDIT_LEVEL_SIMILARITY);
+  setLevel(out, PHONE, fa.phone, fb.phone, 'EditDistanceLevels', editLevel, EDIT_LEVEL_SIMILARITY);
+  setPlain(out, EMAIL, fa.email, fb.email, 'Exact', exactFn);
 }
 
 /** The indexes compareHouseholdFields fills. */
 export const HOUSEHOLD_FIELD_INDEXES: readonly number[] = (
   ['addressLine', 'city', 'state', 'postalCode', 'phone', 'email'] as const
-).map((field) => FIELD_NAMES.indexOf(field));
+).map((field) => FIELD_INDEX[field]);
 
 /** Every field: what outcome() compares (the benches' raw comparator loop too). */
 export function compareFields(a: PreparedRecord, b: PreparedRecord, sets: NameSets, out: FieldScratch): void {

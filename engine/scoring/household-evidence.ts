@@ -46,7 +46,7 @@
  * record with no given name and no birth date, its family name, address and number agreeing) and one review case
  * true pairs in FEBRL 2; under the FEBRL profile the number is personal and those pairs keep their household evidence.
  */
-import { BAND_FLOORS, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
+import { BAND_FLOORS, FIELD_INDEX, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
 import { KEYING_ERROR_SIMILARITY } from '../comparators/edit-levels.ts';
 
 /** The fields a household or family shares (the identifier field when its system is not personal). */
@@ -60,13 +60,13 @@ export const HOUSEHOLD_FIELDS: readonly FieldName[] = [
   'identifier',
 ];
 const HOUSEHOLD = new Uint8Array(FIELD_NAMES.length);
-for (const field of HOUSEHOLD_FIELDS) HOUSEHOLD[FIELD_NAMES.indexOf(field)] = 1;
+for (const field of HOUSEHOLD_FIELDS) HOUSEHOLD[FIELD_INDEX[field]] = 1;
 
-const FAMILY_NAME = FIELD_NAMES.indexOf('familyName');
-const GIVEN_NAME = FIELD_NAMES.indexOf('givenName');
-const SEX = FIELD_NAMES.indexOf('sex');
-const BIRTH_DATE = FIELD_NAMES.indexOf('birthDate');
-const IDENTIFIER = FIELD_NAMES.indexOf('identifier');
+const FAMILY_NAME = FIELD_INDEX.familyName;
+const GIVEN_NAME = FIELD_INDEX.givenName;
+const SEX = FIELD_INDEX.sex;
+const BIRTH_DATE = FIELD_INDEX.birthDate;
+const IDENTIFIER = FIELD_INDEX.identifier;
 
 /**
  * Whether the pair's personal number says who the person is: `personalIdentifier` (the identifier field compared a

@@ -2,13 +2,13 @@
  * The twin rule: a pair that could be twins or household members of one age is held at Probable (scorer.ts scoreLimit,
  * `PossibleTwin`), and which of its cases held it (`twinReason`, said in words by contract/score-explanation.ts).
  */
-import { BAND_FLOORS, FIELD_NAMES } from '../contract/fields.ts';
+import { BAND_FLOORS, FIELD_INDEX } from '../contract/fields.ts';
 import type { TwinReason } from '../contract/matching.ts';
 
-const FAMILY_NAME = FIELD_NAMES.indexOf('familyName');
-const GIVEN_NAME = FIELD_NAMES.indexOf('givenName');
-const BIRTH_DATE = FIELD_NAMES.indexOf('birthDate');
-const SEX = FIELD_NAMES.indexOf('sex');
+const FAMILY_NAME = FIELD_INDEX.familyName;
+const GIVEN_NAME = FIELD_INDEX.givenName;
+const BIRTH_DATE = FIELD_INDEX.birthDate;
+const SEX = FIELD_INDEX.sex;
 
 /** What the pair's flags say of its given names, for the twin rule (field-comparison.ts pairFlags). */
 export interface TwinHints {

@@ -18,7 +18,7 @@
  * decision is at most probable. Only a trusted identifier (above) links such a record without review. The
  * rule is on the comparison, not on how the record lost its names, and holds for every score method.
  */
-import { BAND_FLOORS, FIELD_NAMES, bandOf, type ComparatorName } from '../contract/fields.ts';
+import { BAND_FLOORS, FIELD_INDEX, FIELD_NAMES, bandOf, type ComparatorName } from '../contract/fields.ts';
 import type { Decision, FieldEvidence, MatchResult, ScoreLimit, ScoreMethod } from '../contract/matching.ts';
 import type { HardConflictRule, MatchingProfile } from '../contract/profile.ts';
 import type { MatchFields } from '../contract/fields.ts';
@@ -79,19 +79,19 @@ export interface PairOutcome {
   readonly heldFrom?: number;
 }
 
-const FAMILY_NAME = FIELD_NAMES.indexOf('familyName');
-const GIVEN_NAME = FIELD_NAMES.indexOf('givenName');
-const BIRTH_DATE = FIELD_NAMES.indexOf('birthDate');
+const FAMILY_NAME = FIELD_INDEX.familyName;
+const GIVEN_NAME = FIELD_INDEX.givenName;
+const BIRTH_DATE = FIELD_INDEX.birthDate;
 
 /** True when a family or given name was compared on both sides (a NaN similarity is a missing comparison). */
 export function hasNameEvidence(similarity: Float64Array): boolean {
   return !Number.isNaN(similarity[FAMILY_NAME] ?? Number.NaN) || !Number.isNaN(similarity[GIVEN_NAME] ?? Number.NaN);
 }
 
-const ADDRESS_LINE = FIELD_NAMES.indexOf('addressLine');
-const POSTAL_CODE = FIELD_NAMES.indexOf('postalCode');
-const PHONE = FIELD_NAMES.indexOf('phone');
-const IDENTIFIER = FIELD_NAMES.indexOf('identifier');
+const ADDRESS_LINE = FIELD_INDEX.addressLine;
+const POSTAL_CODE = FIELD_INDEX.postalCode;
+const PHONE = FIELD_INDEX.phone;
+const IDENTIFIER = FIELD_INDEX.identifier;
 
 const agrees = (similarity: Float64Array, field: number): boolean => (similarity[field] ?? 0) >= BAND_FLOORS.Strong;
 /** Compared on both sides and in the Different band (a NaN similarity is a missing comparison). */
@@ -499,7 +499,7 @@ function hardConflict(
   if (rules.has('SexMismatch') && a.fields.sex !== null && b.fields.sex !== null && a.fields.sex !== b.fields.sex)
     return 'SexMismatch';
   if (rules.has('BirthDateMismatch')) {
-    const similarity = scratch.similarity[2] ?? Number.NaN;
+    const similarity = scratch.similarity[BIRTH_DATE] ?? Number.NaN;
     if (!Number.isNaN(similarity) && similarity < 0.5) return 'BirthDateMismatch';
   }
   return undefined;
