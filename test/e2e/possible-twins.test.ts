@@ -19,7 +19,7 @@ import {
   screenshot,
 } from './helpers.ts';
 import { newbornTwins } from '../helpers/repeated-patient.ts';
-import { johnSmith } from '../helpers/registry.ts';
+import { johnSmith, jSmith } from '../helpers/registry.ts';
 import type { TwinReason } from '../../engine/contract/matching.ts';
 
 const TENANT = 'newborns';
@@ -33,14 +33,7 @@ const pageErrors: string[] = [];
 
 /** John Smith of 4 Elm Street, and J Smith of his birth date at another home, as lines of NDJSON. */
 function johnAndJ(): string {
-  const john = johnSmith('john-1', '1956-04-02');
-  const j = {
-    ...johnSmith('j-1', '1956-04-02'),
-    name: [{ use: 'official', family: 'Smith', given: ['J.'] }],
-    address: [{ use: 'home', line: ['9 Ocean Drive'], city: 'Southsea', postalCode: 'PO5 2QQ' }],
-    telecom: [],
-  };
-  return `${JSON.stringify(john)}\n${JSON.stringify(j)}\n`;
+  return `${JSON.stringify(johnSmith('john-1', '1956-04-02'))}\n${JSON.stringify(jSmith('j-1', '1956-04-02', true))}\n`;
 }
 
 beforeAll(async () => {

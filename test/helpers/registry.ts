@@ -123,6 +123,30 @@ export function johnSmith(id: string, birthDate?: string): Record<string, unknow
   return record;
 }
 
+/**
+ * johnSmith's record under the initial alone ("J. Smith"), at his home, or with `moved` at 9 Ocean Drive, Southsea,
+ * with no phone: an initial beside a name of its letter.
+ */
+export function jSmith(id: string, birthDate?: string, moved = false): Record<string, unknown> {
+  return {
+    ...johnSmith(id, birthDate),
+    name: [{ use: 'official', family: 'Smith', given: ['J.'] }],
+    ...(moved
+      ? {
+          address: [{ use: 'home', line: ['9 Ocean Drive'], city: 'Southsea', postalCode: 'PO5 2QQ' }],
+          telecom: [],
+        }
+      : {}),
+  };
+}
+
+/** The record with no sex recorded. */
+export function withoutSex(record: Record<string, unknown>): Record<string, unknown> {
+  const rest = { ...record };
+  delete rest.gender;
+  return rest;
+}
+
 /** Ingests each resource on its own, in order, from the clinic; the last ingestion's report. */
 export async function ingestEach(
   engine: LocalEngine,

@@ -12,29 +12,14 @@ import {
   identityGroups,
   ingestEach,
   johnSmith,
+  jSmith,
   openCases,
   openRegistry,
-  patient,
+  withoutSex,
 } from '../../helpers/registry.ts';
 import type { LocalEngine } from '../../../engine/local-engine.ts';
 
 const BORN = '1956-04-02';
-
-/** J Smith, born on John Smith's birth date, at the address given (John's own by default), with or without a sex. */
-function jSmith(id: string, where: { line?: string; postalCode?: string; gender?: string } = {}) {
-  const record = {
-    ...johnSmith(id, BORN),
-    name: [{ use: 'official', family: 'Smith', given: ['J.'] }],
-    ...(where.gender === undefined ? {} : { gender: where.gender }),
-  };
-  if (where.line !== undefined)
-    Object.assign(record, {
-      address: [{ use: 'home', line: [where.line], city: 'Southsea', postalCode: where.postalCode }],
-      telecom: [],
-    });
-  if (where.gender === 'none') delete (record as { gender?: string }).gender;
-  return record;
-}
 
 /** The twin rule's reason on the only open case. */
 async function twinReasonOfTheCase(engine: LocalEngine): Promise<string | undefined> {
@@ -46,11 +31,7 @@ async function twinReasonOfTheCase(engine: LocalEngine): Promise<string | undefi
 describe('an initial alone beside a name of its letter', () => {
   it('opens a review case about J Smith, who moved, and John Smith of one birth date; it links neither', async () => {
     const engine = openRegistry(tempDir());
-    await ingestEach(
-      engine,
-      johnSmith('john', BORN),
-      jSmith('j-moved', { line: '9 Ocean Drive', postalCode: 'PO5 2QQ' }),
-    );
+    await ingestEach(engine, johnSmith('john', BORN), jSmith('j-moved', BORN, true));
     expect(await identityGroups(engine)).toEqual([['j-moved'], ['john']]);
     expect(await openCases(engine)).toEqual([
       {
@@ -67,9 +48,7 @@ describe('an initial alone beside a name of its letter', () => {
 
   it('never links them, with no sex recorded, at his home: the case is held at Probable', async () => {
     const engine = openRegistry(tempDir());
-    const john = johnSmith('john', BORN);
-    delete (john as { gender?: string }).gender;
-    await ingestEach(engine, john, jSmith('j-home', { gender: 'none' }));
+    await ingestEach(engine, withoutSex(johnSmith('john', BORN)), withoutSex(jSmith('j-home', BORN)));
     expect(await identityGroups(engine)).toEqual([['j-home'], ['john']]);
     const [only] = await openCases(engine);
     expect(only).toMatchObject({ limitedBy: 'PossibleTwin', decision: 'probable', pair: ['j-home', 'john'] });
@@ -80,9 +59,8 @@ describe('an initial alone beside a name of its letter', () => {
 
   it('leaves apart, with no case, an initial of another letter and a birth date of another generation', async () => {
     const engine = openRegistry(tempDir());
-    const other = { ...jSmith('m-moved', { line: '9 Ocean Drive', postalCode: 'PO5 2QQ' }) };
-    other.name = [{ use: 'official', family: 'Smith', given: ['M'] }];
-    const son = { ...jSmith('j-son', { line: '9 Ocean Drive', postalCode: 'PO5 2QQ' }), birthDate: '1986-09-21' };
+    const other = { ...jSmith('m-moved', BORN, true), name: [{ use: 'official', family: 'Smith', given: ['M'] }] };
+    const son = jSmith('j-son', '1986-09-21', true);
     await ingestEach(engine, johnSmith('john', BORN), other, son);
     expect(await identityGroups(engine)).toEqual([['j-son'], ['john'], ['m-moved']]);
     expect(await openCases(engine)).toEqual([]);
@@ -91,19 +69,8 @@ describe('an initial alone beside a name of its letter', () => {
 
   it('still links a full name to its record as before: John beside John', async () => {
     const engine = openRegistry(tempDir());
-    await ingestEach(engine, johnSmith('john', BORN), patient({ ...johnSmithSpec(), id: 'john-again' }));
+    await ingestEach(engine, johnSmith('john', BORN), johnSmith('john-again', BORN));
     expect(await identityGroups(engine)).toEqual([['john', 'john-again']]);
     engine.close();
   });
 });
-
-function johnSmithSpec() {
-  return {
-    family: 'Smith',
-    given: ['John'],
-    gender: 'male',
-    line: '4 Elm Street',
-    postalCode: 'PO2 1AA',
-    birthDate: BORN,
-  };
-}
