@@ -287,14 +287,16 @@ export const COMPOUND_NAME_PART = 'compound-name-part';
  * The given names' agreement: by the profile's comparators, or, below Strong, one record's given name one of the
  * other's middle names while it carries none itself (José Luis and Luis, Anne-Marie and Marie:
  * comparators/middle-name-as-given.ts), which agrees Strong with the comparator that finds two equal names, at level
- * `middle-name-as-given`; or an initial alone beside a name of its letter, Strong at level `initial-of-name`.
+ * `middle-name-as-given`; or an initial alone beside a name of its letter, Strong at level `initial-of-name` (or
+ * `initial-of-middle-name` for a middle name).
  */
 function bestGiven(a: PreparedRecord, b: PreparedRecord, set: NameComparatorSet): NameComparison | null {
   if (a.given === null || b.given === null) return null;
   const result = compareNames(a.given, b.given, set);
   if (result.similarity >= SHARED_NAME_SIMILARITY) return result;
   if (goesByMiddleName(a, b)) return sharedName(set, MIDDLE_NAME_AS_GIVEN);
-  return initialOfName(a.given, b.given) ? sharedName(set, INITIAL_OF_NAME) : result;
+  const initial = initialOfName(a, b) ?? initialOfName(b, a);
+  return initial === null ? result : sharedName(set, initial);
 }
 
 /**
@@ -322,10 +324,29 @@ export const MIDDLE_NAME_AS_GIVEN = 'middle-name-as-given';
  */
 export const INITIAL_OF_NAME = 'initial-of-name';
 
-/** One name an initial alone and the other a longer name that starts with that letter. */
-function initialOfName(x: PreparedName, y: PreparedName): boolean {
-  const [initial, name] = isInitial(x) ? [x, y] : [y, x];
-  return isInitial(initial) && name.text.length > 1 && name.text.charCodeAt(0) === initial.text.charCodeAt(0);
+/**
+ * The given name's evidence level when one record gives an initial alone and the other carries a middle name of that
+ * letter (J beside Robert James: a person who goes by James, as middle-name-as-given.ts finds with the name written
+ * out). Only while the initial's record carries no middle names of its own: "J R" names its middle name, and R is not
+ * James. Strong and held as INITIAL_OF_NAME.
+ */
+export const INITIAL_OF_MIDDLE_NAME = 'initial-of-middle-name';
+
+/**
+ * The level at which `initial`'s given name, an initial alone, agrees with `named`'s names: a longer given name of that
+ * letter (INITIAL_OF_NAME), or a middle name of that letter (INITIAL_OF_MIDDLE_NAME); else null.
+ */
+function initialOfName(initial: PreparedRecord, named: PreparedRecord): string | null {
+  if (initial.given === null || named.given === null || !isInitial(initial.given)) return null;
+  const letter = initial.given.text;
+  if (ofLetter(named.given.text, letter)) return INITIAL_OF_NAME;
+  if (initial.middleNames !== null || named.middleNames === null) return null;
+  return named.middleNames.some((name) => ofLetter(name, letter)) ? INITIAL_OF_MIDDLE_NAME : null;
+}
+
+/** A name longer than the letter that starts with it. */
+function ofLetter(name: string, letter: string): boolean {
+  return name.length > 1 && name.charCodeAt(0) === letter.charCodeAt(0);
 }
 
 /**

@@ -41,6 +41,10 @@ describe("a field's evidence in the comparison viewer", () => {
     expect(bandText(given({ ...SAMPLE_FIELDS, givenName: 'a' }, SAMPLE_FIELDS), true)).toBe(
       'Strong: an initial alone and a name of that letter',
     );
+    const robertJames = { ...SAMPLE_FIELDS, givenName: 'robert', middleNames: 'james' };
+    expect(bandText(given({ ...SAMPLE_FIELDS, givenName: 'j', middleNames: null }, robertJames), true)).toBe(
+      "Strong: an initial alone and the other record's middle name of that letter",
+    );
     expect(bandText(given({ ...SAMPLE_FIELDS, birthOrder: 1 }, { ...SAMPLE_FIELDS, birthOrder: 2 }), true)).toBe(
       'Different: the birth orders differ (two of one multiple birth)',
     );

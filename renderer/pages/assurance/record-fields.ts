@@ -35,7 +35,7 @@ const NEWBORN_PLACEHOLDER_TEXT = 'not compared: a newborn’s placeholder name';
  * (scoring/field-comparison.ts): a newborn's placeholder is not compared; two generations of one name, and two of one
  * multiple birth, differ; two birth dates on 1 January, or a partial date beside another, say the year only; a
  * compound family name and one of its names, or a given name and the other record's middle name, share a name
- * (Strong), not the whole name; so do an initial alone and a name of that letter.
+ * (Strong), not the whole name; so do an initial alone and a name of that letter, given or middle.
  * `compared`: the row is a field the scorer compares (else it is compared with the name).
  */
 export function bandText(e: Pick<FieldEvidence, 'band' | 'level'> | undefined, compared: boolean): string {
@@ -52,6 +52,8 @@ export function bandText(e: Pick<FieldEvidence, 'band' | 'level'> | undefined, c
   if (e?.level === 'compound-name-part') return 'Strong: one name of a compound family name';
   if (e?.level === 'middle-name-as-given') return "Strong: one record's given name is the other's middle name";
   if (e?.level === 'initial-of-name') return 'Strong: an initial alone and a name of that letter';
+  if (e?.level === 'initial-of-middle-name')
+    return "Strong: an initial alone and the other record's middle name of that letter";
   return e?.band ?? (compared ? 'missing' : '(compared with the name)');
 }
 

@@ -57,6 +57,17 @@ describe('an initial alone beside a name of its letter', () => {
     engine.close();
   });
 
+  it('opens a review case about J Smith, who moved, and Robert James Smith, who may go by James; it links neither', async () => {
+    const engine = openRegistry(tempDir());
+    const robertJames = { ...johnSmith('robert-james', BORN), name: [{ family: 'Smith', given: ['Robert', 'James'] }] };
+    await ingestEach(engine, robertJames, jSmith('j-moved', BORN, true));
+    expect(await identityGroups(engine)).toEqual([['j-moved'], ['robert-james']]);
+    const [only] = await openCases(engine);
+    expect(only).toMatchObject({ limitedBy: 'PossibleTwin', decision: 'probable', pair: ['j-moved', 'robert-james'] });
+    expect(await twinReasonOfTheCase(engine)).toBe('initial-alone');
+    engine.close();
+  });
+
   it('leaves apart, with no case, an initial of another letter and a birth date of another generation', async () => {
     const engine = openRegistry(tempDir());
     const other = { ...jSmith('m-moved', BORN, true), name: [{ use: 'official', family: 'Smith', given: ['M'] }] };

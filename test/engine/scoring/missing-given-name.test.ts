@@ -16,7 +16,8 @@ const SSN = 'http://hl7.org/fhir/sid/us-ssn';
 const base = defaultProfile([{ SourceSystem: 'a' }]);
 
 interface Person {
-  readonly given?: string;
+  /** The given name, or the given name and middle names. */
+  readonly given?: string | readonly string[];
   readonly gender?: 'male' | 'female';
   readonly birthDate?: string;
   readonly ssn?: string;
@@ -25,7 +26,7 @@ interface Person {
 /** A record of the Okafor household (one address and phone). */
 const okafor = (p: Person) =>
   householdRecord({
-    name: [{ family: 'Okafor', ...(p.given === undefined ? {} : { given: [p.given] }) }],
+    name: [{ family: 'Okafor', ...(p.given === undefined ? {} : { given: [p.given].flat() }) }],
     ...(p.gender === undefined ? {} : { gender: p.gender }),
     ...(p.birthDate === undefined ? {} : { birthDate: p.birthDate }),
     ...(p.ssn === undefined ? {} : { identifier: [{ system: SSN, value: p.ssn }] }),
@@ -173,5 +174,29 @@ describe('an initial alone beside a name of its letter', () => {
       personal,
     );
     expect(held(r)).toEqual(['certain', undefined]);
+  });
+});
+
+describe('an initial alone beside a middle name of its letter', () => {
+  const ROBERT_JAMES: Person = { ...JAMES, given: ['Robert', 'James'] };
+  const given = (r: MatchResult) => r.evidence.find((e) => e.field === 'givenName');
+
+  it('agrees Strong at its own level and is held, never linked: J beside Robert James may be a man who goes by James', () => {
+    for (const j of [
+      { given: 'J', gender: 'male', birthDate: BORN },
+      { given: 'J', birthDate: BORN },
+    ] as const) {
+      const r = pair(j, ROBERT_JAMES);
+      expect(given(r), j.gender ?? 'no sex').toMatchObject({ band: 'Strong', level: 'initial-of-middle-name' });
+      expect([...held(r), r.twinReason]).toEqual(['probable', 'PossibleTwin', 'initial-alone']);
+    }
+  });
+
+  it('does not count where the initial is of no name of the other, or its own record gives a middle name', () => {
+    expect(given(pair({ ...JAMES, given: 'M' }, ROBERT_JAMES))?.band).toBe('Different');
+    // "J R" names its middle name, and R is not James.
+    const jr = given(pair({ ...JAMES, given: ['J', 'R'] }, ROBERT_JAMES));
+    expect(jr?.band).toBe('Different');
+    expect(jr?.level).toBeUndefined();
   });
 });
