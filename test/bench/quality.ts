@@ -1,5 +1,5 @@
 /**
- * npm run quality [-- --only febrl4,febrl3,febrl2,febrl1,febrl3-names-dates,names-dates,names-dates-heavy,heavy-typos,names-dates-many,heavy-typos-many,synthetic] [-- --people N] [-- --calibrated]: matching
+ * npm run quality [-- --only febrl4,febrl3,febrl2,febrl1,febrl3-names-dates,febrl4-initials,febrl3-names-dates-initials,names-dates,names-dates-heavy,heavy-typos,names-dates-many,heavy-typos-many,synthetic] [-- --people N] [-- --calibrated]: matching
  * quality per dataset, measured end to end through ingestion (population-level pairwise precision, recall and F1
  * of auto-links, and of auto-links plus open review cases), review cases per 1,000 records, and blocking pairs
  * completeness (true pairs sharing a usable blocking key / all true pairs) and reduction ratio (1 − candidate
@@ -17,7 +17,13 @@ import { parseArgs } from 'node:util';
 import { rmSync } from 'node:fs';
 import { febrlFile } from '../helpers/febrl.ts';
 import { LocalEngine } from '../../engine/local-engine.ts';
-import { febrlProfile, loadFebrl, namesAndBirthDate, type FebrlSource } from '../../engine/benchmark/febrl-run.ts';
+import {
+  febrlProfile,
+  initialsOnOneInTen,
+  loadFebrl,
+  namesAndBirthDate,
+  type FebrlSource,
+} from '../../engine/benchmark/febrl-run.ts';
 import { assuranceRun, febrlAssurance, type AssuranceRun } from '../../engine/benchmark/febrl-assurance.ts';
 import {
   estimateRun,
@@ -45,6 +51,18 @@ const DATASETS: Record<string, FebrlSource[]> = {
   febrl2: [{ sourceSystem: 'febrl-2', path: febrlFile('dataset2.csv') }],
   febrl1: [{ sourceSystem: 'febrl-1', path: febrlFile('dataset1.csv') }],
   'febrl3-names-dates': [{ sourceSystem: 'febrl-3', path: febrlFile('dataset3.csv'), project: namesAndBirthDate }],
+  // One record in ten of the second file with its given name cut to the initial (what initials cost).
+  'febrl4-initials': [
+    { sourceSystem: 'febrl-4a', path: febrlFile('dataset4a.csv') },
+    { sourceSystem: 'febrl-4b', path: febrlFile('dataset4b.csv'), project: initialsOnOneInTen },
+  ],
+  'febrl3-names-dates-initials': [
+    {
+      sourceSystem: 'febrl-3',
+      path: febrlFile('dataset3.csv'),
+      project: (patient) => initialsOnOneInTen(namesAndBirthDate(patient)),
+    },
+  ],
 };
 
 /** Generated extracts (engine/benchmark/extracts.ts). */
@@ -68,7 +86,7 @@ if (uFrom === undefined) throw new Error(`--u-from takes ${U_SOURCES.join(' or '
 const only = new Set(
   (
     values.only ??
-    'febrl4,febrl3,febrl2,febrl1,febrl3-names-dates,names-dates,names-dates-heavy,heavy-typos,names-dates-many,heavy-typos-many,synthetic'
+    'febrl4,febrl3,febrl2,febrl1,febrl3-names-dates,febrl4-initials,febrl3-names-dates-initials,names-dates,names-dates-heavy,heavy-typos,names-dates-many,heavy-typos-many,synthetic'
   ).split(','),
 );
 const people = Number(values.people ?? '2000');
