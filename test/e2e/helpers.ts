@@ -14,7 +14,6 @@ import { BIN } from '../helpers/processes.ts';
 import { scratchDir } from '../helpers/temp.ts';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import type { CallContext } from '../../engine/contract/operations.ts';
-import type { ScoreLimit } from '../../engine/contract/matching.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
@@ -283,25 +282,4 @@ export async function prepareSandbox<T = undefined>(
   } finally {
     engine.close();
   }
-}
-
-/**
- * A sandbox (prepareSandbox) where St Mary's Hospital then sends `ndjson`: nothing may be linked automatically, and
- * the review case held by `limitedBy` is returned (empty when none was opened). `before` sets the tenant up first
- * (a profile change).
- */
-export async function prepareHeldCase(
-  sandbox: Parameters<typeof prepareSandbox>[0],
-  ndjson: string,
-  limitedBy: ScoreLimit,
-  before?: (engine: LocalEngine, ctx: CallContext) => Promise<void>,
-): Promise<{ dir: string; caseId: string }> {
-  const { dir, filled } = await prepareSandbox(sandbox, async (engine, ctx) => {
-    await before?.(engine, ctx);
-    const report = await engine.call('records/ingest', { sourceSystem: 'st-marys-hospital', ndjson }, ctx);
-    expect(report.autoLinked).toBe(0);
-    const cases = await engine.call('reviews/list', { sourceSystem: 'st-marys-hospital' }, ctx);
-    return cases.rows.find((row) => row.limitedBy === limitedBy)?.caseId ?? '';
-  });
-  return { dir, caseId: filled ?? '' };
 }

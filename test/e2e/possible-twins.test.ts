@@ -5,61 +5,51 @@
  *    case held as possible twins, and the comparison viewer says why the given names were not compared.
  *  - "J Smith" beside "John Smith" of one birth date, who moved: no match before (the initial counted as another
  *    name); now a case held as possible twins, the initial Strong beside the name (level initial-of-name).
+ *  - "J Doe" beside "Robert James Doe" of one birth date, who may go by James: the initial Strong beside the middle
+ *    name (level initial-of-middle-name), held as the initial beside a given name is.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import {
-  closeConsole,
-  expectAccessible,
-  type HostProcess,
-  openConsole,
-  prepareSandbox,
-  openReviewCase,
-  screenshot,
-} from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { expectAccessible, screenshot } from './helpers.ts';
+import { consoleOnSandbox } from './held-case.ts';
 import { newbornTwins } from '../helpers/repeated-patient.ts';
 import { johnSmith, jSmith } from '../helpers/registry.ts';
-import type { TwinReason } from '../../engine/contract/matching.ts';
-
-const TENANT = 'newborns';
-let dir: string;
-let caseOf: Partial<Record<TwinReason, string>> = {};
-let host: HostProcess;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-const pageErrors: string[] = [];
+import type { ReviewListRow } from '../../engine/contract/reviews.ts';
 
 /** John Smith of 4 Elm Street, and J Smith of his birth date at another home, as lines of NDJSON. */
 function johnAndJ(): string {
   return `${JSON.stringify(johnSmith('john-1', '1956-04-02'))}\n${JSON.stringify(jSmith('j-1', '1956-04-02', true))}\n`;
 }
 
-beforeAll(async () => {
-  const prepared = await prepareSandbox(
-    { prefix: 'mpi-e2e-twins-', file: 'newborns.db', tenantId: TENANT, people: 40, seed: 3 },
-    async (engine, ctx) => {
-      const ndjson = newbornTwins(1) + johnAndJ();
-      const report = await engine.call('records/ingest', { sourceSystem: 'st-marys-hospital', ndjson }, ctx);
-      expect(report.autoLinked).toBe(0);
-      const { rows } = await engine.call('reviews/list', { sourceSystem: 'st-marys-hospital' }, ctx);
-      return Object.fromEntries(rows.map((row) => [row.twinReason ?? 'none', row.caseId]));
-    },
-  );
-  dir = prepared.dir;
-  caseOf = prepared.filled ?? {};
-  ({ host, browser, context, page } = await openConsole(join(dir, 'data'), pageErrors));
-});
+/** Robert James Doe, born 1971-08-15, and J Doe of his birth date at another home: a man who may go by James. */
+function robertJames(): string {
+  const robert = { ...johnSmith('robert-1', '1971-08-15'), name: [{ family: 'Doe', given: ['Robert', 'James'] }] };
+  const j = { ...jSmith('j-2', '1971-08-15', true), name: [{ family: 'Doe', given: ['J'] }] };
+  return `${JSON.stringify(robert)}\n${JSON.stringify(j)}\n`;
+}
 
-afterAll(async () => {
-  await closeConsole(context, browser, host, dir);
-});
+const twins = consoleOnSandbox(
+  { prefix: 'mpi-e2e-twins-', file: 'newborns.db', tenantId: 'newborns', people: 40, seed: 3 },
+  async (engine, ctx) => {
+    const ndjson = newbornTwins(1) + johnAndJ() + robertJames();
+    const report = await engine.call('records/ingest', { sourceSystem: 'st-marys-hospital', ndjson }, ctx);
+    expect(report.autoLinked).toBe(0);
+    return (await engine.call('reviews/list', { sourceSystem: 'st-marys-hospital' }, ctx)).rows;
+  },
+);
+
+/** The ID of the one case whose given names compared at `level` (or, with no level given, were not compared). */
+function caseAt(level: string): string {
+  const rows = twins.prepared.filter(
+    (row: ReviewListRow) => row.evidence.find((e) => e.field === 'givenName')?.level === level,
+  );
+  expect(rows, level).toHaveLength(1);
+  return rows[0]?.caseId ?? '';
+}
 
 describe('possible twins on the review case page', () => {
   it('newborn twins registered before they are named: the viewer says the given names were not compared', async () => {
-    await openReviewCase(page, host.launchUrl, join(dir, 'newborns.db'), TENANT, caseOf['newborn-placeholder'] ?? '');
-    await page.getByTestId('pair-records').waitFor();
+    const { page, pageErrors } = twins;
+    await twins.openCase(caseAt('newborn-placeholder'));
     const given = page.getByTestId('pair-records').getByRole('row', { name: /^Given name/ });
     expect(await given.innerText()).toMatch(/baby\s+baby\s+not compared: a newborn’s placeholder name/);
     const middle = page.getByTestId('pair-records').getByRole('row', { name: /^Middle names/ });
@@ -80,8 +70,8 @@ describe('possible twins on the review case page', () => {
   });
 
   it('an initial beside a name of its letter: Strong, and held whatever else agrees', async () => {
-    await openReviewCase(page, host.launchUrl, join(dir, 'newborns.db'), TENANT, caseOf['initial-alone'] ?? '');
-    await page.getByTestId('pair-records').waitFor();
+    const { page, pageErrors } = twins;
+    await twins.openCase(caseAt('initial-of-name'));
     const given = page.getByTestId('pair-records').getByRole('row', { name: /^Given name/ });
     expect(await given.innerText()).toMatch(/john\s+j\s+Strong: an initial alone and a name of that letter/);
     await page
@@ -93,6 +83,21 @@ describe('possible twins on the review case page', () => {
     );
     await expectAccessible(page, 'initial-beside-name');
     await screenshot(page, '46g-initial-beside-name');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('an initial beside a middle name of its letter: Strong, and held as possible twins', async () => {
+    const { page, pageErrors } = twins;
+    await twins.openCase(caseAt('initial-of-middle-name'));
+    const given = page.getByTestId('pair-records').getByRole('row', { name: /^Given name/ });
+    expect(await given.innerText()).toMatch(
+      /robert\s+j\s+Strong: an initial alone and the other record's middle name of that letter/,
+    );
+    expect(await page.getByRole('row', { name: /^Score/ }).innerText()).toMatch(
+      /Held at the Probable threshold when opened \(possible twin; its fields scored 0\.\d{4}\): One of the records gives an initial alone/,
+    );
+    await expectAccessible(page, 'initial-beside-middle-name');
+    await screenshot(page, '46h-initial-beside-middle-name');
     expect(pageErrors).toEqual([]);
   });
 });
