@@ -206,7 +206,7 @@ export const TWIN_REASON_TEXT: Readonly<Record<TwinReason, string>> = {
   'another-given-name':
     'The given names are different, and the family name, sex and birth date agree: twins and household members of one age share a family name, a birth date and a home',
   'middle-names':
-    'The first given name agrees but the middle names name two people (Maria Fernanda and Maria José), at one home, with the same family name, sex and birth date: twins of compound given names share the first',
+    'The middle names name two people (Maria Fernanda and Maria José), at one home, with the same family name and sex and birth dates that agree or are a keying error apart: twins of compound given names share the first, and one person’s records rarely differ in a middle name',
 };
 
 /** A score limit as the CLI states it: 'PossibleTwin (same family name …: at most probable; held from 0.991128)'. */

@@ -33,6 +33,24 @@ describe('twinReason', () => {
     }
   });
 
+  it('holds middle names that name two people with birth dates a keying error apart, whatever the given names', () => {
+    // Danielle Inez and Darlene Lauren of one home and phone, born 1984-03-17 and 1984-05-17: twins, one date mistyped.
+    const twins = [
+      { givenName: 'danielle', middleNames: 'inez' },
+      { givenName: 'darlene', middleNames: 'lauren', birthDate: '1984-05-17' },
+    ] as const;
+    const held = explain(...twins);
+    expect(held).toMatchObject({ limitedBy: 'PossibleTwin', twinReason: 'middle-names', decision: 'probable' });
+    expect(held.heldFrom).toBeGreaterThan(0.97);
+    // The same given name beside the middle names, too (Maria Fernanda and Maria José, one date mistyped).
+    expect(explain({ middleNames: 'fernanda' }, { middleNames: 'jose', birthDate: '1984-03-18' }).twinReason).toBe(
+      'middle-names',
+    );
+    // One middle name on both records: one person whose given name and birth date were each mistyped, linked as before.
+    const one = explain({ ...twins[0] }, { ...twins[1], middleNames: 'inez' });
+    expect([one.decision, one.limitedBy]).toEqual(['certain', undefined]);
+  });
+
   it('is absent when the twin rule did not hold the pair', () => {
     const linked = explain({}, {});
     expect(linked.decision).toBe('certain');
