@@ -102,10 +102,11 @@ export interface TwinHints {
  *    middle name for a source's slip, and linked them at a score of 1. Also with birth dates a keying error apart
  *    (Strong), whatever the given names: one person's two records would need a date mistyped and another middle name;
  *    twins' records need only the typo. Danielle Inez and Darlene Lauren Schowalter, born 1968-02-09 and 1968-05-09,
- *    twins at one home and phone, were linked at a score of 1 in the scale bench's registry of a million. The quality sets and the bench's registries are
- *    unchanged (their generators never vary a person's middle names, so they show neither cost nor gain); on a copy of
- *    the scale bench's registry of 300,000 with 2% of middle names replaced by another name, holding every middle-name
- *    conflict whatever the address cost 1,364 review cases, an upper bound on this hold's, which takes a subset of them.
+ *    twins at one home and phone, were linked at a score of 1 in the scale bench's registry of a million. The quality
+ *    sets and the bench's registries are unchanged (their generators never vary a person's middle names, so they show
+ *    neither cost nor gain); on a copy of the scale bench's registry of 300,000 with 2% of middle names replaced by
+ *    another name, holding every middle-name conflict whatever the address cost 1,364 review cases, an upper bound on
+ *    this hold's, which takes a subset of them.
  *  - No sex recorded on one side: not held. Such data cannot tell a twin from a replaced given name (a common
  *    error between records of one person, Christen 2012 §2), and holding every such pair would send the
  *    true pairs of every source without a sex field to review. Except given names that are one name's forms for a
