@@ -10,12 +10,13 @@
  * prints one JSON line: flagged, of them holding two people, the same by flags, and how many of the first 10, 25 and
  * 50 listed hold two people.
  */
-import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { createTenant, sandboxProfile } from '../../engine/operations/sandbox.ts';
 import { ingestStream } from '../../engine/operations/ingest.ts';
 import { withTenant } from '../../engine/store/tenant-scope.ts';
+import { personByRecord, readTruth, recordKey } from './truth-file.ts';
 
 const [dir = '', certain = '0.5', probable = '0.3'] = process.argv.slice(2);
 const dbPath = join(dir, `loose-${certain}-${probable}.db`);
@@ -39,17 +40,11 @@ if (fresh) {
   await engine.call('profile/apply', { document: sandboxProfile(), reason: 'the sandbox thresholds again' }, ctx);
 }
 
-// truth.tsv: the file's source name (its NDJSON file without the extension), local ID, person.
-const person = new Map<string, string>();
-for (const line of readFileSync(join(dir, 'truth.tsv'), 'utf8').split('\n')) {
-  const [source, localId, personId] = line.split('\t');
-  if (source !== undefined && personId !== undefined)
-    person.set(`${source.replace(/\.ndjson$/, '')}\t${localId ?? ''}`, personId);
-}
+const person = personByRecord(readTruth(dir));
 const report = await engine.call('links/scan', { maxListed: 10_000, openCases: false }, ctx);
 engine.close();
 const twoPeople = report.identities.map(
-  (identity) => new Set(identity.records.map((r) => person.get(`${r.sourceSystem}\t${r.localId}`) ?? '?')).size > 1,
+  (identity) => new Set(identity.records.map((r) => person.get(recordKey(r.sourceSystem, r.localId)) ?? '?')).size > 1,
 );
 const byFlags: Record<string, { flagged: number; twoPeople: number }> = {};
 report.identities.forEach((identity, i) => {

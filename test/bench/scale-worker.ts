@@ -7,7 +7,6 @@
  * link-quality scan (nothing written; the identities it flags against the ground truth: those holding two people
  * caught, those of one person flagged) and the registry audit's sample of 400 pairs, and prints one JSON line.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { runWorker } from '../../engine/jobs/worker.ts';
@@ -15,19 +14,14 @@ import { MaintenanceSettingsSchema } from '../../engine/config/maintenance.ts';
 import { insertTruth } from '../../engine/store/assurance.ts';
 import type { JobState } from '../../engine/contract/maintenance.ts';
 import { peakRssMiB } from './measure.ts';
+import { readTruth } from './truth-file.ts';
 
 const [mode, dir = ''] = process.argv.slice(2);
 if (mode !== 'ops') throw new Error('usage: scale-worker ops DIR');
 
 const engine = LocalEngine.open({ dbPath: join(dir, 'bench.db'), create: false });
 const ctx = { tenantId: 'bench', actor: 'bench' };
-const truth = readFileSync(join(dir, 'truth.tsv'), 'utf8')
-  .split('\n')
-  .filter((line) => line !== '')
-  .map((line) => {
-    const [sourceSystem = '', localId = '', personId = ''] = line.split('\t');
-    return { sourceSystem, localId, personId };
-  });
+const truth = readTruth(dir);
 engine.env.store.write(() => {
   insertTruth(engine.env.store, ctx.tenantId, truth);
 });

@@ -6,20 +6,16 @@
  * registry's size and the score then (identity_event), and the best pair of two people under the active profile now
  * (matching/explain: score, decision, the rule that held it, each field's band). Bands only, no field values.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LocalEngine } from '../../engine/local-engine.ts';
+import { personByRecord, readTruth, recordKey } from './truth-file.ts';
 
 const [dir = ''] = process.argv.slice(2);
 if (dir === '') throw new Error('usage: wrong-links DIR');
 
 const engine = LocalEngine.open({ dbPath: join(dir, 'bench.db'), create: false });
 const ctx = { tenantId: 'bench', actor: 'bench' };
-const personOf = new Map<string, string>();
-for (const line of readFileSync(join(dir, 'truth.tsv'), 'utf8').split('\n')) {
-  const [source = '', localId = '', person = ''] = line.split('\t');
-  if (person !== '') personOf.set(`${source}\t${localId}`, person);
-}
+const personOf = personByRecord(readTruth(dir));
 
 interface Member {
   readonly identityId: number;
@@ -34,9 +30,13 @@ const members = engine.env.store
      WHERE s.tenant_id = ? ORDER BY l.identity_id, s.record_id`,
   )
   .all(ctx.tenantId) as Member[];
-const person = (m: Member): string => personOf.get(`${m.sourceSystem}\t${m.localId}`) ?? '?';
+const person = (m: Member): string => personOf.get(recordKey(m.sourceSystem, m.localId)) ?? '?';
 const byIdentity = new Map<number, Member[]>();
-for (const m of members) byIdentity.set(m.identityId, [...(byIdentity.get(m.identityId) ?? []), m]);
+for (const m of members) {
+  const records = byIdentity.get(m.identityId);
+  if (records === undefined) byIdentity.set(m.identityId, [m]);
+  else records.push(m);
+}
 
 const joinedBy = engine.env.store.statement(
   `SELECT record_id AS recordId, score FROM identity_event
