@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CTX, TENANT, openSandbox, uninterruptedReconciliation } from './helpers.ts';
+import { LocalEngine } from '../../../engine/local-engine.ts';
 import type { CanonicalRecord } from '../../../engine/contract/fields.ts';
 
 describe('the rebuilding phase', () => {
@@ -36,7 +37,6 @@ describe('the rebuilding phase', () => {
 
     const job = uninterruptedReconciliation(db, 'test: provenance');
     expect(job.counters.warning).toBe(2);
-    const { LocalEngine } = await import('../../../engine/local-engine.ts');
     const after = LocalEngine.open({ dbPath: db });
     try {
       const detail = await after.call('jobs/get', { jobId: job.jobId }, CTX);
