@@ -14,7 +14,7 @@
  *
  * The anchor applies when at least two anchor fields are compared in most candidate pairs; otherwise it says so.
  */
-import { BANDS, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
+import { BANDS, FIELD_INDEX, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
 import type { BandPatterns } from './fellegi-sunter-em.ts';
 import { bandCounts, observedPairs } from './pattern-index.ts';
 
@@ -45,7 +45,7 @@ export function deterministicAnchor(
   const counts = bandCounts(patterns);
   let total = 0;
   for (const c of patterns.counts) total += c;
-  const indexes = ANCHOR_FIELDS.map((name) => FIELD_NAMES.indexOf(name)).filter(
+  const indexes = ANCHOR_FIELDS.map((name) => FIELD_INDEX[name]).filter(
     (f) => total > 0 && observedPairs(counts, f) >= MIN_OBSERVED_SHARE * total,
   );
   const fields = indexes.map((f) => FIELD_NAMES[f] as FieldName);
@@ -64,6 +64,6 @@ export function deterministicAnchor(
 /** P(every anchor field Exact | match) under m (conditional independence): the anchor's recall among true pairs. */
 export function anchorRecall(anchor: DeterministicAnchor, m: Float64Array): number {
   let recall = 1;
-  for (const field of anchor.fields) recall *= m[FIELD_NAMES.indexOf(field) * B + EXACT] ?? 0;
+  for (const field of anchor.fields) recall *= m[FIELD_INDEX[field] * B + EXACT] ?? 0;
   return recall;
 }

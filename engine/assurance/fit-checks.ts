@@ -19,7 +19,7 @@
  * A check that cannot apply (too few pairs, no anchor fields) passes and says why.
  */
 import { fieldList, fieldWords } from '../contract/field-title.ts';
-import { BANDS, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
+import { BANDS, FIELD_INDEX, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
 import { anchorRecall, type DeterministicAnchor } from './deterministic-anchor.ts';
 import { observedPairs } from './pattern-index.ts';
 
@@ -103,7 +103,7 @@ function convergence(fit: FitUnderCheck): FitCheck {
 }
 
 function checkedFields(fit: FitUnderCheck): number[] {
-  return PERSON_FIELDS.map((name) => FIELD_NAMES.indexOf(name)).filter(
+  return PERSON_FIELDS.map((name) => FIELD_INDEX[name]).filter(
     (f) => observedPairs(fit.candidateCounts, f) >= MIN_FIELD_PAIRS,
   );
 }
