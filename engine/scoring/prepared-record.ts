@@ -76,9 +76,13 @@ export interface PreparedRecord {
   readonly trusted: readonly IdentifierEntry[];
   /** Other identifiers as [system, value], first value per system. */
   readonly otherIdentifiers: readonly IdentifierEntry[];
-  /** The tenant's counts of the record's family and given name when it was prepared (scoring/term-frequency.ts). */
-  readonly familyCount?: TermCount;
-  readonly givenCount?: TermCount;
+  /**
+   * The tenant's counts of the record's family and given name when it was prepared (scoring/term-frequency.ts);
+   * undefined without a name or a reader. Always present, so every prepared record has one shape: built by spreading
+   * an object of optional counts, preparing took about half as long again.
+   */
+  readonly familyCount: TermCount | undefined;
+  readonly givenCount: TermCount | undefined;
 }
 
 /** A record has few identifiers: small arrays cost less to build and collect than Maps. */
@@ -145,6 +149,7 @@ export function prepareRecord(fields: MatchFields, sets: NameSets, frequencies?:
     }
   }
   const compared = comparedFields(fields);
+  const counts = nameCounts(fields, frequencies);
   const newborn = isNewbornName(fields.givenName, fields.middleNames);
   return {
     fields,
@@ -159,21 +164,21 @@ export function prepareRecord(fields: MatchFields, sets: NameSets, frequencies?:
     addressKey: compared.addressLine === null ? null : addressKey(compared.addressLine),
     trusted,
     otherIdentifiers,
-    ...nameCounts(fields, frequencies),
+    familyCount: counts?.[0],
+    givenCount: counts?.[1],
   };
 }
 
+/** The tenant's counts of the record's family and given name; undefined without a reader. */
 function nameCounts(
   { familyName, givenName }: MatchFields,
   frequencies: TermFrequencyReader | undefined,
-): { familyCount?: TermCount; givenCount?: TermCount } {
-  if (frequencies === undefined) return {};
-  if (familyName !== null && givenName !== null && frequencies.countNames !== undefined) {
-    const [familyCount, givenCount] = frequencies.countNames(familyName, givenName);
-    return { familyCount, givenCount };
-  }
-  return {
-    ...(familyName === null ? {} : { familyCount: frequencies.count('familyName', familyName) }),
-    ...(givenName === null ? {} : { givenCount: frequencies.count('givenName', givenName) }),
-  };
+): readonly [family: TermCount | undefined, given: TermCount | undefined] | undefined {
+  if (frequencies === undefined) return undefined;
+  if (familyName !== null && givenName !== null && frequencies.countNames !== undefined)
+    return frequencies.countNames(familyName, givenName);
+  return [
+    familyName === null ? undefined : frequencies.count('familyName', familyName),
+    givenName === null ? undefined : frequencies.count('givenName', givenName),
+  ];
 }
