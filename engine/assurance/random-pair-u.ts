@@ -52,8 +52,8 @@ export function randomPairBandCounts(
     const a = rng.int(n);
     let b = rng.int(n - 1);
     if (b >= a) b++;
-    const outcome = scorer.outcome(records[a] as PreparedRecord, records[b] as PreparedRecord, scratch);
-    if (outcome.decidedBy !== 'score') {
+    // Only the bands count here, never the score: decidedBy() compares the fields without scoring them.
+    if (scorer.decidedBy(records[a] as PreparedRecord, records[b] as PreparedRecord, scratch) !== 'score') {
       outside++;
       continue;
     }

@@ -252,6 +252,11 @@ export interface Scorer {
   outcomeFromProbable(a: PreparedRecord, b: PreparedRecord, scratch?: FieldScratch): PairOutcome | undefined;
   /** The outcome with full field evidence. */
   explain(a: PreparedRecord, b: PreparedRecord): MatchResult;
+  /**
+   * What decides the pair, as outcome() would say (its decidedBy), with the scratch's field similarities filled as
+   * outcome() fills them, but no score worked out: for callers that count field bands only (random-pair u).
+   */
+  decidedBy(a: PreparedRecord, b: PreparedRecord, scratch?: FieldScratch): PairOutcome['decidedBy'];
 }
 
 /** The household fields, marked for matchLogOddsBound before they are compared. */
@@ -424,6 +429,17 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
     return { score, decision, decidedBy: 'score' };
   };
 
+  const decidedBy = (
+    a: PreparedRecord,
+    b: PreparedRecord,
+    scratch: FieldScratch = shared,
+  ): PairOutcome['decidedBy'] => {
+    compareFields(a, b, sets, scratch);
+    const trusted = trustedAgreement(a, b);
+    if (trusted === 'agree') return 'trusted-identifier';
+    return hardConflict(a, b, trusted, scratch, rules) === undefined ? 'score' : 'hard-conflict';
+  };
+
   const outcome = (a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch = shared): PairOutcome => {
     compareFields(a, b, sets, scratch);
     // Only a score by a Fellegi-Sunter model fills them (termFrequencies, sizedPrior); never a previous pair's.
@@ -484,6 +500,7 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
     prepareWithoutCounts: (fields) => prepareRecord(fields, sets),
     outcome,
     outcomeFromProbable,
+    decidedBy,
     explain,
   };
 }

@@ -1,11 +1,14 @@
 /**
- * scorer.outcomeFromProbable, which reconciliation's matching phase scores with: it may skip the household fields of
- * a pair only when the pair is certain to stay below Probable. Checked against outcome() itself on every pair of
- * three kinds of data (households with shared contact details, FEBRL with its personal numbers, names and birth
- * dates only), under several thresholds, with the term-frequency adjustment on.
+ * The scorer's two shortcuts of outcome(), checked against outcome() itself on every pair of three kinds of data
+ * (households with shared contact details, FEBRL with its personal numbers, names and birth dates only):
+ * - outcomeFromProbable, which reconciliation's matching phase scores with: it may skip the household fields of a
+ *   pair only when the pair is certain to stay below Probable. Under several thresholds, with the term-frequency
+ *   adjustment on.
+ * - decidedBy, which the random-pair u counts bands with: outcome()'s decidedBy and field similarities, no score.
  */
 import { describe, expect, it } from 'vitest';
 import { createScorer, type PairOutcome, type Scorer } from '../../../engine/scoring/scorer.ts';
+import { newScratch } from '../../../engine/scoring/field-comparison.ts';
 import { defaultProfile } from '../../../engine/profile/default-profile.ts';
 import { sandboxProfile } from '../../../engine/operations/sandbox.ts';
 import { febrlProfile } from '../../../engine/benchmark/febrl-run.ts';
@@ -71,6 +74,15 @@ function withProbable(profile: MatchingProfile, probable: number): MatchingProfi
   };
 }
 
+const cases: [string, MatchingProfile, readonly MatchFields[]][] = [
+  ['synthetic households (every field, a trusted number)', sandboxProfile(), synthetic],
+  ['FEBRL 1 (personal numbers)', febrlProfile([{ sourceSystem: 'febrl-1', path: '' }]), febrl],
+  ['names and birth dates only', defaultProfile([{ SourceSystem: 'registry-extract' }]), namesAndDates],
+];
+
+/** Equal similarities, NaN (not compared) equal to NaN. */
+const sameSimilarities = (x: Float64Array, y: Float64Array): boolean => x.every((v, f) => Object.is(v, y[f]));
+
 interface Tally {
   skipped: number;
   scored: number;
@@ -98,11 +110,6 @@ function check(scorer: Scorer, records: readonly MatchFields[], probable: number
 }
 
 describe('outcomeFromProbable skips only pairs that stay below Probable', () => {
-  const cases: [string, MatchingProfile, readonly MatchFields[]][] = [
-    ['synthetic households (every field, a trusted number)', sandboxProfile(), synthetic],
-    ['FEBRL 1 (personal numbers)', febrlProfile([{ sourceSystem: 'febrl-1', path: '' }]), febrl],
-    ['names and birth dates only', defaultProfile([{ SourceSystem: 'registry-extract' }]), namesAndDates],
-  ];
   for (const [name, profile, records] of cases) {
     it(`${name}: equal to outcome() wherever it scores, and skips most non-matches`, () => {
       const tally = check(
@@ -127,4 +134,29 @@ describe('outcomeFromProbable skips only pairs that stay below Probable', () => 
     const tally = check(createScorer(profile), synthetic, profile.MatchingRules.Thresholds.Probable);
     expect(tally.skipped).toBe(0);
   });
+});
+
+describe('decidedBy says what outcome() says decides the pair, and leaves the same similarities', () => {
+  for (const [name, profile, records] of cases) {
+    it(name, () => {
+      const scorer = createScorer(profile, frequencies(records));
+      const prepared = records.map((r) => scorer.prepare(r));
+      const full = newScratch();
+      const shortcut = newScratch();
+      const seen = new Map<string, number>();
+      for (const [a, b] of pairsOf(prepared)) {
+        const decided = scorer.decidedBy(a, b, shortcut);
+        expect(decided).toBe(scorer.outcome(a, b, full).decidedBy);
+        if (!sameSimilarities(shortcut.similarity, full.similarity))
+          expect(shortcut.similarity).toEqual(full.similarity);
+        seen.set(decided, (seen.get(decided) ?? 0) + 1);
+      }
+      // Scored pairs on every set, and the pairs decided before the model where the data has them.
+      expect(seen.get('score')).toBeGreaterThan(1_000);
+      if (name.startsWith('synthetic')) {
+        expect(seen.get('trusted-identifier')).toBeGreaterThan(0);
+        expect(seen.get('hard-conflict')).toBeGreaterThan(0);
+      }
+    });
+  }
 });
