@@ -415,12 +415,21 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
             sizedPrior(a, b, scratch),
         );
 
-  const decide = (a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch): PairOutcome => {
+  // What decides a compared pair before any score: an agreeing trusted identifier, then a hard conflict's rule.
+  const beforeScore = (
+    a: PreparedRecord,
+    b: PreparedRecord,
+    scratch: FieldScratch,
+  ): 'trusted-identifier' | HardConflictRule | undefined => {
     const trusted = trustedAgreement(a, b);
-    if (trusted === 'agree') return { score: 1, decision: 'certain', decidedBy: 'trusted-identifier' };
-    const conflict = hardConflict(a, b, trusted, scratch, rules);
-    if (conflict !== undefined)
-      return { score: 0, decision: 'no-match', decidedBy: 'hard-conflict', conflictRule: conflict };
+    return trusted === 'agree' ? 'trusted-identifier' : hardConflict(a, b, trusted, scratch, rules);
+  };
+
+  const decide = (a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch): PairOutcome => {
+    const before = beforeScore(a, b, scratch);
+    if (before === 'trusted-identifier') return { score: 1, decision: 'certain', decidedBy: 'trusted-identifier' };
+    if (before !== undefined)
+      return { score: 0, decision: 'no-match', decidedBy: 'hard-conflict', conflictRule: before };
     const limited = limitedScore(methodScore(a, b, scratch), scratch.similarity, Probable, pairFlags(scratch));
     const { score, limitedBy } = limited;
     if (limitedBy !== undefined)
@@ -435,9 +444,8 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
     scratch: FieldScratch = shared,
   ): PairOutcome['decidedBy'] => {
     compareFields(a, b, sets, scratch);
-    const trusted = trustedAgreement(a, b);
-    if (trusted === 'agree') return 'trusted-identifier';
-    return hardConflict(a, b, trusted, scratch, rules) === undefined ? 'score' : 'hard-conflict';
+    const before = beforeScore(a, b, scratch);
+    return before === undefined ? 'score' : before === 'trusted-identifier' ? before : 'hard-conflict';
   };
 
   const outcome = (a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch = shared): PairOutcome => {
