@@ -1,5 +1,5 @@
 /**
- * npm run quality [-- --only febrl4,febrl3,febrl2,febrl1,febrl3-names-dates,febrl4-initials,febrl3-names-dates-initials,names-dates,names-dates-heavy,heavy-typos,names-dates-many,heavy-typos-many,synthetic] [-- --people N] [-- --calibrated]: matching
+ * npm run quality [-- --only febrl4,febrl3,febrl2,febrl1,febrl3-names-dates,febrl4-names-dates,febrl4-initials,febrl3-names-dates-initials,names-dates,names-dates-heavy,heavy-typos,names-dates-many,heavy-typos-many,synthetic] [-- --people N] [-- --calibrated]: matching
  * quality per dataset, measured end to end through ingestion (population-level pairwise precision, recall and F1
  * of auto-links, and of auto-links plus open review cases), review cases per 1,000 records, and blocking pairs
  * completeness (true pairs sharing a usable blocking key / all true pairs) and reduction ratio (1 − candidate
@@ -53,6 +53,10 @@ const DATASETS: Record<string, FebrlSource[]> = {
   febrl2: [{ sourceSystem: 'febrl-2', path: febrlFile('dataset2.csv') }],
   febrl1: [{ sourceSystem: 'febrl-1', path: febrlFile('dataset1.csv') }],
   'febrl3-names-dates': [{ sourceSystem: 'febrl-3', path: febrlFile('dataset3.csv'), project: namesAndBirthDate }],
+  'febrl4-names-dates': [
+    { sourceSystem: 'febrl-4a', path: febrlFile('dataset4a.csv'), project: namesAndBirthDate },
+    { sourceSystem: 'febrl-4b', path: febrlFile('dataset4b.csv'), project: namesAndBirthDate },
+  ],
   // One record in ten of the second file with its given name cut to the initial (what initials cost).
   'febrl4-initials': [
     { sourceSystem: 'febrl-4a', path: febrlFile('dataset4a.csv') },
@@ -86,7 +90,7 @@ if (uFrom === undefined) throw new Error(`--u-from takes ${U_SOURCES.join(' or '
 const only = new Set(
   (
     values.only ??
-    'febrl4,febrl3,febrl2,febrl1,febrl3-names-dates,febrl4-initials,febrl3-names-dates-initials,names-dates,names-dates-heavy,heavy-typos,names-dates-many,heavy-typos-many,synthetic'
+    'febrl4,febrl3,febrl2,febrl1,febrl3-names-dates,febrl4-names-dates,febrl4-initials,febrl3-names-dates-initials,names-dates,names-dates-heavy,heavy-typos,names-dates-many,heavy-typos-many,synthetic'
   ).split(','),
 );
 const people = Number(values.people ?? '2000');
