@@ -241,7 +241,9 @@ describe('Maintenance.FhirSources in the configuration file', () => {
   };
   const saved = process.env.NODE_ENV;
   afterEach(() => {
-    process.env.NODE_ENV = saved;
+    // Restored exactly (an absent variable stays absent): the next test file in this worker sees what this one saw.
+    if (saved === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = saved;
   });
 
   it('accepts a source with defaults, and a schedule naming it', () => {
