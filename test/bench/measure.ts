@@ -1,3 +1,5 @@
+import { peakRssKiB } from '../helpers/peak-rss.ts';
+
 /** Runs fn repeatedly for at least minMs (after a warm-up) and returns operations per second. */
 export function opsPerSecond(fn: () => number, minMs = 400): number {
   fn();
@@ -12,7 +14,7 @@ export function opsPerSecond(fn: () => number, minMs = 400): number {
 }
 
 export function peakRssMiB(): number {
-  return process.resourceUsage().maxRSS / 1024;
+  return peakRssKiB() / 1024;
 }
 
 /** The median time of `runs` calls after one call to warm up, in milliseconds (the middle two averaged when even). */

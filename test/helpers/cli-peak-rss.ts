@@ -4,7 +4,8 @@
  * read it; nothing here measures time.
  */
 import { main } from '../../main/cli/main.ts';
+import { peakRssKiB } from './peak-rss.ts';
 
 const code = await main(process.argv.slice(2));
-process.stderr.write(`\n${JSON.stringify({ maxRssKiB: process.resourceUsage().maxRSS })}\n`);
+process.stderr.write(`\n${JSON.stringify({ maxRssKiB: peakRssKiB() })}\n`);
 process.exitCode = code;

@@ -1,0 +1,17 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * This process's peak resident set size in KiB, counted from its own program: Linux's VmHWM. `getrusage`'s maxRSS
+ * (process.resourceUsage) also counts the parent's memory copied at fork, before the exec that started this program,
+ * so a child of a large test or bench process would report its parent's size.
+ * Elsewhere (no /proc), maxRSS.
+ */
+export function peakRssKiB(): number {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (match?.[1] !== undefined) return Number(match[1]);
+  } catch {
+    // No /proc: fall through to getrusage.
+  }
+  return process.resourceUsage().maxRSS;
+}
