@@ -15,3 +15,10 @@ export function peakRssKiB(): number {
   }
   return process.resourceUsage().maxRSS;
 }
+
+/** The peak a child started through cli-peak-rss.ts reported, in MiB: the last line of its stderr. */
+export function reportedPeakRssMiB(stderr: string): number {
+  const { maxRssKiB } = JSON.parse(stderr.trim().split('\n').at(-1) ?? '{}') as { maxRssKiB?: unknown };
+  if (typeof maxRssKiB !== 'number') throw new Error('the child reported no peak memory on its last line of stderr');
+  return maxRssKiB / 1024;
+}
