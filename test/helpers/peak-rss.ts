@@ -18,7 +18,13 @@ export function peakRssKiB(): number {
 
 /** The peak a child started through cli-peak-rss.ts reported, in MiB: the last line of its stderr. */
 export function reportedPeakRssMiB(stderr: string): number {
-  const { maxRssKiB } = JSON.parse(stderr.trim().split('\n').at(-1) ?? '{}') as { maxRssKiB?: unknown };
-  if (typeof maxRssKiB !== 'number') throw new Error('the child reported no peak memory on its last line of stderr');
+  let maxRssKiB: unknown;
+  try {
+    ({ maxRssKiB } = JSON.parse(stderr.trim().split('\n').at(-1) ?? '{}') as { maxRssKiB?: unknown });
+  } catch {
+    // Not the harness's line (the child failed before it): said below, with what it printed.
+  }
+  if (typeof maxRssKiB !== 'number')
+    throw new Error(`the child reported no peak memory on its last line of stderr, which reads:\n${stderr}`);
   return maxRssKiB / 1024;
 }

@@ -1,13 +1,16 @@
 /**
- * Real child processes for the hardening tests: the mpi-console executable run asynchronously (so many can
- * run at once), and a helper process that holds a database's write lock until it is told to let go.
+ * Real child processes for the tests: the mpi-console executable run asynchronously (so many can run at once), the
+ * CLI run with its peak memory reported (cli-peak-rss.ts), and a helper process that holds a database's write lock
+ * until it is told to let go.
  */
 import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { reportedPeakRssMiB } from './peak-rss.ts';
 
 export const BIN = fileURLToPath(new URL('../../main/cli/bin.js', import.meta.url));
 const HOLDER = fileURLToPath(new URL('./hold-write-lock.ts', import.meta.url));
+const PEAK_RSS_HARNESS = fileURLToPath(new URL('./cli-peak-rss.ts', import.meta.url));
 
 export interface ProcessResult {
   readonly status: number | null;
@@ -34,8 +37,13 @@ function collect(child: ChildProcess): Promise<ProcessResult> {
   });
 }
 
-function spawnCli(args: readonly string[], options: RunOptions): ChildProcessByStdio<null, Readable, Readable> {
-  return spawn(process.execPath, [BIN, ...args], {
+/** The CLI as its own process: `program` is what node runs before the CLI's arguments (the executable by default). */
+function spawnCli(
+  args: readonly string[],
+  options: RunOptions,
+  program: readonly string[] = [BIN],
+): ChildProcessByStdio<null, Readable, Readable> {
+  return spawn(process.execPath, [...program, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: options.cwd,
     env: { ...process.env, MPI_TENANT: '', MPI_DB: '', ...options.env },
@@ -57,6 +65,19 @@ export function startProcess(
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return { output: () => output, done: collect(child), child };
+}
+
+/**
+ * Runs the CLI as its own process through cli-peak-rss.ts and reads the peak memory it reported of itself (in MiB).
+ * MPI_TENANT and MPI_DB are cleared unless given. The promise starts the process at once, so a caller can feed it
+ * (a named pipe) before awaiting it.
+ */
+export async function runProcessWithPeakRss(
+  args: readonly string[],
+  options: RunOptions = {},
+): Promise<ProcessResult & { readonly peakRssMiB: number }> {
+  const result = await collect(spawnCli(args, options, ['--import', 'tsx', PEAK_RSS_HARNESS]));
+  return { ...result, peakRssMiB: reportedPeakRssMiB(result.stderr) };
 }
 
 export interface WriteLockHolder {

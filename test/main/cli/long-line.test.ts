@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { tempDir } from '../../helpers/temp.ts';
 import { runCli } from '../../helpers/cli.ts';
-import { reportedPeakRssMiB } from '../../helpers/peak-rss.ts';
+import { runProcessWithPeakRss } from '../../helpers/processes.ts';
 import { patient } from '../../helpers/registry.ts';
 import { MAX_LINE_BYTES } from '../../../engine/ingest/ndjson-lines.ts';
 
-const HARNESS = fileURLToPath(new URL('../../helpers/cli-peak-rss.ts', import.meta.url));
 const LONG_LINE_MIB = 300;
 
 describe('a very long NDJSON line', () => {
@@ -21,32 +19,19 @@ describe('a very long NDJSON line', () => {
     // A named pipe: the line is never on disk, and the CLI reads it as it reads any file.
     const fifo = join(dir, 'in.ndjson');
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        HARNESS,
-        '--db',
-        db,
-        '--tenant',
-        't',
-        'ingest',
-        '--source',
-        'st-marys-hospital',
-        '--ndjson',
-        fifo,
-        '--json',
-      ],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exit = once(child, 'exit');
+    // Started now, awaited once the pipe is written: the CLI reads the line as it is written.
+    const run = runProcessWithPeakRss([
+      '--db',
+      db,
+      '--tenant',
+      't',
+      'ingest',
+      '--source',
+      'st-marys-hospital',
+      '--ndjson',
+      fifo,
+      '--json',
+    ]);
 
     const pipe = createWriteStream(fifo);
     const write = async (data: string | Buffer): Promise<void> => {
@@ -69,9 +54,9 @@ describe('a very long NDJSON line', () => {
         '\n',
     );
     pipe.end();
-    const [code] = (await exit) as [number | null];
+    const { status, stdout, stderr, peakRssMiB } = await run;
 
-    expect(code, stderr).toBe(1);
+    expect(status, stderr).toBe(1);
     const report = JSON.parse(stdout) as {
       lines: number;
       created: number;
@@ -84,6 +69,6 @@ describe('a very long NDJSON line', () => {
     ]);
     // Holding the line would take more than its own size (776 MiB before the reader was bounded); the whole
     // process, with Node, tsx and SQLite loaded, stays below the size of the line alone (about 175 MiB here).
-    expect(reportedPeakRssMiB(stderr)).toBeLessThan(LONG_LINE_MIB);
+    expect(peakRssMiB).toBeLessThan(LONG_LINE_MIB);
   }, 600_000);
 });
