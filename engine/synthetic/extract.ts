@@ -7,7 +7,7 @@
  * What makes it hard, on purpose:
  * - Common names: a fifth of family names and a quarter of given names come from short lists of the most common
  *   ones with Zipf weights, the rest from faker's long lists, so many unrelated people share a family name and
- *   some share a full name.
+ *   some share a full name; with `commonNames: 'concentrated'`, three fifths and a half, so many do.
  * - Families: about 30% of people are relatives of an earlier person: the same family name, a sibling's birth
  *   date (1 to 10 years apart), a parent's or child's (20 to 40 years apart; one in five of them with the same
  *   given name, a Junior and a Senior) or, for one relative in twenty, a twin's (the same birth date, another
@@ -39,6 +39,12 @@ export interface ExtractOptions {
   readonly seed: number;
   readonly fields: 'names-dates' | 'all';
   readonly errors: 'typical' | 'heavy';
+  /**
+   * How many people carry one of the common names: 'typical' (the default) a fifth of family names and a quarter of
+   * given names; 'concentrated' three fifths and half, a population where a few surnames cover most people (as Kim,
+   * Lee and Park do in Korea, or Nguyen in Vietnam) and many unrelated people share a full name.
+   */
+  readonly commonNames?: 'typical' | 'concentrated';
 }
 
 export interface ExtractRecord {
@@ -133,8 +139,16 @@ const COMMON_GIVEN: Record<Sex, readonly string[]> = {
     'Emily',
   ],
 };
-const COMMON_FAMILY_SHARE = 0.2;
-const COMMON_GIVEN_SHARE = 0.25;
+type CommonNames = NonNullable<ExtractOptions['commonNames']>;
+interface NameShares {
+  readonly family: number;
+  readonly given: number;
+}
+/** The shares of family and given names drawn from the common lists, by ExtractOptions.commonNames. */
+const COMMON_SHARES: Readonly<Record<CommonNames, NameShares>> = {
+  typical: { family: 0.2, given: 0.25 },
+  concentrated: { family: 0.6, given: 0.5 },
+};
 const RELATIVE_SHARE = 0.3;
 
 /** Spelling variants that sound alike (both directions are tried). */
@@ -292,13 +306,14 @@ class People {
   constructor(
     private readonly rng: Rng,
     seed: number,
+    private readonly shares: NameShares,
   ) {
     this.faker.seed(seed);
   }
 
   private given(sex: Sex, avoid?: string): string {
     for (;;) {
-      const name = this.rng.chance(COMMON_GIVEN_SHARE)
+      const name = this.rng.chance(this.shares.given)
         ? zipf(this.rng, COMMON_GIVEN[sex])
         : this.faker.person.firstName(sex);
       if (name !== avoid && /^[A-Za-z]+$/.test(name)) return name;
@@ -307,7 +322,7 @@ class People {
 
   family(): string {
     for (;;) {
-      const name = this.rng.chance(COMMON_FAMILY_SHARE) ? zipf(this.rng, COMMON_FAMILY) : this.faker.person.lastName();
+      const name = this.rng.chance(this.shares.family) ? zipf(this.rng, COMMON_FAMILY) : this.faker.person.lastName();
       if (/^[A-Za-z]+$/.test(name)) return name;
     }
   }
@@ -552,7 +567,7 @@ export function generateExtract(options: ExtractOptions): Extract {
       { path: 'duplicateShare', message: 'out of range' },
     ]);
   const rng = createRng(deriveSeed(seed, 11));
-  const people = new People(createRng(deriveSeed(seed, 12)), seed);
+  const people = new People(createRng(deriveSeed(seed, 12)), seed, COMMON_SHARES[options.commonNames ?? 'typical']);
   const originals = Math.max(1, Math.round(records * (1 - duplicateShare)));
   const persons: Person[] = [];
   while (persons.length < originals) {

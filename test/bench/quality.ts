@@ -90,7 +90,7 @@ if (uFrom === undefined) throw new Error(`--u-from takes ${U_SOURCES.join(' or '
 const only = new Set(
   (
     values.only ??
-    'febrl4,febrl3,febrl2,febrl1,febrl3-names-dates,febrl4-names-dates,febrl4-initials,febrl3-names-dates-initials,names-dates,names-dates-heavy,heavy-typos,names-dates-many,heavy-typos-many,synthetic'
+    'febrl4,febrl3,febrl2,febrl1,febrl3-names-dates,febrl4-names-dates,febrl4-initials,febrl3-names-dates-initials,names-dates,names-dates-heavy,names-dates-common,heavy-typos,names-dates-many,heavy-typos-many,synthetic'
   ).split(','),
 );
 const people = Number(values.people ?? '2000');
