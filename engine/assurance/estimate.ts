@@ -32,7 +32,7 @@ import {
 } from '../contract/estimate.ts';
 import { validationError } from '../contract/errors.ts';
 import { keyRingFor } from '../config/key-ring.ts';
-import { compileModel, logistic, matchLogOdds, registryPrior } from '../scoring/fellegi-sunter.ts';
+import { compileModel, logistic, matchLogOdds, priorAdjustment, registryPrior } from '../scoring/fellegi-sunter.ts';
 import { FIELD_COUNT, PERSONAL_IDENTIFIER_FLAG, newScratch, pairFlags } from '../scoring/field-comparison.ts';
 import { defaultModel } from '../scoring/default-model.ts';
 import {
@@ -58,6 +58,8 @@ import { smoothedBandProbabilities } from './smoothed-bands.ts';
 import { readRecordSample } from './record-sample.ts';
 import { deterministicAnchor } from './deterministic-anchor.ts';
 import { robustFit, type FitAttempt } from './robust-fit.ts';
+import type { FitCheck } from './fit-checks.ts';
+import { linkChange, linksKeptCheck } from './links-kept.ts';
 import { randomPairBandCounts } from './random-pair-u.ts';
 import { nonMatchU } from './non-match-u.ts';
 import { bandCounts, observedPairs, PatternIndex } from './pattern-index.ts';
@@ -319,7 +321,7 @@ export function estimate(
   const allPairs = (rows.length * (rows.length - 1)) / 2;
   const anchor = deterministicAnchor(patterns, randomU, allPairs * sampleShare);
   const candidateCounts = bandCounts(patterns);
-  const { attempts, best, shown } = robustFit({
+  const { attempts, shown } = robustFit({
     patterns,
     candidateCounts,
     sessions,
@@ -333,10 +335,6 @@ export function estimate(
       control.step('fitting the model (EM, several starts)', i, of);
     },
   });
-  // The fit the report describes: the best start, or when none passed its checks the first (the profile's model),
-  // whose checks and EM the report shows; the default model (what a new tenant matches with) then sets the weights
-  // (below), and no figure comes from a mixture the checks refused.
-  const fit = shown.fit;
   // A failed fit's λ is not evidence either: the fallback keeps the prior the tenant matches with today (the
   // profile's model), never below what exact agreement on full name and birth date proves.
   const todaysPrior = registryPrior(startModel.priorMatchProbability, startModel.priorRecords, population);
@@ -344,61 +342,70 @@ export function estimate(
   const todaysPairs = todaysPrior * allPairs * sampleShare;
   const anchorRaisesPrior = anchor.lowerBound > todaysPairs;
   const fallbackLambda = Math.max(todaysPairs, anchor.lowerBound) / Math.max(1, modelledPairs);
-  const fitLambda = best === undefined ? Math.min(1, fallbackLambda) : fit.parameters.lambda;
-  const bySession = shown.bySession;
-  const sessionFields = FIELD_NAMES.filter((_, f) => bySession.estimated[f] === 1);
-  const allConverged = best?.converged ?? false;
-
   const modelled = pairPattern.length;
   // The fit ran on a sample when there were more candidates than maxCandidatePairs: scale to all of them.
   const scale = compared > 0 ? enumerated.pairs.size / compared : 1;
   // Read on a sample of the records: each record pair of the registry is among the sample's with this chance, so
   // the sample's pair counts, divided by it, are the registry's (1 when every record was read).
   const pairShare = (rows.length * (rows.length - 1)) / (population * (population - 1));
-  const expectedMatches = ((fitLambda * modelled + trusted) * scale) / pairShare;
-  const prior = priorFromCandidates(expectedMatches, population);
-  // u over non-matches: the random pairs the fitted model takes for one person weighted out (non-match-u.ts).
-  const nonMatch = nonMatchU(random.patterns, fit.parameters.m, randomU, prior, emOptions);
-  const { m: modelM, u: modelU } = neutralUnseenBands(fit.parameters.m, nonMatch.u, candidateCounts, random.counts);
-  const fieldsOut: Partial<Record<FieldName, { m: Record<Band, number>; u: Record<Band, number> }>> = {};
-  FIELD_NAMES.forEach((field, f) => {
-    // A failed fit sets no weight: the fallback is the default model's m and u (FALLBACK_NOTE).
-    const kept = best === undefined ? fallback.fields[field] : undefined;
-    fieldsOut[field] = kept ?? { m: bandRecord(modelM, f * B), u: bandRecord(modelU, f * B) };
-  });
-  const model: FellegiSunterModel = {
-    kind: 'fellegi-sunter-model',
-    modelVersion: input.modelVersion,
-    // A fallback the anchor leaves alone keeps the profile's prior as the profile states it, with the registry size
-    // it was set for: re-stated at today's size it would never be raised again in a smaller registry (the live
-    // scorer only lowers a prior past its size), and a fresh registry ingested under it linked 0.021 of F1 less
-    // than under the default on a 50,000-record names-and-dates extract. Otherwise the prior is this registry's, at
-    // its size today: the live scorer lowers it as the registry grows past it.
-    ...(best === undefined && !anchorRaisesPrior
-      ? {
-          priorMatchProbability: startModel.priorMatchProbability,
-          ...(startModel.priorRecords === undefined ? {} : { priorRecords: startModel.priorRecords }),
-        }
-      : { priorMatchProbability: prior, priorRecords: Math.max(1, population) }),
-    smoothing,
-    fields: fieldsOut,
-    trainedAgainst: {
-      matchingProfileVersion: stored.version,
-      comparatorVersion,
-      scoreMethodVersion: scorerVersions.methodVersion,
-    },
-    datasetId: `unsupervised-estimate:seed-${seed}`,
-    datasetDigest: recordsDigest(rows),
-    bands: [...BANDS],
+  // The model of a fit that passed its checks, or with none (accepted undefined) the fallback; `fit` is the fit the
+  // report describes (the accepted one, or the one refused last).
+  const modelOf = (accepted: FitAttempt | undefined, fit: FitAttempt['fit']) => {
+    const fitLambda = accepted === undefined ? Math.min(1, fallbackLambda) : fit.parameters.lambda;
+    const expectedMatches = ((fitLambda * modelled + trusted) * scale) / pairShare;
+    const prior = priorFromCandidates(expectedMatches, population);
+    // u over non-matches: the random pairs the fitted model takes for one person weighted out (non-match-u.ts).
+    const nonMatch = nonMatchU(random.patterns, fit.parameters.m, randomU, prior, emOptions);
+    const { m: modelM, u: modelU } = neutralUnseenBands(fit.parameters.m, nonMatch.u, candidateCounts, random.counts);
+    const fieldsOut: Partial<Record<FieldName, { m: Record<Band, number>; u: Record<Band, number> }>> = {};
+    FIELD_NAMES.forEach((field, f) => {
+      // A failed fit sets no weight: the fallback is the default model's m and u (FALLBACK_NOTE).
+      const kept = accepted === undefined ? fallback.fields[field] : undefined;
+      fieldsOut[field] = kept ?? { m: bandRecord(modelM, f * B), u: bandRecord(modelU, f * B) };
+    });
+    const model: FellegiSunterModel = {
+      kind: 'fellegi-sunter-model',
+      modelVersion: input.modelVersion,
+      // A fallback the anchor leaves alone keeps the profile's prior as the profile states it, with the registry size
+      // it was set for: re-stated at today's size it would never be raised again in a smaller registry (the live
+      // scorer only lowers a prior past its size), and a fresh registry ingested under it linked 0.021 of F1 less
+      // than under the default on a 50,000-record names-and-dates extract. Otherwise the prior is this registry's, at
+      // its size today: the live scorer lowers it as the registry grows past it.
+      ...(accepted === undefined && !anchorRaisesPrior
+        ? {
+            priorMatchProbability: startModel.priorMatchProbability,
+            ...(startModel.priorRecords === undefined ? {} : { priorRecords: startModel.priorRecords }),
+          }
+        : { priorMatchProbability: prior, priorRecords: Math.max(1, population) }),
+      smoothing,
+      fields: fieldsOut,
+      trainedAgainst: {
+        matchingProfileVersion: stored.version,
+        comparatorVersion,
+        scoreMethodVersion: scorerVersions.methodVersion,
+      },
+      datasetId: `unsupervised-estimate:seed-${seed}`,
+      datasetDigest: recordsDigest(rows),
+      bands: [...BANDS],
+    };
+    return { model, fitLambda, expectedMatches, prior, nonMatch };
   };
 
   const { Probable, Certain } = stored.profile.MatchingRules.Thresholds;
   // A fit that passed its checks: the model-estimated figures and suggested thresholds (a failed fit has none, so
   // its candidates are not scored).
-  const fittedFigures = (): Pick<
-    EstimateReport,
-    'thresholds' | 'suggestedThresholds' | 'suggestedThresholdsAt' | 'reviewBand' | 'suggestion'
-  > => {
+  const fittedFigures = (
+    model: FellegiSunterModel,
+    fit: FitAttempt['fit'],
+  ): {
+    figures: Pick<
+      EstimateReport,
+      'thresholds' | 'suggestedThresholds' | 'suggestedThresholdsAt' | 'reviewBand' | 'suggestion'
+    >;
+    rawScore: Float64Array;
+    limited: Uint8Array;
+    certain: number;
+  } => {
     // Each candidate pair's score under the estimated model as the live scorer will give it (its term-frequency
     // adjustment of agreeing names, its name-evidence and twin limits) beside its posterior under the fitted
     // mixture; trusted-identifier pairs are certain matches.
@@ -437,7 +444,7 @@ export function estimate(
       },
     );
     const grid = [...new Set<number>([...(input.thresholds ?? []), Probable, Certain])].sort((a, b) => a - b);
-    return {
+    const figures = {
       thresholds: grid.map((t) => estimatedThresholdMetrics(t, score, posterior)),
       suggestedThresholds: { Certain: suggested.Certain, Probable: suggested.Probable },
       suggestedThresholdsAt: [...new Set([suggested.Probable, suggested.Certain])].map((t) =>
@@ -446,7 +453,53 @@ export function estimate(
       ...(suggested.reviewBand === undefined ? {} : { reviewBand: suggested.reviewBand }),
       suggestion: `${suggested.explanation}. The scores are the estimated model's as live matching will give them (with the tenant's name frequencies, and the profile's Probable for the name-evidence and twin limits); apply the thresholds with the model as one profile document {"MatchingRules": {"FellegiSunter": model, "Thresholds": suggestedThresholds}} only after checking them.`,
     };
+    return { figures, rawScore, limited, certain: suggested.Certain };
   };
+
+  // The starts that passed their checks, best first (robustFit's best is the first): the first whose model, applied
+  // with its suggested thresholds, takes away no more of the active profile's links than it adds (links-kept.ts) is
+  // the estimate; with none, the fallback, as when no start passed.
+  const passed = attempts.filter((a) => a.passed).sort((a, b) => b.fit.logLikelihood - a.fit.logLikelihood);
+  const activeModel = stored.profile.MatchingRules.FellegiSunter;
+  const compiledActive = activeModel === null ? null : compileModel(activeModel);
+  const refused = new Map<FitAttempt, FitCheck>();
+  let accepted: FitAttempt | undefined;
+  let fitted: ReturnType<typeof fittedFigures> | undefined;
+  let linksKept: FitCheck | undefined;
+  for (const attempt of passed) {
+    const figures = fittedFigures(modelOf(attempt, attempt.fit).model, attempt.fit);
+    const check =
+      compiledActive === null
+        ? undefined
+        : linksKeptCheck(
+            linkChange(
+              { count: modelled, similarity: pairSimilarity, termReadings: pairTermReadings, flags: flagsOfPairs },
+              { score: figures.rawScore, held: figures.limited, certain: figures.certain },
+              { model: compiledActive, certain: Certain, priorShift: priorAdjustment(compiledActive, population) },
+            ),
+          );
+    if (check === undefined || check.passed) {
+      accepted = attempt;
+      fitted = figures;
+      linksKept = check;
+      break;
+    }
+    refused.set(attempt, check);
+    linksKept ??= check;
+  }
+  // The fit the report describes: the accepted start; else the best start the links check refused; else, when none
+  // passed its checks, the first (the profile's model), whose checks and EM the report shows. The default model
+  // (what a new tenant matches with) then sets the weights, and no figure comes from a mixture that was refused.
+  const described = accepted ?? passed[0] ?? shown;
+  const fit = described.fit;
+  const bySession = described.bySession;
+  const sessionFields = FIELD_NAMES.filter((_, f) => bySession.estimated[f] === 1);
+  const { model, fitLambda, expectedMatches, prior, nonMatch } = modelOf(accepted, fit);
+  const allConverged = accepted?.converged ?? false;
+  const failedText =
+    refused.size > 0 && accepted === undefined
+      ? [...refused.keys()].map((a) => `${a.start}: links-kept`).join('; ')
+      : failedChecksText(attempts);
 
   const report: EstimateReport = {
     modelVersion: input.modelVersion,
@@ -485,14 +538,16 @@ export function estimate(
     mSessions: { fields: sessionFields, sessions: [...bySession.fits] },
     candidateMatchShare: fitLambda,
     fit: {
-      status: best === undefined ? 'fallback' : 'fitted',
-      start: best?.start ?? null,
-      checks: [...shown.checks],
+      status: accepted === undefined ? 'fallback' : 'fitted',
+      start: accepted?.start ?? null,
+      checks: [...described.checks, ...(linksKept === undefined ? [] : [linksKept])],
       attempts: attempts.map((a) => ({
         start: a.start,
-        passed: a.passed,
+        passed: a.passed && !refused.has(a),
         logLikelihood: a.fit.logLikelihood,
-        failedChecks: a.checks.filter((c) => !c.passed).map((c) => c.check),
+        failedChecks: [...a.checks, ...(refused.has(a) ? [refused.get(a) as FitCheck] : [])]
+          .filter((c) => !c.passed)
+          .map((c) => c.check),
       })),
       anchor: {
         fields: [...anchor.fields],
@@ -501,7 +556,7 @@ export function estimate(
         coincidences: anchor.coincidences,
         lowerBound: anchor.lowerBound,
       },
-      ...(best === undefined ? { fallback: FALLBACK_NOTE } : {}),
+      ...(accepted === undefined ? { fallback: FALLBACK_NOTE } : {}),
     },
     expectedMatches,
     priorMatchProbability: prior,
@@ -511,7 +566,7 @@ export function estimate(
       candidatePairs: observedPairs(candidateCounts, f),
       randomPairs: observedPairs(random.counts, f),
     })),
-    ...(best === undefined
+    ...(fitted === undefined
       ? {
           // A failed fit supports no thresholds of its own and no figures: its mixture's posterior is what the checks
           // refused (on a names-and-birth-dates extract it put a precision of 0.0000 at every threshold). The
@@ -519,9 +574,9 @@ export function estimate(
           thresholds: [],
           suggestedThresholds: { Certain, Probable },
           suggestedThresholdsAt: [],
-          suggestion: `No thresholds are suggested: the fit did not pass its checks (${failedChecksText(attempts)}), so the model is the fallback (${FALLBACK_NOTE}), the suggested thresholds are the profile's own (Certain ${String(Certain)}, Probable ${String(Probable)}) and no precision or recall is estimated. Label a few hundred pairs and calibrate, or keep the default profile.`,
+          suggestion: `No thresholds are suggested: the fit did not pass its checks (${failedText}), so the model is the fallback (${FALLBACK_NOTE}), the suggested thresholds are the profile's own (Certain ${String(Certain)}, Probable ${String(Probable)}) and no precision or recall is estimated. Label a few hundred pairs and calibrate, or keep the default profile.`,
         }
-      : fittedFigures()),
+      : fitted.figures),
     estimation: ESTIMATE_NOTE,
     caveat: ESTIMATE_CAVEAT,
     activated: false,
@@ -539,7 +594,7 @@ export function estimate(
         candidatePairs: modelled,
         iterations: fit.iterations,
         converged: allConverged,
-        fit: best === undefined ? 'fallback' : 'fitted',
+        fit: accepted === undefined ? 'fallback' : 'fitted',
         datasetDigest: model.datasetDigest,
       },
     });

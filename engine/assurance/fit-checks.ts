@@ -15,6 +15,8 @@
  *   anchor-consistent  the fit's own m and λ account for the exact agreements the candidates hold: neither far more
  *                      (a fit of non-matches only would promise them) nor far fewer (a fit that took many true pairs
  *                      for non-matches: its λ, and so its prior, is too small, and it would link too little)
+ *   links-kept         made once on the model the best passing start gives (links-kept.ts): applied with its
+ *                      suggested thresholds, it takes away no more of the active profile's links than it adds
  *
  * A check that cannot apply (too few pairs, no anchor fields) passes and says why.
  */
@@ -28,7 +30,14 @@ const EXACT = BANDS.indexOf('Exact');
 const PARTIAL = BANDS.indexOf('Partial');
 const DIFFERENT = BANDS.indexOf('Different');
 
-export const FIT_CHECKS = ['converged', 'band-order', 'm-apart-from-u', 'anchor-lower', 'anchor-consistent'] as const;
+export const FIT_CHECKS = [
+  'converged',
+  'band-order',
+  'm-apart-from-u',
+  'anchor-lower',
+  'anchor-consistent',
+  'links-kept',
+] as const;
 export type FitCheckName = (typeof FIT_CHECKS)[number];
 
 export interface FitCheck {
