@@ -72,17 +72,17 @@ const B = BANDS.length;
 /** Fewer modelled candidate pairs than this cannot separate two classes over 11 fields. */
 const MIN_MODELLED_PAIRS = 20;
 
+/** The checks a start failed: its own, and links-kept when its model was refused (`refused`). */
+function failedChecks(attempt: FitAttempt, refused: ReadonlyMap<FitAttempt, FitCheck>): string[] {
+  const linksKept = refused.get(attempt);
+  return [...attempt.checks, ...(linksKept === undefined ? [] : [linksKept])]
+    .filter((c) => !c.passed)
+    .map((c) => c.check);
+}
+
 /** The checks that failed, by start: "profile model: anchor-lower, converged; deterministic anchor: band-order". */
-function failedChecksText(attempts: readonly FitAttempt[]): string {
-  return attempts
-    .map(
-      (a) =>
-        `${a.start}: ${a.checks
-          .filter((c) => !c.passed)
-          .map((c) => c.check)
-          .join(', ')}`,
-    )
-    .join('; ');
+function failedChecksText(attempts: readonly FitAttempt[], refused: ReadonlyMap<FitAttempt, FitCheck>): string {
+  return attempts.map((a) => `${a.start}: ${failedChecks(a, refused).join(', ')}`).join('; ');
 }
 
 /**
@@ -496,10 +496,6 @@ export function estimate(
   const sessionFields = FIELD_NAMES.filter((_, f) => bySession.estimated[f] === 1);
   const { model, fitLambda, expectedMatches, prior, nonMatch } = modelOf(accepted, fit);
   const allConverged = accepted?.converged ?? false;
-  const failedText =
-    refused.size > 0 && accepted === undefined
-      ? [...refused.keys()].map((a) => `${a.start}: links-kept`).join('; ')
-      : failedChecksText(attempts);
 
   const report: EstimateReport = {
     modelVersion: input.modelVersion,
@@ -545,9 +541,7 @@ export function estimate(
         start: a.start,
         passed: a.passed && !refused.has(a),
         logLikelihood: a.fit.logLikelihood,
-        failedChecks: [...a.checks, ...(refused.has(a) ? [refused.get(a) as FitCheck] : [])]
-          .filter((c) => !c.passed)
-          .map((c) => c.check),
+        failedChecks: failedChecks(a, refused),
       })),
       anchor: {
         fields: [...anchor.fields],
@@ -574,7 +568,7 @@ export function estimate(
           thresholds: [],
           suggestedThresholds: { Certain, Probable },
           suggestedThresholdsAt: [],
-          suggestion: `No thresholds are suggested: the fit did not pass its checks (${failedText}), so the model is the fallback (${FALLBACK_NOTE}), the suggested thresholds are the profile's own (Certain ${String(Certain)}, Probable ${String(Probable)}) and no precision or recall is estimated. Label a few hundred pairs and calibrate, or keep the default profile.`,
+          suggestion: `No thresholds are suggested: the fit did not pass its checks (${failedChecksText(attempts, refused)}), so the model is the fallback (${FALLBACK_NOTE}), the suggested thresholds are the profile's own (Certain ${String(Certain)}, Probable ${String(Probable)}) and no precision or recall is estimated. Label a few hundred pairs and calibrate, or keep the default profile.`,
         }
       : fitted.figures),
     estimation: ESTIMATE_NOTE,
