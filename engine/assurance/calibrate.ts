@@ -29,9 +29,9 @@ import type { CalibrationReport, ThresholdMetrics } from '../contract/assurance.
 import { BANDS, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
 import type { FellegiSunterModel } from '../contract/profile.ts';
 import { validationError } from '../contract/errors.ts';
-import { bandIndex, compileModel, logistic, matchLogOdds } from '../scoring/fellegi-sunter.ts';
-import { FIELD_COUNT, PERSONAL_IDENTIFIER_FLAG } from '../scoring/field-comparison.ts';
-import { limitedScore, modelTermFrequency, TERM_READINGS } from '../scoring/scorer.ts';
+import { bandIndex, compileModel } from '../scoring/fellegi-sunter.ts';
+import { FIELD_COUNT } from '../scoring/field-comparison.ts';
+import { limitedScore, storedPairScore, TERM_READINGS } from '../scoring/scorer.ts';
 import { brierScore } from '../stats/brier-score.ts';
 import { logLoss } from '../stats/log-loss.ts';
 import { f1OptimalThreshold, type ScoredExample } from '../stats/threshold-sweep.ts';
@@ -224,7 +224,6 @@ export function calibrate(
     if (!isValidation(i)) continue;
     const decided = data.decidedBy[i];
     const similarity = data.similarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT);
-    const personal = ((data.flags[i] ?? 0) & PERSONAL_IDENTIFIER_FLAG) !== 0;
     // Scored as the live scorer will once the model is active: its term-frequency adjustment of agreeing names, and
     // the name-evidence and twin limits.
     const probability =
@@ -232,10 +231,7 @@ export function calibrate(
         ? 1
         : decided === scoreCode
           ? limitedScore(
-              logistic(
-                matchLogOdds(compiled, similarity, personal) +
-                  modelTermFrequency(compiled, data.termReadings, i * TERM_READINGS),
-              ),
+              storedPairScore(compiled, similarity, data.flags[i] ?? 0, data.termReadings, i * TERM_READINGS),
               similarity,
               Probable,
               data.flags[i],

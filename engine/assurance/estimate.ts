@@ -32,14 +32,14 @@ import {
 } from '../contract/estimate.ts';
 import { validationError } from '../contract/errors.ts';
 import { keyRingFor } from '../config/key-ring.ts';
-import { compileModel, logistic, matchLogOdds, priorAdjustment, registryPrior } from '../scoring/fellegi-sunter.ts';
-import { FIELD_COUNT, PERSONAL_IDENTIFIER_FLAG, newScratch, pairFlags } from '../scoring/field-comparison.ts';
+import { compileModel, priorAdjustment, registryPrior } from '../scoring/fellegi-sunter.ts';
+import { FIELD_COUNT, newScratch, pairFlags } from '../scoring/field-comparison.ts';
 import { defaultModel } from '../scoring/default-model.ts';
 import {
   copyTermReadings,
   createScorer,
   limitedScore,
-  modelTermFrequency,
+  storedPairScore,
   scoreLimit,
   TERM_READINGS,
 } from '../scoring/scorer.ts';
@@ -321,7 +321,7 @@ export function estimate(
   const allPairs = (rows.length * (rows.length - 1)) / 2;
   const anchor = deterministicAnchor(patterns, randomU, allPairs * sampleShare);
   const candidateCounts = bandCounts(patterns);
-  const { attempts, shown } = robustFit({
+  const { attempts, passed, shown } = robustFit({
     patterns,
     candidateCounts,
     sessions,
@@ -348,8 +348,9 @@ export function estimate(
   // Read on a sample of the records: each record pair of the registry is among the sample's with this chance, so
   // the sample's pair counts, divided by it, are the registry's (1 when every record was read).
   const pairShare = (rows.length * (rows.length - 1)) / (population * (population - 1));
-  // The model of a fit that passed its checks, or with none (accepted undefined) the fallback; `fit` is the fit the
-  // report describes (the accepted one, or the one refused last).
+  const datasetDigest = recordsDigest(rows);
+  // The model of a fit that passed its checks, or with none (accepted undefined) the fallback; `fit` is the fit whose
+  // m the non-match u weighs out (the accepted one, or the one the report describes).
   const modelOf = (accepted: FitAttempt | undefined, fit: FitAttempt['fit']) => {
     const fitLambda = accepted === undefined ? Math.min(1, fallbackLambda) : fit.parameters.lambda;
     const expectedMatches = ((fitLambda * modelled + trusted) * scale) / pairShare;
@@ -385,7 +386,7 @@ export function estimate(
         scoreMethodVersion: scorerVersions.methodVersion,
       },
       datasetId: `unsupervised-estimate:seed-${seed}`,
-      datasetDigest: recordsDigest(rows),
+      datasetDigest,
       bands: [...BANDS],
     };
     return { model, fitLambda, expectedMatches, prior, nonMatch };
@@ -417,11 +418,7 @@ export function estimate(
     for (let i = 0; i < modelled; i++) {
       if ((i & 8191) === 0) control.step('scoring candidate pairs under the model', i, modelled);
       const similarity = pairSimilarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT);
-      const personal = ((flagsOfPairs[i] ?? 0) & PERSONAL_IDENTIFIER_FLAG) !== 0;
-      const raw = logistic(
-        matchLogOdds(compiled, similarity, personal) +
-          modelTermFrequency(compiled, pairTermReadings, i * TERM_READINGS),
-      );
+      const raw = storedPairScore(compiled, similarity, flagsOfPairs[i] ?? 0, pairTermReadings, i * TERM_READINGS);
       rawScore[i] = raw;
       limited[i] = scoreLimit(similarity, flagsOfPairs[i]) === undefined ? 0 : 1;
       score[i] = limitedScore(raw, similarity, Probable, flagsOfPairs[i]).score;
@@ -456,18 +453,19 @@ export function estimate(
     return { figures, rawScore, limited, certain: suggested.Certain };
   };
 
-  // The starts that passed their checks, best first (robustFit's best is the first): the first whose model, applied
-  // with its suggested thresholds, takes away no more of the active profile's links than it adds (links-kept.ts) is
-  // the estimate; with none, the fallback, as when no start passed.
-  const passed = attempts.filter((a) => a.passed).sort((a, b) => b.fit.logLikelihood - a.fit.logLikelihood);
+  // The starts that passed their checks, best first: the first whose model, applied with its suggested thresholds,
+  // takes away no more of the active profile's links than it adds (links-kept.ts) is the estimate; with none, the
+  // fallback, as when no start passed.
   const activeModel = stored.profile.MatchingRules.FellegiSunter;
   const compiledActive = activeModel === null ? null : compileModel(activeModel);
   const refused = new Map<FitAttempt, FitCheck>();
   let accepted: FitAttempt | undefined;
   let fitted: ReturnType<typeof fittedFigures> | undefined;
+  let built: ReturnType<typeof modelOf> | undefined;
   let linksKept: FitCheck | undefined;
   for (const attempt of passed) {
-    const figures = fittedFigures(modelOf(attempt, attempt.fit).model, attempt.fit);
+    const candidate = modelOf(attempt, attempt.fit);
+    const figures = fittedFigures(candidate.model, attempt.fit);
     const check =
       compiledActive === null
         ? undefined
@@ -481,6 +479,7 @@ export function estimate(
     if (check === undefined || check.passed) {
       accepted = attempt;
       fitted = figures;
+      built = candidate;
       linksKept = check;
       break;
     }
@@ -494,7 +493,7 @@ export function estimate(
   const fit = described.fit;
   const bySession = described.bySession;
   const sessionFields = FIELD_NAMES.filter((_, f) => bySession.estimated[f] === 1);
-  const { model, fitLambda, expectedMatches, prior, nonMatch } = modelOf(accepted, fit);
+  const { model, fitLambda, expectedMatches, prior, nonMatch } = built ?? modelOf(undefined, fit);
   const allConverged = accepted?.converged ?? false;
 
   const report: EstimateReport = {

@@ -13,9 +13,9 @@
  * sees. The check fails when the links taken away outnumber those added by more than MAX_NET_LOSS_SHARE of the
  * profile's links, and by at least MIN_NET_LOSS pairs, so a small registry's handful of pairs does not decide it.
  */
-import { FIELD_COUNT, PERSONAL_IDENTIFIER_FLAG } from '../scoring/field-comparison.ts';
-import { logistic, matchLogOdds, type CompiledModel } from '../scoring/fellegi-sunter.ts';
-import { modelTermFrequency, TERM_READINGS } from '../scoring/scorer.ts';
+import { FIELD_COUNT } from '../scoring/field-comparison.ts';
+import type { CompiledModel } from '../scoring/fellegi-sunter.ts';
+import { storedPairScore, TERM_READINGS } from '../scoring/scorer.ts';
 import { countText } from '../contract/count-text.ts';
 import type { FitCheck } from './fit-checks.ts';
 
@@ -62,11 +62,13 @@ export function linkChange(
     const similarity = pairs.similarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT);
     // A held pair is a review case under either model.
     if (estimate.held[i] === 1) continue;
-    const flags = pairs.flags[i] ?? 0;
-    const profileScore = logistic(
-      matchLogOdds(profile.model, similarity, (flags & PERSONAL_IDENTIFIER_FLAG) !== 0) +
-        modelTermFrequency(profile.model, pairs.termReadings, i * TERM_READINGS) +
-        profile.priorShift,
+    const profileScore = storedPairScore(
+      profile.model,
+      similarity,
+      pairs.flags[i] ?? 0,
+      pairs.termReadings,
+      i * TERM_READINGS,
+      profile.priorShift,
     );
     const byProfile = profileScore >= profile.certain;
     const byEstimate = (estimate.score[i] ?? 0) >= estimate.certain;

@@ -134,12 +134,13 @@ function attempt(input: RobustFitInput, start: string, m: Float64Array, lambda: 
 }
 
 /**
- * EM from every start, each checked. `best` is the start of highest likelihood among those that passed every check;
- * `shown` is the start the report describes: the best, or when none passed, the first (the profile's model).
+ * EM from every start, each checked. `passed` holds the starts that passed every check, highest likelihood first (the
+ * first of equals in start order); `shown` is the start the report describes: the best passing start, or when none
+ * passed, the first (the profile's model).
  */
 export function robustFit(input: RobustFitInput): {
   attempts: FitAttempt[];
-  best: FitAttempt | undefined;
+  passed: FitAttempt[];
   shown: FitAttempt;
 } {
   const rng = createRng(deriveSeed(input.seed, 41));
@@ -163,8 +164,7 @@ export function robustFit(input: RobustFitInput): {
     input.onStart?.(i + 1, starts.length);
     attempts.push(attempt(input, start.name, start.m, start.lambda));
   });
-  let best: FitAttempt | undefined;
-  for (const a of attempts)
-    if (a.passed && (best === undefined || a.fit.logLikelihood > best.fit.logLikelihood)) best = a;
-  return { attempts, best, shown: best ?? first };
+  // A stable sort: of starts with equal likelihood the earlier stays first.
+  const passed = attempts.filter((a) => a.passed).sort((a, b) => b.fit.logLikelihood - a.fit.logLikelihood);
+  return { attempts, passed, shown: passed[0] ?? first };
 }

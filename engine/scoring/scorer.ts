@@ -341,6 +341,26 @@ export function copyTermReadings(scratch: FieldScratch, into: Float64Array, offs
  * The term-frequency adjustment the live scorer adds to a pair's log-odds under `model`, from the readings
  * copyTermReadings kept: assurance scores a model it fits or calibrates as the live scorer will once it is active.
  */
+/**
+ * A compared pair's score under a compiled model from what a table of pairs keeps (its similarities, flags and
+ * term-frequency readings at `offset`), before any hold: as the live scorer scores it, with `priorShift` the log-odds
+ * the registry's size moves the prior by.
+ */
+export function storedPairScore(
+  model: CompiledModel,
+  similarity: Float64Array,
+  flags: number,
+  readings: Float64Array,
+  offset: number,
+  priorShift = 0,
+): number {
+  return logistic(
+    matchLogOdds(model, similarity, (flags & PERSONAL_IDENTIFIER_FLAG) !== 0) +
+      modelTermFrequency(model, readings, offset) +
+      priorShift,
+  );
+}
+
 export function modelTermFrequency(model: CompiledModel, readings: Float64Array, offset: number): number {
   const family = combinedAdjustment(
     readings[offset] ?? Number.NaN,
