@@ -112,6 +112,20 @@ function withU(fields: FellegiSunterModel['fields'], u: RegistryU['u']): Fellegi
   return out;
 }
 
+/**
+ * Whether the model learned anything from the labelled non-matches: with u from the labels it did; with u from random
+ * pairs only for a field the random pairs never compared (it keeps the labels' u, withU), if training non-matches
+ * compared it. When it did not, every labelled non-match is as unseen as a held-out one.
+ */
+function learnsFromNonMatches(counts: Uint32Array, u: RegistryU['u'] | null): boolean {
+  if (u === null) return true;
+  return FIELD_NAMES.some((field, f) => {
+    if (u[field] !== undefined) return false;
+    const at = (FIELD_COUNT + f) * BANDS.length;
+    return counts.subarray(at, at + BANDS.length).some((n) => n > 0);
+  });
+}
+
 /** Which pairs go to validation (1) and which to training (0). */
 function validationMask(pairs: readonly LabelPair[], fraction: number): Uint8Array {
   const indexOf = new Map<LabelPair, number>();
@@ -217,11 +231,18 @@ export function calibrate(
   const compiled = compileModel(model);
   const heldOutScore = new Float64Array(data.pairs.length);
   const examples: ScoredExample[] = [];
-  const profileExamples: ScoredExample[] = [];
   const predictions: { probability: number; isMatch: boolean }[] = [];
+  // What the live thresholds are read on (live-thresholds.ts): the held-out matches, and every non-match the model did
+  // not learn from, scored by the model and, to set beside it, by the active profile as it scores them today.
+  const liveExamples: ScoredExample[] = [];
+  const profileExamples: ScoredExample[] = [];
+  const poolNonMatches = !learnsFromNonMatches(counts, registry?.u ?? null);
+  let nonMatchesFromTraining = 0;
   const trustedCode = DECIDED_BY.indexOf('trusted-identifier');
   for (let i = 0; i < data.pairs.length; i++) {
-    if (!isValidation(i)) continue;
+    const isMatch = data.isMatch[i] === 1;
+    const unseen = isValidation(i) || (poolNonMatches && !isMatch);
+    if (!unseen) continue;
     const decided = data.decidedBy[i];
     const similarity = data.similarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT);
     // Scored as the live scorer will once the model is active: its term-frequency adjustment of agreeing names, and
@@ -237,11 +258,14 @@ export function calibrate(
               data.flags[i],
             ).score
           : 0;
-    heldOutScore[i] = probability;
-    const isMatch = data.isMatch[i] === 1;
-    examples.push({ score: probability, isMatch });
-    // The same pair as the active profile scores it today, to say whether the model does better.
+    liveExamples.push({ score: probability, isMatch });
     profileExamples.push({ score: data.score[i] ?? 0, isMatch });
+    if (!isValidation(i)) {
+      nonMatchesFromTraining++;
+      continue;
+    }
+    heldOutScore[i] = probability;
+    examples.push({ score: probability, isMatch });
     predictions.push({ probability, isMatch });
   }
   const at = (threshold: number): ThresholdMetrics =>
@@ -262,7 +286,7 @@ export function calibrate(
         );
   const f1Threshold = best === null ? null : simplestThresholdInGap(below, best.threshold, best.f1 / 2);
 
-  const live = liveThresholds(examples, input.priorMatchProbability, input.targetPrecision);
+  const live = liveThresholds(liveExamples, input.priorMatchProbability, input.targetPrecision);
   const againstProfile = live === null ? null : compareWithProfile(profileExamples, { Certain, Probable }, live);
 
   const report: CalibrationReport = {
@@ -301,12 +325,13 @@ export function calibrate(
         ? null
         : {
             ...live,
+            nonMatchesFromTraining,
             againstProfile,
             explanation: liveThresholdsText(
               live,
               input.targetPrecision,
               { Certain, Probable },
-              input.validationFraction,
+              { validationFraction: input.validationFraction, nonMatchesFromTraining },
               againstProfile,
               registry?.prior ?? null,
             ),

@@ -15,16 +15,37 @@ function prior(value: number): string {
   return value >= 0.01 ? value.toFixed(3) : value.toPrecision(2);
 }
 
+/** How the labels were split for the live figures: the validation fraction, and the training non-matches pooled. */
+export interface LiveSplit {
+  readonly validationFraction: number;
+  /**
+   * Training non-matches the live false-positive rate is also measured on: with u from random pairs the model learns
+   * from the labelled matches only, so its training non-matches are as unseen as held-out ones (calibrate.ts).
+   */
+  readonly nonMatchesFromTraining: number;
+}
+
 /**
- * About how many labelled non-matches would hold `heldOut` of them out at this validation fraction, and whether one
- * label set can hold that many.
+ * About how many labelled non-matches would give `unseen` of them the model never learned from (all of them when the
+ * training non-matches are pooled, else the validation fraction's share), and whether one label set can hold that many.
  */
-function nonMatchAdvice(heldOut: number, validationFraction: number): string {
-  const labelled = Math.ceil(heldOut / validationFraction);
-  const would = `about ${countText(heldOut)} with none scored at Certain would, about ${countText(labelled)} labelled at this validation fraction`;
+function nonMatchAdvice(unseen: number, split: LiveSplit): string {
+  const pooled = split.nonMatchesFromTraining > 0;
+  const labelled = pooled ? unseen : Math.ceil(unseen / split.validationFraction);
+  const would = `about ${countText(unseen)} with none scored at Certain would${pooled ? '' : `, about ${countText(labelled)} labelled at this validation fraction`}`;
   return labelled > MAX_DATASET_PAIRS
     ? `${would}: more than a label set holds (${countText(MAX_DATASET_PAIRS)} pairs), so keep the profile or ask a lower target precision`
     : would;
+}
+
+/** The non-matches the live false-positive rate is read on, in words: in full the first time, then short. */
+function nonMatchesText(live: LiveThresholds, split: LiveSplit, full: boolean): string {
+  const all = countText(live.heldOutNonMatches);
+  const fromTraining = split.nonMatchesFromTraining;
+  if (fromTraining === 0) return `${all} held-out non-matches`;
+  return full
+    ? `${all} non-matches the model never learned from: ${countText(live.heldOutNonMatches - fromTraining)} held out and ${countText(fromTraining)} of training, since with u from random pairs it learned from the labelled matches only`
+    : `these ${all} unseen non-matches`;
 }
 
 /** The model against the active profile on the same held-out pairs (profile-comparison.ts), in one or two sentences. */
@@ -39,7 +60,7 @@ export function liveThresholdsText(
   live: LiveThresholds,
   targetPrecision: number,
   profile: { Certain: number; Probable: number },
-  validationFraction: number,
+  split: LiveSplit,
   against: ProfileComparison | null = null,
   /** The model's own prior when u came from random pairs (restated over all record pairs); null: u from the labels. */
   randomPairPrior: number | null = null,
@@ -51,7 +72,7 @@ export function liveThresholdsText(
     : `no held-out cut shows the target precision ${String(targetPrecision)} in live matching with 95% confidence` +
       (live.heldOutNonMatchesNeeded === null
         ? ''
-        : ` (${countText(live.heldOutNonMatches)} held-out non-matches cannot rule out enough false links when true pairs are this rare; ${nonMatchAdvice(live.heldOutNonMatchesNeeded, validationFraction)})`) +
+        : ` (${nonMatchesText(live, split, false)} cannot rule out enough false links when true pairs are this rare; ${nonMatchAdvice(live.heldOutNonMatchesNeeded, split)})`) +
       (live.certainFrom === 'best-shown'
         ? `, so Certain ${String(live.Certain)} is the cut where they show the most, at least ${share(bound)} with 95% confidence (short of the target, at least ${String(FALLBACK_PRECISION_FLOOR)}), where the live precision is ${share(live.atCertain.precision)} and recall ${share(live.atCertain.recall)}`
         : `, so Certain ${String(live.Certain)} is the highest held-out score (it links almost nothing automatically: label more non-matches, or keep the profile), ${atCertain}`);
@@ -64,7 +85,9 @@ export function liveThresholdsText(
     (randomPairPrior === null
       ? `They are on the score the live scorer gives with this model, whose prior ${prior(live.prior)} is the share of true pairs among the pairs the scorer meets (the blocking candidates). `
       : `They are on the score the live scorer gives with this model, whose prior ${smallPrior(randomPairPrior)} is restated for random pairs (see where u comes from); ${prior(live.prior)}, the share of true pairs among the pairs the scorer meets (the blocking candidates), is the share live precision is read at. `) +
-    `Held-out labels hold the classes in the proportion they were drawn, not that share, so live precision is held-out recall and false-positive rate reweighted to it: ` +
+    `Held-out labels hold the classes in the proportion they were drawn, not that share, so live precision is held-out recall and false-positive rate reweighted to it` +
+    (split.nonMatchesFromTraining > 0 ? ` (the false-positive rate over ${nonMatchesText(live, split, true)})` : '') +
+    ': ' +
     `${target}; ` +
     `Probable ${String(live.Probable)} is the lowest cut that keeps the review band between it and Certain more often one person than two with 95% confidence (live recall with reviews ${share(live.atProbable.recall)}). ` +
     (live.Certain < 0.5 && live.targetPrecisionMet

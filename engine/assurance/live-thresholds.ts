@@ -21,9 +21,10 @@
  *    sandbox (2,000 labels, prior 0.0125) the point estimate put Certain at 0.0002 with "live precision 1.000";
  *    the ground truth of a uniform sample of its candidate pairs gave 0.90.
  *  - Probable: the lowest cut that keeps the review band (from Probable up to Certain) at a live precision of at
- *    least 0.5 with 95% confidence (bounded as Certain's): a reviewer meets at least as many pairs that are one
- *    person as pairs that are two. Never above Certain (then there is no review band). On that sandbox, the
- *    point estimate put Probable at 3e-8 and the band's live precision was 0.35: two million review cases.
+ *    least 0.5 with 95% confidence (bounded as Certain's), piece by piece: a reviewer meets at least as many pairs
+ *    that are one person as pairs that are two, at the band's low end as at its high end. Never above Certain (then
+ *    there is no review band). On that sandbox, the point estimate put Probable at 3e-8 and the band's live
+ *    precision was 0.35: two million review cases.
  * The thresholds are on the model's score, which need not read as a probability of the live population: a model
  * calibrated on labels whose non-matches were drawn hard (the closest candidates) weighs agreement less than the
  * live population warrants, and its Certain can sit far below 0.5 while live precision stays above the target.
@@ -190,14 +191,20 @@ export function liveThresholds(
   const certainCut =
     lowestMeeting !== undefined ? (lowestMeeting.score > f1Cut.score ? lowestMeeting : f1Cut) : (fallback ?? top);
   const certain = simplestThresholdInGap(certainCut.below, certainCut.score);
-  // The review band [cut, Certain): its pairs are those above the cut less those at or above Certain.
+  // The review band [Probable, Certain) grows down in pieces, each showing live precision 0.5 with 95% confidence on
+  // its own held-out pairs, so a tail of mostly two people never rides on the pairs of one person above it. A piece
+  // too small to show 0.5 even with no non-match in it (a few true pairs: the lower end of their recall is near 0)
+  // grows on; once it is large enough, it shows 0.5 (then the next piece begins) or the band ends above it. Ending
+  // the band at the first cut whose band did not show 0.5, however small, left no band at all below a fallback
+  // Certain; letting a piece grow until it showed 0.5 or showed less flooded review (twice the cases, on names and
+  // birth dates with ten records a person).
   let probableCut = certainCut;
   for (const cut of cuts) {
-    if (cut.score >= certainCut.score) continue;
-    // The band's own held-out pairs (from the cut up to Certain), bounded as Certain's are.
-    const bandPrecision = precisionBound(prior, cut.tp - certainCut.tp, positives, cut.fp - certainCut.fp, negatives);
-    if (bandPrecision !== null && bandPrecision >= 0.5) probableCut = cut;
-    else break;
+    if (cut.score >= probableCut.score) continue;
+    const tp = cut.tp - probableCut.tp;
+    const fp = cut.fp - probableCut.fp;
+    if ((precisionBound(prior, tp, positives, fp, negatives) ?? 0) >= 0.5) probableCut = cut;
+    else if ((precisionBound(prior, tp, positives, 0, negatives) ?? 0) >= 0.5) break;
   }
   const probable = Math.min(certain, simplestThresholdInGap(probableCut.below, probableCut.score));
   return {

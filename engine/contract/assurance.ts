@@ -249,9 +249,15 @@ export const LiveThresholdsSchema = z.object({
   certainFrom: z.enum(['target', 'best-shown', 'highest-score']).optional(),
   atCertain: LiveOperatingPointSchema,
   atProbable: LiveOperatingPointSchema,
-  /** Held-out non-matches, and about how many would show the target when it is not met; optional as above. */
+  /**
+   * The non-matches the live false-positive rate is read on (those the model never learned from: the held-out ones,
+   * and with u from random pairs the training ones too), and about how many would show the target when it is not met;
+   * optional as above.
+   */
   heldOutNonMatches: z.number().int().optional(),
   heldOutNonMatchesNeeded: z.number().int().nullable().optional(),
+  /** How many of heldOutNonMatches are training non-matches (0 when u came from the labels); optional as above. */
+  nonMatchesFromTraining: z.number().int().optional(),
   /**
    * The active profile on the same held-out pairs, at its own thresholds, at the same live share
    * (engine/assurance/profile-comparison.ts); keepProfile when it does at least as well at Certain. Optional: older

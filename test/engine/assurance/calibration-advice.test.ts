@@ -15,6 +15,14 @@
  * dates only (2026-11-30): live Certain 0.53, held-out recall 0.825 against the profile's 0.757 at precision shown
  * 0.976 against 0.973, so the model does better; end to end F1 0.9031 (P 0.9868) against the default's 0.8655 and
  * the estimate without labels' 0.8655 (its fit fails its checks there and falls back to the default).
+ *
+ * 2026-12-06: the live false-positive rate read over every labelled non-match the model never learned from (with u from
+ * random pairs, the training ones too: 8,756 where 2,627 were held out among a few common names), and the review band
+ * grown piece by piece (live-thresholds.ts). Names and birth dates: live Certain 0.97, F1 0.8786 (P 0.9980: the target
+ * 0.99 now holds end to end) against 0.8650 by default and without labels. With heavy errors: 0.6119 (P 1.0000) at 0.9,
+ * against the default's 0.5153; its Certain was the highest held-out score (F1 0.0000). Among a few common names (true
+ * pairs 1.3% of the candidates) no cut shows 0.95 even so: keep the profile; applied, the model links nothing on its
+ * own and its 19.3 review cases per 1,000 records all join a true pair (it had no review band).
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -47,6 +55,7 @@ async function advice(name: keyof typeof QUALITY_EXTRACTS, uFrom: USource, withE
     against,
     byDefault: byDefault.autoLinks.f1 ?? 0,
     calibrated: run.population.autoLinks,
+    population: run.population,
     noLabels: estimated?.rematched.suggested?.population.autoLinks.f1 ?? null,
   };
 }
@@ -67,8 +76,30 @@ describe('a calibration’s advice against the active profile, checked end to en
   it('names and birth dates only, u from random pairs: the model does better, and applied it beats the profile and the estimate without labels', async () => {
     const { against, byDefault, calibrated, noLabels } = await advice('names-dates', 'random-pairs', true);
     expect(against.keepProfile).toBe(false);
-    expect(calibrated.f1).toBeGreaterThanOrEqual(byDefault + 0.02);
+    expect(calibrated.f1).toBeGreaterThanOrEqual(byDefault + 0.01);
     expect(calibrated.f1).toBeGreaterThanOrEqual(noLabels ?? 1);
-    expect(calibrated.precision).toBeGreaterThanOrEqual(0.98);
+    // The target asked (0.99) holds end to end: the false-positive rate is read over every non-match the model never
+    // learned from (2026-12-06; 0.9868 when it was read over the held-out ones alone).
+    expect(calibrated.precision).toBeGreaterThanOrEqual(0.99);
+  });
+
+  it('names and birth dates with heavy errors, u from random pairs: applied, the model beats the profile and the estimate without labels', async () => {
+    const { against, byDefault, calibrated, noLabels } = await advice('names-dates-heavy', 'random-pairs', true);
+    expect(against.keepProfile).toBe(false);
+    expect(calibrated.f1).toBeGreaterThanOrEqual(byDefault + 0.05);
+    expect(calibrated.f1).toBeGreaterThanOrEqual(noLabels ?? 1);
+    expect(calibrated.precision).toBeGreaterThanOrEqual(0.99);
+  });
+
+  it('names among a few common names, u from random pairs: keep the profile, and the model applied anyway sends its surest pairs to review, not nowhere', async () => {
+    const { against, population } = await advice('names-dates-common', 'random-pairs');
+    // No cut shows 0.95 (true pairs 1.3% of the candidates): the model links almost nothing on its own, and says so.
+    expect(against.keepProfile).toBe(true);
+    expect(population.autoLinks.recall ?? 1).toBeLessThan(0.01);
+    // Its review band holds the pairs it is surest of, nearly all of them one person, in a queue a team can staff.
+    const perThousand = (1000 * population.reviewCases) / population.records;
+    expect(perThousand).toBeGreaterThanOrEqual(10);
+    expect(perThousand).toBeLessThanOrEqual(30);
+    expect(population.reviewCasesJoiningTruePair / population.reviewCases).toBeGreaterThanOrEqual(0.95);
   });
 });

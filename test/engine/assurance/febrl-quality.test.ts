@@ -120,6 +120,9 @@ describe('FEBRL quality after calibration', () => {
     // 2026-12-05: a boy's and a girl's form of one given name (Michael and Michaela) without a recorded sex is held as
     // possible twins (comparators/names-of-two-sexes.ts): 39.6 reviews per 1,000, 184 of the 198 joining a true pair
     // (4 more cases, each joining one; 6 fewer true record pairs linked, precision unchanged).
+    // 2026-12-06: the false-positive rate read over every non-match the model never learned from (live-thresholds.ts)
+    // moved Certain to 0.509 and the review band grown piece by piece opened one down to 0.5: auto-links 0.9168
+    // (P 0.9882), 39.4 reviews per 1,000, 183 of the 197 joining a true pair.
     expect((1000 * run.population.reviewCases) / run.population.records).toBeLessThanOrEqual(40);
     expect(run.population.reviewCasesJoiningTruePair / run.population.reviewCases).toBeGreaterThanOrEqual(0.9);
     engine.close();

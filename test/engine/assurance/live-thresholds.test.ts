@@ -3,6 +3,9 @@ import { FALLBACK_PRECISION_FLOOR, liveThresholds } from '../../../engine/assura
 import { liveThresholdsText } from '../../../engine/assurance/calibration-text.ts';
 import { heldOutExamples as examples } from '../../helpers/held-out-examples.ts';
 
+/** Labels split at 0.3, no training non-match pooled (u from the labels). */
+const heldOutOnly = { validationFraction: 0.3, nonMatchesFromTraining: 0 };
+
 describe('live thresholds from held-out labels', () => {
   // 3,000 matches and 3,000 non-matches, drawn half and half; live, one candidate pair in ten is a true pair.
   const shape = [
@@ -73,13 +76,50 @@ describe('live thresholds from held-out labels', () => {
     // The report says what would show it, and when no label set can: keep the profile.
     const profile = { Certain: 0.97, Probable: 0.5 };
     if (few === null || rare === null) throw new Error('both have classes');
-    expect(liveThresholdsText(few, 0.95, profile, 0.3)).toMatch(
+    expect(liveThresholdsText(few, 0.95, profile, heldOutOnly)).toMatch(
       /no held-out cut shows the target precision 0\.95 in live matching with 95% confidence \(100 held-out non-matches cannot rule out enough false links when true pairs are this rare; about [\d,]+ with none scored at Certain would, about [\d,]+ labelled at this validation fraction\)/,
     );
-    expect(liveThresholdsText(few, 0.95, profile, 0.3)).not.toMatch(/more than a label set holds/);
-    expect(liveThresholdsText(rare, 0.95, profile, 0.3)).toMatch(
+    expect(liveThresholdsText(few, 0.95, profile, heldOutOnly)).not.toMatch(/more than a label set holds/);
+    expect(liveThresholdsText(rare, 0.95, profile, heldOutOnly)).toMatch(
       /about [\d,]+ labelled at this validation fraction: more than a label set holds \(10,000 pairs\), so keep the profile or ask a lower target precision/,
     );
+  });
+
+  it('grows the review band down piece by piece while each piece shows 0.5, past pieces too small to show anything', () => {
+    // Concentrated common names (names-dates-common): true pairs 1.3% of the candidates, so no cut shows 0.95 and
+    // Certain falls back to the highest score. Just below it one true pair alone: a piece of one shows nothing (the
+    // lower end of its recall is near 0), yet with the 240 true pairs at 0.9 and no non-match it shows 0.5 and more.
+    const rows = [
+      [1, 1, 0],
+      [0.99, 1, 0],
+      [0.9, 240, 0],
+      [0.6, 100, 0],
+      [0.5, 40, 10],
+      [0.4, 100, 0],
+      [0.01, 10, 2600],
+    ] as const;
+    const live = liveThresholds(examples(rows), 0.013, 0.99);
+    if (live === null) throw new Error('both classes');
+    expect(live.certainFrom).toBe('highest-score');
+    expect(live.Certain).toBeGreaterThan(0.99);
+    // Not at Certain (no review band: every pair below it unlinked and unreviewed), but down to 0.6: the piece
+    // [0.6, 0.9) holds 100 true pairs and no non-match. Not below: the next piece, once large enough to show 0.5, holds
+    // 140 true pairs and 10 non-matches ([0.4, 0.6)), at a live share of 1.3% more often two people than one, and the
+    // band ends there, though 100 clean pairs sit at 0.4: a tail never rides on the pairs above it.
+    expect(live.Probable).toBeLessThanOrEqual(0.6);
+    expect(live.Probable).toBeGreaterThan(0.5);
+    expect(live.atProbable.recall).toBeCloseTo(342 / 492, 12);
+    // The band as one, [0.4, Certain), would show 0.5: 482 true pairs and 10 non-matches.
+    const asOne = liveThresholds(
+      examples([
+        [1, 1, 0],
+        [0.4, 481, 10],
+        [0.01, 10, 2600],
+      ]),
+      0.013,
+      0.99,
+    );
+    expect(asOne?.Probable).toBeLessThanOrEqual(0.4);
   });
 
   it('falls back to the cut where the labels show the most when that is at least 0.95, short of a higher target', () => {
@@ -98,7 +138,7 @@ describe('live thresholds from held-out labels', () => {
     expect(live?.Certain).toBeLessThanOrEqual(0.9);
     expect(live?.atCertain.recall).toBe(1);
     if (live === null) throw new Error('both classes');
-    expect(liveThresholdsText(live, 0.99, { Certain: 0.97, Probable: 0.5 }, 0.3)).toMatch(
+    expect(liveThresholdsText(live, 0.99, { Certain: 0.97, Probable: 0.5 }, heldOutOnly)).toMatch(
       /Certain [\d.]+ is the cut where they show the most, at least 0\.9\d+ with 95% confidence \(short of the target, at least 0\.95\)/,
     );
     // Asked 0.95, the same labels show it.
@@ -117,14 +157,14 @@ describe('live thresholds from held-out labels', () => {
     expect(live.targetPrecisionMet).toBe(true);
     expect(live.Certain).toBeLessThan(0.5);
     const profile = { Certain: 0.97, Probable: 0.5 };
-    const fromRandomPairs = liveThresholdsText(live, 0.99, profile, 0.3, null, 2.7e-4);
+    const fromRandomPairs = liveThresholdsText(live, 0.99, profile, heldOutOnly, null, 2.7e-4);
     expect(fromRandomPairs).toMatch(
       /whose prior 2\.7e-4 is restated for random pairs.*0\.340, the share of true pairs/,
     );
     expect(fromRandomPairs).toMatch(
       /the model itself holds a pair below 0\.5 more likely two people than one.*prefer Certain 0\.5/,
     );
-    const fromLabels = liveThresholdsText(live, 0.99, profile, 0.3);
+    const fromLabels = liveThresholdsText(live, 0.99, profile, heldOutOnly);
     expect(fromLabels).toMatch(/whose prior 0\.340 is the share of true pairs among the pairs the scorer meets/);
     expect(fromLabels).toMatch(/its u came from labelled non-matches drawn among the closest candidates/);
   });

@@ -72,6 +72,22 @@ describe('calibration with u from random pairs of the registry', () => {
     expect(fromRandom.report.estimation).toMatch(/u_b likewise over random pairs of the registry's records/);
     // The live thresholds are still read on the held-out labels with the share given.
     expect(fromRandom.report.liveThresholds?.prior).toBe(0.2);
+    // Their false-positive rate over every labelled non-match the model never learned from: with u from the labels the
+    // held-out ones; with u from random pairs the model learned from the matches only, so the training ones too.
+    const unseen = (r: typeof fromRandom.report) => ({
+      nonMatches: r.liveThresholds?.heldOutNonMatches,
+      fromTraining: r.liveThresholds?.nonMatchesFromTraining,
+    });
+    expect(unseen(fromLabels.report)).toEqual({ nonMatches: fromLabels.report.validation.nonMatches, fromTraining: 0 });
+    expect(fromRandom.report.training.nonMatches).toBeGreaterThan(0);
+    expect(unseen(fromRandom.report)).toEqual({
+      nonMatches: fromRandom.report.labels.nonMatches,
+      fromTraining: fromRandom.report.training.nonMatches,
+    });
+    expect(fromRandom.report.liveThresholds?.explanation).toMatch(
+      /the false-positive rate over [\d,]+ non-matches the model never learned from: [\d,]+ held out and [\d,]+ of training/,
+    );
+    expect(fromLabels.report.liveThresholds?.explanation).not.toMatch(/never learned from/);
 
     // Deterministic: the same labels and registry give the same model.
     const again = await engine.call('matching/calibrate', { ...request, uFrom: 'random-pairs' }, ctx);
