@@ -89,7 +89,9 @@ export function liveThresholdsText(
     (split.nonMatchesFromTraining > 0 ? ` (the false-positive rate over ${nonMatchesText(live, split, true)})` : '') +
     ': ' +
     `${target}; ` +
-    `Probable ${String(live.Probable)} is the lowest cut that keeps the review band between it and Certain more often one person than two with 95% confidence, piece by piece down from Certain (live recall with reviews ${share(live.atProbable.recall)}). ` +
+    (live.Probable < live.Certain
+      ? `Probable ${String(live.Probable)} is the lowest cut that keeps the review band between it and Certain more often one person than two with 95% confidence, piece by piece down from Certain (live recall with reviews ${share(live.atProbable.recall)}). `
+      : `Probable ${String(live.Probable)} is Certain itself: no piece of the pairs below Certain shows more pairs of one person than of two with 95% confidence, so none of them goes to review (only the pairs the name-evidence and twin limits hold do). `) +
     (live.Certain < 0.5 && live.targetPrecisionMet
       ? randomPairPrior === null
         ? `Certain is below 0.5: the model's score understates the live chance of a match (its u came from labelled non-matches drawn among the closest candidates), yet at this cut live precision meets the target. `

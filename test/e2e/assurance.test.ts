@@ -390,12 +390,17 @@ describe('the Match assurance page', () => {
     const certainTitle = await liveCertain.getAttribute('title');
     expect(certainText.length).toBeLessThanOrEqual(12);
     expect(thresholdFigure(Number(certainTitle?.replace(/^Exactly /, '') ?? certainText)).text).toBe(certainText);
+    // With u from random pairs the model learned from the labelled matches only, so the false-positive rate is read
+    // over all 200 labelled non-matches, not the 60 held out.
+    await page.getByText(/^Not shown: 200 unseen non-matches; about [\d,]+ would$/).waitFor();
     await expectAccessible(page, 'assurance-calibration-random-pairs');
     await screenshot(page, 'assurance-07a-calibration-random-pairs');
-    // The specification's way: u from the labelled non-matches, the prior as given.
+    // The specification's way: u from the labelled non-matches, the prior as given; then only the held-out ones are
+    // unseen.
     await page.getByRole('radio', { name: /Your labelled non-matches/ }).check();
     await page.getByRole('button', { name: /^Calibrate on 400 pairs/ }).click();
     await page.getByTestId('cal-u-source').waitFor({ state: 'detached', timeout: 60_000 });
+    await page.getByText(/^Not shown: 60 held-out non-matches; about [\d,]+ would$/).waitFor();
     const shown = JSON.parse((await page.getByTestId('model-json').textContent()) ?? '') as {
       kind: string;
       modelVersion: string;

@@ -37,6 +37,9 @@ describe('live thresholds from held-out labels', () => {
     expect(live.Probable).toBeGreaterThan(0.4);
     expect(live.Probable).toBeLessThanOrEqual(0.7);
     expect(live.atProbable.recall).toBeCloseTo(0.8, 12);
+    expect(liveThresholdsText(live, 0.95, { Certain: 0.97, Probable: 0.5 }, heldOutOnly)).toMatch(
+      /Probable [\d.]+ is the lowest cut that keeps the review band between it and Certain more often one person than two with 95% confidence, piece by piece/,
+    );
     // On the labels' own balance (prior 0.5) the same cut at 0.7 reaches 80 / 81 = 0.988 ≥ 0.95: the labels would
     // have said 0.7 is safe; live it is 0.899.
     const balanced = liveThresholds(heldOut, 0.5, 0.95);
@@ -82,6 +85,10 @@ describe('live thresholds from held-out labels', () => {
     expect(liveThresholdsText(few, 0.95, profile, heldOutOnly)).not.toMatch(/more than a label set holds/);
     expect(liveThresholdsText(rare, 0.95, profile, heldOutOnly)).toMatch(
       /about [\d,]+ labelled at this validation fraction: more than a label set holds \(10,000 pairs\), so keep the profile or ask a lower target precision/,
+    );
+    // No review band: the report says so rather than calling Certain the band's lowest cut.
+    expect(liveThresholdsText(rare, 0.95, profile, heldOutOnly)).toMatch(
+      /Probable 0\.9 is Certain itself: no piece of the pairs below Certain shows more pairs of one person than of two with 95% confidence, so none of them goes to review/,
     );
   });
 
