@@ -393,6 +393,10 @@ describe('the Match assurance page', () => {
     // With u from random pairs the model learned from the labelled matches only, so the false-positive rate is read
     // over all 200 labelled non-matches, not the 60 held out.
     await page.getByText(/^Not shown: 200 unseen non-matches; about [\d,]+ would$/).waitFor();
+    // Nothing below Certain shows more pairs of one person than of two: the page says there is no review band.
+    expect(await page.getByTestId('cal-live-probable-note').textContent()).toBe(
+      'Certain itself: no review band the labels show is more often one person than two',
+    );
     await expectAccessible(page, 'assurance-calibration-random-pairs');
     await screenshot(page, 'assurance-07a-calibration-random-pairs');
     // The specification's way: u from the labelled non-matches, the prior as given; then only the held-out ones are

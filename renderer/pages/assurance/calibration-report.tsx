@@ -229,8 +229,10 @@ export function CalibrationReportView({
                   Probable (review)
                 </Text>
                 <ThresholdValue value={live.Probable} testId="cal-live-probable" />
-                <Text size="xs" c="dimmed">
-                  Recall with reviews {fixed3(live.atProbable.recall)}
+                <Text size="xs" c="dimmed" data-testid="cal-live-probable-note">
+                  {live.Probable < live.Certain
+                    ? `Recall with reviews ${fixed3(live.atProbable.recall)}`
+                    : 'Certain itself: no review band the labels show is more often one person than two'}
                 </Text>
               </div>
               <div>
