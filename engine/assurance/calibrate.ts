@@ -117,7 +117,7 @@ function withU(fields: FellegiSunterModel['fields'], u: RegistryU['u']): Fellegi
  * pairs only for a field the random pairs never compared (it keeps the labels' u, withU), if training non-matches
  * compared it. When it did not, every labelled non-match is as unseen as a held-out one.
  */
-function learnsFromNonMatches(counts: Uint32Array, u: RegistryU['u'] | null): boolean {
+export function learnsFromNonMatches(counts: Uint32Array, u: RegistryU['u'] | null): boolean {
   if (u === null) return true;
   return FIELD_NAMES.some((field, f) => {
     if (u[field] !== undefined) return false;

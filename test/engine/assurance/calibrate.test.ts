@@ -6,7 +6,7 @@ import { BANDS, FIELD_NAMES } from '../../../engine/contract/fields.ts';
 import { FellegiSunterModelSchema } from '../../../engine/contract/profile.ts';
 import { EngineError } from '../../../engine/contract/errors.ts';
 import { FIELD_COUNT } from '../../../engine/scoring/field-comparison.ts';
-import { bandCounts, estimateFields } from '../../../engine/assurance/calibrate.ts';
+import { bandCounts, estimateFields, learnsFromNonMatches } from '../../../engine/assurance/calibrate.ts';
 import { smoothedBandProbabilities } from '../../../engine/assurance/smoothed-bands.ts';
 import { listAudit } from '../../../engine/store/audit.ts';
 import { createRng } from '../../../engine/synthetic/prng.ts';
@@ -67,6 +67,42 @@ describe('Fellegi-Sunter estimation', () => {
         expect(Math.abs((fields[field]?.u[band] ?? 0) - (u[b] ?? 0))).toBeLessThan(0.02);
       });
     }
+  });
+});
+
+describe('which labelled non-matches the model never learned from', () => {
+  // Training pairs: one match and one non-match, each comparing the family name and the phone only.
+  const similarity = new Float64Array(2 * FIELD_COUNT).fill(Number.NaN);
+  const family = FIELD_NAMES.indexOf('familyName');
+  const phone = FIELD_NAMES.indexOf('phone');
+  for (const i of [0, 1]) {
+    similarity[i * FIELD_COUNT + family] = 1;
+    similarity[i * FIELD_COUNT + phone] = 0;
+  }
+  const counts = bandCounts(similarity, Uint8Array.from([1, 0]), () => true);
+  const even = { Exact: 0.25, Strong: 0.25, Partial: 0.25, Different: 0.25 };
+
+  it('u from the labels: the model learned from its non-matches', () => {
+    expect(learnsFromNonMatches(counts, null)).toBe(true);
+  });
+
+  it('u from random pairs for every field the non-matches compared: it learned from the matches only', () => {
+    expect(learnsFromNonMatches(counts, { familyName: even, phone: even })).toBe(false);
+  });
+
+  it('a field the random pairs never compared keeps the labels’ u: then it learned from the non-matches too', () => {
+    // Random pairs compared the family name only; the training non-match compared the phone, whose u is then theirs.
+    expect(learnsFromNonMatches(counts, { familyName: even })).toBe(true);
+    // A field only the matches compared does not count: its u is the labels' smoothed nothing, learned from no
+    // non-match.
+    const matchOnly = similarity.slice();
+    matchOnly[FIELD_COUNT + phone] = Number.NaN;
+    expect(
+      learnsFromNonMatches(
+        bandCounts(matchOnly, Uint8Array.from([1, 0]), () => true),
+        { familyName: even },
+      ),
+    ).toBe(false);
   });
 });
 
