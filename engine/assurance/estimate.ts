@@ -59,7 +59,7 @@ import { readRecordSample } from './record-sample.ts';
 import { deterministicAnchor } from './deterministic-anchor.ts';
 import { robustFit, type FitAttempt } from './robust-fit.ts';
 import type { FitCheck } from './fit-checks.ts';
-import { linkChange, linksKeptCheck } from './links-kept.ts';
+import { linkChange, linksKeptCheck, profileLinks } from './links-kept.ts';
 import { randomPairBandCounts } from './random-pair-u.ts';
 import { nonMatchU } from './non-match-u.ts';
 import { bandCounts, observedPairs, PatternIndex } from './pattern-index.ts';
@@ -459,6 +459,8 @@ export function estimate(
   const activeModel = stored.profile.MatchingRules.FellegiSunter;
   const compiledActive = activeModel === null ? null : compileModel(activeModel);
   const refused = new Map<FitAttempt, FitCheck>();
+  // The pairs the active profile links, read once when a first start needs them.
+  let byProfile: Uint8Array | undefined;
   let accepted: FitAttempt | undefined;
   let fitted: ReturnType<typeof fittedFigures> | undefined;
   let built: ReturnType<typeof modelOf> | undefined;
@@ -466,15 +468,16 @@ export function estimate(
   for (const attempt of passed) {
     const candidate = modelOf(attempt, attempt.fit);
     const figures = fittedFigures(candidate.model, attempt.fit);
+    if (compiledActive !== null)
+      byProfile ??= profileLinks(
+        { count: modelled, similarity: pairSimilarity, termReadings: pairTermReadings, flags: flagsOfPairs },
+        { model: compiledActive, certain: Certain, priorShift: priorAdjustment(compiledActive, population) },
+      );
     const check =
-      compiledActive === null
+      byProfile === undefined
         ? undefined
         : linksKeptCheck(
-            linkChange(
-              { count: modelled, similarity: pairSimilarity, termReadings: pairTermReadings, flags: flagsOfPairs },
-              { score: figures.rawScore, held: figures.limited, certain: figures.certain },
-              { model: compiledActive, certain: Certain, priorShift: priorAdjustment(compiledActive, population) },
-            ),
+            linkChange(byProfile, { score: figures.rawScore, held: figures.limited, certain: figures.certain }),
           );
     if (check === undefined || check.passed) {
       accepted = attempt;

@@ -44,25 +44,18 @@ export interface LinkChange {
 }
 
 /**
- * `estimate`: each pair's score under the estimated model before any hold (the estimate's own, as the live scorer
- * gives it), whether a rule holds the pair (scorer.ts scoreLimit: it reads the fields, not the score, so it holds the
- * pair under either model) and the model's suggested Certain. `profile`: the active profile's model, its Certain and
- * the log-odds its prior moves by at the registry's size (fellegi-sunter.ts priorAdjustment).
+ * Which pairs the active profile links (1): `profile` is its model, its Certain and the log-odds its prior moves by at
+ * the registry's size (fellegi-sunter.ts priorAdjustment), each pair scored as the live scorer scores it. It does not
+ * depend on the estimate, so the estimate reads it once for all the starts it tries.
  */
-export function linkChange(
+export function profileLinks(
   pairs: ModelledPairs,
-  estimate: { readonly score: Float64Array; readonly held: Uint8Array; readonly certain: number },
   profile: { readonly model: CompiledModel; readonly certain: number; readonly priorShift: number },
-): LinkChange {
-  let profileLinks = 0;
-  let estimateLinks = 0;
-  let takenAway = 0;
-  let added = 0;
+): Uint8Array {
+  const linked = new Uint8Array(pairs.count);
   for (let i = 0; i < pairs.count; i++) {
     const similarity = pairs.similarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT);
-    // A held pair is a review case under either model.
-    if (estimate.held[i] === 1) continue;
-    const profileScore = storedPairScore(
+    const score = storedPairScore(
       profile.model,
       similarity,
       pairs.flags[i] ?? 0,
@@ -70,12 +63,34 @@ export function linkChange(
       i * TERM_READINGS,
       profile.priorShift,
     );
-    const byProfile = profileScore >= profile.certain;
+    linked[i] = score >= profile.certain ? 1 : 0;
+  }
+  return linked;
+}
+
+/**
+ * `byProfile`: the pairs the active profile links (profileLinks). `estimate`: each pair's score under the estimated
+ * model before any hold (the estimate's own, as the live scorer gives it), whether a rule holds the pair (scorer.ts
+ * scoreLimit: it reads the fields, not the score, so it holds the pair under either model) and the model's suggested
+ * Certain.
+ */
+export function linkChange(
+  byProfile: Uint8Array,
+  estimate: { readonly score: Float64Array; readonly held: Uint8Array; readonly certain: number },
+): LinkChange {
+  let profileLinks = 0;
+  let estimateLinks = 0;
+  let takenAway = 0;
+  let added = 0;
+  for (let i = 0; i < byProfile.length; i++) {
+    // A held pair is a review case under either model.
+    if (estimate.held[i] === 1) continue;
+    const linkedByProfile = byProfile[i] === 1;
     const byEstimate = (estimate.score[i] ?? 0) >= estimate.certain;
-    if (byProfile) profileLinks++;
+    if (linkedByProfile) profileLinks++;
     if (byEstimate) estimateLinks++;
-    if (byProfile && !byEstimate) takenAway++;
-    if (byEstimate && !byProfile) added++;
+    if (linkedByProfile && !byEstimate) takenAway++;
+    if (byEstimate && !linkedByProfile) added++;
   }
   return { profileLinks, estimateLinks, takenAway, added };
 }

@@ -341,6 +341,20 @@ export function copyTermReadings(scratch: FieldScratch, into: Float64Array, offs
  * The term-frequency adjustment the live scorer adds to a pair's log-odds under `model`, from the readings
  * copyTermReadings kept: assurance scores a model it fits or calibrates as the live scorer will once it is active.
  */
+export function modelTermFrequency(model: CompiledModel, readings: Float64Array, offset: number): number {
+  const family = combinedAdjustment(
+    readings[offset] ?? Number.NaN,
+    readings[offset + 1] ?? Number.NaN,
+    model.exactLogU[FAMILY_NAME] ?? Number.NaN,
+  );
+  const given = combinedAdjustment(
+    readings[offset + 2] ?? Number.NaN,
+    readings[offset + 3] ?? Number.NaN,
+    model.exactLogU[GIVEN_NAME] ?? Number.NaN,
+  );
+  return (Number.isNaN(family) ? 0 : family) + (Number.isNaN(given) ? 0 : given);
+}
+
 /**
  * A compared pair's score under a compiled model from what a table of pairs keeps (its similarities, flags and
  * term-frequency readings at `offset`), before any hold: as the live scorer scores it, with `priorShift` the log-odds
@@ -359,20 +373,6 @@ export function storedPairScore(
       modelTermFrequency(model, readings, offset) +
       priorShift,
   );
-}
-
-export function modelTermFrequency(model: CompiledModel, readings: Float64Array, offset: number): number {
-  const family = combinedAdjustment(
-    readings[offset] ?? Number.NaN,
-    readings[offset + 1] ?? Number.NaN,
-    model.exactLogU[FAMILY_NAME] ?? Number.NaN,
-  );
-  const given = combinedAdjustment(
-    readings[offset + 2] ?? Number.NaN,
-    readings[offset + 3] ?? Number.NaN,
-    model.exactLogU[GIVEN_NAME] ?? Number.NaN,
-  );
-  return (Number.isNaN(family) ? 0 : family) + (Number.isNaN(given) ? 0 : given);
 }
 
 /**

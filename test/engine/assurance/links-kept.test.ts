@@ -8,6 +8,7 @@ import { DEFAULT_COMPARATOR_VERSION } from '../../../engine/profile/default-prof
 import {
   linkChange,
   linksKeptCheck,
+  profileLinks,
   MAX_NET_LOSS_SHARE,
   MIN_NET_LOSS,
   type ModelledPairs,
@@ -57,7 +58,10 @@ function estimate(modelled: ModelledPairs, score: Float64Array, certain: number)
 describe('the links-kept check: an estimate may not only take the active profile’s links away', () => {
   it('fails a model that would stop linking pairs the profile links and link none of its own', () => {
     const modelled = pairs([...repeat('sure', 20), ...repeat('apart', 30)]);
-    const change = linkChange(modelled, estimate(modelled, new Float64Array(50).fill(0.1), 0.97), PROFILE);
+    const change = linkChange(
+      profileLinks(modelled, PROFILE),
+      estimate(modelled, new Float64Array(50).fill(0.1), 0.97),
+    );
     expect(change).toEqual({ profileLinks: 20, estimateLinks: 0, takenAway: 20, added: 0 });
     const check = linksKeptCheck(change);
     expect(check.passed).toBe(false);
@@ -70,24 +74,29 @@ describe('the links-kept check: an estimate may not only take the active profile
     // It links 12 of the profile's 20 and 25 pairs the profile does not.
     const score = new Float64Array(50).fill(0.1);
     score.fill(0.99, 8, 45);
-    const change = linkChange(modelled, estimate(modelled, score, 0.97), PROFILE);
+    const change = linkChange(profileLinks(modelled, PROFILE), estimate(modelled, score, 0.97));
     expect(change).toEqual({ profileLinks: 20, estimateLinks: 37, takenAway: 8, added: 25 });
     expect(linksKeptCheck(change).passed).toBe(true);
   });
 
   it('counts no held pair: a pair a rule holds is a review case under either model', () => {
     const modelled = pairs(repeat('held', 40));
-    const change = linkChange(modelled, estimate(modelled, new Float64Array(40).fill(0.999), 0.97), PROFILE);
+    const change = linkChange(
+      profileLinks(modelled, PROFILE),
+      estimate(modelled, new Float64Array(40).fill(0.999), 0.97),
+    );
     expect(change).toEqual({ profileLinks: 0, estimateLinks: 0, takenAway: 0, added: 0 });
   });
 
   it('reads the estimate’s links at its own Certain and the profile’s prior as moved for the registry’s size', () => {
     const modelled = pairs(repeat('sure', 20));
     const score = new Float64Array(20).fill(0.9);
-    expect(linkChange(modelled, estimate(modelled, score, 0.95), PROFILE).estimateLinks).toBe(0);
-    expect(linkChange(modelled, estimate(modelled, score, 0.8), PROFILE).estimateLinks).toBe(20);
+    expect(linkChange(profileLinks(modelled, PROFILE), estimate(modelled, score, 0.95)).estimateLinks).toBe(0);
+    expect(linkChange(profileLinks(modelled, PROFILE), estimate(modelled, score, 0.8)).estimateLinks).toBe(20);
     // A registry so large that the profile's prior falls by e^-30: the profile links none of them any more.
-    expect(linkChange(modelled, estimate(modelled, score, 0.8), { ...PROFILE, priorShift: -30 }).profileLinks).toBe(0);
+    expect(
+      linkChange(profileLinks(modelled, { ...PROFILE, priorShift: -30 }), estimate(modelled, score, 0.8)).profileLinks,
+    ).toBe(0);
   });
 
   it(`lets a net loss below ${String(MIN_NET_LOSS)} pairs or ${String(MAX_NET_LOSS_SHARE * 100)}% of the profile's links pass`, () => {
