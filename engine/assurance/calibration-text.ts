@@ -48,12 +48,12 @@ function nonMatchesText(live: LiveThresholds, split: LiveSplit, full: boolean): 
     : `these ${all} unseen non-matches`;
 }
 
-/** The model against the active profile on the same held-out pairs (profile-comparison.ts), in one or two sentences. */
+/** The model against the active profile on the same unseen labelled pairs (profile-comparison.ts), in one or two sentences. */
 export function againstProfileText(live: LiveThresholds, against: ProfileComparison): string {
   const theirs = `at its Certain ${String(against.Certain)} the active profile shows live recall ${share(against.atCertain.recall)} and precision at least ${share(against.atCertain.precisionLowerBound ?? null)} with 95% confidence; this model at its Certain ${String(live.Certain)}, recall ${share(live.atCertain.recall)} and at least ${share(live.atCertain.precisionLowerBound ?? null)}`;
   return against.keepProfile
-    ? `Keep the active profile: on the same held-out pairs, ${theirs}. Applied, this model would link no more true pairs and promise no fewer wrong links; label more pairs, or pairs nearer the registry's own, before calibrating again.`
-    : `On the same held-out pairs, ${theirs}: the model links more true pairs or shows more precision.`;
+    ? `Keep the active profile: on the same labelled pairs the model never learned from, ${theirs}. Applied, this model would link no more true pairs and promise no fewer wrong links; label more pairs, or pairs nearer the registry's own, before calibrating again.`
+    : `On the same labelled pairs the model never learned from, ${theirs}: the model links more true pairs or shows more precision.`;
 }
 
 export function liveThresholdsText(

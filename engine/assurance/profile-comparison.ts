@@ -1,5 +1,5 @@
 /**
- * A calibrated model against the active profile, on the same held-out pairs and the same live share of true pairs.
+ * A calibrated model against the active profile, on the same unseen labelled pairs and the same live share of true pairs.
  *
  * The calibration's live thresholds say how the model would do in live matching; an analyst also needs to know
  * whether that is better than what matches today. Both are measured alike (operatingPointAt in live-thresholds.ts):
@@ -22,7 +22,7 @@ export interface ProfileComparison {
 }
 
 /**
- * `profileExamples`: the same held-out pairs scored by the active profile, as the live scorer scores them today.
+ * `profileExamples`: the same unseen labelled pairs scored by the active profile, as the live scorer scores them today.
  * Null when they lack a class (no rate can be measured, as for the live thresholds).
  */
 export function compareWithProfile(

@@ -259,7 +259,7 @@ export const LiveThresholdsSchema = z.object({
   /** How many of heldOutNonMatches are training non-matches (0 when u came from the labels); optional as above. */
   nonMatchesFromTraining: z.number().int().optional(),
   /**
-   * The active profile on the same held-out pairs, at its own thresholds, at the same live share
+   * The active profile on the same unseen labelled pairs, at its own thresholds, at the same live share
    * (engine/assurance/profile-comparison.ts); keepProfile when it does at least as well at Certain. Optional: older
    * reports lack it. Measured on the same pairs as the live thresholds, so present whenever they are.
    */

@@ -197,7 +197,7 @@ async function calibratedLine(name: string, run: AssuranceRun): Promise<void> {
       run.rejectedRecords,
     ) + '\n',
   );
-  // What the report says of the model beside the active profile on the same held-out pairs (profile-comparison.ts).
+  // What the report says of the model beside the active profile on the same unseen labelled pairs (profile-comparison.ts).
   const live = run.calibration.liveThresholds;
   const against = live?.againstProfile;
   if (live != null && against != null) {

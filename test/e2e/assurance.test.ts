@@ -444,12 +444,12 @@ describe('the Match assurance page', () => {
     expect(await liveCard.textContent()).toMatch(/[Aa]pply these with (the model|it) \(\{"MatchingRules"/);
     // Live precision is claimed only as far as the held-out labels show it: with its 95% bound.
     expect(await liveCard.textContent()).toMatch(/with 95% confidence/);
-    // Beside the active profile on the same held-out pairs, measured alike. Here 60 held-out non-matches cannot show
-    // the target, so the model's Certain is its highest held-out score: it links almost nothing, and the page says to
-    // keep the profile.
+    // Beside the active profile on the same labelled pairs the model never learned from, measured alike. Here 60
+    // held-out non-matches cannot show the target, so the model's Certain is its highest held-out score: it links
+    // almost nothing, and the page says to keep the profile.
     const against = page.getByTestId('cal-against-profile');
     expect(await against.textContent()).toMatch(
-      /^Keep the active profile.*The active profile at Certain 0\.97: recall [\d.]+, precision at least [\d.]+; this model at Certain/,
+      /^Keep the active profileOn the same labelled pairs the model never learned from, it links no more true pairs.*The active profile at Certain 0\.97: recall [\d.]+, precision at least [\d.]+; this model at Certain/,
     );
     expect(await page.getByTestId('priors-note').textContent()).toMatch(
       /A calibration \(0\.020 here\): the share of true pairs among the pairs the scorer meets/,

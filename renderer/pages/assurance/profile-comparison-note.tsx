@@ -1,5 +1,5 @@
 /**
- * The calibrated model against the active profile on the same held-out pairs (engine/assurance/profile-comparison.ts):
+ * The calibrated model against the active profile on the same unseen labelled pairs (engine/assurance/profile-comparison.ts):
  * a warning to keep the profile when the model does no better at Certain, else one line of the two side by side.
  */
 import { Alert, Text } from '@mantine/core';
@@ -17,8 +17,8 @@ export function ProfileComparisonNote({ live }: { readonly live: LiveThresholds 
   if (!against.keepProfile)
     return (
       <Text size="sm" mb="sm" data-testid="cal-against-profile">
-        Beside the active profile on the same held-out pairs, this model links more true pairs or shows more precision.{' '}
-        {figures}
+        On the same labelled pairs the model never learned from, it links more true pairs than the active profile or
+        shows more precision. {figures}
       </Text>
     );
   return (
@@ -30,9 +30,9 @@ export function ProfileComparisonNote({ live }: { readonly live: LiveThresholds 
       mb="sm"
       data-testid="cal-against-profile"
     >
-      On the same held-out pairs this model links no more true pairs than the profile matching today and shows no more
-      precision. {figures} Applying it would not improve live matching: label more pairs, or pairs nearer the
-      registry&apos;s own, before calibrating again.
+      On the same labelled pairs the model never learned from, it links no more true pairs than the profile matching
+      today and shows no more precision. {figures} Applying it would not improve live matching: label more pairs, or
+      pairs nearer the registry&apos;s own, before calibrating again.
     </Alert>
   );
 }

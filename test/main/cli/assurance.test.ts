@@ -103,7 +103,7 @@ describe('assurance commands on a synthetic sandbox', () => {
       /^The calibrated model does no better than the active profile on the held-out labels: keep the profile/,
     );
     expect(calibrate.stdout).toMatch(
-      /live thresholds\s+Certain [\d.]+, Probable [\d.]+: Keep the active profile: on the same held-out pairs, at its Certain 0\.97 the active profile shows live recall [\d.]+/,
+      /live thresholds\s+Certain [\d.]+, Probable [\d.]+: Keep the active profile: on the same labelled pairs the model never learned from, at its Certain 0\.97 the active profile shows live recall [\d.]+/,
     );
     expect(calibrate.stdout).toContain(
       `The model was written to ${model}, though the report advises keeping the active profile. It is not activated`,
