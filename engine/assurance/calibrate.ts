@@ -31,12 +31,12 @@ import type { FellegiSunterModel } from '../contract/profile.ts';
 import { validationError } from '../contract/errors.ts';
 import { bandIndex, compileModel } from '../scoring/fellegi-sunter.ts';
 import { FIELD_COUNT } from '../scoring/field-comparison.ts';
-import { limitedScore, storedPairScore, TERM_READINGS } from '../scoring/scorer.ts';
+import { limitedScore, scoreLimit, storedPairScore, TERM_READINGS } from '../scoring/scorer.ts';
 import { brierScore } from '../stats/brier-score.ts';
 import { logLoss } from '../stats/log-loss.ts';
 import { f1OptimalThreshold, type ScoredExample } from '../stats/threshold-sweep.ts';
 import { precisionTargetEntry } from './precision-target.ts';
-import { liveThresholds } from './live-thresholds.ts';
+import { liveThresholds, type LiveExample } from './live-thresholds.ts';
 import { compareWithProfile } from './profile-comparison.ts';
 import { liveThresholdsText, uSourceReport } from './calibration-text.ts';
 import { registryU, type RegistryU } from './registry-u.ts';
@@ -234,7 +234,7 @@ export function calibrate(
   const predictions: { probability: number; isMatch: boolean }[] = [];
   // What the live thresholds are read on (live-thresholds.ts): the held-out matches, and every non-match the model did
   // not learn from, scored by the model and, to set beside it, by the active profile as it scores them today.
-  const liveExamples: ScoredExample[] = [];
+  const liveExamples: LiveExample[] = [];
   const profileExamples: ScoredExample[] = [];
   const poolNonMatches = !learnsFromNonMatches(counts, registry?.u ?? null);
   let nonMatchesFromTraining = 0;
@@ -246,19 +246,20 @@ export function calibrate(
     const decided = data.decidedBy[i];
     const similarity = data.similarity.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT);
     // Scored as the live scorer will once the model is active: its term-frequency adjustment of agreeing names, and
-    // the name-evidence and twin limits.
+    // the name-evidence and twin limits. The spec's held-out figures hold a limited pair at the active profile's
+    // Probable; the live thresholds keep its score and mark it, since live matching holds it at the model's own
+    // Probable, which they choose (live-thresholds.ts).
+    const raw =
+      decided === scoreCode
+        ? storedPairScore(compiled, similarity, data.flags[i] ?? 0, data.termReadings, i * TERM_READINGS)
+        : null;
     const probability =
-      decided === trustedCode
-        ? 1
-        : decided === scoreCode
-          ? limitedScore(
-              storedPairScore(compiled, similarity, data.flags[i] ?? 0, data.termReadings, i * TERM_READINGS),
-              similarity,
-              Probable,
-              data.flags[i],
-            ).score
-          : 0;
-    liveExamples.push({ score: probability, isMatch });
+      decided === trustedCode ? 1 : raw === null ? 0 : limitedScore(raw, similarity, Probable, data.flags[i]).score;
+    liveExamples.push(
+      raw === null
+        ? { score: probability, isMatch }
+        : { score: raw, isMatch, held: scoreLimit(similarity, data.flags[i]) !== undefined },
+    );
     profileExamples.push({ score: data.score[i] ?? 0, isMatch });
     if (!isValidation(i)) {
       nonMatchesFromTraining++;

@@ -29,6 +29,11 @@
  * calibrated on labels whose non-matches were drawn hard (the closest candidates) weighs agreement less than the
  * live population warrants, and its Certain can sit far below 0.5 while live precision stays above the target.
  * Each is placed at the simplest number in its gap of held-out scores (simplest-threshold.ts).
+ *
+ * A pair the scorer's name-evidence or twin limits hold (`held`: scorer.ts limitedScore) is never linked
+ * automatically: live matching holds it at the model's own Probable, a review case whenever its score reaches
+ * Probable. So it counts at no Certain, and in the review band of every Probable its score reaches, above Certain
+ * too, as the estimate's review budget counts such pairs (estimated-metrics.ts).
  */
 import { simplestThresholdInGap } from '../stats/simplest-threshold.ts';
 import { countsAtThreshold, sweep, type ScoredExample } from '../stats/threshold-sweep.ts';
@@ -109,14 +114,18 @@ function liveF1(prior: number, cut: Cut): number {
   return precision === null || precision + cut.tpr === 0 ? 0 : (2 * precision * cut.tpr) / (precision + cut.tpr);
 }
 
-/** Every distinct held-out score as a cut "score ≥ t", highest first, with the next lower score and the rates; and the class sizes. */
-function cutsOf(
-  examples: readonly ScoredExample[],
-  prior: number,
-): { cuts: Cut[]; positives: number; negatives: number } {
-  const { points, positives } = sweep(examples);
-  const negatives = examples.length - positives;
-  const cuts = points.map((p, i) => ({
+/** A held-out pair's score under the model, and whether the scorer's limits hold it to review (see the file's head). */
+export interface LiveExample extends ScoredExample {
+  readonly held?: boolean;
+}
+
+/**
+ * Every distinct score of `examples` as a cut "score ≥ t", highest first, with the next lower score and the rates
+ * over all `positives` and `negatives` held out.
+ */
+function cutsOf(examples: readonly ScoredExample[], prior: number, positives: number, negatives: number): Cut[] {
+  const { points } = sweep(examples);
+  return points.map((p, i) => ({
     score: p.threshold,
     below: points[i + 1]?.threshold ?? null,
     tp: p.tp,
@@ -125,7 +134,6 @@ function cutsOf(
     fpr: negatives > 0 ? p.fp / negatives : 0,
     precisionLowerBound: precisionBound(prior, p.tp, positives, p.fp, negatives),
   }));
-  return { cuts, positives, negatives };
 }
 
 function point(prior: number, cut: Cut, threshold: number): LiveOperatingPoint {
@@ -161,17 +169,23 @@ export function operatingPointAt(
 }
 
 /**
- * Live thresholds from held-out scores, or null when the held-out pairs lack a class (no rate can be measured).
+ * Live thresholds from held-out scores, or null when the held-out pairs lack a class (no rate can be measured) or
+ * every one is held (nothing can be linked).
  * `prior`: the live share of true pairs among the pairs the scorer meets, strictly between 0 and 1.
  */
 export function liveThresholds(
-  examples: readonly ScoredExample[],
+  examples: readonly LiveExample[],
   prior: number,
   targetPrecision: number,
 ): LiveThresholds | null {
   if (!(prior > 0 && prior < 1)) throw new RangeError('prior must be strictly between 0 and 1');
   if (!examples.some((e) => e.isMatch) || !examples.some((e) => !e.isMatch)) return null;
-  const { cuts, positives, negatives } = cutsOf(examples, prior);
+  const positives = examples.filter((e) => e.isMatch).length;
+  const negatives = examples.length - positives;
+  // Certain's cuts over the pairs it can link; a held pair counts against recall at every one.
+  const linkable = examples.filter((e) => e.held !== true);
+  if (linkable.length === 0) return null;
+  const cuts = cutsOf(linkable, prior, positives, negatives);
   let bestF1: Cut | undefined;
   let lowestMeeting: Cut | undefined;
   // The cut where the labels show the most precision (the higher of equals).
@@ -193,20 +207,36 @@ export function liveThresholds(
   const certain = simplestThresholdInGap(certainCut.below, certainCut.score);
   // The review band [Probable, Certain) grows down in pieces, each showing live precision 0.5 with 95% confidence on
   // its own held-out pairs, so a tail of mostly two people never rides on the pairs of one person above it. A piece
-  // too small to show 0.5 even with no non-match in it (a few true pairs: the lower end of their recall is near 0)
-  // grows on; once it is large enough, it shows 0.5 (then the next piece begins) or the band ends above it. Ending
-  // the band at the first cut whose band did not show 0.5, however small, left no band at all below a fallback
-  // Certain; letting a piece grow until it showed 0.5 or showed less flooded review (twice the cases, on names and
-  // birth dates with ten records a person).
-  let probableCut = certainCut;
-  for (const cut of cuts) {
+  // that shows 0.5 is taken as soon as it does (the next piece begins). One that does not yet grows on until it is
+  // large enough to show 0.5 with one non-match in it; then, still short, the band ends above it. So one stray
+  // non-match does not end the band, and a piece with two or more must carry them. Ending the band at the first cut
+  // whose band did not show 0.5, however small, left no band at all below a fallback Certain; judging a piece once it
+  // could show 0.5 with no non-match let one stray non-match among its first few pairs end the band (the names-and-
+  // dates extract: 0.5 cases per 1,000 records where 9.2, 88% of them one person, are there); letting a piece grow
+  // until it showed 0.5 or showed less flooded review (twice the cases, on names and dates with ten records a person).
+  // The band's cuts are over every pair, held ones at their score: a held pair reaching Probable goes to review. Held
+  // pairs at or above Certain go to review at any Probable, so the pieces start below Certain.
+  const above = countsAtThreshold(examples, certain);
+  let probableCut: Cut = {
+    score: certain,
+    below: null,
+    tp: above.tp,
+    fp: above.fp,
+    tpr: above.tp / positives,
+    fpr: above.fp / negatives,
+    precisionLowerBound: precisionBound(prior, above.tp, positives, above.fp, negatives),
+  };
+  let grown = false;
+  for (const cut of cutsOf(examples, prior, positives, negatives)) {
     if (cut.score >= probableCut.score) continue;
     const tp = cut.tp - probableCut.tp;
     const fp = cut.fp - probableCut.fp;
-    if ((precisionBound(prior, tp, positives, fp, negatives) ?? 0) >= 0.5) probableCut = cut;
-    else if ((precisionBound(prior, tp, positives, 0, negatives) ?? 0) >= 0.5) break;
+    if ((precisionBound(prior, tp, positives, fp, negatives) ?? 0) >= 0.5) {
+      probableCut = cut;
+      grown = true;
+    } else if ((precisionBound(prior, tp, positives, 1, negatives) ?? 0) >= 0.5) break;
   }
-  const probable = Math.min(certain, simplestThresholdInGap(probableCut.below, probableCut.score));
+  const probable = grown ? Math.min(certain, simplestThresholdInGap(probableCut.below, probableCut.score)) : certain;
   return {
     Certain: certain,
     Probable: probable,

@@ -303,6 +303,60 @@ describe('calibration scores held-out pairs as live matching will', () => {
     expect(evaluation.scoreDistribution).toEqual(report.heldOut.scoreDistribution);
     engine.close();
   });
+
+  it('gives the live points that evaluation measures once the model is applied with its live thresholds, held pairs included', async () => {
+    // Here some held-out true pairs are held by the scorer's limits (a possible twin, names alone) at a score above
+    // the model's own Probable: live matching sends them to review, and the report's recall with reviews counts them.
+    const engine = LocalEngine.open({ dbPath: join(tempDir(), 's.db') });
+    const ctx = { tenantId: 'demo', actor: 'test' };
+    await engine.call('sandbox/create', { syntheticPeople: 1500, seed: 7 }, ctx);
+    const { pairs } = await engine.call('labels/sample', { maxPairs: 4000, seed: 3 }, ctx);
+    const { model, report } = await engine.call(
+      'matching/calibrate',
+      {
+        datasetId: 'held',
+        modelVersion: 'fs-held-1',
+        pairs,
+        priorMatchProbability: 0.2,
+        smoothing: 1,
+        validationFraction: 0.3,
+        targetPrecision: 0.95,
+      },
+      ctx,
+    );
+    const live = report.liveThresholds;
+    if (live == null) throw new Error('no live thresholds');
+    expect(live.Probable).toBeGreaterThan(0.5);
+    expect(live.Probable).toBeLessThan(live.Certain);
+    const { Certain, Probable } = live;
+    await engine.call(
+      'profile/apply',
+      {
+        document: { MatchingRules: { FellegiSunter: model, Thresholds: { Certain, Probable } } },
+        reason: 'calibrated',
+      },
+      ctx,
+    );
+    const applied = await engine.call(
+      'matching/evaluate',
+      {
+        datasetId: 'held-live',
+        pairs: splitByClass(pairs, 0.3).validation,
+        thresholds: [Probable, Certain],
+        maximumErrorExamples: 0,
+      },
+      ctx,
+    );
+    for (const point of [live.atCertain, live.atProbable]) {
+      const row = applied.thresholds.find((t) => t.threshold === point.threshold);
+      if (row === undefined) throw new Error('no row');
+      const tpr = row.tp / (row.tp + row.fn);
+      const fpr = row.fp / (row.fp + row.tn);
+      expect(point.recall).toBeCloseTo(tpr, 12);
+      expect(point.precision).toBeCloseTo((0.2 * tpr) / (0.2 * tpr + 0.8 * fpr), 12);
+    }
+    engine.close();
+  });
 });
 
 describe('governed apply and rollback', () => {

