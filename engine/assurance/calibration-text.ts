@@ -48,7 +48,10 @@ function nonMatchesText(live: LiveThresholds, split: LiveSplit, full: boolean): 
     : `these ${all} unseen non-matches`;
 }
 
-/** The model against the active profile on the same unseen labelled pairs (profile-comparison.ts), in one or two sentences. */
+/**
+ * The model against the active profile on the same unseen labelled pairs (profile-comparison.ts), in one or two
+ * sentences.
+ */
 export function againstProfileText(live: LiveThresholds, against: ProfileComparison): string {
   const theirs = `at its Certain ${String(against.Certain)} the active profile shows live recall ${share(against.atCertain.recall)} and precision at least ${share(against.atCertain.precisionLowerBound ?? null)} with 95% confidence; this model at its Certain ${String(live.Certain)}, recall ${share(live.atCertain.recall)} and at least ${share(live.atCertain.precisionLowerBound ?? null)}`;
   return against.keepProfile
