@@ -125,15 +125,29 @@ export interface LiveExample extends ScoredExample {
  */
 function cutsOf(examples: readonly ScoredExample[], prior: number, positives: number, negatives: number): Cut[] {
   const { points } = sweep(examples);
-  return points.map((p, i) => ({
-    score: p.threshold,
-    below: points[i + 1]?.threshold ?? null,
-    tp: p.tp,
-    fp: p.fp,
-    tpr: positives > 0 ? p.tp / positives : 0,
-    fpr: negatives > 0 ? p.fp / negatives : 0,
-    precisionLowerBound: precisionBound(prior, p.tp, positives, p.fp, negatives),
-  }));
+  return points.map((p, i) =>
+    cutAt(
+      prior,
+      { score: p.threshold, below: points[i + 1]?.threshold ?? null, tp: p.tp, fp: p.fp },
+      positives,
+      negatives,
+    ),
+  );
+}
+
+/** The cut "score ≥ `score`" holding tp matches and fp non-matches, with its rates and its live precision bound. */
+function cutAt(
+  prior: number,
+  at: { readonly score: number; readonly below: number | null; readonly tp: number; readonly fp: number },
+  positives: number,
+  negatives: number,
+): Cut {
+  return {
+    ...at,
+    tpr: positives > 0 ? at.tp / positives : 0,
+    fpr: negatives > 0 ? at.fp / negatives : 0,
+    precisionLowerBound: precisionBound(prior, at.tp, positives, at.fp, negatives),
+  };
 }
 
 function point(prior: number, cut: Cut, threshold: number): LiveOperatingPoint {
@@ -217,26 +231,17 @@ export function liveThresholds(
   // The band's cuts are over every pair, held ones at their score: a held pair reaching Probable goes to review. Held
   // pairs at or above Certain go to review at any Probable, so the pieces start below Certain.
   const above = countsAtThreshold(examples, certain);
-  let probableCut: Cut = {
-    score: certain,
-    below: null,
-    tp: above.tp,
-    fp: above.fp,
-    tpr: above.tp / positives,
-    fpr: above.fp / negatives,
-    precisionLowerBound: precisionBound(prior, above.tp, positives, above.fp, negatives),
-  };
-  let grown = false;
+  const bandTop = cutAt(prior, { score: certain, below: null, tp: above.tp, fp: above.fp }, positives, negatives);
+  let probableCut = bandTop;
   for (const cut of cutsOf(examples, prior, positives, negatives)) {
     if (cut.score >= probableCut.score) continue;
     const tp = cut.tp - probableCut.tp;
     const fp = cut.fp - probableCut.fp;
-    if ((precisionBound(prior, tp, positives, fp, negatives) ?? 0) >= 0.5) {
-      probableCut = cut;
-      grown = true;
-    } else if ((precisionBound(prior, tp, positives, 1, negatives) ?? 0) >= 0.5) break;
+    if ((precisionBound(prior, tp, positives, fp, negatives) ?? 0) >= 0.5) probableCut = cut;
+    else if ((precisionBound(prior, tp, positives, 1, negatives) ?? 0) >= 0.5) break;
   }
-  const probable = grown ? Math.min(certain, simplestThresholdInGap(probableCut.below, probableCut.score)) : certain;
+  const probable =
+    probableCut === bandTop ? certain : Math.min(certain, simplestThresholdInGap(probableCut.below, probableCut.score));
   return {
     Certain: certain,
     Probable: probable,

@@ -1,5 +1,6 @@
 /**
- * A calibrated model against the active profile, on the same unseen labelled pairs and the same live share of true pairs.
+ * A calibrated model against the active profile, on the same unseen labelled pairs and the same live share of true
+ * pairs.
  *
  * The calibration's live thresholds say how the model would do in live matching; an analyst also needs to know
  * whether that is better than what matches today. Both are measured alike (operatingPointAt in live-thresholds.ts):

@@ -1,6 +1,7 @@
 /**
- * The calibrated model against the active profile on the same unseen labelled pairs (engine/assurance/profile-comparison.ts):
- * a warning to keep the profile when the model does no better at Certain, else one line of the two side by side.
+ * The calibrated model against the active profile on the same unseen labelled pairs
+ * (engine/assurance/profile-comparison.ts): a warning to keep the profile when the model does no better at Certain,
+ * else one line of the two side by side.
  */
 import { Alert, Text } from '@mantine/core';
 import type { LiveThresholds } from '../../../engine/contract/assurance.ts';

@@ -239,6 +239,23 @@ describe('matching/calibrate on a synthetic sandbox', () => {
   });
 });
 
+/**
+ * A live operating point (prior 0.2) against evaluation's counts at its threshold: the same recall, and the precision
+ * those counts give at that prior.
+ */
+function expectMeasured(
+  point: { readonly recall: number | null; readonly precision: number | null } | undefined,
+  rows: readonly { threshold: number; tp: number; fp: number; fn: number; tn: number }[],
+  threshold: number,
+): void {
+  const row = rows.find((t) => t.threshold === threshold);
+  if (row === undefined || point === undefined) throw new Error('no row');
+  const tpr = row.tp / (row.tp + row.fn);
+  const fpr = row.fp / (row.fp + row.tn);
+  expect(point.recall).toBeCloseTo(tpr, 12);
+  expect(point.precision).toBeCloseTo((0.2 * tpr) / (0.2 * tpr + 0.8 * fpr), 12);
+}
+
 describe('calibration scores held-out pairs as live matching will', () => {
   it('gives the held-out figures that evaluation measures on the same pairs once the model is applied (term-frequency adjustment included)', async () => {
     const engine = LocalEngine.open({ dbPath: join(tempDir(), 's.db') });
@@ -277,14 +294,8 @@ describe('calibration scores held-out pairs as live matching will', () => {
     for (const [point, threshold] of [
       [against?.atCertain, active.Certain],
       [against?.atProbable, active.Probable],
-    ] as const) {
-      const row = before.thresholds.find((t) => t.threshold === threshold);
-      if (row === undefined || point === undefined) throw new Error('no row');
-      const tpr = row.tp / (row.tp + row.fn);
-      const fpr = row.fp / (row.fp + row.tn);
-      expect(point.recall).toBeCloseTo(tpr, 12);
-      expect(point.precision).toBeCloseTo((0.2 * tpr) / (0.2 * tpr + 0.8 * fpr), 12);
-    }
+    ] as const)
+      expectMeasured(point, before.thresholds, threshold);
     const ours = report.liveThresholds?.atCertain;
     expect(against?.keepProfile).toBe(
       (against?.atCertain.recall ?? 0) >= (ours?.recall ?? 0) &&
@@ -347,14 +358,7 @@ describe('calibration scores held-out pairs as live matching will', () => {
       },
       ctx,
     );
-    for (const point of [live.atCertain, live.atProbable]) {
-      const row = applied.thresholds.find((t) => t.threshold === point.threshold);
-      if (row === undefined) throw new Error('no row');
-      const tpr = row.tp / (row.tp + row.fn);
-      const fpr = row.fp / (row.fp + row.tn);
-      expect(point.recall).toBeCloseTo(tpr, 12);
-      expect(point.precision).toBeCloseTo((0.2 * tpr) / (0.2 * tpr + 0.8 * fpr), 12);
-    }
+    for (const point of [live.atCertain, live.atProbable]) expectMeasured(point, applied.thresholds, point.threshold);
     engine.close();
   });
 });
