@@ -25,7 +25,7 @@
  */
 import { NO_CONTROL, type RunControl } from '../run-control.ts';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
-import type { CalibrationReport, ThresholdMetrics } from '../contract/assurance.ts';
+import { DEFAULT_REVIEW_BUDGET, type CalibrationReport, type ThresholdMetrics } from '../contract/assurance.ts';
 import { BANDS, FIELD_NAMES, type FieldName } from '../contract/fields.ts';
 import type { FellegiSunterModel } from '../contract/profile.ts';
 import { validationError } from '../contract/errors.ts';
@@ -39,7 +39,7 @@ import { precisionTargetEntry } from './precision-target.ts';
 import { liveThresholds, type LiveExample } from './live-thresholds.ts';
 import { compareWithProfile } from './profile-comparison.ts';
 import { liveThresholdsText, uSourceReport } from './calibration-text.ts';
-import { registryU, type RegistryU } from './registry-u.ts';
+import { registryCandidatePairs, registryU, type RegistryU } from './registry-u.ts';
 import { simplestThresholdInGap } from '../stats/simplest-threshold.ts';
 import { writeAudit } from '../store/audit.ts';
 import type { EngineEnv } from '../env.ts';
@@ -287,7 +287,20 @@ export function calibrate(
         );
   const f1Threshold = best === null ? null : simplestThresholdInGap(below, best.threshold, best.f1 / 2);
 
-  const live = liveThresholds(liveExamples, input.priorMatchProbability, input.targetPrecision);
+  // The review budget is read against the registry's candidate pairs, which u from random pairs counts. With u from
+  // the labels nothing of the registry is read (calibration of 10,000 labels stays within its 300 ms), so no budget.
+  const live = liveThresholds(
+    liveExamples,
+    input.priorMatchProbability,
+    input.targetPrecision,
+    registry === null
+      ? undefined
+      : {
+          perThousandRecords: input.reviewBudget ?? DEFAULT_REVIEW_BUDGET,
+          records: Math.max(1, registry.population),
+          candidatePairs: registryCandidatePairs(registry),
+        },
+  );
   const againstProfile = live === null ? null : compareWithProfile(profileExamples, { Certain, Probable }, live);
 
   const report: CalibrationReport = {

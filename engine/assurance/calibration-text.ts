@@ -2,10 +2,10 @@
  * The calibration report's sentences about its live thresholds (report prose kept out of the algorithm files).
  */
 import { MAX_DATASET_PAIRS } from '../contract/assurance.ts';
-import { FALLBACK_PRECISION_FLOOR, type LiveThresholds } from './live-thresholds.ts';
+import { FALLBACK_PRECISION_FLOOR, type LiveThresholds, type ReviewLoad } from './live-thresholds.ts';
 import type { ProfileComparison } from './profile-comparison.ts';
 import type { RegistryU } from './registry-u.ts';
-import { countText } from '../contract/count-text.ts';
+import { countText, rateText } from '../contract/count-text.ts';
 
 function share(value: number | null): string {
   return value === null ? 'undefined' : value.toFixed(4);
@@ -92,9 +92,7 @@ export function liveThresholdsText(
     (split.nonMatchesFromTraining > 0 ? ` (the false-positive rate over ${nonMatchesText(live, split, true)})` : '') +
     ': ' +
     `${target}; ` +
-    (live.Probable < live.Certain
-      ? `Probable ${String(live.Probable)} is the lowest cut that keeps the review band between it and Certain more often one person than two with 95% confidence, piece by piece down from Certain (live recall with reviews ${share(live.atProbable.recall)}). `
-      : `Probable ${String(live.Probable)} is Certain itself: no piece of the pairs below Certain shows more pairs of one person than of two with 95% confidence, so none of them goes to review (only the pairs the name-evidence and twin limits hold do). `) +
+    probableText(live) +
     (live.Certain < 0.5 && live.targetPrecisionMet
       ? randomPairPrior === null
         ? `Certain is below 0.5: the model's score understates the live chance of a match (its u came from labelled non-matches drawn among the closest candidates), yet at this cut live precision meets the target. `
@@ -103,6 +101,36 @@ export function liveThresholdsText(
     `Recall counts the true pairs among the labels: a true pair blocking never brings together is missed at every threshold (see evaluation's end-to-end figures).` +
     (against !== null && !against.keepProfile ? ` ${againstProfileText(live, against)}` : '')
   );
+}
+
+/** Where Probable is and why (live-thresholds.ts), with the review band's load against the review budget. */
+function probableText(live: LiveThresholds): string {
+  const raised = live.reviewLoad?.budgetRaisedProbable === true;
+  const where =
+    live.Probable < live.Certain
+      ? raised
+        ? `Probable ${String(live.Probable)} is as far down from Certain as the review band can grow within the review budget, piece by piece, each piece more often one person than two with 95% confidence (live recall with reviews ${share(live.atProbable.recall)}). `
+        : `Probable ${String(live.Probable)} is the lowest cut that keeps the review band between it and Certain more often one person than two with 95% confidence, piece by piece down from Certain (live recall with reviews ${share(live.atProbable.recall)}). `
+      : raised
+        ? `Probable ${String(live.Probable)} is Certain itself: the first piece of the pairs below Certain that is more often one person than two would take the review band over the review budget, so none of them goes to review (only the pairs the name-evidence and twin limits hold do). `
+        : `Probable ${String(live.Probable)} is Certain itself: no piece of the pairs below Certain shows more pairs of one person than of two with 95% confidence, so none of them goes to review (only the pairs the name-evidence and twin limits hold do). `;
+  return (
+    where +
+    (live.reviewLoad === undefined
+      ? "No review budget bounds the band: with u from the labels the registry's candidate pairs are not read (profile apply --preview counts the review cases the model with these thresholds would open). "
+      : reviewLoadText(live.reviewLoad))
+  );
+}
+
+/** The review band's expected load against the review budget (live-thresholds.ts), in one sentence. */
+export function reviewLoadText(load: ReviewLoad): string {
+  const budget = `the review budget of ${String(load.budgetPerThousandRecords)} per 1,000`;
+  const holds = `about ${rateText(load.pairsPerThousandRecords)} of the registry's candidate pairs per 1,000 records go to review`;
+  if (load.pairsPerThousandRecords > load.budgetPerThousandRecords)
+    return `Even so ${holds}, over ${budget}: the pairs the name-evidence and twin limits hold at or above Certain go to review at any Probable. `;
+  return load.budgetRaisedProbable
+    ? `With it ${holds}, within ${budget}; without the budget the band would hold about ${rateText(load.unbudgetedPairsPerThousandRecords)} per 1,000, and the pairs between are neither linked nor reviewed (ask a larger review budget if your team can work through more). `
+    : `With it ${holds}, within ${budget}. `;
 }
 
 /** What the report says of u from random pairs (registry-u.ts): what was read, and the prior set from it. */

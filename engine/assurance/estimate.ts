@@ -24,12 +24,8 @@ import { createHash } from 'node:crypto';
 import type { CallContext, OperationInput, OperationOutput } from '../contract/operations.ts';
 import { BANDS, FIELD_NAMES, type Band, type FieldName, type MatchFields } from '../contract/fields.ts';
 import { MODEL_PRIOR_FLOOR, MODEL_PROBABILITY_FLOOR, type FellegiSunterModel } from '../contract/profile.ts';
-import {
-  DEFAULT_ESTIMATE_RECORDS,
-  DEFAULT_RANDOM_PAIRS,
-  DEFAULT_REVIEW_BUDGET,
-  type EstimateReport,
-} from '../contract/estimate.ts';
+import { DEFAULT_ESTIMATE_RECORDS, DEFAULT_RANDOM_PAIRS, type EstimateReport } from '../contract/estimate.ts';
+import { DEFAULT_REVIEW_BUDGET } from '../contract/assurance.ts';
 import { validationError } from '../contract/errors.ts';
 import { keyRingFor } from '../config/key-ring.ts';
 import { compileModel, priorAdjustment, registryPrior } from '../scoring/fellegi-sunter.ts';

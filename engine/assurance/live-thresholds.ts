@@ -34,6 +34,12 @@
  * automatically: live matching holds it at the model's own Probable, a review case whenever its score reaches
  * Probable. So it counts at no Certain, and in the review band of every Probable its score reaches, above Certain
  * too, as the estimate's review budget counts such pairs (estimated-metrics.ts).
+ *
+ * With a review budget (the estimate's: at most so many candidate pairs in the band per 1,000 records), the band also
+ * stops growing before the piece that would take it over the budget. The band's live pairs are the registry's
+ * candidate pairs C read through the labels' rates, C · (π · TPR_band + (1 − π) · FPR_band), held pairs at or above
+ * Certain included: the estimate counts its band's candidates one by one, calibration can only weigh them so. A queue
+ * nobody can work through finds no duplicates either.
  */
 import { simplestThresholdInGap } from '../stats/simplest-threshold.ts';
 import { countsAtThreshold, sweep, type ScoredExample } from '../stats/threshold-sweep.ts';
@@ -63,6 +69,28 @@ export interface LiveThresholds {
   /** The held-out non-matches there are, and (when the target is not met) about how many would show it. */
   readonly heldOutNonMatches: number;
   readonly heldOutNonMatchesNeeded: number | null;
+  /** The review band's live load against the budget, when one was given (see the file's head). */
+  readonly reviewLoad?: ReviewLoad;
+}
+
+/**
+ * A review budget: at most `perThousandRecords` candidate pairs in the band per 1,000 of the registry's `records`, of
+ * its `candidatePairs` blocking candidates (scaled to the registry when counted on a sample).
+ */
+export interface LiveReviewBudget {
+  readonly perThousandRecords: number;
+  readonly records: number;
+  readonly candidatePairs: number;
+}
+
+export interface ReviewLoad {
+  readonly budgetPerThousandRecords: number;
+  /** The band's expected candidate pairs per 1,000 records at the chosen Probable. */
+  readonly pairsPerThousandRecords: number;
+  /** Whether the budget stopped the band above where the 0.5 rule would have taken it. */
+  readonly budgetRaisedProbable: boolean;
+  /** The band's expected pairs per 1,000 records had the budget not stopped it (equal when it did not). */
+  readonly unbudgetedPairsPerThousandRecords: number;
 }
 
 const Z = 1.959963984540054;
@@ -191,6 +219,7 @@ export function liveThresholds(
   examples: readonly LiveExample[],
   prior: number,
   targetPrecision: number,
+  budget?: LiveReviewBudget,
 ): LiveThresholds | null {
   if (!(prior > 0 && prior < 1)) throw new RangeError('prior must be strictly between 0 and 1');
   if (!examples.some((e) => e.isMatch) || !examples.some((e) => !e.isMatch)) return null;
@@ -232,13 +261,34 @@ export function liveThresholds(
   // pairs at or above Certain go to review at any Probable, so the pieces start below Certain.
   const above = countsAtThreshold(examples, certain);
   const bandTop = cutAt(prior, { score: certain, below: null, tp: above.tp, fp: above.fp }, positives, negatives);
+  // The band's expected live pairs down to a cut: the held pairs at or above Certain, and every pair in [cut, Certain).
+  let heldTp = 0;
+  let heldFp = 0;
+  for (const e of examples)
+    if (e.held === true && e.score >= certain) {
+      if (e.isMatch) heldTp++;
+      else heldFp++;
+    }
+  const load = (cut: Cut): number =>
+    budget === undefined
+      ? 0
+      : (1000 / budget.records) *
+        budget.candidatePairs *
+        (prior * ((cut.tp - bandTop.tp + heldTp) / positives) +
+          (1 - prior) * ((cut.fp - bandTop.fp + heldFp) / negatives));
+  const allowed = budget?.perThousandRecords ?? Number.POSITIVE_INFINITY;
   let probableCut = bandTop;
+  let unbudgeted: Cut | undefined;
   for (const cut of cutsOf(examples, prior, positives, negatives)) {
-    if (cut.score >= probableCut.score) continue;
-    const tp = cut.tp - probableCut.tp;
-    const fp = cut.fp - probableCut.fp;
-    if ((precisionBound(prior, tp, positives, fp, negatives) ?? 0) >= 0.5) probableCut = cut;
-    else if ((precisionBound(prior, tp, positives, 1, negatives) ?? 0) >= 0.5) break;
+    if (cut.score >= (unbudgeted ?? probableCut).score) continue;
+    const from = unbudgeted ?? probableCut;
+    const tp = cut.tp - from.tp;
+    const fp = cut.fp - from.fp;
+    if ((precisionBound(prior, tp, positives, fp, negatives) ?? 0) >= 0.5) {
+      // Past the budget the band stops; the 0.5 rule's own end is still followed, to say what the budget left out.
+      if (unbudgeted === undefined && load(cut) <= allowed) probableCut = cut;
+      else unbudgeted = cut;
+    } else if ((precisionBound(prior, tp, positives, 1, negatives) ?? 0) >= 0.5) break;
   }
   const probable =
     probableCut === bandTop ? certain : Math.min(certain, simplestThresholdInGap(probableCut.below, probableCut.score));
@@ -252,5 +302,15 @@ export function liveThresholds(
     atProbable: point(prior, probableCut, probable),
     heldOutNonMatches: negatives,
     heldOutNonMatchesNeeded: lowestMeeting === undefined ? nonMatchesNeeded(prior, f1Cut.tpr, targetPrecision) : null,
+    ...(budget === undefined
+      ? {}
+      : {
+          reviewLoad: {
+            budgetPerThousandRecords: budget.perThousandRecords,
+            pairsPerThousandRecords: load(probableCut),
+            budgetRaisedProbable: unbudgeted !== undefined,
+            unbudgetedPairsPerThousandRecords: load(unbudgeted ?? probableCut),
+          },
+        }),
   };
 }

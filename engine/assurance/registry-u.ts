@@ -59,6 +59,18 @@ export interface RegistryU {
 }
 
 /**
+ * The registry's blocking candidate pairs from the sample's: a uniform record sample of n of N records holds each record
+ * pair with chance n(n − 1) / (N(N − 1)), so its candidates scale by the inverse (a lower bound when truncated).
+ */
+export function registryCandidatePairs(
+  registry: Pick<RegistryU, 'population' | 'sampledRecords' | 'candidatePairs'>,
+): number {
+  const n = registry.sampledRecords;
+  const N = registry.population;
+  return n >= N || n < 2 ? registry.candidatePairs : (registry.candidatePairs * N * (N - 1)) / (n * (n - 1));
+}
+
+/**
  * Reads a seeded sample of the tenant's records (as the estimate does) and draws random pairs among them. Call inside
  * a read transaction. `m` is the labels' m of each field; `candidateShare` is π, the caller's prior.
  */

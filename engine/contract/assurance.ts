@@ -27,6 +27,16 @@ export const MIN_SMOOTHING = 1e-4;
 /** A report never carries more error examples than this (spec "Limits"). */
 export const MAX_ERROR_EXAMPLES = 100;
 
+/**
+ * Review pairs per 1,000 records the suggested thresholds allow by default: two thirds of the 30 review cases per
+ * 1,000 records a team can work through (issue 12), because a bulk load scores pairs against the name counts of
+ * its moment, not the final ones the estimate sees, and opens somewhat more cases than the estimate counts
+ * (FEBRL 3 on names and dates: 160 cases where the estimate counted at most 150 pairs).
+ */
+export const DEFAULT_REVIEW_BUDGET = 20;
+/** A review budget: candidate pairs in the review band per 1,000 records (the estimate's and calibration's). */
+export const ReviewBudgetSchema = z.number().min(0).max(100_000);
+
 export const LabelPairSchema = z.strictObject({ left: RecordRefSchema, right: RecordRefSchema, isMatch: z.boolean() });
 
 const ProbabilitySchema = z.number().min(0).max(1);
@@ -73,6 +83,14 @@ export const CalibrationRequestSchema = z.strictObject({
     .describe(
       "Extension, not in the interface specification: where the model's u-probabilities come from. labels (the default): the labelled non-matches. random-pairs: random pairs of the tenant's records, with the prior restated over all record pairs; the report's uSource says what was read.",
     ),
+  /**
+   * Extension: the live thresholds' review band stops growing before it would hold more than this many candidate pairs
+   * per 1,000 records, as the estimate's suggested Probable does (engine/assurance/live-thresholds.ts). With u from
+   * random pairs only: they count the registry's candidates; u from the labels reads nothing of the registry.
+   */
+  reviewBudget: ReviewBudgetSchema.default(DEFAULT_REVIEW_BUDGET).describe(
+    "Extension, not in the interface specification: the live thresholds' review band holds at most this many of the registry's candidate pairs per 1,000 records, as the estimate's suggested thresholds do. Applied with uFrom random-pairs, which counts the registry's candidates; ignored with uFrom labels.",
+  ),
 });
 
 export const VersionsSchema = z.object({
@@ -256,6 +274,19 @@ export const LiveThresholdsSchema = z.object({
    */
   heldOutNonMatches: z.number().int().optional(),
   heldOutNonMatchesNeeded: z.number().int().nullable().optional(),
+  /**
+   * The review band's expected load against the request's review budget: the registry's candidate pairs read through
+   * the labels' rates at the live share (engine/assurance/live-thresholds.ts). Present with u from random pairs only;
+   * older reports lack it.
+   */
+  reviewLoad: z
+    .object({
+      budgetPerThousandRecords: z.number(),
+      pairsPerThousandRecords: z.number(),
+      budgetRaisedProbable: z.boolean(),
+      unbudgetedPairsPerThousandRecords: z.number(),
+    })
+    .optional(),
   /** How many of heldOutNonMatches are training non-matches (0 when u came from the labels); optional as above. */
   nonMatchesFromTraining: z.number().int().optional(),
   /**

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { FieldNameSchema } from './fields.ts';
 import { FellegiSunterModelSchema } from './profile.ts';
-import { MIN_SMOOTHING, VersionsSchema } from './assurance.ts';
+import { DEFAULT_REVIEW_BUDGET, MIN_SMOOTHING, ReviewBudgetSchema, VersionsSchema } from './assurance.ts';
 
 /** Bounds on the work of one estimate (random pairs compared; candidate pairs compared and fitted). */
 export const MAX_RANDOM_PAIRS = 5_000_000;
@@ -22,13 +22,6 @@ export const DEFAULT_ESTIMATE_RECORDS = 100_000;
 export const MAX_ESTIMATE_RECORDS = 2_000_000;
 /** Random record pairs compared for u by default (the estimate's, and a calibration's with u from random pairs). */
 export const DEFAULT_RANDOM_PAIRS = 300_000;
-/**
- * Review pairs per 1,000 records the suggested thresholds allow by default: two thirds of the 30 review cases per
- * 1,000 records a team can work through (issue 12), because a bulk load scores pairs against the name counts of
- * its moment, not the final ones the estimate sees, and opens somewhat more cases than the estimate counts
- * (FEBRL 3 on names and dates: 160 cases where the estimate counted at most 150 pairs).
- */
-export const DEFAULT_REVIEW_BUDGET = 20;
 
 export const EstimateRequestSchema = z.strictObject({
   modelVersion: z.string().min(1).max(100),
@@ -64,7 +57,7 @@ export const EstimateRequestSchema = z.strictObject({
    * fall between Probable and Certain (a review queue people can work through; each review case holds one or more
    * pairs). A budget at least the candidate pairs per 1,000 records leaves Probable where the recall target puts it.
    */
-  reviewBudget: z.number().min(0).max(100_000).default(DEFAULT_REVIEW_BUDGET),
+  reviewBudget: ReviewBudgetSchema.default(DEFAULT_REVIEW_BUDGET),
 });
 
 export const EstimatedThresholdSchema = z.object({

@@ -62,10 +62,13 @@ Usage: mpi-console <command> [options]   (global: --db FILE or --database URL, -
                                                metrics of the active profile on labelled pairs (TSV: leftSource,
                                                leftLocalId, rightSource, rightLocalId, isMatch)
   calibrate --labels FILE.tsv --dataset ID --model-version V --prior P --smoothing S
-            --validation-fraction F --target-precision T [--u-from random-pairs|labels] [--out model.json [--with-thresholds]]
+            --validation-fraction F --target-precision T [--u-from random-pairs|labels] [--review-budget N]
+            [--out model.json [--with-thresholds]]
                                                train a Fellegi-Sunter model (never activated) and report held-out quality
                                                (m from the labelled matches; u from random pairs of the registry, or
-                                               with --u-from labels from the labelled non-matches, the specification's way)
+                                               with --u-from labels from the labelled non-matches, the specification's way);
+                                               with u from random pairs its live thresholds keep at most N review pairs per
+                                               1,000 records (default 20)
   estimate --model-version V [--seed S] [--random-pairs N] [--max-candidates N] [--max-records N] [--max-iterations N] [--smoothing S] [--thresholds LIST]
            [--target-precision P] [--target-recall R] [--review-budget N] [--out model.json [--with-thresholds]]
                                                estimate a Fellegi-Sunter model from the tenant's own records, no labels

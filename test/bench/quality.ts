@@ -203,8 +203,14 @@ async function calibratedLine(name: string, run: AssuranceRun): Promise<void> {
   if (live != null && against != null) {
     const side = (certain: number, point: LiveThresholds['atCertain']): string =>
       `at Certain ${String(certain)} recall ${(point.recall ?? 0).toFixed(4)}, precision >= ${(point.precisionLowerBound ?? 0).toFixed(4)}`;
+    // The review band's load the report expects, beside the cases the line above measured.
+    const load = live.reviewLoad;
+    const band =
+      load === undefined
+        ? ''
+        : ` | review band ${load.pairsPerThousandRecords.toFixed(1)} pairs/1000 expected (budget ${String(load.budgetPerThousandRecords)}${load.budgetRaisedProbable ? `, ${load.unbudgetedPairsPerThousandRecords.toFixed(1)} without it` : ''})`;
     process.stdout.write(
-      `${name} calibrated advice | ${against.keepProfile ? 'keep the active profile' : 'the model does better'} | profile ${side(against.Certain, against.atCertain)} | model ${side(live.Certain, live.atCertain)}\n`,
+      `${name} calibrated advice | ${against.keepProfile ? 'keep the active profile' : 'the model does better'} | profile ${side(against.Certain, against.atCertain)} | model ${side(live.Certain, live.atCertain)}${band}\n`,
     );
   }
 }

@@ -245,6 +245,23 @@ export function contractSuite(setup: () => Promise<Backend>, recorded: Recorded)
     expect(fromRandomPairs.report.uSource?.from).toBe('random-pairs');
     expect(fromRandomPairs.model.priorMatchProbability).toBeLessThan(0.05);
     expect(fromRandomPairs.model.fields.familyName?.m).toEqual(calibration.model.fields.familyName?.m);
+    // The extension's review budget: 20 candidate pairs per 1,000 records by default; none leaves no review band.
+    expect(fromRandomPairs.report.liveThresholds?.reviewLoad?.budgetPerThousandRecords).toBe(20);
+    const noReviews = await call('matching/calibrate', {
+      datasetId: 'contract',
+      modelVersion: 'contract-3',
+      pairs,
+      priorMatchProbability: 0.05,
+      smoothing: 1,
+      validationFraction: 0.3,
+      targetPrecision: 0.95,
+      uFrom: 'random-pairs',
+      reviewBudget: 0,
+    });
+    const budgeted = noReviews.report.liveThresholds;
+    expect(budgeted?.reviewLoad?.budgetPerThousandRecords).toBe(0);
+    expect(budgeted?.Probable).toBe(budgeted?.Certain);
+    expect(budgeted?.Certain).toBe(fromRandomPairs.report.liveThresholds?.Certain);
     const first = pairs.find((p) => p.isMatch);
     if (first === undefined) throw new Error('no true pair');
     const explained = await call('matching/explain', { left: first.left, right: first.right });

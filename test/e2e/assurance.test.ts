@@ -397,6 +397,10 @@ describe('the Match assurance page', () => {
     expect(await page.getByTestId('cal-live-probable-note').textContent()).toBe(
       'Certain itself: no review band the labels show is more often one person than two',
     );
+    // The review band's load against the review budget (20 candidate pairs per 1,000 records unless asked otherwise).
+    expect(await page.getByLabel('Review budget per 1,000 records').inputValue()).toBe('20');
+    expect(await page.getByTestId('cal-live-review-load').textContent()).toMatch(/^[\d.,]+ per 1,000 records$/);
+    await page.getByText(/^(Candidate pairs in the review band, within|Over) the budget of 20\b/).waitFor();
     await expectAccessible(page, 'assurance-calibration-random-pairs');
     await screenshot(page, 'assurance-07a-calibration-random-pairs');
     // The specification's way: u from the labelled non-matches, the prior as given; then only the held-out ones are

@@ -11,6 +11,7 @@ import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { checkInputFile, checkOutputTarget, writeOutput } from '../files.ts';
 import { fixed, json, keyValues, table } from '../format.ts';
+import { NUMBER, numberOption, optionalNumber } from '../number-options.ts';
 import { modelClosingText } from '../model-weights.ts';
 import { parseLabelsTsv, type LabelPair } from '../../../engine/index.ts';
 import { loadFebrl, type FebrlSource } from '../../../engine/benchmark/index.ts';
@@ -18,14 +19,6 @@ import { BANDS, FIELD_NAMES } from '../../../engine/contract/fields.ts';
 import type { FieldEvidence } from '../../../engine/contract/matching.ts';
 import type { OperationOutput } from '../../../engine/contract/operations.ts';
 import { U_SOURCES, type ThresholdMetrics, type USource } from '../../../engine/contract/assurance.ts';
-
-const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
-
-function numberOption(cli: CliContext, name: string): number {
-  const raw = cli.required(name);
-  if (!NUMBER.test(raw)) throw usage(`--${name} must be a number`);
-  return Number(raw);
-}
 
 function readLabels(cli: CliContext): { pairs: LabelPair[]; rowNumbers: number[] } {
   const file = cli.required('labels');
@@ -179,6 +172,7 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
     validationFraction: numberOption(cli, 'validation-fraction'),
     targetPrecision: numberOption(cli, 'target-precision'),
     uFrom: uSource(cli),
+    reviewBudget: optionalNumber(cli, 'review-budget'),
   });
   const live = report.liveThresholds ?? null;
   if (withThresholds && live === null) {

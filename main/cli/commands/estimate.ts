@@ -8,18 +8,10 @@ import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
 import { checkOutputTarget, writeOutput } from '../files.ts';
 import { fixed, json, keyValues, table } from '../format.ts';
+import { NUMBER, optionalNumber } from '../number-options.ts';
 import { modelClosingText } from '../model-weights.ts';
 import type { EstimatedThreshold, EstimateReport } from '../../../engine/contract/estimate.ts';
 import { rateText } from '../../../engine/contract/count-text.ts';
-
-const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
-
-function optionalNumber(cli: CliContext, name: string): number | undefined {
-  const raw = cli.string(name);
-  if (raw === undefined) return undefined;
-  if (!NUMBER.test(raw)) throw usage(`--${name} must be a number`);
-  return Number(raw);
-}
 
 function optionalInteger(cli: CliContext, name: string): number | undefined {
   return cli.string(name) === undefined ? undefined : cli.integer(name);

@@ -4,7 +4,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTask } from '../../hooks/task.ts';
 import { TaskOutcome } from './engine-refusal.tsx';
 import type { z } from 'zod';
-import { MIN_SMOOTHING, U_SOURCES, type CalibrationOutputSchema } from '../../../engine/contract/assurance.ts';
+import {
+  DEFAULT_REVIEW_BUDGET,
+  MIN_SMOOTHING,
+  U_SOURCES,
+  type CalibrationOutputSchema,
+} from '../../../engine/contract/assurance.ts';
 import { MODEL_PRIOR_FLOOR } from '../../../engine/contract/profile.ts';
 import { formatCount } from '../../format.ts';
 import { CalibrationReportView } from './calibration-report.tsx';
@@ -55,6 +60,11 @@ export function CalibrationPanel({
   const [target, setTarget] = useFieldState(connectionKey, 'calibration-target', 0.99);
   const [uText, setUFrom] = usePageState(connectionKey, 'calibration-u-from', 'random-pairs', TEXT_CODEC);
   const uFrom = U_SOURCES.find((s) => s === uText) ?? 'random-pairs';
+  const [reviewBudget, setReviewBudget] = useFieldState(
+    connectionKey,
+    'calibration-review-budget',
+    DEFAULT_REVIEW_BUDGET,
+  );
   const errors = {
     datasetId: datasetId.trim() === '' ? 'Give the dataset a label' : undefined,
     modelVersion: modelVersion.trim() === '' ? 'Give the model a version label' : undefined,
@@ -66,6 +76,7 @@ export function CalibrationPanel({
     smoothing: check(smoothing, (n) => n >= MIN_SMOOTHING && n <= 1000, `From ${String(MIN_SMOOTHING)} to 1000`),
     validation: check(validation, (n) => n > 0 && n < 1, 'A fraction strictly between 0 and 1'),
     target: check(target, (n) => n >= 0 && n <= 1, 'From 0 to 1'),
+    reviewBudget: check(reviewBudget, (n) => n >= 0 && n <= 100_000, 'From 0 to 100,000 pairs per 1,000 records'),
   };
   const invalid = Object.values(errors).some((e) => e !== undefined);
   const labelsReady = preview.pairs.length > 0 && preview.issues.length === 0;
@@ -83,6 +94,7 @@ export function CalibrationPanel({
     validationFraction: Number(validation),
     targetPrecision: Number(target),
     uFrom,
+    reviewBudget: Number(reviewBudget),
   });
 
   return (
@@ -163,6 +175,16 @@ export function CalibrationPanel({
               decimalScale={3}
               step={0.01}
               error={errors.target}
+            />
+            <NumberInput
+              label="Review budget per 1,000 records"
+              description="With u from random pairs, the Probable to apply with the model rises, if needed, so that at most about this many of the registry's candidate pairs per 1,000 records fall in the review band, as the estimate's suggestion does"
+              value={reviewBudget}
+              disabled={uFrom === 'labels'}
+              onChange={setReviewBudget}
+              decimalScale={2}
+              step={5}
+              error={errors.reviewBudget}
             />
           </SimpleGrid>
           <Radio.Group

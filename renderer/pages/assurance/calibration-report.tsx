@@ -18,6 +18,7 @@ import { MetricsTable } from './metrics-table.tsx';
 import { ModelJsonCard } from './model-json-card.tsx';
 import { PriorsNote } from './priors-note.tsx';
 import { ProfileComparisonNote } from './profile-comparison-note.tsx';
+import { ReviewLoadCell } from './review-load-cell.tsx';
 import { ThresholdExplorer, type ReferenceMark } from './threshold-explorer.tsx';
 import { ThresholdValue } from './threshold-value.tsx';
 
@@ -232,9 +233,12 @@ export function CalibrationReportView({
                 <Text size="xs" c="dimmed" data-testid="cal-live-probable-note">
                   {live.Probable < live.Certain
                     ? `Recall with reviews ${fixed3(live.atProbable.recall)}`
-                    : 'Certain itself: no review band the labels show is more often one person than two'}
+                    : live.reviewLoad?.budgetRaisedProbable === true
+                      ? 'Certain itself: the review budget leaves no room for a band'
+                      : 'Certain itself: no review band the labels show is more often one person than two'}
                 </Text>
               </div>
+              {live.reviewLoad === undefined ? null : <ReviewLoadCell load={live.reviewLoad} />}
               <div>
                 <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
                   Target precision

@@ -5,10 +5,9 @@
 import { Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { MIN_SMOOTHING } from '../../../engine/contract/assurance.ts';
+import { DEFAULT_REVIEW_BUDGET, MIN_SMOOTHING } from '../../../engine/contract/assurance.ts';
 import {
   DEFAULT_ESTIMATE_RECORDS,
-  DEFAULT_REVIEW_BUDGET,
   MAX_ESTIMATE_CANDIDATES,
   MAX_ESTIMATE_RECORDS,
   MAX_RANDOM_PAIRS,

@@ -242,6 +242,71 @@ describe('live thresholds from held-out labels', () => {
     expect(liveThresholds([...held(0.9, 3, 0), ...held(0.1, 0, 3)], 0.1, 0.95)).toBeNull();
   });
 
+  it('stops the review band before the piece that would take it over a review budget, and says so', () => {
+    // 3,000 matches and 3,000 non-matches. Certain needs 0.9 (at 0.75 live precision is 0.07 / 0.0745 = 0.94); below
+    // it two pieces each show 0.5 (300 matches and 15 non-matches: at least 0.55 with 95% confidence), then one that
+    // cannot (300 and 120) ends the band.
+    const rows = [
+      [0.9, 1800, 0],
+      [0.75, 300, 15],
+      [0.7, 300, 15],
+      [0.4, 300, 120],
+      [0.2, 180, 600],
+      [0.05, 120, 2250],
+    ] as const;
+    const labels = examples(rows);
+    // 10,000 records and 20,000 candidate pairs: each piece holds 20,000 · (0.1 · 0.1 + 0.9 · 0.005) = 290 of them,
+    // 29 per 1,000 records.
+    const registry = { records: 10_000, candidatePairs: 20_000 };
+    const free = liveThresholds(labels, 0.1, 0.95);
+    const roomy = liveThresholds(labels, 0.1, 0.95, { ...registry, perThousandRecords: 60 });
+    const tight = liveThresholds(labels, 0.1, 0.95, { ...registry, perThousandRecords: 40 });
+    const none = liveThresholds(labels, 0.1, 0.95, { ...registry, perThousandRecords: 20 });
+    if (free === null || roomy === null || tight === null || none === null) throw new Error('both classes');
+    expect(free.reviewLoad).toBeUndefined();
+    expect(free.Probable).toBeGreaterThan(0.4);
+    expect(free.Probable).toBeLessThanOrEqual(0.7);
+    // Both pieces fit 60: the band is the 0.5 rule's own.
+    expect(roomy.Probable).toBe(free.Probable);
+    expect(roomy.reviewLoad?.pairsPerThousandRecords).toBeCloseTo(58, 9);
+    expect(roomy.reviewLoad?.budgetRaisedProbable).toBe(false);
+    // 40 takes the first piece only: Probable between the two pieces' scores, recall with reviews 0.7, not 0.8.
+    expect(tight.Certain).toBe(free.Certain);
+    expect(tight.Probable).toBeGreaterThan(0.7);
+    expect(tight.Probable).toBeLessThanOrEqual(0.75);
+    expect(tight.atProbable.recall).toBeCloseTo(0.7, 12);
+    expect(tight.reviewLoad).toEqual({
+      budgetPerThousandRecords: 40,
+      pairsPerThousandRecords: expect.closeTo(29, 9) as number,
+      budgetRaisedProbable: true,
+      unbudgetedPairsPerThousandRecords: expect.closeTo(58, 9) as number,
+    });
+    const text = liveThresholdsText(tight, 0.95, { Certain: 0.97, Probable: 0.5 }, heldOutOnly);
+    expect(text).toMatch(/as far down from Certain as the review band can grow within the review budget/);
+    expect(text.match(/go to review/g)).toHaveLength(1);
+    expect(text).toMatch(
+      /about 29\.0 of the registry's candidate pairs per 1,000 records go to review, within the review budget of 40 per 1,000; without the budget the band would hold about 58\.0/,
+    );
+    // 20 takes neither: no band.
+    expect(none.Probable).toBe(none.Certain);
+    expect(none.reviewLoad?.pairsPerThousandRecords).toBe(0);
+    expect(none.reviewLoad?.budgetRaisedProbable).toBe(true);
+    expect(liveThresholdsText(none, 0.95, { Certain: 0.97, Probable: 0.5 }, heldOutOnly)).toMatch(
+      /is Certain itself: the first piece .* would take the review band over the review budget/,
+    );
+
+    // Pairs the limits hold at or above Certain go to review at any Probable, so they count from the start: 150 held
+    // non-matches at 0.95 are 20,000 · 0.9 · 150 / 3,150 = 857 candidate pairs, 86 per 1,000, over any band's room.
+    const held = examples([[0.95, 0, 150]]).map((e) => ({ ...e, held: true }));
+    const heldOver = liveThresholds([...labels, ...held], 0.1, 0.95, { ...registry, perThousandRecords: 60 });
+    expect(heldOver?.Probable).toBe(heldOver?.Certain);
+    expect(heldOver?.reviewLoad?.pairsPerThousandRecords).toBeCloseTo((2000 * 0.9 * 150) / 3150, 9);
+    if (heldOver == null) throw new Error('both classes');
+    expect(liveThresholdsText(heldOver, 0.95, { Certain: 0.97, Probable: 0.5 }, heldOutOnly)).toMatch(
+      /Even so about 85\.7 of the registry's candidate pairs per 1,000 records go to review, over the review budget/,
+    );
+  });
+
   it('answers null without both classes, and refuses a prior outside (0, 1)', () => {
     expect(liveThresholds(examples([[0.9, 3, 0]]), 0.1, 0.99)).toBeNull();
     expect(() => liveThresholds(heldOut, 0, 0.99)).toThrow(RangeError);

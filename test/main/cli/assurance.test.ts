@@ -187,6 +187,17 @@ describe('assurance commands on a synthetic sandbox', () => {
     // Now the active profile carries a model calibrated on the same labels: this one does no better than it.
     expect(report.stdout).toMatch(/live thresholds\s+Certain [\d.]+, Probable [\d.]+: Keep the active profile/);
     expect((await runCli([...db, ...common, '--with-thresholds'])).code).toBe(2);
+    // --review-budget: the live thresholds' review band within it (none at 0), its figure in the report.
+    const noReviews = JSON.parse((await runCli([...db, ...common, '--review-budget', '0', '--json'])).stdout) as {
+      report: {
+        liveThresholds: { Certain: number; Probable: number; reviewLoad: { budgetPerThousandRecords: number } };
+      };
+    };
+    expect(noReviews.report.liveThresholds.reviewLoad.budgetPerThousandRecords).toBe(0);
+    expect(noReviews.report.liveThresholds.Probable).toBe(noReviews.report.liveThresholds.Certain);
+    const badBudget = await runCli([...db, ...common, '--review-budget', 'many']);
+    expect(badBudget.code).toBe(2);
+    expect(badBudget.stderr).toMatch(/--review-budget must be a number/);
   });
 
   it('names TSV lines in errors, exits non-zero, and rejects bad options as usage errors', async () => {
