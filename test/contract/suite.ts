@@ -219,27 +219,22 @@ export function contractSuite(setup: () => Promise<Backend>, recorded: Recorded)
     });
     expect(evaluation.labels.pairs).toBe(pairs.length);
     expect(evaluation.thresholds).toHaveLength(3);
-    const calibration = await call('matching/calibrate', {
+    const calibrationRequest = {
       datasetId: 'contract',
-      modelVersion: 'contract-1',
       pairs,
       priorMatchProbability: 0.05,
       smoothing: 1,
       validationFraction: 0.3,
       targetPrecision: 0.95,
-    });
+    };
+    const calibration = await call('matching/calibrate', { ...calibrationRequest, modelVersion: 'contract-1' });
     expect(calibration.report.activated).toBe(false);
     expect(calibration.model.datasetDigest).toBe(evaluation.datasetDigest);
     expect(calibration.report.uSource).toEqual({ from: 'labels' });
     // The extension: u from random pairs of the registry, the prior restated over all record pairs.
     const fromRandomPairs = await call('matching/calibrate', {
-      datasetId: 'contract',
+      ...calibrationRequest,
       modelVersion: 'contract-2',
-      pairs,
-      priorMatchProbability: 0.05,
-      smoothing: 1,
-      validationFraction: 0.3,
-      targetPrecision: 0.95,
       uFrom: 'random-pairs',
     });
     expect(fromRandomPairs.report.uSource?.from).toBe('random-pairs');
@@ -248,13 +243,8 @@ export function contractSuite(setup: () => Promise<Backend>, recorded: Recorded)
     // The extension's review budget: 20 candidate pairs per 1,000 records by default; none leaves no review band.
     expect(fromRandomPairs.report.liveThresholds?.reviewLoad?.budgetPerThousandRecords).toBe(20);
     const noReviews = await call('matching/calibrate', {
-      datasetId: 'contract',
+      ...calibrationRequest,
       modelVersion: 'contract-3',
-      pairs,
-      priorMatchProbability: 0.05,
-      smoothing: 1,
-      validationFraction: 0.3,
-      targetPrecision: 0.95,
       uFrom: 'random-pairs',
       reviewBudget: 0,
     });
