@@ -18,7 +18,13 @@ import { loadFebrl, type FebrlSource } from '../../../engine/benchmark/index.ts'
 import { BANDS, FIELD_NAMES } from '../../../engine/contract/fields.ts';
 import type { FieldEvidence } from '../../../engine/contract/matching.ts';
 import type { OperationOutput } from '../../../engine/contract/operations.ts';
-import { U_SOURCES, type ThresholdMetrics, type USource } from '../../../engine/contract/assurance.ts';
+import {
+  U_SOURCES,
+  type LiveThresholds,
+  type ThresholdMetrics,
+  type USource,
+} from '../../../engine/contract/assurance.ts';
+import { rateText } from '../../../engine/contract/count-text.ts';
 
 function readLabels(cli: CliContext): { pairs: LabelPair[]; rowNumbers: number[] } {
   const file = cli.required('labels');
@@ -147,6 +153,18 @@ export async function evaluateCommand(cli: CliContext): Promise<number> {
   return 0;
 }
 
+/** The live thresholds' review band against the review budget, in one line. */
+function reviewLoadLine(load: NonNullable<LiveThresholds['reviewLoad']>): string {
+  const budget = `budget ${String(load.budgetPerThousandRecords)}`;
+  return `${rateText(load.pairsPerThousandRecords)} candidate pairs per 1,000 records (${
+    load.pairsPerThousandRecords > load.budgetPerThousandRecords
+      ? `over the ${budget}: pairs the limits hold at or above Certain`
+      : load.budgetRaisedProbable
+        ? `${budget}; ${rateText(load.unbudgetedPairsPerThousandRecords)} without it`
+        : budget
+  })`;
+}
+
 /** --u-from: random pairs of the registry unless the specification's way (the labelled non-matches) is asked. */
 function uSource(cli: CliContext): USource {
   const raw = cli.string('u-from') ?? 'random-pairs';
@@ -237,6 +255,7 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
           ? '— (the held-out pairs lack a class)'
           : `Certain ${String(live.Certain)}, Probable ${String(live.Probable)}: ${live.explanation}`,
       ],
+      ...(live?.reviewLoad === undefined ? [] : [['review load', reviewLoadLine(live.reviewLoad)] as [string, string]]),
     ]),
   );
   cli.write(`\nHeld-out metrics:\n${metricsTable(report.heldOut.thresholds)}`);

@@ -232,7 +232,7 @@ export function CalibrationReportView({
                 <ThresholdValue value={live.Probable} testId="cal-live-probable" />
                 <Text size="xs" c="dimmed" data-testid="cal-live-probable-note">
                   {live.Probable < live.Certain
-                    ? `Recall with reviews ${fixed3(live.atProbable.recall)}`
+                    ? `Recall with reviews ${fixed3(live.atProbable.recall)}${live.reviewLoad?.budgetRaisedProbable === true ? ', the band kept within the review budget' : ''}`
                     : live.reviewLoad?.budgetRaisedProbable === true
                       ? 'Certain itself: the review budget leaves no room for a band'
                       : 'Certain itself: no review band the labels show is more often one person than two'}

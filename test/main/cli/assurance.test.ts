@@ -186,6 +186,10 @@ describe('assurance commands on a synthetic sandbox', () => {
     const report = await runCli([...db, ...common]);
     // Now the active profile carries a model calibrated on the same labels: this one does no better than it.
     expect(report.stdout).toMatch(/live thresholds\s+Certain [\d.]+, Probable [\d.]+: Keep the active profile/);
+    // The review band's load against the review budget (20 by default), on a line of its own.
+    expect(report.stdout).toMatch(
+      /\nreview load\s+[\d.,]+ candidate pairs per 1,000 records \((over the )?budget 20\b/,
+    );
     expect((await runCli([...db, ...common, '--with-thresholds'])).code).toBe(2);
     // --review-budget: the live thresholds' review band within it (none at 0), its figure in the report.
     const noReviews = JSON.parse((await runCli([...db, ...common, '--review-budget', '0', '--json'])).stdout) as {
