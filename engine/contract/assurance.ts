@@ -28,7 +28,8 @@ export const MIN_SMOOTHING = 1e-4;
 export const MAX_ERROR_EXAMPLES = 100;
 
 /**
- * Review pairs per 1,000 records the suggested thresholds allow by default: two thirds of the 30 review cases per
+ * Review pairs per 1,000 records the estimate's suggested thresholds and a calibration's live thresholds (with u from
+ * random pairs) allow by default: two thirds of the 30 review cases per
  * 1,000 records a team can work through (issue 12), because a bulk load scores pairs against the name counts of
  * its moment, not the final ones the estimate sees, and opens somewhat more cases than the estimate counts
  * (FEBRL 3 on names and dates: 160 cases where the estimate counted at most 150 pairs).

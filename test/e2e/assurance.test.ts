@@ -406,6 +406,8 @@ describe('the Match assurance page', () => {
     // The specification's way: u from the labelled non-matches, the prior as given; then only the held-out ones are
     // unseen.
     await page.getByRole('radio', { name: /Your labelled non-matches/ }).check();
+    // Nothing of the registry is read then, so there are no candidate pairs to keep a review budget against.
+    expect(await page.getByLabel('Review budget per 1,000 records').isDisabled()).toBe(true);
     await page.getByRole('button', { name: /^Calibrate on 400 pairs/ }).click();
     await page.getByTestId('cal-u-source').waitFor({ state: 'detached', timeout: 60_000 });
     await page.getByText(/^Not shown: 60 held-out non-matches; about [\d,]+ would$/).waitFor();

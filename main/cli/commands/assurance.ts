@@ -165,6 +165,16 @@ function reviewLoadLine(load: NonNullable<LiveThresholds['reviewLoad']>): string
   })`;
 }
 
+/** --review-budget: only with u from random pairs, which count the registry's candidates the budget is read against. */
+function reviewBudget(cli: CliContext): number | undefined {
+  const budget = optionalNumber(cli, 'review-budget');
+  if (budget !== undefined && uSource(cli) === 'labels')
+    throw usage(
+      '--review-budget needs u from random pairs: with --u-from labels nothing of the registry is read, so there are no candidate pairs to count (profile apply --preview counts the review cases instead)',
+    );
+  return budget;
+}
+
 /** --u-from: random pairs of the registry unless the specification's way (the labelled non-matches) is asked. */
 function uSource(cli: CliContext): USource {
   const raw = cli.string('u-from') ?? 'random-pairs';
@@ -190,7 +200,7 @@ export async function calibrateCommand(cli: CliContext): Promise<number> {
     validationFraction: numberOption(cli, 'validation-fraction'),
     targetPrecision: numberOption(cli, 'target-precision'),
     uFrom: uSource(cli),
-    reviewBudget: optionalNumber(cli, 'review-budget'),
+    reviewBudget: reviewBudget(cli),
   });
   const live = report.liveThresholds ?? null;
   if (withThresholds && live === null) {

@@ -76,7 +76,11 @@ export function CalibrationPanel({
     smoothing: check(smoothing, (n) => n >= MIN_SMOOTHING && n <= 1000, `From ${String(MIN_SMOOTHING)} to 1000`),
     validation: check(validation, (n) => n > 0 && n < 1, 'A fraction strictly between 0 and 1'),
     target: check(target, (n) => n >= 0 && n <= 1, 'From 0 to 1'),
-    reviewBudget: check(reviewBudget, (n) => n >= 0 && n <= 100_000, 'From 0 to 100,000 pairs per 1,000 records'),
+    // Only u from random pairs reads the registry's candidates the budget is counted against.
+    reviewBudget:
+      uFrom === 'labels'
+        ? undefined
+        : check(reviewBudget, (n) => n >= 0 && n <= 100_000, 'From 0 to 100,000 pairs per 1,000 records'),
   };
   const invalid = Object.values(errors).some((e) => e !== undefined);
   const labelsReady = preview.pairs.length > 0 && preview.issues.length === 0;
@@ -94,7 +98,7 @@ export function CalibrationPanel({
     validationFraction: Number(validation),
     targetPrecision: Number(target),
     uFrom,
-    reviewBudget: Number(reviewBudget),
+    ...(uFrom === 'labels' ? {} : { reviewBudget: Number(reviewBudget) }),
   });
 
   return (

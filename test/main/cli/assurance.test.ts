@@ -202,6 +202,9 @@ describe('assurance commands on a synthetic sandbox', () => {
     const badBudget = await runCli([...db, ...common, '--review-budget', 'many']);
     expect(badBudget.code).toBe(2);
     expect(badBudget.stderr).toMatch(/--review-budget must be a number/);
+    const withLabels = await runCli([...db, ...common, '--u-from', 'labels', '--review-budget', '10']);
+    expect(withLabels.code).toBe(2);
+    expect(withLabels.stderr).toMatch(/--review-budget needs u from random pairs/);
   });
 
   it('names TSV lines in errors, exits non-zero, and rejects bad options as usage errors', async () => {
