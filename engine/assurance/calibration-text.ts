@@ -6,6 +6,7 @@ import { FALLBACK_PRECISION_FLOOR, type LiveThresholds, type ReviewLoad } from '
 import type { ProfileComparison } from './profile-comparison.ts';
 import type { RegistryU } from './registry-u.ts';
 import { countText, rateText } from '../contract/count-text.ts';
+import { reviewLoadState } from '../contract/review-load.ts';
 
 function share(value: number | null): string {
   return value === null ? 'undefined' : value.toFixed(4);
@@ -126,11 +127,11 @@ function probableText(live: LiveThresholds): string {
 export function reviewLoadText(load: ReviewLoad): string {
   const budget = `the review budget of ${String(load.budgetPerThousandRecords)} per 1,000`;
   const holds = `about ${rateText(load.pairsPerThousandRecords)} of the registry's candidate pairs per 1,000 records go to review`;
-  if (load.pairsPerThousandRecords > load.budgetPerThousandRecords)
-    return `Even so ${holds}, over ${budget}: the pairs the name-evidence and twin limits hold at or above Certain go to review at any Probable. `;
-  return load.budgetRaisedProbable
-    ? `With it ${holds}, within ${budget}; without the budget the band would hold about ${rateText(load.unbudgetedPairsPerThousandRecords)} per 1,000, and the pairs between are neither linked nor reviewed (ask a larger review budget if your team can work through more). `
-    : `With it ${holds}, within ${budget}. `;
+  return {
+    over: `Even so ${holds}, over ${budget}: the pairs the name-evidence and twin limits hold at or above Certain go to review at any Probable. `,
+    stopped: `With it ${holds}, within ${budget}; without the budget the band would hold about ${rateText(load.unbudgetedPairsPerThousandRecords)} per 1,000, and the pairs between are neither linked nor reviewed (ask a larger review budget if your team can work through more). `,
+    within: `With it ${holds}, within ${budget}. `,
+  }[reviewLoadState(load)];
 }
 
 /** What the report says of u from random pairs (registry-u.ts): what was read, and the prior set from it. */

@@ -261,27 +261,21 @@ export function liveThresholds(
   // pairs at or above Certain go to review at any Probable, so the pieces start below Certain.
   const above = countsAtThreshold(examples, certain);
   const bandTop = cutAt(prior, { score: certain, below: null, tp: above.tp, fp: above.fp }, positives, negatives);
-  // The band's expected live pairs down to a cut: the held pairs at or above Certain, and every pair in [cut, Certain).
-  let heldTp = 0;
-  let heldFp = 0;
-  for (const e of examples)
-    if (e.held === true && e.score >= certain) {
-      if (e.isMatch) heldTp++;
-      else heldFp++;
-    }
+  // The band's expected live pairs down to a cut: every pair at or above it but those Certain links (so the held
+  // pairs at or above Certain too).
+  const linked = countsAtThreshold(linkable, certain);
   const load = (cut: Cut): number =>
     budget === undefined
       ? 0
       : (1000 / budget.records) *
         budget.candidatePairs *
-        (prior * ((cut.tp - bandTop.tp + heldTp) / positives) +
-          (1 - prior) * ((cut.fp - bandTop.fp + heldFp) / negatives));
+        (prior * ((cut.tp - linked.tp) / positives) + (1 - prior) * ((cut.fp - linked.fp) / negatives));
   const allowed = budget?.perThousandRecords ?? Number.POSITIVE_INFINITY;
   let probableCut = bandTop;
   let unbudgeted: Cut | undefined;
   for (const cut of cutsOf(examples, prior, positives, negatives)) {
-    if (cut.score >= (unbudgeted ?? probableCut).score) continue;
     const from = unbudgeted ?? probableCut;
+    if (cut.score >= from.score) continue;
     const tp = cut.tp - from.tp;
     const fp = cut.fp - from.fp;
     if ((precisionBound(prior, tp, positives, fp, negatives) ?? 0) >= 0.5) {

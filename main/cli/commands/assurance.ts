@@ -25,6 +25,7 @@ import {
   type USource,
 } from '../../../engine/contract/assurance.ts';
 import { rateText } from '../../../engine/contract/count-text.ts';
+import { reviewLoadState } from '../../../engine/contract/review-load.ts';
 
 function readLabels(cli: CliContext): { pairs: LabelPair[]; rowNumbers: number[] } {
   const file = cli.required('labels');
@@ -156,13 +157,12 @@ export async function evaluateCommand(cli: CliContext): Promise<number> {
 /** The live thresholds' review band against the review budget, in one line. */
 function reviewLoadLine(load: NonNullable<LiveThresholds['reviewLoad']>): string {
   const budget = `budget ${String(load.budgetPerThousandRecords)}`;
-  return `${rateText(load.pairsPerThousandRecords)} candidate pairs per 1,000 records (${
-    load.pairsPerThousandRecords > load.budgetPerThousandRecords
-      ? `over the ${budget}: pairs the limits hold at or above Certain`
-      : load.budgetRaisedProbable
-        ? `${budget}; ${rateText(load.unbudgetedPairsPerThousandRecords)} without it`
-        : budget
-  })`;
+  const against = {
+    over: `over the ${budget}: pairs the limits hold at or above Certain`,
+    stopped: `${budget}; ${rateText(load.unbudgetedPairsPerThousandRecords)} without it`,
+    within: budget,
+  }[reviewLoadState(load)];
+  return `${rateText(load.pairsPerThousandRecords)} candidate pairs per 1,000 records (${against})`;
 }
 
 /** --review-budget: only with u from random pairs, which count the registry's candidates the budget is read against. */

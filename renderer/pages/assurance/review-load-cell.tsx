@@ -1,10 +1,16 @@
 /** The calibrated model's review band against the review budget: how many candidate pairs it sends to review. */
 import { Text } from '@mantine/core';
 import { rateText } from '../../../engine/contract/count-text.ts';
+import { reviewLoadState } from '../../../engine/contract/review-load.ts';
 import type { LiveThresholds } from '../../../engine/contract/assurance.ts';
 
 export function ReviewLoadCell({ load }: { readonly load: NonNullable<LiveThresholds['reviewLoad']> }) {
-  const over = load.pairsPerThousandRecords > load.budgetPerThousandRecords;
+  const budget = String(load.budgetPerThousandRecords);
+  const note = {
+    over: `Over the budget of ${budget}: pairs the twin and name-evidence limits hold always go to review`,
+    stopped: `Candidate pairs in the review band, kept within the budget of ${budget}: about ${rateText(load.unbudgetedPairsPerThousandRecords)} without it`,
+    within: `Candidate pairs in the review band, within the budget of ${budget}`,
+  }[reviewLoadState(load)];
   return (
     <div>
       <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
@@ -14,11 +20,7 @@ export function ReviewLoadCell({ load }: { readonly load: NonNullable<LiveThresh
         {rateText(load.pairsPerThousandRecords)} per 1,000 records
       </Text>
       <Text size="xs" c="dimmed">
-        {over
-          ? `Over the budget of ${String(load.budgetPerThousandRecords)}: pairs the twin and name-evidence limits hold always go to review`
-          : load.budgetRaisedProbable
-            ? `Candidate pairs in the review band, kept within the budget of ${String(load.budgetPerThousandRecords)}: about ${rateText(load.unbudgetedPairsPerThousandRecords)} without it`
-            : `Candidate pairs in the review band, within the budget of ${String(load.budgetPerThousandRecords)}`}
+        {note}
       </Text>
     </div>
   );
