@@ -256,25 +256,32 @@ function expectMeasured(
   expect(point.precision).toBeCloseTo((0.2 * tpr) / (0.2 * tpr + 0.8 * fpr), 12);
 }
 
+/**
+ * A synthetic sandbox of `people` (seeded), `labels` labelled pairs sampled from it (seed 3), and a calibration of them
+ * at prior 0.2, smoothing 1 and validation fraction 0.3: the split the tests evaluate again (splitByClass at 0.3).
+ */
+async function calibrateOnSandbox(
+  sandbox: { readonly people: number; readonly seed: number; readonly labels: number },
+  request: { readonly datasetId: string; readonly modelVersion: string; readonly targetPrecision: number },
+) {
+  const engine = LocalEngine.open({ dbPath: join(tempDir(), 's.db') });
+  const ctx = { tenantId: 'demo', actor: 'test' };
+  await engine.call('sandbox/create', { syntheticPeople: sandbox.people, seed: sandbox.seed }, ctx);
+  const { pairs } = await engine.call('labels/sample', { maxPairs: sandbox.labels, seed: 3 }, ctx);
+  const { model, report } = await engine.call(
+    'matching/calibrate',
+    { ...request, pairs, priorMatchProbability: 0.2, smoothing: 1, validationFraction: 0.3 },
+    ctx,
+  );
+  return { engine, ctx, pairs, model, report };
+}
+
 describe('calibration scores held-out pairs as live matching will', () => {
   it('gives the held-out figures that evaluation measures on the same pairs once the model is applied (term-frequency adjustment included)', async () => {
-    const engine = LocalEngine.open({ dbPath: join(tempDir(), 's.db') });
-    const ctx = { tenantId: 'demo', actor: 'test' };
     // 1,300 records: enough (MIN_TERM_RECORDS) for the live scorer to adjust agreeing names by their frequency.
-    await engine.call('sandbox/create', { syntheticPeople: 600, seed: 5 }, ctx);
-    const { pairs } = await engine.call('labels/sample', { maxPairs: 2000, seed: 3 }, ctx);
-    const { model, report } = await engine.call(
-      'matching/calibrate',
-      {
-        datasetId: 'tf',
-        modelVersion: 'fs-tf-1',
-        pairs,
-        priorMatchProbability: 0.2,
-        smoothing: 1,
-        validationFraction: 0.3,
-        targetPrecision: 0.99,
-      },
-      ctx,
+    const { engine, ctx, pairs, model, report } = await calibrateOnSandbox(
+      { people: 600, seed: 5, labels: 2000 },
+      { datasetId: 'tf', modelVersion: 'fs-tf-1', targetPrecision: 0.99 },
     );
     // The active profile on the same held-out pairs, as evaluation measures it before the model is applied: the
     // report's comparison counts what live matching under the profile would link at its Certain and Probable.
@@ -318,22 +325,9 @@ describe('calibration scores held-out pairs as live matching will', () => {
   it('gives the live points that evaluation measures once the model is applied with its live thresholds, held pairs included', async () => {
     // Here some held-out true pairs are held by the scorer's limits (a possible twin, names alone) at a score above
     // the model's own Probable: live matching sends them to review, and the report's recall with reviews counts them.
-    const engine = LocalEngine.open({ dbPath: join(tempDir(), 's.db') });
-    const ctx = { tenantId: 'demo', actor: 'test' };
-    await engine.call('sandbox/create', { syntheticPeople: 1500, seed: 7 }, ctx);
-    const { pairs } = await engine.call('labels/sample', { maxPairs: 4000, seed: 3 }, ctx);
-    const { model, report } = await engine.call(
-      'matching/calibrate',
-      {
-        datasetId: 'held',
-        modelVersion: 'fs-held-1',
-        pairs,
-        priorMatchProbability: 0.2,
-        smoothing: 1,
-        validationFraction: 0.3,
-        targetPrecision: 0.95,
-      },
-      ctx,
+    const { engine, ctx, pairs, model, report } = await calibrateOnSandbox(
+      { people: 1500, seed: 7, labels: 4000 },
+      { datasetId: 'held', modelVersion: 'fs-held-1', targetPrecision: 0.95 },
     );
     const live = report.liveThresholds;
     if (live == null) throw new Error('no live thresholds');

@@ -1,10 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_PRECISION_FLOOR, liveThresholds } from '../../../engine/assurance/live-thresholds.ts';
+import {
+  FALLBACK_PRECISION_FLOOR,
+  liveThresholds,
+  type LiveThresholds,
+} from '../../../engine/assurance/live-thresholds.ts';
 import { liveThresholdsText } from '../../../engine/assurance/calibration-text.ts';
 import { heldOutExamples as examples } from '../../helpers/held-out-examples.ts';
 
 /** Labels split at 0.3, no training non-match pooled (u from the labels). */
 const heldOutOnly = { validationFraction: 0.3, nonMatchesFromTraining: 0 };
+
+/**
+ * Live thresholds at concentrated common names' share (true pairs 1.3% of the candidates) and a target of 0.99, which
+ * no cut of these rows shows: Certain falls back to the highest held-out score, above 0.99.
+ */
+function fallbackAtHighestScore(rows: readonly (readonly [number, number, number])[]): LiveThresholds {
+  const live = liveThresholds(examples(rows), 0.013, 0.99);
+  if (live === null) throw new Error('both classes');
+  expect(live.certainFrom).toBe('highest-score');
+  expect(live.Certain).toBeGreaterThan(0.99);
+  return live;
+}
 
 describe('live thresholds from held-out labels', () => {
   // 3,000 matches and 3,000 non-matches, drawn half and half; live, one candidate pair in ten is a true pair.
@@ -105,10 +121,7 @@ describe('live thresholds from held-out labels', () => {
       [0.4, 100, 0],
       [0.01, 10, 2600],
     ] as const;
-    const live = liveThresholds(examples(rows), 0.013, 0.99);
-    if (live === null) throw new Error('both classes');
-    expect(live.certainFrom).toBe('highest-score');
-    expect(live.Certain).toBeGreaterThan(0.99);
+    const live = fallbackAtHighestScore(rows);
     // Not at Certain (no review band: every pair below it unlinked and unreviewed), but down to 0.6: the piece
     // [0.6, 0.9) holds 100 true pairs and no non-match. Not below: the next piece, once large enough to show 0.5, holds
     // 140 true pairs and 10 non-matches ([0.4, 0.6)), at a live share of 1.3% more often two people than one, and the
@@ -140,10 +153,7 @@ describe('live thresholds from held-out labels', () => {
       [0.9, 240, 0],
       [0.01, 10, 2600],
     ] as const;
-    const live = liveThresholds(examples(rows), 0.013, 0.99);
-    if (live === null) throw new Error('both classes');
-    expect(live.certainFrom).toBe('highest-score');
-    expect(live.Certain).toBeGreaterThan(0.99);
+    const live = fallbackAtHighestScore(rows);
     expect(live.Probable).toBeLessThanOrEqual(0.9);
     expect(live.Probable).toBeGreaterThan(0.01);
     expect(live.atProbable.recall).toBeCloseTo(301 / 311, 12);
