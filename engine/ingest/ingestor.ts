@@ -71,6 +71,7 @@ import { doubtOf, judgeIdentity } from './identity-judgement.ts';
 import { openLinkCase } from './link-case.ts';
 import { opensReviewCase } from './review-gate.ts';
 import { fitsIdentitiesApart, identitiesApartOutcome } from './identities-apart.ts';
+import { recordsAfterLoad, type LoadSize } from './load-size.ts';
 
 export const MAX_REVIEW_CASES_PER_RECORD = 3;
 
@@ -129,6 +130,8 @@ export class Ingestor {
     settings: Settings,
     /** The job this ingestion runs in (a reconciliation's import), named on the review cases it opens. */
     private readonly jobId: string | null = null,
+    /** What the caller knows of the load's size: its pairs are judged at the size it brings the registry to. */
+    load: LoadSize = {},
   ) {
     requireTenant(store, tenantId);
     this.profile = activeProfile(store, tenantId);
@@ -142,7 +145,9 @@ export class Ingestor {
     this.ring = keyRingFor(this.profile.profile.Blocking, settings, tenantId);
     this.preparer = new RecordPreparer({ source, blocking: this.profile.profile.Blocking, ring: this.ring });
     this.trustOrder = this.profile.profile.SourceTrust.map((s) => s.SourceSystem);
-    this.scorer = createScorer(this.profile.profile, storedTermFrequencies(store, tenantId));
+    this.scorer = createScorer(this.profile.profile, storedTermFrequencies(store, tenantId), {
+      registryRecordsAtLeast: recordsAfterLoad(store, tenantId, this.sourceSystem, load),
+    });
     this.cache = this.newCache();
     this.tally = new MatchingTally(this.profile.profile.Blocking.Rules.map((r) => r.Name));
   }

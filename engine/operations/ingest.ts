@@ -9,16 +9,23 @@ import { ndjsonLines, type NdjsonSource } from '../ingest/ndjson-lines.ts';
 import type { EngineEnv } from '../env.ts';
 import { recordHealthSample } from '../store/health.ts';
 import { FieldCompleteness } from '../ingest/field-completeness.ts';
+import { linesOfText, type LoadSize } from '../ingest/load-size.ts';
 
-/** Ingests NDJSON from any source (a file's bytes, a request body, text) through the one line reader. */
+/**
+ * Ingests NDJSON from any source (a file's bytes, a request body, text) through the one line reader. Its pairs are
+ * judged at the size the load brings the registry to (ingest/load-size.ts): text's lines are counted here, a stream's
+ * come from the caller (`load.lines`, the CLI counts its file's), who may also know the size the registry will reach.
+ */
 export const ingestStream = inCallTenant(async function ingestStream(
   env: EngineEnv,
   ctx: CallContext,
   sourceSystem: string,
   input: NdjsonSource,
   onProgress?: (report: IngestReport) => void,
+  load: LoadSize = {},
 ): Promise<IngestReport> {
-  const ingestor = new Ingestor(env.store, ctx.tenantId, sourceSystem, env.settings());
+  const lines = typeof input === 'string' ? linesOfText(input) : load.lines;
+  const ingestor = new Ingestor(env.store, ctx.tenantId, sourceSystem, env.settings(), null, { ...load, lines });
   const started = performance.now();
   const present = new FieldCompleteness();
   const report = await ingestLines(env.store, ingestor, ndjsonLines(input), onProgress, (fields) => {

@@ -141,7 +141,8 @@ export async function createSandbox(
       SYNTHETIC_SOURCES.map((s) => [
         s.sourceSystem,
         {
-          ingestor: new Ingestor(env.store, ctx.tenantId, s.sourceSystem, settings),
+          // The sources are one load: each judges its pairs at the size the whole population brings the registry to.
+          ingestor: new Ingestor(env.store, ctx.tenantId, s.sourceSystem, settings, null, { expectedRecords: records }),
           present: new FieldCompleteness(),
           durationMs: 0,
         },

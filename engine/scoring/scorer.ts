@@ -399,11 +399,25 @@ export function outcomeDetails(
   };
 }
 
+/** What a scorer is told beyond its profile and counts. */
+export interface ScorerOptions {
+  /**
+   * The registry's size, in records, that a pair is judged at least at (sizedPrior): the size a load brings the
+   * registry to (ingest/load-size.ts), so a load's first records are linked as its last are, not under the higher
+   * prior of the registry they arrive in while it is still small. Absent: the registry's size as counted.
+   */
+  readonly registryRecordsAtLeast?: number;
+}
+
 /**
  * `frequencies`: the tenant's name counts (store/term-frequency.ts). With them, a Fellegi-Sunter score adjusts
  * exact name agreement by the value's frequency; without them (a profile checked outside a tenant) it does not.
  */
-export function createScorer(profile: MatchingProfile, frequencies?: TermFrequencyReader): Scorer {
+export function createScorer(
+  profile: MatchingProfile,
+  frequencies?: TermFrequencyReader,
+  options: ScorerOptions = {},
+): Scorer {
   const comparators = profile.Comparators;
   const sets: NameSets = {
     // The validator has checked that every name is a supported comparator.
@@ -421,8 +435,10 @@ export function createScorer(profile: MatchingProfile, frequencies?: TermFrequen
   const shared = newScratch();
 
   // The prior lowered for a registry larger than the model's (fellegi-sunter.ts registryPrior), noted in the scratch.
+  const atLeast = options.registryRecordsAtLeast ?? 0;
   const sizedPrior = (a: PreparedRecord, b: PreparedRecord, scratch: FieldScratch): number => {
-    scratch.priorAdjustment = compiled === null ? 0 : priorAdjustment(compiled, registryRecords(a, b));
+    scratch.priorAdjustment =
+      compiled === null ? 0 : priorAdjustment(compiled, Math.max(atLeast, registryRecords(a, b)));
     return scratch.priorAdjustment;
   };
 

@@ -311,6 +311,15 @@ export function insertReceipt(
   );
 }
 
+/** The records one source has stored (UNIQUE (tenant_id, source_system, local_id) answers it from its index). */
+export function countRecordsOfSource(store: Store, tenantId: string, sourceSystem: string): number {
+  return (
+    store
+      .statement('SELECT COUNT(*) AS n FROM source_record WHERE tenant_id = ? AND source_system = ?')
+      .get(tenantId, sourceSystem) as { n: number }
+  ).n;
+}
+
 export function countRecords(store: Store, tenantId: string): number {
   return (store.statement('SELECT COUNT(*) AS n FROM source_record WHERE tenant_id = ?').get(tenantId) as { n: number })
     .n;

@@ -153,6 +153,15 @@ export function termCountsOf(
   };
 }
 
+/**
+ * The registry's size as the scorer reads it from the counts (scorer.ts registryRecords): the most records carrying a
+ * family or a given name.
+ */
+export function countedRecords(store: Store, tenantId: string): number {
+  const totals = fieldTotals(store, tenantId);
+  return Math.max(totals.get('familyName')?.total ?? 0, totals.get('givenName')?.total ?? 0);
+}
+
 /** A value's answer: its count beside its field's totals (zero when the field has none yet). */
 function termCount(count: number, totals: { total: number; sumSquares: number } | undefined): TermCount {
   return { count, total: totals?.total ?? 0, sumSquares: totals?.sumSquares ?? 0 };

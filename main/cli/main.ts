@@ -33,6 +33,7 @@ Usage: mpi-console <command> [options]   (global: --db FILE or --database URL, -
 
   sandbox init [--synthetic N] [--seed S]      create a sandbox tenant (and load N synthetic people)
   ingest --source SYSTEM --ndjson FILE         ingest R4 Patients (FHIR NDJSON), report rejected lines
+         [--expected-records N]              (N: the records the registry will hold once this load and those after it are in)
   compare --comparator NAME A B                similarity of two strings under one comparator
   explain --left SYSTEM/ID --right SYSTEM/ID   field evidence, bands and score for two source records
   identities [--limit N --offset K]            TSV: source system, local identifier, enterprise ID (every record)
@@ -144,6 +145,7 @@ const OPTIONS = {
   'max-iterations': { type: 'string' },
   'target-recall': { type: 'string' },
   'review-budget': { type: 'string' },
+  'expected-records': { type: 'string' },
   'with-thresholds': { type: 'boolean' },
   'ground-truth': { type: 'boolean' },
   profile: { type: 'string' },

@@ -2,7 +2,8 @@
  * The ingestion bench in child processes, so peak RSS belongs to the run measured:
  *   generate DIR N  writes N synthetic records as NDJSON files, one per source, and their ground truth
  *                   (truth.tsv: source, local ID, person) for the scale bench's label sample;
- *   ingest DIR      streams those files through the `mpi-console ingest` path (source by source), then
+ *   ingest DIR      streams those files through the `mpi-console ingest` path (source by source, each told the
+ *                   records the whole load brings the registry to, as `--expected-records` tells it), then
  *                   inserts the same rows with one raw prepared statement into a fresh database (the ceiling).
  *                   It reports the cost per record of the first and the last tenth of the records too, so
  *                   the scale bench can say whether matching gets dearer as the registry grows.
@@ -66,9 +67,17 @@ if (mode === 'generate') {
   for (const file of files) {
     const before = records;
     const report = await withTenant('bench', () =>
-      ingestStream(engine.env, ctx, file.replace(/\.ndjson$/, ''), createReadStream(join(dir, file)), (progress) => {
-        marks.push([before + progress.created, performance.now()]);
-      }),
+      ingestStream(
+        engine.env,
+        ctx,
+        file.replace(/\.ndjson$/, ''),
+        createReadStream(join(dir, file)),
+        (progress) => {
+          marks.push([before + progress.created, performance.now()]);
+        },
+        // A new registry loaded from its sources' files, as `mpi-console ingest --expected-records` loads one.
+        { expectedRecords: total },
+      ),
     );
     records += report.created;
     autoLinked += report.autoLinked;

@@ -1,7 +1,8 @@
 import { createReadStream, statSync } from 'node:fs';
-import type { CliContext } from '../context.ts';
+import { usage, type CliContext } from '../context.ts';
 import { checkInputFile } from '../files.ts';
-import { ingestStream } from '../../../engine/index.ts';
+import { ingestStream, linesOfBytes } from '../../../engine/index.ts';
+import { optionalNumber } from '../number-options.ts';
 import { keyValues, json, table } from '../format.ts';
 import { reviewRateText } from '../../../engine/contract/ingest.ts';
 import { paceText, TerminalProgress } from '../progress.ts';
@@ -11,26 +12,39 @@ import { paceText, TerminalProgress } from '../progress.ts';
  * a warning (a field ignored for matching) are listed by line and field and do not change the exit code. On a
  * terminal the lines read so far, the share of the file, the pace and the time left are shown as it goes (a million
  * lines take a quarter of an hour or more). Interrupted, the chunks written stay written and the chunk being written
- * is rolled back: the same command again takes the lines already ingested as replays and goes on.
+ * is rolled back: the same command again takes the lines already ingested as replays and goes on. The file's pairs are
+ * judged at the size it brings the registry to, or at --expected-records when the analyst loads several sources'
+ * files into a new registry (engine/ingest/load-size.ts).
  */
 export async function ingest(cli: CliContext): Promise<number> {
   const source = cli.required('source');
   const file = cli.required('ndjson');
   checkInputFile(file, '--ndjson file');
   const bytes = statSync(file).size;
+  const expectedRecords = expectedRecordsOption(cli);
+  // The file's lines, read once before it is ingested (about a second a gigabyte): its pairs are judged at the size it
+  // brings the registry to (engine/ingest/load-size.ts).
+  const lines = await linesOfBytes(createReadStream(file));
   const stream = createReadStream(file);
   const line = new TerminalProgress();
   const started = performance.now();
-  const report = await ingestStream(cli.engine.env, cli.call, source, stream, (sofar) => {
-    line.show(
-      `Ingesting from ${source}: ${paceText({
-        done: sofar.lines,
-        unit: 'lines',
-        share: bytes > 0 ? { of: 'the file', value: Math.min(1, stream.bytesRead / bytes) } : null,
-        elapsedMs: performance.now() - started,
-      })}`,
-    );
-  }).finally(() => {
+  const report = await ingestStream(
+    cli.engine.env,
+    cli.call,
+    source,
+    stream,
+    (sofar) => {
+      line.show(
+        `Ingesting from ${source}: ${paceText({
+          done: sofar.lines,
+          unit: 'lines',
+          share: bytes > 0 ? { of: 'the file', value: Math.min(1, stream.bytesRead / bytes) } : null,
+          elapsedMs: performance.now() - started,
+        })}`,
+      );
+    },
+    { lines, expectedRecords },
+  ).finally(() => {
     line.end();
   });
   const warnings = report.warnings ?? [];
@@ -87,4 +101,12 @@ export async function ingest(cli: CliContext): Promise<number> {
     }
   }
   return report.rejected.length > 0 ? 1 : 0;
+}
+
+/** --expected-records: a whole number of records, 1 or more. */
+function expectedRecordsOption(cli: CliContext): number | undefined {
+  const records = optionalNumber(cli, 'expected-records');
+  if (records !== undefined && (!Number.isSafeInteger(records) || records < 1))
+    throw usage('--expected-records must be a whole number of records, 1 or more');
+  return records;
 }
