@@ -38,6 +38,9 @@ describe('synthetic population quality with the default model', () => {
     // 2026-12-04: same-sex given names that differ in their first sound (Emma and Gemma) are held as possible twins
     // (comparators/first-sound.ts), and the generator puts one typo in ten on a first letter (Kristine and Ristine):
     // R 0.9709 F1 0.9852 (was 0.9751, 0.9874), 306 review cases (was 265), precision unchanged.
+    // 2026-12-07: the sandbox's load is judged at the 22,053 records it brings the registry to from its first record
+    // (engine/ingest/load-size.ts), not at the size it had grown to: R 0.9703 F1 0.9849, 309 review cases (were 0.9707,
+    // 0.9851 and 307 just before), precision unchanged.
     expect(q.autoLinks.recall).toBeGreaterThanOrEqual(0.97);
     expect(q.autoLinks.f1).toBeGreaterThanOrEqual(0.985);
     expect((1000 * q.reviewCases) / q.records).toBeLessThanOrEqual(30);
