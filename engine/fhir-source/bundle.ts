@@ -24,6 +24,11 @@ export interface SearchPage {
   readonly next: string | null;
   /** Entries without a resource: their paths. */
   readonly empty: readonly string[];
+  /**
+   * The matches the search holds (`Bundle.total`), when the server says: a whole number, else null. A hint only
+   * (the import judges its pairs at the size it brings the registry to), never a bound on what is read.
+   */
+  readonly total: number | null;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -84,5 +89,6 @@ export function readSearchPage(body: string, pageSize: number = Number.MAX_SAFE_
       false,
     );
   }
-  return { entries, passedOver, next: typeof nextUrl === 'string' ? nextUrl : null, empty };
+  const total = Number.isSafeInteger(parsed.total) && (parsed.total as number) >= 0 ? (parsed.total as number) : null;
+  return { entries, passedOver, next: typeof nextUrl === 'string' ? nextUrl : null, empty, total };
 }

@@ -111,7 +111,8 @@ function describesAnother(before: MatchFields, after: MatchFields): boolean {
 
 export class Ingestor {
   readonly profile: StoredProfile;
-  readonly scorer: Scorer;
+  /** The scorer of the load (judgeLoad replaces it). */
+  private loadScorer: Scorer;
   /** What matching met, for the ingest's health figures. */
   readonly tally: MatchingTally;
   readonly sourceSystem: string;
@@ -145,11 +146,29 @@ export class Ingestor {
     this.ring = keyRingFor(this.profile.profile.Blocking, settings, tenantId);
     this.preparer = new RecordPreparer({ source, blocking: this.profile.profile.Blocking, ring: this.ring });
     this.trustOrder = this.profile.profile.SourceTrust.map((s) => s.SourceSystem);
-    this.scorer = createScorer(this.profile.profile, storedTermFrequencies(store, tenantId), {
-      registryRecordsAtLeast: recordsAfterLoad(store, tenantId, this.sourceSystem, load),
-    });
+    this.loadScorer = this.scorerFor(load);
     this.cache = this.newCache();
     this.tally = new MatchingTally(this.profile.profile.Blocking.Rules.map((r) => r.Name));
+  }
+
+  get scorer(): Scorer {
+    return this.loadScorer;
+  }
+
+  /** The tenant's scorer, judging pairs at the size the load brings the registry to (ingest/load-size.ts). */
+  private scorerFor(load: LoadSize): Scorer {
+    return createScorer(this.profile.profile, storedTermFrequencies(this.store, this.tenantId), {
+      registryRecordsAtLeast: recordsAfterLoad(this.store, this.tenantId, this.sourceSystem, load),
+    });
+  }
+
+  /**
+   * Judges the rest of the load at the size it brings the registry to, learnt once it has started (an import's first
+   * page says how many Patients its search holds). Prepared records are forgotten with the scorer that prepared them.
+   */
+  judgeLoad(load: LoadSize): void {
+    this.loadScorer = this.scorerFor(load);
+    this.cache = this.newCache();
   }
 
   /** Forgets prepared records: after a rollback, record IDs can be reused by different rows. */

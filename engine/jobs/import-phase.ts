@@ -19,6 +19,9 @@
  * as a warning with its path. After a full import (no changedSince) the source's records the search did not
  * return are counted as warnings; nothing is unlinked.
  *
+ * The import's pairs are judged at the size it brings the registry to (ingest/load-size.ts) when the first page this
+ * run reads says how many Patients the search holds (Bundle.total); without it, at the registry's size as counted.
+ *
  * Bounds: at most MaxPages pages (the page count is the durable cursor); each request's deadline, the request rate
  * and the size of a page are the client's (engine/fhir-source/client.ts). A page is read under the runner's
  * signal, so a cancelled job or a stopping worker abandons it at once.
@@ -74,6 +77,8 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
   // The next page is fetched while this one is written (the server works meanwhile); the cursor still moves
   // only when a page commits, so a prefetched page that is never written is simply fetched again on resume.
   let prefetched: { readonly url: string; readonly page: Promise<CheckedPage> } | undefined;
+  // Whether the load's size was read off this run's first page (judgeLoad).
+  let judged = false;
   const fetchPage = (url: string, signal: AbortSignal | undefined): Promise<CheckedPage> => {
     const ready = prefetched?.url === url ? prefetched.page : client.page(url, signal);
     prefetched = undefined;
@@ -104,6 +109,12 @@ export function importPhase(ctx: JobContext, settings: Settings, job: JobRow, op
       const url =
         phase.cursorUrl ?? client.firstPageUrl({ changedSince: job.changedSince, upTo, pageSize: source.PageSize });
       const page = await fetchPage(url, signal);
+      if (!judged && page.total !== null) {
+        // The search's size, as the server gives it (at most what MaxPages pages can hold): the import's pairs are
+        // judged at the size it brings the registry to (ingest/load-size.ts), from its first page.
+        ingestor.judgeLoad({ lines: Math.min(page.total, source.MaxPages * source.PageSize) });
+      }
+      judged = true;
       if (page.nextUrl !== null && pageNumber < source.MaxPages) prefetch(page.nextUrl, signal);
       const prepared = page.entries.map((entry) => ({
         path: entry.path,

@@ -17,65 +17,18 @@ import { ingestStream } from '../../../engine/operations/ingest.ts';
 import { withTenant } from '../../../engine/store/tenant-scope.ts';
 import { linesOfBytes, linesOfText, recordsAfterLoad } from '../../../engine/ingest/load-size.ts';
 import type { MatchingProfile } from '../../../engine/contract/profile.ts';
-
-const HALVORSON = {
-  resourceType: 'Patient',
-  id: 'p1',
-  name: [{ family: 'Halvorson', given: ['Guillermo'] }],
-  gender: 'male',
-  birthDate: '1983-08-27',
-  telecom: [{ system: 'email', value: 'guillermo_halvorson@example.net' }],
-};
-const HYATT = {
-  resourceType: 'Patient',
-  id: 'p2',
-  name: [{ family: 'Hyatt', given: ['Guillermo'] }],
-  gender: 'male',
-  birthDate: '1983-08-27',
-  address: [{ line: ['296 Bernier Island'], city: 'Gloverchester', state: 'RI', postalCode: '71390' }],
-};
+import { countsOfRegistry, namesakes, priorSetFor, strangers } from '../../helpers/load-size.ts';
 
 const REGISTRY_BEFORE = 100;
-const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+const [HALVORSON, HYATT] = namesakes((index) => ({ id: `p${String(index)}` }));
+const others = (count: number): Record<string, unknown>[] => strangers(count, (i) => ({ id: `o${String(i)}` }));
 
-/** A name of letters only, one for each index: aab, aac, … */
-function nameOf(index: number): string {
-  let name = '';
-  for (let rest = index + 26 * 26; rest > 0; rest = Math.floor(rest / 26)) name = (LETTERS[rest % 26] ?? '') + name;
-  return name.charAt(0).toUpperCase() + name.slice(1);
-}
-
-/** People of the load who are nobody else in it: names of their own, birth dates spread over 40 years. */
-function others(count: number): Record<string, unknown>[] {
-  return Array.from({ length: count }, (_, i) => ({
-    resourceType: 'Patient',
-    id: `o${String(i)}`,
-    name: [{ family: `Q${nameOf(i).toLowerCase()}`, given: [`Z${nameOf(i * 7 + 3).toLowerCase()}`] }],
-    gender: i % 2 === 0 ? 'female' : 'male',
-    birthDate: new Date(Date.UTC(1950, 0, 1) + i * 29 * 86_400_000).toISOString().slice(0, 10),
-  }));
-}
-
-/** The test profile's model, its prior set for a registry of REGISTRY_BEFORE records. */
 function profileOfSmallRegistry(): MatchingProfile {
-  const profile = testProfile();
-  const model = profile.MatchingRules.FellegiSunter;
-  if (model === null) throw new Error('the test profile has a model');
-  return {
-    ...profile,
-    MatchingRules: { ...profile.MatchingRules, FellegiSunter: { ...model, priorRecords: REGISTRY_BEFORE } },
-  };
+  return priorSetFor(testProfile(), REGISTRY_BEFORE);
 }
 
-/** A registry of REGISTRY_BEFORE records, as its name counts say (each field's values as common as one another). */
 function registryOf100(engine: LocalEngine, tenantId: string): void {
-  const { store } = engine.env;
-  store.write(() => {
-    for (const field of ['familyName', 'givenName'])
-      store
-        .statement('INSERT INTO term_frequency_total (tenant_id, field, total, sum_squares) VALUES (?, ?, ?, ?)')
-        .run(tenantId, field, REGISTRY_BEFORE, REGISTRY_BEFORE);
-  });
+  countsOfRegistry(engine, tenantId, REGISTRY_BEFORE);
 }
 
 async function pairOutcome(engine: LocalEngine, tenantId: string) {

@@ -9,25 +9,22 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, type IngestReport } from '../../helpers/cli.ts';
 import { tempDir } from '../../helpers/temp.ts';
+import { namesakes } from '../../helpers/load-size.ts';
 
 const SOURCE = 'st-marys-hospital';
 const MRN = `urn:mpi-demo:${SOURCE}:mrn`;
 
-const namesake = (mrn: string, family: string): Record<string, unknown> => ({
-  resourceType: 'Patient',
-  id: mrn,
-  identifier: [{ system: MRN, value: mrn }],
-  name: [{ family, given: ['Guillermo'] }],
-  gender: 'male',
-  birthDate: '1983-08-27',
-});
+const PAIR = namesakes((index) => ({
+  id: `X${String(index)}`,
+  identifier: [{ system: MRN, value: `X${String(index)}` }],
+}));
 
 async function ingestPair(expected: readonly string[]): Promise<{ report: IngestReport; identities: number }> {
   const dir = tempDir();
   const args = ['--db', join(dir, 'registry.db'), '--tenant', 't'];
   expect((await runCli([...args, 'sandbox', 'init', '--synthetic', '300', '--seed', '4'])).code).toBe(0);
   const file = join(dir, 'pair.ndjson');
-  writeFileSync(file, [namesake('X1', 'Halvorson'), namesake('X2', 'Hyatt')].map((p) => JSON.stringify(p)).join('\n'));
+  writeFileSync(file, PAIR.map((p) => JSON.stringify(p)).join('\n'));
   const run = await runCli([...args, 'ingest', '--source', SOURCE, '--ndjson', file, ...expected, '--json']);
   expect(run.code, run.stderr).toBe(0);
   const rows = (await runCli([...args, 'identities'])).stdout.split('\n').filter((line) => /\tX[12]\t/.test(line));
@@ -51,7 +48,7 @@ describe('ingest --expected-records', () => {
   it('refuses a size that is not a whole number of records, naming the option', async () => {
     const dir = tempDir();
     const file = join(dir, 'pair.ndjson');
-    writeFileSync(file, JSON.stringify(namesake('X1', 'Halvorson')));
+    writeFileSync(file, JSON.stringify(PAIR[0]));
     for (const value of ['0', '1.5', 'many', '-3']) {
       const run = await runCli([
         '--db',
