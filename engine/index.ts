@@ -23,7 +23,7 @@ export { runWorker, workerOwnerName, type WorkerEvent, type WorkerOptions } from
 export { ApiSettingsSchema, ASYMMETRIC_ALGORITHMS, type ApiSettings, type DevAuthSettings } from './config/api.ts';
 export { maintenanceSettings, MaintenanceSettingsSchema, type MaintenanceSettings } from './config/maintenance.ts';
 export { ingestStream } from './operations/ingest.ts';
-export { linesOfBytes, type LoadSize } from './ingest/load-size.ts';
+export { linesOfBytes } from './ingest/load-size.ts';
 export { createSandbox } from './operations/sandbox.ts';
 export { eachRecordIdentity } from './operations/lists.ts';
 export { checkSource, listSources } from './operations/sources.ts';

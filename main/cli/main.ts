@@ -32,8 +32,9 @@ const HELP = `mpi-console — master patient index engine (a SQLite sandbox, or 
 Usage: mpi-console <command> [options]   (global: --db FILE or --database URL, --tenant ID, --config FILE, --json)
 
   sandbox init [--synthetic N] [--seed S]      create a sandbox tenant (and load N synthetic people)
-  ingest --source SYSTEM --ndjson FILE         ingest R4 Patients (FHIR NDJSON), report rejected lines
-         [--expected-records N]              (N: the records the registry will hold once this load and those after it are in)
+  ingest --source SYSTEM --ndjson FILE [--expected-records N]
+                                               ingest R4 Patients (FHIR NDJSON), report rejected lines (N: the
+                                               records the registry will hold once this and the loads after it are in)
   compare --comparator NAME A B                similarity of two strings under one comparator
   explain --left SYSTEM/ID --right SYSTEM/ID   field evidence, bands and score for two source records
   identities [--limit N --offset K]            TSV: source system, local identifier, enterprise ID (every record)
