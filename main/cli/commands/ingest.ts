@@ -20,11 +20,13 @@ export async function ingest(cli: CliContext): Promise<number> {
   const source = cli.required('source');
   const file = cli.required('ndjson');
   checkInputFile(file, '--ndjson file');
-  const bytes = statSync(file).size;
+  const stat = statSync(file);
+  const bytes = stat.size;
   const expectedRecords = expectedRecordsOption(cli);
-  // The file's lines, read once before it is ingested (half a second for 250,000 records): its pairs are judged at the
-  // size it brings the registry to (engine/ingest/load-size.ts).
-  const lines = await linesOfBytes(createReadStream(file));
+  // A file's lines, read once before it is ingested (half a second for 250,000 records): its pairs are judged at the
+  // size it brings the registry to (engine/ingest/load-size.ts). A named pipe can be read only once: its size is
+  // --expected-records, or the registry's as counted.
+  const lines = stat.isFile() ? await linesOfBytes(createReadStream(file)) : undefined;
   const stream = createReadStream(file);
   const line = new TerminalProgress();
   const started = performance.now();
