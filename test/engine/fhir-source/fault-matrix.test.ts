@@ -6,12 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../../engine/local-engine.ts';
-import { runWorker } from '../../../engine/jobs/worker.ts';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
 import type { Fault } from '../../helpers/fhir/fault-proxy.ts';
 import {
   CLIENT_SECRET,
-  CTX,
+  importAndReconcile,
   makeRegistry,
   sourcePatients,
   startWorld,
@@ -44,13 +43,8 @@ async function importWith(
     faults.forEach((fault, index) => {
       world.proxy.inject(fault, index === 0 ? skip : 0);
     });
-    const { jobId } = await engine.call(
-      'maintenance/reconcile',
-      { reason: 'fault matrix', batchSize: 25, externalSourceSystem: 'st-marys-hospital' },
-      CTX,
-    );
-    await runWorker(engine.env, { tenants: [TENANT], once: true, importRetry: FAST });
-    const job = await engine.call('jobs/get', { jobId }, CTX);
+    const job = await importAndReconcile(engine, 'fault matrix', FAST);
+    const { jobId } = job;
     const failAudits = engine.env.store
       .statement(
         "SELECT count(*) FROM audit_record WHERE tenant_id = ? AND action = 'maintenance.job.fail' AND subject = ?",

@@ -7,13 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../../engine/local-engine.ts';
-import { runWorker } from '../../../engine/jobs/worker.ts';
 import { activeProfile } from '../../../engine/store/profiles.ts';
 import { readSearchPage } from '../../../engine/fhir-source/bundle.ts';
 import {
   CTX,
+  importAndReconcile,
   makeRegistry,
-  SOURCE,
   SOURCE_MRN_SYSTEM,
   startWorld,
   TENANT,
@@ -59,13 +58,7 @@ describe('an import judged at the size it brings the registry to', () => {
         CTX,
       );
       countsOfRegistry(engine, TENANT, 100);
-      const { jobId } = await engine.call(
-        'maintenance/reconcile',
-        { reason: 'import test', batchSize: 25, externalSourceSystem: SOURCE },
-        CTX,
-      );
-      await runWorker(engine.env, { tenants: [TENANT], once: true, importRetry: FAST });
-      const job = await engine.call('jobs/get', { jobId }, CTX);
+      const job = await importAndReconcile(engine, 'import test', FAST);
       expect(job.status).toBe('completed');
       expect(job.counters.imported).toBe(500);
 

@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../../engine/local-engine.ts';
-import { runWorker } from '../../../engine/jobs/worker.ts';
 import { TokenSource } from '../../../engine/fhir-source/token.ts';
 import { Transport } from '../../../engine/fhir-source/transport.ts';
 import { withTenant } from '../../../engine/store/tenant-scope.ts';
@@ -15,9 +14,9 @@ import {
   CLIENT_ID,
   CLIENT_SECRET,
   CTX,
+  importAndReconcile,
   makePostgresRegistry,
   makeRegistry,
-  SOURCE,
   sourcePatients,
   startWorld,
   TENANT,
@@ -37,14 +36,8 @@ afterAll(async () => {
   await world.close();
 });
 
-async function reconcile(engine: LocalEngine, extra: Record<string, unknown> = {}) {
-  const { jobId } = await engine.call(
-    'maintenance/reconcile',
-    { reason: 'import test', batchSize: 25, externalSourceSystem: SOURCE, ...extra },
-    CTX,
-  );
-  await runWorker(engine.env, { tenants: [TENANT], once: true, importRetry: FAST });
-  return engine.call('jobs/get', { jobId }, CTX);
+function reconcile(engine: LocalEngine, extra: Record<string, unknown> = {}) {
+  return importAndReconcile(engine, 'import test', FAST, extra);
 }
 
 /** One number a statement of the test's tenant reads, on either store (its `?` is the tenant). */

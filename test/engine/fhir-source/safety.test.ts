@@ -14,6 +14,7 @@ import { BASE_PATH, startFhirServer, type FhirServer } from '../../helpers/fhir/
 import {
   CLIENT_SECRET,
   CTX,
+  importAndReconcile,
   makeRegistry,
   setMaintenance,
   SOURCE,
@@ -72,13 +73,8 @@ describe('canaries', () => {
     const db = await makeRegistry(world, 'canaries');
     const engine = LocalEngine.open({ dbPath: db });
     try {
-      const { jobId } = await engine.call(
-        'maintenance/reconcile',
-        { reason: 'canaries', batchSize: 25, externalSourceSystem: SOURCE },
-        CTX,
-      );
-      await runWorker(engine.env, { tenants: [TENANT], once: true, importRetry: FAST });
-      const job = await engine.call('jobs/get', { jobId }, CTX);
+      const job = await importAndReconcile(engine, 'canaries', FAST);
+      const { jobId } = job;
       expect(job.status).toBe('completed');
       expect(job.counters).toMatchObject({ imported: 119, failure: 1 });
       expect(job.phases[0]?.note).toBe(

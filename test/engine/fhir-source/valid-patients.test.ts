@@ -6,13 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Patient } from '@medplum/fhirtypes';
 import { LocalEngine } from '../../../engine/local-engine.ts';
-import { runWorker } from '../../../engine/jobs/worker.ts';
 import { main } from '../../../main/cli/main.ts';
 import type { MatchFields } from '../../../engine/contract/fields.ts';
 import {
   CTX,
+  importAndReconcile,
   makeRegistry,
-  SOURCE,
   SOURCE_MRN_SYSTEM,
   sourcePatients,
   startWorld,
@@ -54,13 +53,8 @@ describe('import of valid Patients', () => {
     const db = await makeRegistry(world, 'valid');
     const engine = LocalEngine.open({ dbPath: db });
     try {
-      const { jobId } = await engine.call(
-        'maintenance/reconcile',
-        { reason: 'valid patients', batchSize: 25, externalSourceSystem: SOURCE },
-        CTX,
-      );
-      await runWorker(engine.env, { tenants: [TENANT], once: true, importRetry: FAST });
-      const job = await engine.call('jobs/get', { jobId }, CTX);
+      const job = await importAndReconcile(engine, 'valid patients', FAST);
+      const { jobId } = job;
       expect(job.status).toBe('completed');
       expect(job.counters).toMatchObject({ imported: 44, failure: 0, warning: 2 });
       expect(job.phases[0]?.note).toMatch(

@@ -8,6 +8,9 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Patient } from '@medplum/fhirtypes';
 import { LocalEngine } from '../../../engine/local-engine.ts';
+import { runWorker } from '../../../engine/jobs/worker.ts';
+import type { RetryPolicy } from '../../../engine/fhir-source/retry.ts';
+import type { JobState } from '../../../engine/contract/maintenance.ts';
 import { settingsPathFor } from '../../../engine/config/settings.ts';
 import { generatePopulation, SYNTHETIC_SOURCES } from '../../../engine/synthetic/generate.ts';
 import { startFaultProxy, type FaultProxy } from './fault-proxy.ts';
@@ -112,6 +115,25 @@ async function registryAt(
     { LeaseSeconds: 5, PollIntervalSeconds: 1, FhirSources: [sourceEntry(world)], ...maintenance },
     settingsPath,
   );
+}
+
+/**
+ * A reconciliation importing from the world's source (batches of 25, `extra` beside), run to its end by one worker
+ * pass with the test's retry policy: the job as `jobs/get` then gives it.
+ */
+export async function importAndReconcile(
+  engine: LocalEngine,
+  reason: string,
+  retry: RetryPolicy,
+  extra: Record<string, unknown> = {},
+): Promise<JobState> {
+  const { jobId } = await engine.call(
+    'maintenance/reconcile',
+    { reason, batchSize: 25, externalSourceSystem: SOURCE, ...extra },
+    CTX,
+  );
+  await runWorker(engine.env, { tenants: [TENANT], once: true, importRetry: retry });
+  return engine.call('jobs/get', { jobId }, CTX);
 }
 
 /** A SQLite registry in the world's folder with the demo profile (no people) whose configuration names the world's source. */
