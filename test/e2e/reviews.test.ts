@@ -226,6 +226,23 @@ describe('review cases in the console', () => {
     for (const text of evidence)
       expect(text).toMatch(/^(?:[+−]\d+\.\d\d (?:for|against)|0(?: \((?:household|with the address)\))?|—)$/);
     expect(evidence.some((text) => text.endsWith(' for'))).toBe(true);
+    // Each row's pictures say what its words say: the swatch is the band's colour, the bar goes the weight's way.
+    const marks = [];
+    for (const row of await page.getByTestId('pair-records').locator('tbody tr').all())
+      marks.push({
+        band: (await row.locator('td').nth(2).textContent()) ?? '',
+        tone: await row.locator('[data-tone]').getAttribute('data-tone'),
+        evidence: (await row.locator('td').nth(3).textContent()) ?? '',
+        direction: await row.locator('[data-direction]').getAttribute('data-direction'),
+      });
+    expect(marks.length).toBe(evidence.length);
+    for (const mark of marks) {
+      expect(mark.tone, mark.band).toBe(
+        /^(Exact|Strong|Partial|Different)\b/.exec(mark.band)?.[1]?.toLowerCase() ?? 'none',
+      );
+      expect(mark.direction, mark.evidence).toBe(/ (for|against)$/.exec(mark.evidence)?.[1] ?? 'none');
+    }
+    expect(marks.some((mark) => mark.tone === 'exact' && mark.direction === 'for')).toBe(true);
     await expectAccessible(page, 'review-case');
     await screenshot(page, '41-review-case');
 

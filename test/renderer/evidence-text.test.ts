@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   bandText,
+  countedWeight,
+  EVIDENCE_FIELD,
   evidenceText,
   FIELD_ROWS,
   fieldValue,
   rowBandText,
+  rowBandTone,
   showValue,
+  weightDirection,
 } from '../../renderer/pages/assurance/record-fields.ts';
 import { createScorer } from '../../engine/scoring/scorer.ts';
 import { defaultProfile } from '../../engine/profile/default-profile.ts';
@@ -116,5 +120,64 @@ describe("a field's evidence in the comparison viewer", () => {
     expect(fieldValue(display(SAMPLE_FIELDS), 'birthDate')).toBe('1984-03-17');
     expect(FIELD_ROWS.map(([field]) => field)).not.toContain('partialBirthDate');
     expect(FIELD_ROWS.map(([, title]) => title)).toContain('Birth date');
+  });
+  it("draws each row as its words say: the swatch in the band's colour, the bar the way the weight counts", () => {
+    const scorer = createScorer(defaultProfile([{ SourceSystem: 'a' }]));
+    const other = {
+      ...SAMPLE_FIELDS,
+      givenName: 'anabel',
+      birthDate: '1984-03-18',
+      addressLine: '7 mill lane',
+      phone: '2392001123',
+      postalCode: 'PO14AY',
+      middleNames: 'rose',
+    };
+    const pairs: [typeof SAMPLE_FIELDS, typeof SAMPLE_FIELDS][] = [
+      [SAMPLE_FIELDS, SAMPLE_FIELDS],
+      [SAMPLE_FIELDS, other],
+      [SAMPLE_FIELDS, { ...SAMPLE_FIELDS, givenName: 'maud', birthDate: '1991-08-02' }],
+      [
+        { ...SAMPLE_FIELDS, givenName: 'baby', middleNames: 'girl' },
+        { ...SAMPLE_FIELDS, givenName: 'baby', middleNames: 'boy' },
+      ],
+      [
+        { ...SAMPLE_FIELDS, generation: 'jr' },
+        { ...SAMPLE_FIELDS, generation: 'sr', phone: null },
+      ],
+      [
+        { ...SAMPLE_FIELDS, birthDate: '1988-01-01' },
+        { ...SAMPLE_FIELDS, birthDate: '1988-01-01', familyName: 'garcia fairweather' },
+      ],
+    ];
+    const tones = new Set<string>();
+    const directions = new Set<string>();
+    for (const [a, b] of pairs) {
+      const evidence = scorer.explain(scorer.prepare(a), scorer.prepare(b)).evidence;
+      const byField = new Map(evidence.map((e) => [e.field as string, e]));
+      for (const [field] of FIELD_ROWS) {
+        const tone = rowBandTone(field, byField);
+        const words = rowBandText(field, byField);
+        tones.add(tone);
+        // The tone is the band the words open with, or none where they name no band (missing, not compared).
+        const band = /^(Exact|Strong|Partial|Different)\b/.exec(words)?.[1]?.toLowerCase() ?? 'none';
+        expect(tone, `${field}: ${words}`).toBe(band);
+        const evidenceField = EVIDENCE_FIELD[field];
+        const e = evidenceField === undefined ? undefined : byField.get(evidenceField);
+        const direction = weightDirection(countedWeight(e));
+        directions.add(direction);
+        const said = / (for|against)$/.exec(evidenceText(e))?.[1] ?? 'none';
+        expect(direction, `${field}: ${evidenceText(e)}`).toBe(said);
+      }
+    }
+    // The pairs above show every tone and every way a weight counts, so each mapping was checked.
+    expect([...tones].sort()).toEqual(['different', 'exact', 'none', 'partial', 'strong']);
+    expect([...directions].sort()).toEqual(['against', 'for', 'none']);
+    // Household evidence and a field the address implies count for nothing, whatever their band's weight.
+    expect(countedWeight({ logLikelihood: 3.2, householdOnly: true })).toBe(0);
+    expect(countedWeight({ logLikelihood: 2.1, impliedBy: 'addressLine' })).toBe(0);
+    expect(countedWeight({ logLikelihood: -1.5 })).toBe(-1.5);
+    expect(countedWeight(undefined)).toBeUndefined();
+    expect(weightDirection(0.004)).toBe('none');
+    expect(weightDirection(-0.006)).toBe('against');
   });
 });

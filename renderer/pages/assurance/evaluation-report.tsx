@@ -394,7 +394,8 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
         onClose={() => {
           setOpen(null);
         }}
-        size="xl"
+        // Wide enough for both records beside their bands and weights; narrower windows scroll the records sideways.
+        size={1100}
         closeButtonProps={{ 'aria-label': 'Close the explanation' }}
         title={open === null ? '' : `Why ${ref(open.left)} and ${ref(open.right)} scored ${open.score.toFixed(4)}`}
       >

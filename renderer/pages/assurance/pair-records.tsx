@@ -1,17 +1,26 @@
 /**
  * The comparison viewer's records: both records' values field by field beside the field's band and its
- * contribution to the score, read from the registry when the pair is opened (matching/explain with values; the
- * registry grants it to mpi.admin only). Values are shown, never logged, and isolated from the page's text
- * direction (<bdi>) so a right-to-left value cannot reorder its neighbours.
+ * contribution to the score, each in words and in a picture (evidence-marks.tsx), read from the registry when the
+ * pair is opened (matching/explain with values; the registry grants it to mpi.admin only). Values are shown, never
+ * logged, and isolated from the page's text direction (<bdi>) so a right-to-left value cannot reorder its neighbours.
  */
-import { Alert, Skeleton, Table, Text } from '@mantine/core';
+import { Alert, Group, Skeleton, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { RecordRef } from '../../../engine/contract/matching.ts';
 import { useClient } from '../../client/context.tsx';
 import { asSentence } from '../../client/errors.ts';
 import { IconAlert } from '../../icons.tsx';
 import { scoreRuleText } from '../../../engine/contract/score-explanation.ts';
-import { EVIDENCE_FIELD, FIELD_ROWS, evidenceText, fieldValue, rowBandText } from './record-fields.ts';
+import {
+  EVIDENCE_FIELD,
+  FIELD_ROWS,
+  countedWeight,
+  evidenceText,
+  fieldValue,
+  rowBandText,
+  rowBandTone,
+} from './record-fields.ts';
+import { BandSwatch, EvidenceBar } from './evidence-marks.tsx';
 import { useConsoleStatus } from '../../hooks/console-data.ts';
 import { connectionKey, keys } from '../../hooks/query-keys.ts';
 
@@ -62,60 +71,80 @@ export function PairRecords({
   // When held, the score is the Probable threshold itself.
   const rule = scoreRuleText(explained.data, score);
   const byField = new Map(evidence.map((e) => [e.field as string, e]));
+  // The pair's largest weight fills half a bar, so every field's bar is read against the others.
+  const scale = Math.max(1, ...evidence.map((e) => Math.abs(countedWeight(e) ?? 0)));
   return (
     <div data-testid="pair-records">
-      <Table
-        withTableBorder
-        withColumnBorders
-        aria-label={
-          blind
-            ? 'The two records side by side'
-            : "The two records side by side, with each field's band and contribution"
-        }
-        style={{ fontVariantNumeric: 'tabular-nums' }}
-      >
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Field</Table.Th>
-            <Table.Th>
-              <bdi>
-                {pair.left.sourceSystem} / {pair.left.localId}
-              </bdi>
-            </Table.Th>
-            <Table.Th>
-              <bdi>
-                {pair.right.sourceSystem} / {pair.right.localId}
-              </bdi>
-            </Table.Th>
-            {blind ? null : <Table.Th>Band</Table.Th>}
-            {blind ? null : <Table.Th>Evidence, ln(m/u)</Table.Th>}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {FIELD_ROWS.map(([field, label]) => {
-            const evidenceField = EVIDENCE_FIELD[field];
-            const e = evidenceField === undefined ? undefined : byField.get(evidenceField);
-            const a = fieldValue(values.left, field);
-            const b = fieldValue(values.right, field);
-            if (a === '—' && b === '—') return null;
-            return (
-              <Table.Tr key={field}>
-                <Table.Th scope="row" fw={500}>
-                  {label}
-                </Table.Th>
-                <Table.Td>
-                  <bdi>{a}</bdi>
-                </Table.Td>
-                <Table.Td>
-                  <bdi>{b}</bdi>
-                </Table.Td>
-                {blind ? null : <Table.Td>{rowBandText(field, byField)}</Table.Td>}
-                {blind ? null : <Table.Td style={{ whiteSpace: 'nowrap' }}>{evidenceText(e)}</Table.Td>}
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
+      {/* Scrolls sideways where the records do not fit (a narrow window); focusable, so the keyboard scrolls it too. */}
+      <div role="region" aria-label="The two records, scrolling sideways" tabIndex={0} style={{ overflowX: 'auto' }}>
+        <Table
+          miw={blind ? 480 : 820}
+          withTableBorder
+          withColumnBorders
+          aria-label={
+            blind
+              ? 'The two records side by side'
+              : "The two records side by side, with each field's band and contribution"
+          }
+          style={{ fontVariantNumeric: 'tabular-nums' }}
+        >
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Field</Table.Th>
+              <Table.Th>
+                <bdi>
+                  {pair.left.sourceSystem} / {pair.left.localId}
+                </bdi>
+              </Table.Th>
+              <Table.Th>
+                <bdi>
+                  {pair.right.sourceSystem} / {pair.right.localId}
+                </bdi>
+              </Table.Th>
+              {blind ? null : <Table.Th>Band</Table.Th>}
+              {blind ? null : <Table.Th>Evidence, ln(m/u)</Table.Th>}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {FIELD_ROWS.map(([field, label]) => {
+              const evidenceField = EVIDENCE_FIELD[field];
+              const e = evidenceField === undefined ? undefined : byField.get(evidenceField);
+              const a = fieldValue(values.left, field);
+              const b = fieldValue(values.right, field);
+              if (a === '—' && b === '—') return null;
+              return (
+                <Table.Tr key={field}>
+                  <Table.Th scope="row" fw={500}>
+                    {label}
+                  </Table.Th>
+                  <Table.Td>
+                    <bdi>{a}</bdi>
+                  </Table.Td>
+                  <Table.Td>
+                    <bdi>{b}</bdi>
+                  </Table.Td>
+                  {blind ? null : (
+                    <Table.Td>
+                      <Group gap={8} wrap="nowrap">
+                        <BandSwatch tone={rowBandTone(field, byField)} />
+                        <span>{rowBandText(field, byField)}</span>
+                      </Group>
+                    </Table.Td>
+                  )}
+                  {blind ? null : (
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      <Group gap={8} wrap="nowrap">
+                        <EvidenceBar weight={countedWeight(e)} scale={scale} />
+                        <span>{evidenceText(e)}</span>
+                      </Group>
+                    </Table.Td>
+                  )}
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </div>
       {blind ? null : (
         <Text size="xs" c="dimmed" mt={4} data-testid="pair-records-note">
           The records as they are now, scored by the active profile: {score.toFixed(4)}

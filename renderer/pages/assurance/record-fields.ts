@@ -73,6 +73,46 @@ export function rowBandText(
   return bandText(undefined, false);
 }
 
+/** The colour family of a row's band in the comparison viewer: the band its field was given, or none. */
+export type BandTone = 'exact' | 'strong' | 'partial' | 'different' | 'none';
+
+const TONE_OF_BAND = { Exact: 'exact', Strong: 'strong', Partial: 'partial', Different: 'different' } as const;
+
+/**
+ * The tone of one display row, as rowBandText words it: the band of the field it is compared under; none for a field
+ * missing on either side or not compared (a newborn's placeholder, a 1 January or a partial date whose years agree)
+ * and for a row compared with the name (middle names, previous family names, the suffix).
+ */
+export function rowBandTone(
+  field: keyof DisplayFields,
+  byField: ReadonlyMap<string, Pick<FieldEvidence, 'band' | 'level'>>,
+): BandTone {
+  const evidenceField = EVIDENCE_FIELD[field];
+  const e = evidenceField === undefined ? undefined : byField.get(evidenceField);
+  if (e === undefined || e.band === null || e.level === 'newborn-placeholder') return 'none';
+  return TONE_OF_BAND[e.band];
+}
+
+/**
+ * What a field's evidence adds to the score's log-odds, as evidenceText words it: 0 for household evidence and for a
+ * field its address line implies; undefined where no Fellegi-Sunter weight is known (a weighted-similarity score).
+ */
+export function countedWeight(
+  e: Pick<FieldEvidence, 'logLikelihood' | 'householdOnly' | 'impliedBy'> | undefined,
+): number | undefined {
+  if (e?.householdOnly === true || e?.impliedBy !== undefined) return 0;
+  return e?.logLikelihood;
+}
+
+/** Shown to two places: a weight that rounds to zero counts neither way. */
+const ZERO_WEIGHT = 0.005;
+
+/** Which way a counted weight goes, as evidenceText says it: "for", "against", or neither where it rounds to 0. */
+export function weightDirection(weight: number | undefined): 'for' | 'against' | 'none' {
+  if (weight === undefined || Math.abs(weight) < ZERO_WEIGHT) return 'none';
+  return weight > 0 ? 'for' : 'against';
+}
+
 /**
  * A field's contribution to the score in words a reviewer reads at a glance: its weight and which way it counts. A
  * band's name alone can mislead: "Partial" given names may be far apart (theo and christopher) and count against.
@@ -84,7 +124,6 @@ export function evidenceText(
   if (e?.impliedBy !== undefined) return '0 (with the address)';
   const value = e?.logLikelihood;
   if (value === undefined) return '—';
-  // Shown to two places: what rounds to zero counts neither way.
-  if (Math.abs(value) < 0.005) return '0';
+  if (weightDirection(value) === 'none') return '0';
   return `${signed(value, 2)} ${value > 0 ? 'for' : 'against'}`;
 }
