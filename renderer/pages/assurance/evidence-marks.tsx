@@ -34,7 +34,7 @@ export function BandSwatch({ tone }: { readonly tone: BandTone }) {
 }
 
 /** The bar's width in pixels; zero is its middle. */
-const BAR_WIDTH = 112;
+const BAR_WIDTH = 80;
 const HALF = BAR_WIDTH / 2;
 
 /**

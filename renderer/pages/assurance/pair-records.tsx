@@ -78,7 +78,7 @@ export function PairRecords({
       {/* Scrolls sideways where the records do not fit (a narrow window); focusable, so the keyboard scrolls it too. */}
       <div role="region" aria-label="The two records, scrolling sideways" tabIndex={0} style={{ overflowX: 'auto' }}>
         <Table
-          miw={blind ? 480 : 820}
+          miw={blind ? 480 : 600}
           withTableBorder
           withColumnBorders
           aria-label={
