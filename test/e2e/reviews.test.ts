@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
+import { FIELD_NAMES } from '../../engine/contract/fields.ts';
 import type { REVIEW_SORTS } from '../../engine/contract/reviews.ts';
 import { runWorker } from '../../engine/jobs/worker.ts';
 import { generatePopulation } from '../../engine/synthetic/generate.ts';
@@ -203,6 +204,27 @@ describe('review cases in the console', () => {
       `Cases 1–${String(Math.min(50, reconciliation.cases))} of ${String(reconciliation.cases)}`,
     );
     for (const kind of await rows.locator('td:nth-child(2)').allTextContents()) expect(kind).toBe('Reconciliation');
+    // Each case's fields at a glance: one swatch a field, in the scorer's order, each the band the case recorded, and
+    // the same said in words for a screen reader.
+    const reader = LocalEngine.open({ dbPath: join(dir, 'reviews.db') });
+    const listed = await reader.call(
+      'reviews/list',
+      { jobId: reconciliation.jobId, limit: 50 },
+      { tenantId: 'reviews', actor: 'test' },
+    );
+    reader.close();
+    const evidenceOf = new Map(listed.rows.map((c) => [c.caseId.slice(3, 11), c.evidence]));
+    for (const row of await rows.all()) {
+      const evidence = evidenceOf.get((await row.getByRole('link', { name: /^Open case/ }).textContent()) ?? '') ?? [];
+      const strip = row.getByRole('img');
+      const tones = [];
+      for (const swatch of await strip.locator('[data-tone]').all()) tones.push(await swatch.getAttribute('data-tone'));
+      expect(tones).toEqual(
+        FIELD_NAMES.map((field) => evidence.find((e) => e.field === field)?.band?.toLowerCase() ?? 'none'),
+      );
+      expect(tones).toContain('exact');
+      expect(await strip.getAttribute('aria-label')).toMatch(/^Agree: [a-z]/);
+    }
     await expectAccessible(page, 'reviews-of-a-job');
     await screenshot(page, '40-reviews-of-a-job');
 

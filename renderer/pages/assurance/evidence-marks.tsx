@@ -14,7 +14,7 @@ const TONE_COLOUR: Readonly<Record<BandTone, string>> = {
   none: 'transparent',
 };
 
-export function BandSwatch({ tone }: { readonly tone: BandTone }) {
+export function BandSwatch({ tone, size = 10 }: { readonly tone: BandTone; readonly size?: number }) {
   return (
     <span
       aria-hidden="true"
@@ -22,8 +22,8 @@ export function BandSwatch({ tone }: { readonly tone: BandTone }) {
       style={{
         display: 'inline-block',
         flex: 'none',
-        width: 10,
-        height: 10,
+        width: size,
+        height: size,
         borderRadius: 2,
         background: TONE_COLOUR[tone],
         // An empty square for a field nothing was compared on.

@@ -88,7 +88,11 @@ export function rowBandTone(
   byField: ReadonlyMap<string, Pick<FieldEvidence, 'band' | 'level'>>,
 ): BandTone {
   const evidenceField = EVIDENCE_FIELD[field];
-  const e = evidenceField === undefined ? undefined : byField.get(evidenceField);
+  return evidenceTone(evidenceField === undefined ? undefined : byField.get(evidenceField));
+}
+
+/** The tone of one field's evidence: its band's, or none where it was missing or not compared. */
+export function evidenceTone(e: Pick<FieldEvidence, 'band' | 'level'> | undefined): BandTone {
   if (e === undefined || e.band === null || e.level === 'newborn-placeholder') return 'none';
   return TONE_OF_BAND[e.band];
 }

@@ -41,6 +41,7 @@ import { IconAlert, IconInfo } from '../../icons.tsx';
 import { shortJobId } from '../maintenance/job-id.ts';
 import { LinkQualityCard } from './link-quality-card.tsx';
 import { FindIdentityCard } from './find-identity-card.tsx';
+import { FieldStrip, FieldStripLegend } from './field-strip.tsx';
 import { listInput, useListView, type ListView } from './list-view.ts';
 import {
   LABELS_STATE,
@@ -52,6 +53,7 @@ import {
 import {
   ageText,
   DECISION_COLOR,
+  fieldsAtAGlance,
   pageStartWithin,
   pageText,
   shortCaseId,
@@ -109,6 +111,18 @@ function flagsText(flags: ReviewListRow['flags']): string {
   return flags.length === 0 ? 'No flag now' : `Flagged: ${flags.map((flag) => LINK_FLAG_NAME[flag]).join(', ')}`;
 }
 
+/** The case's fields at a glance; a dash for a case that compares no pair (a link quality case). */
+function Glance({ evidence }: { readonly evidence: ReviewListRow['evidence'] }) {
+  const glance = fieldsAtAGlance(evidence);
+  return glance === null ? (
+    <Text size="sm" c="dimmed">
+      —
+    </Text>
+  ) : (
+    <FieldStrip glance={glance} />
+  );
+}
+
 function CasesTable({ rows, now }: { readonly rows: readonly ReviewListRow[]; readonly now: number }) {
   return (
     <Table.ScrollContainer minWidth={760}>
@@ -119,6 +133,7 @@ function CasesTable({ rows, now }: { readonly rows: readonly ReviewListRow[]; re
             <Table.Th>Kind</Table.Th>
             <Table.Th>Score</Table.Th>
             <Table.Th>Matched as</Table.Th>
+            <Table.Th>Fields</Table.Th>
             <Table.Th>Profile</Table.Th>
             <Table.Th>Opened by</Table.Th>
             <Table.Th>Age</Table.Th>
@@ -156,6 +171,9 @@ function CasesTable({ rows, now }: { readonly rows: readonly ReviewListRow[]; re
                     {row.heldFrom === null ? null : ` (from ${row.heldFrom.toFixed(4)})`}
                   </Text>
                 )}
+              </Table.Td>
+              <Table.Td>
+                <Glance evidence={row.evidence} />
               </Table.Td>
               <Table.Td>v{row.matchingProfileVersion}</Table.Td>
               <Table.Td>
@@ -396,6 +414,7 @@ export default function ReviewsPage({
               // Busy while a new filter's page is on its way (the previous page stays on screen meanwhile).
               <div data-testid="review-cases" aria-busy={cases.isPlaceholderData}>
                 <CasesTable rows={cases.data.rows} now={Date.now()} />
+                <FieldStripLegend />
               </div>
             )}
             {useAsLabels.data?.labels === 0 ? (

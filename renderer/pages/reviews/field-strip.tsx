@@ -1,0 +1,55 @@
+/**
+ * A case's fields at a glance in the review list: a row of small swatches, one a field in the scorer's order, in the
+ * comparison viewer's band colours (assurance/evidence-marks.tsx), so a reviewer sees which cases differ on a given
+ * name and which on an address before opening one. Screen readers read its words (review-text.ts fieldsAtAGlance),
+ * which also show on hover.
+ */
+import { Group, Text } from '@mantine/core';
+import { BandSwatch } from '../assurance/evidence-marks.tsx';
+import type { BandTone } from '../assurance/record-fields.ts';
+import { FIELD_NAMES } from '../../../engine/contract/fields.ts';
+import { fieldTitle } from '../../../engine/contract/field-title.ts';
+import type { fieldsAtAGlance } from './review-text.ts';
+
+export function FieldStrip({ glance }: { readonly glance: NonNullable<ReturnType<typeof fieldsAtAGlance>> }) {
+  return (
+    <span
+      role="img"
+      aria-label={glance.text}
+      title={glance.text}
+      data-testid="field-strip"
+      style={{ display: 'inline-flex', gap: 2 }}
+    >
+      {glance.tones.map(({ field, tone }) => (
+        <BandSwatch key={field} tone={tone} size={9} />
+      ))}
+    </span>
+  );
+}
+
+const LEGEND: readonly (readonly [BandTone, string])[] = [
+  ['exact', 'agree'],
+  ['strong', 'nearly'],
+  ['partial', 'partly'],
+  ['different', 'differ'],
+  ['none', 'not compared'],
+];
+
+/** Under the list: which square is which field, and what each colour says. */
+export function FieldStripLegend() {
+  return (
+    <Group gap={6} mt="xs" data-testid="field-strip-legend">
+      <Text size="xs" c="dimmed">
+        Fields, in order: {FIELD_NAMES.map((field) => fieldTitle(field).toLowerCase()).join(', ')}.
+      </Text>
+      {LEGEND.map(([tone, words]) => (
+        <Group key={tone} gap={4} wrap="nowrap">
+          <BandSwatch tone={tone} size={9} />
+          <Text size="xs" c="dimmed">
+            {words}
+          </Text>
+        </Group>
+      ))}
+    </Group>
+  );
+}
