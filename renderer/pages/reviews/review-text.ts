@@ -130,7 +130,7 @@ export function fieldsAtAGlance(
 ): { readonly tones: readonly { readonly field: string; readonly tone: BandTone }[]; readonly text: string } | null {
   if (evidence.length === 0) return null;
   const byField = new Map(evidence.map((e) => [e.field as string, e]));
-  const tones = FIELD_NAMES.map((field) => ({ field: field as string, tone: evidenceTone(byField.get(field)) }));
+  const tones = FIELD_NAMES.map((field) => ({ field, tone: evidenceTone(byField.get(field)) }));
   const text = (Object.keys(TONE_WORDS) as BandTone[])
     .map((tone) => {
       const fields = tones.filter((t) => t.tone === tone).map((t) => fieldTitle(t.field).toLowerCase());
