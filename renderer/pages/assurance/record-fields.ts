@@ -73,7 +73,7 @@ export function rowBandText(
   return bandText(undefined, false);
 }
 
-/** The colour family of a row's band in the comparison viewer: the band its field was given, or none. */
+/** The colour family of a field's band in the console's pictures (evidence-marks.tsx): its band's, or none. */
 export type BandTone = 'exact' | 'strong' | 'partial' | 'different' | 'none';
 
 const TONE_OF_BAND = { Exact: 'exact', Strong: 'strong', Partial: 'partial', Different: 'different' } as const;

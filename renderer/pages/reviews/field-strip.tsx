@@ -9,17 +9,11 @@ import { BandSwatch } from '../assurance/evidence-marks.tsx';
 import type { BandTone } from '../assurance/record-fields.ts';
 import { FIELD_NAMES } from '../../../engine/contract/fields.ts';
 import { fieldTitle } from '../../../engine/contract/field-title.ts';
-import type { fieldsAtAGlance } from './review-text.ts';
+import { TONE_WORDS, type fieldsAtAGlance } from './review-text.ts';
 
 export function FieldStrip({ glance }: { readonly glance: NonNullable<ReturnType<typeof fieldsAtAGlance>> }) {
   return (
-    <span
-      role="img"
-      aria-label={glance.text}
-      title={glance.text}
-      data-testid="field-strip"
-      style={{ display: 'inline-flex', gap: 2 }}
-    >
+    <span role="img" aria-label={glance.text} title={glance.text} style={{ display: 'inline-flex', gap: 2 }}>
       {glance.tones.map(({ field, tone }) => (
         <BandSwatch key={field} tone={tone} size={9} />
       ))}
@@ -27,22 +21,14 @@ export function FieldStrip({ glance }: { readonly glance: NonNullable<ReturnType
   );
 }
 
-const LEGEND: readonly (readonly [BandTone, string])[] = [
-  ['exact', 'agree'],
-  ['strong', 'nearly'],
-  ['partial', 'partly'],
-  ['different', 'differ'],
-  ['none', 'not compared'],
-];
-
-/** Under the list: which square is which field, and what each colour says. */
+/** Under the list: which square is which field, and what each colour says (in the words the squares are read in). */
 export function FieldStripLegend() {
   return (
-    <Group gap={6} mt="xs" data-testid="field-strip-legend">
+    <Group gap={6} mt="xs">
       <Text size="xs" c="dimmed">
         Fields, in order: {FIELD_NAMES.map((field) => fieldTitle(field).toLowerCase()).join(', ')}.
       </Text>
-      {LEGEND.map(([tone, words]) => (
+      {(Object.entries(TONE_WORDS) as [BandTone, string][]).map(([tone, words]) => (
         <Group key={tone} gap={4} wrap="nowrap">
           <BandSwatch tone={tone} size={9} />
           <Text size="xs" c="dimmed">

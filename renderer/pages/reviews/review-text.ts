@@ -111,8 +111,8 @@ export function staleText(stale: number, waiting: number): string | null {
   return `${which} out of date: an identity changed since ${stale === 1 ? 'it was' : 'they were'} opened (a later record arrived, as in a bulk load, or a canonical record was rebuilt), so a decision would be refused. A reconciliation (Maintenance, Start a job) asks again about the pairs that still need a person, as new cases at the identities' current versions, and each new case supersedes the out-of-date ones about its pair.`;
 }
 
-/** What each tone says of a field, in the words of a case's fields at a glance. */
-const TONE_WORDS: Readonly<Record<BandTone, string>> = {
+/** What each tone says of a field, in the words of a case's fields at a glance and of the list's legend. */
+export const TONE_WORDS: Readonly<Record<BandTone, string>> = {
   exact: 'agree',
   strong: 'nearly agree',
   partial: 'partly agree',
@@ -123,7 +123,7 @@ const TONE_WORDS: Readonly<Record<BandTone, string>> = {
 /**
  * A case's fields at a glance, as the list draws them: one tone a field, in the scorer's field order, and the same in
  * words ("Agree: family name, birth date. Differ: given name. Not compared: email."), for the picture's text
- * alternative. Null for a case without field evidence (a link quality case).
+ * alternative. Null for a case that carries no pair (a link quality case carries its weakest link, if any).
  */
 export function fieldsAtAGlance(
   evidence: readonly Pick<FieldEvidence, 'field' | 'band' | 'level'>[],

@@ -111,7 +111,7 @@ function flagsText(flags: ReviewListRow['flags']): string {
   return flags.length === 0 ? 'No flag now' : `Flagged: ${flags.map((flag) => LINK_FLAG_NAME[flag]).join(', ')}`;
 }
 
-/** The case's fields at a glance; a dash for a case that compares no pair (a link quality case). */
+/** The case's fields at a glance (a link quality case's: its weakest link's); a dash for a case that carries no pair. */
 function Glance({ evidence }: { readonly evidence: ReviewListRow['evidence'] }) {
   const glance = fieldsAtAGlance(evidence);
   return glance === null ? (
