@@ -322,6 +322,13 @@ describe('the Match assurance page', () => {
     await dialog.getByTestId('waterfall').waitFor();
     // The comparison viewer: both records' values, field by field, beside each field's band and weight.
     await dialog.getByTestId('pair-records').waitFor();
+    // The whole table shows in the dialog, its last column ending inside it (it was once cut at the dialog's edge).
+    const dialogBox = await dialog.boundingBox();
+    const evidenceBox = await dialog.getByRole('columnheader', { name: 'Evidence, ln(m/u)' }).boundingBox();
+    expect((evidenceBox?.x ?? 0) + (evidenceBox?.width ?? 0)).toBeLessThanOrEqual(
+      (dialogBox?.x ?? 0) + (dialogBox?.width ?? 0),
+    );
+    expect(evidenceBox?.width ?? 0).toBeGreaterThan(0);
     const reader = LocalEngine.open({ dbPath: db });
     const truth = await reader.call(
       'matching/explain',
