@@ -5,13 +5,16 @@
  * file, and the command says so, but never a symbolic link, a folder or a device, nor a file the command uses
  * (CliContext.filesInUse: every caller passes them, so none can forget the registry's own database).
  */
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { usage } from './context.ts';
 import { targetKind, writeFileAtomic } from '../../engine/index.ts';
 
-/** Refuses (as a usage error naming the path) anything but a readable regular file. */
-export function checkInputFile(path: string, what = 'file'): void {
+/**
+ * Refuses (as a usage error naming the path) anything but a readable regular file or pipe; returns what it found, so a
+ * caller that needs the size or the kind does not look again.
+ */
+export function checkInputFile(path: string, what = 'file'): Stats {
   let stat;
   try {
     stat = statSync(path);
@@ -26,6 +29,7 @@ export function checkInputFile(path: string, what = 'file'): void {
   } catch {
     throw usage(`${what} ${path} cannot be read (permission denied)`);
   }
+  return stat;
 }
 
 /** A file the command uses (its database, configuration, an input), which an output must never replace. */

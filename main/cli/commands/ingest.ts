@@ -1,4 +1,4 @@
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { usage, type CliContext } from '../context.ts';
 import { checkInputFile } from '../files.ts';
 import { ingestStream, linesOfBytes } from '../../../engine/index.ts';
@@ -19,8 +19,7 @@ import { paceText, TerminalProgress } from '../progress.ts';
 export async function ingest(cli: CliContext): Promise<number> {
   const source = cli.required('source');
   const file = cli.required('ndjson');
-  checkInputFile(file, '--ndjson file');
-  const stat = statSync(file);
+  const stat = checkInputFile(file, '--ndjson file');
   const bytes = stat.size;
   const expectedRecords = expectedRecordsOption(cli);
   // A file's lines, read once before it is ingested (half a second for 250,000 records): its pairs are judged at the

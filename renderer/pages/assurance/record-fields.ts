@@ -128,6 +128,6 @@ export function evidenceText(
   if (e?.impliedBy !== undefined) return '0 (with the address)';
   const value = e?.logLikelihood;
   if (value === undefined) return '—';
-  if (weightDirection(value) === 'none') return '0';
-  return `${signed(value, 2)} ${value > 0 ? 'for' : 'against'}`;
+  const way = weightDirection(value);
+  return way === 'none' ? '0' : `${signed(value, 2)} ${way}`;
 }
