@@ -36,10 +36,6 @@ afterAll(async () => {
   await world.close();
 });
 
-function reconcile(engine: LocalEngine, extra: Record<string, unknown> = {}) {
-  return importAndReconcile(engine, 'import test', FAST, extra);
-}
-
 /** One number a statement of the test's tenant reads, on either store (its `?` is the tenant). */
 function count(engine: LocalEngine, sql: string): unknown {
   return withTenant(TENANT, () => engine.env.store.statement(sql).pluck().get(TENANT));
@@ -50,7 +46,7 @@ describe('import with client credentials', () => {
     const engine = LocalEngine.open({ dbPath: await makeRegistry(world, 'basic') });
     try {
       const before = world.oauth.tokensIssued();
-      const job = await reconcile(engine);
+      const job = await importAndReconcile(engine, 'import test', FAST);
       expect(job.error).toBeNull();
       expect(job.status).toBe('completed');
       expect(job.phases.map((p) => [p.name, p.status])).toEqual([
@@ -65,7 +61,7 @@ describe('import with client credentials', () => {
       const identities = await engine.call('identities/list', {}, CTX);
       expect(identities.rows.filter((r) => r.sourceSystem === 'st-marys-hospital')).toHaveLength(300);
 
-      const again = await reconcile(engine);
+      const again = await importAndReconcile(engine, 'import test', FAST);
       expect(again.status).toBe('completed');
       // Counters span the phases: the 300 replayed Patients, then every identity rebuilt unchanged.
       const [importing, rebuilding] = again.phases;
@@ -90,7 +86,7 @@ describe('import with client credentials', () => {
       engine.env.store.exec(
         "CREATE TEMP TRIGGER refuse_one BEFORE INSERT ON source_record WHEN NEW.local_id = 'M0000150' BEGIN SELECT RAISE(ABORT, 'refused M0000150'); END",
       );
-      const job = await reconcile(engine);
+      const job = await importAndReconcile(engine, 'import test', FAST);
       expect(job.error).toBeNull();
       expect(job.status).toBe('completed');
       const [importing] = job.phases;
@@ -121,12 +117,12 @@ describe('import into a registry on PostgreSQL', () => {
   it('imports every Patient once, then a rerun finds them all unchanged', async () => {
     const engine = LocalEngine.open(await makePostgresRegistry(world, 'postgres-basic', await freshDatabase()));
     try {
-      const job = await reconcile(engine);
+      const job = await importAndReconcile(engine, 'import test', FAST);
       expect(job.error).toBeNull();
       expect(job.status).toBe('completed');
       expect(job.counters).toMatchObject({ imported: 300, failure: 0 });
       expect(count(engine, 'SELECT COUNT(*) FROM source_record WHERE tenant_id = ?')).toBe(300);
-      const again = await reconcile(engine);
+      const again = await importAndReconcile(engine, 'import test', FAST);
       expect(again.status).toBe('completed');
       expect(again.counters).toMatchObject({ imported: 0, updated: 0, failure: 0 });
       expect(count(engine, 'SELECT COUNT(*) FROM source_record WHERE tenant_id = ?')).toBe(300);
@@ -146,7 +142,7 @@ describe('import into a registry on PostgreSQL', () => {
            CREATE TRIGGER refuse_one BEFORE INSERT ON source_record FOR EACH ROW EXECUTE FUNCTION refuse_one()`,
         );
       });
-      const job = await reconcile(engine);
+      const job = await importAndReconcile(engine, 'import test', FAST);
       expect(job.error).toBeNull();
       expect(job.status).toBe('completed');
       expect(job.counters).toMatchObject({ imported: 299, failure: 1 });

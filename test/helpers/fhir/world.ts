@@ -118,18 +118,13 @@ async function registryAt(
 }
 
 /**
- * A reconciliation importing from the world's source (batches of 25, `extra` beside), run to its end by one worker
+ * A reconciliation importing from the world's source (batches of 25), run to its end by one worker
  * pass with the test's retry policy: the job as `jobs/get` then gives it.
  */
-export async function importAndReconcile(
-  engine: LocalEngine,
-  reason: string,
-  retry: RetryPolicy,
-  extra: Record<string, unknown> = {},
-): Promise<JobState> {
+export async function importAndReconcile(engine: LocalEngine, reason: string, retry: RetryPolicy): Promise<JobState> {
   const { jobId } = await engine.call(
     'maintenance/reconcile',
-    { reason, batchSize: 25, externalSourceSystem: SOURCE, ...extra },
+    { reason, batchSize: 25, externalSourceSystem: SOURCE },
     CTX,
   );
   await runWorker(engine.env, { tenants: [TENANT], once: true, importRetry: retry });
