@@ -22,6 +22,7 @@ import {
   closeConsole,
   expectAccessible,
   expectNoActivationControl,
+  expectSwatchesMatchBands,
   type HostProcess,
   openConsole,
   openMatchAssurance,
@@ -352,15 +353,23 @@ describe('the Match assurance page', () => {
     expect(await dialog.getByTestId('waterfall-total').textContent()).toContain(
       `the pair's score: ${example?.score.toFixed(6) ?? ''}`,
     );
-    const steps = await dialog
-      .getByRole('table', { name: 'Contribution of every field to the score' })
-      .locator('tbody tr')
-      .count();
+    const stepTable = dialog.getByRole('table', { name: 'Contribution of every field to the score' });
+    const steps = await stepTable.locator('tbody tr').count();
+    // The waterfall's bands wear the comparison viewer's colours and words: a swatch for every field's step.
+    expect(await expectSwatchesMatchBands(stepTable, 3)).toHaveLength(example?.evidence.length ?? -1);
+    // Its steps name the fields as the viewer above them does ("Family name"); the exports keep the keys.
+    const stepNames = await stepTable.locator('tbody tr td:first-child').allTextContents();
+    expect(stepNames).toEqual(expect.arrayContaining(['Family name', 'Birth date']));
+    expect(stepNames).not.toContain('familyName');
+    expect(await expectSwatchesMatchBands(dialog.getByTestId('pair-records'), 2)).toContain('exact');
     // A limit (no name evidence, possible twin) holding the score adds its cap step.
     expect(steps).toBe((example?.evidence.length ?? 0) + 1 + (example?.limitedBy === undefined ? 0 : 1));
     await expectAccessible(page, 'assurance-waterfall');
     // The dialog is fixed to the viewport: a full-page picture would cut it; the viewport shows it whole.
     await page.screenshot({ path: join(SCREENSHOTS, 'assurance-06-waterfall.png') });
+    // And its steps, further down the dialog: the chart and the table of every field's contribution.
+    await stepTable.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SCREENSHOTS, 'assurance-06b-waterfall-steps.png') });
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
   });
@@ -509,6 +518,8 @@ describe('the Match assurance page', () => {
     await page.getByRole('tab', { name: 'Workbench' }).click();
     await page.getByRole('button', { name: 'Load 50 pairs' }).click();
     await page.getByTestId('wb-records').waitFor({ timeout: 60_000 });
+    // The pair's field evidence wears the comparison viewer's colours and words, a swatch for each compared field.
+    expect(await expectSwatchesMatchBands(page.getByRole('table', { name: 'Field evidence' }), 3)).toHaveLength(11);
     await expectAccessible(page, 'assurance-workbench');
     await screenshot(page, 'assurance-08-workbench');
     // No focus by hand: the pair has it after the draw. Pair n gets m when n is odd, n otherwise.

@@ -8,7 +8,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { BIN } from '../helpers/processes.ts';
 import { scratchDir } from '../helpers/temp.ts';
@@ -160,6 +160,28 @@ export async function expectAccessible(page: Page, name: string): Promise<void> 
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map(({ details: _details, ...rest }) => rest);
   expect(blocking, `axe on ${name}`).toEqual([]);
+}
+
+/**
+ * The band swatch of every body row of `table` beside the band's words in column `column` (0 first), each checked to be
+ * the colour its words name: Exact, Strong, Partial or Different, and an empty square ('none') for anything else
+ * ("missing", "not compared: …", "(compared with the name)"); a row whose band is "—" has none. Returns the tones of
+ * the rows that have one, in row order.
+ */
+export async function expectSwatchesMatchBands(table: Locator, column: number): Promise<string[]> {
+  const tones: string[] = [];
+  for (const row of await table.locator('tbody tr').all()) {
+    const words = (await row.locator('td').nth(column).textContent()) ?? '';
+    // A step that is no field (the waterfall's start, a limit) has no band and no swatch.
+    if (words === '—') {
+      expect(await row.locator('[data-tone]').count(), 'a row without a band').toBe(0);
+      continue;
+    }
+    const tone = (await row.locator('[data-tone]').getAttribute('data-tone')) ?? '(no swatch)';
+    expect(tone, words).toBe(/^(Exact|Strong|Partial|Different)\b/.exec(words)?.[1]?.toLowerCase() ?? 'none');
+    tones.push(tone);
+  }
+  return tones;
 }
 
 /** Script errors and Content-Security-Policy violations of the page, as they happen, into `errors`. */

@@ -4,7 +4,9 @@
  * and leftwards against, on one scale for the whole pair. A reviewer sees at a glance which fields pull the two
  * records together and which pull them apart. Screen readers read the words; the pictures are hidden from them.
  */
-import { weightDirection, type BandTone } from './record-fields.ts';
+import { Group } from '@mantine/core';
+import type { FieldEvidence } from '../../../engine/contract/matching.ts';
+import { bandText, evidenceTone, weightDirection, type BandTone } from './record-fields.ts';
 
 const TONE_COLOUR: Readonly<Record<BandTone, string>> = {
   exact: 'var(--mantine-color-teal-7)',
@@ -31,6 +33,25 @@ export function BandSwatch({ tone, size = 10 }: { readonly tone: BandTone; reado
       }}
     />
   );
+}
+
+/**
+ * A band in words with its swatch, as the comparison viewer's Band column shows it. The workbench and the waterfall
+ * show one field's evidence in their Band columns through it, so the three say the same: the band, or why the field
+ * was not compared (a newborn's placeholder, a 1 January, a partial date).
+ */
+export function BandCell({ tone, text }: { readonly tone: BandTone; readonly text: string }) {
+  return (
+    <Group gap={8} wrap="nowrap">
+      <BandSwatch tone={tone} />
+      <span>{text}</span>
+    </Group>
+  );
+}
+
+/** One compared field's band (the workbench's and the waterfall's rows): its tone and bandText's words. */
+export function FieldBandCell({ evidence }: { readonly evidence: Pick<FieldEvidence, 'band' | 'level'> }) {
+  return <BandCell tone={evidenceTone(evidence)} text={bandText(evidence, true)} />;
 }
 
 /** The bar's width in pixels; zero is its middle. */

@@ -20,7 +20,7 @@ import {
   rowBandText,
   rowBandTone,
 } from './record-fields.ts';
-import { BandSwatch, EvidenceBar } from './evidence-marks.tsx';
+import { BandCell, EvidenceBar } from './evidence-marks.tsx';
 import { useConsoleStatus } from '../../hooks/console-data.ts';
 import { connectionKey, keys } from '../../hooks/query-keys.ts';
 
@@ -125,10 +125,7 @@ export function PairRecords({
                   </Table.Td>
                   {blind ? null : (
                     <Table.Td>
-                      <Group gap={8} wrap="nowrap">
-                        <BandSwatch tone={rowBandTone(field, byField)} />
-                        <span>{rowBandText(field, byField)}</span>
-                      </Group>
+                      <BandCell tone={rowBandTone(field, byField)} text={rowBandText(field, byField)} />
                     </Table.Td>
                   )}
                   {blind ? null : (

@@ -24,13 +24,24 @@ import {
   type ScoreBasis,
   type ScoredEvidence,
   type Waterfall,
+  type WaterfallStep,
 } from '../../../engine/contract/score-explanation.ts';
+import { fieldTitle } from '../../../engine/contract/field-title.ts';
 import { IconAlert } from '../../icons.tsx';
 import { ExportButtons } from './export-buttons.tsx';
+import { FieldBandCell } from './evidence-marks.tsx';
 import { signed } from './metric-text.ts';
 
 function similarity(evidence: FieldEvidence | undefined): string {
   return evidence?.similarity == null ? 'missing' : evidence.similarity.toFixed(3);
+}
+
+/**
+ * A step as the console names it: a field by its title ("Family name"), as the comparison viewer above it does; the
+ * prior and a limit by their labels. The exports keep the field's key, as the API's do.
+ */
+function stepName(step: WaterfallStep): string {
+  return step.kind === 'field' && step.evidence !== undefined ? fieldTitle(step.evidence.field) : step.label;
 }
 
 /** Why an agreeing field adds nothing: one household's evidence, counted once or not at all. */
@@ -61,7 +72,7 @@ export function WaterfallView({
   }
   const digits = waterfall.scale === 'log-odds' ? 2 : 3;
   const data = waterfall.steps.map((step) => ({
-    label: step.label,
+    label: stepName(step),
     range: [Math.min(step.from, step.to), Math.max(step.from, step.to)] as [number, number],
     delta: step.delta,
     kind: step.kind,
@@ -149,10 +160,10 @@ export function WaterfallView({
         <Table.Tbody>
           {waterfall.steps.map((step, index) => (
             <Table.Tr key={`${step.label}:${String(index)}`}>
-              <Table.Td>{step.label}</Table.Td>
+              <Table.Td>{stepName(step)}</Table.Td>
               <Table.Td>{step.evidence?.comparator ?? '—'}</Table.Td>
               <Table.Td>{step.kind === 'field' ? similarity(step.evidence) : '—'}</Table.Td>
-              <Table.Td>{step.evidence?.band ?? '—'}</Table.Td>
+              <Table.Td>{step.evidence === undefined ? '—' : <FieldBandCell evidence={step.evidence} />}</Table.Td>
               <Table.Td>
                 {step.delta === 0
                   ? step.kind === 'start'

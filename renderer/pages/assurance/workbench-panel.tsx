@@ -31,6 +31,7 @@ import { VerdictButtons, VerdictKeys, type VerdictWords } from './verdict-contro
 import { labelsToTsv } from '../../../engine/contract/label-tsv.ts';
 import type { CandidateOrder, CandidatePair, CandidatePairsOutput } from '../../../engine/contract/workbench.ts';
 import { FIELD_ROWS, fieldValue } from './record-fields.ts';
+import { FieldBandCell } from './evidence-marks.tsx';
 
 type CandidatePairsPopulation = CandidatePairsOutput['population'];
 import { formatCountOf } from '../../format.ts';
@@ -311,7 +312,9 @@ export function WorkbenchPanel({
                           <Table.Td>{fieldTitle(e.field)}</Table.Td>
                           <Table.Td>{e.comparator ?? '—'}</Table.Td>
                           <Table.Td>{e.similarity === null ? 'missing' : e.similarity.toFixed(3)}</Table.Td>
-                          <Table.Td>{e.band ?? '—'}</Table.Td>
+                          <Table.Td>
+                            <FieldBandCell evidence={e} />
+                          </Table.Td>
                         </Table.Tr>
                       ))}
                     </Table.Tbody>
