@@ -18,6 +18,7 @@ import { estimatedRows, reviewBandText, sampleCaption } from '../../renderer/pag
 import { runCli } from '../helpers/cli.ts';
 import {
   closeConsole,
+  digits,
   expectAccessible,
   expectNoActivationControl,
   type HostProcess,
@@ -176,12 +177,10 @@ describe('Estimate without labels on the Match assurance page', () => {
       `Save with its thresholds (Certain ${certain}, Probable ${probable})`,
     );
     expect(await page.getByTestId('est-match-share').textContent()).toBe(report.candidateMatchShare.toFixed(6));
-    expect(Number((await page.getByTestId('est-records').textContent())?.replace(/[^\d]/g, ''))).toBe(report.records);
+    expect(digits(await page.getByTestId('est-records').textContent())).toBe(report.records);
     expect(report.sampledRecords).toBe(OPTIONS.maxRecords);
     expect(await page.getByTestId('est-sampled').textContent()).toBe(sampleCaption(report));
-    expect(Number((await page.getByTestId('est-modelled').textContent())?.replace(/[^\d]/g, ''))).toBe(
-      report.candidates.modelled,
-    );
+    expect(digits(await page.getByTestId('est-modelled').textContent())).toBe(report.candidates.modelled);
     expect(await page.getByTestId('est-suggestion').textContent()).toBe(report.suggestion);
     expect(report.reviewBand?.budgetPerThousandRecords).toBe(OPTIONS.reviewBudget);
     expect(await page.getByTestId('est-review-band').textContent()).toBe(reviewBandText(report));
@@ -214,7 +213,7 @@ describe('Estimate without labels on the Match assurance page', () => {
     for (const [i, r] of expected.entries()) {
       const cells = await rows.nth(i).locator('td').allTextContents();
       expect(cells[0]?.replace(/suggested.*$/, '')).toBe(String(r.threshold));
-      expect(Number(cells[1]?.replace(/[^\d]/g, ''))).toBe(r.pairsAtOrAbove);
+      expect(digits(cells[1])).toBe(r.pairsAtOrAbove);
       expect(cells.slice(2)).toEqual([
         r.expectedTruePositives.toFixed(1),
         r.expectedFalsePositives.toFixed(1),

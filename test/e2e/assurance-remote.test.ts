@@ -19,7 +19,10 @@ import { StaticTokenProvider } from '../../main/remote/token-provider.ts';
 import { runCli } from '../helpers/cli.ts';
 import {
   closeBrowserAndHost,
+  digits,
   expectAccessible,
+  expectEvaluationSummary,
+  expectMetricsTable,
   type HostProcess,
   openConsole,
   type RegistryProcess,
@@ -83,8 +86,6 @@ afterAll(async () => {
   expect(code, host.output()).toBe(0);
   expect(pageErrors).toEqual([]);
 });
-
-const digits = (text: string | null): number => Number((text ?? '').replace(/[^\d]/g, ''));
 
 /** Connects the console to the registry with a pasted token (signing out of any earlier connection first). */
 async function connectWith(accessToken: string, scopesShown: RegExp): Promise<void> {
@@ -152,36 +153,8 @@ describe('the Match assurance page on a remote registry (serve --dev-auth)', () 
       ]);
       expect(cli.code, cli.stderr).toBe(0);
       const report = JSON.parse(cli.stdout) as EvaluationReport;
-      expect(await page.getByTestId('eval-digest').textContent()).toBe(report.datasetDigest);
-      expect(digits(await page.getByTestId('eval-pairs').textContent())).toBe(report.labels.pairs);
-      expect(digits(await page.getByTestId('eval-matches').textContent())).toBe(report.labels.matches);
-      expect(digits(await page.getByTestId('eval-non-matches').textContent())).toBe(report.labels.nonMatches);
-      expect(await page.getByTestId('eval-blocking-recall').textContent()).toBe(
-        report.blockingRecall.recall?.toFixed(3) ?? '—',
-      );
-      const rows = page.locator('[data-testid="metrics-table"] tbody tr');
-      expect(await rows.count()).toBe(report.thresholds.length);
-      const fmt = (v: number | null): string => (v === null ? '—' : v.toFixed(3));
-      const range = (r: { lower: number; upper: number } | null): string =>
-        r === null ? '—' : `${r.lower.toFixed(3)}–${r.upper.toFixed(3)}`;
-      for (const [i, m] of report.thresholds.entries()) {
-        const cells = await rows.nth(i).locator('td').allTextContents();
-        expect(cells.map((c, k) => (k >= 1 && k <= 4 ? String(digits(c)) : c))).toEqual([
-          String(m.threshold),
-          String(m.tp),
-          String(m.fp),
-          String(m.tn),
-          String(m.fn),
-          fmt(m.precision),
-          range(m.precisionInterval),
-          fmt(m.recall),
-          range(m.recallInterval),
-          fmt(m.specificity),
-          fmt(m.npv),
-          fmt(m.f1),
-          fmt(m.mcc),
-        ]);
-      }
+      await expectEvaluationSummary(page, report);
+      await expectMetricsTable(page, 'metrics-table', report.thresholds);
       // The confusion matrix at the explorer's first threshold is the CLI's too.
       expect(digits(await page.getByTestId('cm-tp').textContent())).toBe(report.thresholds[0]?.tp);
       expect(digits(await page.getByTestId('cm-fp').textContent())).toBe(report.thresholds[0]?.fp);

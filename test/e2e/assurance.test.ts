@@ -20,7 +20,10 @@ import { fieldTitle } from '../../engine/contract/field-title.ts';
 import { runCli } from '../helpers/cli.ts';
 import {
   closeConsole,
+  digits,
   expectAccessible,
+  expectEvaluationSummary,
+  expectMetricsTable,
   expectNoActivationControl,
   expectSwatchesMatchBands,
   type HostProcess,
@@ -72,8 +75,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await closeConsole(context, browser, host, dir);
 });
-
-const digits = (text: string | null): number => Number((text ?? '').replace(/[^\d]/g, ''));
 
 async function cliEvaluate(
   thresholds: readonly number[],
@@ -176,39 +177,8 @@ describe('the Match assurance page', () => {
       (a, b) => a - b,
     );
     report = await cliEvaluate(thresholds);
-    expect(await page.getByTestId('eval-digest').textContent()).toBe(report.datasetDigest);
-    expect(digits(await page.getByTestId('eval-pairs').textContent())).toBe(report.labels.pairs);
-    expect(digits(await page.getByTestId('eval-matches').textContent())).toBe(report.labels.matches);
-    expect(digits(await page.getByTestId('eval-non-matches').textContent())).toBe(report.labels.nonMatches);
-    expect(await page.getByTestId('eval-blocking-recall').textContent()).toBe(
-      report.blockingRecall.recall?.toFixed(3) ?? '—',
-    );
-    const expectTable = async (testId: string, expected: EvaluationReport['thresholds']): Promise<void> => {
-      const rows = page.locator(`[data-testid="${testId}"] tbody tr`);
-      expect(await rows.count()).toBe(expected.length);
-      for (const [i, m] of expected.entries()) {
-        const cells = await rows.nth(i).locator('td').allTextContents();
-        const fmt = (v: number | null): string => (v === null ? '—' : v.toFixed(3));
-        const range = (r: { lower: number; upper: number } | null): string =>
-          r === null ? '—' : `${r.lower.toFixed(3)}–${r.upper.toFixed(3)}`;
-        expect(cells.map((c, k) => (k >= 1 && k <= 4 ? String(digits(c)) : c))).toEqual([
-          String(m.threshold),
-          String(m.tp),
-          String(m.fp),
-          String(m.tn),
-          String(m.fn),
-          fmt(m.precision),
-          range(m.precisionInterval),
-          fmt(m.recall),
-          range(m.recallInterval),
-          fmt(m.specificity),
-          fmt(m.npv),
-          fmt(m.f1),
-          fmt(m.mcc),
-        ]);
-      }
-    };
-    await expectTable('metrics-table', report.thresholds);
+    await expectEvaluationSummary(page, report);
+    await expectMetricsTable(page, 'metrics-table', report.thresholds);
     // The histogram's legend reads in the order its bars are drawn (non-matches, then matches), and the field table
     // names fields in words, in the report's order.
     const histogram = page.locator('figure[aria-label^="Histogram of scores"]');
@@ -223,7 +193,7 @@ describe('the Match assurance page', () => {
     const endToEnd = report.endToEnd;
     expect(endToEnd).toBeDefined();
     await page.getByRole('heading', { name: 'End to end (blocking misses count as false negatives)' }).waitFor();
-    await expectTable('metrics-table-end-to-end', endToEnd?.thresholds ?? []);
+    await expectMetricsTable(page, 'metrics-table-end-to-end', endToEnd?.thresholds ?? []);
     const missed = (endToEnd?.notCandidates.matches ?? 0) + (endToEnd?.notCandidates.nonMatches ?? 0);
     expect(await page.getByTestId('eval-end-to-end-explanation').textContent()).toContain(
       missed === 0

@@ -14,6 +14,7 @@ import { BIN } from '../helpers/processes.ts';
 import { scratchDir } from '../helpers/temp.ts';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import type { CallContext } from '../../engine/contract/operations.ts';
+import type { EvaluationReport } from '../../engine/contract/assurance.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
@@ -160,6 +161,60 @@ export async function expectAccessible(page: Page, name: string): Promise<void> 
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map(({ details: _details, ...rest }) => rest);
   expect(blocking, `axe on ${name}`).toEqual([]);
+}
+
+/** The number a figure on the page shows, its grouping and words dropped ("1,234 pairs" → 1234); NaN with no digit. */
+export function digits(text: string | null | undefined): number {
+  const shown = (text ?? '').replace(/[^\d]/g, '');
+  return shown === '' ? Number.NaN : Number(shown);
+}
+
+/**
+ * The evaluation report on the page opens with what `report` (the CLI's, for the same labels) says: its digest, label
+ * counts and blocking recall.
+ */
+export async function expectEvaluationSummary(page: Page, report: EvaluationReport): Promise<void> {
+  expect(await page.getByTestId('eval-digest').textContent()).toBe(report.datasetDigest);
+  expect(digits(await page.getByTestId('eval-pairs').textContent())).toBe(report.labels.pairs);
+  expect(digits(await page.getByTestId('eval-matches').textContent())).toBe(report.labels.matches);
+  expect(digits(await page.getByTestId('eval-non-matches').textContent())).toBe(report.labels.nonMatches);
+  expect(await page.getByTestId('eval-blocking-recall').textContent()).toBe(
+    report.blockingRecall.recall?.toFixed(3) ?? '—',
+  );
+}
+
+/**
+ * The metrics table of test ID `testId` holds one row a threshold of `thresholds` (a report's), with every count,
+ * figure and interval as the report has them.
+ */
+export async function expectMetricsTable(
+  page: Page,
+  testId: string,
+  thresholds: EvaluationReport['thresholds'],
+): Promise<void> {
+  const fmt = (v: number | null): string => (v === null ? '—' : v.toFixed(3));
+  const range = (r: { lower: number; upper: number } | null): string =>
+    r === null ? '—' : `${r.lower.toFixed(3)}–${r.upper.toFixed(3)}`;
+  const rows = page.locator(`[data-testid="${testId}"] tbody tr`);
+  expect(await rows.count()).toBe(thresholds.length);
+  for (const [i, m] of thresholds.entries()) {
+    const cells = await rows.nth(i).locator('td').allTextContents();
+    expect(cells.map((c, k) => (k >= 1 && k <= 4 ? String(digits(c)) : c))).toEqual([
+      String(m.threshold),
+      String(m.tp),
+      String(m.fp),
+      String(m.tn),
+      String(m.fn),
+      fmt(m.precision),
+      range(m.precisionInterval),
+      fmt(m.recall),
+      range(m.recallInterval),
+      fmt(m.specificity),
+      fmt(m.npv),
+      fmt(m.f1),
+      fmt(m.mcc),
+    ]);
+  }
 }
 
 /**
