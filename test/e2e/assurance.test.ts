@@ -22,6 +22,7 @@ import {
   closeConsole,
   digits,
   expectAccessible,
+  expectBlindPairTable,
   expectEvaluationSummary,
   expectMetricsTable,
   expectNoActivationControl,
@@ -490,6 +491,8 @@ describe('the Match assurance page', () => {
     await page.getByTestId('wb-records').waitFor({ timeout: 60_000 });
     // The pair's field evidence wears the comparison viewer's colours and words, a swatch for each compared field.
     expect(await expectSwatchesMatchBands(page.getByRole('table', { name: 'Field evidence' }), 3)).toHaveLength(11);
+    // Both records in the comparison viewer, as a review case shows them: each band's swatch is the colour it names.
+    expect(await expectSwatchesMatchBands(page.getByTestId('wb-records'), 2)).toContain('exact');
     await expectAccessible(page, 'assurance-workbench');
     await screenshot(page, 'assurance-08-workbench');
     // No focus by hand: the pair has it after the draw. Pair n gets m when n is odd, n otherwise.
@@ -520,6 +523,15 @@ describe('the Match assurance page', () => {
     await page.getByRole('link', { name: /Match assurance/ }).click();
     await expect.poll(() => page.getByTestId('wb-progress').textContent()).toMatch(/^60 labelled · 0 unsure/);
     expect(await page.getByRole('heading', { name: /^Pair 61 of \d+$/ }).count()).toBe(1);
+    // Blind: the score, the bands and the weights go; the values stay, a differing value marked in words.
+    await page.getByRole('switch', { name: 'Blind (hide score and evidence)' }).click();
+    await expect.poll(() => page.getByTestId('wb-score').count()).toBe(0);
+    await expectBlindPairTable(page.getByTestId('wb-records'));
+    expect(await page.getByRole('table', { name: 'Field evidence' }).count()).toBe(0);
+    await expectAccessible(page, 'assurance-workbench-blind');
+    await screenshot(page, 'assurance-08d-workbench-blind');
+    await page.getByRole('switch', { name: 'Blind (hide score and evidence)' }).click();
+    await page.getByTestId('wb-score').waitFor();
     // Reload: the verdicts come back (the records' values are never written down, so the pairs are drawn again on demand).
     await page.reload();
     await page.getByTestId('wb-kept').waitFor();

@@ -239,6 +239,24 @@ export async function expectSwatchesMatchBands(table: Locator, column: number): 
   return tones;
 }
 
+/**
+ * A blind comparison table (PairTable with blind) shows the values only: no band, no weight, no swatch; a second value
+ * that differs from the first (both present) reads "(differs)" after it, and only such a value. Returns how many do.
+ */
+export async function expectBlindPairTable(table: Locator): Promise<number> {
+  expect(await table.getByRole('columnheader', { name: 'Evidence, ln(m/u)' }).count()).toBe(0);
+  expect(await table.locator('[data-tone]').count()).toBe(0);
+  let differing = 0;
+  for (const row of await table.locator('tbody tr').all()) {
+    const [first = '', second = ''] = await row.locator('td').allTextContents();
+    const marked = second.endsWith(' (differs)');
+    const value = marked ? second.slice(0, -' (differs)'.length) : second;
+    expect(marked, `${first} | ${second}`).toBe(first !== value && first !== '—' && value !== '—');
+    if (marked) differing++;
+  }
+  return differing;
+}
+
 /** Script errors and Content-Security-Policy violations of the page, as they happen, into `errors`. */
 export function collectPageErrors(page: Page, errors: string[]): void {
   page.on('pageerror', (error) => errors.push(error.message));

@@ -6,7 +6,8 @@
  */
 import { Alert, Group, Skeleton, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import type { RecordRef } from '../../../engine/contract/matching.ts';
+import type { FieldEvidence, RecordRef } from '../../../engine/contract/matching.ts';
+import type { DisplayFields } from '../../../engine/contract/workbench.ts';
 import { useClient } from '../../client/context.tsx';
 import { asSentence } from '../../client/errors.ts';
 import { IconAlert } from '../../icons.tsx';
@@ -70,78 +71,9 @@ export function PairRecords({
   const { values, evidence, score } = explained.data;
   // When held, the score is the Probable threshold itself.
   const rule = scoreRuleText(explained.data, score);
-  const byField = new Map(evidence.map((e) => [e.field as string, e]));
-  // The pair's largest weight fills half a bar, so every field's bar is read against the others.
-  const scale = Math.max(1, ...evidence.map((e) => Math.abs(countedWeight(e) ?? 0)));
   return (
     <div data-testid="pair-records">
-      {/* Scrolls sideways where the records do not fit (a narrow window); focusable, so the keyboard scrolls it too. */}
-      <div role="region" aria-label="The two records, scrolling sideways" tabIndex={0} style={{ overflowX: 'auto' }}>
-        <Table
-          miw={blind ? 480 : 600}
-          withTableBorder
-          withColumnBorders
-          aria-label={
-            blind
-              ? 'The two records side by side'
-              : "The two records side by side, with each field's band and contribution"
-          }
-          style={{ fontVariantNumeric: 'tabular-nums' }}
-        >
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Field</Table.Th>
-              <Table.Th>
-                <bdi>
-                  {pair.left.sourceSystem} / {pair.left.localId}
-                </bdi>
-              </Table.Th>
-              <Table.Th>
-                <bdi>
-                  {pair.right.sourceSystem} / {pair.right.localId}
-                </bdi>
-              </Table.Th>
-              {blind ? null : <Table.Th>Band</Table.Th>}
-              {blind ? null : <Table.Th>Evidence, ln(m/u)</Table.Th>}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {FIELD_ROWS.map(([field, label]) => {
-              const evidenceField = EVIDENCE_FIELD[field];
-              const e = evidenceField === undefined ? undefined : byField.get(evidenceField);
-              const a = fieldValue(values.left, field);
-              const b = fieldValue(values.right, field);
-              if (a === '—' && b === '—') return null;
-              return (
-                <Table.Tr key={field}>
-                  <Table.Th scope="row" fw={500}>
-                    {label}
-                  </Table.Th>
-                  <Table.Td>
-                    <bdi>{a}</bdi>
-                  </Table.Td>
-                  <Table.Td>
-                    <bdi>{b}</bdi>
-                  </Table.Td>
-                  {blind ? null : (
-                    <Table.Td>
-                      <BandCell tone={rowBandTone(field, byField)} text={rowBandText(field, byField)} />
-                    </Table.Td>
-                  )}
-                  {blind ? null : (
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                      <Group gap={8} wrap="nowrap">
-                        <EvidenceBar weight={countedWeight(e)} scale={scale} />
-                        <span>{evidenceText(e)}</span>
-                      </Group>
-                    </Table.Td>
-                  )}
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </div>
+      <PairTable left={pair.left} right={pair.right} values={values} evidence={evidence} blind={blind} />
       {blind ? null : (
         <Text size="xs" c="dimmed" mt={4} data-testid="pair-records-note">
           The records as they are now, scored by the active profile: {score.toFixed(4)}
@@ -158,6 +90,101 @@ export function PairRecords({
           {rule}
         </Text>
       )}
+    </div>
+  );
+}
+
+/**
+ * Both records' values field by field beside each field's band and contribution, as the pair was scored: the comparison
+ * viewer's table, also the workbench's (which has the pair's values and evidence from its draw). blind: the values
+ * only, a value that differs from the other record's marked in words.
+ */
+export function PairTable({
+  left,
+  right,
+  values,
+  evidence,
+  blind = false,
+}: {
+  readonly left: RecordRef;
+  readonly right: RecordRef;
+  readonly values: { readonly left: DisplayFields; readonly right: DisplayFields };
+  readonly evidence: readonly FieldEvidence[];
+  readonly blind?: boolean;
+}) {
+  const byField = new Map(evidence.map((e) => [e.field as string, e]));
+  // The pair's largest weight fills half a bar, so every field's bar is read against the others.
+  const scale = Math.max(1, ...evidence.map((e) => Math.abs(countedWeight(e) ?? 0)));
+  return (
+    // Scrolls sideways where the records do not fit (a narrow window); focusable, so the keyboard scrolls it too.
+    <div role="region" aria-label="The two records, scrolling sideways" tabIndex={0} style={{ overflowX: 'auto' }}>
+      <Table
+        miw={blind ? 480 : 600}
+        withTableBorder
+        withColumnBorders
+        aria-label={
+          blind
+            ? 'The two records side by side'
+            : "The two records side by side, with each field's band and contribution"
+        }
+        style={{ fontVariantNumeric: 'tabular-nums' }}
+      >
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Field</Table.Th>
+            <Table.Th>
+              <bdi>
+                {left.sourceSystem} / {left.localId}
+              </bdi>
+            </Table.Th>
+            <Table.Th>
+              <bdi>
+                {right.sourceSystem} / {right.localId}
+              </bdi>
+            </Table.Th>
+            {blind ? null : <Table.Th>Band</Table.Th>}
+            {blind ? null : <Table.Th>Evidence, ln(m/u)</Table.Th>}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {FIELD_ROWS.map(([field, label]) => {
+            const evidenceField = EVIDENCE_FIELD[field];
+            const e = evidenceField === undefined ? undefined : byField.get(evidenceField);
+            const a = fieldValue(values.left, field);
+            const b = fieldValue(values.right, field);
+            if (a === '—' && b === '—') return null;
+            const differs = a !== b && a !== '—' && b !== '—';
+            return (
+              <Table.Tr key={field}>
+                <Table.Th scope="row" fw={500}>
+                  {label}
+                </Table.Th>
+                <Table.Td>
+                  <bdi>{a}</bdi>
+                </Table.Td>
+                {/* Blind, no band says which fields differ: the second value says it in words. */}
+                <Table.Td fw={blind && differs ? 700 : undefined}>
+                  <bdi>{b}</bdi>
+                  {blind && differs ? ' (differs)' : ''}
+                </Table.Td>
+                {blind ? null : (
+                  <Table.Td>
+                    <BandCell tone={rowBandTone(field, byField)} text={rowBandText(field, byField)} />
+                  </Table.Td>
+                )}
+                {blind ? null : (
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    <Group gap={8} wrap="nowrap">
+                      <EvidenceBar weight={countedWeight(e)} scale={scale} />
+                      <span>{evidenceText(e)}</span>
+                    </Group>
+                  </Table.Td>
+                )}
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
     </div>
   );
 }

@@ -30,7 +30,7 @@ import { useLabelling } from './use-labelling.ts';
 import { VerdictButtons, VerdictKeys, type VerdictWords } from './verdict-controls.tsx';
 import { labelsToTsv } from '../../../engine/contract/label-tsv.ts';
 import type { CandidateOrder, CandidatePair, CandidatePairsOutput } from '../../../engine/contract/workbench.ts';
-import { FIELD_ROWS, fieldValue } from './record-fields.ts';
+import { PairTable } from './pair-records.tsx';
 import { FieldBandCell } from './evidence-marks.tsx';
 
 type CandidatePairsPopulation = CandidatePairsOutput['population'];
@@ -66,8 +66,6 @@ const ORDER_CODEC: Codec<CandidateOrder> = {
     stored === 'near-thresholds' || stored === 'highest-first' || stored === 'lowest-first' ? stored : undefined,
 };
 const PAGE = 50;
-/** Rows shown only when a record has the field: most records carry none. */
-const OPTIONAL_ROWS: ReadonlySet<string> = new Set(['generation', 'birthOrder', 'multipleBirth']);
 
 const VERDICT_TEXT: Readonly<Record<Verdict, string>> = { match: 'Match', 'non-match': 'Non-match', unsure: 'Unsure' };
 const VERDICT_COLOR: Readonly<Record<Verdict, string>> = { match: 'teal', 'non-match': 'indigo', unsure: 'gray' };
@@ -259,43 +257,15 @@ export function WorkbenchPanel({
                     </Badge>
                   </Group>
                 ) : null}
-                <Table
-                  withTableBorder
-                  withColumnBorders
-                  aria-label="The two records side by side"
-                  data-testid="wb-records"
-                >
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Field</Table.Th>
-                      <Table.Th>
-                        {pair.left.sourceSystem} / {pair.left.localId}
-                      </Table.Th>
-                      <Table.Th>
-                        {pair.right.sourceSystem} / {pair.right.localId}
-                      </Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {FIELD_ROWS.map(([field, text]) => {
-                      const left = fieldValue(pair.left.fields, field);
-                      const right = fieldValue(pair.right.fields, field);
-                      if (OPTIONAL_ROWS.has(field) && left === '—' && right === '—') return null;
-                      return (
-                        <Table.Tr key={field}>
-                          <Table.Th scope="row" fw={500}>
-                            {text}
-                          </Table.Th>
-                          <Table.Td>{left}</Table.Td>
-                          <Table.Td fw={left !== right && left !== '—' && right !== '—' ? 700 : undefined}>
-                            {right}
-                            {left !== right && left !== '—' && right !== '—' ? ' (differs)' : ''}
-                          </Table.Td>
-                        </Table.Tr>
-                      );
-                    })}
-                  </Table.Tbody>
-                </Table>
+                <div data-testid="wb-records">
+                  <PairTable
+                    left={pair.left}
+                    right={pair.right}
+                    values={{ left: pair.left.fields, right: pair.right.fields }}
+                    evidence={pair.evidence}
+                    blind={blind}
+                  />
+                </div>
                 {!blind ? (
                   <Table striped aria-label="Field evidence" style={{ fontVariantNumeric: 'tabular-nums' }}>
                     <Table.Thead>
