@@ -14,6 +14,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
+import { scoreRuleText } from '../../engine/contract/score-explanation.ts';
 import { labelsToTsv } from '../../engine/contract/label-tsv.ts';
 import type { EvaluationReport } from '../../engine/contract/assurance.ts';
 import { fieldTitle } from '../../engine/contract/field-title.ts';
@@ -495,9 +496,32 @@ describe('the Match assurance page', () => {
     expect(await expectSwatchesMatchBands(page.getByTestId('wb-records'), 2)).toContain('exact');
     await expectAccessible(page, 'assurance-workbench');
     await screenshot(page, 'assurance-08-workbench');
+    // The pairs the page drew, as the engine draws them for the same request: where a rule set a pair's score (held
+    // to Probable, a trusted identifier, a hard conflict) the page says why under the records, as the viewer does.
+    const reader = LocalEngine.open({ dbPath: db });
+    const drawn = await reader.call(
+      'labels/candidates',
+      { minScore: 0, maxScore: 1, order: 'near-thresholds', limit: 50, offset: 0, seed: 1 },
+      { tenantId: 'demo', actor: 'test' },
+    );
+    reader.close();
+    const rules = drawn.pairs.map((p) => scoreRuleText(p, p.score));
+    const firstRuled = rules.findIndex((rule) => rule !== null) + 1;
+    expect(firstRuled, 'a pair the rules set among the first 50').toBeGreaterThan(0);
+    const expectRuleOf = async (n: number): Promise<void> => {
+      await page.getByRole('heading', { name: `Pair ${String(n)} of 50` }).waitFor();
+      const pair = drawn.pairs[n - 1];
+      expect(await page.getByTestId('wb-score').textContent()).toBe(`Score ${pair?.score.toFixed(4) ?? ''}`);
+      const rule = rules[n - 1] ?? null;
+      if (rule === null) expect(await page.getByTestId('wb-rule').count()).toBe(0);
+      else expect(await page.getByTestId('wb-rule').textContent()).toBe(rule);
+    };
     // No focus by hand: the pair has it after the draw. Pair n gets m when n is odd, n otherwise.
     const key = (n: number): string => (n % 2 === 1 ? 'm' : 'n');
-    for (let n = 1; n <= 20; n++) await page.keyboard.press(key(n));
+    for (let n = 1; n <= 20; n++) {
+      if (n === 1 || n === firstRuled) await expectRuleOf(n);
+      await page.keyboard.press(key(n));
+    }
     await expect
       .poll(() => page.getByTestId('wb-progress').textContent())
       .toMatch(/^20 labelled · 0 unsure · 30 to go/);
@@ -508,7 +532,10 @@ describe('the Match assurance page', () => {
     expect(await page.getByRole('heading', { name: 'Pair 20 of 50' }).count()).toBe(1);
     // A verdict by button: the pair keeps the focus, so the keys go on working.
     await page.getByRole('button', { name: 'Non-match (N)' }).click();
-    for (let n = 21; n <= 50; n++) await page.keyboard.press(key(n));
+    for (let n = 21; n <= 50; n++) {
+      if (n === firstRuled) await expectRuleOf(n);
+      await page.keyboard.press(key(n));
+    }
     await expect.poll(() => page.getByTestId('wb-progress').textContent()).toMatch(/^50 labelled · 0 unsure · 0 to go/);
     // The next draw continues the same band: 50 new pairs, none already labelled.
     await page.getByRole('button', { name: 'Load 50 more' }).click();

@@ -31,6 +31,7 @@ import { VerdictButtons, VerdictKeys, type VerdictWords } from './verdict-contro
 import { labelsToTsv } from '../../../engine/contract/label-tsv.ts';
 import type { CandidateOrder, CandidatePair, CandidatePairsOutput } from '../../../engine/contract/workbench.ts';
 import { PairTable } from './pair-records.tsx';
+import { scoreRuleText } from '../../../engine/contract/score-explanation.ts';
 import { FieldBandCell } from './evidence-marks.tsx';
 
 type CandidatePairsPopulation = CandidatePairsOutput['population'];
@@ -266,6 +267,7 @@ export function WorkbenchPanel({
                     blind={blind}
                   />
                 </div>
+                {blind ? null : <WorkbenchRule pair={pair} />}
                 {!blind ? (
                   <Table striped aria-label="Field evidence" style={{ fontVariantNumeric: 'tabular-nums' }}>
                     <Table.Thead>
@@ -315,5 +317,18 @@ export function WorkbenchPanel({
         </Card>
       ) : null}
     </Stack>
+  );
+}
+
+/**
+ * Why the pair scored as it did where a rule, not the fields, set it: a trusted identifier, a hard conflict, or a
+ * limit holding it to Probable (a held pair's score is the Probable threshold itself), as the comparison viewer says.
+ */
+function WorkbenchRule({ pair }: { readonly pair: CandidatePair }) {
+  const rule = scoreRuleText(pair, pair.score);
+  return rule === null ? null : (
+    <Text size="sm" data-testid="wb-rule">
+      {rule}
+    </Text>
   );
 }
