@@ -12,6 +12,7 @@ import {
   FieldEvidenceSchema,
   RecordRefSchema,
   ScoreLimitSchema,
+  TwinReasonSchema,
   ScoreMethodSchema,
 } from './matching.ts';
 import { FieldNameSchema } from './fields.ts';
@@ -171,6 +172,8 @@ export const ErrorExampleSchema = z.object({
   decision: DecisionSchema.optional(),
   conflictRule: HardConflictRuleSchema.optional(),
   limitedBy: ScoreLimitSchema.optional(),
+  /** With limitedBy `PossibleTwin`: which case of the twin rule held the pair (MatchResult.twinReason). */
+  twinReason: TwinReasonSchema.optional(),
   /** The prior lowered for the registry's size (MatchResult.priorAdjustment). */
   priorAdjustment: z.number().optional(),
 });

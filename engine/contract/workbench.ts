@@ -8,7 +8,14 @@
  */
 import { z } from 'zod';
 import { VersionsSchema } from './assurance.ts';
-import { DecidedBySchema, DecisionSchema, FieldEvidenceSchema, RecordRefSchema, ScoreLimitSchema } from './matching.ts';
+import {
+  DecidedBySchema,
+  DecisionSchema,
+  FieldEvidenceSchema,
+  RecordRefSchema,
+  ScoreLimitSchema,
+  TwinReasonSchema,
+} from './matching.ts';
 import { HardConflictRuleSchema } from './profile.ts';
 import { ScoreBasisSchema } from './score-explanation.ts';
 
@@ -78,6 +85,8 @@ export const CandidatePairSchema = z.object({
   decidedBy: DecidedBySchema,
   conflictRule: HardConflictRuleSchema.optional(),
   limitedBy: ScoreLimitSchema.optional(),
+  /** With limitedBy `PossibleTwin`: which case of the twin rule held the pair (MatchResult.twinReason). */
+  twinReason: TwinReasonSchema.optional(),
   /** The prior lowered for the registry's size (MatchResult.priorAdjustment). */
   priorAdjustment: z.number().optional(),
   evidence: z.array(FieldEvidenceSchema),

@@ -386,15 +386,16 @@ function registryRecords(a: PreparedRecord, b: PreparedRecord): number {
 
 /**
  * An explained outcome's optional parts, each present only when set: the hard-conflict rule that decided, the rule
- * that held the score down, and what the prior moved by for the registry's size. Reports that copy an outcome
- * (evaluation's error examples, the workbench's pairs) take them from here.
+ * that held the score down (with, for a possible twin, which case of the rule), and what the prior moved by for the
+ * registry's size. Reports that copy an outcome (evaluation's error examples, the workbench's pairs) take them from here.
  */
 export function outcomeDetails(
   result: MatchResult,
-): Pick<MatchResult, 'conflictRule' | 'limitedBy' | 'priorAdjustment'> {
+): Pick<MatchResult, 'conflictRule' | 'limitedBy' | 'twinReason' | 'priorAdjustment'> {
   return {
     ...(result.conflictRule === undefined ? {} : { conflictRule: result.conflictRule }),
     ...(result.limitedBy === undefined ? {} : { limitedBy: result.limitedBy }),
+    ...(result.twinReason === undefined ? {} : { twinReason: result.twinReason }),
     ...(result.priorAdjustment === undefined ? {} : { priorAdjustment: result.priorAdjustment }),
   };
 }

@@ -56,6 +56,11 @@ describe('labels/candidates', () => {
         });
         const explained = await engine.call('matching/explain', { left: ref(pair.left), right: ref(pair.right) }, ctx);
         expect(pair.score).toBe(explained.score);
+        // And the rule that set it, with the twin rule's case: the workbench says why as the comparison viewer does.
+        expect({ limitedBy: pair.limitedBy, twinReason: pair.twinReason }).toEqual({
+          limitedBy: explained.limitedBy,
+          twinReason: explained.twinReason,
+        });
         // A candidate: the two records share a blocking rule.
         expect(explained.sharedBlockingRules.length).toBeGreaterThan(0);
         // The records' values come only when asked, and are the ones the workbench shows.
@@ -68,6 +73,11 @@ describe('labels/candidates', () => {
         expect(withValues.values).toEqual({ left: pair.left.fields, right: pair.right.fields });
         expect(withValues.score).toBe(explained.score);
       }
+
+      // Pairs held as possible twins sit at Probable, nearest it: some are among the first, each with its case.
+      const twins = first.pairs.filter((p) => p.limitedBy === 'PossibleTwin');
+      expect(twins.length).toBeGreaterThan(0);
+      expect(twins.every((p) => p.twinReason !== undefined)).toBe(true);
 
       // Pages continue the same order; the same seed gives the same list.
       const second = await engine.call('labels/candidates', { limit: 20, offset: 20 }, ctx);
