@@ -1,8 +1,9 @@
 /**
  * The comparison viewer's records: both records' values field by field beside the field's band and its
- * contribution to the score, each in words and in a picture (evidence-marks.tsx), read from the registry when the
- * pair is opened (matching/explain with values; the registry grants it to mpi.admin only). Values are shown, never
- * logged, and isolated from the page's text direction (<bdi>) so a right-to-left value cannot reorder its neighbours.
+ * contribution to the score, each in words and in a picture (evidence-marks.tsx). PairRecords reads them from the
+ * registry when the pair is opened (matching/explain with values; the registry grants it to mpi.admin only); the
+ * workbench hands PairTable the values and evidence its draw brought. Values are shown, never logged, and isolated
+ * from the page's text direction (<bdi>) so a right-to-left value cannot reorder its neighbours.
  */
 import { Alert, Group, Skeleton, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
