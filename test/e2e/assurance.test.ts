@@ -14,6 +14,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
+import { FIELD_NAMES } from '../../engine/contract/fields.ts';
 import { scoreRuleText } from '../../engine/contract/score-explanation.ts';
 import { labelsToTsv } from '../../engine/contract/label-tsv.ts';
 import type { EvaluationReport } from '../../engine/contract/assurance.ts';
@@ -181,6 +182,28 @@ describe('the Match assurance page', () => {
     report = await cliEvaluate(thresholds);
     await expectEvaluationSummary(page, report);
     await expectMetricsTable(page, 'metrics-table', report.thresholds);
+    // Each error example's fields at a glance: one square a field in the scorer's order, each its band in the report.
+    let examples = 0;
+    for (const [testId, expected] of [
+      ['examples-false-positives', report.errorExamples.falsePositives],
+      ['examples-false-negatives', report.errorExamples.falseNegatives],
+    ] as const) {
+      for (const [i, row] of (await page.getByTestId(testId).locator('tbody tr').all()).entries()) {
+        const example = expected[i];
+        expect(await row.locator('td').first().textContent()).toBe(
+          `${example?.left.sourceSystem ?? ''} / ${example?.left.localId ?? ''}`,
+        );
+        const tones = [];
+        for (const swatch of await row.getByRole('img').locator('[data-tone]').all())
+          tones.push(await swatch.getAttribute('data-tone'));
+        expect(tones).toEqual(
+          FIELD_NAMES.map((field) => example?.evidence.find((e) => e.field === field)?.band?.toLowerCase() ?? 'none'),
+        );
+        examples++;
+      }
+    }
+    expect(examples).toBe(report.errorExamples.falsePositives.length + report.errorExamples.falseNegatives.length);
+    expect(examples).toBeGreaterThan(0);
     // The histogram's legend reads in the order its bars are drawn (non-matches, then matches), and the field table
     // names fields in words, in the report's order.
     const histogram = page.locator('figure[aria-label^="Histogram of scores"]');

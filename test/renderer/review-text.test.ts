@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   ageText,
-  fieldsAtAGlance,
   nextCaseOf,
   pageStartWithin,
   pageText,
@@ -9,7 +8,6 @@ import {
   shortCaseId,
   staleText,
 } from '../../renderer/pages/reviews/review-text.ts';
-import { FIELD_NAMES } from '../../engine/contract/fields.ts';
 
 describe('review case words', () => {
   const now = Date.parse('2026-11-26T12:00:00Z');
@@ -89,33 +87,5 @@ describe('which list "Next waiting case" follows', () => {
     expect(queueText({ kind: 'any', source: 'northside-gp', sort: 'score-high', jobId: 'job-1a2b3c4d5e6f' })).toBe(
       'From the list as you left it: every kind, ingested from northside-gp, opened by job 1a2b3c4d, highest score first.',
     );
-  });
-  it("draws a case's fields at a glance in the scorer's order, and says the same in words", () => {
-    const glance = fieldsAtAGlance([
-      { field: 'givenName', band: 'Strong' },
-      { field: 'familyName', band: 'Exact' },
-      { field: 'birthDate', band: 'Exact' },
-      { field: 'sex', band: null },
-      { field: 'addressLine', band: 'Different' },
-      { field: 'city', band: 'Partial' },
-      { field: 'phone', band: 'Exact' },
-    ]);
-    expect(glance?.tones.map((t) => t.field)).toEqual([...FIELD_NAMES]);
-    expect(glance?.tones.slice(0, 6).map((t) => t.tone)).toEqual([
-      'exact',
-      'strong',
-      'exact',
-      'none',
-      'different',
-      'partial',
-    ]);
-    expect(glance?.text).toBe(
-      'Agree: family name, birth date, phone. Nearly agree: given name. Partly agree: city. Differ: address. Not compared: sex, state, postal code, email, identifier.',
-    );
-    // A newborn's placeholder is not compared, whatever band the evidence carries.
-    expect(fieldsAtAGlance([{ field: 'givenName', band: null, level: 'newborn-placeholder' }])?.tones[1]?.tone).toBe(
-      'none',
-    );
-    expect(fieldsAtAGlance([])).toBeNull();
   });
 });

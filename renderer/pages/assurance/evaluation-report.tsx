@@ -14,6 +14,8 @@ import { limitLabel } from '../../../engine/contract/score-explanation.ts';
 import { formatCount } from '../../format.ts';
 import { IconInfo } from '../../icons.tsx';
 import { ExportButtons } from './export-buttons.tsx';
+import { FieldStrip, FieldStripLegend } from './field-strip.tsx';
+import { fieldsAtAGlance } from './field-glance.ts';
 import { fixed3, metricsRow } from './metric-text.ts';
 import { MetricsTable } from './metrics-table.tsx';
 import { histogram } from './score-curves.ts';
@@ -62,6 +64,12 @@ function ref(r: { readonly sourceSystem: string; readonly localId: string }): st
   return `${r.sourceSystem} / ${r.localId}`;
 }
 
+/** An example's fields at a glance, in the review list's squares; a dash where the report carries no evidence. */
+function ExampleFields({ evidence }: { readonly evidence: ErrorExample['evidence'] }) {
+  const glance = fieldsAtAGlance(evidence);
+  return glance === null ? '—' : <FieldStrip glance={glance} />;
+}
+
 /** One kind of error example under its heading, with how many there are: a table, or a line when there is none. */
 function ExamplesSection({
   title,
@@ -92,7 +100,7 @@ function ExamplesSection({
   return (
     <div>
       {heading}
-      <Table.ScrollContainer minWidth={640}>
+      <Table.ScrollContainer minWidth={760}>
         <Table
           striped
           aria-label={title}
@@ -106,6 +114,7 @@ function ExamplesSection({
               <Table.Th>Labelled</Table.Th>
               <Table.Th>Score</Table.Th>
               <Table.Th>Decided by</Table.Th>
+              <Table.Th>Fields</Table.Th>
               <Table.Th>Explanation</Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -119,6 +128,9 @@ function ExamplesSection({
                 <Table.Td>
                   {example.decidedBy}
                   {example.limitedBy === undefined ? '' : ` (${limitLabel(example.limitedBy)})`}
+                </Table.Td>
+                <Table.Td>
+                  <ExampleFields evidence={example.evidence} />
                 </Table.Td>
                 <Table.Td>
                   <Button
@@ -387,6 +399,9 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
           <ExamplesSection title="False positives" examples={report.errorExamples.falsePositives} onOpen={setOpen} />
           <ExamplesSection title="False negatives" examples={report.errorExamples.falseNegatives} onOpen={setOpen} />
         </Stack>
+        {report.errorExamples.falsePositives.length + report.errorExamples.falseNegatives.length > 0 ? (
+          <FieldStripLegend />
+        ) : null}
       </Card>
 
       <Modal

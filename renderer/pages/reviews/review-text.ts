@@ -9,10 +9,6 @@ import {
   type ReviewDecision,
 } from '../../../engine/contract/reviews.ts';
 import { shortJobId } from '../maintenance/job-id.ts';
-import { FIELD_NAMES } from '../../../engine/contract/fields.ts';
-import type { FieldEvidence } from '../../../engine/contract/matching.ts';
-import { fieldTitle } from '../../../engine/contract/field-title.ts';
-import { evidenceTone, type BandTone } from '../assurance/record-fields.ts';
 import type { Queue } from './list-view.ts';
 
 /** The list's orders as the Order field names them. */
@@ -109,36 +105,4 @@ export function staleText(stale: number, waiting: number): string | null {
         ? `All ${waiting.toLocaleString()} waiting cases are`
         : `${stale.toLocaleString()} of these ${waiting.toLocaleString()} waiting cases ${stale === 1 ? 'is' : 'are'}`;
   return `${which} out of date: an identity changed since ${stale === 1 ? 'it was' : 'they were'} opened (a later record arrived, as in a bulk load, or a canonical record was rebuilt), so a decision would be refused. A reconciliation (Maintenance, Start a job) asks again about the pairs that still need a person, as new cases at the identities' current versions, and each new case supersedes the out-of-date ones about its pair.`;
-}
-
-/** What each tone says of a field, in the words of a case's fields at a glance and of the list's legend. */
-export const TONE_WORDS: Readonly<Record<BandTone, string>> = {
-  exact: 'agree',
-  strong: 'nearly agree',
-  partial: 'partly agree',
-  different: 'differ',
-  none: 'not compared',
-};
-
-/**
- * A case's fields at a glance, as the list draws them: one tone a field, in the scorer's field order, and the same in
- * words ("Agree: family name, birth date. Differ: given name. Not compared: email."), for the picture's text
- * alternative. Null for a case that carries no pair (a link quality case carries its weakest link, if any).
- */
-export function fieldsAtAGlance(
-  evidence: readonly Pick<FieldEvidence, 'field' | 'band' | 'level'>[],
-): { readonly tones: readonly { readonly field: string; readonly tone: BandTone }[]; readonly text: string } | null {
-  if (evidence.length === 0) return null;
-  const byField = new Map(evidence.map((e) => [e.field as string, e]));
-  const tones = FIELD_NAMES.map((field) => ({ field, tone: evidenceTone(byField.get(field)) }));
-  const text = (Object.keys(TONE_WORDS) as BandTone[])
-    .map((tone) => {
-      const fields = tones.filter((t) => t.tone === tone).map((t) => fieldTitle(t.field).toLowerCase());
-      if (fields.length === 0) return null;
-      const words = TONE_WORDS[tone];
-      return `${words.charAt(0).toUpperCase()}${words.slice(1)}: ${fields.join(', ')}.`;
-    })
-    .filter((part) => part !== null)
-    .join(' ');
-  return { tones, text };
 }

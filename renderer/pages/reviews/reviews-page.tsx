@@ -41,7 +41,8 @@ import { IconAlert, IconInfo } from '../../icons.tsx';
 import { shortJobId } from '../maintenance/job-id.ts';
 import { LinkQualityCard } from './link-quality-card.tsx';
 import { FindIdentityCard } from './find-identity-card.tsx';
-import { FieldStrip, FieldStripLegend } from './field-strip.tsx';
+import { FieldStrip, FieldStripLegend } from '../assurance/field-strip.tsx';
+import { fieldsAtAGlance } from '../assurance/field-glance.ts';
 import { listInput, useListView, type ListView } from './list-view.ts';
 import {
   LABELS_STATE,
@@ -53,7 +54,6 @@ import {
 import {
   ageText,
   DECISION_COLOR,
-  fieldsAtAGlance,
   pageStartWithin,
   pageText,
   shortCaseId,

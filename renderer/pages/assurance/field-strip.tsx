@@ -1,15 +1,15 @@
 /**
- * A case's fields at a glance in the review list: a row of small swatches, one a field in the scorer's order, in the
- * comparison viewer's band colours (assurance/evidence-marks.tsx), so a reviewer sees which cases differ on a given
- * name and which on an address before opening one. Screen readers read its words (review-text.ts fieldsAtAGlance),
- * which also show on hover.
+ * A pair's fields at a glance in a list (the review list's cases, the evaluation's error examples): a row of small
+ * swatches, one a field in the scorer's order, in the comparison viewer's band colours (evidence-marks.tsx), so a
+ * reader sees which pairs differ on a given name and which on an address before opening one. Screen readers read
+ * its words (field-glance.ts fieldsAtAGlance), which also show on hover.
  */
 import { Group, Text } from '@mantine/core';
-import { BandSwatch } from '../assurance/evidence-marks.tsx';
-import type { BandTone } from '../assurance/record-fields.ts';
+import { BandSwatch } from './evidence-marks.tsx';
+import type { BandTone } from './record-fields.ts';
 import { FIELD_NAMES } from '../../../engine/contract/fields.ts';
 import { fieldTitle } from '../../../engine/contract/field-title.ts';
-import { TONE_WORDS, type fieldsAtAGlance } from './review-text.ts';
+import { TONE_WORDS, type fieldsAtAGlance } from './field-glance.ts';
 
 export function FieldStrip({ glance }: { readonly glance: NonNullable<ReturnType<typeof fieldsAtAGlance>> }) {
   return (
@@ -21,7 +21,7 @@ export function FieldStrip({ glance }: { readonly glance: NonNullable<ReturnType
   );
 }
 
-/** Under the list: which square is which field, and what each colour says (in the words the squares are read in). */
+/** Under a list: which square is which field, and what each colour says (in the words the squares are read in). */
 export function FieldStripLegend() {
   return (
     <Group gap={6} mt="xs">
