@@ -204,6 +204,33 @@ describe('the Match assurance page', () => {
     }
     expect(examples).toBe(report.errorExamples.falsePositives.length + report.errorExamples.falseNegatives.length);
     expect(examples).toBeGreaterThan(0);
+    // Above them, the examples grouped by pattern, most common first: every example counted once, in its kind's column,
+    // each row's squares read as its words.
+    const patternRows = await page.getByTestId('example-patterns').locator('tbody tr').all();
+    const counted = { fp: 0, fn: 0 };
+    let previous = Number.POSITIVE_INFINITY;
+    for (const row of patternRows) {
+      const cells = await row.locator('td').allTextContents();
+      expect(await row.getByRole('img').getAttribute('aria-label')).toBe(cells[1]);
+      const [fp, fn] = [digits(cells[2]), digits(cells[3])];
+      expect(fp + fn).toBeLessThanOrEqual(previous);
+      previous = fp + fn;
+      counted.fp += fp;
+      counted.fn += fn;
+    }
+    expect(patternRows.length).toBeGreaterThan(0);
+    expect(patternRows.length).toBeLessThanOrEqual(8);
+    const restLine = page.getByTestId('example-patterns-rest');
+    const restExamples =
+      (await restLine.count()) === 0
+        ? 0
+        : digits(/, ([\d,]+) examples/.exec((await restLine.textContent()) ?? '')?.[1]);
+    expect(counted.fp + counted.fn + restExamples).toBe(examples);
+    if (restExamples === 0)
+      expect(counted).toEqual({
+        fp: report.errorExamples.falsePositives.length,
+        fn: report.errorExamples.falseNegatives.length,
+      });
     // The histogram's legend reads in the order its bars are drawn (non-matches, then matches), and the field table
     // names fields in words, in the report's order.
     const histogram = page.locator('figure[aria-label^="Histogram of scores"]');

@@ -1,6 +1,6 @@
 /** A pair's fields at a glance (the review list's squares, the evaluation's error examples): tones and words. */
 import { describe, expect, it } from 'vitest';
-import { fieldsAtAGlance } from '../../renderer/pages/assurance/field-glance.ts';
+import { fieldsAtAGlance, glancePatterns } from '../../renderer/pages/assurance/field-glance.ts';
 import { FIELD_NAMES } from '../../engine/contract/fields.ts';
 
 describe('fieldsAtAGlance', () => {
@@ -31,5 +31,35 @@ describe('fieldsAtAGlance', () => {
       'none',
     );
     expect(fieldsAtAGlance([])).toBeNull();
+  });
+  it('groups pairs by their pattern, most common first, counting each kind, and leaves out pairs without evidence', () => {
+    const twin = [
+      { field: 'familyName', band: 'Exact' },
+      { field: 'givenName', band: 'Different' },
+      { field: 'birthDate', band: 'Exact' },
+    ] as const;
+    const move = [
+      { field: 'familyName', band: 'Exact' },
+      { field: 'givenName', band: 'Exact' },
+      { field: 'addressLine', band: 'Different' },
+    ] as const;
+    // The same pattern whatever order the evidence comes in.
+    const twinReordered = [twin[2], twin[0], twin[1]];
+    const patterns = glancePatterns([
+      { kind: 'fp', pairs: [{ evidence: [...move] }, { evidence: [...twin] }, { evidence: [] }] },
+      { kind: 'fn', pairs: [{ evidence: twinReordered }, { evidence: [...twin] }] },
+    ]);
+    expect(patterns.map((p) => [p.glance.text, p.total, Object.fromEntries(p.counts)])).toEqual([
+      [fieldsAtAGlance([...twin])?.text, 3, { fp: 1, fn: 2 }],
+      [fieldsAtAGlance([...move])?.text, 1, { fp: 1 }],
+    ]);
+    // Ties keep the order first met.
+    expect(
+      glancePatterns([{ kind: 'fp', pairs: [{ evidence: [...move] }, { evidence: [...twin] }] }]).map((p) => p.total),
+    ).toEqual([1, 1]);
+    expect(
+      glancePatterns([{ kind: 'fp', pairs: [{ evidence: [...move] }, { evidence: [...twin] }] }])[0]?.glance.text,
+    ).toBe(fieldsAtAGlance([...move])?.text);
+    expect(glancePatterns([{ kind: 'fp', pairs: [{ evidence: [] }] }])).toEqual([]);
   });
 });

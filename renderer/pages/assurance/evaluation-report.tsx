@@ -15,7 +15,7 @@ import { formatCount } from '../../format.ts';
 import { IconInfo } from '../../icons.tsx';
 import { ExportButtons } from './export-buttons.tsx';
 import { FieldStrip, FieldStripLegend } from './field-strip.tsx';
-import { fieldsAtAGlance } from './field-glance.ts';
+import { fieldsAtAGlance, glancePatterns } from './field-glance.ts';
 import { fixed3, metricsRow } from './metric-text.ts';
 import { MetricsTable } from './metrics-table.tsx';
 import { histogram } from './score-curves.ts';
@@ -68,6 +68,66 @@ function ref(r: { readonly sourceSystem: string; readonly localId: string }): st
 function ExampleFields({ evidence }: { readonly evidence: ErrorExample['evidence'] }) {
   const glance = fieldsAtAGlance(evidence);
   return glance === null ? '—' : <FieldStrip glance={glance} />;
+}
+
+/** How many patterns the examples' pattern table shows; the rest are counted in a line under it. */
+const PATTERNS_SHOWN = 8;
+
+/**
+ * The error examples grouped by their fields at a glance, most common first: what kinds of pair the profile gets
+ * wrong, read in a few rows before opening any example.
+ */
+function ExamplePatterns({ report }: { readonly report: EvaluationReport }) {
+  const patterns = glancePatterns([
+    { kind: 'fp', pairs: report.errorExamples.falsePositives },
+    { kind: 'fn', pairs: report.errorExamples.falseNegatives },
+  ]);
+  if (patterns.length === 0) return null;
+  const rest = patterns.slice(PATTERNS_SHOWN);
+  return (
+    <div>
+      <Text fw={600} mb={4}>
+        Patterns among the examples
+      </Text>
+      <Table.ScrollContainer minWidth={640}>
+        <Table
+          striped
+          aria-label="Patterns among the error examples"
+          data-testid="example-patterns"
+          style={{ fontVariantNumeric: 'tabular-nums' }}
+        >
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Fields</Table.Th>
+              <Table.Th>In words</Table.Th>
+              <Table.Th>False positives</Table.Th>
+              <Table.Th>False negatives</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {patterns.slice(0, PATTERNS_SHOWN).map((pattern) => (
+              <Table.Tr key={pattern.glance.text}>
+                <Table.Td>
+                  <FieldStrip glance={pattern.glance} />
+                </Table.Td>
+                <Table.Td>
+                  <Text size="xs">{pattern.glance.text}</Text>
+                </Table.Td>
+                <Table.Td>{formatCount(pattern.counts.get('fp') ?? 0)}</Table.Td>
+                <Table.Td>{formatCount(pattern.counts.get('fn') ?? 0)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {rest.length === 0 ? null : (
+        <Text size="xs" c="dimmed" mt={4} data-testid="example-patterns-rest">
+          And {formatCount(rest.length)} more patterns, {formatCount(rest.reduce((n, p) => n + p.total, 0))} examples
+          between them.
+        </Text>
+      )}
+    </div>
+  );
 }
 
 /** One kind of error example under its heading, with how many there are: a table, or a line when there is none. */
@@ -396,6 +456,7 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
           {report.errorExamples.rule} Record references only; open one to see how each field moved its score.
         </Text>
         <Stack gap="md">
+          <ExamplePatterns report={report} />
           <ExamplesSection title="False positives" examples={report.errorExamples.falsePositives} onOpen={setOpen} />
           <ExamplesSection title="False negatives" examples={report.errorExamples.falseNegatives} onOpen={setOpen} />
         </Stack>

@@ -39,3 +39,35 @@ export function fieldsAtAGlance(
     .join(' ');
   return { tones, text };
 }
+
+/** One pattern of fields among a list's pairs: its squares and words, and how many pairs of each kind show it. */
+export interface GlancePattern {
+  readonly glance: NonNullable<ReturnType<typeof fieldsAtAGlance>>;
+  readonly counts: ReadonlyMap<string, number>;
+  readonly total: number;
+}
+
+/**
+ * The pairs of several lists (the evaluation's false positives and false negatives, by kind) grouped by their
+ * pattern of fields at a glance, most common first (ties in the order first met): what kinds of pair a model gets
+ * wrong, read in a few rows, as Splink's comparison-vector patterns are. Pairs without evidence are left out.
+ */
+export function glancePatterns(
+  lists: readonly {
+    readonly kind: string;
+    readonly pairs: readonly { readonly evidence: Parameters<typeof fieldsAtAGlance>[0] }[];
+  }[],
+): GlancePattern[] {
+  const byText = new Map<string, { glance: GlancePattern['glance']; counts: Map<string, number>; total: number }>();
+  for (const { kind, pairs } of lists)
+    for (const pair of pairs) {
+      const glance = fieldsAtAGlance(pair.evidence);
+      if (glance === null) continue;
+      const pattern = byText.get(glance.text) ?? { glance, counts: new Map<string, number>(), total: 0 };
+      pattern.counts.set(kind, (pattern.counts.get(kind) ?? 0) + 1);
+      pattern.total++;
+      byText.set(glance.text, pattern);
+    }
+  // Array.prototype.sort is stable: equal totals keep the order first met.
+  return [...byText.values()].sort((a, b) => b.total - a.total);
+}
