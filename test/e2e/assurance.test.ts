@@ -224,7 +224,7 @@ describe('the Match assurance page', () => {
     const restExamples =
       (await restLine.count()) === 0
         ? 0
-        : digits(/, ([\d,]+) examples/.exec((await restLine.textContent()) ?? '')?.[1]);
+        : digits(/, ([\d,]+) examples?\b/.exec((await restLine.textContent()) ?? '')?.[1]);
     expect(counted.fp + counted.fn + restExamples).toBe(examples);
     if (restExamples === 0)
       expect(counted).toEqual({

@@ -11,11 +11,11 @@ import { useMemo, useState } from 'react';
 import type { z } from 'zod';
 import type { ErrorExampleSchema, EvaluationReport } from '../../../engine/contract/assurance.ts';
 import { limitLabel } from '../../../engine/contract/score-explanation.ts';
-import { formatCount } from '../../format.ts';
+import { formatCount, formatCountOf } from '../../format.ts';
 import { IconInfo } from '../../icons.tsx';
 import { ExportButtons } from './export-buttons.tsx';
 import { FieldStrip, FieldStripLegend } from './field-strip.tsx';
-import { fieldsAtAGlance, glancePatterns } from './field-glance.ts';
+import { fieldsAtAGlance, glancePatterns, type GlancePattern } from './field-glance.ts';
 import { fixed3, metricsRow } from './metric-text.ts';
 import { MetricsTable } from './metrics-table.tsx';
 import { histogram } from './score-curves.ts';
@@ -73,6 +73,14 @@ function ExampleFields({ evidence }: { readonly evidence: ErrorExample['evidence
 /** How many patterns the examples' pattern table shows; the rest are counted in a line under it. */
 const PATTERNS_SHOWN = 8;
 
+/** The line under the pattern table: "And 2 more patterns, 3 examples between them." */
+function restText(rest: readonly GlancePattern[]): string {
+  const examples = rest.reduce((n, p) => n + p.total, 0);
+  return rest.length === 1
+    ? `And 1 more pattern, ${formatCountOf(examples, 'example')}.`
+    : `And ${formatCountOf(rest.length, 'more pattern')}, ${formatCountOf(examples, 'example')} between them.`;
+}
+
 /**
  * The error examples grouped by their fields at a glance, most common first: what kinds of pair the profile gets
  * wrong, read in a few rows before opening any example.
@@ -122,8 +130,7 @@ function ExamplePatterns({ report }: { readonly report: EvaluationReport }) {
       </Table.ScrollContainer>
       {rest.length === 0 ? null : (
         <Text size="xs" c="dimmed" mt={4} data-testid="example-patterns-rest">
-          And {formatCount(rest.length)} more patterns, {formatCount(rest.reduce((n, p) => n + p.total, 0))} examples
-          between them.
+          {restText(rest)}
         </Text>
       )}
     </div>
