@@ -14,8 +14,8 @@ import { limitLabel } from '../../../engine/contract/score-explanation.ts';
 import { formatCount, formatCountOf } from '../../format.ts';
 import { IconInfo } from '../../icons.tsx';
 import { ExportButtons } from './export-buttons.tsx';
-import { FieldStrip, FieldStripLegend } from './field-strip.tsx';
-import { fieldsAtAGlance, glancePatterns, type GlancePattern } from './field-glance.ts';
+import { FieldStrip, FieldStripLegend, FieldsCell } from './field-strip.tsx';
+import { glancePatterns, type GlancePattern } from './field-glance.ts';
 import { fixed3, metricsRow } from './metric-text.ts';
 import { MetricsTable } from './metrics-table.tsx';
 import { histogram } from './score-curves.ts';
@@ -62,12 +62,6 @@ function Figure({
 
 function ref(r: { readonly sourceSystem: string; readonly localId: string }): string {
   return `${r.sourceSystem} / ${r.localId}`;
-}
-
-/** An example's fields at a glance, in the review list's squares; a dash where the report carries no evidence. */
-function ExampleFields({ evidence }: { readonly evidence: ErrorExample['evidence'] }) {
-  const glance = fieldsAtAGlance(evidence);
-  return glance === null ? '—' : <FieldStrip glance={glance} />;
 }
 
 /** How many patterns the examples' pattern table shows; the rest are counted in a line under it. */
@@ -197,7 +191,7 @@ function ExamplesSection({
                   {example.limitedBy === undefined ? '' : ` (${limitLabel(example.limitedBy)})`}
                 </Table.Td>
                 <Table.Td>
-                  <ExampleFields evidence={example.evidence} />
+                  <FieldsCell evidence={example.evidence} />
                 </Table.Td>
                 <Table.Td>
                   <Button

@@ -9,7 +9,7 @@ import { BandSwatch } from './evidence-marks.tsx';
 import type { BandTone } from './record-fields.ts';
 import { FIELD_NAMES } from '../../../engine/contract/fields.ts';
 import { fieldTitle } from '../../../engine/contract/field-title.ts';
-import { TONE_WORDS, type fieldsAtAGlance } from './field-glance.ts';
+import { TONE_WORDS, fieldsAtAGlance } from './field-glance.ts';
 
 export function FieldStrip({ glance }: { readonly glance: NonNullable<ReturnType<typeof fieldsAtAGlance>> }) {
   return (
@@ -18,6 +18,21 @@ export function FieldStrip({ glance }: { readonly glance: NonNullable<ReturnType
         <BandSwatch key={field} tone={tone} size={9} />
       ))}
     </span>
+  );
+}
+
+/**
+ * A list row's fields at a glance from its evidence (a review case's, an evaluation's error example's); a dimmed dash
+ * where the row carries no pair.
+ */
+export function FieldsCell({ evidence }: { readonly evidence: Parameters<typeof fieldsAtAGlance>[0] }) {
+  const glance = fieldsAtAGlance(evidence);
+  return glance === null ? (
+    <Text size="sm" c="dimmed">
+      —
+    </Text>
+  ) : (
+    <FieldStrip glance={glance} />
   );
 }
 

@@ -41,8 +41,7 @@ import { IconAlert, IconInfo } from '../../icons.tsx';
 import { shortJobId } from '../maintenance/job-id.ts';
 import { LinkQualityCard } from './link-quality-card.tsx';
 import { FindIdentityCard } from './find-identity-card.tsx';
-import { FieldStrip, FieldStripLegend } from '../assurance/field-strip.tsx';
-import { fieldsAtAGlance } from '../assurance/field-glance.ts';
+import { FieldStripLegend, FieldsCell } from '../assurance/field-strip.tsx';
 import { listInput, useListView, type ListView } from './list-view.ts';
 import {
   LABELS_STATE,
@@ -111,18 +110,6 @@ function flagsText(flags: ReviewListRow['flags']): string {
   return flags.length === 0 ? 'No flag now' : `Flagged: ${flags.map((flag) => LINK_FLAG_NAME[flag]).join(', ')}`;
 }
 
-/** The case's fields at a glance (a link quality case's: its weakest link's); a dash for a case that carries no pair. */
-function Glance({ evidence }: { readonly evidence: ReviewListRow['evidence'] }) {
-  const glance = fieldsAtAGlance(evidence);
-  return glance === null ? (
-    <Text size="sm" c="dimmed">
-      —
-    </Text>
-  ) : (
-    <FieldStrip glance={glance} />
-  );
-}
-
 function CasesTable({ rows, now }: { readonly rows: readonly ReviewListRow[]; readonly now: number }) {
   return (
     <Table.ScrollContainer minWidth={760}>
@@ -173,7 +160,7 @@ function CasesTable({ rows, now }: { readonly rows: readonly ReviewListRow[]; re
                 )}
               </Table.Td>
               <Table.Td>
-                <Glance evidence={row.evidence} />
+                <FieldsCell evidence={row.evidence} />
               </Table.Td>
               <Table.Td>v{row.matchingProfileVersion}</Table.Td>
               <Table.Td>
