@@ -121,7 +121,7 @@ function precedence(
     const capped = scale === 'log-odds' ? Math.log(probable / (1 - probable)) : probable;
     steps.push({
       kind: 'cap',
-      label: limitLabel(result.limitedBy),
+      label: limitLabel(result.limitedBy, result.twinReason),
       from: last,
       to: capped,
       delta: capped - last,
@@ -215,9 +215,34 @@ export function limitLine(limit: ScoreLimit, heldFrom: number | null | undefined
   return `${limit} (${LIMIT_TEXT[limit].brief}: at most probable${from})`;
 }
 
-/** A score limit's label in a waterfall or an example: 'Possible twin: held to Probable'. */
-export function limitLabel(limit: ScoreLimit): string {
+/**
+ * The twin rule's cases in a few words, for a list's line beside the rule's name ('possible twin, names alike'): a
+ * review list or a table of examples can then be read by case; the case's page says it in full (TWIN_REASON_TEXT).
+ */
+export const TWIN_REASON_NAME: Readonly<Record<TwinReason, string>> = {
+  'newborn-placeholder': 'newborn placeholder',
+  'multiple-birth': 'multiple birth',
+  'another-sex': 'another sex',
+  'names-of-two-sexes': 'a boy’s and a girl’s name',
+  'names-alike': 'names alike',
+  'given-name-missing': 'no given name',
+  'initial-alone': 'an initial alone',
+  'another-given-name': 'another given name',
+  'middle-names': 'other middle names',
+};
+
+/**
+ * The rule that held a pair, named in a list: 'possible twin, names alike' where the twin rule's case is known, the
+ * rule's name alone otherwise (another rule, or a case or report from before the registry recorded it).
+ */
+export function holdName(limit: ScoreLimit, twinReason?: TwinReason | null): string {
   const name = LIMIT_TEXT[limit].name;
+  return limit === 'PossibleTwin' && twinReason != null ? `${name}, ${TWIN_REASON_NAME[twinReason]}` : name;
+}
+
+/** A score limit's label in a waterfall or an example: 'Possible twin, names alike: held to Probable'. */
+export function limitLabel(limit: ScoreLimit, twinReason?: TwinReason | null): string {
+  const name = holdName(limit, twinReason);
   return `${name.charAt(0).toUpperCase()}${name.slice(1)}: held to Probable`;
 }
 

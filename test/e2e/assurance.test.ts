@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { FIELD_NAMES } from '../../engine/contract/fields.ts';
-import { scoreRuleText } from '../../engine/contract/score-explanation.ts';
+import { limitLabel, scoreRuleText } from '../../engine/contract/score-explanation.ts';
 import { labelsToTsv } from '../../engine/contract/label-tsv.ts';
 import type { EvaluationReport } from '../../engine/contract/assurance.ts';
 import { fieldTitle } from '../../engine/contract/field-title.ts';
@@ -184,6 +184,7 @@ describe('the Match assurance page', () => {
     await expectMetricsTable(page, 'metrics-table', report.thresholds);
     // Each error example's fields at a glance: one square a field in the scorer's order, each its band in the report.
     let examples = 0;
+    let twinCases = 0;
     for (const [testId, expected] of [
       ['examples-false-positives', report.errorExamples.falsePositives],
       ['examples-false-negatives', report.errorExamples.falseNegatives],
@@ -199,9 +200,17 @@ describe('the Match assurance page', () => {
         expect(tones).toEqual(
           FIELD_NAMES.map((field) => example?.evidence.find((e) => e.field === field)?.band?.toLowerCase() ?? 'none'),
         );
+        // Its "Decided by" names the rule that held it, and for a possible twin the twin rule's case, as the report does.
+        const decided = await row.locator('td:nth-child(5)').textContent();
+        expect(decided).toBe(
+          `${example?.decidedBy ?? ''}${example?.limitedBy === undefined ? '' : ` (${limitLabel(example.limitedBy, example.twinReason)})`}`,
+        );
+        if (example?.twinReason !== undefined) twinCases++;
         examples++;
       }
     }
+    // This sandbox's false positives include twins the profile holds, each naming its case ("Possible twin, …").
+    expect(twinCases).toBeGreaterThan(0);
     expect(examples).toBe(report.errorExamples.falsePositives.length + report.errorExamples.falseNegatives.length);
     expect(examples).toBeGreaterThan(0);
     // Above them, the examples grouped by pattern, most common first: every example counted once, in its kind's column,

@@ -10,6 +10,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { FIELD_NAMES } from '../../engine/contract/fields.ts';
 import type { REVIEW_SORTS } from '../../engine/contract/reviews.ts';
+import type { TwinReason } from '../../engine/contract/matching.ts';
+import { TWIN_REASON_NAME, TWIN_REASON_TEXT } from '../../engine/contract/score-explanation.ts';
 import { runWorker } from '../../engine/jobs/worker.ts';
 import { generatePopulation } from '../../engine/synthetic/generate.ts';
 import { SOURCE_NAMES } from '../../engine/synthetic/sources.ts';
@@ -427,12 +429,15 @@ describe('review cases in the console', () => {
     await rows.first().locator('td:nth-child(3)', { hasText: '0.5000' }).waitFor();
     // The list names the rule that held it when it was opened, and the score its fields gave; the held cases' tie at
     // 0.5000 is broken by that score, lowest first.
-    const held =
-      /^Probableheld: (possible twin|names only|birth dates disagree|no name evidence) \(from (0\.\d{4}|1\.0000)\)$/;
+    // A possible twin names the twin rule's case ("possible twin, names alike").
+    const twinCases = Object.values(TWIN_REASON_NAME).join('|');
+    const held = new RegExp(
+      `^Probableheld: (possible twin(?:, (${twinCases}))?|names only|birth dates disagree|no name evidence) \\(from (0\\.\\d{4}|1\\.0000)\\)$`,
+    );
     // The list may still show the previous choice for a moment: wait until it has only current cases, in order.
     const heldInOrder = async (): Promise<boolean> => {
       const from = (await rows.locator('td:nth-child(4)').allTextContents())
-        .map((text) => held.exec(text)?.[2])
+        .map((text) => held.exec(text)?.[3])
         .filter((score) => score !== undefined)
         .map(Number);
       const outOfDate = await rows.getByText('Out of date').count();
@@ -448,6 +453,11 @@ describe('review cases in the console', () => {
     matchedAs.forEach((text, i) => {
       if (held.test(text)) strongest = i;
     });
+    // On this sandbox the twin rule holds some of them, and each such case in the list names its case.
+    const twinCaseNames = matchedAs.map((text) => held.exec(text)?.[2]).filter((name) => name !== undefined);
+    expect(twinCaseNames.length).toBeGreaterThan(0);
+    expect(matchedAs.filter((text) => text.startsWith('Probableheld: possible twin ('))).toEqual([]);
+    const strongestTwin = held.exec(matchedAs[strongest] ?? '')?.[2];
     await rows
       .nth(strongest)
       .getByRole('link', { name: /^Open case/ })
@@ -465,6 +475,16 @@ describe('review cases in the console', () => {
     ).toMatch(
       /^Score0\.5000 \(probable under profile version \d+\)Held at the Probable threshold when opened \((possible twin|names only|birth dates disagree|no name evidence); its fields scored (0\.\d{4}|1\.0000)\): .+\.$/,
     );
+    // The case's page says in full the case the list named.
+    if (strongestTwin !== undefined) {
+      const reason = (Object.keys(TWIN_REASON_NAME) as TwinReason[]).find((r) => TWIN_REASON_NAME[r] === strongestTwin);
+      expect(
+        await page
+          .getByRole('table', { name: 'Case details' })
+          .getByRole('row', { name: /^Score/ })
+          .textContent(),
+      ).toContain(TWIN_REASON_TEXT[reason ?? 'another-given-name']);
+    }
     await expectAccessible(page, 'review-case-held');
     await screenshot(page, '44c-review-case-held');
     await page

@@ -72,6 +72,7 @@ export async function reviews(cli: CliContext): Promise<number> {
         'sourceSystem',
         'stale',
         'flags',
+        'twinReason',
       ],
       result.rows.map((r) => [
         r.caseId,
@@ -92,6 +93,7 @@ export async function reviews(cli: CliContext): Promise<number> {
         r.sourceSystem ?? '',
         r.stale ? 'stale' : '',
         r.flags === undefined || r.flags === null ? '' : r.flags.length === 0 ? 'none now' : r.flags.join(','),
+        r.twinReason ?? '',
       ]),
     ),
   );

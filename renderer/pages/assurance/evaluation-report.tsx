@@ -188,7 +188,7 @@ function ExamplesSection({
                 <Table.Td>{example.score.toFixed(4)}</Table.Td>
                 <Table.Td>
                   {example.decidedBy}
-                  {example.limitedBy === undefined ? '' : ` (${limitLabel(example.limitedBy)})`}
+                  {example.limitedBy === undefined ? '' : ` (${limitLabel(example.limitedBy, example.twinReason)})`}
                 </Table.Td>
                 <Table.Td>
                   <FieldsCell evidence={example.evidence} />

@@ -7,7 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/temp.ts';
 import { LocalEngine } from '../../../engine/local-engine.ts';
-import { scoreRuleText, scoreWaterfall, type ScoreBasis } from '../../../engine/contract/score-explanation.ts';
+import {
+  holdName,
+  scoreRuleText,
+  scoreWaterfall,
+  TWIN_REASON_NAME,
+  type ScoreBasis,
+} from '../../../engine/contract/score-explanation.ts';
+import { TwinReasonSchema } from '../../../engine/contract/matching.ts';
 import { FIELD_NAMES } from '../../../engine/contract/fields.ts';
 import type { FieldEvidence } from '../../../engine/contract/matching.ts';
 import { scoreBasis } from '../../../engine/scoring/score-basis.ts';
@@ -143,6 +150,18 @@ describe('the score waterfall', () => {
       label: 'No name evidence: held to Probable',
       to: Math.log(0.75 / 0.25),
     });
+    // A twin's hold names the rule's case in its step, as the review list does; another rule's names the rule alone.
+    const twin = scoreWaterfall(
+      { score: 0.75, decidedBy: 'score', limitedBy: 'PossibleTwin', twinReason: 'names-alike', evidence: nameless },
+      basis,
+    );
+    expect(twin?.steps.at(-1)?.label).toBe('Possible twin, names alike: held to Probable');
+    expect(holdName('PossibleTwin')).toBe('possible twin');
+    expect(holdName('PossibleTwin', null)).toBe('possible twin');
+    expect(holdName('NamesOnly', 'names-alike')).toBe('names only');
+    // Every case has its own few words, so a list can be read by case.
+    const names = TwinReasonSchema.options.map((reason) => TWIN_REASON_NAME[reason]);
+    expect(new Set(names).size).toBe(TwinReasonSchema.options.length);
     expect(scoreWaterfall({ score: 1, decidedBy: 'trusted-identifier', evidence: nameless }, basis)?.score).toBe(1);
     expect(scoreWaterfall({ score: 0, decidedBy: 'hard-conflict', evidence: nameless }, basis)?.score).toBe(0);
   });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../../helpers/temp.ts';
 import { runCli } from '../../helpers/cli.ts';
+import { TwinReasonSchema } from '../../../engine/contract/matching.ts';
 
 const bin = fileURLToPath(new URL('../../../main/cli/bin.js', import.meta.url));
 
@@ -72,6 +73,17 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
       .map((line) => line.split('\t'))
       .find((cells) => (cells[header.indexOf('heldBy')] ?? '') !== '');
     if (held === undefined) throw new Error('no held case in the sandbox');
+    // A case the twin rule held names its case (the sandbox holds twins); another rule's, or none, leaves it empty.
+    const cell = (cells: string[], name: string): string => cells[header.indexOf(name)] ?? '';
+    const caseRows = reviews.stdout
+      .split('\n')
+      .slice(1, -1)
+      .map((line) => line.split('\t'));
+    expect(caseRows.some((cells) => cell(cells, 'twinReason') !== '')).toBe(true);
+    for (const cells of caseRows)
+      if (cell(cells, 'heldBy') === 'PossibleTwin')
+        expect(TwinReasonSchema.options).toContain(cell(cells, 'twinReason'));
+      else expect(cell(cells, 'twinReason')).toBe('');
     // A decision, then the decided cases as labels: one case, one label, said in the singular.
     const current = (
       JSON.parse((await runCli([...db, 'reviews', '--json', '--limit', '1000'])).stdout) as {
@@ -115,7 +127,11 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
     // of 20 records: an identity of three flagged too-large under a bound of two raises none of them.
     const tight = await runCli([...db, 'link-quality', 'scan', '--max-records', '2', '--json']);
     expect((JSON.parse(tight.stdout) as { byFlag: Record<string, number> }).byFlag['too-large']).toBeGreaterThan(0);
-    const linkCases = (await runCli([...db, 'reviews', '--kind', 'LinkQuality'])).stdout.trim().split('\n').slice(1);
+    // Not trimmed: a row's last cell (the twin case) is empty for a link quality case.
+    const linkCases = (await runCli([...db, 'reviews', '--kind', 'LinkQuality'])).stdout
+      .replace(/\n$/, '')
+      .split('\n')
+      .slice(1);
     const flagLines: (string | undefined)[] = [];
     const shownFirst: (string | undefined)[] = [];
     for (const row of linkCases) {
@@ -124,10 +140,10 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
       shownFirst.push(/\nshown first +(.+)\n/.exec(shown.stdout)?.[1]);
     }
     expect(flagLines).toContain('none now');
-    // The list says the same flags in its last column, after the columns scripts already read by position.
+    // The list says the same flags in a column after those scripts already read by position (then the twin case).
     const listHeader = (await runCli([...db, 'reviews', '--kind', 'LinkQuality'])).stdout.split('\n')[0] ?? '';
-    expect(listHeader).toMatch(/\tcreatedAt\tsourceSystem\tstale\tflags$/);
-    expect(linkCases.map((row) => (row.split('\t').at(-1) ?? '').replaceAll(',', ', '))).toEqual(flagLines);
+    expect(listHeader).toMatch(/\tcreatedAt\tsourceSystem\tstale\tflags\ttwinReason$/);
+    expect(linkCases.map((row) => (row.split('\t').at(-2) ?? '').replaceAll(',', ', '))).toEqual(flagLines);
     // Each case says which pair it shows first and why: the weakest link, unless a flag other than a weak bridge
     // names a pair (two records of one source, or in conflict).
     flagLines.forEach((flags = '', i) => {
