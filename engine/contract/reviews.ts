@@ -93,6 +93,12 @@ export const ReviewListInputSchema = z.strictObject({
   kind: ReviewKindSchema.optional(),
   jobId: z.string().min(1).max(80).optional(),
   sourceSystem: z.string().min(1).max(100).optional(),
+  /**
+   * Only cases the rule held at Probable when they were opened (`limitedBy`), or `none`: only cases no rule held.
+   * With `twinReason`: only the twin rule's cases of that case.
+   */
+  limitedBy: z.union([ScoreLimitSchema, z.literal('none')]).optional(),
+  twinReason: TwinReasonSchema.optional(),
   /** Only cases whose identities are still at the versions the case names (decidable now). */
   currentOnly: z.boolean().default(false),
   sort: z.enum(REVIEW_SORTS).default('oldest'),

@@ -130,6 +130,8 @@ export function listReviews(
         kind: input.kind,
         jobId: input.jobId,
         sourceSystem: input.sourceSystem,
+        limitedBy: input.limitedBy,
+        twinReason: input.twinReason,
         currentOnly: input.currentOnly,
       },
       input.sort ?? 'oldest',

@@ -174,6 +174,8 @@ export interface ReviewFilter {
   readonly kind?: ReviewKind | undefined;
   readonly jobId?: string | undefined;
   readonly sourceSystem?: string | undefined;
+  readonly limitedBy?: ScoreLimit | 'none' | undefined;
+  readonly twinReason?: TwinReason | undefined;
   readonly currentOnly?: boolean | undefined;
 }
 
@@ -285,6 +287,15 @@ function filterSql(filter: ReviewFilter): { where: string; args: (string | numbe
   if (filter.sourceSystem !== undefined) {
     clauses.push('c.source_system = ?');
     args.push(filter.sourceSystem);
+  }
+  if (filter.limitedBy === 'none') clauses.push('c.limited_by IS NULL');
+  else if (filter.limitedBy !== undefined) {
+    clauses.push('c.limited_by = ?');
+    args.push(filter.limitedBy);
+  }
+  if (filter.twinReason !== undefined) {
+    clauses.push('c.twin_reason = ?');
+    args.push(filter.twinReason);
   }
   if (filter.currentOnly === true) clauses.push(`${STALE} = 0`);
   return { where: clauses.join(' AND '), args };

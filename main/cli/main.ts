@@ -39,7 +39,10 @@ Usage: mpi-console <command> [options]   (global: --db FILE or --database URL, -
   explain --left SYSTEM/ID --right SYSTEM/ID   field evidence, bands and score for two source records
   identities [--limit N --offset K]            TSV: source system, local identifier, enterprise ID (every record)
   reviews [--status open|resolved|all] [--kind K] [--job ID] [--source S] [--sort oldest|newest|score-high|score-low|most-doubtful]
-                                               TSV of review cases (--limit, default 1000; --offset)
+          [--held-by RULE|none] [--twin-case CASE]
+                                               TSV of review cases (--limit, default 1000; --offset); --held-by: only
+                                               cases that rule held at Probable (PossibleTwin, NamesOnly, …; none: no
+                                               rule held), --twin-case: only the twin rule's cases of that case
   review show CASE                             a review case: score, evidence, both identities, decisions
   review decide CASE --decision same-person|different-people|unsure --reason TEXT
                                                record a reviewer's decision (never merges; stale cases are refused)
@@ -114,6 +117,8 @@ const OPTIONS = {
   status: { type: 'string' },
   kind: { type: 'string' },
   job: { type: 'string' },
+  'held-by': { type: 'string' },
+  'twin-case': { type: 'string' },
   sort: { type: 'string' },
   decision: { type: 'string' },
   'max-records': { type: 'string' },

@@ -8,6 +8,7 @@ import { openRegistry, ctx } from '../helpers/registry.ts';
 import { scratchDir } from '../helpers/temp.ts';
 import { medianMs } from './measure.ts';
 import type { BenchRow } from './rows.ts';
+import { TwinReasonSchema } from '../../engine/contract/matching.ts';
 
 const CASES = 250_000;
 const IDENTITIES = 100_000;
@@ -23,13 +24,17 @@ export async function benchReviews(): Promise<BenchRow[]> {
       SELECT i, 't1', 'E-' || i, 1, '{}', 'active', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z' FROM k`);
     store.exec(`WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < ${String(CASES)})
       INSERT INTO review_case (tenant_id, case_id, kind, left_identity_id, left_version, right_identity_id, right_version,
-        profile_version, score, decision, evidence_json, status, created_at, job_id, source_system)
+        profile_version, score, decision, evidence_json, status, created_at, job_id, source_system, limited_by, held_from,
+        twin_reason)
       SELECT 't1', printf('rc-%032d', i), CASE i % 5 WHEN 0 THEN 'PopulationReconciliation' ELSE 'IngestionMatch' END,
         1 + (i * 7919) % (${String(IDENTITIES)} - 60), 1, 1 + (i * 7919) % (${String(IDENTITIES)} - 60) + 1 + i % 50, 1,
         1, 0.5 + ((i * 37) % 400) / 1000.0, 'probable', '[]',
         CASE WHEN i % 7 = 0 THEN 'dismissed' WHEN i % 11 = 0 THEN 'resolved' ELSE 'open' END,
         strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || (i * 13) || ' seconds'),
-        'job-' || (i / 5000), CASE i % 3 WHEN 0 THEN 'st-marys-hospital' WHEN 1 THEN 'northside-gp' ELSE NULL END
+        'job-' || (i / 5000), CASE i % 3 WHEN 0 THEN 'st-marys-hospital' WHEN 1 THEN 'northside-gp' ELSE NULL END,
+        CASE WHEN i % 4 = 0 THEN 'PossibleTwin' WHEN i % 101 = 1 THEN 'MiddleNameConflict' END,
+        CASE WHEN i % 4 = 0 OR i % 101 = 1 THEN 0.9 END,
+        CASE WHEN i % 4 = 0 THEN json_extract('${JSON.stringify(TwinReasonSchema.options)}', '$[' || ((i / 4) % ${String(TwinReasonSchema.options.length)}) || ']') END
       FROM k`);
     // A tenth of the identities changed since their cases were opened.
     store.exec(`UPDATE identity SET logical_version = 2 WHERE tenant_id = 't1' AND identity_id % 10 = 0`);
@@ -49,6 +54,17 @@ export async function benchReviews(): Promise<BenchRow[]> {
     ['review queue: a page, highest score first', list({ sort: 'score-high' })],
     ['review queue: a page of every case, newest first', list({ status: 'all', sort: 'newest' })],
     ['review queue: page 2,000, oldest first', list({ offset: 100_000 })],
+    // Held by: a quarter of the cases are possible twins, each case of the twin rule a ninth of them; one in a
+    // hundred is held for its middle names.
+    [
+      'review queue: a page of one twin case (a 36th of the cases), oldest first',
+      list({ limitedBy: 'PossibleTwin', twinReason: 'middle-names' }),
+    ],
+    ['review queue: a page of a rare hold (1 case in 101), oldest first', list({ limitedBy: 'MiddleNameConflict' })],
+    [
+      'review queue: a page of the cases no rule held, lowest score first',
+      list({ limitedBy: 'none', sort: 'score-low' }),
+    ],
   ];
   const rows: BenchRow[] = [];
   for (const [name, call] of figures) {

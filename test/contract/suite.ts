@@ -136,6 +136,22 @@ export function contractSuite(setup: () => Promise<Backend>, recorded: Recorded)
     const fromOne = await call('reviews/list', { status: 'all', sourceSystem: named[0], limit: 1000 });
     expect(fromOne.total).toBe(listed.rows.filter((r) => r.sourceSystem === named[0]).length);
     expect(fromOne.sources).toEqual(named);
+    // Held by: each rule the cases name, "none" for those no rule held, and each case of the twin rule, counted as the
+    // full list counts them (through the query string on the remote client).
+    const holds = [...new Set(listed.rows.map((r) => r.limitedBy ?? 'none'))];
+    expect(holds).toContain('none');
+    expect(holds.length).toBeGreaterThan(1);
+    for (const limitedBy of holds) {
+      const held = await call('reviews/list', { status: 'all', limitedBy, limit: 1000 });
+      expect(held.total).toBe(listed.rows.filter((r) => (r.limitedBy ?? 'none') === limitedBy).length);
+      expect(held.rows.every((r) => (r.limitedBy ?? 'none') === limitedBy)).toBe(true);
+    }
+    const twinCases = [...new Set(listed.rows.flatMap((r) => (r.twinReason == null ? [] : [r.twinReason])))];
+    expect(twinCases.length).toBeGreaterThan(0);
+    for (const twinReason of twinCases) {
+      const held = await call('reviews/list', { status: 'all', limitedBy: 'PossibleTwin', twinReason, limit: 1000 });
+      expect(held.total).toBe(listed.rows.filter((r) => r.twinReason === twinReason).length);
+    }
     let current: OperationOutput<'reviews/get'> | undefined;
     for (const row of listed.rows) {
       const detail = await call('reviews/get', { caseId: row.caseId });

@@ -11,6 +11,7 @@ import { LocalEngine } from '../../engine/local-engine.ts';
 import { FIELD_NAMES } from '../../engine/contract/fields.ts';
 import type { REVIEW_SORTS } from '../../engine/contract/reviews.ts';
 import type { TwinReason } from '../../engine/contract/matching.ts';
+import type { OperationInput } from '../../engine/contract/operations.ts';
 import { TWIN_REASON_NAME, TWIN_REASON_TEXT } from '../../engine/contract/score-explanation.ts';
 import { runWorker } from '../../engine/jobs/worker.ts';
 import { generatePopulation } from '../../engine/synthetic/generate.ts';
@@ -157,6 +158,21 @@ async function nextWaiting(
       { tenantId: 'reviews', actor: 'test' },
     );
     return waiting.rows.find((row) => row.review === null)?.caseId;
+  } finally {
+    engine.close();
+  }
+}
+
+/** How many waiting cases that can be decided now a filter holds, as the engine counts them. */
+async function waitingCount(path: string, filter: Partial<OperationInput<'reviews/list'>>): Promise<number> {
+  const engine = LocalEngine.open({ dbPath: path, create: false });
+  try {
+    const waiting = await engine.call(
+      'reviews/list',
+      { status: 'open', currentOnly: true, limit: 1, ...filter },
+      { tenantId: 'reviews', actor: 'test' },
+    );
+    return waiting.total;
   } finally {
     engine.close();
   }
@@ -492,6 +508,31 @@ describe('review cases in the console', () => {
       .first()
       .click();
     await page.getByTestId('page-text').waitFor();
+
+    // Held by one case of the twin rule: the list holds that case's waiting cases that can be decided now and no
+    // other, as the engine counts them, and the next waiting case follows the same choice.
+    const twinCase = twinCaseNames[0] ?? '';
+    const twinReason = (Object.keys(TWIN_REASON_NAME) as TwinReason[]).find((r) => TWIN_REASON_NAME[r] === twinCase);
+    await page.getByLabel('Held by', { exact: true }).first().click();
+    await page.getByRole('option', { name: `Possible twin, ${twinCase}`, exact: true }).click();
+    const expected = await waitingCount(join(dir, 'reviews.db'), { limitedBy: 'PossibleTwin', twinReason });
+    expect(expected).toBeGreaterThan(0);
+    await page
+      .getByTestId('page-text')
+      .filter({ hasText: new RegExp(` of ${String(expected)}$`) })
+      .waitFor();
+    await page.locator('[data-testid="review-cases"][aria-busy="false"]').waitFor();
+    const heldRows = await rows.locator('td:nth-child(4)').allTextContents();
+    expect(heldRows).toHaveLength(Math.min(expected, 50));
+    for (const text of heldRows) expect(held.exec(text)?.[2]).toBe(twinCase);
+    await expectAccessible(page, 'reviews-held-by');
+    await screenshot(page, '44e-reviews-held-by');
+    await page.getByLabel('Held by', { exact: true }).first().click();
+    await page.getByRole('option', { name: 'Any, held or not', exact: true }).click();
+    await page
+      .getByTestId('page-text')
+      .filter({ hasNotText: new RegExp(` of ${String(expected)}$`) })
+      .waitFor();
 
     // The highest waiting case scores Certain: a record matched two identities as surely, and identities are never
     // joined without a person. The case says so beside its score. Out-of-date cases are listed too: the set-up's aging

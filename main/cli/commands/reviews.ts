@@ -1,4 +1,5 @@
 /** Review cases on the command line: list with filters, show one, record a decision, export decisions as labels. */
+import { ScoreLimitSchema, TwinReasonSchema } from '../../../engine/contract/matching.ts';
 import { limitLine, TWIN_REASON_TEXT } from '../../../engine/contract/score-explanation.ts';
 import type { CliContext } from '../context.ts';
 import { usage } from '../context.ts';
@@ -34,6 +35,8 @@ export async function reviews(cli: CliContext): Promise<number> {
   const kind = oneOf(cli, 'kind', REVIEW_KINDS);
   const jobId = cli.string('job');
   const sourceSystem = cli.string('source');
+  const limitedBy = oneOf(cli, 'held-by', [...ScoreLimitSchema.options, 'none'] as const);
+  const twinReason = oneOf(cli, 'twin-case', TwinReasonSchema.options);
   const result = await cli.client.call(
     'reviews/list',
     {
@@ -44,6 +47,8 @@ export async function reviews(cli: CliContext): Promise<number> {
       ...(kind === undefined ? {} : { kind }),
       ...(jobId === undefined ? {} : { jobId }),
       ...(sourceSystem === undefined ? {} : { sourceSystem }),
+      ...(limitedBy === undefined ? {} : { limitedBy }),
+      ...(twinReason === undefined ? {} : { twinReason }),
     },
     cli.call,
   );

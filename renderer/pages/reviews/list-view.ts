@@ -1,18 +1,20 @@
 /**
  * How a reviewer has the Review cases list: its filters, order and page, kept per connection (and per job, for the
  * list of one job's cases) across opening a case and coming back, and across reload. The queue the reviewer last
- * worked (its kind, source, order and job) is kept too: a case's "Next waiting case" takes the next one from it.
+ * worked (its kind, source, hold, order and job) is kept too: a case's "Next waiting case" takes the next one from it.
  * None of it is a patient value.
  */
 import { useCallback, useEffect } from 'react';
 import { z } from 'zod';
 import { REVIEW_KINDS, REVIEW_SORTS, type ReviewListInputSchema } from '../../../engine/contract/reviews.ts';
 import { putPageState, schemaCodec, usePageState } from '../../hooks/page-state.ts';
+import { heldInput, HeldSchema } from './held-filter.ts';
 
 const ListViewSchema = z.object({
   status: z.enum(['open', 'resolved', 'dismissed', 'all']),
   kind: z.enum(['any', ...REVIEW_KINDS]),
   source: z.string().min(1).max(100),
+  held: HeldSchema,
   sort: z.enum(REVIEW_SORTS),
   currentOnly: z.boolean(),
   offset: z.number().int().min(0),
@@ -23,23 +25,25 @@ const FIRST_VIEW: ListView = {
   status: 'open',
   kind: 'any',
   source: 'any',
+  held: 'any',
   sort: 'oldest',
   currentOnly: false,
   offset: 0,
 };
 const VIEW_CODEC = schemaCodec((stored) => ListViewSchema.safeParse(stored));
 
-/** The waiting cases the reviewer works through: the list's kind, source, order and job. */
+/** The waiting cases the reviewer works through: the list's kind, source, hold, order and job. */
 const QueueSchema = z.object({
   kind: ListViewSchema.shape.kind,
   source: ListViewSchema.shape.source,
+  held: HeldSchema,
   sort: ListViewSchema.shape.sort,
   jobId: z.string().min(1).max(80).nullable(),
 });
 export type Queue = z.infer<typeof QueueSchema>;
 const QUEUE_CODEC = schemaCodec((stored) => QueueSchema.safeParse(stored));
 const QUEUE_STATE = 'reviews-queue';
-const OLDEST_FIRST: Queue = { kind: 'any', source: 'any', sort: 'oldest', jobId: null };
+const OLDEST_FIRST: Queue = { kind: 'any', source: 'any', held: 'any', sort: 'oldest', jobId: null };
 
 /**
  * The list's view, and a change to it: a change of filter or order goes back to the first page (a change that names
@@ -50,10 +54,10 @@ export function useListView(
   jobId: string | null,
 ): [ListView, (change: Partial<ListView>) => void] {
   const [view, setView] = usePageState(connectionKey, `reviews-view:${jobId ?? 'all'}`, FIRST_VIEW, VIEW_CODEC);
-  const { kind, source, sort } = view;
+  const { kind, source, held, sort } = view;
   useEffect(() => {
-    putPageState(connectionKey, QUEUE_STATE, { kind, source, sort, jobId }, QUEUE_CODEC);
-  }, [connectionKey, kind, source, sort, jobId]);
+    putPageState(connectionKey, QUEUE_STATE, { kind, source, held, sort, jobId }, QUEUE_CODEC);
+  }, [connectionKey, kind, source, held, sort, jobId]);
   const change = useCallback(
     (next: Partial<ListView>): void => {
       setView((old) => ({ ...old, offset: 0, ...next }));
@@ -70,13 +74,14 @@ export function useQueue(connectionKey: string): Queue {
 
 /** The list request of a view or a queue. */
 export function listInput(
-  view: Pick<ListView, 'kind' | 'source' | 'sort'>,
+  view: Pick<ListView, 'kind' | 'source' | 'held' | 'sort'>,
   jobId: string | null,
 ): Omit<z.input<typeof ReviewListInputSchema>, 'status' | 'limit' | 'offset' | 'currentOnly'> {
   return {
     sort: view.sort,
     ...(view.kind === 'any' ? {} : { kind: view.kind }),
     ...(view.source === 'any' ? {} : { sourceSystem: view.source }),
+    ...heldInput(view.held),
     ...(jobId === null ? {} : { jobId }),
   };
 }

@@ -10,6 +10,7 @@ import {
 } from '../../../engine/contract/reviews.ts';
 import { shortJobId } from '../maintenance/job-id.ts';
 import type { Queue } from './list-view.ts';
+import { heldText } from './held-filter.ts';
 
 /** The list's orders as the Order field names them. */
 export const SORT_LABEL: Record<(typeof REVIEW_SORTS)[number], string> = {
@@ -25,10 +26,19 @@ export const SORT_LABEL: Record<(typeof REVIEW_SORTS)[number], string> = {
  * links first". Null for every waiting case oldest first (the list untouched), which needs no words.
  */
 export function queueText(queue: Queue): string | null {
-  if (queue.kind === 'any' && queue.source === 'any' && queue.sort === 'oldest' && queue.jobId === null) return null;
+  if (
+    queue.kind === 'any' &&
+    queue.source === 'any' &&
+    queue.held === 'any' &&
+    queue.sort === 'oldest' &&
+    queue.jobId === null
+  )
+    return null;
+  const held = heldText(queue.held);
   const parts = [
     queue.kind === 'any' ? 'every kind' : REVIEW_KIND_NAME[queue.kind].toLowerCase(),
     ...(queue.source === 'any' ? [] : [`ingested from ${queue.source}`]),
+    ...(held === null ? [] : [held]),
     ...(queue.jobId === null ? [] : [`opened by job ${shortJobId(queue.jobId)}`]),
     SORT_LABEL[queue.sort].toLowerCase(),
   ];

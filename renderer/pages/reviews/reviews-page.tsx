@@ -42,6 +42,7 @@ import { shortJobId } from '../maintenance/job-id.ts';
 import { LinkQualityCard } from './link-quality-card.tsx';
 import { FindIdentityCard } from './find-identity-card.tsx';
 import { FieldStripLegend, FieldsCell } from '../assurance/field-strip.tsx';
+import { heldOptions } from './held-filter.ts';
 import { listInput, useListView, type ListView } from './list-view.ts';
 import {
   LABELS_STATE,
@@ -73,6 +74,7 @@ const KIND_OPTIONS = [
   ...REVIEW_KINDS.map((k) => ({ value: k, label: REVIEW_KIND_NAME[k] })),
 ];
 const SORT_OPTIONS = REVIEW_SORTS.map((s) => ({ value: s, label: SORT_LABEL[s] }));
+const HELD_OPTIONS = heldOptions();
 
 /** Why the page cannot list cases on this connection, in words that say what to do; null when it can. */
 export function unavailableReason(connection: Connection): string | null {
@@ -224,7 +226,7 @@ export default function ReviewsPage({
 }) {
   const client = useClient();
   const [view, filter] = useListView(connectionKey, jobId);
-  const { status, kind, sort, currentOnly, source, offset } = view;
+  const { status, kind, sort, currentOnly, source, held, offset } = view;
   const profile = useProfile(connectionKey, true);
   const unavailable = unavailableReason(connection);
   const input = { status, limit: PAGE_SIZE, offset, currentOnly, ...listInput(view, jobId) };
@@ -327,6 +329,16 @@ export default function ReviewsPage({
                 }}
                 allowDeselect={false}
                 w={200}
+              />
+              <Select
+                label="Held by"
+                data={HELD_OPTIONS}
+                value={held}
+                onChange={(v) => {
+                  filter({ held: v ?? 'any' });
+                }}
+                allowDeselect={false}
+                w={250}
               />
               <Select
                 label="Order"

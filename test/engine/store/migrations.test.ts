@@ -316,6 +316,7 @@ describe('migrations 0016, 0018, 0019 and 0024 (review cases rebuilt for the mid
         .sort(),
     ).toEqual([
       'review_case_by_age',
+      'review_case_by_hold',
       'review_case_by_job',
       'review_case_by_right',
       'review_case_by_source',

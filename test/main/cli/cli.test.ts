@@ -84,6 +84,20 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
       if (cell(cells, 'heldBy') === 'PossibleTwin')
         expect(TwinReasonSchema.options).toContain(cell(cells, 'twinReason'));
       else expect(cell(cells, 'twinReason')).toBe('');
+    // --held-by and --twin-case keep that rule's cases (and that case's), --held-by none those no rule held.
+    const twinCase = caseRows.map((cells) => cell(cells, 'twinReason')).find((reason) => reason !== '') ?? '';
+    const ofCase = await runCli([...db, 'reviews', '--held-by', 'PossibleTwin', '--twin-case', twinCase]);
+    expect(ofCase.code, ofCase.stderr).toBe(0);
+    const ofCaseRows = ofCase.stdout.replace(/\n$/, '').split('\n').slice(1);
+    expect(ofCaseRows.length).toBeGreaterThan(0);
+    expect(ofCaseRows.map((line) => line.split('\t').at(-1))).toEqual(ofCaseRows.map(() => twinCase));
+    const unheld = await runCli([...db, 'reviews', '--held-by', 'none']);
+    const unheldRows = unheld.stdout.replace(/\n$/, '').split('\n').slice(1);
+    expect(unheldRows.length).toBeGreaterThan(0);
+    expect(unheldRows.filter((line) => cell(line.split('\t'), 'heldBy') !== '')).toEqual([]);
+    const wrong = await runCli([...db, 'reviews', '--held-by', 'Twins']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/--held-by is one of NoNameEvidence, PossibleTwin, .*, none/);
     // A decision, then the decided cases as labels: one case, one label, said in the singular.
     const current = (
       JSON.parse((await runCli([...db, 'reviews', '--json', '--limit', '1000'])).stdout) as {
