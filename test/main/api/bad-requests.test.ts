@@ -198,6 +198,18 @@ describe('bad requests', () => {
     expect(
       pathsOf(await refused(422, 'GET', `/api/v1/matching/profile`, { headers: auth, query: { version: '1' } })),
     ).toEqual(['(query)']);
+    // The review list's hold filters take a rule (or none) and a case of the twin rule, nothing else.
+    expect(
+      pathsOf(await refused(422, 'GET', '/api/v1/review-cases', { headers: auth, query: { limitedBy: 'Twins' } })),
+    ).toEqual(['limitedBy']);
+    expect(
+      pathsOf(
+        await refused(422, 'GET', '/api/v1/review-cases', {
+          headers: auth,
+          query: { limitedBy: 'PossibleTwin', twinReason: "x' OR 1=1 --" },
+        }),
+      ),
+    ).toEqual(['twinReason']);
   });
 
   it('an unknown route: 404 problem without an operation', async () => {
