@@ -240,6 +240,36 @@ describe('the Match assurance page', () => {
         fp: report.errorExamples.falsePositives.length,
         fn: report.errorExamples.falseNegatives.length,
       });
+    // Choosing the most common pattern lists only its examples, each showing that pattern's squares, counted against
+    // every example of their kind; choosing it again (or "Show every example") lists them all again.
+    const first = patternRows[0];
+    const firstCells = (await first?.locator('td').allTextContents()) ?? [];
+    await first?.getByRole('button', { name: /^Show only the / }).click();
+    await page.getByTestId('examples-of-pattern').waitFor();
+    expect(await first?.getByRole('button', { name: /^Showing only the / }).getAttribute('aria-pressed')).toBe('true');
+    for (const [testId, all, shown] of [
+      ['examples-false-positives', report.errorExamples.falsePositives.length, digits(firstCells[2])],
+      ['examples-false-negatives', report.errorExamples.falseNegatives.length, digits(firstCells[3])],
+    ] as const) {
+      const section = page.getByTestId(testId);
+      if (shown === 0) {
+        expect(await section.count()).toBe(0);
+        continue;
+      }
+      const labels = [];
+      for (const strip of await section.locator('tbody tr').getByRole('img').all())
+        labels.push(await strip.getAttribute('aria-label'));
+      expect(labels).toEqual(Array.from({ length: shown }, () => firstCells[1]));
+      expect(await page.getByTestId(`${testId}-count`).textContent()).toBe(`${String(shown)} of ${String(all)}`);
+    }
+    await expectAccessible(page, 'assurance-examples-of-pattern');
+    await page
+      .getByRole('region', { name: 'Error examples' })
+      .screenshot({ path: join(SCREENSHOTS, 'assurance-05d-examples-of-pattern.png') });
+    await page.getByRole('button', { name: 'Show every example' }).click();
+    await expect
+      .poll(async () => page.getByTestId('examples-false-positives').locator('tbody tr').count())
+      .toBe(report.errorExamples.falsePositives.length);
     // The histogram's legend reads in the order its bars are drawn (non-matches, then matches), and the field table
     // names fields in words, in the report's order.
     const histogram = page.locator('figure[aria-label^="Histogram of scores"]');

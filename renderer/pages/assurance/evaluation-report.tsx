@@ -5,17 +5,14 @@
  */
 import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
-import { Badge, Button, Card, Code, Group, Modal, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Card, Code, Group, Modal, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { Note } from '../../layout/note.tsx';
 import { useMemo, useState } from 'react';
-import type { z } from 'zod';
-import type { ErrorExampleSchema, EvaluationReport } from '../../../engine/contract/assurance.ts';
-import { limitLabel } from '../../../engine/contract/score-explanation.ts';
-import { formatCount, formatCountOf } from '../../format.ts';
+import type { EvaluationReport } from '../../../engine/contract/assurance.ts';
+import { formatCount } from '../../format.ts';
 import { IconInfo } from '../../icons.tsx';
 import { ExportButtons } from './export-buttons.tsx';
-import { FieldStrip, FieldStripLegend, FieldsCell } from './field-strip.tsx';
-import { glancePatterns, type GlancePattern } from './field-glance.ts';
+import { ErrorExamplesCard, exampleRef, type ErrorExample } from './error-examples.tsx';
 import { fixed3, metricsRow } from './metric-text.ts';
 import { MetricsTable } from './metrics-table.tsx';
 import { histogram } from './score-curves.ts';
@@ -29,8 +26,6 @@ const HISTOGRAM_SERIES = [
   { name: 'nonMatches', label: 'Non-matches', color: 'indigo.5' },
   { name: 'matches', label: 'Matches', color: 'orange.6' },
 ];
-
-type ErrorExample = z.infer<typeof ErrorExampleSchema>;
 
 function Figure({
   label,
@@ -57,160 +52,6 @@ function Figure({
         </Text>
       ) : null}
     </Stack>
-  );
-}
-
-function ref(r: { readonly sourceSystem: string; readonly localId: string }): string {
-  return `${r.sourceSystem} / ${r.localId}`;
-}
-
-/** How many patterns the examples' pattern table shows; the rest are counted in a line under it. */
-const PATTERNS_SHOWN = 8;
-
-/** The line under the pattern table: "And 2 more patterns, 3 examples between them." */
-function restText(rest: readonly GlancePattern[]): string {
-  const examples = rest.reduce((n, p) => n + p.total, 0);
-  return rest.length === 1
-    ? `And 1 more pattern, ${formatCountOf(examples, 'example')}.`
-    : `And ${formatCountOf(rest.length, 'more pattern')}, ${formatCountOf(examples, 'example')} between them.`;
-}
-
-/**
- * The error examples grouped by their fields at a glance, most common first: what kinds of pair the profile gets
- * wrong, read in a few rows before opening any example.
- */
-function ExamplePatterns({ report }: { readonly report: EvaluationReport }) {
-  const patterns = glancePatterns([
-    { kind: 'fp', pairs: report.errorExamples.falsePositives },
-    { kind: 'fn', pairs: report.errorExamples.falseNegatives },
-  ]);
-  if (patterns.length === 0) return null;
-  const rest = patterns.slice(PATTERNS_SHOWN);
-  return (
-    <div>
-      <Text fw={600} mb={4}>
-        Patterns among the examples
-      </Text>
-      <Table.ScrollContainer minWidth={640}>
-        <Table
-          striped
-          aria-label="Patterns among the error examples"
-          data-testid="example-patterns"
-          style={{ fontVariantNumeric: 'tabular-nums' }}
-        >
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Fields</Table.Th>
-              <Table.Th>In words</Table.Th>
-              <Table.Th>False positives</Table.Th>
-              <Table.Th>False negatives</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {patterns.slice(0, PATTERNS_SHOWN).map((pattern) => (
-              <Table.Tr key={pattern.glance.text}>
-                <Table.Td>
-                  <FieldStrip glance={pattern.glance} />
-                </Table.Td>
-                <Table.Td>
-                  <Text size="xs">{pattern.glance.text}</Text>
-                </Table.Td>
-                <Table.Td>{formatCount(pattern.counts.get('fp') ?? 0)}</Table.Td>
-                <Table.Td>{formatCount(pattern.counts.get('fn') ?? 0)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      {rest.length === 0 ? null : (
-        <Text size="xs" c="dimmed" mt={4} data-testid="example-patterns-rest">
-          {restText(rest)}
-        </Text>
-      )}
-    </div>
-  );
-}
-
-/** One kind of error example under its heading, with how many there are: a table, or a line when there is none. */
-function ExamplesSection({
-  title,
-  examples,
-  onOpen,
-}: {
-  readonly title: string;
-  readonly examples: readonly ErrorExample[];
-  readonly onOpen: (example: ErrorExample) => void;
-}) {
-  const heading = (
-    <Group gap="xs" mb={4}>
-      <Text fw={600}>{title}</Text>
-      <Badge variant="light" color="gray" radius="sm">
-        {examples.length}
-      </Badge>
-    </Group>
-  );
-  if (examples.length === 0)
-    return (
-      <div>
-        {heading}
-        <Text size="sm" c="dimmed">
-          No {title.toLowerCase()} among the examples.
-        </Text>
-      </div>
-    );
-  return (
-    <div>
-      {heading}
-      <Table.ScrollContainer minWidth={760}>
-        <Table
-          striped
-          aria-label={title}
-          data-testid={`examples-${title.toLowerCase().replace(/\s+/g, '-')}`}
-          style={{ fontVariantNumeric: 'tabular-nums' }}
-        >
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Left record</Table.Th>
-              <Table.Th>Right record</Table.Th>
-              <Table.Th>Labelled</Table.Th>
-              <Table.Th>Score</Table.Th>
-              <Table.Th>Decided by</Table.Th>
-              <Table.Th>Fields</Table.Th>
-              <Table.Th>Explanation</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {examples.map((example) => (
-              <Table.Tr key={`${ref(example.left)}|${ref(example.right)}`}>
-                <Table.Td>{ref(example.left)}</Table.Td>
-                <Table.Td>{ref(example.right)}</Table.Td>
-                <Table.Td>{example.isMatch ? 'Match' : 'Non-match'}</Table.Td>
-                <Table.Td>{example.score.toFixed(4)}</Table.Td>
-                <Table.Td>
-                  {example.decidedBy}
-                  {example.limitedBy === undefined ? '' : ` (${limitLabel(example.limitedBy, example.twinReason)})`}
-                </Table.Td>
-                <Table.Td>
-                  <FieldsCell evidence={example.evidence} />
-                </Table.Td>
-                <Table.Td>
-                  <Button
-                    size="compact-xs"
-                    variant="light"
-                    onClick={() => {
-                      onOpen(example);
-                    }}
-                    aria-label={`Explain the score of ${ref(example.left)} and ${ref(example.right)}`}
-                  >
-                    Explain
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    </div>
   );
 }
 
@@ -449,22 +290,7 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
         </Table.ScrollContainer>
       </Card>
 
-      <Card withBorder padding="lg" component="section" aria-labelledby="eval-errors-title">
-        <Title order={2} size="h4" id="eval-errors-title">
-          Error examples
-        </Title>
-        <Text size="sm" c="dimmed" mb="sm">
-          {report.errorExamples.rule} Record references only; open one to see how each field moved its score.
-        </Text>
-        <Stack gap="md">
-          <ExamplePatterns report={report} />
-          <ExamplesSection title="False positives" examples={report.errorExamples.falsePositives} onOpen={setOpen} />
-          <ExamplesSection title="False negatives" examples={report.errorExamples.falseNegatives} onOpen={setOpen} />
-        </Stack>
-        {report.errorExamples.falsePositives.length + report.errorExamples.falseNegatives.length > 0 ? (
-          <FieldStripLegend />
-        ) : null}
-      </Card>
+      <ErrorExamplesCard report={report} onOpen={setOpen} />
 
       <Modal
         opened={open !== null}
@@ -474,7 +300,11 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
         // Wide enough for both records beside their bands and weights; narrower windows scroll the records sideways.
         size={1100}
         closeButtonProps={{ 'aria-label': 'Close the explanation' }}
-        title={open === null ? '' : `Why ${ref(open.left)} and ${ref(open.right)} scored ${open.score.toFixed(4)}`}
+        title={
+          open === null
+            ? ''
+            : `Why ${exampleRef(open.left)} and ${exampleRef(open.right)} scored ${open.score.toFixed(4)}`
+        }
       >
         {open !== null ? (
           <Stack gap="md">
