@@ -95,7 +95,8 @@ export const ReviewListInputSchema = z.strictObject({
   sourceSystem: z.string().min(1).max(100).optional(),
   /**
    * Only cases the rule held at Probable when they were opened (`limitedBy`), or `none`: only cases no rule held.
-   * With `twinReason`: only the twin rule's cases of that case.
+   * With `twinReason`: only the twin rule's cases of that case (only a `PossibleTwin` case has one, so beside another
+   * rule it holds none).
    */
   limitedBy: z.union([ScoreLimitSchema, z.literal('none')]).optional(),
   twinReason: TwinReasonSchema.optional(),

@@ -56,7 +56,7 @@ export function heldInput(held: string): { limitedBy?: ScoreLimit | 'none'; twin
   return { limitedBy: held as ScoreLimit };
 }
 
-/** The choice in the words of a sentence ("held as a possible twin, names alike"); null for every case. */
+/** The choice in the words of a sentence ("held: possible twin, names alike", "held by no rule"); null for every case. */
 export function heldText(held: string): string | null {
   const { limitedBy, twinReason } = heldInput(held);
   if (limitedBy === undefined) return null;
