@@ -102,6 +102,8 @@ export const ReviewListInputSchema = z.strictObject({
   twinReason: TwinReasonSchema.optional(),
   /** Only cases whose identities are still at the versions the case names (decidable now). */
   currentOnly: z.boolean().default(false),
+  /** Also count the cases of every hold (`holds` in the answer): what each choice of `limitedBy` would list. */
+  withHolds: z.boolean().default(false),
   sort: z.enum(REVIEW_SORTS).default('oldest'),
   limit: z.number().int().min(1).max(1000).default(50),
   offset: z.number().int().min(0).default(0),
@@ -188,6 +190,19 @@ export const reviewOperations = {
     output: z.object({
       total: z.number().int(),
       sources: z.array(z.string()).optional(),
+      /**
+       * With `withHolds`: the cases that match every filter but `limitedBy` and `twinReason`, counted by the rule that
+       * held them (null: none) and, for the twin rule, its case (null: none recorded), most first.
+       */
+      holds: z
+        .array(
+          z.object({
+            limitedBy: ScoreLimitSchema.nullable(),
+            twinReason: TwinReasonSchema.nullable(),
+            cases: z.number().int(),
+          }),
+        )
+        .optional(),
       rows: z.array(ReviewListRowSchema),
     }),
   },

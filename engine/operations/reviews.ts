@@ -18,6 +18,7 @@ import {
   decidedCases,
   identityRecordsDigest,
   listReviewCases,
+  reviewCaseHolds,
   newestCaseFor,
   recordDecision,
   rememberDistinct,
@@ -122,18 +123,19 @@ export function listReviews(
 ): OperationOutput<'reviews/list'> {
   requireTenant(env.store, ctx.tenantId);
   return env.store.read(() => {
+    const filter = {
+      status: input.status ?? 'open',
+      kind: input.kind,
+      jobId: input.jobId,
+      sourceSystem: input.sourceSystem,
+      limitedBy: input.limitedBy,
+      twinReason: input.twinReason,
+      currentOnly: input.currentOnly,
+    };
     const { total, rows } = listReviewCases(
       env.store,
       ctx.tenantId,
-      {
-        status: input.status ?? 'open',
-        kind: input.kind,
-        jobId: input.jobId,
-        sourceSystem: input.sourceSystem,
-        limitedBy: input.limitedBy,
-        twinReason: input.twinReason,
-        currentOnly: input.currentOnly,
-      },
+      filter,
       input.sort ?? 'oldest',
       input.limit ?? 50,
       input.offset ?? 0,
@@ -144,6 +146,7 @@ export function listReviews(
     return {
       total,
       sources: sourceSystemsOf(env.store, 'review_case', ctx.tenantId),
+      ...(input.withHolds === true ? { holds: reviewCaseHolds(env.store, ctx.tenantId, filter) } : {}),
       rows: rows.map((row) => {
         if (row.kind !== 'LinkQuality' || active === null) return { ...publicCase(row), flags: null };
         const records = recordsOfIdentity(env.store, ctx.tenantId, row.leftIdentityId);

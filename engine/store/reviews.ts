@@ -335,6 +335,33 @@ export function listReviewCases(
   return { total, rows: page.flatMap((caseId) => byId.get(caseId) ?? []).map(caseFromRow) };
 }
 
+/**
+ * The cases matching the filter but its hold (limitedBy, twinReason), counted by the rule that held them and the twin
+ * rule's case, most first (ties by rule and case): how many cases each choice of hold would list. At 250,000 cases it
+ * reads the tenant's entries of the hold index (migration 0025).
+ */
+export function reviewCaseHolds(
+  store: Store,
+  tenantId: string,
+  filter: ReviewFilter,
+): { limitedBy: ScoreLimit | null; twinReason: TwinReason | null; cases: number }[] {
+  const { where, args } = filterSql({ ...filter, limitedBy: undefined, twinReason: undefined });
+  const rows = store
+    .statement(
+      `SELECT c.limited_by, c.twin_reason, count(*) AS cases FROM review_case c WHERE ${where}
+       GROUP BY c.limited_by, c.twin_reason`,
+    )
+    .all(tenantId, ...args) as { limited_by: ScoreLimit | null; twin_reason: TwinReason | null; cases: number }[];
+  return rows
+    .map((r) => ({ limitedBy: r.limited_by, twinReason: r.twin_reason, cases: Number(r.cases) }))
+    .sort(
+      (a, b) =>
+        b.cases - a.cases ||
+        (a.limitedBy ?? '').localeCompare(b.limitedBy ?? '') ||
+        (a.twinReason ?? '').localeCompare(b.twinReason ?? ''),
+    );
+}
+
 export function reviewCase(store: Store, tenantId: string, caseId: string): ReviewCaseRow | undefined {
   const row = store
     .statement(`SELECT ${CASE_COLUMNS} FROM ${CASE_FROM} WHERE c.tenant_id = ? AND c.case_id = ?`)

@@ -65,6 +65,12 @@ export async function benchReviews(): Promise<BenchRow[]> {
       'review queue: a page of the cases no rule held, lowest score first',
       list({ limitedBy: 'none', sort: 'score-low' }),
     ],
+    // The list page's own request: its page and the count of every hold's cases, for the Held by choices.
+    ["review queue: a page with every hold's cases counted (the page's request)", list({ withHolds: true })],
+    [
+      "review queue: the cases decidable now, with every hold's cases counted",
+      list({ currentOnly: true, withHolds: true }),
+    ],
   ];
   const rows: BenchRow[] = [];
   for (const [name, call] of figures) {

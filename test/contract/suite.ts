@@ -146,6 +146,20 @@ export function contractSuite(setup: () => Promise<Backend>, recorded: Recorded)
       expect(held.total).toBe(listed.rows.filter((r) => (r.limitedBy ?? 'none') === limitedBy).length);
       expect(held.rows.every((r) => (r.limitedBy ?? 'none') === limitedBy)).toBe(true);
     }
+    // With withHolds, the answer counts every hold's cases as the filters above list them, whatever hold is chosen.
+    const counted = await call('reviews/list', { status: 'all', limitedBy: 'none', withHolds: true, limit: 1 });
+    const expectedHolds = new Map<string, number>();
+    for (const r of listed.rows) {
+      const key = `${r.limitedBy ?? ''}/${r.twinReason ?? ''}`;
+      expectedHolds.set(key, (expectedHolds.get(key) ?? 0) + 1);
+    }
+    expect(new Map((counted.holds ?? []).map((h) => [`${h.limitedBy ?? ''}/${h.twinReason ?? ''}`, h.cases]))).toEqual(
+      expectedHolds,
+    );
+    expect((counted.holds ?? []).map((h) => h.cases)).toEqual(
+      (counted.holds ?? []).map((h) => h.cases).sort((a, b) => b - a),
+    );
+    expect((await call('reviews/list', { status: 'all', limit: 1 })).holds).toBeUndefined();
     const twinCases = [...new Set(listed.rows.flatMap((r) => (r.twinReason == null ? [] : [r.twinReason])))];
     expect(twinCases.length).toBeGreaterThan(0);
     for (const twinReason of twinCases) {

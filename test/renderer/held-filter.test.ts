@@ -16,6 +16,28 @@ describe('the review list’s Held by filter', () => {
     expect(labels.slice(0, 2)).toEqual(['Any, held or not', 'No rule']);
   });
 
+  it('counts each choice from the list’s counts and leaves out those that would list none, but the one chosen', () => {
+    const holds = [
+      { limitedBy: 'PossibleTwin' as const, twinReason: 'names-alike' as const, cases: 3 },
+      { limitedBy: 'PossibleTwin' as const, twinReason: 'another-given-name' as const, cases: 8 },
+      { limitedBy: 'PossibleTwin' as const, twinReason: null, cases: 1 },
+      { limitedBy: 'NamesOnly' as const, twinReason: null, cases: 1_200 },
+      { limitedBy: null, twinReason: null, cases: 2 },
+    ];
+    expect(heldOptions(holds)).toEqual([
+      { value: 'any', label: 'Any, held or not (1,214)' },
+      { value: 'none', label: 'No rule (2)' },
+      { value: 'PossibleTwin', label: 'Possible twin, any case (12)' },
+      { value: 'PossibleTwin:names-alike', label: 'Possible twin, names alike (3)' },
+      { value: 'PossibleTwin:another-given-name', label: 'Possible twin, another given name (8)' },
+      { value: 'NamesOnly', label: 'Names only (1,200)' },
+    ]);
+    expect(heldOptions(holds, 'BareRecord').map((o) => o.label)).toContain(
+      'Record without a name part or birth date (0)',
+    );
+    expect(heldOptions([]).map((o) => o.label)).toEqual(['Any, held or not (0)']);
+  });
+
   it('stands for the request the list sends, which the contract accepts', () => {
     expect(heldInput('any')).toEqual({});
     expect(heldInput('none')).toEqual({ limitedBy: 'none' });

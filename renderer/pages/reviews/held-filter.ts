@@ -11,6 +11,7 @@ import {
   type TwinReason,
 } from '../../../engine/contract/matching.ts';
 import { holdName } from '../../../engine/contract/score-explanation.ts';
+import { formatCount } from '../../format.ts';
 
 const TWIN_PREFIX = 'PossibleTwin:';
 
@@ -30,9 +31,34 @@ export const HeldSchema = z
 
 const capital = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
-/** The filter's choices, each twin case under its rule. */
-export function heldOptions(): { value: string; label: string }[] {
-  return [
+/** One count of the list's answer (`holds`): the cases one rule held, of one case of the twin rule. */
+export interface HoldCount {
+  readonly limitedBy: ScoreLimit | null;
+  readonly twinReason: TwinReason | null;
+  readonly cases: number;
+}
+
+/** How many cases a choice would list, from the answer's counts. */
+function casesOf(value: string, holds: readonly HoldCount[]): number {
+  const { limitedBy, twinReason } = heldInput(value);
+  return holds
+    .filter(
+      (h) =>
+        limitedBy === undefined ||
+        (limitedBy === 'none'
+          ? h.limitedBy === null
+          : h.limitedBy === limitedBy && (twinReason === undefined || h.twinReason === twinReason)),
+    )
+    .reduce((n, h) => n + h.cases, 0);
+}
+
+/**
+ * The filter's choices, each twin case under its rule. With the list's counts, each says how many cases it would list
+ * ("Possible twin, names alike (3)"), and a choice that would list none is left out unless it is the one chosen; without
+ * them (an older registry, or before the first answer), every choice, uncounted.
+ */
+export function heldOptions(holds?: readonly HoldCount[], chosen = 'any'): { value: string; label: string }[] {
+  const all = [
     { value: 'any', label: 'Any, held or not' },
     { value: 'none', label: 'No rule' },
     ...ScoreLimitSchema.options.flatMap((limit) => [
@@ -45,6 +71,12 @@ export function heldOptions(): { value: string; label: string }[] {
         : []),
     ]),
   ];
+  if (holds === undefined) return all;
+  return all.flatMap((option) => {
+    const cases = casesOf(option.value, holds);
+    if (cases === 0 && option.value !== 'any' && option.value !== chosen) return [];
+    return [{ value: option.value, label: `${option.label} (${formatCount(cases)})` }];
+  });
 }
 
 /** The list request's filter a choice stands for. */

@@ -74,7 +74,6 @@ const KIND_OPTIONS = [
   ...REVIEW_KINDS.map((k) => ({ value: k, label: REVIEW_KIND_NAME[k] })),
 ];
 const SORT_OPTIONS = REVIEW_SORTS.map((s) => ({ value: s, label: SORT_LABEL[s] }));
-const HELD_OPTIONS = heldOptions();
 
 /** Why the page cannot list cases on this connection, in words that say what to do; null when it can. */
 export function unavailableReason(connection: Connection): string | null {
@@ -230,13 +229,14 @@ export default function ReviewsPage({
   const { status, kind, sort, currentOnly, source, held, offset } = view;
   const profile = useProfile(connectionKey, true);
   const unavailable = unavailableReason(connection);
-  const input = { status, limit: PAGE_SIZE, offset, currentOnly, ...listInput(view, jobId) };
+  const input = { status, limit: PAGE_SIZE, offset, currentOnly, withHolds: true, ...listInput(view, jobId) };
   const cases = useQuery({
     queryKey: keys.reviews(connectionKey, input),
     queryFn: () => client.send('reviews/list', input),
     enabled: unavailable === null,
     placeholderData: keepPreviousData,
   });
+  const heldChoices = heldOptions(cases.data?.holds, held);
   const sourceOptions = [
     { value: 'any', label: 'Any source' },
     ...filterSources(profile.data?.profile.SourceTrust.map((s) => s.SourceSystem) ?? [], cases.data?.sources, source),
@@ -244,7 +244,7 @@ export default function ReviewsPage({
   // The same waiting cases that can be decided now, counted only (one row read): the rest are out of date. Only
   // where the list shows every waiting case.
   const countsStale = status === 'open' && !currentOnly;
-  const decidableInput = { ...input, currentOnly: true, limit: 1, offset: 0 };
+  const decidableInput = { ...input, currentOnly: true, withHolds: false, limit: 1, offset: 0 };
   const decidable = useQuery({
     queryKey: keys.reviews(connectionKey, decidableInput),
     queryFn: () => client.send('reviews/list', decidableInput),
@@ -333,13 +333,13 @@ export default function ReviewsPage({
               />
               <Select
                 label="Held by"
-                data={HELD_OPTIONS}
+                data={heldChoices}
                 value={held}
                 onChange={(v) => {
                   filter({ held: v ?? 'any' });
                 }}
                 allowDeselect={false}
-                w={250}
+                w={320}
               />
               <Select
                 label="Order"

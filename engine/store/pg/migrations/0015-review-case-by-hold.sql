@@ -1,2 +1,2 @@
 -- The review list's "Held by" filter (SQLite's migration 0025).
-CREATE INDEX review_case_by_hold ON review_case (tenant_id, limited_by, twin_reason, status, created_at);
+CREATE INDEX review_case_by_hold ON review_case (tenant_id, limited_by, twin_reason, status, outdated, created_at);
