@@ -353,7 +353,7 @@ export function reviewCaseHolds(
     )
     .all(tenantId, ...args) as { limited_by: ScoreLimit | null; twin_reason: TwinReason | null; cases: number }[];
   return rows
-    .map((r) => ({ limitedBy: r.limited_by, twinReason: r.twin_reason, cases: Number(r.cases) }))
+    .map((r) => ({ limitedBy: r.limited_by, twinReason: r.twin_reason, cases: r.cases }))
     .sort(
       (a, b) =>
         b.cases - a.cases ||
