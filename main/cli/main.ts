@@ -13,7 +13,7 @@ import { ingest } from './commands/ingest.ts';
 import { compare } from './commands/compare.ts';
 import { explain } from './commands/explain.ts';
 import { identities } from './commands/lists.ts';
-import { reviewDecide, reviewLabels, reviews, reviewShow } from './commands/reviews.ts';
+import { reviewDecide, reviewHolds, reviewLabels, reviews, reviewShow } from './commands/reviews.ts';
 import { linkQualityScan } from './commands/link-quality.ts';
 import { identityFind, identityShow } from './commands/identity.ts';
 import { auditEstimate, auditSample } from './commands/audit.ts';
@@ -46,6 +46,8 @@ Usage: mpi-console <command> [options]   (global: --db FILE or --database URL, -
   review show CASE                             a review case: score, evidence, both identities, decisions
   review decide CASE --decision same-person|different-people|unsure --reason TEXT
                                                record a reviewer's decision (never merges; stale cases are refused)
+  reviews holds [--status …] [--kind K] [--job ID] [--source S]
+                                               TSV: the cases counted by the rule that held them and the twin case
   reviews labels --out FILE.tsv [--job ID]     decided cases as five-column labels (review-queue labels: biased to hard pairs)
   identity show ID [--history] [--values]      an identity's records; --history: how each arrived (decided by a trusted
                                                identifier or by score, profile version, job), updates, rebuilds, cases;
@@ -171,6 +173,7 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map(
     'review show': reviewShow,
     'review decide': reviewDecide,
     'reviews labels': reviewLabels,
+    'reviews holds': reviewHolds,
     'link-quality scan': linkQualityScan,
     'identity show': identityShow,
     'identity find': identityFind,

@@ -31,22 +31,29 @@ function caseArgument(cli: CliContext, command: string): string {
   return caseId;
 }
 
-export async function reviews(cli: CliContext): Promise<number> {
+/** The list's filters as the options give them: status (open by default), kind, job, source. */
+function listFilters(cli: CliContext) {
   const kind = oneOf(cli, 'kind', REVIEW_KINDS);
   const jobId = cli.string('job');
   const sourceSystem = cli.string('source');
+  return {
+    status: oneOf(cli, 'status', STATUSES) ?? 'open',
+    ...(kind === undefined ? {} : { kind }),
+    ...(jobId === undefined ? {} : { jobId }),
+    ...(sourceSystem === undefined ? {} : { sourceSystem }),
+  };
+}
+
+export async function reviews(cli: CliContext): Promise<number> {
   const limitedBy = oneOf(cli, 'held-by', [...ScoreLimitSchema.options, 'none'] as const);
   const twinReason = oneOf(cli, 'twin-case', TwinReasonSchema.options);
   const result = await cli.client.call(
     'reviews/list',
     {
-      status: oneOf(cli, 'status', STATUSES) ?? 'open',
+      ...listFilters(cli),
       sort: oneOf(cli, 'sort', REVIEW_SORTS) ?? 'oldest',
       limit: cli.integer('limit', 1000),
       offset: cli.integer('offset', 0),
-      ...(kind === undefined ? {} : { kind }),
-      ...(jobId === undefined ? {} : { jobId }),
-      ...(sourceSystem === undefined ? {} : { sourceSystem }),
       ...(limitedBy === undefined ? {} : { limitedBy }),
       ...(twinReason === undefined ? {} : { twinReason }),
     },
@@ -212,6 +219,26 @@ export async function reviewDecide(cli: CliContext): Promise<number> {
     cli.write(
       `Recorded "${decision}" on ${caseId}; the case is ${result.case.status}. Nothing was merged or unlinked.\n`,
     );
+  return 0;
+}
+
+/**
+ * `reviews holds`: the cases the filters keep, counted by the rule that held them at Probable and the twin rule's
+ * case, most first: what the queue holds, and what `reviews --held-by R [--twin-case C]` would list.
+ */
+export async function reviewHolds(cli: CliContext): Promise<number> {
+  const result = await cli.client.call('reviews/list', { ...listFilters(cli), withHolds: true, limit: 1 }, cli.call);
+  const holds = result.holds ?? [];
+  if (cli.json) {
+    cli.write(json({ total: result.total, holds }));
+    return 0;
+  }
+  cli.write(
+    tsv(
+      ['heldBy', 'twinReason', 'cases'],
+      holds.map((h) => [h.limitedBy ?? 'none', h.twinReason ?? '', String(h.cases)]),
+    ),
+  );
   return 0;
 }
 

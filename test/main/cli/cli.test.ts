@@ -95,6 +95,29 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
     const unheldRows = unheld.stdout.replace(/\n$/, '').split('\n').slice(1);
     expect(unheldRows.length).toBeGreaterThan(0);
     expect(unheldRows.filter((line) => cell(line.split('\t'), 'heldBy') !== '')).toEqual([]);
+    // reviews holds counts the waiting cases by hold, most first, each as --held-by (and --twin-case) lists them.
+    const holds = await runCli([...db, 'reviews', 'holds']);
+    expect(holds.code, holds.stderr).toBe(0);
+    const holdRows = holds.stdout
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((line) => line.split('\t'));
+    expect(holdRows[0]).toEqual(['heldBy', 'twinReason', 'cases']);
+    const counts = holdRows.slice(1).map(([, , cases]) => Number(cases));
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(caseRows.length);
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    for (const [heldBy = '', twin = '', cases] of holdRows.slice(1)) {
+      const listedOfHold = await runCli([
+        ...db,
+        'reviews',
+        '--held-by',
+        heldBy,
+        ...(twin === '' ? [] : ['--twin-case', twin]),
+      ]);
+      const lines = listedOfHold.stdout.replace(/\n$/, '').split('\n').slice(1);
+      // A twin-held case with no case recorded is counted apart, and listed among the rule's every case.
+      if (heldBy !== 'PossibleTwin' || twin !== '') expect(String(lines.length)).toBe(cases);
+    }
     const wrong = await runCli([...db, 'reviews', '--held-by', 'Twins']);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/--held-by is one of NoNameEvidence, PossibleTwin, .*, none/);
