@@ -240,6 +240,14 @@ export function holdName(limit: ScoreLimit, twinReason?: TwinReason | null): str
   return limit === 'PossibleTwin' && twinReason != null ? `${name}, ${TWIN_REASON_NAME[twinReason]}` : name;
 }
 
+/**
+ * Why a rule held a pair, in a sentence: the twin rule's case in full where it is known, the rule's reason otherwise,
+ * in its brief form (a list's hover) or its full one (a case's page, for a hold on the identity).
+ */
+export function holdWhy(limit: ScoreLimit, twinReason: TwinReason | null | undefined, form: 'brief' | 'why'): string {
+  return limit === 'PossibleTwin' && twinReason != null ? TWIN_REASON_TEXT[twinReason] : LIMIT_TEXT[limit][form];
+}
+
 /** A score limit's label in a waterfall or an example: 'Possible twin, names alike: held to Probable'. */
 export function limitLabel(limit: ScoreLimit, twinReason?: TwinReason | null): string {
   const name = holdName(limit, twinReason);

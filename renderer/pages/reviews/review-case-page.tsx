@@ -53,7 +53,7 @@ import { formatDateTime } from '../../format.ts';
 import { IconAlert, IconCheck, IconInfo } from '../../icons.tsx';
 import { shortJobId } from '../maintenance/job-id.ts';
 import { PairRecords } from '../assurance/pair-records.tsx';
-import { LIMIT_TEXT, TWIN_REASON_TEXT } from '../../../engine/contract/score-explanation.ts';
+import { holdWhy, LIMIT_TEXT } from '../../../engine/contract/score-explanation.ts';
 import { DECISION_COLOR, shortCaseId } from './review-text.ts';
 import { unavailableReason } from './reviews-page.tsx';
 import { TableDate } from '../../layout/table-date.tsx';
@@ -102,10 +102,7 @@ function Facts({ detail }: { readonly detail: ReviewCaseDetail }) {
                 Held at the Probable threshold when opened ({LIMIT_TEXT[c.limitedBy].name}
                 {c.heldFrom === null ? '' : `; its fields scored ${c.heldFrom.toFixed(4)}`}):{' '}
                 {/* A hold on the identity has no rule line under the pair compared below: its reason is said here. */}
-                {c.limitedBy === 'PossibleTwin' && c.twinReason != null
-                  ? TWIN_REASON_TEXT[c.twinReason]
-                  : LIMIT_TEXT[c.limitedBy][holdsIdentity(c.limitedBy) ? 'why' : 'brief']}
-                .
+                {holdWhy(c.limitedBy, c.twinReason, holdsIdentity(c.limitedBy) ? 'why' : 'brief')}.
               </Text>
             )}
             {c.decision === 'certain' ? (

@@ -30,7 +30,7 @@ import {
   type ReviewCase,
   type ReviewListRow,
 } from '../../../engine/contract/reviews.ts';
-import { holdName, LIMIT_TEXT, TWIN_REASON_TEXT } from '../../../engine/contract/score-explanation.ts';
+import { holdName, holdWhy } from '../../../engine/contract/score-explanation.ts';
 import { LINK_FLAG_NAME } from '../../../engine/contract/link-quality.ts';
 import { useClient } from '../../client/context.tsx';
 import { navigate, paths } from '../../hooks/route.ts';
@@ -154,7 +154,7 @@ function CasesTable({ rows, now }: { readonly rows: readonly ReviewListRow[]; re
                   <Text
                     size="xs"
                     c="dimmed"
-                    title={`Held at the Probable threshold: ${row.limitedBy === 'PossibleTwin' && row.twinReason != null ? TWIN_REASON_TEXT[row.twinReason] : LIMIT_TEXT[row.limitedBy].brief}${row.heldFrom === null ? '' : `; its fields scored ${row.heldFrom.toFixed(4)}`}`}
+                    title={`Held at the Probable threshold: ${holdWhy(row.limitedBy, row.twinReason, 'brief')}${row.heldFrom === null ? '' : `; its fields scored ${row.heldFrom.toFixed(4)}`}`}
                   >
                     held: {holdName(row.limitedBy, row.twinReason)}
                     {row.heldFrom === null ? null : ` (from ${row.heldFrom.toFixed(4)})`}

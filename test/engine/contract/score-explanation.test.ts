@@ -9,9 +9,12 @@ import { tempDir } from '../../helpers/temp.ts';
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import {
   holdName,
+  holdWhy,
+  LIMIT_TEXT,
   scoreRuleText,
   scoreWaterfall,
   TWIN_REASON_NAME,
+  TWIN_REASON_TEXT,
   type ScoreBasis,
 } from '../../../engine/contract/score-explanation.ts';
 import { TwinReasonSchema } from '../../../engine/contract/matching.ts';
@@ -159,6 +162,11 @@ describe('the score waterfall', () => {
     expect(holdName('PossibleTwin')).toBe('possible twin');
     expect(holdName('PossibleTwin', null)).toBe('possible twin');
     expect(holdName('NamesOnly', 'names-alike')).toBe('names only');
+    // Why it held: the twin case in full where known, the rule's reason otherwise, brief or full as asked.
+    expect(holdWhy('PossibleTwin', 'names-alike', 'brief')).toBe(TWIN_REASON_TEXT['names-alike']);
+    expect(holdWhy('PossibleTwin', null, 'brief')).toBe(LIMIT_TEXT.PossibleTwin.brief);
+    expect(holdWhy('NamesOnly', 'names-alike', 'why')).toBe(LIMIT_TEXT.NamesOnly.why);
+    expect(LIMIT_TEXT.NamesOnly.why).not.toBe(LIMIT_TEXT.NamesOnly.brief);
     // Every case has its own few words, so a list can be read by case.
     const names = TwinReasonSchema.options.map((reason) => TWIN_REASON_NAME[reason]);
     expect(new Set(names).size).toBe(TwinReasonSchema.options.length);
