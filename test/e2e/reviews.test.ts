@@ -228,7 +228,10 @@ describe('review cases in the console', () => {
     expect(await page.getByTestId('page-text').textContent()).toBe(
       `Cases 1–${String(Math.min(50, reconciliation.cases))} of ${String(reconciliation.cases)}`,
     );
-    for (const kind of await rows.locator('td:nth-child(2)').allTextContents()) expect(kind).toBe('Reconciliation');
+    // "Opened by" says the case's kind and, under it, the job that opened it.
+    const shortJob = reconciliation.jobId.replace(/^job-/, '').slice(0, 8);
+    for (const origin of await rows.locator('td:nth-child(2)').allInnerTexts())
+      expect(origin).toBe(`Reconciliation\njob ${shortJob}`);
     // Each case's fields at a glance: one swatch a field, in the scorer's order, each the band the case recorded, and
     // the same said in words for a screen reader.
     const reader = LocalEngine.open({ dbPath: join(dir, 'reviews.db') });
@@ -256,7 +259,10 @@ describe('review cases in the console', () => {
     // Highest score first, then the first case.
     await page.getByLabel('Order', { exact: true }).first().click();
     await page.getByRole('option', { name: 'Highest score first' }).click();
-    const scores = (await rows.locator('td:nth-child(3)').allTextContents()).map(Number);
+    // The score cell reads "0.7411" and, under it, the profile it is under.
+    const scoreCells = await rows.locator('td:nth-child(3)').allInnerTexts();
+    for (const cell of scoreCells) expect(cell).toMatch(/^[01]\.\d{4}\s+profile v\d+$/);
+    const scores = scoreCells.map((cell) => Number(cell.slice(0, 6)));
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     await rows
       .first()
@@ -609,7 +615,7 @@ describe('review cases in the console', () => {
     await screenshot(page, '45-link-quality-scanned');
     await page.getByRole('button', { name: 'Show the link quality cases' }).click();
     await page.getByTestId('page-text').filter({ hasText: 'Cases 1–1 of 1' }).waitFor();
-    expect(await rows.first().innerText()).toContain('Link quality scan');
+    expect(await rows.first().innerText()).toMatch(/\tLink quality\s+scan\s/);
     // The list says why the scan asks, as the case does.
     expect(await rows.first().innerText()).toMatch(/Flagged: Weak bridge/);
     // Most doubtful first: the order a person works the scan's cases in.

@@ -54,6 +54,7 @@ export function LinkQualityCard({
             }}
             loading={scan.isPending}
             disabled={scan.isPending}
+            style={{ flexShrink: 0 }}
           >
             Scan identities
           </Button>

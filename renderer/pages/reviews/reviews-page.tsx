@@ -86,22 +86,28 @@ export function unavailableReason(connection: Connection): string | null {
   return null;
 }
 
+/**
+ * What opened a case, in one cell: its kind, and under it the job that opened it or the source whose ingest did
+ * ("Ingestion / from st-marys-hospital", "Link quality / scan"), so the list needs no column of its own for the kind.
+ */
 function Origin({ row }: { readonly row: ReviewCase }) {
-  if (row.jobId !== null) {
-    return (
-      <Anchor href={paths.job(row.jobId)} size="sm">
-        Job {shortJobId(row.jobId)}
-      </Anchor>
-    );
-  }
   return (
-    <Text size="sm">
-      {row.sourceSystem !== null
-        ? `Ingest from ${row.sourceSystem}`
-        : row.kind === 'LinkQuality'
-          ? 'Link quality scan'
-          : '—'}
-    </Text>
+    <>
+      {REVIEW_KIND_NAME[row.kind]}
+      {row.jobId !== null ? (
+        <Anchor href={paths.job(row.jobId)} size="xs" display="block">
+          job {shortJobId(row.jobId)}
+        </Anchor>
+      ) : row.sourceSystem !== null ? (
+        <Text size="xs" c="dimmed">
+          from {row.sourceSystem}
+        </Text>
+      ) : row.kind === 'LinkQuality' ? (
+        <Text size="xs" c="dimmed">
+          scan
+        </Text>
+      ) : null}
+    </>
   );
 }
 
@@ -113,18 +119,21 @@ function flagsText(flags: ReviewListRow['flags']): string {
 
 function CasesTable({ rows, now }: { readonly rows: readonly ReviewListRow[]; readonly now: number }) {
   return (
-    <Table.ScrollContainer minWidth={760}>
-      <Table highlightOnHover aria-label="Review cases" style={{ fontVariantNumeric: 'tabular-nums' }}>
+    <Table.ScrollContainer minWidth={700}>
+      <Table
+        highlightOnHover
+        horizontalSpacing={8}
+        aria-label="Review cases"
+        style={{ fontVariantNumeric: 'tabular-nums' }}
+      >
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Case</Table.Th>
-            <Table.Th>Kind</Table.Th>
+            <Table.Th>Opened by</Table.Th>
             <Table.Th>Score</Table.Th>
             {/* Wide enough for a hold in two lines ("held: possible twin, names alike (from 0.9942)"). */}
-            <Table.Th miw={190}>Matched as</Table.Th>
+            <Table.Th miw={176}>Matched as</Table.Th>
             <Table.Th>Fields</Table.Th>
-            <Table.Th>Profile</Table.Th>
-            <Table.Th>Opened by</Table.Th>
             <Table.Th>Age</Table.Th>
             <Table.Th>Reviewer</Table.Th>
           </Table.Tr>
@@ -142,8 +151,16 @@ function CasesTable({ rows, now }: { readonly rows: readonly ReviewListRow[]; re
                   {shortCaseId(row.caseId)}
                 </Anchor>
               </Table.Td>
-              <Table.Td>{REVIEW_KIND_NAME[row.kind]}</Table.Td>
-              <Table.Td>{row.score.toFixed(4)}</Table.Td>
+              <Table.Td>
+                <Origin row={row} />
+              </Table.Td>
+              <Table.Td>
+                {row.score.toFixed(4)}
+                {/* The score is the profile's: its version says which, under it. */}
+                <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                  profile v{row.matchingProfileVersion}
+                </Text>
+              </Table.Td>
               <Table.Td>
                 {row.kind === 'LinkQuality'
                   ? flagsText(row.flags)
@@ -164,11 +181,9 @@ function CasesTable({ rows, now }: { readonly rows: readonly ReviewListRow[]; re
               <Table.Td>
                 <FieldsCell evidence={row.evidence} />
               </Table.Td>
-              <Table.Td>v{row.matchingProfileVersion}</Table.Td>
-              <Table.Td>
-                <Origin row={row} />
+              <Table.Td title={formatDateTime(row.createdAt)} style={{ whiteSpace: 'nowrap' }}>
+                {ageText(row.createdAt, now)}
               </Table.Td>
-              <Table.Td title={formatDateTime(row.createdAt)}>{ageText(row.createdAt, now)}</Table.Td>
               <Table.Td>
                 {row.status === 'dismissed' ? (
                   <Badge color="gray" variant="light" title="A newer case asks about the same identities">
