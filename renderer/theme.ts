@@ -1,4 +1,4 @@
-import { Badge, createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { Badge, Button, createTheme, type CSSVariablesResolver } from '@mantine/core';
 
 export const theme = createTheme({
   primaryColor: 'indigo',
@@ -11,6 +11,9 @@ export const theme = createTheme({
     // A badge is a word or two that must be read whole: Mantine cuts its label with an ellipsis when its column is
     // narrow ("Out of …" in the review list beside a long link-quality row). At least as wide as its text, always.
     Badge: Badge.extend({ styles: { root: { minWidth: 'max-content' } } }),
+    // A button's label likewise: beside a long paragraph in a row that does not wrap, Mantine shrank the button and cut
+    // its label ("Scan identi", "Preview the imp") at a laptop's 1,024 pixels.
+    Button: Button.extend({ styles: { root: { minWidth: 'max-content' } } }),
   },
 });
 

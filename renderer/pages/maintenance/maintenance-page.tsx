@@ -204,7 +204,6 @@ export function MaintenancePage({
         leftSection={<IconPlus size={16} />}
         disabled
         aria-describedby="start-not-allowed-why"
-        style={{ flexShrink: 0 }}
       >
         Start a job
       </Button>

@@ -54,7 +54,6 @@ export function LinkQualityCard({
             }}
             loading={scan.isPending}
             disabled={scan.isPending}
-            style={{ flexShrink: 0 }}
           >
             Scan identities
           </Button>
