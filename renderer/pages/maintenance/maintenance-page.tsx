@@ -200,11 +200,7 @@ export function MaintenancePage({
         Starting jobs needs the mpi.admin scope; this sign-in grants{' '}
         {connection.capabilities.scopes.join(', ') || 'no scope'}. You can watch jobs.
       </Text>
-      <Button
-        leftSection={<IconPlus size={16} />}
-        disabled
-        aria-describedby="start-not-allowed-why"
-      >
+      <Button leftSection={<IconPlus size={16} />} disabled aria-describedby="start-not-allowed-why">
         Start a job
       </Button>
     </Group>
