@@ -124,10 +124,26 @@ export async function openConsole(
   return { host, browser, context, page };
 }
 
+/** The window's scroll, read and set in the page (this project's types hold no DOM: the two members used). */
+type Scrolling = { scrollY: number; scrollTo: (options: { top: number; behavior: 'instant' }) => void };
+
+/**
+ * The whole page as a person would print it: taken from the top, since a full-page screenshot draws the fixed header
+ * where the window was scrolled to, across the middle of the page. The scroll is put back for the test's next step.
+ */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const path = join(SCREENSHOTS, `${name}.png`);
+  const scrolled = await page.evaluate(() => {
+    const view = globalThis as unknown as Scrolling;
+    const y = view.scrollY;
+    view.scrollTo({ top: 0, behavior: 'instant' });
+    return y;
+  });
   await page.screenshot({ path, fullPage: true, animations: 'disabled' });
+  await page.evaluate((y) => {
+    (globalThis as unknown as Scrolling).scrollTo({ top: y, behavior: 'instant' });
+  }, scrolled);
   return path;
 }
 
