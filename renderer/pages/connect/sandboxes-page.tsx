@@ -207,6 +207,7 @@ function CreateSandboxCard({ status }: { readonly status: ConsoleStatus }) {
             <Group grow align="flex-start">
               <NumberInput
                 label="Synthetic people"
+                description={`From 0 to ${formatCount(MAX_SYNTHETIC_PEOPLE)}`}
                 value={people}
                 onChange={setPeople}
                 min={0}
