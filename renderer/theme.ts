@@ -1,4 +1,9 @@
-import { Badge, Button, createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { Badge, Button, createTheme, NumberInput, Select, TextInput, type CSSVariablesResolver } from '@mantine/core';
+
+const FIELD_IN_A_GRID = {
+  root: { display: 'flex', flexDirection: 'column' },
+  wrapper: { marginTop: 'auto' },
+} as const;
 
 export const theme = createTheme({
   primaryColor: 'indigo',
@@ -14,6 +19,11 @@ export const theme = createTheme({
     // A button's label likewise: beside a long paragraph in a row that does not wrap, Mantine shrank the button and cut
     // its label ("Scan identi", "Preview the imp") at a laptop's 1,024 pixels.
     Button: Button.extend({ styles: { root: { minWidth: 'max-content' } } }),
+    // Fields side by side in a grid line up their boxes whatever the length of their descriptions: the label and
+    // description stay at the top of the cell, the box goes to its bottom (a cell not stretched by a grid is as before).
+    TextInput: TextInput.extend({ styles: FIELD_IN_A_GRID }),
+    NumberInput: NumberInput.extend({ styles: FIELD_IN_A_GRID }),
+    Select: Select.extend({ styles: FIELD_IN_A_GRID }),
   },
 });
 
