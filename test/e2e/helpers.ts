@@ -147,6 +147,56 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
+/** What a laptop's window shows without scrolling sideways: 1,024 pixels wide. */
+const LAPTOP = { width: 1024, height: 800 };
+
+/**
+ * The page as it is now, at a laptop's width: nothing reaches past the window's right edge and no button's or
+ * badge's label is cut (Mantine shrinks a button beside a long paragraph and cuts its label), and the tables named
+ * show every column without scrolling sideways. Each fault names the element's words. The window goes back to its
+ * size after; a picture at that width is kept.
+ */
+export async function expectFitsLaptop(page: Page, name: string, wholeTables: readonly Locator[] = []): Promise<void> {
+  const usual = page.viewportSize();
+  await page.setViewportSize(LAPTOP);
+  try {
+    const faults = async (): Promise<string[]> => {
+      const cut = await page.locator('.mantine-Button-label, .mantine-Badge-label').evaluateAll((labels) =>
+        labels
+          // This project's types hold no DOM: the properties read, as the page has them.
+          .map((label) => label as unknown as { textContent: string | null; scrollWidth: number; clientWidth: number })
+          .filter((label) => label.clientWidth > 0 && label.scrollWidth > label.clientWidth)
+          .map((label) => `cut: ${label.textContent ?? ''}`),
+      );
+      const wider = await page.evaluate(() => {
+        const view = globalThis as unknown as {
+          innerWidth: number;
+          document: { documentElement: { scrollWidth: number } };
+        };
+        return view.document.documentElement.scrollWidth - view.innerWidth;
+      });
+      const scrolled: string[] = [];
+      for (const table of wholeTables) {
+        // Mantine's scroll container, the table's nearest ancestor of that class (not its inner box, as wide as it).
+        const box = table.locator(
+          'xpath=ancestor::*[contains(@class, "-scrollContainer") and not(contains(@class, "-scrollContainerInner"))][1]',
+        );
+        const [shown, whole] = [await box.boundingBox(), await table.boundingBox()];
+        if (shown !== null && whole !== null && whole.width > shown.width + 1)
+          scrolled.push(
+            `${(await table.getAttribute('aria-label')) ?? 'a table'} scrolls sideways (${String(Math.round(whole.width))} px in ${String(Math.round(shown.width))})`,
+          );
+      }
+      return [...cut, ...scrolled, ...(wider > 0 ? [`the page is ${String(wider)} px wider than the window`] : [])];
+    };
+    await expect.poll(faults, { timeout: 5_000 }).toEqual([]);
+  } finally {
+    // Kept whether or not it fits: the picture shows what does not.
+    await screenshot(page, `${name}-at-1024`);
+    if (usual !== null) await page.setViewportSize(usual);
+  }
+}
+
 /**
  * Runs axe on the page as it is now: no serious or critical violation (every finding is kept for the report).
  *

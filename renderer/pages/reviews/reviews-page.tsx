@@ -134,7 +134,6 @@ function CasesTable({ rows, now }: { readonly rows: readonly ReviewListRow[]; re
             {/* Wide enough for a hold in two lines ("held: possible twin, names alike (from 0.9942)"). */}
             <Table.Th miw={176}>Matched as</Table.Th>
             <Table.Th>Fields</Table.Th>
-            <Table.Th>Age</Table.Th>
             <Table.Th>Reviewer</Table.Th>
           </Table.Tr>
         </Table.Thead>
@@ -150,6 +149,10 @@ function CasesTable({ rows, now }: { readonly rows: readonly ReviewListRow[]; re
                 >
                   {shortCaseId(row.caseId)}
                 </Anchor>
+                {/* How long it has waited, under its ID (the date and time on hover). */}
+                <Text size="xs" c="dimmed" title={formatDateTime(row.createdAt)} style={{ whiteSpace: 'nowrap' }}>
+                  {ageText(row.createdAt, now)}
+                </Text>
               </Table.Td>
               <Table.Td>
                 <Origin row={row} />
@@ -181,9 +184,7 @@ function CasesTable({ rows, now }: { readonly rows: readonly ReviewListRow[]; re
               <Table.Td>
                 <FieldsCell evidence={row.evidence} />
               </Table.Td>
-              <Table.Td title={formatDateTime(row.createdAt)} style={{ whiteSpace: 'nowrap' }}>
-                {ageText(row.createdAt, now)}
-              </Table.Td>
+
               <Table.Td>
                 {row.status === 'dismissed' ? (
                   <Badge color="gray" variant="light" title="A newer case asks about the same identities">
