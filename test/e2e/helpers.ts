@@ -182,9 +182,11 @@ export async function expectFitsLaptop(page: Page, name: string, wholeTables: re
           'xpath=ancestor::*[contains(@class, "-scrollContainer") and not(contains(@class, "-scrollContainerInner"))][1]',
         );
         const [shown, whole] = [await box.boundingBox(), await table.boundingBox()];
-        if (shown !== null && whole !== null && whole.width > shown.width + 1)
+        const tableName = (await table.getAttribute('aria-label')) ?? 'a table';
+        if (shown === null || whole === null) scrolled.push(`${tableName} is not shown`);
+        else if (whole.width > shown.width + 1)
           scrolled.push(
-            `${(await table.getAttribute('aria-label')) ?? 'a table'} scrolls sideways (${String(Math.round(whole.width))} px in ${String(Math.round(shown.width))})`,
+            `${tableName} scrolls sideways (${String(Math.round(whole.width))} px in ${String(Math.round(shown.width))})`,
           );
       }
       return [...cut, ...scrolled, ...(wider > 0 ? [`the page is ${String(wider)} px wider than the window`] : [])];

@@ -131,7 +131,8 @@ function CasesTable({ rows, now }: { readonly rows: readonly ReviewListRow[]; re
             <Table.Th>Case</Table.Th>
             <Table.Th>Opened by</Table.Th>
             <Table.Th>Score</Table.Th>
-            {/* Wide enough for a hold in two lines ("held: possible twin, names alike (from 0.9942)"). */}
+            {/* Wide enough for a hold in two or three lines ("held: possible twin, names alike (from 0.9942)"), while the
+                list still fits a laptop's 1,024 pixels without scrolling sideways (the e2e test's expectFitsLaptop). */}
             <Table.Th miw={176}>Matched as</Table.Th>
             <Table.Th>Fields</Table.Th>
             <Table.Th>Reviewer</Table.Th>
@@ -184,7 +185,6 @@ function CasesTable({ rows, now }: { readonly rows: readonly ReviewListRow[]; re
               <Table.Td>
                 <FieldsCell evidence={row.evidence} />
               </Table.Td>
-
               <Table.Td>
                 {row.status === 'dismissed' ? (
                   <Badge color="gray" variant="light" title="A newer case asks about the same identities">
