@@ -20,7 +20,7 @@ import {
   closeConsole,
   digits,
   expectAccessible,
-  expectFitsLaptop,
+  expectFitsNarrowWindow,
   expectNoActivationControl,
   type HostProcess,
   openConsole,
@@ -265,7 +265,7 @@ describe('Estimate without labels on the Match assurance page', () => {
     await expectNoActivationControl(page);
     await expectAccessible(page, 'assurance-estimate-report');
     await screenshot(page, 'assurance-11-estimate-report');
-    await expectFitsLaptop(page, 'assurance-11-estimate-report');
+    await expectFitsNarrowWindow(page, 'assurance-11-estimate-report');
     await page
       .getByRole('region', { name: 'Precision and recall per threshold, estimated by the model' })
       .screenshot({ path: join(SCREENSHOTS, 'assurance-11b-estimate-curves.png') });

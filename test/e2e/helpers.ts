@@ -147,18 +147,22 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
-/** What a laptop's window shows without scrolling sideways: 1,024 pixels wide. */
-const LAPTOP = { width: 1024, height: 800 };
+/** The narrowest window the console is drawn for: the desktop window's least width (its `minWidth`, 960 pixels). */
+const NARROW = { width: 960, height: 800 };
 
 /**
- * The page as it is now, at a laptop's width: nothing reaches past the window's right edge and no button's or
+ * The page as it is now, in the narrowest window: nothing reaches past the window's right edge and no button's or
  * badge's label is cut (Mantine shrinks a button beside a long paragraph and cuts its label), and the tables named
  * show every column without scrolling sideways. Each fault names the element's words. The window goes back to its
  * size after; a picture at that width is kept.
  */
-export async function expectFitsLaptop(page: Page, name: string, wholeTables: readonly Locator[] = []): Promise<void> {
+export async function expectFitsNarrowWindow(
+  page: Page,
+  name: string,
+  wholeTables: readonly Locator[] = [],
+): Promise<void> {
   const usual = page.viewportSize();
-  await page.setViewportSize(LAPTOP);
+  await page.setViewportSize(NARROW);
   try {
     const faults = async (): Promise<string[]> => {
       const cut = await page.locator('.mantine-Button-label, .mantine-Badge-label').evaluateAll((labels) =>
@@ -194,7 +198,7 @@ export async function expectFitsLaptop(page: Page, name: string, wholeTables: re
     await expect.poll(faults, { timeout: 5_000 }).toEqual([]);
   } finally {
     // Kept whether or not it fits: the picture shows what does not.
-    await screenshot(page, `${name}-at-1024`);
+    await screenshot(page, `${name}-at-${String(NARROW.width)}`);
     if (usual !== null) await page.setViewportSize(usual);
   }
 }

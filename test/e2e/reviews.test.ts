@@ -20,7 +20,7 @@ import { toNdjsonBySource } from '../../engine/synthetic/write.ts';
 import {
   closeConsole,
   expectAccessible,
-  expectFitsLaptop,
+  expectFitsNarrowWindow,
   expectSwatchesMatchBands,
   type HostProcess,
   openConsole,
@@ -614,8 +614,8 @@ describe('review cases in the console', () => {
     expect(badges.map((b) => b.text)).toContain('Out of date');
     expect(badges.filter((b) => b.cut)).toEqual([]);
     await screenshot(page, '45-link-quality-scanned');
-    // At a laptop's width the scan's button and the list's badges read whole, and the list needs no sideways scroll.
-    await expectFitsLaptop(page, '45-link-quality-scanned', [page.getByRole('table', { name: 'Review cases' })]);
+    // In the narrowest window the scan's button and the list's badges read whole, and the list needs no sideways scroll.
+    await expectFitsNarrowWindow(page, '45-link-quality-scanned', [page.getByRole('table', { name: 'Review cases' })]);
     await page.getByRole('button', { name: 'Show the link quality cases' }).click();
     await page.getByTestId('page-text').filter({ hasText: 'Cases 1–1 of 1' }).waitFor();
     expect(await rows.first().innerText()).toMatch(/\tLink quality\s+scan\s/);
