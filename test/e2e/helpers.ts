@@ -147,6 +147,20 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
+/**
+ * The words of every button and badge label in the scope that Mantine cut (its text wider than its box, shown with
+ * an ellipsis or clipped): a label must read whole.
+ */
+export async function cutLabels(scope: Page | Locator): Promise<string[]> {
+  return scope.locator('.mantine-Button-label, .mantine-Badge-label').evaluateAll((labels) =>
+    labels
+      // This project's types hold no DOM: the properties read, as the page has them.
+      .map((label) => label as unknown as { textContent: string | null; scrollWidth: number; clientWidth: number })
+      .filter((label) => label.scrollWidth > label.clientWidth)
+      .map((label) => label.textContent ?? ''),
+  );
+}
+
 /** The narrowest window the console is drawn for: the desktop window's least width (its `minWidth`, 960 pixels). */
 const NARROW = { width: 960, height: 800 };
 
@@ -165,13 +179,7 @@ export async function expectFitsNarrowWindow(
   await page.setViewportSize(NARROW);
   try {
     const faults = async (): Promise<string[]> => {
-      const cut = await page.locator('.mantine-Button-label, .mantine-Badge-label').evaluateAll((labels) =>
-        labels
-          // This project's types hold no DOM: the properties read, as the page has them.
-          .map((label) => label as unknown as { textContent: string | null; scrollWidth: number; clientWidth: number })
-          .filter((label) => label.clientWidth > 0 && label.scrollWidth > label.clientWidth)
-          .map((label) => `cut: ${label.textContent ?? ''}`),
-      );
+      const cut = (await cutLabels(page)).map((text) => `cut: ${text}`);
       const wider = await page.evaluate(() => {
         const view = globalThis as unknown as {
           innerWidth: number;

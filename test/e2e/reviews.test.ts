@@ -19,6 +19,7 @@ import { SOURCE_NAMES } from '../../engine/synthetic/sources.ts';
 import { toNdjsonBySource } from '../../engine/synthetic/write.ts';
 import {
   closeConsole,
+  cutLabels,
   expectAccessible,
   expectFitsNarrowWindow,
   expectSwatchesMatchBands,
@@ -601,21 +602,12 @@ describe('review cases in the console', () => {
     await expectAccessible(page, 'link-quality-scanned');
     // Every badge of the list reads whole: beside the scan's long row the Reviewer column narrowed, and Mantine cut
     // "Out of date" to "Out of …".
-    const badges = await page
-      .getByRole('table', { name: 'Review cases' })
-      .locator('.mantine-Badge-label')
-      .evaluateAll((labels) =>
-        labels.map((label) => {
-          // This project's types hold no DOM: the three properties read, as the page has them.
-          const l = label as unknown as { textContent: string | null; scrollWidth: number; clientWidth: number };
-          return { text: l.textContent, cut: l.scrollWidth > l.clientWidth };
-        }),
-      );
-    expect(badges.map((b) => b.text)).toContain('Out of date');
-    expect(badges.filter((b) => b.cut)).toEqual([]);
+    const list = page.getByRole('table', { name: 'Review cases' });
+    expect(await list.locator('.mantine-Badge-label').allTextContents()).toContain('Out of date');
+    expect(await cutLabels(list)).toEqual([]);
     await screenshot(page, '45-link-quality-scanned');
     // In the narrowest window the scan's button and the list's badges read whole, and the list needs no sideways scroll.
-    await expectFitsNarrowWindow(page, '45-link-quality-scanned', [page.getByRole('table', { name: 'Review cases' })]);
+    await expectFitsNarrowWindow(page, '45-link-quality-scanned', [list]);
     await page.getByRole('button', { name: 'Show the link quality cases' }).click();
     await page.getByTestId('page-text').filter({ hasText: 'Cases 1–1 of 1' }).waitFor();
     expect(await rows.first().innerText()).toMatch(/\tLink quality\s+scan\s/);
