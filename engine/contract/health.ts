@@ -5,6 +5,10 @@
  * and the drift flags raised on the latest sample against its baseline. Counts and shares only. Browser-safe.
  */
 import { z } from 'zod';
+import type { ScoreLimit } from './matching.ts';
+import type { ReviewKind } from './reviews.ts';
+import { holdName } from './score-explanation.ts';
+import { countText } from './count-text.ts';
 
 export const HEALTH_FIELDS = [
   'familyName',
@@ -18,6 +22,25 @@ export const HEALTH_FIELDS = [
   'identifiers',
 ] as const;
 export type HealthField = (typeof HEALTH_FIELDS)[number];
+
+/**
+ * What held a review case, as health samples count them: a score limit's name (contract/matching.ts ScoreLimit), `none`
+ * for a pair that scored between Probable and Certain with no rule holding it, `link-quality` for an identity whose
+ * own records may be two people (a LinkQuality case). In the order the Health page stacks them.
+ */
+export const REVIEW_HOLD_KEYS = [
+  'none',
+  'NamesOnly',
+  'PossibleTwin',
+  'NoNameEvidence',
+  'BirthDateConflict',
+  'MiddleNameConflict',
+  'SharedIdentifier',
+  'BareRecord',
+  'IdentitiesApart',
+  'link-quality',
+] as const;
+export type ReviewHoldKey = (typeof REVIEW_HOLD_KEYS)[number];
 
 /** Identities counted by their records: 1, 2, 3, 4, 5–9, 10 or more. */
 export const IDENTITY_SIZE_BINS = ['1', '2', '3', '4', '5–9', '10+'] as const;
@@ -56,6 +79,12 @@ export const HealthSampleSchema = z.object({
   matching: MatchingFiguresSchema.nullable(),
   /** Jobs and daily samples: identities per IDENTITY_SIZE_BINS (null on ingests). */
   identitySizes: z.array(z.number().int()).nullable(),
+  /**
+   * Ingests and jobs: the review cases opened, by what held them (REVIEW_HOLD_KEYS: a rule's name, `none` for a pair
+   * no rule held, `link-quality` for an identity's doubt); only keys with cases. Null on daily samples; absent from
+   * samples recorded before it was kept and from older registries' answers.
+   */
+  reviewHolds: z.record(z.string(), z.number().int()).nullable().optional(),
 });
 export type HealthSample = z.infer<typeof HealthSampleSchema>;
 
@@ -91,3 +120,48 @@ export const HealthOutputSchema = z.object({
 export const healthOperations = {
   'health/series': { input: HealthInputSchema, output: HealthOutputSchema },
 } as const;
+
+/** The key a review case is counted under (REVIEW_HOLD_KEYS). */
+export function reviewHoldKey(kind: ReviewKind, limitedBy: ScoreLimit | null): ReviewHoldKey {
+  if (kind === 'LinkQuality') return 'link-quality';
+  return limitedBy ?? 'none';
+}
+
+/** A hold's name in a sentence: 'possible twin', 'no rule' (the score alone), 'link quality' (an identity's doubt). */
+export function reviewHoldName(key: ReviewHoldKey): string {
+  if (key === 'none') return 'no rule';
+  if (key === 'link-quality') return 'link quality';
+  return holdName(key);
+}
+
+/** Review cases by what held them, most first: 'possible twin 28, no rule 5'; '—' where none or not kept. */
+export function reviewHoldsText(holds: Readonly<Record<string, number>> | null | undefined): string {
+  const counted = REVIEW_HOLD_KEYS.flatMap((key) => {
+    const cases = holds?.[key] ?? 0;
+    return cases === 0 ? [] : [{ name: reviewHoldName(key), cases }];
+  });
+  if (counted.length === 0) return '—';
+  return counted
+    .sort((a, b) => b.cases - a.cases)
+    .map((h) => `${h.name} ${countText(h.cases)}`)
+    .join(', ');
+}
+
+/** Review cases counted by what held them, as a sample's `reviewHolds` keeps them (keys in REVIEW_HOLD_KEYS order). */
+export class ReviewHoldTally {
+  private readonly byKey = new Map<ReviewHoldKey, number>();
+
+  add(kind: ReviewKind, limitedBy: ScoreLimit | null, cases = 1): void {
+    const key = reviewHoldKey(kind, limitedBy);
+    this.byKey.set(key, (this.byKey.get(key) ?? 0) + cases);
+  }
+
+  counts(): Record<string, number> {
+    return Object.fromEntries(
+      REVIEW_HOLD_KEYS.flatMap((key) => {
+        const cases = this.byKey.get(key);
+        return cases === undefined ? [] : [[key, cases]];
+      }),
+    );
+  }
+}

@@ -59,6 +59,11 @@ export const IngestReportSchema = z.object({
   /** Added in issue 12 (optional so an older registry's report still parses); the engine always sends them. */
   warnings: z.array(WarnedLineSchema).optional(),
   reviewRate: ReviewRateSchema.optional(),
+  /**
+   * The review cases opened, by what held them (contract/health.ts REVIEW_HOLD_KEYS), only keys with cases; optional
+   * so an older registry's report still parses.
+   */
+  reviewHolds: z.record(z.string(), z.number().int()).optional(),
 });
 export type IngestReport = z.infer<typeof IngestReportSchema>;
 

@@ -29,6 +29,7 @@ import type { Store } from '../store/store.ts';
 import type { ErrorIssue } from '../contract/errors.ts';
 import type { MatchFields } from '../contract/fields.ts';
 import { holdsIdentity } from '../contract/matching.ts';
+import { reviewHoldKey, type ReviewHoldKey } from '../contract/health.ts';
 import { MAX_IDENTITY_RECORDS } from '../contract/link-quality.ts';
 import { EngineError, validationError } from '../contract/errors.ts';
 import type { Settings } from '../config/settings.ts';
@@ -75,10 +76,19 @@ import { recordsAfterLoad, type LoadSize } from './load-size.ts';
 
 export const MAX_REVIEW_CASES_PER_RECORD = 3;
 
+const NO_HOLDS: readonly ReviewHoldKey[] = [];
+const LINK_QUALITY: readonly ReviewHoldKey[] = ['link-quality'];
+
+/** reviewCases: the review cases the record opened; holds: what held each of them (contract/health.ts). */
 export type RecordOutcome =
-  | { readonly kind: 'created'; readonly linked: 'auto-linked' | 'new-identity'; readonly reviewCases: number }
+  | {
+      readonly kind: 'created';
+      readonly linked: 'auto-linked' | 'new-identity';
+      readonly reviewCases: number;
+      readonly holds: readonly ReviewHoldKey[];
+    }
   /** reviewCases: 1 when the update left the record apart from the rest of its identity (a LinkQuality case). */
-  | { readonly kind: 'updated'; readonly reviewCases: number }
+  | { readonly kind: 'updated'; readonly reviewCases: number; readonly holds: readonly ReviewHoldKey[] }
   | { readonly kind: 'unchanged' }
   | { readonly kind: 'stale' }
   | { readonly kind: 'rejected'; readonly issues: readonly ErrorIssue[] };
@@ -253,14 +263,14 @@ export class Ingestor {
       }
       updateRecord(store, tenantId, existing.recordId, existing.version, write, at);
       const identityId = identityOfRecord(store, tenantId, existing.recordId);
-      let reviewCases = 0;
+      let holds: readonly ReviewHoldKey[] = NO_HOLDS;
       if (identityId !== undefined) {
         this.rebuildIdentity(identityId, at);
         if (
           describesAnother(existing.fields, write.fields) &&
           this.reviewUpdatedLink(identityId, existing.recordId, at)
         )
-          reviewCases = 1;
+          holds = LINK_QUALITY;
         recordIdentityEvent(
           store,
           tenantId,
@@ -276,7 +286,7 @@ export class Ingestor {
         );
       }
       insertReceipt(store, tenantId, write, 'updated', at, deferred);
-      return { kind: 'updated', reviewCases };
+      return { kind: 'updated', reviewCases: holds.length, holds };
     }
     const recordId = insertRecord(store, tenantId, write, at, deferred);
     const prepared = this.scorer.prepare(write.fields);
@@ -323,7 +333,7 @@ export class Ingestor {
       linked = 'new-identity';
       reviewCandidates = scored;
     }
-    let reviewCases = 0;
+    const holds: ReviewHoldKey[] = [];
     const probable = this.profile.profile.MatchingRules.Thresholds.Probable;
     // The records of the identity the arriving record is now in, for a case's BareRecord hold (judged-member.ts);
     // gathered only for a Certain candidate the record was not linked to.
@@ -331,8 +341,9 @@ export class Ingestor {
       linked === 'auto-linked' && best !== undefined ? [...best.members.map((m) => m.prepared), prepared] : [prepared];
     // Best first, so the first candidate below Probable ends the list.
     for (const candidate of reviewCandidates) {
-      if (reviewCases >= MAX_REVIEW_CASES_PER_RECORD || !opensReviewCase(candidate.outcome, probable)) break;
-      if (this.openReviewCase(identityId, own, candidate, at)) reviewCases++;
+      if (holds.length >= MAX_REVIEW_CASES_PER_RECORD || !opensReviewCase(candidate.outcome, probable)) break;
+      const hold = this.openReviewCase(identityId, own, candidate, at);
+      if (hold !== null) holds.push(hold);
     }
     recordIdentityEvent(
       store,
@@ -351,13 +362,13 @@ export class Ingestor {
         score: best?.outcome.score ?? null,
         profileVersion: this.profile.version,
         jobId: this.jobId,
-        reviewCases,
+        reviewCases: holds.length,
       },
       at,
       deferred,
     );
     insertReceipt(store, tenantId, write, 'created', at, deferred);
-    return { kind: 'created', linked, reviewCases };
+    return { kind: 'created', linked, reviewCases: holds.length, holds };
   }
 
   /** The outcome each candidate identity is judged on (over its source records: judged-member.ts), best first. */
@@ -415,19 +426,22 @@ export class Ingestor {
     );
   }
 
-  /** own: the records of the arriving record's identity (identityId), the arriving record among them. */
+  /**
+   * own: the records of the arriving record's identity (identityId), the arriving record among them. What held the
+   * case when one was opened (contract/health.ts), else null.
+   */
   private openReviewCase(
     identityId: number,
     own: () => readonly PreparedRecord[],
     candidate: Scored,
     at: string,
-  ): boolean {
-    if (candidate.identityId === identityId) return false;
+  ): ReviewHoldKey | null {
+    if (candidate.identityId === identityId) return null;
     const a = getIdentity(this.store, this.tenantId, identityId);
     const b = getIdentity(this.store, this.tenantId, candidate.identityId);
     const [left, right] = a.identityId < b.identityId ? [a, b] : [b, a];
     // A pair a reviewer decided are different people is not asked again while neither identity's records changed.
-    if (decidedDistinct(this.store, this.tenantId, left.identityId, right.identityId)) return false;
+    if (decidedDistinct(this.store, this.tenantId, left.identityId, right.identityId)) return null;
     const kind = 'IngestionMatch';
     const explained = this.scorer.explain(candidate.left, candidate.right);
     // A hold on an identity, not the pair (judged-member.ts, identities-apart.ts): the candidate's own, or, for a
@@ -446,7 +460,8 @@ export class Ingestor {
             )
           : undefined;
     const judged = hold ?? candidate.outcome;
-    return insertReviewCase(
+    const limitedBy = (hold ?? explained).limitedBy ?? null;
+    const opened = insertReviewCase(
       this.store,
       this.tenantId,
       {
@@ -460,7 +475,7 @@ export class Ingestor {
         score: judged.score,
         decision: judged.decision === 'certain' ? 'certain' : 'probable',
         evidence: explained.evidence,
-        limitedBy: (hold ?? explained).limitedBy ?? null,
+        limitedBy,
         heldFrom: (hold ?? explained).heldFrom ?? null,
         twinReason: explained.twinReason ?? null,
         jobId: this.jobId,
@@ -468,6 +483,7 @@ export class Ingestor {
       },
       at,
     );
+    return opened ? reviewHoldKey(kind, limitedBy) : null;
   }
 
   /**

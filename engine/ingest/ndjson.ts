@@ -7,6 +7,7 @@ import type { MatchFields } from '../contract/fields.ts';
 import type { Store } from '../store/store.ts';
 import { ChunkWrites } from './chunk-writes.ts';
 import { reviewRate, type IngestReport } from '../contract/ingest.ts';
+import type { ReviewHoldKey } from '../contract/health.ts';
 import type { Ingestor, RecordOutcome } from './ingestor.ts';
 import type { PreparedResource } from './record-preparer.ts';
 import { prepareHere, ThreadPreparer, type ChunkPreparer } from './chunk-preparer.ts';
@@ -35,7 +36,14 @@ export function emptyReport(sourceSystem: string, matchingProfileVersion: number
     rejected: [],
     warnings: [],
     reviewRate: reviewRate(0, 0),
+    reviewHolds: {},
   };
+}
+
+function countHolds(report: IngestReport, holds: readonly ReviewHoldKey[]): void {
+  if (holds.length === 0) return;
+  const counts = (report.reviewHolds ??= {});
+  for (const hold of holds) counts[hold] = (counts[hold] ?? 0) + 1;
 }
 
 /** Counts one line's outcome; `prepared` brings the warnings of a record that was accepted. */
@@ -50,11 +58,13 @@ export function tally(report: IngestReport, line: number, outcome: RecordOutcome
       else report.newIdentities++;
       report.reviewCasesCreated += outcome.reviewCases;
       report.reviewRate = reviewRate((report.reviewRate?.reviewCases ?? 0) + outcome.reviewCases, report.created);
+      countHolds(report, outcome.holds);
       return;
     case 'updated':
       // A LinkQuality case about the updated record's identity: among the cases, not in the rate of new records.
       report.updated++;
       report.reviewCasesCreated += outcome.reviewCases;
+      countHolds(report, outcome.holds);
       return;
     case 'unchanged':
       report.unchanged++;

@@ -39,6 +39,7 @@ export function recordDailySample(store: Store, tenantId: string, now: Date): vo
     durationMs: performance.now() - started,
     matching: null,
     identitySizes: sizes,
+    reviewHolds: null,
   };
   recordHealthSample(store, tenantId, sample);
   emitHealthMetrics(sample);

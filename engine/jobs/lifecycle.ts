@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/store.ts';
 import type { JobKind, JobStatus, PhaseName } from '../contract/maintenance.ts';
 import { EngineError } from '../contract/errors.ts';
-import { identitySizes, recordHealthSample } from '../store/health.ts';
+import { identitySizes, jobReviewHolds, recordHealthSample } from '../store/health.ts';
 import { writeAudit } from '../store/audit.ts';
 import { finishJob, insertJob, markCancelRequested, requireJob, type JobRow } from './job-store.ts';
 import type { FinalJobStatus } from './states.ts';
@@ -123,6 +123,7 @@ export function finishWithAudit(
     durationMs: after.startedAt === null ? 0 : Date.parse(at) - Date.parse(after.startedAt),
     matching: null,
     identitySizes: identitySizes(store, tenantId),
+    reviewHolds: jobReviewHolds(store, tenantId, job.jobId),
   };
   recordHealthSample(store, tenantId, sample);
   emitHealthMetrics(sample);

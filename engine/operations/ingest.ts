@@ -63,6 +63,7 @@ export function ingestHealthSample(
     durationMs,
     matching: ingestor.tally.figures(),
     identitySizes: null,
+    reviewHolds: report.reviewHolds ?? null,
   };
 }
 

@@ -4,7 +4,7 @@
  * system, field, blocking rule, score band or job kind, never a tenant or a patient value.
  *
  *   service.health.records          {record}   records written, by origin, source and outcome (created, auto-linked, rejected)
- *   service.health.review_cases     {case}     review cases opened, by origin and source
+ *   service.health.review_cases     {case}     review cases opened, by origin, source and what held them (hold)
  *   service.health.field_present    {record}   records created carrying a field, by source and field
  *   service.health.compared_pairs   {pair}     pairs compared in ingestion, by source and score band
  *   service.health.candidates       {identity} candidate identities a blocking rule found, by rule
@@ -74,7 +74,10 @@ export function emitHealthMetrics(sample: HealthSample): void {
     m.records.add(sample.created - sample.autoLinked, { ...by, outcome: 'created' });
     m.records.add(sample.autoLinked, { ...by, outcome: 'auto-linked' });
     m.records.add(sample.rejected, { ...by, outcome: 'rejected' });
-    m.reviewCases.add(sample.reviewCases, by);
+    const holds = Object.entries(sample.reviewHolds ?? {});
+    // By what held them where the sample says (their sum is the sample's count); the count alone on older samples.
+    if (holds.length === 0) m.reviewCases.add(sample.reviewCases, by);
+    for (const [hold, cases] of holds) m.reviewCases.add(cases, { ...by, hold });
     m.duration.record(sample.durationMs, {
       origin: sample.origin,
       job_kind: sample.jobKind ?? 'none',

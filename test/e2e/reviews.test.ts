@@ -775,6 +775,20 @@ describe('review cases in the console', () => {
     expect(await daily.nth(3).innerText()).toMatch(/^\d,\d{3}$/);
     expect(await daily.nth(4).innerText()).toBe('—');
     await page.locator('figure[aria-label^="Review cases per 1,000"] .recharts-line-curve').first().waitFor();
+    // What held the review cases: a bar per ingest or job that opened cases, split by hold, the latest in words; a
+    // bar's tooltip says which ingest or job it is.
+    const holdChart = page.getByTestId('health-holds').locator('figure');
+    expect(await holdChart.getAttribute('aria-label')).toMatch(
+      /^Review cases each ingest and job opened, by what held them, in percent of its cases, oldest first; the latest: .+, \d+ cases?: (No rule|Possible twin|Names only|Link quality)[^:]* \d+/,
+    );
+    // A bar's drawn piece (a hold with no case in a bar draws none).
+    const pieces = holdChart.locator('path.recharts-rectangle');
+    await pieces.first().waitFor();
+    await pieces.last().hover();
+    await page
+      .getByTestId('health-holds')
+      .getByText(/^(Ingest from [a-z-]+ \(ingest \d+\)|[a-z-]+ completed): \d+ cases?$/)
+      .waitFor();
     // Fields are named in words; choosing one draws its share.
     await page.getByRole('radiogroup', { name: 'Field' }).getByText('Phone', { exact: true }).click();
     await page

@@ -1,7 +1,7 @@
 /** `health [--source S] [--json]`: health figures over time and the drift flags on the latest (engine/assurance/health-drift.ts). */
 import type { CliContext } from '../context.ts';
 import { json, table } from '../format.ts';
-import type { HealthSample } from '../../../engine/contract/health.ts';
+import { reviewHoldsText, type HealthSample } from '../../../engine/contract/health.ts';
 import { countText } from '../../../engine/contract/count-text.ts';
 
 const share = (x: number, n: number): string => (n === 0 ? '—' : (x / n).toFixed(3));
@@ -46,6 +46,7 @@ export async function health(cli: CliContext): Promise<number> {
         'created',
         'auto-link rate',
         'review cases / 1,000',
+        'held by',
         'birth dates',
         'matching / identities',
         'duration',
@@ -58,6 +59,7 @@ export async function health(cli: CliContext): Promise<number> {
         String(s.created),
         share(s.autoLinked, s.created),
         s.created === 0 ? '—' : ((1000 * s.reviewCases) / s.created).toFixed(1),
+        reviewHoldsText(s.reviewHolds),
         s.origin === 'ingest' ? share(s.fieldPresent['birthDate'] ?? 0, s.created) : '—',
         matched(s),
         `${(s.durationMs / 1000).toFixed(1)} s`,

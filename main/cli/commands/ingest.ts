@@ -5,6 +5,7 @@ import { ingestStream, linesOfBytes } from '../../../engine/index.ts';
 import { optionalNumber } from '../number-options.ts';
 import { keyValues, json, table } from '../format.ts';
 import { reviewRateText } from '../../../engine/contract/ingest.ts';
+import { reviewHoldsText } from '../../../engine/contract/health.ts';
 import { paceText, TerminalProgress } from '../progress.ts';
 
 /**
@@ -61,6 +62,9 @@ export async function ingest(cli: CliContext): Promise<number> {
         ['  auto-linked', String(report.autoLinked)],
         ['  new identities', String(report.newIdentities)],
         ['review cases created', String(report.reviewCasesCreated)],
+        ...(report.reviewCasesCreated > 0 && report.reviewHolds !== undefined
+          ? [['  held by', reviewHoldsText(report.reviewHolds)] as [string, string]]
+          : []),
         ['review rate', reviewRateText(report.reviewRate)],
         ['updated', String(report.updated)],
         ['unchanged (replays)', String(report.unchanged)],

@@ -12,7 +12,7 @@ import { HEALTH_FIELDS, type HealthSample } from '../../../engine/contract/healt
 import { useClient } from '../../client/context.tsx';
 import { formatCount, formatCountOf, formatRate } from '../../format.ts';
 import { IconAlert, IconCheck, IconInfo } from '../../icons.tsx';
-import { blockingRules, metricValue, type HealthMetric } from './health-series.ts';
+import { blockingRules, holdBars, metricValue, sampleWhat, type HealthMetric } from './health-series.ts';
 import { keys } from '../../hooks/query-keys.ts';
 import { fieldTitle, fieldWords } from '../../../engine/contract/field-title.ts';
 import { percentText } from '../../../engine/contract/count-text.ts';
@@ -20,13 +20,8 @@ import { TableDate } from '../../layout/table-date.tsx';
 
 const HealthChart = lazy(() => import('./health-chart.tsx'));
 const ScoreBandChart = lazy(() => import('./health-bars.tsx').then((m) => ({ default: m.ScoreBandChart })));
+const ReviewHoldChart = lazy(() => import('./health-bars.tsx').then((m) => ({ default: m.ReviewHoldChart })));
 const IdentitySizeChart = lazy(() => import('./health-bars.tsx').then((m) => ({ default: m.IdentitySizeChart })));
-
-function what(s: HealthSample): string {
-  if (s.origin === 'ingest') return `Ingest from ${s.sourceSystem ?? '—'}`;
-  if (s.origin === 'daily') return 'Daily figures';
-  return `${s.jobKind ?? 'Job'} ${s.jobStatus ?? ''}`;
-}
 
 /**
  * An ingest's or a job's review cases, and beside an ingest's its rate per 1,000 records created (what the chart and
@@ -150,6 +145,7 @@ export default function HealthPage({
                   unit=""
                 />
               </Card>
+              <ReviewHoldCard samples={health.data.samples} />
               <Card withBorder padding="md" bg="var(--mantine-color-white)">
                 <Title order={2} size="h4" mb="sm">
                   Records auto-linked
@@ -184,9 +180,14 @@ export default function HealthPage({
               <MatchingCards samples={health.data.samples} rule={rule} onRule={setRule} />
             </Suspense>
           ) : (
-            <Text size="sm" c="dimmed">
-              No ingest recorded yet: figures appear with the next ingest (`mpi-console ingest`) or job.
-            </Text>
+            <>
+              <Text size="sm" c="dimmed">
+                No ingest recorded yet: figures appear with the next ingest (`mpi-console ingest`) or job.
+              </Text>
+              <Suspense fallback={<Skeleton height={220} />}>
+                <ReviewHoldCard samples={health.data.samples} />
+              </Suspense>
+            </>
           )}
           {health.data.samples.some((s) => s.identitySizes !== null) ? (
             <Suspense fallback={<Skeleton height={220} />}>
@@ -228,7 +229,7 @@ export default function HealthPage({
                       <Table.Td>
                         <TableDate iso={s.at} />
                       </Table.Td>
-                      <Table.Td>{what(s)}</Table.Td>
+                      <Table.Td>{sampleWhat(s)}</Table.Td>
                       <Table.Td>{s.profileVersion === null ? '—' : `v${String(s.profileVersion)}`}</Table.Td>
                       <Table.Td>{formatCount(s.records)}</Table.Td>
                       <Table.Td>{reviewCasesOpened(s)}</Table.Td>
@@ -243,6 +244,28 @@ export default function HealthPage({
         </>
       )}
     </Stack>
+  );
+}
+
+/**
+ * The review cases each ingest and job opened, by what held them; nothing when no sample kept it (a registry older than
+ * the figure, or no case opened yet).
+ */
+function ReviewHoldCard({ samples }: { readonly samples: readonly HealthSample[] }) {
+  if (holdBars(samples).bars.length === 0) return null;
+  return (
+    <Card withBorder padding="md" bg="var(--mantine-color-white)" data-testid="health-holds">
+      <Title order={2} size="h4" mb={4}>
+        What held the review cases
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        Each bar is an ingest or a job that opened review cases, split by the rule that held its pairs at Probable. A
+        kind of doubt that grows points to its cause: names only, to a source sending fewer birth dates or addresses;
+        possible twin, to families; no rule, to pairs the score alone left between Probable and Certain. Review cases
+        lists each kind under &ldquo;Held by&rdquo;.
+      </Text>
+      <ReviewHoldChart samples={samples} />
+    </Card>
   );
 }
 

@@ -1,5 +1,11 @@
 /** The Health page's chart data from health samples: pure, so it is tested without a browser. */
-import { IDENTITY_SIZE_BINS, type HealthSample } from '../../../engine/contract/health.ts';
+import {
+  IDENTITY_SIZE_BINS,
+  REVIEW_HOLD_KEYS,
+  reviewHoldName,
+  type HealthSample,
+  type ReviewHoldKey,
+} from '../../../engine/contract/health.ts';
 import { scoreBandName } from '../../../engine/contract/score-bands.ts';
 
 export type HealthMetric =
@@ -89,4 +95,51 @@ export function seriesOf(
       versionChanges.push({ index, version: s.profileVersion });
   });
   return { points, sources, versionChanges };
+}
+
+/** What a sample records, in words: 'Ingest from st-marys-hospital', 'reconciliation completed', 'Daily figures'. */
+export function sampleWhat(s: HealthSample): string {
+  if (s.origin === 'ingest') return `Ingest from ${s.sourceSystem ?? '—'}`;
+  if (s.origin === 'daily') return 'Daily figures';
+  return `${s.jobKind ?? 'Job'} ${s.jobStatus ?? ''}`.trim();
+}
+
+/** A hold's name in a legend: 'Possible twin', 'No rule' (the score alone), 'Link quality' (an identity's doubt). */
+export function holdKeyName(key: ReviewHoldKey): string {
+  const name = reviewHoldName(key);
+  return `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
+}
+
+export interface HoldBar {
+  /** The bar's number, oldest first (its key on the chart). */
+  readonly n: number;
+  /** Its axis label: an ingest's number as the charts over ingests count them (from 1, oldest first), or 'job'. */
+  readonly tick: string;
+  readonly what: string;
+  readonly at: string;
+  readonly cases: number;
+  readonly [key: string]: number | string;
+}
+
+/**
+ * The review cases each ingest and job opened, by what held them: one bar per sample that opened cases and kept what
+ * held them (samples recorded before it was kept have none), the last `limit`, oldest first, and the holds any bar
+ * has, in REVIEW_HOLD_KEYS order.
+ */
+export function holdBars(samples: readonly HealthSample[], limit = 40): { bars: HoldBar[]; holds: ReviewHoldKey[] } {
+  let ingests = 0;
+  const numbered = samples.map((s) => ({ s, ingest: s.origin === 'ingest' ? ++ingests : null }));
+  const opened = numbered
+    .filter(({ s }) => s.origin !== 'daily' && s.reviewHolds != null && s.reviewCases > 0)
+    .slice(-limit);
+  const holds = REVIEW_HOLD_KEYS.filter((key) => opened.some(({ s }) => (s.reviewHolds?.[key] ?? 0) > 0));
+  const bars = opened.map(({ s, ingest }, i): HoldBar => ({
+    n: i + 1,
+    tick: ingest === null ? 'job' : String(ingest),
+    what: sampleWhat(s),
+    at: s.at,
+    cases: s.reviewCases,
+    ...Object.fromEntries(holds.map((key) => [key, s.reviewHolds?.[key] ?? 0])),
+  }));
+  return { bars, holds };
 }

@@ -115,7 +115,11 @@ describe('health figures and drift', () => {
           .sort(),
       );
       expect(s.identitySizes).toBeNull();
+      // The review cases it opened, counted by what held them: every case once.
+      expect(Object.values(s.reviewHolds ?? {}).reduce((a, b) => a + b, 0)).toBe(s.reviewCases);
     }
+    // Without birth dates, pairs that only their names tell apart are held (names only); before, none was.
+    expect(health.samples.map((s) => s.reviewHolds?.['NamesOnly'] ?? 0)).toEqual([0, 0, 0, 0, 55]);
     // Another tenant sees none of it.
     expect(await engine.call('health/series', {}, ctx('t2'))).toMatchObject({ samples: [], flags: [] });
     engine.close();

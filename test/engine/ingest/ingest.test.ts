@@ -53,6 +53,8 @@ describe('ingestion into a real SQLite registry', () => {
     expect(clinic.autoLinked).toBe(1);
     expect(clinic.newIdentities).toBe(1);
     expect(clinic.reviewCasesCreated).toBe(1);
+    // A probable pair no rule held: the score alone sent it to review.
+    expect(clinic.reviewHolds).toEqual({ none: 1 });
 
     const { rows } = await engine.call('identities/list', { limit: 100, offset: 0 }, ctx());
     const eid = new Map(rows.map((r) => [`${r.sourceSystem}/${r.localId}`, r.enterpriseId]));

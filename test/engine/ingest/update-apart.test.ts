@@ -49,6 +49,8 @@ describe('an update that leaves its record apart from its identity', () => {
     const engine = await linkedPair();
     const update = await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: ndjson(OTHER_PERSON) }, ctx());
     expect(update).toMatchObject({ updated: 1, created: 0, reviewCasesCreated: 1, rejected: [] });
+    // Counted as what it is: an identity whose own records may be two people, not a pair no rule held.
+    expect(update.reviewHolds).toEqual({ 'link-quality': 1 });
     // The new records' rate is untouched: no new record was matched.
     expect(update.reviewRate).toEqual({ reviewCases: 0, matched: 0, perThousand: null });
     expect((await enterpriseIds(engine)).size).toBe(1);
@@ -64,6 +66,7 @@ describe('an update that leaves its record apart from its identity', () => {
     // Sent again, the same version changes nothing and opens nothing.
     const replay = await engine.call('records/ingest', { sourceSystem: 'clinic', ndjson: ndjson(OTHER_PERSON) }, ctx());
     expect(replay).toMatchObject({ unchanged: 1, reviewCasesCreated: 0 });
+    expect(replay.reviewHolds).toEqual({});
     engine.close();
   });
 

@@ -86,6 +86,9 @@ describe('identity history', () => {
       jobStatus: 'completed',
       profileVersion: 2,
     });
+    // Its case, by what held it: the pair no rule held.
+    expect(jobSample?.reviewCases).toBe(1);
+    expect(jobSample?.reviewHolds).toEqual({ none: 1 });
     const rebuilt = history.events.find((e) => e.kind === 'canonical-rebuilt');
     expect(rebuilt).toMatchObject({ jobId, profileVersion: 2 });
     // The clinic is now trusted first: the rebuilt record takes its phone, and says so.

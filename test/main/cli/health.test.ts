@@ -35,6 +35,7 @@ describe('mpi-console health', () => {
 
     const health = await runCli([...db, 'health']);
     expect(health.code).toBe(1);
+
     expect(health.stdout).toMatch(
       /\n {2}community-pharmacy: the share of records with birth date filled in fell from \d+\.\d% to 0\.0% \(z -\d+\.\d\)\n {4}what to do: The source sends birth date on fewer records: ask it whether its extract or mapping changed/,
     );
@@ -45,5 +46,43 @@ describe('mpi-console health', () => {
     const adviceLines = flagged.split('\n').filter((line) => /^ {4}what to do: \S/.test(line));
     expect(flagLines.length).toBeGreaterThan(0);
     expect(adviceLines).toHaveLength(flagLines.length);
+  });
+
+  it('says what held the review cases an ingest opened, on the ingest and in the health figures', async () => {
+    const dir = tempDir();
+    const db = ['--db', join(dir, 's.db'), '--tenant', 'demo'];
+    expect((await runCli([...db, 'sandbox', 'init', '--synthetic', '300', '--seed', '7'])).code).toBe(0);
+    // The sandbox's own people again (the GP's records), sent by the pharmacy without birth dates: only the names,
+    // the addresses and the numbers tell them apart from their namesakes.
+    const out = join(dir, 'synthetic');
+    expect((await runCli(['synthetic', 'generate', '--people', '300', '--seed', '7', '--out', out])).code).toBe(0);
+    const lines = readFileSync(join(out, 'northside-gp.ndjson'), 'utf8').trim().split('\n');
+    const file = join(dir, 'walk-in.ndjson');
+    writeFileSync(
+      file,
+      `${lines
+        .map((line) => {
+          const patient = JSON.parse(line) as { id: string; birthDate?: string; identifier: { value: string }[] };
+          delete patient.birthDate;
+          patient.id = `walk-in-${patient.id}`;
+          for (const identifier of patient.identifier) identifier.value = `W${identifier.value}`;
+          return JSON.stringify(patient);
+        })
+        .join('\n')}\n`,
+    );
+    const ingest = await runCli([...db, 'ingest', '--source', 'community-pharmacy', '--ndjson', file]);
+    expect(ingest.code, ingest.stderr).toBe(0);
+    const opened = Number(/\nreview cases created +(\d+)\n/.exec(ingest.stdout)?.[1]);
+    expect(opened).toBeGreaterThan(0);
+    // Each count after its hold's name, most first, adding up to the cases opened.
+    const heldBy = /\n {2}held by +(.+)\n/.exec(ingest.stdout)?.[1] ?? '';
+    expect(heldBy).toMatch(/names only \d+/);
+    const counts = [...heldBy.matchAll(/ (\d+)(,|$)/g)].map((m) => Number(m[1]));
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(opened);
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    // The health figures' row of that ingest says the same.
+    const health = await runCli([...db, 'health']);
+    const row = health.stdout.split('\n').findLast((line) => line.includes('ingest community-pharmacy')) ?? '';
+    expect(row).toContain(heldBy);
   });
 });

@@ -129,7 +129,13 @@ describe('health figures as OpenTelemetry metrics', () => {
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     expect(await exited(child)).toBe(0);
-    const report = JSON.parse(stdout) as { created: number; autoLinked: number; rejected: unknown[] };
+    const report = JSON.parse(stdout) as {
+      created: number;
+      autoLinked: number;
+      reviewCasesCreated: number;
+      reviewHolds: Record<string, number>;
+      rejected: unknown[];
+    };
     // The CLI flushes its metrics before it exits: they are here already.
     const records = received.get('service.health.records') ?? [];
     const total = (outcome: string): number =>
@@ -150,6 +156,13 @@ describe('health figures as OpenTelemetry metrics', () => {
     expect(pairs.reduce((a, p) => a + p.value, 0)).toBeGreaterThan(0);
     expect((received.get('service.health.candidates') ?? []).map((p) => p.attributes['rule'])).toContain('phone');
     expect((received.get('service.health.duration') ?? []).length).toBeGreaterThan(0);
+    // Review cases by what held them, as the report counts them.
+    const cases = (received.get('service.health.review_cases') ?? []).filter((p) => p.attributes['source'] === source);
+    expect(cases.reduce((a, p) => a + p.value, 0)).toBe(report.reviewCasesCreated);
+    const byHold = Object.fromEntries(
+      cases.filter((p) => p.value > 0).map((p) => [String(p.attributes['hold']), p.value]),
+    );
+    expect(byHold).toEqual(report.reviewHolds);
     // No tenant and no patient value in any attribute.
     for (const points of received.values())
       for (const p of points) expect(Object.keys(p.attributes).sort()).not.toContain('tenant');
