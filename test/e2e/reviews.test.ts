@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { FIELD_NAMES } from '../../engine/contract/fields.ts';
+import { recordHealthSample } from '../../engine/store/health.ts';
 import type { REVIEW_SORTS } from '../../engine/contract/reviews.ts';
 import type { TwinReason } from '../../engine/contract/matching.ts';
 import type { OperationInput } from '../../engine/contract/operations.ts';
@@ -44,6 +45,8 @@ interface Reconciled {
 }
 let reconciliation: Reconciled;
 
+/** The source whose last ingest's review cases rose (a hand-written health sample, flagged on the Health page). */
+const RISEN_SOURCE = 'northside-gp';
 /** A source the sandbox's profile does not list, named by one ingestion case. */
 const DROPPED_SOURCE = 'closed-walk-in-clinic';
 
@@ -134,6 +137,21 @@ async function reconciledSandbox(path: string): Promise<Reconciled> {
       )
       .pluck()
       .get(DROPPED_SOURCE) as string;
+    // And the figures of a last ingest from one source whose review cases rose: its last ingest's figures again, with
+    // one case for every second record, all held as names only (written as an ingest writes them; the engine's own
+    // test makes such a rise from records, test/engine/assurance/health-drift.test.ts). The Health page flags it and
+    // opens that source's cases from the flag.
+    const last = (await engine.call('health/series', { sourceSystem: RISEN_SOURCE }, ctx)).samples.at(-1);
+    if (last === undefined) throw new Error(`no ingest from ${RISEN_SOURCE}`);
+    const risen = Math.ceil(last.created / 2);
+    store.write(() => {
+      recordHealthSample(store, 'reviews', {
+        ...last,
+        at: new Date().toISOString(),
+        reviewCases: risen,
+        reviewHolds: { NamesOnly: risen },
+      });
+    });
     // Waiting cases out of date: the one aged above, and any an identity's later record made so on its own. Counted
     // as the page counts them: the waiting cases, less those that can be decided now.
     const waiting = await engine.call('reviews/list', { limit: 1 }, ctx);
@@ -747,8 +765,8 @@ describe('review cases in the console', () => {
       `${DROPPED_SOURCE}/${reconciliation.droppedRecord} arrived`,
     );
 
-    // Health: twelve ingests (the sandbox's load and two more a source), the reconciliation and the worker's daily
-    // sample; charts with a line per source.
+    // Health: thirteen ingests (the sandbox's load, two more a source and the risen one), the reconciliation and the
+    // worker's daily sample; charts with a line per source.
     await page.getByRole('link', { name: /^Health/ }).click();
     await page.getByTestId('health-flags').waitFor();
     // Each shift flagged says, in percent, what moved and what to do about it.
@@ -763,7 +781,7 @@ describe('review cases in the console', () => {
     await judged.getByText(/two-proportion z-test/).waitFor();
     const figures = page.getByRole('table', { name: 'Health figures, newest first' });
     await figures.waitFor();
-    expect(await figures.locator('tbody tr').count()).toBe(14);
+    expect(await figures.locator('tbody tr').count()).toBe(15);
     expect(await figures.getByText('Daily figures').count()).toBe(1);
     // The sandbox's load, each source's first ingest, with its review cases and their rate.
     const load = figures.locator('tbody tr').last().locator('td');
@@ -810,6 +828,28 @@ describe('review cases in the console', () => {
     ).toMatch(/^Identities by their number of records, in percent: 1: [\d.]+% \(\d+\), 2: /);
     await expectAccessible(page, 'health');
     await screenshot(page, '48-health');
+
+    // A job's review cases open from its row: the list of that job's cases.
+    await figures
+      .getByRole('row', { name: /reconciliation completed/ })
+      .getByRole('link')
+      .click();
+    await page.getByTestId('job-filter').waitFor();
+    expect(await page.getByTestId('job-filter').innerText()).toBe(`Opened by job ${shortJob}`);
+    // The risen review cases open from their flag: that source's ingestion cases, newest first, whatever the list
+    // showed before.
+    await page.getByRole('link', { name: /^Health/ }).click();
+    const risenFlag = flags.filter({ hasText: `${RISEN_SOURCE}: the review cases per 1,000 records created rose` });
+    await risenFlag.getByRole('link', { name: `Open the cases from ${RISEN_SOURCE}, newest first` }).click();
+    await page.locator('[data-testid="review-cases"][aria-busy="false"]').waitFor();
+    expect(await page.getByTestId('job-filter').count()).toBe(0);
+    expect(await page.getByLabel('Kind', { exact: true }).first().inputValue()).toBe('Ingestion');
+    expect(await page.getByLabel('Ingested from', { exact: true }).first().inputValue()).toBe(RISEN_SOURCE);
+    expect(await page.getByLabel('Order', { exact: true }).first().inputValue()).toBe('Newest first');
+    const risenRows = await rows.locator('td:nth-child(2)').allInnerTexts();
+    expect(risenRows.length).toBeGreaterThan(0);
+    for (const origin of risenRows) expect(origin).toMatch(new RegExp(`^Ingestion\\n+from ${RISEN_SOURCE}$`));
+    await screenshot(page, '48b-health-risen-cases');
     expect(typeof firstRecord).toBe('string');
     expect(pageErrors).toEqual([]);
   });

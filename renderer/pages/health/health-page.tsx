@@ -2,7 +2,20 @@
  * Health: the figures recorded with every ingest and every finished job, as charts over time with the profile
  * versions marked, the drift flags on the latest ingest, and how a shift is judged.
  */
-import { Alert, Card, Group, SegmentedControl, Select, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Group,
+  SegmentedControl,
+  Select,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import { More } from '../../layout/more.tsx';
 import { Note } from '../../layout/note.tsx';
 import { useQuery } from '@tanstack/react-query';
@@ -17,6 +30,9 @@ import { keys } from '../../hooks/query-keys.ts';
 import { fieldTitle, fieldWords } from '../../../engine/contract/field-title.ts';
 import { percentText } from '../../../engine/contract/count-text.ts';
 import { TableDate } from '../../layout/table-date.tsx';
+import { paths } from '../../hooks/route.ts';
+import { unavailableReason } from '../reviews/availability.ts';
+import { putListView } from '../reviews/list-view.ts';
 
 const HealthChart = lazy(() => import('./health-chart.tsx'));
 const ScoreBandChart = lazy(() => import('./health-bars.tsx').then((m) => ({ default: m.ScoreBandChart })));
@@ -56,6 +72,8 @@ export default function HealthPage({
 }) {
   const client = useClient();
   const offered = connection.capabilities.operations.includes('health/series');
+  // Links to the review cases only where this sign-in can read them.
+  const casesShown = unavailableReason(connection) === null;
   const [field, setField] = useState<string>('birthDate');
   const [rule, setRule] = useState<string | null>(null);
   const health = useQuery({
@@ -122,6 +140,25 @@ export default function HealthPage({
                         What to do: {f.advice}
                       </Text>
                     )}
+                    {f.metric === 'review-rate' && f.sourceSystem !== null && casesShown ? (
+                      <Button
+                        variant="light"
+                        color="orange"
+                        size="xs"
+                        mt={4}
+                        component="a"
+                        href={paths.reviews()}
+                        onClick={() => {
+                          putListView(connectionKey, {
+                            kind: 'IngestionMatch',
+                            source: f.sourceSystem ?? 'any',
+                            sort: 'newest',
+                          });
+                        }}
+                      >
+                        Open the cases from {f.sourceSystem}, newest first
+                      </Button>
+                    ) : null}
                   </div>
                 ))}
                 <More summary="How a shift is judged" testId="health-rule">
@@ -232,7 +269,15 @@ export default function HealthPage({
                       <Table.Td>{sampleWhat(s)}</Table.Td>
                       <Table.Td>{s.profileVersion === null ? '—' : `v${String(s.profileVersion)}`}</Table.Td>
                       <Table.Td>{formatCount(s.records)}</Table.Td>
-                      <Table.Td>{reviewCasesOpened(s)}</Table.Td>
+                      <Table.Td>
+                        {s.origin === 'job' && s.jobId !== null && s.reviewCases > 0 && casesShown ? (
+                          <Anchor href={paths.reviews(s.jobId)} size="sm">
+                            {reviewCasesOpened(s)}
+                          </Anchor>
+                        ) : (
+                          reviewCasesOpened(s)
+                        )}
+                      </Table.Td>
                       <Table.Td>{ingestPercent(s, 'auto-link-rate')}</Table.Td>
                       <Table.Td>{ingestPercent(s, 'completeness:birthDate')}</Table.Td>
                       <Table.Td>{duration(s.durationMs)}</Table.Td>

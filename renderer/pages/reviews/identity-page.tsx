@@ -12,7 +12,7 @@ import { paths } from '../../hooks/route.ts';
 import { formatCountOf, formatDateTime } from '../../format.ts';
 import { QueryState } from './query-state.tsx';
 import { ReviewsBreadcrumb } from './reviews-breadcrumb.tsx';
-import { unavailableReason } from './reviews-page.tsx';
+import { unavailableReason } from './availability.ts';
 import { keys } from '../../hooks/query-keys.ts';
 import { TableDate } from '../../layout/table-date.tsx';
 import { usePaged } from '../../layout/pager.tsx';

@@ -31,6 +31,8 @@ const FIRST_VIEW: ListView = {
   offset: 0,
 };
 const VIEW_CODEC = schemaCodec((stored) => ListViewSchema.safeParse(stored));
+/** The view kept for the list of every job's cases (null), or of one job's. */
+const viewName = (jobId: string | null): string => `reviews-view:${jobId ?? 'all'}`;
 
 /** The waiting cases the reviewer works through: the list's kind, source, hold, order and job. */
 const QueueSchema = z.object({
@@ -53,7 +55,7 @@ export function useListView(
   connectionKey: string,
   jobId: string | null,
 ): [ListView, (change: Partial<ListView>) => void] {
-  const [view, setView] = usePageState(connectionKey, `reviews-view:${jobId ?? 'all'}`, FIRST_VIEW, VIEW_CODEC);
+  const [view, setView] = usePageState(connectionKey, viewName(jobId), FIRST_VIEW, VIEW_CODEC);
   const { kind, source, held, sort } = view;
   useEffect(() => {
     putPageState(connectionKey, QUEUE_STATE, { kind, source, held, sort, jobId }, QUEUE_CODEC);
@@ -65,6 +67,15 @@ export function useListView(
     [setView],
   );
   return [view, change];
+}
+
+/**
+ * Sets the view of the list of every job's cases to one set of them, from its first page, for a link from another page
+ * to open (the Health page's "Open the cases from …"): the reviewer's own filters give way, as a change of filter on
+ * the list would.
+ */
+export function putListView(connectionKey: string, change: Partial<ListView>): void {
+  putPageState(connectionKey, viewName(null), { ...FIRST_VIEW, ...change }, VIEW_CODEC);
 }
 
 /** The queue the reviewer last worked on the list (oldest first of every waiting case when none yet). */

@@ -55,7 +55,7 @@ import { shortJobId } from '../maintenance/job-id.ts';
 import { PairRecords } from '../assurance/pair-records.tsx';
 import { holdWhy, LIMIT_TEXT } from '../../../engine/contract/score-explanation.ts';
 import { DECISION_COLOR, shortCaseId } from './review-text.ts';
-import { unavailableReason } from './reviews-page.tsx';
+import { unavailableReason } from './availability.ts';
 import { TableDate } from '../../layout/table-date.tsx';
 
 const refKey = (ref: RecordRef): string => `${ref.sourceSystem}\u0000${ref.localId}`;

@@ -22,6 +22,7 @@ import { Note } from '../../layout/note.tsx';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
+import { unavailableReason } from './availability.ts';
 import {
   REVIEW_DECISION_NAME,
   REVIEW_KIND_NAME,
@@ -74,17 +75,6 @@ const KIND_OPTIONS = [
   ...REVIEW_KINDS.map((k) => ({ value: k, label: REVIEW_KIND_NAME[k] })),
 ];
 const SORT_OPTIONS = REVIEW_SORTS.map((s) => ({ value: s, label: SORT_LABEL[s] }));
-
-/** Why the page cannot list cases on this connection, in words that say what to do; null when it can. */
-export function unavailableReason(connection: Connection): string | null {
-  if (!connection.capabilities.operations.includes('reviews/list')) {
-    return 'This registry does not offer review cases: its API is older than this console. On the registry host, `mpi-console reviews` lists them.';
-  }
-  if (!connection.capabilities.scopes.includes('mpi.admin')) {
-    return `Review cases show record-level evidence, so reading them needs the mpi.admin scope; this sign-in grants ${connection.capabilities.scopes.join(', ') || 'no scope'}. Ask an administrator for access.`;
-  }
-  return null;
-}
 
 /**
  * What opened a case, in one cell: its kind, and under it the job that opened it or the source whose ingest did
