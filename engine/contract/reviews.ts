@@ -192,7 +192,9 @@ export const reviewOperations = {
       sources: z.array(z.string()).optional(),
       /**
        * With `withHolds`: the cases that match every filter but `limitedBy` and `twinReason`, counted by the rule that
-       * held them (null: none) and, for the twin rule, its case (null: none recorded), most first.
+       * held them (null: none) and, for the twin rule, its case (null: none recorded), most first. With status
+       * `resolved`, `samePerson`: how many of them were decided the same person (the rest different people); absent
+       * otherwise and from older registries.
        */
       holds: z
         .array(
@@ -200,6 +202,7 @@ export const reviewOperations = {
             limitedBy: ScoreLimitSchema.nullable(),
             twinReason: TwinReasonSchema.nullable(),
             cases: z.number().int(),
+            samePerson: z.number().int().optional(),
           }),
         )
         .optional(),

@@ -338,22 +338,39 @@ export function listReviewCases(
 /**
  * The cases matching the filter but its hold (limitedBy, twinReason), counted by the rule that held them and the twin
  * rule's case, most first (ties by rule and case): how many cases each choice of hold would list. At 250,000 cases it
- * reads the tenant's entries of the hold index (migration 0025).
+ * reads the tenant's entries of the hold index (migration 0025). Of decided cases (status `resolved`) it also counts
+ * those whose decision was the same person (the rest were different people): each case's last decision, read by its
+ * key.
  */
 export function reviewCaseHolds(
   store: Store,
   tenantId: string,
   filter: ReviewFilter,
-): { limitedBy: ScoreLimit | null; twinReason: TwinReason | null; cases: number }[] {
+): { limitedBy: ScoreLimit | null; twinReason: TwinReason | null; cases: number; samePerson?: number }[] {
   const { where, args } = filterSql({ ...filter, limitedBy: undefined, twinReason: undefined });
+  const decided = filter.status === 'resolved';
+  const samePerson = decided
+    ? `, sum(CASE WHEN (SELECT d.decision FROM review_decision d WHERE d.tenant_id = c.tenant_id AND d.case_id = c.case_id
+         ORDER BY d.seq DESC LIMIT 1) = 'same-person' THEN 1 ELSE 0 END) AS same_person`
+    : '';
   const rows = store
     .statement(
-      `SELECT c.limited_by, c.twin_reason, count(*) AS cases FROM review_case c WHERE ${where}
+      `SELECT c.limited_by, c.twin_reason, count(*) AS cases${samePerson} FROM review_case c WHERE ${where}
        GROUP BY c.limited_by, c.twin_reason`,
     )
-    .all(tenantId, ...args) as { limited_by: ScoreLimit | null; twin_reason: TwinReason | null; cases: number }[];
+    .all(tenantId, ...args) as {
+    limited_by: ScoreLimit | null;
+    twin_reason: TwinReason | null;
+    cases: number;
+    same_person?: number;
+  }[];
   return rows
-    .map((r) => ({ limitedBy: r.limited_by, twinReason: r.twin_reason, cases: r.cases }))
+    .map((r) => ({
+      limitedBy: r.limited_by,
+      twinReason: r.twin_reason,
+      cases: r.cases,
+      ...(decided ? { samePerson: r.same_person ?? 0 } : {}),
+    }))
     .sort(
       (a, b) =>
         b.cases - a.cases ||

@@ -36,6 +36,10 @@ export async function benchReviews(): Promise<BenchRow[]> {
         CASE WHEN i % 4 = 0 OR i % 101 = 1 THEN 0.9 END,
         CASE WHEN i % 4 = 0 THEN json_extract('${JSON.stringify(TwinReasonSchema.options)}', '$[' || ((i / 4) % ${String(TwinReasonSchema.options.length)}) || ']') END
       FROM k`);
+    // Each decided case's decision: one person for two in three.
+    store.exec(`INSERT INTO review_decision (tenant_id, case_id, seq, decision, reason, actor, decided_at)
+      SELECT tenant_id, case_id, 1, CASE WHEN rowid % 3 = 0 THEN 'different-people' ELSE 'same-person' END, 'bench',
+        'bench', created_at FROM review_case WHERE tenant_id = 't1' AND status = 'resolved'`);
     // A tenth of the identities changed since their cases were opened.
     store.exec(`UPDATE identity SET logical_version = 2 WHERE tenant_id = 't1' AND identity_id % 10 = 0`);
   });
@@ -70,6 +74,11 @@ export async function benchReviews(): Promise<BenchRow[]> {
     [
       "review queue: the cases decidable now, with every hold's cases counted",
       list({ currentOnly: true, withHolds: true }),
+    ],
+    // Decided cases: the page with each hold's cases counted and how many were one person (a twelfth of the cases).
+    [
+      "review queue: a page of decided cases, with every hold's decisions counted",
+      list({ status: 'resolved', withHolds: true }),
     ],
   ];
   const rows: BenchRow[] = [];

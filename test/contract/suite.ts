@@ -166,18 +166,39 @@ export function contractSuite(setup: () => Promise<Backend>, recorded: Recorded)
       const held = await call('reviews/list', { status: 'all', limitedBy: 'PossibleTwin', twinReason, limit: 1000 });
       expect(held.total).toBe(listed.rows.filter((r) => r.twinReason === twinReason).length);
     }
-    let current: OperationOutput<'reviews/get'> | undefined;
+    const current: OperationOutput<'reviews/get'>[] = [];
     for (const row of listed.rows) {
       const detail = await call('reviews/get', { caseId: row.caseId });
-      if (!detail.case.stale) {
-        current = detail;
-        break;
-      }
+      if (!detail.case.stale) current.push(detail);
+      if (current.length === 2) break;
     }
-    if (current === undefined) throw new Error('no current review case to decide');
-    const { caseId } = current.case;
+    const [first, second] = current;
+    if (first === undefined || second === undefined) throw new Error('no two current review cases to decide');
+    const { caseId } = first.case;
     const decided = await call('reviews/decide', { caseId, decision: 'different-people', reason: 'contract suite' });
     expect(decided.case).toMatchObject({ caseId, status: 'resolved', review: { decision: 'different-people' } });
+    const same = await call('reviews/decide', {
+      caseId: second.case.caseId,
+      decision: 'same-person',
+      reason: 'contract suite',
+    });
+    // The decided cases by what held them, with how many were the same person: each case under its hold once.
+    const outcomes = await call('reviews/list', { status: 'resolved', withHolds: true, limit: 1 });
+    const holdOf = (c: { limitedBy?: string | null | undefined; twinReason?: string | null | undefined }): string =>
+      `${c.limitedBy ?? ''}/${c.twinReason ?? ''}`;
+    const expectedOutcomes = new Map<string, { cases: number; samePerson: number }>();
+    for (const c of [decided.case, same.case]) {
+      const outcome = expectedOutcomes.get(holdOf(c)) ?? { cases: 0, samePerson: 0 };
+      expectedOutcomes.set(holdOf(c), {
+        cases: outcome.cases + 1,
+        samePerson: outcome.samePerson + (c === same.case ? 1 : 0),
+      });
+    }
+    expect(
+      new Map((outcomes.holds ?? []).map((h) => [holdOf(h), { cases: h.cases, samePerson: h.samePerson }])),
+    ).toEqual(expectedOutcomes);
+    // Only decided cases are counted so.
+    expect((counted.holds ?? []).every((h) => h.samePerson === undefined)).toBe(true);
     const again = await refusal(call('reviews/decide', { caseId, decision: 'same-person', reason: 'again' }));
     expect(again.kind).toBe('conflict');
     const unknown = await refusal(call('reviews/get', { caseId: 'rc-00000000000000000000000000000000' }));
@@ -185,11 +206,12 @@ export function contractSuite(setup: () => Promise<Backend>, recorded: Recorded)
     const badId = await refusal(call('reviews/get', { caseId: 'not-a-case' }));
     expect(badId).toMatchObject({ kind: 'validation', issues: [{ path: 'caseId' }] });
     const labels = await call('reviews/labels', {});
-    expect(labels.labels).toBe(1);
+    expect(labels.labels).toBe(2);
     record('reviews', {
       total: listed.total,
       kinds: [...new Set(listed.rows.map((r) => r.kind))].sort(),
       decided: { kind: decided.case.kind, score: decided.case.score },
+      outcomes: outcomes.holds,
       again: again.kind,
       unknown,
       badId,

@@ -381,6 +381,18 @@ describe('review cases in the console', () => {
     await rows.first().locator('td:last-child', { hasText: 'Different people' }).waitFor();
     await page.locator('[data-testid="review-cases"][aria-busy="false"]').waitFor();
     expect(await page.getByTestId('page-text').textContent()).toBe('Cases 1–1 of 1');
+    // What reviewers decided, by what held each pair: the one case, under its hold, two people.
+    const decidedRows = page
+      .getByRole('table', { name: 'Decided cases by what held them' })
+      .locator('tbody tr')
+      .locator('td');
+    expect((await decidedRows.allInnerTexts()).slice(0, 4)).toEqual([
+      expect.stringMatching(/^(No rule|Possible twin.*|Names only|Birth dates disagree|Middle names disagree)$/),
+      '1',
+      '0',
+      '1',
+    ]);
+    expect(await decidedRows.nth(4).innerText()).toBe('0.0%');
     await expectAccessible(page, 'reviews-decided');
     await screenshot(page, '43-reviews-decided');
 

@@ -224,7 +224,8 @@ export async function reviewDecide(cli: CliContext): Promise<number> {
 
 /**
  * `reviews holds`: the cases the filters keep, counted by the rule that held them at Probable and the twin rule's
- * case, most first: what the queue holds, and what `reviews --held-by R [--twin-case C]` would list.
+ * case, most first: what the queue holds, and what `reviews --held-by R [--twin-case C]` would list; of decided
+ * cases, how many were one person and how many two.
  */
 export async function reviewHolds(cli: CliContext): Promise<number> {
   const result = await cli.client.call('reviews/list', { ...listFilters(cli), withHolds: true, limit: 1 }, cli.call);
@@ -233,10 +234,17 @@ export async function reviewHolds(cli: CliContext): Promise<number> {
     cli.write(json({ total: result.total, holds }));
     return 0;
   }
+  // Decided cases (--status resolved) also say how many were one person, and how many two.
+  const decided = holds.some((h) => h.samePerson !== undefined);
   cli.write(
     tsv(
-      ['heldBy', 'twinReason', 'cases'],
-      holds.map((h) => [h.limitedBy ?? 'none', h.twinReason ?? '', String(h.cases)]),
+      ['heldBy', 'twinReason', 'cases', ...(decided ? ['samePerson', 'differentPeople'] : [])],
+      holds.map((h) => [
+        h.limitedBy ?? 'none',
+        h.twinReason ?? '',
+        String(h.cases),
+        ...(decided ? [String(h.samePerson ?? 0), String(h.cases - (h.samePerson ?? 0))] : []),
+      ]),
     ),
   );
   return 0;

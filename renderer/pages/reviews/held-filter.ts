@@ -31,6 +31,11 @@ export const HeldSchema = z
 
 const capital = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
+/** A hold as a row or a choice names it: 'Possible twin, names alike', 'Names only', 'No rule'. */
+export function holdTitle(limitedBy: ScoreLimit | null, twinReason: TwinReason | null): string {
+  return limitedBy === null ? 'No rule' : capital(holdName(limitedBy, twinReason));
+}
+
 /** One count of the list's answer (`holds`): the cases one rule held, of one case of the twin rule. */
 export interface HoldCount {
   readonly limitedBy: ScoreLimit | null;
@@ -60,13 +65,13 @@ function casesOf(value: string, holds: readonly HoldCount[]): number {
 export function heldOptions(holds?: readonly HoldCount[], chosen = 'any'): { value: string; label: string }[] {
   const all = [
     { value: 'any', label: 'Any, held or not' },
-    { value: 'none', label: 'No rule' },
+    { value: 'none', label: holdTitle(null, null) },
     ...ScoreLimitSchema.options.flatMap((limit) => [
       { value: limit, label: capital(limit === 'PossibleTwin' ? `${holdName(limit)}, any case` : holdName(limit)) },
       ...(limit === 'PossibleTwin'
         ? TwinReasonSchema.options.map((reason) => ({
             value: `${TWIN_PREFIX}${reason}`,
-            label: capital(holdName(limit, reason)),
+            label: holdTitle(limit, reason),
           }))
         : []),
     ]),

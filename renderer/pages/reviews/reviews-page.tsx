@@ -23,6 +23,7 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
 import { unavailableReason } from './availability.ts';
+import { DecidedByHold } from './decided-by-hold.tsx';
 import {
   REVIEW_DECISION_NAME,
   REVIEW_KIND_NAME,
@@ -387,6 +388,9 @@ export default function ReviewsPage({
                 </Badge>
               )}
             </Group>
+            {status === 'resolved' && cases.data?.holds !== undefined ? (
+              <DecidedByHold holds={cases.data.holds} />
+            ) : null}
             {stale !== null && !cases.isPlaceholderData ? (
               <Note color="orange" variant="light" icon={<IconInfo />} data-testid="stale-cases">
                 <Text size="sm">{stale}</Text>

@@ -139,6 +139,15 @@ describe('mpi-console CLI on a synthetic sandbox', () => {
       'cli test',
     ]);
     expect(decided.code, decided.stderr).toBe(0);
+    // Of the decided cases, reviews holds also says how many were one person and how many two.
+    const decidedHolds = await runCli([...db, 'reviews', 'holds', '--status', 'resolved']);
+    expect(decidedHolds.code, decidedHolds.stderr).toBe(0);
+    const decidedRows = decidedHolds.stdout
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((line) => line.split('\t'));
+    expect(decidedRows[0]).toEqual(['heldBy', 'twinReason', 'cases', 'samePerson', 'differentPeople']);
+    expect(decidedRows.slice(1).map((row) => row.slice(2))).toEqual([['1', '1', '0']]);
     const labelsOut = join(dir, 'review-labels.tsv');
     const labels = await runCli([...db, 'reviews', 'labels', '--out', labelsOut]);
     expect(labels.code, labels.stderr).toBe(0);
