@@ -147,21 +147,14 @@ export function reviewHoldsText(holds: Readonly<Record<string, number>> | null |
     .join(', ');
 }
 
-/** Review cases counted by what held them, as a sample's `reviewHolds` keeps them (keys in REVIEW_HOLD_KEYS order). */
-export class ReviewHoldTally {
-  private readonly byKey = new Map<ReviewHoldKey, number>();
-
-  add(kind: ReviewKind, limitedBy: ScoreLimit | null, cases = 1): void {
-    const key = reviewHoldKey(kind, limitedBy);
-    this.byKey.set(key, (this.byKey.get(key) ?? 0) + cases);
+/** Review cases counted by what held them, as a sample's `reviewHolds` keeps them: keys in REVIEW_HOLD_KEYS order. */
+export function countReviewHolds(
+  groups: readonly { readonly kind: ReviewKind; readonly limitedBy: ScoreLimit | null; readonly cases: number }[],
+): Record<string, number> {
+  const byKey = new Map<ReviewHoldKey, number>();
+  for (const g of groups) {
+    const key = reviewHoldKey(g.kind, g.limitedBy);
+    byKey.set(key, (byKey.get(key) ?? 0) + g.cases);
   }
-
-  counts(): Record<string, number> {
-    return Object.fromEntries(
-      REVIEW_HOLD_KEYS.flatMap((key) => {
-        const cases = this.byKey.get(key);
-        return cases === undefined ? [] : [[key, cases]];
-      }),
-    );
-  }
+  return Object.fromEntries(REVIEW_HOLD_KEYS.flatMap((key) => (byKey.has(key) ? [[key, byKey.get(key) ?? 0]] : [])));
 }

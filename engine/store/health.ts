@@ -1,6 +1,6 @@
-/** The health_sample table (migrations 0011, 0012): written after each ingest, each finished job and daily; read in time order. */
+/** The health_sample table (migrations 0011, 0012, 0026): written after each ingest, each finished job and daily; read in time order. */
 import type { Store } from './store.ts';
-import { IDENTITY_SIZE_BINS, ReviewHoldTally, type HealthSample, type MatchingFigures } from '../contract/health.ts';
+import { countReviewHolds, IDENTITY_SIZE_BINS, type HealthSample, type MatchingFigures } from '../contract/health.ts';
 import type { ScoreLimit } from '../contract/matching.ts';
 import type { ReviewKind } from '../contract/reviews.ts';
 
@@ -93,9 +93,7 @@ export function jobReviewHolds(store: Store, tenantId: string, jobId: string): R
       'SELECT kind, limited_by, count(*) AS cases FROM review_case WHERE tenant_id = ? AND job_id = ? GROUP BY kind, limited_by',
     )
     .all(tenantId, jobId) as { kind: ReviewKind; limited_by: ScoreLimit | null; cases: number }[];
-  const holds = new ReviewHoldTally();
-  for (const row of rows) holds.add(row.kind, row.limited_by, row.cases);
-  return holds.counts();
+  return countReviewHolds(rows.map((r) => ({ kind: r.kind, limitedBy: r.limited_by, cases: r.cases })));
 }
 
 /** When the tenant's last daily sample was taken (ISO 8601), if ever. */

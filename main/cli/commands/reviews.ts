@@ -228,14 +228,15 @@ export async function reviewDecide(cli: CliContext): Promise<number> {
  * cases, how many were one person and how many two.
  */
 export async function reviewHolds(cli: CliContext): Promise<number> {
-  const result = await cli.client.call('reviews/list', { ...listFilters(cli), withHolds: true, limit: 1 }, cli.call);
+  const filters = listFilters(cli);
+  const result = await cli.client.call('reviews/list', { ...filters, withHolds: true, limit: 1 }, cli.call);
   const holds = result.holds ?? [];
   if (cli.json) {
     cli.write(json({ total: result.total, holds }));
     return 0;
   }
   // Decided cases (--status resolved) also say how many were one person, and how many two.
-  const decided = holds.some((h) => h.samePerson !== undefined);
+  const decided = filters.status === 'resolved';
   cli.write(
     tsv(
       ['heldBy', 'twinReason', 'cases', ...(decided ? ['samePerson', 'differentPeople'] : [])],

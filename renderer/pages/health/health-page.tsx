@@ -1,6 +1,7 @@
 /**
  * Health: the figures recorded with every ingest and every finished job, as charts over time with the profile
- * versions marked, the drift flags on the latest ingest, and how a shift is judged.
+ * versions marked (what held each one's review cases among them), the drift flags on the latest ingest with a way to
+ * the cases a risen review rate opened, and how a shift is judged.
  */
 import {
   Alert,
