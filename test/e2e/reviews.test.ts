@@ -798,7 +798,13 @@ describe('review cases in the console', () => {
     // The sandbox's load, each source's first ingest, with its review cases and their rate.
     const load = figures.locator('tbody tr').last().locator('td');
     expect(await load.nth(1).innerText()).toMatch(/^Ingest from /);
-    expect(await load.nth(4).innerText()).toMatch(/^\d+ \([\d.]+ per 1,000\)$/);
+    // Under them, what held them, most first, adding up to the cases.
+    const loadCases = await load.nth(4).innerText();
+    expect(loadCases).toMatch(/^\d+ \([\d.]+ per 1,000\)\n+[a-z ]+ \d+(, [a-z ]+ \d+)*$/);
+    const [opened = '', heldBy = ''] = loadCases.split(/\n+/);
+    const heldCounts = [...heldBy.matchAll(/ (\d+)(,|$)/g)].map((m) => Number(m[1]));
+    expect(heldCounts.reduce((a, b) => a + b, 0)).toBe(Number(/^\d+/.exec(opened)?.[0]));
+    expect(heldCounts).toEqual([...heldCounts].sort((a, b) => b - a));
     // The daily sample: the registry's records with grouping; it opens no review cases, so "—", not a 0 that reads
     // like a measurement.
     const daily = figures.getByRole('row', { name: /Daily figures/ }).locator('td');

@@ -22,7 +22,7 @@ import { Note } from '../../layout/note.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
-import { HEALTH_FIELDS, type HealthSample } from '../../../engine/contract/health.ts';
+import { HEALTH_FIELDS, reviewHoldsText, type HealthSample } from '../../../engine/contract/health.ts';
 import { useClient } from '../../client/context.tsx';
 import { formatCount, formatCountOf, formatRate } from '../../format.ts';
 import { IconAlert, IconCheck, IconInfo } from '../../icons.tsx';
@@ -278,6 +278,11 @@ export default function HealthPage({
                         ) : (
                           reviewCasesOpened(s)
                         )}
+                        {s.reviewCases > 0 && s.reviewHolds != null ? (
+                          <Text size="xs" c="dimmed" data-testid="health-row-holds">
+                            {reviewHoldsText(s.reviewHolds)}
+                          </Text>
+                        ) : null}
                       </Table.Td>
                       <Table.Td>{ingestPercent(s, 'auto-link-rate')}</Table.Td>
                       <Table.Td>{ingestPercent(s, 'completeness:birthDate')}</Table.Td>
