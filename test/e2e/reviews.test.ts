@@ -395,6 +395,16 @@ describe('review cases in the console', () => {
     expect(await decidedRows.nth(4).innerText()).toBe('0.0%');
     await expectAccessible(page, 'reviews-decided');
     await screenshot(page, '43-reviews-decided');
+    // A hold's name lists its cases: "Held by" takes that hold, and the one case is still listed; then every case
+    // again.
+    const decidedHold = await decidedRows.nth(0).innerText();
+    await decidedRows.nth(0).getByRole('button', { name: decidedHold }).click();
+    await page.locator('[data-testid="review-cases"][aria-busy="false"]').waitFor();
+    expect(await page.getByLabel('Held by', { exact: true }).first().inputValue()).toBe(`${decidedHold} (1)`);
+    expect(await page.getByTestId('page-text').textContent()).toBe('Cases 1–1 of 1');
+    await page.getByLabel('Held by', { exact: true }).first().click();
+    await page.getByRole('option', { name: /^Any, held or not/ }).click();
+    expect(await page.getByLabel('Held by', { exact: true }).first().inputValue()).toMatch(/^Any, held or not/);
 
     // The job's decided case as labels on Match assurance, marked there as review-queue labels.
     await page.getByRole('button', { name: 'Use decided cases as labels' }).click();

@@ -2,7 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { ScoreLimitSchema, TwinReasonSchema } from '../../engine/contract/matching.ts';
 import { ReviewListInputSchema } from '../../engine/contract/reviews.ts';
-import { HELD_VALUES, HeldSchema, heldInput, heldOptions, heldText } from '../../renderer/pages/reviews/held-filter.ts';
+import {
+  HELD_VALUES,
+  HeldSchema,
+  heldInput,
+  heldOptions,
+  heldText,
+  heldValue,
+} from '../../renderer/pages/reviews/held-filter.ts';
 
 describe('the review list’s Held by filter', () => {
   it('offers every rule, each twin case under the twin rule, and every choice once', () => {
@@ -45,6 +52,16 @@ describe('the review list’s Held by filter', () => {
     expect(heldInput('PossibleTwin:initial-alone')).toEqual({ limitedBy: 'PossibleTwin', twinReason: 'initial-alone' });
     expect(heldInput('PossibleTwin:no-such-case')).toEqual({});
     for (const value of HELD_VALUES) expect(ReviewListInputSchema.safeParse(heldInput(value)).success).toBe(true);
+  });
+
+  it('lists one hold’s cases from its counted row: the choice stands for that row’s rule and twin case', () => {
+    expect(heldInput(heldValue(null, null))).toEqual({ limitedBy: 'none' });
+    for (const limit of ScoreLimitSchema.options) {
+      expect(HELD_VALUES).toContain(heldValue(limit, null));
+      expect(heldInput(heldValue(limit, null))).toEqual({ limitedBy: limit });
+    }
+    for (const reason of TwinReasonSchema.options)
+      expect(heldInput(heldValue('PossibleTwin', reason))).toEqual({ limitedBy: 'PossibleTwin', twinReason: reason });
   });
 
   it('reads a view kept before the filter existed as every case, and refuses a value it does not know', () => {

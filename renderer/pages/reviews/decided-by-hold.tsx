@@ -3,16 +3,23 @@
  * one row a hold, with how many were one person and how many two. A rule whose cases are nearly always one person
  * costs review time; one whose cases are two people kept those links from being made.
  */
-import { Progress, Table, Text, Title } from '@mantine/core';
+import { Anchor, Progress, Table, Text, Title } from '@mantine/core';
 import { percentText } from '../../../engine/contract/count-text.ts';
 import { formatCount } from '../../format.ts';
-import { holdTitle, type HoldCount } from './held-filter.ts';
+import { heldValue, holdTitle, type HoldCount } from './held-filter.ts';
 
 export interface DecidedHold extends HoldCount {
   readonly samePerson?: number | undefined;
 }
 
-export function DecidedByHold({ holds }: { readonly holds: readonly DecidedHold[] }) {
+/** onShow: lists the cases of one hold (a "Held by" choice, heldValue). */
+export function DecidedByHold({
+  holds,
+  onShow,
+}: {
+  readonly holds: readonly DecidedHold[];
+  readonly onShow: (held: string) => void;
+}) {
   const decided = holds.filter((h) => h.samePerson !== undefined && h.cases > 0);
   if (decided.length === 0) return null;
   return (
@@ -21,8 +28,9 @@ export function DecidedByHold({ holds }: { readonly holds: readonly DecidedHold[
         What reviewers decided, by what held each pair
       </Title>
       <Text size="sm" c="dimmed" mb="xs">
-        The decided cases these filters hold, whatever their hold. A rule whose cases reviewers nearly always find to be
-        one person costs review time; cases found to be two people are wrong links it kept from being made.
+        The decided cases these filters hold, whatever their hold; choose a hold to list its cases. A rule whose cases
+        reviewers nearly always find to be one person costs review time; cases found to be two people are wrong links it
+        kept from being made.
       </Text>
       <Table.ScrollContainer minWidth={560}>
         <Table aria-label="Decided cases by what held them" style={{ fontVariantNumeric: 'tabular-nums' }}>
@@ -41,7 +49,18 @@ export function DecidedByHold({ holds }: { readonly holds: readonly DecidedHold[
               const share = same / h.cases;
               return (
                 <Table.Tr key={`${h.limitedBy ?? ''}/${h.twinReason ?? ''}`}>
-                  <Table.Td>{holdTitle(h.limitedBy, h.twinReason)}</Table.Td>
+                  <Table.Td>
+                    <Anchor
+                      component="button"
+                      type="button"
+                      size="sm"
+                      onClick={() => {
+                        onShow(heldValue(h.limitedBy, h.twinReason));
+                      }}
+                    >
+                      {holdTitle(h.limitedBy, h.twinReason)}
+                    </Anchor>
+                  </Table.Td>
                   <Table.Td ta="right">{formatCount(h.cases)}</Table.Td>
                   <Table.Td ta="right">{formatCount(same)}</Table.Td>
                   <Table.Td ta="right">{formatCount(h.cases - same)}</Table.Td>

@@ -84,6 +84,12 @@ export function heldOptions(holds?: readonly HoldCount[], chosen = 'any'): { val
   });
 }
 
+/** The choice that lists one hold's cases (a twin case's own when it is known). */
+export function heldValue(limitedBy: ScoreLimit | null, twinReason: TwinReason | null): string {
+  if (limitedBy === null) return 'none';
+  return limitedBy === 'PossibleTwin' && twinReason !== null ? `${TWIN_PREFIX}${twinReason}` : limitedBy;
+}
+
 /** The list request's filter a choice stands for. */
 export function heldInput(held: string): { limitedBy?: ScoreLimit | 'none'; twinReason?: TwinReason } {
   if (held === 'any' || !KNOWN.has(held)) return {};

@@ -389,7 +389,12 @@ export default function ReviewsPage({
               )}
             </Group>
             {status === 'resolved' && cases.data?.holds !== undefined ? (
-              <DecidedByHold holds={cases.data.holds} />
+              <DecidedByHold
+                holds={cases.data.holds}
+                onShow={(value) => {
+                  filter({ held: value });
+                }}
+              />
             ) : null}
             {stale !== null && !cases.isPlaceholderData ? (
               <Note color="orange" variant="light" icon={<IconInfo />} data-testid="stale-cases">
