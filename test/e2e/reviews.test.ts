@@ -234,6 +234,10 @@ describe('review cases in the console', () => {
     expect(await link.textContent()).toBe(
       `${String(reconciliation.cases)} review ${reconciliation.cases === 1 ? 'case' : 'cases'}`,
     );
+    // Under it, what held them, adding up to them.
+    const jobHolds = await page.getByTestId('job-review-holds').innerText();
+    expect(jobHolds).toMatch(/^[A-Z][a-z ,]+ \d+(, [A-Z][a-z ,]+ \d+)*$/);
+    expect([...jobHolds.matchAll(/ (\d+)(,|$)/g)].reduce((n, m) => n + Number(m[1]), 0)).toBe(reconciliation.cases);
     await link.click();
 
     // The list, filtered to the job: every row says it came from that job. The filter names the job as the job's

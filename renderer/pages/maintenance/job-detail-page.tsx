@@ -33,11 +33,14 @@ import { CounterGrid } from './counters.tsx';
 import { JobProgress, useJobSamples } from './job-progress.tsx';
 import { cancelEffect, isActive, isStalled, KIND_LABEL } from './job-text.ts';
 import { PhasePipeline } from './phase-pipeline.tsx';
+import { JobCaseHolds } from './job-case-holds.tsx';
+import { unavailableReason } from '../reviews/availability.ts';
 import { JobStatusBadge } from './status-badge.tsx';
 
 const ThroughputChart = lazy(() => import('./throughput-chart.tsx'));
 
-function Facts({ job }: { readonly job: JobState }) {
+/** connectionKey: where what held the job's review cases can be read (null where this sign-in cannot read them). */
+function Facts({ job, connectionKey }: { readonly job: JobState; readonly connectionKey: string | null }) {
   const end = job.finishedAt ?? (job.status === 'running' ? new Date().toISOString() : null);
   const rows: [string, React.ReactNode][] = [
     ['Job ID', <Code key="id">{job.jobId}</Code>],
@@ -77,9 +80,14 @@ function Facts({ job }: { readonly job: JobState }) {
             job.counters.reviewCreated === 0 ? (
               'None opened'
             ) : (
-              <Anchor key="cases" href={paths.reviews(job.jobId)} size="sm" data-testid="job-review-cases">
-                {formatCountOf(job.counters.reviewCreated, 'review case')}
-              </Anchor>
+              <div key="cases">
+                <Anchor href={paths.reviews(job.jobId)} size="sm" data-testid="job-review-cases">
+                  {formatCountOf(job.counters.reviewCreated, 'review case')}
+                </Anchor>
+                {connectionKey === null ? null : (
+                  <JobCaseHolds connectionKey={connectionKey} jobId={job.jobId} cases={job.counters.reviewCreated} />
+                )}
+              </div>
             ),
           ] as [string, React.ReactNode],
         ]
@@ -337,7 +345,7 @@ export default function JobDetailPage({
         <Title order={2} size="h4" id="facts-title" mb="sm">
           Request
         </Title>
-        <Facts job={job} />
+        <Facts job={job} connectionKey={unavailableReason(connection) === null ? connectionKey : null} />
       </Card>
     </Stack>
   );
