@@ -6,7 +6,7 @@ import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
 import type { HealthSample, ReviewHoldKey } from '../../../engine/contract/health.ts';
 import { holdBars, holdKeyName, identitySizeBars, scoreBandBars, type HoldBar } from './health-series.ts';
-import { formatCount } from '../../format.ts';
+import { formatCount, formatCountOf } from '../../format.ts';
 import { percentText } from '../../../engine/contract/count-text.ts';
 
 export function ScoreBandChart({ samples }: { readonly samples: readonly HealthSample[] }) {
@@ -74,7 +74,7 @@ function barText(bar: HoldBar, holds: readonly ReviewHoldKey[]): string {
   const parts = holds
     .filter((key) => Number(bar[key]) > 0)
     .map((key) => `${holdKeyName(key)} ${formatCount(Number(bar[key]))}`);
-  return `${bar.what}, ${formatCount(bar.cases)} ${bar.cases === 1 ? 'case' : 'cases'}: ${parts.join(', ')}`;
+  return `${bar.what}, ${formatCountOf(bar.cases, 'case')}: ${parts.join(', ')}`;
 }
 
 export function ReviewHoldChart({ samples }: { readonly samples: readonly HealthSample[] }) {
@@ -98,7 +98,7 @@ export function ReviewHoldChart({ samples }: { readonly samples: readonly Health
             const bar = payload[0]?.payload;
             return bar === undefined
               ? ''
-              : `${bar.what}${bar.tick === 'job' ? '' : ` (ingest ${bar.tick})`}: ${formatCount(bar.cases)} ${bar.cases === 1 ? 'case' : 'cases'}`;
+              : `${bar.what}${bar.tick === 'job' ? '' : ` (ingest ${bar.tick})`}: ${formatCountOf(bar.cases, 'case')}`;
           },
         }}
         barProps={{ isAnimationActive: false }}
