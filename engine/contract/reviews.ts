@@ -94,6 +94,11 @@ export const ReviewListInputSchema = z.strictObject({
   jobId: z.string().min(1).max(80).optional(),
   sourceSystem: z.string().min(1).max(100).optional(),
   /**
+   * Only cases opened after this instant (an ISO 8601 date and time): with `sourceSystem`, the cases of that source's
+   * latest ingest are those opened after its ingest before ended (the Health page's `at`).
+   */
+  openedAfter: z.iso.datetime({ offset: true }).optional(),
+  /**
    * Only cases the rule held at Probable when they were opened (`limitedBy`), or `none`: only cases no rule held.
    * With `twinReason`: only the twin rule's cases of that case (only a `PossibleTwin` case has one, so beside another
    * rule it holds none).

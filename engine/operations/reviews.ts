@@ -128,6 +128,8 @@ export function listReviews(
       kind: input.kind,
       jobId: input.jobId,
       sourceSystem: input.sourceSystem,
+      // In the form created_at is kept in: a time with another offset names the same instant.
+      openedAfter: input.openedAfter === undefined ? undefined : new Date(input.openedAfter).toISOString(),
       limitedBy: input.limitedBy,
       twinReason: input.twinReason,
       currentOnly: input.currentOnly,

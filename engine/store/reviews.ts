@@ -174,6 +174,8 @@ export interface ReviewFilter {
   readonly kind?: ReviewKind | undefined;
   readonly jobId?: string | undefined;
   readonly sourceSystem?: string | undefined;
+  /** An instant as `toISOString` writes it (the form created_at is kept in), so it compares as created_at does. */
+  readonly openedAfter?: string | undefined;
   readonly limitedBy?: ScoreLimit | 'none' | undefined;
   readonly twinReason?: TwinReason | undefined;
   readonly currentOnly?: boolean | undefined;
@@ -287,6 +289,10 @@ function filterSql(filter: ReviewFilter): { where: string; args: (string | numbe
   if (filter.sourceSystem !== undefined) {
     clauses.push('c.source_system = ?');
     args.push(filter.sourceSystem);
+  }
+  if (filter.openedAfter !== undefined) {
+    clauses.push('c.created_at > ?');
+    args.push(filter.openedAfter);
   }
   if (filter.limitedBy === 'none') clauses.push('c.limited_by IS NULL');
   else if (filter.limitedBy !== undefined) {

@@ -39,14 +39,15 @@ Usage: mpi-console <command> [options]   (global: --db FILE or --database URL, -
   explain --left SYSTEM/ID --right SYSTEM/ID   field evidence, bands and score for two source records
   identities [--limit N --offset K]            TSV: source system, local identifier, enterprise ID (every record)
   reviews [--status open|resolved|all] [--kind K] [--job ID] [--source S] [--sort oldest|newest|score-high|score-low|most-doubtful]
-          [--held-by RULE|none] [--twin-case CASE]
+          [--held-by RULE|none] [--twin-case CASE] [--opened-after TIME]
                                                TSV of review cases (--limit, default 1000; --offset); --held-by: only
                                                cases that rule held at Probable (PossibleTwin, NamesOnly, …; none: no
-                                               rule held), --twin-case: only the twin rule's cases of that case
+                                               rule held), --twin-case: only the twin rule's cases of that case;
+                                               --opened-after: only cases opened after TIME (ISO 8601)
   review show CASE                             a review case: score, evidence, both identities, decisions
   review decide CASE --decision same-person|different-people|unsure --reason TEXT
                                                record a reviewer's decision (never merges; stale cases are refused)
-  reviews holds [--status …] [--kind K] [--job ID] [--source S]
+  reviews holds [--status …] [--kind K] [--job ID] [--source S] [--opened-after TIME]
                                                TSV: the cases counted by the rule that held them and the twin case
   reviews labels --out FILE.tsv [--job ID]     decided cases as five-column labels (review-queue labels: biased to hard pairs)
   identity show ID [--history] [--values]      an identity's records; --history: how each arrived (decided by a trusted
@@ -121,6 +122,7 @@ const OPTIONS = {
   job: { type: 'string' },
   'held-by': { type: 'string' },
   'twin-case': { type: 'string' },
+  'opened-after': { type: 'string' },
   sort: { type: 'string' },
   decision: { type: 'string' },
   'max-records': { type: 'string' },

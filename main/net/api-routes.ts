@@ -191,7 +191,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     'mpi.admin',
     'extension',
     'query',
-    "The tenant's review cases (filters: status, kind, jobId, sourceSystem, limitedBy, twinReason, currentOnly; sort; limit and offset), with the total that match and the source systems the tenant's cases name",
+    "The tenant's review cases (filters: status, kind, jobId, sourceSystem, openedAfter, limitedBy, twinReason, currentOnly; sort; limit and offset), with the total that match and the source systems the tenant's cases name",
   ),
   route(
     'reviews/get',

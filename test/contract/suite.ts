@@ -136,6 +136,25 @@ export function contractSuite(setup: () => Promise<Backend>, recorded: Recorded)
     const fromOne = await call('reviews/list', { status: 'all', sourceSystem: named[0], limit: 1000 });
     expect(fromOne.total).toBe(listed.rows.filter((r) => r.sourceSystem === named[0]).length);
     expect(fromOne.sources).toEqual(named);
+    // Opened after a time (the Health page's way to one ingest's cases): only the cases opened later, with the time
+    // given in another offset naming the same instant.
+    const times = [...new Set(listed.rows.map((r) => Date.parse(r.createdAt)))].sort((a, b) => a - b);
+    expect(times.length).toBeGreaterThan(1);
+    const cut = times[Math.floor((times.length - 1) / 2)] ?? Number.NaN;
+    const later = listed.rows.filter((r) => Date.parse(r.createdAt) > cut).length;
+    for (const openedAfter of [
+      new Date(cut).toISOString(),
+      new Date(cut + 7_200_000).toISOString().replace('Z', '+02:00'),
+    ]) {
+      const after = await call('reviews/list', { status: 'all', openedAfter, limit: 1000 });
+      expect(after.total).toBe(later);
+      expect(after.rows.every((r) => Date.parse(r.createdAt) > cut)).toBe(true);
+    }
+    expect(later).toBeGreaterThan(0);
+    expect(later).toBeLessThan(listed.total);
+    const refused = await refusal(call('reviews/list', { status: 'all', openedAfter: 'yesterday' }));
+    expect(refused.kind).toBe('validation');
+    expect(JSON.stringify(refused.issues)).toContain('openedAfter');
     // Held by: each rule the cases name, "none" for those no rule held, and each case of the twin rule, counted as the
     // full list counts them (through the query string on the remote client).
     const holds = [...new Set(listed.rows.map((r) => r.limitedBy ?? 'none'))];

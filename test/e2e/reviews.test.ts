@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { FIELD_NAMES } from '../../engine/contract/fields.ts';
-import { recordHealthSample } from '../../engine/store/health.ts';
 import type { REVIEW_SORTS } from '../../engine/contract/reviews.ts';
 import type { TwinReason } from '../../engine/contract/matching.ts';
 import type { OperationInput } from '../../engine/contract/operations.ts';
@@ -42,10 +41,12 @@ interface Reconciled {
   readonly cases: number;
   readonly stale: number;
   readonly droppedRecord: string;
+  /** The cases the risen source's last ingest opened. */
+  readonly risenCases: number;
 }
 let reconciliation: Reconciled;
 
-/** The source whose last ingest's review cases rose (a hand-written health sample, flagged on the Health page). */
+/** The source whose last ingest's review cases rose (records sent again without birth dates: flagged on Health). */
 const RISEN_SOURCE = 'northside-gp';
 /** A source the sandbox's profile does not list, named by one ingestion case. */
 const DROPPED_SOURCE = 'closed-walk-in-clinic';
@@ -137,27 +138,31 @@ async function reconciledSandbox(path: string): Promise<Reconciled> {
       )
       .pluck()
       .get(DROPPED_SOURCE) as string;
-    // And the figures of a last ingest from one source whose review cases rose: its last ingest's figures again, with
-    // one case for every second record, all held as names only (written as an ingest writes them; the engine's own
-    // test makes such a rise from records, test/engine/assurance/health-drift.test.ts). The Health page flags it and
-    // opens that source's cases from the flag.
-    const last = (await engine.call('health/series', { sourceSystem: RISEN_SOURCE }, ctx)).samples.at(-1);
-    if (last === undefined) throw new Error(`no ingest from ${RISEN_SOURCE}`);
-    const risen = Math.ceil(last.created / 2);
-    store.write(() => {
-      recordHealthSample(store, 'reviews', {
-        ...last,
-        at: new Date().toISOString(),
-        reviewCases: risen,
-        reviewHolds: { NamesOnly: risen },
+    // And a last ingest from one source whose review cases rose: twelve people another source sent, sent again by it
+    // with names and sex only, each held as names only against the identity it names. The Health page flags it and
+    // opens that ingest's cases from the flag.
+    const resent = (bySource.find((s) => s.sourceSystem !== RISEN_SOURCE)?.lines ?? []).slice(0, 12).map((line, i) => {
+      const patient = JSON.parse(line) as Record<string, unknown>;
+      delete patient.birthDate;
+      delete patient.telecom;
+      delete patient.address;
+      return JSON.stringify({
+        ...patient,
+        id: `ng-resent-${String(i)}`,
+        identifier: [{ system: 'urn:mpi-demo:northside-gp:mrn', value: `NGR${String(i)}` }],
       });
     });
+    const risen = await engine.call(
+      'records/ingest',
+      { sourceSystem: RISEN_SOURCE, ndjson: resent.join('\n') + '\n' },
+      ctx,
+    );
     // Waiting cases out of date: the one aged above, and any an identity's later record made so on its own. Counted
     // as the page counts them: the waiting cases, less those that can be decided now.
     const waiting = await engine.call('reviews/list', { limit: 1 }, ctx);
     const current = await engine.call('reviews/list', { limit: 1, currentOnly: true }, ctx);
     const stale = waiting.total - current.total;
-    return { jobId, cases: job.counters.reviewCreated, stale, droppedRecord };
+    return { jobId, cases: job.counters.reviewCreated, stale, droppedRecord, risenCases: risen.reviewCasesCreated };
   } finally {
     engine.close();
   }
@@ -868,20 +873,33 @@ describe('review cases in the console', () => {
       .click();
     await page.getByTestId('job-filter').waitFor();
     expect(await page.getByTestId('job-filter').innerText()).toBe(`Opened by job ${shortJob}`);
-    // The risen review cases open from their flag: that source's ingestion cases, newest first, whatever the list
-    // showed before.
+    // The risen review cases open from their flag: the cases that source's latest ingest opened (those opened after
+    // its ingest before), newest first, whatever the list showed before.
     await page.getByRole('link', { name: /^Health/ }).click();
     const risenFlag = flags.filter({ hasText: `${RISEN_SOURCE}: the review cases per 1,000 records created rose` });
-    await risenFlag.getByRole('link', { name: `Open the cases from ${RISEN_SOURCE}, newest first` }).click();
+    await risenFlag.getByRole('link', { name: `Open the cases of ${RISEN_SOURCE}'s latest ingest` }).click();
     await page.locator('[data-testid="review-cases"][aria-busy="false"]').waitFor();
     expect(await page.getByTestId('job-filter').count()).toBe(0);
     expect(await page.getByLabel('Kind', { exact: true }).first().inputValue()).toBe('Ingestion');
     expect(await page.getByLabel('Ingested from', { exact: true }).first().inputValue()).toBe(RISEN_SOURCE);
     expect(await page.getByLabel('Order', { exact: true }).first().inputValue()).toBe('Newest first');
+    expect(await page.getByTestId('opened-after-filter').innerText()).toMatch(/^Opened after \S.+\d/);
     const risenRows = await rows.locator('td:nth-child(2)').allInnerTexts();
-    expect(risenRows.length).toBeGreaterThan(0);
+    expect(reconciliation.risenCases).toBeGreaterThan(0);
+    expect(risenRows).toHaveLength(reconciliation.risenCases);
     for (const origin of risenRows) expect(origin).toMatch(new RegExp(`^Ingestion\\n+from ${RISEN_SOURCE}$`));
+    // All held as names only, as the ingest's records carry nothing else.
+    expect(await page.getByLabel('Held by', { exact: true }).first().inputValue()).toBe(
+      `Any, held or not (${String(reconciliation.risenCases)})`,
+    );
+    expect(await rows.filter({ hasText: /names only/i }).count()).toBe(reconciliation.risenCases);
+    await expectAccessible(page, 'health-risen-cases');
     await screenshot(page, '48b-health-risen-cases');
+    // Without the time, every case of the source: the older ingests' too.
+    await page.getByRole('button', { name: 'Show the cases opened at any time' }).click();
+    await page.getByTestId('opened-after-filter').waitFor({ state: 'detached' });
+    await page.locator('[data-testid="review-cases"][aria-busy="false"]').waitFor();
+    expect(await rows.count()).toBeGreaterThan(reconciliation.risenCases);
     expect(typeof firstRecord).toBe('string');
     expect(pageErrors).toEqual([]);
   });

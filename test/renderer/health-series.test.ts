@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { holdBars, holdKeyName, metricValue, seriesOf } from '../../renderer/pages/health/health-series.ts';
+import {
+  holdBars,
+  holdKeyName,
+  latestIngestFrom,
+  metricValue,
+  seriesOf,
+} from '../../renderer/pages/health/health-series.ts';
 import { REVIEW_HOLD_KEYS, reviewHoldKey, type HealthSample } from '../../engine/contract/health.ts';
 import { ScoreLimitSchema } from '../../engine/contract/matching.ts';
 
@@ -120,5 +126,23 @@ describe('what held the review cases', () => {
     expect(reviewHoldKey('IngestionMatch', null)).toBe('none');
     expect(reviewHoldKey('PopulationReconciliation', 'NamesOnly')).toBe('NamesOnly');
     expect(reviewHoldKey('LinkQuality', null)).toBe('link-quality');
+  });
+});
+
+describe("a flagged source's latest ingest", () => {
+  it('is the cases opened after the ingest of that source before it, as one instant however written', () => {
+    const samples: HealthSample[] = [
+      { ...base, at: '2026-11-01T09:00:00Z' },
+      { ...base, sourceSystem: 'b', at: '2026-11-02T09:00:00Z' },
+      { ...base, origin: 'job', sourceSystem: null, at: '2026-11-03T09:00:00Z' },
+      { ...base, at: '2026-11-04T10:30:00+01:00' },
+      { ...base, sourceSystem: 'b', at: '2026-11-05T09:00:00Z' },
+      { ...base, at: '2026-11-06T09:00:00Z' },
+    ];
+    expect(latestIngestFrom(samples, 'a')).toBe('2026-11-04T09:30:00.000Z');
+    expect(latestIngestFrom(samples, 'b')).toBe('2026-11-02T09:00:00.000Z');
+    // One ingest of the source among the samples: its cases are all the source's, as far as they can tell.
+    expect(latestIngestFrom(samples.slice(0, 2), 'a')).toBeNull();
+    expect(latestIngestFrom(samples, 'c')).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatDateTime } from '../../renderer/format.ts';
 import {
   ageText,
   nextCaseOf,
@@ -80,21 +81,65 @@ describe('the page a kept list opens at', () => {
 
 describe('which list "Next waiting case" follows', () => {
   it('names what the reviewer chose, and nothing for every case oldest first', () => {
-    expect(queueText({ kind: 'any', source: 'any', held: 'any', sort: 'oldest', jobId: null })).toBeNull();
-    expect(queueText({ kind: 'LinkQuality', source: 'any', held: 'any', sort: 'most-doubtful', jobId: null })).toBe(
-      'From the list as you left it: link quality, most doubtful links first.',
-    );
     expect(
-      queueText({ kind: 'any', source: 'northside-gp', held: 'any', sort: 'score-high', jobId: 'job-1a2b3c4d5e6f' }),
+      queueText({ kind: 'any', source: 'any', held: 'any', openedAfter: null, sort: 'oldest', jobId: null }),
+    ).toBeNull();
+    expect(
+      queueText({
+        kind: 'LinkQuality',
+        source: 'any',
+        held: 'any',
+        openedAfter: null,
+        sort: 'most-doubtful',
+        jobId: null,
+      }),
+    ).toBe('From the list as you left it: link quality, most doubtful links first.');
+    expect(
+      queueText({
+        kind: 'any',
+        source: 'northside-gp',
+        held: 'any',
+        openedAfter: null,
+        sort: 'score-high',
+        jobId: 'job-1a2b3c4d5e6f',
+      }),
     ).toBe(
       'From the list as you left it: every kind, ingested from northside-gp, opened by job 1a2b3c4d, highest score first.',
     );
     // A hold chosen alone is a queue of its own, named in the list's words.
     expect(
-      queueText({ kind: 'any', source: 'any', held: 'PossibleTwin:names-alike', sort: 'oldest', jobId: null }),
+      queueText({
+        kind: 'any',
+        source: 'any',
+        held: 'PossibleTwin:names-alike',
+        openedAfter: null,
+        sort: 'oldest',
+        jobId: null,
+      }),
     ).toBe('From the list as you left it: every kind, held: possible twin, names alike, oldest first.');
-    expect(queueText({ kind: 'IngestionMatch', source: 'any', held: 'none', sort: 'oldest', jobId: null })).toBe(
-      'From the list as you left it: ingestion, held by no rule, oldest first.',
+    expect(
+      queueText({
+        kind: 'IngestionMatch',
+        source: 'any',
+        held: 'none',
+        openedAfter: null,
+        sort: 'oldest',
+        jobId: null,
+      }),
+    ).toBe('From the list as you left it: ingestion, held by no rule, oldest first.');
+    // The Health page's way to one ingest's cases: the source and the time after which they were opened.
+    const after = '2026-12-07T14:02:05.000Z';
+    expect(
+      queueText({
+        kind: 'IngestionMatch',
+        source: 'northside-gp',
+        held: 'any',
+        openedAfter: after,
+        sort: 'newest',
+        jobId: null,
+      }),
+    ).toBe(
+      `From the list as you left it: ingestion, ingested from northside-gp, opened after ${formatDateTime(after)}, newest first.`,
     );
   });
 });

@@ -10,6 +10,7 @@ import {
   REVIEW_DECISIONS,
   REVIEW_KINDS,
   REVIEW_SORTS,
+  ReviewListInputSchema,
   type ReviewDecision,
 } from '../../../engine/contract/reviews.ts';
 import { countOfText, countText } from '../../../engine/contract/count-text.ts';
@@ -31,16 +32,20 @@ function caseArgument(cli: CliContext, command: string): string {
   return caseId;
 }
 
-/** The list's filters as the options give them: status (open by default), kind, job, source. */
+/** The list's filters as the options give them: status (open by default), kind, job, source, opened after. */
 function listFilters(cli: CliContext) {
   const kind = oneOf(cli, 'kind', REVIEW_KINDS);
   const jobId = cli.string('job');
   const sourceSystem = cli.string('source');
+  const openedAfter = cli.string('opened-after');
+  if (openedAfter !== undefined && !ReviewListInputSchema.shape.openedAfter.safeParse(openedAfter).success)
+    throw usage("--opened-after takes a date and time in ISO 8601, such as 2026-12-07T14:02:05Z (a health row's time)");
   return {
     status: oneOf(cli, 'status', STATUSES) ?? 'open',
     ...(kind === undefined ? {} : { kind }),
     ...(jobId === undefined ? {} : { jobId }),
     ...(sourceSystem === undefined ? {} : { sourceSystem }),
+    ...(openedAfter === undefined ? {} : { openedAfter }),
   };
 }
 

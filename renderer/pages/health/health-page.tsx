@@ -26,7 +26,14 @@ import { HEALTH_FIELDS, reviewHoldsText, type HealthSample } from '../../../engi
 import { useClient } from '../../client/context.tsx';
 import { formatCount, formatCountOf, formatRate } from '../../format.ts';
 import { IconAlert, IconCheck, IconInfo } from '../../icons.tsx';
-import { blockingRules, holdBars, metricValue, sampleWhat, type HealthMetric } from './health-series.ts';
+import {
+  blockingRules,
+  holdBars,
+  latestIngestFrom,
+  metricValue,
+  sampleWhat,
+  type HealthMetric,
+} from './health-series.ts';
 import { keys } from '../../hooks/query-keys.ts';
 import { fieldTitle, fieldWords } from '../../../engine/contract/field-title.ts';
 import { percentText } from '../../../engine/contract/count-text.ts';
@@ -153,11 +160,14 @@ export default function HealthPage({
                           putListView(connectionKey, {
                             kind: 'IngestionMatch',
                             source: f.sourceSystem ?? 'any',
+                            openedAfter: latestIngestFrom(health.data.samples, f.sourceSystem),
                             sort: 'newest',
                           });
                         }}
                       >
-                        Open the cases from {f.sourceSystem}, newest first
+                        {latestIngestFrom(health.data.samples, f.sourceSystem) === null
+                          ? `Open the cases from ${f.sourceSystem}, newest first`
+                          : `Open the cases of ${f.sourceSystem}'s latest ingest`}
                       </Button>
                     ) : null}
                   </div>

@@ -15,6 +15,8 @@ const ListViewSchema = z.object({
   kind: z.enum(['any', ...REVIEW_KINDS]),
   source: z.string().min(1).max(100),
   held: HeldSchema,
+  /** Only cases opened after this time (the Health page's way to one ingest's cases); a view kept before, any time. */
+  openedAfter: z.iso.datetime().nullable().default(null),
   sort: z.enum(REVIEW_SORTS),
   currentOnly: z.boolean(),
   offset: z.number().int().min(0),
@@ -26,6 +28,7 @@ const FIRST_VIEW: ListView = {
   kind: 'any',
   source: 'any',
   held: 'any',
+  openedAfter: null,
   sort: 'oldest',
   currentOnly: false,
   offset: 0,
@@ -34,18 +37,19 @@ const VIEW_CODEC = schemaCodec((stored) => ListViewSchema.safeParse(stored));
 /** The view kept for the list of every job's cases (null), or of one job's. */
 const viewName = (jobId: string | null): string => `reviews-view:${jobId ?? 'all'}`;
 
-/** The waiting cases the reviewer works through: the list's kind, source, hold, order and job. */
+/** The waiting cases the reviewer works through: the list's kind, source, hold, time, order and job. */
 const QueueSchema = z.object({
   kind: ListViewSchema.shape.kind,
   source: ListViewSchema.shape.source,
   held: HeldSchema,
+  openedAfter: ListViewSchema.shape.openedAfter,
   sort: ListViewSchema.shape.sort,
   jobId: z.string().min(1).max(80).nullable(),
 });
 export type Queue = z.infer<typeof QueueSchema>;
 const QUEUE_CODEC = schemaCodec((stored) => QueueSchema.safeParse(stored));
 const QUEUE_STATE = 'reviews-queue';
-const OLDEST_FIRST: Queue = { kind: 'any', source: 'any', held: 'any', sort: 'oldest', jobId: null };
+const OLDEST_FIRST: Queue = { kind: 'any', source: 'any', held: 'any', openedAfter: null, sort: 'oldest', jobId: null };
 
 /**
  * The list's view, and a change to it: a change of filter or order goes back to the first page (a change that names
@@ -56,10 +60,10 @@ export function useListView(
   jobId: string | null,
 ): [ListView, (change: Partial<ListView>) => void] {
   const [view, setView] = usePageState(connectionKey, viewName(jobId), FIRST_VIEW, VIEW_CODEC);
-  const { kind, source, held, sort } = view;
+  const { kind, source, held, openedAfter, sort } = view;
   useEffect(() => {
-    putPageState(connectionKey, QUEUE_STATE, { kind, source, held, sort, jobId }, QUEUE_CODEC);
-  }, [connectionKey, kind, source, held, sort, jobId]);
+    putPageState(connectionKey, QUEUE_STATE, { kind, source, held, openedAfter, sort, jobId }, QUEUE_CODEC);
+  }, [connectionKey, kind, source, held, openedAfter, sort, jobId]);
   const change = useCallback(
     (next: Partial<ListView>): void => {
       setView((old) => ({ ...old, offset: 0, ...next }));
@@ -85,13 +89,14 @@ export function useQueue(connectionKey: string): Queue {
 
 /** The list request of a view or a queue. */
 export function listInput(
-  view: Pick<ListView, 'kind' | 'source' | 'held' | 'sort'>,
+  view: Pick<ListView, 'kind' | 'source' | 'held' | 'openedAfter' | 'sort'>,
   jobId: string | null,
 ): Omit<z.input<typeof ReviewListInputSchema>, 'status' | 'limit' | 'offset' | 'currentOnly'> {
   return {
     sort: view.sort,
     ...(view.kind === 'any' ? {} : { kind: view.kind }),
     ...(view.source === 'any' ? {} : { sourceSystem: view.source }),
+    ...(view.openedAfter === null ? {} : { openedAfter: view.openedAfter }),
     ...heldInput(view.held),
     ...(jobId === null ? {} : { jobId }),
   };

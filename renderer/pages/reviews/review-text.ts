@@ -8,6 +8,7 @@ import {
   type ReviewCase,
   type ReviewDecision,
 } from '../../../engine/contract/reviews.ts';
+import { formatDateTime } from '../../format.ts';
 import { shortJobId } from '../maintenance/job-id.ts';
 import type { Queue } from './list-view.ts';
 import { heldText } from './held-filter.ts';
@@ -30,6 +31,7 @@ export function queueText(queue: Queue): string | null {
     queue.kind === 'any' &&
     queue.source === 'any' &&
     queue.held === 'any' &&
+    queue.openedAfter === null &&
     queue.sort === 'oldest' &&
     queue.jobId === null
   )
@@ -39,6 +41,7 @@ export function queueText(queue: Queue): string | null {
     queue.kind === 'any' ? 'every kind' : REVIEW_KIND_NAME[queue.kind].toLowerCase(),
     ...(queue.source === 'any' ? [] : [`ingested from ${queue.source}`]),
     ...(held === null ? [] : [held]),
+    ...(queue.openedAfter === null ? [] : [`opened after ${formatDateTime(queue.openedAfter)}`]),
     ...(queue.jobId === null ? [] : [`opened by job ${shortJobId(queue.jobId)}`]),
     SORT_LABEL[queue.sort].toLowerCase(),
   ];

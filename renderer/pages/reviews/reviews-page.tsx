@@ -20,7 +20,7 @@ import {
 } from '@mantine/core';
 import { Note } from '../../layout/note.tsx';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
 import { unavailableReason } from './availability.ts';
 import { DecidedByHold } from './decided-by-hold.tsx';
@@ -223,6 +223,31 @@ function filterSources(
   return [...all].sort((a, b) => a.localeCompare(b)).map((name) => ({ value: name, label: name }));
 }
 
+/** A filter another page set (a job, a time), shown beside the fields, with a cross that lifts it. */
+function FilterBadge({
+  clearLabel,
+  onClear,
+  testId,
+  children,
+}: {
+  readonly clearLabel: string;
+  readonly onClear: () => void;
+  readonly testId: string;
+  readonly children: ReactNode;
+}) {
+  return (
+    <Badge
+      size="lg"
+      variant="light"
+      tt="none"
+      rightSection={<CloseButton size="xs" aria-label={clearLabel} onClick={onClear} />}
+      data-testid={testId}
+    >
+      {children}
+    </Badge>
+  );
+}
+
 export default function ReviewsPage({
   connection,
   connectionKey,
@@ -369,23 +394,26 @@ export default function ReviewsPage({
                 mb={8}
               />
               {jobId === null ? null : (
-                <Badge
-                  size="lg"
-                  variant="light"
-                  tt="none"
-                  rightSection={
-                    <CloseButton
-                      size="xs"
-                      aria-label="Show the cases of every job"
-                      onClick={() => {
-                        navigate(paths.reviews());
-                      }}
-                    />
-                  }
-                  data-testid="job-filter"
+                <FilterBadge
+                  clearLabel="Show the cases of every job"
+                  onClear={() => {
+                    navigate(paths.reviews());
+                  }}
+                  testId="job-filter"
                 >
                   Opened by job {shortJobId(jobId)}
-                </Badge>
+                </FilterBadge>
+              )}
+              {view.openedAfter === null ? null : (
+                <FilterBadge
+                  clearLabel="Show the cases opened at any time"
+                  onClear={() => {
+                    filter({ openedAfter: null });
+                  }}
+                  testId="opened-after-filter"
+                >
+                  Opened after {formatDateTime(view.openedAfter)}
+                </FilterBadge>
               )}
             </Group>
             {status === 'resolved' && cases.data?.holds !== undefined ? (

@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/temp.ts';
 import { runCli } from '../../helpers/cli.ts';
+import type { HealthSample } from '../../../engine/contract/health.ts';
 
 describe('mpi-console health', () => {
   it('flags a shift on the latest ingest in percent, says what to do about it, and exits 1', async () => {
@@ -84,5 +85,20 @@ describe('mpi-console health', () => {
     const health = await runCli([...db, 'health']);
     const row = health.stdout.split('\n').findLast((line) => line.includes('ingest community-pharmacy')) ?? '';
     expect(row).toContain(heldBy);
+    // Its cases, and only its, are those of its source opened after the source's ingest before it ended.
+    const samples = (JSON.parse((await runCli([...db, 'health', '--json'])).stdout) as { samples: HealthSample[] })
+      .samples;
+    const before = samples.filter((s) => s.origin === 'ingest' && s.sourceSystem === 'community-pharmacy').at(-2);
+    if (before === undefined) throw new Error('no ingest of the pharmacy before the walk-in records');
+    const source = ['reviews', '--status', 'all', '--source', 'community-pharmacy'];
+    const listed = await runCli([...db, ...source, '--opened-after', before.at]);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout.trim().split('\n').slice(1)).toHaveLength(opened);
+    const every = await runCli([...db, ...source]);
+    expect(every.stdout.trim().split('\n').length - 1).toBeGreaterThan(opened);
+    // A time that is not one is refused, by its option, with the form it takes.
+    const wrong = await runCli([...db, ...source, '--opened-after', 'last tuesday']);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toContain('--opened-after takes a date and time in ISO 8601, such as 2026-12-07T14:02:05Z');
   });
 });
