@@ -75,6 +75,18 @@ export async function benchReviews(): Promise<BenchRow[]> {
       "review queue: the cases decidable now, with every hold's cases counted",
       list({ currentOnly: true, withHolds: true }),
     ],
+    // The Health page's flag: one source's ingestion cases opened since its ingest before (here the last day of the
+    // 38 the cases span), newest first, with the holds counted, as the page asks.
+    [
+      "review queue: one source's cases of its latest ingest (the last day's), newest first, holds counted",
+      list({
+        kind: 'IngestionMatch',
+        sourceSystem: 'northside-gp',
+        openedAfter: '2026-02-06T00:00:00.000Z',
+        sort: 'newest',
+        withHolds: true,
+      }),
+    ],
     // Decided cases: the page with each hold's cases counted and how many were one person (a twelfth of the cases).
     [
       "review queue: a page of decided cases, with every hold's decisions counted",
