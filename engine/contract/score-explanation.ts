@@ -20,6 +20,7 @@
 import { z } from 'zod';
 import type { FieldEvidence, ScoreLimit, TwinReason } from './matching.ts';
 import { ScoreMethodSchema } from './matching.ts';
+import { sentenceStart } from './sentence-start.ts';
 
 /** What a waterfall needs beside the evidence: the constant terms of the scorer's formula. */
 export const ScoreBasisSchema = z.object({
@@ -250,8 +251,7 @@ export function holdWhy(limit: ScoreLimit, twinReason: TwinReason | null | undef
 
 /** A score limit's label in a waterfall or an example: 'Possible twin, names alike: held to Probable'. */
 export function limitLabel(limit: ScoreLimit, twinReason?: TwinReason | null): string {
-  const name = holdName(limit, twinReason);
-  return `${name.charAt(0).toUpperCase()}${name.slice(1)}: held to Probable`;
+  return `${sentenceStart(holdName(limit, twinReason))}: held to Probable`;
 }
 
 /** The waterfall of a scored pair, or null when the evidence does not carry what the method needs. */

@@ -1,4 +1,5 @@
 import type { ErrorData, ErrorIssue, ErrorKind } from '../../engine/contract/errors.ts';
+import { sentenceStart } from '../../engine/contract/sentence-start.ts';
 
 /** An operation's error as the renderer sees it: the engine's kind, message and issues (field paths). */
 export class ClientError extends Error {
@@ -27,7 +28,7 @@ export function errorMessage(error: unknown): string {
 export function asSentence(message: string): string {
   const text = message.trim();
   if (text === '') return text;
-  const capital = text.charAt(0).toUpperCase() + text.slice(1);
+  const capital = sentenceStart(text);
   return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 }
 

@@ -28,6 +28,7 @@ import {
   screenshot,
 } from './helpers.ts';
 import { scratchDir } from '../helpers/temp.ts';
+import { heldByCounts } from '../helpers/held-by.ts';
 
 let dir: string;
 let host: HostProcess;
@@ -242,7 +243,7 @@ describe('review cases in the console', () => {
     // Under it, what held them, adding up to them.
     const jobHolds = await page.getByTestId('job-review-holds').innerText();
     expect(jobHolds).toMatch(/^[A-Z][a-z ,]+ \d+(, [A-Z][a-z ,]+ \d+)*$/);
-    expect([...jobHolds.matchAll(/ (\d+)(,|$)/g)].reduce((n, m) => n + Number(m[1]), 0)).toBe(reconciliation.cases);
+    expect(heldByCounts(jobHolds).reduce((n, c) => n + c, 0)).toBe(reconciliation.cases);
     await link.click();
 
     // The list, filtered to the job: every row says it came from that job. The filter names the job as the job's
@@ -821,7 +822,7 @@ describe('review cases in the console', () => {
     const loadCases = await load.nth(4).innerText();
     expect(loadCases).toMatch(/^\d+ \([\d.]+ per 1,000\)\n+[a-z ]+ \d+(, [a-z ]+ \d+)*$/);
     const [opened = '', heldBy = ''] = loadCases.split(/\n+/);
-    const heldCounts = [...heldBy.matchAll(/ (\d+)(,|$)/g)].map((m) => Number(m[1]));
+    const heldCounts = heldByCounts(heldBy);
     expect(heldCounts.reduce((a, b) => a + b, 0)).toBe(Number(/^\d+/.exec(opened)?.[0]));
     expect(heldCounts).toEqual([...heldCounts].sort((a, b) => b - a));
     // The daily sample: the registry's records with grouping; it opens no review cases, so "—", not a 0 that reads

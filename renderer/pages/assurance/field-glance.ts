@@ -7,6 +7,7 @@ import { FIELD_NAMES } from '../../../engine/contract/fields.ts';
 import type { FieldEvidence } from '../../../engine/contract/matching.ts';
 import { fieldTitle } from '../../../engine/contract/field-title.ts';
 import { evidenceTone, type BandTone } from './record-fields.ts';
+import { sentenceStart } from '../../../engine/contract/sentence-start.ts';
 
 /** What each tone says of a field, in the words of a pair's fields at a glance and of its legend. */
 export const TONE_WORDS: Readonly<Record<BandTone, string>> = {
@@ -33,7 +34,7 @@ export function fieldsAtAGlance(
       const fields = tones.filter((t) => t.tone === tone).map((t) => fieldTitle(t.field).toLowerCase());
       if (fields.length === 0) return null;
       const words = TONE_WORDS[tone];
-      return `${words.charAt(0).toUpperCase()}${words.slice(1)}: ${fields.join(', ')}.`;
+      return `${sentenceStart(words)}: ${fields.join(', ')}.`;
     })
     .filter((part) => part !== null)
     .join(' ');

@@ -8,6 +8,7 @@ import type { RunOperation } from '../../../engine/contract/runs.ts';
 import { formatCount, formatRemaining } from '../../format.ts';
 import type { Task } from '../../hooks/task.ts';
 import { useStepRemaining } from './use-step-remaining.ts';
+import { sentenceStart } from '../../../engine/contract/sentence-start.ts';
 
 function elapsed(since: string, now: number): string {
   const seconds = Math.max(0, Math.round((now - Date.parse(since)) / 1000));
@@ -39,9 +40,7 @@ export function TaskProgress<K extends RunOperation>({
     <Stack gap={6} role="status" aria-live="polite" data-testid="task-progress">
       <Group justify="space-between" wrap="nowrap">
         <Text size="sm">
-          {progress === null
-            ? `Starting the ${what}…`
-            : `${progress.phase.charAt(0).toUpperCase()}${progress.phase.slice(1)}`}
+          {progress === null ? `Starting the ${what}…` : sentenceStart(progress.phase)}
           {progress !== null && progress.total !== null
             ? ` · ${formatCount(progress.done)} of ${formatCount(progress.total)}`
             : ''}

@@ -5,7 +5,7 @@
 import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
 import type { HealthSample, ReviewHoldKey } from '../../../engine/contract/health.ts';
-import { holdBars, holdKeyName, identitySizeBars, scoreBandBars, type HoldBar } from './health-series.ts';
+import { holdKeyName, identitySizeBars, scoreBandBars, type HoldBar } from './health-series.ts';
 import { formatCount, formatCountOf } from '../../format.ts';
 import { percentText } from '../../../engine/contract/count-text.ts';
 
@@ -19,7 +19,7 @@ export function ScoreBandChart({ samples }: { readonly samples: readonly HealthS
     >
       <BarChart
         h={200}
-        data={bars}
+        data={[...bars]}
         dataKey="band"
         unit="%"
         series={[
@@ -44,7 +44,7 @@ export function IdentitySizeChart({ samples }: { readonly samples: readonly Heal
     >
       <BarChart
         h={200}
-        data={bars}
+        data={[...bars]}
         dataKey="size"
         unit="%"
         series={[{ name: 'percent', label: 'Identities', color: 'teal.7' }]}
@@ -77,8 +77,14 @@ function barText(bar: HoldBar, holds: readonly ReviewHoldKey[]): string {
   return `${bar.what}, ${formatCountOf(bar.cases, 'case')}: ${parts.join(', ')}`;
 }
 
-export function ReviewHoldChart({ samples }: { readonly samples: readonly HealthSample[] }) {
-  const { bars, holds } = holdBars(samples);
+/** The bars holdBars made (the page makes them once, to know whether there is any). */
+export function ReviewHoldChart({
+  bars,
+  holds,
+}: {
+  readonly bars: readonly HoldBar[];
+  readonly holds: readonly ReviewHoldKey[];
+}) {
   const last = bars.at(-1);
   return (
     <figure
@@ -87,7 +93,7 @@ export function ReviewHoldChart({ samples }: { readonly samples: readonly Health
     >
       <BarChart
         h={220}
-        data={bars}
+        data={[...bars]}
         dataKey="n"
         type="percent"
         series={holds.map((key) => ({ name: key, label: holdKeyName(key), color: HOLD_COLORS[key] }))}

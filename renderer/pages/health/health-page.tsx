@@ -313,7 +313,8 @@ export default function HealthPage({
  * the figure, or no case opened yet).
  */
 function ReviewHoldCard({ samples }: { readonly samples: readonly HealthSample[] }) {
-  if (holdBars(samples).bars.length === 0) return null;
+  const { bars, holds } = holdBars(samples);
+  if (bars.length === 0) return null;
   return (
     <Card withBorder padding="md" bg="var(--mantine-color-white)" data-testid="health-holds">
       <Title order={2} size="h4" mb={4}>
@@ -325,7 +326,7 @@ function ReviewHoldCard({ samples }: { readonly samples: readonly HealthSample[]
         possible twin, to families; no rule, to pairs the score alone left between Probable and Certain. Review cases
         lists each kind under &ldquo;Held by&rdquo;.
       </Text>
-      <ReviewHoldChart samples={samples} />
+      <ReviewHoldChart bars={bars} holds={holds} />
     </Card>
   );
 }

@@ -7,6 +7,7 @@ import {
   type ReviewHoldKey,
 } from '../../../engine/contract/health.ts';
 import { scoreBandName } from '../../../engine/contract/score-bands.ts';
+import { sentenceStart } from '../../../engine/contract/sentence-start.ts';
 
 export type HealthMetric =
   'review-rate' | 'auto-link-rate' | 'high-scores' | 'capped' | `completeness:${string}` | `candidates:${string}`;
@@ -119,8 +120,7 @@ export function latestIngestFrom(samples: readonly HealthSample[], sourceSystem:
 
 /** A hold's name in a legend: 'Possible twin', 'No rule' (the score alone), 'Link quality' (an identity's doubt). */
 export function holdKeyName(key: ReviewHoldKey): string {
-  const name = reviewHoldName(key);
-  return `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
+  return sentenceStart(reviewHoldName(key));
 }
 
 export interface HoldBar {

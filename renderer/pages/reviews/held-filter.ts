@@ -12,6 +12,7 @@ import {
 } from '../../../engine/contract/matching.ts';
 import { holdName } from '../../../engine/contract/score-explanation.ts';
 import { formatCount } from '../../format.ts';
+import { sentenceStart } from '../../../engine/contract/sentence-start.ts';
 
 const TWIN_PREFIX = 'PossibleTwin:';
 
@@ -29,11 +30,9 @@ export const HeldSchema = z
   .refine((value) => KNOWN.has(value))
   .default('any');
 
-const capital = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
-
 /** A hold as a row or a choice names it: 'Possible twin, names alike', 'Names only', 'No rule'. */
 export function holdTitle(limitedBy: ScoreLimit | null, twinReason: TwinReason | null): string {
-  return limitedBy === null ? 'No rule' : capital(holdName(limitedBy, twinReason));
+  return limitedBy === null ? 'No rule' : sentenceStart(holdName(limitedBy, twinReason));
 }
 
 /** One count of the list's answer (`holds`): the cases one rule held, of one case of the twin rule. */
@@ -67,7 +66,10 @@ export function heldOptions(holds?: readonly HoldCount[], chosen = 'any'): { val
     { value: 'any', label: 'Any, held or not' },
     { value: 'none', label: holdTitle(null, null) },
     ...ScoreLimitSchema.options.flatMap((limit) => [
-      { value: limit, label: capital(limit === 'PossibleTwin' ? `${holdName(limit)}, any case` : holdName(limit)) },
+      {
+        value: limit,
+        label: sentenceStart(limit === 'PossibleTwin' ? `${holdName(limit)}, any case` : holdName(limit)),
+      },
       ...(limit === 'PossibleTwin'
         ? TwinReasonSchema.options.map((reason) => ({
             value: `${TWIN_PREFIX}${reason}`,

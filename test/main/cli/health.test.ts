@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/temp.ts';
 import { runCli } from '../../helpers/cli.ts';
+import { heldByCounts } from '../../helpers/held-by.ts';
 import type { HealthSample } from '../../../engine/contract/health.ts';
 
 describe('mpi-console health', () => {
@@ -78,7 +79,7 @@ describe('mpi-console health', () => {
     // Each count after its hold's name, most first, adding up to the cases opened.
     const heldBy = /\n {2}held by +(.+)\n/.exec(ingest.stdout)?.[1] ?? '';
     expect(heldBy).toMatch(/names only \d+/);
-    const counts = [...heldBy.matchAll(/ (\d+)(,|$)/g)].map((m) => Number(m[1]));
+    const counts = heldByCounts(heldBy);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(opened);
     expect(counts).toEqual([...counts].sort((a, b) => b - a));
     // The health figures' row of that ingest says the same.
