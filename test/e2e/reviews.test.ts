@@ -874,6 +874,10 @@ describe('review cases in the console', () => {
       .click();
     await page.getByTestId('job-filter').waitFor();
     expect(await page.getByTestId('job-filter').innerText()).toBe(`Opened by job ${shortJob}`);
+    // Every case it opened, as the count says, the decided one above among them.
+    expect(await page.getByLabel('Status', { exact: true }).first().inputValue()).toBe('All');
+    await page.locator('[data-testid="review-cases"][aria-busy="false"]').waitFor();
+    expect(await rows.count()).toBe(Math.min(50, reconciliation.cases));
     // The risen review cases open from their flag: the cases that source's latest ingest opened (those opened after
     // its ingest before), newest first, whatever the list showed before.
     await page.getByRole('link', { name: /^Health/ }).click();

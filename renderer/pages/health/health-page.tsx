@@ -282,7 +282,14 @@ export default function HealthPage({
                       <Table.Td>{formatCount(s.records)}</Table.Td>
                       <Table.Td>
                         {s.origin === 'job' && s.jobId !== null && s.reviewCases > 0 && casesShown ? (
-                          <Anchor href={paths.reviews(s.jobId)} size="sm">
+                          // Every case the job opened, as the count says, decided or not.
+                          <Anchor
+                            href={paths.reviews(s.jobId)}
+                            size="sm"
+                            onClick={() => {
+                              if (s.jobId !== null) putListView(connectionKey, { status: 'all' }, s.jobId);
+                            }}
+                          >
                             {reviewCasesOpened(s)}
                           </Anchor>
                         ) : (

@@ -74,12 +74,12 @@ export function useListView(
 }
 
 /**
- * Sets the view of the list of every job's cases to one set of them, from its first page, for a link from another page
- * to open (the Health page's "Open the cases from …"): the reviewer's own filters give way, as a change of filter on
- * the list would.
+ * Sets the view of the list of every job's cases (or of one job's) to one set of them, from its first page, for a link
+ * from another page to open (the Health page's "Open the cases of …", a job's count of cases): the reviewer's own
+ * filters give way, as a change of filter on the list would.
  */
-export function putListView(connectionKey: string, change: Partial<ListView>): void {
-  putPageState(connectionKey, viewName(null), { ...FIRST_VIEW, ...change }, VIEW_CODEC);
+export function putListView(connectionKey: string, change: Partial<ListView>, jobId: string | null = null): void {
+  putPageState(connectionKey, viewName(jobId), { ...FIRST_VIEW, ...change }, VIEW_CODEC);
 }
 
 /** The queue the reviewer last worked on the list (oldest first of every waiting case when none yet). */
