@@ -158,3 +158,16 @@ export function countReviewHolds(
   }
   return Object.fromEntries(REVIEW_HOLD_KEYS.flatMap((key) => (byKey.has(key) ? [[key, byKey.get(key) ?? 0]] : [])));
 }
+
+/**
+ * When the ingest before a source's latest ended: the cases that source's ingests opened after it are its latest
+ * ingest's (a case records its source, not its ingest). Null when the samples hold one ingest of the source or none:
+ * then every case of the source is the latest ingest's, or the ones before it are out of the samples' reach.
+ */
+export function latestIngestOpenedAfter(samples: readonly HealthSample[], sourceSystem: string | null): string | null {
+  const ingests = samples.filter((s) => s.origin === 'ingest' && s.sourceSystem === sourceSystem);
+  const before = ingests.at(-2);
+  if (before === undefined) return null;
+  const at = new Date(before.at);
+  return Number.isNaN(at.getTime()) ? null : at.toISOString();
+}

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { holdBars, holdKeyName, metricValue, seriesOf } from '../../renderer/pages/health/health-series.ts';
 import {
-  holdBars,
-  holdKeyName,
-  latestIngestFrom,
-  metricValue,
-  seriesOf,
-} from '../../renderer/pages/health/health-series.ts';
-import { REVIEW_HOLD_KEYS, reviewHoldKey, type HealthSample } from '../../engine/contract/health.ts';
+  latestIngestOpenedAfter,
+  REVIEW_HOLD_KEYS,
+  reviewHoldKey,
+  type HealthSample,
+} from '../../engine/contract/health.ts';
 import { ScoreLimitSchema } from '../../engine/contract/matching.ts';
 
 const base: HealthSample = {
@@ -139,10 +138,10 @@ describe("a flagged source's latest ingest", () => {
       { ...base, sourceSystem: 'b', at: '2026-11-05T09:00:00Z' },
       { ...base, at: '2026-11-06T09:00:00Z' },
     ];
-    expect(latestIngestFrom(samples, 'a')).toBe('2026-11-04T09:30:00.000Z');
-    expect(latestIngestFrom(samples, 'b')).toBe('2026-11-02T09:00:00.000Z');
+    expect(latestIngestOpenedAfter(samples, 'a')).toBe('2026-11-04T09:30:00.000Z');
+    expect(latestIngestOpenedAfter(samples, 'b')).toBe('2026-11-02T09:00:00.000Z');
     // One ingest of the source among the samples: its cases are all the source's, as far as they can tell.
-    expect(latestIngestFrom(samples.slice(0, 2), 'a')).toBeNull();
-    expect(latestIngestFrom(samples, 'c')).toBeNull();
+    expect(latestIngestOpenedAfter(samples.slice(0, 2), 'a')).toBeNull();
+    expect(latestIngestOpenedAfter(samples, 'c')).toBeNull();
   });
 });

@@ -1,7 +1,12 @@
 /** `health [--source S] [--json]`: health figures over time and the drift flags on the latest (engine/assurance/health-drift.ts). */
 import type { CliContext } from '../context.ts';
 import { json, table } from '../format.ts';
-import { reviewHoldsText, type HealthSample } from '../../../engine/contract/health.ts';
+import {
+  latestIngestOpenedAfter,
+  reviewHoldsText,
+  type DriftFlag,
+  type HealthSample,
+} from '../../../engine/contract/health.ts';
 import { countText } from '../../../engine/contract/count-text.ts';
 
 const share = (x: number, n: number): string => (n === 0 ? '—' : (x / n).toFixed(3));
@@ -23,6 +28,22 @@ function matched(s: HealthSample): string {
     return `${countText(all)} identities, ${countText((s.identitySizes[4] ?? 0) + (s.identitySizes[5] ?? 0))} of 5+ records`;
   }
   return '—';
+}
+
+/**
+ * A flag, what to do about it, and for a source's review rate the command that lists the cases its latest ingest
+ * opened (those of the source opened after its ingest before ended; every case of the source when the figures hold
+ * one ingest of it).
+ */
+function flagText(flag: DriftFlag, samples: readonly HealthSample[]): string {
+  const lines = [`  ${flag.text}`, ...(flag.advice === undefined ? [] : [`    what to do: ${flag.advice}`])];
+  if (flag.metric === 'review-rate' && flag.sourceSystem !== null) {
+    const after = latestIngestOpenedAfter(samples, flag.sourceSystem);
+    lines.push(
+      `    its cases: mpi-console reviews --kind IngestionMatch --source ${flag.sourceSystem}${after === null ? '' : ` --opened-after ${after}`} --sort newest`,
+    );
+  }
+  return lines.join('\n');
 }
 
 export async function health(cli: CliContext): Promise<number> {
@@ -67,10 +88,7 @@ export async function health(cli: CliContext): Promise<number> {
     ),
   );
   if (result.flags.length === 0) cli.write('\nNo drift flagged on the latest figures.\n');
-  else
-    cli.write(
-      `\nFlagged:\n${result.flags.map((f) => `  ${f.text}${f.advice === undefined ? '' : `\n    what to do: ${f.advice}`}`).join('\n')}\n`,
-    );
+  else cli.write(`\nFlagged:\n${result.flags.map((f) => flagText(f, result.samples)).join('\n')}\n`);
   cli.write(`\n${result.rule}\n`);
   return result.flags.length === 0 ? 0 : 1;
 }

@@ -22,18 +22,16 @@ import { Note } from '../../layout/note.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
-import { HEALTH_FIELDS, reviewHoldsText, type HealthSample } from '../../../engine/contract/health.ts';
+import {
+  HEALTH_FIELDS,
+  latestIngestOpenedAfter,
+  reviewHoldsText,
+  type HealthSample,
+} from '../../../engine/contract/health.ts';
 import { useClient } from '../../client/context.tsx';
 import { formatCount, formatCountOf, formatRate } from '../../format.ts';
 import { IconAlert, IconCheck, IconInfo } from '../../icons.tsx';
-import {
-  blockingRules,
-  holdBars,
-  latestIngestFrom,
-  metricValue,
-  sampleWhat,
-  type HealthMetric,
-} from './health-series.ts';
+import { blockingRules, holdBars, metricValue, sampleWhat, type HealthMetric } from './health-series.ts';
 import { keys } from '../../hooks/query-keys.ts';
 import { fieldTitle, fieldWords } from '../../../engine/contract/field-title.ts';
 import { percentText } from '../../../engine/contract/count-text.ts';
@@ -160,12 +158,12 @@ export default function HealthPage({
                           putListView(connectionKey, {
                             kind: 'IngestionMatch',
                             source: f.sourceSystem ?? 'any',
-                            openedAfter: latestIngestFrom(health.data.samples, f.sourceSystem),
+                            openedAfter: latestIngestOpenedAfter(health.data.samples, f.sourceSystem),
                             sort: 'newest',
                           });
                         }}
                       >
-                        {latestIngestFrom(health.data.samples, f.sourceSystem) === null
+                        {latestIngestOpenedAfter(health.data.samples, f.sourceSystem) === null
                           ? `Open the cases from ${f.sourceSystem}, newest first`
                           : `Open the cases of ${f.sourceSystem}'s latest ingest`}
                       </Button>

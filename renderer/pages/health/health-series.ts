@@ -105,19 +105,6 @@ export function sampleWhat(s: HealthSample): string {
   return `${s.jobKind ?? 'Job'} ${s.jobStatus ?? ''}`.trim();
 }
 
-/**
- * When the ingest before a source's latest ended: the cases that source's ingests opened after it are its latest
- * ingest's (a case records its source, not its ingest). Null when the samples hold one ingest of the source or none:
- * then every case of the source is the latest ingest's, or the ones before it are out of the samples' reach.
- */
-export function latestIngestFrom(samples: readonly HealthSample[], sourceSystem: string | null): string | null {
-  const ingests = samples.filter((s) => s.origin === 'ingest' && s.sourceSystem === sourceSystem);
-  const before = ingests.at(-2);
-  if (before === undefined) return null;
-  const at = new Date(before.at);
-  return Number.isNaN(at.getTime()) ? null : at.toISOString();
-}
-
 /** A hold's name in a legend: 'Possible twin', 'No rule' (the score alone), 'Link quality' (an identity's doubt). */
 export function holdKeyName(key: ReviewHoldKey): string {
   return sentenceStart(reviewHoldName(key));

@@ -102,4 +102,45 @@ describe('mpi-console health', () => {
     expect(wrong.code).not.toBe(0);
     expect(wrong.stderr).toContain('--opened-after takes a date and time in ISO 8601, such as 2026-12-07T14:02:05Z');
   });
+
+  it("gives, under a flag on a source's review rate, the command that lists the cases its latest ingest opened", async () => {
+    const dir = tempDir();
+    const db = ['--db', join(dir, 's.db'), '--tenant', 'demo'];
+    expect((await runCli([...db, 'sandbox', 'init', '--synthetic', '300', '--seed', '7'])).code).toBe(0);
+    // Twelve of the hospital's patients sent again by the GP with their names and sex only: each held as names only.
+    const out = join(dir, 'synthetic');
+    expect((await runCli(['synthetic', 'generate', '--people', '300', '--seed', '7', '--out', out])).code).toBe(0);
+    const lines = readFileSync(join(out, 'st-marys-hospital.ndjson'), 'utf8').trim().split('\n').slice(0, 12);
+    const file = join(dir, 'names-only.ndjson');
+    writeFileSync(
+      file,
+      `${lines
+        .map((line, i) => {
+          const { name, gender } = JSON.parse(line) as { name: unknown; gender: unknown };
+          const identifier = [{ system: 'urn:mpi-demo:northside-gp:mrn', value: `NGR${String(i)}` }];
+          return JSON.stringify({ resourceType: 'Patient', id: `resent-${String(i)}`, identifier, name, gender });
+        })
+        .join('\n')}\n`,
+    );
+    const ingest = await runCli([...db, 'ingest', '--source', 'northside-gp', '--ndjson', file, '--json']);
+    expect(ingest.code, ingest.stderr).toBe(0);
+    const opened = (JSON.parse(ingest.stdout) as { reviewCasesCreated: number }).reviewCasesCreated;
+    expect(opened).toBeGreaterThan(0);
+    const health = await runCli([...db, 'health']);
+    const command =
+      /\n {2}northside-gp: the review cases per 1,000 records created rose .+\n {4}what to do: .+\n {4}its cases: mpi-console (.+)\n/.exec(
+        health.stdout,
+      )?.[1];
+    expect(command).toMatch(
+      /^reviews --kind IngestionMatch --source northside-gp --opened-after \d{4}-\d\d-\d\dT[\d:.]+Z --sort newest$/,
+    );
+    const listed = await runCli([...db, ...(command ?? '').split(' ')]);
+    expect(listed.code, listed.stderr).toBe(0);
+    const rows = listed.stdout.trim().split('\n').slice(1);
+    expect(rows).toHaveLength(opened);
+    // Newest first, each the GP's and held as names only, where the source's every case is more.
+    const every = await runCli([...db, 'reviews', '--kind', 'IngestionMatch', '--source', 'northside-gp']);
+    expect(every.stdout.trim().split('\n').length - 1).toBeGreaterThan(opened);
+    for (const row of rows) expect(row).toMatch(/\tNamesOnly\t.*\tnorthside-gp\b/);
+  });
 });
