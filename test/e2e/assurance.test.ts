@@ -266,6 +266,12 @@ describe('the Match assurance page', () => {
     await page
       .getByRole('region', { name: 'Error examples' })
       .screenshot({ path: join(SCREENSHOTS, 'assurance-05d-examples-of-pattern.png') });
+    // The pattern chosen is kept across a reload, with the report.
+    await page.reload();
+    await page.getByTestId('examples-of-pattern').waitFor();
+    expect(await page.getByTestId('examples-of-pattern').innerText()).toContain(
+      `Only the examples of one pattern: ${firstCells[1] ?? '-'}`,
+    );
     await page.getByRole('button', { name: 'Show every example' }).click();
     await expect
       .poll(async () => page.getByTestId('examples-false-positives').locator('tbody tr').count())

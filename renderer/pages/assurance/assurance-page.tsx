@@ -315,6 +315,7 @@ export default function AssurancePage({
         <Tabs.Panel value="evaluation" pt="md">
           {report !== null ? <OriginNote origin={evaluationOrigin} labels={text} /> : null}
           <EvaluationPanel
+            connectionKey={connectionKey}
             preview={preview}
             runsKey={runsKey}
             report={report}

@@ -4,13 +4,13 @@
  * pattern lists only its examples, so an analyst can open the pairs of one kind of error one after another.
  */
 import { Badge, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
-import { useState } from 'react';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ErrorExampleSchema, EvaluationReport } from '../../../engine/contract/assurance.ts';
 import { limitLabel } from '../../../engine/contract/score-explanation.ts';
 import { formatCount, formatCountOf } from '../../format.ts';
 import { FieldStrip, FieldStripLegend, FieldsCell } from './field-strip.tsx';
 import { fieldsAtAGlance, glancePatterns, type GlancePattern } from './field-glance.ts';
+import { schemaCodec, usePageState } from '../../hooks/page-state.ts';
 
 export type ErrorExample = z.infer<typeof ErrorExampleSchema>;
 
@@ -194,16 +194,25 @@ function ofPattern(examples: readonly ErrorExample[], pattern: string | null): r
   return pattern === null ? examples : examples.filter((e) => fieldsAtAGlance(e.evidence)?.text === pattern);
 }
 
-/** The report's error examples card: the patterns, then both kinds of example, with the squares' legend. */
+/** The pattern chosen (its words at a glance: field names and bands, never a value), kept across reload. */
+const PATTERN_CODEC = schemaCodec((stored) => z.string().max(1000).nullable().safeParse(stored));
+
+/**
+ * The report's error examples card: the patterns, then both kinds of example, with the squares' legend. The pattern
+ * chosen is kept for the connection, across reload and for the next report that shows it (the same kind of error
+ * compared between two models); a report without it lists every example.
+ */
 export function ErrorExamplesCard({
+  connectionKey,
   report,
   onOpen,
 }: {
+  readonly connectionKey: string;
   readonly report: EvaluationReport;
   readonly onOpen: (example: ErrorExample) => void;
 }) {
   const { falsePositives, falseNegatives, rule } = report.errorExamples;
-  const [chosen, setChosen] = useState<string | null>(null);
+  const [chosen, setChosen] = usePageState<string | null>(connectionKey, 'error-pattern', null, PATTERN_CODEC);
   const patterns = glancePatterns([
     { kind: 'fp', pairs: falsePositives },
     { kind: 'fn', pairs: falseNegatives },

@@ -22,12 +22,14 @@ function defaultChips(profileThresholds: readonly number[]): string[] {
 }
 
 export function EvaluationPanel({
+  connectionKey,
   preview,
   runsKey,
   report,
   onReport,
   defaultThresholds,
 }: {
+  readonly connectionKey: string;
   readonly preview: LabelPreview;
   readonly runsKey: readonly unknown[];
   readonly report: EvaluationReport | null;
@@ -145,6 +147,7 @@ export function EvaluationPanel({
       {report !== null ? (
         <ReportView
           key={report.datasetDigest + String(report.thresholds.length)}
+          connectionKey={connectionKey}
           report={report}
           name={report.datasetId}
         />

@@ -55,7 +55,15 @@ function Figure({
   );
 }
 
-export function EvaluationReportView({ report, name }: { readonly report: EvaluationReport; readonly name: string }) {
+export function EvaluationReportView({
+  connectionKey,
+  report,
+  name,
+}: {
+  readonly connectionKey: string;
+  readonly report: EvaluationReport;
+  readonly name: string;
+}) {
   const [open, setOpen] = useState<ErrorExample | null>(null);
   const bars = useMemo(
     () => (report.scoreDistribution === undefined ? null : histogram(report.scoreDistribution)),
@@ -290,7 +298,7 @@ export function EvaluationReportView({ report, name }: { readonly report: Evalua
         </Table.ScrollContainer>
       </Card>
 
-      <ErrorExamplesCard report={report} onOpen={setOpen} />
+      <ErrorExamplesCard connectionKey={connectionKey} report={report} onOpen={setOpen} />
 
       <Modal
         opened={open !== null}
