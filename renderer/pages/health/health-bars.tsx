@@ -19,7 +19,7 @@ export function ScoreBandChart({ samples }: { readonly samples: readonly HealthS
     >
       <BarChart
         h={200}
-        data={[...bars]}
+        data={bars}
         dataKey="band"
         unit="%"
         series={[
@@ -44,7 +44,7 @@ export function IdentitySizeChart({ samples }: { readonly samples: readonly Heal
     >
       <BarChart
         h={200}
-        data={[...bars]}
+        data={bars}
         dataKey="size"
         unit="%"
         series={[{ name: 'percent', label: 'Identities', color: 'teal.7' }]}

@@ -6,7 +6,6 @@
 import {
   Alert,
   Anchor,
-  Button,
   Card,
   Group,
   SegmentedControl,
@@ -22,12 +21,7 @@ import { Note } from '../../layout/note.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
-import {
-  HEALTH_FIELDS,
-  latestIngestOpenedAfter,
-  reviewHoldsText,
-  type HealthSample,
-} from '../../../engine/contract/health.ts';
+import { HEALTH_FIELDS, reviewHoldsText, type HealthSample } from '../../../engine/contract/health.ts';
 import { useClient } from '../../client/context.tsx';
 import { formatCount, formatCountOf, formatRate } from '../../format.ts';
 import { IconAlert, IconCheck, IconInfo } from '../../icons.tsx';
@@ -39,6 +33,7 @@ import { TableDate } from '../../layout/table-date.tsx';
 import { paths } from '../../hooks/route.ts';
 import { unavailableReason } from '../reviews/availability.ts';
 import { putListView } from '../reviews/list-view.ts';
+import { FlagCasesButton } from './flag-cases-button.tsx';
 
 const HealthChart = lazy(() => import('./health-chart.tsx'));
 const ScoreBandChart = lazy(() => import('./health-bars.tsx').then((m) => ({ default: m.ScoreBandChart })));
@@ -147,26 +142,11 @@ export default function HealthPage({
                       </Text>
                     )}
                     {f.metric === 'review-rate' && f.sourceSystem !== null && casesShown ? (
-                      <Button
-                        variant="light"
-                        color="orange"
-                        size="xs"
-                        mt={4}
-                        component="a"
-                        href={paths.reviews()}
-                        onClick={() => {
-                          putListView(connectionKey, {
-                            kind: 'IngestionMatch',
-                            source: f.sourceSystem ?? 'any',
-                            openedAfter: latestIngestOpenedAfter(health.data.samples, f.sourceSystem),
-                            sort: 'newest',
-                          });
-                        }}
-                      >
-                        {latestIngestOpenedAfter(health.data.samples, f.sourceSystem) === null
-                          ? `Open the cases from ${f.sourceSystem}, newest first`
-                          : `Open the cases of ${f.sourceSystem}'s latest ingest`}
-                      </Button>
+                      <FlagCasesButton
+                        connectionKey={connectionKey}
+                        sourceSystem={f.sourceSystem}
+                        samples={health.data.samples}
+                      />
                     ) : null}
                   </div>
                 ))}
