@@ -90,10 +90,11 @@ export function identitySizes(store: Store, tenantId: string): number[] {
 export function jobReviewHolds(store: Store, tenantId: string, jobId: string): Record<string, number> {
   const rows = store
     .statement(
-      'SELECT kind, limited_by, count(*) AS cases FROM review_case WHERE tenant_id = ? AND job_id = ? GROUP BY kind, limited_by',
+      `SELECT kind, limited_by AS limitedBy, count(*) AS cases FROM review_case WHERE tenant_id = ? AND job_id = ?
+       GROUP BY kind, limited_by`,
     )
-    .all(tenantId, jobId) as { kind: ReviewKind; limited_by: ScoreLimit | null; cases: number }[];
-  return countReviewHolds(rows.map((r) => ({ kind: r.kind, limitedBy: r.limited_by, cases: r.cases })));
+    .all(tenantId, jobId) as { kind: ReviewKind; limitedBy: ScoreLimit | null; cases: number }[];
+  return countReviewHolds(rows);
 }
 
 /** When the tenant's last daily sample was taken (ISO 8601), if ever. */
