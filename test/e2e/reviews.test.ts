@@ -29,6 +29,7 @@ import {
 } from './helpers.ts';
 import { scratchDir } from '../helpers/temp.ts';
 import { heldByCounts } from '../helpers/held-by.ts';
+import { resentPatients } from '../helpers/resent-patients.ts';
 
 let dir: string;
 let host: HostProcess;
@@ -142,16 +143,10 @@ async function reconciledSandbox(path: string): Promise<Reconciled> {
     // And a last ingest from one source whose review cases rose: twelve people another source sent, sent again by it
     // with names and sex only, each held as names only against the identity it names. The Health page flags it and
     // opens that ingest's cases from the flag.
-    const resent = (bySource.find((s) => s.sourceSystem !== RISEN_SOURCE)?.lines ?? []).slice(0, 12).map((line, i) => {
-      const patient = JSON.parse(line) as Record<string, unknown>;
-      delete patient.birthDate;
-      delete patient.telecom;
-      delete patient.address;
-      return JSON.stringify({
-        ...patient,
-        id: `ng-resent-${String(i)}`,
-        identifier: [{ system: 'urn:mpi-demo:northside-gp:mrn', value: `NGR${String(i)}` }],
-      });
+    const resent = resentPatients((bySource.find((s) => s.sourceSystem !== RISEN_SOURCE)?.lines ?? []).slice(0, 12), {
+      prefix: 'resent-',
+      without: ['birthDate', 'telecom', 'address'],
+      system: 'urn:mpi-demo:northside-gp:mrn',
     });
     const risen = await engine.call(
       'records/ingest',

@@ -5,34 +5,49 @@ import { join } from 'node:path';
 import { tempDir } from '../../helpers/temp.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { heldByCounts } from '../../helpers/held-by.ts';
+import { resentPatients } from '../../helpers/resent-patients.ts';
 import type { HealthSample } from '../../../engine/contract/health.ts';
+
+/** A sandbox of 300 synthetic people (seed 7) in a new directory: the directory and the options that name it. */
+async function sandbox(): Promise<{ dir: string; db: string[] }> {
+  const dir = tempDir();
+  const db = ['--db', join(dir, 's.db'), '--tenant', 'demo'];
+  expect((await runCli([...db, 'sandbox', 'init', '--synthetic', '300', '--seed', '7'])).code).toBe(0);
+  return { dir, db };
+}
+
+/** One source's records of a synthetic population of 300 people, as NDJSON lines. */
+async function sourceLines(dir: string, seed: number, source: string): Promise<string[]> {
+  const out = join(dir, `synthetic-${String(seed)}`);
+  expect((await runCli(['synthetic', 'generate', '--people', '300', '--seed', String(seed), '--out', out])).code).toBe(
+    0,
+  );
+  return readFileSync(join(out, `${source}.ndjson`), 'utf8')
+    .trim()
+    .split('\n');
+}
+
+/** Lines written as an NDJSON file in dir: its path. */
+function ndjsonFile(dir: string, name: string, lines: readonly string[]): string {
+  const file = join(dir, name);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
 
 describe('mpi-console health', () => {
   it('flags a shift on the latest ingest in percent, says what to do about it, and exits 1', async () => {
-    const dir = tempDir();
-    const db = ['--db', join(dir, 's.db'), '--tenant', 'demo'];
-    expect((await runCli([...db, 'sandbox', 'init', '--synthetic', '300', '--seed', '7'])).code).toBe(0);
+    const { dir, db } = await sandbox();
     const steady = await runCli([...db, 'health']);
     expect(steady.code, steady.stderr).toBe(0);
     expect(steady.stdout).toContain('No drift flagged on the latest figures.');
 
     // New patients of one source, written without their birth dates.
-    const out = join(dir, 'synthetic');
-    expect((await runCli(['synthetic', 'generate', '--people', '300', '--seed', '9', '--out', out])).code).toBe(0);
-    const lines = readFileSync(join(out, 'community-pharmacy.ndjson'), 'utf8').trim().split('\n');
-    const withoutBirthDates = lines.map((line) => {
-      const patient = JSON.parse(line) as {
-        id: string;
-        birthDate?: string;
-        identifier: { value: string }[];
-      };
-      delete patient.birthDate;
-      patient.id = `new-${patient.id}`;
-      for (const identifier of patient.identifier) identifier.value = `NEW${identifier.value}`;
-      return JSON.stringify(patient);
-    });
-    const file = join(dir, 'no-birth-dates.ndjson');
-    writeFileSync(file, `${withoutBirthDates.join('\n')}\n`);
+    const lines = await sourceLines(dir, 9, 'community-pharmacy');
+    const file = ndjsonFile(
+      dir,
+      'no-birth-dates.ndjson',
+      resentPatients(lines, { prefix: 'new-', without: ['birthDate'] }),
+    );
     expect((await runCli([...db, 'ingest', '--source', 'community-pharmacy', '--ndjson', file])).code).toBe(0);
 
     const health = await runCli([...db, 'health']);
@@ -51,26 +66,14 @@ describe('mpi-console health', () => {
   });
 
   it('says what held the review cases an ingest opened, on the ingest and in the health figures', async () => {
-    const dir = tempDir();
-    const db = ['--db', join(dir, 's.db'), '--tenant', 'demo'];
-    expect((await runCli([...db, 'sandbox', 'init', '--synthetic', '300', '--seed', '7'])).code).toBe(0);
+    const { dir, db } = await sandbox();
     // The sandbox's own people again (the GP's records), sent by the pharmacy without birth dates: only the names,
     // the addresses and the numbers tell them apart from their namesakes.
-    const out = join(dir, 'synthetic');
-    expect((await runCli(['synthetic', 'generate', '--people', '300', '--seed', '7', '--out', out])).code).toBe(0);
-    const lines = readFileSync(join(out, 'northside-gp.ndjson'), 'utf8').trim().split('\n');
-    const file = join(dir, 'walk-in.ndjson');
-    writeFileSync(
-      file,
-      `${lines
-        .map((line) => {
-          const patient = JSON.parse(line) as { id: string; birthDate?: string; identifier: { value: string }[] };
-          delete patient.birthDate;
-          patient.id = `walk-in-${patient.id}`;
-          for (const identifier of patient.identifier) identifier.value = `W${identifier.value}`;
-          return JSON.stringify(patient);
-        })
-        .join('\n')}\n`,
+    const lines = await sourceLines(dir, 7, 'northside-gp');
+    const file = ndjsonFile(
+      dir,
+      'walk-in.ndjson',
+      resentPatients(lines, { prefix: 'walk-in-', without: ['birthDate'] }),
     );
     const ingest = await runCli([...db, 'ingest', '--source', 'community-pharmacy', '--ndjson', file]);
     expect(ingest.code, ingest.stderr).toBe(0);
@@ -104,23 +107,17 @@ describe('mpi-console health', () => {
   });
 
   it("gives, under a flag on a source's review rate, the command that lists the cases its latest ingest opened", async () => {
-    const dir = tempDir();
-    const db = ['--db', join(dir, 's.db'), '--tenant', 'demo'];
-    expect((await runCli([...db, 'sandbox', 'init', '--synthetic', '300', '--seed', '7'])).code).toBe(0);
+    const { dir, db } = await sandbox();
     // Twelve of the hospital's patients sent again by the GP with their names and sex only: each held as names only.
-    const out = join(dir, 'synthetic');
-    expect((await runCli(['synthetic', 'generate', '--people', '300', '--seed', '7', '--out', out])).code).toBe(0);
-    const lines = readFileSync(join(out, 'st-marys-hospital.ndjson'), 'utf8').trim().split('\n').slice(0, 12);
-    const file = join(dir, 'names-only.ndjson');
-    writeFileSync(
-      file,
-      `${lines
-        .map((line, i) => {
-          const { name, gender } = JSON.parse(line) as { name: unknown; gender: unknown };
-          const identifier = [{ system: 'urn:mpi-demo:northside-gp:mrn', value: `NGR${String(i)}` }];
-          return JSON.stringify({ resourceType: 'Patient', id: `resent-${String(i)}`, identifier, name, gender });
-        })
-        .join('\n')}\n`,
+    const lines = (await sourceLines(dir, 7, 'st-marys-hospital')).slice(0, 12);
+    const file = ndjsonFile(
+      dir,
+      'names-only.ndjson',
+      resentPatients(lines, {
+        prefix: 'resent-',
+        without: ['birthDate', 'telecom', 'address'],
+        system: 'urn:mpi-demo:northside-gp:mrn',
+      }),
     );
     const ingest = await runCli([...db, 'ingest', '--source', 'northside-gp', '--ndjson', file, '--json']);
     expect(ingest.code, ingest.stderr).toBe(0);
