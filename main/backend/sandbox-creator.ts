@@ -20,8 +20,15 @@ export type CreateSandboxInput = z.output<typeof CreateSandboxInputSchema>;
 export const SANDBOX_CANCELLED =
   'the sandbox creation was cancelled: its partial file was removed, so nothing was kept';
 
+/** The files a sandbox is: any of them already there means the name is taken. */
 function sandboxFiles(path: string): string[] {
   return [path, `${path}-wal`, `${path}-shm`, `${path}-journal`, settingsPathFor(path)];
+}
+
+/** What a creation that did not finish removes: its files, and the configuration's lock and change files with them. */
+function creationFiles(path: string): string[] {
+  const settings = settingsPathFor(path);
+  return [...sandboxFiles(path), `${settings}.lock`, `${settings}.pending`, `${settings}.previous`];
 }
 
 export class SandboxCreation {
@@ -106,7 +113,7 @@ export class SandboxCreation {
   }
 
   private removeFiles(): void {
-    for (const file of sandboxFiles(this.path)) rmSync(file, { force: true });
+    for (const file of creationFiles(this.path)) rmSync(file, { force: true });
   }
 
   /** Stops a creation in progress at the user's request; run() then rejects and removes the files. */
