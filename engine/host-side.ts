@@ -9,7 +9,8 @@
  *   the registry file   the store (opened read-only to check a file, or to apply its migrations before threads open
  *                       it), the tenants it holds, where its configuration file is
  *   shared helpers      the default tenant claim, a label set's digest, transient HTTP failures and backoff (the
- *                       remote client retries as the engine does), atomic file writes
+ *                       remote client retries as the engine does), atomic file writes, where an unexpected failure
+ *                       happened (for a log line, never its text)
  */
 export { RunRegistry, type RunExecutor, type RunHooks, type RunListener } from './runs/registry.ts';
 export { Store, describeLocation, isPostgresUrl, storeFailure } from './store/store.ts';
@@ -21,3 +22,4 @@ export { fullJitterBackoff } from './net/backoff.ts';
 export { LazyAgent } from './net/lazy-agent.ts';
 export { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs } from './net/transient.ts';
 export { targetKind, writeFileAtomic } from './files/atomic-file.ts';
+export { unexpectedTrace } from './files/unexpected-trace.ts';

@@ -223,6 +223,8 @@ export class LocalEngine implements EngineClient {
       throw new EngineError(
         'internal',
         `${name} failed unexpectedly (${error instanceof Error ? error.name : 'error'})`,
+        [],
+        { cause: error },
       );
     }
   }

@@ -22,8 +22,12 @@ export class EngineError extends Error {
   readonly kind: ErrorKind;
   readonly issues: readonly ErrorIssue[];
 
-  constructor(kind: ErrorKind, message: string, issues: readonly ErrorIssue[] = []) {
-    super(message);
+  /**
+   * `cause`, for an internal error made from an unexpected one, stays on this side of every boundary: toData leaves
+   * it out, and the host that logs the failure reads where it happened from it (never its text).
+   */
+  constructor(kind: ErrorKind, message: string, issues: readonly ErrorIssue[] = [], options?: { cause?: unknown }) {
+    super(message, options);
     this.name = 'EngineError';
     this.kind = kind;
     this.issues = issues;

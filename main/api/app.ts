@@ -30,6 +30,7 @@ import { challenge } from './auth/bearer.ts';
 import { openApiDocument } from './openapi.ts';
 import { COMMON_HEADERS, rawProblem, sendProblem, STATUS_OF_KIND, type ProblemSpec } from './problem.ts';
 import { apiLogger } from './logging.ts';
+import { unexpectedTrace } from '../../engine/host-side.ts';
 import {
   DeferredBody,
   INLINE_BODY_BYTES,
@@ -163,6 +164,9 @@ function handleError(error: unknown, request: FastifyRequest, reply: FastifyRepl
     });
   }
   if (isEngineError(error)) {
+    // An internal error made from an unexpected one in this thread: where it happened, never its text.
+    if (error.kind === 'internal' && error.cause !== undefined)
+      request.log.error({ error: { at: unexpectedTrace(error) } }, 'unexpected failure');
     return sendProblem(reply, {
       status: STATUS_OF_KIND[error.kind],
       slug: error.kind.replace('_', '-'),
@@ -211,6 +215,7 @@ function handleError(error: unknown, request: FastifyRequest, reply: FastifyRepl
       error: {
         name: error instanceof Error ? error.name : typeof error,
         code: typeof code === 'string' ? code : undefined,
+        at: unexpectedTrace(error),
       },
     },
     'unexpected failure',

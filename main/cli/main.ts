@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { argumentProblem } from './argument-errors.ts';
 import { CliContext, UsageError, asEngineError } from './context.ts';
 import { printable, printableJson } from './printable.ts';
-import { storeFailure } from '../../engine/index.ts';
+import { storeFailure, unexpectedTrace } from '../../engine/index.ts';
 import { sandboxInit } from './commands/sandbox.ts';
 import { ingest } from './commands/ingest.ts';
 import { compare } from './commands/compare.ts';
@@ -247,11 +247,12 @@ export async function main(
         writeError(`mpi-console: ${engineError.kind.replace('_', ' ')} error: ${printable(engineError.message)}\n`);
         for (const issue of engineError.issues) writeError(`  ${printable(issue.path)}: ${printable(issue.message)}\n`);
       }
+      // An internal error made from an unexpected one: where it happened, for whoever supports the tool.
+      if (engineError.kind === 'internal' && engineError.cause !== undefined)
+        writeError(`mpi-console: where it failed: ${printable(unexpectedTrace(engineError))}\n`);
       return 1;
     }
-    writeError(
-      `mpi-console: unexpected failure (${error instanceof Error ? error.name : 'error'}); no patient data is shown\n`,
-    );
+    writeError(`mpi-console: unexpected failure (${printable(unexpectedTrace(error))}); no patient data is shown\n`);
     return 1;
   } finally {
     cli.close();
