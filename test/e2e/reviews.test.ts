@@ -4,7 +4,7 @@
  * then recorded, and the list's filters. Real Chromium, the real browser host, a real SQLite sandbox; axe and a
  * screenshot on every state.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
@@ -336,9 +336,13 @@ describe('review cases in the console', () => {
     await page.getByRole('button', { name: 'Record decision' }).click();
     await page.getByText('Write the reason on one line').waitFor();
     expect(await page.getByRole('table', { name: 'Decisions recorded on this case' }).count()).toBe(0);
+    // Ctrl+Enter in the reason records, as the reason's description says.
     await page.getByLabel('Reason').fill('Twins: different NHS numbers on the GP letters');
-    await page.getByRole('button', { name: 'Record decision' }).click();
+    await page.getByLabel('Reason').press('Control+Enter');
     await page.getByRole('table', { name: 'Decisions recorded on this case' }).waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'Recorded:' }).textContent()).toBe(
+      'Recorded: Different people.',
+    );
     expect(
       await page.getByRole('table', { name: 'Decisions recorded on this case' }).locator('tbody tr').allTextContents(),
     ).toEqual([expect.stringContaining('Different people')]);
@@ -357,13 +361,23 @@ describe('review cases in the console', () => {
     expect(await page.getByTestId('next-case-queue').textContent()).toBe(
       `From the list as you left it: every kind, opened by job ${reconciliation.jobId.replace(/^job-/, '').slice(0, 8)}, highest score first.`,
     );
+    // The form went away with the key the reviewer pressed: focus is on the way on (the next case, else the heading),
+    // never lost to the page.
+    const focused = (): Promise<string> => focusedText(page);
     if (expectedNext === undefined) {
       expect(await page.getByTestId('next-case').textContent()).toBe(
         'No other case on the list you came from can be decided and waits for a first decision.',
       );
+      expect(await focused()).toMatch(/^H1 Review case [0-9a-f]{8}$/);
     } else {
-      await page.getByRole('link', { name: 'Next waiting case' }).click();
+      await vi.waitFor(async () => {
+        expect(await focused()).toBe('A Next waiting case');
+      });
+      await page.keyboard.press('Enter');
       await page.waitForURL((url) => url.href !== decidedUrl && url.hash === `#/reviews/${expectedNext}`);
+      // The next case starts at its heading, where reading and the next Tab begin.
+      expect(await focused()).toBe(`H1 Review case ${expectedNext.replace(/^rc-/, '').slice(0, 8)}`);
+      expect(await page.getByTestId('decision-recorded').count()).toBe(0);
       await page.getByRole('button', { name: 'Record decision' }).waitFor();
       await page.locator('h1 + .mantine-Badge-root', { hasText: 'Waiting for a decision' }).waitFor();
       expect(await page.getByTestId('stale-case').count()).toBe(0);
@@ -610,11 +624,13 @@ describe('review cases in the console', () => {
     // Answered unsure (or out of date, so not to be answered), the case offers the next one from the list as it was
     // left: every waiting case that can be decided now, highest score first. This one, unsure, stays open.
     const certainUrl = page.url();
-    if ((await page.getByRole('button', { name: 'Record decision' }).count()) > 0) {
+    const answered = (await page.getByRole('button', { name: 'Record decision' }).count()) > 0;
+    if (answered) {
       await page.getByLabel('Unsure').click();
       await page.getByLabel('Reason').fill('Asking the GP for the letters');
       await page.getByRole('button', { name: 'Record decision' }).click();
       await page.getByRole('table', { name: 'Decisions recorded on this case' }).waitFor();
+      expect(await page.getByTestId('decision-recorded').textContent()).toBe('Recorded: Unsure.');
     }
     const followed = await nextWaiting(join(dir, 'reviews.db'), { sort: 'score-high' });
     expect(followed).toBeDefined();
@@ -622,9 +638,18 @@ describe('review cases in the console', () => {
     expect(await page.getByTestId('next-case-queue').textContent()).toBe(
       'From the list as you left it: every kind, highest score first.',
     );
-    await page.getByRole('link', { name: 'Next waiting case' }).click();
+    if (answered) {
+      // Recorded, the case is done with for now: focus is on the way on, and Enter follows it.
+      await vi.waitFor(async () => {
+        expect(await focusedText(page)).toBe('A Next waiting case');
+      });
+      await page.keyboard.press('Enter');
+    } else await page.getByRole('link', { name: 'Next waiting case' }).click();
     await page.waitForURL((url) => url.hash === `#/reviews/${followed ?? ''}`);
     await page.getByRole('table', { name: 'Case details' }).waitFor();
+    // The next case starts at its heading, where reading and the next Tab begin; nothing is said recorded on it.
+    expect(await focusedText(page)).toBe(`H1 Review case ${(followed ?? '').replace(/^rc-/, '').slice(0, 8)}`);
+    expect(await page.getByTestId('decision-recorded').count()).toBe(0);
     await page
       .getByRole('link', { name: /^Review cases/ })
       .first()
@@ -904,3 +929,10 @@ describe('review cases in the console', () => {
     expect(pageErrors).toEqual([]);
   });
 });
+
+/** The focused element's tag and text, as a check of where the keyboard is. */
+function focusedText(page: Page): Promise<string> {
+  return page.evaluate<string>(
+    "(document.activeElement?.tagName ?? '') + ' ' + (document.activeElement?.textContent ?? '')",
+  );
+}

@@ -7,6 +7,7 @@
  */
 import { Button, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, type RefObject } from 'react';
 import { useClient } from '../../client/context.tsx';
 import { keys } from '../../hooks/query-keys.ts';
 import { paths } from '../../hooks/route.ts';
@@ -17,8 +18,21 @@ import { nextCaseOf, queueText } from './review-text.ts';
 /** Waiting cases read to find the next one: enough to pass over the ones marked unsure. */
 const LOOK_AHEAD = 50;
 
-export function NextCase({ connectionKey, caseId }: { readonly connectionKey: string; readonly caseId: string }) {
+export function NextCase({
+  connectionKey,
+  caseId,
+  focusFrom = null,
+}: {
+  readonly connectionKey: string;
+  readonly caseId: string;
+  /**
+   * Where focus was put when a decision took the form away: the way on takes it from there (or from nowhere), never
+   * from a control the reviewer has since moved to.
+   */
+  readonly focusFrom?: RefObject<HTMLElement | null> | null;
+}) {
   const client = useClient();
+  const button = useRef<HTMLAnchorElement>(null);
   const queue = useQueue(connectionKey);
   const waiting = { status: 'open', currentOnly: true, limit: LOOK_AHEAD, ...listInput(queue, queue.jobId) } as const;
   const found = useQuery({
@@ -26,8 +40,14 @@ export function NextCase({ connectionKey, caseId }: { readonly connectionKey: st
     queryFn: () => client.send('reviews/list', waiting),
     retry: false,
   });
-  if (found.data === undefined) return null;
-  const next = nextCaseOf(found.data, caseId);
+  const next = found.data === undefined ? null : nextCaseOf(found.data, caseId);
+  const nextId = next === null || 'text' in next ? null : next.caseId;
+  useEffect(() => {
+    if (focusFrom === null || nextId === null || button.current === null) return;
+    const active = document.activeElement;
+    if (active === null || active === document.body || active === focusFrom.current) button.current.focus();
+  }, [focusFrom, nextId]);
+  if (next === null) return null;
   const following = queueText(queue);
   return (
     <Stack gap={4} align="flex-end" maw={420}>
@@ -37,6 +57,7 @@ export function NextCase({ connectionKey, caseId }: { readonly connectionKey: st
         </Text>
       ) : (
         <Button
+          ref={button}
           component="a"
           href={paths.review(next.caseId)}
           variant="light"

@@ -21,7 +21,7 @@ import {
 } from '@mantine/core';
 import { Note } from '../../layout/note.tsx';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Connection } from '../../../console-protocol/protocol.ts';
 import { holdsIdentity, type RecordRef } from '../../../engine/contract/matching.ts';
 import {
@@ -260,9 +260,12 @@ function Comparison({
 function DecisionForm({
   detail,
   connectionKey,
+  onRecorded,
 }: {
   readonly detail: ReviewCaseDetail;
   readonly connectionKey: string;
+  /** Once the case on screen has been read again with the decision. */
+  readonly onRecorded: (decision: ReviewDecision) => void;
 }) {
   const client = useClient();
   const queryClient = useQueryClient();
@@ -272,12 +275,13 @@ function DecisionForm({
   const record = useMutation({
     mutationFn: (input: { decision: ReviewDecision; reason: string }) =>
       client.send('reviews/decide', { caseId: detail.case.caseId, ...input }),
-    onSuccess: async () => {
+    onSuccess: async (_, input) => {
       setDecision(null);
       setReason('');
       setTried(false);
       await queryClient.invalidateQueries({ queryKey: keys.review(connectionKey, detail.case.caseId) });
       await queryClient.invalidateQueries({ queryKey: keys.reviews(connectionKey) });
+      onRecorded(input.decision);
     },
   });
   const trimmed = reason.trim();
@@ -316,10 +320,17 @@ function DecisionForm({
         </Radio.Group>
         <Textarea
           label="Reason"
-          description={`Up to ${String(DECISION_REASON_MAX)} characters. Kept with the decision for other reviewers; never copied into the audit log.`}
+          description={`Up to ${String(DECISION_REASON_MAX)} characters. Kept with the decision for other reviewers; never copied into the audit log. Ctrl+Enter records it.`}
           value={reason}
           onChange={(event) => {
             setReason(event.currentTarget.value);
+          }}
+          onKeyDown={(event) => {
+            // The reviewer's hands are on the keys: Ctrl+Enter (⌘+Enter on a Mac) records, as in a chat or a ticket.
+            if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+              event.preventDefault();
+              event.currentTarget.form?.requestSubmit();
+            }
           }}
           maxLength={DECISION_REASON_MAX}
           autosize
@@ -336,11 +347,6 @@ function DecisionForm({
           <Alert color="red" variant="light" icon={<IconAlert />} title="The decision was not recorded" role="alert">
             <Text size="sm">{record.error.message}</Text>
           </Alert>
-        ) : null}
-        {record.isSuccess ? (
-          <Text size="sm" c="teal.8" role="status" data-testid="decision-recorded">
-            Recorded: {REVIEW_DECISION_NAME[record.data.case.review?.decision ?? 'unsure']}.
-          </Text>
         ) : null}
         <Group>
           <Button type="submit" loading={record.isPending} leftSection={<IconCheck size={16} />}>
@@ -415,12 +421,23 @@ export default function ReviewCasePage({
     retry: false,
   });
   const profile = useProfile(connectionKey, detail.data?.case.kind === 'LinkQuality');
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The decision just recorded on this case, said beside the decisions. Recorded, this case is done with for now (a
+  // decision that resolves it takes the form away with the button that had focus): focus goes to the heading, and on
+  // to "Next waiting case" once it shows.
+  const [recorded, setRecorded] = useState<{ caseId: string; decision: ReviewDecision } | null>(null);
+  const justRecorded = recorded?.caseId === caseId ? recorded.decision : null;
+  // Arrived from a link that is gone now (a case on the list, "Next waiting case"): the page starts at its heading,
+  // where the reading and the next Tab begin, rather than at the top of the window.
+  useEffect(() => {
+    if (document.activeElement === null || document.activeElement === document.body) heading.current?.focus();
+  }, [caseId]);
   return (
     <Stack gap="lg" maw={1200}>
       <ReviewsBreadcrumb current={`Case ${shortCaseId(caseId)}`} />
       <Group justify="space-between" align="center">
         <Group gap="sm" align="center">
-          <Title order={1} size="h2">
+          <Title order={1} size="h2" ref={heading} tabIndex={-1}>
             Review case {shortCaseId(caseId)}
           </Title>
           {detail.data === undefined ? null : detail.data.case.status === 'dismissed' ? (
@@ -438,7 +455,7 @@ export default function ReviewCasePage({
           )}
         </Group>
         {unavailable === null && detail.data !== undefined && !awaitsDecision(detail.data.case) ? (
-          <NextCase connectionKey={connectionKey} caseId={caseId} />
+          <NextCase connectionKey={connectionKey} caseId={caseId} focusFrom={justRecorded === null ? null : heading} />
         ) : null}
       </Group>
       <QueryState
@@ -497,8 +514,22 @@ export default function ReviewCasePage({
               </Title>
               <Stack gap="md">
                 <Decisions detail={data} />
+                <div role="status">
+                  {justRecorded === null ? null : (
+                    <Text size="sm" c="teal.9" data-testid="decision-recorded">
+                      Recorded: {REVIEW_DECISION_NAME[justRecorded]}.
+                    </Text>
+                  )}
+                </div>
                 {data.case.status === 'open' && !data.case.stale ? (
-                  <DecisionForm detail={data} connectionKey={connectionKey} />
+                  <DecisionForm
+                    detail={data}
+                    connectionKey={connectionKey}
+                    onRecorded={(decision) => {
+                      setRecorded({ caseId, decision });
+                      heading.current?.focus();
+                    }}
+                  />
                 ) : null}
               </Stack>
             </Card>
