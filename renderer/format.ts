@@ -25,6 +25,29 @@ export function formatTableDateTime(iso: string | null, now: Date = new Date()):
   return date.getFullYear() === now.getFullYear() ? dayAndTime.format(date) : dateTime.format(date);
 }
 
+/**
+ * The same moment as formatTableDateTime, as its day and its time (the day keeps the words between them, "Dec 7,"),
+ * for a cell that may put the time under the day; [text, ''] where the locale's form has no hour to split at.
+ */
+export function tableDateTimeParts(iso: string, now: Date = new Date()): readonly [string, string] {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return [iso, ''];
+  const parts = (date.getFullYear() === now.getFullYear() ? dayAndTime : dateTime).formatToParts(date);
+  const hour = parts.findIndex((part) => part.type === 'hour');
+  if (hour <= 0) return [parts.map((part) => part.value).join(''), ''];
+  const day = parts
+    .slice(0, hour)
+    .map((part) => part.value)
+    .join('');
+  return [
+    day.trimEnd(),
+    parts
+      .slice(hour)
+      .map((part) => part.value)
+      .join(''),
+  ];
+}
+
 export function formatCount(value: number): string {
   return integer.format(value);
 }

@@ -835,6 +835,8 @@ describe('review cases in the console', () => {
     await figures.waitFor();
     expect(await figures.locator('tbody tr').count()).toBe(15);
     expect(await figures.getByText('Daily figures').count()).toBe(1);
+    // In the narrowest window the figures show every column, the holds under each count included.
+    await expectFitsNarrowWindow(page, '46-health', [figures]);
     // The sandbox's load, each source's first ingest, with its review cases and their rate.
     const load = figures.locator('tbody tr').last().locator('td');
     expect(await load.nth(1).innerText()).toMatch(/^Ingest from /);

@@ -1,6 +1,6 @@
 /** formatTableDateTime (renderer/format.ts): a table's dates leave out this year's year, and keep any other's. */
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatTableDateTime } from '../../renderer/format.ts';
+import { formatDateTime, formatTableDateTime, tableDateTimeParts } from '../../renderer/format.ts';
 
 describe('formatTableDateTime', () => {
   const now = new Date('2026-07-01T12:00:00Z');
@@ -15,5 +15,21 @@ describe('formatTableDateTime', () => {
   it('keeps the year of a moment in another year, and says a missing one as a dash', () => {
     expect(formatTableDateTime('2025-06-15T09:08:07Z', now)).toBe(formatDateTime('2025-06-15T09:08:07Z'));
     expect(formatTableDateTime(null, now)).toBe('—');
+  });
+});
+
+describe('tableDateTimeParts', () => {
+  const now = new Date('2026-07-01T12:00:00Z');
+
+  it('splits the table form into its day and its time, which joined by a space are the table form', () => {
+    for (const iso of ['2026-06-15T09:08:07Z', '2025-12-31T23:59:59Z']) {
+      const [day, time] = tableDateTimeParts(iso, now);
+      // Node's format() writes a plain space where formatToParts keeps ICU's narrow one (before AM).
+      expect(`${day} ${time}`.replace(/\s/g, ' ')).toBe(formatTableDateTime(iso, now).replace(/\s/g, ' '));
+      expect(time).toMatch(/^\d{1,2}:\d{2}:\d{2}/);
+      expect(day).not.toMatch(/:\d{2}/);
+      expect(day).toMatch(/\d/);
+    }
+    expect(tableDateTimeParts('not a time', now)).toEqual(['not a time', '']);
   });
 });

@@ -233,59 +233,66 @@ export default function HealthPage({
             <Title order={2} size="h4" mb="sm">
               Latest figures
             </Title>
-            <Table aria-label="Health figures, newest first" style={{ fontVariantNumeric: 'tabular-nums' }}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>When</Table.Th>
-                  <Table.Th>What</Table.Th>
-                  <Table.Th>Profile</Table.Th>
-                  <Table.Th>Records</Table.Th>
-                  <Table.Th>Review cases opened</Table.Th>
-                  <Table.Th>Auto-linked</Table.Th>
-                  <Table.Th>Birth date</Table.Th>
-                  <Table.Th>Duration</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {[...health.data.samples]
-                  .reverse()
-                  .slice(0, 50)
-                  .map((s, i) => (
-                    <Table.Tr key={`${s.at}-${String(i)}`}>
-                      <Table.Td>
-                        <TableDate iso={s.at} />
-                      </Table.Td>
-                      <Table.Td>{sampleWhat(s)}</Table.Td>
-                      <Table.Td>{s.profileVersion === null ? '—' : `v${String(s.profileVersion)}`}</Table.Td>
-                      <Table.Td>{formatCount(s.records)}</Table.Td>
-                      <Table.Td>
-                        {s.origin === 'job' && s.jobId !== null && s.reviewCases > 0 && casesShown ? (
-                          // Every case the job opened, as the count says, decided or not.
-                          <Anchor
-                            href={paths.reviews(s.jobId)}
-                            size="sm"
-                            onClick={() => {
-                              if (s.jobId !== null) putListView(connectionKey, { status: 'all' }, s.jobId);
-                            }}
-                          >
-                            {reviewCasesOpened(s)}
-                          </Anchor>
-                        ) : (
-                          reviewCasesOpened(s)
-                        )}
-                        {s.reviewCases > 0 && s.reviewHolds != null ? (
-                          <Text size="xs" c="dimmed" data-testid="health-row-holds">
-                            {reviewHoldsText(s.reviewHolds)}
-                          </Text>
-                        ) : null}
-                      </Table.Td>
-                      <Table.Td>{ingestPercent(s, 'auto-link-rate')}</Table.Td>
-                      <Table.Td>{ingestPercent(s, 'completeness:birthDate')}</Table.Td>
-                      <Table.Td>{duration(s.durationMs)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-              </Table.Tbody>
-            </Table>
+            {/* At the console's narrowest window every column shows: a time can go under its day, cells are closer. */}
+            <Table.ScrollContainer minWidth={600}>
+              <Table
+                aria-label="Health figures, newest first"
+                horizontalSpacing={8}
+                style={{ fontVariantNumeric: 'tabular-nums' }}
+              >
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>When</Table.Th>
+                    <Table.Th>What</Table.Th>
+                    <Table.Th>Profile</Table.Th>
+                    <Table.Th>Records</Table.Th>
+                    <Table.Th>Review cases opened</Table.Th>
+                    <Table.Th>Auto-linked</Table.Th>
+                    <Table.Th>Birth date</Table.Th>
+                    <Table.Th>Duration</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {[...health.data.samples]
+                    .reverse()
+                    .slice(0, 50)
+                    .map((s, i) => (
+                      <Table.Tr key={`${s.at}-${String(i)}`}>
+                        <Table.Td>
+                          <TableDate iso={s.at} twoLines />
+                        </Table.Td>
+                        <Table.Td>{sampleWhat(s)}</Table.Td>
+                        <Table.Td>{s.profileVersion === null ? '—' : `v${String(s.profileVersion)}`}</Table.Td>
+                        <Table.Td>{formatCount(s.records)}</Table.Td>
+                        <Table.Td>
+                          {s.origin === 'job' && s.jobId !== null && s.reviewCases > 0 && casesShown ? (
+                            // Every case the job opened, as the count says, decided or not.
+                            <Anchor
+                              href={paths.reviews(s.jobId)}
+                              size="sm"
+                              onClick={() => {
+                                if (s.jobId !== null) putListView(connectionKey, { status: 'all' }, s.jobId);
+                              }}
+                            >
+                              {reviewCasesOpened(s)}
+                            </Anchor>
+                          ) : (
+                            reviewCasesOpened(s)
+                          )}
+                          {s.reviewCases > 0 && s.reviewHolds != null ? (
+                            <Text size="xs" c="dimmed" data-testid="health-row-holds">
+                              {reviewHoldsText(s.reviewHolds)}
+                            </Text>
+                          ) : null}
+                        </Table.Td>
+                        <Table.Td>{ingestPercent(s, 'auto-link-rate')}</Table.Td>
+                        <Table.Td>{ingestPercent(s, 'completeness:birthDate')}</Table.Td>
+                        <Table.Td>{duration(s.durationMs)}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
           </Card>
         </>
       )}
