@@ -189,9 +189,10 @@ export async function expectFitsNarrowWindow(
       });
       const scrolled: string[] = [];
       for (const table of wholeTables) {
-        // Mantine's scroll container, the table's nearest ancestor of that class (not its inner box, as wide as it).
+        // What scrolls it sideways: Mantine's scroll container (not its inner box, as wide as the table), or a
+        // region of the page's own that scrolls (the records side by side).
         const box = table.locator(
-          'xpath=ancestor::*[contains(@class, "-scrollContainer") and not(contains(@class, "-scrollContainerInner"))][1]',
+          'xpath=ancestor::*[(contains(@class, "-scrollContainer") and not(contains(@class, "-scrollContainerInner"))) or @role="region"][1]',
         );
         const [shown, whole] = [await box.boundingBox(), await table.boundingBox()];
         const tableName = (await table.getAttribute('aria-label')) ?? 'a table';

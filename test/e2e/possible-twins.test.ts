@@ -9,7 +9,7 @@
  *    name (level initial-of-middle-name), held as the initial beside a given name is.
  */
 import { describe, expect, it } from 'vitest';
-import { expectAccessible, screenshot } from './helpers.ts';
+import { expectAccessible, expectFitsNarrowWindow, screenshot } from './helpers.ts';
 import { consoleOnSandbox } from './held-case.ts';
 import { newbornTwins } from '../helpers/repeated-patient.ts';
 import { johnSmith, jSmith } from '../helpers/registry.ts';
@@ -66,6 +66,11 @@ describe('possible twins on the review case page', () => {
     );
     await expectAccessible(page, 'newborn-twins');
     await screenshot(page, '46c-newborn-twins');
+    // Twins at one home: in the narrowest window every column shows, each "0 (with the address)" included.
+    expect(await records.getByText('0 (with the address)').count()).toBeGreaterThan(0);
+    await expectFitsNarrowWindow(page, '46c-newborn-twins', [
+      page.getByRole('table', { name: "The two records side by side, with each field's band and contribution" }),
+    ]);
     expect(pageErrors).toEqual([]);
   });
 

@@ -319,6 +319,10 @@ describe('review cases in the console', () => {
     expect(marks.some((mark, i) => tones[i] === 'exact' && mark.direction === 'for')).toBe(true);
     await expectAccessible(page, 'review-case');
     await screenshot(page, '41-review-case');
+    // In the narrowest window the records side by side show every column, the evidence's words included.
+    await expectFitsNarrowWindow(page, '41-review-case', [
+      page.getByRole('table', { name: "The two records side by side, with each field's band and contribution" }),
+    ]);
 
     // While the case waits for this reviewer's answer there is no way on to another case, so no reason is left behind.
     expect(await page.getByTestId('next-case').count()).toBe(0);

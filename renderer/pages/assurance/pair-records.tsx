@@ -174,10 +174,10 @@ export function PairTable({
                   </Table.Td>
                 )}
                 {blind ? null : (
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                  <Table.Td>
                     <Group gap={8} wrap="nowrap">
                       <EvidenceBar weight={countedWeight(e)} scale={scale} />
-                      <span>{evidenceText(e)}</span>
+                      <EvidenceWords text={evidenceText(e)} />
                     </Group>
                   </Table.Td>
                 )}
@@ -187,5 +187,19 @@ export function PairTable({
         </Table.Tbody>
       </Table>
     </div>
+  );
+}
+
+/**
+ * A field's evidence in words, where a narrow window may put why it counts nothing under the figure ("0" over "(with
+ * the address)"), never breaking the figure from its "for" or "against".
+ */
+function EvidenceWords({ text }: { readonly text: string }) {
+  const aside = text.indexOf(' (');
+  if (aside < 0) return <span style={{ whiteSpace: 'nowrap' }}>{text}</span>;
+  return (
+    <span>
+      <span style={{ whiteSpace: 'nowrap' }}>{text.slice(0, aside)}</span> {text.slice(aside + 1)}
+    </span>
   );
 }
