@@ -2,6 +2,7 @@
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 const integer = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
 const oneDecimal = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
+const tenths = new Intl.NumberFormat(undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 export function formatDateTime(iso: string | null): string {
   if (iso === null) return '—';
@@ -46,6 +47,11 @@ export function tableDateTimeParts(iso: string, now: Date = new Date()): readonl
       .map((part) => part.value)
       .join(''),
   ];
+}
+
+/** An expected count, to a tenth and grouped as counts are: "1,728.8", "5.0". */
+export function formatTenths(value: number): string {
+  return tenths.format(value);
 }
 
 export function formatCount(value: number): string {

@@ -165,9 +165,10 @@ export async function cutLabels(scope: Page | Locator): Promise<string[]> {
 const NARROW = { width: 960, height: 800 };
 
 /**
- * The page as it is now, in the narrowest window: nothing reaches past the window's right edge and no button's or
- * badge's label is cut (Mantine shrinks a button beside a long paragraph and cuts its label), and the tables named
- * show every column without scrolling sideways. Each fault names the element's words. The window goes back to its
+ * The page as it is now, in the narrowest window: nothing reaches past the window's right edge, no button's or
+ * badge's label is cut (Mantine shrinks a button beside a long paragraph and cuts its label), no table outside a box
+ * that scrolls reaches past its card (its last columns would be cut, out of reach), and the tables named show every
+ * column without scrolling sideways. Each fault names the element's words. The window goes back to its
  * size after; a picture at that width is kept.
  */
 export async function expectFitsNarrowWindow(
@@ -187,7 +188,19 @@ export async function expectFitsNarrowWindow(
         };
         return view.document.documentElement.scrollWidth - view.innerWidth;
       });
-      const scrolled: string[] = [];
+      // A table outside any box that scrolls is cut where it passes its card (or dialog): its last columns cannot
+      // be reached at all.
+      const clipped = await page.evaluate<string[]>(`[...document.querySelectorAll('table')]
+        .filter((table) => table.getClientRects().length > 0)
+        .filter((table) => table.closest('[role="region"], [class*="-scrollContainer"]') === null)
+        .flatMap((table) => {
+          const box = table.closest('.mantine-Card-root, .mantine-Modal-content, .mantine-Paper-root');
+          if (box === null) return [];
+          const over = table.getBoundingClientRect().right - box.getBoundingClientRect().right;
+          const name = table.getAttribute('aria-label') ?? 'a table';
+          return over > 1 ? [name + ' is cut: ' + String(Math.round(over)) + ' px past its card'] : [];
+        })`);
+      const scrolled: string[] = [...clipped];
       for (const table of wholeTables) {
         // What scrolls it sideways: Mantine's scroll container (not its inner box, as wide as the table), or a
         // region of the page's own that scrolls (the records side by side).

@@ -4,10 +4,10 @@
  * measurement. A fit that failed its checks has no figures (the engine sends none): the card then says so and what
  * to measure instead.
  */
-import { Badge, Card, Group, Table, Text, Title } from '@mantine/core';
+import { Card, Group, Table, Text, Title } from '@mantine/core';
 import { CartesianGrid, ComposedChart, Legend, Line, ReferenceLine, ResponsiveContainer, XAxis, YAxis } from 'recharts';
 import type { EstimateReport } from '../../../engine/contract/estimate.ts';
-import { formatCount } from '../../format.ts';
+import { formatCount, formatTenths } from '../../format.ts';
 import { IconAlert } from '../../icons.tsx';
 import { Note } from '../../layout/note.tsx';
 import { estimatedRows, type EstimatedRow } from './estimate-figures.ts';
@@ -142,46 +142,50 @@ export function EstimatedMetricsCard({ report, name }: { readonly report: Estima
         </Text>
       </Note>
       <EstimatedCurves rows={rows} certain={suggested.Certain} probable={suggested.Probable} />
-      <Table
-        striped
-        aria-label="Model-estimated precision and recall per threshold"
-        data-testid="estimate-table"
-        style={{ fontVariantNumeric: 'tabular-nums' }}
-      >
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Threshold</Table.Th>
-            <Table.Th>Pairs at or above</Table.Th>
-            <Table.Th>Expected TP</Table.Th>
-            <Table.Th>Expected FP</Table.Th>
-            <Table.Th>Expected FN</Table.Th>
-            <Table.Th>Precision</Table.Th>
-            <Table.Th>Recall</Table.Th>
-            <Table.Th>F1</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((r) => (
-            <Table.Tr key={r.threshold} fw={r.suggested === null ? undefined : 700}>
-              <Table.Td>
-                {String(r.threshold)}
-                {r.suggested === null ? null : (
-                  <Badge ml={6} size="xs" variant="outline">
-                    suggested {r.suggested}
-                  </Badge>
-                )}
-              </Table.Td>
-              <Table.Td>{formatCount(r.pairsAtOrAbove)}</Table.Td>
-              <Table.Td>{r.expectedTruePositives.toFixed(1)}</Table.Td>
-              <Table.Td>{r.expectedFalsePositives.toFixed(1)}</Table.Td>
-              <Table.Td>{r.expectedFalseNegatives.toFixed(1)}</Table.Td>
-              <Table.Td>{share(r.precision)}</Table.Td>
-              <Table.Td>{share(r.recall)}</Table.Td>
-              <Table.Td>{share(r.f1)}</Table.Td>
+      {/* Every column shows in the console's narrowest window (960 px): the suggestion under its threshold. */}
+      <Table.ScrollContainer minWidth={560}>
+        <Table
+          striped
+          horizontalSpacing={8}
+          aria-label="Model-estimated precision and recall per threshold"
+          data-testid="estimate-table"
+          style={{ fontVariantNumeric: 'tabular-nums' }}
+        >
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Threshold</Table.Th>
+              <Table.Th>Pairs at or above</Table.Th>
+              <Table.Th>Expected TP</Table.Th>
+              <Table.Th>Expected FP</Table.Th>
+              <Table.Th>Expected FN</Table.Th>
+              <Table.Th>Precision</Table.Th>
+              <Table.Th>Recall</Table.Th>
+              <Table.Th>F1</Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((r) => (
+              <Table.Tr key={r.threshold} fw={r.suggested === null ? undefined : 700}>
+                <Table.Td>
+                  {String(r.threshold)}
+                  {r.suggested === null ? null : (
+                    <Text size="xs" c="blue.8" fw={700}>
+                      suggested {r.suggested}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>{formatCount(r.pairsAtOrAbove)}</Table.Td>
+                <Table.Td>{formatTenths(r.expectedTruePositives)}</Table.Td>
+                <Table.Td>{formatTenths(r.expectedFalsePositives)}</Table.Td>
+                <Table.Td>{formatTenths(r.expectedFalseNegatives)}</Table.Td>
+                <Table.Td>{share(r.precision)}</Table.Td>
+                <Table.Td>{share(r.recall)}</Table.Td>
+                <Table.Td>{share(r.f1)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
     </Card>
   );
 }
