@@ -26,6 +26,7 @@ import {
   expectAccessible,
   expectBlindPairTable,
   expectEvaluationSummary,
+  expectFitsNarrowWindow,
   expectMetricsTable,
   expectNoActivationControl,
   expectSwatchesMatchBands,
@@ -182,6 +183,11 @@ describe('the Match assurance page', () => {
     report = await cliEvaluate(thresholds);
     await expectEvaluationSummary(page, report);
     await expectMetricsTable(page, 'metrics-table', report.thresholds);
+    // What blocking recall means, each sentence of it begun as a sentence (the engine's rule among them).
+    const recallNote = page.getByRole('note').filter({ hasText: 'What blocking recall means for these figures' });
+    expect(await recallNote.innerText()).toMatch(
+      /counts those missed pairs as false negatives\. A true pair is found when/,
+    );
     // Each error example's fields at a glance: one square a field in the scorer's order, each its band in the report.
     let examples = 0;
     let twinCases = 0;
@@ -286,11 +292,16 @@ describe('the Match assurance page', () => {
     expect(await page.locator('[data-testid="field-table"] tbody tr td:first-child').allTextContents()).toEqual(
       report.fieldSimilarity.map((f) => fieldTitle(f.field)),
     );
-    // The end-to-end table (blocking misses count as false negatives) sits beside it, with its own numbers from the CLI.
+    // The end-to-end table (blocking misses count as false negatives) comes after it, with its own numbers from the CLI.
     const endToEnd = report.endToEnd;
     expect(endToEnd).toBeDefined();
     await page.getByRole('heading', { name: 'End to end (blocking misses count as false negatives)' }).waitFor();
     await expectMetricsTable(page, 'metrics-table-end-to-end', endToEnd?.thresholds ?? []);
+    // Both show every column in the narrowest window (each interval under its metric).
+    await expectFitsNarrowWindow(page, 'assurance-05-evaluation', [
+      page.getByRole('table', { name: 'Metrics per requested threshold', exact: true }).filter({ visible: true }),
+      page.getByRole('table', { name: /^End-to-end metrics per requested threshold/ }).filter({ visible: true }),
+    ]);
     const missed = (endToEnd?.notCandidates.matches ?? 0) + (endToEnd?.notCandidates.nonMatches ?? 0);
     expect(await page.getByTestId('eval-end-to-end-explanation').textContent()).toContain(
       missed === 0
@@ -523,6 +534,9 @@ describe('the Match assurance page', () => {
     await page
       .getByRole('region', { name: /^Held-out quality of model/ })
       .screenshot({ path: join(SCREENSHOTS, 'assurance-07b-calibration-quality.png') });
+    await expectFitsNarrowWindow(page, 'assurance-07-calibration', [
+      page.getByRole('table', { name: 'Held-out metrics per threshold', exact: true }).filter({ visible: true }),
+    ]);
     // The thresholds that belong with the model in live matching, and the one document that carries both.
     const liveCard = page.getByRole('region', { name: 'Thresholds to apply with this model' });
     // How they were read is folded under one line, and opens as a person opens it.

@@ -292,17 +292,16 @@ export async function expectMetricsTable(
   const rows = page.locator(`[data-testid="${testId}"] tbody tr`);
   expect(await rows.count()).toBe(thresholds.length);
   for (const [i, m] of thresholds.entries()) {
-    const cells = await rows.nth(i).locator('td').allTextContents();
-    expect(cells.map((c, k) => (k >= 1 && k <= 4 ? String(digits(c)) : c))).toEqual([
+    // Each 95% interval is under its metric, in the metric's cell (a line of its own).
+    const cells = await rows.nth(i).locator('td').allInnerTexts();
+    expect(cells.map((c, k) => (k >= 1 && k <= 4 ? String(digits(c)) : c.replace(/\n+/g, '\n')))).toEqual([
       String(m.threshold),
       String(m.tp),
       String(m.fp),
       String(m.tn),
       String(m.fn),
-      fmt(m.precision),
-      range(m.precisionInterval),
-      fmt(m.recall),
-      range(m.recallInterval),
+      `${fmt(m.precision)}\n${range(m.precisionInterval)}`,
+      `${fmt(m.recall)}\n${range(m.recallInterval)}`,
       fmt(m.specificity),
       fmt(m.npv),
       fmt(m.f1),

@@ -19,6 +19,7 @@ import { histogram } from './score-curves.ts';
 import { ThresholdExplorer } from './threshold-explorer.tsx';
 import { WaterfallView } from './waterfall.tsx';
 import { PairRecords } from './pair-records.tsx';
+import { sentenceStart } from '../../../engine/contract/sentence-start.ts';
 import { fieldTitle } from '../../../engine/contract/field-title.ts';
 import { legendInSeriesOrder } from '../../layout/legend-order.ts';
 
@@ -117,8 +118,8 @@ export function EvaluationReportView({
           <Text size="sm">
             {formatCount(r.missed)} of {formatCount(r.truePairs)} labelled true pairs share no usable blocking key, so
             in production they would never be compared: the scorer would miss them whatever the threshold. The
-            scored-pairs table below is the scorer's result on every labelled pair; the end-to-end table beside it
-            counts those missed pairs as false negatives. {r.rule}
+            scored-pairs table below is the scorer's result on every labelled pair; the end-to-end table after it counts
+            those missed pairs as false negatives. {sentenceStart(r.rule)}
           </Text>
         </Note>
       </Card>
