@@ -23,7 +23,11 @@ export function formatTableDateTime(iso: string | null, now: Date = new Date()):
   if (iso === null) return '—';
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return date.getFullYear() === now.getFullYear() ? dayAndTime.format(date) : dateTime.format(date);
+  return tableFormat(date, now).format(date);
+}
+
+function tableFormat(date: Date, now: Date): Intl.DateTimeFormat {
+  return date.getFullYear() === now.getFullYear() ? dayAndTime : dateTime;
 }
 
 /**
@@ -33,7 +37,7 @@ export function formatTableDateTime(iso: string | null, now: Date = new Date()):
 export function tableDateTimeParts(iso: string, now: Date = new Date()): readonly [string, string] {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return [iso, ''];
-  const parts = (date.getFullYear() === now.getFullYear() ? dayAndTime : dateTime).formatToParts(date);
+  const parts = tableFormat(date, now).formatToParts(date);
   const hour = parts.findIndex((part) => part.type === 'hour');
   if (hour <= 0) return [parts.map((part) => part.value).join(''), ''];
   const day = parts
