@@ -72,7 +72,8 @@ function EstimatedCurves({
                 x={probable}
                 stroke="var(--mantine-color-gray-7)"
                 strokeDasharray="4 4"
-                label={{ value: `Probable ${String(probable)}`, position: 'insideBottomRight', fontSize: 11 }}
+                // To the line's right: Probable is often the axis's first threshold, where a label on its left is cut.
+                label={{ value: `Probable ${String(probable)}`, position: 'insideBottomLeft', fontSize: 11 }}
               />
             )}
             <ReferenceLine
