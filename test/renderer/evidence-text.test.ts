@@ -3,6 +3,7 @@ import {
   bandText,
   countedWeight,
   EVIDENCE_FIELD,
+  evidenceParts,
   evidenceText,
   FIELD_ROWS,
   fieldValue,
@@ -30,6 +31,12 @@ describe("a field's evidence in the comparison viewer", () => {
   it('names household evidence that counts for nothing', () => {
     expect(evidenceText({ logLikelihood: 0, householdOnly: true })).toBe('0 (household)');
     expect(evidenceText({ logLikelihood: 0, impliedBy: 'addressLine' })).toBe('0 (with the address)');
+    // In two parts, for a cell that may put why under the figure; a weight has no why.
+    expect(evidenceParts({ logLikelihood: 0, impliedBy: 'addressLine' })).toEqual({
+      figure: '0',
+      why: '(with the address)',
+    });
+    expect(evidenceParts({ logLikelihood: -2.5649 })).toEqual({ figure: '−2.56 against', why: null });
   });
   it("says why a given name was not compared as the names' own: a newborn's placeholder, two generations, twins", () => {
     const scorer = createScorer(defaultProfile([{ SourceSystem: 'a' }]));

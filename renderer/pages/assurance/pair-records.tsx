@@ -17,7 +17,7 @@ import {
   EVIDENCE_FIELD,
   FIELD_ROWS,
   countedWeight,
-  evidenceText,
+  evidenceParts,
   fieldValue,
   rowBandText,
   rowBandTone,
@@ -177,7 +177,7 @@ export function PairTable({
                   <Table.Td>
                     <Group gap={8} wrap="nowrap">
                       <EvidenceBar weight={countedWeight(e)} scale={scale} />
-                      <EvidenceWords text={evidenceText(e)} />
+                      <EvidenceWords e={e} />
                     </Group>
                   </Table.Td>
                 )}
@@ -191,15 +191,15 @@ export function PairTable({
 }
 
 /**
- * A field's evidence in words, where a narrow window may put why it counts nothing under the figure ("0" over "(with
- * the address)"), never breaking the figure from its "for" or "against".
+ * A field's evidence in words (evidenceText), where a narrow window may put why it counts nothing under the figure ("0"
+ * over "(with the address)"), never breaking the figure from its "for" or "against".
  */
-function EvidenceWords({ text }: { readonly text: string }) {
-  const aside = text.indexOf(' (');
-  if (aside < 0) return <span style={{ whiteSpace: 'nowrap' }}>{text}</span>;
+function EvidenceWords({ e }: { readonly e: FieldEvidence | undefined }) {
+  const { figure, why } = evidenceParts(e);
   return (
     <span>
-      <span style={{ whiteSpace: 'nowrap' }}>{text.slice(0, aside)}</span> {text.slice(aside + 1)}
+      <span style={{ whiteSpace: 'nowrap' }}>{figure}</span>
+      {why === null ? null : ` ${why}`}
     </span>
   );
 }

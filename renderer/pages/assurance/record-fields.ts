@@ -124,10 +124,22 @@ export function weightDirection(weight: number | undefined): 'for' | 'against' |
 export function evidenceText(
   e: Pick<FieldEvidence, 'logLikelihood' | 'householdOnly' | 'impliedBy'> | undefined,
 ): string {
-  if (e?.householdOnly === true) return '0 (household)';
-  if (e?.impliedBy !== undefined) return '0 (with the address)';
+  const { figure, why } = evidenceParts(e);
+  return why === null ? figure : `${figure} ${why}`;
+}
+
+/**
+ * evidenceText in its two parts: the figure with its way ("−2.56 against", "0") and, for a field that counts nothing
+ * although it agrees, why ("(household)", "(with the address)"), which a narrow cell may put under the figure.
+ */
+export function evidenceParts(e: Pick<FieldEvidence, 'logLikelihood' | 'householdOnly' | 'impliedBy'> | undefined): {
+  readonly figure: string;
+  readonly why: string | null;
+} {
+  if (e?.householdOnly === true) return { figure: '0', why: '(household)' };
+  if (e?.impliedBy !== undefined) return { figure: '0', why: '(with the address)' };
   const value = e?.logLikelihood;
-  if (value === undefined) return '—';
+  if (value === undefined) return { figure: '—', why: null };
   const way = weightDirection(value);
-  return way === 'none' ? '0' : `${signed(value, 2)} ${way}`;
+  return { figure: way === 'none' ? '0' : `${signed(value, 2)} ${way}`, why: null };
 }
