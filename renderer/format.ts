@@ -31,6 +31,21 @@ function tableFormat(date: Date, now: Date): Intl.DateTimeFormat {
 }
 
 /**
+ * From one moment to another as the locale writes a span, what the two share said once ("Dec 7, 10:34:48 PM –
+ * 10:34:49 PM"), without the year when the span starts this year; only the start while there is no end.
+ */
+export function formatTimeSpan(startIso: string, endIso: string | null, now: Date = new Date()): string {
+  const start = new Date(startIso);
+  if (Number.isNaN(start.getTime())) return startIso;
+  const end = endIso === null ? null : new Date(endIso);
+  const format = tableFormat(start, now);
+  if (end === null || Number.isNaN(end.getTime()) || end < start) {
+    return end === null ? format.format(start) : `${format.format(start)} – ${formatDateTime(endIso)}`;
+  }
+  return format.formatRange(start, end);
+}
+
+/**
  * The same moment as formatTableDateTime, as its day and its time (the day keeps the words between them, "Dec 7,"),
  * for a cell that may put the time under the day; [text, ''] where the locale's form has no hour to split at.
  */

@@ -167,7 +167,8 @@ const NARROW = { width: 960, height: 800 };
 /**
  * The page as it is now, in the narrowest window: nothing reaches past the window's right edge, no button's or
  * badge's label is cut (Mantine shrinks a button beside a long paragraph and cuts its label), no table outside a box
- * that scrolls reaches past its card (its last columns would be cut, out of reach), and the tables named show every
+ * that scrolls reaches past its card (its last columns would be cut, out of reach), no words outside such a box run
+ * past their card or box (a neighbour or the edge cuts them), and the tables named show every
  * column without scrolling sideways. Each fault names the element's words. The window goes back to its
  * size after; a picture at that width is kept.
  */
@@ -200,7 +201,26 @@ export async function expectFitsNarrowWindow(
           const name = table.getAttribute('aria-label') ?? 'a table';
           return over > 1 ? [name + ' is cut: ' + String(Math.round(over)) + ' px past its card'] : [];
         })`);
-      const scrolled: string[] = [...clipped];
+      // Words that run past their card or box, outside any box that scrolls: the box's neighbour or its edge cuts
+      // them ("Complet" for a phase's "Completed").
+      const spilled = await page.evaluate<string[]>(`(() => {
+        const faults = [];
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+          const words = node.textContent.trim();
+          const box = node.parentElement.closest('.mantine-Paper-root');
+          if (words === '' || box === null) continue;
+          if (node.parentElement.closest('[role="region"], [class*="-scrollContainer"]') !== null) continue;
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          const shown = range.getBoundingClientRect();
+          if (shown.width === 0) continue;
+          const over = shown.right - box.getBoundingClientRect().right;
+          if (over > 1) faults.push('"' + words.slice(0, 40) + '" runs ' + String(Math.round(over)) + ' px past its box');
+        }
+        return faults;
+      })()`);
+      const scrolled: string[] = [...clipped, ...spilled];
       for (const table of wholeTables) {
         // What scrolls it sideways: Mantine's scroll container (not its inner box, as wide as the table), or a
         // region of the page's own that scrolls (the records side by side).

@@ -15,7 +15,14 @@ import { EngineError } from '../../engine/contract/errors.ts';
 import { MaintenanceSettingsSchema } from '../../engine/config/maintenance.ts';
 import { runWorker } from '../../engine/jobs/worker.ts';
 import { BATCH_SIZE_MESSAGE } from '../../renderer/pages/maintenance/start-job-form.ts';
-import { closeConsole, expectAccessible, type HostProcess, openConsole, screenshot } from './helpers.ts';
+import {
+  closeConsole,
+  expectAccessible,
+  expectFitsNarrowWindow,
+  type HostProcess,
+  openConsole,
+  screenshot,
+} from './helpers.ts';
 import { scratchDir } from '../helpers/temp.ts';
 
 let dir: string;
@@ -335,15 +342,17 @@ describe('the console in a browser', () => {
     );
     await expectAccessible(page, 'job-completed');
     await screenshot(page, '08-job-completed');
+    // Three phases side by side in the narrowest window: each status under its phase's name, none cut.
+    await expectFitsNarrowWindow(page, '08-job-completed');
 
     const cases = Number(/\((\d+) cases?,/.exec((await page.getByTestId('job-review-rate').textContent()) ?? '')?.[1]);
 
     await page.getByRole('link', { name: 'Maintenance' }).first().click();
     const row = page.locator('[data-testid="jobs-table"] tbody tr');
     await expect.poll(() => row.count()).toBe(1);
-    // The list carries the reason, the review cases the job opened and how long it ran; its Phase column says the
-    // job is done, not the name of its last phase as if it were still matching.
-    expect(await row.first().textContent()).toMatch(/Completed.*Reconciliation.*All done.*\d+ (s|min)/);
+    // The list carries the reason, the review cases the job opened and how long it ran; the phase under its status
+    // says the job is done, not the name of its last phase as if it were still matching.
+    expect(await row.first().textContent()).toMatch(/Reconciliation.*Completed.*All done.*took \d+ (s|min)/);
     expect(Number(await row.first().getByTestId('job-reviews').textContent())).toBe(cases);
     expect(await page.getByTestId('jobs-shown').textContent()).toBe('1 job');
     // This year's dates leave out the year, so the row fits a laptop's width; the full moment is the cell's title.
@@ -352,6 +361,9 @@ describe('the console in a browser', () => {
     expect(await created.getAttribute('title')).toMatch(/\b20\d\d\b/);
     await expectAccessible(page, 'jobs-list');
     await screenshot(page, '09-jobs-list');
+    // Every column in the narrowest window, without scrolling sideways: the phase under the kind, the time under
+    // the day, the duration under the finish.
+    await expectFitsNarrowWindow(page, '09-jobs-list', [page.getByTestId('jobs-table')]);
   }, 300_000);
 
   it('reaches a job by keyboard alone', async () => {
@@ -460,7 +472,7 @@ describe('the console in a browser', () => {
     await page.getByRole('link', { name: 'Maintenance' }).first().click();
     await expect
       .poll(() => page.locator('[data-testid="jobs-table"] tbody tr').first().textContent())
-      .toMatch(/Cancelled.*Re-index/);
+      .toMatch(/Re-index.*Cancelled/);
     // The list's filters: by status group and by kind.
     const rows = page.locator('[data-testid="jobs-table"] tbody tr');
     await page.getByRole('radiogroup', { name: 'Status' }).getByText('Failed, stopped or cancelled').click();
@@ -468,7 +480,8 @@ describe('the console in a browser', () => {
       .poll(async () => (await rows.allTextContents()).map((t) => /Failed|Cancelled/.test(t)))
       .toEqual([true, true]);
     expect(await page.getByTestId('jobs-shown').textContent()).toBe('2 of 3 jobs');
-    // Their Phase column says where each ended: the failed one in a phase, the one cancelled before it ran nowhere.
+    // The phase under their status says where each ended: the failed one in a phase, the one cancelled before it ran
+    // nowhere.
     const ended = await rows.allTextContents();
     expect(ended.find((t) => t.includes('Failed'))).toMatch(/Failed.*Ended in [a-z]+/);
     expect(ended.find((t) => t.includes('Cancelled'))).toMatch(/Cancelled.*Not started/);

@@ -1,4 +1,8 @@
-/** The jobs list: newest first, history kept; each job's ID is a link to its detail (keyboard-reachable). */
+/**
+ * The jobs list: newest first, history kept; each job's ID is a link to its detail (keyboard-reachable). Its kind goes
+ * under the ID, its phase under its status and its duration under its finish, so the six columns fit the console's
+ * narrowest window (960 px) with room for the reason.
+ */
 import { shortJobId } from './job-id.ts';
 import { Anchor, Skeleton, Table, Text } from '@mantine/core';
 import type { JobState } from '../../../engine/contract/maintenance.ts';
@@ -26,19 +30,29 @@ export function JobsTableSkeleton() {
   );
 }
 
+/** How long the job ran ("took 9 s"), or has run so far; a dash before it starts. */
+function durationText(job: JobState): string {
+  if (job.startedAt === null) return '—';
+  const took = formatDuration(Date.parse(job.finishedAt ?? new Date().toISOString()) - Date.parse(job.startedAt));
+  return job.finishedAt === null ? `${took} so far` : `took ${took}`;
+}
+
 export function JobsTable({ jobs }: { readonly jobs: readonly JobState[] }) {
   return (
-    <Table.ScrollContainer minWidth={1040}>
-      <Table highlightOnHover verticalSpacing="sm" aria-label="Maintenance jobs, newest first" data-testid="jobs-table">
+    <Table.ScrollContainer minWidth={620}>
+      <Table
+        highlightOnHover
+        verticalSpacing="sm"
+        horizontalSpacing={6}
+        aria-label="Maintenance jobs, newest first"
+        data-testid="jobs-table"
+      >
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Job</Table.Th>
-            <Table.Th miw={120}>Status</Table.Th>
-            <Table.Th>Kind</Table.Th>
-            <Table.Th>Phase</Table.Th>
+            <Table.Th>Status and phase</Table.Th>
             <Table.Th>Reason</Table.Th>
             <Table.Th>Review cases</Table.Th>
-            <Table.Th>Duration</Table.Th>
             <Table.Th>Created</Table.Th>
             <Table.Th>Finished</Table.Th>
           </Table.Tr>
@@ -65,20 +79,16 @@ export function JobsTable({ jobs }: { readonly jobs: readonly JobState[] }) {
                 >
                   {shortJobId(job.jobId)}
                 </Anchor>
-              </Table.Td>
-              <Table.Td>
-                <JobStatusBadge job={job} size="sm" />
-              </Table.Td>
-              <Table.Td>
                 <Text size="sm">{KIND_LABEL[job.kind]}</Text>
               </Table.Td>
               <Table.Td>
-                <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                <JobStatusBadge job={job} size="sm" />
+                <Text size="xs" c="dimmed" mt={2} data-testid="job-phase">
                   {phaseCellText(job)}
                 </Text>
               </Table.Td>
               <Table.Td maw={220}>
-                <Text size="sm" lineClamp={2} title={job.reason}>
+                <Text size="sm" lineClamp={3} title={job.reason}>
                   {job.reason}
                 </Text>
               </Table.Td>
@@ -88,17 +98,16 @@ export function JobsTable({ jobs }: { readonly jobs: readonly JobState[] }) {
                 </Text>
               </Table.Td>
               <Table.Td>
-                <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                  {job.startedAt === null
-                    ? '—'
-                    : `${formatDuration(Date.parse(job.finishedAt ?? new Date().toISOString()) - Date.parse(job.startedAt))}${job.finishedAt === null ? ' so far' : ''}`}
+                <TableDate iso={job.createdAt} twoLines />
+              </Table.Td>
+              <Table.Td>
+                {job.finishedAt === null ? null : <TableDate iso={job.finishedAt} twoLines />}
+                <Text
+                  size={job.finishedAt === null ? 'sm' : 'xs'}
+                  {...(job.finishedAt === null ? {} : { c: 'dimmed' })}
+                >
+                  {durationText(job)}
                 </Text>
-              </Table.Td>
-              <Table.Td>
-                <TableDate iso={job.createdAt} />
-              </Table.Td>
-              <Table.Td>
-                <TableDate iso={job.finishedAt} />
               </Table.Td>
             </Table.Tr>
           ))}

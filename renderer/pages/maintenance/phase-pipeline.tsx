@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { Anchor, Box, Group, Paper, Progress, SimpleGrid, Text, ThemeIcon } from '@mantine/core';
 import type { JobPhase, JobState } from '../../../engine/contract/maintenance.ts';
-import { formatCount, formatDateTime } from '../../format.ts';
+import { formatCount, formatTimeSpan } from '../../format.ts';
 import { PHASE_LABEL, PHASE_PURPOSE, phaseStatusText, progressOf } from './job-text.ts';
 import { PHASE_COLOR, PHASE_ICON } from './status-badge.tsx';
 
@@ -40,7 +40,8 @@ export function PhasePipeline({ job }: { readonly job: JobState }) {
                 {PHASE_ICON[phase.status](18)}
               </ThemeIcon>
               <Box style={{ flex: 1, minWidth: 0 }}>
-                <Group justify="space-between" gap={4} wrap="nowrap">
+                {/* The status goes under the name where the phase's box is narrow (three phases in a 960 px window). */}
+                <Group justify="space-between" gap={4} style={{ rowGap: 0 }}>
                   <Text fw={600}>
                     {String(index + 1)}. {PHASE_LABEL[phase.name]}
                   </Text>
@@ -78,8 +79,7 @@ export function PhasePipeline({ job }: { readonly job: JobState }) {
                 {phase.status !== 'skipped' && <PhaseNotes phase={phase} />}
                 {phase.startedAt !== null && (
                   <Text size="xs" c="dimmed" mt={6}>
-                    {formatDateTime(phase.startedAt)}
-                    {phase.finishedAt !== null ? ` → ${formatDateTime(phase.finishedAt)}` : ''}
+                    {formatTimeSpan(phase.startedAt, phase.finishedAt)}
                   </Text>
                 )}
               </Box>
