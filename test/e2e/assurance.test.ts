@@ -55,6 +55,19 @@ let summary: {
   thresholds: { probable: number; certain: number };
 };
 const pageErrors: string[] = [];
+
+/** A box on the page, as getBoundingClientRect gives it (this project's types hold no DOM). */
+interface DOMRectLike {
+  readonly left: number;
+  readonly right: number;
+  readonly top: number;
+  readonly bottom: number;
+}
+
+/** Whether two boxes share any area. */
+function overlaps(a: DOMRectLike, b: DOMRectLike): boolean {
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}
 /** Every operation the page sent, by name. */
 const sent: string[] = [];
 
@@ -486,7 +499,7 @@ describe('the Match assurance page', () => {
     expect(thresholdFigure(Number(certainTitle?.replace(/^Exactly /, '') ?? certainText)).text).toBe(certainText);
     // With u from random pairs the model learned from the labelled matches only, so the false-positive rate is read
     // over all 200 labelled non-matches, not the 60 held out.
-    await page.getByText(/^Not shown: 200 unseen non-matches; about [\d,]+ would$/).waitFor();
+    await page.getByText(/^Not shown: 200 unseen non-matches are too few to show it; about [\d,]+ would$/).waitFor();
     // Nothing below Certain shows more pairs of one person than of two: the page says there is no review band.
     expect(await page.getByTestId('cal-live-probable-note').textContent()).toBe(
       'Certain itself: no review band the labels show is more often one person than two',
@@ -504,7 +517,7 @@ describe('the Match assurance page', () => {
     expect(await page.getByLabel('Review budget per 1,000 records').isDisabled()).toBe(true);
     await page.getByRole('button', { name: /^Calibrate on 400 pairs/ }).click();
     await page.getByTestId('cal-u-source').waitFor({ state: 'detached', timeout: 60_000 });
-    await page.getByText(/^Not shown: 60 held-out non-matches; about [\d,]+ would$/).waitFor();
+    await page.getByText(/^Not shown: 60 held-out non-matches are too few to show it; about [\d,]+ would$/).waitFor();
     const shown = JSON.parse((await page.getByTestId('model-json').textContent()) ?? '') as {
       kind: string;
       modelVersion: string;
@@ -537,6 +550,21 @@ describe('the Match assurance page', () => {
     await expectFitsNarrowWindow(page, 'assurance-07-calibration', [
       page.getByRole('table', { name: 'Held-out metrics per threshold', exact: true }).filter({ visible: true }),
     ]);
+    // The chart's marks are named where each name reads whole: here the F1-optimal threshold and the best toward
+    // the precision target fall on one score, and live Certain at 0.999 is named to the left of its line (the
+    // narrow check above fails a name cut at the plot's edge).
+    const markNames = await page
+      .getByTestId('threshold-explorer')
+      .locator('text.threshold-mark-name')
+      .evaluateAll((texts) =>
+        texts
+          .map((text) => text as unknown as { textContent: string; getBoundingClientRect(): DOMRectLike })
+          .map((text) => ({ name: text.textContent, box: text.getBoundingClientRect() })),
+      );
+    expect(markNames.map((mark) => mark.name)).toEqual(['F1-optimal', 'best toward precision 0.99', 'live Certain']);
+    for (const [index, mark] of markNames.entries())
+      for (const other of markNames.slice(index + 1))
+        expect(overlaps(mark.box, other.box), `${mark.name} and ${other.name} overlap`).toBe(false);
     // The thresholds that belong with the model in live matching, and the one document that carries both.
     const liveCard = page.getByRole('region', { name: 'Thresholds to apply with this model' });
     // How they were read is folded under one line, and opens as a person opens it.

@@ -253,7 +253,7 @@ export function CalibrationReportView({
                       ? `Short of it: at least ${fixed3(live.atCertain.precisionLowerBound ?? null)} shown at Certain`
                       : live.heldOutNonMatchesNeeded == null
                         ? 'Not shown by any held-out cut'
-                        : `Not shown: ${formatCount(live.heldOutNonMatches ?? 0)} ${(live.nonMatchesFromTraining ?? 0) > 0 ? 'unseen' : 'held-out'} non-matches; about ${formatCount(live.heldOutNonMatchesNeeded)} would`}
+                        : `Not shown: ${formatCount(live.heldOutNonMatches ?? 0)} ${(live.nonMatchesFromTraining ?? 0) > 0 ? 'unseen' : 'held-out'} non-matches are too few to show it; about ${formatCount(live.heldOutNonMatchesNeeded)} would`}
                 </Text>
               </div>
             </SimpleGrid>

@@ -23,12 +23,14 @@ import {
   Text,
   VisuallyHidden,
 } from '@mantine/core';
+import { useElementSize } from '@mantine/hooks';
 import { useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceLine, ResponsiveContainer, XAxis, YAxis } from 'recharts';
 import type { ThresholdMetrics } from '../../../engine/contract/assurance.ts';
 import { thresholdCurve, type ScoreDistribution } from '../../../engine/contract/statistics/score-distribution.ts';
 import { formatCount } from '../../format.ts';
 import { ExportButtons } from './export-buttons.tsx';
+import { placeMarkLabels } from './mark-labels.ts';
 import { fixed3, metricsRow, range } from './metric-text.ts';
 import {
   CURVE_STRIDE,
@@ -140,6 +142,8 @@ const onWeightAxis = (range: RangeName): boolean => range === 'weight';
 /** The plot's insets in the chart: the y axis's width on the left, the margin on the right. */
 const PLOT_LEFT = 44;
 const PLOT_RIGHT = 24;
+/** One row of mark names lower: the 11 px names' line height. */
+const MARK_ROW = 13;
 
 function ticksOf([from, to]: readonly [number, number]): number[] {
   const step = (to - from) / 10;
@@ -173,6 +177,19 @@ export function ThresholdExplorer({
   // Where a score sits on the x axis: itself, or its match weight clamped into the weight axis.
   const x = (score: number): number =>
     weighted ? Math.min(WEIGHT_DOMAIN[1], Math.max(WEIGHT_DOMAIN[0], matchWeight(score))) : score;
+  // The marks on the axis shown, each named beside its line where its name stays inside the plot and clear of the
+  // others' (the plot's width measured, so the names fit a 960 px window as well as a wide one).
+  const { ref: plotBox, width: boxWidth } = useElementSize();
+  const axis: readonly [number, number] = weighted ? WEIGHT_DOMAIN : domain;
+  const shownMarks = marks.filter((mark) => mark.threshold >= domain[0]);
+  const plotWidth = Math.max(1, boxWidth - PLOT_LEFT - PLOT_RIGHT);
+  const markPlaces = placeMarkLabels(
+    shownMarks.map((mark) => ({
+      at: ((x(mark.threshold) - axis[0]) / (axis[1] - axis[0])) * plotWidth,
+      label: mark.label,
+    })),
+    plotWidth,
+  );
   const [threshold, setThreshold] = useState(() => metricsAt(distribution, initial).threshold);
   const dragging = useRef(false);
   const metrics = useMemo(() => metricsAt(distribution, threshold), [distribution, threshold]);
@@ -240,6 +257,7 @@ export function ThresholdExplorer({
         aria-label={`Precision, recall and F1 against the ${weighted ? 'match weight of the score threshold' : 'score threshold'}, with 95% bands; chosen threshold ${threshold.toFixed(3)}. The numbers are in the tables below and in the CSV.`}
       >
         <div
+          ref={plotBox}
           style={{ width: '100%', height: 300, cursor: 'ew-resize', touchAction: 'none' }}
           onPointerDown={(event) => {
             dragging.current = true;
@@ -330,17 +348,29 @@ export function ThresholdExplorer({
                 dot={false}
                 isAnimationActive={false}
               />
-              {marks
-                .filter((mark) => mark.threshold >= domain[0])
-                .map((mark) => (
+              {shownMarks.map((mark, index) => {
+                const place = markPlaces[index] ?? { side: 'right', row: 0 };
+                return (
                   <ReferenceLine
                     key={mark.label}
                     x={x(mark.threshold)}
                     stroke="var(--mantine-color-gray-7)"
                     strokeDasharray="4 4"
-                    label={{ value: mark.label, position: 'insideTopLeft', fontSize: 11 }}
+                    label={{
+                      value: mark.label,
+                      className: 'threshold-mark-name',
+                      position: place.side === 'right' ? 'insideTopLeft' : 'insideTopRight',
+                      fontSize: 11,
+                      dy: place.row * MARK_ROW,
+                      fill: 'var(--mantine-color-gray-8)',
+                      // A halo of the page's colour keeps the name readable over the curves and bands.
+                      stroke: 'var(--mantine-color-body)',
+                      strokeWidth: 3,
+                      paintOrder: 'stroke',
+                    }}
                   />
-                ))}
+                );
+              })}
               <ReferenceLine
                 x={x(threshold)}
                 stroke="var(--mantine-color-dark-6)"
