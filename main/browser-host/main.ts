@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { defaultDataFolder } from '../backend/data-folder.ts';
+import { keepFailureLog } from '../engine-host/failure-log.ts';
 import { isEngineError } from '../../engine/contract/errors.ts';
 import { EarlyEngineThread } from '../engine-host/threads.ts';
 import { openBrowser } from './open-browser.ts';
@@ -42,6 +43,8 @@ export async function main(argv: readonly string[], options: { readonly staticDi
     return 2;
   }
   const dataFolder = resolve(values['data-dir'] ?? process.env.MPI_CONSOLE_DATA_DIR ?? defaultDataFolder());
+  // Before any engine thread starts: each inherits where the line for support about an unexpected failure is kept.
+  keepFailureLog(dataFolder);
   // The engine thread of the sandbox the console opens loads the engine on another core while this thread loads the
   // console's backend and server (each a few hundred milliseconds; less from the bundled build); it is stopped if no
   // sandbox opens.

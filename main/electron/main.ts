@@ -8,6 +8,7 @@ import { app, BrowserWindow, ipcMain, Menu, protocol, safeStorage, session, shel
 import { fileURLToPath } from 'node:url';
 import { ConsoleBackend } from '../backend/console-backend.ts';
 import { defaultDataFolder } from '../backend/data-folder.ts';
+import { keepFailureLog } from '../engine-host/failure-log.ts';
 import { APP_ENTRY_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES, appResponse } from './app-protocol.ts';
 import { forwardEvents, isAppMainFrame, registerIpc } from './ipc.ts';
 import { menuTemplate } from './menu-template.ts';
@@ -32,6 +33,9 @@ if (!app.requestSingleInstanceLock()) {
   let window: BrowserWindow | null = null;
   // The same data folder as the browser host: both show the same recent sandboxes.
   const dataFolder = defaultDataFolder();
+  // Started from the desktop, the console has no terminal: the line for support about an unexpected failure is kept
+  // in its data folder (every engine thread starts after this and inherits it).
+  keepFailureLog(dataFolder);
   // A remote registry's sign-in: the provider's page in the system browser; tokens encrypted with safeStorage.
   const backend = new ConsoleBackend({
     dataFolder,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../../../engine/contract/errors.ts';
 import { unexpectedTrace } from '../../../engine/host-side.ts';
-import { toErrorData, UNEXPECTED_ADVICE } from '../../../main/engine-host/errors.ts';
+import { toErrorData, unexpectedAdvice } from '../../../main/engine-host/errors.ts';
 
 // What an unexpected failure's text can carry: a patient's name and birth date, a token.
 const SECRET = /Okafor|1971-03-02|s3cr3t/;
@@ -76,7 +76,7 @@ describe('toErrorData at the console boundary', () => {
     expect(data).toEqual({
       type: 'EngineError',
       kind: 'internal',
-      message: `the console failed unexpectedly (Error): ${UNEXPECTED_ADVICE}`,
+      message: `the console failed unexpectedly (Error): ${unexpectedAdvice()}`,
       issues: [],
     });
     expect(lines).toHaveLength(1);
@@ -86,7 +86,9 @@ describe('toErrorData at the console boundary', () => {
     const internal = new EngineError('internal', 'labels/sample failed unexpectedly (TypeError)', [], {
       cause: caught(() => scoreOf({})),
     });
-    expect(toErrorData(internal, (line) => lines.push(line)).message).toBe(internal.message);
+    expect(toErrorData(internal, (line) => lines.push(line)).message).toBe(
+      `${internal.message}: ${unexpectedAdvice()}`,
+    );
     expect(lines[1]).toMatch(/^unexpected failure: TypeError at /);
 
     expect(toErrorData(new EngineError('validation', 'labels: required'), (line) => lines.push(line)).kind).toBe(
