@@ -474,7 +474,8 @@ export default function ReviewsPage({
             ) : null}
             <Group justify="space-between">
               <Text size="sm" aria-live="polite" data-testid="page-text">
-                {pageText(offset, shown, total)}
+                {/* Nothing counted when the list could not be read: "No cases" would say there are none. */}
+                {cases.isError ? '' : pageText(offset, shown, total)}
               </Text>
               <Group gap="xs">
                 {connection.capabilities.operations.includes('reviews/labels') ? (
