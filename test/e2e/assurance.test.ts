@@ -26,6 +26,7 @@ import {
   expectAccessible,
   expectBlindPairTable,
   expectEvaluationSummary,
+  categoryNames,
   expectFitsNarrowWindow,
   expectMetricsTable,
   expectNoActivationControl,
@@ -315,6 +316,20 @@ describe('the Match assurance page', () => {
       page.getByRole('table', { name: 'Metrics per requested threshold', exact: true }).filter({ visible: true }),
       page.getByRole('table', { name: /^End-to-end metrics per requested threshold/ }).filter({ visible: true }),
     ]);
+    // The field diagnostics name every field under its bars in the narrowest window too: a long name wraps within
+    // its place rather than being left out (Recharts hid every other one there).
+    const usual = page.viewportSize();
+    await page.setViewportSize({ width: 960, height: 800 });
+    try {
+      const fieldNames = (): Promise<string[]> =>
+        categoryNames(page.locator('figure[aria-label^="Mean similarity by field"]'));
+      await expect
+        .poll(fieldNames)
+        .toEqual(expect.arrayContaining(['Family name', 'Given name', 'Birth date', 'Postal code', 'Phone']));
+      expect(await fieldNames()).toHaveLength(11);
+    } finally {
+      if (usual !== null) await page.setViewportSize(usual);
+    }
     const missed = (endToEnd?.notCandidates.matches ?? 0) + (endToEnd?.notCandidates.nonMatches ?? 0);
     expect(await page.getByTestId('eval-end-to-end-explanation').textContent()).toContain(
       missed === 0
@@ -550,6 +565,19 @@ describe('the Match assurance page', () => {
     await expectFitsNarrowWindow(page, 'assurance-07-calibration', [
       page.getByRole('table', { name: 'Held-out metrics per threshold', exact: true }).filter({ visible: true }),
     ]);
+    // The field weights name every field under its bars in the narrowest window too.
+    const usualSize = page.viewportSize();
+    await page.setViewportSize({ width: 960, height: 800 });
+    try {
+      const weightNames = (): Promise<string[]> =>
+        categoryNames(page.locator('figure[aria-label^="ln(m/u) weight per field and band"]'));
+      await expect
+        .poll(weightNames)
+        .toEqual(expect.arrayContaining(['Family name', 'Given name', 'Birth date', 'Postal code', 'Phone']));
+      expect(await weightNames()).toHaveLength(11);
+    } finally {
+      if (usualSize !== null) await page.setViewportSize(usualSize);
+    }
     // The chart's marks are named where each name reads whole: here the F1-optimal threshold and the best toward
     // the precision target fall on one score, and live Certain at 0.999 is named to the left of its line (the
     // narrow check above fails a name cut at the plot's edge).

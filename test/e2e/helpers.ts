@@ -161,6 +161,16 @@ export async function cutLabels(scope: Page | Locator): Promise<string[]> {
   );
 }
 
+/** A bar chart's category names under its bars, as read (a name wrapped on two lines joined by a space). */
+export async function categoryNames(chart: Locator): Promise<string[]> {
+  return chart.locator('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value').evaluateAll((ticks) =>
+    ticks
+      // This project's types hold no DOM: the lines of each name, as the page has them.
+      .map((tick) => tick as unknown as { querySelectorAll(selector: string): Iterable<{ textContent: string }> })
+      .map((tick) => [...tick.querySelectorAll('tspan')].map((line) => line.textContent).join(' ')),
+  );
+}
+
 /** The narrowest window the console is drawn for: the desktop window's least width (its `minWidth`, 960 pixels). */
 const NARROW = { width: 960, height: 800 };
 

@@ -22,6 +22,7 @@ import { PairRecords } from './pair-records.tsx';
 import { sentenceStart } from '../../../engine/contract/sentence-start.ts';
 import { fieldTitle } from '../../../engine/contract/field-title.ts';
 import { legendInSeriesOrder } from '../../layout/legend-order.ts';
+import { useCategoryAxis } from '../../layout/category-axis.ts';
 
 const HISTOGRAM_SERIES = [
   { name: 'nonMatches', label: 'Non-matches', color: 'indigo.5' },
@@ -66,6 +67,7 @@ export function EvaluationReportView({
   readonly name: string;
 }) {
   const [open, setOpen] = useState<ErrorExample | null>(null);
+  const fieldAxis = useCategoryAxis(report.fieldSimilarity.length);
   const bars = useMemo(
     () => (report.scoreDistribution === undefined ? null : histogram(report.scoreDistribution)),
     [report.scoreDistribution],
@@ -247,11 +249,13 @@ export function EvaluationReportView({
           for non-matches.
         </Text>
         <figure
+          ref={fieldAxis.ref}
           style={{ margin: 0 }}
           aria-label="Mean similarity by field for matches and non-matches; the numbers are in the table below."
         >
           <BarChart
-            h={240}
+            h={260}
+            xAxisProps={fieldAxis.xAxisProps}
             data={report.fieldSimilarity.map((f) => ({
               field: fieldTitle(f.field),
               matches: f.matchMean ?? 0,

@@ -13,6 +13,7 @@ import { ExportButtons } from './export-buttons.tsx';
 import { BANDS, fieldWeights } from './model-weights.ts';
 import { fieldTitle } from '../../../engine/contract/field-title.ts';
 import { legendInSeriesOrder } from '../../layout/legend-order.ts';
+import { useCategoryAxis } from '../../layout/category-axis.ts';
 
 const BAND_SERIES = [
   { name: 'Exact', color: 'teal.7' },
@@ -34,6 +35,7 @@ export function FieldWeightsCard({
   readonly children?: ReactNode;
 }) {
   const weights = fieldWeights(model);
+  const fieldAxis = useCategoryAxis(Object.keys(model.fields).length);
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby={`${idPrefix}-weights-title`}>
       <Group justify="space-between" mb="xs">
@@ -51,9 +53,14 @@ export function FieldWeightsCard({
         m: share of true matches in the band; u: share of non-matches. Positive weights are evidence for a match,
         negative against.
       </Text>
-      <figure style={{ margin: 0 }} aria-label="ln(m/u) weight per field and band; the numbers are in the table below.">
+      <figure
+        ref={fieldAxis.ref}
+        style={{ margin: 0 }}
+        aria-label="ln(m/u) weight per field and band; the numbers are in the table below."
+      >
         <BarChart
-          h={260}
+          h={280}
+          xAxisProps={fieldAxis.xAxisProps}
           data={Object.keys(model.fields).map((field) => {
             const row: Record<string, string | number> = { field: fieldTitle(field) };
             for (const band of BANDS)
