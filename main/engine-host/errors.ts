@@ -8,26 +8,36 @@ import { EngineError, isEngineError, type ErrorData } from '../../engine/contrac
 import { unexpectedTrace } from '../../engine/host-side.ts';
 import { failureLogPath, writeFailureLine } from './failure-log.ts';
 
-/** What to do after an unexpected failure: where the line for support is, the log file first when there is one. */
+/**
+ * What to do after an unexpected failure: where the line for support is. The console names its log file; without
+ * one (the registry server's engine threads) the line is in the output of whatever hosts the engine, which the person
+ * reading the message may not see, so the words fit both the console's terminal and the server's log.
+ */
 export function unexpectedAdvice(logFile: string | undefined = failureLogPath()): string {
   const where =
-    logFile === undefined ? "the console's output (the terminal that started it)" : `the console's log, ${logFile}`;
+    logFile === undefined
+      ? "the output of the program that ran it (the console's terminal, or the registry server's log)"
+      : `the console's log, ${logFile}`;
   return `try again, and if it fails again, give your support team the last line beginning "mpi-console: unexpected failure" in ${where}`;
 }
 
 export function toErrorData(error: unknown, log: (line: string) => void = writeFailureLine): ErrorData {
   if (isEngineError(error)) {
     if (error.kind !== 'internal' || error.cause === undefined) return error.toData();
-    // An internal error made from an unexpected failure: the engine named it; the person is told what to do too.
+    // An internal error made from an unexpected failure: the engine named it; in the console, which keeps a log file,
+    // the person is told what to do too (the registry server's answer keeps the engine's words, as its clients read).
     log(`unexpected failure: ${unexpectedTrace(error)}`);
-    return { ...error.toData(), message: `${error.message}: ${unexpectedAdvice()}` };
+    const logFile = failureLogPath();
+    return logFile === undefined
+      ? error.toData()
+      : { ...error.toData(), message: `${error.message}: ${unexpectedAdvice(logFile)}` };
   }
   log(`unexpected failure: ${unexpectedTrace(error)}`);
   // Unexpected errors are not echoed: their text could carry paths or values the renderer should not see.
   return {
     type: 'EngineError',
     kind: 'internal',
-    message: `the console failed unexpectedly (${error instanceof Error ? error.name : 'error'}): ${unexpectedAdvice()}`,
+    message: `${failureLogPath() === undefined ? 'the engine' : 'the console'} failed unexpectedly (${error instanceof Error ? error.name : 'error'}): ${unexpectedAdvice()}`,
     issues: [],
   };
 }

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { EngineError } from '../../../engine/contract/errors.ts';
 import { toErrorData, unexpectedAdvice } from '../../../main/engine-host/errors.ts';
 import {
   FAILURE_LOG_BYTES,
@@ -71,7 +72,9 @@ describe('the failure log', () => {
       'try again, and if it fails again, give your support team the last line beginning "mpi-console: unexpected ' +
         'failure" in the console\'s log, /home/ana/.local/share/mpi-console/console.log',
     );
-    expect(unexpectedAdvice(undefined)).toMatch(/in the console's output \(the terminal that started it\)$/);
+    expect(unexpectedAdvice(undefined)).toMatch(
+      /in the output of the program that ran it \(the console's terminal, or the registry server's log\)$/,
+    );
   });
 
   it('is where toErrorData writes an unexpected failure, with no word of its text', () => {
@@ -86,6 +89,13 @@ describe('the failure log', () => {
         /^\S+ mpi-console: unexpected failure: RangeError at test\/main\/engine-host\/failure-log\.test\.ts:/,
       );
       expect(kept).not.toMatch(/Okafor|1971/);
+      // An internal error the engine made from an unexpected failure says what to do, in the console.
+      const internal = new EngineError('internal', 'reviews/list failed unexpectedly (SqliteError)', [], {
+        cause: new Error('SQLITE_CORRUPT near Okafor'),
+      });
+      expect(toErrorData(internal).message).toBe(
+        `reviews/list failed unexpectedly (SqliteError): ${unexpectedAdvice(path)}`,
+      );
     } finally {
       if (previous === undefined) delete process.env.MPI_CONSOLE_FAILURE_LOG;
       else process.env.MPI_CONSOLE_FAILURE_LOG = previous;
