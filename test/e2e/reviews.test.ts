@@ -777,6 +777,9 @@ describe('review cases in the console', () => {
       ).toBeNull();
     await expectAccessible(page, 'identity-history');
     await screenshot(page, '47-identity-history');
+    // An identity of four records in the narrowest window: its records side by side scroll in their own region, and
+    // nothing else is cut.
+    await expectFitsNarrowWindow(page, '47-identity-history');
 
     // From a record to its identity, as an analyst starts from a complaint: the Review cases page opens the identity
     // of a source's local ID, and says plainly when no record has it.
