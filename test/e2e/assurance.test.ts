@@ -590,6 +590,10 @@ describe('the Match assurance page', () => {
           .map((text) => ({ name: text.textContent, box: text.getBoundingClientRect() })),
       );
     expect(markNames.map((mark) => mark.name)).toEqual(['F1-optimal', 'best toward precision 0.99', 'live Certain']);
+    // The card's two pairs of CSV and JSON buttons each say what they save: the table, and the curve.
+    const heldOutCard = await page.getByRole('region', { name: 'Held-out threshold metrics' }).innerText();
+    expect(heldOutCard).toMatch(/Table\s*CSV\s*JSON/);
+    expect(heldOutCard).toMatch(/Curve\s*CSV\s*JSON/);
     for (const [index, mark] of markNames.entries())
       for (const other of markNames.slice(index + 1))
         expect(overlaps(mark.box, other.box), `${mark.name} and ${other.name} overlap`).toBe(false);

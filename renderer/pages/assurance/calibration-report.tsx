@@ -329,6 +329,7 @@ export function CalibrationReportView({
             Held-out threshold metrics
           </Title>
           <ExportButtons
+            caption="Table"
             name={`${name}-heldout-metrics`}
             label="the held-out metrics"
             rows={() => report.heldOut.thresholds.map(metricsRow)}

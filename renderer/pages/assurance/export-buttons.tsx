@@ -1,5 +1,5 @@
 /** A chart's or table's numbers, saved as CSV or JSON. */
-import { Button, Group } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
 import { IconDownload } from '../../icons.tsx';
 import { toCsv, type Row } from './csv.ts';
 import { saveText } from './save-file.ts';
@@ -8,13 +8,21 @@ export function ExportButtons({
   name,
   label,
   rows,
+  caption,
 }: {
   readonly name: string;
   readonly label: string;
   readonly rows: () => readonly Row[];
+  /** A word before the buttons where a card has two pairs ("Curve", "Table"), so each says what it saves. */
+  readonly caption?: string;
 }) {
   return (
     <Group gap={4} wrap="nowrap">
+      {caption === undefined ? null : (
+        <Text size="xs" c="dimmed" aria-hidden="true">
+          {caption}
+        </Text>
+      )}
       <Button
         size="compact-xs"
         variant="subtle"

@@ -227,6 +227,7 @@ export function ThresholdExplorer({
           bands are 95% Wilson intervals; a pair is predicted a match when its score is at least the threshold.
         </Text>
         <ExportButtons
+          caption="Curve"
           name={`${name}-threshold-curve`}
           label="the threshold curve"
           rows={() => thresholdCurve(distribution, CURVE_STRIDE).map(metricsRow)}
