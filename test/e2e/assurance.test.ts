@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { LocalEngine } from '../../engine/local-engine.ts';
 import { FIELD_NAMES } from '../../engine/contract/fields.ts';
 import { limitLabel, scoreRuleText } from '../../engine/contract/score-explanation.ts';
@@ -28,6 +28,7 @@ import {
   expectEvaluationSummary,
   categoryNames,
   expectFitsNarrowWindow,
+  inNarrowWindow,
   expectMetricsTable,
   expectNoActivationControl,
   expectSwatchesMatchBands,
@@ -63,6 +64,19 @@ interface DOMRectLike {
   readonly right: number;
   readonly top: number;
   readonly bottom: number;
+}
+
+/**
+ * A chart of the eleven fields names every one under its bars in the narrowest window: a long name wraps within its
+ * place rather than being left out (Recharts hid every other one there).
+ */
+async function expectEveryFieldNamedWhenNarrow(chart: Locator): Promise<void> {
+  await inNarrowWindow(chart.page(), async () => {
+    await expect
+      .poll(() => categoryNames(chart))
+      .toEqual(expect.arrayContaining(['Family name', 'Given name', 'Birth date', 'Postal code', 'Phone']));
+    expect(await categoryNames(chart)).toHaveLength(11);
+  });
 }
 
 /** Whether two boxes share any area. */
@@ -318,18 +332,7 @@ describe('the Match assurance page', () => {
     ]);
     // The field diagnostics name every field under its bars in the narrowest window too: a long name wraps within
     // its place rather than being left out (Recharts hid every other one there).
-    const usual = page.viewportSize();
-    await page.setViewportSize({ width: 960, height: 800 });
-    try {
-      const fieldNames = (): Promise<string[]> =>
-        categoryNames(page.locator('figure[aria-label^="Mean similarity by field"]'));
-      await expect
-        .poll(fieldNames)
-        .toEqual(expect.arrayContaining(['Family name', 'Given name', 'Birth date', 'Postal code', 'Phone']));
-      expect(await fieldNames()).toHaveLength(11);
-    } finally {
-      if (usual !== null) await page.setViewportSize(usual);
-    }
+    await expectEveryFieldNamedWhenNarrow(page.locator('figure[aria-label^="Mean similarity by field"]'));
     const missed = (endToEnd?.notCandidates.matches ?? 0) + (endToEnd?.notCandidates.nonMatches ?? 0);
     expect(await page.getByTestId('eval-end-to-end-explanation').textContent()).toContain(
       missed === 0
@@ -566,18 +569,7 @@ describe('the Match assurance page', () => {
       page.getByRole('table', { name: 'Held-out metrics per threshold', exact: true }).filter({ visible: true }),
     ]);
     // The field weights name every field under its bars in the narrowest window too.
-    const usualSize = page.viewportSize();
-    await page.setViewportSize({ width: 960, height: 800 });
-    try {
-      const weightNames = (): Promise<string[]> =>
-        categoryNames(page.locator('figure[aria-label^="ln(m/u) weight per field and band"]'));
-      await expect
-        .poll(weightNames)
-        .toEqual(expect.arrayContaining(['Family name', 'Given name', 'Birth date', 'Postal code', 'Phone']));
-      expect(await weightNames()).toHaveLength(11);
-    } finally {
-      if (usualSize !== null) await page.setViewportSize(usualSize);
-    }
+    await expectEveryFieldNamedWhenNarrow(page.locator('figure[aria-label^="ln(m/u) weight per field and band"]'));
     // The chart's marks are named where each name reads whole: here the F1-optimal threshold and the best toward
     // the precision target fall on one score, and live Certain at 0.999 is named to the left of its line (the
     // narrow check above fails a name cut at the plot's edge).

@@ -187,21 +187,20 @@ export async function expectFitsNarrowWindow(
   name: string,
   wholeTables: readonly Locator[] = [],
 ): Promise<void> {
-  const usual = page.viewportSize();
-  await page.setViewportSize(NARROW);
-  try {
-    const faults = async (): Promise<string[]> => {
-      const cut = (await cutLabels(page)).map((text) => `cut: ${text}`);
-      const wider = await page.evaluate(() => {
-        const view = globalThis as unknown as {
-          innerWidth: number;
-          document: { documentElement: { scrollWidth: number } };
-        };
-        return view.document.documentElement.scrollWidth - view.innerWidth;
-      });
-      // A table outside any box that scrolls is cut where it passes its card (or dialog): its last columns cannot
-      // be reached at all.
-      const clipped = await page.evaluate<string[]>(`[...document.querySelectorAll('table')]
+  await inNarrowWindow(page, async () => {
+    try {
+      const faults = async (): Promise<string[]> => {
+        const cut = (await cutLabels(page)).map((text) => `cut: ${text}`);
+        const wider = await page.evaluate(() => {
+          const view = globalThis as unknown as {
+            innerWidth: number;
+            document: { documentElement: { scrollWidth: number } };
+          };
+          return view.document.documentElement.scrollWidth - view.innerWidth;
+        });
+        // A table outside any box that scrolls is cut where it passes its card (or dialog): its last columns cannot
+        // be reached at all.
+        const clipped = await page.evaluate<string[]>(`[...document.querySelectorAll('table')]
         .filter((table) => table.getClientRects().length > 0)
         .filter((table) => table.closest('[role="region"], [class*="-scrollContainer"]') === null)
         .flatMap((table) => {
@@ -211,9 +210,9 @@ export async function expectFitsNarrowWindow(
           const name = table.getAttribute('aria-label') ?? 'a table';
           return over > 1 ? [name + ' is cut: ' + String(Math.round(over)) + ' px past its card'] : [];
         })`);
-      // Words that run past their card or box, outside any box that scrolls: the box's neighbour or its edge cuts
-      // them ("Complet" for a phase's "Completed").
-      const spilled = await page.evaluate<string[]>(`(() => {
+        // Words that run past their card or box, outside any box that scrolls: the box's neighbour or its edge cuts
+        // them ("Complet" for a phase's "Completed").
+        const spilled = await page.evaluate<string[]>(`(() => {
         const faults = [];
         const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
         for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
@@ -230,27 +229,38 @@ export async function expectFitsNarrowWindow(
         }
         return faults;
       })()`);
-      const scrolled: string[] = [...clipped, ...spilled];
-      for (const table of wholeTables) {
-        // What scrolls it sideways: Mantine's scroll container (not its inner box, as wide as the table), or a
-        // region of the page's own that scrolls (the records side by side).
-        const box = table.locator(
-          'xpath=ancestor::*[(contains(@class, "-scrollContainer") and not(contains(@class, "-scrollContainerInner"))) or @role="region"][1]',
-        );
-        const [shown, whole] = [await box.boundingBox(), await table.boundingBox()];
-        const tableName = (await table.getAttribute('aria-label')) ?? 'a table';
-        if (shown === null || whole === null) scrolled.push(`${tableName} is not shown`);
-        else if (whole.width > shown.width + 1)
-          scrolled.push(
-            `${tableName} scrolls sideways (${String(Math.round(whole.width))} px in ${String(Math.round(shown.width))})`,
+        const scrolled: string[] = [...clipped, ...spilled];
+        for (const table of wholeTables) {
+          // What scrolls it sideways: Mantine's scroll container (not its inner box, as wide as the table), or a
+          // region of the page's own that scrolls (the records side by side).
+          const box = table.locator(
+            'xpath=ancestor::*[(contains(@class, "-scrollContainer") and not(contains(@class, "-scrollContainerInner"))) or @role="region"][1]',
           );
-      }
-      return [...cut, ...scrolled, ...(wider > 0 ? [`the page is ${String(wider)} px wider than the window`] : [])];
-    };
-    await expect.poll(faults, { timeout: 5_000 }).toEqual([]);
+          const [shown, whole] = [await box.boundingBox(), await table.boundingBox()];
+          const tableName = (await table.getAttribute('aria-label')) ?? 'a table';
+          if (shown === null || whole === null) scrolled.push(`${tableName} is not shown`);
+          else if (whole.width > shown.width + 1)
+            scrolled.push(
+              `${tableName} scrolls sideways (${String(Math.round(whole.width))} px in ${String(Math.round(shown.width))})`,
+            );
+        }
+        return [...cut, ...scrolled, ...(wider > 0 ? [`the page is ${String(wider)} px wider than the window`] : [])];
+      };
+      await expect.poll(faults, { timeout: 5_000 }).toEqual([]);
+    } finally {
+      // Kept whether or not it fits: the picture shows what does not.
+      await screenshot(page, `${name}-at-${String(NARROW.width)}`);
+    }
+  });
+}
+
+/** Does something with the page in the narrowest window, then gives the window back its size (even on a failure). */
+export async function inNarrowWindow<T>(page: Page, action: () => Promise<T>): Promise<T> {
+  const usual = page.viewportSize();
+  await page.setViewportSize(NARROW);
+  try {
+    return await action();
   } finally {
-    // Kept whether or not it fits: the picture shows what does not.
-    await screenshot(page, `${name}-at-${String(NARROW.width)}`);
     if (usual !== null) await page.setViewportSize(usual);
   }
 }
