@@ -22,22 +22,22 @@ export function unexpectedAdvice(logFile: string | undefined = failureLogPath())
 }
 
 export function toErrorData(error: unknown, log: (line: string) => void = writeFailureLine): ErrorData {
+  // An EngineError is the engine's own word, unless it is an internal one made from an unexpected failure.
+  if (isEngineError(error) && (error.kind !== 'internal' || error.cause === undefined)) return error.toData();
+  log(`unexpected failure: ${unexpectedTrace(error)}`);
+  const logFile = failureLogPath();
   if (isEngineError(error)) {
-    if (error.kind !== 'internal' || error.cause === undefined) return error.toData();
-    // An internal error made from an unexpected failure: the engine named it; in the console, which keeps a log file,
-    // the person is told what to do too (the registry server's answer keeps the engine's words, as its clients read).
-    log(`unexpected failure: ${unexpectedTrace(error)}`);
-    const logFile = failureLogPath();
+    // The engine named the failure; in the console, which keeps a log file, the person is told what to do too (the
+    // registry server's answer keeps the engine's words, as its clients read).
     return logFile === undefined
       ? error.toData()
       : { ...error.toData(), message: `${error.message}: ${unexpectedAdvice(logFile)}` };
   }
-  log(`unexpected failure: ${unexpectedTrace(error)}`);
   // Unexpected errors are not echoed: their text could carry paths or values the renderer should not see.
   return {
     type: 'EngineError',
     kind: 'internal',
-    message: `${failureLogPath() === undefined ? 'the engine' : 'the console'} failed unexpectedly (${error instanceof Error ? error.name : 'error'}): ${unexpectedAdvice()}`,
+    message: `${logFile === undefined ? 'the engine' : 'the console'} failed unexpectedly (${error instanceof Error ? error.name : 'error'}): ${unexpectedAdvice(logFile)}`,
     issues: [],
   };
 }
