@@ -173,6 +173,11 @@ export async function categoryNames(chart: Locator): Promise<string[]> {
 
 /** The narrowest window the console is drawn for: the desktop window's least width (its `minWidth`, 960 pixels). */
 const NARROW = { width: 960, height: 800 };
+/**
+ * What scrolls sideways, for the narrow checks: Mantine's table scroll container, or a region of the page's own that
+ * scrolls (the records side by side). What is inside one is reached by scrolling, not cut.
+ */
+const SCROLL_BOX = '[role="region"], [class*="-scrollContainer"]';
 
 /**
  * The page as it is now, in the narrowest window: nothing reaches past the window's right edge, no button's or
@@ -201,34 +206,33 @@ export async function expectFitsNarrowWindow(
         // A table outside any box that scrolls is cut where it passes its card (or dialog): its last columns cannot
         // be reached at all.
         const clipped = await page.evaluate<string[]>(`[...document.querySelectorAll('table')]
-        .filter((table) => table.getClientRects().length > 0)
-        .filter((table) => table.closest('[role="region"], [class*="-scrollContainer"]') === null)
-        .flatMap((table) => {
-          const box = table.closest('.mantine-Card-root, .mantine-Modal-content, .mantine-Paper-root');
-          if (box === null) return [];
-          const over = table.getBoundingClientRect().right - box.getBoundingClientRect().right;
-          const name = table.getAttribute('aria-label') ?? 'a table';
-          return over > 1 ? [name + ' is cut: ' + String(Math.round(over)) + ' px past its card'] : [];
-        })`);
+          .filter((table) => table.getClientRects().length > 0)
+          .filter((table) => table.closest('${SCROLL_BOX}') === null)
+          .flatMap((table) => {
+            const box = table.closest('.mantine-Card-root, .mantine-Modal-content, .mantine-Paper-root');
+            if (box === null) return [];
+            const over = table.getBoundingClientRect().right - box.getBoundingClientRect().right;
+            const name = table.getAttribute('aria-label') ?? 'a table';
+            return over > 1 ? [name + ' is cut: ' + String(Math.round(over)) + ' px past its card'] : [];
+          })`);
         // Words that run past their card or box, outside any box that scrolls: the box's neighbour or its edge cuts
         // them ("Complet" for a phase's "Completed").
         const spilled = await page.evaluate<string[]>(`(() => {
-        const faults = [];
-        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-        for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
-          const words = node.textContent.trim();
-          const box = node.parentElement.closest('.mantine-Paper-root');
-          if (words === '' || box === null) continue;
-          if (node.parentElement.closest('[role="region"], [class*="-scrollContainer"]') !== null) continue;
-          const range = document.createRange();
-          range.selectNodeContents(node);
-          const shown = range.getBoundingClientRect();
-          if (shown.width === 0) continue;
-          const over = shown.right - box.getBoundingClientRect().right;
-          if (over > 1) faults.push('"' + words.slice(0, 40) + '" runs ' + String(Math.round(over)) + ' px past its box');
-        }
-        return faults;
-      })()`);
+          const faults = [];
+          const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+            const words = node.textContent.trim();
+            const box = node.parentElement.closest('.mantine-Paper-root');
+            if (words === '' || box === null || node.parentElement.closest('${SCROLL_BOX}') !== null) continue;
+            const range = document.createRange();
+            range.selectNodeContents(node);
+            const shown = range.getBoundingClientRect();
+            if (shown.width === 0) continue;
+            const over = shown.right - box.getBoundingClientRect().right;
+            if (over > 1) faults.push('"' + words.slice(0, 40) + '" runs ' + String(Math.round(over)) + ' px past its box');
+          }
+          return faults;
+        })()`);
         const scrolled: string[] = [...clipped, ...spilled];
         for (const table of wholeTables) {
           // What scrolls it sideways: Mantine's scroll container (not its inner box, as wide as the table), or a
