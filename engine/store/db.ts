@@ -5,7 +5,8 @@
  *
  * It is also the one place where SQLite's failures become engine errors: a lock wait longer than the busy
  * timeout is a BusyError ("the database is busy … try again"), a path that is a folder, a missing folder or a
- * file that is not a database is a validation error naming the path. A new database file is created 0600
+ * file that is not a database is a validation error naming the path, and a failure of the open file itself (damaged,
+ * disk full, read or write failed, read-only) an internal error that says what to do. A new database file is created 0600
  * (SQLite gives its -wal and -shm files the database file's mode), whatever the umask.
  */
 import Database from 'better-sqlite3';
@@ -49,11 +50,38 @@ export function isSqliteBusy(error: unknown): boolean {
 }
 
 /**
+ * A failure of the database file itself rather than of a statement, in words a person can act on: trying again
+ * does not mend a damaged file or a full disk, and "failed unexpectedly" would send them to support for either. The
+ * file is not named: the registry server's answer goes to clients that have no business knowing its paths.
+ */
+function fileFailure(code: string): EngineError | undefined {
+  const said = (what: string): EngineError => new EngineError('internal', what.replace('CODE', code));
+  if (code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB'))
+    return said(
+      "the registry's database file is damaged (CODE); trying again will not mend it: stop using it and restore it from a backup (a sandbox can be created again)",
+    );
+  if (code.startsWith('SQLITE_FULL'))
+    return said("the disk that holds the registry's database is full (CODE); free some space on it, then try again");
+  if (code.startsWith('SQLITE_IOERR'))
+    return said(
+      "the registry's database file could not be read or written (CODE); check the disk or network share it is on, then try again",
+    );
+  if (code.startsWith('SQLITE_READONLY'))
+    return said(
+      "the registry's database file cannot be written (CODE); check that the file and its folder may be written, then try again",
+    );
+  return undefined;
+}
+
+/**
  * SQLite's failures as engine errors, for errors that escape a transaction or a statement: busy becomes a
- * BusyError; anything else is returned unchanged (the caller decides what an unexpected error becomes).
+ * BusyError, a failure of the file itself (damaged, disk full, read or write failed, read-only) an internal error
+ * that says what to do; anything else is returned unchanged (the caller decides what an unexpected error becomes).
  */
 export function storeFailure(error: unknown): unknown {
-  return isSqliteBusy(error) ? new BusyError(DATABASE_BUSY) : error;
+  if (isSqliteBusy(error)) return new BusyError(DATABASE_BUSY);
+  const code = sqliteCode(error);
+  return (code === undefined ? undefined : fileFailure(code)) ?? error;
 }
 
 function openFailure(error: unknown, path: string): unknown {

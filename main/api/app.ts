@@ -164,9 +164,11 @@ function handleError(error: unknown, request: FastifyRequest, reply: FastifyRepl
     });
   }
   if (isEngineError(error)) {
-    // An internal error made from an unexpected one in this thread: where it happened, never its text.
+    // An internal error made from an unexpected one in this thread: where it happened, never its text. One the engine
+    // named (a damaged database file, a full disk) is the operator's to mend, so its words go to the log too.
     if (error.kind === 'internal' && error.cause !== undefined)
       request.log.error({ error: { at: unexpectedTrace(error) } }, 'unexpected failure');
+    else if (error.kind === 'internal') request.log.error({ error: { detail: error.message } }, 'internal failure');
     return sendProblem(reply, {
       status: STATUS_OF_KIND[error.kind],
       slug: error.kind.replace('_', '-'),
