@@ -60,6 +60,21 @@ export function isBusy(value: unknown): value is BusyError {
   return value instanceof BusyError;
 }
 
+/**
+ * The database file itself failed (damaged, disk full, could not be read or written, read-only): no later write can
+ * succeed until a person mends it, so work stops here rather than refusing record after record. Internal, as any
+ * failure that is not the caller's; its message says what to do.
+ */
+export class StoreFileError extends EngineError {
+  constructor(message: string) {
+    super('internal', message);
+  }
+}
+
+export function isStoreFileError(value: unknown): value is StoreFileError {
+  return value instanceof StoreFileError;
+}
+
 export function isEngineError(value: unknown): value is EngineError {
   return value instanceof EngineError;
 }

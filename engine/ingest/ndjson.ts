@@ -4,6 +4,7 @@
  * one savepoint per record on a replay) so a large file is fast and a bad record still writes nothing.
  */
 import type { MatchFields } from '../contract/fields.ts';
+import { isStoreFileError } from '../contract/errors.ts';
 import type { Store } from '../store/store.ts';
 import { ChunkWrites } from './chunk-writes.ts';
 import { reviewRate, type IngestReport } from '../contract/ingest.ts';
@@ -86,7 +87,8 @@ export function prepareLine(ingestor: Ingestor, text: string): PreparedResource 
 /**
  * Runs a chunk in one transaction without per-record savepoints (they cost more than the record itself).
  * If any record fails on write, the whole chunk rolls back and is replayed record by record, each in its
- * own savepoint, so a bad record still writes nothing and the others are kept. Results are reported only
+ * own savepoint, so a bad record still writes nothing and the others are kept; a failure of the database file itself
+ * (disk full, damaged) throws instead, as it would refuse every record of the replay. Results are reported only
  * from the run that committed; onRollback lets the caller drop caches that saw rolled-back rows. The first run
  * shares the chunk's reads and defers the rows nothing reads back until its end (chunk-writes.ts, begun by
  * `begin` in the transaction); the replay reads and writes each record's as it goes.
@@ -105,8 +107,10 @@ export function ingestChunk<T, R>(
       chunk.flush();
       return outcomes;
     });
-  } catch {
+  } catch (error) {
     onRollback();
+    // A failure of the database file would fail the replay's every record the same way.
+    if (isStoreFileError(error)) throw error;
     return store.write(() => items.map((item) => run(item, true)));
   }
 }

@@ -11,6 +11,9 @@ import { ctx, ndjson, patient, registryWithOneCase } from '../../helpers/registr
 import { LocalEngine } from '../../../engine/local-engine.ts';
 import { EngineError } from '../../../engine/contract/errors.ts';
 import { SqliteStore } from '../../../engine/store/db.ts';
+import { Ingestor } from '../../../engine/ingest/ingestor.ts';
+import { withTenant } from '../../../engine/store/tenant-scope.ts';
+import type { IngestReport } from '../../../engine/contract/ingest.ts';
 
 /** What a call failed with. */
 async function failureOf(call: Promise<unknown>): Promise<EngineError> {
@@ -45,21 +48,41 @@ describe('a failure of the database file', () => {
     }
   });
 
-  it('says the disk is full when a write passes the space the database may take', async () => {
+  it('stops at a full disk rather than refusing record after record, and loses nothing once there is space', async () => {
     const { engine } = await registryWithOneCase(tempDir());
     try {
       const { store } = engine.env;
       const pages = store.statement('PRAGMA page_count').pluck().get() as number;
+      // One person's details under 200 hospital numbers: each record is written beside the ones before, so the
+      // space runs out part-way, where the chunk is replayed record by record (which refused every record after).
+      const many = Array.from({ length: 200 }, (_, i) => patient({ id: `p${String(i)}`, mrn: `M${String(i)}` }));
+      const ingest = (): Promise<IngestReport> =>
+        engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: ndjson(...many) }, ctx());
       store.exec(`PRAGMA max_page_count = ${String(pages)}`);
-      const many = Array.from({ length: 200 }, (_, i) =>
-        patient({ id: `p${String(i)}`, mrn: `M${String(i)}`, family: `Family${String(i)}` }),
-      );
-      const error = await failureOf(
-        engine.call('records/ingest', { sourceSystem: 'hospital', ndjson: ndjson(...many) }, ctx()),
-      );
+      const error = await failureOf(ingest());
       expect(error.message).toBe(
         "the disk that holds the registry's database is full (SQLITE_FULL); free some space on it, then try again",
       );
+      // Written one by one in one transaction (as a FHIR import's page replays its records), they stop the same way.
+      const ingestor = new Ingestor(store, 't1', 'hospital', engine.env.settings());
+      const outcomes: string[] = [];
+      const oneByOne = (): void => {
+        withTenant('t1', () => {
+          store.write(() => {
+            for (const resource of many) {
+              const text = JSON.stringify(resource);
+              outcomes.push(ingestor.ingestResource(JSON.parse(text), text, undefined, true).kind);
+            }
+          });
+        });
+      };
+      expect(oneByOne).toThrow(error.message);
+      expect(outcomes).not.toContain('rejected');
+      // Space freed, the same file again: every record is there, none refused.
+      store.exec('PRAGMA max_page_count = 1073741823');
+      const report = await ingest();
+      expect(report.rejected).toEqual([]);
+      expect(report.created + report.updated + report.unchanged).toBe(200);
     } finally {
       engine.close();
     }
