@@ -61,18 +61,18 @@ export function isBusy(value: unknown): value is BusyError {
 }
 
 /**
- * The database file itself failed (damaged, disk full, could not be read or written, read-only): no later write can
- * succeed until a person mends it, so work stops here rather than refusing record after record. Internal, as any
- * failure that is not the caller's; its message says what to do.
+ * The database's storage itself failed (a damaged file or table, a full disk, a read or write that failed, a database
+ * that accepts no writes): no later write can succeed until a person mends it, so work stops here rather than refusing
+ * record after record. Internal, as any failure that is not the caller's; its message says what to do.
  */
-export class StoreFileError extends EngineError {
+export class StorageError extends EngineError {
   constructor(message: string) {
     super('internal', message);
   }
 }
 
-export function isStoreFileError(value: unknown): value is StoreFileError {
-  return value instanceof StoreFileError;
+export function isStorageError(value: unknown): value is StorageError {
+  return value instanceof StorageError;
 }
 
 export function isEngineError(value: unknown): value is EngineError {

@@ -31,7 +31,7 @@ import type { MatchFields } from '../contract/fields.ts';
 import { holdsIdentity } from '../contract/matching.ts';
 import { reviewHoldKey, type ReviewHoldKey } from '../contract/health.ts';
 import { MAX_IDENTITY_RECORDS } from '../contract/link-quality.ts';
-import { EngineError, isStoreFileError, validationError } from '../contract/errors.ts';
+import { EngineError, isStorageError, validationError } from '../contract/errors.ts';
 import type { Settings } from '../config/settings.ts';
 import { isFutureInstant } from '../fhir/patient.ts';
 import { compareInstants } from '../fhir/instant.ts';
@@ -218,7 +218,7 @@ export class Ingestor {
     } catch (error) {
       // SQLite rolls back the whole transaction on some errors (disk full, I/O): nothing is left to go on in. A
       // failure of the file itself would refuse every record after this one too: the work stops and says why.
-      if ((outer && !inTransaction()) || isStoreFileError(error)) throw error;
+      if ((outer && !inTransaction()) || isStorageError(error)) throw error;
       return { kind: 'rejected', issues: [{ path: 'record', message: refusalOf(error) }] };
     }
   }

@@ -4,7 +4,7 @@
  * one savepoint per record on a replay) so a large file is fast and a bad record still writes nothing.
  */
 import type { MatchFields } from '../contract/fields.ts';
-import { isStoreFileError } from '../contract/errors.ts';
+import { isStorageError } from '../contract/errors.ts';
 import type { Store } from '../store/store.ts';
 import { ChunkWrites } from './chunk-writes.ts';
 import { reviewRate, type IngestReport } from '../contract/ingest.ts';
@@ -110,7 +110,7 @@ export function ingestChunk<T, R>(
   } catch (error) {
     onRollback();
     // A failure of the database file would fail the replay's every record the same way.
-    if (isStoreFileError(error)) throw error;
+    if (isStorageError(error)) throw error;
     return store.write(() => items.map((item) => run(item, true)));
   }
 }

@@ -13,14 +13,7 @@ import Database from 'better-sqlite3';
 import type { Database as Connection, Statement as SqliteStatement, Transaction } from 'better-sqlite3';
 import { closeSync, fchmodSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import {
-  BusyError,
-  DATABASE_BUSY,
-  EngineError,
-  notFound,
-  StoreFileError,
-  validationError,
-} from '../contract/errors.ts';
+import { BusyError, DATABASE_BUSY, EngineError, notFound, StorageError, validationError } from '../contract/errors.ts';
 import { applyMigrations, loadMigrations, type Migration } from './migrate.ts';
 import type { Dialects, Store } from './store.ts';
 
@@ -61,8 +54,8 @@ export function isSqliteBusy(error: unknown): boolean {
  * does not mend a damaged file or a full disk, and "failed unexpectedly" would send them to support for either. The
  * file is not named: the registry server's answer goes to clients that have no business knowing its paths.
  */
-function fileFailure(code: string): StoreFileError | undefined {
-  const said = (what: string): StoreFileError => new StoreFileError(what.replace('CODE', code));
+function fileFailure(code: string): StorageError | undefined {
+  const said = (what: string): StorageError => new StorageError(what.replace('CODE', code));
   if (code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB'))
     return said(
       "the registry's database file is damaged (CODE); trying again will not mend it: stop using it and restore it from a backup (a sandbox can be created again)",

@@ -11,7 +11,7 @@
  * - The hashed migrations of pg/migrations are applied under an advisory lock, so replicas starting together apply
  *   each once; an edited one is refused (the rule of migrate.ts, shared with SQLite).
  */
-import { BusyError, EngineError, conflict, validationError } from '../../contract/errors.ts';
+import { BusyError, EngineError, StorageError, conflict, validationError } from '../../contract/errors.ts';
 import { loadMigrations, pendingMigrations, type Migration } from '../migrate.ts';
 import type { Dialects, RunResult, Statement, Store } from '../store.ts';
 import { currentTenant } from '../tenant-scope.ts';
@@ -43,6 +43,27 @@ export function loadPgMigrations(): Migration[] {
  * BusyError; a statement without a tenant a validation error; a row of another tenant forbidden; a statement past
  * its deadline a conflict; a lost connection says so. Anything else is returned unchanged.
  */
+/**
+ * A failure of the database's storage rather than of a statement, in words a person can act on (engine/store/db.ts
+ * says SQLite's alike): a database that accepts no writes (a standby server, or one set read-only), a full disk,
+ * damaged data. Trying again mends none of them.
+ */
+function storageFailure(code: string): StorageError | undefined {
+  if (code === '25006')
+    return new StorageError(
+      'the database accepts no writes (SQLSTATE 25006: a standby server, or a database or role set read-only); give the registry the URL of its primary server',
+    );
+  if (code === '53100')
+    return new StorageError(
+      "the disk that holds the registry's database is full (SQLSTATE 53100); free some space on the database server, then try again",
+    );
+  if (code === 'XX001' || code === 'XX002')
+    return new StorageError(
+      `the registry's database is damaged (SQLSTATE ${code}); trying again will not mend it: ask its administrator to restore it from a backup (a damaged index, XX002, can be rebuilt with REINDEX)`,
+    );
+  return undefined;
+}
+
 export function pgFailure(error: unknown): unknown {
   if (error instanceof EngineError) return error;
   const code = (error as { code?: unknown } | null)?.code;
@@ -56,6 +77,8 @@ export function pgFailure(error: unknown): unknown {
     return new EngineError('forbidden', "the database refused a write to another tenant's rows (row-level security)");
   }
   if (code === '57014') return conflict('a database statement ran past its deadline and was cancelled');
+  const storage = storageFailure(code);
+  if (storage !== undefined) return storage;
   if (sessionEnded(code))
     return conflict(`${(error as Error).message}; check that the database server is running and try again`);
   return error;
