@@ -76,14 +76,48 @@ export function ratePoints(samples: readonly Sample[], windowMs = 1000): { secon
 }
 
 /**
+ * Tops whose quarters read as round numbers (a quarter of 2.4 thousand is 600): the chart's axis is drawn in four
+ * equal steps from 0.
+ */
+const ROUND_TOPS = [1, 1.2, 1.6, 2, 2.4, 3.2, 4, 4.8, 6, 8, 10];
+
+/** The smallest top at or above value whose four steps are round whole numbers (4, 8 and 12 below 12). */
+export function roundAxisTop(value: number): number {
+  const small = [4, 8, 12].find((top) => value <= top);
+  if (small !== undefined) return small;
+  const scale = 10 ** Math.floor(Math.log10(value));
+  return (ROUND_TOPS.find((m) => m * scale >= value) ?? 10) * scale;
+}
+
+/**
  * The top of the throughput chart's axis: it follows the steady rate, not one burst (a batch committed just as the
- * watch began can read ten times the rest). The 90th percentile with half again of room, never above the peak; a
- * burst is drawn to the top edge, its value in the chart's label and tooltip.
+ * watch began can read ten times the rest). The 90th percentile with half again of room, never above the peak, then
+ * rounded up so the axis reads in round steps (roundAxisTop); a burst is drawn to the top edge, its value in the
+ * chart's label and tooltip.
  */
 export function rateAxisTop(rates: readonly number[]): number {
-  if (rates.length === 0) return 1;
+  if (rates.length === 0) return roundAxisTop(1);
   const sorted = [...rates].sort((a, b) => a - b);
   const peak = sorted.at(-1) ?? 1;
   const typical = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.9))] ?? peak;
-  return Math.max(1, Math.min(peak, typical * 1.5));
+  return roundAxisTop(Math.max(1, Math.min(peak, typical * 1.5)));
+}
+
+/** The axis's five ticks, 0 to its top in four equal steps. */
+export function axisTicks(top: number): number[] {
+  return [0, 1, 2, 3, 4].map((quarter) => (top * quarter) / 4);
+}
+
+/** Steps between the time axis's ticks, in seconds: round to a person reading a clock. */
+const SECOND_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600];
+
+/**
+ * The time axis's ticks: whole multiples of the smallest round step that gives at most six between the first second
+ * and the last (the chart library's own choice ended on the last second, beside a tick one second before it).
+ */
+export function secondTicks(first: number, last: number): number[] {
+  const step = SECOND_STEPS.find((s) => Math.floor(last / s) - Math.ceil(first / s) + 1 <= 6) ?? 3600;
+  const ticks: number[] = [];
+  for (let tick = Math.ceil(first / step) * step; tick <= last; tick += step) ticks.push(tick);
+  return ticks;
 }

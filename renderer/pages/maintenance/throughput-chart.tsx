@@ -3,7 +3,7 @@ import '@mantine/charts/styles.css';
 import { AreaChart } from '@mantine/charts';
 import { Text } from '@mantine/core';
 import type { Sample } from '../../hooks/throughput.ts';
-import { rateAxisTop, ratePoints } from '../../hooks/throughput.ts';
+import { axisTicks, rateAxisTop, ratePoints, secondTicks } from '../../hooks/throughput.ts';
 import { formatCount } from '../../format.ts';
 
 export default function ThroughputChart({
@@ -40,12 +40,13 @@ export default function ThroughputChart({
         xAxisLabel="Seconds since watching began"
         tooltipAnimationDuration={0}
         areaProps={{ isAnimationActive: false }}
-        gridAxis="y"
+        gridAxis="x"
         valueFormatter={(value) => formatCount(Math.round(value))}
-        yAxisProps={{ domain: [0, top], allowDataOverflow: true }}
+        yAxisProps={{ domain: [0, top], ticks: axisTicks(top), interval: 0, allowDataOverflow: true }}
         xAxisProps={{
           type: 'number',
           domain: ['dataMin', 'dataMax'],
+          ticks: secondTicks(points[0]?.second ?? 0, points.at(-1)?.second ?? 0),
           allowDecimals: false,
           tickFormatter: (value: number) => `${String(Math.round(value))} s`,
         }}
