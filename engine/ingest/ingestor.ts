@@ -217,7 +217,7 @@ export class Ingestor {
       return this.store.write(() => this.write(prepared.write, prepared.tags, at));
     } catch (error) {
       // SQLite rolls back the whole transaction on some errors (disk full, I/O): nothing is left to go on in. A
-      // failure of the file itself would refuse every record after this one too: the work stops and says why.
+      // failure of the database's storage would refuse every record after this one too: the work stops and says why.
       if ((outer && !inTransaction()) || isStorageError(error)) throw error;
       return { kind: 'rejected', issues: [{ path: 'record', message: refusalOf(error) }] };
     }

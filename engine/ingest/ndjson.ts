@@ -87,11 +87,11 @@ export function prepareLine(ingestor: Ingestor, text: string): PreparedResource 
 /**
  * Runs a chunk in one transaction without per-record savepoints (they cost more than the record itself).
  * If any record fails on write, the whole chunk rolls back and is replayed record by record, each in its
- * own savepoint, so a bad record still writes nothing and the others are kept; a failure of the database file itself
- * (disk full, damaged) throws instead, as it would refuse every record of the replay. Results are reported only
- * from the run that committed; onRollback lets the caller drop caches that saw rolled-back rows. The first run
- * shares the chunk's reads and defers the rows nothing reads back until its end (chunk-writes.ts, begun by
- * `begin` in the transaction); the replay reads and writes each record's as it goes.
+ * own savepoint, so a bad record still writes nothing and the others are kept; a failure of the database's
+ * storage (StorageError: disk full, damaged) throws instead, as it would refuse every record of the replay. Results
+ * are reported only from the run that committed; onRollback lets the caller drop caches that saw rolled-back rows.
+ * The first run shares the chunk's reads and defers the rows nothing reads back until its end (chunk-writes.ts,
+ * begun by `begin` in the transaction); the replay reads and writes each record's as it goes.
  */
 export function ingestChunk<T, R>(
   store: Store,
@@ -109,7 +109,7 @@ export function ingestChunk<T, R>(
     });
   } catch (error) {
     onRollback();
-    // A failure of the database file would fail the replay's every record the same way.
+    // A failure of the database's storage would fail the replay's every record the same way.
     if (isStorageError(error)) throw error;
     return store.write(() => items.map((item) => run(item, true)));
   }

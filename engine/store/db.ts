@@ -5,9 +5,9 @@
  *
  * It is also the one place where SQLite's failures become engine errors: a lock wait longer than the busy
  * timeout is a BusyError ("the database is busy … try again"), a path that is a folder, a missing folder or a
- * file that is not a database is a validation error naming the path, and a failure of the open file itself (damaged,
- * disk full, read or write failed, read-only) an internal error that says what to do. A new database file is created 0600
- * (SQLite gives its -wal and -shm files the database file's mode), whatever the umask.
+ * file that is not a database is a validation error naming the path, and a failure of the open file itself
+ * (damaged, disk full, read or write failed, read-only) a StorageError that says what to do. A new database file is
+ * created 0600 (SQLite gives its -wal and -shm files the database file's mode), whatever the umask.
  */
 import Database from 'better-sqlite3';
 import type { Database as Connection, Statement as SqliteStatement, Transaction } from 'better-sqlite3';
@@ -75,7 +75,7 @@ function fileFailure(code: string): StorageError | undefined {
 
 /**
  * SQLite's failures as engine errors, for errors that escape a transaction or a statement: busy becomes a
- * BusyError, a failure of the file itself (damaged, disk full, read or write failed, read-only) an internal error
+ * BusyError, a failure of the file itself (damaged, disk full, read or write failed, read-only) a StorageError
  * that says what to do; anything else is returned unchanged (the caller decides what an unexpected error becomes).
  */
 export function storeFailure(error: unknown): unknown {

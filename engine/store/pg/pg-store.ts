@@ -39,11 +39,6 @@ export function loadPgMigrations(): Migration[] {
 }
 
 /**
- * PostgreSQL's failures as engine errors: a lock wait past its timeout or a serialization conflict is a retryable
- * BusyError; a statement without a tenant a validation error; a row of another tenant forbidden; a statement past
- * its deadline a conflict; a lost connection says so. Anything else is returned unchanged.
- */
-/**
  * A failure of the database's storage rather than of a statement, in words a person can act on (engine/store/db.ts
  * says SQLite's alike): a database that accepts no writes (a standby server, or one set read-only), a full disk,
  * damaged data. Trying again mends none of them.
@@ -64,6 +59,12 @@ function storageFailure(code: string): StorageError | undefined {
   return undefined;
 }
 
+/**
+ * PostgreSQL's failures as engine errors: a lock wait past its timeout or a serialization conflict is a retryable
+ * BusyError; a statement without a tenant a validation error; a row of another tenant forbidden; a statement past
+ * its deadline a conflict; a failure of its storage a StorageError (storageFailure); a lost connection says so.
+ * Anything else is returned unchanged.
+ */
 export function pgFailure(error: unknown): unknown {
   if (error instanceof EngineError) return error;
   const code = (error as { code?: unknown } | null)?.code;
