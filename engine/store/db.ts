@@ -12,7 +12,7 @@
 import Database from 'better-sqlite3';
 import type { Database as Connection, Statement as SqliteStatement, Transaction } from 'better-sqlite3';
 import { closeSync, fchmodSync, openSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { BusyError, DATABASE_BUSY, EngineError, notFound, StorageError, validationError } from '../contract/errors.ts';
 import { applyMigrations, loadMigrations, type Migration } from './migrate.ts';
 import type { Dialects, Store } from './store.ts';
@@ -145,10 +145,34 @@ export class SqliteStore implements Store {
    */
   private readonly transaction: Transaction<(fn: () => unknown) => unknown>;
 
+  /**
+   * Where the file opened is (its absolute path, device and inode), to tell at each write whether the path still
+   * leads to it: undefined for a database in memory.
+   */
+  private readonly file: { readonly path: string; readonly dev: number; readonly ino: number } | undefined;
+
   private constructor(path: string, connection: Connection) {
     this.path = path;
     this.connection = connection;
     this.transaction = connection.transaction((fn: () => unknown) => fn());
+    const absolute = resolve(path);
+    const stat = isFileDatabase(path) ? statSync(absolute, { throwIfNoEntry: false }) : undefined;
+    this.file = stat === undefined ? undefined : { path: absolute, dev: stat.dev, ino: stat.ino };
+  }
+
+  /**
+   * Refuses a write when the file's path no longer leads to the file opened: moved, deleted, or replaced (a backup
+   * copied over it). In WAL mode SQLite would go on writing to the file it has open, and after a delete or a
+   * replacement those writes would vanish when the connection closes. A stat of the path, a few microseconds, at each
+   * outermost write.
+   */
+  private checkFile(): void {
+    if (this.file === undefined || this.connection.inTransaction) return;
+    const now = statSync(this.file.path, { throwIfNoEntry: false });
+    if (now?.dev === this.file.dev && now.ino === this.file.ino) return;
+    throw new StorageError(
+      "the registry's database file was moved, deleted or replaced while it was open; nothing was written: open it again where it is now (the console's Sandboxes page, or a restart of the registry server)",
+    );
   }
 
   static open(path: string, options: StoreOptions = {}): SqliteStore {
@@ -201,6 +225,7 @@ export class SqliteStore implements Store {
    * upgrading a read lock. Nested calls become savepoints: an inner failure rolls back only its own writes.
    */
   write<T>(fn: () => T): T {
+    this.checkFile();
     try {
       return this.transaction.immediate(fn) as T;
     } catch (error) {

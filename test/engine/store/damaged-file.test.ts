@@ -3,6 +3,7 @@
  * not mend it), a full disk, a file that cannot be written. Each is made for real: pages of a closed registry
  * overwritten, a page limit the next write passes, a registry opened read-only.
  */
+import { copyFileSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { damageTable } from '../../helpers/damage.ts';
@@ -104,6 +105,39 @@ describe('a failure of the database file', () => {
       );
     } finally {
       store.close();
+    }
+  });
+
+  it('refuses a write once the file was moved, replaced or deleted, where SQLite would write to a file no one sees', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'registry.db');
+    const first = (await registryWithOneCase(dir)).engine;
+    let second: LocalEngine | undefined;
+    const ingestOne = (engine: LocalEngine): Promise<unknown> =>
+      engine.call(
+        'records/ingest',
+        { sourceSystem: 'hospital', ndjson: ndjson(patient({ id: 'late', mrn: 'L1' })) },
+        ctx(),
+      );
+    const words =
+      "the registry's database file was moved, deleted or replaced while it was open; nothing was written: open it again where it is now (the console's Sandboxes page, or a restart of the registry server)";
+    try {
+      // Moved: the path leads nowhere.
+      renameSync(path, join(dir, 'elsewhere.db'));
+      expect((await failureOf(ingestOne(first))).message).toBe(words);
+      // Replaced, as a backup restored over it would be: the path leads to another file.
+      copyFileSync(join(dir, 'elsewhere.db'), path);
+      expect((await failureOf(ingestOne(first))).message).toBe(words);
+      // Reads go on from the file it has open.
+      expect((await first.call('reviews/list', {}, ctx())).rows).toHaveLength(1);
+      // A registry opened on the path now writes, until the file is deleted.
+      second = LocalEngine.open({ dbPath: path });
+      await ingestOne(second);
+      unlinkSync(path);
+      expect((await failureOf(ingestOne(second))).message).toBe(words);
+    } finally {
+      first.close();
+      second?.close();
     }
   });
 });
