@@ -55,20 +55,21 @@ export function isSqliteBusy(error: unknown): boolean {
  * file is not named: the registry server's answer goes to clients that have no business knowing its paths.
  */
 function fileFailure(code: string): StorageError | undefined {
-  const said = (what: string): StorageError => new StorageError(what.replace('CODE', code));
   if (code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB'))
-    return said(
-      "the registry's database file is damaged (CODE); trying again will not mend it: stop using it and restore it from a backup (a sandbox can be created again)",
+    return new StorageError(
+      `the registry's database file is damaged (${code}); trying again will not mend it: stop using it and restore it from a backup (a sandbox can be created again)`,
     );
   if (code.startsWith('SQLITE_FULL'))
-    return said("the disk that holds the registry's database is full (CODE); free some space on it, then try again");
+    return new StorageError(
+      `the disk that holds the registry's database is full (${code}); free some space on it, then try again`,
+    );
   if (code.startsWith('SQLITE_IOERR'))
-    return said(
-      "the registry's database file could not be read or written (CODE); check the disk or network share it is on, then try again",
+    return new StorageError(
+      `the registry's database file could not be read or written (${code}); check the disk or network share it is on, then try again`,
     );
   if (code.startsWith('SQLITE_READONLY'))
-    return said(
-      "the registry's database file cannot be written (CODE); check that the file and its folder may be written, then try again",
+    return new StorageError(
+      `the registry's database file cannot be written (${code}); check that the file and its folder may be written, then try again`,
     );
   return undefined;
 }

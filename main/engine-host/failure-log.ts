@@ -34,18 +34,10 @@ export function writeFailureLine(line: string, env: NodeJS.ProcessEnv = process.
   if (path === undefined) return;
   try {
     mkdirSync(dirname(path), { recursive: true });
-    if (sizeOf(path) > FAILURE_LOG_BYTES) renameSync(path, `${path}.1`);
+    if ((statSync(path, { throwIfNoEntry: false })?.size ?? 0) > FAILURE_LOG_BYTES) renameSync(path, `${path}.1`);
     appendFileSync(path, `${now.toISOString()} mpi-console: ${line}\n`, { mode: 0o600 });
   } catch {
     // The terminal has the line; a log file that cannot be written (a full disk, a folder taken away) is not worth
     // failing the answer for.
-  }
-}
-
-function sizeOf(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
   }
 }
