@@ -330,8 +330,7 @@ describe('the Match assurance page', () => {
       page.getByRole('table', { name: 'Metrics per requested threshold', exact: true }).filter({ visible: true }),
       page.getByRole('table', { name: /^End-to-end metrics per requested threshold/ }).filter({ visible: true }),
     ]);
-    // The field diagnostics name every field under its bars in the narrowest window too: a long name wraps within
-    // its place rather than being left out (Recharts hid every other one there).
+    // The field diagnostics name every field under its bars in the narrowest window too.
     await expectEveryFieldNamedWhenNarrow(page.locator('figure[aria-label^="Mean similarity by field"]'));
     const missed = (endToEnd?.notCandidates.matches ?? 0) + (endToEnd?.notCandidates.nonMatches ?? 0);
     expect(await page.getByTestId('eval-end-to-end-explanation').textContent()).toContain(

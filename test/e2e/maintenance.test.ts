@@ -361,8 +361,8 @@ describe('the console in a browser', () => {
     expect(await created.getAttribute('title')).toMatch(/\b20\d\d\b/);
     await expectAccessible(page, 'jobs-list');
     await screenshot(page, '09-jobs-list');
-    // Every column in the narrowest window, without scrolling sideways: the phase under the kind, the time under
-    // the day, the duration under the finish.
+    // Every column in the narrowest window, without scrolling sideways: the kind under the ID, the phase under the
+    // status, the time under the day, the duration under the finish.
     await expectFitsNarrowWindow(page, '09-jobs-list', [page.getByTestId('jobs-table')]);
   }, 300_000);
 
